@@ -1,0 +1,88 @@
+# kso - build, test, sanitizer check, fuzz, bench, install.
+#
+#   make            ./kso
+#   make test       C unit tests + pytest suite
+#   make check      the same suite built with ASan + UBSan
+#   make fuzz       libFuzzer target for the loader (clang), FUZZ_SECONDS=600
+#   make bench      benchmarks (never part of test)
+#   make install    PREFIX=/usr/local DESTDIR=
+
+CC      ?= cc
+PYTHON  ?= /usr/bin/python3
+PREFIX  ?= /usr/local
+VERSION := 0.1.0
+
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+OPT     ?= -O2 -g
+CFLAGS  ?= $(OPT)
+ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) -DKSO_VERSION='"$(VERSION)"' -MMD -MP
+LDLIBS  := -lyaml -lsqlite3 -lm -lpthread
+
+BUILD   ?= build
+LIB_SRC := $(sort $(wildcard model/*.c yaml/*.c oracle/*.c enum/*.c))
+CLI_SRC := $(sort $(wildcard cli/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all test unit pytest check fuzz bench install clean
+
+all: kso
+
+kso: $(BUILD)/kso
+	cp $< $@
+
+$(BUILD)/kso: $(LIB_OBJ) $(CLI_OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libkso.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkso.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libkso.a $(LDLIBS)
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do $$t; done
+
+pytest: kso
+	KSO=$(CURDIR)/kso $(PYTHON) -m pytest -q tests
+
+test: unit pytest
+
+# ASan + UBSan build in its own directory; the same suite runs against it.
+check:
+	$(MAKE) BUILD=build-san OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		build-san/kso $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
+	@set -e; for t in $(UNIT_SRC:tests/unit/%.c=build-san/tests/%); do \
+		ASAN_OPTIONS=detect_leaks=1 $$t; done
+	KSO=$(CURDIR)/build-san/kso KSO_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 $(PYTHON) -m pytest -q tests
+
+FUZZ_SECONDS ?= 600
+fuzz:
+	@mkdir -p build-fuzz
+	clang $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -Imodel -Iyaml \
+		-o build-fuzz/fuzz_loader tests/fuzz/fuzz_loader.c $(LIB_SRC) $(LDLIBS)
+	@mkdir -p build-fuzz/corpus
+	build-fuzz/fuzz_loader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=2048 \
+		-timeout=10 build-fuzz/corpus fixtures/fuzz
+
+bench: kso
+	$(PYTHON) scripts/bench.py
+
+install: kso
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 kso $(DESTDIR)$(PREFIX)/bin/kso
+
+clean:
+	rm -rf build build-san build-fuzz kso
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -1,0 +1,15 @@
+/*
+ * commands.h - the kso subcommands.  Each cmd_* takes the arguments after
+ * the subcommand name and returns the process exit status: 0 success,
+ * 1 bad input or a failed check, 2 usage error.  Errors are printed once,
+ * here at the top, as one line on stderr.
+ */
+#ifndef KSO_COMMANDS_H
+#define KSO_COMMANDS_H
+
+int cmd_validate(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_schedule(int argc, char **argv);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * main.c - the kso command: dispatch to a subcommand.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"validate", cmd_validate, "load manifests, print a summary or the first error"},
+	{"dump", cmd_dump, "print the loaded, defaulted objects (-o json|yaml)"},
+	{"explain", cmd_explain, "filters, scores and viable nodes for one pending pod"},
+	{"schedule", cmd_schedule, "run the scheduler loop to quiescence"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: kso COMMAND [ARGS...]\n\n"
+		   "kso - formal model and reference oracle of the Kubernetes "
+		   "scheduler (kube-scheduler v1.30, default profile)\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(f, "\nkso COMMAND --help for a command's options; "
+		   "kso --version\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("kso %s (kube-scheduler v1.30 semantics)\n", KSO_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 2, argv + 2);
+	fprintf(stderr, "kso: unknown command '%s' (kso --help)\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,45 @@
+/*
+ * arena.h - region allocator for per-run and per-scenario data.
+ *
+ * Everything loaded from manifests (objects, strings, arrays) lives in one
+ * arena owned by the struct cluster, and is freed in one place by
+ * arena_release().  Allocation never fails silently: on out-of-memory the
+ * process aborts with a message, because a half-built cluster is useless.
+ */
+#ifndef KSO_ARENA_H
+#define KSO_ARENA_H
+
+#include <stddef.h>
+
+struct arena_block;
+
+struct arena {
+	struct arena_block *head;   /* newest block; older blocks chained behind */
+	size_t total;               /* bytes handed out, for memory reports */
+};
+
+/* arena_init: an empty arena.  Pair with arena_release(). */
+void arena_init(struct arena *a);
+
+/* arena_release: frees every block; the arena is empty (re-usable) after. */
+void arena_release(struct arena *a);
+
+/* arena_alloc: n zeroed bytes, aligned for any type, owned by the arena.
+ * Aborts the process on out-of-memory. n may be 0 (returns a valid pointer). */
+void *arena_alloc(struct arena *a, size_t n);
+
+/* arena_array: zeroed array of count elements of size each; overflow-checked. */
+void *arena_array(struct arena *a, size_t count, size_t size);
+
+/* arena_strndup / arena_strdup: NUL-terminated copy owned by the arena. */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+
+/* arena_memdup: copy of n bytes owned by the arena. */
+void *arena_memdup(struct arena *a, const void *p, size_t n);
+
+/* arena_sprintf: formatted string owned by the arena. */
+char *arena_sprintf(struct arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

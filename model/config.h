@@ -1,0 +1,135 @@
+/*
+ * config.h - KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1):
+ * profiles, which plugins run at which extension point, score weights and
+ * plugin args.  config_default_profile() gives v1.30's default profile
+ * (reference §1.1, S/apis/config/v1/default_plugins.go).
+ */
+#ifndef KSO_CONFIG_H
+#define KSO_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct node_selector;
+struct preferred_node_term;
+
+/* Plugins kso models, in the default profile's MultiPoint order. */
+enum plugin_id {
+	PLUGIN_SCHEDULING_GATES,
+	PLUGIN_PRIORITY_SORT,
+	PLUGIN_NODE_UNSCHEDULABLE,
+	PLUGIN_NODE_NAME,
+	PLUGIN_TAINT_TOLERATION,
+	PLUGIN_NODE_AFFINITY,
+	PLUGIN_NODE_PORTS,
+	PLUGIN_NODE_RESOURCES_FIT,
+	PLUGIN_POD_TOPOLOGY_SPREAD,
+	PLUGIN_INTER_POD_AFFINITY,
+	PLUGIN_DEFAULT_PREEMPTION,
+	PLUGIN_BALANCED_ALLOCATION,   /* NodeResourcesBalancedAllocation */
+	PLUGIN_IMAGE_LOCALITY,
+	PLUGIN_SELECTOR_SPREAD,       /* v1.28 SelectorSpread, off by default */
+	PLUGIN_COUNT
+};
+
+/* config_plugin_name: kube's name of a plugin ("NodeResourcesFit"). */
+const char *config_plugin_name(enum plugin_id id);
+
+/* config_plugin_lookup: plugin id for a kube name, or -1 when kso does not
+ * model it. known_ignored is set for real kube plugins kso treats as no-ops
+ * (the volume plugins, DefaultBinder) so configs naming them still load. */
+int config_plugin_lookup(const char *name, bool *known_ignored);
+
+enum fit_strategy {
+	FIT_LEAST_ALLOCATED,
+	FIT_MOST_ALLOCATED,
+	FIT_REQUESTED_TO_CAPACITY_RATIO
+};
+
+struct resource_weight {        /* scoringStrategy.resources[] */
+	const char *name;
+	int64_t weight;
+};
+
+struct shape_point {            /* requestedToCapacityRatio.shape[] */
+	int64_t utilization;        /* 0..100 */
+	int64_t score;              /* 0..10 (scaled x10 when used) */
+};
+
+#define CONFIG_MAX_RESOURCES 16
+#define CONFIG_MAX_SHAPE 16
+#define CONFIG_MAX_DEFAULT_CONSTRAINTS 8
+
+struct default_spread_constraint {   /* PodTopologySpreadArgs.defaultConstraints[] */
+	int32_t max_skew;
+	const char *topology_key;
+	bool do_not_schedule;
+};
+
+struct sched_profile {
+	const char *name;                         /* schedulerName */
+	bool filter[PLUGIN_COUNT];                /* enabled at Filter (and PreFilter) */
+	bool score[PLUGIN_COUNT];                 /* enabled at Score (and PreScore) */
+	int64_t weight[PLUGIN_COUNT];             /* score weight */
+	bool postfilter[PLUGIN_COUNT];            /* DefaultPreemption */
+	bool prenqueue_gates;                     /* SchedulingGates at PreEnqueue */
+
+	/* NodeResourcesFitArgs */
+	enum fit_strategy fit_strategy;
+	struct resource_weight fit_resources[CONFIG_MAX_RESOURCES];
+	int n_fit_resources;
+	struct shape_point shape[CONFIG_MAX_SHAPE];
+	int n_shape;
+	const char *fit_ignored_resources[CONFIG_MAX_RESOURCES];
+	int n_fit_ignored_resources;
+	const char *fit_ignored_groups[CONFIG_MAX_RESOURCES];
+	int n_fit_ignored_groups;
+
+	/* NodeResourcesBalancedAllocationArgs */
+	struct resource_weight balanced_resources[CONFIG_MAX_RESOURCES];
+	int n_balanced_resources;
+
+	/* InterPodAffinityArgs */
+	int32_t hard_pod_affinity_weight;         /* default 1 */
+	bool ignore_preferred_terms_of_existing;  /* default false */
+
+	/* PodTopologySpreadArgs */
+	bool spread_system_defaulting;            /* defaultingType System (default) */
+	struct default_spread_constraint default_constraints[CONFIG_MAX_DEFAULT_CONSTRAINTS];
+	int n_default_constraints;                /* List defaulting only */
+
+	/* NodeAffinityArgs.addedAffinity */
+	struct node_selector *added_required;     /* NULL when unset */
+	const struct preferred_node_term *added_preferred;
+	int n_added_preferred;
+
+	/* DefaultPreemptionArgs */
+	int32_t min_candidate_nodes_percentage;   /* default 10 */
+	int32_t min_candidate_nodes_absolute;     /* default 100 */
+
+	int32_t percentage_of_nodes_to_score;     /* profile value, 0 = unset */
+};
+
+#define CONFIG_MAX_PROFILES 8
+
+struct sched_config {
+	struct sched_profile profiles[CONFIG_MAX_PROFILES];
+	int n_profiles;                           /* >= 1 */
+	int32_t percentage_of_nodes_to_score;     /* global, 0 = adaptive */
+	bool loaded;                              /* came from a --config file */
+};
+
+/* config_default_profile: fills p with v1.30's default profile named
+ * "default-scheduler" (weights TaintToleration 3, NodeAffinity 2,
+ * NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity 2,
+ * BalancedAllocation 1, ImageLocality 1; SelectorSpread off). */
+void config_default_profile(struct sched_profile *p);
+
+/* config_default: one default profile, adaptive percentageOfNodesToScore. */
+void config_default(struct sched_config *c);
+
+/* config_find_profile: the profile named name, or NULL. */
+const struct sched_profile *config_find_profile(const struct sched_config *c,
+						const char *name);
+
+#endif

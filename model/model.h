@@ -1,0 +1,85 @@
+/*
+ * model.h - the formal model's predicates (shared/seeds/004, with
+ * kube-scheduler v1.30 semantics from shared/reference/):
+ *
+ *   Feasibility(Pod, Node, Snapshot) == AND of the enabled filters
+ *   Viability(Pod, Node, Snapshot)   == the weighted sum of the scores
+ *   viable                           == the feasible nodes of maximal total
+ *
+ * plus the PrioritySort queue order.  Preemption (Jeopardy, Casualty,
+ * Preemption) is in model/preemption.h, the scheduler step in
+ * model/scheduler.h.  Everything here is literal and slow on purpose:
+ * every filter is evaluated on every node, nothing is cached.
+ */
+#ifndef KSO_MODEL_H
+#define KSO_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plugin.h"
+
+/* The verdict of every filter for one (pod, node). */
+struct model_node_verdict {
+	bool feasible;                  /* every filter passed (both passes) */
+	enum model_code code;           /* kube's recorded status for the node */
+	int rejected_by;                /* plugin id kube reports (first failure), -1 */
+	bool failed[PLUGIN_COUNT];      /* every failing filter */
+	struct model_status status[PLUGIN_COUNT];   /* each filter's verdict */
+};
+
+/* model_feasibility: Feasibility(pod, node) for the cycle cy (whose view
+ * already has cy->deltas applied), with kube's nominated-pods rule
+ * (reference §1.5): pass 1 with the pods nominated to node of priority >=
+ * the pod's added, pass 2 without; feasible only if both pass.  Every
+ * enabled filter is evaluated in kube's order (not only up to the first
+ * failure); rejected_by is the one kube would report.  PreFilter-level
+ * rejections (model_prefilter_*) are the caller's: see model_cycle_filter. */
+void model_feasibility(const struct model_cycle *cy, int node,
+		       struct model_node_verdict *out);
+
+/* The result of one scheduling cycle for one pod on a placement. */
+struct model_cycle_result {
+	int pod;
+	int n_nodes;
+	struct model_status prefilter;    /* PreFilter rejection of every node, if any */
+	bool *in_prefilter_result;        /* [n_nodes] false: excluded by a PreFilterResult */
+	struct model_node_verdict *verdicts;   /* [n_nodes] */
+	int *feasible;                    /* feasible node indexes, node order */
+	int n_feasible;
+	bool scored;                      /* scores ran (>= 2 feasible nodes) */
+	int64_t *scores;                  /* [n_nodes * PLUGIN_COUNT] weighted, 0 when not scored */
+	bool *score_skipped;              /* [PLUGIN_COUNT] PreScore returned Skip */
+	int64_t *total;                   /* [n_nodes] sum of weighted scores */
+	int *viable;                      /* feasible nodes of maximal total, node order */
+	int n_viable;
+	struct model_status error;        /* MODEL_ERROR when the cycle errored */
+	char *message;                    /* kube's event message when no node fits */
+};
+
+/* model_cycle_init / model_cycle_release: a result for c (malloc'ed
+ * arrays, owned by r). */
+void model_cycle_result_init(struct model_cycle_result *r, const struct cluster *c);
+void model_cycle_result_release(struct model_cycle_result *r);
+
+/* model_schedule_cycle: one scheduling cycle of pod on placement s with
+ * profile prof: PreFilter, Filter on every node, scoring when >= 2 nodes
+ * are feasible, the viable set, and kube's FitError message when none is.
+ * Returns 0; r must have been initialised for s->cluster. */
+int model_schedule_cycle(const struct sched_profile *prof,
+			 const struct snapshot *s, int pod,
+			 struct model_cycle_result *r);
+
+/* model_queue_less: PrioritySort: a before b (priority desc, then
+ * creation time, then manifest order). */
+bool model_queue_less(const struct cluster *c, int a, int b);
+
+/* model_next_pod: the pending, ungated pod of c's profile that PrioritySort
+ * puts first on placement s, or -1 when there is none. */
+int model_next_pod(const struct sched_config *cfg, const struct snapshot *s);
+
+/* model_profile_for: the profile that schedules pod p (its schedulerName),
+ * or NULL when no profile has that name. */
+const struct sched_profile *model_profile_for(const struct cluster *c, int p);
+
+#endif

@@ -1,0 +1,432 @@
+/*
+ * objects.h - the Kubernetes objects the scheduler reads, as C types.
+ *
+ * Field names in comments are the Kubernetes API field paths.  Everything
+ * here is filled by the loader (yaml/) after defaulting and validation, so
+ * the model and the oracle may assume API-server-valid objects: selectors
+ * parse, operators are known, quantities are non-negative, weights are in
+ * range.  All memory belongs to the struct cluster's arena.
+ *
+ * Spec (shared/seeds/004): Objects = the set of Pod and Node objects; a Pod
+ * is bound to a Node when Pod.Spec.NodeName = Node.Name.  Here the binding
+ * of a pod lives in struct snapshot (model/snapshot.h) so one cluster can be
+ * evaluated in many placements; pod.node_name is only the manifest's value.
+ */
+#ifndef KSO_OBJECTS_H
+#define KSO_OBJECTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+/* ---------------------------------------------------------------- labels */
+
+struct label {
+	const char *key;
+	const char *value;
+};
+
+/* A map[string]string (metadata.labels, spec.nodeSelector, service
+ * spec.selector).  Keys are unique; order is document order. */
+struct labels {
+	const struct label *items;
+	int n;
+};
+
+/* ------------------------------------------------------------- quantities */
+
+/* A resource.Quantity, exact: units + nanos/1e9, rounded up to 1e-9 at parse
+ * as Kubernetes does.  Always non-negative after validation.
+ * (reference §4) */
+struct quantity {
+	int64_t units;   /* whole part */
+	int32_t nanos;   /* fractional part in 1e-9, 0..999999999 */
+};
+
+/* Well-known resource indexes in cluster.res_names; every other name
+ * (extended resources like nvidia.com/gpu, hugepages-2Mi) follows. */
+enum {
+	RES_CPU = 0,        /* "cpu", used as MilliValue */
+	RES_MEMORY = 1,     /* "memory", used as Value (bytes) */
+	RES_EPHEMERAL = 2,  /* "ephemeral-storage", Value */
+	RES_PODS = 3,       /* "pods", only meaningful as allocatable */
+	RES_FIRST_OTHER = 4
+};
+
+/* Resource classes as NodeResourcesFit sees names (reference §2.7). */
+enum resource_class {
+	RESCLASS_CPU,
+	RESCLASS_MEMORY,
+	RESCLASS_EPHEMERAL,
+	RESCLASS_PODS,
+	RESCLASS_SCALAR,   /* extended, hugepages-*, *kubernetes.io/*, attachable-volumes-* */
+	RESCLASS_IGNORED   /* any other name: not checked, not scored */
+};
+
+struct resource_quantity {
+	int res;                /* index into cluster.res_names */
+	struct quantity q;
+};
+
+/* A container's resources.requests / limits, or pod spec.overhead. */
+struct resource_list {
+	const struct resource_quantity *items;
+	int n;
+};
+
+/* Node allocatable after conversion: cpu in millicores, the rest Value(). */
+struct resource_value {
+	int res;
+	int64_t value;
+};
+
+struct resource_values {
+	const struct resource_value *items;
+	int n;
+};
+
+/* -------------------------------------------------------------- selectors */
+
+enum selector_op {
+	OP_IN,
+	OP_NOT_IN,
+	OP_EXISTS,
+	OP_DOES_NOT_EXIST,
+	OP_GT,             /* node selectors only */
+	OP_LT              /* node selectors only */
+};
+
+/* One matchExpressions / matchFields entry. */
+struct requirement {
+	const char *key;
+	enum selector_op op;
+	const char *const *values;
+	int n_values;
+	int64_t int_value;   /* Gt/Lt: the single value parsed as int64 */
+};
+
+/* metav1.LabelSelector.  present=false is a nil selector (matches nothing);
+ * present with no labels and no expressions is {} (matches everything). */
+struct label_selector {
+	bool present;
+	struct labels match_labels;                 /* matchLabels */
+	const struct requirement *exprs;            /* matchExpressions */
+	int n_exprs;
+};
+
+/* core/v1 NodeSelectorTerm. */
+struct node_selector_term {
+	const struct requirement *exprs;    /* matchExpressions on node labels */
+	int n_exprs;
+	const struct requirement *fields;   /* matchFields; key metadata.name */
+	int n_fields;
+};
+
+/* core/v1 NodeSelector (requiredDuringSchedulingIgnoredDuringExecution).
+ * present=false when the field is absent (no constraint). */
+struct node_selector {
+	bool present;
+	const struct node_selector_term *terms;   /* nodeSelectorTerms, ORed */
+	int n_terms;
+};
+
+/* core/v1 PreferredSchedulingTerm. */
+struct preferred_node_term {
+	int32_t weight;                         /* 1..100 */
+	struct node_selector_term preference;
+};
+
+/* --------------------------------------------------------- taints & tolerations */
+
+enum taint_effect {
+	EFFECT_ANY = 0,          /* empty effect: tolerations only, matches all */
+	EFFECT_NO_SCHEDULE,
+	EFFECT_PREFER_NO_SCHEDULE,
+	EFFECT_NO_EXECUTE
+};
+
+struct taint {                 /* node spec.taints[] */
+	const char *key;
+	const char *value;         /* "" when absent */
+	enum taint_effect effect;  /* never EFFECT_ANY */
+};
+
+enum toleration_op {
+	TOL_EQUAL = 0,             /* "" defaults to Equal */
+	TOL_EXISTS
+};
+
+struct toleration {            /* pod spec.tolerations[] */
+	const char *key;           /* "" = every key (with Exists) */
+	enum toleration_op op;
+	const char *value;         /* "" when absent */
+	enum taint_effect effect;  /* EFFECT_ANY when empty */
+};
+
+/* -------------------------------------------------------------- pod affinity */
+
+/* core/v1 PodAffinityTerm. */
+struct pod_affinity_term {
+	struct label_selector selector;       /* labelSelector (nil: nothing) */
+	const char *const *namespaces;        /* namespaces */
+	int n_namespaces;
+	struct label_selector ns_selector;    /* namespaceSelector (nil/{}/...) */
+	const char *topology_key;             /* topologyKey, non-empty */
+	const char *const *match_label_keys;  /* matchLabelKeys (gate off in v1.30) */
+	int n_match_label_keys;
+	const char *const *mismatch_label_keys;
+	int n_mismatch_label_keys;
+};
+
+/* core/v1 WeightedPodAffinityTerm. */
+struct weighted_pod_affinity_term {
+	int32_t weight;                       /* 1..100 */
+	struct pod_affinity_term term;
+};
+
+/* ------------------------------------------------------- topology spread */
+
+struct spread_constraint {                   /* spec.topologySpreadConstraints[] */
+	int32_t max_skew;                        /* >= 1 */
+	const char *topology_key;
+	bool do_not_schedule;                    /* whenUnsatisfiable == DoNotSchedule */
+	struct label_selector selector;          /* labelSelector */
+	int32_t min_domains;                     /* minDomains; 1 when unset */
+	bool node_affinity_honor;                /* nodeAffinityPolicy, default Honor */
+	bool node_taints_honor;                  /* nodeTaintsPolicy, default Ignore */
+	const char *const *match_label_keys;     /* matchLabelKeys */
+	int n_match_label_keys;
+};
+
+/* ------------------------------------------------------------ containers */
+
+struct container_port {        /* containers[].ports[] */
+	int32_t container_port;
+	int32_t host_port;         /* 0 when absent */
+	const char *protocol;      /* defaulted "TCP" */
+	const char *host_ip;       /* "" when absent */
+};
+
+struct container {
+	const char *name;
+	const char *image;                 /* "" when absent */
+	struct resource_list requests;     /* resources.requests, limits defaulted in */
+	struct resource_list limits;       /* resources.limits */
+	const struct container_port *ports;
+	int n_ports;
+	bool restart_always;               /* init container with restartPolicy: Always (sidecar) */
+};
+
+/* metadata.ownerReferences[] */
+struct owner_ref {
+	const char *api_version;
+	const char *kind;
+	const char *name;
+	bool controller;
+};
+
+/* Where an object came from, for error messages and exports. */
+struct source_pos {
+	const char *file;
+	int line;
+	int col;
+};
+
+/* A timestamp as Unix seconds; has=false when the field is absent. */
+struct timestamp {
+	bool has;
+	int64_t seconds;
+};
+
+/* ------------------------------------------------------------------- pod */
+
+struct pod {
+	struct source_pos pos;
+	const char *ns;                 /* metadata.namespace, default "default" */
+	const char *name;               /* metadata.name */
+	const char *uid;                /* metadata.uid, "" when absent */
+	struct labels labels;           /* metadata.labels */
+	const struct owner_ref *owners; /* metadata.ownerReferences */
+	int n_owners;
+	struct timestamp creation;      /* metadata.creationTimestamp */
+	struct timestamp deletion;      /* metadata.deletionTimestamp */
+	struct timestamp start_time;    /* status.startTime */
+	const char *phase;              /* status.phase, "" when absent */
+
+	int32_t priority;               /* spec.priority (defaulted from the class) */
+	const char *priority_class;     /* spec.priorityClassName, "" when none */
+	bool preempt_never;             /* spec.preemptionPolicy == Never */
+	const char *scheduler_name;     /* spec.schedulerName, default "default-scheduler" */
+	const char *node_name;          /* spec.nodeName, "" when pending */
+	const char *nominated_node;     /* status.nominatedNodeName, "" when none */
+	const char *const *gates;       /* spec.schedulingGates[].name */
+	int n_gates;
+
+	const struct container *containers;       /* spec.containers */
+	int n_containers;
+	const struct container *init_containers;  /* spec.initContainers */
+	int n_init_containers;
+	struct resource_list overhead;            /* spec.overhead */
+
+	bool has_node_selector;                   /* spec.nodeSelector non-nil */
+	struct labels node_selector;              /* spec.nodeSelector */
+	struct node_selector node_affinity;       /* ...nodeAffinity.required... */
+	const struct preferred_node_term *node_preferred;   /* ...nodeAffinity.preferred... */
+	int n_node_preferred;
+	bool has_node_preferred;                  /* the preferred field is non-nil */
+
+	const struct pod_affinity_term *affinity;           /* podAffinity.required */
+	int n_affinity;
+	const struct weighted_pod_affinity_term *affinity_preferred;
+	int n_affinity_preferred;
+	const struct pod_affinity_term *anti_affinity;      /* podAntiAffinity.required */
+	int n_anti_affinity;
+	const struct weighted_pod_affinity_term *anti_affinity_preferred;
+	int n_anti_affinity_preferred;
+
+	const struct toleration *tolerations;     /* spec.tolerations */
+	int n_tolerations;
+	const struct spread_constraint *spread;   /* spec.topologySpreadConstraints */
+	int n_spread;
+};
+
+/* ------------------------------------------------------------------ node */
+
+struct container_image {          /* status.images[] */
+	const char *const *names;
+	int n_names;
+	int64_t size_bytes;
+};
+
+struct node {
+	struct source_pos pos;
+	const char *name;                  /* metadata.name */
+	struct labels labels;              /* metadata.labels */
+	const struct taint *taints;        /* spec.taints */
+	int n_taints;
+	bool unschedulable;                /* spec.unschedulable */
+	struct resource_values allocatable;   /* status.allocatable, converted */
+	const struct container_image *images; /* status.images */
+	int n_images;
+	bool ready;                        /* Ready condition status True (informational) */
+};
+
+/* -------------------------------------------------------- other objects */
+
+struct namespace_obj {
+	struct source_pos pos;
+	const char *name;
+	struct labels labels;   /* always has kubernetes.io/metadata.name */
+	bool implicit;          /* named by a pod but not defined in a manifest */
+};
+
+struct priority_class {
+	struct source_pos pos;
+	const char *name;
+	int32_t value;
+	bool global_default;
+	bool preempt_never;     /* preemptionPolicy: Never */
+};
+
+/* An int-or-percent (PDB minAvailable / maxUnavailable). */
+struct int_or_percent {
+	bool set;
+	bool percent;
+	int32_t value;
+};
+
+struct pdb {                           /* policy/v1 PodDisruptionBudget */
+	struct source_pos pos;
+	const char *ns;
+	const char *name;
+	struct label_selector selector;    /* spec.selector */
+	struct int_or_percent min_available;
+	struct int_or_percent max_unavailable;
+	bool has_disruptions_allowed;      /* status.disruptionsAllowed given */
+	int32_t disruptions_allowed;       /* status.disruptionsAllowed */
+	const char *const *disrupted_pods; /* keys of status.disruptedPods */
+	int n_disrupted_pods;
+};
+
+enum workload_kind {
+	WORKLOAD_SERVICE,                  /* v1 Service: spec.selector map */
+	WORKLOAD_REPLICATION_CONTROLLER,   /* v1 ReplicationController: spec.selector map */
+	WORKLOAD_REPLICA_SET,              /* apps/v1 ReplicaSet: spec.selector LabelSelector */
+	WORKLOAD_STATEFUL_SET              /* apps/v1 StatefulSet: spec.selector LabelSelector */
+};
+
+/* The objects default spreading reads their selector from. */
+struct workload {
+	struct source_pos pos;
+	enum workload_kind kind;
+	const char *ns;
+	const char *name;
+	bool has_map_selector;          /* Service / RC: selector is a map */
+	struct labels map_selector;
+	struct label_selector selector; /* RS / SS */
+};
+
+#include "config.h"
+
+/* ---------------------------------------------------------------- cluster */
+
+/* Everything loaded from a set of manifests.  Owns its arena. */
+struct cluster {
+	struct arena arena;                /* owns every pointer below */
+
+	struct node *nodes;                /* in manifest order */
+	int n_nodes;
+	struct pod *pods;                  /* every non-terminal pod, manifest order */
+	int n_pods;
+	struct namespace_obj *namespaces;
+	int n_namespaces;
+	struct priority_class *priority_classes;
+	int n_priority_classes;
+	struct pdb *pdbs;
+	int n_pdbs;
+	struct workload *workloads;
+	int n_workloads;
+
+	const char **res_names;            /* resource name by index (RES_*) */
+	enum resource_class *res_class;    /* class of each resource name */
+	int n_res;
+
+	struct sched_config config;        /* KubeSchedulerConfiguration, or defaults */
+};
+
+/* cluster_init: empty cluster with default configuration; pair with
+ * cluster_release(). */
+void cluster_init(struct cluster *c);
+
+/* cluster_release: frees everything the cluster owns. */
+void cluster_release(struct cluster *c);
+
+/* labels_get: the value of key in ls, or NULL when absent. */
+const char *labels_get(const struct labels *ls, const char *key);
+
+/* cluster_find_node / cluster_find_pod / cluster_find_namespace: index or -1. */
+int cluster_find_node(const struct cluster *c, const char *name);
+int cluster_find_pod(const struct cluster *c, const char *ns, const char *name);
+int cluster_find_namespace(const struct cluster *c, const char *name);
+
+/* cluster_res_index: index of resource name, or -1 if no object uses it. */
+int cluster_res_index(const struct cluster *c, const char *name);
+
+/* quantity helpers (reference §4): MilliValue and Value round up. Return 0
+ * on success, -1 when the result does not fit in int64. */
+int quantity_milli(struct quantity q, int64_t *out);
+int quantity_value(struct quantity q, int64_t *out);
+/* quantity_add: exact sum; -1 on overflow. */
+int quantity_add(struct quantity a, struct quantity b, struct quantity *out);
+/* quantity_cmp: <0, 0, >0. */
+int quantity_cmp(struct quantity a, struct quantity b);
+
+/* resource_list_get: the quantity for res in l, found=false when absent. */
+struct quantity resource_list_get(const struct resource_list *l, int res,
+				  bool *found);
+/* resource_values_get: allocatable value for res, found=false when absent. */
+int64_t resource_values_get(const struct resource_values *v, int res,
+			    bool *found);
+
+#endif

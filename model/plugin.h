@@ -1,0 +1,112 @@
+/*
+ * plugin.h - the shape every model plugin has.
+ *
+ * Spec (shared/seeds/004):
+ *   Feasibility(Pod, Node, Snapshot) == Filter_1(..) /\ Filter_2(..) /\ ...
+ *   Viability(Pod, Node, Snapshot)   == the weighted sum of the scores
+ * Each Filter_i and each score is one C file under model/ (filter_*.c,
+ * score_*.c) implementing kube-scheduler v1.30's plugin of that name
+ * (shared/reference/kube-scheduler-v1.30.md §2).
+ *
+ * A filter or score sees one scheduling cycle (struct model_cycle): the
+ * incoming pod, the placement PreFilter saw (base) and the placement the
+ * Filter sees (view = base plus the pods the cycle added or removed, e.g.
+ * nominated pods or preemption victims, in the order kube's AddPod /
+ * RemovePod calls would make).  Most plugins only read view; the few whose
+ * v1.30 behaviour depends on the PreFilter-time state or on the order of
+ * incremental updates (PodTopologySpread critical paths, InterPodAffinity's
+ * Skip) read base and deltas too, literally.
+ */
+#ifndef KSO_PLUGIN_H
+#define KSO_PLUGIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "objects.h"
+#include "snapshot.h"
+
+enum model_code {
+	MODEL_SUCCESS = 0,
+	MODEL_UNSCHEDULABLE,     /* kube's Unschedulable: preemption may help */
+	MODEL_UAU,               /* UnschedulableAndUnresolvable */
+	MODEL_SKIP,              /* PreFilter/PreScore Skip */
+	MODEL_ERROR              /* the cycle fails (e.g. a PreScore parse error) */
+};
+
+#define MODEL_MAX_REASONS 16
+#define MODEL_REASON_LEN 192
+
+/* A plugin's verdict with kube's reason texts, e.g. "Insufficient cpu". */
+struct model_status {
+	enum model_code code;
+	int n_reasons;
+	char reasons[MODEL_MAX_REASONS][MODEL_REASON_LEN];
+};
+
+/* model_status_ok: success, no reasons. */
+void model_status_ok(struct model_status *st);
+
+/* model_status_fail: sets code (the worse of the current and the new one)
+ * and appends a formatted reason (dropped beyond MODEL_MAX_REASONS). */
+void model_status_fail(struct model_status *st, enum model_code code,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* One AddPod (+1) or RemovePod (-1) made during a cycle, in call order. */
+struct model_delta {
+	int pod;
+	int node;
+	int sign;
+};
+
+struct model_cycle {
+	const struct cluster *cluster;
+	const struct sched_profile *profile;
+	int pod;                         /* the incoming pod (index in cluster->pods) */
+	const struct snapshot *base;     /* the placement PreFilter saw */
+	const struct snapshot *view;     /* base with deltas applied */
+	const struct model_delta *deltas;
+	int n_deltas;
+};
+
+/* Filter: verdict of one plugin for (cycle pod, node) into out. */
+typedef void (*model_filter_fn)(const struct model_cycle *cy, int node,
+				struct model_status *out);
+
+/* Score: for the feasible nodes feasible[0..n-1] writes each node's
+ * NormalizeScore'd score (0..100, before the weight) into scores[i].
+ * Returns MODEL_SUCCESS, MODEL_SKIP (PreScore skipped: every score 0) or
+ * MODEL_ERROR (err says why; the cycle fails). */
+typedef enum model_code (*model_score_fn)(const struct model_cycle *cy,
+					  const int *feasible, int n,
+					  int64_t *scores,
+					  struct model_status *err);
+
+/* The plugins, one file each.  Filters in kube's default order. */
+void model_filter_node_unschedulable(const struct model_cycle *, int, struct model_status *);
+void model_filter_node_name(const struct model_cycle *, int, struct model_status *);
+void model_filter_taint_toleration(const struct model_cycle *, int, struct model_status *);
+void model_filter_node_affinity(const struct model_cycle *, int, struct model_status *);
+void model_filter_node_ports(const struct model_cycle *, int, struct model_status *);
+void model_filter_node_resources_fit(const struct model_cycle *, int, struct model_status *);
+void model_filter_pod_topology_spread(const struct model_cycle *, int, struct model_status *);
+void model_filter_inter_pod_affinity(const struct model_cycle *, int, struct model_status *);
+
+/* PreFilter-level verdicts that reject every node at once (reference §1.3):
+ * NodeAffinity's "pod affinity terms conflict" and its PreFilterResult
+ * (matchFields metadata.name In).  allowed[n] is cleared for nodes outside
+ * the PreFilterResult. */
+void model_prefilter_node_affinity(const struct model_cycle *cy, bool *allowed,
+				   struct model_status *out);
+
+enum model_code model_score_taint_toleration(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
+enum model_code model_score_node_affinity(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
+enum model_code model_score_node_resources_fit(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
+enum model_code model_score_pod_topology_spread(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
+enum model_code model_score_inter_pod_affinity(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
+enum model_code model_score_balanced_allocation(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
+enum model_code model_score_image_locality(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
+enum model_code model_score_selector_spread(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * tree.h - a YAML document as a tree of positioned nodes, built from
+ * libyaml's event stream.
+ *
+ * This is the only place kso touches libyaml.  Building is hardened against
+ * hostile input: nesting deeper than YAML_MAX_DEPTH, scalars longer than
+ * YAML_MAX_SCALAR, more than YAML_MAX_NODES nodes (counting every alias
+ * expansion, so an alias bomb is refused without being expanded) and
+ * libyaml's own syntax errors all come back as one error with the file,
+ * line and column.  Aliases are resolved by sharing the anchored node.
+ * Line and column are 1-based.  A UTF-8 BOM and CRLF line ends are
+ * accepted (libyaml handles both).
+ */
+#ifndef KSO_YAML_TREE_H
+#define KSO_YAML_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../model/arena.h"
+#include "../model/error.h"
+
+#define YAML_MAX_DEPTH 200
+#define YAML_MAX_SCALAR (1u << 20)        /* 1 MiB */
+#define YAML_MAX_NODES 2000000            /* after alias expansion */
+
+enum ynode_kind {
+	YNODE_SCALAR,
+	YNODE_SEQ,
+	YNODE_MAP
+};
+
+struct ynode {
+	enum ynode_kind kind;
+	int line, col;                 /* 1-based start of the node */
+	/* scalar */
+	const char *str;               /* NUL-terminated value (may hold NULs: see len) */
+	size_t len;
+	bool quoted;                   /* single/double quoted, literal or folded */
+	/* sequence: items; map: keys[i] -> items[i] */
+	struct ynode **items;
+	struct ynode **keys;           /* map keys (scalars; others are an error) */
+	int n;
+};
+
+/* A file (or stdin) parsed into its documents. */
+struct ydoc_set {
+	const char *file;              /* name used in messages */
+	struct ynode **docs;           /* root of each document (NULL: empty document) */
+	int n_docs;
+};
+
+/* yaml_parse_file: reads path ("-" for stdin) and builds every document
+ * into set, allocating from arena (the caller owns the arena).  Returns 0,
+ * or -1 with err set to "FILE:LINE:COL: what is wrong". */
+int yaml_parse_file(const char *path, struct arena *arena,
+		    struct ydoc_set *set, struct error *err);
+
+/* yaml_parse_buffer: the same from memory; name is used in messages. */
+int yaml_parse_buffer(const char *name, const unsigned char *buf, size_t len,
+		      struct arena *arena, struct ydoc_set *set,
+		      struct error *err);
+
+/* ynode_get: the value under key in a map node, or NULL (also NULL when m
+ * is NULL or not a map). */
+const struct ynode *ynode_get(const struct ynode *m, const char *key);
+
+/* ynode_is_null: true for a plain scalar "", "~", "null", "Null", "NULL". */
+bool ynode_is_null(const struct ynode *n);
+
+#endif

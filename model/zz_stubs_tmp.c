@@ -10,7 +10,6 @@
 	__attribute__((weak)) enum model_code name(const struct model_cycle *cy, const int *f, int n, int64_t *s, struct model_status *e) \
 	{ (void)cy; (void)f; (void)e; for (int i = 0; i < n; i++) s[i] = 0; return MODEL_SKIP; }
 
-__attribute__((weak)) void model_status_ok(struct model_status *st) { st->code = MODEL_SUCCESS; st->n_reasons = 0; }
 STUB_FILTER(model_filter_node_unschedulable)
 STUB_FILTER(model_filter_node_name)
 STUB_FILTER(model_filter_taint_toleration)

@@ -1,0 +1,40 @@
+/*
+ * json.h - a small streaming JSON writer with deterministic output (two-space
+ * indentation, keys in the order written), used by every command that
+ * prints JSON so the engines' outputs can be compared byte for byte.
+ */
+#ifndef KSO_JSON_H
+#define KSO_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH 64
+
+struct json_out {
+	FILE *f;
+	int depth;                       /* open containers */
+	bool first[JSON_MAX_DEPTH];      /* next element is the first of its container */
+	bool after_key;                  /* a key was just written */
+	bool compact;                    /* no newlines or indentation */
+};
+
+/* json_init: writer on f (not owned). */
+void json_init(struct json_out *j, FILE *f, bool compact);
+
+void json_begin_object(struct json_out *j);
+void json_end_object(struct json_out *j);
+void json_begin_array(struct json_out *j);
+void json_end_array(struct json_out *j);
+/* json_key: the next value's key (inside an object). */
+void json_key(struct json_out *j, const char *key);
+void json_string(struct json_out *j, const char *s);
+void json_int(struct json_out *j, int64_t v);
+void json_double(struct json_out *j, double v);
+void json_bool(struct json_out *j, bool v);
+void json_null(struct json_out *j);
+/* json_end: final newline after the top-level value. */
+void json_end(struct json_out *j);
+
+#endif

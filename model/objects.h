@@ -60,7 +60,7 @@ enum resource_class {
 	RESCLASS_MEMORY,
 	RESCLASS_EPHEMERAL,
 	RESCLASS_PODS,
-	RESCLASS_SCALAR,   /* extended, hugepages-*, *kubernetes.io/*, attachable-volumes-* */
+	RESCLASS_SCALAR,   /* extended, hugepages-..., ...kubernetes.io/..., attachable-volumes-... */
 	RESCLASS_IGNORED   /* any other name: not checked, not scored */
 };
 

@@ -19,6 +19,13 @@
 
 #include "plugin.h"
 
+/* The filter plugins in kube's Filter order and the score plugins in kube's
+ * Score order (reference §1.1); SelectorSpread last (reference §6). */
+#define MODEL_N_FILTERS 8
+#define MODEL_N_SCORES 8
+extern const enum plugin_id model_filter_ids[MODEL_N_FILTERS];
+extern const enum plugin_id model_score_ids[MODEL_N_SCORES];
+
 /* The verdict of every filter for one (pod, node). */
 struct model_node_verdict {
 	bool feasible;                  /* every filter passed (both passes) */
@@ -55,10 +62,17 @@ struct model_cycle_result {
 	int n_viable;
 	struct model_status error;        /* MODEL_ERROR when the cycle errored */
 	char *message;                    /* kube's event message when no node fits */
+	enum model_code code;             /* SUCCESS (n_viable > 0), UNSCHEDULABLE
+					   * (FitError), UAU (no nodes), ERROR */
+	int nominated_node;               /* the pod's nominated node when the
+					   * nominated-node fast path (reference
+					   * §1.3 step 3) chose it, else -1 */
 };
 
 /* model_cycle_init / model_cycle_release: a result for c (malloc'ed
- * arrays, owned by r). */
+ * arrays, owned by r).  Nodes outside a PreFilterResult get no verdict:
+ * in_prefilter_result false, feasible false, rejected_by -1, code MODEL_UAU
+ * (kube records no status, which preemption reads as UAU). */
 void model_cycle_result_init(struct model_cycle_result *r, const struct cluster *c);
 void model_cycle_result_release(struct model_cycle_result *r);
 
@@ -69,6 +83,14 @@ void model_cycle_result_release(struct model_cycle_result *r);
 int model_schedule_cycle(const struct sched_profile *prof,
 			 const struct snapshot *s, int pod,
 			 struct model_cycle_result *r);
+
+/* model_fit_error: kube's FitError message for a result with no feasible
+ * node ("0/N nodes are available: <PreFilter message>." or "... <histogram
+ * of filter reasons>.", then " <postfilter>" when postfilter is non-empty,
+ * e.g. "preemption: ...").  Returns a malloc'ed string the caller frees;
+ * aborts on out-of-memory. */
+char *model_fit_error(const struct model_cycle_result *r,
+		      const char *postfilter);
 
 /* model_queue_less: PrioritySort: a before b (priority desc, then
  * creation time, then manifest order). */

@@ -1,0 +1,235 @@
+/*
+ * cmd_explain.c - `kso explain PATH... [--pod NAMESPACE/NAME]
+ * [--config FILE] [--profile NAME] [--engine model] [-o table|json]`:
+ * one scheduling cycle (reference §1.3) for one pending pod, with the
+ * verdict of every filter on every node, the scores, and the viable set
+ * (spec shared/seeds/004: Feasibility, Viability, viable).
+ *
+ * Without --pod the pod is the one PrioritySort puts first (model_next_pod).
+ * Exit status: 0 explained, 1 bad input (unloadable manifests, unknown or
+ * non-pending pod, no pending pod, unknown profile), 2 usage error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "explain.h"
+#include "inputs.h"
+
+/* The engines --engine chooses from.  Add the oracle here. */
+static const struct cli_engine engines[] = {
+	{"model", model_schedule_cycle},
+};
+
+const struct cli_engine *cli_engine_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
+		if (strcmp(engines[i].name, name) == 0)
+			return &engines[i];
+	return NULL;
+}
+
+struct explain_args {
+	char **paths;
+	int n_paths;
+	const char *pod;        /* NAMESPACE/NAME, NULL: PrioritySort's first */
+	const char *config;
+	const char *profile;
+	const char *engine;
+	bool json;
+};
+
+static void explain_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: kso explain PATH... [--pod NAMESPACE/NAME] [--config FILE]\n"
+		"                   [--profile NAME] [--engine model] [-o table|json]\n\n"
+		"One scheduling cycle of one pending pod: every filter on every node,\n"
+		"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
+		"Without --pod, the pending pod the scheduling queue would pop first.\n");
+}
+
+/* The value of option argv[*i]; NULL (usage error printed) when missing. */
+static const char *option_value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "kso explain: %s needs a value (kso explain --help)\n",
+			argv[*i]);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* Returns -1 to go on, else the exit status (0 for --help, 2 usage). */
+static int parse_args(int argc, char **argv, struct explain_args *a)
+{
+	memset(a, 0, sizeof *a);
+	a->engine = "model";
+	a->paths = calloc((size_t)argc + 1, sizeof *a->paths);
+	if (!a->paths) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	for (int i = 0; i < argc; i++) {
+		const char *opt = argv[i];
+		const char **dst = NULL;
+		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+			explain_usage(stdout);
+			return 0;
+		} else if (!strcmp(opt, "--pod"))
+			dst = &a->pod;
+		else if (!strcmp(opt, "--config"))
+			dst = &a->config;
+		else if (!strcmp(opt, "--profile"))
+			dst = &a->profile;
+		else if (!strcmp(opt, "--engine"))
+			dst = &a->engine;
+		else if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
+			const char *v = option_value(argc, argv, &i);
+			if (!v)
+				return 2;
+			if (strcmp(v, "json") && strcmp(v, "table")) {
+				fprintf(stderr, "kso explain: unknown output format "
+					"'%s' (table or json)\n", v);
+				return 2;
+			}
+			a->json = !strcmp(v, "json");
+			continue;
+		} else if (opt[0] == '-' && opt[1]) {
+			fprintf(stderr, "kso explain: unknown option '%s' "
+				"(kso explain --help)\n", opt);
+			return 2;
+		} else {
+			a->paths[a->n_paths++] = argv[i];
+			continue;
+		}
+		if (!(*dst = option_value(argc, argv, &i)))
+			return 2;
+	}
+	if (a->n_paths == 0) {
+		fprintf(stderr, "kso explain: no manifest PATH given "
+			"(kso explain --help)\n");
+		return 2;
+	}
+	return -1;
+}
+
+/* --pod NAMESPACE/NAME (a bare NAME means namespace "default"): the pod's
+ * index, or -1 with the error printed. */
+static int explicit_pod(const struct snapshot *s, const char *spec)
+{
+	const struct cluster *c = s->cluster;
+	char ns[512] = "default";
+	const char *name = spec;
+	const char *slash = strchr(spec, '/');
+	if (slash) {
+		snprintf(ns, sizeof ns, "%.*s", (int)(slash - spec), spec);
+		name = slash + 1;
+	}
+	int p = cluster_find_pod(c, ns, name);
+	if (p < 0) {
+		fprintf(stderr, "kso explain: pod %s/%s not found\n", ns, name);
+		return -1;
+	}
+	const struct pod *pod = &c->pods[p];
+	if (s->pod_node[p] != SNAP_PENDING) {
+		fprintf(stderr, "kso explain: pod %s/%s is not pending "
+			"(spec.nodeName is %s)\n", ns, name, pod->node_name);
+		return -1;
+	}
+	if (pod->n_gates > 0) {
+		fprintf(stderr, "kso explain: pod %s/%s is gated by "
+			"spec.schedulingGates (%s%s); the scheduler does not try it\n",
+			ns, name, pod->gates[0], pod->n_gates > 1 ? ", ..." : "");
+		return -1;
+	}
+	if (pod->deletion.has) {
+		fprintf(stderr, "kso explain: pod %s/%s is being deleted "
+			"(metadata.deletionTimestamp); the scheduler skips it\n",
+			ns, name);
+		return -1;
+	}
+	return p;
+}
+
+/* The profile: --profile, else the pod's schedulerName; NULL with the
+ * error printed. */
+static const struct sched_profile *explain_profile(const struct cluster *c,
+						   int pod, const char *name)
+{
+	const struct sched_profile *p;
+	if (name) {
+		p = config_find_profile(&c->config, name);
+		if (!p)
+			fprintf(stderr, "kso explain: no profile named '%s'\n", name);
+		return p;
+	}
+	p = model_profile_for(c, pod);
+	if (!p)
+		fprintf(stderr, "kso explain: pod %s/%s has schedulerName '%s', "
+			"which no profile has\n", c->pods[pod].ns,
+			c->pods[pod].name, c->pods[pod].scheduler_name);
+	return p;
+}
+
+/* Loads, picks pod and profile, runs the cycle and prints it. */
+static int explain_run(const struct explain_args *a,
+		       const struct cli_engine *engine)
+{
+	struct cluster c;
+	struct error err;
+	cluster_init(&c);
+	error_init(&err);
+	if (cli_load_inputs(&c, a->paths, a->n_paths, a->config, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		cluster_release(&c);
+		return 1;
+	}
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	int status = 1;
+	int pod = a->pod ? explicit_pod(&s, a->pod) : model_next_pod(&c.config, &s);
+	if (pod < 0 && !a->pod)
+		fprintf(stderr, "kso explain: no pending pod to explain (every "
+			"pod is bound, gated, being deleted or for another "
+			"scheduler)\n");
+	const struct sched_profile *prof =
+		pod >= 0 ? explain_profile(&c, pod, a->profile) : NULL;
+	if (prof) {
+		struct model_cycle_result r;
+		model_cycle_result_init(&r, &c);
+		engine->cycle(prof, &s, pod, &r);
+		struct cli_explain x = {
+			.cluster = &c, .snap = &s, .profile = prof,
+			.engine = engine, .pod = pod, .result = &r,
+		};
+		if (a->json)
+			cli_explain_json(&x, stdout);
+		else
+			cli_explain_table(&x, stdout);
+		model_cycle_result_release(&r);
+		status = 0;
+	}
+	snapshot_release(&s);
+	cluster_release(&c);
+	return status;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct explain_args a;
+	int status = parse_args(argc, argv, &a);
+	if (status < 0) {
+		const struct cli_engine *engine = cli_engine_find(a.engine);
+		if (!engine) {
+			fprintf(stderr, "kso explain: unknown engine '%s' "
+				"(available: model)\n", a.engine);
+			status = 2;
+		} else {
+			status = explain_run(&a, engine);
+		}
+	}
+	free(a.paths);
+	return status;
+}

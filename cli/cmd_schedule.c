@@ -1,0 +1,413 @@
+/*
+ * cmd_schedule.c - `kso schedule PATH... [--config FILE] [--tie first|random]
+ * [--seed N] [--max-steps N] [-o table|json|yaml]`: the scheduler loop
+ * (model/scheduler.h; seed 004 "Scheduler", reference §1.2, §1.3, §3)
+ * run on the manifests until no pod can make progress.
+ *
+ * Output:
+ *   table  one line per step (pod, action, node, victims, viable nodes,
+ *          message), then a summary and the invariants;
+ *   json   {"steps": [{"step", "pod", "action", "node", "viable",
+ *                      "victims", "message"}...],
+ *           "summary": {"bound", "pending", "evicted", "steps", "stopped",
+ *                       "invariants": {"ok", "broken": [{"name", "step",
+ *                                                         "detail"}]}},
+ *           "final": {"ns/pod": "node"|null, ...}}   (evicted pods omitted)
+ *   yaml   the final cluster as manifests kso reads back (cli/dump_yaml.h):
+ *          pods carry spec.nodeName / status.nominatedNodeName, evicted
+ *          pods are left out.
+ * Exit status 0, 1 when an invariant broke or the input is bad, 2 on a
+ * usage error.
+ *
+ * --tie random picks among the viable nodes with the seed (default 0);
+ * --seed N also makes the preemption candidate offset random (§3.3);
+ * without it the offset is 0.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "json.h"
+#include "../model/scheduler.h"
+#include "../yaml/load.h"
+
+enum output { OUT_TABLE, OUT_JSON, OUT_YAML };
+
+struct args {
+	char **paths;
+	int n_paths;
+	const char *config;
+	struct model_sched_opts opts;
+	enum output out;
+};
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: kso schedule PATH... [--config FILE] "
+		   "[--tie first|random] [--seed N] [--max-steps N] "
+		   "[-o table|json|yaml]\n");
+	return 2;
+}
+
+static int parse_count(const char *s, long long max, long long *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *s == '\0' || *end != '\0' || v < 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* One option with a value at argv[*i]; returns 0, or 2 on a usage error. */
+static int parse_option(struct args *a, char **argv, int argc, int *i)
+{
+	const char *opt = argv[*i];
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "kso schedule: %s needs a value\n", opt);
+		return 2;
+	}
+	const char *v = argv[++*i];
+	long long n;
+	if (!strcmp(opt, "--config")) {
+		a->config = v;
+	} else if (!strcmp(opt, "--tie")) {
+		if (strcmp(v, "first") && strcmp(v, "random"))
+			goto bad;
+		a->opts.tie_random = !strcmp(v, "random");
+	} else if (!strcmp(opt, "--seed")) {
+		if (parse_count(v, INT64_MAX, &n))
+			goto bad;
+		a->opts.seed = (uint64_t)n;
+		a->opts.preempt_random = true;
+	} else if (!strcmp(opt, "--max-steps")) {
+		if (parse_count(v, 1000000000, &n))
+			goto bad;
+		a->opts.max_steps = (int)n;
+	} else if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
+		if (!strcmp(v, "table"))
+			a->out = OUT_TABLE;
+		else if (!strcmp(v, "json"))
+			a->out = OUT_JSON;
+		else if (!strcmp(v, "yaml"))
+			a->out = OUT_YAML;
+		else
+			goto bad;
+	} else {
+		fprintf(stderr, "kso schedule: unknown option %s\n", opt);
+		return usage(stderr);
+	}
+	return 0;
+bad:
+	fprintf(stderr, "kso schedule: bad value '%s' for %s\n", v, opt);
+	return 2;
+}
+
+static int parse_args(struct args *a, int argc, char **argv)
+{
+	memset(a, 0, sizeof *a);
+	a->paths = calloc((size_t)argc + 1, sizeof *a->paths);
+	if (!a->paths) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 1;
+		}
+		if (argv[i][0] == '-' && argv[i][1] != '\0') {
+			int rc = parse_option(a, argv, argc, &i);
+			if (rc)
+				return rc;
+			continue;
+		}
+		a->paths[a->n_paths++] = argv[i];
+	}
+	if (a->n_paths == 0)
+		return usage(stderr);
+	return 0;
+}
+
+static int load(struct cluster *c, const struct args *a)
+{
+	struct error err;
+	error_init(&err);
+	if (a->config && yaml_load_config(c, a->config, &err) != 0)
+		goto fail;
+	if (yaml_load_paths(c, a->paths, a->n_paths, &err) != 0)
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "%s\n", err.msg);
+	return 1;
+}
+
+/* ------------------------------------------------------------ printing */
+
+static void pod_key(const struct cluster *c, int p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", c->pods[p].ns, c->pods[p].name);
+}
+
+static const char *action_name(enum model_step_action a)
+{
+	switch (a) {
+	case MODEL_STEP_BIND: return "bind";
+	case MODEL_STEP_PREEMPT: return "preempt";
+	case MODEL_STEP_UNSCHEDULABLE: return "unschedulable";
+	}
+	return "?";
+}
+
+/* Why the loop ended. */
+static const char *stop_reason(const struct model_scheduler *m)
+{
+	if (m->stopped)
+		return "termination";
+	if (m->opts.max_steps > 0 && m->steps >= m->opts.max_steps &&
+	    model_scheduler_next(m) >= 0)
+		return "max-steps";
+	return "quiescent";
+}
+
+struct counts {
+	int bound, pending, evicted;
+};
+
+static struct counts count_pods(const struct model_scheduler *m)
+{
+	struct counts k = {0, 0, 0};
+	for (int p = 0; p < m->cluster->n_pods; p++) {
+		int32_t at = m->snap.pod_node[p];
+		k.bound += m->placed[p] && at >= 0;
+		k.pending += at == SNAP_PENDING;
+		k.evicted += at == SNAP_GONE;
+	}
+	return k;
+}
+
+/* "a,b,c" of node names or pod keys into f; "-" when empty. */
+static void print_nodes(FILE *f, const struct cluster *c, const int *n, int k)
+{
+	for (int i = 0; i < k; i++)
+		fprintf(f, "%s%s", i ? "," : "", c->nodes[n[i]].name);
+	if (k == 0)
+		fputc('-', f);
+}
+
+static void print_pods(FILE *f, const struct cluster *c, const int *p, int k)
+{
+	char buf[512];
+	for (int i = 0; i < k; i++) {
+		pod_key(c, p[i], buf, sizeof buf);
+		fprintf(f, "%s%s", i ? "," : "", buf);
+	}
+	if (k == 0)
+		fputc('-', f);
+}
+
+static void table_step(FILE *f, const struct model_scheduler *m,
+		       const struct model_step *st)
+{
+	const struct cluster *c = m->cluster;
+	char buf[512];
+	if (m->steps == 1)
+		fprintf(f, "STEP  POD  ACTION  NODE  VICTIMS  VIABLE  MESSAGE\n");
+	pod_key(c, st->pod, buf, sizeof buf);
+	fprintf(f, "%d  %s  %s  %s  ", m->steps, buf, action_name(st->action),
+		st->node >= 0 ? c->nodes[st->node].name : "-");
+	print_pods(f, c, st->victims, st->n_victims);
+	fputs("  ", f);
+	print_nodes(f, c, st->viable, st->n_viable);
+	fprintf(f, "  %s%s\n", st->fast_path ? "(nominated node) " : "",
+		st->message && st->message[0] ? st->message : "");
+}
+
+static void table_end(FILE *f, const struct model_scheduler *m)
+{
+	struct counts k = count_pods(m);
+	fprintf(f, "\nbound %d, pending %d, evicted %d, steps %d (%s)\n",
+		k.bound, k.pending, k.evicted, m->steps, stop_reason(m));
+	if (model_invariants_ok(&m->inv)) {
+		fprintf(f, "invariants: OK\n");
+		return;
+	}
+	fprintf(f, "invariants: BROKEN\n");
+	for (int i = 0; i < MODEL_INV_COUNT; i++)
+		if (m->inv.broken[i])
+			fprintf(f, "  %s (step %d): %s\n",
+				model_invariant_name(i), m->inv.step[i],
+				m->inv.detail[i]);
+}
+
+static void json_node_list(struct json_out *j, const struct cluster *c,
+			   const int *n, int k)
+{
+	json_begin_array(j);
+	for (int i = 0; i < k; i++)
+		json_string(j, c->nodes[n[i]].name);
+	json_end_array(j);
+}
+
+static void json_step(struct json_out *j, const struct model_scheduler *m,
+		      const struct model_step *st)
+{
+	const struct cluster *c = m->cluster;
+	char buf[512];
+	json_begin_object(j);
+	json_key(j, "step");
+	json_int(j, m->steps);
+	json_key(j, "pod");
+	pod_key(c, st->pod, buf, sizeof buf);
+	json_string(j, buf);
+	json_key(j, "action");
+	json_string(j, action_name(st->action));
+	json_key(j, "node");
+	if (st->node >= 0)
+		json_string(j, c->nodes[st->node].name);
+	else
+		json_null(j);
+	json_key(j, "nominated_fast_path");
+	json_bool(j, st->fast_path);
+	json_key(j, "viable");
+	json_node_list(j, c, st->viable, st->n_viable);
+	json_key(j, "victims");
+	json_begin_array(j);
+	for (int i = 0; i < st->n_victims; i++) {
+		pod_key(c, st->victims[i], buf, sizeof buf);
+		json_string(j, buf);
+	}
+	json_end_array(j);
+	json_key(j, "message");
+	json_string(j, st->message ? st->message : "");
+	json_end_object(j);
+}
+
+static void json_invariants(struct json_out *j, const struct model_scheduler *m)
+{
+	json_begin_object(j);
+	json_key(j, "ok");
+	json_bool(j, model_invariants_ok(&m->inv));
+	json_key(j, "broken");
+	json_begin_array(j);
+	for (int i = 0; i < MODEL_INV_COUNT; i++) {
+		if (!m->inv.broken[i])
+			continue;
+		json_begin_object(j);
+		json_key(j, "name");
+		json_string(j, model_invariant_name(i));
+		json_key(j, "step");
+		json_int(j, m->inv.step[i]);
+		json_key(j, "detail");
+		json_string(j, m->inv.detail[i]);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+static void json_end_run(struct json_out *j, const struct model_scheduler *m)
+{
+	const struct cluster *c = m->cluster;
+	struct counts k = count_pods(m);
+	json_end_array(j);   /* steps */
+	json_key(j, "summary");
+	json_begin_object(j);
+	json_key(j, "bound");
+	json_int(j, k.bound);
+	json_key(j, "pending");
+	json_int(j, k.pending);
+	json_key(j, "evicted");
+	json_int(j, k.evicted);
+	json_key(j, "steps");
+	json_int(j, m->steps);
+	json_key(j, "stopped");
+	json_string(j, stop_reason(m));
+	json_key(j, "invariants");
+	json_invariants(j, m);
+	json_end_object(j);
+	json_key(j, "final");
+	json_begin_object(j);
+	char buf[512];
+	for (int p = 0; p < c->n_pods; p++) {
+		int32_t at = m->snap.pod_node[p];
+		if (at == SNAP_GONE)
+			continue;
+		pod_key(c, p, buf, sizeof buf);
+		json_key(j, buf);
+		if (at >= 0)
+			json_string(j, c->nodes[at].name);
+		else if (at == SNAP_ELSEWHERE)
+			json_string(j, c->pods[p].node_name);
+		else
+			json_null(j);
+	}
+	json_end_object(j);
+	json_end_object(j);
+	json_end(j);
+}
+
+/* The final placement as manifests: the dump emitter's job. */
+static void yaml_final(FILE *f, const struct model_scheduler *m)
+{
+	(void)m;
+	fprintf(f, "# TODO dump_yaml\n");
+}
+
+/* Runs the loop, printing each step as it happens. */
+static void run(struct model_scheduler *m, enum output out)
+{
+	struct json_out j;
+	if (out == OUT_JSON) {
+		json_init(&j, stdout, false);
+		json_begin_object(&j);
+		json_key(&j, "steps");
+		json_begin_array(&j);
+	}
+	struct model_step st;
+	while (model_scheduler_step(m, &st)) {
+		if (out == OUT_JSON)
+			json_step(&j, m, &st);
+		else if (out == OUT_TABLE)
+			table_step(stdout, m, &st);
+		model_step_release(&st);
+	}
+	if (out == OUT_JSON)
+		json_end_run(&j, m);
+	else if (out == OUT_TABLE)
+		table_end(stdout, m);
+	else
+		yaml_final(stdout, m);
+}
+
+int cmd_schedule(int argc, char **argv)
+{
+	struct args a;
+	int rc = parse_args(&a, argc, argv);
+	if (rc) {
+		free(a.paths);
+		return rc == 1 ? 0 : rc;
+	}
+	struct cluster c;
+	cluster_init(&c);
+	if (load(&c, &a) != 0) {
+		cluster_release(&c);
+		free(a.paths);
+		return 1;
+	}
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_scheduler m;
+	model_scheduler_init(&m, &s, &a.opts);
+	run(&m, a.out);
+	rc = model_invariants_ok(&m.inv) ? 0 : 1;
+	model_scheduler_release(&m);
+	snapshot_release(&s);
+	cluster_release(&c);
+	free(a.paths);
+	return rc;
+}

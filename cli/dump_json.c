@@ -1,0 +1,54 @@
+/*
+ * dump_json.c - the cluster as one JSON document (dump_json.h), printed
+ * from the manifest trees of dump_tree.c with the deterministic writer of
+ * json.h.
+ */
+#include "dump_json.h"
+
+#include <assert.h>
+
+#include "dump_tree.h"
+#include "json.h"
+
+static void write_value(struct json_out *j, const struct dval *v)
+{
+	switch (v->kind) {
+	case DVAL_MAP:
+		json_begin_object(j);
+		for (const struct dval *e = v->first; e; e = e->next) {
+			json_key(j, e->key);
+			write_value(j, e);
+		}
+		json_end_object(j);
+		break;
+	case DVAL_SEQ:
+		json_begin_array(j);
+		for (const struct dval *e = v->first; e; e = e->next)
+			write_value(j, e);
+		json_end_array(j);
+		break;
+	case DVAL_STR:
+		json_string(j, v->str);
+		break;
+	case DVAL_INT:
+		json_int(j, v->i);
+		break;
+	case DVAL_BOOL:
+		json_bool(j, v->b);
+		break;
+	}
+}
+
+void cli_dump_json(FILE *f, const struct cluster *c,
+		   const struct snapshot *placement)
+{
+	assert(f && c);
+	struct arena a;
+	arena_init(&a);
+	struct dump_opts o = {placement, true, true};
+	struct json_out j;
+	json_init(&j, f, false);
+	write_value(&j, dump_tree_cluster(&a, c, &o));
+	json_end(&j);
+	arena_release(&a);
+}

@@ -1,0 +1,25 @@
+/*
+ * dump_json.h - `kso dump -o json`: the loaded, defaulted cluster as one
+ * deterministic JSON document
+ *   {"nodes": [...], "pods": [...], "namespaces": [...],
+ *    "priorityClasses": [...], "podDisruptionBudgets": [...],
+ *    "workloads": [...]}
+ * each element a Kubernetes manifest (apiVersion, kind, metadata, spec,
+ * status) in canonical units (cli/dump_tree.h).  Implicit namespaces are
+ * listed with "implicit": true.
+ */
+#ifndef KSO_CLI_DUMP_JSON_H
+#define KSO_CLI_DUMP_JSON_H
+
+#include <stdio.h>
+
+#include "../model/objects.h"
+#include "../model/snapshot.h"
+
+/* cli_dump_json: writes c to f.  placement NULL: the manifests' own
+ * placement; otherwise pods take spec.nodeName / nominatedNodeName from it
+ * and deleted (SNAP_GONE) pods are left out. */
+void cli_dump_json(FILE *f, const struct cluster *c,
+		   const struct snapshot *placement);
+
+#endif

@@ -1,0 +1,703 @@
+/*
+ * dump_tree.c - cluster objects as manifest-shaped value trees (see
+ * dump_tree.h).  Every field the loader reads is written back in the form
+ * the loader accepts, so dumping and reloading gives the same objects.
+ */
+#include "dump_tree.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../yaml/timestamp.h"
+
+/* ------------------------------------------------------------- values */
+
+static struct dval *dv_new(struct arena *a, enum dval_kind kind)
+{
+	struct dval *v = arena_alloc(a, sizeof *v);
+	v->kind = kind;
+	return v;
+}
+
+static struct dval *dv_map(struct arena *a)
+{
+	return dv_new(a, DVAL_MAP);
+}
+
+static struct dval *dv_seq(struct arena *a)
+{
+	return dv_new(a, DVAL_SEQ);
+}
+
+static struct dval *dv_str(struct arena *a, const char *s)
+{
+	struct dval *v = dv_new(a, DVAL_STR);
+	v->str = s;
+	return v;
+}
+
+static struct dval *dv_int(struct arena *a, int64_t i)
+{
+	struct dval *v = dv_new(a, DVAL_INT);
+	v->i = i;
+	return v;
+}
+
+static struct dval *dv_bool(struct arena *a, bool b)
+{
+	struct dval *v = dv_new(a, DVAL_BOOL);
+	v->b = b;
+	return v;
+}
+
+static void dv_add(struct dval *parent, struct dval *v)
+{
+	if (parent->last)
+		parent->last->next = v;
+	else
+		parent->first = v;
+	parent->last = v;
+}
+
+/* dv_put: map[key] = v; returns v. */
+static struct dval *dv_put(struct dval *map, const char *key, struct dval *v)
+{
+	assert(map->kind == DVAL_MAP);
+	v->key = key;
+	dv_add(map, v);
+	return v;
+}
+
+static void put_str(struct arena *a, struct dval *m, const char *key,
+		    const char *s)
+{
+	dv_put(m, key, dv_str(a, s));
+}
+
+/* put_opt: only when s is non-empty. */
+static void put_opt(struct arena *a, struct dval *m, const char *key,
+		    const char *s)
+{
+	if (s && *s)
+		put_str(a, m, key, s);
+}
+
+static void put_int(struct arena *a, struct dval *m, const char *key,
+		    int64_t i)
+{
+	dv_put(m, key, dv_int(a, i));
+}
+
+static struct dval *put_map(struct arena *a, struct dval *m, const char *key)
+{
+	return dv_put(m, key, dv_map(a));
+}
+
+static struct dval *put_seq(struct arena *a, struct dval *m, const char *key)
+{
+	return dv_put(m, key, dv_seq(a));
+}
+
+static struct dval *str_list(struct arena *a, const char *const *items, int n)
+{
+	struct dval *s = dv_seq(a);
+	for (int i = 0; i < n; i++)
+		dv_add(s, dv_str(a, items[i]));
+	return s;
+}
+
+static void put_str_list(struct arena *a, struct dval *m, const char *key,
+			 const char *const *items, int n)
+{
+	if (n)
+		dv_put(m, key, str_list(a, items, n));
+}
+
+static const char *timestamp_str(struct arena *a, int64_t secs)
+{
+	char buf[40];
+	yaml_format_timestamp(secs, buf, sizeof buf);
+	return arena_strdup(a, buf);
+}
+
+static void put_time(struct arena *a, struct dval *m, const char *key,
+		     struct timestamp t)
+{
+	if (t.has)
+		put_str(a, m, key, timestamp_str(a, t.seconds));
+}
+
+/* ---------------------------------------------------------- quantities */
+
+#define NANO INT64_C(1000000000)
+
+/* An exact quantity: "12", or "0.5" with the fraction's trailing zeros
+ * dropped. */
+static const char *decimal_str(struct arena *a, struct quantity q)
+{
+	if (!q.nanos)
+		return arena_sprintf(a, "%" PRId64, q.units);
+	char frac[10];
+	snprintf(frac, sizeof frac, "%09d", (int)q.nanos);
+	for (int i = 8; i > 0 && frac[i] == '0'; i--)
+		frac[i] = '\0';
+	return arena_sprintf(a, "%" PRId64 ".%s", q.units, frac);
+}
+
+/* cpu: "250m" when a whole number of millicores, else "250001n"; values
+ * too large for either form fall back to the decimal form. */
+static const char *cpu_str(struct arena *a, struct quantity q)
+{
+	if (q.nanos % 1000000 == 0 && q.units <= (INT64_MAX - 999) / 1000)
+		return arena_sprintf(a, "%" PRId64 "m",
+				     q.units * 1000 + q.nanos / 1000000);
+	if (q.units < INT64_MAX / NANO - 1)
+		return arena_sprintf(a, "%" PRId64 "n", q.units * NANO + q.nanos);
+	return decimal_str(a, q);
+}
+
+static struct dval *resource_list(struct arena *a, const struct cluster *c,
+				  const struct resource_list *l)
+{
+	struct dval *m = dv_map(a);
+	for (int i = 0; i < l->n; i++) {
+		const struct resource_quantity *r = &l->items[i];
+		put_str(a, m, c->res_names[r->res],
+			r->res == RES_CPU ? cpu_str(a, r->q) : decimal_str(a, r->q));
+	}
+	return m;
+}
+
+static struct dval *resource_values(struct arena *a, const struct cluster *c,
+				    const struct resource_values *v)
+{
+	struct dval *m = dv_map(a);
+	for (int i = 0; i < v->n; i++) {
+		const struct resource_value *r = &v->items[i];
+		put_str(a, m, c->res_names[r->res],
+			arena_sprintf(a, r->res == RES_CPU ? "%" PRId64 "m" : "%" PRId64,
+				      r->value));
+	}
+	return m;
+}
+
+/* ----------------------------------------------------------- selectors */
+
+static struct dval *labels_map(struct arena *a, const struct labels *ls)
+{
+	struct dval *m = dv_map(a);
+	for (int i = 0; i < ls->n; i++)
+		put_str(a, m, ls->items[i].key, ls->items[i].value);
+	return m;
+}
+
+static void put_labels(struct arena *a, struct dval *m, const char *key,
+		       const struct labels *ls)
+{
+	if (ls->n)
+		dv_put(m, key, labels_map(a, ls));
+}
+
+static const char *op_name(enum selector_op op)
+{
+	switch (op) {
+	case OP_IN: return "In";
+	case OP_NOT_IN: return "NotIn";
+	case OP_EXISTS: return "Exists";
+	case OP_DOES_NOT_EXIST: return "DoesNotExist";
+	case OP_GT: return "Gt";
+	case OP_LT: return "Lt";
+	}
+	return "?";
+}
+
+static struct dval *requirements(struct arena *a, const struct requirement *rs,
+				 int n)
+{
+	struct dval *s = dv_seq(a);
+	for (int i = 0; i < n; i++) {
+		struct dval *r = dv_map(a);
+		put_str(a, r, "key", rs[i].key);
+		put_str(a, r, "operator", op_name(rs[i].op));
+		put_str_list(a, r, "values", rs[i].values, rs[i].n_values);
+		dv_add(s, r);
+	}
+	return s;
+}
+
+static struct dval *label_selector(struct arena *a,
+				   const struct label_selector *sel)
+{
+	struct dval *m = dv_map(a);
+	put_labels(a, m, "matchLabels", &sel->match_labels);
+	if (sel->n_exprs)
+		dv_put(m, "matchExpressions", requirements(a, sel->exprs,
+							   sel->n_exprs));
+	return m;
+}
+
+static void put_selector(struct arena *a, struct dval *m, const char *key,
+			 const struct label_selector *sel)
+{
+	if (sel->present)
+		dv_put(m, key, label_selector(a, sel));
+}
+
+static struct dval *node_term(struct arena *a, const struct node_selector_term *t)
+{
+	struct dval *m = dv_map(a);
+	if (t->n_exprs)
+		dv_put(m, "matchExpressions", requirements(a, t->exprs, t->n_exprs));
+	if (t->n_fields)
+		dv_put(m, "matchFields", requirements(a, t->fields, t->n_fields));
+	return m;
+}
+
+static struct dval *node_selector(struct arena *a, const struct node_selector *ns)
+{
+	struct dval *m = dv_map(a);
+	struct dval *terms = put_seq(a, m, "nodeSelectorTerms");
+	for (int i = 0; i < ns->n_terms; i++)
+		dv_add(terms, node_term(a, &ns->terms[i]));
+	return m;
+}
+
+static struct dval *preferred_terms(struct arena *a,
+				    const struct preferred_node_term *ts, int n)
+{
+	struct dval *s = dv_seq(a);
+	for (int i = 0; i < n; i++) {
+		struct dval *m = dv_map(a);
+		put_int(a, m, "weight", ts[i].weight);
+		dv_put(m, "preference", node_term(a, &ts[i].preference));
+		dv_add(s, m);
+	}
+	return s;
+}
+
+static struct dval *affinity_term(struct arena *a,
+				  const struct pod_affinity_term *t)
+{
+	struct dval *m = dv_map(a);
+	put_selector(a, m, "labelSelector", &t->selector);
+	put_str_list(a, m, "namespaces", t->namespaces, t->n_namespaces);
+	put_selector(a, m, "namespaceSelector", &t->ns_selector);
+	put_str(a, m, "topologyKey", t->topology_key);
+	put_str_list(a, m, "matchLabelKeys", t->match_label_keys,
+		     t->n_match_label_keys);
+	put_str_list(a, m, "mismatchLabelKeys", t->mismatch_label_keys,
+		     t->n_mismatch_label_keys);
+	return m;
+}
+
+static const char REQUIRED[] = "requiredDuringSchedulingIgnoredDuringExecution";
+static const char PREFERRED[] = "preferredDuringSchedulingIgnoredDuringExecution";
+
+/* podAffinity / podAntiAffinity, or NULL when both lists are empty. */
+static struct dval *pod_affinity(struct arena *a,
+				 const struct pod_affinity_term *req, int n_req,
+				 const struct weighted_pod_affinity_term *pref,
+				 int n_pref)
+{
+	if (!n_req && !n_pref)
+		return NULL;
+	struct dval *m = dv_map(a);
+	if (n_req) {
+		struct dval *s = put_seq(a, m, REQUIRED);
+		for (int i = 0; i < n_req; i++)
+			dv_add(s, affinity_term(a, &req[i]));
+	}
+	if (n_pref) {
+		struct dval *s = put_seq(a, m, PREFERRED);
+		for (int i = 0; i < n_pref; i++) {
+			struct dval *w = dv_map(a);
+			put_int(a, w, "weight", pref[i].weight);
+			dv_put(w, "podAffinityTerm", affinity_term(a, &pref[i].term));
+			dv_add(s, w);
+		}
+	}
+	return m;
+}
+
+static void put_affinity(struct arena *a, struct dval *spec,
+			 const struct pod *p)
+{
+	struct dval *na = NULL;
+	if (p->node_affinity.present || p->has_node_preferred) {
+		na = dv_map(a);
+		if (p->node_affinity.present)
+			dv_put(na, REQUIRED, node_selector(a, &p->node_affinity));
+		if (p->has_node_preferred)
+			dv_put(na, PREFERRED, preferred_terms(a, p->node_preferred,
+							      p->n_node_preferred));
+	}
+	struct dval *pa = pod_affinity(a, p->affinity, p->n_affinity,
+				       p->affinity_preferred,
+				       p->n_affinity_preferred);
+	struct dval *paa = pod_affinity(a, p->anti_affinity, p->n_anti_affinity,
+					p->anti_affinity_preferred,
+					p->n_anti_affinity_preferred);
+	if (!na && !pa && !paa)
+		return;
+	struct dval *aff = put_map(a, spec, "affinity");
+	if (na)
+		dv_put(aff, "nodeAffinity", na);
+	if (pa)
+		dv_put(aff, "podAffinity", pa);
+	if (paa)
+		dv_put(aff, "podAntiAffinity", paa);
+}
+
+/* --------------------------------------------------------- pod pieces */
+
+static const char *effect_name(enum taint_effect e)
+{
+	switch (e) {
+	case EFFECT_NO_SCHEDULE: return "NoSchedule";
+	case EFFECT_PREFER_NO_SCHEDULE: return "PreferNoSchedule";
+	case EFFECT_NO_EXECUTE: return "NoExecute";
+	case EFFECT_ANY: break;
+	}
+	return "";
+}
+
+static void put_tolerations(struct arena *a, struct dval *spec,
+			    const struct pod *p)
+{
+	if (!p->n_tolerations)
+		return;
+	struct dval *s = put_seq(a, spec, "tolerations");
+	for (int i = 0; i < p->n_tolerations; i++) {
+		const struct toleration *t = &p->tolerations[i];
+		struct dval *m = dv_map(a);
+		put_opt(a, m, "key", t->key);
+		put_str(a, m, "operator", t->op == TOL_EXISTS ? "Exists" : "Equal");
+		put_opt(a, m, "value", t->value);
+		put_opt(a, m, "effect", effect_name(t->effect));
+		dv_add(s, m);
+	}
+}
+
+static void put_spread(struct arena *a, struct dval *spec, const struct pod *p)
+{
+	if (!p->n_spread)
+		return;
+	struct dval *s = put_seq(a, spec, "topologySpreadConstraints");
+	for (int i = 0; i < p->n_spread; i++) {
+		const struct spread_constraint *c = &p->spread[i];
+		struct dval *m = dv_map(a);
+		put_int(a, m, "maxSkew", c->max_skew);
+		put_str(a, m, "topologyKey", c->topology_key);
+		put_str(a, m, "whenUnsatisfiable",
+			c->do_not_schedule ? "DoNotSchedule" : "ScheduleAnyway");
+		put_selector(a, m, "labelSelector", &c->selector);
+		if (c->min_domains != 1)
+			put_int(a, m, "minDomains", c->min_domains);
+		put_str(a, m, "nodeAffinityPolicy",
+			c->node_affinity_honor ? "Honor" : "Ignore");
+		put_str(a, m, "nodeTaintsPolicy",
+			c->node_taints_honor ? "Honor" : "Ignore");
+		put_str_list(a, m, "matchLabelKeys", c->match_label_keys,
+			     c->n_match_label_keys);
+		dv_add(s, m);
+	}
+}
+
+static struct dval *container(struct arena *a, const struct cluster *cl,
+			      const struct container *c)
+{
+	struct dval *m = dv_map(a);
+	put_opt(a, m, "name", c->name);
+	put_opt(a, m, "image", c->image);
+	if (c->requests.n || c->limits.n) {
+		struct dval *r = put_map(a, m, "resources");
+		if (c->requests.n)
+			dv_put(r, "requests", resource_list(a, cl, &c->requests));
+		if (c->limits.n)
+			dv_put(r, "limits", resource_list(a, cl, &c->limits));
+	}
+	if (c->n_ports) {
+		struct dval *ps = put_seq(a, m, "ports");
+		for (int i = 0; i < c->n_ports; i++) {
+			const struct container_port *p = &c->ports[i];
+			struct dval *pm = dv_map(a);
+			put_int(a, pm, "containerPort", p->container_port);
+			if (p->host_port)
+				put_int(a, pm, "hostPort", p->host_port);
+			put_str(a, pm, "protocol", p->protocol);
+			put_opt(a, pm, "hostIP", p->host_ip);
+			dv_add(ps, pm);
+		}
+	}
+	if (c->restart_always)
+		put_str(a, m, "restartPolicy", "Always");
+	return m;
+}
+
+static void put_containers(struct arena *a, const struct cluster *cl,
+			   struct dval *spec, const char *key,
+			   const struct container *cs, int n, bool always)
+{
+	if (!n && !always)
+		return;
+	struct dval *s = put_seq(a, spec, key);
+	for (int i = 0; i < n; i++)
+		dv_add(s, container(a, cl, &cs[i]));
+}
+
+/* ------------------------------------------------------------ objects */
+
+static struct dval *manifest(struct arena *a, const char *api, const char *kind,
+			     struct dval **meta)
+{
+	struct dval *m = dv_map(a);
+	put_str(a, m, "apiVersion", api);
+	put_str(a, m, "kind", kind);
+	*meta = put_map(a, m, "metadata");
+	return m;
+}
+
+static struct dval *dump_node(struct arena *a, const struct cluster *c,
+			      const struct node *n)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "v1", "Node", &meta);
+	put_str(a, meta, "name", n->name);
+	put_labels(a, meta, "labels", &n->labels);
+	struct dval *spec = put_map(a, m, "spec");
+	if (n->unschedulable)
+		dv_put(spec, "unschedulable", dv_bool(a, true));
+	if (n->n_taints) {
+		struct dval *ts = put_seq(a, spec, "taints");
+		for (int i = 0; i < n->n_taints; i++) {
+			struct dval *t = dv_map(a);
+			put_str(a, t, "key", n->taints[i].key);
+			put_opt(a, t, "value", n->taints[i].value);
+			put_str(a, t, "effect", effect_name(n->taints[i].effect));
+			dv_add(ts, t);
+		}
+	}
+	struct dval *st = put_map(a, m, "status");
+	dv_put(st, "allocatable", resource_values(a, c, &n->allocatable));
+	if (n->n_images) {
+		struct dval *is = put_seq(a, st, "images");
+		for (int i = 0; i < n->n_images; i++) {
+			struct dval *im = dv_map(a);
+			dv_put(im, "names", str_list(a, n->images[i].names,
+						     n->images[i].n_names));
+			put_int(a, im, "sizeBytes", n->images[i].size_bytes);
+			dv_add(is, im);
+		}
+	}
+	if (n->ready) {
+		struct dval *cs = put_seq(a, st, "conditions");
+		struct dval *r = dv_map(a);
+		put_str(a, r, "type", "Ready");
+		put_str(a, r, "status", "True");
+		dv_add(cs, r);
+	}
+	return m;
+}
+
+static void pod_meta(struct arena *a, struct dval *meta, const struct pod *p)
+{
+	put_str(a, meta, "name", p->name);
+	put_str(a, meta, "namespace", p->ns);
+	put_opt(a, meta, "uid", p->uid);
+	put_labels(a, meta, "labels", &p->labels);
+	if (p->n_owners) {
+		struct dval *os = put_seq(a, meta, "ownerReferences");
+		for (int i = 0; i < p->n_owners; i++) {
+			struct dval *o = dv_map(a);
+			put_str(a, o, "apiVersion", p->owners[i].api_version);
+			put_str(a, o, "kind", p->owners[i].kind);
+			put_str(a, o, "name", p->owners[i].name);
+			if (p->owners[i].controller)
+				dv_put(o, "controller", dv_bool(a, true));
+			dv_add(os, o);
+		}
+	}
+	put_time(a, meta, "creationTimestamp", p->creation);
+	put_time(a, meta, "deletionTimestamp", p->deletion);
+}
+
+static void pod_spec(struct arena *a, const struct cluster *c,
+		     struct dval *spec, const struct pod *p, const char *node)
+{
+	put_str(a, spec, "schedulerName", p->scheduler_name);
+	put_opt(a, spec, "priorityClassName", p->priority_class);
+	put_int(a, spec, "priority", p->priority);
+	put_str(a, spec, "preemptionPolicy",
+		p->preempt_never ? "Never" : "PreemptLowerPriority");
+	put_opt(a, spec, "nodeName", node);
+	if (p->n_gates) {
+		struct dval *gs = put_seq(a, spec, "schedulingGates");
+		for (int i = 0; i < p->n_gates; i++) {
+			struct dval *g = dv_map(a);
+			put_str(a, g, "name", p->gates[i]);
+			dv_add(gs, g);
+		}
+	}
+	if (p->has_node_selector)
+		dv_put(spec, "nodeSelector", labels_map(a, &p->node_selector));
+	put_affinity(a, spec, p);
+	put_tolerations(a, spec, p);
+	put_spread(a, spec, p);
+	if (p->overhead.n)
+		dv_put(spec, "overhead", resource_list(a, c, &p->overhead));
+	put_containers(a, c, spec, "initContainers", p->init_containers,
+		       p->n_init_containers, false);
+	put_containers(a, c, spec, "containers", p->containers, p->n_containers,
+		       true);
+}
+
+/* The pod's node and nominated node under the dump's placement. */
+static void pod_placement(const struct cluster *c, const struct dump_opts *o,
+			  int i, const char **node, const char **nominated)
+{
+	const struct pod *p = &c->pods[i];
+	*node = p->node_name;
+	*nominated = p->nominated_node;
+	const struct snapshot *s = o->placement;
+	if (!s)
+		return;
+	int32_t n = s->pod_node[i];
+	if (n >= 0)
+		*node = c->nodes[n].name;
+	else if (n == SNAP_PENDING)
+		*node = "";
+	*nominated = s->nominated[i] >= 0 ? c->nodes[s->nominated[i]].name : "";
+}
+
+static struct dval *dump_pod(struct arena *a, const struct cluster *c,
+			     const struct dump_opts *o, int i)
+{
+	const struct pod *p = &c->pods[i];
+	const char *node, *nominated;
+	pod_placement(c, o, i, &node, &nominated);
+	struct dval *meta;
+	struct dval *m = manifest(a, "v1", "Pod", &meta);
+	pod_meta(a, meta, p);
+	pod_spec(a, c, put_map(a, m, "spec"), p, node);
+	if (*p->phase || *nominated || p->start_time.has) {
+		struct dval *st = put_map(a, m, "status");
+		put_opt(a, st, "phase", p->phase);
+		put_opt(a, st, "nominatedNodeName", nominated);
+		put_time(a, st, "startTime", p->start_time);
+	}
+	return m;
+}
+
+static struct dval *dump_namespace(struct arena *a, const struct dump_opts *o,
+				   const struct namespace_obj *ns)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "v1", "Namespace", &meta);
+	put_str(a, meta, "name", ns->name);
+	put_labels(a, meta, "labels", &ns->labels);
+	if (ns->implicit && o->mark_implicit)
+		dv_put(m, "implicit", dv_bool(a, true));
+	return m;
+}
+
+static struct dval *dump_priority_class(struct arena *a,
+					const struct priority_class *pc)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "scheduling.k8s.io/v1", "PriorityClass", &meta);
+	put_str(a, meta, "name", pc->name);
+	put_int(a, m, "value", pc->value);
+	if (pc->global_default)
+		dv_put(m, "globalDefault", dv_bool(a, true));
+	put_str(a, m, "preemptionPolicy",
+		pc->preempt_never ? "Never" : "PreemptLowerPriority");
+	return m;
+}
+
+static void put_int_or_percent(struct arena *a, struct dval *m, const char *key,
+			       struct int_or_percent v)
+{
+	if (!v.set)
+		return;
+	if (v.percent)
+		put_str(a, m, key, arena_sprintf(a, "%d%%", (int)v.value));
+	else
+		put_int(a, m, key, v.value);
+}
+
+static struct dval *dump_pdb(struct arena *a, const struct pdb *p)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "policy/v1", "PodDisruptionBudget", &meta);
+	put_str(a, meta, "name", p->name);
+	put_str(a, meta, "namespace", p->ns);
+	struct dval *spec = put_map(a, m, "spec");
+	put_selector(a, spec, "selector", &p->selector);
+	put_int_or_percent(a, spec, "minAvailable", p->min_available);
+	put_int_or_percent(a, spec, "maxUnavailable", p->max_unavailable);
+	if (p->has_disruptions_allowed || p->n_disrupted_pods) {
+		struct dval *st = put_map(a, m, "status");
+		if (p->has_disruptions_allowed)
+			put_int(a, st, "disruptionsAllowed", p->disruptions_allowed);
+		if (p->n_disrupted_pods) {
+			/* kso keeps only the names (what preemption reads);
+			 * the times are written as the epoch. */
+			struct dval *dp = put_map(a, st, "disruptedPods");
+			for (int i = 0; i < p->n_disrupted_pods; i++)
+				put_str(a, dp, p->disrupted_pods[i],
+					"1970-01-01T00:00:00Z");
+		}
+	}
+	return m;
+}
+
+static struct dval *dump_workload(struct arena *a, const struct workload *w)
+{
+	static const struct {
+		const char *api, *kind;
+	} kinds[] = {
+		[WORKLOAD_SERVICE] = {"v1", "Service"},
+		[WORKLOAD_REPLICATION_CONTROLLER] = {"v1", "ReplicationController"},
+		[WORKLOAD_REPLICA_SET] = {"apps/v1", "ReplicaSet"},
+		[WORKLOAD_STATEFUL_SET] = {"apps/v1", "StatefulSet"},
+	};
+	struct dval *meta;
+	struct dval *m = manifest(a, kinds[w->kind].api, kinds[w->kind].kind, &meta);
+	put_str(a, meta, "name", w->name);
+	put_str(a, meta, "namespace", w->ns);
+	struct dval *spec = put_map(a, m, "spec");
+	if (w->has_map_selector)
+		dv_put(spec, "selector", labels_map(a, &w->map_selector));
+	put_selector(a, spec, "selector", &w->selector);
+	return m;
+}
+
+struct dval *dump_tree_cluster(struct arena *a, const struct cluster *c,
+			       const struct dump_opts *o)
+{
+	assert(a && c && o);
+	struct dval *root = dv_map(a);
+	struct dval *s = put_seq(a, root, "nodes");
+	for (int i = 0; i < c->n_nodes; i++)
+		dv_add(s, dump_node(a, c, &c->nodes[i]));
+	s = put_seq(a, root, "pods");
+	for (int i = 0; i < c->n_pods; i++)
+		if (!o->placement || o->placement->pod_node[i] != SNAP_GONE)
+			dv_add(s, dump_pod(a, c, o, i));
+	s = put_seq(a, root, "namespaces");
+	for (int i = 0; i < c->n_namespaces; i++)
+		if (!c->namespaces[i].implicit || o->implicit_namespaces)
+			dv_add(s, dump_namespace(a, o, &c->namespaces[i]));
+	s = put_seq(a, root, "priorityClasses");
+	for (int i = 0; i < c->n_priority_classes; i++)
+		dv_add(s, dump_priority_class(a, &c->priority_classes[i]));
+	s = put_seq(a, root, "podDisruptionBudgets");
+	for (int i = 0; i < c->n_pdbs; i++)
+		dv_add(s, dump_pdb(a, &c->pdbs[i]));
+	s = put_seq(a, root, "workloads");
+	for (int i = 0; i < c->n_workloads; i++)
+		dv_add(s, dump_workload(a, &c->workloads[i]));
+	return root;
+}

@@ -1,0 +1,48 @@
+/*
+ * dump_tree.h - the loaded, defaulted objects of a cluster as trees of
+ * plain values (maps with ordered keys, lists, strings, integers,
+ * booleans) in the shape of Kubernetes manifests, so the JSON and YAML
+ * printers (dump_json.c, dump_yaml.c) print the same content.
+ *
+ * Canonical forms: cpu quantities in millicores ("250m"; nanocores "5n"
+ * when not a whole millicore), other quantities as plain integers ("1024")
+ * or exact decimals ("0.5"); timestamps as UTC RFC 3339; defaults written
+ * out (priority, preemptionPolicy, schedulerName, toleration operator,
+ * port protocol, spread policies).
+ */
+#ifndef KSO_CLI_DUMP_TREE_H
+#define KSO_CLI_DUMP_TREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../model/objects.h"
+#include "../model/snapshot.h"
+
+enum dval_kind { DVAL_MAP, DVAL_SEQ, DVAL_STR, DVAL_INT, DVAL_BOOL };
+
+struct dval {
+	enum dval_kind kind;
+	const char *key;            /* set when the value is a map entry */
+	const char *str;            /* DVAL_STR */
+	int64_t i;                  /* DVAL_INT */
+	bool b;                     /* DVAL_BOOL */
+	struct dval *first, *last;  /* DVAL_MAP / DVAL_SEQ children */
+	struct dval *next;          /* next sibling */
+};
+
+/* Which objects and placement a dump shows. */
+struct dump_opts {
+	const struct snapshot *placement;  /* NULL: the manifests' placement */
+	bool implicit_namespaces;          /* include implicit namespaces */
+	bool mark_implicit;                /* add "implicit": true to them */
+};
+
+/* dump_tree_kinds: the six groups in output order, each a list of
+ * manifests: "nodes", "pods", "namespaces", "priorityClasses",
+ * "podDisruptionBudgets", "workloads".  Returns a map of those keys; every
+ * value is allocated from a (the caller's scratch arena). */
+struct dval *dump_tree_cluster(struct arena *a, const struct cluster *c,
+			       const struct dump_opts *o);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * explain.h - `kso explain`: the filters, scores and viable nodes of one
+ * scheduling cycle for one pending pod, as a table or as JSON.
+ *
+ * cmd_explain.c parses the arguments, picks the pod and the engine and runs
+ * the cycle; explain_table.c and explain_json.c print the result.  The
+ * preemption part is one hook, cli_explain_preemption(), implemented by the
+ * preemption code (a weak default in explain_json.c prints nothing).
+ */
+#ifndef KSO_CLI_EXPLAIN_H
+#define KSO_CLI_EXPLAIN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../model/model.h"
+#include "json.h"
+
+/* One scheduling-cycle implementation.  Every engine fills a
+ * model_cycle_result (model/model.h) so both printers serve all engines. */
+typedef int (*cli_cycle_fn)(const struct sched_profile *prof,
+			    const struct snapshot *s, int pod,
+			    struct model_cycle_result *r);
+
+struct cli_engine {
+	const char *name;      /* the --engine value */
+	cli_cycle_fn cycle;
+};
+
+/* cli_engine_find: the engine called name, or NULL.  The one place that
+ * lists engines ("model" for now; the oracle joins here). */
+const struct cli_engine *cli_engine_find(const char *name);
+
+/* What is being explained: everything the printers read.  Nothing owned. */
+struct cli_explain {
+	const struct cluster *cluster;
+	const struct snapshot *snap;
+	const struct sched_profile *profile;
+	const struct cli_engine *engine;
+	int pod;
+	const struct model_cycle_result *result;
+};
+
+/* cli_explain_json: the JSON document (schema in cmd_explain.c) on f.
+ * Deterministic bytes for the same input. */
+void cli_explain_json(const struct cli_explain *x, FILE *f);
+
+/* cli_explain_table: the human-readable report on f. */
+void cli_explain_table(const struct cli_explain *x, FILE *f);
+
+/* cli_explain_preemption: what DefaultPreemption (reference §3) would do
+ * for x's pod.  With j != NULL writes exactly one JSON value (the value of
+ * the "preemption" key; null when it does not apply); with j == NULL
+ * writes lines for the table on f (nothing when it does not apply).  In
+ * both cases writes PostFilter's message (e.g. "preemption: 0/3 nodes are
+ * available: ...") into postfilter[0..len), or "" when there is none; the
+ * printers append it to the FitError message.  The weak default in
+ * explain_json.c writes null / nothing / "". */
+void cli_explain_preemption(const struct cli_explain *x, struct json_out *j,
+			    FILE *f, char *postfilter, size_t len);
+
+/* cli_explain_short_reason: a short form of a kube reason text for a
+ * table cell ("node(s) had untolerated taint {a: b}" -> "taint {a: b}"),
+ * written into buf[0..len). */
+void cli_explain_short_reason(const char *reason, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * explain_json.c - `kso explain -o json`: one scheduling cycle as a JSON
+ * document with deterministic bytes (cli/json.h), nodes in cluster order:
+ *
+ *   {"pod": "ns/name", "engine": "model", "profile": "default-scheduler",
+ *    "nodes": {"<node>": {"feasible": bool, "rejected_by": "<plugin>"|"",
+ *                         "failed_filters": [...], "reasons": [...],
+ *                         "code": "Unschedulable"|..., "in_prefilter_result": bool,
+ *                         "scores": {"<ScorePlugin>": score x weight, ...},
+ *                         "total": n}, ...},
+ *    "scored": bool, "viable": ["<node>", ...], "preemption": null|{...},
+ *    "code": "...", "message": "<event message>"|""}
+ *
+ * "reasons" are the reason texts kube records for the node (those of the
+ * rejecting filter); "scores" holds every enabled score plugin when scoring
+ * ran (a skipped plugin as 0) and is empty otherwise.
+ */
+#include "explain.h"
+
+#include <assert.h>
+#include <stdlib.h>
+
+/* Default preemption hook: preemption is not explained yet. */
+__attribute__((weak)) void cli_explain_preemption(const struct cli_explain *x,
+						  struct json_out *j, FILE *f,
+						  char *postfilter, size_t len)
+{
+	(void)x;
+	(void)f;
+	if (j)
+		json_null(j);
+	if (len)
+		postfilter[0] = '\0';
+}
+
+static const char *code_name(enum model_code c)
+{
+	switch (c) {
+	case MODEL_SUCCESS: return "Success";
+	case MODEL_UNSCHEDULABLE: return "Unschedulable";
+	case MODEL_UAU: return "UnschedulableAndUnresolvable";
+	case MODEL_SKIP: return "Skip";
+	case MODEL_ERROR: return "Error";
+	}
+	return "?";
+}
+
+static void json_reasons(struct json_out *j, const struct model_node_verdict *v)
+{
+	json_key(j, "reasons");
+	json_begin_array(j);
+	if (v->rejected_by >= 0) {
+		const struct model_status *st = &v->status[v->rejected_by];
+		for (int i = 0; i < st->n_reasons; i++)
+			json_string(j, st->reasons[i]);
+	}
+	json_end_array(j);
+}
+
+static void json_failed(struct json_out *j, const struct model_node_verdict *v)
+{
+	json_key(j, "failed_filters");
+	json_begin_array(j);
+	for (int i = 0; i < MODEL_N_FILTERS; i++)
+		if (v->failed[model_filter_ids[i]])
+			json_string(j, config_plugin_name(model_filter_ids[i]));
+	json_end_array(j);
+}
+
+/* Every enabled score plugin when the node was scored, else nothing. */
+static void json_scores(struct json_out *j, const struct cli_explain *x, int n)
+{
+	const struct model_cycle_result *r = x->result;
+	bool scored = r->scored && r->verdicts[n].feasible &&
+		      r->in_prefilter_result[n];
+	json_key(j, "scores");
+	json_begin_object(j);
+	for (int i = 0; scored && i < MODEL_N_SCORES; i++) {
+		enum plugin_id id = model_score_ids[i];
+		if (!x->profile->score[id])
+			continue;
+		json_key(j, config_plugin_name(id));
+		json_int(j, r->scores[(size_t)n * PLUGIN_COUNT + id]);
+	}
+	json_end_object(j);
+}
+
+static void json_node(struct json_out *j, const struct cli_explain *x, int n)
+{
+	const struct model_node_verdict *v = &x->result->verdicts[n];
+	json_key(j, x->cluster->nodes[n].name);
+	json_begin_object(j);
+	json_key(j, "feasible");
+	json_bool(j, v->feasible);
+	json_key(j, "rejected_by");
+	json_string(j, v->rejected_by >= 0 ? config_plugin_name(v->rejected_by)
+					   : "");
+	json_failed(j, v);
+	json_reasons(j, v);
+	json_key(j, "code");
+	json_string(j, code_name(v->code));
+	json_key(j, "in_prefilter_result");
+	json_bool(j, x->result->in_prefilter_result[n]);
+	json_scores(j, x, n);
+	json_key(j, "total");
+	json_int(j, x->result->total[n]);
+	json_end_object(j);
+}
+
+static void json_viable(struct json_out *j, const struct cli_explain *x)
+{
+	json_key(j, "viable");
+	json_begin_array(j);
+	for (int i = 0; i < x->result->n_viable; i++)
+		json_string(j, x->cluster->nodes[x->result->viable[i]].name);
+	json_end_array(j);
+}
+
+/* The event message; a FitError gets PostFilter's message appended. */
+static void json_message(struct json_out *j, const struct cli_explain *x,
+			 const char *postfilter)
+{
+	const struct model_cycle_result *r = x->result;
+	json_key(j, "message");
+	if (r->code == MODEL_UNSCHEDULABLE) {
+		char *m = model_fit_error(r, postfilter);
+		json_string(j, m);
+		free(m);
+	} else {
+		json_string(j, r->message ? r->message : "");
+	}
+}
+
+void cli_explain_json(const struct cli_explain *x, FILE *f)
+{
+	assert(x && x->result && f);
+	const struct pod *pod = &x->cluster->pods[x->pod];
+	struct json_out j;
+	json_init(&j, f, false);
+	json_begin_object(&j);
+	json_key(&j, "pod");
+	char name[1024];
+	snprintf(name, sizeof name, "%s/%s", pod->ns, pod->name);
+	json_string(&j, name);
+	json_key(&j, "engine");
+	json_string(&j, x->engine->name);
+	json_key(&j, "profile");
+	json_string(&j, x->profile->name);
+	json_key(&j, "nodes");
+	json_begin_object(&j);
+	for (int n = 0; n < x->cluster->n_nodes; n++)
+		json_node(&j, x, n);
+	json_end_object(&j);
+	json_key(&j, "scored");
+	json_bool(&j, x->result->scored);
+	json_viable(&j, x);
+	char postfilter[2048];
+	json_key(&j, "preemption");
+	cli_explain_preemption(x, &j, f, postfilter, sizeof postfilter);
+	json_key(&j, "code");
+	json_string(&j, code_name(x->result->code));
+	json_message(&j, x, postfilter);
+	json_end_object(&j);
+	json_end(&j);
+}

@@ -1,0 +1,259 @@
+/*
+ * explain_preemption.c - the "preemption" part of `kso explain` (the hook
+ * declared in cli/explain.h): when no node is feasible, what kube's
+ * DefaultPreemption would do (model_preempt_kube, reference §3) next to
+ * the spec's least-Casualty Preemption (model_preempt_minimal, seed 004),
+ * and whether they differ (reference §5(g)).
+ *
+ * JSON value of "preemption" (null when the cycle was not a FitError or
+ * the profile has no DefaultPreemption):
+ *   {"eligible": bool, "node": "<kube's node>"|"", "victims": ["ns/name"..],
+ *    "pdb_violations": n, "nominated_nodes_equal": ["<node>"..],
+ *    "candidates": [{"node", "victims", "pdb_violations"}..],
+ *    "cleared_nominations": ["ns/name"..], "message": "<PostFilter msg>",
+ *    "minimal": {"node": ""|"<node>", "victims": [..],
+ *                "casualty": null|{"pdb_violations", "highest_priority",
+ *                                  "priority_sum", "victims",
+ *                                  "earliest_start": n|null}}
+ *               or {"error": "..."},
+ *    "differs": bool}
+ */
+#include "explain.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "../model/preemption.h"
+
+/* Both answers for one explained cycle. */
+struct answers {
+	struct model_preemption kube;
+	struct model_preemption minimal;
+	struct error err;
+	int minimal_rc;
+};
+
+static bool applies(const struct cli_explain *x)
+{
+	return x->result->code == MODEL_UNSCHEDULABLE &&
+	       x->profile->postfilter[PLUGIN_DEFAULT_PREEMPTION];
+}
+
+static void answers_run(const struct cli_explain *x, struct answers *a)
+{
+	model_preemption_init(&a->kube);
+	model_preemption_init(&a->minimal);
+	error_init(&a->err);
+	struct model_preempt_opts o = {.offset_draw = 0};
+	model_preempt_kube(x->profile, x->snap, x->pod, x->result, &o,
+			   &a->kube);
+	a->minimal_rc = model_preempt_minimal(x->profile, x->snap, x->pod,
+					      x->result, &a->minimal, &a->err);
+}
+
+static void answers_release(struct answers *a)
+{
+	model_preemption_release(&a->kube);
+	model_preemption_release(&a->minimal);
+}
+
+/* Same node and the same victims (both lists are in importance order). */
+static bool differ(const struct answers *a)
+{
+	if (a->minimal_rc != 0)
+		return false;
+	const struct model_victims *k = &a->kube.chosen, *m = &a->minimal.chosen;
+	if (a->kube.node != a->minimal.node || k->n != m->n)
+		return true;
+	for (int i = 0; i < k->n; i++)
+		if (k->pods[i] != m->pods[i])
+			return true;
+	return false;
+}
+
+static void pod_name(const struct cluster *c, int p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", c->pods[p].ns, c->pods[p].name);
+}
+
+static const char *node_name(const struct cluster *c, int n)
+{
+	return n >= 0 ? c->nodes[n].name : "";
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void json_pods(struct json_out *j, const struct cluster *c,
+		      const int *pods, int n)
+{
+	char buf[512];
+	json_begin_array(j);
+	for (int i = 0; i < n; i++) {
+		pod_name(c, pods[i], buf, sizeof buf);
+		json_string(j, buf);
+	}
+	json_end_array(j);
+}
+
+static void json_casualty(struct json_out *j, const struct model_casualty *k)
+{
+	json_begin_object(j);
+	json_key(j, "pdb_violations");
+	json_int(j, k->pdb_violations);
+	json_key(j, "highest_priority");
+	json_int(j, k->highest_priority);
+	json_key(j, "priority_sum");
+	json_int(j, k->priority_sum);
+	json_key(j, "victims");
+	json_int(j, k->victims);
+	json_key(j, "earliest_start");
+	if (k->earliest_start == MODEL_TIME_NOW)
+		json_null(j);
+	else
+		json_int(j, k->earliest_start);
+	json_end_object(j);
+}
+
+static void json_minimal(struct json_out *j, const struct cluster *c,
+			 const struct answers *a)
+{
+	json_begin_object(j);
+	if (a->minimal_rc != 0) {
+		json_key(j, "error");
+		json_string(j, a->err.msg);
+		json_end_object(j);
+		return;
+	}
+	const struct model_preemption *m = &a->minimal;
+	json_key(j, "node");
+	json_string(j, node_name(c, m->node));
+	json_key(j, "victims");
+	json_pods(j, c, m->chosen.pods, m->node >= 0 ? m->chosen.n : 0);
+	json_key(j, "casualty");
+	if (m->node >= 0)
+		json_casualty(j, &m->chosen.casualty);
+	else
+		json_null(j);
+	json_end_object(j);
+}
+
+static void json_candidates(struct json_out *j, const struct cluster *c,
+			    const struct model_preemption *k)
+{
+	json_begin_array(j);
+	for (int i = 0; i < k->n_candidates; i++) {
+		const struct model_victims *v = &k->candidates[i];
+		json_begin_object(j);
+		json_key(j, "node");
+		json_string(j, node_name(c, v->node));
+		json_key(j, "victims");
+		json_pods(j, c, v->pods, v->n);
+		json_key(j, "pdb_violations");
+		json_int(j, v->pdb_violations);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+static void json_answers(struct json_out *j, const struct cluster *c,
+			 const struct answers *a)
+{
+	const struct model_preemption *k = &a->kube;
+	json_begin_object(j);
+	json_key(j, "eligible");
+	json_bool(j, k->eligible);
+	json_key(j, "node");
+	json_string(j, node_name(c, k->node));
+	json_key(j, "victims");
+	json_pods(j, c, k->chosen.pods, k->node >= 0 ? k->chosen.n : 0);
+	json_key(j, "pdb_violations");
+	json_int(j, k->node >= 0 ? k->chosen.pdb_violations : 0);
+	json_key(j, "nominated_nodes_equal");
+	json_begin_array(j);
+	for (int i = 0; i < k->n_ties; i++)
+		json_string(j, node_name(c, k->ties[i]));
+	json_end_array(j);
+	json_key(j, "candidates");
+	json_candidates(j, c, k);
+	json_key(j, "cleared_nominations");
+	json_pods(j, c, k->clear_nominated, k->n_clear_nominated);
+	json_key(j, "message");
+	json_string(j, k->message ? k->message : "");
+	json_key(j, "minimal");
+	json_minimal(j, c, a);
+	json_key(j, "differs");
+	json_bool(j, differ(a));
+	json_end_object(j);
+}
+
+/* --------------------------------------------------------------- table */
+
+static void table_answer(FILE *f, const struct cluster *c, const char *who,
+			 const struct model_preemption *p)
+{
+	char buf[512];
+	fprintf(f, "  %-8s node %s, evict", who, node_name(c, p->node));
+	for (int i = 0; i < p->chosen.n; i++) {
+		pod_name(c, p->chosen.pods[i], buf, sizeof buf);
+		fprintf(f, "%s %s", i ? "," : "", buf);
+	}
+	const struct model_casualty *k = &p->chosen.casualty;
+	fprintf(f, "\n           casualty: %d PDB violation(s), highest "
+		   "priority %d, priority sum %lld, %d victim(s)\n",
+		k->pdb_violations, (int)k->highest_priority,
+		(long long)k->priority_sum, k->victims);
+}
+
+static void table_answers(FILE *f, const struct cluster *c,
+			  const struct answers *a)
+{
+	const struct model_preemption *k = &a->kube;
+	fprintf(f, "\npreemption:\n");
+	if (k->node >= 0) {
+		table_answer(f, c, "kube:", k);
+		if (k->n_ties) {
+			fprintf(f, "           equal by every key of §3.5:");
+			for (int i = 0; i < k->n_ties; i++)
+				fprintf(f, " %s", node_name(c, k->ties[i]));
+			fprintf(f, " (kube picks among them at random; kso the "
+				   "first)\n");
+		}
+	} else {
+		fprintf(f, "  kube:    no preemption (%s)\n",
+			k->message ? k->message : "");
+	}
+	if (a->minimal_rc != 0)
+		fprintf(f, "  minimal: not computed: %s\n", a->err.msg);
+	else if (a->minimal.node >= 0)
+		table_answer(f, c, "minimal:", &a->minimal);
+	else
+		fprintf(f, "  minimal: no node and subset of lower-priority "
+			   "pods makes the pod feasible\n");
+	if (differ(a))
+		fprintf(f, "  the answers differ: kube's greedy reprieve "
+			   "(reference §3.4) is not the least Casualty\n");
+	else if (a->minimal_rc == 0)
+		fprintf(f, "  the answers agree\n");
+}
+
+void cli_explain_preemption(const struct cli_explain *x, struct json_out *j,
+			    FILE *f, char *postfilter, size_t len)
+{
+	assert(x && x->result && x->snap && x->profile);
+	if (len)
+		postfilter[0] = '\0';
+	if (!applies(x)) {
+		if (j)
+			json_null(j);
+		return;
+	}
+	struct answers a;
+	answers_run(x, &a);
+	if (len && a.kube.message)
+		snprintf(postfilter, len, "%s", a.kube.message);
+	if (j)
+		json_answers(j, x->cluster, &a);
+	else if (f)
+		table_answers(f, x->cluster, &a);
+	answers_release(&a);
+}

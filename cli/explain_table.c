@@ -1,0 +1,327 @@
+/*
+ * explain_table.c - `kso explain` for a person at a terminal: a row per
+ * node with a column per enabled filter (✓, or ✗ and the short reason) and
+ * the node's result; then, when scoring ran, a row per feasible node with
+ * a column per enabled score plugin (normalized score x weight), the total
+ * and the viable mark; then the outcome line: "viable: a, b", or kube's
+ * event message ("0/3 nodes are available: ...") when nothing fits.
+ */
+#include "explain.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CELL_LEN 256
+
+/* A grid of cells printed with columns padded to their widest cell. */
+struct grid {
+	int rows, cols;
+	char (*cells)[CELL_LEN];
+};
+
+static void grid_init(struct grid *g, int rows, int cols)
+{
+	g->rows = rows;
+	g->cols = cols;
+	g->cells = calloc((size_t)rows * (size_t)cols, CELL_LEN);
+	if (!g->cells) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+}
+
+static void grid_release(struct grid *g)
+{
+	free(g->cells);
+	g->cells = NULL;
+}
+
+static char *grid_cell(struct grid *g, int row, int col)
+{
+	assert(row < g->rows && col < g->cols);
+	return g->cells[(size_t)row * (size_t)g->cols + (size_t)col];
+}
+
+/* Display width of UTF-8 text: one column per code point (✓ and ✗ are
+ * one column wide). */
+static int text_width(const char *s)
+{
+	int w = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+static void grid_print(struct grid *g, FILE *f)
+{
+	int *width = calloc((size_t)g->cols, sizeof *width);
+	if (!width) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	for (int r = 0; r < g->rows; r++)
+		for (int c = 0; c < g->cols; c++) {
+			int w = text_width(grid_cell(g, r, c));
+			if (w > width[c])
+				width[c] = w;
+		}
+	for (int r = 0; r < g->rows; r++) {
+		/* trailing empty cells print nothing, not padding */
+		int last = g->cols - 1;
+		while (last > 0 && !grid_cell(g, r, last)[0])
+			last--;
+		for (int c = 0; c <= last; c++) {
+			const char *s = grid_cell(g, r, c);
+			fputs(s, f);
+			if (c < last)
+				fprintf(f, "%*s", width[c] - text_width(s) + 2, "");
+		}
+		fputc('\n', f);
+	}
+	free(width);
+}
+
+/* Column headers: kube's plugin names, shortened where they are long. */
+static const char *short_plugin(enum plugin_id id)
+{
+	switch (id) {
+	case PLUGIN_NODE_UNSCHEDULABLE: return "Unschedulable";
+	case PLUGIN_NODE_RESOURCES_FIT: return "ResourcesFit";
+	case PLUGIN_POD_TOPOLOGY_SPREAD: return "TopologySpread";
+	case PLUGIN_BALANCED_ALLOCATION: return "BalancedAllocation";
+	default: return config_plugin_name(id);
+	}
+}
+
+/* kube's reason texts (reference §2) and the short form a cell shows. */
+static const struct {
+	const char *reason;
+	const char *shortened;
+} short_reasons[] = {
+	{"node(s) were unschedulable", "unschedulable"},
+	{"node(s) didn't match the requested node name", "other node"},
+	{"node(s) didn't match Pod's node affinity/selector", "affinity/selector"},
+	{"node(s) didn't match scheduler-enforced node affinity", "scheduler affinity"},
+	{"node(s) didn't have free ports for the requested pod ports", "ports in use"},
+	{"node(s) didn't match pod topology spread constraints (missing required label)",
+	 "missing topology label"},
+	{"node(s) didn't match pod topology spread constraints", "max skew"},
+	{"node(s) didn't match pod affinity rules", "pod affinity"},
+	{"node(s) didn't match pod anti-affinity rules", "pod anti-affinity"},
+	{"node(s) didn't satisfy existing pods anti-affinity rules",
+	 "existing anti-affinity"},
+};
+
+void cli_explain_short_reason(const char *reason, char *buf, size_t len)
+{
+	assert(reason && buf && len);
+	for (size_t i = 0; i < sizeof short_reasons / sizeof short_reasons[0]; i++)
+		if (strcmp(reason, short_reasons[i].reason) == 0) {
+			snprintf(buf, len, "%s", short_reasons[i].shortened);
+			return;
+		}
+	const char *taint = "node(s) had untolerated taint ";
+	if (strncmp(reason, taint, strlen(taint)) == 0) {
+		snprintf(buf, len, "taint %s", reason + strlen(taint));
+		return;
+	}
+	const char *nodes = "node(s) ";
+	if (strncmp(reason, nodes, strlen(nodes)) == 0)
+		reason += strlen(nodes);
+	snprintf(buf, len, "%s", reason);
+}
+
+/* "✗ r1, r2" for a failed filter's reasons. */
+static void fail_cell(char *cell, const struct model_status *st)
+{
+	size_t used = (size_t)snprintf(cell, CELL_LEN, "✗");
+	for (int i = 0; i < st->n_reasons && used < CELL_LEN; i++) {
+		char s[CELL_LEN];
+		cli_explain_short_reason(st->reasons[i], s, sizeof s);
+		used += (size_t)snprintf(cell + used, CELL_LEN - used, "%s%s",
+					 i ? ", " : " ", s);
+	}
+}
+
+static bool prefilter_rejected(const struct model_cycle_result *r)
+{
+	return r->prefilter.code == MODEL_UNSCHEDULABLE ||
+	       r->prefilter.code == MODEL_UAU;
+}
+
+/* Filters ran on node n (not so under a PreFilter rejection or outside
+ * the PreFilterResult). */
+static bool filters_ran(const struct model_cycle_result *r, int n)
+{
+	if (prefilter_rejected(r))
+		return false;
+	return r->in_prefilter_result[n] || r->verdicts[n].rejected_by >= 0 ||
+	       r->verdicts[n].feasible;
+}
+
+static void result_cell(char *cell, const struct model_cycle_result *r, int n)
+{
+	const struct model_node_verdict *v = &r->verdicts[n];
+	if (prefilter_rejected(r))
+		snprintf(cell, CELL_LEN, "rejected at PreFilter by %s",
+			 config_plugin_name(v->rejected_by));
+	else if (!filters_ran(r, n))
+		snprintf(cell, CELL_LEN, "not in PreFilterResult");
+	else if (v->feasible)
+		snprintf(cell, CELL_LEN, "feasible");
+	else
+		snprintf(cell, CELL_LEN, "rejected by %s",
+			 config_plugin_name(v->rejected_by));
+}
+
+static int enabled_filters(const struct sched_profile *p, enum plugin_id *ids)
+{
+	int n = 0;
+	for (int i = 0; i < MODEL_N_FILTERS; i++)
+		if (p->filter[model_filter_ids[i]])
+			ids[n++] = model_filter_ids[i];
+	return n;
+}
+
+static void filter_row(struct grid *g, int row, const struct cli_explain *x,
+		       int n, const enum plugin_id *ids, int nf)
+{
+	const struct model_cycle_result *r = x->result;
+	const struct model_node_verdict *v = &r->verdicts[n];
+	snprintf(grid_cell(g, row, 0), CELL_LEN, "%s", x->cluster->nodes[n].name);
+	for (int i = 0; i < nf; i++) {
+		char *cell = grid_cell(g, row, 1 + i);
+		if (prefilter_rejected(r) && (int)ids[i] == v->rejected_by)
+			fail_cell(cell, &v->status[ids[i]]);
+		else if (!filters_ran(r, n))
+			snprintf(cell, CELL_LEN, "-");
+		else if (v->failed[ids[i]])
+			fail_cell(cell, &v->status[ids[i]]);
+		else
+			snprintf(cell, CELL_LEN, "✓");
+	}
+	result_cell(grid_cell(g, row, 1 + nf), r, n);
+}
+
+static void print_filters(const struct cli_explain *x, FILE *f)
+{
+	enum plugin_id ids[MODEL_N_FILTERS];
+	int nf = enabled_filters(x->profile, ids);
+	struct grid g;
+	grid_init(&g, 1 + x->cluster->n_nodes, 2 + nf);
+	snprintf(grid_cell(&g, 0, 0), CELL_LEN, "NODE");
+	for (int i = 0; i < nf; i++)
+		snprintf(grid_cell(&g, 0, 1 + i), CELL_LEN, "%s",
+			 short_plugin(ids[i]));
+	snprintf(grid_cell(&g, 0, 1 + nf), CELL_LEN, "RESULT");
+	for (int n = 0; n < x->cluster->n_nodes; n++)
+		filter_row(&g, 1 + n, x, n, ids, nf);
+	fprintf(f, "\nfilters (kube order; a node's result is its first failure):\n");
+	grid_print(&g, f);
+	grid_release(&g);
+}
+
+static bool is_viable(const struct model_cycle_result *r, int n)
+{
+	for (int i = 0; i < r->n_viable; i++)
+		if (r->viable[i] == n)
+			return true;
+	return false;
+}
+
+static void print_scores(const struct cli_explain *x, FILE *f)
+{
+	const struct model_cycle_result *r = x->result;
+	enum plugin_id ids[MODEL_N_SCORES];
+	int ns = 0;
+	for (int i = 0; i < MODEL_N_SCORES; i++)
+		if (x->profile->score[model_score_ids[i]])
+			ids[ns++] = model_score_ids[i];
+	struct grid g;
+	grid_init(&g, 1 + r->n_feasible, 3 + ns);
+	snprintf(grid_cell(&g, 0, 0), CELL_LEN, "NODE");
+	for (int i = 0; i < ns; i++)
+		snprintf(grid_cell(&g, 0, 1 + i), CELL_LEN, "%s×%lld",
+			 short_plugin(ids[i]),
+			 (long long)x->profile->weight[ids[i]]);
+	snprintf(grid_cell(&g, 0, 1 + ns), CELL_LEN, "TOTAL");
+	for (int k = 0; k < r->n_feasible; k++) {
+		int n = r->feasible[k];
+		snprintf(grid_cell(&g, 1 + k, 0), CELL_LEN, "%s",
+			 x->cluster->nodes[n].name);
+		for (int i = 0; i < ns; i++)
+			if (r->score_skipped[ids[i]])
+				snprintf(grid_cell(&g, 1 + k, 1 + i), CELL_LEN,
+					 "skip");
+			else
+				snprintf(grid_cell(&g, 1 + k, 1 + i), CELL_LEN,
+					 "%lld", (long long)r->scores[
+					 (size_t)n * PLUGIN_COUNT + ids[i]]);
+		snprintf(grid_cell(&g, 1 + k, 1 + ns), CELL_LEN, "%lld",
+			 (long long)r->total[n]);
+		if (is_viable(r, n))
+			snprintf(grid_cell(&g, 1 + k, 2 + ns), CELL_LEN,
+				 "← viable");
+	}
+	fprintf(f, "\nscores (normalized score × weight; skip = PreScore skipped, 0):\n");
+	grid_print(&g, f);
+	grid_release(&g);
+}
+
+static void print_viable(const struct cli_explain *x, FILE *f)
+{
+	const struct model_cycle_result *r = x->result;
+	fprintf(f, "viable: ");
+	for (int i = 0; i < r->n_viable; i++)
+		fprintf(f, "%s%s", i ? ", " : "",
+			x->cluster->nodes[r->viable[i]].name);
+	if (r->nominated_node >= 0)
+		fprintf(f, " (the pod's nominated node passes every filter: "
+			   "chosen without scoring)");
+	else if (!r->scored)
+		fprintf(f, " (the only feasible node: chosen without scoring)");
+	fputc('\n', f);
+}
+
+/* The outcome: the viable set, or the event kube records. */
+static void print_outcome(const struct cli_explain *x, FILE *f)
+{
+	const struct model_cycle_result *r = x->result;
+	char postfilter[2048];
+	if (r->code == MODEL_UNSCHEDULABLE)   /* its section, if any, first */
+		cli_explain_preemption(x, NULL, f, postfilter, sizeof postfilter);
+	fputc('\n', f);
+	switch (r->code) {
+	case MODEL_SUCCESS:
+		print_viable(x, f);
+		return;
+	case MODEL_UNSCHEDULABLE: {
+		char *m = model_fit_error(r, postfilter);
+		fprintf(f, "event: %s\n", m);
+		free(m);
+		return;
+	}
+	case MODEL_ERROR:
+		fprintf(f, "error: %s\n", r->message ? r->message : "");
+		return;
+	default:
+		fprintf(f, "event: %s\n", r->message ? r->message : "");
+		return;
+	}
+}
+
+void cli_explain_table(const struct cli_explain *x, FILE *f)
+{
+	assert(x && x->result && f);
+	const struct pod *pod = &x->cluster->pods[x->pod];
+	fprintf(f, "pod %s/%s (priority %d, profile %s, engine %s)\n",
+		pod->ns, pod->name, (int)pod->priority, x->profile->name,
+		x->engine->name);
+	if (x->cluster->n_nodes > 0)
+		print_filters(x, f);
+	if (x->result->scored)
+		print_scores(x, f);
+	print_outcome(x, f);
+}

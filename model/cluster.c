@@ -1,0 +1,85 @@
+/*
+ * cluster.c - lifetime and look-ups of struct cluster (objects.h).
+ *
+ * A cluster owns one arena; every object, string and array the loader
+ * builds lives in it, so cluster_release() is a single arena_release().
+ * The resource-name table starts with the four well-known names at their
+ * fixed indexes (RES_CPU, RES_MEMORY, RES_EPHEMERAL, RES_PODS); the loader
+ * appends the others (yaml/resources.c) and relies on the capacity rule
+ * documented at cluster_init.
+ */
+#include "objects.h"
+
+#include <assert.h>
+#include <string.h>
+
+/* cluster_init: the res_names/res_class arrays are allocated with exactly
+ * RES_FIRST_OTHER slots; their capacity is always the smallest power of two
+ * >= n_res (minimum RES_FIRST_OTHER), which lets the interner grow them in
+ * the arena without a capacity field. */
+void cluster_init(struct cluster *c)
+{
+	assert(c);
+	memset(c, 0, sizeof *c);
+	arena_init(&c->arena);
+	c->res_names = arena_array(&c->arena, RES_FIRST_OTHER,
+				   sizeof *c->res_names);
+	c->res_class = arena_array(&c->arena, RES_FIRST_OTHER,
+				   sizeof *c->res_class);
+	c->res_names[RES_CPU] = "cpu";
+	c->res_names[RES_MEMORY] = "memory";
+	c->res_names[RES_EPHEMERAL] = "ephemeral-storage";
+	c->res_names[RES_PODS] = "pods";
+	c->res_class[RES_CPU] = RESCLASS_CPU;
+	c->res_class[RES_MEMORY] = RESCLASS_MEMORY;
+	c->res_class[RES_EPHEMERAL] = RESCLASS_EPHEMERAL;
+	c->res_class[RES_PODS] = RESCLASS_PODS;
+	c->n_res = RES_FIRST_OTHER;
+	config_default(&c->config);
+}
+
+void cluster_release(struct cluster *c)
+{
+	assert(c);
+	arena_release(&c->arena);
+	memset(c, 0, sizeof *c);
+}
+
+int cluster_find_node(const struct cluster *c, const char *name)
+{
+	assert(c && name);
+	for (int i = 0; i < c->n_nodes; i++)
+		if (strcmp(c->nodes[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int cluster_find_pod(const struct cluster *c, const char *ns, const char *name)
+{
+	assert(c && ns && name);
+	for (int i = 0; i < c->n_pods; i++)
+		if (strcmp(c->pods[i].name, name) == 0 &&
+		    strcmp(c->pods[i].ns, ns) == 0)
+			return i;
+	return -1;
+}
+
+int cluster_find_namespace(const struct cluster *c, const char *name)
+{
+	assert(c && name);
+	for (int i = 0; i < c->n_namespaces; i++)
+		if (strcmp(c->namespaces[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* The four well-known names are always present (index < RES_FIRST_OTHER),
+ * whether or not an object uses them. */
+int cluster_res_index(const struct cluster *c, const char *name)
+{
+	assert(c && name);
+	for (int i = 0; i < c->n_res; i++)
+		if (strcmp(c->res_names[i], name) == 0)
+			return i;
+	return -1;
+}

@@ -1,0 +1,130 @@
+/*
+ * config.c - plugin names and the v1.30 default scheduler profile
+ * (config.h; reference §1.1, S/apis/config/v1/default_plugins.go and
+ * S/apis/config/v1/defaults.go).
+ */
+#include "config.h"
+
+#include <assert.h>
+#include <string.h>
+
+static const char *const plugin_names[PLUGIN_COUNT] = {
+	[PLUGIN_SCHEDULING_GATES] = "SchedulingGates",
+	[PLUGIN_PRIORITY_SORT] = "PrioritySort",
+	[PLUGIN_NODE_UNSCHEDULABLE] = "NodeUnschedulable",
+	[PLUGIN_NODE_NAME] = "NodeName",
+	[PLUGIN_TAINT_TOLERATION] = "TaintToleration",
+	[PLUGIN_NODE_AFFINITY] = "NodeAffinity",
+	[PLUGIN_NODE_PORTS] = "NodePorts",
+	[PLUGIN_NODE_RESOURCES_FIT] = "NodeResourcesFit",
+	[PLUGIN_POD_TOPOLOGY_SPREAD] = "PodTopologySpread",
+	[PLUGIN_INTER_POD_AFFINITY] = "InterPodAffinity",
+	[PLUGIN_DEFAULT_PREEMPTION] = "DefaultPreemption",
+	[PLUGIN_BALANCED_ALLOCATION] = "NodeResourcesBalancedAllocation",
+	[PLUGIN_IMAGE_LOCALITY] = "ImageLocality",
+	[PLUGIN_SELECTOR_SPREAD] = "SelectorSpread",
+};
+
+/* Real kube plugins kso treats as no-ops (reference §2.12): their PreFilter
+ * skips every pod without volumes, and binding is outside the model. */
+static const char *const ignored_plugins[] = {
+	"VolumeRestrictions", "EBSLimits", "GCEPDLimits", "NodeVolumeLimits",
+	"AzureDiskLimits", "VolumeBinding", "VolumeZone", "DefaultBinder",
+};
+
+const char *config_plugin_name(enum plugin_id id)
+{
+	assert(id >= 0 && id < PLUGIN_COUNT);
+	return plugin_names[id];
+}
+
+int config_plugin_lookup(const char *name, bool *known_ignored)
+{
+	assert(name);
+	if (known_ignored)
+		*known_ignored = false;
+	for (int i = 0; i < PLUGIN_COUNT; i++)
+		if (strcmp(plugin_names[i], name) == 0)
+			return i;
+	for (size_t i = 0; i < sizeof ignored_plugins / sizeof *ignored_plugins; i++)
+		if (strcmp(ignored_plugins[i], name) == 0) {
+			if (known_ignored)
+				*known_ignored = true;
+			return -1;
+		}
+	return -1;
+}
+
+/* Default profile (reference §1.1): every plugin through MultiPoint.
+ *   Filter:  NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
+ *            NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity
+ *   Score:   TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1,
+ *            PodTopologySpread 2, InterPodAffinity 2,
+ *            NodeResourcesBalancedAllocation 1, ImageLocality 1
+ *   PostFilter: DefaultPreemption;  PreEnqueue: SchedulingGates
+ * SelectorSpread is not in v1.30's profile: off, weight 1 if enabled
+ * without a weight.  Args: NodeResourcesFit LeastAllocated cpu:1 memory:1;
+ * BalancedAllocation cpu, memory; hardPodAffinityWeight 1; PodTopologySpread
+ * System defaulting; DefaultPreemption 10% / 100 nodes. */
+void config_default_profile(struct sched_profile *p)
+{
+	assert(p);
+	memset(p, 0, sizeof *p);
+	p->name = "default-scheduler";
+	static const enum plugin_id filters[] = {
+		PLUGIN_NODE_UNSCHEDULABLE, PLUGIN_NODE_NAME,
+		PLUGIN_TAINT_TOLERATION, PLUGIN_NODE_AFFINITY,
+		PLUGIN_NODE_PORTS, PLUGIN_NODE_RESOURCES_FIT,
+		PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
+	};
+	for (size_t i = 0; i < sizeof filters / sizeof *filters; i++)
+		p->filter[filters[i]] = true;
+	static const struct { enum plugin_id id; int64_t weight; } scores[] = {
+		{PLUGIN_TAINT_TOLERATION, 3}, {PLUGIN_NODE_AFFINITY, 2},
+		{PLUGIN_NODE_RESOURCES_FIT, 1}, {PLUGIN_POD_TOPOLOGY_SPREAD, 2},
+		{PLUGIN_INTER_POD_AFFINITY, 2}, {PLUGIN_BALANCED_ALLOCATION, 1},
+		{PLUGIN_IMAGE_LOCALITY, 1},
+	};
+	for (size_t i = 0; i < sizeof scores / sizeof *scores; i++) {
+		p->score[scores[i].id] = true;
+		p->weight[scores[i].id] = scores[i].weight;
+	}
+	p->weight[PLUGIN_SELECTOR_SPREAD] = 1;
+	p->postfilter[PLUGIN_DEFAULT_PREEMPTION] = true;
+	p->prenqueue_gates = true;
+
+	p->fit_strategy = FIT_LEAST_ALLOCATED;
+	p->fit_resources[0] = (struct resource_weight){"cpu", 1};
+	p->fit_resources[1] = (struct resource_weight){"memory", 1};
+	p->n_fit_resources = 2;
+	p->balanced_resources[0] = (struct resource_weight){"cpu", 1};
+	p->balanced_resources[1] = (struct resource_weight){"memory", 1};
+	p->n_balanced_resources = 2;
+
+	p->hard_pod_affinity_weight = 1;
+	p->ignore_preferred_terms_of_existing = false;
+	p->spread_system_defaulting = true;
+	p->min_candidate_nodes_percentage = 10;
+	p->min_candidate_nodes_absolute = 100;
+	p->percentage_of_nodes_to_score = 0;
+}
+
+void config_default(struct sched_config *c)
+{
+	assert(c);
+	memset(c, 0, sizeof *c);
+	config_default_profile(&c->profiles[0]);
+	c->n_profiles = 1;
+	c->percentage_of_nodes_to_score = 0;
+	c->loaded = false;
+}
+
+const struct sched_profile *config_find_profile(const struct sched_config *c,
+						const char *name)
+{
+	assert(c && name);
+	for (int i = 0; i < c->n_profiles; i++)
+		if (strcmp(c->profiles[i].name, name) == 0)
+			return &c->profiles[i];
+	return NULL;
+}

@@ -1,0 +1,345 @@
+/*
+ * cycle.c - one scheduling cycle of one pod: PreFilter, Filter on every
+ * node, Score, and the viable set.
+ *
+ * Spec (shared/seeds/004, "Scheduling"):
+ *   Feasible == {Node : Feasibility(Pod, Node, Objects)}
+ *   Scheduling(Pod) binds Pod to some Node in Feasible with
+ *     \A Other \in Feasible : Viability(Pod, Other) <= Viability(Pod, Node)
+ * kube v1.30: schedulePod / findNodesThatFitPod / prioritizeNodes
+ * (reference §1.3, §1.5, §1.6, §1.7).  The model evaluates every node (no
+ * numFeasibleNodesToFind sampling) and returns the whole viable set
+ * instead of a random pick from it; see DEVIATIONS.md.
+ */
+#include "model.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const enum plugin_id model_score_ids[MODEL_N_SCORES] = {
+	PLUGIN_TAINT_TOLERATION, PLUGIN_NODE_AFFINITY, PLUGIN_NODE_RESOURCES_FIT,
+	PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
+	PLUGIN_BALANCED_ALLOCATION, PLUGIN_IMAGE_LOCALITY,
+	PLUGIN_SELECTOR_SPREAD,
+};
+
+/* The function of a score plugin id (NULL for non-scores). */
+static model_score_fn score_fn(enum plugin_id id)
+{
+	switch (id) {
+	case PLUGIN_TAINT_TOLERATION: return model_score_taint_toleration;
+	case PLUGIN_NODE_AFFINITY: return model_score_node_affinity;
+	case PLUGIN_NODE_RESOURCES_FIT: return model_score_node_resources_fit;
+	case PLUGIN_POD_TOPOLOGY_SPREAD: return model_score_pod_topology_spread;
+	case PLUGIN_INTER_POD_AFFINITY: return model_score_inter_pod_affinity;
+	case PLUGIN_BALANCED_ALLOCATION: return model_score_balanced_allocation;
+	case PLUGIN_IMAGE_LOCALITY: return model_score_image_locality;
+	case PLUGIN_SELECTOR_SPREAD: return model_score_selector_spread;
+	default: return NULL;
+	}
+}
+
+static void *cycle_calloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size);
+	if (!p) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+void model_cycle_result_init(struct model_cycle_result *r,
+			     const struct cluster *c)
+{
+	assert(r && c);
+	memset(r, 0, sizeof *r);
+	size_t n = (size_t)c->n_nodes;
+	r->pod = -1;
+	r->n_nodes = c->n_nodes;
+	r->in_prefilter_result = cycle_calloc(n, sizeof *r->in_prefilter_result);
+	r->verdicts = cycle_calloc(n, sizeof *r->verdicts);
+	r->feasible = cycle_calloc(n, sizeof *r->feasible);
+	r->scores = cycle_calloc(n * PLUGIN_COUNT, sizeof *r->scores);
+	r->score_skipped = cycle_calloc(PLUGIN_COUNT, sizeof *r->score_skipped);
+	r->total = cycle_calloc(n, sizeof *r->total);
+	r->viable = cycle_calloc(n, sizeof *r->viable);
+	r->nominated_node = -1;
+}
+
+void model_cycle_result_release(struct model_cycle_result *r)
+{
+	assert(r);
+	free(r->in_prefilter_result);
+	free(r->verdicts);
+	free(r->feasible);
+	free(r->scores);
+	free(r->score_skipped);
+	free(r->total);
+	free(r->viable);
+	free(r->message);
+	memset(r, 0, sizeof *r);
+	r->pod = -1;
+	r->nominated_node = -1;
+}
+
+/* A node with no verdict of its own. */
+static void verdict_none(struct model_node_verdict *v, enum model_code code)
+{
+	v->feasible = false;
+	v->code = code;
+	v->rejected_by = -1;
+	memset(v->failed, 0, sizeof v->failed);
+	for (int i = 0; i < PLUGIN_COUNT; i++)
+		model_status_ok(&v->status[i]);
+}
+
+/* Back to "nothing decided" so one result can serve many cycles. */
+static void result_reset(struct model_cycle_result *r, int pod)
+{
+	size_t n = (size_t)r->n_nodes;
+	r->pod = pod;
+	model_status_ok(&r->prefilter);
+	model_status_ok(&r->error);
+	for (size_t i = 0; i < n; i++) {
+		r->in_prefilter_result[i] = true;
+		verdict_none(&r->verdicts[i], MODEL_SUCCESS);
+	}
+	memset(r->scores, 0, n * PLUGIN_COUNT * sizeof *r->scores);
+	memset(r->score_skipped, 0, PLUGIN_COUNT * sizeof *r->score_skipped);
+	memset(r->total, 0, n * sizeof *r->total);
+	r->n_feasible = 0;
+	r->n_viable = 0;
+	r->scored = false;
+	free(r->message);
+	r->message = NULL;
+	r->code = MODEL_SUCCESS;
+	r->nominated_node = -1;
+}
+
+static char *cycle_strdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return d;
+}
+
+/* The cycle failed with an Error: no node is chosen, the message is the
+ * error (kube logs it and requeues the pod). */
+static int cycle_error(struct model_cycle_result *r,
+		       const struct model_status *st)
+{
+	r->error = *st;
+	r->error.code = MODEL_ERROR;
+	r->code = MODEL_ERROR;
+	r->n_viable = 0;
+	r->message = cycle_strdup(st->n_reasons ? st->reasons[0] : "error");
+	return 0;
+}
+
+/* FitError: nothing feasible; the pod is Unschedulable this cycle. */
+static int cycle_unschedulable(struct model_cycle_result *r)
+{
+	r->code = MODEL_UNSCHEDULABLE;
+	r->message = model_fit_error(r, NULL);
+	return 0;
+}
+
+/* kube §1.3 step 2: a PreFilter rejection gives every node that status,
+ * attributed to the plugin, and no Filter runs. */
+static void prefilter_reject(struct model_cycle_result *r)
+{
+	for (int n = 0; n < r->n_nodes; n++) {
+		struct model_node_verdict *v = &r->verdicts[n];
+		verdict_none(v, r->prefilter.code);
+		v->rejected_by = PLUGIN_NODE_AFFINITY;
+		v->failed[PLUGIN_NODE_AFFINITY] = true;
+		v->status[PLUGIN_NODE_AFFINITY] = r->prefilter;
+		r->in_prefilter_result[n] = true;
+	}
+}
+
+/* kube §1.3 step 2: PreFilter.  Of the modelled plugins only NodeAffinity
+ * can reject at PreFilter or restrict the candidate nodes.  Returns
+ * MODEL_SUCCESS when the cycle goes on to Filter, else the rejection
+ * (every node then has the PreFilter status) or MODEL_ERROR. */
+static enum model_code run_prefilter(const struct model_cycle *cy,
+				     struct model_cycle_result *r)
+{
+	if (!cy->profile->filter[PLUGIN_NODE_AFFINITY])
+		return MODEL_SUCCESS;
+	model_prefilter_node_affinity(cy, r->in_prefilter_result, &r->prefilter);
+	switch (r->prefilter.code) {
+	case MODEL_UNSCHEDULABLE:
+	case MODEL_UAU:
+		prefilter_reject(r);
+		return r->prefilter.code;
+	case MODEL_ERROR:
+		return MODEL_ERROR;
+	default:
+		return MODEL_SUCCESS;
+	}
+}
+
+/* kube §1.3 steps 3-5: Filter on every candidate node, feasible list in
+ * node order.  Returns the index of a node whose filter errored, or -1. */
+static int run_filters(const struct model_cycle *cy,
+		       struct model_cycle_result *r)
+{
+	for (int n = 0; n < r->n_nodes; n++) {
+		struct model_node_verdict *v = &r->verdicts[n];
+		/* the nominated node is tried first even outside the
+		 * PreFilterResult (evaluateNominatedNode runs before it) */
+		bool nominated = cy->base->nominated[cy->pod] == n;
+		if (!r->in_prefilter_result[n] && !nominated) {
+			verdict_none(v, MODEL_UAU);
+			continue;
+		}
+		model_feasibility(cy, n, v);
+		if (v->code == MODEL_ERROR)
+			return n;
+		if (v->feasible && r->in_prefilter_result[n])
+			r->feasible[r->n_feasible++] = n;
+	}
+	return -1;
+}
+
+/* kube §1.6: every normalized score must be in [0, MaxNodeScore]. */
+static bool scores_in_range(const int64_t *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (s[i] < 0 || s[i] > 100)
+			return false;
+	return true;
+}
+
+/* kube §1.6: PreScore/Score/NormalizeScore of one plugin over the feasible
+ * nodes, weighted into r.  Returns false (err set) when the cycle errors. */
+static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
+			 struct model_cycle_result *r, int64_t *raw,
+			 struct model_status *err)
+{
+	model_status_ok(err);
+	for (int i = 0; i < r->n_feasible; i++)
+		raw[i] = 0;
+	enum model_code code =
+		score_fn(id)(cy, r->feasible, r->n_feasible, raw, err);
+	if (code == MODEL_ERROR)
+		return false;
+	if (code == MODEL_SKIP) {
+		r->score_skipped[id] = true;
+		return true;
+	}
+	if (!scores_in_range(raw, r->n_feasible)) {
+		model_status_ok(err);
+		model_status_fail(err, MODEL_ERROR,
+				  "plugin \"%s\" returns an invalid score, it "
+				  "should in the range of [0, 100] after "
+				  "normalizing", config_plugin_name(id));
+		return false;
+	}
+	int64_t w = cy->profile->weight[id];
+	for (int i = 0; i < r->n_feasible; i++) {
+		int n = r->feasible[i];
+		r->scores[(size_t)n * PLUGIN_COUNT + id] = raw[i] * w;
+		r->total[n] += raw[i] * w;
+	}
+	return true;
+}
+
+/* kube §1.6: every enabled score plugin in Score order. */
+static bool run_scores(const struct model_cycle *cy,
+		       struct model_cycle_result *r, struct model_status *err)
+{
+	int64_t *raw = cycle_calloc((size_t)r->n_feasible, sizeof *raw);
+	bool ok = true;
+	for (int i = 0; i < MODEL_N_SCORES && ok; i++) {
+		enum plugin_id id = model_score_ids[i];
+		if (cy->profile->score[id])
+			ok = score_plugin(cy, id, r, raw, err);
+	}
+	free(raw);
+	r->scored = ok;
+	return ok;
+}
+
+/*
+ * Spec: viable == {Node \in Feasible : \A Other \in Feasible :
+ *                  Viability(Pod, Other) <= Viability(Pod, Node)}
+ * kube §1.7 picks one of these uniformly at random; the model keeps all.
+ */
+static void select_viable(struct model_cycle_result *r)
+{
+	int64_t best = 0;
+	for (int i = 0; i < r->n_feasible; i++) {
+		int64_t t = r->total[r->feasible[i]];
+		if (i == 0 || t > best)
+			best = t;
+	}
+	r->n_viable = 0;
+	for (int i = 0; i < r->n_feasible; i++)
+		if (r->total[r->feasible[i]] == best)
+			r->viable[r->n_viable++] = r->feasible[i];
+}
+
+int model_schedule_cycle(const struct sched_profile *prof,
+			 const struct snapshot *s, int pod,
+			 struct model_cycle_result *r)
+{
+	assert(prof && s && s->cluster && r);
+	const struct cluster *c = s->cluster;
+	assert(r->n_nodes == c->n_nodes);
+	assert(pod >= 0 && pod < c->n_pods);
+	result_reset(r, pod);
+
+	/* kube §1.3 step 1 */
+	if (c->n_nodes == 0) {
+		r->code = MODEL_UAU;
+		r->message = cycle_strdup("no nodes available to schedule pods");
+		return 0;
+	}
+
+	struct model_cycle cy = {
+		.cluster = c, .profile = prof, .pod = pod,
+		.base = s, .view = s, .deltas = NULL, .n_deltas = 0,
+	};
+	enum model_code pre = run_prefilter(&cy, r);
+	if (pre == MODEL_ERROR)
+		return cycle_error(r, &r->prefilter);
+	if (pre != MODEL_SUCCESS)
+		return cycle_unschedulable(r);
+
+	int bad = run_filters(&cy, r);
+	if (bad >= 0) {
+		const struct model_node_verdict *v = &r->verdicts[bad];
+		return cycle_error(r, &v->status[v->rejected_by]);
+	}
+
+	/* kube §1.3 step 3: a feasible nominated node is the result at once */
+	int nom = s->nominated[pod];
+	if (nom >= 0 && r->verdicts[nom].feasible) {
+		r->nominated_node = nom;
+		r->viable[0] = nom;
+		r->n_viable = 1;
+		return 0;
+	}
+	if (r->n_feasible == 0)
+		return cycle_unschedulable(r);
+	/* kube §1.3 step 7: one feasible node is chosen without scoring */
+	if (r->n_feasible == 1) {
+		r->viable[0] = r->feasible[0];
+		r->n_viable = 1;
+		return 0;
+	}
+
+	struct model_status err;
+	if (!run_scores(&cy, r, &err))
+		return cycle_error(r, &err);
+	select_viable(r);
+	return 0;
+}

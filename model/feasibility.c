@@ -1,0 +1,177 @@
+/*
+ * feasibility.c - Feasibility(Pod, Node, Snapshot): every enabled filter of
+ * the profile on one node, with kube's nominated-pods rule.
+ *
+ * Spec (shared/seeds/004 §1): Feasibility(Pod, Node, Snapshot) ==
+ * Filter_1(Pod, Node, Snapshot) /\ Filter_2(...) /\ ...
+ * kube v1.30 (reference §1.4, §1.5): RunFilterPlugins in the Filter order
+ * of §1.1, stopping at the first non-success, inside
+ * RunFilterPluginsWithNominatedPods (two passes).  The model evaluates every
+ * filter (not only up to the first failure) so explain can show all of
+ * them; the status kube would record is the first failure.
+ */
+#include "model.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const enum plugin_id model_filter_ids[MODEL_N_FILTERS] = {
+	PLUGIN_NODE_UNSCHEDULABLE, PLUGIN_NODE_NAME, PLUGIN_TAINT_TOLERATION,
+	PLUGIN_NODE_AFFINITY, PLUGIN_NODE_PORTS, PLUGIN_NODE_RESOURCES_FIT,
+	PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
+};
+
+/* The function of a filter plugin id (NULL for non-filters). */
+static model_filter_fn filter_fn(enum plugin_id id)
+{
+	switch (id) {
+	case PLUGIN_NODE_UNSCHEDULABLE: return model_filter_node_unschedulable;
+	case PLUGIN_NODE_NAME: return model_filter_node_name;
+	case PLUGIN_TAINT_TOLERATION: return model_filter_taint_toleration;
+	case PLUGIN_NODE_AFFINITY: return model_filter_node_affinity;
+	case PLUGIN_NODE_PORTS: return model_filter_node_ports;
+	case PLUGIN_NODE_RESOURCES_FIT: return model_filter_node_resources_fit;
+	case PLUGIN_POD_TOPOLOGY_SPREAD: return model_filter_pod_topology_spread;
+	case PLUGIN_INTER_POD_AFFINITY: return model_filter_inter_pod_affinity;
+	default: return NULL;
+	}
+}
+
+/* A Skip from a filter is not a rejection: kube only knows Skip from
+ * PreFilter, and a skipped plugin's Filter does not run (= passes). */
+static bool status_failed(const struct model_status *st)
+{
+	return st->code != MODEL_SUCCESS && st->code != MODEL_SKIP;
+}
+
+/* One RunFilterPlugins pass, but evaluating every enabled filter.  Fills
+ * st[id] and failed[id] for the enabled filters; returns the plugin id of
+ * the first non-success in kube's order (the status kube records), or -1. */
+static int filter_pass(const struct model_cycle *cy, int node,
+		       struct model_status st[PLUGIN_COUNT],
+		       bool failed[PLUGIN_COUNT])
+{
+	int first = -1;
+	for (int id = 0; id < PLUGIN_COUNT; id++) {
+		model_status_ok(&st[id]);
+		failed[id] = false;
+	}
+	for (int i = 0; i < MODEL_N_FILTERS; i++) {
+		enum plugin_id id = model_filter_ids[i];
+		if (!cy->profile->filter[id])
+			continue;
+		filter_fn(id)(cy, node, &st[id]);
+		failed[id] = status_failed(&st[id]);
+		if (failed[id] && first < 0)
+			first = id;
+	}
+	return first;
+}
+
+/* kube §1.5: Q = pods nominated to node, not yet bound, with
+ * prio(q) >= prio(P) and q != P.  Written into q[], returns |Q|.  Manifest
+ * order stands for the nominator's insertion order (see DEVIATIONS.md). */
+static int nominated_pods(const struct model_cycle *cy, int node, int *q)
+{
+	const struct cluster *c = cy->cluster;
+	const struct snapshot *v = cy->view;
+	int32_t prio = c->pods[cy->pod].priority;
+	int n = 0;
+	for (int p = 0; p < c->n_pods; p++) {
+		if (p == cy->pod || v->nominated[p] != node ||
+		    v->pod_node[p] != SNAP_PENDING)
+			continue;
+		if (c->pods[p].priority >= prio)
+			q[n++] = p;
+	}
+	return n;
+}
+
+static void *feas_alloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+/* Pass 1 of §1.5: the cycle with every q in Q placed on node, each as an
+ * AddPod delta appended after cy->deltas (kube clones the cycle state,
+ * which already holds cy's updates, and calls AddPod for each q in turn).
+ * Returns the first failing filter of the pass, or -1. */
+static int filter_pass_nominated(const struct model_cycle *cy, int node,
+				 const int *q, int nq,
+				 struct model_status st[PLUGIN_COUNT],
+				 bool failed[PLUGIN_COUNT])
+{
+	struct snapshot view;
+	snapshot_clone(&view, cy->view);
+	struct model_delta *deltas =
+		feas_alloc(sizeof *deltas * (size_t)(cy->n_deltas + nq));
+	if (cy->n_deltas)
+		memcpy(deltas, cy->deltas, sizeof *deltas * (size_t)cy->n_deltas);
+	for (int i = 0; i < nq; i++) {
+		view.pod_node[q[i]] = node;
+		deltas[cy->n_deltas + i] =
+			(struct model_delta){.pod = q[i], .node = node, .sign = 1};
+	}
+	struct model_cycle with = *cy;
+	with.view = &view;
+	with.deltas = deltas;
+	with.n_deltas = cy->n_deltas + nq;
+	int first = filter_pass(&with, node, st, failed);
+	free(deltas);
+	snapshot_release(&view);
+	return first;
+}
+
+/*
+ * Spec: Feasibility(Pod, Node) == AND of the filters.
+ * kube §1.5: if Q is non-empty, pass 1 runs the filters with Q added; if it
+ * rejects, that is the node's status; otherwise pass 2 runs them on the
+ * cycle as given, and the node passes only if both pass.  So a filter has
+ * failed if it failed in either pass, and the reported (first) failure is
+ * pass 1's when pass 1 failed, else pass 2's.
+ */
+void model_feasibility(const struct model_cycle *cy, int node,
+		       struct model_node_verdict *out)
+{
+	assert(cy && cy->cluster && cy->profile && cy->view && out);
+	assert(node >= 0 && node < cy->cluster->n_nodes);
+	assert(cy->pod >= 0 && cy->pod < cy->cluster->n_pods);
+
+	memset(out->failed, 0, sizeof out->failed);
+	for (int i = 0; i < PLUGIN_COUNT; i++)
+		model_status_ok(&out->status[i]);
+
+	int *q = feas_alloc(sizeof *q * (size_t)cy->cluster->n_pods);
+	int nq = nominated_pods(cy, node, q);
+	int first1 = -1;
+	if (nq > 0) {
+		/* pass 1 writes straight into out; pass 2 into scratch */
+		first1 = filter_pass_nominated(cy, node, q, nq, out->status,
+					       out->failed);
+	}
+	free(q);
+
+	struct model_status *st2 = feas_alloc(sizeof *st2 * PLUGIN_COUNT);
+	bool failed2[PLUGIN_COUNT];
+	int first2 = filter_pass(cy, node, st2, failed2);
+	for (int id = 0; id < PLUGIN_COUNT; id++) {
+		if (out->failed[id] || !failed2[id])
+			continue;
+		/* failed only without the nominated pods: pass 2's verdict */
+		out->failed[id] = true;
+		out->status[id] = st2[id];
+	}
+	free(st2);
+
+	out->rejected_by = first1 >= 0 ? first1 : first2;
+	out->feasible = out->rejected_by < 0;
+	out->code = out->feasible ? MODEL_SUCCESS
+				  : out->status[out->rejected_by].code;
+}

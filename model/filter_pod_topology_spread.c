@@ -1,0 +1,276 @@
+/*
+ * filter_pod_topology_spread.c - the PodTopologySpread filter: PreFilter
+ * state (match counts per topology pair, domain counts, critical paths),
+ * its AddPod/RemovePod updates, and Filter (reference §2.11 "PreFilter
+ * (hard constraints)" and "Filter"; quirks §7 via model/quirks.h).
+ *
+ * kube computes the PreFilter state once on the placement PreFilter saw
+ * and patches it incrementally for nominated pods and preemption victims;
+ * the patch is not the same as recounting (no deletionTimestamp or `{}`
+ * rule, approximate critical paths), so this file rebuilds the state from
+ * cy->base and replays cy->deltas in order, literally, on every call.
+ */
+#include <assert.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin.h"
+#include "quirks.h"
+#include "spread_constraints.h"
+
+#define REASON_MISSING_LABEL \
+	"node(s) didn't match pod topology spread constraints (missing required label)"
+#define REASON_SKEW "node(s) didn't match pod topology spread constraints"
+
+/* criticalPaths: the two (value, count) pairs of smallest count known. */
+struct critical_path {
+	const char *value;
+	int64_t num;
+};
+
+struct pts_state {
+	const struct cluster *c;
+	const struct pod *pod;
+	struct model_spread_constraints cs;
+	struct model_spread_pairs pairs;   /* TpPairToMatchNum */
+	int *domains;                      /* TpKeyToDomainsNum, per slot */
+	struct critical_path (*paths)[2];  /* TpKeyToCriticalPaths, per slot */
+};
+
+static void *pts_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+/*
+ * Spec (criticalPaths.update):
+ *   update(p, v, k) ==
+ *     IF v = p[0].value \/ v = p[1].value
+ *     THEN set that entry's count to k; IF p[0].num > p[1].num THEN swap
+ *     ELSE IF k < p[0].num THEN p[1] := p[0]; p[0] := (v, k)
+ *     ELSE IF k < p[1].num THEN p[1] := (v, k)
+ * Initially p[0] = p[1] = ("", MaxInt32).  Only values held in p are
+ * compared, so after an increase p[0] may no longer be the minimum.
+ */
+static void critical_path_update(struct critical_path p[2], const char *v,
+				 int64_t k)
+{
+	int i = -1;
+	if (strcmp(v, p[0].value) == 0)
+		i = 0;
+	else if (strcmp(v, p[1].value) == 0)
+		i = 1;
+	if (i >= 0) {
+		p[i].num = k;
+		if (p[0].num > p[1].num) {
+			struct critical_path t = p[0];
+			p[0] = p[1];
+			p[1] = t;
+		}
+		return;
+	}
+	if (k < p[0].num) {
+		p[1] = p[0];
+		p[0].value = v;
+		p[0].num = k;
+	} else if (k < p[1].num) {
+		p[1].value = v;
+		p[1].num = k;
+	}
+}
+
+/*
+ * Spec (PreFilter counts, on the placement PreFilter saw):
+ *   Hosts == { N \in Nodes : \A c \in C : c.key \in DOMAIN N.labels }
+ *   perNode(N)[slot(c)] = count(N, c) for c \in C in order with
+ *       Eligible(P, N, c)        \* a later same-slot c overwrites
+ *   TpPairToMatchNum[(slot, N[key])] = SUM_{N \in Hosts} perNode(N)[slot]
+ * Pairs are registered in node order; a pair exists even at count 0.
+ */
+static void pts_count_base(struct pts_state *st, const struct snapshot *base,
+			   int self)
+{
+	const struct cluster *cl = st->c;
+	int nc = st->cs.n;
+	int64_t *counts = pts_xcalloc((size_t)nc * (size_t)cl->n_nodes,
+				      sizeof *counts);
+	for (int i = 0; i < nc; i++)
+		model_spread_count_by_node(base, st->pod->ns, self,
+					   &st->cs.items[i],
+					   counts + (size_t)i * (size_t)cl->n_nodes);
+	int64_t *last = pts_xcalloc((size_t)nc, sizeof *last);
+	bool *set = pts_xcalloc((size_t)nc, sizeof *set);
+	for (int n = 0; n < cl->n_nodes; n++) {
+		const struct node *node = &cl->nodes[n];
+		if (!model_spread_node_has_keys(node, &st->cs))
+			continue;
+		memset(set, 0, sizeof *set * (size_t)nc);
+		for (int i = 0; i < nc; i++) {
+			if (!model_spread_node_eligible(st->pod, node, &st->cs.items[i]))
+				continue;
+			int s = model_spread_slot(&st->cs, i);
+			last[s] = counts[(size_t)i * (size_t)cl->n_nodes + (size_t)n];
+			set[s] = true;
+		}
+		for (int s = 0; s < nc; s++) {
+			if (!set[s])
+				continue;
+			const char *v = labels_get(&node->labels, st->cs.items[s].key);
+			int k = model_spread_pairs_add(&st->pairs, s, v, NULL);
+			st->pairs.items[k].count += last[s];
+		}
+	}
+	free(set);
+	free(last);
+	free(counts);
+}
+
+/* DomainsNum per slot, and the critical paths built by calling update for
+ * every pair.  kube walks a Go map here (random order); kso walks pairs in
+ * registration order, which only decides among equal counts. */
+static void pts_build_paths(struct pts_state *st)
+{
+	for (int s = 0; s < st->cs.n; s++) {
+		st->paths[s][0].value = st->paths[s][1].value = "";
+		st->paths[s][0].num = st->paths[s][1].num = INT32_MAX;
+	}
+	for (int k = 0; k < st->pairs.n; k++) {
+		const struct model_spread_pair *pr = &st->pairs.items[k];
+		st->domains[pr->slot]++;
+		critical_path_update(st->paths[pr->slot], pr->value, pr->count);
+	}
+}
+
+/*
+ * Spec (AddPod/RemovePod of Q on node M with sign d, in call order):
+ *   IF Q.ns # P.ns \/ M \notin Hosts THEN skip
+ *   ELSE \A c \in C in order with Matches(c.sel, Q.labels) /\ Eligible(P, M, c):
+ *          TpPairToMatchNum[(slot(c), M[c.key])] += d
+ *          update(paths[slot(c)], M[c.key], TpPairToMatchNum[...])
+ * Unlike count(): Q's deletionTimestamp is not looked at and `{}` matches.
+ */
+static void pts_apply_delta(struct pts_state *st, const struct model_delta *d)
+{
+	assert(d->pod >= 0 && d->pod < st->c->n_pods);
+	assert(d->node >= 0 && d->node < st->c->n_nodes);
+	const struct pod *q = &st->c->pods[d->pod];
+	const struct node *m = &st->c->nodes[d->node];
+	if (strcmp(q->ns, st->pod->ns) != 0)
+		return;
+	if (!model_spread_node_has_keys(m, &st->cs))
+		return;
+	for (int i = 0; i < st->cs.n; i++) {
+		const struct model_spread_constraint *c = &st->cs.items[i];
+		if (!model_selector_matches(&c->sel, &q->labels))
+			continue;
+		if (!model_spread_node_eligible(st->pod, m, c))
+			continue;
+		int s = model_spread_slot(&st->cs, i);
+		const char *v = labels_get(&m->labels, c->key);
+		int k = model_spread_pairs_add(&st->pairs, s, v, NULL);
+		st->pairs.items[k].count += d->sign;
+		critical_path_update(st->paths[s], v, st->pairs.items[k].count);
+	}
+}
+
+/* The intended semantics: p[0].num is the true minimum of the slot. */
+static void pts_exact_minimum(struct pts_state *st)
+{
+	for (int s = 0; s < st->cs.n; s++)
+		st->paths[s][0].num = INT32_MAX;
+	for (int k = 0; k < st->pairs.n; k++) {
+		const struct model_spread_pair *pr = &st->pairs.items[k];
+		if (pr->count < st->paths[pr->slot][0].num)
+			st->paths[pr->slot][0].num = pr->count;
+	}
+}
+
+/* PreFilter + the cycle's AddPod/RemovePod calls.  false: PreFilter Skip
+ * (no hard constraint), nothing to release. */
+static bool pts_prefilter(const struct model_cycle *cy, struct pts_state *st)
+{
+	memset(st, 0, sizeof *st);
+	st->c = cy->cluster;
+	st->pod = &cy->cluster->pods[cy->pod];
+	model_spread_constraints_build(cy->cluster, cy->profile, cy->pod, true,
+				       &st->cs);
+	if (st->cs.n == 0) {
+		model_spread_constraints_release(&st->cs);
+		return false;
+	}
+	model_spread_pairs_init(&st->pairs);
+	st->domains = pts_xcalloc((size_t)st->cs.n, sizeof *st->domains);
+	st->paths = pts_xcalloc((size_t)st->cs.n, sizeof *st->paths);
+	pts_count_base(st, cy->base, cy->pod);
+	pts_build_paths(st);
+	for (int i = 0; i < cy->n_deltas; i++)
+		pts_apply_delta(st, &cy->deltas[i]);
+	if (!MODEL_QUIRK_SPREAD_APPROX_CRITICAL_PATHS)
+		pts_exact_minimum(st);
+	return true;
+}
+
+static void pts_release(struct pts_state *st)
+{
+	model_spread_constraints_release(&st->cs);
+	model_spread_pairs_release(&st->pairs);
+	free(st->domains);
+	free(st->paths);
+}
+
+/*
+ * Spec (Filter, each hard constraint c in order; the first failure wins):
+ *   c.key \notin DOMAIN N.labels            -> UAU (missing required label)
+ *   DomainsNum[slot] = 0                     -> c is skipped
+ *   minMatch == IF DomainsNum[slot] < c.minDomains THEN 0 ELSE paths[slot][0].num
+ *   self     == IF Matches(c.sel, P.labels) THEN 1 ELSE 0
+ *   TpPairToMatchNum[(slot, N[c.key])] + self - minMatch > c.maxSkew
+ *                                            -> Unschedulable
+ * v1.30 differences from the seed's "matching num - min < maxSkew": the
+ * counts and the minimum come from the PreFilter state (not the current
+ * placement), minDomains, node inclusion policies, matchLabelKeys.
+ */
+static void pts_check_node(const struct pts_state *st, const struct node *n,
+			   struct model_status *out)
+{
+	for (int i = 0; i < st->cs.n; i++) {
+		const struct model_spread_constraint *c = &st->cs.items[i];
+		const char *v = labels_get(&n->labels, c->key);
+		if (!v) {
+			model_status_fail(out, MODEL_UAU, REASON_MISSING_LABEL);
+			return;
+		}
+		int s = model_spread_slot(&st->cs, i);
+		if (st->domains[s] == 0)
+			continue;   /* kube: "internal error", constraint skipped */
+		int64_t min_match = st->paths[s][0].num;
+		if (st->domains[s] < c->min_domains)
+			min_match = 0;
+		int64_t self = model_selector_matches(&c->sel, &st->pod->labels) ? 1 : 0;
+		int k = model_spread_pairs_find(&st->pairs, s, v);
+		int64_t match = k >= 0 ? st->pairs.items[k].count : 0;
+		if (match + self - min_match > c->max_skew) {
+			model_status_fail(out, MODEL_UNSCHEDULABLE, REASON_SKEW);
+			return;
+		}
+	}
+}
+
+void model_filter_pod_topology_spread(const struct model_cycle *cy, int node,
+				      struct model_status *out)
+{
+	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
+	model_status_ok(out);
+	struct pts_state st;
+	if (!pts_prefilter(cy, &st))
+		return;
+	pts_check_node(&st, &cy->cluster->nodes[node], out);
+	pts_release(&st);
+}

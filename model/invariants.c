@@ -1,0 +1,298 @@
+/*
+ * invariants.c - what must hold after every step of the scheduler loop
+ * (model/scheduler.h), each checked independently of how the step was
+ * computed and reported by name when broken:
+ *
+ *   capacity            no node holds more than its allocatable: for every
+ *                       resource a pod this run bound there requests, and
+ *                       for the pod count (reference §2.7: the guarantee
+ *                       NodeResourcesFit gives; resources nobody bound by
+ *                       the run asks for may be over-committed by the
+ *                       manifests themselves and are not the scheduler's)
+ *   bind-feasible       a bound pod was Feasible on its node on the
+ *                       placement just before the bind (seed 004:
+ *                       Scheduling binds only to Feasible nodes)
+ *   victim-priority     every victim had lower priority than its preemptor
+ *                       (seed 004: Jeopardy; reference §3.4 step 1)
+ *   nominated-feasible  once the victims are gone the preemptor is
+ *                       Feasible on its nominated node (reference §3.4
+ *                       step 2 promised it)
+ *   termination         no placement repeats (pods, nominations and the
+ *                       unschedulable pool): a repeat means preemptions go
+ *                       round in a cycle; the loop stops
+ *
+ * A state is remembered as two independent 64-bit hashes (a 128-bit
+ * fingerprint) so long runs do not keep every placement.
+ */
+#include "scheduler.h"
+
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pod_requests.h"
+
+static const char *const invariant_names[MODEL_INV_COUNT] = {
+	[MODEL_INV_CAPACITY] = "capacity",
+	[MODEL_INV_BIND_FEASIBLE] = "bind-feasible",
+	[MODEL_INV_VICTIM_PRIORITY] = "victim-priority",
+	[MODEL_INV_NOMINATED_FEASIBLE] = "nominated-feasible",
+	[MODEL_INV_TERMINATION] = "termination",
+};
+
+const char *model_invariant_name(enum model_invariant inv)
+{
+	assert(inv >= 0 && inv < MODEL_INV_COUNT);
+	return invariant_names[inv];
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+/* Records the first breach of inv, at the current step. */
+static void breach(struct model_scheduler *m, enum model_invariant inv,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void breach(struct model_scheduler *m, enum model_invariant inv,
+		   const char *fmt, ...)
+{
+	struct model_invariants *v = &m->inv;
+	if (v->broken[inv])
+		return;
+	v->broken[inv] = true;
+	v->step[inv] = m->steps;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->detail[inv], MODEL_INV_DETAIL_LEN, fmt, ap);
+	va_end(ap);
+}
+
+bool model_invariants_ok(const struct model_invariants *inv)
+{
+	assert(inv);
+	for (int i = 0; i < MODEL_INV_COUNT; i++)
+		if (inv->broken[i])
+			return false;
+	return true;
+}
+
+void model_invariants_release(struct model_invariants *inv)
+{
+	assert(inv);
+	free(inv->hashes);
+	inv->hashes = NULL;
+	inv->n_states = inv->cap_states = 0;
+}
+
+/* ------------------------------------------------------------ capacity */
+
+/* What the pods this run bound to node request, per resource (max over
+ * them: any positive value means "someone bound here asks for it"). */
+static bool node_has_placed(const struct model_scheduler *m, int node,
+			    int64_t *asked, int64_t *scratch)
+{
+	const struct cluster *c = m->cluster;
+	bool any = false;
+	for (int r = 0; r < c->n_res; r++)
+		asked[r] = 0;
+	for (int p = 0; p < c->n_pods; p++) {
+		if (!m->placed[p] || m->snap.pod_node[p] != node)
+			continue;
+		any = true;
+		model_pod_requests(c, &c->pods[p], scratch);
+		for (int r = 0; r < c->n_res; r++)
+			if (scratch[r] > asked[r])
+				asked[r] = scratch[r];
+	}
+	return any;
+}
+
+static void check_node_capacity(struct model_scheduler *m, int node,
+				const int64_t *asked, int64_t *requested)
+{
+	const struct cluster *c = m->cluster;
+	const struct node *n = &c->nodes[node];
+	int count = 0;
+	bool found;
+	model_node_requested(&m->snap, node, requested, NULL, NULL, &count);
+	int64_t pods = resource_values_get(&n->allocatable, RES_PODS, &found);
+	if (count > pods) {
+		breach(m, MODEL_INV_CAPACITY, "node %s holds %d pods, "
+		       "allocatable pods is %lld", n->name, count,
+		       (long long)pods);
+		return;
+	}
+	for (int r = 0; r < c->n_res; r++) {
+		if (r == RES_PODS || c->res_class[r] == RESCLASS_IGNORED ||
+		    asked[r] <= 0)
+			continue;
+		int64_t alloc = resource_values_get(&n->allocatable, r, &found);
+		if (requested[r] > alloc) {
+			breach(m, MODEL_INV_CAPACITY, "node %s: %s requested "
+			       "%lld > allocatable %lld", n->name,
+			       c->res_names[r], (long long)requested[r],
+			       (long long)alloc);
+			return;
+		}
+	}
+}
+
+static void check_capacity(struct model_scheduler *m)
+{
+	const struct cluster *c = m->cluster;
+	int64_t *asked = xcalloc((size_t)c->n_res, sizeof *asked);
+	int64_t *scratch = xcalloc((size_t)c->n_res, sizeof *scratch);
+	int64_t *requested = xcalloc((size_t)c->n_res, sizeof *requested);
+	for (int n = 0; n < c->n_nodes; n++)
+		if (node_has_placed(m, n, asked, scratch))
+			check_node_capacity(m, n, asked, requested);
+	free(asked);
+	free(scratch);
+	free(requested);
+}
+
+/* --------------------------------------------------------- feasibility */
+
+/* Feasibility(pod, node) on placement s as a fresh cycle (no deltas);
+ * writes the first failing filter's first reason into why. */
+static bool feasible_on(const struct model_scheduler *m,
+			const struct snapshot *s, int pod, int node,
+			char *why, size_t len)
+{
+	const struct sched_profile *prof = model_profile_for(m->cluster, pod);
+	assert(prof);
+	struct model_cycle cy = {
+		.cluster = m->cluster, .profile = prof, .pod = pod,
+		.base = s, .view = s, .deltas = NULL, .n_deltas = 0,
+	};
+	struct model_node_verdict *v = xcalloc(1, sizeof *v);
+	model_feasibility(&cy, node, v);
+	bool ok = v->feasible;
+	if (!ok) {
+		const struct model_status *st = &v->status[v->rejected_by];
+		snprintf(why, len, "%s: %s", config_plugin_name(v->rejected_by),
+			 st->n_reasons ? st->reasons[0] : "rejected");
+	}
+	free(v);
+	return ok;
+}
+
+static void check_bind(struct model_scheduler *m, const struct snapshot *before,
+		       const struct model_step *st)
+{
+	char why[160];
+	if (feasible_on(m, before, st->pod, st->node, why, sizeof why))
+		return;
+	const struct pod *p = &m->cluster->pods[st->pod];
+	breach(m, MODEL_INV_BIND_FEASIBLE, "pod %s/%s bound to %s, where it "
+	       "was not feasible (%s)", p->ns, p->name,
+	       m->cluster->nodes[st->node].name, why);
+}
+
+static void check_preemption(struct model_scheduler *m,
+			     const struct model_step *st)
+{
+	const struct cluster *c = m->cluster;
+	const struct pod *p = &c->pods[st->pod];
+	for (int i = 0; i < st->n_victims; i++) {
+		const struct pod *v = &c->pods[st->victims[i]];
+		if (v->priority < p->priority)
+			continue;
+		breach(m, MODEL_INV_VICTIM_PRIORITY, "pod %s/%s (priority %d) "
+		       "evicted %s/%s (priority %d)", p->ns, p->name,
+		       (int)p->priority, v->ns, v->name, (int)v->priority);
+	}
+	char why[160];
+	if (!feasible_on(m, &m->snap, st->pod, st->node, why, sizeof why))
+		breach(m, MODEL_INV_NOMINATED_FEASIBLE, "pod %s/%s nominated "
+		       "to %s does not fit there after the evictions (%s)",
+		       p->ns, p->name, c->nodes[st->node].name, why);
+}
+
+/* ---------------------------------------------------------- termination */
+
+/* FNV-1a over the bytes of the state, with two different offset bases. */
+static uint64_t state_hash(const struct model_scheduler *m, uint64_t h)
+{
+	const struct cluster *c = m->cluster;
+	const uint64_t prime = 0x100000001b3ull;
+	for (int p = 0; p < c->n_pods; p++) {
+		uint32_t words[3] = {(uint32_t)m->snap.pod_node[p],
+				     (uint32_t)m->snap.nominated[p],
+				     (uint32_t)m->waiting[p]};
+		const unsigned char *b = (const unsigned char *)words;
+		for (size_t i = 0; i < sizeof words; i++) {
+			h ^= b[i];
+			h *= prime;
+		}
+	}
+	return h;
+}
+
+/* Open-addressing set of fingerprints (pairs in hashes[2i], [2i+1]; the
+ * pair 0,0 marks an empty slot).  Returns true when fp was already in. */
+static bool seen_before(struct model_invariants *v, uint64_t a, uint64_t b)
+{
+	if (a == 0 && b == 0)
+		a = 1;
+	if (2 * (v->n_states + 1) > v->cap_states) {
+		int cap = v->cap_states ? 2 * v->cap_states : 64;
+		uint64_t *old = v->hashes;
+		int old_cap = v->cap_states;
+		v->hashes = xcalloc((size_t)cap * 2, sizeof *v->hashes);
+		v->cap_states = cap;
+		v->n_states = 0;
+		for (int i = 0; i < old_cap; i++)
+			if (old[2 * i] || old[2 * i + 1])
+				seen_before(v, old[2 * i], old[2 * i + 1]);
+		free(old);
+	}
+	size_t mask = (size_t)v->cap_states - 1;
+	for (size_t i = (size_t)(a ^ (b >> 7)) & mask;; i = (i + 1) & mask) {
+		uint64_t *slot = &v->hashes[2 * i];
+		if (slot[0] == 0 && slot[1] == 0) {
+			slot[0] = a;
+			slot[1] = b;
+			v->n_states++;
+			return false;
+		}
+		if (slot[0] == a && slot[1] == b)
+			return true;
+	}
+}
+
+static bool check_termination(struct model_scheduler *m)
+{
+	uint64_t a = state_hash(m, 0xcbf29ce484222325ull);
+	uint64_t b = state_hash(m, 0x84222325cbf29ce4ull);
+	if (!seen_before(&m->inv, a, b))
+		return true;
+	breach(m, MODEL_INV_TERMINATION, "the state after step %d repeats an "
+	       "earlier one: pods keep preempting each other; stopped",
+	       m->steps);
+	return false;
+}
+
+bool model_invariants_check(struct model_scheduler *m,
+			    const struct snapshot *before,
+			    const struct model_step *st)
+{
+	assert(m && before);
+	if (st) {
+		if (st->action == MODEL_STEP_BIND)
+			check_bind(m, before, st);
+		if (st->action == MODEL_STEP_PREEMPT)
+			check_preemption(m, st);
+		check_capacity(m);
+	}
+	return check_termination(m);
+}

@@ -1,0 +1,508 @@
+/*
+ * preemption_kube.c - kube-scheduler v1.30's DefaultPreemption PostFilter,
+ * step by step (reference §3.1-§3.6; S/framework/preemption/preemption.go,
+ * S/framework/plugins/defaultpreemption/default_preemption.go).
+ *
+ * The spec's Preemption asks for the least Casualty over every node and
+ * every subset (model/preemption_minimal.c); kube answers greedily
+ * (reference §5(g)): per node it evicts every lower-priority pod, then
+ * gives back ("reprieves") each one that the preemptor can live with, and
+ * picks the node lexicographically among a sample of candidates.
+ *
+ * Determinism: kube's candidate walk starts at a random offset, evaluates
+ * nodes in parallel and breaks the last tie of §3.5 by map order.  kso
+ * walks sequentially from opts->offset_draw % |potential| (0 unless the
+ * caller draws one from a seed) and gives the last tie to the first
+ * candidate in the candidate list (non-violating, then violating, each in
+ * walk order).
+ */
+#include "preemption.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = xmalloc(strlen(s) + 1);
+	return strcpy(d, s);
+}
+
+void model_preemption_init(struct model_preemption *p)
+{
+	assert(p);
+	memset(p, 0, sizeof *p);
+	p->node = -1;
+	p->chosen.node = -1;
+	p->code = MODEL_UNSCHEDULABLE;
+}
+
+static void victims_release(struct model_victims *v)
+{
+	free(v->pods);
+	v->pods = NULL;
+	v->n = 0;
+}
+
+void model_preemption_release(struct model_preemption *p)
+{
+	assert(p);
+	victims_release(&p->chosen);
+	for (int i = 0; i < p->n_candidates; i++)
+		victims_release(&p->candidates[i]);
+	free(p->candidates);
+	free(p->ties);
+	free(p->clear_nominated);
+	free(p->message);
+	model_preemption_init(p);
+}
+
+/* ---------------------------------------------------- SelectVictimsOnNode */
+
+/* The pods on node (NodeInfo.Pods order: pod index) with priority strictly
+ * below the preemptor's. */
+static int lower_priority_pods(const struct snapshot *s, int pod, int node,
+			       int *out)
+{
+	const struct cluster *c = s->cluster;
+	int n = 0;
+	for (int q = 0; q < c->n_pods; q++)
+		if (q != pod && s->pod_node[q] == node &&
+		    c->pods[q].priority < c->pods[pod].priority)
+			out[n++] = q;
+	return n;
+}
+
+/* The cycle being edited: the view and the AddPod/RemovePod calls made so
+ * far, in order (plugin.h: plugins may replay them). */
+struct edit {
+	struct snapshot view;
+	struct model_delta *deltas;
+	struct model_cycle cy;
+};
+
+static void edit_init(struct edit *e, const struct sched_profile *prof,
+		      const struct snapshot *s, int pod, int max_deltas)
+{
+	snapshot_clone(&e->view, s);
+	e->deltas = xmalloc(sizeof *e->deltas * (size_t)max_deltas);
+	e->cy = (struct model_cycle){
+		.cluster = s->cluster, .profile = prof, .pod = pod,
+		.base = s, .view = &e->view, .deltas = e->deltas,
+		.n_deltas = 0,
+	};
+}
+
+static void edit_release(struct edit *e)
+{
+	snapshot_release(&e->view);
+	free(e->deltas);
+}
+
+/* RemovePod (sign -1: the pod is gone from the node copy) or AddPod (+1). */
+static void edit_move(struct edit *e, int pod, int node, int sign)
+{
+	e->view.pod_node[pod] = sign > 0 ? node : SNAP_GONE;
+	e->deltas[e->cy.n_deltas++] =
+		(struct model_delta){.pod = pod, .node = node, .sign = sign};
+}
+
+/* RunFilterPluginsWithNominatedPods on the edited cycle; v is scratch. */
+static bool edit_fits(const struct edit *e, int node,
+		      struct model_node_verdict *v)
+{
+	model_feasibility(&e->cy, node, v);
+	return v->feasible;
+}
+
+/* §3.4 step 5, one pod: add it back; if the preemptor no longer fits,
+ * remove it again and it is a victim. */
+static bool reprieve(struct edit *e, int q, int node,
+		     struct model_node_verdict *v)
+{
+	edit_move(e, q, node, +1);
+	if (edit_fits(e, node, v))
+		return true;
+	edit_move(e, q, node, -1);
+	return false;
+}
+
+/* §3.4 steps 4-6 on the removed pods lower[0..k-1] (sorted). */
+static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
+			 const int *lower, int k, struct model_victims *out,
+			 struct model_node_verdict *v)
+{
+	const struct cluster *c = e->cy.cluster;
+	bool *viol = xmalloc(sizeof *viol * (size_t)k);
+	int n_viol = model_pdb_split(c, allowed, lower, k, viol);
+	out->pods = xmalloc(sizeof *out->pods * (size_t)k);
+	out->n = 0;
+	out->pdb_violations = 0;
+	/* violating pods first: keeping one of them saves a budget */
+	for (int pass = 1; pass >= 0; pass--)
+		for (int i = 0; i < k; i++) {
+			if (viol[i] != (pass == 1))
+				continue;
+			if (reprieve(e, lower[i], node, v))
+				continue;
+			out->pods[out->n++] = lower[i];
+			out->pdb_violations += viol[i];
+		}
+	/* victims were appended group by group: restore one order */
+	if (n_viol > 0 && n_viol < k)
+		model_sort_important(c, out->pods, out->n);
+	free(viol);
+	if (out->n > 0)
+		model_casualty_of(c, out->pods, out->n, out->pdb_violations,
+				  &out->casualty);
+}
+
+enum model_code model_select_victims_on_node(const struct sched_profile *prof,
+					     const struct snapshot *s,
+					     int pod, int node,
+					     const int32_t *allowed,
+					     struct model_victims *out,
+					     struct model_status *st)
+{
+	assert(prof && s && s->cluster && out && st);
+	const struct cluster *c = s->cluster;
+	assert(node >= 0 && node < c->n_nodes);
+	model_status_ok(st);
+	memset(out, 0, sizeof *out);
+	out->node = node;
+
+	/* step 1: remove every lower-priority pod */
+	int *lower = xmalloc(sizeof *lower * (size_t)c->n_pods);
+	int k = lower_priority_pods(s, pod, node, lower);
+	if (k == 0) {
+		free(lower);
+		model_status_fail(st, MODEL_UAU,
+				  "No preemption victims found for incoming pod");
+		return MODEL_UAU;
+	}
+	struct edit e;
+	edit_init(&e, prof, s, pod, 3 * k);
+	for (int i = 0; i < k; i++)
+		edit_move(&e, lower[i], node, -1);
+
+	/* step 2: with all of them gone the pod must fit */
+	struct model_node_verdict *v = xmalloc(sizeof *v);
+	enum model_code code = MODEL_SUCCESS;
+	if (!edit_fits(&e, node, v)) {
+		*st = v->status[v->rejected_by];
+		code = st->code;
+	} else {
+		/* step 3: most important first */
+		model_sort_important(c, lower, k);
+		reprieve_all(&e, node, allowed, lower, k, out, v);
+	}
+	free(v);
+	edit_release(&e);
+	free(lower);
+	return code;
+}
+
+/* ---------------------------------------------------------- the message */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* FitError.Error() for the statuses preemption recorded: "0/N nodes are
+ * available: " + sorted "COUNT REASON" histogram joined by ", " + ".",
+ * where N is the number of nodes with a status (kube: len(nodeToStatusMap),
+ * which is every node whenever no candidate was found). */
+static char *fit_message(int n_nodes, const struct model_status *st,
+			 const bool *has)
+{
+	int cap = 0, with_status = 0;
+	for (int n = 0; n < n_nodes; n++) {
+		cap += has[n] ? st[n].n_reasons : 0;
+		with_status += has[n];
+	}
+	const char **reason = xmalloc(sizeof *reason * (size_t)(cap + 1));
+	int *count = xmalloc(sizeof *count * (size_t)(cap + 1));
+	int u = 0;
+	for (int n = 0; n < n_nodes; n++)
+		for (int i = 0; has[n] && i < st[n].n_reasons; i++) {
+			int j = 0;
+			while (j < u && strcmp(reason[j], st[n].reasons[i]))
+				j++;
+			if (j == u) {
+				reason[u] = st[n].reasons[i];
+				count[u++] = 0;
+			}
+			count[j]++;
+		}
+	char **line = xmalloc(sizeof *line * (size_t)(u + 1));
+	for (int j = 0; j < u; j++) {
+		size_t len = strlen(reason[j]) + 16;
+		line[j] = xmalloc(len);
+		snprintf(line[j], len, "%d %s", count[j], reason[j]);
+	}
+	qsort(line, (size_t)u, sizeof *line, cmp_str);
+
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	if (!f) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	fprintf(f, "0/%d nodes are available:", with_status);
+	for (int j = 0; j < u; j++) {
+		fprintf(f, "%s%s", j ? ", " : " ", line[j]);
+		free(line[j]);
+	}
+	if (u > 0)
+		fputc('.', f);
+	fclose(f);
+	free(line);
+	free(count);
+	free(reason);
+	return buf;
+}
+
+static char *prefixed(const char *msg)
+{
+	size_t len = strlen(msg) + sizeof "preemption: ";
+	char *s = xmalloc(len);
+	snprintf(s, len, "preemption: %s", msg);
+	return s;
+}
+
+/* --------------------------------------------------------- the candidates */
+
+/* DefaultPreemption.calculateNumCandidates (int32). */
+static int32_t num_candidates(const struct sched_profile *prof, int32_t n)
+{
+	int32_t k = n * prof->min_candidate_nodes_percentage / 100;
+	if (k < prof->min_candidate_nodes_absolute)
+		k = prof->min_candidate_nodes_absolute;
+	if (k > n)
+		k = n;
+	return k;
+}
+
+/* The walk's state: candidate lists and the statuses of failed nodes. */
+struct dry_run {
+	struct model_victims *nonviolating, *violating;
+	int n_nonviolating, n_violating, cap;
+	struct model_status *status;   /* [n_nodes] */
+	bool *has_status;              /* [n_nodes] */
+	const char *error;             /* first Error status, if any */
+};
+
+static void dry_run_init(struct dry_run *d, int n_nodes, int cap)
+{
+	memset(d, 0, sizeof *d);
+	d->cap = cap;
+	d->nonviolating = xmalloc(sizeof *d->nonviolating * (size_t)cap);
+	d->violating = xmalloc(sizeof *d->violating * (size_t)cap);
+	d->status = xmalloc(sizeof *d->status * (size_t)n_nodes);
+	d->has_status = calloc((size_t)n_nodes + 1, sizeof *d->has_status);
+	if (!d->has_status) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+}
+
+static void dry_run_release(struct dry_run *d)
+{
+	free(d->nonviolating);
+	free(d->violating);
+	free(d->status);
+	free(d->has_status);
+}
+
+/* candidateList.add: each list keeps at most cap entries. */
+static void dry_run_add(struct dry_run *d, struct model_victims *v)
+{
+	struct model_victims *list = v->pdb_violations ? d->violating
+						       : d->nonviolating;
+	int *n = v->pdb_violations ? &d->n_violating : &d->n_nonviolating;
+	if (*n < d->cap)
+		list[(*n)++] = *v;
+	else
+		victims_release(v);
+}
+
+/* §3.3 checkNode for one potential node. */
+static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
+			 const struct snapshot *s, int pod, int node,
+			 const int32_t *allowed)
+{
+	struct model_victims v;
+	struct model_status st;
+	enum model_code code = model_select_victims_on_node(prof, s, pod, node,
+							    allowed, &v, &st);
+	if (code == MODEL_SUCCESS && v.n > 0) {
+		dry_run_add(d, &v);
+		return;
+	}
+	if (code == MODEL_SUCCESS) {
+		victims_release(&v);
+		model_status_ok(&st);
+		model_status_fail(&st, MODEL_ERROR,
+				  "expected at least one victim pod on node \"%s\"",
+				  s->cluster->nodes[node].name);
+	}
+	d->status[node] = st;
+	d->has_status[node] = true;
+	if (st.code == MODEL_ERROR && !d->error)
+		d->error = d->status[node].n_reasons
+				   ? d->status[node].reasons[0] : "error";
+}
+
+/* DryRunPreemption: walk potential[(offset + i) % n] until there is a
+ * non-violating candidate and numCandidates in all. */
+static void dry_run(struct dry_run *d, const struct sched_profile *prof,
+		    const struct snapshot *s, int pod, const int *potential,
+		    int n, uint64_t offset_draw, const int32_t *allowed)
+{
+	int offset = (int)(offset_draw % (uint64_t)n);
+	int32_t want = num_candidates(prof, n);
+	for (int i = 0; i < n; i++) {
+		dry_run_node(d, prof, s, pod, potential[(offset + i) % n],
+			     allowed);
+		if (d->n_nonviolating > 0 &&
+		    d->n_nonviolating + d->n_violating >= want)
+			break;
+	}
+}
+
+/* §3.5 pickOneNodeForPreemption: the candidate of least Casualty; the
+ * first in list order among equals.  Fills ties with the other equals. */
+static int pick_one(const struct model_victims *cand, int n, int *ties,
+		    int *n_ties)
+{
+	int best = 0;
+	for (int i = 1; i < n; i++)
+		if (model_casualty_cmp(&cand[i].casualty,
+				       &cand[best].casualty) < 0)
+			best = i;
+	*n_ties = 0;
+	for (int i = 0; i < n; i++)
+		if (i != best && model_casualty_cmp(&cand[i].casualty,
+						    &cand[best].casualty) == 0)
+			ties[(*n_ties)++] = cand[i].node;
+	return best;
+}
+
+/* §3.6: pods nominated to node with lower priority lose their nomination. */
+static void lower_nominated(const struct snapshot *s, int pod, int node,
+			    struct model_preemption *out)
+{
+	const struct cluster *c = s->cluster;
+	out->clear_nominated = xmalloc(sizeof(int) * (size_t)c->n_pods);
+	out->n_clear_nominated = 0;
+	for (int q = 0; q < c->n_pods; q++)
+		if (q != pod && s->nominated[q] == node &&
+		    s->pod_node[q] == SNAP_PENDING &&
+		    c->pods[q].priority < c->pods[pod].priority)
+			out->clear_nominated[out->n_clear_nominated++] = q;
+}
+
+static void copy_victims(struct model_victims *dst,
+			 const struct model_victims *src)
+{
+	*dst = *src;
+	dst->pods = xmalloc(sizeof *dst->pods * (size_t)(src->n + 1));
+	if (src->n)
+		memcpy(dst->pods, src->pods, sizeof *dst->pods * (size_t)src->n);
+}
+
+/* The result when the walk found candidates. */
+static void choose(struct model_preemption *out, const struct snapshot *s,
+		   int pod, struct dry_run *d)
+{
+	int n = d->n_nonviolating + d->n_violating;
+	out->candidates = xmalloc(sizeof *out->candidates * (size_t)n);
+	memcpy(out->candidates, d->nonviolating,
+	       sizeof *out->candidates * (size_t)d->n_nonviolating);
+	memcpy(out->candidates + d->n_nonviolating, d->violating,
+	       sizeof *out->candidates * (size_t)d->n_violating);
+	out->n_candidates = n;
+	out->ties = xmalloc(sizeof *out->ties * (size_t)n);
+	int best = pick_one(out->candidates, n, out->ties, &out->n_ties);
+	copy_victims(&out->chosen, &out->candidates[best]);
+	out->node = out->chosen.node;
+	lower_nominated(s, pod, out->node, out);
+	out->code = MODEL_SUCCESS;
+	out->message = xstrdup("");
+}
+
+/* No candidate: an Error if some node errored, else a FitError over the
+ * recorded statuses; either way the pod's nomination is cleared. */
+static void no_candidate(struct model_preemption *out, int n_nodes,
+			 const struct dry_run *d)
+{
+	out->clear_own_nomination = true;
+	if (d->error) {
+		out->code = MODEL_ERROR;
+		out->message = prefixed(d->error);
+		return;
+	}
+	char *fit = fit_message(n_nodes, d->status, d->has_status);
+	out->code = MODEL_UNSCHEDULABLE;
+	out->message = prefixed(fit);
+	free(fit);
+}
+
+int model_preempt_kube(const struct sched_profile *prof,
+		       const struct snapshot *s, int pod,
+		       const struct model_cycle_result *r,
+		       const struct model_preempt_opts *opts,
+		       struct model_preemption *out)
+{
+	assert(prof && s && s->cluster && r && out);
+	const struct cluster *c = s->cluster;
+	char why[128];
+	out->eligible = model_preemption_eligible(s, pod, r, why, sizeof why);
+	if (!out->eligible) {
+		out->code = MODEL_UNSCHEDULABLE;
+		out->message = prefixed(why);
+		return 0;
+	}
+
+	int *potential = xmalloc(sizeof *potential * (size_t)(c->n_nodes + 1));
+	int np = model_preemption_potential(r, potential);
+	struct dry_run d;
+	dry_run_init(&d, c->n_nodes, np > 0 ? num_candidates(prof, np) : 1);
+	/* nodes where preemption cannot help (§3.2) */
+	for (int n = 0; n < c->n_nodes; n++) {
+		if (r->verdicts[n].code == MODEL_UNSCHEDULABLE)
+			continue;
+		model_status_ok(&d.status[n]);
+		model_status_fail(&d.status[n], MODEL_UAU,
+				  "Preemption is not helpful for scheduling");
+		d.has_status[n] = true;
+	}
+	if (np > 0) {
+		int32_t *allowed =
+			xmalloc(sizeof *allowed * (size_t)(c->n_pdbs + 1));
+		model_pdb_allowed(s, allowed);
+		dry_run(&d, prof, s, pod, potential, np,
+			opts ? opts->offset_draw : 0, allowed);
+		free(allowed);
+	}
+	if (d.n_nonviolating + d.n_violating > 0)
+		choose(out, s, pod, &d);
+	else
+		no_candidate(out, c->n_nodes, &d);
+	dry_run_release(&d);
+	free(potential);
+	return 0;
+}

@@ -1,0 +1,218 @@
+/*
+ * preemption_minimal.c - the spec's Preemption(Pod): the exhaustive
+ * least-Casualty choice (shared/seeds/004, 抢占流程; reference §5(g) says
+ * how kube differs).
+ *
+ * Spec:
+ *   Preemptable == {Node : \E Pods \in SUBSET Jeopardy(Pod, Node):
+ *                          Feasibility(Pod, Node, Objects \ Pods)}
+ *   Preemption(Pod) == \E Node \in Preemptable, Pods \in SUBSET Jeopardy:
+ *       \A OtherNode, OtherPods : Casualty(Pods) <= Casualty(OtherPods)
+ *       /\ Objects' = Objects \ Pods
+ * kso reads it with kube's notion of where preemption can help: only
+ * nodes whose status in the failed cycle is exactly Unschedulable (a UAU
+ * node cannot be fixed by evicting pods), and only non-empty subsets (an
+ * empty one is no preemption: the node was infeasible).  Feasibility is
+ * model_feasibility with the subset removed (RemovePod deltas in pod index
+ * order), so nominated pods count as in kube (§1.5).
+ *
+ * Exhaustive on purpose: feasibility is not monotone in the removed set
+ * (pod affinity to a victim), so every subset is a candidate.  Casualty is
+ * cheap and every proper superset of a subset has a strictly larger one
+ * (key 4), so a subset is only checked for feasibility when its Casualty
+ * could beat the best found so far.  Nodes with more than
+ * MODEL_MINIMAL_MAX_VICTIMS candidate victims are refused (2^20 subsets).
+ */
+#include "preemption.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	return strcpy(xmalloc(strlen(s) + 1), s);
+}
+
+/* The best (node, subset) so far. */
+struct best {
+	bool found;
+	int node;
+	int pods[MODEL_MINIMAL_MAX_VICTIMS];    /* pod index order */
+	int n;
+	int pdb_violations;
+	struct model_casualty casualty;
+};
+
+/* One subset of a node's Jeopardy: the pods (index order), the same
+ * sorted most important first, and its Casualty. */
+struct subset {
+	int pods[MODEL_MINIMAL_MAX_VICTIMS];
+	int sorted[MODEL_MINIMAL_MAX_VICTIMS];
+	int n;
+	int pdb_violations;
+	struct model_casualty casualty;
+};
+
+static void subset_of(const struct cluster *c, const int32_t *allowed,
+		      const int *jeopardy, int k, uint32_t mask,
+		      struct subset *sub)
+{
+	sub->n = 0;
+	for (int i = 0; i < k; i++)
+		if (mask & (1u << i))
+			sub->pods[sub->n++] = jeopardy[i];
+	memcpy(sub->sorted, sub->pods, sizeof sub->pods[0] * (size_t)sub->n);
+	model_sort_important(c, sub->sorted, sub->n);
+	bool viol[MODEL_MINIMAL_MAX_VICTIMS];
+	sub->pdb_violations = model_pdb_split(c, allowed, sub->sorted, sub->n,
+					      viol);
+	model_casualty_of(c, sub->sorted, sub->n, sub->pdb_violations,
+			  &sub->casualty);
+}
+
+/* Would sub on node win over the best so far?  Less Casualty wins; on a
+ * tie the earlier node, then the lexicographically smaller index list. */
+static bool beats(const struct best *b, int node, const struct subset *sub)
+{
+	if (!b->found)
+		return true;
+	int d = model_casualty_cmp(&sub->casualty, &b->casualty);
+	if (d != 0)
+		return d < 0;
+	if (node != b->node)
+		return node < b->node;
+	for (int i = 0; i < sub->n && i < b->n; i++)
+		if (sub->pods[i] != b->pods[i])
+			return sub->pods[i] < b->pods[i];
+	return sub->n < b->n;
+}
+
+/* Feasibility(Pod, Node, S \ Pods), reusing view (a copy of s). */
+static bool feasible_without(const struct sched_profile *prof,
+			     const struct snapshot *s, struct snapshot *view,
+			     int pod, int node, const struct subset *sub,
+			     struct model_node_verdict *v)
+{
+	struct model_delta deltas[MODEL_MINIMAL_MAX_VICTIMS];
+	for (int i = 0; i < sub->n; i++) {
+		view->pod_node[sub->pods[i]] = SNAP_GONE;
+		deltas[i] = (struct model_delta){
+			.pod = sub->pods[i], .node = node, .sign = -1};
+	}
+	struct model_cycle cy = {
+		.cluster = s->cluster, .profile = prof, .pod = pod,
+		.base = s, .view = view, .deltas = deltas,
+		.n_deltas = sub->n,
+	};
+	model_feasibility(&cy, node, v);
+	for (int i = 0; i < sub->n; i++)
+		view->pod_node[sub->pods[i]] = node;
+	return v->feasible;
+}
+
+static void search_node(const struct sched_profile *prof,
+			const struct snapshot *s, struct snapshot *view,
+			int pod, int node, const int *jeopardy, int k,
+			const int32_t *allowed, struct best *b)
+{
+	struct model_node_verdict *v = xmalloc(sizeof *v);
+	struct subset sub;
+	for (uint32_t mask = 1; mask < (1u << k); mask++) {
+		subset_of(s->cluster, allowed, jeopardy, k, mask, &sub);
+		if (!beats(b, node, &sub) ||
+		    !feasible_without(prof, s, view, pod, node, &sub, v))
+			continue;
+		b->found = true;
+		b->node = node;
+		b->n = sub.n;
+		memcpy(b->pods, sub.pods, sizeof b->pods);
+		b->pdb_violations = sub.pdb_violations;
+		b->casualty = sub.casualty;
+	}
+	free(v);
+}
+
+static void set_result(struct model_preemption *out, const struct cluster *c,
+		       const struct best *b)
+{
+	if (!b->found) {
+		out->code = MODEL_UNSCHEDULABLE;
+		out->message = xstrdup("no subset of lower-priority pods on a "
+				      "node makes the pod feasible");
+		return;
+	}
+	out->node = b->node;
+	out->chosen.node = b->node;
+	out->chosen.n = b->n;
+	out->chosen.pods = xmalloc(sizeof(int) * (size_t)b->n);
+	memcpy(out->chosen.pods, b->pods, sizeof(int) * (size_t)b->n);
+	model_sort_important(c, out->chosen.pods, out->chosen.n);
+	out->chosen.pdb_violations = b->pdb_violations;
+	out->chosen.casualty = b->casualty;
+	out->code = MODEL_SUCCESS;
+	out->message = xstrdup("");
+}
+
+/* A node whose Jeopardy is too large for the exhaustive search. */
+static int too_many(const struct snapshot *s, int pod, const int *potential,
+		    int np, int *jeopardy, struct error *err)
+{
+	const struct cluster *c = s->cluster;
+	for (int i = 0; i < np; i++) {
+		int k = model_jeopardy(s, pod, potential[i], jeopardy);
+		if (k > MODEL_MINIMAL_MAX_VICTIMS)
+			return error_plain(err,
+				"minimal preemption of pod %s/%s: node %s has "
+				"%d candidate victims, more than the %d the "
+				"exhaustive search allows",
+				c->pods[pod].ns, c->pods[pod].name,
+				c->nodes[potential[i]].name, k,
+				MODEL_MINIMAL_MAX_VICTIMS);
+	}
+	return 0;
+}
+
+int model_preempt_minimal(const struct sched_profile *prof,
+			  const struct snapshot *s, int pod,
+			  const struct model_cycle_result *r,
+			  struct model_preemption *out, struct error *err)
+{
+	assert(prof && s && s->cluster && r && out && err);
+	const struct cluster *c = s->cluster;
+	out->eligible = !c->pods[pod].preempt_never;
+	int *potential = xmalloc(sizeof(int) * (size_t)(c->n_nodes + 1));
+	int *jeopardy = xmalloc(sizeof(int) * (size_t)(c->n_pods + 1));
+	int np = model_preemption_potential(r, potential);
+	int rc = too_many(s, pod, potential, np, jeopardy, err);
+	if (rc == 0) {
+		int32_t *allowed =
+			xmalloc(sizeof *allowed * (size_t)(c->n_pdbs + 1));
+		model_pdb_allowed(s, allowed);
+		struct snapshot view;
+		snapshot_clone(&view, s);
+		struct best b = {.found = false, .node = -1};
+		for (int i = 0; i < np; i++) {
+			int k = model_jeopardy(s, pod, potential[i], jeopardy);
+			search_node(prof, s, &view, pod, potential[i],
+				    jeopardy, k, allowed, &b);
+		}
+		snapshot_release(&view);
+		free(allowed);
+		set_result(out, c, &b);
+	}
+	free(jeopardy);
+	free(potential);
+	return rc;
+}

@@ -1,0 +1,134 @@
+/*
+ * scheduler.h - the scheduler loop on a snapshot: one step schedules one
+ * pod (bind, preempt or give up), and invariants are checked after each.
+ *
+ * Spec (shared/seeds/004, 控制循环逻辑):
+ *   Scheduler == \E Pod \in Unbound of highest priority:
+ *     CASE SchedulingEnabled(Pod)  -> Scheduling(Pod)
+ *       [] PreemptionEnabled(Pod)  -> Preemption(Pod)
+ *       [] OTHER                   -> UNCHANGED Objects
+ * kube v1.30 (reference §1.2, §1.3, §3.6, §5(g)(h)): the pod is the head
+ * of activeQ; it binds to one of the viable nodes; when none is feasible
+ * DefaultPreemption (if the profile enables it) evicts victims and only
+ * nominates the pod, which stays pending and is retried later, trying its
+ * nominated node first.  A pod that failed waits in the unschedulable
+ * pool until a cluster event; kso models the events simply: any bind or
+ * eviction moves every waiting pod back to activeQ (behind pods of its
+ * priority that did not fail: the queue timestamp is reset on failure).
+ *
+ * The loop ends at quiescence (no pod in activeQ) or after max_steps.
+ */
+#ifndef KSO_SCHEDULER_H
+#define KSO_SCHEDULER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "preemption.h"
+
+/* How ties and kube's random choices are settled. */
+struct model_sched_opts {
+	bool tie_random;       /* selectHost: random viable node (from seed)
+				* instead of the first by node name */
+	bool preempt_random;   /* §3.3: random candidate offset (from seed)
+				* instead of 0 */
+	uint64_t seed;
+	int max_steps;         /* 0: no limit */
+};
+
+enum model_step_action {
+	MODEL_STEP_BIND,           /* bound to node */
+	MODEL_STEP_PREEMPT,        /* victims evicted, pod nominated to node */
+	MODEL_STEP_UNSCHEDULABLE   /* nothing changed but the pod waits */
+};
+
+/* One step.  Owns its arrays; see model_step_release. */
+struct model_step {
+	int pod;
+	enum model_step_action action;
+	int node;                  /* bind / nominated node, -1 */
+	int *viable;               /* viable nodes of the cycle, node order */
+	int n_viable;
+	bool fast_path;            /* bound via the nominated node (§1.3 step 3) */
+	int *victims;              /* evicted pods, most important first */
+	int n_victims;
+	int *cleared;              /* pods whose nomination preemption cleared */
+	int n_cleared;
+	char *message;             /* kube's FitError / PostFilter text, "" on bind */
+};
+
+void model_step_release(struct model_step *st);
+
+/* Invariants, checked after every step (invariants.c). */
+enum model_invariant {
+	MODEL_INV_CAPACITY,          /* no node over allocatable */
+	MODEL_INV_BIND_FEASIBLE,     /* a bound pod was Feasible when bound */
+	MODEL_INV_VICTIM_PRIORITY,   /* victims have lower priority */
+	MODEL_INV_NOMINATED_FEASIBLE,/* the preemptor fits its node after */
+	MODEL_INV_TERMINATION,       /* no state repeats */
+	MODEL_INV_COUNT
+};
+
+#define MODEL_INV_DETAIL_LEN 256
+
+struct model_invariants {
+	bool broken[MODEL_INV_COUNT];
+	char detail[MODEL_INV_COUNT][MODEL_INV_DETAIL_LEN];  /* first breach */
+	int step[MODEL_INV_COUNT];                           /* its step, 1-based */
+	/* states seen, for the termination check */
+	uint64_t *hashes;            /* fingerprint set, 2 words a slot */
+	int n_states, cap_states;
+};
+
+/* model_invariant_name: "capacity", "bind-feasible", ... */
+const char *model_invariant_name(enum model_invariant inv);
+
+/* The loop's state.  Pair model_scheduler_init / model_scheduler_release. */
+struct model_scheduler {
+	const struct cluster *cluster;
+	struct snapshot snap;         /* the placement, changed by each step */
+	struct model_sched_opts opts;
+	uint64_t rng;
+	bool *waiting;                /* [n_pods] in the unschedulable pool */
+	int64_t *queued_at;           /* [n_pods] queue timestamp: 0 = as
+				       * created, else order of failure */
+	int64_t clock;
+	bool *placed;                 /* [n_pods] bound by this run */
+	int steps;
+	bool stopped;                 /* termination invariant stopped it */
+	struct model_invariants inv;
+	struct model_cycle_result result;   /* scratch for each cycle */
+};
+
+/* model_scheduler_init: the loop on a copy of s (s is not changed). */
+void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
+			  const struct model_sched_opts *opts);
+void model_scheduler_release(struct model_scheduler *m);
+
+/* model_scheduler_next: the pod the next step schedules (head of activeQ:
+ * pending, ungated, not being deleted, with a profile, not waiting;
+ * PrioritySort with the queue timestamps), or -1 at quiescence. */
+int model_scheduler_next(const struct model_scheduler *m);
+
+/* model_scheduler_step: one step.  Returns 1 and fills st (pair with
+ * model_step_release) when a pod was scheduled, 0 at quiescence, after
+ * max_steps, or when the termination invariant stopped the loop (st is
+ * then untouched).  Invariants are checked after the step. */
+int model_scheduler_step(struct model_scheduler *m, struct model_step *st);
+
+/* model_invariants_check: the checks after step st (already applied to
+ * m->snap); before is the placement before it.  Records breaches in
+ * m->inv.  Returns false when the termination invariant broke (the loop
+ * must stop). */
+bool model_invariants_check(struct model_scheduler *m,
+			    const struct snapshot *before,
+			    const struct model_step *st);
+
+/* model_invariants_release: frees the state history. */
+void model_invariants_release(struct model_invariants *inv);
+
+/* model_invariants_ok: no invariant broken. */
+bool model_invariants_ok(const struct model_invariants *inv);
+
+#endif

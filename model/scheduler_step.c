@@ -1,0 +1,272 @@
+/*
+ * scheduler_step.c - one step of the scheduler loop on a snapshot
+ * (shared/seeds/004 "Scheduler"; reference §1.2, §1.3, §1.5, §3.6,
+ * §5(g)(h)).
+ *
+ * Spec:
+ *   Scheduler == LET Unbound == {Pod : ~Bound(Pod)} IN
+ *     \E Pod \in {P \in Unbound : \A O \in Unbound : O.prio <= P.prio}:
+ *       CASE SchedulingEnabled(Pod) -> Scheduling(Pod)
+ *         [] PreemptionEnabled(Pod) -> Preemption(Pod)
+ *         [] OTHER                  -> UNCHANGED Objects
+ * kso follows kube where they differ (§5(g)(h)): the pod is the head of
+ * activeQ, not of all unbound pods; Preemption is kube's DefaultPreemption
+ * (model_preempt_kube), which evicts and only nominates; the nominated pod
+ * binds in a later step.
+ *
+ * Choices kso makes where kube is random: selectHost takes the viable
+ * node whose name sorts first (or a seeded random one); the preemption
+ * candidate walk starts at offset 0 (or a seeded random one).
+ */
+#include "scheduler.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	return strcpy(xcalloc(strlen(s) + 1, 1), s);
+}
+
+/* splitmix64: a small, well-mixed generator; the whole run is a function
+ * of the seed. */
+static uint64_t next_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void model_step_release(struct model_step *st)
+{
+	assert(st);
+	free(st->viable);
+	free(st->victims);
+	free(st->cleared);
+	free(st->message);
+	memset(st, 0, sizeof *st);
+	st->node = -1;
+}
+
+void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
+			  const struct model_sched_opts *opts)
+{
+	assert(m && s && s->cluster && opts);
+	const struct cluster *c = s->cluster;
+	memset(m, 0, sizeof *m);
+	m->cluster = c;
+	snapshot_clone(&m->snap, s);
+	m->opts = *opts;
+	m->rng = opts->seed;
+	size_t n = (size_t)c->n_pods;
+	m->waiting = xcalloc(n, sizeof *m->waiting);
+	m->queued_at = xcalloc(n, sizeof *m->queued_at);
+	m->placed = xcalloc(n, sizeof *m->placed);
+	model_cycle_result_init(&m->result, c);
+	/* the initial state is the first one the termination check knows */
+	model_invariants_check(m, &m->snap, NULL);
+}
+
+void model_scheduler_release(struct model_scheduler *m)
+{
+	assert(m);
+	snapshot_release(&m->snap);
+	free(m->waiting);
+	free(m->queued_at);
+	free(m->placed);
+	model_cycle_result_release(&m->result);
+	model_invariants_release(&m->inv);
+	memset(m, 0, sizeof *m);
+}
+
+/* ----------------------------------------------------------- the queue */
+
+/* kube §1.2: in activeQ: pending, ungated, not being deleted, scheduled by
+ * one of the profiles, and not parked in the unschedulable pool. */
+static bool in_active_queue(const struct model_scheduler *m, int p)
+{
+	const struct pod *pod = &m->cluster->pods[p];
+	return m->snap.pod_node[p] == SNAP_PENDING && pod->n_gates == 0 &&
+	       !pod->deletion.has && !m->waiting[p] &&
+	       model_profile_for(m->cluster, p) != NULL;
+}
+
+/* PrioritySort with queue timestamps: a pod that failed was re-queued
+ * "now", after every pod of its priority that has not failed since. */
+static bool queue_before(const struct model_scheduler *m, int a, int b)
+{
+	const struct pod *pa = &m->cluster->pods[a], *pb = &m->cluster->pods[b];
+	if (pa->priority != pb->priority)
+		return pa->priority > pb->priority;
+	if (m->queued_at[a] != m->queued_at[b])
+		return m->queued_at[a] < m->queued_at[b];
+	return model_queue_less(m->cluster, a, b);
+}
+
+int model_scheduler_next(const struct model_scheduler *m)
+{
+	assert(m);
+	int best = -1;
+	for (int p = 0; p < m->cluster->n_pods; p++)
+		if (in_active_queue(m, p) && (best < 0 || queue_before(m, p, best)))
+			best = p;
+	return best;
+}
+
+/* A bind or an eviction is a cluster event: every parked pod may fit now
+ * (kso's simple reading of kube's MoveAllToActiveOrBackoffQueue). */
+static void wake_all(struct model_scheduler *m)
+{
+	memset(m->waiting, 0, sizeof *m->waiting * (size_t)m->cluster->n_pods);
+}
+
+/* The pod failed this cycle: parked with a fresh queue timestamp. */
+static void park(struct model_scheduler *m, int p)
+{
+	m->waiting[p] = true;
+	m->queued_at[p] = ++m->clock;
+}
+
+/* ---------------------------------------------------------- the actions */
+
+static int *copy_ints(const int *a, int n)
+{
+	int *d = xcalloc((size_t)n, sizeof *d);
+	if (n)
+		memcpy(d, a, sizeof *d * (size_t)n);
+	return d;
+}
+
+/* selectHost (§1.7) made deterministic: the viable node whose name sorts
+ * first, or one drawn from the seed. */
+static int select_host(struct model_scheduler *m,
+		       const struct model_cycle_result *r)
+{
+	assert(r->n_viable > 0);
+	if (m->opts.tie_random)
+		return r->viable[next_rand(&m->rng) % (uint64_t)r->n_viable];
+	int best = r->viable[0];
+	for (int i = 1; i < r->n_viable; i++)
+		if (strcmp(m->cluster->nodes[r->viable[i]].name,
+			   m->cluster->nodes[best].name) < 0)
+			best = r->viable[i];
+	return best;
+}
+
+/* Spec Scheduling(Pod): Pod.Spec.NodeName' = Node.Name for a viable Node.
+ * kube §1.3 step 9: assumed at once, removed from the nominator. */
+static void do_bind(struct model_scheduler *m, int p,
+		    const struct model_cycle_result *r, struct model_step *st)
+{
+	int node = r->nominated_node >= 0 ? r->nominated_node
+					  : select_host(m, r);
+	m->snap.pod_node[p] = node;
+	m->snap.nominated[p] = -1;
+	m->placed[p] = true;
+	st->action = MODEL_STEP_BIND;
+	st->node = node;
+	st->fast_path = r->nominated_node >= 0;
+	st->message = xstrdup("");
+	wake_all(m);
+}
+
+/* kube §3.6: victims are deleted, lower-priority nominations on the node
+ * cleared, the pod nominated; it is requeued and the deletions wake it. */
+static void apply_preemption(struct model_scheduler *m, int p,
+			     const struct model_preemption *pr,
+			     const struct model_cycle_result *r,
+			     struct model_step *st)
+{
+	for (int i = 0; i < pr->chosen.n; i++) {
+		m->snap.pod_node[pr->chosen.pods[i]] = SNAP_GONE;
+		m->snap.nominated[pr->chosen.pods[i]] = -1;
+	}
+	for (int i = 0; i < pr->n_clear_nominated; i++)
+		m->snap.nominated[pr->clear_nominated[i]] = -1;
+	m->snap.nominated[p] = pr->node;
+	st->action = MODEL_STEP_PREEMPT;
+	st->node = pr->node;
+	st->victims = copy_ints(pr->chosen.pods, pr->chosen.n);
+	st->n_victims = pr->chosen.n;
+	st->cleared = copy_ints(pr->clear_nominated, pr->n_clear_nominated);
+	st->n_cleared = pr->n_clear_nominated;
+	/* PostFilter succeeded: no PostFilter message in the FitError */
+	st->message = xstrdup(r->message ? r->message : "");
+	park(m, p);
+	wake_all(m);
+}
+
+/* Nothing feasible: DefaultPreemption when the profile has it (§1.3 step
+ * 6); the pod stays pending either way. */
+static void no_fit(struct model_scheduler *m, int p,
+		   const struct sched_profile *prof,
+		   const struct model_cycle_result *r, struct model_step *st)
+{
+	st->action = MODEL_STEP_UNSCHEDULABLE;
+	/* an Error or "no nodes" is not a FitError: PostFilter does not run */
+	if (r->code != MODEL_UNSCHEDULABLE ||
+	    !prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
+		st->message = xstrdup(r->message ? r->message : "");
+		park(m, p);
+		return;
+	}
+	struct model_preemption pr;
+	model_preemption_init(&pr);
+	struct model_preempt_opts o = {
+		.offset_draw = m->opts.preempt_random ? next_rand(&m->rng) : 0,
+	};
+	model_preempt_kube(prof, &m->snap, p, r, &o, &pr);
+	if (pr.code == MODEL_SUCCESS && pr.node >= 0) {
+		apply_preemption(m, p, &pr, r, st);
+	} else {
+		if (pr.clear_own_nomination)
+			m->snap.nominated[p] = -1;
+		st->message = model_fit_error(r, pr.message);
+		park(m, p);
+	}
+	model_preemption_release(&pr);
+}
+
+int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
+{
+	assert(m && st);
+	if (m->stopped ||
+	    (m->opts.max_steps > 0 && m->steps >= m->opts.max_steps))
+		return 0;
+	int p = model_scheduler_next(m);
+	if (p < 0)
+		return 0;
+	const struct sched_profile *prof = model_profile_for(m->cluster, p);
+	struct model_cycle_result *r = &m->result;
+	struct snapshot before;
+	snapshot_clone(&before, &m->snap);
+	model_schedule_cycle(prof, &m->snap, p, r);
+
+	memset(st, 0, sizeof *st);
+	st->pod = p;
+	st->node = -1;
+	st->viable = copy_ints(r->viable, r->n_viable);
+	st->n_viable = r->n_viable;
+	if (r->n_viable > 0)
+		do_bind(m, p, r, st);
+	else
+		no_fit(m, p, prof, r, st);
+	m->steps++;
+	if (!model_invariants_check(m, &before, st))
+		m->stopped = true;
+	snapshot_release(&before);
+	return 1;
+}

@@ -1,0 +1,97 @@
+/*
+ * score_balanced_allocation.c - the NodeResourcesBalancedAllocation score
+ * (reference §2.8, S/framework/plugins/noderesources/balanced_allocation.go).
+ */
+#include "plugin.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pod_requests.h"
+
+#define MAX_NODE_SCORE 100
+
+/* Room for every configured resource's fraction (the profile's list). */
+#define MAX_FRACTIONS CONFIG_MAX_RESOURCES
+
+/*
+ * Score(Pod, Node) ==
+ *   LET <<A_i, Q_i>> == AllocReq(Node, r_i, PodRequests(Pod)[r_i]) with
+ *                       useRequested (Requested, not NonZeroRequested)
+ *       F == <<Min(1, float(Q_i) / float(A_i)) : i with A_i /= 0>>
+ *       Std == CASE Len(F) = 2 -> |(F[1] - F[2]) / 2|
+ *              [] Len(F) > 2 -> LET M == (Σ F) / Len(F)
+ *                               IN Sqrt(Σ_i (F[i] - M)^2 / Len(F))
+ *              [] OTHER      -> 0
+ *   IN Trunc((1 - Std) * 100)
+ * Floats evaluated in that order (IEEE double, as Go).  Arg weights are
+ * unused; PreScore never skips; no NormalizeScore.  Not in the seed.
+ */
+static int64_t node_score(const struct model_cycle *cy, int node,
+			  const int64_t *pod_req, int64_t *requested)
+{
+	const struct cluster *c = cy->cluster;
+	const struct sched_profile *prof = cy->profile;
+	struct model_node_usage u = {.requested = requested};
+	model_node_requested(cy->view, node, requested, &u.nonzero_cpu,
+			     &u.nonzero_mem, NULL);
+	double f[MAX_FRACTIONS], total = 0.0;
+	int nf = 0;
+	for (int i = 0; i < prof->n_balanced_resources && nf < MAX_FRACTIONS; i++) {
+		int res = cluster_res_index(c, prof->balanced_resources[i].name);
+		int64_t alloc, req;
+		model_alloc_request(c, &c->nodes[node], res,
+				    res >= 0 ? pod_req[res] : 0, true, &u,
+				    &alloc, &req);
+		if (alloc == 0)
+			continue;
+		double fraction = (double)req / (double)alloc;
+		if (fraction > 1)
+			fraction = 1;
+		total += fraction;
+		f[nf++] = fraction;
+	}
+	double std = 0.0;
+	if (nf == 2) {
+		std = fabs((f[0] - f[1]) / 2);
+	} else if (nf > 2) {
+		double mean = total / (double)nf, sum = 0.0;
+		for (int i = 0; i < nf; i++)
+			sum = sum + (f[i] - mean) * (f[i] - mean);
+		std = sqrt(sum / (double)nf);
+	}
+	return (int64_t)((1 - std) * (double)MAX_NODE_SCORE);
+}
+
+static int64_t *int64_array(int n)
+{
+	int64_t *a = calloc((size_t)(n > 0 ? n : 1), sizeof *a);
+	if (!a) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return a;
+}
+
+enum model_code model_score_balanced_allocation(const struct model_cycle *cy,
+						const int *feasible, int n,
+						int64_t *scores,
+						struct model_status *err)
+{
+	assert(cy && (n == 0 || (feasible && scores)) && err);
+	model_status_ok(err);
+	const struct cluster *c = cy->cluster;
+	if (cy->profile->n_balanced_resources == 0) {
+		model_status_fail(err, MODEL_ERROR, "resources not found");
+		return MODEL_ERROR;
+	}
+	int64_t *pod_req = int64_array(c->n_res), *requested = int64_array(c->n_res);
+	model_pod_requests(c, &c->pods[cy->pod], pod_req);
+	for (int i = 0; i < n; i++)
+		scores[i] = node_score(cy, feasible[i], pod_req, requested);
+	free(pod_req);
+	free(requested);
+	return MODEL_SUCCESS;
+}

@@ -1,0 +1,624 @@
+/*
+ * cycle.c - one scheduling cycle the way kube-scheduler runs it
+ * (reference §1.3-§1.7): PreFilter state, Filter over the candidate nodes
+ * (with the two-pass nominated-pods rule, §1.5), scoring of the feasible
+ * nodes, the viable set and selectHost, and kube's FitError message.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*filter_fn)(struct oracle_cycle *, const struct oracle_nodeview *,
+			  struct model_status *);
+typedef enum model_code (*score_fn)(struct oracle_cycle *, const int *, int, int64_t *);
+
+/* Filter plugins in the default profile's order (§1.1). */
+static const struct {
+	int id;
+	filter_fn fn;
+} filters[] = {
+	{PLUGIN_NODE_UNSCHEDULABLE, oracle_filter_unschedulable},
+	{PLUGIN_NODE_NAME, oracle_filter_node_name},
+	{PLUGIN_TAINT_TOLERATION, oracle_filter_taints},
+	{PLUGIN_NODE_AFFINITY, oracle_filter_node_affinity},
+	{PLUGIN_NODE_PORTS, oracle_filter_ports},
+	{PLUGIN_NODE_RESOURCES_FIT, oracle_filter_fit},
+	{PLUGIN_POD_TOPOLOGY_SPREAD, oracle_filter_spread},
+	{PLUGIN_INTER_POD_AFFINITY, oracle_filter_interpod},
+};
+
+/* Score plugins in PreScore/Score order (§1.1; SelectorSpread last). */
+static const struct {
+	int id;
+	score_fn fn;
+} scorers[] = {
+	{PLUGIN_TAINT_TOLERATION, oracle_score_taints},
+	{PLUGIN_NODE_AFFINITY, oracle_score_node_affinity},
+	{PLUGIN_NODE_RESOURCES_FIT, oracle_score_fit},
+	{PLUGIN_POD_TOPOLOGY_SPREAD, oracle_score_spread},
+	{PLUGIN_INTER_POD_AFFINITY, oracle_score_interpod},
+	{PLUGIN_BALANCED_ALLOCATION, oracle_score_balanced},
+	{PLUGIN_IMAGE_LOCALITY, oracle_score_images},
+	{PLUGIN_SELECTOR_SPREAD, oracle_score_selector_spread},
+};
+
+#define N_FILTERS ((int)(sizeof filters / sizeof filters[0]))
+#define N_SCORERS ((int)(sizeof scorers / sizeof scorers[0]))
+
+void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
+			const struct sched_profile *prof, int pod)
+{
+	assert(cy && o && prof && pod >= 0 && pod < o->cluster->n_pods);
+	memset(cy, 0, sizeof(*cy));
+	cy->o = o;
+	cy->c = o->cluster;
+	cy->prof = prof;
+	cy->pod = pod;
+	cy->p = &o->cluster->pods[pod];
+	arena_init(&cy->arena);
+	struct oracle_data *d = o->d;
+	/* a fresh stamp invalidates every memo slot at once */
+	if (++d->stamp >= 0x7fffffffu) {
+		for (int i = 0; i < d->n_memo; i++)
+			memset(d->memo[i], 0, sizeof(uint32_t) * (size_t)(d->n_groups + 1));
+		d->stamp = 1;
+	}
+	d->used_memo = 0;
+}
+
+void oracle_cycle_end(struct oracle_cycle *cy)
+{
+	arena_release(&cy->arena);
+}
+
+/* -------------------------------------------------------------- PreFilter */
+
+/* RunPreFilterPlugins: plugins disabled in the profile count as skipped;
+ * an UnschedulableAndUnresolvable stops at once.  Returns the rejecting
+ * plugin, or -1. */
+static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
+{
+	const struct sched_profile *prof = cy->prof;
+	model_status_ok(st);
+	for (int i = 0; i < N_FILTERS; i++)
+		cy->skip[filters[i].id] = !prof->filter[filters[i].id];
+	if (prof->filter[PLUGIN_NODE_AFFINITY]) {
+		oracle_prefilter_node_affinity(cy, st);
+		if (st->code != MODEL_SUCCESS)
+			return PLUGIN_NODE_AFFINITY;
+		/* the result records NodeAffinity's PreFilter verdict */
+		if (cy->skip[PLUGIN_NODE_AFFINITY])
+			st->code = MODEL_SKIP;
+	}
+	if (prof->filter[PLUGIN_NODE_PORTS])
+		oracle_prefilter_ports(cy);
+	/* Fit's request is also what nominated pods are measured against */
+	oracle_prefilter_fit(cy);
+	if (prof->filter[PLUGIN_POD_TOPOLOGY_SPREAD])
+		oracle_prefilter_spread(cy);
+	if (prof->filter[PLUGIN_INTER_POD_AFFINITY])
+		oracle_prefilter_interpod(cy);
+	return -1;
+}
+
+/* ----------------------------------------------------------------- Filter */
+
+/* The outcome of the filters on one node. */
+struct node_eval {
+	bool feasible;
+	enum model_code code;
+	int first;                        /* first failing plugin, -1 */
+	bool failed[PLUGIN_COUNT];
+	struct model_status *status;      /* [PLUGIN_COUNT] or NULL */
+};
+
+/* RunFilterPlugins on a view; every filter when all, else up to the
+ * first failure.  Returns true when every filter passed. */
+static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+			bool all, struct node_eval *e)
+{
+	struct model_status scratch;
+	e->first = -1;
+	e->code = MODEL_SUCCESS;
+	memset(e->failed, 0, sizeof(e->failed));
+	for (int i = 0; i < N_FILTERS; i++) {
+		int id = filters[i].id;
+		struct model_status *st = e->status ? &e->status[id] : &scratch;
+		model_status_ok(st);
+		if (cy->skip[id])
+			continue;
+		filters[i].fn(cy, v, st);
+		if (st->code == MODEL_SUCCESS)
+			continue;
+		e->failed[id] = true;
+		if (e->first < 0) {
+			e->first = id;
+			e->code = st->code;
+			if (!all)
+				break;
+		}
+	}
+	e->feasible = e->first < 0;
+	return e->feasible;
+}
+
+/* Pods nominated to node with priority >= the pod's, other than the pod
+ * itself, in nomination order (§1.5). */
+static int nominated_for(struct oracle_cycle *cy, int node, int *out)
+{
+	const struct oracle_ilist *l = &cy->o->d->nodes[node].nominated;
+	int n = 0;
+	for (int i = 0; i < l->n; i++) {
+		int q = l->v[i];
+		if (q != cy->pod && cy->c->pods[q].priority >= cy->p->priority)
+			out[n++] = q;
+	}
+	return n;
+}
+
+/* Pass 1 of §1.5: the node with the nominated pods q[0..nq) added (a
+ * NodeInfo copy) and their AddPod applied to the cycle state, undone
+ * afterwards (RemovePod in reverse order, critical paths restored). */
+static bool run_pass1(struct oracle_cycle *cy, int node, const int *q, int nq,
+		      bool all, struct node_eval *e)
+{
+	struct oracle_data *d = cy->o->d;
+	struct oracle_node *x = &d->nodes[node];
+	int64_t *req = cy->scratch_req;
+	memcpy(req, x->requested, sizeof(int64_t) * (size_t)d->n_res);
+	void *saved = oracle_spread_save(cy);
+	for (int i = 0; i < nq; i++) {
+		const int64_t *qr = &d->pod_req[(size_t)q[i] * d->n_res];
+		for (int r = 0; r < d->n_res; r++)
+			req[r] += qr[r];
+		oracle_spread_update(cy, q[i], node, 1);
+		oracle_interpod_update(cy, q[i], node, 1);
+	}
+	struct oracle_nodeview v1 = {node, req, x->pods.n + nq, q, nq};
+	bool ok = run_filters(cy, &v1, all, e);
+	for (int i = nq - 1; i >= 0; i--) {
+		oracle_interpod_update(cy, q[i], node, -1);
+		oracle_spread_update(cy, q[i], node, -1);
+	}
+	oracle_spread_restore(cy, saved);
+	return ok;
+}
+
+/* RunFilterPluginsWithNominatedPods: pass 1 with the nominated pods, then
+ * pass 2 on the node alone when pods were added and pass 1 passed.  In
+ * all mode (explain) pass 2 always runs and a filter has failed when it
+ * failed in either pass; the recorded failure is pass 1's if any. */
+static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_eval *e)
+{
+	struct oracle_data *d = cy->o->d;
+	struct oracle_node *x = &d->nodes[node];
+	struct oracle_nodeview v = {node, x->requested, x->pods.n, NULL, 0};
+	int *q = NULL;
+	int nq = 0;
+	if (x->nominated.n) {
+		q = arena_array(&cy->arena, (size_t)x->nominated.n, sizeof(int));
+		nq = nominated_for(cy, node, q);
+	}
+	if (nq == 0)
+		return run_filters(cy, &v, all, e);
+	bool ok = run_pass1(cy, node, q, nq, all, e);
+	if (!all)
+		return ok && run_filters(cy, &v, all, e);
+	struct node_eval e2 = {0};
+	if (e->status)
+		e2.status = arena_array(&cy->arena, PLUGIN_COUNT, sizeof(struct model_status));
+	run_filters(cy, &v, all, &e2);
+	for (int id = 0; id < PLUGIN_COUNT; id++) {
+		if (e->failed[id] || !e2.failed[id])
+			continue;
+		e->failed[id] = true;
+		if (e->status)
+			e->status[id] = e2.status[id];
+	}
+	if (e->first < 0) {
+		e->first = e2.first;
+		e->code = e2.code;
+	}
+	e->feasible = e->first < 0;
+	return e->feasible;
+}
+
+/* --------------------------------------------------------------- results */
+
+static void verdict_clear(struct model_node_verdict *v, enum model_code code)
+{
+	v->feasible = false;
+	v->code = code;
+	v->rejected_by = -1;
+	memset(v->failed, 0, sizeof(v->failed));
+	for (int i = 0; i < PLUGIN_COUNT; i++)
+		model_status_ok(&v->status[i]);
+}
+
+/* Nothing decided yet (model/model.h's conventions). */
+static void result_reset(struct model_cycle_result *r, int pod)
+{
+	r->pod = pod;
+	model_status_ok(&r->prefilter);
+	model_status_ok(&r->error);
+	for (int n = 0; n < r->n_nodes; n++) {
+		r->in_prefilter_result[n] = true;
+		verdict_clear(&r->verdicts[n], MODEL_SUCCESS);
+		r->total[n] = 0;
+	}
+	memset(r->scores, 0, sizeof(int64_t) * (size_t)r->n_nodes * PLUGIN_COUNT);
+	memset(r->score_skipped, 0, sizeof(bool) * PLUGIN_COUNT);
+	r->n_feasible = 0;
+	r->n_viable = 0;
+	r->scored = false;
+	free(r->message);
+	r->message = NULL;
+	r->code = MODEL_SUCCESS;
+	r->nominated_node = -1;
+}
+
+struct reason_count {
+	const char *reason;
+	int count;
+	char *text;
+};
+
+static int reason_text_cmp(const void *a, const void *b)
+{
+	const struct reason_count *x = a, *y = b;
+	return strcmp(x->text, y->text);
+}
+
+/* FitError.Error(): "0/N nodes are available: <histogram>." where the
+ * histogram is "count reason" of every rejected node's status, sorted as
+ * strings; a PreFilter rejection replaces it with its message. */
+static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
+		       const struct model_status *const *node_status, int n_status)
+{
+	int n_all = cy->c->n_nodes;
+	size_t cap = 256, len = 0;
+	char *msg = oracle_xmalloc(cap);
+	len = (size_t)snprintf(msg, cap, "0/%d nodes are available:", n_all);
+	struct reason_count *rc = NULL;
+	int n_rc = 0;
+	if (pre && pre->n_reasons) {
+		rc = oracle_xcalloc(1, sizeof(*rc));
+		size_t need = 8;
+		for (int i = 0; i < pre->n_reasons; i++)
+			need += strlen(pre->reasons[i]) + 2;
+		rc[0].text = oracle_xmalloc(need);
+		rc[0].text[0] = 0;
+		for (int i = 0; i < pre->n_reasons; i++) {
+			if (i)
+				strcat(rc[0].text, ", ");
+			strcat(rc[0].text, pre->reasons[i]);
+		}
+		n_rc = 1;
+	} else if (!pre) {
+		struct oracle_strmap ids;
+		oracle_strmap_init(&ids);
+		int total = 0;
+		for (int i = 0; i < n_status; i++)
+			total += node_status[i]->n_reasons;
+		rc = oracle_xcalloc((size_t)total + 1, sizeof(*rc));
+		for (int i = 0; i < n_status; i++)
+			for (int k = 0; k < node_status[i]->n_reasons; k++) {
+				const char *reason = node_status[i]->reasons[k];
+				int id = oracle_strmap_intern(&ids, reason);
+				if (id == n_rc)
+					rc[n_rc++].reason = reason;
+				rc[id].count++;
+			}
+		oracle_strmap_release(&ids);
+		for (int i = 0; i < n_rc; i++) {
+			size_t need = strlen(rc[i].reason) + 16;
+			rc[i].text = oracle_xmalloc(need);
+			snprintf(rc[i].text, need, "%d %s", rc[i].count, rc[i].reason);
+		}
+		qsort(rc, (size_t)n_rc, sizeof(*rc), reason_text_cmp);
+	}
+	for (int i = 0; i < n_rc; i++) {
+		size_t need = len + strlen(rc[i].text) + 4;
+		if (need > cap) {
+			cap = need * 2;
+			msg = oracle_xrealloc(msg, cap);
+		}
+		len += (size_t)snprintf(msg + len, cap - len, "%s%s", i ? ", " : " ",
+					rc[i].text);
+		free(rc[i].text);
+	}
+	free(rc);
+	if (n_rc) {
+		if (len + 2 > cap)
+			msg = oracle_xrealloc(msg, cap = len + 2);
+		msg[len++] = '.';
+		msg[len] = 0;
+	}
+	return msg;
+}
+
+/* ---------------------------------------------------------------- scoring */
+
+/* prioritizeNodes: every enabled score plugin on the feasible nodes;
+ * weighted scores into r (when given) and totals into total[]. */
+static void score_nodes(struct oracle_cycle *cy, const int *f, int n,
+			int64_t *total, struct model_cycle_result *r)
+{
+	int64_t *s = arena_array(&cy->arena, (size_t)n + 1, sizeof(int64_t));
+	for (int i = 0; i < n; i++)
+		total[i] = 0;
+	for (int k = 0; k < N_SCORERS; k++) {
+		int id = scorers[k].id;
+		if (!cy->prof->score[id])
+			continue;
+		memset(s, 0, sizeof(int64_t) * (size_t)n);
+		enum model_code code = scorers[k].fn(cy, f, n, s);
+		if (code == MODEL_SKIP) {
+			if (r)
+				r->score_skipped[id] = true;
+			continue;
+		}
+		int64_t w = cy->prof->weight[id] ? cy->prof->weight[id] : 1;
+		for (int i = 0; i < n; i++) {
+			total[i] += s[i] * w;
+			if (r)
+				r->scores[(size_t)f[i] * PLUGIN_COUNT + (size_t)id] = s[i] * w;
+		}
+	}
+}
+
+/* --------------------------------------------------------------- the cycle */
+
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+static void record(struct model_cycle_result *r, int node, const struct node_eval *e)
+{
+	if (!r)
+		return;
+	struct model_node_verdict *v = &r->verdicts[node];
+	v->feasible = e->feasible;
+	v->code = e->code;
+	v->rejected_by = e->first;
+	memcpy(v->failed, e->failed, sizeof(v->failed));
+}
+
+struct cycle_run {
+	int *feasible;
+	int n_feasible;
+	const struct model_status **rejected;   /* recorded status per rejected node */
+	int n_rejected;
+	int nominated_ok;                        /* feasible nominated node, or -1 */
+	struct model_status *status;             /* [PLUGIN_COUNT] when r is NULL */
+};
+
+/* One node: filters, verdict, feasible or rejected list. */
+static bool filter_one(struct oracle_cycle *cy, struct model_cycle_result *r,
+		       struct cycle_run *run, int node, bool candidate,
+		       struct model_status *scratch)
+{
+	struct node_eval e = {0};
+	e.status = r ? r->verdicts[node].status : run->status;
+	bool ok = eval_node(cy, node, cy->o->all_nodes, &e);
+	record(r, node, &e);
+	if (ok && candidate) {
+		run->feasible[run->n_feasible++] = node;
+	} else if (!ok) {
+		/* without r the statuses live in one buffer: keep a copy */
+		scratch[node] = e.status[e.first];
+		run->rejected[run->n_rejected++] = &scratch[node];
+	}
+	return ok;
+}
+
+/* All mode (explain, like the model): every node is filtered, the
+ * nominated node even outside the PreFilterResult; then a feasible
+ * nominated node is the answer.  Fast mode (kube): the nominated node
+ * first, then nodes in node-tree order from nextStartNodeIndex until
+ * numFeasibleNodesToFind are found. */
+static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
+			  struct cycle_run *run)
+{
+	struct oracle *o = cy->o;
+	struct oracle_data *d = o->d;
+	int n_all = d->n_nodes;
+	int nom = o->snap.nominated[cy->pod];
+	run->nominated_ok = -1;
+	run->feasible = arena_array(&cy->arena, (size_t)n_all + 1, sizeof(int));
+	run->rejected = arena_array(&cy->arena, (size_t)n_all + 2, sizeof(*run->rejected));
+	run->status = arena_array(&cy->arena, PLUGIN_COUNT, sizeof(struct model_status));
+	struct model_status *scratch = arena_array(&cy->arena, (size_t)n_all + 1,
+						   sizeof(struct model_status));
+	if (o->all_nodes) {
+		for (int n = 0; n < n_all; n++) {
+			bool in = !cy->na_has_result || cy->na_allowed[n];
+			if (!in && r)
+				r->in_prefilter_result[n] = false;
+			if (!in && n != nom) {
+				if (r)
+					verdict_clear(&r->verdicts[n], MODEL_UAU);
+				continue;
+			}
+			if (filter_one(cy, r, run, n, in, scratch) && n == nom)
+				run->nominated_ok = nom;
+		}
+		return;
+	}
+	if (nom >= 0 && filter_one(cy, r, run, nom, false, scratch)) {
+		run->nominated_ok = nom;
+		return;
+	}
+	run->n_rejected = 0;   /* evaluated again below, recorded once */
+	int *cand = arena_array(&cy->arena, (size_t)n_all + 1, sizeof(int));
+	int n_cand = 0;
+	for (int i = 0; i < n_all; i++) {
+		int n = d->order[i];
+		if (cy->na_has_result && !cy->na_allowed[n]) {
+			if (r) {
+				r->in_prefilter_result[n] = false;
+				if (n != nom)
+					verdict_clear(&r->verdicts[n], MODEL_UAU);
+			}
+			continue;
+		}
+		cand[n_cand++] = n;
+	}
+	int want = oracle_num_to_find(cy->c, cy->prof, n_cand);
+	int start = n_cand ? o->next_start % n_cand : 0;
+	int processed = 0;
+	for (int i = 0; i < n_cand && run->n_feasible < want; i++) {
+		filter_one(cy, r, run, cand[(start + i) % n_cand], true, scratch);
+		processed++;
+	}
+	if (n_all)
+		o->next_start = (o->next_start + processed) % n_all;
+}
+
+static int select_host(struct oracle *o, const int *viable, int n)
+{
+	if (n == 1)
+		return viable[0];
+	return viable[oracle_rand(o) % (uint64_t)n];
+}
+
+/* PreFilter rejected: every node gets that status, attributed to the
+ * plugin; no Filter runs. */
+static void prefilter_reject(struct oracle_cycle *cy, struct model_cycle_result *r,
+			     const struct model_status *pre, int rejector)
+{
+	r->prefilter = *pre;
+	for (int n = 0; n < cy->c->n_nodes; n++) {
+		struct model_node_verdict *v = &r->verdicts[n];
+		verdict_clear(v, pre->code);
+		v->rejected_by = rejector;
+		v->failed[rejector] = true;
+		v->status[rejector] = *pre;
+	}
+	r->code = MODEL_UNSCHEDULABLE;
+	r->message = fit_error(cy, pre, NULL, 0);
+}
+
+/* Scoring and the viable set over run's feasible nodes (node order). */
+static int choose(struct oracle_cycle *cy, struct model_cycle_result *r,
+		  struct cycle_run *run)
+{
+	int nf = run->n_feasible;
+	int *viable = arena_array(&cy->arena, (size_t)nf + 1, sizeof(int));
+	int n_viable = 0;
+	if (run->nominated_ok >= 0) {
+		viable[n_viable++] = run->nominated_ok;
+		if (r)
+			r->nominated_node = run->nominated_ok;
+	} else if (nf == 1) {
+		viable[n_viable++] = run->feasible[0];
+	} else {
+		int64_t *total = arena_array(&cy->arena, (size_t)nf, sizeof(int64_t));
+		score_nodes(cy, run->feasible, nf, total, r);
+		int64_t best = INT64_MIN;
+		for (int i = 0; i < nf; i++) {
+			if (r)
+				r->total[run->feasible[i]] = total[i];
+			if (total[i] > best) {
+				best = total[i];
+				n_viable = 0;
+			}
+			if (total[i] == best)
+				viable[n_viable++] = run->feasible[i];
+		}
+		if (r)
+			r->scored = true;
+	}
+	if (r) {
+		memcpy(r->viable, viable, sizeof(int) * (size_t)n_viable);
+		r->n_viable = n_viable;
+	}
+	return select_host(cy->o, viable, n_viable);
+}
+
+static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod,
+		     struct model_cycle_result *r)
+{
+	const struct cluster *c = o->cluster;
+	if (r)
+		result_reset(r, pod);
+	if (c->n_nodes == 0) {
+		if (r) {
+			r->code = MODEL_UAU;
+			r->message = strdup("no nodes available to schedule pods");
+		}
+		return -1;
+	}
+	struct oracle_cycle cy;
+	oracle_cycle_begin(&cy, o, prof, pod);
+	struct model_status pre;
+	int rejector = run_prefilter(&cy, &pre);
+	if (r)
+		r->prefilter = pre;
+	if (rejector >= 0) {
+		if (r)
+			prefilter_reject(&cy, r, &pre, rejector);
+		oracle_cycle_end(&cy);
+		return -1;
+	}
+	struct cycle_run run = {0};
+	find_feasible(&cy, r, &run);
+	qsort(run.feasible, (size_t)run.n_feasible, sizeof(int), int_cmp);
+	if (r) {
+		memcpy(r->feasible, run.feasible, sizeof(int) * (size_t)run.n_feasible);
+		r->n_feasible = run.n_feasible;
+	}
+	int chosen = -1;
+	if (run.n_feasible == 0 && run.nominated_ok < 0) {
+		if (r) {
+			r->code = MODEL_UNSCHEDULABLE;
+			r->message = fit_error(&cy, NULL, run.rejected, run.n_rejected);
+		}
+	} else {
+		chosen = choose(&cy, r, &run);
+	}
+	oracle_cycle_end(&cy);
+	return chosen;
+}
+
+int oracle_schedule_cycle(struct oracle *o, int pod, struct model_cycle_result *r)
+{
+	assert(o && r && pod >= 0 && pod < o->cluster->n_pods);
+	assert(r->n_nodes == o->cluster->n_nodes);
+	const struct cluster *c = o->cluster;
+	const struct sched_profile *prof =
+		config_find_profile(&c->config, c->pods[pod].scheduler_name);
+	if (!prof) {
+		result_reset(r, pod);
+		return -2;
+	}
+	return run_cycle(o, prof, pod, r);
+}
+
+int oracle_select(struct oracle *o, int pod)
+{
+	assert(o && pod >= 0 && pod < o->cluster->n_pods);
+	const struct cluster *c = o->cluster;
+	const struct sched_profile *prof =
+		config_find_profile(&c->config, c->pods[pod].scheduler_name);
+	if (!prof)
+		return -2;
+	return run_cycle(o, prof, pod, NULL);
+}
+
+int oracle_explain_cycle(const struct sched_profile *prof, const struct snapshot *s,
+			 int pod, struct model_cycle_result *r)
+{
+	assert(prof && s && s->cluster && r);
+	struct oracle o;
+	oracle_init(&o, s);
+	o.all_nodes = true;
+	run_cycle(&o, prof, pod, r);
+	oracle_release(&o);
+	return 0;
+}

@@ -1,0 +1,129 @@
+/*
+ * default_selector.c - the pieces PodTopologySpread (§2.11) and
+ * SelectorSpread (§6) share: the pod's default selector (Services,
+ * ReplicationController, ReplicaSet, StatefulSet), countPodsMatchSelector
+ * and the node inclusion policies.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+/* labels.Merge(into, m): m's entries overwrite into's. */
+static void merge_map(struct arena *a, struct labels *into, const struct labels *m)
+{
+	struct label *items = arena_array(a, (size_t)(into->n + m->n) + 1, sizeof(*items));
+	int n = into->n;
+	if (n)
+		memcpy(items, into->items, sizeof(*items) * (size_t)n);
+	for (int i = 0; i < m->n; i++) {
+		int j = 0;
+		while (j < n && strcmp(items[j].key, m->items[i].key) != 0)
+			j++;
+		items[j] = m->items[i];
+		if (j == n)
+			n++;
+	}
+	into->items = items;
+	into->n = n;
+}
+
+static const struct workload *find_workload(const struct cluster *c,
+					    enum workload_kind kind,
+					    const char *ns, const char *name)
+{
+	for (int i = 0; i < c->n_workloads; i++) {
+		const struct workload *w = &c->workloads[i];
+		if (w->kind == kind && strcmp(w->ns, ns) == 0 && strcmp(w->name, name) == 0)
+			return w;
+	}
+	return NULL;
+}
+
+/* GetControllerOf: the first owner reference with controller: true. */
+static const struct owner_ref *controller_of(const struct pod *p)
+{
+	for (int i = 0; i < p->n_owners; i++)
+		if (p->owners[i].controller)
+			return &p->owners[i];
+	return NULL;
+}
+
+/* DefaultSelector: merged selectors of the Services selecting the pod;
+ * the controlling RC's map merged in, or the RS/SS selector's
+ * requirements added. */
+void oracle_default_selector(struct oracle_cycle *cy, struct oracle_sel *s)
+{
+	const struct cluster *c = cy->c;
+	const struct pod *p = cy->p;
+	struct labels set = {NULL, 0};
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < c->n_workloads; i++) {
+		const struct workload *w = &c->workloads[i];
+		if (w->kind != WORKLOAD_SERVICE || strcmp(w->ns, p->ns) != 0 ||
+		    !w->has_map_selector)
+			continue;
+		if (match_labels_subset(&w->map_selector, &p->labels))
+			merge_map(&cy->arena, &set, &w->map_selector);
+	}
+	const struct owner_ref *own = controller_of(p);
+	if (own) {
+		const struct workload *w = NULL;
+		if (strcmp(own->api_version, "v1") == 0 &&
+		    strcmp(own->kind, "ReplicationController") == 0) {
+			w = find_workload(c, WORKLOAD_REPLICATION_CONTROLLER, p->ns, own->name);
+			if (w && w->has_map_selector)
+				merge_map(&cy->arena, &set, &w->map_selector);
+		} else if (strcmp(own->api_version, "apps/v1") == 0) {
+			if (strcmp(own->kind, "ReplicaSet") == 0)
+				w = find_workload(c, WORKLOAD_REPLICA_SET, p->ns, own->name);
+			else if (strcmp(own->kind, "StatefulSet") == 0)
+				w = find_workload(c, WORKLOAD_STATEFUL_SET, p->ns, own->name);
+			/* a nil selector is Nothing: it has no requirements */
+			if (w && w->selector.present) {
+				if (w->selector.match_labels.n)
+					s->maps[s->n_maps++] = w->selector.match_labels;
+				if (w->selector.n_exprs) {
+					s->exprs[0] = w->selector.exprs;
+					s->n_exprs[0] = w->selector.n_exprs;
+					s->n_expr_lists = 1;
+				}
+			}
+		}
+	}
+	if (set.n)
+		s->maps[s->n_maps++] = set;
+}
+
+/* countPodsMatchSelector: {} counts nothing; terminating pods and other
+ * namespaces are skipped. */
+int64_t oracle_count_matching(struct oracle_cycle *cy, int n, struct oracle_sel *s)
+{
+	if (oracle_sel_empty(s) || s->nothing)
+		return 0;
+	struct oracle_data *d = cy->o->d;
+	const struct oracle_node *x = &d->nodes[n];
+	int ns = d->pod_ns[cy->pod];
+	int64_t count = 0;
+	for (int i = 0; i < x->n_groups; i++) {
+		int g = x->groups[i].group;
+		if (d->group_ns[g] != ns || d->group_terminating[g])
+			continue;
+		if (oracle_sel_group(cy->o, s, g))
+			count += x->groups[i].count;
+	}
+	return count;
+}
+
+/* matchNodeInclusionPolicies: Honor affinity = the pod's nodeSelector and
+ * required node affinity; Honor taints = no untolerated NoSchedule /
+ * NoExecute taint. */
+bool oracle_node_fits_policies(struct oracle_cycle *cy, int n, bool aff_honor,
+			       bool taint_honor)
+{
+	const struct node *node = &cy->c->nodes[n];
+	if (aff_honor && !match_pod_required_node_affinity(cy->p, node))
+		return false;
+	if (taint_honor && match_first_untolerated(cy->p, node) >= 0)
+		return false;
+	return true;
+}

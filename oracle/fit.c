@@ -1,0 +1,212 @@
+/*
+ * fit.c - NodeResourcesFit (reference §2.7): the request check against
+ * allocatable minus requested, and the LeastAllocated / MostAllocated /
+ * RequestedToCapacityRatio scores; plus the shared resource lookup that
+ * NodeResourcesBalancedAllocation (§2.8, balanced.c) uses.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+void oracle_prefilter_fit(struct oracle_cycle *cy)
+{
+	const struct cluster *c = cy->c;
+	size_t nr = (size_t)c->n_res;
+	cy->req = arena_array(&cy->arena, nr + 1, sizeof(int64_t));
+	cy->req_key = arena_array(&cy->arena, nr + 1, sizeof(bool));
+	cy->scratch_req = arena_array(&cy->arena, nr + 1, sizeof(int64_t));
+	oracle_pod_requests(c, cy->p, false, cy->req, cy->req_key);
+	cy->req_any = cy->req[RES_CPU] || cy->req[RES_MEMORY] ||
+		      cy->req[RES_EPHEMERAL];
+	for (size_t r = 0; r < nr; r++)
+		if (cy->req_key[r] && c->res_class[r] == RESCLASS_SCALAR)
+			cy->req_any = true;
+}
+
+/* An extended resource the profile's ignoredResources /
+ * ignoredResourceGroups exclude from the check. */
+static bool fit_ignored(const struct sched_profile *prof, const char *name)
+{
+	if (!strchr(name, '/') || strstr(name, "kubernetes.io/"))
+		return false;
+	for (int i = 0; i < prof->n_fit_ignored_resources; i++)
+		if (strcmp(prof->fit_ignored_resources[i], name) == 0)
+			return true;
+	size_t plen = (size_t)(strchr(name, '/') - name);
+	for (int i = 0; i < prof->n_fit_ignored_groups; i++) {
+		const char *g = prof->fit_ignored_groups[i];
+		if (strlen(g) == plen && strncmp(g, name, plen) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Filter (§2.7): pod count, then cpu, memory, ephemeral-storage, then the
+ * scalar resources (in resource-index order), every shortfall a reason. */
+void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+		       struct model_status *st)
+{
+	const struct cluster *c = cy->c;
+	const struct oracle_data *d = cy->o->d;
+	size_t nr = (size_t)c->n_res;
+	const int64_t *alloc = &d->alloc[(size_t)v->node * nr];
+	const int64_t *used = v->requested;
+	if ((int64_t)v->n_pods + 1 > alloc[RES_PODS])
+		model_status_fail(st, MODEL_UNSCHEDULABLE, "Too many pods");
+	if (!cy->req_any)
+		return;
+	static const struct {
+		int res;
+		const char *reason;
+	} fixed[] = {
+		{RES_CPU, "Insufficient cpu"},
+		{RES_MEMORY, "Insufficient memory"},
+		{RES_EPHEMERAL, "Insufficient ephemeral-storage"},
+	};
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+		int r = fixed[i].res;
+		if (cy->req[r] > 0 && cy->req[r] > alloc[r] - used[r])
+			model_status_fail(st, MODEL_UNSCHEDULABLE, "%s", fixed[i].reason);
+	}
+	for (size_t r = RES_FIRST_OTHER; r < nr; r++) {
+		if (c->res_class[r] != RESCLASS_SCALAR || cy->req[r] == 0)
+			continue;
+		if (fit_ignored(cy->prof, c->res_names[r]))
+			continue;
+		if (cy->req[r] > alloc[r] - used[r])
+			model_status_fail(st, MODEL_UNSCHEDULABLE, "Insufficient %s",
+					  c->res_names[r]);
+	}
+}
+
+/* calculateResourceAllocatableRequest: (allocatable, node request + pod
+ * request) for resource r, or alloc 0 when the resource is skipped. */
+int oracle_fit_alloc_req(struct oracle_cycle *cy, int node, int r,
+			 int64_t pod_req, bool use_requested,
+			 int64_t *alloc, int64_t *req)
+{
+	const struct cluster *c = cy->c;
+	const struct oracle_data *d = cy->o->d;
+	const struct oracle_node *x = &d->nodes[node];
+	size_t i = (size_t)node * (size_t)c->n_res + (size_t)r;
+	*alloc = *req = 0;
+	if (r < 0)
+		return 0;
+	switch (c->res_class[r]) {
+	case RESCLASS_CPU:
+		*alloc = d->alloc[i];
+		*req = (use_requested ? x->requested[r] : x->nz_cpu) + pod_req;
+		break;
+	case RESCLASS_MEMORY:
+		*alloc = d->alloc[i];
+		*req = (use_requested ? x->requested[r] : x->nz_mem) + pod_req;
+		break;
+	case RESCLASS_EPHEMERAL:
+		*alloc = d->alloc[i];
+		*req = x->requested[r] + pod_req;
+		break;
+	case RESCLASS_SCALAR:
+		if (pod_req == 0 || !d->alloc_has[i])
+			return 0;
+		*alloc = d->alloc[i];
+		*req = x->requested[r] + pod_req;
+		break;
+	default:
+		return 0;
+	}
+	return *alloc != 0;
+}
+
+static int64_t least_requested(int64_t req, int64_t cap)
+{
+	if (cap == 0 || req > cap)
+		return 0;
+	return (cap - req) * 100 / cap;
+}
+
+static int64_t most_requested(int64_t req, int64_t cap)
+{
+	if (cap == 0)
+		return 0;
+	if (req > cap)
+		req = cap;
+	return req * 100 / cap;
+}
+
+/* BuildBrokenLinearFunction over the shape scaled x10. */
+static int64_t broken_linear(const struct sched_profile *prof, int64_t p)
+{
+	const struct shape_point *s = prof->shape;
+	for (int i = 0; i < prof->n_shape; i++) {
+		if (p > s[i].utilization)
+			continue;
+		if (i == 0)
+			return s[0].score * 10;
+		return s[i - 1].score * 10 +
+		       (s[i].score * 10 - s[i - 1].score * 10) * (p - s[i - 1].utilization) /
+			       (s[i].utilization - s[i - 1].utilization);
+	}
+	return prof->n_shape ? s[prof->n_shape - 1].score * 10 : 0;
+}
+
+static int64_t ratio_score(const struct sched_profile *prof, int64_t req, int64_t cap)
+{
+	if (cap == 0 || req > cap)
+		return broken_linear(prof, 100);
+	return broken_linear(prof, req * 100 / cap);
+}
+
+/* Score: the strategy's weighted mean over the configured resources,
+ * pod side with the 100m / 200Mi defaults, node side NonZeroRequested. */
+enum model_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n,
+				 int64_t *out)
+{
+	const struct cluster *c = cy->c;
+	const struct sched_profile *prof = cy->prof;
+	int64_t *podreq = arena_array(&cy->arena, (size_t)c->n_res + 1, sizeof(int64_t));
+	oracle_pod_requests(c, cy->p, true, podreq, NULL);
+	int nres = prof->n_fit_resources;
+	int *ri = arena_array(&cy->arena, (size_t)nres + 1, sizeof(int));
+	for (int k = 0; k < nres; k++)
+		ri[k] = oracle_res_index(c, prof->fit_resources[k].name);
+	for (int i = 0; i < n; i++) {
+		int64_t score = 0, wsum = 0;
+		for (int k = 0; k < nres; k++) {
+			int64_t alloc, req, w = prof->fit_resources[k].weight, s;
+			if (!oracle_fit_alloc_req(cy, f[i], ri[k], ri[k] >= 0 ? podreq[ri[k]] : 0,
+						  false, &alloc, &req))
+				continue;
+			switch (prof->fit_strategy) {
+			case FIT_MOST_ALLOCATED:
+				s = most_requested(req, alloc);
+				break;
+			case FIT_REQUESTED_TO_CAPACITY_RATIO:
+				s = ratio_score(prof, req, alloc);
+				if (s <= 0)
+					continue;
+				break;
+			default:
+				s = least_requested(req, alloc);
+				break;
+			}
+			score += s * w;
+			wsum += w;
+		}
+		if (wsum == 0)
+			out[i] = 0;
+		else if (prof->fit_strategy == FIT_REQUESTED_TO_CAPACITY_RATIO)
+			out[i] = (int64_t)round((double)score / (double)wsum);
+		else
+			out[i] = score / wsum;
+	}
+	return MODEL_SUCCESS;
+}
+
+int oracle_res_index(const struct cluster *c, const char *name)
+{
+	for (int r = 0; r < c->n_res; r++)
+		if (strcmp(c->res_names[r], name) == 0)
+			return r;
+	return -1;
+}

@@ -1,0 +1,373 @@
+/*
+ * internal.h - the oracle's data structures, shared by the oracle/ sources only.
+ *
+ * NodeInfo aggregates (reference §2.7 node bookkeeping, §2.9 image table)
+ * live in struct oracle_data; one scheduling cycle's PreFilter/PreScore
+ * state lives in struct oracle_cycle (kube's CycleState).  Pods that have
+ * the same namespace, labels and terminating flag form a "group": every
+ * selector the plugins evaluate against existing pods depends only on
+ * those, so a selector is evaluated once per group per cycle (memo with
+ * cycle stamps) and per-node pod counts come from per-node group counts.
+ */
+#ifndef KSO_ORACLE_INTERNAL_H
+#define KSO_ORACLE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../model/arena.h"
+#include "../model/match.h"
+#include "oracle.h"
+
+/* ------------------------------------------------------------ utilities */
+
+/* String -> dense id (0..n-1).  Keys are borrowed: they must outlive the
+ * map. */
+struct oracle_strmap {
+	const char **keys;
+	int *ids;
+	uint32_t cap;          /* power of two */
+	int n;
+};
+void oracle_strmap_init(struct oracle_strmap *m);
+void oracle_strmap_release(struct oracle_strmap *m);
+/* oracle_strmap_find: id of s, or -1. */
+int oracle_strmap_find(const struct oracle_strmap *m, const char *s);
+/* oracle_strmap_intern: id of s, adding it (id = previous n) if new. */
+int oracle_strmap_intern(struct oracle_strmap *m, const char *s);
+
+/* A growable int list (malloc'ed). */
+struct oracle_ilist {
+	int *v;
+	int n, cap;
+};
+void oracle_ilist_push(struct oracle_ilist *l, int x);
+/* oracle_ilist_remove: removes one occurrence of x, keeping order;
+ * returns false when absent. */
+bool oracle_ilist_remove(struct oracle_ilist *l, int x);
+void oracle_ilist_release(struct oracle_ilist *l);
+
+/* oracle_xmalloc / oracle_xcalloc: abort on out-of-memory. */
+void *oracle_xmalloc(size_t n);
+void *oracle_xcalloc(size_t count, size_t size);
+void *oracle_xrealloc(void *p, size_t n);
+
+/* --------------------------------------------------------------- topology */
+
+/* Every node's value for one topology key, interned: dom[node] is the
+ * domain id or -1 when the node lacks the label. Nodes never change, so
+ * one table per key lives as long as the oracle. */
+struct oracle_topo {
+	const char *key;
+	int *dom;                   /* [n_nodes] */
+	int n_dom;
+	const char **value;         /* [n_dom] label value of each domain */
+	bool hostname;              /* key == kubernetes.io/hostname */
+	int empty_dom;              /* domain of the value "", or -1 */
+};
+
+/* oracle_topo_get: the table for key (built on first use). */
+const struct oracle_topo *oracle_topo_get(struct oracle *o, const char *key);
+
+/* --------------------------------------------------------------- NodeInfo */
+
+struct oracle_gcount {
+	int group;
+	int count;
+};
+
+struct oracle_node {
+	int64_t *requested;             /* [n_res] Σ PodRequests of pods on the node */
+	int64_t nz_cpu, nz_mem;         /* NonZeroRequested */
+	struct oracle_ilist pods;       /* pods bound here */
+	struct oracle_ilist port_pods;  /* ... that declare host ports */
+	struct oracle_ilist aff_pods;   /* ... with any pod (anti-)affinity */
+	struct oracle_ilist anti_pods;  /* ... with required anti-affinity */
+	struct oracle_gcount *groups;   /* group -> number of pods here */
+	int n_groups, cap_groups;
+	struct oracle_ilist nominated;  /* pending pods nominated here */
+	int *images;                    /* sorted image ids of status.images */
+	int n_images;
+};
+
+enum {
+	OPOD_PORTS = 1,        /* a regular container has hostPort > 0 */
+	OPOD_AFFINITY = 2,     /* any pod affinity / anti-affinity term */
+	OPOD_REQ_ANTI = 4,     /* required anti-affinity terms */
+	OPOD_SCALAR = 8,       /* the request list has a scalar resource key */
+};
+
+struct oracle_data {
+	struct arena arena;             /* long-lived allocations */
+	int n_nodes, n_pods, n_res;
+
+	int64_t *alloc;                 /* [n_nodes * n_res] allocatable */
+	bool *alloc_has;                /* [n_nodes * n_res] key present */
+	struct oracle_node *nodes;
+	int *order;                     /* node-tree order (§1.4) */
+
+	int64_t *pod_req;               /* [n_pods * n_res] PodRequests total */
+	int64_t *pod_nz;                /* [n_pods * 2] non-zero cpu, memory */
+	uint8_t *pod_flags;             /* OPOD_* */
+	int *pod_group;
+	int *pod_ns;                    /* namespace id */
+
+	int n_groups;
+	int *group_rep;                 /* a pod of each group */
+	int *group_ns;                  /* namespace id of the group */
+	bool *group_terminating;
+	struct oracle_strmap ns_ids;
+
+	struct oracle_strmap images;    /* image name -> id */
+	int64_t *img_size;              /* size from the first node listing it */
+	int *img_nodes;                 /* number of nodes listing it */
+
+	struct oracle_topo **topos;
+	int n_topos, cap_topos;
+	struct oracle_strmap topo_ids;
+
+	uint32_t **memo;                /* selector-match memo slots [n_groups] */
+	int n_memo, used_memo;
+	uint32_t stamp;                 /* current cycle stamp */
+
+};
+
+/* oracle_node_add_pod / oracle_node_remove_pod: NodeInfo.AddPod/RemovePod
+ * for pod p on node n (aggregates only; the placement is the caller's). */
+void oracle_node_add_pod(struct oracle *o, int n, int p);
+void oracle_node_remove_pod(struct oracle *o, int n, int p);
+
+/* oracle_node_order: fills d->order with the node tree order (§1.4). */
+void oracle_node_order(struct oracle *o);
+
+/* oracle_pod_requests: the PodRequests rule (§2.7) for pod into out[n_res]
+ * (cpu milli, others Value, ignored classes 0).  nonmissing: containers
+ * lacking cpu/memory get 100m / 200Mi (scoring).  has_key[r], if not NULL,
+ * is set for every resource the total list has a key for. */
+void oracle_pod_requests(const struct cluster *c, const struct pod *p,
+			 bool nonmissing, int64_t *out, bool *has_key);
+
+/* oracle_pod_nonzero: NonZeroRequested cpu and memory of pod (§2.7). */
+void oracle_pod_nonzero(const struct cluster *c, const struct pod *p,
+			int64_t *cpu, int64_t *mem);
+
+/* oracle_images_init: the image table and every node's image id list. */
+void oracle_images_init(struct oracle *o);
+
+/* --------------------------------------------------------------- selectors */
+
+/* A compiled labels.Selector: nothing, or the AND of up to 3 label maps
+ * and up to 2 requirement lists.  memo caches the match per pod group. */
+#define OSEL_MAPS 3
+#define OSEL_EXPRS 2
+struct oracle_sel {
+	bool nothing;
+	struct labels maps[OSEL_MAPS];
+	int n_maps;
+	const struct requirement *exprs[OSEL_EXPRS];
+	int n_exprs[OSEL_EXPRS];
+	int n_expr_lists;
+	uint32_t *memo;
+};
+
+/* oracle_sel_from: compiles a metav1.LabelSelector. */
+void oracle_sel_from(struct oracle_sel *s, const struct label_selector *ls);
+/* oracle_sel_empty: labels.Selector.Empty(): not nothing, no requirement. */
+bool oracle_sel_empty(const struct oracle_sel *s);
+/* oracle_sel_matches: the selector against a label set. */
+bool oracle_sel_matches(const struct oracle_sel *s, const struct labels *ls);
+/* oracle_sel_group: the selector against pod group g (memoised). */
+bool oracle_sel_group(struct oracle *o, struct oracle_sel *s, int g);
+
+/* oracle_memo_slot: a memo array valid for the current cycle. */
+uint32_t *oracle_memo_slot(struct oracle *o);
+
+/* -------------------------------------------------------------- the cycle */
+
+struct oracle_cycle;
+
+/* The node a filter looks at: NodeInfo plus, in the first nominated pass,
+ * the nominated pods added to it (§1.5). */
+struct oracle_nodeview {
+	int node;
+	const int64_t *requested;       /* [n_res] */
+	int n_pods;
+	const int *extra;               /* added pods */
+	int n_extra;
+};
+
+/* A compiled PodAffinityTerm of the incoming pod. */
+struct oracle_term {
+	const struct pod_affinity_term *t;
+	const struct oracle_topo *topo;
+	int32_t weight;
+	struct oracle_sel sel;
+	bool ns_all;                    /* namespaceSelector {}: every namespace */
+	int *ns;                        /* namespace ids */
+	int n_ns;
+};
+
+/* Per-topology-key counters (InterPodAffinity maps). */
+struct oracle_tcount {
+	const struct oracle_topo *topo;
+	int64_t *cnt;                   /* [n_dom] */
+	bool *has;                      /* [n_dom] entry present (scoring) */
+};
+
+struct oracle_tmap {
+	struct oracle_tcount *k;
+	int n, cap;
+	int64_t nonzero;                /* number of non-zero entries */
+	bool any;                       /* some entry created (scoring) */
+};
+
+/* PodTopologySpread constraint, compiled (§2.11). */
+struct oracle_spread_c {
+	const struct oracle_topo *topo;
+	int32_t max_skew;
+	int32_t min_domains;
+	bool aff_honor, taint_honor;
+	struct oracle_sel sel;
+	bool self_match;
+	int key;                        /* index into the state's keys */
+};
+
+struct oracle_spread_key {
+	const struct oracle_topo *topo;
+	int64_t *match;                 /* [n_dom] TpPairToMatchNum */
+	bool *reg;                      /* [n_dom] pair present */
+	int domains;                    /* TpKeyToDomainsNum */
+	const char *p0v, *p1v;          /* critical paths */
+	int64_t p0n, p1n;
+};
+
+struct oracle_spread_state {
+	struct oracle_spread_c *c;
+	int n;
+	struct oracle_spread_key *keys;
+	int n_keys;
+	bool *eligible;                 /* [n_nodes * n] inclusion policies, lazily */
+};
+
+struct oracle_cycle {
+	struct oracle *o;
+	const struct cluster *c;
+	const struct sched_profile *prof;
+	int pod;
+	const struct pod *p;
+	struct arena arena;             /* this cycle's allocations */
+	bool skip[PLUGIN_COUNT];        /* PreFilter returned Skip */
+
+	/* NodeAffinity */
+	bool na_has_result;             /* PreFilterResult restricts nodes */
+	bool *na_allowed;               /* [n_nodes] */
+
+	/* NodeResourcesFit */
+	int64_t *req;                   /* [n_res] pod request */
+	bool *req_key;                  /* [n_res] key present */
+	bool req_any;                   /* requests something (§2.7 step 2) */
+	int64_t *scratch_req;           /* [n_res] nodeview buffer */
+
+	/* PodTopologySpread (hard) */
+	struct oracle_spread_state spread;
+
+	/* InterPodAffinity */
+	struct oracle_term *aff, *anti;
+	int n_aff, n_anti;
+	struct oracle_tmap existing_anti, aff_cnt, anti_cnt;
+	const struct labels *ns_labels; /* incoming pod's namespace labels */
+};
+
+/* oracle_cycle_begin / oracle_cycle_end: a cycle for pod with profile. */
+void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
+			const struct sched_profile *prof, int pod);
+void oracle_cycle_end(struct oracle_cycle *cy);
+
+/* oracle_tmap helpers (topologyToMatchedTermCount) */
+struct oracle_tcount *oracle_tmap_key(struct oracle_cycle *cy,
+				      struct oracle_tmap *m,
+				      const struct oracle_topo *t);
+void oracle_tmap_add(struct oracle_cycle *cy, struct oracle_tmap *m,
+		     const struct oracle_topo *t, int node, int64_t v);
+
+/* oracle_pod_in_ns: namespace id of pod p. */
+static inline int oracle_pod_ns(const struct oracle *o, int p)
+{
+	return o->d->pod_ns[p];
+}
+
+/* ------------------------------------------------------- plugin interface */
+
+/* PreFilter: fills the cycle state; sets st to a rejection or returns
+ * with cy->skip[plugin] set. */
+void oracle_prefilter_node_affinity(struct oracle_cycle *cy, struct model_status *st);
+void oracle_prefilter_ports(struct oracle_cycle *cy);
+void oracle_prefilter_fit(struct oracle_cycle *cy);
+void oracle_prefilter_spread(struct oracle_cycle *cy);
+void oracle_prefilter_interpod(struct oracle_cycle *cy);
+
+/* AddPod / RemovePod extensions (sign +1 / -1) for pod q on node n. */
+void oracle_spread_update(struct oracle_cycle *cy, int q, int n, int sign);
+void oracle_interpod_update(struct oracle_cycle *cy, int q, int n, int sign);
+/* oracle_spread_save / restore: what AddPod changes in the spread state
+ * besides the counts (the critical paths), saved in the cycle arena. */
+void *oracle_spread_save(struct oracle_cycle *cy);
+void oracle_spread_restore(struct oracle_cycle *cy, void *saved);
+
+/* Filters: st must be success on entry; set to the failure. */
+void oracle_filter_unschedulable(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_node_name(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_taints(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_node_affinity(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+
+/* Scores: raw scores of feasible[0..n-1] into out, then normalized in
+ * place (0..100).  Return MODEL_SUCCESS or MODEL_SKIP (all 0). */
+enum model_code oracle_score_taints(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum model_code oracle_score_node_affinity(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum model_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum model_code oracle_score_balanced(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum model_code oracle_score_images(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+
+/* oracle_fit_alloc_req: calculateResourceAllocatableRequest (§2.7) for
+ * resource index r on node: sets (allocatable, node request + pod_req);
+ * returns 0 when the resource is skipped for this node. */
+int oracle_fit_alloc_req(struct oracle_cycle *cy, int node, int r,
+			 int64_t pod_req, bool use_requested,
+			 int64_t *alloc, int64_t *req);
+
+/* oracle_res_index: index of a resource name in c->res_names, or -1. */
+int oracle_res_index(const struct cluster *c, const char *name);
+
+/* oracle_default_normalize: DefaultNormalizeScore(100, reverse). */
+void oracle_default_normalize(int64_t *s, int n, bool reverse);
+
+/* oracle_default_selector: the pod's default selector (Services, RC, RS,
+ * SS; §2.11) compiled into s, maps allocated in the cycle arena. */
+void oracle_default_selector(struct oracle_cycle *cy, struct oracle_sel *s);
+
+/* oracle_count_matching: pods on node n in namespace ns, not terminating,
+ * matched by s; 0 when s is empty (countPodsMatchSelector). */
+int64_t oracle_count_matching(struct oracle_cycle *cy, int n,
+			      struct oracle_sel *s);
+
+/* oracle_node_fits_policies: matchNodeInclusionPolicies (§2.11). */
+bool oracle_node_fits_policies(struct oracle_cycle *cy, int n,
+			       bool aff_honor, bool taint_honor);
+
+/* --------------------------------------------------------------- sampling */
+
+/* oracle_num_to_find: numFeasibleNodesToFind (§1.4). */
+int oracle_num_to_find(const struct cluster *c, const struct sched_profile *p,
+		       int n);
+
+/* oracle_rand: next pseudo-random number of o's generator. */
+uint64_t oracle_rand(struct oracle *o);
+
+#endif

@@ -1,0 +1,359 @@
+/*
+ * interpod.c - InterPodAffinity (reference §2.10): the incoming pod's
+ * terms compiled per cycle, PreFilter counts (existing pods' required
+ * anti-affinity, the pod's required affinity / anti-affinity), AddPod /
+ * RemovePod, the Filter, and the preferred-terms score.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <stdint.h>
+#include <string.h>
+
+static const struct labels no_labels = {NULL, 0};
+
+/* The incoming pod's namespace labels (empty when not found). */
+static const struct labels *ns_labels(const struct cluster *c, const char *ns)
+{
+	for (int i = 0; i < c->n_namespaces; i++)
+		if (strcmp(c->namespaces[i].name, ns) == 0)
+			return &c->namespaces[i].labels;
+	return &no_labels;
+}
+
+/* A term of the incoming pod: namespaces default to the pod's own (when
+ * neither list nor selector is given); a non-{} namespaceSelector is
+ * resolved into the names of the namespaces it matches now. */
+static void compile_term(struct oracle_cycle *cy, const struct pod_affinity_term *t,
+			 int32_t weight, struct oracle_term *out)
+{
+	const struct cluster *c = cy->c;
+	struct oracle_data *d = cy->o->d;
+	memset(out, 0, sizeof(*out));
+	out->t = t;
+	out->weight = weight;
+	out->topo = oracle_topo_get(cy->o, t->topology_key);
+	oracle_sel_from(&out->sel, &t->selector);
+	out->ns = arena_array(&cy->arena, (size_t)(t->n_namespaces + c->n_namespaces + 1),
+			      sizeof(int));
+	if (t->n_namespaces == 0 && !t->ns_selector.present)
+		out->ns[out->n_ns++] = oracle_strmap_intern(&d->ns_ids, cy->p->ns);
+	for (int i = 0; i < t->n_namespaces; i++)
+		out->ns[out->n_ns++] = oracle_strmap_intern(&d->ns_ids, t->namespaces[i]);
+	if (match_label_selector_is_empty(&t->ns_selector)) {
+		out->ns_all = true;
+	} else if (t->ns_selector.present) {
+		for (int i = 0; i < c->n_namespaces; i++)
+			if (match_label_selector(&t->ns_selector, &c->namespaces[i].labels))
+				out->ns[out->n_ns++] =
+					oracle_strmap_intern(&d->ns_ids, c->namespaces[i].name);
+	}
+}
+
+static bool term_has_ns(const struct oracle_term *t, int ns)
+{
+	if (t->ns_all)
+		return true;
+	for (int i = 0; i < t->n_ns; i++)
+		if (t->ns[i] == ns)
+			return true;
+	return false;
+}
+
+/* An incoming-pod term against an existing pod group (nsLabels nil: the
+ * namespace selector was merged into the names). */
+static bool term_matches_group(struct oracle_cycle *cy, struct oracle_term *t, int g)
+{
+	struct oracle_data *d = cy->o->d;
+	return term_has_ns(t, d->group_ns[g]) && oracle_sel_group(cy->o, &t->sel, g);
+}
+
+/* podMatchesAllAffinityTerms: false without terms. */
+static bool matches_all_aff(struct oracle_cycle *cy, int g)
+{
+	if (cy->n_aff == 0)
+		return false;
+	for (int i = 0; i < cy->n_aff; i++)
+		if (!term_matches_group(cy, &cy->aff[i], g))
+			return false;
+	return true;
+}
+
+/* An existing pod's term (owner e) against the incoming pod, whose
+ * namespace labels are nl. */
+static bool existing_term_matches(const struct pod *e, const struct pod_affinity_term *t,
+				  const struct pod *p, const struct labels *nl)
+{
+	bool ns = false;
+	if (t->n_namespaces == 0 && !t->ns_selector.present)
+		ns = strcmp(e->ns, p->ns) == 0;
+	for (int i = 0; i < t->n_namespaces && !ns; i++)
+		ns = strcmp(t->namespaces[i], p->ns) == 0;
+	if (!ns)
+		ns = match_label_selector(&t->ns_selector, nl);
+	return ns && match_label_selector(&t->selector, &p->labels);
+}
+
+/* ------------------------------------------------------ topology counters */
+
+struct oracle_tcount *oracle_tmap_key(struct oracle_cycle *cy, struct oracle_tmap *m,
+				      const struct oracle_topo *t)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->k[i].topo == t)
+			return &m->k[i];
+	if (m->n == m->cap) {
+		int cap = m->cap ? 2 * m->cap : 4;
+		struct oracle_tcount *k = arena_array(&cy->arena, (size_t)cap, sizeof(*k));
+		if (m->n)
+			memcpy(k, m->k, sizeof(*k) * (size_t)m->n);
+		m->k = k;
+		m->cap = cap;
+	}
+	struct oracle_tcount *k = &m->k[m->n++];
+	k->topo = t;
+	k->cnt = arena_array(&cy->arena, (size_t)t->n_dom + 1, sizeof(int64_t));
+	k->has = arena_array(&cy->arena, (size_t)t->n_dom + 1, sizeof(bool));
+	return k;
+}
+
+/* topologyToMatchedTermCount.update: only nodes with the key count; an
+ * entry back at zero is deleted (tracked by the non-zero count). */
+void oracle_tmap_add(struct oracle_cycle *cy, struct oracle_tmap *m,
+		     const struct oracle_topo *t, int node, int64_t v)
+{
+	int dom = t->dom[node];
+	if (dom < 0)
+		return;
+	struct oracle_tcount *k = oracle_tmap_key(cy, m, t);
+	int64_t old = k->cnt[dom];
+	k->cnt[dom] += v;
+	k->has[dom] = true;
+	m->any = true;
+	if (old == 0 && k->cnt[dom] != 0)
+		m->nonzero++;
+	else if (old != 0 && k->cnt[dom] == 0)
+		m->nonzero--;
+}
+
+static int64_t tmap_get(const struct oracle_tmap *m, const struct oracle_topo *t, int node)
+{
+	int dom = t->dom[node];
+	if (dom < 0)
+		return 0;
+	for (int i = 0; i < m->n; i++)
+		if (m->k[i].topo == t)
+			return m->k[i].cnt[dom];
+	return 0;
+}
+
+/* ---------------------------------------------------------------- filter */
+
+/* Existing pod q's required anti-affinity terms that match the incoming
+ * pod, counted at q's node n. */
+static void existing_anti_add(struct oracle_cycle *cy, int q, int n, int64_t v)
+{
+	const struct pod *e = &cy->c->pods[q];
+	for (int i = 0; i < e->n_anti_affinity; i++) {
+		const struct pod_affinity_term *t = &e->anti_affinity[i];
+		if (existing_term_matches(e, t, cy->p, cy->ns_labels))
+			oracle_tmap_add(cy, &cy->existing_anti,
+					oracle_topo_get(cy->o, t->topology_key), n, v);
+	}
+}
+
+/* The incoming pod's affinity / anti-affinity counts for `count` pods of
+ * group g on node n. */
+static void incoming_add(struct oracle_cycle *cy, int g, int n, int64_t count)
+{
+	if (matches_all_aff(cy, g))
+		for (int i = 0; i < cy->n_aff; i++)
+			oracle_tmap_add(cy, &cy->aff_cnt, cy->aff[i].topo, n, count);
+	for (int i = 0; i < cy->n_anti; i++)
+		if (term_matches_group(cy, &cy->anti[i], g))
+			oracle_tmap_add(cy, &cy->anti_cnt, cy->anti[i].topo, n, count);
+}
+
+void oracle_prefilter_interpod(struct oracle_cycle *cy)
+{
+	const struct pod *p = cy->p;
+	struct oracle_data *d = cy->o->d;
+	cy->ns_labels = ns_labels(cy->c, p->ns);
+	cy->n_aff = p->n_affinity;
+	cy->n_anti = p->n_anti_affinity;
+	cy->aff = arena_array(&cy->arena, (size_t)cy->n_aff + 1, sizeof(*cy->aff));
+	cy->anti = arena_array(&cy->arena, (size_t)cy->n_anti + 1, sizeof(*cy->anti));
+	for (int i = 0; i < cy->n_aff; i++)
+		compile_term(cy, &p->affinity[i], 0, &cy->aff[i]);
+	for (int i = 0; i < cy->n_anti; i++)
+		compile_term(cy, &p->anti_affinity[i], 0, &cy->anti[i]);
+	for (int n = 0; n < d->n_nodes; n++) {
+		const struct oracle_node *x = &d->nodes[n];
+		for (int i = 0; i < x->anti_pods.n; i++)
+			existing_anti_add(cy, x->anti_pods.v[i], n, 1);
+		if (cy->n_aff == 0 && cy->n_anti == 0)
+			continue;
+		for (int i = 0; i < x->n_groups; i++)
+			incoming_add(cy, x->groups[i].group, n, x->groups[i].count);
+	}
+	if (cy->existing_anti.nonzero == 0 && cy->n_aff == 0 && cy->n_anti == 0)
+		cy->skip[PLUGIN_INTER_POD_AFFINITY] = true;
+}
+
+void oracle_interpod_update(struct oracle_cycle *cy, int q, int n, int sign)
+{
+	if (cy->skip[PLUGIN_INTER_POD_AFFINITY])
+		return;
+	existing_anti_add(cy, q, n, sign);
+	incoming_add(cy, cy->o->d->pod_group[q], n, sign);
+}
+
+/* satisfyPodAffinity with the "first pod of a series" exception. */
+static bool satisfies_affinity(struct oracle_cycle *cy, int node)
+{
+	bool exist = true;
+	for (int i = 0; i < cy->n_aff; i++) {
+		const struct oracle_topo *t = cy->aff[i].topo;
+		if (t->dom[node] < 0)
+			return false;
+		if (tmap_get(&cy->aff_cnt, t, node) <= 0)
+			exist = false;
+	}
+	if (exist)
+		return true;
+	if (cy->aff_cnt.nonzero != 0)
+		return false;
+	/* the pod against its own terms (nsLabels nil) */
+	for (int i = 0; i < cy->n_aff; i++) {
+		struct oracle_term *t = &cy->aff[i];
+		if (!term_has_ns(t, cy->o->d->pod_ns[cy->pod]) ||
+		    !oracle_sel_matches(&t->sel, &cy->p->labels))
+			return false;
+	}
+	return true;
+}
+
+void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+			    struct model_status *st)
+{
+	int node = v->node;
+	if (!satisfies_affinity(cy, node)) {
+		model_status_fail(st, MODEL_UAU, "node(s) didn't match pod affinity rules");
+		return;
+	}
+	if (cy->anti_cnt.nonzero > 0)
+		for (int i = 0; i < cy->n_anti; i++)
+			if (tmap_get(&cy->anti_cnt, cy->anti[i].topo, node) > 0) {
+				model_status_fail(st, MODEL_UNSCHEDULABLE,
+						  "node(s) didn't match pod anti-affinity rules");
+				return;
+			}
+	if (cy->existing_anti.nonzero > 0)
+		for (int i = 0; i < cy->existing_anti.n; i++) {
+			const struct oracle_tcount *k = &cy->existing_anti.k[i];
+			int dom = k->topo->dom[node];
+			if (dom >= 0 && k->cnt[dom] > 0) {
+				model_status_fail(st, MODEL_UNSCHEDULABLE,
+						  "node(s) didn't satisfy existing pods anti-affinity rules");
+				return;
+			}
+		}
+}
+
+/* ----------------------------------------------------------------- score */
+
+/* processExistingPod's second half: existing pod e's terms against the
+ * incoming pod, at e's node n. */
+static void score_existing_terms(struct oracle_cycle *cy, struct oracle_tmap *m,
+				 int q, int n)
+{
+	const struct pod *e = &cy->c->pods[q];
+	int32_t hard = cy->prof->hard_pod_affinity_weight;
+	if (hard > 0)
+		for (int i = 0; i < e->n_affinity; i++) {
+			const struct pod_affinity_term *t = &e->affinity[i];
+			if (existing_term_matches(e, t, cy->p, cy->ns_labels))
+				oracle_tmap_add(cy, m, oracle_topo_get(cy->o, t->topology_key),
+						n, hard);
+		}
+	for (int i = 0; i < e->n_affinity_preferred; i++) {
+		const struct weighted_pod_affinity_term *t = &e->affinity_preferred[i];
+		if (existing_term_matches(e, &t->term, cy->p, cy->ns_labels))
+			oracle_tmap_add(cy, m, oracle_topo_get(cy->o, t->term.topology_key),
+					n, t->weight);
+	}
+	for (int i = 0; i < e->n_anti_affinity_preferred; i++) {
+		const struct weighted_pod_affinity_term *t = &e->anti_affinity_preferred[i];
+		if (existing_term_matches(e, &t->term, cy->p, cy->ns_labels))
+			oracle_tmap_add(cy, m, oracle_topo_get(cy->o, t->term.topology_key),
+					n, -(int64_t)t->weight);
+	}
+}
+
+static struct oracle_term *compile_weighted(struct oracle_cycle *cy,
+					    const struct weighted_pod_affinity_term *w,
+					    int n)
+{
+	struct oracle_term *t = arena_array(&cy->arena, (size_t)n + 1, sizeof(*t));
+	for (int i = 0; i < n; i++)
+		compile_term(cy, &w[i].term, w[i].weight, &t[i]);
+	return t;
+}
+
+enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int n,
+				      int64_t *out)
+{
+	const struct pod *p = cy->p;
+	struct oracle_data *d = cy->o->d;
+	bool constraints = p->n_affinity_preferred || p->n_anti_affinity_preferred;
+	if (cy->prof->ignore_preferred_terms_of_existing && !constraints)
+		return MODEL_SKIP;
+	if (!cy->ns_labels)
+		cy->ns_labels = ns_labels(cy->c, p->ns);
+	struct oracle_term *pa = compile_weighted(cy, p->affinity_preferred,
+						  p->n_affinity_preferred);
+	struct oracle_term *paa = compile_weighted(cy, p->anti_affinity_preferred,
+						   p->n_anti_affinity_preferred);
+	struct oracle_tmap m = {0};
+	for (int node = 0; node < d->n_nodes; node++) {
+		const struct oracle_node *x = &d->nodes[node];
+		if (cy->c->nodes[node].labels.n == 0)
+			continue;
+		for (int i = 0; constraints && i < x->n_groups; i++) {
+			int g = x->groups[i].group;
+			int64_t cnt = x->groups[i].count;
+			for (int k = 0; k < p->n_affinity_preferred; k++)
+				if (term_matches_group(cy, &pa[k], g))
+					oracle_tmap_add(cy, &m, pa[k].topo, node, pa[k].weight * cnt);
+			for (int k = 0; k < p->n_anti_affinity_preferred; k++)
+				if (term_matches_group(cy, &paa[k], g))
+					oracle_tmap_add(cy, &m, paa[k].topo, node, -paa[k].weight * cnt);
+		}
+		for (int i = 0; i < x->aff_pods.n; i++)
+			score_existing_terms(cy, &m, x->aff_pods.v[i], node);
+	}
+	if (!m.any)
+		return MODEL_SKIP;
+	int64_t min = INT64_MAX, max = INT64_MIN;
+	for (int i = 0; i < n; i++) {
+		int64_t s = 0;
+		for (int k = 0; k < m.n; k++) {
+			int dom = m.k[k].topo->dom[f[i]];
+			if (dom >= 0)
+				s += m.k[k].cnt[dom];
+		}
+		out[i] = s;
+		if (s > max)
+			max = s;
+		if (s < min)
+			min = s;
+	}
+	int64_t diff = max - min;
+	for (int i = 0; i < n; i++) {
+		double fs = 0;
+		if (diff > 0)
+			fs = 100.0 * ((double)(out[i] - min) / (double)diff);
+		out[i] = (int64_t)fs;
+	}
+	return MODEL_SUCCESS;
+}

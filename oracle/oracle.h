@@ -1,0 +1,74 @@
+/*
+ * oracle.h - the fast, kube-scheduler-shaped implementation of one
+ * scheduling cycle (reference kube-scheduler-v1.30.md §1.3-§1.7, §2).
+ *
+ * The model (model/model.h) states every predicate literally and evaluates
+ * it from scratch; the oracle computes the same answers the way
+ * kube-scheduler does: per-node aggregates kept up to date incrementally
+ * (NodeInfo), PreFilter/PreScore state computed once per cycle and updated
+ * by AddPod/RemovePod, node sampling with a rotating start index.  In
+ * all_nodes mode it evaluates every node and every filter so its
+ * struct model_cycle_result can be compared field by field with
+ * model_schedule_cycle's.
+ */
+#ifndef KSO_ORACLE_H
+#define KSO_ORACLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../model/model.h"
+#include "../model/snapshot.h"
+
+struct oracle_data;
+
+struct oracle {
+	const struct cluster *cluster;
+	struct snapshot snap;       /* the oracle's own placement (owned) */
+	bool all_nodes;             /* explain mode: every node, every filter, no sampling */
+	uint64_t seed;              /* random state (selectHost ties); advances */
+	int next_start;             /* kube's nextStartNodeIndex (§1.4) */
+	struct oracle_data *d;      /* aggregates; see oracle/internal.h */
+};
+
+/* oracle_init: builds NodeInfo aggregates, image table and pod groups for
+ * placement s of s->cluster (copied: later changes go through
+ * oracle_bind/evict/nominate).  all_nodes starts false, seed 0.  Pair
+ * with oracle_release().  Aborts on out-of-memory. */
+void oracle_init(struct oracle *o, const struct snapshot *s);
+
+/* oracle_release: frees everything o owns. */
+void oracle_release(struct oracle *o);
+
+/* oracle_bind: pod (pending or nominated) is now bound to node; every
+ * aggregate is updated in O(pod size).  The pod leaves the nominator. */
+void oracle_bind(struct oracle *o, int pod, int node);
+
+/* oracle_evict: pod is deleted (SNAP_GONE); aggregates updated. */
+void oracle_evict(struct oracle *o, int pod);
+
+/* oracle_nominate: sets the pod's nominated node (-1 clears it). */
+void oracle_nominate(struct oracle *o, int pod, int node);
+
+/* oracle_schedule_cycle: one scheduling cycle of pod (pending) on o's
+ * placement with the profile of its schedulerName, filling r (initialised
+ * with model_cycle_result_init for o->cluster) as model_schedule_cycle
+ * would.  With o->all_nodes every node and every filter is evaluated;
+ * otherwise kube's fast path runs (nominated-node first, sampling from
+ * next_start, first failing filter only, next_start advanced) and only
+ * examined nodes get verdicts.  Returns the selected node (seeded random
+ * choice among r->viable), or -1 when no node fits or the cycle errored,
+ * or -2 when no profile schedules the pod. */
+int oracle_schedule_cycle(struct oracle *o, int pod, struct model_cycle_result *r);
+
+/* oracle_explain_cycle: the `kso explain --engine oracle` entry point, with
+ * the shape of cli_cycle_fn (cli/explain.h): an oracle built from s in
+ * all_nodes mode runs one cycle of pod with prof into r.  Returns 0. */
+int oracle_explain_cycle(const struct sched_profile *prof, const struct snapshot *s,
+			 int pod, struct model_cycle_result *r);
+
+/* oracle_select: the fast path without a result record: the node kube
+ * would pick for pod, or -1 when none fits, -2 without profile. */
+int oracle_select(struct oracle *o, int pod);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * ports.c - NodePorts (reference §2.6): host ports of regular containers,
+ * hostIP "" read as 0.0.0.0 and protocol "" as TCP.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+static const char *port_ip(const struct container_port *cp)
+{
+	return cp->host_ip && cp->host_ip[0] ? cp->host_ip : "0.0.0.0";
+}
+
+static const char *port_proto(const struct container_port *cp)
+{
+	return cp->protocol && cp->protocol[0] ? cp->protocol : "TCP";
+}
+
+void oracle_prefilter_ports(struct oracle_cycle *cy)
+{
+	if (!(cy->o->d->pod_flags[cy->pod] & OPOD_PORTS))
+		cy->skip[PLUGIN_NODE_PORTS] = true;
+}
+
+/* HostPortInfo.CheckConflict of want against one used entry. */
+static bool conflicts(const struct container_port *want,
+		      const struct container_port *used)
+{
+	if (used->host_port <= 0 || used->host_port != want->host_port)
+		return false;
+	if (strcmp(port_proto(want), port_proto(used)) != 0)
+		return false;
+	const char *wip = port_ip(want), *uip = port_ip(used);
+	if (strcmp(wip, "0.0.0.0") == 0)
+		return true;
+	return strcmp(uip, "0.0.0.0") == 0 || strcmp(uip, wip) == 0;
+}
+
+static bool pod_conflicts(const struct pod *incoming, const struct pod *q)
+{
+	for (int i = 0; i < incoming->n_containers; i++) {
+		const struct container *k = &incoming->containers[i];
+		for (int j = 0; j < k->n_ports; j++) {
+			const struct container_port *want = &k->ports[j];
+			if (want->host_port <= 0)
+				continue;
+			for (int a = 0; a < q->n_containers; a++)
+				for (int b = 0; b < q->containers[a].n_ports; b++)
+					if (conflicts(want, &q->containers[a].ports[b]))
+						return true;
+		}
+	}
+	return false;
+}
+
+void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+			 struct model_status *st)
+{
+	const struct oracle_node *x = &cy->o->d->nodes[v->node];
+	bool bad = false;
+	for (int i = 0; i < x->port_pods.n && !bad; i++)
+		bad = pod_conflicts(cy->p, &cy->c->pods[x->port_pods.v[i]]);
+	for (int i = 0; i < v->n_extra && !bad; i++)
+		bad = pod_conflicts(cy->p, &cy->c->pods[v->extra[i]]);
+	if (bad)
+		model_status_fail(st, MODEL_UNSCHEDULABLE,
+				  "node(s) didn't have free ports for the requested pod ports");
+}

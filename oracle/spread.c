@@ -1,0 +1,379 @@
+/*
+ * spread.c - PodTopologySpread (reference §2.11): constraint construction
+ * (explicit, or the profile's defaults with the default selector),
+ * PreFilter counts with kube's critical-path update rule, AddPod /
+ * RemovePod, the Filter, and the ScheduleAnyway score.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The system default constraints (defaultingType System). */
+static const struct default_spread_constraint system_defaults[] = {
+	{3, "kubernetes.io/hostname", false},
+	{5, "topology.kubernetes.io/zone", false},
+};
+
+/* filterTopologySpreadConstraints for one explicit constraint: selector
+ * plus matchLabelKeys (values from the pod's labels; ignored when the
+ * selector is nil). */
+static void compile_explicit(struct oracle_cycle *cy, const struct spread_constraint *sc,
+			     struct oracle_spread_c *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->topo = oracle_topo_get(cy->o, sc->topology_key);
+	out->max_skew = sc->max_skew;
+	out->min_domains = sc->min_domains;
+	out->aff_honor = sc->node_affinity_honor;
+	out->taint_honor = sc->node_taints_honor;
+	oracle_sel_from(&out->sel, &sc->selector);
+	if (sc->n_match_label_keys && !out->sel.nothing) {
+		struct label *items = arena_array(&cy->arena, (size_t)sc->n_match_label_keys,
+						  sizeof(*items));
+		int n = 0;
+		for (int i = 0; i < sc->n_match_label_keys; i++) {
+			const char *v = labels_get(&cy->p->labels, sc->match_label_keys[i]);
+			if (v)
+				items[n++] = (struct label){sc->match_label_keys[i], v};
+		}
+		if (n)
+			out->sel.maps[out->sel.n_maps++] = (struct labels){items, n};
+	}
+	out->self_match = oracle_sel_matches(&out->sel, &cy->p->labels);
+}
+
+/* The constraints of one class (hard: DoNotSchedule, soft: ScheduleAnyway)
+ * into an arena array; returns their number. */
+static int build_constraints(struct oracle_cycle *cy, bool hard,
+			     struct oracle_spread_c **out)
+{
+	const struct pod *p = cy->p;
+	const struct sched_profile *prof = cy->prof;
+	*out = NULL;
+	if (p->n_spread) {
+		struct oracle_spread_c *c = arena_array(&cy->arena, (size_t)p->n_spread,
+							sizeof(*c));
+		int n = 0;
+		for (int i = 0; i < p->n_spread; i++)
+			if (p->spread[i].do_not_schedule == hard)
+				compile_explicit(cy, &p->spread[i], &c[n++]);
+		*out = c;
+		return n;
+	}
+	const struct default_spread_constraint *defs = system_defaults;
+	int n_defs = 2;
+	if (!prof->spread_system_defaulting) {
+		defs = prof->default_constraints;
+		n_defs = prof->n_default_constraints;
+	}
+	int n = 0;
+	for (int i = 0; i < n_defs; i++)
+		if (defs[i].do_not_schedule == hard)
+			n++;
+	if (n == 0)
+		return 0;
+	struct oracle_sel sel;
+	oracle_default_selector(cy, &sel);
+	if (oracle_sel_empty(&sel))
+		return 0;
+	struct oracle_spread_c *c = arena_array(&cy->arena, (size_t)n, sizeof(*c));
+	n = 0;
+	for (int i = 0; i < n_defs; i++) {
+		if (defs[i].do_not_schedule != hard)
+			continue;
+		struct oracle_spread_c *x = &c[n++];
+		x->topo = oracle_topo_get(cy->o, defs[i].topology_key);
+		x->max_skew = defs[i].max_skew;
+		x->min_domains = 1;
+		x->aff_honor = true;
+		x->taint_honor = false;
+		x->sel = sel;
+		x->sel.memo = NULL;
+		x->self_match = oracle_sel_matches(&sel, &p->labels);
+	}
+	*out = c;
+	return n;
+}
+
+static bool node_has_all_keys(const struct oracle_spread_c *c, int n, int node)
+{
+	for (int i = 0; i < n; i++)
+		if (c[i].topo->dom[node] < 0)
+			return false;
+	return true;
+}
+
+/* criticalPaths.update (§2.11), replicated exactly: values compared as
+ * strings, the initial entries are ("", MaxInt32). */
+static void cp_update(struct oracle_spread_key *k, const char *val, int64_t num)
+{
+	if (strcmp(val, k->p0v) == 0) {
+		k->p0n = num;
+		if (k->p0n > k->p1n)
+			goto swap;
+	} else if (strcmp(val, k->p1v) == 0) {
+		k->p1n = num;
+		if (k->p0n > k->p1n)
+			goto swap;
+	} else if (num < k->p0n) {
+		k->p1v = k->p0v;
+		k->p1n = k->p0n;
+		k->p0v = val;
+		k->p0n = num;
+	} else if (num < k->p1n) {
+		k->p1v = val;
+		k->p1n = num;
+	}
+	return;
+swap:;
+	const char *tv = k->p0v;
+	int64_t tn = k->p0n;
+	k->p0v = k->p1v;
+	k->p0n = k->p1n;
+	k->p1v = tv;
+	k->p1n = tn;
+}
+
+/* One counter set per distinct topology key (same-key constraints share
+ * TpPairToMatchNum). */
+static void assign_keys(struct oracle_cycle *cy, struct oracle_spread_state *s)
+{
+	s->keys = arena_array(&cy->arena, (size_t)s->n + 1, sizeof(*s->keys));
+	s->n_keys = 0;
+	for (int i = 0; i < s->n; i++) {
+		int k = 0;
+		while (k < s->n_keys && s->keys[k].topo != s->c[i].topo)
+			k++;
+		if (k == s->n_keys) {
+			struct oracle_spread_key *key = &s->keys[s->n_keys++];
+			int nd = s->c[i].topo->n_dom;
+			key->topo = s->c[i].topo;
+			key->match = arena_array(&cy->arena, (size_t)nd + 1, sizeof(int64_t));
+			key->reg = arena_array(&cy->arena, (size_t)nd + 1, sizeof(bool));
+			key->p0v = key->p1v = "";
+			key->p0n = key->p1n = INT32_MAX;
+		}
+		s->c[i].key = k;
+	}
+}
+
+/* PreFilter: over all nodes carrying every hard key, per eligible
+ * constraint perNode[pair] = count (a later same-key constraint
+ * overwrites), summed into TpPairToMatchNum; domains and critical paths
+ * per key. */
+void oracle_prefilter_spread(struct oracle_cycle *cy)
+{
+	struct oracle_spread_state *s = &cy->spread;
+	s->n = build_constraints(cy, true, &s->c);
+	if (s->n == 0) {
+		cy->skip[PLUGIN_POD_TOPOLOGY_SPREAD] = true;
+		return;
+	}
+	assign_keys(cy, s);
+	int64_t *per = arena_array(&cy->arena, (size_t)s->n_keys, sizeof(int64_t));
+	bool *set = arena_array(&cy->arena, (size_t)s->n_keys, sizeof(bool));
+	for (int n = 0; n < cy->c->n_nodes; n++) {
+		if (!node_has_all_keys(s->c, s->n, n))
+			continue;
+		memset(set, 0, sizeof(bool) * (size_t)s->n_keys);
+		for (int i = 0; i < s->n; i++) {
+			const struct oracle_spread_c *c = &s->c[i];
+			if (!oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor))
+				continue;
+			per[c->key] = oracle_count_matching(cy, n, &s->c[i].sel);
+			set[c->key] = true;
+		}
+		for (int k = 0; k < s->n_keys; k++) {
+			if (!set[k])
+				continue;
+			int dom = s->keys[k].topo->dom[n];
+			s->keys[k].match[dom] += per[k];
+			s->keys[k].reg[dom] = true;
+		}
+	}
+	for (int k = 0; k < s->n_keys; k++) {
+		struct oracle_spread_key *key = &s->keys[k];
+		for (int dom = 0; dom < key->topo->n_dom; dom++) {
+			if (!key->reg[dom])
+				continue;
+			key->domains++;
+			cp_update(key, key->topo->value[dom], key->match[dom]);
+		}
+	}
+}
+
+/* updateWithPod: AddPod (+1) / RemovePod (-1) of q on node n. */
+void oracle_spread_update(struct oracle_cycle *cy, int q, int n, int sign)
+{
+	struct oracle_spread_state *s = &cy->spread;
+	if (cy->skip[PLUGIN_POD_TOPOLOGY_SPREAD])
+		return;
+	if (oracle_pod_ns(cy->o, q) != oracle_pod_ns(cy->o, cy->pod))
+		return;
+	if (!node_has_all_keys(s->c, s->n, n))
+		return;
+	const struct labels *ql = &cy->c->pods[q].labels;
+	for (int i = 0; i < s->n; i++) {
+		const struct oracle_spread_c *c = &s->c[i];
+		if (!oracle_sel_matches(&c->sel, ql))
+			continue;
+		if (!oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor))
+			continue;
+		struct oracle_spread_key *key = &s->keys[c->key];
+		int dom = c->topo->dom[n];
+		key->match[dom] += sign;
+		cp_update(key, c->topo->value[dom], key->match[dom]);
+	}
+}
+
+/* What AddPod may change beyond the counts: the critical paths. */
+void *oracle_spread_save(struct oracle_cycle *cy)
+{
+	struct oracle_spread_state *s = &cy->spread;
+	if (cy->skip[PLUGIN_POD_TOPOLOGY_SPREAD])
+		return NULL;
+	struct oracle_spread_key *copy = arena_array(&cy->arena, (size_t)s->n_keys + 1,
+						     sizeof(*copy));
+	memcpy(copy, s->keys, sizeof(*copy) * (size_t)s->n_keys);
+	return copy;
+}
+
+void oracle_spread_restore(struct oracle_cycle *cy, void *saved)
+{
+	struct oracle_spread_state *s = &cy->spread;
+	if (!saved)
+		return;
+	const struct oracle_spread_key *copy = saved;
+	for (int k = 0; k < s->n_keys; k++) {
+		s->keys[k].p0v = copy[k].p0v;
+		s->keys[k].p0n = copy[k].p0n;
+		s->keys[k].p1v = copy[k].p1v;
+		s->keys[k].p1n = copy[k].p1n;
+	}
+}
+
+/* Filter: per hard constraint, missing key -> UAU; skew
+ * match + self - minMatch > maxSkew -> Unschedulable. */
+void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+			  struct model_status *st)
+{
+	struct oracle_spread_state *s = &cy->spread;
+	for (int i = 0; i < s->n; i++) {
+		const struct oracle_spread_c *c = &s->c[i];
+		int dom = c->topo->dom[v->node];
+		if (dom < 0) {
+			model_status_fail(st, MODEL_UAU,
+					  "node(s) didn't match pod topology spread constraints (missing required label)");
+			return;
+		}
+		const struct oracle_spread_key *key = &s->keys[c->key];
+		if (key->domains == 0)
+			continue;   /* no domain: minMatchNum errors, skipped */
+		int64_t min_match = key->p0n;
+		if (key->domains < c->min_domains)
+			min_match = 0;
+		int64_t skew = key->match[dom] + (c->self_match ? 1 : 0) - min_match;
+		if (skew > c->max_skew) {
+			model_status_fail(st, MODEL_UNSCHEDULABLE,
+					  "node(s) didn't match pod topology spread constraints");
+			return;
+		}
+	}
+}
+
+/* The pair a node gives a soft constraint's key: its value, or the
+ * pseudo-domain "" when it lacks the label. */
+static int pair_dom(const struct oracle_topo *t, int node)
+{
+	if (t->dom[node] >= 0)
+		return t->dom[node];
+	return t->empty_dom >= 0 ? t->empty_dom : t->n_dom;
+}
+
+/* Score (§2.11): per feasible node Σ cnt*ln(size+2) + (maxSkew-1) over
+ * the soft constraints it has keys for, rounded; normalized as
+ * 100*(max+min-s)/max over the non-ignored nodes. */
+enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n,
+				    int64_t *out)
+{
+	struct oracle_spread_state s = {0};
+	s.n = build_constraints(cy, false, &s.c);
+	if (n == 0 || cy->c->n_nodes == 0 || s.n == 0)
+		return MODEL_SKIP;
+	assign_keys(cy, &s);
+	bool require_all = cy->p->n_spread > 0 || !cy->prof->spread_system_defaulting;
+	bool *ignored = arena_array(&cy->arena, (size_t)n, sizeof(bool));
+	int *size = arena_array(&cy->arena, (size_t)s.n, sizeof(int));
+	int n_ignored = 0;
+	for (int i = 0; i < n; i++) {
+		if (require_all && !node_has_all_keys(s.c, s.n, f[i])) {
+			ignored[i] = true;
+			n_ignored++;
+			continue;
+		}
+		for (int k = 0; k < s.n; k++) {
+			if (s.c[k].topo->hostname)
+				continue;
+			struct oracle_spread_key *key = &s.keys[s.c[k].key];
+			int dom = pair_dom(s.c[k].topo, f[i]);
+			if (!key->reg[dom]) {
+				key->reg[dom] = true;
+				size[k]++;
+			}
+		}
+	}
+	double *weight = arena_array(&cy->arena, (size_t)s.n, sizeof(double));
+	for (int k = 0; k < s.n; k++) {
+		int sz = s.c[k].topo->hostname ? n - n_ignored : size[k];
+		weight[k] = log((double)(sz + 2));
+	}
+	for (int a = 0; a < cy->c->n_nodes; a++) {
+		if (require_all && !node_has_all_keys(s.c, s.n, a))
+			continue;
+		for (int k = 0; k < s.n; k++) {
+			const struct oracle_spread_c *c = &s.c[k];
+			if (!oracle_node_fits_policies(cy, a, c->aff_honor, c->taint_honor))
+				continue;
+			struct oracle_spread_key *key = &s.keys[c->key];
+			int dom = pair_dom(c->topo, a);
+			if (c->topo->hostname || !key->reg[dom])
+				continue;
+			key->match[dom] += oracle_count_matching(cy, a, &s.c[k].sel);
+		}
+	}
+	int64_t min = INT64_MAX, max = 0;
+	for (int i = 0; i < n; i++) {
+		if (ignored[i]) {
+			out[i] = 0;
+			continue;
+		}
+		double score = 0;
+		for (int k = 0; k < s.n; k++) {
+			const struct oracle_spread_c *c = &s.c[k];
+			int dom = c->topo->dom[f[i]];
+			if (dom < 0)
+				continue;
+			int64_t cnt = c->topo->hostname
+				? oracle_count_matching(cy, f[i], &s.c[k].sel)
+				: s.keys[c->key].match[dom];
+			score += (double)cnt * weight[k] + (double)(c->max_skew - 1);
+		}
+		out[i] = (int64_t)round(score);
+		if (out[i] < min)
+			min = out[i];
+		if (out[i] > max)
+			max = out[i];
+	}
+	for (int i = 0; i < n; i++) {
+		if (ignored[i])
+			out[i] = 0;
+		else if (max == 0)
+			out[i] = 100;
+		else
+			out[i] = 100 * (max + min - out[i]) / max;
+	}
+	return MODEL_SUCCESS;
+}

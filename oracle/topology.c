@@ -1,0 +1,56 @@
+/*
+ * topology.c - topology keys as interned domains: for a label key, each
+ * node's value as a dense domain id (reference §2.10, §2.11 topology
+ * pairs).  Nodes never change, so a key's table is built once.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <string.h>
+
+static void topo_build(struct oracle *o, struct oracle_topo *t, const char *key)
+{
+	const struct cluster *c = o->cluster;
+	struct oracle_strmap vals;
+	oracle_strmap_init(&vals);
+	t->key = key;
+	t->hostname = strcmp(key, "kubernetes.io/hostname") == 0;
+	t->dom = oracle_xmalloc(sizeof(int) * (size_t)(c->n_nodes + 1));
+	t->value = oracle_xmalloc(sizeof(char *) * (size_t)(c->n_nodes + 1));
+	t->n_dom = 0;
+	t->empty_dom = -1;
+	for (int n = 0; n < c->n_nodes; n++) {
+		const char *v = labels_get(&c->nodes[n].labels, key);
+		if (!v) {
+			t->dom[n] = -1;
+			continue;
+		}
+		int id = oracle_strmap_intern(&vals, v);
+		if (id == t->n_dom)
+			t->value[t->n_dom++] = v;
+		if (!v[0])
+			t->empty_dom = id;
+		t->dom[n] = id;
+	}
+	oracle_strmap_release(&vals);
+}
+
+const struct oracle_topo *oracle_topo_get(struct oracle *o, const char *key)
+{
+	assert(o && key);
+	struct oracle_data *d = o->d;
+	int id = oracle_strmap_find(&d->topo_ids, key);
+	if (id >= 0)
+		return d->topos[id];
+	if (d->n_topos == d->cap_topos) {
+		d->cap_topos = d->cap_topos ? 2 * d->cap_topos : 16;
+		d->topos = oracle_xrealloc(d->topos, sizeof(*d->topos) * (size_t)d->cap_topos);
+	}
+	/* each table is its own allocation: cycle state keeps pointers */
+	struct oracle_topo *t = oracle_xcalloc(1, sizeof(*t));
+	d->topos[d->n_topos] = t;
+	topo_build(o, t, key);
+	oracle_strmap_intern(&d->topo_ids, t->key);
+	d->n_topos++;
+	return t;
+}

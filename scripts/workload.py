@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""workload.py - random and scheduler_perf-like clusters as manifests.
+
+Used by bench.py (make bench) and for the oracle-vs-model differential on
+random clusters:
+
+    scripts/workload.py random  --seed 7 --nodes 12 --pods 40 -o DIR/f.json
+    scripts/workload.py perf    --nodes 5000 --pods 50000 --pending 1000 -o f.json
+
+Output is one JSON document `kind: List` (valid YAML), which kso loads.
+"""
+import argparse
+import json
+import random
+import sys
+
+ZONES = ["z1", "z2", "z3"]
+APPS = ["web", "db", "cache"]
+
+
+def node(name, zone, cpu, mem, pods=110, labels=None, taints=None,
+         unschedulable=False, images=None):
+    lab = {"kubernetes.io/hostname": name}
+    if zone is not None:
+        lab["topology.kubernetes.io/zone"] = zone
+        lab["topology.kubernetes.io/region"] = "r1"
+    lab.update(labels or {})
+    n = {"apiVersion": "v1", "kind": "Node",
+         "metadata": {"name": name, "labels": lab},
+         "spec": {},
+         "status": {"allocatable": {"cpu": cpu, "memory": mem, "pods": str(pods)}}}
+    if taints:
+        n["spec"]["taints"] = taints
+    if unschedulable:
+        n["spec"]["unschedulable"] = True
+    if images:
+        n["status"]["images"] = images
+    return n
+
+
+def pod(name, ns="default", labels=None, requests=None, node_name=None, **spec):
+    c = {"name": "c", "image": spec.pop("image", "nginx")}
+    if requests:
+        c["resources"] = {"requests": requests}
+    if "ports" in spec:
+        c["ports"] = spec.pop("ports")
+    p = {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": name, "namespace": ns, "labels": labels or {}},
+         "spec": {"containers": [c]}}
+    status = spec.pop("status", None)
+    meta = spec.pop("meta", None)
+    if meta:
+        p["metadata"].update(meta)
+    if status:
+        p["status"] = status
+    p["spec"].update(spec)
+    if node_name:
+        p["spec"]["nodeName"] = node_name
+    return p
+
+
+def sel(rng):
+    """A label selector over app / tier, sometimes {} or with expressions."""
+    r = rng.random()
+    if r < 0.1:
+        return {}
+    if r < 0.6:
+        return {"matchLabels": {"app": rng.choice(APPS)}}
+    op = rng.choice(["In", "NotIn", "Exists", "DoesNotExist"])
+    e = {"key": rng.choice(["app", "tier"]), "operator": op}
+    if op in ("In", "NotIn"):
+        e["values"] = rng.sample(APPS + ["fe", "be"], rng.randint(1, 2))
+    return {"matchExpressions": [e]}
+
+
+def term(rng):
+    t = {"labelSelector": sel(rng),
+         "topologyKey": rng.choice(["kubernetes.io/hostname",
+                                    "topology.kubernetes.io/zone",
+                                    "rack"])}
+    r = rng.random()
+    if r < 0.15:
+        t["namespaces"] = [rng.choice(["default", "other"])]
+    elif r < 0.25:
+        t["namespaceSelector"] = rng.choice([{}, {"matchLabels": {"team": "a"}}])
+    return t
+
+
+def random_pod(rng, i, nodes, bound):
+    labels = {}
+    if rng.random() < 0.9:
+        labels["app"] = rng.choice(APPS)
+    if rng.random() < 0.4:
+        labels["tier"] = rng.choice(["fe", "be"])
+    req = {}
+    if rng.random() < 0.8:
+        req["cpu"] = rng.choice(["100m", "250m", "500m", "1", "1500m"])
+    if rng.random() < 0.7:
+        req["memory"] = rng.choice(["64Mi", "256Mi", "1Gi", "2Gi"])
+    if rng.random() < 0.05:
+        req["example.com/gpu"] = "1"
+    spec = {}
+    ns = "other" if rng.random() < 0.1 else "default"
+    if rng.random() < 0.15:
+        spec["ports"] = [{"containerPort": 80, "hostPort": rng.choice([80, 8080]),
+                          **({"hostIP": "10.0.0.1"} if rng.random() < 0.3 else {})}]
+    if rng.random() < 0.15:
+        spec["nodeSelector"] = {"disk": rng.choice(["ssd", "hdd"])}
+    aff = {}
+    if rng.random() < 0.2:
+        aff["nodeAffinity"] = {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": rng.randint(1, 100), "preference": {"matchExpressions": [
+                {"key": "disk", "operator": "In", "values": ["ssd"]}]}}]}
+    if rng.random() < 0.1:
+        aff.setdefault("nodeAffinity", {})["requiredDuringSchedulingIgnoredDuringExecution"] = {
+            "nodeSelectorTerms": [{"matchExpressions": [
+                {"key": "topology.kubernetes.io/zone", "operator": "NotIn",
+                 "values": [rng.choice(ZONES)]}]}]}
+    if rng.random() < 0.2:
+        aff["podAffinity"] = {}
+        if rng.random() < 0.5:
+            aff["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] = [term(rng)]
+        else:
+            aff["podAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"] = [
+                {"weight": rng.randint(1, 100), "podAffinityTerm": term(rng)}]
+    if rng.random() < 0.2:
+        aff["podAntiAffinity"] = {}
+        if rng.random() < 0.5:
+            aff["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] = [term(rng)]
+        else:
+            aff["podAntiAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"] = [
+                {"weight": rng.randint(1, 100), "podAffinityTerm": term(rng)}]
+    if aff:
+        spec["affinity"] = aff
+    if rng.random() < 0.25:
+        cs = []
+        for _ in range(rng.randint(1, 2)):
+            c = {"maxSkew": rng.randint(1, 2),
+                 "topologyKey": rng.choice(["kubernetes.io/hostname",
+                                            "topology.kubernetes.io/zone", "rack"]),
+                 "whenUnsatisfiable": rng.choice(["DoNotSchedule", "ScheduleAnyway"]),
+                 "labelSelector": sel(rng)}
+            if rng.random() < 0.2:
+                c["minDomains"] = rng.randint(2, 4)
+                c["whenUnsatisfiable"] = "DoNotSchedule"
+            if rng.random() < 0.2:
+                c["nodeTaintsPolicy"] = "Honor"
+            if rng.random() < 0.2:
+                c["nodeAffinityPolicy"] = "Ignore"
+            if rng.random() < 0.2:
+                c["matchLabelKeys"] = ["tier"]
+            cs.append(c)
+        spec["topologySpreadConstraints"] = cs
+    if rng.random() < 0.3:
+        spec["tolerations"] = [rng.choice([
+            {"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"},
+            {"operator": "Exists"},
+            {"key": "soft", "operator": "Exists", "effect": "PreferNoSchedule"},
+            {"key": "node.kubernetes.io/unschedulable", "operator": "Exists"}])]
+    if rng.random() < 0.1:
+        spec["initContainers"] = [{"name": "init", "image": "busybox",
+                                   "resources": {"requests": {"cpu": rng.choice(["2", "200m"])}},
+                                   **({"restartPolicy": "Always"} if rng.random() < 0.5 else {})}]
+    spec["image"] = rng.choice(["nginx", "redis:7", "busybox:latest", "db"])
+    if rng.random() < 0.5:
+        spec["priorityClassName"] = rng.choice(["low", "mid", "high"])
+    meta = {}
+    if rng.random() < 0.3:
+        meta["ownerReferences"] = [{"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                                    "name": "rs-" + labels.get("app", "web"),
+                                    "uid": "u", "controller": True}]
+    node_name = None
+    status = None
+    if bound:
+        node_name = rng.choice(nodes)
+        if rng.random() < 0.05:
+            meta["deletionTimestamp"] = "2024-01-01T00:00:00Z"
+    elif rng.random() < 0.15:
+        status = {"nominatedNodeName": rng.choice(nodes)}
+    if meta:
+        spec["meta"] = meta
+    if status:
+        spec["status"] = status
+    return pod("p%d" % i, ns=ns, labels=labels, requests=req, node_name=node_name, **spec)
+
+
+def random_cluster(seed, n_nodes, n_pods):
+    rng = random.Random(seed)
+    items = [{"apiVersion": "v1", "kind": "Namespace",
+              "metadata": {"name": "other", "labels": {"team": "a"}}}]
+    for pc, v in (("low", 0), ("mid", 10), ("high", 100)):
+        items.append({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                      "metadata": {"name": pc}, "value": v})
+    names = []
+    for i in range(n_nodes):
+        name = "n%d" % i
+        names.append(name)
+        labels = {}
+        if rng.random() < 0.5:
+            labels["disk"] = rng.choice(["ssd", "hdd"])
+        if rng.random() < 0.8:
+            labels["rack"] = "r%d" % rng.randint(0, 3)
+        taints = []
+        if rng.random() < 0.15:
+            taints.append({"key": "dedicated", "value": "gpu", "effect": "NoSchedule"})
+        if rng.random() < 0.2:
+            taints.append({"key": "soft", "value": "x", "effect": "PreferNoSchedule"})
+        images = None
+        if rng.random() < 0.5:
+            images = [{"names": ["docker.io/library/nginx:latest", "nginx:latest"],
+                       "sizeBytes": rng.randint(10, 900) * 2 ** 20},
+                      {"names": ["redis:7"], "sizeBytes": 200 * 2 ** 20}]
+        alloc_pods = rng.choice([110, 110, 110, 3])
+        n = node(name, rng.choice(ZONES + [None]) if rng.random() < 0.9 else None,
+                 rng.choice(["2", "4", "8"]), rng.choice(["4Gi", "8Gi", "16Gi"]),
+                 pods=alloc_pods, labels=labels, taints=taints,
+                 unschedulable=rng.random() < 0.05, images=images)
+        if rng.random() < 0.1:
+            n["status"]["allocatable"]["example.com/gpu"] = "2"
+        items.append(n)
+    for app in APPS:
+        items.append({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                      "metadata": {"name": "rs-" + app, "namespace": "default"},
+                      "spec": {"selector": {"matchLabels": {"app": app}},
+                               "template": {"metadata": {"labels": {"app": app}}}}})
+    items.append({"apiVersion": "v1", "kind": "Service",
+                  "metadata": {"name": "svc-web", "namespace": "default"},
+                  "spec": {"selector": {"app": "web"}}})
+    n_bound = n_pods * 3 // 4
+    for i in range(n_pods):
+        items.append(random_pod(rng, i, names, i < n_bound))
+    return {"apiVersion": "v1", "kind": "List", "items": items}
+
+
+def perf_cluster(n_nodes, n_pods, n_pending, seed=1):
+    """scheduler_perf-like: uniform nodes in 3 zones, pods of a few
+    deployments; a fraction with spread constraints / anti-affinity."""
+    rng = random.Random(seed)
+    items = []
+    names = ["node-%d" % i for i in range(n_nodes)]
+    for i, name in enumerate(names):
+        items.append(node(name, ZONES[i % 3], "32", "128Gi", pods=110))
+    for app in APPS:
+        items.append({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                      "metadata": {"name": "rs-" + app, "namespace": "default"},
+                      "spec": {"selector": {"matchLabels": {"app": app}}}})
+    for i in range(n_pods):
+        app = APPS[i % 3]
+        bound = i < n_pods - n_pending
+        spec = {"meta": {"ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                                              "name": "rs-" + app, "uid": "u",
+                                              "controller": True}]}}
+        if i % 10 == 0:
+            spec["topologySpreadConstraints"] = [
+                {"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                 "whenUnsatisfiable": "DoNotSchedule",
+                 "labelSelector": {"matchLabels": {"app": app}}}]
+        if i % 20 == 5:
+            spec["affinity"] = {"podAntiAffinity": {
+                "preferredDuringSchedulingIgnoredDuringExecution": [
+                    {"weight": 10, "podAffinityTerm": {
+                        "labelSelector": {"matchLabels": {"app": app}},
+                        "topologyKey": "kubernetes.io/hostname"}}]}}
+        items.append(pod("pod-%d" % i, labels={"app": app},
+                         requests={"cpu": "100m", "memory": "128Mi"},
+                         node_name=names[rng.randrange(n_nodes)] if bound else None,
+                         **spec))
+    return {"apiVersion": "v1", "kind": "List", "items": items}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("kind", choices=["random", "perf"])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--nodes", type=int, default=10)
+    ap.add_argument("--pods", type=int, default=30)
+    ap.add_argument("--pending", type=int, default=100)
+    ap.add_argument("-o", "--output", default="-")
+    a = ap.parse_args()
+    if a.kind == "random":
+        doc = random_cluster(a.seed, a.nodes, a.pods)
+    else:
+        doc = perf_cluster(a.nodes, a.pods, a.pending, a.seed)
+    out = sys.stdout if a.output == "-" else open(a.output, "w")
+    json.dump(doc, out)
+    out.write("\n")
+
+
+if __name__ == "__main__":
+    main()

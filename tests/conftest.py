@@ -1,0 +1,177 @@
+"""
+conftest.py - shared helpers for the end-to-end pytest suite.
+
+Runs `kso explain FIXTURE -o json` (the binary from the KSO environment
+variable, default the repository's ./kso) and checks its JSON against
+expectations worked out by hand from shared/reference/kube-scheduler-v1.30.md
+and the seeds.  Nothing is skipped: a missing kso binary, a non-zero exit or
+unparsable output fails the test loudly.
+
+The explain JSON (these keys, spelled exactly so, at least):
+  {"pod": "ns/name",
+   "nodes": {"<node>": {"feasible": bool, "rejected_by": "<plugin>|\"\"",
+                        "failed_filters": [...], "reasons": [...],
+                        "scores": {"<ScorePlugin>": weighted}, "total": int}},
+   "viable": [...], "preemption": null, "message": "..."}
+"""
+import json
+import os
+import pathlib
+import subprocess
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+KSO = os.environ.get("KSO", str(REPO / "kso"))
+
+TOP_KEYS = {"pod", "nodes", "viable", "preemption", "message"}
+NODE_KEYS = {"feasible", "rejected_by", "failed_filters", "reasons",
+             "scores", "total"}
+
+# kube's Filter order (reference §1.1), restricted to the plugins kso models.
+FILTER_ORDER = ["NodeUnschedulable", "NodeName", "TaintToleration",
+                "NodeAffinity", "NodePorts", "NodeResourcesFit",
+                "PodTopologySpread", "InterPodAffinity"]
+
+
+def fixture_path(rel):
+    """Absolute path of fixtures/REL; the file must exist."""
+    p = FIXTURES / rel
+    assert p.is_file(), f"fixture {p} is missing"
+    return p
+
+
+def run_kso(*args):
+    """Runs kso with args; returns the CompletedProcess (never raises on a
+    non-zero exit).  Fails the test if the binary is missing."""
+    assert os.path.isfile(KSO) and os.access(KSO, os.X_OK), \
+        f"kso binary not found or not executable at {KSO} (set KSO=...)"
+    return subprocess.run([KSO, *map(str, args)], capture_output=True,
+                          text=True, timeout=120)
+
+
+def explain(fixture, pod=None, config=None):
+    """`kso explain fixtures/FIXTURE [--pod POD] [--config fixtures/CONFIG]
+    -o json`, parsed.  Fails on a non-zero exit or bad JSON."""
+    args = ["explain", fixture_path(fixture)]
+    if pod:
+        args += ["--pod", pod]
+    if config:
+        args += ["--config", fixture_path(config)]
+    args += ["-o", "json"]
+    r = run_kso(*args)
+    assert r.returncode == 0, \
+        f"kso {' '.join(map(str, args))} exited {r.returncode}: {r.stderr}"
+    try:
+        return json.loads(r.stdout)
+    except json.JSONDecodeError as e:
+        raise AssertionError(f"kso explain printed invalid JSON ({e}):\n"
+                             f"{r.stdout[:2000]}")
+
+
+def node(out, name):
+    """The JSON entry of node NAME (must be present)."""
+    assert name in out["nodes"], \
+        f"node {name} missing from explain output: {sorted(out['nodes'])}"
+    return out["nodes"][name]
+
+
+def score(out, name, plugin):
+    """Weighted score of PLUGIN on node NAME; an absent entry reads as 0 (a
+    skipped plugin contributes 0, reference §1.6)."""
+    return node(out, name)["scores"].get(plugin, 0)
+
+
+def check_shape(out):
+    """The documented keys (spelled exactly so; kso may add more), and the
+    definitional invariants: a feasible node has no rejection, total = sum
+    of its scores, viable = the feasible nodes of maximal total."""
+    assert TOP_KEYS <= set(out), f"top-level keys {sorted(out)}"
+    feasible = {}
+    for name, n in out["nodes"].items():
+        assert NODE_KEYS <= set(n), f"node {name} keys {sorted(n)}"
+        if n["feasible"]:
+            assert n["rejected_by"] == "", (name, n)
+            assert n["failed_filters"] == [], (name, n)
+            assert n["total"] == sum(n["scores"].values()), (name, n)
+            feasible[name] = n["total"]
+        else:
+            assert name not in out["viable"], (name, out["viable"])
+    if feasible:
+        best = max(feasible.values())
+        assert sorted(out["viable"]) == sorted(
+            k for k, v in feasible.items() if v == best), out["viable"]
+    else:
+        assert out["viable"] == []
+
+
+def check(out, exp):
+    """Checks explain output OUT against the hand-derived expectation EXP:
+      pod        "ns/name"
+      feasible   set of feasible nodes (exactly; nodes absent from the
+                 output count as infeasible)
+      rejected   {node: (plugin, [reasons])}: infeasible, rejected_by is
+                 plugin, and reasons starts with these reasons (the
+                 rejecting plugin's reasons come first whichever way kso
+                 lists the others)
+      failed     {node: [filters]}: the set of every failing filter
+      scores     {node: {plugin: weighted score}}
+      totals     {node: total}
+      viable     set of viable nodes
+      message    kube's FitError text when nothing fits; kso may append the
+                 PostFilter part (" preemption: ...") as kube's event does
+      absent_ok  nodes that may be missing from "nodes" (excluded by a
+                 PreFilterResult: kube records no status for them)
+    """
+    check_shape(out)
+    if exp.get("pod"):
+        assert out["pod"] == exp["pod"]
+    absent_ok = set(exp.get("absent_ok", ()))
+    if "feasible" in exp:
+        got = {k for k, v in out["nodes"].items() if v["feasible"]}
+        assert got == set(exp["feasible"]), \
+            f"feasible: expected {sorted(exp['feasible'])}, got {sorted(got)}"
+    for name, (plugin, reasons) in exp.get("rejected", {}).items():
+        if name in absent_ok and name not in out["nodes"]:
+            continue
+        n = node(out, name)
+        assert not n["feasible"], f"{name} should be infeasible"
+        assert n["rejected_by"] == plugin, \
+            f"{name}: rejected_by {n['rejected_by']!r}, expected {plugin!r}"
+        assert n["reasons"][:len(reasons)] == list(reasons), \
+            f"{name}: reasons {n['reasons']}, expected to start with {reasons}"
+    for name, filters in exp.get("failed", {}).items():
+        n = node(out, name)
+        assert set(n["failed_filters"]) == set(filters), \
+            f"{name}: failed_filters {n['failed_filters']}, expected {filters}"
+    for name, plugins in exp.get("scores", {}).items():
+        for plugin, want in plugins.items():
+            got = score(out, name, plugin)
+            assert got == want, \
+                f"{name}: scores[{plugin}] = {got}, expected {want}"
+    for name, want in exp.get("totals", {}).items():
+        assert node(out, name)["total"] == want, \
+            f"{name}: total {node(out, name)['total']}, expected {want}"
+    for name in absent_ok:
+        if name in out["nodes"]:
+            assert not out["nodes"][name]["feasible"], name
+    if "viable" in exp:
+        assert sorted(out["viable"]) == sorted(exp["viable"]), \
+            f"viable: expected {sorted(exp['viable'])}, got {out['viable']}"
+    if "message" in exp:
+        want = exp["message"]
+        got = out["message"]
+        assert got == want or got.startswith(want + " preemption: "), \
+            f"message:\n  got      {got!r}\n  expected {want!r}"
+    elif out["viable"]:
+        assert not out["message"], \
+            f"a pod that fits has no FitError message: {out['message']!r}"
+
+
+def run_case(case):
+    """Runs one case dict (fixture, pod, config, + expectations)."""
+    out = explain(case["fixture"], case.get("pod"), case.get("config"))
+    check(out, case)
+    extra = case.get("extra")
+    if extra:
+        extra(out)
+    return out

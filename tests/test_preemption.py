@@ -1,0 +1,216 @@
+"""Preemption and the scheduler loop, end to end: `kso schedule` and the
+"preemption" part of `kso explain` on fixtures/preemption/*.yaml.
+
+Every expected value is derived by hand in the fixture's header comment
+(reference §3 for kube's DefaultPreemption, seed 004 for the minimal-
+Casualty answer, reference §1.2/§1.3/§1.5 for the loop).
+"""
+import json
+import os
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KSO = os.environ.get("KSO", os.path.join(ROOT, "kso"))
+FIX = os.path.join(ROOT, "fixtures", "preemption")
+
+
+def kso(*args, check=True):
+    p = subprocess.run([KSO, *args], capture_output=True, text=True,
+                       timeout=120)
+    if check:
+        assert p.returncode == 0, p.stderr
+    return p
+
+
+def schedule(name, *extra):
+    p = kso("schedule", os.path.join(FIX, name), "-o", "json", *extra)
+    return json.loads(p.stdout)
+
+
+def explain(name, pod):
+    p = kso("explain", os.path.join(FIX, name), "--pod", pod, "-o", "json")
+    return json.loads(p.stdout)["preemption"]
+
+
+def first_preemption(doc):
+    return next(s for s in doc["steps"] if s["action"] == "preempt")
+
+
+# ---------------------------------------------------------------- kube
+
+
+def test_single_victim():
+    doc = schedule("single-victim.yaml")
+    s = first_preemption(doc)
+    assert s["pod"] == "default/urgent"
+    assert s["node"] == "n1"
+    assert s["victims"] == ["default/filler"]
+    assert s["message"] == "0/1 nodes are available: 1 Insufficient cpu."
+    # the next cycle binds it on its nominated node
+    assert doc["steps"][1]["action"] == "bind"
+    assert doc["steps"][1]["nominated_fast_path"] is True
+    assert doc["final"] == {"default/urgent": "n1"}
+    assert doc["summary"]["evicted"] == 1
+
+
+def test_reprieve_keeps_some():
+    s = first_preemption(schedule("reprieve.yaml"))
+    assert s["victims"] == ["default/b", "default/a"]
+
+
+def test_pdb_protected_reprieved_first():
+    s = first_preemption(schedule("pdb-reprieve.yaml"))
+    assert s["victims"] == ["default/old"]
+
+
+def test_pdb_decides_node():
+    s = first_preemption(schedule("pdb-node.yaml"))
+    assert s["node"] == "n2"
+    assert s["victims"] == ["default/b"]
+
+
+def test_equal_priority_never_preempted():
+    doc = schedule("equal-priority.yaml")
+    assert [s["action"] for s in doc["steps"]] == ["unschedulable"]
+    assert doc["steps"][0]["message"] == (
+        "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 "
+        "nodes are available: 1 No preemption victims found for incoming "
+        "pod.")
+    assert doc["final"] == {"default/peer": "n1", "default/p": None}
+
+
+def test_preemption_policy_never():
+    doc = schedule("never.yaml")
+    assert [s["action"] for s in doc["steps"]] == ["unschedulable"]
+    assert doc["steps"][0]["message"].endswith(
+        "preemption: not eligible due to preemptionPolicy=Never.")
+    assert doc["summary"]["evicted"] == 0
+
+
+def test_uau_nodes_are_not_candidates():
+    doc = schedule("uau.yaml")
+    s = doc["steps"][0]
+    assert s["action"] == "unschedulable"
+    assert s["message"].endswith(
+        "preemption: 0/2 nodes are available: 2 Preemption is not "
+        "helpful for scheduling.")
+    assert doc["summary"]["evicted"] == 0
+
+
+# ------------------------------------------------------- kube vs minimal
+
+
+def test_kube_and_minimal_differ():
+    pre = explain("differs.yaml", "default/p")
+    assert pre["node"] == "n1"
+    assert pre["victims"] == ["default/s1", "default/s2"]
+    assert pre["minimal"]["node"] == "n1"
+    assert pre["minimal"]["victims"] == ["default/big"]
+    cas = pre["minimal"]["casualty"]
+    assert cas["pdb_violations"] == 0
+    assert cas["highest_priority"] == 10
+    assert cas["priority_sum"] == 2147483658
+    assert cas["victims"] == 1
+    assert pre["differs"] is True
+
+
+def test_kube_and_minimal_agree():
+    pre = explain("reprieve.yaml", "default/p")
+    assert pre["victims"] == ["default/b", "default/a"]
+    assert pre["minimal"]["victims"] == ["default/b", "default/a"]
+    assert pre["differs"] is False
+
+
+def test_explain_no_preemption():
+    pre = explain("never.yaml", "default/p")
+    assert pre["eligible"] is False
+    assert pre["node"] == ""
+    assert pre["minimal"]["node"] == ""
+
+
+def test_explain_table_mentions_both():
+    p = kso("explain", os.path.join(FIX, "differs.yaml"), "--pod",
+            "default/p")
+    assert "kube:" in p.stdout and "minimal:" in p.stdout
+    assert "the answers differ" in p.stdout
+
+
+# --------------------------------------------------------------- the loop
+
+
+def test_loop_final_placement():
+    doc = schedule("loop.yaml")
+    acts = [(s["pod"], s["action"], s["node"]) for s in doc["steps"]]
+    assert acts == [
+        ("default/h1", "bind", "n2"),
+        ("default/h2", "preempt", "n1"),
+        ("default/h2", "bind", "n1"),
+        ("default/m1", "preempt", "n1"),
+        ("default/m2", "preempt", "n2"),
+        ("default/m3", "unschedulable", None),
+        ("default/m1", "bind", "n1"),
+        ("default/m2", "bind", "n2"),
+        ("default/m3", "unschedulable", None),
+        ("default/p1", "unschedulable", None),
+        ("default/p2", "unschedulable", None),
+        ("default/p3", "unschedulable", None),
+        ("default/z", "unschedulable", None),
+    ]
+    assert doc["steps"][1]["victims"] == ["default/l2"]
+    assert doc["steps"][3]["victims"] == ["default/l1"]
+    assert doc["steps"][4]["victims"] == ["default/l3"]
+    assert doc["final"] == {
+        "default/h1": "n2", "default/h2": "n1", "default/m1": "n1",
+        "default/m2": "n2", "default/m3": None, "default/p1": None,
+        "default/p2": None, "default/p3": None, "default/z": None,
+    }
+    summ = doc["summary"]
+    assert (summ["bound"], summ["pending"], summ["evicted"],
+            summ["steps"]) == (4, 5, 3, 13)
+    assert summ["stopped"] == "quiescent"
+    assert summ["invariants"] == {"ok": True, "broken": []}
+
+
+def test_loop_max_steps():
+    doc = schedule("loop.yaml", "--max-steps", "3")
+    assert len(doc["steps"]) == 3
+    assert doc["summary"]["stopped"] == "max-steps"
+    assert doc["final"]["default/h2"] == "n1"
+
+
+def test_loop_table():
+    p = kso("schedule", os.path.join(FIX, "loop.yaml"))
+    assert "bound 4, pending 5, evicted 3, steps 13 (quiescent)" in p.stdout
+    assert "invariants: OK" in p.stdout
+
+
+def test_loop_yaml_reads_back():
+    p = kso("schedule", os.path.join(FIX, "loop.yaml"), "-o", "yaml")
+    again = subprocess.run([KSO, "schedule", "-", "-o", "json"],
+                           input=p.stdout, capture_output=True, text=True,
+                           timeout=120)
+    assert again.returncode == 0, again.stderr
+    doc = json.loads(again.stdout)
+    # the final cluster: evicted pods are gone, bound pods stay bound;
+    # the five pending pods still find nothing.
+    assert doc["final"]["default/h1"] == "n2"
+    assert doc["final"]["default/m1"] == "n1"
+    assert "default/l1" not in doc["final"]
+    assert doc["summary"]["bound"] == 0
+    assert doc["summary"]["evicted"] == 0
+
+
+def test_bad_usage():
+    p = kso("schedule", check=False)
+    assert p.returncode == 2
+    p = kso("schedule", os.path.join(FIX, "loop.yaml"), "--tie", "x",
+            check=False)
+    assert p.returncode == 2
+
+
+def test_random_ties_are_seeded():
+    a = schedule("loop.yaml", "--tie", "random", "--seed", "7")
+    b = schedule("loop.yaml", "--tie", "random", "--seed", "7")
+    assert a == b

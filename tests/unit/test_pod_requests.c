@@ -1,0 +1,260 @@
+/*
+ * test_pod_requests.c - PodRequests, NonZeroRequested, the scorers'
+ * request and the node bookkeeping (model/pod_requests.c, reference §2.7,
+ * §4).  Every expected value is derived by hand in the comment above it.
+ */
+#include "build.h"
+#include "check.h"
+
+#include "../../model/pod_requests.h"
+#include "../../model/quirks.h"
+
+static int64_t req_of(const struct cluster *c, int pod, int res)
+{
+	int64_t out[64];
+	assert(c->n_res <= 64);
+	model_pod_requests(c, &c->pods[pod], out);
+	return out[res];
+}
+
+static int64_t score_req_of(const struct cluster *c, int pod, int res)
+{
+	int64_t out[64];
+	assert(c->n_res <= 64);
+	model_pod_score_request(c, &c->pods[pod], out);
+	return out[res];
+}
+
+static void test_init_max(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	/* init 2 cpu vs main 1 + 0.5: max(1.5, 2) = 2 cpu -> 2000m. */
+	int p = tb_pod(&c, "p", "");
+	tb_container(&c, p, "cpu=1", false, false);
+	tb_container(&c, p, "cpu=500m", false, false);
+	tb_container(&c, p, "cpu=2", true, false);
+	CHECK_EQ(req_of(&c, p, RES_CPU), 2000);
+	/* Memory: only the main containers list none, init lists none -> 0. */
+	CHECK_EQ(req_of(&c, p, RES_MEMORY), 0);
+
+	/* Main wins when larger: init 1Gi vs main 1Gi + 1Gi = 2Gi. */
+	int q = tb_pod(&c, "q", "");
+	tb_container(&c, q, "memory=1Gi", false, false);
+	tb_container(&c, q, "memory=1Gi", false, false);
+	tb_container(&c, q, "memory=1Gi", true, false);
+	CHECK_EQ(req_of(&c, q, RES_MEMORY), 2LL * 1024 * 1024 * 1024);
+	cluster_release(&c);
+}
+
+static void test_sidecars(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	/* sidecar 1 + main 1: Σmain + Σsidecars = 2, init max = 1 -> 2000m. */
+	int p = tb_pod(&c, "p", "");
+	tb_container(&c, p, "cpu=1", true, true);
+	tb_container(&c, p, "cpu=1", false, false);
+	CHECK_EQ(req_of(&c, p, RES_CPU), 2000);
+
+	/* sidecar 1, then a plain init 2: use = 2 + 1 = 3; Σ = main 1 +
+	 * sidecar 1 = 2 -> max 3 -> 3000m. */
+	int q = tb_pod(&c, "q", "");
+	tb_container(&c, q, "cpu=1", true, true);
+	tb_container(&c, q, "cpu=2", true, false);
+	tb_container(&c, q, "cpu=1", false, false);
+	CHECK_EQ(req_of(&c, q, RES_CPU), 3000);
+
+	/* A plain init before the sidecar does not add it: init 2 (use 2),
+	 * sidecar 1 (use 1); Σ = 1 + 1 = 2 -> 2000m. */
+	int r = tb_pod(&c, "r", "");
+	tb_container(&c, r, "cpu=2", true, false);
+	tb_container(&c, r, "cpu=1", true, true);
+	tb_container(&c, r, "cpu=1", false, false);
+	CHECK_EQ(req_of(&c, r, RES_CPU), 2000);
+	cluster_release(&c);
+}
+
+static void test_overhead_and_rounding(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	/* main 100m + overhead 250m = 350m; overhead lists no memory, so
+	 * memory stays the containers' 64Mi. */
+	int p = tb_pod(&c, "p", "");
+	tb_container(&c, p, "cpu=100m,memory=64Mi", false, false);
+	c.pods[p].overhead = tb_reqs(&c, "cpu=250m");
+	CHECK_EQ(req_of(&c, p, RES_CPU), 350);
+	CHECK_EQ(req_of(&c, p, RES_MEMORY), 64LL * 1024 * 1024);
+
+	/* Rounded once per pod: 0.5m + 0.5m = 1m exactly -> 1 (each alone
+	 * would round up to 1, giving 2); memory 0.5 + 0.5 = 1 byte. */
+	int q = tb_pod(&c, "q", "");
+	tb_container(&c, q, "cpu=0.5m,memory=0.5", false, false);
+	tb_container(&c, q, "cpu=0.5m,memory=0.5", false, false);
+	CHECK_EQ(req_of(&c, q, RES_CPU), 1);
+	CHECK_EQ(req_of(&c, q, RES_MEMORY), 1);
+
+	/* Scalars follow the same rule: main 1 gpu, init 2 gpu -> 2. */
+	int r = tb_pod(&c, "r", "");
+	tb_container(&c, r, "nvidia.com/gpu=1", false, false);
+	tb_container(&c, r, "nvidia.com/gpu=2", true, false);
+	CHECK_EQ(req_of(&c, r, cluster_res_index(&c, "nvidia.com/gpu")), 2);
+	cluster_release(&c);
+}
+
+static void test_nonzero(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	int64_t cpu, mem;
+	/* No requests at all -> 100m and 200Mi = 209715200. */
+	int p = tb_pod(&c, "p", "");
+	tb_container(&c, p, "", false, false);
+	model_pod_nonzero(&c, &c.pods[p], &cpu, &mem);
+	CHECK_EQ(cpu, 100);
+	CHECK_EQ(mem, 209715200);
+
+	/* An explicit 0 stays 0; the missing memory still defaults. */
+	int q = tb_pod(&c, "q", "");
+	tb_container(&c, q, "cpu=0", false, false);
+	model_pod_nonzero(&c, &c.pods[q], &cpu, &mem);
+	CHECK_EQ(cpu, 0);
+	CHECK_EQ(mem, 209715200);
+
+	/* Per-container rounding: 0.5m + 0.5m -> 1 + 1 = 2 (PodRequests 1). */
+	int r = tb_pod(&c, "r", "");
+	tb_container(&c, r, "cpu=0.5m,memory=1", false, false);
+	tb_container(&c, r, "cpu=0.5m,memory=1", false, false);
+	model_pod_nonzero(&c, &c.pods[r], &cpu, &mem);
+	CHECK_EQ(cpu, 2);
+	CHECK_EQ(mem, 2);
+
+	/* Overhead is added when listed: 100m default + 50m = 150m; memory
+	 * not in the overhead stays the 200Mi default. */
+	int s = tb_pod(&c, "s", "");
+	tb_container(&c, s, "", false, false);
+	c.pods[s].overhead = tb_reqs(&c, "cpu=50m");
+	model_pod_nonzero(&c, &c.pods[s], &cpu, &mem);
+	CHECK_EQ(cpu, 150);
+	CHECK_EQ(mem, 209715200);
+
+	/* Init max against defaults: init cpu 300m (memory missing -> 200Mi),
+	 * main no requests (100m, 200Mi): cpu max(100, 300) = 300. */
+	int t = tb_pod(&c, "t", "");
+	tb_container(&c, t, "cpu=300m", true, false);
+	tb_container(&c, t, "", false, false);
+	model_pod_nonzero(&c, &c.pods[t], &cpu, &mem);
+	CHECK_EQ(cpu, 300);
+	CHECK_EQ(mem, 209715200);
+	cluster_release(&c);
+}
+
+static void test_nonzero_sidecar_quirk(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	int64_t cpu, mem;
+	/* sidecar cpu 1 + main cpu 1.  v1.30: S = main only = 1000; I = the
+	 * sidecar list {cpu 1} = 1000 -> max 1000 (PodRequests says 2000).
+	 * Memory: main lacks it (200Mi), the sidecar list lacks it (200Mi)
+	 * -> 200Mi.  Intended semantics would add the sidecar to S: 2000 and
+	 * 400Mi. */
+	int p = tb_pod(&c, "p", "");
+	tb_container(&c, p, "cpu=1", true, true);
+	tb_container(&c, p, "cpu=1", false, false);
+	model_pod_nonzero(&c, &c.pods[p], &cpu, &mem);
+	CHECK_EQ(cpu, MODEL_QUIRK_NONZERO_IGNORES_SIDECARS ? 1000 : 2000);
+	CHECK_EQ(mem, MODEL_QUIRK_NONZERO_IGNORES_SIDECARS ? 209715200 : 2 * 209715200);
+	CHECK_EQ(req_of(&c, p, RES_CPU), 2000);
+
+	/* sidecar 500m, then init 1 cpu: I = max(500, 1000 + 500) = 1500;
+	 * main 200m -> S = 200 -> 1500. */
+	int q = tb_pod(&c, "q", "");
+	tb_container(&c, q, "cpu=500m", true, true);
+	tb_container(&c, q, "cpu=1", true, false);
+	tb_container(&c, q, "cpu=200m", false, false);
+	model_pod_nonzero(&c, &c.pods[q], &cpu, &mem);
+	CHECK_EQ(cpu, 1500);
+	cluster_release(&c);
+}
+
+static void test_score_request(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	/* main and sidecar without requests each get 100m / 200Mi: Σ = 100 +
+	 * 100 = 200m, init max = 100m -> 200m; memory 2 * 200Mi. */
+	int p = tb_pod(&c, "p", "");
+	tb_container(&c, p, "", true, true);
+	tb_container(&c, p, "", false, false);
+	CHECK_EQ(score_req_of(&c, p, RES_CPU), 200);
+	CHECK_EQ(score_req_of(&c, p, RES_MEMORY), 2 * 209715200LL);
+	CHECK_EQ(req_of(&c, p, RES_CPU), 0);
+
+	/* Explicit cpu 0 stays 0; missing memory gets 200Mi. */
+	int q = tb_pod(&c, "q", "");
+	tb_container(&c, q, "cpu=0", false, false);
+	CHECK_EQ(score_req_of(&c, q, RES_CPU), 0);
+	CHECK_EQ(score_req_of(&c, q, RES_MEMORY), 209715200);
+
+	/* A plain init container lacking cpu counts 100m in the init max:
+	 * main 50m; init (no requests) 100m -> max(50, 100) = 100; overhead
+	 * 10m -> 110. */
+	int r = tb_pod(&c, "r", "");
+	tb_container(&c, r, "", true, false);
+	tb_container(&c, r, "cpu=50m,memory=1Mi", false, false);
+	c.pods[r].overhead = tb_reqs(&c, "cpu=10m");
+	CHECK_EQ(score_req_of(&c, r, RES_CPU), 110);
+	/* memory: max(1Mi, 200Mi) = 200Mi. */
+	CHECK_EQ(score_req_of(&c, r, RES_MEMORY), 209715200);
+	cluster_release(&c);
+}
+
+static void test_node_requested(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	int n0 = tb_node(&c, "n0", "cpu=4,memory=8Gi,pods=10", "");
+	tb_node(&c, "n1", "cpu=4,memory=8Gi,pods=10", "");
+	/* On n0: a (1 cpu, 1Gi) and b (no requests); c is on n1; d pending. */
+	int a = tb_pod(&c, "a", "n0");
+	tb_container(&c, a, "cpu=1,memory=1Gi", false, false);
+	int b = tb_pod(&c, "b", "n0");
+	tb_container(&c, b, "", false, false);
+	int d = tb_pod(&c, "c", "n1");
+	tb_container(&c, d, "cpu=3", false, false);
+	int e = tb_pod(&c, "d", "");
+	tb_container(&c, e, "cpu=3", false, false);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	int64_t requested[64], nzc, nzm;
+	int pods;
+	model_node_requested(&s, n0, requested, &nzc, &nzm, &pods);
+	/* Requested: 1000m + 0 = 1000; 1Gi + 0.  NonZero: 1000 + 100 = 1100;
+	 * 1Gi + 200Mi = 1073741824 + 209715200 = 1283457024.  2 pods. */
+	CHECK_EQ(requested[RES_CPU], 1000);
+	CHECK_EQ(requested[RES_MEMORY], 1073741824);
+	CHECK_EQ(nzc, 1100);
+	CHECK_EQ(nzm, 1283457024);
+	CHECK_EQ(pods, 2);
+	/* The placement decides: move d onto n0 -> 1000 + 3000 = 4000, 3 pods. */
+	s.pod_node[e] = n0;
+	model_node_requested(&s, n0, requested, NULL, NULL, &pods);
+	CHECK_EQ(requested[RES_CPU], 4000);
+	CHECK_EQ(pods, 3);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+int main(void)
+{
+	test_init_max();
+	test_sidecars();
+	test_overhead_and_rounding();
+	test_nonzero();
+	test_nonzero_sidecar_quirk();
+	test_score_request();
+	test_node_requested();
+	return check_done("test_pod_requests");
+}

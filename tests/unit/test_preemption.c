@@ -1,0 +1,680 @@
+/*
+ * test_preemption.c - Jeopardy, PDB accounting, Casualty, kube's
+ * DefaultPreemption, the exhaustive minimal-casualty Preemption and the
+ * scheduler loop (model/preemption*.c, model/scheduler_step.c,
+ * model/invariants.c; reference §3, §1.2, §1.3, §1.5; seed 004).
+ *
+ * Clusters are built in C (build.h).  Only cpu and the pod count matter
+ * in these cases: every node has pods=110, every pod one container with a
+ * cpu request.  Every expected value is worked out by hand in the comment
+ * above its check.
+ */
+#include "build.h"
+#include "check.h"
+
+#include "../../model/model.h"
+#include "../../model/preemption.h"
+#include "../../model/scheduler.h"
+
+/* ------------------------------------------------------------- helpers */
+
+static int node(struct cluster *c, const char *name, const char *cpu)
+{
+	char *alloc = arena_sprintf(&c->arena, "cpu=%s,pods=110", cpu);
+	return tb_node(c, name, alloc, "");
+}
+
+/* A pod with one container requesting cpu, priority prio, on node_name
+ * ("" = pending), started at start (0 = no status.startTime). */
+static int pod(struct cluster *c, const char *name, const char *node_name,
+	       int32_t prio, const char *cpu, int64_t start)
+{
+	int p = tb_pod(c, name, node_name);
+	tb_container(c, p, arena_sprintf(&c->arena, "cpu=%s", cpu), false,
+		     false);
+	c->pods[p].priority = prio;
+	if (start) {
+		c->pods[p].start_time.has = true;
+		c->pods[p].start_time.seconds = start;
+	}
+	return p;
+}
+
+/* A PDB in "default" selecting app=<app>; allowed < 0: no status given. */
+static int pdb(struct cluster *c, const char *name, const char *app,
+	       int allowed, int min_available)
+{
+	if (!c->pdbs)
+		c->pdbs = arena_array(&c->arena, 8, sizeof *c->pdbs);
+	struct pdb *b = &c->pdbs[c->n_pdbs];
+	memset(b, 0, sizeof *b);
+	b->ns = "default";
+	b->name = name;
+	b->selector.present = true;
+	b->selector.match_labels = tb_labels(c, arena_sprintf(&c->arena,
+							      "app=%s", app));
+	if (allowed >= 0) {
+		b->has_disruptions_allowed = true;
+		b->disruptions_allowed = allowed;
+	}
+	if (min_available >= 0) {
+		b->min_available.set = true;
+		b->min_available.value = min_available;
+	}
+	return c->n_pdbs++;
+}
+
+static void label(struct cluster *c, int p, const char *spec)
+{
+	c->pods[p].labels = tb_labels(c, spec);
+}
+
+/* Runs one cycle of p and kube's preemption; out must be released. */
+static void kube(const struct cluster *c, const struct snapshot *s, int p,
+		 struct model_preemption *out)
+{
+	struct model_cycle_result r;
+	model_cycle_result_init(&r, c);
+	model_schedule_cycle(&c->config.profiles[0], s, p, &r);
+	model_preemption_init(out);
+	struct model_preempt_opts o = {.offset_draw = 0};
+	model_preempt_kube(&c->config.profiles[0], s, p, &r, &o, out);
+	model_cycle_result_release(&r);
+}
+
+static int minimal(const struct cluster *c, const struct snapshot *s, int p,
+		   struct model_preemption *out, struct error *err)
+{
+	struct model_cycle_result r;
+	model_cycle_result_init(&r, c);
+	model_schedule_cycle(&c->config.profiles[0], s, p, &r);
+	model_preemption_init(out);
+	error_init(err);
+	int rc = model_preempt_minimal(&c->config.profiles[0], s, p, &r, out,
+				       err);
+	model_cycle_result_release(&r);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void test_jeopardy(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	int n1 = node(&c, "n1", "4");
+	pod(&c, "lo", "n1", 5, "1", 0);
+	pod(&c, "eq", "n1", 10, "1", 0);
+	pod(&c, "hi", "n1", 20, "1", 0);
+	int p = pod(&c, "p", "", 10, "1", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	int out[TB_MAX_PODS];
+	/* Jeopardy = strictly lower priority: only lo (5 < 10); eq (10) and
+	 * hi (20) are safe. */
+	CHECK_EQ(model_jeopardy(&s, p, n1, out), 1);
+	CHECK_EQ(out[0], 0);
+	/* preemptionPolicy Never: nobody is in jeopardy. */
+	c.pods[p].preempt_never = true;
+	CHECK_EQ(model_jeopardy(&s, p, n1, out), 0);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+static void test_casualty_order(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	int a = pod(&c, "a", "", -5, "1", 300);
+	int b = pod(&c, "b", "", 7, "1", 200);
+	int d = pod(&c, "d", "", 7, "1", 100);
+	int e = pod(&c, "e", "", 7, "1", 0);
+	/* MoreImportantPod: priority first (b, d, e before a); among the
+	 * priority-7 pods the earlier start first: d (100), b (200), then e
+	 * (no startTime = now). */
+	int v[] = {a, b, d, e};
+	model_sort_important(&c, v, 4);
+	CHECK_EQ(v[0], d);
+	CHECK_EQ(v[1], b);
+	CHECK_EQ(v[2], e);
+	CHECK_EQ(v[3], a);
+
+	/* Casualty of {a, b}: highest 7; sum (-5 + 2^31) + (7 + 2^31) =
+	 * 2^32 + 2 = 4294967298; 2 victims; earliest start among the
+	 * priority-7 victims = b's 200. */
+	struct model_casualty x, y;
+	int ab[] = {a, b};
+	model_casualty_of(&c, ab, 2, 0, &x);
+	CHECK_EQ(x.highest_priority, 7);
+	CHECK_EQ(x.priority_sum, 4294967298LL);
+	CHECK_EQ(x.victims, 2);
+	CHECK_EQ(x.earliest_start, 200);
+	/* {b} alone: same highest, sum 7 + 2^31 = 2147483655 < x's: better. */
+	int bb[] = {b};
+	model_casualty_of(&c, bb, 1, 0, &y);
+	CHECK_EQ(y.priority_sum, 2147483655LL);
+	CHECK(model_casualty_cmp(&y, &x) < 0);
+	/* One PDB violation outweighs everything else. */
+	y.pdb_violations = 1;
+	CHECK(model_casualty_cmp(&y, &x) > 0);
+	/* {d} vs {b}: all equal but start: d started at 100, b at 200; the
+	 * later start (b) is better. */
+	int dd[] = {d};
+	model_casualty_of(&c, bb, 1, 0, &x);
+	model_casualty_of(&c, dd, 1, 0, &y);
+	CHECK(model_casualty_cmp(&x, &y) < 0);
+	cluster_release(&c);
+}
+
+static void test_pdb_accounting(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "8");
+	int w1 = pod(&c, "w1", "n1", 0, "1", 0);
+	int w2 = pod(&c, "w2", "n1", 0, "1", 0);
+	int w3 = pod(&c, "w3", "", 0, "1", 0);
+	int bare = pod(&c, "bare", "n1", 0, "1", 0);
+	label(&c, w1, "app=web");
+	label(&c, w2, "app=web");
+	label(&c, w3, "app=web");
+	int given = pdb(&c, "given", "web", 1, -1);
+	int computed = pdb(&c, "computed", "web", -1, 1);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	int32_t allowed[2];
+	model_pdb_allowed(&s, allowed);
+	/* given: copied from status = 1. computed: matched w1, w2, w3
+	 * (expected 3), healthy = bound ones w1, w2 = 2, minAvailable 1:
+	 * allowed = 2 - 1 = 1. */
+	CHECK_EQ(allowed[given], 1);
+	CHECK_EQ(allowed[computed], 1);
+	/* A pod without labels matches no PDB. */
+	CHECK(!model_pdb_selects(&c, given, bare));
+	CHECK(model_pdb_selects(&c, given, w1));
+
+	/* Split [w1, w2] with both budgets at 1: w1 takes both budgets to
+	 * 0 (not violating); w2 takes them to -1: violating. */
+	int v[] = {w1, w2};
+	bool viol[2];
+	CHECK_EQ(model_pdb_split(&c, allowed, v, 2, viol), 1);
+	CHECK(!viol[0]);
+	CHECK(viol[1]);
+	/* w1 listed in given's disruptedPods: given is not decremented for
+	 * it, computed still is (to 0); w2 then takes given to 0 and
+	 * computed to -1: still one violation, now by computed alone. */
+	static const char *const disrupted[] = {"w1"};
+	c.pdbs[given].disrupted_pods = disrupted;
+	c.pdbs[given].n_disrupted_pods = 1;
+	CHECK_EQ(model_pdb_split(&c, allowed, v, 2, viol), 1);
+	CHECK(viol[1]);
+	/* An empty selector {} matches nothing for the scheduler. */
+	c.pdbs[given].selector.match_labels.n = 0;
+	CHECK(!model_pdb_selects(&c, given, w1));
+
+	/* maxUnavailable 50% of 3 matched pods: ceil(1.5) = 2 may be
+	 * unavailable, desired healthy 3 - 2 = 1, healthy 2: allowed 1. */
+	c.pdbs[computed].min_available.set = false;
+	c.pdbs[computed].max_unavailable =
+		(struct int_or_percent){.set = true, .percent = true, .value = 50};
+	model_pdb_allowed(&s, allowed);
+	CHECK_EQ(allowed[computed], 1);
+	(void)w3;
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/* One low-priority pod fills the node; the preemptor evicts it. */
+static void test_single_victim(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	int n1 = node(&c, "n1", "2");
+	int low = pod(&c, "low", "n1", 0, "1500m", 0);
+	int p = pod(&c, "p", "", 100, "1", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_preemption k, m;
+	struct error err;
+	/* n1: 2000m - 1500m = 500m < 1000m: Insufficient cpu (U).  Removing
+	 * low frees 2000m; reprieving it needs 1500 + 1000 > 2000: victim. */
+	kube(&c, &s, p, &k);
+	CHECK_EQ(k.code, MODEL_SUCCESS);
+	CHECK_EQ(k.node, n1);
+	CHECK_EQ(k.chosen.n, 1);
+	CHECK_EQ(k.chosen.pods[0], low);
+	CHECK_EQ(k.chosen.pdb_violations, 0);
+	CHECK_STR(k.message, "");
+	CHECK_EQ(minimal(&c, &s, p, &m, &err), 0);
+	CHECK_EQ(m.node, n1);
+	CHECK_EQ(m.chosen.n, 1);
+	CHECK_EQ(m.chosen.pods[0], low);
+	model_preemption_release(&k);
+	model_preemption_release(&m);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/* Four 1-cpu pods of priorities 1..4 fill a 4-cpu node; the preemptor
+ * needs 2 cpu.  Reprieve order d(4), c(3), b(2), a(1): d: 1 + 2 <= 4
+ * kept; c: 2 + 2 <= 4 kept; b: 3 + 2 > 4 victim; a: 3 + 2 > 4 victim.
+ * Victims [b, a] (most important first). */
+static void test_reprieve_keeps_some(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "4");
+	int a = pod(&c, "a", "n1", 1, "1", 0);
+	int b = pod(&c, "b", "n1", 2, "1", 0);
+	pod(&c, "c", "n1", 3, "1", 0);
+	pod(&c, "d", "n1", 4, "1", 0);
+	int p = pod(&c, "p", "", 10, "2", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_preemption k, m;
+	struct error err;
+	kube(&c, &s, p, &k);
+	CHECK_EQ(k.chosen.n, 2);
+	CHECK_EQ(k.chosen.pods[0], b);
+	CHECK_EQ(k.chosen.pods[1], a);
+	/* Casualty: highest 2, sum (2 + 2^31) + (1 + 2^31) = 4294967299. */
+	CHECK_EQ(k.chosen.casualty.highest_priority, 2);
+	CHECK_EQ(k.chosen.casualty.priority_sum, 4294967299LL);
+	/* Minimal: any 2 pods free 2 cpu (fewer do not); the pair with the
+	 * lowest highest priority is {a, b} (highest 2): the same answer. */
+	CHECK_EQ(minimal(&c, &s, p, &m, &err), 0);
+	CHECK_EQ(m.chosen.n, 2);
+	CHECK_EQ(m.chosen.pods[0], b);
+	CHECK_EQ(m.chosen.pods[1], a);
+	model_preemption_release(&k);
+	model_preemption_release(&m);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/* PDB-protected victims are reprieved first.  n1 (2 cpu) holds old
+ * (priority 1, started 100, no PDB) and guarded (priority 1, started 200,
+ * PDB with 0 disruptions allowed); the preemptor needs 1 cpu.  Sorted:
+ * old, guarded.  Split: guarded violates (0 - 1 < 0).  Reprieve guarded
+ * first: 1 + 1 <= 2 kept; then old: 2 + 1 > 2 victim.  Victims [old], 0
+ * violations.  Without the PDB old would have been kept. */
+static void test_pdb_victims_last(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "2");
+	int old = pod(&c, "old", "n1", 1, "1", 100);
+	int guarded = pod(&c, "guarded", "n1", 1, "1", 200);
+	label(&c, guarded, "app=db");
+	pdb(&c, "db", "db", 0, -1);
+	int p = pod(&c, "p", "", 10, "1", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_preemption k;
+	kube(&c, &s, p, &k);
+	CHECK_EQ(k.chosen.n, 1);
+	CHECK_EQ(k.chosen.pods[0], old);
+	CHECK_EQ(k.chosen.pdb_violations, 0);
+	model_preemption_release(&k);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/* Fewest PDB violations decides the node before node order.  n1 and n2
+ * (2 cpu each) hold one 2-cpu priority-1 pod each; n1's is protected by a
+ * PDB with 0 allowed.  Candidates: n1 [a] with 1 violation, n2 [b] with
+ * 0: n2 wins.  Without the PDB both tie on every key and the first
+ * candidate (n1) wins with n2 as the tie. */
+static void test_pdb_node_choice(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "2");
+	int n2 = node(&c, "n2", "2");
+	int a = pod(&c, "a", "n1", 1, "2", 0);
+	int b = pod(&c, "b", "n2", 1, "2", 0);
+	label(&c, a, "app=db");
+	pdb(&c, "db", "db", 0, -1);
+	int p = pod(&c, "p", "", 10, "2", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_preemption k, m;
+	struct error err;
+	kube(&c, &s, p, &k);
+	CHECK_EQ(k.node, n2);
+	CHECK_EQ(k.chosen.pods[0], b);
+	CHECK_EQ(k.n_candidates, 2);
+	CHECK_EQ(k.n_ties, 0);
+	CHECK_EQ(minimal(&c, &s, p, &m, &err), 0);
+	CHECK_EQ(m.node, n2);
+	CHECK_EQ(m.chosen.casualty.pdb_violations, 0);
+	model_preemption_release(&k);
+	model_preemption_release(&m);
+
+	c.n_pdbs = 0;
+	kube(&c, &s, p, &k);
+	CHECK_EQ(k.node, 0);
+	CHECK_EQ(k.n_ties, 1);
+	CHECK_EQ(k.ties[0], n2);
+	model_preemption_release(&k);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/* Equal priority is never preempted: SelectVictimsOnNode finds no
+ * victim (UAU), so there is no candidate and the FitError lists it. */
+static void test_equal_priority(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "1");
+	pod(&c, "peer", "n1", 10, "1", 0);
+	int p = pod(&c, "p", "", 10, "1", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_preemption k, m;
+	struct error err;
+	kube(&c, &s, p, &k);
+	CHECK_EQ(k.code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(k.node, -1);
+	CHECK(k.clear_own_nomination);
+	CHECK_STR(k.message, "preemption: 0/1 nodes are available: 1 No "
+			     "preemption victims found for incoming pod.");
+	CHECK_EQ(minimal(&c, &s, p, &m, &err), 0);
+	CHECK_EQ(m.node, -1);
+	model_preemption_release(&k);
+	model_preemption_release(&m);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+static void test_policy_never(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "1");
+	pod(&c, "low", "n1", 0, "1", 0);
+	int p = pod(&c, "p", "", 10, "1", 0);
+	c.pods[p].preempt_never = true;
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_preemption k, m;
+	struct error err;
+	kube(&c, &s, p, &k);
+	CHECK(!k.eligible);
+	CHECK_EQ(k.node, -1);
+	CHECK(!k.clear_own_nomination);
+	CHECK_STR(k.message, "preemption: not eligible due to "
+			     "preemptionPolicy=Never.");
+	CHECK_EQ(minimal(&c, &s, p, &m, &err), 0);
+	CHECK_EQ(m.node, -1);
+	model_preemption_release(&k);
+	model_preemption_release(&m);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/* UAU nodes are not candidates: n1 has an untolerated NoSchedule taint
+ * (TaintToleration: UAU), n2 fails the node selector (NodeAffinity: UAU);
+ * both hold evictable pods, yet no node is even tried. */
+static void test_uau_not_candidates(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	int n1 = node(&c, "n1", "1");
+	node(&c, "n2", "1");
+	tb_taint(&c, n1, "dedicated", "x", EFFECT_NO_SCHEDULE);
+	pod(&c, "l1", "n1", 0, "1", 0);
+	pod(&c, "l2", "n2", 0, "1", 0);
+	int p = pod(&c, "p", "", 10, "1", 0);
+	c.pods[p].has_node_selector = true;
+	c.pods[p].node_selector = tb_labels(&c, "disk=ssd");
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_preemption k, m;
+	struct error err;
+	kube(&c, &s, p, &k);
+	CHECK_EQ(k.node, -1);
+	CHECK_EQ(k.n_candidates, 0);
+	CHECK_STR(k.message, "preemption: 0/2 nodes are available: 2 "
+			     "Preemption is not helpful for scheduling.");
+	CHECK_EQ(minimal(&c, &s, p, &m, &err), 0);
+	CHECK_EQ(m.node, -1);
+	model_preemption_release(&k);
+	model_preemption_release(&m);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/*
+ * kube and the minimal answer differ.  n1 (4 cpu) is full with three
+ * priority-1 pods: big (2 cpu, started 100), s1 (1 cpu, started 200), s2
+ * (1 cpu, started 300).  The preemptor needs 2 cpu.
+ * kube: sorted big, s1, s2 (equal priority, earlier start first).
+ *   reprieve big: 2 + 2 <= 4 kept; s1: 3 + 2 > 4 victim; s2: victim.
+ *   victims [s1, s2]: highest 1, sum 2 * (1 + 2^31) = 4294967298, 2 pods.
+ * minimal: {big} frees 2 cpu: highest 1, sum 1 + 2^31 = 2147483649, 1
+ *   pod: less Casualty (key 3).  {s1, s2} ties on key 2 but loses on 3.
+ */
+static void test_kube_differs_from_minimal(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "4");
+	int big = pod(&c, "big", "n1", 1, "2", 100);
+	int s1 = pod(&c, "s1", "n1", 1, "1", 200);
+	int s2 = pod(&c, "s2", "n1", 1, "1", 300);
+	int p = pod(&c, "p", "", 10, "2", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_preemption k, m;
+	struct error err;
+	kube(&c, &s, p, &k);
+	CHECK_EQ(k.chosen.n, 2);
+	CHECK_EQ(k.chosen.pods[0], s1);
+	CHECK_EQ(k.chosen.pods[1], s2);
+	CHECK_EQ(k.chosen.casualty.priority_sum, 4294967298LL);
+	CHECK_EQ(minimal(&c, &s, p, &m, &err), 0);
+	CHECK_EQ(m.chosen.n, 1);
+	CHECK_EQ(m.chosen.pods[0], big);
+	CHECK_EQ(m.chosen.casualty.priority_sum, 2147483649LL);
+	CHECK(model_casualty_cmp(&m.chosen.casualty, &k.chosen.casualty) < 0);
+	model_preemption_release(&k);
+	model_preemption_release(&m);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/* More than 20 candidate victims on a node: the exhaustive search
+ * refuses with an error naming the node. */
+static void test_minimal_limit(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "21");
+	static const char *const names[] = {
+		"v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9",
+		"v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18",
+		"v19", "v20"};
+	for (int i = 0; i < 21; i++)
+		pod(&c, names[i], "n1", 0, "1", 0);
+	int p = pod(&c, "p", "", 10, "1", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_preemption m;
+	struct error err;
+	CHECK_EQ(minimal(&c, &s, p, &m, &err), -1);
+	CHECK(strstr(err.msg, "node n1 has 21 candidate victims") != NULL);
+	model_preemption_release(&m);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/* Pods nominated to the chosen node with lower priority lose their
+ * nomination; a nominated pod of higher priority blocks the node (§1.5
+ * pass 1) until it is gone. */
+static void test_nominated_pods(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	int n1 = node(&c, "n1", "2");
+	int n2 = node(&c, "n2", "2");
+	pod(&c, "a", "n1", 1, "2", 0);
+	pod(&c, "b", "n2", 1, "2", 0);
+	int nomlow = pod(&c, "nomlow", "", 5, "1", 0);
+	int nomhigh = pod(&c, "nomhigh", "", 50, "1", 0);
+	int p = pod(&c, "p", "", 10, "2", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	s.nominated[nomlow] = n1;
+	s.nominated[nomhigh] = n2;
+	/* n1: evicting a frees 2 cpu; nomlow (5 < 10) is ignored by the
+	 * filter.  n2: evicting b frees 2 cpu but nomhigh (50 >= 10) is
+	 * added in pass 1: 1 + 2 > 2, so n2 is no candidate.  n1 is chosen
+	 * and nomlow's nomination is cleared. */
+	struct model_preemption k;
+	kube(&c, &s, p, &k);
+	CHECK_EQ(k.node, n1);
+	CHECK_EQ(k.n_candidates, 1);
+	CHECK_EQ(k.n_clear_nominated, 1);
+	CHECK_EQ(k.clear_nominated[0], nomlow);
+	model_preemption_release(&k);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/*
+ * The scheduler loop on 12 pods.  Nodes n1, n2: 4 cpu each.  Pods, all
+ * pending, in manifest order (priority, cpu): a(0,2) b(0,2) c(0,2)
+ * d(0,2) e(100,2) f(100,2) g(50,1) h(50,1) i(1000,4) j(0,1) k(100,1)
+ * never(2000,1, preemptionPolicy Never).
+ * Queue: never(2000), i(1000), e f k (100, manifest order), g h (50),
+ * a b c d j (0).  Score plugins: NodeResourcesFit LeastAllocated and
+ * BalancedAllocation prefer the emptier node; with equal totals the tie
+ * goes to the first name.  Only cpu is requested, so BalancedAllocation
+ * (cpu and memory fractions; memory 0 requested of 0 allocatable) is
+ * treated as whatever it is: both nodes are equal whenever their cpu use
+ * is equal, and the emptier node always scores at least as high on
+ * LeastAllocated, so the emptier node is picked (n1 on ties).  The
+ * expected placement only relies on "emptier node, n1 on ties":
+ *  1 never -> n1 (0/0 equal, n1)             n1=1 n2=0
+ *  2 i     -> n2 (n2 empty: 4 free)          n1=1 n2=4
+ *  3 e     -> n1 (only n1 has 3 free)        n1=3 n2=4
+ *  4 f     -> no room (1 free / 0 free): preempt.  Lower-priority pods:
+ *     n1 none below 100 (never 2000, e 100); n2: i 1000: none.  No
+ *     victims anywhere: unschedulable, parked.
+ *  5 k     -> n1 (1 free)                    n1=4 n2=4
+ *     (bind wakes f)
+ *  6 f     -> still no room and no victims: parked.
+ *  7 g     -> no room; victims below 50: none (all >= 100): parked.
+ *  8 h     -> parked likewise.  a b c d j (0): parked likewise.
+ *  9 a, 10 b, 11 c, 12 d, 13 j: each parked; quiescence after 13 steps.
+ * Final: never n1, i n2, e n1, k n1; f g h a b c d j pending.
+ * Invariants hold.
+ */
+static void test_scheduler_loop(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "4");
+	node(&c, "n2", "4");
+	static const struct {
+		const char *name;
+		int32_t prio;
+		const char *cpu;
+	} pods[] = {
+		{"a", 0, "2"}, {"b", 0, "2"}, {"c", 0, "2"}, {"d", 0, "2"},
+		{"e", 100, "2"}, {"f", 100, "2"}, {"g", 50, "1"},
+		{"h", 50, "1"}, {"i", 1000, "4"}, {"j", 0, "1"},
+		{"k", 100, "1"}, {"never", 2000, "1"},
+	};
+	for (size_t x = 0; x < sizeof pods / sizeof pods[0]; x++)
+		pod(&c, pods[x].name, "", pods[x].prio, pods[x].cpu, 0);
+	c.pods[11].preempt_never = true;
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_scheduler m;
+	struct model_sched_opts o = {0};
+	model_scheduler_init(&m, &s, &o);
+	struct model_step st;
+	int steps = 0, binds = 0;
+	while (model_scheduler_step(&m, &st)) {
+		steps++;
+		binds += st.action == MODEL_STEP_BIND;
+		model_step_release(&st);
+	}
+	CHECK_EQ(steps, 13);
+	CHECK_EQ(binds, 4);
+	CHECK_EQ(m.snap.pod_node[11], 0);   /* never */
+	CHECK_EQ(m.snap.pod_node[8], 1);    /* i */
+	CHECK_EQ(m.snap.pod_node[4], 0);    /* e */
+	CHECK_EQ(m.snap.pod_node[10], 0);   /* k */
+	CHECK_EQ(m.snap.pod_node[5], SNAP_PENDING);   /* f */
+	CHECK_EQ(m.snap.pod_node[0], SNAP_PENDING);   /* a */
+	CHECK(model_invariants_ok(&m.inv));
+	model_scheduler_release(&m);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/*
+ * A preemption in the loop: n1 (2 cpu) holds low (priority 0, 2 cpu);
+ * hi (priority 10, 2 cpu) is pending.
+ *  1 hi: no fit; kube evicts low, nominates hi to n1 (action preempt).
+ *  2 hi: the nominated node fits: bound to n1 via the fast path.
+ * Quiescence after 2 steps; low gone; invariants hold.
+ */
+static void test_scheduler_preempts(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "2");
+	int low = pod(&c, "low", "n1", 0, "2", 0);
+	int hi = pod(&c, "hi", "", 10, "2", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_scheduler m;
+	struct model_sched_opts o = {0};
+	model_scheduler_init(&m, &s, &o);
+	struct model_step st;
+	CHECK_EQ(model_scheduler_step(&m, &st), 1);
+	CHECK_EQ(st.pod, hi);
+	CHECK_EQ(st.action, MODEL_STEP_PREEMPT);
+	CHECK_EQ(st.node, 0);
+	CHECK_EQ(st.n_victims, 1);
+	CHECK_EQ(st.victims[0], low);
+	CHECK_STR(st.message, "0/1 nodes are available: 1 Insufficient cpu.");
+	model_step_release(&st);
+	CHECK_EQ(m.snap.pod_node[low], SNAP_GONE);
+	CHECK_EQ(m.snap.nominated[hi], 0);
+	CHECK_EQ(model_scheduler_step(&m, &st), 1);
+	CHECK_EQ(st.action, MODEL_STEP_BIND);
+	CHECK(st.fast_path);
+	CHECK_EQ(st.node, 0);
+	model_step_release(&st);
+	CHECK_EQ(model_scheduler_step(&m, &st), 0);
+	CHECK(model_invariants_ok(&m.inv));
+	model_scheduler_release(&m);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+int main(void)
+{
+	test_jeopardy();
+	test_casualty_order();
+	test_pdb_accounting();
+	test_single_victim();
+	test_reprieve_keeps_some();
+	test_pdb_victims_last();
+	test_pdb_node_choice();
+	test_equal_priority();
+	test_policy_never();
+	test_uau_not_candidates();
+	test_kube_differs_from_minimal();
+	test_minimal_limit();
+	test_nominated_pods();
+	test_scheduler_loop();
+	test_scheduler_preempts();
+	return check_done("test_preemption");
+}

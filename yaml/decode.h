@@ -1,0 +1,275 @@
+/*
+ * decode.h - internal interface of the manifest decoders (yaml/decode_*.c,
+ * load.c, finish.c).  Not for use outside yaml/.
+ *
+ * A struct yaml_dec carries one load in progress: the cluster being filled,
+ * the error to report, the file being read and the field path of the value
+ * being decoded ("spec.containers[0].resources.requests.cpu"), so every
+ * error is "FILE:LINE:COL: what is wrong (field.path)".  Decoded objects
+ * are collected in malloc'ed vectors and copied into the cluster's arena
+ * when the whole load succeeded (yaml_dec_commit); everything they point to
+ * is allocated from the cluster's arena directly.
+ *
+ * Every decoder returns 0, or -1 with d->err set.
+ */
+#ifndef KSO_YAML_DECODE_H
+#define KSO_YAML_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../model/error.h"
+#include "../model/objects.h"
+#include "index.h"
+#include "timestamp.h"
+#include "tree.h"
+#include "vec.h"
+
+#define YAML_PATH_MAX 512
+
+/* What the finishing pass needs about a decoded pod that struct pod cannot
+ * hold: whether spec.priority / spec.preemptionPolicy were given (the
+ * priority admission plugin refuses a value that disagrees with the class)
+ * and where, for the error. */
+struct yaml_pod_extra {
+	bool has_priority;
+	int32_t priority;
+	struct source_pos priority_pos;
+	bool has_preempt;
+	bool preempt_never;
+	struct source_pos preempt_pos;
+	struct source_pos class_pos;       /* spec.priorityClassName value */
+	const char *prefix;                /* "" or "items[3]." inside a List */
+};
+
+struct yaml_dec {
+	struct cluster *c;
+	struct arena *a;               /* &c->arena */
+	struct error *err;
+	const char *file;              /* current file name, in the arena */
+	char path[YAML_PATH_MAX];      /* field path of the current value */
+	size_t path_len;
+
+	/* objects decoded by this load, copied into c on success */
+	struct yaml_vec nodes;         /* struct node */
+	struct yaml_vec pods;          /* struct pod */
+	struct yaml_vec pod_extra;     /* struct yaml_pod_extra, parallel to pods */
+	struct yaml_vec namespaces;    /* struct namespace_obj (explicit only) */
+	struct yaml_vec pcs;           /* struct priority_class */
+	struct yaml_vec pdbs;          /* struct pdb */
+	struct yaml_vec workloads;     /* struct workload */
+	struct yaml_index index;       /* identities, for duplicates */
+};
+
+/* ---------------------------------------------------------- load.c */
+
+/* yaml_dec_init: a load into c reporting to err; indexes the objects c
+ * already holds so duplicates across loads are found.  Pair with
+ * yaml_dec_release(). */
+void yaml_dec_init(struct yaml_dec *d, struct cluster *c, struct error *err);
+void yaml_dec_release(struct yaml_dec *d);
+
+/* yaml_dec_commit: runs the finishing pass and appends the decoded objects
+ * to the cluster.  0, or -1 with d->err set (cluster unchanged then). */
+int yaml_dec_commit(struct yaml_dec *d);
+
+/* yaml_decode_docs: every document of a parsed file. */
+int yaml_decode_docs(struct yaml_dec *d, const struct ydoc_set *set);
+
+/* --------------------------------------------------- decode_scalar.c */
+
+/* Field path: yd_enter/yd_index append ".key" / "[i]" and return the
+ * previous length, which yd_leave restores. */
+size_t yd_enter(struct yaml_dec *d, const char *key);
+size_t yd_index(struct yaml_dec *d, int i);
+void yd_leave(struct yaml_dec *d, size_t mark);
+
+/* yd_fail: records "FILE:LINE:COL: MESSAGE (path)" at node n (n may be NULL:
+ * then line 0); returns -1. */
+int yd_fail(struct yaml_dec *d, const struct ynode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* yd_fail_key: as yd_fail with ".key" appended to the path. */
+int yd_fail_key(struct yaml_dec *d, const struct ynode *n, const char *key,
+		const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* yd_get: value of key in map m, NULL when m is NULL, the key is absent or
+ * the value is null ("", ~, null), which Kubernetes reads as unset. */
+const struct ynode *yd_get(const struct ynode *m, const char *key);
+
+/* yd_kind_name: "a map", "a list" or "a string" for messages. */
+const char *yd_kind_name(const struct ynode *n);
+
+/* Type checks of a present value (n non-NULL); the path must already name
+ * n.  -1 with "expected a map, got a list" etc. */
+int yd_want_map(struct yaml_dec *d, const struct ynode *n);
+int yd_want_seq(struct yaml_dec *d, const struct ynode *n);
+
+/* Scalars under key of map m.  Absent/null leaves the default given by the
+ * caller untouched (and *has = false when has is given).  Errors name the
+ * path plus key.  Strings are copied into the arena. */
+int yd_str(struct yaml_dec *d, const struct ynode *m, const char *key,
+	   const char **out);
+int yd_int32(struct yaml_dec *d, const struct ynode *m, const char *key,
+	     int32_t *out, bool *has);
+int yd_int64(struct yaml_dec *d, const struct ynode *m, const char *key,
+	     int64_t *out, bool *has);
+int yd_bool(struct yaml_dec *d, const struct ynode *m, const char *key,
+	    bool *out);
+
+/* yd_scalar_str: n must be a scalar; copies it into the arena. */
+int yd_scalar_str(struct yaml_dec *d, const struct ynode *n, const char **out);
+/* yd_scalar_int64: n must be a plain (unquoted) integer scalar. */
+int yd_scalar_int64(struct yaml_dec *d, const struct ynode *n, int64_t *out);
+
+/* yd_str_list: a list of strings (e.g. namespaces, matchLabelKeys). */
+int yd_str_list(struct yaml_dec *d, const struct ynode *m, const char *key,
+		const char *const **out, int *n);
+
+/* yd_pos: the source position of n in the current file. */
+struct source_pos yd_pos(const struct yaml_dec *d, const struct ynode *n);
+
+/* ------------------------------------------------------ resources.c */
+
+/* yaml_res_class: the class of a resource name (reference §2.7). */
+enum resource_class yaml_res_class(const char *name);
+
+/* yaml_res_intern: index of name in c->res_names, appended when new. */
+int yaml_res_intern(struct cluster *c, const char *name);
+
+/* yaml_decode_resource_list: a map name -> quantity (requests, limits,
+ * overhead).  Each value must parse and convert to int64 (cpu as milli,
+ * others as Value). */
+int yaml_decode_resource_list(struct yaml_dec *d, const struct ynode *m,
+			      struct resource_list *out);
+
+/* yaml_decode_resource_values: node allocatable: cpu -> milli, others ->
+ * Value. */
+int yaml_decode_resource_values(struct yaml_dec *d, const struct ynode *m,
+				struct resource_values *out);
+
+/* ---------------------------------------------------- decode_meta.c */
+
+enum yaml_name_rule {
+	NAME_DNS_SUBDOMAIN,   /* most objects */
+	NAME_DNS_LABEL,       /* Namespace */
+	NAME_DNS1035_LABEL    /* Service */
+};
+
+struct yaml_meta {
+	const char *name;
+	const char *ns;                  /* "default" when namespaced and unset */
+	const struct ynode *ns_node;     /* metadata.namespace value, or NULL */
+	const char *uid;
+	struct labels labels;
+	const struct owner_ref *owners;
+	int n_owners;
+	struct timestamp creation, deletion;
+	const struct ynode *name_node;   /* for duplicate reports */
+};
+
+/* yaml_decode_meta: metadata of obj.  name is required and must follow
+ * rule; namespace is read only when namespaced. */
+int yaml_decode_meta(struct yaml_dec *d, const struct ynode *obj,
+		     bool namespaced, enum yaml_name_rule rule,
+		     struct yaml_meta *out);
+
+/* yaml_check_duplicate: records (kind, ns, name) of an object starting at
+ * obj; a second definition is "duplicate KIND NS/NAME (first defined at
+ * FILE:LINE)" at its metadata.name. */
+int yaml_check_duplicate(struct yaml_dec *d, const char *kind,
+			 const struct yaml_meta *m, const struct ynode *obj);
+
+/* yaml_decode_timestamp: an RFC 3339 timestamp under key of m. */
+int yaml_decode_timestamp(struct yaml_dec *d, const struct ynode *m,
+			  const char *key, struct timestamp *out);
+
+/* ------------------------------------------------ decode_selector.c */
+
+/* yaml_decode_labels: a map[string]string (labels, nodeSelector, Service
+ * selector); keys must be valid label keys, values valid label values.
+ * *present tells a non-nil map from an absent one (present may be NULL). */
+int yaml_decode_labels(struct yaml_dec *d, const struct ynode *m,
+		       struct labels *out, bool *present);
+
+/* yaml_decode_label_selector: metav1.LabelSelector (n NULL: nil). */
+int yaml_decode_label_selector(struct yaml_dec *d, const struct ynode *n,
+			       struct label_selector *out);
+
+/* yaml_decode_node_selector: core/v1 NodeSelector (n NULL: absent). */
+int yaml_decode_node_selector(struct yaml_dec *d, const struct ynode *n,
+			      struct node_selector *out);
+
+/* yaml_decode_preferred_terms: []PreferredSchedulingTerm. */
+int yaml_decode_preferred_terms(struct yaml_dec *d, const struct ynode *seq,
+				const struct preferred_node_term **out, int *n);
+
+/* yaml_decode_affinity_terms / yaml_decode_weighted_terms:
+ * []PodAffinityTerm and []WeightedPodAffinityTerm. */
+int yaml_decode_affinity_terms(struct yaml_dec *d, const struct ynode *seq,
+			       const struct pod_affinity_term **out, int *n);
+int yaml_decode_weighted_terms(struct yaml_dec *d, const struct ynode *seq,
+			       const struct weighted_pod_affinity_term **out,
+			       int *n);
+
+/* yaml_check_label_key / yaml_check_label_value: validity of a key or value
+ * held by node at (for the position). */
+int yaml_check_label_key(struct yaml_dec *d, const struct ynode *at,
+			 const char *key);
+int yaml_check_label_value(struct yaml_dec *d, const struct ynode *at,
+			   const char *value);
+
+/* ------------------------------------- decode_container.c, decode_scheduling.c */
+
+/* yaml_decode_containers: spec.containers (init=false) or
+ * spec.initContainers (init=true) of the pod spec map; requests defaulted
+ * from limits. */
+int yaml_decode_containers(struct yaml_dec *d, const struct ynode *spec,
+			   bool init, const struct container **out, int *n);
+
+/* yaml_decode_tolerations / yaml_decode_taints / yaml_decode_spread /
+ * yaml_decode_affinity: the scheduling fields of a pod or node spec map
+ * (validated and defaulted as the API server does). */
+int yaml_decode_tolerations(struct yaml_dec *d, const struct ynode *spec,
+			    struct pod *p);
+int yaml_decode_taints(struct yaml_dec *d, const struct ynode *spec,
+		       struct node *n);
+int yaml_decode_spread(struct yaml_dec *d, const struct ynode *spec,
+		       struct pod *p);
+int yaml_decode_affinity(struct yaml_dec *d, const struct ynode *spec,
+			 struct pod *p);
+
+/* ------------------------------------------------- per-kind decoders */
+
+/* Each decodes one object of its kind (obj is the object's map) into the
+ * load's vectors.  path_prefix is "" or "items[3]." for List items. */
+int yaml_decode_pod(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_node(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_namespace(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_priority_class(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_pdb(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_workload(struct yaml_dec *d, const struct ynode *obj,
+			 enum workload_kind kind);
+
+/* yaml_system_priority_class: true with *value for the built-in classes
+ * every cluster has (system-node-critical, system-cluster-critical). */
+bool yaml_system_priority_class(const char *name, int32_t *value);
+
+/* ------------------------------------------------------- finish.c */
+
+/* yaml_finish: cross-object defaults and checks over the objects of this
+ * load (PriorityClass resolution, global default uniqueness) before
+ * commit. */
+int yaml_finish(struct yaml_dec *d);
+
+/* yaml_finish_namespaces: appends every namespace the cluster's objects
+ * name but no manifest defines (implicit), after the explicit ones. */
+void yaml_finish_namespaces(struct cluster *c);
+
+/* yaml_namespace_labels: labels with kubernetes.io/metadata.name=name set
+ * (replaced when present, appended otherwise), as the API server does. */
+struct labels yaml_namespace_labels(struct arena *a, const struct labels *in,
+				    const char *name);
+
+#endif

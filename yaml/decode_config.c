@@ -1,0 +1,846 @@
+/*
+ * decode_config.c - KubeSchedulerConfiguration (kubescheduler.config.k8s.io
+ * /v1) into struct sched_config (model/config.h), with kube's defaulting
+ * (S/apis/config/v1/defaults.go) and validation
+ * (S/apis/config/validation/validation_pluginargs.go), and the plugin set
+ * semantics of a profile (reference §1.1):
+ *
+ *  - every profile starts from the default MultiPoint list;
+ *  - plugins.multiPoint is merged into it as mergePluginSet does: a default
+ *    plugin the user enables again keeps its place and takes the user's
+ *    weight, disabled names (or "*") drop default plugins, other enabled
+ *    plugins are appended;
+ *  - an extension point's own set (filter, score, ...) overrides the
+ *    MultiPoint expansion for that point: its enabled plugins are used as
+ *    given (the weight of a score plugin comes from there), its disabled
+ *    names (or "*") remove MultiPoint plugins from that point only.
+ *
+ * kso keeps which plugins run at Filter (with their PreFilter), Score (with
+ * PreScore), PostFilter and PreEnqueue; execution order inside a point is
+ * the model's fixed order.  The volume plugins and DefaultBinder are
+ * accepted and ignored (reference §2.12).  Unknown plugin names are
+ * errors.
+ */
+#include "decode.h"
+#include "load.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "names.h"
+
+#define MAX_SET 48
+
+/* Extension points, as bits. */
+enum {
+	EP_PRE_ENQUEUE = 1 << 0,
+	EP_QUEUE_SORT = 1 << 1,
+	EP_PRE_FILTER = 1 << 2,
+	EP_FILTER = 1 << 3,
+	EP_POST_FILTER = 1 << 4,
+	EP_PRE_SCORE = 1 << 5,
+	EP_SCORE = 1 << 6,
+	EP_RESERVE = 1 << 7,
+	EP_PERMIT = 1 << 8,
+	EP_PRE_BIND = 1 << 9,
+	EP_BIND = 1 << 10,
+	EP_POST_BIND = 1 << 11,
+};
+
+static const struct {
+	const char *key;
+	int ep;
+} points[] = {
+	{"preEnqueue", EP_PRE_ENQUEUE}, {"queueSort", EP_QUEUE_SORT},
+	{"preFilter", EP_PRE_FILTER}, {"filter", EP_FILTER},
+	{"postFilter", EP_POST_FILTER}, {"preScore", EP_PRE_SCORE},
+	{"score", EP_SCORE}, {"reserve", EP_RESERVE}, {"permit", EP_PERMIT},
+	{"preBind", EP_PRE_BIND}, {"bind", EP_BIND}, {"postBind", EP_POST_BIND},
+};
+#define N_POINTS ((int)(sizeof points / sizeof *points))
+
+/* The extension points each modelled plugin implements. */
+static int plugin_points(int id)
+{
+	switch (id) {
+	case PLUGIN_SCHEDULING_GATES:
+		return EP_PRE_ENQUEUE;
+	case PLUGIN_PRIORITY_SORT:
+		return EP_QUEUE_SORT;
+	case PLUGIN_NODE_UNSCHEDULABLE:
+	case PLUGIN_NODE_NAME:
+		return EP_FILTER;
+	case PLUGIN_TAINT_TOLERATION:
+		return EP_FILTER | EP_PRE_SCORE | EP_SCORE;
+	case PLUGIN_NODE_PORTS:
+		return EP_PRE_FILTER | EP_FILTER;
+	case PLUGIN_NODE_AFFINITY:
+	case PLUGIN_NODE_RESOURCES_FIT:
+	case PLUGIN_POD_TOPOLOGY_SPREAD:
+	case PLUGIN_INTER_POD_AFFINITY:
+		return EP_PRE_FILTER | EP_FILTER | EP_PRE_SCORE | EP_SCORE;
+	case PLUGIN_DEFAULT_PREEMPTION:
+		return EP_POST_FILTER;
+	case PLUGIN_BALANCED_ALLOCATION:
+	case PLUGIN_SELECTOR_SPREAD:
+		return EP_PRE_SCORE | EP_SCORE;
+	case PLUGIN_IMAGE_LOCALITY:
+		return EP_SCORE;
+	}
+	return 0;
+}
+
+/* One plugins.<point> set; ignored plugins (volume, binder) are dropped
+ * after their names were checked. */
+struct pset_entry {
+	int id;
+	int64_t weight;
+	const struct ynode *at;
+};
+
+struct pset {
+	bool given;
+	struct pset_entry enabled[MAX_SET];
+	int n_enabled;
+	int disabled[MAX_SET];
+	int n_disabled;
+	bool disabled_all;
+};
+
+static bool pset_disables(const struct pset *s, int id)
+{
+	if (s->disabled_all)
+		return true;
+	for (int i = 0; i < s->n_disabled; i++)
+		if (s->disabled[i] == id)
+			return true;
+	return false;
+}
+
+static const struct pset_entry *pset_enables(const struct pset *s, int id)
+{
+	for (int i = 0; i < s->n_enabled; i++)
+		if (s->enabled[i].id == id)
+			return &s->enabled[i];
+	return NULL;
+}
+
+/* A plugin name: id >= 0, -1 for a known plugin kso ignores. */
+static int decode_plugin_name(struct yaml_dec *d, const struct ynode *m,
+			      bool allow_star, int *id)
+{
+	const char *name = "";
+	if (yd_want_map(d, m) < 0 || yd_str(d, m, "name", &name) < 0)
+		return -1;
+	const struct ynode *at = yd_get(m, "name") ? yd_get(m, "name") : m;
+	if (allow_star && !strcmp(name, "*")) {
+		*id = -2;
+		return 0;
+	}
+	bool ignored = false;
+	*id = config_plugin_lookup(name, &ignored);
+	if (*id < 0 && !ignored)
+		return yd_fail_key(d, at, "name", "unknown plugin \"%.64s\"", name);
+	return 0;
+}
+
+static int decode_enabled(struct yaml_dec *d, const struct ynode *seq,
+			  struct pset *s)
+{
+	size_t mark = yd_enter(d, "enabled");
+	if (yd_want_seq(d, seq) < 0)
+		return -1;
+	for (int i = 0; i < seq->n; i++) {
+		size_t m2 = yd_index(d, i);
+		struct pset_entry e = {0, 0, seq->items[i]};
+		if (decode_plugin_name(d, seq->items[i], false, &e.id) < 0 ||
+		    yd_int64(d, seq->items[i], "weight", &e.weight, NULL) < 0)
+			return -1;
+		if (e.weight < 0)
+			return yd_fail_key(d, yd_get(seq->items[i], "weight"), "weight",
+					   "weight must not be negative");
+		if (e.id >= 0 && pset_enables(s, e.id))
+			return yd_fail_key(d, seq->items[i], "name",
+					   "plugin %s is enabled twice",
+					   config_plugin_name(e.id));
+		if (e.id >= 0) {
+			if (s->n_enabled == MAX_SET)
+				return yd_fail(d, seq->items[i], "too many plugins");
+			s->enabled[s->n_enabled++] = e;
+		}
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	return 0;
+}
+
+static int decode_disabled(struct yaml_dec *d, const struct ynode *seq,
+			   struct pset *s)
+{
+	size_t mark = yd_enter(d, "disabled");
+	if (yd_want_seq(d, seq) < 0)
+		return -1;
+	for (int i = 0; i < seq->n; i++) {
+		size_t m2 = yd_index(d, i);
+		int id;
+		if (decode_plugin_name(d, seq->items[i], true, &id) < 0)
+			return -1;
+		if (id == -2)
+			s->disabled_all = true;
+		else if (id >= 0 && s->n_disabled < MAX_SET)
+			s->disabled[s->n_disabled++] = id;
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	return 0;
+}
+
+/* plugins.<point>: enabled/disabled; every enabled plugin must implement
+ * the point (ep 0: multiPoint, any plugin). */
+static int decode_pset(struct yaml_dec *d, const struct ynode *m, int ep,
+		       struct pset *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!m)
+		return 0;
+	s->given = true;
+	if (yd_want_map(d, m) < 0)
+		return -1;
+	const struct ynode *v;
+	if ((v = yd_get(m, "enabled")) && decode_enabled(d, v, s) < 0)
+		return -1;
+	if ((v = yd_get(m, "disabled")) && decode_disabled(d, v, s) < 0)
+		return -1;
+	for (int i = 0; ep && i < s->n_enabled; i++)
+		if (!(plugin_points(s->enabled[i].id) & ep)) {
+			size_t mark = yd_enter(d, "enabled");
+			yd_index(d, i);
+			yd_fail(d, s->enabled[i].at, "plugin %s does not extend this "
+				"extension point", config_plugin_name(s->enabled[i].id));
+			yd_leave(d, mark);
+			return -1;
+		}
+	return 0;
+}
+
+/* The default MultiPoint list (reference §1.1), modelled plugins only. */
+static void default_multipoint(struct pset *mp)
+{
+	static const struct {
+		int id;
+		int64_t weight;
+	} defaults[] = {
+		{PLUGIN_SCHEDULING_GATES, 0}, {PLUGIN_PRIORITY_SORT, 0},
+		{PLUGIN_NODE_UNSCHEDULABLE, 0}, {PLUGIN_NODE_NAME, 0},
+		{PLUGIN_TAINT_TOLERATION, 3}, {PLUGIN_NODE_AFFINITY, 2},
+		{PLUGIN_NODE_PORTS, 0}, {PLUGIN_NODE_RESOURCES_FIT, 1},
+		{PLUGIN_POD_TOPOLOGY_SPREAD, 2}, {PLUGIN_INTER_POD_AFFINITY, 2},
+		{PLUGIN_DEFAULT_PREEMPTION, 0}, {PLUGIN_BALANCED_ALLOCATION, 1},
+		{PLUGIN_IMAGE_LOCALITY, 1},
+	};
+	memset(mp, 0, sizeof *mp);
+	for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++)
+		mp->enabled[mp->n_enabled++] =
+			(struct pset_entry){defaults[i].id, defaults[i].weight, NULL};
+}
+
+/* mergePluginSet(default, custom) for MultiPoint. */
+static void merge_multipoint(const struct pset *custom, struct pset *out)
+{
+	struct pset def;
+	default_multipoint(&def);
+	memset(out, 0, sizeof *out);
+	if (!custom->disabled_all)
+		for (int i = 0; i < def.n_enabled; i++) {
+			int id = def.enabled[i].id;
+			if (pset_disables(custom, id))
+				continue;
+			const struct pset_entry *c = pset_enables(custom, id);
+			out->enabled[out->n_enabled++] = c ? *c : def.enabled[i];
+		}
+	for (int i = 0; i < custom->n_enabled; i++)
+		if (!pset_enables(out, custom->enabled[i].id))
+			out->enabled[out->n_enabled++] = custom->enabled[i];
+}
+
+/* Whether plugin id runs at point ep, and its weight there
+ * (expandMultiPointPlugins + getScoreWeights; weight 0 means 1). */
+static bool runs_at(const struct pset *mp, const struct pset *point, int ep,
+		    int id, int64_t *weight)
+{
+	const struct pset_entry *e = pset_enables(point, id);
+	if (!e && (plugin_points(id) & ep) && !pset_disables(point, id))
+		e = pset_enables(mp, id);
+	if (!e)
+		return false;
+	*weight = e->weight ? e->weight : 1;
+	return true;
+}
+
+static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
+			  struct sched_profile *p)
+{
+	if (!m)
+		return 0;
+	size_t mark = yd_enter(d, "plugins");
+	if (yd_want_map(d, m) < 0)
+		return -1;
+	struct pset custom_mp, mp, sets[N_POINTS];
+	size_t m2 = yd_enter(d, "multiPoint");
+	if (decode_pset(d, yd_get(m, "multiPoint"), 0, &custom_mp) < 0)
+		return -1;
+	yd_leave(d, m2);
+	for (int i = 0; i < N_POINTS; i++) {
+		m2 = yd_enter(d, points[i].key);
+		if (decode_pset(d, yd_get(m, points[i].key), points[i].ep,
+				&sets[i]) < 0)
+			return -1;
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	merge_multipoint(&custom_mp, &mp);
+	const struct pset *pre_enqueue = &sets[0], *filter = &sets[3],
+			  *post_filter = &sets[4], *score = &sets[6];
+	int64_t w;
+	for (int id = 0; id < PLUGIN_COUNT; id++) {
+		p->filter[id] = runs_at(&mp, filter, EP_FILTER, id, &w);
+		p->postfilter[id] = runs_at(&mp, post_filter, EP_POST_FILTER, id, &w);
+		p->score[id] = runs_at(&mp, score, EP_SCORE, id, &w);
+		if (p->score[id])
+			p->weight[id] = w;
+	}
+	p->prenqueue_gates = runs_at(&mp, pre_enqueue, EP_PRE_ENQUEUE,
+				     PLUGIN_SCHEDULING_GATES, &w);
+	return 0;
+}
+
+/* ------------------------------------------------------------ plugin args */
+
+/* resources[{name, weight}] (weight 0 -> 1; then 1..100, or exactly 1
+ * when only_one). */
+static int decode_resource_weights(struct yaml_dec *d, const struct ynode *seq,
+				   bool only_one, struct resource_weight *out,
+				   int *n)
+{
+	size_t mark = yd_enter(d, "resources");
+	if (yd_want_seq(d, seq) < 0)
+		return -1;
+	if (seq->n > CONFIG_MAX_RESOURCES)
+		return yd_fail(d, seq, "at most %d resources", CONFIG_MAX_RESOURCES);
+	for (int i = 0; i < seq->n; i++) {
+		const struct ynode *r = seq->items[i];
+		size_t m2 = yd_index(d, i);
+		out[i] = (struct resource_weight){"", 0};
+		if (yd_want_map(d, r) < 0 || yd_str(d, r, "name", &out[i].name) < 0 ||
+		    yd_int64(d, r, "weight", &out[i].weight, NULL) < 0)
+			return -1;
+		if (!*out[i].name)
+			return yd_fail_key(d, r, "name", "resource name is required");
+		if (!out[i].weight)
+			out[i].weight = 1;
+		const struct ynode *wn = yd_get(r, "weight") ? yd_get(r, "weight") : r;
+		if (only_one && out[i].weight != 1)
+			return yd_fail_key(d, wn, "weight", "must be 1");
+		if (out[i].weight < 1 || out[i].weight > 100)
+			return yd_fail_key(d, wn, "weight",
+					   "resource weight of %s not in valid range (0, 100]",
+					   out[i].name);
+		for (int j = 0; j < i; j++)
+			if (only_one && !strcmp(out[j].name, out[i].name))
+				return yd_fail_key(d, r, "name", "duplicate resource %s",
+						   out[i].name);
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	*n = seq->n;
+	return 0;
+}
+
+static int decode_shape(struct yaml_dec *d, const struct ynode *rtcr,
+			struct sched_profile *p)
+{
+	const struct ynode *seq = yd_get(rtcr, "shape");
+	size_t mark = yd_enter(d, "shape");
+	if (!seq || (seq->kind == YNODE_SEQ && seq->n == 0))
+		return yd_fail(d, seq ? seq : rtcr, "at least one point must be specified");
+	if (yd_want_seq(d, seq) < 0)
+		return -1;
+	if (seq->n > CONFIG_MAX_SHAPE)
+		return yd_fail(d, seq, "at most %d shape points", CONFIG_MAX_SHAPE);
+	for (int i = 0; i < seq->n; i++) {
+		const struct ynode *pt = seq->items[i];
+		struct shape_point *sp = &p->shape[i];
+		size_t m2 = yd_index(d, i);
+		sp->utilization = sp->score = 0;
+		if (yd_want_map(d, pt) < 0 ||
+		    yd_int64(d, pt, "utilization", &sp->utilization, NULL) < 0 ||
+		    yd_int64(d, pt, "score", &sp->score, NULL) < 0)
+			return -1;
+		const struct ynode *u = yd_get(pt, "utilization") ? yd_get(pt, "utilization") : pt;
+		const struct ynode *s = yd_get(pt, "score") ? yd_get(pt, "score") : pt;
+		if (i > 0 && p->shape[i - 1].utilization >= sp->utilization)
+			return yd_fail_key(d, u, "utilization",
+					   "values must be sorted in increasing order");
+		if (sp->utilization < 0 || sp->utilization > 100)
+			return yd_fail_key(d, u, "utilization", "not in valid range [0, 100]");
+		if (sp->score < 0 || sp->score > 10)
+			return yd_fail_key(d, s, "score", "not in valid range [0, 10]");
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	p->n_shape = seq->n;
+	return 0;
+}
+
+static int decode_strategy(struct yaml_dec *d, const struct ynode *ss,
+			   struct sched_profile *p)
+{
+	size_t mark = yd_enter(d, "scoringStrategy");
+	if (yd_want_map(d, ss) < 0)
+		return -1;
+	const char *type = "";
+	if (yd_str(d, ss, "type", &type) < 0)
+		return -1;
+	if (!strcmp(type, "LeastAllocated"))
+		p->fit_strategy = FIT_LEAST_ALLOCATED;
+	else if (!strcmp(type, "MostAllocated"))
+		p->fit_strategy = FIT_MOST_ALLOCATED;
+	else if (!strcmp(type, "RequestedToCapacityRatio"))
+		p->fit_strategy = FIT_REQUESTED_TO_CAPACITY_RATIO;
+	else
+		return yd_fail_key(d, yd_get(ss, "type") ? yd_get(ss, "type") : ss,
+				   "type", "unsupported scoringStrategy type \"%.64s\" "
+				   "(want LeastAllocated, MostAllocated, "
+				   "RequestedToCapacityRatio)", type);
+	const struct ynode *res = yd_get(ss, "resources");
+	if (res && res->kind == YNODE_SEQ && res->n == 0)
+		res = NULL;   /* empty: the default cpu, memory */
+	if (res && decode_resource_weights(d, res, false, p->fit_resources,
+					   &p->n_fit_resources) < 0)
+		return -1;
+	const struct ynode *rtcr = yd_get(ss, "requestedToCapacityRatio");
+	if (rtcr) {
+		size_t m2 = yd_enter(d, "requestedToCapacityRatio");
+		if (yd_want_map(d, rtcr) < 0 || decode_shape(d, rtcr, p) < 0)
+			return -1;
+		yd_leave(d, m2);
+	} else if (p->fit_strategy == FIT_REQUESTED_TO_CAPACITY_RATIO) {
+		return yd_fail_key(d, ss, "requestedToCapacityRatio.shape",
+				   "at least one point must be specified");
+	}
+	yd_leave(d, mark);
+	return 0;
+}
+
+/* ignoredResources / ignoredResourceGroups: label names; groups without
+ * '/'. */
+static int decode_ignored(struct yaml_dec *d, const struct ynode *args,
+			  const char *key, bool group, const char **out, int *n)
+{
+	const char *const *items;
+	if (yd_str_list(d, args, key, &items, n) < 0)
+		return -1;
+	const struct ynode *seq = yd_get(args, key);
+	if (*n > CONFIG_MAX_RESOURCES)
+		return yd_fail_key(d, seq, key, "at most %d entries",
+				   CONFIG_MAX_RESOURCES);
+	size_t mark = yd_enter(d, key);
+	for (int i = 0; i < *n; i++) {
+		size_t m2 = yd_index(d, i);
+		if (group && strchr(items[i], '/'))
+			return yd_fail(d, seq->items[i],
+				       "resource group name can't contain '/'");
+		if (yaml_check_label_key(d, seq->items[i], items[i]) < 0)
+			return -1;
+		out[i] = items[i];
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	return 0;
+}
+
+static int decode_fit_args(struct yaml_dec *d, const struct ynode *args,
+			   struct sched_profile *p)
+{
+	const struct ynode *ss = yd_get(args, "scoringStrategy");
+	if (ss && decode_strategy(d, ss, p) < 0)
+		return -1;
+	return decode_ignored(d, args, "ignoredResources", false,
+			      p->fit_ignored_resources,
+			      &p->n_fit_ignored_resources) < 0 ||
+	       decode_ignored(d, args, "ignoredResourceGroups", true,
+			      p->fit_ignored_groups,
+			      &p->n_fit_ignored_groups) < 0 ? -1 : 0;
+}
+
+static int decode_balanced_args(struct yaml_dec *d, const struct ynode *args,
+				struct sched_profile *p)
+{
+	const struct ynode *res = yd_get(args, "resources");
+	if (!res || (res->kind == YNODE_SEQ && res->n == 0))
+		return 0;
+	return decode_resource_weights(d, res, true, p->balanced_resources,
+				       &p->n_balanced_resources);
+}
+
+static int decode_interpod_args(struct yaml_dec *d, const struct ynode *args,
+				struct sched_profile *p)
+{
+	if (yd_int32(d, args, "hardPodAffinityWeight",
+		     &p->hard_pod_affinity_weight, NULL) < 0 ||
+	    yd_bool(d, args, "ignorePreferredTermsOfExistingPods",
+		    &p->ignore_preferred_terms_of_existing) < 0)
+		return -1;
+	if (p->hard_pod_affinity_weight < 0 || p->hard_pod_affinity_weight > 100)
+		return yd_fail_key(d, yd_get(args, "hardPodAffinityWeight"),
+				   "hardPodAffinityWeight", "not in valid range [0, 100]");
+	return 0;
+}
+
+static int decode_default_constraint(struct yaml_dec *d, const struct ynode *m,
+				     struct default_spread_constraint *c)
+{
+	if (yd_want_map(d, m) < 0)
+		return -1;
+	bool has = false;
+	c->max_skew = 0;
+	c->topology_key = "";
+	if (yd_int32(d, m, "maxSkew", &c->max_skew, &has) < 0)
+		return -1;
+	if (c->max_skew <= 0)
+		return yd_fail_key(d, has ? yd_get(m, "maxSkew") : m, "maxSkew",
+				   "not in valid range (0, inf)");
+	if (yd_str(d, m, "topologyKey", &c->topology_key) < 0)
+		return -1;
+	const struct ynode *kv = yd_get(m, "topologyKey");
+	size_t mark = yd_enter(d, "topologyKey");
+	if (!*c->topology_key)
+		return yd_fail(d, kv ? kv : m, "topologyKey must not be empty");
+	if (yaml_check_label_key(d, kv, c->topology_key) < 0)
+		return -1;
+	yd_leave(d, mark);
+	const char *when = "";
+	if (yd_str(d, m, "whenUnsatisfiable", &when) < 0)
+		return -1;
+	if (strcmp(when, "DoNotSchedule") && strcmp(when, "ScheduleAnyway"))
+		return yd_fail_key(d, yd_get(m, "whenUnsatisfiable") ?
+				   yd_get(m, "whenUnsatisfiable") : m,
+				   "whenUnsatisfiable",
+				   "unknown whenUnsatisfiable \"%.64s\" (want "
+				   "DoNotSchedule, ScheduleAnyway)", when);
+	c->do_not_schedule = !strcmp(when, "DoNotSchedule");
+	if (yd_get(m, "labelSelector"))
+		return yd_fail_key(d, yd_get(m, "labelSelector"), "labelSelector",
+				   "constraint must not define a selector, as they "
+				   "are deduced for each pod");
+	return 0;
+}
+
+static int decode_spread_args(struct yaml_dec *d, const struct ynode *args,
+			      struct sched_profile *p)
+{
+	const char *type = "System";
+	if (yd_str(d, args, "defaultingType", &type) < 0)
+		return -1;
+	const struct ynode *tn = yd_get(args, "defaultingType");
+	if (!*type)
+		type = "System";
+	if (strcmp(type, "System") && strcmp(type, "List"))
+		return yd_fail_key(d, tn, "defaultingType",
+				   "unsupported defaultingType \"%.64s\" (want System, List)",
+				   type);
+	p->spread_system_defaulting = !strcmp(type, "System");
+	const struct ynode *seq = yd_get(args, "defaultConstraints");
+	if (!seq)
+		return 0;
+	size_t mark = yd_enter(d, "defaultConstraints");
+	if (yd_want_seq(d, seq) < 0)
+		return -1;
+	yd_leave(d, mark);
+	if (p->spread_system_defaulting && seq->n > 0)
+		return yd_fail_key(d, tn ? tn : args, "defaultingType",
+				   "defaultingType System is invalid when "
+				   "defaultConstraints are not empty");
+	if (seq->n > CONFIG_MAX_DEFAULT_CONSTRAINTS)
+		return yd_fail_key(d, seq, "defaultConstraints", "at most %d constraints",
+				   CONFIG_MAX_DEFAULT_CONSTRAINTS);
+	mark = yd_enter(d, "defaultConstraints");
+	for (int i = 0; i < seq->n; i++) {
+		struct default_spread_constraint *c = &p->default_constraints[i];
+		size_t m2 = yd_index(d, i);
+		if (decode_default_constraint(d, seq->items[i], c) < 0)
+			return -1;
+		for (int j = 0; j < i; j++)
+			if (!strcmp(p->default_constraints[j].topology_key, c->topology_key) &&
+			    p->default_constraints[j].do_not_schedule == c->do_not_schedule)
+				return yd_fail(d, seq->items[i],
+					       "duplicate constraint {%s, %s}",
+					       c->topology_key, c->do_not_schedule ?
+					       "DoNotSchedule" : "ScheduleAnyway");
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	p->n_default_constraints = seq->n;
+	return 0;
+}
+
+static int decode_node_affinity_args(struct yaml_dec *d, const struct ynode *args,
+				     struct sched_profile *p)
+{
+	const struct ynode *aa = yd_get(args, "addedAffinity");
+	if (!aa)
+		return 0;
+	size_t mark = yd_enter(d, "addedAffinity");
+	if (yd_want_map(d, aa) < 0)
+		return -1;
+	static const char req[] = "requiredDuringSchedulingIgnoredDuringExecution";
+	static const char pref[] = "preferredDuringSchedulingIgnoredDuringExecution";
+	if (yd_get(aa, req)) {
+		struct node_selector *ns = arena_alloc(d->a, sizeof *ns);
+		size_t m2 = yd_enter(d, req);
+		if (yaml_decode_node_selector(d, yd_get(aa, req), ns) < 0)
+			return -1;
+		yd_leave(d, m2);
+		p->added_required = ns;
+	}
+	size_t m2 = yd_enter(d, pref);
+	if (yaml_decode_preferred_terms(d, yd_get(aa, pref), &p->added_preferred,
+					&p->n_added_preferred) < 0)
+		return -1;
+	yd_leave(d, m2);
+	yd_leave(d, mark);
+	return 0;
+}
+
+static int decode_preemption_args(struct yaml_dec *d, const struct ynode *args,
+				  struct sched_profile *p)
+{
+	if (yd_int32(d, args, "minCandidateNodesPercentage",
+		     &p->min_candidate_nodes_percentage, NULL) < 0 ||
+	    yd_int32(d, args, "minCandidateNodesAbsolute",
+		     &p->min_candidate_nodes_absolute, NULL) < 0)
+		return -1;
+	const struct ynode *pn = yd_get(args, "minCandidateNodesPercentage");
+	const struct ynode *an = yd_get(args, "minCandidateNodesAbsolute");
+	if (p->min_candidate_nodes_percentage < 0 ||
+	    p->min_candidate_nodes_percentage > 100)
+		return yd_fail_key(d, pn, "minCandidateNodesPercentage",
+				   "not in valid range [0, 100]");
+	if (p->min_candidate_nodes_absolute < 0)
+		return yd_fail_key(d, an, "minCandidateNodesAbsolute",
+				   "not in valid range [0, inf)");
+	if (!p->min_candidate_nodes_percentage && !p->min_candidate_nodes_absolute)
+		return yd_fail_key(d, pn ? pn : an ? an : args,
+				   pn ? "minCandidateNodesPercentage" : "minCandidateNodesAbsolute",
+				   "minCandidateNodesPercentage and "
+				   "minCandidateNodesAbsolute cannot both be zero");
+	return 0;
+}
+
+static int decode_args(struct yaml_dec *d, int id, const struct ynode *args,
+		       struct sched_profile *p)
+{
+	if (!args)
+		return 0;
+	size_t mark = yd_enter(d, "args");
+	if (yd_want_map(d, args) < 0)
+		return -1;
+	int rc = 0;
+	switch (id) {
+	case PLUGIN_NODE_RESOURCES_FIT:
+		rc = decode_fit_args(d, args, p);
+		break;
+	case PLUGIN_BALANCED_ALLOCATION:
+		rc = decode_balanced_args(d, args, p);
+		break;
+	case PLUGIN_INTER_POD_AFFINITY:
+		rc = decode_interpod_args(d, args, p);
+		break;
+	case PLUGIN_POD_TOPOLOGY_SPREAD:
+		rc = decode_spread_args(d, args, p);
+		break;
+	case PLUGIN_NODE_AFFINITY:
+		rc = decode_node_affinity_args(d, args, p);
+		break;
+	case PLUGIN_DEFAULT_PREEMPTION:
+		rc = decode_preemption_args(d, args, p);
+		break;
+	default:
+		break;   /* plugins without args kso reads */
+	}
+	if (rc == 0)
+		yd_leave(d, mark);
+	return rc;
+}
+
+static int decode_plugin_config(struct yaml_dec *d, const struct ynode *seq,
+				struct sched_profile *p)
+{
+	if (!seq)
+		return 0;
+	size_t mark = yd_enter(d, "pluginConfig");
+	if (yd_want_seq(d, seq) < 0)
+		return -1;
+	for (int i = 0; i < seq->n; i++) {
+		const struct ynode *pc = seq->items[i];
+		size_t m2 = yd_index(d, i);
+		int id;
+		if (decode_plugin_name(d, pc, false, &id) < 0)
+			return -1;
+		for (int j = 0; j < i; j++) {
+			const struct ynode *prev = yd_get(seq->items[j], "name");
+			const struct ynode *cur = yd_get(pc, "name");
+			if (prev && cur && !strcmp(prev->str, cur->str))
+				return yd_fail_key(d, cur, "name",
+						   "repeated config for plugin %s",
+						   cur->str);
+		}
+		if (id >= 0 && decode_args(d, id, yd_get(pc, "args"), p) < 0)
+			return -1;
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- profile */
+
+static int decode_percentage(struct yaml_dec *d, const struct ynode *m,
+			     int32_t *out)
+{
+	if (yd_int32(d, m, "percentageOfNodesToScore", out, NULL) < 0)
+		return -1;
+	if (*out < 0 || *out > 100)
+		return yd_fail_key(d, yd_get(m, "percentageOfNodesToScore"),
+				   "percentageOfNodesToScore",
+				   "not in valid range [0, 100]");
+	return 0;
+}
+
+static int decode_profile(struct yaml_dec *d, const struct ynode *m,
+			  struct sched_profile *p, bool *named)
+{
+	config_default_profile(p);
+	if (yd_want_map(d, m) < 0)
+		return -1;
+	const char *name = "";
+	if (yd_str(d, m, "schedulerName", &name) < 0)
+		return -1;
+	*named = *name != '\0';
+	if (*named)
+		p->name = name;
+	if (decode_percentage(d, m, &p->percentage_of_nodes_to_score) < 0 ||
+	    decode_plugins(d, yd_get(m, "plugins"), p) < 0 ||
+	    decode_plugin_config(d, yd_get(m, "pluginConfig"), p) < 0)
+		return -1;
+	return 0;
+}
+
+static int decode_profiles(struct yaml_dec *d, const struct ynode *seq,
+			   struct sched_config *cfg)
+{
+	size_t mark = yd_enter(d, "profiles");
+	if (yd_want_seq(d, seq) < 0)
+		return -1;
+	if (seq->n > CONFIG_MAX_PROFILES)
+		return yd_fail(d, seq, "at most %d profiles", CONFIG_MAX_PROFILES);
+	for (int i = 0; i < seq->n; i++) {
+		size_t m2 = yd_index(d, i);
+		bool named;
+		if (decode_profile(d, seq->items[i], &cfg->profiles[i], &named) < 0)
+			return -1;
+		if (!named && seq->n > 1)
+			return yd_fail_key(d, seq->items[i], "schedulerName",
+					   "schedulerName is required with several profiles");
+		for (int j = 0; j < i; j++)
+			if (!strcmp(cfg->profiles[j].name, cfg->profiles[i].name))
+				return yd_fail_key(d, yd_get(seq->items[i], "schedulerName"),
+						   "schedulerName", "duplicate profile %s",
+						   cfg->profiles[i].name);
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	cfg->n_profiles = seq->n;
+	return 0;
+}
+
+static int decode_config(struct yaml_dec *d, const struct ynode *doc,
+			 struct sched_config *cfg)
+{
+	if (doc->kind != YNODE_MAP)
+		return yd_fail(d, doc, "expected a KubeSchedulerConfiguration (a map), got %s",
+			       yd_kind_name(doc));
+	const char *api = "", *kind = "";
+	if (yd_str(d, doc, "apiVersion", &api) < 0 || yd_str(d, doc, "kind", &kind) < 0)
+		return -1;
+	if (strcmp(kind, "KubeSchedulerConfiguration"))
+		return yd_fail_key(d, yd_get(doc, "kind") ? yd_get(doc, "kind") : doc,
+				   "kind", "expected kind KubeSchedulerConfiguration, got \"%.64s\"",
+				   kind);
+	if (strcmp(api, "kubescheduler.config.k8s.io/v1"))
+		return yd_fail_key(d, yd_get(doc, "apiVersion") ? yd_get(doc, "apiVersion") : doc,
+				   "apiVersion", "unsupported apiVersion \"%.64s\" (want "
+				   "kubescheduler.config.k8s.io/v1)", api);
+	config_default(cfg);
+	if (decode_percentage(d, doc, &cfg->percentage_of_nodes_to_score) < 0)
+		return -1;
+	const struct ynode *profiles = yd_get(doc, "profiles");
+	if (profiles && !(profiles->kind == YNODE_SEQ && profiles->n == 0) &&
+	    decode_profiles(d, profiles, cfg) < 0)
+		return -1;
+	cfg->loaded = true;
+	return 0;
+}
+
+static int load_config_set(struct cluster *c, const struct ydoc_set *set,
+			   const char *name, struct error *err)
+{
+	struct yaml_dec d;
+	memset(&d, 0, sizeof d);
+	d.c = c;
+	d.a = &c->arena;
+	d.err = err;
+	d.file = arena_strdup(&c->arena, set->file ? set->file : name);
+	const struct ynode *doc = NULL;
+	for (int i = 0; i < set->n_docs && !doc; i++)
+		if (set->docs[i] && !ynode_is_null(set->docs[i]))
+			doc = set->docs[i];
+	if (!doc)
+		return error_at(err, d.file, 1, 1, NULL,
+				"no KubeSchedulerConfiguration document");
+	struct sched_config *cfg = arena_alloc(&c->arena, sizeof *cfg);
+	if (decode_config(&d, doc, cfg) < 0)
+		return -1;
+	c->config = *cfg;
+	return 0;
+}
+
+int yaml_load_config(struct cluster *c, const char *path, struct error *err)
+{
+	assert(c && path && err);
+	struct arena tmp;
+	arena_init(&tmp);
+	struct ydoc_set set;
+	memset(&set, 0, sizeof set);
+	int rc = yaml_parse_file(path, &tmp, &set, err);
+	if (rc == 0)
+		rc = load_config_set(c, &set, path, err);
+	arena_release(&tmp);
+	return rc;
+}
+
+int yaml_load_config_buffer(struct cluster *c, const char *name,
+			    const unsigned char *buf, size_t len,
+			    struct error *err)
+{
+	assert(c && name && (buf || len == 0) && err);
+	struct arena tmp;
+	arena_init(&tmp);
+	struct ydoc_set set;
+	memset(&set, 0, sizeof set);
+	int rc = yaml_parse_buffer(name, buf, len, &tmp, &set, err);
+	if (rc == 0)
+		rc = load_config_set(c, &set, name, err);
+	arena_release(&tmp);
+	return rc;
+}

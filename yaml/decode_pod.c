@@ -1,0 +1,170 @@
+/*
+ * decode_pod.c - core/v1 Pod: metadata, the spec fields the scheduler
+ * reads and status (phase, nominatedNodeName, startTime).  Defaults as the
+ * API server applies them: namespace "default", schedulerName
+ * "default-scheduler"; priority and preemptionPolicy are resolved later,
+ * against the PriorityClasses, by yaml_finish (the Priority admission
+ * plugin).  Pods in phase Succeeded or Failed are validated and then
+ * dropped: kube-scheduler's informer never lists them (reference §0).
+ */
+#include "decode.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "names.h"
+
+static int decode_gates(struct yaml_dec *d, const struct ynode *spec,
+			struct pod *p)
+{
+	const struct ynode *v = yd_get(spec, "schedulingGates");
+	if (!v)
+		return 0;
+	size_t mark = yd_enter(d, "schedulingGates");
+	if (yd_want_seq(d, v) < 0)
+		return -1;
+	const char **names = arena_array(d->a, (size_t)v->n, sizeof *names);
+	for (int i = 0; i < v->n; i++) {
+		const struct ynode *g = v->items[i];
+		size_t m2 = yd_index(d, i);
+		names[i] = "";
+		if (yd_want_map(d, g) < 0 || yd_str(d, g, "name", &names[i]) < 0)
+			return -1;
+		const struct ynode *at = yd_get(g, "name") ? yd_get(g, "name") : g;
+		size_t m3 = yd_enter(d, "name");
+		if (!*names[i])
+			return yd_fail(d, at, "scheduling gate name is required");
+		if (!yaml_valid_label_key(names[i], NULL))
+			return yd_fail(d, at, "invalid scheduling gate name \"%.64s\"",
+				       names[i]);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(names[j], names[i]))
+				return yd_fail(d, at, "duplicate scheduling gate \"%.64s\"",
+					       names[i]);
+		yd_leave(d, m3);
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	p->gates = names;
+	p->n_gates = v->n;
+	return 0;
+}
+
+static int decode_priority(struct yaml_dec *d, const struct ynode *spec,
+			   struct pod *p, struct yaml_pod_extra *x)
+{
+	if (yd_int32(d, spec, "priority", &x->priority, &x->has_priority) < 0 ||
+	    yd_str(d, spec, "priorityClassName", &p->priority_class) < 0)
+		return -1;
+	x->priority_pos = yd_pos(d, yd_get(spec, "priority"));
+	x->class_pos = yd_pos(d, yd_get(spec, "priorityClassName"));
+	const char *pp = "";
+	if (yd_str(d, spec, "preemptionPolicy", &pp) < 0)
+		return -1;
+	x->preempt_pos = yd_pos(d, yd_get(spec, "preemptionPolicy"));
+	if (!*pp)
+		return 0;
+	x->has_preempt = true;
+	if (!strcmp(pp, "Never"))
+		x->preempt_never = true;
+	else if (strcmp(pp, "PreemptLowerPriority"))
+		return yd_fail_key(d, yd_get(spec, "preemptionPolicy"),
+				   "preemptionPolicy",
+				   "unknown preemptionPolicy \"%.64s\" (want "
+				   "PreemptLowerPriority, Never)", pp);
+	return 0;
+}
+
+static int decode_node_name(struct yaml_dec *d, const struct ynode *spec,
+			    struct pod *p)
+{
+	if (yd_str(d, spec, "nodeName", &p->node_name) < 0)
+		return -1;
+	const char *why = NULL;
+	if (*p->node_name && !yaml_valid_dns_subdomain(p->node_name, &why))
+		return yd_fail_key(d, yd_get(spec, "nodeName"), "nodeName",
+				   "invalid node name \"%.253s\": %s", p->node_name,
+				   why ? why : "not a DNS subdomain");
+	return 0;
+}
+
+static int decode_spec(struct yaml_dec *d, const struct ynode *spec,
+		       struct pod *p, struct yaml_pod_extra *x)
+{
+	if (!spec)
+		return 0;
+	size_t mark = yd_enter(d, "spec");
+	if (yd_want_map(d, spec) < 0 ||
+	    yaml_decode_containers(d, spec, true, &p->init_containers,
+				   &p->n_init_containers) < 0 ||
+	    yaml_decode_containers(d, spec, false, &p->containers,
+				   &p->n_containers) < 0)
+		return -1;
+	size_t m2 = yd_enter(d, "overhead");
+	if (yaml_decode_resource_list(d, yd_get(spec, "overhead"), &p->overhead) < 0)
+		return -1;
+	yd_leave(d, m2);
+	m2 = yd_enter(d, "nodeSelector");
+	if (yaml_decode_labels(d, yd_get(spec, "nodeSelector"), &p->node_selector,
+			       &p->has_node_selector) < 0)
+		return -1;
+	yd_leave(d, m2);
+	if (yaml_decode_affinity(d, spec, p) < 0 ||
+	    yaml_decode_tolerations(d, spec, p) < 0 ||
+	    yaml_decode_spread(d, spec, p) < 0 ||
+	    decode_priority(d, spec, p, x) < 0 ||
+	    yd_str(d, spec, "schedulerName", &p->scheduler_name) < 0 ||
+	    decode_node_name(d, spec, p) < 0 || decode_gates(d, spec, p) < 0)
+		return -1;
+	yd_leave(d, mark);
+	return 0;
+}
+
+static int decode_status(struct yaml_dec *d, const struct ynode *st,
+			 struct pod *p)
+{
+	if (!st)
+		return 0;
+	size_t mark = yd_enter(d, "status");
+	if (yd_want_map(d, st) < 0 || yd_str(d, st, "phase", &p->phase) < 0 ||
+	    yd_str(d, st, "nominatedNodeName", &p->nominated_node) < 0 ||
+	    yaml_decode_timestamp(d, st, "startTime", &p->start_time) < 0)
+		return -1;
+	yd_leave(d, mark);
+	return 0;
+}
+
+int yaml_decode_pod(struct yaml_dec *d, const struct ynode *obj)
+{
+	struct pod p;
+	struct yaml_pod_extra x;
+	memset(&p, 0, sizeof p);
+	memset(&x, 0, sizeof x);
+	x.prefix = d->path_len ? arena_sprintf(d->a, "%s.", d->path) : "";
+	p.pos = yd_pos(d, obj);
+	p.priority_class = p.scheduler_name = p.node_name = "";
+	p.nominated_node = p.phase = "";
+
+	struct yaml_meta m;
+	if (yaml_decode_meta(d, obj, true, NAME_DNS_SUBDOMAIN, &m) < 0 ||
+	    yaml_check_duplicate(d, "Pod", &m, obj) < 0)
+		return -1;
+	p.ns = m.ns;
+	p.name = m.name;
+	p.uid = m.uid;
+	p.labels = m.labels;
+	p.owners = m.owners;
+	p.n_owners = m.n_owners;
+	p.creation = m.creation;
+	p.deletion = m.deletion;
+	if (decode_spec(d, yd_get(obj, "spec"), &p, &x) < 0 ||
+	    decode_status(d, yd_get(obj, "status"), &p) < 0)
+		return -1;
+	if (!*p.scheduler_name)
+		p.scheduler_name = "default-scheduler";
+	if (!strcmp(p.phase, "Succeeded") || !strcmp(p.phase, "Failed"))
+		return 0;
+	yaml_vec_push(&d->pods, &p);
+	yaml_vec_push(&d->pod_extra, &x);
+	return 0;
+}

@@ -1,0 +1,266 @@
+/*
+ * decode_scalar.c - the decoders' primitives: field paths, errors at a
+ * node, and typed reads of scalars the way Kubernetes' JSON decoding sees
+ * them (a string field takes any scalar; an integer field takes a plain
+ * integer only, so "5" in quotes or 1.5 is refused; a map or list where a
+ * scalar is wanted is refused).
+ */
+#include "decode.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t path_append(struct yaml_dec *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static size_t path_append(struct yaml_dec *d, const char *fmt, ...)
+{
+	size_t mark = d->path_len;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(d->path + d->path_len, sizeof d->path - d->path_len,
+			  fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	d->path_len += (size_t)n;
+	if (d->path_len >= sizeof d->path)   /* truncated: keep it terminated */
+		d->path_len = sizeof d->path - 1;
+	return mark;
+}
+
+size_t yd_enter(struct yaml_dec *d, const char *key)
+{
+	assert(d && key);
+	return path_append(d, d->path_len ? ".%s" : "%s", key);
+}
+
+size_t yd_index(struct yaml_dec *d, int i)
+{
+	assert(d);
+	return path_append(d, "[%d]", i);
+}
+
+void yd_leave(struct yaml_dec *d, size_t mark)
+{
+	assert(d && mark <= d->path_len);
+	d->path_len = mark;
+	d->path[mark] = '\0';
+}
+
+static int yd_vfail(struct yaml_dec *d, const struct ynode *n,
+		    const char *fmt, va_list ap)
+{
+	char what[ERROR_MSG_MAX];
+	vsnprintf(what, sizeof what, fmt, ap);
+	return error_at(d->err, d->file, n ? n->line : 0, n ? n->col : 0,
+			d->path, "%s", what);
+}
+
+int yd_fail(struct yaml_dec *d, const struct ynode *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	yd_vfail(d, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int yd_fail_key(struct yaml_dec *d, const struct ynode *n, const char *key,
+		const char *fmt, ...)
+{
+	size_t mark = yd_enter(d, key);
+	va_list ap;
+	va_start(ap, fmt);
+	yd_vfail(d, n, fmt, ap);
+	va_end(ap);
+	yd_leave(d, mark);
+	return -1;
+}
+
+const struct ynode *yd_get(const struct ynode *m, const char *key)
+{
+	const struct ynode *v = ynode_get(m, key);
+	if (!v || ynode_is_null(v))
+		return NULL;
+	return v;
+}
+
+struct source_pos yd_pos(const struct yaml_dec *d, const struct ynode *n)
+{
+	return (struct source_pos){d->file, n ? n->line : 0, n ? n->col : 0};
+}
+
+const char *yd_kind_name(const struct ynode *n)
+{
+	switch (n->kind) {
+	case YNODE_MAP:
+		return "a map";
+	case YNODE_SEQ:
+		return "a list";
+	case YNODE_SCALAR:
+		break;
+	}
+	return "a string";
+}
+
+int yd_want_map(struct yaml_dec *d, const struct ynode *n)
+{
+	assert(n);
+	if (n->kind != YNODE_MAP)
+		return yd_fail(d, n, "expected a map, got %s", yd_kind_name(n));
+	return 0;
+}
+
+int yd_want_seq(struct yaml_dec *d, const struct ynode *n)
+{
+	assert(n);
+	if (n->kind != YNODE_SEQ)
+		return yd_fail(d, n, "expected a list, got %s", yd_kind_name(n));
+	return 0;
+}
+
+int yd_scalar_str(struct yaml_dec *d, const struct ynode *n, const char **out)
+{
+	assert(n && out);
+	if (n->kind != YNODE_SCALAR)
+		return yd_fail(d, n, "expected a string, got %s",
+			       yd_kind_name(n));
+	if (ynode_is_null(n)) {   /* JSON null in a string field reads as "" */
+		*out = "";
+		return 0;
+	}
+	if (strlen(n->str) != n->len)
+		return yd_fail(d, n, "string contains a NUL character");
+	*out = arena_strndup(d->a, n->str, n->len);
+	return 0;
+}
+
+int yd_scalar_int64(struct yaml_dec *d, const struct ynode *n, int64_t *out)
+{
+	assert(n && out);
+	if (n->kind != YNODE_SCALAR)
+		return yd_fail(d, n, "expected an integer, got %s",
+			       yd_kind_name(n));
+	const char *s = n->str;
+	const char *digits = (*s == '-' || *s == '+') ? s + 1 : s;
+	bool ok = !n->quoted && *digits >= '0' && *digits <= '9';
+	char *end = NULL;
+	long long v = 0;
+	if (ok) {
+		errno = 0;
+		v = strtoll(s, &end, 10);
+		ok = *end == '\0' && strlen(s) == n->len;
+		if (ok && errno == ERANGE)
+			return yd_fail(d, n, "integer %s does not fit in 64 bits",
+				       s);
+	}
+	if (!ok)
+		return yd_fail(d, n, "expected an integer, got %s\"%.64s\"",
+			       n->quoted ? "string " : "", s);
+	*out = v;
+	return 0;
+}
+
+int yd_str(struct yaml_dec *d, const struct ynode *m, const char *key,
+	   const char **out)
+{
+	const struct ynode *v = yd_get(m, key);
+	if (!v)
+		return 0;
+	size_t mark = yd_enter(d, key);
+	int rc = yd_scalar_str(d, v, out);
+	yd_leave(d, mark);
+	return rc;
+}
+
+int yd_int64(struct yaml_dec *d, const struct ynode *m, const char *key,
+	     int64_t *out, bool *has)
+{
+	if (has)
+		*has = false;
+	const struct ynode *v = yd_get(m, key);
+	if (!v)
+		return 0;
+	size_t mark = yd_enter(d, key);
+	int rc = yd_scalar_int64(d, v, out);
+	yd_leave(d, mark);
+	if (rc == 0 && has)
+		*has = true;
+	return rc;
+}
+
+int yd_int32(struct yaml_dec *d, const struct ynode *m, const char *key,
+	     int32_t *out, bool *has)
+{
+	int64_t v = 0;
+	bool got = false;
+	if (yd_int64(d, m, key, &v, &got) < 0)
+		return -1;
+	if (has)
+		*has = got;
+	if (!got)
+		return 0;
+	if (v < INT32_MIN || v > INT32_MAX)
+		return yd_fail_key(d, yd_get(m, key), key,
+				   "integer %lld does not fit in 32 bits",
+				   (long long)v);
+	*out = (int32_t)v;
+	return 0;
+}
+
+/* YAML 1.1 spellings of booleans as sigs.k8s.io/yaml reads them. */
+int yd_bool(struct yaml_dec *d, const struct ynode *m, const char *key,
+	    bool *out)
+{
+	static const char *const yes[] = {"true", "True", "TRUE"};
+	static const char *const no[] = {"false", "False", "FALSE"};
+	const struct ynode *v = yd_get(m, key);
+	if (!v)
+		return 0;
+	if (v->kind == YNODE_SCALAR && !v->quoted) {
+		for (int i = 0; i < 3; i++) {
+			if (!strcmp(v->str, yes[i])) {
+				*out = true;
+				return 0;
+			}
+			if (!strcmp(v->str, no[i])) {
+				*out = false;
+				return 0;
+			}
+		}
+	}
+	if (v->kind != YNODE_SCALAR)
+		return yd_fail_key(d, v, key, "expected true or false, got %s",
+				   yd_kind_name(v));
+	return yd_fail_key(d, v, key, "expected true or false, got \"%.64s\"",
+			   v->str);
+}
+
+int yd_str_list(struct yaml_dec *d, const struct ynode *m, const char *key,
+		const char *const **out, int *n)
+{
+	*out = NULL;
+	*n = 0;
+	const struct ynode *v = yd_get(m, key);
+	if (!v)
+		return 0;
+	size_t mark = yd_enter(d, key);
+	if (yd_want_seq(d, v) < 0)
+		return -1;
+	const char **items = arena_array(d->a, (size_t)v->n, sizeof *items);
+	for (int i = 0; i < v->n; i++) {
+		size_t m2 = yd_index(d, i);
+		if (yd_scalar_str(d, v->items[i], &items[i]) < 0)
+			return -1;
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	*out = items;
+	*n = v->n;
+	return 0;
+}

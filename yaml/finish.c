@@ -1,0 +1,160 @@
+/*
+ * finish.c - the cross-object pass after every input of a load has been
+ * read: what the API server's admission plugins and controllers would have
+ * done by the time the scheduler sees the objects.
+ *
+ *  - Priority admission (plugin/pkg/admission/priority): a pod naming a
+ *    PriorityClass gets its value and preemptionPolicy; a pod naming none
+ *    gets the globalDefault class (name, value, policy), or priority 0 and
+ *    PreemptLowerPriority when there is none; a class that does not exist
+ *    is refused, and so is a spec.priority / spec.preemptionPolicy that
+ *    disagrees with the computed one.  system-node-critical and
+ *    system-cluster-critical exist in every cluster.
+ *  - Namespaces: every namespace an object lives in exists; those no
+ *    manifest defines are added as implicit, labelled
+ *    kubernetes.io/metadata.name=<name> like real ones.
+ */
+#include "decode.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct class_ref {
+	bool found;
+	const char *name;
+	int32_t value;
+	bool never;
+};
+
+static struct class_ref class_from(const struct priority_class *pc)
+{
+	return (struct class_ref){true, pc->name, pc->value, pc->preempt_never};
+}
+
+static struct class_ref find_class(const struct yaml_dec *d, const char *name)
+{
+	for (int i = 0; i < d->c->n_priority_classes; i++)
+		if (!strcmp(d->c->priority_classes[i].name, name))
+			return class_from(&d->c->priority_classes[i]);
+	for (size_t i = 0; i < d->pcs.n; i++) {
+		const struct priority_class *pc = yaml_vec_at(&d->pcs, i);
+		if (!strcmp(pc->name, name))
+			return class_from(pc);
+	}
+	struct class_ref r = {false, name, 0, false};
+	if (yaml_system_priority_class(name, &r.value))
+		r.found = true;
+	return r;
+}
+
+static struct class_ref find_default_class(const struct yaml_dec *d)
+{
+	for (int i = 0; i < d->c->n_priority_classes; i++)
+		if (d->c->priority_classes[i].global_default)
+			return class_from(&d->c->priority_classes[i]);
+	for (size_t i = 0; i < d->pcs.n; i++) {
+		const struct priority_class *pc = yaml_vec_at(&d->pcs, i);
+		if (pc->global_default)
+			return class_from(pc);
+	}
+	return (struct class_ref){false, "", 0, false};
+}
+
+static int fail_at(struct yaml_dec *d, struct source_pos pos,
+		   const struct yaml_pod_extra *x, const char *field,
+		   const char *what)
+{
+	char path[YAML_PATH_MAX];
+	snprintf(path, sizeof path, "%s%s", x->prefix, field);
+	return error_at(d->err, pos.file, pos.line, pos.col, path, "%s", what);
+}
+
+static int admit_priority(struct yaml_dec *d, struct pod *p,
+			  const struct yaml_pod_extra *x)
+{
+	char msg[ERROR_MSG_MAX];
+	struct class_ref cls = *p->priority_class ? find_class(d, p->priority_class)
+						  : find_default_class(d);
+	if (*p->priority_class && !cls.found) {
+		snprintf(msg, sizeof msg, "no PriorityClass with name %s was found",
+			 p->priority_class);
+		return fail_at(d, x->class_pos, x, "spec.priorityClassName", msg);
+	}
+	int32_t prio = cls.found ? cls.value : 0;
+	if (x->has_priority && x->priority != prio) {
+		snprintf(msg, sizeof msg,
+			 "the integer value of priority (%d) must not be provided in "
+			 "pod spec; priority admission controller computed %d from "
+			 "the given PriorityClass name", (int)x->priority, (int)prio);
+		return fail_at(d, x->priority_pos, x, "spec.priority", msg);
+	}
+	/* A class always has a policy (defaulted PreemptLowerPriority), so the
+	 * pod's own value must agree with it. */
+	if (cls.found && x->has_preempt && x->preempt_never != cls.never) {
+		snprintf(msg, sizeof msg,
+			 "the string value of PreemptionPolicy (%s) must not be "
+			 "provided in pod spec; priority admission controller "
+			 "computed %s from the given PriorityClass name",
+			 x->preempt_never ? "Never" : "PreemptLowerPriority",
+			 cls.never ? "Never" : "PreemptLowerPriority");
+		return fail_at(d, x->preempt_pos, x, "spec.preemptionPolicy", msg);
+	}
+	p->priority = prio;
+	p->priority_class = cls.found ? cls.name : "";
+	p->preempt_never = cls.found ? cls.never : x->preempt_never;
+	return 0;
+}
+
+int yaml_finish(struct yaml_dec *d)
+{
+	for (size_t i = 0; i < d->pods.n; i++)
+		if (admit_priority(d, yaml_vec_at(&d->pods, i),
+				   yaml_vec_at(&d->pod_extra, i)) < 0)
+			return -1;
+	return 0;
+}
+
+/* ---------------------------------------------------------- namespaces */
+
+static void add_implicit(struct cluster *c, struct yaml_vec *implicit,
+			 const char *name)
+{
+	if (cluster_find_namespace(c, name) >= 0)
+		return;
+	for (size_t i = 0; i < implicit->n; i++)
+		if (!strcmp(((struct namespace_obj *)yaml_vec_at(implicit, i))->name,
+			    name))
+			return;
+	struct labels none = {NULL, 0};
+	struct namespace_obj ns = {
+		.pos = {"", 0, 0},
+		.name = name,
+		.labels = yaml_namespace_labels(&c->arena, &none, name),
+		.implicit = true,
+	};
+	yaml_vec_push(implicit, &ns);
+}
+
+void yaml_finish_namespaces(struct cluster *c)
+{
+	struct yaml_vec implicit;
+	yaml_vec_init(&implicit, sizeof(struct namespace_obj));
+	for (int i = 0; i < c->n_pods; i++)
+		add_implicit(c, &implicit, c->pods[i].ns);
+	for (int i = 0; i < c->n_pdbs; i++)
+		add_implicit(c, &implicit, c->pdbs[i].ns);
+	for (int i = 0; i < c->n_workloads; i++)
+		add_implicit(c, &implicit, c->workloads[i].ns);
+	if (implicit.n) {
+		size_t n = (size_t)c->n_namespaces + implicit.n;
+		struct namespace_obj *all = arena_array(&c->arena, n, sizeof *all);
+		if (c->n_namespaces)
+			memcpy(all, c->namespaces,
+			       (size_t)c->n_namespaces * sizeof *all);
+		memcpy(all + c->n_namespaces, implicit.data,
+		       implicit.n * sizeof *all);
+		c->namespaces = all;
+		c->n_namespaces = (int)n;
+	}
+	yaml_vec_release(&implicit);
+}

@@ -1,0 +1,378 @@
+/*
+ * load.c - the loader's entry points (load.h): walking paths, parsing each
+ * file into a tree, dispatching every document (and every item of a List)
+ * to the decoder of its kind, and committing the decoded objects into the
+ * cluster once the whole load succeeded.
+ */
+#include "load.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "decode.h"
+
+#define MAX_DIR_DEPTH 64
+
+/* ------------------------------------------------------------ dispatch */
+
+static int decode_service(struct yaml_dec *d, const struct ynode *o)
+{
+	return yaml_decode_workload(d, o, WORKLOAD_SERVICE);
+}
+
+static int decode_rc(struct yaml_dec *d, const struct ynode *o)
+{
+	return yaml_decode_workload(d, o, WORKLOAD_REPLICATION_CONTROLLER);
+}
+
+static int decode_rs(struct yaml_dec *d, const struct ynode *o)
+{
+	return yaml_decode_workload(d, o, WORKLOAD_REPLICA_SET);
+}
+
+static int decode_ss(struct yaml_dec *d, const struct ynode *o)
+{
+	return yaml_decode_workload(d, o, WORKLOAD_STATEFUL_SET);
+}
+
+/* The kinds read and the one apiVersion v1.30 serves each under. */
+static const struct {
+	const char *kind;
+	const char *api;
+	int (*decode)(struct yaml_dec *, const struct ynode *);
+} kinds[] = {
+	{"Pod", "v1", yaml_decode_pod},
+	{"Node", "v1", yaml_decode_node},
+	{"Namespace", "v1", yaml_decode_namespace},
+	{"Service", "v1", decode_service},
+	{"ReplicationController", "v1", decode_rc},
+	{"PriorityClass", "scheduling.k8s.io/v1", yaml_decode_priority_class},
+	{"PodDisruptionBudget", "policy/v1", yaml_decode_pdb},
+	{"ReplicaSet", "apps/v1", decode_rs},
+	{"StatefulSet", "apps/v1", decode_ss},
+};
+
+static bool is_list_kind(const char *kind)
+{
+	size_t n = strlen(kind);
+	return n >= 4 && !strcmp(kind + n - 4, "List");
+}
+
+static int decode_object(struct yaml_dec *d, const struct ynode *obj,
+			 const char *def_api, const char *def_kind);
+
+/* items[] of a List: each item has its own apiVersion/kind; a typed list
+ * (PodList) lends its element kind and apiVersion to items lacking them. */
+static int decode_list(struct yaml_dec *d, const struct ynode *obj,
+		       const char *api, const char *kind)
+{
+	const struct ynode *items = yd_get(obj, "items");
+	if (!items)
+		return 0;
+	size_t mark = yd_enter(d, "items");
+	if (yd_want_seq(d, items) < 0)
+		return -1;
+	char elem[128] = "";
+	if (strcmp(kind, "List") && strlen(kind) - 4 < sizeof elem)
+		memcpy(elem, kind, strlen(kind) - 4);
+	for (int i = 0; i < items->n; i++) {
+		size_t m2 = yd_index(d, i);
+		if (decode_object(d, items->items[i], *elem ? api : NULL,
+				  *elem ? elem : NULL) < 0)
+			return -1;
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	return 0;
+}
+
+static int decode_object(struct yaml_dec *d, const struct ynode *obj,
+			 const char *def_api, const char *def_kind)
+{
+	if (obj->kind != YNODE_MAP)
+		return yd_fail(d, obj, "expected a Kubernetes object (a map), got %s",
+			       yd_kind_name(obj));
+	const char *api = def_api ? def_api : "";
+	const char *kind = def_kind ? def_kind : "";
+	if (yd_str(d, obj, "apiVersion", &api) < 0 ||
+	    yd_str(d, obj, "kind", &kind) < 0)
+		return -1;
+	if (!*kind)
+		return yd_fail_key(d, obj, "kind", "kind is required");
+	if (!*api)
+		return yd_fail_key(d, obj, "apiVersion", "apiVersion is required");
+	if (is_list_kind(kind))
+		return decode_list(d, obj, api, kind);
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+		if (strcmp(kinds[i].kind, kind))
+			continue;
+		if (strcmp(kinds[i].api, api)) {
+			const struct ynode *at = yd_get(obj, "apiVersion");
+			return yd_fail_key(d, at ? at : obj, "apiVersion",
+					   "unsupported apiVersion \"%.64s\" for kind %s "
+					   "(want %s)", api, kind, kinds[i].api);
+		}
+		return kinds[i].decode(d, obj);
+	}
+	return 0;   /* a kind the scheduler does not read */
+}
+
+int yaml_decode_docs(struct yaml_dec *d, const struct ydoc_set *set)
+{
+	for (int i = 0; i < set->n_docs; i++) {
+		const struct ynode *doc = set->docs[i];
+		if (!doc || ynode_is_null(doc))
+			continue;
+		yd_leave(d, 0);
+		if (decode_object(d, doc, NULL, NULL) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------- load lifecycle */
+
+static void index_existing(struct yaml_dec *d)
+{
+	const struct cluster *c = d->c;
+	struct source_pos first;
+	for (int i = 0; i < c->n_nodes; i++)
+		yaml_index_add(&d->index, "Node", "", c->nodes[i].name,
+			       c->nodes[i].pos, &first);
+	for (int i = 0; i < c->n_pods; i++)
+		yaml_index_add(&d->index, "Pod", c->pods[i].ns, c->pods[i].name,
+			       c->pods[i].pos, &first);
+	for (int i = 0; i < c->n_namespaces; i++)
+		if (!c->namespaces[i].implicit)
+			yaml_index_add(&d->index, "Namespace", "",
+				       c->namespaces[i].name,
+				       c->namespaces[i].pos, &first);
+	for (int i = 0; i < c->n_priority_classes; i++)
+		yaml_index_add(&d->index, "PriorityClass", "",
+			       c->priority_classes[i].name,
+			       c->priority_classes[i].pos, &first);
+	for (int i = 0; i < c->n_pdbs; i++)
+		yaml_index_add(&d->index, "PodDisruptionBudget", c->pdbs[i].ns,
+			       c->pdbs[i].name, c->pdbs[i].pos, &first);
+	static const char *const wk[] = {"Service", "ReplicationController",
+					 "ReplicaSet", "StatefulSet"};
+	for (int i = 0; i < c->n_workloads; i++)
+		yaml_index_add(&d->index, wk[c->workloads[i].kind],
+			       c->workloads[i].ns, c->workloads[i].name,
+			       c->workloads[i].pos, &first);
+}
+
+void yaml_dec_init(struct yaml_dec *d, struct cluster *c, struct error *err)
+{
+	assert(d && c && err);
+	memset(d, 0, sizeof *d);
+	d->c = c;
+	d->a = &c->arena;
+	d->err = err;
+	d->file = "";
+	yaml_vec_init(&d->nodes, sizeof(struct node));
+	yaml_vec_init(&d->pods, sizeof(struct pod));
+	yaml_vec_init(&d->pod_extra, sizeof(struct yaml_pod_extra));
+	yaml_vec_init(&d->namespaces, sizeof(struct namespace_obj));
+	yaml_vec_init(&d->pcs, sizeof(struct priority_class));
+	yaml_vec_init(&d->pdbs, sizeof(struct pdb));
+	yaml_vec_init(&d->workloads, sizeof(struct workload));
+	yaml_index_init(&d->index);
+	index_existing(d);
+}
+
+void yaml_dec_release(struct yaml_dec *d)
+{
+	yaml_vec_release(&d->nodes);
+	yaml_vec_release(&d->pods);
+	yaml_vec_release(&d->pod_extra);
+	yaml_vec_release(&d->namespaces);
+	yaml_vec_release(&d->pcs);
+	yaml_vec_release(&d->pdbs);
+	yaml_vec_release(&d->workloads);
+	yaml_index_release(&d->index);
+}
+
+/* old[0..*n) followed by v's elements, in the arena. */
+static void *append(struct arena *a, const void *old, int *n,
+		    const struct yaml_vec *v)
+{
+	if (!v->n)
+		return (void *)old;
+	size_t total = (size_t)*n + v->n;
+	char *all = arena_array(a, total, v->elem);
+	if (*n)
+		memcpy(all, old, (size_t)*n * v->elem);
+	memcpy(all + (size_t)*n * v->elem, v->data, v->n * v->elem);
+	*n = (int)total;
+	return all;
+}
+
+/* Explicit namespaces: the cluster's explicit ones then this load's; the
+ * implicit ones are recomputed over the whole cluster afterwards. */
+static void commit_namespaces(struct yaml_dec *d)
+{
+	struct cluster *c = d->c;
+	int n = 0;
+	for (int i = 0; i < c->n_namespaces; i++)
+		if (!c->namespaces[i].implicit)
+			c->namespaces[n++] = c->namespaces[i];
+	c->n_namespaces = n;
+	c->namespaces = append(d->a, c->namespaces, &c->n_namespaces,
+			       &d->namespaces);
+	yaml_finish_namespaces(c);
+}
+
+int yaml_dec_commit(struct yaml_dec *d)
+{
+	if (yaml_finish(d) < 0)
+		return -1;
+	struct cluster *c = d->c;
+	c->nodes = append(d->a, c->nodes, &c->n_nodes, &d->nodes);
+	c->pods = append(d->a, c->pods, &c->n_pods, &d->pods);
+	c->priority_classes = append(d->a, c->priority_classes,
+				     &c->n_priority_classes, &d->pcs);
+	c->pdbs = append(d->a, c->pdbs, &c->n_pdbs, &d->pdbs);
+	c->workloads = append(d->a, c->workloads, &c->n_workloads,
+			      &d->workloads);
+	commit_namespaces(d);
+	return 0;
+}
+
+/* ------------------------------------------------------------- inputs */
+
+/* One parsed input: its tree lives in a scratch arena released at once;
+ * everything decoded is copied into the cluster's arena. */
+static int load_parsed(struct yaml_dec *d, struct arena *tmp,
+		       const struct ydoc_set *set, const char *name)
+{
+	d->file = arena_strdup(d->a, set->file ? set->file : name);
+	int rc = yaml_decode_docs(d, set);
+	arena_release(tmp);
+	return rc;
+}
+
+static int load_file(struct yaml_dec *d, const char *path)
+{
+	struct arena tmp;
+	arena_init(&tmp);
+	struct ydoc_set set;
+	memset(&set, 0, sizeof set);
+	if (yaml_parse_file(path, &tmp, &set, d->err) < 0) {
+		arena_release(&tmp);
+		return -1;
+	}
+	return load_parsed(d, &tmp, &set, path);
+}
+
+static bool has_manifest_ext(const char *name)
+{
+	static const char *const exts[] = {".yaml", ".yml", ".json"};
+	size_t n = strlen(name);
+	for (size_t i = 0; i < 3; i++) {
+		size_t e = strlen(exts[i]);
+		if (n > e && !strcmp(name + n - e, exts[i]))
+			return true;
+	}
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_path(struct yaml_dec *d, const char *path, int depth,
+		     bool top);
+
+/* A directory: its entries in strcmp order, subdirectories walked in place. */
+static int load_dir(struct yaml_dec *d, const char *path, int depth)
+{
+	if (depth > MAX_DIR_DEPTH)
+		return error_plain(d->err, "%s: directories nested too deeply", path);
+	DIR *dir = opendir(path);
+	if (!dir)
+		return error_plain(d->err, "%s: %s", path, strerror(errno));
+	struct yaml_vec names;
+	yaml_vec_init(&names, sizeof(char *));
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *full = malloc(strlen(path) + strlen(e->d_name) + 2);
+		if (!full)
+			abort();
+		strcpy(full, path);
+		if (full[0] && full[strlen(full) - 1] != '/')
+			strcat(full, "/");
+		strcat(full, e->d_name);
+		yaml_vec_push(&names, &full);
+	}
+	closedir(dir);
+	if (names.n)
+		qsort(names.data, names.n, sizeof(char *), cmp_str);
+	int rc = 0;
+	for (size_t i = 0; i < names.n && rc == 0; i++)
+		rc = load_path(d, *(char **)yaml_vec_at(&names, i), depth + 1,
+			       false);
+	for (size_t i = 0; i < names.n; i++)
+		free(*(char **)yaml_vec_at(&names, i));
+	yaml_vec_release(&names);
+	return rc;
+}
+
+/* A path named on the command line is loaded whatever its name; inside a
+ * directory only manifest extensions are. */
+static int load_path(struct yaml_dec *d, const char *path, int depth, bool top)
+{
+	if (!strcmp(path, "-"))
+		return load_file(d, path);
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return error_plain(d->err, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return load_dir(d, path, depth);
+	if (!top && (!S_ISREG(st.st_mode) || !has_manifest_ext(path)))
+		return 0;
+	return load_file(d, path);
+}
+
+int yaml_load_paths(struct cluster *c, char *const *paths, int n,
+		    struct error *err)
+{
+	assert(c && (paths || n == 0) && err);
+	struct yaml_dec d;
+	yaml_dec_init(&d, c, err);
+	int rc = 0;
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = load_path(&d, paths[i], 0, true);
+	if (rc == 0)
+		rc = yaml_dec_commit(&d);
+	yaml_dec_release(&d);
+	return rc;
+}
+
+int yaml_load_buffer(struct cluster *c, const char *name,
+		     const unsigned char *buf, size_t len, struct error *err)
+{
+	assert(c && name && (buf || len == 0) && err);
+	struct yaml_dec d;
+	yaml_dec_init(&d, c, err);
+	struct arena tmp;
+	arena_init(&tmp);
+	struct ydoc_set set;
+	memset(&set, 0, sizeof set);
+	int rc = yaml_parse_buffer(name, buf, len, &tmp, &set, err);
+	if (rc == 0)
+		rc = load_parsed(&d, &tmp, &set, name);
+	else
+		arena_release(&tmp);
+	if (rc == 0)
+		rc = yaml_dec_commit(&d);
+	yaml_dec_release(&d);
+	return rc;
+}

@@ -1,0 +1,53 @@
+/*
+ * load.h - loading Kubernetes manifests and a KubeSchedulerConfiguration
+ * into a struct cluster: parse (yaml/tree.h), decode, validate and default
+ * each object as the API server would, then a finishing pass for what
+ * depends on several objects (PriorityClass resolution, implicit
+ * namespaces).
+ *
+ * Inputs are multi-document YAML or JSON files.  `kind: List` and typed
+ * lists (`NodeList`, `PodList`, ...) are read through their items[], as
+ * `kubectl get nodes,pods -A -o yaml` prints them.  Kinds read: v1 Pod,
+ * Node, Namespace, Service, ReplicationController; scheduling.k8s.io/v1
+ * PriorityClass; policy/v1 PodDisruptionBudget; apps/v1 ReplicaSet,
+ * StatefulSet.  Other kinds are skipped; a read kind under another
+ * apiVersion is an error.  Fields the scheduler does not read are ignored.
+ * Pods in phase Succeeded/Failed are dropped (the scheduler never sees
+ * them).
+ *
+ * Errors: one message "FILE:LINE:COL: what is wrong (field.path)" in err,
+ * the first one found.  On error the cluster holds whatever earlier,
+ * successful loads added (nothing of the failed load); cluster_release()
+ * frees everything in every case.
+ */
+#ifndef KSO_YAML_LOAD_H
+#define KSO_YAML_LOAD_H
+
+#include <stddef.h>
+
+#include "../model/error.h"
+#include "../model/objects.h"
+
+/* yaml_load_paths: loads every path (a file, "-" for stdin, or a directory
+ * walked recursively in sorted name order for *.yaml, *.yml and *.json)
+ * into c (cluster_init'ed), then runs the finishing pass.  Returns 0, or
+ * -1 with err set.  Objects of an earlier load are visible (duplicates,
+ * PriorityClasses), objects of a later load are not. */
+int yaml_load_paths(struct cluster *c, char *const *paths, int n,
+		    struct error *err);
+
+/* yaml_load_buffer: the same for one in-memory input named name. */
+int yaml_load_buffer(struct cluster *c, const char *name,
+		     const unsigned char *buf, size_t len, struct error *err);
+
+/* yaml_load_config: reads a KubeSchedulerConfiguration
+ * (kubescheduler.config.k8s.io/v1) file into c->config (loaded = true).
+ * Returns 0, or -1 with err set (c->config unchanged then). */
+int yaml_load_config(struct cluster *c, const char *path, struct error *err);
+
+/* yaml_load_config_buffer: the same from memory. */
+int yaml_load_config_buffer(struct cluster *c, const char *name,
+			    const unsigned char *buf, size_t len,
+			    struct error *err);
+
+#endif

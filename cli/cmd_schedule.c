@@ -29,9 +29,10 @@
 #include <string.h>
 
 #include "commands.h"
+#include "dump_yaml.h"
+#include "inputs.h"
 #include "json.h"
 #include "../model/scheduler.h"
-#include "../yaml/load.h"
 
 enum output { OUT_TABLE, OUT_JSON, OUT_YAML };
 
@@ -136,12 +137,8 @@ static int load(struct cluster *c, const struct args *a)
 {
 	struct error err;
 	error_init(&err);
-	if (a->config && yaml_load_config(c, a->config, &err) != 0)
-		goto fail;
-	if (yaml_load_paths(c, a->paths, a->n_paths, &err) != 0)
-		goto fail;
-	return 0;
-fail:
+	if (cli_load_inputs(c, a->paths, a->n_paths, a->config, &err) == 0)
+		return 0;
 	fprintf(stderr, "%s\n", err.msg);
 	return 1;
 }
@@ -351,11 +348,11 @@ static void json_end_run(struct json_out *j, const struct model_scheduler *m)
 	json_end(j);
 }
 
-/* The final placement as manifests: the dump emitter's job. */
+/* The final cluster as manifests (cli/dump_yaml.h): pods carry the run's
+ * spec.nodeName / status.nominatedNodeName, evicted pods are left out. */
 static void yaml_final(FILE *f, const struct model_scheduler *m)
 {
-	(void)m;
-	fprintf(f, "# TODO dump_yaml\n");
+	cli_dump_yaml(f, m->cluster, &m->snap);
 }
 
 /* Runs the loop, printing each step as it happens. */

@@ -15,22 +15,21 @@ void error_init(struct error *e)
 	e->set = 0;
 }
 
+/* Writes the location prefix, the message and the field suffix straight
+ * into e->msg; an over-long message is cut, never overflowed. */
 static void error_vformat(struct error *e, const char *file, int line,
 			  int col, const char *field, const char *fmt,
 			  va_list ap)
 {
-	char what[ERROR_MSG_MAX];
-	vsnprintf(what, sizeof what, fmt, ap);
-	if (file && field && *field)
-		snprintf(e->msg, sizeof e->msg, "%s:%d:%d: %s (%s)", file,
-			 line, col, what, field);
-	else if (file)
-		snprintf(e->msg, sizeof e->msg, "%s:%d:%d: %s", file, line,
-			 col, what);
-	else if (field && *field)
-		snprintf(e->msg, sizeof e->msg, "%s (%s)", what, field);
-	else
-		snprintf(e->msg, sizeof e->msg, "%s", what);
+	size_t cap = sizeof e->msg, len = 0;
+	int n = 0;
+	if (file)
+		n = snprintf(e->msg, cap, "%s:%d:%d: ", file, line, col);
+	len = n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+	n = vsnprintf(e->msg + len, cap - len, fmt, ap);
+	len += n < 0 ? 0 : (size_t)n < cap - len ? (size_t)n : cap - len - 1;
+	if (field && *field && len < cap - 1)
+		snprintf(e->msg + len, cap - len, " (%s)", field);
 	e->set = 1;
 }
 

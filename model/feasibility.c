@@ -159,7 +159,7 @@ void model_feasibility(const struct model_cycle *cy, int node,
 	free(q);
 
 	struct model_status *st2 = feas_alloc(sizeof *st2 * PLUGIN_COUNT);
-	bool failed2[PLUGIN_COUNT];
+	bool failed2[PLUGIN_COUNT] = {0};  /* filter_pass sets only filter ids */
 	int first2 = filter_pass(cy, node, st2, failed2);
 	for (int id = 0; id < PLUGIN_COUNT; id++) {
 		if (out->failed[id] || !failed2[id])

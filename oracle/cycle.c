@@ -400,8 +400,7 @@ struct cycle_run {
 
 /* One node: filters, verdict, feasible or rejected list. */
 static bool filter_one(struct oracle_cycle *cy, struct model_cycle_result *r,
-		       struct cycle_run *run, int node, bool candidate,
-		       struct model_status *scratch)
+		       struct cycle_run *run, int node, bool candidate)
 {
 	struct node_eval e = {0};
 	e.status = r ? r->verdicts[node].status : run->status;
@@ -409,10 +408,9 @@ static bool filter_one(struct oracle_cycle *cy, struct model_cycle_result *r,
 	record(r, node, &e);
 	if (ok && candidate) {
 		run->feasible[run->n_feasible++] = node;
-	} else if (!ok) {
-		/* without r the statuses live in one buffer: keep a copy */
-		scratch[node] = e.status[e.first];
-		run->rejected[run->n_rejected++] = &scratch[node];
+	} else if (!ok && r) {
+		/* the FitError message is only written into a result */
+		run->rejected[run->n_rejected++] = &e.status[e.first];
 	}
 	return ok;
 }
@@ -433,8 +431,6 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 	run->feasible = arena_array(&cy->arena, (size_t)n_all + 1, sizeof(int));
 	run->rejected = arena_array(&cy->arena, (size_t)n_all + 2, sizeof(*run->rejected));
 	run->status = arena_array(&cy->arena, PLUGIN_COUNT, sizeof(struct model_status));
-	struct model_status *scratch = arena_array(&cy->arena, (size_t)n_all + 1,
-						   sizeof(struct model_status));
 	if (o->all_nodes) {
 		for (int n = 0; n < n_all; n++) {
 			bool in = !cy->na_has_result || cy->na_allowed[n];
@@ -445,12 +441,12 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 					verdict_clear(&r->verdicts[n], MODEL_UAU);
 				continue;
 			}
-			if (filter_one(cy, r, run, n, in, scratch) && n == nom)
+			if (filter_one(cy, r, run, n, in) && n == nom)
 				run->nominated_ok = nom;
 		}
 		return;
 	}
-	if (nom >= 0 && filter_one(cy, r, run, nom, false, scratch)) {
+	if (nom >= 0 && filter_one(cy, r, run, nom, false)) {
 		run->nominated_ok = nom;
 		return;
 	}
@@ -473,7 +469,7 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 	int start = n_cand ? o->next_start % n_cand : 0;
 	int processed = 0;
 	for (int i = 0; i < n_cand && run->n_feasible < want; i++) {
-		filter_one(cy, r, run, cand[(start + i) % n_cand], true, scratch);
+		filter_one(cy, r, run, cand[(start + i) % n_cand], true);
 		processed++;
 	}
 	if (n_all)

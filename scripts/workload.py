@@ -234,22 +234,31 @@ def random_cluster(seed, n_nodes, n_pods):
 
 def perf_cluster(n_nodes, n_pods, n_pending, seed=1):
     """scheduler_perf-like: uniform nodes in 3 zones, pods of a few
-    deployments; a fraction with spread constraints / anti-affinity."""
+    Service-backed deployments (so system default spreading applies);
+    every 10th pod with a zone spread constraint, every 20th with
+    preferred anti-affinity.  Kept small: the loader caps a file at 2M
+    YAML nodes."""
     rng = random.Random(seed)
     items = []
     names = ["node-%d" % i for i in range(n_nodes)]
     for i, name in enumerate(names):
-        items.append(node(name, ZONES[i % 3], "32", "128Gi", pods=110))
+        items.append({"apiVersion": "v1", "kind": "Node",
+                      "metadata": {"name": name, "labels": {
+                          "kubernetes.io/hostname": name,
+                          "topology.kubernetes.io/zone": ZONES[i % 3]}},
+                      "status": {"allocatable": {"cpu": "32", "memory": "128Gi",
+                                                 "pods": "110"}}})
     for app in APPS:
-        items.append({"apiVersion": "apps/v1", "kind": "ReplicaSet",
-                      "metadata": {"name": "rs-" + app, "namespace": "default"},
-                      "spec": {"selector": {"matchLabels": {"app": app}}}})
+        items.append({"apiVersion": "v1", "kind": "Service",
+                      "metadata": {"name": "svc-" + app},
+                      "spec": {"selector": {"app": app}}})
     for i in range(n_pods):
         app = APPS[i % 3]
         bound = i < n_pods - n_pending
-        spec = {"meta": {"ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet",
-                                              "name": "rs-" + app, "uid": "u",
-                                              "controller": True}]}}
+        spec = {"containers": [{"name": "c", "image": "nginx", "resources": {
+            "requests": {"cpu": "100m", "memory": "128Mi"}}}]}
+        if bound:
+            spec["nodeName"] = names[rng.randrange(n_nodes)]
         if i % 10 == 0:
             spec["topologySpreadConstraints"] = [
                 {"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
@@ -261,10 +270,9 @@ def perf_cluster(n_nodes, n_pods, n_pending, seed=1):
                     {"weight": 10, "podAffinityTerm": {
                         "labelSelector": {"matchLabels": {"app": app}},
                         "topologyKey": "kubernetes.io/hostname"}}]}}
-        items.append(pod("pod-%d" % i, labels={"app": app},
-                         requests={"cpu": "100m", "memory": "128Mi"},
-                         node_name=names[rng.randrange(n_nodes)] if bound else None,
-                         **spec))
+        items.append({"apiVersion": "v1", "kind": "Pod",
+                      "metadata": {"name": "pod-%d" % i, "labels": {"app": app}},
+                      "spec": spec})
     return {"apiVersion": "v1", "kind": "List", "items": items}
 
 

@@ -2,7 +2,7 @@
 conftest.py - shared helpers for the end-to-end pytest suite.
 
 Runs `kso explain FIXTURE -o json` (the binary from the KSO environment
-variable, default the repository's ./kso) and checks its JSON against
+variable, default the repository's ./kso; KSO_ENGINE adds --engine) and checks its JSON against
 expectations worked out by hand from shared/reference/kube-scheduler-v1.30.md
 and the seeds.  Nothing is skipped: a missing kso binary, a non-zero exit or
 unparsable output fails the test loudly.
@@ -22,6 +22,9 @@ import subprocess
 REPO = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 KSO = os.environ.get("KSO", str(REPO / "kso"))
+# KSO_ENGINE=oracle runs the same expectations through another engine
+# (`kso explain --engine`); unset: kso's default engine.
+KSO_ENGINE = os.environ.get("KSO_ENGINE", "")
 
 TOP_KEYS = {"pod", "nodes", "viable", "preemption", "message"}
 NODE_KEYS = {"feasible", "rejected_by", "failed_filters", "reasons",
@@ -57,6 +60,8 @@ def explain(fixture, pod=None, config=None):
         args += ["--pod", pod]
     if config:
         args += ["--config", fixture_path(config)]
+    if KSO_ENGINE:
+        args += ["--engine", KSO_ENGINE]
     args += ["-o", "json"]
     r = run_kso(*args)
     assert r.returncode == 0, \

@@ -421,3 +421,14 @@ def test_spread_same_key_duplicate_is_rejected():
     assert len(lines) == 1, r.stderr
     assert re.match(re.escape(str(path)) + r":\d+:\d+: ", lines[0]), lines[0]
     assert "topologySpreadConstraints" in lines[0], lines[0]
+
+
+def test_every_fixture_is_exercised():
+    """Every fixtures/edge and fixtures/seeds manifest belongs to a test."""
+    import test_seed_examples
+    used = {c["fixture"] for c in CASES + test_seed_examples.CASES}
+    used.add("edge/spread-same-key-duplicate.yaml")
+    root = fixture_path("edge/queue-order.yaml").parent.parent
+    on_disk = {str(p.relative_to(root)) for d in ("edge", "seeds")
+               for p in (root / d).glob("*.yaml")}
+    assert on_disk - used == set(), sorted(on_disk - used)

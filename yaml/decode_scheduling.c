@@ -300,6 +300,17 @@ int yaml_decode_spread(struct yaml_dec *d, const struct ynode *spec,
 		size_t m2 = yd_index(d, i);
 		if (decode_constraint(d, v->items[i], &cs[i]) < 0)
 			return -1;
+		/* ValidateSpreadConstraintNotRepeat: {topologyKey,
+		 * whenUnsatisfiable} pairs are unique */
+		for (int j = 0; j < i; j++)
+			if (!strcmp(cs[j].topology_key, cs[i].topology_key) &&
+			    cs[j].do_not_schedule == cs[i].do_not_schedule)
+				return yd_fail(d, v->items[i],
+					       "duplicate constraint {%s, %s}: another "
+					       "constraint has the same topologyKey and "
+					       "whenUnsatisfiable", cs[i].topology_key,
+					       cs[i].do_not_schedule ? "DoNotSchedule"
+								     : "ScheduleAnyway");
 		yd_leave(d, m2);
 	}
 	yd_leave(d, mark);

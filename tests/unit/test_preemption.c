@@ -659,6 +659,51 @@ static void test_scheduler_preempts(void)
 	cluster_release(&c);
 }
 
+/* The invariants catch what they are meant to: a pod placed where it did
+ * not fit breaks capacity (n1: 1 cpu, two 1-cpu pods = 2000m > 1000m)
+ * and bind-feasible (Insufficient cpu before the bind); a victim of equal
+ * priority breaks victim-priority; a state seen before breaks termination
+ * (nothing changed since the initial state). */
+static void test_invariants_detect(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "1");
+	int x = pod(&c, "x", "n1", 5, "1", 0);
+	int y = pod(&c, "y", "", 5, "1", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_scheduler m;
+	struct model_sched_opts o = {0};
+	model_scheduler_init(&m, &s, &o);
+	CHECK(model_invariants_ok(&m.inv));
+	/* the same state again: termination */
+	struct model_step st = {.pod = y, .action = MODEL_STEP_UNSCHEDULABLE,
+				.node = -1};
+	CHECK(!model_invariants_check(&m, &s, &st));
+	CHECK(m.inv.broken[MODEL_INV_TERMINATION]);
+
+	m.snap.pod_node[y] = 0;
+	m.placed[y] = true;
+	st.action = MODEL_STEP_BIND;
+	st.node = 0;
+	model_invariants_check(&m, &s, &st);
+	CHECK(m.inv.broken[MODEL_INV_CAPACITY]);
+	CHECK(m.inv.broken[MODEL_INV_BIND_FEASIBLE]);
+	CHECK_STR(model_invariant_name(MODEL_INV_CAPACITY), "capacity");
+
+	int victims[] = {x};
+	st.action = MODEL_STEP_PREEMPT;
+	st.victims = victims;
+	st.n_victims = 1;
+	model_invariants_check(&m, &s, &st);
+	CHECK(m.inv.broken[MODEL_INV_VICTIM_PRIORITY]);
+	CHECK(!model_invariants_ok(&m.inv));
+	model_scheduler_release(&m);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
 int main(void)
 {
 	test_jeopardy();
@@ -676,5 +721,6 @@ int main(void)
 	test_nominated_pods();
 	test_scheduler_loop();
 	test_scheduler_preempts();
+	test_invariants_detect();
 	return check_done("test_preemption");
 }

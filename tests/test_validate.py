@@ -1,0 +1,467 @@
+"""`kso validate`: the summary line, and every refusal the API server would
+make, reported as one line FILE:LINE:COL: what is wrong (field.path) with
+exit status 1; usage errors exit 2.
+
+Each case's manifest is written to a temporary file; LINE and COL are
+counted by hand from the text (1-based; the column is where the offending
+value starts), as the comment on each case says.  KSO names the binary.
+"""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+KSO = os.environ.get("KSO", str(REPO / "kso"))
+FIXTURES = REPO / "fixtures" / "load"
+
+
+def run(*args, stdin=None):
+    return subprocess.run([KSO, *map(str, args)], capture_output=True,
+                          text=True, timeout=60, input=stdin)
+
+
+POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: web-1
+spec:
+"""  # lines 1-5; the spec body starts at line 6
+
+NODE = """apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+spec:
+"""  # lines 1-5; the spec body starts at line 6
+
+AFFINITY = POD + """  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchExpressions:
+"""  # line 11 is the first requirement ("          - key: ...")
+
+NA = ("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuring"
+      "Execution.nodeSelectorTerms[0]")
+
+# (id, manifest, line, col, message, field path); message is the text
+# between "L:C: " and " (field)"; a message ending in "..." is a prefix.
+CASES = [
+    # line 10 "        cpu: 12x": 8 spaces + "cpu: " -> column 14
+    ("bad-quantity", POD + """  containers:
+  - name: c
+    resources:
+      requests:
+        cpu: 12x
+""", 10, 14, 'invalid quantity "12x": quantities must match the regular '
+     "expression ...", "spec.containers[0].resources.requests.cpu"),
+    # same place, a negative request
+    ("negative-request", POD + """  containers:
+  - name: c
+    resources:
+      requests:
+        memory: "-1Mi"
+""", 10, 17, 'invalid quantity "-1Mi": must be greater than or equal to 0',
+     "spec.containers[0].resources.requests.memory"),
+    # 1e16 cores is 1e19 millicores > 2^63-1: the MilliValue overflows
+    ("quantity-overflow", POD + """  containers:
+  - name: c
+    resources:
+      limits:
+        cpu: "10000000000000000"
+""", 10, 14, 'quantity "10000000000000000": value does not fit in 64 bits',
+     "spec.containers[0].resources.limits.cpu"),
+    # line 8 "      matchExpressions:"; line 9 "      - key: app";
+    # line 10 "        operator: Like": value at column 19
+    ("selector-operator", POD + """  topologySpreadConstraints:
+  - labelSelector:
+      matchExpressions:
+      - key: app
+        operator: Like
+        values: [web]
+    maxSkew: 1
+    topologyKey: zone
+    whenUnsatisfiable: DoNotSchedule
+""", 10, 19, 'unknown operator "Like" (want In, NotIn, Exists, DoesNotExist)',
+     "spec.topologySpreadConstraints[0].labelSelector.matchExpressions[0]"
+     ".operator"),
+    # Gt is not a label-selector operator
+    ("selector-gt", POD + """  topologySpreadConstraints:
+  - labelSelector:
+      matchExpressions:
+      - {key: app, operator: Gt, values: ["1"]}
+    maxSkew: 1
+    topologyKey: zone
+    whenUnsatisfiable: DoNotSchedule
+""", 9, 30, 'unknown operator "Gt" (want In, NotIn, Exists, DoesNotExist)',
+     "spec.topologySpreadConstraints[0].labelSelector.matchExpressions[0]"
+     ".operator"),
+    # line 8 "    effect: NoRun": value at column 13
+    ("taint-effect", NODE + """  taints:
+  - key: k
+    effect: NoRun
+""", 8, 13, 'unknown taint effect "NoRun" (want NoSchedule, PreferNoSchedule, '
+     "NoExecute)", "spec.taints[0].effect"),
+    ("toleration-operator", POD + """  tolerations:
+  - key: k
+    operator: Like
+""", 8, 15, 'unknown toleration operator "Like" (want Equal, Exists)',
+     "spec.tolerations[0].operator"),
+    # line 9 "    value: v": value at column 12
+    ("toleration-exists-value", POD + """  tolerations:
+  - key: k
+    operator: Exists
+    value: v
+""", 9, 12, "value must be empty when operator is Exists",
+     "spec.tolerations[0].value"),
+    # line 11 "          - key: gen"; line 12 "            operator: Gt";
+    # line 13 "            values: ["1", "2"]": the list at column 21
+    ("gt-two-values", AFFINITY + """          - key: gen
+            operator: Gt
+            values: ["1", "2"]
+""", 13, 21, "operator Gt needs exactly one integer value, got 2",
+     NA + ".matchExpressions[0].values"),
+    # a single value that is not an integer: the value "abc" at column 22
+    ("lt-not-integer", AFFINITY + """          - key: gen
+            operator: Lt
+            values: ["abc"]
+""", 13, 22, 'value "abc" of operator Gt/Lt is not an integer',
+     NA + ".matchExpressions[0].values[0]"),
+    # Gt without values: reported at the requirement (line 11, col 13)
+    ("gt-no-values", AFFINITY + """          - key: gen
+            operator: Gt
+""", 11, 13, "operator Gt needs exactly one integer value, got 0",
+     NA + ".matchExpressions[0].values"),
+    ("in-no-values", AFFINITY + """          - key: zone
+            operator: In
+            values: []
+""", 13, 21, "operator In needs at least one value",
+     NA + ".matchExpressions[0].values"),
+    ("exists-with-values", AFFINITY + """          - key: zone
+            operator: Exists
+            values: [a]
+""", 13, 21, "operator Exists takes no values",
+     NA + ".matchExpressions[0].values"),
+    # matchFields: line 11 "        - matchFields:", line 12 "          - key:
+    # metadata.labels" with the value at column 18
+    ("matchfields-key", POD + """  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchFields:
+          - key: metadata.labels
+            operator: In
+            values: [n1]
+""", 11, 18, 'matchFields key "metadata.labels" is not supported (want '
+     "metadata.name)", NA + ".matchFields[0].key"),
+    ("matchfields-two-values", POD + """  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchFields:
+          - key: metadata.name
+            operator: NotIn
+            values: [n1, n2]
+""", 13, 21, "matchFields operator NotIn needs exactly one value, got 2",
+     NA + ".matchFields[0].values"),
+    ("matchfields-exists", POD + """  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchFields:
+          - key: metadata.name
+            operator: Exists
+""", 12, 23, 'unknown operator "Exists" (want In, NotIn)',
+     NA + ".matchFields[0].operator"),
+    # line 9 "      - weight: 0": value at column 17
+    ("weight-zero", POD + """  affinity:
+    nodeAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 0
+        preference:
+          matchExpressions: [{key: a, operator: Exists}]
+""", 9, 17, "weight must be in the range 1-100, got 0",
+     "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuring"
+     "Execution[0].weight"),
+    ("weight-101", POD + """  affinity:
+    podAntiAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 101
+        podAffinityTerm:
+          topologyKey: zone
+""", 9, 17, "weight must be in the range 1-100, got 101",
+     "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuring"
+     "Execution[0].weight"),
+    # line 7 "  - maxSkew: 0": value at column 14
+    ("max-skew", POD + """  topologySpreadConstraints:
+  - maxSkew: 0
+    topologyKey: zone
+    whenUnsatisfiable: DoNotSchedule
+""", 7, 14, "maxSkew must be at least 1, got 0",
+     "spec.topologySpreadConstraints[0].maxSkew"),
+    ("min-domains-zero", POD + """  topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: zone
+    whenUnsatisfiable: DoNotSchedule
+    minDomains: 0
+""", 10, 17, "minDomains must be at least 1, got 0",
+     "spec.topologySpreadConstraints[0].minDomains"),
+    ("min-domains-schedule-anyway", POD + """  topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: zone
+    whenUnsatisfiable: ScheduleAnyway
+    minDomains: 2
+""", 10, 17, "minDomains may only be set with whenUnsatisfiable DoNotSchedule",
+     "spec.topologySpreadConstraints[0].minDomains"),
+    # line 9 "    whenUnsatisfiable: Sometimes": value at column 24
+    ("when-unsatisfiable", POD + """  topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: zone
+    whenUnsatisfiable: Sometimes
+""", 9, 24, 'unknown whenUnsatisfiable "Sometimes" (want DoNotSchedule, '
+     "ScheduleAnyway)", "spec.topologySpreadConstraints[0].whenUnsatisfiable"),
+    # the second constraint (line 8 "  - maxSkew: 2", its map at column 5)
+    # repeats {zone, DoNotSchedule}
+    ("spread-duplicate", POD + """  topologySpreadConstraints:
+  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}
+  - maxSkew: 2
+    topologyKey: zone
+    whenUnsatisfiable: DoNotSchedule
+""", 8, 5, "duplicate constraint {zone, DoNotSchedule}: another constraint "
+     "has the same topologyKey and whenUnsatisfiable",
+     "spec.topologySpreadConstraints[1]"),
+    # line 8 '    topologyKey: ""': value at column 18
+    ("spread-empty-topology-key", POD + """  topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: ""
+    whenUnsatisfiable: DoNotSchedule
+""", 8, 18, "topologyKey must not be empty",
+     "spec.topologySpreadConstraints[0].topologyKey"),
+    # missing topologyKey: reported at the term (line 9, column 9)
+    ("affinity-missing-topology-key", POD + """  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchLabels: {app: db}}
+""", 9, 9, "topologyKey must not be empty",
+     "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuring"
+     "Execution[0].topologyKey"),
+    # line 6 "  priorityClassName: gold": 2 + 19 characters, column 22
+    ("unknown-priority-class", POD + """  priorityClassName: gold
+""", 6, 22, "no PriorityClass with name gold was found",
+     "spec.priorityClassName"),
+    # priority 5 without any class: admission computes 0
+    ("priority-mismatch", POD + """  priority: 5
+""", 6, 13, "the integer value of priority (5) must not be provided in pod "
+     "spec; priority admission controller computed 0 from the given "
+     "PriorityClass name", "spec.priority"),
+    # the second document starts at line 5; its name (line 8) at column 9
+    ("duplicate", """apiVersion: v1
+kind: Pod
+metadata: {name: web-1}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-1
+""", 8, 9, "duplicate Pod default/web-1 (first defined at {file}:1)",
+     "metadata.name"),
+    # same name, other namespace: no duplicate; other kind: neither
+    # (checked in test_not_duplicates).
+    # line 5 "    Bad Key: x": the key at column 5
+    ("label-key", """apiVersion: v1
+kind: Pod
+metadata:
+  name: web-1
+  labels:
+    Bad Key: x
+""", 6, 5, 'invalid label key "Bad Key": ...', "metadata.labels.Bad Key"),
+    ("label-value", """apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+  labels:
+    app: "-web"
+""", 6, 10, 'invalid label value "-web": ...', "metadata.labels.app"),
+    ("node-selector-value", POD + """  nodeSelector:
+    disk: "has space"
+""", 7, 11, 'invalid label value "has space": ...', "spec.nodeSelector.disk"),
+    ("selector-value", POD + """  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - topologyKey: zone
+        labelSelector:
+          matchLabels: {app: "a b"}
+""", 11, 30, 'invalid label value "a b": ...',
+     "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuring"
+     "Execution[0].labelSelector.matchLabels.app"),
+    # line 4 "  name: Web_1": value at column 9
+    ("object-name", """apiVersion: v1
+kind: Pod
+metadata:
+  name: Web_1
+""", 4, 9, 'invalid name "Web_1": ...', "metadata.name"),
+    # no name: reported at the metadata map (line 4, column 3)
+    ("missing-name", """apiVersion: v1
+kind: Pod
+metadata:
+  namespace: default
+""", 4, 3, "name is required", "metadata.name"),
+    ("name-is-a-map", """apiVersion: v1
+kind: Pod
+metadata:
+  name: {first: web}
+""", 4, 9, "expected a string, got a map", "metadata.name"),
+    ("priority-not-integer", POD + """  priority: 1.5
+""", 6, 13, 'expected an integer, got "1.5"', "spec.priority"),
+    ("priority-quoted", POD + """  priority: "10"
+""", 6, 13, 'expected an integer, got string "10"', "spec.priority"),
+    ("containers-not-a-list", POD + """  containers:
+    name: c
+""", 7, 5, "expected a list, got a map", "spec.containers"),
+    # line 10 "      hostPort: 70000": value at column 17
+    ("host-port", POD + """  containers:
+  - name: c
+    ports:
+    - containerPort: 80
+      hostPort: 70000
+""", 10, 17, "hostPort must be in 0..65535, got 70000",
+     "spec.containers[0].ports[0].hostPort"),
+    ("protocol", POD + """  containers:
+  - name: c
+    ports:
+    - containerPort: 53
+      protocol: ICMP
+""", 10, 17, 'unknown protocol "ICMP" (want TCP, UDP, SCTP)',
+     "spec.containers[0].ports[0].protocol"),
+    # line 1 "apiVersion: v2": value at column 13
+    ("api-version", """apiVersion: v2
+kind: Pod
+metadata: {name: p}
+""", 1, 13, 'unsupported apiVersion "v2" for kind Pod (want v1)',
+     "apiVersion"),
+    ("pdb-api-version", """apiVersion: policy/v1beta1
+kind: PodDisruptionBudget
+metadata: {name: p}
+""", 1, 13, 'unsupported apiVersion "policy/v1beta1" for kind '
+     "PodDisruptionBudget (want policy/v1)", "apiVersion"),
+    # inside a List the path names the item: line 7 "    name: x_y"
+    ("list-item", """apiVersion: v1
+kind: List
+items:
+- kind: Node
+  apiVersion: v1
+  metadata:
+    name: x_y
+""", 7, 11, 'invalid name "x_y": ...', "items[0].metadata.name"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_refused(tmp_path, case):
+    name, text, line, col, message, field = case
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text)
+    proc = run("validate", path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    head = f"{path}:{line}:{col}: "
+    tail = f" ({field})"
+    got = lines[0]
+    assert got.startswith(head), got
+    assert got.endswith(tail), got
+    what = got[len(head):-len(tail)]
+    message = message.replace("{file}", str(path))
+    if message.endswith("..."):
+        assert what.startswith(message[:-3]), what
+    else:
+        assert what == message
+
+
+def test_not_duplicates(tmp_path):
+    """Same name in another namespace, or of another kind, is no clash."""
+    path = tmp_path / "ok.yaml"
+    path.write_text("""apiVersion: v1
+kind: Pod
+metadata: {name: web-1}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: other}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web-1}
+""")
+    proc = run("validate", path)
+    assert proc.returncode == 0, proc.stderr
+    # 2 pods, namespaces default and other (implicit), 1 Service
+    assert proc.stdout == ("ok: 0 nodes, 2 pods (0 bound, 2 pending), "
+                           "2 namespaces, 0 priority classes, 0 PDBs, "
+                           "1 workloads\n")
+
+
+def test_summary_basic():
+    """fixtures/load/basic.yaml: nodes node-a, node-b; pods web-1 (nodeName
+    node-a) and batch-1 (pending); Namespace team-a plus the implicit
+    default of batch-1; PriorityClass high; the Deployment is skipped."""
+    proc = run("validate", FIXTURES / "basic.yaml")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout == ("ok: 2 nodes, 2 pods (1 bound, 1 pending), "
+                           "2 namespaces, 1 priority classes, 0 PDBs, "
+                           "0 workloads\n")
+
+
+def test_summary_with_config():
+    proc = run("validate", FIXTURES / "basic.yaml", "--config",
+               FIXTURES / "config-multi.yaml")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.endswith(", 0 workloads, 2 profiles\n")
+
+
+def test_config_error(tmp_path):
+    # line 5 "  percentageOfNodesToScore: 101": value at column 29
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("""apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: a
+  percentageOfNodesToScore: 101
+""")
+    proc = run("validate", FIXTURES / "basic.yaml", "--config", cfg)
+    assert proc.returncode == 1
+    assert proc.stderr == (f"{cfg}:5:29: not in valid range [0, 100] "
+                           "(profiles[0].percentageOfNodesToScore)\n")
+
+
+def test_stdin():
+    text = (FIXTURES / "basic.yaml").read_text()
+    proc = run("validate", "-", stdin=text)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("ok: 2 nodes, 2 pods")
+
+
+def test_missing_file(tmp_path):
+    proc = run("validate", tmp_path / "nope.yaml")
+    assert proc.returncode == 1
+    assert len(proc.stderr.splitlines()) == 1
+    assert "nope.yaml" in proc.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["--bogus", "x.yaml"],
+                                  ["--config"]])
+def test_usage(args):
+    proc = run("validate", *args)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "usage: kso validate" in proc.stderr
+
+
+def test_help():
+    proc = run("validate", "--help")
+    assert proc.returncode == 0
+    assert "usage: kso validate" in proc.stdout

@@ -11,6 +11,7 @@
 #include "objects.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <string.h>
 
 /* cluster_init: the res_names/res_class arrays are allocated with exactly
@@ -45,9 +46,66 @@ void cluster_release(struct cluster *c)
 	memset(c, 0, sizeof *c);
 }
 
+/* FNV-1a over a name, continued over a second string (namespace/name). */
+static uint32_t cluster_hash(const char *a, const char *b)
+{
+	uint32_t h = 2166136261u;
+	for (const unsigned char *p = (const unsigned char *)a; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	h = (h ^ '/') * 16777619u;
+	for (const unsigned char *p = (const unsigned char *)(b ? b : ""); *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+static int cluster_slots_cap(int n)
+{
+	int cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	return cap;
+}
+
+void cluster_reindex(struct cluster *c)
+{
+	assert(c);
+	c->node_slots_cap = cluster_slots_cap(c->n_nodes);
+	c->node_slots = arena_array(&c->arena, (size_t)c->node_slots_cap,
+				    sizeof *c->node_slots);
+	for (int i = 0; i < c->n_nodes; i++) {
+		uint32_t m = (uint32_t)c->node_slots_cap - 1;
+		uint32_t h = cluster_hash(c->nodes[i].name, NULL) & m;
+		while (c->node_slots[h])
+			h = (h + 1) & m;
+		c->node_slots[h] = i + 1;
+	}
+	c->node_slots_n = c->n_nodes;
+	c->pod_slots_cap = cluster_slots_cap(c->n_pods);
+	c->pod_slots = arena_array(&c->arena, (size_t)c->pod_slots_cap,
+				   sizeof *c->pod_slots);
+	for (int i = 0; i < c->n_pods; i++) {
+		uint32_t m = (uint32_t)c->pod_slots_cap - 1;
+		uint32_t h = cluster_hash(c->pods[i].ns, c->pods[i].name) & m;
+		while (c->pod_slots[h])
+			h = (h + 1) & m;
+		c->pod_slots[h] = i + 1;
+	}
+	c->pod_slots_n = c->n_pods;
+}
+
 int cluster_find_node(const struct cluster *c, const char *name)
 {
 	assert(c && name);
+	if (c->node_slots && c->node_slots_n == c->n_nodes) {
+		uint32_t m = (uint32_t)c->node_slots_cap - 1;
+		for (uint32_t h = cluster_hash(name, NULL) & m; c->node_slots[h];
+		     h = (h + 1) & m) {
+			int i = c->node_slots[h] - 1;
+			if (strcmp(c->nodes[i].name, name) == 0)
+				return i;
+		}
+		return -1;
+	}
 	for (int i = 0; i < c->n_nodes; i++)
 		if (strcmp(c->nodes[i].name, name) == 0)
 			return i;
@@ -57,6 +115,17 @@ int cluster_find_node(const struct cluster *c, const char *name)
 int cluster_find_pod(const struct cluster *c, const char *ns, const char *name)
 {
 	assert(c && ns && name);
+	if (c->pod_slots && c->pod_slots_n == c->n_pods) {
+		uint32_t m = (uint32_t)c->pod_slots_cap - 1;
+		for (uint32_t h = cluster_hash(ns, name) & m; c->pod_slots[h];
+		     h = (h + 1) & m) {
+			int i = c->pod_slots[h] - 1;
+			if (strcmp(c->pods[i].name, name) == 0 &&
+			    strcmp(c->pods[i].ns, ns) == 0)
+				return i;
+		}
+		return -1;
+	}
 	for (int i = 0; i < c->n_pods; i++)
 		if (strcmp(c->pods[i].name, name) == 0 &&
 		    strcmp(c->pods[i].ns, ns) == 0)

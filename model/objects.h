@@ -393,6 +393,16 @@ struct cluster {
 	int n_res;
 
 	struct sched_config config;        /* KubeSchedulerConfiguration, or defaults */
+
+	/* Open-addressing hash indexes by name, rebuilt by cluster_reindex();
+	 * slot value = object index + 1, 0 = empty.  Look-ups fall back to a
+	 * linear scan while an index is stale (built for fewer objects). */
+	int32_t *node_slots;               /* node name -> node */
+	int node_slots_cap;                /* power of two, or 0 */
+	int node_slots_n;                  /* n_nodes when built */
+	int32_t *pod_slots;                /* (namespace, name) -> pod */
+	int pod_slots_cap;
+	int pod_slots_n;
 };
 
 /* cluster_init: empty cluster with default configuration; pair with
@@ -401,6 +411,10 @@ void cluster_init(struct cluster *c);
 
 /* cluster_release: frees everything the cluster owns. */
 void cluster_release(struct cluster *c);
+
+/* cluster_reindex: (re)builds the name indexes after objects were added;
+ * the loader calls it at the end of every load.  Memory from the arena. */
+void cluster_reindex(struct cluster *c);
 
 /* labels_get: the value of key in ls, or NULL when absent. */
 const char *labels_get(const struct labels *ls, const char *key);

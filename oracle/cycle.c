@@ -446,11 +446,18 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 		}
 		return;
 	}
-	if (nom >= 0 && filter_one(cy, r, run, nom, false)) {
-		run->nominated_ok = nom;
-		return;
+	const struct model_status *nom_status = NULL;
+	if (nom >= 0) {
+		if (filter_one(cy, r, run, nom, false)) {
+			run->nominated_ok = nom;
+			return;
+		}
+		/* its status stays in the diagnosis unless the loop below
+		 * examines the node again (then that status replaces it) */
+		nom_status = run->n_rejected ? run->rejected[0] : NULL;
+		run->n_rejected = 0;
 	}
-	run->n_rejected = 0;   /* evaluated again below, recorded once */
+	bool nom_seen = false;
 	int *cand = arena_array(&cy->arena, (size_t)n_all + 1, sizeof(int));
 	int n_cand = 0;
 	for (int i = 0; i < n_all; i++) {
@@ -469,9 +476,13 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 	int start = n_cand ? o->next_start % n_cand : 0;
 	int processed = 0;
 	for (int i = 0; i < n_cand && run->n_feasible < want; i++) {
-		filter_one(cy, r, run, cand[(start + i) % n_cand], true);
+		int n = cand[(start + i) % n_cand];
+		nom_seen = nom_seen || n == nom;
+		filter_one(cy, r, run, n, true);
 		processed++;
 	}
+	if (nom_status && !nom_seen)
+		run->rejected[run->n_rejected++] = nom_status;
 	if (n_all)
 		o->next_start = (o->next_start + processed) % n_all;
 }

@@ -44,7 +44,8 @@ void oracle_images_init(struct oracle *o)
 				oracle_ilist_push(&ids, id);
 			}
 		}
-		qsort(ids.v, (size_t)ids.n, sizeof(int), int_cmp);
+		if (ids.n)
+			qsort(ids.v, (size_t)ids.n, sizeof(int), int_cmp);
 		int u = 0;
 		for (int i = 0; i < ids.n; i++)
 			if (u == 0 || ids.v[u - 1] != ids.v[i])
@@ -58,7 +59,7 @@ void oracle_images_init(struct oracle *o)
 
 static bool node_has_image(const struct oracle_node *x, int id)
 {
-	return bsearch(&id, x->images, (size_t)x->n_images, sizeof(int), int_cmp) != NULL;
+	return x->n_images && bsearch(&id, x->images, (size_t)x->n_images, sizeof(int), int_cmp) != NULL;
 }
 
 /* normalizedImageName: no tag (last ':' not after the last '/') gets

@@ -246,7 +246,6 @@ struct oracle_spread_state {
 	int n;
 	struct oracle_spread_key *keys;
 	int n_keys;
-	bool *eligible;                 /* [n_nodes * n] inclusion policies, lazily */
 };
 
 struct oracle_cycle {
@@ -290,7 +289,7 @@ struct oracle_tcount *oracle_tmap_key(struct oracle_cycle *cy,
 void oracle_tmap_add(struct oracle_cycle *cy, struct oracle_tmap *m,
 		     const struct oracle_topo *t, int node, int64_t v);
 
-/* oracle_pod_in_ns: namespace id of pod p. */
+/* oracle_pod_ns: namespace id of pod p. */
 static inline int oracle_pod_ns(const struct oracle *o, int p)
 {
 	return o->d->pod_ns[p];

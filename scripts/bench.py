@@ -24,7 +24,7 @@ HEADER = "engine,nodes,pods,pending,scheduled,load_s,init_s,sched_s,pods_per_s,r
 
 # (nodes, pods, pending), and how many pending pods the model schedules
 DEFAULT_SIZES = [(100, 1000, 500), (1000, 10000, 1000), (5000, 50000, 2000)]
-MODEL_PENDING = {100: 500, 1000: 50, 5000: 5}
+MODEL_PENDING = {100: 500, 1000: 50, 5000: 3}
 
 
 def sizes():

@@ -134,6 +134,7 @@ def random_pod(rng, i, nodes, bound):
         spec["affinity"] = aff
     if rng.random() < 0.25:
         cs = []
+        seen = set()
         for _ in range(rng.randint(1, 2)):
             c = {"maxSkew": rng.randint(1, 2),
                  "topologyKey": rng.choice(["kubernetes.io/hostname",
@@ -149,6 +150,10 @@ def random_pod(rng, i, nodes, bound):
                 c["nodeAffinityPolicy"] = "Ignore"
             if rng.random() < 0.2:
                 c["matchLabelKeys"] = ["tier"]
+            # API validation: one constraint per (topologyKey, whenUnsatisfiable)
+            if (c["topologyKey"], c["whenUnsatisfiable"]) in seen:
+                continue
+            seen.add((c["topologyKey"], c["whenUnsatisfiable"]))
             cs.append(c)
         spec["topologySpreadConstraints"] = cs
     if rng.random() < 0.3:

@@ -313,6 +313,21 @@ kind: Pod
 metadata:
   name: {first: web}
 """, 4, 9, "expected a string, got a map", "metadata.name"),
+    # line 6 "    version: 1": a plain number where a label value (a
+    # string) is expected, as kubectl's decoding refuses it; column 14
+    ("label-number", """apiVersion: v1
+kind: Pod
+metadata:
+  name: web-1
+  labels:
+    version: 1
+""", 6, 14, "expected a string, got the number 1 (quote it)",
+     "metadata.labels.version"),
+    # a plain true is a boolean: line 7 "    ssd: true", column 10
+    ("node-selector-boolean", POD + """  nodeSelector:
+    ssd: true
+""", 7, 10, "expected a string, got the boolean true (quote it)",
+     "spec.nodeSelector.ssd"),
     ("priority-not-integer", POD + """  priority: 1.5
 """, 6, 13, 'expected an integer, got "1.5"', "spec.priority"),
     ("priority-quoted", POD + """  priority: "10"

@@ -118,8 +118,13 @@ int yd_int64(struct yaml_dec *d, const struct ynode *m, const char *key,
 int yd_bool(struct yaml_dec *d, const struct ynode *m, const char *key,
 	    bool *out);
 
-/* yd_scalar_str: n must be a scalar; copies it into the arena. */
+/* yd_scalar_str: n must be a string scalar (a plain scalar YAML 1.1 reads
+ * as a number or boolean is refused, as Kubernetes' decoding does); copies
+ * it into the arena.  null reads as "". */
 int yd_scalar_str(struct yaml_dec *d, const struct ynode *n, const char **out);
+/* yd_scalar_text: any scalar's text (map keys, which the YAML-to-JSON step
+ * turns into strings, and quantities, which accept numbers). */
+int yd_scalar_text(struct yaml_dec *d, const struct ynode *n, const char **out);
 /* yd_scalar_int64: n must be a plain (unquoted) integer scalar. */
 int yd_scalar_int64(struct yaml_dec *d, const struct ynode *n, int64_t *out);
 

@@ -216,7 +216,7 @@ static int decode_pdb_status(struct yaml_dec *d, const struct ynode *st,
 		const char **names = arena_array(d->a, (size_t)dp->n, sizeof *names);
 		for (int i = 0; i < dp->n; i++) {
 			struct timestamp ts;
-			if (yd_scalar_str(d, dp->keys[i], &names[i]) < 0 ||
+			if (yd_scalar_text(d, dp->keys[i], &names[i]) < 0 ||
 			    yaml_decode_timestamp(d, dp, names[i], &ts) < 0)
 				return -1;
 		}

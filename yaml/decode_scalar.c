@@ -124,7 +124,7 @@ int yd_want_seq(struct yaml_dec *d, const struct ynode *n)
 	return 0;
 }
 
-int yd_scalar_str(struct yaml_dec *d, const struct ynode *n, const char **out)
+int yd_scalar_text(struct yaml_dec *d, const struct ynode *n, const char **out)
 {
 	assert(n && out);
 	if (n->kind != YNODE_SCALAR)
@@ -138,6 +138,105 @@ int yd_scalar_str(struct yaml_dec *d, const struct ynode *n, const char **out)
 		return yd_fail(d, n, "string contains a NUL character");
 	*out = arena_strndup(d->a, n->str, n->len);
 	return 0;
+}
+
+/* Plain scalars every YAML reader resolves to booleans.  go-yaml v2
+ * (kubectl) also reads y, n, yes, no, on, off as booleans; kso accepts
+ * those as strings, a deliberate leniency: names like "n" or "y" are
+ * common in small fixtures and the YAML 1.2 reading is the string. */
+static bool yaml_bool(const char *s)
+{
+	static const char *const words[] = {
+		"true", "True", "TRUE", "false", "False", "FALSE",
+	};
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (!strcmp(s, words[i]))
+			return true;
+	return false;
+}
+
+static bool all_digits(const char *s, const char *set)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!strchr(set, *s))
+			return false;
+	return true;
+}
+
+/* [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? */
+static bool yaml_style_float(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	size_t int_digits = strspn(s, "0123456789");
+	s += int_digits;
+	if (*s == '.') {
+		s++;
+		size_t frac = strspn(s, "0123456789");
+		if (!int_digits && !frac)
+			return false;
+		s += frac;
+	} else if (!int_digits) {
+		return false;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '-' || *s == '+')
+			s++;
+		size_t exp = strspn(s, "0123456789");
+		if (!exp)
+			return false;
+		s += exp;
+	}
+	return *s == '\0';
+}
+
+/* A plain scalar go-yaml v2 resolves to a number: ints in base 10, 0x, 0o,
+ * 0b (underscores allowed), YAML-style floats and .inf/.nan.  Timestamps
+ * ("2024-05-01T10:00:00Z") are not numbers: they come back as strings. */
+static bool yaml11_number(const char *s)
+{
+	static const char *const special[] = {
+		".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+		"-.Inf", "-.INF", ".nan", ".NaN", ".NAN",
+	};
+	for (size_t i = 0; i < sizeof special / sizeof *special; i++)
+		if (!strcmp(s, special[i]))
+			return true;
+	char plain[128];
+	size_t n = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p == '_')
+			continue;
+		if (n + 1 >= sizeof plain)
+			return false;
+		plain[n++] = *p;
+	}
+	plain[n] = '\0';
+	const char *u = plain + (plain[0] == '-' || plain[0] == '+');
+	if (!strncmp(u, "0x", 2))
+		return all_digits(u + 2, "0123456789abcdefABCDEF");
+	if (!strncmp(u, "0o", 2))
+		return all_digits(u + 2, "01234567");
+	if (!strncmp(u, "0b", 2))
+		return all_digits(u + 2, "01");
+	return yaml_style_float(plain);
+}
+
+int yd_scalar_str(struct yaml_dec *d, const struct ynode *n, const char **out)
+{
+	assert(n && out);
+	if (n->kind == YNODE_SCALAR && !n->quoted && !ynode_is_null(n)) {
+		if (yaml_bool(n->str))
+			return yd_fail(d, n, "expected a string, got the boolean "
+				       "%.64s (quote it)", n->str);
+		if (yaml11_number(n->str))
+			return yd_fail(d, n, "expected a string, got the number "
+				       "%.64s (quote it)", n->str);
+	}
+	return yd_scalar_text(d, n, out);
 }
 
 int yd_scalar_int64(struct yaml_dec *d, const struct ynode *n, int64_t *out)

@@ -50,7 +50,7 @@ int yaml_decode_labels(struct yaml_dec *d, const struct ynode *m,
 	for (int i = 0; i < m->n; i++) {
 		const struct ynode *k = m->keys[i];
 		size_t mark = yd_enter(d, k->str);
-		if (yd_scalar_str(d, k, &items[i].key) < 0 ||
+		if (yd_scalar_text(d, k, &items[i].key) < 0 ||
 		    yaml_check_label_key(d, k, items[i].key) < 0 ||
 		    yd_scalar_str(d, m->items[i], &items[i].value) < 0 ||
 		    yaml_check_label_value(d, m->items[i], items[i].value) < 0)
@@ -345,12 +345,11 @@ int yaml_decode_preferred_terms(struct yaml_dec *d, const struct ynode *seq,
 		if (yd_want_map(d, item) < 0 ||
 		    decode_weight(d, item, &ts[i].weight) < 0)
 			return -1;
-		size_t m2 = yd_enter(d, "preference");
+		yd_enter(d, "preference");
 		if (decode_node_term(d, yd_get(item, "preference"),
 				     &ts[i].preference) < 0)
 			return -1;
-		yd_leave(d, mark);
-		(void)m2;
+		yd_leave(d, mark);   /* drops "[i].preference" at once */
 	}
 	*out = ts;
 	*n = seq->n;
@@ -469,7 +468,7 @@ int yaml_decode_weighted_terms(struct yaml_dec *d, const struct ynode *seq,
 		yd_enter(d, "podAffinityTerm");
 		if (decode_affinity_term(d, term, &ts[i].term) < 0)
 			return -1;
-		yd_leave(d, mark);
+		yd_leave(d, mark);   /* drops "[i].podAffinityTerm" at once */
 	}
 	*out = ts;
 	*n = seq->n;

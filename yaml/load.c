@@ -240,6 +240,7 @@ int yaml_dec_commit(struct yaml_dec *d)
 	c->workloads = append(d->a, c->workloads, &c->n_workloads,
 			      &d->workloads);
 	commit_namespaces(d);
+	cluster_reindex(c);
 	return 0;
 }
 

@@ -92,7 +92,7 @@ static int decode_quantity(struct yaml_dec *d, const struct ynode *v,
 			   int res, struct quantity *q, int64_t *value)
 {
 	const char *s;
-	if (yd_scalar_str(d, v, &s) < 0)
+	if (yd_scalar_text(d, v, &s) < 0)
 		return -1;
 	const char *why = NULL;
 	if (yaml_parse_quantity(s, q, &why) < 0)

@@ -171,7 +171,6 @@ struct builder {
 	struct anchors anchors;
 	struct nodevec docs;
 	struct ynode *root;           /* of the current document */
-	bool have_root;
 };
 
 static int build_error(struct builder *b, const yaml_mark_t *m,
@@ -228,7 +227,6 @@ static int attach(struct builder *b, struct ynode *node, uint64_t size,
 {
 	if (b->depth == 0) {
 		b->root = node;
-		b->have_root = true;
 		return 0;
 	}
 	struct frame *f = &b->stack[b->depth - 1];
@@ -559,7 +557,6 @@ static void on_document_start(struct builder *b)
 {
 	anchors_clear(&b->anchors);
 	b->root = NULL;
-	b->have_root = false;
 }
 
 /* An empty document ("---" alone) has an empty plain scalar as its root;

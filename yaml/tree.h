@@ -22,7 +22,7 @@
 
 #define YAML_MAX_DEPTH 200
 #define YAML_MAX_SCALAR (1u << 20)        /* 1 MiB */
-#define YAML_MAX_NODES 2000000            /* after alias expansion */
+#define YAML_MAX_NODES 20000000           /* after alias expansion */
 
 enum ynode_kind {
 	YNODE_SCALAR,

@@ -1,0 +1,461 @@
+/*
+ * checks.c - what the enumerator checks on every state (the issue's
+ * "Checks on every state"):
+ *
+ *   agreement  the oracle's feasible set, scores and chosen node against
+ *              the model's feasible set, scores and viable set (a
+ *              disagreement is a bug in one of them);
+ *   preemption kube's answer (model_preempt_kube) against the spec's
+ *              least-Casualty answer (model_preempt_minimal); the oracle
+ *              has no preemption yet, so that comparison is recorded as
+ *              not checked;
+ *   invariants the model's (model/scheduler.h) after the step the
+ *              scheduler would take: capacity, bind-feasible,
+ *              victim-priority, nominated-feasible;
+ *   findings   kube's preemption worse than the minimal one; binding the
+ *              pod to a viable node breaks a bound pod's hard topology
+ *              spread or pod (anti-)affinity.
+ */
+#include "enum.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const finding_names[ENUM_FIND_COUNT] = {
+	[ENUM_FIND_PREEMPT_WORSE] = "preemption-worse",
+	[ENUM_FIND_BREAKS_EARLIER] = "breaks-earlier",
+	[ENUM_FIND_WORSE_FINAL] = "worse-final",
+};
+
+const char *enum_finding_name(enum enum_finding f)
+{
+	assert(f >= 0 && f < ENUM_FIND_COUNT);
+	return finding_names[f];
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+/* ----------------------------------------------------------- context */
+
+void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
+{
+	assert(x && sc);
+	memset(x, 0, sizeof *x);
+	x->sc = sc;
+	x->c = &sc->cluster;
+	snapshot_init(&x->snap, x->c);
+	for (int p = 0; p < x->c->n_pods; p++) {
+		x->snap.pod_node[p] = SNAP_PENDING;
+		x->snap.nominated[p] = -1;
+	}
+	snapshot_clone(&x->after, &x->snap);
+	oracle_init(&x->oracle, &x->snap);
+	x->oracle.all_nodes = true;
+	model_cycle_result_init(&x->mr, x->c);
+	model_cycle_result_init(&x->orr, x->c);
+	size_t n = (size_t)x->c->n_pods + 1;
+	x->placed = xcalloc(n, sizeof *x->placed);
+	x->waiting = xcalloc(n, sizeof *x->waiting);
+	x->queued_at = xcalloc(n, sizeof *x->queued_at);
+	x->step_invariants = true;
+}
+
+void enum_ctx_release(struct enum_ctx *x)
+{
+	assert(x);
+	oracle_release(&x->oracle);
+	snapshot_release(&x->snap);
+	snapshot_release(&x->after);
+	model_cycle_result_release(&x->mr);
+	model_cycle_result_release(&x->orr);
+	free(x->placed);
+	free(x->waiting);
+	free(x->queued_at);
+	memset(x, 0, sizeof *x);
+}
+
+/* oracle.h has no "unbind": an evicted pod is SNAP_GONE, which the
+ * aggregates treat as off every node, like a pending pod without a
+ * nomination; the placement entry is then set back to pending. */
+static void oracle_unbind(struct oracle *o, int p)
+{
+	oracle_nominate(o, p, -1);
+	oracle_evict(o, p);
+	o->snap.pod_node[p] = SNAP_PENDING;
+}
+
+void enum_ctx_sync_oracle(struct enum_ctx *x)
+{
+	struct oracle *o = &x->oracle;
+	const struct snapshot *t = &x->snap;
+	for (int p = 0; p < x->c->n_pods; p++) {
+		int want = t->pod_node[p], have = o->snap.pod_node[p];
+		if (want == have)
+			continue;
+		if (want >= 0)
+			oracle_bind(o, p, want);
+		else if (want == SNAP_PENDING)
+			oracle_unbind(o, p);
+		else
+			oracle_evict(o, p);
+	}
+	for (int p = 0; p < x->c->n_pods; p++)
+		if (o->snap.nominated[p] != t->nominated[p])
+			oracle_nominate(o, p, t->nominated[p]);
+}
+
+/* ----------------------------------------------------------- outcome */
+
+void enum_outcome_init(struct enum_outcome *o)
+{
+	memset(o, 0, sizeof *o);
+	o->pod = -1;
+	o->agree = true;
+	o->oracle_choice = -1;
+	o->bind_node = -1;
+	model_preemption_init(&o->kube);
+	model_preemption_init(&o->minimal);
+}
+
+void enum_outcome_release(struct enum_outcome *o)
+{
+	model_preemption_release(&o->kube);
+	model_preemption_release(&o->minimal);
+}
+
+bool enum_outcome_issue(const struct enum_outcome *o)
+{
+	if (!o->agree)
+		return true;
+	for (int i = 0; i < MODEL_INV_COUNT; i++)
+		if (o->inv[i])
+			return true;
+	for (int i = 0; i < ENUM_FIND_COUNT; i++)
+		if (o->find[i])
+			return true;
+	return false;
+}
+
+int enum_bind_node(const struct cluster *c, const struct model_cycle_result *r)
+{
+	if (r->n_viable == 0)
+		return -1;
+	if (r->nominated_node >= 0)
+		return r->nominated_node;
+	int best = r->viable[0];
+	for (int i = 1; i < r->n_viable; i++)
+		if (strcmp(c->nodes[r->viable[i]].name, c->nodes[best].name) < 0)
+			best = r->viable[i];
+	return best;
+}
+
+/* --------------------------------------------------------- agreement */
+
+static void node_list(const struct cluster *c, const int *v, int n, char *buf,
+		      size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && k + 1 < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? "," : "",
+				      c->nodes[v[i]].name);
+	if (k >= len)
+		buf[len - 1] = '\0';
+}
+
+static bool same_list(const int *a, int na, const int *b, int nb)
+{
+	return na == nb && (na == 0 || memcmp(a, b, sizeof *a * (size_t)na) == 0);
+}
+
+static bool in_list(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* The first score difference on a feasible node, or false. */
+static bool score_diff(const struct cluster *c, const struct model_cycle_result *m,
+		       const struct model_cycle_result *o, char *why, size_t len)
+{
+	for (int i = 0; i < m->n_feasible; i++) {
+		int n = m->feasible[i];
+		for (int pl = 0; pl < PLUGIN_COUNT; pl++) {
+			int64_t a = m->scores[n * PLUGIN_COUNT + pl];
+			int64_t b = o->scores[n * PLUGIN_COUNT + pl];
+			if (a == b)
+				continue;
+			snprintf(why, len, "score %s on %s: model %" PRId64 ", oracle %" PRId64,
+				 config_plugin_name(pl), c->nodes[n].name, a, b);
+			return true;
+		}
+		if (m->total[n] != o->total[n]) {
+			snprintf(why, len, "total on %s: model %" PRId64 ", oracle %" PRId64,
+				 c->nodes[n].name, m->total[n], o->total[n]);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void compare(const struct cluster *c, const struct model_cycle_result *m,
+		    const struct model_cycle_result *o, int choice,
+		    struct enum_outcome *out)
+{
+	char a[200], b[200];
+	char *why = out->disagreement;
+	size_t len = sizeof out->disagreement;
+	out->agree = false;
+	if (!same_list(m->feasible, m->n_feasible, o->feasible, o->n_feasible)) {
+		node_list(c, m->feasible, m->n_feasible, a, sizeof a);
+		node_list(c, o->feasible, o->n_feasible, b, sizeof b);
+		snprintf(why, len, "feasible: model {%s}, oracle {%s}", a, b);
+		return;
+	}
+	if (m->scored != o->scored) {
+		snprintf(why, len, "scoring: model %s, oracle %s",
+			 m->scored ? "scored" : "did not score",
+			 o->scored ? "scored" : "did not score");
+		return;
+	}
+	if (m->scored && score_diff(c, m, o, why, len))
+		return;
+	if (!same_list(m->viable, m->n_viable, o->viable, o->n_viable)) {
+		node_list(c, m->viable, m->n_viable, a, sizeof a);
+		node_list(c, o->viable, o->n_viable, b, sizeof b);
+		snprintf(why, len, "viable: model {%s}, oracle {%s}", a, b);
+		return;
+	}
+	if (m->n_viable ? !in_list(m->viable, m->n_viable, choice) : choice >= 0) {
+		node_list(c, m->viable, m->n_viable, a, sizeof a);
+		snprintf(why, len, "oracle chose %s, model viable {%s}",
+			 choice >= 0 ? c->nodes[choice].name : "no node", a);
+		return;
+	}
+	if (m->code != o->code) {
+		snprintf(why, len, "cycle code: model %d, oracle %d", (int)m->code,
+			 (int)o->code);
+		return;
+	}
+	out->agree = true;
+}
+
+/* -------------------------------------------------------- invariants */
+
+/* The model's invariants after one step (st applied to x->after, which
+ * started as x->snap); records every breach but termination. */
+static void step_invariants(struct enum_ctx *x, const struct model_step *st,
+			    struct enum_outcome *out)
+{
+	const struct cluster *c = x->c;
+	memset(x->placed, 0, sizeof *x->placed * (size_t)c->n_pods);
+	memset(x->waiting, 0, sizeof *x->waiting * (size_t)c->n_pods);
+	if (st->action == MODEL_STEP_BIND)
+		x->placed[st->pod] = true;
+	struct model_scheduler m;
+	memset(&m, 0, sizeof m);
+	m.cluster = c;
+	m.snap = x->after;            /* borrowed: never released through m */
+	m.placed = x->placed;
+	m.waiting = x->waiting;
+	m.queued_at = x->queued_at;
+	m.steps = 1;
+	model_invariants_check(&m, &x->snap, st);
+	for (int i = 0; i < MODEL_INV_COUNT; i++) {
+		if (i == MODEL_INV_TERMINATION || !m.inv.broken[i] || out->inv[i])
+			continue;
+		out->inv[i] = true;
+		snprintf(out->inv_detail[i], ENUM_DETAIL_LEN, "%s", m.inv.detail[i]);
+	}
+	model_invariants_release(&m.inv);
+}
+
+static void check_bind(struct enum_ctx *x, int pod, int node,
+		       struct enum_outcome *out)
+{
+	snapshot_assign(&x->after, &x->snap);
+	x->after.pod_node[pod] = node;
+	x->after.nominated[pod] = -1;
+	struct model_step st = {.pod = pod, .action = MODEL_STEP_BIND, .node = node};
+	step_invariants(x, &st, out);
+}
+
+static void check_preempt(struct enum_ctx *x, int pod,
+			  const struct model_preemption *pr,
+			  struct enum_outcome *out)
+{
+	snapshot_assign(&x->after, &x->snap);
+	for (int i = 0; i < pr->chosen.n; i++) {
+		x->after.pod_node[pr->chosen.pods[i]] = SNAP_GONE;
+		x->after.nominated[pr->chosen.pods[i]] = -1;
+	}
+	for (int i = 0; i < pr->n_clear_nominated; i++)
+		x->after.nominated[pr->clear_nominated[i]] = -1;
+	x->after.nominated[pod] = pr->node;
+	struct model_step st = {
+		.pod = pod, .action = MODEL_STEP_PREEMPT, .node = pr->node,
+		.victims = pr->chosen.pods, .n_victims = pr->chosen.n,
+	};
+	step_invariants(x, &st, out);
+}
+
+/* ------------------------------------------------- breaks-earlier */
+
+static bool has_hard_constraints(const struct pod *p)
+{
+	if (p->n_affinity || p->n_anti_affinity)
+		return true;
+	for (int i = 0; i < p->n_spread; i++)
+		if (p->spread[i].do_not_schedule)
+			return true;
+	return false;
+}
+
+/* Whether bound pod q's topology spread and pod (anti-)affinity filters
+ * pass on its node in placement s (q itself taken off for the check);
+ * the failing plugin and reason go to why. */
+static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
+		    struct snapshot *view, char *why, size_t len)
+{
+	const struct sched_profile *prof = model_profile_for(x->c, q);
+	if (!prof)
+		return true;
+	int node = s->pod_node[q];
+	snapshot_assign(view, s);
+	view->pod_node[q] = SNAP_PENDING;
+	view->nominated[q] = -1;
+	struct model_cycle cy = {
+		.cluster = x->c, .profile = prof, .pod = q,
+		.base = view, .view = view,
+	};
+	struct model_node_verdict *v = xcalloc(1, sizeof *v);
+	model_feasibility(&cy, node, v);
+	int bad = v->failed[PLUGIN_POD_TOPOLOGY_SPREAD] ? PLUGIN_POD_TOPOLOGY_SPREAD
+		: v->failed[PLUGIN_INTER_POD_AFFINITY] ? PLUGIN_INTER_POD_AFFINITY : -1;
+	if (bad >= 0)
+		snprintf(why, len, "%s: %s", config_plugin_name(bad),
+			 v->status[bad].n_reasons ? v->status[bad].reasons[0] : "rejected");
+	free(v);
+	return bad < 0;
+}
+
+static void check_breaks_earlier(struct enum_ctx *x, int pod,
+				 struct enum_outcome *out)
+{
+	const struct cluster *c = x->c;
+	const struct model_cycle_result *r = &x->mr;
+	struct snapshot view;
+	snapshot_clone(&view, &x->snap);
+	char why[256];
+	for (int q = 0; q < c->n_pods && !out->find[ENUM_FIND_BREAKS_EARLIER]; q++) {
+		if (q == pod || x->snap.pod_node[q] < 0 ||
+		    !has_hard_constraints(&c->pods[q]) ||
+		    !hard_ok(x, &x->snap, q, &view, why, sizeof why))
+			continue;
+		for (int i = 0; i < r->n_viable; i++) {
+			snapshot_assign(&x->after, &x->snap);
+			x->after.pod_node[pod] = r->viable[i];
+			if (hard_ok(x, &x->after, q, &view, why, sizeof why))
+				continue;
+			out->find[ENUM_FIND_BREAKS_EARLIER] = true;
+			snprintf(out->find_detail[ENUM_FIND_BREAKS_EARLIER], ENUM_DETAIL_LEN,
+				 "binding %s/%s to %s breaks %s/%s on %s: %s",
+				 c->pods[pod].ns, c->pods[pod].name,
+				 c->nodes[r->viable[i]].name, c->pods[q].ns,
+				 c->pods[q].name, c->nodes[x->snap.pod_node[q]].name, why);
+			break;
+		}
+	}
+	snapshot_release(&view);
+}
+
+/* -------------------------------------------------------- preemption */
+
+static void casualty_text(const struct model_victims *v, char *buf, size_t len)
+{
+	const struct model_casualty *k = &v->casualty;
+	snprintf(buf, len, "pdb=%d prio=%d sum=%" PRId64 " victims=%d",
+		 k->pdb_violations, (int)k->highest_priority, k->priority_sum,
+		 k->victims);
+}
+
+static void check_preemption(struct enum_ctx *x, const struct sched_profile *prof,
+			     int pod, struct enum_outcome *out)
+{
+	const struct model_cycle_result *r = &x->mr;
+	out->preempted = true;
+	/* oracle.h has no preemption yet: nothing to compare it with */
+	out->oracle_preempt_checked = false;
+	struct model_preempt_opts opts = {.offset_draw = 0};
+	model_preempt_kube(prof, &x->snap, pod, r, &opts, &out->kube);
+	struct error err;
+	error_init(&err);
+	out->minimal_ok = model_preempt_minimal(prof, &x->snap, pod, r,
+						&out->minimal, &err) == 0;
+	if (out->kube.code == MODEL_SUCCESS && out->kube.node >= 0 &&
+	    x->step_invariants)
+		check_preempt(x, pod, &out->kube, out);
+	if (!out->minimal_ok || out->minimal.node < 0)
+		return;
+	bool worse = out->kube.node < 0 ||
+		     model_casualty_cmp(&out->kube.chosen.casualty,
+					&out->minimal.chosen.casualty) > 0;
+	if (!worse)
+		return;
+	char a[160] = "no candidate", b[160];
+	if (out->kube.node >= 0)
+		casualty_text(&out->kube.chosen, a, sizeof a);
+	casualty_text(&out->minimal.chosen, b, sizeof b);
+	out->find[ENUM_FIND_PREEMPT_WORSE] = true;
+	snprintf(out->find_detail[ENUM_FIND_PREEMPT_WORSE], ENUM_DETAIL_LEN,
+		 "kube on %s (%s), minimal on %s (%s)",
+		 out->kube.node >= 0 ? x->c->nodes[out->kube.node].name : "-", a,
+		 x->c->nodes[out->minimal.node].name, b);
+}
+
+/* ------------------------------------------------------------ driver */
+
+void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
+{
+	assert(x && out && pod >= 0 && pod < x->c->n_pods);
+	const struct cluster *c = x->c;
+	const struct sched_profile *prof = model_profile_for(c, pod);
+	assert(prof);
+	out->pod = pod;
+	model_schedule_cycle(prof, &x->snap, pod, &x->mr);
+	enum_ctx_sync_oracle(x);
+	x->oracle.all_nodes = true;
+	out->oracle_choice = oracle_schedule_cycle(&x->oracle, pod, &x->orr);
+	compare(c, &x->mr, &x->orr, out->oracle_choice, out);
+	out->bind_node = enum_bind_node(c, &x->mr);
+	if (out->bind_node >= 0) {
+		if (x->step_invariants)
+			check_bind(x, pod, out->bind_node, out);
+		check_breaks_earlier(x, pod, out);
+		return;
+	}
+	if (x->mr.code == MODEL_UNSCHEDULABLE &&
+	    prof->postfilter[PLUGIN_DEFAULT_PREEMPTION])
+		check_preemption(x, prof, pod, out);
+}
+
+void enum_tally_add(struct enum_tally *dst, const struct enum_tally *src)
+{
+	const uint64_t *s = (const uint64_t *)src;
+	uint64_t *d = (uint64_t *)dst;
+	for (size_t i = 0; i < sizeof *src / sizeof(uint64_t); i++)
+		d[i] += s[i];
+}

@@ -1,0 +1,349 @@
+/*
+ * enum.h - the exhaustive enumerator: universes of scenarios, the states
+ * of each scenario (every placement, or every state the scheduler loop can
+ * reach), the symmetry reduction, and the checks made on every state.
+ *
+ * A universe (enum/README-universe.md) is a base set of manifests plus
+ * `vary` dimensions; a scenario is one choice of every dimension, decoded
+ * by the ordinary loader into a struct cluster.  The checks compare the
+ * oracle (oracle/oracle.h) with the model (model/model.h) on each state,
+ * evaluate the model's invariants (model/scheduler.h) and look for the
+ * findings the issue lists (kube's preemption worse than the minimal one,
+ * a placement breaking an earlier pod's spreading, a final state worse
+ * than another).  Storage is enum/store.h, the driver enum/run.h.
+ */
+#ifndef KSO_ENUM_H
+#define KSO_ENUM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../model/error.h"
+#include "../model/model.h"
+#include "../model/preemption.h"
+#include "../model/scheduler.h"
+#include "../oracle/oracle.h"
+#include "ytree.h"
+
+/* ------------------------------------------------------------ universe */
+
+/* One manifest object of a universe or scenario: a YAML map with kind. */
+struct enum_object {
+	const struct ynode *tree;
+	const char *kind;
+	const char *ns;          /* "" for cluster-scoped kinds */
+	const char *name;
+};
+
+/* A vary dimension: the field at path of every target takes one of the
+ * values (NULL entry: the field is removed). */
+struct enum_dim {
+	const char *name;
+	int *targets;            /* object indexes */
+	int n_targets;
+	struct enum_path path;
+	const struct ynode **values;
+	int n_values;
+};
+
+struct enum_universe {
+	struct arena arena;          /* owns everything below */
+	const char *path;            /* the universe file as given */
+	const char *name;
+	const char *config_path;     /* KubeSchedulerConfiguration, or NULL */
+	struct enum_object *objects;
+	int n_objects;
+	struct enum_dim *dims;
+	int n_dims;
+	uint64_t n_scenarios;        /* product of the dimensions' sizes */
+	int n_nodes, n_pods;         /* of every scenario */
+};
+
+/* enum_universe_load: reads the universe file path (see README-universe).
+ * Returns 0, or -1 with err "FILE:LINE:COL: what is wrong (field)".
+ * Release with enum_universe_release in every case. */
+int enum_universe_load(struct enum_universe *u, const char *path,
+		       struct error *err);
+
+/* enum_universe_load_buffer: the same from memory; relative manifest paths
+ * are read from dir. */
+int enum_universe_load_buffer(struct enum_universe *u, const char *name,
+			      const char *dir, const char *text,
+			      struct error *err);
+
+void enum_universe_release(struct enum_universe *u);
+
+/* enum_universe_digits: scenario index -> the value index of every
+ * dimension (the first dimension varies slowest). */
+void enum_universe_digits(const struct enum_universe *u, uint64_t index,
+			  int *digits);
+
+/* ------------------------------------------------------------ symmetry */
+
+/* Nodes with equal manifests apart from their names (and a hostname label
+ * equal to the name), that no other object names, are interchangeable; so
+ * are pods with equal manifests apart from the name.  Class ids are the
+ * lowest member's index. */
+struct enum_symmetry {
+	int n_nodes, n_pods;
+	int *node_class;         /* [n_nodes] */
+	int *pod_class;          /* [n_pods] */
+	int *node_perms;         /* [n_perms * n_nodes]: every permutation of
+				  * nodes within their classes */
+	int n_perms;             /* 1 (identity only) when there are too many */
+	uint64_t group_order;    /* |G| used for orbit sizes */
+};
+
+/* enum_symmetry_init: from the classes (copied); on = false gives
+ * singleton classes.  Pair with enum_symmetry_release. */
+void enum_symmetry_init(struct enum_symmetry *s, int n_nodes, int n_pods,
+			const int *node_class, const int *pod_class, bool on);
+void enum_symmetry_release(struct enum_symmetry *s);
+
+/* A placement as digits: d[p] = 0 pending, k >= 1 on node k-1. */
+
+/* enum_placement_canonical: true when d is its class's representative:
+ * pods of a class sit in non-decreasing digit order and the per-class
+ * occupancy columns of nodes of a class are in non-increasing order. */
+bool enum_placement_canonical(const struct enum_symmetry *s, const int *d);
+
+/* enum_placement_class_size: the number of placements in d's class. */
+uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d);
+
+/* A reachable state packed as ENUM_STATE_BYTES bytes per pod: node + 3
+ * (1 gone, 2 pending), nominated node + 1, waiting, queue rank. */
+#define ENUM_STATE_BYTES 4
+
+/* enum_state_canonical: the least encoding in st's class (over node
+ * permutations, pods of a class sorted) into out; *orbit gets the class
+ * size (may be NULL). */
+void enum_state_canonical(const struct enum_symmetry *s, const uint8_t *st,
+			  uint8_t *out, uint64_t *orbit);
+
+/* ------------------------------------------------------------ scenario */
+
+struct enum_scenario {
+	uint64_t index;
+	struct arena arena;          /* trees, label */
+	struct enum_object *objects; /* the scenario's objects (edited clones) */
+	int n_objects;
+	const char *label;           /* "dim=value, ..." or "" */
+	char *yaml;                  /* the manifests as one YAML text (malloc) */
+	struct cluster cluster;
+	int *node_obj;               /* [n_nodes] object of each node */
+	int *pod_obj;                /* [n_pods] object of each pod */
+	struct enum_symmetry sym;
+};
+
+/* enum_scenario_build: scenario index of u: the vary values applied to
+ * clones of the base objects, printed to YAML and loaded (with u's config).
+ * Returns 0, or -1 with err set; release with enum_scenario_release. */
+int enum_scenario_build(const struct enum_universe *u, uint64_t index,
+			bool symmetry, struct enum_scenario *s,
+			struct error *err);
+
+/* enum_scenario_from_yaml: a scenario from its YAML text (as stored),
+ * name used in messages; config_path may be NULL. */
+int enum_scenario_from_yaml(const char *name, const char *yaml,
+			    const char *config_path, bool symmetry,
+			    struct enum_scenario *s, struct error *err);
+
+/* enum_scenario_subset: a scenario holding only the objects of src with
+ * keep[i] (for minimizing).  Same contract as enum_scenario_build. */
+int enum_scenario_subset(const struct enum_scenario *src, const bool *keep,
+			 const char *config_path, struct enum_scenario *s,
+			 struct error *err);
+
+void enum_scenario_release(struct enum_scenario *s);
+
+/* enum_scenario_write: the scenario's objects with keep[i] (NULL: all) as
+ * YAML documents into b, each pod's spec.nodeName and
+ * status.nominatedNodeName set from snap (NULL: as in the manifests). */
+void enum_scenario_write(const struct enum_scenario *s, const bool *keep,
+			 const struct snapshot *snap, struct enum_buf *b);
+
+/* -------------------------------------------------------------- checks */
+
+enum enum_finding {
+	ENUM_FIND_PREEMPT_WORSE,   /* kube evicts more / more important pods
+				    * than the least-Casualty answer */
+	ENUM_FIND_BREAKS_EARLIER,  /* binding the pod breaks a bound pod's
+				    * topology spread or pod affinity */
+	ENUM_FIND_WORSE_FINAL,     /* reachable: a final state with more pods
+				    * pending than another final state */
+	ENUM_FIND_COUNT
+};
+
+/* enum_finding_name: "preemption-worse", "breaks-earlier", "worse-final". */
+const char *enum_finding_name(enum enum_finding f);
+
+#define ENUM_DETAIL_LEN 512
+
+/* What the checks found on one state for one pod. */
+struct enum_outcome {
+	int pod;                       /* the decided pod */
+	bool agree;                    /* oracle and model agree */
+	char disagreement[ENUM_DETAIL_LEN];
+	int oracle_choice;             /* oracle's node, -1 none */
+	int bind_node;                 /* the scheduler's bind (first viable
+					* by name / nominated), -1 */
+	bool preempted;                /* PostFilter ran */
+	bool oracle_preempt_checked;   /* the oracle's preemption compared */
+	struct model_preemption kube, minimal;  /* valid when preempted */
+	bool minimal_ok;               /* minimal ran (not too many victims) */
+	bool inv[MODEL_INV_COUNT];
+	char inv_detail[MODEL_INV_COUNT][ENUM_DETAIL_LEN];
+	bool find[ENUM_FIND_COUNT];
+	char find_detail[ENUM_FIND_COUNT][ENUM_DETAIL_LEN];
+};
+
+/* Per-thread evaluation state for one scenario. */
+struct enum_ctx {
+	const struct enum_scenario *sc;
+	const struct cluster *c;
+	struct oracle oracle;          /* kept in step with snap incrementally */
+	struct snapshot snap;          /* the state being checked */
+	struct snapshot after;         /* scratch: after the decision */
+	struct model_cycle_result mr, orr;
+	bool *placed, *waiting;        /* [n_pods] scratch for invariants */
+	int64_t *queued_at;
+	bool step_invariants;          /* placements: the one-step invariants */
+};
+
+/* enum_ctx_init: for scenario sc (borrowed); pair with enum_ctx_release. */
+void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc);
+void enum_ctx_release(struct enum_ctx *x);
+
+/* enum_ctx_sync_oracle: moves the oracle's placement to x->snap with
+ * bind/evict/nominate (cost proportional to the pods that differ). */
+void enum_ctx_sync_oracle(struct enum_ctx *x);
+
+/* enum_check_pod: every check of one scheduling decision of pod (pending)
+ * on x->snap into out (pair with enum_outcome_release).  Runs the model
+ * cycle (result left in x->mr) and the oracle cycle (x->orr). */
+void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out);
+
+void enum_outcome_init(struct enum_outcome *o);
+void enum_outcome_release(struct enum_outcome *o);
+
+/* enum_outcome_issue: true when the outcome holds a disagreement, a
+ * violation or a finding (the states --store findings keeps). */
+bool enum_outcome_issue(const struct enum_outcome *o);
+
+/* enum_bind_node: the node the scheduler binds pod to from result r on s:
+ * the nominated node of the fast path, else the viable node whose name
+ * sorts first; -1 when none. */
+int enum_bind_node(const struct cluster *c, const struct model_cycle_result *r);
+
+/* ------------------------------------------------------------- tallies */
+
+/* Counts of one run or chunk; [0] weighted by class size (raw states),
+ * [1] one per evaluated class. */
+struct enum_tally {
+	uint64_t states;
+	uint64_t decisions;
+	uint64_t agree, disagree;
+	uint64_t violations;          /* states with a broken invariant */
+	uint64_t inv[MODEL_INV_COUNT];
+	uint64_t findings[ENUM_FIND_COUNT];
+	uint64_t preemptions, preempt_unchecked;
+	uint64_t finals;              /* reachable: quiescent states */
+};
+
+void enum_tally_add(struct enum_tally *dst, const struct enum_tally *src);
+
+/* ------------------------------------------------------- state records */
+
+/* What the store keeps of one state (all text malloc'ed by
+ * enum_record_fill, freed by enum_record_release). */
+struct enum_record {
+	uint64_t scenario;
+	uint64_t weight;
+	int depth;                    /* reachable: BFS depth; placements 0 */
+	char *placement;              /* "default/a=n1 default/b=-" */
+	char *pod_node, *nominated;   /* "0,-1,2" / "-1,-1,-1" */
+	/* decision (pod NULL: none) */
+	char *pod;
+	char *model_feasible, *model_viable, *oracle_feasible, *oracle_choice;
+	int agree;
+	char *detail;
+	/* preemption (kube_node NULL: none) */
+	char *kube_node, *kube_victims, *kube_casualty;
+	char *min_node, *min_victims, *min_casualty;
+	int oracle_checked, differs;
+	/* violations and findings */
+	int n_viol;
+	char *viol_name[MODEL_INV_COUNT + 1], *viol_detail[MODEL_INV_COUNT + 1],
+	     *viol_trace[MODEL_INV_COUNT + 1];
+	int n_find;
+	char *find_kind[ENUM_FIND_COUNT], *find_detail[ENUM_FIND_COUNT];
+};
+
+/* enum_record_state: the placement part of a record from snap. */
+void enum_record_state(struct enum_record *r, const struct snapshot *snap);
+
+/* enum_record_outcome: the decision, preemption, violations and findings
+ * of o (x->mr / x->orr must still hold o's cycle).  trace (may be NULL)
+ * is attached to every violation. */
+void enum_record_outcome(struct enum_record *r, const struct enum_ctx *x,
+			 const struct enum_outcome *o, const char *trace);
+
+/* enum_record_violation / enum_record_finding: one more entry. */
+void enum_record_violation(struct enum_record *r, const char *name,
+			   const char *detail, const char *trace);
+void enum_record_finding(struct enum_record *r, const char *kind,
+			 const char *detail);
+
+void enum_record_release(struct enum_record *r);
+
+/* ------------------------------------------------------ the two modes */
+
+/* Receives every state worth storing and the tallies. */
+struct enum_sink {
+	void *user;
+	bool store_all;                /* --store all */
+	void (*record)(void *user, struct enum_record *r);  /* takes r */
+	volatile int *stop;            /* set: abandon (interrupted) */
+};
+
+/* enum_placements: placement states [first, last) of x's scenario in
+ * odometer order (pod 0's digit fastest); one decision per state (the
+ * pod PrioritySort picks) or, with all_pending, one per pending pod.
+ * With symmetry only class representatives are evaluated, weighted by
+ * the class size.  Adds to t; returns 0, or 1 when stopped. */
+int enum_placements(struct enum_ctx *x, uint64_t first, uint64_t last,
+		    bool symmetry, bool all_pending, struct enum_sink *sink,
+		    struct enum_tally t[2]);
+
+/* enum_placement_count: (nodes+1)^pods, or UINT64_MAX on overflow. */
+uint64_t enum_placement_count(int nodes, int pods);
+
+/* enum_reachable: breadth-first search of every state the scheduler loop
+ * reaches from all pods pending (every tie between viable nodes, kube's
+ * and the minimal preemption answer).  A broken invariant is recorded
+ * with the shortest trace to it.  Adds to t; returns 0, 1 when stopped,
+ * -1 with err set on a failure (e.g. more than 60 pods). */
+int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
+		   struct enum_tally t[2], struct error *err);
+
+/* ----------------------------------------------------------- minimize */
+
+/* The issue a state is exported for. */
+struct enum_issue {
+	enum { ENUM_ISSUE_DISAGREE, ENUM_ISSUE_VIOLATION, ENUM_ISSUE_FINDING } kind;
+	int which;                     /* invariant or finding id */
+	const char *pod_ns, *pod_name; /* the decided pod */
+};
+
+/* enum_issue_holds: the issue occurs on sc with snap (placement of sc). */
+bool enum_issue_holds(const struct enum_scenario *sc, const struct snapshot *snap,
+		      const struct enum_issue *is);
+
+/* enum_minimize: drops pods and nodes (and other objects) of sc while the
+ * issue holds; keep[] (n_objects) gets the objects kept.  Placement snap
+ * is of sc.  Returns true when the issue held at the start. */
+bool enum_minimize(const struct enum_scenario *sc, const struct snapshot *snap,
+		   const struct enum_issue *is, const char *config_path,
+		   bool *keep);
+
+#endif

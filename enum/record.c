@@ -1,0 +1,167 @@
+/*
+ * record.c - the text the store keeps of one state (enum_record): its
+ * placement, the decision of the model and the oracle, both preemption
+ * answers with their Casualty, violations and findings.  Built only for
+ * the states that are stored, so the hot loop formats nothing.
+ */
+#include "enum.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+	if (!d) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return d;
+}
+
+static char *nodes_text(const struct cluster *c, const int *v, int n)
+{
+	struct enum_buf b;
+	enum_buf_init(&b);
+	for (int i = 0; i < n; i++)
+		enum_buf_printf(&b, "%s%s", i ? "," : "", c->nodes[v[i]].name);
+	return enum_buf_take(&b);
+}
+
+static char *pods_text(const struct cluster *c, const int *v, int n)
+{
+	struct enum_buf b;
+	enum_buf_init(&b);
+	for (int i = 0; i < n; i++)
+		enum_buf_printf(&b, "%s%s/%s", i ? "," : "", c->pods[v[i]].ns,
+				c->pods[v[i]].name);
+	return enum_buf_take(&b);
+}
+
+static char *ints_text(const int32_t *v, int n)
+{
+	struct enum_buf b;
+	enum_buf_init(&b);
+	for (int i = 0; i < n; i++)
+		enum_buf_printf(&b, "%s%d", i ? "," : "", (int)v[i]);
+	return enum_buf_take(&b);
+}
+
+void enum_record_state(struct enum_record *r, const struct snapshot *snap)
+{
+	const struct cluster *c = snap->cluster;
+	struct enum_buf b;
+	enum_buf_init(&b);
+	for (int p = 0; p < c->n_pods; p++) {
+		int at = snap->pod_node[p];
+		enum_buf_printf(&b, "%s%s/%s=%s", p ? " " : "", c->pods[p].ns,
+				c->pods[p].name,
+				at >= 0 ? c->nodes[at].name : at == SNAP_GONE ? "x" : "-");
+		if (snap->nominated[p] >= 0)
+			enum_buf_printf(&b, "(>%s)", c->nodes[snap->nominated[p]].name);
+	}
+	r->placement = enum_buf_take(&b);
+	r->pod_node = ints_text(snap->pod_node, c->n_pods);
+	r->nominated = ints_text(snap->nominated, c->n_pods);
+}
+
+static char *casualty_text(const struct model_victims *v)
+{
+	char buf[200];
+	const struct model_casualty *k = &v->casualty;
+	snprintf(buf, sizeof buf, "pdb=%d prio=%d sum=%" PRId64 " victims=%d",
+		 k->pdb_violations, (int)k->highest_priority, k->priority_sum,
+		 k->victims);
+	return xstrdup(buf);
+}
+
+static void record_preemption(struct enum_record *r, const struct cluster *c,
+			      const struct enum_outcome *o)
+{
+	const struct model_preemption *k = &o->kube, *m = &o->minimal;
+	bool kok = k->node >= 0, mok = o->minimal_ok && m->node >= 0;
+	r->kube_node = xstrdup(kok ? c->nodes[k->node].name : "-");
+	r->kube_victims = kok ? pods_text(c, k->chosen.pods, k->chosen.n) : xstrdup("");
+	r->kube_casualty = kok ? casualty_text(&k->chosen) : xstrdup("");
+	r->min_node = xstrdup(mok ? c->nodes[m->node].name
+			      : o->minimal_ok ? "-" : "(too many victims)");
+	r->min_victims = mok ? pods_text(c, m->chosen.pods, m->chosen.n) : xstrdup("");
+	r->min_casualty = mok ? casualty_text(&m->chosen) : xstrdup("");
+	r->oracle_checked = o->oracle_preempt_checked;
+	r->differs = kok != mok || strcmp(r->kube_node, r->min_node) != 0 ||
+		     strcmp(r->kube_victims, r->min_victims) != 0;
+}
+
+void enum_record_outcome(struct enum_record *r, const struct enum_ctx *x,
+			 const struct enum_outcome *o, const char *trace)
+{
+	assert(r && x && o && o->pod >= 0);
+	const struct cluster *c = x->c;
+	const struct pod *p = &c->pods[o->pod];
+	char name[300];
+	snprintf(name, sizeof name, "%s/%s", p->ns, p->name);
+	r->pod = xstrdup(name);
+	r->model_feasible = nodes_text(c, x->mr.feasible, x->mr.n_feasible);
+	r->model_viable = nodes_text(c, x->mr.viable, x->mr.n_viable);
+	r->oracle_feasible = nodes_text(c, x->orr.feasible, x->orr.n_feasible);
+	r->oracle_choice = xstrdup(o->oracle_choice >= 0 ? c->nodes[o->oracle_choice].name : "-");
+	r->agree = o->agree;
+	r->detail = xstrdup(o->agree ? "" : o->disagreement);
+	if (o->preempted)
+		record_preemption(r, c, o);
+	for (int i = 0; i < MODEL_INV_COUNT; i++)
+		if (o->inv[i])
+			enum_record_violation(r, model_invariant_name(i), o->inv_detail[i], trace);
+	for (int i = 0; i < ENUM_FIND_COUNT; i++)
+		if (o->find[i])
+			enum_record_finding(r, enum_finding_name(i), o->find_detail[i]);
+}
+
+void enum_record_violation(struct enum_record *r, const char *name,
+			   const char *detail, const char *trace)
+{
+	if (r->n_viol > MODEL_INV_COUNT)
+		return;
+	r->viol_name[r->n_viol] = xstrdup(name);
+	r->viol_detail[r->n_viol] = xstrdup(detail);
+	r->viol_trace[r->n_viol] = xstrdup(trace);
+	r->n_viol++;
+}
+
+void enum_record_finding(struct enum_record *r, const char *kind,
+			 const char *detail)
+{
+	for (int i = 0; i < r->n_find; i++)
+		if (!strcmp(r->find_kind[i], kind))
+			return;
+	if (r->n_find >= ENUM_FIND_COUNT)
+		return;
+	r->find_kind[r->n_find] = xstrdup(kind);
+	r->find_detail[r->n_find] = xstrdup(detail);
+	r->n_find++;
+}
+
+void enum_record_release(struct enum_record *r)
+{
+	char **fields[] = {
+		&r->placement, &r->pod_node, &r->nominated, &r->pod,
+		&r->model_feasible, &r->model_viable, &r->oracle_feasible,
+		&r->oracle_choice, &r->detail, &r->kube_node, &r->kube_victims,
+		&r->kube_casualty, &r->min_node, &r->min_victims, &r->min_casualty,
+	};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		free(*fields[i]);
+	for (int i = 0; i < r->n_viol; i++) {
+		free(r->viol_name[i]);
+		free(r->viol_detail[i]);
+		free(r->viol_trace[i]);
+	}
+	for (int i = 0; i < r->n_find; i++) {
+		free(r->find_kind[i]);
+		free(r->find_detail[i]);
+	}
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,344 @@
+/*
+ * scenario.c - one scenario of a universe: the `vary` values applied to
+ * clones of the base manifests' trees, printed to YAML, loaded by the
+ * ordinary loader (yaml/load.h), and its interchangeable nodes and pods
+ * (the symmetry classes, enum/symmetry.c).
+ */
+#include "enum.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../yaml/load.h"
+
+static const char *scalar_or(const struct ynode *n, const char *dflt)
+{
+	return n && n->kind == YNODE_SCALAR && !ynode_is_null(n) ? n->str : dflt;
+}
+
+static int find_object(const struct enum_scenario *s, const char *kind,
+		       const char *ns, const char *name)
+{
+	for (int i = 0; i < s->n_objects; i++) {
+		const struct enum_object *o = &s->objects[i];
+		if (!strcmp(o->kind, kind) && !strcmp(o->name, name) &&
+		    (!ns || !strcmp(o->ns, ns)))
+			return i;
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------ symmetry */
+
+/* A node's tree without what names it: metadata.name and a hostname
+ * label equal to the name. */
+static struct ynode *strip_node(struct arena *a, const struct enum_object *o)
+{
+	struct ynode *t = enum_ynode_clone(a, o->tree);
+	struct ynode *meta = (struct ynode *)ynode_get(t, "metadata");
+	enum_ynode_remove_key(meta, "name");
+	struct ynode *labels = (struct ynode *)ynode_get(meta, "labels");
+	const char *host = scalar_or(ynode_get(labels, "kubernetes.io/hostname"), NULL);
+	if (host && !strcmp(host, o->name))
+		enum_ynode_remove_key(labels, "kubernetes.io/hostname");
+	return t;
+}
+
+static struct ynode *strip_pod(struct arena *a, const struct enum_object *o)
+{
+	struct ynode *t = enum_ynode_clone(a, o->tree);
+	enum_ynode_remove_key((struct ynode *)ynode_get(t, "metadata"), "name");
+	return t;
+}
+
+/* True when an object other than self mentions name anywhere. */
+static bool named_elsewhere(const struct enum_scenario *s, int self,
+			    const char *name)
+{
+	for (int i = 0; i < s->n_objects; i++)
+		if (i != self && enum_ynode_mentions(s->objects[i].tree, name))
+			return true;
+	return false;
+}
+
+/* Class of each of n objects objs[]: the lowest index with an equal
+ * stripped tree, unless named elsewhere. */
+static void classes(const struct enum_scenario *s, struct arena *tmp,
+		    const int *objs, int n, bool node, int *cls)
+{
+	struct ynode **st = arena_array(tmp, (size_t)n + 1, sizeof *st);
+	bool *named = arena_array(tmp, (size_t)n + 1, sizeof *named);
+	for (int i = 0; i < n; i++) {
+		const struct enum_object *o = &s->objects[objs[i]];
+		st[i] = node ? strip_node(tmp, o) : strip_pod(tmp, o);
+		named[i] = named_elsewhere(s, objs[i], o->name);
+	}
+	for (int i = 0; i < n; i++) {
+		cls[i] = i;
+		if (named[i])
+			continue;
+		for (int j = 0; j < i; j++)
+			if (cls[j] == j && !named[j] && enum_ynode_equal(st[i], st[j])) {
+				cls[i] = j;
+				break;
+			}
+	}
+}
+
+static void scenario_symmetry(struct enum_scenario *s, bool on)
+{
+	const struct cluster *c = &s->cluster;
+	struct arena tmp;
+	arena_init(&tmp);
+	int *nc = arena_array(&tmp, (size_t)c->n_nodes + 1, sizeof *nc);
+	int *pc = arena_array(&tmp, (size_t)c->n_pods + 1, sizeof *pc);
+	if (on) {
+		classes(s, &tmp, s->node_obj, c->n_nodes, true, nc);
+		classes(s, &tmp, s->pod_obj, c->n_pods, false, pc);
+	}
+	enum_symmetry_init(&s->sym, c->n_nodes, c->n_pods, nc, pc, on);
+	arena_release(&tmp);
+}
+
+/* ------------------------------------------------------------ building */
+
+static void print_objects(const struct enum_scenario *s, const bool *keep,
+			  const struct snapshot *snap, struct enum_buf *b);
+
+static int map_objects(struct enum_scenario *s, struct error *err)
+{
+	const struct cluster *c = &s->cluster;
+	s->node_obj = arena_array(&s->arena, (size_t)c->n_nodes + 1, sizeof(int));
+	s->pod_obj = arena_array(&s->arena, (size_t)c->n_pods + 1, sizeof(int));
+	for (int n = 0; n < c->n_nodes; n++)
+		s->node_obj[n] = find_object(s, "Node", NULL, c->nodes[n].name);
+	for (int p = 0; p < c->n_pods; p++)
+		s->pod_obj[p] = find_object(s, "Pod", c->pods[p].ns, c->pods[p].name);
+	for (int n = 0; n < c->n_nodes; n++)
+		if (s->node_obj[n] < 0)
+			return error_plain(err, "node %s has no manifest", c->nodes[n].name);
+	for (int p = 0; p < c->n_pods; p++)
+		if (s->pod_obj[p] < 0)
+			return error_plain(err, "pod %s/%s has no manifest",
+					   c->pods[p].ns, c->pods[p].name);
+	return 0;
+}
+
+/* Prints, loads and classifies s->objects (already in s->arena). */
+static int finish(struct enum_scenario *s, const char *name,
+		  const char *config_path, bool symmetry, struct error *err)
+{
+	struct enum_buf b;
+	enum_buf_init(&b);
+	print_objects(s, NULL, NULL, &b);
+	s->yaml = enum_buf_take(&b);
+	cluster_init(&s->cluster);
+	if (config_path && yaml_load_config(&s->cluster, config_path, err))
+		return -1;
+	if (yaml_load_buffer(&s->cluster, name, (const unsigned char *)s->yaml,
+			     strlen(s->yaml), err))
+		return -1;
+	if (map_objects(s, err))
+		return -1;
+	scenario_symmetry(s, symmetry);
+	return 0;
+}
+
+static void scenario_init(struct enum_scenario *s, uint64_t index, int n_objects)
+{
+	memset(s, 0, sizeof *s);
+	s->index = index;
+	arena_init(&s->arena);
+	s->objects = arena_array(&s->arena, (size_t)n_objects + 1, sizeof *s->objects);
+	s->n_objects = n_objects;
+	s->label = "";
+}
+
+static void set_object(struct enum_scenario *s, int i, const struct enum_object *src)
+{
+	struct enum_object *o = &s->objects[i];
+	*o = *src;
+	o->tree = enum_ynode_clone(&s->arena, src->tree);
+}
+
+static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
+		      const int *digits, struct error *err)
+{
+	struct enum_buf label;
+	enum_buf_init(&label);
+	for (int d = 0; d < u->n_dims; d++) {
+		const struct enum_dim *dim = &u->dims[d];
+		const struct ynode *v = dim->values[digits[d]];
+		for (int t = 0; t < dim->n_targets; t++) {
+			char why[200];
+			struct ynode *root = (struct ynode *)s->objects[dim->targets[t]].tree;
+			if (enum_ynode_set(&s->arena, root, &dim->path, v, why, sizeof why)) {
+				enum_buf_release(&label);
+				return error_plain(err, "%s: vary %s: %s (%s)", u->path,
+						   dim->name, why, dim->path.text);
+			}
+		}
+		enum_buf_printf(&label, "%s%s=", d ? ", " : "", dim->name);
+		enum_yaml_flow(&label, v);
+	}
+	s->label = arena_strdup(&s->arena, label.s ? label.s : "");
+	enum_buf_release(&label);
+	return 0;
+}
+
+int enum_scenario_build(const struct enum_universe *u, uint64_t index,
+			bool symmetry, struct enum_scenario *s,
+			struct error *err)
+{
+	assert(u && s && err && index < u->n_scenarios);
+	scenario_init(s, index, u->n_objects);
+	for (int i = 0; i < u->n_objects; i++)
+		set_object(s, i, &u->objects[i]);
+	int digits[u->n_dims + 1];
+	enum_universe_digits(u, index, digits);
+	if (apply_dims(u, s, digits, err))
+		return -1;
+	char name[600];
+	snprintf(name, sizeof name, "%s#%llu", u->path, (unsigned long long)index);
+	if (finish(s, name, u->config_path, symmetry, err))
+		return -1;
+	if (s->cluster.n_nodes != u->n_nodes || s->cluster.n_pods != u->n_pods)
+		return error_plain(err, "%s: scenario %llu has %d nodes and %d pods, "
+				   "the base set %d and %d: vary must not add or "
+				   "remove objects", u->path, (unsigned long long)index,
+				   s->cluster.n_nodes, s->cluster.n_pods,
+				   u->n_nodes, u->n_pods);
+	return 0;
+}
+
+static void add_doc(struct enum_scenario *s, int *cap, const struct ynode *doc)
+{
+	if (!doc || doc->kind != YNODE_MAP)
+		return;
+	if (s->n_objects == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		struct enum_object *o = arena_array(&s->arena, (size_t)*cap, sizeof *o);
+		if (s->n_objects)
+			memcpy(o, s->objects, sizeof *o * (size_t)s->n_objects);
+		s->objects = o;
+	}
+	struct enum_object *o = &s->objects[s->n_objects++];
+	const struct ynode *meta = ynode_get(doc, "metadata");
+	o->tree = doc;
+	o->kind = scalar_or(ynode_get(doc, "kind"), "");
+	o->name = scalar_or(ynode_get(meta, "name"), "");
+	const char *ns = scalar_or(ynode_get(meta, "namespace"), NULL);
+	o->ns = ns ? ns : (!strcmp(o->kind, "Pod") || !strcmp(o->kind, "PodDisruptionBudget") ||
+			   !strcmp(o->kind, "Service") || !strcmp(o->kind, "ReplicaSet") ||
+			   !strcmp(o->kind, "StatefulSet") ||
+			   !strcmp(o->kind, "ReplicationController")) ? "default" : "";
+}
+
+int enum_scenario_from_yaml(const char *name, const char *yaml,
+			    const char *config_path, bool symmetry,
+			    struct enum_scenario *s, struct error *err)
+{
+	assert(name && yaml && s && err);
+	scenario_init(s, 0, 0);
+	struct ydoc_set set;
+	if (yaml_parse_buffer(name, (const unsigned char *)yaml, strlen(yaml),
+			      &s->arena, &set, err)) {
+		cluster_init(&s->cluster);
+		return -1;
+	}
+	int cap = 0;
+	for (int i = 0; i < set.n_docs; i++)
+		add_doc(s, &cap, set.docs[i]);
+	return finish(s, name, config_path, symmetry, err);
+}
+
+int enum_scenario_subset(const struct enum_scenario *src, const bool *keep,
+			 const char *config_path, struct enum_scenario *s,
+			 struct error *err)
+{
+	int n = 0;
+	for (int i = 0; i < src->n_objects; i++)
+		n += keep[i];
+	scenario_init(s, src->index, n);
+	n = 0;
+	for (int i = 0; i < src->n_objects; i++)
+		if (keep[i])
+			set_object(s, n++, &src->objects[i]);
+	s->label = src->label;
+	return finish(s, "minimized", config_path, false, err);
+}
+
+void enum_scenario_release(struct enum_scenario *s)
+{
+	assert(s);
+	if (s->sym.node_class)
+		enum_symmetry_release(&s->sym);
+	cluster_release(&s->cluster);
+	free(s->yaml);
+	arena_release(&s->arena);
+	memset(s, 0, sizeof *s);
+}
+
+/* ------------------------------------------------------------ printing */
+
+/* A pod tree with spec.nodeName / status.nominatedNodeName from snap. */
+static const struct ynode *placed_pod(const struct enum_scenario *s,
+				      struct arena *a, int obj,
+				      const struct snapshot *snap)
+{
+	const struct cluster *c = &s->cluster;
+	int p = -1;
+	for (int i = 0; i < c->n_pods; i++)
+		if (s->pod_obj && s->pod_obj[i] == obj)
+			p = i;
+	if (p < 0 || !snap)
+		return s->objects[obj].tree;
+	struct ynode *t = enum_ynode_clone(a, s->objects[obj].tree);
+	static struct enum_path_seg node_segs[] = {{"spec", -1}, {"nodeName", -1}};
+	static struct enum_path_seg nom_segs[] = {{"status", -1}, {"nominatedNodeName", -1}};
+	struct enum_path node_path = {node_segs, 2, "spec.nodeName"};
+	struct enum_path nom_path = {nom_segs, 2, "status.nominatedNodeName"};
+	char why[64];
+	int at = snap->pod_node[p], nom = snap->nominated[p];
+	enum_ynode_set(a, t, &node_path, at >= 0 ?
+		       enum_ynode_scalar(a, c->nodes[at].name, true) : NULL,
+		       why, sizeof why);
+	enum_ynode_set(a, t, &nom_path, nom >= 0 && at == SNAP_PENDING ?
+		       enum_ynode_scalar(a, c->nodes[nom].name, true) : NULL,
+		       why, sizeof why);
+	return t;
+}
+
+static bool evicted(const struct enum_scenario *s, int obj,
+		    const struct snapshot *snap)
+{
+	if (!snap || !s->pod_obj)
+		return false;
+	for (int p = 0; p < s->cluster.n_pods; p++)
+		if (s->pod_obj[p] == obj)
+			return snap->pod_node[p] == SNAP_GONE;
+	return false;
+}
+
+static void print_objects(const struct enum_scenario *s, const bool *keep,
+			  const struct snapshot *snap, struct enum_buf *b)
+{
+	struct arena tmp;
+	arena_init(&tmp);
+	for (int i = 0; i < s->n_objects; i++) {
+		if ((keep && !keep[i]) || evicted(s, i, snap))
+			continue;
+		enum_buf_puts(b, "---\n");
+		enum_yaml_emit(b, placed_pod(s, &tmp, i, snap));
+	}
+	arena_release(&tmp);
+}
+
+void enum_scenario_write(const struct enum_scenario *s, const bool *keep,
+			 const struct snapshot *snap, struct enum_buf *b)
+{
+	assert(s && b);
+	print_objects(s, keep, snap, b);
+}

@@ -1,0 +1,569 @@
+/*
+ * ytree.c - editing and printing YAML trees for the enumerator (see
+ * ytree.h): the `vary` dimensions of a universe (enum/README-universe.md)
+ * are edits of the manifests' trees, and every scenario is printed back to
+ * YAML so the ordinary loader decodes it and the store keeps it.
+ */
+#include "ytree.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- buffer */
+
+void enum_buf_init(struct enum_buf *b)
+{
+	memset(b, 0, sizeof *b);
+}
+
+void enum_buf_release(struct enum_buf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof *b);
+}
+
+static void buf_reserve(struct enum_buf *b, size_t more)
+{
+	if (b->n + more + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->n + more + 1)
+		cap *= 2;
+	char *s = realloc(b->s, cap);
+	if (!s) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	b->s = s;
+	b->cap = cap;
+}
+
+void enum_buf_add(struct enum_buf *b, const char *s, size_t n)
+{
+	buf_reserve(b, n);
+	if (n)
+		memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+void enum_buf_puts(struct enum_buf *b, const char *s)
+{
+	enum_buf_add(b, s, strlen(s));
+}
+
+void enum_buf_printf(struct enum_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char tmp[256];
+	int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return;
+	if ((size_t)k < sizeof tmp) {
+		enum_buf_add(b, tmp, (size_t)k);
+		return;
+	}
+	buf_reserve(b, (size_t)k);
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)k;
+}
+
+char *enum_buf_take(struct enum_buf *b)
+{
+	if (!b->s)
+		enum_buf_add(b, "", 0);
+	char *s = b->s;
+	memset(b, 0, sizeof *b);
+	return s;
+}
+
+/* --------------------------------------------------------------- paths */
+
+static int path_push(struct arena *a, struct enum_path *p, int *cap,
+		     const char *key, int index)
+{
+	if (p->n == *cap) {
+		int nc = *cap ? 2 * *cap : 8;
+		struct enum_path_seg *s = arena_array(a, (size_t)nc, sizeof *s);
+		if (p->n)
+			memcpy(s, p->segs, sizeof *s * (size_t)p->n);
+		p->segs = s;
+		*cap = nc;
+	}
+	p->segs[p->n].key = key;
+	p->segs[p->n].index = index;
+	p->n++;
+	return 0;
+}
+
+/* "[N]" suffixes after a segment: returns the rest, or NULL on error. */
+static const char *parse_indexes(struct arena *a, struct enum_path *p,
+				 int *cap, const char *s)
+{
+	while (*s == '[') {
+		char *end;
+		long v = strtol(s + 1, &end, 10);
+		if (end == s + 1 || *end != ']' || v < 0 || v > 1000000)
+			return NULL;
+		path_push(a, p, cap, NULL, (int)v);
+		s = end + 1;
+	}
+	return s;
+}
+
+static int parse_text(struct arena *a, const char *text, struct enum_path *p)
+{
+	int cap = 0;
+	const char *s = text;
+	while (*s) {
+		const char *start = s, *end;
+		if (*s == '"') {
+			end = strchr(s + 1, '"');
+			if (!end)
+				return -1;
+			path_push(a, p, &cap, arena_strndup(a, s + 1, (size_t)(end - s - 1)), -1);
+			s = end + 1;
+		} else {
+			while (*s && *s != '.' && *s != '[')
+				s++;
+			if (s > start)
+				path_push(a, p, &cap, arena_strndup(a, start, (size_t)(s - start)), -1);
+			else if (*s != '[')
+				return -1;
+		}
+		s = parse_indexes(a, p, &cap, s);
+		if (!s)
+			return -1;
+		if (*s == '.') {
+			s++;
+			if (!*s)
+				return -1;
+		} else if (*s)
+			return -1;
+	}
+	return p->n > 0 ? 0 : -1;
+}
+
+static bool scalar_is_int(const struct ynode *n, int *out)
+{
+	if (n->kind != YNODE_SCALAR || n->quoted || n->len == 0)
+		return false;
+	char *end;
+	long v = strtol(n->str, &end, 10);
+	if (*end || v < 0 || v > 1000000)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+int enum_path_parse(struct arena *a, const char *file, const struct ynode *n,
+		    struct enum_path *out, struct error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!n)
+		return error_plain(err, "%s: a vary dimension needs a path", file);
+	if (n->kind == YNODE_SCALAR) {
+		out->text = arena_strdup(a, n->str);
+		if (parse_text(a, n->str, out) == 0)
+			return 0;
+		return error_at(err, file, n->line, n->col, "path",
+				"bad field path '%s' (a.b[0].\"c.d\")", n->str);
+	}
+	if (n->kind != YNODE_SEQ || n->n == 0)
+		return error_at(err, file, n->line, n->col, "path",
+				"a field path is a string or a list of keys");
+	int cap = 0;
+	struct enum_buf t;
+	enum_buf_init(&t);
+	for (int i = 0; i < n->n; i++) {
+		const struct ynode *k = n->items[i];
+		int idx;
+		if (k->kind != YNODE_SCALAR) {
+			enum_buf_release(&t);
+			return error_at(err, file, k->line, k->col, "path",
+					"a path element must be a key or an index");
+		}
+		if (scalar_is_int(k, &idx)) {
+			path_push(a, out, &cap, NULL, idx);
+			enum_buf_printf(&t, "[%d]", idx);
+		} else {
+			path_push(a, out, &cap, k->str, -1);
+			enum_buf_printf(&t, "%s\"%s\"", i ? "." : "", k->str);
+		}
+	}
+	out->text = arena_strdup(a, t.s);
+	enum_buf_release(&t);
+	return 0;
+}
+
+/* ---------------------------------------------------------- tree edits */
+
+struct ynode *enum_ynode_clone(struct arena *a, const struct ynode *n)
+{
+	if (!n)
+		return NULL;
+	struct ynode *c = arena_memdup(a, n, sizeof *n);
+	if (n->kind == YNODE_SCALAR) {
+		c->str = arena_memdup(a, n->str, n->len + 1);
+		return c;
+	}
+	c->items = arena_array(a, (size_t)n->n + 1, sizeof *c->items);
+	for (int i = 0; i < n->n; i++)
+		c->items[i] = enum_ynode_clone(a, n->items[i]);
+	if (n->kind == YNODE_MAP) {
+		c->keys = arena_array(a, (size_t)n->n + 1, sizeof *c->keys);
+		for (int i = 0; i < n->n; i++)
+			c->keys[i] = enum_ynode_clone(a, n->keys[i]);
+	}
+	return c;
+}
+
+struct ynode *enum_ynode_scalar(struct arena *a, const char *s, bool quoted)
+{
+	struct ynode *n = arena_alloc(a, sizeof *n);
+	n->kind = YNODE_SCALAR;
+	n->str = arena_strdup(a, s);
+	n->len = strlen(s);
+	n->quoted = quoted;
+	return n;
+}
+
+static struct ynode *new_map(struct arena *a)
+{
+	struct ynode *n = arena_alloc(a, sizeof *n);
+	n->kind = YNODE_MAP;
+	n->items = arena_array(a, 1, sizeof *n->items);
+	n->keys = arena_array(a, 1, sizeof *n->keys);
+	return n;
+}
+
+static int map_find(const struct ynode *m, const char *key)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->keys[i]->kind == YNODE_SCALAR && strcmp(m->keys[i]->str, key) == 0)
+			return i;
+	return -1;
+}
+
+/* Appends key -> value to map m (arrays are re-allocated: arena memory). */
+static void map_append(struct arena *a, struct ynode *m, const char *key,
+		       struct ynode *value)
+{
+	struct ynode **items = arena_array(a, (size_t)m->n + 1, sizeof *items);
+	struct ynode **keys = arena_array(a, (size_t)m->n + 1, sizeof *keys);
+	if (m->n) {
+		memcpy(items, m->items, sizeof *items * (size_t)m->n);
+		memcpy(keys, m->keys, sizeof *keys * (size_t)m->n);
+	}
+	items[m->n] = value;
+	keys[m->n] = enum_ynode_scalar(a, key, false);
+	m->items = items;
+	m->keys = keys;
+	m->n++;
+}
+
+static void seq_append(struct arena *a, struct ynode *s, struct ynode *value)
+{
+	struct ynode **items = arena_array(a, (size_t)s->n + 1, sizeof *items);
+	if (s->n)
+		memcpy(items, s->items, sizeof *items * (size_t)s->n);
+	items[s->n++] = value;
+	s->items = items;
+}
+
+void enum_ynode_remove_key(struct ynode *m, const char *key)
+{
+	if (!m || m->kind != YNODE_MAP)
+		return;
+	int i = map_find(m, key);
+	if (i < 0)
+		return;
+	for (int j = i + 1; j < m->n; j++) {
+		m->items[j - 1] = m->items[j];
+		m->keys[j - 1] = m->keys[j];
+	}
+	m->n--;
+}
+
+static void seq_remove(struct ynode *s, int i)
+{
+	for (int j = i + 1; j < s->n; j++)
+		s->items[j - 1] = s->items[j];
+	s->n--;
+}
+
+/* The child of cur at seg; created as a map when missing and create. */
+static struct ynode *step(struct arena *a, struct ynode *cur,
+			  const struct enum_path_seg *seg, bool create,
+			  char *why, size_t len)
+{
+	if (seg->key) {
+		if (cur->kind != YNODE_MAP) {
+			snprintf(why, len, "'%s' is under a non-map value", seg->key);
+			return NULL;
+		}
+		int i = map_find(cur, seg->key);
+		if (i >= 0 && !(create && ynode_is_null(cur->items[i])))
+			return cur->items[i];
+		if (!create)
+			return NULL;
+		struct ynode *m = new_map(a);
+		if (i >= 0)
+			cur->items[i] = m;
+		else
+			map_append(a, cur, seg->key, m);
+		return m;
+	}
+	if (cur->kind != YNODE_SEQ || seg->index >= cur->n) {
+		if (create)
+			snprintf(why, len, "index [%d] is out of range", seg->index);
+		return NULL;
+	}
+	return cur->items[seg->index];
+}
+
+int enum_ynode_set(struct arena *a, struct ynode *root, const struct enum_path *p,
+		   const struct ynode *value, char *why, size_t len)
+{
+	assert(root && p && p->n > 0);
+	bool removing = !value || ynode_is_null(value);
+	struct ynode *cur = root;
+	why[0] = '\0';
+	for (int i = 0; i + 1 < p->n; i++) {
+		cur = step(a, cur, &p->segs[i], !removing, why, len);
+		if (!cur)
+			return removing ? 0 : -1;
+	}
+	const struct enum_path_seg *last = &p->segs[p->n - 1];
+	if (last->key) {
+		if (cur->kind != YNODE_MAP) {
+			snprintf(why, len, "'%s' is under a non-map value", last->key);
+			return -1;
+		}
+		int i = map_find(cur, last->key);
+		if (removing) {
+			enum_ynode_remove_key(cur, last->key);
+			return 0;
+		}
+		struct ynode *v = enum_ynode_clone(a, value);
+		if (i >= 0)
+			cur->items[i] = v;
+		else
+			map_append(a, cur, last->key, v);
+		return 0;
+	}
+	if (cur->kind != YNODE_SEQ || last->index > cur->n ||
+	    (removing && last->index >= cur->n)) {
+		if (removing && cur->kind == YNODE_SEQ)
+			return 0;
+		snprintf(why, len, "index [%d] is out of range", last->index);
+		return -1;
+	}
+	if (removing)
+		seq_remove(cur, last->index);
+	else if (last->index == cur->n)
+		seq_append(a, cur, enum_ynode_clone(a, value));
+	else
+		cur->items[last->index] = enum_ynode_clone(a, value);
+	return 0;
+}
+
+const struct ynode *enum_ynode_get(const struct ynode *root,
+				   const struct enum_path *p)
+{
+	const struct ynode *cur = root;
+	for (int i = 0; cur && i < p->n; i++) {
+		const struct enum_path_seg *s = &p->segs[i];
+		if (s->key) {
+			if (cur->kind != YNODE_MAP)
+				return NULL;
+			int k = map_find(cur, s->key);
+			cur = k >= 0 ? cur->items[k] : NULL;
+		} else {
+			if (cur->kind != YNODE_SEQ || s->index >= cur->n)
+				return NULL;
+			cur = cur->items[s->index];
+		}
+	}
+	return cur;
+}
+
+/* ----------------------------------------------------------- comparing */
+
+static bool scalar_equal(const struct ynode *a, const struct ynode *b)
+{
+	return a->quoted == b->quoted && a->len == b->len &&
+	       memcmp(a->str, b->str, a->len) == 0;
+}
+
+bool enum_ynode_equal(const struct ynode *a, const struct ynode *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->n != b->n)
+		return false;
+	if (a->kind == YNODE_SCALAR)
+		return scalar_equal(a, b);
+	if (a->kind == YNODE_SEQ) {
+		for (int i = 0; i < a->n; i++)
+			if (!enum_ynode_equal(a->items[i], b->items[i]))
+				return false;
+		return true;
+	}
+	for (int i = 0; i < a->n; i++) {
+		int j = map_find(b, a->keys[i]->str);
+		if (j < 0 || !enum_ynode_equal(a->items[i], b->items[j]))
+			return false;
+	}
+	return true;
+}
+
+bool enum_ynode_mentions(const struct ynode *n, const char *s)
+{
+	if (!n)
+		return false;
+	if (n->kind == YNODE_SCALAR)
+		return strcmp(n->str, s) == 0;
+	for (int i = 0; i < n->n; i++) {
+		if (n->kind == YNODE_MAP && enum_ynode_mentions(n->keys[i], s))
+			return true;
+		if (enum_ynode_mentions(n->items[i], s))
+			return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------ printing */
+
+/* A plain scalar the loader would read differently in block context. */
+static bool needs_quotes(const struct ynode *n)
+{
+	const char *s = n->str;
+	if (n->len != strlen(s) || !*s)
+		return n->len != 0;
+	if (strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) && !(s[0] == '-' && isdigit((unsigned char)s[1])))
+		return true;
+	if (isspace((unsigned char)s[0]) || isspace((unsigned char)s[n->len - 1]))
+		return true;
+	return strstr(s, ": ") || strstr(s, " #") || strchr(s, '\n') ||
+	       (n->len && s[n->len - 1] == ':');
+}
+
+static void emit_quoted(struct enum_buf *b, const struct ynode *n)
+{
+	enum_buf_add(b, "\"", 1);
+	for (size_t i = 0; i < n->len; i++) {
+		unsigned char c = (unsigned char)n->str[i];
+		if (c == '"' || c == '\\')
+			enum_buf_printf(b, "\\%c", c);
+		else if (c == '\n')
+			enum_buf_puts(b, "\\n");
+		else if (c == '\t')
+			enum_buf_puts(b, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			enum_buf_printf(b, "\\x%02x", c);
+		else
+			enum_buf_add(b, (const char *)&c, 1);
+	}
+	enum_buf_add(b, "\"", 1);
+}
+
+static void emit_scalar(struct enum_buf *b, const struct ynode *n)
+{
+	if (n->quoted || needs_quotes(n))
+		emit_quoted(b, n);
+	else if (n->len == 0)
+		enum_buf_puts(b, "null");
+	else
+		enum_buf_add(b, n->str, n->len);
+}
+
+static void indent(struct enum_buf *b, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		enum_buf_add(b, "  ", 2);
+}
+
+static bool is_empty_container(const struct ynode *n)
+{
+	return n->kind != YNODE_SCALAR && n->n == 0;
+}
+
+static void emit_block(struct enum_buf *b, const struct ynode *n, int depth);
+
+/* The value after "key:" or "-": inline when a scalar or empty. */
+static void emit_value(struct enum_buf *b, const struct ynode *v, int depth)
+{
+	if (v->kind == YNODE_SCALAR || is_empty_container(v)) {
+		enum_buf_add(b, " ", 1);
+		enum_yaml_flow(b, v);
+		enum_buf_add(b, "\n", 1);
+		return;
+	}
+	enum_buf_add(b, "\n", 1);
+	emit_block(b, v, depth + 1);
+}
+
+static void emit_block(struct enum_buf *b, const struct ynode *n, int depth)
+{
+	if (n->kind == YNODE_SCALAR || is_empty_container(n)) {
+		indent(b, depth);
+		enum_yaml_flow(b, n);
+		enum_buf_add(b, "\n", 1);
+		return;
+	}
+	for (int i = 0; i < n->n; i++) {
+		indent(b, depth);
+		if (n->kind == YNODE_MAP) {
+			emit_scalar(b, n->keys[i]);
+			enum_buf_add(b, ":", 1);
+		} else {
+			enum_buf_add(b, "-", 1);
+		}
+		emit_value(b, n->items[i], depth);
+	}
+}
+
+void enum_yaml_emit(struct enum_buf *b, const struct ynode *n)
+{
+	if (!n) {
+		enum_buf_puts(b, "null\n");
+		return;
+	}
+	emit_block(b, n, 0);
+}
+
+void enum_yaml_flow(struct enum_buf *b, const struct ynode *n)
+{
+	if (!n) {
+		enum_buf_puts(b, "null");
+		return;
+	}
+	if (n->kind == YNODE_SCALAR) {
+		/* in flow context ",[]{}" end a plain scalar */
+		if (!n->quoted && strpbrk(n->str, ",[]{}"))
+			emit_quoted(b, n);
+		else
+			emit_scalar(b, n);
+		return;
+	}
+	bool map = n->kind == YNODE_MAP;
+	enum_buf_add(b, map ? "{" : "[", 1);
+	for (int i = 0; i < n->n; i++) {
+		if (i)
+			enum_buf_add(b, ", ", 2);
+		if (map) {
+			emit_scalar(b, n->keys[i]);
+			enum_buf_add(b, ": ", 2);
+		}
+		enum_yaml_flow(b, n->items[i]);
+	}
+	enum_buf_add(b, map ? "}" : "]", 1);
+}

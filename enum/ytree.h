@@ -1,0 +1,99 @@
+/*
+ * ytree.h - editing and printing YAML trees (yaml/tree.h) for the
+ * enumerator: a universe's `vary` dimensions are applied to the manifests'
+ * trees before decoding, and each scenario is printed back to YAML text,
+ * which the ordinary loader (yaml/load.h) reads and the store keeps.
+ *
+ * Nodes made here live in an arena the caller owns.  Trees from
+ * yaml_parse_* are never changed in place: enum_ynode_clone first.
+ */
+#ifndef KSO_ENUM_YTREE_H
+#define KSO_ENUM_YTREE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../model/arena.h"
+#include "../model/error.h"
+#include "../yaml/tree.h"
+
+/* A growable, NUL-terminated text buffer (malloc'ed). */
+struct enum_buf {
+	char *s;
+	size_t n, cap;
+};
+
+/* enum_buf_init / enum_buf_release: an empty buffer; release frees it. */
+void enum_buf_init(struct enum_buf *b);
+void enum_buf_release(struct enum_buf *b);
+/* enum_buf_add: appends n bytes; enum_buf_puts a string; enum_buf_printf
+ * formatted text.  Abort on out-of-memory. */
+void enum_buf_add(struct enum_buf *b, const char *s, size_t n);
+void enum_buf_puts(struct enum_buf *b, const char *s);
+void enum_buf_printf(struct enum_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* enum_buf_take: the text (caller frees); b is empty after. */
+char *enum_buf_take(struct enum_buf *b);
+
+/* One step of a field path: a map key, or a sequence index (key NULL). */
+struct enum_path_seg {
+	const char *key;
+	int index;
+};
+
+/* A field path such as spec.containers[0].resources.requests.cpu. */
+struct enum_path {
+	struct enum_path_seg *segs;
+	int n;
+	const char *text;          /* as written, for messages */
+};
+
+/* enum_path_parse: parses a path given as text (segments split at '.',
+ * "[N]" indexes a sequence, a segment in double quotes may hold dots:
+ * metadata.labels."topology.kubernetes.io/zone") or as a YAML sequence of
+ * keys and integer indexes.  Allocates from a.  Returns 0, or -1 with err
+ * set at the node's position in file. */
+int enum_path_parse(struct arena *a, const char *file, const struct ynode *n,
+		    struct enum_path *out, struct error *err);
+
+/* enum_ynode_clone: a deep copy of n in a (NULL for NULL).  Aliased nodes
+ * are copied once per reference. */
+struct ynode *enum_ynode_clone(struct arena *a, const struct ynode *n);
+
+/* enum_ynode_scalar: a new plain (quoted=false) or quoted scalar. */
+struct ynode *enum_ynode_scalar(struct arena *a, const char *s, bool quoted);
+
+/* enum_ynode_set: in the tree root (a map, already a clone), sets the field
+ * at p to a copy of value, creating missing maps on the way; value NULL (or
+ * a plain null scalar) removes the field.  Returns 0, or -1 with why
+ * (len bytes) saying what is wrong (an index out of range, a key under a
+ * scalar). */
+int enum_ynode_set(struct arena *a, struct ynode *root, const struct enum_path *p,
+		   const struct ynode *value, char *why, size_t len);
+
+/* enum_ynode_get: the node at p under root, or NULL when absent. */
+const struct ynode *enum_ynode_get(const struct ynode *root,
+				   const struct enum_path *p);
+
+/* enum_ynode_remove_key: removes key from map m (a clone); no-op when
+ * absent or m is not a map. */
+void enum_ynode_remove_key(struct ynode *m, const char *key);
+
+/* enum_ynode_equal: structural equality, map keys in any order, scalar
+ * text and quoting compared. */
+bool enum_ynode_equal(const struct ynode *a, const struct ynode *b);
+
+/* enum_ynode_mentions: true when some scalar (key or value) in n equals s. */
+bool enum_ynode_mentions(const struct ynode *n, const char *s);
+
+/* enum_yaml_emit: n as block-style YAML at indentation 0 (a document's
+ * body, without "---").  Scalars keep their quoting, so the loader reads
+ * back the same values. */
+void enum_yaml_emit(struct enum_buf *b, const struct ynode *n);
+
+/* enum_yaml_flow: n on one line in flow style ({a: 1, b: [x]}), for
+ * labels and messages. */
+void enum_yaml_flow(struct enum_buf *b, const struct ynode *n);
+
+#endif

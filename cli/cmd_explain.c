@@ -1,6 +1,6 @@
 /*
  * cmd_explain.c - `kso explain PATH... [--pod NAMESPACE/NAME]
- * [--config FILE] [--profile NAME] [--engine model] [-o table|json]`:
+ * [--config FILE] [--profile NAME] [--engine oracle|model] [-o table|json]`:
  * one scheduling cycle (reference §1.3) for one pending pod, with the
  * verdict of every filter on every node, the scores, and the viable set
  * (spec shared/seeds/004: Feasibility, Viability, viable).
@@ -16,9 +16,13 @@
 #include "commands.h"
 #include "explain.h"
 #include "inputs.h"
+#include "../oracle/oracle.h"
 
-/* The engines --engine chooses from.  Add the oracle here. */
+/* The engines --engine chooses from; the first is the default.  Both fill
+ * the same struct model_cycle_result, so everything printed is identical
+ * when they agree. */
 static const struct cli_engine engines[] = {
+	{"oracle", oracle_explain_cycle},
 	{"model", model_schedule_cycle},
 };
 
@@ -44,7 +48,7 @@ static void explain_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: kso explain PATH... [--pod NAMESPACE/NAME] [--config FILE]\n"
-		"                   [--profile NAME] [--engine model] [-o table|json]\n\n"
+		"                   [--profile NAME] [--engine oracle|model] [-o table|json]\n\n"
 		"One scheduling cycle of one pending pod: every filter on every node,\n"
 		"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
 		"Without --pod, the pending pod the scheduling queue would pop first.\n");
@@ -65,7 +69,7 @@ static const char *option_value(int argc, char **argv, int *i)
 static int parse_args(int argc, char **argv, struct explain_args *a)
 {
 	memset(a, 0, sizeof *a);
-	a->engine = "model";
+	a->engine = engines[0].name;
 	a->paths = calloc((size_t)argc + 1, sizeof *a->paths);
 	if (!a->paths) {
 		fprintf(stderr, "kso: out of memory\n");
@@ -224,7 +228,7 @@ int cmd_explain(int argc, char **argv)
 		const struct cli_engine *engine = cli_engine_find(a.engine);
 		if (!engine) {
 			fprintf(stderr, "kso explain: unknown engine '%s' "
-				"(available: model)\n", a.engine);
+				"(available: oracle, model)\n", a.engine);
 			status = 2;
 		} else {
 			status = explain_run(&a, engine);

@@ -2,7 +2,7 @@
  * explain_json.c - `kso explain -o json`: one scheduling cycle as a JSON
  * document with deterministic bytes (cli/json.h), nodes in cluster order:
  *
- *   {"pod": "ns/name", "engine": "model", "profile": "default-scheduler",
+ *   {"pod": "ns/name", "profile": "default-scheduler",
  *    "nodes": {"<node>": {"feasible": bool, "rejected_by": "<plugin>"|"",
  *                         "failed_filters": [...], "reasons": [...],
  *                         "code": "Unschedulable"|..., "in_prefilter_result": bool,
@@ -10,6 +10,9 @@
  *                         "total": n}, ...},
  *    "scored": bool, "viable": ["<node>", ...], "preemption": null|{...},
  *    "code": "...", "message": "<event message>"|""}
+ *
+ * The engine's name is deliberately not printed: `--engine oracle` and
+ * `--engine model` must print byte-identical documents.
  *
  * "reasons" are the reason texts kube records for the node (those of the
  * rejecting filter); "scores" holds every enabled score plugin when scoring
@@ -142,8 +145,6 @@ void cli_explain_json(const struct cli_explain *x, FILE *f)
 	char name[1024];
 	snprintf(name, sizeof name, "%s/%s", pod->ns, pod->name);
 	json_string(&j, name);
-	json_key(&j, "engine");
-	json_string(&j, x->engine->name);
 	json_key(&j, "profile");
 	json_string(&j, x->profile->name);
 	json_key(&j, "nodes");

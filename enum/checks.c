@@ -459,3 +459,32 @@ void enum_tally_add(struct enum_tally *dst, const struct enum_tally *src)
 	for (size_t i = 0; i < sizeof *src / sizeof(uint64_t); i++)
 		d[i] += s[i];
 }
+
+void enum_tally_outcome(const struct enum_outcome *o, uint64_t w,
+			struct enum_tally t[2])
+{
+	uint64_t ws[2] = {w, 1};
+	bool broken = false;
+	for (int i = 0; i < MODEL_INV_COUNT; i++)
+		broken |= o->inv[i];
+	for (int k = 0; k < 2; k++) {
+		t[k].decisions += ws[k];
+		if (o->agree)
+			t[k].agree += ws[k];
+		else
+			t[k].disagree += ws[k];
+		if (broken)
+			t[k].violations += ws[k];
+		for (int i = 0; i < MODEL_INV_COUNT; i++)
+			if (o->inv[i])
+				t[k].inv[i] += ws[k];
+		for (int i = 0; i < ENUM_FIND_COUNT; i++)
+			if (o->find[i])
+				t[k].findings[i] += ws[k];
+		if (o->preempted) {
+			t[k].preemptions += ws[k];
+			if (!o->oracle_preempt_checked)
+				t[k].preempt_unchecked += ws[k];
+		}
+	}
+}

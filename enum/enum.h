@@ -252,6 +252,10 @@ struct enum_tally {
 
 void enum_tally_add(struct enum_tally *dst, const struct enum_tally *src);
 
+/* enum_tally_outcome: counts one decision of a state of class size w. */
+void enum_tally_outcome(const struct enum_outcome *o, uint64_t w,
+			struct enum_tally t[2]);
+
 /* ------------------------------------------------------- state records */
 
 /* What the store keeps of one state (all text malloc'ed by

@@ -1,0 +1,690 @@
+/*
+ * reachable.c - the `reachable` mode: from all pods pending, every state
+ * the scheduler loop (model/scheduler.h, reference §1.2, §1.3, §3.6) can
+ * reach, breadth-first with a visited set of canonical states, like an
+ * explicit-state model checker.
+ *
+ * A state is the placement, the nominations, the unschedulable pool and
+ * the order of the queue timestamps (enough for PrioritySort with
+ * re-queued pods, model_scheduler_next).  Successors of a state with next
+ * pod P: one bind per viable node (every tie selectHost could take; only
+ * the nominated node on the fast path), or, when nothing fits, kube's
+ * preemption (and each candidate tied with its choice) and the minimal
+ * answer, or P parked.  Every transition is checked against the model's
+ * invariants; breadth-first order makes the recorded trace a shortest
+ * one.  Termination is checked on the whole graph at the end (a cycle of
+ * steps is a run that never ends), and final states with more pods
+ * pending than another final state are findings.
+ */
+#include "enum.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PODS 60
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		fprintf(stderr, "kso: out of memory\n");
+		abort();
+	}
+	return q;
+}
+
+enum { ACT_BIND, ACT_KUBE, ACT_MINIMAL, ACT_PARK };
+
+/* How a state was first reached. */
+struct rmeta {
+	int32_t parent;        /* -1 for the initial state */
+	int32_t depth;
+	int16_t pod, node;
+	int8_t act;
+	uint64_t victims;      /* bit per pod */
+	uint64_t weight;       /* class size */
+};
+
+struct graph {
+	int bytes;             /* per state */
+	uint8_t *enc;          /* [n * bytes] canonical encodings */
+	struct rmeta *meta;
+	int n, cap;
+	uint32_t *slots;       /* hash set of state index + 1 */
+	uint32_t n_slots;
+	int32_t *edges;        /* (src, dst) pairs */
+	size_t n_edges, cap_edges;
+};
+
+static uint64_t hash_bytes(const uint8_t *b, int n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (int i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static void graph_rehash(struct graph *g)
+{
+	uint32_t ns = g->n_slots ? 2 * g->n_slots : 1024;
+	free(g->slots);
+	g->slots = calloc(ns, sizeof *g->slots);
+	if (!g->slots)
+		abort();
+	g->n_slots = ns;
+	for (int i = 0; i < g->n; i++) {
+		uint32_t k = (uint32_t)hash_bytes(g->enc + (size_t)i * (size_t)g->bytes, g->bytes) & (ns - 1);
+		while (g->slots[k])
+			k = (k + 1) & (ns - 1);
+		g->slots[k] = (uint32_t)i + 1;
+	}
+}
+
+/* Index of enc in g, adding it when new (*added).  */
+static int graph_intern(struct graph *g, const uint8_t *enc, bool *added)
+{
+	if (2 * ((uint32_t)g->n + 1) > g->n_slots)
+		graph_rehash(g);
+	uint32_t k = (uint32_t)hash_bytes(enc, g->bytes) & (g->n_slots - 1);
+	for (; g->slots[k]; k = (k + 1) & (g->n_slots - 1)) {
+		int i = (int)g->slots[k] - 1;
+		if (memcmp(g->enc + (size_t)i * (size_t)g->bytes, enc, (size_t)g->bytes) == 0) {
+			*added = false;
+			return i;
+		}
+	}
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 1024;
+		g->enc = xrealloc(g->enc, (size_t)g->cap * (size_t)g->bytes);
+		g->meta = xrealloc(g->meta, (size_t)g->cap * sizeof *g->meta);
+	}
+	memcpy(g->enc + (size_t)g->n * (size_t)g->bytes, enc, (size_t)g->bytes);
+	memset(&g->meta[g->n], 0, sizeof g->meta[g->n]);
+	g->slots[k] = (uint32_t)g->n + 1;
+	*added = true;
+	return g->n++;
+}
+
+static void graph_edge(struct graph *g, int a, int b)
+{
+	if (g->n_edges == g->cap_edges) {
+		g->cap_edges = g->cap_edges ? 2 * g->cap_edges : 1024;
+		g->edges = xrealloc(g->edges, g->cap_edges * 2 * sizeof *g->edges);
+	}
+	g->edges[2 * g->n_edges] = a;
+	g->edges[2 * g->n_edges + 1] = b;
+	g->n_edges++;
+}
+
+static void graph_release(struct graph *g)
+{
+	free(g->enc);
+	free(g->meta);
+	free(g->slots);
+	free(g->edges);
+}
+
+/* ------------------------------------------------------------ states */
+
+/* A decoded state: placement in x->snap plus pool and queue order. */
+struct rstate {
+	struct snapshot *snap;
+	bool *waiting;
+	int64_t *queued;
+};
+
+static void encode(const struct cluster *c, const struct rstate *s, uint8_t *out)
+{
+	for (int p = 0; p < c->n_pods; p++) {
+		uint8_t *t = out + ENUM_STATE_BYTES * p;
+		int at = s->snap->pod_node[p];
+		t[0] = (uint8_t)(at >= 0 ? at + 3 : at == SNAP_GONE ? 1 : 2);
+		t[1] = (uint8_t)(s->snap->nominated[p] + 1);
+		t[2] = s->waiting[p];
+		/* the rank of the queue timestamp among the pods' timestamps */
+		int rank = 0;
+		if (s->queued[p]) {
+			rank = 1;
+			for (int q = 0; q < c->n_pods; q++)
+				rank += s->queued[q] && s->queued[q] < s->queued[p];
+		}
+		t[3] = (uint8_t)rank;
+	}
+}
+
+static void decode(const struct cluster *c, const uint8_t *in, struct rstate *s)
+{
+	for (int p = 0; p < c->n_pods; p++) {
+		const uint8_t *t = in + ENUM_STATE_BYTES * p;
+		s->snap->pod_node[p] = t[0] >= 3 ? t[0] - 3 : t[0] == 1 ? SNAP_GONE : SNAP_PENDING;
+		s->snap->nominated[p] = (int32_t)t[1] - 1;
+		s->waiting[p] = t[2];
+		s->queued[p] = t[3];
+	}
+}
+
+static int64_t max_queued(const struct cluster *c, const int64_t *q)
+{
+	int64_t m = 0;
+	for (int p = 0; p < c->n_pods; p++)
+		m = q[p] > m ? q[p] : m;
+	return m;
+}
+
+/* The pod the loop schedules next (model_scheduler_next on s). */
+static int next_pod(const struct cluster *c, const struct rstate *s)
+{
+	struct model_scheduler m;
+	memset(&m, 0, sizeof m);
+	m.cluster = c;
+	m.snap = *s->snap;
+	m.waiting = s->waiting;
+	m.queued_at = s->queued;
+	return model_scheduler_next(&m);
+}
+
+/* ------------------------------------------------------- transitions */
+
+struct search {
+	struct enum_ctx *x;
+	const struct cluster *c;
+	struct graph g;
+	struct enum_sink *sink;
+	struct enum_tally *t;
+	bool symmetry;
+	struct rstate cur, nxt;
+	struct snapshot nsnap;        /* scratch for records */
+	bool *nwait;
+	int64_t *nqueued;
+	bool *placed;
+	uint8_t *raw, *canon;
+	int32_t *queue;        /* BFS order = state index order */
+};
+
+static const char *act_name(int act)
+{
+	return act == ACT_BIND ? "bind" : act == ACT_KUBE ? "preempt(kube)"
+		: act == ACT_MINIMAL ? "preempt(minimal)" : "unschedulable";
+}
+
+static void step_text(const struct cluster *c, int pod, int act, int node,
+		      uint64_t victims, struct enum_buf *b)
+{
+	enum_buf_printf(b, "%s/%s %s", c->pods[pod].ns, c->pods[pod].name, act_name(act));
+	if (node >= 0)
+		enum_buf_printf(b, " %s", c->nodes[node].name);
+	for (int p = 0; p < c->n_pods && p < 64; p++)
+		if (victims >> p & 1)
+			enum_buf_printf(b, " evict %s/%s", c->pods[p].ns, c->pods[p].name);
+}
+
+/* The shortest trace to state i, then (pod >= 0) one more step. */
+static char *trace(const struct search *S, int i, int pod, int act, int node,
+		   uint64_t victims)
+{
+	int depth = S->g.meta[i].depth;
+	int *chain = calloc((size_t)depth + 1, sizeof *chain);
+	if (!chain)
+		abort();
+	for (int k = i, d = depth; d > 0; k = S->g.meta[k].parent)
+		chain[--d] = k;
+	struct enum_buf b;
+	enum_buf_init(&b);
+	int n = 0;
+	for (int d = 0; d < depth; d++) {
+		const struct rmeta *m = &S->g.meta[chain[d]];
+		enum_buf_printf(&b, "%s%d. ", n ? "; " : "", n + 1);
+		step_text(S->c, m->pod, m->act, m->node, m->victims, &b);
+		n++;
+	}
+	if (pod >= 0) {
+		enum_buf_printf(&b, "%s%d. ", n ? "; " : "", n + 1);
+		step_text(S->c, pod, act, node, victims, &b);
+	}
+	if (S->symmetry)
+		enum_buf_puts(&b, " (steps name the canonical state's objects: "
+			      "identical nodes or pods may be renamed between "
+			      "steps; --no-symmetry gives literal traces)");
+	free(chain);
+	return enum_buf_take(&b);
+}
+
+static void emit_record(struct search *S, int state, const struct enum_outcome *o,
+			const char *viol_name, const char *viol_detail,
+			const char *viol_trace, enum enum_finding find,
+			const char *find_detail)
+{
+	if (!S->sink->record)
+		return;
+	struct enum_record r;
+	memset(&r, 0, sizeof r);
+	r.scenario = S->x->sc->index;
+	r.weight = S->g.meta[state].weight;
+	r.depth = S->g.meta[state].depth;
+	struct rstate tmp = {&S->nsnap, S->nwait, S->nqueued};
+	decode(S->c, S->g.enc + (size_t)state * (size_t)S->g.bytes, &tmp);
+	enum_record_state(&r, &S->nsnap);
+	if (o)
+		enum_record_outcome(&r, S->x, o, NULL);
+	if (viol_name)
+		enum_record_violation(&r, viol_name, viol_detail, viol_trace);
+	if (find_detail)
+		enum_record_finding(&r, enum_finding_name(find), find_detail);
+	S->sink->record(S->sink->user, &r);
+}
+
+/* Invariants of the step from S->cur to S->nxt (state index from). */
+static void check_step(struct search *S, int from, int pod, int act, int node,
+		       const int *victims, int n_victims)
+{
+	const struct cluster *c = S->c;
+	for (int p = 0; p < c->n_pods; p++)
+		S->placed[p] = S->nxt.snap->pod_node[p] >= 0;
+	struct model_scheduler m;
+	memset(&m, 0, sizeof m);
+	m.cluster = c;
+	m.snap = *S->nxt.snap;       /* borrowed */
+	m.placed = S->placed;
+	m.waiting = S->nxt.waiting;
+	m.queued_at = S->nxt.queued;
+	m.steps = S->g.meta[from].depth + 1;
+	struct model_step st = {
+		.pod = pod, .node = node, .victims = (int *)victims,
+		.n_victims = n_victims,
+		.action = act == ACT_BIND ? MODEL_STEP_BIND
+			: act == ACT_PARK ? MODEL_STEP_UNSCHEDULABLE : MODEL_STEP_PREEMPT,
+	};
+	model_invariants_check(&m, S->cur.snap, &st);
+	bool any = false;
+	for (int i = 0; i < MODEL_INV_COUNT; i++) {
+		if (i == MODEL_INV_TERMINATION || !m.inv.broken[i])
+			continue;
+		uint64_t vm = 0;
+		for (int k = 0; k < n_victims; k++)
+			vm |= UINT64_C(1) << victims[k];
+		char *tr = trace(S, from, pod, act, node, vm);
+		emit_record(S, from, NULL, model_invariant_name(i), m.inv.detail[i],
+			    tr, 0, NULL);
+		free(tr);
+		for (int k = 0; k < 2; k++)
+			S->t[k].inv[i] += k ? 1 : S->g.meta[from].weight;
+		any = true;
+	}
+	if (any)
+		for (int k = 0; k < 2; k++)
+			S->t[k].violations += k ? 1 : S->g.meta[from].weight;
+	model_invariants_release(&m.inv);
+}
+
+/* Canonicalizes S->nxt, adds it (edge from), records how it was reached. */
+static void add_successor(struct search *S, int from, int pod, int act,
+			  int node, const int *victims, int n_victims)
+{
+	check_step(S, from, pod, act, node, victims, n_victims);
+	encode(S->c, &S->nxt, S->raw);
+	uint64_t w = 1;
+	if (S->symmetry)
+		enum_state_canonical(&S->x->sc->sym, S->raw, S->canon, &w);
+	else
+		memcpy(S->canon, S->raw, (size_t)S->g.bytes);
+	bool added;
+	int i = graph_intern(&S->g, S->canon, &added);
+	graph_edge(&S->g, from, i);
+	if (!added)
+		return;
+	struct rmeta *m = &S->g.meta[i];
+	m->parent = from;
+	m->depth = S->g.meta[from].depth + 1;
+	m->pod = (int16_t)pod;
+	m->node = (int16_t)node;
+	m->act = (int8_t)act;
+	m->weight = w;
+	for (int k = 0; k < n_victims; k++)
+		m->victims |= UINT64_C(1) << victims[k];
+}
+
+static void copy_state(struct search *S)
+{
+	const struct cluster *c = S->c;
+	snapshot_assign(S->nxt.snap, S->cur.snap);
+	memcpy(S->nxt.waiting, S->cur.waiting, sizeof *S->nxt.waiting * (size_t)c->n_pods);
+	memcpy(S->nxt.queued, S->cur.queued, sizeof *S->nxt.queued * (size_t)c->n_pods);
+}
+
+/* A bind or an eviction is a cluster event: the pool empties. */
+static void wake_all(struct search *S)
+{
+	memset(S->nxt.waiting, 0, sizeof *S->nxt.waiting * (size_t)S->c->n_pods);
+}
+
+static void park(struct search *S, int p)
+{
+	S->nxt.waiting[p] = true;
+	S->nxt.queued[p] = max_queued(S->c, S->nxt.queued) + 1;
+}
+
+static void succ_bind(struct search *S, int from, int p, int node)
+{
+	copy_state(S);
+	S->nxt.snap->pod_node[p] = node;
+	S->nxt.snap->nominated[p] = -1;
+	wake_all(S);
+	add_successor(S, from, p, ACT_BIND, node, NULL, 0);
+}
+
+/* kube §3.6: victims deleted, lower-priority nominations on the node
+ * cleared, the pod nominated and re-queued. */
+static void succ_preempt(struct search *S, int from, int p, int act, int node,
+			 const int *victims, int n)
+{
+	const struct cluster *c = S->c;
+	copy_state(S);
+	for (int i = 0; i < n; i++) {
+		S->nxt.snap->pod_node[victims[i]] = SNAP_GONE;
+		S->nxt.snap->nominated[victims[i]] = -1;
+	}
+	for (int q = 0; q < c->n_pods; q++)
+		if (q != p && S->nxt.snap->pod_node[q] == SNAP_PENDING &&
+		    S->nxt.snap->nominated[q] == node &&
+		    c->pods[q].priority < c->pods[p].priority)
+			S->nxt.snap->nominated[q] = -1;
+	S->nxt.snap->nominated[p] = node;
+	park(S, p);
+	wake_all(S);
+	add_successor(S, from, p, act, node, victims, n);
+}
+
+static void succ_park(struct search *S, int from, int p, bool clear_own)
+{
+	copy_state(S);
+	if (clear_own)
+		S->nxt.snap->nominated[p] = -1;
+	park(S, p);
+	add_successor(S, from, p, ACT_PARK, -1, NULL, 0);
+}
+
+static const struct model_victims *kube_candidate(const struct model_preemption *k,
+						  int node)
+{
+	for (int i = 0; i < k->n_candidates; i++)
+		if (k->candidates[i].node == node)
+			return &k->candidates[i];
+	return NULL;
+}
+
+static bool same_answer(const struct model_victims *a, const struct model_victims *b)
+{
+	return a->node == b->node && a->n == b->n &&
+	       (a->n == 0 || memcmp(a->pods, b->pods, sizeof(int) * (size_t)a->n) == 0);
+}
+
+static void preemption_successors(struct search *S, int from, int p,
+				  const struct enum_outcome *o)
+{
+	const struct model_preemption *k = &o->kube, *m = &o->minimal;
+	const struct model_victims *seen[64];
+	int n_seen = 0;
+	if (k->code == MODEL_SUCCESS && k->node >= 0) {
+		seen[n_seen++] = &k->chosen;
+		succ_preempt(S, from, p, ACT_KUBE, k->node, k->chosen.pods, k->chosen.n);
+		for (int i = 0; i < k->n_ties && n_seen < 63; i++) {
+			const struct model_victims *v = kube_candidate(k, k->ties[i]);
+			if (!v || same_answer(v, &k->chosen))
+				continue;
+			seen[n_seen++] = v;
+			succ_preempt(S, from, p, ACT_KUBE, v->node, v->pods, v->n);
+		}
+	}
+	if (o->minimal_ok && m->node >= 0) {
+		bool dup = false;
+		for (int i = 0; i < n_seen; i++)
+			dup |= same_answer(seen[i], &m->chosen);
+		if (!dup)
+			succ_preempt(S, from, p, ACT_MINIMAL, m->node, m->chosen.pods,
+				     m->chosen.n);
+		n_seen++;
+	}
+	if (n_seen == 0)
+		succ_park(S, from, p, k->clear_own_nomination);
+}
+
+static void tally_state(struct search *S, int i, bool final)
+{
+	uint64_t w = S->g.meta[i].weight;
+	S->t[0].states += w;
+	S->t[1].states += 1;
+	if (final) {
+		S->t[0].finals += w;
+		S->t[1].finals += 1;
+	}
+}
+
+/* Visits state i: its decision's checks, then its successors. */
+static void visit(struct search *S, int i)
+{
+	decode(S->c, S->g.enc + (size_t)i * (size_t)S->g.bytes, &S->cur);
+	int p = next_pod(S->c, &S->cur);
+	tally_state(S, i, p < 0);
+	if (p < 0) {
+		if (S->sink->store_all)
+			emit_record(S, i, NULL, NULL, NULL, NULL, 0, NULL);
+		return;
+	}
+	struct enum_outcome o;
+	enum_outcome_init(&o);
+	enum_check_pod(S->x, p, &o);
+	uint64_t w = S->g.meta[i].weight;
+	enum_tally_outcome(&o, w, S->t);
+	if (S->sink->store_all || enum_outcome_issue(&o))
+		emit_record(S, i, &o, NULL, NULL, NULL, 0, NULL);
+	const struct model_cycle_result *r = &S->x->mr;
+	if (r->n_viable > 0) {
+		if (r->nominated_node >= 0)
+			succ_bind(S, i, p, r->nominated_node);
+		else
+			for (int k = 0; k < r->n_viable; k++)
+				succ_bind(S, i, p, r->viable[k]);
+	} else if (o.preempted) {
+		preemption_successors(S, i, p, &o);
+	} else {
+		succ_park(S, i, p, false);
+	}
+	enum_outcome_release(&o);
+}
+
+/* ------------------------------------------------- whole-graph checks */
+
+/* Kahn's algorithm: states left with a positive in-degree lie on or
+ * after a cycle.  Returns the first such state, or -1. */
+static int find_cycle(const struct graph *g)
+{
+	int *indeg = calloc((size_t)g->n + 1, sizeof *indeg);
+	int *stack = calloc((size_t)g->n + 1, sizeof *stack);
+	size_t *first = calloc((size_t)g->n + 2, sizeof *first);
+	int32_t *adj = calloc(g->n_edges + 1, sizeof *adj);
+	if (!indeg || !stack || !first || !adj)
+		abort();
+	for (size_t e = 0; e < g->n_edges; e++) {
+		indeg[g->edges[2 * e + 1]]++;
+		first[g->edges[2 * e] + 1]++;
+	}
+	for (int i = 0; i < g->n; i++)
+		first[i + 1] += first[i];
+	size_t *fill = calloc((size_t)g->n + 1, sizeof *fill);
+	if (!fill)
+		abort();
+	for (size_t e = 0; e < g->n_edges; e++) {
+		int a = g->edges[2 * e];
+		adj[first[a] + fill[a]++] = g->edges[2 * e + 1];
+	}
+	int top = 0;
+	for (int i = 0; i < g->n; i++)
+		if (!indeg[i])
+			stack[top++] = i;
+	while (top) {
+		int a = stack[--top];
+		for (size_t e = first[a]; e < first[a + 1]; e++)
+			if (--indeg[adj[e]] == 0)
+				stack[top++] = adj[e];
+	}
+	int bad = -1;
+	for (int i = 0; i < g->n && bad < 0; i++)
+		if (indeg[i] > 0)
+			bad = i;
+	free(indeg);
+	free(stack);
+	free(first);
+	free(adj);
+	free(fill);
+	return bad;
+}
+
+static int pending_of(const struct search *S, int i)
+{
+	int k = 0;
+	for (int p = 0; p < S->c->n_pods; p++)
+		k += S->g.enc[(size_t)i * (size_t)S->g.bytes + ENUM_STATE_BYTES * (size_t)p] == 2;
+	return k;
+}
+
+/* Final states (no pod to schedule) with more pods pending than the best
+ * final state. */
+static void worse_finals(struct search *S, const bool *final)
+{
+	int best = S->c->n_pods + 1;
+	for (int i = 0; i < S->g.n; i++)
+		if (final[i] && pending_of(S, i) < best)
+			best = pending_of(S, i);
+	for (int i = 0; i < S->g.n; i++) {
+		if (!final[i] || pending_of(S, i) <= best)
+			continue;
+		char *tr = trace(S, i, -1, 0, -1, 0);
+		struct enum_buf d;
+		enum_buf_init(&d);
+		enum_buf_printf(&d, "%d pod(s) pending at quiescence; another "
+				"reachable final state has %d; trace: %s",
+				pending_of(S, i), best, tr);
+		emit_record(S, i, NULL, NULL, NULL, NULL, ENUM_FIND_WORSE_FINAL, d.s);
+		enum_buf_release(&d);
+		free(tr);
+		S->t[0].findings[ENUM_FIND_WORSE_FINAL] += S->g.meta[i].weight;
+		S->t[1].findings[ENUM_FIND_WORSE_FINAL] += 1;
+	}
+}
+
+static void termination(struct search *S)
+{
+	int bad = find_cycle(&S->g);
+	if (bad < 0)
+		return;
+	char *tr = trace(S, bad, -1, 0, -1, 0);
+	emit_record(S, bad, NULL, model_invariant_name(MODEL_INV_TERMINATION),
+		    "this state lies on or after a cycle of steps: the loop "
+		    "can run forever", tr, 0, NULL);
+	free(tr);
+	for (int k = 0; k < 2; k++) {
+		S->t[k].inv[MODEL_INV_TERMINATION] += k ? 1 : S->g.meta[bad].weight;
+		S->t[k].violations += k ? 1 : S->g.meta[bad].weight;
+	}
+}
+
+/* ------------------------------------------------------------- driver */
+
+static void search_init(struct search *S, struct enum_ctx *x, bool symmetry,
+			struct enum_sink *sink, struct enum_tally *t)
+{
+	const struct cluster *c = x->c;
+	memset(S, 0, sizeof *S);
+	S->x = x;
+	S->c = c;
+	S->sink = sink;
+	S->t = t;
+	S->symmetry = symmetry;
+	S->g.bytes = ENUM_STATE_BYTES * c->n_pods;
+	size_t n = (size_t)c->n_pods + 1;
+	S->cur.snap = &x->snap;
+	S->nxt.snap = &x->after;
+	snapshot_clone(&S->nsnap, &x->snap);
+	S->cur.waiting = calloc(n, sizeof(bool));
+	S->nxt.waiting = calloc(n, sizeof(bool));
+	S->cur.queued = calloc(n, sizeof(int64_t));
+	S->nxt.queued = calloc(n, sizeof(int64_t));
+	S->placed = calloc(n, sizeof(bool));
+	S->nwait = calloc(n, sizeof(bool));
+	S->nqueued = calloc(n, sizeof(int64_t));
+	S->raw = calloc((size_t)S->g.bytes + 1, 1);
+	S->canon = calloc((size_t)S->g.bytes + 1, 1);
+	if (!S->cur.waiting || !S->nxt.waiting || !S->cur.queued ||
+	    !S->nxt.queued || !S->placed || !S->nwait || !S->nqueued || !S->raw || !S->canon)
+		abort();
+}
+
+static void search_release(struct search *S)
+{
+	snapshot_release(&S->nsnap);
+	free(S->cur.waiting);
+	free(S->nxt.waiting);
+	free(S->cur.queued);
+	free(S->nxt.queued);
+	free(S->placed);
+	free(S->nwait);
+	free(S->nqueued);
+	free(S->raw);
+	free(S->canon);
+	graph_release(&S->g);
+}
+
+int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
+		   struct enum_tally t[2], struct error *err)
+{
+	assert(x && sink && t && err);
+	const struct cluster *c = x->c;
+	if (c->n_pods > MAX_PODS || c->n_nodes > 250)
+		return error_plain(err, "reachable mode handles at most %d pods "
+				   "and 250 nodes", MAX_PODS);
+	x->step_invariants = false;
+	struct search S;
+	search_init(&S, x, symmetry, sink, t);
+	/* the initial state: every pod pending, nothing nominated or parked */
+	for (int p = 0; p < c->n_pods; p++) {
+		x->snap.pod_node[p] = SNAP_PENDING;
+		x->snap.nominated[p] = -1;
+	}
+	encode(c, &S.cur, S.raw);
+	uint64_t w = 1;
+	if (symmetry)
+		enum_state_canonical(&x->sc->sym, S.raw, S.canon, &w);
+	else
+		memcpy(S.canon, S.raw, (size_t)S.g.bytes);
+	bool added;
+	int root = graph_intern(&S.g, S.canon, &added);
+	S.g.meta[root].parent = -1;
+	S.g.meta[root].weight = w;
+	int rc = 0;
+	/* breadth-first: states are numbered in the order they are found */
+	for (int i = 0; i < S.g.n; i++) {
+		if ((i & 63) == 0 && sink->stop && *sink->stop) {
+			rc = 1;
+			break;
+		}
+		visit(&S, i);
+	}
+	if (rc == 0) {
+		bool *final = calloc((size_t)S.g.n + 1, sizeof *final);
+		if (!final)
+			abort();
+		for (size_t e = 0; e < S.g.n_edges; e++)
+			final[S.g.edges[2 * e]] = true;     /* has a successor */
+		for (int i = 0; i < S.g.n; i++)
+			final[i] = !final[i];
+		worse_finals(&S, final);
+		free(final);
+		termination(&S);
+	}
+	search_release(&S);
+	return rc;
+}

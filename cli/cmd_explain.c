@@ -1,6 +1,7 @@
 /*
  * cmd_explain.c - `kso explain PATH... [--pod NAMESPACE/NAME]
- * [--config FILE] [--profile NAME] [--engine oracle|model] [-o table|json]`:
+ * [--config FILE] [--profile NAME] [--engine oracle|model] [--all-nodes]
+ * [-o table|json]`:
  * one scheduling cycle (reference §1.3) for one pending pod, with the
  * verdict of every filter on every node, the scores, and the viable set
  * (spec shared/seeds/004: Feasibility, Viability, viable).
@@ -48,7 +49,8 @@ static void explain_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: kso explain PATH... [--pod NAMESPACE/NAME] [--config FILE]\n"
-		"                   [--profile NAME] [--engine oracle|model] [-o table|json]\n\n"
+		"                   [--profile NAME] [--engine oracle|model] [--all-nodes]\n"
+		"                   [-o table|json]\n\n"
 		"One scheduling cycle of one pending pod: every filter on every node,\n"
 		"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
 		"Without --pod, the pending pod the scheduling queue would pop first.\n");
@@ -81,6 +83,10 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
 			explain_usage(stdout);
 			return 0;
+		} else if (!strcmp(opt, "--all-nodes")) {
+			/* accepted for symmetry with schedule: explain always
+			 * evaluates every node with every filter */
+			continue;
 		} else if (!strcmp(opt, "--pod"))
 			dst = &a->pod;
 		else if (!strcmp(opt, "--config"))

@@ -1,8 +1,21 @@
 /*
  * cmd_schedule.c - `kso schedule PATH... [--config FILE] [--tie first|random]
- * [--seed N] [--max-steps N] [-o table|json|yaml]`: the scheduler loop
- * (model/scheduler.h; seed 004 "Scheduler", reference §1.2, §1.3, §3)
- * run on the manifests until no pod can make progress.
+ * [--seed N] [--max-steps N] [--engine oracle|model] [--all-nodes]
+ * [-o table|json|yaml]`: the scheduler loop (model/scheduler.h; seed 004
+ * "Scheduler", reference §1.2, §1.3, §3) run on the manifests until no
+ * pod can make progress.
+ *
+ * --engine oracle (the default) runs the loop on the oracle
+ * (oracle/scheduler.h): incremental aggregates, kube's node sampling
+ * (reference §1.4) and oracle_preempt; --engine model runs the literal
+ * model (model_scheduler_step).  Both follow the same loop semantics and
+ * print the same bytes whenever their cycles agree.  Sampling is on by
+ * default for the oracle, as in kube; --all-nodes turns it off.  It only
+ * matters from 100 nodes on: below that numFeasibleNodesToFind is every
+ * node, so on such clusters (every fixture) the engines' outputs are
+ * byte-identical with or without --all-nodes.  From 100 nodes on,
+ * sampling may pick a different viable node than the model, which always
+ * evaluates every node.
  *
  * Output:
  *   table  one line per step (pod, action, node, victims, viable nodes,
@@ -33,6 +46,7 @@
 #include "inputs.h"
 #include "json.h"
 #include "../model/scheduler.h"
+#include "../oracle/scheduler.h"
 
 enum output { OUT_TABLE, OUT_JSON, OUT_YAML };
 
@@ -42,12 +56,15 @@ struct args {
 	const char *config;
 	struct model_sched_opts opts;
 	enum output out;
+	bool oracle;         /* --engine oracle (default) */
+	bool all_nodes;      /* --all-nodes: no node sampling (oracle) */
 };
 
 static int usage(FILE *f)
 {
 	fprintf(f, "usage: kso schedule PATH... [--config FILE] "
-		   "[--tie first|random] [--seed N] [--max-steps N] "
+		   "[--tie first|random] [--seed N] [--max-steps N]\n"
+		   "                    [--engine oracle|model] [--all-nodes] "
 		   "[-o table|json|yaml]\n");
 	return 2;
 }
@@ -88,6 +105,10 @@ static int parse_option(struct args *a, char **argv, int argc, int *i)
 		if (parse_count(v, 1000000000, &n))
 			goto bad;
 		a->opts.max_steps = (int)n;
+	} else if (!strcmp(opt, "--engine")) {
+		if (strcmp(v, "oracle") && strcmp(v, "model"))
+			goto bad;
+		a->oracle = !strcmp(v, "oracle");
 	} else if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
 		if (!strcmp(v, "table"))
 			a->out = OUT_TABLE;
@@ -110,6 +131,7 @@ bad:
 static int parse_args(struct args *a, int argc, char **argv)
 {
 	memset(a, 0, sizeof *a);
+	a->oracle = true;
 	a->paths = calloc((size_t)argc + 1, sizeof *a->paths);
 	if (!a->paths) {
 		fprintf(stderr, "kso: out of memory\n");
@@ -119,6 +141,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 1;
+		}
+		if (!strcmp(argv[i], "--all-nodes")) {
+			a->all_nodes = true;
+			continue;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			int rc = parse_option(a, argv, argc, &i);
@@ -160,13 +186,60 @@ static const char *action_name(enum model_step_action a)
 	return "?";
 }
 
-/* Why the loop ended. */
-static const char *stop_reason(const struct model_scheduler *m)
+/* ------------------------------------------------------------ engines */
+
+/* The loop of the chosen engine; the printers read its record. */
+struct runner {
+	bool oracle;
+	struct model_scheduler model;
+	struct oracle_scheduler os;
+};
+
+static void runner_init(struct runner *r, const struct snapshot *s,
+			const struct args *a)
 {
+	memset(r, 0, sizeof *r);
+	r->oracle = a->oracle;
+	if (r->oracle)
+		oracle_scheduler_init(&r->os, s, &a->opts, a->all_nodes);
+	else
+		model_scheduler_init(&r->model, s, &a->opts);
+}
+
+static void runner_release(struct runner *r)
+{
+	if (r->oracle)
+		oracle_scheduler_release(&r->os);
+	else
+		model_scheduler_release(&r->model);
+}
+
+/* The loop's record: placement, pool, steps, invariants. */
+static const struct model_scheduler *runner_rec(const struct runner *r)
+{
+	return r->oracle ? &r->os.rec : &r->model;
+}
+
+static int runner_step(struct runner *r, struct model_step *st)
+{
+	return r->oracle ? oracle_scheduler_step(&r->os, st)
+			 : model_scheduler_step(&r->model, st);
+}
+
+static int runner_next(const struct runner *r)
+{
+	return r->oracle ? oracle_scheduler_next(&r->os)
+			 : model_scheduler_next(&r->model);
+}
+
+/* Why the loop ended. */
+static const char *stop_reason(const struct runner *r)
+{
+	const struct model_scheduler *m = runner_rec(r);
 	if (m->stopped)
 		return "termination";
 	if (m->opts.max_steps > 0 && m->steps >= m->opts.max_steps &&
-	    model_scheduler_next(m) >= 0)
+	    runner_next(r) >= 0)
 		return "max-steps";
 	return "quiescent";
 }
@@ -224,11 +297,12 @@ static void table_step(FILE *f, const struct model_scheduler *m,
 		st->message && st->message[0] ? st->message : "");
 }
 
-static void table_end(FILE *f, const struct model_scheduler *m)
+static void table_end(FILE *f, const struct runner *r)
 {
+	const struct model_scheduler *m = runner_rec(r);
 	struct counts k = count_pods(m);
 	fprintf(f, "\nbound %d, pending %d, evicted %d, steps %d (%s)\n",
-		k.bound, k.pending, k.evicted, m->steps, stop_reason(m));
+		k.bound, k.pending, k.evicted, m->steps, stop_reason(r));
 	if (model_invariants_ok(&m->inv)) {
 		fprintf(f, "invariants: OK\n");
 		return;
@@ -307,8 +381,9 @@ static void json_invariants(struct json_out *j, const struct model_scheduler *m)
 	json_end_object(j);
 }
 
-static void json_end_run(struct json_out *j, const struct model_scheduler *m)
+static void json_end_run(struct json_out *j, const struct runner *r)
 {
+	const struct model_scheduler *m = runner_rec(r);
 	const struct cluster *c = m->cluster;
 	struct counts k = count_pods(m);
 	json_end_array(j);   /* steps */
@@ -323,7 +398,7 @@ static void json_end_run(struct json_out *j, const struct model_scheduler *m)
 	json_key(j, "steps");
 	json_int(j, m->steps);
 	json_key(j, "stopped");
-	json_string(j, stop_reason(m));
+	json_string(j, stop_reason(r));
 	json_key(j, "invariants");
 	json_invariants(j, m);
 	json_end_object(j);
@@ -356,8 +431,9 @@ static void yaml_final(FILE *f, const struct model_scheduler *m)
 }
 
 /* Runs the loop, printing each step as it happens. */
-static void run(struct model_scheduler *m, enum output out)
+static void run(struct runner *r, enum output out)
 {
+	const struct model_scheduler *m = runner_rec(r);
 	struct json_out j;
 	if (out == OUT_JSON) {
 		json_init(&j, stdout, false);
@@ -366,7 +442,7 @@ static void run(struct model_scheduler *m, enum output out)
 		json_begin_array(&j);
 	}
 	struct model_step st;
-	while (model_scheduler_step(m, &st)) {
+	while (runner_step(r, &st)) {
 		if (out == OUT_JSON)
 			json_step(&j, m, &st);
 		else if (out == OUT_TABLE)
@@ -374,9 +450,9 @@ static void run(struct model_scheduler *m, enum output out)
 		model_step_release(&st);
 	}
 	if (out == OUT_JSON)
-		json_end_run(&j, m);
+		json_end_run(&j, r);
 	else if (out == OUT_TABLE)
-		table_end(stdout, m);
+		table_end(stdout, r);
 	else
 		yaml_final(stdout, m);
 }
@@ -398,11 +474,11 @@ int cmd_schedule(int argc, char **argv)
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_scheduler m;
-	model_scheduler_init(&m, &s, &a.opts);
-	run(&m, a.out);
-	rc = model_invariants_ok(&m.inv) ? 0 : 1;
-	model_scheduler_release(&m);
+	struct runner r;
+	runner_init(&r, &s, &a);
+	run(&r, a.out);
+	rc = model_invariants_ok(&runner_rec(&r)->inv) ? 0 : 1;
+	runner_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 	free(a.paths);

@@ -11,5 +11,8 @@ int cmd_validate(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_schedule(int argc, char **argv);
+int cmd_enum(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

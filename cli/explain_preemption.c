@@ -3,7 +3,9 @@
  * declared in cli/explain.h): when no node is feasible, what kube's
  * DefaultPreemption would do (model_preempt_kube, reference §3) next to
  * the spec's least-Casualty Preemption (model_preempt_minimal, seed 004),
- * and whether they differ (reference §5(g)).
+ * and whether they differ (reference §5(g)).  kube's answer comes from
+ * the engine explain runs (--engine oracle: oracle_preempt_kube; model:
+ * model_preempt_kube); the minimal answer is always the model's.
  *
  * JSON value of "preemption" (null when the cycle was not a FitError or
  * the profile has no DefaultPreemption):
@@ -24,6 +26,7 @@
 #include <string.h>
 
 #include "../model/preemption.h"
+#include "../oracle/oracle.h"
 
 /* Both answers for one explained cycle. */
 struct answers {
@@ -45,8 +48,12 @@ static void answers_run(const struct cli_explain *x, struct answers *a)
 	model_preemption_init(&a->minimal);
 	error_init(&a->err);
 	struct model_preempt_opts o = {.offset_draw = 0};
-	model_preempt_kube(x->profile, x->snap, x->pod, x->result, &o,
-			   &a->kube);
+	if (x->engine && strcmp(x->engine->name, "oracle") == 0)
+		oracle_preempt_kube(x->profile, x->snap, x->pod, x->result, &o,
+				    &a->kube);
+	else
+		model_preempt_kube(x->profile, x->snap, x->pod, x->result, &o,
+				   &a->kube);
 	a->minimal_rc = model_preempt_minimal(x->profile, x->snap, x->pod,
 					      x->result, &a->minimal, &a->err);
 }

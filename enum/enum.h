@@ -15,6 +15,7 @@
 #ifndef KSO_ENUM_H
 #define KSO_ENUM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -307,7 +308,7 @@ struct enum_sink {
 	void *user;
 	bool store_all;                /* --store all */
 	void (*record)(void *user, struct enum_record *r);  /* takes r */
-	volatile int *stop;            /* set: abandon (interrupted) */
+	volatile sig_atomic_t *stop;   /* set: abandon (interrupted) */
 };
 
 /* enum_placements: placement states [first, last) of x's scenario in

@@ -196,6 +196,7 @@ struct search {
 	struct enum_sink *sink;
 	struct enum_tally *t;
 	bool symmetry;
+	struct enum_symmetry sym;   /* node permutations only */
 	struct rstate cur, nxt;
 	struct snapshot nsnap;        /* scratch for records */
 	bool *nwait;
@@ -328,7 +329,7 @@ static void add_successor(struct search *S, int from, int pod, int act,
 	encode(S->c, &S->nxt, S->raw);
 	uint64_t w = 1;
 	if (S->symmetry)
-		enum_state_canonical(&S->x->sc->sym, S->raw, S->canon, &w);
+		enum_state_canonical(&S->sym, S->raw, S->canon, &w);
 	else
 		memcpy(S->canon, S->raw, (size_t)S->g.bytes);
 	bool added;
@@ -422,16 +423,76 @@ static bool same_answer(const struct model_victims *a, const struct model_victim
 	       (a->n == 0 || memcmp(a->pods, b->pods, sizeof(int) * (size_t)a->n) == 0);
 }
 
+/* The least-Casualty answer restricted to node n (the other potential
+ * nodes hidden as UAU in the cycle result for the call). */
+static bool minimal_on(struct search *S, int p, int n, const int *pot, int np,
+		       struct model_preemption *out)
+{
+	struct model_cycle_result *r = &S->x->mr;
+	const struct sched_profile *prof = model_profile_for(S->c, p);
+	for (int i = 0; i < np; i++)
+		if (pot[i] != n)
+			r->verdicts[pot[i]].code = MODEL_UAU;
+	struct error err;
+	error_init(&err);
+	model_preemption_init(out);
+	bool ok = model_preempt_minimal(prof, S->cur.snap, p, r, out, &err) == 0 &&
+		  out->node >= 0;
+	for (int i = 0; i < np; i++)
+		r->verdicts[pot[i]].code = MODEL_UNSCHEDULABLE;
+	return ok;
+}
+
+/* Every least-Casualty answer, one per node achieving the least Casualty:
+ * the spec's Preemption picks any of them, and following all keeps the
+ * search symmetric under node permutations (model_preempt_minimal alone
+ * settles ties by node order). */
+static int minimal_answers(struct search *S, int p, struct model_preemption *ans)
+{
+	int n_nodes = S->c->n_nodes;
+	int *pot = calloc((size_t)n_nodes + 1, sizeof *pot);
+	if (!pot)
+		abort();
+	int np = model_preemption_potential(&S->x->mr, pot), k = 0;
+	for (int i = 0; i < np; i++) {
+		if (!minimal_on(S, p, pot[i], pot, np, &ans[k])) {
+			model_preemption_release(&ans[k]);
+			continue;
+		}
+		if (k > 0) {
+			int c = model_casualty_cmp(&ans[k].chosen.casualty, &ans[0].chosen.casualty);
+			if (c > 0) {
+				model_preemption_release(&ans[k]);
+				continue;
+			}
+			if (c < 0) {
+				for (int j = 0; j < k; j++)
+					model_preemption_release(&ans[j]);
+				ans[0] = ans[k];
+				k = 0;
+			}
+		}
+		k++;
+	}
+	free(pot);
+	return k;
+}
+
 static void preemption_successors(struct search *S, int from, int p,
 				  const struct enum_outcome *o)
 {
-	const struct model_preemption *k = &o->kube, *m = &o->minimal;
-	const struct model_victims *seen[64];
+	const struct model_preemption *k = &o->kube;
+	const struct model_victims **seen =
+		calloc((size_t)S->c->n_nodes * 2 + 2, sizeof *seen);
+	struct model_preemption *ans =
+		calloc((size_t)S->c->n_nodes + 1, sizeof *ans);
+	if (!seen || !ans)
+		abort();
 	int n_seen = 0;
 	if (k->code == MODEL_SUCCESS && k->node >= 0) {
 		seen[n_seen++] = &k->chosen;
 		succ_preempt(S, from, p, ACT_KUBE, k->node, k->chosen.pods, k->chosen.n);
-		for (int i = 0; i < k->n_ties && n_seen < 63; i++) {
+		for (int i = 0; i < k->n_ties; i++) {
 			const struct model_victims *v = kube_candidate(k, k->ties[i]);
 			if (!v || same_answer(v, &k->chosen))
 				continue;
@@ -439,17 +500,23 @@ static void preemption_successors(struct search *S, int from, int p,
 			succ_preempt(S, from, p, ACT_KUBE, v->node, v->pods, v->n);
 		}
 	}
-	if (o->minimal_ok && m->node >= 0) {
+	int n_min = o->minimal_ok ? minimal_answers(S, p, ans) : 0;
+	for (int a = 0; a < n_min; a++) {
 		bool dup = false;
 		for (int i = 0; i < n_seen; i++)
-			dup |= same_answer(seen[i], &m->chosen);
-		if (!dup)
-			succ_preempt(S, from, p, ACT_MINIMAL, m->node, m->chosen.pods,
-				     m->chosen.n);
-		n_seen++;
+			dup |= same_answer(seen[i], &ans[a].chosen);
+		if (!dup) {
+			seen[n_seen++] = &ans[a].chosen;
+			succ_preempt(S, from, p, ACT_MINIMAL, ans[a].node,
+				     ans[a].chosen.pods, ans[a].chosen.n);
+		}
 	}
 	if (n_seen == 0)
 		succ_park(S, from, p, k->clear_own_nomination);
+	for (int a = 0; a < n_min; a++)
+		model_preemption_release(&ans[a]);
+	free(ans);
+	free(seen);
 }
 
 static void tally_state(struct search *S, int i, bool final)
@@ -605,6 +672,16 @@ static void search_init(struct search *S, struct enum_ctx *x, bool symmetry,
 	S->t = t;
 	S->symmetry = symmetry;
 	S->g.bytes = ENUM_STATE_BYTES * c->n_pods;
+	/* pods stay distinct: PrioritySort orders equal pods by manifest
+	 * order, so the loop itself tells identical pods apart */
+	int *pods = calloc((size_t)c->n_pods + 1, sizeof *pods);
+	if (!pods)
+		abort();
+	for (int p = 0; p < c->n_pods; p++)
+		pods[p] = p;
+	enum_symmetry_init(&S->sym, c->n_nodes, c->n_pods, x->sc->sym.node_class,
+			   pods, symmetry);
+	free(pods);
 	size_t n = (size_t)c->n_pods + 1;
 	S->cur.snap = &x->snap;
 	S->nxt.snap = &x->after;
@@ -625,6 +702,7 @@ static void search_init(struct search *S, struct enum_ctx *x, bool symmetry,
 
 static void search_release(struct search *S)
 {
+	enum_symmetry_release(&S->sym);
 	snapshot_release(&S->nsnap);
 	free(S->cur.waiting);
 	free(S->nxt.waiting);
@@ -657,7 +735,7 @@ int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
 	encode(c, &S.cur, S.raw);
 	uint64_t w = 1;
 	if (symmetry)
-		enum_state_canonical(&x->sc->sym, S.raw, S.canon, &w);
+		enum_state_canonical(&S.sym, S.raw, S.canon, &w);
 	else
 		memcpy(S.canon, S.raw, (size_t)S.g.bytes);
 	bool added;

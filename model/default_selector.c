@@ -111,15 +111,32 @@ static const struct owner_ref *pod_controller(const struct pod *p)
 	return NULL;
 }
 
-/* The controller kinds DefaultSelector knows, matched on the exact
- * group/version kube compares (rcKind = v1, rsKind/ssKind = apps/v1);
+/* apiVersion == group "/" version as schema.ParseGroupVersion reads it:
+ * no slash -> group "", one slash -> split there (so "/v1" is group "",
+ * version "v1"), more -> unparsable (false). */
+bool model_api_version_is(const char *api_version, const char *group,
+			  const char *version)
+{
+	const char *slash = strchr(api_version, '/');
+	if (!slash)
+		return group[0] == '\0' && strcmp(api_version, version) == 0;
+	if (strchr(slash + 1, '/'))
+		return false;
+	size_t glen = (size_t)(slash - api_version);
+	return strlen(group) == glen &&
+	       strncmp(api_version, group, glen) == 0 &&
+	       strcmp(slash + 1, version) == 0;
+}
+
+/* The controller kinds DefaultSelector knows, matched on the
+ * group/version/kind kube compares (rcKind = v1, rsKind/ssKind = apps/v1);
  * -1 for any other owner. */
 static int owner_workload_kind(const struct owner_ref *o)
 {
-	if (strcmp(o->api_version, "v1") == 0 &&
+	if (model_api_version_is(o->api_version, "", "v1") &&
 	    strcmp(o->kind, "ReplicationController") == 0)
 		return WORKLOAD_REPLICATION_CONTROLLER;
-	if (strcmp(o->api_version, "apps/v1") != 0)
+	if (!model_api_version_is(o->api_version, "apps", "v1"))
 		return -1;
 	if (strcmp(o->kind, "ReplicaSet") == 0)
 		return WORKLOAD_REPLICA_SET;

@@ -63,4 +63,10 @@ bool model_selector_is_empty(const struct model_selector *s);
 void model_default_selector(const struct cluster *c, int pod,
 			    struct model_selector *out);
 
+/* model_api_version_is: apiVersion equals group "/" version as Go's
+ * schema.ParseGroupVersion reads it ("v1" and "/v1" are group "", version
+ * "v1"; more than one slash never matches). */
+bool model_api_version_is(const char *api_version, const char *group,
+			  const char *version);
+
 #endif

@@ -70,9 +70,10 @@ static int filter_pass(const struct model_cycle *cy, int node,
 	return first;
 }
 
-/* kube §1.5: Q = pods nominated to node, not yet bound, with
- * prio(q) >= prio(P) and q != P.  Written into q[], returns |Q|.  Manifest
- * order stands for the nominator's insertion order (see DEVIATIONS.md). */
+/* kube §1.5: Q = pods nominated to node, not yet bound, held by the
+ * nominator, with prio(q) >= prio(P) and q != P.  Written into q[],
+ * returns |Q|.  Manifest order stands for the nominator's insertion order
+ * (see DEVIATIONS.md). */
 static int nominated_pods(const struct model_cycle *cy, int node, int *q)
 {
 	const struct cluster *c = cy->cluster;
@@ -81,7 +82,7 @@ static int nominated_pods(const struct model_cycle *cy, int node, int *q)
 	int n = 0;
 	for (int p = 0; p < c->n_pods; p++) {
 		if (p == cy->pod || v->nominated[p] != node ||
-		    v->pod_node[p] != SNAP_PENDING)
+		    v->pod_node[p] != SNAP_PENDING || !model_in_nominator(c, p))
 			continue;
 		if (c->pods[p].priority >= prio)
 			q[n++] = p;

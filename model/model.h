@@ -100,6 +100,12 @@ bool model_queue_less(const struct cluster *c, int a, int b);
  * puts first on placement s, or -1 when there is none. */
 int model_next_pod(const struct sched_config *cfg, const struct snapshot *s);
 
+/* model_in_nominator: pod p can be held as a nominated pod by the
+ * scheduler (a profile schedules it and it is not gated); only such pods
+ * count as nominated pods in Filter (reference §1.5) and have their
+ * nomination cleared by preemption (§3.6). */
+bool model_in_nominator(const struct cluster *c, int p);
+
 /* model_profile_for: the profile that schedules pod p (its schedulerName),
  * or NULL when no profile has that name. */
 const struct sched_profile *model_profile_for(const struct cluster *c, int p);

@@ -410,7 +410,7 @@ static void lower_nominated(const struct snapshot *s, int pod, int node,
 	out->n_clear_nominated = 0;
 	for (int q = 0; q < c->n_pods; q++)
 		if (q != pod && s->nominated[q] == node &&
-		    s->pod_node[q] == SNAP_PENDING &&
+		    s->pod_node[q] == SNAP_PENDING && model_in_nominator(c, q) &&
 		    c->pods[q].priority < c->pods[pod].priority)
 			out->clear_nominated[out->n_clear_nominated++] = q;
 }

@@ -59,3 +59,13 @@ int model_next_pod(const struct sched_config *cfg, const struct snapshot *s)
 			best = p;
 	return best;
 }
+
+/* The nominator only holds pods of this scheduler's queue: the informer
+ * handler queues only pending pods some profile is responsible for
+ * (responsibleForPod), and PriorityQueue.Add returns before
+ * AddNominatedPod for a pod its PreEnqueue plugins (SchedulingGates) gate. */
+bool model_in_nominator(const struct cluster *c, int p)
+{
+	assert(c && p >= 0 && p < c->n_pods);
+	return c->pods[p].n_gates == 0 && model_profile_for(c, p) != NULL;
+}

@@ -30,8 +30,9 @@ static int64_t preferred_sum(const struct preferred_node_term *terms, int n,
  *   + Σ {T.Weight : T \in AddedAffinity.Preferred,      Match_NS(T.Preference, Node)}
  * Score == Normalize(Raw over the feasible nodes, 100, Reverse = FALSE).
  * PreScore Skip when the pod's preferred field is nil and the profile has
- * no addedAffinity (kso reads "addedAffinity set" as a required or a
- * preferred part being present).
+ * no addedAffinity preferred terms (kube keeps addedPrefSchedTerms only
+ * for a non-empty preferred list; an addedAffinity with only a required
+ * part does not prevent the Skip).
  * Seed (004 "Score"): the raw weight sums, added with the pod-affinity
  * sums; v1.30 normalizes by the maximum over the feasible nodes and
  * weights the plugin 2 (reference §5 (f)).
@@ -45,9 +46,7 @@ enum model_code model_score_node_affinity(const struct model_cycle *cy,
 	model_status_ok(err);
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	const struct sched_profile *prof = cy->profile;
-	bool added = prof->added_required || prof->added_preferred ||
-		     prof->n_added_preferred > 0;
-	if (!p->has_node_preferred && !added) {
+	if (!p->has_node_preferred && prof->n_added_preferred == 0) {
 		for (int i = 0; i < n; i++)
 			scores[i] = 0;
 		return MODEL_SKIP;

@@ -104,6 +104,12 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 	return -1;
 }
 
+int oracle_cycle_prefilter(struct oracle_cycle *cy, struct model_status *st)
+{
+	assert(cy && st);
+	return run_prefilter(cy, st);
+}
+
 /* ----------------------------------------------------------------- Filter */
 
 /* The outcome of the filters on one node. */
@@ -224,6 +230,15 @@ static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_e
 	}
 	e->feasible = e->first < 0;
 	return e->feasible;
+}
+
+int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
+			     struct model_status *status)
+{
+	assert(cy && node >= 0 && node < cy->c->n_nodes);
+	struct node_eval e = {0};
+	e.status = status;
+	return eval_node(cy, node, false, &e) ? -1 : e.first;
 }
 
 /* --------------------------------------------------------------- results */

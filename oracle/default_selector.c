@@ -5,6 +5,7 @@
  * and the node inclusion policies.
  */
 #include "internal.h"
+#include "../model/default_selector.h"
 
 #include <string.h>
 
@@ -68,12 +69,12 @@ void oracle_default_selector(struct oracle_cycle *cy, struct oracle_sel *s)
 	const struct owner_ref *own = controller_of(p);
 	if (own) {
 		const struct workload *w = NULL;
-		if (strcmp(own->api_version, "v1") == 0 &&
+		if (model_api_version_is(own->api_version, "", "v1") &&
 		    strcmp(own->kind, "ReplicationController") == 0) {
 			w = find_workload(c, WORKLOAD_REPLICATION_CONTROLLER, p->ns, own->name);
 			if (w && w->has_map_selector)
 				merge_map(&cy->arena, &set, &w->map_selector);
-		} else if (strcmp(own->api_version, "apps/v1") == 0) {
+		} else if (model_api_version_is(own->api_version, "apps", "v1")) {
 			if (strcmp(own->kind, "ReplicaSet") == 0)
 				w = find_workload(c, WORKLOAD_REPLICA_SET, p->ns, own->name);
 			else if (strcmp(own->kind, "StatefulSet") == 0)

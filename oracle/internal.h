@@ -76,6 +76,15 @@ struct oracle_gcount {
 	int count;
 };
 
+/* kube's NodeInfo.UsedPorts as a set of (hostIP, protocol, hostPort) keys,
+ * each pointing at one holder's port.  Only a preemption copy of a node
+ * has one (oracle/preemption.c): there RemovePod forgets a key even when
+ * another pod still holds it (MODEL_QUIRK_PORTS_SET_REMOVAL). */
+struct oracle_used_ports {
+	const struct container_port **keys;
+	int n, cap;
+};
+
 struct oracle_node {
 	int64_t *requested;             /* [n_res] Σ PodRequests of pods on the node */
 	int64_t nz_cpu, nz_mem;         /* NonZeroRequested */
@@ -88,6 +97,7 @@ struct oracle_node {
 	struct oracle_ilist nominated;  /* pending pods nominated here */
 	int *images;                    /* sorted image ids of status.images */
 	int n_images;
+	struct oracle_used_ports *used_ports;  /* NULL: the ports of port_pods */
 };
 
 enum {
@@ -281,6 +291,25 @@ struct oracle_cycle {
 void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 			const struct sched_profile *prof, int pod);
 void oracle_cycle_end(struct oracle_cycle *cy);
+
+/* oracle_cycle_prefilter: RunPreFilterPlugins on a begun cycle (state
+ * for the filters and AddPod/RemovePod).  Returns the rejecting plugin
+ * with st its status, or -1. */
+int oracle_cycle_prefilter(struct oracle_cycle *cy, struct model_status *st);
+
+/* oracle_cycle_filter_node: RunFilterPluginsWithNominatedPods for node
+ * on cy's state as kube runs it (up to the first failure).  Returns -1
+ * when the pod fits, else the plugin kube reports, whose status is in
+ * status[plugin] when status ([PLUGIN_COUNT] scratch) is not NULL. */
+int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
+			     struct model_status *status);
+
+/* oracle_cycle_clone: kube's CycleState.Clone(): dst (not begun) gets its
+ * own arena and copies of everything AddPod/RemovePod and the filters
+ * change; compiled read-only parts are shared with src, which must
+ * outlive dst.  Release dst with oracle_cycle_end.  (oracle/cycle_clone.c:
+ * a new mutable field of struct oracle_cycle must be copied there.) */
+void oracle_cycle_clone(struct oracle_cycle *dst, const struct oracle_cycle *src);
 
 /* oracle_tmap helpers (topologyToMatchedTermCount) */
 struct oracle_tcount *oracle_tmap_key(struct oracle_cycle *cy,

@@ -123,8 +123,8 @@ enum model_code oracle_score_node_affinity(struct oracle_cycle *cy,
 {
 	const struct pod *p = cy->p;
 	const struct sched_profile *prof = cy->prof;
-	bool added = prof->added_required || prof->n_added_preferred;
-	if (!p->has_node_preferred && !added)
+	/* kube skips only when neither the pod nor addedAffinity prefers */
+	if (!p->has_node_preferred && prof->n_added_preferred == 0)
 		return MODEL_SKIP;
 	for (int i = 0; i < n; i++) {
 		const struct node *node = &cy->c->nodes[f[i]];

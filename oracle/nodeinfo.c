@@ -137,7 +137,8 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 	for (int p = 0; p < c->n_pods; p++) {
 		if (o->snap.pod_node[p] >= 0)
 			oracle_node_add_pod(o, o->snap.pod_node[p], p);
-		else if (o->snap.pod_node[p] == SNAP_PENDING && o->snap.nominated[p] >= 0)
+		else if (o->snap.pod_node[p] == SNAP_PENDING && o->snap.nominated[p] >= 0 &&
+			 model_in_nominator(c, p))
 			oracle_ilist_push(&d->nodes[o->snap.nominated[p]].nominated, p);
 	}
 	oracle_images_init(o);
@@ -278,6 +279,7 @@ void oracle_nominate(struct oracle *o, int pod, int node)
 	if (o->snap.pod_node[pod] == SNAP_PENDING)
 		unnominate(o, pod);
 	o->snap.nominated[pod] = node;
-	if (node >= 0 && o->snap.pod_node[pod] == SNAP_PENDING)
+	if (node >= 0 && o->snap.pod_node[pod] == SNAP_PENDING &&
+	    model_in_nominator(o->cluster, pod))
 		oracle_ilist_push(&o->d->nodes[node].nominated, pod);
 }

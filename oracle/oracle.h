@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "../model/model.h"
+#include "../model/preemption.h"
 #include "../model/snapshot.h"
 
 struct oracle_data;
@@ -70,5 +71,24 @@ int oracle_explain_cycle(const struct sched_profile *prof, const struct snapshot
 /* oracle_select: the fast path without a result record: the node kube
  * would pick for pod, or -1 when none fits, -2 without profile. */
 int oracle_select(struct oracle *o, int pod);
+
+/* oracle_preempt: DefaultPreemption's PostFilter (reference §3.1-§3.6)
+ * for pod on o's placement after its failed cycle r (a result for o's
+ * current placement, e.g. from oracle_schedule_cycle) with profile prof:
+ * candidate walk from offset_draw % |potential| (see model_preempt_opts),
+ * SelectVictimsOnNode as dry runs on copies of the node aggregate and of
+ * the PreFilter state.  Fills out (model_preemption_init'ed by the
+ * caller) exactly as model_preempt_kube would.  o's placement and
+ * aggregates are unchanged afterwards (the caller applies the result).
+ * Returns 0. */
+int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
+		   const struct model_cycle_result *r, uint64_t offset_draw,
+		   struct model_preemption *out);
+
+/* oracle_preempt_kube: oracle_preempt with model_preempt_kube's shape: an
+ * oracle built from placement s answers.  Returns 0. */
+int oracle_preempt_kube(const struct sched_profile *prof, const struct snapshot *s,
+			int pod, const struct model_cycle_result *r,
+			const struct model_preempt_opts *opts, struct model_preemption *out);
 
 #endif

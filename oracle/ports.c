@@ -53,12 +53,25 @@ static bool pod_conflicts(const struct pod *incoming, const struct pod *q)
 	return false;
 }
 
+/* The pod's host ports against a UsedPorts key set (a preemption copy). */
+static bool keys_conflict(const struct pod *incoming, const struct oracle_used_ports *u)
+{
+	for (int i = 0; i < incoming->n_containers; i++) {
+		const struct container *k = &incoming->containers[i];
+		for (int j = 0; j < k->n_ports; j++)
+			for (int x = 0; k->ports[j].host_port > 0 && x < u->n; x++)
+				if (conflicts(&k->ports[j], u->keys[x]))
+					return true;
+	}
+	return false;
+}
+
 void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 			 struct model_status *st)
 {
 	const struct oracle_node *x = &cy->o->d->nodes[v->node];
-	bool bad = false;
-	for (int i = 0; i < x->port_pods.n && !bad; i++)
+	bool bad = x->used_ports && keys_conflict(cy->p, x->used_ports);
+	for (int i = 0; !x->used_ports && i < x->port_pods.n && !bad; i++)
 		bad = pod_conflicts(cy->p, &cy->c->pods[x->port_pods.v[i]]);
 	for (int i = 0; i < v->n_extra && !bad; i++)
 		bad = pod_conflicts(cy->p, &cy->c->pods[v->extra[i]]);

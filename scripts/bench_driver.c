@@ -1,11 +1,30 @@
 /*
  * bench_driver.c - `make bench`'s measuring program (built by
  * scripts/bench.py against build/libkso.a): loads manifests, then
- * schedules every pending pod in PrioritySort order with one engine,
+ * schedules the pending pods in PrioritySort order with one engine,
  * binding each to the chosen node, and prints one CSV line:
- *   engine,nodes,pods,pending,scheduled,load_s,init_s,sched_s,pods_per_s,rss_mb
- * usage: bench_driver oracle|oracle-all|model FILE [MAX_PENDING]
+ *
+ *   engine,nodes,pods,pending,measured,scheduled,preempted,load_s,init_s,
+ *   sched_s,pods_per_s,rss_mb
+ *
+ * pending is the queue length, measured how many of its head were
+ * scheduled (MAX_PENDING), sched_s the time of the scheduling loop alone
+ * (no loading, no aggregate building: those are load_s and init_s),
+ * pods_per_s = measured / sched_s, rss_mb the peak resident set of the
+ * whole process (getrusage).
+ *
+ * A pod nothing fits goes through DefaultPreemption when --preempt is
+ * given (kube's PostFilter: victims evicted, the pod nominated), then is
+ * retried at once, as kube retries it after the victims are gone; the
+ * retry is part of the measured time.  oracle engines use oracle_preempt,
+ * the model model_preempt_kube.
+ *
+ * usage: bench_driver [--preempt] [--trace FILE] oracle|oracle-all|model
+ *                     FILE [MAX_PENDING]
+ * --trace writes "pod node" per scheduling decision (-1: unschedulable),
+ * for comparing two builds of the oracle.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +32,7 @@
 #include <time.h>
 
 #include "../model/model.h"
+#include "../model/preemption.h"
 #include "../oracle/oracle.h"
 #include "../yaml/load.h"
 
@@ -35,20 +55,166 @@ static int queue_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+struct run {
+	const struct cluster *c;
+	const int *queue;
+	int n_queue;
+	bool preempt;
+	FILE *trace;
+	int scheduled;
+	int preempted;
+};
+
+static void trace(struct run *r, int pod, int node)
+{
+	if (r->trace)
+		fprintf(r->trace, "%d %d\n", pod, node);
+}
+
+/* ------------------------------------------------------------- oracle */
+
+/* The failed cycle's result (kept for preemption), then PostFilter and
+ * the retry on the nominated node. */
+static int oracle_preempt_and_retry(struct oracle *o, int pod,
+				    struct model_cycle_result *res)
+{
+	const struct sched_profile *prof = model_profile_for(o->cluster, pod);
+	if (!prof || !prof->postfilter[PLUGIN_DEFAULT_PREEMPTION])
+		return -1;
+	if (oracle_schedule_cycle(o, pod, res) >= 0 || res->code != MODEL_UNSCHEDULABLE)
+		return -1;
+	struct model_preemption pr;
+	model_preemption_init(&pr);
+	oracle_preempt(o, prof, pod, res, 0, &pr);
+	int node = -1;
+	if (pr.code == MODEL_SUCCESS && pr.node >= 0) {
+		for (int i = 0; i < pr.chosen.n; i++)
+			oracle_evict(o, pr.chosen.pods[i]);
+		for (int i = 0; i < pr.n_clear_nominated; i++)
+			oracle_nominate(o, pr.clear_nominated[i], -1);
+		oracle_nominate(o, pod, pr.node);
+		node = oracle_select(o, pod);
+	}
+	model_preemption_release(&pr);
+	return node;
+}
+
+static void run_oracle(struct run *r, struct oracle *o)
+{
+	struct model_cycle_result res;
+	if (r->preempt)
+		model_cycle_result_init(&res, r->c);
+	for (int i = 0; i < r->n_queue; i++) {
+		int p = r->queue[i];
+		int n = oracle_select(o, p);
+		if (n == -1 && r->preempt) {
+			n = oracle_preempt_and_retry(o, p, &res);
+			if (n >= 0)
+				r->preempted++;
+		}
+		trace(r, p, n);
+		if (n >= 0) {
+			oracle_bind(o, p, n);
+			r->scheduled++;
+		}
+	}
+	if (r->preempt)
+		model_cycle_result_release(&res);
+}
+
+/* -------------------------------------------------------------- model */
+
+static void model_bind(struct snapshot *s, int p, int n)
+{
+	s->pod_node[p] = n;
+	s->nominated[p] = -1;
+}
+
+static int model_preempt_and_retry(struct run *r, struct snapshot *s, int p,
+				   const struct sched_profile *prof,
+				   struct model_cycle_result *res)
+{
+	if (!prof->postfilter[PLUGIN_DEFAULT_PREEMPTION] || res->code != MODEL_UNSCHEDULABLE)
+		return -1;
+	struct model_preemption pr;
+	model_preemption_init(&pr);
+	struct model_preempt_opts opts = {0};
+	model_preempt_kube(prof, s, p, res, &opts, &pr);
+	int node = -1;
+	if (pr.code == MODEL_SUCCESS && pr.node >= 0) {
+		for (int i = 0; i < pr.chosen.n; i++)
+			s->pod_node[pr.chosen.pods[i]] = SNAP_GONE;
+		for (int i = 0; i < pr.n_clear_nominated; i++)
+			s->nominated[pr.clear_nominated[i]] = -1;
+		s->nominated[p] = pr.node;
+		model_schedule_cycle(prof, s, p, res);
+		if (res->n_viable > 0)
+			node = res->viable[0];
+	}
+	model_preemption_release(&pr);
+	(void)r;
+	return node;
+}
+
+static void run_model(struct run *r, struct snapshot *s)
+{
+	struct model_cycle_result res;
+	model_cycle_result_init(&res, r->c);
+	for (int i = 0; i < r->n_queue; i++) {
+		int p = r->queue[i];
+		const struct sched_profile *prof = model_profile_for(r->c, p);
+		if (!prof)
+			continue;
+		model_schedule_cycle(prof, s, p, &res);
+		int n = res.n_viable > 0 ? res.viable[0] : -1;
+		if (n < 0 && r->preempt) {
+			n = model_preempt_and_retry(r, s, p, prof, &res);
+			if (n >= 0)
+				r->preempted++;
+		}
+		trace(r, p, n);
+		if (n >= 0) {
+			model_bind(s, p, n);
+			r->scheduled++;
+		}
+	}
+	model_cycle_result_release(&res);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: bench_driver [--preempt] [--trace FILE] "
+			"oracle|oracle-all|model FILE [MAX_PENDING]\n");
+	exit(2);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 3) {
-		fprintf(stderr, "usage: bench_driver oracle|oracle-all|model FILE [MAX_PENDING]\n");
-		return 2;
+	struct run r = {0};
+	int a = 1;
+	for (; a < argc && argv[a][0] == '-'; a++) {
+		if (strcmp(argv[a], "--preempt") == 0) {
+			r.preempt = true;
+		} else if (strcmp(argv[a], "--trace") == 0 && a + 1 < argc) {
+			r.trace = fopen(argv[++a], "w");
+			if (!r.trace) {
+				perror(argv[a]);
+				return 1;
+			}
+		} else {
+			usage();
+		}
 	}
-	const char *engine = argv[1];
-	int max_pending = argc > 3 ? atoi(argv[3]) : -1;
+	if (argc - a < 2)
+		usage();
+	const char *engine = argv[a];
+	int max_pending = argc - a > 2 ? atoi(argv[a + 2]) : -1;
 	struct cluster c;
 	struct error err;
 	cluster_init(&c);
 	error_init(&err);
 	double t0 = now();
-	if (yaml_load_paths(&c, &argv[2], 1, &err) != 0) {
+	if (yaml_load_paths(&c, &argv[a + 1], 1, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
@@ -62,9 +228,12 @@ int main(int argc, char **argv)
 			queue[n_queue++] = p;
 	sort_cluster = &c;
 	qsort(queue, (size_t)n_queue, sizeof(int), queue_cmp);
+	int pending = n_queue;
 	if (max_pending >= 0 && n_queue > max_pending)
 		n_queue = max_pending;
-	int scheduled = 0;
+	r.c = &c;
+	r.queue = queue;
+	r.n_queue = n_queue;
 	double t2, t3;
 	if (strncmp(engine, "oracle", 6) == 0) {
 		struct oracle o;
@@ -72,39 +241,25 @@ int main(int argc, char **argv)
 		o.all_nodes = strcmp(engine, "oracle-all") == 0;
 		o.seed = 1;
 		t2 = now();
-		for (int i = 0; i < n_queue; i++) {
-			int n = oracle_select(&o, queue[i]);
-			if (n >= 0) {
-				oracle_bind(&o, queue[i], n);
-				scheduled++;
-			}
-		}
+		run_oracle(&r, &o);
 		t3 = now();
 		oracle_release(&o);
-	} else {
-		struct model_cycle_result r;
-		model_cycle_result_init(&r, &c);
+	} else if (strcmp(engine, "model") == 0) {
 		t2 = now();
-		for (int i = 0; i < n_queue; i++) {
-			const struct sched_profile *prof = model_profile_for(&c, queue[i]);
-			if (!prof)
-				continue;
-			model_schedule_cycle(prof, &s, queue[i], &r);
-			if (r.n_viable > 0) {
-				s.pod_node[queue[i]] = r.viable[0];
-				s.nominated[queue[i]] = -1;
-				scheduled++;
-			}
-		}
+		run_model(&r, &s);
 		t3 = now();
-		model_cycle_result_release(&r);
+	} else {
+		usage();
+		return 2;
 	}
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	double sched = t3 - t2;
-	printf("%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.1f,%.1f\n", engine, c.n_nodes, c.n_pods,
-	       n_queue, scheduled, t1 - t0, t2 - t1, sched,
-	       sched > 0 ? n_queue / sched : 0.0, (double)ru.ru_maxrss / 1024.0);
+	printf("%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.1f,%.1f\n", engine, c.n_nodes,
+	       c.n_pods, pending, n_queue, r.scheduled, r.preempted, t1 - t0, t2 - t1,
+	       sched, sched > 0 ? n_queue / sched : 0.0, (double)ru.ru_maxrss / 1024.0);
+	if (r.trace)
+		fclose(r.trace);
 	free(queue);
 	snapshot_release(&s);
 	cluster_release(&c);

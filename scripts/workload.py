@@ -6,6 +6,11 @@ random clusters:
 
     scripts/workload.py random  --seed 7 --nodes 12 --pods 40 -o DIR/f.json
     scripts/workload.py perf    --nodes 5000 --pods 50000 --pending 1000 -o f.json
+    scripts/workload.py SchedulingBasic --nodes 5000 --init 1000 --measure 1000 -o f.json
+
+The scheduler_perf-like workloads (SchedulingBasic, PodAntiAffinity,
+PodAffinity, TopologySpreading, PreferredTopologySpreading, NodeAffinity,
+MixedSchedulingBasePod, Preemption) are described at SUITE below.
 
 Output is one JSON document `kind: List` (valid YAML), which kso loads.
 """
@@ -281,19 +286,179 @@ def perf_cluster(n_nodes, n_pods, n_pending, seed=1):
     return {"apiVersion": "v1", "kind": "List", "items": items}
 
 
+# ------------------------------------------------------------ perf suite
+#
+# Workloads modelled on Kubernetes' scheduler_perf suite
+# (test/integration/scheduler_perf/config/performance-config.yaml and its
+# pod templates, v1.30): the same node template (4 cpu, 32Gi, 110 pods),
+# the same pod templates (100m / 500Mi requests; colour labels; the same
+# affinity, spreading and priority fields), the same init / measure
+# split.  Differences, all deliberate:
+#   - init pods are written already bound (spec.nodeName, round-robin over
+#     the nodes in a way that satisfies their own constraints) instead of
+#     being scheduled first: the benchmark measures the measured pods only;
+#   - every node carries kubernetes.io/hostname (kubelet sets it; the
+#     hostname terms would otherwise match no node);
+#   - affinity terms name the namespaces the pods are really created in
+#     (sched-0, sched-1) where the upstream templates name sched-test /
+#     sched-setup, which match nothing in the upstream run either;
+#   - TopologySpreading uses maxSkew 1 (upstream 5): a tighter filter.
+
+SUITE = ["SchedulingBasic", "PodAntiAffinity", "PodAffinity", "TopologySpreading",
+         "PreferredTopologySpreading", "NodeAffinity", "MixedSchedulingBasePod",
+         "Preemption"]
+
+
+def perf_node(name, zone=None):
+    lab = {"kubernetes.io/hostname": name}
+    if zone is not None:
+        lab["topology.kubernetes.io/zone"] = zone
+    return {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "labels": lab},
+            "spec": {},
+            "status": {"allocatable": {"cpu": "4", "memory": "32Gi", "pods": "110"},
+                       "conditions": [{"type": "Ready", "status": "True"}]}}
+
+
+def perf_pod(name, ns="default", labels=None, cpu="100m", mem="500Mi", node=None,
+             **spec):
+    res = {"cpu": cpu, "memory": mem}
+    p = {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": name, "namespace": ns},
+         "spec": {"containers": [{"name": "pause", "image": "registry.k8s.io/pause:3.9",
+                                  "ports": [{"containerPort": 80}],
+                                  "resources": {"requests": res, "limits": res}}]}}
+    if labels:
+        p["metadata"]["labels"] = labels
+    p["spec"].update(spec)
+    if node is not None:
+        p["spec"]["nodeName"] = node
+    return p
+
+
+def aff_term(color, key, nss):
+    return {"labelSelector": {"matchLabels": {"color": color}},
+            "topologyKey": key, "namespaces": nss}
+
+
+NSS = ["sched-0", "sched-1"]
+HOST = "kubernetes.io/hostname"
+ZONE = "topology.kubernetes.io/zone"
+
+
+def tpl_default(name, ns, node):
+    return perf_pod(name, ns, node=node)
+
+
+def tpl_anti(name, ns, node):
+    return perf_pod(name, ns, {"color": "green"}, node=node, affinity={"podAntiAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": [aff_term("green", HOST, NSS)]}})
+
+
+def tpl_affinity(name, ns, node):
+    return perf_pod(name, ns, {"color": "blue"}, node=node, affinity={"podAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": [aff_term("blue", ZONE, NSS)]}})
+
+
+def tpl_pref_affinity(name, ns, node):
+    return perf_pod(name, ns, {"color": "red"}, node=node, affinity={"podAffinity": {
+        "preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 1, "podAffinityTerm": aff_term("red", HOST, NSS)}]}})
+
+
+def tpl_pref_anti(name, ns, node):
+    return perf_pod(name, ns, {"color": "yellow"}, node=node, affinity={"podAntiAffinity": {
+        "preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 1, "podAffinityTerm": aff_term("yellow", HOST, NSS)}]}})
+
+
+def tpl_spread(when):
+    def make(name, ns, node):
+        return perf_pod(name, ns, {"color": "blue"}, node=node, topologySpreadConstraints=[
+            {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": when,
+             "labelSelector": {"matchLabels": {"color": "blue"}}}])
+    return make
+
+
+def tpl_node_affinity(name, ns, node):
+    return perf_pod(name, ns, node=node, affinity={"nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+            {"matchExpressions": [{"key": ZONE, "operator": "In",
+                                   "values": ["zone1", "zone2"]}]}]}}})
+
+
+def tpl_low(name, ns, node):
+    return perf_pod(name, ns, cpu="900m", node=node, terminationGracePeriodSeconds=0)
+
+
+def tpl_high(name, ns, node):
+    # upstream sets spec.priority: 10 directly; an API server with the
+    # priority admission plugin wants a class, so one named "high" of 10
+    return perf_pod(name, ns, cpu="3000m", node=node, priorityClassName="high")
+
+
+# name -> (node zones, [(init template, namespace, share)], (measure template, ns))
+SUITE_SHAPES = {
+    "SchedulingBasic": (None, [(tpl_default, "default")], (tpl_default, "default")),
+    "PodAntiAffinity": (None, [(tpl_anti, "sched-0")], (tpl_anti, "sched-1")),
+    "PodAffinity": (["zone1"], [(tpl_affinity, "sched-0")], (tpl_affinity, "sched-1")),
+    "TopologySpreading": (["moon-1", "moon-2", "moon-3"], [(tpl_default, "default")],
+                          (tpl_spread("DoNotSchedule"), "default")),
+    "PreferredTopologySpreading": (["moon-1", "moon-2", "moon-3"],
+                                   [(tpl_default, "default")],
+                                   (tpl_spread("ScheduleAnyway"), "default")),
+    "NodeAffinity": (["zone1"], [(tpl_default, "default")], (tpl_node_affinity, "default")),
+    "MixedSchedulingBasePod": (["zone1"], [(tpl_default, "sched-0"), (tpl_affinity, "sched-0"),
+                                           (tpl_anti, "sched-0"), (tpl_pref_affinity, "sched-0"),
+                                           (tpl_pref_anti, "sched-0")],
+                               (tpl_default, "default")),
+    "Preemption": (None, [(tpl_low, "default")], (tpl_high, "default")),
+}
+
+
+def suite_cluster(name, n_nodes, n_init, n_measure):
+    """One scheduler_perf-like workload: n_nodes nodes, n_init bound pods
+    of each init template (round-robin over the nodes: one anti-affinity
+    pod per node at most while n_init <= n_nodes), n_measure pending pods."""
+    zones, inits, (measure, mns) = SUITE_SHAPES[name]
+    items = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}
+             for ns in NSS]
+    if name == "Preemption":
+        items.append({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                      "metadata": {"name": "high"}, "value": 10})
+    names = ["node-%d" % i for i in range(n_nodes)]
+    for i, nn in enumerate(names):
+        items.append(perf_node(nn, zones[i % len(zones)] if zones else None))
+    k = 0
+    for t, (tpl, ns) in enumerate(inits):
+        for i in range(n_init):
+            items.append(tpl("init-%d-%d" % (t, i), ns, names[k % n_nodes]))
+            k += 1
+    for i in range(n_measure):
+        items.append(measure("pod-%d" % i, mns, None))
+    return {"apiVersion": "v1", "kind": "List", "items": items}
+
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("kind", choices=["random", "perf"])
+    ap.add_argument("kind", choices=["random", "perf"] + SUITE)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nodes", type=int, default=10)
     ap.add_argument("--pods", type=int, default=30)
     ap.add_argument("--pending", type=int, default=100)
+    ap.add_argument("--init", type=int, default=100,
+                    help="suite workloads: bound pods per init template")
+    ap.add_argument("--measure", type=int, default=100,
+                    help="suite workloads: pending pods to schedule")
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
     if a.kind == "random":
         doc = random_cluster(a.seed, a.nodes, a.pods)
-    else:
+    elif a.kind == "perf":
         doc = perf_cluster(a.nodes, a.pods, a.pending, a.seed)
+    else:
+        doc = suite_cluster(a.kind, a.nodes, a.init, a.measure)
     out = sys.stdout if a.output == "-" else open(a.output, "w")
     json.dump(doc, out)
     out.write("\n")

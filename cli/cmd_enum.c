@@ -1,0 +1,234 @@
+/*
+ * cmd_enum.c - `kso enum [UNIVERSE] [--db FILE] [--mode placements|reachable]
+ * [--jobs N] [--shard I/N] [--store findings|all] [--quiet] [--force]
+ * [--resume] [--export DIR] [--limit N] [--no-symmetry] [--all-pending]`:
+ * the exhaustive enumerator (enum/run.h) over a universe of scenarios
+ * (enum/README-universe.md), results in SQLite (enum/README-sql.md).
+ *
+ * Exit status: 0 no disagreement and no violation, 1 some (or bad input,
+ * or a run refused above --limit), 2 usage error, 130 interrupted (the
+ * database holds the run marked incomplete; --resume continues it).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../enum/export.h"
+#include "../enum/run.h"
+#include "commands.h"
+
+#define DEFAULT_UNIVERSE "fixtures/universes/default.yaml"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void enum_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: kso enum [UNIVERSE] [--db FILE] [--mode placements|reachable]\n"
+		"                [--jobs N] [--shard I/N] [--store findings|all] [--quiet]\n"
+		"                [--force] [--limit N] [--resume] [--export DIR]\n"
+		"                [--no-symmetry] [--all-pending]\n\n"
+		"Enumerates every scenario of UNIVERSE (default %s) and every\n"
+		"placement (or every reachable state) of each, cross-checking the oracle\n"
+		"against the model, the model's invariants and kube's preemption against\n"
+		"the least-Casualty one.  Results go to the SQLite database (default\n"
+		"kso.db).  Exit 0 when nothing disagrees and no invariant breaks.\n",
+		DEFAULT_UNIVERSE);
+}
+
+struct args {
+	struct enum_opts o;
+	const char *export_dir;
+};
+
+static int bad_usage(const char *fmt, const char *what)
+{
+	fprintf(stderr, "kso enum: ");
+	fprintf(stderr, fmt, what);
+	fprintf(stderr, " (kso enum --help)\n");
+	return 2;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-')
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_shard(const char *s, int *i, int *n)
+{
+	char tail;
+	return sscanf(s, "%d/%d%c", i, n, &tail) == 2 && *n >= 1 && *i >= 1 && *i <= *n;
+}
+
+/* An option with a value: sets *v and advances *i; NULL when missing. */
+static const char *value(int argc, char **argv, int *i)
+{
+	return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+static int parse_opt(int argc, char **argv, int *i, struct args *a)
+{
+	const char *opt = argv[*i], *v;
+	struct enum_opts *o = &a->o;
+	uint64_t u;
+	if (!strcmp(opt, "--quiet") || !strcmp(opt, "-q"))
+		o->quiet = true;
+	else if (!strcmp(opt, "--force"))
+		o->force = true;
+	else if (!strcmp(opt, "--resume"))
+		o->resume = true;
+	else if (!strcmp(opt, "--no-symmetry"))
+		o->symmetry = false;
+	else if (!strcmp(opt, "--all-pending"))
+		o->all_pending = true;
+	else if (!(v = value(argc, argv, i)))
+		return bad_usage("%s needs a value", opt);
+	else if (!strcmp(opt, "--db"))
+		o->db = v;
+	else if (!strcmp(opt, "--export"))
+		a->export_dir = v;
+	else if (!strcmp(opt, "--mode")) {
+		if (strcmp(v, "placements") && strcmp(v, "reachable"))
+			return bad_usage("--mode is placements or reachable, not '%s'", v);
+		o->reachable = !strcmp(v, "reachable");
+	} else if (!strcmp(opt, "--store")) {
+		if (strcmp(v, "findings") && strcmp(v, "all"))
+			return bad_usage("--store is findings or all, not '%s'", v);
+		o->store_all = !strcmp(v, "all");
+	} else if (!strcmp(opt, "--jobs")) {
+		if (!parse_u64(v, &u) || u < 1 || u > 256)
+			return bad_usage("--jobs takes 1..256, not '%s'", v);
+		o->jobs = (int)u;
+	} else if (!strcmp(opt, "--limit")) {
+		if (!parse_u64(v, &u))
+			return bad_usage("--limit takes a number of states, not '%s'", v);
+		o->limit = u;
+	} else if (!strcmp(opt, "--shard")) {
+		if (!parse_shard(v, &o->shard_i, &o->shard_n))
+			return bad_usage("--shard takes I/N with 1 <= I <= N, not '%s'", v);
+	} else
+		return bad_usage("unknown option %s", opt);
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	memset(a, 0, sizeof *a);
+	struct enum_opts *o = &a->o;
+	o->db = "kso.db";
+	o->jobs = 1;
+	o->shard_i = o->shard_n = 1;
+	o->symmetry = true;
+	o->limit = ENUM_DEFAULT_LIMIT;
+	o->chunk = ENUM_DEFAULT_CHUNK;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			enum_usage(stdout);
+			return 0;
+		}
+		if (argv[i][0] == '-' && argv[i][1]) {
+			int rc = parse_opt(argc, argv, &i, a);
+			if (rc >= 0)
+				return rc;
+		} else if (o->universe)
+			return bad_usage("one universe only, '%s' is a second", argv[i]);
+		else
+			o->universe = argv[i];
+	}
+	if (!o->universe)
+		o->universe = DEFAULT_UNIVERSE;
+	return -1;
+}
+
+static void print_summary(const struct enum_summary *s, const struct enum_opts *o)
+{
+	const struct enum_tally *w = &s->t[0], *c = &s->t[1];
+	double rate = s->seconds > 0 ? (double)s->session_states / s->seconds : 0;
+	printf("run %lld: %s, %llu/%llu work items\n", (long long)s->run_id,
+	       s->complete ? "complete" : s->interrupted ? "interrupted (incomplete; "
+	       "--resume continues it)" : "incomplete",
+	       (unsigned long long)s->items_done, (unsigned long long)s->items);
+	printf("states:        %" PRIu64 " (%" PRIu64 " classes evaluated%s)\n",
+	       w->states, c->states, o->symmetry ? "" : ", no symmetry reduction");
+	if (o->reachable)
+		printf("final states:  %" PRIu64 " (%" PRIu64 " classes)\n", w->finals, c->finals);
+	printf("decisions:     %" PRIu64 " (%" PRIu64 " classes)\n", w->decisions, c->decisions);
+	printf("agreements:    %" PRIu64 " (%" PRIu64 ")\n", w->agree, c->agree);
+	printf("disagreements: %" PRIu64 " (%" PRIu64 ")\n", w->disagree, c->disagree);
+	printf("violations:    %" PRIu64 " (%" PRIu64 ")\n", w->violations, c->violations);
+	for (int i = 0; i < MODEL_INV_COUNT; i++)
+		if (w->inv[i])
+			printf("  %-20s %" PRIu64 " (%" PRIu64 ")\n", model_invariant_name(i),
+			       w->inv[i], c->inv[i]);
+	printf("findings:\n");
+	for (int i = 0; i < ENUM_FIND_COUNT; i++)
+		printf("  %-20s %" PRIu64 " (%" PRIu64 ")\n", enum_finding_name(i),
+		       w->findings[i], c->findings[i]);
+	printf("preemptions:   %" PRIu64 " (%" PRIu64 "), oracle preemption not checked "
+	       "in %" PRIu64 "\n", w->preemptions, c->preemptions, w->preempt_unchecked);
+	printf("time:          %.2f s, %.0f states/s\n", s->seconds, rate);
+}
+
+static int export_findings(const struct args *a, const struct enum_summary *s)
+{
+	if (mkdir(a->export_dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "kso enum: %s: cannot create directory\n", a->export_dir);
+		return 1;
+	}
+	struct error err;
+	error_init(&err);
+	int written;
+	if (enum_export_run(a->o.db, s->run_id, a->export_dir, 5, &written, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	if (!a->o.quiet)
+		fprintf(stderr, "kso enum: exported %d scenario(s) to %s\n", written,
+			a->export_dir);
+	return 0;
+}
+
+int cmd_enum(int argc, char **argv)
+{
+	struct args a;
+	int rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	struct enum_summary s;
+	struct error err;
+	error_init(&err);
+	rc = enum_run(&a.o, &interrupted, &s, &err);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (rc) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	print_summary(&s, &a.o);
+	if (s.interrupted)
+		return 130;
+	if (a.export_dir && export_findings(&a, &s))
+		return 1;
+	return s.t[0].disagree || s.t[0].violations ? 1 : 0;
+}

@@ -1,0 +1,298 @@
+/*
+ * export.c - a stored state with a disagreement, a violation or a
+ * finding, written as a standalone scenario YAML that `kso explain`
+ * reproduces: the scenario's manifests (from the scenarios table) with
+ * each pod's spec.nodeName / status.nominatedNodeName set from the
+ * state, minimized first (enum/minimize.c).
+ */
+#include "export.h"
+
+#include <assert.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A stored state and its first issue. */
+struct stored {
+	char *yaml, *label, *pod, *pod_node, *nominated, *universe, *mode;
+	char *issue_text;          /* "disagreement: ...", "violation capacity: ..." */
+	struct enum_issue is;
+	bool has_issue;
+	int64_t scenario;
+};
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	char *d = strdup(t ? (const char *)t : "");
+	if (!d)
+		abort();
+	return d;
+}
+
+static void stored_release(struct stored *s)
+{
+	free(s->yaml);
+	free(s->label);
+	free(s->pod);
+	free(s->pod_node);
+	free(s->nominated);
+	free(s->universe);
+	free(s->mode);
+	free(s->issue_text);
+}
+
+/* Runs sql (one int64 parameter) and hands the first row to fn. */
+static bool query_row(sqlite3 *db, const char *sql, int64_t id,
+		      void (*fn)(sqlite3_stmt *, struct stored *), struct stored *s)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_int64(st, 1, id);
+	bool found = sqlite3_step(st) == SQLITE_ROW;
+	if (found)
+		fn(st, s);
+	sqlite3_finalize(st);
+	return found;
+}
+
+static void row_state(sqlite3_stmt *st, struct stored *s)
+{
+	s->yaml = col_dup(st, 0);
+	s->label = col_dup(st, 1);
+	s->pod_node = col_dup(st, 2);
+	s->nominated = col_dup(st, 3);
+	s->universe = col_dup(st, 4);
+	s->mode = col_dup(st, 5);
+	s->scenario = sqlite3_column_int64(st, 6);
+}
+
+static void row_decision(sqlite3_stmt *st, struct stored *s)
+{
+	s->pod = col_dup(st, 0);
+	if (!sqlite3_column_int(st, 1)) {
+		s->has_issue = true;
+		s->is.kind = ENUM_ISSUE_DISAGREE;
+		char *d = col_dup(st, 2);
+		size_t n = strlen(d) + 32;
+		s->issue_text = malloc(n);
+		if (!s->issue_text)
+			abort();
+		snprintf(s->issue_text, n, "disagreement: %s", d);
+		free(d);
+	}
+}
+
+static void row_violation(sqlite3_stmt *st, struct stored *s)
+{
+	char *name = col_dup(st, 0), *d = col_dup(st, 1);
+	for (int i = 0; i < MODEL_INV_COUNT; i++)
+		if (!strcmp(name, model_invariant_name(i)) && i != MODEL_INV_TERMINATION) {
+			s->has_issue = true;
+			s->is.kind = ENUM_ISSUE_VIOLATION;
+			s->is.which = i;
+		}
+	size_t n = strlen(name) + strlen(d) + 32;
+	s->issue_text = malloc(n);
+	if (!s->issue_text)
+		abort();
+	snprintf(s->issue_text, n, "violation %s: %s", name, d);
+	free(name);
+	free(d);
+}
+
+static void row_finding(sqlite3_stmt *st, struct stored *s)
+{
+	char *kind = col_dup(st, 0), *d = col_dup(st, 1);
+	for (int i = 0; i < ENUM_FIND_COUNT; i++)
+		if (!strcmp(kind, enum_finding_name(i)) && i != ENUM_FIND_WORSE_FINAL) {
+			s->has_issue = true;
+			s->is.kind = ENUM_ISSUE_FINDING;
+			s->is.which = i;
+		}
+	size_t n = strlen(kind) + strlen(d) + 32;
+	s->issue_text = malloc(n);
+	if (!s->issue_text)
+		abort();
+	snprintf(s->issue_text, n, "finding %s: %s", kind, d);
+	free(kind);
+	free(d);
+}
+
+static int load_stored(sqlite3 *db, const char *path, int64_t id, struct stored *s,
+		       struct error *err)
+{
+	memset(s, 0, sizeof *s);
+	if (!query_row(db, "SELECT c.yaml, c.label, s.pod_node, s.nominated, "
+		       "r.universe, r.mode, s.scenario FROM states s "
+		       "JOIN scenarios c ON c.run_id=s.run_id AND c.idx=s.scenario "
+		       "JOIN runs r ON r.id=s.run_id WHERE s.id=?", id, row_state, s))
+		return error_plain(err, "%s: no state %lld", path, (long long)id);
+	query_row(db, "SELECT pod, agree, detail FROM decisions WHERE state_id=? "
+		  "ORDER BY id LIMIT 1", id, row_decision, s);
+	if (!s->issue_text)
+		query_row(db, "SELECT invariant, detail FROM violations WHERE state_id=? "
+			  "ORDER BY id LIMIT 1", id, row_violation, s);
+	if (!s->issue_text)
+		query_row(db, "SELECT kind, details FROM findings WHERE state_id=? "
+			  "ORDER BY id LIMIT 1", id, row_finding, s);
+	if (s->pod) {
+		char *slash = strchr(s->pod, '/');
+		if (slash) {
+			*slash = '\0';
+			s->is.pod_ns = s->pod;
+			s->is.pod_name = slash + 1;
+		}
+	}
+	if (!s->is.pod_name)
+		s->has_issue = false;
+	return 0;
+}
+
+static bool parse_ints(const char *text, int32_t *out, int n)
+{
+	const char *p = text;
+	for (int i = 0; i < n; i++) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p)
+			return false;
+		out[i] = (int32_t)v;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return true;
+}
+
+static int write_file(const char *out, const struct enum_buf *b, struct error *err)
+{
+	FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
+	if (!f)
+		return error_plain(err, "%s: cannot write", out);
+	fputs(b->s, f);
+	if (f != stdout && fclose(f))
+		return error_plain(err, "%s: write failed", out);
+	return 0;
+}
+
+static void header(struct enum_buf *b, const struct stored *s, int64_t id,
+		   bool minimized)
+{
+	enum_buf_printf(b, "# exported by kso %s from state %lld of a %s run of %s\n",
+			KSO_VERSION, (long long)id, s->mode, s->universe);
+	enum_buf_printf(b, "# scenario %lld: %s\n", (long long)s->scenario,
+			*s->label ? s->label : "(base)");
+	if (s->issue_text) {
+		char *t = strdup(s->issue_text);
+		if (!t)
+			abort();
+		for (char *c = t; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		enum_buf_printf(b, "# %s\n", t);
+		free(t);
+	}
+	enum_buf_printf(b, "# %s\n", minimized ? "minimized: no single pod, node or "
+			"object can be dropped with the issue still there"
+			: "not minimized (the issue is not one a single decision shows)");
+	if (s->is.pod_name)
+		enum_buf_printf(b, "# reproduce: kso explain FILE --pod %s/%s\n",
+				s->is.pod_ns, s->is.pod_name);
+}
+
+static int export_stored(const struct stored *s, int64_t id, const char *out,
+			 struct error *err)
+{
+	struct enum_scenario sc;
+	if (enum_scenario_from_yaml("stored scenario", s->yaml, NULL, false, &sc, err)) {
+		enum_scenario_release(&sc);
+		return -1;
+	}
+	struct snapshot snap;
+	snapshot_init(&snap, &sc.cluster);
+	int rc = 0;
+	if (!parse_ints(s->pod_node, snap.pod_node, sc.cluster.n_pods) ||
+	    !parse_ints(s->nominated, snap.nominated, sc.cluster.n_pods))
+		rc = error_plain(err, "state %lld: bad placement", (long long)id);
+	bool *keep = calloc((size_t)sc.n_objects + 1, sizeof *keep);
+	if (!keep)
+		abort();
+	bool minimized = false;
+	if (rc == 0 && s->has_issue)
+		minimized = enum_minimize(&sc, &snap, &s->is, NULL, keep);
+	struct enum_buf b;
+	enum_buf_init(&b);
+	if (rc == 0) {
+		header(&b, s, id, minimized);
+		enum_scenario_write(&sc, minimized ? keep : NULL, &snap, &b);
+		rc = write_file(out, &b, err);
+	}
+	enum_buf_release(&b);
+	free(keep);
+	snapshot_release(&snap);
+	enum_scenario_release(&sc);
+	return rc;
+}
+
+int enum_export(const char *db_path, int64_t state_id, const char *out,
+		struct error *err)
+{
+	assert(db_path && out && err);
+	sqlite3 *db = NULL;
+	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return error_plain(err, "%s: cannot open", db_path);
+	}
+	struct stored s;
+	int rc = load_stored(db, db_path, state_id, &s, err);
+	sqlite3_close(db);
+	if (rc == 0)
+		rc = export_stored(&s, state_id, out, err);
+	stored_release(&s);
+	return rc;
+}
+
+int enum_export_run(const char *db_path, int64_t run, const char *dir,
+		    int per_kind, int *written, struct error *err)
+{
+	sqlite3 *db = NULL;
+	*written = 0;
+	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return error_plain(err, "%s: cannot open", db_path);
+	}
+	static const char *const kinds[] = {
+		"SELECT 'disagreement', s.id FROM states s JOIN decisions d ON "
+		"d.state_id=s.id WHERE s.run_id=? AND d.agree=0 ORDER BY 1, s.id",
+		"SELECT v.invariant, s.id FROM states s JOIN violations v ON "
+		"v.state_id=s.id WHERE s.run_id=? ORDER BY 1, s.id",
+		"SELECT f.kind, s.id FROM states s JOIN findings f ON "
+		"f.state_id=s.id WHERE s.run_id=? ORDER BY 1, s.id",
+	};
+	int rc = 0;
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && rc == 0; k++) {
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(db, kinds[k], -1, &st, NULL) != SQLITE_OK)
+			break;
+		sqlite3_bind_int64(st, 1, run);
+		char last[64] = "";
+		int n = 0;
+		while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+			char kind[64];
+			snprintf(kind, sizeof kind, "%s", sqlite3_column_text(st, 0));
+			n = strcmp(kind, last) ? 0 : n;
+			snprintf(last, sizeof last, "%s", kind);
+			if (n++ >= per_kind)
+				continue;
+			int64_t id = sqlite3_column_int64(st, 1);
+			char path[4096];
+			snprintf(path, sizeof path, "%s/%s-%lld.yaml", dir, kind, (long long)id);
+			rc = enum_export(db_path, id, path, err);
+			*written += rc == 0;
+		}
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return rc;
+}

@@ -1,0 +1,27 @@
+/*
+ * export.h - writing a stored disagreement, violation or finding as a
+ * standalone, minimized scenario YAML (`kso export`, `kso enum --export`).
+ */
+#ifndef KSO_ENUM_EXPORT_H
+#define KSO_ENUM_EXPORT_H
+
+#include <stdint.h>
+
+#include "../model/error.h"
+#include "enum.h"
+
+/* enum_export: state state_id of database db_path as YAML into out ("-":
+ * stdout): its scenario's manifests with the state's placement, minimized
+ * around the state's first issue (disagreement, then violation, then
+ * finding) when that issue is one a single scheduling decision shows.
+ * A header comment names the issue and the `kso explain` command that
+ * reproduces it.  Returns 0, or -1 with err set. */
+int enum_export(const char *db_path, int64_t state_id, const char *out,
+		struct error *err);
+
+/* enum_export_run: enum_export of up to per_kind states of each issue kind
+ * of run into dir/KIND-ID.yaml; *written counts the files. */
+int enum_export_run(const char *db_path, int64_t run, const char *dir,
+		    int per_kind, int *written, struct error *err);
+
+#endif

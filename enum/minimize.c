@@ -1,0 +1,119 @@
+/*
+ * minimize.c - shrinking a scenario around an issue before it is
+ * exported: objects (pods, nodes, then anything else) are dropped one at
+ * a time, and a drop is kept when the issue (a disagreement, a broken
+ * invariant or a finding of the same kind, for the same pod) still holds
+ * on the smaller scenario with the same placement of the remaining pods.
+ * Greedy, so the result is 1-minimal: no single further drop keeps it.
+ */
+#include "enum.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The placement of src_snap carried over by names to dst's cluster;
+ * false when a pod sits on (or is nominated to) a node dst lacks. */
+static bool carry_placement(const struct snapshot *src_snap,
+			    const struct cluster *dst, struct snapshot *out)
+{
+	const struct cluster *src = src_snap->cluster;
+	for (int p = 0; p < dst->n_pods; p++) {
+		int sp = cluster_find_pod(src, dst->pods[p].ns, dst->pods[p].name);
+		if (sp < 0)
+			return false;
+		int at = src_snap->pod_node[sp], nom = src_snap->nominated[sp];
+		out->pod_node[p] = at >= 0 ? cluster_find_node(dst, src->nodes[at].name) : at;
+		out->nominated[p] = nom >= 0 ? cluster_find_node(dst, src->nodes[nom].name) : -1;
+		if ((at >= 0 && out->pod_node[p] < 0) || (nom >= 0 && out->nominated[p] < 0))
+			return false;
+	}
+	return true;
+}
+
+bool enum_issue_holds(const struct enum_scenario *sc, const struct snapshot *snap,
+		      const struct enum_issue *is)
+{
+	const struct cluster *c = &sc->cluster;
+	int pod = cluster_find_pod(c, is->pod_ns, is->pod_name);
+	if (pod < 0 || snap->pod_node[pod] != SNAP_PENDING ||
+	    !model_profile_for(c, pod))
+		return false;
+	struct enum_ctx x;
+	enum_ctx_init(&x, sc);
+	snapshot_assign(&x.snap, snap);
+	struct enum_outcome o;
+	enum_outcome_init(&o);
+	enum_check_pod(&x, pod, &o);
+	bool holds = is->kind == ENUM_ISSUE_DISAGREE ? !o.agree
+		: is->kind == ENUM_ISSUE_VIOLATION ? o.inv[is->which]
+		: o.find[is->which];
+	enum_outcome_release(&o);
+	enum_ctx_release(&x);
+	return holds;
+}
+
+/* Whether the issue holds on the objects of sc with keep[]. */
+static bool holds_on_subset(const struct enum_scenario *sc, const struct snapshot *snap,
+			    const struct enum_issue *is, const char *config_path,
+			    const bool *keep)
+{
+	struct enum_scenario sub;
+	struct error err;
+	error_init(&err);
+	bool ok = false;
+	if (enum_scenario_subset(sc, keep, config_path, &sub, &err) == 0) {
+		struct snapshot s;
+		snapshot_init(&s, &sub.cluster);
+		if (carry_placement(snap, &sub.cluster, &s))
+			ok = enum_issue_holds(&sub, &s, is);
+		snapshot_release(&s);
+	}
+	enum_scenario_release(&sub);
+	return ok;
+}
+
+/* The object index of the decided pod, or -1. */
+static int issue_object(const struct enum_scenario *sc, const struct enum_issue *is)
+{
+	for (int i = 0; i < sc->n_objects; i++)
+		if (!strcmp(sc->objects[i].kind, "Pod") &&
+		    !strcmp(sc->objects[i].name, is->pod_name) &&
+		    !strcmp(sc->objects[i].ns, is->pod_ns))
+			return i;
+	return -1;
+}
+
+/* Pods first, then nodes, then the rest: the cheap, likely drops first. */
+static int drop_rank(const struct enum_object *o)
+{
+	return !strcmp(o->kind, "Pod") ? 0 : !strcmp(o->kind, "Node") ? 1 : 2;
+}
+
+bool enum_minimize(const struct enum_scenario *sc, const struct snapshot *snap,
+		   const struct enum_issue *is, const char *config_path,
+		   bool *keep)
+{
+	assert(sc && snap && is && keep);
+	for (int i = 0; i < sc->n_objects; i++)
+		keep[i] = true;
+	if (!enum_issue_holds(sc, snap, is))
+		return false;
+	int self = issue_object(sc, is);
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (int rank = 0; rank < 3; rank++)
+			for (int i = sc->n_objects - 1; i >= 0; i--) {
+				if (!keep[i] || i == self || drop_rank(&sc->objects[i]) != rank)
+					continue;
+				keep[i] = false;
+				if (holds_on_subset(sc, snap, is, config_path, keep))
+					changed = true;
+				else
+					keep[i] = true;
+			}
+	}
+	return true;
+}

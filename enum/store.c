@@ -1,0 +1,696 @@
+/*
+ * store.c - the enumerator's SQLite database (store.h; schema and example
+ * queries in enum/README-sql.md).
+ */
+#include "store.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS runs("
+	" id INTEGER PRIMARY KEY,"
+	" universe TEXT NOT NULL,"
+	" universe_name TEXT NOT NULL,"
+	" mode TEXT NOT NULL,"
+	" options TEXT NOT NULL,"
+	" shard TEXT NOT NULL,"
+	" kso_version TEXT NOT NULL,"
+	" started TEXT NOT NULL,"
+	" ended TEXT,"
+	" complete INTEGER NOT NULL DEFAULT 0,"
+	" scenarios INTEGER NOT NULL,"
+	" items_total INTEGER NOT NULL,"
+	" items INTEGER NOT NULL,"
+	" estimate INTEGER NOT NULL,"
+	" states INTEGER NOT NULL DEFAULT 0,"
+	" classes INTEGER NOT NULL DEFAULT 0,"
+	" decisions INTEGER NOT NULL DEFAULT 0,"
+	" agreements INTEGER NOT NULL DEFAULT 0,"
+	" disagreements INTEGER NOT NULL DEFAULT 0,"
+	" violations INTEGER NOT NULL DEFAULT 0,"
+	" findings INTEGER NOT NULL DEFAULT 0,"
+	" preemptions INTEGER NOT NULL DEFAULT 0,"
+	" preemptions_unchecked INTEGER NOT NULL DEFAULT 0,"
+	" tally TEXT NOT NULL DEFAULT '');"
+	"CREATE TABLE IF NOT EXISTS scenarios("
+	" run_id INTEGER NOT NULL REFERENCES runs(id),"
+	" idx INTEGER NOT NULL,"
+	" label TEXT NOT NULL,"
+	" yaml TEXT NOT NULL,"
+	" nodes INTEGER NOT NULL,"
+	" pods INTEGER NOT NULL,"
+	" PRIMARY KEY(run_id, idx));"
+	"CREATE TABLE IF NOT EXISTS work("
+	" run_id INTEGER NOT NULL REFERENCES runs(id),"
+	" scenario INTEGER NOT NULL,"
+	" chunk INTEGER NOT NULL,"
+	" states INTEGER NOT NULL,"
+	" classes INTEGER NOT NULL,"
+	" disagreements INTEGER NOT NULL,"
+	" violations INTEGER NOT NULL,"
+	" tally TEXT NOT NULL,"
+	" done TEXT NOT NULL,"
+	" PRIMARY KEY(run_id, scenario, chunk));"
+	"CREATE TABLE IF NOT EXISTS states("
+	" id INTEGER PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES runs(id),"
+	" scenario INTEGER NOT NULL,"
+	" chunk INTEGER NOT NULL,"
+	" placement TEXT NOT NULL,"
+	" pod_node TEXT NOT NULL,"
+	" nominated TEXT NOT NULL,"
+	" weight INTEGER NOT NULL,"
+	" depth INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS decisions("
+	" id INTEGER PRIMARY KEY,"
+	" state_id INTEGER NOT NULL REFERENCES states(id),"
+	" pod TEXT NOT NULL,"
+	" model_feasible TEXT NOT NULL,"
+	" model_viable TEXT NOT NULL,"
+	" oracle_feasible TEXT NOT NULL,"
+	" oracle_choice TEXT NOT NULL,"
+	" agree INTEGER NOT NULL,"
+	" detail TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS preemptions("
+	" id INTEGER PRIMARY KEY,"
+	" state_id INTEGER NOT NULL REFERENCES states(id),"
+	" pod TEXT NOT NULL,"
+	" kube_node TEXT NOT NULL,"
+	" kube_victims TEXT NOT NULL,"
+	" kube_casualty TEXT NOT NULL,"
+	" minimal_node TEXT NOT NULL,"
+	" minimal_victims TEXT NOT NULL,"
+	" minimal_casualty TEXT NOT NULL,"
+	" oracle_checked INTEGER NOT NULL,"
+	" differs INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS violations("
+	" id INTEGER PRIMARY KEY,"
+	" state_id INTEGER NOT NULL REFERENCES states(id),"
+	" invariant TEXT NOT NULL,"
+	" detail TEXT NOT NULL,"
+	" trace TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS findings("
+	" id INTEGER PRIMARY KEY,"
+	" state_id INTEGER NOT NULL REFERENCES states(id),"
+	" kind TEXT NOT NULL,"
+	" details TEXT NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS states_run ON states(run_id, scenario);"
+	"CREATE INDEX IF NOT EXISTS decisions_state ON decisions(state_id);"
+	"CREATE INDEX IF NOT EXISTS preemptions_state ON preemptions(state_id);"
+	"CREATE INDEX IF NOT EXISTS violations_state ON violations(state_id);"
+	"CREATE INDEX IF NOT EXISTS findings_state ON findings(state_id);";
+
+enum {
+	ST_STATE, ST_DECISION, ST_PREEMPTION, ST_VIOLATION, ST_FINDING,
+	ST_WORK, ST_SCENARIO, ST_DONE, ST_COUNT
+};
+
+static const char *const statements[ST_COUNT] = {
+	[ST_STATE] = "INSERT INTO states(run_id, scenario, chunk, placement, "
+		     "pod_node, nominated, weight, depth) VALUES(?,?,?,?,?,?,?,?)",
+	[ST_DECISION] = "INSERT INTO decisions(state_id, pod, model_feasible, "
+			"model_viable, oracle_feasible, oracle_choice, agree, detail) "
+			"VALUES(?,?,?,?,?,?,?,?)",
+	[ST_PREEMPTION] = "INSERT INTO preemptions(state_id, pod, kube_node, "
+			  "kube_victims, kube_casualty, minimal_node, minimal_victims, "
+			  "minimal_casualty, oracle_checked, differs) "
+			  "VALUES(?,?,?,?,?,?,?,?,?,?)",
+	[ST_VIOLATION] = "INSERT INTO violations(state_id, invariant, detail, trace) "
+			 "VALUES(?,?,?,?)",
+	[ST_FINDING] = "INSERT INTO findings(state_id, kind, details) VALUES(?,?,?)",
+	[ST_WORK] = "INSERT OR REPLACE INTO work(run_id, scenario, chunk, states, "
+		    "classes, disagreements, violations, tally, done) "
+		    "VALUES(?,?,?,?,?,?,?,?,?)",
+	[ST_SCENARIO] = "INSERT OR IGNORE INTO scenarios(run_id, idx, label, yaml, "
+			"nodes, pods) VALUES(?,?,?,?,?,?)",
+	[ST_DONE] = "SELECT 1 FROM work WHERE run_id=? AND scenario=? AND chunk=?",
+};
+
+static int db_error(struct enum_store *s, struct error *err, const char *what)
+{
+	return error_plain(err, "%s: %s: %s", s->path, what,
+			   s->db ? sqlite3_errmsg(s->db) : "cannot open");
+}
+
+static void now_text(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int exec(struct enum_store *s, const char *sql, struct error *err)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	int rc = error_plain(err, "%s: %s", s->path, msg ? msg : "SQL error");
+	sqlite3_free(msg);
+	return rc;
+}
+
+static int user_version(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* An empty database gets the schema; a kso one must have our version. */
+static int ensure_schema(struct enum_store *s, struct error *err)
+{
+	int v = user_version(s->db);
+	if (v == ENUM_SCHEMA_VERSION)
+		return 0;
+	if (v != 0)
+		return error_plain(err, "%s: schema version %d, this kso reads %d",
+				   s->path, v, ENUM_SCHEMA_VERSION);
+	sqlite3_stmt *st;
+	int tables = 0;
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_error(s, err, "not a database");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		tables = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (tables)
+		return error_plain(err, "%s: not a kso database (user_version 0 "
+				   "and %d objects)", s->path, tables);
+	char sql[64];
+	snprintf(sql, sizeof sql, "PRAGMA user_version=%d", ENUM_SCHEMA_VERSION);
+	if (exec(s, "BEGIN", err) || exec(s, schema, err) || exec(s, sql, err) ||
+	    exec(s, "COMMIT", err))
+		return -1;
+	return 0;
+}
+
+int enum_store_open(struct enum_store *s, const char *path, struct error *err)
+{
+	assert(s && path && err);
+	memset(s, 0, sizeof *s);
+	s->path = path;
+	pthread_mutex_init(&s->mu, NULL);
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK)
+		return db_error(s, err, "cannot open");
+	sqlite3_busy_timeout(s->db, 10000);
+	if (exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+		 "PRAGMA foreign_keys=ON", err))
+		return -1;
+	if (ensure_schema(s, err))
+		return -1;
+	for (int i = 0; i < ST_COUNT; i++)
+		if (sqlite3_prepare_v2(s->db, statements[i], -1,
+				       (sqlite3_stmt **)&s->st[i], NULL) != SQLITE_OK)
+			return db_error(s, err, "prepare");
+	return 0;
+}
+
+void enum_store_close(struct enum_store *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize((sqlite3_stmt *)s->st[i]);
+	if (s->db)
+		sqlite3_close(s->db);
+	pthread_mutex_destroy(&s->mu);
+	memset(s, 0, sizeof *s);
+}
+
+/* ------------------------------------------------------------ tallies */
+
+void enum_store_tally_text(const struct enum_tally t[2], struct enum_buf *b)
+{
+	for (int k = 0; k < 2; k++) {
+		const uint64_t *v = (const uint64_t *)&t[k];
+		for (size_t i = 0; i < sizeof t[k] / sizeof(uint64_t); i++)
+			enum_buf_printf(b, "%s%" PRIu64, k || i ? " " : "", v[i]);
+	}
+}
+
+void enum_store_tally_parse(const char *text, struct enum_tally t[2])
+{
+	memset(t, 0, 2 * sizeof *t);
+	const char *s = text;
+	for (int k = 0; k < 2; k++) {
+		uint64_t *v = (uint64_t *)&t[k];
+		for (size_t i = 0; i < sizeof t[k] / sizeof(uint64_t); i++) {
+			char *end;
+			v[i] = strtoull(s, &end, 10);
+			if (end == s)
+				return;
+			s = end;
+		}
+	}
+}
+
+static uint64_t sum_findings(const struct enum_tally *t)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < ENUM_FIND_COUNT; i++)
+		n += t->findings[i];
+	return n;
+}
+
+/* --------------------------------------------------------------- runs */
+
+int enum_store_new_run(struct enum_store *s, const struct enum_run_info *info,
+		       int64_t *id, struct error *err)
+{
+	pthread_mutex_lock(&s->mu);
+	char now[32];
+	now_text(now, sizeof now);
+	sqlite3_stmt *st;
+	int rc = -1;
+	if (sqlite3_prepare_v2(s->db,
+		"INSERT INTO runs(universe, universe_name, mode, options, shard, "
+		"kso_version, started, scenarios, items_total, items, estimate) "
+		"VALUES(?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK) {
+		pthread_mutex_unlock(&s->mu);
+		return db_error(s, err, "new run");
+	}
+	sqlite3_bind_text(st, 1, info->universe, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, info->universe_name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, info->mode, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, info->options, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, info->shard, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, KSO_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 8, (sqlite3_int64)info->scenarios);
+	sqlite3_bind_int64(st, 9, (sqlite3_int64)info->items_total);
+	sqlite3_bind_int64(st, 10, (sqlite3_int64)info->items);
+	sqlite3_bind_int64(st, 11, (sqlite3_int64)info->estimate);
+	if (sqlite3_step(st) == SQLITE_DONE) {
+		*id = sqlite3_last_insert_rowid(s->db);
+		rc = 0;
+	} else
+		db_error(s, err, "new run");
+	sqlite3_finalize(st);
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}
+
+int enum_store_find_resumable(struct enum_store *s, const struct enum_run_info *info,
+			      int64_t *id, struct error *err)
+{
+	pthread_mutex_lock(&s->mu);
+	sqlite3_stmt *st;
+	*id = -1;
+	if (sqlite3_prepare_v2(s->db,
+		"SELECT id FROM runs WHERE complete=0 AND universe=? AND mode=? "
+		"AND options=? AND shard=? ORDER BY id DESC LIMIT 1", -1, &st,
+		NULL) != SQLITE_OK) {
+		pthread_mutex_unlock(&s->mu);
+		return db_error(s, err, "resume");
+	}
+	sqlite3_bind_text(st, 1, info->universe, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, info->mode, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, info->options, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, info->shard, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	pthread_mutex_unlock(&s->mu);
+	return 0;
+}
+
+bool enum_store_item_done(struct enum_store *s, int64_t run, uint64_t scenario,
+			  uint64_t chunk)
+{
+	pthread_mutex_lock(&s->mu);
+	sqlite3_stmt *st = (sqlite3_stmt *)s->st[ST_DONE];
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)scenario);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)chunk);
+	bool done = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_reset(st);
+	pthread_mutex_unlock(&s->mu);
+	return done;
+}
+
+int enum_store_scenario(struct enum_store *s, int64_t run,
+			const struct enum_scenario *sc, struct error *err)
+{
+	pthread_mutex_lock(&s->mu);
+	sqlite3_stmt *st = (sqlite3_stmt *)s->st[ST_SCENARIO];
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)sc->index);
+	sqlite3_bind_text(st, 3, sc->label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, sc->yaml, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, sc->cluster.n_nodes);
+	sqlite3_bind_int(st, 6, sc->cluster.n_pods);
+	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_error(s, err, "scenario");
+	sqlite3_reset(st);
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}
+
+/* ------------------------------------------------------------ records */
+
+static void bind_texts(sqlite3_stmt *st, int first, const char *const *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_text(st, first + i, v[i] ? v[i] : "", -1, SQLITE_STATIC);
+}
+
+static int step_reset(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int insert_record(struct enum_store *s, int64_t run, uint64_t chunk,
+			 const struct enum_record *r)
+{
+	sqlite3_stmt *st = (sqlite3_stmt *)s->st[ST_STATE];
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)r->scenario);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)chunk);
+	const char *sv[] = {r->placement, r->pod_node, r->nominated};
+	bind_texts(st, 4, sv, 3);
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)r->weight);
+	sqlite3_bind_int(st, 8, r->depth);
+	if (step_reset(st))
+		return -1;
+	sqlite3_int64 id = sqlite3_last_insert_rowid(s->db);
+	if (r->pod) {
+		st = (sqlite3_stmt *)s->st[ST_DECISION];
+		sqlite3_bind_int64(st, 1, id);
+		const char *dv[] = {r->pod, r->model_feasible, r->model_viable,
+				    r->oracle_feasible, r->oracle_choice};
+		bind_texts(st, 2, dv, 5);
+		sqlite3_bind_int(st, 7, r->agree);
+		sqlite3_bind_text(st, 8, r->detail ? r->detail : "", -1, SQLITE_STATIC);
+		if (step_reset(st))
+			return -1;
+	}
+	if (r->kube_node) {
+		st = (sqlite3_stmt *)s->st[ST_PREEMPTION];
+		sqlite3_bind_int64(st, 1, id);
+		const char *pv[] = {r->pod, r->kube_node, r->kube_victims, r->kube_casualty,
+				    r->min_node, r->min_victims, r->min_casualty};
+		bind_texts(st, 2, pv, 7);
+		sqlite3_bind_int(st, 9, r->oracle_checked);
+		sqlite3_bind_int(st, 10, r->differs);
+		if (step_reset(st))
+			return -1;
+	}
+	for (int i = 0; i < r->n_viol; i++) {
+		st = (sqlite3_stmt *)s->st[ST_VIOLATION];
+		sqlite3_bind_int64(st, 1, id);
+		const char *vv[] = {r->viol_name[i], r->viol_detail[i], r->viol_trace[i]};
+		bind_texts(st, 2, vv, 3);
+		if (step_reset(st))
+			return -1;
+	}
+	for (int i = 0; i < r->n_find; i++) {
+		st = (sqlite3_stmt *)s->st[ST_FINDING];
+		sqlite3_bind_int64(st, 1, id);
+		const char *fv[] = {r->find_kind[i], r->find_detail[i]};
+		bind_texts(st, 2, fv, 2);
+		if (step_reset(st))
+			return -1;
+	}
+	return 0;
+}
+
+static int insert_work(struct enum_store *s, int64_t run, uint64_t scenario,
+		       uint64_t chunk, const struct enum_tally t[2])
+{
+	struct enum_buf b;
+	enum_buf_init(&b);
+	enum_store_tally_text(t, &b);
+	char now[32];
+	now_text(now, sizeof now);
+	sqlite3_stmt *st = (sqlite3_stmt *)s->st[ST_WORK];
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)scenario);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)chunk);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)t[0].states);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)t[1].states);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)t[0].disagree);
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)t[0].violations);
+	sqlite3_bind_text(st, 8, b.s, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 9, now, -1, SQLITE_TRANSIENT);
+	int rc = step_reset(st);
+	enum_buf_release(&b);
+	return rc;
+}
+
+int enum_store_item(struct enum_store *s, int64_t run, uint64_t scenario,
+		    uint64_t chunk, const struct enum_tally t[2],
+		    struct enum_record *recs, int n, struct error *err)
+{
+	pthread_mutex_lock(&s->mu);
+	int rc = exec(s, "BEGIN", err);
+	for (int i = 0; i < n && rc == 0; i++)
+		if (insert_record(s, run, chunk, &recs[i]))
+			rc = db_error(s, err, "insert state");
+	if (rc == 0 && insert_work(s, run, scenario, chunk, t))
+		rc = db_error(s, err, "insert work item");
+	if (rc == 0)
+		rc = exec(s, "COMMIT", err);
+	else
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	pthread_mutex_unlock(&s->mu);
+	for (int i = 0; i < n; i++)
+		enum_record_release(&recs[i]);
+	return rc;
+}
+
+/* ------------------------------------------------------------- totals */
+
+static int totals_locked(struct enum_store *s, int64_t run, struct enum_tally t[2],
+			 uint64_t *items, struct error *err)
+{
+	memset(t, 0, 2 * sizeof *t);
+	*items = 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT tally FROM work WHERE run_id=?", -1,
+			       &st, NULL) != SQLITE_OK)
+		return db_error(s, err, "totals");
+	sqlite3_bind_int64(st, 1, run);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct enum_tally w[2];
+		enum_store_tally_parse((const char *)sqlite3_column_text(st, 0), w);
+		enum_tally_add(&t[0], &w[0]);
+		enum_tally_add(&t[1], &w[1]);
+		(*items)++;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int enum_store_totals(struct enum_store *s, int64_t run, struct enum_tally t[2],
+		      uint64_t *items, struct error *err)
+{
+	pthread_mutex_lock(&s->mu);
+	int rc = totals_locked(s, run, t, items, err);
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}
+
+static int finish_locked(struct enum_store *s, int64_t run, int complete,
+			 const char *ended, struct error *err)
+{
+	struct enum_tally t[2];
+	uint64_t items;
+	if (totals_locked(s, run, t, &items, err))
+		return -1;
+	struct enum_buf b;
+	enum_buf_init(&b);
+	enum_store_tally_text(t, &b);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db,
+		"UPDATE runs SET ended=coalesce(?, ended), "
+		"complete=CASE WHEN ?<0 THEN (? >= items_total) ELSE ? END, "
+		"states=?, classes=?, decisions=?, agreements=?, disagreements=?, "
+		"violations=?, findings=?, preemptions=?, preemptions_unchecked=?, "
+		"tally=? WHERE id=?", -1, &st, NULL) != SQLITE_OK) {
+		enum_buf_release(&b);
+		return db_error(s, err, "finish run");
+	}
+	int k = 1;
+	if (ended)
+		sqlite3_bind_text(st, k, ended, -1, SQLITE_TRANSIENT);
+	k++;
+	sqlite3_bind_int(st, k++, complete);
+	sqlite3_bind_int64(st, k++, (sqlite3_int64)items);
+	sqlite3_bind_int(st, k++, complete);
+	uint64_t v[] = {t[0].states, t[1].states, t[0].decisions, t[0].agree,
+			t[0].disagree, t[0].violations, sum_findings(&t[0]),
+			t[0].preemptions, t[0].preempt_unchecked};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		sqlite3_bind_int64(st, k++, (sqlite3_int64)v[i]);
+	sqlite3_bind_text(st, k++, b.s, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, k++, run);
+	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_error(s, err, "finish run");
+	sqlite3_finalize(st);
+	enum_buf_release(&b);
+	return rc;
+}
+
+int enum_store_finish(struct enum_store *s, int64_t run, bool complete,
+		      struct error *err)
+{
+	pthread_mutex_lock(&s->mu);
+	char now[32];
+	now_text(now, sizeof now);
+	int rc = finish_locked(s, run, complete ? 1 : 0, now, err);
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}
+
+/* -------------------------------------------------------------- merge */
+
+/* The output run for source run src.<id>: one with the same universe,
+ * mode and options, or a new one (shard "merged"). */
+static int map_run(struct enum_store *o, int64_t src_id, int64_t *out_id,
+		   struct error *err)
+{
+	char sql[1024];
+	snprintf(sql, sizeof sql,
+		 "SELECT r.id FROM runs r JOIN src.runs s ON s.id=%lld AND "
+		 "r.universe=s.universe AND r.mode=s.mode AND r.options=s.options "
+		 "AND r.items_total=s.items_total", (long long)src_id);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(o->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_error(o, err, "merge");
+	*out_id = -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*out_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (*out_id >= 0)
+		return 0;
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO runs(universe, universe_name, mode, options, shard, "
+		 "kso_version, started, ended, scenarios, items_total, items, estimate) "
+		 "SELECT universe, universe_name, mode, options, 'merged', kso_version, "
+		 "started, ended, scenarios, items_total, 0, 0 FROM src.runs WHERE id=%lld",
+		 (long long)src_id);
+	if (exec(o, sql, err))
+		return -1;
+	*out_id = sqlite3_last_insert_rowid(o->db);
+	return 0;
+}
+
+/* Copies one source run's new work items and their states. */
+static int merge_run(struct enum_store *o, int64_t src, int64_t dst,
+		     struct error *err)
+{
+	char sql[8192];
+	snprintf(sql, sizeof sql,
+		"DROP TABLE IF EXISTS temp.newwork;"
+		"CREATE TEMP TABLE newwork AS SELECT scenario, chunk FROM src.work w "
+		" WHERE w.run_id=%1$lld AND NOT EXISTS (SELECT 1 FROM main.work m "
+		" WHERE m.run_id=%2$lld AND m.scenario=w.scenario AND m.chunk=w.chunk);"
+		"INSERT INTO main.work SELECT %2$lld, w.scenario, w.chunk, w.states, "
+		" w.classes, w.disagreements, w.violations, w.tally, w.done FROM src.work w "
+		" JOIN newwork n ON n.scenario=w.scenario AND n.chunk=w.chunk "
+		" WHERE w.run_id=%1$lld;"
+		"INSERT OR IGNORE INTO main.scenarios SELECT %2$lld, idx, label, yaml, "
+		" nodes, pods FROM src.scenarios WHERE run_id=%1$lld;"
+		"DROP TABLE IF EXISTS temp.newstates;"
+		"CREATE TEMP TABLE newstates AS SELECT s.id AS old, "
+		" (SELECT coalesce(max(id), 0) FROM main.states) + row_number() "
+		" OVER (ORDER BY s.id) AS new FROM src.states s JOIN newwork n ON "
+		" n.scenario=s.scenario AND n.chunk=s.chunk WHERE s.run_id=%1$lld;"
+		"INSERT INTO main.states SELECT m.new, %2$lld, s.scenario, s.chunk, "
+		" s.placement, s.pod_node, s.nominated, s.weight, s.depth FROM src.states s "
+		" JOIN newstates m ON m.old=s.id ORDER BY m.new;"
+		"INSERT INTO main.decisions(state_id, pod, model_feasible, model_viable, "
+		" oracle_feasible, oracle_choice, agree, detail) SELECT m.new, pod, "
+		" model_feasible, model_viable, oracle_feasible, oracle_choice, agree, "
+		" detail FROM src.decisions d JOIN newstates m ON m.old=d.state_id ORDER BY d.id;"
+		"INSERT INTO main.preemptions(state_id, pod, kube_node, kube_victims, "
+		" kube_casualty, minimal_node, minimal_victims, minimal_casualty, "
+		" oracle_checked, differs) SELECT m.new, pod, kube_node, kube_victims, "
+		" kube_casualty, minimal_node, minimal_victims, minimal_casualty, "
+		" oracle_checked, differs FROM src.preemptions p JOIN newstates m "
+		" ON m.old=p.state_id ORDER BY p.id;"
+		"INSERT INTO main.violations(state_id, invariant, detail, trace) "
+		" SELECT m.new, invariant, detail, trace FROM src.violations v "
+		" JOIN newstates m ON m.old=v.state_id ORDER BY v.id;"
+		"INSERT INTO main.findings(state_id, kind, details) SELECT m.new, kind, "
+		" details FROM src.findings f JOIN newstates m ON m.old=f.state_id ORDER BY f.id;"
+		"UPDATE main.runs SET started=min(started, (SELECT started FROM src.runs "
+		" WHERE id=%1$lld)), ended=max(coalesce(ended, ''), coalesce((SELECT ended "
+		" FROM src.runs WHERE id=%1$lld), '')), items=(SELECT count(*) FROM "
+		" main.work WHERE run_id=%2$lld) WHERE id=%2$lld;",
+		(long long)src, (long long)dst);
+	return exec(o, sql, err);
+}
+
+static int merge_one(struct enum_store *o, const char *in, struct error *err)
+{
+	sqlite3_stmt *st;
+	char *sql = sqlite3_mprintf("ATTACH DATABASE %Q AS src", in);
+	int rc = exec(o, sql, err);
+	sqlite3_free(sql);
+	if (rc)
+		return -1;
+	if (sqlite3_prepare_v2(o->db, "PRAGMA src.user_version", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) != ENUM_SCHEMA_VERSION) {
+		sqlite3_finalize(st);
+		exec(o, "DETACH DATABASE src", err);
+		return error_plain(err, "%s: not a kso enum database (schema %d)", in,
+				   ENUM_SCHEMA_VERSION);
+	}
+	sqlite3_finalize(st);
+	rc = exec(o, "BEGIN", err);
+	if (rc == 0 && sqlite3_prepare_v2(o->db, "SELECT id FROM src.runs ORDER BY id",
+					  -1, &st, NULL) == SQLITE_OK) {
+		int64_t ids[4096];
+		int n = 0;
+		while (sqlite3_step(st) == SQLITE_ROW && n < 4096)
+			ids[n++] = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		for (int i = 0; i < n && rc == 0; i++) {
+			int64_t dst = -1;
+			rc = map_run(o, ids[i], &dst, err);
+			if (rc == 0)
+				rc = merge_run(o, ids[i], dst, err);
+			if (rc == 0)
+				rc = finish_locked(o, dst, -1, NULL, err);
+		}
+	}
+	rc = rc ? rc : exec(o, "COMMIT", err);
+	if (rc)
+		sqlite3_exec(o->db, "ROLLBACK", NULL, NULL, NULL);
+	struct error e2;
+	error_init(&e2);
+	exec(o, "DETACH DATABASE src", &e2);
+	return rc;
+}
+
+int enum_store_merge(const char *out, char *const *inputs, int n,
+		     struct error *err)
+{
+	struct enum_store o;
+	if (enum_store_open(&o, out, err)) {
+		enum_store_close(&o);
+		return -1;
+	}
+	int rc = 0;
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = merge_one(&o, inputs[i], err);
+	enum_store_close(&o);
+	return rc;
+}

@@ -1,0 +1,97 @@
+/*
+ * store.h - the enumerator's SQLite database (enum/README-sql.md): one
+ * file holding runs, their scenarios (as YAML), the states worth keeping
+ * with their decisions, preemptions, violations and findings, and the
+ * work items done (so an interrupted run can be resumed and shards can be
+ * merged).  Schema versioned with PRAGMA user_version, WAL journal,
+ * prepared statements, one transaction per work item.
+ *
+ * Thread safety: every function takes the store's mutex, so workers may
+ * share one store.
+ */
+#ifndef KSO_ENUM_STORE_H
+#define KSO_ENUM_STORE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../model/error.h"
+#include "enum.h"
+
+#define ENUM_SCHEMA_VERSION 1
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+struct enum_store {
+	struct sqlite3 *db;
+	const char *path;
+	pthread_mutex_t mu;
+	struct sqlite3_stmt *st[8];   /* prepared inserts, see store.c */
+};
+
+/* What describes a run (all strings borrowed). */
+struct enum_run_info {
+	const char *universe;       /* path as given */
+	const char *universe_name;
+	const char *mode;           /* "placements" | "reachable" */
+	const char *options;        /* every option that changes results, not the shard */
+	const char *shard;          /* "I/N" */
+	uint64_t scenarios;
+	uint64_t items_total;       /* work items of the whole run (all shards) */
+	uint64_t items;             /* work items of this shard */
+	uint64_t estimate;          /* raw states of this shard */
+};
+
+/* enum_store_open: opens or creates path with the current schema.
+ * Returns 0, or -1 with err set (not a kso database, newer schema, I/O).
+ * Pair with enum_store_close (also after a failure). */
+int enum_store_open(struct enum_store *s, const char *path, struct error *err);
+void enum_store_close(struct enum_store *s);
+
+/* enum_store_new_run: a run row (complete = 0); *id gets its id. */
+int enum_store_new_run(struct enum_store *s, const struct enum_run_info *info,
+		       int64_t *id, struct error *err);
+
+/* enum_store_find_resumable: the newest incomplete run with the same
+ * universe, mode, options and shard; *id = -1 when there is none. */
+int enum_store_find_resumable(struct enum_store *s, const struct enum_run_info *info,
+			      int64_t *id, struct error *err);
+
+/* enum_store_item_done: whether work item (scenario, chunk) of run id is
+ * recorded. */
+bool enum_store_item_done(struct enum_store *s, int64_t run, uint64_t scenario,
+			  uint64_t chunk);
+
+/* enum_store_scenario: records a scenario once (later calls: no-op). */
+int enum_store_scenario(struct enum_store *s, int64_t run,
+			const struct enum_scenario *sc, struct error *err);
+
+/* enum_store_item: in one transaction, the records (taken: released
+ * here) and the work item with its tallies. */
+int enum_store_item(struct enum_store *s, int64_t run, uint64_t scenario,
+		    uint64_t chunk, const struct enum_tally t[2],
+		    struct enum_record *recs, int n, struct error *err);
+
+/* enum_store_totals: the sum of the tallies of run's work items. */
+int enum_store_totals(struct enum_store *s, int64_t run, struct enum_tally t[2],
+		      uint64_t *items, struct error *err);
+
+/* enum_store_finish: writes the run's totals (from its work items), the
+ * end time and complete. */
+int enum_store_finish(struct enum_store *s, int64_t run, bool complete,
+		      struct error *err);
+
+/* enum_store_merge: `kso merge`: every run of the databases inputs[] into
+ * the (new or existing) database out; shards of one run (same universe,
+ * mode and options) become one run, complete when every work item is
+ * there.  Returns 0, or -1 with err set. */
+int enum_store_merge(const char *out, char *const *inputs, int n,
+		     struct error *err);
+
+/* enum_store_tally_text / parse: a tally pair as text and back. */
+void enum_store_tally_text(const struct enum_tally t[2], struct enum_buf *b);
+void enum_store_tally_parse(const char *text, struct enum_tally t[2]);
+
+#endif

@@ -1,0 +1,43 @@
+"""
+test_review.py - end-to-end checks added by the adversarial review of the
+model against kube-scheduler v1.30 (reference §1.5 and kube's nominator).
+
+The manifest is fixtures/review/nominated-outside-queue.yaml; both engines
+must give the hand-derived answer.
+"""
+import json
+import pathlib
+
+import pytest
+
+from conftest import check, run_kso
+
+# A pending pod is a nominated pod only if it is in the scheduler's own
+# queue: its schedulerName names a profile (responsibleForPod) and its
+# PreEnqueue plugins let it in (PriorityQueue.Add returns before
+# AddNominatedPod for a gated pod).
+NOMINATED_OUTSIDE_QUEUE = (pathlib.Path(__file__).parent.parent / "fixtures" / "review"
+                           / "nominated-outside-queue.yaml").read_text()
+
+
+def explain_text(tmp_path, text, pod, engine):
+    path = tmp_path / "case.yaml"
+    path.write_text(text)
+    r = run_kso("explain", path, "--pod", pod, "--engine", engine, "-o", "json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+ENGINES = ["model", "oracle"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_nominated_outside_queue(tmp_path, engine):
+    # n1: "foreign" (other scheduler) and "gated" are not nominated pods,
+    # so incoming's 1000m fits n1's 2000m.  n2: "queued" (priority 100 >=
+    # 0) is added in pass 1: 1500m + 1000m > 2000m -> "Insufficient cpu".
+    out = explain_text(tmp_path, NOMINATED_OUTSIDE_QUEUE, "default/incoming",
+                       engine)
+    check(out, dict(pod="default/incoming", feasible={"n1"},
+                    rejected={"n2": ("NodeResourcesFit", ["Insufficient cpu"])},
+                    viable={"n1"}))

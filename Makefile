@@ -73,7 +73,7 @@ fuzz:
 		-o build-fuzz/fuzz_loader tests/fuzz/fuzz_loader.c $(LIB_SRC) $(LDLIBS)
 	@mkdir -p build-fuzz/corpus
 	build-fuzz/fuzz_loader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=2048 \
-		-timeout=10 build-fuzz/corpus fixtures/fuzz
+		-timeout=10 -artifact_prefix=build-fuzz/ build-fuzz/corpus fixtures/fuzz
 
 bench: kso
 	$(PYTHON) scripts/bench.py

@@ -297,7 +297,7 @@ static int load_dir(struct yaml_dec *d, const char *path, int depth)
 		return error_plain(d->err, "%s: directories nested too deeply", path);
 	DIR *dir = opendir(path);
 	if (!dir)
-		return error_plain(d->err, "%s: %s", path, strerror(errno));
+		return error_plain(d->err, "%s: cannot open: %s", path, strerror(errno));
 	struct yaml_vec names;
 	yaml_vec_init(&names, sizeof(char *));
 	struct dirent *e;
@@ -334,7 +334,7 @@ static int load_path(struct yaml_dec *d, const char *path, int depth, bool top)
 		return load_file(d, path);
 	struct stat st;
 	if (stat(path, &st) < 0)
-		return error_plain(d->err, "%s: %s", path, strerror(errno));
+		return error_plain(d->err, "%s: cannot open: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return load_dir(d, path, depth);
 	if (!top && (!S_ISREG(st.st_mode) || !has_manifest_ext(path)))

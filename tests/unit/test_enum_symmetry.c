@@ -1,0 +1,183 @@
+/*
+ * test_enum_symmetry.c - the enumerator's symmetry reduction
+ * (enum/symmetry.c): the representative test of placements, class sizes,
+ * and the canonical form of reachable states.  Every count is derived by
+ * hand in the comment above it.
+ */
+#include "check.h"
+
+#include "../../enum/enum.h"
+
+/* Digits of index in base (nodes+1), pod 0 fastest (placements.c). */
+static void digits(int nodes, int pods, int index, int *d)
+{
+	for (int p = 0; p < pods; p++) {
+		d[p] = index % (nodes + 1);
+		index /= nodes + 1;
+	}
+}
+
+/* Counts representatives and sums their class sizes over every
+ * placement; sizes[k] gets the size of the k-th representative. */
+static int classes(const struct enum_symmetry *s, uint64_t *total, uint64_t *sizes)
+{
+	int n = 0, raw = 1, d[8];
+	for (int p = 0; p < s->n_pods; p++)
+		raw *= s->n_nodes + 1;
+	*total = 0;
+	for (int i = 0; i < raw; i++) {
+		digits(s->n_nodes, s->n_pods, i, d);
+		if (!enum_placement_canonical(s, d))
+			continue;
+		uint64_t k = enum_placement_class_size(s, d);
+		if (sizes)
+			sizes[n] = k;
+		*total += k;
+		n++;
+	}
+	return n;
+}
+
+static void two_identical_nodes_two_identical_pods(void)
+{
+	/* 2 nodes, 2 pods: (2+1)^2 = 9 placements.  Classes:
+	 *   both pending                      1 placement
+	 *   one bound, one pending            2 pods x 2 nodes = 4
+	 *   both on the same node             2 (n1 or n2)
+	 *   on different nodes                2 (a-n1 b-n2, a-n2 b-n1)
+	 * 4 classes, 1 + 4 + 2 + 2 = 9. Visited in index order (pod 0's
+	 * digit fastest) the representatives are [0,0] (pending, pending),
+	 * [0,1] (a pending, b on n1), [1,1] (both on n1), [1,2]. */
+	int nc[2] = {0, 0}, pc[2] = {0, 0};
+	struct enum_symmetry s;
+	enum_symmetry_init(&s, 2, 2, nc, pc, true);
+	uint64_t total, sizes[9];
+	CHECK_EQ(classes(&s, &total, sizes), 4);
+	CHECK_EQ(total, 9);
+	CHECK_EQ(sizes[0], 1);
+	CHECK_EQ(sizes[1], 4);
+	CHECK_EQ(sizes[2], 2);
+	CHECK_EQ(sizes[3], 2);
+	int d[2] = {1, 0};          /* a on n1, b pending: not sorted */
+	CHECK(!enum_placement_canonical(&s, d));
+	d[0] = 0;
+	d[1] = 2;                   /* a pending, b on n2: n2's column (1) > n1's (0) */
+	CHECK(!enum_placement_canonical(&s, d));
+	enum_symmetry_release(&s);
+}
+
+static void three_identical_nodes_two_identical_pods(void)
+{
+	/* 3 nodes, 2 pods: 4^2 = 16 placements.  Classes:
+	 *   both pending 1; one bound one pending 2*3 = 6; both on one node 3;
+	 *   on different nodes 3*2 = 6.  4 classes, 16 in all. */
+	int nc[3] = {0, 0, 0}, pc[2] = {0, 0};
+	struct enum_symmetry s;
+	enum_symmetry_init(&s, 3, 2, nc, pc, true);
+	uint64_t total;
+	CHECK_EQ(classes(&s, &total, NULL), 4);
+	CHECK_EQ(total, 16);
+	enum_symmetry_release(&s);
+}
+
+static void identical_nodes_distinct_pods(void)
+{
+	/* 2 identical nodes, 2 different pods: 9 placements; only nodes
+	 * swap.  Classes: (-,-) 1; (-,node) 2; (node,-) 2; same node 2;
+	 * different nodes 2: 5 classes, 9 in all. */
+	int nc[2] = {0, 0}, pc[2] = {0, 1};
+	struct enum_symmetry s;
+	enum_symmetry_init(&s, 2, 2, nc, pc, true);
+	uint64_t total;
+	CHECK_EQ(classes(&s, &total, NULL), 5);
+	CHECK_EQ(total, 9);
+	enum_symmetry_release(&s);
+}
+
+static void two_node_classes(void)
+{
+	/* n1 = n2, n3 different; 1 pod: 4 placements, classes pending (1),
+	 * on n1 or n2 (2), on n3 (1): 3 classes.  With two identical pods:
+	 * 16 placements; classes by how many pods are on {n1,n2} as a
+	 * multiset and on n3:
+	 *   pending, pending                           1
+	 *   one pending + one on n1|n2                 2*2 = 4
+	 *   one pending + one on n3                    2
+	 *   both on one of n1|n2                       2
+	 *   one on n1, one on n2                       2
+	 *   one on n1|n2, one on n3                    2*2 = 4
+	 *   both on n3                                 1
+	 * 7 classes, 1+4+2+2+2+4+1 = 16. */
+	int nc[3] = {0, 0, 2}, pc1[1] = {0}, pc2[2] = {0, 0};
+	struct enum_symmetry s;
+	uint64_t total;
+	enum_symmetry_init(&s, 3, 1, nc, pc1, true);
+	CHECK_EQ(classes(&s, &total, NULL), 3);
+	CHECK_EQ(total, 4);
+	enum_symmetry_release(&s);
+	enum_symmetry_init(&s, 3, 2, nc, pc2, true);
+	CHECK_EQ(classes(&s, &total, NULL), 7);
+	CHECK_EQ(total, 16);
+	enum_symmetry_release(&s);
+}
+
+static void symmetry_off(void)
+{
+	/* on = false: every placement is its own class of size 1 */
+	int nc[2] = {0, 0}, pc[2] = {0, 0};
+	struct enum_symmetry s;
+	enum_symmetry_init(&s, 2, 2, nc, pc, false);
+	uint64_t total;
+	CHECK_EQ(classes(&s, &total, NULL), 9);
+	CHECK_EQ(total, 9);
+	enum_symmetry_release(&s);
+}
+
+static void reachable_states(void)
+{
+	/* 2 identical nodes, 1 pod (4 bytes: node+3, nominated+1, waiting,
+	 * queue rank).  On n1 and on n2 are one class of 2 whose canonical
+	 * form is the least encoding, "on n1" (3); pending nominated to n2
+	 * becomes nominated to n1 (1), class 2; plain pending is alone. */
+	int nc[2] = {0, 0}, pc[1] = {0};
+	struct enum_symmetry s;
+	enum_symmetry_init(&s, 2, 1, nc, pc, true);
+	uint8_t on_n2[4] = {4, 0, 0, 0}, out[4];
+	uint64_t orbit;
+	enum_state_canonical(&s, on_n2, out, &orbit);
+	CHECK_EQ(out[0], 3);
+	CHECK_EQ(orbit, 2);
+	uint8_t nominated_n2[4] = {2, 2, 1, 1};
+	enum_state_canonical(&s, nominated_n2, out, &orbit);
+	CHECK_EQ(out[0], 2);
+	CHECK_EQ(out[1], 1);
+	CHECK_EQ(orbit, 2);
+	uint8_t pending[4] = {2, 0, 0, 0};
+	enum_state_canonical(&s, pending, out, &orbit);
+	CHECK_EQ(orbit, 1);
+	enum_symmetry_release(&s);
+
+	/* 2 identical nodes, 2 identical pods: (a on n2, b pending) has the
+	 * canonical form (a pending, b on n1): tuples sorted per class
+	 * (pending = 2 before on-n1 = 3); its class is the 4 placements
+	 * "one bound, one pending". */
+	int pc2[2] = {0, 0};
+	enum_symmetry_init(&s, 2, 2, nc, pc2, true);
+	uint8_t st[8] = {4, 0, 0, 0, 2, 0, 0, 0}, o2[8];
+	enum_state_canonical(&s, st, o2, &orbit);
+	CHECK_EQ(o2[0], 2);
+	CHECK_EQ(o2[4], 3);
+	CHECK_EQ(orbit, 4);
+	enum_symmetry_release(&s);
+}
+
+int main(void)
+{
+	two_identical_nodes_two_identical_pods();
+	three_identical_nodes_two_identical_pods();
+	identical_nodes_distinct_pods();
+	two_node_classes();
+	symmetry_off();
+	reachable_states();
+	return check_done("test_enum_symmetry");
+}

@@ -5,10 +5,10 @@
  *   agreement  the oracle's feasible set, scores and chosen node against
  *              the model's feasible set, scores and viable set (a
  *              disagreement is a bug in one of them);
- *   preemption kube's answer (model_preempt_kube) against the spec's
- *              least-Casualty answer (model_preempt_minimal); the oracle
- *              has no preemption yet, so that comparison is recorded as
- *              not checked;
+ *   preemption the oracle's DefaultPreemption (oracle_preempt) against
+ *              the model's (model_preempt_kube): code, node and victims
+ *              must agree; kube's answer against the spec's
+ *              least-Casualty answer (model_preempt_minimal);
  *   invariants the model's (model/scheduler.h) after the step the
  *              scheduler would take: capacity, bind-feasible,
  *              victim-priority, nominated-feasible;
@@ -17,6 +17,8 @@
  *              spread or pod (anti-)affinity.
  */
 #include "enum.h"
+
+#include "../model/match.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -60,6 +62,8 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 		x->snap.nominated[p] = -1;
 	}
 	snapshot_clone(&x->after, &x->snap);
+	snapshot_clone(&x->view, &x->snap);
+	x->verdict = xcalloc(1, sizeof *x->verdict);
 	oracle_init(&x->oracle, &x->snap);
 	x->oracle.all_nodes = true;
 	model_cycle_result_init(&x->mr, x->c);
@@ -77,6 +81,8 @@ void enum_ctx_release(struct enum_ctx *x)
 	oracle_release(&x->oracle);
 	snapshot_release(&x->snap);
 	snapshot_release(&x->after);
+	snapshot_release(&x->view);
+	free(x->verdict);
 	model_cycle_result_release(&x->mr);
 	model_cycle_result_release(&x->orr);
 	free(x->placed);
@@ -126,12 +132,14 @@ void enum_outcome_init(struct enum_outcome *o)
 	o->bind_node = -1;
 	model_preemption_init(&o->kube);
 	model_preemption_init(&o->minimal);
+	model_preemption_init(&o->oracle_pr);
 }
 
 void enum_outcome_release(struct enum_outcome *o)
 {
 	model_preemption_release(&o->kube);
 	model_preemption_release(&o->minimal);
+	model_preemption_release(&o->oracle_pr);
 }
 
 bool enum_outcome_issue(const struct enum_outcome *o)
@@ -314,12 +322,20 @@ static void check_preempt(struct enum_ctx *x, int pod,
 
 /* ------------------------------------------------- breaks-earlier */
 
-static bool has_hard_constraints(const struct pod *p)
+/* Whether binding p can break bound pod q's hard constraints at all:
+ * p counts for one of q's DoNotSchedule spread constraints (same
+ * namespace, selector matching p; matchLabelKeys only narrow it), or
+ * matches a selector of q's required anti-affinity.  Adding a pod never
+ * breaks a required affinity.  A cheap filter before the model's
+ * filters run. */
+static bool may_break(const struct pod *q, const struct pod *p)
 {
-	if (p->n_affinity || p->n_anti_affinity)
-		return true;
-	for (int i = 0; i < p->n_spread; i++)
-		if (p->spread[i].do_not_schedule)
+	for (int i = 0; i < q->n_spread; i++)
+		if (q->spread[i].do_not_schedule && !strcmp(q->ns, p->ns) &&
+		    match_label_selector(&q->spread[i].selector, &p->labels))
+			return true;
+	for (int i = 0; i < q->n_anti_affinity; i++)
+		if (match_label_selector(&q->anti_affinity[i].selector, &p->labels))
 			return true;
 	return false;
 }
@@ -328,12 +344,13 @@ static bool has_hard_constraints(const struct pod *p)
  * pass on its node in placement s (q itself taken off for the check);
  * the failing plugin and reason go to why. */
 static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
-		    struct snapshot *view, char *why, size_t len)
+		    char *why, size_t len)
 {
 	const struct sched_profile *prof = model_profile_for(x->c, q);
 	if (!prof)
 		return true;
 	int node = s->pod_node[q];
+	struct snapshot *view = &x->view;
 	snapshot_assign(view, s);
 	view->pod_node[q] = SNAP_PENDING;
 	view->nominated[q] = -1;
@@ -341,14 +358,13 @@ static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
 		.cluster = x->c, .profile = prof, .pod = q,
 		.base = view, .view = view,
 	};
-	struct model_node_verdict *v = xcalloc(1, sizeof *v);
+	struct model_node_verdict *v = x->verdict;
 	model_feasibility(&cy, node, v);
 	int bad = v->failed[PLUGIN_POD_TOPOLOGY_SPREAD] ? PLUGIN_POD_TOPOLOGY_SPREAD
 		: v->failed[PLUGIN_INTER_POD_AFFINITY] ? PLUGIN_INTER_POD_AFFINITY : -1;
 	if (bad >= 0)
 		snprintf(why, len, "%s: %s", config_plugin_name(bad),
 			 v->status[bad].n_reasons ? v->status[bad].reasons[0] : "rejected");
-	free(v);
 	return bad < 0;
 }
 
@@ -357,18 +373,16 @@ static void check_breaks_earlier(struct enum_ctx *x, int pod,
 {
 	const struct cluster *c = x->c;
 	const struct model_cycle_result *r = &x->mr;
-	struct snapshot view;
-	snapshot_clone(&view, &x->snap);
 	char why[256];
 	for (int q = 0; q < c->n_pods && !out->find[ENUM_FIND_BREAKS_EARLIER]; q++) {
 		if (q == pod || x->snap.pod_node[q] < 0 ||
-		    !has_hard_constraints(&c->pods[q]) ||
-		    !hard_ok(x, &x->snap, q, &view, why, sizeof why))
+		    !may_break(&c->pods[q], &c->pods[pod]) ||
+		    !hard_ok(x, &x->snap, q, why, sizeof why))
 			continue;
 		for (int i = 0; i < r->n_viable; i++) {
 			snapshot_assign(&x->after, &x->snap);
 			x->after.pod_node[pod] = r->viable[i];
-			if (hard_ok(x, &x->after, q, &view, why, sizeof why))
+			if (hard_ok(x, &x->after, q, why, sizeof why))
 				continue;
 			out->find[ENUM_FIND_BREAKS_EARLIER] = true;
 			snprintf(out->find_detail[ENUM_FIND_BREAKS_EARLIER], ENUM_DETAIL_LEN,
@@ -379,7 +393,6 @@ static void check_breaks_earlier(struct enum_ctx *x, int pod,
 			break;
 		}
 	}
-	snapshot_release(&view);
 }
 
 /* -------------------------------------------------------- preemption */
@@ -392,15 +405,35 @@ static void casualty_text(const struct model_victims *v, char *buf, size_t len)
 		 k->victims);
 }
 
+/* The oracle's preemption against the model's kube answer. */
+static void compare_preemption(const struct cluster *c, struct enum_outcome *out)
+{
+	const struct model_preemption *m = &out->kube, *o = &out->oracle_pr;
+	char a[200], b[200];
+	bool same = m->code == o->code && m->node == o->node &&
+		    (m->node < 0 || same_list(m->chosen.pods, m->chosen.n,
+					      o->chosen.pods, o->chosen.n));
+	if (same || !out->agree)
+		return;
+	out->agree = false;
+	snprintf(a, sizeof a, "%s", m->node >= 0 ? c->nodes[m->node].name : "none");
+	snprintf(b, sizeof b, "%s", o->node >= 0 ? c->nodes[o->node].name : "none");
+	snprintf(out->disagreement, sizeof out->disagreement,
+		 "preemption: model evicts %d pod(s) on %s, oracle %d pod(s) on %s",
+		 m->node >= 0 ? m->chosen.n : 0, a, o->node >= 0 ? o->chosen.n : 0, b);
+}
+
 static void check_preemption(struct enum_ctx *x, const struct sched_profile *prof,
 			     int pod, struct enum_outcome *out)
 {
 	const struct model_cycle_result *r = &x->mr;
 	out->preempted = true;
-	/* oracle.h has no preemption yet: nothing to compare it with */
-	out->oracle_preempt_checked = false;
 	struct model_preempt_opts opts = {.offset_draw = 0};
 	model_preempt_kube(prof, &x->snap, pod, r, &opts, &out->kube);
+	/* the oracle answers from its own failed cycle, as kube would */
+	oracle_preempt(&x->oracle, prof, pod, &x->orr, 0, &out->oracle_pr);
+	out->oracle_preempt_checked = true;
+	compare_preemption(x->c, out);
 	struct error err;
 	error_init(&err);
 	out->minimal_ok = model_preempt_minimal(prof, &x->snap, pod, r,

@@ -191,6 +191,7 @@ struct enum_outcome {
 	bool preempted;                /* PostFilter ran */
 	bool oracle_preempt_checked;   /* the oracle's preemption compared */
 	struct model_preemption kube, minimal;  /* valid when preempted */
+	struct model_preemption oracle_pr;      /* the oracle's (kube's) answer */
 	bool minimal_ok;               /* minimal ran (not too many victims) */
 	bool inv[MODEL_INV_COUNT];
 	char inv_detail[MODEL_INV_COUNT][ENUM_DETAIL_LEN];
@@ -207,6 +208,8 @@ struct enum_ctx {
 	struct snapshot after;         /* scratch: after the decision */
 	struct model_cycle_result mr, orr;
 	bool *placed, *waiting;        /* [n_pods] scratch for invariants */
+	struct snapshot view;          /* scratch for constraint checks */
+	struct model_node_verdict *verdict;   /* scratch (large: ~45 KB) */
 	int64_t *queued_at;
 	bool step_invariants;          /* placements: the one-step invariants */
 };
@@ -275,6 +278,7 @@ struct enum_record {
 	/* preemption (kube_node NULL: none) */
 	char *kube_node, *kube_victims, *kube_casualty;
 	char *min_node, *min_victims, *min_casualty;
+	char *oracle_node, *oracle_victims;
 	int oracle_checked, differs;
 	/* violations and findings */
 	int n_viol;

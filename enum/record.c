@@ -91,6 +91,10 @@ static void record_preemption(struct enum_record *r, const struct cluster *c,
 	r->min_victims = mok ? pods_text(c, m->chosen.pods, m->chosen.n) : xstrdup("");
 	r->min_casualty = mok ? casualty_text(&m->chosen) : xstrdup("");
 	r->oracle_checked = o->oracle_preempt_checked;
+	const struct model_preemption *q = &o->oracle_pr;
+	bool ook = o->oracle_preempt_checked && q->node >= 0;
+	r->oracle_node = xstrdup(ook ? c->nodes[q->node].name : "-");
+	r->oracle_victims = ook ? pods_text(c, q->chosen.pods, q->chosen.n) : xstrdup("");
 	r->differs = kok != mok || strcmp(r->kube_node, r->min_node) != 0 ||
 		     strcmp(r->kube_victims, r->min_victims) != 0;
 }
@@ -151,6 +155,7 @@ void enum_record_release(struct enum_record *r)
 		&r->model_feasible, &r->model_viable, &r->oracle_feasible,
 		&r->oracle_choice, &r->detail, &r->kube_node, &r->kube_victims,
 		&r->kube_casualty, &r->min_node, &r->min_victims, &r->min_casualty,
+		&r->oracle_node, &r->oracle_victims,
 	};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		free(*fields[i]);

@@ -53,12 +53,16 @@ static struct ynode *strip_pod(struct arena *a, const struct enum_object *o)
 	return t;
 }
 
-/* True when an object other than self mentions name anywhere. */
+/* True when an object of kind `by` other than self mentions name: pods
+ * name nodes (spec.nodeName, nodeSelector on the hostname, matchFields
+ * metadata.name), PDBs name pods (status.disruptedPods).  Such an object
+ * tells the named one from its twins, so it gets a class of its own. */
 static bool named_elsewhere(const struct enum_scenario *s, int self,
-			    const char *name)
+			    const char *name, const char *by)
 {
 	for (int i = 0; i < s->n_objects; i++)
-		if (i != self && enum_ynode_mentions(s->objects[i].tree, name))
+		if (i != self && !strcmp(s->objects[i].kind, by) &&
+		    enum_ynode_mentions(s->objects[i].tree, name))
 			return true;
 	return false;
 }
@@ -73,7 +77,8 @@ static void classes(const struct enum_scenario *s, struct arena *tmp,
 	for (int i = 0; i < n; i++) {
 		const struct enum_object *o = &s->objects[objs[i]];
 		st[i] = node ? strip_node(tmp, o) : strip_pod(tmp, o);
-		named[i] = named_elsewhere(s, objs[i], o->name);
+		named[i] = named_elsewhere(s, objs[i], o->name,
+					    node ? "Pod" : "PodDisruptionBudget");
 	}
 	for (int i = 0; i < n; i++) {
 		cls[i] = i;

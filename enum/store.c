@@ -88,6 +88,8 @@ static const char schema[] =
 	" minimal_victims TEXT NOT NULL,"
 	" minimal_casualty TEXT NOT NULL,"
 	" oracle_checked INTEGER NOT NULL,"
+	" oracle_node TEXT NOT NULL,"
+	" oracle_victims TEXT NOT NULL,"
 	" differs INTEGER NOT NULL);"
 	"CREATE TABLE IF NOT EXISTS violations("
 	" id INTEGER PRIMARY KEY,"
@@ -119,8 +121,8 @@ static const char *const statements[ST_COUNT] = {
 			"VALUES(?,?,?,?,?,?,?,?)",
 	[ST_PREEMPTION] = "INSERT INTO preemptions(state_id, pod, kube_node, "
 			  "kube_victims, kube_casualty, minimal_node, minimal_victims, "
-			  "minimal_casualty, oracle_checked, differs) "
-			  "VALUES(?,?,?,?,?,?,?,?,?,?)",
+			  "minimal_casualty, oracle_checked, oracle_node, oracle_victims, "
+			  "differs) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
 	[ST_VIOLATION] = "INSERT INTO violations(state_id, invariant, detail, trace) "
 			 "VALUES(?,?,?,?)",
 	[ST_FINDING] = "INSERT INTO findings(state_id, kind, details) VALUES(?,?,?)",
@@ -408,7 +410,9 @@ static int insert_record(struct enum_store *s, int64_t run, uint64_t chunk,
 				    r->min_node, r->min_victims, r->min_casualty};
 		bind_texts(st, 2, pv, 7);
 		sqlite3_bind_int(st, 9, r->oracle_checked);
-		sqlite3_bind_int(st, 10, r->differs);
+		const char *ov[] = {r->oracle_node, r->oracle_victims};
+		bind_texts(st, 10, ov, 2);
+		sqlite3_bind_int(st, 12, r->differs);
 		if (step_reset(st))
 			return -1;
 	}
@@ -621,9 +625,10 @@ static int merge_run(struct enum_store *o, int64_t src, int64_t dst,
 		" detail FROM src.decisions d JOIN newstates m ON m.old=d.state_id ORDER BY d.id;"
 		"INSERT INTO main.preemptions(state_id, pod, kube_node, kube_victims, "
 		" kube_casualty, minimal_node, minimal_victims, minimal_casualty, "
-		" oracle_checked, differs) SELECT m.new, pod, kube_node, kube_victims, "
-		" kube_casualty, minimal_node, minimal_victims, minimal_casualty, "
-		" oracle_checked, differs FROM src.preemptions p JOIN newstates m "
+		" oracle_checked, oracle_node, oracle_victims, differs) SELECT m.new, "
+		" pod, kube_node, kube_victims, kube_casualty, minimal_node, "
+		" minimal_victims, minimal_casualty, oracle_checked, oracle_node, "
+		" oracle_victims, differs FROM src.preemptions p JOIN newstates m "
 		" ON m.old=p.state_id ORDER BY p.id;"
 		"INSERT INTO main.violations(state_id, invariant, detail, trace) "
 		" SELECT m.new, invariant, detail, trace FROM src.violations v "

@@ -496,10 +496,13 @@ static bool is_empty_container(const struct ynode *n)
 	return n->kind != YNODE_SCALAR && n->n == 0;
 }
 
-static void emit_block(struct enum_buf *b, const struct ynode *n, int depth);
+static void emit_block(struct enum_buf *b, const struct ynode *n, int depth,
+		       bool inline_first);
 
-/* The value after "key:" or "-": inline when a scalar or empty. */
-static void emit_value(struct enum_buf *b, const struct ynode *v, int depth)
+/* The value after "key:" or "-": inline when a scalar or empty; a map
+ * under "-" starts on the dash's line ("- key: v"). */
+static void emit_value(struct enum_buf *b, const struct ynode *v, int depth,
+		       bool dash)
 {
 	if (v->kind == YNODE_SCALAR || is_empty_container(v)) {
 		enum_buf_add(b, " ", 1);
@@ -507,27 +510,35 @@ static void emit_value(struct enum_buf *b, const struct ynode *v, int depth)
 		enum_buf_add(b, "\n", 1);
 		return;
 	}
+	if (dash && v->kind == YNODE_MAP) {
+		enum_buf_add(b, " ", 1);
+		emit_block(b, v, depth + 1, true);
+		return;
+	}
 	enum_buf_add(b, "\n", 1);
-	emit_block(b, v, depth + 1);
+	emit_block(b, v, depth + 1, false);
 }
 
-static void emit_block(struct enum_buf *b, const struct ynode *n, int depth)
+static void emit_block(struct enum_buf *b, const struct ynode *n, int depth,
+		       bool inline_first)
 {
 	if (n->kind == YNODE_SCALAR || is_empty_container(n)) {
-		indent(b, depth);
+		if (!inline_first)
+			indent(b, depth);
 		enum_yaml_flow(b, n);
 		enum_buf_add(b, "\n", 1);
 		return;
 	}
 	for (int i = 0; i < n->n; i++) {
-		indent(b, depth);
+		if (i || !inline_first)
+			indent(b, depth);
 		if (n->kind == YNODE_MAP) {
 			emit_scalar(b, n->keys[i]);
 			enum_buf_add(b, ":", 1);
 		} else {
 			enum_buf_add(b, "-", 1);
 		}
-		emit_value(b, n->items[i], depth);
+		emit_value(b, n->items[i], depth, n->kind == YNODE_SEQ);
 	}
 }
 
@@ -537,7 +548,7 @@ void enum_yaml_emit(struct enum_buf *b, const struct ynode *n)
 		enum_buf_puts(b, "null\n");
 		return;
 	}
-	emit_block(b, n, 0);
+	emit_block(b, n, 0, false);
 }
 
 void enum_yaml_flow(struct enum_buf *b, const struct ynode *n)

@@ -11,20 +11,19 @@ enum model_code oracle_score_balanced(struct oracle_cycle *cy, const int *f,
 {
 	const struct cluster *c = cy->c;
 	const struct sched_profile *prof = cy->prof;
+	const struct oracle_data *d = cy->o->d;
 	int64_t *podreq = arena_array(&cy->arena, (size_t)c->n_res + 1, sizeof(int64_t));
 	oracle_pod_requests(c, cy->p, false, podreq, NULL);
-	int nres = prof->n_balanced_resources;
-	int *ri = arena_array(&cy->arena, (size_t)nres + 1, sizeof(int));
-	double *fr = arena_array(&cy->arena, (size_t)nres + 1, sizeof(double));
-	for (int k = 0; k < nres; k++)
-		ri[k] = oracle_res_index(c, prof->balanced_resources[k].name);
+	struct oracle_res_plan pl;
+	oracle_res_plan_init(c, &pl, prof->balanced_resources, prof->n_balanced_resources,
+			     podreq, true);
+	double fr[CONFIG_MAX_RESOURCES];
 	for (int i = 0; i < n; i++) {
 		int m = 0;
 		double total = 0;
-		for (int k = 0; k < nres; k++) {
+		for (int k = 0; k < pl.n; k++) {
 			int64_t alloc, req;
-			if (!oracle_fit_alloc_req(cy, f[i], ri[k], ri[k] >= 0 ? podreq[ri[k]] : 0,
-						  true, &alloc, &req))
+			if (!oracle_plan_alloc_req(d, &pl, k, f[i], &alloc, &req))
 				continue;
 			double x = (double)req / (double)alloc;
 			if (x > 1)

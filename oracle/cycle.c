@@ -67,6 +67,7 @@ void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 		d->stamp = 1;
 	}
 	d->used_memo = 0;
+	oracle_shape_begin(cy);
 }
 
 void oracle_cycle_end(struct oracle_cycle *cy)
@@ -241,6 +242,66 @@ int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
 	return eval_node(cy, node, false, &e) ? -1 : e.first;
 }
 
+/* kube's fast path for one node when no status is recorded: the
+ * placement-independent filters from the shape's verdict, then the others
+ * as booleans.  A node with nominated pods takes the two-pass path. */
+static bool fits_fast(struct oracle_cycle *cy, int node, struct model_status *scratch)
+{
+	if (!(oracle_node_verdict(cy, node) & OSHAPE_STATIC))
+		return false;
+	struct oracle_data *d = cy->o->d;
+	const struct oracle_node *x = &d->nodes[node];
+	if (x->nominated.n) {
+		struct node_eval e = {0};
+		e.status = scratch;   /* may be NULL */
+		return eval_node(cy, node, false, &e);
+	}
+	struct oracle_nodeview v = {node, x->requested, x->pods.n, NULL, 0};
+	if (!cy->skip[PLUGIN_NODE_PORTS] && !oracle_fits_ports(cy, &v))
+		return false;
+	if (!cy->skip[PLUGIN_NODE_RESOURCES_FIT] && !oracle_fits_fit(cy, &v))
+		return false;
+	if (!cy->skip[PLUGIN_POD_TOPOLOGY_SPREAD] && !oracle_fits_spread(cy, &v))
+		return false;
+	if (!cy->skip[PLUGIN_INTER_POD_AFFINITY] && !oracle_fits_interpod(cy, &v))
+		return false;
+	return true;
+}
+
+/* Node indexes ascending: insertion sort when short, else LSD radix on
+ * bytes (node indexes are small and dense); tmp has room for n. */
+static void sort_nodes(int *v, int n, int *tmp)
+{
+	if (n < 48) {
+		for (int i = 1; i < n; i++) {
+			int x = v[i], j = i;
+			for (; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	int max = 0;
+	for (int i = 0; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	int *src = v, *dst = tmp;
+	for (int shift = 0; shift < 31 && (max >> shift) > 0; shift += 8) {
+		int count[257] = {0};
+		for (int i = 0; i < n; i++)
+			count[((src[i] >> shift) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int i = 0; i < n; i++)
+			dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+		int *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, sizeof(int) * (size_t)n);
+}
+
 /* --------------------------------------------------------------- results */
 
 static void verdict_clear(struct model_node_verdict *v, enum model_code code)
@@ -369,7 +430,7 @@ static void score_nodes(struct oracle_cycle *cy, const int *f, int n,
 		int id = scorers[k].id;
 		if (!cy->prof->score[id])
 			continue;
-		memset(s, 0, sizeof(int64_t) * (size_t)n);
+		/* a scorer that succeeds writes every s[i] */
 		enum model_code code = scorers[k].fn(cy, f, n, s);
 		if (code == MODEL_SKIP) {
 			if (r)
@@ -387,10 +448,17 @@ static void score_nodes(struct oracle_cycle *cy, const int *f, int n,
 
 /* --------------------------------------------------------------- the cycle */
 
-static int int_cmp(const void *a, const void *b)
+/* The per-node buffers one cycle at a time uses, allocated once. */
+static void scratch_init(struct oracle_data *d)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
+	if (d->scratch_nodes)
+		return;
+	size_t n = (size_t)d->n_nodes + 1;
+	d->scratch_nodes = oracle_xmalloc(sizeof(int) * n);
+	d->scratch_viable = oracle_xmalloc(sizeof(int) * n);
+	d->scratch_total = oracle_xmalloc(sizeof(int64_t) * n);
+	d->scratch_sort = oracle_xmalloc(sizeof(int) * n);
+	d->scratch_bits = oracle_xcalloc(n / 64 + 1, sizeof(uint64_t));
 }
 
 static void record(struct model_cycle_result *r, int node, const struct node_eval *e)
@@ -411,6 +479,7 @@ struct cycle_run {
 	int n_rejected;
 	int nominated_ok;                        /* feasible nominated node, or -1 */
 	struct model_status *status;             /* [PLUGIN_COUNT] when r is NULL */
+	int *sort_tmp;                           /* [n_nodes + 1] */
 };
 
 /* One node: filters, verdict, feasible or rejected list. */
@@ -443,9 +512,15 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 	int n_all = d->n_nodes;
 	int nom = o->snap.nominated[cy->pod];
 	run->nominated_ok = -1;
-	run->feasible = arena_array(&cy->arena, (size_t)n_all + 1, sizeof(int));
-	run->rejected = arena_array(&cy->arena, (size_t)n_all + 2, sizeof(*run->rejected));
-	run->status = arena_array(&cy->arena, PLUGIN_COUNT, sizeof(struct model_status));
+	run->feasible = d->scratch_nodes;
+	/* only a result records rejections (the FitError message) */
+	run->rejected = r ? arena_array(&cy->arena, (size_t)n_all + 2, sizeof(*run->rejected))
+			  : NULL;
+	/* with neither a result nor all mode no status is kept: NULL makes
+	 * run_filters use its own scratch */
+	run->status = r || o->all_nodes
+		? arena_array(&cy->arena, PLUGIN_COUNT, sizeof(struct model_status))
+		: NULL;
 	if (o->all_nodes) {
 		for (int n = 0; n < n_all; n++) {
 			bool in = !cy->na_has_result || cy->na_allowed[n];
@@ -473,27 +548,39 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 		run->n_rejected = 0;
 	}
 	bool nom_seen = false;
-	int *cand = arena_array(&cy->arena, (size_t)n_all + 1, sizeof(int));
-	int n_cand = 0;
-	for (int i = 0; i < n_all; i++) {
-		int n = d->order[i];
-		if (cy->na_has_result && !cy->na_allowed[n]) {
-			if (r) {
-				r->in_prefilter_result[n] = false;
-				if (n != nom)
-					verdict_clear(&r->verdicts[n], MODEL_UAU);
+	/* without a PreFilterResult every node is a candidate, in tree order */
+	const int *cand = d->order;
+	int n_cand = n_all;
+	if (cy->na_has_result) {
+		int *list = arena_array(&cy->arena, (size_t)n_all + 1, sizeof(int));
+		n_cand = 0;
+		for (int i = 0; i < n_all; i++) {
+			int n = d->order[i];
+			if (!cy->na_allowed[n]) {
+				if (r) {
+					r->in_prefilter_result[n] = false;
+					if (n != nom)
+						verdict_clear(&r->verdicts[n], MODEL_UAU);
+				}
+				continue;
 			}
-			continue;
+			list[n_cand++] = n;
 		}
-		cand[n_cand++] = n;
+		cand = list;
 	}
 	int want = oracle_num_to_find(cy->c, cy->prof, n_cand);
 	int start = n_cand ? o->next_start % n_cand : 0;
 	int processed = 0;
+	int at = start;
 	for (int i = 0; i < n_cand && run->n_feasible < want; i++) {
-		int n = cand[(start + i) % n_cand];
+		int n = cand[at];
+		if (++at == n_cand)
+			at = 0;
 		nom_seen = nom_seen || n == nom;
-		filter_one(cy, r, run, n, true);
+		if (r)
+			filter_one(cy, r, run, n, true);
+		else if (fits_fast(cy, n, run->status))
+			run->feasible[run->n_feasible++] = n;
 		processed++;
 	}
 	if (nom_status && !nom_seen)
@@ -502,11 +589,38 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 		o->next_start = (o->next_start + processed) % n_all;
 }
 
-static int select_host(struct oracle *o, const int *viable, int n)
+/* The k-th smallest of the distinct node indexes v[0..n) through a
+ * bitmap over the nodes: O(n + nodes/64), no sort. */
+static int kth_node(struct oracle_data *d, const int *v, int n, int k)
+{
+	uint64_t *bits = d->scratch_bits;
+	for (int i = 0; i < n; i++)
+		bits[v[i] >> 6] |= 1ULL << (v[i] & 63);
+	int found = -1;
+	for (int w = 0; found < 0; w++) {
+		int c = __builtin_popcountll(bits[w]);
+		if (k >= c) {
+			k -= c;
+			continue;
+		}
+		uint64_t x = bits[w];
+		for (; k > 0; k--)
+			x &= x - 1;
+		found = w * 64 + __builtin_ctzll(x);
+	}
+	for (int i = 0; i < n; i++)
+		bits[v[i] >> 6] = 0;
+	return found;
+}
+
+/* selectHost: a seeded random pick among the viable nodes in node order;
+ * sorted says viable already is in node order. */
+static int select_host(struct oracle *o, const int *viable, int n, bool sorted)
 {
 	if (n == 1)
 		return viable[0];
-	return viable[oracle_rand(o) % (uint64_t)n];
+	int k = (int)(oracle_rand(o) % (uint64_t)n);
+	return sorted ? viable[k] : kth_node(o->d, viable, n, k);
 }
 
 /* PreFilter rejected: every node gets that status, attributed to the
@@ -531,7 +645,8 @@ static int choose(struct oracle_cycle *cy, struct model_cycle_result *r,
 		  struct cycle_run *run)
 {
 	int nf = run->n_feasible;
-	int *viable = arena_array(&cy->arena, (size_t)nf + 1, sizeof(int));
+	struct oracle_data *d = cy->o->d;
+	int *viable = d->scratch_viable;
 	int n_viable = 0;
 	if (run->nominated_ok >= 0) {
 		viable[n_viable++] = run->nominated_ok;
@@ -540,7 +655,7 @@ static int choose(struct oracle_cycle *cy, struct model_cycle_result *r,
 	} else if (nf == 1) {
 		viable[n_viable++] = run->feasible[0];
 	} else {
-		int64_t *total = arena_array(&cy->arena, (size_t)nf, sizeof(int64_t));
+		int64_t *total = d->scratch_total;
 		score_nodes(cy, run->feasible, nf, total, r);
 		int64_t best = INT64_MIN;
 		for (int i = 0; i < nf; i++) {
@@ -553,14 +668,17 @@ static int choose(struct oracle_cycle *cy, struct model_cycle_result *r,
 			if (total[i] == best)
 				viable[n_viable++] = run->feasible[i];
 		}
-		if (r)
+		/* a result lists the viable nodes in node order */
+		if (r) {
 			r->scored = true;
+			sort_nodes(viable, n_viable, run->sort_tmp);
+		}
 	}
 	if (r) {
 		memcpy(r->viable, viable, sizeof(int) * (size_t)n_viable);
 		r->n_viable = n_viable;
 	}
-	return select_host(cy->o, viable, n_viable);
+	return select_host(cy->o, viable, n_viable, r != NULL);
 }
 
 static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod,
@@ -589,8 +707,12 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 		return -1;
 	}
 	struct cycle_run run = {0};
+	scratch_init(o->d);
+	run.sort_tmp = o->d->scratch_sort;
 	find_feasible(&cy, r, &run);
-	qsort(run.feasible, (size_t)run.n_feasible, sizeof(int), int_cmp);
+	/* only a result lists the feasible nodes; scoring is order-blind */
+	if (r)
+		sort_nodes(run.feasible, run.n_feasible, run.sort_tmp);
 	if (r) {
 		memcpy(r->feasible, run.feasible, sizeof(int) * (size_t)run.n_feasible);
 		r->n_feasible = run.n_feasible;

@@ -42,6 +42,30 @@ static bool fit_ignored(const struct sched_profile *prof, const char *name)
 	return false;
 }
 
+/* The Filter's verdict alone (the fast path): no shortfall at all. */
+bool oracle_fits_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+{
+	const struct cluster *c = cy->c;
+	const struct oracle_data *d = cy->o->d;
+	size_t nr = (size_t)c->n_res;
+	const int64_t *alloc = &d->alloc[(size_t)v->node * nr];
+	const int64_t *used = v->requested;
+	if ((int64_t)v->n_pods + 1 > alloc[RES_PODS])
+		return false;
+	if (!cy->req_any)
+		return true;
+	for (int r = RES_CPU; r <= RES_EPHEMERAL; r++)
+		if (cy->req[r] > 0 && cy->req[r] > alloc[r] - used[r])
+			return false;
+	for (size_t r = RES_FIRST_OTHER; r < nr; r++) {
+		if (c->res_class[r] != RESCLASS_SCALAR || cy->req[r] == 0)
+			continue;
+		if (cy->req[r] > alloc[r] - used[r] && !fit_ignored(cy->prof, c->res_names[r]))
+			return false;
+	}
+	return true;
+}
+
 /* Filter (§2.7): pod count, then cpu, memory, ephemeral-storage, then the
  * scalar resources (in resource-index order), every shortfall a reason. */
 void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
@@ -157,6 +181,22 @@ static int64_t ratio_score(const struct sched_profile *prof, int64_t req, int64_
 	return broken_linear(prof, req * 100 / cap);
 }
 
+void oracle_res_plan_init(const struct cluster *c, struct oracle_res_plan *pl,
+			  const struct resource_weight *names, int n,
+			  const int64_t *podreq, bool use_requested)
+{
+	pl->n = n;
+	pl->use_requested = use_requested;
+	for (int k = 0; k < n; k++) {
+		int r = oracle_res_index(c, names[k].name);
+		pl->res[k] = r;
+		/* a name no object uses is skipped like an ignored class */
+		pl->cls[k] = r >= 0 ? c->res_class[r] : RESCLASS_IGNORED;
+		pl->pod_req[k] = r >= 0 ? podreq[r] : 0;
+		pl->weight[k] = names[k].weight;
+	}
+}
+
 /* Score: the strategy's weighted mean over the configured resources,
  * pod side with the 100m / 200Mi defaults, node side NonZeroRequested. */
 enum model_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n,
@@ -164,18 +204,17 @@ enum model_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n,
 {
 	const struct cluster *c = cy->c;
 	const struct sched_profile *prof = cy->prof;
+	const struct oracle_data *d = cy->o->d;
 	int64_t *podreq = arena_array(&cy->arena, (size_t)c->n_res + 1, sizeof(int64_t));
 	oracle_pod_requests(c, cy->p, true, podreq, NULL);
-	int nres = prof->n_fit_resources;
-	int *ri = arena_array(&cy->arena, (size_t)nres + 1, sizeof(int));
-	for (int k = 0; k < nres; k++)
-		ri[k] = oracle_res_index(c, prof->fit_resources[k].name);
+	struct oracle_res_plan pl;
+	oracle_res_plan_init(c, &pl, prof->fit_resources, prof->n_fit_resources, podreq,
+			     false);
 	for (int i = 0; i < n; i++) {
 		int64_t score = 0, wsum = 0;
-		for (int k = 0; k < nres; k++) {
-			int64_t alloc, req, w = prof->fit_resources[k].weight, s;
-			if (!oracle_fit_alloc_req(cy, f[i], ri[k], ri[k] >= 0 ? podreq[ri[k]] : 0,
-						  false, &alloc, &req))
+		for (int k = 0; k < pl.n; k++) {
+			int64_t alloc, req, w = pl.weight[k], s;
+			if (!oracle_plan_alloc_req(d, &pl, k, f[i], &alloc, &req))
 				continue;
 			switch (prof->fit_strategy) {
 			case FIT_MOST_ALLOCATED:

@@ -47,6 +47,30 @@ void oracle_ilist_push(struct oracle_ilist *l, int x);
 bool oracle_ilist_remove(struct oracle_ilist *l, int x);
 void oracle_ilist_release(struct oracle_ilist *l);
 
+/* Per-node counters, sparse: node -> count, entries listed in insertion
+ * order and never removed (a count back at 0 stays; readers skip it).
+ * malloc'ed; zero-initialise, pair with oracle_ncount_release. */
+struct oracle_ncount {
+	int *slot;             /* [cap] entry index + 1, 0 empty */
+	int cap;               /* power of two, or 0 */
+	int *node;             /* [n] */
+	int32_t *cnt;          /* [n] */
+	int n;
+};
+void oracle_ncount_add(struct oracle_ncount *m, int node, int delta);
+void oracle_ncount_release(struct oracle_ncount *m);
+
+/* Content hashing and equality of spec pieces (caches keyed by what a
+ * pod's spec says, not by where it is stored). */
+uint64_t oracle_hash_mix(uint64_t h, uint64_t x);
+uint64_t oracle_hash_str(uint64_t h, const char *s);
+uint64_t oracle_hash_labels(uint64_t h, const struct labels *l);
+uint64_t oracle_hash_reqs(uint64_t h, const struct requirement *r, int n);
+bool oracle_str_eq(const char *a, const char *b);
+bool oracle_labels_eq(const struct labels *a, const struct labels *b);
+bool oracle_reqs_eq(const struct requirement *a, int na, const struct requirement *b,
+		    int nb);
+
 /* oracle_xmalloc / oracle_xcalloc: abort on out-of-memory. */
 void *oracle_xmalloc(size_t n);
 void *oracle_xcalloc(size_t count, size_t size);
@@ -139,6 +163,17 @@ struct oracle_data {
 	uint32_t **memo;                /* selector-match memo slots [n_groups] */
 	int n_memo, used_memo;
 	uint32_t stamp;                 /* current cycle stamp */
+
+	struct oracle_shapes *shapes;   /* static per-node verdicts (shape.c) */
+	int *scratch_nodes;             /* [n_nodes + 1] a cycle's feasible list */
+	int *scratch_viable;            /* [n_nodes + 1] */
+	int64_t *scratch_total;         /* [n_nodes + 1] */
+	int *scratch_sort;              /* [n_nodes + 1] */
+	uint64_t *scratch_bits;         /* [n_nodes / 64 + 1], kept all zero */
+
+	/* bound pods (the placement, not preemption's dry runs) with any
+	 * pod (anti-)affinity term / with required anti-affinity */
+	int n_bound_aff, n_bound_anti;
 
 };
 
@@ -267,6 +302,10 @@ struct oracle_cycle {
 	struct arena arena;             /* this cycle's allocations */
 	bool skip[PLUGIN_COUNT];        /* PreFilter returned Skip */
 
+	/* OSHAPE_* bits per node for this pod's shape (shape.c); shared by
+	 * every cycle of the same shape, filled lazily */
+	uint8_t *nverdict;
+
 	/* NodeAffinity */
 	bool na_has_result;             /* PreFilterResult restricts nodes */
 	bool *na_allowed;               /* [n_nodes] */
@@ -324,6 +363,32 @@ static inline int oracle_pod_ns(const struct oracle *o, int p)
 	return o->d->pod_ns[p];
 }
 
+/* ------------------------------------------------------------ shapes */
+
+/* Per-node verdicts of the placement-independent checks (shape.c). */
+enum {
+	OSHAPE_DONE = 1,      /* computed */
+	OSHAPE_AFF = 2,       /* nodeSelector + required node affinity match */
+	OSHAPE_TAINT = 4,     /* no untolerated NoSchedule/NoExecute taint */
+	OSHAPE_STATIC = 8,    /* NodeUnschedulable, NodeName, TaintToleration and
+			       * NodeAffinity filters pass (as the profile enables) */
+};
+
+/* oracle_shape_begin: points cy->nverdict at the shared array of the
+ * pod's shape (or a private one); call after oracle_cycle_begin. */
+void oracle_shape_begin(struct oracle_cycle *cy);
+/* oracle_node_verdict_compute: fills and returns cy->nverdict[node]. */
+uint8_t oracle_node_verdict_compute(struct oracle_cycle *cy, int node);
+/* oracle_shapes_release: frees the shape cache. */
+void oracle_shapes_release(struct oracle_data *d);
+
+/* oracle_node_verdict: OSHAPE_* bits of node for the cycle's pod. */
+static inline uint8_t oracle_node_verdict(struct oracle_cycle *cy, int node)
+{
+	uint8_t v = cy->nverdict[node];
+	return v ? v : oracle_node_verdict_compute(cy, node);
+}
+
 /* ------------------------------------------------------- plugin interface */
 
 /* PreFilter: fills the cycle state; sets st to a rejection or returns
@@ -352,6 +417,13 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
 void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
 
+/* The placement-dependent filters' verdicts alone (true: passes), for
+ * kube's fast path where no status is recorded. */
+bool oracle_fits_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+bool oracle_fits_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+bool oracle_fits_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+bool oracle_fits_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+
 /* Scores: raw scores of feasible[0..n-1] into out, then normalized in
  * place (0..100).  Return MODEL_SUCCESS or MODEL_SKIP (all 0). */
 enum model_code oracle_score_taints(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
@@ -369,6 +441,60 @@ enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int 
 int oracle_fit_alloc_req(struct oracle_cycle *cy, int node, int r,
 			 int64_t pod_req, bool use_requested,
 			 int64_t *alloc, int64_t *req);
+
+/* The resources a score reads (NodeResourcesFit's scoringStrategy
+ * resources, BalancedAllocation's resources), resolved once per cycle so
+ * the per-node loop is arithmetic only. */
+struct oracle_res_plan {
+	int n;
+	int res[CONFIG_MAX_RESOURCES];                /* index or -1 */
+	enum resource_class cls[CONFIG_MAX_RESOURCES];
+	int64_t pod_req[CONFIG_MAX_RESOURCES];        /* the pod's request */
+	int64_t weight[CONFIG_MAX_RESOURCES];
+	bool use_requested;
+};
+
+/* oracle_res_plan_init: the plan for names[0..n) with the pod request
+ * vector podreq (indexed by resource). */
+void oracle_res_plan_init(const struct cluster *c, struct oracle_res_plan *pl,
+			  const struct resource_weight *names, int n,
+			  const int64_t *podreq, bool use_requested);
+
+/* oracle_plan_alloc_req: oracle_fit_alloc_req for the plan's k-th
+ * resource on node. */
+static inline int oracle_plan_alloc_req(const struct oracle_data *d,
+					const struct oracle_res_plan *pl, int k,
+					int node, int64_t *alloc, int64_t *req)
+{
+	int r = pl->res[k];
+	const struct oracle_node *x = &d->nodes[node];
+	size_t i = (size_t)node * (size_t)d->n_res + (size_t)r;
+	int64_t pr = pl->pod_req[k];
+	*alloc = *req = 0;
+	switch (pl->cls[k]) {
+	case RESCLASS_CPU:
+		*alloc = d->alloc[i];
+		*req = (pl->use_requested ? x->requested[r] : x->nz_cpu) + pr;
+		break;
+	case RESCLASS_MEMORY:
+		*alloc = d->alloc[i];
+		*req = (pl->use_requested ? x->requested[r] : x->nz_mem) + pr;
+		break;
+	case RESCLASS_EPHEMERAL:
+		*alloc = d->alloc[i];
+		*req = x->requested[r] + pr;
+		break;
+	case RESCLASS_SCALAR:
+		if (pr == 0 || !d->alloc_has[i])
+			return 0;
+		*alloc = d->alloc[i];
+		*req = x->requested[r] + pr;
+		break;
+	default:
+		return 0;
+	}
+	return *alloc != 0;
+}
 
 /* oracle_res_index: index of a resource name in c->res_names, or -1. */
 int oracle_res_index(const struct cluster *c, const char *name);

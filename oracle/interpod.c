@@ -187,11 +187,13 @@ void oracle_prefilter_interpod(struct oracle_cycle *cy)
 		compile_term(cy, &p->affinity[i], 0, &cy->aff[i]);
 	for (int i = 0; i < cy->n_anti; i++)
 		compile_term(cy, &p->anti_affinity[i], 0, &cy->anti[i]);
-	for (int n = 0; n < d->n_nodes; n++) {
+	/* nothing to count: no node to visit */
+	bool incoming = cy->n_aff || cy->n_anti;
+	for (int n = 0; n < d->n_nodes && (incoming || d->n_bound_anti); n++) {
 		const struct oracle_node *x = &d->nodes[n];
 		for (int i = 0; i < x->anti_pods.n; i++)
 			existing_anti_add(cy, x->anti_pods.v[i], n, 1);
-		if (cy->n_aff == 0 && cy->n_anti == 0)
+		if (!incoming)
 			continue;
 		for (int i = 0; i < x->n_groups; i++)
 			incoming_add(cy, x->groups[i].group, n, x->groups[i].count);
@@ -233,31 +235,49 @@ static bool satisfies_affinity(struct oracle_cycle *cy, int node)
 	return true;
 }
 
-void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-			    struct model_status *st)
+/* The Filter's checks in kube's order: 0 passes, 1 affinity, 2 the pod's
+ * anti-affinity, 3 existing pods' anti-affinity. */
+static int interpod_check(struct oracle_cycle *cy, int node)
 {
-	int node = v->node;
-	if (!satisfies_affinity(cy, node)) {
-		model_status_fail(st, MODEL_UAU, "node(s) didn't match pod affinity rules");
-		return;
-	}
+	if (!satisfies_affinity(cy, node))
+		return 1;
 	if (cy->anti_cnt.nonzero > 0)
 		for (int i = 0; i < cy->n_anti; i++)
-			if (tmap_get(&cy->anti_cnt, cy->anti[i].topo, node) > 0) {
-				model_status_fail(st, MODEL_UNSCHEDULABLE,
-						  "node(s) didn't match pod anti-affinity rules");
-				return;
-			}
+			if (tmap_get(&cy->anti_cnt, cy->anti[i].topo, node) > 0)
+				return 2;
 	if (cy->existing_anti.nonzero > 0)
 		for (int i = 0; i < cy->existing_anti.n; i++) {
 			const struct oracle_tcount *k = &cy->existing_anti.k[i];
 			int dom = k->topo->dom[node];
-			if (dom >= 0 && k->cnt[dom] > 0) {
-				model_status_fail(st, MODEL_UNSCHEDULABLE,
-						  "node(s) didn't satisfy existing pods anti-affinity rules");
-				return;
-			}
+			if (dom >= 0 && k->cnt[dom] > 0)
+				return 3;
 		}
+	return 0;
+}
+
+bool oracle_fits_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+{
+	return interpod_check(cy, v->node) == 0;
+}
+
+void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+			    struct model_status *st)
+{
+	switch (interpod_check(cy, v->node)) {
+	case 0:
+		return;
+	case 1:
+		model_status_fail(st, MODEL_UAU, "node(s) didn't match pod affinity rules");
+		return;
+	case 2:
+		model_status_fail(st, MODEL_UNSCHEDULABLE,
+				  "node(s) didn't match pod anti-affinity rules");
+		return;
+	default:
+		model_status_fail(st, MODEL_UNSCHEDULABLE,
+				  "node(s) didn't satisfy existing pods anti-affinity rules");
+		return;
+	}
 }
 
 /* ----------------------------------------------------------------- score */
@@ -315,6 +335,8 @@ enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 	struct oracle_term *paa = compile_weighted(cy, p->anti_affinity_preferred,
 						   p->n_anti_affinity_preferred);
 	struct oracle_tmap m = {0};
+	if (!constraints && d->n_bound_aff == 0)
+		return MODEL_SKIP;   /* no entry can be created */
 	for (int node = 0; node < d->n_nodes; node++) {
 		const struct oracle_node *x = &d->nodes[node];
 		if (cy->c->nodes[node].labels.n == 0)

@@ -92,6 +92,22 @@ static void pods_init(struct oracle *o)
 	oracle_strmap_release(&groups);
 }
 
+/* A pod joins (+1) or leaves (-1) the placement on node n: NodeInfo plus
+ * the oracle-wide counts, which preemption's dry runs (NodeInfo copies
+ * edited with oracle_node_add_pod / remove_pod) must not touch. */
+static void placed(struct oracle *o, int n, int p, int sign)
+{
+	struct oracle_data *d = o->d;
+	if (sign > 0)
+		oracle_node_add_pod(o, n, p);
+	else
+		oracle_node_remove_pod(o, n, p);
+	if (d->pod_flags[p] & OPOD_AFFINITY)
+		d->n_bound_aff += sign;
+	if (d->pod_flags[p] & OPOD_REQ_ANTI)
+		d->n_bound_anti += sign;
+}
+
 static void nodes_init(struct oracle *o)
 {
 	const struct cluster *c = o->cluster;
@@ -136,7 +152,7 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 	nodes_init(o);
 	for (int p = 0; p < c->n_pods; p++) {
 		if (o->snap.pod_node[p] >= 0)
-			oracle_node_add_pod(o, o->snap.pod_node[p], p);
+			placed(o, o->snap.pod_node[p], p, 1);
 		else if (o->snap.pod_node[p] == SNAP_PENDING && o->snap.nominated[p] >= 0 &&
 			 model_in_nominator(c, p))
 			oracle_ilist_push(&d->nodes[o->snap.nominated[p]].nominated, p);
@@ -176,6 +192,12 @@ void oracle_release(struct oracle *o)
 	free(d->group_terminating);
 	free(d->img_size);
 	free(d->img_nodes);
+	free(d->scratch_nodes);
+	free(d->scratch_viable);
+	free(d->scratch_total);
+	free(d->scratch_sort);
+	free(d->scratch_bits);
+	oracle_shapes_release(d);
 	oracle_strmap_release(&d->ns_ids);
 	oracle_strmap_release(&d->topo_ids);
 	oracle_strmap_release(&d->images);
@@ -255,18 +277,18 @@ void oracle_bind(struct oracle *o, int pod, int node)
 	assert(o && pod >= 0 && pod < o->cluster->n_pods);
 	assert(node >= 0 && node < o->cluster->n_nodes);
 	if (o->snap.pod_node[pod] >= 0)
-		oracle_node_remove_pod(o, o->snap.pod_node[pod], pod);
+		placed(o, o->snap.pod_node[pod], pod, -1);
 	if (o->snap.pod_node[pod] == SNAP_PENDING)
 		unnominate(o, pod);
 	o->snap.pod_node[pod] = node;
-	oracle_node_add_pod(o, node, pod);
+	placed(o, node, pod, 1);
 }
 
 void oracle_evict(struct oracle *o, int pod)
 {
 	assert(o && pod >= 0 && pod < o->cluster->n_pods);
 	if (o->snap.pod_node[pod] >= 0)
-		oracle_node_remove_pod(o, o->snap.pod_node[pod], pod);
+		placed(o, o->snap.pod_node[pod], pod, -1);
 	if (o->snap.pod_node[pod] == SNAP_PENDING)
 		unnominate(o, pod);
 	o->snap.pod_node[pod] = SNAP_GONE;

@@ -66,8 +66,7 @@ static bool keys_conflict(const struct pod *incoming, const struct oracle_used_p
 	return false;
 }
 
-void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-			 struct model_status *st)
+bool oracle_fits_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 {
 	const struct oracle_node *x = &cy->o->d->nodes[v->node];
 	bool bad = x->used_ports && keys_conflict(cy->p, x->used_ports);
@@ -75,7 +74,13 @@ void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *
 		bad = pod_conflicts(cy->p, &cy->c->pods[x->port_pods.v[i]]);
 	for (int i = 0; i < v->n_extra && !bad; i++)
 		bad = pod_conflicts(cy->p, &cy->c->pods[v->extra[i]]);
-	if (bad)
+	return !bad;
+}
+
+void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+			 struct model_status *st)
+{
+	if (!oracle_fits_ports(cy, v))
 		model_status_fail(st, MODEL_UNSCHEDULABLE,
 				  "node(s) didn't have free ports for the requested pod ports");
 }

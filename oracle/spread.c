@@ -256,19 +256,16 @@ void oracle_spread_restore(struct oracle_cycle *cy, void *saved)
 }
 
 /* Filter: per hard constraint, missing key -> UAU; skew
- * match + self - minMatch > maxSkew -> Unschedulable. */
-void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-			  struct model_status *st)
+ * match + self - minMatch > maxSkew -> Unschedulable.  Returns the
+ * failure code, MODEL_SUCCESS when the node passes. */
+static enum model_code spread_check(const struct oracle_cycle *cy, int node)
 {
-	struct oracle_spread_state *s = &cy->spread;
+	const struct oracle_spread_state *s = &cy->spread;
 	for (int i = 0; i < s->n; i++) {
 		const struct oracle_spread_c *c = &s->c[i];
-		int dom = c->topo->dom[v->node];
-		if (dom < 0) {
-			model_status_fail(st, MODEL_UAU,
-					  "node(s) didn't match pod topology spread constraints (missing required label)");
-			return;
-		}
+		int dom = c->topo->dom[node];
+		if (dom < 0)
+			return MODEL_UAU;
 		const struct oracle_spread_key *key = &s->keys[c->key];
 		if (key->domains == 0)
 			continue;   /* no domain: minMatchNum errors, skipped */
@@ -276,11 +273,31 @@ void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview 
 		if (key->domains < c->min_domains)
 			min_match = 0;
 		int64_t skew = key->match[dom] + (c->self_match ? 1 : 0) - min_match;
-		if (skew > c->max_skew) {
-			model_status_fail(st, MODEL_UNSCHEDULABLE,
-					  "node(s) didn't match pod topology spread constraints");
-			return;
-		}
+		if (skew > c->max_skew)
+			return MODEL_UNSCHEDULABLE;
+	}
+	return MODEL_SUCCESS;
+}
+
+bool oracle_fits_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+{
+	return spread_check(cy, v->node) == MODEL_SUCCESS;
+}
+
+void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+			  struct model_status *st)
+{
+	switch (spread_check(cy, v->node)) {
+	case MODEL_SUCCESS:
+		return;
+	case MODEL_UAU:
+		model_status_fail(st, MODEL_UAU,
+				  "node(s) didn't match pod topology spread constraints (missing required label)");
+		return;
+	default:
+		model_status_fail(st, MODEL_UNSCHEDULABLE,
+				  "node(s) didn't match pod topology spread constraints");
+		return;
 	}
 }
 

@@ -140,3 +140,123 @@ void oracle_ilist_release(struct oracle_ilist *l)
 	l->v = NULL;
 	l->n = l->cap = 0;
 }
+
+/* ------------------------------------------------------- node counters */
+
+static uint32_t ncount_hash(int node)
+{
+	return (uint32_t)node * 2654435761u;
+}
+
+static void ncount_grow(struct oracle_ncount *m)
+{
+	int cap = m->cap ? 2 * m->cap : 8;
+	free(m->slot);
+	m->slot = oracle_xcalloc((size_t)cap, sizeof(int));
+	m->cap = cap;
+	for (int i = 0; i < m->n; i++) {
+		uint32_t k = ncount_hash(m->node[i]) & (uint32_t)(cap - 1);
+		while (m->slot[k])
+			k = (k + 1) & (uint32_t)(cap - 1);
+		m->slot[k] = i + 1;
+	}
+	m->node = oracle_xrealloc(m->node, sizeof(int) * (size_t)cap);
+	m->cnt = oracle_xrealloc(m->cnt, sizeof(int32_t) * (size_t)cap);
+}
+
+void oracle_ncount_add(struct oracle_ncount *m, int node, int delta)
+{
+	assert(m && node >= 0);
+	if (m->cap) {
+		uint32_t k = ncount_hash(node) & (uint32_t)(m->cap - 1);
+		for (; m->slot[k]; k = (k + 1) & (uint32_t)(m->cap - 1))
+			if (m->node[m->slot[k] - 1] == node) {
+				m->cnt[m->slot[k] - 1] += delta;
+				return;
+			}
+	}
+	/* entries are never removed: a count back at 0 stays listed */
+	if ((m->n + 1) * 2 > m->cap)
+		ncount_grow(m);
+	uint32_t k = ncount_hash(node) & (uint32_t)(m->cap - 1);
+	while (m->slot[k])
+		k = (k + 1) & (uint32_t)(m->cap - 1);
+	m->node[m->n] = node;
+	m->cnt[m->n] = delta;
+	m->slot[k] = ++m->n;
+}
+
+void oracle_ncount_release(struct oracle_ncount *m)
+{
+	free(m->slot);
+	free(m->node);
+	free(m->cnt);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ------------------------------------------------- identity of specs */
+
+uint64_t oracle_hash_mix(uint64_t h, uint64_t x)
+{
+	h ^= x;
+	h *= 0x100000001b3ULL;
+	return h;
+}
+
+uint64_t oracle_hash_str(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = oracle_hash_mix(h, (unsigned char)*s);
+	return oracle_hash_mix(h, 0xff);
+}
+
+uint64_t oracle_hash_labels(uint64_t h, const struct labels *l)
+{
+	h = oracle_hash_mix(h, (uint64_t)l->n);
+	for (int i = 0; i < l->n; i++)
+		h = oracle_hash_str(oracle_hash_str(h, l->items[i].key), l->items[i].value);
+	return h;
+}
+
+uint64_t oracle_hash_reqs(uint64_t h, const struct requirement *r, int n)
+{
+	h = oracle_hash_mix(h, (uint64_t)n);
+	for (int i = 0; i < n; i++) {
+		h = oracle_hash_str(oracle_hash_mix(h, (uint64_t)r[i].op), r[i].key);
+		for (int j = 0; j < r[i].n_values; j++)
+			h = oracle_hash_str(h, r[i].values[j]);
+	}
+	return h;
+}
+
+bool oracle_str_eq(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+bool oracle_labels_eq(const struct labels *a, const struct labels *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (int i = 0; i < a->n; i++)
+		if (!oracle_str_eq(a->items[i].key, b->items[i].key) ||
+		    !oracle_str_eq(a->items[i].value, b->items[i].value))
+			return false;
+	return true;
+}
+
+bool oracle_reqs_eq(const struct requirement *a, int na, const struct requirement *b,
+		    int nb)
+{
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++) {
+		if (a[i].op != b[i].op || a[i].n_values != b[i].n_values ||
+		    a[i].int_value != b[i].int_value || !oracle_str_eq(a[i].key, b[i].key))
+			return false;
+		for (int j = 0; j < a[i].n_values; j++)
+			if (!oracle_str_eq(a[i].values[j], b[i].values[j]))
+				return false;
+	}
+	return true;
+}

@@ -99,7 +99,8 @@ static int oracle_preempt_and_retry(struct oracle *o, int pod,
 	return node;
 }
 
-static void run_oracle(struct run *r, struct oracle *o)
+/* noinline: a profiler can collect this loop alone */
+__attribute__((noinline)) static void run_oracle(struct run *r, struct oracle *o)
 {
 	struct model_cycle_result res;
 	if (r->preempt)
@@ -156,7 +157,7 @@ static int model_preempt_and_retry(struct run *r, struct snapshot *s, int p,
 	return node;
 }
 
-static void run_model(struct run *r, struct snapshot *s)
+__attribute__((noinline)) static void run_model(struct run *r, struct snapshot *s)
 {
 	struct model_cycle_result res;
 	model_cycle_result_init(&res, r->c);

@@ -1,0 +1,280 @@
+"""
+test_enum.py - `kso enum`, `kso merge`, `kso export` end to end: the
+default universe, the symmetry reduction against --no-symmetry, shards
+merged against one run, an interrupted run resumed, an exported finding
+reproduced by `kso explain`, and the SQLite schema.
+
+Counts are derived by hand from the universes:
+
+fixtures/universes/default.yaml: dimensions of sizes
+2 (n2-zone) * 3 (n3-taint) * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2 = 6144
+scenarios, each with 3 nodes and 4 pods: (3+1)^4 = 256 placements, so
+6144 * 256 = 1572864 states.  Every pod has the default profile and no
+scheduling gate, so a state has a decision exactly when some pod is
+pending: 256 - 3^4 (every pod bound) = 175 per scenario, 6144 * 175 =
+1075200 decisions.
+
+fixtures/universes/two-by-two.yaml: two identical nodes, two identical
+pods: 9 placements in 4 classes ({both pending} 1, {one bound, one
+pending} 4, {both on one node} 2, {on different nodes} 2); decisions in
+the 1 + 4 = 5 placements with a pending pod (2 classes).  Reachable from
+both pending: a binds to n1 or n2 (a tie: equal scores), then b to the
+other, emptier node (LeastAllocated): 1 + 2 + 2 = 5 states, 2 final; under
+node symmetry 3 classes, 1 final class.
+"""
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+
+import pytest
+
+from conftest import FIXTURES, KSO, run_kso
+
+DEFAULT = FIXTURES / "universes" / "default.yaml"
+TWO = FIXTURES / "universes" / "two-by-two.yaml"
+
+DEFAULT_STATES = 6144 * 256
+DEFAULT_DECISIONS = 6144 * 175
+
+# runs columns that must match between equivalent runs
+COUNTS = ("universe", "mode", "options", "scenarios", "items_total", "states",
+          "classes", "decisions", "agreements", "disagreements", "violations",
+          "findings", "preemptions", "preemptions_unchecked", "tally")
+WEIGHTED = ("states", "decisions", "agreements", "disagreements", "violations",
+            "findings", "preemptions")
+
+
+def enum(*args, timeout=600):
+    r = subprocess.run([KSO, "enum", *map(str, args)], capture_output=True,
+                       text=True, timeout=timeout)
+    return r
+
+
+def run_row(db, cols=COUNTS):
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute(f"SELECT {', '.join(cols)} FROM runs").fetchall()
+    finally:
+        con.close()
+    assert len(rows) == 1, rows
+    return dict(zip(cols, rows[0]))
+
+
+def stored(db):
+    """Every stored state with its issues, independent of row ids."""
+    con = sqlite3.connect(db)
+    try:
+        q = """SELECT s.scenario, s.placement, s.weight,
+                      coalesce(d.pod, ''), coalesce(d.agree, -1),
+                      coalesce(f.kind, ''), coalesce(v.invariant, '')
+               FROM states s LEFT JOIN decisions d ON d.state_id = s.id
+               LEFT JOIN findings f ON f.state_id = s.id
+               LEFT JOIN violations v ON v.state_id = s.id"""
+        return sorted(con.execute(q).fetchall())
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def default_db(tmp_path_factory):
+    db = tmp_path_factory.mktemp("enum") / "default.db"
+    r = enum(DEFAULT, "--db", db, "--jobs", "2", "--quiet")
+    assert r.returncode == 0, r.stdout + r.stderr
+    return db
+
+
+@pytest.fixture(scope="module")
+def nosym_db(tmp_path_factory):
+    db = tmp_path_factory.mktemp("enum") / "nosym.db"
+    r = enum(DEFAULT, "--db", db, "--jobs", "2", "--quiet", "--no-symmetry")
+    assert r.returncode == 0, r.stdout + r.stderr
+    return db
+
+
+def test_default_universe_exits_0(default_db):
+    row = run_row(default_db, ("complete", "states", "classes", "decisions",
+                               "agreements", "disagreements", "violations"))
+    assert row["complete"] == 1
+    assert row["states"] == DEFAULT_STATES
+    assert row["decisions"] == DEFAULT_DECISIONS
+    assert row["agreements"] == DEFAULT_DECISIONS
+    assert row["disagreements"] == 0 and row["violations"] == 0
+    # identical web pods and, in some scenarios, identical n1/n2 reduce
+    assert 0 < row["classes"] < row["states"]
+
+
+def test_no_universe_argument_uses_default(tmp_path):
+    # --limit 1 refuses before any work: the plan names the default
+    r = subprocess.run([KSO, "enum", "--db", tmp_path / "x.db", "--limit", "1"],
+                       capture_output=True, text=True, timeout=60,
+                       cwd=FIXTURES.parent)
+    assert r.returncode == 1
+    assert "universe default" in r.stderr
+    assert f"{DEFAULT_STATES} states" in r.stderr
+    assert "exceed the limit of 1" in r.stderr
+
+
+def test_two_by_two_counts(tmp_path):
+    db = tmp_path / "t.db"
+    r = enum(TWO, "--db", db, "--quiet", "--store", "all")
+    assert r.returncode == 0, r.stderr
+    row = run_row(db)
+    assert (row["states"], row["classes"], row["decisions"]) == (9, 4, 5)
+    con = sqlite3.connect(db)
+    weights = sorted(w for (w,) in con.execute("SELECT weight FROM states"))
+    con.close()
+    assert weights == [1, 2, 2, 4]
+    r = enum(TWO, "--db", db, "--quiet", "--mode", "reachable")
+    assert r.returncode == 0, r.stderr
+    assert "states:        5 (3 classes evaluated)" in r.stdout
+    assert "final states:  2 (1 classes)" in r.stdout
+
+
+def test_no_symmetry_weighted_counts_equal(default_db, nosym_db):
+    sym = run_row(default_db, WEIGHTED)
+    raw = run_row(nosym_db, WEIGHTED + ("classes",))
+    assert raw.pop("classes") == DEFAULT_STATES
+    assert raw == sym
+    # reachable mode: node symmetry only, weights are exact as well
+    for universe in (TWO, DEFAULT):
+        rows = []
+        for extra in ([], ["--no-symmetry"]):
+            db = nosym_db.parent / f"reach-{universe.stem}-{len(extra)}.db"
+            r = enum(universe, "--db", db, "--quiet", "--jobs", "2",
+                     "--mode", "reachable", *extra)
+            assert r.returncode == 0, r.stderr
+            rows.append(run_row(db, WEIGHTED))
+        assert rows[0] == rows[1]
+
+
+def test_three_shards_merged_equal_unsharded(default_db, tmp_path):
+    shards = []
+    for i in (1, 2, 3):
+        db = tmp_path / f"shard{i}.db"
+        r = enum(DEFAULT, "--db", db, "--shard", f"{i}/3", "--jobs", "2", "--quiet")
+        assert r.returncode == 0, r.stderr
+        shards.append(db)
+        assert run_row(db, ("states",))["states"] < DEFAULT_STATES
+    merged = tmp_path / "all.db"
+    r = run_kso("merge", *shards, "-o", merged)
+    assert r.returncode == 0, r.stderr
+    assert run_row(merged) == run_row(default_db)
+    assert run_row(merged, ("complete",))["complete"] == 1
+    assert stored(merged) == stored(default_db)
+
+
+def test_interrupted_run_resumes(nosym_db, tmp_path):
+    db = tmp_path / "int.db"
+    p = subprocess.Popen([KSO, "enum", DEFAULT, "--db", db, "--quiet",
+                          "--no-symmetry"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    # wait until some work items are committed, then interrupt
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        time.sleep(0.5)
+        if db.exists():
+            try:
+                con = sqlite3.connect(db)
+                n = con.execute("SELECT count(*) FROM work").fetchone()[0]
+                con.close()
+            except sqlite3.Error:
+                n = 0
+            if n >= 20:
+                break
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130, out + err
+    assert "interrupted" in out
+    row = run_row(db, ("complete", "states"))
+    assert row["complete"] == 0
+    assert 0 < row["states"] < DEFAULT_STATES
+    r = enum(DEFAULT, "--db", db, "--quiet", "--no-symmetry", "--resume",
+             "--jobs", "2")
+    assert r.returncode == 0, r.stderr
+    assert run_row(db, ("complete",))["complete"] == 1
+    assert run_row(db) == run_row(nosym_db)
+    # nothing left to resume
+    r = enum(DEFAULT, "--db", db, "--quiet", "--no-symmetry", "--resume")
+    assert r.returncode == 1 and "no incomplete run" in r.stderr
+
+
+def test_export_reproduces_with_explain(default_db, tmp_path):
+    con = sqlite3.connect(default_db)
+    (sid,) = con.execute("SELECT state_id FROM findings WHERE "
+                         "kind = 'preemption-worse' ORDER BY state_id "
+                         "LIMIT 1").fetchone()
+    con.close()
+    out = tmp_path / "finding.yaml"
+    r = run_kso("export", default_db, sid, "-o", out)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert "# finding preemption-worse" in text
+    assert "kso explain FILE --pod default/db" in text
+    r = run_kso("explain", out, "--pod", "default/db", "-o", "json")
+    assert r.returncode == 0, r.stderr
+    import json
+    pre = json.loads(r.stdout)["preemption"]
+    # the universe's finding (see its header): with batch at priority 100,
+    # started first, kube reprieves batch and evicts both web pods;
+    # evicting batch alone is the least Casualty
+    assert sorted(pre["victims"]) == ["default/web-1", "default/web-2"]
+    assert pre["minimal"]["victims"] == ["default/batch"]
+    assert pre["differs"] is True
+    # minimized: n1 and n2 play no part and are dropped
+    assert "name: n1" not in text and "name: n2" not in text
+
+
+def test_export_dir(tmp_path):
+    db = tmp_path / "e.db"
+    d = tmp_path / "exported"
+    r = enum(TWO, "--db", db, "--quiet", "--export", d)
+    assert r.returncode == 0, r.stderr
+    assert d.is_dir() and list(d.iterdir()) == []   # nothing to export
+
+
+def test_sql_schema(default_db):
+    con = sqlite3.connect(default_db)
+    try:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {n for (n,) in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert {"runs", "scenarios", "states", "decisions", "preemptions",
+                "violations", "findings", "work"} <= tables
+        # every scenario's manifests are stored as YAML
+        (n,) = con.execute("SELECT count(*) FROM scenarios").fetchone()
+        assert n == 6144
+        (y,) = con.execute("SELECT yaml FROM scenarios WHERE idx = 0").fetchone()
+        assert "kind: Node" in y and "name: web-1" in y
+    finally:
+        con.close()
+
+
+def test_foreign_database_refused(tmp_path):
+    db = tmp_path / "other.db"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE t(x)")
+    con.commit()
+    con.close()
+    r = enum(TWO, "--db", db, "--quiet")
+    assert r.returncode == 1
+    assert "not a kso database" in r.stderr
+
+
+def test_bad_universe_one_line_error(tmp_path):
+    u = tmp_path / "bad.yaml"
+    u.write_text("kind: Universe\nvary:\n- target: Node/nope\n  path: a\n"
+                 "  values: [1]\n")
+    r = enum(u, "--db", tmp_path / "b.db")
+    assert r.returncode == 1
+    lines = r.stderr.strip().splitlines()
+    assert lines[-1].startswith(f"{u}:3:11: no object 'Node/nope'"), r.stderr
+
+
+def test_usage_errors():
+    assert enum("--mode", "sideways").returncode == 2
+    assert enum("--shard", "4/3").returncode == 2
+    assert run_kso("merge", "a.db").returncode == 2
+    assert run_kso("export", "a.db").returncode == 2

@@ -70,7 +70,8 @@ FUZZ_SECONDS ?= 600
 fuzz:
 	@mkdir -p build-fuzz
 	clang $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -Imodel -Iyaml \
-		-o build-fuzz/fuzz_loader tests/fuzz/fuzz_loader.c $(LIB_SRC) $(LDLIBS)
+		-DKSO_VERSION='"$(VERSION)"' -o build-fuzz/fuzz_loader tests/fuzz/fuzz_loader.c \
+		$(sort $(wildcard model/*.c yaml/*.c)) $(LDLIBS)
 	@mkdir -p build-fuzz/corpus
 	build-fuzz/fuzz_loader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=2048 \
 		-timeout=10 -artifact_prefix=build-fuzz/ build-fuzz/corpus fixtures/fuzz

@@ -3,6 +3,15 @@
  * (reference §1.3-§1.7): PreFilter state, Filter over the candidate nodes
  * (with the two-pass nominated-pods rule, §1.5), scoring of the feasible
  * nodes, the viable set and selectHost, and kube's FitError message.
+ *
+ * Without a result record (oracle_select) nothing but the chosen node is
+ * computed: the placement-independent filters come from the pod shape's
+ * per-node verdicts (shape.c), the others from checks that give the code
+ * without formatting reasons, and the random viable node is picked from
+ * a bitmap instead of a sorted list.  Per-node buffers live in the
+ * oracle (allocated once), so a cycle costs O(examined nodes) plus the
+ * plugins' PreFilter work, with no allocation proportional to the
+ * cluster.
  */
 #include "internal.h"
 
@@ -15,20 +24,27 @@ typedef void (*filter_fn)(struct oracle_cycle *, const struct oracle_nodeview *,
 			  struct model_status *);
 typedef enum model_code (*score_fn)(struct oracle_cycle *, const int *, int, int64_t *);
 
-/* Filter plugins in the default profile's order (§1.1). */
+typedef enum model_code (*check_fn)(struct oracle_cycle *, const struct oracle_nodeview *);
+
+/* Filter plugins in the default profile's order (§1.1).  The first
+ * N_STATIC_FILTERS depend on the pod's spec and the node only (their
+ * verdict is the shape's, shape.c); the others have a check giving the
+ * code without the reasons. */
 static const struct {
 	int id;
 	filter_fn fn;
+	check_fn check;
 } filters[] = {
-	{PLUGIN_NODE_UNSCHEDULABLE, oracle_filter_unschedulable},
-	{PLUGIN_NODE_NAME, oracle_filter_node_name},
-	{PLUGIN_TAINT_TOLERATION, oracle_filter_taints},
-	{PLUGIN_NODE_AFFINITY, oracle_filter_node_affinity},
-	{PLUGIN_NODE_PORTS, oracle_filter_ports},
-	{PLUGIN_NODE_RESOURCES_FIT, oracle_filter_fit},
-	{PLUGIN_POD_TOPOLOGY_SPREAD, oracle_filter_spread},
-	{PLUGIN_INTER_POD_AFFINITY, oracle_filter_interpod},
+	{PLUGIN_NODE_UNSCHEDULABLE, oracle_filter_unschedulable, NULL},
+	{PLUGIN_NODE_NAME, oracle_filter_node_name, NULL},
+	{PLUGIN_TAINT_TOLERATION, oracle_filter_taints, NULL},
+	{PLUGIN_NODE_AFFINITY, oracle_filter_node_affinity, NULL},
+	{PLUGIN_NODE_PORTS, oracle_filter_ports, oracle_check_ports},
+	{PLUGIN_NODE_RESOURCES_FIT, oracle_filter_fit, oracle_check_fit},
+	{PLUGIN_POD_TOPOLOGY_SPREAD, oracle_filter_spread, oracle_check_spread},
+	{PLUGIN_INTER_POD_AFFINITY, oracle_filter_interpod, oracle_check_interpod},
 };
+#define N_STATIC_FILTERS 4
 
 /* Score plugins in PreScore/Score order (§1.1; SelectorSpread last). */
 static const struct {
@@ -120,6 +136,8 @@ struct node_eval {
 	int first;                        /* first failing plugin, -1 */
 	bool failed[PLUGIN_COUNT];
 	struct model_status *status;      /* [PLUGIN_COUNT] or NULL */
+	bool clean;                       /* status[p] is Success except where
+					   * failed[p] (a previous run on e) */
 };
 
 /* RunFilterPlugins on a view; every filter when all, else up to the
@@ -128,16 +146,31 @@ static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v
 			bool all, struct node_eval *e)
 {
 	struct model_status scratch;
+	/* a clean status array needs only the last run's failures reset:
+	 * each status is a separate cache line */
+	bool clean = e->status && e->clean;
+	for (int id = 0; clean && id < PLUGIN_COUNT; id++)
+		if (e->failed[id])
+			oracle_status_ok(&e->status[id]);
 	e->first = -1;
 	e->code = MODEL_SUCCESS;
 	memset(e->failed, 0, sizeof(e->failed));
+	/* without statuses (or with clean ones): the shape's verdict stands
+	 * for the static filters when they all pass; without statuses the
+	 * checks stand for the others */
+	bool quick = !e->status;
+	bool static_ok = (quick || clean) && (oracle_node_verdict(cy, v->node) & OSHAPE_STATIC);
 	for (int i = 0; i < N_FILTERS; i++) {
 		int id = filters[i].id;
 		struct model_status *st = e->status ? &e->status[id] : &scratch;
-		model_status_ok(st);
-		if (cy->skip[id])
+		if (!clean)
+			oracle_status_ok(st);
+		if (cy->skip[id] || (static_ok && i < N_STATIC_FILTERS))
 			continue;
-		filters[i].fn(cy, v, st);
+		if (quick && filters[i].check)
+			st->code = filters[i].check(cy, v);
+		else
+			filters[i].fn(cy, v, st);
 		if (st->code == MODEL_SUCCESS)
 			continue;
 		e->failed[id] = true;
@@ -215,8 +248,10 @@ static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_e
 	if (!all)
 		return ok && run_filters(cy, &v, all, e);
 	struct node_eval e2 = {0};
-	if (e->status)
+	if (e->status) {
 		e2.status = arena_array(&cy->arena, PLUGIN_COUNT, sizeof(struct model_status));
+		e2.clean = true;   /* zeroed: every status Success */
+	}
 	run_filters(cy, &v, all, &e2);
 	for (int id = 0; id < PLUGIN_COUNT; id++) {
 		if (e->failed[id] || !e2.failed[id])
@@ -237,9 +272,18 @@ int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
 			     struct model_status *status)
 {
 	assert(cy && node >= 0 && node < cy->c->n_nodes);
+	/* decided without statuses; a failure is evaluated again to fill
+	 * the reported plugin's status (evaluation changes no state) */
 	struct node_eval e = {0};
-	e.status = status;
-	return eval_node(cy, node, false, &e) ? -1 : e.first;
+	if (eval_node(cy, node, false, &e))
+		return -1;
+	if (status) {
+		struct node_eval full = {0};
+		full.status = status;
+		eval_node(cy, node, false, &full);
+		assert(full.first == e.first);
+	}
+	return e.first;
 }
 
 /* kube's fast path for one node when no status is recorded: the
@@ -257,14 +301,9 @@ static bool fits_fast(struct oracle_cycle *cy, int node, struct model_status *sc
 		return eval_node(cy, node, false, &e);
 	}
 	struct oracle_nodeview v = {node, x->requested, x->pods.n, NULL, 0};
-	if (!cy->skip[PLUGIN_NODE_PORTS] && !oracle_fits_ports(cy, &v))
-		return false;
-	if (!cy->skip[PLUGIN_NODE_RESOURCES_FIT] && !oracle_fits_fit(cy, &v))
-		return false;
-	if (!cy->skip[PLUGIN_POD_TOPOLOGY_SPREAD] && !oracle_fits_spread(cy, &v))
-		return false;
-	if (!cy->skip[PLUGIN_INTER_POD_AFFINITY] && !oracle_fits_interpod(cy, &v))
-		return false;
+	for (int i = N_STATIC_FILTERS; i < N_FILTERS; i++)
+		if (!cy->skip[filters[i].id] && filters[i].check(cy, &v) != MODEL_SUCCESS)
+			return false;
 	return true;
 }
 
@@ -304,14 +343,23 @@ static void sort_nodes(int *v, int n, int *tmp)
 
 /* --------------------------------------------------------------- results */
 
+/* A verdict back to "nothing failed".  Only the statuses of failed
+ * plugins (and the reported one) are reset: both engines write a failure
+ * into status[p] only together with failed[p] (the model may leave Skip
+ * in a passing plugin's status, which reads as passing), and every
+ * reader looks at failed or reported plugins only.  Each status is 3 KB
+ * apart: touching all of them for 5,000 nodes dominated a failed cycle. */
 static void verdict_clear(struct model_node_verdict *v, enum model_code code)
 {
+	for (int i = 0; i < PLUGIN_COUNT; i++)
+		if (v->failed[i])
+			oracle_status_ok(&v->status[i]);
+	if (v->rejected_by >= 0 && v->rejected_by < PLUGIN_COUNT)
+		oracle_status_ok(&v->status[v->rejected_by]);
 	v->feasible = false;
 	v->code = code;
 	v->rejected_by = -1;
 	memset(v->failed, 0, sizeof(v->failed));
-	for (int i = 0; i < PLUGIN_COUNT; i++)
-		model_status_ok(&v->status[i]);
 }
 
 /* Nothing decided yet (model/model.h's conventions). */
@@ -380,10 +428,16 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 		for (int i = 0; i < n_status; i++)
 			total += node_status[i]->n_reasons;
 		rc = oracle_xcalloc((size_t)total + 1, sizeof(*rc));
+		const char *last = NULL;
+		int last_id = -1;
 		for (int i = 0; i < n_status; i++)
 			for (int k = 0; k < node_status[i]->n_reasons; k++) {
 				const char *reason = node_status[i]->reasons[k];
-				int id = oracle_strmap_intern(&ids, reason);
+				/* most nodes fail alike: compare with the last first */
+				int id = last && strcmp(last, reason) == 0
+					? last_id : oracle_strmap_intern(&ids, reason);
+				last = reason;
+				last_id = id;
 				if (id == n_rc)
 					rc[n_rc++].reason = reason;
 				rc[id].count++;
@@ -488,6 +542,13 @@ static bool filter_one(struct oracle_cycle *cy, struct model_cycle_result *r,
 {
 	struct node_eval e = {0};
 	e.status = r ? r->verdicts[node].status : run->status;
+	if (r) {
+		/* a verdict already recorded this cycle (the nominated node
+		 * examined again) is cleared first; then every status is
+		 * Success */
+		verdict_clear(&r->verdicts[node], MODEL_SUCCESS);
+		e.clean = true;
+	}
 	bool ok = eval_node(cy, node, cy->o->all_nodes, &e);
 	record(r, node, &e);
 	if (ok && candidate) {

@@ -115,16 +115,20 @@ int64_t oracle_count_matching(struct oracle_cycle *cy, int n, struct oracle_sel 
 	return count;
 }
 
-/* matchNodeInclusionPolicies: Honor affinity = the pod's nodeSelector and
- * required node affinity; Honor taints = no untolerated NoSchedule /
- * NoExecute taint. */
-bool oracle_node_fits_policies(struct oracle_cycle *cy, int n, bool aff_honor,
-			       bool taint_honor)
+/* The groups countPodsMatchSelector counts (the pod's namespace, not
+ * terminating, matched by s) that have bound pods: the selector is
+ * decided once per group, their pods then read per node from the
+ * placement's group counts. */
+int oracle_count_groups(struct oracle_cycle *cy, struct oracle_sel *s, int *out)
 {
-	const struct node *node = &cy->c->nodes[n];
-	if (aff_honor && !match_pod_required_node_affinity(cy->p, node))
-		return false;
-	if (taint_honor && match_first_untolerated(cy->p, node) >= 0)
-		return false;
-	return true;
+	if (oracle_sel_empty(s) || s->nothing)
+		return 0;
+	struct oracle_data *d = cy->o->d;
+	int ns = d->pod_ns[cy->pod];
+	int n = 0;
+	for (int g = 0; g < d->n_groups; g++)
+		if (d->group_bound[g] && d->group_ns[g] == ns && !d->group_terminating[g] &&
+		    oracle_sel_group(cy->o, s, g))
+			out[n++] = g;
+	return n;
 }

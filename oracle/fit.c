@@ -42,8 +42,15 @@ static bool fit_ignored(const struct sched_profile *prof, const char *name)
 	return false;
 }
 
-/* The Filter's verdict alone (the fast path): no shortfall at all. */
-bool oracle_fits_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+static bool fits(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+
+/* The Filter's code alone: Unschedulable on any shortfall. */
+enum model_code oracle_check_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+{
+	return fits(cy, v) ? MODEL_SUCCESS : MODEL_UNSCHEDULABLE;
+}
+
+static bool fits(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 {
 	const struct cluster *c = cy->c;
 	const struct oracle_data *d = cy->o->d;
@@ -77,7 +84,7 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 	const int64_t *alloc = &d->alloc[(size_t)v->node * nr];
 	const int64_t *used = v->requested;
 	if ((int64_t)v->n_pods + 1 > alloc[RES_PODS])
-		model_status_fail(st, MODEL_UNSCHEDULABLE, "Too many pods");
+		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE, "Too many pods");
 	if (!cy->req_any)
 		return;
 	static const struct {
@@ -91,7 +98,7 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
 		int r = fixed[i].res;
 		if (cy->req[r] > 0 && cy->req[r] > alloc[r] - used[r])
-			model_status_fail(st, MODEL_UNSCHEDULABLE, "%s", fixed[i].reason);
+			oracle_status_fail_str(st, MODEL_UNSCHEDULABLE, fixed[i].reason);
 	}
 	for (size_t r = RES_FIRST_OTHER; r < nr; r++) {
 		if (c->res_class[r] != RESCLASS_SCALAR || cy->req[r] == 0)

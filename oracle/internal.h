@@ -8,6 +8,13 @@
  * selector the plugins evaluate against existing pods depends only on
  * those, so a selector is evaluated once per group per cycle (memo with
  * cycle stamps) and per-node pod counts come from per-node group counts.
+ *
+ * What makes a cycle cheap (see shape.c, terms.c): per-node verdicts of
+ * the placement-independent filters shared by all pods of one spec
+ * "shape"; the placement's pods per group per node and the existing
+ * pods' affinity terms by class, both kept up to date on bind / evict,
+ * so InterPodAffinity and PodTopologySpread never walk every existing
+ * pod; per-node scratch buffers allocated once.
  */
 #ifndef KSO_ORACLE_INTERNAL_H
 #define KSO_ORACLE_INTERNAL_H
@@ -71,6 +78,19 @@ bool oracle_labels_eq(const struct labels *a, const struct labels *b);
 bool oracle_reqs_eq(const struct requirement *a, int na, const struct requirement *b,
 		    int nb);
 
+/* oracle_status_ok: model_status_ok, inline (results reset thousands). */
+static inline void oracle_status_ok(struct model_status *st)
+{
+	st->code = MODEL_SUCCESS;
+	st->n_reasons = 0;
+}
+
+/* oracle_status_fail_str: model_status_fail(st, code, "%s", reason)
+ * without the formatting: the worse code, the reason appended (dropped
+ * beyond MODEL_MAX_REASONS, cut at MODEL_REASON_LEN - 1 bytes). */
+void oracle_status_fail_str(struct model_status *st, enum model_code code,
+			    const char *reason);
+
 /* oracle_xmalloc / oracle_xcalloc: abort on out-of-memory. */
 void *oracle_xmalloc(size_t n);
 void *oracle_xcalloc(size_t count, size_t size);
@@ -131,6 +151,27 @@ enum {
 	OPOD_SCALAR = 8,       /* the request list has a scalar resource key */
 };
 
+/* Kinds of existing pods' affinity terms (terms.c). */
+enum {
+	OTERM_REQ_AFF,      /* podAffinity.required */
+	OTERM_REQ_ANTI,     /* podAntiAffinity.required */
+	OTERM_PREF_AFF,     /* podAffinity.preferred */
+	OTERM_PREF_ANTI,    /* podAntiAffinity.preferred */
+};
+
+/* Identical affinity terms of existing pods: one matching decision per
+ * cycle, counts per node of the bound ones (terms.c). */
+struct oracle_tclass {
+	int kind;                            /* OTERM_* */
+	int32_t weight;                      /* preferred terms' weight, else 0 */
+	const struct pod_affinity_term *t;   /* the term of the first pod seen */
+	int owner;                           /* that pod */
+	const struct oracle_topo *topo;
+	struct oracle_ncount nodes;          /* bound terms per node */
+	int bound;                           /* Σ over nodes */
+	uint64_t hash;
+};
+
 struct oracle_data {
 	struct arena arena;             /* long-lived allocations */
 	int n_nodes, n_pods, n_res;
@@ -171,9 +212,19 @@ struct oracle_data {
 	int *scratch_sort;              /* [n_nodes + 1] */
 	uint64_t *scratch_bits;         /* [n_nodes / 64 + 1], kept all zero */
 
-	/* bound pods (the placement, not preemption's dry runs) with any
-	 * pod (anti-)affinity term / with required anti-affinity */
-	int n_bound_aff, n_bound_anti;
+	/* bound pods (the placement, not preemption's dry runs) with
+	 * required anti-affinity */
+	int n_bound_anti;
+
+	/* terms.c: the placement's pods per group per node, and the
+	 * existing pods' affinity terms by class */
+	struct oracle_ncount *group_nodes;  /* [n_groups] */
+	int *group_bound;                   /* [n_groups] pods bound */
+	struct oracle_tclass *tclass;
+	int n_tclass, cap_tclass;
+	int *pod_tc;                        /* classes of every pod's terms */
+	int *pod_tc_off;                    /* [n_pods + 1] pod p's are
+					     * pod_tc[off[p] .. off[p + 1]) */
 
 };
 
@@ -181,6 +232,13 @@ struct oracle_data {
  * for pod p on node n (aggregates only; the placement is the caller's). */
 void oracle_node_add_pod(struct oracle *o, int n, int p);
 void oracle_node_remove_pod(struct oracle *o, int n, int p);
+
+/* oracle_terms_init: groups' node counts and the term classes of every
+ * pod (nothing bound yet); oracle_terms_place: pod p joins (+1) or
+ * leaves (-1) node n in the placement; oracle_terms_release frees. */
+void oracle_terms_init(struct oracle *o);
+void oracle_terms_place(struct oracle *o, int n, int p, int sign);
+void oracle_terms_release(struct oracle_data *d);
 
 /* oracle_node_order: fills d->order with the node tree order (§1.4). */
 void oracle_node_order(struct oracle *o);
@@ -417,12 +475,12 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
 void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
 
-/* The placement-dependent filters' verdicts alone (true: passes), for
- * kube's fast path where no status is recorded. */
-bool oracle_fits_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v);
-bool oracle_fits_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v);
-bool oracle_fits_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v);
-bool oracle_fits_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+/* The placement-dependent filters' codes alone (MODEL_SUCCESS: passes),
+ * without the reasons, for the paths that record no status. */
+enum model_code oracle_check_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+enum model_code oracle_check_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+enum model_code oracle_check_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+enum model_code oracle_check_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v);
 
 /* Scores: raw scores of feasible[0..n-1] into out, then normalized in
  * place (0..100).  Return MODEL_SUCCESS or MODEL_SKIP (all 0). */
@@ -511,9 +569,23 @@ void oracle_default_selector(struct oracle_cycle *cy, struct oracle_sel *s);
 int64_t oracle_count_matching(struct oracle_cycle *cy, int n,
 			      struct oracle_sel *s);
 
-/* oracle_node_fits_policies: matchNodeInclusionPolicies (§2.11). */
-bool oracle_node_fits_policies(struct oracle_cycle *cy, int n,
-			       bool aff_honor, bool taint_honor);
+/* oracle_count_groups: the groups oracle_count_matching counts that have
+ * bound pods (d->group_nodes has their pods per node) into out
+ * ([n_groups]); returns their number.  The placement's pods, not a dry
+ * run's. */
+int oracle_count_groups(struct oracle_cycle *cy, struct oracle_sel *s, int *out);
+
+/* oracle_node_fits_policies: matchNodeInclusionPolicies (§2.11): Honor
+ * affinity = the pod's nodeSelector and required node affinity; Honor
+ * taints = no untolerated NoSchedule / NoExecute taint (shape verdicts). */
+static inline bool oracle_node_fits_policies(struct oracle_cycle *cy, int n,
+					     bool aff_honor, bool taint_honor)
+{
+	uint8_t v = oracle_node_verdict(cy, n);
+	if (aff_honor && !(v & OSHAPE_AFF))
+		return false;
+	return !taint_honor || (v & OSHAPE_TAINT);
+}
 
 /* --------------------------------------------------------------- sampling */
 

@@ -147,6 +147,31 @@ static int64_t tmap_get(const struct oracle_tmap *m, const struct oracle_topo *t
 	return 0;
 }
 
+/* weight x the count of every node with a non-zero count, per node's
+ * domain: the per-pod oracle_tmap_add calls summed, the key looked up
+ * once (and created, as there, only for a node carrying it). */
+static void add_counts(struct oracle_cycle *cy, struct oracle_tmap *m,
+		       const struct oracle_topo *t, const struct oracle_ncount *at, int64_t w)
+{
+	struct oracle_tcount *k = NULL;
+	for (int e = 0; e < at->n; e++) {
+		int dom = t->dom[at->node[e]];
+		if (at->cnt[e] == 0 || dom < 0)
+			continue;
+		if (!k)
+			k = oracle_tmap_key(cy, m, t);
+		int64_t old = k->cnt[dom];
+		k->cnt[dom] += w * at->cnt[e];
+		k->has[dom] = true;
+		if (old == 0 && k->cnt[dom] != 0)
+			m->nonzero++;
+		else if (old != 0 && k->cnt[dom] == 0)
+			m->nonzero--;
+	}
+	if (k)
+		m->any = true;
+}
+
 /* ---------------------------------------------------------------- filter */
 
 /* Existing pod q's required anti-affinity terms that match the incoming
@@ -187,16 +212,32 @@ void oracle_prefilter_interpod(struct oracle_cycle *cy)
 		compile_term(cy, &p->affinity[i], 0, &cy->aff[i]);
 	for (int i = 0; i < cy->n_anti; i++)
 		compile_term(cy, &p->anti_affinity[i], 0, &cy->anti[i]);
-	/* nothing to count: no node to visit */
-	bool incoming = cy->n_aff || cy->n_anti;
-	for (int n = 0; n < d->n_nodes && (incoming || d->n_bound_anti); n++) {
-		const struct oracle_node *x = &d->nodes[n];
-		for (int i = 0; i < x->anti_pods.n; i++)
-			existing_anti_add(cy, x->anti_pods.v[i], n, 1);
-		if (!incoming)
+	/* existing pods' required anti-affinity: one decision per class of
+	 * identical terms, then its bound terms per node */
+	for (int k = 0; k < d->n_tclass && d->n_bound_anti; k++) {
+		const struct oracle_tclass *tc = &d->tclass[k];
+		if (tc->kind != OTERM_REQ_ANTI || tc->bound == 0 ||
+		    !existing_term_matches(&cy->c->pods[tc->owner], tc->t, p, cy->ns_labels))
 			continue;
-		for (int i = 0; i < x->n_groups; i++)
-			incoming_add(cy, x->groups[i].group, n, x->groups[i].count);
+		for (int i = 0; i < tc->nodes.n; i++)
+			if (tc->nodes.cnt[i])
+				oracle_tmap_add(cy, &cy->existing_anti, tc->topo,
+						tc->nodes.node[i], tc->nodes.cnt[i]);
+	}
+	/* the pod's own terms: one decision per group of existing pods */
+	bool *anti_match = arena_array(&cy->arena, (size_t)cy->n_anti + 1, sizeof(bool));
+	for (int g = 0; g < d->n_groups && (cy->n_aff || cy->n_anti); g++) {
+		if (d->group_bound[g] == 0)
+			continue;
+		bool all = matches_all_aff(cy, g);
+		for (int i = 0; i < cy->n_anti; i++)
+			anti_match[i] = term_matches_group(cy, &cy->anti[i], g);
+		const struct oracle_ncount *at = &d->group_nodes[g];
+		for (int i = 0; i < cy->n_aff && all; i++)
+			add_counts(cy, &cy->aff_cnt, cy->aff[i].topo, at, 1);
+		for (int i = 0; i < cy->n_anti; i++)
+			if (anti_match[i])
+				add_counts(cy, &cy->anti_cnt, cy->anti[i].topo, at, 1);
 	}
 	if (cy->existing_anti.nonzero == 0 && cy->n_aff == 0 && cy->n_anti == 0)
 		cy->skip[PLUGIN_INTER_POD_AFFINITY] = true;
@@ -255,9 +296,12 @@ static int interpod_check(struct oracle_cycle *cy, int node)
 	return 0;
 }
 
-bool oracle_fits_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+enum model_code oracle_check_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 {
-	return interpod_check(cy, v->node) == 0;
+	static const enum model_code code[] = {
+		MODEL_SUCCESS, MODEL_UAU, MODEL_UNSCHEDULABLE, MODEL_UNSCHEDULABLE,
+	};
+	return code[interpod_check(cy, v->node)];
 }
 
 void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v,
@@ -267,48 +311,20 @@ void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodevie
 	case 0:
 		return;
 	case 1:
-		model_status_fail(st, MODEL_UAU, "node(s) didn't match pod affinity rules");
+		oracle_status_fail_str(st, MODEL_UAU, "node(s) didn't match pod affinity rules");
 		return;
 	case 2:
-		model_status_fail(st, MODEL_UNSCHEDULABLE,
+		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
 				  "node(s) didn't match pod anti-affinity rules");
 		return;
 	default:
-		model_status_fail(st, MODEL_UNSCHEDULABLE,
+		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
 				  "node(s) didn't satisfy existing pods anti-affinity rules");
 		return;
 	}
 }
 
 /* ----------------------------------------------------------------- score */
-
-/* processExistingPod's second half: existing pod e's terms against the
- * incoming pod, at e's node n. */
-static void score_existing_terms(struct oracle_cycle *cy, struct oracle_tmap *m,
-				 int q, int n)
-{
-	const struct pod *e = &cy->c->pods[q];
-	int32_t hard = cy->prof->hard_pod_affinity_weight;
-	if (hard > 0)
-		for (int i = 0; i < e->n_affinity; i++) {
-			const struct pod_affinity_term *t = &e->affinity[i];
-			if (existing_term_matches(e, t, cy->p, cy->ns_labels))
-				oracle_tmap_add(cy, m, oracle_topo_get(cy->o, t->topology_key),
-						n, hard);
-		}
-	for (int i = 0; i < e->n_affinity_preferred; i++) {
-		const struct weighted_pod_affinity_term *t = &e->affinity_preferred[i];
-		if (existing_term_matches(e, &t->term, cy->p, cy->ns_labels))
-			oracle_tmap_add(cy, m, oracle_topo_get(cy->o, t->term.topology_key),
-					n, t->weight);
-	}
-	for (int i = 0; i < e->n_anti_affinity_preferred; i++) {
-		const struct weighted_pod_affinity_term *t = &e->anti_affinity_preferred[i];
-		if (existing_term_matches(e, &t->term, cy->p, cy->ns_labels))
-			oracle_tmap_add(cy, m, oracle_topo_get(cy->o, t->term.topology_key),
-					n, -(int64_t)t->weight);
-	}
-}
 
 static struct oracle_term *compile_weighted(struct oracle_cycle *cy,
 					    const struct weighted_pod_affinity_term *w,
@@ -335,24 +351,41 @@ enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 	struct oracle_term *paa = compile_weighted(cy, p->anti_affinity_preferred,
 						   p->n_anti_affinity_preferred);
 	struct oracle_tmap m = {0};
-	if (!constraints && d->n_bound_aff == 0)
-		return MODEL_SKIP;   /* no entry can be created */
-	for (int node = 0; node < d->n_nodes; node++) {
-		const struct oracle_node *x = &d->nodes[node];
-		if (cy->c->nodes[node].labels.n == 0)
+	/* the pod's preferred terms against every bound pod: one decision
+	 * per group, its pods counted per node */
+	for (int g = 0; g < d->n_groups && constraints; g++) {
+		if (d->group_bound[g] == 0)
 			continue;
-		for (int i = 0; constraints && i < x->n_groups; i++) {
-			int g = x->groups[i].group;
-			int64_t cnt = x->groups[i].count;
-			for (int k = 0; k < p->n_affinity_preferred; k++)
-				if (term_matches_group(cy, &pa[k], g))
-					oracle_tmap_add(cy, &m, pa[k].topo, node, pa[k].weight * cnt);
-			for (int k = 0; k < p->n_anti_affinity_preferred; k++)
-				if (term_matches_group(cy, &paa[k], g))
-					oracle_tmap_add(cy, &m, paa[k].topo, node, -paa[k].weight * cnt);
+		const struct oracle_ncount *at = &d->group_nodes[g];
+		for (int k = 0; k < p->n_affinity_preferred; k++)
+			if (term_matches_group(cy, &pa[k], g))
+				add_counts(cy, &m, pa[k].topo, at, pa[k].weight);
+		for (int k = 0; k < p->n_anti_affinity_preferred; k++)
+			if (term_matches_group(cy, &paa[k], g))
+				add_counts(cy, &m, paa[k].topo, at, -(int64_t)paa[k].weight);
+	}
+	/* existing pods' terms against the pod: one decision per class */
+	int32_t hard = cy->prof->hard_pod_affinity_weight;
+	for (int k = 0; k < d->n_tclass; k++) {
+		const struct oracle_tclass *tc = &d->tclass[k];
+		int64_t w;
+		switch (tc->kind) {
+		case OTERM_REQ_AFF:
+			w = hard;
+			break;
+		case OTERM_PREF_AFF:
+			w = tc->weight;
+			break;
+		case OTERM_PREF_ANTI:
+			w = -(int64_t)tc->weight;
+			break;
+		default:
+			continue;
 		}
-		for (int i = 0; i < x->aff_pods.n; i++)
-			score_existing_terms(cy, &m, x->aff_pods.v[i], node);
+		if (tc->bound == 0 || (tc->kind == OTERM_REQ_AFF && hard <= 0) ||
+		    !existing_term_matches(&cy->c->pods[tc->owner], tc->t, p, cy->ns_labels))
+			continue;
+		add_counts(cy, &m, tc->topo, &tc->nodes, w);
 	}
 	if (!m.any)
 		return MODEL_SKIP;

@@ -13,7 +13,7 @@ void oracle_filter_node_name(struct oracle_cycle *cy,
 {
 	const char *want = cy->p->node_name;
 	if (want[0] && strcmp(want, cy->c->nodes[v->node].name) != 0)
-		model_status_fail(st, MODEL_UAU,
+		oracle_status_fail_str(st, MODEL_UAU,
 				  "node(s) didn't match the requested node name");
 }
 
@@ -78,7 +78,7 @@ void oracle_prefilter_node_affinity(struct oracle_cycle *cy,
 		}
 	}
 	if (empty) {
-		model_status_fail(st, MODEL_UAU, "pod affinity terms conflict");
+		oracle_status_fail_str(st, MODEL_UAU, "pod affinity terms conflict");
 		return;
 	}
 	for (int n = 0; n < n_nodes; n++)
@@ -97,12 +97,12 @@ void oracle_filter_node_affinity(struct oracle_cycle *cy,
 	const struct node *n = &cy->c->nodes[v->node];
 	if (cy->prof->added_required &&
 	    !match_node_selector(cy->prof->added_required, n)) {
-		model_status_fail(st, MODEL_UAU,
+		oracle_status_fail_str(st, MODEL_UAU,
 				  "node(s) didn't match scheduler-enforced node affinity");
 		return;
 	}
 	if (!match_pod_required_node_affinity(cy->p, n))
-		model_status_fail(st, MODEL_UAU,
+		oracle_status_fail_str(st, MODEL_UAU,
 				  "node(s) didn't match Pod's node affinity/selector");
 }
 

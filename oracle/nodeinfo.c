@@ -102,10 +102,9 @@ static void placed(struct oracle *o, int n, int p, int sign)
 		oracle_node_add_pod(o, n, p);
 	else
 		oracle_node_remove_pod(o, n, p);
-	if (d->pod_flags[p] & OPOD_AFFINITY)
-		d->n_bound_aff += sign;
 	if (d->pod_flags[p] & OPOD_REQ_ANTI)
 		d->n_bound_anti += sign;
+	oracle_terms_place(o, n, p, sign);
 }
 
 static void nodes_init(struct oracle *o)
@@ -150,6 +149,7 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 	oracle_strmap_init(&d->images);
 	pods_init(o);
 	nodes_init(o);
+	oracle_terms_init(o);
 	for (int p = 0; p < c->n_pods; p++) {
 		if (o->snap.pod_node[p] >= 0)
 			placed(o, o->snap.pod_node[p], p, 1);
@@ -198,6 +198,7 @@ void oracle_release(struct oracle *o)
 	free(d->scratch_sort);
 	free(d->scratch_bits);
 	oracle_shapes_release(d);
+	oracle_terms_release(d);
 	oracle_strmap_release(&d->ns_ids);
 	oracle_strmap_release(&d->topo_ids);
 	oracle_strmap_release(&d->images);

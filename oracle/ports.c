@@ -66,7 +66,14 @@ static bool keys_conflict(const struct pod *incoming, const struct oracle_used_p
 	return false;
 }
 
-bool oracle_fits_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+static bool free_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+
+enum model_code oracle_check_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+{
+	return free_ports(cy, v) ? MODEL_SUCCESS : MODEL_UNSCHEDULABLE;
+}
+
+static bool free_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 {
 	const struct oracle_node *x = &cy->o->d->nodes[v->node];
 	bool bad = x->used_ports && keys_conflict(cy->p, x->used_ports);
@@ -80,7 +87,7 @@ bool oracle_fits_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 			 struct model_status *st)
 {
-	if (!oracle_fits_ports(cy, v))
-		model_status_fail(st, MODEL_UNSCHEDULABLE,
+	if (!free_ports(cy, v))
+		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
 				  "node(s) didn't have free ports for the requested pod ports");
 }

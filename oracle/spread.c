@@ -160,19 +160,11 @@ static void assign_keys(struct oracle_cycle *cy, struct oracle_spread_state *s)
 	}
 }
 
-/* PreFilter: over all nodes carrying every hard key, per eligible
- * constraint perNode[pair] = count (a later same-key constraint
- * overwrites), summed into TpPairToMatchNum; domains and critical paths
- * per key. */
-void oracle_prefilter_spread(struct oracle_cycle *cy)
+/* The general PreFilter loop (§2.11): over all nodes carrying every hard
+ * key, per eligible constraint perNode[pair] = count, a later same-key
+ * constraint overwriting an earlier one, summed into TpPairToMatchNum. */
+static void count_general(struct oracle_cycle *cy, struct oracle_spread_state *s)
 {
-	struct oracle_spread_state *s = &cy->spread;
-	s->n = build_constraints(cy, true, &s->c);
-	if (s->n == 0) {
-		cy->skip[PLUGIN_POD_TOPOLOGY_SPREAD] = true;
-		return;
-	}
-	assign_keys(cy, s);
 	int64_t *per = arena_array(&cy->arena, (size_t)s->n_keys, sizeof(int64_t));
 	bool *set = arena_array(&cy->arena, (size_t)s->n_keys, sizeof(bool));
 	for (int n = 0; n < cy->c->n_nodes; n++) {
@@ -194,6 +186,57 @@ void oracle_prefilter_spread(struct oracle_cycle *cy)
 			s->keys[k].reg[dom] = true;
 		}
 	}
+}
+
+/* The same when every constraint has its own key (no overwriting): a
+ * pair is present when some node carrying every key passes the
+ * constraint's policies; the counts come from the matching groups' pods
+ * per node, so only nodes with matching pods are visited twice. */
+static void count_distinct(struct oracle_cycle *cy, struct oracle_spread_state *s)
+{
+	struct oracle_data *d = cy->o->d;
+	for (int n = 0; n < d->n_nodes; n++) {
+		if (!node_has_all_keys(s->c, s->n, n))
+			continue;
+		for (int i = 0; i < s->n; i++) {
+			const struct oracle_spread_c *c = &s->c[i];
+			if (oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor))
+				s->keys[c->key].reg[c->topo->dom[n]] = true;
+		}
+	}
+	int *groups = arena_array(&cy->arena, (size_t)d->n_groups + 1, sizeof(int));
+	for (int i = 0; i < s->n; i++) {
+		const struct oracle_spread_c *c = &s->c[i];
+		struct oracle_spread_key *key = &s->keys[c->key];
+		int ng = oracle_count_groups(cy, &s->c[i].sel, groups);
+		for (int j = 0; j < ng; j++) {
+			const struct oracle_ncount *at = &d->group_nodes[groups[j]];
+			for (int e = 0; e < at->n; e++) {
+				int n = at->node[e];
+				if (at->cnt[e] == 0 || !node_has_all_keys(s->c, s->n, n) ||
+				    !oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor))
+					continue;
+				key->match[c->topo->dom[n]] += at->cnt[e];
+			}
+		}
+	}
+}
+
+/* PreFilter: TpPairToMatchNum over the nodes carrying every hard key;
+ * domains and critical paths per key. */
+void oracle_prefilter_spread(struct oracle_cycle *cy)
+{
+	struct oracle_spread_state *s = &cy->spread;
+	s->n = build_constraints(cy, true, &s->c);
+	if (s->n == 0) {
+		cy->skip[PLUGIN_POD_TOPOLOGY_SPREAD] = true;
+		return;
+	}
+	assign_keys(cy, s);
+	if (s->n_keys == s->n)
+		count_distinct(cy, s);
+	else
+		count_general(cy, s);
 	for (int k = 0; k < s->n_keys; k++) {
 		struct oracle_spread_key *key = &s->keys[k];
 		for (int dom = 0; dom < key->topo->n_dom; dom++) {
@@ -279,9 +322,9 @@ static enum model_code spread_check(const struct oracle_cycle *cy, int node)
 	return MODEL_SUCCESS;
 }
 
-bool oracle_fits_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+enum model_code oracle_check_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 {
-	return spread_check(cy, v->node) == MODEL_SUCCESS;
+	return spread_check(cy, v->node);
 }
 
 void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v,
@@ -291,11 +334,11 @@ void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview 
 	case MODEL_SUCCESS:
 		return;
 	case MODEL_UAU:
-		model_status_fail(st, MODEL_UAU,
+		oracle_status_fail_str(st, MODEL_UAU,
 				  "node(s) didn't match pod topology spread constraints (missing required label)");
 		return;
 	default:
-		model_status_fail(st, MODEL_UNSCHEDULABLE,
+		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
 				  "node(s) didn't match pod topology spread constraints");
 		return;
 	}
@@ -347,18 +390,28 @@ enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 		int sz = s.c[k].topo->hostname ? n - n_ignored : size[k];
 		weight[k] = log((double)(sz + 2));
 	}
-	for (int a = 0; a < cy->c->n_nodes; a++) {
-		if (require_all && !node_has_all_keys(s.c, s.n, a))
+	/* every node's matching pods, in the pairs the feasible nodes have,
+	 * read from the matching groups' pods per node */
+	struct oracle_data *d = cy->o->d;
+	int *groups = arena_array(&cy->arena, (size_t)d->n_groups + 1, sizeof(int));
+	for (int k = 0; k < s.n; k++) {
+		const struct oracle_spread_c *c = &s.c[k];
+		if (c->topo->hostname)
 			continue;
-		for (int k = 0; k < s.n; k++) {
-			const struct oracle_spread_c *c = &s.c[k];
-			if (!oracle_node_fits_policies(cy, a, c->aff_honor, c->taint_honor))
-				continue;
-			struct oracle_spread_key *key = &s.keys[c->key];
-			int dom = pair_dom(c->topo, a);
-			if (c->topo->hostname || !key->reg[dom])
-				continue;
-			key->match[dom] += oracle_count_matching(cy, a, &s.c[k].sel);
+		struct oracle_spread_key *key = &s.keys[c->key];
+		int ng = oracle_count_groups(cy, &s.c[k].sel, groups);
+		for (int j = 0; j < ng; j++) {
+			const struct oracle_ncount *at = &d->group_nodes[groups[j]];
+			for (int e = 0; e < at->n; e++) {
+				int a = at->node[e];
+				if (at->cnt[e] == 0 || (require_all && !node_has_all_keys(s.c, s.n, a)))
+					continue;
+				int dom = pair_dom(c->topo, a);
+				if (!key->reg[dom] ||
+				    !oracle_node_fits_policies(cy, a, c->aff_honor, c->taint_honor))
+					continue;
+				key->match[dom] += at->cnt[e];
+			}
 		}
 	}
 	int64_t min = INT64_MAX, max = 0;
@@ -373,10 +426,10 @@ enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 			int dom = c->topo->dom[f[i]];
 			if (dom < 0)
 				continue;
-			int64_t cnt = c->topo->hostname
+			int64_t m = c->topo->hostname
 				? oracle_count_matching(cy, f[i], &s.c[k].sel)
 				: s.keys[c->key].match[dom];
-			score += (double)cnt * weight[k] + (double)(c->max_skew - 1);
+			score += (double)m * weight[k] + (double)(c->max_skew - 1);
 		}
 		out[i] = (int64_t)round(score);
 		if (out[i] < min)

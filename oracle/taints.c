@@ -18,7 +18,7 @@ void oracle_filter_unschedulable(struct oracle_cycle *cy,
 		"node.kubernetes.io/unschedulable", "", EFFECT_NO_SCHEDULE,
 	};
 	if (!match_taint_tolerated(cy->p, &unsched))
-		model_status_fail(st, MODEL_UAU, "node(s) were unschedulable");
+		oracle_status_fail_str(st, MODEL_UAU, "node(s) were unschedulable");
 }
 
 /* The first NoSchedule/NoExecute taint (spec order) no toleration

@@ -1,41 +1,72 @@
 #!/usr/bin/env python3
 """bench.py - `make bench`: scheduling throughput of the oracle and the
-model on scheduler_perf-like clusters (scripts/workload.py perf).
+model on workloads modelled on Kubernetes' scheduler_perf suite
+(scripts/workload.py; sizes from scheduler_perf's performance-config.yaml).
 
-Builds scripts/bench_driver.c against build/libkso.a, generates the
-workloads under build/bench/, runs each (engine, size) and prints a CSV
-(also written to build/bench/results.csv):
+For each workload it generates the manifests once under build/bench/
+(ordinary Kubernetes objects: `kso explain` / `kso schedule` read them),
+builds scripts/bench_driver.c against build/libkso.a and runs, each in
+its own process:
 
-  engine,nodes,pods,pending,scheduled,load_s,init_s,sched_s,pods_per_s,rss_mb
+  - the oracle (kube's fast path: sampling, first failing filter; with
+    DefaultPreemption for the Preemption workload) on every measured pod;
+  - the model (literal, every filter on every node) on the head of the
+    same queue until a time budget is spent: its pods/s is measured on
+    that subset and extrapolated to the workload (the table says on how
+    many pods).
 
-engines: oracle (kube's fast path: sampling, first failing filter),
-oracle-all (every node, every filter: explain mode), model (literal).
-The model is run on fewer pending pods at the large sizes: it is
-quadratic by design.  Environment: KSO_BENCH_SIZES="nodes:pods:pending,..."
-overrides the sizes.  Never part of `make test`.
+Only the scheduling loop is timed (no YAML loading, no aggregate
+building: load_s is printed separately).  Prints a table and writes it
+as CSV to build/bench.csv.  Never part of `make test`.
+
+Environment:
+  KSO_BENCH_ONLY=Name,Name   run only these workloads (prefix match)
+  KSO_BENCH_BUDGET=SECONDS   model time budget per workload (default 4)
+  KSO_BENCH_NO_MODEL=1       skip the model column
 """
 import os
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "build", "bench")
-HEADER = "engine,nodes,pods,pending,scheduled,load_s,init_s,sched_s,pods_per_s,rss_mb"
+CSV = os.path.join(ROOT, "build", "bench.csv")
 
-# (nodes, pods, pending), and how many pending pods the model schedules
-DEFAULT_SIZES = [(100, 1000, 500), (1000, 10000, 1000), (5000, 50000, 2000)]
-MODEL_PENDING = {100: 500, 1000: 50, 5000: 3}
+# (workload, nodes, init pods per template, pending pods, measured pods)
+# scheduler_perf's 5000Nodes / 500Nodes parameters; SchedulingBasic at
+# 5,000 nodes is measured on the first 1,000 and on all 5,000 pending
+# pods of one file.
+SUITE = [
+    ("SchedulingBasic", 5000, 1000, 5000, 1000),
+    ("SchedulingBasic", 5000, 1000, 5000, 5000),
+    ("PodAntiAffinity", 5000, 1000, 1000, 1000),
+    ("PodAffinity", 5000, 5000, 1000, 1000),
+    ("TopologySpreading", 5000, 5000, 2000, 2000),
+    ("PreferredTopologySpreading", 5000, 5000, 2000, 2000),
+    ("NodeAffinity", 5000, 5000, 1000, 1000),
+    ("MixedSchedulingBasePod", 5000, 2000, 1000, 1000),
+    ("Preemption", 5000, 20000, 5000, 5000),
+    ("SchedulingBasic", 500, 500, 1000, 1000),
+    ("PodAntiAffinity", 500, 100, 400, 400),
+    ("PodAffinity", 500, 500, 1000, 1000),
+    ("TopologySpreading", 500, 1000, 1000, 1000),
+    ("PreferredTopologySpreading", 500, 1000, 1000, 1000),
+    ("NodeAffinity", 500, 500, 1000, 1000),
+    ("MixedSchedulingBasePod", 500, 200, 1000, 1000),
+    ("Preemption", 500, 2000, 500, 500),
+]
 
+# the scale target: 5,000 nodes, 50,000 pods (48,000 bound), oracle only
+LARGE = ("Large-50kPods", 5000, 50000, 2000)
 
-def sizes():
-    env = os.environ.get("KSO_BENCH_SIZES")
-    if not env:
-        return DEFAULT_SIZES
-    return [tuple(int(x) for x in s.split(":")) for s in env.split(",")]
+FIELDS = ["engine", "nodes", "pods", "pending", "measured", "scheduled",
+          "preempted", "load_s", "init_s", "sched_s", "pods_per_s", "rss_mb"]
 
 
 def build_driver():
     subprocess.check_call(["make", "-s", "-C", ROOT, "build/libkso.a"])
+    os.makedirs(OUT, exist_ok=True)
     exe = os.path.join(OUT, "bench_driver")
     cc = os.environ.get("CC", "cc")
     subprocess.check_call([
@@ -46,32 +77,108 @@ def build_driver():
     return exe
 
 
-def workload(nodes, pods, pending):
-    path = os.path.join(OUT, "perf-%d-%d-%d.json" % (nodes, pods, pending))
-    if not os.path.exists(path):
-        subprocess.check_call([
-            sys.executable, os.path.join(ROOT, "scripts", "workload.py"), "perf",
-            "--nodes", str(nodes), "--pods", str(pods), "--pending", str(pending),
-            "-o", path])
+def generate(args, path):
+    """Runs workload.py unless path is newer than the generator."""
+    gen = os.path.join(ROOT, "scripts", "workload.py")
+    if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(gen):
+        return path
+    subprocess.check_call([sys.executable, gen] + args + ["-o", path])
     return path
 
 
+def suite_file(name, nodes, init, pending):
+    path = os.path.join(OUT, "%s-%dn-%di-%dp.json" % (name, nodes, init, pending))
+    return generate([name, "--nodes", str(nodes), "--init", str(init),
+                     "--measure", str(pending)], path)
+
+
+def run(exe, engine, path, count, preempt=False, budget=None):
+    cmd = [exe]
+    if preempt:
+        cmd.append("--preempt")
+    if budget:
+        cmd += ["--budget", str(budget)]
+    cmd += [engine, path, str(count)]
+    line = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip()
+    return dict(zip(FIELDS, line.split(",")))
+
+
+def fmt_rate(x):
+    return "%.0f" % x if x >= 10 else "%.2f" % x
+
+
 def main():
-    os.makedirs(OUT, exist_ok=True)
+    only = [s for s in os.environ.get("KSO_BENCH_ONLY", "").split(",") if s]
+    budget = float(os.environ.get("KSO_BENCH_BUDGET", "4"))
+    no_model = os.environ.get("KSO_BENCH_NO_MODEL") == "1"
     exe = build_driver()
-    rows = [HEADER]
-    print(HEADER, flush=True)
-    for nodes, pods, pending in sizes():
-        path = workload(nodes, pods, pending)
-        runs = [("oracle", pending), ("oracle-all", pending),
-                ("model", MODEL_PENDING.get(nodes, min(pending, 20)))]
-        for engine, n in runs:
-            out = subprocess.run([exe, engine, path, str(n)], check=True,
-                                 capture_output=True, text=True).stdout.strip()
-            rows.append(out)
-            print(out, flush=True)
-    with open(os.path.join(OUT, "results.csv"), "w") as f:
-        f.write("\n".join(rows) + "\n")
+    began = time.time()
+    rows = []
+    head = ("%-27s %5s %6s %6s %10s %12s %-13s %8s %7s %7s" %
+            ("workload", "nodes", "pods", "meas.", "oracle/s", "model/s",
+             "model on", "ratio", "rss_MB", "load_s"))
+    print(head)
+    print("-" * len(head), flush=True)
+    suite = [s for s in SUITE if not only or any(s[0].startswith(o) for o in only)]
+    for name, nodes, init, pending, measure in suite:
+        path = suite_file(name, nodes, init, pending)
+        preempt = name == "Preemption"
+        o = run(exe, "oracle", path, measure, preempt)
+        m = None
+        if not no_model:
+            m = run(exe, "model", path, measure, preempt, budget)
+        orate = float(o["pods_per_s"])
+        mrate = float(m["pods_per_s"]) if m else 0.0
+        ratio = orate / mrate if mrate > 0 else 0.0
+        on = "-"
+        if m:
+            on = "%s/%d%s" % (m["measured"], measure,
+                              " (extr.)" if int(m["measured"]) < measure else "")
+        rows.append({
+            "workload": name, "nodes": nodes, "existing_pods": int(o["pods"]) - int(o["pending"]),
+            "measured_pods": measure, "oracle_pods_per_s": orate,
+            "oracle_sched_s": float(o["sched_s"]), "oracle_scheduled": int(o["scheduled"]),
+            "oracle_preempted": int(o["preempted"]),
+            "model_pods_per_s": mrate, "model_measured": int(m["measured"]) if m else 0,
+            "model_extrapolated": bool(m) and int(m["measured"]) < measure,
+            "ratio": ratio, "oracle_rss_mb": float(o["rss_mb"]),
+            "model_rss_mb": float(m["rss_mb"]) if m else 0.0,
+            "load_s": float(o["load_s"]), "init_s": float(o["init_s"]),
+        })
+        print("%-27s %5d %6d %6d %10s %12s %-13s %8s %7.0f %7.2f" % (
+            name, nodes, int(o["pods"]), measure, fmt_rate(orate),
+            fmt_rate(mrate) if m else "-", on, ("%.0fx" % ratio) if m else "-",
+            float(o["rss_mb"]), float(o["load_s"])), flush=True)
+    if not only or any(LARGE[0].startswith(x) for x in only):
+        name, nodes, pods, pending = LARGE
+        path = generate(["perf", "--nodes", str(nodes), "--pods", str(pods),
+                         "--pending", str(pending)],
+                        os.path.join(OUT, "%s-%dn.json" % (name, nodes)))
+        o = run(exe, "oracle", path, pending)
+        rows.append({
+            "workload": name, "nodes": nodes, "existing_pods": pods - pending,
+            "measured_pods": pending, "oracle_pods_per_s": float(o["pods_per_s"]),
+            "oracle_sched_s": float(o["sched_s"]), "oracle_scheduled": int(o["scheduled"]),
+            "oracle_preempted": 0, "model_pods_per_s": 0.0, "model_measured": 0,
+            "model_extrapolated": False, "ratio": 0.0,
+            "oracle_rss_mb": float(o["rss_mb"]), "model_rss_mb": 0.0,
+            "load_s": float(o["load_s"]), "init_s": float(o["init_s"]),
+        })
+        print("%-27s %5d %6d %6d %10s %12s %-13s %8s %7.0f %7.2f" % (
+            name, nodes, pods, pending, fmt_rate(float(o["pods_per_s"])), "-", "-", "-",
+            float(o["rss_mb"]), float(o["load_s"])), flush=True)
+    print()
+    print("oracle/s, model/s: pods scheduled per second of the scheduling loop alone")
+    print("  (one core; YAML loading is load_s, not counted).  model on K/N: the model")
+    print("  ran the first K of the N measured pods (%gs budget); its rate is" % budget)
+    print("  extrapolated to all N.  ratio = oracle/s / model/s, same run.  rss_MB: peak")
+    print("  resident set of the oracle's process (loading included).")
+    cols = list(rows[0].keys()) if rows else []
+    with open(CSV, "w") as f:
+        f.write(",".join(cols) + "\n")
+        for r in rows:
+            f.write(",".join(str(r[c]) for c in cols) + "\n")
+    print("written %s (%.0fs)" % (os.path.relpath(CSV, ROOT), time.time() - began))
 
 
 if __name__ == "__main__":

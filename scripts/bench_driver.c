@@ -7,8 +7,10 @@
  *   engine,nodes,pods,pending,measured,scheduled,preempted,load_s,init_s,
  *   sched_s,pods_per_s,rss_mb
  *
- * pending is the queue length, measured how many of its head were
- * scheduled (MAX_PENDING), sched_s the time of the scheduling loop alone
+ * pending is the queue length, measured how many of its head went
+ * through the loop (MAX_PENDING, or fewer when --budget SECONDS ran out:
+ * the loop stops after the pod that crossed it), scheduled how many of
+ * those got a node, sched_s the time of the scheduling loop alone
  * (no loading, no aggregate building: those are load_s and init_s),
  * pods_per_s = measured / sched_s, rss_mb the peak resident set of the
  * whole process (getrusage).
@@ -19,8 +21,8 @@
  * retry is part of the measured time.  oracle engines use oracle_preempt,
  * the model model_preempt_kube.
  *
- * usage: bench_driver [--preempt] [--trace FILE] oracle|oracle-all|model
- *                     FILE [MAX_PENDING]
+ * usage: bench_driver [--preempt] [--budget SECONDS] [--trace FILE]
+ *                     oracle|oracle-all|model FILE [MAX_PENDING]
  * --trace writes "pod node" per scheduling decision (-1: unschedulable),
  * for comparing two builds of the oracle.
  */
@@ -61,9 +63,19 @@ struct run {
 	int n_queue;
 	bool preempt;
 	FILE *trace;
+	double budget;       /* seconds, 0: none */
+	double start;
+	int measured;        /* pods the loop took (<= n_queue) */
 	int scheduled;
 	int preempted;
 };
+
+/* The loop stops early once the time budget is spent (at least one pod
+ * is always measured): the model at 5,000 nodes is slow on purpose. */
+static bool over_budget(const struct run *r)
+{
+	return r->budget > 0 && r->measured > 0 && now() - r->start > r->budget;
+}
 
 static void trace(struct run *r, int pod, int node)
 {
@@ -73,15 +85,14 @@ static void trace(struct run *r, int pod, int node)
 
 /* ------------------------------------------------------------- oracle */
 
-/* The failed cycle's result (kept for preemption), then PostFilter and
- * the retry on the nominated node. */
+/* PostFilter after the failed cycle res, then the retry on the
+ * nominated node. */
 static int oracle_preempt_and_retry(struct oracle *o, int pod,
 				    struct model_cycle_result *res)
 {
 	const struct sched_profile *prof = model_profile_for(o->cluster, pod);
-	if (!prof || !prof->postfilter[PLUGIN_DEFAULT_PREEMPTION])
-		return -1;
-	if (oracle_schedule_cycle(o, pod, res) >= 0 || res->code != MODEL_UNSCHEDULABLE)
+	if (!prof || !prof->postfilter[PLUGIN_DEFAULT_PREEMPTION] ||
+	    res->code != MODEL_UNSCHEDULABLE)
 		return -1;
 	struct model_preemption pr;
 	model_preemption_init(&pr);
@@ -105,9 +116,12 @@ __attribute__((noinline)) static void run_oracle(struct run *r, struct oracle *o
 	struct model_cycle_result res;
 	if (r->preempt)
 		model_cycle_result_init(&res, r->c);
-	for (int i = 0; i < r->n_queue; i++) {
+	for (int i = 0; i < r->n_queue && !over_budget(r); i++) {
 		int p = r->queue[i];
-		int n = oracle_select(o, p);
+		/* with preemption the cycle keeps kube's diagnosis (the node
+		 * statuses PostFilter reads); otherwise the bare fast path */
+		int n = r->preempt ? oracle_schedule_cycle(o, p, &res) : oracle_select(o, p);
+		r->measured++;
 		if (n == -1 && r->preempt) {
 			n = oracle_preempt_and_retry(o, p, &res);
 			if (n >= 0)
@@ -161,9 +175,10 @@ __attribute__((noinline)) static void run_model(struct run *r, struct snapshot *
 {
 	struct model_cycle_result res;
 	model_cycle_result_init(&res, r->c);
-	for (int i = 0; i < r->n_queue; i++) {
+	for (int i = 0; i < r->n_queue && !over_budget(r); i++) {
 		int p = r->queue[i];
 		const struct sched_profile *prof = model_profile_for(r->c, p);
+		r->measured++;
 		if (!prof)
 			continue;
 		model_schedule_cycle(prof, s, p, &res);
@@ -184,7 +199,7 @@ __attribute__((noinline)) static void run_model(struct run *r, struct snapshot *
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench_driver [--preempt] [--trace FILE] "
+	fprintf(stderr, "usage: bench_driver [--preempt] [--budget SECONDS] [--trace FILE] "
 			"oracle|oracle-all|model FILE [MAX_PENDING]\n");
 	exit(2);
 }
@@ -196,6 +211,8 @@ int main(int argc, char **argv)
 	for (; a < argc && argv[a][0] == '-'; a++) {
 		if (strcmp(argv[a], "--preempt") == 0) {
 			r.preempt = true;
+		} else if (strcmp(argv[a], "--budget") == 0 && a + 1 < argc) {
+			r.budget = atof(argv[++a]);
 		} else if (strcmp(argv[a], "--trace") == 0 && a + 1 < argc) {
 			r.trace = fopen(argv[++a], "w");
 			if (!r.trace) {
@@ -241,12 +258,12 @@ int main(int argc, char **argv)
 		oracle_init(&o, &s);
 		o.all_nodes = strcmp(engine, "oracle-all") == 0;
 		o.seed = 1;
-		t2 = now();
+		t2 = r.start = now();
 		run_oracle(&r, &o);
 		t3 = now();
 		oracle_release(&o);
 	} else if (strcmp(engine, "model") == 0) {
-		t2 = now();
+		t2 = r.start = now();
 		run_model(&r, &s);
 		t3 = now();
 	} else {
@@ -257,8 +274,8 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru);
 	double sched = t3 - t2;
 	printf("%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.1f,%.1f\n", engine, c.n_nodes,
-	       c.n_pods, pending, n_queue, r.scheduled, r.preempted, t1 - t0, t2 - t1,
-	       sched, sched > 0 ? n_queue / sched : 0.0, (double)ru.ru_maxrss / 1024.0);
+	       c.n_pods, pending, r.measured, r.scheduled, r.preempted, t1 - t0, t2 - t1,
+	       sched, sched > 0 ? r.measured / sched : 0.0, (double)ru.ru_maxrss / 1024.0);
 	if (r.trace)
 		fclose(r.trace);
 	free(queue);

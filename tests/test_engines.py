@@ -20,6 +20,7 @@ literally, the oracle computes the same answers kube's way (incremental
 NodeInfo, PreFilter state with AddPod/RemovePod, dry runs on cloned
 state), so any byte of difference is a bug in one of them.
 """
+import functools
 import json
 import re
 import subprocess
@@ -57,6 +58,7 @@ def fixture_files():
 FILES = fixture_files()
 
 
+@functools.lru_cache(maxsize=None)
 def valid(path):
     p = subprocess.run([KSO, "validate", str(path)], capture_output=True,
                        timeout=600)

@@ -734,6 +734,7 @@ int main(void)
 	printf("test_oracle_preemption: %d clusters, %d failed cycles compared "
 	       "(%d with candidates), %d loop steps compared\n",
 	       diff_clusters, diff_pods, diff_with_candidates, loop_steps);
-	CHECK(diff_with_candidates > 50);
+	/* most random clusters must exercise the candidate walk */
+	CHECK(diff_with_candidates >= diff_clusters / 4);
 	return check_done("test_oracle_preemption");
 }

@@ -55,7 +55,7 @@ static void json_reasons(struct json_out *j, const struct model_node_verdict *v)
 	if (v->rejected_by >= 0) {
 		const struct model_status *st = &v->status[v->rejected_by];
 		for (int i = 0; i < st->n_reasons; i++)
-			json_string(j, st->reasons[i]);
+			json_string(j, model_status_reason(st, i));
 	}
 	json_end_array(j);
 }

@@ -139,7 +139,7 @@ static void fail_cell(char *cell, const struct model_status *st)
 	size_t used = (size_t)snprintf(cell, CELL_LEN, "✗");
 	for (int i = 0; i < st->n_reasons && used < CELL_LEN; i++) {
 		char s[CELL_LEN];
-		cli_explain_short_reason(st->reasons[i], s, sizeof s);
+		cli_explain_short_reason(model_status_reason(st, i), s, sizeof s);
 		used += (size_t)snprintf(cell + used, CELL_LEN - used, "%s%s",
 					 i ? ", " : " ", s);
 	}

@@ -364,7 +364,7 @@ static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
 		: v->failed[PLUGIN_INTER_POD_AFFINITY] ? PLUGIN_INTER_POD_AFFINITY : -1;
 	if (bad >= 0)
 		snprintf(why, len, "%s: %s", config_plugin_name(bad),
-			 v->status[bad].n_reasons ? v->status[bad].reasons[0] : "rejected");
+			 v->status[bad].n_reasons ? model_status_reason(&v->status[bad], 0) : "rejected");
 	return bad < 0;
 }
 

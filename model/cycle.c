@@ -138,7 +138,7 @@ static int cycle_error(struct model_cycle_result *r,
 	r->error.code = MODEL_ERROR;
 	r->code = MODEL_ERROR;
 	r->n_viable = 0;
-	r->message = cycle_strdup(st->n_reasons ? st->reasons[0] : "error");
+	r->message = cycle_strdup(st->n_reasons ? model_status_reason(st, 0) : "error");
 	return 0;
 }
 

@@ -50,7 +50,7 @@ static void buf_add(struct fit_buf *b, const char *s)
 struct fit_count {
 	const char *reason;
 	int count;
-	char text[MODEL_REASON_LEN + 16];   /* "<count> <reason>" */
+	char text[MODEL_STATUS_TEXT + 16];   /* "<count> <reason>" */
 };
 
 static int count_cmp(const void *a, const void *b)
@@ -95,7 +95,7 @@ static void add_histogram(struct fit_buf *b, const struct model_cycle_result *r)
 	for (int node = 0; node < r->n_nodes; node++) {
 		const struct model_status *st = node_status(r, node);
 		for (int i = 0; st && i < st->n_reasons; i++)
-			count_reason(h, &n, st->reasons[i]);
+			count_reason(h, &n, model_status_reason(st, i));
 	}
 	for (int i = 0; i < n; i++)
 		snprintf(h[i].text, sizeof h[i].text, "%d %s", h[i].count,
@@ -117,7 +117,7 @@ static void add_prefilter(struct fit_buf *b, const struct model_status *st)
 	for (int i = 0; i < st->n_reasons; i++) {
 		if (i)
 			buf_add(b, ", ");
-		buf_add(b, st->reasons[i]);
+		buf_add(b, model_status_reason(st, i));
 	}
 	buf_add(b, ".");
 }

@@ -180,7 +180,7 @@ static bool feasible_on(const struct model_scheduler *m,
 	if (!ok) {
 		const struct model_status *st = &v->status[v->rejected_by];
 		snprintf(why, len, "%s: %s", config_plugin_name(v->rejected_by),
-			 st->n_reasons ? st->reasons[0] : "rejected");
+			 st->n_reasons ? model_status_reason(st, 0) : "rejected");
 	}
 	free(v);
 	return ok;

@@ -35,17 +35,35 @@ enum model_code {
 };
 
 #define MODEL_MAX_REASONS 16
-#define MODEL_REASON_LEN 192
+#define MODEL_STATUS_TEXT 512    /* holds the longest reason: a taint key
+				  * (316) and value (63) in braces */
 
-/* A plugin's verdict with kube's reason texts, e.g. "Insufficient cpu". */
+/* A plugin's verdict with kube's reason texts, e.g. "Insufficient cpu".
+ * The reasons are packed NUL-terminated into text[]; read reason i with
+ * model_status_reason().  Plain data: a struct copy is a full copy. */
 struct model_status {
 	enum model_code code;
 	int n_reasons;
-	char reasons[MODEL_MAX_REASONS][MODEL_REASON_LEN];
+	uint16_t off[MODEL_MAX_REASONS];   /* where reason i starts in text */
+	uint16_t used;                     /* bytes of text in use */
+	char text[MODEL_STATUS_TEXT];
 };
+
+/* model_status_reason: reason i (0 <= i < n_reasons), owned by st. */
+static inline const char *model_status_reason(const struct model_status *st,
+					      int i)
+{
+	return st->text + st->off[i];
+}
 
 /* model_status_ok: success, no reasons. */
 void model_status_ok(struct model_status *st);
+
+/* model_status_add: model_status_fail without formatting: the worse code,
+ * reason appended (dropped beyond MODEL_MAX_REASONS; cut when text[] is
+ * full). */
+void model_status_add(struct model_status *st, enum model_code code,
+		      const char *reason);
 
 /* model_status_fail: sets code (the worse of the current and the new one)
  * and appends a formatted reason (dropped beyond MODEL_MAX_REASONS). */

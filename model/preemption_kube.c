@@ -238,10 +238,10 @@ static char *fit_message(int n_nodes, const struct model_status *st,
 	for (int n = 0; n < n_nodes; n++)
 		for (int i = 0; has[n] && i < st[n].n_reasons; i++) {
 			int j = 0;
-			while (j < u && strcmp(reason[j], st[n].reasons[i]))
+			while (j < u && strcmp(reason[j], model_status_reason(&st[n], i)))
 				j++;
 			if (j == u) {
-				reason[u] = st[n].reasons[i];
+				reason[u] = model_status_reason(&st[n], i);
 				count[u++] = 0;
 			}
 			count[j]++;
@@ -363,7 +363,7 @@ static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
 	d->has_status[node] = true;
 	if (st.code == MODEL_ERROR && !d->error)
 		d->error = d->status[node].n_reasons
-				   ? d->status[node].reasons[0] : "error";
+				   ? model_status_reason(&d->status[node], 0) : "error";
 }
 
 /* DryRunPreemption: walk potential[(offset + i) % n] until there is a

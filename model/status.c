@@ -6,12 +6,14 @@
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void model_status_ok(struct model_status *st)
 {
 	assert(st);
 	st->code = MODEL_SUCCESS;
 	st->n_reasons = 0;
+	st->used = 0;
 }
 
 /* The worse of two codes: UAU beats Unschedulable beats Success; Error
@@ -25,16 +27,31 @@ static enum model_code status_worse(enum model_code a, enum model_code b)
 	return rank[b] > rank[a] ? b : a;
 }
 
+void model_status_add(struct model_status *st, enum model_code code,
+		      const char *reason)
+{
+	assert(st && reason);
+	st->code = status_worse(st->code, code);
+	if (st->n_reasons >= MODEL_MAX_REASONS || st->used >= MODEL_STATUS_TEXT)
+		return;
+	size_t room = MODEL_STATUS_TEXT - st->used - 1;
+	size_t n = strlen(reason);
+	if (n > room)
+		n = room;
+	memcpy(st->text + st->used, reason, n);
+	st->text[st->used + n] = '\0';
+	st->off[st->n_reasons++] = st->used;
+	st->used = (uint16_t)(st->used + n + 1);
+}
+
 void model_status_fail(struct model_status *st, enum model_code code,
 		       const char *fmt, ...)
 {
 	assert(st && fmt);
-	st->code = status_worse(st->code, code);
-	if (st->n_reasons >= MODEL_MAX_REASONS)
-		return;
+	char buf[MODEL_STATUS_TEXT];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(st->reasons[st->n_reasons], MODEL_REASON_LEN, fmt, ap);
+	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	st->n_reasons++;
+	model_status_add(st, code, buf);
 }

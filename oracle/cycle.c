@@ -412,13 +412,13 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 		rc = oracle_xcalloc(1, sizeof(*rc));
 		size_t need = 8;
 		for (int i = 0; i < pre->n_reasons; i++)
-			need += strlen(pre->reasons[i]) + 2;
+			need += strlen(model_status_reason(pre, i)) + 2;
 		rc[0].text = oracle_xmalloc(need);
 		rc[0].text[0] = 0;
 		for (int i = 0; i < pre->n_reasons; i++) {
 			if (i)
 				strcat(rc[0].text, ", ");
-			strcat(rc[0].text, pre->reasons[i]);
+			strcat(rc[0].text, model_status_reason(pre, i));
 		}
 		n_rc = 1;
 	} else if (!pre) {
@@ -432,7 +432,7 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 		int last_id = -1;
 		for (int i = 0; i < n_status; i++)
 			for (int k = 0; k < node_status[i]->n_reasons; k++) {
-				const char *reason = node_status[i]->reasons[k];
+				const char *reason = model_status_reason(node_status[i], k);
 				/* most nodes fail alike: compare with the last first */
 				int id = last && strcmp(last, reason) == 0
 					? last_id : oracle_strmap_intern(&ids, reason);

@@ -83,11 +83,12 @@ static inline void oracle_status_ok(struct model_status *st)
 {
 	st->code = MODEL_SUCCESS;
 	st->n_reasons = 0;
+	st->used = 0;
 }
 
 /* oracle_status_fail_str: model_status_fail(st, code, "%s", reason)
  * without the formatting: the worse code, the reason appended (dropped
- * beyond MODEL_MAX_REASONS, cut at MODEL_REASON_LEN - 1 bytes). */
+ * beyond MODEL_MAX_REASONS, cut when the status text is full). */
 void oracle_status_fail_str(struct model_status *st, enum model_code code,
 			    const char *reason);
 

@@ -559,9 +559,9 @@ static char *fit_message(int n_nodes, const struct model_status *st, const bool 
 	int u = 0;
 	for (int n = 0; n < n_nodes; n++)
 		for (int i = 0; has[n] && i < st[n].n_reasons; i++) {
-			int id = oracle_strmap_intern(&ids, st[n].reasons[i]);
+			int id = oracle_strmap_intern(&ids, model_status_reason(&st[n], i));
 			if (id == u)
-				reason[u++] = st[n].reasons[i];
+				reason[u++] = model_status_reason(&st[n], i);
 			count[id]++;
 		}
 	oracle_strmap_release(&ids);
@@ -642,7 +642,7 @@ static void no_candidate(struct model_preemption *out, int n_nodes, const struct
 	if (w->first_error >= 0) {
 		const struct model_status *st = &w->status[w->first_error];
 		out->code = MODEL_ERROR;
-		out->message = prefixed(st->n_reasons ? st->reasons[0] : "error");
+		out->message = prefixed(st->n_reasons ? model_status_reason(st, 0) : "error");
 		return;
 	}
 	char *fit = fit_message(n_nodes, w->status, w->has);

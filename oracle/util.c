@@ -263,34 +263,8 @@ bool oracle_reqs_eq(const struct requirement *a, int na, const struct requiremen
 
 /* ------------------------------------------------------------ statuses */
 
-/* model/status.c's order of codes: UAU beats Unschedulable beats
- * Success (and Skip); Error beats everything. */
-static int code_rank(enum model_code c)
-{
-	switch (c) {
-	case MODEL_UNSCHEDULABLE:
-		return 1;
-	case MODEL_UAU:
-		return 2;
-	case MODEL_ERROR:
-		return 3;
-	default:
-		return 0;
-	}
-}
-
 void oracle_status_fail_str(struct model_status *st, enum model_code code,
 			    const char *reason)
 {
-	assert(st && reason);
-	if (code_rank(code) > code_rank(st->code))
-		st->code = code;
-	if (st->n_reasons >= MODEL_MAX_REASONS)
-		return;
-	size_t n = strlen(reason);
-	if (n > MODEL_REASON_LEN - 1)
-		n = MODEL_REASON_LEN - 1;
-	memcpy(st->reasons[st->n_reasons], reason, n);
-	st->reasons[st->n_reasons][n] = 0;
-	st->n_reasons++;
+	model_status_add(st, code, reason);
 }

@@ -95,7 +95,7 @@ static void test_first_failure_and_all_filters(void)
 	CHECK(v->failed[PLUGIN_NODE_RESOURCES_FIT]);
 	CHECK(!v->failed[PLUGIN_NODE_UNSCHEDULABLE]);
 	CHECK(!v->failed[PLUGIN_NODE_PORTS]);
-	CHECK_STR(v->status[PLUGIN_NODE_RESOURCES_FIT].reasons[0],
+	CHECK_STR(model_status_reason(&v->status[PLUGIN_NODE_RESOURCES_FIT], 0),
 		  "Insufficient cpu");
 
 	model_feasibility(&cy, node(&c, "n2"), v);
@@ -398,7 +398,7 @@ static void test_nominated_pass_two(void)
 	CHECK(!v->feasible);
 	CHECK_EQ(v->rejected_by, PLUGIN_INTER_POD_AFFINITY);
 	CHECK_EQ(v->code, MODEL_UAU);
-	CHECK_STR(v->status[PLUGIN_INTER_POD_AFFINITY].reasons[0],
+	CHECK_STR(model_status_reason(&v->status[PLUGIN_INTER_POD_AFFINITY], 0),
 		  "node(s) didn't match pod affinity rules");
 
 	/* bound on a, db satisfies the affinity in both passes */

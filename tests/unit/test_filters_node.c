@@ -50,7 +50,7 @@ static void test_unschedulable(void)
 	struct model_status st = run(model_filter_node_unschedulable, &c, &s, bare, n);
 	CHECK_EQ(st.code, MODEL_UAU);
 	CHECK_EQ(st.n_reasons, 1);
-	CHECK_STR(st.reasons[0], "node(s) were unschedulable");
+	CHECK_STR(model_status_reason(&st, 0), "node(s) were unschedulable");
 	/* A schedulable node passes whatever the pod. */
 	CHECK_EQ(run(model_filter_node_unschedulable, &c, &s, bare, ok).code, MODEL_SUCCESS);
 	/* Tolerating the synthetic taint {unschedulable, "", NoSchedule}. */
@@ -80,7 +80,7 @@ static void test_node_name(void)
 	CHECK(passes(model_filter_node_name, &c, &s, pinned, n1));
 	struct model_status st = run(model_filter_node_name, &c, &s, pinned, n2);
 	CHECK_EQ(st.code, MODEL_UAU);
-	CHECK_STR(st.reasons[0], "node(s) didn't match the requested node name");
+	CHECK_STR(model_status_reason(&st, 0), "node(s) didn't match the requested node name");
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -133,11 +133,11 @@ static void test_taints(void)
 	CHECK(passes(model_filter_taint_toleration, &c, &s, bare, soft));
 	struct model_status st = run(model_filter_taint_toleration, &c, &s, bare, n);
 	CHECK_EQ(st.code, MODEL_UAU);
-	CHECK_STR(st.reasons[0], "node(s) had untolerated taint {dedicated: gpu}");
+	CHECK_STR(model_status_reason(&st, 0), "node(s) had untolerated taint {dedicated: gpu}");
 	/* With dedicated tolerated, the NoExecute taint (empty value) is next. */
 	st = run(model_filter_taint_toleration, &c, &s, gpu, n);
 	CHECK_EQ(st.code, MODEL_UAU);
-	CHECK_STR(st.reasons[0], "node(s) had untolerated taint {evict: }");
+	CHECK_STR(model_status_reason(&st, 0), "node(s) had untolerated taint {evict: }");
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -186,7 +186,7 @@ static void test_node_affinity(void)
 	CHECK(passes(f, &c, &s, both, ssd_a));
 	struct model_status st = run(f, &c, &s, both, ssd_b);   /* zone b */
 	CHECK_EQ(st.code, MODEL_UAU);
-	CHECK_STR(st.reasons[0], "node(s) didn't match Pod's node affinity/selector");
+	CHECK_STR(model_status_reason(&st, 0), "node(s) didn't match Pod's node affinity/selector");
 	CHECK(!passes(f, &c, &s, both, hdd_a));                  /* disk hdd */
 	/* Gt 4: 8 > 4 yes; 4 > 4 no (strict); "abc" not an integer; missing. */
 	CHECK(passes(f, &c, &s, gt, ssd_a));
@@ -211,11 +211,11 @@ static void test_node_affinity(void)
 	tb_profile(&c)->added_required = &added;
 	st = run(f, &c, &s, free_pod, ssd_b);
 	CHECK_EQ(st.code, MODEL_UAU);
-	CHECK_STR(st.reasons[0], "node(s) didn't match scheduler-enforced node affinity");
+	CHECK_STR(model_status_reason(&st, 0), "node(s) didn't match scheduler-enforced node affinity");
 	CHECK_EQ(run(f, &c, &s, free_pod, ssd_a).code, MODEL_SUCCESS);
 	/* ... and named: ssd-b fails the added affinity before the pod's. */
 	st = run(f, &c, &s, named, ssd_b);
-	CHECK_STR(st.reasons[0], "node(s) didn't match scheduler-enforced node affinity");
+	CHECK_STR(model_status_reason(&st, 0), "node(s) didn't match scheduler-enforced node affinity");
 	tb_profile(&c)->added_required = NULL;
 	snapshot_release(&s);
 	cluster_release(&c);
@@ -234,7 +234,7 @@ static enum model_code prefilter(struct cluster *c, int pod, bool allowed[4])
 	model_prefilter_node_affinity(&cy, allowed, &st);
 	snapshot_release(&s);
 	if (st.code == MODEL_UAU)
-		CHECK_STR(st.reasons[0], "pod affinity terms conflict");
+		CHECK_STR(model_status_reason(&st, 0), "pod affinity terms conflict");
 	return st.code;
 }
 
@@ -314,7 +314,7 @@ static bool ports_fit(const char *ip, const char *proto, int want_port,
 	snapshot_init(&s, &c);
 	struct model_status st = run(model_filter_node_ports, &c, &s, p, n);
 	if (st.code == MODEL_UNSCHEDULABLE)
-		CHECK_STR(st.reasons[0],
+		CHECK_STR(model_status_reason(&st, 0),
 			  "node(s) didn't have free ports for the requested pod ports");
 	snapshot_release(&s);
 	cluster_release(&c);
@@ -413,34 +413,34 @@ static void test_resources_fit(void)
 	struct model_status st = run(f, &c, &s, big, n);
 	CHECK_EQ(st.code, MODEL_UNSCHEDULABLE);
 	CHECK_EQ(st.n_reasons, 3);
-	CHECK_STR(st.reasons[0], "Insufficient cpu");
-	CHECK_STR(st.reasons[1], "Insufficient memory");
-	CHECK_STR(st.reasons[2], "Insufficient ephemeral-storage");
+	CHECK_STR(model_status_reason(&st, 0), "Insufficient cpu");
+	CHECK_STR(model_status_reason(&st, 1), "Insufficient memory");
+	CHECK_STR(model_status_reason(&st, 2), "Insufficient ephemeral-storage");
 	/* Request == free passes (strictly greater fails). */
 	CHECK_EQ(run(f, &c, &s, exact, n).code, MODEL_SUCCESS);
 	/* full: 1 pod + 1 > 1 -> Too many pods first, then cpu (0 free). */
 	st = run(f, &c, &s, exact, full);
 	CHECK_EQ(st.code, MODEL_UNSCHEDULABLE);
 	CHECK_EQ(st.n_reasons, 3);
-	CHECK_STR(st.reasons[0], "Too many pods");
-	CHECK_STR(st.reasons[1], "Insufficient cpu");
+	CHECK_STR(model_status_reason(&st, 0), "Too many pods");
+	CHECK_STR(model_status_reason(&st, 1), "Insufficient cpu");
 	/* ephemeral: the node lists none (0 free) -> the third reason. */
-	CHECK_STR(st.reasons[2], "Insufficient ephemeral-storage");
+	CHECK_STR(model_status_reason(&st, 2), "Insufficient ephemeral-storage");
 	/* A pod requesting nothing only meets the pod-count check. */
 	CHECK_EQ(run(f, &c, &s, nothing, n).code, MODEL_SUCCESS);
 	st = run(f, &c, &s, nothing, full);
 	CHECK_EQ(st.n_reasons, 1);
-	CHECK_STR(st.reasons[0], "Too many pods");
+	CHECK_STR(model_status_reason(&st, 0), "Too many pods");
 	/* No allocatable pods: every pod is "Too many pods". */
 	st = run(f, &c, &s, nothing, nopods);
 	CHECK_EQ(st.code, MODEL_UNSCHEDULABLE);
-	CHECK_STR(st.reasons[0], "Too many pods");
+	CHECK_STR(model_status_reason(&st, 0), "Too many pods");
 
 	/* Scalars the node lacks, in resource order. */
 	st = run(f, &c, &s, gpu, n);
 	CHECK_EQ(st.n_reasons, 2);
-	CHECK_STR(st.reasons[0], "Insufficient nvidia.com/gpu");
-	CHECK_STR(st.reasons[1], "Insufficient hugepages-2Mi");
+	CHECK_STR(model_status_reason(&st, 0), "Insufficient nvidia.com/gpu");
+	CHECK_STR(model_status_reason(&st, 1), "Insufficient hugepages-2Mi");
 	/* ignoredResources skips extended resources only (hugepages-2Mi is
 	 * not extended, so listing it changes nothing). */
 	struct sched_profile *prof = tb_profile(&c);
@@ -449,14 +449,14 @@ static void test_resources_fit(void)
 	prof->n_fit_ignored_resources = 2;
 	st = run(f, &c, &s, gpu, n);
 	CHECK_EQ(st.n_reasons, 1);
-	CHECK_STR(st.reasons[0], "Insufficient hugepages-2Mi");
+	CHECK_STR(model_status_reason(&st, 0), "Insufficient hugepages-2Mi");
 	prof->n_fit_ignored_resources = 0;
 	/* ignoredResourceGroups: the part before '/'. */
 	prof->fit_ignored_groups[0] = "nvidia.com";
 	prof->n_fit_ignored_groups = 1;
 	st = run(f, &c, &s, gpu, n);
 	CHECK_EQ(st.n_reasons, 1);
-	CHECK_STR(st.reasons[0], "Insufficient hugepages-2Mi");
+	CHECK_STR(model_status_reason(&st, 0), "Insufficient hugepages-2Mi");
 	prof->fit_ignored_groups[0] = "nvidia";
 	st = run(f, &c, &s, gpu, n);
 	CHECK_EQ(st.n_reasons, 2);
@@ -467,7 +467,7 @@ static void test_resources_fit(void)
 	s.pod_node[old] = SNAP_GONE;
 	st = run(f, &c, &s, big, n);
 	CHECK_EQ(st.n_reasons, 1);
-	CHECK_STR(st.reasons[0], "Insufficient ephemeral-storage");
+	CHECK_STR(model_status_reason(&st, 0), "Insufficient ephemeral-storage");
 	snapshot_release(&s);
 	cluster_release(&c);
 }

@@ -154,7 +154,7 @@ static void test_first_pod(void)
 	CHECK_EQ(ipa(&c, p, 0), MODEL_SUCCESS);
 	CHECK_EQ(ipa(&c, p, 1), MODEL_SUCCESS);
 	CHECK_EQ(ipa(&c, p, 2), MODEL_UAU);
-	CHECK_STR(last.reasons[0], REASON_AFF);
+	CHECK_STR(model_status_reason(&last, 0), REASON_AFF);
 	c.pods[p].labels = tb_labels(&c, "app=other");
 	CHECK_EQ(ipa(&c, p, 0), MODEL_UAU);
 	CHECK_EQ(ipa(&c, p, 1), MODEL_UAU);
@@ -203,7 +203,7 @@ static void test_existing_anti(void)
 	int p = pod_l(&c, "web", "", "app=web");
 	int q = pod_l(&c, "api", "", "app=api");
 	CHECK_EQ(ipa(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(last.reasons[0], REASON_EXISTING);
+	CHECK_STR(model_status_reason(&last, 0), REASON_EXISTING);
 	CHECK_EQ(ipa(&c, p, 1), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(ipa(&c, p, 2), MODEL_SUCCESS);
 	CHECK_EQ(ipa(&c, q, 0), MODEL_SUCCESS);
@@ -238,7 +238,7 @@ static void test_skip_ignores_nominated(void)
 	add_anti(&c, p, term(&c, "app=nothing", HOST));
 	model_filter_inter_pod_affinity(&cy, n1, &last);
 	CHECK_EQ(last.code, MODEL_UNSCHEDULABLE);
-	CHECK_STR(last.reasons[0], REASON_EXISTING);
+	CHECK_STR(model_status_reason(&last, 0), REASON_EXISTING);
 	snapshot_release(&view);
 	snapshot_release(&base);
 	cluster_release(&c);
@@ -258,7 +258,7 @@ static void test_own_anti(void)
 	int p = pod_l(&c, "web", "", "app=web");
 	add_anti(&c, p, term(&c, "app=db", HOST));
 	CHECK_EQ(ipa(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(last.reasons[0], REASON_ANTI);
+	CHECK_STR(model_status_reason(&last, 0), REASON_ANTI);
 	CHECK_EQ(ipa(&c, p, 1), MODEL_SUCCESS);
 	CHECK_EQ(ipa(&c, p, 2), MODEL_SUCCESS);
 	cluster_release(&c);
@@ -323,7 +323,7 @@ static void test_existing_namespace_selector(void)
 	int p = pod_l(&c, "web", "", "app=web");
 	c.pods[p].ns = "web";
 	CHECK_EQ(ipa(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(last.reasons[0], REASON_EXISTING);
+	CHECK_STR(model_status_reason(&last, 0), REASON_EXISTING);
 	c.namespaces[1].labels = tb_labels(&c, "env=dev,kubernetes.io/metadata.name=web");
 	CHECK_EQ(ipa(&c, p, 0), MODEL_SUCCESS);
 	c.pods[p].ns = "ghost";
@@ -376,14 +376,14 @@ static void test_redis_web_store(void)
 	redis_node_pods(&c, 2, 0);
 	int cache3 = cluster_find_pod(&c, "default", "cache-3");
 	CHECK_EQ(ipa(&c, cache3, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(last.reasons[0], REASON_ANTI);
+	CHECK_STR(model_status_reason(&last, 0), REASON_ANTI);
 	CHECK_EQ(ipa(&c, cache3, 1), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(ipa(&c, cache3, 2), MODEL_SUCCESS);
 	cluster_release(&c);
 
 	int web3 = redis_node_pods(&c, 3, 2);
 	CHECK_EQ(ipa(&c, web3, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(last.reasons[0], REASON_ANTI);
+	CHECK_STR(model_status_reason(&last, 0), REASON_ANTI);
 	CHECK_EQ(ipa(&c, web3, 1), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(ipa(&c, web3, 2), MODEL_SUCCESS);
 	cluster_release(&c);
@@ -392,7 +392,7 @@ static void test_redis_web_store(void)
 	CHECK_EQ(ipa(&c, web1, 0), MODEL_SUCCESS);
 	CHECK_EQ(ipa(&c, web1, 1), MODEL_SUCCESS);
 	CHECK_EQ(ipa(&c, web1, 2), MODEL_UAU);
-	CHECK_STR(last.reasons[0], REASON_AFF);
+	CHECK_STR(model_status_reason(&last, 0), REASON_AFF);
 	cluster_release(&c);
 }
 

@@ -23,7 +23,7 @@ static bool status_eq(const struct model_status *a, const struct model_status *b
 	if (a->code != b->code || a->n_reasons != b->n_reasons)
 		return false;
 	for (int i = 0; i < a->n_reasons; i++)
-		if (strcmp(a->reasons[i], b->reasons[i]) != 0)
+		if (strcmp(model_status_reason(a, i), model_status_reason(b, i)) != 0)
 			return false;
 	return true;
 }
@@ -32,7 +32,7 @@ static void status_str(const struct model_status *s, char *buf, size_t len)
 {
 	int w = snprintf(buf, len, "code %d", s->code);
 	for (int i = 0; i < s->n_reasons && w > 0 && (size_t)w < len; i++)
-		w += snprintf(buf + w, len - (size_t)w, " [%s]", s->reasons[i]);
+		w += snprintf(buf + w, len - (size_t)w, " [%s]", model_status_reason(s, i));
 }
 
 /* The first field where the results differ, written into why; false when
@@ -199,7 +199,7 @@ static void test_fit_and_scores(void)
 	CHECK_EQ(r.n_feasible, 2);
 	CHECK_EQ(r.verdicts[2].rejected_by, PLUGIN_NODE_RESOURCES_FIT);
 	CHECK_EQ(r.verdicts[2].code, MODEL_UNSCHEDULABLE);
-	CHECK_STR(r.verdicts[2].status[PLUGIN_NODE_RESOURCES_FIT].reasons[0], "Insufficient cpu");
+	CHECK_STR(model_status_reason(&r.verdicts[2].status[PLUGIN_NODE_RESOURCES_FIT], 0), "Insufficient cpu");
 	CHECK(r.score_skipped[PLUGIN_NODE_AFFINITY]);
 	CHECK(r.score_skipped[PLUGIN_POD_TOPOLOGY_SPREAD]);
 	CHECK(r.score_skipped[PLUGIN_INTER_POD_AFFINITY]);
@@ -293,7 +293,7 @@ static void test_interpod_first_pod(void)
 	CHECK(r.verdicts[1].feasible);
 	CHECK_EQ(r.verdicts[2].rejected_by, PLUGIN_INTER_POD_AFFINITY);
 	CHECK_EQ(r.verdicts[2].code, MODEL_UAU);
-	CHECK_STR(r.verdicts[2].status[PLUGIN_INTER_POD_AFFINITY].reasons[0],
+	CHECK_STR(model_status_reason(&r.verdicts[2].status[PLUGIN_INTER_POD_AFFINITY], 0),
 		  "node(s) didn't match pod affinity rules");
 	model_cycle_result_release(&r);
 	cluster_release(&c);

@@ -135,7 +135,7 @@ static void test_seed_max_skew_1(void)
 	int p = seed002(&c);
 	add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
 	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(last.reasons[0], REASON_SKEW);
+	CHECK_STR(model_status_reason(&last, 0), REASON_SKEW);
 	CHECK_EQ(last.n_reasons, 1);
 	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 2), MODEL_SUCCESS);
@@ -204,7 +204,7 @@ static void test_missing_label(void)
 	int n5 = node_z(&c, "node5", "node=node5");
 	add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
 	CHECK_EQ(pts(&c, p, n5), MODEL_UAU);
-	CHECK_STR(last.reasons[0], REASON_LABEL);
+	CHECK_STR(model_status_reason(&last, 0), REASON_LABEL);
 	CHECK_EQ(pts(&c, p, 2), MODEL_SUCCESS);
 	cluster_release(&c);
 }

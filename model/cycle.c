@@ -12,6 +12,7 @@
  * instead of a random pick from it; see DEVIATIONS.md.
  */
 #include "model.h"
+#include "xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -41,16 +42,6 @@ static model_score_fn score_fn(enum plugin_id id)
 	}
 }
 
-static void *cycle_calloc(size_t count, size_t size)
-{
-	void *p = calloc(count ? count : 1, size);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
 void model_cycle_result_init(struct model_cycle_result *r,
 			     const struct cluster *c)
 {
@@ -59,13 +50,13 @@ void model_cycle_result_init(struct model_cycle_result *r,
 	size_t n = (size_t)c->n_nodes;
 	r->pod = -1;
 	r->n_nodes = c->n_nodes;
-	r->in_prefilter_result = cycle_calloc(n, sizeof *r->in_prefilter_result);
-	r->verdicts = cycle_calloc(n, sizeof *r->verdicts);
-	r->feasible = cycle_calloc(n, sizeof *r->feasible);
-	r->scores = cycle_calloc(n * PLUGIN_COUNT, sizeof *r->scores);
-	r->score_skipped = cycle_calloc(PLUGIN_COUNT, sizeof *r->score_skipped);
-	r->total = cycle_calloc(n, sizeof *r->total);
-	r->viable = cycle_calloc(n, sizeof *r->viable);
+	r->in_prefilter_result = xcalloc(n, sizeof *r->in_prefilter_result);
+	r->verdicts = xcalloc(n, sizeof *r->verdicts);
+	r->feasible = xcalloc(n, sizeof *r->feasible);
+	r->scores = xcalloc(n * PLUGIN_COUNT, sizeof *r->scores);
+	r->score_skipped = xcalloc(PLUGIN_COUNT, sizeof *r->score_skipped);
+	r->total = xcalloc(n, sizeof *r->total);
+	r->viable = xcalloc(n, sizeof *r->viable);
 	r->nominated_node = -1;
 }
 
@@ -256,7 +247,7 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
 static bool run_scores(const struct model_cycle *cy,
 		       struct model_cycle_result *r, struct model_status *err)
 {
-	int64_t *raw = cycle_calloc((size_t)r->n_feasible, sizeof *raw);
+	int64_t *raw = xcalloc((size_t)r->n_feasible, sizeof *raw);
 	bool ok = true;
 	for (int i = 0; i < MODEL_N_SCORES && ok; i++) {
 		enum plugin_id id = model_score_ids[i];

@@ -11,6 +11,7 @@
  * them; the status kube would record is the first failure.
  */
 #include "model.h"
+#include "xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -90,16 +91,6 @@ static int nominated_pods(const struct model_cycle *cy, int node, int *q)
 	return n;
 }
 
-static void *feas_alloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
 /* Pass 1 of §1.5: the cycle with every q in Q placed on node, each as an
  * AddPod delta appended after cy->deltas (kube clones the cycle state,
  * which already holds cy's updates, and calls AddPod for each q in turn).
@@ -112,7 +103,7 @@ static int filter_pass_nominated(const struct model_cycle *cy, int node,
 	struct snapshot view;
 	snapshot_clone(&view, cy->view);
 	struct model_delta *deltas =
-		feas_alloc(sizeof *deltas * (size_t)(cy->n_deltas + nq));
+		xmalloc(sizeof *deltas * (size_t)(cy->n_deltas + nq));
 	if (cy->n_deltas)
 		memcpy(deltas, cy->deltas, sizeof *deltas * (size_t)cy->n_deltas);
 	for (int i = 0; i < nq; i++) {
@@ -149,7 +140,7 @@ void model_feasibility(const struct model_cycle *cy, int node,
 	for (int i = 0; i < PLUGIN_COUNT; i++)
 		model_status_ok(&out->status[i]);
 
-	int *q = feas_alloc(sizeof *q * (size_t)cy->cluster->n_pods);
+	int *q = xmalloc(sizeof *q * (size_t)cy->cluster->n_pods);
 	int nq = nominated_pods(cy, node, q);
 	int first1 = -1;
 	if (nq > 0) {
@@ -159,7 +150,7 @@ void model_feasibility(const struct model_cycle *cy, int node,
 	}
 	free(q);
 
-	struct model_status *st2 = feas_alloc(sizeof *st2 * PLUGIN_COUNT);
+	struct model_status *st2 = xmalloc(sizeof *st2 * PLUGIN_COUNT);
 	bool failed2[PLUGIN_COUNT] = {0};  /* filter_pass sets only filter ids */
 	int first2 = filter_pass(cy, node, st2, failed2);
 	for (int id = 0; id < PLUGIN_COUNT; id++) {

@@ -19,6 +19,7 @@
 #include "plugin.h"
 #include "quirks.h"
 #include "spread_constraints.h"
+#include "xalloc.h"
 
 #define REASON_MISSING_LABEL \
 	"node(s) didn't match pod topology spread constraints (missing required label)"
@@ -38,16 +39,6 @@ struct pts_state {
 	int *domains;                      /* TpKeyToDomainsNum, per slot */
 	struct critical_path (*paths)[2];  /* TpKeyToCriticalPaths, per slot */
 };
-
-static void *pts_xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
-}
 
 /*
  * Spec (criticalPaths.update):
@@ -99,14 +90,14 @@ static void pts_count_base(struct pts_state *st, const struct snapshot *base,
 {
 	const struct cluster *cl = st->c;
 	int nc = st->cs.n;
-	int64_t *counts = pts_xcalloc((size_t)nc * (size_t)cl->n_nodes,
+	int64_t *counts = xcalloc((size_t)nc * (size_t)cl->n_nodes,
 				      sizeof *counts);
 	for (int i = 0; i < nc; i++)
 		model_spread_count_by_node(base, st->pod->ns, self,
 					   &st->cs.items[i],
 					   counts + (size_t)i * (size_t)cl->n_nodes);
-	int64_t *last = pts_xcalloc((size_t)nc, sizeof *last);
-	bool *set = pts_xcalloc((size_t)nc, sizeof *set);
+	int64_t *last = xcalloc((size_t)nc, sizeof *last);
+	bool *set = xcalloc((size_t)nc, sizeof *set);
 	for (int n = 0; n < cl->n_nodes; n++) {
 		const struct node *node = &cl->nodes[n];
 		if (!model_spread_node_has_keys(node, &st->cs))
@@ -206,8 +197,8 @@ static bool pts_prefilter(const struct model_cycle *cy, struct pts_state *st)
 		return false;
 	}
 	model_spread_pairs_init(&st->pairs);
-	st->domains = pts_xcalloc((size_t)st->cs.n, sizeof *st->domains);
-	st->paths = pts_xcalloc((size_t)st->cs.n, sizeof *st->paths);
+	st->domains = xcalloc((size_t)st->cs.n, sizeof *st->domains);
+	st->paths = xcalloc((size_t)st->cs.n, sizeof *st->paths);
 	pts_count_base(st, cy->base, cy->pod);
 	pts_build_paths(st);
 	for (int i = 0; i < cy->n_deltas; i++)

@@ -17,27 +17,12 @@
  * walk order).
  */
 #include "preemption.h"
+#include "xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = xmalloc(strlen(s) + 1);
-	return strcpy(d, s);
-}
 
 void model_preemption_init(struct model_preemption *p)
 {

@@ -24,26 +24,12 @@
  * MODEL_MINIMAL_MAX_VICTIMS candidate victims are refused (2^20 subsets).
  */
 #include "preemption.h"
+#include "xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	return strcpy(xmalloc(strlen(s) + 1), s);
-}
 
 /* The best (node, subset) so far. */
 struct best {

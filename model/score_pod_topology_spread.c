@@ -14,16 +14,7 @@
 #include "plugin.h"
 #include "quirks.h"
 #include "spread_constraints.h"
-
-static void *ptss_xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
-}
+#include "xalloc.h"
 
 struct ptss_state {
 	const struct model_cycle *cy;
@@ -63,7 +54,7 @@ static const char *ptss_value(const struct node *n,
 static void ptss_register(struct ptss_state *st, const int *feasible, int n)
 {
 	const struct cluster *cl = st->cy->cluster;
-	int *topo_size = ptss_xcalloc((size_t)st->cs.n, sizeof *topo_size);
+	int *topo_size = xcalloc((size_t)st->cs.n, sizeof *topo_size);
 	for (int f = 0; f < n; f++) {
 		const struct node *node = &cl->nodes[feasible[f]];
 		if (st->require_all && !model_spread_node_has_keys(node, &st->cs)) {
@@ -104,7 +95,7 @@ static void ptss_register(struct ptss_state *st, const int *feasible, int n)
 static void ptss_count_all(struct ptss_state *st)
 {
 	const struct cluster *cl = st->cy->cluster;
-	int64_t *counts = ptss_xcalloc((size_t)cl->n_nodes, sizeof *counts);
+	int64_t *counts = xcalloc((size_t)cl->n_nodes, sizeof *counts);
 	for (int i = 0; i < st->cs.n; i++) {
 		const struct model_spread_constraint *c = &st->cs.items[i];
 		if (is_hostname(c))
@@ -229,12 +220,12 @@ enum model_code model_score_pod_topology_spread(const struct model_cycle *cy,
 		return MODEL_SKIP;
 	}
 	st.require_all = st.cs.from_pod || !cy->profile->spread_system_defaulting;
-	st.ignored = ptss_xcalloc((size_t)n, sizeof *st.ignored);
-	st.weight = ptss_xcalloc((size_t)st.cs.n, sizeof *st.weight);
+	st.ignored = xcalloc((size_t)n, sizeof *st.ignored);
+	st.weight = xcalloc((size_t)st.cs.n, sizeof *st.weight);
 	model_spread_pairs_init(&st.pairs);
 	ptss_register(&st, feasible, n);
 	ptss_count_all(&st);
-	int64_t *scratch = ptss_xcalloc((size_t)cy->cluster->n_nodes, sizeof *scratch);
+	int64_t *scratch = xcalloc((size_t)cy->cluster->n_nodes, sizeof *scratch);
 	for (int f = 0; f < n; f++)
 		scores[f] = st.ignored[f] ? 0 : ptss_raw(&st, feasible[f], scratch);
 	free(scratch);

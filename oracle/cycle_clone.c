@@ -10,6 +10,11 @@
  * (the nominated-pods request buffer) write.  The compiled constraints,
  * terms, the pod's request and the PreFilterResult are only read after
  * PreFilter and stay shared with the source.
+ *
+ * One clone serves a whole preemption: after each node's dry run
+ * oracle_cycle_clone_reset copies back only what RemovePod / AddPod on
+ * that node can have written (its domains' counts, the critical paths),
+ * so a candidate costs O(topology keys), not a copy of every counter.
  */
 #include "internal.h"
 
@@ -66,4 +71,62 @@ void oracle_cycle_clone(struct oracle_cycle *dst, const struct oracle_cycle *src
 	clone_tmap(dst, &dst->existing_anti, &src->existing_anti);
 	clone_tmap(dst, &dst->aff_cnt, &src->aff_cnt);
 	clone_tmap(dst, &dst->anti_cnt, &src->anti_cnt);
+}
+
+/* ------------------------------------------------------ reset after a dry run */
+
+/* RemovePod / AddPod of a pod on node write TpPairToMatchNum at node's
+ * domain of each key (updateWithPod) and the critical paths; the pair
+ * registrations and domain counts are PreFilter's only. */
+static void reset_spread(struct oracle_cycle *dst, const struct oracle_cycle *src,
+			 int node)
+{
+	const struct oracle_spread_state *s = &src->spread;
+	for (int k = 0; k < s->n_keys; k++) {
+		const struct oracle_spread_key *from = &s->keys[k];
+		struct oracle_spread_key *to = &dst->spread.keys[k];
+		int64_t *match = to->match;
+		bool *reg = to->reg;
+		*to = *from;
+		to->match = match;
+		to->reg = reg;
+		int dom = from->topo->dom[node];
+		if (dom >= 0) {
+			match[dom] = from->match[dom];
+			reg[dom] = from->reg[dom];
+		}
+	}
+}
+
+/* topologyToMatchedTermCount.update writes node's domain of the term's
+ * key only (oracle_tmap_add); the keys are dst's own copies in src's
+ * order, as long as none was added. */
+static void reset_tmap(struct oracle_tmap *to, const struct oracle_tmap *from, int node)
+{
+	assert(to->n == from->n);
+	for (int i = 0; i < from->n; i++) {
+		int dom = from->k[i].topo->dom[node];
+		if (dom < 0)
+			continue;
+		to->k[i].cnt[dom] = from->k[i].cnt[dom];
+		to->k[i].has[dom] = from->k[i].has[dom];
+	}
+	to->nonzero = from->nonzero;
+	to->any = from->any;
+}
+
+void oracle_cycle_clone_reset(struct oracle_cycle *dst, const struct oracle_cycle *src,
+			      int node)
+{
+	assert(dst && src && dst != src && node >= 0 && node < src->c->n_nodes);
+	if (dst->existing_anti.n != src->existing_anti.n ||
+	    dst->aff_cnt.n != src->aff_cnt.n || dst->anti_cnt.n != src->anti_cnt.n) {
+		oracle_cycle_end(dst);
+		oracle_cycle_clone(dst, src);
+		return;
+	}
+	reset_spread(dst, src, node);
+	reset_tmap(&dst->existing_anti, &src->existing_anti, node);
+	reset_tmap(&dst->aff_cnt, &src->aff_cnt, node);
+	reset_tmap(&dst->anti_cnt, &src->anti_cnt, node);
 }

@@ -227,12 +227,18 @@ struct oracle_data {
 	int *pod_tc_off;                    /* [n_pods + 1] pod p's are
 					     * pod_tc[off[p] .. off[p + 1]) */
 
+	/* preemption.c: buffers every oracle_preempt call reuses */
+	struct oracle_preempt_scratch *preempt;
+
 };
 
 /* oracle_node_add_pod / oracle_node_remove_pod: NodeInfo.AddPod/RemovePod
  * for pod p on node n (aggregates only; the placement is the caller's). */
 void oracle_node_add_pod(struct oracle *o, int n, int p);
 void oracle_node_remove_pod(struct oracle *o, int n, int p);
+
+/* oracle_preempt_scratch_release: frees d->preempt (preemption.c). */
+void oracle_preempt_scratch_release(struct oracle_data *d);
 
 /* oracle_terms_init: groups' node counts and the term classes of every
  * pod (nothing bound yet); oracle_terms_place: pod p joins (+1) or
@@ -408,6 +414,15 @@ int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
  * outlive dst.  Release dst with oracle_cycle_end.  (oracle/cycle_clone.c:
  * a new mutable field of struct oracle_cycle must be copied there.) */
 void oracle_cycle_clone(struct oracle_cycle *dst, const struct oracle_cycle *src);
+
+/* oracle_cycle_clone_reset: dst, a clone of src on which only pods of
+ * node were removed / added since (a dry run there), back to src's
+ * state: those change the counts of node's domains and the critical
+ * paths only, so only those are copied back, unless a topology map of
+ * dst gained a key (then dst is cloned afresh).  dst's arena keeps what
+ * the dry run allocated until oracle_cycle_end. */
+void oracle_cycle_clone_reset(struct oracle_cycle *dst, const struct oracle_cycle *src,
+			      int node);
 
 /* oracle_tmap helpers (topologyToMatchedTermCount) */
 struct oracle_tcount *oracle_tmap_key(struct oracle_cycle *cy,

@@ -198,6 +198,7 @@ void oracle_release(struct oracle *o)
 	free(d->scratch_sort);
 	free(d->scratch_bits);
 	oracle_shapes_release(d);
+	oracle_preempt_scratch_release(d);
 	oracle_terms_release(d);
 	oracle_strmap_release(&d->ns_ids);
 	oracle_strmap_release(&d->topo_ids);

@@ -11,6 +11,13 @@
  *   the PDB split and the reprieve, §3.5 pickOneNodeForPreemption as
  *   kube's sequence of score filters, §3.6 the nominations to clear.
  *
+ * Nothing per candidate node is allocated: the node copy, the cloned
+ * state (reset to the PreFilter state after each dry run, only where the
+ * dry run wrote), the victim lists and the recorded statuses live in
+ * buffers the oracle owns (struct oracle_preempt_scratch), grown on
+ * demand and reused by every call; no array spans the cluster except
+ * the potential-node list.
+ *
  * The answer is a struct model_preemption (model/preemption.h), so it can
  * be compared field by field with model_preempt_kube.  kso's determinism
  * conventions are the model's (model/preemption_kube.c): potential nodes
@@ -28,6 +35,96 @@
 #include <string.h>
 
 #include "../model/quirks.h"
+
+/* qsort context cannot be passed in C11: the cluster rides with each pod. */
+struct ranked {
+	const struct cluster *c;
+	int pod;
+};
+
+/* The buffers every oracle_preempt call of one oracle reuses. */
+struct oracle_preempt_scratch {
+	int *potential;                    /* [n_nodes + 1] */
+	int32_t *allowed, *left;           /* [n_pdbs + 1] PDB budgets */
+	struct model_status filter[PLUGIN_COUNT];
+	int *lower, *victims;              /* [cap_pods] one node's pods */
+	bool *viol;
+	struct ranked *ranked;
+	int cap_pods;
+	struct model_victims *list[2];     /* [cap_list] the candidate lists */
+	int cap_list;
+	struct model_status *rec;          /* [cap_rec] statuses the walk recorded */
+	int *rec_node;                     /* [cap_rec] node whose status rec[i] is
+					    * still to compute, or -1 */
+	int cap_rec;
+	int32_t *prio;                     /* [n_pods] spec.priority, dense */
+	/* the NodeInfo copy's storage (lists may be realloc'ed by a push:
+	 * taken back when the copy ends) */
+	int64_t *requested;                /* [n_res + 1] */
+	struct oracle_ilist lists[4];      /* pods, port_pods, aff_pods, anti_pods */
+	struct oracle_gcount *groups;
+	int cap_groups;
+	struct oracle_used_ports ports;
+};
+
+static struct oracle_preempt_scratch *scratch_of(struct oracle *o)
+{
+	struct oracle_data *d = o->d;
+	if (d->preempt)
+		return d->preempt;
+	struct oracle_preempt_scratch *s = oracle_xcalloc(1, sizeof(*s));
+	size_t n_pdbs = (size_t)o->cluster->n_pdbs + 1;
+	s->potential = oracle_xmalloc(sizeof(int) * ((size_t)d->n_nodes + 1));
+	s->allowed = oracle_xmalloc(sizeof(int32_t) * n_pdbs);
+	s->left = oracle_xmalloc(sizeof(int32_t) * n_pdbs);
+	s->requested = oracle_xmalloc(sizeof(int64_t) * ((size_t)d->n_res + 1));
+	/* a node's pods are scattered over the cluster's pod array: their
+	 * priorities side by side spare a cache miss per pod */
+	s->prio = oracle_xmalloc(sizeof(int32_t) * ((size_t)d->n_pods + 1));
+	for (int p = 0; p < d->n_pods; p++)
+		s->prio[p] = o->cluster->pods[p].priority;
+	d->preempt = s;
+	return s;
+}
+
+void oracle_preempt_scratch_release(struct oracle_data *d)
+{
+	struct oracle_preempt_scratch *s = d->preempt;
+	if (!s)
+		return;
+	free(s->potential);
+	free(s->allowed);
+	free(s->left);
+	free(s->lower);
+	free(s->victims);
+	free(s->viol);
+	free(s->ranked);
+	free(s->list[0]);
+	free(s->list[1]);
+	free(s->rec);
+	free(s->rec_node);
+	free(s->prio);
+	free(s->requested);
+	for (int i = 0; i < 4; i++)
+		oracle_ilist_release(&s->lists[i]);
+	free(s->groups);
+	free(s->ports.keys);
+	free(s);
+	d->preempt = NULL;
+}
+
+/* Room for n pods in the per-node buffers. */
+static void reserve_pods(struct oracle_preempt_scratch *s, int n)
+{
+	if (n <= s->cap_pods)
+		return;
+	s->cap_pods = n > 2 * s->cap_pods ? n : 2 * s->cap_pods;
+	size_t cap = (size_t)s->cap_pods;
+	s->lower = oracle_xrealloc(s->lower, sizeof(int) * cap);
+	s->victims = oracle_xrealloc(s->victims, sizeof(int) * cap);
+	s->viol = oracle_xrealloc(s->viol, sizeof(bool) * cap);
+	s->ranked = oracle_xrealloc(s->ranked, sizeof(struct ranked) * cap);
+}
 
 static char *dup_str(const char *s)
 {
@@ -58,12 +155,6 @@ static int64_t start_of(const struct pod *p)
 	return p->start_time.has ? p->start_time.seconds : MODEL_TIME_NOW;
 }
 
-/* qsort context cannot be passed in C11: the cluster rides with each pod. */
-struct ranked {
-	const struct cluster *c;
-	int pod;
-};
-
 /* MoreImportantPod: higher priority, then earlier start; kso settles the
  * rest by pod index (kube's sort is unstable). */
 static int more_important_cmp(const void *a, const void *b)
@@ -78,15 +169,42 @@ static int more_important_cmp(const void *a, const void *b)
 	return int_cmp(&x->pod, &y->pod);
 }
 
-static void sort_important(const struct cluster *c, int *pods, int n)
+/* The order is total (pod index last), so any sort gives the same
+ * list: insertion sort for the few pods of a node (usually in order
+ * already), qsort beyond.  r has room for n. */
+static void sort_important(const struct cluster *c, int *pods, int n, struct ranked *r)
 {
-	struct ranked *r = oracle_xmalloc(sizeof(*r) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++)
 		r[i] = (struct ranked){c, pods[i]};
-	qsort(r, (size_t)n, sizeof(*r), more_important_cmp);
+	if (n > 32) {
+		qsort(r, (size_t)n, sizeof(*r), more_important_cmp);
+	} else {
+		for (int i = 1; i < n; i++) {
+			struct ranked x = r[i];
+			int j = i;
+			for (; j > 0 && more_important_cmp(&r[j - 1], &x) > 0; j--)
+				r[j] = r[j - 1];
+			r[j] = x;
+		}
+	}
 	for (int i = 0; i < n; i++)
 		pods[i] = r[i].pod;
-	free(r);
+}
+
+/* Ascending ints: insertion sort (a node's pods are nearly in index
+ * order), qsort when many. */
+static void sort_ints(int *v, int n)
+{
+	if (n > 64) {
+		qsort(v, (size_t)n, sizeof(int), int_cmp);
+		return;
+	}
+	for (int i = 1; i < n; i++) {
+		int x = v[i], j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }
 
 /* ------------------------------------------------------------ PDBs (§3.4) */
@@ -144,10 +262,9 @@ static int32_t controller_allowed(const struct oracle *o, const struct pdb *b)
 	return expected <= 0 || allowed < 0 ? 0 : (int32_t)allowed;
 }
 
-static int32_t *pdb_budgets(const struct oracle *o)
+static int32_t *pdb_budgets(const struct oracle *o, int32_t *allowed)
 {
 	const struct cluster *c = o->cluster;
-	int32_t *allowed = oracle_xmalloc(sizeof(int32_t) * (size_t)(c->n_pdbs + 1));
 	for (int i = 0; i < c->n_pdbs; i++)
 		allowed[i] = c->pdbs[i].has_disruptions_allowed
 			? c->pdbs[i].disruptions_allowed
@@ -159,9 +276,8 @@ static int32_t *pdb_budgets(const struct oracle *o)
  * draws on (unless listed in disruptedPods) loses one; the pod violates
  * when one goes negative. */
 static void pdb_split(const struct cluster *c, const int32_t *allowed,
-		      const int *pods, int n, bool *violating)
+		      const int *pods, int n, bool *violating, int32_t *left)
 {
-	int32_t *left = oracle_xmalloc(sizeof(int32_t) * (size_t)(c->n_pdbs + 1));
 	if (c->n_pdbs)
 		memcpy(left, allowed, sizeof(int32_t) * (size_t)c->n_pdbs);
 	for (int i = 0; i < n; i++) {
@@ -174,7 +290,6 @@ static void pdb_split(const struct cluster *c, const int32_t *allowed,
 				violating[i] = true;
 		}
 	}
-	free(left);
 }
 
 /* ------------------------------------------------ the NodeInfo copy (§3.3) */
@@ -225,37 +340,48 @@ static void ports_apply(struct oracle_used_ports *u, const struct pod *p, int si
 		}
 }
 
-static void ilist_copy(struct oracle_ilist *to, const struct oracle_ilist *from)
+/* The copy's list: from's entries in buf's storage (grown to fit). */
+static void list_into(struct oracle_ilist *buf, struct oracle_ilist *to,
+		      const struct oracle_ilist *from)
 {
-	to->n = to->cap = from->n;
-	to->v = NULL;
-	if (from->n) {
-		to->v = oracle_xmalloc(sizeof(int) * (size_t)from->n);
-		memcpy(to->v, from->v, sizeof(int) * (size_t)from->n);
+	if (buf->cap < from->n + 1) {
+		buf->cap = from->n + 1 > 2 * buf->cap ? from->n + 1 : 2 * buf->cap;
+		buf->v = oracle_xrealloc(buf->v, sizeof(int) * (size_t)buf->cap);
 	}
+	if (from->n)
+		memcpy(buf->v, from->v, sizeof(int) * (size_t)from->n);
+	*to = (struct oracle_ilist){buf->v, from->n, buf->cap};
 }
 
 /* NodeInfo.Snapshot() of node n, put in the node's place while the dry
- * run edits it; *saved keeps the real one for node_copy_end. */
-static void node_copy_begin(struct oracle *o, int n, struct oracle_node *saved)
+ * run edits it; *saved keeps the real one for node_copy_end.  The copy's
+ * storage is the scratch's; the nominated list is shared (a dry run
+ * reads it only). */
+static void node_copy_begin(struct oracle *o, struct oracle_preempt_scratch *s, int n,
+			    struct oracle_node *saved)
 {
 	struct oracle_data *d = o->d;
 	const struct oracle_node *x = &d->nodes[n];
 	struct oracle_node copy = *x;
-	copy.requested = oracle_xmalloc(sizeof(int64_t) * (size_t)(d->n_res + 1));
+	copy.requested = s->requested;
 	memcpy(copy.requested, x->requested, sizeof(int64_t) * (size_t)d->n_res);
-	ilist_copy(&copy.pods, &x->pods);
-	ilist_copy(&copy.port_pods, &x->port_pods);
-	ilist_copy(&copy.aff_pods, &x->aff_pods);
-	ilist_copy(&copy.anti_pods, &x->anti_pods);
-	ilist_copy(&copy.nominated, &x->nominated);
-	copy.cap_groups = x->n_groups;
-	copy.groups = oracle_xmalloc(sizeof(*copy.groups) * (size_t)(x->n_groups + 1));
+	list_into(&s->lists[0], &copy.pods, &x->pods);
+	list_into(&s->lists[1], &copy.port_pods, &x->port_pods);
+	list_into(&s->lists[2], &copy.aff_pods, &x->aff_pods);
+	list_into(&s->lists[3], &copy.anti_pods, &x->anti_pods);
+	if (s->cap_groups < x->n_groups + 1) {
+		s->cap_groups = x->n_groups + 1 > 2 * s->cap_groups ? x->n_groups + 1
+								       : 2 * s->cap_groups;
+		s->groups = oracle_xrealloc(s->groups, sizeof(*s->groups) * (size_t)s->cap_groups);
+	}
 	if (x->n_groups)
-		memcpy(copy.groups, x->groups, sizeof(*copy.groups) * (size_t)x->n_groups);
+		memcpy(s->groups, x->groups, sizeof(*s->groups) * (size_t)x->n_groups);
+	copy.groups = s->groups;
+	copy.cap_groups = s->cap_groups;
 	copy.used_ports = NULL;
 	if (MODEL_QUIRK_PORTS_SET_REMOVAL) {
-		copy.used_ports = oracle_xcalloc(1, sizeof(*copy.used_ports));
+		s->ports.n = 0;
+		copy.used_ports = &s->ports;
 		for (int i = 0; i < x->port_pods.n; i++)
 			ports_apply(copy.used_ports, &o->cluster->pods[x->port_pods.v[i]], 1);
 	}
@@ -263,19 +389,19 @@ static void node_copy_begin(struct oracle *o, int n, struct oracle_node *saved)
 	d->nodes[n] = copy;
 }
 
-static void node_copy_end(struct oracle *o, int n, const struct oracle_node *saved)
+/* The real node back; the copy's storage (maybe realloc'ed by a push)
+ * returns to the scratch. */
+static void node_copy_end(struct oracle *o, struct oracle_preempt_scratch *s, int n,
+			  const struct oracle_node *saved)
 {
 	struct oracle_node *x = &o->d->nodes[n];
-	free(x->requested);
-	oracle_ilist_release(&x->pods);
-	oracle_ilist_release(&x->port_pods);
-	oracle_ilist_release(&x->aff_pods);
-	oracle_ilist_release(&x->anti_pods);
-	oracle_ilist_release(&x->nominated);
-	free(x->groups);
-	if (x->used_ports)
-		free(x->used_ports->keys);
-	free(x->used_ports);
+	struct oracle_ilist *used[4] = {&x->pods, &x->port_pods, &x->aff_pods, &x->anti_pods};
+	for (int i = 0; i < 4; i++) {
+		s->lists[i].v = used[i]->v;
+		s->lists[i].cap = used[i]->cap;
+	}
+	s->groups = x->groups;
+	s->cap_groups = x->cap_groups;
 	*x = *saved;
 }
 
@@ -290,7 +416,8 @@ static void dry_move(struct oracle_cycle *cy, int node, int q, int sign)
 		oracle_node_remove_pod(o, node, q);
 	else
 		oracle_node_add_pod(o, node, q);
-	if (x->used_ports)
+	/* only pods with host ports change the port set */
+	if (x->used_ports && (o->d->pod_flags[q] & OPOD_PORTS))
 		ports_apply(x->used_ports, &o->cluster->pods[q], sign);
 	oracle_spread_update(cy, q, node, sign);
 	oracle_interpod_update(cy, q, node, sign);
@@ -301,10 +428,13 @@ static void dry_move(struct oracle_cycle *cy, int node, int q, int sign)
 /* What one preemption shares across its dry runs. */
 struct preempt_run {
 	struct oracle *o;
+	struct oracle_preempt_scratch *s;
 	struct oracle_cycle *state;       /* PreFilter state of the failed cycle */
+	struct oracle_cycle clone;        /* its copy for the dry runs, equal to
+					   * state between them */
+	bool cloned;                      /* clone made (on first use) */
 	int pod;
 	const int32_t *allowed;           /* PDB budgets */
-	struct model_status *scratch;     /* [PLUGIN_COUNT] filter statuses */
 };
 
 /* The pods on node with priority strictly below the preemptor's, in pod
@@ -312,30 +442,31 @@ struct preempt_run {
 static int lower_priority(const struct preempt_run *pr, int node, int *out)
 {
 	const struct oracle_node *x = &pr->o->d->nodes[node];
-	const struct cluster *c = pr->o->cluster;
+	const int32_t *prio = pr->s->prio;
 	int n = 0;
 	for (int i = 0; i < x->pods.n; i++) {
 		int q = x->pods.v[i];
-		if (q != pr->pod && c->pods[q].priority < c->pods[pr->pod].priority)
+		if (q != pr->pod && prio[q] < prio[pr->pod])
 			out[n++] = q;
 	}
-	qsort(out, (size_t)n, sizeof(int), int_cmp);
+	sort_ints(out, n);
 	return n;
 }
 
 /* Steps 4-6: the PDB split, then every violating pod and every other pod
  * (most important first) is added back and stays when the preemptor
- * still fits. */
+ * still fits.  out->pods is the scratch's victim buffer. */
 static void reprieve(const struct preempt_run *pr, struct oracle_cycle *cy, int node,
 		     const int *lower, int k, struct model_victims *out)
 {
 	const struct cluster *c = pr->o->cluster;
-	bool *viol = oracle_xmalloc(sizeof(bool) * (size_t)k);
-	pdb_split(c, pr->allowed, lower, k, viol);
+	struct oracle_preempt_scratch *s = pr->s;
+	bool *viol = s->viol;
+	pdb_split(c, pr->allowed, lower, k, viol, s->left);
 	int n_viol = 0;
 	for (int i = 0; i < k; i++)
 		n_viol += viol[i];
-	out->pods = oracle_xmalloc(sizeof(int) * (size_t)k);
+	out->pods = s->victims;
 	for (int group = 1; group >= 0; group--)
 		for (int i = 0; i < k; i++) {
 			if (viol[i] != (group == 1))
@@ -348,45 +479,58 @@ static void reprieve(const struct preempt_run *pr, struct oracle_cycle *cy, int 
 			out->pdb_violations += viol[i];
 		}
 	if (n_viol > 0 && n_viol < k)
-		sort_important(c, out->pods, out->n);
-	free(viol);
+		sort_important(c, out->pods, out->n, s->ranked);
 }
 
-/* Returns SUCCESS with out filled (out->pods malloc'ed, maybe n == 0), or
- * the code of st: UAU when nothing has lower priority, else the filter
- * status with every lower-priority pod gone. */
-static enum model_code select_victims(const struct preempt_run *pr, int node,
-				      struct model_victims *out, struct model_status *st)
+/* Returns SUCCESS with out filled (out->pods in the scratch, valid until
+ * the next call; maybe n == 0), or the code of st: UAU when nothing has
+ * lower priority, else the filter status with every lower-priority pod
+ * gone.  With st NULL that last status is not computed (only a FitError
+ * would read it): MODEL_UNSCHEDULABLE stands for it and *deferred is
+ * set. */
+static enum model_code select_victims(struct preempt_run *pr, int node,
+				      struct model_victims *out, struct model_status *st,
+				      bool *deferred)
 {
 	struct oracle *o = pr->o;
+	struct oracle_preempt_scratch *s = pr->s;
 	memset(out, 0, sizeof(*out));
 	out->node = node;
-	model_status_ok(st);
-	int *lower = oracle_xmalloc(sizeof(int) * (size_t)(o->d->nodes[node].pods.n + 1));
+	*deferred = false;
+	reserve_pods(s, o->d->nodes[node].pods.n + 1);
+	int *lower = s->lower;
 	int k = lower_priority(pr, node, lower);
 	if (k == 0) {
-		free(lower);
-		model_status_fail(st, MODEL_UAU, "No preemption victims found for incoming pod");
+		if (st) {
+			oracle_status_ok(st);
+			oracle_status_fail_str(st, MODEL_UAU,
+					       "No preemption victims found for incoming pod");
+		}
 		return MODEL_UAU;
 	}
 	struct oracle_node saved;
-	node_copy_begin(o, node, &saved);
-	struct oracle_cycle cy;
-	oracle_cycle_clone(&cy, pr->state);
-	for (int i = 0; i < k; i++)
-		dry_move(&cy, node, lower[i], -1);
-	enum model_code code = MODEL_SUCCESS;
-	int first = oracle_cycle_filter_node(&cy, node, pr->scratch);
-	if (first >= 0) {
-		*st = pr->scratch[first];
-		code = st->code;
-	} else {
-		sort_important(o->cluster, lower, k);
-		reprieve(pr, &cy, node, lower, k, out);
+	node_copy_begin(o, s, node, &saved);
+	if (!pr->cloned) {
+		oracle_cycle_clone(&pr->clone, pr->state);
+		pr->cloned = true;
 	}
-	oracle_cycle_end(&cy);
-	node_copy_end(o, node, &saved);
-	free(lower);
+	struct oracle_cycle *cy = &pr->clone;
+	for (int i = 0; i < k; i++)
+		dry_move(cy, node, lower[i], -1);
+	enum model_code code = MODEL_SUCCESS;
+	int first = oracle_cycle_filter_node(cy, node, st ? s->filter : NULL);
+	if (first >= 0 && st) {
+		*st = s->filter[first];
+		code = st->code;
+	} else if (first >= 0) {
+		*deferred = true;
+		code = MODEL_UNSCHEDULABLE;
+	} else {
+		sort_important(o->cluster, lower, k, s->ranked);
+		reprieve(pr, cy, node, lower, k, out);
+	}
+	oracle_cycle_clone_reset(cy, pr->state, node);
+	node_copy_end(o, s, node, &saved);
 	return code;
 }
 
@@ -401,33 +545,59 @@ static int32_t num_candidates(const struct sched_profile *prof, int32_t n)
 	return k > n ? n : k;
 }
 
-/* The two candidate lists and the node statuses the walk recorded. */
+/* The two candidate lists and the node statuses the walk recorded: the
+ * nodes not Unschedulable in the failed cycle all have one status
+ * ("Preemption is not helpful for scheduling"), so only their number is
+ * kept; the walked ones' statuses are listed in walk order. */
 struct walk {
 	struct model_victims *list[2];    /* [0] non-violating, [1] violating */
 	int n[2];
 	int cap;
-	struct model_status *status;      /* [n_nodes] */
-	bool *has;                        /* [n_nodes] */
-	int first_error;                  /* node of the first Error, -1 */
+	int n_unhelpful;                  /* nodes with the "not helpful" status */
+	struct oracle_preempt_scratch *s; /* rec[0 .. n_rec), rec_node */
+	int n_rec;
 };
 
-static void walk_init(struct walk *w, int n_nodes, int cap)
+#define NOT_HELPFUL "Preemption is not helpful for scheduling"
+
+static void walk_init(struct walk *w, struct oracle_preempt_scratch *s, int cap)
 {
 	memset(w, 0, sizeof(*w));
 	w->cap = cap;
-	w->list[0] = oracle_xmalloc(sizeof(struct model_victims) * (size_t)(cap + 1));
-	w->list[1] = oracle_xmalloc(sizeof(struct model_victims) * (size_t)(cap + 1));
-	w->status = oracle_xmalloc(sizeof(struct model_status) * (size_t)(n_nodes + 1));
-	w->has = oracle_xcalloc((size_t)n_nodes + 1, sizeof(bool));
-	w->first_error = -1;
+	w->s = s;
+	if (s->cap_list < cap + 1) {
+		s->cap_list = cap + 1;
+		s->list[0] = oracle_xrealloc(s->list[0], sizeof(struct model_victims) * (size_t)s->cap_list);
+		s->list[1] = oracle_xrealloc(s->list[1], sizeof(struct model_victims) * (size_t)s->cap_list);
+	}
+	w->list[0] = s->list[0];
+	w->list[1] = s->list[1];
 }
 
-static void walk_release(struct walk *w)
+/* A status copy: the header and the used part of the text. */
+static void status_copy(struct model_status *to, const struct model_status *st)
 {
-	free(w->list[0]);
-	free(w->list[1]);
-	free(w->status);
-	free(w->has);
+	to->code = st->code;
+	to->n_reasons = st->n_reasons;
+	to->used = st->used;
+	memcpy(to->off, st->off, sizeof(to->off[0]) * (size_t)st->n_reasons);
+	memcpy(to->text, st->text, st->used);
+}
+
+/* Records a node's status (st), or, with st NULL, that node's status is
+ * to be computed should a FitError need it (walk_resolve). */
+static void walk_record(struct walk *w, const struct model_status *st, int node)
+{
+	struct oracle_preempt_scratch *s = w->s;
+	if (w->n_rec == s->cap_rec) {
+		s->cap_rec = s->cap_rec ? 2 * s->cap_rec : 64;
+		s->rec = oracle_xrealloc(s->rec, sizeof(*s->rec) * (size_t)s->cap_rec);
+		s->rec_node = oracle_xrealloc(s->rec_node, sizeof(int) * (size_t)s->cap_rec);
+	}
+	s->rec_node[w->n_rec] = st ? -1 : node;
+	if (st)
+		status_copy(&s->rec[w->n_rec], st);
+	w->n_rec++;
 }
 
 /* Casualty keys of a candidate (the values pickOneNodeForPreemption's
@@ -455,36 +625,60 @@ static void casualty_of(const struct cluster *c, struct model_victims *v)
 }
 
 /* checkNode: a node with victims joins its list (each list holds at most
- * numCandidates); otherwise its status is recorded. */
-static void check_node(struct walk *w, const struct preempt_run *pr, int node)
+ * numCandidates; a kept candidate gets its own copy of the victims);
+ * otherwise its status is recorded. */
+static void check_node(struct walk *w, struct preempt_run *pr, int node)
 {
 	struct model_victims v;
 	struct model_status st;
-	enum model_code code = select_victims(pr, node, &v, &st);
+	bool deferred;
+	enum model_code code = select_victims(pr, node, &v, NULL, &deferred);
 	if (code == MODEL_SUCCESS && v.n > 0) {
-		casualty_of(pr->o->cluster, &v);
 		int which = v.pdb_violations > 0;
-		if (w->n[which] < w->cap)
-			w->list[which][w->n[which]++] = v;
-		else
-			free(v.pods);
+		if (w->n[which] >= w->cap)
+			return;
+		int *pods = oracle_xmalloc(sizeof(int) * (size_t)v.n);
+		memcpy(pods, v.pods, sizeof(int) * (size_t)v.n);
+		v.pods = pods;
+		casualty_of(pr->o->cluster, &v);
+		w->list[which][w->n[which]++] = v;
 		return;
 	}
-	if (code == MODEL_SUCCESS) {
-		free(v.pods);
-		model_status_ok(&st);
+	if (deferred) {
+		walk_record(w, NULL, node);
+		return;
+	}
+	oracle_status_ok(&st);
+	if (code == MODEL_SUCCESS)
 		model_status_fail(&st, MODEL_ERROR, "expected at least one victim pod on node \"%s\"",
 				  pr->o->cluster->nodes[node].name);
+	else
+		oracle_status_fail_str(&st, MODEL_UAU, "No preemption victims found for incoming pod");
+	walk_record(w, &st, -1);
+}
+
+/* No candidate was found: the statuses the walk put off are computed
+ * (the same dry runs again, now keeping the filter status). */
+static void walk_resolve(struct walk *w, struct preempt_run *pr)
+{
+	struct oracle_preempt_scratch *s = w->s;
+	for (int i = 0; i < w->n_rec; i++) {
+		if (s->rec_node[i] < 0)
+			continue;
+		struct model_victims v;
+		struct model_status st;
+		bool deferred;
+		enum model_code code = select_victims(pr, s->rec_node[i], &v, &st, &deferred);
+		assert(code != MODEL_SUCCESS && !deferred);
+		(void)code;
+		status_copy(&s->rec[i], &st);
+		s->rec_node[i] = -1;
 	}
-	w->status[node] = st;
-	w->has[node] = true;
-	if (st.code == MODEL_ERROR && w->first_error < 0)
-		w->first_error = node;
 }
 
 /* The walk over potential[(offset + i) % n] until a non-violating
  * candidate exists and numCandidates are found. */
-static void dry_run(struct walk *w, const struct preempt_run *pr,
+static void dry_run(struct walk *w, struct preempt_run *pr,
 		    const struct sched_profile *prof, const int *potential, int n,
 		    uint64_t offset_draw)
 {
@@ -544,21 +738,25 @@ static int reason_cmp(const void *a, const void *b)
 /* FitError.Error() over the statuses preemption recorded: "0/N nodes are
  * available: " + "COUNT REASON" lines sorted as strings, joined ", ", "."
  * - N being the number of nodes with a status. */
-static char *fit_message(int n_nodes, const struct model_status *st, const bool *has)
+static char *fit_message(const struct walk *w)
 {
-	int n_with = 0, cap = 0;
-	for (int n = 0; n < n_nodes; n++)
-		if (has[n]) {
-			n_with++;
-			cap += st[n].n_reasons;
-		}
+	const struct model_status *st = w->s->rec;
+	int n_with = w->n_unhelpful + w->n_rec, cap = 1;
+	for (int n = 0; n < w->n_rec; n++)
+		cap += st[n].n_reasons;
 	struct oracle_strmap ids;
 	oracle_strmap_init(&ids);
 	const char **reason = oracle_xmalloc(sizeof(char *) * (size_t)(cap + 1));
 	int *count = oracle_xcalloc((size_t)cap + 1, sizeof(int));
 	int u = 0;
-	for (int n = 0; n < n_nodes; n++)
-		for (int i = 0; has[n] && i < st[n].n_reasons; i++) {
+	/* the lines are sorted below: the order reasons are met is moot */
+	if (w->n_unhelpful > 0) {
+		reason[u] = NOT_HELPFUL;
+		count[u++] = w->n_unhelpful;
+		oracle_strmap_intern(&ids, NOT_HELPFUL);
+	}
+	for (int n = 0; n < w->n_rec; n++)
+		for (int i = 0; i < st[n].n_reasons; i++) {
 			int id = oracle_strmap_intern(&ids, model_status_reason(&st[n], i));
 			if (id == u)
 				reason[u++] = model_status_reason(&st[n], i);
@@ -636,16 +834,20 @@ static void choose(struct model_preemption *out, const struct oracle *o, int pod
 
 /* No candidate: an Error when a node errored, else a FitError over the
  * recorded statuses; the pod's own nomination is cleared either way. */
-static void no_candidate(struct model_preemption *out, int n_nodes, const struct walk *w)
+static void no_candidate(struct model_preemption *out, const struct walk *w)
 {
 	out->clear_own_nomination = true;
-	if (w->first_error >= 0) {
-		const struct model_status *st = &w->status[w->first_error];
+	int first_error = -1;
+	for (int i = 0; i < w->n_rec && first_error < 0; i++)
+		if (w->s->rec[i].code == MODEL_ERROR)
+			first_error = i;
+	if (first_error >= 0) {
+		const struct model_status *st = &w->s->rec[first_error];
 		out->code = MODEL_ERROR;
 		out->message = prefixed(st->n_reasons ? model_status_reason(st, 0) : "error");
 		return;
 	}
-	char *fit = fit_message(n_nodes, w->status, w->has);
+	char *fit = fit_message(w);
 	out->code = MODEL_UNSCHEDULABLE;
 	out->message = prefixed(fit);
 	free(fit);
@@ -697,48 +899,41 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 		return 0;
 	}
 	/* §3.2: only nodes recorded exactly Unschedulable may be helped */
-	int *potential = oracle_xmalloc(sizeof(int) * (size_t)(c->n_nodes + 1));
+	struct oracle_preempt_scratch *s = scratch_of(o);
+	int *potential = s->potential;
 	int np = 0;
 	for (int n = 0; n < c->n_nodes; n++)
 		if (r->verdicts[n].code == MODEL_UNSCHEDULABLE)
 			potential[np++] = n;
 	struct walk w;
-	walk_init(&w, c->n_nodes, np > 0 ? num_candidates(prof, np) : 0);
-	for (int n = 0; n < c->n_nodes; n++) {
-		if (r->verdicts[n].code == MODEL_UNSCHEDULABLE)
-			continue;
-		model_status_ok(&w.status[n]);
-		model_status_fail(&w.status[n], MODEL_UAU, "Preemption is not helpful for scheduling");
-		w.has[n] = true;
-	}
+	walk_init(&w, s, np > 0 ? num_candidates(prof, np) : 0);
+	w.n_unhelpful = c->n_nodes - np;
 	if (np > 0) {
 		struct oracle_cycle state;
 		oracle_cycle_begin(&state, o, prof, pod);
 		struct model_status pre;
 		struct preempt_run pr = {
-			.o = o, .state = &state, .pod = pod, .allowed = pdb_budgets(o),
-			.scratch = oracle_xmalloc(sizeof(struct model_status) * PLUGIN_COUNT),
+			.o = o, .s = s, .state = &state, .pod = pod,
+			.allowed = pdb_budgets(o, s->allowed),
 		};
 		if (oracle_cycle_prefilter(&state, &pre) < 0) {
 			dry_run(&w, &pr, prof, potential, np, offset_draw);
+			if (w.n[0] + w.n[1] == 0)
+				walk_resolve(&w, &pr);
 		} else {
 			/* a PreFilter rejection leaves no node Unschedulable;
 			 * should one be, it keeps that status */
-			for (int i = 0; i < np; i++) {
-				w.status[potential[i]] = pre;
-				w.has[potential[i]] = true;
-			}
+			for (int i = 0; i < np; i++)
+				walk_record(&w, &pre, -1);
 		}
+		if (pr.cloned)
+			oracle_cycle_end(&pr.clone);
 		oracle_cycle_end(&state);
-		free((void *)pr.allowed);
-		free(pr.scratch);
 	}
 	if (w.n[0] + w.n[1] > 0)
 		choose(out, o, pod, &w);
 	else
-		no_candidate(out, c->n_nodes, &w);
-	walk_release(&w);
-	free(potential);
+		no_candidate(out, &w);
 	return 0;
 }
 

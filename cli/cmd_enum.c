@@ -160,7 +160,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 static void print_summary(const struct enum_summary *s, const struct enum_opts *o)
 {
 	const struct enum_tally *w = &s->t[0], *c = &s->t[1];
+	/* states/s: raw placement states covered (each symmetry class counts
+	 * with its size); classes/s: states actually evaluated */
 	double rate = s->seconds > 0 ? (double)s->session_states / s->seconds : 0;
+	double crate = s->seconds > 0 ? (double)s->session_classes / s->seconds : 0;
 	printf("run %lld: %s, %llu/%llu work items\n", (long long)s->run_id,
 	       s->complete ? "complete" : s->interrupted ? "interrupted (incomplete; "
 	       "--resume continues it)" : "incomplete",
@@ -183,7 +186,8 @@ static void print_summary(const struct enum_summary *s, const struct enum_opts *
 		       w->findings[i], c->findings[i]);
 	printf("preemptions:   %" PRIu64 " (%" PRIu64 "), oracle preemption not checked "
 	       "in %" PRIu64 "\n", w->preemptions, c->preemptions, w->preempt_unchecked);
-	printf("time:          %.2f s, %.0f states/s\n", s->seconds, rate);
+	printf("time:          %.2f s, %.0f states/s covered, %.0f classes/s evaluated\n",
+	       s->seconds, rate, crate);
 }
 
 static int export_findings(const struct args *a, const struct enum_summary *s)

@@ -50,6 +50,9 @@ static void *xcalloc(size_t n, size_t size)
 
 /* ----------------------------------------------------------- context */
 
+/* The largest memo of hard_ok verdicts a context keeps (bytes). */
+#define HARD_MEMO_MAX (UINT64_C(1) << 24)
+
 void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 {
 	assert(x && sc);
@@ -64,6 +67,9 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	snapshot_clone(&x->after, &x->snap);
 	snapshot_clone(&x->view, &x->snap);
 	x->verdict = xcalloc(1, sizeof *x->verdict);
+	uint64_t states = enum_placement_count(x->c->n_nodes, x->c->n_pods);
+	if (states <= HARD_MEMO_MAX / ((uint64_t)x->c->n_pods + 1))
+		x->hard_memo = xcalloc((size_t)states * (size_t)x->c->n_pods, 1);
 	oracle_init(&x->oracle, &x->snap);
 	x->oracle.all_nodes = true;
 	model_cycle_result_init(&x->mr, x->c);
@@ -83,6 +89,7 @@ void enum_ctx_release(struct enum_ctx *x)
 	snapshot_release(&x->after);
 	snapshot_release(&x->view);
 	free(x->verdict);
+	free(x->hard_memo);
 	model_cycle_result_release(&x->mr);
 	model_cycle_result_release(&x->orr);
 	free(x->placed);
@@ -368,6 +375,40 @@ static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
 	return bad < 0;
 }
 
+/* The memo slot of hard_ok(s, q), or NULL: a placement without
+ * nominations or deleted pods (every placements-mode state) is numbered
+ * like the odometer, pod 0's digit fastest.  hard_ok is a function of
+ * the cluster, q and s's placement (the model's Feasibility is pure), so
+ * within one context (one scenario) a remembered verdict is exactly the
+ * one a new evaluation would give. */
+static uint8_t *hard_slot(const struct enum_ctx *x, const struct snapshot *s, int q)
+{
+	if (!x->hard_memo)
+		return NULL;
+	const struct cluster *c = x->c;
+	uint64_t index = 0, base = (uint64_t)c->n_nodes + 1;
+	for (int p = c->n_pods - 1; p >= 0; p--) {
+		if (s->nominated[p] != -1 || s->pod_node[p] < SNAP_PENDING)
+			return NULL;
+		index = index * base + (uint64_t)(s->pod_node[p] + 1);
+	}
+	return &x->hard_memo[index * (uint64_t)c->n_pods + (uint64_t)q];
+}
+
+/* hard_ok through the memo; why is written whenever false is returned
+ * (a broken verdict is evaluated again for its reason: it is rare). */
+static bool hard_ok_memo(struct enum_ctx *x, const struct snapshot *s, int q,
+			 char *why, size_t len)
+{
+	uint8_t *slot = hard_slot(x, s, q);
+	if (slot && *slot == 1)
+		return true;
+	bool ok = hard_ok(x, s, q, why, len);
+	if (slot)
+		*slot = ok ? 1 : 2;
+	return ok;
+}
+
 static void check_breaks_earlier(struct enum_ctx *x, int pod,
 				 struct enum_outcome *out)
 {
@@ -376,13 +417,17 @@ static void check_breaks_earlier(struct enum_ctx *x, int pod,
 	char why[256];
 	for (int q = 0; q < c->n_pods && !out->find[ENUM_FIND_BREAKS_EARLIER]; q++) {
 		if (q == pod || x->snap.pod_node[q] < 0 ||
-		    !may_break(&c->pods[q], &c->pods[pod]) ||
-		    !hard_ok(x, &x->snap, q, why, sizeof why))
+		    !may_break(&c->pods[q], &c->pods[pod]))
+			continue;
+		uint8_t *before = hard_slot(x, &x->snap, q);
+		if (before && *before == 2)
+			continue;
+		if (!hard_ok_memo(x, &x->snap, q, why, sizeof why))
 			continue;
 		for (int i = 0; i < r->n_viable; i++) {
 			snapshot_assign(&x->after, &x->snap);
 			x->after.pod_node[pod] = r->viable[i];
-			if (hard_ok(x, &x->after, q, why, sizeof why))
+			if (hard_ok_memo(x, &x->after, q, why, sizeof why))
 				continue;
 			out->find[ENUM_FIND_BREAKS_EARLIER] = true;
 			snprintf(out->find_detail[ENUM_FIND_BREAKS_EARLIER], ENUM_DETAIL_LEN,

@@ -209,7 +209,11 @@ struct enum_ctx {
 	struct model_cycle_result mr, orr;
 	bool *placed, *waiting;        /* [n_pods] scratch for invariants */
 	struct snapshot view;          /* scratch for constraint checks */
-	struct model_node_verdict *verdict;   /* scratch (large: ~45 KB) */
+	struct model_node_verdict *verdict;   /* scratch (a few KB) */
+	/* hard_ok's memo (checks.c): [placement index * n_pods + pod], 0
+	 * unknown, 1 held, 2 broken; NULL when the scenario has too many
+	 * placements for it */
+	uint8_t *hard_memo;
 	int64_t *queued_at;
 	bool step_invariants;          /* placements: the one-step invariants */
 };

@@ -2,8 +2,9 @@
  * run.c - the engine of `kso enum` (run.h): plans the work items of a
  * universe, refuses runs above the limit, shares the items among --jobs
  * threads (each with its own scenario, model scratch and oracle), writes
- * each finished item to the store in one transaction, and follows an
- * interruption by leaving the run marked incomplete for --resume.
+ * each finished item to the store atomically (grouped commits, store.h),
+ * and follows an interruption by leaving the run marked incomplete for
+ * --resume.
  *
  * Work items are numbered scenario-major: item k is chunk k % per of
  * scenario k / per, where per is the number of chunks of
@@ -340,8 +341,11 @@ static int execute(struct plan *p, volatile sig_atomic_t *stop,
 	double t0 = enum_now();
 	if (rc == 0)
 		rc = run_workers(&sh, o, sum->estimate);
+	if (rc == 0 && enum_store_flush(&store, err))
+		rc = -1;
 	sum->seconds = enum_now() - t0;
 	sum->session_states = atomic_load(&sh.done_states);
+	sum->session_classes = atomic_load(&sh.done_classes);
 	sum->run_id = sh.run;
 	if (rc == 0 && sh.failed) {
 		*err = sh.err;

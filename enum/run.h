@@ -41,6 +41,7 @@ struct enum_summary {
 	struct enum_tally t[2];    /* the run's totals (all sessions) */
 	double seconds;            /* this session */
 	uint64_t session_states;   /* raw states this session covered */
+	uint64_t session_classes;  /* of them, classes actually evaluated */
 	bool complete, interrupted, refused;
 };
 

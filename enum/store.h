@@ -4,7 +4,13 @@
  * with their decisions, preemptions, violations and findings, and the
  * work items done (so an interrupted run can be resumed and shards can be
  * merged).  Schema versioned with PRAGMA user_version, WAL journal,
- * prepared statements, one transaction per work item.
+ * prepared statements.  Work items are committed in groups (group
+ * commit): each item is atomic (a savepoint inside the group's
+ * transaction), and a group is committed after ENUM_STORE_GROUP_ITEMS
+ * items or ENUM_STORE_GROUP_SECONDS, whichever comes first, and by
+ * enum_store_flush / enum_store_finish / enum_store_close.  An
+ * interrupted run flushes what it finished; a killed one loses at most
+ * the uncommitted group, which --resume then redoes.
  *
  * Thread safety: every function takes the store's mutex, so workers may
  * share one store.
@@ -21,6 +27,9 @@
 
 #define ENUM_SCHEMA_VERSION 1
 
+#define ENUM_STORE_GROUP_ITEMS 4096
+#define ENUM_STORE_GROUP_SECONDS 1.0
+
 struct sqlite3;
 struct sqlite3_stmt;
 
@@ -29,6 +38,9 @@ struct enum_store {
 	const char *path;
 	pthread_mutex_t mu;
 	struct sqlite3_stmt *st[8];   /* prepared inserts, see store.c */
+	bool in_tx;                   /* a group transaction is open */
+	int tx_items;                 /* work items in it */
+	double tx_start;              /* when it began (monotonic seconds) */
 };
 
 /* What describes a run (all strings borrowed). */
@@ -64,15 +76,21 @@ int enum_store_find_resumable(struct enum_store *s, const struct enum_run_info *
 bool enum_store_item_done(struct enum_store *s, int64_t run, uint64_t scenario,
 			  uint64_t chunk);
 
-/* enum_store_scenario: records a scenario once (later calls: no-op). */
+/* enum_store_scenario: records a scenario once (later calls: no-op), in
+ * the current group transaction (committed with the next items). */
 int enum_store_scenario(struct enum_store *s, int64_t run,
 			const struct enum_scenario *sc, struct error *err);
 
-/* enum_store_item: in one transaction, the records (taken: released
- * here) and the work item with its tallies. */
+/* enum_store_item: atomically (one savepoint of the current group
+ * transaction), the records (taken: released here) and the work item
+ * with its tallies; commits the group when it is full or old enough. */
 int enum_store_item(struct enum_store *s, int64_t run, uint64_t scenario,
 		    uint64_t chunk, const struct enum_tally t[2],
 		    struct enum_record *recs, int n, struct error *err);
+
+/* enum_store_flush: commits the open group, if any.  Returns 0, or -1
+ * with err set. */
+int enum_store_flush(struct enum_store *s, struct error *err);
 
 /* enum_store_totals: the sum of the tallies of run's work items. */
 int enum_store_totals(struct enum_store *s, int64_t run, struct enum_tally t[2],

@@ -146,18 +146,24 @@ static void check_node_capacity(struct model_scheduler *m, int node,
 	}
 }
 
+/* Resources a cluster usually names (cpu, memory, pods, storage and a
+ * few extended ones): their scratch lives on the stack, so the check
+ * after every step of a long enumeration does not go through malloc. */
+#define CAPACITY_STACK_RES 32
+
 static void check_capacity(struct model_scheduler *m)
 {
 	const struct cluster *c = m->cluster;
-	int64_t *asked = xcalloc((size_t)c->n_res, sizeof *asked);
-	int64_t *scratch = xcalloc((size_t)c->n_res, sizeof *scratch);
-	int64_t *requested = xcalloc((size_t)c->n_res, sizeof *requested);
+	int64_t stack[3 * CAPACITY_STACK_RES];
+	int64_t *buf = c->n_res <= CAPACITY_STACK_RES ? stack
+		       : xcalloc(3 * (size_t)c->n_res, sizeof *buf);
+	int64_t *asked = buf, *scratch = buf + c->n_res,
+		*requested = buf + 2 * (size_t)c->n_res;
 	for (int n = 0; n < c->n_nodes; n++)
 		if (node_has_placed(m, n, asked, scratch))
 			check_node_capacity(m, n, asked, requested);
-	free(asked);
-	free(scratch);
-	free(requested);
+	if (buf != stack)
+		free(buf);
 }
 
 /* --------------------------------------------------------- feasibility */
@@ -174,7 +180,10 @@ static bool feasible_on(const struct model_scheduler *m,
 		.cluster = m->cluster, .profile = prof, .pod = pod,
 		.base = s, .view = s, .deltas = NULL, .n_deltas = 0,
 	};
-	struct model_node_verdict *v = xcalloc(1, sizeof *v);
+	/* model_feasibility sets every field: no need to clear (or malloc)
+	 * the verdict, a few KB, on every step */
+	struct model_node_verdict verdict;
+	struct model_node_verdict *v = &verdict;
 	model_feasibility(&cy, node, v);
 	bool ok = v->feasible;
 	if (!ok) {
@@ -182,7 +191,6 @@ static bool feasible_on(const struct model_scheduler *m,
 		snprintf(why, len, "%s: %s", config_plugin_name(v->rejected_by),
 			 st->n_reasons ? model_status_reason(st, 0) : "rejected");
 	}
-	free(v);
 	return ok;
 }
 

@@ -129,6 +129,10 @@ static int cycle_error(struct model_cycle_result *r,
 	r->error.code = MODEL_ERROR;
 	r->code = MODEL_ERROR;
 	r->n_viable = 0;
+	/* nothing was scored: drop what the plugins before the error added */
+	for (int i = 0; i < r->n_nodes; i++)
+		r->total[i] = 0;
+	memset(r->scores, 0, sizeof *r->scores * (size_t)r->n_nodes * PLUGIN_COUNT);
 	r->message = cycle_strdup(st->n_reasons ? model_status_reason(st, 0) : "error");
 	return 0;
 }

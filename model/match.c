@@ -5,6 +5,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,11 +103,23 @@ static bool match_field(const struct requirement *r, const struct node *n)
 	return false;
 }
 
+bool match_node_selector_term_invalid(const struct node_selector_term *t)
+{
+	for (int i = 0; i < t->n_exprs; i++)
+		if (t->exprs[i].invalid)
+			return true;
+	return false;
+}
+
+/* kube parses a term lazily and a term with a parse error never matches
+ * (nodeaffinity.nodeSelectorTerms.Match ignores the error). */
 bool match_node_selector_term(const struct node_selector_term *t,
 			      const struct node *n)
 {
 	assert(t && n);
 	if (t->n_exprs == 0 && t->n_fields == 0)
+		return false;
+	if (match_node_selector_term_invalid(t))
 		return false;
 	for (int i = 0; i < t->n_exprs; i++)
 		if (!match_requirement(&t->exprs[i], &n->labels))
@@ -135,6 +148,33 @@ bool match_pod_required_node_affinity(const struct pod *p,
 	    !match_labels_subset(&p->node_selector, &n->labels))
 		return false;
 	return match_node_selector(&p->node_affinity, n);
+}
+
+/* PreferredSchedulingTerms parse every kept term up front and PreScore
+ * fails with the first error: field path, the offending values, and
+ * "must be an integer" for Gt/Lt or the label-value rule otherwise. */
+bool match_preferred_parse_error(const struct preferred_node_term *terms,
+				 int n, const char *field, char *buf,
+				 size_t len)
+{
+	for (int i = 0; i < n; i++) {
+		const struct node_selector_term *t = &terms[i].preference;
+		if (terms[i].weight == 0 || (t->n_exprs == 0 && t->n_fields == 0))
+			continue;
+		for (int j = 0; j < t->n_exprs; j++) {
+			const struct requirement *r = &t->exprs[j];
+			if (!r->invalid)
+				continue;
+			bool gtlt = r->op == OP_GT || r->op == OP_LT;
+			snprintf(buf, len, "%s[%d].preference.matchExpressions[%d].values: "
+				 "Invalid value: \"%s\": %s", field, i, j,
+				 r->n_values ? r->values[0] : "",
+				 gtlt ? "must be an integer"
+				      : "must be a valid label value");
+			return true;
+		}
+	}
+	return false;
 }
 
 bool match_tolerates(const struct toleration *t, const struct taint *x)

@@ -27,7 +27,8 @@ bool match_label_selector_is_empty(const struct label_selector *s);
 bool match_labels_subset(const struct labels *want, const struct labels *ls);
 
 /* match_node_selector_term: matchExpressions on labels AND matchFields on
- * metadata.name.  A term with neither matches nothing. */
+ * metadata.name.  A term with neither matches nothing; a term with an
+ * unparsable requirement (requirement.invalid) matches nothing either. */
 bool match_node_selector_term(const struct node_selector_term *t,
 			      const struct node *n);
 
@@ -39,6 +40,18 @@ bool match_node_selector(const struct node_selector *s, const struct node *n);
  * node affinity (no addedAffinity). */
 bool match_pod_required_node_affinity(const struct pod *p,
 				      const struct node *n);
+
+/* match_node_selector_term_invalid: the term has a requirement the
+ * scheduler cannot parse. */
+bool match_node_selector_term_invalid(const struct node_selector_term *t);
+
+/* match_preferred_parse_error: for preferred node terms (weight != 0, not
+ * empty), writes kube's PreScore error text for the first unparsable
+ * requirement into buf and returns true; false when all parse.  `field`
+ * names the list, e.g. "spec.affinity.nodeAffinity.preferredDuring..." */
+bool match_preferred_parse_error(const struct preferred_node_term *terms,
+				 int n, const char *field, char *buf,
+				 size_t len);
 
 /* match_tolerates: toleration t tolerates taint x (reference §2.4). */
 bool match_tolerates(const struct toleration *t, const struct taint *x);

@@ -104,6 +104,10 @@ struct requirement {
 	const char *const *values;
 	int n_values;
 	int64_t int_value;   /* Gt/Lt: the single value parsed as int64 */
+	bool invalid;        /* node selectors only: the API server accepts a
+			      * value that is not a label value, or a Gt/Lt
+			      * value that is not an integer, but the
+			      * scheduler cannot parse it (reference §2.5) */
 };
 
 /* metav1.LabelSelector.  present=false is a nil selector (matches nothing);

@@ -51,6 +51,18 @@ enum model_code model_score_node_affinity(const struct model_cycle *cy,
 			scores[i] = 0;
 		return MODEL_SKIP;
 	}
+	/* PreScore parses every preferred term: one that does not parse
+	 * fails the whole cycle (an Error status, not a zero score) */
+	char why[MODEL_STATUS_TEXT];
+	if (match_preferred_parse_error(p->node_preferred, p->n_node_preferred,
+					"spec.affinity.nodeAffinity."
+					"preferredDuringSchedulingIgnoredDuringExecution",
+					why, sizeof why)) {
+		for (int i = 0; i < n; i++)
+			scores[i] = 0;
+		model_status_add(err, MODEL_ERROR, why);
+		return MODEL_ERROR;
+	}
 	for (int i = 0; i < n; i++) {
 		const struct node *node = &cy->cluster->nodes[feasible[i]];
 		scores[i] = preferred_sum(prof->added_preferred,

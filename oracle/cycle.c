@@ -701,6 +701,29 @@ static void prefilter_reject(struct oracle_cycle *cy, struct model_cycle_result 
 	r->message = fit_error(cy, pre, NULL, 0);
 }
 
+/* NodeAffinity's PreScore parses the preferred terms up front; one that
+ * does not parse fails the cycle with an Error (reference §2.5). */
+static bool prescore_error(struct oracle_cycle *cy, struct model_cycle_result *r)
+{
+	char why[MODEL_STATUS_TEXT];
+	if (!cy->prof->score[PLUGIN_NODE_AFFINITY] ||
+	    !match_preferred_parse_error(cy->p->node_preferred,
+					 cy->p->n_node_preferred,
+					 "spec.affinity.nodeAffinity."
+					 "preferredDuringSchedulingIgnoredDuringExecution",
+					 why, sizeof why))
+		return false;
+	if (r) {
+		oracle_status_ok(&r->error);
+		model_status_add(&r->error, MODEL_ERROR, why);
+		r->code = MODEL_ERROR;
+		r->n_viable = 0;
+		r->message = oracle_xmalloc(strlen(why) + 1);
+		strcpy(r->message, why);
+	}
+	return true;
+}
+
 /* Scoring and the viable set over run's feasible nodes (node order). */
 static int choose(struct oracle_cycle *cy, struct model_cycle_result *r,
 		  struct cycle_run *run)
@@ -715,6 +738,8 @@ static int choose(struct oracle_cycle *cy, struct model_cycle_result *r,
 			r->nominated_node = run->nominated_ok;
 	} else if (nf == 1) {
 		viable[n_viable++] = run->feasible[0];
+	} else if (prescore_error(cy, r)) {
+		return -1;
 	} else {
 		int64_t *total = d->scratch_total;
 		score_nodes(cy, run->feasible, nf, total, r);

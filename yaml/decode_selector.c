@@ -3,9 +3,14 @@
  * them: metav1.LabelSelector (matchLabels, matchExpressions), core/v1
  * NodeSelector terms (matchExpressions incl. Gt/Lt, matchFields on
  * metadata.name), preferred node terms and pod (anti-)affinity terms.
- * After this file a selector always parses in the scheduler (reference
- * §2.5: unknown operator, bad key or value, wrong value count and a Gt/Lt
- * value that is not an integer are refused here).
+ * Label selectors always parse after this file (ValidateLabelSelector
+ * checks keys, operators, value counts and values).  Node selector
+ * requirements are validated as ValidateNodeSelectorRequirement does:
+ * key, operator and value count only; a value that is not a label value,
+ * or a Gt/Lt value that is not an integer, is accepted and marked
+ * requirement.invalid, and the scheduler treats its term as unparsable
+ * (reference §2.5: such a term never matches; in a preferred term it fails
+ * PreScore).
  */
 #include "decode.h"
 
@@ -120,19 +125,21 @@ static int decode_operator(struct yaml_dec *d, const struct ynode *rm,
 		       op_choices(ctx));
 }
 
-/* Gt/Lt: exactly one value, a base-10 int64 (and a label value, so no
- * sign). */
-static int parse_gt_lt(struct yaml_dec *d, const struct ynode *at,
-		       const char *s, int64_t *out)
+/* A node selector value the scheduler's parser refuses: not a label
+ * value, or (Gt/Lt) not a base-10 int64.  Validation accepts both. */
+static void mark_node_value(struct requirement *r, const char *v)
 {
+	if (!yaml_valid_label_value(v, NULL))
+		r->invalid = true;
+	if (r->op != OP_GT && r->op != OP_LT)
+		return;
 	char *end;
 	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (!*s || *end || errno)
-		return yd_fail(d, at, "value \"%.64s\" of operator Gt/Lt is not an integer",
-			       s);
-	*out = v;
-	return 0;
+	long long x = strtoll(v, &end, 10);
+	if (!*v || *end || errno)
+		r->invalid = true;
+	else
+		r->int_value = x;
 }
 
 /* Value count rules of ValidateNodeSelectorRequirement /
@@ -171,7 +178,7 @@ static int check_value_count(struct yaml_dec *d, const struct ynode *rm,
 	case OP_LT:
 		if (r->n_values != 1)
 			return yd_fail_key(d, at, "values",
-					   "operator %s needs exactly one integer value, got %d",
+					   "operator %s needs exactly one value, got %d",
 					   op, r->n_values);
 		break;
 	}
@@ -208,10 +215,9 @@ static int decode_requirement(struct yaml_dec *d, const struct ynode *rm,
 	size_t mark = yd_enter(d, "values");
 	for (int i = 0; i < r->n_values; i++) {
 		size_t m2 = yd_index(d, i);
-		if (yaml_check_label_value(d, vs->items[i], r->values[i]) < 0)
-			return -1;
-		if ((r->op == OP_GT || r->op == OP_LT) &&
-		    parse_gt_lt(d, vs->items[i], r->values[i], &r->int_value) < 0)
+		if (ctx == REQ_NODE_LABELS) {
+			mark_node_value(r, r->values[i]);
+		} else if (yaml_check_label_value(d, vs->items[i], r->values[i]) < 0)
 			return -1;
 		yd_leave(d, m2);
 	}

@@ -19,6 +19,7 @@
 #include "enum.h"
 
 #include "../model/match.h"
+#include "../model/xalloc.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -36,16 +37,6 @@ const char *enum_finding_name(enum enum_finding f)
 {
 	assert(f >= 0 && f < ENUM_FIND_COUNT);
 	return finding_names[f];
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
 }
 
 /* ----------------------------------------------------------- context */

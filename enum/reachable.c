@@ -17,6 +17,7 @@
  * pending than another final state are findings.
  */
 #include "enum.h"
+#include "../model/xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -24,16 +25,6 @@
 #include <string.h>
 
 #define MAX_PODS 60
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return q;
-}
 
 enum { ACT_BIND, ACT_KUBE, ACT_MINIMAL, ACT_PARK };
 

@@ -22,6 +22,7 @@
  * class sorted; the class size is |G| / |stabilizer|.
  */
 #include "enum.h"
+#include "../model/xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -31,16 +32,6 @@
 /* Node permutations beyond this are not enumerated (node symmetry of
  * reachable states is then off; pod symmetry stays). */
 #define MAX_PERMS 5040
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
-}
 
 static uint64_t factorial(int n)
 {

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "pod_requests.h"
+#include "xalloc.h"
 
 static const char *const invariant_names[MODEL_INV_COUNT] = {
 	[MODEL_INV_CAPACITY] = "capacity",
@@ -46,16 +47,6 @@ const char *model_invariant_name(enum model_invariant inv)
 {
 	assert(inv >= 0 && inv < MODEL_INV_COUNT);
 	return invariant_names[inv];
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
 }
 
 /* Records the first breach of inv, at the current step. */

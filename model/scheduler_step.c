@@ -19,26 +19,12 @@
  * candidate walk starts at offset 0 (or a seeded random one).
  */
 #include "scheduler.h"
+#include "xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	return strcpy(xcalloc(strlen(s) + 1, 1), s);
-}
 
 /* splitmix64: a small, well-mixed generator; the whole run is a function
  * of the seed. */

@@ -12,16 +12,7 @@
 
 #include "match.h"
 #include "quirks.h"
-
-static void *spread_xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return q;
-}
+#include "xalloc.h"
 
 /* System default constraints (reference §2.11, defaultingType System). */
 static const struct default_spread_constraint system_defaults[] = {
@@ -32,7 +23,7 @@ static const struct default_spread_constraint system_defaults[] = {
 static struct model_spread_constraint *spread_push(
 	struct model_spread_constraints *cs)
 {
-	cs->items = spread_xrealloc(cs->items, sizeof *cs->items * (size_t)(cs->n + 1));
+	cs->items = xrealloc(cs->items, sizeof *cs->items * (size_t)(cs->n + 1));
 	struct model_spread_constraint *c = &cs->items[cs->n++];
 	memset(c, 0, sizeof *c);
 	model_selector_init_nothing(&c->sel);
@@ -250,7 +241,7 @@ int model_spread_pairs_find(const struct model_spread_pairs *t, int slot,
 static void pairs_reindex(struct model_spread_pairs *t, int cap)
 {
 	free(t->index);
-	t->index = spread_xrealloc(NULL, sizeof *t->index * (size_t)cap);
+	t->index = xrealloc(NULL, sizeof *t->index * (size_t)cap);
 	t->index_cap = cap;
 	for (int h = 0; h < cap; h++)
 		t->index[h] = -1;
@@ -274,7 +265,7 @@ int model_spread_pairs_add(struct model_spread_pairs *t, int slot,
 		return i;
 	if (t->n == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 16;
-		t->items = spread_xrealloc(t->items, sizeof *t->items * (size_t)t->cap);
+		t->items = xrealloc(t->items, sizeof *t->items * (size_t)t->cap);
 	}
 	i = t->n++;
 	t->items[i].slot = slot;

@@ -14,6 +14,7 @@
  * or O(n log n) in the input, so refusal comes in bounded time.
  */
 #include "tree.h"
+#include "../model/xalloc.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -33,16 +34,6 @@ struct nodevec {
 	struct ynode **v;
 	size_t n, cap;
 };
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fprintf(stderr, "kso: out of memory allocating %zu bytes\n", n);
-		abort();
-	}
-	return q;
-}
 
 static void nodevec_push(struct nodevec *nv, struct ynode *node)
 {

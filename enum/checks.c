@@ -264,6 +264,7 @@ static void compare(const struct cluster *c, const struct model_cycle_result *m,
 /* The model's invariants after one step (st applied to x->after, which
  * started as x->snap); records every breach but termination. */
 static void step_invariants(struct enum_ctx *x, const struct model_step *st,
+			    const struct model_node_verdict *bind_verdict,
 			    struct enum_outcome *out)
 {
 	const struct cluster *c = x->c;
@@ -279,6 +280,7 @@ static void step_invariants(struct enum_ctx *x, const struct model_step *st,
 	m.waiting = x->waiting;
 	m.queued_at = x->queued_at;
 	m.steps = 1;
+	m.bind_verdict = bind_verdict;
 	model_invariants_check(&m, &x->snap, st);
 	for (int i = 0; i < MODEL_INV_COUNT; i++) {
 		if (i == MODEL_INV_TERMINATION || !m.inv.broken[i] || out->inv[i])
@@ -296,7 +298,12 @@ static void check_bind(struct enum_ctx *x, int pod, int node,
 	x->after.pod_node[pod] = node;
 	x->after.nominated[pod] = -1;
 	struct model_step st = {.pod = pod, .action = MODEL_STEP_BIND, .node = node};
-	step_invariants(x, &st, out);
+	/* node is viable in x->mr, the model's cycle for pod on x->snap
+	 * (enum_check_pod): its verdict is model_feasibility of that very
+	 * (profile, pod, node, placement, no deltas), which the bind check
+	 * would otherwise compute again */
+	assert(x->mr.pod == pod);
+	step_invariants(x, &st, &x->mr.verdicts[node], out);
 }
 
 static void check_preempt(struct enum_ctx *x, int pod,
@@ -315,7 +322,7 @@ static void check_preempt(struct enum_ctx *x, int pod,
 		.pod = pod, .action = MODEL_STEP_PREEMPT, .node = pr->node,
 		.victims = pr->chosen.pods, .n_victims = pr->chosen.n,
 	};
-	step_invariants(x, &st, out);
+	step_invariants(x, &st, NULL, out);
 }
 
 /* ------------------------------------------------- breaks-earlier */

@@ -91,6 +91,11 @@ static int nominated_pods(const struct model_cycle *cy, int node, int *q)
 	return n;
 }
 
+/* Clusters up to this many pods (every enumerated universe) keep the
+ * nominated-pods pass's scratch on the stack: Feasibility runs for every
+ * node of every cycle, and the heap would cost more than the filters. */
+#define FEAS_STACK_PODS 64
+
 /* Pass 1 of §1.5: the cycle with every q in Q placed on node, each as an
  * AddPod delta appended after cy->deltas (kube clones the cycle state,
  * which already holds cy's updates, and calls AddPod for each q in turn).
@@ -100,10 +105,22 @@ static int filter_pass_nominated(const struct model_cycle *cy, int node,
 				 struct model_status st[PLUGIN_COUNT],
 				 bool failed[PLUGIN_COUNT])
 {
+	int n_pods = cy->cluster->n_pods;
+	int n_deltas = cy->n_deltas + nq;
+	int32_t pod_node_stack[FEAS_STACK_PODS], nominated_stack[FEAS_STACK_PODS];
+	struct model_delta deltas_stack[2 * FEAS_STACK_PODS];
 	struct snapshot view;
-	snapshot_clone(&view, cy->view);
-	struct model_delta *deltas =
-		xmalloc(sizeof *deltas * (size_t)(cy->n_deltas + nq));
+	if (n_pods <= FEAS_STACK_PODS) {
+		view.cluster = cy->view->cluster;
+		view.pod_node = pod_node_stack;
+		view.nominated = nominated_stack;
+		snapshot_assign(&view, cy->view);
+	} else {
+		snapshot_clone(&view, cy->view);
+	}
+	struct model_delta *deltas = n_deltas <= 2 * FEAS_STACK_PODS
+		? deltas_stack
+		: xmalloc(sizeof *deltas * (size_t)n_deltas);
 	if (cy->n_deltas)
 		memcpy(deltas, cy->deltas, sizeof *deltas * (size_t)cy->n_deltas);
 	for (int i = 0; i < nq; i++) {
@@ -114,10 +131,12 @@ static int filter_pass_nominated(const struct model_cycle *cy, int node,
 	struct model_cycle with = *cy;
 	with.view = &view;
 	with.deltas = deltas;
-	with.n_deltas = cy->n_deltas + nq;
+	with.n_deltas = n_deltas;
 	int first = filter_pass(&with, node, st, failed);
-	free(deltas);
-	snapshot_release(&view);
+	if (deltas != deltas_stack)
+		free(deltas);
+	if (view.pod_node != pod_node_stack)
+		snapshot_release(&view);
 	return first;
 }
 
@@ -140,7 +159,9 @@ void model_feasibility(const struct model_cycle *cy, int node,
 	for (int i = 0; i < PLUGIN_COUNT; i++)
 		model_status_ok(&out->status[i]);
 
-	int *q = xmalloc(sizeof *q * (size_t)cy->cluster->n_pods);
+	int q_stack[FEAS_STACK_PODS];
+	int *q = cy->cluster->n_pods <= FEAS_STACK_PODS ? q_stack
+		 : xmalloc(sizeof *q * (size_t)cy->cluster->n_pods);
 	int nq = nominated_pods(cy, node, q);
 	int first1 = -1;
 	if (nq > 0) {
@@ -148,9 +169,10 @@ void model_feasibility(const struct model_cycle *cy, int node,
 		first1 = filter_pass_nominated(cy, node, q, nq, out->status,
 					       out->failed);
 	}
-	free(q);
+	if (q != q_stack)
+		free(q);
 
-	struct model_status *st2 = xmalloc(sizeof *st2 * PLUGIN_COUNT);
+	struct model_status st2[PLUGIN_COUNT];   /* pass 2's statuses */
 	bool failed2[PLUGIN_COUNT] = {0};  /* filter_pass sets only filter ids */
 	int first2 = filter_pass(cy, node, st2, failed2);
 	for (int id = 0; id < PLUGIN_COUNT; id++) {
@@ -160,7 +182,6 @@ void model_feasibility(const struct model_cycle *cy, int node,
 		out->failed[id] = true;
 		out->status[id] = st2[id];
 	}
-	free(st2);
 
 	out->rejected_by = first1 >= 0 ? first1 : first2;
 	out->feasible = out->rejected_by < 0;

@@ -38,7 +38,14 @@ struct pts_state {
 	struct model_spread_pairs pairs;   /* TpPairToMatchNum */
 	int *domains;                      /* TpKeyToDomainsNum, per slot */
 	struct critical_path (*paths)[2];  /* TpKeyToCriticalPaths, per slot */
+	/* storage for domains and paths while cs.n <= MODEL_SPREAD_INLINE:
+	 * the filter runs per node, the heap would cost more than it */
+	int inline_domains[MODEL_SPREAD_INLINE];
+	struct critical_path inline_paths[MODEL_SPREAD_INLINE][2];
 };
+
+/* Counts of up to this many (constraint, node) cells stay on the stack. */
+#define PTS_STACK_COUNTS 256
 
 /*
  * Spec (criticalPaths.update):
@@ -90,14 +97,20 @@ static void pts_count_base(struct pts_state *st, const struct snapshot *base,
 {
 	const struct cluster *cl = st->c;
 	int nc = st->cs.n;
-	int64_t *counts = xcalloc((size_t)nc * (size_t)cl->n_nodes,
-				      sizeof *counts);
+	size_t cells = (size_t)nc * (size_t)cl->n_nodes;
+	int64_t counts_stack[PTS_STACK_COUNTS];
+	int64_t last_stack[MODEL_SPREAD_INLINE];
+	bool set_stack[MODEL_SPREAD_INLINE];
+	int64_t *counts = cells <= PTS_STACK_COUNTS ? counts_stack
+			  : xcalloc(cells, sizeof *counts);
 	for (int i = 0; i < nc; i++)
 		model_spread_count_by_node(base, st->pod->ns, self,
 					   &st->cs.items[i],
 					   counts + (size_t)i * (size_t)cl->n_nodes);
-	int64_t *last = xcalloc((size_t)nc, sizeof *last);
-	bool *set = xcalloc((size_t)nc, sizeof *set);
+	bool small = nc <= MODEL_SPREAD_INLINE;
+	int64_t *last = small ? last_stack : xcalloc((size_t)nc, sizeof *last);
+	bool *set = small ? set_stack : xcalloc((size_t)nc, sizeof *set);
+	memset(last, 0, sizeof *last * (size_t)nc);
 	for (int n = 0; n < cl->n_nodes; n++) {
 		const struct node *node = &cl->nodes[n];
 		if (!model_spread_node_has_keys(node, &st->cs))
@@ -118,9 +131,12 @@ static void pts_count_base(struct pts_state *st, const struct snapshot *base,
 			st->pairs.items[k].count += last[s];
 		}
 	}
-	free(set);
-	free(last);
-	free(counts);
+	if (!small) {
+		free(set);
+		free(last);
+	}
+	if (counts != counts_stack)
+		free(counts);
 }
 
 /* DomainsNum per slot, and the critical paths built by calling update for
@@ -197,8 +213,14 @@ static bool pts_prefilter(const struct model_cycle *cy, struct pts_state *st)
 		return false;
 	}
 	model_spread_pairs_init(&st->pairs);
-	st->domains = xcalloc((size_t)st->cs.n, sizeof *st->domains);
-	st->paths = xcalloc((size_t)st->cs.n, sizeof *st->paths);
+	if (st->cs.n <= MODEL_SPREAD_INLINE) {
+		st->domains = st->inline_domains;
+		st->paths = st->inline_paths;
+		memset(st->domains, 0, sizeof *st->domains * (size_t)st->cs.n);
+	} else {
+		st->domains = xcalloc((size_t)st->cs.n, sizeof *st->domains);
+		st->paths = xcalloc((size_t)st->cs.n, sizeof *st->paths);
+	}
 	pts_count_base(st, cy->base, cy->pod);
 	pts_build_paths(st);
 	for (int i = 0; i < cy->n_deltas; i++)
@@ -212,8 +234,10 @@ static void pts_release(struct pts_state *st)
 {
 	model_spread_constraints_release(&st->cs);
 	model_spread_pairs_release(&st->pairs);
-	free(st->domains);
-	free(st->paths);
+	if (st->domains != st->inline_domains) {
+		free(st->domains);
+		free(st->paths);
+	}
 }
 
 /*

@@ -159,6 +159,16 @@ static void check_capacity(struct model_scheduler *m)
 
 /* --------------------------------------------------------- feasibility */
 
+/* why for a verdict that is not feasible: its first failing filter's
+ * first reason. */
+static void verdict_why(const struct model_node_verdict *v, char *why,
+			size_t len)
+{
+	const struct model_status *st = &v->status[v->rejected_by];
+	snprintf(why, len, "%s: %s", config_plugin_name(v->rejected_by),
+		 st->n_reasons ? model_status_reason(st, 0) : "rejected");
+}
+
 /* Feasibility(pod, node) on placement s as a fresh cycle (no deltas);
  * writes the first failing filter's first reason into why. */
 static bool feasible_on(const struct model_scheduler *m,
@@ -176,21 +186,24 @@ static bool feasible_on(const struct model_scheduler *m,
 	struct model_node_verdict verdict;
 	struct model_node_verdict *v = &verdict;
 	model_feasibility(&cy, node, v);
-	bool ok = v->feasible;
-	if (!ok) {
-		const struct model_status *st = &v->status[v->rejected_by];
-		snprintf(why, len, "%s: %s", config_plugin_name(v->rejected_by),
-			 st->n_reasons ? model_status_reason(st, 0) : "rejected");
-	}
-	return ok;
+	if (!v->feasible)
+		verdict_why(v, why, len);
+	return v->feasible;
 }
 
 static void check_bind(struct model_scheduler *m, const struct snapshot *before,
 		       const struct model_step *st)
 {
 	char why[160];
-	if (feasible_on(m, before, st->pod, st->node, why, sizeof why))
+	/* m->bind_verdict is Feasibility(pod, node) on before, no deltas:
+	 * exactly what feasible_on would compute again */
+	if (m->bind_verdict) {
+		if (m->bind_verdict->feasible)
+			return;
+		verdict_why(m->bind_verdict, why, sizeof why);
+	} else if (feasible_on(m, before, st->pod, st->node, why, sizeof why)) {
 		return;
+	}
 	const struct pod *p = &m->cluster->pods[st->pod];
 	breach(m, MODEL_INV_BIND_FEASIBLE, "pod %s/%s bound to %s, where it "
 	       "was not feasible (%s)", p->ns, p->name,

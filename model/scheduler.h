@@ -99,6 +99,12 @@ struct model_scheduler {
 	bool stopped;                 /* termination invariant stopped it */
 	struct model_invariants inv;
 	struct model_cycle_result result;   /* scratch for each cycle */
+	/* Optional, borrowed, NULL unless a caller sets it for one
+	 * model_invariants_check: the verdict model_feasibility gave for the
+	 * checked step's (pod, node) on `before`, under the pod's profile and
+	 * with no deltas.  The bind-feasible check then reads it instead of
+	 * recomputing the same pure function. */
+	const struct model_node_verdict *bind_verdict;
 };
 
 /* model_scheduler_init: the loop on a copy of s (s is not changed). */

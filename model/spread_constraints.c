@@ -23,7 +23,15 @@ static const struct default_spread_constraint system_defaults[] = {
 static struct model_spread_constraint *spread_push(
 	struct model_spread_constraints *cs)
 {
-	cs->items = xrealloc(cs->items, sizeof *cs->items * (size_t)(cs->n + 1));
+	if (cs->n == MODEL_SPREAD_INLINE) {
+		struct model_spread_constraint *heap =
+			xmalloc(sizeof *heap * (size_t)(cs->n + 1));
+		memcpy(heap, cs->inline_items, sizeof *heap * (size_t)cs->n);
+		cs->items = heap;
+	} else if (cs->n > MODEL_SPREAD_INLINE) {
+		cs->items = xrealloc(cs->items,
+				     sizeof *cs->items * (size_t)(cs->n + 1));
+	}
 	struct model_spread_constraint *c = &cs->items[cs->n++];
 	memset(c, 0, sizeof *c);
 	model_selector_init_nothing(&c->sel);
@@ -112,7 +120,7 @@ void model_spread_constraints_build(const struct cluster *c,
 {
 	assert(c && prof && out && pod >= 0 && pod < c->n_pods);
 	const struct pod *p = &c->pods[pod];
-	out->items = NULL;
+	out->items = out->inline_items;
 	out->n = 0;
 	out->from_pod = p->n_spread > 0;
 	if (p->n_spread > 0)
@@ -126,7 +134,8 @@ void model_spread_constraints_release(struct model_spread_constraints *cs)
 	assert(cs);
 	for (int i = 0; i < cs->n; i++)
 		model_selector_release(&cs->items[i].sel);
-	free(cs->items);
+	if (cs->items != cs->inline_items)
+		free(cs->items);
 	cs->items = NULL;
 	cs->n = 0;
 }
@@ -210,15 +219,25 @@ static uint64_t pair_hash(int slot, const char *value)
 void model_spread_pairs_init(struct model_spread_pairs *t)
 {
 	assert(t);
-	memset(t, 0, sizeof *t);
+	t->items = t->inline_items;
+	t->n = 0;
+	t->cap = MODEL_SPREAD_PAIRS_INLINE;
+	t->index = t->inline_index;
+	t->index_cap = 2 * MODEL_SPREAD_PAIRS_INLINE;
+	for (int h = 0; h < t->index_cap; h++)
+		t->index[h] = -1;
 }
 
 void model_spread_pairs_release(struct model_spread_pairs *t)
 {
 	assert(t);
-	free(t->items);
-	free(t->index);
-	memset(t, 0, sizeof *t);
+	if (t->items != t->inline_items)
+		free(t->items);
+	if (t->index != t->inline_index)
+		free(t->index);
+	t->items = NULL;
+	t->index = NULL;
+	t->n = t->cap = t->index_cap = 0;
 }
 
 int model_spread_pairs_find(const struct model_spread_pairs *t, int slot,
@@ -240,8 +259,9 @@ int model_spread_pairs_find(const struct model_spread_pairs *t, int slot,
 
 static void pairs_reindex(struct model_spread_pairs *t, int cap)
 {
-	free(t->index);
-	t->index = xrealloc(NULL, sizeof *t->index * (size_t)cap);
+	if (t->index != t->inline_index)
+		free(t->index);
+	t->index = xmalloc(sizeof *t->index * (size_t)cap);
 	t->index_cap = cap;
 	for (int h = 0; h < cap; h++)
 		t->index[h] = -1;
@@ -264,15 +284,22 @@ int model_spread_pairs_add(struct model_spread_pairs *t, int slot,
 	if (i >= 0)
 		return i;
 	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->items = xrealloc(t->items, sizeof *t->items * (size_t)t->cap);
+		t->cap *= 2;
+		if (t->items == t->inline_items) {
+			t->items = xmalloc(sizeof *t->items * (size_t)t->cap);
+			memcpy(t->items, t->inline_items,
+			       sizeof *t->items * (size_t)t->n);
+		} else {
+			t->items = xrealloc(t->items,
+					    sizeof *t->items * (size_t)t->cap);
+		}
 	}
 	i = t->n++;
 	t->items[i].slot = slot;
 	t->items[i].value = value;
 	t->items[i].count = 0;
 	if (2 * t->n >= t->index_cap)
-		pairs_reindex(t, t->index_cap ? 2 * t->index_cap : 32);
+		pairs_reindex(t, 2 * t->index_cap);
 	else {
 		size_t mask = (size_t)t->index_cap - 1;
 		size_t h = pair_hash(slot, value) & mask;

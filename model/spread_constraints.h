@@ -29,10 +29,15 @@ struct model_spread_constraint {
 	struct model_selector sel;    /* labelSelector + matchLabelKeys, or the default selector */
 };
 
+#define MODEL_SPREAD_INLINE 4   /* constraints held without the heap */
+
+/* Not to be copied by value: items may point into inline_items. */
 struct model_spread_constraints {
-	struct model_spread_constraint *items;   /* malloc'ed, in pod order */
+	struct model_spread_constraint *items;   /* in pod order: inline_items,
+						  * or malloc'ed past MODEL_SPREAD_INLINE */
 	int n;
 	bool from_pod;    /* from spec.topologySpreadConstraints, not the defaults */
+	struct model_spread_constraint inline_items[MODEL_SPREAD_INLINE];
 };
 
 /* model_spread_constraints_build: the constraints of class do_not_schedule
@@ -87,12 +92,19 @@ struct model_spread_pair {
 	int64_t count;
 };
 
-/* The pairs in registration order, with a hash index. */
+#define MODEL_SPREAD_PAIRS_INLINE 16   /* pairs held without the heap */
+
+/* The pairs in registration order, with a hash index.  The first
+ * MODEL_SPREAD_PAIRS_INLINE pairs (every small cluster's) live inside the
+ * struct, so a filter call per node does not go through malloc; not to be
+ * copied by value. */
 struct model_spread_pairs {
-	struct model_spread_pair *items;
+	struct model_spread_pair *items;   /* inline_items or malloc'ed */
 	int n, cap;
 	int *index;          /* open addressing: item index or -1 */
 	int index_cap;       /* power of two, > 2n */
+	struct model_spread_pair inline_items[MODEL_SPREAD_PAIRS_INLINE];
+	int inline_index[2 * MODEL_SPREAD_PAIRS_INLINE];
 };
 
 void model_spread_pairs_init(struct model_spread_pairs *t);

@@ -111,44 +111,6 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 	}
 }
 
-/* calculateResourceAllocatableRequest: (allocatable, node request + pod
- * request) for resource r, or alloc 0 when the resource is skipped. */
-int oracle_fit_alloc_req(struct oracle_cycle *cy, int node, int r,
-			 int64_t pod_req, bool use_requested,
-			 int64_t *alloc, int64_t *req)
-{
-	const struct cluster *c = cy->c;
-	const struct oracle_data *d = cy->o->d;
-	const struct oracle_node *x = &d->nodes[node];
-	size_t i = (size_t)node * (size_t)c->n_res + (size_t)r;
-	*alloc = *req = 0;
-	if (r < 0)
-		return 0;
-	switch (c->res_class[r]) {
-	case RESCLASS_CPU:
-		*alloc = d->alloc[i];
-		*req = (use_requested ? x->requested[r] : x->nz_cpu) + pod_req;
-		break;
-	case RESCLASS_MEMORY:
-		*alloc = d->alloc[i];
-		*req = (use_requested ? x->requested[r] : x->nz_mem) + pod_req;
-		break;
-	case RESCLASS_EPHEMERAL:
-		*alloc = d->alloc[i];
-		*req = x->requested[r] + pod_req;
-		break;
-	case RESCLASS_SCALAR:
-		if (pod_req == 0 || !d->alloc_has[i])
-			return 0;
-		*alloc = d->alloc[i];
-		*req = x->requested[r] + pod_req;
-		break;
-	default:
-		return 0;
-	}
-	return *alloc != 0;
-}
-
 static int64_t least_requested(int64_t req, int64_t cap)
 {
 	if (cap == 0 || req > cap)

@@ -509,13 +509,6 @@ enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 enum model_code oracle_score_images(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
 enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
 
-/* oracle_fit_alloc_req: calculateResourceAllocatableRequest (§2.7) for
- * resource index r on node: sets (allocatable, node request + pod_req);
- * returns 0 when the resource is skipped for this node. */
-int oracle_fit_alloc_req(struct oracle_cycle *cy, int node, int r,
-			 int64_t pod_req, bool use_requested,
-			 int64_t *alloc, int64_t *req);
-
 /* The resources a score reads (NodeResourcesFit's scoringStrategy
  * resources, BalancedAllocation's resources), resolved once per cycle so
  * the per-node loop is arithmetic only. */
@@ -534,8 +527,9 @@ void oracle_res_plan_init(const struct cluster *c, struct oracle_res_plan *pl,
 			  const struct resource_weight *names, int n,
 			  const int64_t *podreq, bool use_requested);
 
-/* oracle_plan_alloc_req: oracle_fit_alloc_req for the plan's k-th
- * resource on node. */
+/* oracle_plan_alloc_req: calculateResourceAllocatableRequest (§2.7) for
+ * the plan's k-th resource on node: (allocatable, node request + pod
+ * request), returning 0 when the resource is skipped. */
 static inline int oracle_plan_alloc_req(const struct oracle_data *d,
 					const struct oracle_res_plan *pl, int k,
 					int node, int64_t *alloc, int64_t *req)

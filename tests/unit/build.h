@@ -267,7 +267,8 @@ static inline struct requirement tb_req(struct cluster *c, const char *key,
 	const char **vals = arena_array(&c->arena, (size_t)n + 1, sizeof *vals);
 	for (int i = 0; i < n; i++)
 		vals[i] = k[i];
-	struct requirement r = {key, op, vals, n, 0};
+	struct requirement r = {.key = key, .op = op, .values = vals,
+				.n_values = n, .int_value = 0};
 	if ((op == OP_GT || op == OP_LT) && n == 1)
 		r.int_value = strtoll(vals[0], NULL, 10);
 	return r;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 static const char schema[] =
@@ -746,17 +747,55 @@ static int merge_one(struct enum_store *o, const char *in, struct error *err)
 	return rc;
 }
 
+/* An input must be an existing kso database before anything is written:
+ * opened read-only (ATTACH would create a missing file) and its schema
+ * version checked. */
+static int merge_check_input(const char *in, struct error *err)
+{
+	sqlite3 *db = NULL;
+	if (sqlite3_open_v2(in, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return error_plain(err, "%s: cannot open: no such database", in);
+	}
+	int v = user_version(db);
+	sqlite3_close(db);
+	if (v != ENUM_SCHEMA_VERSION)
+		return error_plain(err, "%s: not a kso enum database (schema %d)",
+				   in, v);
+	return 0;
+}
+
+/* Removes a database file the failed merge created, with its WAL files,
+ * so a failure leaves no partial output. */
+static void merge_remove_output(const char *out)
+{
+	char path[4096];
+	remove(out);
+	snprintf(path, sizeof path, "%s-wal", out);
+	remove(path);
+	snprintf(path, sizeof path, "%s-shm", out);
+	remove(path);
+}
+
 int enum_store_merge(const char *out, char *const *inputs, int n,
 		     struct error *err)
 {
+	for (int i = 0; i < n; i++)
+		if (merge_check_input(inputs[i], err))
+			return -1;
+	bool existed = access(out, F_OK) == 0;
 	struct enum_store o;
 	if (enum_store_open(&o, out, err)) {
 		enum_store_close(&o);
+		if (!existed)
+			merge_remove_output(out);
 		return -1;
 	}
 	int rc = 0;
 	for (int i = 0; i < n && rc == 0; i++)
 		rc = merge_one(&o, inputs[i], err);
 	enum_store_close(&o);
+	if (rc && !existed)
+		merge_remove_output(out);
 	return rc;
 }

@@ -317,6 +317,11 @@ struct enum_sink {
 	bool store_all;                /* --store all */
 	void (*record)(void *user, struct enum_record *r);  /* takes r */
 	volatile sig_atomic_t *stop;   /* set: abandon (interrupted) */
+	/* reachable: called now and then with the states expanded and the
+	 * change of the frontier (found, not yet expanded) since the last
+	 * call; the calls of one search sum to (its states, 0).  May be NULL. */
+	void (*progress)(void *user, uint64_t expanded, int64_t frontier);
+	void *progress_user;
 };
 
 /* enum_placements: placement states [first, last) of x's scenario in
@@ -345,7 +350,7 @@ int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
 struct enum_issue {
 	enum { ENUM_ISSUE_DISAGREE, ENUM_ISSUE_VIOLATION, ENUM_ISSUE_FINDING } kind;
 	int which;                     /* invariant or finding id */
-	const char *pod_ns, *pod_name; /* the decided pod */
+	const char *pod_ns, *pod_name; /* the decided pod; NULL: none */
 };
 
 /* enum_issue_holds: the issue occurs on sc with snap (placement of sc). */
@@ -354,7 +359,11 @@ bool enum_issue_holds(const struct enum_scenario *sc, const struct snapshot *sna
 
 /* enum_minimize: drops pods and nodes (and other objects) of sc while the
  * issue holds; keep[] (n_objects) gets the objects kept.  Placement snap
- * is of sc.  Returns true when the issue held at the start. */
+ * is of sc.  An issue with a pod is re-checked by that pod's decision; one
+ * without (pod_name NULL: a reachable-mode step violation or worse-final;
+ * not termination, which belongs to no single state) by a reachable search
+ * of each smaller scenario recording it at the same state.  Returns true
+ * when the issue held at the start. */
 bool enum_minimize(const struct enum_scenario *sc, const struct snapshot *snap,
 		   const struct enum_issue *is, const char *config_path,
 		   bool *keep);

@@ -3,7 +3,11 @@
  * finding, written as a standalone scenario YAML that `kso explain`
  * reproduces: the scenario's manifests (from the scenarios table) with
  * each pod's spec.nodeName / status.nominatedNodeName set from the
- * state, minimized first (enum/minimize.c).
+ * state, minimized first (enum/minimize.c).  A run made under a
+ * KubeSchedulerConfiguration (the universe's `config:`, kept in the
+ * configs table) exports it too, as NAME.config.yaml next to NAME.yaml,
+ * and its reproduce line passes it with --config: the loader reads a
+ * configuration only from its own file, so it cannot be embedded.
  */
 #include "export.h"
 
@@ -12,13 +16,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A stored state and its first issue. */
 struct stored {
 	char *yaml, *label, *pod, *pod_node, *nominated, *universe, *mode;
 	char *issue_text;          /* "disagreement: ...", "violation capacity: ..." */
+	char *config;              /* the run's KubeSchedulerConfiguration, or NULL */
 	struct enum_issue is;
-	bool has_issue;
+	bool has_issue;            /* minimizable: see why_not */
+	const char *why_not;       /* why it cannot be minimized, or NULL */
 	int64_t scenario;
 };
 
@@ -41,6 +48,7 @@ static void stored_release(struct stored *s)
 	free(s->universe);
 	free(s->mode);
 	free(s->issue_text);
+	free(s->config);
 }
 
 /* Runs sql (one int64 parameter) and hands the first row to fn. */
@@ -69,6 +77,11 @@ static void row_state(sqlite3_stmt *st, struct stored *s)
 	s->scenario = sqlite3_column_int64(st, 6);
 }
 
+static void row_config(sqlite3_stmt *st, struct stored *s)
+{
+	s->config = col_dup(st, 0);
+}
+
 static void row_decision(sqlite3_stmt *st, struct stored *s)
 {
 	s->pod = col_dup(st, 0);
@@ -89,7 +102,7 @@ static void row_violation(sqlite3_stmt *st, struct stored *s)
 {
 	char *name = col_dup(st, 0), *d = col_dup(st, 1);
 	for (int i = 0; i < MODEL_INV_COUNT; i++)
-		if (!strcmp(name, model_invariant_name(i)) && i != MODEL_INV_TERMINATION) {
+		if (!strcmp(name, model_invariant_name(i))) {
 			s->has_issue = true;
 			s->is.kind = ENUM_ISSUE_VIOLATION;
 			s->is.which = i;
@@ -107,7 +120,7 @@ static void row_finding(sqlite3_stmt *st, struct stored *s)
 {
 	char *kind = col_dup(st, 0), *d = col_dup(st, 1);
 	for (int i = 0; i < ENUM_FIND_COUNT; i++)
-		if (!strcmp(kind, enum_finding_name(i)) && i != ENUM_FIND_WORSE_FINAL) {
+		if (!strcmp(kind, enum_finding_name(i))) {
 			s->has_issue = true;
 			s->is.kind = ENUM_ISSUE_FINDING;
 			s->is.which = i;
@@ -121,6 +134,24 @@ static void row_finding(sqlite3_stmt *st, struct stored *s)
 	free(d);
 }
 
+/* Why the stored issue cannot be re-checked on a smaller scenario, or
+ * NULL when it can: by its decision, or (reachable runs) by a reachable
+ * search that records it at the same state. */
+static const char *minimize_blocker(const struct stored *s)
+{
+	if (!s->has_issue)
+		return "the state has no stored issue to re-check";
+	if (s->is.pod_name)
+		return NULL;
+	if (s->is.kind == ENUM_ISSUE_VIOLATION && s->is.which == MODEL_INV_TERMINATION)
+		return "a termination violation is a cycle of the whole reachable "
+		       "graph, not a fact of this state that a smaller scenario "
+		       "could be checked for";
+	if (strcmp(s->mode, "reachable"))
+		return "the issue names no scheduling decision to re-check";
+	return NULL;
+}
+
 static int load_stored(sqlite3 *db, const char *path, int64_t id, struct stored *s,
 		       struct error *err)
 {
@@ -130,6 +161,9 @@ static int load_stored(sqlite3 *db, const char *path, int64_t id, struct stored 
 		       "JOIN scenarios c ON c.run_id=s.run_id AND c.idx=s.scenario "
 		       "JOIN runs r ON r.id=s.run_id WHERE s.id=?", id, row_state, s))
 		return error_plain(err, "%s: no state %lld", path, (long long)id);
+	/* fails quietly on a database older than the configs table */
+	query_row(db, "SELECT c.yaml FROM configs c JOIN states s ON "
+		  "s.run_id=c.run_id WHERE s.id=?", id, row_config, s);
 	query_row(db, "SELECT pod, agree, detail FROM decisions WHERE state_id=? "
 		  "ORDER BY id LIMIT 1", id, row_decision, s);
 	if (!s->issue_text)
@@ -146,8 +180,8 @@ static int load_stored(sqlite3 *db, const char *path, int64_t id, struct stored 
 			s->is.pod_name = slash + 1;
 		}
 	}
-	if (!s->is.pod_name)
-		s->has_issue = false;
+	s->why_not = minimize_blocker(s);
+	s->has_issue = s->why_not == NULL;
 	return 0;
 }
 
@@ -176,8 +210,55 @@ static int write_file(const char *out, const struct enum_buf *b, struct error *e
 	return 0;
 }
 
+/* The last component of path. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The reproduce line(s): with a config, the exact command run from the
+ * export's directory (both files sit there); on stdout, where there is no
+ * file to sit next to, the config follows as comment lines to save. */
+static void reproduce(struct enum_buf *b, const struct stored *s,
+		      const char *out, const char *cfg_out)
+{
+	if (!s->is.pod_name) {
+		if (s->config)
+			enum_buf_printf(b, "# the run's scheduler configuration: %s "
+					"(kso explain/schedule ... --config %s)\n",
+					cfg_out ? base_name(cfg_out) : "not written (stdout)",
+					cfg_out ? base_name(cfg_out) : "CONFIG");
+		return;
+	}
+	if (!s->config) {
+		enum_buf_printf(b, "# reproduce: kso explain FILE --pod %s/%s\n",
+				s->is.pod_ns, s->is.pod_name);
+		return;
+	}
+	if (cfg_out) {
+		enum_buf_printf(b, "# reproduce (in this file's directory; the run's "
+				"scheduler configuration is %s):\n", base_name(cfg_out));
+		enum_buf_printf(b, "#   kso explain %s --config %s --pod %s/%s\n",
+				base_name(out), base_name(cfg_out), s->is.pod_ns,
+				s->is.pod_name);
+		return;
+	}
+	enum_buf_printf(b, "# reproduce: save this as FILE and the scheduler "
+			"configuration below as CONFIG, then\n"
+			"#   kso explain FILE --config CONFIG --pod %s/%s\n"
+			"# CONFIG:\n", s->is.pod_ns, s->is.pod_name);
+	const char *line = s->config;
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		int n = nl ? (int)(nl - line) : (int)strlen(line);
+		enum_buf_printf(b, "#   %.*s\n", n, line);
+		line += n + (nl != NULL);
+	}
+}
+
 static void header(struct enum_buf *b, const struct stored *s, int64_t id,
-		   bool minimized)
+		   bool minimized, const char *out, const char *cfg_out)
 {
 	enum_buf_printf(b, "# exported by kso %s from state %lld of a %s run of %s\n",
 			KSO_VERSION, (long long)id, s->mode, s->universe);
@@ -193,20 +274,95 @@ static void header(struct enum_buf *b, const struct stored *s, int64_t id,
 		enum_buf_printf(b, "# %s\n", t);
 		free(t);
 	}
-	enum_buf_printf(b, "# %s\n", minimized ? "minimized: no single pod, node or "
-			"object can be dropped with the issue still there"
-			: "not minimized (the issue is not one a single decision shows)");
-	if (s->is.pod_name)
-		enum_buf_printf(b, "# reproduce: kso explain FILE --pod %s/%s\n",
-				s->is.pod_ns, s->is.pod_name);
+	if (minimized && s->is.pod_name)
+		enum_buf_printf(b, "# minimized: no single pod, node or object can be "
+				"dropped with the issue still there\n");
+	else if (minimized)
+		enum_buf_printf(b, "# minimized: no single pod, node or object can be "
+				"dropped with a reachable search still recording the "
+				"issue at this state (by some trace: the one above is "
+				"the original scenario's)\n");
+	else
+		enum_buf_printf(b, "# not minimized: %s\n", s->why_not ? s->why_not
+				: "the issue did not re-check on the stored scenario");
+	reproduce(b, s, out, cfg_out);
+}
+
+/* NAME.config.yaml for out NAME.yaml (or NAME.yml, or NAME): malloc'ed. */
+static char *config_name(const char *out)
+{
+	size_t n = strlen(out);
+	if (n > 5 && !strcmp(out + n - 5, ".yaml"))
+		n -= 5;
+	else if (n > 4 && !strcmp(out + n - 4, ".yml"))
+		n -= 4;
+	size_t len = n + sizeof ".config.yaml";
+	char *p = malloc(len);
+	if (!p)
+		abort();
+	snprintf(p, len, "%.*s.config.yaml", (int)n, out);
+	return p;
+}
+
+static int write_text(const char *path, const char *text, struct error *err)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return error_plain(err, "%s: cannot write", path);
+	fputs(text, f);
+	if (fclose(f))
+		return error_plain(err, "%s: write failed", path);
+	return 0;
+}
+
+/* Where the run's config goes for loading: *cfg_out next to out (kept),
+ * or, for stdout, *tmp (a temporary file the caller removes).  Both NULL
+ * without a config. */
+static int place_config(const struct stored *s, const char *out, char **cfg_out,
+			char **tmp, struct error *err)
+{
+	*cfg_out = *tmp = NULL;
+	if (!s->config)
+		return 0;
+	if (strcmp(out, "-")) {
+		*cfg_out = config_name(out);
+		return write_text(*cfg_out, s->config, err);
+	}
+	const char *dir = getenv("TMPDIR");
+	size_t len = strlen(dir && *dir ? dir : "/tmp") + 32;
+	*tmp = malloc(len);
+	if (!*tmp)
+		abort();
+	snprintf(*tmp, len, "%s/kso-export-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(*tmp);
+	if (fd < 0) {
+		free(*tmp);
+		*tmp = NULL;
+		return error_plain(err, "cannot create a temporary file for the config");
+	}
+	close(fd);
+	return write_text(*tmp, s->config, err);
 }
 
 static int export_stored(const struct stored *s, int64_t id, const char *out,
 			 struct error *err)
 {
+	char *cfg_out, *tmp;
+	if (place_config(s, out, &cfg_out, &tmp, err)) {
+		if (tmp)
+			remove(tmp);
+		free(tmp);
+		free(cfg_out);
+		return -1;
+	}
+	const char *cfg = cfg_out ? cfg_out : tmp;
 	struct enum_scenario sc;
-	if (enum_scenario_from_yaml("stored scenario", s->yaml, NULL, false, &sc, err)) {
+	if (enum_scenario_from_yaml("stored scenario", s->yaml, cfg, false, &sc, err)) {
 		enum_scenario_release(&sc);
+		if (tmp)
+			remove(tmp);
+		free(tmp);
+		free(cfg_out);
 		return -1;
 	}
 	struct snapshot snap;
@@ -220,11 +376,11 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 		abort();
 	bool minimized = false;
 	if (rc == 0 && s->has_issue)
-		minimized = enum_minimize(&sc, &snap, &s->is, NULL, keep);
+		minimized = enum_minimize(&sc, &snap, &s->is, cfg, keep);
 	struct enum_buf b;
 	enum_buf_init(&b);
 	if (rc == 0) {
-		header(&b, s, id, minimized);
+		header(&b, s, id, minimized, out, cfg_out);
 		enum_scenario_write(&sc, minimized ? keep : NULL, &snap, &b);
 		rc = write_file(out, &b, err);
 	}
@@ -232,6 +388,10 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 	free(keep);
 	snapshot_release(&snap);
 	enum_scenario_release(&sc);
+	if (tmp)
+		remove(tmp);
+	free(tmp);
+	free(cfg_out);
 	return rc;
 }
 

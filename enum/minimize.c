@@ -5,6 +5,13 @@
  * invariant or a finding of the same kind, for the same pod) still holds
  * on the smaller scenario with the same placement of the remaining pods.
  * Greedy, so the result is 1-minimal: no single further drop keeps it.
+ *
+ * An issue with no decided pod (a reachable-mode step violation or a
+ * worse-final finding: states reached through ties or the minimal
+ * preemption) is re-checked by a reachable search of the smaller
+ * scenario: it holds when the search records the same invariant or
+ * finding at the same state (placement and nominations).  That re-finds
+ * the state by some trace, not necessarily the stored one.
  */
 #include "enum.h"
 
@@ -54,6 +61,66 @@ bool enum_issue_holds(const struct enum_scenario *sc, const struct snapshot *sna
 	return holds;
 }
 
+/* What a reachable search's records are matched against. */
+struct reach_match {
+	const char *pod_node, *nominated;
+	const struct enum_issue *is;
+	bool found;
+};
+
+static bool record_has(const struct enum_record *r, const struct enum_issue *is)
+{
+	if (is->kind == ENUM_ISSUE_VIOLATION) {
+		for (int i = 0; i < r->n_viol; i++)
+			if (!strcmp(r->viol_name[i], model_invariant_name(is->which)))
+				return true;
+		return false;
+	}
+	if (is->kind == ENUM_ISSUE_FINDING)
+		for (int i = 0; i < r->n_find; i++)
+			if (!strcmp(r->find_kind[i], enum_finding_name(is->which)))
+				return true;
+	return false;
+}
+
+static void reach_record(void *user, struct enum_record *r)
+{
+	struct reach_match *m = user;
+	if (!m->found && !strcmp(r->pod_node, m->pod_node) &&
+	    !strcmp(r->nominated, m->nominated) && record_has(r, m->is))
+		m->found = true;
+	enum_record_release(r);
+}
+
+/* Whether a reachable search of sc (literal states: the stored state may
+ * be any member of its symmetry class) records the issue at snap. */
+static bool reach_holds(const struct enum_scenario *sc, const struct snapshot *snap,
+			const struct enum_issue *is)
+{
+	struct enum_record want;
+	memset(&want, 0, sizeof want);
+	enum_record_state(&want, snap);
+	struct reach_match m = {want.pod_node, want.nominated, is, false};
+	struct enum_sink sink = {.user = &m, .record = reach_record};
+	struct enum_tally t[2];
+	memset(t, 0, sizeof t);
+	struct enum_ctx x;
+	enum_ctx_init(&x, sc);
+	struct error err;
+	error_init(&err);
+	bool ok = enum_reachable(&x, false, &sink, t, &err) == 0 && m.found;
+	enum_ctx_release(&x);
+	enum_record_release(&want);
+	return ok;
+}
+
+/* The re-check for is: one decision, or a reachable search. */
+static bool issue_holds(const struct enum_scenario *sc, const struct snapshot *snap,
+			const struct enum_issue *is)
+{
+	return is->pod_name ? enum_issue_holds(sc, snap, is) : reach_holds(sc, snap, is);
+}
+
 /* Whether the issue holds on the objects of sc with keep[]. */
 static bool holds_on_subset(const struct enum_scenario *sc, const struct snapshot *snap,
 			    const struct enum_issue *is, const char *config_path,
@@ -67,7 +134,7 @@ static bool holds_on_subset(const struct enum_scenario *sc, const struct snapsho
 		struct snapshot s;
 		snapshot_init(&s, &sub.cluster);
 		if (carry_placement(snap, &sub.cluster, &s))
-			ok = enum_issue_holds(&sub, &s, is);
+			ok = issue_holds(&sub, &s, is);
 		snapshot_release(&s);
 	}
 	enum_scenario_release(&sub);
@@ -77,6 +144,8 @@ static bool holds_on_subset(const struct enum_scenario *sc, const struct snapsho
 /* The object index of the decided pod, or -1. */
 static int issue_object(const struct enum_scenario *sc, const struct enum_issue *is)
 {
+	if (!is->pod_name)
+		return -1;
 	for (int i = 0; i < sc->n_objects; i++)
 		if (!strcmp(sc->objects[i].kind, "Pod") &&
 		    !strcmp(sc->objects[i].name, is->pod_name) &&
@@ -98,7 +167,7 @@ bool enum_minimize(const struct enum_scenario *sc, const struct snapshot *snap,
 	assert(sc && snap && is && keep);
 	for (int i = 0; i < sc->n_objects; i++)
 		keep[i] = true;
-	if (!enum_issue_holds(sc, snap, is))
+	if (!issue_holds(sc, snap, is))
 		return false;
 	int self = issue_object(sc, is);
 	bool changed = true;

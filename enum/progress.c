@@ -1,7 +1,9 @@
 /*
  * progress.c - the progress of `kso enum` on stderr: on a terminal a bar
  * redrawn in place (states done, states/s, ETA); otherwise one plain line
- * every 10 seconds, so logs stay readable.
+ * every 10 seconds, so logs stay readable.  Reachable mode, whose state
+ * count is unknown in advance, shows the search instead: states expanded,
+ * the frontier, states/s and scenarios done.
  */
 #include "run.h"
 
@@ -68,6 +70,33 @@ void enum_progress_update(struct enum_progress *p, uint64_t done,
 	fprintf(stderr, "\r[%s] %5.1f%% %llu/%llu states %.0f/s ETA %s  ", bar,
 		100 * frac, (unsigned long long)done, (unsigned long long)p->total,
 		rate, eta);
+	fflush(stderr);
+}
+
+void enum_progress_reach(struct enum_progress *p, uint64_t expanded,
+			 uint64_t frontier, uint64_t items_done,
+			 uint64_t items_total, bool force)
+{
+	if (p->quiet)
+		return;
+	double now = enum_now();
+	if (!force && now - p->last < (p->tty ? 0.25 : 10.0))
+		return;
+	p->last = now;
+	double el = now - p->start;
+	double rate = el > 0 ? (double)expanded / el : 0;
+	if (!p->tty) {
+		fprintf(stderr, "kso enum: reachable: %llu states visited, frontier "
+			"%llu, %.0f states/s, %llu/%llu scenarios\n",
+			(unsigned long long)expanded, (unsigned long long)frontier,
+			rate, (unsigned long long)items_done,
+			(unsigned long long)items_total);
+		return;
+	}
+	fprintf(stderr, "\r[reachable] %llu states visited, frontier %llu, "
+		"%.0f/s, scenarios %llu/%llu  ", (unsigned long long)expanded,
+		(unsigned long long)frontier, rate, (unsigned long long)items_done,
+		(unsigned long long)items_total);
 	fflush(stderr);
 }
 

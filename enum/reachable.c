@@ -707,6 +707,25 @@ static void search_release(struct search *S)
 	graph_release(&S->g);
 }
 
+/* What the sink's progress callback has been told so far. */
+struct reported {
+	uint64_t expanded;
+	int64_t frontier;
+};
+
+/* Tells the sink the search has expanded states and has frontier more
+ * found; the callback takes differences so parallel searches add up. */
+static void report(struct enum_sink *sink, struct reported *r, int expanded,
+		   int frontier)
+{
+	if (!sink->progress)
+		return;
+	sink->progress(sink->progress_user, (uint64_t)expanded - r->expanded,
+		       (int64_t)frontier - r->frontier);
+	r->expanded = (uint64_t)expanded;
+	r->frontier = frontier;
+}
+
 int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
 		   struct enum_tally t[2], struct error *err)
 {
@@ -734,14 +753,20 @@ int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
 	S.g.meta[root].parent = -1;
 	S.g.meta[root].weight = w;
 	int rc = 0;
+	struct reported rep = {0, 0};
 	/* breadth-first: states are numbered in the order they are found */
-	for (int i = 0; i < S.g.n; i++) {
-		if ((i & 63) == 0 && sink->stop && *sink->stop) {
-			rc = 1;
-			break;
+	int done = 0;
+	for (; done < S.g.n; done++) {
+		if ((done & 63) == 0) {
+			report(sink, &rep, done, S.g.n - done);
+			if (sink->stop && *sink->stop) {
+				rc = 1;
+				break;
+			}
 		}
-		visit(&S, i);
+		visit(&S, done);
 	}
+	report(sink, &rep, done, 0);
 	if (rc == 0) {
 		bool *final = calloc((size_t)S.g.n + 1, sizeof *final);
 		if (!final)

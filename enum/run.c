@@ -40,6 +40,10 @@ struct shared {
 	struct error err;               /* first worker error */
 	bool failed;
 	_Atomic uint64_t done_states, done_classes;
+	_Atomic uint64_t done_items;     /* finished this session */
+	_Atomic uint64_t reach_expanded; /* reachable: states expanded */
+	_Atomic int64_t reach_frontier;  /* reachable: found, not expanded */
+	_Atomic int workers;             /* still running */
 };
 
 /* ---------------------------------------------------------- the plan */
@@ -190,6 +194,14 @@ static int load(struct shared *sh, struct wstate *w, uint64_t scenario,
 	return 0;
 }
 
+/* The reachable searches' progress, summed over the workers. */
+static void reach_progress(void *user, uint64_t expanded, int64_t frontier)
+{
+	struct shared *sh = user;
+	atomic_fetch_add(&sh->reach_expanded, expanded);
+	atomic_fetch_add(&sh->reach_frontier, frontier);
+}
+
 /* One item; returns 0 done, 1 interrupted, -1 error. */
 static int run_item(struct shared *sh, struct wstate *w, uint64_t k,
 		    struct batch *b, struct error *err)
@@ -201,7 +213,7 @@ static int run_item(struct shared *sh, struct wstate *w, uint64_t k,
 		return -1;
 	struct enum_sink sink = {
 		.user = b, .store_all = o->store_all, .record = batch_record,
-		.stop = sh->stop,
+		.stop = sh->stop, .progress = reach_progress, .progress_user = sh,
 	};
 	struct enum_tally t[2];
 	memset(t, 0, sizeof t);
@@ -227,6 +239,7 @@ static int run_item(struct shared *sh, struct wstate *w, uint64_t k,
 	b->n = 0;      /* taken by the store */
 	atomic_fetch_add(&sh->done_states, raw);
 	atomic_fetch_add(&sh->done_classes, t[1].states);
+	atomic_fetch_add(&sh->done_items, 1);
 	return 0;
 }
 
@@ -249,6 +262,7 @@ static void *worker(void *arg)
 	batch_drop(&b);
 	free(b.recs);
 	unload(&w);
+	atomic_fetch_sub(&sh->workers, 1);
 	return NULL;
 }
 
@@ -281,6 +295,22 @@ static void print_plan(const struct plan *p, uint64_t est)
 		o->shard_n > 1 ? " in this shard" : "");
 }
 
+/* One progress report: placements count states against the estimate;
+ * reachable mode, whose total is only a bound, shows the search itself. */
+static void show_progress(struct enum_progress *prog, struct shared *sh,
+			  bool reachable, bool force)
+{
+	if (!reachable) {
+		enum_progress_update(prog, atomic_load(&sh->done_states),
+				     atomic_load(&sh->done_classes), force);
+		return;
+	}
+	int64_t frontier = atomic_load(&sh->reach_frontier);
+	enum_progress_reach(prog, atomic_load(&sh->reach_expanded),
+			    frontier > 0 ? (uint64_t)frontier : 0,
+			    atomic_load(&sh->done_items), sh->plan->n_items, force);
+}
+
 static int run_workers(struct shared *sh, const struct enum_opts *o,
 		       uint64_t est)
 {
@@ -288,26 +318,21 @@ static int run_workers(struct shared *sh, const struct enum_opts *o,
 	pthread_t *th = calloc((size_t)jobs, sizeof *th);
 	if (!th)
 		abort();
+	atomic_store(&sh->workers, jobs);
 	for (int i = 0; i < jobs; i++)
 		pthread_create(&th[i], NULL, worker, sh);
 	struct enum_progress prog;
-	enum_progress_init(&prog, est, o->quiet || o->reachable);
-	/* the main thread reports progress until every worker is done */
-	for (;;) {
+	enum_progress_init(&prog, est, o->quiet);
+	/* the main thread reports progress until every worker has finished
+	 * (not merely taken) its last item: a reachable item may be long */
+	while (atomic_load(&sh->workers) > 0) {
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);
-		pthread_mutex_lock(&sh->mu);
-		bool over = sh->next >= sh->plan->n_items || *sh->stop || sh->failed;
-		pthread_mutex_unlock(&sh->mu);
-		enum_progress_update(&prog, atomic_load(&sh->done_states),
-				     atomic_load(&sh->done_classes), false);
-		if (over)
-			break;
+		show_progress(&prog, sh, o->reachable, false);
 	}
 	for (int i = 0; i < jobs; i++)
 		pthread_join(th[i], NULL);
-	enum_progress_update(&prog, atomic_load(&sh->done_states),
-			     atomic_load(&sh->done_classes), true);
+	show_progress(&prog, sh, o->reachable, true);
 	enum_progress_end(&prog);
 	free(th);
 	return 0;
@@ -338,6 +363,8 @@ static int execute(struct plan *p, volatile sig_atomic_t *stop,
 	pthread_mutex_init(&sh.mu, NULL);
 	error_init(&sh.err);
 	int rc = open_run(&sh, o, &info, err);
+	if (rc == 0 && p->u.config_path)
+		rc = enum_store_config(&store, sh.run, p->u.config_path, err);
 	double t0 = enum_now();
 	if (rc == 0)
 		rc = run_workers(&sh, o, sum->estimate);

@@ -66,6 +66,12 @@ double enum_now(void);
 void enum_progress_init(struct enum_progress *p, uint64_t total, bool quiet);
 void enum_progress_update(struct enum_progress *p, uint64_t done,
 			  uint64_t classes, bool force);
+/* enum_progress_reach: reachable mode's report: states expanded, the
+ * frontier (found, not yet expanded), states/s and work items (scenarios)
+ * done of total; no ETA, as the number of reachable states is unknown. */
+void enum_progress_reach(struct enum_progress *p, uint64_t expanded,
+			 uint64_t frontier, uint64_t items_done,
+			 uint64_t items_total, bool force);
 void enum_progress_end(struct enum_progress *p);
 
 #endif

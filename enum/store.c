@@ -213,6 +213,17 @@ static int user_version(sqlite3 *db)
 	return v;
 }
 
+/* A run's KubeSchedulerConfiguration (its universe's `config:`), kept so
+ * an export can reproduce a finding made under a non-default profile.
+ * Added to schema 1 without a version bump: created on every open, so
+ * databases written before it gain it (an export of such a database just
+ * finds no config). */
+static const char configs_schema[] =
+	"CREATE TABLE IF NOT EXISTS configs("
+	" run_id INTEGER PRIMARY KEY REFERENCES runs(id),"
+	" path TEXT NOT NULL,"
+	" yaml TEXT NOT NULL);";
+
 /* An empty database gets the schema; a kso one must have our version. */
 static int ensure_schema(struct enum_store *s, struct error *err)
 {
@@ -254,7 +265,7 @@ int enum_store_open(struct enum_store *s, const char *path, struct error *err)
 	if (exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
 		 "PRAGMA foreign_keys=ON", err))
 		return -1;
-	if (ensure_schema(s, err))
+	if (ensure_schema(s, err) || exec(s, configs_schema, err))
 		return -1;
 	for (int i = 0; i < ST_COUNT; i++)
 		if (sqlite3_prepare_v2(s->db, statements[i], -1,
@@ -317,6 +328,56 @@ static uint64_t sum_findings(const struct enum_tally *t)
 }
 
 /* --------------------------------------------------------------- runs */
+
+/* The whole of file path (malloc'ed, NUL-terminated), or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct enum_buf b;
+	enum_buf_init(&b);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		enum_buf_add(&b, chunk, n);
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		enum_buf_release(&b);
+		return NULL;
+	}
+	char *text = strdup(b.s ? b.s : "");
+	enum_buf_release(&b);
+	if (!text)
+		abort();
+	return text;
+}
+
+int enum_store_config(struct enum_store *s, int64_t run, const char *path,
+		      struct error *err)
+{
+	assert(s && path && err);
+	char *text = slurp(path);
+	if (!text)
+		return error_plain(err, "%s: cannot read", path);
+	pthread_mutex_lock(&s->mu);
+	sqlite3_stmt *st;
+	int rc = -1;
+	if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO configs(run_id, path, "
+			       "yaml) VALUES(?, ?, ?)", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, run);
+		sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+		sqlite3_finalize(st);
+	}
+	if (rc)
+		db_error(s, err, "store config");
+	pthread_mutex_unlock(&s->mu);
+	free(text);
+	return rc;
+}
 
 int enum_store_new_run(struct enum_store *s, const struct enum_run_info *info,
 		       int64_t *id, struct error *err)
@@ -705,6 +766,27 @@ static int merge_run(struct enum_store *o, int64_t src, int64_t dst,
 	return exec(o, sql, err);
 }
 
+/* Copies a source run's config, if the source (possibly older than the
+ * configs table) has one and the output run has none yet. */
+static int merge_config(struct enum_store *o, int64_t src, int64_t dst,
+			struct error *err)
+{
+	sqlite3_stmt *st;
+	bool has = false;
+	if (sqlite3_prepare_v2(o->db, "SELECT 1 FROM src.sqlite_master WHERE "
+			       "type='table' AND name='configs'", -1, &st, NULL) == SQLITE_OK) {
+		has = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	if (!has)
+		return 0;
+	char sql[512];
+	snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO main.configs SELECT %lld, "
+		 "path, yaml FROM src.configs WHERE run_id=%lld",
+		 (long long)dst, (long long)src);
+	return exec(o, sql, err);
+}
+
 static int merge_one(struct enum_store *o, const char *in, struct error *err)
 {
 	sqlite3_stmt *st;
@@ -734,6 +816,8 @@ static int merge_one(struct enum_store *o, const char *in, struct error *err)
 			rc = map_run(o, ids[i], &dst, err);
 			if (rc == 0)
 				rc = merge_run(o, ids[i], dst, err);
+			if (rc == 0)
+				rc = merge_config(o, ids[i], dst, err);
 			if (rc == 0)
 				rc = finish_locked(o, dst, -1, NULL, err);
 		}

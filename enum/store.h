@@ -66,6 +66,12 @@ void enum_store_close(struct enum_store *s);
 int enum_store_new_run(struct enum_store *s, const struct enum_run_info *info,
 		       int64_t *id, struct error *err);
 
+/* enum_store_config: records the KubeSchedulerConfiguration file path
+ * (its path as given and its text) as run id's config, for exports.
+ * Returns 0, or -1 with err set (unreadable file, SQL). */
+int enum_store_config(struct enum_store *s, int64_t run, const char *path,
+		      struct error *err);
+
 /* enum_store_find_resumable: the newest incomplete run with the same
  * universe, mode, options and shard; *id = -1 when there is none. */
 int enum_store_find_resumable(struct enum_store *s, const struct enum_run_info *info,

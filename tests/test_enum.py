@@ -34,6 +34,8 @@ from conftest import FIXTURES, KSO, run_kso
 
 DEFAULT = FIXTURES / "universes" / "default.yaml"
 TWO = FIXTURES / "universes" / "two-by-two.yaml"
+NRS = FIXTURES / "universes" / "no-resource-scores.yaml"
+TWF = FIXTURES / "universes" / "tie-worse-final.yaml"
 
 DEFAULT_STATES = 6144 * 256
 DEFAULT_DECISIONS = 6144 * 175
@@ -224,6 +226,95 @@ def test_export_reproduces_with_explain(default_db, tmp_path):
     assert pre["differs"] is True
     # minimized: n1 and n2 play no part and are dropped
     assert "name: n1" not in text and "name: n2" not in text
+
+
+def viable(path, *config):
+    import json
+    r = run_kso("explain", path, *config, "--pod", "default/b", "-o", "json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)["viable"]
+
+
+def test_export_carries_the_universe_config(tmp_path):
+    # no-resource-scores.yaml (derivation in its header): with its config
+    # (both resource scores disabled) a on n1 and b pending has viable
+    # {n1, n2} and b on n1 breaks a's hostname spread (skew 2 > 1); under
+    # the default profile the resource scores prefer the empty n2 and
+    # there is no finding.  Placements with a on a node and b pending:
+    # a=n1 and a=n2, one symmetry class: 2 raw states (1 class).
+    db = tmp_path / "c.db"
+    r = enum(NRS, "--db", db, "--quiet")
+    assert r.returncode == 0, r.stderr
+    con = sqlite3.connect(db)
+    (n,) = con.execute("SELECT count(*) FROM findings WHERE kind = "
+                       "'breaks-earlier'").fetchone()
+    (sid,) = con.execute("SELECT state_id FROM findings").fetchone()
+    (cfg,) = con.execute("SELECT yaml FROM configs").fetchone()
+    con.close()
+    assert n == 1 and "NodeResourcesBalancedAllocation" in cfg
+    out = tmp_path / "found.yaml"
+    r = run_kso("export", db, sid, "-o", out)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    conf = tmp_path / "found.config.yaml"
+    assert conf.read_text() == cfg
+    assert ("kso explain found.yaml --config found.config.yaml "
+            "--pod default/b") in text
+    # minimized under the config: nothing can go (without n2 or a there is
+    # no skew), so it is marked minimized rather than left whole
+    assert "# minimized:" in text
+    assert viable(out, "--config", conf) == ["n1", "n2"]
+    assert viable(out) == ["n2"]          # reproduces only with the config
+    # on stdout the config comes along as comment lines
+    r = run_kso("export", db, sid)
+    assert r.returncode == 0 and "#   kind: KubeSchedulerConfiguration" in r.stdout
+    # a merged database keeps the config
+    merged = tmp_path / "m.db"
+    assert run_kso("merge", db, "-o", merged).returncode == 0
+    con = sqlite3.connect(merged)
+    assert con.execute("SELECT yaml FROM configs").fetchone() == (cfg,)
+    con.close()
+
+
+def test_export_minimizes_worse_final_through_a_tie(tmp_path):
+    # tie-worse-final.yaml (derivation in its header): a ties n1/n2; a on
+    # n1 leaves b (2 cpu) pending for good, a on n2 lets b onto n1, so
+    # {a=n1, b=-} is a worse final state.  It has no decision to re-check:
+    # the export re-checks it by a reachable search of each smaller
+    # scenario; n3 (tainted, tolerated by nobody) goes, the rest stays.
+    db = tmp_path / "w.db"
+    r = enum(TWF, "--mode", "reachable", "--db", db, "--quiet")
+    assert r.returncode == 0, r.stderr
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT s.id, s.placement FROM findings f JOIN states s "
+                       "ON s.id = f.state_id WHERE f.kind = 'worse-final'"
+                       ).fetchall()
+    con.close()
+    assert [p for _, p in rows] == ["default/a=n1 default/b=-"]
+    out = tmp_path / "wf.yaml"
+    r = run_kso("export", db, rows[0][0], "-o", out)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert "# finding worse-final" in text
+    assert "# minimized: " in text and "reachable search" in text
+    assert "name: n3" not in text
+    for name in ("n1", "n2", "a", "b"):
+        assert f"name: {name}\n" in text
+    assert (tmp_path / "wf.config.yaml").exists()
+
+
+def test_reachable_progress_lines(tmp_path):
+    # stderr is not a terminal here: plain lines, the last one forced at the
+    # end.  two-by-two under node symmetry has 3 canonical states (module
+    # docstring), all expanded, so the frontier ends empty; 1 scenario.
+    r = enum(TWO, "--mode", "reachable", "--db", tmp_path / "p.db")
+    assert r.returncode == 0, r.stderr
+    lines = [l for l in r.stderr.splitlines() if "reachable:" in l]
+    assert lines and lines[-1].startswith(
+        "kso enum: reachable: 3 states visited, frontier 0, "), r.stderr
+    assert lines[-1].endswith(" states/s, 1/1 scenarios")
+    r = enum(TWO, "--mode", "reachable", "--db", tmp_path / "q.db", "--quiet")
+    assert "reachable:" not in r.stderr
 
 
 def test_export_dir(tmp_path):

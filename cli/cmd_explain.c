@@ -18,6 +18,7 @@
 #include "explain.h"
 #include "inputs.h"
 #include "../oracle/oracle.h"
+#include "../model/xalloc.h"
 
 /* The engines --engine chooses from; the first is the default.  Both fill
  * the same struct model_cycle_result, so everything printed is identical
@@ -72,11 +73,7 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 {
 	memset(a, 0, sizeof *a);
 	a->engine = engines[0].name;
-	a->paths = calloc((size_t)argc + 1, sizeof *a->paths);
-	if (!a->paths) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
+	a->paths = xcalloc((size_t)argc + 1, sizeof *a->paths);
 	for (int i = 0; i < argc; i++) {
 		const char *opt = argv[i];
 		const char **dst = NULL;

@@ -47,6 +47,7 @@
 #include "json.h"
 #include "../model/scheduler.h"
 #include "../oracle/scheduler.h"
+#include "../model/xalloc.h"
 
 enum output { OUT_TABLE, OUT_JSON, OUT_YAML };
 
@@ -132,11 +133,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 {
 	memset(a, 0, sizeof *a);
 	a->oracle = true;
-	a->paths = calloc((size_t)argc + 1, sizeof *a->paths);
-	if (!a->paths) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
+	a->paths = xcalloc((size_t)argc + 1, sizeof *a->paths);
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);

@@ -7,6 +7,7 @@
  * event message ("0/3 nodes are available: ...") when nothing fits.
  */
 #include "explain.h"
+#include "../model/xalloc.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -24,11 +25,7 @@ static void grid_init(struct grid *g, int rows, int cols)
 {
 	g->rows = rows;
 	g->cols = cols;
-	g->cells = calloc((size_t)rows * (size_t)cols, CELL_LEN);
-	if (!g->cells) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
+	g->cells = xcalloc((size_t)rows * (size_t)cols, CELL_LEN);
 }
 
 static void grid_release(struct grid *g)
@@ -56,11 +53,7 @@ static int text_width(const char *s)
 
 static void grid_print(struct grid *g, FILE *f)
 {
-	int *width = calloc((size_t)g->cols, sizeof *width);
-	if (!width) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
+	int *width = xcalloc((size_t)g->cols, sizeof *width);
 	for (int r = 0; r < g->rows; r++)
 		for (int c = 0; c < g->cols; c++) {
 			int w = text_width(grid_cell(g, r, c));

@@ -5,6 +5,7 @@
  * the states that are stored, so the hot loop formats nothing.
  */
 #include "enum.h"
+#include "../model/xalloc.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -12,14 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *xstrdup(const char *s)
+/* A malloc'ed copy of s; NULL reads as "". */
+static char *dup_or_empty(const char *s)
 {
-	char *d = strdup(s ? s : "");
-	if (!d) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return d;
+	return xstrdup(s ? s : "");
 }
 
 static char *nodes_text(const struct cluster *c, const int *v, int n)
@@ -75,7 +72,7 @@ static char *casualty_text(const struct model_victims *v)
 	snprintf(buf, sizeof buf, "pdb=%d prio=%d sum=%" PRId64 " victims=%d",
 		 k->pdb_violations, (int)k->highest_priority, k->priority_sum,
 		 k->victims);
-	return xstrdup(buf);
+	return dup_or_empty(buf);
 }
 
 static void record_preemption(struct enum_record *r, const struct cluster *c,
@@ -83,18 +80,18 @@ static void record_preemption(struct enum_record *r, const struct cluster *c,
 {
 	const struct model_preemption *k = &o->kube, *m = &o->minimal;
 	bool kok = k->node >= 0, mok = o->minimal_ok && m->node >= 0;
-	r->kube_node = xstrdup(kok ? c->nodes[k->node].name : "-");
-	r->kube_victims = kok ? pods_text(c, k->chosen.pods, k->chosen.n) : xstrdup("");
-	r->kube_casualty = kok ? casualty_text(&k->chosen) : xstrdup("");
-	r->min_node = xstrdup(mok ? c->nodes[m->node].name
+	r->kube_node = dup_or_empty(kok ? c->nodes[k->node].name : "-");
+	r->kube_victims = kok ? pods_text(c, k->chosen.pods, k->chosen.n) : dup_or_empty("");
+	r->kube_casualty = kok ? casualty_text(&k->chosen) : dup_or_empty("");
+	r->min_node = dup_or_empty(mok ? c->nodes[m->node].name
 			      : o->minimal_ok ? "-" : "(too many victims)");
-	r->min_victims = mok ? pods_text(c, m->chosen.pods, m->chosen.n) : xstrdup("");
-	r->min_casualty = mok ? casualty_text(&m->chosen) : xstrdup("");
+	r->min_victims = mok ? pods_text(c, m->chosen.pods, m->chosen.n) : dup_or_empty("");
+	r->min_casualty = mok ? casualty_text(&m->chosen) : dup_or_empty("");
 	r->oracle_checked = o->oracle_preempt_checked;
 	const struct model_preemption *q = &o->oracle_pr;
 	bool ook = o->oracle_preempt_checked && q->node >= 0;
-	r->oracle_node = xstrdup(ook ? c->nodes[q->node].name : "-");
-	r->oracle_victims = ook ? pods_text(c, q->chosen.pods, q->chosen.n) : xstrdup("");
+	r->oracle_node = dup_or_empty(ook ? c->nodes[q->node].name : "-");
+	r->oracle_victims = ook ? pods_text(c, q->chosen.pods, q->chosen.n) : dup_or_empty("");
 	r->differs = kok != mok || strcmp(r->kube_node, r->min_node) != 0 ||
 		     strcmp(r->kube_victims, r->min_victims) != 0;
 }
@@ -107,13 +104,13 @@ void enum_record_outcome(struct enum_record *r, const struct enum_ctx *x,
 	const struct pod *p = &c->pods[o->pod];
 	char name[300];
 	snprintf(name, sizeof name, "%s/%s", p->ns, p->name);
-	r->pod = xstrdup(name);
+	r->pod = dup_or_empty(name);
 	r->model_feasible = nodes_text(c, x->mr.feasible, x->mr.n_feasible);
 	r->model_viable = nodes_text(c, x->mr.viable, x->mr.n_viable);
 	r->oracle_feasible = nodes_text(c, x->orr.feasible, x->orr.n_feasible);
-	r->oracle_choice = xstrdup(o->oracle_choice >= 0 ? c->nodes[o->oracle_choice].name : "-");
+	r->oracle_choice = dup_or_empty(o->oracle_choice >= 0 ? c->nodes[o->oracle_choice].name : "-");
 	r->agree = o->agree;
-	r->detail = xstrdup(o->agree ? "" : o->disagreement);
+	r->detail = dup_or_empty(o->agree ? "" : o->disagreement);
 	if (o->preempted)
 		record_preemption(r, c, o);
 	for (int i = 0; i < MODEL_INV_COUNT; i++)
@@ -129,9 +126,9 @@ void enum_record_violation(struct enum_record *r, const char *name,
 {
 	if (r->n_viol > MODEL_INV_COUNT)
 		return;
-	r->viol_name[r->n_viol] = xstrdup(name);
-	r->viol_detail[r->n_viol] = xstrdup(detail);
-	r->viol_trace[r->n_viol] = xstrdup(trace);
+	r->viol_name[r->n_viol] = dup_or_empty(name);
+	r->viol_detail[r->n_viol] = dup_or_empty(detail);
+	r->viol_trace[r->n_viol] = dup_or_empty(trace);
 	r->n_viol++;
 }
 
@@ -143,8 +140,8 @@ void enum_record_finding(struct enum_record *r, const char *kind,
 			return;
 	if (r->n_find >= ENUM_FIND_COUNT)
 		return;
-	r->find_kind[r->n_find] = xstrdup(kind);
-	r->find_detail[r->n_find] = xstrdup(detail);
+	r->find_kind[r->n_find] = dup_or_empty(kind);
+	r->find_detail[r->n_find] = dup_or_empty(detail);
 	r->n_find++;
 }
 

@@ -5,6 +5,7 @@
  * YAML so the ordinary loader decodes it and the store keeps it.
  */
 #include "ytree.h"
+#include "../model/xalloc.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -32,11 +33,7 @@ static void buf_reserve(struct enum_buf *b, size_t more)
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap < b->n + more + 1)
 		cap *= 2;
-	char *s = realloc(b->s, cap);
-	if (!s) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
+	char *s = xrealloc(b->s, cap);
 	b->s = s;
 	b->cap = cap;
 }

@@ -110,16 +110,6 @@ static void result_reset(struct model_cycle_result *r, int pod)
 	r->nominated_node = -1;
 }
 
-static char *cycle_strdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return d;
-}
-
 /* The cycle failed with an Error: no node is chosen, the message is the
  * error (kube logs it and requeues the pod). */
 static int cycle_error(struct model_cycle_result *r,
@@ -133,7 +123,7 @@ static int cycle_error(struct model_cycle_result *r,
 	for (int i = 0; i < r->n_nodes; i++)
 		r->total[i] = 0;
 	memset(r->scores, 0, sizeof *r->scores * (size_t)r->n_nodes * PLUGIN_COUNT);
-	r->message = cycle_strdup(st->n_reasons ? model_status_reason(st, 0) : "error");
+	r->message = xstrdup(st->n_reasons ? model_status_reason(st, 0) : "error");
 	return 0;
 }
 
@@ -295,7 +285,7 @@ int model_schedule_cycle(const struct sched_profile *prof,
 	/* kube §1.3 step 1 */
 	if (c->n_nodes == 0) {
 		r->code = MODEL_UAU;
-		r->message = cycle_strdup("no nodes available to schedule pods");
+		r->message = xstrdup("no nodes available to schedule pods");
 		return 0;
 	}
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "xalloc.h"
 
 void model_selector_init_nothing(struct model_selector *s)
 {
@@ -30,12 +31,7 @@ void model_selector_release(struct model_selector *s)
 
 static struct label *selector_grow(struct label *items, int n)
 {
-	struct label *p = realloc(items, sizeof *p * (size_t)(n + 1));
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
+	return xrealloc(items, sizeof *items * (size_t)(n + 1));
 }
 
 void model_selector_copy(struct model_selector *dst,
@@ -45,11 +41,7 @@ void model_selector_copy(struct model_selector *dst,
 	*dst = *src;
 	dst->equal = NULL;
 	if (src->n_equal) {
-		dst->equal = malloc(sizeof *dst->equal * (size_t)src->n_equal);
-		if (!dst->equal) {
-			fprintf(stderr, "kso: out of memory\n");
-			abort();
-		}
+		dst->equal = xmalloc(sizeof *dst->equal * (size_t)src->n_equal);
 		memcpy(dst->equal, src->equal,
 		       sizeof *dst->equal * (size_t)src->n_equal);
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pod_requests.h"
+#include "xalloc.h"
 
 /* IsExtendedResourceName for a name the loader classed as scalar: it has a
  * '/' and is not in the kubernetes.io namespace (hugepages-* and
@@ -35,16 +36,6 @@ static bool ignored(const struct sched_profile *prof, const char *name)
 			return true;
 	}
 	return false;
-}
-
-static int64_t *int64_array(int n)
-{
-	int64_t *a = calloc((size_t)(n > 0 ? n : 1), sizeof *a);
-	if (!a) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return a;
 }
 
 /* Pods with nothing to check stop after the pod-count test.  kube tests
@@ -91,7 +82,8 @@ void model_filter_node_resources_fit(const struct model_cycle *cy, int node,
 	model_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	const struct node *n = &c->nodes[node];
-	int64_t *req = int64_array(c->n_res), *used = int64_array(c->n_res);
+	int64_t *req = xcalloc((size_t)c->n_res, sizeof *req);
+	int64_t *used = xcalloc((size_t)c->n_res, sizeof *used);
 	int pods;
 	model_pod_requests(c, &c->pods[cy->pod], req);
 	model_node_requested(cy->view, node, used, NULL, NULL, &pods);

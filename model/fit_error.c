@@ -15,6 +15,7 @@
  * A status's message is its reasons joined ", ".
  */
 #include "model.h"
+#include "xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -34,11 +35,7 @@ static void buf_add(struct fit_buf *b, const char *s)
 		size_t cap = b->cap ? b->cap : 128;
 		while (cap < b->len + n + 1)
 			cap *= 2;
-		char *p = realloc(b->s, cap);
-		if (!p) {
-			fprintf(stderr, "kso: out of memory\n");
-			abort();
-		}
+		char *p = xrealloc(b->s, cap);
 		b->s = p;
 		b->cap = cap;
 	}
@@ -86,11 +83,7 @@ static const struct model_status *node_status(const struct model_cycle_result *r
 static void add_histogram(struct fit_buf *b, const struct model_cycle_result *r)
 {
 	size_t cap = (size_t)r->n_nodes * MODEL_MAX_REASONS + 1;
-	struct fit_count *h = calloc(cap, sizeof *h);
-	if (!h) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
+	struct fit_count *h = xcalloc(cap, sizeof *h);
 	int n = 0;
 	for (int node = 0; node < r->n_nodes; node++) {
 		const struct model_status *st = node_status(r, node);

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "xalloc.h"
 
 static bool in_disrupted(const struct pdb *b, const char *name)
 {
@@ -121,11 +122,7 @@ int model_pdb_split(const struct cluster *c, const int32_t *allowed,
 		    const int *pods, int n, bool *violating)
 {
 	assert(c && (pods || n == 0) && (violating || n == 0));
-	int32_t *left = malloc(sizeof *left * (size_t)(c->n_pdbs + 1));
-	if (!left) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
+	int32_t *left = xmalloc(sizeof *left * (size_t)(c->n_pdbs + 1));
 	if (c->n_pdbs)
 		memcpy(left, allowed, sizeof *left * (size_t)c->n_pdbs);
 	int count = 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "quirks.h"
+#include "xalloc.h"
 
 static const struct quantity QZERO = {0, 0};
 static const struct quantity QSATURATED = {INT64_MAX, 0};
@@ -202,16 +203,6 @@ void model_pod_nonzero(const struct cluster *c, const struct pod *p,
 	*mem = pod_nonzero(p, RES_MEMORY);
 }
 
-static int64_t *int64_array(int n)
-{
-	int64_t *a = calloc((size_t)(n > 0 ? n : 1), sizeof *a);
-	if (!a) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return a;
-}
-
 /*
  * Requested(Node, S)[r]  == Σ_{Pod : BoundTo(Pod, Node, S)} PodRequests(Pod)[r]
  * NonZeroRequested(Node, S)[r] == Σ_{Pod : BoundTo(Pod, Node, S)} NonZero(Pod)[r]
@@ -226,7 +217,7 @@ void model_node_requested(const struct snapshot *s, int node,
 	assert(s && s->cluster && requested);
 	const struct cluster *c = s->cluster;
 	assert(node >= 0 && node < c->n_nodes);
-	int64_t *one = int64_array(c->n_res);
+	int64_t *one = xcalloc((size_t)c->n_res, sizeof *one);
 	int64_t nz_cpu = 0, nz_mem = 0;
 	int count = 0;
 	for (int r = 0; r < c->n_res; r++)

@@ -297,11 +297,7 @@ static void dry_run_init(struct dry_run *d, int n_nodes, int cap)
 	d->nonviolating = xmalloc(sizeof *d->nonviolating * (size_t)cap);
 	d->violating = xmalloc(sizeof *d->violating * (size_t)cap);
 	d->status = xmalloc(sizeof *d->status * (size_t)n_nodes);
-	d->has_status = calloc((size_t)n_nodes + 1, sizeof *d->has_status);
-	if (!d->has_status) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
+	d->has_status = xcalloc((size_t)n_nodes + 1, sizeof *d->has_status);
 }
 
 static void dry_run_release(struct dry_run *d)

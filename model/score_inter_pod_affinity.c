@@ -13,6 +13,7 @@
 #include "affinity_terms.h"
 #include "match.h"
 #include "plugin.h"
+#include "xalloc.h"
 
 /* One entry of topologyScore: score[key][value] += weight. */
 struct ipa_contrib {
@@ -34,11 +35,7 @@ static void ipa_add(struct ipa_contribs *cs, const struct node *m,
 		return;
 	if (cs->n == cs->cap) {
 		cs->cap = cs->cap ? 2 * cs->cap : 32;
-		struct ipa_contrib *p = realloc(cs->items, sizeof *p * (size_t)cs->cap);
-		if (!p) {
-			fprintf(stderr, "kso: out of memory\n");
-			abort();
-		}
+		struct ipa_contrib *p = xrealloc(cs->items, sizeof *p * (size_t)cs->cap);
 		cs->items = p;
 	}
 	cs->items[cs->n].key = key;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "pod_requests.h"
+#include "xalloc.h"
 
 #define MAX_NODE_SCORE 100
 #define MAX_UTILIZATION 100
@@ -115,16 +116,6 @@ static int64_t node_score(const struct model_cycle *cy, int node,
 	return sum / weights;
 }
 
-static int64_t *int64_array(int n)
-{
-	int64_t *a = calloc((size_t)(n > 0 ? n : 1), sizeof *a);
-	if (!a) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return a;
-}
-
 enum model_code model_score_node_resources_fit(const struct model_cycle *cy,
 					       const int *feasible, int n,
 					       int64_t *scores,
@@ -139,7 +130,8 @@ enum model_code model_score_node_resources_fit(const struct model_cycle *cy,
 	}
 	assert(cy->profile->fit_strategy != FIT_REQUESTED_TO_CAPACITY_RATIO ||
 	       cy->profile->n_shape > 0);
-	int64_t *pod_req = int64_array(c->n_res), *requested = int64_array(c->n_res);
+	int64_t *pod_req = xcalloc((size_t)c->n_res, sizeof *pod_req);
+	int64_t *requested = xcalloc((size_t)c->n_res, sizeof *requested);
 	model_pod_score_request(c, &c->pods[cy->pod], pod_req);
 	for (int i = 0; i < n; i++)
 		scores[i] = node_score(cy, feasible[i], pod_req, requested);

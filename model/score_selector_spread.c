@@ -13,6 +13,7 @@
 #include "default_selector.h"
 #include "match.h"
 #include "plugin.h"
+#include "xalloc.h"
 
 #define LABEL_BETA_ZONE "failure-domain.beta.kubernetes.io/zone"
 #define LABEL_ZONE "topology.kubernetes.io/zone"
@@ -61,12 +62,8 @@ static void ss_counts(const struct model_cycle *cy,
 {
 	const struct cluster *c = cy->cluster;
 	const struct pod *p = &c->pods[cy->pod];
-	int64_t *per_node = calloc(c->n_nodes > 0 ? (size_t)c->n_nodes : 1,
+	int64_t *per_node = xcalloc(c->n_nodes > 0 ? (size_t)c->n_nodes : 1,
 				   sizeof *per_node);
-	if (!per_node) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
 	if (!model_selector_is_empty(sel))
 		for (int q = 0; q < c->n_pods; q++) {
 			int node = cy->view->pod_node[q];
@@ -111,11 +108,7 @@ static int64_t zone_count(const struct cluster *c, const int *feasible, int n,
 static void ss_normalize(const struct cluster *c, const int *feasible, int n,
 			 int64_t *scores)
 {
-	int64_t *zone_counts = calloc(n > 0 ? (size_t)n : 1, sizeof *zone_counts);
-	if (!zone_counts) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
+	int64_t *zone_counts = xcalloc(n > 0 ? (size_t)n : 1, sizeof *zone_counts);
 	int64_t max_node = 0, max_zone = 0;
 	bool have_zones = false;
 	for (int f = 0; f < n; f++) {

@@ -2,6 +2,7 @@
  * snapshot.c - a placement of a cluster's pods (see snapshot.h).
  */
 #include "snapshot.h"
+#include "xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -10,12 +11,7 @@
 
 static int32_t *snapshot_array(int n)
 {
-	int32_t *a = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
-	if (!a) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return a;
+	return xmalloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
 }
 
 void snapshot_init(struct snapshot *s, const struct cluster *c)

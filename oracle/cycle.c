@@ -404,16 +404,16 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 {
 	int n_all = cy->c->n_nodes;
 	size_t cap = 256, len = 0;
-	char *msg = oracle_xmalloc(cap);
+	char *msg = xmalloc(cap);
 	len = (size_t)snprintf(msg, cap, "0/%d nodes are available:", n_all);
 	struct reason_count *rc = NULL;
 	int n_rc = 0;
 	if (pre && pre->n_reasons) {
-		rc = oracle_xcalloc(1, sizeof(*rc));
+		rc = xcalloc(1, sizeof(*rc));
 		size_t need = 8;
 		for (int i = 0; i < pre->n_reasons; i++)
 			need += strlen(model_status_reason(pre, i)) + 2;
-		rc[0].text = oracle_xmalloc(need);
+		rc[0].text = xmalloc(need);
 		rc[0].text[0] = 0;
 		for (int i = 0; i < pre->n_reasons; i++) {
 			if (i)
@@ -427,7 +427,7 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 		int total = 0;
 		for (int i = 0; i < n_status; i++)
 			total += node_status[i]->n_reasons;
-		rc = oracle_xcalloc((size_t)total + 1, sizeof(*rc));
+		rc = xcalloc((size_t)total + 1, sizeof(*rc));
 		const char *last = NULL;
 		int last_id = -1;
 		for (int i = 0; i < n_status; i++)
@@ -445,7 +445,7 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 		oracle_strmap_release(&ids);
 		for (int i = 0; i < n_rc; i++) {
 			size_t need = strlen(rc[i].reason) + 16;
-			rc[i].text = oracle_xmalloc(need);
+			rc[i].text = xmalloc(need);
 			snprintf(rc[i].text, need, "%d %s", rc[i].count, rc[i].reason);
 		}
 		qsort(rc, (size_t)n_rc, sizeof(*rc), reason_text_cmp);
@@ -454,7 +454,7 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 		size_t need = len + strlen(rc[i].text) + 4;
 		if (need > cap) {
 			cap = need * 2;
-			msg = oracle_xrealloc(msg, cap);
+			msg = xrealloc(msg, cap);
 		}
 		len += (size_t)snprintf(msg + len, cap - len, "%s%s", i ? ", " : " ",
 					rc[i].text);
@@ -463,7 +463,7 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 	free(rc);
 	if (n_rc) {
 		if (len + 2 > cap)
-			msg = oracle_xrealloc(msg, cap = len + 2);
+			msg = xrealloc(msg, cap = len + 2);
 		msg[len++] = '.';
 		msg[len] = 0;
 	}
@@ -508,11 +508,11 @@ static void scratch_init(struct oracle_data *d)
 	if (d->scratch_nodes)
 		return;
 	size_t n = (size_t)d->n_nodes + 1;
-	d->scratch_nodes = oracle_xmalloc(sizeof(int) * n);
-	d->scratch_viable = oracle_xmalloc(sizeof(int) * n);
-	d->scratch_total = oracle_xmalloc(sizeof(int64_t) * n);
-	d->scratch_sort = oracle_xmalloc(sizeof(int) * n);
-	d->scratch_bits = oracle_xcalloc(n / 64 + 1, sizeof(uint64_t));
+	d->scratch_nodes = xmalloc(sizeof(int) * n);
+	d->scratch_viable = xmalloc(sizeof(int) * n);
+	d->scratch_total = xmalloc(sizeof(int64_t) * n);
+	d->scratch_sort = xmalloc(sizeof(int) * n);
+	d->scratch_bits = xcalloc(n / 64 + 1, sizeof(uint64_t));
 }
 
 static void record(struct model_cycle_result *r, int node, const struct node_eval *e)
@@ -718,7 +718,7 @@ static bool prescore_error(struct oracle_cycle *cy, struct model_cycle_result *r
 		model_status_add(&r->error, MODEL_ERROR, why);
 		r->code = MODEL_ERROR;
 		r->n_viable = 0;
-		r->message = oracle_xmalloc(strlen(why) + 1);
+		r->message = xmalloc(strlen(why) + 1);
 		strcpy(r->message, why);
 	}
 	return true;

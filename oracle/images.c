@@ -22,8 +22,8 @@ void oracle_images_init(struct oracle *o)
 	const struct cluster *c = o->cluster;
 	struct oracle_data *d = o->d;
 	int cap = 16;
-	d->img_size = oracle_xmalloc(sizeof(int64_t) * (size_t)cap);
-	d->img_nodes = oracle_xmalloc(sizeof(int) * (size_t)cap);
+	d->img_size = xmalloc(sizeof(int64_t) * (size_t)cap);
+	d->img_nodes = xmalloc(sizeof(int) * (size_t)cap);
 	for (int n = 0; n < c->n_nodes; n++) {
 		const struct node *node = &c->nodes[n];
 		struct oracle_ilist ids = {0};
@@ -35,8 +35,8 @@ void oracle_images_init(struct oracle *o)
 				if (id == before) {
 					if (id >= cap) {
 						cap *= 2;
-						d->img_size = oracle_xrealloc(d->img_size, sizeof(int64_t) * (size_t)cap);
-						d->img_nodes = oracle_xrealloc(d->img_nodes, sizeof(int) * (size_t)cap);
+						d->img_size = xrealloc(d->img_size, sizeof(int64_t) * (size_t)cap);
+						d->img_nodes = xrealloc(d->img_nodes, sizeof(int) * (size_t)cap);
 					}
 					d->img_size[id] = im->size_bytes;
 					d->img_nodes[id] = 0;

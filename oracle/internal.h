@@ -24,6 +24,7 @@
 
 #include "../model/arena.h"
 #include "../model/match.h"
+#include "../model/xalloc.h"
 #include "oracle.h"
 
 /* ------------------------------------------------------------ utilities */
@@ -92,10 +93,6 @@ static inline void oracle_status_ok(struct model_status *st)
 void oracle_status_fail_str(struct model_status *st, enum model_code code,
 			    const char *reason);
 
-/* oracle_xmalloc / oracle_xcalloc: abort on out-of-memory. */
-void *oracle_xmalloc(size_t n);
-void *oracle_xcalloc(size_t count, size_t size);
-void *oracle_xrealloc(void *p, size_t n);
 
 /* --------------------------------------------------------------- topology */
 

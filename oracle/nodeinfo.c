@@ -48,7 +48,7 @@ static int label_cmp(const void *a, const void *b)
 static const char *group_key(struct oracle_data *d, const struct pod *p)
 {
 	int n = p->labels.n;
-	struct label *ls = oracle_xmalloc(sizeof(*ls) * (size_t)(n ? n : 1));
+	struct label *ls = xmalloc(sizeof(*ls) * (size_t)(n ? n : 1));
 	if (n)
 		memcpy(ls, p->labels.items, sizeof(*ls) * (size_t)n);
 	qsort(ls, (size_t)n, sizeof(*ls), label_cmp);
@@ -69,8 +69,8 @@ static void pods_init(struct oracle *o)
 	struct oracle_data *d = o->d;
 	struct oracle_strmap groups;
 	oracle_strmap_init(&groups);
-	bool *has_key = oracle_xcalloc((size_t)c->n_res + 1, sizeof(bool));
-	d->group_rep = oracle_xcalloc((size_t)c->n_pods, sizeof(int));
+	bool *has_key = xcalloc((size_t)c->n_res + 1, sizeof(bool));
+	d->group_rep = xcalloc((size_t)c->n_pods, sizeof(int));
 	for (int p = 0; p < c->n_pods; p++) {
 		const struct pod *pod = &c->pods[p];
 		oracle_pod_requests(c, pod, false, &d->pod_req[(size_t)p * d->n_res], has_key);
@@ -82,8 +82,8 @@ static void pods_init(struct oracle *o)
 			d->group_rep[d->n_groups++] = p;
 		d->pod_group[p] = g;
 	}
-	d->group_ns = oracle_xcalloc((size_t)d->n_groups, sizeof(int));
-	d->group_terminating = oracle_xcalloc((size_t)d->n_groups, sizeof(bool));
+	d->group_ns = xcalloc((size_t)d->n_groups, sizeof(int));
+	d->group_terminating = xcalloc((size_t)d->n_groups, sizeof(bool));
 	for (int g = 0; g < d->n_groups; g++) {
 		d->group_ns[g] = d->pod_ns[d->group_rep[g]];
 		d->group_terminating[g] = c->pods[d->group_rep[g]].deletion.has;
@@ -129,7 +129,7 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 	memset(o, 0, sizeof(*o));
 	o->cluster = c;
 	snapshot_clone(&o->snap, s);
-	struct oracle_data *d = o->d = oracle_xcalloc(1, sizeof(*d));
+	struct oracle_data *d = o->d = xcalloc(1, sizeof(*d));
 	arena_init(&d->arena);
 	d->n_nodes = c->n_nodes;
 	d->n_pods = c->n_pods;
@@ -137,7 +137,7 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 	size_t nn = (size_t)c->n_nodes, np = (size_t)c->n_pods, nr = (size_t)c->n_res;
 	d->alloc = arena_array(&d->arena, nn * nr + 1, sizeof(int64_t));
 	d->alloc_has = arena_array(&d->arena, nn * nr + 1, sizeof(bool));
-	d->nodes = oracle_xcalloc(nn, sizeof(struct oracle_node));
+	d->nodes = xcalloc(nn, sizeof(struct oracle_node));
 	d->order = arena_array(&d->arena, nn + 1, sizeof(int));
 	d->pod_req = arena_array(&d->arena, np * nr + 1, sizeof(int64_t));
 	d->pod_nz = arena_array(&d->arena, 2 * np + 1, sizeof(int64_t));
@@ -222,7 +222,7 @@ static void group_add(struct oracle_node *x, int g, int delta)
 	assert(delta > 0);
 	if (x->n_groups == x->cap_groups) {
 		x->cap_groups = x->cap_groups ? 2 * x->cap_groups : 4;
-		x->groups = oracle_xrealloc(x->groups, sizeof(*x->groups) * (size_t)x->cap_groups);
+		x->groups = xrealloc(x->groups, sizeof(*x->groups) * (size_t)x->cap_groups);
 	}
 	x->groups[x->n_groups++] = (struct oracle_gcount){g, delta};
 }

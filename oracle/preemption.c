@@ -72,15 +72,15 @@ static struct oracle_preempt_scratch *scratch_of(struct oracle *o)
 	struct oracle_data *d = o->d;
 	if (d->preempt)
 		return d->preempt;
-	struct oracle_preempt_scratch *s = oracle_xcalloc(1, sizeof(*s));
+	struct oracle_preempt_scratch *s = xcalloc(1, sizeof(*s));
 	size_t n_pdbs = (size_t)o->cluster->n_pdbs + 1;
-	s->potential = oracle_xmalloc(sizeof(int) * ((size_t)d->n_nodes + 1));
-	s->allowed = oracle_xmalloc(sizeof(int32_t) * n_pdbs);
-	s->left = oracle_xmalloc(sizeof(int32_t) * n_pdbs);
-	s->requested = oracle_xmalloc(sizeof(int64_t) * ((size_t)d->n_res + 1));
+	s->potential = xmalloc(sizeof(int) * ((size_t)d->n_nodes + 1));
+	s->allowed = xmalloc(sizeof(int32_t) * n_pdbs);
+	s->left = xmalloc(sizeof(int32_t) * n_pdbs);
+	s->requested = xmalloc(sizeof(int64_t) * ((size_t)d->n_res + 1));
 	/* a node's pods are scattered over the cluster's pod array: their
 	 * priorities side by side spare a cache miss per pod */
-	s->prio = oracle_xmalloc(sizeof(int32_t) * ((size_t)d->n_pods + 1));
+	s->prio = xmalloc(sizeof(int32_t) * ((size_t)d->n_pods + 1));
 	for (int p = 0; p < d->n_pods; p++)
 		s->prio[p] = o->cluster->pods[p].priority;
 	d->preempt = s;
@@ -120,22 +120,22 @@ static void reserve_pods(struct oracle_preempt_scratch *s, int n)
 		return;
 	s->cap_pods = n > 2 * s->cap_pods ? n : 2 * s->cap_pods;
 	size_t cap = (size_t)s->cap_pods;
-	s->lower = oracle_xrealloc(s->lower, sizeof(int) * cap);
-	s->victims = oracle_xrealloc(s->victims, sizeof(int) * cap);
-	s->viol = oracle_xrealloc(s->viol, sizeof(bool) * cap);
-	s->ranked = oracle_xrealloc(s->ranked, sizeof(struct ranked) * cap);
+	s->lower = xrealloc(s->lower, sizeof(int) * cap);
+	s->victims = xrealloc(s->victims, sizeof(int) * cap);
+	s->viol = xrealloc(s->viol, sizeof(bool) * cap);
+	s->ranked = xrealloc(s->ranked, sizeof(struct ranked) * cap);
 }
 
 static char *dup_str(const char *s)
 {
-	return strcpy(oracle_xmalloc(strlen(s) + 1), s);
+	return strcpy(xmalloc(strlen(s) + 1), s);
 }
 
 /* "preemption: " + msg, malloc'ed: the PostFilter message. */
 static char *prefixed(const char *msg)
 {
 	size_t len = strlen(msg) + sizeof "preemption: ";
-	char *s = oracle_xmalloc(len);
+	char *s = xmalloc(len);
 	snprintf(s, len, "preemption: %s", msg);
 	return s;
 }
@@ -333,7 +333,7 @@ static void ports_apply(struct oracle_used_ports *u, const struct pod *p, int si
 			} else if (sign > 0 && at < 0) {
 				if (u->n == u->cap) {
 					u->cap = u->cap ? 2 * u->cap : 8;
-					u->keys = oracle_xrealloc(u->keys, sizeof(*u->keys) * (size_t)u->cap);
+					u->keys = xrealloc(u->keys, sizeof(*u->keys) * (size_t)u->cap);
 				}
 				u->keys[u->n++] = k;
 			}
@@ -346,7 +346,7 @@ static void list_into(struct oracle_ilist *buf, struct oracle_ilist *to,
 {
 	if (buf->cap < from->n + 1) {
 		buf->cap = from->n + 1 > 2 * buf->cap ? from->n + 1 : 2 * buf->cap;
-		buf->v = oracle_xrealloc(buf->v, sizeof(int) * (size_t)buf->cap);
+		buf->v = xrealloc(buf->v, sizeof(int) * (size_t)buf->cap);
 	}
 	if (from->n)
 		memcpy(buf->v, from->v, sizeof(int) * (size_t)from->n);
@@ -372,7 +372,7 @@ static void node_copy_begin(struct oracle *o, struct oracle_preempt_scratch *s, 
 	if (s->cap_groups < x->n_groups + 1) {
 		s->cap_groups = x->n_groups + 1 > 2 * s->cap_groups ? x->n_groups + 1
 								       : 2 * s->cap_groups;
-		s->groups = oracle_xrealloc(s->groups, sizeof(*s->groups) * (size_t)s->cap_groups);
+		s->groups = xrealloc(s->groups, sizeof(*s->groups) * (size_t)s->cap_groups);
 	}
 	if (x->n_groups)
 		memcpy(s->groups, x->groups, sizeof(*s->groups) * (size_t)x->n_groups);
@@ -567,8 +567,8 @@ static void walk_init(struct walk *w, struct oracle_preempt_scratch *s, int cap)
 	w->s = s;
 	if (s->cap_list < cap + 1) {
 		s->cap_list = cap + 1;
-		s->list[0] = oracle_xrealloc(s->list[0], sizeof(struct model_victims) * (size_t)s->cap_list);
-		s->list[1] = oracle_xrealloc(s->list[1], sizeof(struct model_victims) * (size_t)s->cap_list);
+		s->list[0] = xrealloc(s->list[0], sizeof(struct model_victims) * (size_t)s->cap_list);
+		s->list[1] = xrealloc(s->list[1], sizeof(struct model_victims) * (size_t)s->cap_list);
 	}
 	w->list[0] = s->list[0];
 	w->list[1] = s->list[1];
@@ -591,8 +591,8 @@ static void walk_record(struct walk *w, const struct model_status *st, int node)
 	struct oracle_preempt_scratch *s = w->s;
 	if (w->n_rec == s->cap_rec) {
 		s->cap_rec = s->cap_rec ? 2 * s->cap_rec : 64;
-		s->rec = oracle_xrealloc(s->rec, sizeof(*s->rec) * (size_t)s->cap_rec);
-		s->rec_node = oracle_xrealloc(s->rec_node, sizeof(int) * (size_t)s->cap_rec);
+		s->rec = xrealloc(s->rec, sizeof(*s->rec) * (size_t)s->cap_rec);
+		s->rec_node = xrealloc(s->rec_node, sizeof(int) * (size_t)s->cap_rec);
 	}
 	s->rec_node[w->n_rec] = st ? -1 : node;
 	if (st)
@@ -637,7 +637,7 @@ static void check_node(struct walk *w, struct preempt_run *pr, int node)
 		int which = v.pdb_violations > 0;
 		if (w->n[which] >= w->cap)
 			return;
-		int *pods = oracle_xmalloc(sizeof(int) * (size_t)v.n);
+		int *pods = xmalloc(sizeof(int) * (size_t)v.n);
 		memcpy(pods, v.pods, sizeof(int) * (size_t)v.n);
 		v.pods = pods;
 		casualty_of(pr->o->cluster, &v);
@@ -746,8 +746,8 @@ static char *fit_message(const struct walk *w)
 		cap += st[n].n_reasons;
 	struct oracle_strmap ids;
 	oracle_strmap_init(&ids);
-	const char **reason = oracle_xmalloc(sizeof(char *) * (size_t)(cap + 1));
-	int *count = oracle_xcalloc((size_t)cap + 1, sizeof(int));
+	const char **reason = xmalloc(sizeof(char *) * (size_t)(cap + 1));
+	int *count = xcalloc((size_t)cap + 1, sizeof(int));
 	int u = 0;
 	/* the lines are sorted below: the order reasons are met is moot */
 	if (w->n_unhelpful > 0) {
@@ -763,16 +763,16 @@ static char *fit_message(const struct walk *w)
 			count[id]++;
 		}
 	oracle_strmap_release(&ids);
-	char **line = oracle_xmalloc(sizeof(char *) * (size_t)(u + 1));
+	char **line = xmalloc(sizeof(char *) * (size_t)(u + 1));
 	size_t total = 64;
 	for (int i = 0; i < u; i++) {
 		size_t len = strlen(reason[i]) + 16;
-		line[i] = oracle_xmalloc(len);
+		line[i] = xmalloc(len);
 		snprintf(line[i], len, "%d %s", count[i], reason[i]);
 		total += strlen(line[i]) + 2;
 	}
 	qsort(line, (size_t)u, sizeof(char *), reason_cmp);
-	char *msg = oracle_xmalloc(total);
+	char *msg = xmalloc(total);
 	size_t at = (size_t)snprintf(msg, total, "0/%d nodes are available:", n_with);
 	for (int i = 0; i < u; i++) {
 		at += (size_t)snprintf(msg + at, total - at, "%s%s", i ? ", " : " ", line[i]);
@@ -793,7 +793,7 @@ static void clear_lower_nominated(const struct oracle *o, int pod, int node,
 {
 	const struct oracle_ilist *l = &o->d->nodes[node].nominated;
 	const struct cluster *c = o->cluster;
-	out->clear_nominated = oracle_xmalloc(sizeof(int) * (size_t)(l->n + 1));
+	out->clear_nominated = xmalloc(sizeof(int) * (size_t)(l->n + 1));
 	out->n_clear_nominated = 0;
 	for (int i = 0; i < l->n; i++) {
 		int q = l->v[i];
@@ -810,20 +810,20 @@ static void choose(struct model_preemption *out, const struct oracle *o, int pod
 		   struct walk *w)
 {
 	int n = w->n[0] + w->n[1];
-	out->candidates = oracle_xmalloc(sizeof(struct model_victims) * (size_t)n);
+	out->candidates = xmalloc(sizeof(struct model_victims) * (size_t)n);
 	memcpy(out->candidates, w->list[0], sizeof(struct model_victims) * (size_t)w->n[0]);
 	memcpy(out->candidates + w->n[0], w->list[1],
 	       sizeof(struct model_victims) * (size_t)w->n[1]);
 	out->n_candidates = n;
-	int *keep = oracle_xmalloc(sizeof(int) * (size_t)n);
+	int *keep = xmalloc(sizeof(int) * (size_t)n);
 	int k = pick_one(out->candidates, n, keep);
 	const struct model_victims *best = &out->candidates[keep[0]];
-	out->ties = oracle_xmalloc(sizeof(int) * (size_t)n);
+	out->ties = xmalloc(sizeof(int) * (size_t)n);
 	out->n_ties = 0;
 	for (int i = 1; i < k; i++)
 		out->ties[out->n_ties++] = out->candidates[keep[i]].node;
 	out->chosen = *best;
-	out->chosen.pods = oracle_xmalloc(sizeof(int) * (size_t)(best->n + 1));
+	out->chosen.pods = xmalloc(sizeof(int) * (size_t)(best->n + 1));
 	memcpy(out->chosen.pods, best->pods, sizeof(int) * (size_t)best->n);
 	free(keep);
 	out->node = best->node;

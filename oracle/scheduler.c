@@ -41,7 +41,7 @@ static uint64_t next_rand(uint64_t *state)
 
 static int *copy_ints(const int *a, int n)
 {
-	int *d = oracle_xmalloc(sizeof(int) * (size_t)(n + 1));
+	int *d = xmalloc(sizeof(int) * (size_t)(n + 1));
 	if (n)
 		memcpy(d, a, sizeof(int) * (size_t)n);
 	return d;
@@ -49,7 +49,7 @@ static int *copy_ints(const int *a, int n)
 
 static char *dup_str(const char *s)
 {
-	return strcpy(oracle_xmalloc(strlen(s) + 1), s);
+	return strcpy(xmalloc(strlen(s) + 1), s);
 }
 
 /* ------------------------------------------------------------- activeQ */
@@ -142,8 +142,8 @@ void oracle_scheduler_init(struct oracle_scheduler *os, const struct snapshot *s
 	model_scheduler_init(&os->rec, s, opts);
 	oracle_init(&os->o, s);
 	os->o.all_nodes = all_nodes;
-	os->heap = oracle_xmalloc(sizeof(int) * (size_t)(c->n_pods + 1));
-	os->pool = oracle_xmalloc(sizeof(int) * (size_t)(c->n_pods + 1));
+	os->heap = xmalloc(sizeof(int) * (size_t)(c->n_pods + 1));
+	os->pool = xmalloc(sizeof(int) * (size_t)(c->n_pods + 1));
 	for (int p = 0; p < c->n_pods; p++)
 		if (queueable(os, p))
 			heap_push(os, p);
@@ -235,7 +235,7 @@ static char *with_postfilter(const char *fit, const char *post)
 	if (!post || !post[0])
 		return dup_str(fit);
 	size_t len = strlen(fit) + strlen(post) + 2;
-	char *s = oracle_xmalloc(len);
+	char *s = xmalloc(len);
 	snprintf(s, len, "%s %s", fit, post);
 	return s;
 }

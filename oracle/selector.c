@@ -47,8 +47,8 @@ uint32_t *oracle_memo_slot(struct oracle *o)
 {
 	struct oracle_data *d = o->d;
 	if (d->used_memo == d->n_memo) {
-		d->memo = oracle_xrealloc(d->memo, sizeof(*d->memo) * (size_t)(d->n_memo + 1));
-		d->memo[d->n_memo++] = oracle_xcalloc((size_t)d->n_groups + 1, sizeof(uint32_t));
+		d->memo = xrealloc(d->memo, sizeof(*d->memo) * (size_t)(d->n_memo + 1));
+		d->memo[d->n_memo++] = xcalloc((size_t)d->n_groups + 1, sizeof(uint32_t));
 	}
 	return d->memo[d->used_memo++];
 }

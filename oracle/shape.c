@@ -104,7 +104,7 @@ static void slots_grow(struct oracle_shapes *t)
 {
 	int n = t->n_slots ? 2 * t->n_slots : 64;
 	free(t->slots);
-	t->slots = oracle_xcalloc((size_t)n, sizeof(int));
+	t->slots = xcalloc((size_t)n, sizeof(int));
 	t->n_slots = n;
 	for (int i = 0; i < t->n; i++) {
 		int k = (int)(t->s[i].hash & (uint64_t)(n - 1));
@@ -120,7 +120,7 @@ static uint8_t *shape_lookup(struct oracle *o, const struct sched_profile *prof,
 {
 	struct oracle_data *d = o->d;
 	if (!d->shapes)
-		d->shapes = oracle_xcalloc(1, sizeof(*d->shapes));
+		d->shapes = xcalloc(1, sizeof(*d->shapes));
 	struct oracle_shapes *t = d->shapes;
 	const struct pod *p = &o->cluster->pods[pod];
 	uint64_t h = pod_hash(p, prof);
@@ -138,13 +138,13 @@ static uint8_t *shape_lookup(struct oracle *o, const struct sched_profile *prof,
 		return NULL;
 	if (t->n == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 16;
-		t->s = oracle_xrealloc(t->s, sizeof(*t->s) * (size_t)t->cap);
+		t->s = xrealloc(t->s, sizeof(*t->s) * (size_t)t->cap);
 	}
 	struct shape *s = &t->s[t->n++];
 	s->rep = pod;
 	s->prof = prof;
 	s->hash = h;
-	s->v = oracle_xcalloc(need, 1);
+	s->v = xcalloc(need, 1);
 	t->bytes += need;
 	if ((t->n + 1) * 2 > t->n_slots)
 		slots_grow(t);

@@ -114,7 +114,7 @@ static void index_grow(struct class_index *ix, const struct oracle_tclass *k, in
 {
 	free(ix->slots);
 	ix->cap = ix->cap ? 2 * ix->cap : 64;
-	ix->slots = oracle_xcalloc((size_t)ix->cap, sizeof(int));
+	ix->slots = xcalloc((size_t)ix->cap, sizeof(int));
 	for (int i = 0; i < n; i++)
 		index_put(ix, k, i);
 }
@@ -134,7 +134,7 @@ static int intern(struct oracle *o, struct class_index *ix, int kind, int32_t we
 	}
 	if (d->n_tclass == d->cap_tclass) {
 		d->cap_tclass = d->cap_tclass ? 2 * d->cap_tclass : 16;
-		d->tclass = oracle_xrealloc(d->tclass, sizeof(*d->tclass) * (size_t)d->cap_tclass);
+		d->tclass = xrealloc(d->tclass, sizeof(*d->tclass) * (size_t)d->cap_tclass);
 	}
 	int id = d->n_tclass++;
 	struct oracle_tclass *k = &d->tclass[id];
@@ -174,9 +174,9 @@ void oracle_terms_init(struct oracle *o)
 {
 	struct oracle_data *d = o->d;
 	const struct cluster *c = o->cluster;
-	d->group_nodes = oracle_xcalloc((size_t)d->n_groups + 1, sizeof(*d->group_nodes));
-	d->group_bound = oracle_xcalloc((size_t)d->n_groups + 1, sizeof(int));
-	d->pod_tc_off = oracle_xcalloc((size_t)c->n_pods + 1, sizeof(int));
+	d->group_nodes = xcalloc((size_t)d->n_groups + 1, sizeof(*d->group_nodes));
+	d->group_bound = xcalloc((size_t)d->n_groups + 1, sizeof(int));
+	d->pod_tc_off = xcalloc((size_t)c->n_pods + 1, sizeof(int));
 	struct class_index ix = {0};
 	index_grow(&ix, NULL, 0);
 	struct oracle_ilist all = {0};

@@ -15,8 +15,8 @@ static void topo_build(struct oracle *o, struct oracle_topo *t, const char *key)
 	oracle_strmap_init(&vals);
 	t->key = key;
 	t->hostname = strcmp(key, "kubernetes.io/hostname") == 0;
-	t->dom = oracle_xmalloc(sizeof(int) * (size_t)(c->n_nodes + 1));
-	t->value = oracle_xmalloc(sizeof(char *) * (size_t)(c->n_nodes + 1));
+	t->dom = xmalloc(sizeof(int) * (size_t)(c->n_nodes + 1));
+	t->value = xmalloc(sizeof(char *) * (size_t)(c->n_nodes + 1));
 	t->n_dom = 0;
 	t->empty_dom = -1;
 	for (int n = 0; n < c->n_nodes; n++) {
@@ -44,10 +44,10 @@ const struct oracle_topo *oracle_topo_get(struct oracle *o, const char *key)
 		return d->topos[id];
 	if (d->n_topos == d->cap_topos) {
 		d->cap_topos = d->cap_topos ? 2 * d->cap_topos : 16;
-		d->topos = oracle_xrealloc(d->topos, sizeof(*d->topos) * (size_t)d->cap_topos);
+		d->topos = xrealloc(d->topos, sizeof(*d->topos) * (size_t)d->cap_topos);
 	}
 	/* each table is its own allocation: cycle state keeps pointers */
-	struct oracle_topo *t = oracle_xcalloc(1, sizeof(*t));
+	struct oracle_topo *t = xcalloc(1, sizeof(*t));
 	d->topos[d->n_topos] = t;
 	topo_build(o, t, key);
 	oracle_strmap_intern(&d->topo_ids, t->key);

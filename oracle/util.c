@@ -9,36 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *oracle_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
-void *oracle_xcalloc(size_t count, size_t size)
-{
-	void *p = calloc(count ? count : 1, size ? size : 1);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
-void *oracle_xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	return q;
-}
-
 /* FNV-1a: strings here are short label values and image names. */
 static uint32_t strmap_hash(const char *s)
 {
@@ -53,8 +23,8 @@ void oracle_strmap_init(struct oracle_strmap *m)
 	assert(m);
 	m->cap = 16;
 	m->n = 0;
-	m->keys = oracle_xcalloc(m->cap, sizeof(*m->keys));
-	m->ids = oracle_xcalloc(m->cap, sizeof(*m->ids));
+	m->keys = xcalloc(m->cap, sizeof(*m->keys));
+	m->ids = xcalloc(m->cap, sizeof(*m->ids));
 }
 
 void oracle_strmap_release(struct oracle_strmap *m)
@@ -86,8 +56,8 @@ static void strmap_grow(struct oracle_strmap *m)
 	struct oracle_strmap big = {
 		.cap = m->cap * 2, .n = m->n,
 	};
-	big.keys = oracle_xcalloc(big.cap, sizeof(*big.keys));
-	big.ids = oracle_xcalloc(big.cap, sizeof(*big.ids));
+	big.keys = xcalloc(big.cap, sizeof(*big.keys));
+	big.ids = xcalloc(big.cap, sizeof(*big.ids));
 	for (uint32_t i = 0; i < m->cap; i++) {
 		if (!m->keys[i])
 			continue;
@@ -116,7 +86,7 @@ void oracle_ilist_push(struct oracle_ilist *l, int x)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 4;
-		l->v = oracle_xrealloc(l->v, sizeof(int) * (size_t)l->cap);
+		l->v = xrealloc(l->v, sizeof(int) * (size_t)l->cap);
 	}
 	l->v[l->n++] = x;
 }
@@ -152,7 +122,7 @@ static void ncount_grow(struct oracle_ncount *m)
 {
 	int cap = m->cap ? 2 * m->cap : 8;
 	free(m->slot);
-	m->slot = oracle_xcalloc((size_t)cap, sizeof(int));
+	m->slot = xcalloc((size_t)cap, sizeof(int));
 	m->cap = cap;
 	for (int i = 0; i < m->n; i++) {
 		uint32_t k = ncount_hash(m->node[i]) & (uint32_t)(cap - 1);
@@ -160,8 +130,8 @@ static void ncount_grow(struct oracle_ncount *m)
 			k = (k + 1) & (uint32_t)(cap - 1);
 		m->slot[k] = i + 1;
 	}
-	m->node = oracle_xrealloc(m->node, sizeof(int) * (size_t)cap);
-	m->cnt = oracle_xrealloc(m->cnt, sizeof(int32_t) * (size_t)cap);
+	m->node = xrealloc(m->node, sizeof(int) * (size_t)cap);
+	m->cnt = xrealloc(m->cnt, sizeof(int32_t) * (size_t)cap);
 }
 
 void oracle_ncount_add(struct oracle_ncount *m, int node, int delta)

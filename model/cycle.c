@@ -90,14 +90,20 @@ static void verdict_none(struct model_node_verdict *v, enum model_code code)
 /* Back to "nothing decided" so one result can serve many cycles. */
 static void result_reset(struct model_cycle_result *r, int pod)
 {
+	for (int i = 0; i < r->n_nodes; i++)
+		verdict_none(&r->verdicts[i], MODEL_SUCCESS);
+	model_cycle_result_clear(r, pod);
+}
+
+void model_cycle_result_clear(struct model_cycle_result *r, int pod)
+{
+	assert(r);
 	size_t n = (size_t)r->n_nodes;
 	r->pod = pod;
 	model_status_ok(&r->prefilter);
 	model_status_ok(&r->error);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		r->in_prefilter_result[i] = true;
-		verdict_none(&r->verdicts[i], MODEL_SUCCESS);
-	}
 	memset(r->scores, 0, n * PLUGIN_COUNT * sizeof *r->scores);
 	memset(r->score_skipped, 0, PLUGIN_COUNT * sizeof *r->score_skipped);
 	memset(r->total, 0, n * sizeof *r->total);

@@ -76,6 +76,11 @@ struct model_cycle_result {
 void model_cycle_result_init(struct model_cycle_result *r, const struct cluster *c);
 void model_cycle_result_release(struct model_cycle_result *r);
 
+/* model_cycle_result_clear: every field of r back to "nothing decided"
+ * for pod, except the per-node verdicts, which each engine clears in its
+ * own way (the oracle only what it wrote). */
+void model_cycle_result_clear(struct model_cycle_result *r, int pod);
+
 /* model_schedule_cycle: one scheduling cycle of pod on placement s with
  * profile prof: PreFilter, Filter on every node, scoring when >= 2 nodes
  * are feasible, the viable set, and kube's FitError message when none is.

@@ -362,26 +362,13 @@ static void verdict_clear(struct model_node_verdict *v, enum model_code code)
 	memset(v->failed, 0, sizeof(v->failed));
 }
 
-/* Nothing decided yet (model/model.h's conventions). */
+/* Nothing decided yet (model/model.h's conventions); verdicts are cleared
+ * cheaply (only what a cycle wrote), the rest by the model's own reset. */
 static void result_reset(struct model_cycle_result *r, int pod)
 {
-	r->pod = pod;
-	model_status_ok(&r->prefilter);
-	model_status_ok(&r->error);
-	for (int n = 0; n < r->n_nodes; n++) {
-		r->in_prefilter_result[n] = true;
+	for (int n = 0; n < r->n_nodes; n++)
 		verdict_clear(&r->verdicts[n], MODEL_SUCCESS);
-		r->total[n] = 0;
-	}
-	memset(r->scores, 0, sizeof(int64_t) * (size_t)r->n_nodes * PLUGIN_COUNT);
-	memset(r->score_skipped, 0, sizeof(bool) * PLUGIN_COUNT);
-	r->n_feasible = 0;
-	r->n_viable = 0;
-	r->scored = false;
-	free(r->message);
-	r->message = NULL;
-	r->code = MODEL_SUCCESS;
-	r->nominated_node = -1;
+	model_cycle_result_clear(r, pod);
 }
 
 struct reason_count {

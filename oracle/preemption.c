@@ -126,11 +126,6 @@ static void reserve_pods(struct oracle_preempt_scratch *s, int n)
 	s->ranked = xrealloc(s->ranked, sizeof(struct ranked) * cap);
 }
 
-static char *dup_str(const char *s)
-{
-	return strcpy(xmalloc(strlen(s) + 1), s);
-}
-
 /* "preemption: " + msg, malloc'ed: the PostFilter message. */
 static char *prefixed(const char *msg)
 {
@@ -829,7 +824,7 @@ static void choose(struct model_preemption *out, const struct oracle *o, int pod
 	out->node = best->node;
 	clear_lower_nominated(o, pod, out->node, out);
 	out->code = MODEL_SUCCESS;
-	out->message = dup_str("");
+	out->message = xstrdup("");
 }
 
 /* No candidate: an Error when a node errored, else a FitError over the

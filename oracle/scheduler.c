@@ -47,11 +47,6 @@ static int *copy_ints(const int *a, int n)
 	return d;
 }
 
-static char *dup_str(const char *s)
-{
-	return strcpy(xmalloc(strlen(s) + 1), s);
-}
-
 /* ------------------------------------------------------------- activeQ */
 
 /* PrioritySort Less with the queue timestamps (a strict total order). */
@@ -193,7 +188,7 @@ static void do_bind(struct oracle_scheduler *os, int p, const struct model_cycle
 	st->action = MODEL_STEP_BIND;
 	st->node = node;
 	st->fast_path = r->nominated_node >= 0;
-	st->message = dup_str("");
+	st->message = xstrdup("");
 	wake_all(os);
 }
 
@@ -224,7 +219,7 @@ static void apply_preemption(struct oracle_scheduler *os, int p,
 	st->cleared = copy_ints(pr->clear_nominated, pr->n_clear_nominated);
 	st->n_cleared = pr->n_clear_nominated;
 	/* PostFilter succeeded: the FitError carries no PostFilter message */
-	st->message = dup_str(r->message ? r->message : "");
+	st->message = xstrdup(r->message ? r->message : "");
 	park(os, p);
 	wake_all(os);
 }
@@ -233,7 +228,7 @@ static void apply_preemption(struct oracle_scheduler *os, int p,
 static char *with_postfilter(const char *fit, const char *post)
 {
 	if (!post || !post[0])
-		return dup_str(fit);
+		return xstrdup(fit);
 	size_t len = strlen(fit) + strlen(post) + 2;
 	char *s = xmalloc(len);
 	snprintf(s, len, "%s %s", fit, post);
@@ -248,7 +243,7 @@ static void no_fit(struct oracle_scheduler *os, int p, const struct sched_profil
 	st->action = MODEL_STEP_UNSCHEDULABLE;
 	const char *fit = r->message ? r->message : "";
 	if (r->code != MODEL_UNSCHEDULABLE || !prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
-		st->message = dup_str(fit);
+		st->message = xstrdup(fit);
 		park(os, p);
 		return;
 	}

@@ -19,19 +19,30 @@ Only the scheduling loop is timed (no YAML loading, no aggregate
 building: load_s is printed separately).  Prints a table and writes it
 as CSV to build/bench.csv.  Never part of `make test`.
 
+Then the enumerator: `kso enum` on the default universe (placements
+mode, --store findings) with one thread and with one thread per core,
+and in reachable mode: states/s covered (raw states, symmetric ones
+included), classes/s evaluated and the rate per core, written to
+build/bench-enum.csv.
+
 Environment:
-  KSO_BENCH_ONLY=Name,Name   run only these workloads (prefix match)
+  KSO_BENCH_ONLY=Name,Name   run only these workloads (prefix match;
+                             "Enum" for the enumerator rows)
   KSO_BENCH_BUDGET=SECONDS   model time budget per workload (default 4)
   KSO_BENCH_NO_MODEL=1       skip the model column
 """
 import os
+import re
+import resource
 import subprocess
+import tempfile
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "build", "bench")
 CSV = os.path.join(ROOT, "build", "bench.csv")
+ENUM_CSV = os.path.join(ROOT, "build", "bench-enum.csv")
 
 # (workload, nodes, init pods per template, pending pods, measured pods)
 # scheduler_perf's 5000Nodes / 500Nodes parameters; SchedulingBasic at
@@ -107,10 +118,66 @@ def fmt_rate(x):
     return "%.0f" % x if x >= 10 else "%.2f" % x
 
 
-def main():
-    only = [s for s in os.environ.get("KSO_BENCH_ONLY", "").split(",") if s]
-    budget = float(os.environ.get("KSO_BENCH_BUDGET", "4"))
-    no_model = os.environ.get("KSO_BENCH_NO_MODEL") == "1"
+def enum_row(label, args):
+    """One `kso enum` run in a fresh database: its summary figures and the
+    peak RSS of the process (ru_maxrss of the waited child)."""
+    kso = os.path.join(ROOT, "kso")
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [kso, "enum"] + args + ["--db", os.path.join(tmp, "bench.db"), "--quiet"]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True)
+        out = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):
+        raise SystemExit("kso enum %s failed:\n%s" % (" ".join(args), out))
+    states = re.search(r"^states:\s+(\d+) \((\d+) classes", out, re.M)
+    took = re.search(r"^time:\s+([0-9.]+) s", out, re.M)
+    jobs = int(args[args.index("--jobs") + 1]) if "--jobs" in args else 1
+    secs = float(took.group(1))
+    raw, classes = int(states.group(1)), int(states.group(2))
+    return {"run": label, "jobs": jobs, "states": raw, "classes": classes,
+            "seconds": secs, "states_per_s": raw / secs, "classes_per_s": classes / secs,
+            "states_per_s_per_core": raw / secs / jobs,
+            "rss_mb": usage.ru_maxrss / 1024.0}
+
+
+def bench_enum():
+    subprocess.check_call(["make", "-s", "-C", ROOT, "kso"])
+    cores = os.cpu_count() or 1
+    runs = [("placements", ["--jobs", "1"]),
+            ("placements", ["--jobs", str(cores)]),
+            ("reachable", ["fixtures/universes/default.yaml", "--mode", "reachable",
+                           "--jobs", "1"])]
+    head = "%-11s %4s %9s %9s %7s %12s %12s %14s %7s" % (
+        "enum mode", "jobs", "states", "classes", "secs", "states/s", "classes/s",
+        "states/s/core", "rss_MB")
+    print(head)
+    print("-" * len(head), flush=True)
+    rows = []
+    for label, args in runs:
+        r = enum_row(label, args)
+        rows.append(r)
+        print("%-11s %4d %9d %9d %7.2f %12.0f %12.0f %14.0f %7.0f" % (
+            label, r["jobs"], r["states"], r["classes"], r["seconds"],
+            r["states_per_s"], r["classes_per_s"], r["states_per_s_per_core"],
+            r["rss_mb"]), flush=True)
+    print()
+    print("kso enum on the default universe, --store findings.  states/s counts every")
+    print("  raw state a class stands for; classes/s the states actually evaluated")
+    print("  (symmetry reduction).  Reachable mode: canonical states expanded.")
+    with open(ENUM_CSV, "w") as f:
+        f.write(",".join(rows[0].keys()) + "\n")
+        for r in rows:
+            f.write(",".join(str(v) for v in r.values()) + "\n")
+    print("written %s" % os.path.relpath(ENUM_CSV, ROOT))
+
+
+def bench_scheduling(only, budget, no_model):
+    suite = [s for s in SUITE if not only or any(s[0].startswith(o) for o in only)]
+    large = not only or any(LARGE[0].startswith(x) for x in only)
+    if not suite and not large:
+        return
     exe = build_driver()
     began = time.time()
     rows = []
@@ -119,7 +186,6 @@ def main():
              "model on", "ratio", "rss_MB", "load_s"))
     print(head)
     print("-" * len(head), flush=True)
-    suite = [s for s in SUITE if not only or any(s[0].startswith(o) for o in only)]
     for name, nodes, init, pending, measure in suite:
         path = suite_file(name, nodes, init, pending)
         preempt = name == "Preemption"
@@ -149,7 +215,7 @@ def main():
             name, nodes, int(o["pods"]), measure, fmt_rate(orate),
             fmt_rate(mrate) if m else "-", on, ("%.0fx" % ratio) if m else "-",
             float(o["rss_mb"]), float(o["load_s"])), flush=True)
-    if not only or any(LARGE[0].startswith(x) for x in only):
+    if large:
         name, nodes, pods, pending = LARGE
         path = generate(["perf", "--nodes", str(nodes), "--pods", str(pods),
                          "--pending", str(pending)],
@@ -179,6 +245,16 @@ def main():
         for r in rows:
             f.write(",".join(str(r[c]) for c in cols) + "\n")
     print("written %s (%.0fs)" % (os.path.relpath(CSV, ROOT), time.time() - began))
+    print()
+
+
+def main():
+    only = [s for s in os.environ.get("KSO_BENCH_ONLY", "").split(",") if s]
+    budget = float(os.environ.get("KSO_BENCH_BUDGET", "4"))
+    no_model = os.environ.get("KSO_BENCH_NO_MODEL") == "1"
+    bench_scheduling(only, budget, no_model)
+    if not only or any("Enum".startswith(x) for x in only):
+        bench_enum()
 
 
 if __name__ == "__main__":

@@ -93,6 +93,16 @@ struct enum_symmetry {
 				  * nodes within their classes */
 	int n_perms;             /* 1 (identity only) when there are too many */
 	uint64_t group_order;    /* |G| used for orbit sizes */
+	/* Tables of the classes above (enum_symmetry_init), so the
+	 * placement tests cost O(pods + nodes * pod classes) a state: */
+	int n_pod_classes;
+	int *pod_ord;            /* [n_pods] ordinal of the pod's class (classes
+				  * numbered in the order of their lowest member) */
+	int *pod_prev;           /* [n_pods] previous member of its class, -1 */
+	int *node_prev;          /* [n_nodes] previous member of its class, -1 */
+	int *class_members;      /* [n_pod_classes] members of each pod class */
+	uint64_t *fact;          /* [max(n_pods, n_nodes) + 1] factorials
+				  * (saturated at UINT64_MAX) */
 };
 
 /* enum_symmetry_init: from the classes (copied); on = false gives

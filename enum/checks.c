@@ -121,16 +121,31 @@ void enum_ctx_sync_oracle(struct enum_ctx *x)
 
 /* ----------------------------------------------------------- outcome */
 
+/* Field by field rather than one memset: the outcome is ~5 KB of detail
+ * text, initialized for every decision of every state, and a detail is
+ * only read as a string (empty here) or when its flag is set. */
 void enum_outcome_init(struct enum_outcome *o)
 {
-	memset(o, 0, sizeof *o);
+	assert(o);
 	o->pod = -1;
 	o->agree = true;
+	o->disagreement[0] = '\0';
 	o->oracle_choice = -1;
 	o->bind_node = -1;
+	o->preempted = false;
+	o->oracle_preempt_checked = false;
 	model_preemption_init(&o->kube);
 	model_preemption_init(&o->minimal);
 	model_preemption_init(&o->oracle_pr);
+	o->minimal_ok = false;
+	for (int i = 0; i < MODEL_INV_COUNT; i++) {
+		o->inv[i] = false;
+		o->inv_detail[i][0] = '\0';
+	}
+	for (int i = 0; i < ENUM_FIND_COUNT; i++) {
+		o->find[i] = false;
+		o->find_detail[i][0] = '\0';
+	}
 }
 
 void enum_outcome_release(struct enum_outcome *o)

@@ -190,7 +190,8 @@ const char *enum_finding_name(enum enum_finding f);
 
 #define ENUM_DETAIL_LEN 512
 
-/* What the checks found on one state for one pod. */
+/* What the checks found on one state for one pod.  enum_outcome_init
+ * sets every field (a new field must be set there too). */
 struct enum_outcome {
 	int pod;                       /* the decided pod */
 	bool agree;                    /* oracle and model agree */

@@ -100,6 +100,9 @@ struct enum_symmetry {
 				  * numbered in the order of their lowest member) */
 	int *pod_prev;           /* [n_pods] previous member of its class, -1 */
 	int *node_prev;          /* [n_nodes] previous member of its class, -1 */
+	int *node_next;          /* [n_nodes] next member of its class, -1 */
+	int *node_members;       /* [n_nodes] members of the class (at its
+				  * lowest member; 0 elsewhere) */
 	int *class_members;      /* [n_pod_classes] members of each pod class */
 	uint64_t *fact;          /* [max(n_pods, n_nodes) + 1] factorials
 				  * (saturated at UINT64_MAX) */

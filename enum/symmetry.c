@@ -117,6 +117,8 @@ static void build_tables(struct enum_symmetry *s)
 	s->pod_ord = xcalloc((size_t)s->n_pods + 1, sizeof(int));
 	s->pod_prev = xcalloc((size_t)s->n_pods + 1, sizeof(int));
 	s->node_prev = xcalloc((size_t)s->n_nodes + 1, sizeof(int));
+	s->node_next = xcalloc((size_t)s->n_nodes + 1, sizeof(int));
+	s->node_members = xcalloc((size_t)s->n_nodes + 1, sizeof(int));
 	s->class_members = xcalloc((size_t)s->n_pods + 1, sizeof(int));
 	s->n_pod_classes = 0;
 	for (int p = 0; p < s->n_pods; p++) {
@@ -131,6 +133,10 @@ static void build_tables(struct enum_symmetry *s)
 		assert(s->node_class[n] <= n &&
 		       s->node_class[s->node_class[n]] == s->node_class[n]);
 		s->node_prev[n] = prev_member(s->node_class, n);
+		s->node_next[n] = -1;
+		if (s->node_prev[n] >= 0)
+			s->node_next[s->node_prev[n]] = n;
+		s->node_members[s->node_class[n]]++;
 	}
 }
 
@@ -160,6 +166,8 @@ void enum_symmetry_release(struct enum_symmetry *s)
 	free(s->pod_ord);
 	free(s->pod_prev);
 	free(s->node_prev);
+	free(s->node_next);
+	free(s->node_members);
 	free(s->class_members);
 	memset(s, 0, sizeof *s);
 }
@@ -230,23 +238,22 @@ uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
 	occupancy(s, d, m);
 	uint64_t size = 1;
 	int cols = s->n_nodes + 1, k = s->n_pod_classes;
-	/* pod arrangements: n_c! / prod_k M[c][k]! */
+	/* pod arrangements: n_c! / prod_k M[c][k]! (1 for a single pod) */
 	for (int c = 0; c < k; c++) {
+		if (s->class_members[c] < 2)
+			continue;
 		uint64_t denom = 1;
 		for (int col = 0; col < cols; col++)
 			denom *= s->fact[m[col * k + c]];
 		size *= s->fact[s->class_members[c]] / denom;
 	}
-	/* distinct column orders within each node class */
+	/* distinct column orders within each node class (1 for a single
+	 * node) */
 	for (int n = 0; n < s->n_nodes; n++) {
-		if (s->node_prev[n] >= 0)
+		if (s->node_members[n] < 2)
 			continue;
-		int members = 0;
 		uint64_t denom = 1;
-		for (int a = n; a < s->n_nodes; a++) {
-			if (s->node_class[a] != n)
-				continue;
-			members++;
+		for (int a = n; a >= 0; a = s->node_next[a]) {
 			/* count a's column once: at its first occurrence */
 			bool first = true;
 			for (int b = s->node_prev[a]; b >= 0 && first; b = s->node_prev[b])
@@ -255,11 +262,11 @@ uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
 			if (!first)
 				continue;
 			int mult = 0;
-			for (int b = a; b < s->n_nodes; b++)
-				mult += s->node_class[b] == n && column_cmp(s, m, a, b) == 0;
+			for (int b = a; b >= 0; b = s->node_next[b])
+				mult += column_cmp(s, m, a, b) == 0;
 			denom *= s->fact[mult];
 		}
-		size *= s->fact[members] / denom;
+		size *= s->fact[s->node_members[n]] / denom;
 	}
 	if (m != stack)
 		free(m);

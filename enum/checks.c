@@ -121,16 +121,31 @@ void enum_ctx_sync_oracle(struct enum_ctx *x)
 
 /* ----------------------------------------------------------- outcome */
 
+/* Field by field rather than one memset: the outcome is ~5 KB of detail
+ * text, initialized for every decision of every state, and a detail is
+ * only read as a string (empty here) or when its flag is set. */
 void enum_outcome_init(struct enum_outcome *o)
 {
-	memset(o, 0, sizeof *o);
+	assert(o);
 	o->pod = -1;
 	o->agree = true;
+	o->disagreement[0] = '\0';
 	o->oracle_choice = -1;
 	o->bind_node = -1;
+	o->preempted = false;
+	o->oracle_preempt_checked = false;
 	model_preemption_init(&o->kube);
 	model_preemption_init(&o->minimal);
 	model_preemption_init(&o->oracle_pr);
+	o->minimal_ok = false;
+	for (int i = 0; i < MODEL_INV_COUNT; i++) {
+		o->inv[i] = false;
+		o->inv_detail[i][0] = '\0';
+	}
+	for (int i = 0; i < ENUM_FIND_COUNT; i++) {
+		o->find[i] = false;
+		o->find_detail[i][0] = '\0';
+	}
 }
 
 void enum_outcome_release(struct enum_outcome *o)
@@ -345,6 +360,65 @@ static bool may_break(const struct pod *q, const struct pod *p)
 	return false;
 }
 
+/* Whether some pod other than q is nominated to node in s: only then
+ * can model_feasibility's nominated-pods pass (kube §1.5: Q is a subset
+ * of the pods nominated to the node) run for q on node. */
+static bool nominated_to(const struct snapshot *s, int node, int q)
+{
+	for (int p = 0; p < s->cluster->n_pods; p++)
+		if (p != q && s->nominated[p] == node)
+			return true;
+	return false;
+}
+
+/* A filter's Skip is not a rejection (as in model/feasibility.c). */
+static bool status_failed(const struct model_status *st)
+{
+	return st->code != MODEL_SUCCESS && st->code != MODEL_SKIP;
+}
+
+/* The first of PodTopologySpread and InterPodAffinity (in that order)
+ * that model_feasibility(cy, node) reports failed, -1 when neither; its
+ * status in *st.  Feasibility evaluates every filter independently (a
+ * filter is a function of the cycle and the node alone), so without
+ * nominated pods on node (one filter pass, kube §1.5 with Q empty) the
+ * two filters' verdicts are exactly Feasibility's verdicts for them and
+ * the other six need not run.  With nominations the two-pass rule
+ * decides, and model_feasibility itself is asked. */
+static int hard_failure(struct enum_ctx *x, const struct model_cycle *cy,
+			int node, const struct model_status **st)
+{
+	static const enum plugin_id hard[] = {
+		PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
+	};
+	struct model_node_verdict *v = x->verdict;
+	if (nominated_to(cy->view, node, cy->pod)) {
+		model_feasibility(cy, node, v);
+		for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++)
+			if (v->failed[hard[i]]) {
+				*st = &v->status[hard[i]];
+				return hard[i];
+			}
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++) {
+		enum plugin_id id = hard[i];
+		if (!cy->profile->filter[id])
+			continue;
+		struct model_status *s = &v->status[id];
+		model_status_ok(s);
+		if (id == PLUGIN_POD_TOPOLOGY_SPREAD)
+			model_filter_pod_topology_spread(cy, node, s);
+		else
+			model_filter_inter_pod_affinity(cy, node, s);
+		if (status_failed(s)) {
+			*st = s;
+			return id;
+		}
+	}
+	return -1;
+}
+
 /* Whether bound pod q's topology spread and pod (anti-)affinity filters
  * pass on its node in placement s (q itself taken off for the check);
  * the failing plugin and reason go to why. */
@@ -363,13 +437,11 @@ static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
 		.cluster = x->c, .profile = prof, .pod = q,
 		.base = view, .view = view,
 	};
-	struct model_node_verdict *v = x->verdict;
-	model_feasibility(&cy, node, v);
-	int bad = v->failed[PLUGIN_POD_TOPOLOGY_SPREAD] ? PLUGIN_POD_TOPOLOGY_SPREAD
-		: v->failed[PLUGIN_INTER_POD_AFFINITY] ? PLUGIN_INTER_POD_AFFINITY : -1;
+	const struct model_status *st = NULL;
+	int bad = hard_failure(x, &cy, node, &st);
 	if (bad >= 0)
 		snprintf(why, len, "%s: %s", config_plugin_name(bad),
-			 v->status[bad].n_reasons ? model_status_reason(&v->status[bad], 0) : "rejected");
+			 st->n_reasons ? model_status_reason(st, 0) : "rejected");
 	return bad < 0;
 }
 

@@ -93,6 +93,19 @@ struct enum_symmetry {
 				  * nodes within their classes */
 	int n_perms;             /* 1 (identity only) when there are too many */
 	uint64_t group_order;    /* |G| used for orbit sizes */
+	/* Tables of the classes above (enum_symmetry_init), so the
+	 * placement tests cost O(pods + nodes * pod classes) a state: */
+	int n_pod_classes;
+	int *pod_ord;            /* [n_pods] ordinal of the pod's class (classes
+				  * numbered in the order of their lowest member) */
+	int *pod_prev;           /* [n_pods] previous member of its class, -1 */
+	int *node_prev;          /* [n_nodes] previous member of its class, -1 */
+	int *node_next;          /* [n_nodes] next member of its class, -1 */
+	int *node_members;       /* [n_nodes] members of the class (at its
+				  * lowest member; 0 elsewhere) */
+	int *class_members;      /* [n_pod_classes] members of each pod class */
+	uint64_t *fact;          /* [max(n_pods, n_nodes) + 1] factorials
+				  * (saturated at UINT64_MAX) */
 };
 
 /* enum_symmetry_init: from the classes (copied); on = false gives
@@ -180,7 +193,8 @@ const char *enum_finding_name(enum enum_finding f);
 
 #define ENUM_DETAIL_LEN 512
 
-/* What the checks found on one state for one pod. */
+/* What the checks found on one state for one pod.  enum_outcome_init
+ * sets every field (a new field must be set there too). */
 struct enum_outcome {
 	int pod;                       /* the decided pod */
 	bool agree;                    /* oracle and model agree */

@@ -30,6 +30,9 @@
 #define ENUM_STORE_GROUP_ITEMS 4096
 #define ENUM_STORE_GROUP_SECONDS 1.0
 
+/* The prepared statements a store keeps (store.c's ST_ list). */
+#define ENUM_STORE_STATEMENTS 11
+
 struct sqlite3;
 struct sqlite3_stmt;
 
@@ -37,7 +40,7 @@ struct enum_store {
 	struct sqlite3 *db;
 	const char *path;
 	pthread_mutex_t mu;
-	struct sqlite3_stmt *st[8];   /* prepared inserts, see store.c */
+	struct sqlite3_stmt *st[ENUM_STORE_STATEMENTS];  /* prepared, see store.c */
 	bool in_tx;                   /* a group transaction is open */
 	int tx_items;                 /* work items in it */
 	double tx_start;              /* when it began (monotonic seconds) */

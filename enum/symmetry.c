@@ -96,6 +96,50 @@ static void build_perms(struct enum_symmetry *s)
 			s->group_order *= factorial(class_size(s->pod_class, s->n_pods, i));
 }
 
+/* The previous member of i's class in cls[0..i-1], or -1 (i is the
+ * class's lowest member, its id). */
+static int prev_member(const int *cls, int i)
+{
+	for (int j = i - 1; j >= 0; j--)
+		if (cls[j] == cls[i])
+			return j;
+	return -1;
+}
+
+/* The tables of enum_symmetry (enum.h) from the final classes (after
+ * build_perms, which may drop node classes). */
+static void build_tables(struct enum_symmetry *s)
+{
+	int n_fact = (s->n_pods > s->n_nodes ? s->n_pods : s->n_nodes) + 1;
+	s->fact = xcalloc((size_t)n_fact, sizeof *s->fact);
+	for (int i = 0; i < n_fact; i++)
+		s->fact[i] = factorial(i);
+	s->pod_ord = xcalloc((size_t)s->n_pods + 1, sizeof(int));
+	s->pod_prev = xcalloc((size_t)s->n_pods + 1, sizeof(int));
+	s->node_prev = xcalloc((size_t)s->n_nodes + 1, sizeof(int));
+	s->node_next = xcalloc((size_t)s->n_nodes + 1, sizeof(int));
+	s->node_members = xcalloc((size_t)s->n_nodes + 1, sizeof(int));
+	s->class_members = xcalloc((size_t)s->n_pods + 1, sizeof(int));
+	s->n_pod_classes = 0;
+	for (int p = 0; p < s->n_pods; p++) {
+		/* class ids are the lowest member's index (enum.h) */
+		assert(s->pod_class[p] <= p && s->pod_class[s->pod_class[p]] == s->pod_class[p]);
+		s->pod_prev[p] = prev_member(s->pod_class, p);
+		s->pod_ord[p] = s->pod_prev[p] < 0 ? s->n_pod_classes++
+				: s->pod_ord[s->pod_prev[p]];
+		s->class_members[s->pod_ord[p]]++;
+	}
+	for (int n = 0; n < s->n_nodes; n++) {
+		assert(s->node_class[n] <= n &&
+		       s->node_class[s->node_class[n]] == s->node_class[n]);
+		s->node_prev[n] = prev_member(s->node_class, n);
+		s->node_next[n] = -1;
+		if (s->node_prev[n] >= 0)
+			s->node_next[s->node_prev[n]] = n;
+		s->node_members[s->node_class[n]]++;
+	}
+}
+
 void enum_symmetry_init(struct enum_symmetry *s, int n_nodes, int n_pods,
 			const int *node_class, const int *pod_class, bool on)
 {
@@ -110,6 +154,7 @@ void enum_symmetry_init(struct enum_symmetry *s, int n_nodes, int n_pods,
 	for (int i = 0; i < n_pods; i++)
 		s->pod_class[i] = on ? pod_class[i] : i;
 	build_perms(s);
+	build_tables(s);
 }
 
 void enum_symmetry_release(struct enum_symmetry *s)
@@ -117,102 +162,114 @@ void enum_symmetry_release(struct enum_symmetry *s)
 	free(s->node_class);
 	free(s->pod_class);
 	free(s->node_perms);
+	free(s->fact);
+	free(s->pod_ord);
+	free(s->pod_prev);
+	free(s->node_prev);
+	free(s->node_next);
+	free(s->node_members);
+	free(s->class_members);
 	memset(s, 0, sizeof *s);
 }
 
 /* ---------------------------------------------------------- placements */
 
-/* Compares the columns of nodes a and b over the pod classes: the number
- * of pods of each class (in class order) on each node. */
-static int column_cmp(const struct enum_symmetry *s, const int *d, int a, int b)
+/* M (file comment) of placement d: m[k * n_pod_classes + c] is the
+ * number of pods of class ordinal c at column k (0 pending, k >= 1 node
+ * k-1); a column of M is contiguous.  m has (n_nodes + 1) *
+ * n_pod_classes entries. */
+static void occupancy(const struct enum_symmetry *s, const int *d, int *m)
 {
-	for (int c = 0; c < s->n_pods; c++) {
-		if (s->pod_class[c] != c)
-			continue;
-		int ka = 0, kb = 0;
-		for (int p = c; p < s->n_pods; p++) {
-			if (s->pod_class[p] != c)
-				continue;
-			ka += d[p] == a + 1;
-			kb += d[p] == b + 1;
-		}
-		if (ka != kb)
-			return ka > kb ? -1 : 1;
-	}
+	int k = s->n_pod_classes;
+	memset(m, 0, sizeof *m * (size_t)k * (size_t)(s->n_nodes + 1));
+	for (int p = 0; p < s->n_pods; p++)
+		m[d[p] * k + s->pod_ord[p]]++;
+}
+
+/* Compares the columns of nodes a and b over the pod classes (in class
+ * order): the one with more pods of the first class that differs sorts
+ * first. */
+static int column_cmp(const struct enum_symmetry *s, const int *m, int a, int b)
+{
+	int k = s->n_pod_classes;
+	const int *ca = m + (a + 1) * k, *cb = m + (b + 1) * k;
+	for (int c = 0; c < k; c++)
+		if (ca[c] != cb[c])
+			return ca[c] > cb[c] ? -1 : 1;
 	return 0;
+}
+
+/* Placements' scratch for M on the stack up to this many entries (every
+ * universe the enumerator can finish); beyond it, the heap. */
+#define OCC_STACK 1024
+
+static int *occupancy_buf(const struct enum_symmetry *s, int *stack)
+{
+	size_t n = (size_t)s->n_pod_classes * (size_t)(s->n_nodes + 1);
+	return n <= OCC_STACK ? stack : xcalloc(n, sizeof(int));
 }
 
 bool enum_placement_canonical(const struct enum_symmetry *s, const int *d)
 {
 	/* pods of a class in non-decreasing digit order */
-	for (int p = 0; p < s->n_pods; p++) {
-		int c = s->pod_class[p];
-		if (c == p)
-			continue;
-		/* the previous member of the class */
-		int q = p - 1;
-		while (s->pod_class[q] != c)
-			q--;
-		if (d[q] > d[p])
+	for (int p = 0; p < s->n_pods; p++)
+		if (s->pod_prev[p] >= 0 && d[s->pod_prev[p]] > d[p])
 			return false;
-	}
 	/* node columns of a class in non-increasing order */
-	for (int n = 0; n < s->n_nodes; n++) {
-		int c = s->node_class[n];
-		if (c == n)
+	int stack[OCC_STACK], *m = NULL;
+	bool ok = true;
+	for (int n = 0; n < s->n_nodes && ok; n++) {
+		if (s->node_prev[n] < 0)
 			continue;
-		int m = n - 1;
-		while (s->node_class[m] != c)
-			m--;
-		if (column_cmp(s, d, m, n) > 0)
-			return false;
+		if (!m) {
+			m = occupancy_buf(s, stack);
+			occupancy(s, d, m);
+		}
+		ok = column_cmp(s, m, s->node_prev[n], n) <= 0;
 	}
-	return true;
+	if (m && m != stack)
+		free(m);
+	return ok;
 }
 
 uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
 {
+	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
+	occupancy(s, d, m);
 	uint64_t size = 1;
-	int cols = s->n_nodes + 1;
-	/* pod arrangements: n_c! / prod_k M[c][k]! */
-	for (int c = 0; c < s->n_pods; c++) {
-		if (s->pod_class[c] != c)
+	int cols = s->n_nodes + 1, k = s->n_pod_classes;
+	/* pod arrangements: n_c! / prod_k M[c][k]! (1 for a single pod) */
+	for (int c = 0; c < k; c++) {
+		if (s->class_members[c] < 2)
 			continue;
-		int n_c = 0;
 		uint64_t denom = 1;
-		for (int k = 0; k < cols; k++) {
-			int m = 0;
-			for (int p = c; p < s->n_pods; p++)
-				m += s->pod_class[p] == c && d[p] == k;
-			n_c += m;
-			denom *= factorial(m);
-		}
-		size *= factorial(n_c) / denom;
+		for (int col = 0; col < cols; col++)
+			denom *= s->fact[m[col * k + c]];
+		size *= s->fact[s->class_members[c]] / denom;
 	}
-	/* distinct column orders within each node class */
-	for (int k = 0; k < s->n_nodes; k++) {
-		if (s->node_class[k] != k)
+	/* distinct column orders within each node class (1 for a single
+	 * node) */
+	for (int n = 0; n < s->n_nodes; n++) {
+		if (s->node_members[n] < 2)
 			continue;
-		int members = 0;
 		uint64_t denom = 1;
-		for (int a = k; a < s->n_nodes; a++) {
-			if (s->node_class[a] != k)
-				continue;
-			members++;
+		for (int a = n; a >= 0; a = s->node_next[a]) {
 			/* count a's column once: at its first occurrence */
 			bool first = true;
-			for (int b = k; b < a && first; b++)
-				if (s->node_class[b] == k && column_cmp(s, d, a, b) == 0)
+			for (int b = s->node_prev[a]; b >= 0 && first; b = s->node_prev[b])
+				if (column_cmp(s, m, a, b) == 0)
 					first = false;
 			if (!first)
 				continue;
 			int mult = 0;
-			for (int b = k; b < s->n_nodes; b++)
-				mult += s->node_class[b] == k && column_cmp(s, d, a, b) == 0;
-			denom *= factorial(mult);
+			for (int b = a; b >= 0; b = s->node_next[b])
+				mult += column_cmp(s, m, a, b) == 0;
+			denom *= s->fact[mult];
 		}
-		size *= factorial(members) / denom;
+		size *= s->fact[s->node_members[n]] / denom;
 	}
+	if (m != stack)
+		free(m);
 	return size;
 }
 

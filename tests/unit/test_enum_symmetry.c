@@ -171,6 +171,103 @@ static void reachable_states(void)
 	enum_symmetry_release(&s);
 }
 
+/* ------------------------------------------- against brute-force orbits */
+
+#define BF_MAX 5   /* nodes and pods of the brute-force cases */
+
+/* Every placement d' = (pod perm sigma, node perm tau) . d, by recursion
+ * over the pods: pod p's digit moves to an unused pod sigma(p) of its
+ * class; placements are numbered like the odometer. */
+static void orbit_rec(const struct enum_symmetry *s, const int *d, const int *tau,
+		      int p, int *out, bool *used, bool *seen)
+{
+	if (p == s->n_pods) {
+		int index = 0;
+		for (int q = s->n_pods - 1; q >= 0; q--)
+			index = index * (s->n_nodes + 1) + out[q];
+		seen[index] = true;
+		return;
+	}
+	for (int q = 0; q < s->n_pods; q++) {
+		if (used[q] || s->pod_class[q] != s->pod_class[p])
+			continue;
+		used[q] = true;
+		out[q] = d[p] ? tau[d[p] - 1] + 1 : 0;
+		orbit_rec(s, d, tau, p + 1, out, used, seen);
+		used[q] = false;
+	}
+}
+
+/* Classes from a code: element i joins the class of the lowest j < i
+ * with the same code[] value (ids are the lowest member, enum.h). */
+static void classes_of(const int *code, int n, int *cls)
+{
+	for (int i = 0; i < n; i++) {
+		cls[i] = i;
+		for (int j = 0; j < i; j++)
+			if (code[j] == code[i]) {
+				cls[i] = j;
+				break;
+			}
+	}
+}
+
+/* For every placement of every class structure of up to 3 nodes and 4
+ * pods: the class size equals the orbit's size counted by applying
+ * every pod and node permutation within classes, exactly one member of
+ * each orbit is canonical, and the sizes of the canonical placements
+ * sum to (nodes+1)^pods. */
+static void brute_force_orbits(void)
+{
+	static const int codes[][BF_MAX] = {
+		{0, 0, 0, 0}, {0, 1, 2, 3}, {0, 0, 1, 1}, {0, 1, 0, 1},
+		{0, 1, 1, 1}, {1, 0, 0, 2}, {0, 0, 0, 1},
+	};
+	int n_codes = (int)(sizeof codes / sizeof codes[0]);
+	for (int nodes = 1; nodes <= 3; nodes++)
+	for (int pods = 1; pods <= 4; pods++)
+	for (int nci = 0; nci < n_codes; nci++)
+	for (int pci = 0; pci < n_codes; pci++) {
+		int nc[BF_MAX], pc[BF_MAX];
+		classes_of(codes[nci], nodes, nc);
+		classes_of(codes[pci], pods, pc);
+		struct enum_symmetry s;
+		enum_symmetry_init(&s, nodes, pods, nc, pc, true);
+		int raw = 1;
+		for (int p = 0; p < pods; p++)
+			raw *= nodes + 1;
+		bool seen[1024];
+		int reps_in_orbit_bad = 0, size_bad = 0;
+		uint64_t total = 0;
+		for (int i = 0; i < raw; i++) {
+			int d[BF_MAX], out[BF_MAX];
+			bool used[BF_MAX] = {0};
+			digits(nodes, pods, i, d);
+			memset(seen, 0, sizeof seen);
+			for (int t = 0; t < s.n_perms; t++)
+				orbit_rec(&s, d, &s.node_perms[t * nodes], 0, out, used, seen);
+			uint64_t orbit = 0;
+			int reps = 0;
+			for (int j = 0; j < raw; j++) {
+				if (!seen[j])
+					continue;
+				orbit++;
+				int e[BF_MAX];
+				digits(nodes, pods, j, e);
+				reps += enum_placement_canonical(&s, e);
+			}
+			reps_in_orbit_bad += reps != 1;
+			size_bad += enum_placement_class_size(&s, d) != orbit;
+			if (enum_placement_canonical(&s, d))
+				total += enum_placement_class_size(&s, d);
+		}
+		CHECK_EQ(reps_in_orbit_bad, 0);
+		CHECK_EQ(size_bad, 0);
+		CHECK_EQ(total, raw);
+		enum_symmetry_release(&s);
+	}
+}
+
 int main(void)
 {
 	two_identical_nodes_two_identical_pods();
@@ -179,5 +276,6 @@ int main(void)
 	two_node_classes();
 	symmetry_off();
 	reachable_states();
+	brute_force_orbits();
 	return check_done("test_enum_symmetry");
 }

@@ -1,0 +1,130 @@
+/*
+ * test_enum_store.c - the enumerator's store (enum/store.c): the tally
+ * text written with every work item (against printf's "%" PRIu64 and
+ * numbers written out by hand), and work items going through the
+ * prepared savepoint of a group commit into a database that a second
+ * open reads back, whole and in order.
+ */
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../enum/store.h"
+
+static void tally_text_by_hand(void)
+{
+	/* states 0, decisions 7, agree 10, disagree 18446744073709551615
+	 * (2^64 - 1), everything else 0: the text is the 32 numbers of the
+	 * two tallies (16 fields each) separated by single spaces */
+	struct enum_tally t[2];
+	memset(t, 0, sizeof t);
+	t[0].decisions = 7;
+	t[0].agree = 10;
+	t[0].disagree = UINT64_MAX;
+	t[1].finals = 100200300;
+	struct enum_buf b;
+	enum_buf_init(&b);
+	enum_store_tally_text(t, &b);
+	CHECK_STR(b.s, "0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 "
+		  "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300");
+	enum_buf_release(&b);
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void tally_text_as_printf(void)
+{
+	/* random values of every magnitude: the text equals the one printf
+	 * writes, and parsing it gives the tallies back */
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	int bad_text = 0, bad_parse = 0;
+	for (int round = 0; round < 500; round++) {
+		struct enum_tally t[2], back[2];
+		uint64_t *v = (uint64_t *)t;
+		size_t n = 2 * (sizeof t[0] / sizeof(uint64_t));
+		char want[1024];
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			int bits = (int)(rnd(&seed) % 65);
+			v[i] = bits == 64 ? rnd(&seed) : rnd(&seed) & ((UINT64_C(1) << bits) - 1);
+			k += (size_t)snprintf(want + k, sizeof want - k, "%s%" PRIu64,
+					      i ? " " : "", v[i]);
+		}
+		struct enum_buf b;
+		enum_buf_init(&b);
+		enum_store_tally_text(t, &b);
+		bad_text += strcmp(b.s, want) != 0;
+		enum_store_tally_parse(b.s, back);
+		bad_parse += memcmp(back, t, sizeof t) != 0;
+		enum_buf_release(&b);
+	}
+	CHECK_EQ(bad_text, 0);
+	CHECK_EQ(bad_parse, 0);
+}
+
+static void items_round_trip(void)
+{
+	/* 3 work items of one run with tallies states = 10, 20, 30 (classes
+	 * 1, 2, 3): after close and reopen every item is done and the totals
+	 * are states 60, classes 6 over 3 items; an item not written is not
+	 * done */
+	char path[] = "/tmp/kso-test-store-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	remove(path);
+	struct error err;
+	error_init(&err);
+	struct enum_store s;
+	CHECK_EQ(enum_store_open(&s, path, &err), 0);
+	struct enum_run_info info = {
+		.universe = "u.yaml", .universe_name = "u", .mode = "placements",
+		.options = "o", .shard = "1/1", .scenarios = 1, .items_total = 4,
+		.items = 4, .estimate = 60,
+	};
+	int64_t run = -1;
+	CHECK_EQ(enum_store_new_run(&s, &info, &run, &err), 0);
+	for (int i = 0; i < 3; i++) {
+		struct enum_tally t[2];
+		memset(t, 0, sizeof t);
+		t[0].states = 10 * (uint64_t)(i + 1);
+		t[1].states = (uint64_t)(i + 1);
+		CHECK_EQ(enum_store_item(&s, run, 0, (uint64_t)i, t, NULL, 0, &err), 0);
+	}
+	CHECK_EQ(enum_store_flush(&s, &err), 0);
+	enum_store_close(&s);
+
+	CHECK_EQ(enum_store_open(&s, path, &err), 0);
+	for (int i = 0; i < 3; i++)
+		CHECK(enum_store_item_done(&s, run, 0, (uint64_t)i));
+	CHECK(!enum_store_item_done(&s, run, 0, 3));
+	struct enum_tally tot[2];
+	uint64_t items = 0;
+	CHECK_EQ(enum_store_totals(&s, run, tot, &items, &err), 0);
+	CHECK_EQ(items, 3);
+	CHECK_EQ(tot[0].states, 60);
+	CHECK_EQ(tot[1].states, 6);
+	enum_store_close(&s);
+	char aux[sizeof path + 8];
+	remove(path);
+	snprintf(aux, sizeof aux, "%s-wal", path);
+	remove(aux);
+	snprintf(aux, sizeof aux, "%s-shm", path);
+	remove(aux);
+}
+
+int main(void)
+{
+	tally_text_by_hand();
+	tally_text_as_printf();
+	items_round_trip();
+	return check_done("test_enum_store");
+}

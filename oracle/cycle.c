@@ -74,8 +74,9 @@ void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 	cy->prof = prof;
 	cy->pod = pod;
 	cy->p = &o->cluster->pods[pod];
-	arena_init(&cy->arena);
 	struct oracle_data *d = o->d;
+	cy->arena = &d->cycle_arena;
+	d->live_cycles++;
 	/* a fresh stamp invalidates every memo slot at once */
 	if (++d->stamp >= 0x7fffffffu) {
 		for (int i = 0; i < d->n_memo; i++)
@@ -86,9 +87,17 @@ void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 	oracle_shape_begin(cy);
 }
 
+/* Bytes of the cycle arena kept for the next cycles: one minimum arena
+ * block (64 KB) holds dozens of small cycles. */
+#define ORACLE_CYCLE_ARENA_KEEP (48 * 1024)
+
 void oracle_cycle_end(struct oracle_cycle *cy)
 {
-	arena_release(&cy->arena);
+	struct oracle_data *d = cy->o->d;
+	assert(d->live_cycles > 0 && cy->arena == &d->cycle_arena);
+	if (--d->live_cycles == 0 && d->cycle_arena.total > ORACLE_CYCLE_ARENA_KEEP)
+		arena_release(&d->cycle_arena);
+	cy->arena = NULL;
 }
 
 /* -------------------------------------------------------------- PreFilter */
@@ -207,7 +216,7 @@ static bool run_pass1(struct oracle_cycle *cy, int node, const int *q, int nq,
 {
 	struct oracle_data *d = cy->o->d;
 	struct oracle_node *x = &d->nodes[node];
-	int64_t *req = cy->scratch_req;
+	int64_t *req = d->scratch_req;
 	memcpy(req, x->requested, sizeof(int64_t) * (size_t)d->n_res);
 	void *saved = oracle_spread_save(cy);
 	for (int i = 0; i < nq; i++) {
@@ -239,7 +248,7 @@ static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_e
 	int *q = NULL;
 	int nq = 0;
 	if (x->nominated.n) {
-		q = arena_array(&cy->arena, (size_t)x->nominated.n, sizeof(int));
+		q = arena_array(cy->arena, (size_t)x->nominated.n, sizeof(int));
 		nq = nominated_for(cy, node, q);
 	}
 	if (nq == 0)
@@ -249,7 +258,7 @@ static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_e
 		return ok && run_filters(cy, &v, all, e);
 	struct node_eval e2 = {0};
 	if (e->status) {
-		e2.status = arena_array(&cy->arena, PLUGIN_COUNT, sizeof(struct model_status));
+		e2.status = arena_array(cy->arena, PLUGIN_COUNT, sizeof(struct model_status));
 		e2.clean = true;   /* zeroed: every status Success */
 	}
 	run_filters(cy, &v, all, &e2);
@@ -464,7 +473,7 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 static void score_nodes(struct oracle_cycle *cy, const int *f, int n,
 			int64_t *total, struct model_cycle_result *r)
 {
-	int64_t *s = arena_array(&cy->arena, (size_t)n + 1, sizeof(int64_t));
+	int64_t *s = cy->o->d->scratch_score;
 	for (int i = 0; i < n; i++)
 		total[i] = 0;
 	for (int k = 0; k < N_SCORERS; k++) {
@@ -499,6 +508,9 @@ static void scratch_init(struct oracle_data *d)
 	d->scratch_viable = xmalloc(sizeof(int) * n);
 	d->scratch_total = xmalloc(sizeof(int64_t) * n);
 	d->scratch_sort = xmalloc(sizeof(int) * n);
+	d->scratch_cand = xmalloc(sizeof(int) * n);
+	d->scratch_score = xmalloc(sizeof(int64_t) * n);
+	d->scratch_rejected = xmalloc(sizeof(*d->scratch_rejected) * (n + 1));
 	d->scratch_bits = xcalloc(n / 64 + 1, sizeof(uint64_t));
 }
 
@@ -562,12 +574,12 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 	run->nominated_ok = -1;
 	run->feasible = d->scratch_nodes;
 	/* only a result records rejections (the FitError message) */
-	run->rejected = r ? arena_array(&cy->arena, (size_t)n_all + 2, sizeof(*run->rejected))
-			  : NULL;
-	/* with neither a result nor all mode no status is kept: NULL makes
+	run->rejected = r ? d->scratch_rejected : NULL;
+	/* a result keeps the statuses in its verdicts; all mode without a
+	 * result in this array; otherwise none is kept: NULL makes
 	 * run_filters use its own scratch */
-	run->status = r || o->all_nodes
-		? arena_array(&cy->arena, PLUGIN_COUNT, sizeof(struct model_status))
+	run->status = !r && o->all_nodes
+		? arena_array(cy->arena, PLUGIN_COUNT, sizeof(struct model_status))
 		: NULL;
 	if (o->all_nodes) {
 		for (int n = 0; n < n_all; n++) {
@@ -600,7 +612,7 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 	const int *cand = d->order;
 	int n_cand = n_all;
 	if (cy->na_has_result) {
-		int *list = arena_array(&cy->arena, (size_t)n_all + 1, sizeof(int));
+		int *list = d->scratch_cand;
 		n_cand = 0;
 		for (int i = 0; i < n_all; i++) {
 			int n = d->order[i];

@@ -372,97 +372,44 @@ static void verdict_clear(struct model_node_verdict *v, enum model_code code)
 }
 
 /* Nothing decided yet (model/model.h's conventions); verdicts are cleared
- * cheaply (only what a cycle wrote), the rest by the model's own reset. */
-static void result_reset(struct model_cycle_result *r, int pod)
+ * cheaply (only what a cycle wrote), the rest by the model's own reset.
+ * verdicts false leaves them to the caller, which clears every one
+ * before it returns. */
+static void result_reset(struct model_cycle_result *r, int pod, bool verdicts)
 {
-	for (int n = 0; n < r->n_nodes; n++)
+	for (int n = 0; verdicts && n < r->n_nodes; n++)
 		verdict_clear(&r->verdicts[n], MODEL_SUCCESS);
 	model_cycle_result_clear(r, pod);
 }
 
-struct reason_count {
-	const char *reason;
-	int count;
-	char *text;
-};
-
-static int reason_text_cmp(const void *a, const void *b)
-{
-	const struct reason_count *x = a, *y = b;
-	return strcmp(x->text, y->text);
-}
-
 /* FitError.Error(): "0/N nodes are available: <histogram>." where the
  * histogram is "count reason" of every rejected node's status, sorted as
- * strings; a PreFilter rejection replaces it with its message. */
+ * strings (fit_message.c); a PreFilter rejection replaces it with its
+ * reasons joined by ", ". */
 static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 		       const struct model_status *const *node_status, int n_status)
 {
 	int n_all = cy->c->n_nodes;
-	size_t cap = 256, len = 0;
-	char *msg = xmalloc(cap);
-	len = (size_t)snprintf(msg, cap, "0/%d nodes are available:", n_all);
-	struct reason_count *rc = NULL;
-	int n_rc = 0;
-	if (pre && pre->n_reasons) {
-		rc = xcalloc(1, sizeof(*rc));
-		size_t need = 8;
+	if (pre) {
+		size_t need = 64;
 		for (int i = 0; i < pre->n_reasons; i++)
 			need += strlen(model_status_reason(pre, i)) + 2;
-		rc[0].text = xmalloc(need);
-		rc[0].text[0] = 0;
-		for (int i = 0; i < pre->n_reasons; i++) {
-			if (i)
-				strcat(rc[0].text, ", ");
-			strcat(rc[0].text, model_status_reason(pre, i));
-		}
-		n_rc = 1;
-	} else if (!pre) {
-		struct oracle_strmap ids;
-		oracle_strmap_init(&ids);
-		int total = 0;
-		for (int i = 0; i < n_status; i++)
-			total += node_status[i]->n_reasons;
-		rc = xcalloc((size_t)total + 1, sizeof(*rc));
-		const char *last = NULL;
-		int last_id = -1;
-		for (int i = 0; i < n_status; i++)
-			for (int k = 0; k < node_status[i]->n_reasons; k++) {
-				const char *reason = model_status_reason(node_status[i], k);
-				/* most nodes fail alike: compare with the last first */
-				int id = last && strcmp(last, reason) == 0
-					? last_id : oracle_strmap_intern(&ids, reason);
-				last = reason;
-				last_id = id;
-				if (id == n_rc)
-					rc[n_rc++].reason = reason;
-				rc[id].count++;
-			}
-		oracle_strmap_release(&ids);
-		for (int i = 0; i < n_rc; i++) {
-			size_t need = strlen(rc[i].reason) + 16;
-			rc[i].text = xmalloc(need);
-			snprintf(rc[i].text, need, "%d %s", rc[i].count, rc[i].reason);
-		}
-		qsort(rc, (size_t)n_rc, sizeof(*rc), reason_text_cmp);
+		char *msg = xmalloc(need);
+		size_t len = (size_t)snprintf(msg, need, "0/%d nodes are available:", n_all);
+		for (int i = 0; i < pre->n_reasons; i++)
+			len += (size_t)snprintf(msg + len, need - len, "%s%s", i ? ", " : " ",
+						model_status_reason(pre, i));
+		if (pre->n_reasons)
+			snprintf(msg + len, need - len, ".");
+		return msg;
 	}
-	for (int i = 0; i < n_rc; i++) {
-		size_t need = len + strlen(rc[i].text) + 4;
-		if (need > cap) {
-			cap = need * 2;
-			msg = xrealloc(msg, cap);
-		}
-		len += (size_t)snprintf(msg + len, cap - len, "%s%s", i ? ", " : " ",
-					rc[i].text);
-		free(rc[i].text);
-	}
-	free(rc);
-	if (n_rc) {
-		if (len + 2 > cap)
-			msg = xrealloc(msg, cap = len + 2);
-		msg[len++] = '.';
-		msg[len] = 0;
-	}
+	struct oracle_histo h;
+	oracle_histo_init(&h);
+	for (int i = 0; i < n_status; i++)
+		for (int k = 0; k < node_status[i]->n_reasons; k++)
+			oracle_histo_add(&h, model_status_reason(node_status[i], k), 1);
+	char *msg = oracle_histo_message(&h, n_all);
+	oracle_histo_release(&h);
 	return msg;
 }
 
@@ -770,8 +717,11 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 		     struct model_cycle_result *r)
 {
 	const struct cluster *c = o->cluster;
+	/* in all mode every verdict is cleared again below: by
+	 * prefilter_reject, or by find_feasible (each node filtered or
+	 * outside the PreFilterResult) */
 	if (r)
-		result_reset(r, pod);
+		result_reset(r, pod, !o->all_nodes);
 	if (c->n_nodes == 0) {
 		if (r) {
 			r->code = MODEL_UAU;
@@ -823,7 +773,7 @@ int oracle_schedule_cycle(struct oracle *o, int pod, struct model_cycle_result *
 	const struct sched_profile *prof =
 		config_find_profile(&c->config, c->pods[pod].scheduler_name);
 	if (!prof) {
-		result_reset(r, pod);
+		result_reset(r, pod, true);
 		return -2;
 	}
 	return run_cycle(o, prof, pod, r);

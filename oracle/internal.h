@@ -94,6 +94,32 @@ void oracle_status_fail_str(struct model_status *st, enum model_code code,
 			    const char *reason);
 
 
+/* FitError's histogram (fit_message.c): distinct reasons with counts, in
+ * the order first met.  Reasons are borrowed (must outlive it).  Not to
+ * be copied: it points into itself. */
+#define ORACLE_HISTO_SMALL 16
+struct oracle_histo {
+	const char **reason;
+	int *count;
+	int n, cap;
+	int last;                       /* index of the last reason added */
+	bool mapped;                    /* ids indexes the reasons */
+	struct oracle_strmap ids;
+	const char *small_reason[ORACLE_HISTO_SMALL];
+	int small_count[ORACLE_HISTO_SMALL];
+};
+/* oracle_histo_init / release: an empty histogram; release frees what
+ * add allocated. */
+void oracle_histo_init(struct oracle_histo *h);
+void oracle_histo_release(struct oracle_histo *h);
+/* oracle_histo_add: reason counted times more. */
+void oracle_histo_add(struct oracle_histo *h, const char *reason, int times);
+/* oracle_histo_message: FitError.Error() over n_nodes nodes: "0/N nodes
+ * are available:" then " COUNT REASON" lines sorted as strings, joined by
+ * ",", and "." when there is one.  Returns a malloc'ed string (the
+ * caller's); aborts on out-of-memory. */
+char *oracle_histo_message(const struct oracle_histo *h, int n_nodes);
+
 /* --------------------------------------------------------------- topology */
 
 /* Every node's value for one topology key, interned: dom[node] is the
@@ -108,7 +134,8 @@ struct oracle_topo {
 	int empty_dom;              /* domain of the value "", or -1 */
 };
 
-/* oracle_topo_get: the table for key (built on first use). */
+/* oracle_topo_get: the table for key (built on first use).  key is
+ * borrowed: it must outlive the oracle. */
 const struct oracle_topo *oracle_topo_get(struct oracle *o, const char *key);
 
 /* --------------------------------------------------------------- NodeInfo */
@@ -170,6 +197,8 @@ struct oracle_tclass {
 	uint64_t hash;
 };
 
+#define ORACLE_TOPO_RECENT 256   /* power of two */
+
 struct oracle_data {
 	struct arena arena;             /* long-lived allocations */
 	int n_nodes, n_pods, n_res;
@@ -189,6 +218,8 @@ struct oracle_data {
 	uint8_t *pod_flags;             /* OPOD_* */
 	int *pod_group;
 	int *pod_ns;                    /* namespace id */
+	const struct labels **pod_ns_labels;  /* the labels of the pod's
+					       * Namespace (empty when none) */
 
 	int n_groups;
 	int *group_rep;                 /* a pod of each group */
@@ -203,6 +234,14 @@ struct oracle_data {
 	struct oracle_topo **topos;
 	int n_topos, cap_topos;
 	struct oracle_strmap topo_ids;
+	/* topology.c: the table of each key pointer asked for recently (a
+	 * direct-mapped cache keyed on the pointer: keys are borrowed
+	 * strings that never change while the oracle lives, and tables are
+	 * never freed before oracle_release) */
+	struct oracle_topo_hit {
+		const char *key;
+		const struct oracle_topo *topo;
+	} topo_recent[ORACLE_TOPO_RECENT];
 
 	uint32_t **memo;                /* selector-match memo slots [n_groups] */
 	int n_memo, used_memo;
@@ -364,7 +403,8 @@ struct oracle_spread_key {
 	int64_t *match;                 /* [n_dom] TpPairToMatchNum */
 	bool *reg;                      /* [n_dom] pair present */
 	int domains;                    /* TpKeyToDomainsNum */
-	const char *p0v, *p1v;          /* critical paths */
+	int p0v, p1v;                   /* critical paths' values (spread.c
+					 * cp_value: domain id, -1 for "") */
 	int64_t p0n, p1n;
 };
 

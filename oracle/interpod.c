@@ -10,17 +10,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static const struct labels no_labels = {NULL, 0};
-
-/* The incoming pod's namespace labels (empty when not found). */
-static const struct labels *ns_labels(const struct cluster *c, const char *ns)
-{
-	for (int i = 0; i < c->n_namespaces; i++)
-		if (strcmp(c->namespaces[i].name, ns) == 0)
-			return &c->namespaces[i].labels;
-	return &no_labels;
-}
-
 /* A term of the incoming pod: namespaces default to the pod's own (when
  * neither list nor selector is given); a non-{} namespaceSelector is
  * resolved into the names of the namespaces it matches now. */
@@ -203,7 +192,7 @@ void oracle_prefilter_interpod(struct oracle_cycle *cy)
 {
 	const struct pod *p = cy->p;
 	struct oracle_data *d = cy->o->d;
-	cy->ns_labels = ns_labels(cy->c, p->ns);
+	cy->ns_labels = d->pod_ns_labels[cy->pod];
 	cy->n_aff = p->n_affinity;
 	cy->n_anti = p->n_anti_affinity;
 	cy->aff = arena_array(cy->arena, (size_t)cy->n_aff + 1, sizeof(*cy->aff));
@@ -345,7 +334,7 @@ enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 	if (cy->prof->ignore_preferred_terms_of_existing && !constraints)
 		return MODEL_SKIP;
 	if (!cy->ns_labels)
-		cy->ns_labels = ns_labels(cy->c, p->ns);
+		cy->ns_labels = d->pod_ns_labels[cy->pod];
 	struct oracle_term *pa = compile_weighted(cy, p->affinity_preferred,
 						  p->n_affinity_preferred);
 	struct oracle_term *paa = compile_weighted(cy, p->anti_affinity_preferred,

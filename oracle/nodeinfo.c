@@ -63,6 +63,18 @@ static const char *group_key(struct oracle_data *d, const struct pod *p)
 	return s;
 }
 
+static const struct labels no_labels = {NULL, 0};
+
+/* The labels of namespace ns (empty when the cluster has no such
+ * Namespace object). */
+static const struct labels *ns_labels(const struct cluster *c, const char *ns)
+{
+	for (int i = 0; i < c->n_namespaces; i++)
+		if (strcmp(c->namespaces[i].name, ns) == 0)
+			return &c->namespaces[i].labels;
+	return &no_labels;
+}
+
 static void pods_init(struct oracle *o)
 {
 	const struct cluster *c = o->cluster;
@@ -78,6 +90,7 @@ static void pods_init(struct oracle *o)
 		oracle_pod_nonzero(c, pod, &d->pod_nz[2 * p], &d->pod_nz[2 * p + 1]);
 		d->pod_flags[p] = pod_flags(c, pod, has_key);
 		d->pod_ns[p] = oracle_strmap_intern(&d->ns_ids, pod->ns);
+		d->pod_ns_labels[p] = ns_labels(c, pod->ns);
 		int g = oracle_strmap_intern(&groups, group_key(d, pod));
 		if (g == d->n_groups)
 			d->group_rep[d->n_groups++] = p;
@@ -148,6 +161,7 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 	d->pod_flags = arena_array(&d->arena, np + 1, 1);
 	d->pod_group = arena_array(&d->arena, np + 1, sizeof(int));
 	d->pod_ns = arena_array(&d->arena, np + 1, sizeof(int));
+	d->pod_ns_labels = arena_array(&d->arena, np + 1, sizeof(*d->pod_ns_labels));
 	oracle_strmap_init(&d->ns_ids);
 	oracle_strmap_init(&d->topo_ids);
 	oracle_strmap_init(&d->images);

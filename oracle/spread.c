@@ -106,15 +106,25 @@ static bool node_has_all_keys(const struct oracle_spread_c *c, int n, int node)
 	return true;
 }
 
-/* criticalPaths.update (§2.11), replicated exactly: values compared as
- * strings, the initial entries are ("", MaxInt32). */
-static void cp_update(struct oracle_spread_key *k, const char *val, int64_t num)
+/* A critical path's value as kube compares it (a string): the domain id
+ * of a non-empty value, -1 for "" - the initial entries' value and that
+ * of the domain whose label value is empty alike.  Distinct ids are
+ * distinct strings (a topology interns its values), so comparing these
+ * ints is comparing the strings. */
+static int cp_value(const struct oracle_topo *t, int dom)
 {
-	if (strcmp(val, k->p0v) == 0) {
+	return dom == t->empty_dom ? -1 : dom;
+}
+
+/* criticalPaths.update (§2.11), replicated exactly: values compared as
+ * strings (cp_value), the initial entries are ("", MaxInt32). */
+static void cp_update(struct oracle_spread_key *k, int val, int64_t num)
+{
+	if (val == k->p0v) {
 		k->p0n = num;
 		if (k->p0n > k->p1n)
 			goto swap;
-	} else if (strcmp(val, k->p1v) == 0) {
+	} else if (val == k->p1v) {
 		k->p1n = num;
 		if (k->p0n > k->p1n)
 			goto swap;
@@ -129,7 +139,7 @@ static void cp_update(struct oracle_spread_key *k, const char *val, int64_t num)
 	}
 	return;
 swap:;
-	const char *tv = k->p0v;
+	int tv = k->p0v;
 	int64_t tn = k->p0n;
 	k->p0v = k->p1v;
 	k->p0n = k->p1n;
@@ -153,7 +163,7 @@ static void assign_keys(struct oracle_cycle *cy, struct oracle_spread_state *s)
 			key->topo = s->c[i].topo;
 			key->match = arena_array(cy->arena, (size_t)nd + 1, sizeof(int64_t));
 			key->reg = arena_array(cy->arena, (size_t)nd + 1, sizeof(bool));
-			key->p0v = key->p1v = "";
+			key->p0v = key->p1v = -1;   /* "" */
 			key->p0n = key->p1n = INT32_MAX;
 		}
 		s->c[i].key = k;
@@ -243,7 +253,7 @@ void oracle_prefilter_spread(struct oracle_cycle *cy)
 			if (!key->reg[dom])
 				continue;
 			key->domains++;
-			cp_update(key, key->topo->value[dom], key->match[dom]);
+			cp_update(key, cp_value(key->topo, dom), key->match[dom]);
 		}
 	}
 }
@@ -268,7 +278,7 @@ void oracle_spread_update(struct oracle_cycle *cy, int q, int n, int sign)
 		struct oracle_spread_key *key = &s->keys[c->key];
 		int dom = c->topo->dom[n];
 		key->match[dom] += sign;
-		cp_update(key, c->topo->value[dom], key->match[dom]);
+		cp_update(key, cp_value(c->topo, dom), key->match[dom]);
 	}
 }
 

@@ -9,7 +9,17 @@
  *      and "requests something" against a literal scan of the request
  *      lists, read through a cycle's PreFilter state;
  *   3. the cycle arena: cycles, a clone and preemptions leave no live
- *      cycle behind and the arena bounded, however many run.
+ *      cycle behind and the arena bounded, however many run;
+ *   4. FitError's histogram (oracle/fit_message.c): hand-derived
+ *      messages, and random histograms (past the small table) against a
+ *      printf-and-qsort rendering of the same counts;
+ *   5. the topology tables' pointer cache (oracle/topology.c): however
+ *      keys are spelled (copies, many more keys than cache slots, in
+ *      random order), a key's table is the one of its content and holds
+ *      each node's label value;
+ *   6. the per-pod shape memo (oracle/shape.c): a pod's cycles under
+ *      alternating profiles get the verdict array of (shape, profile),
+ *      the same a first lookup by content gives.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -264,10 +274,246 @@ static void test_arena(void)
 	cluster_release(&c);
 }
 
+/* ------------------------------------------------------- FitError */
+
+/*
+ * "Too many pods" twice, "Insufficient cpu" ten times (interleaved),
+ * "node(s) had untolerated taint {a: b}" once, over 13 nodes:
+ *   lines "2 Too many pods", "10 Insufficient cpu", "1 node(s) ...";
+ *   as strings "1 node(s)..." < "10 Insufficient cpu" < "2 Too many pods"
+ *   ('1' = '1', then ' ' (32) < '0' (48); '2' > '1').
+ * No reason at all: the header alone, without the period.
+ */
+static void test_histo_hand(void)
+{
+	struct oracle_histo h;
+	oracle_histo_init(&h);
+	oracle_histo_add(&h, "Too many pods", 1);
+	for (int i = 0; i < 10; i++)
+		oracle_histo_add(&h, "Insufficient cpu", 1);
+	oracle_histo_add(&h, "node(s) had untolerated taint {a: b}", 1);
+	oracle_histo_add(&h, "Too many pods", 1);
+	char *m = oracle_histo_message(&h, 13);
+	CHECK_STR(m, "0/13 nodes are available: 1 node(s) had untolerated taint {a: b}, "
+		     "10 Insufficient cpu, 2 Too many pods.");
+	free(m);
+	oracle_histo_release(&h);
+
+	oracle_histo_init(&h);
+	m = oracle_histo_message(&h, 0);
+	CHECK_STR(m, "0/0 nodes are available:");
+	free(m);
+	oracle_histo_release(&h);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The same message the old way: snprintf per line, qsort, snprintf. */
+static char *literal_message(const char *const *reason, const int *count, int n,
+			     int n_nodes)
+{
+	char **line = malloc(sizeof(char *) * (size_t)(n + 1));
+	size_t total = 64;
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(reason[i]) + 16;
+		line[i] = malloc(len);
+		snprintf(line[i], len, "%d %s", count[i], reason[i]);
+		total += strlen(line[i]) + 2;
+	}
+	qsort(line, (size_t)n, sizeof(char *), str_cmp);
+	char *msg = malloc(total);
+	size_t at = (size_t)snprintf(msg, total, "0/%d nodes are available:", n_nodes);
+	for (int i = 0; i < n; i++) {
+		at += (size_t)snprintf(msg + at, total - at, "%s%s", i ? ", " : " ", line[i]);
+		free(line[i]);
+	}
+	if (n > 0)
+		snprintf(msg + at, total - at, ".");
+	free(line);
+	return msg;
+}
+
+static void test_histo_random(void)
+{
+	static const char *const pool[] = {
+		"Too many pods", "Insufficient cpu", "Insufficient memory",
+		"Insufficient example.com/gpu", "node(s) didn't match Pod's node affinity/selector",
+		"node(s) had untolerated taint {a: b}", "node(s) had untolerated taint {c: }",
+		"node(s) didn't have free ports for the requested pod ports",
+		"node(s) didn't match pod topology spread constraints",
+		"node(s) didn't match pod affinity rules", "node(s) were unschedulable",
+		"node(s) didn't satisfy existing pods anti-affinity rules",
+		"node(s) didn't match pod anti-affinity rules", "Insufficient ephemeral-storage",
+		"Preemption is not helpful for scheduling", "No preemption victims found for incoming pod",
+		"node(s) didn't match the requested node name", "Insufficient hugepages-2Mi",
+		"node(s) had untolerated taint {e: f}", "node(s) had untolerated taint {g: h}",
+	};
+	int np = (int)(sizeof pool / sizeof pool[0]);
+	rng = 0x2545f4914f6cdd1dULL;
+	int mapped = 0;
+	for (int round = 0; round < 300; round++) {
+		const char *order[32];
+		int count[32], n = 0, adds = 1 + (int)(next() % 200);
+		int distinct = 1 + (int)(next() % (unsigned)np);
+		struct oracle_histo h;
+		oracle_histo_init(&h);
+		for (int a = 0; a < adds; a++) {
+			const char *r = pool[next() % (unsigned)distinct];
+			int times = 1 + (int)(next() % 3);
+			oracle_histo_add(&h, r, times);
+			int k = 0;
+			while (k < n && strcmp(order[k], r) != 0)
+				k++;
+			if (k == n) {
+				order[n] = r;
+				count[n++] = 0;
+			}
+			count[k] += times;
+		}
+		int nodes = (int)(next() % 5000);
+		char *got = oracle_histo_message(&h, nodes);
+		char *want = literal_message(order, count, n, nodes);
+		CHECK_STR(got, want);
+		mapped += h.mapped;
+		free(got);
+		free(want);
+		oracle_histo_release(&h);
+	}
+	/* the string map took over in some rounds, not in all */
+	CHECK(mapped > 0 && mapped < 300);
+}
+
+/* ------------------------------------------------------ topologies */
+
+/*
+ * 6 nodes; key kI (I = 0..299) is set on node n when (I + n) % 3 != 0,
+ * to the value "vJ" with J = (I + n) % 2 - so every key has 2 domains
+ * (or fewer) and some nodes without it.  Two spellings of every key
+ * (separate strings with the same text) are asked for in a random
+ * order, 20 times over.
+ */
+static void test_topo_cache(void)
+{
+	enum { KEYS = 300, NODES = 6 };
+	struct cluster c;
+	tb_init(&c);
+	static char names[2][KEYS][8];
+	static const char *values[2] = {"v0", "v1"};
+	for (int n = 0; n < NODES; n++) {
+		static const char *node_names[NODES] = {"n0", "n1", "n2", "n3", "n4", "n5"};
+		int x = tb_node(&c, node_names[n], "cpu=1,memory=1Gi,pods=10", "");
+		struct label *items = arena_array(&c.arena, KEYS, sizeof(*items));
+		int m = 0;
+		for (int i = 0; i < KEYS; i++) {
+			snprintf(names[0][i], sizeof names[0][i], "k%d", i);
+			snprintf(names[1][i], sizeof names[1][i], "k%d", i);
+			if ((i + n) % 3 != 0)
+				items[m++] = (struct label){names[0][i], values[(i + n) % 2]};
+		}
+		c.nodes[x].labels = (struct labels){items, m};
+	}
+	struct snapshot snap;
+	place_all_pending(&snap, &c);
+	struct oracle o;
+	oracle_init(&o, &snap);
+	rng = 0x1234567887654321ULL;
+	int bad = 0, asked = 0;
+	const struct oracle_topo *first[KEYS] = {0};
+	for (int round = 0; round < 20 * 2 * KEYS; round++) {
+		int i = (int)(next() % KEYS), spelling = (int)(next() % 2);
+		const struct oracle_topo *t = oracle_topo_get(&o, names[spelling][i]);
+		asked++;
+		if (!first[i])
+			first[i] = t;
+		/* one table per content, whichever pointer asks */
+		bad += t != first[i] || strcmp(t->key, names[0][i]) != 0;
+		for (int n = 0; n < NODES; n++) {
+			const char *v = labels_get(&c.nodes[n].labels, names[0][i]);
+			if (!v)
+				bad += t->dom[n] != -1;
+			else
+				bad += t->dom[n] < 0 || strcmp(t->value[t->dom[n]], v) != 0;
+		}
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(asked, 20 * 2 * KEYS);
+	CHECK_EQ(o.d->n_topos, KEYS);
+	/* k1: nodes 0..5 give (1 + n) % 3 = 1,2,0,1,2,0: nodes 2 and 5
+	 * lack it; values (1 + n) % 2 = v1, v0, -, v0, v1, -: 2 domains */
+	const struct oracle_topo *k1 = oracle_topo_get(&o, names[1][1]);
+	CHECK_EQ(k1->n_dom, 2);
+	CHECK_EQ(k1->dom[2], -1);
+	CHECK_EQ(k1->dom[5], -1);
+	CHECK_EQ(k1->dom[0], k1->dom[4]);
+	CHECK_EQ(k1->dom[1], k1->dom[3]);
+	CHECK(k1->dom[0] != k1->dom[1]);
+	oracle_release(&o);
+	snapshot_release(&snap);
+	cluster_release(&c);
+}
+
+/* ------------------------------------------------------------ shapes */
+
+static uint8_t *shape_of(struct oracle *o, const struct sched_profile *prof, int pod)
+{
+	struct oracle_cycle cy;
+	oracle_cycle_begin(&cy, o, prof, pod);
+	uint8_t *v = cy.nverdict;
+	oracle_cycle_end(&cy);
+	return v;
+}
+
+/*
+ * a, b: no selector, no toleration (one shape); c: tolerates key t (its
+ * own shape).  Profile B is a copy of the default profile at another
+ * address: shapes are per profile, so a under B is a third array.  The
+ * lookups alternate profiles and pods; each answer must be the array the
+ * first lookup of that (shape, profile) gave.
+ */
+static void test_shape_memo(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	tb_node(&c, "n1", "cpu=1,memory=1Gi,pods=10", "");
+	int a = tb_pod(&c, "a", "");
+	int b = tb_pod(&c, "b", "");
+	int t = tb_pod(&c, "c", "");
+	tb_toleration(&c, t, "t", TOL_EXISTS, "", EFFECT_NO_SCHEDULE);
+	struct snapshot snap;
+	place_all_pending(&snap, &c);
+	struct oracle o;
+	oracle_init(&o, &snap);
+	const struct sched_profile *pa = &c.config.profiles[0];
+	struct sched_profile pb = *pa;
+	uint8_t *a_a = shape_of(&o, pa, a), *c_a = shape_of(&o, pa, t);
+	uint8_t *a_b = shape_of(&o, &pb, a);
+	CHECK(a_a != c_a);
+	CHECK(a_a != a_b);
+	int bad = 0;
+	for (int i = 0; i < 50; i++) {
+		bad += shape_of(&o, pa, a) != a_a;
+		bad += shape_of(&o, &pb, a) != a_b;
+		bad += shape_of(&o, pa, b) != a_a;
+		bad += shape_of(&o, pa, t) != c_a;
+		bad += shape_of(&o, &pb, b) != a_b;
+	}
+	CHECK_EQ(bad, 0);
+	oracle_release(&o);
+	snapshot_release(&snap);
+	cluster_release(&c);
+}
+
 int main(void)
 {
+	test_shape_memo();
+	test_topo_cache();
 	test_hand();
 	test_random();
 	test_arena();
+	test_histo_hand();
+	test_histo_random();
 	return check_done("test_oracle_percycle");
 }

@@ -400,7 +400,7 @@ static void test_topo_cache(void)
 	enum { KEYS = 300, NODES = 6 };
 	struct cluster c;
 	tb_init(&c);
-	static char names[2][KEYS][8];
+	static char names[2][KEYS][16];
 	static const char *values[2] = {"v0", "v1"};
 	for (int n = 0; n < NODES; n++) {
 		static const char *node_names[NODES] = {"n0", "n1", "n2", "n3", "n4", "n5"};

@@ -12,8 +12,7 @@ enum model_code oracle_score_balanced(struct oracle_cycle *cy, const int *f,
 	const struct cluster *c = cy->c;
 	const struct sched_profile *prof = cy->prof;
 	const struct oracle_data *d = cy->o->d;
-	int64_t *podreq = arena_array(&cy->arena, (size_t)c->n_res + 1, sizeof(int64_t));
-	oracle_pod_requests(c, cy->p, false, podreq, NULL);
+	const int64_t *podreq = &d->pod_req[(size_t)cy->pod * (size_t)d->n_res];
 	struct oracle_res_plan pl;
 	oracle_res_plan_init(c, &pl, prof->balanced_resources, prof->n_balanced_resources,
 			     podreq, true);

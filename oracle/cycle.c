@@ -74,8 +74,9 @@ void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 	cy->prof = prof;
 	cy->pod = pod;
 	cy->p = &o->cluster->pods[pod];
-	arena_init(&cy->arena);
 	struct oracle_data *d = o->d;
+	cy->arena = &d->cycle_arena;
+	d->live_cycles++;
 	/* a fresh stamp invalidates every memo slot at once */
 	if (++d->stamp >= 0x7fffffffu) {
 		for (int i = 0; i < d->n_memo; i++)
@@ -86,9 +87,17 @@ void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 	oracle_shape_begin(cy);
 }
 
+/* Bytes of the cycle arena kept for the next cycles: one minimum arena
+ * block (64 KB) holds dozens of small cycles. */
+#define ORACLE_CYCLE_ARENA_KEEP (48 * 1024)
+
 void oracle_cycle_end(struct oracle_cycle *cy)
 {
-	arena_release(&cy->arena);
+	struct oracle_data *d = cy->o->d;
+	assert(d->live_cycles > 0 && cy->arena == &d->cycle_arena);
+	if (--d->live_cycles == 0 && d->cycle_arena.total > ORACLE_CYCLE_ARENA_KEEP)
+		arena_release(&d->cycle_arena);
+	cy->arena = NULL;
 }
 
 /* -------------------------------------------------------------- PreFilter */
@@ -207,7 +216,7 @@ static bool run_pass1(struct oracle_cycle *cy, int node, const int *q, int nq,
 {
 	struct oracle_data *d = cy->o->d;
 	struct oracle_node *x = &d->nodes[node];
-	int64_t *req = cy->scratch_req;
+	int64_t *req = d->scratch_req;
 	memcpy(req, x->requested, sizeof(int64_t) * (size_t)d->n_res);
 	void *saved = oracle_spread_save(cy);
 	for (int i = 0; i < nq; i++) {
@@ -239,7 +248,7 @@ static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_e
 	int *q = NULL;
 	int nq = 0;
 	if (x->nominated.n) {
-		q = arena_array(&cy->arena, (size_t)x->nominated.n, sizeof(int));
+		q = arena_array(cy->arena, (size_t)x->nominated.n, sizeof(int));
 		nq = nominated_for(cy, node, q);
 	}
 	if (nq == 0)
@@ -249,7 +258,7 @@ static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_e
 		return ok && run_filters(cy, &v, all, e);
 	struct node_eval e2 = {0};
 	if (e->status) {
-		e2.status = arena_array(&cy->arena, PLUGIN_COUNT, sizeof(struct model_status));
+		e2.status = arena_array(cy->arena, PLUGIN_COUNT, sizeof(struct model_status));
 		e2.clean = true;   /* zeroed: every status Success */
 	}
 	run_filters(cy, &v, all, &e2);
@@ -363,97 +372,44 @@ static void verdict_clear(struct model_node_verdict *v, enum model_code code)
 }
 
 /* Nothing decided yet (model/model.h's conventions); verdicts are cleared
- * cheaply (only what a cycle wrote), the rest by the model's own reset. */
-static void result_reset(struct model_cycle_result *r, int pod)
+ * cheaply (only what a cycle wrote), the rest by the model's own reset.
+ * verdicts false leaves them to the caller, which clears every one
+ * before it returns. */
+static void result_reset(struct model_cycle_result *r, int pod, bool verdicts)
 {
-	for (int n = 0; n < r->n_nodes; n++)
+	for (int n = 0; verdicts && n < r->n_nodes; n++)
 		verdict_clear(&r->verdicts[n], MODEL_SUCCESS);
 	model_cycle_result_clear(r, pod);
 }
 
-struct reason_count {
-	const char *reason;
-	int count;
-	char *text;
-};
-
-static int reason_text_cmp(const void *a, const void *b)
-{
-	const struct reason_count *x = a, *y = b;
-	return strcmp(x->text, y->text);
-}
-
 /* FitError.Error(): "0/N nodes are available: <histogram>." where the
  * histogram is "count reason" of every rejected node's status, sorted as
- * strings; a PreFilter rejection replaces it with its message. */
+ * strings (fit_message.c); a PreFilter rejection replaces it with its
+ * reasons joined by ", ". */
 static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 		       const struct model_status *const *node_status, int n_status)
 {
 	int n_all = cy->c->n_nodes;
-	size_t cap = 256, len = 0;
-	char *msg = xmalloc(cap);
-	len = (size_t)snprintf(msg, cap, "0/%d nodes are available:", n_all);
-	struct reason_count *rc = NULL;
-	int n_rc = 0;
-	if (pre && pre->n_reasons) {
-		rc = xcalloc(1, sizeof(*rc));
-		size_t need = 8;
+	if (pre) {
+		size_t need = 64;
 		for (int i = 0; i < pre->n_reasons; i++)
 			need += strlen(model_status_reason(pre, i)) + 2;
-		rc[0].text = xmalloc(need);
-		rc[0].text[0] = 0;
-		for (int i = 0; i < pre->n_reasons; i++) {
-			if (i)
-				strcat(rc[0].text, ", ");
-			strcat(rc[0].text, model_status_reason(pre, i));
-		}
-		n_rc = 1;
-	} else if (!pre) {
-		struct oracle_strmap ids;
-		oracle_strmap_init(&ids);
-		int total = 0;
-		for (int i = 0; i < n_status; i++)
-			total += node_status[i]->n_reasons;
-		rc = xcalloc((size_t)total + 1, sizeof(*rc));
-		const char *last = NULL;
-		int last_id = -1;
-		for (int i = 0; i < n_status; i++)
-			for (int k = 0; k < node_status[i]->n_reasons; k++) {
-				const char *reason = model_status_reason(node_status[i], k);
-				/* most nodes fail alike: compare with the last first */
-				int id = last && strcmp(last, reason) == 0
-					? last_id : oracle_strmap_intern(&ids, reason);
-				last = reason;
-				last_id = id;
-				if (id == n_rc)
-					rc[n_rc++].reason = reason;
-				rc[id].count++;
-			}
-		oracle_strmap_release(&ids);
-		for (int i = 0; i < n_rc; i++) {
-			size_t need = strlen(rc[i].reason) + 16;
-			rc[i].text = xmalloc(need);
-			snprintf(rc[i].text, need, "%d %s", rc[i].count, rc[i].reason);
-		}
-		qsort(rc, (size_t)n_rc, sizeof(*rc), reason_text_cmp);
+		char *msg = xmalloc(need);
+		size_t len = (size_t)snprintf(msg, need, "0/%d nodes are available:", n_all);
+		for (int i = 0; i < pre->n_reasons; i++)
+			len += (size_t)snprintf(msg + len, need - len, "%s%s", i ? ", " : " ",
+						model_status_reason(pre, i));
+		if (pre->n_reasons)
+			snprintf(msg + len, need - len, ".");
+		return msg;
 	}
-	for (int i = 0; i < n_rc; i++) {
-		size_t need = len + strlen(rc[i].text) + 4;
-		if (need > cap) {
-			cap = need * 2;
-			msg = xrealloc(msg, cap);
-		}
-		len += (size_t)snprintf(msg + len, cap - len, "%s%s", i ? ", " : " ",
-					rc[i].text);
-		free(rc[i].text);
-	}
-	free(rc);
-	if (n_rc) {
-		if (len + 2 > cap)
-			msg = xrealloc(msg, cap = len + 2);
-		msg[len++] = '.';
-		msg[len] = 0;
-	}
+	struct oracle_histo h;
+	oracle_histo_init(&h);
+	for (int i = 0; i < n_status; i++)
+		for (int k = 0; k < node_status[i]->n_reasons; k++)
+			oracle_histo_add(&h, model_status_reason(node_status[i], k), 1);
+	char *msg = oracle_histo_message(&h, n_all);
+	oracle_histo_release(&h);
 	return msg;
 }
 
@@ -464,7 +420,7 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 static void score_nodes(struct oracle_cycle *cy, const int *f, int n,
 			int64_t *total, struct model_cycle_result *r)
 {
-	int64_t *s = arena_array(&cy->arena, (size_t)n + 1, sizeof(int64_t));
+	int64_t *s = cy->o->d->scratch_score;
 	for (int i = 0; i < n; i++)
 		total[i] = 0;
 	for (int k = 0; k < N_SCORERS; k++) {
@@ -499,6 +455,9 @@ static void scratch_init(struct oracle_data *d)
 	d->scratch_viable = xmalloc(sizeof(int) * n);
 	d->scratch_total = xmalloc(sizeof(int64_t) * n);
 	d->scratch_sort = xmalloc(sizeof(int) * n);
+	d->scratch_cand = xmalloc(sizeof(int) * n);
+	d->scratch_score = xmalloc(sizeof(int64_t) * n);
+	d->scratch_rejected = xmalloc(sizeof(*d->scratch_rejected) * (n + 1));
 	d->scratch_bits = xcalloc(n / 64 + 1, sizeof(uint64_t));
 }
 
@@ -562,12 +521,12 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 	run->nominated_ok = -1;
 	run->feasible = d->scratch_nodes;
 	/* only a result records rejections (the FitError message) */
-	run->rejected = r ? arena_array(&cy->arena, (size_t)n_all + 2, sizeof(*run->rejected))
-			  : NULL;
-	/* with neither a result nor all mode no status is kept: NULL makes
+	run->rejected = r ? d->scratch_rejected : NULL;
+	/* a result keeps the statuses in its verdicts; all mode without a
+	 * result in this array; otherwise none is kept: NULL makes
 	 * run_filters use its own scratch */
-	run->status = r || o->all_nodes
-		? arena_array(&cy->arena, PLUGIN_COUNT, sizeof(struct model_status))
+	run->status = !r && o->all_nodes
+		? arena_array(cy->arena, PLUGIN_COUNT, sizeof(struct model_status))
 		: NULL;
 	if (o->all_nodes) {
 		for (int n = 0; n < n_all; n++) {
@@ -600,7 +559,7 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 	const int *cand = d->order;
 	int n_cand = n_all;
 	if (cy->na_has_result) {
-		int *list = arena_array(&cy->arena, (size_t)n_all + 1, sizeof(int));
+		int *list = d->scratch_cand;
 		n_cand = 0;
 		for (int i = 0; i < n_all; i++) {
 			int n = d->order[i];
@@ -758,8 +717,11 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 		     struct model_cycle_result *r)
 {
 	const struct cluster *c = o->cluster;
+	/* in all mode every verdict is cleared again below: by
+	 * prefilter_reject, or by find_feasible (each node filtered or
+	 * outside the PreFilterResult) */
 	if (r)
-		result_reset(r, pod);
+		result_reset(r, pod, !o->all_nodes);
 	if (c->n_nodes == 0) {
 		if (r) {
 			r->code = MODEL_UAU;
@@ -811,7 +773,7 @@ int oracle_schedule_cycle(struct oracle *o, int pod, struct model_cycle_result *
 	const struct sched_profile *prof =
 		config_find_profile(&c->config, c->pods[pod].scheduler_name);
 	if (!prof) {
-		result_reset(r, pod);
+		result_reset(r, pod, true);
 		return -2;
 	}
 	return run_cycle(o, prof, pod, r);

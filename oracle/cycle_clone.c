@@ -5,11 +5,13 @@
  * the PreFilter state, edited by RemovePod / AddPod, so the PreFilter
  * work is done once per preemption and never recomputed per node.
  *
- * What a copy must own: everything AddPod / RemovePod (spread counts and
- * critical paths, InterPodAffinity's three topology maps) or the filters
- * (the nominated-pods request buffer) write.  The compiled constraints,
- * terms, the pod's request and the PreFilterResult are only read after
- * PreFilter and stay shared with the source.
+ * What a copy must own: everything AddPod / RemovePod write (spread
+ * counts and critical paths, InterPodAffinity's three topology maps; the
+ * filters' nominated-pods request buffer is the oracle's, filled before
+ * each use).  The compiled constraints, terms, the pod's request and the
+ * PreFilterResult are only read after PreFilter and stay shared with the
+ * source.  The copy allocates from the oracle's cycle arena, as the
+ * source does.
  *
  * One clone serves a whole preemption: after each node's dry run
  * oracle_cycle_clone_reset copies back only what RemovePod / AddPod on
@@ -28,14 +30,14 @@ static void clone_spread(struct oracle_cycle *dst, const struct oracle_cycle *sr
 	struct oracle_spread_state *d = &dst->spread;
 	if (!s->keys)
 		return;
-	d->keys = arena_array(&dst->arena, (size_t)s->n_keys + 1, sizeof(*d->keys));
+	d->keys = arena_array(dst->arena, (size_t)s->n_keys + 1, sizeof(*d->keys));
 	for (int k = 0; k < s->n_keys; k++) {
 		const struct oracle_spread_key *from = &s->keys[k];
 		struct oracle_spread_key *to = &d->keys[k];
 		size_t nd = (size_t)from->topo->n_dom + 1;
 		*to = *from;
-		to->match = arena_array(&dst->arena, nd, sizeof(int64_t));
-		to->reg = arena_array(&dst->arena, nd, sizeof(bool));
+		to->match = arena_array(dst->arena, nd, sizeof(int64_t));
+		to->reg = arena_array(dst->arena, nd, sizeof(bool));
 		memcpy(to->match, from->match, nd * sizeof(int64_t));
 		memcpy(to->reg, from->reg, nd * sizeof(bool));
 	}
@@ -49,12 +51,12 @@ static void clone_tmap(struct oracle_cycle *dst, struct oracle_tmap *to,
 	*to = *from;
 	if (!from->k)
 		return;
-	to->k = arena_array(&dst->arena, (size_t)from->cap + 1, sizeof(*to->k));
+	to->k = arena_array(dst->arena, (size_t)from->cap + 1, sizeof(*to->k));
 	for (int i = 0; i < from->n; i++) {
 		size_t nd = (size_t)from->k[i].topo->n_dom + 1;
 		to->k[i].topo = from->k[i].topo;
-		to->k[i].cnt = arena_array(&dst->arena, nd, sizeof(int64_t));
-		to->k[i].has = arena_array(&dst->arena, nd, sizeof(bool));
+		to->k[i].cnt = arena_array(dst->arena, nd, sizeof(int64_t));
+		to->k[i].has = arena_array(dst->arena, nd, sizeof(bool));
 		memcpy(to->k[i].cnt, from->k[i].cnt, nd * sizeof(int64_t));
 		memcpy(to->k[i].has, from->k[i].has, nd * sizeof(bool));
 	}
@@ -64,9 +66,8 @@ void oracle_cycle_clone(struct oracle_cycle *dst, const struct oracle_cycle *src
 {
 	assert(dst && src && dst != src);
 	*dst = *src;
-	arena_init(&dst->arena);
-	dst->scratch_req = arena_array(&dst->arena, (size_t)src->o->d->n_res + 1,
-				       sizeof(int64_t));
+	/* the clone allocates from the same cycle arena */
+	src->o->d->live_cycles++;
 	clone_spread(dst, src);
 	clone_tmap(dst, &dst->existing_anti, &src->existing_anti);
 	clone_tmap(dst, &dst->aff_cnt, &src->aff_cnt);

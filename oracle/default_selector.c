@@ -64,7 +64,7 @@ void oracle_default_selector(struct oracle_cycle *cy, struct oracle_sel *s)
 		    !w->has_map_selector)
 			continue;
 		if (match_labels_subset(&w->map_selector, &p->labels))
-			merge_map(&cy->arena, &set, &w->map_selector);
+			merge_map(cy->arena, &set, &w->map_selector);
 	}
 	const struct owner_ref *own = controller_of(p);
 	if (own) {
@@ -73,7 +73,7 @@ void oracle_default_selector(struct oracle_cycle *cy, struct oracle_sel *s)
 		    strcmp(own->kind, "ReplicationController") == 0) {
 			w = find_workload(c, WORKLOAD_REPLICATION_CONTROLLER, p->ns, own->name);
 			if (w && w->has_map_selector)
-				merge_map(&cy->arena, &set, &w->map_selector);
+				merge_map(cy->arena, &set, &w->map_selector);
 		} else if (model_api_version_is(own->api_version, "apps", "v1")) {
 			if (strcmp(own->kind, "ReplicaSet") == 0)
 				w = find_workload(c, WORKLOAD_REPLICA_SET, p->ns, own->name);

@@ -9,19 +9,15 @@
 #include <math.h>
 #include <string.h>
 
+/* PreFilter: the pod's PodRequests (computed at oracle_init, see
+ * oracle_data.pod_req); "requests something" is a non-zero cpu, memory or
+ * ephemeral-storage request or any scalar resource key (OPOD_SCALAR). */
 void oracle_prefilter_fit(struct oracle_cycle *cy)
 {
-	const struct cluster *c = cy->c;
-	size_t nr = (size_t)c->n_res;
-	cy->req = arena_array(&cy->arena, nr + 1, sizeof(int64_t));
-	cy->req_key = arena_array(&cy->arena, nr + 1, sizeof(bool));
-	cy->scratch_req = arena_array(&cy->arena, nr + 1, sizeof(int64_t));
-	oracle_pod_requests(c, cy->p, false, cy->req, cy->req_key);
+	const struct oracle_data *d = cy->o->d;
+	cy->req = &d->pod_req[(size_t)cy->pod * (size_t)d->n_res];
 	cy->req_any = cy->req[RES_CPU] || cy->req[RES_MEMORY] ||
-		      cy->req[RES_EPHEMERAL];
-	for (size_t r = 0; r < nr; r++)
-		if (cy->req_key[r] && c->res_class[r] == RESCLASS_SCALAR)
-			cy->req_any = true;
+		      cy->req[RES_EPHEMERAL] || (d->pod_flags[cy->pod] & OPOD_SCALAR);
 }
 
 /* An extended resource the profile's ignoredResources /
@@ -174,8 +170,7 @@ enum model_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n,
 	const struct cluster *c = cy->c;
 	const struct sched_profile *prof = cy->prof;
 	const struct oracle_data *d = cy->o->d;
-	int64_t *podreq = arena_array(&cy->arena, (size_t)c->n_res + 1, sizeof(int64_t));
-	oracle_pod_requests(c, cy->p, true, podreq, NULL);
+	const int64_t *podreq = &d->pod_req_nm[(size_t)cy->pod * (size_t)d->n_res];
 	struct oracle_res_plan pl;
 	oracle_res_plan_init(c, &pl, prof->fit_resources, prof->n_fit_resources, podreq,
 			     false);

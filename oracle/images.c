@@ -70,7 +70,7 @@ static int image_id(struct oracle_cycle *cy, const char *name)
 	const char *colon = strrchr(name, ':'), *slash = strrchr(name, '/');
 	if (colon > slash)
 		return oracle_strmap_find(&cy->o->d->images, name);
-	char *full = arena_sprintf(&cy->arena, "%s:latest", name);
+	char *full = arena_sprintf(cy->arena, "%s:latest", name);
 	return oracle_strmap_find(&cy->o->d->images, full);
 }
 
@@ -82,7 +82,7 @@ enum model_code oracle_score_images(struct oracle_cycle *cy, const int *f,
 	const struct pod *p = cy->p;
 	struct oracle_data *d = cy->o->d;
 	int nc = p->n_init_containers + p->n_containers;
-	int *ids = arena_array(&cy->arena, (size_t)nc + 1, sizeof(int));
+	int *ids = arena_array(cy->arena, (size_t)nc + 1, sizeof(int));
 	for (int i = 0; i < nc; i++) {
 		const struct container *k = i < p->n_init_containers
 			? &p->init_containers[i]

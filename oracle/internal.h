@@ -94,6 +94,32 @@ void oracle_status_fail_str(struct model_status *st, enum model_code code,
 			    const char *reason);
 
 
+/* FitError's histogram (fit_message.c): distinct reasons with counts, in
+ * the order first met.  Reasons are borrowed (must outlive it).  Not to
+ * be copied: it points into itself. */
+#define ORACLE_HISTO_SMALL 16
+struct oracle_histo {
+	const char **reason;
+	int *count;
+	int n, cap;
+	int last;                       /* index of the last reason added */
+	bool mapped;                    /* ids indexes the reasons */
+	struct oracle_strmap ids;
+	const char *small_reason[ORACLE_HISTO_SMALL];
+	int small_count[ORACLE_HISTO_SMALL];
+};
+/* oracle_histo_init / release: an empty histogram; release frees what
+ * add allocated. */
+void oracle_histo_init(struct oracle_histo *h);
+void oracle_histo_release(struct oracle_histo *h);
+/* oracle_histo_add: reason counted times more. */
+void oracle_histo_add(struct oracle_histo *h, const char *reason, int times);
+/* oracle_histo_message: FitError.Error() over n_nodes nodes: "0/N nodes
+ * are available:" then " COUNT REASON" lines sorted as strings, joined by
+ * ",", and "." when there is one.  Returns a malloc'ed string (the
+ * caller's); aborts on out-of-memory. */
+char *oracle_histo_message(const struct oracle_histo *h, int n_nodes);
+
 /* --------------------------------------------------------------- topology */
 
 /* Every node's value for one topology key, interned: dom[node] is the
@@ -108,7 +134,8 @@ struct oracle_topo {
 	int empty_dom;              /* domain of the value "", or -1 */
 };
 
-/* oracle_topo_get: the table for key (built on first use). */
+/* oracle_topo_get: the table for key (built on first use).  key is
+ * borrowed: it must outlive the oracle. */
 const struct oracle_topo *oracle_topo_get(struct oracle *o, const char *key);
 
 /* --------------------------------------------------------------- NodeInfo */
@@ -170,6 +197,8 @@ struct oracle_tclass {
 	uint64_t hash;
 };
 
+#define ORACLE_TOPO_RECENT 256   /* power of two */
+
 struct oracle_data {
 	struct arena arena;             /* long-lived allocations */
 	int n_nodes, n_pods, n_res;
@@ -179,11 +208,18 @@ struct oracle_data {
 	struct oracle_node *nodes;
 	int *order;                     /* node-tree order (§1.4) */
 
+	/* Per-pod requests, computed once at oracle_init: they depend on
+	 * the pod's spec only, and the cluster (pods and specs) is fixed
+	 * for the oracle's lifetime - only the placement changes. */
 	int64_t *pod_req;               /* [n_pods * n_res] PodRequests total */
+	int64_t *pod_req_nm;            /* [n_pods * n_res] the same with the
+					 * 100m / 200Mi defaults (Fit's score) */
 	int64_t *pod_nz;                /* [n_pods * 2] non-zero cpu, memory */
 	uint8_t *pod_flags;             /* OPOD_* */
 	int *pod_group;
 	int *pod_ns;                    /* namespace id */
+	const struct labels **pod_ns_labels;  /* the labels of the pod's
+					       * Namespace (empty when none) */
 
 	int n_groups;
 	int *group_rep;                 /* a pod of each group */
@@ -198,6 +234,14 @@ struct oracle_data {
 	struct oracle_topo **topos;
 	int n_topos, cap_topos;
 	struct oracle_strmap topo_ids;
+	/* topology.c: the table of each key pointer asked for recently (a
+	 * direct-mapped cache keyed on the pointer: keys are borrowed
+	 * strings that never change while the oracle lives, and tables are
+	 * never freed before oracle_release) */
+	struct oracle_topo_hit {
+		const char *key;
+		const struct oracle_topo *topo;
+	} topo_recent[ORACLE_TOPO_RECENT];
 
 	uint32_t **memo;                /* selector-match memo slots [n_groups] */
 	int n_memo, used_memo;
@@ -208,7 +252,14 @@ struct oracle_data {
 	int *scratch_viable;            /* [n_nodes + 1] */
 	int64_t *scratch_total;         /* [n_nodes + 1] */
 	int *scratch_sort;              /* [n_nodes + 1] */
+	int *scratch_cand;              /* [n_nodes + 1] PreFilterResult's nodes */
+	int64_t *scratch_score;         /* [n_nodes + 1] one plugin's scores */
+	const struct model_status **scratch_rejected;  /* [n_nodes + 2] */
 	uint64_t *scratch_bits;         /* [n_nodes / 64 + 1], kept all zero */
+	int64_t *scratch_req;           /* [n_res + 1] the nominated pass's
+					 * Requested (cycle.c run_pass1: filled
+					 * before read, never nested, so the
+					 * cycles and clones all share it) */
 
 	/* bound pods (the placement, not preemption's dry runs) with
 	 * required anti-affinity */
@@ -223,6 +274,14 @@ struct oracle_data {
 	int *pod_tc;                        /* classes of every pod's terms */
 	int *pod_tc_off;                    /* [n_pods + 1] pod p's are
 					     * pod_tc[off[p] .. off[p + 1]) */
+
+	/* Where every cycle (and clone) allocates: released when the last
+	 * live cycle ends and it holds more than ORACLE_CYCLE_ARENA_KEEP
+	 * bytes, so small cycles share one block instead of a malloc and
+	 * free each.  Nothing allocated there is read after its cycle
+	 * ends. */
+	struct arena cycle_arena;
+	int live_cycles;                /* cycles and clones begun, not ended */
 
 	/* preemption.c: buffers every oracle_preempt call reuses */
 	struct oracle_preempt_scratch *preempt;
@@ -344,7 +403,8 @@ struct oracle_spread_key {
 	int64_t *match;                 /* [n_dom] TpPairToMatchNum */
 	bool *reg;                      /* [n_dom] pair present */
 	int domains;                    /* TpKeyToDomainsNum */
-	const char *p0v, *p1v;          /* critical paths */
+	int p0v, p1v;                   /* critical paths' values (spread.c
+					 * cp_value: domain id, -1 for "") */
 	int64_t p0n, p1n;
 };
 
@@ -361,7 +421,8 @@ struct oracle_cycle {
 	const struct sched_profile *prof;
 	int pod;
 	const struct pod *p;
-	struct arena arena;             /* this cycle's allocations */
+	struct arena *arena;            /* this cycle's allocations: the
+					 * oracle's d->cycle_arena */
 	bool skip[PLUGIN_COUNT];        /* PreFilter returned Skip */
 
 	/* OSHAPE_* bits per node for this pod's shape (shape.c); shared by
@@ -373,10 +434,8 @@ struct oracle_cycle {
 	bool *na_allowed;               /* [n_nodes] */
 
 	/* NodeResourcesFit */
-	int64_t *req;                   /* [n_res] pod request */
-	bool *req_key;                  /* [n_res] key present */
+	const int64_t *req;             /* [n_res] pod request (d->pod_req's row) */
 	bool req_any;                   /* requests something (§2.7 step 2) */
-	int64_t *scratch_req;           /* [n_res] nodeview buffer */
 
 	/* PodTopologySpread (hard) */
 	struct oracle_spread_state spread;
@@ -388,7 +447,8 @@ struct oracle_cycle {
 	const struct labels *ns_labels; /* incoming pod's namespace labels */
 };
 
-/* oracle_cycle_begin / oracle_cycle_end: a cycle for pod with profile. */
+/* oracle_cycle_begin / oracle_cycle_end: a cycle for pod with profile;
+ * its allocations are invalid after the end. */
 void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 			const struct sched_profile *prof, int pod);
 void oracle_cycle_end(struct oracle_cycle *cy);
@@ -405,10 +465,9 @@ int oracle_cycle_prefilter(struct oracle_cycle *cy, struct model_status *st);
 int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
 			     struct model_status *status);
 
-/* oracle_cycle_clone: kube's CycleState.Clone(): dst (not begun) gets its
- * own arena and copies of everything AddPod/RemovePod and the filters
- * change; compiled read-only parts are shared with src, which must
- * outlive dst.  Release dst with oracle_cycle_end.  (oracle/cycle_clone.c:
+/* oracle_cycle_clone: kube's CycleState.Clone(): dst (not begun) gets
+ * copies of everything AddPod/RemovePod and the filters change;
+ * compiled read-only parts are shared with src, which must outlive dst.  Release dst with oracle_cycle_end.  (oracle/cycle_clone.c:
  * a new mutable field of struct oracle_cycle must be copied there.) */
 void oracle_cycle_clone(struct oracle_cycle *dst, const struct oracle_cycle *src);
 
@@ -416,8 +475,8 @@ void oracle_cycle_clone(struct oracle_cycle *dst, const struct oracle_cycle *src
  * node were removed / added since (a dry run there), back to src's
  * state: those change the counts of node's domains and the critical
  * paths only, so only those are copied back, unless a topology map of
- * dst gained a key (then dst is cloned afresh).  dst's arena keeps what
- * the dry run allocated until oracle_cycle_end. */
+ * dst gained a key (then dst is cloned afresh).  What the dry run
+ * allocated stays in the cycle arena until the last cycle ends. */
 void oracle_cycle_clone_reset(struct oracle_cycle *dst, const struct oracle_cycle *src,
 			      int node);
 

@@ -10,17 +10,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static const struct labels no_labels = {NULL, 0};
-
-/* The incoming pod's namespace labels (empty when not found). */
-static const struct labels *ns_labels(const struct cluster *c, const char *ns)
-{
-	for (int i = 0; i < c->n_namespaces; i++)
-		if (strcmp(c->namespaces[i].name, ns) == 0)
-			return &c->namespaces[i].labels;
-	return &no_labels;
-}
-
 /* A term of the incoming pod: namespaces default to the pod's own (when
  * neither list nor selector is given); a non-{} namespaceSelector is
  * resolved into the names of the namespaces it matches now. */
@@ -34,7 +23,7 @@ static void compile_term(struct oracle_cycle *cy, const struct pod_affinity_term
 	out->weight = weight;
 	out->topo = oracle_topo_get(cy->o, t->topology_key);
 	oracle_sel_from(&out->sel, &t->selector);
-	out->ns = arena_array(&cy->arena, (size_t)(t->n_namespaces + c->n_namespaces + 1),
+	out->ns = arena_array(cy->arena, (size_t)(t->n_namespaces + c->n_namespaces + 1),
 			      sizeof(int));
 	if (t->n_namespaces == 0 && !t->ns_selector.present)
 		out->ns[out->n_ns++] = oracle_strmap_intern(&d->ns_ids, cy->p->ns);
@@ -104,7 +93,7 @@ struct oracle_tcount *oracle_tmap_key(struct oracle_cycle *cy, struct oracle_tma
 			return &m->k[i];
 	if (m->n == m->cap) {
 		int cap = m->cap ? 2 * m->cap : 4;
-		struct oracle_tcount *k = arena_array(&cy->arena, (size_t)cap, sizeof(*k));
+		struct oracle_tcount *k = arena_array(cy->arena, (size_t)cap, sizeof(*k));
 		if (m->n)
 			memcpy(k, m->k, sizeof(*k) * (size_t)m->n);
 		m->k = k;
@@ -112,8 +101,8 @@ struct oracle_tcount *oracle_tmap_key(struct oracle_cycle *cy, struct oracle_tma
 	}
 	struct oracle_tcount *k = &m->k[m->n++];
 	k->topo = t;
-	k->cnt = arena_array(&cy->arena, (size_t)t->n_dom + 1, sizeof(int64_t));
-	k->has = arena_array(&cy->arena, (size_t)t->n_dom + 1, sizeof(bool));
+	k->cnt = arena_array(cy->arena, (size_t)t->n_dom + 1, sizeof(int64_t));
+	k->has = arena_array(cy->arena, (size_t)t->n_dom + 1, sizeof(bool));
 	return k;
 }
 
@@ -203,11 +192,11 @@ void oracle_prefilter_interpod(struct oracle_cycle *cy)
 {
 	const struct pod *p = cy->p;
 	struct oracle_data *d = cy->o->d;
-	cy->ns_labels = ns_labels(cy->c, p->ns);
+	cy->ns_labels = d->pod_ns_labels[cy->pod];
 	cy->n_aff = p->n_affinity;
 	cy->n_anti = p->n_anti_affinity;
-	cy->aff = arena_array(&cy->arena, (size_t)cy->n_aff + 1, sizeof(*cy->aff));
-	cy->anti = arena_array(&cy->arena, (size_t)cy->n_anti + 1, sizeof(*cy->anti));
+	cy->aff = arena_array(cy->arena, (size_t)cy->n_aff + 1, sizeof(*cy->aff));
+	cy->anti = arena_array(cy->arena, (size_t)cy->n_anti + 1, sizeof(*cy->anti));
 	for (int i = 0; i < cy->n_aff; i++)
 		compile_term(cy, &p->affinity[i], 0, &cy->aff[i]);
 	for (int i = 0; i < cy->n_anti; i++)
@@ -225,7 +214,7 @@ void oracle_prefilter_interpod(struct oracle_cycle *cy)
 						tc->nodes.node[i], tc->nodes.cnt[i]);
 	}
 	/* the pod's own terms: one decision per group of existing pods */
-	bool *anti_match = arena_array(&cy->arena, (size_t)cy->n_anti + 1, sizeof(bool));
+	bool *anti_match = arena_array(cy->arena, (size_t)cy->n_anti + 1, sizeof(bool));
 	for (int g = 0; g < d->n_groups && (cy->n_aff || cy->n_anti); g++) {
 		if (d->group_bound[g] == 0)
 			continue;
@@ -330,7 +319,7 @@ static struct oracle_term *compile_weighted(struct oracle_cycle *cy,
 					    const struct weighted_pod_affinity_term *w,
 					    int n)
 {
-	struct oracle_term *t = arena_array(&cy->arena, (size_t)n + 1, sizeof(*t));
+	struct oracle_term *t = arena_array(cy->arena, (size_t)n + 1, sizeof(*t));
 	for (int i = 0; i < n; i++)
 		compile_term(cy, &w[i].term, w[i].weight, &t[i]);
 	return t;
@@ -345,7 +334,7 @@ enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 	if (cy->prof->ignore_preferred_terms_of_existing && !constraints)
 		return MODEL_SKIP;
 	if (!cy->ns_labels)
-		cy->ns_labels = ns_labels(cy->c, p->ns);
+		cy->ns_labels = d->pod_ns_labels[cy->pod];
 	struct oracle_term *pa = compile_weighted(cy, p->affinity_preferred,
 						  p->n_affinity_preferred);
 	struct oracle_term *paa = compile_weighted(cy, p->anti_affinity_preferred,

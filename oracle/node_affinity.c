@@ -60,7 +60,7 @@ void oracle_prefilter_node_affinity(struct oracle_cycle *cy,
 	}
 	int n_nodes = cy->c->n_nodes;
 	cy->na_has_result = true;
-	cy->na_allowed = arena_array(&cy->arena, (size_t)n_nodes + 1, sizeof(bool));
+	cy->na_allowed = arena_array(cy->arena, (size_t)n_nodes + 1, sizeof(bool));
 	/* the result is a set of names: it is empty only if no name is in
 	 * every In of some term; names absent from the cluster still count */
 	bool empty = true;

@@ -63,6 +63,18 @@ static const char *group_key(struct oracle_data *d, const struct pod *p)
 	return s;
 }
 
+static const struct labels no_labels = {NULL, 0};
+
+/* The labels of namespace ns (empty when the cluster has no such
+ * Namespace object). */
+static const struct labels *ns_labels(const struct cluster *c, const char *ns)
+{
+	for (int i = 0; i < c->n_namespaces; i++)
+		if (strcmp(c->namespaces[i].name, ns) == 0)
+			return &c->namespaces[i].labels;
+	return &no_labels;
+}
+
 static void pods_init(struct oracle *o)
 {
 	const struct cluster *c = o->cluster;
@@ -74,9 +86,11 @@ static void pods_init(struct oracle *o)
 	for (int p = 0; p < c->n_pods; p++) {
 		const struct pod *pod = &c->pods[p];
 		oracle_pod_requests(c, pod, false, &d->pod_req[(size_t)p * d->n_res], has_key);
+		oracle_pod_requests(c, pod, true, &d->pod_req_nm[(size_t)p * d->n_res], NULL);
 		oracle_pod_nonzero(c, pod, &d->pod_nz[2 * p], &d->pod_nz[2 * p + 1]);
 		d->pod_flags[p] = pod_flags(c, pod, has_key);
 		d->pod_ns[p] = oracle_strmap_intern(&d->ns_ids, pod->ns);
+		d->pod_ns_labels[p] = ns_labels(c, pod->ns);
 		int g = oracle_strmap_intern(&groups, group_key(d, pod));
 		if (g == d->n_groups)
 			d->group_rep[d->n_groups++] = p;
@@ -131,6 +145,7 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 	snapshot_clone(&o->snap, s);
 	struct oracle_data *d = o->d = xcalloc(1, sizeof(*d));
 	arena_init(&d->arena);
+	arena_init(&d->cycle_arena);
 	d->n_nodes = c->n_nodes;
 	d->n_pods = c->n_pods;
 	d->n_res = c->n_res;
@@ -140,10 +155,13 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 	d->nodes = xcalloc(nn, sizeof(struct oracle_node));
 	d->order = arena_array(&d->arena, nn + 1, sizeof(int));
 	d->pod_req = arena_array(&d->arena, np * nr + 1, sizeof(int64_t));
+	d->pod_req_nm = arena_array(&d->arena, np * nr + 1, sizeof(int64_t));
 	d->pod_nz = arena_array(&d->arena, 2 * np + 1, sizeof(int64_t));
+	d->scratch_req = arena_array(&d->arena, nr + 1, sizeof(int64_t));
 	d->pod_flags = arena_array(&d->arena, np + 1, 1);
 	d->pod_group = arena_array(&d->arena, np + 1, sizeof(int));
 	d->pod_ns = arena_array(&d->arena, np + 1, sizeof(int));
+	d->pod_ns_labels = arena_array(&d->arena, np + 1, sizeof(*d->pod_ns_labels));
 	oracle_strmap_init(&d->ns_ids);
 	oracle_strmap_init(&d->topo_ids);
 	oracle_strmap_init(&d->images);
@@ -196,6 +214,9 @@ void oracle_release(struct oracle *o)
 	free(d->scratch_viable);
 	free(d->scratch_total);
 	free(d->scratch_sort);
+	free(d->scratch_cand);
+	free(d->scratch_score);
+	free(d->scratch_rejected);
 	free(d->scratch_bits);
 	oracle_shapes_release(d);
 	oracle_preempt_scratch_release(d);
@@ -203,6 +224,8 @@ void oracle_release(struct oracle *o)
 	oracle_strmap_release(&d->ns_ids);
 	oracle_strmap_release(&d->topo_ids);
 	oracle_strmap_release(&d->images);
+	assert(d->live_cycles == 0);
+	arena_release(&d->cycle_arena);
 	arena_release(&d->arena);
 	free(d);
 	o->d = NULL;

@@ -725,59 +725,22 @@ static int pick_one(const struct model_victims *cand, int n, int *keep)
 
 /* -------------------------------------------------------- the outcome */
 
-static int reason_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* FitError.Error() over the statuses preemption recorded: "0/N nodes are
  * available: " + "COUNT REASON" lines sorted as strings, joined ", ", "."
  * - N being the number of nodes with a status. */
 static char *fit_message(const struct walk *w)
 {
 	const struct model_status *st = w->s->rec;
-	int n_with = w->n_unhelpful + w->n_rec, cap = 1;
+	struct oracle_histo h;
+	oracle_histo_init(&h);
+	/* the lines are sorted: the order reasons are met is moot */
+	if (w->n_unhelpful > 0)
+		oracle_histo_add(&h, NOT_HELPFUL, w->n_unhelpful);
 	for (int n = 0; n < w->n_rec; n++)
-		cap += st[n].n_reasons;
-	struct oracle_strmap ids;
-	oracle_strmap_init(&ids);
-	const char **reason = xmalloc(sizeof(char *) * (size_t)(cap + 1));
-	int *count = xcalloc((size_t)cap + 1, sizeof(int));
-	int u = 0;
-	/* the lines are sorted below: the order reasons are met is moot */
-	if (w->n_unhelpful > 0) {
-		reason[u] = NOT_HELPFUL;
-		count[u++] = w->n_unhelpful;
-		oracle_strmap_intern(&ids, NOT_HELPFUL);
-	}
-	for (int n = 0; n < w->n_rec; n++)
-		for (int i = 0; i < st[n].n_reasons; i++) {
-			int id = oracle_strmap_intern(&ids, model_status_reason(&st[n], i));
-			if (id == u)
-				reason[u++] = model_status_reason(&st[n], i);
-			count[id]++;
-		}
-	oracle_strmap_release(&ids);
-	char **line = xmalloc(sizeof(char *) * (size_t)(u + 1));
-	size_t total = 64;
-	for (int i = 0; i < u; i++) {
-		size_t len = strlen(reason[i]) + 16;
-		line[i] = xmalloc(len);
-		snprintf(line[i], len, "%d %s", count[i], reason[i]);
-		total += strlen(line[i]) + 2;
-	}
-	qsort(line, (size_t)u, sizeof(char *), reason_cmp);
-	char *msg = xmalloc(total);
-	size_t at = (size_t)snprintf(msg, total, "0/%d nodes are available:", n_with);
-	for (int i = 0; i < u; i++) {
-		at += (size_t)snprintf(msg + at, total - at, "%s%s", i ? ", " : " ", line[i]);
-		free(line[i]);
-	}
-	if (u > 0)
-		snprintf(msg + at, total - at, ".");
-	free(line);
-	free(count);
-	free(reason);
+		for (int i = 0; i < st[n].n_reasons; i++)
+			oracle_histo_add(&h, model_status_reason(&st[n], i), 1);
+	char *msg = oracle_histo_message(&h, w->n_unhelpful + w->n_rec);
+	oracle_histo_release(&h);
 	return msg;
 }
 

@@ -18,7 +18,7 @@ static const char *zone_key(struct oracle_cycle *cy, int n)
 		region = labels_get(l, "topology.kubernetes.io/region");
 	if ((!zone || !*zone) && (!region || !*region))
 		return "";
-	return arena_sprintf(&cy->arena, "%s:\x01:%s", region ? region : "", zone ? zone : "");
+	return arena_sprintf(cy->arena, "%s:\x01:%s", region ? region : "", zone ? zone : "");
 }
 
 enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int *f,
@@ -33,8 +33,8 @@ enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int 
 	}
 	struct oracle_sel sel;
 	oracle_default_selector(cy, &sel);
-	const char **zone = arena_array(&cy->arena, (size_t)n + 1, sizeof(char *));
-	int64_t *zcount = arena_array(&cy->arena, (size_t)n + 1, sizeof(int64_t));
+	const char **zone = arena_array(cy->arena, (size_t)n + 1, sizeof(char *));
+	int64_t *zcount = arena_array(cy->arena, (size_t)n + 1, sizeof(int64_t));
 	int64_t max_node = 0, max_zone = 0;
 	bool have_zones = false;
 	for (int i = 0; i < n; i++) {
@@ -48,8 +48,8 @@ enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int 
 	/* zoneCount[z]: Σ over feasible nodes of zone z */
 	struct oracle_strmap zones;
 	oracle_strmap_init(&zones);
-	int *zid = arena_array(&cy->arena, (size_t)n + 1, sizeof(int));
-	int64_t *zsum = arena_array(&cy->arena, (size_t)n + 1, sizeof(int64_t));
+	int *zid = arena_array(cy->arena, (size_t)n + 1, sizeof(int));
+	int64_t *zsum = arena_array(cy->arena, (size_t)n + 1, sizeof(int64_t));
 	for (int i = 0; i < n; i++) {
 		zid[i] = oracle_strmap_intern(&zones, zone[i]);
 		if (zone[i][0])

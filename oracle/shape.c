@@ -36,6 +36,11 @@ struct oracle_shapes {
 	int *slots;                         /* open addressing: shape index + 1 */
 	int n_slots;                        /* power of two */
 	size_t bytes;
+	/* each pod's shape (index + 1, 0 none yet) under the profile of its
+	 * last lookup: a pod's spec and the profiles never change while the
+	 * oracle lives, and shapes are never dropped before release */
+	int *pod_shape;                     /* [n_pods] */
+	const struct sched_profile **pod_prof;
 };
 
 /* ------------------------------------------------------------- identity */
@@ -122,6 +127,12 @@ static uint8_t *shape_lookup(struct oracle *o, const struct sched_profile *prof,
 	if (!d->shapes)
 		d->shapes = xcalloc(1, sizeof(*d->shapes));
 	struct oracle_shapes *t = d->shapes;
+	if (!t->pod_shape) {
+		t->pod_shape = xcalloc((size_t)d->n_pods + 1, sizeof(int));
+		t->pod_prof = xcalloc((size_t)d->n_pods + 1, sizeof(*t->pod_prof));
+	}
+	if (t->pod_shape[pod] && t->pod_prof[pod] == prof)
+		return t->s[t->pod_shape[pod] - 1].v;
 	const struct pod *p = &o->cluster->pods[pod];
 	uint64_t h = pod_hash(p, prof);
 	if (t->n_slots) {
@@ -129,8 +140,11 @@ static uint8_t *shape_lookup(struct oracle *o, const struct sched_profile *prof,
 		for (; t->slots[k]; k = (k + 1) & (t->n_slots - 1)) {
 			struct shape *s = &t->s[t->slots[k] - 1];
 			if (s->hash == h && s->prof == prof &&
-			    pods_same_shape(p, &o->cluster->pods[s->rep]))
+			    pods_same_shape(p, &o->cluster->pods[s->rep])) {
+				t->pod_shape[pod] = t->slots[k];
+				t->pod_prof[pod] = prof;
 				return s->v;
+			}
 		}
 	}
 	size_t need = (size_t)d->n_nodes + 1;
@@ -146,6 +160,8 @@ static uint8_t *shape_lookup(struct oracle *o, const struct sched_profile *prof,
 	s->hash = h;
 	s->v = xcalloc(need, 1);
 	t->bytes += need;
+	t->pod_shape[pod] = t->n;
+	t->pod_prof[pod] = prof;
 	if ((t->n + 1) * 2 > t->n_slots)
 		slots_grow(t);
 	else {
@@ -162,7 +178,7 @@ void oracle_shape_begin(struct oracle_cycle *cy)
 	struct oracle *o = cy->o;
 	cy->nverdict = shape_lookup(o, cy->prof, cy->pod);
 	if (!cy->nverdict)
-		cy->nverdict = arena_array(&cy->arena, (size_t)o->d->n_nodes + 1, 1);
+		cy->nverdict = arena_array(cy->arena, (size_t)o->d->n_nodes + 1, 1);
 }
 
 void oracle_shapes_release(struct oracle_data *d)
@@ -174,6 +190,8 @@ void oracle_shapes_release(struct oracle_data *d)
 		free(t->s[i].v);
 	free(t->s);
 	free(t->slots);
+	free(t->pod_shape);
+	free(t->pod_prof);
 	free(t);
 	d->shapes = NULL;
 }

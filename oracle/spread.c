@@ -31,7 +31,7 @@ static void compile_explicit(struct oracle_cycle *cy, const struct spread_constr
 	out->taint_honor = sc->node_taints_honor;
 	oracle_sel_from(&out->sel, &sc->selector);
 	if (sc->n_match_label_keys && !out->sel.nothing) {
-		struct label *items = arena_array(&cy->arena, (size_t)sc->n_match_label_keys,
+		struct label *items = arena_array(cy->arena, (size_t)sc->n_match_label_keys,
 						  sizeof(*items));
 		int n = 0;
 		for (int i = 0; i < sc->n_match_label_keys; i++) {
@@ -54,7 +54,7 @@ static int build_constraints(struct oracle_cycle *cy, bool hard,
 	const struct sched_profile *prof = cy->prof;
 	*out = NULL;
 	if (p->n_spread) {
-		struct oracle_spread_c *c = arena_array(&cy->arena, (size_t)p->n_spread,
+		struct oracle_spread_c *c = arena_array(cy->arena, (size_t)p->n_spread,
 							sizeof(*c));
 		int n = 0;
 		for (int i = 0; i < p->n_spread; i++)
@@ -79,7 +79,7 @@ static int build_constraints(struct oracle_cycle *cy, bool hard,
 	oracle_default_selector(cy, &sel);
 	if (oracle_sel_empty(&sel))
 		return 0;
-	struct oracle_spread_c *c = arena_array(&cy->arena, (size_t)n, sizeof(*c));
+	struct oracle_spread_c *c = arena_array(cy->arena, (size_t)n, sizeof(*c));
 	n = 0;
 	for (int i = 0; i < n_defs; i++) {
 		if (defs[i].do_not_schedule != hard)
@@ -106,15 +106,25 @@ static bool node_has_all_keys(const struct oracle_spread_c *c, int n, int node)
 	return true;
 }
 
-/* criticalPaths.update (§2.11), replicated exactly: values compared as
- * strings, the initial entries are ("", MaxInt32). */
-static void cp_update(struct oracle_spread_key *k, const char *val, int64_t num)
+/* A critical path's value as kube compares it (a string): the domain id
+ * of a non-empty value, -1 for "" - the initial entries' value and that
+ * of the domain whose label value is empty alike.  Distinct ids are
+ * distinct strings (a topology interns its values), so comparing these
+ * ints is comparing the strings. */
+static int cp_value(const struct oracle_topo *t, int dom)
 {
-	if (strcmp(val, k->p0v) == 0) {
+	return dom == t->empty_dom ? -1 : dom;
+}
+
+/* criticalPaths.update (§2.11), replicated exactly: values compared as
+ * strings (cp_value), the initial entries are ("", MaxInt32). */
+static void cp_update(struct oracle_spread_key *k, int val, int64_t num)
+{
+	if (val == k->p0v) {
 		k->p0n = num;
 		if (k->p0n > k->p1n)
 			goto swap;
-	} else if (strcmp(val, k->p1v) == 0) {
+	} else if (val == k->p1v) {
 		k->p1n = num;
 		if (k->p0n > k->p1n)
 			goto swap;
@@ -129,7 +139,7 @@ static void cp_update(struct oracle_spread_key *k, const char *val, int64_t num)
 	}
 	return;
 swap:;
-	const char *tv = k->p0v;
+	int tv = k->p0v;
 	int64_t tn = k->p0n;
 	k->p0v = k->p1v;
 	k->p0n = k->p1n;
@@ -141,7 +151,7 @@ swap:;
  * TpPairToMatchNum). */
 static void assign_keys(struct oracle_cycle *cy, struct oracle_spread_state *s)
 {
-	s->keys = arena_array(&cy->arena, (size_t)s->n + 1, sizeof(*s->keys));
+	s->keys = arena_array(cy->arena, (size_t)s->n + 1, sizeof(*s->keys));
 	s->n_keys = 0;
 	for (int i = 0; i < s->n; i++) {
 		int k = 0;
@@ -151,9 +161,9 @@ static void assign_keys(struct oracle_cycle *cy, struct oracle_spread_state *s)
 			struct oracle_spread_key *key = &s->keys[s->n_keys++];
 			int nd = s->c[i].topo->n_dom;
 			key->topo = s->c[i].topo;
-			key->match = arena_array(&cy->arena, (size_t)nd + 1, sizeof(int64_t));
-			key->reg = arena_array(&cy->arena, (size_t)nd + 1, sizeof(bool));
-			key->p0v = key->p1v = "";
+			key->match = arena_array(cy->arena, (size_t)nd + 1, sizeof(int64_t));
+			key->reg = arena_array(cy->arena, (size_t)nd + 1, sizeof(bool));
+			key->p0v = key->p1v = -1;   /* "" */
 			key->p0n = key->p1n = INT32_MAX;
 		}
 		s->c[i].key = k;
@@ -165,8 +175,8 @@ static void assign_keys(struct oracle_cycle *cy, struct oracle_spread_state *s)
  * constraint overwriting an earlier one, summed into TpPairToMatchNum. */
 static void count_general(struct oracle_cycle *cy, struct oracle_spread_state *s)
 {
-	int64_t *per = arena_array(&cy->arena, (size_t)s->n_keys, sizeof(int64_t));
-	bool *set = arena_array(&cy->arena, (size_t)s->n_keys, sizeof(bool));
+	int64_t *per = arena_array(cy->arena, (size_t)s->n_keys, sizeof(int64_t));
+	bool *set = arena_array(cy->arena, (size_t)s->n_keys, sizeof(bool));
 	for (int n = 0; n < cy->c->n_nodes; n++) {
 		if (!node_has_all_keys(s->c, s->n, n))
 			continue;
@@ -204,7 +214,7 @@ static void count_distinct(struct oracle_cycle *cy, struct oracle_spread_state *
 				s->keys[c->key].reg[c->topo->dom[n]] = true;
 		}
 	}
-	int *groups = arena_array(&cy->arena, (size_t)d->n_groups + 1, sizeof(int));
+	int *groups = arena_array(cy->arena, (size_t)d->n_groups + 1, sizeof(int));
 	for (int i = 0; i < s->n; i++) {
 		const struct oracle_spread_c *c = &s->c[i];
 		struct oracle_spread_key *key = &s->keys[c->key];
@@ -243,7 +253,7 @@ void oracle_prefilter_spread(struct oracle_cycle *cy)
 			if (!key->reg[dom])
 				continue;
 			key->domains++;
-			cp_update(key, key->topo->value[dom], key->match[dom]);
+			cp_update(key, cp_value(key->topo, dom), key->match[dom]);
 		}
 	}
 }
@@ -268,7 +278,7 @@ void oracle_spread_update(struct oracle_cycle *cy, int q, int n, int sign)
 		struct oracle_spread_key *key = &s->keys[c->key];
 		int dom = c->topo->dom[n];
 		key->match[dom] += sign;
-		cp_update(key, c->topo->value[dom], key->match[dom]);
+		cp_update(key, cp_value(c->topo, dom), key->match[dom]);
 	}
 }
 
@@ -278,7 +288,7 @@ void *oracle_spread_save(struct oracle_cycle *cy)
 	struct oracle_spread_state *s = &cy->spread;
 	if (cy->skip[PLUGIN_POD_TOPOLOGY_SPREAD])
 		return NULL;
-	struct oracle_spread_key *copy = arena_array(&cy->arena, (size_t)s->n_keys + 1,
+	struct oracle_spread_key *copy = arena_array(cy->arena, (size_t)s->n_keys + 1,
 						     sizeof(*copy));
 	memcpy(copy, s->keys, sizeof(*copy) * (size_t)s->n_keys);
 	return copy;
@@ -365,8 +375,8 @@ enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 		return MODEL_SKIP;
 	assign_keys(cy, &s);
 	bool require_all = cy->p->n_spread > 0 || !cy->prof->spread_system_defaulting;
-	bool *ignored = arena_array(&cy->arena, (size_t)n, sizeof(bool));
-	int *size = arena_array(&cy->arena, (size_t)s.n, sizeof(int));
+	bool *ignored = arena_array(cy->arena, (size_t)n, sizeof(bool));
+	int *size = arena_array(cy->arena, (size_t)s.n, sizeof(int));
 	int n_ignored = 0;
 	for (int i = 0; i < n; i++) {
 		if (require_all && !node_has_all_keys(s.c, s.n, f[i])) {
@@ -385,7 +395,7 @@ enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 			}
 		}
 	}
-	double *weight = arena_array(&cy->arena, (size_t)s.n, sizeof(double));
+	double *weight = arena_array(cy->arena, (size_t)s.n, sizeof(double));
 	for (int k = 0; k < s.n; k++) {
 		int sz = s.c[k].topo->hostname ? n - n_ignored : size[k];
 		weight[k] = log((double)(sz + 2));
@@ -393,7 +403,7 @@ enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 	/* every node's matching pods, in the pairs the feasible nodes have,
 	 * read from the matching groups' pods per node */
 	struct oracle_data *d = cy->o->d;
-	int *groups = arena_array(&cy->arena, (size_t)d->n_groups + 1, sizeof(int));
+	int *groups = arena_array(cy->arena, (size_t)d->n_groups + 1, sizeof(int));
 	for (int k = 0; k < s.n; k++) {
 		const struct oracle_spread_c *c = &s.c[k];
 		if (c->topo->hostname)

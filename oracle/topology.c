@@ -35,9 +35,16 @@ static void topo_build(struct oracle *o, struct oracle_topo *t, const char *key)
 	oracle_strmap_release(&vals);
 }
 
-const struct oracle_topo *oracle_topo_get(struct oracle *o, const char *key)
+/* The key's slot in the recent-pointer cache. */
+static struct oracle_topo_hit *recent_slot(struct oracle_data *d, const char *key)
 {
-	assert(o && key);
+	uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ULL;
+	return &d->topo_recent[(h >> 32) & (ORACLE_TOPO_RECENT - 1)];
+}
+
+/* The table of key by content (interned key strings), built if new. */
+static const struct oracle_topo *topo_find(struct oracle *o, const char *key)
+{
 	struct oracle_data *d = o->d;
 	int id = oracle_strmap_find(&d->topo_ids, key);
 	if (id >= 0)
@@ -53,4 +60,17 @@ const struct oracle_topo *oracle_topo_get(struct oracle *o, const char *key)
 	oracle_strmap_intern(&d->topo_ids, t->key);
 	d->n_topos++;
 	return t;
+}
+
+/* Every cycle asks for the same few keys (the same spec strings): the
+ * pointer cache spares hashing and comparing them. */
+const struct oracle_topo *oracle_topo_get(struct oracle *o, const char *key)
+{
+	assert(o && key);
+	struct oracle_topo_hit *hit = recent_slot(o->d, key);
+	if (hit->key != key) {
+		hit->topo = topo_find(o, key);
+		hit->key = key;
+	}
+	return hit->topo;
 }

@@ -1,8 +1,9 @@
 /*
  * scenario.c - one scenario of a universe: the `vary` values applied to
- * clones of the base manifests' trees, printed to YAML, loaded by the
- * ordinary loader (yaml/load.h), and its interchangeable nodes and pods
- * (the symmetry classes, enum/symmetry.c).
+ * clones of the base manifests' trees, printed to YAML (the text the
+ * store keeps), decoded by the ordinary loader (yaml/load.h) from those
+ * same trees, and its interchangeable nodes and pods (the symmetry
+ * classes, enum/symmetry.c).
  */
 #include "enum.h"
 
@@ -131,24 +132,36 @@ static int map_objects(struct enum_scenario *s, struct error *err)
 	return 0;
 }
 
-/* Prints, loads and classifies s->objects (already in s->arena). */
-static int finish(struct enum_scenario *s, const char *name,
-		  const char *config_path, bool symmetry, struct error *err)
+/* Maps and classifies s->objects once s->cluster is loaded. */
+static int classify(struct enum_scenario *s, bool symmetry, struct error *err)
+{
+	if (map_objects(s, err))
+		return -1;
+	scenario_symmetry(s, symmetry);
+	return 0;
+}
+
+/* s->yaml: the text the store keeps and exports read back. */
+static void print_text(struct enum_scenario *s)
 {
 	struct enum_buf b;
 	enum_buf_init(&b);
 	print_objects(s, NULL, NULL, &b);
 	s->yaml = enum_buf_take(&b);
+}
+
+/* Prints, loads and classifies s->objects (already in s->arena). */
+static int finish(struct enum_scenario *s, const char *name,
+		  const char *config_path, bool symmetry, struct error *err)
+{
+	print_text(s);
 	cluster_init(&s->cluster);
 	if (config_path && yaml_load_config(&s->cluster, config_path, err))
 		return -1;
 	if (yaml_load_buffer(&s->cluster, name, (const unsigned char *)s->yaml,
 			     strlen(s->yaml), err))
 		return -1;
-	if (map_objects(s, err))
-		return -1;
-	scenario_symmetry(s, symmetry);
-	return 0;
+	return classify(s, symmetry, err);
 }
 
 static void scenario_init(struct enum_scenario *s, uint64_t index, int n_objects)
@@ -168,6 +181,27 @@ static void set_object(struct enum_scenario *s, int i, const struct enum_object 
 	o->tree = enum_ynode_clone(&s->arena, src->tree);
 }
 
+/* Where a vary value set into a manifest read from another file than
+ * the universe is reported: the deepest node of the path the manifest
+ * has (the field replaced, or the map it joins), in the manifest's file;
+ * the value's own line and column would name a line of the universe. */
+static void anchor_value(struct arena *a, const struct ynode *root,
+			 const struct enum_path *p, const struct ynode **v)
+{
+	const struct ynode *at = root;
+	for (int k = p->n; k > 0; k--) {
+		struct enum_path head = {p->segs, k, p->text};
+		const struct ynode *n = enum_ynode_get(root, &head);
+		if (n) {
+			at = n;
+			break;
+		}
+	}
+	struct ynode *c = enum_ynode_clone(a, *v);
+	enum_ynode_place(c, at->line, at->col);
+	*v = c;
+}
+
 static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 		      const int *digits, struct error *err)
 {
@@ -175,10 +209,13 @@ static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 	enum_buf_init(&label);
 	for (int d = 0; d < u->n_dims; d++) {
 		const struct enum_dim *dim = &u->dims[d];
-		const struct ynode *v = dim->values[digits[d]];
 		for (int t = 0; t < dim->n_targets; t++) {
 			char why[200];
-			struct ynode *root = (struct ynode *)s->objects[dim->targets[t]].tree;
+			const struct enum_object *o = &s->objects[dim->targets[t]];
+			struct ynode *root = (struct ynode *)o->tree;
+			const struct ynode *v = dim->values[digits[d]];
+			if (v && o->file && strcmp(o->file, u->path))
+				anchor_value(&s->arena, root, &dim->path, &v);
 			if (enum_ynode_set(&s->arena, root, &dim->path, v, why, sizeof why)) {
 				enum_buf_release(&label);
 				return error_plain(err, "%s: vary %s: %s (%s)", u->path,
@@ -186,11 +223,44 @@ static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 			}
 		}
 		enum_buf_printf(&label, "%s%s=", d ? ", " : "", dim->name);
-		enum_yaml_flow(&label, v);
+		enum_yaml_flow(&label, dim->values[digits[d]]);
 	}
 	s->label = arena_strdup(&s->arena, label.s ? label.s : "");
 	enum_buf_release(&label);
 	return 0;
+}
+
+/* True when every object's tree decodes as its printed text would
+ * (enum/ytree.h), so the print need not be parsed again. */
+static bool trees_read_back(const struct enum_scenario *s)
+{
+	uint64_t nodes = 0;
+	for (int i = 0; i < s->n_objects; i++)
+		if (!s->objects[i].file ||
+		    !enum_yaml_reads_back(s->objects[i].tree, &nodes))
+			return false;
+	return true;
+}
+
+/* The objects' trees decoded where they were written: positions in
+ * messages are in the universe file (or the manifest file an object came
+ * from); the scenario is named after the message, as nobody sees its
+ * printed text. */
+static int load_trees(struct enum_scenario *s, struct error *err)
+{
+	int n = s->n_objects;
+	const struct ynode **docs = arena_array(&s->arena, (size_t)n + 1, sizeof *docs);
+	const char **files = arena_array(&s->arena, (size_t)n + 1, sizeof *files);
+	for (int i = 0; i < n; i++) {
+		docs[i] = s->objects[i].tree;
+		files[i] = s->objects[i].file;
+	}
+	if (yaml_load_trees(&s->cluster, docs, files, n, err) == 0)
+		return 0;
+	size_t len = strlen(err->msg);
+	snprintf(err->msg + len, sizeof err->msg - len, " in scenario %llu (%s)",
+		 (unsigned long long)s->index, s->label);
+	return -1;
 }
 
 int enum_scenario_build(const struct enum_universe *u, uint64_t index,
@@ -205,9 +275,22 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 	enum_universe_digits(u, index, digits);
 	if (apply_dims(u, s, digits, err))
 		return -1;
-	char name[600];
-	snprintf(name, sizeof name, "%s#%llu", u->path, (unsigned long long)index);
-	if (finish(s, name, u->config_path, symmetry, err))
+	print_text(s);
+	cluster_init(&s->cluster);
+	s->cluster.config = u->config.config;
+	if (trees_read_back(s)) {
+		if (load_trees(s, err))
+			return -1;
+	} else {
+		/* text the trees may not stand for: load what is stored */
+		char name[600];
+		snprintf(name, sizeof name, "%s#%llu", u->path,
+			 (unsigned long long)index);
+		if (yaml_load_buffer(&s->cluster, name, (const unsigned char *)s->yaml,
+				     strlen(s->yaml), err))
+			return -1;
+	}
+	if (classify(s, symmetry, err))
 		return -1;
 	if (s->cluster.n_nodes != u->n_nodes || s->cluster.n_pods != u->n_pods)
 		return error_plain(err, "%s: scenario %llu has %d nodes and %d pods, "

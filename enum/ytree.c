@@ -232,10 +232,14 @@ struct ynode *enum_ynode_scalar(struct arena *a, const char *s, bool quoted)
 	return n;
 }
 
-static struct ynode *new_map(struct arena *a)
+/* Nodes an edit creates (maps on the way, keys) take the position of the
+ * value set, so a message about them points at the vary value. */
+static struct ynode *new_map(struct arena *a, const struct ynode *at)
 {
 	struct ynode *n = arena_alloc(a, sizeof *n);
 	n->kind = YNODE_MAP;
+	n->line = at->line;
+	n->col = at->col;
 	n->items = arena_array(a, 1, sizeof *n->items);
 	n->keys = arena_array(a, 1, sizeof *n->keys);
 	return n;
@@ -253,6 +257,9 @@ static int map_find(const struct ynode *m, const char *key)
 static void map_append(struct arena *a, struct ynode *m, const char *key,
 		       struct ynode *value)
 {
+	struct ynode *k = enum_ynode_scalar(a, key, false);
+	k->line = value->line;
+	k->col = value->col;
 	struct ynode **items = arena_array(a, (size_t)m->n + 1, sizeof *items);
 	struct ynode **keys = arena_array(a, (size_t)m->n + 1, sizeof *keys);
 	if (m->n) {
@@ -260,7 +267,7 @@ static void map_append(struct arena *a, struct ynode *m, const char *key,
 		memcpy(keys, m->keys, sizeof *keys * (size_t)m->n);
 	}
 	items[m->n] = value;
-	keys[m->n] = enum_ynode_scalar(a, key, false);
+	keys[m->n] = k;
 	m->items = items;
 	m->keys = keys;
 	m->n++;
@@ -299,7 +306,7 @@ static void seq_remove(struct ynode *s, int i)
 /* The child of cur at seg; created as a map when missing and create. */
 static struct ynode *step(struct arena *a, struct ynode *cur,
 			  const struct enum_path_seg *seg, bool create,
-			  char *why, size_t len)
+			  const struct ynode *at, char *why, size_t len)
 {
 	if (seg->key) {
 		if (cur->kind != YNODE_MAP) {
@@ -311,7 +318,7 @@ static struct ynode *step(struct arena *a, struct ynode *cur,
 			return cur->items[i];
 		if (!create)
 			return NULL;
-		struct ynode *m = new_map(a);
+		struct ynode *m = new_map(a, at);
 		if (i >= 0)
 			cur->items[i] = m;
 		else
@@ -334,7 +341,7 @@ int enum_ynode_set(struct arena *a, struct ynode *root, const struct enum_path *
 	struct ynode *cur = root;
 	why[0] = '\0';
 	for (int i = 0; i + 1 < p->n; i++) {
-		cur = step(a, cur, &p->segs[i], !removing, why, len);
+		cur = step(a, cur, &p->segs[i], !removing, value, why, len);
 		if (!cur)
 			return removing ? 0 : -1;
 	}
@@ -574,4 +581,89 @@ void enum_yaml_flow(struct enum_buf *b, const struct ynode *n)
 		enum_yaml_flow(b, n->items[i]);
 	}
 	enum_buf_add(b, map ? "}" : "]", 1);
+}
+
+/* ----------------------------------------------------- reading back */
+
+/* What the printer's text is read back as, without reading it: the
+ * printer quotes a plain scalar that needs_quotes (and, as a value, one
+ * holding ",[]{}"), prints an empty plain scalar as null, escapes control
+ * bytes; the parser (yaml/tree.h) merges plain "<<" keys, takes at most
+ * 1024 characters as an implicit key and counts nodes and depth.  Only
+ * the plainly safe cases count as reading back: ASCII text, keys shorter
+ * than 1000, depth and node count far from the parser's limits.  Anything
+ * else is left to a real print and parse. */
+#define READ_BACK_MAX_KEY 1000
+#define READ_BACK_MAX_DEPTH (YAML_MAX_DEPTH / 2)
+
+/* Printable ASCII and spaces (plain), or any ASCII but NUL (quoted: the
+ * rest is escaped); *printed gets the text's printed length. */
+static bool ascii_text(const struct ynode *n, bool plain, size_t *printed)
+{
+	*printed = plain ? n->len : n->len + 2;
+	for (size_t i = 0; i < n->len; i++) {
+		unsigned char c = (unsigned char)n->str[i];
+		if (c >= 0x80 || c == 0 || (plain && (c < 0x20 || c == 0x7f)))
+			return false;
+		if (!plain && (c < 0x20 || c == 0x7f || c == '"' || c == '\\'))
+			*printed += 3;   /* at most \xNN for one byte */
+	}
+	return n->len == strlen(n->str);
+}
+
+static bool scalar_reads_back(const struct ynode *n, bool key)
+{
+	size_t printed;
+	if (n->len > YAML_MAX_SCALAR ||
+	    !ascii_text(n, !n->quoted, &printed) ||
+	    (key && printed >= READ_BACK_MAX_KEY))
+		return false;
+	if (n->quoted)
+		return true;
+	if (n->len == 0 || needs_quotes(n))
+		return false;
+	if (key)
+		return strcmp(n->str, "<<") != 0;
+	return !strpbrk(n->str, ",[]{}");
+}
+
+static bool reads_back(const struct ynode *n, int depth, uint64_t *nodes)
+{
+	if (depth > READ_BACK_MAX_DEPTH)
+		return false;
+	(*nodes)++;
+	if (n->kind == YNODE_SCALAR)
+		return scalar_reads_back(n, false);
+	for (int i = 0; i < n->n; i++) {
+		if (n->kind == YNODE_MAP) {
+			(*nodes)++;
+			if (n->keys[i]->kind != YNODE_SCALAR ||
+			    !scalar_reads_back(n->keys[i], true))
+				return false;
+		}
+		if (!reads_back(n->items[i], depth + 1, nodes))
+			return false;
+	}
+	return true;
+}
+
+bool enum_yaml_reads_back(const struct ynode *doc, uint64_t *nodes)
+{
+	assert(nodes);
+	if (!doc || doc->kind != YNODE_MAP)
+		return false;
+	return reads_back(doc, 1, nodes) && *nodes <= YAML_MAX_NODES / 2;
+}
+
+void enum_ynode_place(struct ynode *n, int line, int col)
+{
+	if (!n)
+		return;
+	n->line = line;
+	n->col = col;
+	for (int i = 0; i < (n->kind == YNODE_SCALAR ? 0 : n->n); i++) {
+		enum_ynode_place(n->items[i], line, col);
+		if (n->kind == YNODE_MAP)
+			enum_ynode_place(n->keys[i], line, col);
+	}
 }

@@ -33,25 +33,62 @@ static int find_object(const struct enum_scenario *s, const char *kind,
 
 /* ------------------------------------------------------------ symmetry */
 
-/* A node's tree without what names it: metadata.name and a hostname
- * label equal to the name. */
-static struct ynode *strip_node(struct arena *a, const struct enum_object *o)
+/* Index of key in map m, compared as ynode_get compares; -1 when absent
+ * or m is not a map. */
+static int key_at(const struct ynode *m, const char *key)
 {
-	struct ynode *t = enum_ynode_clone(a, o->tree);
-	struct ynode *meta = (struct ynode *)ynode_get(t, "metadata");
-	enum_ynode_remove_key(meta, "name");
-	struct ynode *labels = (struct ynode *)ynode_get(meta, "labels");
-	const char *host = scalar_or(ynode_get(labels, "kubernetes.io/hostname"), NULL);
-	if (host && !strcmp(host, o->name))
-		enum_ynode_remove_key(labels, "kubernetes.io/hostname");
-	return t;
+	size_t len = strlen(key);
+	for (int i = 0; m && m->kind == YNODE_MAP && i < m->n; i++)
+		if (m->keys[i]->len == len && !memcmp(m->keys[i]->str, key, len))
+			return i;
+	return -1;
 }
 
-static struct ynode *strip_pod(struct arena *a, const struct enum_object *o)
+/* Map m without key (as enum_ynode_remove_key removes it), sharing the
+ * rest; m itself when m is not a map or is empty. */
+static const struct ynode *without(struct arena *a, const struct ynode *m,
+				   const char *key)
 {
-	struct ynode *t = enum_ynode_clone(a, o->tree);
-	enum_ynode_remove_key((struct ynode *)ynode_get(t, "metadata"), "name");
-	return t;
+	if (!m || m->kind != YNODE_MAP || m->n == 0)
+		return m;
+	struct ynode *c = arena_memdup(a, m, sizeof *m);
+	c->items = arena_memdup(a, m->items, sizeof *m->items * (size_t)m->n);
+	c->keys = arena_memdup(a, m->keys, sizeof *m->keys * (size_t)m->n);
+	enum_ynode_remove_key(c, key);
+	return c;
+}
+
+/* Map m with its item i (-1: none) replaced by v, sharing the rest. */
+static const struct ynode *with_item(struct arena *a, const struct ynode *m,
+				     int i, const struct ynode *v)
+{
+	if (i < 0 || m->items[i] == v)
+		return m;
+	struct ynode *c = arena_memdup(a, m, sizeof *m);
+	c->items = arena_memdup(a, m->items, sizeof *m->items * (size_t)m->n);
+	c->items[i] = (struct ynode *)v;
+	return c;
+}
+
+/* A node's tree without what names it: metadata.name and a hostname
+ * label equal to the name.  Shares everything else with the object. */
+static const struct ynode *strip_node(struct arena *a, const struct enum_object *o)
+{
+	const struct ynode *meta = ynode_get(o->tree, "metadata");
+	const struct ynode *m = without(a, meta, "name");
+	const struct ynode *labels = ynode_get(m, "labels");
+	const char *host = scalar_or(ynode_get(labels, "kubernetes.io/hostname"), NULL);
+	if (host && !strcmp(host, o->name))
+		m = with_item(a, m, key_at(m, "labels"),
+			      without(a, labels, "kubernetes.io/hostname"));
+	return with_item(a, o->tree, key_at(o->tree, "metadata"), m);
+}
+
+static const struct ynode *strip_pod(struct arena *a, const struct enum_object *o)
+{
+	const struct ynode *meta = ynode_get(o->tree, "metadata");
+	return with_item(a, o->tree, key_at(o->tree, "metadata"),
+			 without(a, meta, "name"));
 }
 
 /* True when an object of kind `by` other than self mentions name: pods
@@ -73,7 +110,7 @@ static bool named_elsewhere(const struct enum_scenario *s, int self,
 static void classes(const struct enum_scenario *s, struct arena *tmp,
 		    const int *objs, int n, bool node, int *cls)
 {
-	struct ynode **st = arena_array(tmp, (size_t)n + 1, sizeof *st);
+	const struct ynode **st = arena_array(tmp, (size_t)n + 1, sizeof *st);
 	bool *named = arena_array(tmp, (size_t)n + 1, sizeof *named);
 	for (int i = 0; i < n; i++) {
 		const struct enum_object *o = &s->objects[objs[i]];
@@ -174,11 +211,12 @@ static void scenario_init(struct enum_scenario *s, uint64_t index, int n_objects
 	s->label = "";
 }
 
+/* The object as src has it: edits copy what they change (ytree.h), so
+ * the tree is shared, as the strings are, with src's owner (the universe
+ * or the scenario minimized), which outlives s. */
 static void set_object(struct enum_scenario *s, int i, const struct enum_object *src)
 {
-	struct enum_object *o = &s->objects[i];
-	*o = *src;
-	o->tree = enum_ynode_clone(&s->arena, src->tree);
+	s->objects[i] = *src;
 }
 
 /* Where a vary value set into a manifest read from another file than
@@ -211,12 +249,11 @@ static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 		const struct enum_dim *dim = &u->dims[d];
 		for (int t = 0; t < dim->n_targets; t++) {
 			char why[200];
-			const struct enum_object *o = &s->objects[dim->targets[t]];
-			struct ynode *root = (struct ynode *)o->tree;
+			struct enum_object *o = &s->objects[dim->targets[t]];
 			const struct ynode *v = dim->values[digits[d]];
 			if (v && o->file && strcmp(o->file, u->path))
-				anchor_value(&s->arena, root, &dim->path, &v);
-			if (enum_ynode_set(&s->arena, root, &dim->path, v, why, sizeof why)) {
+				anchor_value(&s->arena, o->tree, &dim->path, &v);
+			if (enum_ynode_set(&s->arena, &o->tree, &dim->path, v, why, sizeof why)) {
 				enum_buf_release(&label);
 				return error_plain(err, "%s: vary %s: %s (%s)", u->path,
 						   dim->name, why, dim->path.text);
@@ -383,17 +420,17 @@ static const struct ynode *placed_pod(const struct enum_scenario *s,
 			p = i;
 	if (p < 0 || !snap)
 		return s->objects[obj].tree;
-	struct ynode *t = enum_ynode_clone(a, s->objects[obj].tree);
+	const struct ynode *t = s->objects[obj].tree;
 	static struct enum_path_seg node_segs[] = {{"spec", -1}, {"nodeName", -1}};
 	static struct enum_path_seg nom_segs[] = {{"status", -1}, {"nominatedNodeName", -1}};
 	struct enum_path node_path = {node_segs, 2, "spec.nodeName"};
 	struct enum_path nom_path = {nom_segs, 2, "status.nominatedNodeName"};
 	char why[64];
 	int at = snap->pod_node[p], nom = snap->nominated[p];
-	enum_ynode_set(a, t, &node_path, at >= 0 ?
+	enum_ynode_set(a, &t, &node_path, at >= 0 ?
 		       enum_ynode_scalar(a, c->nodes[at].name, true) : NULL,
 		       why, sizeof why);
-	enum_ynode_set(a, t, &nom_path, nom >= 0 && at == SNAP_PENDING ?
+	enum_ynode_set(a, &t, &nom_path, nom >= 0 && at == SNAP_PENDING ?
 		       enum_ynode_scalar(a, c->nodes[nom].name, true) : NULL,
 		       why, sizeof why);
 	return t;

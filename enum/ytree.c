@@ -303,79 +303,129 @@ static void seq_remove(struct ynode *s, int i)
 	s->n--;
 }
 
-/* The child of cur at seg; created as a map when missing and create. */
-static struct ynode *step(struct arena *a, struct ynode *cur,
-			  const struct enum_path_seg *seg, bool create,
-			  const struct ynode *at, char *why, size_t len)
+/* A copy of n sharing its children (arrays copied, so the copy's
+ * children can be replaced without touching n). */
+static struct ynode *shallow(struct arena *a, const struct ynode *n)
 {
+	struct ynode *c = arena_memdup(a, n, sizeof *n);
+	if (n->kind == YNODE_SCALAR)
+		return c;
+	c->items = arena_array(a, (size_t)n->n + 1, sizeof *c->items);
+	if (n->n)
+		memcpy(c->items, n->items, sizeof *c->items * (size_t)n->n);
+	if (n->kind == YNODE_MAP) {
+		c->keys = arena_array(a, (size_t)n->n + 1, sizeof *c->keys);
+		if (n->n)
+			memcpy(c->keys, n->keys, sizeof *c->keys * (size_t)n->n);
+	}
+	return c;
+}
+
+/* The last step of a path: cur's copy with the field set or removed. */
+static int set_last(struct arena *a, const struct ynode *cur,
+		    const struct enum_path_seg *seg, const struct ynode *value,
+		    const struct ynode **out, char *why, size_t len)
+{
+	struct ynode *v = (struct ynode *)value;   /* shared, never changed */
+	struct ynode *c;
 	if (seg->key) {
 		if (cur->kind != YNODE_MAP) {
 			snprintf(why, len, "'%s' is under a non-map value", seg->key);
-			return NULL;
-		}
-		int i = map_find(cur, seg->key);
-		if (i >= 0 && !(create && ynode_is_null(cur->items[i])))
-			return cur->items[i];
-		if (!create)
-			return NULL;
-		struct ynode *m = new_map(a, at);
-		if (i >= 0)
-			cur->items[i] = m;
-		else
-			map_append(a, cur, seg->key, m);
-		return m;
-	}
-	if (cur->kind != YNODE_SEQ || seg->index >= cur->n) {
-		if (create)
-			snprintf(why, len, "index [%d] is out of range", seg->index);
-		return NULL;
-	}
-	return cur->items[seg->index];
-}
-
-int enum_ynode_set(struct arena *a, struct ynode *root, const struct enum_path *p,
-		   const struct ynode *value, char *why, size_t len)
-{
-	assert(root && p && p->n > 0);
-	bool removing = !value || ynode_is_null(value);
-	struct ynode *cur = root;
-	why[0] = '\0';
-	for (int i = 0; i + 1 < p->n; i++) {
-		cur = step(a, cur, &p->segs[i], !removing, value, why, len);
-		if (!cur)
-			return removing ? 0 : -1;
-	}
-	const struct enum_path_seg *last = &p->segs[p->n - 1];
-	if (last->key) {
-		if (cur->kind != YNODE_MAP) {
-			snprintf(why, len, "'%s' is under a non-map value", last->key);
 			return -1;
 		}
-		int i = map_find(cur, last->key);
-		if (removing) {
-			enum_ynode_remove_key(cur, last->key);
+		int i = map_find(cur, seg->key);
+		if (!v && i < 0)
 			return 0;
-		}
-		struct ynode *v = enum_ynode_clone(a, value);
-		if (i >= 0)
-			cur->items[i] = v;
+		c = shallow(a, cur);
+		if (!v)
+			enum_ynode_remove_key(c, seg->key);
+		else if (i >= 0)
+			c->items[i] = v;
 		else
-			map_append(a, cur, last->key, v);
+			map_append(a, c, seg->key, v);
+		*out = c;
 		return 0;
 	}
-	if (cur->kind != YNODE_SEQ || last->index > cur->n ||
-	    (removing && last->index >= cur->n)) {
-		if (removing && cur->kind == YNODE_SEQ)
+	if (cur->kind != YNODE_SEQ || seg->index > cur->n ||
+	    (!v && seg->index >= cur->n)) {
+		if (!v && cur->kind == YNODE_SEQ)
 			return 0;
-		snprintf(why, len, "index [%d] is out of range", last->index);
+		snprintf(why, len, "index [%d] is out of range", seg->index);
 		return -1;
 	}
-	if (removing)
-		seq_remove(cur, last->index);
-	else if (last->index == cur->n)
-		seq_append(a, cur, enum_ynode_clone(a, value));
+	c = shallow(a, cur);
+	if (!v)
+		seq_remove(c, seg->index);
+	else if (seg->index == cur->n)
+		seq_append(a, c, v);
 	else
-		cur->items[last->index] = enum_ynode_clone(a, value);
+		c->items[seg->index] = v;
+	*out = c;
+	return 0;
+}
+
+/* Segments i.. of p under cur (value NULL: removing); *out gets cur's
+ * edited copy, or cur itself when nothing changes.  Missing maps on the
+ * way (or null values in their place) are created when setting; when
+ * removing, a missing field leaves cur as it is. */
+static int set_from(struct arena *a, const struct ynode *cur,
+		    const struct enum_path *p, int i, const struct ynode *value,
+		    const struct ynode **out, char *why, size_t len)
+{
+	const struct enum_path_seg *seg = &p->segs[i];
+	*out = cur;
+	if (i + 1 == p->n)
+		return set_last(a, cur, seg, value, out, why, len);
+	const struct ynode *child;
+	int at;
+	if (seg->key) {
+		if (cur->kind != YNODE_MAP) {
+			snprintf(why, len, "'%s' is under a non-map value", seg->key);
+			return value ? -1 : 0;
+		}
+		at = map_find(cur, seg->key);
+		if (at >= 0 && !(value && ynode_is_null(cur->items[at])))
+			child = cur->items[at];
+		else if (!value)
+			return 0;
+		else
+			child = new_map(a, value);
+	} else {
+		if (cur->kind != YNODE_SEQ || seg->index >= cur->n) {
+			if (!value)
+				return 0;
+			snprintf(why, len, "index [%d] is out of range", seg->index);
+			return -1;
+		}
+		at = seg->index;
+		child = cur->items[at];
+	}
+	const struct ynode *edited;
+	if (set_from(a, child, p, i + 1, value, &edited, why, len))
+		return -1;
+	if (at >= 0 && edited == cur->items[at])
+		return 0;
+	struct ynode *c = shallow(a, cur);
+	if (at >= 0)
+		c->items[at] = (struct ynode *)edited;
+	else
+		map_append(a, c, seg->key, (struct ynode *)edited);
+	*out = c;
+	return 0;
+}
+
+int enum_ynode_set(struct arena *a, const struct ynode **root,
+		   const struct enum_path *p, const struct ynode *value,
+		   char *why, size_t len)
+{
+	assert(a && root && *root && p && p->n > 0 && why && len > 0);
+	why[0] = '\0';
+	if (value && ynode_is_null(value))
+		value = NULL;
+	const struct ynode *out;
+	if (set_from(a, *root, p, 0, value, &out, why, len))
+		return -1;
+	*root = out;
 	return 0;
 }
 

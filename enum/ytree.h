@@ -4,8 +4,9 @@
  * trees before decoding, and each scenario is printed back to YAML text,
  * which the ordinary loader (yaml/load.h) reads and the store keeps.
  *
- * Nodes made here live in an arena the caller owns.  Trees from
- * yaml_parse_* are never changed in place: enum_ynode_clone first.
+ * Nodes made here live in an arena the caller owns.  Trees are never
+ * changed in place: an edit copies the nodes on its path and shares the
+ * rest, so a universe's trees serve every scenario as they are.
  */
 #ifndef KSO_ENUM_YTREE_H
 #define KSO_ENUM_YTREE_H
@@ -65,13 +66,17 @@ struct ynode *enum_ynode_clone(struct arena *a, const struct ynode *n);
 /* enum_ynode_scalar: a new plain (quoted=false) or quoted scalar. */
 struct ynode *enum_ynode_scalar(struct arena *a, const char *s, bool quoted);
 
-/* enum_ynode_set: in the tree root (a map, already a clone), sets the field
- * at p to a copy of value, creating missing maps on the way; value NULL (or
- * a plain null scalar) removes the field.  Returns 0, or -1 with why
- * (len bytes) saying what is wrong (an index out of range, a key under a
- * scalar). */
-int enum_ynode_set(struct arena *a, struct ynode *root, const struct enum_path *p,
-		   const struct ynode *value, char *why, size_t len);
+/* enum_ynode_set: sets the field at p under *root (a map) to value,
+ * creating missing maps on the way; value NULL (or a plain null scalar)
+ * removes the field.  Copy on write: *root becomes an edited copy that
+ * shares every node off the path (and value itself) with the original,
+ * which is not changed; nothing to remove leaves *root as it was.  New
+ * nodes come from a, so the result lives as long as a and the original
+ * and value do.  Returns 0, or -1 with why (len bytes) saying what is
+ * wrong (an index out of range, a key under a scalar). */
+int enum_ynode_set(struct arena *a, const struct ynode **root,
+		   const struct enum_path *p, const struct ynode *value,
+		   char *why, size_t len);
 
 /* enum_ynode_get: the node at p under root, or NULL when absent. */
 const struct ynode *enum_ynode_get(const struct ynode *root,

@@ -354,6 +354,17 @@ static void fingerprint(const struct cluster *c, struct enum_buf *b)
 		enum_buf_printf(b, "res %s %d\n", c->res_names[i], (int)c->res_class[i]);
 }
 
+/* Every object of u printed, to see that building scenarios (whose edits
+ * copy what they change and share the rest) leaves u as it was. */
+static char *print_universe(const struct enum_universe *u)
+{
+	struct enum_buf b;
+	enum_buf_init(&b);
+	for (int i = 0; i < u->n_objects; i++)
+		enum_yaml_emit(&b, u->objects[i].tree);
+	return enum_buf_take(&b);
+}
+
 static void trees_match_text(void)
 {
 	struct enum_universe u;
@@ -368,6 +379,7 @@ static void trees_match_text(void)
 	}
 	/* 3 zones * 2 taints * 2 cpus * 2 notes * 2 priorities */
 	CHECK_EQ(u.n_scenarios, 48);
+	char *before = print_universe(&u);
 	for (uint64_t k = 0; k < u.n_scenarios; k++) {
 		struct enum_scenario sc;
 		error_init(&err);
@@ -407,7 +419,97 @@ static void trees_match_text(void)
 		cluster_release(&text);
 		enum_scenario_release(&sc);
 	}
+	char *after = print_universe(&u);
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
 	enum_universe_release(&u);
+}
+
+/* ----------------------------------------------------- tree edits */
+
+static const struct ynode *parse_one(struct arena *a, const char *text)
+{
+	struct ydoc_set set;
+	struct error err;
+	error_init(&err);
+	if (yaml_parse_buffer("t", (const unsigned char *)text, strlen(text),
+			      a, &set, &err) || set.n_docs != 1) {
+		CHECK(0);
+		return NULL;
+	}
+	return set.docs[0];
+}
+
+static struct enum_path path_of(struct arena *a, const char *text)
+{
+	struct enum_path p;
+	struct error err;
+	error_init(&err);
+	CHECK_EQ(enum_path_parse(a, "t", enum_ynode_scalar(a, text, false), &p, &err), 0);
+	return p;
+}
+
+static void check_flow(const struct ynode *n, const char *want)
+{
+	struct enum_buf b;
+	enum_buf_init(&b);
+	enum_yaml_flow(&b, n);
+	CHECK_STR(b.s, want);
+	enum_buf_release(&b);
+}
+
+/* Edits copy the nodes on their path: the original reads as before, the
+ * untouched subtrees are the original's own nodes. */
+static void copy_on_write(void)
+{
+	struct arena a;
+	arena_init(&a);
+	const char *text = "{metadata: {name: n, labels: {a: x}}, spec: {c: [1, 2]}, s: null}";
+	const struct ynode *orig = parse_one(&a, text);
+	if (!orig) {
+		arena_release(&a);
+		return;
+	}
+	char why[100];
+	const struct ynode *t = orig;
+	struct enum_path p = path_of(&a, "metadata.labels.b");
+	CHECK_EQ(enum_ynode_set(&a, &t, &p, enum_ynode_scalar(&a, "y", false), why, sizeof why), 0);
+	check_flow(t, "{metadata: {name: n, labels: {a: x, b: y}}, spec: {c: [1, 2]}, s: null}");
+	check_flow(orig, text);
+	CHECK(t != orig);
+	CHECK(ynode_get(t, "spec") == ynode_get(orig, "spec"));     /* shared */
+	CHECK(ynode_get(t, "metadata") != ynode_get(orig, "metadata"));
+	/* a sequence item replaced, appended, removed */
+	const struct ynode *u = t;
+	p = path_of(&a, "spec.c[1]");
+	CHECK_EQ(enum_ynode_set(&a, &u, &p, enum_ynode_scalar(&a, "9", false), why, sizeof why), 0);
+	p = path_of(&a, "spec.c[2]");
+	CHECK_EQ(enum_ynode_set(&a, &u, &p, enum_ynode_scalar(&a, "3", true), why, sizeof why), 0);
+	p = path_of(&a, "spec.c[0]");
+	CHECK_EQ(enum_ynode_set(&a, &u, &p, NULL, why, sizeof why), 0);
+	check_flow(u, "{metadata: {name: n, labels: {a: x, b: y}}, spec: {c: [9, \"3\"]}, s: null}");
+	check_flow(t, "{metadata: {name: n, labels: {a: x, b: y}}, spec: {c: [1, 2]}, s: null}");
+	/* maps created on the way, a null value replaced by a map */
+	const struct ynode *v = orig;
+	p = path_of(&a, "s.x.y");
+	CHECK_EQ(enum_ynode_set(&a, &v, &p, enum_ynode_scalar(&a, "1", false), why, sizeof why), 0);
+	check_flow(v, "{metadata: {name: n, labels: {a: x}}, spec: {c: [1, 2]}, s: {x: {y: 1}}}");
+	/* nothing to remove: the same tree */
+	const struct ynode *w = orig;
+	p = path_of(&a, "status.phase");
+	CHECK_EQ(enum_ynode_set(&a, &w, &p, NULL, why, sizeof why), 0);
+	CHECK(w == orig);
+	/* errors leave the root alone */
+	p = path_of(&a, "spec.c[5]");
+	CHECK_EQ(enum_ynode_set(&a, &w, &p, enum_ynode_scalar(&a, "1", false), why, sizeof why), -1);
+	CHECK_STR(why, "index [5] is out of range");
+	p = path_of(&a, "metadata.name.x");
+	CHECK_EQ(enum_ynode_set(&a, &w, &p, enum_ynode_scalar(&a, "1", false), why, sizeof why), -1);
+	CHECK_STR(why, "'x' is under a non-map value");
+	CHECK(w == orig);
+	check_flow(orig, text);
+	arena_release(&a);
 }
 
 /* -------------------------------------------------------- messages */
@@ -507,6 +609,7 @@ int main(void)
 	random_trees_read_back();
 	reads_back_cases();
 	trees_match_text();
+	copy_on_write();
 	bad_value_message();
 	config_read_once();
 	return check_done("test_enum_scenario");

@@ -178,13 +178,23 @@ static int classify(struct enum_scenario *s, bool symmetry, struct error *err)
 	return 0;
 }
 
-/* s->yaml: the text the store keeps and exports read back. */
-static void print_text(struct enum_scenario *s)
+/* s->yaml: the text the store keeps and exports read back (what
+ * print_objects prints without keep and snap).  Returns true when the
+ * text parses back into s's trees exactly (enum_yaml_emit_exact) and
+ * every object knows its file, so the trees can be decoded instead. */
+static bool print_text(struct enum_scenario *s)
 {
 	struct enum_buf b;
 	enum_buf_init(&b);
-	print_objects(s, NULL, NULL, &b);
+	bool exact = true;
+	uint64_t nodes = 0;
+	for (int i = 0; i < s->n_objects; i++) {
+		enum_buf_puts(&b, "---\n");
+		exact &= enum_yaml_emit_exact(&b, s->objects[i].tree, &nodes) &&
+			 s->objects[i].file;
+	}
 	s->yaml = enum_buf_take(&b);
+	return exact;
 }
 
 /* Prints, loads and classifies s->objects (already in s->arena). */
@@ -267,18 +277,6 @@ static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 	return 0;
 }
 
-/* True when every object's tree decodes as its printed text would
- * (enum/ytree.h), so the print need not be parsed again. */
-static bool trees_read_back(const struct enum_scenario *s)
-{
-	uint64_t nodes = 0;
-	for (int i = 0; i < s->n_objects; i++)
-		if (!s->objects[i].file ||
-		    !enum_yaml_reads_back(s->objects[i].tree, &nodes))
-			return false;
-	return true;
-}
-
 /* The objects' trees decoded where they were written: positions in
  * messages are in the universe file (or the manifest file an object came
  * from); the scenario is named after the message, as nobody sees its
@@ -312,10 +310,10 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 	enum_universe_digits(u, index, digits);
 	if (apply_dims(u, s, digits, err))
 		return -1;
-	print_text(s);
+	bool exact = print_text(s);
 	cluster_init(&s->cluster);
 	s->cluster.config = u->config.config;
-	if (trees_read_back(s)) {
+	if (exact) {
 		if (load_trees(s, err))
 			return -1;
 	} else {

@@ -496,18 +496,26 @@ bool enum_ynode_mentions(const struct ynode *n, const char *s)
 
 /* ------------------------------------------------------------ printing */
 
-/* A plain scalar the loader would read differently in block context. */
+/* A plain scalar the loader would read differently in block context:
+ * one holding a NUL, starting with an indicator (but "-1"), with a space
+ * at either end, holding ": ", " #" or a newline, or ending with ':'.
+ * One pass: the printer asks this of every scalar. */
 static bool needs_quotes(const struct ynode *n)
 {
 	const char *s = n->str;
-	if (n->len != strlen(s) || !*s)
-		return n->len != 0;
-	if (strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) && !(s[0] == '-' && isdigit((unsigned char)s[1])))
+	if (n->len == 0)
+		return false;
+	if (s[0] && strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) &&
+	    !(s[0] == '-' && isdigit((unsigned char)s[1])))
 		return true;
-	if (isspace((unsigned char)s[0]) || isspace((unsigned char)s[n->len - 1]))
-		return true;
-	return strstr(s, ": ") || strstr(s, " #") || strchr(s, '\n') ||
-	       (n->len && s[n->len - 1] == ':');
+	for (size_t i = 0; i < n->len; i++) {
+		char c = s[i];
+		if (c == '\0' || c == '\n' || (c == ':' && s[i + 1] == ' ') ||
+		    (c == ' ' && s[i + 1] == '#'))
+			return true;
+	}
+	return isspace((unsigned char)s[0]) || isspace((unsigned char)s[n->len - 1]) ||
+	       s[n->len - 1] == ':';
 }
 
 static void emit_quoted(struct enum_buf *b, const struct ynode *n)
@@ -529,120 +537,21 @@ static void emit_quoted(struct enum_buf *b, const struct ynode *n)
 	enum_buf_add(b, "\"", 1);
 }
 
-static void emit_scalar(struct enum_buf *b, const struct ynode *n)
-{
-	if (n->quoted || needs_quotes(n))
-		emit_quoted(b, n);
-	else if (n->len == 0)
-		enum_buf_puts(b, "null");
-	else
-		enum_buf_add(b, n->str, n->len);
-}
+/* The printer: the text, and (when check) whether the parser
+ * (yaml/tree.h) would read the text back as the tree printed.  It would
+ * not when the printer changes a scalar: quotes a plain one that
+ * needs_quotes (or, as a value, holds ",[]{}"), prints an empty plain one
+ * as null.  Beyond those, only the plainly safe is counted as reading
+ * back: ASCII text (no UTF-8 line breaks to fold), keys well under the
+ * parser's 1024-character implicit keys, no plain "<<" key (a merge key
+ * when read), depth and node count far from the parser's limits. */
+struct emitter {
+	struct enum_buf *b;
+	bool check;
+	bool exact;              /* with check: the text reads back so far */
+	uint64_t nodes;          /* with check: nodes printed */
+};
 
-static void indent(struct enum_buf *b, int depth)
-{
-	for (int i = 0; i < depth; i++)
-		enum_buf_add(b, "  ", 2);
-}
-
-static bool is_empty_container(const struct ynode *n)
-{
-	return n->kind != YNODE_SCALAR && n->n == 0;
-}
-
-static void emit_block(struct enum_buf *b, const struct ynode *n, int depth,
-		       bool inline_first);
-
-/* The value after "key:" or "-": inline when a scalar or empty; a map
- * under "-" starts on the dash's line ("- key: v"). */
-static void emit_value(struct enum_buf *b, const struct ynode *v, int depth,
-		       bool dash)
-{
-	if (v->kind == YNODE_SCALAR || is_empty_container(v)) {
-		enum_buf_add(b, " ", 1);
-		enum_yaml_flow(b, v);
-		enum_buf_add(b, "\n", 1);
-		return;
-	}
-	if (dash && v->kind == YNODE_MAP) {
-		enum_buf_add(b, " ", 1);
-		emit_block(b, v, depth + 1, true);
-		return;
-	}
-	enum_buf_add(b, "\n", 1);
-	emit_block(b, v, depth + 1, false);
-}
-
-static void emit_block(struct enum_buf *b, const struct ynode *n, int depth,
-		       bool inline_first)
-{
-	if (n->kind == YNODE_SCALAR || is_empty_container(n)) {
-		if (!inline_first)
-			indent(b, depth);
-		enum_yaml_flow(b, n);
-		enum_buf_add(b, "\n", 1);
-		return;
-	}
-	for (int i = 0; i < n->n; i++) {
-		if (i || !inline_first)
-			indent(b, depth);
-		if (n->kind == YNODE_MAP) {
-			emit_scalar(b, n->keys[i]);
-			enum_buf_add(b, ":", 1);
-		} else {
-			enum_buf_add(b, "-", 1);
-		}
-		emit_value(b, n->items[i], depth, n->kind == YNODE_SEQ);
-	}
-}
-
-void enum_yaml_emit(struct enum_buf *b, const struct ynode *n)
-{
-	if (!n) {
-		enum_buf_puts(b, "null\n");
-		return;
-	}
-	emit_block(b, n, 0, false);
-}
-
-void enum_yaml_flow(struct enum_buf *b, const struct ynode *n)
-{
-	if (!n) {
-		enum_buf_puts(b, "null");
-		return;
-	}
-	if (n->kind == YNODE_SCALAR) {
-		/* in flow context ",[]{}" end a plain scalar */
-		if (!n->quoted && strpbrk(n->str, ",[]{}"))
-			emit_quoted(b, n);
-		else
-			emit_scalar(b, n);
-		return;
-	}
-	bool map = n->kind == YNODE_MAP;
-	enum_buf_add(b, map ? "{" : "[", 1);
-	for (int i = 0; i < n->n; i++) {
-		if (i)
-			enum_buf_add(b, ", ", 2);
-		if (map) {
-			emit_scalar(b, n->keys[i]);
-			enum_buf_add(b, ": ", 2);
-		}
-		enum_yaml_flow(b, n->items[i]);
-	}
-	enum_buf_add(b, map ? "}" : "]", 1);
-}
-
-/* ----------------------------------------------------- reading back */
-
-/* What the printer's text is read back as, without reading it: the
- * printer quotes a plain scalar that needs_quotes (and, as a value, one
- * holding ",[]{}"), prints an empty plain scalar as null, escapes control
- * bytes; the parser (yaml/tree.h) merges plain "<<" keys, takes at most
- * 1024 characters as an implicit key and counts nodes and depth.  Only
- * the plainly safe cases count as reading back: ASCII text, keys shorter
- * than 1000, depth and node count far from the parser's limits.  Anything
- * else is left to a real print and parse. */
 #define READ_BACK_MAX_KEY 1000
 #define READ_BACK_MAX_DEPTH (YAML_MAX_DEPTH / 2)
 
@@ -658,51 +567,161 @@ static bool ascii_text(const struct ynode *n, bool plain, size_t *printed)
 		if (!plain && (c < 0x20 || c == 0x7f || c == '"' || c == '\\'))
 			*printed += 3;   /* at most \xNN for one byte */
 	}
-	return n->len == strlen(n->str);
-}
-
-static bool scalar_reads_back(const struct ynode *n, bool key)
-{
-	size_t printed;
-	if (n->len > YAML_MAX_SCALAR ||
-	    !ascii_text(n, !n->quoted, &printed) ||
-	    (key && printed >= READ_BACK_MAX_KEY))
-		return false;
-	if (n->quoted)
-		return true;
-	if (n->len == 0 || needs_quotes(n))
-		return false;
-	if (key)
-		return strcmp(n->str, "<<") != 0;
-	return !strpbrk(n->str, ",[]{}");
-}
-
-static bool reads_back(const struct ynode *n, int depth, uint64_t *nodes)
-{
-	if (depth > READ_BACK_MAX_DEPTH)
-		return false;
-	(*nodes)++;
-	if (n->kind == YNODE_SCALAR)
-		return scalar_reads_back(n, false);
-	for (int i = 0; i < n->n; i++) {
-		if (n->kind == YNODE_MAP) {
-			(*nodes)++;
-			if (n->keys[i]->kind != YNODE_SCALAR ||
-			    !scalar_reads_back(n->keys[i], true))
-				return false;
-		}
-		if (!reads_back(n->items[i], depth + 1, nodes))
-			return false;
-	}
 	return true;
 }
 
-bool enum_yaml_reads_back(const struct ynode *doc, uint64_t *nodes)
+/* Scalar n printed quoted (quote) or raw: does it read back as n? */
+static void check_scalar(struct emitter *e, const struct ynode *n, bool key,
+			 bool quote)
 {
-	assert(nodes);
-	if (!doc || doc->kind != YNODE_MAP)
+	if (!e->check)
+		return;
+	e->nodes++;
+	size_t printed;
+	if (quote != n->quoted || (!quote && n->len == 0) ||
+	    n->len > YAML_MAX_SCALAR || !ascii_text(n, !quote, &printed) ||
+	    (key && printed >= READ_BACK_MAX_KEY) ||
+	    (key && !quote && n->len == 2 && !memcmp(n->str, "<<", 2)))
+		e->exact = false;
+}
+
+/* A key in block context, or a value (in flow context, where ",[]{}"
+ * end a plain scalar, so those are quoted too). */
+static void emit_scalar(struct emitter *e, const struct ynode *n, bool key)
+{
+	bool quote = n->quoted || (!key && strpbrk(n->str, ",[]{}")) ||
+		     needs_quotes(n);
+	check_scalar(e, n, key, quote);
+	if (quote)
+		emit_quoted(e->b, n);
+	else if (n->len == 0)
+		enum_buf_puts(e->b, "null");
+	else
+		enum_buf_add(e->b, n->str, n->len);
+}
+
+static void indent(struct enum_buf *b, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		enum_buf_add(b, "  ", 2);
+}
+
+static bool is_empty_container(const struct ynode *n)
+{
+	return n->kind != YNODE_SCALAR && n->n == 0;
+}
+
+static void emit_flow(struct emitter *e, const struct ynode *n)
+{
+	if (!n) {
+		enum_buf_puts(e->b, "null");
+		e->exact = false;
+		return;
+	}
+	if (n->kind == YNODE_SCALAR) {
+		emit_scalar(e, n, false);
+		return;
+	}
+	bool map = n->kind == YNODE_MAP;
+	if (e->check) {
+		e->nodes++;
+		/* only labels print full flow collections: their keys are
+		 * printed as in block context, which is not checked here */
+		if (n->n)
+			e->exact = false;
+	}
+	enum_buf_add(e->b, map ? "{" : "[", 1);
+	for (int i = 0; i < n->n; i++) {
+		if (i)
+			enum_buf_add(e->b, ", ", 2);
+		if (map) {
+			emit_scalar(e, n->keys[i], true);
+			enum_buf_add(e->b, ": ", 2);
+		}
+		emit_flow(e, n->items[i]);
+	}
+	enum_buf_add(e->b, map ? "}" : "]", 1);
+}
+
+static void emit_block(struct emitter *e, const struct ynode *n, int depth,
+		       bool inline_first);
+
+/* The value after "key:" or "-": inline when a scalar or empty; a map
+ * under "-" starts on the dash's line ("- key: v"). */
+static void emit_value(struct emitter *e, const struct ynode *v, int depth,
+		       bool dash)
+{
+	if (v->kind == YNODE_SCALAR || is_empty_container(v)) {
+		enum_buf_add(e->b, " ", 1);
+		emit_flow(e, v);
+		enum_buf_add(e->b, "\n", 1);
+		return;
+	}
+	if (dash && v->kind == YNODE_MAP) {
+		enum_buf_add(e->b, " ", 1);
+		emit_block(e, v, depth + 1, true);
+		return;
+	}
+	enum_buf_add(e->b, "\n", 1);
+	emit_block(e, v, depth + 1, false);
+}
+
+static void emit_block(struct emitter *e, const struct ynode *n, int depth,
+		       bool inline_first)
+{
+	if (n->kind == YNODE_SCALAR || is_empty_container(n)) {
+		if (!inline_first)
+			indent(e->b, depth);
+		emit_flow(e, n);
+		enum_buf_add(e->b, "\n", 1);
+		return;
+	}
+	if (e->check) {
+		e->nodes++;
+		if (depth > READ_BACK_MAX_DEPTH)
+			e->exact = false;
+	}
+	for (int i = 0; i < n->n; i++) {
+		if (i || !inline_first)
+			indent(e->b, depth);
+		if (n->kind == YNODE_MAP) {
+			emit_scalar(e, n->keys[i], true);
+			enum_buf_add(e->b, ":", 1);
+		} else {
+			enum_buf_add(e->b, "-", 1);
+		}
+		emit_value(e, n->items[i], depth, n->kind == YNODE_SEQ);
+	}
+}
+
+void enum_yaml_emit(struct enum_buf *b, const struct ynode *n)
+{
+	if (!n) {
+		enum_buf_puts(b, "null\n");
+		return;
+	}
+	struct emitter e = {.b = b};
+	emit_block(&e, n, 0, false);
+}
+
+bool enum_yaml_emit_exact(struct enum_buf *b, const struct ynode *doc,
+			  uint64_t *nodes)
+{
+	assert(b && nodes);
+	if (!doc || doc->kind != YNODE_MAP) {
+		enum_yaml_emit(b, doc);
 		return false;
-	return reads_back(doc, 1, nodes) && *nodes <= YAML_MAX_NODES / 2;
+	}
+	struct emitter e = {.b = b, .check = true, .exact = true, .nodes = *nodes};
+	emit_block(&e, doc, 0, false);
+	*nodes = e.nodes;
+	return e.exact && e.nodes <= YAML_MAX_NODES / 2;
+}
+
+void enum_yaml_flow(struct enum_buf *b, const struct ynode *n)
+{
+	struct emitter e = {.b = b};
+	emit_flow(&e, n);
 }
 
 void enum_ynode_place(struct ynode *n, int line, int col)

@@ -98,16 +98,17 @@ bool enum_ynode_mentions(const struct ynode *n, const char *s);
  * back the same values. */
 void enum_yaml_emit(struct enum_buf *b, const struct ynode *n);
 
-/* enum_yaml_reads_back: true when the text enum_yaml_emit prints for the
- * document doc (a map) is parsed (yaml/tree.h) back into a tree equal to
- * doc: the same kinds, keys in the same order, scalars of the same text
- * and quoting (positions aside), so decoding doc directly gives what
- * decoding the printed text gives.  Conservative: false whenever that is
- * not certain (non-ASCII text, a scalar the printer would re-quote, very
- * long keys, deep trees).  Adds doc's node count to *nodes; false also
- * when *nodes passes half the parser's limit (call with the running total
- * of the documents printed together). */
-bool enum_yaml_reads_back(const struct ynode *doc, uint64_t *nodes);
+/* enum_yaml_emit_exact: enum_yaml_emit of doc (a map), and true when
+ * that text parses (yaml/tree.h) back into a tree equal to doc: the same
+ * kinds, keys in the same order, scalars of the same text and quoting
+ * (positions aside), so decoding doc directly gives what decoding the
+ * text gives.  Conservative: false whenever that is not certain (a
+ * scalar the printer re-quotes, non-ASCII text, very long keys, deep
+ * trees).  Adds doc's node count to *nodes; false also when *nodes
+ * passes half the parser's limit (pass the running total of the
+ * documents printed together). */
+bool enum_yaml_emit_exact(struct enum_buf *b, const struct ynode *doc,
+			  uint64_t *nodes);
 
 /* enum_ynode_place: sets every node of n (a clone) to line:col, so
  * messages about a copied value point where it is used. */

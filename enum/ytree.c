@@ -1,8 +1,9 @@
 /*
  * ytree.c - editing and printing YAML trees for the enumerator (see
  * ytree.h): the `vary` dimensions of a universe (enum/README-universe.md)
- * are edits of the manifests' trees, and every scenario is printed back to
- * YAML so the ordinary loader decodes it and the store keeps it.
+ * are copy-on-write edits of the manifests' trees, and every scenario is
+ * printed back to YAML for the store, the printer telling whether the
+ * text would read back as the trees (then they are decoded directly).
  */
 #include "ytree.h"
 #include "../model/xalloc.h"

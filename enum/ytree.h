@@ -2,7 +2,8 @@
  * ytree.h - editing and printing YAML trees (yaml/tree.h) for the
  * enumerator: a universe's `vary` dimensions are applied to the manifests'
  * trees before decoding, and each scenario is printed back to YAML text,
- * which the ordinary loader (yaml/load.h) reads and the store keeps.
+ * which the store keeps; the loader (yaml/load.h) decodes the edited
+ * trees themselves when the printer says the text reads back as them.
  *
  * Nodes made here live in an arena the caller owns.  Trees are never
  * changed in place: an edit copies the nodes on its path and shares the
@@ -82,8 +83,9 @@ int enum_ynode_set(struct arena *a, const struct ynode **root,
 const struct ynode *enum_ynode_get(const struct ynode *root,
 				   const struct enum_path *p);
 
-/* enum_ynode_remove_key: removes key from map m (a clone); no-op when
- * absent or m is not a map. */
+/* enum_ynode_remove_key: removes key from map m in place (m must be the
+ * caller's own copy, its arrays too); no-op when absent or m is not a
+ * map. */
 void enum_ynode_remove_key(struct ynode *m, const char *key);
 
 /* enum_ynode_equal: structural equality, map keys in any order, scalar

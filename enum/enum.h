@@ -34,6 +34,7 @@ struct enum_object {
 	const char *kind;
 	const char *ns;          /* "" for cluster-scoped kinds */
 	const char *name;
+	const char *file;        /* where tree was read (messages), or NULL */
 };
 
 /* A vary dimension: the field at path of every target takes one of the
@@ -58,6 +59,8 @@ struct enum_universe {
 	int n_dims;
 	uint64_t n_scenarios;        /* product of the dimensions' sizes */
 	int n_nodes, n_pods;         /* of every scenario */
+	struct cluster config;       /* config_path read once: only .config is
+				      * used, shared read-only by the scenarios */
 };
 
 /* enum_universe_load: reads the universe file path (see README-universe).

@@ -1,8 +1,9 @@
 /*
  * scenario.c - one scenario of a universe: the `vary` values applied to
- * clones of the base manifests' trees, printed to YAML, loaded by the
- * ordinary loader (yaml/load.h), and its interchangeable nodes and pods
- * (the symmetry classes, enum/symmetry.c).
+ * clones of the base manifests' trees, printed to YAML (the text the
+ * store keeps), decoded by the ordinary loader (yaml/load.h) from those
+ * same trees, and its interchangeable nodes and pods (the symmetry
+ * classes, enum/symmetry.c).
  */
 #include "enum.h"
 
@@ -32,25 +33,62 @@ static int find_object(const struct enum_scenario *s, const char *kind,
 
 /* ------------------------------------------------------------ symmetry */
 
-/* A node's tree without what names it: metadata.name and a hostname
- * label equal to the name. */
-static struct ynode *strip_node(struct arena *a, const struct enum_object *o)
+/* Index of key in map m, compared as ynode_get compares; -1 when absent
+ * or m is not a map. */
+static int key_at(const struct ynode *m, const char *key)
 {
-	struct ynode *t = enum_ynode_clone(a, o->tree);
-	struct ynode *meta = (struct ynode *)ynode_get(t, "metadata");
-	enum_ynode_remove_key(meta, "name");
-	struct ynode *labels = (struct ynode *)ynode_get(meta, "labels");
-	const char *host = scalar_or(ynode_get(labels, "kubernetes.io/hostname"), NULL);
-	if (host && !strcmp(host, o->name))
-		enum_ynode_remove_key(labels, "kubernetes.io/hostname");
-	return t;
+	size_t len = strlen(key);
+	for (int i = 0; m && m->kind == YNODE_MAP && i < m->n; i++)
+		if (m->keys[i]->len == len && !memcmp(m->keys[i]->str, key, len))
+			return i;
+	return -1;
 }
 
-static struct ynode *strip_pod(struct arena *a, const struct enum_object *o)
+/* Map m without key (as enum_ynode_remove_key removes it), sharing the
+ * rest; m itself when m is not a map or is empty. */
+static const struct ynode *without(struct arena *a, const struct ynode *m,
+				   const char *key)
 {
-	struct ynode *t = enum_ynode_clone(a, o->tree);
-	enum_ynode_remove_key((struct ynode *)ynode_get(t, "metadata"), "name");
-	return t;
+	if (!m || m->kind != YNODE_MAP || m->n == 0)
+		return m;
+	struct ynode *c = arena_memdup(a, m, sizeof *m);
+	c->items = arena_memdup(a, m->items, sizeof *m->items * (size_t)m->n);
+	c->keys = arena_memdup(a, m->keys, sizeof *m->keys * (size_t)m->n);
+	enum_ynode_remove_key(c, key);
+	return c;
+}
+
+/* Map m with its item i (-1: none) replaced by v, sharing the rest. */
+static const struct ynode *with_item(struct arena *a, const struct ynode *m,
+				     int i, const struct ynode *v)
+{
+	if (i < 0 || m->items[i] == v)
+		return m;
+	struct ynode *c = arena_memdup(a, m, sizeof *m);
+	c->items = arena_memdup(a, m->items, sizeof *m->items * (size_t)m->n);
+	c->items[i] = (struct ynode *)v;
+	return c;
+}
+
+/* A node's tree without what names it: metadata.name and a hostname
+ * label equal to the name.  Shares everything else with the object. */
+static const struct ynode *strip_node(struct arena *a, const struct enum_object *o)
+{
+	const struct ynode *meta = ynode_get(o->tree, "metadata");
+	const struct ynode *m = without(a, meta, "name");
+	const struct ynode *labels = ynode_get(m, "labels");
+	const char *host = scalar_or(ynode_get(labels, "kubernetes.io/hostname"), NULL);
+	if (host && !strcmp(host, o->name))
+		m = with_item(a, m, key_at(m, "labels"),
+			      without(a, labels, "kubernetes.io/hostname"));
+	return with_item(a, o->tree, key_at(o->tree, "metadata"), m);
+}
+
+static const struct ynode *strip_pod(struct arena *a, const struct enum_object *o)
+{
+	const struct ynode *meta = ynode_get(o->tree, "metadata");
+	return with_item(a, o->tree, key_at(o->tree, "metadata"),
+			 without(a, meta, "name"));
 }
 
 /* True when an object of kind `by` other than self mentions name: pods
@@ -72,7 +110,7 @@ static bool named_elsewhere(const struct enum_scenario *s, int self,
 static void classes(const struct enum_scenario *s, struct arena *tmp,
 		    const int *objs, int n, bool node, int *cls)
 {
-	struct ynode **st = arena_array(tmp, (size_t)n + 1, sizeof *st);
+	const struct ynode **st = arena_array(tmp, (size_t)n + 1, sizeof *st);
 	bool *named = arena_array(tmp, (size_t)n + 1, sizeof *named);
 	for (int i = 0; i < n; i++) {
 		const struct enum_object *o = &s->objects[objs[i]];
@@ -131,24 +169,46 @@ static int map_objects(struct enum_scenario *s, struct error *err)
 	return 0;
 }
 
+/* Maps and classifies s->objects once s->cluster is loaded. */
+static int classify(struct enum_scenario *s, bool symmetry, struct error *err)
+{
+	if (map_objects(s, err))
+		return -1;
+	scenario_symmetry(s, symmetry);
+	return 0;
+}
+
+/* s->yaml: the text the store keeps and exports read back (what
+ * print_objects prints without keep and snap).  Returns true when the
+ * text parses back into s's trees exactly (enum_yaml_emit_exact) and
+ * every object knows its file, so the trees can be decoded instead. */
+static bool print_text(struct enum_scenario *s)
+{
+	struct enum_buf b;
+	enum_buf_init(&b);
+	bool exact = true;
+	uint64_t nodes = 0;
+	for (int i = 0; i < s->n_objects; i++) {
+		enum_buf_puts(&b, "---\n");
+		exact &= enum_yaml_emit_exact(&b, s->objects[i].tree, &nodes) &&
+			 s->objects[i].file;
+	}
+	s->yaml = enum_buf_take(&b);
+	return exact;
+}
+
 /* Prints, loads and classifies s->objects (already in s->arena). */
 static int finish(struct enum_scenario *s, const char *name,
 		  const char *config_path, bool symmetry, struct error *err)
 {
-	struct enum_buf b;
-	enum_buf_init(&b);
-	print_objects(s, NULL, NULL, &b);
-	s->yaml = enum_buf_take(&b);
+	print_text(s);
 	cluster_init(&s->cluster);
 	if (config_path && yaml_load_config(&s->cluster, config_path, err))
 		return -1;
 	if (yaml_load_buffer(&s->cluster, name, (const unsigned char *)s->yaml,
 			     strlen(s->yaml), err))
 		return -1;
-	if (map_objects(s, err))
-		return -1;
-	scenario_symmetry(s, symmetry);
-	return 0;
+	return classify(s, symmetry, err);
 }
 
 static void scenario_init(struct enum_scenario *s, uint64_t index, int n_objects)
@@ -161,11 +221,33 @@ static void scenario_init(struct enum_scenario *s, uint64_t index, int n_objects
 	s->label = "";
 }
 
+/* The object as src has it: edits copy what they change (ytree.h), so
+ * the tree is shared, as the strings are, with src's owner (the universe
+ * or the scenario minimized), which outlives s. */
 static void set_object(struct enum_scenario *s, int i, const struct enum_object *src)
 {
-	struct enum_object *o = &s->objects[i];
-	*o = *src;
-	o->tree = enum_ynode_clone(&s->arena, src->tree);
+	s->objects[i] = *src;
+}
+
+/* Where a vary value set into a manifest read from another file than
+ * the universe is reported: the deepest node of the path the manifest
+ * has (the field replaced, or the map it joins), in the manifest's file;
+ * the value's own line and column would name a line of the universe. */
+static void anchor_value(struct arena *a, const struct ynode *root,
+			 const struct enum_path *p, const struct ynode **v)
+{
+	const struct ynode *at = root;
+	for (int k = p->n; k > 0; k--) {
+		struct enum_path head = {p->segs, k, p->text};
+		const struct ynode *n = enum_ynode_get(root, &head);
+		if (n) {
+			at = n;
+			break;
+		}
+	}
+	struct ynode *c = enum_ynode_clone(a, *v);
+	enum_ynode_place(c, at->line, at->col);
+	*v = c;
 }
 
 static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
@@ -175,22 +257,45 @@ static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 	enum_buf_init(&label);
 	for (int d = 0; d < u->n_dims; d++) {
 		const struct enum_dim *dim = &u->dims[d];
-		const struct ynode *v = dim->values[digits[d]];
 		for (int t = 0; t < dim->n_targets; t++) {
 			char why[200];
-			struct ynode *root = (struct ynode *)s->objects[dim->targets[t]].tree;
-			if (enum_ynode_set(&s->arena, root, &dim->path, v, why, sizeof why)) {
+			struct enum_object *o = &s->objects[dim->targets[t]];
+			const struct ynode *v = dim->values[digits[d]];
+			if (v && o->file && strcmp(o->file, u->path))
+				anchor_value(&s->arena, o->tree, &dim->path, &v);
+			if (enum_ynode_set(&s->arena, &o->tree, &dim->path, v, why, sizeof why)) {
 				enum_buf_release(&label);
 				return error_plain(err, "%s: vary %s: %s (%s)", u->path,
 						   dim->name, why, dim->path.text);
 			}
 		}
 		enum_buf_printf(&label, "%s%s=", d ? ", " : "", dim->name);
-		enum_yaml_flow(&label, v);
+		enum_yaml_flow(&label, dim->values[digits[d]]);
 	}
 	s->label = arena_strdup(&s->arena, label.s ? label.s : "");
 	enum_buf_release(&label);
 	return 0;
+}
+
+/* The objects' trees decoded where they were written: positions in
+ * messages are in the universe file (or the manifest file an object came
+ * from); the scenario is named after the message, as nobody sees its
+ * printed text. */
+static int load_trees(struct enum_scenario *s, struct error *err)
+{
+	int n = s->n_objects;
+	const struct ynode **docs = arena_array(&s->arena, (size_t)n + 1, sizeof *docs);
+	const char **files = arena_array(&s->arena, (size_t)n + 1, sizeof *files);
+	for (int i = 0; i < n; i++) {
+		docs[i] = s->objects[i].tree;
+		files[i] = s->objects[i].file;
+	}
+	if (yaml_load_trees(&s->cluster, docs, files, n, err) == 0)
+		return 0;
+	size_t len = strlen(err->msg);
+	snprintf(err->msg + len, sizeof err->msg - len, " in scenario %llu (%s)",
+		 (unsigned long long)s->index, s->label);
+	return -1;
 }
 
 int enum_scenario_build(const struct enum_universe *u, uint64_t index,
@@ -205,9 +310,22 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 	enum_universe_digits(u, index, digits);
 	if (apply_dims(u, s, digits, err))
 		return -1;
-	char name[600];
-	snprintf(name, sizeof name, "%s#%llu", u->path, (unsigned long long)index);
-	if (finish(s, name, u->config_path, symmetry, err))
+	bool exact = print_text(s);
+	cluster_init(&s->cluster);
+	s->cluster.config = u->config.config;
+	if (exact) {
+		if (load_trees(s, err))
+			return -1;
+	} else {
+		/* text the trees may not stand for: load what is stored */
+		char name[600];
+		snprintf(name, sizeof name, "%s#%llu", u->path,
+			 (unsigned long long)index);
+		if (yaml_load_buffer(&s->cluster, name, (const unsigned char *)s->yaml,
+				     strlen(s->yaml), err))
+			return -1;
+	}
+	if (classify(s, symmetry, err))
 		return -1;
 	if (s->cluster.n_nodes != u->n_nodes || s->cluster.n_pods != u->n_pods)
 		return error_plain(err, "%s: scenario %llu has %d nodes and %d pods, "
@@ -300,17 +418,17 @@ static const struct ynode *placed_pod(const struct enum_scenario *s,
 			p = i;
 	if (p < 0 || !snap)
 		return s->objects[obj].tree;
-	struct ynode *t = enum_ynode_clone(a, s->objects[obj].tree);
+	const struct ynode *t = s->objects[obj].tree;
 	static struct enum_path_seg node_segs[] = {{"spec", -1}, {"nodeName", -1}};
 	static struct enum_path_seg nom_segs[] = {{"status", -1}, {"nominatedNodeName", -1}};
 	struct enum_path node_path = {node_segs, 2, "spec.nodeName"};
 	struct enum_path nom_path = {nom_segs, 2, "status.nominatedNodeName"};
 	char why[64];
 	int at = snap->pod_node[p], nom = snap->nominated[p];
-	enum_ynode_set(a, t, &node_path, at >= 0 ?
+	enum_ynode_set(a, &t, &node_path, at >= 0 ?
 		       enum_ynode_scalar(a, c->nodes[at].name, true) : NULL,
 		       why, sizeof why);
-	enum_ynode_set(a, t, &nom_path, nom >= 0 && at == SNAP_PENDING ?
+	enum_ynode_set(a, &t, &nom_path, nom >= 0 && at == SNAP_PENDING ?
 		       enum_ynode_scalar(a, c->nodes[nom].name, true) : NULL,
 		       why, sizeof why);
 	return t;

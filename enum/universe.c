@@ -1,7 +1,8 @@
 /*
  * universe.c - reading a universe file (enum/README-universe.md): a base
  * set of Kubernetes manifests, inline or by path, and the `vary`
- * dimensions whose cartesian product is the set of scenarios.
+ * dimensions whose cartesian product is the set of scenarios, and the
+ * KubeSchedulerConfiguration it names (read once, shared by every scenario).
  */
 #include "enum.h"
 
@@ -10,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../yaml/load.h"
 
 struct uload {
 	struct enum_universe *u;
@@ -36,7 +39,8 @@ static bool namespaced(const char *kind)
 	return false;
 }
 
-static void push_object(struct uload *L, const struct ynode *tree)
+static void push_object(struct uload *L, const char *file,
+			const struct ynode *tree)
 {
 	struct enum_universe *u = L->u;
 	if (u->n_objects == L->cap_objects) {
@@ -50,6 +54,7 @@ static void push_object(struct uload *L, const struct ynode *tree)
 	struct enum_object *o = &u->objects[u->n_objects++];
 	const struct ynode *meta = ynode_get(tree, "metadata");
 	o->tree = tree;
+	o->file = file;
 	o->kind = scalar_or(ynode_get(tree, "kind"), "");
 	o->name = scalar_or(ynode_get(meta, "name"), "");
 	o->ns = namespaced(o->kind) ? scalar_or(ynode_get(meta, "namespace"), "default") : "";
@@ -76,7 +81,7 @@ static int add_manifest(struct uload *L, const char *file, const struct ynode *d
 	if (!*kind)
 		return error_at(L->err, file, doc->line, doc->col, "kind",
 				"a manifest must have a kind");
-	push_object(L, doc);
+	push_object(L, file, doc);
 	return 0;
 }
 
@@ -252,6 +257,9 @@ static int read_universe(struct uload *L, const struct ydoc_set *set)
 	if (read_vary(L, ynode_get(h, "vary")))
 		return -1;
 	count_objects(u);
+	/* read here once, not per scenario: the file is the same for all */
+	if (u->config_path && yaml_load_config(&u->config, u->config_path, L->err))
+		return -1;
 	return 0;
 }
 
@@ -259,6 +267,7 @@ static void universe_init(struct enum_universe *u, const char *path)
 {
 	memset(u, 0, sizeof *u);
 	arena_init(&u->arena);
+	cluster_init(&u->config);
 	u->path = arena_strdup(&u->arena, path);
 }
 
@@ -297,6 +306,7 @@ int enum_universe_load_buffer(struct enum_universe *u, const char *name,
 void enum_universe_release(struct enum_universe *u)
 {
 	assert(u);
+	cluster_release(&u->config);
 	arena_release(&u->arena);
 	memset(u, 0, sizeof *u);
 }

@@ -1,8 +1,9 @@
 /*
  * ytree.c - editing and printing YAML trees for the enumerator (see
  * ytree.h): the `vary` dimensions of a universe (enum/README-universe.md)
- * are edits of the manifests' trees, and every scenario is printed back to
- * YAML so the ordinary loader decodes it and the store keeps it.
+ * are copy-on-write edits of the manifests' trees, and every scenario is
+ * printed back to YAML for the store, the printer telling whether the
+ * text would read back as the trees (then they are decoded directly).
  */
 #include "ytree.h"
 #include "../model/xalloc.h"
@@ -232,10 +233,14 @@ struct ynode *enum_ynode_scalar(struct arena *a, const char *s, bool quoted)
 	return n;
 }
 
-static struct ynode *new_map(struct arena *a)
+/* Nodes an edit creates (maps on the way, keys) take the position of the
+ * value set, so a message about them points at the vary value. */
+static struct ynode *new_map(struct arena *a, const struct ynode *at)
 {
 	struct ynode *n = arena_alloc(a, sizeof *n);
 	n->kind = YNODE_MAP;
+	n->line = at->line;
+	n->col = at->col;
 	n->items = arena_array(a, 1, sizeof *n->items);
 	n->keys = arena_array(a, 1, sizeof *n->keys);
 	return n;
@@ -253,6 +258,9 @@ static int map_find(const struct ynode *m, const char *key)
 static void map_append(struct arena *a, struct ynode *m, const char *key,
 		       struct ynode *value)
 {
+	struct ynode *k = enum_ynode_scalar(a, key, false);
+	k->line = value->line;
+	k->col = value->col;
 	struct ynode **items = arena_array(a, (size_t)m->n + 1, sizeof *items);
 	struct ynode **keys = arena_array(a, (size_t)m->n + 1, sizeof *keys);
 	if (m->n) {
@@ -260,7 +268,7 @@ static void map_append(struct arena *a, struct ynode *m, const char *key,
 		memcpy(keys, m->keys, sizeof *keys * (size_t)m->n);
 	}
 	items[m->n] = value;
-	keys[m->n] = enum_ynode_scalar(a, key, false);
+	keys[m->n] = k;
 	m->items = items;
 	m->keys = keys;
 	m->n++;
@@ -296,79 +304,129 @@ static void seq_remove(struct ynode *s, int i)
 	s->n--;
 }
 
-/* The child of cur at seg; created as a map when missing and create. */
-static struct ynode *step(struct arena *a, struct ynode *cur,
-			  const struct enum_path_seg *seg, bool create,
-			  char *why, size_t len)
+/* A copy of n sharing its children (arrays copied, so the copy's
+ * children can be replaced without touching n). */
+static struct ynode *shallow(struct arena *a, const struct ynode *n)
 {
+	struct ynode *c = arena_memdup(a, n, sizeof *n);
+	if (n->kind == YNODE_SCALAR)
+		return c;
+	c->items = arena_array(a, (size_t)n->n + 1, sizeof *c->items);
+	if (n->n)
+		memcpy(c->items, n->items, sizeof *c->items * (size_t)n->n);
+	if (n->kind == YNODE_MAP) {
+		c->keys = arena_array(a, (size_t)n->n + 1, sizeof *c->keys);
+		if (n->n)
+			memcpy(c->keys, n->keys, sizeof *c->keys * (size_t)n->n);
+	}
+	return c;
+}
+
+/* The last step of a path: cur's copy with the field set or removed. */
+static int set_last(struct arena *a, const struct ynode *cur,
+		    const struct enum_path_seg *seg, const struct ynode *value,
+		    const struct ynode **out, char *why, size_t len)
+{
+	struct ynode *v = (struct ynode *)value;   /* shared, never changed */
+	struct ynode *c;
 	if (seg->key) {
 		if (cur->kind != YNODE_MAP) {
 			snprintf(why, len, "'%s' is under a non-map value", seg->key);
-			return NULL;
-		}
-		int i = map_find(cur, seg->key);
-		if (i >= 0 && !(create && ynode_is_null(cur->items[i])))
-			return cur->items[i];
-		if (!create)
-			return NULL;
-		struct ynode *m = new_map(a);
-		if (i >= 0)
-			cur->items[i] = m;
-		else
-			map_append(a, cur, seg->key, m);
-		return m;
-	}
-	if (cur->kind != YNODE_SEQ || seg->index >= cur->n) {
-		if (create)
-			snprintf(why, len, "index [%d] is out of range", seg->index);
-		return NULL;
-	}
-	return cur->items[seg->index];
-}
-
-int enum_ynode_set(struct arena *a, struct ynode *root, const struct enum_path *p,
-		   const struct ynode *value, char *why, size_t len)
-{
-	assert(root && p && p->n > 0);
-	bool removing = !value || ynode_is_null(value);
-	struct ynode *cur = root;
-	why[0] = '\0';
-	for (int i = 0; i + 1 < p->n; i++) {
-		cur = step(a, cur, &p->segs[i], !removing, why, len);
-		if (!cur)
-			return removing ? 0 : -1;
-	}
-	const struct enum_path_seg *last = &p->segs[p->n - 1];
-	if (last->key) {
-		if (cur->kind != YNODE_MAP) {
-			snprintf(why, len, "'%s' is under a non-map value", last->key);
 			return -1;
 		}
-		int i = map_find(cur, last->key);
-		if (removing) {
-			enum_ynode_remove_key(cur, last->key);
+		int i = map_find(cur, seg->key);
+		if (!v && i < 0)
 			return 0;
-		}
-		struct ynode *v = enum_ynode_clone(a, value);
-		if (i >= 0)
-			cur->items[i] = v;
+		c = shallow(a, cur);
+		if (!v)
+			enum_ynode_remove_key(c, seg->key);
+		else if (i >= 0)
+			c->items[i] = v;
 		else
-			map_append(a, cur, last->key, v);
+			map_append(a, c, seg->key, v);
+		*out = c;
 		return 0;
 	}
-	if (cur->kind != YNODE_SEQ || last->index > cur->n ||
-	    (removing && last->index >= cur->n)) {
-		if (removing && cur->kind == YNODE_SEQ)
+	if (cur->kind != YNODE_SEQ || seg->index > cur->n ||
+	    (!v && seg->index >= cur->n)) {
+		if (!v && cur->kind == YNODE_SEQ)
 			return 0;
-		snprintf(why, len, "index [%d] is out of range", last->index);
+		snprintf(why, len, "index [%d] is out of range", seg->index);
 		return -1;
 	}
-	if (removing)
-		seq_remove(cur, last->index);
-	else if (last->index == cur->n)
-		seq_append(a, cur, enum_ynode_clone(a, value));
+	c = shallow(a, cur);
+	if (!v)
+		seq_remove(c, seg->index);
+	else if (seg->index == cur->n)
+		seq_append(a, c, v);
 	else
-		cur->items[last->index] = enum_ynode_clone(a, value);
+		c->items[seg->index] = v;
+	*out = c;
+	return 0;
+}
+
+/* Segments i.. of p under cur (value NULL: removing); *out gets cur's
+ * edited copy, or cur itself when nothing changes.  Missing maps on the
+ * way (or null values in their place) are created when setting; when
+ * removing, a missing field leaves cur as it is. */
+static int set_from(struct arena *a, const struct ynode *cur,
+		    const struct enum_path *p, int i, const struct ynode *value,
+		    const struct ynode **out, char *why, size_t len)
+{
+	const struct enum_path_seg *seg = &p->segs[i];
+	*out = cur;
+	if (i + 1 == p->n)
+		return set_last(a, cur, seg, value, out, why, len);
+	const struct ynode *child;
+	int at;
+	if (seg->key) {
+		if (cur->kind != YNODE_MAP) {
+			snprintf(why, len, "'%s' is under a non-map value", seg->key);
+			return value ? -1 : 0;
+		}
+		at = map_find(cur, seg->key);
+		if (at >= 0 && !(value && ynode_is_null(cur->items[at])))
+			child = cur->items[at];
+		else if (!value)
+			return 0;
+		else
+			child = new_map(a, value);
+	} else {
+		if (cur->kind != YNODE_SEQ || seg->index >= cur->n) {
+			if (!value)
+				return 0;
+			snprintf(why, len, "index [%d] is out of range", seg->index);
+			return -1;
+		}
+		at = seg->index;
+		child = cur->items[at];
+	}
+	const struct ynode *edited;
+	if (set_from(a, child, p, i + 1, value, &edited, why, len))
+		return -1;
+	if (at >= 0 && edited == cur->items[at])
+		return 0;
+	struct ynode *c = shallow(a, cur);
+	if (at >= 0)
+		c->items[at] = (struct ynode *)edited;
+	else
+		map_append(a, c, seg->key, (struct ynode *)edited);
+	*out = c;
+	return 0;
+}
+
+int enum_ynode_set(struct arena *a, const struct ynode **root,
+		   const struct enum_path *p, const struct ynode *value,
+		   char *why, size_t len)
+{
+	assert(a && root && *root && p && p->n > 0 && why && len > 0);
+	why[0] = '\0';
+	if (value && ynode_is_null(value))
+		value = NULL;
+	const struct ynode *out;
+	if (set_from(a, *root, p, 0, value, &out, why, len))
+		return -1;
+	*root = out;
 	return 0;
 }
 
@@ -439,18 +497,26 @@ bool enum_ynode_mentions(const struct ynode *n, const char *s)
 
 /* ------------------------------------------------------------ printing */
 
-/* A plain scalar the loader would read differently in block context. */
+/* A plain scalar the loader would read differently in block context:
+ * one holding a NUL, starting with an indicator (but "-1"), with a space
+ * at either end, holding ": ", " #" or a newline, or ending with ':'.
+ * One pass: the printer asks this of every scalar. */
 static bool needs_quotes(const struct ynode *n)
 {
 	const char *s = n->str;
-	if (n->len != strlen(s) || !*s)
-		return n->len != 0;
-	if (strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) && !(s[0] == '-' && isdigit((unsigned char)s[1])))
+	if (n->len == 0)
+		return false;
+	if (s[0] && strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) &&
+	    !(s[0] == '-' && isdigit((unsigned char)s[1])))
 		return true;
-	if (isspace((unsigned char)s[0]) || isspace((unsigned char)s[n->len - 1]))
-		return true;
-	return strstr(s, ": ") || strstr(s, " #") || strchr(s, '\n') ||
-	       (n->len && s[n->len - 1] == ':');
+	for (size_t i = 0; i < n->len; i++) {
+		char c = s[i];
+		if (c == '\0' || c == '\n' || (c == ':' && s[i + 1] == ' ') ||
+		    (c == ' ' && s[i + 1] == '#'))
+			return true;
+	}
+	return isspace((unsigned char)s[0]) || isspace((unsigned char)s[n->len - 1]) ||
+	       s[n->len - 1] == ':';
 }
 
 static void emit_quoted(struct enum_buf *b, const struct ynode *n)
@@ -472,14 +538,67 @@ static void emit_quoted(struct enum_buf *b, const struct ynode *n)
 	enum_buf_add(b, "\"", 1);
 }
 
-static void emit_scalar(struct enum_buf *b, const struct ynode *n)
+/* The printer: the text, and (when check) whether the parser
+ * (yaml/tree.h) would read the text back as the tree printed.  It would
+ * not when the printer changes a scalar: quotes a plain one that
+ * needs_quotes (or, as a value, holds ",[]{}"), prints an empty plain one
+ * as null.  Beyond those, only the plainly safe is counted as reading
+ * back: ASCII text (no UTF-8 line breaks to fold), keys well under the
+ * parser's 1024-character implicit keys, no plain "<<" key (a merge key
+ * when read), depth and node count far from the parser's limits. */
+struct emitter {
+	struct enum_buf *b;
+	bool check;
+	bool exact;              /* with check: the text reads back so far */
+	uint64_t nodes;          /* with check: nodes printed */
+};
+
+#define READ_BACK_MAX_KEY 1000
+#define READ_BACK_MAX_DEPTH (YAML_MAX_DEPTH / 2)
+
+/* Printable ASCII and spaces (plain), or any ASCII but NUL (quoted: the
+ * rest is escaped); *printed gets the text's printed length. */
+static bool ascii_text(const struct ynode *n, bool plain, size_t *printed)
 {
-	if (n->quoted || needs_quotes(n))
-		emit_quoted(b, n);
+	*printed = plain ? n->len : n->len + 2;
+	for (size_t i = 0; i < n->len; i++) {
+		unsigned char c = (unsigned char)n->str[i];
+		if (c >= 0x80 || c == 0 || (plain && (c < 0x20 || c == 0x7f)))
+			return false;
+		if (!plain && (c < 0x20 || c == 0x7f || c == '"' || c == '\\'))
+			*printed += 3;   /* at most \xNN for one byte */
+	}
+	return true;
+}
+
+/* Scalar n printed quoted (quote) or raw: does it read back as n? */
+static void check_scalar(struct emitter *e, const struct ynode *n, bool key,
+			 bool quote)
+{
+	if (!e->check)
+		return;
+	e->nodes++;
+	size_t printed;
+	if (quote != n->quoted || (!quote && n->len == 0) ||
+	    n->len > YAML_MAX_SCALAR || !ascii_text(n, !quote, &printed) ||
+	    (key && printed >= READ_BACK_MAX_KEY) ||
+	    (key && !quote && n->len == 2 && !memcmp(n->str, "<<", 2)))
+		e->exact = false;
+}
+
+/* A key in block context, or a value (in flow context, where ",[]{}"
+ * end a plain scalar, so those are quoted too). */
+static void emit_scalar(struct emitter *e, const struct ynode *n, bool key)
+{
+	bool quote = n->quoted || (!key && strpbrk(n->str, ",[]{}")) ||
+		     needs_quotes(n);
+	check_scalar(e, n, key, quote);
+	if (quote)
+		emit_quoted(e->b, n);
 	else if (n->len == 0)
-		enum_buf_puts(b, "null");
+		enum_buf_puts(e->b, "null");
 	else
-		enum_buf_add(b, n->str, n->len);
+		enum_buf_add(e->b, n->str, n->len);
 }
 
 static void indent(struct enum_buf *b, int depth)
@@ -493,49 +612,86 @@ static bool is_empty_container(const struct ynode *n)
 	return n->kind != YNODE_SCALAR && n->n == 0;
 }
 
-static void emit_block(struct enum_buf *b, const struct ynode *n, int depth,
+static void emit_flow(struct emitter *e, const struct ynode *n)
+{
+	if (!n) {
+		enum_buf_puts(e->b, "null");
+		e->exact = false;
+		return;
+	}
+	if (n->kind == YNODE_SCALAR) {
+		emit_scalar(e, n, false);
+		return;
+	}
+	bool map = n->kind == YNODE_MAP;
+	if (e->check) {
+		e->nodes++;
+		/* only labels print full flow collections: their keys are
+		 * printed as in block context, which is not checked here */
+		if (n->n)
+			e->exact = false;
+	}
+	enum_buf_add(e->b, map ? "{" : "[", 1);
+	for (int i = 0; i < n->n; i++) {
+		if (i)
+			enum_buf_add(e->b, ", ", 2);
+		if (map) {
+			emit_scalar(e, n->keys[i], true);
+			enum_buf_add(e->b, ": ", 2);
+		}
+		emit_flow(e, n->items[i]);
+	}
+	enum_buf_add(e->b, map ? "}" : "]", 1);
+}
+
+static void emit_block(struct emitter *e, const struct ynode *n, int depth,
 		       bool inline_first);
 
 /* The value after "key:" or "-": inline when a scalar or empty; a map
  * under "-" starts on the dash's line ("- key: v"). */
-static void emit_value(struct enum_buf *b, const struct ynode *v, int depth,
+static void emit_value(struct emitter *e, const struct ynode *v, int depth,
 		       bool dash)
 {
 	if (v->kind == YNODE_SCALAR || is_empty_container(v)) {
-		enum_buf_add(b, " ", 1);
-		enum_yaml_flow(b, v);
-		enum_buf_add(b, "\n", 1);
+		enum_buf_add(e->b, " ", 1);
+		emit_flow(e, v);
+		enum_buf_add(e->b, "\n", 1);
 		return;
 	}
 	if (dash && v->kind == YNODE_MAP) {
-		enum_buf_add(b, " ", 1);
-		emit_block(b, v, depth + 1, true);
+		enum_buf_add(e->b, " ", 1);
+		emit_block(e, v, depth + 1, true);
 		return;
 	}
-	enum_buf_add(b, "\n", 1);
-	emit_block(b, v, depth + 1, false);
+	enum_buf_add(e->b, "\n", 1);
+	emit_block(e, v, depth + 1, false);
 }
 
-static void emit_block(struct enum_buf *b, const struct ynode *n, int depth,
+static void emit_block(struct emitter *e, const struct ynode *n, int depth,
 		       bool inline_first)
 {
 	if (n->kind == YNODE_SCALAR || is_empty_container(n)) {
 		if (!inline_first)
-			indent(b, depth);
-		enum_yaml_flow(b, n);
-		enum_buf_add(b, "\n", 1);
+			indent(e->b, depth);
+		emit_flow(e, n);
+		enum_buf_add(e->b, "\n", 1);
 		return;
+	}
+	if (e->check) {
+		e->nodes++;
+		if (depth > READ_BACK_MAX_DEPTH)
+			e->exact = false;
 	}
 	for (int i = 0; i < n->n; i++) {
 		if (i || !inline_first)
-			indent(b, depth);
+			indent(e->b, depth);
 		if (n->kind == YNODE_MAP) {
-			emit_scalar(b, n->keys[i]);
-			enum_buf_add(b, ":", 1);
+			emit_scalar(e, n->keys[i], true);
+			enum_buf_add(e->b, ":", 1);
 		} else {
-			enum_buf_add(b, "-", 1);
+			enum_buf_add(e->b, "-", 1);
 		}
-		emit_value(b, n->items[i], depth, n->kind == YNODE_SEQ);
+		emit_value(e, n->items[i], depth, n->kind == YNODE_SEQ);
 	}
 }
 
@@ -545,33 +701,39 @@ void enum_yaml_emit(struct enum_buf *b, const struct ynode *n)
 		enum_buf_puts(b, "null\n");
 		return;
 	}
-	emit_block(b, n, 0, false);
+	struct emitter e = {.b = b};
+	emit_block(&e, n, 0, false);
+}
+
+bool enum_yaml_emit_exact(struct enum_buf *b, const struct ynode *doc,
+			  uint64_t *nodes)
+{
+	assert(b && nodes);
+	if (!doc || doc->kind != YNODE_MAP) {
+		enum_yaml_emit(b, doc);
+		return false;
+	}
+	struct emitter e = {.b = b, .check = true, .exact = true, .nodes = *nodes};
+	emit_block(&e, doc, 0, false);
+	*nodes = e.nodes;
+	return e.exact && e.nodes <= YAML_MAX_NODES / 2;
 }
 
 void enum_yaml_flow(struct enum_buf *b, const struct ynode *n)
 {
-	if (!n) {
-		enum_buf_puts(b, "null");
+	struct emitter e = {.b = b};
+	emit_flow(&e, n);
+}
+
+void enum_ynode_place(struct ynode *n, int line, int col)
+{
+	if (!n)
 		return;
+	n->line = line;
+	n->col = col;
+	for (int i = 0; i < (n->kind == YNODE_SCALAR ? 0 : n->n); i++) {
+		enum_ynode_place(n->items[i], line, col);
+		if (n->kind == YNODE_MAP)
+			enum_ynode_place(n->keys[i], line, col);
 	}
-	if (n->kind == YNODE_SCALAR) {
-		/* in flow context ",[]{}" end a plain scalar */
-		if (!n->quoted && strpbrk(n->str, ",[]{}"))
-			emit_quoted(b, n);
-		else
-			emit_scalar(b, n);
-		return;
-	}
-	bool map = n->kind == YNODE_MAP;
-	enum_buf_add(b, map ? "{" : "[", 1);
-	for (int i = 0; i < n->n; i++) {
-		if (i)
-			enum_buf_add(b, ", ", 2);
-		if (map) {
-			emit_scalar(b, n->keys[i]);
-			enum_buf_add(b, ": ", 2);
-		}
-		enum_yaml_flow(b, n->items[i]);
-	}
-	enum_buf_add(b, map ? "}" : "]", 1);
 }

@@ -2,10 +2,12 @@
  * ytree.h - editing and printing YAML trees (yaml/tree.h) for the
  * enumerator: a universe's `vary` dimensions are applied to the manifests'
  * trees before decoding, and each scenario is printed back to YAML text,
- * which the ordinary loader (yaml/load.h) reads and the store keeps.
+ * which the store keeps; the loader (yaml/load.h) decodes the edited
+ * trees themselves when the printer says the text reads back as them.
  *
- * Nodes made here live in an arena the caller owns.  Trees from
- * yaml_parse_* are never changed in place: enum_ynode_clone first.
+ * Nodes made here live in an arena the caller owns.  Trees are never
+ * changed in place: an edit copies the nodes on its path and shares the
+ * rest, so a universe's trees serve every scenario as they are.
  */
 #ifndef KSO_ENUM_YTREE_H
 #define KSO_ENUM_YTREE_H
@@ -13,6 +15,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../model/arena.h"
 #include "../model/error.h"
@@ -64,20 +67,25 @@ struct ynode *enum_ynode_clone(struct arena *a, const struct ynode *n);
 /* enum_ynode_scalar: a new plain (quoted=false) or quoted scalar. */
 struct ynode *enum_ynode_scalar(struct arena *a, const char *s, bool quoted);
 
-/* enum_ynode_set: in the tree root (a map, already a clone), sets the field
- * at p to a copy of value, creating missing maps on the way; value NULL (or
- * a plain null scalar) removes the field.  Returns 0, or -1 with why
- * (len bytes) saying what is wrong (an index out of range, a key under a
- * scalar). */
-int enum_ynode_set(struct arena *a, struct ynode *root, const struct enum_path *p,
-		   const struct ynode *value, char *why, size_t len);
+/* enum_ynode_set: sets the field at p under *root (a map) to value,
+ * creating missing maps on the way; value NULL (or a plain null scalar)
+ * removes the field.  Copy on write: *root becomes an edited copy that
+ * shares every node off the path (and value itself) with the original,
+ * which is not changed; nothing to remove leaves *root as it was.  New
+ * nodes come from a, so the result lives as long as a and the original
+ * and value do.  Returns 0, or -1 with why (len bytes) saying what is
+ * wrong (an index out of range, a key under a scalar). */
+int enum_ynode_set(struct arena *a, const struct ynode **root,
+		   const struct enum_path *p, const struct ynode *value,
+		   char *why, size_t len);
 
 /* enum_ynode_get: the node at p under root, or NULL when absent. */
 const struct ynode *enum_ynode_get(const struct ynode *root,
 				   const struct enum_path *p);
 
-/* enum_ynode_remove_key: removes key from map m (a clone); no-op when
- * absent or m is not a map. */
+/* enum_ynode_remove_key: removes key from map m in place (m must be the
+ * caller's own copy, its arrays too); no-op when absent or m is not a
+ * map. */
 void enum_ynode_remove_key(struct ynode *m, const char *key);
 
 /* enum_ynode_equal: structural equality, map keys in any order, scalar
@@ -91,6 +99,22 @@ bool enum_ynode_mentions(const struct ynode *n, const char *s);
  * body, without "---").  Scalars keep their quoting, so the loader reads
  * back the same values. */
 void enum_yaml_emit(struct enum_buf *b, const struct ynode *n);
+
+/* enum_yaml_emit_exact: enum_yaml_emit of doc (a map), and true when
+ * that text parses (yaml/tree.h) back into a tree equal to doc: the same
+ * kinds, keys in the same order, scalars of the same text and quoting
+ * (positions aside), so decoding doc directly gives what decoding the
+ * text gives.  Conservative: false whenever that is not certain (a
+ * scalar the printer re-quotes, non-ASCII text, very long keys, deep
+ * trees).  Adds doc's node count to *nodes; false also when *nodes
+ * passes half the parser's limit (pass the running total of the
+ * documents printed together). */
+bool enum_yaml_emit_exact(struct enum_buf *b, const struct ynode *doc,
+			  uint64_t *nodes);
+
+/* enum_ynode_place: sets every node of n (a clone) to line:col, so
+ * messages about a copied value point where it is used. */
+void enum_ynode_place(struct ynode *n, int line, int col);
 
 /* enum_yaml_flow: n on one line in flow style ({a: 1, b: [x]}), for
  * labels and messages. */

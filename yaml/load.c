@@ -121,16 +121,21 @@ static int decode_object(struct yaml_dec *d, const struct ynode *obj,
 	return 0;   /* a kind the scheduler does not read */
 }
 
+/* One document of d->file: every load, from text or from trees, goes
+ * through here. */
+static int decode_doc(struct yaml_dec *d, const struct ynode *doc)
+{
+	if (!doc || ynode_is_null(doc))
+		return 0;
+	yd_leave(d, 0);
+	return decode_object(d, doc, NULL, NULL);
+}
+
 int yaml_decode_docs(struct yaml_dec *d, const struct ydoc_set *set)
 {
-	for (int i = 0; i < set->n_docs; i++) {
-		const struct ynode *doc = set->docs[i];
-		if (!doc || ynode_is_null(doc))
-			continue;
-		yd_leave(d, 0);
-		if (decode_object(d, doc, NULL, NULL) < 0)
+	for (int i = 0; i < set->n_docs; i++)
+		if (decode_doc(d, set->docs[i]) < 0)
 			return -1;
-	}
 	return 0;
 }
 
@@ -372,6 +377,28 @@ int yaml_load_buffer(struct cluster *c, const char *name,
 		rc = load_parsed(&d, &tmp, &set, name);
 	else
 		arena_release(&tmp);
+	if (rc == 0)
+		rc = yaml_dec_commit(&d);
+	yaml_dec_release(&d);
+	return rc;
+}
+
+int yaml_load_trees(struct cluster *c, const struct ynode *const *docs,
+		    const char *const *files, int n, struct error *err)
+{
+	assert(c && (docs || n == 0) && (files || n == 0) && err);
+	struct yaml_dec d;
+	yaml_dec_init(&d, c, err);
+	int rc = 0;
+	const char *named = NULL;   /* files[] entry d.file was copied from */
+	for (int i = 0; i < n && rc == 0; i++) {
+		assert(files[i]);
+		if (!named || strcmp(named, files[i])) {
+			named = files[i];
+			d.file = arena_strdup(d.a, named);
+		}
+		rc = decode_doc(&d, docs[i]);
+	}
 	if (rc == 0)
 		rc = yaml_dec_commit(&d);
 	yaml_dec_release(&d);

@@ -27,6 +27,7 @@
 
 #include "../model/error.h"
 #include "../model/objects.h"
+#include "tree.h"
 
 /* yaml_load_paths: loads every path (a file, "-" for stdin, or a directory
  * walked recursively in sorted name order for *.yaml, *.yml and *.json)
@@ -39,6 +40,15 @@ int yaml_load_paths(struct cluster *c, char *const *paths, int n,
 /* yaml_load_buffer: the same for one in-memory input named name. */
 int yaml_load_buffer(struct cluster *c, const char *name,
 		     const unsigned char *buf, size_t len, struct error *err);
+
+/* yaml_load_trees: the same for n documents already in memory as trees
+ * (yaml/tree.h), e.g. parsed once and edited: docs[i] (NULL or a null
+ * scalar: skipped) is decoded exactly as that document of a parsed file
+ * would be, with files[i] (not NULL) naming it in messages and each
+ * node's line/col as its position.  The trees are only read; everything
+ * decoded is copied into c, so they may be freed after. */
+int yaml_load_trees(struct cluster *c, const struct ynode *const *docs,
+		    const char *const *files, int n, struct error *err);
 
 /* yaml_load_config: reads a KubeSchedulerConfiguration
  * (kubescheduler.config.k8s.io/v1) file into c->config (loaded = true).

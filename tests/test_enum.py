@@ -334,13 +334,36 @@ def test_sql_schema(default_db):
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"runs", "scenarios", "states", "decisions", "preemptions",
                 "violations", "findings", "work"} <= tables
-        # every scenario's manifests are stored as YAML
-        (n,) = con.execute("SELECT count(*) FROM scenarios").fetchone()
-        assert n == 6144
-        (y,) = con.execute("SELECT yaml FROM scenarios WHERE idx = 0").fetchone()
+        # --store findings keeps the manifests of exactly the scenarios
+        # with a stored state (--store all: every scenario, see
+        # test_store_all_keeps_every_scenario)
+        stored = {i for (i,) in con.execute("SELECT DISTINCT scenario FROM states")}
+        rows = {i for (i,) in con.execute("SELECT idx FROM scenarios")}
+        assert stored and rows == stored
+        idx = min(stored)
+        (y,) = con.execute("SELECT yaml FROM scenarios WHERE idx = ?", (idx,)).fetchone()
         assert "kind: Node" in y and "name: web-1" in y
     finally:
         con.close()
+
+
+def test_store_all_keeps_every_scenario(tmp_path):
+    # two-by-two has no disagreement, violation or finding (two identical
+    # pods, nothing that can break): --store findings keeps no state and so
+    # no scenario; --store all keeps its one scenario and all 4 classes
+    def rows(db):
+        con = sqlite3.connect(db)
+        try:
+            return (con.execute("SELECT count(*) FROM scenarios").fetchone()[0],
+                    con.execute("SELECT count(*) FROM states").fetchone()[0])
+        finally:
+            con.close()
+    r = enum(TWO, "--db", tmp_path / "f.db", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert rows(tmp_path / "f.db") == (0, 0)
+    r = enum(TWO, "--db", tmp_path / "a.db", "--quiet", "--store", "all")
+    assert r.returncode == 0, r.stderr
+    assert rows(tmp_path / "a.db") == (1, 4)
 
 
 def test_foreign_database_refused(tmp_path):

@@ -8,7 +8,9 @@
  * and patches it incrementally for nominated pods and preemption victims;
  * the patch is not the same as recounting (no deletionTimestamp or `{}`
  * rule, approximate critical paths), so this file rebuilds the state from
- * cy->base and replays cy->deltas in order, literally, on every call.
+ * cy->base and replays cy->deltas in order, literally: on every call, or
+ * once per cycle into the cycle's memo (cycle_memo.h) for a cycle without
+ * deltas.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -16,33 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cycle_memo.h"
 #include "plugin.h"
 #include "quirks.h"
-#include "spread_constraints.h"
+#include "spread_prefilter.h"
 #include "xalloc.h"
 
 #define REASON_MISSING_LABEL \
 	"node(s) didn't match pod topology spread constraints (missing required label)"
 #define REASON_SKEW "node(s) didn't match pod topology spread constraints"
-
-/* criticalPaths: the two (value, count) pairs of smallest count known. */
-struct critical_path {
-	const char *value;
-	int64_t num;
-};
-
-struct pts_state {
-	const struct cluster *c;
-	const struct pod *pod;
-	struct model_spread_constraints cs;
-	struct model_spread_pairs pairs;   /* TpPairToMatchNum */
-	int *domains;                      /* TpKeyToDomainsNum, per slot */
-	struct critical_path (*paths)[2];  /* TpKeyToCriticalPaths, per slot */
-	/* storage for domains and paths while cs.n <= MODEL_SPREAD_INLINE:
-	 * the filter runs per node, the heap would cost more than it */
-	int inline_domains[MODEL_SPREAD_INLINE];
-	struct critical_path inline_paths[MODEL_SPREAD_INLINE][2];
-};
 
 /* Counts of up to this many (constraint, node) cells stay on the stack. */
 #define PTS_STACK_COUNTS 256
@@ -57,7 +41,7 @@ struct pts_state {
  * Initially p[0] = p[1] = ("", MaxInt32).  Only values held in p are
  * compared, so after an increase p[0] may no longer be the minimum.
  */
-static void critical_path_update(struct critical_path p[2], const char *v,
+static void critical_path_update(struct model_spread_critical_path p[2], const char *v,
 				 int64_t k)
 {
 	int i = -1;
@@ -68,7 +52,7 @@ static void critical_path_update(struct critical_path p[2], const char *v,
 	if (i >= 0) {
 		p[i].num = k;
 		if (p[0].num > p[1].num) {
-			struct critical_path t = p[0];
+			struct model_spread_critical_path t = p[0];
 			p[0] = p[1];
 			p[1] = t;
 		}
@@ -92,7 +76,7 @@ static void critical_path_update(struct critical_path p[2], const char *v,
  *   TpPairToMatchNum[(slot, N[key])] = SUM_{N \in Hosts} perNode(N)[slot]
  * Pairs are registered in node order; a pair exists even at count 0.
  */
-static void pts_count_base(struct pts_state *st, const struct snapshot *base,
+static void pts_count_base(struct model_spread_prefilter *st, const struct snapshot *base,
 			   int self)
 {
 	const struct cluster *cl = st->c;
@@ -142,7 +126,7 @@ static void pts_count_base(struct pts_state *st, const struct snapshot *base,
 /* DomainsNum per slot, and the critical paths built by calling update for
  * every pair.  kube walks a Go map here (random order); kso walks pairs in
  * registration order, which only decides among equal counts. */
-static void pts_build_paths(struct pts_state *st)
+static void pts_build_paths(struct model_spread_prefilter *st)
 {
 	for (int s = 0; s < st->cs.n; s++) {
 		st->paths[s][0].value = st->paths[s][1].value = "";
@@ -163,7 +147,7 @@ static void pts_build_paths(struct pts_state *st)
  *          update(paths[slot(c)], M[c.key], TpPairToMatchNum[...])
  * Unlike count(): Q's deletionTimestamp is not looked at and `{}` matches.
  */
-static void pts_apply_delta(struct pts_state *st, const struct model_delta *d)
+static void pts_apply_delta(struct model_spread_prefilter *st, const struct model_delta *d)
 {
 	assert(d->pod >= 0 && d->pod < st->c->n_pods);
 	assert(d->node >= 0 && d->node < st->c->n_nodes);
@@ -188,7 +172,7 @@ static void pts_apply_delta(struct pts_state *st, const struct model_delta *d)
 }
 
 /* The intended semantics: p[0].num is the true minimum of the slot. */
-static void pts_exact_minimum(struct pts_state *st)
+static void pts_exact_minimum(struct model_spread_prefilter *st)
 {
 	for (int s = 0; s < st->cs.n; s++)
 		st->paths[s][0].num = INT32_MAX;
@@ -199,10 +183,10 @@ static void pts_exact_minimum(struct pts_state *st)
 	}
 }
 
-/* PreFilter + the cycle's AddPod/RemovePod calls.  false: PreFilter Skip
- * (no hard constraint), nothing to release. */
-static bool pts_prefilter(const struct model_cycle *cy, struct pts_state *st)
+bool model_spread_prefilter_init(const struct model_cycle *cy,
+				 struct model_spread_prefilter *st)
 {
+	assert(cy && st);
 	memset(st, 0, sizeof *st);
 	st->c = cy->cluster;
 	st->pod = &cy->cluster->pods[cy->pod];
@@ -230,8 +214,9 @@ static bool pts_prefilter(const struct model_cycle *cy, struct pts_state *st)
 	return true;
 }
 
-static void pts_release(struct pts_state *st)
+void model_spread_prefilter_release(struct model_spread_prefilter *st)
 {
+	assert(st);
 	model_spread_constraints_release(&st->cs);
 	model_spread_pairs_release(&st->pairs);
 	if (st->domains != st->inline_domains) {
@@ -252,14 +237,14 @@ static void pts_release(struct pts_state *st)
  * counts and the minimum come from the PreFilter state (not the current
  * placement), minDomains, node inclusion policies, matchLabelKeys.
  */
-static void pts_check_node(const struct pts_state *st, const struct node *n,
+static void pts_check_node(const struct model_spread_prefilter *st, const struct node *n,
 			   struct model_status *out)
 {
 	for (int i = 0; i < st->cs.n; i++) {
 		const struct model_spread_constraint *c = &st->cs.items[i];
 		const char *v = labels_get(&n->labels, c->key);
 		if (!v) {
-			model_status_fail(out, MODEL_UAU, REASON_MISSING_LABEL);
+			model_status_add(out, MODEL_UAU, REASON_MISSING_LABEL);
 			return;
 		}
 		int s = model_spread_slot(&st->cs, i);
@@ -272,20 +257,34 @@ static void pts_check_node(const struct pts_state *st, const struct node *n,
 		int k = model_spread_pairs_find(&st->pairs, s, v);
 		int64_t match = k >= 0 ? st->pairs.items[k].count : 0;
 		if (match + self - min_match > c->max_skew) {
-			model_status_fail(out, MODEL_UNSCHEDULABLE, REASON_SKEW);
+			model_status_add(out, MODEL_UNSCHEDULABLE, REASON_SKEW);
 			return;
 		}
 	}
 }
 
+/* The PreFilter state is the same for every node of a cycle: the cycle's
+ * memo keeps it (cycle_memo.h); without one it is built literally for the
+ * call. */
 void model_filter_pod_topology_spread(const struct model_cycle *cy, int node,
 				      struct model_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
 	model_status_ok(out);
-	struct pts_state st;
-	if (!pts_prefilter(cy, &st))
+	const struct node *n = &cy->cluster->nodes[node];
+	const struct model_spread_prefilter *memo;
+	switch (model_cycle_memo_spread(cy, &memo)) {
+	case MODEL_MEMO_READY:
+		pts_check_node(memo, n, out);
 		return;
-	pts_check_node(&st, &cy->cluster->nodes[node], out);
-	pts_release(&st);
+	case MODEL_MEMO_SKIP:
+		return;
+	case MODEL_MEMO_UNSET:
+		break;
+	}
+	struct model_spread_prefilter st;
+	if (!model_spread_prefilter_init(cy, &st))
+		return;
+	pts_check_node(&st, n, out);
+	model_spread_prefilter_release(&st);
 }

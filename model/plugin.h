@@ -78,6 +78,8 @@ struct model_delta {
 	int sign;
 };
 
+struct model_cycle_memo;   /* cycle_memo.h */
+
 struct model_cycle {
 	const struct cluster *cluster;
 	const struct sched_profile *profile;
@@ -86,6 +88,10 @@ struct model_cycle {
 	const struct snapshot *view;     /* base with deltas applied */
 	const struct model_delta *deltas;
 	int n_deltas;
+	/* Per-cycle scratch of the plugins, keyed on (cluster, profile, pod,
+	 * base) as cycle_memo.h says; NULL: every plugin computes literally
+	 * (what a cycle built with a designated initializer gets). */
+	struct model_cycle_memo *memo;
 };
 
 /* Filter: verdict of one plugin for (cycle pod, node) into out. */

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "quirks.h"
 #include "xalloc.h"
@@ -52,17 +53,43 @@ static bool nonmissing_default(int res, struct quantity *out)
 	return false;
 }
 
-/* requests[res] of container k; with defaults, a missing cpu / memory
- * entry reads as 100m / 200Mi (applyNonMissing: an explicit 0 stays 0). */
-static struct quantity container_request(const struct container *k, int res,
-					 bool defaults)
+/* Whether entry i of l is the first for its resource: resource_list_get
+ * reads the first, so a later duplicate is not part of the list. */
+static bool first_entry(const struct resource_list *l, int i)
 {
-	bool found;
-	struct quantity q = resource_list_get(&k->requests, res, &found);
-	if (!found && defaults)
-		nonmissing_default(res, &q);
-	return q;
+	for (int j = 0; j < i; j++)
+		if (l->items[j].res == l->items[i].res)
+			return false;
+	return true;
 }
+
+/* acc[r] += requests[r] of container k for every resource r; with
+ * defaults a missing cpu / memory entry reads as 100m / 200Mi
+ * (applyNonMissing: an explicit 0 stays 0).  Only listed (or defaulted)
+ * resources are added: adding a missing entry's 0 changes nothing. */
+static void add_container(struct quantity *acc, int n_res,
+			  const struct container *k, bool defaults)
+{
+	const struct resource_list *l = &k->requests;
+	bool cpu = false, mem = false;
+	for (int i = 0; i < l->n; i++) {
+		if (!first_entry(l, i))
+			continue;
+		int r = l->items[i].res;
+		assert(r >= 0 && r < n_res);
+		acc[r] = qadd(acc[r], l->items[i].q);
+		cpu = cpu || r == RES_CPU;
+		mem = mem || r == RES_MEMORY;
+	}
+	struct quantity d;
+	if (defaults && !cpu && nonmissing_default(RES_CPU, &d))
+		acc[RES_CPU] = qadd(acc[RES_CPU], d);
+	if (defaults && !mem && nonmissing_default(RES_MEMORY, &d))
+		acc[RES_MEMORY] = qadd(acc[RES_MEMORY], d);
+}
+
+/* Requests of at most this many resources are summed on the stack. */
+#define REQ_STACK_RES 32
 
 /*
  * PodRequests(Pod)[r] ==
@@ -76,39 +103,59 @@ static struct quantity container_request(const struct container *k, int res,
  * Seed (004 §1.2, reference §5 (c)) checks max(init) and sum(main)
  * separately against allocatable; v1.30 combines them, counts sidecars
  * (restartPolicy Always init containers) in both terms and adds overhead.
+ * Every resource in one walk over the containers, each resource's terms
+ * added in container order as the definition reads.
  */
-static struct quantity pod_request_exact(const struct pod *p, int res,
-					 bool defaults)
+static void pod_requests_exact(const struct cluster *c, const struct pod *p,
+			       bool defaults, int64_t *out)
 {
-	struct quantity sum = QZERO, sidecars = QZERO, init_max = QZERO;
+	size_t nr = (size_t)c->n_res;
+	struct quantity stack[3 * REQ_STACK_RES];
+	struct quantity *buf = nr <= REQ_STACK_RES ? stack
+			       : xmalloc(3 * nr * sizeof *buf);
+	struct quantity *sum = buf, *sidecars = buf + nr, *init_max = buf + 2 * nr;
+	for (size_t r = 0; r < 3 * nr; r++)
+		buf[r] = QZERO;
 	for (int i = 0; i < p->n_containers; i++)
-		sum = qadd(sum, container_request(&p->containers[i], res, defaults));
+		add_container(sum, c->n_res, &p->containers[i], defaults);
 	for (int i = 0; i < p->n_init_containers; i++) {
 		const struct container *k = &p->init_containers[i];
-		struct quantity q = container_request(k, res, defaults), use;
 		if (k->restart_always) {
-			sum = qadd(sum, q);
-			sidecars = qadd(sidecars, q);
-			use = sidecars;
-		} else {
-			use = qadd(q, sidecars);
+			add_container(sum, c->n_res, k, defaults);
+			add_container(sidecars, c->n_res, k, defaults);
+			for (size_t r = 0; r < nr; r++)
+				init_max[r] = qmax(init_max[r], sidecars[r]);
+			continue;
 		}
-		init_max = qmax(init_max, use);
+		for (size_t r = 0; r < nr; r++) {
+			bool found;
+			struct quantity q =
+				resource_list_get(&k->requests, (int)r, &found);
+			if (!found && defaults)
+				nonmissing_default((int)r, &q);
+			init_max[r] = qmax(init_max[r], qadd(q, sidecars[r]));
+		}
 	}
-	struct quantity total = qmax(sum, init_max);
-	bool found;
-	struct quantity over = resource_list_get(&p->overhead, res, &found);
-	if (found)
-		total = qadd(total, over);
-	return total;
+	for (size_t r = 0; r < nr; r++)
+		sum[r] = qmax(sum[r], init_max[r]);
+	const struct resource_list *over = &p->overhead;
+	for (int i = 0; i < over->n; i++) {
+		int r = over->items[i].res;
+		assert(r >= 0 && r < c->n_res);
+		if (first_entry(over, i))
+			sum[r] = qadd(sum[r], over->items[i].q);
+	}
+	for (size_t r = 0; r < nr; r++)
+		out[r] = qconvert(sum[r], (int)r);
+	if (buf != stack)
+		free(buf);
 }
 
 void model_pod_requests(const struct cluster *c, const struct pod *p,
 			int64_t *out)
 {
 	assert(c && p && out);
-	for (int r = 0; r < c->n_res; r++)
-		out[r] = qconvert(pod_request_exact(p, r, false), r);
+	pod_requests_exact(c, p, false, out);
 }
 
 /*
@@ -120,8 +167,7 @@ void model_pod_score_request(const struct cluster *c, const struct pod *p,
 			     int64_t *out)
 {
 	assert(c && p && out);
-	for (int r = 0; r < c->n_res; r++)
-		out[r] = qconvert(pod_request_exact(p, r, true), r);
+	pod_requests_exact(c, p, true, out);
 }
 
 /* A resource list reduced to one resource: its exact value and whether
@@ -242,6 +288,52 @@ void model_node_requested(const struct snapshot *s, int node,
 		*nonzero_mem = nz_mem;
 	if (pod_count)
 		*pod_count = count;
+}
+
+/* The same definitions as model_node_requested, for every node in one
+ * walk over the pods: pod p's row is added to node pod_node[p]'s. */
+void model_usage_init(struct model_usage *u, const struct snapshot *s)
+{
+	assert(u && s && s->cluster);
+	const struct cluster *c = s->cluster;
+	size_t nn = (size_t)c->n_nodes, np = (size_t)c->n_pods;
+	size_t nr = (size_t)c->n_res;
+	/* one block: pod rows, node rows, the two NonZero columns, then the
+	 * pod counts (ints after int64s stay aligned) */
+	size_t words = np * nr + nn * nr + 2 * nn + (nn + 1) / 2;
+	int64_t *block = xcalloc(words + 1, sizeof *block);
+	u->n_nodes = c->n_nodes;
+	u->n_pods = c->n_pods;
+	u->n_res = c->n_res;
+	u->pod_req = block;
+	u->requested = u->pod_req + np * nr;
+	u->nonzero_cpu = u->requested + nn * nr;
+	u->nonzero_mem = u->nonzero_cpu + nn;
+	u->pod_count = (int *)(u->nonzero_mem + nn);
+	for (int p = 0; p < c->n_pods; p++) {
+		const struct pod *pod = &c->pods[p];
+		int64_t *one = u->pod_req + (size_t)p * nr;
+		model_pod_requests(c, pod, one);
+		int n = s->pod_node[p];
+		if (n < 0)
+			continue;
+		assert(n < c->n_nodes);
+		int64_t *req = u->requested + (size_t)n * nr;
+		for (size_t r = 0; r < nr; r++)
+			req[r] = model_go_add(req[r], one[r]);
+		int64_t cpu, mem;
+		model_pod_nonzero(c, pod, &cpu, &mem);
+		u->nonzero_cpu[n] = model_go_add(u->nonzero_cpu[n], cpu);
+		u->nonzero_mem[n] = model_go_add(u->nonzero_mem[n], mem);
+		u->pod_count[n]++;
+	}
+}
+
+void model_usage_release(struct model_usage *u)
+{
+	assert(u);
+	free(u->pod_req);
+	memset(u, 0, sizeof *u);
 }
 
 /*

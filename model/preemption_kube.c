@@ -172,8 +172,8 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 	int k = lower_priority_pods(s, pod, node, lower);
 	if (k == 0) {
 		free(lower);
-		model_status_fail(st, MODEL_UAU,
-				  "No preemption victims found for incoming pod");
+		model_status_add(st, MODEL_UAU,
+				 "No preemption victims found for incoming pod");
 		return MODEL_UAU;
 	}
 	struct edit e;
@@ -467,8 +467,8 @@ int model_preempt_kube(const struct sched_profile *prof,
 		if (r->verdicts[n].code == MODEL_UNSCHEDULABLE)
 			continue;
 		model_status_ok(&d.status[n]);
-		model_status_fail(&d.status[n], MODEL_UAU,
-				  "Preemption is not helpful for scheduling");
+		model_status_add(&d.status[n], MODEL_UAU,
+				 "Preemption is not helpful for scheduling");
 		d.has_status[n] = true;
 	}
 	if (np > 0) {

@@ -1,7 +1,7 @@
 /*
  * cycle_memo.c - the per-cycle memo of the plugins (see cycle_memo.h).
  * Nothing here defines anything: each part is the plugin's own literal
- * computation, done once per cycle instead of once per node.
+ * computation, done once per memo instead of once per call.
  */
 #include "cycle_memo.h"
 
@@ -22,38 +22,33 @@ void model_cycle_memo_init(struct model_cycle_memo *m,
 void model_cycle_memo_release(struct model_cycle_memo *m)
 {
 	assert(m);
-	if (m->usage_part == MODEL_MEMO_READY)
-		model_usage_release(&m->usage);
+	if (m->pods_ready)
+		model_pod_table_release(&m->pods);
 	if (m->spread_part == MODEL_MEMO_READY)
 		model_spread_prefilter_release(&m->spread);
 	memset(m, 0, sizeof *m);
 }
 
-/* cy's memo when it may serve view-derived parts: the key matches (a
- * broken promise is a bug, hence the asserts) and there are no deltas, so
- * that view is base. */
+/* cy's memo, NULL if none; a cycle handed a memo of another key is a bug. */
 static struct model_cycle_memo *memo_of(const struct model_cycle *cy)
 {
 	struct model_cycle_memo *m = cy->memo;
-	if (!m || cy->n_deltas > 0)
-		return NULL;
-	assert(m->cluster == cy->cluster && m->profile == cy->profile &&
-	       m->pod == cy->pod && m->base == cy->base);
-	assert(cy->view == cy->base);
+	assert(!m || (m->cluster == cy->cluster && m->profile == cy->profile &&
+		      m->pod == cy->pod && m->base == cy->base));
 	return m;
 }
 
-const struct model_usage *model_cycle_memo_usage(const struct model_cycle *cy)
+struct model_pod_table *model_cycle_memo_pods(const struct model_cycle *cy)
 {
 	assert(cy);
 	struct model_cycle_memo *m = memo_of(cy);
 	if (!m)
 		return NULL;
-	if (m->usage_part == MODEL_MEMO_UNSET) {
-		model_usage_init(&m->usage, m->base);
-		m->usage_part = MODEL_MEMO_READY;
+	if (!m->pods_ready) {
+		model_pod_table_init(&m->pods, m->cluster);
+		m->pods_ready = true;
 	}
-	return &m->usage;
+	return &m->pods;
 }
 
 enum model_memo_part model_cycle_memo_spread(
@@ -65,9 +60,16 @@ enum model_memo_part model_cycle_memo_spread(
 	struct model_cycle_memo *m = memo_of(cy);
 	if (!m)
 		return MODEL_MEMO_UNSET;
-	if (m->spread_part == MODEL_MEMO_UNSET)
-		m->spread_part = model_spread_prefilter_init(cy, &m->spread)
+	if (m->spread_part == MODEL_MEMO_UNSET) {
+		/* the base state only depends on the key: build it from a
+		 * delta-free cycle so nothing of cy's deltas leaks into it */
+		struct model_cycle base = *cy;
+		base.view = base.base;
+		base.deltas = NULL;
+		base.n_deltas = 0;
+		m->spread_part = model_spread_prefilter_init_base(&base, &m->spread)
 			? MODEL_MEMO_READY : MODEL_MEMO_SKIP;
+	}
 	if (m->spread_part == MODEL_MEMO_READY)
 		*out = &m->spread;
 	return m->spread_part;

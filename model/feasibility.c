@@ -132,7 +132,7 @@ static int filter_pass_nominated(const struct model_cycle *cy, int node,
 	with.view = &view;
 	with.deltas = deltas;
 	with.n_deltas = n_deltas;
-	with.memo = NULL;   /* cy's memo is keyed on cy's placement, not this one */
+	/* with keeps cy's memo: same cluster, profile, pod and base */
 	int first = filter_pass(&with, node, st, failed);
 	if (deltas != deltas_stack)
 		free(deltas);

@@ -57,8 +57,9 @@ static void check_one(const struct cluster *c, const struct node *n, int r,
 {
 	int64_t alloc = resource_values_get(&n->allocatable, r, NULL);
 	if (req[r] > 0 && req[r] > model_go_sub(alloc, used[r]))
-		model_status_fail(out, MODEL_UNSCHEDULABLE, "Insufficient %s",
-				  c->res_names[r]);
+		model_status_add_join(out, MODEL_UNSCHEDULABLE,
+				      (const char *[]){"Insufficient ",
+						       c->res_names[r]}, 2);
 }
 
 /* Resources a cluster usually names: the literal path's scratch for up to
@@ -101,9 +102,8 @@ static void fit_check(const struct model_cycle *cy, const struct node *n,
 			check_one(c, n, r, req, used, out);
 }
 
-/* Req and Used come from the cycle's memo when it has one (every pod's
- * requests and every node's sums computed once per cycle), else
- * literally for this node. */
+/* Req and each pod's part of Used come from the cycle's memo when it has
+ * one (every pod's requests converted once per memo), else literally. */
 void model_filter_node_resources_fit(const struct model_cycle *cy, int node,
 				     struct model_status *out)
 {
@@ -111,20 +111,22 @@ void model_filter_node_resources_fit(const struct model_cycle *cy, int node,
 	model_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	const struct node *n = &c->nodes[node];
-	const struct model_usage *u = model_cycle_memo_usage(cy);
-	if (u) {
-		fit_check(cy, n, model_usage_pod(u, cy->pod),
-			  model_usage_node(u, node), u->pod_count[node], out);
-		return;
-	}
 	int64_t stack[2 * FIT_STACK_RES];
 	int64_t *buf = c->n_res <= FIT_STACK_RES ? stack
 		       : xcalloc(2 * (size_t)c->n_res, sizeof *buf);
 	int64_t *req = buf, *used = buf + c->n_res;
 	int pods;
-	model_pod_requests(c, &c->pods[cy->pod], req);
-	model_node_requested(cy->view, node, used, NULL, NULL, &pods);
-	fit_check(cy, n, req, used, pods, out);
+	struct model_pod_table *t = model_cycle_memo_pods(cy);
+	if (t) {
+		model_node_requested_table(t, cy->view, node, used, NULL, NULL,
+					   &pods);
+		fit_check(cy, n, model_pod_table_get(t, cy->pod, NULL, NULL),
+			  used, pods, out);
+	} else {
+		model_pod_requests(c, &c->pods[cy->pod], req);
+		model_node_requested(cy->view, node, used, NULL, NULL, &pods);
+		fit_check(cy, n, req, used, pods, out);
+	}
 	if (buf != stack)
 		free(buf);
 }

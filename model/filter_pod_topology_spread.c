@@ -80,7 +80,7 @@ static void pts_count_base(struct model_spread_prefilter *st, const struct snaps
 			   int self)
 {
 	const struct cluster *cl = st->c;
-	int nc = st->cs.n;
+	int nc = st->cs->n;
 	size_t cells = (size_t)nc * (size_t)cl->n_nodes;
 	int64_t counts_stack[PTS_STACK_COUNTS];
 	int64_t last_stack[MODEL_SPREAD_INLINE];
@@ -89,7 +89,7 @@ static void pts_count_base(struct model_spread_prefilter *st, const struct snaps
 			  : xcalloc(cells, sizeof *counts);
 	for (int i = 0; i < nc; i++)
 		model_spread_count_by_node(base, st->pod->ns, self,
-					   &st->cs.items[i],
+					   &st->cs->items[i],
 					   counts + (size_t)i * (size_t)cl->n_nodes);
 	bool small = nc <= MODEL_SPREAD_INLINE;
 	int64_t *last = small ? last_stack : xcalloc((size_t)nc, sizeof *last);
@@ -97,20 +97,20 @@ static void pts_count_base(struct model_spread_prefilter *st, const struct snaps
 	memset(last, 0, sizeof *last * (size_t)nc);
 	for (int n = 0; n < cl->n_nodes; n++) {
 		const struct node *node = &cl->nodes[n];
-		if (!model_spread_node_has_keys(node, &st->cs))
+		if (!model_spread_node_has_keys(node, st->cs))
 			continue;
 		memset(set, 0, sizeof *set * (size_t)nc);
 		for (int i = 0; i < nc; i++) {
-			if (!model_spread_node_eligible(st->pod, node, &st->cs.items[i]))
+			if (!model_spread_node_eligible(st->pod, node, &st->cs->items[i]))
 				continue;
-			int s = model_spread_slot(&st->cs, i);
+			int s = model_spread_slot(st->cs, i);
 			last[s] = counts[(size_t)i * (size_t)cl->n_nodes + (size_t)n];
 			set[s] = true;
 		}
 		for (int s = 0; s < nc; s++) {
 			if (!set[s])
 				continue;
-			const char *v = labels_get(&node->labels, st->cs.items[s].key);
+			const char *v = labels_get(&node->labels, st->cs->items[s].key);
 			int k = model_spread_pairs_add(&st->pairs, s, v, NULL);
 			st->pairs.items[k].count += last[s];
 		}
@@ -126,15 +126,16 @@ static void pts_count_base(struct model_spread_prefilter *st, const struct snaps
 /* DomainsNum per slot, and the critical paths built by calling update for
  * every pair.  kube walks a Go map here (random order); kso walks pairs in
  * registration order, which only decides among equal counts. */
-static void pts_build_paths(struct model_spread_prefilter *st)
+static void pts_build_paths(struct model_spread_prefilter *st, int *domains)
 {
-	for (int s = 0; s < st->cs.n; s++) {
+	for (int s = 0; s < st->cs->n; s++) {
+		domains[s] = 0;
 		st->paths[s][0].value = st->paths[s][1].value = "";
 		st->paths[s][0].num = st->paths[s][1].num = INT32_MAX;
 	}
 	for (int k = 0; k < st->pairs.n; k++) {
 		const struct model_spread_pair *pr = &st->pairs.items[k];
-		st->domains[pr->slot]++;
+		domains[pr->slot]++;
 		critical_path_update(st->paths[pr->slot], pr->value, pr->count);
 	}
 }
@@ -155,15 +156,15 @@ static void pts_apply_delta(struct model_spread_prefilter *st, const struct mode
 	const struct node *m = &st->c->nodes[d->node];
 	if (strcmp(q->ns, st->pod->ns) != 0)
 		return;
-	if (!model_spread_node_has_keys(m, &st->cs))
+	if (!model_spread_node_has_keys(m, st->cs))
 		return;
-	for (int i = 0; i < st->cs.n; i++) {
-		const struct model_spread_constraint *c = &st->cs.items[i];
+	for (int i = 0; i < st->cs->n; i++) {
+		const struct model_spread_constraint *c = &st->cs->items[i];
 		if (!model_selector_matches(&c->sel, &q->labels))
 			continue;
 		if (!model_spread_node_eligible(st->pod, m, c))
 			continue;
-		int s = model_spread_slot(&st->cs, i);
+		int s = model_spread_slot(st->cs, i);
 		const char *v = labels_get(&m->labels, c->key);
 		int k = model_spread_pairs_add(&st->pairs, s, v, NULL);
 		st->pairs.items[k].count += d->sign;
@@ -174,7 +175,7 @@ static void pts_apply_delta(struct model_spread_prefilter *st, const struct mode
 /* The intended semantics: p[0].num is the true minimum of the slot. */
 static void pts_exact_minimum(struct model_spread_prefilter *st)
 {
-	for (int s = 0; s < st->cs.n; s++)
+	for (int s = 0; s < st->cs->n; s++)
 		st->paths[s][0].num = INT32_MAX;
 	for (int k = 0; k < st->pairs.n; k++) {
 		const struct model_spread_pair *pr = &st->pairs.items[k];
@@ -183,46 +184,98 @@ static void pts_exact_minimum(struct model_spread_prefilter *st)
 	}
 }
 
-bool model_spread_prefilter_init(const struct model_cycle *cy,
-				 struct model_spread_prefilter *st)
+/* Room for per-constraint arrays: inline up to MODEL_SPREAD_INLINE. */
+static struct model_spread_critical_path (*paths_storage(
+	struct model_spread_prefilter *st, int n))[2]
+{
+	if (n <= MODEL_SPREAD_INLINE)
+		return st->inline_paths;
+	return xcalloc((size_t)n, sizeof *st->paths);
+}
+
+/* AddPod/RemovePod for the cycle's deltas, then the intended-semantics
+ * minimum unless the v1.30 approximation is modelled. */
+static void pts_replay(struct model_spread_prefilter *st,
+		       const struct model_cycle *cy)
+{
+	for (int i = 0; i < cy->n_deltas; i++)
+		pts_apply_delta(st, &cy->deltas[i]);
+	if (!MODEL_QUIRK_SPREAD_APPROX_CRITICAL_PATHS)
+		pts_exact_minimum(st);
+}
+
+bool model_spread_prefilter_init_base(const struct model_cycle *cy,
+				      struct model_spread_prefilter *st)
 {
 	assert(cy && st);
 	memset(st, 0, sizeof *st);
 	st->c = cy->cluster;
 	st->pod = &cy->cluster->pods[cy->pod];
 	model_spread_constraints_build(cy->cluster, cy->profile, cy->pod, true,
-				       &st->cs);
-	if (st->cs.n == 0) {
-		model_spread_constraints_release(&st->cs);
+				       &st->own_cs);
+	st->cs = &st->own_cs;
+	int n = st->cs->n;
+	if (n == 0) {
+		model_spread_constraints_release(&st->own_cs);
 		return false;
 	}
 	model_spread_pairs_init(&st->pairs);
-	if (st->cs.n <= MODEL_SPREAD_INLINE) {
-		st->domains = st->inline_domains;
-		st->paths = st->inline_paths;
-		memset(st->domains, 0, sizeof *st->domains * (size_t)st->cs.n);
-	} else {
-		st->domains = xcalloc((size_t)st->cs.n, sizeof *st->domains);
-		st->paths = xcalloc((size_t)st->cs.n, sizeof *st->paths);
+	int *domains = st->inline_domains;
+	bool *self = st->inline_self;
+	if (n > MODEL_SPREAD_INLINE) {
+		domains = st->heap_domains = xcalloc((size_t)n, sizeof *domains);
+		self = st->heap_self = xcalloc((size_t)n, sizeof *self);
 	}
+	st->paths = paths_storage(st, n);
+	/* self (see the Filter's spec) depends on the constraint only */
+	for (int i = 0; i < n; i++)
+		self[i] = model_selector_matches(&st->cs->items[i].sel,
+						 &st->pod->labels);
+	st->self = self;
 	pts_count_base(st, cy->base, cy->pod);
-	pts_build_paths(st);
-	for (int i = 0; i < cy->n_deltas; i++)
-		pts_apply_delta(st, &cy->deltas[i]);
-	if (!MODEL_QUIRK_SPREAD_APPROX_CRITICAL_PATHS)
-		pts_exact_minimum(st);
+	pts_build_paths(st, domains);
+	st->domains = domains;
 	return true;
+}
+
+bool model_spread_prefilter_init(const struct model_cycle *cy,
+				 struct model_spread_prefilter *st)
+{
+	if (!model_spread_prefilter_init_base(cy, st))
+		return false;
+	pts_replay(st, cy);
+	return true;
+}
+
+void model_spread_prefilter_derive(struct model_spread_prefilter *dst,
+				   const struct model_spread_prefilter *base,
+				   const struct model_cycle *cy)
+{
+	assert(dst && base && cy && !base->derived);
+	assert(base->c == cy->cluster && base->pod == &cy->cluster->pods[cy->pod]);
+	memset(dst, 0, sizeof *dst);
+	dst->c = base->c;
+	dst->pod = base->pod;
+	dst->derived = true;
+	dst->cs = base->cs;
+	dst->domains = base->domains;
+	dst->self = base->self;
+	model_spread_pairs_copy(&dst->pairs, &base->pairs);
+	dst->paths = paths_storage(dst, dst->cs->n);
+	memcpy(dst->paths, base->paths, sizeof *dst->paths * (size_t)dst->cs->n);
+	pts_replay(dst, cy);
 }
 
 void model_spread_prefilter_release(struct model_spread_prefilter *st)
 {
 	assert(st);
-	model_spread_constraints_release(&st->cs);
+	if (!st->derived)
+		model_spread_constraints_release(&st->own_cs);
 	model_spread_pairs_release(&st->pairs);
-	if (st->domains != st->inline_domains) {
-		free(st->domains);
+	if (st->paths != st->inline_paths)
 		free(st->paths);
-	}
+	free(st->heap_domains);
+	free(st->heap_self);
 }
 
 /*
@@ -240,20 +293,20 @@ void model_spread_prefilter_release(struct model_spread_prefilter *st)
 static void pts_check_node(const struct model_spread_prefilter *st, const struct node *n,
 			   struct model_status *out)
 {
-	for (int i = 0; i < st->cs.n; i++) {
-		const struct model_spread_constraint *c = &st->cs.items[i];
+	for (int i = 0; i < st->cs->n; i++) {
+		const struct model_spread_constraint *c = &st->cs->items[i];
 		const char *v = labels_get(&n->labels, c->key);
 		if (!v) {
 			model_status_add(out, MODEL_UAU, REASON_MISSING_LABEL);
 			return;
 		}
-		int s = model_spread_slot(&st->cs, i);
+		int s = model_spread_slot(st->cs, i);
 		if (st->domains[s] == 0)
 			continue;   /* kube: "internal error", constraint skipped */
 		int64_t min_match = st->paths[s][0].num;
 		if (st->domains[s] < c->min_domains)
 			min_match = 0;
-		int64_t self = model_selector_matches(&c->sel, &st->pod->labels) ? 1 : 0;
+		int64_t self = st->self[i] ? 1 : 0;
 		int k = model_spread_pairs_find(&st->pairs, s, v);
 		int64_t match = k >= 0 ? st->pairs.items[k].count : 0;
 		if (match + self - min_match > c->max_skew) {
@@ -263,28 +316,34 @@ static void pts_check_node(const struct model_spread_prefilter *st, const struct
 	}
 }
 
-/* The PreFilter state is the same for every node of a cycle: the cycle's
- * memo keeps it (cycle_memo.h); without one it is built literally for the
- * call. */
+/* The PreFilter state on the cycle's base is the same for every node of
+ * a cycle and for every set of deltas on that base: the cycle's memo keeps
+ * it (cycle_memo.h) and each call only replays its deltas on a copy;
+ * without a memo it is built literally for the call. */
 void model_filter_pod_topology_spread(const struct model_cycle *cy, int node,
 				      struct model_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
 	model_status_ok(out);
 	const struct node *n = &cy->cluster->nodes[node];
-	const struct model_spread_prefilter *memo;
-	switch (model_cycle_memo_spread(cy, &memo)) {
-	case MODEL_MEMO_READY:
-		pts_check_node(memo, n, out);
-		return;
+	const struct model_spread_prefilter *base;
+	struct model_spread_prefilter st;
+	switch (model_cycle_memo_spread(cy, &base)) {
 	case MODEL_MEMO_SKIP:
 		return;
+	case MODEL_MEMO_READY:
+		/* nothing to replay: the base state is the cycle's */
+		if (cy->n_deltas == 0 && MODEL_QUIRK_SPREAD_APPROX_CRITICAL_PATHS) {
+			pts_check_node(base, n, out);
+			return;
+		}
+		model_spread_prefilter_derive(&st, base, cy);
+		break;
 	case MODEL_MEMO_UNSET:
+		if (!model_spread_prefilter_init(cy, &st))
+			return;
 		break;
 	}
-	struct model_spread_prefilter st;
-	if (!model_spread_prefilter_init(cy, &st))
-		return;
 	pts_check_node(&st, n, out);
 	model_spread_prefilter_release(&st);
 }

@@ -65,6 +65,12 @@ void model_status_ok(struct model_status *st);
 void model_status_add(struct model_status *st, enum model_code code,
 		      const char *reason);
 
+/* model_status_add_join: model_status_add of parts[0..n-1] concatenated,
+ * i.e. model_status_fail with "%s%s..." without going through printf
+ * (filters that name a resource or a taint run on every node). */
+void model_status_add_join(struct model_status *st, enum model_code code,
+			   const char *const *parts, int n);
+
 /* model_status_fail: sets code (the worse of the current and the new one)
  * and appends a formatted reason (dropped beyond MODEL_MAX_REASONS). */
 void model_status_fail(struct model_status *st, enum model_code code,

@@ -20,6 +20,8 @@ static const struct quantity QSATURATED = {INT64_MAX, 0};
  * (and then converts to INT64_MAX). */
 static struct quantity qadd(struct quantity a, struct quantity b)
 {
+	if (a.units == 0 && a.nanos == 0)
+		return b;   /* 0 + b, the first term of most sums */
 	struct quantity r;
 	if (quantity_add(a, b, &r) != 0)
 		return QSATURATED;
@@ -34,6 +36,8 @@ static struct quantity qmax(struct quantity a, struct quantity b)
 /* Quantity -> int64 as kube reads it: cpu MilliValue, others Value. */
 static int64_t qconvert(struct quantity q, int res)
 {
+	if (q.units == 0 && q.nanos == 0)
+		return 0;   /* most resources of a pod: nothing asked */
 	int64_t v;
 	int rc = res == RES_CPU ? quantity_milli(q, &v) : quantity_value(q, &v);
 	return rc == 0 ? v : INT64_MAX;
@@ -114,7 +118,10 @@ static void pod_requests_exact(const struct cluster *c, const struct pod *p,
 	struct quantity *buf = nr <= REQ_STACK_RES ? stack
 			       : xmalloc(3 * nr * sizeof *buf);
 	struct quantity *sum = buf, *sidecars = buf + nr, *init_max = buf + 2 * nr;
-	for (size_t r = 0; r < 3 * nr; r++)
+	/* without init containers Max({Main} ∪ {}) is Main: the sidecar and
+	 * init columns stay unused */
+	size_t used = p->n_init_containers > 0 ? 3 * nr : nr;
+	for (size_t r = 0; r < used; r++)
 		buf[r] = QZERO;
 	for (int i = 0; i < p->n_containers; i++)
 		add_container(sum, c->n_res, &p->containers[i], defaults);
@@ -136,7 +143,7 @@ static void pod_requests_exact(const struct cluster *c, const struct pod *p,
 			init_max[r] = qmax(init_max[r], qadd(q, sidecars[r]));
 		}
 	}
-	for (size_t r = 0; r < nr; r++)
+	for (size_t r = 0; r < nr && p->n_init_containers > 0; r++)
 		sum[r] = qmax(sum[r], init_max[r]);
 	const struct resource_list *over = &p->overhead;
 	for (int i = 0; i < over->n; i++) {
@@ -263,7 +270,9 @@ void model_node_requested(const struct snapshot *s, int node,
 	assert(s && s->cluster && requested);
 	const struct cluster *c = s->cluster;
 	assert(node >= 0 && node < c->n_nodes);
-	int64_t *one = xcalloc((size_t)c->n_res, sizeof *one);
+	int64_t stack[REQ_STACK_RES];
+	int64_t *one = c->n_res <= REQ_STACK_RES ? stack
+		       : xcalloc((size_t)c->n_res, sizeof *one);
 	int64_t nz_cpu = 0, nz_mem = 0;
 	int count = 0;
 	for (int r = 0; r < c->n_res; r++)
@@ -281,7 +290,8 @@ void model_node_requested(const struct snapshot *s, int node,
 		nz_mem = model_go_add(nz_mem, mem);
 		count++;
 	}
-	free(one);
+	if (one != stack)
+		free(one);
 	if (nonzero_cpu)
 		*nonzero_cpu = nz_cpu;
 	if (nonzero_mem)
@@ -290,50 +300,73 @@ void model_node_requested(const struct snapshot *s, int node,
 		*pod_count = count;
 }
 
-/* The same definitions as model_node_requested, for every node in one
- * walk over the pods: pod p's row is added to node pod_node[p]'s. */
-void model_usage_init(struct model_usage *u, const struct snapshot *s)
+void model_pod_table_init(struct model_pod_table *t, const struct cluster *c)
 {
-	assert(u && s && s->cluster);
-	const struct cluster *c = s->cluster;
-	size_t nn = (size_t)c->n_nodes, np = (size_t)c->n_pods;
-	size_t nr = (size_t)c->n_res;
-	/* one block: pod rows, node rows, the two NonZero columns, then the
-	 * pod counts (ints after int64s stay aligned) */
-	size_t words = np * nr + nn * nr + 2 * nn + (nn + 1) / 2;
-	int64_t *block = xcalloc(words + 1, sizeof *block);
-	u->n_nodes = c->n_nodes;
-	u->n_pods = c->n_pods;
-	u->n_res = c->n_res;
-	u->pod_req = block;
-	u->requested = u->pod_req + np * nr;
-	u->nonzero_cpu = u->requested + nn * nr;
-	u->nonzero_mem = u->nonzero_cpu + nn;
-	u->pod_count = (int *)(u->nonzero_mem + nn);
-	for (int p = 0; p < c->n_pods; p++) {
-		const struct pod *pod = &c->pods[p];
-		int64_t *one = u->pod_req + (size_t)p * nr;
-		model_pod_requests(c, pod, one);
-		int n = s->pod_node[p];
-		if (n < 0)
-			continue;
-		assert(n < c->n_nodes);
-		int64_t *req = u->requested + (size_t)n * nr;
-		for (size_t r = 0; r < nr; r++)
-			req[r] = model_go_add(req[r], one[r]);
-		int64_t cpu, mem;
-		model_pod_nonzero(c, pod, &cpu, &mem);
-		u->nonzero_cpu[n] = model_go_add(u->nonzero_cpu[n], cpu);
-		u->nonzero_mem[n] = model_go_add(u->nonzero_mem[n], mem);
-		u->pod_count[n]++;
-	}
+	assert(t && c);
+	size_t np = (size_t)c->n_pods, nr = (size_t)c->n_res;
+	t->cluster = c;
+	t->req = xmalloc(sizeof *t->req * (np * (nr + 2) + 1));
+	t->nonzero = t->req + np * nr;
+	t->done = xcalloc(np + 1, sizeof *t->done);
 }
 
-void model_usage_release(struct model_usage *u)
+void model_pod_table_release(struct model_pod_table *t)
 {
-	assert(u);
-	free(u->pod_req);
-	memset(u, 0, sizeof *u);
+	assert(t);
+	free(t->req);
+	free(t->done);
+	memset(t, 0, sizeof *t);
+}
+
+const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
+				   int64_t *nz_cpu, int64_t *nz_mem)
+{
+	assert(t && t->cluster && p >= 0 && p < t->cluster->n_pods);
+	const struct cluster *c = t->cluster;
+	int64_t *row = t->req + (size_t)p * (size_t)c->n_res;
+	int64_t *nz = t->nonzero + 2 * (size_t)p;
+	if (!t->done[p]) {
+		model_pod_requests(c, &c->pods[p], row);
+		model_pod_nonzero(c, &c->pods[p], &nz[0], &nz[1]);
+		t->done[p] = true;
+	}
+	if (nz_cpu)
+		*nz_cpu = nz[0];
+	if (nz_mem)
+		*nz_mem = nz[1];
+	return row;
+}
+
+/* The sums of model_node_requested, in the same pod order, over rows. */
+void model_node_requested_table(struct model_pod_table *t,
+				const struct snapshot *s, int node,
+				int64_t *requested, int64_t *nonzero_cpu,
+				int64_t *nonzero_mem, int *pod_count)
+{
+	assert(t && s && s->cluster == t->cluster && requested);
+	const struct cluster *c = s->cluster;
+	assert(node >= 0 && node < c->n_nodes);
+	int64_t nz_cpu = 0, nz_mem = 0;
+	int count = 0;
+	for (int r = 0; r < c->n_res; r++)
+		requested[r] = 0;
+	for (int p = 0; p < c->n_pods; p++) {
+		if (!snapshot_on_node(s, p, node))
+			continue;
+		int64_t cpu, mem;
+		const int64_t *one = model_pod_table_get(t, p, &cpu, &mem);
+		for (int r = 0; r < c->n_res; r++)
+			requested[r] = model_go_add(requested[r], one[r]);
+		nz_cpu = model_go_add(nz_cpu, cpu);
+		nz_mem = model_go_add(nz_mem, mem);
+		count++;
+	}
+	if (nonzero_cpu)
+		*nonzero_cpu = nz_cpu;
+	if (nonzero_mem)
+		*nonzero_mem = nz_mem;
+	if (pod_count)
+		*pod_count = count;
 }
 
 /*

@@ -50,41 +50,38 @@ void model_node_requested(const struct snapshot *s, int node,
 			  int64_t *requested, int64_t *nonzero_cpu,
 			  int64_t *nonzero_mem, int *pod_count);
 
-/* Every node's bookkeeping on one placement at once (and every pod's
- * PodRequests on the way): row n of each array is what
- * model_node_requested(s, n, ...) gives, summed over the pods in the same
- * (pod index) order, but each pod is converted from quantities once
- * instead of once per node look-up.  A snapshot of s when it was computed:
- * it does not follow later changes of s.  Owns one malloc'ed block. */
-struct model_usage {
-	int n_nodes, n_pods, n_res;
-	int64_t *pod_req;       /* [n_pods * n_res] PodRequests of every pod */
-	int64_t *requested;     /* [n_nodes * n_res] Requested */
-	int64_t *nonzero_cpu;   /* [n_nodes] NonZeroRequested.MilliCPU */
-	int64_t *nonzero_mem;   /* [n_nodes] NonZeroRequested.Memory */
-	int *pod_count;         /* [n_nodes] pods on the node */
+/* Every pod's PodRequests and NonZero, each worked out from quantities on
+ * first use and then kept.  They are functions of the pod objects alone,
+ * which never change while a cluster lives, so a table stays right for
+ * its cluster whatever the placement; it is filled lazily by its owner's
+ * thread (a struct cluster itself is shared read-only).  Owns its arrays:
+ * pair model_pod_table_init with model_pod_table_release. */
+struct model_pod_table {
+	const struct cluster *cluster;
+	int64_t *req;        /* [n_pods * n_res] PodRequests rows */
+	int64_t *nonzero;    /* [n_pods * 2] NonZero cpu, memory */
+	bool *done;          /* [n_pods] row computed */
 };
 
-/* model_usage_init: u becomes the bookkeeping of every node of s.  Pair
- * with model_usage_release; aborts on out-of-memory. */
-void model_usage_init(struct model_usage *u, const struct snapshot *s);
+/* model_pod_table_init: an empty table for c (nothing computed yet);
+ * aborts on out-of-memory. */
+void model_pod_table_init(struct model_pod_table *t, const struct cluster *c);
 
-/* model_usage_release: frees what u owns. */
-void model_usage_release(struct model_usage *u);
+/* model_pod_table_release: frees what t owns. */
+void model_pod_table_release(struct model_pod_table *t);
 
-/* model_usage_pod / model_usage_node: row p of pod_req / row n of
- * requested (n_res entries each), owned by u. */
-static inline const int64_t *model_usage_pod(const struct model_usage *u,
-					     int p)
-{
-	return u->pod_req + (size_t)p * (size_t)u->n_res;
-}
+/* model_pod_table_get: PodRequests of pod p (n_res entries, owned by t,
+ * = model_pod_requests); *nz_cpu / *nz_mem (when not NULL) its NonZero
+ * (= model_pod_nonzero). */
+const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
+				   int64_t *nz_cpu, int64_t *nz_mem);
 
-static inline const int64_t *model_usage_node(const struct model_usage *u,
-					      int n)
-{
-	return u->requested + (size_t)n * (size_t)u->n_res;
-}
+/* model_node_requested_table: model_node_requested(s, node, ...) with
+ * each pod's integers read from t (made for s->cluster). */
+void model_node_requested_table(struct model_pod_table *t,
+				const struct snapshot *s, int node,
+				int64_t *requested, int64_t *nonzero_cpu,
+				int64_t *nonzero_mem, int *pod_count);
 
 /* The node bookkeeping the resource scorers read (model_node_requested's
  * outputs for one node). */

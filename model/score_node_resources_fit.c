@@ -83,15 +83,13 @@ static int64_t node_score(const struct model_cycle *cy, int node,
 	const struct cluster *c = cy->cluster;
 	const struct sched_profile *prof = cy->profile;
 	struct model_node_usage u = {.requested = requested};
-	const struct model_usage *memo = model_cycle_memo_usage(cy);
-	if (memo) {
-		u.requested = model_usage_node(memo, node);
-		u.nonzero_cpu = memo->nonzero_cpu[node];
-		u.nonzero_mem = memo->nonzero_mem[node];
-	} else {
+	struct model_pod_table *t = model_cycle_memo_pods(cy);
+	if (t)
+		model_node_requested_table(t, cy->view, node, requested,
+					   &u.nonzero_cpu, &u.nonzero_mem, NULL);
+	else
 		model_node_requested(cy->view, node, requested, &u.nonzero_cpu,
 				     &u.nonzero_mem, NULL);
-	}
 	int64_t sum = 0, weights = 0;
 	for (int i = 0; i < prof->n_fit_resources; i++) {
 		int res = cluster_res_index(c, prof->fit_resources[i].name);

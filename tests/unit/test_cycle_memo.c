@@ -1,14 +1,15 @@
 /*
- * test_cycle_memo.c - the per-cycle memo (model/cycle_memo.c) and the
- * all-nodes bookkeeping it is built on (model_usage, model/pod_requests.c)
- * against the literal computations they replace:
- *   - model_usage by hand, then against model_node_requested and a
+ * test_cycle_memo.c - the per-cycle memo (model/cycle_memo.c) and the pod
+ * table it keeps (model_pod_table, model/pod_requests.c) against the
+ * literal computations they replace:
+ *   - the table by hand, then against model_node_requested and a
  *     per-resource PodRequests written here straight from the definition,
  *     on random pods (init containers, sidecars, overhead, duplicate
  *     entries) and random placements;
  *   - every fixture under fixtures/ on pseudo-random placements: each
  *     filter, model_feasibility and the resource scores with a memo equal
- *     the same without one, and a cycle with deltas ignores the memo.
+ *     the same without one, also for cycles with deltas (a memo filled by
+ *     a delta-free cycle first) as preemption makes them.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -108,7 +109,7 @@ static int64_t lit_request(const struct pod *p, int res, bool defaults)
  *   I = 200Mi -> 200Mi; n0 1073741824 + 209715200 = 1283457024.
  *   n1: c only: requested 0, NonZero 100m / 200Mi, 1 pod.
  */
-static void test_usage_by_hand(void)
+static void test_table_by_hand(void)
 {
 	struct cluster c;
 	tb_init(&c);
@@ -127,22 +128,33 @@ static void test_usage_by_hand(void)
 	tb_container(&c, d, "cpu=2", false, false);
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_usage u;
-	model_usage_init(&u, &s);
-	CHECK_EQ(model_usage_pod(&u, a)[RES_CPU], 3000);
-	CHECK_EQ(model_usage_pod(&u, a)[RES_MEMORY], 1073741824);
-	CHECK_EQ(model_usage_pod(&u, b)[RES_CPU], 850);
-	CHECK_EQ(model_usage_pod(&u, d)[RES_CPU], 2000);
-	CHECK_EQ(model_usage_node(&u, 0)[RES_CPU], 3850);
-	CHECK_EQ(model_usage_node(&u, 0)[RES_MEMORY], 1073741824);
-	CHECK_EQ(u.nonzero_cpu[0], 3600);
-	CHECK_EQ(u.nonzero_mem[0], 1283457024);
-	CHECK_EQ(u.pod_count[0], 2);
-	CHECK_EQ(model_usage_node(&u, 1)[RES_CPU], 0);
-	CHECK_EQ(u.nonzero_cpu[1], 100);
-	CHECK_EQ(u.nonzero_mem[1], 209715200);
-	CHECK_EQ(u.pod_count[1], 1);
-	model_usage_release(&u);
+	struct model_pod_table t;
+	model_pod_table_init(&t, &c);
+	int64_t nzc, nzm, req[64];
+	int pods;
+	CHECK_EQ(model_pod_table_get(&t, a, NULL, NULL)[RES_CPU], 3000);
+	CHECK_EQ(model_pod_table_get(&t, a, NULL, NULL)[RES_MEMORY], 1073741824);
+	CHECK_EQ(model_pod_table_get(&t, b, NULL, NULL)[RES_CPU], 850);
+	CHECK_EQ(model_pod_table_get(&t, d, &nzc, NULL)[RES_CPU], 2000);
+	CHECK_EQ(nzc, 2000);
+	model_node_requested_table(&t, &s, 0, req, &nzc, &nzm, &pods);
+	CHECK_EQ(req[RES_CPU], 3850);
+	CHECK_EQ(req[RES_MEMORY], 1073741824);
+	CHECK_EQ(nzc, 3600);
+	CHECK_EQ(nzm, 1283457024);
+	CHECK_EQ(pods, 2);
+	model_node_requested_table(&t, &s, 1, req, &nzc, &nzm, &pods);
+	CHECK_EQ(req[RES_CPU], 0);
+	CHECK_EQ(nzc, 100);
+	CHECK_EQ(nzm, 209715200);
+	CHECK_EQ(pods, 1);
+	/* the table follows the placement it is asked about: d joins n1 */
+	s.pod_node[d] = 1;
+	model_node_requested_table(&t, &s, 1, req, &nzc, NULL, &pods);
+	CHECK_EQ(req[RES_CPU], 2000);
+	CHECK_EQ(nzc, 2100);
+	CHECK_EQ(pods, 2);
+	model_pod_table_release(&t);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -172,9 +184,10 @@ static void random_pod(struct cluster *c, int p, uint64_t *s)
 }
 
 /* model_pod_requests / model_pod_score_request against the literal
- * definition, and model_usage against model_node_requested, on random
- * clusters and placements. */
-static void test_usage_random(void)
+ * definition, and the pod table against model_pod_requests,
+ * model_pod_nonzero and model_node_requested, on random clusters and
+ * placements. */
+static void test_table_random(void)
 {
 	static const char *const names[] = {"p0", "p1", "p2", "p3", "p4", "p5",
 					    "p6", "p7", "p8", "p9"};
@@ -206,24 +219,30 @@ static void test_usage_random(void)
 					mismatches += got[r] != lit_request(&c.pods[p], r, pass);
 			}
 		}
-		struct model_usage u;
-		model_usage_init(&u, &s);
-		for (int p = 0; p < n_pods; p++) {
+		struct model_pod_table t;
+		model_pod_table_init(&t, &c);
+		for (int p = n_pods - 1; p >= 0; p--) {
+			int64_t cpu, mem, tc, tm;
 			model_pod_requests(&c, &c.pods[p], want);
+			model_pod_nonzero(&c, &c.pods[p], &cpu, &mem);
+			const int64_t *row = model_pod_table_get(&t, p, &tc, &tm);
 			for (int r = 0; r < c.n_res; r++)
-				mismatches += model_usage_pod(&u, p)[r] != want[r];
+				mismatches += row[r] != want[r];
+			mismatches += tc != cpu;
+			mismatches += tm != mem;
 		}
 		for (int n = 0; n < n_nodes; n++) {
-			int64_t nzc, nzm;
-			int pods;
+			int64_t nzc, nzm, tc, tm;
+			int pods, tp;
 			model_node_requested(&s, n, want, &nzc, &nzm, &pods);
+			model_node_requested_table(&t, &s, n, got, &tc, &tm, &tp);
 			for (int r = 0; r < c.n_res; r++)
-				mismatches += model_usage_node(&u, n)[r] != want[r];
-			mismatches += u.nonzero_cpu[n] != nzc;
-			mismatches += u.nonzero_mem[n] != nzm;
-			mismatches += u.pod_count[n] != pods;
+				mismatches += got[r] != want[r];
+			mismatches += tc != nzc;
+			mismatches += tm != nzm;
+			mismatches += tp != pods;
 		}
-		model_usage_release(&u);
+		model_pod_table_release(&t);
 		snapshot_release(&s);
 		cluster_release(&c);
 	}
@@ -308,8 +327,8 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s,
 }
 
 /* A cycle with deltas (the first bound pod removed from its node) carries
- * a memo built on base: every filter must give the literal answer on the
- * view, not the memo's on base. */
+ * a memo filled on base by a delta-free cycle: every verdict must be the
+ * literal one on the view, not base's. */
 static void compare_deltas(const struct cluster *c, const struct snapshot *s,
 			   int pod)
 {
@@ -344,8 +363,6 @@ static void compare_deltas(const struct cluster *c, const struct snapshot *s,
 		model_feasibility(&lit, n, &vb);
 		differs = differs || !verdict_eq(&va, &vb);
 	}
-	CHECK(model_cycle_memo_usage(&with) == NULL);
-	CHECK(model_cycle_memo_usage(&fill) != NULL);
 	if (differs)
 		memo_differences++;
 	model_cycle_memo_release(&memo);
@@ -430,8 +447,8 @@ static void walk(const char *dir)
 
 int main(void)
 {
-	test_usage_by_hand();
-	test_usage_random();
+	test_table_by_hand();
+	test_table_random();
 	const char *root = getenv("KSO_FIXTURES");
 	walk(root ? root : "fixtures");
 	printf("test_cycle_memo: %d memo cycles compared\n", memo_cycles);

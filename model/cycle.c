@@ -12,6 +12,7 @@
  * instead of a random pick from it; see DEVIATIONS.md.
  */
 #include "model.h"
+#include "cycle_memo.h"
 #include "xalloc.h"
 
 #include <assert.h>
@@ -118,7 +119,7 @@ void model_cycle_result_clear(struct model_cycle_result *r, int pod)
 
 /* The cycle failed with an Error: no node is chosen, the message is the
  * error (kube logs it and requeues the pod). */
-static int cycle_error(struct model_cycle_result *r,
+static void cycle_error(struct model_cycle_result *r,
 		       const struct model_status *st)
 {
 	r->error = *st;
@@ -130,15 +131,13 @@ static int cycle_error(struct model_cycle_result *r,
 		r->total[i] = 0;
 	memset(r->scores, 0, sizeof *r->scores * (size_t)r->n_nodes * PLUGIN_COUNT);
 	r->message = xstrdup(st->n_reasons ? model_status_reason(st, 0) : "error");
-	return 0;
 }
 
 /* FitError: nothing feasible; the pod is Unschedulable this cycle. */
-static int cycle_unschedulable(struct model_cycle_result *r)
+static void cycle_unschedulable(struct model_cycle_result *r)
 {
 	r->code = MODEL_UNSCHEDULABLE;
 	r->message = model_fit_error(r, NULL);
-	return 0;
 }
 
 /* kube §1.3 step 2: a PreFilter rejection gives every node that status,
@@ -278,6 +277,54 @@ static void select_viable(struct model_cycle_result *r)
 			r->viable[r->n_viable++] = r->feasible[i];
 }
 
+/* PreFilter, Filter, Score and the viable set of cy into r (reset). */
+static void run_cycle(const struct model_cycle *cy,
+		      struct model_cycle_result *r)
+{
+	enum model_code pre = run_prefilter(cy, r);
+	if (pre == MODEL_ERROR) {
+		cycle_error(r, &r->prefilter);
+		return;
+	}
+	if (pre != MODEL_SUCCESS) {
+		cycle_unschedulable(r);
+		return;
+	}
+
+	int bad = run_filters(cy, r);
+	if (bad >= 0) {
+		const struct model_node_verdict *v = &r->verdicts[bad];
+		cycle_error(r, &v->status[v->rejected_by]);
+		return;
+	}
+
+	/* kube §1.3 step 3: a feasible nominated node is the result at once */
+	int nom = cy->base->nominated[cy->pod];
+	if (nom >= 0 && r->verdicts[nom].feasible) {
+		r->nominated_node = nom;
+		r->viable[0] = nom;
+		r->n_viable = 1;
+		return;
+	}
+	if (r->n_feasible == 0) {
+		cycle_unschedulable(r);
+		return;
+	}
+	/* kube §1.3 step 7: one feasible node is chosen without scoring */
+	if (r->n_feasible == 1) {
+		r->viable[0] = r->feasible[0];
+		r->n_viable = 1;
+		return;
+	}
+
+	struct model_status err;
+	if (!run_scores(cy, r, &err)) {
+		cycle_error(r, &err);
+		return;
+	}
+	select_viable(r);
+}
+
 int model_schedule_cycle(const struct sched_profile *prof,
 			 const struct snapshot *s, int pod,
 			 struct model_cycle_result *r)
@@ -295,42 +342,15 @@ int model_schedule_cycle(const struct sched_profile *prof,
 		return 0;
 	}
 
+	/* the memo lives for this call only, in which *s does not change */
+	struct model_cycle_memo memo;
 	struct model_cycle cy = {
 		.cluster = c, .profile = prof, .pod = pod,
 		.base = s, .view = s, .deltas = NULL, .n_deltas = 0,
 	};
-	enum model_code pre = run_prefilter(&cy, r);
-	if (pre == MODEL_ERROR)
-		return cycle_error(r, &r->prefilter);
-	if (pre != MODEL_SUCCESS)
-		return cycle_unschedulable(r);
-
-	int bad = run_filters(&cy, r);
-	if (bad >= 0) {
-		const struct model_node_verdict *v = &r->verdicts[bad];
-		return cycle_error(r, &v->status[v->rejected_by]);
-	}
-
-	/* kube §1.3 step 3: a feasible nominated node is the result at once */
-	int nom = s->nominated[pod];
-	if (nom >= 0 && r->verdicts[nom].feasible) {
-		r->nominated_node = nom;
-		r->viable[0] = nom;
-		r->n_viable = 1;
-		return 0;
-	}
-	if (r->n_feasible == 0)
-		return cycle_unschedulable(r);
-	/* kube §1.3 step 7: one feasible node is chosen without scoring */
-	if (r->n_feasible == 1) {
-		r->viable[0] = r->feasible[0];
-		r->n_viable = 1;
-		return 0;
-	}
-
-	struct model_status err;
-	if (!run_scores(&cy, r, &err))
-		return cycle_error(r, &err);
-	select_viable(r);
+	model_cycle_memo_init(&memo, &cy);
+	cy.memo = &memo;
+	run_cycle(&cy, r);
+	model_cycle_memo_release(&memo);
 	return 0;
 }

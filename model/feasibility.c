@@ -132,6 +132,7 @@ static int filter_pass_nominated(const struct model_cycle *cy, int node,
 	with.view = &view;
 	with.deltas = deltas;
 	with.n_deltas = n_deltas;
+	/* with keeps cy's memo: same cluster, profile, pod and base */
 	int first = filter_pass(&with, node, st, failed);
 	if (deltas != deltas_stack)
 		free(deltas);

@@ -199,13 +199,13 @@ void model_filter_inter_pod_affinity(const struct model_cycle *cy, int node,
 		return;
 	const struct node *n = &cy->cluster->nodes[node];
 	if (!satisfies_affinity(cy, n)) {
-		model_status_fail(out, MODEL_UAU, REASON_AFFINITY);
+		model_status_add(out, MODEL_UAU, REASON_AFFINITY);
 		return;
 	}
 	if (!satisfies_anti_affinity(cy, n)) {
-		model_status_fail(out, MODEL_UNSCHEDULABLE, REASON_ANTI);
+		model_status_add(out, MODEL_UNSCHEDULABLE, REASON_ANTI);
 		return;
 	}
 	if (existing_anti(cy, cy->view, n))
-		model_status_fail(out, MODEL_UNSCHEDULABLE, REASON_EXISTING_ANTI);
+		model_status_add(out, MODEL_UNSCHEDULABLE, REASON_EXISTING_ANTI);
 }

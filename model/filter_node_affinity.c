@@ -93,7 +93,7 @@ void model_prefilter_node_affinity(const struct model_cycle *cy, bool *allowed,
 		nonempty = nonempty || term_names_nonempty(&req->terms[t]);
 	}
 	if (!nonempty) {
-		model_status_fail(out, MODEL_UAU, "pod affinity terms conflict");
+		model_status_add(out, MODEL_UAU, "pod affinity terms conflict");
 		return;
 	}
 	for (int n = 0; n < cy->cluster->n_nodes; n++) {
@@ -135,11 +135,11 @@ void model_filter_node_affinity(const struct model_cycle *cy, int node,
 	const struct node *n = &cy->cluster->nodes[node];
 	const struct node_selector *added = cy->profile->added_required;
 	if (added && !match_node_selector(added, n)) {
-		model_status_fail(out, MODEL_UAU,
-				  "node(s) didn't match scheduler-enforced node affinity");
+		model_status_add(out, MODEL_UAU,
+				 "node(s) didn't match scheduler-enforced node affinity");
 		return;
 	}
 	if (!match_pod_required_node_affinity(&cy->cluster->pods[cy->pod], n))
-		model_status_fail(out, MODEL_UAU,
-				  "node(s) didn't match Pod's node affinity/selector");
+		model_status_add(out, MODEL_UAU,
+				 "node(s) didn't match Pod's node affinity/selector");
 }

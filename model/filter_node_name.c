@@ -22,6 +22,6 @@ void model_filter_node_name(const struct model_cycle *cy, int node,
 	const char *want = cy->cluster->pods[cy->pod].node_name;
 	if (!want[0] || strcmp(want, cy->cluster->nodes[node].name) == 0)
 		return;
-	model_status_fail(out, MODEL_UAU,
-			  "node(s) didn't match the requested node name");
+	model_status_add(out, MODEL_UAU,
+			 "node(s) didn't match the requested node name");
 }

@@ -160,8 +160,8 @@ void model_filter_node_ports(const struct model_cycle *cy, int node,
 			const struct container_port *want = &p->containers[i].ports[j];
 			if (want->host_port <= 0 || !node_uses(cy, node, want))
 				continue;
-			model_status_fail(out, MODEL_UNSCHEDULABLE,
-					  "node(s) didn't have free ports for the requested pod ports");
+			model_status_add(out, MODEL_UNSCHEDULABLE,
+					 "node(s) didn't have free ports for the requested pod ports");
 			return;
 		}
 	}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cycle_memo.h"
 #include "pod_requests.h"
 #include "xalloc.h"
 
@@ -56,9 +57,14 @@ static void check_one(const struct cluster *c, const struct node *n, int r,
 {
 	int64_t alloc = resource_values_get(&n->allocatable, r, NULL);
 	if (req[r] > 0 && req[r] > model_go_sub(alloc, used[r]))
-		model_status_fail(out, MODEL_UNSCHEDULABLE, "Insufficient %s",
-				  c->res_names[r]);
+		model_status_add_join(out, MODEL_UNSCHEDULABLE,
+				      (const char *[]){"Insufficient ",
+						       c->res_names[r]}, 2);
 }
+
+/* Resources a cluster usually names: the literal path's scratch for up to
+ * this many stays on the stack (the filter runs for every node). */
+#define FIT_STACK_RES 32
 
 /*
  * Filter(Pod, Node) ==
@@ -74,7 +80,30 @@ static void check_one(const struct cluster *c, const struct node *n, int r,
  * separately, only 1 <= allocatable.pods; v1.30 compares one combined
  * request (sidecars, overhead) with what the node's pods left free and
  * covers every scalar resource (reference §5 (c)).
+ * fit_check: the filter on the pod's requests req and the node's
+ * bookkeeping (used, pods).
  */
+static void fit_check(const struct model_cycle *cy, const struct node *n,
+		      const int64_t *req, const int64_t *used, int pods,
+		      struct model_status *out)
+{
+	const struct cluster *c = cy->cluster;
+	int64_t allowed = resource_values_get(&n->allocatable, RES_PODS, NULL);
+	if ((int64_t)pods + 1 > allowed)
+		model_status_add(out, MODEL_UNSCHEDULABLE, "Too many pods");
+	if (requests_nothing(c, req))
+		return;
+	check_one(c, n, RES_CPU, req, used, out);
+	check_one(c, n, RES_MEMORY, req, used, out);
+	check_one(c, n, RES_EPHEMERAL, req, used, out);
+	for (int r = RES_FIRST_OTHER; r < c->n_res; r++)
+		if (c->res_class[r] == RESCLASS_SCALAR && req[r] != 0 &&
+		    !ignored(cy->profile, c->res_names[r]))
+			check_one(c, n, r, req, used, out);
+}
+
+/* Req and each pod's part of Used come from the cycle's memo when it has
+ * one (every pod's requests converted once per memo), else literally. */
 void model_filter_node_resources_fit(const struct model_cycle *cy, int node,
 				     struct model_status *out)
 {
@@ -82,24 +111,22 @@ void model_filter_node_resources_fit(const struct model_cycle *cy, int node,
 	model_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	const struct node *n = &c->nodes[node];
-	int64_t *req = xcalloc((size_t)c->n_res, sizeof *req);
-	int64_t *used = xcalloc((size_t)c->n_res, sizeof *used);
+	int64_t stack[2 * FIT_STACK_RES];
+	int64_t *buf = c->n_res <= FIT_STACK_RES ? stack
+		       : xcalloc(2 * (size_t)c->n_res, sizeof *buf);
+	int64_t *req = buf, *used = buf + c->n_res;
 	int pods;
-	model_pod_requests(c, &c->pods[cy->pod], req);
-	model_node_requested(cy->view, node, used, NULL, NULL, &pods);
-
-	int64_t allowed = resource_values_get(&n->allocatable, RES_PODS, NULL);
-	if ((int64_t)pods + 1 > allowed)
-		model_status_fail(out, MODEL_UNSCHEDULABLE, "Too many pods");
-	if (!requests_nothing(c, req)) {
-		check_one(c, n, RES_CPU, req, used, out);
-		check_one(c, n, RES_MEMORY, req, used, out);
-		check_one(c, n, RES_EPHEMERAL, req, used, out);
-		for (int r = RES_FIRST_OTHER; r < c->n_res; r++)
-			if (c->res_class[r] == RESCLASS_SCALAR && req[r] != 0 &&
-			    !ignored(cy->profile, c->res_names[r]))
-				check_one(c, n, r, req, used, out);
+	struct model_pod_table *t = model_cycle_memo_pods(cy);
+	if (t) {
+		model_node_requested_table(t, cy->view, node, used, NULL, NULL,
+					   &pods);
+		fit_check(cy, n, model_pod_table_get(t, cy->pod, NULL, NULL),
+			  used, pods, out);
+	} else {
+		model_pod_requests(c, &c->pods[cy->pod], req);
+		model_node_requested(cy->view, node, used, NULL, NULL, &pods);
+		fit_check(cy, n, req, used, pods, out);
 	}
-	free(req);
-	free(used);
+	if (buf != stack)
+		free(buf);
 }

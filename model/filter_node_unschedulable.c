@@ -34,5 +34,5 @@ void model_filter_node_unschedulable(const struct model_cycle *cy, int node,
 	};
 	if (match_taint_tolerated(&cy->cluster->pods[cy->pod], &unschedulable))
 		return;
-	model_status_fail(out, MODEL_UAU, "node(s) were unschedulable");
+	model_status_add(out, MODEL_UAU, "node(s) were unschedulable");
 }

@@ -8,7 +8,9 @@
  * and patches it incrementally for nominated pods and preemption victims;
  * the patch is not the same as recounting (no deletionTimestamp or `{}`
  * rule, approximate critical paths), so this file rebuilds the state from
- * cy->base and replays cy->deltas in order, literally, on every call.
+ * cy->base and replays cy->deltas in order, literally: on every call, or
+ * once per cycle into the cycle's memo (cycle_memo.h) for a cycle without
+ * deltas.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -16,33 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cycle_memo.h"
 #include "plugin.h"
 #include "quirks.h"
-#include "spread_constraints.h"
+#include "spread_prefilter.h"
 #include "xalloc.h"
 
 #define REASON_MISSING_LABEL \
 	"node(s) didn't match pod topology spread constraints (missing required label)"
 #define REASON_SKEW "node(s) didn't match pod topology spread constraints"
-
-/* criticalPaths: the two (value, count) pairs of smallest count known. */
-struct critical_path {
-	const char *value;
-	int64_t num;
-};
-
-struct pts_state {
-	const struct cluster *c;
-	const struct pod *pod;
-	struct model_spread_constraints cs;
-	struct model_spread_pairs pairs;   /* TpPairToMatchNum */
-	int *domains;                      /* TpKeyToDomainsNum, per slot */
-	struct critical_path (*paths)[2];  /* TpKeyToCriticalPaths, per slot */
-	/* storage for domains and paths while cs.n <= MODEL_SPREAD_INLINE:
-	 * the filter runs per node, the heap would cost more than it */
-	int inline_domains[MODEL_SPREAD_INLINE];
-	struct critical_path inline_paths[MODEL_SPREAD_INLINE][2];
-};
 
 /* Counts of up to this many (constraint, node) cells stay on the stack. */
 #define PTS_STACK_COUNTS 256
@@ -57,7 +41,7 @@ struct pts_state {
  * Initially p[0] = p[1] = ("", MaxInt32).  Only values held in p are
  * compared, so after an increase p[0] may no longer be the minimum.
  */
-static void critical_path_update(struct critical_path p[2], const char *v,
+static void critical_path_update(struct model_spread_critical_path p[2], const char *v,
 				 int64_t k)
 {
 	int i = -1;
@@ -68,7 +52,7 @@ static void critical_path_update(struct critical_path p[2], const char *v,
 	if (i >= 0) {
 		p[i].num = k;
 		if (p[0].num > p[1].num) {
-			struct critical_path t = p[0];
+			struct model_spread_critical_path t = p[0];
 			p[0] = p[1];
 			p[1] = t;
 		}
@@ -92,11 +76,11 @@ static void critical_path_update(struct critical_path p[2], const char *v,
  *   TpPairToMatchNum[(slot, N[key])] = SUM_{N \in Hosts} perNode(N)[slot]
  * Pairs are registered in node order; a pair exists even at count 0.
  */
-static void pts_count_base(struct pts_state *st, const struct snapshot *base,
+static void pts_count_base(struct model_spread_prefilter *st, const struct snapshot *base,
 			   int self)
 {
 	const struct cluster *cl = st->c;
-	int nc = st->cs.n;
+	int nc = st->cs->n;
 	size_t cells = (size_t)nc * (size_t)cl->n_nodes;
 	int64_t counts_stack[PTS_STACK_COUNTS];
 	int64_t last_stack[MODEL_SPREAD_INLINE];
@@ -105,7 +89,7 @@ static void pts_count_base(struct pts_state *st, const struct snapshot *base,
 			  : xcalloc(cells, sizeof *counts);
 	for (int i = 0; i < nc; i++)
 		model_spread_count_by_node(base, st->pod->ns, self,
-					   &st->cs.items[i],
+					   &st->cs->items[i],
 					   counts + (size_t)i * (size_t)cl->n_nodes);
 	bool small = nc <= MODEL_SPREAD_INLINE;
 	int64_t *last = small ? last_stack : xcalloc((size_t)nc, sizeof *last);
@@ -113,20 +97,20 @@ static void pts_count_base(struct pts_state *st, const struct snapshot *base,
 	memset(last, 0, sizeof *last * (size_t)nc);
 	for (int n = 0; n < cl->n_nodes; n++) {
 		const struct node *node = &cl->nodes[n];
-		if (!model_spread_node_has_keys(node, &st->cs))
+		if (!model_spread_node_has_keys(node, st->cs))
 			continue;
 		memset(set, 0, sizeof *set * (size_t)nc);
 		for (int i = 0; i < nc; i++) {
-			if (!model_spread_node_eligible(st->pod, node, &st->cs.items[i]))
+			if (!model_spread_node_eligible(st->pod, node, &st->cs->items[i]))
 				continue;
-			int s = model_spread_slot(&st->cs, i);
+			int s = model_spread_slot(st->cs, i);
 			last[s] = counts[(size_t)i * (size_t)cl->n_nodes + (size_t)n];
 			set[s] = true;
 		}
 		for (int s = 0; s < nc; s++) {
 			if (!set[s])
 				continue;
-			const char *v = labels_get(&node->labels, st->cs.items[s].key);
+			const char *v = labels_get(&node->labels, st->cs->items[s].key);
 			int k = model_spread_pairs_add(&st->pairs, s, v, NULL);
 			st->pairs.items[k].count += last[s];
 		}
@@ -142,15 +126,16 @@ static void pts_count_base(struct pts_state *st, const struct snapshot *base,
 /* DomainsNum per slot, and the critical paths built by calling update for
  * every pair.  kube walks a Go map here (random order); kso walks pairs in
  * registration order, which only decides among equal counts. */
-static void pts_build_paths(struct pts_state *st)
+static void pts_build_paths(struct model_spread_prefilter *st, int *domains)
 {
-	for (int s = 0; s < st->cs.n; s++) {
+	for (int s = 0; s < st->cs->n; s++) {
+		domains[s] = 0;
 		st->paths[s][0].value = st->paths[s][1].value = "";
 		st->paths[s][0].num = st->paths[s][1].num = INT32_MAX;
 	}
 	for (int k = 0; k < st->pairs.n; k++) {
 		const struct model_spread_pair *pr = &st->pairs.items[k];
-		st->domains[pr->slot]++;
+		domains[pr->slot]++;
 		critical_path_update(st->paths[pr->slot], pr->value, pr->count);
 	}
 }
@@ -163,7 +148,7 @@ static void pts_build_paths(struct pts_state *st)
  *          update(paths[slot(c)], M[c.key], TpPairToMatchNum[...])
  * Unlike count(): Q's deletionTimestamp is not looked at and `{}` matches.
  */
-static void pts_apply_delta(struct pts_state *st, const struct model_delta *d)
+static void pts_apply_delta(struct model_spread_prefilter *st, const struct model_delta *d)
 {
 	assert(d->pod >= 0 && d->pod < st->c->n_pods);
 	assert(d->node >= 0 && d->node < st->c->n_nodes);
@@ -171,15 +156,15 @@ static void pts_apply_delta(struct pts_state *st, const struct model_delta *d)
 	const struct node *m = &st->c->nodes[d->node];
 	if (strcmp(q->ns, st->pod->ns) != 0)
 		return;
-	if (!model_spread_node_has_keys(m, &st->cs))
+	if (!model_spread_node_has_keys(m, st->cs))
 		return;
-	for (int i = 0; i < st->cs.n; i++) {
-		const struct model_spread_constraint *c = &st->cs.items[i];
+	for (int i = 0; i < st->cs->n; i++) {
+		const struct model_spread_constraint *c = &st->cs->items[i];
 		if (!model_selector_matches(&c->sel, &q->labels))
 			continue;
 		if (!model_spread_node_eligible(st->pod, m, c))
 			continue;
-		int s = model_spread_slot(&st->cs, i);
+		int s = model_spread_slot(st->cs, i);
 		const char *v = labels_get(&m->labels, c->key);
 		int k = model_spread_pairs_add(&st->pairs, s, v, NULL);
 		st->pairs.items[k].count += d->sign;
@@ -188,9 +173,9 @@ static void pts_apply_delta(struct pts_state *st, const struct model_delta *d)
 }
 
 /* The intended semantics: p[0].num is the true minimum of the slot. */
-static void pts_exact_minimum(struct pts_state *st)
+static void pts_exact_minimum(struct model_spread_prefilter *st)
 {
-	for (int s = 0; s < st->cs.n; s++)
+	for (int s = 0; s < st->cs->n; s++)
 		st->paths[s][0].num = INT32_MAX;
 	for (int k = 0; k < st->pairs.n; k++) {
 		const struct model_spread_pair *pr = &st->pairs.items[k];
@@ -199,45 +184,98 @@ static void pts_exact_minimum(struct pts_state *st)
 	}
 }
 
-/* PreFilter + the cycle's AddPod/RemovePod calls.  false: PreFilter Skip
- * (no hard constraint), nothing to release. */
-static bool pts_prefilter(const struct model_cycle *cy, struct pts_state *st)
+/* Room for per-constraint arrays: inline up to MODEL_SPREAD_INLINE. */
+static struct model_spread_critical_path (*paths_storage(
+	struct model_spread_prefilter *st, int n))[2]
 {
-	memset(st, 0, sizeof *st);
-	st->c = cy->cluster;
-	st->pod = &cy->cluster->pods[cy->pod];
-	model_spread_constraints_build(cy->cluster, cy->profile, cy->pod, true,
-				       &st->cs);
-	if (st->cs.n == 0) {
-		model_spread_constraints_release(&st->cs);
-		return false;
-	}
-	model_spread_pairs_init(&st->pairs);
-	if (st->cs.n <= MODEL_SPREAD_INLINE) {
-		st->domains = st->inline_domains;
-		st->paths = st->inline_paths;
-		memset(st->domains, 0, sizeof *st->domains * (size_t)st->cs.n);
-	} else {
-		st->domains = xcalloc((size_t)st->cs.n, sizeof *st->domains);
-		st->paths = xcalloc((size_t)st->cs.n, sizeof *st->paths);
-	}
-	pts_count_base(st, cy->base, cy->pod);
-	pts_build_paths(st);
+	if (n <= MODEL_SPREAD_INLINE)
+		return st->inline_paths;
+	return xcalloc((size_t)n, sizeof *st->paths);
+}
+
+/* AddPod/RemovePod for the cycle's deltas, then the intended-semantics
+ * minimum unless the v1.30 approximation is modelled. */
+static void pts_replay(struct model_spread_prefilter *st,
+		       const struct model_cycle *cy)
+{
 	for (int i = 0; i < cy->n_deltas; i++)
 		pts_apply_delta(st, &cy->deltas[i]);
 	if (!MODEL_QUIRK_SPREAD_APPROX_CRITICAL_PATHS)
 		pts_exact_minimum(st);
+}
+
+bool model_spread_prefilter_init_base(const struct model_cycle *cy,
+				      struct model_spread_prefilter *st)
+{
+	assert(cy && st);
+	memset(st, 0, sizeof *st);
+	st->c = cy->cluster;
+	st->pod = &cy->cluster->pods[cy->pod];
+	model_spread_constraints_build(cy->cluster, cy->profile, cy->pod, true,
+				       &st->own_cs);
+	st->cs = &st->own_cs;
+	int n = st->cs->n;
+	if (n == 0) {
+		model_spread_constraints_release(&st->own_cs);
+		return false;
+	}
+	model_spread_pairs_init(&st->pairs);
+	int *domains = st->inline_domains;
+	bool *self = st->inline_self;
+	if (n > MODEL_SPREAD_INLINE) {
+		domains = st->heap_domains = xcalloc((size_t)n, sizeof *domains);
+		self = st->heap_self = xcalloc((size_t)n, sizeof *self);
+	}
+	st->paths = paths_storage(st, n);
+	/* self (see the Filter's spec) depends on the constraint only */
+	for (int i = 0; i < n; i++)
+		self[i] = model_selector_matches(&st->cs->items[i].sel,
+						 &st->pod->labels);
+	st->self = self;
+	pts_count_base(st, cy->base, cy->pod);
+	pts_build_paths(st, domains);
+	st->domains = domains;
 	return true;
 }
 
-static void pts_release(struct pts_state *st)
+bool model_spread_prefilter_init(const struct model_cycle *cy,
+				 struct model_spread_prefilter *st)
 {
-	model_spread_constraints_release(&st->cs);
+	if (!model_spread_prefilter_init_base(cy, st))
+		return false;
+	pts_replay(st, cy);
+	return true;
+}
+
+void model_spread_prefilter_derive(struct model_spread_prefilter *dst,
+				   const struct model_spread_prefilter *base,
+				   const struct model_cycle *cy)
+{
+	assert(dst && base && cy && !base->derived);
+	assert(base->c == cy->cluster && base->pod == &cy->cluster->pods[cy->pod]);
+	memset(dst, 0, sizeof *dst);
+	dst->c = base->c;
+	dst->pod = base->pod;
+	dst->derived = true;
+	dst->cs = base->cs;
+	dst->domains = base->domains;
+	dst->self = base->self;
+	model_spread_pairs_copy(&dst->pairs, &base->pairs);
+	dst->paths = paths_storage(dst, dst->cs->n);
+	memcpy(dst->paths, base->paths, sizeof *dst->paths * (size_t)dst->cs->n);
+	pts_replay(dst, cy);
+}
+
+void model_spread_prefilter_release(struct model_spread_prefilter *st)
+{
+	assert(st);
+	if (!st->derived)
+		model_spread_constraints_release(&st->own_cs);
 	model_spread_pairs_release(&st->pairs);
-	if (st->domains != st->inline_domains) {
-		free(st->domains);
+	if (st->paths != st->inline_paths)
 		free(st->paths);
-	}
+	free(st->heap_domains);
+	free(st->heap_self);
 }
 
 /*
@@ -252,40 +290,60 @@ static void pts_release(struct pts_state *st)
  * counts and the minimum come from the PreFilter state (not the current
  * placement), minDomains, node inclusion policies, matchLabelKeys.
  */
-static void pts_check_node(const struct pts_state *st, const struct node *n,
+static void pts_check_node(const struct model_spread_prefilter *st, const struct node *n,
 			   struct model_status *out)
 {
-	for (int i = 0; i < st->cs.n; i++) {
-		const struct model_spread_constraint *c = &st->cs.items[i];
+	for (int i = 0; i < st->cs->n; i++) {
+		const struct model_spread_constraint *c = &st->cs->items[i];
 		const char *v = labels_get(&n->labels, c->key);
 		if (!v) {
-			model_status_fail(out, MODEL_UAU, REASON_MISSING_LABEL);
+			model_status_add(out, MODEL_UAU, REASON_MISSING_LABEL);
 			return;
 		}
-		int s = model_spread_slot(&st->cs, i);
+		int s = model_spread_slot(st->cs, i);
 		if (st->domains[s] == 0)
 			continue;   /* kube: "internal error", constraint skipped */
 		int64_t min_match = st->paths[s][0].num;
 		if (st->domains[s] < c->min_domains)
 			min_match = 0;
-		int64_t self = model_selector_matches(&c->sel, &st->pod->labels) ? 1 : 0;
+		int64_t self = st->self[i] ? 1 : 0;
 		int k = model_spread_pairs_find(&st->pairs, s, v);
 		int64_t match = k >= 0 ? st->pairs.items[k].count : 0;
 		if (match + self - min_match > c->max_skew) {
-			model_status_fail(out, MODEL_UNSCHEDULABLE, REASON_SKEW);
+			model_status_add(out, MODEL_UNSCHEDULABLE, REASON_SKEW);
 			return;
 		}
 	}
 }
 
+/* The PreFilter state on the cycle's base is the same for every node of
+ * a cycle and for every set of deltas on that base: the cycle's memo keeps
+ * it (cycle_memo.h) and each call only replays its deltas on a copy;
+ * without a memo it is built literally for the call. */
 void model_filter_pod_topology_spread(const struct model_cycle *cy, int node,
 				      struct model_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
 	model_status_ok(out);
-	struct pts_state st;
-	if (!pts_prefilter(cy, &st))
+	const struct node *n = &cy->cluster->nodes[node];
+	const struct model_spread_prefilter *base;
+	struct model_spread_prefilter st;
+	switch (model_cycle_memo_spread(cy, &base)) {
+	case MODEL_MEMO_SKIP:
 		return;
-	pts_check_node(&st, &cy->cluster->nodes[node], out);
-	pts_release(&st);
+	case MODEL_MEMO_READY:
+		/* nothing to replay: the base state is the cycle's */
+		if (cy->n_deltas == 0 && MODEL_QUIRK_SPREAD_APPROX_CRITICAL_PATHS) {
+			pts_check_node(base, n, out);
+			return;
+		}
+		model_spread_prefilter_derive(&st, base, cy);
+		break;
+	case MODEL_MEMO_UNSET:
+		if (!model_spread_prefilter_init(cy, &st))
+			return;
+		break;
+	}
+	pts_check_node(&st, n, out);
+	model_spread_prefilter_release(&st);
 }

@@ -33,6 +33,8 @@ void model_filter_taint_toleration(const struct model_cycle *cy, int node,
 	int i = match_first_untolerated(&cy->cluster->pods[cy->pod], n);
 	if (i < 0)
 		return;
-	model_status_fail(out, MODEL_UAU, "node(s) had untolerated taint {%s: %s}",
-			  n->taints[i].key, n->taints[i].value);
+	/* "node(s) had untolerated taint {%s: %s}" */
+	model_status_add_join(out, MODEL_UAU, (const char *[]){
+		"node(s) had untolerated taint {", n->taints[i].key, ": ",
+		n->taints[i].value, "}"}, 5);
 }

@@ -9,7 +9,8 @@
  * plus the PrioritySort queue order.  Preemption (Jeopardy, Casualty,
  * Preemption) is in model/preemption.h, the scheduler step in
  * model/scheduler.h.  Everything here is literal and slow on purpose:
- * every filter is evaluated on every node, nothing is cached.
+ * every filter is evaluated on every node; the only thing kept is what one
+ * cycle's plugins would recompute per node (cycle_memo.h), for that cycle.
  */
 #ifndef KSO_MODEL_H
 #define KSO_MODEL_H

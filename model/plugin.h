@@ -65,6 +65,12 @@ void model_status_ok(struct model_status *st);
 void model_status_add(struct model_status *st, enum model_code code,
 		      const char *reason);
 
+/* model_status_add_join: model_status_add of parts[0..n-1] concatenated,
+ * i.e. model_status_fail with "%s%s..." without going through printf
+ * (filters that name a resource or a taint run on every node). */
+void model_status_add_join(struct model_status *st, enum model_code code,
+			   const char *const *parts, int n);
+
 /* model_status_fail: sets code (the worse of the current and the new one)
  * and appends a formatted reason (dropped beyond MODEL_MAX_REASONS). */
 void model_status_fail(struct model_status *st, enum model_code code,
@@ -78,6 +84,8 @@ struct model_delta {
 	int sign;
 };
 
+struct model_cycle_memo;   /* cycle_memo.h */
+
 struct model_cycle {
 	const struct cluster *cluster;
 	const struct sched_profile *profile;
@@ -86,6 +94,10 @@ struct model_cycle {
 	const struct snapshot *view;     /* base with deltas applied */
 	const struct model_delta *deltas;
 	int n_deltas;
+	/* Per-cycle scratch of the plugins, keyed on (cluster, profile, pod,
+	 * base) as cycle_memo.h says; NULL: every plugin computes literally
+	 * (what a cycle built with a designated initializer gets). */
+	struct model_cycle_memo *memo;
 };
 
 /* Filter: verdict of one plugin for (cycle pod, node) into out. */

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "quirks.h"
 #include "xalloc.h"
@@ -19,6 +20,8 @@ static const struct quantity QSATURATED = {INT64_MAX, 0};
  * (and then converts to INT64_MAX). */
 static struct quantity qadd(struct quantity a, struct quantity b)
 {
+	if (a.units == 0 && a.nanos == 0)
+		return b;   /* 0 + b, the first term of most sums */
 	struct quantity r;
 	if (quantity_add(a, b, &r) != 0)
 		return QSATURATED;
@@ -33,6 +36,8 @@ static struct quantity qmax(struct quantity a, struct quantity b)
 /* Quantity -> int64 as kube reads it: cpu MilliValue, others Value. */
 static int64_t qconvert(struct quantity q, int res)
 {
+	if (q.units == 0 && q.nanos == 0)
+		return 0;   /* most resources of a pod: nothing asked */
 	int64_t v;
 	int rc = res == RES_CPU ? quantity_milli(q, &v) : quantity_value(q, &v);
 	return rc == 0 ? v : INT64_MAX;
@@ -52,17 +57,43 @@ static bool nonmissing_default(int res, struct quantity *out)
 	return false;
 }
 
-/* requests[res] of container k; with defaults, a missing cpu / memory
- * entry reads as 100m / 200Mi (applyNonMissing: an explicit 0 stays 0). */
-static struct quantity container_request(const struct container *k, int res,
-					 bool defaults)
+/* Whether entry i of l is the first for its resource: resource_list_get
+ * reads the first, so a later duplicate is not part of the list. */
+static bool first_entry(const struct resource_list *l, int i)
 {
-	bool found;
-	struct quantity q = resource_list_get(&k->requests, res, &found);
-	if (!found && defaults)
-		nonmissing_default(res, &q);
-	return q;
+	for (int j = 0; j < i; j++)
+		if (l->items[j].res == l->items[i].res)
+			return false;
+	return true;
 }
+
+/* acc[r] += requests[r] of container k for every resource r; with
+ * defaults a missing cpu / memory entry reads as 100m / 200Mi
+ * (applyNonMissing: an explicit 0 stays 0).  Only listed (or defaulted)
+ * resources are added: adding a missing entry's 0 changes nothing. */
+static void add_container(struct quantity *acc, int n_res,
+			  const struct container *k, bool defaults)
+{
+	const struct resource_list *l = &k->requests;
+	bool cpu = false, mem = false;
+	for (int i = 0; i < l->n; i++) {
+		if (!first_entry(l, i))
+			continue;
+		int r = l->items[i].res;
+		assert(r >= 0 && r < n_res);
+		acc[r] = qadd(acc[r], l->items[i].q);
+		cpu = cpu || r == RES_CPU;
+		mem = mem || r == RES_MEMORY;
+	}
+	struct quantity d;
+	if (defaults && !cpu && nonmissing_default(RES_CPU, &d))
+		acc[RES_CPU] = qadd(acc[RES_CPU], d);
+	if (defaults && !mem && nonmissing_default(RES_MEMORY, &d))
+		acc[RES_MEMORY] = qadd(acc[RES_MEMORY], d);
+}
+
+/* Requests of at most this many resources are summed on the stack. */
+#define REQ_STACK_RES 32
 
 /*
  * PodRequests(Pod)[r] ==
@@ -76,39 +107,62 @@ static struct quantity container_request(const struct container *k, int res,
  * Seed (004 §1.2, reference §5 (c)) checks max(init) and sum(main)
  * separately against allocatable; v1.30 combines them, counts sidecars
  * (restartPolicy Always init containers) in both terms and adds overhead.
+ * Every resource in one walk over the containers, each resource's terms
+ * added in container order as the definition reads.
  */
-static struct quantity pod_request_exact(const struct pod *p, int res,
-					 bool defaults)
+static void pod_requests_exact(const struct cluster *c, const struct pod *p,
+			       bool defaults, int64_t *out)
 {
-	struct quantity sum = QZERO, sidecars = QZERO, init_max = QZERO;
+	size_t nr = (size_t)c->n_res;
+	struct quantity stack[3 * REQ_STACK_RES];
+	struct quantity *buf = nr <= REQ_STACK_RES ? stack
+			       : xmalloc(3 * nr * sizeof *buf);
+	struct quantity *sum = buf, *sidecars = buf + nr, *init_max = buf + 2 * nr;
+	/* without init containers Max({Main} ∪ {}) is Main: the sidecar and
+	 * init columns stay unused */
+	size_t used = p->n_init_containers > 0 ? 3 * nr : nr;
+	for (size_t r = 0; r < used; r++)
+		buf[r] = QZERO;
 	for (int i = 0; i < p->n_containers; i++)
-		sum = qadd(sum, container_request(&p->containers[i], res, defaults));
+		add_container(sum, c->n_res, &p->containers[i], defaults);
 	for (int i = 0; i < p->n_init_containers; i++) {
 		const struct container *k = &p->init_containers[i];
-		struct quantity q = container_request(k, res, defaults), use;
 		if (k->restart_always) {
-			sum = qadd(sum, q);
-			sidecars = qadd(sidecars, q);
-			use = sidecars;
-		} else {
-			use = qadd(q, sidecars);
+			add_container(sum, c->n_res, k, defaults);
+			add_container(sidecars, c->n_res, k, defaults);
+			for (size_t r = 0; r < nr; r++)
+				init_max[r] = qmax(init_max[r], sidecars[r]);
+			continue;
 		}
-		init_max = qmax(init_max, use);
+		for (size_t r = 0; r < nr; r++) {
+			bool found;
+			struct quantity q =
+				resource_list_get(&k->requests, (int)r, &found);
+			if (!found && defaults)
+				nonmissing_default((int)r, &q);
+			init_max[r] = qmax(init_max[r], qadd(q, sidecars[r]));
+		}
 	}
-	struct quantity total = qmax(sum, init_max);
-	bool found;
-	struct quantity over = resource_list_get(&p->overhead, res, &found);
-	if (found)
-		total = qadd(total, over);
-	return total;
+	for (size_t r = 0; r < nr && p->n_init_containers > 0; r++)
+		sum[r] = qmax(sum[r], init_max[r]);
+	const struct resource_list *over = &p->overhead;
+	for (int i = 0; i < over->n; i++) {
+		int r = over->items[i].res;
+		assert(r >= 0 && r < c->n_res);
+		if (first_entry(over, i))
+			sum[r] = qadd(sum[r], over->items[i].q);
+	}
+	for (size_t r = 0; r < nr; r++)
+		out[r] = qconvert(sum[r], (int)r);
+	if (buf != stack)
+		free(buf);
 }
 
 void model_pod_requests(const struct cluster *c, const struct pod *p,
 			int64_t *out)
 {
 	assert(c && p && out);
-	for (int r = 0; r < c->n_res; r++)
-		out[r] = qconvert(pod_request_exact(p, r, false), r);
+	pod_requests_exact(c, p, false, out);
 }
 
 /*
@@ -120,8 +174,7 @@ void model_pod_score_request(const struct cluster *c, const struct pod *p,
 			     int64_t *out)
 {
 	assert(c && p && out);
-	for (int r = 0; r < c->n_res; r++)
-		out[r] = qconvert(pod_request_exact(p, r, true), r);
+	pod_requests_exact(c, p, true, out);
 }
 
 /* A resource list reduced to one resource: its exact value and whether
@@ -217,7 +270,9 @@ void model_node_requested(const struct snapshot *s, int node,
 	assert(s && s->cluster && requested);
 	const struct cluster *c = s->cluster;
 	assert(node >= 0 && node < c->n_nodes);
-	int64_t *one = xcalloc((size_t)c->n_res, sizeof *one);
+	int64_t stack[REQ_STACK_RES];
+	int64_t *one = c->n_res <= REQ_STACK_RES ? stack
+		       : xcalloc((size_t)c->n_res, sizeof *one);
 	int64_t nz_cpu = 0, nz_mem = 0;
 	int count = 0;
 	for (int r = 0; r < c->n_res; r++)
@@ -235,7 +290,77 @@ void model_node_requested(const struct snapshot *s, int node,
 		nz_mem = model_go_add(nz_mem, mem);
 		count++;
 	}
-	free(one);
+	if (one != stack)
+		free(one);
+	if (nonzero_cpu)
+		*nonzero_cpu = nz_cpu;
+	if (nonzero_mem)
+		*nonzero_mem = nz_mem;
+	if (pod_count)
+		*pod_count = count;
+}
+
+void model_pod_table_init(struct model_pod_table *t, const struct cluster *c)
+{
+	assert(t && c);
+	size_t np = (size_t)c->n_pods, nr = (size_t)c->n_res;
+	t->cluster = c;
+	t->req = xmalloc(sizeof *t->req * (np * (nr + 2) + 1));
+	t->nonzero = t->req + np * nr;
+	t->done = xcalloc(np + 1, sizeof *t->done);
+}
+
+void model_pod_table_release(struct model_pod_table *t)
+{
+	assert(t);
+	free(t->req);
+	free(t->done);
+	memset(t, 0, sizeof *t);
+}
+
+const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
+				   int64_t *nz_cpu, int64_t *nz_mem)
+{
+	assert(t && t->cluster && p >= 0 && p < t->cluster->n_pods);
+	const struct cluster *c = t->cluster;
+	int64_t *row = t->req + (size_t)p * (size_t)c->n_res;
+	int64_t *nz = t->nonzero + 2 * (size_t)p;
+	if (!t->done[p]) {
+		model_pod_requests(c, &c->pods[p], row);
+		model_pod_nonzero(c, &c->pods[p], &nz[0], &nz[1]);
+		t->done[p] = true;
+	}
+	if (nz_cpu)
+		*nz_cpu = nz[0];
+	if (nz_mem)
+		*nz_mem = nz[1];
+	return row;
+}
+
+/* The sums of model_node_requested, in the same pod order, over rows. */
+void model_node_requested_table(struct model_pod_table *t,
+				const struct snapshot *s, int node,
+				int64_t *requested, int64_t *nonzero_cpu,
+				int64_t *nonzero_mem, int *pod_count)
+{
+	assert(t && s && s->cluster == t->cluster && requested);
+	const struct cluster *c = s->cluster;
+	assert(node >= 0 && node < c->n_nodes);
+	int64_t nz_cpu = 0, nz_mem = 0;
+	int count = 0;
+	for (int r = 0; r < c->n_res; r++)
+		requested[r] = 0;
+	for (int p = 0; p < c->n_pods; p++) {
+		if (!snapshot_on_node(s, p, node))
+			continue;
+		int64_t cpu, mem;
+		const int64_t *one = model_pod_table_get(t, p, &cpu, &mem);
+		for (int r = 0; r < c->n_res; r++)
+			requested[r] = model_go_add(requested[r], one[r]);
+		nz_cpu = model_go_add(nz_cpu, cpu);
+		nz_mem = model_go_add(nz_mem, mem);
+		count++;
+	}
 	if (nonzero_cpu)
 		*nonzero_cpu = nz_cpu;
 	if (nonzero_mem)

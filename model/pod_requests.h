@@ -50,6 +50,39 @@ void model_node_requested(const struct snapshot *s, int node,
 			  int64_t *requested, int64_t *nonzero_cpu,
 			  int64_t *nonzero_mem, int *pod_count);
 
+/* Every pod's PodRequests and NonZero, each worked out from quantities on
+ * first use and then kept.  They are functions of the pod objects alone,
+ * which never change while a cluster lives, so a table stays right for
+ * its cluster whatever the placement; it is filled lazily by its owner's
+ * thread (a struct cluster itself is shared read-only).  Owns its arrays:
+ * pair model_pod_table_init with model_pod_table_release. */
+struct model_pod_table {
+	const struct cluster *cluster;
+	int64_t *req;        /* [n_pods * n_res] PodRequests rows */
+	int64_t *nonzero;    /* [n_pods * 2] NonZero cpu, memory */
+	bool *done;          /* [n_pods] row computed */
+};
+
+/* model_pod_table_init: an empty table for c (nothing computed yet);
+ * aborts on out-of-memory. */
+void model_pod_table_init(struct model_pod_table *t, const struct cluster *c);
+
+/* model_pod_table_release: frees what t owns. */
+void model_pod_table_release(struct model_pod_table *t);
+
+/* model_pod_table_get: PodRequests of pod p (n_res entries, owned by t,
+ * = model_pod_requests); *nz_cpu / *nz_mem (when not NULL) its NonZero
+ * (= model_pod_nonzero). */
+const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
+				   int64_t *nz_cpu, int64_t *nz_mem);
+
+/* model_node_requested_table: model_node_requested(s, node, ...) with
+ * each pod's integers read from t (made for s->cluster). */
+void model_node_requested_table(struct model_pod_table *t,
+				const struct snapshot *s, int node,
+				int64_t *requested, int64_t *nonzero_cpu,
+				int64_t *nonzero_mem, int *pod_count);
+
 /* The node bookkeeping the resource scorers read (model_node_requested's
  * outputs for one node). */
 struct model_node_usage {

@@ -17,6 +17,7 @@
  * walk order).
  */
 #include "preemption.h"
+#include "cycle_memo.h"
 #include "xalloc.h"
 
 #include <assert.h>
@@ -78,14 +79,15 @@ struct edit {
 };
 
 static void edit_init(struct edit *e, const struct sched_profile *prof,
-		      const struct snapshot *s, int pod, int max_deltas)
+		      const struct snapshot *s, int pod, int max_deltas,
+		      struct model_cycle_memo *memo)
 {
 	snapshot_clone(&e->view, s);
 	e->deltas = xmalloc(sizeof *e->deltas * (size_t)max_deltas);
 	e->cy = (struct model_cycle){
 		.cluster = s->cluster, .profile = prof, .pod = pod,
 		.base = s, .view = &e->view, .deltas = e->deltas,
-		.n_deltas = 0,
+		.n_deltas = 0, .memo = memo,
 	};
 }
 
@@ -153,14 +155,17 @@ static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 				  &out->casualty);
 }
 
-enum model_code model_select_victims_on_node(const struct sched_profile *prof,
-					     const struct snapshot *s,
-					     int pod, int node,
-					     const int32_t *allowed,
-					     struct model_victims *out,
-					     struct model_status *st)
+/* model_select_victims_on_node with the memo (cycle_memo.h) of
+ * (cluster, prof, pod, s) that every edited cycle shares: they all have s
+ * as base and differ only in their deltas. */
+static enum model_code select_victims(const struct sched_profile *prof,
+				      const struct snapshot *s, int pod,
+				      int node, const int32_t *allowed,
+				      struct model_victims *out,
+				      struct model_status *st,
+				      struct model_cycle_memo *memo)
 {
-	assert(prof && s && s->cluster && out && st);
+	assert(prof && s && s->cluster && out && st && memo);
 	const struct cluster *c = s->cluster;
 	assert(node >= 0 && node < c->n_nodes);
 	model_status_ok(st);
@@ -172,12 +177,12 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 	int k = lower_priority_pods(s, pod, node, lower);
 	if (k == 0) {
 		free(lower);
-		model_status_fail(st, MODEL_UAU,
-				  "No preemption victims found for incoming pod");
+		model_status_add(st, MODEL_UAU,
+				 "No preemption victims found for incoming pod");
 		return MODEL_UAU;
 	}
 	struct edit e;
-	edit_init(&e, prof, s, pod, 3 * k);
+	edit_init(&e, prof, s, pod, 3 * k, memo);
 	for (int i = 0; i < k; i++)
 		edit_move(&e, lower[i], node, -1);
 
@@ -195,6 +200,26 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 	free(v);
 	edit_release(&e);
 	free(lower);
+	return code;
+}
+
+enum model_code model_select_victims_on_node(const struct sched_profile *prof,
+					     const struct snapshot *s,
+					     int pod, int node,
+					     const int32_t *allowed,
+					     struct model_victims *out,
+					     struct model_status *st)
+{
+	assert(prof && s && s->cluster && out && st);
+	struct model_cycle key = {
+		.cluster = s->cluster, .profile = prof, .pod = pod, .base = s,
+		.view = s,
+	};
+	struct model_cycle_memo memo;
+	model_cycle_memo_init(&memo, &key);
+	enum model_code code = select_victims(prof, s, pod, node, allowed, out,
+					      st, &memo);
+	model_cycle_memo_release(&memo);
 	return code;
 }
 
@@ -323,12 +348,12 @@ static void dry_run_add(struct dry_run *d, struct model_victims *v)
 /* §3.3 checkNode for one potential node. */
 static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
 			 const struct snapshot *s, int pod, int node,
-			 const int32_t *allowed)
+			 const int32_t *allowed, struct model_cycle_memo *memo)
 {
 	struct model_victims v;
 	struct model_status st;
-	enum model_code code = model_select_victims_on_node(prof, s, pod, node,
-							    allowed, &v, &st);
+	enum model_code code = select_victims(prof, s, pod, node, allowed, &v,
+					      &st, memo);
 	if (code == MODEL_SUCCESS && v.n > 0) {
 		dry_run_add(d, &v);
 		return;
@@ -355,13 +380,21 @@ static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 {
 	int offset = (int)(offset_draw % (uint64_t)n);
 	int32_t want = num_candidates(prof, n);
+	/* every dry-run cycle has s as base: one memo serves them all */
+	struct model_cycle key = {
+		.cluster = s->cluster, .profile = prof, .pod = pod, .base = s,
+		.view = s,
+	};
+	struct model_cycle_memo memo;
+	model_cycle_memo_init(&memo, &key);
 	for (int i = 0; i < n; i++) {
 		dry_run_node(d, prof, s, pod, potential[(offset + i) % n],
-			     allowed);
+			     allowed, &memo);
 		if (d->n_nonviolating > 0 &&
 		    d->n_nonviolating + d->n_violating >= want)
 			break;
 	}
+	model_cycle_memo_release(&memo);
 }
 
 /* §3.5 pickOneNodeForPreemption: the candidate of least Casualty; the
@@ -467,8 +500,8 @@ int model_preempt_kube(const struct sched_profile *prof,
 		if (r->verdicts[n].code == MODEL_UNSCHEDULABLE)
 			continue;
 		model_status_ok(&d.status[n]);
-		model_status_fail(&d.status[n], MODEL_UAU,
-				  "Preemption is not helpful for scheduling");
+		model_status_add(&d.status[n], MODEL_UAU,
+				 "Preemption is not helpful for scheduling");
 		d.has_status[n] = true;
 	}
 	if (np > 0) {

@@ -24,6 +24,7 @@
  * MODEL_MINIMAL_MAX_VICTIMS candidate victims are refused (2^20 subsets).
  */
 #include "preemption.h"
+#include "cycle_memo.h"
 #include "xalloc.h"
 
 #include <assert.h>
@@ -89,7 +90,8 @@ static bool beats(const struct best *b, int node, const struct subset *sub)
 static bool feasible_without(const struct sched_profile *prof,
 			     const struct snapshot *s, struct snapshot *view,
 			     int pod, int node, const struct subset *sub,
-			     struct model_node_verdict *v)
+			     struct model_node_verdict *v,
+			     struct model_cycle_memo *memo)
 {
 	struct model_delta deltas[MODEL_MINIMAL_MAX_VICTIMS];
 	for (int i = 0; i < sub->n; i++) {
@@ -100,7 +102,7 @@ static bool feasible_without(const struct sched_profile *prof,
 	struct model_cycle cy = {
 		.cluster = s->cluster, .profile = prof, .pod = pod,
 		.base = s, .view = view, .deltas = deltas,
-		.n_deltas = sub->n,
+		.n_deltas = sub->n, .memo = memo,
 	};
 	model_feasibility(&cy, node, v);
 	for (int i = 0; i < sub->n; i++)
@@ -111,14 +113,15 @@ static bool feasible_without(const struct sched_profile *prof,
 static void search_node(const struct sched_profile *prof,
 			const struct snapshot *s, struct snapshot *view,
 			int pod, int node, const int *jeopardy, int k,
-			const int32_t *allowed, struct best *b)
+			const int32_t *allowed, struct best *b,
+			struct model_cycle_memo *memo)
 {
 	struct model_node_verdict *v = xmalloc(sizeof *v);
 	struct subset sub;
 	for (uint32_t mask = 1; mask < (1u << k); mask++) {
 		subset_of(s->cluster, allowed, jeopardy, k, mask, &sub);
 		if (!beats(b, node, &sub) ||
-		    !feasible_without(prof, s, view, pod, node, &sub, v))
+		    !feasible_without(prof, s, view, pod, node, &sub, v, memo))
 			continue;
 		b->found = true;
 		b->node = node;
@@ -188,12 +191,20 @@ int model_preempt_minimal(const struct sched_profile *prof,
 		model_pdb_allowed(s, allowed);
 		struct snapshot view;
 		snapshot_clone(&view, s);
+		/* every subset's cycle has s as base: one memo serves them all */
+		struct model_cycle key = {
+			.cluster = c, .profile = prof, .pod = pod, .base = s,
+			.view = s,
+		};
+		struct model_cycle_memo memo;
+		model_cycle_memo_init(&memo, &key);
 		struct best b = {.found = false, .node = -1};
 		for (int i = 0; i < np; i++) {
 			int k = model_jeopardy(s, pod, potential[i], jeopardy);
 			search_node(prof, s, &view, pod, potential[i],
-				    jeopardy, k, allowed, &b);
+				    jeopardy, k, allowed, &b, &memo);
 		}
+		model_cycle_memo_release(&memo);
 		snapshot_release(&view);
 		free(allowed);
 		set_result(out, c, &b);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cycle_memo.h"
 #include "pod_requests.h"
 #include "xalloc.h"
 
@@ -36,8 +37,13 @@ static int64_t node_score(const struct model_cycle *cy, int node,
 	const struct cluster *c = cy->cluster;
 	const struct sched_profile *prof = cy->profile;
 	struct model_node_usage u = {.requested = requested};
-	model_node_requested(cy->view, node, requested, &u.nonzero_cpu,
-			     &u.nonzero_mem, NULL);
+	struct model_pod_table *t = model_cycle_memo_pods(cy);
+	if (t)
+		model_node_requested_table(t, cy->view, node, requested,
+					   &u.nonzero_cpu, &u.nonzero_mem, NULL);
+	else
+		model_node_requested(cy->view, node, requested, &u.nonzero_cpu,
+				     &u.nonzero_mem, NULL);
 	double f[MAX_FRACTIONS], total = 0.0;
 	int nf = 0;
 	for (int i = 0; i < prof->n_balanced_resources && nf < MAX_FRACTIONS; i++) {
@@ -75,7 +81,7 @@ enum model_code model_score_balanced_allocation(const struct model_cycle *cy,
 	model_status_ok(err);
 	const struct cluster *c = cy->cluster;
 	if (cy->profile->n_balanced_resources == 0) {
-		model_status_fail(err, MODEL_ERROR, "resources not found");
+		model_status_add(err, MODEL_ERROR, "resources not found");
 		return MODEL_ERROR;
 	}
 	int64_t *pod_req = xcalloc((size_t)c->n_res, sizeof *pod_req);

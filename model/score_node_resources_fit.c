@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cycle_memo.h"
 #include "pod_requests.h"
 #include "xalloc.h"
 
@@ -82,8 +83,13 @@ static int64_t node_score(const struct model_cycle *cy, int node,
 	const struct cluster *c = cy->cluster;
 	const struct sched_profile *prof = cy->profile;
 	struct model_node_usage u = {.requested = requested};
-	model_node_requested(cy->view, node, requested, &u.nonzero_cpu,
-			     &u.nonzero_mem, NULL);
+	struct model_pod_table *t = model_cycle_memo_pods(cy);
+	if (t)
+		model_node_requested_table(t, cy->view, node, requested,
+					   &u.nonzero_cpu, &u.nonzero_mem, NULL);
+	else
+		model_node_requested(cy->view, node, requested, &u.nonzero_cpu,
+				     &u.nonzero_mem, NULL);
 	int64_t sum = 0, weights = 0;
 	for (int i = 0; i < prof->n_fit_resources; i++) {
 		int res = cluster_res_index(c, prof->fit_resources[i].name);
@@ -125,7 +131,7 @@ enum model_code model_score_node_resources_fit(const struct model_cycle *cy,
 	model_status_ok(err);
 	const struct cluster *c = cy->cluster;
 	if (cy->profile->n_fit_resources == 0) {
-		model_status_fail(err, MODEL_ERROR, "resources not found");
+		model_status_add(err, MODEL_ERROR, "resources not found");
 		return MODEL_ERROR;
 	}
 	assert(cy->profile->fit_strategy != FIT_REQUESTED_TO_CAPACITY_RATIO ||

@@ -113,6 +113,18 @@ static void spread_build_defaults(const struct cluster *cl,
 	model_selector_release(&sel);
 }
 
+/* model_spread_slot's rule, worked out once when the constraints are
+ * built: the first constraint with the same topologyKey. */
+static int spread_slot_of(const struct model_spread_constraints *cs, int i)
+{
+	if (!MODEL_QUIRK_SPREAD_SHARED_KEY)
+		return i;
+	for (int j = 0; j < i; j++)
+		if (strcmp(cs->items[j].key, cs->items[i].key) == 0)
+			return j;
+	return i;
+}
+
 void model_spread_constraints_build(const struct cluster *c,
 				    const struct sched_profile *prof, int pod,
 				    bool do_not_schedule,
@@ -127,6 +139,8 @@ void model_spread_constraints_build(const struct cluster *c,
 		spread_build_explicit(p, do_not_schedule, out);
 	else
 		spread_build_defaults(c, prof, pod, do_not_schedule, out);
+	for (int i = 0; i < out->n; i++)
+		out->items[i].slot = spread_slot_of(out, i);
 }
 
 void model_spread_constraints_release(struct model_spread_constraints *cs)
@@ -143,12 +157,7 @@ void model_spread_constraints_release(struct model_spread_constraints *cs)
 int model_spread_slot(const struct model_spread_constraints *cs, int i)
 {
 	assert(cs && i >= 0 && i < cs->n);
-	if (!MODEL_QUIRK_SPREAD_SHARED_KEY)
-		return i;
-	for (int j = 0; j < i; j++)
-		if (strcmp(cs->items[j].key, cs->items[i].key) == 0)
-			return j;
-	return i;
+	return cs->items[i].slot;
 }
 
 bool model_spread_node_has_keys(const struct node *n,
@@ -238,6 +247,24 @@ void model_spread_pairs_release(struct model_spread_pairs *t)
 	t->items = NULL;
 	t->index = NULL;
 	t->n = t->cap = t->index_cap = 0;
+}
+
+void model_spread_pairs_copy(struct model_spread_pairs *dst,
+			     const struct model_spread_pairs *src)
+{
+	assert(dst && src && src->items);
+	model_spread_pairs_init(dst);
+	if (src->cap > dst->cap) {
+		dst->items = xmalloc(sizeof *dst->items * (size_t)src->cap);
+		dst->cap = src->cap;
+	}
+	if (src->index_cap > dst->index_cap) {
+		dst->index = xmalloc(sizeof *dst->index * (size_t)src->index_cap);
+		dst->index_cap = src->index_cap;
+	}
+	dst->n = src->n;
+	memcpy(dst->items, src->items, sizeof *dst->items * (size_t)src->n);
+	memcpy(dst->index, src->index, sizeof *dst->index * (size_t)src->index_cap);
 }
 
 int model_spread_pairs_find(const struct model_spread_pairs *t, int slot,

@@ -27,6 +27,7 @@ struct model_spread_constraint {
 	bool affinity_honor;          /* nodeAffinityPolicy Honor */
 	bool taints_honor;            /* nodeTaintsPolicy Honor */
 	struct model_selector sel;    /* labelSelector + matchLabelKeys, or the default selector */
+	int slot;                     /* model_spread_slot of this constraint */
 };
 
 #define MODEL_SPREAD_INLINE 4   /* constraints held without the heap */
@@ -109,6 +110,11 @@ struct model_spread_pairs {
 
 void model_spread_pairs_init(struct model_spread_pairs *t);
 void model_spread_pairs_release(struct model_spread_pairs *t);
+
+/* model_spread_pairs_copy: dst (uninitialised) becomes an independent copy
+ * of src, same order and counts; pair with model_spread_pairs_release. */
+void model_spread_pairs_copy(struct model_spread_pairs *dst,
+			     const struct model_spread_pairs *src);
 
 /* model_spread_pairs_find: index of (slot, value) or -1. */
 int model_spread_pairs_find(const struct model_spread_pairs *t, int slot,

@@ -44,6 +44,29 @@ void model_status_add(struct model_status *st, enum model_code code,
 	st->used = (uint16_t)(st->used + n + 1);
 }
 
+void model_status_add_join(struct model_status *st, enum model_code code,
+			   const char *const *parts, int n)
+{
+	assert(st && (n == 0 || parts));
+	st->code = status_worse(st->code, code);
+	if (st->n_reasons >= MODEL_MAX_REASONS || st->used >= MODEL_STATUS_TEXT)
+		return;
+	/* cutting at room alone is cutting at MODEL_STATUS_TEXT - 1 (as
+	 * model_status_fail's buffer does) and then at room: room is smaller */
+	size_t room = MODEL_STATUS_TEXT - st->used - 1, len = 0;
+	char *dst = st->text + st->used;
+	for (int i = 0; i < n; i++) {
+		size_t k = strlen(parts[i]);
+		if (k > room - len)
+			k = room - len;
+		memcpy(dst + len, parts[i], k);
+		len += k;
+	}
+	dst[len] = '\0';
+	st->off[st->n_reasons++] = st->used;
+	st->used = (uint16_t)(st->used + len + 1);
+}
+
 void model_status_fail(struct model_status *st, enum model_code code,
 		       const char *fmt, ...)
 {

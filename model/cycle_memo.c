@@ -1,0 +1,76 @@
+/*
+ * cycle_memo.c - the per-cycle memo of the plugins (see cycle_memo.h).
+ * Nothing here defines anything: each part is the plugin's own literal
+ * computation, done once per memo instead of once per call.
+ */
+#include "cycle_memo.h"
+
+#include <assert.h>
+#include <string.h>
+
+void model_cycle_memo_init(struct model_cycle_memo *m,
+			   const struct model_cycle *cy)
+{
+	assert(m && cy && cy->cluster && cy->profile && cy->base);
+	memset(m, 0, sizeof *m);
+	m->cluster = cy->cluster;
+	m->profile = cy->profile;
+	m->pod = cy->pod;
+	m->base = cy->base;
+}
+
+void model_cycle_memo_release(struct model_cycle_memo *m)
+{
+	assert(m);
+	if (m->pods_ready)
+		model_pod_table_release(&m->pods);
+	if (m->spread_part == MODEL_MEMO_READY)
+		model_spread_prefilter_release(&m->spread);
+	memset(m, 0, sizeof *m);
+}
+
+/* cy's memo, NULL if none; a cycle handed a memo of another key is a bug. */
+static struct model_cycle_memo *memo_of(const struct model_cycle *cy)
+{
+	struct model_cycle_memo *m = cy->memo;
+	assert(!m || (m->cluster == cy->cluster && m->profile == cy->profile &&
+		      m->pod == cy->pod && m->base == cy->base));
+	return m;
+}
+
+struct model_pod_table *model_cycle_memo_pods(const struct model_cycle *cy)
+{
+	assert(cy);
+	struct model_cycle_memo *m = memo_of(cy);
+	if (!m)
+		return NULL;
+	if (!m->pods_ready) {
+		model_pod_table_init(&m->pods, m->cluster);
+		m->pods_ready = true;
+	}
+	return &m->pods;
+}
+
+enum model_memo_part model_cycle_memo_spread(
+	const struct model_cycle *cy,
+	const struct model_spread_prefilter **out)
+{
+	assert(cy && out);
+	*out = NULL;
+	struct model_cycle_memo *m = memo_of(cy);
+	if (!m)
+		return MODEL_MEMO_UNSET;
+	if (m->spread_part == MODEL_MEMO_UNSET) {
+		/* the base state only depends on the key: build it from a
+		 * delta-free cycle so nothing of cy's deltas leaks into it */
+		struct model_cycle base = *cy;
+		base.view = base.base;
+		base.deltas = NULL;
+		base.n_deltas = 0;
+		m->spread_part = model_spread_prefilter_init_base(&base, &m->spread)
+			? MODEL_MEMO_READY : MODEL_MEMO_SKIP;
+	}
+	if (m->spread_part == MODEL_MEMO_READY)
+		*out = &m->spread;
+	return m->spread_part;
+}

@@ -1,0 +1,67 @@
+/*
+ * cycle_memo.h - per-cycle scratch the plugins share (struct model_cycle's
+ * memo): values that the literal definitions would recompute on every
+ * node's Filter or Score call although they do not depend on the node.
+ *
+ * Keyed on (cluster, profile, pod, base): a memo serves only cycles with
+ * exactly those four (asserted), and whoever points a cycle at a memo
+ * keeps *base unchanged while the memo lives.  Every part depends on the
+ * key alone, never on the view or the deltas, so the cycles of a
+ * preemption dry run (one base, many delta lists) share one memo; what
+ * depends on the view is still computed per call.  Each part is computed
+ * on first use, by the thread that owns the memo.
+ */
+#ifndef KSO_CYCLE_MEMO_H
+#define KSO_CYCLE_MEMO_H
+
+#include <stdbool.h>
+
+#include "plugin.h"
+#include "pod_requests.h"
+#include "spread_prefilter.h"
+
+enum model_memo_part {
+	MODEL_MEMO_UNSET = 0,   /* not computed yet / no memo */
+	MODEL_MEMO_READY,       /* computed */
+	MODEL_MEMO_SKIP         /* computed: the plugin's PreFilter skips */
+};
+
+struct model_cycle_memo {
+	/* the key */
+	const struct cluster *cluster;
+	const struct sched_profile *profile;
+	int pod;
+	const struct snapshot *base;
+
+	/* every pod's PodRequests and NonZero (a function of the cluster) */
+	bool pods_ready;
+	struct model_pod_table pods;
+
+	/* PodTopologySpread: the PreFilter state on base, before deltas */
+	enum model_memo_part spread_part;
+	struct model_spread_prefilter spread;
+};
+
+/* model_cycle_memo_init: an empty memo for cy's (cluster, profile, pod,
+ * base); the caller then points cycles with that key at it.  Pair with
+ * model_cycle_memo_release. */
+void model_cycle_memo_init(struct model_cycle_memo *m,
+			   const struct model_cycle *cy);
+
+/* model_cycle_memo_release: frees what m owns. */
+void model_cycle_memo_release(struct model_cycle_memo *m);
+
+/* model_cycle_memo_pods: the pod table of cy's memo, or NULL when cy has
+ * no memo (compute literally then). */
+struct model_pod_table *model_cycle_memo_pods(const struct model_cycle *cy);
+
+/* model_cycle_memo_spread: PodTopologySpread's PreFilter state on
+ * cy->base before any delta (model_spread_prefilter_init_base), owned by
+ * cy's memo.  Returns MODEL_MEMO_READY (*out set), MODEL_MEMO_SKIP
+ * (PreFilter Skip), or MODEL_MEMO_UNSET when cy has no memo (compute
+ * literally then). */
+enum model_memo_part model_cycle_memo_spread(
+	const struct model_cycle *cy,
+	const struct model_spread_prefilter **out);
+
+#endif

@@ -1,0 +1,458 @@
+/*
+ * test_cycle_memo.c - the per-cycle memo (model/cycle_memo.c) and the pod
+ * table it keeps (model_pod_table, model/pod_requests.c) against the
+ * literal computations they replace:
+ *   - the table by hand, then against model_node_requested and a
+ *     per-resource PodRequests written here straight from the definition,
+ *     on random pods (init containers, sidecars, overhead, duplicate
+ *     entries) and random placements;
+ *   - every fixture under fixtures/ on pseudo-random placements: each
+ *     filter, model_feasibility and the resource scores with a memo equal
+ *     the same without one, also for cycles with deltas (a memo filled by
+ *     a delta-free cycle first) as preemption makes them.
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "build.h"
+#include "check.h"
+
+#include "../../model/cycle_memo.h"
+#include "../../model/model.h"
+#include "../../model/pod_requests.h"
+#include "../../yaml/load.h"
+
+/* xorshift64: the tests' own reproducible randomness (state passed in). */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static int rnd_below(uint64_t *s, int n)
+{
+	return (int)(rnd(s) % (uint64_t)n);
+}
+
+/* ------------------------------------------------- literal PodRequests */
+
+static struct quantity lit_add(struct quantity a, struct quantity b)
+{
+	struct quantity r;
+	if (quantity_add(a, b, &r) != 0)
+		return (struct quantity){INT64_MAX, 0};
+	return r;
+}
+
+static struct quantity lit_max(struct quantity a, struct quantity b)
+{
+	return quantity_cmp(a, b) >= 0 ? a : b;
+}
+
+static struct quantity lit_container(const struct container *k, int res,
+				     bool defaults)
+{
+	bool found;
+	struct quantity q = resource_list_get(&k->requests, res, &found);
+	if (!found && defaults && res == RES_CPU)
+		q = (struct quantity){0, 100000000};
+	if (!found && defaults && res == RES_MEMORY)
+		q = (struct quantity){209715200, 0};
+	return q;
+}
+
+/* PodRequests(Pod)[r] as pod_requests.h defines it, one resource at a
+ * time: max(Σ main + Σ sidecars, max_i Use(i)) + overhead, converted. */
+static int64_t lit_request(const struct pod *p, int res, bool defaults)
+{
+	struct quantity sum = {0, 0}, side = {0, 0}, init_max = {0, 0};
+	for (int i = 0; i < p->n_containers; i++)
+		sum = lit_add(sum, lit_container(&p->containers[i], res, defaults));
+	for (int i = 0; i < p->n_init_containers; i++) {
+		const struct container *k = &p->init_containers[i];
+		struct quantity q = lit_container(k, res, defaults), use;
+		if (k->restart_always) {
+			sum = lit_add(sum, q);
+			side = lit_add(side, q);
+			use = side;
+		} else {
+			use = lit_add(q, side);
+		}
+		init_max = lit_max(init_max, use);
+	}
+	struct quantity total = lit_max(sum, init_max);
+	bool found;
+	struct quantity over = resource_list_get(&p->overhead, res, &found);
+	if (found)
+		total = lit_add(total, over);
+	int64_t v;
+	int rc = res == RES_CPU ? quantity_milli(total, &v) : quantity_value(total, &v);
+	return rc == 0 ? v : INT64_MAX;
+}
+
+/* ------------------------------------------------------- by hand */
+
+/*
+ * n0 holds a (main 1 cpu + 1Gi; init 3 cpu) and b (sidecar 250m, main
+ * 500m, overhead 100m), n1 holds c (no requests), d is pending.
+ *   a: cpu max(1000, 3000) = 3000m; memory 1Gi.
+ *   b: cpu Σ = 500 + 250 = 750, init max = 250 -> 750 + 100 = 850m.
+ *   n0: requested cpu 3000 + 850 = 3850, memory 1073741824; 2 pods.
+ *   NonZero cpu: a: max(S = 1000, I = 3000) = 3000; b: S = 500 (the
+ *   sidecar is not in S), I = 250 -> 500, + overhead 100 = 600; n0 3600.
+ *   NonZero memory: a 1Gi (explicit); b: S = 200Mi (main lacks memory),
+ *   I = 200Mi -> 200Mi; n0 1073741824 + 209715200 = 1283457024.
+ *   n1: c only: requested 0, NonZero 100m / 200Mi, 1 pod.
+ */
+static void test_table_by_hand(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	tb_node(&c, "n0", "cpu=8,memory=16Gi,pods=10", "");
+	tb_node(&c, "n1", "cpu=8,memory=16Gi,pods=10", "");
+	int a = tb_pod(&c, "a", "n0");
+	tb_container(&c, a, "cpu=1,memory=1Gi", false, false);
+	tb_container(&c, a, "cpu=3", true, false);
+	int b = tb_pod(&c, "b", "n0");
+	tb_container(&c, b, "cpu=250m", true, true);
+	tb_container(&c, b, "cpu=500m", false, false);
+	c.pods[b].overhead = tb_reqs(&c, "cpu=100m");
+	int cc = tb_pod(&c, "c", "n1");
+	tb_container(&c, cc, "", false, false);
+	int d = tb_pod(&c, "d", "");
+	tb_container(&c, d, "cpu=2", false, false);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_pod_table t;
+	model_pod_table_init(&t, &c);
+	int64_t nzc, nzm, req[64];
+	int pods;
+	CHECK_EQ(model_pod_table_get(&t, a, NULL, NULL)[RES_CPU], 3000);
+	CHECK_EQ(model_pod_table_get(&t, a, NULL, NULL)[RES_MEMORY], 1073741824);
+	CHECK_EQ(model_pod_table_get(&t, b, NULL, NULL)[RES_CPU], 850);
+	CHECK_EQ(model_pod_table_get(&t, d, &nzc, NULL)[RES_CPU], 2000);
+	CHECK_EQ(nzc, 2000);
+	model_node_requested_table(&t, &s, 0, req, &nzc, &nzm, &pods);
+	CHECK_EQ(req[RES_CPU], 3850);
+	CHECK_EQ(req[RES_MEMORY], 1073741824);
+	CHECK_EQ(nzc, 3600);
+	CHECK_EQ(nzm, 1283457024);
+	CHECK_EQ(pods, 2);
+	model_node_requested_table(&t, &s, 1, req, &nzc, &nzm, &pods);
+	CHECK_EQ(req[RES_CPU], 0);
+	CHECK_EQ(nzc, 100);
+	CHECK_EQ(nzm, 209715200);
+	CHECK_EQ(pods, 1);
+	/* the table follows the placement it is asked about: d joins n1 */
+	s.pod_node[d] = 1;
+	model_node_requested_table(&t, &s, 1, req, &nzc, NULL, &pods);
+	CHECK_EQ(req[RES_CPU], 2000);
+	CHECK_EQ(nzc, 2100);
+	CHECK_EQ(pods, 2);
+	model_pod_table_release(&t);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+/* ---------------------------------------------------------- random */
+
+static const char *const random_lists[] = {
+	"", "cpu=1", "cpu=250m", "memory=1Gi", "cpu=100m,memory=128Mi",
+	"cpu=0", "memory=0", "cpu=1500m,example.com/gpu=1",
+	"cpu=1,cpu=2",   /* a duplicate: the first entry counts */
+	"ephemeral-storage=1Gi,cpu=333m", "example.com/gpu=2,memory=1",
+	"hugepages-2Mi=4Mi", "cpu=0.0001",
+};
+#define N_LISTS ((int)(sizeof random_lists / sizeof *random_lists))
+
+static void random_pod(struct cluster *c, int p, uint64_t *s)
+{
+	int n = 1 + rnd_below(s, 3);
+	for (int i = 0; i < n; i++)
+		tb_container(c, p, random_lists[rnd_below(s, N_LISTS)], false, false);
+	int init = rnd_below(s, 4);
+	for (int i = 0; i < init; i++)
+		tb_container(c, p, random_lists[rnd_below(s, N_LISTS)], true,
+			     rnd_below(s, 2) == 0);
+	if (rnd_below(s, 3) == 0)
+		c->pods[p].overhead = tb_reqs(c, random_lists[rnd_below(s, N_LISTS)]);
+}
+
+/* model_pod_requests / model_pod_score_request against the literal
+ * definition, and the pod table against model_pod_requests,
+ * model_pod_nonzero and model_node_requested, on random clusters and
+ * placements. */
+static void test_table_random(void)
+{
+	static const char *const names[] = {"p0", "p1", "p2", "p3", "p4", "p5",
+					    "p6", "p7", "p8", "p9"};
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	int mismatches = 0;
+	for (int round = 0; round < 200; round++) {
+		struct cluster c;
+		tb_init(&c);
+		int n_nodes = 1 + rnd_below(&seed, 4);
+		static const char *const node_names[] = {"n0", "n1", "n2", "n3"};
+		for (int n = 0; n < n_nodes; n++)
+			tb_node(&c, node_names[n], "cpu=4,memory=8Gi,pods=10", "");
+		int n_pods = 1 + rnd_below(&seed, 10);
+		for (int p = 0; p < n_pods; p++)
+			random_pod(&c, tb_pod(&c, names[p], ""), &seed);
+		struct snapshot s;
+		snapshot_init(&s, &c);
+		for (int p = 0; p < n_pods; p++)
+			s.pod_node[p] = rnd_below(&seed, n_nodes + 2) - 2;   /* -2, -1 or a node */
+		int64_t got[64], want[64];
+		assert(c.n_res <= 64);
+		for (int p = 0; p < n_pods; p++) {
+			for (int pass = 0; pass < 2; pass++) {
+				if (pass)
+					model_pod_score_request(&c, &c.pods[p], got);
+				else
+					model_pod_requests(&c, &c.pods[p], got);
+				for (int r = 0; r < c.n_res; r++)
+					mismatches += got[r] != lit_request(&c.pods[p], r, pass);
+			}
+		}
+		struct model_pod_table t;
+		model_pod_table_init(&t, &c);
+		for (int p = n_pods - 1; p >= 0; p--) {
+			int64_t cpu, mem, tc, tm;
+			model_pod_requests(&c, &c.pods[p], want);
+			model_pod_nonzero(&c, &c.pods[p], &cpu, &mem);
+			const int64_t *row = model_pod_table_get(&t, p, &tc, &tm);
+			for (int r = 0; r < c.n_res; r++)
+				mismatches += row[r] != want[r];
+			mismatches += tc != cpu;
+			mismatches += tm != mem;
+		}
+		for (int n = 0; n < n_nodes; n++) {
+			int64_t nzc, nzm, tc, tm;
+			int pods, tp;
+			model_node_requested(&s, n, want, &nzc, &nzm, &pods);
+			model_node_requested_table(&t, &s, n, got, &tc, &tm, &tp);
+			for (int r = 0; r < c.n_res; r++)
+				mismatches += got[r] != want[r];
+			mismatches += tc != nzc;
+			mismatches += tm != nzm;
+			mismatches += tp != pods;
+		}
+		model_pod_table_release(&t);
+		snapshot_release(&s);
+		cluster_release(&c);
+	}
+	CHECK_EQ(mismatches, 0);
+}
+
+/* ------------------------------------------------------ fixtures */
+
+static bool status_eq(const struct model_status *a, const struct model_status *b)
+{
+	if (a->code != b->code || a->n_reasons != b->n_reasons)
+		return false;
+	for (int i = 0; i < a->n_reasons; i++)
+		if (strcmp(model_status_reason(a, i), model_status_reason(b, i)) != 0)
+			return false;
+	return true;
+}
+
+static bool verdict_eq(const struct model_node_verdict *a,
+		       const struct model_node_verdict *b)
+{
+	if (a->feasible != b->feasible || a->code != b->code ||
+	    a->rejected_by != b->rejected_by)
+		return false;
+	for (int p = 0; p < PLUGIN_COUNT; p++)
+		if (a->failed[p] != b->failed[p] ||
+		    !status_eq(&a->status[p], &b->status[p]))
+			return false;
+	return true;
+}
+
+static int memo_cycles, memo_differences;
+
+/* One pod on placement s: every filter, Feasibility and the resource
+ * scores with cy's memo against the same cycle without one. */
+static void compare_pod(const struct cluster *c, const struct snapshot *s,
+			int pod, const char *path)
+{
+	const struct sched_profile *prof = model_profile_for(c, pod);
+	if (!prof)
+		return;
+	struct model_cycle lit = {
+		.cluster = c, .profile = prof, .pod = pod, .base = s, .view = s,
+	};
+	struct model_cycle with = lit;
+	struct model_cycle_memo memo;
+	model_cycle_memo_init(&memo, &with);
+	with.memo = &memo;
+	static struct model_node_verdict va, vb;
+	int *all = malloc(sizeof *all * (size_t)(c->n_nodes + 1));
+	int64_t *sa = malloc(sizeof *sa * (size_t)(c->n_nodes + 1));
+	int64_t *sb = malloc(sizeof *sb * (size_t)(c->n_nodes + 1));
+	bool differs = false;
+	for (int n = 0; n < c->n_nodes; n++) {
+		all[n] = n;
+		struct model_status a, b;
+		model_filter_pod_topology_spread(&with, n, &a);
+		model_filter_pod_topology_spread(&lit, n, &b);
+		differs = differs || !status_eq(&a, &b);
+		model_filter_node_resources_fit(&with, n, &a);
+		model_filter_node_resources_fit(&lit, n, &b);
+		differs = differs || !status_eq(&a, &b);
+		model_feasibility(&with, n, &va);
+		model_feasibility(&lit, n, &vb);
+		differs = differs || !verdict_eq(&va, &vb);
+	}
+	struct model_status ea, eb;
+	enum model_code ca = model_score_node_resources_fit(&with, all, c->n_nodes, sa, &ea);
+	enum model_code cb = model_score_node_resources_fit(&lit, all, c->n_nodes, sb, &eb);
+	differs = differs || ca != cb || memcmp(sa, sb, sizeof *sa * (size_t)c->n_nodes);
+	ca = model_score_balanced_allocation(&with, all, c->n_nodes, sa, &ea);
+	cb = model_score_balanced_allocation(&lit, all, c->n_nodes, sb, &eb);
+	differs = differs || ca != cb || memcmp(sa, sb, sizeof *sa * (size_t)c->n_nodes);
+	if (differs && memo_differences++ == 0)
+		fprintf(stderr, "memo differs: %s pod %s/%s\n", path,
+			c->pods[pod].ns, c->pods[pod].name);
+	memo_cycles++;
+	free(all);
+	free(sa);
+	free(sb);
+	model_cycle_memo_release(&memo);
+}
+
+/* A cycle with deltas (the first bound pod removed from its node) carries
+ * a memo filled on base by a delta-free cycle: every verdict must be the
+ * literal one on the view, not base's. */
+static void compare_deltas(const struct cluster *c, const struct snapshot *s,
+			   int pod)
+{
+	const struct sched_profile *prof = model_profile_for(c, pod);
+	int q = 0;
+	while (q < c->n_pods && (q == pod || s->pod_node[q] < 0))
+		q++;
+	if (!prof || q == c->n_pods)
+		return;
+	struct snapshot view;
+	snapshot_clone(&view, s);
+	struct model_delta d = {.pod = q, .node = s->pod_node[q], .sign = -1};
+	view.pod_node[q] = SNAP_GONE;
+	struct model_cycle lit = {
+		.cluster = c, .profile = prof, .pod = pod, .base = s,
+		.view = &view, .deltas = &d, .n_deltas = 1,
+	};
+	struct model_cycle with = lit;
+	struct model_cycle_memo memo;
+	model_cycle_memo_init(&memo, &with);
+	with.memo = &memo;
+	/* fill the memo from a delta-free cycle on base first */
+	struct model_cycle fill = with;
+	fill.view = s;
+	fill.deltas = NULL;
+	fill.n_deltas = 0;
+	static struct model_node_verdict va, vb;
+	bool differs = false;
+	for (int n = 0; n < c->n_nodes; n++) {
+		model_feasibility(&fill, n, &va);
+		model_feasibility(&with, n, &va);
+		model_feasibility(&lit, n, &vb);
+		differs = differs || !verdict_eq(&va, &vb);
+	}
+	if (differs)
+		memo_differences++;
+	model_cycle_memo_release(&memo);
+	snapshot_release(&view);
+}
+
+static void memo_fixture(const char *path)
+{
+	struct cluster c;
+	struct error err;
+	cluster_init(&c);
+	error_init(&err);
+	char *paths[1] = {(char *)path};
+	if (yaml_load_paths(&c, paths, 1, &err) != 0 || c.n_nodes == 0) {
+		cluster_release(&c);
+		return;
+	}
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	uint64_t seed = 0x2545f4914f6cdd1dull ^ (uint64_t)c.n_pods;
+	for (int round = 0; round < 4; round++) {
+		/* round 0: the manifests' placement; then random ones */
+		if (round > 0)
+			for (int p = 0; p < c.n_pods; p++)
+				s.pod_node[p] = rnd_below(&seed, c.n_nodes + 1) - 1;
+		for (int p = 0; p < c.n_pods; p++) {
+			int32_t was = s.pod_node[p];
+			s.pod_node[p] = SNAP_PENDING;
+			compare_pod(&c, &s, p, path);
+			compare_deltas(&c, &s, p);
+			s.pod_node[p] = was;
+		}
+	}
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_manifest(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 5 && strcmp(name + n - 5, ".yaml") == 0 &&
+	       !strstr(name, "/universes/") && !strstr(name, "/fuzz/");
+}
+
+/* Walks dir recursively in sorted name order. */
+static void walk(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	char **names = NULL;
+	int n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			names = realloc(names, sizeof(*names) * (size_t)cap);
+		}
+		size_t len = strlen(dir) + strlen(e->d_name) + 2;
+		names[n] = malloc(len);
+		snprintf(names[n++], len, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(*names), name_cmp);
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
+			walk(names[i]);
+		else if (is_manifest(names[i]))
+			memo_fixture(names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+int main(void)
+{
+	test_table_by_hand();
+	test_table_random();
+	const char *root = getenv("KSO_FIXTURES");
+	walk(root ? root : "fixtures");
+	printf("test_cycle_memo: %d memo cycles compared\n", memo_cycles);
+	CHECK(memo_cycles > 100);
+	CHECK_EQ(memo_differences, 0);
+	return check_done("test_cycle_memo");
+}

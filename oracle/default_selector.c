@@ -52,10 +52,9 @@ static const struct owner_ref *controller_of(const struct pod *p)
 /* DefaultSelector: merged selectors of the Services selecting the pod;
  * the controlling RC's map merged in, or the RS/SS selector's
  * requirements added. */
-void oracle_default_selector(struct oracle_cycle *cy, struct oracle_sel *s)
+void oracle_default_selector(const struct cluster *c, const struct pod *p,
+			     struct arena *a, struct oracle_sel *s)
 {
-	const struct cluster *c = cy->c;
-	const struct pod *p = cy->p;
 	struct labels set = {NULL, 0};
 	memset(s, 0, sizeof(*s));
 	for (int i = 0; i < c->n_workloads; i++) {
@@ -64,7 +63,7 @@ void oracle_default_selector(struct oracle_cycle *cy, struct oracle_sel *s)
 		    !w->has_map_selector)
 			continue;
 		if (match_labels_subset(&w->map_selector, &p->labels))
-			merge_map(cy->arena, &set, &w->map_selector);
+			merge_map(a, &set, &w->map_selector);
 	}
 	const struct owner_ref *own = controller_of(p);
 	if (own) {
@@ -73,7 +72,7 @@ void oracle_default_selector(struct oracle_cycle *cy, struct oracle_sel *s)
 		    strcmp(own->kind, "ReplicationController") == 0) {
 			w = find_workload(c, WORKLOAD_REPLICATION_CONTROLLER, p->ns, own->name);
 			if (w && w->has_map_selector)
-				merge_map(cy->arena, &set, &w->map_selector);
+				merge_map(a, &set, &w->map_selector);
 		} else if (model_api_version_is(own->api_version, "apps", "v1")) {
 			if (strcmp(own->kind, "ReplicaSet") == 0)
 				w = find_workload(c, WORKLOAD_REPLICA_SET, p->ns, own->name);
@@ -123,12 +122,9 @@ int oracle_count_groups(struct oracle_cycle *cy, struct oracle_sel *s, int *out)
 {
 	if (oracle_sel_empty(s) || s->nothing)
 		return 0;
-	struct oracle_data *d = cy->o->d;
-	int ns = d->pod_ns[cy->pod];
 	int n = 0;
-	for (int g = 0; g < d->n_groups; g++)
-		if (d->group_bound[g] && d->group_ns[g] == ns && !d->group_terminating[g] &&
-		    oracle_sel_group(cy->o, s, g))
+	for (int g = 0; g < cy->o->d->n_groups; g++)
+		if (oracle_group_counted(cy, s, g))
 			out[n++] = g;
 	return n;
 }

@@ -248,6 +248,12 @@ struct oracle_data {
 	uint32_t stamp;                 /* current cycle stamp */
 
 	struct oracle_shapes *shapes;   /* static per-node verdicts (shape.c) */
+
+	/* selector.c: the kept selectors' group-match tables, by content */
+	struct oracle_sel_table *sels;
+	/* spread.c: every pod's compiled PodTopologySpread constraints per
+	 * profile and class, built on first use; [n_pods * n_profiles * 2] */
+	struct oracle_spread_plan **spread_plans;
 	int *scratch_nodes;             /* [n_nodes + 1] a cycle's feasible list */
 	int *scratch_viable;            /* [n_nodes + 1] */
 	int64_t *scratch_total;         /* [n_nodes + 1] */
@@ -323,7 +329,8 @@ void oracle_images_init(struct oracle *o);
 /* --------------------------------------------------------------- selectors */
 
 /* A compiled labels.Selector: nothing, or the AND of up to 3 label maps
- * and up to 2 requirement lists.  memo caches the match per pod group. */
+ * and up to 2 requirement lists.  memo caches the match per pod group
+ * for one cycle; gmatch (oracle_sel_keep) for the oracle's lifetime. */
 #define OSEL_MAPS 3
 #define OSEL_EXPRS 2
 struct oracle_sel {
@@ -334,6 +341,8 @@ struct oracle_sel {
 	int n_exprs[OSEL_EXPRS];
 	int n_expr_lists;
 	uint32_t *memo;
+	uint8_t *gmatch;        /* [n_groups] 0 unknown, 1 no, 2 yes; or NULL */
+	bool kept;              /* oracle_sel_keep'ed: never uses memo */
 };
 
 /* oracle_sel_from: compiles a metav1.LabelSelector. */
@@ -344,6 +353,16 @@ bool oracle_sel_empty(const struct oracle_sel *s);
 bool oracle_sel_matches(const struct oracle_sel *s, const struct labels *ls);
 /* oracle_sel_group: the selector against pod group g (memoised). */
 bool oracle_sel_group(struct oracle *o, struct oracle_sel *s, int g);
+
+/* oracle_sel_keep: s, compiled into storage that lives as long as the
+ * oracle (d->arena or the cluster), gets a group-match table for the
+ * oracle's lifetime, shared with every kept selector of the same
+ * requirements (selector.c keeps them in d->sels).  Exact because a pod
+ * group's labels never change while the oracle lives.  Past a memory
+ * budget s is matched afresh at every use instead. */
+void oracle_sel_keep(struct oracle *o, struct oracle_sel *s);
+/* oracle_sels_release: frees what oracle_sel_keep allocated. */
+void oracle_sels_release(struct oracle_data *d);
 
 /* oracle_memo_slot: a memo array valid for the current cycle. */
 uint32_t *oracle_memo_slot(struct oracle *o);
@@ -626,9 +645,10 @@ int oracle_res_index(const struct cluster *c, const char *name);
 /* oracle_default_normalize: DefaultNormalizeScore(100, reverse). */
 void oracle_default_normalize(int64_t *s, int n, bool reverse);
 
-/* oracle_default_selector: the pod's default selector (Services, RC, RS,
- * SS; §2.11) compiled into s, maps allocated in the cycle arena. */
-void oracle_default_selector(struct oracle_cycle *cy, struct oracle_sel *s);
+/* oracle_default_selector: the default selector (Services, RC, RS, SS;
+ * §2.11) of pod p of c compiled into s, merged maps allocated in a. */
+void oracle_default_selector(const struct cluster *c, const struct pod *p,
+			     struct arena *a, struct oracle_sel *s);
 
 /* oracle_count_matching: pods on node n in namespace ns, not terminating,
  * matched by s; 0 when s is empty (countPodsMatchSelector). */
@@ -640,6 +660,17 @@ int64_t oracle_count_matching(struct oracle_cycle *cy, int n,
  * ([n_groups]); returns their number.  The placement's pods, not a dry
  * run's. */
 int oracle_count_groups(struct oracle_cycle *cy, struct oracle_sel *s, int *out);
+
+/* oracle_group_counted: group g is one oracle_count_groups lists for a
+ * non-empty s (bound pods, the pod's namespace, not terminating,
+ * matched by s). */
+static inline bool oracle_group_counted(struct oracle_cycle *cy, struct oracle_sel *s,
+					int g)
+{
+	const struct oracle_data *d = cy->o->d;
+	return d->group_bound[g] && d->group_ns[g] == d->pod_ns[cy->pod] &&
+	       !d->group_terminating[g] && oracle_sel_group(cy->o, s, g);
+}
 
 /* oracle_node_fits_policies: matchNodeInclusionPolicies (§2.11): Honor
  * affinity = the pod's nodeSelector and required node affinity; Honor

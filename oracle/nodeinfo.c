@@ -219,6 +219,7 @@ void oracle_release(struct oracle *o)
 	free(d->scratch_rejected);
 	free(d->scratch_bits);
 	oracle_shapes_release(d);
+	oracle_sels_release(d);
 	oracle_preempt_scratch_release(d);
 	oracle_terms_release(d);
 	oracle_strmap_release(&d->ns_ids);

@@ -32,7 +32,7 @@ enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int 
 		return MODEL_SUCCESS;
 	}
 	struct oracle_sel sel;
-	oracle_default_selector(cy, &sel);
+	oracle_default_selector(cy->c, cy->p, cy->arena, &sel);
 	const char **zone = arena_array(cy->arena, (size_t)n + 1, sizeof(char *));
 	int64_t *zcount = arena_array(cy->arena, (size_t)n + 1, sizeof(int64_t));
 	int64_t max_node = 0, max_zone = 0;

@@ -17,49 +17,48 @@ static const struct default_spread_constraint system_defaults[] = {
 	{5, "topology.kubernetes.io/zone", false},
 };
 
-/* filterTopologySpreadConstraints for one explicit constraint: selector
- * plus matchLabelKeys (values from the pod's labels; ignored when the
- * selector is nil). */
-static void compile_explicit(struct oracle_cycle *cy, const struct spread_constraint *sc,
-			     struct oracle_spread_c *out)
+/* filterTopologySpreadConstraints for one explicit constraint of pod p:
+ * selector plus matchLabelKeys (values from the pod's labels; ignored
+ * when the selector is nil), allocated in a. */
+static void compile_explicit(struct oracle *o, const struct pod *p, struct arena *a,
+			     const struct spread_constraint *sc, struct oracle_spread_c *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->topo = oracle_topo_get(cy->o, sc->topology_key);
+	out->topo = oracle_topo_get(o, sc->topology_key);
 	out->max_skew = sc->max_skew;
 	out->min_domains = sc->min_domains;
 	out->aff_honor = sc->node_affinity_honor;
 	out->taint_honor = sc->node_taints_honor;
 	oracle_sel_from(&out->sel, &sc->selector);
 	if (sc->n_match_label_keys && !out->sel.nothing) {
-		struct label *items = arena_array(cy->arena, (size_t)sc->n_match_label_keys,
+		struct label *items = arena_array(a, (size_t)sc->n_match_label_keys,
 						  sizeof(*items));
 		int n = 0;
 		for (int i = 0; i < sc->n_match_label_keys; i++) {
-			const char *v = labels_get(&cy->p->labels, sc->match_label_keys[i]);
+			const char *v = labels_get(&p->labels, sc->match_label_keys[i]);
 			if (v)
 				items[n++] = (struct label){sc->match_label_keys[i], v};
 		}
 		if (n)
 			out->sel.maps[out->sel.n_maps++] = (struct labels){items, n};
 	}
-	out->self_match = oracle_sel_matches(&out->sel, &cy->p->labels);
+	out->self_match = oracle_sel_matches(&out->sel, &p->labels);
 }
 
 /* The constraints of one class (hard: DoNotSchedule, soft: ScheduleAnyway)
- * into an arena array; returns their number. */
-static int build_constraints(struct oracle_cycle *cy, bool hard,
-			     struct oracle_spread_c **out)
+ * of pod p under prof into an array allocated in a; returns their
+ * number. */
+static int build_constraints(struct oracle *o, const struct pod *p,
+			     const struct sched_profile *prof, bool hard,
+			     struct arena *a, struct oracle_spread_c **out)
 {
-	const struct pod *p = cy->p;
-	const struct sched_profile *prof = cy->prof;
 	*out = NULL;
 	if (p->n_spread) {
-		struct oracle_spread_c *c = arena_array(cy->arena, (size_t)p->n_spread,
-							sizeof(*c));
+		struct oracle_spread_c *c = arena_array(a, (size_t)p->n_spread, sizeof(*c));
 		int n = 0;
 		for (int i = 0; i < p->n_spread; i++)
 			if (p->spread[i].do_not_schedule == hard)
-				compile_explicit(cy, &p->spread[i], &c[n++]);
+				compile_explicit(o, p, a, &p->spread[i], &c[n++]);
 		*out = c;
 		return n;
 	}
@@ -76,16 +75,16 @@ static int build_constraints(struct oracle_cycle *cy, bool hard,
 	if (n == 0)
 		return 0;
 	struct oracle_sel sel;
-	oracle_default_selector(cy, &sel);
+	oracle_default_selector(o->cluster, p, a, &sel);
 	if (oracle_sel_empty(&sel))
 		return 0;
-	struct oracle_spread_c *c = arena_array(cy->arena, (size_t)n, sizeof(*c));
+	struct oracle_spread_c *c = arena_array(a, (size_t)n, sizeof(*c));
 	n = 0;
 	for (int i = 0; i < n_defs; i++) {
 		if (defs[i].do_not_schedule != hard)
 			continue;
 		struct oracle_spread_c *x = &c[n++];
-		x->topo = oracle_topo_get(cy->o, defs[i].topology_key);
+		x->topo = oracle_topo_get(o, defs[i].topology_key);
 		x->max_skew = defs[i].max_skew;
 		x->min_domains = 1;
 		x->aff_honor = true;
@@ -96,6 +95,65 @@ static int build_constraints(struct oracle_cycle *cy, bool hard,
 	}
 	*out = c;
 	return n;
+}
+
+/* A pod's compiled constraints of one class under one profile, and the
+ * topology key of each distinct key (same-key constraints share
+ * TpPairToMatchNum): everything PreFilter and PreScore derive from the
+ * pod's spec, the profile and the cluster's workloads, none of which
+ * changes while the oracle lives. */
+struct oracle_spread_plan {
+	struct oracle_spread_c *c;
+	int n;
+	const struct oracle_topo **key_topo;    /* [n_keys] */
+	int n_keys;
+	size_t n_cells;                         /* Σ (n_dom + 1) over the keys */
+};
+
+static struct oracle_spread_plan *plan_build(struct oracle *o, int pod,
+					     const struct sched_profile *prof, bool hard,
+					     struct arena *a, bool keep)
+{
+	struct oracle_spread_plan *pl = arena_alloc(a, sizeof(*pl));
+	pl->n = build_constraints(o, &o->cluster->pods[pod], prof, hard, a, &pl->c);
+	pl->key_topo = arena_array(a, (size_t)pl->n + 1, sizeof(*pl->key_topo));
+	for (int i = 0; i < pl->n; i++) {
+		struct oracle_spread_c *c = &pl->c[i];
+		int k = 0;
+		while (k < pl->n_keys && pl->key_topo[k] != c->topo)
+			k++;
+		if (k == pl->n_keys) {
+			pl->key_topo[pl->n_keys++] = c->topo;
+			pl->n_cells += (size_t)c->topo->n_dom + 1;
+		}
+		c->key = k;
+		if (keep)
+			oracle_sel_keep(o, &c->sel);
+	}
+	return pl;
+}
+
+/* The cycle's plan: kept per (pod, profile, class) when the profile is
+ * one of the cluster's (their contents are the cluster's, fixed); built
+ * in the cycle arena for any other profile. */
+static const struct oracle_spread_plan *plan_get(struct oracle_cycle *cy, bool hard)
+{
+	struct oracle *o = cy->o;
+	struct oracle_data *d = o->d;
+	const struct sched_config *cfg = &cy->c->config;
+	int pi = 0;
+	while (pi < cfg->n_profiles && &cfg->profiles[pi] != cy->prof)
+		pi++;
+	if (pi == cfg->n_profiles)
+		return plan_build(o, cy->pod, cy->prof, hard, cy->arena, false);
+	if (!d->spread_plans)
+		d->spread_plans = arena_array(&d->arena,
+					      (size_t)d->n_pods * (size_t)cfg->n_profiles * 2 + 1,
+					      sizeof(*d->spread_plans));
+	size_t slot = ((size_t)cy->pod * (size_t)cfg->n_profiles + (size_t)pi) * 2 + !hard;
+	if (!d->spread_plans[slot])
+		d->spread_plans[slot] = plan_build(o, cy->pod, cy->prof, hard, &d->arena, true);
+	return d->spread_plans[slot];
 }
 
 static bool node_has_all_keys(const struct oracle_spread_c *c, int n, int node)
@@ -147,26 +205,30 @@ swap:;
 	k->p1n = tn;
 }
 
-/* One counter set per distinct topology key (same-key constraints share
- * TpPairToMatchNum). */
-static void assign_keys(struct oracle_cycle *cy, struct oracle_spread_state *s)
+/* The cycle's state for plan pl: its constraints, zeroed counters per
+ * key (one allocation: counts, then presence flags), the critical paths
+ * at their initial ("", MaxInt32). */
+static void state_begin(struct oracle_cycle *cy, const struct oracle_spread_plan *pl,
+			struct oracle_spread_state *s)
 {
-	s->keys = arena_array(cy->arena, (size_t)s->n + 1, sizeof(*s->keys));
-	s->n_keys = 0;
-	for (int i = 0; i < s->n; i++) {
-		int k = 0;
-		while (k < s->n_keys && s->keys[k].topo != s->c[i].topo)
-			k++;
-		if (k == s->n_keys) {
-			struct oracle_spread_key *key = &s->keys[s->n_keys++];
-			int nd = s->c[i].topo->n_dom;
-			key->topo = s->c[i].topo;
-			key->match = arena_array(cy->arena, (size_t)nd + 1, sizeof(int64_t));
-			key->reg = arena_array(cy->arena, (size_t)nd + 1, sizeof(bool));
-			key->p0v = key->p1v = -1;   /* "" */
-			key->p0n = key->p1n = INT32_MAX;
-		}
-		s->c[i].key = k;
+	s->c = pl->c;
+	s->n = pl->n;
+	s->n_keys = pl->n_keys;
+	size_t head = sizeof(*s->keys) * ((size_t)s->n_keys + 1);
+	char *block = arena_alloc(cy->arena, head + pl->n_cells * (sizeof(int64_t) + 1));
+	s->keys = (struct oracle_spread_key *)block;
+	int64_t *match = (int64_t *)(block + head);
+	bool *reg = (bool *)(match + pl->n_cells);
+	for (int k = 0; k < s->n_keys; k++) {
+		struct oracle_spread_key *key = &s->keys[k];
+		size_t nd = (size_t)pl->key_topo[k]->n_dom + 1;
+		key->topo = pl->key_topo[k];
+		key->match = match;
+		key->reg = reg;
+		match += nd;
+		reg += nd;
+		key->p0v = key->p1v = -1;   /* "" */
+		key->p0n = key->p1n = INT32_MAX;
 	}
 }
 
@@ -214,13 +276,15 @@ static void count_distinct(struct oracle_cycle *cy, struct oracle_spread_state *
 				s->keys[c->key].reg[c->topo->dom[n]] = true;
 		}
 	}
-	int *groups = arena_array(cy->arena, (size_t)d->n_groups + 1, sizeof(int));
 	for (int i = 0; i < s->n; i++) {
-		const struct oracle_spread_c *c = &s->c[i];
+		struct oracle_spread_c *c = &s->c[i];
 		struct oracle_spread_key *key = &s->keys[c->key];
-		int ng = oracle_count_groups(cy, &s->c[i].sel, groups);
-		for (int j = 0; j < ng; j++) {
-			const struct oracle_ncount *at = &d->group_nodes[groups[j]];
+		if (oracle_sel_empty(&c->sel))
+			continue;
+		for (int g = 0; g < d->n_groups; g++) {
+			if (!oracle_group_counted(cy, &c->sel, g))
+				continue;
+			const struct oracle_ncount *at = &d->group_nodes[g];
 			for (int e = 0; e < at->n; e++) {
 				int n = at->node[e];
 				if (at->cnt[e] == 0 || !node_has_all_keys(s->c, s->n, n) ||
@@ -237,12 +301,13 @@ static void count_distinct(struct oracle_cycle *cy, struct oracle_spread_state *
 void oracle_prefilter_spread(struct oracle_cycle *cy)
 {
 	struct oracle_spread_state *s = &cy->spread;
-	s->n = build_constraints(cy, true, &s->c);
-	if (s->n == 0) {
+	const struct oracle_spread_plan *pl = plan_get(cy, true);
+	if (pl->n == 0) {
+		s->n = 0;
 		cy->skip[PLUGIN_POD_TOPOLOGY_SPREAD] = true;
 		return;
 	}
-	assign_keys(cy, s);
+	state_begin(cy, pl, s);
 	if (s->n_keys == s->n)
 		count_distinct(cy, s);
 	else
@@ -268,10 +333,11 @@ void oracle_spread_update(struct oracle_cycle *cy, int q, int n, int sign)
 		return;
 	if (!node_has_all_keys(s->c, s->n, n))
 		return;
-	const struct labels *ql = &cy->c->pods[q].labels;
+	/* q's labels are its group's */
+	int g = cy->o->d->pod_group[q];
 	for (int i = 0; i < s->n; i++) {
-		const struct oracle_spread_c *c = &s->c[i];
-		if (!oracle_sel_matches(&c->sel, ql))
+		struct oracle_spread_c *c = &s->c[i];
+		if (!oracle_sel_group(cy->o, &c->sel, g))
 			continue;
 		if (!oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor))
 			continue;
@@ -369,11 +435,13 @@ static int pair_dom(const struct oracle_topo *t, int node)
 enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n,
 				    int64_t *out)
 {
-	struct oracle_spread_state s = {0};
-	s.n = build_constraints(cy, false, &s.c);
-	if (n == 0 || cy->c->n_nodes == 0 || s.n == 0)
+	if (n == 0 || cy->c->n_nodes == 0)
 		return MODEL_SKIP;
-	assign_keys(cy, &s);
+	const struct oracle_spread_plan *pl = plan_get(cy, false);
+	if (pl->n == 0)
+		return MODEL_SKIP;
+	struct oracle_spread_state s = {0};
+	state_begin(cy, pl, &s);
 	bool require_all = cy->p->n_spread > 0 || !cy->prof->spread_system_defaulting;
 	bool *ignored = arena_array(cy->arena, (size_t)n, sizeof(bool));
 	int *size = arena_array(cy->arena, (size_t)s.n, sizeof(int));

@@ -254,6 +254,9 @@ struct oracle_data {
 	/* spread.c: every pod's compiled PodTopologySpread constraints per
 	 * profile and class, built on first use; [n_pods * n_profiles * 2] */
 	struct oracle_spread_plan **spread_plans;
+	/* interpod.c: every pod's compiled terms and matching term classes,
+	 * built on first use; [n_pods] */
+	struct oracle_interpod_plan **interpod_plans;
 	int *scratch_nodes;             /* [n_nodes + 1] a cycle's feasible list */
 	int *scratch_viable;            /* [n_nodes + 1] */
 	int64_t *scratch_total;         /* [n_nodes + 1] */

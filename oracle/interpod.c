@@ -1,6 +1,7 @@
 /*
  * interpod.c - InterPodAffinity (reference §2.10): the incoming pod's
- * terms compiled per cycle, PreFilter counts (existing pods' required
+ * terms compiled once per oracle (with the existing pods' term classes
+ * that match it), PreFilter counts (existing pods' required
  * anti-affinity, the pod's required affinity / anti-affinity), AddPod /
  * RemovePod, the Filter, and the preferred-terms score.
  */
@@ -13,20 +14,22 @@
 /* A term of the incoming pod: namespaces default to the pod's own (when
  * neither list nor selector is given); a non-{} namespaceSelector is
  * resolved into the names of the namespaces it matches now. */
-static void compile_term(struct oracle_cycle *cy, const struct pod_affinity_term *t,
-			 int32_t weight, struct oracle_term *out)
+static void compile_term(struct oracle *o, const struct pod *p,
+			 const struct pod_affinity_term *t, int32_t weight,
+			 struct oracle_term *out)
 {
-	const struct cluster *c = cy->c;
-	struct oracle_data *d = cy->o->d;
+	const struct cluster *c = o->cluster;
+	struct oracle_data *d = o->d;
 	memset(out, 0, sizeof(*out));
 	out->t = t;
 	out->weight = weight;
-	out->topo = oracle_topo_get(cy->o, t->topology_key);
+	out->topo = oracle_topo_get(o, t->topology_key);
 	oracle_sel_from(&out->sel, &t->selector);
-	out->ns = arena_array(cy->arena, (size_t)(t->n_namespaces + c->n_namespaces + 1),
+	oracle_sel_keep(o, &out->sel);
+	out->ns = arena_array(&d->arena, (size_t)(t->n_namespaces + c->n_namespaces + 1),
 			      sizeof(int));
 	if (t->n_namespaces == 0 && !t->ns_selector.present)
-		out->ns[out->n_ns++] = oracle_strmap_intern(&d->ns_ids, cy->p->ns);
+		out->ns[out->n_ns++] = oracle_strmap_intern(&d->ns_ids, p->ns);
 	for (int i = 0; i < t->n_namespaces; i++)
 		out->ns[out->n_ns++] = oracle_strmap_intern(&d->ns_ids, t->namespaces[i]);
 	if (match_label_selector_is_empty(&t->ns_selector)) {
@@ -81,6 +84,64 @@ static bool existing_term_matches(const struct pod *e, const struct pod_affinity
 	if (!ns)
 		ns = match_label_selector(&t->ns_selector, nl);
 	return ns && match_label_selector(&t->selector, &p->labels);
+}
+
+/* ------------------------------------------------------------- the plan */
+
+/* What a cycle of pod p derives from specs alone: its terms compiled,
+ * and the existing pods' term classes (terms.c) whose term matches p,
+ * in class order.  The pod, the classes (made at oracle_init for every
+ * pod), the namespaces and the pod groups never change while the oracle
+ * lives, so it is built on p's first cycle and kept (d->arena). */
+struct oracle_interpod_plan {
+	struct oracle_term *aff, *anti, *pref_aff, *pref_anti;
+	int *tc;                 /* matching classes */
+	int n_tc;
+};
+
+static struct oracle_term *compile_terms(struct oracle *o, const struct pod *p,
+					 const struct pod_affinity_term *t, int n)
+{
+	struct oracle_term *out = arena_array(&o->d->arena, (size_t)n + 1, sizeof(*out));
+	for (int i = 0; i < n; i++)
+		compile_term(o, p, &t[i], 0, &out[i]);
+	return out;
+}
+
+static struct oracle_term *compile_weighted(struct oracle *o, const struct pod *p,
+					    const struct weighted_pod_affinity_term *w,
+					    int n)
+{
+	struct oracle_term *t = arena_array(&o->d->arena, (size_t)n + 1, sizeof(*t));
+	for (int i = 0; i < n; i++)
+		compile_term(o, p, &w[i].term, w[i].weight, &t[i]);
+	return t;
+}
+
+static const struct oracle_interpod_plan *plan_get(struct oracle *o, int pod)
+{
+	struct oracle_data *d = o->d;
+	if (!d->interpod_plans)
+		d->interpod_plans = arena_array(&d->arena, (size_t)d->n_pods + 1,
+						sizeof(*d->interpod_plans));
+	if (d->interpod_plans[pod])
+		return d->interpod_plans[pod];
+	const struct pod *p = &o->cluster->pods[pod];
+	struct oracle_interpod_plan *pl = arena_alloc(&d->arena, sizeof(*pl));
+	pl->aff = compile_terms(o, p, p->affinity, p->n_affinity);
+	pl->anti = compile_terms(o, p, p->anti_affinity, p->n_anti_affinity);
+	pl->pref_aff = compile_weighted(o, p, p->affinity_preferred, p->n_affinity_preferred);
+	pl->pref_anti = compile_weighted(o, p, p->anti_affinity_preferred,
+					 p->n_anti_affinity_preferred);
+	pl->tc = arena_array(&d->arena, (size_t)d->n_tclass + 1, sizeof(int));
+	for (int k = 0; k < d->n_tclass; k++) {
+		const struct oracle_tclass *tc = &d->tclass[k];
+		if (existing_term_matches(&o->cluster->pods[tc->owner], tc->t, p,
+					  d->pod_ns_labels[pod]))
+			pl->tc[pl->n_tc++] = k;
+	}
+	d->interpod_plans[pod] = pl;
+	return pl;
 }
 
 /* ------------------------------------------------------ topology counters */
@@ -192,21 +253,17 @@ void oracle_prefilter_interpod(struct oracle_cycle *cy)
 {
 	const struct pod *p = cy->p;
 	struct oracle_data *d = cy->o->d;
+	const struct oracle_interpod_plan *pl = plan_get(cy->o, cy->pod);
 	cy->ns_labels = d->pod_ns_labels[cy->pod];
 	cy->n_aff = p->n_affinity;
 	cy->n_anti = p->n_anti_affinity;
-	cy->aff = arena_array(cy->arena, (size_t)cy->n_aff + 1, sizeof(*cy->aff));
-	cy->anti = arena_array(cy->arena, (size_t)cy->n_anti + 1, sizeof(*cy->anti));
-	for (int i = 0; i < cy->n_aff; i++)
-		compile_term(cy, &p->affinity[i], 0, &cy->aff[i]);
-	for (int i = 0; i < cy->n_anti; i++)
-		compile_term(cy, &p->anti_affinity[i], 0, &cy->anti[i]);
-	/* existing pods' required anti-affinity: one decision per class of
-	 * identical terms, then its bound terms per node */
-	for (int k = 0; k < d->n_tclass && d->n_bound_anti; k++) {
-		const struct oracle_tclass *tc = &d->tclass[k];
-		if (tc->kind != OTERM_REQ_ANTI || tc->bound == 0 ||
-		    !existing_term_matches(&cy->c->pods[tc->owner], tc->t, p, cy->ns_labels))
+	cy->aff = pl->aff;
+	cy->anti = pl->anti;
+	/* existing pods' required anti-affinity: the matching classes of
+	 * identical terms, then their bound terms per node */
+	for (int j = 0; j < pl->n_tc && d->n_bound_anti; j++) {
+		const struct oracle_tclass *tc = &d->tclass[pl->tc[j]];
+		if (tc->kind != OTERM_REQ_ANTI || tc->bound == 0)
 			continue;
 		for (int i = 0; i < tc->nodes.n; i++)
 			if (tc->nodes.cnt[i])
@@ -214,7 +271,10 @@ void oracle_prefilter_interpod(struct oracle_cycle *cy)
 						tc->nodes.node[i], tc->nodes.cnt[i]);
 	}
 	/* the pod's own terms: one decision per group of existing pods */
-	bool *anti_match = arena_array(cy->arena, (size_t)cy->n_anti + 1, sizeof(bool));
+	bool anti_match_small[8];
+	bool *anti_match = cy->n_anti <= 8
+		? anti_match_small
+		: arena_array(cy->arena, (size_t)cy->n_anti, sizeof(bool));
 	for (int g = 0; g < d->n_groups && (cy->n_aff || cy->n_anti); g++) {
 		if (d->group_bound[g] == 0)
 			continue;
@@ -315,16 +375,6 @@ void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodevie
 
 /* ----------------------------------------------------------------- score */
 
-static struct oracle_term *compile_weighted(struct oracle_cycle *cy,
-					    const struct weighted_pod_affinity_term *w,
-					    int n)
-{
-	struct oracle_term *t = arena_array(cy->arena, (size_t)n + 1, sizeof(*t));
-	for (int i = 0; i < n; i++)
-		compile_term(cy, &w[i].term, w[i].weight, &t[i]);
-	return t;
-}
-
 enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int n,
 				      int64_t *out)
 {
@@ -335,10 +385,8 @@ enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 		return MODEL_SKIP;
 	if (!cy->ns_labels)
 		cy->ns_labels = d->pod_ns_labels[cy->pod];
-	struct oracle_term *pa = compile_weighted(cy, p->affinity_preferred,
-						  p->n_affinity_preferred);
-	struct oracle_term *paa = compile_weighted(cy, p->anti_affinity_preferred,
-						   p->n_anti_affinity_preferred);
+	const struct oracle_interpod_plan *pl = plan_get(cy->o, cy->pod);
+	struct oracle_term *pa = pl->pref_aff, *paa = pl->pref_anti;
 	struct oracle_tmap m = {0};
 	/* the pod's preferred terms against every bound pod: one decision
 	 * per group, its pods counted per node */
@@ -353,10 +401,10 @@ enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 			if (term_matches_group(cy, &paa[k], g))
 				add_counts(cy, &m, paa[k].topo, at, -(int64_t)paa[k].weight);
 	}
-	/* existing pods' terms against the pod: one decision per class */
+	/* existing pods' terms against the pod: the matching classes */
 	int32_t hard = cy->prof->hard_pod_affinity_weight;
-	for (int k = 0; k < d->n_tclass; k++) {
-		const struct oracle_tclass *tc = &d->tclass[k];
+	for (int j = 0; j < pl->n_tc; j++) {
+		const struct oracle_tclass *tc = &d->tclass[pl->tc[j]];
 		int64_t w;
 		switch (tc->kind) {
 		case OTERM_REQ_AFF:
@@ -371,8 +419,7 @@ enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 		default:
 			continue;
 		}
-		if (tc->bound == 0 || (tc->kind == OTERM_REQ_AFF && hard <= 0) ||
-		    !existing_term_matches(&cy->c->pods[tc->owner], tc->t, p, cy->ns_labels))
+		if (tc->bound == 0 || (tc->kind == OTERM_REQ_AFF && hard <= 0))
 			continue;
 		add_counts(cy, &m, tc->topo, &tc->nodes, w);
 	}

@@ -267,7 +267,9 @@ static void test_arena(void)
 	}
 	CHECK_EQ(o.d->live_cycles, 0);
 	CHECK_EQ(victims, 3000);
-	CHECK(most > 0 && most < 4 * 64 * 1024);
+	/* bounded (a cycle may allocate nothing there: compiled
+	 * constraints and terms are kept per pod) */
+	CHECK(most < 4 * 64 * 1024);
 	model_cycle_result_release(&r);
 	oracle_release(&o);
 	snapshot_release(&snap);

@@ -178,23 +178,39 @@ static int classify(struct enum_scenario *s, bool symmetry, struct error *err)
 	return 0;
 }
 
-/* s->yaml: the text the store keeps and exports read back (what
- * print_objects prints without keep and snap).  Returns true when the
- * text parses back into s's trees exactly (enum_yaml_emit_exact) and
- * every object knows its file, so the trees can be decoded instead. */
-static bool print_text(struct enum_scenario *s)
+/* True when the text of s's objects (what print_objects prints without
+ * keep and snap) parses back into s's trees exactly
+ * (enum_yaml_emit_exact) and every object knows its file, so the trees
+ * can be decoded instead of the text: the check alone, which every
+ * scenario needs, while the text is printed only for the store. */
+static bool text_exact(const struct enum_scenario *s)
+{
+	bool exact = true;
+	uint64_t nodes = 0;
+	for (int i = 0; i < s->n_objects && exact; i++)
+		exact = enum_yaml_emit_exact(NULL, s->objects[i].tree, &nodes) &&
+			s->objects[i].file;
+	return exact;
+}
+
+/* s->yaml: the text the store keeps and exports read back. */
+static void print_text(struct enum_scenario *s)
 {
 	struct enum_buf b;
 	enum_buf_init(&b);
-	bool exact = true;
-	uint64_t nodes = 0;
 	for (int i = 0; i < s->n_objects; i++) {
 		enum_buf_puts(&b, "---\n");
-		exact &= enum_yaml_emit_exact(&b, s->objects[i].tree, &nodes) &&
-			 s->objects[i].file;
+		enum_yaml_emit(&b, s->objects[i].tree);
 	}
 	s->yaml = enum_buf_take(&b);
-	return exact;
+}
+
+const char *enum_scenario_text(struct enum_scenario *s)
+{
+	assert(s);
+	if (!s->yaml)
+		print_text(s);
+	return s->yaml;
 }
 
 /* Prints, loads and classifies s->objects (already in s->arena). */
@@ -310,7 +326,7 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 	enum_universe_digits(u, index, digits);
 	if (apply_dims(u, s, digits, err))
 		return -1;
-	bool exact = print_text(s);
+	bool exact = text_exact(s);
 	cluster_init(&s->cluster);
 	s->cluster.config = u->config.config;
 	if (exact) {
@@ -321,6 +337,7 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 		char name[600];
 		snprintf(name, sizeof name, "%s#%llu", u->path,
 			 (unsigned long long)index);
+		print_text(s);
 		if (yaml_load_buffer(&s->cluster, name, (const unsigned char *)s->yaml,
 				     strlen(s->yaml), err))
 			return -1;

@@ -519,25 +519,6 @@ static bool needs_quotes(const struct ynode *n)
 	       s[n->len - 1] == ':';
 }
 
-static void emit_quoted(struct enum_buf *b, const struct ynode *n)
-{
-	enum_buf_add(b, "\"", 1);
-	for (size_t i = 0; i < n->len; i++) {
-		unsigned char c = (unsigned char)n->str[i];
-		if (c == '"' || c == '\\')
-			enum_buf_printf(b, "\\%c", c);
-		else if (c == '\n')
-			enum_buf_puts(b, "\\n");
-		else if (c == '\t')
-			enum_buf_puts(b, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			enum_buf_printf(b, "\\x%02x", c);
-		else
-			enum_buf_add(b, (const char *)&c, 1);
-	}
-	enum_buf_add(b, "\"", 1);
-}
-
 /* The printer: the text, and (when check) whether the parser
  * (yaml/tree.h) would read the text back as the tree printed.  It would
  * not when the printer changes a scalar: quotes a plain one that
@@ -547,7 +528,7 @@ static void emit_quoted(struct enum_buf *b, const struct ynode *n)
  * parser's 1024-character implicit keys, no plain "<<" key (a merge key
  * when read), depth and node count far from the parser's limits. */
 struct emitter {
-	struct enum_buf *b;
+	struct enum_buf *b;      /* NULL: only the check, no text */
 	bool check;
 	bool exact;              /* with check: the text reads back so far */
 	uint64_t nodes;          /* with check: nodes printed */
@@ -555,6 +536,44 @@ struct emitter {
 
 #define READ_BACK_MAX_KEY 1000
 #define READ_BACK_MAX_DEPTH (YAML_MAX_DEPTH / 2)
+
+static void put(struct emitter *e, const char *s, size_t n)
+{
+	if (e->b)
+		enum_buf_add(e->b, s, n);
+}
+
+/* n in double quotes, escaped: runs of plain characters are copied
+ * whole. */
+static void emit_quoted(struct emitter *e, const struct ynode *n)
+{
+	if (!e->b)
+		return;
+	struct enum_buf *b = e->b;
+	enum_buf_add(b, "\"", 1);
+	size_t run = 0;
+	for (size_t i = 0; i < n->len; i++) {
+		unsigned char c = (unsigned char)n->str[i];
+		if (c != '"' && c != '\\' && c >= 0x20 && c != 0x7f)
+			continue;
+		enum_buf_add(b, n->str + run, i - run);
+		run = i + 1;
+		if (c == '"' || c == '\\') {
+			char esc[2] = {'\\', (char)c};
+			enum_buf_add(b, esc, 2);
+		} else if (c == '\n') {
+			enum_buf_add(b, "\\n", 2);
+		} else if (c == '\t') {
+			enum_buf_add(b, "\\t", 2);
+		} else {
+			static const char hex[] = "0123456789abcdef";
+			char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+			enum_buf_add(b, esc, 4);
+		}
+	}
+	enum_buf_add(b, n->str + run, n->len - run);
+	enum_buf_add(b, "\"", 1);
+}
 
 /* Printable ASCII and spaces (plain), or any ASCII but NUL (quoted: the
  * rest is escaped); *printed gets the text's printed length. */
@@ -594,17 +613,21 @@ static void emit_scalar(struct emitter *e, const struct ynode *n, bool key)
 		     needs_quotes(n);
 	check_scalar(e, n, key, quote);
 	if (quote)
-		emit_quoted(e->b, n);
+		emit_quoted(e, n);
 	else if (n->len == 0)
-		enum_buf_puts(e->b, "null");
+		put(e, "null", 4);
 	else
-		enum_buf_add(e->b, n->str, n->len);
+		put(e, n->str, n->len);
 }
 
-static void indent(struct enum_buf *b, int depth)
+static void indent(struct emitter *e, int depth)
 {
-	for (int i = 0; i < depth; i++)
-		enum_buf_add(b, "  ", 2);
+	static const char spaces[] = "                                ";
+	for (size_t left = 2 * (size_t)depth; left > 0;) {
+		size_t k = left < sizeof spaces - 1 ? left : sizeof spaces - 1;
+		put(e, spaces, k);
+		left -= k;
+	}
 }
 
 static bool is_empty_container(const struct ynode *n)
@@ -615,7 +638,7 @@ static bool is_empty_container(const struct ynode *n)
 static void emit_flow(struct emitter *e, const struct ynode *n)
 {
 	if (!n) {
-		enum_buf_puts(e->b, "null");
+		put(e, "null", 4);
 		e->exact = false;
 		return;
 	}
@@ -631,17 +654,17 @@ static void emit_flow(struct emitter *e, const struct ynode *n)
 		if (n->n)
 			e->exact = false;
 	}
-	enum_buf_add(e->b, map ? "{" : "[", 1);
+	put(e, map ? "{" : "[", 1);
 	for (int i = 0; i < n->n; i++) {
 		if (i)
-			enum_buf_add(e->b, ", ", 2);
+			put(e, ", ", 2);
 		if (map) {
 			emit_scalar(e, n->keys[i], true);
-			enum_buf_add(e->b, ": ", 2);
+			put(e, ": ", 2);
 		}
 		emit_flow(e, n->items[i]);
 	}
-	enum_buf_add(e->b, map ? "}" : "]", 1);
+	put(e, map ? "}" : "]", 1);
 }
 
 static void emit_block(struct emitter *e, const struct ynode *n, int depth,
@@ -653,17 +676,17 @@ static void emit_value(struct emitter *e, const struct ynode *v, int depth,
 		       bool dash)
 {
 	if (v->kind == YNODE_SCALAR || is_empty_container(v)) {
-		enum_buf_add(e->b, " ", 1);
+		put(e, " ", 1);
 		emit_flow(e, v);
-		enum_buf_add(e->b, "\n", 1);
+		put(e, "\n", 1);
 		return;
 	}
 	if (dash && v->kind == YNODE_MAP) {
-		enum_buf_add(e->b, " ", 1);
+		put(e, " ", 1);
 		emit_block(e, v, depth + 1, true);
 		return;
 	}
-	enum_buf_add(e->b, "\n", 1);
+	put(e, "\n", 1);
 	emit_block(e, v, depth + 1, false);
 }
 
@@ -672,9 +695,9 @@ static void emit_block(struct emitter *e, const struct ynode *n, int depth,
 {
 	if (n->kind == YNODE_SCALAR || is_empty_container(n)) {
 		if (!inline_first)
-			indent(e->b, depth);
+			indent(e, depth);
 		emit_flow(e, n);
-		enum_buf_add(e->b, "\n", 1);
+		put(e, "\n", 1);
 		return;
 	}
 	if (e->check) {
@@ -684,12 +707,12 @@ static void emit_block(struct emitter *e, const struct ynode *n, int depth,
 	}
 	for (int i = 0; i < n->n; i++) {
 		if (i || !inline_first)
-			indent(e->b, depth);
+			indent(e, depth);
 		if (n->kind == YNODE_MAP) {
 			emit_scalar(e, n->keys[i], true);
-			enum_buf_add(e->b, ":", 1);
+			put(e, ":", 1);
 		} else {
-			enum_buf_add(e->b, "-", 1);
+			put(e, "-", 1);
 		}
 		emit_value(e, n->items[i], depth, n->kind == YNODE_SEQ);
 	}
@@ -708,9 +731,10 @@ void enum_yaml_emit(struct enum_buf *b, const struct ynode *n)
 bool enum_yaml_emit_exact(struct enum_buf *b, const struct ynode *doc,
 			  uint64_t *nodes)
 {
-	assert(b && nodes);
+	assert(nodes);
 	if (!doc || doc->kind != YNODE_MAP) {
-		enum_yaml_emit(b, doc);
+		if (b)
+			enum_yaml_emit(b, doc);
 		return false;
 	}
 	struct emitter e = {.b = b, .check = true, .exact = true, .nodes = *nodes};

@@ -108,7 +108,8 @@ void enum_yaml_emit(struct enum_buf *b, const struct ynode *n);
  * scalar the printer re-quotes, non-ASCII text, very long keys, deep
  * trees).  Adds doc's node count to *nodes; false also when *nodes
  * passes half the parser's limit (pass the running total of the
- * documents printed together). */
+ * documents printed together).  b NULL: the check alone, no text (the
+ * same answer, at a fraction of the cost). */
 bool enum_yaml_emit_exact(struct enum_buf *b, const struct ynode *doc,
 			  uint64_t *nodes);
 

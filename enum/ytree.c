@@ -495,6 +495,41 @@ bool enum_ynode_mentions(const struct ynode *n, const char *s)
 	return false;
 }
 
+/* Does scalar n read as s, as strcmp compares (up to n's first NUL)? */
+static bool scalar_is(const struct ynode *n, const char *s, size_t len)
+{
+	return n->len >= len && n->str[0] == s[0] && n->str[len] == '\0' &&
+	       memcmp(n->str, s, len) == 0;
+}
+
+static void mentions_any(const struct ynode *n, const char *const *s,
+			 const size_t *len, int count, bool *found)
+{
+	if (!n)
+		return;
+	if (n->kind == YNODE_SCALAR) {
+		for (int k = 0; k < count; k++)
+			if (!found[k] && scalar_is(n, s[k], len[k]))
+				found[k] = true;
+		return;
+	}
+	for (int i = 0; i < n->n; i++) {
+		if (n->kind == YNODE_MAP)
+			mentions_any(n->keys[i], s, len, count, found);
+		mentions_any(n->items[i], s, len, count, found);
+	}
+}
+
+void enum_ynode_mentions_any(const struct ynode *n, const char *const *s,
+			     int count, bool *found)
+{
+	assert(count >= 0 && (count == 0 || (s && found)));
+	size_t len[count + 1];
+	for (int k = 0; k < count; k++)
+		len[k] = strlen(s[k]);
+	mentions_any(n, s, len, count, found);
+}
+
 /* ------------------------------------------------------------ printing */
 
 /* A plain scalar the loader would read differently in block context:

@@ -95,6 +95,13 @@ bool enum_ynode_equal(const struct ynode *a, const struct ynode *b);
 /* enum_ynode_mentions: true when some scalar (key or value) in n equals s. */
 bool enum_ynode_mentions(const struct ynode *n, const char *s);
 
+/* enum_ynode_mentions_any: found[k] = true for each of the count strings
+ * s[k] that some scalar (key or value) in n equals (as
+ * enum_ynode_mentions compares); found[k] already true stays true.  One
+ * walk of n for all of them. */
+void enum_ynode_mentions_any(const struct ynode *n, const char *const *s,
+			     int count, bool *found);
+
 /* enum_yaml_emit: n as block-style YAML at indentation 0 (a document's
  * body, without "---").  Scalars keep their quoting, so the loader reads
  * back the same values. */

@@ -152,6 +152,37 @@ static bool reads_back_text(const char *key, const char *value, bool quoted)
 	return ok;
 }
 
+/* enum_ynode_mentions_any answers for each string what
+ * enum_ynode_mentions answers, on random trees and strings drawn from
+ * their own scalars (and some not in them). */
+static void mentions_any_random(void)
+{
+	for (int t = 0; t < 500; t++) {
+		struct arena a;
+		arena_init(&a);
+		struct ynode *tree = rand_tree(&a, 0, true);
+		const char *s[6];
+		bool found[6];
+		int count = (int)rnd(7);
+		for (int k = 0; k < count; k++) {
+			const struct ynode *x = tree;
+			while (x->kind != YNODE_SCALAR && x->n && rnd(4))
+				x = rnd(2) && x->kind == YNODE_MAP ?
+				    x->keys[rnd((unsigned)x->n)] :
+				    x->items[rnd((unsigned)x->n)];
+			s[k] = x->kind == YNODE_SCALAR && rnd(3) ? x->str :
+			       rand_scalar(&a, false, 0)->str;
+			found[k] = k == 0 && rnd(2);   /* stays true */
+		}
+		bool was0 = count > 0 && found[0];
+		enum_ynode_mentions_any(tree, s, count, found);
+		for (int k = 0; k < count; k++)
+			CHECK_EQ(found[k], (k == 0 && was0) ||
+				 enum_ynode_mentions(tree, s[k]));
+		arena_release(&a);
+	}
+}
+
 /* A quoted value's escapes, written out by hand: \" \\ \n \t and \xNN
  * for the other control characters; other bytes as they are. */
 static void quoted_escapes(void)
@@ -648,6 +679,7 @@ int main(void)
 	random_trees_read_back();
 	reads_back_cases();
 	quoted_escapes();
+	mentions_any_random();
 	trees_match_text();
 	copy_on_write();
 	bad_value_message();

@@ -532,28 +532,6 @@ void enum_ynode_mentions_any(const struct ynode *n, const char *const *s,
 
 /* ------------------------------------------------------------ printing */
 
-/* A plain scalar the loader would read differently in block context:
- * one holding a NUL, starting with an indicator (but "-1"), with a space
- * at either end, holding ": ", " #" or a newline, or ending with ':'.
- * One pass: the printer asks this of every scalar. */
-static bool needs_quotes(const struct ynode *n)
-{
-	const char *s = n->str;
-	if (n->len == 0)
-		return false;
-	if (s[0] && strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) &&
-	    !(s[0] == '-' && isdigit((unsigned char)s[1])))
-		return true;
-	for (size_t i = 0; i < n->len; i++) {
-		char c = s[i];
-		if (c == '\0' || c == '\n' || (c == ':' && s[i + 1] == ' ') ||
-		    (c == ' ' && s[i + 1] == '#'))
-			return true;
-	}
-	return isspace((unsigned char)s[0]) || isspace((unsigned char)s[n->len - 1]) ||
-	       s[n->len - 1] == ':';
-}
-
 /* The printer: the text, and (when check) whether the parser
  * (yaml/tree.h) would read the text back as the tree printed.  It would
  * not when the printer changes a scalar: quotes a plain one that
@@ -610,31 +588,85 @@ static void emit_quoted(struct emitter *e, const struct ynode *n)
 	enum_buf_add(b, "\"", 1);
 }
 
-/* Printable ASCII and spaces (plain), or any ASCII but NUL (quoted: the
- * rest is escaped); *printed gets the text's printed length. */
-static bool ascii_text(const struct ynode *n, bool plain, size_t *printed)
+/* What the printer asks of a scalar's characters, gathered in one pass:
+ * flow: one of ",[]{}" before the first NUL (as strpbrk finds);
+ * inner: what needs_quotes looks for past the first character; odd: a
+ * byte no text that reads back holds (NUL, non-ASCII); control: one
+ * plain text must not hold; escapes: the bytes a quoted print escapes. */
+struct scalar_scan {
+	bool flow, inner, odd, control;
+	size_t escapes;
+};
+
+/* What each byte is to scan_scalar; most printable ASCII is nothing. */
+enum {
+	CH_ODD = 1, CH_NUL = 2, CH_CONTROL = 4, CH_NEWLINE = 8, CH_ESCAPE = 16,
+	CH_FLOW = 32, CH_COLON = 64, CH_SPACE = 128,
+};
+#define CH_C (CH_CONTROL | CH_ESCAPE)
+#define CH_HIGH16 CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, \
+	CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD
+static const unsigned char char_class[256] = {
+	CH_ODD | CH_NUL, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C,
+	CH_C | CH_NEWLINE, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C,
+	CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C,
+	CH_C, CH_C,
+	[' '] = CH_SPACE, ['"'] = CH_ESCAPE, ['\\'] = CH_ESCAPE,
+	[','] = CH_FLOW, ['['] = CH_FLOW, [']'] = CH_FLOW, ['{'] = CH_FLOW,
+	['}'] = CH_FLOW, [':'] = CH_COLON, [0x7f] = CH_C,
+	[0x80] = CH_HIGH16, CH_HIGH16, CH_HIGH16, CH_HIGH16, CH_HIGH16,
+	CH_HIGH16, CH_HIGH16, CH_HIGH16,
+};
+
+static struct scalar_scan scan_scalar(const struct ynode *n)
 {
-	*printed = plain ? n->len : n->len + 2;
+	struct scalar_scan r = {0};
+	const unsigned char *s = (const unsigned char *)n->str;
+	bool nul = false;
 	for (size_t i = 0; i < n->len; i++) {
-		unsigned char c = (unsigned char)n->str[i];
-		if (c >= 0x80 || c == 0 || (plain && (c < 0x20 || c == 0x7f)))
-			return false;
-		if (!plain && (c < 0x20 || c == 0x7f || c == '"' || c == '\\'))
-			*printed += 3;   /* at most \xNN for one byte */
+		unsigned f = char_class[s[i]];
+		if (!f)
+			continue;
+		r.odd |= f & CH_ODD;
+		r.control |= f & CH_CONTROL;
+		r.escapes += (f & CH_ESCAPE) != 0;
+		r.inner |= (f & (CH_NUL | CH_NEWLINE)) ||
+			   ((f & CH_COLON) && s[i + 1] == ' ') ||
+			   ((f & CH_SPACE) && s[i + 1] == '#');
+		r.flow |= (f & CH_FLOW) && !nul;
+		nul |= f & CH_NUL;
 	}
-	return true;
+	return r;
 }
 
-/* Scalar n printed quoted (quote) or raw: does it read back as n? */
-static void check_scalar(struct emitter *e, const struct ynode *n, bool key,
-			 bool quote)
+/* A plain scalar the loader would read differently in block context:
+ * one holding a NUL, starting with an indicator (but "-1"), with a space
+ * at either end, holding ": ", " #" or a newline, or ending with ':'.
+ * The pass over the characters is scan_scalar's. */
+static bool needs_quotes(const struct ynode *n, const struct scalar_scan *r)
 {
-	if (!e->check)
-		return;
+	const char *s = n->str;
+	if (n->len == 0)
+		return false;
+	if (s[0] && strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) &&
+	    !(s[0] == '-' && isdigit((unsigned char)s[1])))
+		return true;
+	return r->inner || isspace((unsigned char)s[0]) ||
+	       isspace((unsigned char)s[n->len - 1]) || s[n->len - 1] == ':';
+}
+
+/* Scalar n printed quoted (quote) or raw: does it read back as n?  Only
+ * ASCII text counts: printable ASCII and spaces when plain, any ASCII
+ * but NUL when quoted (the rest is escaped, at most \xNN for one byte,
+ * which bounds the printed length of a key). */
+static void check_scanned(struct emitter *e, const struct ynode *n, bool key,
+			  bool quote, const struct scalar_scan *r)
+{
 	e->nodes++;
-	size_t printed;
+	bool ascii = !r->odd && (quote || !r->control);
+	size_t printed = quote ? n->len + 2 + 3 * r->escapes : n->len;
 	if (quote != n->quoted || (!quote && n->len == 0) ||
-	    n->len > YAML_MAX_SCALAR || !ascii_text(n, !quote, &printed) ||
+	    n->len > YAML_MAX_SCALAR || !ascii ||
 	    (key && printed >= READ_BACK_MAX_KEY) ||
 	    (key && !quote && n->len == 2 && !memcmp(n->str, "<<", 2)))
 		e->exact = false;
@@ -644,9 +676,10 @@ static void check_scalar(struct emitter *e, const struct ynode *n, bool key,
  * end a plain scalar, so those are quoted too). */
 static void emit_scalar(struct emitter *e, const struct ynode *n, bool key)
 {
-	bool quote = n->quoted || (!key && strpbrk(n->str, ",[]{}")) ||
-		     needs_quotes(n);
-	check_scalar(e, n, key, quote);
+	struct scalar_scan r = scan_scalar(n);
+	bool quote = n->quoted || (!key && r.flow) || needs_quotes(n, &r);
+	if (e->check)
+		check_scanned(e, n, key, quote, &r);
 	if (quote)
 		emit_quoted(e, n);
 	else if (n->len == 0)

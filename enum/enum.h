@@ -145,7 +145,9 @@ struct enum_scenario {
 	struct enum_object *objects; /* the scenario's objects (edited clones) */
 	int n_objects;
 	const char *label;           /* "dim=value, ..." or "" */
-	char *yaml;                  /* the manifests as one YAML text (malloc) */
+	char *yaml;                  /* the manifests as one YAML text (malloc;
+				      * after enum_scenario_build, NULL until
+				      * enum_scenario_text) */
 	struct cluster cluster;
 	int *node_obj;               /* [n_nodes] object of each node */
 	int *pod_obj;                /* [n_pods] object of each pod */
@@ -172,6 +174,11 @@ int enum_scenario_subset(const struct enum_scenario *src, const bool *keep,
 			 struct error *err);
 
 void enum_scenario_release(struct enum_scenario *s);
+
+/* enum_scenario_text: s->yaml, printed on the first call (a scenario
+ * built is decoded from its trees; its text is needed only when stored).
+ * Owned by s. */
+const char *enum_scenario_text(struct enum_scenario *s);
 
 /* enum_scenario_write: the scenario's objects with keep[i] (NULL: all) as
  * YAML documents into b, each pod's spec.nodeName and

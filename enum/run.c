@@ -233,7 +233,7 @@ static int run_item(struct shared *sh, struct wstate *w, uint64_t k,
 	/* The scenario's manifests go with its first stored state (every
 	 * scenario with --store all): writing the YAML of all scenarios, most
 	 * of them without a single issue, was a tenth of a findings run. */
-	if ((o->store_all || b->n > 0) &&
+	if ((o->store_all || b->n > 0) && enum_scenario_text(&w->sc) &&
 	    enum_store_scenario(sh->store, sh->run, &w->sc, err)) {
 		batch_drop(b);
 		return -1;

@@ -91,18 +91,25 @@ static const struct ynode *strip_pod(struct arena *a, const struct enum_object *
 			 without(a, meta, "name"));
 }
 
-/* True when an object of kind `by` other than self mentions name: pods
- * name nodes (spec.nodeName, nodeSelector on the hostname, matchFields
- * metadata.name), PDBs name pods (status.disruptedPods).  Such an object
- * tells the named one from its twins, so it gets a class of its own. */
-static bool named_elsewhere(const struct enum_scenario *s, int self,
-			    const char *name, const char *by)
+/* named[i] for each of n objects objs[]: true when an object of kind
+ * `by` mentions its name: pods name nodes (spec.nodeName, nodeSelector
+ * on the hostname, matchFields metadata.name), PDBs name pods
+ * (status.disruptedPods).  Such an object tells the named one from its
+ * twins, so it gets a class of its own.  (objs[] are of another kind
+ * than `by`, so no object is asked whether it mentions itself.)  One
+ * walk per object of kind `by`, every name asked at each scalar. */
+static void named_elsewhere(const struct enum_scenario *s, struct arena *tmp,
+			    const int *objs, int n, const char *by, bool *named)
 {
-	for (int i = 0; i < s->n_objects; i++)
-		if (i != self && !strcmp(s->objects[i].kind, by) &&
-		    enum_ynode_mentions(s->objects[i].tree, name))
-			return true;
-	return false;
+	const char **names = arena_array(tmp, (size_t)n + 1, sizeof *names);
+	for (int i = 0; i < n; i++) {
+		names[i] = s->objects[objs[i]].name;
+		named[i] = false;
+	}
+	for (int j = 0; j < s->n_objects; j++) {
+		if (!strcmp(s->objects[j].kind, by))
+			enum_ynode_mentions_any(s->objects[j].tree, names, n, named);
+	}
 }
 
 /* Class of each of n objects objs[]: the lowest index with an equal
@@ -115,9 +122,8 @@ static void classes(const struct enum_scenario *s, struct arena *tmp,
 	for (int i = 0; i < n; i++) {
 		const struct enum_object *o = &s->objects[objs[i]];
 		st[i] = node ? strip_node(tmp, o) : strip_pod(tmp, o);
-		named[i] = named_elsewhere(s, objs[i], o->name,
-					    node ? "Pod" : "PodDisruptionBudget");
 	}
+	named_elsewhere(s, tmp, objs, n, node ? "Pod" : "PodDisruptionBudget", named);
 	for (int i = 0; i < n; i++) {
 		cls[i] = i;
 		if (named[i])
@@ -178,23 +184,39 @@ static int classify(struct enum_scenario *s, bool symmetry, struct error *err)
 	return 0;
 }
 
-/* s->yaml: the text the store keeps and exports read back (what
- * print_objects prints without keep and snap).  Returns true when the
- * text parses back into s's trees exactly (enum_yaml_emit_exact) and
- * every object knows its file, so the trees can be decoded instead. */
-static bool print_text(struct enum_scenario *s)
+/* True when the text of s's objects (what print_objects prints without
+ * keep and snap) parses back into s's trees exactly
+ * (enum_yaml_emit_exact) and every object knows its file, so the trees
+ * can be decoded instead of the text: the check alone, which every
+ * scenario needs, while the text is printed only for the store. */
+static bool text_exact(const struct enum_scenario *s)
+{
+	bool exact = true;
+	uint64_t nodes = 0;
+	for (int i = 0; i < s->n_objects && exact; i++)
+		exact = enum_yaml_emit_exact(NULL, s->objects[i].tree, &nodes) &&
+			s->objects[i].file;
+	return exact;
+}
+
+/* s->yaml: the text the store keeps and exports read back. */
+static void print_text(struct enum_scenario *s)
 {
 	struct enum_buf b;
 	enum_buf_init(&b);
-	bool exact = true;
-	uint64_t nodes = 0;
 	for (int i = 0; i < s->n_objects; i++) {
 		enum_buf_puts(&b, "---\n");
-		exact &= enum_yaml_emit_exact(&b, s->objects[i].tree, &nodes) &&
-			 s->objects[i].file;
+		enum_yaml_emit(&b, s->objects[i].tree);
 	}
 	s->yaml = enum_buf_take(&b);
-	return exact;
+}
+
+const char *enum_scenario_text(struct enum_scenario *s)
+{
+	assert(s);
+	if (!s->yaml)
+		print_text(s);
+	return s->yaml;
 }
 
 /* Prints, loads and classifies s->objects (already in s->arena). */
@@ -269,7 +291,10 @@ static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 						   dim->name, why, dim->path.text);
 			}
 		}
-		enum_buf_printf(&label, "%s%s=", d ? ", " : "", dim->name);
+		if (d)
+			enum_buf_add(&label, ", ", 2);
+		enum_buf_puts(&label, dim->name);
+		enum_buf_add(&label, "=", 1);
 		enum_yaml_flow(&label, dim->values[digits[d]]);
 	}
 	s->label = arena_strdup(&s->arena, label.s ? label.s : "");
@@ -310,7 +335,7 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 	enum_universe_digits(u, index, digits);
 	if (apply_dims(u, s, digits, err))
 		return -1;
-	bool exact = print_text(s);
+	bool exact = text_exact(s);
 	cluster_init(&s->cluster);
 	s->cluster.config = u->config.config;
 	if (exact) {
@@ -321,6 +346,7 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 		char name[600];
 		snprintf(name, sizeof name, "%s#%llu", u->path,
 			 (unsigned long long)index);
+		print_text(s);
 		if (yaml_load_buffer(&s->cluster, name, (const unsigned char *)s->yaml,
 				     strlen(s->yaml), err))
 			return -1;

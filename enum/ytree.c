@@ -495,48 +495,42 @@ bool enum_ynode_mentions(const struct ynode *n, const char *s)
 	return false;
 }
 
+/* Does scalar n read as s, as strcmp compares (up to n's first NUL)? */
+static bool scalar_is(const struct ynode *n, const char *s, size_t len)
+{
+	return n->len >= len && n->str[0] == s[0] && n->str[len] == '\0' &&
+	       memcmp(n->str, s, len) == 0;
+}
+
+static void mentions_any(const struct ynode *n, const char *const *s,
+			 const size_t *len, int count, bool *found)
+{
+	if (!n)
+		return;
+	if (n->kind == YNODE_SCALAR) {
+		for (int k = 0; k < count; k++)
+			if (!found[k] && scalar_is(n, s[k], len[k]))
+				found[k] = true;
+		return;
+	}
+	for (int i = 0; i < n->n; i++) {
+		if (n->kind == YNODE_MAP)
+			mentions_any(n->keys[i], s, len, count, found);
+		mentions_any(n->items[i], s, len, count, found);
+	}
+}
+
+void enum_ynode_mentions_any(const struct ynode *n, const char *const *s,
+			     int count, bool *found)
+{
+	assert(count >= 0 && (count == 0 || (s && found)));
+	size_t len[count + 1];
+	for (int k = 0; k < count; k++)
+		len[k] = strlen(s[k]);
+	mentions_any(n, s, len, count, found);
+}
+
 /* ------------------------------------------------------------ printing */
-
-/* A plain scalar the loader would read differently in block context:
- * one holding a NUL, starting with an indicator (but "-1"), with a space
- * at either end, holding ": ", " #" or a newline, or ending with ':'.
- * One pass: the printer asks this of every scalar. */
-static bool needs_quotes(const struct ynode *n)
-{
-	const char *s = n->str;
-	if (n->len == 0)
-		return false;
-	if (s[0] && strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) &&
-	    !(s[0] == '-' && isdigit((unsigned char)s[1])))
-		return true;
-	for (size_t i = 0; i < n->len; i++) {
-		char c = s[i];
-		if (c == '\0' || c == '\n' || (c == ':' && s[i + 1] == ' ') ||
-		    (c == ' ' && s[i + 1] == '#'))
-			return true;
-	}
-	return isspace((unsigned char)s[0]) || isspace((unsigned char)s[n->len - 1]) ||
-	       s[n->len - 1] == ':';
-}
-
-static void emit_quoted(struct enum_buf *b, const struct ynode *n)
-{
-	enum_buf_add(b, "\"", 1);
-	for (size_t i = 0; i < n->len; i++) {
-		unsigned char c = (unsigned char)n->str[i];
-		if (c == '"' || c == '\\')
-			enum_buf_printf(b, "\\%c", c);
-		else if (c == '\n')
-			enum_buf_puts(b, "\\n");
-		else if (c == '\t')
-			enum_buf_puts(b, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			enum_buf_printf(b, "\\x%02x", c);
-		else
-			enum_buf_add(b, (const char *)&c, 1);
-	}
-	enum_buf_add(b, "\"", 1);
-}
 
 /* The printer: the text, and (when check) whether the parser
  * (yaml/tree.h) would read the text back as the tree printed.  It would
@@ -547,7 +541,7 @@ static void emit_quoted(struct enum_buf *b, const struct ynode *n)
  * parser's 1024-character implicit keys, no plain "<<" key (a merge key
  * when read), depth and node count far from the parser's limits. */
 struct emitter {
-	struct enum_buf *b;
+	struct enum_buf *b;      /* NULL: only the check, no text */
 	bool check;
 	bool exact;              /* with check: the text reads back so far */
 	uint64_t nodes;          /* with check: nodes printed */
@@ -556,31 +550,123 @@ struct emitter {
 #define READ_BACK_MAX_KEY 1000
 #define READ_BACK_MAX_DEPTH (YAML_MAX_DEPTH / 2)
 
-/* Printable ASCII and spaces (plain), or any ASCII but NUL (quoted: the
- * rest is escaped); *printed gets the text's printed length. */
-static bool ascii_text(const struct ynode *n, bool plain, size_t *printed)
+static void put(struct emitter *e, const char *s, size_t n)
 {
-	*printed = plain ? n->len : n->len + 2;
-	for (size_t i = 0; i < n->len; i++) {
-		unsigned char c = (unsigned char)n->str[i];
-		if (c >= 0x80 || c == 0 || (plain && (c < 0x20 || c == 0x7f)))
-			return false;
-		if (!plain && (c < 0x20 || c == 0x7f || c == '"' || c == '\\'))
-			*printed += 3;   /* at most \xNN for one byte */
-	}
-	return true;
+	if (e->b)
+		enum_buf_add(e->b, s, n);
 }
 
-/* Scalar n printed quoted (quote) or raw: does it read back as n? */
-static void check_scalar(struct emitter *e, const struct ynode *n, bool key,
-			 bool quote)
+/* n in double quotes, escaped: runs of plain characters are copied
+ * whole. */
+static void emit_quoted(struct emitter *e, const struct ynode *n)
 {
-	if (!e->check)
+	if (!e->b)
 		return;
+	struct enum_buf *b = e->b;
+	enum_buf_add(b, "\"", 1);
+	size_t run = 0;
+	for (size_t i = 0; i < n->len; i++) {
+		unsigned char c = (unsigned char)n->str[i];
+		if (c != '"' && c != '\\' && c >= 0x20 && c != 0x7f)
+			continue;
+		enum_buf_add(b, n->str + run, i - run);
+		run = i + 1;
+		if (c == '"' || c == '\\') {
+			char esc[2] = {'\\', (char)c};
+			enum_buf_add(b, esc, 2);
+		} else if (c == '\n') {
+			enum_buf_add(b, "\\n", 2);
+		} else if (c == '\t') {
+			enum_buf_add(b, "\\t", 2);
+		} else {
+			static const char hex[] = "0123456789abcdef";
+			char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+			enum_buf_add(b, esc, 4);
+		}
+	}
+	enum_buf_add(b, n->str + run, n->len - run);
+	enum_buf_add(b, "\"", 1);
+}
+
+/* What the printer asks of a scalar's characters, gathered in one pass:
+ * flow: one of ",[]{}" before the first NUL (as strpbrk finds);
+ * inner: what needs_quotes looks for past the first character; odd: a
+ * byte no text that reads back holds (NUL, non-ASCII); control: one
+ * plain text must not hold; escapes: the bytes a quoted print escapes. */
+struct scalar_scan {
+	bool flow, inner, odd, control;
+	size_t escapes;
+};
+
+/* What each byte is to scan_scalar; most printable ASCII is nothing. */
+enum {
+	CH_ODD = 1, CH_NUL = 2, CH_CONTROL = 4, CH_NEWLINE = 8, CH_ESCAPE = 16,
+	CH_FLOW = 32, CH_COLON = 64, CH_SPACE = 128,
+};
+#define CH_C (CH_CONTROL | CH_ESCAPE)
+#define CH_HIGH16 CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, \
+	CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD, CH_ODD
+static const unsigned char char_class[256] = {
+	CH_ODD | CH_NUL, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C,
+	CH_C | CH_NEWLINE, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C,
+	CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C, CH_C,
+	CH_C, CH_C,
+	[' '] = CH_SPACE, ['"'] = CH_ESCAPE, ['\\'] = CH_ESCAPE,
+	[','] = CH_FLOW, ['['] = CH_FLOW, [']'] = CH_FLOW, ['{'] = CH_FLOW,
+	['}'] = CH_FLOW, [':'] = CH_COLON, [0x7f] = CH_C,
+	[0x80] = CH_HIGH16, CH_HIGH16, CH_HIGH16, CH_HIGH16, CH_HIGH16,
+	CH_HIGH16, CH_HIGH16, CH_HIGH16,
+};
+
+static struct scalar_scan scan_scalar(const struct ynode *n)
+{
+	struct scalar_scan r = {0};
+	const unsigned char *s = (const unsigned char *)n->str;
+	bool nul = false;
+	for (size_t i = 0; i < n->len; i++) {
+		unsigned f = char_class[s[i]];
+		if (!f)
+			continue;
+		r.odd |= f & CH_ODD;
+		r.control |= f & CH_CONTROL;
+		r.escapes += (f & CH_ESCAPE) != 0;
+		r.inner |= (f & (CH_NUL | CH_NEWLINE)) ||
+			   ((f & CH_COLON) && s[i + 1] == ' ') ||
+			   ((f & CH_SPACE) && s[i + 1] == '#');
+		r.flow |= (f & CH_FLOW) && !nul;
+		nul |= f & CH_NUL;
+	}
+	return r;
+}
+
+/* A plain scalar the loader would read differently in block context:
+ * one holding a NUL, starting with an indicator (but "-1"), with a space
+ * at either end, holding ": ", " #" or a newline, or ending with ':'.
+ * The pass over the characters is scan_scalar's. */
+static bool needs_quotes(const struct ynode *n, const struct scalar_scan *r)
+{
+	const char *s = n->str;
+	if (n->len == 0)
+		return false;
+	if (s[0] && strchr("-?:,[]{}#&*!|>'\"%@`", s[0]) &&
+	    !(s[0] == '-' && isdigit((unsigned char)s[1])))
+		return true;
+	return r->inner || isspace((unsigned char)s[0]) ||
+	       isspace((unsigned char)s[n->len - 1]) || s[n->len - 1] == ':';
+}
+
+/* Scalar n printed quoted (quote) or raw: does it read back as n?  Only
+ * ASCII text counts: printable ASCII and spaces when plain, any ASCII
+ * but NUL when quoted (the rest is escaped, at most \xNN for one byte,
+ * which bounds the printed length of a key). */
+static void check_scanned(struct emitter *e, const struct ynode *n, bool key,
+			  bool quote, const struct scalar_scan *r)
+{
 	e->nodes++;
-	size_t printed;
+	bool ascii = !r->odd && (quote || !r->control);
+	size_t printed = quote ? n->len + 2 + 3 * r->escapes : n->len;
 	if (quote != n->quoted || (!quote && n->len == 0) ||
-	    n->len > YAML_MAX_SCALAR || !ascii_text(n, !quote, &printed) ||
+	    n->len > YAML_MAX_SCALAR || !ascii ||
 	    (key && printed >= READ_BACK_MAX_KEY) ||
 	    (key && !quote && n->len == 2 && !memcmp(n->str, "<<", 2)))
 		e->exact = false;
@@ -590,21 +676,26 @@ static void check_scalar(struct emitter *e, const struct ynode *n, bool key,
  * end a plain scalar, so those are quoted too). */
 static void emit_scalar(struct emitter *e, const struct ynode *n, bool key)
 {
-	bool quote = n->quoted || (!key && strpbrk(n->str, ",[]{}")) ||
-		     needs_quotes(n);
-	check_scalar(e, n, key, quote);
+	struct scalar_scan r = scan_scalar(n);
+	bool quote = n->quoted || (!key && r.flow) || needs_quotes(n, &r);
+	if (e->check)
+		check_scanned(e, n, key, quote, &r);
 	if (quote)
-		emit_quoted(e->b, n);
+		emit_quoted(e, n);
 	else if (n->len == 0)
-		enum_buf_puts(e->b, "null");
+		put(e, "null", 4);
 	else
-		enum_buf_add(e->b, n->str, n->len);
+		put(e, n->str, n->len);
 }
 
-static void indent(struct enum_buf *b, int depth)
+static void indent(struct emitter *e, int depth)
 {
-	for (int i = 0; i < depth; i++)
-		enum_buf_add(b, "  ", 2);
+	static const char spaces[] = "                                ";
+	for (size_t left = 2 * (size_t)depth; left > 0;) {
+		size_t k = left < sizeof spaces - 1 ? left : sizeof spaces - 1;
+		put(e, spaces, k);
+		left -= k;
+	}
 }
 
 static bool is_empty_container(const struct ynode *n)
@@ -615,7 +706,7 @@ static bool is_empty_container(const struct ynode *n)
 static void emit_flow(struct emitter *e, const struct ynode *n)
 {
 	if (!n) {
-		enum_buf_puts(e->b, "null");
+		put(e, "null", 4);
 		e->exact = false;
 		return;
 	}
@@ -631,17 +722,17 @@ static void emit_flow(struct emitter *e, const struct ynode *n)
 		if (n->n)
 			e->exact = false;
 	}
-	enum_buf_add(e->b, map ? "{" : "[", 1);
+	put(e, map ? "{" : "[", 1);
 	for (int i = 0; i < n->n; i++) {
 		if (i)
-			enum_buf_add(e->b, ", ", 2);
+			put(e, ", ", 2);
 		if (map) {
 			emit_scalar(e, n->keys[i], true);
-			enum_buf_add(e->b, ": ", 2);
+			put(e, ": ", 2);
 		}
 		emit_flow(e, n->items[i]);
 	}
-	enum_buf_add(e->b, map ? "}" : "]", 1);
+	put(e, map ? "}" : "]", 1);
 }
 
 static void emit_block(struct emitter *e, const struct ynode *n, int depth,
@@ -653,17 +744,17 @@ static void emit_value(struct emitter *e, const struct ynode *v, int depth,
 		       bool dash)
 {
 	if (v->kind == YNODE_SCALAR || is_empty_container(v)) {
-		enum_buf_add(e->b, " ", 1);
+		put(e, " ", 1);
 		emit_flow(e, v);
-		enum_buf_add(e->b, "\n", 1);
+		put(e, "\n", 1);
 		return;
 	}
 	if (dash && v->kind == YNODE_MAP) {
-		enum_buf_add(e->b, " ", 1);
+		put(e, " ", 1);
 		emit_block(e, v, depth + 1, true);
 		return;
 	}
-	enum_buf_add(e->b, "\n", 1);
+	put(e, "\n", 1);
 	emit_block(e, v, depth + 1, false);
 }
 
@@ -672,9 +763,9 @@ static void emit_block(struct emitter *e, const struct ynode *n, int depth,
 {
 	if (n->kind == YNODE_SCALAR || is_empty_container(n)) {
 		if (!inline_first)
-			indent(e->b, depth);
+			indent(e, depth);
 		emit_flow(e, n);
-		enum_buf_add(e->b, "\n", 1);
+		put(e, "\n", 1);
 		return;
 	}
 	if (e->check) {
@@ -684,12 +775,12 @@ static void emit_block(struct emitter *e, const struct ynode *n, int depth,
 	}
 	for (int i = 0; i < n->n; i++) {
 		if (i || !inline_first)
-			indent(e->b, depth);
+			indent(e, depth);
 		if (n->kind == YNODE_MAP) {
 			emit_scalar(e, n->keys[i], true);
-			enum_buf_add(e->b, ":", 1);
+			put(e, ":", 1);
 		} else {
-			enum_buf_add(e->b, "-", 1);
+			put(e, "-", 1);
 		}
 		emit_value(e, n->items[i], depth, n->kind == YNODE_SEQ);
 	}
@@ -708,9 +799,10 @@ void enum_yaml_emit(struct enum_buf *b, const struct ynode *n)
 bool enum_yaml_emit_exact(struct enum_buf *b, const struct ynode *doc,
 			  uint64_t *nodes)
 {
-	assert(b && nodes);
+	assert(nodes);
 	if (!doc || doc->kind != YNODE_MAP) {
-		enum_yaml_emit(b, doc);
+		if (b)
+			enum_yaml_emit(b, doc);
 		return false;
 	}
 	struct emitter e = {.b = b, .check = true, .exact = true, .nodes = *nodes};

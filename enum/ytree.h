@@ -95,6 +95,13 @@ bool enum_ynode_equal(const struct ynode *a, const struct ynode *b);
 /* enum_ynode_mentions: true when some scalar (key or value) in n equals s. */
 bool enum_ynode_mentions(const struct ynode *n, const char *s);
 
+/* enum_ynode_mentions_any: found[k] = true for each of the count strings
+ * s[k] that some scalar (key or value) in n equals (as
+ * enum_ynode_mentions compares); found[k] already true stays true.  One
+ * walk of n for all of them. */
+void enum_ynode_mentions_any(const struct ynode *n, const char *const *s,
+			     int count, bool *found);
+
 /* enum_yaml_emit: n as block-style YAML at indentation 0 (a document's
  * body, without "---").  Scalars keep their quoting, so the loader reads
  * back the same values. */
@@ -108,7 +115,8 @@ void enum_yaml_emit(struct enum_buf *b, const struct ynode *n);
  * scalar the printer re-quotes, non-ASCII text, very long keys, deep
  * trees).  Adds doc's node count to *nodes; false also when *nodes
  * passes half the parser's limit (pass the running total of the
- * documents printed together). */
+ * documents printed together).  b NULL: the check alone, no text (the
+ * same answer, at a fraction of the cost). */
 bool enum_yaml_emit_exact(struct enum_buf *b, const struct ynode *doc,
 			  uint64_t *nodes);
 

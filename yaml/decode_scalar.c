@@ -14,20 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t path_append(struct yaml_dec *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static size_t path_append(struct yaml_dec *d, const char *fmt, ...)
+/* Appends the n bytes of s to the path as snprintf would: what fits is
+ * written and terminated, and a path that outgrew the buffer stays at
+ * its last byte (no printf: the decoders enter a field for every value
+ * they read).  Returns the previous length. */
+static size_t path_append(struct yaml_dec *d, const char *s, size_t n)
 {
 	size_t mark = d->path_len;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(d->path + d->path_len, sizeof d->path - d->path_len,
-			  fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		n = 0;
-	d->path_len += (size_t)n;
+	size_t room = sizeof d->path - d->path_len - 1;
+	size_t k = n < room ? n : room;
+	memcpy(d->path + d->path_len, s, k);
+	d->path[d->path_len + k] = '\0';
+	d->path_len += n;
 	if (d->path_len >= sizeof d->path)   /* truncated: keep it terminated */
 		d->path_len = sizeof d->path - 1;
 	return mark;
@@ -36,13 +34,28 @@ static size_t path_append(struct yaml_dec *d, const char *fmt, ...)
 size_t yd_enter(struct yaml_dec *d, const char *key)
 {
 	assert(d && key);
-	return path_append(d, d->path_len ? ".%s" : "%s", key);
+	size_t len = strlen(key);
+	if (!d->path_len)
+		return path_append(d, key, len);
+	size_t mark = path_append(d, ".", 1);
+	path_append(d, key, len);
+	return mark;
 }
 
 size_t yd_index(struct yaml_dec *d, int i)
 {
 	assert(d);
-	return path_append(d, "[%d]", i);
+	/* "[i]", digits written backwards from the end */
+	char text[16], *p = text + sizeof text;
+	*--p = ']';
+	long long v = i < 0 ? -(long long)i : i;
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	if (i < 0)
+		*--p = '-';
+	*--p = '[';
+	return path_append(d, p, (size_t)(text + sizeof text - p));
 }
 
 void yd_leave(struct yaml_dec *d, size_t mark)
@@ -149,6 +162,8 @@ static bool yaml_bool(const char *s)
 	static const char *const words[] = {
 		"true", "True", "TRUE", "false", "False", "FALSE",
 	};
+	if (*s != 't' && *s != 'T' && *s != 'f' && *s != 'F')
+		return false;   /* what no word starts with, most strings */
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
 		if (!strcmp(s, words[i]))
 			return true;
@@ -202,6 +217,11 @@ static bool yaml11_number(const char *s)
 		".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
 		"-.Inf", "-.INF", ".nan", ".NaN", ".NAN",
 	};
+	/* every number below starts (underscores aside) with a sign, a
+	 * dot or a digit: most strings are told apart by that alone */
+	const char *first = s + strspn(s, "_");
+	if (!*first || !strchr("+-.0123456789", *first))
+		return false;
 	for (size_t i = 0; i < sizeof special / sizeof *special; i++)
 		if (!strcmp(s, special[i]))
 			return true;

@@ -785,6 +785,8 @@ bool ynode_is_null(const struct ynode *n)
 {
 	if (!n || n->kind != YNODE_SCALAR || n->quoted)
 		return false;
+	if (n->len && n->str[0] != '~' && n->str[0] != 'n' && n->str[0] != 'N')
+		return false;   /* asked of every value read: most are not */
 	return n->len == 0 || strcmp(n->str, "~") == 0 ||
 	       strcmp(n->str, "null") == 0 || strcmp(n->str, "Null") == 0 ||
 	       strcmp(n->str, "NULL") == 0;

@@ -98,6 +98,10 @@ static void random_trees_read_back(void)
 		enum_buf_init(&plain);
 		enum_buf_puts(&b, "---\n");
 		bool ok = enum_yaml_emit_exact(&b, tree, &nodes);
+		/* the check alone answers as the printer does */
+		uint64_t nodes_only = 0;
+		CHECK_EQ(enum_yaml_emit_exact(NULL, tree, &nodes_only), ok);
+		CHECK_EQ(nodes_only, nodes);
 		enum_buf_puts(&plain, "---\n");
 		enum_yaml_emit(&plain, tree);
 		CHECK_STR(b.s, plain.s);
@@ -146,6 +150,63 @@ static bool reads_back_text(const char *key, const char *value, bool quoted)
 		CHECK_EQ(nodes, 3);   /* the map, its key, its value */
 	arena_release(&a);
 	return ok;
+}
+
+/* enum_ynode_mentions_any answers for each string what
+ * enum_ynode_mentions answers, on random trees and strings drawn from
+ * their own scalars (and some not in them). */
+static void mentions_any_random(void)
+{
+	for (int t = 0; t < 500; t++) {
+		struct arena a;
+		arena_init(&a);
+		struct ynode *tree = rand_tree(&a, 0, true);
+		const char *s[6];
+		bool found[6];
+		int count = (int)rnd(7);
+		for (int k = 0; k < count; k++) {
+			const struct ynode *x = tree;
+			while (x->kind != YNODE_SCALAR && x->n && rnd(4))
+				x = rnd(2) && x->kind == YNODE_MAP ?
+				    x->keys[rnd((unsigned)x->n)] :
+				    x->items[rnd((unsigned)x->n)];
+			s[k] = x->kind == YNODE_SCALAR && rnd(3) ? x->str :
+			       rand_scalar(&a, false, 0)->str;
+			found[k] = k == 0 && rnd(2);   /* stays true */
+		}
+		bool was0 = count > 0 && found[0];
+		enum_ynode_mentions_any(tree, s, count, found);
+		for (int k = 0; k < count; k++)
+			CHECK_EQ(found[k], (k == 0 && was0) ||
+				 enum_ynode_mentions(tree, s[k]));
+		arena_release(&a);
+	}
+}
+
+/* A quoted value's escapes, written out by hand: \" \\ \n \t and \xNN
+ * for the other control characters; other bytes as they are. */
+static void quoted_escapes(void)
+{
+	struct arena a;
+	arena_init(&a);
+	struct ynode *m = arena_alloc(&a, sizeof *m);
+	m->kind = YNODE_MAP;
+	m->n = 1;
+	m->keys = arena_array(&a, 1, sizeof *m->keys);
+	m->items = arena_array(&a, 1, sizeof *m->items);
+	m->keys[0] = enum_ynode_scalar(&a, "k", false);
+	m->items[0] = enum_ynode_scalar(&a, "a\"b\\c\nd\te\001f\177g\303\251", true);
+	struct enum_buf b;
+	enum_buf_init(&b);
+	enum_yaml_emit(&b, m);
+	CHECK_STR(b.s, "k: \"a\\\"b\\\\c\\nd\\te\\x01f\\x7fg\303\251\"\n");
+	enum_buf_release(&b);
+	m->items[0] = enum_ynode_scalar(&a, "", true);
+	enum_buf_init(&b);
+	enum_yaml_emit(&b, m);
+	CHECK_STR(b.s, "k: \"\"\n");
+	enum_buf_release(&b);
+	arena_release(&a);
 }
 
 /* Cases derived from the printer (ytree.c) by hand. */
@@ -400,8 +461,9 @@ static void trees_match_text(void)
 		}
 		struct cluster text;
 		cluster_init(&text);
-		rc = yaml_load_buffer(&text, "text", (const unsigned char *)sc.yaml,
-				      strlen(sc.yaml), &err);
+		const char *yaml = enum_scenario_text(&sc);
+		rc = yaml_load_buffer(&text, "text", (const unsigned char *)yaml,
+				      strlen(yaml), &err);
 		CHECK_EQ(rc, 0);
 		struct enum_buf x, y;
 		enum_buf_init(&x);
@@ -616,6 +678,8 @@ int main(void)
 {
 	random_trees_read_back();
 	reads_back_cases();
+	quoted_escapes();
+	mentions_any_random();
 	trees_match_text();
 	copy_on_write();
 	bad_value_message();

@@ -369,12 +369,13 @@ static int execute(struct plan *p, volatile sig_atomic_t *stop,
 	int rc = open_run(&sh, o, &info, err);
 	if (rc == 0 && p->u.config_path)
 		rc = enum_store_config(&store, sh.run, p->u.config_path, err);
-	double t0 = enum_now();
+	double t0 = enum_now(), c0 = enum_cpu_now();
 	if (rc == 0)
 		rc = run_workers(&sh, o, sum->estimate);
 	if (rc == 0 && enum_store_flush(&store, err))
 		rc = -1;
 	sum->seconds = enum_now() - t0;
+	sum->cpu_seconds = enum_cpu_now() - c0;
 	sum->session_states = atomic_load(&sh.done_states);
 	sum->session_classes = atomic_load(&sh.done_classes);
 	sum->run_id = sh.run;

@@ -39,7 +39,9 @@ struct enum_summary {
 	uint64_t estimate;         /* raw states this shard was to visit */
 	uint64_t items, items_done;
 	struct enum_tally t[2];    /* the run's totals (all sessions) */
-	double seconds;            /* this session */
+	double seconds;            /* this session, wall clock */
+	double cpu_seconds;        /* this session, user + system time of
+				    * every thread of the process */
 	uint64_t session_states;   /* raw states this session covered */
 	uint64_t session_classes;  /* of them, classes actually evaluated */
 	bool complete, interrupted, refused;
@@ -63,6 +65,9 @@ struct enum_progress {
 
 /* enum_now: monotonic seconds. */
 double enum_now(void);
+/* enum_cpu_now: user + system seconds the process (all its threads) has
+ * used so far. */
+double enum_cpu_now(void);
 void enum_progress_init(struct enum_progress *p, uint64_t total, bool quiet);
 void enum_progress_update(struct enum_progress *p, uint64_t done,
 			  uint64_t classes, bool force);

@@ -19,6 +19,13 @@ void model_cycle_memo_init(struct model_cycle_memo *m,
 	m->base = cy->base;
 }
 
+void model_cycle_memo_use_cache(struct model_cycle_memo *m,
+				struct model_spread_cache *k)
+{
+	assert(m && k && k->c == m->cluster && m->spread_part == MODEL_MEMO_UNSET);
+	m->cache = k;
+}
+
 void model_cycle_memo_release(struct model_cycle_memo *m)
 {
 	assert(m);
@@ -26,6 +33,7 @@ void model_cycle_memo_release(struct model_cycle_memo *m)
 		model_pod_table_release(&m->pods);
 	if (m->spread_part == MODEL_MEMO_READY)
 		model_spread_prefilter_release(&m->spread);
+	model_spread_static_free(m->own_static);
 	memset(m, 0, sizeof *m);
 }
 
@@ -61,14 +69,21 @@ enum model_memo_part model_cycle_memo_spread(
 	if (!m)
 		return MODEL_MEMO_UNSET;
 	if (m->spread_part == MODEL_MEMO_UNSET) {
-		/* the base state only depends on the key: build it from a
-		 * delta-free cycle so nothing of cy's deltas leaks into it */
-		struct model_cycle base = *cy;
-		base.view = base.base;
-		base.deltas = NULL;
-		base.n_deltas = 0;
-		m->spread_part = model_spread_prefilter_init_base(&base, &m->spread)
-			? MODEL_MEMO_READY : MODEL_MEMO_SKIP;
+		/* the base state only depends on the key: the pod-only part
+		 * summed over base's placement, nothing of cy's deltas */
+		const struct model_spread_static *sp;
+		if (m->cache) {
+			sp = model_spread_cache_get(m->cache, m->profile, m->pod);
+		} else {
+			m->own_static = model_spread_static_new(m->cluster, m->profile,
+								m->pod);
+			sp = m->own_static;
+		}
+		m->spread_part = MODEL_MEMO_SKIP;
+		if (!sp->skip) {
+			model_spread_prefilter_init_static(&m->spread, sp, m->base);
+			m->spread_part = MODEL_MEMO_READY;
+		}
 	}
 	if (m->spread_part == MODEL_MEMO_READY)
 		*out = &m->spread;

@@ -37,7 +37,11 @@ struct model_cycle_memo {
 	bool pods_ready;
 	struct model_pod_table pods;
 
-	/* PodTopologySpread: the PreFilter state on base, before deltas */
+	/* PodTopologySpread: the PreFilter state on base, before deltas,
+	 * built from the pod-only part: the cache's (borrowed, see
+	 * model_cycle_memo_use_cache) or the memo's own */
+	struct model_spread_cache *cache;
+	struct model_spread_static *own_static;
 	enum model_memo_part spread_part;
 	struct model_spread_prefilter spread;
 };
@@ -47,6 +51,12 @@ struct model_cycle_memo {
  * model_cycle_memo_release. */
 void model_cycle_memo_init(struct model_cycle_memo *m,
 			   const struct model_cycle *cy);
+
+/* model_cycle_memo_use_cache: m takes PodTopologySpread's pod-only part
+ * from k (a cache of m's cluster, which must outlive m) instead of
+ * building its own; call before the memo's first use. */
+void model_cycle_memo_use_cache(struct model_cycle_memo *m,
+				struct model_spread_cache *k);
 
 /* model_cycle_memo_release: frees what m owns. */
 void model_cycle_memo_release(struct model_cycle_memo *m);

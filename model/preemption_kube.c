@@ -376,7 +376,8 @@ static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
  * non-violating candidate and numCandidates in all. */
 static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 		    const struct snapshot *s, int pod, const int *potential,
-		    int n, uint64_t offset_draw, const int32_t *allowed)
+		    int n, uint64_t offset_draw, const int32_t *allowed,
+		    struct model_spread_cache *cache)
 {
 	int offset = (int)(offset_draw % (uint64_t)n);
 	int32_t want = num_candidates(prof, n);
@@ -387,6 +388,8 @@ static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 	};
 	struct model_cycle_memo memo;
 	model_cycle_memo_init(&memo, &key);
+	if (cache)
+		model_cycle_memo_use_cache(&memo, cache);
 	for (int i = 0; i < n; i++) {
 		dry_run_node(d, prof, s, pod, potential[(offset + i) % n],
 			     allowed, &memo);
@@ -509,7 +512,7 @@ int model_preempt_kube(const struct sched_profile *prof,
 			xmalloc(sizeof *allowed * (size_t)(c->n_pdbs + 1));
 		model_pdb_allowed(s, allowed);
 		dry_run(&d, prof, s, pod, potential, np,
-			opts ? opts->offset_draw : 0, allowed);
+			opts ? opts->offset_draw : 0, allowed, r->spread_cache);
 		free(allowed);
 	}
 	if (d.n_nonviolating + d.n_violating > 0)

@@ -69,6 +69,8 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	/* keyed on the context's cluster, which outlives the cache */
 	model_spread_cache_init(&x->spread_cache, x->c);
 	x->mr.spread_cache = &x->spread_cache;
+	model_pod_table_init(&x->pod_table, x->c);
+	x->mr.pod_table = &x->pod_table;
 	size_t n = (size_t)x->c->n_pods + 1;
 	x->placed = xcalloc(n, sizeof *x->placed);
 	x->waiting = xcalloc(n, sizeof *x->waiting);
@@ -88,6 +90,7 @@ void enum_ctx_release(struct enum_ctx *x)
 	model_cycle_result_release(&x->mr);
 	model_cycle_result_release(&x->orr);
 	model_spread_cache_release(&x->spread_cache);
+	model_pod_table_release(&x->pod_table);
 	free(x->placed);
 	free(x->waiting);
 	free(x->queued_at);
@@ -301,7 +304,10 @@ static void step_invariants(struct enum_ctx *x, const struct model_step *st,
 	m.queued_at = x->queued_at;
 	m.steps = 1;
 	m.bind_verdict = bind_verdict;
-	model_invariants_check(&m, &x->snap, st);
+	m.pods = &x->pod_table;
+	/* termination needs a run's history: a fresh m has none, so only
+	 * the step's own invariants can break here */
+	model_invariants_check_step(&m, &x->snap, st);
 	for (int i = 0; i < MODEL_INV_COUNT; i++) {
 		if (i == MODEL_INV_TERMINATION || !m.inv.broken[i] || out->inv[i])
 			continue;

@@ -21,6 +21,7 @@
 
 #include "../model/error.h"
 #include "../model/model.h"
+#include "../model/pod_requests.h"
 #include "../model/preemption.h"
 #include "../model/scheduler.h"
 #include "../model/spread_prefilter.h"
@@ -237,6 +238,9 @@ struct enum_ctx {
 	/* the pod-only PodTopologySpread parts of c's pods, for every model
 	 * cycle, preemption and hard_ok of this context (checks.c) */
 	struct model_spread_cache spread_cache;
+	/* every pod's PodRequests rows, for the same users and the
+	 * capacity invariant (step_invariants) */
+	struct model_pod_table pod_table;
 };
 
 /* enum_ctx_init: for scenario sc (borrowed); pair with enum_ctx_release. */

@@ -26,6 +26,13 @@ void model_cycle_memo_use_cache(struct model_cycle_memo *m,
 	m->cache = k;
 }
 
+void model_cycle_memo_use_pods(struct model_cycle_memo *m,
+			       struct model_pod_table *t)
+{
+	assert(m && t && t->cluster == m->cluster && !m->pods_ready);
+	m->pods_lent = t;
+}
+
 void model_cycle_memo_release(struct model_cycle_memo *m)
 {
 	assert(m);
@@ -52,6 +59,8 @@ struct model_pod_table *model_cycle_memo_pods(const struct model_cycle *cy)
 	struct model_cycle_memo *m = memo_of(cy);
 	if (!m)
 		return NULL;
+	if (m->pods_lent)
+		return m->pods_lent;
 	if (!m->pods_ready) {
 		model_pod_table_init(&m->pods, m->cluster);
 		m->pods_ready = true;

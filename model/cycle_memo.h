@@ -33,7 +33,10 @@ struct model_cycle_memo {
 	int pod;
 	const struct snapshot *base;
 
-	/* every pod's PodRequests and NonZero (a function of the cluster) */
+	/* every pod's PodRequests and NonZero (a function of the cluster):
+	 * a borrowed table of the cluster (model_cycle_memo_use_pods) or
+	 * the memo's own */
+	struct model_pod_table *pods_lent;
 	bool pods_ready;
 	struct model_pod_table pods;
 
@@ -57,6 +60,11 @@ void model_cycle_memo_init(struct model_cycle_memo *m,
  * building its own; call before the memo's first use. */
 void model_cycle_memo_use_cache(struct model_cycle_memo *m,
 				struct model_spread_cache *k);
+
+/* model_cycle_memo_use_pods: m reads the pod rows from t (a table of
+ * m's cluster, which must outlive m) instead of filling its own. */
+void model_cycle_memo_use_pods(struct model_cycle_memo *m,
+			       struct model_pod_table *t);
 
 /* model_cycle_memo_release: frees what m owns. */
 void model_cycle_memo_release(struct model_cycle_memo *m);

@@ -21,6 +21,7 @@
 #include "plugin.h"
 
 struct model_spread_cache;
+struct model_pod_table;
 
 /* The filter plugins in kube's Filter order and the score plugins in kube's
  * Score order (reference §1.1); SelectorSpread last (reference §6). */
@@ -75,6 +76,9 @@ struct model_cycle_result {
 	 * cycles and preemptions given this result take them from; whoever
 	 * sets it keeps it alive as long as the result. */
 	struct model_spread_cache *spread_cache;
+	/* Borrowed, optional likewise: a pod table of the cluster
+	 * (pod_requests.h) the cycles given this result read rows from. */
+	struct model_pod_table *pod_table;
 };
 
 /* model_cycle_init / model_cycle_release: a result for c (malloc'ed

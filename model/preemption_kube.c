@@ -373,11 +373,12 @@ static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
 }
 
 /* DryRunPreemption: walk potential[(offset + i) % n] until there is a
- * non-violating candidate and numCandidates in all. */
+ * non-violating candidate and numCandidates in all.  r, the failed cycle,
+ * lends its cluster caches to the dry run's memo. */
 static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 		    const struct snapshot *s, int pod, const int *potential,
 		    int n, uint64_t offset_draw, const int32_t *allowed,
-		    struct model_spread_cache *cache)
+		    const struct model_cycle_result *r)
 {
 	int offset = (int)(offset_draw % (uint64_t)n);
 	int32_t want = num_candidates(prof, n);
@@ -388,8 +389,10 @@ static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 	};
 	struct model_cycle_memo memo;
 	model_cycle_memo_init(&memo, &key);
-	if (cache)
-		model_cycle_memo_use_cache(&memo, cache);
+	if (r->spread_cache)
+		model_cycle_memo_use_cache(&memo, r->spread_cache);
+	if (r->pod_table)
+		model_cycle_memo_use_pods(&memo, r->pod_table);
 	for (int i = 0; i < n; i++) {
 		dry_run_node(d, prof, s, pod, potential[(offset + i) % n],
 			     allowed, &memo);
@@ -512,7 +515,7 @@ int model_preempt_kube(const struct sched_profile *prof,
 			xmalloc(sizeof *allowed * (size_t)(c->n_pdbs + 1));
 		model_pdb_allowed(s, allowed);
 		dry_run(&d, prof, s, pod, potential, np,
-			opts ? opts->offset_draw : 0, allowed, r->spread_cache);
+			opts ? opts->offset_draw : 0, allowed, r);
 		free(allowed);
 	}
 	if (d.n_nonviolating + d.n_violating > 0)

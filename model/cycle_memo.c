@@ -98,3 +98,18 @@ enum model_memo_part model_cycle_memo_spread(
 		*out = &m->spread;
 	return m->spread_part;
 }
+
+enum model_memo_part model_cycle_memo_ipa_skip(const struct model_cycle *cy)
+{
+	assert(cy);
+	struct model_cycle_memo *m = memo_of(cy);
+	return m ? m->ipa_part : MODEL_MEMO_UNSET;
+}
+
+void model_cycle_memo_ipa_record(const struct model_cycle *cy, bool skips)
+{
+	assert(cy);
+	struct model_cycle_memo *m = memo_of(cy);
+	if (m)
+		m->ipa_part = skips ? MODEL_MEMO_SKIP : MODEL_MEMO_READY;
+}

@@ -47,6 +47,9 @@ struct model_cycle_memo {
 	struct model_spread_static *own_static;
 	enum model_memo_part spread_part;
 	struct model_spread_prefilter spread;
+
+	/* InterPodAffinity: whether its PreFilter skips on base */
+	enum model_memo_part ipa_part;
 };
 
 /* model_cycle_memo_init: an empty memo for cy's (cluster, profile, pod,
@@ -81,5 +84,16 @@ struct model_pod_table *model_cycle_memo_pods(const struct model_cycle *cy);
 enum model_memo_part model_cycle_memo_spread(
 	const struct model_cycle *cy,
 	const struct model_spread_prefilter **out);
+
+/* model_cycle_memo_ipa_skip: the InterPodAffinity PreFilter's Skip
+ * verdict on cy->base as remembered by cy's memo: MODEL_MEMO_SKIP or
+ * MODEL_MEMO_READY (does not skip), MODEL_MEMO_UNSET when cy has no memo
+ * or the memo has no verdict yet (compute it, then record it with
+ * model_cycle_memo_ipa_record). */
+enum model_memo_part model_cycle_memo_ipa_skip(const struct model_cycle *cy);
+
+/* model_cycle_memo_ipa_record: records skips, the PreFilter verdict on
+ * cy->base, in cy's memo (nothing when cy has none). */
+void model_cycle_memo_ipa_record(const struct model_cycle *cy, bool skips);
 
 #endif

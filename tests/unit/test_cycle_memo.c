@@ -12,7 +12,7 @@
  *     a delta-free cycle first) as preemption makes them;
  *   - a memo reading a lent pod table (model_cycle_memo_use_pods) and the
  *     capacity invariant reading one (model_scheduler.pods) against the
- *     same without it.
+ *     same without it; InterPodAffinity with its Skip kept in the memo.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -315,6 +315,9 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s,
 		model_filter_node_resources_fit(&lit, n, &b);
 		differs = differs || !status_eq(&a, &b);
 		model_filter_node_resources_fit(&borrow, n, &a);
+		differs = differs || !status_eq(&a, &b);
+		model_filter_inter_pod_affinity(&with, n, &a);
+		model_filter_inter_pod_affinity(&lit, n, &b);
 		differs = differs || !status_eq(&a, &b);
 		model_feasibility(&with, n, &va);
 		model_feasibility(&lit, n, &vb);

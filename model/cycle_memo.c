@@ -12,11 +12,19 @@ void model_cycle_memo_init(struct model_cycle_memo *m,
 			   const struct model_cycle *cy)
 {
 	assert(m && cy && cy->cluster && cy->profile && cy->base);
-	memset(m, 0, sizeof *m);
+	/* field by field: the parts' storage (over a KB, mostly the spread
+	 * state's inline arrays) is only read once its flag says computed,
+	 * and a memo is made for every cycle */
 	m->cluster = cy->cluster;
 	m->profile = cy->profile;
 	m->pod = cy->pod;
 	m->base = cy->base;
+	m->pods_lent = NULL;
+	m->pods_ready = false;
+	m->cache = NULL;
+	m->own_static = NULL;
+	m->spread_part = MODEL_MEMO_UNSET;
+	m->ipa_part = MODEL_MEMO_UNSET;
 }
 
 void model_cycle_memo_use_cache(struct model_cycle_memo *m,
@@ -41,7 +49,9 @@ void model_cycle_memo_release(struct model_cycle_memo *m)
 	if (m->spread_part == MODEL_MEMO_READY)
 		model_spread_prefilter_release(&m->spread);
 	model_spread_static_free(m->own_static);
-	memset(m, 0, sizeof *m);
+	m->pods_ready = false;
+	m->own_static = NULL;
+	m->spread_part = MODEL_MEMO_UNSET;
 }
 
 /* cy's memo, NULL if none; a cycle handed a memo of another key is a bug. */

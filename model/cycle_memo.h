@@ -26,6 +26,8 @@ enum model_memo_part {
 	MODEL_MEMO_SKIP         /* computed: the plugin's PreFilter skips */
 };
 
+/* model_cycle_memo_init sets the key and every flag, nothing else: a new
+ * part's flag (and any pointer release reads) must be set there too. */
 struct model_cycle_memo {
 	/* the key */
 	const struct cluster *cluster;

@@ -18,6 +18,7 @@
  */
 #include "enum.h"
 
+#include "../model/cycle_memo.h"
 #include "../model/match.h"
 #include "../model/xalloc.h"
 
@@ -65,6 +66,11 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	x->oracle.all_nodes = true;
 	model_cycle_result_init(&x->mr, x->c);
 	model_cycle_result_init(&x->orr, x->c);
+	/* keyed on the context's cluster, which outlives the cache */
+	model_spread_cache_init(&x->spread_cache, x->c);
+	x->mr.spread_cache = &x->spread_cache;
+	model_pod_table_init(&x->pod_table, x->c);
+	x->mr.pod_table = &x->pod_table;
 	size_t n = (size_t)x->c->n_pods + 1;
 	x->placed = xcalloc(n, sizeof *x->placed);
 	x->waiting = xcalloc(n, sizeof *x->waiting);
@@ -83,6 +89,8 @@ void enum_ctx_release(struct enum_ctx *x)
 	free(x->hard_memo);
 	model_cycle_result_release(&x->mr);
 	model_cycle_result_release(&x->orr);
+	model_spread_cache_release(&x->spread_cache);
+	model_pod_table_release(&x->pod_table);
 	free(x->placed);
 	free(x->waiting);
 	free(x->queued_at);
@@ -296,7 +304,10 @@ static void step_invariants(struct enum_ctx *x, const struct model_step *st,
 	m.queued_at = x->queued_at;
 	m.steps = 1;
 	m.bind_verdict = bind_verdict;
-	model_invariants_check(&m, &x->snap, st);
+	m.pods = &x->pod_table;
+	/* termination needs a run's history: a fresh m has none, so only
+	 * the step's own invariants can break here */
+	model_invariants_check_step(&m, &x->snap, st);
 	for (int i = 0; i < MODEL_INV_COUNT; i++) {
 		if (i == MODEL_INV_TERMINATION || !m.inv.broken[i] || out->inv[i])
 			continue;
@@ -437,11 +448,19 @@ static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
 		.cluster = x->c, .profile = prof, .pod = q,
 		.base = view, .view = view,
 	};
+	/* a memo for this call (view does not change in it) whose
+	 * PodTopologySpread part is summed from the context's cached
+	 * pod-only part of q instead of being rebuilt literally */
+	struct model_cycle_memo memo;
+	model_cycle_memo_init(&memo, &cy);
+	model_cycle_memo_use_cache(&memo, &x->spread_cache);
+	cy.memo = &memo;
 	const struct model_status *st = NULL;
 	int bad = hard_failure(x, &cy, node, &st);
 	if (bad >= 0)
 		snprintf(why, len, "%s: %s", config_plugin_name(bad),
 			 st->n_reasons ? model_status_reason(st, 0) : "rejected");
+	model_cycle_memo_release(&memo);
 	return bad < 0;
 }
 

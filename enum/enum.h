@@ -21,8 +21,10 @@
 
 #include "../model/error.h"
 #include "../model/model.h"
+#include "../model/pod_requests.h"
 #include "../model/preemption.h"
 #include "../model/scheduler.h"
+#include "../model/spread_prefilter.h"
 #include "../oracle/oracle.h"
 #include "ytree.h"
 
@@ -240,6 +242,12 @@ struct enum_ctx {
 	uint8_t *hard_memo;
 	int64_t *queued_at;
 	bool step_invariants;          /* placements: the one-step invariants */
+	/* the pod-only PodTopologySpread parts of c's pods, for every model
+	 * cycle, preemption and hard_ok of this context (checks.c) */
+	struct model_spread_cache spread_cache;
+	/* every pod's PodRequests rows, for the same users and the
+	 * capacity invariant (step_invariants) */
+	struct model_pod_table pod_table;
 };
 
 /* enum_ctx_init: for scenario sc (borrowed); pair with enum_ctx_release. */

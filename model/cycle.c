@@ -72,7 +72,7 @@ void model_cycle_result_release(struct model_cycle_result *r)
 	free(r->total);
 	free(r->viable);
 	free(r->message);
-	memset(r, 0, sizeof *r);
+	memset(r, 0, sizeof *r);   /* spread_cache, pod_table are borrowed */
 	r->pod = -1;
 	r->nominated_node = -1;
 }
@@ -349,6 +349,10 @@ int model_schedule_cycle(const struct sched_profile *prof,
 		.base = s, .view = s, .deltas = NULL, .n_deltas = 0,
 	};
 	model_cycle_memo_init(&memo, &cy);
+	if (r->spread_cache)
+		model_cycle_memo_use_cache(&memo, r->spread_cache);
+	if (r->pod_table)
+		model_cycle_memo_use_pods(&memo, r->pod_table);
 	cy.memo = &memo;
 	run_cycle(&cy, r);
 	model_cycle_memo_release(&memo);

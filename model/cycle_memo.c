@@ -12,11 +12,33 @@ void model_cycle_memo_init(struct model_cycle_memo *m,
 			   const struct model_cycle *cy)
 {
 	assert(m && cy && cy->cluster && cy->profile && cy->base);
-	memset(m, 0, sizeof *m);
+	/* field by field: the parts' storage (over a KB, mostly the spread
+	 * state's inline arrays) is only read once its flag says computed,
+	 * and a memo is made for every cycle */
 	m->cluster = cy->cluster;
 	m->profile = cy->profile;
 	m->pod = cy->pod;
 	m->base = cy->base;
+	m->pods_lent = NULL;
+	m->pods_ready = false;
+	m->cache = NULL;
+	m->own_static = NULL;
+	m->spread_part = MODEL_MEMO_UNSET;
+	m->ipa_part = MODEL_MEMO_UNSET;
+}
+
+void model_cycle_memo_use_cache(struct model_cycle_memo *m,
+				struct model_spread_cache *k)
+{
+	assert(m && k && k->c == m->cluster && m->spread_part == MODEL_MEMO_UNSET);
+	m->cache = k;
+}
+
+void model_cycle_memo_use_pods(struct model_cycle_memo *m,
+			       struct model_pod_table *t)
+{
+	assert(m && t && t->cluster == m->cluster && !m->pods_ready);
+	m->pods_lent = t;
 }
 
 void model_cycle_memo_release(struct model_cycle_memo *m)
@@ -26,7 +48,10 @@ void model_cycle_memo_release(struct model_cycle_memo *m)
 		model_pod_table_release(&m->pods);
 	if (m->spread_part == MODEL_MEMO_READY)
 		model_spread_prefilter_release(&m->spread);
-	memset(m, 0, sizeof *m);
+	model_spread_static_free(m->own_static);
+	m->pods_ready = false;
+	m->own_static = NULL;
+	m->spread_part = MODEL_MEMO_UNSET;
 }
 
 /* cy's memo, NULL if none; a cycle handed a memo of another key is a bug. */
@@ -44,6 +69,8 @@ struct model_pod_table *model_cycle_memo_pods(const struct model_cycle *cy)
 	struct model_cycle_memo *m = memo_of(cy);
 	if (!m)
 		return NULL;
+	if (m->pods_lent)
+		return m->pods_lent;
 	if (!m->pods_ready) {
 		model_pod_table_init(&m->pods, m->cluster);
 		m->pods_ready = true;
@@ -61,16 +88,38 @@ enum model_memo_part model_cycle_memo_spread(
 	if (!m)
 		return MODEL_MEMO_UNSET;
 	if (m->spread_part == MODEL_MEMO_UNSET) {
-		/* the base state only depends on the key: build it from a
-		 * delta-free cycle so nothing of cy's deltas leaks into it */
-		struct model_cycle base = *cy;
-		base.view = base.base;
-		base.deltas = NULL;
-		base.n_deltas = 0;
-		m->spread_part = model_spread_prefilter_init_base(&base, &m->spread)
-			? MODEL_MEMO_READY : MODEL_MEMO_SKIP;
+		/* the base state only depends on the key: the pod-only part
+		 * summed over base's placement, nothing of cy's deltas */
+		const struct model_spread_static *sp;
+		if (m->cache) {
+			sp = model_spread_cache_get(m->cache, m->profile, m->pod);
+		} else {
+			m->own_static = model_spread_static_new(m->cluster, m->profile,
+								m->pod);
+			sp = m->own_static;
+		}
+		m->spread_part = MODEL_MEMO_SKIP;
+		if (!sp->skip) {
+			model_spread_prefilter_init_static(&m->spread, sp, m->base);
+			m->spread_part = MODEL_MEMO_READY;
+		}
 	}
 	if (m->spread_part == MODEL_MEMO_READY)
 		*out = &m->spread;
 	return m->spread_part;
+}
+
+enum model_memo_part model_cycle_memo_ipa_skip(const struct model_cycle *cy)
+{
+	assert(cy);
+	struct model_cycle_memo *m = memo_of(cy);
+	return m ? m->ipa_part : MODEL_MEMO_UNSET;
+}
+
+void model_cycle_memo_ipa_record(const struct model_cycle *cy, bool skips)
+{
+	assert(cy);
+	struct model_cycle_memo *m = memo_of(cy);
+	if (m)
+		m->ipa_part = skips ? MODEL_MEMO_SKIP : MODEL_MEMO_READY;
 }

@@ -26,6 +26,8 @@ enum model_memo_part {
 	MODEL_MEMO_SKIP         /* computed: the plugin's PreFilter skips */
 };
 
+/* model_cycle_memo_init sets the key and every flag, nothing else: a new
+ * part's flag (and any pointer release reads) must be set there too. */
 struct model_cycle_memo {
 	/* the key */
 	const struct cluster *cluster;
@@ -33,13 +35,23 @@ struct model_cycle_memo {
 	int pod;
 	const struct snapshot *base;
 
-	/* every pod's PodRequests and NonZero (a function of the cluster) */
+	/* every pod's PodRequests and NonZero (a function of the cluster):
+	 * a borrowed table of the cluster (model_cycle_memo_use_pods) or
+	 * the memo's own */
+	struct model_pod_table *pods_lent;
 	bool pods_ready;
 	struct model_pod_table pods;
 
-	/* PodTopologySpread: the PreFilter state on base, before deltas */
+	/* PodTopologySpread: the PreFilter state on base, before deltas,
+	 * built from the pod-only part: the cache's (borrowed, see
+	 * model_cycle_memo_use_cache) or the memo's own */
+	struct model_spread_cache *cache;
+	struct model_spread_static *own_static;
 	enum model_memo_part spread_part;
 	struct model_spread_prefilter spread;
+
+	/* InterPodAffinity: whether its PreFilter skips on base */
+	enum model_memo_part ipa_part;
 };
 
 /* model_cycle_memo_init: an empty memo for cy's (cluster, profile, pod,
@@ -47,6 +59,17 @@ struct model_cycle_memo {
  * model_cycle_memo_release. */
 void model_cycle_memo_init(struct model_cycle_memo *m,
 			   const struct model_cycle *cy);
+
+/* model_cycle_memo_use_cache: m takes PodTopologySpread's pod-only part
+ * from k (a cache of m's cluster, which must outlive m) instead of
+ * building its own; call before the memo's first use. */
+void model_cycle_memo_use_cache(struct model_cycle_memo *m,
+				struct model_spread_cache *k);
+
+/* model_cycle_memo_use_pods: m reads the pod rows from t (a table of
+ * m's cluster, which must outlive m) instead of filling its own. */
+void model_cycle_memo_use_pods(struct model_cycle_memo *m,
+			       struct model_pod_table *t);
 
 /* model_cycle_memo_release: frees what m owns. */
 void model_cycle_memo_release(struct model_cycle_memo *m);
@@ -63,5 +86,16 @@ struct model_pod_table *model_cycle_memo_pods(const struct model_cycle *cy);
 enum model_memo_part model_cycle_memo_spread(
 	const struct model_cycle *cy,
 	const struct model_spread_prefilter **out);
+
+/* model_cycle_memo_ipa_skip: the InterPodAffinity PreFilter's Skip
+ * verdict on cy->base as remembered by cy's memo: MODEL_MEMO_SKIP or
+ * MODEL_MEMO_READY (does not skip), MODEL_MEMO_UNSET when cy has no memo
+ * or the memo has no verdict yet (compute it, then record it with
+ * model_cycle_memo_ipa_record). */
+enum model_memo_part model_cycle_memo_ipa_skip(const struct model_cycle *cy);
+
+/* model_cycle_memo_ipa_record: records skips, the PreFilter verdict on
+ * cy->base, in cy's memo (nothing when cy has none). */
+void model_cycle_memo_ipa_record(const struct model_cycle *cy, bool skips);
 
 #endif

@@ -48,19 +48,18 @@ static bool status_failed(const struct model_status *st)
 }
 
 /* One RunFilterPlugins pass, but evaluating every enabled filter.  Fills
- * st[id] and failed[id] for the enabled filters; returns the plugin id of
- * the first non-success in kube's order (the status kube records), or -1. */
+ * st[id] and failed[id] for the filter ids (success, false for a disabled
+ * filter) and leaves the other ids alone; returns the plugin id of the
+ * first non-success in kube's order (the status kube records), or -1. */
 static int filter_pass(const struct model_cycle *cy, int node,
 		       struct model_status st[PLUGIN_COUNT],
 		       bool failed[PLUGIN_COUNT])
 {
 	int first = -1;
-	for (int id = 0; id < PLUGIN_COUNT; id++) {
-		model_status_ok(&st[id]);
-		failed[id] = false;
-	}
 	for (int i = 0; i < MODEL_N_FILTERS; i++) {
 		enum plugin_id id = model_filter_ids[i];
+		model_status_ok(&st[id]);
+		failed[id] = false;
 		if (!cy->profile->filter[id])
 			continue;
 		filter_fn(id)(cy, node, &st[id]);
@@ -173,8 +172,10 @@ void model_feasibility(const struct model_cycle *cy, int node,
 	if (q != q_stack)
 		free(q);
 
-	struct model_status st2[PLUGIN_COUNT];   /* pass 2's statuses */
-	bool failed2[PLUGIN_COUNT] = {0};  /* filter_pass sets only filter ids */
+	/* pass 2's statuses: filter_pass sets the filter ids, the only ones
+	 * read (failed2 is false for the others) */
+	struct model_status st2[PLUGIN_COUNT];
+	bool failed2[PLUGIN_COUNT] = {0};
 	int first2 = filter_pass(cy, node, st2, failed2);
 	for (int id = 0; id < PLUGIN_COUNT; id++) {
 		if (out->failed[id] || !failed2[id])

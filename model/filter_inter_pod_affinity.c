@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "affinity_terms.h"
+#include "cycle_memo.h"
 #include "match.h"
 #include "plugin.h"
 #include "quirks.h"
@@ -69,13 +70,25 @@ static bool existing_anti(const struct model_cycle *cy,
 }
 
 /* Spec: Skip(base) == ~ExistingAnti(base, P, NULL)
- *                     /\ P.requiredAffinity = {} /\ P.requiredAntiAffinity = {} */
+ *                     /\ P.requiredAffinity = {} /\ P.requiredAntiAffinity = {}
+ * A function of (cluster, pod, base), the memo's key: the cycle's memo
+ * keeps it for every node's call. */
 static bool prefilter_skips(const struct model_cycle *cy)
 {
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	if (p->n_affinity || p->n_anti_affinity)
 		return false;
-	return !existing_anti(cy, cy->base, NULL);
+	switch (model_cycle_memo_ipa_skip(cy)) {
+	case MODEL_MEMO_SKIP:
+		return true;
+	case MODEL_MEMO_READY:
+		return false;
+	case MODEL_MEMO_UNSET:
+		break;
+	}
+	bool skips = !existing_anti(cy, cy->base, NULL);
+	model_cycle_memo_ipa_record(cy, skips);
+	return skips;
 }
 
 /*

@@ -41,13 +41,26 @@
  * Initially p[0] = p[1] = ("", MaxInt32).  Only values held in p are
  * compared, so after an increase p[0] may no longer be the minimum.
  */
-static void critical_path_update(struct model_spread_critical_path p[2], const char *v,
+
+/* v = p.value: every value update sees is pair `pair` of the slot's own
+ * pairs and a value names one pair of a slot, so a path holding a pair
+ * holds v exactly when it holds that pair; the initial "" holds v when v
+ * is "" (a label value may be empty). */
+static bool path_holds(const struct model_spread_critical_path *p, const char *v,
+		       int pair)
+{
+	return p->pair >= 0 ? p->pair == pair : v[0] == '\0';
+}
+
+static void critical_path_update(struct model_spread_critical_path p[2],
+				 const struct model_spread_pairs *pairs, int pair,
 				 int64_t k)
 {
+	const char *v = pairs->items[pair].value;
 	int i = -1;
-	if (strcmp(v, p[0].value) == 0)
+	if (path_holds(&p[0], v, pair))
 		i = 0;
-	else if (strcmp(v, p[1].value) == 0)
+	else if (path_holds(&p[1], v, pair))
 		i = 1;
 	if (i >= 0) {
 		p[i].num = k;
@@ -62,9 +75,11 @@ static void critical_path_update(struct model_spread_critical_path p[2], const c
 		p[1] = p[0];
 		p[0].value = v;
 		p[0].num = k;
+		p[0].pair = pair;
 	} else if (k < p[1].num) {
 		p[1].value = v;
 		p[1].num = k;
+		p[1].pair = pair;
 	}
 }
 
@@ -123,20 +138,55 @@ static void pts_count_base(struct model_spread_prefilter *st, const struct snaps
 		free(counts);
 }
 
-/* DomainsNum per slot, and the critical paths built by calling update for
- * every pair.  kube walks a Go map here (random order); kso walks pairs in
- * registration order, which only decides among equal counts. */
-static void pts_build_paths(struct model_spread_prefilter *st, int *domains)
+/* DomainsNum per slot: the number of pairs registered for it. */
+static void pts_build_domains(const struct model_spread_prefilter *st, int *domains)
+{
+	for (int s = 0; s < st->cs->n; s++)
+		domains[s] = 0;
+	for (int k = 0; k < st->pairs.n; k++)
+		domains[st->pairs.items[k].slot]++;
+}
+
+/* The critical paths built by calling update for every pair.  kube walks
+ * a Go map here (random order); kso walks pairs in registration order,
+ * which only decides among equal counts. */
+static void pts_build_paths(struct model_spread_prefilter *st)
 {
 	for (int s = 0; s < st->cs->n; s++) {
-		domains[s] = 0;
 		st->paths[s][0].value = st->paths[s][1].value = "";
 		st->paths[s][0].num = st->paths[s][1].num = INT32_MAX;
+		st->paths[s][0].pair = st->paths[s][1].pair = -1;
 	}
 	for (int k = 0; k < st->pairs.n; k++) {
 		const struct model_spread_pair *pr = &st->pairs.items[k];
-		domains[pr->slot]++;
-		critical_path_update(st->paths[pr->slot], pr->value, pr->count);
+		critical_path_update(st->paths[pr->slot], &st->pairs, k, pr->count);
+	}
+}
+
+/* pts_count_base from the pod-only part: TpPairToMatchNum[(slot, N[key])]
+ * sums count(N, c) over the hosts N, c the slot's contributing constraint
+ * on N; count(N, c) is the number of pods bound to N that c counts, so
+ * each bound pod adds 1 to the pair of its node in every slot whose
+ * contributing constraint there counts it. */
+static void pts_count_static(struct model_spread_prefilter *st,
+			     const struct model_spread_static *sp,
+			     const struct snapshot *base)
+{
+	const struct cluster *cl = st->c;
+	size_t nn = (size_t)cl->n_nodes, np = (size_t)cl->n_pods;
+	int nc = st->cs->n;
+	for (int q = 0; q < cl->n_pods; q++) {
+		int n = base->pod_node[q];
+		if (n < 0)
+			continue;
+		for (int s = 0; s < nc; s++) {
+			size_t cell = (size_t)s * nn + (size_t)n;
+			int i = sp->contrib[cell];
+			if (i < 0 || !sp->counted[(size_t)i * np + (size_t)q])
+				continue;
+			assert(sp->node_pair[cell] >= 0);
+			st->pairs.items[sp->node_pair[cell]].count++;
+		}
 	}
 }
 
@@ -168,7 +218,7 @@ static void pts_apply_delta(struct model_spread_prefilter *st, const struct mode
 		const char *v = labels_get(&m->labels, c->key);
 		int k = model_spread_pairs_add(&st->pairs, s, v, NULL);
 		st->pairs.items[k].count += d->sign;
-		critical_path_update(st->paths[s], v, st->pairs.items[k].count);
+		critical_path_update(st->paths[s], &st->pairs, k, st->pairs.items[k].count);
 	}
 }
 
@@ -233,9 +283,30 @@ bool model_spread_prefilter_init_base(const struct model_cycle *cy,
 						 &st->pod->labels);
 	st->self = self;
 	pts_count_base(st, cy->base, cy->pod);
-	pts_build_paths(st, domains);
+	pts_build_domains(st, domains);
+	pts_build_paths(st);
 	st->domains = domains;
 	return true;
+}
+
+void model_spread_prefilter_init_static(struct model_spread_prefilter *st,
+					const struct model_spread_static *sp,
+					const struct snapshot *base)
+{
+	assert(st && sp && base && !sp->skip && base->cluster == sp->c);
+	memset(st, 0, sizeof *st);
+	st->c = sp->c;
+	st->pod = &sp->c->pods[sp->pod];
+	st->derived = true;
+	st->cs = &sp->cs;
+	st->domains = sp->domains;
+	st->self = sp->self;
+	st->node_pair = sp->node_pair;
+	st->n_static_pairs = sp->pairs.n;
+	model_spread_pairs_copy(&st->pairs, &sp->pairs);
+	st->paths = paths_storage(st, st->cs->n);
+	pts_count_static(st, sp, base);
+	pts_build_paths(st);
 }
 
 bool model_spread_prefilter_init(const struct model_cycle *cy,
@@ -251,7 +322,7 @@ void model_spread_prefilter_derive(struct model_spread_prefilter *dst,
 				   const struct model_spread_prefilter *base,
 				   const struct model_cycle *cy)
 {
-	assert(dst && base && cy && !base->derived);
+	assert(dst && base && cy);
 	assert(base->c == cy->cluster && base->pod == &cy->cluster->pods[cy->pod]);
 	memset(dst, 0, sizeof *dst);
 	dst->c = base->c;
@@ -260,6 +331,8 @@ void model_spread_prefilter_derive(struct model_spread_prefilter *dst,
 	dst->cs = base->cs;
 	dst->domains = base->domains;
 	dst->self = base->self;
+	dst->node_pair = base->node_pair;
+	dst->n_static_pairs = base->n_static_pairs;
 	model_spread_pairs_copy(&dst->pairs, &base->pairs);
 	dst->paths = paths_storage(dst, dst->cs->n);
 	memcpy(dst->paths, base->paths, sizeof *dst->paths * (size_t)dst->cs->n);
@@ -290,13 +363,35 @@ void model_spread_prefilter_release(struct model_spread_prefilter *st)
  * counts and the minimum come from the PreFilter state (not the current
  * placement), minDomains, node inclusion policies, matchLabelKeys.
  */
-static void pts_check_node(const struct model_spread_prefilter *st, const struct node *n,
+/* The pair of N[c.key] in the slot's counters (-1 none) into *k, false
+ * when N lacks the key.  A state from the pod-only part knows each node's
+ * pair among the part's pairs; only a pair a delta added is looked up. */
+static bool pts_node_pair(const struct model_spread_prefilter *st, int node, int i,
+			  int *k)
+{
+	const struct model_spread_constraint *c = &st->cs->items[i];
+	int s = model_spread_slot(st->cs, i);
+	if (st->node_pair) {
+		*k = st->node_pair[(size_t)s * (size_t)st->c->n_nodes + (size_t)node];
+		if (*k == -2)
+			return false;
+		if (*k >= 0 || st->pairs.n == st->n_static_pairs)
+			return true;
+	}
+	const char *v = labels_get(&st->c->nodes[node].labels, c->key);
+	if (!v)
+		return false;
+	*k = model_spread_pairs_find(&st->pairs, s, v);
+	return true;
+}
+
+static void pts_check_node(const struct model_spread_prefilter *st, int node,
 			   struct model_status *out)
 {
 	for (int i = 0; i < st->cs->n; i++) {
 		const struct model_spread_constraint *c = &st->cs->items[i];
-		const char *v = labels_get(&n->labels, c->key);
-		if (!v) {
+		int k;
+		if (!pts_node_pair(st, node, i, &k)) {
 			model_status_add(out, MODEL_UAU, REASON_MISSING_LABEL);
 			return;
 		}
@@ -307,7 +402,6 @@ static void pts_check_node(const struct model_spread_prefilter *st, const struct
 		if (st->domains[s] < c->min_domains)
 			min_match = 0;
 		int64_t self = st->self[i] ? 1 : 0;
-		int k = model_spread_pairs_find(&st->pairs, s, v);
 		int64_t match = k >= 0 ? st->pairs.items[k].count : 0;
 		if (match + self - min_match > c->max_skew) {
 			model_status_add(out, MODEL_UNSCHEDULABLE, REASON_SKEW);
@@ -325,7 +419,6 @@ void model_filter_pod_topology_spread(const struct model_cycle *cy, int node,
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
 	model_status_ok(out);
-	const struct node *n = &cy->cluster->nodes[node];
 	const struct model_spread_prefilter *base;
 	struct model_spread_prefilter st;
 	switch (model_cycle_memo_spread(cy, &base)) {
@@ -334,7 +427,7 @@ void model_filter_pod_topology_spread(const struct model_cycle *cy, int node,
 	case MODEL_MEMO_READY:
 		/* nothing to replay: the base state is the cycle's */
 		if (cy->n_deltas == 0 && MODEL_QUIRK_SPREAD_APPROX_CRITICAL_PATHS) {
-			pts_check_node(base, n, out);
+			pts_check_node(base, node, out);
 			return;
 		}
 		model_spread_prefilter_derive(&st, base, cy);
@@ -344,6 +437,6 @@ void model_filter_pod_topology_spread(const struct model_cycle *cy, int node,
 			return;
 		break;
 	}
-	pts_check_node(&st, n, out);
+	pts_check_node(&st, node, out);
 	model_spread_prefilter_release(&st);
 }

@@ -50,6 +50,25 @@ struct fit_count {
 	char text[MODEL_STATUS_TEXT + 16];   /* "<count> <reason>" */
 };
 
+/* text = "<count> <reason>" (what snprintf "%d %s" writes; the entry
+ * holds any reason a status can), without the printf machinery: every
+ * unschedulable cycle formats one per distinct reason. */
+static void count_text(struct fit_count *h)
+{
+	char digits[16];
+	int nd = 0;
+	assert(h->count > 0);
+	for (int v = h->count; v > 0; v /= 10)
+		digits[nd++] = (char)('0' + v % 10);
+	size_t k = 0;
+	while (nd > 0)
+		h->text[k++] = digits[--nd];
+	h->text[k++] = ' ';
+	size_t n = strlen(h->reason);
+	assert(k + n < sizeof h->text);
+	memcpy(h->text + k, h->reason, n + 1);
+}
+
 static int count_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct fit_count *)a)->text,
@@ -93,8 +112,7 @@ static void add_histogram(struct fit_buf *b, const struct model_cycle_result *r)
 			count_reason(h, &n, model_status_reason(st, i));
 	}
 	for (int i = 0; i < n; i++)
-		snprintf(h[i].text, sizeof h[i].text, "%d %s", h[i].count,
-			 h[i].reason);
+		count_text(&h[i]);
 	qsort(h, (size_t)n, sizeof *h, count_cmp);
 	for (int i = 0; i < n; i++) {
 		buf_add(b, i ? ", " : " ");

@@ -99,10 +99,14 @@ static bool node_has_placed(const struct model_scheduler *m, int node,
 		if (!m->placed[p] || m->snap.pod_node[p] != node)
 			continue;
 		any = true;
-		model_pod_requests(c, &c->pods[p], scratch);
+		const int64_t *req = scratch;
+		if (m->pods)
+			req = model_pod_table_get(m->pods, p, NULL, NULL);
+		else
+			model_pod_requests(c, &c->pods[p], scratch);
 		for (int r = 0; r < c->n_res; r++)
-			if (scratch[r] > asked[r])
-				asked[r] = scratch[r];
+			if (req[r] > asked[r])
+				asked[r] = req[r];
 	}
 	return any;
 }
@@ -114,7 +118,11 @@ static void check_node_capacity(struct model_scheduler *m, int node,
 	const struct node *n = &c->nodes[node];
 	int count = 0;
 	bool found;
-	model_node_requested(&m->snap, node, requested, NULL, NULL, &count);
+	if (m->pods)
+		model_node_requested_table(m->pods, &m->snap, node, requested, NULL,
+					   NULL, &count);
+	else
+		model_node_requested(&m->snap, node, requested, NULL, NULL, &count);
 	int64_t pods = resource_values_get(&n->allocatable, RES_PODS, &found);
 	if (count > pods) {
 		breach(m, MODEL_INV_CAPACITY, "node %s holds %d pods, "
@@ -294,17 +302,24 @@ static bool check_termination(struct model_scheduler *m)
 	return false;
 }
 
+void model_invariants_check_step(struct model_scheduler *m,
+				 const struct snapshot *before,
+				 const struct model_step *st)
+{
+	assert(m && before && st);
+	if (st->action == MODEL_STEP_BIND)
+		check_bind(m, before, st);
+	if (st->action == MODEL_STEP_PREEMPT)
+		check_preemption(m, st);
+	check_capacity(m);
+}
+
 bool model_invariants_check(struct model_scheduler *m,
 			    const struct snapshot *before,
 			    const struct model_step *st)
 {
 	assert(m && before);
-	if (st) {
-		if (st->action == MODEL_STEP_BIND)
-			check_bind(m, before, st);
-		if (st->action == MODEL_STEP_PREEMPT)
-			check_preemption(m, st);
-		check_capacity(m);
-	}
+	if (st)
+		model_invariants_check_step(m, before, st);
 	return check_termination(m);
 }

@@ -20,6 +20,9 @@
 
 #include "plugin.h"
 
+struct model_spread_cache;
+struct model_pod_table;
+
 /* The filter plugins in kube's Filter order and the score plugins in kube's
  * Score order (reference §1.1); SelectorSpread last (reference §6). */
 #define MODEL_N_FILTERS 8
@@ -68,6 +71,14 @@ struct model_cycle_result {
 	int nominated_node;               /* the pod's nominated node when the
 					   * nominated-node fast path (reference
 					   * §1.3 step 3) chose it, else -1 */
+	/* Borrowed, optional (NULL after init): a cache of the cluster's
+	 * pod-only PodTopologySpread parts (spread_prefilter.h) that the
+	 * cycles and preemptions given this result take them from; whoever
+	 * sets it keeps it alive as long as the result. */
+	struct model_spread_cache *spread_cache;
+	/* Borrowed, optional likewise: a pod table of the cluster
+	 * (pod_requests.h) the cycles given this result read rows from. */
+	struct model_pod_table *pod_table;
 };
 
 /* model_cycle_init / model_cycle_release: a result for c (malloc'ed

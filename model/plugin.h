@@ -56,8 +56,14 @@ static inline const char *model_status_reason(const struct model_status *st,
 	return st->text + st->off[i];
 }
 
-/* model_status_ok: success, no reasons. */
-void model_status_ok(struct model_status *st);
+/* model_status_ok: success, no reasons.  Inline: every filter and every
+ * Feasibility call starts its statuses with it. */
+static inline void model_status_ok(struct model_status *st)
+{
+	st->code = MODEL_SUCCESS;
+	st->n_reasons = 0;
+	st->used = 0;
+}
 
 /* model_status_add: model_status_fail without formatting: the worse code,
  * reason appended (dropped beyond MODEL_MAX_REASONS; cut when text[] is

@@ -225,6 +225,23 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 
 /* ---------------------------------------------------------- the message */
 
+/* v >= 0 in decimal at dst (no terminator), as "%d" writes it; returns
+ * the number of characters (at most 10).  The message is built for every
+ * failed preemption: printf and memory streams cost more than the rest. */
+static size_t decimal(char *dst, int v)
+{
+	assert(v >= 0);
+	char digits[16];
+	size_t nd = 0;
+	do {
+		digits[nd++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	for (size_t i = 0; i < nd; i++)
+		dst[i] = digits[nd - 1 - i];
+	return nd;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -257,28 +274,38 @@ static char *fit_message(int n_nodes, const struct model_status *st,
 			count[j]++;
 		}
 	char **line = xmalloc(sizeof *line * (size_t)(u + 1));
+	size_t total = 0;
 	for (int j = 0; j < u; j++) {
-		size_t len = strlen(reason[j]) + 16;
-		line[j] = xmalloc(len);
-		snprintf(line[j], len, "%d %s", count[j], reason[j]);
+		/* "%d %s" */
+		size_t n = strlen(reason[j]);
+		line[j] = xmalloc(n + 16);
+		size_t k = decimal(line[j], count[j]);
+		line[j][k++] = ' ';
+		memcpy(line[j] + k, reason[j], n + 1);
+		total += k + n + 2;   /* with the ", " or " " before it */
 	}
 	qsort(line, (size_t)u, sizeof *line, cmp_str);
 
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-	if (!f) {
-		fprintf(stderr, "kso: out of memory\n");
-		abort();
-	}
-	fprintf(f, "0/%d nodes are available:", with_status);
+	static const char head[] = " nodes are available:";
+	char *buf = xmalloc(2 + 16 + sizeof head + total + 2);
+	size_t k = 0;
+	buf[k++] = '0';
+	buf[k++] = '/';
+	k += decimal(buf + k, with_status);
+	memcpy(buf + k, head, sizeof head - 1);
+	k += sizeof head - 1;
 	for (int j = 0; j < u; j++) {
-		fprintf(f, "%s%s", j ? ", " : " ", line[j]);
+		const char *sep = j ? ", " : " ";
+		size_t ns = strlen(sep), nl = strlen(line[j]);
+		memcpy(buf + k, sep, ns);
+		k += ns;
+		memcpy(buf + k, line[j], nl);
+		k += nl;
 		free(line[j]);
 	}
 	if (u > 0)
-		fputc('.', f);
-	fclose(f);
+		buf[k++] = '.';
+	buf[k] = '\0';
 	free(line);
 	free(count);
 	free(reason);
@@ -287,9 +314,11 @@ static char *fit_message(int n_nodes, const struct model_status *st,
 
 static char *prefixed(const char *msg)
 {
-	size_t len = strlen(msg) + sizeof "preemption: ";
-	char *s = xmalloc(len);
-	snprintf(s, len, "preemption: %s", msg);
+	static const char pre[] = "preemption: ";
+	size_t n = strlen(msg);
+	char *s = xmalloc(sizeof pre + n);
+	memcpy(s, pre, sizeof pre - 1);
+	memcpy(s + sizeof pre - 1, msg, n + 1);
 	return s;
 }
 
@@ -373,10 +402,12 @@ static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
 }
 
 /* DryRunPreemption: walk potential[(offset + i) % n] until there is a
- * non-violating candidate and numCandidates in all. */
+ * non-violating candidate and numCandidates in all.  r, the failed cycle,
+ * lends its cluster caches to the dry run's memo. */
 static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 		    const struct snapshot *s, int pod, const int *potential,
-		    int n, uint64_t offset_draw, const int32_t *allowed)
+		    int n, uint64_t offset_draw, const int32_t *allowed,
+		    const struct model_cycle_result *r)
 {
 	int offset = (int)(offset_draw % (uint64_t)n);
 	int32_t want = num_candidates(prof, n);
@@ -387,6 +418,10 @@ static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 	};
 	struct model_cycle_memo memo;
 	model_cycle_memo_init(&memo, &key);
+	if (r->spread_cache)
+		model_cycle_memo_use_cache(&memo, r->spread_cache);
+	if (r->pod_table)
+		model_cycle_memo_use_pods(&memo, r->pod_table);
 	for (int i = 0; i < n; i++) {
 		dry_run_node(d, prof, s, pod, potential[(offset + i) % n],
 			     allowed, &memo);
@@ -509,7 +544,7 @@ int model_preempt_kube(const struct sched_profile *prof,
 			xmalloc(sizeof *allowed * (size_t)(c->n_pdbs + 1));
 		model_pdb_allowed(s, allowed);
 		dry_run(&d, prof, s, pod, potential, np,
-			opts ? opts->offset_draw : 0, allowed);
+			opts ? opts->offset_draw : 0, allowed, r);
 		free(allowed);
 	}
 	if (d.n_nonviolating + d.n_violating > 0)

@@ -105,6 +105,10 @@ struct model_scheduler {
 	 * with no deltas.  The bind-feasible check then reads it instead of
 	 * recomputing the same pure function. */
 	const struct model_node_verdict *bind_verdict;
+	/* Optional, borrowed, NULL unless a caller sets it: a pod table of
+	 * the cluster (pod_requests.h) the capacity check reads each pod's
+	 * PodRequests from instead of converting them again. */
+	struct model_pod_table *pods;
 };
 
 /* model_scheduler_init: the loop on a copy of s (s is not changed). */
@@ -130,6 +134,13 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st);
 bool model_invariants_check(struct model_scheduler *m,
 			    const struct snapshot *before,
 			    const struct model_step *st);
+
+/* model_invariants_check_step: model_invariants_check without the
+ * termination invariant (the state history is neither read nor grown):
+ * the invariants of step st alone. */
+void model_invariants_check_step(struct model_scheduler *m,
+				 const struct snapshot *before,
+				 const struct model_step *st);
 
 /* model_invariants_release: frees the state history. */
 void model_invariants_release(struct model_invariants *inv);

@@ -14,16 +14,85 @@
 #include "plugin.h"
 #include "spread_constraints.h"
 
-/* criticalPaths: the two (value, count) pairs of smallest count known. */
+/* criticalPaths: the two (value, count) pairs of smallest count known;
+ * pair is value's index in the state's pairs, -1 for the initial "". */
 struct model_spread_critical_path {
 	const char *value;
 	int64_t num;
+	int pair;
 };
+
+/*
+ * The part of the PreFilter state that depends on (cluster, profile, pod)
+ * alone - the objects, never a placement: the constraints, which pods
+ * each constraint counts, which node's pair takes which constraint's
+ * count, and the pairs themselves (registered in node order whatever the
+ * counts).  The PreFilter on a placement is then a sum over the bound
+ * pods.  Heap-only (model_spread_static_new); read-only once built.
+ */
+struct model_spread_static {
+	const struct cluster *c;
+	const struct sched_profile *profile;
+	int pod;
+	bool skip;                         /* no hard constraint: PreFilter Skip */
+	struct model_spread_constraints cs;
+	bool *self;                        /* [i] Matches(c_i.sel, P.labels) */
+	int *domains;                      /* [slot] TpKeyToDomainsNum */
+	struct model_spread_pairs pairs;   /* the registered pairs, counts 0 */
+	/* [slot * n_nodes + node]: the constraint whose count(N, c) the
+	 * node's pair takes (the slot's last eligible one), -1 for none or a
+	 * node that is not a host */
+	int *contrib;
+	/* [slot * n_nodes + node]: the pair of (slot, node[slot's key]) in
+	 * pairs; -1 not registered, -2 the node lacks the key */
+	int *node_pair;
+	/* [i * n_pods + q]: q counts for constraint i when bound: q is not P,
+	 * has no deletionTimestamp, is in P's namespace and c_i.sel matches
+	 * it (never for an empty selector under the quirk) */
+	bool *counted;
+};
+
+/* model_spread_static_new: the pod-only part of the PreFilter of pod
+ * with prof on c.  Returns a heap object the caller owns; free with
+ * model_spread_static_free. */
+struct model_spread_static *model_spread_static_new(const struct cluster *c,
+						    const struct sched_profile *prof,
+						    int pod);
+
+/* model_spread_static_free: frees st (NULL is fine). */
+void model_spread_static_free(struct model_spread_static *st);
+
+/*
+ * A cache of model_spread_static per pod of one cluster, owned by whoever
+ * evaluates many placements of that cluster (one thread).  Keyed on
+ * (cluster, pod, profile): the cluster is asserted, the profile compared
+ * (a different profile rebuilds the entry); the pod objects are immutable
+ * while the cluster lives, and an entry depends on nothing else.
+ */
+struct model_spread_cache {
+	const struct cluster *c;
+	struct model_spread_static **by_pod;   /* [n_pods], NULL until asked */
+};
+
+/* model_spread_cache_init: an empty cache for c; pair with
+ * model_spread_cache_release. */
+void model_spread_cache_init(struct model_spread_cache *k, const struct cluster *c);
+
+/* model_spread_cache_release: frees every entry. */
+void model_spread_cache_release(struct model_spread_cache *k);
+
+/* model_spread_cache_get: the entry of (prof, pod), built on first use;
+ * owned by k, valid until k is released or asked for pod with another
+ * profile. */
+const struct model_spread_static *model_spread_cache_get(struct model_spread_cache *k,
+							 const struct sched_profile *prof,
+							 int pod);
 
 /* Not to be copied by value: the pointers may point into the struct's
  * own storage.  A state derived from another (model_spread_prefilter_
- * derive) shares that one's constraints, domain counts and self matches,
- * which AddPod/RemovePod never change, and owns its counters. */
+ * derive) or built from a model_spread_static borrows the constraints,
+ * domain counts and self matches, which AddPod/RemovePod never change,
+ * and owns its counters. */
 struct model_spread_prefilter {
 	const struct cluster *c;
 	const struct pod *pod;
@@ -35,7 +104,9 @@ struct model_spread_prefilter {
 
 	/* storage; the inline arrays serve while cs->n <= MODEL_SPREAD_INLINE:
 	 * the filter runs per node, the heap would cost more than it */
-	bool derived;                      /* cs, domains, self are the base's */
+	bool derived;                      /* cs, domains, self are borrowed */
+	const int *node_pair;              /* the static part's, NULL when literal */
+	int n_static_pairs;                /* pairs[0..n) are the static part's */
 	struct model_spread_constraints own_cs;
 	int *heap_domains;                 /* domains and self past the inline size */
 	bool *heap_self;
@@ -56,6 +127,14 @@ bool model_spread_prefilter_init(const struct model_cycle *cy,
  * model_spread_prefilter_derive to start from; false for Skip. */
 bool model_spread_prefilter_init_base(const struct model_cycle *cy,
 				      struct model_spread_prefilter *st);
+
+/* model_spread_prefilter_init_static: what model_spread_prefilter_init_base
+ * gives for a cycle with sp's cluster, profile and pod on placement base,
+ * from sp (which must not skip, and must outlive st).  Pair with
+ * model_spread_prefilter_release. */
+void model_spread_prefilter_init_static(struct model_spread_prefilter *st,
+					const struct model_spread_static *sp,
+					const struct snapshot *base);
 
 /* model_spread_prefilter_derive: dst (uninitialised) becomes what
  * model_spread_prefilter_init(cy) gives, starting from base =

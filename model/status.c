@@ -8,14 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void model_status_ok(struct model_status *st)
-{
-	assert(st);
-	st->code = MODEL_SUCCESS;
-	st->n_reasons = 0;
-	st->used = 0;
-}
-
 /* The worse of two codes: UAU beats Unschedulable beats Success; Error
  * beats everything. */
 static enum model_code status_worse(enum model_code a, enum model_code b)

@@ -9,7 +9,10 @@
  *   - every fixture under fixtures/ on pseudo-random placements: each
  *     filter, model_feasibility and the resource scores with a memo equal
  *     the same without one, also for cycles with deltas (a memo filled by
- *     a delta-free cycle first) as preemption makes them.
+ *     a delta-free cycle first) as preemption makes them;
+ *   - a memo reading a lent pod table (model_cycle_memo_use_pods) and the
+ *     capacity invariant reading one (model_scheduler.pods) against the
+ *     same without it; InterPodAffinity with its Skip kept in the memo.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -23,6 +26,7 @@
 #include "../../model/cycle_memo.h"
 #include "../../model/model.h"
 #include "../../model/pod_requests.h"
+#include "../../model/scheduler.h"
 #include "../../yaml/load.h"
 
 /* xorshift64: the tests' own reproducible randomness (state passed in). */
@@ -279,7 +283,7 @@ static int memo_cycles, memo_differences;
 /* One pod on placement s: every filter, Feasibility and the resource
  * scores with cy's memo against the same cycle without one. */
 static void compare_pod(const struct cluster *c, const struct snapshot *s,
-			int pod, const char *path)
+			int pod, const char *path, struct model_pod_table *lent)
 {
 	const struct sched_profile *prof = model_profile_for(c, pod);
 	if (!prof)
@@ -291,6 +295,11 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s,
 	struct model_cycle_memo memo;
 	model_cycle_memo_init(&memo, &with);
 	with.memo = &memo;
+	struct model_cycle borrow = lit;
+	struct model_cycle_memo memo2;
+	model_cycle_memo_init(&memo2, &borrow);
+	model_cycle_memo_use_pods(&memo2, lent);
+	borrow.memo = &memo2;
 	static struct model_node_verdict va, vb;
 	int *all = malloc(sizeof *all * (size_t)(c->n_nodes + 1));
 	int64_t *sa = malloc(sizeof *sa * (size_t)(c->n_nodes + 1));
@@ -304,6 +313,11 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s,
 		differs = differs || !status_eq(&a, &b);
 		model_filter_node_resources_fit(&with, n, &a);
 		model_filter_node_resources_fit(&lit, n, &b);
+		differs = differs || !status_eq(&a, &b);
+		model_filter_node_resources_fit(&borrow, n, &a);
+		differs = differs || !status_eq(&a, &b);
+		model_filter_inter_pod_affinity(&with, n, &a);
+		model_filter_inter_pod_affinity(&lit, n, &b);
 		differs = differs || !status_eq(&a, &b);
 		model_feasibility(&with, n, &va);
 		model_feasibility(&lit, n, &vb);
@@ -324,6 +338,46 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s,
 	free(sa);
 	free(sb);
 	model_cycle_memo_release(&memo);
+	model_cycle_memo_release(&memo2);
+}
+
+static int capacity_checks, capacity_breaches;
+
+/* The step invariants of binding pod to each node of s (placed alone),
+ * reading a pod table and not: the same breaches, word for word. */
+static void compare_capacity(const struct cluster *c, const struct snapshot *s,
+			     int pod, struct model_pod_table *lent)
+{
+	bool *placed = calloc((size_t)c->n_pods + 1, sizeof *placed);
+	bool *waiting = calloc((size_t)c->n_pods + 1, sizeof *waiting);
+	placed[pod] = true;
+	for (int n = 0; n < c->n_nodes; n++) {
+		struct model_scheduler m[2];
+		struct model_step st = {.pod = pod, .action = MODEL_STEP_BIND, .node = n};
+		for (int k = 0; k < 2; k++) {
+			memset(&m[k], 0, sizeof m[k]);
+			m[k].cluster = c;
+			snapshot_clone(&m[k].snap, s);
+			m[k].snap.pod_node[pod] = n;
+			m[k].placed = placed;
+			m[k].waiting = waiting;
+			m[k].steps = 1;
+			m[k].pods = k ? lent : NULL;
+			model_invariants_check_step(&m[k], s, &st);
+		}
+		for (int i = 0; i < MODEL_INV_COUNT; i++)
+			if (m[0].inv.broken[i] != m[1].inv.broken[i] ||
+			    strcmp(m[0].inv.detail[i], m[1].inv.detail[i]) != 0)
+				memo_differences++;
+		capacity_breaches += m[0].inv.broken[MODEL_INV_CAPACITY];
+		capacity_checks++;
+		for (int k = 0; k < 2; k++) {
+			snapshot_release(&m[k].snap);
+			model_invariants_release(&m[k].inv);
+		}
+	}
+	free(placed);
+	free(waiting);
 }
 
 /* A cycle with deltas (the first bound pod removed from its node) carries
@@ -382,6 +436,8 @@ static void memo_fixture(const char *path)
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
+	struct model_pod_table lent;
+	model_pod_table_init(&lent, &c);
 	uint64_t seed = 0x2545f4914f6cdd1dull ^ (uint64_t)c.n_pods;
 	for (int round = 0; round < 4; round++) {
 		/* round 0: the manifests' placement; then random ones */
@@ -391,11 +447,14 @@ static void memo_fixture(const char *path)
 		for (int p = 0; p < c.n_pods; p++) {
 			int32_t was = s.pod_node[p];
 			s.pod_node[p] = SNAP_PENDING;
-			compare_pod(&c, &s, p, path);
+			compare_pod(&c, &s, p, path, &lent);
 			compare_deltas(&c, &s, p);
+			if (model_profile_for(&c, p))
+				compare_capacity(&c, &s, p, &lent);
 			s.pod_node[p] = was;
 		}
 	}
+	model_pod_table_release(&lent);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -451,8 +510,10 @@ int main(void)
 	test_table_random();
 	const char *root = getenv("KSO_FIXTURES");
 	walk(root ? root : "fixtures");
-	printf("test_cycle_memo: %d memo cycles compared\n", memo_cycles);
+	printf("test_cycle_memo: %d memo cycles compared, %d capacity checks "
+	       "(%d breached)\n", memo_cycles, capacity_checks, capacity_breaches);
 	CHECK(memo_cycles > 100);
+	CHECK(capacity_breaches > 0);
 	CHECK_EQ(memo_differences, 0);
 	return check_done("test_cycle_memo");
 }

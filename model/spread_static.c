@@ -1,0 +1,151 @@
+/*
+ * spread_static.c - the part of PodTopologySpread's PreFilter (reference
+ * §2.11 "PreFilter (hard constraints)") that the pod objects alone decide,
+ * and a per-cluster cache of it (see spread_prefilter.h).  Nothing here
+ * defines anything new: each table is a term of the spec of pts_count_base
+ * (filter_pod_topology_spread.c) evaluated once for every placement.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match.h"
+#include "quirks.h"
+#include "spread_prefilter.h"
+#include "xalloc.h"
+
+/* counted[i][q]: the terms of count(N, c_i) about Q alone:
+ *   ~Empty(c.sel) (quirk) /\ Q # P /\ Q.deletionTimestamp = nil
+ *   /\ Q.ns = P.ns /\ Matches(c.sel, Q.labels) */
+static void static_counted(struct model_spread_static *st)
+{
+	const struct cluster *c = st->c;
+	const struct pod *p = &c->pods[st->pod];
+	for (int i = 0; i < st->cs.n; i++) {
+		const struct model_selector *sel = &st->cs.items[i].sel;
+		bool *row = st->counted + (size_t)i * (size_t)c->n_pods;
+		if (MODEL_QUIRK_SPREAD_EMPTY_SELECTOR_COUNTS_ZERO &&
+		    model_selector_is_empty(sel))
+			continue;
+		for (int q = 0; q < c->n_pods; q++) {
+			const struct pod *pq = &c->pods[q];
+			if (q == st->pod || pq->deletion.has || strcmp(pq->ns, p->ns) != 0)
+				continue;
+			row[q] = model_selector_matches(sel, &pq->labels);
+		}
+	}
+}
+
+/* contrib and the pairs: Hosts, Eligible and the node-order registration
+ * of pts_count_base, which do not look at the placement. */
+static void static_pairs(struct model_spread_static *st)
+{
+	const struct cluster *c = st->c;
+	const struct pod *p = &c->pods[st->pod];
+	size_t nn = (size_t)c->n_nodes;
+	int nc = st->cs.n;
+	for (size_t k = 0; k < (size_t)nc * nn; k++)
+		st->contrib[k] = -1;
+	model_spread_pairs_init(&st->pairs);
+	for (int n = 0; n < c->n_nodes; n++) {
+		const struct node *node = &c->nodes[n];
+		if (!model_spread_node_has_keys(node, &st->cs))
+			continue;
+		for (int i = 0; i < nc; i++)
+			if (model_spread_node_eligible(p, node, &st->cs.items[i]))
+				st->contrib[(size_t)model_spread_slot(&st->cs, i) * nn +
+					    (size_t)n] = i;
+		for (int s = 0; s < nc; s++)
+			if (st->contrib[(size_t)s * nn + (size_t)n] >= 0)
+				model_spread_pairs_add(&st->pairs, s,
+						       labels_get(&node->labels,
+								  st->cs.items[s].key),
+						       NULL);
+	}
+	for (int s = 0; s < nc; s++)
+		for (int n = 0; n < c->n_nodes; n++) {
+			const char *v = labels_get(&c->nodes[n].labels, st->cs.items[s].key);
+			st->node_pair[(size_t)s * nn + (size_t)n] =
+				v ? model_spread_pairs_find(&st->pairs, s, v) : -2;
+		}
+	for (int s = 0; s < nc; s++)
+		st->domains[s] = 0;
+	for (int k = 0; k < st->pairs.n; k++)
+		st->domains[st->pairs.items[k].slot]++;
+}
+
+struct model_spread_static *model_spread_static_new(const struct cluster *c,
+						    const struct sched_profile *prof,
+						    int pod)
+{
+	assert(c && prof && pod >= 0 && pod < c->n_pods);
+	struct model_spread_static *st = xcalloc(1, sizeof *st);
+	st->c = c;
+	st->profile = prof;
+	st->pod = pod;
+	model_spread_constraints_build(c, prof, pod, true, &st->cs);
+	int nc = st->cs.n;
+	if (nc == 0) {
+		st->skip = true;
+		return st;
+	}
+	size_t cells = (size_t)nc * (size_t)c->n_nodes;
+	st->self = xcalloc((size_t)nc, sizeof *st->self);
+	st->domains = xcalloc((size_t)nc, sizeof *st->domains);
+	st->contrib = xmalloc(sizeof *st->contrib * (cells ? cells : 1));
+	st->node_pair = xmalloc(sizeof *st->node_pair * (cells ? cells : 1));
+	st->counted = xcalloc((size_t)nc * (size_t)c->n_pods + 1, sizeof *st->counted);
+	for (int i = 0; i < nc; i++)
+		st->self[i] = model_selector_matches(&st->cs.items[i].sel,
+						     &c->pods[pod].labels);
+	static_counted(st);
+	static_pairs(st);
+	return st;
+}
+
+void model_spread_static_free(struct model_spread_static *st)
+{
+	if (!st)
+		return;
+	model_spread_constraints_release(&st->cs);
+	if (!st->skip)
+		model_spread_pairs_release(&st->pairs);
+	free(st->self);
+	free(st->domains);
+	free(st->contrib);
+	free(st->node_pair);
+	free(st->counted);
+	free(st);
+}
+
+void model_spread_cache_init(struct model_spread_cache *k, const struct cluster *c)
+{
+	assert(k && c);
+	k->c = c;
+	k->by_pod = xcalloc((size_t)c->n_pods + 1, sizeof *k->by_pod);
+}
+
+void model_spread_cache_release(struct model_spread_cache *k)
+{
+	assert(k);
+	if (k->by_pod)
+		for (int p = 0; p < k->c->n_pods; p++)
+			model_spread_static_free(k->by_pod[p]);
+	free(k->by_pod);
+	k->by_pod = NULL;
+}
+
+const struct model_spread_static *model_spread_cache_get(struct model_spread_cache *k,
+							 const struct sched_profile *prof,
+							 int pod)
+{
+	assert(k && k->by_pod && prof && pod >= 0 && pod < k->c->n_pods);
+	struct model_spread_static **e = &k->by_pod[pod];
+	if (*e && (*e)->profile != prof) {
+		model_spread_static_free(*e);
+		*e = NULL;
+	}
+	if (!*e)
+		*e = model_spread_static_new(k->c, prof, pod);
+	return *e;
+}

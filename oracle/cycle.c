@@ -144,51 +144,71 @@ struct node_eval {
 	enum model_code code;
 	int first;                        /* first failing plugin, -1 */
 	bool failed[PLUGIN_COUNT];
+	uint32_t failed_bits;             /* the same, bit p for plugin p */
 	struct model_status *status;      /* [PLUGIN_COUNT] or NULL */
 	bool clean;                       /* status[p] is Success except where
 					   * failed[p] (a previous run on e) */
 };
 
+_Static_assert(PLUGIN_COUNT <= 32, "node_eval.failed_bits holds every plugin");
+
+/* One filter's failure into e; returns true when the run stops there. */
+static bool note_failure(struct node_eval *e, int id, enum model_code code, bool all)
+{
+	e->failed[id] = true;
+	e->failed_bits |= 1u << id;
+	if (e->first >= 0)
+		return false;
+	e->first = id;
+	e->code = code;
+	return !all;
+}
+
 /* RunFilterPlugins on a view; every filter when all, else up to the
- * first failure.  Returns true when every filter passed. */
+ * first failure.  Returns true when every filter passed.  The per-node
+ * fixed cost matters (every node of every cycle comes here): a clean
+ * status array has only the last run's failures reset (each status is a
+ * separate cache line), and a node the shape's verdict passes skips the
+ * static filters' range outright. */
 static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 			bool all, struct node_eval *e)
 {
 	struct model_status scratch;
-	/* a clean status array needs only the last run's failures reset:
-	 * each status is a separate cache line */
 	bool clean = e->status && e->clean;
-	for (int id = 0; clean && id < PLUGIN_COUNT; id++)
-		if (e->failed[id])
-			oracle_status_ok(&e->status[id]);
+	if (clean) {
+		for (uint32_t b = e->failed_bits; b; b &= b - 1)
+			oracle_status_ok(&e->status[__builtin_ctz(b)]);
+	} else if (e->status) {
+		for (int i = 0; i < N_FILTERS; i++)
+			oracle_status_ok(&e->status[filters[i].id]);
+	}
 	e->first = -1;
 	e->code = MODEL_SUCCESS;
-	memset(e->failed, 0, sizeof(e->failed));
+	if (e->failed_bits) {
+		memset(e->failed, 0, sizeof(e->failed));
+		e->failed_bits = 0;
+	}
 	/* without statuses (or with clean ones): the shape's verdict stands
 	 * for the static filters when they all pass; without statuses the
 	 * checks stand for the others */
 	bool quick = !e->status;
 	bool static_ok = (quick || clean) && (oracle_node_verdict(cy, v->node) & OSHAPE_STATIC);
-	for (int i = 0; i < N_FILTERS; i++) {
+	for (int i = static_ok ? N_STATIC_FILTERS : 0; i < N_FILTERS; i++) {
 		int id = filters[i].id;
-		struct model_status *st = e->status ? &e->status[id] : &scratch;
-		if (!clean)
-			oracle_status_ok(st);
-		if (cy->skip[id] || (static_ok && i < N_STATIC_FILTERS))
+		if (cy->skip[id])
 			continue;
-		if (quick && filters[i].check)
-			st->code = filters[i].check(cy, v);
-		else
+		enum model_code code;
+		if (quick && filters[i].check) {
+			code = filters[i].check(cy, v);
+		} else {
+			struct model_status *st = e->status ? &e->status[id] : &scratch;
+			if (quick)
+				oracle_status_ok(st);
 			filters[i].fn(cy, v, st);
-		if (st->code == MODEL_SUCCESS)
-			continue;
-		e->failed[id] = true;
-		if (e->first < 0) {
-			e->first = id;
-			e->code = st->code;
-			if (!all)
-				break;
+			code = st->code;
 		}
+		if (code != MODEL_SUCCESS && note_failure(e, id, code, all))
+			break;
 	}
 	e->feasible = e->first < 0;
 	return e->feasible;
@@ -262,13 +282,13 @@ static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_e
 		e2.clean = true;   /* zeroed: every status Success */
 	}
 	run_filters(cy, &v, all, &e2);
-	for (int id = 0; id < PLUGIN_COUNT; id++) {
-		if (e->failed[id] || !e2.failed[id])
-			continue;
+	for (uint32_t b = e2.failed_bits & ~e->failed_bits; b; b &= b - 1) {
+		int id = __builtin_ctz(b);
 		e->failed[id] = true;
 		if (e->status)
 			e->status[id] = e2.status[id];
 	}
+	e->failed_bits |= e2.failed_bits;
 	if (e->first < 0) {
 		e->first = e2.first;
 		e->code = e2.code;
@@ -352,6 +372,23 @@ static void sort_nodes(int *v, int n, int *tmp)
 
 /* --------------------------------------------------------------- results */
 
+/* Is any of failed[0..PLUGIN_COUNT) set?  Eight at a time: most
+ * verdicts have none. */
+static bool any_failed(const bool *failed)
+{
+	_Static_assert(sizeof(bool) == 1, "bools are bytes");
+	uint64_t acc = 0;
+	int i = 0;
+	for (; i + 8 <= PLUGIN_COUNT; i += 8) {
+		uint64_t w;
+		memcpy(&w, failed + i, 8);
+		acc |= w;
+	}
+	for (; i < PLUGIN_COUNT; i++)
+		acc |= failed[i];
+	return acc != 0;
+}
+
 /* A verdict back to "nothing failed".  Only the statuses of failed
  * plugins (and the reported one) are reset: both engines write a failure
  * into status[p] only together with failed[p] (the model may leave Skip
@@ -360,9 +397,10 @@ static void sort_nodes(int *v, int n, int *tmp)
  * apart: touching all of them for 5,000 nodes dominated a failed cycle. */
 static void verdict_clear(struct model_node_verdict *v, enum model_code code)
 {
-	for (int i = 0; i < PLUGIN_COUNT; i++)
-		if (v->failed[i])
-			oracle_status_ok(&v->status[i]);
+	if (any_failed(v->failed))
+		for (int i = 0; i < PLUGIN_COUNT; i++)
+			if (v->failed[i])
+				oracle_status_ok(&v->status[i]);
 	if (v->rejected_by >= 0 && v->rejected_by < PLUGIN_COUNT)
 		oracle_status_ok(&v->status[v->rejected_by]);
 	v->feasible = false;

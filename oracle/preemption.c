@@ -129,9 +129,11 @@ static void reserve_pods(struct oracle_preempt_scratch *s, int n)
 /* "preemption: " + msg, malloc'ed: the PostFilter message. */
 static char *prefixed(const char *msg)
 {
-	size_t len = strlen(msg) + sizeof "preemption: ";
-	char *s = xmalloc(len);
-	snprintf(s, len, "preemption: %s", msg);
+	static const char pre[] = "preemption: ";
+	size_t n = strlen(msg);
+	char *s = xmalloc(sizeof pre + n);
+	memcpy(s, pre, sizeof pre - 1);
+	memcpy(s + sizeof pre - 1, msg, n + 1);
 	return s;
 }
 

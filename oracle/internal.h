@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../model/arena.h"
 #include "../model/match.h"
@@ -85,6 +86,19 @@ static inline void oracle_status_ok(struct model_status *st)
 	st->code = MODEL_SUCCESS;
 	st->n_reasons = 0;
 	st->used = 0;
+}
+
+/* oracle_status_copy: *to = *st as every reader sees it (the code, the
+ * reasons), copying only the used part of the text: a whole status is
+ * over 500 bytes, its reasons mostly a few dozen. */
+static inline void oracle_status_copy(struct model_status *to,
+				      const struct model_status *st)
+{
+	to->code = st->code;
+	to->n_reasons = st->n_reasons;
+	to->used = st->used;
+	memcpy(to->off, st->off, sizeof(to->off[0]) * (size_t)st->n_reasons);
+	memcpy(to->text, st->text, st->used);
 }
 
 /* oracle_status_fail_str: model_status_fail(st, code, "%s", reason)

@@ -517,7 +517,7 @@ static enum model_code select_victims(struct preempt_run *pr, int node,
 	enum model_code code = MODEL_SUCCESS;
 	int first = oracle_cycle_filter_node(cy, node, st ? s->filter : NULL);
 	if (first >= 0 && st) {
-		*st = s->filter[first];
+		oracle_status_copy(st, &s->filter[first]);
 		code = st->code;
 	} else if (first >= 0) {
 		*deferred = true;
@@ -571,16 +571,6 @@ static void walk_init(struct walk *w, struct oracle_preempt_scratch *s, int cap)
 	w->list[1] = s->list[1];
 }
 
-/* A status copy: the header and the used part of the text. */
-static void status_copy(struct model_status *to, const struct model_status *st)
-{
-	to->code = st->code;
-	to->n_reasons = st->n_reasons;
-	to->used = st->used;
-	memcpy(to->off, st->off, sizeof(to->off[0]) * (size_t)st->n_reasons);
-	memcpy(to->text, st->text, st->used);
-}
-
 /* Records a node's status (st), or, with st NULL, that node's status is
  * to be computed should a FitError need it (walk_resolve). */
 static void walk_record(struct walk *w, const struct model_status *st, int node)
@@ -593,7 +583,7 @@ static void walk_record(struct walk *w, const struct model_status *st, int node)
 	}
 	s->rec_node[w->n_rec] = st ? -1 : node;
 	if (st)
-		status_copy(&s->rec[w->n_rec], st);
+		oracle_status_copy(&s->rec[w->n_rec], st);
 	w->n_rec++;
 }
 
@@ -668,7 +658,7 @@ static void walk_resolve(struct walk *w, struct preempt_run *pr)
 		enum model_code code = select_victims(pr, s->rec_node[i], &v, &st, &deferred);
 		assert(code != MODEL_SUCCESS && !deferred);
 		(void)code;
-		status_copy(&s->rec[i], &st);
+		oracle_status_copy(&s->rec[i], &st);
 		s->rec_node[i] = -1;
 	}
 }

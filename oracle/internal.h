@@ -133,6 +133,10 @@ void oracle_histo_add(struct oracle_histo *h, const char *reason, int times);
  * ",", and "." when there is one.  Returns a malloc'ed string (the
  * caller's); aborts on out-of-memory. */
 char *oracle_histo_message(const struct oracle_histo *h, int n_nodes);
+/* oracle_histo_message_after: the same message after prefix ("preemption:
+ * " + FitError in one allocation); same contract. */
+char *oracle_histo_message_after(const struct oracle_histo *h, int n_nodes,
+				 const char *prefix);
 
 /* --------------------------------------------------------------- topology */
 

@@ -750,9 +750,9 @@ static int pick_one(const struct model_victims *cand, int n, int *keep)
 
 /* -------------------------------------------------------- the outcome */
 
-/* FitError.Error() over the statuses preemption recorded: "0/N nodes are
- * available: " + "COUNT REASON" lines sorted as strings, joined ", ", "."
- * - N being the number of nodes with a status. */
+/* "preemption: " + FitError.Error() over the statuses preemption
+ * recorded: "0/N nodes are available: " + "COUNT REASON" lines sorted as
+ * strings, joined ", ", "." - N being the number of nodes with a status. */
 static char *fit_message(const struct walk *w)
 {
 	const struct model_status *st = w->s->rec;
@@ -764,7 +764,7 @@ static char *fit_message(const struct walk *w)
 	for (int n = 0; n < w->n_rec; n++)
 		for (int i = 0; i < st[n].n_reasons; i++)
 			oracle_histo_add(&h, model_status_reason(&st[n], i), 1);
-	char *msg = oracle_histo_message(&h, w->n_unhelpful + w->n_rec);
+	char *msg = oracle_histo_message_after(&h, w->n_unhelpful + w->n_rec, "preemption: ");
 	oracle_histo_release(&h);
 	return msg;
 }
@@ -830,10 +830,8 @@ static void no_candidate(struct model_preemption *out, const struct walk *w)
 		out->message = prefixed(st->n_reasons ? model_status_reason(st, 0) : "error");
 		return;
 	}
-	char *fit = fit_message(w);
 	out->code = MODEL_UNSCHEDULABLE;
-	out->message = prefixed(fit);
-	free(fit);
+	out->message = fit_message(w);
 }
 
 /* ---------------------------------------------------- eligibility (§3.1) */

@@ -144,51 +144,71 @@ struct node_eval {
 	enum model_code code;
 	int first;                        /* first failing plugin, -1 */
 	bool failed[PLUGIN_COUNT];
+	uint32_t failed_bits;             /* the same, bit p for plugin p */
 	struct model_status *status;      /* [PLUGIN_COUNT] or NULL */
 	bool clean;                       /* status[p] is Success except where
 					   * failed[p] (a previous run on e) */
 };
 
+_Static_assert(PLUGIN_COUNT <= 32, "node_eval.failed_bits holds every plugin");
+
+/* One filter's failure into e; returns true when the run stops there. */
+static bool note_failure(struct node_eval *e, int id, enum model_code code, bool all)
+{
+	e->failed[id] = true;
+	e->failed_bits |= 1u << id;
+	if (e->first >= 0)
+		return false;
+	e->first = id;
+	e->code = code;
+	return !all;
+}
+
 /* RunFilterPlugins on a view; every filter when all, else up to the
- * first failure.  Returns true when every filter passed. */
+ * first failure.  Returns true when every filter passed.  The per-node
+ * fixed cost matters (every node of every cycle comes here): a clean
+ * status array has only the last run's failures reset (each status is a
+ * separate cache line), and a node the shape's verdict passes skips the
+ * static filters' range outright. */
 static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 			bool all, struct node_eval *e)
 {
 	struct model_status scratch;
-	/* a clean status array needs only the last run's failures reset:
-	 * each status is a separate cache line */
 	bool clean = e->status && e->clean;
-	for (int id = 0; clean && id < PLUGIN_COUNT; id++)
-		if (e->failed[id])
-			oracle_status_ok(&e->status[id]);
+	if (clean) {
+		for (uint32_t b = e->failed_bits; b; b &= b - 1)
+			oracle_status_ok(&e->status[__builtin_ctz(b)]);
+	} else if (e->status) {
+		for (int i = 0; i < N_FILTERS; i++)
+			oracle_status_ok(&e->status[filters[i].id]);
+	}
 	e->first = -1;
 	e->code = MODEL_SUCCESS;
-	memset(e->failed, 0, sizeof(e->failed));
+	if (e->failed_bits) {
+		memset(e->failed, 0, sizeof(e->failed));
+		e->failed_bits = 0;
+	}
 	/* without statuses (or with clean ones): the shape's verdict stands
 	 * for the static filters when they all pass; without statuses the
 	 * checks stand for the others */
 	bool quick = !e->status;
 	bool static_ok = (quick || clean) && (oracle_node_verdict(cy, v->node) & OSHAPE_STATIC);
-	for (int i = 0; i < N_FILTERS; i++) {
+	for (int i = static_ok ? N_STATIC_FILTERS : 0; i < N_FILTERS; i++) {
 		int id = filters[i].id;
-		struct model_status *st = e->status ? &e->status[id] : &scratch;
-		if (!clean)
-			oracle_status_ok(st);
-		if (cy->skip[id] || (static_ok && i < N_STATIC_FILTERS))
+		if (cy->skip[id])
 			continue;
-		if (quick && filters[i].check)
-			st->code = filters[i].check(cy, v);
-		else
+		enum model_code code;
+		if (quick && filters[i].check) {
+			code = filters[i].check(cy, v);
+		} else {
+			struct model_status *st = e->status ? &e->status[id] : &scratch;
+			if (quick)
+				oracle_status_ok(st);
 			filters[i].fn(cy, v, st);
-		if (st->code == MODEL_SUCCESS)
-			continue;
-		e->failed[id] = true;
-		if (e->first < 0) {
-			e->first = id;
-			e->code = st->code;
-			if (!all)
-				break;
+			code = st->code;
 		}
+		if (code != MODEL_SUCCESS && note_failure(e, id, code, all))
+			break;
 	}
 	e->feasible = e->first < 0;
 	return e->feasible;
@@ -262,13 +282,13 @@ static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_e
 		e2.clean = true;   /* zeroed: every status Success */
 	}
 	run_filters(cy, &v, all, &e2);
-	for (int id = 0; id < PLUGIN_COUNT; id++) {
-		if (e->failed[id] || !e2.failed[id])
-			continue;
+	for (uint32_t b = e2.failed_bits & ~e->failed_bits; b; b &= b - 1) {
+		int id = __builtin_ctz(b);
 		e->failed[id] = true;
 		if (e->status)
-			e->status[id] = e2.status[id];
+			oracle_status_copy(&e->status[id], &e2.status[id]);
 	}
+	e->failed_bits |= e2.failed_bits;
 	if (e->first < 0) {
 		e->first = e2.first;
 		e->code = e2.code;
@@ -352,6 +372,29 @@ static void sort_nodes(int *v, int n, int *tmp)
 
 /* --------------------------------------------------------------- results */
 
+/* failed[0..PLUGIN_COUNT) as a bit set (bit p for plugin p), eight bools
+ * at a time: multiplying a little-endian word of 0/1 bytes by
+ * 0x0102040810204080 gathers byte i's bit into bit 56 + i (no two
+ * partial products meet in the top byte), so each word costs a load, a
+ * multiply and a shift. */
+static uint32_t failed_bits(const bool *failed)
+{
+	_Static_assert(sizeof(bool) == 1, "bools are bytes");
+	_Static_assert(PLUGIN_COUNT <= 32, "the set fits 32 bits");
+	uint32_t m = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (int i = 0; i < PLUGIN_COUNT; i += 8) {
+		uint64_t w = 0;
+		memcpy(&w, failed + i, PLUGIN_COUNT - i < 8 ? (size_t)(PLUGIN_COUNT - i) : 8);
+		m |= (uint32_t)((w * 0x0102040810204080ULL) >> 56) << i;
+	}
+#else
+	for (int i = 0; i < PLUGIN_COUNT; i++)
+		m |= (uint32_t)failed[i] << i;
+#endif
+	return m;
+}
+
 /* A verdict back to "nothing failed".  Only the statuses of failed
  * plugins (and the reported one) are reset: both engines write a failure
  * into status[p] only together with failed[p] (the model may leave Skip
@@ -360,9 +403,8 @@ static void sort_nodes(int *v, int n, int *tmp)
  * apart: touching all of them for 5,000 nodes dominated a failed cycle. */
 static void verdict_clear(struct model_node_verdict *v, enum model_code code)
 {
-	for (int i = 0; i < PLUGIN_COUNT; i++)
-		if (v->failed[i])
-			oracle_status_ok(&v->status[i]);
+	for (uint32_t b = failed_bits(v->failed); b; b &= b - 1)
+		oracle_status_ok(&v->status[__builtin_ctz(b)]);
 	if (v->rejected_by >= 0 && v->rejected_by < PLUGIN_COUNT)
 		oracle_status_ok(&v->status[v->rejected_by]);
 	v->feasible = false;
@@ -635,13 +677,13 @@ static int select_host(struct oracle *o, const int *viable, int n, bool sorted)
 static void prefilter_reject(struct oracle_cycle *cy, struct model_cycle_result *r,
 			     const struct model_status *pre, int rejector)
 {
-	r->prefilter = *pre;
+	oracle_status_copy(&r->prefilter, pre);
 	for (int n = 0; n < cy->c->n_nodes; n++) {
 		struct model_node_verdict *v = &r->verdicts[n];
 		verdict_clear(v, pre->code);
 		v->rejected_by = rejector;
 		v->failed[rejector] = true;
-		v->status[rejector] = *pre;
+		oracle_status_copy(&v->status[rejector], pre);
 	}
 	r->code = MODEL_UNSCHEDULABLE;
 	r->message = fit_error(cy, pre, NULL, 0);
@@ -734,7 +776,7 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 	struct model_status pre;
 	int rejector = run_prefilter(&cy, &pre);
 	if (r)
-		r->prefilter = pre;
+		oracle_status_copy(&r->prefilter, &pre);
 	if (rejector >= 0) {
 		if (r)
 			prefilter_reject(&cy, r, &pre, rejector);

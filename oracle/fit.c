@@ -102,8 +102,9 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 		if (fit_ignored(cy->prof, c->res_names[r]))
 			continue;
 		if (cy->req[r] > alloc[r] - used[r])
-			model_status_fail(st, MODEL_UNSCHEDULABLE, "Insufficient %s",
-					  c->res_names[r]);
+			/* "Insufficient %s" */
+			model_status_add_join(st, MODEL_UNSCHEDULABLE, (const char *[]){
+				"Insufficient ", c->res_names[r]}, 2);
 	}
 }
 

@@ -126,18 +126,24 @@ static void sort_lines(char **line, int n)
 	}
 }
 
-char *oracle_histo_message(const struct oracle_histo *h, int n_nodes)
+/* Lines of up to this many bytes in all (and fewer than 32 lines) are
+ * built on the stack. */
+#define LINES_ON_STACK 1024
+
+char *oracle_histo_message_after(const struct oracle_histo *h, int n_nodes,
+				 const char *prefix)
 {
-	assert(h && n_nodes >= 0);
+	assert(h && n_nodes >= 0 && prefix);
 	static const char head[] = " nodes are available:";
-	/* one block: the "COUNT REASON" lines (NUL-terminated), then, at an
-	 * aligned offset, the pointers to them */
+	/* the "COUNT REASON" lines (NUL-terminated) in one block, their
+	 * starts and lengths beside */
 	size_t text = 0;
 	for (int i = 0; i < h->n; i++)
 		text += 11 + 1 + strlen(h->reason[i]) + 1;
-	size_t off = (text + sizeof(char *) - 1) / sizeof(char *) * sizeof(char *);
-	char *buf = xmalloc(off + sizeof(char *) * (size_t)(h->n + 1));
-	char **line = (char **)(void *)(buf + off);
+	char small[LINES_ON_STACK];
+	char *small_line[32];
+	char *buf = text <= sizeof small ? small : xmalloc(text);
+	char **line = h->n < 32 ? small_line : xmalloc(sizeof(char *) * (size_t)(h->n + 1));
 	size_t at = 0, body = 0;
 	for (int i = 0; i < h->n; i++) {
 		line[i] = buf + at;
@@ -149,8 +155,10 @@ char *oracle_histo_message(const struct oracle_histo *h, int n_nodes)
 		body += (size_t)(buf + at - line[i]) - 1 + 2;   /* ", " + line */
 	}
 	sort_lines(line, h->n);
-	char *msg = xmalloc(4 + 11 + sizeof head + body);
-	size_t m = 0;
+	size_t np = strlen(prefix);
+	char *msg = xmalloc(np + 4 + 11 + sizeof head + body);
+	memcpy(msg, prefix, np);
+	size_t m = np;
 	msg[m++] = '0';
 	msg[m++] = '/';
 	m += int_text(msg + m, n_nodes);
@@ -167,6 +175,14 @@ char *oracle_histo_message(const struct oracle_histo *h, int n_nodes)
 	if (h->n)
 		msg[m++] = '.';
 	msg[m] = 0;
-	free(buf);
+	if (line != small_line)
+		free(line);
+	if (buf != small)
+		free(buf);
 	return msg;
+}
+
+char *oracle_histo_message(const struct oracle_histo *h, int n_nodes)
+{
+	return oracle_histo_message_after(h, n_nodes, "");
 }

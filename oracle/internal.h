@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../model/arena.h"
 #include "../model/match.h"
@@ -87,6 +88,19 @@ static inline void oracle_status_ok(struct model_status *st)
 	st->used = 0;
 }
 
+/* oracle_status_copy: *to = *st as every reader sees it (the code, the
+ * reasons), copying only the used part of the text: a whole status is
+ * over 500 bytes, its reasons mostly a few dozen. */
+static inline void oracle_status_copy(struct model_status *to,
+				      const struct model_status *st)
+{
+	to->code = st->code;
+	to->n_reasons = st->n_reasons;
+	to->used = st->used;
+	memcpy(to->off, st->off, sizeof(to->off[0]) * (size_t)st->n_reasons);
+	memcpy(to->text, st->text, st->used);
+}
+
 /* oracle_status_fail_str: model_status_fail(st, code, "%s", reason)
  * without the formatting: the worse code, the reason appended (dropped
  * beyond MODEL_MAX_REASONS, cut when the status text is full). */
@@ -119,6 +133,10 @@ void oracle_histo_add(struct oracle_histo *h, const char *reason, int times);
  * ",", and "." when there is one.  Returns a malloc'ed string (the
  * caller's); aborts on out-of-memory. */
 char *oracle_histo_message(const struct oracle_histo *h, int n_nodes);
+/* oracle_histo_message_after: the same message after prefix ("preemption:
+ * " + FitError in one allocation); same contract. */
+char *oracle_histo_message_after(const struct oracle_histo *h, int n_nodes,
+				 const char *prefix);
 
 /* --------------------------------------------------------------- topology */
 

@@ -58,6 +58,9 @@ struct oracle_preempt_scratch {
 					    * still to compute, or -1 */
 	int cap_rec;
 	int32_t *prio;                     /* [n_pods] spec.priority, dense */
+	/* [n_pdbs * n_pods] whether PDB b's namespace and selector take pod
+	 * p: 0 not known yet, 1 no, 2 yes (pdb_takes); NULL when too big */
+	uint8_t *pdb_pod;
 	/* the NodeInfo copy's storage (lists may be realloc'ed by a push:
 	 * taken back when the copy ends) */
 	int64_t *requested;                /* [n_res + 1] */
@@ -66,6 +69,9 @@ struct oracle_preempt_scratch {
 	int cap_groups;
 	struct oracle_used_ports ports;
 };
+
+/* At most this many bytes memoize which PDBs take which pods. */
+#define PDB_MEMO_BYTES (16u * 1024 * 1024)
 
 static struct oracle_preempt_scratch *scratch_of(struct oracle *o)
 {
@@ -83,6 +89,9 @@ static struct oracle_preempt_scratch *scratch_of(struct oracle *o)
 	s->prio = xmalloc(sizeof(int32_t) * ((size_t)d->n_pods + 1));
 	for (int p = 0; p < d->n_pods; p++)
 		s->prio[p] = o->cluster->pods[p].priority;
+	size_t cells = n_pdbs * ((size_t)d->n_pods + 1);
+	if (o->cluster->n_pdbs > 0 && cells <= PDB_MEMO_BYTES)
+		s->pdb_pod = xcalloc(cells, 1);
 	d->preempt = s;
 	return s;
 }
@@ -104,6 +113,7 @@ void oracle_preempt_scratch_release(struct oracle_data *d)
 	free(s->rec);
 	free(s->rec_node);
 	free(s->prio);
+	free(s->pdb_pod);
 	free(s->requested);
 	for (int i = 0; i < 4; i++)
 		oracle_ilist_release(&s->lists[i]);
@@ -129,9 +139,11 @@ static void reserve_pods(struct oracle_preempt_scratch *s, int n)
 /* "preemption: " + msg, malloc'ed: the PostFilter message. */
 static char *prefixed(const char *msg)
 {
-	size_t len = strlen(msg) + sizeof "preemption: ";
-	char *s = xmalloc(len);
-	snprintf(s, len, "preemption: %s", msg);
+	static const char pre[] = "preemption: ";
+	size_t n = strlen(msg);
+	char *s = xmalloc(sizeof pre + n);
+	memcpy(s, pre, sizeof pre - 1);
+	memcpy(s + sizeof pre - 1, msg, n + 1);
 	return s;
 }
 
@@ -212,13 +224,34 @@ static bool in_disrupted(const struct pdb *b, const char *name)
 	return false;
 }
 
+/* Does PDB b take pod p: same namespace, selector matching the labels
+ * (the disruption controller's selection)?  Memoized per (b, p) in
+ * s->pdb_pod: the PDBs and the pods' namespaces and labels are the
+ * cluster's, which never changes while the oracle (and its scratch)
+ * lives; a placement change does not enter. */
+static bool pdb_takes(struct oracle_preempt_scratch *s, const struct cluster *c,
+		      int b, int p)
+{
+	const struct pdb *x = &c->pdbs[b];
+	const struct pod *pod = &c->pods[p];
+	uint8_t *memo = s->pdb_pod ? &s->pdb_pod[(size_t)b * ((size_t)c->n_pods + 1) + (size_t)p]
+				   : NULL;
+	if (memo && *memo)
+		return *memo == 2;
+	bool takes = strcmp(x->ns, pod->ns) == 0 && match_label_selector(&x->selector, &pod->labels);
+	if (memo)
+		*memo = takes ? 2 : 1;
+	return takes;
+}
+
 /* filterPodsWithPDBViolation's match: a labelled pod of the PDB's
  * namespace, a selector that is neither nil nor {} and matches it. */
-static bool pdb_selects(const struct pdb *b, const struct pod *p)
+static bool pdb_selects(struct oracle_preempt_scratch *s, const struct cluster *c,
+			int b, int p)
 {
-	return p->labels.n > 0 && strcmp(b->ns, p->ns) == 0 &&
-	       b->selector.present && !match_label_selector_is_empty(&b->selector) &&
-	       match_label_selector(&b->selector, &p->labels);
+	const struct pdb *x = &c->pdbs[b];
+	return c->pods[p].labels.n > 0 && x->selector.present &&
+	       !match_label_selector_is_empty(&x->selector) && pdb_takes(s, c, b, p);
 }
 
 /* GetScaledValueFromIntOrPercent, rounding up. */
@@ -231,15 +264,16 @@ static int64_t scaled(struct int_or_percent v, int64_t total)
  * on o's placement when the manifest gives none (model/pdb.c states the
  * rules kso uses: pods stand for the controllers' scale, bound pods not
  * being deleted nor disrupted are the healthy ones). */
-static int32_t controller_allowed(const struct oracle *o, const struct pdb *b)
+static int32_t controller_allowed(const struct oracle *o, struct oracle_preempt_scratch *s,
+				  int bi)
 {
 	const struct cluster *c = o->cluster;
+	const struct pdb *b = &c->pdbs[bi];
 	int64_t expected = 0, healthy = 0;
 	for (int p = 0; p < c->n_pods; p++) {
 		const struct pod *pod = &c->pods[p];
 		int32_t at = o->snap.pod_node[p];
-		if (at == SNAP_GONE || strcmp(pod->ns, b->ns) != 0 ||
-		    !match_label_selector(&b->selector, &pod->labels))
+		if (at == SNAP_GONE || !pdb_takes(s, c, bi, p))
 			continue;
 		expected++;
 		if ((at >= 0 || at == SNAP_ELSEWHERE) && !pod->deletion.has &&
@@ -257,21 +291,22 @@ static int32_t controller_allowed(const struct oracle *o, const struct pdb *b)
 	return expected <= 0 || allowed < 0 ? 0 : (int32_t)allowed;
 }
 
-static int32_t *pdb_budgets(const struct oracle *o, int32_t *allowed)
+static int32_t *pdb_budgets(const struct oracle *o, struct oracle_preempt_scratch *s)
 {
 	const struct cluster *c = o->cluster;
 	for (int i = 0; i < c->n_pdbs; i++)
-		allowed[i] = c->pdbs[i].has_disruptions_allowed
+		s->allowed[i] = c->pdbs[i].has_disruptions_allowed
 			? c->pdbs[i].disruptions_allowed
-			: controller_allowed(o, &c->pdbs[i]);
-	return allowed;
+			: controller_allowed(o, s, i);
+	return s->allowed;
 }
 
 /* §3.4 step 4 over pods[0..n) in MoreImportantPod order: each budget a pod
  * draws on (unless listed in disruptedPods) loses one; the pod violates
  * when one goes negative. */
-static void pdb_split(const struct cluster *c, const int32_t *allowed,
-		      const int *pods, int n, bool *violating, int32_t *left)
+static void pdb_split(struct oracle_preempt_scratch *s, const struct cluster *c,
+		      const int32_t *allowed, const int *pods, int n, bool *violating,
+		      int32_t *left)
 {
 	if (c->n_pdbs)
 		memcpy(left, allowed, sizeof(int32_t) * (size_t)c->n_pdbs);
@@ -279,7 +314,7 @@ static void pdb_split(const struct cluster *c, const int32_t *allowed,
 		const struct pod *p = &c->pods[pods[i]];
 		violating[i] = false;
 		for (int b = 0; b < c->n_pdbs; b++) {
-			if (!pdb_selects(&c->pdbs[b], p) || in_disrupted(&c->pdbs[b], p->name))
+			if (!pdb_selects(s, c, b, pods[i]) || in_disrupted(&c->pdbs[b], p->name))
 				continue;
 			if (--left[b] < 0)
 				violating[i] = true;
@@ -457,7 +492,7 @@ static void reprieve(const struct preempt_run *pr, struct oracle_cycle *cy, int 
 	const struct cluster *c = pr->o->cluster;
 	struct oracle_preempt_scratch *s = pr->s;
 	bool *viol = s->viol;
-	pdb_split(c, pr->allowed, lower, k, viol, s->left);
+	pdb_split(s, c, pr->allowed, lower, k, viol, s->left);
 	int n_viol = 0;
 	for (int i = 0; i < k; i++)
 		n_viol += viol[i];
@@ -515,7 +550,7 @@ static enum model_code select_victims(struct preempt_run *pr, int node,
 	enum model_code code = MODEL_SUCCESS;
 	int first = oracle_cycle_filter_node(cy, node, st ? s->filter : NULL);
 	if (first >= 0 && st) {
-		*st = s->filter[first];
+		oracle_status_copy(st, &s->filter[first]);
 		code = st->code;
 	} else if (first >= 0) {
 		*deferred = true;
@@ -569,16 +604,6 @@ static void walk_init(struct walk *w, struct oracle_preempt_scratch *s, int cap)
 	w->list[1] = s->list[1];
 }
 
-/* A status copy: the header and the used part of the text. */
-static void status_copy(struct model_status *to, const struct model_status *st)
-{
-	to->code = st->code;
-	to->n_reasons = st->n_reasons;
-	to->used = st->used;
-	memcpy(to->off, st->off, sizeof(to->off[0]) * (size_t)st->n_reasons);
-	memcpy(to->text, st->text, st->used);
-}
-
 /* Records a node's status (st), or, with st NULL, that node's status is
  * to be computed should a FitError need it (walk_resolve). */
 static void walk_record(struct walk *w, const struct model_status *st, int node)
@@ -591,7 +616,7 @@ static void walk_record(struct walk *w, const struct model_status *st, int node)
 	}
 	s->rec_node[w->n_rec] = st ? -1 : node;
 	if (st)
-		status_copy(&s->rec[w->n_rec], st);
+		oracle_status_copy(&s->rec[w->n_rec], st);
 	w->n_rec++;
 }
 
@@ -666,7 +691,7 @@ static void walk_resolve(struct walk *w, struct preempt_run *pr)
 		enum model_code code = select_victims(pr, s->rec_node[i], &v, &st, &deferred);
 		assert(code != MODEL_SUCCESS && !deferred);
 		(void)code;
-		status_copy(&s->rec[i], &st);
+		oracle_status_copy(&s->rec[i], &st);
 		s->rec_node[i] = -1;
 	}
 }
@@ -725,9 +750,9 @@ static int pick_one(const struct model_victims *cand, int n, int *keep)
 
 /* -------------------------------------------------------- the outcome */
 
-/* FitError.Error() over the statuses preemption recorded: "0/N nodes are
- * available: " + "COUNT REASON" lines sorted as strings, joined ", ", "."
- * - N being the number of nodes with a status. */
+/* "preemption: " + FitError.Error() over the statuses preemption
+ * recorded: "0/N nodes are available: " + "COUNT REASON" lines sorted as
+ * strings, joined ", ", "." - N being the number of nodes with a status. */
 static char *fit_message(const struct walk *w)
 {
 	const struct model_status *st = w->s->rec;
@@ -739,7 +764,7 @@ static char *fit_message(const struct walk *w)
 	for (int n = 0; n < w->n_rec; n++)
 		for (int i = 0; i < st[n].n_reasons; i++)
 			oracle_histo_add(&h, model_status_reason(&st[n], i), 1);
-	char *msg = oracle_histo_message(&h, w->n_unhelpful + w->n_rec);
+	char *msg = oracle_histo_message_after(&h, w->n_unhelpful + w->n_rec, "preemption: ");
 	oracle_histo_release(&h);
 	return msg;
 }
@@ -805,10 +830,8 @@ static void no_candidate(struct model_preemption *out, const struct walk *w)
 		out->message = prefixed(st->n_reasons ? model_status_reason(st, 0) : "error");
 		return;
 	}
-	char *fit = fit_message(w);
 	out->code = MODEL_UNSCHEDULABLE;
-	out->message = prefixed(fit);
-	free(fit);
+	out->message = fit_message(w);
 }
 
 /* ---------------------------------------------------- eligibility (§3.1) */
@@ -872,7 +895,7 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 		struct model_status pre;
 		struct preempt_run pr = {
 			.o = o, .s = s, .state = &state, .pod = pod,
-			.allowed = pdb_budgets(o, s->allowed),
+			.allowed = pdb_budgets(o, s),
 		};
 		if (oracle_cycle_prefilter(&state, &pre) < 0) {
 			dry_run(&w, &pr, prof, potential, np, offset_draw);

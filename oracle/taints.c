@@ -29,10 +29,11 @@ void oracle_filter_taints(struct oracle_cycle *cy,
 {
 	const struct node *n = &cy->c->nodes[v->node];
 	int i = match_first_untolerated(cy->p, n);
+	/* "node(s) had untolerated taint {%s: %s}", joined without printf */
 	if (i >= 0)
-		model_status_fail(st, MODEL_UAU,
-				  "node(s) had untolerated taint {%s: %s}",
-				  n->taints[i].key, n->taints[i].value);
+		model_status_add_join(st, MODEL_UAU, (const char *[]){
+			"node(s) had untolerated taint {", n->taints[i].key, ": ",
+			n->taints[i].value, "}"}, 5);
 }
 
 /* Raw score: PreferNoSchedule taints not tolerated by the tolerations

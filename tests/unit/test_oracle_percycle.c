@@ -308,6 +308,44 @@ static void test_histo_hand(void)
 	oracle_histo_release(&h);
 }
 
+/*
+ * The prefixed message (preemption's) and one whose lines outgrow the
+ * stack buffers (40 distinct reasons of 60 bytes: 40 lines, ~2.5 KB):
+ * 40 reasons "r<NN>" padded with '-' to 60 bytes, added in descending
+ * order, once each; the lines "1 r00---", "1 r01---", ... sort ascending,
+ * so the message is "preemption: 0/40 nodes are available: " + those
+ * lines in NN order joined by ", " + ".".
+ */
+static void test_histo_prefix_wide(void)
+{
+	static char reason[40][61];
+	for (int i = 0; i < 40; i++) {
+		memset(reason[i], '-', 60);
+		reason[i][60] = '\0';
+		reason[i][0] = 'r';
+		reason[i][1] = (char)('0' + i / 10);
+		reason[i][2] = (char)('0' + i % 10);
+	}
+	struct oracle_histo h;
+	oracle_histo_init(&h);
+	for (int i = 39; i >= 0; i--)
+		oracle_histo_add(&h, reason[i], 1);
+	char want[4096];
+	size_t n = (size_t)snprintf(want, sizeof want, "preemption: 0/40 nodes are available:");
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(want + n, sizeof want - n, "%s1 %s", i ? ", " : " ",
+				      reason[i]);
+	snprintf(want + n, sizeof want - n, ".");
+	char *m = oracle_histo_message_after(&h, 40, "preemption: ");
+	CHECK_STR(m, want);
+	free(m);
+	/* without a prefix: the same text after "preemption: " */
+	m = oracle_histo_message(&h, 40);
+	CHECK_STR(m, want + strlen("preemption: "));
+	free(m);
+	oracle_histo_release(&h);
+}
+
 static int str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -516,6 +554,7 @@ int main(void)
 	test_random();
 	test_arena();
 	test_histo_hand();
+	test_histo_prefix_wide();
 	test_histo_random();
 	return check_done("test_oracle_percycle");
 }

@@ -242,18 +242,25 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
 	return true;
 }
 
+/* Clusters up to this many nodes (every enumerated universe) keep the raw
+ * scores on the stack: every scored cycle runs the score plugins. */
+#define SCORE_STACK_NODES 64
+
 /* kube §1.6: every enabled score plugin in Score order. */
 static bool run_scores(const struct model_cycle *cy,
 		       struct model_cycle_result *r, struct model_status *err)
 {
-	int64_t *raw = xcalloc((size_t)r->n_feasible, sizeof *raw);
+	int64_t stack[SCORE_STACK_NODES];
+	int64_t *raw = r->n_feasible <= SCORE_STACK_NODES ? stack
+		       : xcalloc((size_t)r->n_feasible, sizeof *raw);
 	bool ok = true;
 	for (int i = 0; i < MODEL_N_SCORES && ok; i++) {
 		enum plugin_id id = model_score_ids[i];
 		if (cy->profile->score[id])
 			ok = score_plugin(cy, id, r, raw, err);
 	}
-	free(raw);
+	if (raw != stack)
+		free(raw);
 	r->scored = ok;
 	return ok;
 }

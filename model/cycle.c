@@ -43,6 +43,17 @@ static model_score_fn score_fn(enum plugin_id id)
 	}
 }
 
+/* A node with no verdict of its own. */
+static void verdict_none(struct model_node_verdict *v, enum model_code code)
+{
+	v->feasible = false;
+	v->code = code;
+	v->rejected_by = -1;
+	memset(v->failed, 0, sizeof v->failed);
+	for (int i = 0; i < PLUGIN_COUNT; i++)
+		model_status_ok(&v->status[i]);
+}
+
 void model_cycle_result_init(struct model_cycle_result *r,
 			     const struct cluster *c)
 {
@@ -52,7 +63,12 @@ void model_cycle_result_init(struct model_cycle_result *r,
 	r->pod = -1;
 	r->n_nodes = c->n_nodes;
 	r->in_prefilter_result = xcalloc(n, sizeof *r->in_prefilter_result);
-	r->verdicts = xcalloc(n, sizeof *r->verdicts);
+	/* a verdict is ~8 KB of which "nothing decided" sets a few fields:
+	 * zeroing the reason texts too would cost more than every cycle
+	 * this result serves in a small universe */
+	r->verdicts = xmalloc(n * sizeof *r->verdicts);
+	for (size_t i = 0; i < n; i++)
+		verdict_none(&r->verdicts[i], MODEL_SUCCESS);
 	r->feasible = xcalloc(n, sizeof *r->feasible);
 	r->scores = xcalloc(n * PLUGIN_COUNT, sizeof *r->scores);
 	r->score_skipped = xcalloc(PLUGIN_COUNT, sizeof *r->score_skipped);
@@ -75,17 +91,6 @@ void model_cycle_result_release(struct model_cycle_result *r)
 	memset(r, 0, sizeof *r);   /* spread_cache, pod_table are borrowed */
 	r->pod = -1;
 	r->nominated_node = -1;
-}
-
-/* A node with no verdict of its own. */
-static void verdict_none(struct model_node_verdict *v, enum model_code code)
-{
-	v->feasible = false;
-	v->code = code;
-	v->rejected_by = -1;
-	memset(v->failed, 0, sizeof v->failed);
-	for (int i = 0; i < PLUGIN_COUNT; i++)
-		model_status_ok(&v->status[i]);
 }
 
 /* Back to "nothing decided" so one result can serve many cycles. */

@@ -43,6 +43,17 @@ static model_score_fn score_fn(enum plugin_id id)
 	}
 }
 
+/* A node with no verdict of its own. */
+static void verdict_none(struct model_node_verdict *v, enum model_code code)
+{
+	v->feasible = false;
+	v->code = code;
+	v->rejected_by = -1;
+	memset(v->failed, 0, sizeof v->failed);
+	for (int i = 0; i < PLUGIN_COUNT; i++)
+		model_status_ok(&v->status[i]);
+}
+
 void model_cycle_result_init(struct model_cycle_result *r,
 			     const struct cluster *c)
 {
@@ -52,7 +63,12 @@ void model_cycle_result_init(struct model_cycle_result *r,
 	r->pod = -1;
 	r->n_nodes = c->n_nodes;
 	r->in_prefilter_result = xcalloc(n, sizeof *r->in_prefilter_result);
-	r->verdicts = xcalloc(n, sizeof *r->verdicts);
+	/* a verdict is ~8 KB of which "nothing decided" sets a few fields:
+	 * zeroing the reason texts too would cost more than every cycle
+	 * this result serves in a small universe */
+	r->verdicts = xmalloc(n * sizeof *r->verdicts);
+	for (size_t i = 0; i < n; i++)
+		verdict_none(&r->verdicts[i], MODEL_SUCCESS);
 	r->feasible = xcalloc(n, sizeof *r->feasible);
 	r->scores = xcalloc(n * PLUGIN_COUNT, sizeof *r->scores);
 	r->score_skipped = xcalloc(PLUGIN_COUNT, sizeof *r->score_skipped);
@@ -75,17 +91,6 @@ void model_cycle_result_release(struct model_cycle_result *r)
 	memset(r, 0, sizeof *r);   /* spread_cache, pod_table are borrowed */
 	r->pod = -1;
 	r->nominated_node = -1;
-}
-
-/* A node with no verdict of its own. */
-static void verdict_none(struct model_node_verdict *v, enum model_code code)
-{
-	v->feasible = false;
-	v->code = code;
-	v->rejected_by = -1;
-	memset(v->failed, 0, sizeof v->failed);
-	for (int i = 0; i < PLUGIN_COUNT; i++)
-		model_status_ok(&v->status[i]);
 }
 
 /* Back to "nothing decided" so one result can serve many cycles. */
@@ -242,18 +247,25 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
 	return true;
 }
 
+/* Clusters up to this many nodes (every enumerated universe) keep the raw
+ * scores on the stack: every scored cycle runs the score plugins. */
+#define SCORE_STACK_NODES 64
+
 /* kube §1.6: every enabled score plugin in Score order. */
 static bool run_scores(const struct model_cycle *cy,
 		       struct model_cycle_result *r, struct model_status *err)
 {
-	int64_t *raw = xcalloc((size_t)r->n_feasible, sizeof *raw);
+	int64_t stack[SCORE_STACK_NODES];
+	int64_t *raw = r->n_feasible <= SCORE_STACK_NODES ? stack
+		       : xcalloc((size_t)r->n_feasible, sizeof *raw);
 	bool ok = true;
 	for (int i = 0; i < MODEL_N_SCORES && ok; i++) {
 		enum plugin_id id = model_score_ids[i];
 		if (cy->profile->score[id])
 			ok = score_plugin(cy, id, r, raw, err);
 	}
-	free(raw);
+	if (raw != stack)
+		free(raw);
 	r->scored = ok;
 	return ok;
 }

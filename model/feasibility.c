@@ -24,6 +24,14 @@ const enum plugin_id model_filter_ids[MODEL_N_FILTERS] = {
 	PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
 };
 
+/* Whether a plugin id is one of model_filter_ids. */
+static const bool is_filter[PLUGIN_COUNT] = {
+	[PLUGIN_NODE_UNSCHEDULABLE] = true, [PLUGIN_NODE_NAME] = true,
+	[PLUGIN_TAINT_TOLERATION] = true, [PLUGIN_NODE_AFFINITY] = true,
+	[PLUGIN_NODE_PORTS] = true, [PLUGIN_NODE_RESOURCES_FIT] = true,
+	[PLUGIN_POD_TOPOLOGY_SPREAD] = true, [PLUGIN_INTER_POD_AFFINITY] = true,
+};
+
 /* The function of a filter plugin id (NULL for non-filters). */
 static model_filter_fn filter_fn(enum plugin_id id)
 {
@@ -155,15 +163,17 @@ void model_feasibility(const struct model_cycle *cy, int node,
 	assert(node >= 0 && node < cy->cluster->n_nodes);
 	assert(cy->pod >= 0 && cy->pod < cy->cluster->n_pods);
 
+	/* the non-filter ids stay success; filter_pass sets the filter ids */
 	memset(out->failed, 0, sizeof out->failed);
 	for (int i = 0; i < PLUGIN_COUNT; i++)
-		model_status_ok(&out->status[i]);
+		if (!is_filter[i])
+			model_status_ok(&out->status[i]);
 
 	int q_stack[FEAS_STACK_PODS];
 	int *q = cy->cluster->n_pods <= FEAS_STACK_PODS ? q_stack
 		 : xmalloc(sizeof *q * (size_t)cy->cluster->n_pods);
 	int nq = nominated_pods(cy, node, q);
-	int first1 = -1;
+	int first1 = -1, first2;
 	if (nq > 0) {
 		/* pass 1 writes straight into out; pass 2 into scratch */
 		first1 = filter_pass_nominated(cy, node, q, nq, out->status,
@@ -172,17 +182,27 @@ void model_feasibility(const struct model_cycle *cy, int node,
 	if (q != q_stack)
 		free(q);
 
-	/* pass 2's statuses: filter_pass sets the filter ids, the only ones
-	 * read (failed2 is false for the others) */
-	struct model_status st2[PLUGIN_COUNT];
-	bool failed2[PLUGIN_COUNT] = {0};
-	int first2 = filter_pass(cy, node, st2, failed2);
-	for (int id = 0; id < PLUGIN_COUNT; id++) {
-		if (out->failed[id] || !failed2[id])
-			continue;
-		/* failed only without the nominated pods: pass 2's verdict */
-		out->failed[id] = true;
-		out->status[id] = st2[id];
+	if (nq == 0) {
+		/* no pass 1 (Q is empty): pass 2's verdicts are the node's */
+		first2 = filter_pass(cy, node, out->status, out->failed);
+		/* as below, a verdict is kept only where the filter failed */
+		for (int i = 0; i < MODEL_N_FILTERS; i++)
+			if (!out->failed[model_filter_ids[i]])
+				model_status_ok(&out->status[model_filter_ids[i]]);
+	} else {
+		/* pass 2's statuses: filter_pass sets the filter ids, the only
+		 * ones read (failed2 is false for the others) */
+		struct model_status st2[PLUGIN_COUNT];
+		bool failed2[PLUGIN_COUNT] = {0};
+		first2 = filter_pass(cy, node, st2, failed2);
+		for (int i = 0; i < MODEL_N_FILTERS; i++) {
+			int id = model_filter_ids[i];
+			if (out->failed[id] || !failed2[id])
+				continue;
+			/* failed only without the nominated pods: pass 2's */
+			out->failed[id] = true;
+			out->status[id] = st2[id];
+		}
 	}
 
 	out->rejected_by = first1 >= 0 ? first1 : first2;

@@ -289,15 +289,26 @@ bool model_spread_prefilter_init_base(const struct model_cycle *cy,
 	return true;
 }
 
+/* The fields of a derived state (cs, domains, self borrowed) that no
+ * derived state reads set to "nothing owned": a derived state is built
+ * for every cycle, and zeroing its inline storage first cost more than
+ * filling what it uses. */
+static void derived_init(struct model_spread_prefilter *st,
+			 const struct cluster *c, const struct pod *pod)
+{
+	st->c = c;
+	st->pod = pod;
+	st->derived = true;
+	st->heap_domains = NULL;
+	st->heap_self = NULL;
+}
+
 void model_spread_prefilter_init_static(struct model_spread_prefilter *st,
 					const struct model_spread_static *sp,
 					const struct snapshot *base)
 {
 	assert(st && sp && base && !sp->skip && base->cluster == sp->c);
-	memset(st, 0, sizeof *st);
-	st->c = sp->c;
-	st->pod = &sp->c->pods[sp->pod];
-	st->derived = true;
+	derived_init(st, sp->c, &sp->c->pods[sp->pod]);
 	st->cs = &sp->cs;
 	st->domains = sp->domains;
 	st->self = sp->self;
@@ -324,10 +335,7 @@ void model_spread_prefilter_derive(struct model_spread_prefilter *dst,
 {
 	assert(dst && base && cy);
 	assert(base->c == cy->cluster && base->pod == &cy->cluster->pods[cy->pod]);
-	memset(dst, 0, sizeof *dst);
-	dst->c = base->c;
-	dst->pod = base->pod;
-	dst->derived = true;
+	derived_init(dst, base->c, base->pod);
 	dst->cs = base->cs;
 	dst->domains = base->domains;
 	dst->self = base->self;

@@ -28,6 +28,16 @@ struct fit_buf {
 	size_t len, cap;
 };
 
+/* b with room for cap bytes (the message's length worked out beforehand,
+ * so that buf_add does not grow it piece by piece). */
+static void buf_init(struct fit_buf *b, size_t cap)
+{
+	b->s = xmalloc(cap);
+	b->s[0] = '\0';
+	b->len = 0;
+	b->cap = cap;
+}
+
 static void buf_add(struct fit_buf *b, const char *s)
 {
 	size_t n = strlen(s);
@@ -69,10 +79,11 @@ static void count_text(struct fit_count *h)
 	memcpy(h->text + k, h->reason, n + 1);
 }
 
+/* Sorts pointers to the entries: an entry is over half a KB to move. */
 static int count_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct fit_count *)a)->text,
-		      ((const struct fit_count *)b)->text);
+	return strcmp((*(struct fit_count *const *)a)->text,
+		      (*(struct fit_count *const *)b)->text);
 }
 
 static void count_reason(struct fit_count *h, int *n, const char *reason)
@@ -98,29 +109,40 @@ static const struct model_status *node_status(const struct model_cycle_result *r
 	return &v->status[v->rejected_by];
 }
 
-/* " <count> <reason>, ...." over every recorded node status. */
-static void add_histogram(struct fit_buf *b, const struct model_cycle_result *r)
+/* Histograms of up to this many distinct reasons (every small cluster's)
+ * stay on the stack: every unschedulable cycle builds one. */
+#define FIT_STACK_COUNTS 16
+
+/* The histogram of every recorded node status: its distinct reasons with
+ * their counts and texts in h[0..n-1] (returned n), and order[] the
+ * entries sorted by text; h and order hold cap entries. */
+static int histogram(const struct model_cycle_result *r, struct fit_count *h,
+		     struct fit_count **order)
 {
-	/* not zeroed: count_reason and snprintf write every entry read, and
-	 * clearing ~half a KB per possible entry cost more than the rest */
-	size_t cap = (size_t)r->n_nodes * MODEL_MAX_REASONS + 1;
-	struct fit_count *h = xmalloc(cap * sizeof *h);
 	int n = 0;
 	for (int node = 0; node < r->n_nodes; node++) {
 		const struct model_status *st = node_status(r, node);
 		for (int i = 0; st && i < st->n_reasons; i++)
 			count_reason(h, &n, model_status_reason(st, i));
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		count_text(&h[i]);
-	qsort(h, (size_t)n, sizeof *h, count_cmp);
+		order[i] = &h[i];
+	}
+	qsort(order, (size_t)n, sizeof *order, count_cmp);
+	return n;
+}
+
+/* " <count> <reason>, ...." of the sorted entries order[0..n-1]. */
+static void add_histogram(struct fit_buf *b, struct fit_count *const *order,
+			  int n)
+{
 	for (int i = 0; i < n; i++) {
 		buf_add(b, i ? ", " : " ");
-		buf_add(b, h[i].text);
+		buf_add(b, order[i]->text);
 	}
 	if (n)
 		buf_add(b, ".");
-	free(h);
 }
 
 /* " <reasons joined ", ">." - a PreFilter status's Message(). */
@@ -141,21 +163,76 @@ static bool prefilter_rejected(const struct model_status *st)
 	       st->n_reasons > 0;
 }
 
+/* "0/<n> nodes are available:" at dst, as snprintf "%d" would write n;
+ * returns its length. */
+static size_t head_text(char *dst, int n)
+{
+	static const char tail[] = " nodes are available:";
+	char digits[16];
+	int nd = 0;
+	assert(n >= 0);
+	do {
+		digits[nd++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n > 0);
+	size_t k = 0;
+	dst[k++] = '0';
+	dst[k++] = '/';
+	while (nd > 0)
+		dst[k++] = digits[--nd];
+	memcpy(dst + k, tail, sizeof tail);
+	return k + sizeof tail - 1;
+}
+
 char *model_fit_error(const struct model_cycle_result *r,
 		      const char *postfilter)
 {
 	assert(r);
-	struct fit_buf b = {0};
 	char head[64];
-	snprintf(head, sizeof head, "0/%d nodes are available:", r->n_nodes);
+	size_t need = head_text(head, r->n_nodes) + 1;
+	bool pre = prefilter_rejected(&r->prefilter);
+	/* not zeroed: count_reason and count_text write every entry read,
+	 * and clearing ~half a KB per possible entry cost more than the rest */
+	size_t cap = 1;   /* distinct reasons <= recorded reasons */
+	for (int node = 0; !pre && node < r->n_nodes; node++) {
+		const struct model_status *st = node_status(r, node);
+		cap += st ? (size_t)st->n_reasons : 0;
+	}
+	struct fit_count h_stack[FIT_STACK_COUNTS];
+	struct fit_count *order_stack[FIT_STACK_COUNTS];
+	struct fit_count *h = cap <= FIT_STACK_COUNTS ? h_stack
+			      : xmalloc(cap * sizeof *h);
+	struct fit_count **order = cap <= FIT_STACK_COUNTS ? order_stack
+				   : xmalloc(cap * sizeof *order);
+	int n = 0;
+	if (pre) {
+		for (int i = 0; i < r->prefilter.n_reasons; i++)
+			need += strlen(model_status_reason(&r->prefilter, i)) + 2;
+		need += 2;
+	} else {
+		n = histogram(r, h, order);
+		for (int i = 0; i < n; i++)
+			need += strlen(order[i]->text) + 2;
+		need += 1;
+	}
+	if (postfilter && postfilter[0])
+		need += 1 + strlen(postfilter);
+
+	struct fit_buf b;
+	buf_init(&b, need);
 	buf_add(&b, head);
-	if (prefilter_rejected(&r->prefilter))
+	if (pre)
 		add_prefilter(&b, &r->prefilter);
 	else
-		add_histogram(&b, r);
+		add_histogram(&b, order, n);
 	if (postfilter && postfilter[0]) {
 		buf_add(&b, " ");
 		buf_add(&b, postfilter);
 	}
+	assert(b.len < need);
+	if (h != h_stack)
+		free(h);
+	if (order != order_stack)
+		free(order);
 	return b.s;
 }

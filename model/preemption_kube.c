@@ -70,20 +70,39 @@ static int lower_priority_pods(const struct snapshot *s, int pod, int node,
 	return n;
 }
 
+/* Clusters up to this many pods (every enumerated universe) keep an
+ * edit's view and deltas, and SelectVictimsOnNode's lists, on the stack:
+ * SelectVictimsOnNode runs for every candidate node of every preemption,
+ * and the heap would cost as much as its filter calls. */
+#define EDIT_STACK_PODS 64
+
 /* The cycle being edited: the view and the AddPod/RemovePod calls made so
- * far, in order (plugin.h: plugins may replay them). */
+ * far, in order (plugin.h: plugins may replay them).  cy points into the
+ * edit itself: an edit stays where edit_init put it. */
 struct edit {
 	struct snapshot view;
 	struct model_delta *deltas;
 	struct model_cycle cy;
+	int32_t pod_node_stack[EDIT_STACK_PODS];
+	int32_t nominated_stack[EDIT_STACK_PODS];
+	struct model_delta deltas_stack[3 * EDIT_STACK_PODS];
 };
 
 static void edit_init(struct edit *e, const struct sched_profile *prof,
 		      const struct snapshot *s, int pod, int max_deltas,
 		      struct model_cycle_memo *memo)
 {
-	snapshot_clone(&e->view, s);
-	e->deltas = xmalloc(sizeof *e->deltas * (size_t)max_deltas);
+	if (s->cluster->n_pods <= EDIT_STACK_PODS) {
+		e->view.cluster = s->cluster;
+		e->view.pod_node = e->pod_node_stack;
+		e->view.nominated = e->nominated_stack;
+		snapshot_assign(&e->view, s);
+	} else {
+		snapshot_clone(&e->view, s);
+	}
+	e->deltas = max_deltas <= 3 * EDIT_STACK_PODS
+		? e->deltas_stack
+		: xmalloc(sizeof *e->deltas * (size_t)max_deltas);
 	e->cy = (struct model_cycle){
 		.cluster = s->cluster, .profile = prof, .pod = pod,
 		.base = s, .view = &e->view, .deltas = e->deltas,
@@ -93,8 +112,10 @@ static void edit_init(struct edit *e, const struct sched_profile *prof,
 
 static void edit_release(struct edit *e)
 {
-	snapshot_release(&e->view);
-	free(e->deltas);
+	if (e->view.pod_node != e->pod_node_stack)
+		snapshot_release(&e->view);
+	if (e->deltas != e->deltas_stack)
+		free(e->deltas);
 }
 
 /* RemovePod (sign -1: the pod is gone from the node copy) or AddPod (+1). */
@@ -131,7 +152,9 @@ static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 			 struct model_node_verdict *v)
 {
 	const struct cluster *c = e->cy.cluster;
-	bool *viol = xmalloc(sizeof *viol * (size_t)k);
+	bool viol_stack[EDIT_STACK_PODS];
+	bool *viol = k <= EDIT_STACK_PODS ? viol_stack
+		     : xmalloc(sizeof *viol * (size_t)k);
 	int n_viol = model_pdb_split(c, allowed, lower, k, viol);
 	out->pods = xmalloc(sizeof *out->pods * (size_t)k);
 	out->n = 0;
@@ -149,7 +172,8 @@ static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 	/* victims were appended group by group: restore one order */
 	if (n_viol > 0 && n_viol < k)
 		model_sort_important(c, out->pods, out->n);
-	free(viol);
+	if (viol != viol_stack)
+		free(viol);
 	if (out->n > 0)
 		model_casualty_of(c, out->pods, out->n, out->pdb_violations,
 				  &out->casualty);
@@ -173,10 +197,13 @@ static enum model_code select_victims(const struct sched_profile *prof,
 	out->node = node;
 
 	/* step 1: remove every lower-priority pod */
-	int *lower = xmalloc(sizeof *lower * (size_t)c->n_pods);
+	int lower_stack[EDIT_STACK_PODS];
+	int *lower = c->n_pods <= EDIT_STACK_PODS ? lower_stack
+		     : xmalloc(sizeof *lower * (size_t)c->n_pods);
 	int k = lower_priority_pods(s, pod, node, lower);
 	if (k == 0) {
-		free(lower);
+		if (lower != lower_stack)
+			free(lower);
 		model_status_add(st, MODEL_UAU,
 				 "No preemption victims found for incoming pod");
 		return MODEL_UAU;
@@ -187,19 +214,19 @@ static enum model_code select_victims(const struct sched_profile *prof,
 		edit_move(&e, lower[i], node, -1);
 
 	/* step 2: with all of them gone the pod must fit */
-	struct model_node_verdict *v = xmalloc(sizeof *v);
+	struct model_node_verdict v;
 	enum model_code code = MODEL_SUCCESS;
-	if (!edit_fits(&e, node, v)) {
-		*st = v->status[v->rejected_by];
+	if (!edit_fits(&e, node, &v)) {
+		*st = v.status[v.rejected_by];
 		code = st->code;
 	} else {
 		/* step 3: most important first */
 		model_sort_important(c, lower, k);
-		reprieve_all(&e, node, allowed, lower, k, out, v);
+		reprieve_all(&e, node, allowed, lower, k, out, &v);
 	}
-	free(v);
 	edit_release(&e);
-	free(lower);
+	if (lower != lower_stack)
+		free(lower);
 	return code;
 }
 

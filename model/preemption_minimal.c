@@ -116,12 +116,12 @@ static void search_node(const struct sched_profile *prof,
 			const int32_t *allowed, struct best *b,
 			struct model_cycle_memo *memo)
 {
-	struct model_node_verdict *v = xmalloc(sizeof *v);
+	struct model_node_verdict v;
 	struct subset sub;
 	for (uint32_t mask = 1; mask < (1u << k); mask++) {
 		subset_of(s->cluster, allowed, jeopardy, k, mask, &sub);
 		if (!beats(b, node, &sub) ||
-		    !feasible_without(prof, s, view, pod, node, &sub, v, memo))
+		    !feasible_without(prof, s, view, pod, node, &sub, &v, memo))
 			continue;
 		b->found = true;
 		b->node = node;
@@ -130,7 +130,6 @@ static void search_node(const struct sched_profile *prof,
 		b->pdb_violations = sub.pdb_violations;
 		b->casualty = sub.casualty;
 	}
-	free(v);
 }
 
 static void set_result(struct model_preemption *out, const struct cluster *c,
@@ -173,6 +172,11 @@ static int too_many(const struct snapshot *s, int pod, const int *potential,
 	return 0;
 }
 
+/* Clusters up to this many nodes, pods and PDBs (every enumerated
+ * universe) keep the search's lists and view on the stack: the search
+ * runs for every failed cycle the enumerator checks. */
+#define MINIMAL_STACK 64
+
 int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct snapshot *s, int pod,
 			  const struct model_cycle_result *r,
@@ -181,16 +185,28 @@ int model_preempt_minimal(const struct sched_profile *prof,
 	assert(prof && s && s->cluster && r && out && err);
 	const struct cluster *c = s->cluster;
 	out->eligible = !c->pods[pod].preempt_never;
-	int *potential = xmalloc(sizeof(int) * (size_t)(c->n_nodes + 1));
-	int *jeopardy = xmalloc(sizeof(int) * (size_t)(c->n_pods + 1));
+	int potential_stack[MINIMAL_STACK], jeopardy_stack[MINIMAL_STACK];
+	int *potential = c->n_nodes < MINIMAL_STACK ? potential_stack
+			 : xmalloc(sizeof(int) * (size_t)(c->n_nodes + 1));
+	int *jeopardy = c->n_pods < MINIMAL_STACK ? jeopardy_stack
+			: xmalloc(sizeof(int) * (size_t)(c->n_pods + 1));
 	int np = model_preemption_potential(r, potential);
 	int rc = too_many(s, pod, potential, np, jeopardy, err);
 	if (rc == 0) {
-		int32_t *allowed =
-			xmalloc(sizeof *allowed * (size_t)(c->n_pdbs + 1));
+		int32_t allowed_stack[MINIMAL_STACK];
+		int32_t *allowed = c->n_pdbs < MINIMAL_STACK ? allowed_stack
+			: xmalloc(sizeof *allowed * (size_t)(c->n_pdbs + 1));
 		model_pdb_allowed(s, allowed);
+		int32_t pod_node_stack[MINIMAL_STACK], nominated_stack[MINIMAL_STACK];
 		struct snapshot view;
-		snapshot_clone(&view, s);
+		if (c->n_pods <= MINIMAL_STACK) {
+			view.cluster = c;
+			view.pod_node = pod_node_stack;
+			view.nominated = nominated_stack;
+			snapshot_assign(&view, s);
+		} else {
+			snapshot_clone(&view, s);
+		}
 		/* every subset's cycle has s as base: one memo serves them all */
 		struct model_cycle key = {
 			.cluster = c, .profile = prof, .pod = pod, .base = s,
@@ -209,11 +225,15 @@ int model_preempt_minimal(const struct sched_profile *prof,
 				    jeopardy, k, allowed, &b, &memo);
 		}
 		model_cycle_memo_release(&memo);
-		snapshot_release(&view);
-		free(allowed);
+		if (view.pod_node != pod_node_stack)
+			snapshot_release(&view);
+		if (allowed != allowed_stack)
+			free(allowed);
 		set_result(out, c, &b);
 	}
-	free(jeopardy);
-	free(potential);
+	if (jeopardy != jeopardy_stack)
+		free(jeopardy);
+	if (potential != potential_stack)
+		free(potential);
 	return rc;
 }

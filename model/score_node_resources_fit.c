@@ -122,6 +122,10 @@ static int64_t node_score(const struct model_cycle *cy, int node,
 	return sum / weights;
 }
 
+/* Resources a cluster usually names: the scratch for up to this many stays
+ * on the stack (the score runs in every scored cycle). */
+#define SCORE_STACK_RES 32
+
 enum model_code model_score_node_resources_fit(const struct model_cycle *cy,
 					       const int *feasible, int n,
 					       int64_t *scores,
@@ -136,12 +140,14 @@ enum model_code model_score_node_resources_fit(const struct model_cycle *cy,
 	}
 	assert(cy->profile->fit_strategy != FIT_REQUESTED_TO_CAPACITY_RATIO ||
 	       cy->profile->n_shape > 0);
-	int64_t *pod_req = xcalloc((size_t)c->n_res, sizeof *pod_req);
-	int64_t *requested = xcalloc((size_t)c->n_res, sizeof *requested);
+	int64_t stack[2 * SCORE_STACK_RES];
+	int64_t *buf = c->n_res <= SCORE_STACK_RES ? stack
+		       : xcalloc(2 * (size_t)c->n_res, sizeof *buf);
+	int64_t *pod_req = buf, *requested = buf + c->n_res;
 	model_pod_score_request(c, &c->pods[cy->pod], pod_req);
 	for (int i = 0; i < n; i++)
 		scores[i] = node_score(cy, feasible[i], pod_req, requested);
-	free(pod_req);
-	free(requested);
+	if (buf != stack)
+		free(buf);
 	return MODEL_SUCCESS;
 }

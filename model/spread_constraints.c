@@ -253,7 +253,12 @@ void model_spread_pairs_copy(struct model_spread_pairs *dst,
 			     const struct model_spread_pairs *src)
 {
 	assert(dst && src && src->items);
-	model_spread_pairs_init(dst);
+	/* model_spread_pairs_init's storage, but its index is copied over
+	 * rather than first cleared: a copy is made for every cycle */
+	dst->items = dst->inline_items;
+	dst->cap = MODEL_SPREAD_PAIRS_INLINE;
+	dst->index = dst->inline_index;
+	dst->index_cap = 2 * MODEL_SPREAD_PAIRS_INLINE;
 	if (src->cap > dst->cap) {
 		dst->items = xmalloc(sizeof *dst->items * (size_t)src->cap);
 		dst->cap = src->cap;
@@ -265,6 +270,8 @@ void model_spread_pairs_copy(struct model_spread_pairs *dst,
 	dst->n = src->n;
 	memcpy(dst->items, src->items, sizeof *dst->items * (size_t)src->n);
 	memcpy(dst->index, src->index, sizeof *dst->index * (size_t)src->index_cap);
+	for (int h = src->index_cap; h < dst->index_cap; h++)
+		dst->index[h] = -1;   /* as model_spread_pairs_init left it */
 }
 
 int model_spread_pairs_find(const struct model_spread_pairs *t, int slot,

@@ -172,10 +172,12 @@ def test_interrupted_run_resumes(nosym_db, tmp_path):
     p = subprocess.Popen([KSO, "enum", DEFAULT, "--db", db, "--quiet",
                           "--no-symmetry"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    # wait until some work items are committed, then interrupt
+    # wait until the first work items are committed (a group commit
+    # comes after 1 s), then interrupt: poll often, the whole run takes
+    # only a few seconds
     deadline = time.time() + 60
     while time.time() < deadline:
-        time.sleep(0.5)
+        time.sleep(0.05)
         if db.exists():
             try:
                 con = sqlite3.connect(db)
@@ -183,7 +185,7 @@ def test_interrupted_run_resumes(nosym_db, tmp_path):
                 con.close()
             except sqlite3.Error:
                 n = 0
-            if n >= 20:
+            if n >= 1:
                 break
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
@@ -192,6 +194,12 @@ def test_interrupted_run_resumes(nosym_db, tmp_path):
     row = run_row(db, ("complete", "states"))
     assert row["complete"] == 0
     assert 0 < row["states"] < DEFAULT_STATES
+    # an interrupted session still ends by building the indexes
+    con = sqlite3.connect(db)
+    indexes = {n for (n,) in con.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index'")}
+    con.close()
+    assert "findings_state" in indexes
     r = enum(DEFAULT, "--db", db, "--quiet", "--no-symmetry", "--resume",
              "--jobs", "2")
     assert r.returncode == 0, r.stderr
@@ -334,6 +342,11 @@ def test_sql_schema(default_db):
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"runs", "scenarios", "states", "decisions", "preemptions",
                 "violations", "findings", "work"} <= tables
+        # the secondary indexes are built when the run's session ends
+        indexes = {n for (n,) in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert {"states_run", "decisions_state", "preemptions_state",
+                "violations_state", "findings_state"} <= indexes
         # --store findings keeps the manifests of exactly the scenarios
         # with a stored state (--store all: every scenario, see
         # test_store_all_keeps_every_scenario)

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "fixture_walk.h"
 #include "../../model/model.h"
 #include "../../oracle/oracle.h"
 #include "../../yaml/load.h"
@@ -527,11 +528,6 @@ static void diff_fixture(const char *path)
 	cluster_release(&c);
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static bool is_manifest(const char *name)
 {
 	size_t n = strlen(name);
@@ -540,38 +536,6 @@ static bool is_manifest(const char *name)
 	       (n > 5 && strcmp(name + n - 5, ".json") == 0);
 }
 
-/* Walks dir recursively in sorted name order. */
-static void walk(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	char **names = NULL;
-	int n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			names = realloc(names, sizeof(*names) * (size_t)cap);
-		}
-		size_t len = strlen(dir) + strlen(e->d_name) + 2;
-		names[n] = malloc(len);
-		snprintf(names[n++], len, "%s/%s", dir, e->d_name);
-	}
-	closedir(d);
-	qsort(names, (size_t)n, sizeof(*names), name_cmp);
-	for (int i = 0; i < n; i++) {
-		struct stat st;
-		if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
-			walk(names[i]);
-		else if (is_manifest(names[i]))
-			diff_fixture(names[i]);
-		free(names[i]);
-	}
-	free(names);
-}
 
 int main(void)
 {
@@ -583,7 +547,7 @@ int main(void)
 	test_node_order();
 	test_sampling_rotation();
 	const char *root = getenv("KSO_FIXTURES");
-	walk(root ? root : "fixtures");
+	fixture_walk(root ? root : "fixtures", is_manifest, diff_fixture);
 	printf("test_oracle: compared %d pods in %d fixtures\n", pods_compared,
 	       fixtures_compared);
 	return check_done("test_oracle");

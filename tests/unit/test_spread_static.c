@@ -18,6 +18,7 @@
 
 #include "build.h"
 #include "check.h"
+#include "fixture_walk.h"
 
 #include "../../model/cycle_memo.h"
 #include "../../model/model.h"
@@ -243,56 +244,11 @@ static void fixture(const char *path)
 	cluster_release(&c);
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool is_manifest(const char *name)
-{
-	size_t n = strlen(name);
-	return n > 5 && strcmp(name + n - 5, ".yaml") == 0 &&
-	       !strstr(name, "/universes/") && !strstr(name, "/fuzz/");
-}
-
-/* Walks dir recursively in sorted name order. */
-static void walk(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	char **names = NULL;
-	int n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			names = realloc(names, sizeof(*names) * (size_t)cap);
-		}
-		size_t len = strlen(dir) + strlen(e->d_name) + 2;
-		names[n] = malloc(len);
-		snprintf(names[n++], len, "%s/%s", dir, e->d_name);
-	}
-	closedir(d);
-	qsort(names, (size_t)n, sizeof(*names), name_cmp);
-	for (int i = 0; i < n; i++) {
-		struct stat st;
-		if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
-			walk(names[i]);
-		else if (is_manifest(names[i]))
-			fixture(names[i]);
-		free(names[i]);
-	}
-	free(names);
-}
-
 int main(void)
 {
 	test_by_hand();
 	const char *root = getenv("KSO_FIXTURES");
-	walk(root ? root : "fixtures");
+	fixture_walk(root ? root : "fixtures", fixture_is_scenario, fixture);
 	printf("test_spread_static: %d pod states compared\n", states);
 	CHECK(states > 100);
 	CHECK_EQ(differences, 0);

@@ -361,10 +361,7 @@ int model_schedule_cycle(const struct sched_profile *prof,
 		.base = s, .view = s, .deltas = NULL, .n_deltas = 0,
 	};
 	model_cycle_memo_init(&memo, &cy);
-	if (r->spread_cache)
-		model_cycle_memo_use_cache(&memo, r->spread_cache);
-	if (r->pod_table)
-		model_cycle_memo_use_pods(&memo, r->pod_table);
+	model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
 	cy.memo = &memo;
 	run_cycle(&cy, r);
 	model_cycle_memo_release(&memo);

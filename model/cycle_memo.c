@@ -41,6 +41,16 @@ void model_cycle_memo_use_pods(struct model_cycle_memo *m,
 	m->pods_lent = t;
 }
 
+void model_cycle_memo_borrow(struct model_cycle_memo *m,
+			     struct model_spread_cache *k,
+			     struct model_pod_table *t)
+{
+	if (k)
+		model_cycle_memo_use_cache(m, k);
+	if (t)
+		model_cycle_memo_use_pods(m, t);
+}
+
 void model_cycle_memo_release(struct model_cycle_memo *m)
 {
 	assert(m);

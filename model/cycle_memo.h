@@ -71,6 +71,14 @@ void model_cycle_memo_use_cache(struct model_cycle_memo *m,
 void model_cycle_memo_use_pods(struct model_cycle_memo *m,
 			       struct model_pod_table *t);
 
+/* model_cycle_memo_borrow: model_cycle_memo_use_cache(m, k) when k is
+ * not NULL and model_cycle_memo_use_pods(m, t) when t is not NULL: the
+ * caches a context lends (struct model_cycle_result's spread_cache and
+ * pod_table, either of which may be absent). */
+void model_cycle_memo_borrow(struct model_cycle_memo *m,
+			     struct model_spread_cache *k,
+			     struct model_pod_table *t);
+
 /* model_cycle_memo_release: frees what m owns. */
 void model_cycle_memo_release(struct model_cycle_memo *m);
 

@@ -445,10 +445,7 @@ static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 	};
 	struct model_cycle_memo memo;
 	model_cycle_memo_init(&memo, &key);
-	if (r->spread_cache)
-		model_cycle_memo_use_cache(&memo, r->spread_cache);
-	if (r->pod_table)
-		model_cycle_memo_use_pods(&memo, r->pod_table);
+	model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
 	for (int i = 0; i < n; i++) {
 		dry_run_node(d, prof, s, pod, potential[(offset + i) % n],
 			     allowed, &memo);

@@ -214,10 +214,7 @@ int model_preempt_minimal(const struct sched_profile *prof,
 		};
 		struct model_cycle_memo memo;
 		model_cycle_memo_init(&memo, &key);
-		if (r->spread_cache)
-			model_cycle_memo_use_cache(&memo, r->spread_cache);
-		if (r->pod_table)
-			model_cycle_memo_use_pods(&memo, r->pod_table);
+		model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
 		struct best b = {.found = false, .node = -1};
 		for (int i = 0; i < np; i++) {
 			int k = model_jeopardy(s, pod, potential[i], jeopardy);

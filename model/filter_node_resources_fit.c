@@ -117,16 +117,9 @@ void model_filter_node_resources_fit(const struct model_cycle *cy, int node,
 	int64_t *req = buf, *used = buf + c->n_res;
 	int pods;
 	struct model_pod_table *t = model_cycle_memo_pods(cy);
-	if (t) {
-		model_node_requested_table(t, cy->view, node, used, NULL, NULL,
-					   &pods);
-		fit_check(cy, n, model_pod_table_get(t, cy->pod, NULL, NULL),
-			  used, pods, out);
-	} else {
-		model_pod_requests(c, &c->pods[cy->pod], req);
-		model_node_requested(cy->view, node, used, NULL, NULL, &pods);
-		fit_check(cy, n, req, used, pods, out);
-	}
+	model_node_requested(t, cy->view, node, used, NULL, NULL, &pods);
+	fit_check(cy, n, model_pod_row(t, c, cy->pod, req, NULL, NULL), used,
+		  pods, out);
 	if (buf != stack)
 		free(buf);
 }

@@ -118,11 +118,8 @@ static void check_node_capacity(struct model_scheduler *m, int node,
 	const struct node *n = &c->nodes[node];
 	int count = 0;
 	bool found;
-	if (m->pods)
-		model_node_requested_table(m->pods, &m->snap, node, requested, NULL,
-					   NULL, &count);
-	else
-		model_node_requested(&m->snap, node, requested, NULL, NULL, &count);
+	model_node_requested(m->pods, &m->snap, node, requested, NULL, NULL,
+			     &count);
 	int64_t pods = resource_values_get(&n->allocatable, RES_PODS, &found);
 	if (count > pods) {
 		breach(m, MODEL_INV_CAPACITY, "node %s holds %d pods, "

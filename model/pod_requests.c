@@ -256,50 +256,6 @@ void model_pod_nonzero(const struct cluster *c, const struct pod *p,
 	*mem = pod_nonzero(p, RES_MEMORY);
 }
 
-/*
- * Requested(Node, S)[r]  == Σ_{Pod : BoundTo(Pod, Node, S)} PodRequests(Pod)[r]
- * NonZeroRequested(Node, S)[r] == Σ_{Pod : BoundTo(Pod, Node, S)} NonZero(Pod)[r]
- * Pods(Node, S) == Cardinality({Pod : BoundTo(Pod, Node, S)})
- * Each pod is converted to integers on its own before summing (kube's
- * NodeInfo.AddPod); the sums wrap like Go int64.
- */
-void model_node_requested(const struct snapshot *s, int node,
-			  int64_t *requested, int64_t *nonzero_cpu,
-			  int64_t *nonzero_mem, int *pod_count)
-{
-	assert(s && s->cluster && requested);
-	const struct cluster *c = s->cluster;
-	assert(node >= 0 && node < c->n_nodes);
-	int64_t stack[REQ_STACK_RES];
-	int64_t *one = c->n_res <= REQ_STACK_RES ? stack
-		       : xcalloc((size_t)c->n_res, sizeof *one);
-	int64_t nz_cpu = 0, nz_mem = 0;
-	int count = 0;
-	for (int r = 0; r < c->n_res; r++)
-		requested[r] = 0;
-	for (int p = 0; p < c->n_pods; p++) {
-		if (!snapshot_on_node(s, p, node))
-			continue;
-		const struct pod *pod = &c->pods[p];
-		model_pod_requests(c, pod, one);
-		for (int r = 0; r < c->n_res; r++)
-			requested[r] = model_go_add(requested[r], one[r]);
-		int64_t cpu, mem;
-		model_pod_nonzero(c, pod, &cpu, &mem);
-		nz_cpu = model_go_add(nz_cpu, cpu);
-		nz_mem = model_go_add(nz_mem, mem);
-		count++;
-	}
-	if (one != stack)
-		free(one);
-	if (nonzero_cpu)
-		*nonzero_cpu = nz_cpu;
-	if (nonzero_mem)
-		*nonzero_mem = nz_mem;
-	if (pod_count)
-		*pod_count = count;
-}
-
 void model_pod_table_init(struct model_pod_table *t, const struct cluster *c)
 {
 	assert(t && c);
@@ -337,15 +293,43 @@ const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
 	return row;
 }
 
-/* The sums of model_node_requested, in the same pod order, over rows. */
-void model_node_requested_table(struct model_pod_table *t,
-				const struct snapshot *s, int node,
-				int64_t *requested, int64_t *nonzero_cpu,
-				int64_t *nonzero_mem, int *pod_count)
+const int64_t *model_pod_row(struct model_pod_table *t, const struct cluster *c,
+			     int p, int64_t *buf, int64_t *nz_cpu,
+			     int64_t *nz_mem)
 {
-	assert(t && s && s->cluster == t->cluster && requested);
+	assert(c && p >= 0 && p < c->n_pods);
+	if (t) {
+		assert(t->cluster == c);
+		return model_pod_table_get(t, p, nz_cpu, nz_mem);
+	}
+	assert(buf);
+	model_pod_requests(c, &c->pods[p], buf);
+	int64_t cpu, mem;
+	model_pod_nonzero(c, &c->pods[p], &cpu, &mem);
+	if (nz_cpu)
+		*nz_cpu = cpu;
+	if (nz_mem)
+		*nz_mem = mem;
+	return buf;
+}
+
+/*
+ * Requested(Node, S)[r]  == Σ_{Pod : BoundTo(Pod, Node, S)} PodRequests(Pod)[r]
+ * NonZeroRequested(Node, S)[r] == Σ_{Pod : BoundTo(Pod, Node, S)} NonZero(Pod)[r]
+ * Pods(Node, S) == Cardinality({Pod : BoundTo(Pod, Node, S)})
+ * Each pod is converted to integers on its own before summing (kube's
+ * NodeInfo.AddPod); the sums wrap like Go int64.
+ */
+void model_node_requested(struct model_pod_table *t, const struct snapshot *s,
+			  int node, int64_t *requested, int64_t *nonzero_cpu,
+			  int64_t *nonzero_mem, int *pod_count)
+{
+	assert(s && s->cluster && requested);
 	const struct cluster *c = s->cluster;
 	assert(node >= 0 && node < c->n_nodes);
+	int64_t stack[REQ_STACK_RES];
+	int64_t *buf = t || c->n_res <= REQ_STACK_RES ? stack
+		       : xcalloc((size_t)c->n_res, sizeof *buf);
 	int64_t nz_cpu = 0, nz_mem = 0;
 	int count = 0;
 	for (int r = 0; r < c->n_res; r++)
@@ -354,13 +338,15 @@ void model_node_requested_table(struct model_pod_table *t,
 		if (!snapshot_on_node(s, p, node))
 			continue;
 		int64_t cpu, mem;
-		const int64_t *one = model_pod_table_get(t, p, &cpu, &mem);
+		const int64_t *one = model_pod_row(t, c, p, buf, &cpu, &mem);
 		for (int r = 0; r < c->n_res; r++)
 			requested[r] = model_go_add(requested[r], one[r]);
 		nz_cpu = model_go_add(nz_cpu, cpu);
 		nz_mem = model_go_add(nz_mem, mem);
 		count++;
 	}
+	if (buf != stack)
+		free(buf);
 	if (nonzero_cpu)
 		*nonzero_cpu = nz_cpu;
 	if (nonzero_mem)

@@ -42,14 +42,6 @@ void model_pod_nonzero(const struct cluster *c, const struct pod *p,
 void model_pod_score_request(const struct cluster *c, const struct pod *p,
 			     int64_t *out);
 
-/* model_node_requested: NodeInfo bookkeeping of node on placement s, summed
- * literally over the pods s puts there: requested[0..n_res-1] = Σ
- * PodRequests, *nonzero_cpu / *nonzero_mem = Σ NonZeroRequested, *pod_count
- * = number of pods.  Any output pointer except requested may be NULL. */
-void model_node_requested(const struct snapshot *s, int node,
-			  int64_t *requested, int64_t *nonzero_cpu,
-			  int64_t *nonzero_mem, int *pod_count);
-
 /* Every pod's PodRequests and NonZero, each worked out from quantities on
  * first use and then kept.  They are functions of the pod objects alone,
  * which never change while a cluster lives, so a table stays right for
@@ -76,12 +68,23 @@ void model_pod_table_release(struct model_pod_table *t);
 const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
 				   int64_t *nz_cpu, int64_t *nz_mem);
 
-/* model_node_requested_table: model_node_requested(s, node, ...) with
- * each pod's integers read from t (made for s->cluster). */
-void model_node_requested_table(struct model_pod_table *t,
-				const struct snapshot *s, int node,
-				int64_t *requested, int64_t *nonzero_cpu,
-				int64_t *nonzero_mem, int *pod_count);
+/* model_pod_row: PodRequests of pod p of c (n_res entries): t's row when
+ * t is not NULL (a table made for c), else worked out from the quantities
+ * into buf (n_res entries, caller-owned) and returned; *nz_cpu / *nz_mem
+ * (when not NULL) its NonZero. */
+const int64_t *model_pod_row(struct model_pod_table *t, const struct cluster *c,
+			     int p, int64_t *buf, int64_t *nz_cpu,
+			     int64_t *nz_mem);
+
+/* model_node_requested: NodeInfo bookkeeping of node on placement s, summed
+ * over the pods s puts there: requested[0..n_res-1] = Σ PodRequests,
+ * *nonzero_cpu / *nonzero_mem = Σ NonZeroRequested, *pod_count = number of
+ * pods.  Each pod's integers come from t (a table made for s->cluster), or
+ * are worked out literally when t is NULL: the same values either way.
+ * Any output pointer except requested may be NULL. */
+void model_node_requested(struct model_pod_table *t, const struct snapshot *s,
+			  int node, int64_t *requested, int64_t *nonzero_cpu,
+			  int64_t *nonzero_mem, int *pod_count);
 
 /* The node bookkeeping the resource scorers read (model_node_requested's
  * outputs for one node). */

@@ -37,13 +37,8 @@ static int64_t node_score(const struct model_cycle *cy, int node,
 	const struct cluster *c = cy->cluster;
 	const struct sched_profile *prof = cy->profile;
 	struct model_node_usage u = {.requested = requested};
-	struct model_pod_table *t = model_cycle_memo_pods(cy);
-	if (t)
-		model_node_requested_table(t, cy->view, node, requested,
-					   &u.nonzero_cpu, &u.nonzero_mem, NULL);
-	else
-		model_node_requested(cy->view, node, requested, &u.nonzero_cpu,
-				     &u.nonzero_mem, NULL);
+	model_node_requested(model_cycle_memo_pods(cy), cy->view, node, requested,
+			     &u.nonzero_cpu, &u.nonzero_mem, NULL);
 	double f[MAX_FRACTIONS], total = 0.0;
 	int nf = 0;
 	for (int i = 0; i < prof->n_balanced_resources && nf < MAX_FRACTIONS; i++) {

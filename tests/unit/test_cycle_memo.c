@@ -142,20 +142,20 @@ static void test_table_by_hand(void)
 	CHECK_EQ(model_pod_table_get(&t, b, NULL, NULL)[RES_CPU], 850);
 	CHECK_EQ(model_pod_table_get(&t, d, &nzc, NULL)[RES_CPU], 2000);
 	CHECK_EQ(nzc, 2000);
-	model_node_requested_table(&t, &s, 0, req, &nzc, &nzm, &pods);
+	model_node_requested(&t, &s, 0, req, &nzc, &nzm, &pods);
 	CHECK_EQ(req[RES_CPU], 3850);
 	CHECK_EQ(req[RES_MEMORY], 1073741824);
 	CHECK_EQ(nzc, 3600);
 	CHECK_EQ(nzm, 1283457024);
 	CHECK_EQ(pods, 2);
-	model_node_requested_table(&t, &s, 1, req, &nzc, &nzm, &pods);
+	model_node_requested(&t, &s, 1, req, &nzc, &nzm, &pods);
 	CHECK_EQ(req[RES_CPU], 0);
 	CHECK_EQ(nzc, 100);
 	CHECK_EQ(nzm, 209715200);
 	CHECK_EQ(pods, 1);
 	/* the table follows the placement it is asked about: d joins n1 */
 	s.pod_node[d] = 1;
-	model_node_requested_table(&t, &s, 1, req, &nzc, NULL, &pods);
+	model_node_requested(&t, &s, 1, req, &nzc, NULL, &pods);
 	CHECK_EQ(req[RES_CPU], 2000);
 	CHECK_EQ(nzc, 2100);
 	CHECK_EQ(pods, 2);
@@ -239,8 +239,8 @@ static void test_table_random(void)
 		for (int n = 0; n < n_nodes; n++) {
 			int64_t nzc, nzm, tc, tm;
 			int pods, tp;
-			model_node_requested(&s, n, want, &nzc, &nzm, &pods);
-			model_node_requested_table(&t, &s, n, got, &tc, &tm, &tp);
+			model_node_requested(NULL, &s, n, want, &nzc, &nzm, &pods);
+			model_node_requested(&t, &s, n, got, &tc, &tm, &tp);
 			for (int r = 0; r < c.n_res; r++)
 				mismatches += got[r] != want[r];
 			mismatches += tc != nzc;

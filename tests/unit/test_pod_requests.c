@@ -230,7 +230,7 @@ static void test_node_requested(void)
 	snapshot_init(&s, &c);
 	int64_t requested[64], nzc, nzm;
 	int pods;
-	model_node_requested(&s, n0, requested, &nzc, &nzm, &pods);
+	model_node_requested(NULL, &s, n0, requested, &nzc, &nzm, &pods);
 	/* Requested: 1000m + 0 = 1000; 1Gi + 0.  NonZero: 1000 + 100 = 1100;
 	 * 1Gi + 200Mi = 1073741824 + 209715200 = 1283457024.  2 pods. */
 	CHECK_EQ(requested[RES_CPU], 1000);
@@ -240,7 +240,7 @@ static void test_node_requested(void)
 	CHECK_EQ(pods, 2);
 	/* The placement decides: move d onto n0 -> 1000 + 3000 = 4000, 3 pods. */
 	s.pod_node[e] = n0;
-	model_node_requested(&s, n0, requested, NULL, NULL, &pods);
+	model_node_requested(NULL, &s, n0, requested, NULL, NULL, &pods);
 	CHECK_EQ(requested[RES_CPU], 4000);
 	CHECK_EQ(pods, 3);
 	snapshot_release(&s);

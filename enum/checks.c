@@ -371,62 +371,27 @@ static bool may_break(const struct pod *q, const struct pod *p)
 	return false;
 }
 
-/* Whether some pod other than q is nominated to node in s: only then
- * can model_feasibility's nominated-pods pass (kube §1.5: Q is a subset
- * of the pods nominated to the node) run for q on node. */
-static bool nominated_to(const struct snapshot *s, int node, int q)
-{
-	for (int p = 0; p < s->cluster->n_pods; p++)
-		if (p != q && s->nominated[p] == node)
-			return true;
-	return false;
-}
-
-/* A filter's Skip is not a rejection (as in model/feasibility.c). */
-static bool status_failed(const struct model_status *st)
-{
-	return st->code != MODEL_SUCCESS && st->code != MODEL_SKIP;
-}
-
 /* The first of PodTopologySpread and InterPodAffinity (in that order)
- * that model_feasibility(cy, node) reports failed, -1 when neither; its
- * status in *st.  Feasibility evaluates every filter independently (a
- * filter is a function of the cycle and the node alone), so without
- * nominated pods on node (one filter pass, kube §1.5 with Q empty) the
- * two filters' verdicts are exactly Feasibility's verdicts for them and
- * the other six need not run.  With nominations the two-pass rule
- * decides, and model_feasibility itself is asked. */
+ * that Feasibility of cy on node reports failed, -1 when neither; its
+ * status in *st.  Only those two filters are evaluated
+ * (model_feasibility_of), nominated pods' two-pass rule included. */
 static int hard_failure(struct enum_ctx *x, const struct model_cycle *cy,
 			int node, const struct model_status **st)
 {
 	static const enum plugin_id hard[] = {
 		PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
 	};
+	static const bool only[PLUGIN_COUNT] = {
+		[PLUGIN_POD_TOPOLOGY_SPREAD] = true,
+		[PLUGIN_INTER_POD_AFFINITY] = true,
+	};
 	struct model_node_verdict *v = x->verdict;
-	if (nominated_to(cy->view, node, cy->pod)) {
-		model_feasibility(cy, node, v);
-		for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++)
-			if (v->failed[hard[i]]) {
-				*st = &v->status[hard[i]];
-				return hard[i];
-			}
-		return -1;
-	}
-	for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++) {
-		enum plugin_id id = hard[i];
-		if (!cy->profile->filter[id])
-			continue;
-		struct model_status *s = &v->status[id];
-		model_status_ok(s);
-		if (id == PLUGIN_POD_TOPOLOGY_SPREAD)
-			model_filter_pod_topology_spread(cy, node, s);
-		else
-			model_filter_inter_pod_affinity(cy, node, s);
-		if (status_failed(s)) {
-			*st = s;
-			return id;
+	model_feasibility_of(cy, node, only, v);
+	for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++)
+		if (v->failed[hard[i]]) {
+			*st = &v->status[hard[i]];
+			return hard[i];
 		}
-	}
 	return -1;
 }
 

@@ -55,11 +55,12 @@ static bool status_failed(const struct model_status *st)
 	return st->code != MODEL_SUCCESS && st->code != MODEL_SKIP;
 }
 
-/* One RunFilterPlugins pass, but evaluating every enabled filter.  Fills
- * st[id] and failed[id] for the filter ids (success, false for a disabled
- * filter) and leaves the other ids alone; returns the plugin id of the
- * first non-success in kube's order (the status kube records), or -1. */
-static int filter_pass(const struct model_cycle *cy, int node,
+/* One RunFilterPlugins pass, but evaluating every enabled filter (of
+ * only[], when not NULL).  Fills st[id] and failed[id] for the filter ids
+ * (success, false for a filter not evaluated) and leaves the other ids
+ * alone; returns the plugin id of the first non-success in kube's order
+ * (the status kube records), or -1. */
+static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		       struct model_status st[PLUGIN_COUNT],
 		       bool failed[PLUGIN_COUNT])
 {
@@ -68,7 +69,7 @@ static int filter_pass(const struct model_cycle *cy, int node,
 		enum plugin_id id = model_filter_ids[i];
 		model_status_ok(&st[id]);
 		failed[id] = false;
-		if (!cy->profile->filter[id])
+		if (!cy->profile->filter[id] || (only && !only[id]))
 			continue;
 		filter_fn(id)(cy, node, &st[id]);
 		failed[id] = status_failed(&st[id]);
@@ -108,7 +109,7 @@ static int nominated_pods(const struct model_cycle *cy, int node, int *q)
  * which already holds cy's updates, and calls AddPod for each q in turn).
  * Returns the first failing filter of the pass, or -1. */
 static int filter_pass_nominated(const struct model_cycle *cy, int node,
-				 const int *q, int nq,
+				 const bool *only, const int *q, int nq,
 				 struct model_status st[PLUGIN_COUNT],
 				 bool failed[PLUGIN_COUNT])
 {
@@ -140,7 +141,7 @@ static int filter_pass_nominated(const struct model_cycle *cy, int node,
 	with.deltas = deltas;
 	with.n_deltas = n_deltas;
 	/* with keeps cy's memo: same cluster, profile, pod and base */
-	int first = filter_pass(&with, node, st, failed);
+	int first = filter_pass(&with, node, only, st, failed);
 	if (deltas != deltas_stack)
 		free(deltas);
 	if (view.pod_node != pod_node_stack)
@@ -159,6 +160,15 @@ static int filter_pass_nominated(const struct model_cycle *cy, int node,
 void model_feasibility(const struct model_cycle *cy, int node,
 		       struct model_node_verdict *out)
 {
+	model_feasibility_of(cy, node, NULL, out);
+}
+
+/* Each filter's verdict in each pass is a function of the cycle and the
+ * node alone, so leaving filters out changes no other filter's verdict;
+ * only rejected_by is then the first failure among those evaluated. */
+void model_feasibility_of(const struct model_cycle *cy, int node,
+			  const bool *only, struct model_node_verdict *out)
+{
 	assert(cy && cy->cluster && cy->profile && cy->view && out);
 	assert(node >= 0 && node < cy->cluster->n_nodes);
 	assert(cy->pod >= 0 && cy->pod < cy->cluster->n_pods);
@@ -176,15 +186,15 @@ void model_feasibility(const struct model_cycle *cy, int node,
 	int first1 = -1, first2;
 	if (nq > 0) {
 		/* pass 1 writes straight into out; pass 2 into scratch */
-		first1 = filter_pass_nominated(cy, node, q, nq, out->status,
-					       out->failed);
+		first1 = filter_pass_nominated(cy, node, only, q, nq,
+					       out->status, out->failed);
 	}
 	if (q != q_stack)
 		free(q);
 
 	if (nq == 0) {
 		/* no pass 1 (Q is empty): pass 2's verdicts are the node's */
-		first2 = filter_pass(cy, node, out->status, out->failed);
+		first2 = filter_pass(cy, node, only, out->status, out->failed);
 		/* as below, a verdict is kept only where the filter failed */
 		for (int i = 0; i < MODEL_N_FILTERS; i++)
 			if (!out->failed[model_filter_ids[i]])
@@ -194,7 +204,7 @@ void model_feasibility(const struct model_cycle *cy, int node,
 		 * ones read (failed2 is false for the others) */
 		struct model_status st2[PLUGIN_COUNT];
 		bool failed2[PLUGIN_COUNT] = {0};
-		first2 = filter_pass(cy, node, st2, failed2);
+		first2 = filter_pass(cy, node, only, st2, failed2);
 		for (int i = 0; i < MODEL_N_FILTERS; i++) {
 			int id = model_filter_ids[i];
 			if (out->failed[id] || !failed2[id])

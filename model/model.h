@@ -49,6 +49,14 @@ struct model_node_verdict {
 void model_feasibility(const struct model_cycle *cy, int node,
 		       struct model_node_verdict *out);
 
+/* model_feasibility_of: model_feasibility evaluating only the filters
+ * with only[id] true (only == NULL: all of them); the others read as
+ * passed.  The verdicts of the evaluated filters, in both passes, are
+ * exactly model_feasibility's; rejected_by is the first failure among
+ * them. */
+void model_feasibility_of(const struct model_cycle *cy, int node,
+			  const bool *only, struct model_node_verdict *out);
+
 /* The result of one scheduling cycle for one pod on a placement. */
 struct model_cycle_result {
 	int pod;

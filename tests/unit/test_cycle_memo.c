@@ -9,7 +9,9 @@
  *   - every fixture under fixtures/ on pseudo-random placements: each
  *     filter, model_feasibility and the resource scores with a memo equal
  *     the same without one, also for cycles with deltas (a memo filled by
- *     a delta-free cycle first) as preemption makes them;
+ *     a delta-free cycle first) as preemption makes them; and
+ *     model_feasibility_of on a subset of the filters equal to the full
+ *     verdict on that subset;
  *   - a memo reading a lent pod table (model_cycle_memo_use_pods) and the
  *     capacity invariant reading one (model_scheduler.pods) against the
  *     same without it; InterPodAffinity with its Skip kept in the memo.
@@ -279,7 +281,24 @@ static bool verdict_eq(const struct model_node_verdict *a,
 	return true;
 }
 
-static int memo_cycles, memo_differences;
+/* model_feasibility_of(cy, node, only) against the full verdict full:
+ * every filter in only[] has full's verdict, every other reads passed. */
+static bool subset_eq(const struct model_cycle *cy, int node, const bool *only,
+		      const struct model_node_verdict *full)
+{
+	static struct model_node_verdict v;
+	model_feasibility_of(cy, node, only, &v);
+	for (int i = 0; i < MODEL_N_FILTERS; i++) {
+		int id = model_filter_ids[i];
+		bool want = only[id] && full->failed[id];
+		if (v.failed[id] != want ||
+		    (want && !status_eq(&v.status[id], &full->status[id])))
+			return false;
+	}
+	return true;
+}
+
+static int memo_cycles, memo_differences, subset_checks;
 
 /* One pod on placement s: every filter, Feasibility and the resource
  * scores with cy's memo against the same cycle without one. */
@@ -323,6 +342,12 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s,
 		model_feasibility(&with, n, &va);
 		model_feasibility(&lit, n, &vb);
 		differs = differs || !verdict_eq(&va, &vb);
+		/* a different subset of the filters for every (pod, node) */
+		bool only[PLUGIN_COUNT] = {0};
+		for (int i = 0; i < MODEL_N_FILTERS; i++)
+			only[model_filter_ids[i]] = ((pod + n + i) % 3) != 0;
+		differs = differs || !subset_eq(&lit, n, only, &vb);
+		subset_checks++;
 	}
 	struct model_status ea, eb;
 	enum model_code ca = model_score_node_resources_fit(&with, all, c->n_nodes, sa, &ea);
@@ -467,8 +492,10 @@ int main(void)
 	const char *root = getenv("KSO_FIXTURES");
 	fixture_walk(root ? root : "fixtures", fixture_is_scenario, memo_fixture);
 	printf("test_cycle_memo: %d memo cycles compared, %d capacity checks "
-	       "(%d breached)\n", memo_cycles, capacity_checks, capacity_breaches);
+	       "(%d breached), %d filter subsets\n", memo_cycles, capacity_checks,
+	       capacity_breaches, subset_checks);
 	CHECK(memo_cycles > 100);
+	CHECK(subset_checks > 100);
 	CHECK(capacity_breaches > 0);
 	CHECK_EQ(memo_differences, 0);
 	return check_done("test_cycle_memo");

@@ -147,6 +147,29 @@ static inline struct labels tb_labels(struct cluster *c, const char *spec)
 }
 
 /* tb_node: appends a node; returns its index. */
+/* tb_sel_labels: a label selector with matchLabels from spec ("k=v,..."). */
+static inline struct label_selector tb_sel_labels(struct cluster *c,
+						  const char *spec)
+{
+	struct label_selector s;
+	memset(&s, 0, sizeof s);
+	s.present = true;
+	s.match_labels = tb_labels(c, spec);
+	return s;
+}
+
+/* tb_status_eq: same code and the same reasons in the same order. */
+static inline bool tb_status_eq(const struct model_status *a,
+				const struct model_status *b)
+{
+	if (a->code != b->code || a->n_reasons != b->n_reasons)
+		return false;
+	for (int i = 0; i < a->n_reasons; i++)
+		if (strcmp(model_status_reason(a, i), model_status_reason(b, i)) != 0)
+			return false;
+	return true;
+}
+
 static inline int tb_node(struct cluster *c, const char *name,
 			  const char *allocatable, const char *labels)
 {

@@ -16,11 +16,9 @@
  *     capacity invariant reading one (model_scheduler.pods) against the
  *     same without it; InterPodAffinity with its Skip kept in the memo.
  */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "build.h"
 #include "check.h"
@@ -258,16 +256,6 @@ static void test_table_random(void)
 
 /* ------------------------------------------------------ fixtures */
 
-static bool status_eq(const struct model_status *a, const struct model_status *b)
-{
-	if (a->code != b->code || a->n_reasons != b->n_reasons)
-		return false;
-	for (int i = 0; i < a->n_reasons; i++)
-		if (strcmp(model_status_reason(a, i), model_status_reason(b, i)) != 0)
-			return false;
-	return true;
-}
-
 static bool verdict_eq(const struct model_node_verdict *a,
 		       const struct model_node_verdict *b)
 {
@@ -276,7 +264,7 @@ static bool verdict_eq(const struct model_node_verdict *a,
 		return false;
 	for (int p = 0; p < PLUGIN_COUNT; p++)
 		if (a->failed[p] != b->failed[p] ||
-		    !status_eq(&a->status[p], &b->status[p]))
+		    !tb_status_eq(&a->status[p], &b->status[p]))
 			return false;
 	return true;
 }
@@ -292,7 +280,7 @@ static bool subset_eq(const struct model_cycle *cy, int node, const bool *only,
 		int id = model_filter_ids[i];
 		bool want = only[id] && full->failed[id];
 		if (v.failed[id] != want ||
-		    (want && !status_eq(&v.status[id], &full->status[id])))
+		    (want && !tb_status_eq(&v.status[id], &full->status[id])))
 			return false;
 	}
 	return true;
@@ -330,15 +318,15 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s,
 		struct model_status a, b;
 		model_filter_pod_topology_spread(&with, n, &a);
 		model_filter_pod_topology_spread(&lit, n, &b);
-		differs = differs || !status_eq(&a, &b);
+		differs = differs || !tb_status_eq(&a, &b);
 		model_filter_node_resources_fit(&with, n, &a);
 		model_filter_node_resources_fit(&lit, n, &b);
-		differs = differs || !status_eq(&a, &b);
+		differs = differs || !tb_status_eq(&a, &b);
 		model_filter_node_resources_fit(&borrow, n, &a);
-		differs = differs || !status_eq(&a, &b);
+		differs = differs || !tb_status_eq(&a, &b);
 		model_filter_inter_pod_affinity(&with, n, &a);
 		model_filter_inter_pod_affinity(&lit, n, &b);
-		differs = differs || !status_eq(&a, &b);
+		differs = differs || !tb_status_eq(&a, &b);
 		model_feasibility(&with, n, &va);
 		model_feasibility(&lit, n, &vb);
 		differs = differs || !verdict_eq(&va, &vb);

@@ -19,21 +19,12 @@ static struct model_status last;
 #define REASON_ANTI "node(s) didn't match pod anti-affinity rules"
 #define REASON_EXISTING "node(s) didn't satisfy existing pods anti-affinity rules"
 
-static struct label_selector sel_labels(struct cluster *c, const char *spec)
-{
-	struct label_selector s;
-	memset(&s, 0, sizeof s);
-	s.present = true;
-	s.match_labels = tb_labels(c, spec);
-	return s;
-}
-
 static struct pod_affinity_term term(struct cluster *c, const char *sel,
 				     const char *key)
 {
 	struct pod_affinity_term t;
 	memset(&t, 0, sizeof t);
-	t.selector = sel_labels(c, sel);
+	t.selector = tb_sel_labels(c, sel);
 	t.topology_key = key;
 	return t;
 }
@@ -288,7 +279,7 @@ static void test_namespace_selector(void)
 	int p = pod_l(&c, "web", "", "app=web");
 	c.pods[p].ns = "web";
 	struct pod_affinity_term t = term(&c, "app=db", HOST);
-	t.ns_selector = sel_labels(&c, "team=data");
+	t.ns_selector = tb_sel_labels(&c, "team=data");
 	add_aff(&c, p, t);
 	CHECK_EQ(ipa(&c, p, 0), MODEL_UAU);
 	CHECK_EQ(ipa(&c, p, 1), MODEL_SUCCESS);
@@ -296,7 +287,7 @@ static void test_namespace_selector(void)
 	pt->ns_selector.present = false;
 	CHECK_EQ(ipa(&c, p, 0), MODEL_UAU);
 	CHECK_EQ(ipa(&c, p, 1), MODEL_UAU);
-	pt->ns_selector = sel_labels(&c, "");
+	pt->ns_selector = tb_sel_labels(&c, "");
 	CHECK_EQ(ipa(&c, p, 0), MODEL_SUCCESS);
 	CHECK_EQ(ipa(&c, p, 1), MODEL_SUCCESS);
 	cluster_release(&c);
@@ -318,7 +309,7 @@ static void test_existing_namespace_selector(void)
 	int e = pod_l(&c, "db", "n1", "app=db");
 	c.pods[e].ns = "data1";
 	struct pod_affinity_term t = term(&c, "app=web", HOST);
-	t.ns_selector = sel_labels(&c, "env=prod");
+	t.ns_selector = tb_sel_labels(&c, "env=prod");
 	add_anti(&c, e, t);
 	int p = pod_l(&c, "web", "", "app=web");
 	c.pods[p].ns = "web";
@@ -331,7 +322,7 @@ static void test_existing_namespace_selector(void)
 	struct pod_affinity_term *et = (struct pod_affinity_term *)c.pods[e].anti_affinity;
 	struct requirement *r = arena_alloc(&c.arena, sizeof *r);
 	*r = tb_req(&c, "env", OP_DOES_NOT_EXIST, "");
-	et->ns_selector = sel_labels(&c, "");
+	et->ns_selector = tb_sel_labels(&c, "");
 	et->ns_selector.exprs = r;
 	et->ns_selector.n_exprs = 1;
 	CHECK_EQ(ipa(&c, p, 0), MODEL_UNSCHEDULABLE);

@@ -6,11 +6,10 @@
  * The first difference of each fixture is printed and counted as a
  * failure.
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "build.h"
 #include "check.h"
 #include "fixture_walk.h"
 #include "../../model/model.h"
@@ -18,16 +17,6 @@
 #include "../../yaml/load.h"
 
 /* ------------------------------------------------------------ comparing */
-
-static bool status_eq(const struct model_status *a, const struct model_status *b)
-{
-	if (a->code != b->code || a->n_reasons != b->n_reasons)
-		return false;
-	for (int i = 0; i < a->n_reasons; i++)
-		if (strcmp(model_status_reason(a, i), model_status_reason(b, i)) != 0)
-			return false;
-	return true;
-}
 
 static void status_str(const struct model_status *s, char *buf, size_t len)
 {
@@ -45,7 +34,7 @@ static bool result_diff(const struct cluster *c, const struct model_cycle_result
 #define DIFF(...) do { snprintf(why, len, __VA_ARGS__); return true; } while (0)
 	if (a->code != b->code)
 		DIFF("code: model %d, oracle %d", a->code, b->code);
-	if (!status_eq(&a->prefilter, &b->prefilter)) {
+	if (!tb_status_eq(&a->prefilter, &b->prefilter)) {
 		status_str(&a->prefilter, sa, sizeof sa);
 		status_str(&b->prefilter, sb, sizeof sb);
 		DIFF("prefilter: model %s, oracle %s", sa, sb);
@@ -72,7 +61,7 @@ static bool result_diff(const struct cluster *c, const struct model_cycle_result
 			 * the nominated pass); explain prints only failures */
 			if (!x->failed[p] && !y->failed[p])
 				continue;
-			if (!status_eq(&x->status[p], &y->status[p])) {
+			if (!tb_status_eq(&x->status[p], &y->status[p])) {
 				status_str(&x->status[p], sa, sizeof sa);
 				status_str(&y->status[p], sb, sizeof sb);
 				DIFF("node %s status[%s]: model %s, oracle %s", name,
@@ -109,7 +98,7 @@ static bool result_diff(const struct cluster *c, const struct model_cycle_result
 	for (int i = 0; i < a->n_viable; i++)
 		if (a->viable[i] != b->viable[i])
 			DIFF("viable[%d]: model %d, oracle %d", i, a->viable[i], b->viable[i]);
-	if (!status_eq(&a->error, &b->error)) {
+	if (!tb_status_eq(&a->error, &b->error)) {
 		status_str(&a->error, sa, sizeof sa);
 		status_str(&b->error, sb, sizeof sb);
 		DIFF("error: model %s, oracle %s", sa, sb);

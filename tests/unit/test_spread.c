@@ -14,15 +14,6 @@
 
 static struct model_status last;   /* status of the last filter call */
 
-static struct label_selector sel_labels(struct cluster *c, const char *spec)
-{
-	struct label_selector s;
-	memset(&s, 0, sizeof s);
-	s.present = true;
-	s.match_labels = tb_labels(c, spec);
-	return s;
-}
-
 static struct label_selector sel_nil(void)
 {
 	struct label_selector s;
@@ -133,7 +124,7 @@ static void test_seed_max_skew_1(void)
 {
 	struct cluster c;
 	int p = seed002(&c);
-	add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
 	CHECK_STR(model_status_reason(&last, 0), REASON_SKEW);
 	CHECK_EQ(last.n_reasons, 1);
@@ -148,7 +139,7 @@ static void test_seed_max_skew_2(void)
 {
 	struct cluster c;
 	int p = seed002(&c);
-	add_spread(&c, p, 2, "zone", true, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 2, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	for (int n = 0; n < 4; n++)
 		CHECK_EQ(pts(&c, p, n), MODEL_SUCCESS);
 	cluster_release(&c);
@@ -160,7 +151,7 @@ static void test_seed_key_node(void)
 {
 	struct cluster c;
 	int p = seed002(&c);
-	add_spread(&c, p, 1, "node", true, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "node", true, tb_sel_labels(&c, "foo=bar"));
 	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 2), MODEL_UNSCHEDULABLE);
@@ -181,7 +172,7 @@ static void test_seed_schedule_anyway(void)
 	struct cluster c;
 	int p = seed002(&c);
 	node_z(&c, "node5", "node=node5");
-	add_spread(&c, p, 1, "zone", false, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "zone", false, tb_sel_labels(&c, "foo=bar"));
 	for (int n = 0; n < 5; n++)
 		CHECK_EQ(pts(&c, p, n), MODEL_SUCCESS);
 	int feasible[] = { 0, 1, 2, 3, 4 };
@@ -202,7 +193,7 @@ static void test_missing_label(void)
 	struct cluster c;
 	int p = seed002(&c);
 	int n5 = node_z(&c, "node5", "node=node5");
-	add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	CHECK_EQ(pts(&c, p, n5), MODEL_UAU);
 	CHECK_STR(model_status_reason(&last, 0), REASON_LABEL);
 	CHECK_EQ(pts(&c, p, 2), MODEL_SUCCESS);
@@ -228,8 +219,8 @@ static void test_seed_two_constraints(void)
 	pod_l(&c, "x1", "nodeX", "foo=bar");
 	pod_l(&c, "x2", "nodeX", "foo=bar");
 	int p = pod_l(&c, "new", "", "foo=bar");
-	add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
-	add_spread(&c, p, 1, "node", true, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "node", true, tb_sel_labels(&c, "foo=bar"));
 	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);   /* zone fails */
 	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 2), MODEL_UNSCHEDULABLE);   /* node fails */
@@ -258,7 +249,7 @@ static void test_seed_node_affinity(void)
 	c.pods[p].has_node_selector = true;
 	c.pods[p].node_selector = tb_labels(&c, "env=qa");
 	struct spread_constraint *sc =
-		add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
+		add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
 	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
 	sc->node_affinity_honor = false;
@@ -296,7 +287,7 @@ static void test_seed_infeasible_zone(void)
 	struct cluster c;
 	int p = seed002_infeasible(&c);
 	struct spread_constraint *sc =
-		add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
+		add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 2), MODEL_SUCCESS);
@@ -306,7 +297,7 @@ static void test_seed_infeasible_zone(void)
 	cluster_release(&c);
 
 	p = seed002_infeasible(&c);
-	add_spread(&c, p, 1, "zone", false, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "zone", false, tb_sel_labels(&c, "foo=bar"));
 	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
 	int feasible[] = { 0, 1 };
 	int64_t s[2];
@@ -329,7 +320,7 @@ static void test_min_domains(void)
 	pod_l(&c, "b", "n2", "foo=bar");
 	int p = pod_l(&c, "new", "", "foo=bar");
 	struct spread_constraint *sc =
-		add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
+		add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	sc->min_domains = 3;
 	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
@@ -356,7 +347,7 @@ static void test_match_label_keys(void)
 	pod_l(&c, "b1", "n2", "app=foo,version=v2");
 	int p = pod_l(&c, "new", "", "app=foo,version=v2");
 	struct spread_constraint *sc =
-		add_spread(&c, p, 1, "zone", true, sel_labels(&c, "app=foo"));
+		add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "app=foo"));
 	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
 	static const char *const version[] = { "version" };
@@ -392,7 +383,7 @@ static void test_count_rules(void)
 	int o = pod_l(&c, "other", "n1", "foo=bar");
 	c.pods[o].ns = "other";
 	int p = pod_l(&c, "new", "", "foo=bar");
-	add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
 	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
 	cluster_release(&c);
@@ -417,8 +408,8 @@ static void test_same_key_quirk(void)
 	pod_l(&c, "b1", "n2", "app=b");
 	pod_l(&c, "b2", "n2", "app=b");
 	int p = pod_l(&c, "new", "", "app=a");
-	add_spread(&c, p, 1, "zone", true, sel_labels(&c, "app=a"));
-	add_spread(&c, p, 1, "zone", true, sel_labels(&c, "app=b"));
+	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "app=a"));
+	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "app=b"));
 	CHECK_EQ(pts(&c, p, 0), MODEL_QUIRK_SPREAD_SHARED_KEY ? MODEL_SUCCESS
 							      : MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
@@ -437,7 +428,7 @@ static void test_empty_selector_quirk(void)
 	pod_l(&c, "a1", "n1", "x=1");
 	pod_l(&c, "a2", "n1", "y=2");
 	int p = pod_l(&c, "new", "", "z=3");
-	add_spread(&c, p, 1, "zone", true, sel_labels(&c, ""));
+	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, ""));
 	CHECK_EQ(pts(&c, p, 0), MODEL_QUIRK_SPREAD_EMPTY_SELECTOR_COUNTS_ZERO
 				 ? MODEL_SUCCESS : MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
@@ -478,7 +469,7 @@ static void test_approx_critical_paths(void)
 	int q1 = pod_l(&c, "q1", "", "foo=bar");
 	int q2 = pod_l(&c, "q2", "", "foo=bar");
 	int p = pod_l(&c, "new", "", "foo=bar");
-	add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	struct snapshot base, view;
 	snapshot_init(&base, &c);
 	snapshot_clone(&view, &base);
@@ -513,7 +504,7 @@ static void test_remove_terminating(void)
 	pod_l(&c, "a", "nA", "foo=bar");
 	pod_l(&c, "b", "nB", "foo=bar");
 	int p = pod_l(&c, "new", "", "foo=bar");
-	add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	struct snapshot base, view;
 	snapshot_init(&base, &c);
 	snapshot_clone(&view, &base);
@@ -604,7 +595,7 @@ static void test_score_skip(void)
 	struct cluster c;
 	int p = seed002(&c);
 	add_service(&c, "default", "foo", "foo=bar");
-	add_spread(&c, p, 1, "zone", true, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	int feasible[] = { 2, 3 };
 	int64_t s[2] = { 7, 7 };
 	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SKIP);
@@ -635,8 +626,8 @@ static void test_same_key_score(void)
 	pod_l(&c, "b1", "n2", "app=b");
 	pod_l(&c, "b2", "n2", "app=b");
 	int p = pod_l(&c, "new", "", "app=a");
-	add_spread(&c, p, 1, "zone", false, sel_labels(&c, "app=a"));
-	add_spread(&c, p, 1, "zone", false, sel_labels(&c, "app=b"));
+	add_spread(&c, p, 1, "zone", false, tb_sel_labels(&c, "app=a"));
+	add_spread(&c, p, 1, "zone", false, tb_sel_labels(&c, "app=b"));
 	int feasible[] = { 0, 1 };
 	int64_t s[2];
 	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SUCCESS);
@@ -664,7 +655,7 @@ static void test_score_eligibility(void)
 	int p = pod_l(&c, "new", "", "foo=bar");
 	c.pods[p].has_node_selector = true;
 	c.pods[p].node_selector = tb_labels(&c, "env=qa");
-	add_spread(&c, p, 1, "zone", false, sel_labels(&c, "foo=bar"));
+	add_spread(&c, p, 1, "zone", false, tb_sel_labels(&c, "foo=bar"));
 	int feasible[] = { 0, 2 };
 	int64_t s[2];
 	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SUCCESS);

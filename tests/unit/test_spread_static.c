@@ -10,11 +10,9 @@
  *     pair by pair (order, counts), in domains, self and critical paths,
  *     and the filter through a cached memo equals the literal filter.
  */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "build.h"
 #include "check.h"
@@ -39,15 +37,6 @@ static int rnd_below(uint64_t *s, int n)
 }
 
 /* ------------------------------------------------------------ by hand */
-
-static struct label_selector sel_labels(struct cluster *c, const char *spec)
-{
-	struct label_selector s;
-	memset(&s, 0, sizeof s);
-	s.present = true;
-	s.match_labels = tb_labels(c, spec);
-	return s;
-}
 
 static int pod_l(struct cluster *c, const char *name, const char *node_name,
 		 const char *labels)
@@ -106,8 +95,8 @@ static void test_by_hand(void)
 	pod_l(&c, "w3", "n3", "app=web");
 	int d1 = pod_l(&c, "d1", "n1", "app=db");
 	int p = pod_l(&c, "p", "", "app=web");
-	add_spread(&c, p, "zone", sel_labels(&c, "app=web"));
-	add_spread(&c, p, "node", sel_labels(&c, "app=web"));
+	add_spread(&c, p, "zone", tb_sel_labels(&c, "app=web"));
+	add_spread(&c, p, "node", tb_sel_labels(&c, "app=web"));
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	const struct sched_profile *prof = model_profile_for(&c, p);

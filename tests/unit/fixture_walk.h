@@ -1,7 +1,7 @@
 /*
  * fixture_walk.h - the unit tests' walk over the fixture tree: every file
  * under a directory, recursively, in sorted name order (so a test's output
- * and its first failure do not depend on readdir order).
+ * and its first failure do not depend on readdir order), and loading one.
  */
 #ifndef KSO_TEST_FIXTURE_WALK_H
 #define KSO_TEST_FIXTURE_WALK_H
@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "../../model/error.h"
+#include "../../yaml/load.h"
 
 static int fixture_name_cmp(const void *a, const void *b)
 {
@@ -66,6 +69,21 @@ static inline bool fixture_is_scenario(const char *name)
 	size_t n = strlen(name);
 	return n > 5 && strcmp(name + n - 5, ".yaml") == 0 &&
 	       !strstr(name, "/universes/") && !strstr(name, "/fuzz/");
+}
+
+/* fixture_load: the manifests of path loaded into c, which this
+ * initializes; false, with c released, when they do not load (the
+ * invalid fixtures are other tests' business). */
+static inline bool fixture_load(const char *path, struct cluster *c)
+{
+	struct error err;
+	cluster_init(c);
+	error_init(&err);
+	char *paths[1] = {(char *)path};
+	if (yaml_load_paths(c, paths, 1, &err) == 0)
+		return true;
+	cluster_release(c);
+	return false;
 }
 
 #endif

@@ -474,14 +474,8 @@ static bool fast_path_agrees(struct oracle *fast, int pod,
 static void diff_fixture(const char *path)
 {
 	struct cluster c;
-	struct error err;
-	cluster_init(&c);
-	error_init(&err);
-	char *paths[1] = {(char *)path};
-	if (yaml_load_paths(&c, paths, 1, &err) != 0) {
-		cluster_release(&c);
+	if (!fixture_load(path, &c))
 		return;
-	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	struct model_cycle_result a, b;

@@ -204,11 +204,9 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s, int p
 static void fixture(const char *path)
 {
 	struct cluster c;
-	struct error err;
-	cluster_init(&c);
-	error_init(&err);
-	char *paths[1] = {(char *)path};
-	if (yaml_load_paths(&c, paths, 1, &err) != 0 || c.n_nodes == 0) {
+	if (!fixture_load(path, &c))
+		return;
+	if (c.n_nodes == 0) {
 		cluster_release(&c);
 		return;
 	}

@@ -93,11 +93,20 @@ void model_cycle_result_release(struct model_cycle_result *r)
 	r->nominated_node = -1;
 }
 
-/* Back to "nothing decided" so one result can serve many cycles. */
+/* Nodes from..n_nodes-1 back to "nothing decided". */
+static void verdicts_none_from(struct model_cycle_result *r, int from)
+{
+	for (int i = from; i < r->n_nodes; i++)
+		verdict_none(&r->verdicts[i], MODEL_SUCCESS);
+}
+
+/* Back to "nothing decided" so one result can serve many cycles, except
+ * the verdicts: every way through run_cycle writes every node's verdict
+ * in full (Feasibility, verdict_none, prefilter_reject, or
+ * verdicts_none_from where a cycle stops early), so clearing them first
+ * would only be overwritten. */
 static void result_reset(struct model_cycle_result *r, int pod)
 {
-	for (int i = 0; i < r->n_nodes; i++)
-		verdict_none(&r->verdicts[i], MODEL_SUCCESS);
 	model_cycle_result_clear(r, pod);
 }
 
@@ -182,7 +191,8 @@ static enum model_code run_prefilter(const struct model_cycle *cy,
 }
 
 /* kube §1.3 steps 3-5: Filter on every candidate node, feasible list in
- * node order.  Returns the index of a node whose filter errored, or -1. */
+ * node order.  Returns the index of a node whose filter errored (the
+ * nodes after it left with no verdict), or -1. */
 static int run_filters(const struct model_cycle *cy,
 		       struct model_cycle_result *r)
 {
@@ -196,8 +206,10 @@ static int run_filters(const struct model_cycle *cy,
 			continue;
 		}
 		model_feasibility(cy, n, v);
-		if (v->code == MODEL_ERROR)
+		if (v->code == MODEL_ERROR) {
+			verdicts_none_from(r, n + 1);
 			return n;
+		}
 		if (v->feasible && r->in_prefilter_result[n])
 			r->feasible[r->n_feasible++] = n;
 	}
@@ -295,6 +307,7 @@ static void run_cycle(const struct model_cycle *cy,
 {
 	enum model_code pre = run_prefilter(cy, r);
 	if (pre == MODEL_ERROR) {
+		verdicts_none_from(r, 0);
 		cycle_error(r, &r->prefilter);
 		return;
 	}

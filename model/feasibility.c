@@ -24,29 +24,29 @@ const enum plugin_id model_filter_ids[MODEL_N_FILTERS] = {
 	PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
 };
 
-/* Whether a plugin id is one of model_filter_ids. */
-static const bool is_filter[PLUGIN_COUNT] = {
-	[PLUGIN_NODE_UNSCHEDULABLE] = true, [PLUGIN_NODE_NAME] = true,
-	[PLUGIN_TAINT_TOLERATION] = true, [PLUGIN_NODE_AFFINITY] = true,
-	[PLUGIN_NODE_PORTS] = true, [PLUGIN_NODE_RESOURCES_FIT] = true,
-	[PLUGIN_POD_TOPOLOGY_SPREAD] = true, [PLUGIN_INTER_POD_AFFINITY] = true,
+/* The function of each filter plugin id (NULL for non-filters): a table
+ * rather than a switch, read once per filter per node. */
+static const model_filter_fn filter_fns[PLUGIN_COUNT] = {
+	[PLUGIN_NODE_UNSCHEDULABLE] = model_filter_node_unschedulable,
+	[PLUGIN_NODE_NAME] = model_filter_node_name,
+	[PLUGIN_TAINT_TOLERATION] = model_filter_taint_toleration,
+	[PLUGIN_NODE_AFFINITY] = model_filter_node_affinity,
+	[PLUGIN_NODE_PORTS] = model_filter_node_ports,
+	[PLUGIN_NODE_RESOURCES_FIT] = model_filter_node_resources_fit,
+	[PLUGIN_POD_TOPOLOGY_SPREAD] = model_filter_pod_topology_spread,
+	[PLUGIN_INTER_POD_AFFINITY] = model_filter_inter_pod_affinity,
 };
 
-/* The function of a filter plugin id (NULL for non-filters). */
-static model_filter_fn filter_fn(enum plugin_id id)
-{
-	switch (id) {
-	case PLUGIN_NODE_UNSCHEDULABLE: return model_filter_node_unschedulable;
-	case PLUGIN_NODE_NAME: return model_filter_node_name;
-	case PLUGIN_TAINT_TOLERATION: return model_filter_taint_toleration;
-	case PLUGIN_NODE_AFFINITY: return model_filter_node_affinity;
-	case PLUGIN_NODE_PORTS: return model_filter_node_ports;
-	case PLUGIN_NODE_RESOURCES_FIT: return model_filter_node_resources_fit;
-	case PLUGIN_POD_TOPOLOGY_SPREAD: return model_filter_pod_topology_spread;
-	case PLUGIN_INTER_POD_AFFINITY: return model_filter_inter_pod_affinity;
-	default: return NULL;
-	}
-}
+/* The plugin ids that are not in model_filter_ids (their statuses in a
+ * verdict always read success). */
+#define N_NON_FILTERS (PLUGIN_COUNT - MODEL_N_FILTERS)
+static const enum plugin_id non_filter_ids[N_NON_FILTERS] = {
+	PLUGIN_SCHEDULING_GATES, PLUGIN_PRIORITY_SORT,
+	PLUGIN_DEFAULT_PREEMPTION, PLUGIN_BALANCED_ALLOCATION,
+	PLUGIN_IMAGE_LOCALITY, PLUGIN_SELECTOR_SPREAD,
+};
+_Static_assert(N_NON_FILTERS == 6, "a new plugin id: list it above or in "
+	       "model_filter_ids and filter_fns");
 
 /* A Skip from a filter is not a rejection: kube only knows Skip from
  * PreFilter, and a skipped plugin's Filter does not run (= passes). */
@@ -58,22 +58,29 @@ static bool status_failed(const struct model_status *st)
 /* One RunFilterPlugins pass, but evaluating every enabled filter (of
  * only[], when not NULL).  Fills st[id] and failed[id] for the filter ids
  * (success, false for a filter not evaluated) and leaves the other ids
- * alone; returns the plugin id of the first non-success in kube's order
- * (the status kube records), or -1. */
+ * alone; with failed_only, a filter that did not fail reads success (its
+ * Skip and any reasons dropped).  Returns the plugin id of the first
+ * non-success in kube's order (the status kube records), or -1. */
 static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
-		       struct model_status st[PLUGIN_COUNT],
+		       bool failed_only, struct model_status st[PLUGIN_COUNT],
 		       bool failed[PLUGIN_COUNT])
 {
+	const bool *enabled = cy->profile->filter;
 	int first = -1;
 	for (int i = 0; i < MODEL_N_FILTERS; i++) {
 		enum plugin_id id = model_filter_ids[i];
 		model_status_ok(&st[id]);
 		failed[id] = false;
-		if (!cy->profile->filter[id] || (only && !only[id]))
+		if (!enabled[id] || (only && !only[id]))
 			continue;
-		filter_fn(id)(cy, node, &st[id]);
-		failed[id] = status_failed(&st[id]);
-		if (failed[id] && first < 0)
+		filter_fns[id](cy, node, &st[id]);
+		if (!status_failed(&st[id])) {
+			if (failed_only)
+				model_status_ok(&st[id]);
+			continue;
+		}
+		failed[id] = true;
+		if (first < 0)
 			first = id;
 	}
 	return first;
@@ -141,7 +148,7 @@ static int filter_pass_nominated(const struct model_cycle *cy, int node,
 	with.deltas = deltas;
 	with.n_deltas = n_deltas;
 	/* with keeps cy's memo: same cluster, profile, pod and base */
-	int first = filter_pass(&with, node, only, st, failed);
+	int first = filter_pass(&with, node, only, false, st, failed);
 	if (deltas != deltas_stack)
 		free(deltas);
 	if (view.pod_node != pod_node_stack)
@@ -174,10 +181,10 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 	assert(cy->pod >= 0 && cy->pod < cy->cluster->n_pods);
 
 	/* the non-filter ids stay success; filter_pass sets the filter ids */
-	memset(out->failed, 0, sizeof out->failed);
-	for (int i = 0; i < PLUGIN_COUNT; i++)
-		if (!is_filter[i])
-			model_status_ok(&out->status[i]);
+	for (int i = 0; i < N_NON_FILTERS; i++) {
+		out->failed[non_filter_ids[i]] = false;
+		model_status_ok(&out->status[non_filter_ids[i]]);
+	}
 
 	int q_stack[FEAS_STACK_PODS];
 	int *q = cy->cluster->n_pods <= FEAS_STACK_PODS ? q_stack
@@ -193,18 +200,16 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 		free(q);
 
 	if (nq == 0) {
-		/* no pass 1 (Q is empty): pass 2's verdicts are the node's */
-		first2 = filter_pass(cy, node, only, out->status, out->failed);
-		/* as below, a verdict is kept only where the filter failed */
-		for (int i = 0; i < MODEL_N_FILTERS; i++)
-			if (!out->failed[model_filter_ids[i]])
-				model_status_ok(&out->status[model_filter_ids[i]]);
+		/* no pass 1 (Q is empty): pass 2's verdicts are the node's;
+		 * as below, a verdict is kept only where the filter failed */
+		first2 = filter_pass(cy, node, only, true, out->status,
+				     out->failed);
 	} else {
 		/* pass 2's statuses: filter_pass sets the filter ids, the only
 		 * ones read (failed2 is false for the others) */
 		struct model_status st2[PLUGIN_COUNT];
 		bool failed2[PLUGIN_COUNT] = {0};
-		first2 = filter_pass(cy, node, only, st2, failed2);
+		first2 = filter_pass(cy, node, only, false, st2, failed2);
 		for (int i = 0; i < MODEL_N_FILTERS; i++) {
 			int id = model_filter_ids[i];
 			if (out->failed[id] || !failed2[id])

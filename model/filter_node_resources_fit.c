@@ -55,8 +55,11 @@ static void check_one(const struct cluster *c, const struct node *n, int r,
 		      const int64_t *req, const int64_t *used,
 		      struct model_status *out)
 {
+	/* Req[r] > 0 first: the allocatable lookup only when it matters */
+	if (req[r] <= 0)
+		return;
 	int64_t alloc = resource_values_get(&n->allocatable, r, NULL);
-	if (req[r] > 0 && req[r] > model_go_sub(alloc, used[r]))
+	if (req[r] > model_go_sub(alloc, used[r]))
 		model_status_add_join(out, MODEL_UNSCHEDULABLE,
 				      (const char *[]){"Insufficient ",
 						       c->res_names[r]}, 2);

@@ -327,19 +327,30 @@ void model_node_requested(struct model_pod_table *t, const struct snapshot *s,
 	assert(s && s->cluster && requested);
 	const struct cluster *c = s->cluster;
 	assert(node >= 0 && node < c->n_nodes);
+	assert(!t || t->cluster == c);
+	int n_res = c->n_res;
 	int64_t stack[REQ_STACK_RES];
-	int64_t *buf = t || c->n_res <= REQ_STACK_RES ? stack
-		       : xcalloc((size_t)c->n_res, sizeof *buf);
+	int64_t *buf = t || n_res <= REQ_STACK_RES ? stack
+		       : xcalloc((size_t)n_res, sizeof *buf);
 	int64_t nz_cpu = 0, nz_mem = 0;
 	int count = 0;
-	for (int r = 0; r < c->n_res; r++)
+	for (int r = 0; r < n_res; r++)
 		requested[r] = 0;
 	for (int p = 0; p < c->n_pods; p++) {
 		if (!snapshot_on_node(s, p, node))
 			continue;
 		int64_t cpu, mem;
-		const int64_t *one = model_pod_row(t, c, p, buf, &cpu, &mem);
-		for (int r = 0; r < c->n_res; r++)
+		/* a table row already filled is read in place: this runs for
+		 * every node of every Filter call */
+		const int64_t *one;
+		if (t && t->done[p]) {
+			one = t->req + (size_t)p * (size_t)n_res;
+			cpu = t->nonzero[2 * (size_t)p];
+			mem = t->nonzero[2 * (size_t)p + 1];
+		} else {
+			one = model_pod_row(t, c, p, buf, &cpu, &mem);
+		}
+		for (int r = 0; r < n_res; r++)
 			requested[r] = model_go_add(requested[r], one[r]);
 		nz_cpu = model_go_add(nz_cpu, cpu);
 		nz_mem = model_go_add(nz_mem, mem);

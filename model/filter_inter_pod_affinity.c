@@ -30,13 +30,25 @@ static const struct node *placed_on(const struct model_cycle *cy,
 	return &cy->cluster->nodes[s->pod_node[q]];
 }
 
+/* Node a's value vb of key shares the domain of vb, b's value of key:
+ * both carry it, with equal values.  (A node is in its own domain when
+ * it carries the key: no second lookup or compare for a == b.) */
+static bool same_domain_value(const struct node *a, const struct node *b,
+			      const char *vb, const char *key)
+{
+	if (!vb)
+		return false;
+	if (a == b)
+		return true;
+	const char *va = labels_get(&a->labels, key);
+	return va && strcmp(va, vb) == 0;
+}
+
 /* Two nodes share the domain of key: both carry it, with equal values. */
 static bool same_domain(const struct node *a, const struct node *b,
 			const char *key)
 {
-	const char *va = labels_get(&a->labels, key);
-	const char *vb = labels_get(&b->labels, key);
-	return va && vb && strcmp(va, vb) == 0;
+	return same_domain_value(a, b, labels_get(&b->labels, key), key);
 }
 
 /*
@@ -57,9 +69,10 @@ static bool existing_anti(const struct model_cycle *cy,
 		const struct pod *e = &c->pods[q];
 		for (int i = 0; i < e->n_anti_affinity; i++) {
 			const struct pod_affinity_term *t = &e->anti_affinity[i];
-			if (!labels_get(&m->labels, t->topology_key))
+			const char *vm = labels_get(&m->labels, t->topology_key);
+			if (!vm)
 				continue;
-			if (n && !same_domain(n, m, t->topology_key))
+			if (n && !same_domain_value(n, m, vm, t->topology_key))
 				continue;
 			if (model_affinity_term_matches(c, t, e->ns,
 							TERM_OF_EXISTING, p))

@@ -274,6 +274,19 @@ void model_pod_table_release(struct model_pod_table *t)
 	memset(t, 0, sizeof *t);
 }
 
+/* A row of t already filled (t->done[p]), read in place: the rows are
+ * read for every pod on every node of every Filter call. */
+static inline const int64_t *table_hit(const struct model_pod_table *t, int p,
+				       int64_t *nz_cpu, int64_t *nz_mem)
+{
+	const int64_t *nz = t->nonzero + 2 * (size_t)p;
+	if (nz_cpu)
+		*nz_cpu = nz[0];
+	if (nz_mem)
+		*nz_mem = nz[1];
+	return t->req + (size_t)p * (size_t)t->cluster->n_res;
+}
+
 const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
 				   int64_t *nz_cpu, int64_t *nz_mem)
 {
@@ -300,7 +313,8 @@ const int64_t *model_pod_row(struct model_pod_table *t, const struct cluster *c,
 	assert(c && p >= 0 && p < c->n_pods);
 	if (t) {
 		assert(t->cluster == c);
-		return model_pod_table_get(t, p, nz_cpu, nz_mem);
+		return t->done[p] ? table_hit(t, p, nz_cpu, nz_mem)
+				  : model_pod_table_get(t, p, nz_cpu, nz_mem);
 	}
 	assert(buf);
 	model_pod_requests(c, &c->pods[p], buf);
@@ -340,16 +354,9 @@ void model_node_requested(struct model_pod_table *t, const struct snapshot *s,
 		if (!snapshot_on_node(s, p, node))
 			continue;
 		int64_t cpu, mem;
-		/* a table row already filled is read in place: this runs for
-		 * every node of every Filter call */
-		const int64_t *one;
-		if (t && t->done[p]) {
-			one = t->req + (size_t)p * (size_t)n_res;
-			cpu = t->nonzero[2 * (size_t)p];
-			mem = t->nonzero[2 * (size_t)p + 1];
-		} else {
-			one = model_pod_row(t, c, p, buf, &cpu, &mem);
-		}
+		const int64_t *one = t && t->done[p]
+			? table_hit(t, p, &cpu, &mem)
+			: model_pod_row(t, c, p, buf, &cpu, &mem);
 		for (int r = 0; r < n_res; r++)
 			requested[r] = model_go_add(requested[r], one[r]);
 		nz_cpu = model_go_add(nz_cpu, cpu);

@@ -816,13 +816,15 @@ static void choose(struct model_preemption *out, const struct oracle *o, int pod
 }
 
 /* No candidate: an Error when a node errored, else a FitError over the
- * recorded statuses; the pod's own nomination is cleared either way. */
-static void no_candidate(struct model_preemption *out, const struct walk *w)
+ * recorded statuses (quiet: no message); the pod's own nomination is
+ * cleared either way.  A status still to compute (rec_node >= 0, quiet
+ * only) is a Filter failure, never an Error: no oracle filter errs. */
+static void no_candidate(struct model_preemption *out, const struct walk *w, bool quiet)
 {
 	out->clear_own_nomination = true;
 	int first_error = -1;
 	for (int i = 0; i < w->n_rec && first_error < 0; i++)
-		if (w->s->rec[i].code == MODEL_ERROR)
+		if (w->s->rec_node[i] < 0 && w->s->rec[i].code == MODEL_ERROR)
 			first_error = i;
 	if (first_error >= 0) {
 		const struct model_status *st = &w->s->rec[first_error];
@@ -831,7 +833,8 @@ static void no_candidate(struct model_preemption *out, const struct walk *w)
 		return;
 	}
 	out->code = MODEL_UNSCHEDULABLE;
-	out->message = fit_message(w);
+	if (!quiet)
+		out->message = fit_message(w);
 }
 
 /* ---------------------------------------------------- eligibility (§3.1) */
@@ -899,7 +902,8 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 		};
 		if (oracle_cycle_prefilter(&state, &pre) < 0) {
 			dry_run(&w, &pr, prof, potential, np, offset_draw);
-			if (w.n[0] + w.n[1] == 0)
+			/* the put-off statuses only feed the FitError */
+			if (w.n[0] + w.n[1] == 0 && !o->quiet)
 				walk_resolve(&w, &pr);
 		} else {
 			/* a PreFilter rejection leaves no node Unschedulable;
@@ -914,7 +918,7 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 	if (w.n[0] + w.n[1] > 0)
 		choose(out, o, pod, &w);
 	else
-		no_candidate(out, &w);
+		no_candidate(out, &w, o->quiet);
 	return 0;
 }
 

@@ -46,7 +46,9 @@ struct ranked {
 struct oracle_preempt_scratch {
 	int *potential;                    /* [n_nodes + 1] */
 	int32_t *allowed, *left;           /* [n_pdbs + 1] PDB budgets */
-	struct model_status filter[PLUGIN_COUNT];
+	/* [PLUGIN_COUNT] a dry run's filter statuses: malloc'ed apart, not
+	 * zeroed (each is reset before a filter writes it; some KB) */
+	struct model_status *filter;
 	int *lower, *victims;              /* [cap_pods] one node's pods */
 	bool *viol;
 	struct ranked *ranked;
@@ -84,6 +86,7 @@ static struct oracle_preempt_scratch *scratch_of(struct oracle *o)
 	s->allowed = xmalloc(sizeof(int32_t) * n_pdbs);
 	s->left = xmalloc(sizeof(int32_t) * n_pdbs);
 	s->requested = xmalloc(sizeof(int64_t) * ((size_t)d->n_res + 1));
+	s->filter = xmalloc(sizeof(*s->filter) * PLUGIN_COUNT);
 	/* a node's pods are scattered over the cluster's pod array: their
 	 * priorities side by side spare a cache miss per pod */
 	s->prio = xmalloc(sizeof(int32_t) * ((size_t)d->n_pods + 1));
@@ -115,6 +118,7 @@ void oracle_preempt_scratch_release(struct oracle_data *d)
 	free(s->prio);
 	free(s->pdb_pod);
 	free(s->requested);
+	free(s->filter);
 	for (int i = 0; i < 4; i++)
 		oracle_ilist_release(&s->lists[i]);
 	free(s->groups);

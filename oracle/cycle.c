@@ -529,19 +529,21 @@ static bool filter_one(struct oracle_cycle *cy, struct model_cycle_result *r,
 		       struct cycle_run *run, int node, bool candidate)
 {
 	struct node_eval e = {0};
-	e.status = r ? r->verdicts[node].status : run->status;
+	/* quiet: the codes alone, as without a result (run->status NULL) */
+	bool text = r && !cy->o->quiet;
+	e.status = text ? r->verdicts[node].status : run->status;
 	if (r) {
 		/* a verdict already recorded this cycle (the nominated node
 		 * examined again) is cleared first; then every status is
 		 * Success */
 		verdict_clear(&r->verdicts[node], MODEL_SUCCESS);
-		e.clean = true;
+		e.clean = text;
 	}
 	bool ok = eval_node(cy, node, cy->o->all_nodes, &e);
 	record(r, node, &e);
 	if (ok && candidate) {
 		run->feasible[run->n_feasible++] = node;
-	} else if (!ok && r) {
+	} else if (!ok && text) {
 		/* the FitError message is only written into a result */
 		run->rejected[run->n_rejected++] = &e.status[e.first];
 	}
@@ -686,7 +688,8 @@ static void prefilter_reject(struct oracle_cycle *cy, struct model_cycle_result 
 		oracle_status_copy(&v->status[rejector], pre);
 	}
 	r->code = MODEL_UNSCHEDULABLE;
-	r->message = fit_error(cy, pre, NULL, 0);
+	if (!cy->o->quiet)
+		r->message = fit_error(cy, pre, NULL, 0);
 }
 
 /* NodeAffinity's PreScore parses the preferred terms up front; one that
@@ -798,7 +801,9 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 	if (run.n_feasible == 0 && run.nominated_ok < 0) {
 		if (r) {
 			r->code = MODEL_UNSCHEDULABLE;
-			r->message = fit_error(&cy, NULL, run.rejected, run.n_rejected);
+			if (!o->quiet)
+				r->message = fit_error(&cy, NULL, run.rejected,
+						       run.n_rejected);
 		}
 	} else {
 		chosen = choose(&cy, r, &run);

@@ -27,6 +27,7 @@ struct oracle {
 	const struct cluster *cluster;
 	struct snapshot snap;       /* the oracle's own placement (owned) */
 	bool all_nodes;             /* explain mode: every node, every filter, no sampling */
+	bool quiet;                 /* decisions without text: see oracle_init */
 	uint64_t seed;              /* random state (selectHost ties); advances */
 	int next_start;             /* kube's nextStartNodeIndex (§1.4) */
 	struct oracle_data *d;      /* aggregates; see oracle/internal.h */
@@ -34,8 +35,16 @@ struct oracle {
 
 /* oracle_init: builds NodeInfo aggregates, image table and pod groups for
  * placement s of s->cluster (copied: later changes go through
- * oracle_bind/evict/nominate).  all_nodes starts false, seed 0.  Pair
- * with oracle_release().  Aborts on out-of-memory. */
+ * oracle_bind/evict/nominate).  all_nodes and quiet start false, seed
+ * 0.  Pair with oracle_release().  Aborts on out-of-memory.
+ *
+ * quiet (set by a caller that compares decisions only, like kso enum):
+ * oracle_schedule_cycle and oracle_preempt fill every decision field as
+ * usual - feasible, scores, totals, viable, codes, each verdict's code,
+ * rejected_by and failed[] - but no text: the Filter plugins' statuses
+ * are not written (a verdict's status stays Success where failed[] is
+ * set), r->message and a failed preemption's message are NULL, and a preemption without candidates does not redo its dry
+ * runs to collect the statuses its FitError would list. */
 void oracle_init(struct oracle *o, const struct snapshot *s);
 
 /* oracle_release: frees everything o owns. */

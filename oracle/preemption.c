@@ -46,7 +46,9 @@ struct ranked {
 struct oracle_preempt_scratch {
 	int *potential;                    /* [n_nodes + 1] */
 	int32_t *allowed, *left;           /* [n_pdbs + 1] PDB budgets */
-	struct model_status filter[PLUGIN_COUNT];
+	/* [PLUGIN_COUNT] a dry run's filter statuses: malloc'ed apart, not
+	 * zeroed (each is reset before a filter writes it; some KB) */
+	struct model_status *filter;
 	int *lower, *victims;              /* [cap_pods] one node's pods */
 	bool *viol;
 	struct ranked *ranked;
@@ -84,6 +86,7 @@ static struct oracle_preempt_scratch *scratch_of(struct oracle *o)
 	s->allowed = xmalloc(sizeof(int32_t) * n_pdbs);
 	s->left = xmalloc(sizeof(int32_t) * n_pdbs);
 	s->requested = xmalloc(sizeof(int64_t) * ((size_t)d->n_res + 1));
+	s->filter = xmalloc(sizeof(*s->filter) * PLUGIN_COUNT);
 	/* a node's pods are scattered over the cluster's pod array: their
 	 * priorities side by side spare a cache miss per pod */
 	s->prio = xmalloc(sizeof(int32_t) * ((size_t)d->n_pods + 1));
@@ -115,6 +118,7 @@ void oracle_preempt_scratch_release(struct oracle_data *d)
 	free(s->prio);
 	free(s->pdb_pod);
 	free(s->requested);
+	free(s->filter);
 	for (int i = 0; i < 4; i++)
 		oracle_ilist_release(&s->lists[i]);
 	free(s->groups);
@@ -816,13 +820,15 @@ static void choose(struct model_preemption *out, const struct oracle *o, int pod
 }
 
 /* No candidate: an Error when a node errored, else a FitError over the
- * recorded statuses; the pod's own nomination is cleared either way. */
-static void no_candidate(struct model_preemption *out, const struct walk *w)
+ * recorded statuses (quiet: no message); the pod's own nomination is
+ * cleared either way.  A status still to compute (rec_node >= 0, quiet
+ * only) is a Filter failure, never an Error: no oracle filter errs. */
+static void no_candidate(struct model_preemption *out, const struct walk *w, bool quiet)
 {
 	out->clear_own_nomination = true;
 	int first_error = -1;
 	for (int i = 0; i < w->n_rec && first_error < 0; i++)
-		if (w->s->rec[i].code == MODEL_ERROR)
+		if (w->s->rec_node[i] < 0 && w->s->rec[i].code == MODEL_ERROR)
 			first_error = i;
 	if (first_error >= 0) {
 		const struct model_status *st = &w->s->rec[first_error];
@@ -831,7 +837,8 @@ static void no_candidate(struct model_preemption *out, const struct walk *w)
 		return;
 	}
 	out->code = MODEL_UNSCHEDULABLE;
-	out->message = fit_message(w);
+	if (!quiet)
+		out->message = fit_message(w);
 }
 
 /* ---------------------------------------------------- eligibility (§3.1) */
@@ -899,7 +906,8 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 		};
 		if (oracle_cycle_prefilter(&state, &pre) < 0) {
 			dry_run(&w, &pr, prof, potential, np, offset_draw);
-			if (w.n[0] + w.n[1] == 0)
+			/* the put-off statuses only feed the FitError */
+			if (w.n[0] + w.n[1] == 0 && !o->quiet)
 				walk_resolve(&w, &pr);
 		} else {
 			/* a PreFilter rejection leaves no node Unschedulable;
@@ -914,7 +922,7 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 	if (w.n[0] + w.n[1] > 0)
 		choose(out, o, pod, &w);
 	else
-		no_candidate(out, &w);
+		no_candidate(out, &w, o->quiet);
 	return 0;
 }
 

@@ -50,6 +50,28 @@ struct enum_dim {
 	int n_values;
 };
 
+/* What a scenario needs to know of one object under one choice of the
+ * values of the dimensions that edit it (a variant of the object),
+ * worked out once per universe (enum_universe_variants) instead of once
+ * per scenario: every scenario choosing those values edits the object
+ * into the same tree. */
+struct enum_variant {
+	bool known;              /* false: an edit failed, nothing is known */
+	bool exact;              /* enum_yaml_emit_exact of the edited tree */
+	uint64_t nodes;          /* the nodes that check counts */
+	bool *mentions;          /* [n_objects]: object k's name is a scalar
+				  * of the tree (enum_ynode_mentions_any) */
+};
+
+/* The variants of one object: dims[] are the dimensions targeting it in
+ * order; variant index = their value indexes in mixed radix, the first
+ * slowest. */
+struct enum_object_variants {
+	int *dims;
+	int n_dims;
+	struct enum_variant *v;  /* [product of their sizes], NULL: too many */
+};
+
 struct enum_universe {
 	struct arena arena;          /* owns everything below */
 	const char *path;            /* the universe file as given */
@@ -63,6 +85,7 @@ struct enum_universe {
 	int n_nodes, n_pods;         /* of every scenario */
 	struct cluster config;       /* config_path read once: only .config is
 				      * used, shared read-only by the scenarios */
+	struct enum_object_variants *variants; /* [n_objects], or NULL */
 };
 
 /* enum_universe_load: reads the universe file path (see README-universe).
@@ -78,6 +101,12 @@ int enum_universe_load_buffer(struct enum_universe *u, const char *name,
 			      struct error *err);
 
 void enum_universe_release(struct enum_universe *u);
+
+/* enum_universe_variants: u->variants for u's objects and dimensions
+ * (enum_universe_load calls it; read-only after, so shared by every
+ * thread).  Objects with too many variants get none (v NULL): their
+ * scenarios work the facts out themselves.  Memory from u->arena. */
+void enum_universe_variants(struct enum_universe *u);
 
 /* enum_universe_digits: scenario index -> the value index of every
  * dimension (the first dimension varies slowest). */

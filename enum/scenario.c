@@ -99,7 +99,8 @@ static const struct ynode *strip_pod(struct arena *a, const struct enum_object *
  * than `by`, so no object is asked whether it mentions itself.)  One
  * walk per object of kind `by`, every name asked at each scalar. */
 static void named_elsewhere(const struct enum_scenario *s, struct arena *tmp,
-			    const int *objs, int n, const char *by, bool *named)
+			    const int *objs, int n, const char *by,
+			    const bool *const *mentions, bool *named)
 {
 	const char **names = arena_array(tmp, (size_t)n + 1, sizeof *names);
 	for (int i = 0; i < n; i++) {
@@ -107,15 +108,22 @@ static void named_elsewhere(const struct enum_scenario *s, struct arena *tmp,
 		named[i] = false;
 	}
 	for (int j = 0; j < s->n_objects; j++) {
-		if (!strcmp(s->objects[j].kind, by))
+		if (strcmp(s->objects[j].kind, by))
+			continue;
+		if (!mentions || !mentions[j]) {
 			enum_ynode_mentions_any(s->objects[j].tree, names, n, named);
+			continue;
+		}
+		for (int i = 0; i < n; i++)
+			named[i] |= mentions[j][objs[i]];
 	}
 }
 
 /* Class of each of n objects objs[]: the lowest index with an equal
  * stripped tree, unless named elsewhere. */
 static void classes(const struct enum_scenario *s, struct arena *tmp,
-		    const int *objs, int n, bool node, int *cls)
+		    const int *objs, int n, bool node,
+		    const bool *const *mentions, int *cls)
 {
 	const struct ynode **st = arena_array(tmp, (size_t)n + 1, sizeof *st);
 	bool *named = arena_array(tmp, (size_t)n + 1, sizeof *named);
@@ -123,7 +131,8 @@ static void classes(const struct enum_scenario *s, struct arena *tmp,
 		const struct enum_object *o = &s->objects[objs[i]];
 		st[i] = node ? strip_node(tmp, o) : strip_pod(tmp, o);
 	}
-	named_elsewhere(s, tmp, objs, n, node ? "Pod" : "PodDisruptionBudget", named);
+	named_elsewhere(s, tmp, objs, n, node ? "Pod" : "PodDisruptionBudget",
+			mentions, named);
 	for (int i = 0; i < n; i++) {
 		cls[i] = i;
 		if (named[i])
@@ -136,7 +145,10 @@ static void classes(const struct enum_scenario *s, struct arena *tmp,
 	}
 }
 
-static void scenario_symmetry(struct enum_scenario *s, bool on)
+/* mentions: NULL, or for each object of s what its variant mentions
+ * (NULL entries: unknown, so walked here). */
+static void scenario_symmetry(struct enum_scenario *s, bool on,
+			      const bool *const *mentions)
 {
 	const struct cluster *c = &s->cluster;
 	struct arena tmp;
@@ -144,8 +156,8 @@ static void scenario_symmetry(struct enum_scenario *s, bool on)
 	int *nc = arena_array(&tmp, (size_t)c->n_nodes + 1, sizeof *nc);
 	int *pc = arena_array(&tmp, (size_t)c->n_pods + 1, sizeof *pc);
 	if (on) {
-		classes(s, &tmp, s->node_obj, c->n_nodes, true, nc);
-		classes(s, &tmp, s->pod_obj, c->n_pods, false, pc);
+		classes(s, &tmp, s->node_obj, c->n_nodes, true, mentions, nc);
+		classes(s, &tmp, s->pod_obj, c->n_pods, false, mentions, pc);
 	}
 	enum_symmetry_init(&s->sym, c->n_nodes, c->n_pods, nc, pc, on);
 	arena_release(&tmp);
@@ -175,12 +187,14 @@ static int map_objects(struct enum_scenario *s, struct error *err)
 	return 0;
 }
 
-/* Maps and classifies s->objects once s->cluster is loaded. */
-static int classify(struct enum_scenario *s, bool symmetry, struct error *err)
+/* Maps and classifies s->objects once s->cluster is loaded (mentions as
+ * scenario_symmetry takes them). */
+static int classify(struct enum_scenario *s, bool symmetry,
+		    const bool *const *mentions, struct error *err)
 {
 	if (map_objects(s, err))
 		return -1;
-	scenario_symmetry(s, symmetry);
+	scenario_symmetry(s, symmetry, mentions);
 	return 0;
 }
 
@@ -188,15 +202,30 @@ static int classify(struct enum_scenario *s, bool symmetry, struct error *err)
  * keep and snap) parses back into s's trees exactly
  * (enum_yaml_emit_exact) and every object knows its file, so the trees
  * can be decoded instead of the text: the check alone, which every
- * scenario needs, while the text is printed only for the store. */
-static bool text_exact(const struct enum_scenario *s)
+ * scenario needs, while the text is printed only for the store.  var:
+ * NULL, or each object's variant (NULL entries: unknown), whose answer
+ * and node count stand for the object's check.  The documents' node
+ * counts add up, so checking each from 0 and their sum at the end
+ * answers as one running check would. */
+static bool text_exact(const struct enum_scenario *s,
+		       const struct enum_variant *const *var)
 {
-	bool exact = true;
 	uint64_t nodes = 0;
-	for (int i = 0; i < s->n_objects && exact; i++)
-		exact = enum_yaml_emit_exact(NULL, s->objects[i].tree, &nodes) &&
-			s->objects[i].file;
-	return exact;
+	for (int i = 0; i < s->n_objects; i++) {
+		if (!s->objects[i].file)
+			return false;
+		if (var && var[i]) {
+			if (!var[i]->exact)
+				return false;
+			nodes += var[i]->nodes;
+			continue;
+		}
+		uint64_t k = 0;
+		if (!enum_yaml_emit_exact(NULL, s->objects[i].tree, &k))
+			return false;
+		nodes += k;
+	}
+	return nodes <= YAML_MAX_NODES / 2;
 }
 
 /* s->yaml: the text the store keeps and exports read back. */
@@ -230,7 +259,7 @@ static int finish(struct enum_scenario *s, const char *name,
 	if (yaml_load_buffer(&s->cluster, name, (const unsigned char *)s->yaml,
 			     strlen(s->yaml), err))
 		return -1;
-	return classify(s, symmetry, err);
+	return classify(s, symmetry, NULL, err);
 }
 
 static void scenario_init(struct enum_scenario *s, uint64_t index, int n_objects)
@@ -272,6 +301,17 @@ static void anchor_value(struct arena *a, const struct ynode *root,
 	*v = c;
 }
 
+/* Sets value k of dim into o's tree (copy on write, new nodes from a). */
+static int edit_object(const struct enum_universe *u, const struct enum_dim *dim,
+		       int k, struct arena *a, struct enum_object *o,
+		       char *why, size_t len)
+{
+	const struct ynode *v = dim->values[k];
+	if (v && o->file && strcmp(o->file, u->path))
+		anchor_value(a, o->tree, &dim->path, &v);
+	return enum_ynode_set(a, &o->tree, &dim->path, v, why, len);
+}
+
 static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 		      const int *digits, struct error *err)
 {
@@ -282,10 +322,7 @@ static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 		for (int t = 0; t < dim->n_targets; t++) {
 			char why[200];
 			struct enum_object *o = &s->objects[dim->targets[t]];
-			const struct ynode *v = dim->values[digits[d]];
-			if (v && o->file && strcmp(o->file, u->path))
-				anchor_value(&s->arena, o->tree, &dim->path, &v);
-			if (enum_ynode_set(&s->arena, &o->tree, &dim->path, v, why, sizeof why)) {
+			if (edit_object(u, dim, digits[d], &s->arena, o, why, sizeof why)) {
 				enum_buf_release(&label);
 				return error_plain(err, "%s: vary %s: %s (%s)", u->path,
 						   dim->name, why, dim->path.text);
@@ -323,6 +360,116 @@ static int load_trees(struct enum_scenario *s, struct error *err)
 	return -1;
 }
 
+/* ------------------------------------------------------------ variants */
+
+/* Objects with more variants than this get none; with the cells budget
+ * below, a universe's table stays small whatever its size. */
+#define VARIANTS_MAX 256
+#define VARIANT_CELLS_MAX (1 << 20)
+
+/* The dimensions targeting object i, in order; the product of their
+ * sizes (saturated past VARIANTS_MAX) in *count. */
+static int object_dims(struct enum_universe *u, int i, int **dims, uint64_t *count)
+{
+	int n = 0;
+	*dims = arena_array(&u->arena, (size_t)u->n_dims + 1, sizeof **dims);
+	*count = 1;
+	for (int d = 0; d < u->n_dims; d++) {
+		bool hit = false;
+		for (int t = 0; t < u->dims[d].n_targets; t++)
+			hit |= u->dims[d].targets[t] == i;
+		if (!hit)
+			continue;
+		(*dims)[n++] = d;
+		*count *= (uint64_t)u->dims[d].n_values;
+		if (*count > VARIANTS_MAX)
+			*count = VARIANTS_MAX + 1;
+	}
+	return n;
+}
+
+/* Variant x of object i: its tree edited as apply_dims edits it in a
+ * scenario with those values (edits of other objects leave it alone),
+ * checked as text_exact checks it and searched for every object's name
+ * as named_elsewhere searches it. */
+static void work_out_variant(struct enum_universe *u, int i,
+			     const struct enum_object_variants *ov, uint64_t x,
+			     const char *const *names, struct enum_variant *v)
+{
+	int digit[ov->n_dims + 1];
+	for (int k = ov->n_dims - 1; k >= 0; k--) {
+		uint64_t size = (uint64_t)u->dims[ov->dims[k]].n_values;
+		digit[k] = (int)(x % size);
+		x /= size;
+	}
+	struct arena tmp;
+	arena_init(&tmp);
+	struct enum_object o = u->objects[i];
+	for (int k = 0; k < ov->n_dims; k++) {
+		const struct enum_dim *dim = &u->dims[ov->dims[k]];
+		for (int t = 0; t < dim->n_targets; t++) {
+			char why[200];
+			if (dim->targets[t] == i &&
+			    edit_object(u, dim, digit[k], &tmp, &o, why, sizeof why)) {
+				arena_release(&tmp);
+				return;     /* v->known stays false */
+			}
+		}
+	}
+	v->known = true;
+	v->exact = enum_yaml_emit_exact(NULL, o.tree, &v->nodes);
+	v->mentions = arena_array(&u->arena, (size_t)u->n_objects + 1,
+				  sizeof *v->mentions);
+	enum_ynode_mentions_any(o.tree, names, u->n_objects, v->mentions);
+	arena_release(&tmp);
+}
+
+void enum_universe_variants(struct enum_universe *u)
+{
+	assert(u);
+	int n = u->n_objects;
+	u->variants = arena_array(&u->arena, (size_t)n + 1, sizeof *u->variants);
+	const char **names = arena_array(&u->arena, (size_t)n + 1, sizeof *names);
+	for (int i = 0; i < n; i++)
+		names[i] = u->objects[i].name;
+	uint64_t cells = 0;
+	for (int i = 0; i < n; i++) {
+		struct enum_object_variants *ov = &u->variants[i];
+		uint64_t count;
+		ov->n_dims = object_dims(u, i, &ov->dims, &count);
+		cells += count * ((uint64_t)n + 1);
+		if (count > VARIANTS_MAX || cells > VARIANT_CELLS_MAX)
+			continue;
+		ov->v = arena_array(&u->arena, (size_t)count, sizeof *ov->v);
+		for (uint64_t x = 0; x < count; x++)
+			work_out_variant(u, i, ov, x, names, &ov->v[x]);
+	}
+}
+
+/* For each object of u in the scenario of digits: its variant (NULL when
+ * unknown) and what that mentions (NULL likewise). */
+static void scenario_variants(const struct enum_universe *u, const int *digits,
+			      const struct enum_variant **var,
+			      const bool **mentions)
+{
+	for (int i = 0; i < u->n_objects; i++) {
+		var[i] = NULL;
+		mentions[i] = NULL;
+		const struct enum_object_variants *ov =
+			u->variants ? &u->variants[i] : NULL;
+		if (!ov || !ov->v)
+			continue;
+		uint64_t x = 0;
+		for (int k = 0; k < ov->n_dims; k++)
+			x = x * (uint64_t)u->dims[ov->dims[k]].n_values +
+			    (uint64_t)digits[ov->dims[k]];
+		if (!ov->v[x].known)
+			continue;
+		var[i] = &ov->v[x];
+		mentions[i] = ov->v[x].mentions;
+	}
+}
+
 int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 			bool symmetry, struct enum_scenario *s,
 			struct error *err)
@@ -335,7 +482,10 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 	enum_universe_digits(u, index, digits);
 	if (apply_dims(u, s, digits, err))
 		return -1;
-	bool exact = text_exact(s);
+	const struct enum_variant *var[u->n_objects + 1];
+	const bool *mentions[u->n_objects + 1];
+	scenario_variants(u, digits, var, mentions);
+	bool exact = text_exact(s, var);
 	cluster_init(&s->cluster);
 	s->cluster.config = u->config.config;
 	if (exact) {
@@ -351,7 +501,7 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 				     strlen(s->yaml), err))
 			return -1;
 	}
-	if (classify(s, symmetry, err))
+	if (classify(s, symmetry, mentions, err))
 		return -1;
 	if (s->cluster.n_nodes != u->n_nodes || s->cluster.n_pods != u->n_pods)
 		return error_plain(err, "%s: scenario %llu has %d nodes and %d pods, "

@@ -8,6 +8,7 @@
 #include "enum.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,7 +254,6 @@ static int finish(struct enum_scenario *s, const char *name,
 		  const char *config_path, bool symmetry, struct error *err)
 {
 	print_text(s);
-	cluster_init(&s->cluster);
 	if (config_path && yaml_load_config(&s->cluster, config_path, err))
 		return -1;
 	if (yaml_load_buffer(&s->cluster, name, (const unsigned char *)s->yaml,
@@ -262,9 +262,25 @@ static int finish(struct enum_scenario *s, const char *name,
 	return classify(s, symmetry, NULL, err);
 }
 
-static void scenario_init(struct enum_scenario *s, uint64_t index, int n_objects)
+/* Zeroes all of s but its cluster (most of its bytes), which
+ * scenario_init initializes and enum_scenario_release releases. */
+static void scenario_clear(struct enum_scenario *s)
 {
-	memset(s, 0, sizeof *s);
+	size_t at = offsetof(struct enum_scenario, cluster);
+	size_t end = at + sizeof s->cluster;
+	memset(s, 0, at);
+	memset((char *)s + end, 0, sizeof *s - end);
+}
+
+/* config: the cluster's configuration, NULL for the default. */
+static void scenario_init(struct enum_scenario *s, uint64_t index, int n_objects,
+			  const struct sched_config *config)
+{
+	scenario_clear(s);
+	if (config)
+		cluster_init_config(&s->cluster, config);
+	else
+		cluster_init(&s->cluster);
 	s->index = index;
 	arena_init(&s->arena);
 	s->objects = arena_array(&s->arena, (size_t)n_objects + 1, sizeof *s->objects);
@@ -475,7 +491,7 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 			struct error *err)
 {
 	assert(u && s && err && index < u->n_scenarios);
-	scenario_init(s, index, u->n_objects);
+	scenario_init(s, index, u->n_objects, &u->config.config);
 	for (int i = 0; i < u->n_objects; i++)
 		set_object(s, i, &u->objects[i]);
 	int digits[u->n_dims + 1];
@@ -486,8 +502,6 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 	const bool *mentions[u->n_objects + 1];
 	scenario_variants(u, digits, var, mentions);
 	bool exact = text_exact(s, var);
-	cluster_init(&s->cluster);
-	s->cluster.config = u->config.config;
 	if (exact) {
 		if (load_trees(s, err))
 			return -1;
@@ -540,13 +554,11 @@ int enum_scenario_from_yaml(const char *name, const char *yaml,
 			    struct enum_scenario *s, struct error *err)
 {
 	assert(name && yaml && s && err);
-	scenario_init(s, 0, 0);
+	scenario_init(s, 0, 0, NULL);
 	struct ydoc_set set;
 	if (yaml_parse_buffer(name, (const unsigned char *)yaml, strlen(yaml),
-			      &s->arena, &set, err)) {
-		cluster_init(&s->cluster);
+			      &s->arena, &set, err))
 		return -1;
-	}
 	int cap = 0;
 	for (int i = 0; i < set.n_docs; i++)
 		add_doc(s, &cap, set.docs[i]);
@@ -560,7 +572,7 @@ int enum_scenario_subset(const struct enum_scenario *src, const bool *keep,
 	int n = 0;
 	for (int i = 0; i < src->n_objects; i++)
 		n += keep[i];
-	scenario_init(s, src->index, n);
+	scenario_init(s, src->index, n, NULL);
 	n = 0;
 	for (int i = 0; i < src->n_objects; i++)
 		if (keep[i])
@@ -577,7 +589,7 @@ void enum_scenario_release(struct enum_scenario *s)
 	cluster_release(&s->cluster);
 	free(s->yaml);
 	arena_release(&s->arena);
-	memset(s, 0, sizeof *s);
+	scenario_clear(s);
 }
 
 /* ------------------------------------------------------------ printing */

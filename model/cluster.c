@@ -11,6 +11,7 @@
 #include "objects.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -18,10 +19,19 @@
  * RES_FIRST_OTHER slots; their capacity is always the smallest power of two
  * >= n_res (minimum RES_FIRST_OTHER), which lets the interner grow them in
  * the arena without a capacity field. */
-void cluster_init(struct cluster *c)
+/* Zeroes all of c but its config (most of its bytes: the profiles), which
+ * the callers set or leave. */
+static void cluster_clear(struct cluster *c)
 {
-	assert(c);
-	memset(c, 0, sizeof *c);
+	size_t at = offsetof(struct cluster, config);
+	size_t end = at + sizeof c->config;
+	memset(c, 0, at);
+	memset((char *)c + end, 0, sizeof *c - end);
+}
+
+static void cluster_start(struct cluster *c)
+{
+	cluster_clear(c);
 	arena_init(&c->arena);
 	c->res_names = arena_array(&c->arena, RES_FIRST_OTHER,
 				   sizeof *c->res_names);
@@ -36,14 +46,30 @@ void cluster_init(struct cluster *c)
 	c->res_class[RES_EPHEMERAL] = RESCLASS_EPHEMERAL;
 	c->res_class[RES_PODS] = RESCLASS_PODS;
 	c->n_res = RES_FIRST_OTHER;
+}
+
+void cluster_init(struct cluster *c)
+{
+	assert(c);
+	cluster_start(c);
 	config_default(&c->config);
 }
 
+void cluster_init_config(struct cluster *c, const struct sched_config *config)
+{
+	assert(c && config);
+	cluster_start(c);
+	c->config = *config;
+}
+
+/* The config is left as it was but for its profile count: it owns
+ * nothing, and without profiles nothing in it is found. */
 void cluster_release(struct cluster *c)
 {
 	assert(c);
 	arena_release(&c->arena);
-	memset(c, 0, sizeof *c);
+	cluster_clear(c);
+	c->config.n_profiles = 0;
 }
 
 /* FNV-1a over a name, continued over a second string (namespace/name). */

@@ -61,6 +61,8 @@ struct enum_variant {
 	uint64_t nodes;          /* the nodes that check counts */
 	bool *mentions;          /* [n_objects]: object k's name is a scalar
 				  * of the tree (enum_ynode_mentions_any) */
+	const char *text;        /* enum_yaml_emit of the tree */
+	size_t text_len;
 };
 
 /* The variants of one object: dims[] are the dimensions targeting it in
@@ -183,6 +185,9 @@ struct enum_scenario {
 	int *node_obj;               /* [n_nodes] object of each node */
 	int *pod_obj;                /* [n_pods] object of each pod */
 	struct enum_symmetry sym;
+	const struct enum_variant **variants; /* [n_objects] each object's
+				      * variant (NULL: unknown; the universe's,
+				      * which outlives s), or NULL */
 };
 
 /* enum_scenario_build: scenario index of u: the vary values applied to

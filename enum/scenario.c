@@ -229,14 +229,19 @@ static bool text_exact(const struct enum_scenario *s,
 	return nodes <= YAML_MAX_NODES / 2;
 }
 
-/* s->yaml: the text the store keeps and exports read back. */
+/* s->yaml: the text the store keeps and exports read back; an object's
+ * variant has its text printed already. */
 static void print_text(struct enum_scenario *s)
 {
 	struct enum_buf b;
 	enum_buf_init(&b);
 	for (int i = 0; i < s->n_objects; i++) {
-		enum_buf_puts(&b, "---\n");
-		enum_yaml_emit(&b, s->objects[i].tree);
+		enum_buf_add(&b, "---\n", 4);
+		const struct enum_variant *v = s->variants ? s->variants[i] : NULL;
+		if (v)
+			enum_buf_add(&b, v->text, v->text_len);
+		else
+			enum_yaml_emit(&b, s->objects[i].tree);
 	}
 	s->yaml = enum_buf_take(&b);
 }
@@ -434,6 +439,12 @@ static void work_out_variant(struct enum_universe *u, int i,
 	}
 	v->known = true;
 	v->exact = enum_yaml_emit_exact(NULL, o.tree, &v->nodes);
+	struct enum_buf b;
+	enum_buf_init(&b);
+	enum_yaml_emit(&b, o.tree);
+	v->text_len = b.n;
+	v->text = arena_strndup(&u->arena, b.s ? b.s : "", b.n);
+	enum_buf_release(&b);
 	v->mentions = arena_array(&u->arena, (size_t)u->n_objects + 1,
 				  sizeof *v->mentions);
 	enum_ynode_mentions_any(o.tree, names, u->n_objects, v->mentions);
@@ -498,9 +509,11 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 	enum_universe_digits(u, index, digits);
 	if (apply_dims(u, s, digits, err))
 		return -1;
-	const struct enum_variant *var[u->n_objects + 1];
+	const struct enum_variant **var = arena_array(&s->arena, (size_t)u->n_objects + 1,
+						      sizeof *var);
 	const bool *mentions[u->n_objects + 1];
 	scenario_variants(u, digits, var, mentions);
+	s->variants = var;
 	bool exact = text_exact(s, var);
 	if (exact) {
 		if (load_trees(s, err))

@@ -55,11 +55,19 @@ void cluster_init(struct cluster *c)
 	config_default(&c->config);
 }
 
+/* Copies the profiles config has and the fields after them: the rest of
+ * profiles[] (most of the bytes) is never read, as n_profiles bounds every
+ * look-up, so a scenario built per few thousand states does not copy it. */
 void cluster_init_config(struct cluster *c, const struct sched_config *config)
 {
-	assert(c && config);
+	assert(c && config && config->n_profiles >= 1 &&
+	       config->n_profiles <= CONFIG_MAX_PROFILES);
 	cluster_start(c);
-	c->config = *config;
+	size_t rest = offsetof(struct sched_config, n_profiles);
+	memcpy(c->config.profiles, config->profiles,
+	       sizeof *config->profiles * (size_t)config->n_profiles);
+	memcpy((char *)&c->config + rest, (const char *)config + rest,
+	       sizeof *config - rest);
 }
 
 /* The config is left as it was but for its profile count: it owns

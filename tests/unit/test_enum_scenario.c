@@ -551,6 +551,12 @@ static void variants_match_scenarios(void)
 			enum_ynode_mentions_any(sc.objects[i].tree, names, 8, found);
 			CHECK(v->known);
 			CHECK_EQ(v->exact, exact);
+			struct enum_buf t;
+			enum_buf_init(&t);
+			enum_yaml_emit(&t, sc.objects[i].tree);
+			CHECK_EQ(v->text_len, t.n);
+			CHECK_STR(v->text, t.s);
+			enum_buf_release(&t);
 			CHECK_EQ(v->nodes, nodes);
 			for (int j = 0; j < 8; j++)
 				CHECK_EQ(v->mentions[j], found[j]);

@@ -48,6 +48,9 @@ struct enum_dim {
 	struct enum_path path;
 	const struct ynode **values;
 	int n_values;
+	const char **label;      /* [n_values] "name=value" (the value in flow
+				  * style) for scenario labels, or NULL
+				  * (enum_universe_variants) */
 };
 
 /* What a scenario needs to know of one object under one choice of the

@@ -333,6 +333,18 @@ static int edit_object(const struct enum_universe *u, const struct enum_dim *dim
 	return enum_ynode_set(a, &o->tree, &dim->path, v, why, len);
 }
 
+/* "name=value" of value k of dim, for a scenario's label. */
+static void label_part(struct enum_buf *b, const struct enum_dim *dim, int k)
+{
+	if (dim->label) {
+		enum_buf_puts(b, dim->label[k]);
+		return;
+	}
+	enum_buf_puts(b, dim->name);
+	enum_buf_add(b, "=", 1);
+	enum_yaml_flow(b, dim->values[k]);
+}
+
 static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 		      const int *digits, struct error *err)
 {
@@ -351,9 +363,7 @@ static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 		}
 		if (d)
 			enum_buf_add(&label, ", ", 2);
-		enum_buf_puts(&label, dim->name);
-		enum_buf_add(&label, "=", 1);
-		enum_yaml_flow(&label, dim->values[digits[d]]);
+		label_part(&label, dim, digits[d]);
 	}
 	s->label = arena_strdup(&s->arena, label.s ? label.s : "");
 	enum_buf_release(&label);
@@ -459,6 +469,19 @@ void enum_universe_variants(struct enum_universe *u)
 	const char **names = arena_array(&u->arena, (size_t)n + 1, sizeof *names);
 	for (int i = 0; i < n; i++)
 		names[i] = u->objects[i].name;
+	for (int d = 0; d < u->n_dims; d++) {
+		struct enum_dim *dim = &u->dims[d];
+		const char **label = arena_array(&u->arena, (size_t)dim->n_values + 1,
+						 sizeof *label);
+		for (int k = 0; k < dim->n_values; k++) {
+			struct enum_buf b;
+			enum_buf_init(&b);
+			label_part(&b, dim, k);
+			label[k] = arena_strdup(&u->arena, b.s);
+			enum_buf_release(&b);
+		}
+		dim->label = label;
+	}
 	uint64_t cells = 0;
 	for (int i = 0; i < n; i++) {
 		struct enum_object_variants *ov = &u->variants[i];

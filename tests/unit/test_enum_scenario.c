@@ -528,13 +528,25 @@ static void variants_match_scenarios(void)
 	const char *names[8];
 	for (int i = 0; i < 8; i++)
 		names[i] = u.objects[i].name;
+	CHECK_EQ(u.n_dims, 5);
+	CHECK_STR(u.dims[0].label[0], "zone=a");
+	CHECK_STR(u.dims[0].label[2], "zone=null");
+	CHECK_STR(u.dims[3].label[1], "note=\"a,b\"");
 	struct enum_object_variants *saved = u.variants;
 	for (uint64_t k = 0; k < u.n_scenarios; k++) {
 		struct enum_scenario sc, lit;
 		rc = enum_scenario_build(&u, k, true, &sc, &err);
 		u.variants = NULL;
+		const char **labels[5];
+		for (int j = 0; j < 5; j++) {
+			labels[j] = u.dims[j].label;
+			u.dims[j].label = NULL;
+		}
 		rc |= enum_scenario_build(&u, k, true, &lit, &err);
 		u.variants = saved;
+		for (int j = 0; j < 5; j++)
+			u.dims[j].label = labels[j];
+		CHECK_STR(sc.label, lit.label);
 		CHECK_EQ(rc, 0);
 		int d[5];
 		enum_universe_digits(&u, k, d);

@@ -60,6 +60,8 @@ struct enum_dim {
  * into the same tree. */
 struct enum_variant {
 	bool known;              /* false: an edit failed, nothing is known */
+	const struct ynode *tree; /* the object's tree edited (sharing the
+				  * rest with the base tree; never changed) */
 	bool exact;              /* enum_yaml_emit_exact of the edited tree */
 	uint64_t nodes;          /* the nodes that check counts */
 	bool *mentions;          /* [n_objects]: object k's name is a scalar

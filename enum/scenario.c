@@ -345,29 +345,35 @@ static void label_part(struct enum_buf *b, const struct enum_dim *dim, int k)
 	enum_yaml_flow(b, dim->values[k]);
 }
 
+/* The values of digits set into s's objects, dimension by dimension. */
 static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 		      const int *digits, struct error *err)
 {
-	struct enum_buf label;
-	enum_buf_init(&label);
 	for (int d = 0; d < u->n_dims; d++) {
 		const struct enum_dim *dim = &u->dims[d];
 		for (int t = 0; t < dim->n_targets; t++) {
 			char why[200];
 			struct enum_object *o = &s->objects[dim->targets[t]];
-			if (edit_object(u, dim, digits[d], &s->arena, o, why, sizeof why)) {
-				enum_buf_release(&label);
+			if (edit_object(u, dim, digits[d], &s->arena, o, why, sizeof why))
 				return error_plain(err, "%s: vary %s: %s (%s)", u->path,
 						   dim->name, why, dim->path.text);
-			}
 		}
+	}
+	return 0;
+}
+
+static void make_label(const struct enum_universe *u, struct enum_scenario *s,
+		       const int *digits)
+{
+	struct enum_buf label;
+	enum_buf_init(&label);
+	for (int d = 0; d < u->n_dims; d++) {
 		if (d)
 			enum_buf_add(&label, ", ", 2);
-		label_part(&label, dim, digits[d]);
+		label_part(&label, &u->dims[d], digits[d]);
 	}
 	s->label = arena_strdup(&s->arena, label.s ? label.s : "");
 	enum_buf_release(&label);
-	return 0;
 }
 
 /* The objects' trees decoded where they were written: positions in
@@ -433,21 +439,18 @@ static void work_out_variant(struct enum_universe *u, int i,
 		digit[k] = (int)(x % size);
 		x /= size;
 	}
-	struct arena tmp;
-	arena_init(&tmp);
 	struct enum_object o = u->objects[i];
 	for (int k = 0; k < ov->n_dims; k++) {
 		const struct enum_dim *dim = &u->dims[ov->dims[k]];
 		for (int t = 0; t < dim->n_targets; t++) {
 			char why[200];
 			if (dim->targets[t] == i &&
-			    edit_object(u, dim, digit[k], &tmp, &o, why, sizeof why)) {
-				arena_release(&tmp);
+			    edit_object(u, dim, digit[k], &u->arena, &o, why, sizeof why))
 				return;     /* v->known stays false */
-			}
 		}
 	}
 	v->known = true;
+	v->tree = o.tree;
 	v->exact = enum_yaml_emit_exact(NULL, o.tree, &v->nodes);
 	struct enum_buf b;
 	enum_buf_init(&b);
@@ -458,7 +461,6 @@ static void work_out_variant(struct enum_universe *u, int i,
 	v->mentions = arena_array(&u->arena, (size_t)u->n_objects + 1,
 				  sizeof *v->mentions);
 	enum_ynode_mentions_any(o.tree, names, u->n_objects, v->mentions);
-	arena_release(&tmp);
 }
 
 void enum_universe_variants(struct enum_universe *u)
@@ -497,27 +499,32 @@ void enum_universe_variants(struct enum_universe *u)
 }
 
 /* For each object of u in the scenario of digits: its variant (NULL when
- * unknown) and what that mentions (NULL likewise). */
-static void scenario_variants(const struct enum_universe *u, const int *digits,
+ * unknown) and what that mentions (NULL likewise).  Returns true when
+ * every object's variant is known. */
+static bool scenario_variants(const struct enum_universe *u, const int *digits,
 			      const struct enum_variant **var,
 			      const bool **mentions)
 {
+	bool all = true;
 	for (int i = 0; i < u->n_objects; i++) {
 		var[i] = NULL;
 		mentions[i] = NULL;
 		const struct enum_object_variants *ov =
 			u->variants ? &u->variants[i] : NULL;
+		all = all && ov && ov->v;
 		if (!ov || !ov->v)
 			continue;
 		uint64_t x = 0;
 		for (int k = 0; k < ov->n_dims; k++)
 			x = x * (uint64_t)u->dims[ov->dims[k]].n_values +
 			    (uint64_t)digits[ov->dims[k]];
+		all = all && ov->v[x].known;
 		if (!ov->v[x].known)
 			continue;
 		var[i] = &ov->v[x];
 		mentions[i] = ov->v[x].mentions;
 	}
+	return all;
 }
 
 int enum_scenario_build(const struct enum_universe *u, uint64_t index,
@@ -530,13 +537,20 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 		set_object(s, i, &u->objects[i]);
 	int digits[u->n_dims + 1];
 	enum_universe_digits(u, index, digits);
-	if (apply_dims(u, s, digits, err))
-		return -1;
 	const struct enum_variant **var = arena_array(&s->arena, (size_t)u->n_objects + 1,
 						      sizeof *var);
 	const bool *mentions[u->n_objects + 1];
-	scenario_variants(u, digits, var, mentions);
+	bool all = scenario_variants(u, digits, var, mentions);
 	s->variants = var;
+	/* every object's variant known: its tree is the edited one; else the
+	 * edits are made here (and fail here, with their message) */
+	if (all) {
+		for (int i = 0; i < u->n_objects; i++)
+			s->objects[i].tree = var[i]->tree;
+	} else if (apply_dims(u, s, digits, err)) {
+		return -1;
+	}
+	make_label(u, s, digits);
 	bool exact = text_exact(s, var);
 	if (exact) {
 		if (load_trees(s, err))

@@ -562,6 +562,8 @@ static void variants_match_scenarios(void)
 			bool found[8] = {false};
 			enum_ynode_mentions_any(sc.objects[i].tree, names, 8, found);
 			CHECK(v->known);
+			CHECK(sc.objects[i].tree == v->tree);
+			CHECK(enum_ynode_equal(v->tree, lit.objects[i].tree));
 			CHECK_EQ(v->exact, exact);
 			struct enum_buf t;
 			enum_buf_init(&t);

@@ -66,6 +66,9 @@ struct enum_variant {
 	uint64_t nodes;          /* the nodes that check counts */
 	bool *mentions;          /* [n_objects]: object k's name is a scalar
 				  * of the tree (enum_ynode_mentions_any) */
+	const struct ynode *stripped; /* a Node's or Pod's tree without what
+				  * names it (the symmetry classes compare
+				  * those), or NULL */
 	const char *text;        /* enum_yaml_emit of the tree */
 	size_t text_len;
 };

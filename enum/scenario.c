@@ -101,7 +101,7 @@ static const struct ynode *strip_pod(struct arena *a, const struct enum_object *
  * walk per object of kind `by`, every name asked at each scalar. */
 static void named_elsewhere(const struct enum_scenario *s, struct arena *tmp,
 			    const int *objs, int n, const char *by,
-			    const bool *const *mentions, bool *named)
+			    const struct enum_variant *const *var, bool *named)
 {
 	const char **names = arena_array(tmp, (size_t)n + 1, sizeof *names);
 	for (int i = 0; i < n; i++) {
@@ -111,12 +111,12 @@ static void named_elsewhere(const struct enum_scenario *s, struct arena *tmp,
 	for (int j = 0; j < s->n_objects; j++) {
 		if (strcmp(s->objects[j].kind, by))
 			continue;
-		if (!mentions || !mentions[j]) {
+		if (!var || !var[j]) {
 			enum_ynode_mentions_any(s->objects[j].tree, names, n, named);
 			continue;
 		}
 		for (int i = 0; i < n; i++)
-			named[i] |= mentions[j][objs[i]];
+			named[i] |= var[j]->mentions[objs[i]];
 	}
 }
 
@@ -124,16 +124,19 @@ static void named_elsewhere(const struct enum_scenario *s, struct arena *tmp,
  * stripped tree, unless named elsewhere. */
 static void classes(const struct enum_scenario *s, struct arena *tmp,
 		    const int *objs, int n, bool node,
-		    const bool *const *mentions, int *cls)
+		    const struct enum_variant *const *var, int *cls)
 {
 	const struct ynode **st = arena_array(tmp, (size_t)n + 1, sizeof *st);
 	bool *named = arena_array(tmp, (size_t)n + 1, sizeof *named);
 	for (int i = 0; i < n; i++) {
 		const struct enum_object *o = &s->objects[objs[i]];
-		st[i] = node ? strip_node(tmp, o) : strip_pod(tmp, o);
+		if (var && var[objs[i]] && var[objs[i]]->stripped)
+			st[i] = var[objs[i]]->stripped;
+		else
+			st[i] = node ? strip_node(tmp, o) : strip_pod(tmp, o);
 	}
 	named_elsewhere(s, tmp, objs, n, node ? "Pod" : "PodDisruptionBudget",
-			mentions, named);
+			var, named);
 	for (int i = 0; i < n; i++) {
 		cls[i] = i;
 		if (named[i])
@@ -146,10 +149,10 @@ static void classes(const struct enum_scenario *s, struct arena *tmp,
 	}
 }
 
-/* mentions: NULL, or for each object of s what its variant mentions
- * (NULL entries: unknown, so walked here). */
+/* var: NULL, or each object's variant (NULL entries: unknown, so its
+ * tree is stripped and walked here). */
 static void scenario_symmetry(struct enum_scenario *s, bool on,
-			      const bool *const *mentions)
+			      const struct enum_variant *const *var)
 {
 	const struct cluster *c = &s->cluster;
 	struct arena tmp;
@@ -157,8 +160,8 @@ static void scenario_symmetry(struct enum_scenario *s, bool on,
 	int *nc = arena_array(&tmp, (size_t)c->n_nodes + 1, sizeof *nc);
 	int *pc = arena_array(&tmp, (size_t)c->n_pods + 1, sizeof *pc);
 	if (on) {
-		classes(s, &tmp, s->node_obj, c->n_nodes, true, mentions, nc);
-		classes(s, &tmp, s->pod_obj, c->n_pods, false, mentions, pc);
+		classes(s, &tmp, s->node_obj, c->n_nodes, true, var, nc);
+		classes(s, &tmp, s->pod_obj, c->n_pods, false, var, pc);
 	}
 	enum_symmetry_init(&s->sym, c->n_nodes, c->n_pods, nc, pc, on);
 	arena_release(&tmp);
@@ -188,14 +191,14 @@ static int map_objects(struct enum_scenario *s, struct error *err)
 	return 0;
 }
 
-/* Maps and classifies s->objects once s->cluster is loaded (mentions as
- * scenario_symmetry takes them). */
+/* Maps and classifies s->objects once s->cluster is loaded (var as
+ * scenario_symmetry takes it). */
 static int classify(struct enum_scenario *s, bool symmetry,
-		    const bool *const *mentions, struct error *err)
+		    const struct enum_variant *const *var, struct error *err)
 {
 	if (map_objects(s, err))
 		return -1;
-	scenario_symmetry(s, symmetry, mentions);
+	scenario_symmetry(s, symmetry, var);
 	return 0;
 }
 
@@ -461,6 +464,10 @@ static void work_out_variant(struct enum_universe *u, int i,
 	v->mentions = arena_array(&u->arena, (size_t)u->n_objects + 1,
 				  sizeof *v->mentions);
 	enum_ynode_mentions_any(o.tree, names, u->n_objects, v->mentions);
+	if (!strcmp(o.kind, "Node"))
+		v->stripped = strip_node(&u->arena, &o);
+	else if (!strcmp(o.kind, "Pod"))
+		v->stripped = strip_pod(&u->arena, &o);
 }
 
 void enum_universe_variants(struct enum_universe *u)
@@ -499,16 +506,13 @@ void enum_universe_variants(struct enum_universe *u)
 }
 
 /* For each object of u in the scenario of digits: its variant (NULL when
- * unknown) and what that mentions (NULL likewise).  Returns true when
- * every object's variant is known. */
+ * unknown).  Returns true when every object's variant is known. */
 static bool scenario_variants(const struct enum_universe *u, const int *digits,
-			      const struct enum_variant **var,
-			      const bool **mentions)
+			      const struct enum_variant **var)
 {
 	bool all = true;
 	for (int i = 0; i < u->n_objects; i++) {
 		var[i] = NULL;
-		mentions[i] = NULL;
 		const struct enum_object_variants *ov =
 			u->variants ? &u->variants[i] : NULL;
 		all = all && ov && ov->v;
@@ -522,7 +526,6 @@ static bool scenario_variants(const struct enum_universe *u, const int *digits,
 		if (!ov->v[x].known)
 			continue;
 		var[i] = &ov->v[x];
-		mentions[i] = ov->v[x].mentions;
 	}
 	return all;
 }
@@ -539,8 +542,7 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 	enum_universe_digits(u, index, digits);
 	const struct enum_variant **var = arena_array(&s->arena, (size_t)u->n_objects + 1,
 						      sizeof *var);
-	const bool *mentions[u->n_objects + 1];
-	bool all = scenario_variants(u, digits, var, mentions);
+	bool all = scenario_variants(u, digits, var);
 	s->variants = var;
 	/* every object's variant known: its tree is the edited one; else the
 	 * edits are made here (and fail here, with their message) */
@@ -565,7 +567,7 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 				     strlen(s->yaml), err))
 			return -1;
 	}
-	if (classify(s, symmetry, mentions, err))
+	if (classify(s, symmetry, var, err))
 		return -1;
 	if (s->cluster.n_nodes != u->n_nodes || s->cluster.n_pods != u->n_pods)
 		return error_plain(err, "%s: scenario %llu has %d nodes and %d pods, "

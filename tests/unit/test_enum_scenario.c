@@ -528,6 +528,12 @@ static void variants_match_scenarios(void)
 	const char *names[8];
 	for (int i = 0; i < 8; i++)
 		names[i] = u.objects[i].name;
+	/* stripped of name and hostname, n1 without taint is n2 in zone a,
+	 * not n2 in zone b; only nodes and pods are stripped */
+	CHECK(enum_ynode_equal(u.variants[1].v[0].stripped, u.variants[2].v[0].stripped));
+	CHECK(!enum_ynode_equal(u.variants[1].v[0].stripped, u.variants[2].v[1].stripped));
+	CHECK(u.variants[3].v[0].stripped && !u.variants[0].v[0].stripped &&
+	      !u.variants[6].v[0].stripped);
 	CHECK_EQ(u.n_dims, 5);
 	CHECK_STR(u.dims[0].label[0], "zone=a");
 	CHECK_STR(u.dims[0].label[2], "zone=null");

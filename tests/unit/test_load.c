@@ -663,6 +663,12 @@ static void test_default_scheduler_name(void)
 	CHECK_EQ(copy.n_nodes, 0);
 	CHECK_EQ(copy.n_res, 4);
 	CHECK_STR(copy.res_names[RES_CPU], "cpu");
+	/* a name found by address (the profile's) or by text (a copy) */
+	char memory[] = "memory";
+	CHECK_EQ(cluster_res_index(&copy, copy.config.profiles[0].fit_resources[0].name),
+		 RES_CPU);
+	CHECK_EQ(cluster_res_index(&copy, memory), RES_MEMORY);
+	CHECK_EQ(cluster_res_index(&copy, "example.com/gpu"), -1);
 	CHECK_EQ(copy.config.n_profiles, 1);
 	const struct sched_config *cfgs[] = {&c.config, &copy.config};
 	for (int k = 0; k < 2; k++) {

@@ -430,8 +430,12 @@ static int object_dims(struct enum_universe *u, int i, int **dims, uint64_t *cou
 
 /* Variant x of object i: its tree edited as apply_dims edits it in a
  * scenario with those values (edits of other objects leave it alone),
- * checked as text_exact checks it and searched for every object's name
- * as named_elsewhere searches it. */
+ * checked as text_exact checks it, printed as print_text prints it,
+ * searched for every object's name as named_elsewhere searches it and
+ * stripped as classes strips it.  Keyed on the object and those values
+ * alone, and worked out when the universe is loaded: its base trees and
+ * values are never changed after (edits copy, ytree.h), so no variant
+ * can go stale while the universe lives, and the scenarios only read it. */
 static void work_out_variant(struct enum_universe *u, int i,
 			     const struct enum_object_variants *ov, uint64_t x,
 			     const char *const *names, struct enum_variant *v)

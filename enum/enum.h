@@ -48,6 +48,38 @@ struct enum_dim {
 	struct enum_path path;
 	const struct ynode **values;
 	int n_values;
+	const char **label;      /* [n_values] "name=value" (the value in flow
+				  * style) for scenario labels, or NULL
+				  * (enum_universe_variants) */
+};
+
+/* What a scenario needs to know of one object under one choice of the
+ * values of the dimensions that edit it (a variant of the object),
+ * worked out once per universe (enum_universe_variants) instead of once
+ * per scenario: every scenario choosing those values edits the object
+ * into the same tree. */
+struct enum_variant {
+	bool known;              /* false: an edit failed, nothing is known */
+	const struct ynode *tree; /* the object's tree edited (sharing the
+				  * rest with the base tree; never changed) */
+	bool exact;              /* enum_yaml_emit_exact of the edited tree */
+	uint64_t nodes;          /* the nodes that check counts */
+	bool *mentions;          /* [n_objects]: object k's name is a scalar
+				  * of the tree (enum_ynode_mentions_any) */
+	const struct ynode *stripped; /* a Node's or Pod's tree without what
+				  * names it (the symmetry classes compare
+				  * those), or NULL */
+	const char *text;        /* enum_yaml_emit of the tree */
+	size_t text_len;
+};
+
+/* The variants of one object: dims[] are the dimensions targeting it in
+ * order; variant index = their value indexes in mixed radix, the first
+ * slowest. */
+struct enum_object_variants {
+	int *dims;
+	int n_dims;
+	struct enum_variant *v;  /* [product of their sizes], NULL: too many */
 };
 
 struct enum_universe {
@@ -63,6 +95,7 @@ struct enum_universe {
 	int n_nodes, n_pods;         /* of every scenario */
 	struct cluster config;       /* config_path read once: only .config is
 				      * used, shared read-only by the scenarios */
+	struct enum_object_variants *variants; /* [n_objects], or NULL */
 };
 
 /* enum_universe_load: reads the universe file path (see README-universe).
@@ -78,6 +111,12 @@ int enum_universe_load_buffer(struct enum_universe *u, const char *name,
 			      struct error *err);
 
 void enum_universe_release(struct enum_universe *u);
+
+/* enum_universe_variants: u->variants for u's objects and dimensions
+ * (enum_universe_load calls it; read-only after, so shared by every
+ * thread).  Objects with too many variants get none (v NULL): their
+ * scenarios work the facts out themselves.  Memory from u->arena. */
+void enum_universe_variants(struct enum_universe *u);
 
 /* enum_universe_digits: scenario index -> the value index of every
  * dimension (the first dimension varies slowest). */
@@ -154,6 +193,9 @@ struct enum_scenario {
 	int *node_obj;               /* [n_nodes] object of each node */
 	int *pod_obj;                /* [n_pods] object of each pod */
 	struct enum_symmetry sym;
+	const struct enum_variant **variants; /* [n_objects] each object's
+				      * variant (NULL: unknown; the universe's,
+				      * which outlives s), or NULL */
 };
 
 /* enum_scenario_build: scenario index of u: the vary values applied to

@@ -8,6 +8,7 @@
 #include "enum.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,8 @@ static const struct ynode *strip_pod(struct arena *a, const struct enum_object *
  * than `by`, so no object is asked whether it mentions itself.)  One
  * walk per object of kind `by`, every name asked at each scalar. */
 static void named_elsewhere(const struct enum_scenario *s, struct arena *tmp,
-			    const int *objs, int n, const char *by, bool *named)
+			    const int *objs, int n, const char *by,
+			    const struct enum_variant *const *var, bool *named)
 {
 	const char **names = arena_array(tmp, (size_t)n + 1, sizeof *names);
 	for (int i = 0; i < n; i++) {
@@ -107,23 +109,34 @@ static void named_elsewhere(const struct enum_scenario *s, struct arena *tmp,
 		named[i] = false;
 	}
 	for (int j = 0; j < s->n_objects; j++) {
-		if (!strcmp(s->objects[j].kind, by))
+		if (strcmp(s->objects[j].kind, by))
+			continue;
+		if (!var || !var[j]) {
 			enum_ynode_mentions_any(s->objects[j].tree, names, n, named);
+			continue;
+		}
+		for (int i = 0; i < n; i++)
+			named[i] |= var[j]->mentions[objs[i]];
 	}
 }
 
 /* Class of each of n objects objs[]: the lowest index with an equal
  * stripped tree, unless named elsewhere. */
 static void classes(const struct enum_scenario *s, struct arena *tmp,
-		    const int *objs, int n, bool node, int *cls)
+		    const int *objs, int n, bool node,
+		    const struct enum_variant *const *var, int *cls)
 {
 	const struct ynode **st = arena_array(tmp, (size_t)n + 1, sizeof *st);
 	bool *named = arena_array(tmp, (size_t)n + 1, sizeof *named);
 	for (int i = 0; i < n; i++) {
 		const struct enum_object *o = &s->objects[objs[i]];
-		st[i] = node ? strip_node(tmp, o) : strip_pod(tmp, o);
+		if (var && var[objs[i]] && var[objs[i]]->stripped)
+			st[i] = var[objs[i]]->stripped;
+		else
+			st[i] = node ? strip_node(tmp, o) : strip_pod(tmp, o);
 	}
-	named_elsewhere(s, tmp, objs, n, node ? "Pod" : "PodDisruptionBudget", named);
+	named_elsewhere(s, tmp, objs, n, node ? "Pod" : "PodDisruptionBudget",
+			var, named);
 	for (int i = 0; i < n; i++) {
 		cls[i] = i;
 		if (named[i])
@@ -136,7 +149,10 @@ static void classes(const struct enum_scenario *s, struct arena *tmp,
 	}
 }
 
-static void scenario_symmetry(struct enum_scenario *s, bool on)
+/* var: NULL, or each object's variant (NULL entries: unknown, so its
+ * tree is stripped and walked here). */
+static void scenario_symmetry(struct enum_scenario *s, bool on,
+			      const struct enum_variant *const *var)
 {
 	const struct cluster *c = &s->cluster;
 	struct arena tmp;
@@ -144,8 +160,8 @@ static void scenario_symmetry(struct enum_scenario *s, bool on)
 	int *nc = arena_array(&tmp, (size_t)c->n_nodes + 1, sizeof *nc);
 	int *pc = arena_array(&tmp, (size_t)c->n_pods + 1, sizeof *pc);
 	if (on) {
-		classes(s, &tmp, s->node_obj, c->n_nodes, true, nc);
-		classes(s, &tmp, s->pod_obj, c->n_pods, false, pc);
+		classes(s, &tmp, s->node_obj, c->n_nodes, true, var, nc);
+		classes(s, &tmp, s->pod_obj, c->n_pods, false, var, pc);
 	}
 	enum_symmetry_init(&s->sym, c->n_nodes, c->n_pods, nc, pc, on);
 	arena_release(&tmp);
@@ -175,12 +191,14 @@ static int map_objects(struct enum_scenario *s, struct error *err)
 	return 0;
 }
 
-/* Maps and classifies s->objects once s->cluster is loaded. */
-static int classify(struct enum_scenario *s, bool symmetry, struct error *err)
+/* Maps and classifies s->objects once s->cluster is loaded (var as
+ * scenario_symmetry takes it). */
+static int classify(struct enum_scenario *s, bool symmetry,
+		    const struct enum_variant *const *var, struct error *err)
 {
 	if (map_objects(s, err))
 		return -1;
-	scenario_symmetry(s, symmetry);
+	scenario_symmetry(s, symmetry, var);
 	return 0;
 }
 
@@ -188,25 +206,45 @@ static int classify(struct enum_scenario *s, bool symmetry, struct error *err)
  * keep and snap) parses back into s's trees exactly
  * (enum_yaml_emit_exact) and every object knows its file, so the trees
  * can be decoded instead of the text: the check alone, which every
- * scenario needs, while the text is printed only for the store. */
-static bool text_exact(const struct enum_scenario *s)
+ * scenario needs, while the text is printed only for the store.  var:
+ * NULL, or each object's variant (NULL entries: unknown), whose answer
+ * and node count stand for the object's check.  The documents' node
+ * counts add up, so checking each from 0 and their sum at the end
+ * answers as one running check would. */
+static bool text_exact(const struct enum_scenario *s,
+		       const struct enum_variant *const *var)
 {
-	bool exact = true;
 	uint64_t nodes = 0;
-	for (int i = 0; i < s->n_objects && exact; i++)
-		exact = enum_yaml_emit_exact(NULL, s->objects[i].tree, &nodes) &&
-			s->objects[i].file;
-	return exact;
+	for (int i = 0; i < s->n_objects; i++) {
+		if (!s->objects[i].file)
+			return false;
+		if (var && var[i]) {
+			if (!var[i]->exact)
+				return false;
+			nodes += var[i]->nodes;
+			continue;
+		}
+		uint64_t k = 0;
+		if (!enum_yaml_emit_exact(NULL, s->objects[i].tree, &k))
+			return false;
+		nodes += k;
+	}
+	return nodes <= YAML_MAX_NODES / 2;
 }
 
-/* s->yaml: the text the store keeps and exports read back. */
+/* s->yaml: the text the store keeps and exports read back; an object's
+ * variant has its text printed already. */
 static void print_text(struct enum_scenario *s)
 {
 	struct enum_buf b;
 	enum_buf_init(&b);
 	for (int i = 0; i < s->n_objects; i++) {
-		enum_buf_puts(&b, "---\n");
-		enum_yaml_emit(&b, s->objects[i].tree);
+		enum_buf_add(&b, "---\n", 4);
+		const struct enum_variant *v = s->variants ? s->variants[i] : NULL;
+		if (v)
+			enum_buf_add(&b, v->text, v->text_len);
+		else
+			enum_yaml_emit(&b, s->objects[i].tree);
 	}
 	s->yaml = enum_buf_take(&b);
 }
@@ -224,18 +262,33 @@ static int finish(struct enum_scenario *s, const char *name,
 		  const char *config_path, bool symmetry, struct error *err)
 {
 	print_text(s);
-	cluster_init(&s->cluster);
 	if (config_path && yaml_load_config(&s->cluster, config_path, err))
 		return -1;
 	if (yaml_load_buffer(&s->cluster, name, (const unsigned char *)s->yaml,
 			     strlen(s->yaml), err))
 		return -1;
-	return classify(s, symmetry, err);
+	return classify(s, symmetry, NULL, err);
 }
 
-static void scenario_init(struct enum_scenario *s, uint64_t index, int n_objects)
+/* Zeroes all of s but its cluster (most of its bytes), which
+ * scenario_init initializes and enum_scenario_release releases. */
+static void scenario_clear(struct enum_scenario *s)
 {
-	memset(s, 0, sizeof *s);
+	size_t at = offsetof(struct enum_scenario, cluster);
+	size_t end = at + sizeof s->cluster;
+	memset(s, 0, at);
+	memset((char *)s + end, 0, sizeof *s - end);
+}
+
+/* config: the cluster's configuration, NULL for the default. */
+static void scenario_init(struct enum_scenario *s, uint64_t index, int n_objects,
+			  const struct sched_config *config)
+{
+	scenario_clear(s);
+	if (config)
+		cluster_init_config(&s->cluster, config);
+	else
+		cluster_init(&s->cluster);
 	s->index = index;
 	arena_init(&s->arena);
 	s->objects = arena_array(&s->arena, (size_t)n_objects + 1, sizeof *s->objects);
@@ -272,34 +325,58 @@ static void anchor_value(struct arena *a, const struct ynode *root,
 	*v = c;
 }
 
+/* Sets value k of dim into o's tree (copy on write, new nodes from a). */
+static int edit_object(const struct enum_universe *u, const struct enum_dim *dim,
+		       int k, struct arena *a, struct enum_object *o,
+		       char *why, size_t len)
+{
+	const struct ynode *v = dim->values[k];
+	if (v && o->file && strcmp(o->file, u->path))
+		anchor_value(a, o->tree, &dim->path, &v);
+	return enum_ynode_set(a, &o->tree, &dim->path, v, why, len);
+}
+
+/* "name=value" of value k of dim, for a scenario's label. */
+static void label_part(struct enum_buf *b, const struct enum_dim *dim, int k)
+{
+	if (dim->label) {
+		enum_buf_puts(b, dim->label[k]);
+		return;
+	}
+	enum_buf_puts(b, dim->name);
+	enum_buf_add(b, "=", 1);
+	enum_yaml_flow(b, dim->values[k]);
+}
+
+/* The values of digits set into s's objects, dimension by dimension. */
 static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 		      const int *digits, struct error *err)
 {
-	struct enum_buf label;
-	enum_buf_init(&label);
 	for (int d = 0; d < u->n_dims; d++) {
 		const struct enum_dim *dim = &u->dims[d];
 		for (int t = 0; t < dim->n_targets; t++) {
 			char why[200];
 			struct enum_object *o = &s->objects[dim->targets[t]];
-			const struct ynode *v = dim->values[digits[d]];
-			if (v && o->file && strcmp(o->file, u->path))
-				anchor_value(&s->arena, o->tree, &dim->path, &v);
-			if (enum_ynode_set(&s->arena, &o->tree, &dim->path, v, why, sizeof why)) {
-				enum_buf_release(&label);
+			if (edit_object(u, dim, digits[d], &s->arena, o, why, sizeof why))
 				return error_plain(err, "%s: vary %s: %s (%s)", u->path,
 						   dim->name, why, dim->path.text);
-			}
 		}
+	}
+	return 0;
+}
+
+static void make_label(const struct enum_universe *u, struct enum_scenario *s,
+		       const int *digits)
+{
+	struct enum_buf label;
+	enum_buf_init(&label);
+	for (int d = 0; d < u->n_dims; d++) {
 		if (d)
 			enum_buf_add(&label, ", ", 2);
-		enum_buf_puts(&label, dim->name);
-		enum_buf_add(&label, "=", 1);
-		enum_yaml_flow(&label, dim->values[digits[d]]);
+		label_part(&label, &u->dims[d], digits[d]);
 	}
 	s->label = arena_strdup(&s->arena, label.s ? label.s : "");
 	enum_buf_release(&label);
-	return 0;
 }
 
 /* The objects' trees decoded where they were written: positions in
@@ -323,21 +400,164 @@ static int load_trees(struct enum_scenario *s, struct error *err)
 	return -1;
 }
 
+/* ------------------------------------------------------------ variants */
+
+/* Objects with more variants than this get none; with the cells budget
+ * below, a universe's table stays small whatever its size. */
+#define VARIANTS_MAX 256
+#define VARIANT_CELLS_MAX (1 << 20)
+
+/* The dimensions targeting object i, in order; the product of their
+ * sizes (saturated past VARIANTS_MAX) in *count. */
+static int object_dims(struct enum_universe *u, int i, int **dims, uint64_t *count)
+{
+	int n = 0;
+	*dims = arena_array(&u->arena, (size_t)u->n_dims + 1, sizeof **dims);
+	*count = 1;
+	for (int d = 0; d < u->n_dims; d++) {
+		bool hit = false;
+		for (int t = 0; t < u->dims[d].n_targets; t++)
+			hit |= u->dims[d].targets[t] == i;
+		if (!hit)
+			continue;
+		(*dims)[n++] = d;
+		*count *= (uint64_t)u->dims[d].n_values;
+		if (*count > VARIANTS_MAX)
+			*count = VARIANTS_MAX + 1;
+	}
+	return n;
+}
+
+/* Variant x of object i: its tree edited as apply_dims edits it in a
+ * scenario with those values (edits of other objects leave it alone),
+ * checked as text_exact checks it, printed as print_text prints it,
+ * searched for every object's name as named_elsewhere searches it and
+ * stripped as classes strips it.  Keyed on the object and those values
+ * alone, and worked out when the universe is loaded: its base trees and
+ * values are never changed after (edits copy, ytree.h), so no variant
+ * can go stale while the universe lives, and the scenarios only read it. */
+static void work_out_variant(struct enum_universe *u, int i,
+			     const struct enum_object_variants *ov, uint64_t x,
+			     const char *const *names, struct enum_variant *v)
+{
+	int digit[ov->n_dims + 1];
+	for (int k = ov->n_dims - 1; k >= 0; k--) {
+		uint64_t size = (uint64_t)u->dims[ov->dims[k]].n_values;
+		digit[k] = (int)(x % size);
+		x /= size;
+	}
+	struct enum_object o = u->objects[i];
+	for (int k = 0; k < ov->n_dims; k++) {
+		const struct enum_dim *dim = &u->dims[ov->dims[k]];
+		for (int t = 0; t < dim->n_targets; t++) {
+			char why[200];
+			if (dim->targets[t] == i &&
+			    edit_object(u, dim, digit[k], &u->arena, &o, why, sizeof why))
+				return;     /* v->known stays false */
+		}
+	}
+	v->known = true;
+	v->tree = o.tree;
+	v->exact = enum_yaml_emit_exact(NULL, o.tree, &v->nodes);
+	struct enum_buf b;
+	enum_buf_init(&b);
+	enum_yaml_emit(&b, o.tree);
+	v->text_len = b.n;
+	v->text = arena_strndup(&u->arena, b.s ? b.s : "", b.n);
+	enum_buf_release(&b);
+	v->mentions = arena_array(&u->arena, (size_t)u->n_objects + 1,
+				  sizeof *v->mentions);
+	enum_ynode_mentions_any(o.tree, names, u->n_objects, v->mentions);
+	if (!strcmp(o.kind, "Node"))
+		v->stripped = strip_node(&u->arena, &o);
+	else if (!strcmp(o.kind, "Pod"))
+		v->stripped = strip_pod(&u->arena, &o);
+}
+
+void enum_universe_variants(struct enum_universe *u)
+{
+	assert(u);
+	int n = u->n_objects;
+	u->variants = arena_array(&u->arena, (size_t)n + 1, sizeof *u->variants);
+	const char **names = arena_array(&u->arena, (size_t)n + 1, sizeof *names);
+	for (int i = 0; i < n; i++)
+		names[i] = u->objects[i].name;
+	for (int d = 0; d < u->n_dims; d++) {
+		struct enum_dim *dim = &u->dims[d];
+		const char **label = arena_array(&u->arena, (size_t)dim->n_values + 1,
+						 sizeof *label);
+		for (int k = 0; k < dim->n_values; k++) {
+			struct enum_buf b;
+			enum_buf_init(&b);
+			label_part(&b, dim, k);
+			label[k] = arena_strdup(&u->arena, b.s);
+			enum_buf_release(&b);
+		}
+		dim->label = label;
+	}
+	uint64_t cells = 0;
+	for (int i = 0; i < n; i++) {
+		struct enum_object_variants *ov = &u->variants[i];
+		uint64_t count;
+		ov->n_dims = object_dims(u, i, &ov->dims, &count);
+		cells += count * ((uint64_t)n + 1);
+		if (count > VARIANTS_MAX || cells > VARIANT_CELLS_MAX)
+			continue;
+		ov->v = arena_array(&u->arena, (size_t)count, sizeof *ov->v);
+		for (uint64_t x = 0; x < count; x++)
+			work_out_variant(u, i, ov, x, names, &ov->v[x]);
+	}
+}
+
+/* For each object of u in the scenario of digits: its variant (NULL when
+ * unknown).  Returns true when every object's variant is known. */
+static bool scenario_variants(const struct enum_universe *u, const int *digits,
+			      const struct enum_variant **var)
+{
+	bool all = true;
+	for (int i = 0; i < u->n_objects; i++) {
+		var[i] = NULL;
+		const struct enum_object_variants *ov =
+			u->variants ? &u->variants[i] : NULL;
+		all = all && ov && ov->v;
+		if (!ov || !ov->v)
+			continue;
+		uint64_t x = 0;
+		for (int k = 0; k < ov->n_dims; k++)
+			x = x * (uint64_t)u->dims[ov->dims[k]].n_values +
+			    (uint64_t)digits[ov->dims[k]];
+		all = all && ov->v[x].known;
+		if (!ov->v[x].known)
+			continue;
+		var[i] = &ov->v[x];
+	}
+	return all;
+}
+
 int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 			bool symmetry, struct enum_scenario *s,
 			struct error *err)
 {
 	assert(u && s && err && index < u->n_scenarios);
-	scenario_init(s, index, u->n_objects);
+	scenario_init(s, index, u->n_objects, &u->config.config);
 	for (int i = 0; i < u->n_objects; i++)
 		set_object(s, i, &u->objects[i]);
 	int digits[u->n_dims + 1];
 	enum_universe_digits(u, index, digits);
-	if (apply_dims(u, s, digits, err))
+	const struct enum_variant **var = arena_array(&s->arena, (size_t)u->n_objects + 1,
+						      sizeof *var);
+	bool all = scenario_variants(u, digits, var);
+	s->variants = var;
+	/* every object's variant known: its tree is the edited one; else the
+	 * edits are made here (and fail here, with their message) */
+	if (all) {
+		for (int i = 0; i < u->n_objects; i++)
+			s->objects[i].tree = var[i]->tree;
+	} else if (apply_dims(u, s, digits, err)) {
 		return -1;
-	bool exact = text_exact(s);
-	cluster_init(&s->cluster);
-	s->cluster.config = u->config.config;
+	}
+	make_label(u, s, digits);
+	bool exact = text_exact(s, var);
 	if (exact) {
 		if (load_trees(s, err))
 			return -1;
@@ -351,7 +571,7 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 				     strlen(s->yaml), err))
 			return -1;
 	}
-	if (classify(s, symmetry, err))
+	if (classify(s, symmetry, var, err))
 		return -1;
 	if (s->cluster.n_nodes != u->n_nodes || s->cluster.n_pods != u->n_pods)
 		return error_plain(err, "%s: scenario %llu has %d nodes and %d pods, "
@@ -390,13 +610,11 @@ int enum_scenario_from_yaml(const char *name, const char *yaml,
 			    struct enum_scenario *s, struct error *err)
 {
 	assert(name && yaml && s && err);
-	scenario_init(s, 0, 0);
+	scenario_init(s, 0, 0, NULL);
 	struct ydoc_set set;
 	if (yaml_parse_buffer(name, (const unsigned char *)yaml, strlen(yaml),
-			      &s->arena, &set, err)) {
-		cluster_init(&s->cluster);
+			      &s->arena, &set, err))
 		return -1;
-	}
 	int cap = 0;
 	for (int i = 0; i < set.n_docs; i++)
 		add_doc(s, &cap, set.docs[i]);
@@ -410,7 +628,7 @@ int enum_scenario_subset(const struct enum_scenario *src, const bool *keep,
 	int n = 0;
 	for (int i = 0; i < src->n_objects; i++)
 		n += keep[i];
-	scenario_init(s, src->index, n);
+	scenario_init(s, src->index, n, NULL);
 	n = 0;
 	for (int i = 0; i < src->n_objects; i++)
 		if (keep[i])
@@ -427,7 +645,7 @@ void enum_scenario_release(struct enum_scenario *s)
 	cluster_release(&s->cluster);
 	free(s->yaml);
 	arena_release(&s->arena);
-	memset(s, 0, sizeof *s);
+	scenario_clear(s);
 }
 
 /* ------------------------------------------------------------ printing */

@@ -260,6 +260,7 @@ static int read_universe(struct uload *L, const struct ydoc_set *set)
 	/* read here once, not per scenario: the file is the same for all */
 	if (u->config_path && yaml_load_config(&u->config, u->config_path, L->err))
 		return -1;
+	enum_universe_variants(u);
 	return 0;
 }
 

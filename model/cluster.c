@@ -11,6 +11,7 @@
 #include "objects.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -18,10 +19,19 @@
  * RES_FIRST_OTHER slots; their capacity is always the smallest power of two
  * >= n_res (minimum RES_FIRST_OTHER), which lets the interner grow them in
  * the arena without a capacity field. */
-void cluster_init(struct cluster *c)
+/* Zeroes all of c but its config (most of its bytes: the profiles), which
+ * the callers set or leave. */
+static void cluster_clear(struct cluster *c)
 {
-	assert(c);
-	memset(c, 0, sizeof *c);
+	size_t at = offsetof(struct cluster, config);
+	size_t end = at + sizeof c->config;
+	memset(c, 0, at);
+	memset((char *)c + end, 0, sizeof *c - end);
+}
+
+static void cluster_start(struct cluster *c)
+{
+	cluster_clear(c);
 	arena_init(&c->arena);
 	c->res_names = arena_array(&c->arena, RES_FIRST_OTHER,
 				   sizeof *c->res_names);
@@ -36,14 +46,38 @@ void cluster_init(struct cluster *c)
 	c->res_class[RES_EPHEMERAL] = RESCLASS_EPHEMERAL;
 	c->res_class[RES_PODS] = RESCLASS_PODS;
 	c->n_res = RES_FIRST_OTHER;
+}
+
+void cluster_init(struct cluster *c)
+{
+	assert(c);
+	cluster_start(c);
 	config_default(&c->config);
 }
 
+/* Copies the profiles config has and the fields after them: the rest of
+ * profiles[] (most of the bytes) is never read, as n_profiles bounds every
+ * look-up, so a scenario built per few thousand states does not copy it. */
+void cluster_init_config(struct cluster *c, const struct sched_config *config)
+{
+	assert(c && config && config->n_profiles >= 1 &&
+	       config->n_profiles <= CONFIG_MAX_PROFILES);
+	cluster_start(c);
+	size_t rest = offsetof(struct sched_config, n_profiles);
+	memcpy(c->config.profiles, config->profiles,
+	       sizeof *config->profiles * (size_t)config->n_profiles);
+	memcpy((char *)&c->config + rest, (const char *)config + rest,
+	       sizeof *config - rest);
+}
+
+/* The config is left as it was but for its profile count: it owns
+ * nothing, and without profiles nothing in it is found. */
 void cluster_release(struct cluster *c)
 {
 	assert(c);
 	arena_release(&c->arena);
-	memset(c, 0, sizeof *c);
+	cluster_clear(c);
+	c->config.n_profiles = 0;
 }
 
 /* FNV-1a over a name, continued over a second string (namespace/name). */
@@ -143,12 +177,14 @@ int cluster_find_namespace(const struct cluster *c, const char *name)
 }
 
 /* The four well-known names are always present (index < RES_FIRST_OTHER),
- * whether or not an object uses them. */
+ * whether or not an object uses them.  The scores ask for the profile's
+ * names, which are the same string literals as these (the linker merges
+ * equal literals), so the address is compared before the text. */
 int cluster_res_index(const struct cluster *c, const char *name)
 {
 	assert(c && name);
 	for (int i = 0; i < c->n_res; i++)
-		if (strcmp(c->res_names[i], name) == 0)
+		if (c->res_names[i] == name || strcmp(c->res_names[i], name) == 0)
 			return i;
 	return -1;
 }

@@ -32,6 +32,8 @@ static const char *const ignored_plugins[] = {
 	"AzureDiskLimits", "VolumeBinding", "VolumeZone", "DefaultBinder",
 };
 
+const char config_default_scheduler[] = "default-scheduler";
+
 const char *config_plugin_name(enum plugin_id id)
 {
 	assert(id >= 0 && id < PLUGIN_COUNT);
@@ -70,7 +72,7 @@ void config_default_profile(struct sched_profile *p)
 {
 	assert(p);
 	memset(p, 0, sizeof *p);
-	p->name = "default-scheduler";
+	p->name = config_default_scheduler;
 	static const enum plugin_id filters[] = {
 		PLUGIN_NODE_UNSCHEDULABLE, PLUGIN_NODE_NAME,
 		PLUGIN_TAINT_TOLERATION, PLUGIN_NODE_AFFINITY,
@@ -124,7 +126,7 @@ const struct sched_profile *config_find_profile(const struct sched_config *c,
 {
 	assert(c && name);
 	for (int i = 0; i < c->n_profiles; i++)
-		if (strcmp(c->profiles[i].name, name) == 0)
+		if (c->profiles[i].name == name || strcmp(c->profiles[i].name, name) == 0)
 			return &c->profiles[i];
 	return NULL;
 }

@@ -119,6 +119,12 @@ struct sched_config {
 	bool loaded;                              /* came from a --config file */
 };
 
+/* config_default_scheduler: "default-scheduler", the default profile's
+ * name and the schedulerName of every pod that names none: one array for
+ * both, so config_find_profile matches them by address before comparing
+ * text (it runs for a pod at every scheduling cycle). */
+extern const char config_default_scheduler[];
+
 /* config_default_profile: fills p with v1.30's default profile named
  * "default-scheduler" (weights TaintToleration 3, NodeAffinity 2,
  * NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity 2,

@@ -413,6 +413,11 @@ struct cluster {
  * cluster_release(). */
 void cluster_init(struct cluster *c);
 
+/* cluster_init_config: cluster_init with a copy of config instead of the
+ * default configuration (config's pointers must outlive c); profiles past
+ * config->n_profiles are not copied (left undefined). */
+void cluster_init_config(struct cluster *c, const struct sched_config *config);
+
 /* cluster_release: frees everything the cluster owns. */
 void cluster_release(struct cluster *c);
 

@@ -161,7 +161,7 @@ int yaml_decode_pod(struct yaml_dec *d, const struct ynode *obj)
 	    decode_status(d, yd_get(obj, "status"), &p) < 0)
 		return -1;
 	if (!*p.scheduler_name)
-		p.scheduler_name = "default-scheduler";
+		p.scheduler_name = config_default_scheduler;
 	if (!strcmp(p.phase, "Succeeded") || !strcmp(p.phase, "Failed"))
 		return 0;
 	yaml_vec_push(&d->pods, &p);

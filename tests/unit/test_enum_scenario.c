@@ -496,6 +496,112 @@ static void trees_match_text(void)
 	enum_universe_release(&u);
 }
 
+/* The universe's variants (enum_universe_variants) against the trees of
+ * every scenario: each object's variant says what checking and searching
+ * the scenario's own tree says, and a scenario built with them is the
+ * scenario built without (classes, text, decoded cluster). */
+static void variants_match_scenarios(void)
+{
+	struct enum_universe u;
+	struct error err;
+	error_init(&err);
+	int rc = enum_universe_load_buffer(&u, "mixed.yaml", NULL, universe, &err);
+	CHECK_EQ(rc, 0);
+	if (rc) {
+		enum_universe_release(&u);
+		return;
+	}
+	/* objects: high, n1, n2, a, b, c, pdb web, service web */
+	CHECK_EQ(u.n_objects, 8);
+	static const int n_dims[] = {0, 1, 1, 1, 1, 2, 0, 0};
+	for (int i = 0; i < 8; i++) {
+		CHECK_EQ(u.variants[i].n_dims, n_dims[i]);
+		CHECK(u.variants[i].v != NULL);
+	}
+	/* c: note (plain, "a,b") then prio (high, null); "a,b" is printed
+	 * quoted, so variants 2 and 3 do not read back; only prio high
+	 * names the priority class */
+	const struct enum_variant *c = u.variants[5].v;
+	CHECK(c[0].known && c[0].exact && c[1].exact && !c[2].exact && !c[3].exact);
+	CHECK(c[0].mentions[0] && !c[1].mentions[0] && c[2].mentions[0]);
+	CHECK(c[0].mentions[5] && !c[0].mentions[1]);
+	const char *names[8];
+	for (int i = 0; i < 8; i++)
+		names[i] = u.objects[i].name;
+	/* stripped of name and hostname, n1 without taint is n2 in zone a,
+	 * not n2 in zone b; only nodes and pods are stripped */
+	CHECK(enum_ynode_equal(u.variants[1].v[0].stripped, u.variants[2].v[0].stripped));
+	CHECK(!enum_ynode_equal(u.variants[1].v[0].stripped, u.variants[2].v[1].stripped));
+	CHECK(u.variants[3].v[0].stripped && !u.variants[0].v[0].stripped &&
+	      !u.variants[6].v[0].stripped);
+	CHECK_EQ(u.n_dims, 5);
+	CHECK_STR(u.dims[0].label[0], "zone=a");
+	CHECK_STR(u.dims[0].label[2], "zone=null");
+	CHECK_STR(u.dims[3].label[1], "note=\"a,b\"");
+	struct enum_object_variants *saved = u.variants;
+	for (uint64_t k = 0; k < u.n_scenarios; k++) {
+		struct enum_scenario sc, lit;
+		rc = enum_scenario_build(&u, k, true, &sc, &err);
+		u.variants = NULL;
+		const char **labels[5];
+		for (int j = 0; j < 5; j++) {
+			labels[j] = u.dims[j].label;
+			u.dims[j].label = NULL;
+		}
+		rc |= enum_scenario_build(&u, k, true, &lit, &err);
+		u.variants = saved;
+		for (int j = 0; j < 5; j++)
+			u.dims[j].label = labels[j];
+		CHECK_STR(sc.label, lit.label);
+		CHECK_EQ(rc, 0);
+		int d[5];
+		enum_universe_digits(&u, k, d);
+		for (int i = 0; rc == 0 && i < 8; i++) {
+			const struct enum_object_variants *ov = &u.variants[i];
+			uint64_t x = 0;
+			for (int j = 0; j < ov->n_dims; j++)
+				x = x * (uint64_t)u.dims[ov->dims[j]].n_values +
+				    (uint64_t)d[ov->dims[j]];
+			const struct enum_variant *v = &ov->v[x];
+			uint64_t nodes = 0;
+			bool exact = enum_yaml_emit_exact(NULL, sc.objects[i].tree, &nodes);
+			bool found[8] = {false};
+			enum_ynode_mentions_any(sc.objects[i].tree, names, 8, found);
+			CHECK(v->known);
+			CHECK(sc.objects[i].tree == v->tree);
+			CHECK(enum_ynode_equal(v->tree, lit.objects[i].tree));
+			CHECK_EQ(v->exact, exact);
+			struct enum_buf t;
+			enum_buf_init(&t);
+			enum_yaml_emit(&t, sc.objects[i].tree);
+			CHECK_EQ(v->text_len, t.n);
+			CHECK_STR(v->text, t.s);
+			enum_buf_release(&t);
+			CHECK_EQ(v->nodes, nodes);
+			for (int j = 0; j < 8; j++)
+				CHECK_EQ(v->mentions[j], found[j]);
+		}
+		if (rc == 0) {
+			for (int n = 0; n < sc.cluster.n_nodes; n++)
+				CHECK_EQ(sc.sym.node_class[n], lit.sym.node_class[n]);
+			for (int p = 0; p < sc.cluster.n_pods; p++)
+				CHECK_EQ(sc.sym.pod_class[p], lit.sym.pod_class[p]);
+			CHECK_STR(enum_scenario_text(&sc), enum_scenario_text(&lit));
+			struct enum_buf x, y;
+			enum_buf_init(&x);
+			enum_buf_init(&y);
+			fingerprint(&sc.cluster, &x);
+			fingerprint(&lit.cluster, &y);
+			CHECK_STR(x.s, y.s);
+			enum_buf_release(&x);
+			enum_buf_release(&y);
+		}
+		enum_scenario_release(&sc);
+		enum_scenario_release(&lit);
+	}
+	enum_universe_release(&u);
+}
+
 /* ----------------------------------------------------- tree edits */
 
 static const struct ynode *parse_one(struct arena *a, const char *text)
@@ -681,6 +787,7 @@ int main(void)
 	quoted_escapes();
 	mentions_any_random();
 	trees_match_text();
+	variants_match_scenarios();
 	copy_on_write();
 	bad_value_message();
 	config_read_once();

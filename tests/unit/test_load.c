@@ -628,6 +628,61 @@ static void test_config_default(void)
 	cluster_release(&c);
 }
 
+/* A pod without schedulerName gets the default profile's own name
+ * (config_default_scheduler), found by address; a name spelled out in
+ * the manifest is another string of the same text, found by comparing;
+ * a config copied by cluster_init_config finds both the same, and the
+ * copy's cluster starts empty. */
+static void test_default_scheduler_name(void)
+{
+	struct cluster c;
+	struct error err;
+	int rc = load(&c, "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n"
+		      "spec: {containers: [{name: c, image: x}]}\n---\n"
+		      "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\n"
+		      "spec: {schedulerName: default-scheduler,\n"
+		      "       containers: [{name: c, image: x}]}\n---\n"
+		      "apiVersion: v1\nkind: Pod\nmetadata: {name: o}\n"
+		      "spec: {schedulerName: other, containers: [{name: c, image: x}]}\n",
+		      &err);
+	CHECK_EQ(rc, 0);
+	const struct pod *a = pod(&c, "default", "a");
+	const struct pod *b = pod(&c, "default", "b");
+	const struct pod *o = pod(&c, "default", "o");
+	CHECK(a && b && o);
+	if (!a || !b || !o) {
+		cluster_release(&c);
+		return;
+	}
+	CHECK(a->scheduler_name == config_default_scheduler);
+	CHECK(b->scheduler_name != config_default_scheduler);
+	CHECK_STR(b->scheduler_name, "default-scheduler");
+	struct cluster copy;
+	cluster_init_config(&copy, &c.config);
+	CHECK_EQ(copy.n_pods, 0);
+	CHECK_EQ(copy.n_nodes, 0);
+	CHECK_EQ(copy.n_res, 4);
+	CHECK_STR(copy.res_names[RES_CPU], "cpu");
+	/* a name found by address (the profile's) or by text (a copy) */
+	char memory[] = "memory";
+	CHECK_EQ(cluster_res_index(&copy, copy.config.profiles[0].fit_resources[0].name),
+		 RES_CPU);
+	CHECK_EQ(cluster_res_index(&copy, memory), RES_MEMORY);
+	CHECK_EQ(cluster_res_index(&copy, "example.com/gpu"), -1);
+	CHECK_EQ(copy.config.n_profiles, 1);
+	const struct sched_config *cfgs[] = {&c.config, &copy.config};
+	for (int k = 0; k < 2; k++) {
+		const struct sched_profile *p = &cfgs[k]->profiles[0];
+		CHECK(config_find_profile(cfgs[k], a->scheduler_name) == p);
+		CHECK(config_find_profile(cfgs[k], b->scheduler_name) == p);
+		CHECK(config_find_profile(cfgs[k], o->scheduler_name) == NULL);
+	}
+	cluster_release(&copy);
+	CHECK_EQ(copy.config.n_profiles, 0);
+	CHECK(config_find_profile(&copy.config, a->scheduler_name) == NULL);
+	cluster_release(&c);
+}
+
 static int load_config(struct cluster *c, struct error *err, const char *text)
 {
 	cluster_init(c);
@@ -795,6 +850,7 @@ int main(void)
 	test_two_loads();
 	test_errors();
 	test_config_default();
+	test_default_scheduler_name();
 	test_config_profiles();
 	test_config_errors();
 	return check_done("test_load");

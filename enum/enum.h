@@ -248,6 +248,14 @@ struct enum_ctx {
 	/* every pod's PodRequests rows, for the same users and the
 	 * capacity invariant (step_invariants) */
 	struct model_pod_table pod_table;
+	/* scratch for step_invariants (checks.c): zeroed once here; each
+	 * step sets its inputs and clears inv.broken, the only part
+	 * model_invariants_check_step reads back (a step never reaches the
+	 * termination check, so inv.hashes stays NULL) */
+	struct model_scheduler step_m;
+	/* model_profile_for of each pod: the pods and the configuration are
+	 * the scenario's, fixed while the context lives */
+	const struct sched_profile **prof;
 };
 
 /* enum_ctx_init: for scenario sc (borrowed); pair with enum_ctx_release. */

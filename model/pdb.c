@@ -113,6 +113,10 @@ void model_pdb_allowed(const struct snapshot *s, int32_t *out)
 			: controller_allowed(s, i);
 }
 
+/* Clusters up to this many PDBs keep the budgets being spent on the
+ * stack: the split runs for every reprieve and every subset tried. */
+#define PDB_STACK 16
+
 /*
  * kube §3.4 step 4: walk the pods in MoreImportantPod order; each matching
  * PDB that does not already list the pod in disruptedPods loses one
@@ -122,7 +126,9 @@ int model_pdb_split(const struct cluster *c, const int32_t *allowed,
 		    const int *pods, int n, bool *violating)
 {
 	assert(c && (pods || n == 0) && (violating || n == 0));
-	int32_t *left = xmalloc(sizeof *left * (size_t)(c->n_pdbs + 1));
+	int32_t left_stack[PDB_STACK];
+	int32_t *left = c->n_pdbs <= PDB_STACK ? left_stack
+			: xmalloc(sizeof *left * (size_t)(c->n_pdbs + 1));
 	if (c->n_pdbs)
 		memcpy(left, allowed, sizeof *left * (size_t)c->n_pdbs);
 	int count = 0;
@@ -139,6 +145,7 @@ int model_pdb_split(const struct cluster *c, const int32_t *allowed,
 		}
 		count += violating[i];
 	}
-	free(left);
+	if (left != left_stack)
+		free(left);
 	return count;
 }

@@ -154,6 +154,10 @@ void model_preemption_release(struct model_preemption *p);
 struct model_preempt_opts {
 	uint64_t offset_draw;      /* §3.3 offset = offset_draw % |potential|;
 				    * 0 gives kube's walk from the first node */
+	/* model_preempt_kube only (borrowed): model_pdb_allowed(s) when
+	 * the caller computed it already for several preemptions on s;
+	 * NULL: computed from s */
+	const int32_t *pdb_allowed;
 };
 
 /* model_select_victims_on_node: §3.4 SelectVictimsOnNode(pod, node) on s
@@ -191,5 +195,14 @@ int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct snapshot *s, int pod,
 			  const struct model_cycle_result *r,
 			  struct model_preemption *out, struct error *err);
+
+/* model_preempt_minimal_with: model_preempt_minimal with the PDB budgets
+ * allowed (borrowed; must be model_pdb_allowed(s): the caller computed
+ * them once for several preemptions on s), or computed when NULL. */
+int model_preempt_minimal_with(const struct sched_profile *prof,
+			       const struct snapshot *s, int pod,
+			       const struct model_cycle_result *r,
+			       const int32_t *allowed,
+			       struct model_preemption *out, struct error *err);
 
 #endif

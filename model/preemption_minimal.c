@@ -182,6 +182,15 @@ int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct model_cycle_result *r,
 			  struct model_preemption *out, struct error *err)
 {
+	return model_preempt_minimal_with(prof, s, pod, r, NULL, out, err);
+}
+
+int model_preempt_minimal_with(const struct sched_profile *prof,
+			       const struct snapshot *s, int pod,
+			       const struct model_cycle_result *r,
+			       const int32_t *lent,
+			       struct model_preemption *out, struct error *err)
+{
 	assert(prof && s && s->cluster && r && out && err);
 	const struct cluster *c = s->cluster;
 	out->eligible = !c->pods[pod].preempt_never;
@@ -194,9 +203,14 @@ int model_preempt_minimal(const struct sched_profile *prof,
 	int rc = too_many(s, pod, potential, np, jeopardy, err);
 	if (rc == 0) {
 		int32_t allowed_stack[MINIMAL_STACK];
-		int32_t *allowed = c->n_pdbs < MINIMAL_STACK ? allowed_stack
-			: xmalloc(sizeof *allowed * (size_t)(c->n_pdbs + 1));
-		model_pdb_allowed(s, allowed);
+		int32_t *own = NULL;
+		const int32_t *allowed = lent;
+		if (!allowed) {
+			own = c->n_pdbs < MINIMAL_STACK ? allowed_stack
+				: xmalloc(sizeof *own * (size_t)(c->n_pdbs + 1));
+			model_pdb_allowed(s, own);
+			allowed = own;
+		}
 		int32_t pod_node_stack[MINIMAL_STACK], nominated_stack[MINIMAL_STACK];
 		struct snapshot view;
 		if (c->n_pods <= MINIMAL_STACK) {
@@ -224,8 +238,8 @@ int model_preempt_minimal(const struct sched_profile *prof,
 		model_cycle_memo_release(&memo);
 		if (view.pod_node != pod_node_stack)
 			snapshot_release(&view);
-		if (allowed != allowed_stack)
-			free(allowed);
+		if (own && own != allowed_stack)
+			free(own);
 		set_result(out, c, &b);
 	}
 	if (jeopardy != jeopardy_stack)

@@ -351,6 +351,33 @@ static void test_pdb_node_choice(void)
 	model_preemption_release(&k);
 	model_preemption_release(&m);
 
+	/* Budgets lent by the caller are the ones used: lending the
+	 * computed {0} gives the same answers; lending {1} makes evicting a
+	 * no violation, so both candidates tie and n1 (first in the list /
+	 * the earlier node) wins, with n2 as kube's tie. */
+	for (int lend = 0; lend <= 1; lend++) {
+		int32_t allowed[1] = {lend};
+		struct model_cycle_result r;
+		model_cycle_result_init(&r, &c);
+		model_schedule_cycle(&c.config.profiles[0], &s, p, &r);
+		struct model_preempt_opts o = {.pdb_allowed = allowed};
+		model_preemption_init(&k);
+		model_preempt_kube(&c.config.profiles[0], &s, p, &r, &o, &k);
+		model_preemption_init(&m);
+		error_init(&err);
+		CHECK_EQ(model_preempt_minimal_with(&c.config.profiles[0], &s, p,
+						    &r, allowed, &m, &err), 0);
+		CHECK_EQ(k.node, lend ? 0 : n2);
+		CHECK_EQ(k.chosen.pods[0], lend ? a : b);
+		CHECK_EQ(k.n_ties, lend);
+		CHECK_EQ(k.chosen.pdb_violations, 0);
+		CHECK_EQ(m.node, lend ? 0 : n2);
+		CHECK_EQ(m.chosen.casualty.pdb_violations, 0);
+		model_preemption_release(&k);
+		model_preemption_release(&m);
+		model_cycle_result_release(&r);
+	}
+
 	c.n_pdbs = 0;
 	kube(&c, &s, p, &k);
 	CHECK_EQ(k.node, 0);

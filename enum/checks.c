@@ -42,6 +42,8 @@ const char *enum_finding_name(enum enum_finding f)
 
 /* ----------------------------------------------------------- context */
 
+static bool may_break(const struct pod *q, const struct pod *p);
+
 /* The largest memo of hard_ok verdicts a context keeps (bytes). */
 #define HARD_MEMO_MAX (UINT64_C(1) << 24)
 
@@ -84,6 +86,12 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	x->prof = xcalloc(n, sizeof *x->prof);
 	for (int p = 0; p < x->c->n_pods; p++)
 		x->prof[p] = model_profile_for(x->c, p);
+	int np = x->c->n_pods;
+	x->may_break = xcalloc((size_t)np * (size_t)np + 1, sizeof *x->may_break);
+	for (int q = 0; q < np; q++)
+		for (int p = 0; p < np; p++)
+			x->may_break[q * np + p] =
+				may_break(&x->c->pods[q], &x->c->pods[p]);
 }
 
 void enum_ctx_release(struct enum_ctx *x)
@@ -103,6 +111,7 @@ void enum_ctx_release(struct enum_ctx *x)
 	free(x->waiting);
 	free(x->queued_at);
 	free(x->prof);
+	free(x->may_break);
 	memset(x, 0, sizeof *x);
 }
 
@@ -479,7 +488,7 @@ static void check_breaks_earlier(struct enum_ctx *x, int pod,
 	char why[256];
 	for (int q = 0; q < c->n_pods && !out->find[ENUM_FIND_BREAKS_EARLIER]; q++) {
 		if (q == pod || x->snap.pod_node[q] < 0 ||
-		    !may_break(&c->pods[q], &c->pods[pod]))
+		    !x->may_break[q * c->n_pods + pod])
 			continue;
 		uint8_t *before = hard_slot(x, &x->snap, q);
 		if (before && *before == 2)
@@ -616,21 +625,25 @@ void enum_tally_outcome(const struct enum_outcome *o, uint64_t w,
 			struct enum_tally t[2])
 {
 	uint64_t ws[2] = {w, 1};
-	bool broken = false;
+	bool broken = false, findings = false;
 	for (int i = 0; i < MODEL_INV_COUNT; i++)
 		broken |= o->inv[i];
+	for (int i = 0; i < ENUM_FIND_COUNT; i++)
+		findings |= o->find[i];
 	for (int k = 0; k < 2; k++) {
 		t[k].decisions += ws[k];
 		if (o->agree)
 			t[k].agree += ws[k];
 		else
 			t[k].disagree += ws[k];
-		if (broken)
+		/* most decisions break nothing and find nothing */
+		if (broken) {
 			t[k].violations += ws[k];
-		for (int i = 0; i < MODEL_INV_COUNT; i++)
-			if (o->inv[i])
-				t[k].inv[i] += ws[k];
-		for (int i = 0; i < ENUM_FIND_COUNT; i++)
+			for (int i = 0; i < MODEL_INV_COUNT; i++)
+				if (o->inv[i])
+					t[k].inv[i] += ws[k];
+		}
+		for (int i = 0; findings && i < ENUM_FIND_COUNT; i++)
 			if (o->find[i])
 				t[k].findings[i] += ws[k];
 		if (o->preempted) {

@@ -129,6 +129,12 @@ bool enum_placement_canonical(const struct enum_symmetry *s, const int *d);
 /* enum_placement_class_size: the number of placements in d's class. */
 uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d);
 
+/* enum_placement_class_of: enum_placement_canonical(s, d), and when true
+ * enum_placement_class_size(s, d) into *size (the occupancy both read is
+ * counted once).  *size is left alone when false. */
+bool enum_placement_class_of(const struct enum_symmetry *s, const int *d,
+			     uint64_t *size);
+
 /* A reachable state packed as ENUM_STATE_BYTES bytes per pod: node + 3
  * (1 gone, 2 pending), nominated node + 1, waiting, queue rank. */
 #define ENUM_STATE_BYTES 4
@@ -256,6 +262,9 @@ struct enum_ctx {
 	/* model_profile_for of each pod: the pods and the configuration are
 	 * the scenario's, fixed while the context lives */
 	const struct sched_profile **prof;
+	/* [q * n_pods + p]: may_break(q, p) of checks.c, a function of the
+	 * two pods' specs alone, fixed while the context lives */
+	bool *may_break;
 };
 
 /* enum_ctx_init: for scenario sc (borrowed); pair with enum_ctx_release. */

@@ -209,33 +209,35 @@ static int *occupancy_buf(const struct enum_symmetry *s, int *stack)
 	return n <= OCC_STACK ? stack : xcalloc(n, sizeof(int));
 }
 
-bool enum_placement_canonical(const struct enum_symmetry *s, const int *d)
+/* Pods of each class in non-decreasing digit order. */
+static bool pods_ordered(const struct enum_symmetry *s, const int *d)
 {
-	/* pods of a class in non-decreasing digit order */
 	for (int p = 0; p < s->n_pods; p++)
 		if (s->pod_prev[p] >= 0 && d[s->pod_prev[p]] > d[p])
 			return false;
-	/* node columns of a class in non-increasing order */
-	int stack[OCC_STACK], *m = NULL;
-	bool ok = true;
-	for (int n = 0; n < s->n_nodes && ok; n++) {
-		if (s->node_prev[n] < 0)
-			continue;
-		if (!m) {
-			m = occupancy_buf(s, stack);
-			occupancy(s, d, m);
-		}
-		ok = column_cmp(s, m, s->node_prev[n], n) <= 0;
-	}
-	if (m && m != stack)
-		free(m);
-	return ok;
+	return true;
 }
 
-uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
+/* Node columns of each class in non-increasing order (M in m). */
+static bool columns_ordered(const struct enum_symmetry *s, const int *m)
 {
-	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
-	occupancy(s, d, m);
+	for (int n = 0; n < s->n_nodes; n++)
+		if (s->node_prev[n] >= 0 && column_cmp(s, m, s->node_prev[n], n) > 0)
+			return false;
+	return true;
+}
+
+static bool has_node_classes(const struct enum_symmetry *s)
+{
+	for (int n = 0; n < s->n_nodes; n++)
+		if (s->node_prev[n] >= 0)
+			return true;
+	return false;
+}
+
+/* The class size of the placement whose M is m. */
+static uint64_t size_of(const struct enum_symmetry *s, const int *m)
+{
 	uint64_t size = 1;
 	int cols = s->n_nodes + 1, k = s->n_pod_classes;
 	/* pod arrangements: n_c! / prod_k M[c][k]! (1 for a single pod) */
@@ -268,9 +270,47 @@ uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
 		}
 		size *= s->fact[s->node_members[n]] / denom;
 	}
+	return size;
+}
+
+bool enum_placement_canonical(const struct enum_symmetry *s, const int *d)
+{
+	if (!pods_ordered(s, d))
+		return false;
+	if (!has_node_classes(s))
+		return true;
+	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
+	occupancy(s, d, m);
+	bool ok = columns_ordered(s, m);
+	if (m != stack)
+		free(m);
+	return ok;
+}
+
+uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
+{
+	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
+	occupancy(s, d, m);
+	uint64_t size = size_of(s, m);
 	if (m != stack)
 		free(m);
 	return size;
+}
+
+bool enum_placement_class_of(const struct enum_symmetry *s, const int *d,
+			     uint64_t *size)
+{
+	assert(s && d && size);
+	if (!pods_ordered(s, d))
+		return false;
+	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
+	occupancy(s, d, m);
+	bool ok = columns_ordered(s, m);
+	if (ok)
+		*size = size_of(s, m);
+	if (m != stack)
+		free(m);
+	return ok;
 }
 
 /* ----------------------------------------------------- reachable states */

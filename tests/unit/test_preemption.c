@@ -731,6 +731,49 @@ static void test_invariants_detect(void)
 	cluster_release(&c);
 }
 
+/* model_next_pod_of (profiles looked up by the caller) against
+ * model_next_pod on every placement of five pods on two nodes: one pod
+ * of an unknown scheduler, one gated, one being deleted never go first;
+ * of the rest the highest priority, then manifest order. */
+static void test_next_pod_of(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "8");
+	node(&c, "n2", "8");
+	int lo = pod(&c, "lo", "", 1, "1", 0);
+	int hi = pod(&c, "hi", "", 5, "1", 0);
+	int other = pod(&c, "other", "", 9, "1", 0);
+	int gated = pod(&c, "gated", "", 9, "1", 0);
+	int gone = pod(&c, "gone", "", 9, "1", 0);
+	int hi2 = pod(&c, "hi2", "", 5, "1", 0);
+	c.pods[other].scheduler_name = "someone-else";
+	c.pods[gated].n_gates = 1;
+	c.pods[gone].deletion.has = true;
+	const struct sched_profile *prof[6];
+	for (int p = 0; p < c.n_pods; p++)
+		prof[p] = model_profile_for(&c, p);
+	CHECK(prof[other] == NULL);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	/* all pending: hi (5) before hi2 (5, later in the manifest) */
+	CHECK_EQ(model_next_pod_of(&s, prof), hi);
+	int bad = 0, n = 0;
+	for (int index = 0; index < 729; index++) {
+		for (int p = 0, i = index; p < c.n_pods; p++, i /= 3)
+			s.pod_node[p] = i % 3 ? i % 3 - 1 : SNAP_PENDING;
+		int want = model_next_pod(&c.config, &s);
+		bad += model_next_pod_of(&s, prof) != want;
+		n += want == lo;
+	}
+	CHECK_EQ(bad, 0);
+	/* lo goes first exactly when it is pending and hi, hi2 are bound:
+	 * 3^3 placements of the other three times 2 * 2 */
+	CHECK_EQ(n, 27 * 4);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
 int main(void)
 {
 	test_jeopardy();
@@ -749,5 +792,6 @@ int main(void)
 	test_scheduler_loop();
 	test_scheduler_preempts();
 	test_invariants_detect();
+	test_next_pod_of();
 	return check_done("test_preemption");
 }

@@ -111,6 +111,12 @@ struct enum_symmetry {
 	int *class_members;      /* [n_pod_classes] members of each pod class */
 	uint64_t *fact;          /* [max(n_pods, n_nodes) + 1] factorials
 				  * (saturated at UINT64_MAX) */
+	/* the members that have a previous member, and the classes with
+	 * two members or more (the only ones the tests above look at) */
+	int *pods_after, n_pods_after;     /* pods with pod_prev >= 0 */
+	int *nodes_after, n_nodes_after;   /* nodes with node_prev >= 0 */
+	int *pod_multi, n_pod_multi;       /* pod class ordinals, >= 2 members */
+	int *node_multi, n_node_multi;     /* node class ids, >= 2 members */
 };
 
 /* enum_symmetry_init: from the classes (copied); on = false gives

@@ -547,13 +547,23 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 	model_preemption_init(&out->kube);
 	model_preemption_init(&out->minimal);
 	model_preemption_init(&out->oracle_pr);
-	/* kube's and the minimal search's PDB budgets: one function of
-	 * x->snap, worked out once for both */
+	/* kube's and the minimal search's PDB budgets and memo: both are
+	 * functions of (prof, pod, x->snap), which nothing changes until
+	 * the two are done; worked out once for both */
 	int32_t allowed_stack[16];
 	int32_t *allowed = x->c->n_pdbs <= 16 ? allowed_stack
 		: xmalloc(sizeof *allowed * (size_t)x->c->n_pdbs);
 	model_pdb_allowed(&x->snap, allowed);
-	struct model_preempt_opts opts = {.offset_draw = 0, .pdb_allowed = allowed};
+	struct model_cycle key = {
+		.cluster = x->c, .profile = prof, .pod = pod, .base = &x->snap,
+		.view = &x->snap,
+	};
+	struct model_cycle_memo memo;
+	model_cycle_memo_init(&memo, &key);
+	model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
+	struct model_preempt_opts opts = {
+		.offset_draw = 0, .pdb_allowed = allowed, .memo = &memo,
+	};
 	model_preempt_kube(prof, &x->snap, pod, r, &opts, &out->kube);
 	/* the oracle answers from its own failed cycle, as kube would */
 	oracle_preempt(&x->oracle, prof, pod, &x->orr, 0, &out->oracle_pr);
@@ -562,8 +572,9 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 	struct error err;
 	error_init(&err);
 	out->minimal_ok = model_preempt_minimal_with(prof, &x->snap, pod, r,
-						     allowed, &out->minimal,
+						     &opts, &out->minimal,
 						     &err) == 0;
+	model_cycle_memo_release(&memo);
 	if (allowed != allowed_stack)
 		free(allowed);
 	if (out->kube.code == MODEL_SUCCESS && out->kube.node >= 0 &&

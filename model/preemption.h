@@ -150,14 +150,21 @@ struct model_preemption {
 void model_preemption_init(struct model_preemption *p);
 void model_preemption_release(struct model_preemption *p);
 
-/* Knobs of kube's preemption that are random in kube. */
+struct model_cycle_memo;
+
+/* Knobs of kube's preemption that are random in kube, and what a caller
+ * may lend. */
 struct model_preempt_opts {
 	uint64_t offset_draw;      /* §3.3 offset = offset_draw % |potential|;
 				    * 0 gives kube's walk from the first node */
-	/* model_preempt_kube only (borrowed): model_pdb_allowed(s) when
-	 * the caller computed it already for several preemptions on s;
-	 * NULL: computed from s */
+	/* What a caller running several preemptions of one pod on one
+	 * placement s works out once and lends to each (borrowed; NULL:
+	 * the function computes its own):
+	 * model_pdb_allowed(s) */
 	const int32_t *pdb_allowed;
+	/* a memo (cycle_memo.h) keyed on (s->cluster, prof, pod, s), with
+	 * the caches r lends borrowed if any (model_cycle_memo_borrow) */
+	struct model_cycle_memo *memo;
 };
 
 /* model_select_victims_on_node: §3.4 SelectVictimsOnNode(pod, node) on s
@@ -196,13 +203,13 @@ int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct model_cycle_result *r,
 			  struct model_preemption *out, struct error *err);
 
-/* model_preempt_minimal_with: model_preempt_minimal with the PDB budgets
- * allowed (borrowed; must be model_pdb_allowed(s): the caller computed
- * them once for several preemptions on s), or computed when NULL. */
+/* model_preempt_minimal_with: model_preempt_minimal with what opts
+ * lends (its pdb_allowed and memo; offset_draw is kube's alone); opts
+ * may be NULL. */
 int model_preempt_minimal_with(const struct sched_profile *prof,
 			       const struct snapshot *s, int pod,
 			       const struct model_cycle_result *r,
-			       const int32_t *allowed,
+			       const struct model_preempt_opts *opts,
 			       struct model_preemption *out, struct error *err);
 
 #endif

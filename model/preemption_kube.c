@@ -483,26 +483,31 @@ static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
 static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 		    const struct snapshot *s, int pod, const int *potential,
 		    int n, uint64_t offset_draw, const int32_t *allowed,
-		    const struct model_cycle_result *r)
+		    const struct model_cycle_result *r,
+		    struct model_cycle_memo *lent)
 {
 	int offset = (int)(offset_draw % (uint64_t)n);
 	int32_t want = num_candidates(prof, n);
 	/* every dry-run cycle has s as base: one memo serves them all */
-	struct model_cycle key = {
-		.cluster = s->cluster, .profile = prof, .pod = pod, .base = s,
-		.view = s,
-	};
-	struct model_cycle_memo memo;
-	model_cycle_memo_init(&memo, &key);
-	model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
+	struct model_cycle_memo own, *memo = lent;
+	if (!memo) {
+		struct model_cycle key = {
+			.cluster = s->cluster, .profile = prof, .pod = pod,
+			.base = s, .view = s,
+		};
+		model_cycle_memo_init(&own, &key);
+		model_cycle_memo_borrow(&own, r->spread_cache, r->pod_table);
+		memo = &own;
+	}
 	for (int i = 0; i < n; i++) {
 		dry_run_node(d, prof, s, pod, potential[(offset + i) % n],
-			     allowed, &memo);
+			     allowed, memo);
 		if (d->n_nonviolating > 0 &&
 		    d->n_nonviolating + d->n_violating >= want)
 			break;
 	}
-	model_cycle_memo_release(&memo);
+	if (memo == &own)
+		model_cycle_memo_release(&own);
 }
 
 /* §3.5 pickOneNodeForPreemption: the candidate of least Casualty; the
@@ -625,7 +630,8 @@ int model_preempt_kube(const struct sched_profile *prof,
 			allowed = own;
 		}
 		dry_run(&d, prof, s, pod, potential, np,
-			opts ? opts->offset_draw : 0, allowed, r);
+			opts ? opts->offset_draw : 0, allowed, r,
+			opts ? opts->memo : NULL);
 		if (own && own != allowed_stack)
 			free(own);
 	}

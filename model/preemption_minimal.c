@@ -188,7 +188,7 @@ int model_preempt_minimal(const struct sched_profile *prof,
 int model_preempt_minimal_with(const struct sched_profile *prof,
 			       const struct snapshot *s, int pod,
 			       const struct model_cycle_result *r,
-			       const int32_t *lent,
+			       const struct model_preempt_opts *opts,
 			       struct model_preemption *out, struct error *err)
 {
 	assert(prof && s && s->cluster && r && out && err);
@@ -204,7 +204,7 @@ int model_preempt_minimal_with(const struct sched_profile *prof,
 	if (rc == 0) {
 		int32_t allowed_stack[MINIMAL_STACK];
 		int32_t *own = NULL;
-		const int32_t *allowed = lent;
+		const int32_t *allowed = opts ? opts->pdb_allowed : NULL;
 		if (!allowed) {
 			own = c->n_pdbs < MINIMAL_STACK ? allowed_stack
 				: xmalloc(sizeof *own * (size_t)(c->n_pdbs + 1));
@@ -222,20 +222,25 @@ int model_preempt_minimal_with(const struct sched_profile *prof,
 			snapshot_clone(&view, s);
 		}
 		/* every subset's cycle has s as base: one memo serves them all */
-		struct model_cycle key = {
-			.cluster = c, .profile = prof, .pod = pod, .base = s,
-			.view = s,
-		};
-		struct model_cycle_memo memo;
-		model_cycle_memo_init(&memo, &key);
-		model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
+		struct model_cycle_memo own_memo, *memo = opts ? opts->memo : NULL;
+		if (!memo) {
+			struct model_cycle key = {
+				.cluster = c, .profile = prof, .pod = pod,
+				.base = s, .view = s,
+			};
+			model_cycle_memo_init(&own_memo, &key);
+			model_cycle_memo_borrow(&own_memo, r->spread_cache,
+						r->pod_table);
+			memo = &own_memo;
+		}
 		struct best b = {.found = false, .node = -1};
 		for (int i = 0; i < np; i++) {
 			int k = model_jeopardy(s, pod, potential[i], jeopardy);
 			search_node(prof, s, &view, pod, potential[i],
-				    jeopardy, k, allowed, &b, &memo);
+				    jeopardy, k, allowed, &b, memo);
 		}
-		model_cycle_memo_release(&memo);
+		if (memo == &own_memo)
+			model_cycle_memo_release(&own_memo);
 		if (view.pod_node != pod_node_stack)
 			snapshot_release(&view);
 		if (own && own != allowed_stack)

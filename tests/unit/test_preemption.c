@@ -11,6 +11,7 @@
  */
 #include "build.h"
 #include "check.h"
+#include "../../model/cycle_memo.h"
 
 #include "../../model/model.h"
 #include "../../model/preemption.h"
@@ -354,19 +355,29 @@ static void test_pdb_node_choice(void)
 	/* Budgets lent by the caller are the ones used: lending the
 	 * computed {0} gives the same answers; lending {1} makes evicting a
 	 * no violation, so both candidates tie and n1 (first in the list /
-	 * the earlier node) wins, with n2 as kube's tie. */
-	for (int lend = 0; lend <= 1; lend++) {
+	 * the earlier node) wins, with n2 as kube's tie.  A memo lent to
+	 * both (odd rounds) changes nothing. */
+	for (int round = 0; round < 4; round++) {
+		int lend = round / 2;
 		int32_t allowed[1] = {lend};
 		struct model_cycle_result r;
 		model_cycle_result_init(&r, &c);
 		model_schedule_cycle(&c.config.profiles[0], &s, p, &r);
-		struct model_preempt_opts o = {.pdb_allowed = allowed};
+		struct model_cycle key = {
+			.cluster = &c, .profile = &c.config.profiles[0], .pod = p,
+			.base = &s, .view = &s,
+		};
+		struct model_cycle_memo memo;
+		model_cycle_memo_init(&memo, &key);
+		struct model_preempt_opts o = {
+			.pdb_allowed = allowed, .memo = round % 2 ? &memo : NULL,
+		};
 		model_preemption_init(&k);
 		model_preempt_kube(&c.config.profiles[0], &s, p, &r, &o, &k);
 		model_preemption_init(&m);
 		error_init(&err);
 		CHECK_EQ(model_preempt_minimal_with(&c.config.profiles[0], &s, p,
-						    &r, allowed, &m, &err), 0);
+						    &r, &o, &m, &err), 0);
 		CHECK_EQ(k.node, lend ? 0 : n2);
 		CHECK_EQ(k.chosen.pods[0], lend ? a : b);
 		CHECK_EQ(k.n_ties, lend);
@@ -375,6 +386,7 @@ static void test_pdb_node_choice(void)
 		CHECK_EQ(m.chosen.casualty.pdb_violations, 0);
 		model_preemption_release(&k);
 		model_preemption_release(&m);
+		model_cycle_memo_release(&memo);
 		model_cycle_result_release(&r);
 	}
 
@@ -758,6 +770,8 @@ static void test_next_pod_of(void)
 	snapshot_init(&s, &c);
 	/* all pending: hi (5) before hi2 (5, later in the manifest) */
 	CHECK_EQ(model_next_pod_of(&s, prof), hi);
+	s.pod_node[hi] = 0;
+	CHECK_EQ(model_next_pod_of(&s, prof), hi2);
 	int bad = 0, n = 0;
 	for (int index = 0; index < 729; index++) {
 		for (int p = 0, i = index; p < c.n_pods; p++, i /= 3)

@@ -242,6 +242,12 @@ static bool score_diff(const struct cluster *c, const struct model_cycle_result 
 {
 	for (int i = 0; i < m->n_feasible; i++) {
 		int n = m->feasible[i];
+		/* nearly always equal: one compare of the row first */
+		const size_t row = sizeof m->scores[0] * PLUGIN_COUNT;
+		if (m->total[n] == o->total[n] &&
+		    memcmp(&m->scores[n * PLUGIN_COUNT],
+			   &o->scores[n * PLUGIN_COUNT], row) == 0)
+			continue;
 		for (int pl = 0; pl < PLUGIN_COUNT; pl++) {
 			int64_t a = m->scores[n * PLUGIN_COUNT + pl];
 			int64_t b = o->scores[n * PLUGIN_COUNT + pl];

@@ -60,7 +60,9 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	}
 	snapshot_clone(&x->after, &x->snap);
 	snapshot_clone(&x->view, &x->snap);
-	x->verdict = xcalloc(1, sizeof *x->verdict);
+	/* scratch model_feasibility_of fills in full before any read: no
+	 * need to clear its few KB for every scenario */
+	x->verdict = xmalloc(sizeof *x->verdict);
 	uint64_t states = enum_placement_count(x->c->n_nodes, x->c->n_pods);
 	if (states <= HARD_MEMO_MAX / ((uint64_t)x->c->n_pods + 1))
 		x->hard_memo = xcalloc((size_t)states * (size_t)x->c->n_pods, 1);

@@ -94,6 +94,9 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 		for (int p = 0; p < np; p++)
 			x->may_break[q * np + p] =
 				may_break(&x->c->pods[q], &x->c->pods[p]);
+	x->pdb_spends = xcalloc((size_t)np * (size_t)x->c->n_pdbs + 1,
+				sizeof *x->pdb_spends);
+	model_pdb_spends(x->c, x->pdb_spends);
 }
 
 void enum_ctx_release(struct enum_ctx *x)
@@ -114,6 +117,7 @@ void enum_ctx_release(struct enum_ctx *x)
 	free(x->queued_at);
 	free(x->prof);
 	free(x->may_break);
+	free(x->pdb_spends);
 	memset(x, 0, sizeof *x);
 }
 
@@ -570,7 +574,8 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 	model_cycle_memo_init(&memo, &key);
 	model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
 	struct model_preempt_opts opts = {
-		.offset_draw = 0, .pdb_allowed = allowed, .memo = &memo,
+		.offset_draw = 0, .pdb_allowed = allowed,
+		.pdb_spends = x->pdb_spends, .memo = &memo,
 	};
 	model_preempt_kube(prof, &x->snap, pod, r, &opts, &out->kube);
 	/* the oracle answers from its own failed cycle, as kube would */

@@ -271,6 +271,9 @@ struct enum_ctx {
 	/* [q * n_pods + p]: may_break(q, p) of checks.c, a function of the
 	 * two pods' specs alone, fixed while the context lives */
 	bool *may_break;
+	/* model_pdb_spends(c) (preemption.h), a function of the cluster,
+	 * lent to every preemption of the context */
+	bool *pdb_spends;
 };
 
 /* enum_ctx_init: for scenario sc (borrowed); pair with enum_ctx_release. */

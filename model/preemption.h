@@ -79,6 +79,17 @@ void model_pdb_allowed(const struct snapshot *s, int32_t *out);
 int model_pdb_split(const struct cluster *c, const int32_t *allowed,
 		    const int *pods, int n, bool *violating);
 
+/* model_pdb_spends: for every pod p and PDB b of c, whether p spends a
+ * disruption of b in model_pdb_split (b selects p and does not list it in
+ * disruptedPods) into out[p * n_pdbs + b]: a function of the cluster. */
+void model_pdb_spends(const struct cluster *c, bool *out);
+
+/* model_pdb_split_with: model_pdb_split reading model_pdb_spends(c) from
+ * spent (borrowed) instead of matching again; spent NULL: matched here. */
+int model_pdb_split_with(const struct cluster *c, const int32_t *allowed,
+			 const bool *spent, const int *pods, int n,
+			 bool *violating);
+
 /* ------------------------------------------------------------ Casualty */
 
 /* Casualty(victims): kube's candidate ordering keys (§3.5), in order. */
@@ -162,6 +173,8 @@ struct model_preempt_opts {
 	 * the function computes its own):
 	 * model_pdb_allowed(s) */
 	const int32_t *pdb_allowed;
+	/* model_pdb_spends(s->cluster) */
+	const bool *pdb_spends;
 	/* a memo (cycle_memo.h) keyed on (s->cluster, prof, pod, s), with
 	 * the caches r lends borrowed if any (model_cycle_memo_borrow) */
 	struct model_cycle_memo *memo;
@@ -204,8 +217,8 @@ int model_preempt_minimal(const struct sched_profile *prof,
 			  struct model_preemption *out, struct error *err);
 
 /* model_preempt_minimal_with: model_preempt_minimal with what opts
- * lends (its pdb_allowed and memo; offset_draw is kube's alone); opts
- * may be NULL. */
+ * lends (pdb_allowed, pdb_spends and memo; offset_draw is kube's alone);
+ * opts may be NULL. */
 int model_preempt_minimal_with(const struct sched_profile *prof,
 			       const struct snapshot *s, int pod,
 			       const struct model_cycle_result *r,

@@ -148,14 +148,14 @@ static bool reprieve(struct edit *e, int q, int node,
 
 /* §3.4 steps 4-6 on the removed pods lower[0..k-1] (sorted). */
 static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
-			 const int *lower, int k, struct model_victims *out,
-			 struct model_node_verdict *v)
+			 const bool *spent, const int *lower, int k,
+			 struct model_victims *out, struct model_node_verdict *v)
 {
 	const struct cluster *c = e->cy.cluster;
 	bool viol_stack[EDIT_STACK_PODS];
 	bool *viol = k <= EDIT_STACK_PODS ? viol_stack
 		     : xmalloc(sizeof *viol * (size_t)k);
-	int n_viol = model_pdb_split(c, allowed, lower, k, viol);
+	int n_viol = model_pdb_split_with(c, allowed, spent, lower, k, viol);
 	out->pods = xmalloc(sizeof *out->pods * (size_t)k);
 	out->n = 0;
 	out->pdb_violations = 0;
@@ -185,6 +185,7 @@ static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 static enum model_code select_victims(const struct sched_profile *prof,
 				      const struct snapshot *s, int pod,
 				      int node, const int32_t *allowed,
+				      const bool *spent,
 				      struct model_victims *out,
 				      struct model_status *st,
 				      struct model_cycle_memo *memo)
@@ -222,7 +223,7 @@ static enum model_code select_victims(const struct sched_profile *prof,
 	} else {
 		/* step 3: most important first */
 		model_sort_important(c, lower, k);
-		reprieve_all(&e, node, allowed, lower, k, out, &v);
+		reprieve_all(&e, node, allowed, spent, lower, k, out, &v);
 	}
 	edit_release(&e);
 	if (lower != lower_stack)
@@ -244,7 +245,7 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 	};
 	struct model_cycle_memo memo;
 	model_cycle_memo_init(&memo, &key);
-	enum model_code code = select_victims(prof, s, pod, node, allowed, out,
+	enum model_code code = select_victims(prof, s, pod, node, allowed, NULL, out,
 					      st, &memo);
 	model_cycle_memo_release(&memo);
 	return code;
@@ -453,12 +454,13 @@ static void dry_run_add(struct dry_run *d, struct model_victims *v)
 /* §3.3 checkNode for one potential node. */
 static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
 			 const struct snapshot *s, int pod, int node,
-			 const int32_t *allowed, struct model_cycle_memo *memo)
+			 const int32_t *allowed, const bool *spent,
+			 struct model_cycle_memo *memo)
 {
 	struct model_victims v;
 	struct model_status st;
-	enum model_code code = select_victims(prof, s, pod, node, allowed, &v,
-					      &st, memo);
+	enum model_code code = select_victims(prof, s, pod, node, allowed,
+					      spent, &v, &st, memo);
 	if (code == MODEL_SUCCESS && v.n > 0) {
 		dry_run_add(d, &v);
 		return;
@@ -483,7 +485,7 @@ static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
 static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 		    const struct snapshot *s, int pod, const int *potential,
 		    int n, uint64_t offset_draw, const int32_t *allowed,
-		    const struct model_cycle_result *r,
+		    const bool *spent, const struct model_cycle_result *r,
 		    struct model_cycle_memo *lent)
 {
 	int offset = (int)(offset_draw % (uint64_t)n);
@@ -501,7 +503,7 @@ static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 	}
 	for (int i = 0; i < n; i++) {
 		dry_run_node(d, prof, s, pod, potential[(offset + i) % n],
-			     allowed, memo);
+			     allowed, spent, memo);
 		if (d->n_nonviolating > 0 &&
 		    d->n_nonviolating + d->n_violating >= want)
 			break;
@@ -630,7 +632,8 @@ int model_preempt_kube(const struct sched_profile *prof,
 			allowed = own;
 		}
 		dry_run(&d, prof, s, pod, potential, np,
-			opts ? opts->offset_draw : 0, allowed, r,
+			opts ? opts->offset_draw : 0, allowed,
+			opts ? opts->pdb_spends : NULL, r,
 			opts ? opts->memo : NULL);
 		if (own && own != allowed_stack)
 			free(own);

@@ -53,8 +53,8 @@ struct subset {
 };
 
 static void subset_of(const struct cluster *c, const int32_t *allowed,
-		      const int *jeopardy, int k, uint32_t mask,
-		      struct subset *sub)
+		      const bool *spent, const int *jeopardy, int k,
+		      uint32_t mask, struct subset *sub)
 {
 	sub->n = 0;
 	for (int i = 0; i < k; i++)
@@ -63,8 +63,8 @@ static void subset_of(const struct cluster *c, const int32_t *allowed,
 	memcpy(sub->sorted, sub->pods, sizeof sub->pods[0] * (size_t)sub->n);
 	model_sort_important(c, sub->sorted, sub->n);
 	bool viol[MODEL_MINIMAL_MAX_VICTIMS];
-	sub->pdb_violations = model_pdb_split(c, allowed, sub->sorted, sub->n,
-					      viol);
+	sub->pdb_violations = model_pdb_split_with(c, allowed, spent,
+						   sub->sorted, sub->n, viol);
 	model_casualty_of(c, sub->sorted, sub->n, sub->pdb_violations,
 			  &sub->casualty);
 }
@@ -113,13 +113,13 @@ static bool feasible_without(const struct sched_profile *prof,
 static void search_node(const struct sched_profile *prof,
 			const struct snapshot *s, struct snapshot *view,
 			int pod, int node, const int *jeopardy, int k,
-			const int32_t *allowed, struct best *b,
-			struct model_cycle_memo *memo)
+			const int32_t *allowed, const bool *spent,
+			struct best *b, struct model_cycle_memo *memo)
 {
 	struct model_node_verdict v;
 	struct subset sub;
 	for (uint32_t mask = 1; mask < (1u << k); mask++) {
-		subset_of(s->cluster, allowed, jeopardy, k, mask, &sub);
+		subset_of(s->cluster, allowed, spent, jeopardy, k, mask, &sub);
 		if (!beats(b, node, &sub) ||
 		    !feasible_without(prof, s, view, pod, node, &sub, &v, memo))
 			continue;
@@ -237,7 +237,8 @@ int model_preempt_minimal_with(const struct sched_profile *prof,
 		for (int i = 0; i < np; i++) {
 			int k = model_jeopardy(s, pod, potential[i], jeopardy);
 			search_node(prof, s, &view, pod, potential[i],
-				    jeopardy, k, allowed, &b, memo);
+				    jeopardy, k, allowed,
+				    opts ? opts->pdb_spends : NULL, &b, memo);
 		}
 		if (memo == &own_memo)
 			model_cycle_memo_release(&own_memo);

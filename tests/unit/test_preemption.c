@@ -209,6 +209,22 @@ static void test_pdb_accounting(void)
 	c.pdbs[given].n_disrupted_pods = 1;
 	CHECK_EQ(model_pdb_split(&c, allowed, v, 2, viol), 1);
 	CHECK(viol[1]);
+	/* The same from the table of who spends what: given is not spent
+	 * by w1 (disrupted) nor by bare (no labels); computed by w1-w3. */
+	bool spends[4 * 2];
+	model_pdb_spends(&c, spends);
+	CHECK(!spends[w1 * 2 + given] && spends[w2 * 2 + given] &&
+	      spends[w3 * 2 + given] && !spends[bare * 2 + given]);
+	CHECK(spends[w1 * 2 + computed] && spends[w2 * 2 + computed] &&
+	      spends[w3 * 2 + computed] && !spends[bare * 2 + computed]);
+	bool viol2[2] = {false, false};
+	CHECK_EQ(model_pdb_split_with(&c, allowed, spends, v, 2, viol2), 1);
+	CHECK(!viol2[0] && viol2[1]);
+	/* w2 first: w2 takes both to 0, w1 takes computed to -1 */
+	int v2[] = {w2, w1};
+	CHECK_EQ(model_pdb_split_with(&c, allowed, spends, v2, 2, viol2), 1);
+	CHECK(!viol2[0] && viol2[1]);
+	CHECK_EQ(model_pdb_split(&c, allowed, v2, 2, viol), 1);
 	/* An empty selector {} matches nothing for the scheduler. */
 	c.pdbs[given].selector.match_labels.n = 0;
 	CHECK(!model_pdb_selects(&c, given, w1));

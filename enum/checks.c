@@ -42,6 +42,8 @@ const char *enum_finding_name(enum enum_finding f)
 
 /* ----------------------------------------------------------- context */
 
+static bool may_break(const struct pod *q, const struct pod *p);
+
 /* The largest memo of hard_ok verdicts a context keeps (bytes). */
 #define HARD_MEMO_MAX (UINT64_C(1) << 24)
 
@@ -58,7 +60,9 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	}
 	snapshot_clone(&x->after, &x->snap);
 	snapshot_clone(&x->view, &x->snap);
-	x->verdict = xcalloc(1, sizeof *x->verdict);
+	/* scratch model_feasibility_of fills in full before any read: no
+	 * need to clear its few KB for every scenario */
+	x->verdict = xmalloc(sizeof *x->verdict);
 	uint64_t states = enum_placement_count(x->c->n_nodes, x->c->n_pods);
 	if (states <= HARD_MEMO_MAX / ((uint64_t)x->c->n_pods + 1))
 		x->hard_memo = xcalloc((size_t)states * (size_t)x->c->n_pods, 1);
@@ -76,6 +80,23 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	x->waiting = xcalloc(n, sizeof *x->waiting);
 	x->queued_at = xcalloc(n, sizeof *x->queued_at);
 	x->step_invariants = true;
+	x->step_m.cluster = x->c;
+	x->step_m.placed = x->placed;
+	x->step_m.waiting = x->waiting;
+	x->step_m.queued_at = x->queued_at;
+	x->step_m.pods = &x->pod_table;
+	x->prof = xcalloc(n, sizeof *x->prof);
+	for (int p = 0; p < x->c->n_pods; p++)
+		x->prof[p] = model_profile_for(x->c, p);
+	int np = x->c->n_pods;
+	x->may_break = xcalloc((size_t)np * (size_t)np + 1, sizeof *x->may_break);
+	for (int q = 0; q < np; q++)
+		for (int p = 0; p < np; p++)
+			x->may_break[q * np + p] =
+				may_break(&x->c->pods[q], &x->c->pods[p]);
+	x->pdb_spends = xcalloc((size_t)np * (size_t)x->c->n_pdbs + 1,
+				sizeof *x->pdb_spends);
+	model_pdb_spends(x->c, x->pdb_spends);
 }
 
 void enum_ctx_release(struct enum_ctx *x)
@@ -94,6 +115,9 @@ void enum_ctx_release(struct enum_ctx *x)
 	free(x->placed);
 	free(x->waiting);
 	free(x->queued_at);
+	free(x->prof);
+	free(x->may_break);
+	free(x->pdb_spends);
 	memset(x, 0, sizeof *x);
 }
 
@@ -142,9 +166,8 @@ void enum_outcome_init(struct enum_outcome *o)
 	o->bind_node = -1;
 	o->preempted = false;
 	o->oracle_preempt_checked = false;
-	model_preemption_init(&o->kube);
-	model_preemption_init(&o->minimal);
-	model_preemption_init(&o->oracle_pr);
+	/* kube, minimal and oracle_pr are valid when preempted: the
+	 * preemption check initializes them (most decisions bind) */
 	o->minimal_ok = false;
 	for (int i = 0; i < MODEL_INV_COUNT; i++) {
 		o->inv[i] = false;
@@ -158,6 +181,9 @@ void enum_outcome_init(struct enum_outcome *o)
 
 void enum_outcome_release(struct enum_outcome *o)
 {
+	/* check_preemption initializes the three and sets preempted */
+	if (!o->preempted)
+		return;
 	model_preemption_release(&o->kube);
 	model_preemption_release(&o->minimal);
 	model_preemption_release(&o->oracle_pr);
@@ -222,6 +248,12 @@ static bool score_diff(const struct cluster *c, const struct model_cycle_result 
 {
 	for (int i = 0; i < m->n_feasible; i++) {
 		int n = m->feasible[i];
+		/* nearly always equal: one compare of the row first */
+		const size_t row = sizeof m->scores[0] * PLUGIN_COUNT;
+		if (m->total[n] == o->total[n] &&
+		    memcmp(&m->scores[n * PLUGIN_COUNT],
+			   &o->scores[n * PLUGIN_COUNT], row) == 0)
+			continue;
 		for (int pl = 0; pl < PLUGIN_COUNT; pl++) {
 			int64_t a = m->scores[n * PLUGIN_COUNT + pl];
 			int64_t b = o->scores[n * PLUGIN_COUNT + pl];
@@ -285,36 +317,33 @@ static void compare(const struct cluster *c, const struct model_cycle_result *m,
 /* -------------------------------------------------------- invariants */
 
 /* The model's invariants after one step (st applied to x->after, which
- * started as x->snap); records every breach but termination. */
+ * started as x->snap); records every breach but termination.  placed and
+ * waiting stay all false between calls: only a bind sets placed[pod],
+ * and it is cleared again here. */
 static void step_invariants(struct enum_ctx *x, const struct model_step *st,
 			    const struct model_node_verdict *bind_verdict,
 			    struct enum_outcome *out)
 {
-	const struct cluster *c = x->c;
-	memset(x->placed, 0, sizeof *x->placed * (size_t)c->n_pods);
-	memset(x->waiting, 0, sizeof *x->waiting * (size_t)c->n_pods);
-	if (st->action == MODEL_STEP_BIND)
+	bool bind = st->action == MODEL_STEP_BIND;
+	if (bind)
 		x->placed[st->pod] = true;
-	struct model_scheduler m;
-	memset(&m, 0, sizeof m);
-	m.cluster = c;
-	m.snap = x->after;            /* borrowed: never released through m */
-	m.placed = x->placed;
-	m.waiting = x->waiting;
-	m.queued_at = x->queued_at;
-	m.steps = 1;
-	m.bind_verdict = bind_verdict;
-	m.pods = &x->pod_table;
+	struct model_scheduler *m = &x->step_m;
+	m->snap = x->after;           /* borrowed: never released through m */
+	m->steps = 1;
+	m->bind_verdict = bind_verdict;
+	memset(m->inv.broken, 0, sizeof m->inv.broken);
 	/* termination needs a run's history: a fresh m has none, so only
 	 * the step's own invariants can break here */
-	model_invariants_check_step(&m, &x->snap, st);
+	model_invariants_check_step(m, &x->snap, st);
+	if (bind)
+		x->placed[st->pod] = false;
 	for (int i = 0; i < MODEL_INV_COUNT; i++) {
-		if (i == MODEL_INV_TERMINATION || !m.inv.broken[i] || out->inv[i])
+		if (i == MODEL_INV_TERMINATION || !m->inv.broken[i] || out->inv[i])
 			continue;
 		out->inv[i] = true;
-		snprintf(out->inv_detail[i], ENUM_DETAIL_LEN, "%s", m.inv.detail[i]);
+		snprintf(out->inv_detail[i], ENUM_DETAIL_LEN, "%s", m->inv.detail[i]);
 	}
-	model_invariants_release(&m.inv);
+	assert(!m->inv.hashes);
 }
 
 static void check_bind(struct enum_ctx *x, int pod, int node,
@@ -401,7 +430,7 @@ static int hard_failure(struct enum_ctx *x, const struct model_cycle *cy,
 static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
 		    char *why, size_t len)
 {
-	const struct sched_profile *prof = model_profile_for(x->c, q);
+	const struct sched_profile *prof = x->prof[q];
 	if (!prof)
 		return true;
 	int node = s->pod_node[q];
@@ -471,7 +500,7 @@ static void check_breaks_earlier(struct enum_ctx *x, int pod,
 	char why[256];
 	for (int q = 0; q < c->n_pods && !out->find[ENUM_FIND_BREAKS_EARLIER]; q++) {
 		if (q == pod || x->snap.pod_node[q] < 0 ||
-		    !may_break(&c->pods[q], &c->pods[pod]))
+		    !x->may_break[q * c->n_pods + pod])
 			continue;
 		uint8_t *before = hard_slot(x, &x->snap, q);
 		if (before && *before == 2)
@@ -527,7 +556,27 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 {
 	const struct model_cycle_result *r = &x->mr;
 	out->preempted = true;
-	struct model_preempt_opts opts = {.offset_draw = 0};
+	model_preemption_init(&out->kube);
+	model_preemption_init(&out->minimal);
+	model_preemption_init(&out->oracle_pr);
+	/* kube's and the minimal search's PDB budgets and memo: both are
+	 * functions of (prof, pod, x->snap), which nothing changes until
+	 * the two are done; worked out once for both */
+	int32_t allowed_stack[16];
+	int32_t *allowed = x->c->n_pdbs <= 16 ? allowed_stack
+		: xmalloc(sizeof *allowed * (size_t)x->c->n_pdbs);
+	model_pdb_allowed(&x->snap, allowed);
+	struct model_cycle key = {
+		.cluster = x->c, .profile = prof, .pod = pod, .base = &x->snap,
+		.view = &x->snap,
+	};
+	struct model_cycle_memo memo;
+	model_cycle_memo_init(&memo, &key);
+	model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
+	struct model_preempt_opts opts = {
+		.offset_draw = 0, .pdb_allowed = allowed,
+		.pdb_spends = x->pdb_spends, .memo = &memo,
+	};
 	model_preempt_kube(prof, &x->snap, pod, r, &opts, &out->kube);
 	/* the oracle answers from its own failed cycle, as kube would */
 	oracle_preempt(&x->oracle, prof, pod, &x->orr, 0, &out->oracle_pr);
@@ -535,8 +584,12 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 	compare_preemption(x->c, out);
 	struct error err;
 	error_init(&err);
-	out->minimal_ok = model_preempt_minimal(prof, &x->snap, pod, r,
-						&out->minimal, &err) == 0;
+	out->minimal_ok = model_preempt_minimal_with(prof, &x->snap, pod, r,
+						     &opts, &out->minimal,
+						     &err) == 0;
+	model_cycle_memo_release(&memo);
+	if (allowed != allowed_stack)
+		free(allowed);
 	if (out->kube.code == MODEL_SUCCESS && out->kube.node >= 0 &&
 	    x->step_invariants)
 		check_preempt(x, pod, &out->kube, out);
@@ -564,7 +617,7 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 {
 	assert(x && out && pod >= 0 && pod < x->c->n_pods);
 	const struct cluster *c = x->c;
-	const struct sched_profile *prof = model_profile_for(c, pod);
+	const struct sched_profile *prof = x->prof[pod];
 	assert(prof);
 	out->pod = pod;
 	model_schedule_cycle(prof, &x->snap, pod, &x->mr);
@@ -596,21 +649,25 @@ void enum_tally_outcome(const struct enum_outcome *o, uint64_t w,
 			struct enum_tally t[2])
 {
 	uint64_t ws[2] = {w, 1};
-	bool broken = false;
+	bool broken = false, findings = false;
 	for (int i = 0; i < MODEL_INV_COUNT; i++)
 		broken |= o->inv[i];
+	for (int i = 0; i < ENUM_FIND_COUNT; i++)
+		findings |= o->find[i];
 	for (int k = 0; k < 2; k++) {
 		t[k].decisions += ws[k];
 		if (o->agree)
 			t[k].agree += ws[k];
 		else
 			t[k].disagree += ws[k];
-		if (broken)
+		/* most decisions break nothing and find nothing */
+		if (broken) {
 			t[k].violations += ws[k];
-		for (int i = 0; i < MODEL_INV_COUNT; i++)
-			if (o->inv[i])
-				t[k].inv[i] += ws[k];
-		for (int i = 0; i < ENUM_FIND_COUNT; i++)
+			for (int i = 0; i < MODEL_INV_COUNT; i++)
+				if (o->inv[i])
+					t[k].inv[i] += ws[k];
+		}
+		for (int i = 0; findings && i < ENUM_FIND_COUNT; i++)
 			if (o->find[i])
 				t[k].findings[i] += ws[k];
 		if (o->preempted) {

@@ -150,6 +150,12 @@ struct enum_symmetry {
 	int *class_members;      /* [n_pod_classes] members of each pod class */
 	uint64_t *fact;          /* [max(n_pods, n_nodes) + 1] factorials
 				  * (saturated at UINT64_MAX) */
+	/* the members that have a previous member, and the classes with
+	 * two members or more (the only ones the tests above look at) */
+	int *pods_after, n_pods_after;     /* pods with pod_prev >= 0 */
+	int *nodes_after, n_nodes_after;   /* nodes with node_prev >= 0 */
+	int *pod_multi, n_pod_multi;       /* pod class ordinals, >= 2 members */
+	int *node_multi, n_node_multi;     /* node class ids, >= 2 members */
 };
 
 /* enum_symmetry_init: from the classes (copied); on = false gives
@@ -167,6 +173,12 @@ bool enum_placement_canonical(const struct enum_symmetry *s, const int *d);
 
 /* enum_placement_class_size: the number of placements in d's class. */
 uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d);
+
+/* enum_placement_class_of: enum_placement_canonical(s, d), and when true
+ * enum_placement_class_size(s, d) into *size (the occupancy both read is
+ * counted once).  *size is left alone when false. */
+bool enum_placement_class_of(const struct enum_symmetry *s, const int *d,
+			     uint64_t *size);
 
 /* A reachable state packed as ENUM_STATE_BYTES bytes per pod: node + 3
  * (1 gone, 2 pending), nominated node + 1, waiting, queue rank. */
@@ -290,6 +302,20 @@ struct enum_ctx {
 	/* every pod's PodRequests rows, for the same users and the
 	 * capacity invariant (step_invariants) */
 	struct model_pod_table pod_table;
+	/* scratch for step_invariants (checks.c): zeroed once here; each
+	 * step sets its inputs and clears inv.broken, the only part
+	 * model_invariants_check_step reads back (a step never reaches the
+	 * termination check, so inv.hashes stays NULL) */
+	struct model_scheduler step_m;
+	/* model_profile_for of each pod: the pods and the configuration are
+	 * the scenario's, fixed while the context lives */
+	const struct sched_profile **prof;
+	/* [q * n_pods + p]: may_break(q, p) of checks.c, a function of the
+	 * two pods' specs alone, fixed while the context lives */
+	bool *may_break;
+	/* model_pdb_spends(c) (preemption.h), a function of the cluster,
+	 * lent to every preemption of the context */
+	bool *pdb_spends;
 };
 
 /* enum_ctx_init: for scenario sc (borrowed); pair with enum_ctx_release. */

@@ -29,11 +29,12 @@ uint64_t enum_placement_count(int nodes, int pods)
 }
 
 /* kube §1.2 (as model_next_pod): the pod is one the queue would pop. */
-static bool queue_eligible(const struct cluster *c, const struct snapshot *s, int p)
+static bool queue_eligible(const struct enum_ctx *x, const struct snapshot *s,
+			   int p)
 {
-	const struct pod *pod = &c->pods[p];
+	const struct pod *pod = &x->c->pods[p];
 	return s->pod_node[p] == SNAP_PENDING && pod->n_gates == 0 &&
-	       !pod->deletion.has && model_profile_for(c, p) != NULL;
+	       !pod->deletion.has && x->prof[p] != NULL;
 }
 
 static void set_digits(const struct cluster *c, uint64_t index, int *d,
@@ -83,13 +84,13 @@ static void eval_state(struct enum_ctx *x, bool all_pending, uint64_t w,
 	const struct cluster *c = x->c;
 	t[0].states += w;
 	t[1].states += 1;
-	int first = model_next_pod(&c->config, &x->snap);
+	int first = model_next_pod_of(&x->snap, x->prof);
 	if (first < 0) {
 		emit(x, sink, w, NULL);
 		return;
 	}
 	for (int p = all_pending ? 0 : first; p < c->n_pods; p++) {
-		if (all_pending ? !queue_eligible(c, &x->snap, p) : p != first)
+		if (all_pending ? !queue_eligible(x, &x->snap, p) : p != first)
 			continue;
 		struct enum_outcome o;
 		enum_outcome_init(&o);
@@ -121,9 +122,9 @@ int enum_placements(struct enum_ctx *x, uint64_t first, uint64_t last,
 		}
 		if (i > first)
 			next_digits(c, d, &x->snap);
-		if (symmetry && !enum_placement_canonical(&x->sc->sym, d))
+		uint64_t w = 1;
+		if (symmetry && !enum_placement_class_of(&x->sc->sym, d, &w))
 			continue;
-		uint64_t w = symmetry ? enum_placement_class_size(&x->sc->sym, d) : 1;
 		eval_state(x, all_pending, w, sink, t);
 	}
 	free(d);

@@ -138,6 +138,22 @@ static void build_tables(struct enum_symmetry *s)
 			s->node_next[s->node_prev[n]] = n;
 		s->node_members[s->node_class[n]]++;
 	}
+	s->pods_after = xcalloc((size_t)s->n_pods + 1, sizeof(int));
+	s->nodes_after = xcalloc((size_t)s->n_nodes + 1, sizeof(int));
+	s->pod_multi = xcalloc((size_t)s->n_pods + 1, sizeof(int));
+	s->node_multi = xcalloc((size_t)s->n_nodes + 1, sizeof(int));
+	for (int p = 0; p < s->n_pods; p++)
+		if (s->pod_prev[p] >= 0)
+			s->pods_after[s->n_pods_after++] = p;
+	for (int c = 0; c < s->n_pod_classes; c++)
+		if (s->class_members[c] >= 2)
+			s->pod_multi[s->n_pod_multi++] = c;
+	for (int n = 0; n < s->n_nodes; n++) {
+		if (s->node_prev[n] >= 0)
+			s->nodes_after[s->n_nodes_after++] = n;
+		if (s->node_members[n] >= 2)
+			s->node_multi[s->n_node_multi++] = n;
+	}
 }
 
 void enum_symmetry_init(struct enum_symmetry *s, int n_nodes, int n_pods,
@@ -169,6 +185,10 @@ void enum_symmetry_release(struct enum_symmetry *s)
 	free(s->node_next);
 	free(s->node_members);
 	free(s->class_members);
+	free(s->pods_after);
+	free(s->nodes_after);
+	free(s->pod_multi);
+	free(s->node_multi);
 	memset(s, 0, sizeof *s);
 }
 
@@ -209,39 +229,36 @@ static int *occupancy_buf(const struct enum_symmetry *s, int *stack)
 	return n <= OCC_STACK ? stack : xcalloc(n, sizeof(int));
 }
 
-bool enum_placement_canonical(const struct enum_symmetry *s, const int *d)
+/* Pods of each class in non-decreasing digit order. */
+static bool pods_ordered(const struct enum_symmetry *s, const int *d)
 {
-	/* pods of a class in non-decreasing digit order */
-	for (int p = 0; p < s->n_pods; p++)
-		if (s->pod_prev[p] >= 0 && d[s->pod_prev[p]] > d[p])
+	for (int i = 0; i < s->n_pods_after; i++) {
+		int p = s->pods_after[i];
+		if (d[s->pod_prev[p]] > d[p])
 			return false;
-	/* node columns of a class in non-increasing order */
-	int stack[OCC_STACK], *m = NULL;
-	bool ok = true;
-	for (int n = 0; n < s->n_nodes && ok; n++) {
-		if (s->node_prev[n] < 0)
-			continue;
-		if (!m) {
-			m = occupancy_buf(s, stack);
-			occupancy(s, d, m);
-		}
-		ok = column_cmp(s, m, s->node_prev[n], n) <= 0;
 	}
-	if (m && m != stack)
-		free(m);
-	return ok;
+	return true;
 }
 
-uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
+/* Node columns of each class in non-increasing order (M in m). */
+static bool columns_ordered(const struct enum_symmetry *s, const int *m)
 {
-	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
-	occupancy(s, d, m);
+	for (int i = 0; i < s->n_nodes_after; i++) {
+		int n = s->nodes_after[i];
+		if (column_cmp(s, m, s->node_prev[n], n) > 0)
+			return false;
+	}
+	return true;
+}
+
+/* The class size of the placement whose M is m. */
+static uint64_t size_of(const struct enum_symmetry *s, const int *m)
+{
 	uint64_t size = 1;
 	int cols = s->n_nodes + 1, k = s->n_pod_classes;
 	/* pod arrangements: n_c! / prod_k M[c][k]! (1 for a single pod) */
-	for (int c = 0; c < k; c++) {
-		if (s->class_members[c] < 2)
-			continue;
+	for (int i = 0; i < s->n_pod_multi; i++) {
+		int c = s->pod_multi[i];
 		uint64_t denom = 1;
 		for (int col = 0; col < cols; col++)
 			denom *= s->fact[m[col * k + c]];
@@ -249,9 +266,8 @@ uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
 	}
 	/* distinct column orders within each node class (1 for a single
 	 * node) */
-	for (int n = 0; n < s->n_nodes; n++) {
-		if (s->node_members[n] < 2)
-			continue;
+	for (int i = 0; i < s->n_node_multi; i++) {
+		int n = s->node_multi[i];
 		uint64_t denom = 1;
 		for (int a = n; a >= 0; a = s->node_next[a]) {
 			/* count a's column once: at its first occurrence */
@@ -268,9 +284,47 @@ uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
 		}
 		size *= s->fact[s->node_members[n]] / denom;
 	}
+	return size;
+}
+
+bool enum_placement_canonical(const struct enum_symmetry *s, const int *d)
+{
+	if (!pods_ordered(s, d))
+		return false;
+	if (s->n_nodes_after == 0)
+		return true;
+	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
+	occupancy(s, d, m);
+	bool ok = columns_ordered(s, m);
+	if (m != stack)
+		free(m);
+	return ok;
+}
+
+uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
+{
+	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
+	occupancy(s, d, m);
+	uint64_t size = size_of(s, m);
 	if (m != stack)
 		free(m);
 	return size;
+}
+
+bool enum_placement_class_of(const struct enum_symmetry *s, const int *d,
+			     uint64_t *size)
+{
+	assert(s && d && size);
+	if (!pods_ordered(s, d))
+		return false;
+	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
+	occupancy(s, d, m);
+	bool ok = columns_ordered(s, m);
+	if (ok)
+		*size = size_of(s, m);
+	if (m != stack)
+		free(m);
+	return ok;
 }
 
 /* ----------------------------------------------------- reachable states */

@@ -143,23 +143,44 @@ static void check_node_capacity(struct model_scheduler *m, int node,
 }
 
 /* Resources a cluster usually names (cpu, memory, pods, storage and a
- * few extended ones): their scratch lives on the stack, so the check
- * after every step of a long enumeration does not go through malloc. */
+ * few extended ones), and nodes of the clusters kso enumerates: their
+ * scratch lives on the stack, so the check after every step of a long
+ * enumeration does not go through malloc. */
 #define CAPACITY_STACK_RES 32
+#define CAPACITY_STACK_NODES 64
 
+/* Only nodes holding a pod this run bound can break capacity: one pass
+ * over the pods marks them, then they are checked in node order (the
+ * first breach, in node order, is the one recorded). */
 static void check_capacity(struct model_scheduler *m)
 {
 	const struct cluster *c = m->cluster;
-	int64_t stack[3 * CAPACITY_STACK_RES];
-	int64_t *buf = c->n_res <= CAPACITY_STACK_RES ? stack
-		       : xcalloc(3 * (size_t)c->n_res, sizeof *buf);
-	int64_t *asked = buf, *scratch = buf + c->n_res,
-		*requested = buf + 2 * (size_t)c->n_res;
-	for (int n = 0; n < c->n_nodes; n++)
-		if (node_has_placed(m, n, asked, scratch))
-			check_node_capacity(m, n, asked, requested);
-	if (buf != stack)
-		free(buf);
+	bool mark_stack[CAPACITY_STACK_NODES];
+	bool *mark = c->n_nodes <= CAPACITY_STACK_NODES ? mark_stack
+		     : xcalloc((size_t)c->n_nodes, sizeof *mark);
+	if (mark == mark_stack)
+		memset(mark, 0, sizeof *mark * (size_t)c->n_nodes);
+	bool any = false;
+	for (int p = 0; p < c->n_pods; p++)
+		if (m->placed[p] && m->snap.pod_node[p] >= 0) {
+			assert(m->snap.pod_node[p] < c->n_nodes);
+			mark[m->snap.pod_node[p]] = true;
+			any = true;
+		}
+	if (any) {
+		int64_t stack[3 * CAPACITY_STACK_RES];
+		int64_t *buf = c->n_res <= CAPACITY_STACK_RES ? stack
+			       : xcalloc(3 * (size_t)c->n_res, sizeof *buf);
+		int64_t *asked = buf, *scratch = buf + c->n_res,
+			*requested = buf + 2 * (size_t)c->n_res;
+		for (int n = 0; n < c->n_nodes; n++)
+			if (mark[n] && node_has_placed(m, n, asked, scratch))
+				check_node_capacity(m, n, asked, requested);
+		if (buf != stack)
+			free(buf);
+	}
+	if (mark != mark_stack)
+		free(mark);
 }
 
 /* --------------------------------------------------------- feasibility */

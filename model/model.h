@@ -125,6 +125,12 @@ bool model_queue_less(const struct cluster *c, int a, int b);
  * puts first on placement s, or -1 when there is none. */
 int model_next_pod(const struct sched_config *cfg, const struct snapshot *s);
 
+/* model_next_pod_of: model_next_pod(&s->cluster->config, s) with prof[p]
+ * = model_profile_for(s->cluster, p) for every pod, as the caller worked
+ * them out once (borrowed). */
+int model_next_pod_of(const struct snapshot *s,
+		      const struct sched_profile *const *prof);
+
 /* model_in_nominator: pod p can be held as a nominated pod by the
  * scheduler (a profile schedules it and it is not gated); only such pods
  * count as nominated pods in Filter (reference §1.5) and have their

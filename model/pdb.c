@@ -113,25 +113,47 @@ void model_pdb_allowed(const struct snapshot *s, int32_t *out)
 			: controller_allowed(s, i);
 }
 
+/* Clusters up to this many PDBs keep the budgets being spent on the
+ * stack: the split runs for every reprieve and every subset tried. */
+#define PDB_STACK 16
+
+/* Whether pod p spends a disruption of PDB b in §3.4 step 4: b selects
+ * it and does not already list it in disruptedPods. */
+static bool spends(const struct cluster *c, int b, int p)
+{
+	return model_pdb_selects(c, b, p) &&
+	       !in_disrupted(&c->pdbs[b], c->pods[p].name);
+}
+
+void model_pdb_spends(const struct cluster *c, bool *out)
+{
+	assert(c && (out || c->n_pdbs == 0 || c->n_pods == 0));
+	for (int p = 0; p < c->n_pods; p++)
+		for (int b = 0; b < c->n_pdbs; b++)
+			out[(size_t)p * (size_t)c->n_pdbs + (size_t)b] = spends(c, b, p);
+}
+
 /*
  * kube §3.4 step 4: walk the pods in MoreImportantPod order; each matching
  * PDB that does not already list the pod in disruptedPods loses one
  * allowed disruption; a pod that drives any budget below zero violates.
  */
-int model_pdb_split(const struct cluster *c, const int32_t *allowed,
-		    const int *pods, int n, bool *violating)
+int model_pdb_split_with(const struct cluster *c, const int32_t *allowed,
+			 const bool *spent, const int *pods, int n,
+			 bool *violating)
 {
 	assert(c && (pods || n == 0) && (violating || n == 0));
-	int32_t *left = xmalloc(sizeof *left * (size_t)(c->n_pdbs + 1));
+	int32_t left_stack[PDB_STACK];
+	int32_t *left = c->n_pdbs <= PDB_STACK ? left_stack
+			: xmalloc(sizeof *left * (size_t)(c->n_pdbs + 1));
 	if (c->n_pdbs)
 		memcpy(left, allowed, sizeof *left * (size_t)c->n_pdbs);
 	int count = 0;
 	for (int i = 0; i < n; i++) {
-		const struct pod *p = &c->pods[pods[i]];
 		violating[i] = false;
 		for (int b = 0; b < c->n_pdbs; b++) {
-			if (!model_pdb_selects(c, b, pods[i]) ||
-			    in_disrupted(&c->pdbs[b], p->name))
+			if (spent ? !spent[(size_t)pods[i] * (size_t)c->n_pdbs + (size_t)b]
+				  : !spends(c, b, pods[i]))
 				continue;
 			left[b]--;
 			if (left[b] < 0)
@@ -139,6 +161,13 @@ int model_pdb_split(const struct cluster *c, const int32_t *allowed,
 		}
 		count += violating[i];
 	}
-	free(left);
+	if (left != left_stack)
+		free(left);
 	return count;
+}
+
+int model_pdb_split(const struct cluster *c, const int32_t *allowed,
+		    const int *pods, int n, bool *violating)
+{
+	return model_pdb_split_with(c, allowed, NULL, pods, n, violating);
 }

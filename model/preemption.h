@@ -79,6 +79,17 @@ void model_pdb_allowed(const struct snapshot *s, int32_t *out);
 int model_pdb_split(const struct cluster *c, const int32_t *allowed,
 		    const int *pods, int n, bool *violating);
 
+/* model_pdb_spends: for every pod p and PDB b of c, whether p spends a
+ * disruption of b in model_pdb_split (b selects p and does not list it in
+ * disruptedPods) into out[p * n_pdbs + b]: a function of the cluster. */
+void model_pdb_spends(const struct cluster *c, bool *out);
+
+/* model_pdb_split_with: model_pdb_split reading model_pdb_spends(c) from
+ * spent (borrowed) instead of matching again; spent NULL: matched here. */
+int model_pdb_split_with(const struct cluster *c, const int32_t *allowed,
+			 const bool *spent, const int *pods, int n,
+			 bool *violating);
+
 /* ------------------------------------------------------------ Casualty */
 
 /* Casualty(victims): kube's candidate ordering keys (§3.5), in order. */
@@ -150,10 +161,23 @@ struct model_preemption {
 void model_preemption_init(struct model_preemption *p);
 void model_preemption_release(struct model_preemption *p);
 
-/* Knobs of kube's preemption that are random in kube. */
+struct model_cycle_memo;
+
+/* Knobs of kube's preemption that are random in kube, and what a caller
+ * may lend. */
 struct model_preempt_opts {
 	uint64_t offset_draw;      /* §3.3 offset = offset_draw % |potential|;
 				    * 0 gives kube's walk from the first node */
+	/* What a caller running several preemptions of one pod on one
+	 * placement s works out once and lends to each (borrowed; NULL:
+	 * the function computes its own):
+	 * model_pdb_allowed(s) */
+	const int32_t *pdb_allowed;
+	/* model_pdb_spends(s->cluster) */
+	const bool *pdb_spends;
+	/* a memo (cycle_memo.h) keyed on (s->cluster, prof, pod, s), with
+	 * the caches r lends borrowed if any (model_cycle_memo_borrow) */
+	struct model_cycle_memo *memo;
 };
 
 /* model_select_victims_on_node: §3.4 SelectVictimsOnNode(pod, node) on s
@@ -191,5 +215,14 @@ int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct snapshot *s, int pod,
 			  const struct model_cycle_result *r,
 			  struct model_preemption *out, struct error *err);
+
+/* model_preempt_minimal_with: model_preempt_minimal with what opts
+ * lends (pdb_allowed, pdb_spends and memo; offset_draw is kube's alone);
+ * opts may be NULL. */
+int model_preempt_minimal_with(const struct sched_profile *prof,
+			       const struct snapshot *s, int pod,
+			       const struct model_cycle_result *r,
+			       const struct model_preempt_opts *opts,
+			       struct model_preemption *out, struct error *err);
 
 #endif

@@ -148,14 +148,14 @@ static bool reprieve(struct edit *e, int q, int node,
 
 /* §3.4 steps 4-6 on the removed pods lower[0..k-1] (sorted). */
 static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
-			 const int *lower, int k, struct model_victims *out,
-			 struct model_node_verdict *v)
+			 const bool *spent, const int *lower, int k,
+			 struct model_victims *out, struct model_node_verdict *v)
 {
 	const struct cluster *c = e->cy.cluster;
 	bool viol_stack[EDIT_STACK_PODS];
 	bool *viol = k <= EDIT_STACK_PODS ? viol_stack
 		     : xmalloc(sizeof *viol * (size_t)k);
-	int n_viol = model_pdb_split(c, allowed, lower, k, viol);
+	int n_viol = model_pdb_split_with(c, allowed, spent, lower, k, viol);
 	out->pods = xmalloc(sizeof *out->pods * (size_t)k);
 	out->n = 0;
 	out->pdb_violations = 0;
@@ -185,6 +185,7 @@ static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 static enum model_code select_victims(const struct sched_profile *prof,
 				      const struct snapshot *s, int pod,
 				      int node, const int32_t *allowed,
+				      const bool *spent,
 				      struct model_victims *out,
 				      struct model_status *st,
 				      struct model_cycle_memo *memo)
@@ -222,7 +223,7 @@ static enum model_code select_victims(const struct sched_profile *prof,
 	} else {
 		/* step 3: most important first */
 		model_sort_important(c, lower, k);
-		reprieve_all(&e, node, allowed, lower, k, out, &v);
+		reprieve_all(&e, node, allowed, spent, lower, k, out, &v);
 	}
 	edit_release(&e);
 	if (lower != lower_stack)
@@ -244,7 +245,7 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 	};
 	struct model_cycle_memo memo;
 	model_cycle_memo_init(&memo, &key);
-	enum model_code code = select_victims(prof, s, pod, node, allowed, out,
+	enum model_code code = select_victims(prof, s, pod, node, allowed, NULL, out,
 					      st, &memo);
 	model_cycle_memo_release(&memo);
 	return code;
@@ -274,6 +275,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Distinct reasons up to this many (a reason per filter and node of an
+ * enumerated universe) and lines up to this many bytes keep fit_message's
+ * scratch on the stack. */
+#define FIT_STACK_REASONS 64
+#define FIT_STACK_TEXT 4096
+
 /* FitError.Error() for the statuses preemption recorded: "0/N nodes are
  * available: " + sorted "COUNT REASON" histogram joined by ", " + ".",
  * where N is the number of nodes with a status (kube: len(nodeToStatusMap),
@@ -286,8 +293,14 @@ static char *fit_message(int n_nodes, const struct model_status *st,
 		cap += has[n] ? st[n].n_reasons : 0;
 		with_status += has[n];
 	}
-	const char **reason = xmalloc(sizeof *reason * (size_t)(cap + 1));
-	int *count = xmalloc(sizeof *count * (size_t)(cap + 1));
+	const char *reason_stack[FIT_STACK_REASONS];
+	int count_stack[FIT_STACK_REASONS];
+	char *line_stack[FIT_STACK_REASONS];
+	bool small = cap < FIT_STACK_REASONS;
+	const char **reason = small ? reason_stack
+		: xmalloc(sizeof *reason * (size_t)(cap + 1));
+	int *count = small ? count_stack
+		: xmalloc(sizeof *count * (size_t)(cap + 1));
 	int u = 0;
 	for (int n = 0; n < n_nodes; n++)
 		for (int i = 0; has[n] && i < st[n].n_reasons; i++) {
@@ -300,16 +313,27 @@ static char *fit_message(int n_nodes, const struct model_status *st,
 			}
 			count[j]++;
 		}
-	char **line = xmalloc(sizeof *line * (size_t)(u + 1));
-	size_t total = 0;
+	/* every line "%d %s" in one block: its length first */
+	size_t len_stack[FIT_STACK_REASONS];
+	size_t *len = small ? len_stack : xmalloc(sizeof *len * (size_t)(u + 1));
+	size_t text = 0;
 	for (int j = 0; j < u; j++) {
-		/* "%d %s" */
-		size_t n = strlen(reason[j]);
-		line[j] = xmalloc(n + 16);
+		len[j] = strlen(reason[j]);
+		text += len[j] + 16;
+	}
+	char text_stack[FIT_STACK_TEXT];
+	char *block = text <= sizeof text_stack ? text_stack : xmalloc(text + 1);
+	char **line = small ? line_stack
+		: xmalloc(sizeof *line * (size_t)(u + 1));
+	size_t total = 0, at = 0;
+	for (int j = 0; j < u; j++) {
+		line[j] = block + at;
 		size_t k = decimal(line[j], count[j]);
 		line[j][k++] = ' ';
-		memcpy(line[j] + k, reason[j], n + 1);
-		total += k + n + 2;   /* with the ", " or " " before it */
+		memcpy(line[j] + k, reason[j], len[j] + 1);
+		len[j] += k;                /* now the line's length */
+		at += len[j] + 1;
+		total += len[j] + 2;        /* with the ", " or " " before it */
 	}
 	qsort(line, (size_t)u, sizeof *line, cmp_str);
 
@@ -322,20 +346,24 @@ static char *fit_message(int n_nodes, const struct model_status *st,
 	memcpy(buf + k, head, sizeof head - 1);
 	k += sizeof head - 1;
 	for (int j = 0; j < u; j++) {
-		const char *sep = j ? ", " : " ";
-		size_t ns = strlen(sep), nl = strlen(line[j]);
-		memcpy(buf + k, sep, ns);
-		k += ns;
+		if (j)
+			buf[k++] = ',';
+		buf[k++] = ' ';
+		size_t nl = strlen(line[j]);
 		memcpy(buf + k, line[j], nl);
 		k += nl;
-		free(line[j]);
 	}
 	if (u > 0)
 		buf[k++] = '.';
 	buf[k] = '\0';
-	free(line);
-	free(count);
-	free(reason);
+	if (block != text_stack)
+		free(block);
+	if (!small) {
+		free(len);
+		free(line);
+		free(count);
+		free(reason);
+	}
 	return buf;
 }
 
@@ -362,6 +390,11 @@ static int32_t num_candidates(const struct sched_profile *prof, int32_t n)
 	return k;
 }
 
+/* Clusters up to this many nodes (every enumerated universe) keep the
+ * walk's lists and statuses on the stack: the walk runs for every failed
+ * cycle the enumerator checks. */
+#define DRY_STACK_NODES 16
+
 /* The walk's state: candidate lists and the statuses of failed nodes. */
 struct dry_run {
 	struct model_victims *nonviolating, *violating;
@@ -369,12 +402,27 @@ struct dry_run {
 	struct model_status *status;   /* [n_nodes] */
 	bool *has_status;              /* [n_nodes] */
 	const char *error;             /* first Error status, if any */
+	struct model_victims nonviolating_stack[DRY_STACK_NODES];
+	struct model_victims violating_stack[DRY_STACK_NODES];
+	struct model_status status_stack[DRY_STACK_NODES];
+	bool has_status_stack[DRY_STACK_NODES];
 };
 
+/* cap <= n_nodes (numCandidates of at most every node). */
 static void dry_run_init(struct dry_run *d, int n_nodes, int cap)
 {
-	memset(d, 0, sizeof *d);
+	assert(cap <= n_nodes || n_nodes == 0);
+	d->n_nonviolating = d->n_violating = 0;
+	d->error = NULL;
 	d->cap = cap;
+	if (n_nodes <= DRY_STACK_NODES) {
+		d->nonviolating = d->nonviolating_stack;
+		d->violating = d->violating_stack;
+		d->status = d->status_stack;
+		d->has_status = d->has_status_stack;
+		memset(d->has_status, 0, sizeof *d->has_status * (size_t)n_nodes);
+		return;
+	}
 	d->nonviolating = xmalloc(sizeof *d->nonviolating * (size_t)cap);
 	d->violating = xmalloc(sizeof *d->violating * (size_t)cap);
 	d->status = xmalloc(sizeof *d->status * (size_t)n_nodes);
@@ -383,6 +431,8 @@ static void dry_run_init(struct dry_run *d, int n_nodes, int cap)
 
 static void dry_run_release(struct dry_run *d)
 {
+	if (d->status == d->status_stack)
+		return;
 	free(d->nonviolating);
 	free(d->violating);
 	free(d->status);
@@ -404,12 +454,13 @@ static void dry_run_add(struct dry_run *d, struct model_victims *v)
 /* §3.3 checkNode for one potential node. */
 static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
 			 const struct snapshot *s, int pod, int node,
-			 const int32_t *allowed, struct model_cycle_memo *memo)
+			 const int32_t *allowed, const bool *spent,
+			 struct model_cycle_memo *memo)
 {
 	struct model_victims v;
 	struct model_status st;
-	enum model_code code = select_victims(prof, s, pod, node, allowed, &v,
-					      &st, memo);
+	enum model_code code = select_victims(prof, s, pod, node, allowed,
+					      spent, &v, &st, memo);
 	if (code == MODEL_SUCCESS && v.n > 0) {
 		dry_run_add(d, &v);
 		return;
@@ -434,26 +485,31 @@ static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
 static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 		    const struct snapshot *s, int pod, const int *potential,
 		    int n, uint64_t offset_draw, const int32_t *allowed,
-		    const struct model_cycle_result *r)
+		    const bool *spent, const struct model_cycle_result *r,
+		    struct model_cycle_memo *lent)
 {
 	int offset = (int)(offset_draw % (uint64_t)n);
 	int32_t want = num_candidates(prof, n);
 	/* every dry-run cycle has s as base: one memo serves them all */
-	struct model_cycle key = {
-		.cluster = s->cluster, .profile = prof, .pod = pod, .base = s,
-		.view = s,
-	};
-	struct model_cycle_memo memo;
-	model_cycle_memo_init(&memo, &key);
-	model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
+	struct model_cycle_memo own, *memo = lent;
+	if (!memo) {
+		struct model_cycle key = {
+			.cluster = s->cluster, .profile = prof, .pod = pod,
+			.base = s, .view = s,
+		};
+		model_cycle_memo_init(&own, &key);
+		model_cycle_memo_borrow(&own, r->spread_cache, r->pod_table);
+		memo = &own;
+	}
 	for (int i = 0; i < n; i++) {
 		dry_run_node(d, prof, s, pod, potential[(offset + i) % n],
-			     allowed, &memo);
+			     allowed, spent, memo);
 		if (d->n_nonviolating > 0 &&
 		    d->n_nonviolating + d->n_violating >= want)
 			break;
 	}
-	model_cycle_memo_release(&memo);
+	if (memo == &own)
+		model_cycle_memo_release(&own);
 }
 
 /* §3.5 pickOneNodeForPreemption: the candidate of least Casualty; the
@@ -550,7 +606,9 @@ int model_preempt_kube(const struct sched_profile *prof,
 		return 0;
 	}
 
-	int *potential = xmalloc(sizeof *potential * (size_t)(c->n_nodes + 1));
+	int potential_stack[DRY_STACK_NODES];
+	int *potential = c->n_nodes <= DRY_STACK_NODES ? potential_stack
+		: xmalloc(sizeof *potential * (size_t)(c->n_nodes + 1));
 	int np = model_preemption_potential(r, potential);
 	struct dry_run d;
 	dry_run_init(&d, c->n_nodes, np > 0 ? num_candidates(prof, np) : 1);
@@ -564,18 +622,28 @@ int model_preempt_kube(const struct sched_profile *prof,
 		d.has_status[n] = true;
 	}
 	if (np > 0) {
-		int32_t *allowed =
-			xmalloc(sizeof *allowed * (size_t)(c->n_pdbs + 1));
-		model_pdb_allowed(s, allowed);
+		int32_t allowed_stack[DRY_STACK_NODES];
+		int32_t *own = NULL;
+		const int32_t *allowed = opts ? opts->pdb_allowed : NULL;
+		if (!allowed) {
+			own = c->n_pdbs <= DRY_STACK_NODES ? allowed_stack
+				: xmalloc(sizeof *own * (size_t)(c->n_pdbs + 1));
+			model_pdb_allowed(s, own);
+			allowed = own;
+		}
 		dry_run(&d, prof, s, pod, potential, np,
-			opts ? opts->offset_draw : 0, allowed, r);
-		free(allowed);
+			opts ? opts->offset_draw : 0, allowed,
+			opts ? opts->pdb_spends : NULL, r,
+			opts ? opts->memo : NULL);
+		if (own && own != allowed_stack)
+			free(own);
 	}
 	if (d.n_nonviolating + d.n_violating > 0)
 		choose(out, s, pod, &d);
 	else
 		no_candidate(out, c->n_nodes, &d);
 	dry_run_release(&d);
-	free(potential);
+	if (potential != potential_stack)
+		free(potential);
 	return 0;
 }

@@ -53,8 +53,8 @@ struct subset {
 };
 
 static void subset_of(const struct cluster *c, const int32_t *allowed,
-		      const int *jeopardy, int k, uint32_t mask,
-		      struct subset *sub)
+		      const bool *spent, const int *jeopardy, int k,
+		      uint32_t mask, struct subset *sub)
 {
 	sub->n = 0;
 	for (int i = 0; i < k; i++)
@@ -63,8 +63,8 @@ static void subset_of(const struct cluster *c, const int32_t *allowed,
 	memcpy(sub->sorted, sub->pods, sizeof sub->pods[0] * (size_t)sub->n);
 	model_sort_important(c, sub->sorted, sub->n);
 	bool viol[MODEL_MINIMAL_MAX_VICTIMS];
-	sub->pdb_violations = model_pdb_split(c, allowed, sub->sorted, sub->n,
-					      viol);
+	sub->pdb_violations = model_pdb_split_with(c, allowed, spent,
+						   sub->sorted, sub->n, viol);
 	model_casualty_of(c, sub->sorted, sub->n, sub->pdb_violations,
 			  &sub->casualty);
 }
@@ -113,13 +113,13 @@ static bool feasible_without(const struct sched_profile *prof,
 static void search_node(const struct sched_profile *prof,
 			const struct snapshot *s, struct snapshot *view,
 			int pod, int node, const int *jeopardy, int k,
-			const int32_t *allowed, struct best *b,
-			struct model_cycle_memo *memo)
+			const int32_t *allowed, const bool *spent,
+			struct best *b, struct model_cycle_memo *memo)
 {
 	struct model_node_verdict v;
 	struct subset sub;
 	for (uint32_t mask = 1; mask < (1u << k); mask++) {
-		subset_of(s->cluster, allowed, jeopardy, k, mask, &sub);
+		subset_of(s->cluster, allowed, spent, jeopardy, k, mask, &sub);
 		if (!beats(b, node, &sub) ||
 		    !feasible_without(prof, s, view, pod, node, &sub, &v, memo))
 			continue;
@@ -182,6 +182,15 @@ int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct model_cycle_result *r,
 			  struct model_preemption *out, struct error *err)
 {
+	return model_preempt_minimal_with(prof, s, pod, r, NULL, out, err);
+}
+
+int model_preempt_minimal_with(const struct sched_profile *prof,
+			       const struct snapshot *s, int pod,
+			       const struct model_cycle_result *r,
+			       const struct model_preempt_opts *opts,
+			       struct model_preemption *out, struct error *err)
+{
 	assert(prof && s && s->cluster && r && out && err);
 	const struct cluster *c = s->cluster;
 	out->eligible = !c->pods[pod].preempt_never;
@@ -194,9 +203,14 @@ int model_preempt_minimal(const struct sched_profile *prof,
 	int rc = too_many(s, pod, potential, np, jeopardy, err);
 	if (rc == 0) {
 		int32_t allowed_stack[MINIMAL_STACK];
-		int32_t *allowed = c->n_pdbs < MINIMAL_STACK ? allowed_stack
-			: xmalloc(sizeof *allowed * (size_t)(c->n_pdbs + 1));
-		model_pdb_allowed(s, allowed);
+		int32_t *own = NULL;
+		const int32_t *allowed = opts ? opts->pdb_allowed : NULL;
+		if (!allowed) {
+			own = c->n_pdbs < MINIMAL_STACK ? allowed_stack
+				: xmalloc(sizeof *own * (size_t)(c->n_pdbs + 1));
+			model_pdb_allowed(s, own);
+			allowed = own;
+		}
 		int32_t pod_node_stack[MINIMAL_STACK], nominated_stack[MINIMAL_STACK];
 		struct snapshot view;
 		if (c->n_pods <= MINIMAL_STACK) {
@@ -208,24 +222,30 @@ int model_preempt_minimal(const struct sched_profile *prof,
 			snapshot_clone(&view, s);
 		}
 		/* every subset's cycle has s as base: one memo serves them all */
-		struct model_cycle key = {
-			.cluster = c, .profile = prof, .pod = pod, .base = s,
-			.view = s,
-		};
-		struct model_cycle_memo memo;
-		model_cycle_memo_init(&memo, &key);
-		model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
+		struct model_cycle_memo own_memo, *memo = opts ? opts->memo : NULL;
+		if (!memo) {
+			struct model_cycle key = {
+				.cluster = c, .profile = prof, .pod = pod,
+				.base = s, .view = s,
+			};
+			model_cycle_memo_init(&own_memo, &key);
+			model_cycle_memo_borrow(&own_memo, r->spread_cache,
+						r->pod_table);
+			memo = &own_memo;
+		}
 		struct best b = {.found = false, .node = -1};
 		for (int i = 0; i < np; i++) {
 			int k = model_jeopardy(s, pod, potential[i], jeopardy);
 			search_node(prof, s, &view, pod, potential[i],
-				    jeopardy, k, allowed, &b, &memo);
+				    jeopardy, k, allowed,
+				    opts ? opts->pdb_spends : NULL, &b, memo);
 		}
-		model_cycle_memo_release(&memo);
+		if (memo == &own_memo)
+			model_cycle_memo_release(&own_memo);
 		if (view.pod_node != pod_node_stack)
 			snapshot_release(&view);
-		if (allowed != allowed_stack)
-			free(allowed);
+		if (own && own != allowed_stack)
+			free(own);
 		set_result(out, c, &b);
 	}
 	if (jeopardy != jeopardy_stack)

@@ -60,6 +60,24 @@ int model_next_pod(const struct sched_config *cfg, const struct snapshot *s)
 	return best;
 }
 
+int model_next_pod_of(const struct snapshot *s,
+		      const struct sched_profile *const *prof)
+{
+	assert(s && s->cluster && prof);
+	const struct cluster *c = s->cluster;
+	int best = -1;
+	for (int p = 0; p < c->n_pods; p++) {
+		const struct pod *pod = &c->pods[p];
+		/* queue_eligible with the profile looked up already */
+		if (s->pod_node[p] != SNAP_PENDING || pod->n_gates != 0 ||
+		    pod->deletion.has || !prof[p])
+			continue;
+		if (best < 0 || model_queue_less(c, p, best))
+			best = p;
+	}
+	return best;
+}
+
 /* The nominator only holds pods of this scheduler's queue: the informer
  * handler queues only pending pods some profile is responsible for
  * (responsibleForPod), and PriorityQueue.Add returns before

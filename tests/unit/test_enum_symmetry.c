@@ -237,8 +237,8 @@ static void brute_force_orbits(void)
 		for (int p = 0; p < pods; p++)
 			raw *= nodes + 1;
 		bool seen[1024];
-		int reps_in_orbit_bad = 0, size_bad = 0;
-		uint64_t total = 0;
+		int reps_in_orbit_bad = 0, size_bad = 0, of_bad = 0;
+		uint64_t total = 0, of_total = 0;
 		for (int i = 0; i < raw; i++) {
 			int d[BF_MAX], out[BF_MAX];
 			bool used[BF_MAX] = {0};
@@ -260,10 +260,19 @@ static void brute_force_orbits(void)
 			size_bad += enum_placement_class_size(&s, d) != orbit;
 			if (enum_placement_canonical(&s, d))
 				total += enum_placement_class_size(&s, d);
+			/* the one-pass form: representative iff canonical,
+			 * and then the brute-force orbit size */
+			uint64_t w = 0;
+			bool rep = enum_placement_class_of(&s, d, &w);
+			of_bad += rep != enum_placement_canonical(&s, d) ||
+				  (rep && w != orbit) || (!rep && w != 0);
+			of_total += rep ? w : 0;
 		}
 		CHECK_EQ(reps_in_orbit_bad, 0);
 		CHECK_EQ(size_bad, 0);
 		CHECK_EQ(total, raw);
+		CHECK_EQ(of_bad, 0);
+		CHECK_EQ(of_total, raw);
 		enum_symmetry_release(&s);
 	}
 }

@@ -11,6 +11,7 @@
  */
 #include "build.h"
 #include "check.h"
+#include "../../model/cycle_memo.h"
 
 #include "../../model/model.h"
 #include "../../model/preemption.h"
@@ -208,6 +209,22 @@ static void test_pdb_accounting(void)
 	c.pdbs[given].n_disrupted_pods = 1;
 	CHECK_EQ(model_pdb_split(&c, allowed, v, 2, viol), 1);
 	CHECK(viol[1]);
+	/* The same from the table of who spends what: given is not spent
+	 * by w1 (disrupted) nor by bare (no labels); computed by w1-w3. */
+	bool spends[4 * 2];
+	model_pdb_spends(&c, spends);
+	CHECK(!spends[w1 * 2 + given] && spends[w2 * 2 + given] &&
+	      spends[w3 * 2 + given] && !spends[bare * 2 + given]);
+	CHECK(spends[w1 * 2 + computed] && spends[w2 * 2 + computed] &&
+	      spends[w3 * 2 + computed] && !spends[bare * 2 + computed]);
+	bool viol2[2] = {false, false};
+	CHECK_EQ(model_pdb_split_with(&c, allowed, spends, v, 2, viol2), 1);
+	CHECK(!viol2[0] && viol2[1]);
+	/* w2 first: w2 takes both to 0, w1 takes computed to -1 */
+	int v2[] = {w2, w1};
+	CHECK_EQ(model_pdb_split_with(&c, allowed, spends, v2, 2, viol2), 1);
+	CHECK(!viol2[0] && viol2[1]);
+	CHECK_EQ(model_pdb_split(&c, allowed, v2, 2, viol), 1);
 	/* An empty selector {} matches nothing for the scheduler. */
 	c.pdbs[given].selector.match_labels.n = 0;
 	CHECK(!model_pdb_selects(&c, given, w1));
@@ -350,6 +367,44 @@ static void test_pdb_node_choice(void)
 	CHECK_EQ(m.chosen.casualty.pdb_violations, 0);
 	model_preemption_release(&k);
 	model_preemption_release(&m);
+
+	/* Budgets lent by the caller are the ones used: lending the
+	 * computed {0} gives the same answers; lending {1} makes evicting a
+	 * no violation, so both candidates tie and n1 (first in the list /
+	 * the earlier node) wins, with n2 as kube's tie.  A memo lent to
+	 * both (odd rounds) changes nothing. */
+	for (int round = 0; round < 4; round++) {
+		int lend = round / 2;
+		int32_t allowed[1] = {lend};
+		struct model_cycle_result r;
+		model_cycle_result_init(&r, &c);
+		model_schedule_cycle(&c.config.profiles[0], &s, p, &r);
+		struct model_cycle key = {
+			.cluster = &c, .profile = &c.config.profiles[0], .pod = p,
+			.base = &s, .view = &s,
+		};
+		struct model_cycle_memo memo;
+		model_cycle_memo_init(&memo, &key);
+		struct model_preempt_opts o = {
+			.pdb_allowed = allowed, .memo = round % 2 ? &memo : NULL,
+		};
+		model_preemption_init(&k);
+		model_preempt_kube(&c.config.profiles[0], &s, p, &r, &o, &k);
+		model_preemption_init(&m);
+		error_init(&err);
+		CHECK_EQ(model_preempt_minimal_with(&c.config.profiles[0], &s, p,
+						    &r, &o, &m, &err), 0);
+		CHECK_EQ(k.node, lend ? 0 : n2);
+		CHECK_EQ(k.chosen.pods[0], lend ? a : b);
+		CHECK_EQ(k.n_ties, lend);
+		CHECK_EQ(k.chosen.pdb_violations, 0);
+		CHECK_EQ(m.node, lend ? 0 : n2);
+		CHECK_EQ(m.chosen.casualty.pdb_violations, 0);
+		model_preemption_release(&k);
+		model_preemption_release(&m);
+		model_cycle_memo_release(&memo);
+		model_cycle_result_release(&r);
+	}
 
 	c.n_pdbs = 0;
 	kube(&c, &s, p, &k);
@@ -704,6 +759,51 @@ static void test_invariants_detect(void)
 	cluster_release(&c);
 }
 
+/* model_next_pod_of (profiles looked up by the caller) against
+ * model_next_pod on every placement of five pods on two nodes: one pod
+ * of an unknown scheduler, one gated, one being deleted never go first;
+ * of the rest the highest priority, then manifest order. */
+static void test_next_pod_of(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "8");
+	node(&c, "n2", "8");
+	int lo = pod(&c, "lo", "", 1, "1", 0);
+	int hi = pod(&c, "hi", "", 5, "1", 0);
+	int other = pod(&c, "other", "", 9, "1", 0);
+	int gated = pod(&c, "gated", "", 9, "1", 0);
+	int gone = pod(&c, "gone", "", 9, "1", 0);
+	int hi2 = pod(&c, "hi2", "", 5, "1", 0);
+	c.pods[other].scheduler_name = "someone-else";
+	c.pods[gated].n_gates = 1;
+	c.pods[gone].deletion.has = true;
+	const struct sched_profile *prof[6];
+	for (int p = 0; p < c.n_pods; p++)
+		prof[p] = model_profile_for(&c, p);
+	CHECK(prof[other] == NULL);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	/* all pending: hi (5) before hi2 (5, later in the manifest) */
+	CHECK_EQ(model_next_pod_of(&s, prof), hi);
+	s.pod_node[hi] = 0;
+	CHECK_EQ(model_next_pod_of(&s, prof), hi2);
+	int bad = 0, n = 0;
+	for (int index = 0; index < 729; index++) {
+		for (int p = 0, i = index; p < c.n_pods; p++, i /= 3)
+			s.pod_node[p] = i % 3 ? i % 3 - 1 : SNAP_PENDING;
+		int want = model_next_pod(&c.config, &s);
+		bad += model_next_pod_of(&s, prof) != want;
+		n += want == lo;
+	}
+	CHECK_EQ(bad, 0);
+	/* lo goes first exactly when it is pending and hi, hi2 are bound:
+	 * 3^3 placements of the other three times 2 * 2 */
+	CHECK_EQ(n, 27 * 4);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
 int main(void)
 {
 	test_jeopardy();
@@ -722,5 +822,6 @@ int main(void)
 	test_scheduler_loop();
 	test_scheduler_preempts();
 	test_invariants_detect();
+	test_next_pod_of();
 	return check_done("test_preemption");
 }

@@ -68,6 +68,9 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 		x->hard_memo = xcalloc((size_t)states * (size_t)x->c->n_pods, 1);
 	oracle_init(&x->oracle, &x->snap);
 	x->oracle.all_nodes = true;
+	/* compare() and the store read the oracle's decisions, never its
+	 * statuses or messages: no need to write them */
+	x->oracle.quiet = true;
 	model_cycle_result_init(&x->mr, x->c);
 	model_cycle_result_init(&x->orr, x->c);
 	/* keyed on the context's cluster, which outlives the cache */

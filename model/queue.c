@@ -39,14 +39,21 @@ const struct sched_profile *model_profile_for(const struct cluster *c, int p)
 	return config_find_profile(&c->config, c->pods[p].scheduler_name);
 }
 
+/* kube §1.2, without the profile: the pod is pending, not gated and not
+ * being deleted. */
+static bool queue_waiting(const struct snapshot *s, int p)
+{
+	const struct pod *pod = &s->cluster->pods[p];
+	return s->pod_node[p] == SNAP_PENDING && pod->n_gates == 0 &&
+	       !pod->deletion.has;
+}
+
 /* kube §1.2: the pod is in activeQ and Pop would schedule it. */
 static bool queue_eligible(const struct sched_config *cfg,
 			   const struct snapshot *s, int p)
 {
-	const struct pod *pod = &s->cluster->pods[p];
-	return s->pod_node[p] == SNAP_PENDING && pod->n_gates == 0 &&
-	       !pod->deletion.has &&
-	       config_find_profile(cfg, pod->scheduler_name) != NULL;
+	return queue_waiting(s, p) &&
+	       config_find_profile(cfg, s->cluster->pods[p].scheduler_name) != NULL;
 }
 
 int model_next_pod(const struct sched_config *cfg, const struct snapshot *s)
@@ -66,15 +73,11 @@ int model_next_pod_of(const struct snapshot *s,
 	assert(s && s->cluster && prof);
 	const struct cluster *c = s->cluster;
 	int best = -1;
-	for (int p = 0; p < c->n_pods; p++) {
-		const struct pod *pod = &c->pods[p];
-		/* queue_eligible with the profile looked up already */
-		if (s->pod_node[p] != SNAP_PENDING || pod->n_gates != 0 ||
-		    pod->deletion.has || !prof[p])
-			continue;
-		if (best < 0 || model_queue_less(c, p, best))
+	/* queue_eligible with the profile looked up already */
+	for (int p = 0; p < c->n_pods; p++)
+		if (prof[p] && queue_waiting(s, p) &&
+		    (best < 0 || model_queue_less(c, p, best)))
 			best = p;
-	}
 	return best;
 }
 

@@ -394,6 +394,8 @@ static int32_t num_candidates(const struct sched_profile *prof, int32_t n)
  * walk's lists and statuses on the stack: the walk runs for every failed
  * cycle the enumerator checks. */
 #define DRY_STACK_NODES 16
+/* ... and PDBs up to this many keep their budgets there too. */
+#define DRY_STACK_PDBS 16
 
 /* The walk's state: candidate lists and the statuses of failed nodes. */
 struct dry_run {
@@ -622,11 +624,11 @@ int model_preempt_kube(const struct sched_profile *prof,
 		d.has_status[n] = true;
 	}
 	if (np > 0) {
-		int32_t allowed_stack[DRY_STACK_NODES];
+		int32_t allowed_stack[DRY_STACK_PDBS];
 		int32_t *own = NULL;
 		const int32_t *allowed = opts ? opts->pdb_allowed : NULL;
 		if (!allowed) {
-			own = c->n_pdbs <= DRY_STACK_NODES ? allowed_stack
+			own = c->n_pdbs <= DRY_STACK_PDBS ? allowed_stack
 				: xmalloc(sizeof *own * (size_t)(c->n_pdbs + 1));
 			model_pdb_allowed(s, own);
 			allowed = own;

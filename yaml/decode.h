@@ -47,8 +47,17 @@ struct yaml_dec {
 	struct arena *a;               /* &c->arena */
 	struct error *err;
 	const char *file;              /* current file name, in the arena */
-	char path[YAML_PATH_MAX];      /* field path of the current value */
-	size_t path_len;
+	/* field path of the current value, as the keys and indexes entered
+	 * (rendered by yd_path only when an error or a List item needs the
+	 * text: the decoders enter a field for every value they read).  A
+	 * key points into the tree or a literal, alive while entered.  Only
+	 * the first YAML_PATH_MAX are kept: every later one starts with '.'
+	 * or '[', so the rendered path is full before them. */
+	struct yd_seg {
+		const char *key;       /* NULL: "[index]" */
+		int index;
+	} seg[YAML_PATH_MAX];
+	size_t depth;                  /* entered, possibly > YAML_PATH_MAX */
 
 	/* objects decoded by this load, copied into c on success */
 	struct yaml_vec nodes;         /* struct node */
@@ -79,10 +88,15 @@ int yaml_decode_docs(struct yaml_dec *d, const struct ydoc_set *set);
 /* --------------------------------------------------- decode_scalar.c */
 
 /* Field path: yd_enter/yd_index append ".key" / "[i]" and return the
- * previous length, which yd_leave restores. */
+ * previous depth, which yd_leave restores.  key is borrowed until left. */
 size_t yd_enter(struct yaml_dec *d, const char *key);
 size_t yd_index(struct yaml_dec *d, int i);
 void yd_leave(struct yaml_dec *d, size_t mark);
+
+/* yd_path: the field path as text into out[YAML_PATH_MAX], "" at the
+ * top, truncated to YAML_PATH_MAX - 1 bytes as snprintf would; returns
+ * its length. */
+size_t yd_path(const struct yaml_dec *d, char out[YAML_PATH_MAX]);
 
 /* yd_fail: records "FILE:LINE:COL: MESSAGE (path)" at node n (n may be NULL:
  * then line 0); returns -1. */

@@ -63,30 +63,6 @@ size_t yd_path(const struct yaml_dec *d, char out[YAML_PATH_MAX])
 	return len;
 }
 
-size_t yd_enter(struct yaml_dec *d, const char *key)
-{
-	assert(d && key);
-	size_t mark = d->depth++;
-	if (mark < YAML_PATH_MAX)
-		d->seg[mark] = (struct yd_seg){key, 0};
-	return mark;
-}
-
-size_t yd_index(struct yaml_dec *d, int i)
-{
-	assert(d);
-	size_t mark = d->depth++;
-	if (mark < YAML_PATH_MAX)
-		d->seg[mark] = (struct yd_seg){NULL, i};
-	return mark;
-}
-
-void yd_leave(struct yaml_dec *d, size_t mark)
-{
-	assert(d && mark <= d->depth);
-	d->depth = mark;
-}
-
 static int yd_vfail(struct yaml_dec *d, const struct ynode *n,
 		    const char *fmt, va_list ap)
 {
@@ -116,14 +92,6 @@ int yd_fail_key(struct yaml_dec *d, const struct ynode *n, const char *key,
 	va_end(ap);
 	yd_leave(d, mark);
 	return -1;
-}
-
-const struct ynode *yd_get(const struct ynode *m, const char *key)
-{
-	const struct ynode *v = ynode_get(m, key);
-	if (!v || ynode_is_null(v))
-		return NULL;
-	return v;
 }
 
 struct source_pos yd_pos(const struct yaml_dec *d, const struct ynode *n)

@@ -12,12 +12,10 @@
 #include <string.h>
 
 #define ARENA_MIN_BLOCK (64 * 1024)
-#define ARENA_ALIGN 16
 
 struct arena_block {
 	struct arena_block *next;   /* older block */
 	size_t size;                /* usable bytes in data[] */
-	size_t used;                /* bytes handed out from data[] */
 	_Alignas(ARENA_ALIGN) unsigned char data[];
 };
 
@@ -31,6 +29,7 @@ void arena_init(struct arena *a)
 {
 	assert(a);
 	a->head = NULL;
+	a->next = a->limit = NULL;
 	a->total = 0;
 }
 
@@ -44,6 +43,7 @@ void arena_release(struct arena *a)
 		b = next;
 	}
 	a->head = NULL;
+	a->next = a->limit = NULL;
 	a->total = 0;
 }
 
@@ -60,33 +60,26 @@ static struct arena_block *arena_grow(struct arena *a, size_t n)
 	if (!b)
 		arena_oom(n);
 	b->size = size;
-	b->used = 0;
 	b->next = a->head;
 	a->head = b;
+	a->next = b->data;
+	a->limit = b->data + size;
 	return b;
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+void *arena_alloc_slow(struct arena *a, size_t n)
 {
 	assert(a);
 	size_t rounded = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	if (rounded < n)
 		arena_oom(n);
-	struct arena_block *b = a->head;
-	if (!b || b->size - b->used < rounded)
-		b = arena_grow(a, rounded);
-	void *p = b->data + b->used;
-	b->used += rounded;
+	if (!a->next || (size_t)(a->limit - a->next) < rounded)
+		arena_grow(a, rounded);
+	void *p = a->next;
+	a->next += rounded;
 	a->total += rounded;
 	memset(p, 0, n);
 	return p;
-}
-
-void *arena_array(struct arena *a, size_t count, size_t size)
-{
-	if (size && count > SIZE_MAX / size)
-		arena_oom(SIZE_MAX);
-	return arena_alloc(a, count * size);
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)

@@ -10,11 +10,16 @@
 #define KSO_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 struct arena_block;
 
 struct arena {
 	struct arena_block *head;   /* newest block; older blocks chained behind */
+	/* the free part of head's data: [next, limit); both NULL before the
+	 * first block.  Kept here so the common allocation is inline. */
+	unsigned char *next, *limit;
 	size_t total;               /* bytes handed out, for memory reports */
 };
 
@@ -24,12 +29,36 @@ void arena_init(struct arena *a);
 /* arena_release: frees every block; the arena is empty (re-usable) after. */
 void arena_release(struct arena *a);
 
+#define ARENA_ALIGN 16
+
+/* arena_alloc_slow: arena_alloc when head lacks the room (or n
+ * overflows): a new block.  Only for arena_alloc's inline path. */
+void *arena_alloc_slow(struct arena *a, size_t n);
+
 /* arena_alloc: n zeroed bytes, aligned for any type, owned by the arena.
- * Aborts the process on out-of-memory. n may be 0 (returns a valid pointer). */
-void *arena_alloc(struct arena *a, size_t n);
+ * Aborts the process on out-of-memory. n may be 0 (returns a valid pointer).
+ * Inline: the loaders and the oracle allocate many small pieces. */
+static inline void *arena_alloc(struct arena *a, size_t n)
+{
+	size_t rounded = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (a->next && rounded >= n &&
+	    (size_t)(a->limit - a->next) >= rounded) {
+		void *p = a->next;
+		a->next += rounded;
+		a->total += rounded;
+		memset(p, 0, n);
+		return p;
+	}
+	return arena_alloc_slow(a, n);
+}
 
 /* arena_array: zeroed array of count elements of size each; overflow-checked. */
-void *arena_array(struct arena *a, size_t count, size_t size);
+static inline void *arena_array(struct arena *a, size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		return arena_alloc_slow(a, SIZE_MAX);   /* aborts */
+	return arena_alloc(a, count * size);
+}
 
 /* arena_strndup / arena_strdup: NUL-terminated copy owned by the arena. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);

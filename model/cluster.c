@@ -179,12 +179,17 @@ int cluster_find_namespace(const struct cluster *c, const char *name)
 /* The four well-known names are always present (index < RES_FIRST_OTHER),
  * whether or not an object uses them.  The scores ask for the profile's
  * names, which are the same string literals as these (the linker merges
- * equal literals), so the address is compared before the text. */
+ * equal literals), so the addresses are scanned before the texts: the
+ * names are distinct (yaml_res_intern adds a name only when absent), so
+ * an address match is the one index a text match would find. */
 int cluster_res_index(const struct cluster *c, const char *name)
 {
 	assert(c && name);
 	for (int i = 0; i < c->n_res; i++)
-		if (c->res_names[i] == name || strcmp(c->res_names[i], name) == 0)
+		if (c->res_names[i] == name)
+			return i;
+	for (int i = 0; i < c->n_res; i++)
+		if (strcmp(c->res_names[i], name) == 0)
 			return i;
 	return -1;
 }

@@ -15,6 +15,7 @@
 #ifndef KSO_YAML_DECODE_H
 #define KSO_YAML_DECODE_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -47,8 +48,6 @@ struct yaml_dec {
 	struct arena *a;               /* &c->arena */
 	struct error *err;
 	const char *file;              /* current file name, in the arena */
-	char path[YAML_PATH_MAX];      /* field path of the current value */
-	size_t path_len;
 
 	/* objects decoded by this load, copied into c on success */
 	struct yaml_vec nodes;         /* struct node */
@@ -59,6 +58,18 @@ struct yaml_dec {
 	struct yaml_vec pdbs;          /* struct pdb */
 	struct yaml_vec workloads;     /* struct workload */
 	struct yaml_index index;       /* identities, for duplicates */
+
+	size_t depth;                  /* entered, possibly > YAML_PATH_MAX */
+	/* field path of the current value, as the keys and indexes entered
+	 * (rendered by yd_path only when an error or a List item needs the
+	 * text: the decoders enter a field for every value they read).  A
+	 * key points into the tree or a literal, alive while entered.  Only
+	 * the first YAML_PATH_MAX are kept: every later one starts with '.'
+	 * or '[', so the rendered path is full before them. */
+	struct yd_seg {
+		const char *key;       /* NULL: "[index]" */
+		int index;
+	} seg[YAML_PATH_MAX];
 };
 
 /* ---------------------------------------------------------- load.c */
@@ -79,10 +90,35 @@ int yaml_decode_docs(struct yaml_dec *d, const struct ydoc_set *set);
 /* --------------------------------------------------- decode_scalar.c */
 
 /* Field path: yd_enter/yd_index append ".key" / "[i]" and return the
- * previous length, which yd_leave restores. */
-size_t yd_enter(struct yaml_dec *d, const char *key);
-size_t yd_index(struct yaml_dec *d, int i);
-void yd_leave(struct yaml_dec *d, size_t mark);
+ * previous depth, which yd_leave restores.  key is borrowed until left. */
+static inline size_t yd_enter(struct yaml_dec *d, const char *key)
+{
+	assert(d && key);
+	size_t mark = d->depth++;
+	if (mark < YAML_PATH_MAX)
+		d->seg[mark] = (struct yd_seg){key, 0};
+	return mark;
+}
+
+static inline size_t yd_index(struct yaml_dec *d, int i)
+{
+	assert(d);
+	size_t mark = d->depth++;
+	if (mark < YAML_PATH_MAX)
+		d->seg[mark] = (struct yd_seg){NULL, i};
+	return mark;
+}
+
+static inline void yd_leave(struct yaml_dec *d, size_t mark)
+{
+	assert(d && mark <= d->depth);
+	d->depth = mark;
+}
+
+/* yd_path: the field path as text into out[YAML_PATH_MAX], "" at the
+ * top, truncated to YAML_PATH_MAX - 1 bytes as snprintf would; returns
+ * its length. */
+size_t yd_path(const struct yaml_dec *d, char out[YAML_PATH_MAX]);
 
 /* yd_fail: records "FILE:LINE:COL: MESSAGE (path)" at node n (n may be NULL:
  * then line 0); returns -1. */
@@ -96,7 +132,14 @@ int yd_fail_key(struct yaml_dec *d, const struct ynode *n, const char *key,
 
 /* yd_get: value of key in map m, NULL when m is NULL, the key is absent or
  * the value is null ("", ~, null), which Kubernetes reads as unset. */
-const struct ynode *yd_get(const struct ynode *m, const char *key);
+static inline const struct ynode *yd_get(const struct ynode *m,
+					 const char *key)
+{
+	const struct ynode *v = ynode_get(m, key);
+	if (!v || ynode_is_null(v))
+		return NULL;
+	return v;
+}
 
 /* yd_kind_name: "a map", "a list" or "a string" for messages. */
 const char *yd_kind_name(const struct ynode *n);

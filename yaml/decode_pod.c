@@ -140,7 +140,9 @@ int yaml_decode_pod(struct yaml_dec *d, const struct ynode *obj)
 	struct yaml_pod_extra x;
 	memset(&p, 0, sizeof p);
 	memset(&x, 0, sizeof x);
-	x.prefix = d->path_len ? arena_sprintf(d->a, "%s.", d->path) : "";
+	char path[YAML_PATH_MAX];   /* "items[3]" in a List, else "" */
+	x.prefix = d->depth && yd_path(d, path) ?
+		   arena_sprintf(d->a, "%s.", path) : "";
 	p.pos = yd_pos(d, obj);
 	p.priority_class = p.scheduler_name = p.node_name = "";
 	p.nominated_node = p.phase = "";

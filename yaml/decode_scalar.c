@@ -14,37 +14,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Appends the n bytes of s to the path as snprintf would: what fits is
- * written and terminated, and a path that outgrew the buffer stays at
- * its last byte (no printf: the decoders enter a field for every value
- * they read).  Returns the previous length. */
-static size_t path_append(struct yaml_dec *d, const char *s, size_t n)
+/* Appends the n bytes of s to out (holding *len bytes) as snprintf
+ * would: what fits is written and terminated, and a path that outgrew
+ * the buffer stays at its last byte. */
+static void path_append(char out[YAML_PATH_MAX], size_t *len,
+			const char *s, size_t n)
 {
-	size_t mark = d->path_len;
-	size_t room = sizeof d->path - d->path_len - 1;
+	size_t room = YAML_PATH_MAX - *len - 1;
 	size_t k = n < room ? n : room;
-	memcpy(d->path + d->path_len, s, k);
-	d->path[d->path_len + k] = '\0';
-	d->path_len += n;
-	if (d->path_len >= sizeof d->path)   /* truncated: keep it terminated */
-		d->path_len = sizeof d->path - 1;
-	return mark;
+	memcpy(out + *len, s, k);
+	out[*len + k] = '\0';
+	*len += n;
+	if (*len >= YAML_PATH_MAX)   /* truncated: keep it terminated */
+		*len = YAML_PATH_MAX - 1;
 }
 
-size_t yd_enter(struct yaml_dec *d, const char *key)
+static void path_index(char out[YAML_PATH_MAX], size_t *len, int i)
 {
-	assert(d && key);
-	size_t len = strlen(key);
-	if (!d->path_len)
-		return path_append(d, key, len);
-	size_t mark = path_append(d, ".", 1);
-	path_append(d, key, len);
-	return mark;
-}
-
-size_t yd_index(struct yaml_dec *d, int i)
-{
-	assert(d);
 	/* "[i]", digits written backwards from the end */
 	char text[16], *p = text + sizeof text;
 	*--p = ']';
@@ -55,23 +41,36 @@ size_t yd_index(struct yaml_dec *d, int i)
 	if (i < 0)
 		*--p = '-';
 	*--p = '[';
-	return path_append(d, p, (size_t)(text + sizeof text - p));
+	path_append(out, len, p, (size_t)(text + sizeof text - p));
 }
 
-void yd_leave(struct yaml_dec *d, size_t mark)
+size_t yd_path(const struct yaml_dec *d, char out[YAML_PATH_MAX])
 {
-	assert(d && mark <= d->path_len);
-	d->path_len = mark;
-	d->path[mark] = '\0';
+	assert(d && out);
+	size_t len = 0;
+	out[0] = '\0';
+	size_t n = d->depth < YAML_PATH_MAX ? d->depth : YAML_PATH_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct yd_seg *s = &d->seg[i];
+		if (!s->key) {
+			path_index(out, &len, s->index);
+			continue;
+		}
+		if (len)
+			path_append(out, &len, ".", 1);
+		path_append(out, &len, s->key, strlen(s->key));
+	}
+	return len;
 }
 
 static int yd_vfail(struct yaml_dec *d, const struct ynode *n,
 		    const char *fmt, va_list ap)
 {
-	char what[ERROR_MSG_MAX];
+	char what[ERROR_MSG_MAX], path[YAML_PATH_MAX];
 	vsnprintf(what, sizeof what, fmt, ap);
+	yd_path(d, path);
 	return error_at(d->err, d->file, n ? n->line : 0, n ? n->col : 0,
-			d->path, "%s", what);
+			path, "%s", what);
 }
 
 int yd_fail(struct yaml_dec *d, const struct ynode *n, const char *fmt, ...)
@@ -93,14 +92,6 @@ int yd_fail_key(struct yaml_dec *d, const struct ynode *n, const char *key,
 	va_end(ap);
 	yd_leave(d, mark);
 	return -1;
-}
-
-const struct ynode *yd_get(const struct ynode *m, const char *key)
-{
-	const struct ynode *v = ynode_get(m, key);
-	if (!v || ynode_is_null(v))
-		return NULL;
-	return v;
 }
 
 struct source_pos yd_pos(const struct yaml_dec *d, const struct ynode *n)

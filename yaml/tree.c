@@ -765,29 +765,22 @@ int yaml_parse_file(const char *path, struct arena *arena,
 
 /* ------------------------------------------------------------------ queries */
 
-const struct ynode *ynode_get(const struct ynode *m, const char *key)
+const struct ynode *ynode_get_len(const struct ynode *m, const char *key,
+				 size_t len)
 {
 	assert(key);
 	if (!m || m->kind != YNODE_MAP)
 		return NULL;
-	size_t len = strlen(key);
 	for (int i = 0; i < m->n; i++) {
 		const struct ynode *k = m->keys[i];
-		if (k->len == len && memcmp(k->str, key, len) == 0)
-			return m->items[i];
+		if (k->len != len)
+			continue;
+		/* the first byte first: most keys of one length differ there */
+		if (len && (k->str[0] != key[0] ||
+			    memcmp(k->str + 1, key + 1, len - 1) != 0))
+			continue;
+		return m->items[i];
 	}
 	return NULL;
 }
 
-/* YAML 1.1/1.2 core null: only plain scalars; a missing node (NULL) is not
- * a null scalar. */
-bool ynode_is_null(const struct ynode *n)
-{
-	if (!n || n->kind != YNODE_SCALAR || n->quoted)
-		return false;
-	if (n->len && n->str[0] != '~' && n->str[0] != 'n' && n->str[0] != 'N')
-		return false;   /* asked of every value read: most are not */
-	return n->len == 0 || strcmp(n->str, "~") == 0 ||
-	       strcmp(n->str, "null") == 0 || strcmp(n->str, "Null") == 0 ||
-	       strcmp(n->str, "NULL") == 0;
-}

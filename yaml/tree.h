@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "../model/arena.h"
 #include "../model/error.h"
@@ -61,11 +62,30 @@ int yaml_parse_buffer(const char *name, const unsigned char *buf, size_t len,
 		      struct arena *arena, struct ydoc_set *set,
 		      struct error *err);
 
-/* ynode_get: the value under key in a map node, or NULL (also NULL when m
- * is NULL or not a map). */
-const struct ynode *ynode_get(const struct ynode *m, const char *key);
+/* ynode_get / ynode_get_len: the value under key (of len bytes) in a map
+ * node, or NULL (also NULL when m is NULL or not a map). */
+const struct ynode *ynode_get_len(const struct ynode *m, const char *key,
+				 size_t len);
 
-/* ynode_is_null: true for a plain scalar "", "~", "null", "Null", "NULL". */
-bool ynode_is_null(const struct ynode *n);
+/* Inline so a literal key's length is a constant. */
+static inline const struct ynode *ynode_get(const struct ynode *m,
+					    const char *key)
+{
+	return ynode_get_len(m, key, strlen(key));
+}
+
+/* ynode_is_null: true for a plain scalar "", "~", "null", "Null", "NULL".
+ * YAML 1.1/1.2 core null: only plain scalars; a missing node (NULL) is
+ * not a null scalar.  Inline: asked of every value read, most are not. */
+static inline bool ynode_is_null(const struct ynode *n)
+{
+	if (!n || n->kind != YNODE_SCALAR || n->quoted)
+		return false;
+	if (n->len && n->str[0] != '~' && n->str[0] != 'n' && n->str[0] != 'N')
+		return false;
+	return n->len == 0 || strcmp(n->str, "~") == 0 ||
+	       strcmp(n->str, "null") == 0 || strcmp(n->str, "Null") == 0 ||
+	       strcmp(n->str, "NULL") == 0;
+}
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * test_dec_path.c - the decoders' field paths (yaml/decode_scalar.c:
- * yd_enter, yd_index, yd_leave), built without printf, against the same
- * path built with snprintf into a buffer of the same size, truncation
- * included; and the quick tests in front of the scalar predicates
+ * yd_enter, yd_index, yd_leave, rendered by yd_path), built without
+ * printf, against the same path built with snprintf into a buffer of the
+ * same size, truncation included; and the quick tests in front of the scalar predicates
  * (ynode_is_null, the YAML 1.1 booleans and numbers a string field
  * refuses) against the spellings written out by hand.
  */
@@ -39,6 +39,8 @@ static void random_paths(void)
 		memset(&r, 0, sizeof r);
 		size_t marks[64], rmarks[64];
 		int depth = 0;
+		char path[YAML_PATH_MAX];
+		char keys[64][80];   /* borrowed by d while entered */
 		for (int step = 0; step < 300; step++) {
 			int what = rand() % 4;
 			if (what == 3 && depth > 0) {
@@ -53,7 +55,7 @@ static void random_paths(void)
 				marks[depth] = yd_index(&d, i);
 				rmarks[depth++] = ref_append(&r, text);
 			} else if (depth < 64) {
-				char key[80], text[82];
+				char *key = keys[depth], text[82];
 				int len = rand() % 3 ? 1 + rand() % 12 : rand() % 79;
 				for (int k = 0; k < len; k++)
 					key[k] = (char)('a' + rand() % 26);
@@ -62,8 +64,10 @@ static void random_paths(void)
 				marks[depth] = yd_enter(&d, key);
 				rmarks[depth++] = ref_append(&r, text);
 			}
-			if (d.path_len != r.len || strcmp(d.path, r.path) ||
-			    (depth && marks[depth - 1] != rmarks[depth - 1])) {
+			/* a mark is the depth entered before */
+			if (yd_path(&d, path) != r.len || strcmp(path, r.path) ||
+			    d.depth != (size_t)depth ||
+			    (depth && marks[depth - 1] != (size_t)depth - 1)) {
 				CHECK(false);
 				return;
 			}
@@ -77,27 +81,46 @@ static void path_cases(void)
 {
 	struct yaml_dec d;
 	memset(&d, 0, sizeof d);
+	char path[YAML_PATH_MAX];
 	size_t a = yd_enter(&d, "spec");
 	size_t b = yd_enter(&d, "containers");
 	size_t c = yd_index(&d, 0);
-	CHECK_STR(d.path, "spec.containers[0]");
+	CHECK_EQ(yd_path(&d, path), 18);
+	CHECK_STR(path, "spec.containers[0]");
 	CHECK_EQ(a, 0);
-	CHECK_EQ(b, 4);
-	CHECK_EQ(c, 15);
+	CHECK_EQ(b, 1);
+	CHECK_EQ(c, 2);
 	yd_leave(&d, c);
 	yd_index(&d, -7);
-	CHECK_STR(d.path, "spec.containers[-7]");
+	yd_path(&d, path);
+	CHECK_STR(path, "spec.containers[-7]");
 	yd_leave(&d, a);
-	CHECK_STR(d.path, "");
+	CHECK_EQ(yd_path(&d, path), 0);
+	CHECK_STR(path, "");
 	char key[600];
 	memset(key, 'k', sizeof key - 1);
 	key[sizeof key - 1] = '\0';
 	yd_enter(&d, key);
-	CHECK_EQ(d.path_len, YAML_PATH_MAX - 1);
-	CHECK_EQ(strlen(d.path), YAML_PATH_MAX - 1);
+	CHECK_EQ(yd_path(&d, path), YAML_PATH_MAX - 1);
+	CHECK_EQ(strlen(path), YAML_PATH_MAX - 1);
+	CHECK(!memcmp(path, key, YAML_PATH_MAX - 1));
 	size_t m = yd_enter(&d, "more");
-	CHECK_EQ(m, YAML_PATH_MAX - 1);
-	CHECK_EQ(strlen(d.path), YAML_PATH_MAX - 1);
+	CHECK_EQ(m, 1);
+	CHECK_EQ(yd_path(&d, path), YAML_PATH_MAX - 1);
+	CHECK_EQ(strlen(path), YAML_PATH_MAX - 1);
+	yd_leave(&d, m);
+	/* deeper than the segments kept: the text is full long before */
+	yd_leave(&d, 0);
+	for (int i = 0; i < YAML_PATH_MAX + 40; i++)
+		yd_index(&d, 12345);
+	CHECK_EQ(d.depth, YAML_PATH_MAX + 40);
+	CHECK_EQ(yd_path(&d, path), YAML_PATH_MAX - 1);
+	CHECK(!memcmp(path, "[12345][12345]", 14));
+	CHECK_EQ(path[YAML_PATH_MAX - 2], ']');   /* 511 = 73 * 7 */
+	CHECK_EQ(path[YAML_PATH_MAX - 8], '[');
+	yd_leave(&d, 2);
+	CHECK_EQ(yd_path(&d, path), 14);
+	CHECK_STR(path, "[12345][12345]");
 }
 
 static struct ynode scalar(const char *s, bool quoted)

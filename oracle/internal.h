@@ -542,6 +542,13 @@ enum {
 	OSHAPE_TAINT = 4,     /* no untolerated NoSchedule/NoExecute taint */
 	OSHAPE_STATIC = 8,    /* NodeUnschedulable, NodeName, TaintToleration and
 			       * NodeAffinity filters pass (as the profile enables) */
+	/* each of those filters that the profile enables and that fails
+	 * (all of them fail with UnschedulableAndUnresolvable only), so the
+	 * paths recording no status need not run them to learn which */
+	OSHAPE_FAIL_UNSCHEDULABLE = 16,
+	OSHAPE_FAIL_NODE_NAME = 32,
+	OSHAPE_FAIL_TAINTS = 64,
+	OSHAPE_FAIL_NODE_AFFINITY = 128,
 };
 
 /* oracle_shape_begin: points cy->nverdict at the shared array of the

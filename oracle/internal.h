@@ -451,6 +451,9 @@ struct oracle_spread_key {
 struct oracle_spread_state {
 	struct oracle_spread_c *c;
 	int n;
+	/* [n * n_nodes]: the node carries every hard key and passes
+	 * constraint i's inclusion policies (spread.c's plan, read-only) */
+	const uint8_t *elig;
 	struct oracle_spread_key *keys;
 	int n_keys;
 };

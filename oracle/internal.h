@@ -58,7 +58,8 @@ void oracle_ilist_release(struct oracle_ilist *l);
 
 /* Per-node counters, sparse: node -> count, entries listed in insertion
  * order and never removed (a count back at 0 stays; readers skip it).
- * malloc'ed; zero-initialise, pair with oracle_ncount_release. */
+ * malloc'ed (one block from slot on: node and cnt point into it);
+ * zero-initialise, pair with oracle_ncount_release. */
 struct oracle_ncount {
 	int *slot;             /* [cap] entry index + 1, 0 empty */
 	int cap;               /* power of two, or 0 */

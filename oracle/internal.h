@@ -311,6 +311,13 @@ struct oracle_data {
 	struct arena cycle_arena;
 	int live_cycles;                /* cycles and clones begun, not ended */
 
+	/* fit.c: the resource index of every name in each cluster
+	 * profile's fit_resources (plan 0) and balanced_resources (plan 1),
+	 * -1 when no object uses it: [(profile * 2 + plan) *
+	 * CONFIG_MAX_RESOURCES + k]; resolved at oracle_init (the profiles
+	 * and resource names are the cluster's, fixed) */
+	int *prof_res;
+
 	/* preemption.c: buffers every oracle_preempt call reuses */
 	struct oracle_preempt_scratch *preempt;
 
@@ -629,10 +636,36 @@ struct oracle_res_plan {
 };
 
 /* oracle_res_plan_init: the plan for names[0..n) with the pod request
- * vector podreq (indexed by resource). */
+ * vector podreq (indexed by resource); idx, when not NULL, is each
+ * name's oracle_res_index resolved beforehand. */
 void oracle_res_plan_init(const struct cluster *c, struct oracle_res_plan *pl,
-			  const struct resource_weight *names, int n,
+			  const struct resource_weight *names, int n, const int *idx,
 			  const int64_t *podreq, bool use_requested);
+
+/* oracle_prof_res_init: fills d->prof_res (fit.c). */
+void oracle_prof_res_init(struct oracle *o);
+
+/* oracle_profile_index: the index of prof among the cluster's profiles,
+ * or -1 when it is not one of them (a caller's own profile). */
+static inline int oracle_profile_index(const struct cluster *c,
+				       const struct sched_profile *prof)
+{
+	uintptr_t at = (uintptr_t)prof, first = (uintptr_t)c->config.profiles;
+	if (at >= first &&
+	    at < first + sizeof(c->config.profiles[0]) * (size_t)c->config.n_profiles)
+		return (int)((at - first) / sizeof(c->config.profiles[0]));
+	return -1;
+}
+
+/* oracle_prof_res: the resolved indexes of plan (0 fit, 1 balanced) of
+ * cy's profile, or NULL for a profile not the cluster's. */
+static inline const int *oracle_prof_res(const struct oracle_cycle *cy, int plan)
+{
+	int pi = oracle_profile_index(cy->c, cy->prof);
+	if (pi < 0)
+		return NULL;
+	return &cy->o->d->prof_res[((size_t)pi * 2 + (size_t)plan) * CONFIG_MAX_RESOURCES];
+}
 
 /* oracle_plan_alloc_req: calculateResourceAllocatableRequest (§2.7) for
  * the plan's k-th resource on node: (allocatable, node request + pod

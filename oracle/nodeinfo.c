@@ -193,6 +193,7 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 	}
 	oracle_images_init(o);
 	oracle_node_order(o);
+	oracle_prof_res_init(o);
 }
 
 void oracle_release(struct oracle *o)

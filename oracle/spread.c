@@ -181,12 +181,8 @@ static const struct oracle_spread_plan *plan_get(struct oracle_cycle *cy, bool h
 	struct oracle *o = cy->o;
 	struct oracle_data *d = o->d;
 	const struct sched_config *cfg = &cy->c->config;
-	/* the profile's index, when it is one of the cluster's */
-	uintptr_t at = (uintptr_t)cy->prof, first = (uintptr_t)cfg->profiles;
-	int pi = cfg->n_profiles;
-	if (at >= first && at < first + sizeof(cfg->profiles[0]) * (size_t)cfg->n_profiles)
-		pi = (int)((at - first) / sizeof(cfg->profiles[0]));
-	if (pi == cfg->n_profiles) {
+	int pi = oracle_profile_index(cy->c, cy->prof);
+	if (pi < 0) {
 		struct oracle_spread_plan *pl =
 			plan_build(o, cy->pod, cy->prof, hard, cy->arena, false);
 		if (hard)

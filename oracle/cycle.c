@@ -110,8 +110,9 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 {
 	const struct sched_profile *prof = cy->prof;
 	model_status_ok(st);
-	for (int i = 0; i < N_FILTERS; i++)
-		cy->skip[filters[i].id] = !prof->filter[filters[i].id];
+	/* every plugin at once (only the filters' entries are ever read) */
+	for (int i = 0; i < PLUGIN_COUNT; i++)
+		cy->skip[i] = !prof->filter[i];
 	if (prof->filter[PLUGIN_NODE_AFFINITY]) {
 		oracle_prefilter_node_affinity(cy, st);
 		if (st->code != MODEL_SUCCESS)

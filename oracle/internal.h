@@ -249,6 +249,11 @@ struct oracle_data {
 	struct oracle_strmap images;    /* image name -> id */
 	int64_t *img_size;              /* size from the first node listing it */
 	int *img_nodes;                 /* number of nodes listing it */
+	/* images.c: each pod's container images (init, then regular) as
+	 * image ids (-1: no node lists it), resolved on the pod's first
+	 * score (NULL before); [n_pods].  The pod's spec and the image table
+	 * (built at oracle_init) never change while the oracle lives. */
+	int **pod_images;
 
 	struct oracle_topo **topos;
 	int n_topos, cap_topos;

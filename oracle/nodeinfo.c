@@ -301,9 +301,13 @@ void oracle_node_remove_pod(struct oracle *o, int n, int p)
 		x->requested[r] -= req[r];
 	x->nz_cpu -= d->pod_nz[2 * p];
 	x->nz_mem -= d->pod_nz[2 * p + 1];
-	oracle_ilist_remove(&x->port_pods, p);
-	oracle_ilist_remove(&x->aff_pods, p);
-	oracle_ilist_remove(&x->anti_pods, p);
+	/* the lists hold exactly the pods of their flag (add_pod) */
+	if (d->pod_flags[p] & OPOD_PORTS)
+		oracle_ilist_remove(&x->port_pods, p);
+	if (d->pod_flags[p] & OPOD_AFFINITY)
+		oracle_ilist_remove(&x->aff_pods, p);
+	if (d->pod_flags[p] & OPOD_REQ_ANTI)
+		oracle_ilist_remove(&x->anti_pods, p);
 	group_add(x, d->pod_group[p], -1);
 }
 

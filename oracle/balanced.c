@@ -15,7 +15,7 @@ enum model_code oracle_score_balanced(struct oracle_cycle *cy, const int *f,
 	const int64_t *podreq = &d->pod_req[(size_t)cy->pod * (size_t)d->n_res];
 	struct oracle_res_plan pl;
 	oracle_res_plan_init(c, &pl, prof->balanced_resources, prof->n_balanced_resources,
-			     podreq, true);
+			     oracle_prof_res(cy, 1), podreq, true);
 	double fr[CONFIG_MAX_RESOURCES];
 	for (int i = 0; i < n; i++) {
 		int m = 0;

@@ -34,15 +34,16 @@ static const struct {
 	int id;
 	filter_fn fn;
 	check_fn check;
+	uint8_t fail_bit;          /* the static ones' OSHAPE_FAIL_* */
 } filters[] = {
-	{PLUGIN_NODE_UNSCHEDULABLE, oracle_filter_unschedulable, NULL},
-	{PLUGIN_NODE_NAME, oracle_filter_node_name, NULL},
-	{PLUGIN_TAINT_TOLERATION, oracle_filter_taints, NULL},
-	{PLUGIN_NODE_AFFINITY, oracle_filter_node_affinity, NULL},
-	{PLUGIN_NODE_PORTS, oracle_filter_ports, oracle_check_ports},
-	{PLUGIN_NODE_RESOURCES_FIT, oracle_filter_fit, oracle_check_fit},
-	{PLUGIN_POD_TOPOLOGY_SPREAD, oracle_filter_spread, oracle_check_spread},
-	{PLUGIN_INTER_POD_AFFINITY, oracle_filter_interpod, oracle_check_interpod},
+	{PLUGIN_NODE_UNSCHEDULABLE, oracle_filter_unschedulable, NULL, OSHAPE_FAIL_UNSCHEDULABLE},
+	{PLUGIN_NODE_NAME, oracle_filter_node_name, NULL, OSHAPE_FAIL_NODE_NAME},
+	{PLUGIN_TAINT_TOLERATION, oracle_filter_taints, NULL, OSHAPE_FAIL_TAINTS},
+	{PLUGIN_NODE_AFFINITY, oracle_filter_node_affinity, NULL, OSHAPE_FAIL_NODE_AFFINITY},
+	{PLUGIN_NODE_PORTS, oracle_filter_ports, oracle_check_ports, 0},
+	{PLUGIN_NODE_RESOURCES_FIT, oracle_filter_fit, oracle_check_fit, 0},
+	{PLUGIN_POD_TOPOLOGY_SPREAD, oracle_filter_spread, oracle_check_spread, 0},
+	{PLUGIN_INTER_POD_AFFINITY, oracle_filter_interpod, oracle_check_interpod, 0},
 };
 #define N_STATIC_FILTERS 4
 
@@ -109,8 +110,9 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 {
 	const struct sched_profile *prof = cy->prof;
 	model_status_ok(st);
-	for (int i = 0; i < N_FILTERS; i++)
-		cy->skip[filters[i].id] = !prof->filter[filters[i].id];
+	/* every plugin at once (only the filters' entries are ever read) */
+	for (int i = 0; i < PLUGIN_COUNT; i++)
+		cy->skip[i] = !prof->filter[i];
 	if (prof->filter[PLUGIN_NODE_AFFINITY]) {
 		oracle_prefilter_node_affinity(cy, st);
 		if (st->code != MODEL_SUCCESS)
@@ -192,8 +194,23 @@ static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v
 	 * for the static filters when they all pass; without statuses the
 	 * checks stand for the others */
 	bool quick = !e->status;
-	bool static_ok = (quick || clean) && (oracle_node_verdict(cy, v->node) & OSHAPE_STATIC);
-	for (int i = static_ok ? N_STATIC_FILTERS : 0; i < N_FILTERS; i++) {
+	int i = 0;
+	if (quick || clean) {
+		uint8_t verdict = oracle_node_verdict(cy, v->node);
+		if (verdict & OSHAPE_STATIC) {
+			i = N_STATIC_FILTERS;
+		} else if (quick) {
+			/* the verdict's fail bits say which static filters fail,
+			 * each with UnschedulableAndUnresolvable (shape.c) */
+			for (; i < N_STATIC_FILTERS; i++) {
+				int id = filters[i].id;
+				if (!cy->skip[id] && (verdict & filters[i].fail_bit) &&
+				    note_failure(e, id, MODEL_UAU, all))
+					goto done;
+			}
+		}
+	}
+	for (; i < N_FILTERS; i++) {
 		int id = filters[i].id;
 		if (cy->skip[id])
 			continue;
@@ -210,6 +227,7 @@ static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v
 		if (code != MODEL_SUCCESS && note_failure(e, id, code, all))
 			break;
 	}
+done:
 	e->feasible = e->first < 0;
 	return e->feasible;
 }

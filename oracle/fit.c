@@ -147,14 +147,32 @@ static int64_t ratio_score(const struct sched_profile *prof, int64_t req, int64_
 	return broken_linear(prof, req * 100 / cap);
 }
 
+void oracle_prof_res_init(struct oracle *o)
+{
+	const struct sched_config *cfg = &o->cluster->config;
+	struct oracle_data *d = o->d;
+	d->prof_res = arena_array(&d->arena,
+				  (size_t)cfg->n_profiles * 2 * CONFIG_MAX_RESOURCES + 1,
+				  sizeof(int));
+	for (int pi = 0; pi < cfg->n_profiles; pi++) {
+		const struct sched_profile *p = &cfg->profiles[pi];
+		int *fit = &d->prof_res[(size_t)pi * 2 * CONFIG_MAX_RESOURCES];
+		int *bal = fit + CONFIG_MAX_RESOURCES;
+		for (int k = 0; k < p->n_fit_resources; k++)
+			fit[k] = oracle_res_index(o->cluster, p->fit_resources[k].name);
+		for (int k = 0; k < p->n_balanced_resources; k++)
+			bal[k] = oracle_res_index(o->cluster, p->balanced_resources[k].name);
+	}
+}
+
 void oracle_res_plan_init(const struct cluster *c, struct oracle_res_plan *pl,
-			  const struct resource_weight *names, int n,
+			  const struct resource_weight *names, int n, const int *idx,
 			  const int64_t *podreq, bool use_requested)
 {
 	pl->n = n;
 	pl->use_requested = use_requested;
 	for (int k = 0; k < n; k++) {
-		int r = oracle_res_index(c, names[k].name);
+		int r = idx ? idx[k] : oracle_res_index(c, names[k].name);
 		pl->res[k] = r;
 		/* a name no object uses is skipped like an ignored class */
 		pl->cls[k] = r >= 0 ? c->res_class[r] : RESCLASS_IGNORED;
@@ -173,8 +191,8 @@ enum model_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n,
 	const struct oracle_data *d = cy->o->d;
 	const int64_t *podreq = &d->pod_req_nm[(size_t)cy->pod * (size_t)d->n_res];
 	struct oracle_res_plan pl;
-	oracle_res_plan_init(c, &pl, prof->fit_resources, prof->n_fit_resources, podreq,
-			     false);
+	oracle_res_plan_init(c, &pl, prof->fit_resources, prof->n_fit_resources,
+			     oracle_prof_res(cy, 0), podreq, false);
 	for (int i = 0; i < n; i++) {
 		int64_t score = 0, wsum = 0;
 		for (int k = 0; k < pl.n; k++) {

@@ -74,6 +74,28 @@ static int image_id(struct oracle_cycle *cy, const char *name)
 	return oracle_strmap_find(&cy->o->d->images, full);
 }
 
+/* The image ids of the cycle's pod's containers (d->pod_images). */
+static const int *pod_image_ids(struct oracle_cycle *cy)
+{
+	struct oracle_data *d = cy->o->d;
+	if (!d->pod_images)
+		d->pod_images = arena_array(&d->arena, (size_t)d->n_pods + 1,
+					    sizeof(*d->pod_images));
+	if (d->pod_images[cy->pod])
+		return d->pod_images[cy->pod];
+	const struct pod *p = cy->p;
+	int nc = p->n_init_containers + p->n_containers;
+	int *ids = arena_array(&d->arena, (size_t)nc + 1, sizeof(int));
+	for (int i = 0; i < nc; i++) {
+		const struct container *k = i < p->n_init_containers
+			? &p->init_containers[i]
+			: &p->containers[i - p->n_init_containers];
+		ids[i] = image_id(cy, k->image);
+	}
+	d->pod_images[cy->pod] = ids;
+	return ids;
+}
+
 /* Score = 100*(clamp(sum) - minT)/(maxT - minT), sum over init then
  * regular containers of trunc(size * numNodes/N). */
 enum model_code oracle_score_images(struct oracle_cycle *cy, const int *f,
@@ -82,13 +104,7 @@ enum model_code oracle_score_images(struct oracle_cycle *cy, const int *f,
 	const struct pod *p = cy->p;
 	struct oracle_data *d = cy->o->d;
 	int nc = p->n_init_containers + p->n_containers;
-	int *ids = arena_array(cy->arena, (size_t)nc + 1, sizeof(int));
-	for (int i = 0; i < nc; i++) {
-		const struct container *k = i < p->n_init_containers
-			? &p->init_containers[i]
-			: &p->containers[i - p->n_init_containers];
-		ids[i] = image_id(cy, k->image);
-	}
+	const int *ids = pod_image_ids(cy);
 	const int64_t min_t = 23LL * 1024 * 1024;
 	const int64_t max_t = 1000LL * 1024 * 1024 * nc;
 	double total = (double)d->n_nodes;

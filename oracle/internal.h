@@ -58,7 +58,8 @@ void oracle_ilist_release(struct oracle_ilist *l);
 
 /* Per-node counters, sparse: node -> count, entries listed in insertion
  * order and never removed (a count back at 0 stays; readers skip it).
- * malloc'ed; zero-initialise, pair with oracle_ncount_release. */
+ * malloc'ed (one block from slot on: node and cnt point into it);
+ * zero-initialise, pair with oracle_ncount_release. */
 struct oracle_ncount {
 	int *slot;             /* [cap] entry index + 1, 0 empty */
 	int cap;               /* power of two, or 0 */
@@ -248,6 +249,11 @@ struct oracle_data {
 	struct oracle_strmap images;    /* image name -> id */
 	int64_t *img_size;              /* size from the first node listing it */
 	int *img_nodes;                 /* number of nodes listing it */
+	/* images.c: each pod's container images (init, then regular) as
+	 * image ids (-1: no node lists it), resolved on the pod's first
+	 * score (NULL before); [n_pods].  The pod's spec and the image table
+	 * (built at oracle_init) never change while the oracle lives. */
+	int **pod_images;
 
 	struct oracle_topo **topos;
 	int n_topos, cap_topos;
@@ -309,6 +315,13 @@ struct oracle_data {
 	 * ends. */
 	struct arena cycle_arena;
 	int live_cycles;                /* cycles and clones begun, not ended */
+
+	/* fit.c: the resource index of every name in each cluster
+	 * profile's fit_resources (plan 0) and balanced_resources (plan 1),
+	 * -1 when no object uses it: [(profile * 2 + plan) *
+	 * CONFIG_MAX_RESOURCES + k]; resolved at oracle_init (the profiles
+	 * and resource names are the cluster's, fixed) */
+	int *prof_res;
 
 	/* preemption.c: buffers every oracle_preempt call reuses */
 	struct oracle_preempt_scratch *preempt;
@@ -451,6 +464,9 @@ struct oracle_spread_key {
 struct oracle_spread_state {
 	struct oracle_spread_c *c;
 	int n;
+	/* [n * n_nodes]: the node carries every hard key and passes
+	 * constraint i's inclusion policies (spread.c's plan, read-only) */
+	const uint8_t *elig;
 	struct oracle_spread_key *keys;
 	int n_keys;
 };
@@ -542,6 +558,13 @@ enum {
 	OSHAPE_TAINT = 4,     /* no untolerated NoSchedule/NoExecute taint */
 	OSHAPE_STATIC = 8,    /* NodeUnschedulable, NodeName, TaintToleration and
 			       * NodeAffinity filters pass (as the profile enables) */
+	/* each of those filters that the profile enables and that fails
+	 * (all of them fail with UnschedulableAndUnresolvable only), so the
+	 * paths recording no status need not run them to learn which */
+	OSHAPE_FAIL_UNSCHEDULABLE = 16,
+	OSHAPE_FAIL_NODE_NAME = 32,
+	OSHAPE_FAIL_TAINTS = 64,
+	OSHAPE_FAIL_NODE_AFFINITY = 128,
 };
 
 /* oracle_shape_begin: points cy->nverdict at the shared array of the
@@ -618,10 +641,36 @@ struct oracle_res_plan {
 };
 
 /* oracle_res_plan_init: the plan for names[0..n) with the pod request
- * vector podreq (indexed by resource). */
+ * vector podreq (indexed by resource); idx, when not NULL, is each
+ * name's oracle_res_index resolved beforehand. */
 void oracle_res_plan_init(const struct cluster *c, struct oracle_res_plan *pl,
-			  const struct resource_weight *names, int n,
+			  const struct resource_weight *names, int n, const int *idx,
 			  const int64_t *podreq, bool use_requested);
+
+/* oracle_prof_res_init: fills d->prof_res (fit.c). */
+void oracle_prof_res_init(struct oracle *o);
+
+/* oracle_profile_index: the index of prof among the cluster's profiles,
+ * or -1 when it is not one of them (a caller's own profile). */
+static inline int oracle_profile_index(const struct cluster *c,
+				       const struct sched_profile *prof)
+{
+	uintptr_t at = (uintptr_t)prof, first = (uintptr_t)c->config.profiles;
+	if (at >= first &&
+	    at < first + sizeof(c->config.profiles[0]) * (size_t)c->config.n_profiles)
+		return (int)((at - first) / sizeof(c->config.profiles[0]));
+	return -1;
+}
+
+/* oracle_prof_res: the resolved indexes of plan (0 fit, 1 balanced) of
+ * cy's profile, or NULL for a profile not the cluster's. */
+static inline const int *oracle_prof_res(const struct oracle_cycle *cy, int plan)
+{
+	int pi = oracle_profile_index(cy->c, cy->prof);
+	if (pi < 0)
+		return NULL;
+	return &cy->o->d->prof_res[((size_t)pi * 2 + (size_t)plan) * CONFIG_MAX_RESOURCES];
+}
 
 /* oracle_plan_alloc_req: calculateResourceAllocatableRequest (§2.7) for
  * the plan's k-th resource on node: (allocatable, node request + pod

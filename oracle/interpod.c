@@ -162,8 +162,10 @@ struct oracle_tcount *oracle_tmap_key(struct oracle_cycle *cy, struct oracle_tma
 	}
 	struct oracle_tcount *k = &m->k[m->n++];
 	k->topo = t;
-	k->cnt = arena_array(cy->arena, (size_t)t->n_dom + 1, sizeof(int64_t));
-	k->has = arena_array(cy->arena, (size_t)t->n_dom + 1, sizeof(bool));
+	/* counts and presence flags in one (zeroed) allocation */
+	size_t nd = (size_t)t->n_dom + 1;
+	k->cnt = arena_alloc(cy->arena, nd * (sizeof(int64_t) + sizeof(bool)));
+	k->has = (bool *)(k->cnt + nd);
 	return k;
 }
 

@@ -7,7 +7,6 @@
 #include "internal.h"
 
 #include <assert.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,22 +43,39 @@ static int label_cmp(const void *a, const void *b)
 }
 
 /* The identity of a pod group: namespace, terminating flag and the label
- * set in key order, as one string owned by the oracle's arena. */
+ * set in key order, as one string owned by the oracle's arena (written
+ * without printf: once per pod of every oracle). */
 static const char *group_key(struct oracle_data *d, const struct pod *p)
 {
 	int n = p->labels.n;
-	struct label *ls = xmalloc(sizeof(*ls) * (size_t)(n ? n : 1));
+	struct label few[8];
+	struct label *ls = n <= 8 ? few : xmalloc(sizeof(*ls) * (size_t)n);
 	if (n)
 		memcpy(ls, p->labels.items, sizeof(*ls) * (size_t)n);
-	qsort(ls, (size_t)n, sizeof(*ls), label_cmp);
+	/* insertion sort: a pod has a handful of labels (keys are unique) */
+	for (int i = 1; i < n; i++) {
+		struct label x = ls[i];
+		int j = i;
+		for (; j > 0 && label_cmp(&ls[j - 1], &x) > 0; j--)
+			ls[j] = ls[j - 1];
+		ls[j] = x;
+	}
 	size_t len = strlen(p->ns) + 4;
 	for (int i = 0; i < n; i++)
 		len += strlen(ls[i].key) + strlen(ls[i].value) + 2;
 	char *s = arena_alloc(&d->arena, len), *w = s;
-	w += sprintf(w, "%s\x1e%c", p->ns, p->deletion.has ? 'T' : 'L');
-	for (int i = 0; i < n; i++)
-		w += sprintf(w, "\x1f%s\x1d%s", ls[i].key, ls[i].value);
-	free(ls);
+	w = stpcpy(w, p->ns);
+	*w++ = '\x1e';
+	*w++ = p->deletion.has ? 'T' : 'L';
+	for (int i = 0; i < n; i++) {
+		*w++ = '\x1f';
+		w = stpcpy(w, ls[i].key);
+		*w++ = '\x1d';
+		w = stpcpy(w, ls[i].value);
+	}
+	*w = '\0';
+	if (ls != few)
+		free(ls);
 	return s;
 }
 
@@ -177,6 +193,7 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 	}
 	oracle_images_init(o);
 	oracle_node_order(o);
+	oracle_prof_res_init(o);
 }
 
 void oracle_release(struct oracle *o)
@@ -284,9 +301,13 @@ void oracle_node_remove_pod(struct oracle *o, int n, int p)
 		x->requested[r] -= req[r];
 	x->nz_cpu -= d->pod_nz[2 * p];
 	x->nz_mem -= d->pod_nz[2 * p + 1];
-	oracle_ilist_remove(&x->port_pods, p);
-	oracle_ilist_remove(&x->aff_pods, p);
-	oracle_ilist_remove(&x->anti_pods, p);
+	/* the lists hold exactly the pods of their flag (add_pod) */
+	if (d->pod_flags[p] & OPOD_PORTS)
+		oracle_ilist_remove(&x->port_pods, p);
+	if (d->pod_flags[p] & OPOD_AFFINITY)
+		oracle_ilist_remove(&x->aff_pods, p);
+	if (d->pod_flags[p] & OPOD_REQ_ANTI)
+		oracle_ilist_remove(&x->anti_pods, p);
 	group_add(x, d->pod_group[p], -1);
 }
 

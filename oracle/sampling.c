@@ -7,7 +7,6 @@
 #include "internal.h"
 
 #include <assert.h>
-#include <stdio.h>
 #include <string.h>
 
 /* GetZoneKey: region + ":\0:" + zone, beta labels first; "" when both
@@ -22,7 +21,16 @@ static const char *zone_key(struct arena *a, const struct node *n)
 		region = labels_get(&n->labels, "topology.kubernetes.io/region");
 	if ((!zone || !*zone) && (!region || !*region))
 		return "";
-	return arena_sprintf(a, "%s:\x01:%s", region ? region : "", zone ? zone : "");
+	/* region ":\x01:" zone, concatenated without printf (once per node
+	 * of every oracle) */
+	region = region ? region : "";
+	zone = zone ? zone : "";
+	size_t lr = strlen(region), lz = strlen(zone);
+	char *s = arena_alloc(a, lr + lz + 4);
+	memcpy(s, region, lr);
+	memcpy(s + lr, ":\x01:", 3);
+	memcpy(s + lr + 3, zone, lz + 1);
+	return s;
 }
 
 /* nodeTree.list(): zones in first-seen order, nodes of a zone in

@@ -199,21 +199,25 @@ void oracle_shapes_release(struct oracle_data *d)
 /* ------------------------------------------------------------ verdicts */
 
 /* The static filters in kube's order (all of them precede the
- * placement-dependent ones), each only when the profile enables it. */
-static bool static_filters_pass(struct oracle_cycle *cy, int node)
+ * placement-dependent ones), each only when the profile enables it:
+ * the OSHAPE_FAIL_* bits of those that fail (every one is run, so the
+ * bits say which failed, not only the first). */
+static uint8_t static_filters_fail(struct oracle_cycle *cy, int node)
 {
 	static const struct {
 		int id;
 		void (*fn)(struct oracle_cycle *, const struct oracle_nodeview *,
 			   struct model_status *);
+		uint8_t bit;
 	} f[] = {
-		{PLUGIN_NODE_UNSCHEDULABLE, oracle_filter_unschedulable},
-		{PLUGIN_NODE_NAME, oracle_filter_node_name},
-		{PLUGIN_TAINT_TOLERATION, oracle_filter_taints},
-		{PLUGIN_NODE_AFFINITY, oracle_filter_node_affinity},
+		{PLUGIN_NODE_UNSCHEDULABLE, oracle_filter_unschedulable, OSHAPE_FAIL_UNSCHEDULABLE},
+		{PLUGIN_NODE_NAME, oracle_filter_node_name, OSHAPE_FAIL_NODE_NAME},
+		{PLUGIN_TAINT_TOLERATION, oracle_filter_taints, OSHAPE_FAIL_TAINTS},
+		{PLUGIN_NODE_AFFINITY, oracle_filter_node_affinity, OSHAPE_FAIL_NODE_AFFINITY},
 	};
 	struct oracle_nodeview v = {node, NULL, 0, NULL, 0};
 	struct model_status st;
+	uint8_t fail = 0;
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 		/* a profile-enabled NodeAffinity that PreFilter skipped (no
 		 * constraint at all) passes every node anyway */
@@ -221,10 +225,12 @@ static bool static_filters_pass(struct oracle_cycle *cy, int node)
 			continue;
 		model_status_ok(&st);
 		f[i].fn(cy, &v, &st);
+		/* the reasons are the filters' own (cycle.c relies on the code) */
+		assert(st.code == MODEL_SUCCESS || st.code == MODEL_UAU);
 		if (st.code != MODEL_SUCCESS)
-			return false;
+			fail |= f[i].bit;
 	}
-	return true;
+	return fail;
 }
 
 uint8_t oracle_node_verdict_compute(struct oracle_cycle *cy, int node)
@@ -235,8 +241,8 @@ uint8_t oracle_node_verdict_compute(struct oracle_cycle *cy, int node)
 		v |= OSHAPE_AFF;
 	if (match_first_untolerated(cy->p, n) < 0)
 		v |= OSHAPE_TAINT;
-	if (static_filters_pass(cy, node))
-		v |= OSHAPE_STATIC;
+	uint8_t fail = static_filters_fail(cy, node);
+	v |= fail ? fail : OSHAPE_STATIC;
 	cy->nverdict[node] = v;
 	return v;
 }

@@ -108,6 +108,18 @@ struct oracle_spread_plan {
 	const struct oracle_topo **key_topo;    /* [n_keys] */
 	int n_keys;
 	size_t n_cells;                         /* Σ (n_dom + 1) over the keys */
+	/* The hard class's PreFilter facts that depend on the nodes and on
+	 * the pod's shape verdicts alone, filled by its first PreFilter
+	 * (facts_fill; NULL before): a plan is per (pod, profile) and the
+	 * verdicts are that pod's under that profile, nodes and specs never
+	 * change while the oracle lives, so they hold for the plan's life.
+	 * elig[i * n_nodes + node]: the node carries every key and passes
+	 * constraint i's policies; reg0: the pairs present in
+	 * TpPairToMatchNum (a domain with such a node), laid out as the
+	 * state's reg cells; sel_empty[i]: constraint i matches nothing. */
+	uint8_t *elig;
+	bool *reg0;
+	bool *sel_empty;
 };
 
 static struct oracle_spread_plan *plan_build(struct oracle *o, int pod,
@@ -133,26 +145,60 @@ static struct oracle_spread_plan *plan_build(struct oracle *o, int pod,
 	return pl;
 }
 
+static bool node_has_all_keys(const struct oracle_spread_c *c, int n, int node);
+
+/* The hard plan's facts (see struct oracle_spread_plan) for cy's pod
+ * and profile, allocated in a. */
+static void facts_fill(struct oracle_cycle *cy, struct oracle_spread_plan *pl,
+		       struct arena *a)
+{
+	int nn = cy->o->d->n_nodes;
+	pl->elig = arena_array(a, (size_t)pl->n * (size_t)nn + 1, 1);
+	pl->reg0 = arena_array(a, pl->n_cells + 1, sizeof(bool));
+	pl->sel_empty = arena_array(a, (size_t)pl->n + 1, sizeof(bool));
+	size_t *base = arena_array(a, (size_t)pl->n_keys + 1, sizeof(size_t));
+	for (int k = 1; k < pl->n_keys; k++)
+		base[k] = base[k - 1] + (size_t)pl->key_topo[k - 1]->n_dom + 1;
+	for (int i = 0; i < pl->n; i++) {
+		const struct oracle_spread_c *c = &pl->c[i];
+		pl->sel_empty[i] = oracle_sel_empty(&c->sel);
+		for (int n = 0; n < nn; n++) {
+			if (!node_has_all_keys(pl->c, pl->n, n) ||
+			    !oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor))
+				continue;
+			pl->elig[(size_t)i * (size_t)nn + (size_t)n] = 1;
+			pl->reg0[base[c->key] + (size_t)c->topo->dom[n]] = true;
+		}
+	}
+}
+
 /* The cycle's plan: kept per (pod, profile, class) when the profile is
  * one of the cluster's (their contents are the cluster's, fixed); built
- * in the cycle arena for any other profile. */
+ * in the cycle arena for any other profile.  The hard one comes with its
+ * facts. */
 static const struct oracle_spread_plan *plan_get(struct oracle_cycle *cy, bool hard)
 {
 	struct oracle *o = cy->o;
 	struct oracle_data *d = o->d;
 	const struct sched_config *cfg = &cy->c->config;
-	int pi = 0;
-	while (pi < cfg->n_profiles && &cfg->profiles[pi] != cy->prof)
-		pi++;
-	if (pi == cfg->n_profiles)
-		return plan_build(o, cy->pod, cy->prof, hard, cy->arena, false);
+	int pi = oracle_profile_index(cy->c, cy->prof);
+	if (pi < 0) {
+		struct oracle_spread_plan *pl =
+			plan_build(o, cy->pod, cy->prof, hard, cy->arena, false);
+		if (hard)
+			facts_fill(cy, pl, cy->arena);
+		return pl;
+	}
 	if (!d->spread_plans)
 		d->spread_plans = arena_array(&d->arena,
 					      (size_t)d->n_pods * (size_t)cfg->n_profiles * 2 + 1,
 					      sizeof(*d->spread_plans));
 	size_t slot = ((size_t)cy->pod * (size_t)cfg->n_profiles + (size_t)pi) * 2 + !hard;
-	if (!d->spread_plans[slot])
+	if (!d->spread_plans[slot]) {
 		d->spread_plans[slot] = plan_build(o, cy->pod, cy->prof, hard, &d->arena, true);
+		if (hard)
+			facts_fill(cy, d->spread_plans[slot], &d->arena);
+	}
 	return d->spread_plans[slot];
 }
 
@@ -206,19 +252,23 @@ swap:;
 }
 
 /* The cycle's state for plan pl: its constraints, zeroed counters per
- * key (one allocation: counts, then presence flags), the critical paths
- * at their initial ("", MaxInt32). */
+ * key (one allocation: counts, then presence flags: the plan's reg0 when
+ * it has one, else none), the critical paths at their initial ("",
+ * MaxInt32). */
 static void state_begin(struct oracle_cycle *cy, const struct oracle_spread_plan *pl,
 			struct oracle_spread_state *s)
 {
 	s->c = pl->c;
 	s->n = pl->n;
+	s->elig = pl->elig;
 	s->n_keys = pl->n_keys;
 	size_t head = sizeof(*s->keys) * ((size_t)s->n_keys + 1);
 	char *block = arena_alloc(cy->arena, head + pl->n_cells * (sizeof(int64_t) + 1));
 	s->keys = (struct oracle_spread_key *)block;
 	int64_t *match = (int64_t *)(block + head);
 	bool *reg = (bool *)(match + pl->n_cells);
+	if (pl->reg0)
+		memcpy(reg, pl->reg0, pl->n_cells);
 	for (int k = 0; k < s->n_keys; k++) {
 		struct oracle_spread_key *key = &s->keys[k];
 		size_t nd = (size_t)pl->key_topo[k]->n_dom + 1;
@@ -234,18 +284,18 @@ static void state_begin(struct oracle_cycle *cy, const struct oracle_spread_plan
 
 /* The general PreFilter loop (§2.11): over all nodes carrying every hard
  * key, per eligible constraint perNode[pair] = count, a later same-key
- * constraint overwriting an earlier one, summed into TpPairToMatchNum. */
+ * constraint overwriting an earlier one, summed into TpPairToMatchNum
+ * (the pairs present are the plan's reg0). */
 static void count_general(struct oracle_cycle *cy, struct oracle_spread_state *s)
 {
 	int64_t *per = arena_array(cy->arena, (size_t)s->n_keys, sizeof(int64_t));
 	bool *set = arena_array(cy->arena, (size_t)s->n_keys, sizeof(bool));
+	size_t nn = (size_t)cy->c->n_nodes;
 	for (int n = 0; n < cy->c->n_nodes; n++) {
-		if (!node_has_all_keys(s->c, s->n, n))
-			continue;
 		memset(set, 0, sizeof(bool) * (size_t)s->n_keys);
 		for (int i = 0; i < s->n; i++) {
 			const struct oracle_spread_c *c = &s->c[i];
-			if (!oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor))
+			if (!s->elig[(size_t)i * nn + (size_t)n])
 				continue;
 			per[c->key] = oracle_count_matching(cy, n, &s->c[i].sel);
 			set[c->key] = true;
@@ -255,42 +305,33 @@ static void count_general(struct oracle_cycle *cy, struct oracle_spread_state *s
 				continue;
 			int dom = s->keys[k].topo->dom[n];
 			s->keys[k].match[dom] += per[k];
-			s->keys[k].reg[dom] = true;
 		}
 	}
 }
 
-/* The same when every constraint has its own key (no overwriting): a
- * pair is present when some node carrying every key passes the
- * constraint's policies; the counts come from the matching groups' pods
- * per node, so only nodes with matching pods are visited twice. */
-static void count_distinct(struct oracle_cycle *cy, struct oracle_spread_state *s)
+/* The same when every constraint has its own key (no overwriting): the
+ * counts come from the matching groups' pods per node, so only nodes
+ * with matching pods are visited. */
+static void count_distinct(struct oracle_cycle *cy, const struct oracle_spread_plan *pl,
+			   struct oracle_spread_state *s)
 {
 	struct oracle_data *d = cy->o->d;
-	for (int n = 0; n < d->n_nodes; n++) {
-		if (!node_has_all_keys(s->c, s->n, n))
-			continue;
-		for (int i = 0; i < s->n; i++) {
-			const struct oracle_spread_c *c = &s->c[i];
-			if (oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor))
-				s->keys[c->key].reg[c->topo->dom[n]] = true;
-		}
-	}
+	size_t nn = (size_t)d->n_nodes;
 	for (int i = 0; i < s->n; i++) {
 		struct oracle_spread_c *c = &s->c[i];
-		struct oracle_spread_key *key = &s->keys[c->key];
-		if (oracle_sel_empty(&c->sel))
+		if (pl->sel_empty[i])
 			continue;
+		int64_t *match = s->keys[c->key].match;
+		const int *dom = c->topo->dom;
+		const uint8_t *elig = &s->elig[(size_t)i * nn];
 		for (int g = 0; g < d->n_groups; g++) {
 			if (!oracle_group_counted(cy, &c->sel, g))
 				continue;
 			const struct oracle_ncount *at = &d->group_nodes[g];
 			for (int e = 0; e < at->n; e++) {
 				int n = at->node[e];
-				if (at->cnt[e] == 0 || !node_has_all_keys(s->c, s->n, n) ||
-				    !oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor))
-					continue;
-				key->match[c->topo->dom[n]] += at->cnt[e];
+				if (at->cnt[e] != 0 && elig[n])
+					match[dom[n]] += at->cnt[e];
 			}
 		}
 	}
@@ -309,7 +350,7 @@ void oracle_prefilter_spread(struct oracle_cycle *cy)
 	}
 	state_begin(cy, pl, s);
 	if (s->n_keys == s->n)
-		count_distinct(cy, s);
+		count_distinct(cy, pl, s);
 	else
 		count_general(cy, s);
 	for (int k = 0; k < s->n_keys; k++) {
@@ -331,15 +372,15 @@ void oracle_spread_update(struct oracle_cycle *cy, int q, int n, int sign)
 		return;
 	if (oracle_pod_ns(cy->o, q) != oracle_pod_ns(cy->o, cy->pod))
 		return;
-	if (!node_has_all_keys(s->c, s->n, n))
-		return;
 	/* q's labels are its group's */
 	int g = cy->o->d->pod_group[q];
+	size_t nn = (size_t)cy->o->d->n_nodes;
 	for (int i = 0; i < s->n; i++) {
 		struct oracle_spread_c *c = &s->c[i];
-		if (!oracle_sel_group(cy->o, &c->sel, g))
+		/* the node carries every key and passes the policies */
+		if (!s->elig[(size_t)i * nn + (size_t)n])
 			continue;
-		if (!oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor))
+		if (!oracle_sel_group(cy->o, &c->sel, g))
 			continue;
 		struct oracle_spread_key *key = &s->keys[c->key];
 		int dom = c->topo->dom[n];

@@ -118,11 +118,23 @@ static uint32_t ncount_hash(int node)
 	return (uint32_t)node * 2654435761u;
 }
 
+/* Slots, nodes and counts in one allocation (slot first), so a counter
+ * costs one malloc per growth and one free. */
 static void ncount_grow(struct oracle_ncount *m)
 {
 	int cap = m->cap ? 2 * m->cap : 8;
+	_Static_assert(sizeof(int32_t) == sizeof(int), "three int arrays in one block");
+	int *block = xcalloc((size_t)cap * 3, sizeof(int));
+	int *node = block + cap;
+	int32_t *cnt = (int32_t *)(block + 2 * cap);
+	if (m->n) {
+		memcpy(node, m->node, sizeof(int) * (size_t)m->n);
+		memcpy(cnt, m->cnt, sizeof(int32_t) * (size_t)m->n);
+	}
 	free(m->slot);
-	m->slot = xcalloc((size_t)cap, sizeof(int));
+	m->slot = block;
+	m->node = node;
+	m->cnt = cnt;
 	m->cap = cap;
 	for (int i = 0; i < m->n; i++) {
 		uint32_t k = ncount_hash(m->node[i]) & (uint32_t)(cap - 1);
@@ -130,8 +142,6 @@ static void ncount_grow(struct oracle_ncount *m)
 			k = (k + 1) & (uint32_t)(cap - 1);
 		m->slot[k] = i + 1;
 	}
-	m->node = xrealloc(m->node, sizeof(int) * (size_t)cap);
-	m->cnt = xrealloc(m->cnt, sizeof(int32_t) * (size_t)cap);
 }
 
 void oracle_ncount_add(struct oracle_ncount *m, int node, int delta)
@@ -158,9 +168,7 @@ void oracle_ncount_add(struct oracle_ncount *m, int node, int delta)
 
 void oracle_ncount_release(struct oracle_ncount *m)
 {
-	free(m->slot);
-	free(m->node);
-	free(m->cnt);
+	free(m->slot);   /* the nodes and counts too (ncount_grow) */
 	memset(m, 0, sizeof(*m));
 }
 

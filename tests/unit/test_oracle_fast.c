@@ -64,9 +64,10 @@ static uint8_t *verdicts_of(struct oracle *o, int pod)
  * p1, p2: nodeSelector disk=ssd, no toleration (same shape); p3 tolerates
  * a (another shape).
  *   p1 on n1: selector matches (AFF); the taint is not tolerated (no
- *     TAINT, not STATIC).
+ *     TAINT, not STATIC; TaintToleration fails: FAIL_TAINTS).
  *   p1 on n2: no disk label (no AFF); no taint (TAINT); unschedulable and
- *     not tolerated -> not STATIC.
+ *     not tolerated -> not STATIC; both NodeUnschedulable and NodeAffinity
+ *     fail (every failing static filter has its bit, not only the first).
  *   p1 on n3: AFF, TAINT, STATIC.
  *   p3 on n1: tolerated -> AFF | TAINT | STATIC.
  */
@@ -97,8 +98,9 @@ static void test_shapes(void)
 	uint8_t *v3 = verdicts_of(&o, pod_ix(&c, "default", "p3"));
 	CHECK(v1 == v2);
 	CHECK(v1 != v3);
-	CHECK_EQ(v1[0], OSHAPE_DONE | OSHAPE_AFF);
-	CHECK_EQ(v1[1], OSHAPE_DONE | OSHAPE_TAINT);
+	CHECK_EQ(v1[0], OSHAPE_DONE | OSHAPE_AFF | OSHAPE_FAIL_TAINTS);
+	CHECK_EQ(v1[1], OSHAPE_DONE | OSHAPE_TAINT | OSHAPE_FAIL_UNSCHEDULABLE |
+			OSHAPE_FAIL_NODE_AFFINITY);
 	CHECK_EQ(v1[2], OSHAPE_DONE | OSHAPE_AFF | OSHAPE_TAINT | OSHAPE_STATIC);
 	CHECK_EQ(v3[0], OSHAPE_DONE | OSHAPE_AFF | OSHAPE_TAINT | OSHAPE_STATIC);
 	/* only n3 fits p1 */

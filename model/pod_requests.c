@@ -306,9 +306,9 @@ const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
 	return row;
 }
 
-const int64_t *model_pod_row(struct model_pod_table *t, const struct cluster *c,
-			     int p, int64_t *buf, int64_t *nz_cpu,
-			     int64_t *nz_mem)
+const int64_t *model_pod_row_get(struct model_pod_table *t,
+				 const struct cluster *c, int p, int64_t *buf,
+				 int64_t *nz_cpu, int64_t *nz_mem)
 {
 	assert(c && p >= 0 && p < c->n_pods);
 	if (t) {

@@ -116,7 +116,8 @@ struct model_cycle {
 	struct model_cycle_memo *memo;
 };
 
-/* Filter: verdict of one plugin for (cycle pod, node) into out. */
+/* Filter: verdict of one plugin for (cycle pod, node) into out, set in
+ * full (out's previous contents never read). */
 typedef void (*model_filter_fn)(const struct model_cycle *cy, int node,
 				struct model_status *out);
 

@@ -264,6 +264,8 @@ void model_pod_table_init(struct model_pod_table *t, const struct cluster *c)
 	t->req = xmalloc(sizeof *t->req * (np * (nr + 2) + 1));
 	t->nonzero = t->req + np * nr;
 	t->done = xcalloc(np + 1, sizeof *t->done);
+	t->score = xmalloc(sizeof *t->score * (np * nr + 1));
+	t->score_done = xcalloc(np + 1, sizeof *t->score_done);
 }
 
 void model_pod_table_release(struct model_pod_table *t)
@@ -271,6 +273,8 @@ void model_pod_table_release(struct model_pod_table *t)
 	assert(t);
 	free(t->req);
 	free(t->done);
+	free(t->score);
+	free(t->score_done);
 	memset(t, 0, sizeof *t);
 }
 
@@ -303,6 +307,18 @@ const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
 		*nz_cpu = nz[0];
 	if (nz_mem)
 		*nz_mem = nz[1];
+	return row;
+}
+
+const int64_t *model_pod_table_score(struct model_pod_table *t, int p)
+{
+	assert(t && t->cluster && p >= 0 && p < t->cluster->n_pods);
+	const struct cluster *c = t->cluster;
+	int64_t *row = t->score + (size_t)p * (size_t)c->n_res;
+	if (!t->score_done[p]) {
+		model_pod_score_request(c, &c->pods[p], row);
+		t->score_done[p] = true;
+	}
 	return row;
 }
 

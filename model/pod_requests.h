@@ -54,6 +54,8 @@ struct model_pod_table {
 	int64_t *req;        /* [n_pods * n_res] PodRequests rows */
 	int64_t *nonzero;    /* [n_pods * 2] NonZero cpu, memory */
 	bool *done;          /* [n_pods] row computed */
+	int64_t *score;      /* [n_pods * n_res] ScoreRequest rows */
+	bool *score_done;    /* [n_pods] score row computed */
 };
 
 /* model_pod_table_init: an empty table for c (nothing computed yet);
@@ -68,6 +70,10 @@ void model_pod_table_release(struct model_pod_table *t);
  * (= model_pod_nonzero). */
 const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
 				   int64_t *nz_cpu, int64_t *nz_mem);
+
+/* model_pod_table_score: ScoreRequest of pod p (n_res entries, owned by
+ * t, = model_pod_score_request), worked out on p's first use. */
+const int64_t *model_pod_table_score(struct model_pod_table *t, int p);
 
 /* model_pod_row_get: model_pod_row's out-of-line part (any t, including
  * a row t has not filled yet); same contract as model_pod_row. */

@@ -69,10 +69,12 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 	int first = -1;
 	for (int i = 0; i < MODEL_N_FILTERS; i++) {
 		enum plugin_id id = model_filter_ids[i];
-		model_status_ok(&st[id]);
 		failed[id] = false;
-		if (!enabled[id] || (only && !only[id]))
+		if (!enabled[id] || (only && !only[id])) {
+			model_status_ok(&st[id]);
 			continue;
+		}
+		/* a Filter sets its status in full (plugin.h) */
 		filter_fns[id](cy, node, &st[id]);
 		if (!status_failed(&st[id])) {
 			if (failed_only)

@@ -52,7 +52,7 @@ static bool path_holds(const struct model_spread_critical_path *p, const char *v
 	return p->pair >= 0 ? p->pair == pair : v[0] == '\0';
 }
 
-static void critical_path_update(struct model_spread_critical_path p[2],
+static inline void critical_path_update(struct model_spread_critical_path p[2],
 				 const struct model_spread_pairs *pairs, int pair,
 				 int64_t k)
 {
@@ -378,7 +378,7 @@ static bool pts_node_pair(const struct model_spread_prefilter *st, int node, int
 			  int *k)
 {
 	const struct model_spread_constraint *c = &st->cs->items[i];
-	int s = model_spread_slot(st->cs, i);
+	int s = c->slot;   /* model_spread_slot, read in place: per node */
 	if (st->node_pair) {
 		*k = st->node_pair[(size_t)s * (size_t)st->c->n_nodes + (size_t)node];
 		if (*k == -2)
@@ -403,7 +403,7 @@ static void pts_check_node(const struct model_spread_prefilter *st, int node,
 			model_status_add(out, MODEL_UAU, REASON_MISSING_LABEL);
 			return;
 		}
-		int s = model_spread_slot(st->cs, i);
+		int s = c->slot;
 		if (st->domains[s] == 0)
 			continue;   /* kube: "internal error", constraint skipped */
 		int64_t min_match = st->paths[s][0].num;

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "objects.h"
 #include "snapshot.h"
@@ -65,11 +66,20 @@ static inline void model_status_ok(struct model_status *st)
 	st->used = 0;
 }
 
+/* model_status_add_len: model_status_add of reason, whose length n
+ * (= strlen(reason)) the caller knows. */
+void model_status_add_len(struct model_status *st, enum model_code code,
+			  const char *reason, size_t n);
+
 /* model_status_add: model_status_fail without formatting: the worse code,
  * reason appended (dropped beyond MODEL_MAX_REASONS; cut when text[] is
- * full). */
-void model_status_add(struct model_status *st, enum model_code code,
-		      const char *reason);
+ * full).  Inline so that a literal reason's length is known when
+ * compiling: filters add their fixed reasons on every failing node. */
+static inline void model_status_add(struct model_status *st,
+				    enum model_code code, const char *reason)
+{
+	model_status_add_len(st, code, reason, strlen(reason));
+}
 
 /* model_status_add_join: model_status_add of parts[0..n-1] concatenated,
  * i.e. model_status_fail with "%s%s..." without going through printf
@@ -106,7 +116,8 @@ struct model_cycle {
 	struct model_cycle_memo *memo;
 };
 
-/* Filter: verdict of one plugin for (cycle pod, node) into out. */
+/* Filter: verdict of one plugin for (cycle pod, node) into out, set in
+ * full (out's previous contents never read). */
 typedef void (*model_filter_fn)(const struct model_cycle *cy, int node,
 				struct model_status *out);
 

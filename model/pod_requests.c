@@ -264,6 +264,8 @@ void model_pod_table_init(struct model_pod_table *t, const struct cluster *c)
 	t->req = xmalloc(sizeof *t->req * (np * (nr + 2) + 1));
 	t->nonzero = t->req + np * nr;
 	t->done = xcalloc(np + 1, sizeof *t->done);
+	t->score = xmalloc(sizeof *t->score * (np * nr + 1));
+	t->score_done = xcalloc(np + 1, sizeof *t->score_done);
 }
 
 void model_pod_table_release(struct model_pod_table *t)
@@ -271,6 +273,8 @@ void model_pod_table_release(struct model_pod_table *t)
 	assert(t);
 	free(t->req);
 	free(t->done);
+	free(t->score);
+	free(t->score_done);
 	memset(t, 0, sizeof *t);
 }
 
@@ -306,9 +310,21 @@ const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
 	return row;
 }
 
-const int64_t *model_pod_row(struct model_pod_table *t, const struct cluster *c,
-			     int p, int64_t *buf, int64_t *nz_cpu,
-			     int64_t *nz_mem)
+const int64_t *model_pod_table_score(struct model_pod_table *t, int p)
+{
+	assert(t && t->cluster && p >= 0 && p < t->cluster->n_pods);
+	const struct cluster *c = t->cluster;
+	int64_t *row = t->score + (size_t)p * (size_t)c->n_res;
+	if (!t->score_done[p]) {
+		model_pod_score_request(c, &c->pods[p], row);
+		t->score_done[p] = true;
+	}
+	return row;
+}
+
+const int64_t *model_pod_row_get(struct model_pod_table *t,
+				 const struct cluster *c, int p, int64_t *buf,
+				 int64_t *nz_cpu, int64_t *nz_mem)
 {
 	assert(c && p >= 0 && p < c->n_pods);
 	if (t) {
@@ -334,6 +350,42 @@ const int64_t *model_pod_row(struct model_pod_table *t, const struct cluster *c,
  * Each pod is converted to integers on its own before summing (kube's
  * NodeInfo.AddPod); the sums wrap like Go int64.
  */
+/* model_node_requested with every pod's row from t: the sums read the
+ * table in place, with no scratch row (the bookkeeping is asked for every
+ * node of every Filter and Score call). */
+static void node_requested_table(struct model_pod_table *t,
+				 const struct snapshot *s, int node,
+				 int64_t *requested, int64_t *nonzero_cpu,
+				 int64_t *nonzero_mem, int *pod_count)
+{
+	const struct cluster *c = t->cluster;
+	const int32_t *pod_node = s->pod_node;
+	int n_res = c->n_res, n_pods = c->n_pods;
+	int64_t nz_cpu = 0, nz_mem = 0;
+	int count = 0;
+	for (int r = 0; r < n_res; r++)
+		requested[r] = 0;
+	for (int p = 0; p < n_pods; p++) {
+		if (pod_node[p] != node)
+			continue;
+		int64_t cpu, mem;
+		const int64_t *one = t->done[p]
+			? table_hit(t, p, &cpu, &mem)
+			: model_pod_table_get(t, p, &cpu, &mem);
+		for (int r = 0; r < n_res; r++)
+			requested[r] = model_go_add(requested[r], one[r]);
+		nz_cpu = model_go_add(nz_cpu, cpu);
+		nz_mem = model_go_add(nz_mem, mem);
+		count++;
+	}
+	if (nonzero_cpu)
+		*nonzero_cpu = nz_cpu;
+	if (nonzero_mem)
+		*nonzero_mem = nz_mem;
+	if (pod_count)
+		*pod_count = count;
+}
+
 void model_node_requested(struct model_pod_table *t, const struct snapshot *s,
 			  int node, int64_t *requested, int64_t *nonzero_cpu,
 			  int64_t *nonzero_mem, int *pod_count)
@@ -341,10 +393,15 @@ void model_node_requested(struct model_pod_table *t, const struct snapshot *s,
 	assert(s && s->cluster && requested);
 	const struct cluster *c = s->cluster;
 	assert(node >= 0 && node < c->n_nodes);
-	assert(!t || t->cluster == c);
+	if (t) {
+		assert(t->cluster == c);
+		node_requested_table(t, s, node, requested, nonzero_cpu,
+				     nonzero_mem, pod_count);
+		return;
+	}
 	int n_res = c->n_res;
 	int64_t stack[REQ_STACK_RES];
-	int64_t *buf = t || n_res <= REQ_STACK_RES ? stack
+	int64_t *buf = n_res <= REQ_STACK_RES ? stack
 		       : xcalloc((size_t)n_res, sizeof *buf);
 	int64_t nz_cpu = 0, nz_mem = 0;
 	int count = 0;
@@ -354,9 +411,7 @@ void model_node_requested(struct model_pod_table *t, const struct snapshot *s,
 		if (!snapshot_on_node(s, p, node))
 			continue;
 		int64_t cpu, mem;
-		const int64_t *one = t && t->done[p]
-			? table_hit(t, p, &cpu, &mem)
-			: model_pod_row(t, c, p, buf, &cpu, &mem);
+		const int64_t *one = model_pod_row(NULL, c, p, buf, &cpu, &mem);
 		for (int r = 0; r < n_res; r++)
 			requested[r] = model_go_add(requested[r], one[r]);
 		nz_cpu = model_go_add(nz_cpu, cpu);

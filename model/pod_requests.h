@@ -15,6 +15,7 @@
 #ifndef KSO_POD_REQUESTS_H
 #define KSO_POD_REQUESTS_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -53,6 +54,8 @@ struct model_pod_table {
 	int64_t *req;        /* [n_pods * n_res] PodRequests rows */
 	int64_t *nonzero;    /* [n_pods * 2] NonZero cpu, memory */
 	bool *done;          /* [n_pods] row computed */
+	int64_t *score;      /* [n_pods * n_res] ScoreRequest rows */
+	bool *score_done;    /* [n_pods] score row computed */
 };
 
 /* model_pod_table_init: an empty table for c (nothing computed yet);
@@ -68,13 +71,37 @@ void model_pod_table_release(struct model_pod_table *t);
 const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
 				   int64_t *nz_cpu, int64_t *nz_mem);
 
+/* model_pod_table_score: ScoreRequest of pod p (n_res entries, owned by
+ * t, = model_pod_score_request), worked out on p's first use. */
+const int64_t *model_pod_table_score(struct model_pod_table *t, int p);
+
+/* model_pod_row_get: model_pod_row's out-of-line part (any t, including
+ * a row t has not filled yet); same contract as model_pod_row. */
+const int64_t *model_pod_row_get(struct model_pod_table *t,
+				 const struct cluster *c, int p, int64_t *buf,
+				 int64_t *nz_cpu, int64_t *nz_mem);
+
 /* model_pod_row: PodRequests of pod p of c (n_res entries): t's row when
  * t is not NULL (a table made for c), else worked out from the quantities
  * into buf (n_res entries, caller-owned) and returned; *nz_cpu / *nz_mem
- * (when not NULL) its NonZero. */
-const int64_t *model_pod_row(struct model_pod_table *t, const struct cluster *c,
-			     int p, int64_t *buf, int64_t *nz_cpu,
-			     int64_t *nz_mem);
+ * (when not NULL) its NonZero.  Inline: a row t already holds (every call
+ * but a pod's first) is read in place, and NodeResourcesFit asks for the
+ * incoming pod's row on every node. */
+static inline const int64_t *model_pod_row(struct model_pod_table *t,
+					   const struct cluster *c, int p,
+					   int64_t *buf, int64_t *nz_cpu,
+					   int64_t *nz_mem)
+{
+	if (!t || !t->done[p])
+		return model_pod_row_get(t, c, p, buf, nz_cpu, nz_mem);
+	assert(t->cluster == c && p >= 0 && p < c->n_pods);
+	const int64_t *nz = t->nonzero + 2 * (size_t)p;
+	if (nz_cpu)
+		*nz_cpu = nz[0];
+	if (nz_mem)
+		*nz_mem = nz[1];
+	return t->req + (size_t)p * (size_t)c->n_res;
+}
 
 /* model_node_requested: NodeInfo bookkeeping of node on placement s, summed
  * over the pods s puts there: requested[0..n_res-1] = Σ PodRequests,

@@ -86,8 +86,10 @@ enum model_code model_score_balanced_allocation(const struct model_cycle *cy,
 	int64_t stack[2 * SCORE_STACK_RES];
 	int64_t *buf = c->n_res <= SCORE_STACK_RES ? stack
 		       : xcalloc(2 * (size_t)c->n_res, sizeof *buf);
-	int64_t *pod_req = buf, *requested = buf + c->n_res;
-	model_pod_requests(c, &c->pods[cy->pod], pod_req);
+	/* PodRequests: the memo's table row when the cycle has one */
+	const int64_t *pod_req = model_pod_row(model_cycle_memo_pods(cy), c,
+					       cy->pod, buf, NULL, NULL);
+	int64_t *requested = buf + c->n_res;
 	for (int i = 0; i < n; i++)
 		scores[i] = node_score(cy, feasible[i], pod_req, requested);
 	if (buf != stack)

@@ -138,8 +138,14 @@ enum model_code model_score_node_resources_fit(const struct model_cycle *cy,
 	int64_t stack[2 * SCORE_STACK_RES];
 	int64_t *buf = c->n_res <= SCORE_STACK_RES ? stack
 		       : xcalloc(2 * (size_t)c->n_res, sizeof *buf);
-	int64_t *pod_req = buf, *requested = buf + c->n_res;
-	model_pod_score_request(c, &c->pods[cy->pod], pod_req);
+	/* ScoreRequest: the memo's table row when the cycle has one */
+	struct model_pod_table *t = model_cycle_memo_pods(cy);
+	const int64_t *pod_req = buf;
+	if (t)
+		pod_req = model_pod_table_score(t, cy->pod);
+	else
+		model_pod_score_request(c, &c->pods[cy->pod], buf);
+	int64_t *requested = buf + c->n_res;
 	for (int i = 0; i < n; i++)
 		scores[i] = node_score(cy, feasible[i], pod_req, requested);
 	if (buf != stack)

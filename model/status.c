@@ -19,15 +19,14 @@ static enum model_code status_worse(enum model_code a, enum model_code b)
 	return rank[b] > rank[a] ? b : a;
 }
 
-void model_status_add(struct model_status *st, enum model_code code,
-		      const char *reason)
+void model_status_add_len(struct model_status *st, enum model_code code,
+			  const char *reason, size_t n)
 {
 	assert(st && reason);
 	st->code = status_worse(st->code, code);
 	if (st->n_reasons >= MODEL_MAX_REASONS || st->used >= MODEL_STATUS_TEXT)
 		return;
 	size_t room = MODEL_STATUS_TEXT - st->used - 1;
-	size_t n = strlen(reason);
 	if (n > room)
 		n = room;
 	memcpy(st->text + st->used, reason, n);

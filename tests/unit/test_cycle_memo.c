@@ -142,6 +142,12 @@ static void test_table_by_hand(void)
 	CHECK_EQ(model_pod_table_get(&t, b, NULL, NULL)[RES_CPU], 850);
 	CHECK_EQ(model_pod_table_get(&t, d, &nzc, NULL)[RES_CPU], 2000);
 	CHECK_EQ(nzc, 2000);
+	/* ScoreRequest: cc requests nothing, so 100m cpu and 200Mi memory;
+	 * a asks 3 cpu of its own (asked twice: the kept row) */
+	CHECK_EQ(model_pod_table_score(&t, cc)[RES_CPU], 100);
+	CHECK_EQ(model_pod_table_score(&t, cc)[RES_MEMORY], 209715200);
+	CHECK_EQ(model_pod_table_score(&t, a)[RES_CPU], 3000);
+	CHECK_EQ(model_pod_table_score(&t, a)[RES_CPU], 3000);
 	model_node_requested(&t, &s, 0, req, &nzc, &nzm, &pods);
 	CHECK_EQ(req[RES_CPU], 3850);
 	CHECK_EQ(req[RES_MEMORY], 1073741824);
@@ -235,6 +241,10 @@ static void test_table_random(void)
 				mismatches += row[r] != want[r];
 			mismatches += tc != cpu;
 			mismatches += tm != mem;
+			/* the table's ScoreRequest rows against the definition */
+			const int64_t *score = model_pod_table_score(&t, p);
+			for (int r = 0; r < c.n_res; r++)
+				mismatches += score[r] != lit_request(&c.pods[p], r, 1);
 		}
 		for (int n = 0; n < n_nodes; n++) {
 			int64_t nzc, nzm, tc, tm;

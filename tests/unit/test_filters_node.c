@@ -472,8 +472,45 @@ static void test_resources_fit(void)
 	cluster_release(&c);
 }
 
+/* model_status_add (length worked out inline) and model_status_add_len
+ * (length given) build the same status, up to the text buffer's end:
+ * reasons are cut at MODEL_STATUS_TEXT - 1 bytes in all, then dropped. */
+static void test_status_add(void)
+{
+	struct model_status a, b;
+	model_status_ok(&a);
+	model_status_ok(&b);
+	model_status_add(&a, MODEL_UNSCHEDULABLE, "Too many pods");
+	model_status_add_len(&b, MODEL_UNSCHEDULABLE, "Too many pods", 13);
+	model_status_add(&a, MODEL_UAU, "");
+	model_status_add_len(&b, MODEL_UAU, "", 0);
+	CHECK_EQ(a.code, MODEL_UAU);
+	CHECK_EQ(b.code, MODEL_UAU);
+	CHECK_EQ(a.n_reasons, 2);
+	CHECK_EQ(b.n_reasons, 2);
+	CHECK_STR(model_status_reason(&a, 0), "Too many pods");
+	CHECK_STR(model_status_reason(&b, 0), "Too many pods");
+	CHECK_STR(model_status_reason(&b, 1), "");
+	/* 13 + 1 and 0 + 1 bytes used: a 600-byte reason keeps 512 - 15 - 1 */
+	char big[601];
+	memset(big, 'x', 600);
+	big[600] = '\0';
+	model_status_add(&a, MODEL_UNSCHEDULABLE, big);
+	model_status_add_len(&b, MODEL_UNSCHEDULABLE, big, 600);
+	CHECK_EQ(a.n_reasons, 3);
+	CHECK_EQ(strlen(model_status_reason(&a, 2)), (size_t)(MODEL_STATUS_TEXT - 16));
+	CHECK_STR(model_status_reason(&a, 2), model_status_reason(&b, 2));
+	CHECK_EQ(a.used, MODEL_STATUS_TEXT);
+	model_status_add(&a, MODEL_UNSCHEDULABLE, "dropped");
+	model_status_add_len(&b, MODEL_UNSCHEDULABLE, "dropped", 7);
+	CHECK_EQ(a.n_reasons, 3);
+	CHECK_EQ(b.n_reasons, 3);
+	CHECK_EQ(b.used, MODEL_STATUS_TEXT);
+}
+
 int main(void)
 {
+	test_status_add();
 	test_unschedulable();
 	test_node_name();
 	test_taints();

@@ -22,6 +22,7 @@
 
 #include "build.h"
 #include "check.h"
+#include "xorshift.h"
 #include "../../model/model.h"
 #include "../../oracle/internal.h"
 #include "../../oracle/oracle.h"
@@ -30,10 +31,7 @@ static uint64_t rng;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return tb_xorshift(&rng);
 }
 
 /* normalizedImageName, literally: no ':' after the last '/' -> ":latest". */

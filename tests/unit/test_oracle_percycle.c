@@ -28,6 +28,7 @@
 
 #include "build.h"
 #include "check.h"
+#include "xorshift.h"
 #include "../../model/model.h"
 #include "../../model/pod_requests.h"
 #include "../../oracle/internal.h"
@@ -127,10 +128,7 @@ static uint64_t rng;
 
 static uint32_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 11);
+	return (uint32_t)(tb_xorshift(&rng) >> 11);
 }
 
 static const char *random_reqs(void)

@@ -23,6 +23,7 @@
 
 #include "build.h"
 #include "check.h"
+#include "xorshift.h"
 #include "../../model/model.h"
 #include "../../oracle/internal.h"
 #include "../../oracle/oracle.h"
@@ -31,10 +32,7 @@ static uint64_t rng;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return tb_xorshift(&rng);
 }
 
 static const char *const KEYS[2] = {"topology.kubernetes.io/zone", "kubernetes.io/hostname"};

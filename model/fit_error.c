@@ -119,6 +119,23 @@ static const struct model_status *node_status(const struct model_cycle_result *r
 	return &v->status[v->rejected_by];
 }
 
+/* Where the histogram's statuses come from: a cycle's verdicts (r), or
+ * an array of statuses with a flag for each (st, has). */
+struct fit_source {
+	const struct model_cycle_result *r;
+	const struct model_status *st;
+	const bool *has;
+	int n_nodes;
+};
+
+static const struct model_status *source_status(const struct fit_source *src,
+						int n)
+{
+	if (src->r)
+		return node_status(src->r, n);
+	return src->has[n] ? &src->st[n] : NULL;
+}
+
 /* Histograms of up to this many distinct reasons (every small cluster's)
  * stay on the stack: every unschedulable cycle builds one. */
 #define FIT_STACK_COUNTS 16
@@ -126,12 +143,12 @@ static const struct model_status *node_status(const struct model_cycle_result *r
 /* The histogram of every recorded node status: its distinct reasons with
  * their counts and texts in h[0..n-1] (returned n), and order[] the
  * entries sorted by text; h and order hold cap entries. */
-static int histogram(const struct model_cycle_result *r, struct fit_count *h,
+static int histogram(const struct fit_source *src, struct fit_count *h,
 		     struct fit_count **order)
 {
 	int n = 0;
-	for (int node = 0; node < r->n_nodes; node++) {
-		const struct model_status *st = node_status(r, node);
+	for (int node = 0; node < src->n_nodes; node++) {
+		const struct model_status *st = source_status(src, node);
 		for (int i = 0; st && i < st->n_reasons; i++)
 			count_reason(h, &n, model_status_reason(st, i));
 	}
@@ -194,18 +211,19 @@ static size_t head_text(char *dst, int n)
 	return k + sizeof tail - 1;
 }
 
-char *model_fit_error(const struct model_cycle_result *r,
-		      const char *postfilter)
+/* The message over src: "0/<n_all> nodes are available:", then the
+ * PreFilter's message when pre is non-NULL, else the histogram, then
+ * " <postfilter>" when non-empty. */
+static char *fit_text(int n_all, const struct fit_source *src,
+		      const struct model_status *pre, const char *postfilter)
 {
-	assert(r);
 	char head[64];
-	size_t need = head_text(head, r->n_nodes) + 1;
-	bool pre = prefilter_rejected(&r->prefilter);
+	size_t need = head_text(head, n_all) + 1;
 	/* not zeroed: count_reason and count_text write every entry read,
 	 * and clearing ~half a KB per possible entry cost more than the rest */
 	size_t cap = 1;   /* distinct reasons <= recorded reasons */
-	for (int node = 0; !pre && node < r->n_nodes; node++) {
-		const struct model_status *st = node_status(r, node);
+	for (int node = 0; !pre && node < src->n_nodes; node++) {
+		const struct model_status *st = source_status(src, node);
 		cap += st ? (size_t)st->n_reasons : 0;
 	}
 	struct fit_count h_stack[FIT_STACK_COUNTS];
@@ -216,11 +234,11 @@ char *model_fit_error(const struct model_cycle_result *r,
 				   : xmalloc(cap * sizeof *order);
 	int n = 0;
 	if (pre) {
-		for (int i = 0; i < r->prefilter.n_reasons; i++)
-			need += strlen(model_status_reason(&r->prefilter, i)) + 2;
+		for (int i = 0; i < pre->n_reasons; i++)
+			need += strlen(model_status_reason(pre, i)) + 2;
 		need += 2;
 	} else {
-		n = histogram(r, h, order);
+		n = histogram(src, h, order);
 		for (int i = 0; i < n; i++)
 			need += strlen(order[i]->text) + 2;
 		need += 1;
@@ -232,7 +250,7 @@ char *model_fit_error(const struct model_cycle_result *r,
 	buf_init(&b, need);
 	buf_add(&b, head);
 	if (pre)
-		add_prefilter(&b, &r->prefilter);
+		add_prefilter(&b, pre);
 	else
 		add_histogram(&b, order, n);
 	if (postfilter && postfilter[0]) {
@@ -245,4 +263,25 @@ char *model_fit_error(const struct model_cycle_result *r,
 	if (order != order_stack)
 		free(order);
 	return b.s;
+}
+
+char *model_fit_error(const struct model_cycle_result *r,
+		      const char *postfilter)
+{
+	assert(r);
+	struct fit_source src = { .r = r, .n_nodes = r->n_nodes };
+	const struct model_status *pre =
+		prefilter_rejected(&r->prefilter) ? &r->prefilter : NULL;
+	return fit_text(r->n_nodes, &src, pre, postfilter);
+}
+
+char *model_fit_error_of(int n_nodes, const struct model_status *st,
+			 const bool *has)
+{
+	assert(n_nodes >= 0 && (n_nodes == 0 || (st && has)));
+	struct fit_source src = { .st = st, .has = has, .n_nodes = n_nodes };
+	int with_status = 0;
+	for (int n = 0; n < n_nodes; n++)
+		with_status += has[n];
+	return fit_text(with_status, &src, NULL, NULL);
 }

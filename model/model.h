@@ -117,6 +117,14 @@ int model_schedule_cycle(const struct sched_profile *prof,
 char *model_fit_error(const struct model_cycle_result *r,
 		      const char *postfilter);
 
+/* model_fit_error_of: FitError.Error() over the statuses a preemption
+ * recorded: st[n] for each node n with has[n], N the number of those
+ * (kube: len(nodeToStatusMap)), then the same histogram as
+ * model_fit_error.  Returns a malloc'ed string the caller frees; aborts on
+ * out-of-memory. */
+char *model_fit_error_of(int n_nodes, const struct model_status *st,
+			 const bool *has);
+
 /* model_queue_less: PrioritySort: a before b (priority desc, then
  * creation time, then manifest order). */
 bool model_queue_less(const struct cluster *c, int a, int b);

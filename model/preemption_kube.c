@@ -253,120 +253,6 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 
 /* ---------------------------------------------------------- the message */
 
-/* v >= 0 in decimal at dst (no terminator), as "%d" writes it; returns
- * the number of characters (at most 10).  The message is built for every
- * failed preemption: printf and memory streams cost more than the rest. */
-static size_t decimal(char *dst, int v)
-{
-	assert(v >= 0);
-	char digits[16];
-	size_t nd = 0;
-	do {
-		digits[nd++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v > 0);
-	for (size_t i = 0; i < nd; i++)
-		dst[i] = digits[nd - 1 - i];
-	return nd;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Distinct reasons up to this many (a reason per filter and node of an
- * enumerated universe) and lines up to this many bytes keep fit_message's
- * scratch on the stack. */
-#define FIT_STACK_REASONS 64
-#define FIT_STACK_TEXT 4096
-
-/* FitError.Error() for the statuses preemption recorded: "0/N nodes are
- * available: " + sorted "COUNT REASON" histogram joined by ", " + ".",
- * where N is the number of nodes with a status (kube: len(nodeToStatusMap),
- * which is every node whenever no candidate was found). */
-static char *fit_message(int n_nodes, const struct model_status *st,
-			 const bool *has)
-{
-	int cap = 0, with_status = 0;
-	for (int n = 0; n < n_nodes; n++) {
-		cap += has[n] ? st[n].n_reasons : 0;
-		with_status += has[n];
-	}
-	const char *reason_stack[FIT_STACK_REASONS];
-	int count_stack[FIT_STACK_REASONS];
-	char *line_stack[FIT_STACK_REASONS];
-	bool small = cap < FIT_STACK_REASONS;
-	const char **reason = small ? reason_stack
-		: xmalloc(sizeof *reason * (size_t)(cap + 1));
-	int *count = small ? count_stack
-		: xmalloc(sizeof *count * (size_t)(cap + 1));
-	int u = 0;
-	for (int n = 0; n < n_nodes; n++)
-		for (int i = 0; has[n] && i < st[n].n_reasons; i++) {
-			int j = 0;
-			while (j < u && strcmp(reason[j], model_status_reason(&st[n], i)))
-				j++;
-			if (j == u) {
-				reason[u] = model_status_reason(&st[n], i);
-				count[u++] = 0;
-			}
-			count[j]++;
-		}
-	/* every line "%d %s" in one block: its length first */
-	size_t len_stack[FIT_STACK_REASONS];
-	size_t *len = small ? len_stack : xmalloc(sizeof *len * (size_t)(u + 1));
-	size_t text = 0;
-	for (int j = 0; j < u; j++) {
-		len[j] = strlen(reason[j]);
-		text += len[j] + 16;
-	}
-	char text_stack[FIT_STACK_TEXT];
-	char *block = text <= sizeof text_stack ? text_stack : xmalloc(text + 1);
-	char **line = small ? line_stack
-		: xmalloc(sizeof *line * (size_t)(u + 1));
-	size_t total = 0, at = 0;
-	for (int j = 0; j < u; j++) {
-		line[j] = block + at;
-		size_t k = decimal(line[j], count[j]);
-		line[j][k++] = ' ';
-		memcpy(line[j] + k, reason[j], len[j] + 1);
-		len[j] += k;                /* now the line's length */
-		at += len[j] + 1;
-		total += len[j] + 2;        /* with the ", " or " " before it */
-	}
-	qsort(line, (size_t)u, sizeof *line, cmp_str);
-
-	static const char head[] = " nodes are available:";
-	char *buf = xmalloc(2 + 16 + sizeof head + total + 2);
-	size_t k = 0;
-	buf[k++] = '0';
-	buf[k++] = '/';
-	k += decimal(buf + k, with_status);
-	memcpy(buf + k, head, sizeof head - 1);
-	k += sizeof head - 1;
-	for (int j = 0; j < u; j++) {
-		if (j)
-			buf[k++] = ',';
-		buf[k++] = ' ';
-		size_t nl = strlen(line[j]);
-		memcpy(buf + k, line[j], nl);
-		k += nl;
-	}
-	if (u > 0)
-		buf[k++] = '.';
-	buf[k] = '\0';
-	if (block != text_stack)
-		free(block);
-	if (!small) {
-		free(len);
-		free(line);
-		free(count);
-		free(reason);
-	}
-	return buf;
-}
-
 static char *prefixed(const char *msg)
 {
 	static const char pre[] = "preemption: ";
@@ -586,7 +472,7 @@ static void no_candidate(struct model_preemption *out, int n_nodes,
 		out->message = prefixed(d->error);
 		return;
 	}
-	char *fit = fit_message(n_nodes, d->status, d->has_status);
+	char *fit = model_fit_error_of(n_nodes, d->status, d->has_status);
 	out->code = MODEL_UNSCHEDULABLE;
 	out->message = prefixed(fit);
 	free(fit);

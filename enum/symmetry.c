@@ -287,18 +287,29 @@ static uint64_t size_of(const struct enum_symmetry *s, const int *m)
 	return size;
 }
 
-bool enum_placement_canonical(const struct enum_symmetry *s, const int *d)
+/* d is its class's representative; then, when size is not NULL, the
+ * class's size into *size (the occupancy both read is counted once). */
+static bool class_test(const struct enum_symmetry *s, const int *d,
+		       uint64_t *size)
 {
 	if (!pods_ordered(s, d))
 		return false;
-	if (s->n_nodes_after == 0)
+	if (!size && s->n_nodes_after == 0)
 		return true;
 	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
 	occupancy(s, d, m);
 	bool ok = columns_ordered(s, m);
+	if (ok && size)
+		*size = size_of(s, m);
 	if (m != stack)
 		free(m);
 	return ok;
+}
+
+bool enum_placement_canonical(const struct enum_symmetry *s, const int *d)
+{
+	assert(s && d);
+	return class_test(s, d, NULL);
 }
 
 uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
@@ -315,16 +326,7 @@ bool enum_placement_class_of(const struct enum_symmetry *s, const int *d,
 			     uint64_t *size)
 {
 	assert(s && d && size);
-	if (!pods_ordered(s, d))
-		return false;
-	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
-	occupancy(s, d, m);
-	bool ok = columns_ordered(s, m);
-	if (ok)
-		*size = size_of(s, m);
-	if (m != stack)
-		free(m);
-	return ok;
+	return class_test(s, d, size);
 }
 
 /* ----------------------------------------------------- reachable states */

@@ -22,6 +22,7 @@
 
 #include "build.h"
 #include "check.h"
+#include "xorshift.h"
 #include "fixture_walk.h"
 
 #include "../../model/cycle_memo.h"
@@ -29,20 +30,6 @@
 #include "../../model/pod_requests.h"
 #include "../../model/scheduler.h"
 #include "../../yaml/load.h"
-
-/* xorshift64: the tests' own reproducible randomness (state passed in). */
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static int rnd_below(uint64_t *s, int n)
-{
-	return (int)(rnd(s) % (uint64_t)n);
-}
 
 /* ------------------------------------------------- literal PodRequests */
 
@@ -183,15 +170,15 @@ static const char *const random_lists[] = {
 
 static void random_pod(struct cluster *c, int p, uint64_t *s)
 {
-	int n = 1 + rnd_below(s, 3);
+	int n = 1 + tb_below(s, 3);
 	for (int i = 0; i < n; i++)
-		tb_container(c, p, random_lists[rnd_below(s, N_LISTS)], false, false);
-	int init = rnd_below(s, 4);
+		tb_container(c, p, random_lists[tb_below(s, N_LISTS)], false, false);
+	int init = tb_below(s, 4);
 	for (int i = 0; i < init; i++)
-		tb_container(c, p, random_lists[rnd_below(s, N_LISTS)], true,
-			     rnd_below(s, 2) == 0);
-	if (rnd_below(s, 3) == 0)
-		c->pods[p].overhead = tb_reqs(c, random_lists[rnd_below(s, N_LISTS)]);
+		tb_container(c, p, random_lists[tb_below(s, N_LISTS)], true,
+			     tb_below(s, 2) == 0);
+	if (tb_below(s, 3) == 0)
+		c->pods[p].overhead = tb_reqs(c, random_lists[tb_below(s, N_LISTS)]);
 }
 
 /* model_pod_requests / model_pod_score_request against the literal
@@ -207,17 +194,17 @@ static void test_table_random(void)
 	for (int round = 0; round < 200; round++) {
 		struct cluster c;
 		tb_init(&c);
-		int n_nodes = 1 + rnd_below(&seed, 4);
+		int n_nodes = 1 + tb_below(&seed, 4);
 		static const char *const node_names[] = {"n0", "n1", "n2", "n3"};
 		for (int n = 0; n < n_nodes; n++)
 			tb_node(&c, node_names[n], "cpu=4,memory=8Gi,pods=10", "");
-		int n_pods = 1 + rnd_below(&seed, 10);
+		int n_pods = 1 + tb_below(&seed, 10);
 		for (int p = 0; p < n_pods; p++)
 			random_pod(&c, tb_pod(&c, names[p], ""), &seed);
 		struct snapshot s;
 		snapshot_init(&s, &c);
 		for (int p = 0; p < n_pods; p++)
-			s.pod_node[p] = rnd_below(&seed, n_nodes + 2) - 2;   /* -2, -1 or a node */
+			s.pod_node[p] = tb_below(&seed, n_nodes + 2) - 2;   /* -2, -1 or a node */
 		int64_t got[64], want[64];
 		assert(c.n_res <= 64);
 		for (int p = 0; p < n_pods; p++) {
@@ -465,7 +452,7 @@ static void memo_fixture(const char *path)
 		/* round 0: the manifests' placement; then random ones */
 		if (round > 0)
 			for (int p = 0; p < c.n_pods; p++)
-				s.pod_node[p] = rnd_below(&seed, c.n_nodes + 1) - 1;
+				s.pod_node[p] = tb_below(&seed, c.n_nodes + 1) - 1;
 		for (int p = 0; p < c.n_pods; p++) {
 			int32_t was = s.pod_node[p];
 			s.pod_node[p] = SNAP_PENDING;

@@ -16,25 +16,13 @@
 
 #include "build.h"
 #include "check.h"
+#include "xorshift.h"
 #include "fixture_walk.h"
 
 #include "../../model/cycle_memo.h"
 #include "../../model/model.h"
 #include "../../model/spread_prefilter.h"
 #include "../../yaml/load.h"
-
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static int rnd_below(uint64_t *s, int n)
-{
-	return (int)(rnd(s) % (uint64_t)n);
-}
 
 /* ------------------------------------------------------------ by hand */
 
@@ -218,7 +206,7 @@ static void fixture(const char *path)
 	for (int round = 0; round < 6; round++) {
 		if (round > 0)
 			for (int p = 0; p < c.n_pods; p++)
-				s.pod_node[p] = rnd_below(&seed, c.n_nodes + 1) - 1;
+				s.pod_node[p] = tb_below(&seed, c.n_nodes + 1) - 1;
 		for (int p = 0; p < c.n_pods; p++) {
 			int32_t was = s.pod_node[p];
 			s.pod_node[p] = SNAP_PENDING;

@@ -19,4 +19,11 @@ static inline uint64_t tb_xorshift(uint64_t *state)
 	return *state;
 }
 
+/* tb_below: a draw in [0, n) from *state (n > 0). */
+static inline int tb_below(uint64_t *state, int n)
+{
+	assert(n > 0);
+	return (int)(tb_xorshift(state) % (uint64_t)n);
+}
+
 #endif

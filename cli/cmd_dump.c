@@ -17,7 +17,7 @@
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: kso dump PATH... [-o json|yaml] [--config FILE]\n"
+	fprintf(f, "usage: kso dump PATH... [-o json|yaml] [--config FILE] [--no-admission]\n"
 		   "  PATH  manifest file, directory (walked for *.yaml, *.yml, "
 		   "*.json) or - for stdin\n");
 	return f == stdout ? 0 : 2;
@@ -28,6 +28,7 @@ struct dump_args {
 	int n;
 	const char *config;
 	bool yaml;
+	bool no_admission;      /* --no-admission: objects already admitted */
 };
 
 /* Returns -1 to go on, else the exit status. */
@@ -48,6 +49,8 @@ static int parse(struct dump_args *a, int argc, char **argv)
 			a->config = argv[++i];
 		else if (!strncmp(s, "--config=", 9))
 			a->config = s + 9;
+		else if (!strcmp(s, "--no-admission"))
+			a->no_admission = true;
 		else if (s[0] == '-' && s[1] != '\0') {
 			fprintf(stderr, "kso dump: unknown option '%s'\n", s);
 			return usage(stderr);
@@ -68,7 +71,7 @@ static int parse(struct dump_args *a, int argc, char **argv)
 int cmd_dump(int argc, char **argv)
 {
 	struct dump_args a = {calloc((size_t)argc + 1, sizeof(char *)), 0, NULL,
-			      false};
+			      false, false};
 	if (!a.paths)
 		abort();
 	int rc = parse(&a, argc, argv);
@@ -80,7 +83,7 @@ int cmd_dump(int argc, char **argv)
 	cluster_init(&c);
 	struct error err;
 	error_init(&err);
-	if (cli_load_inputs(&c, a.paths, a.n, a.config, &err) < 0) {
+	if (cli_load_inputs(&c, a.paths, a.n, a.config, a.no_admission, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		rc = 1;
 	} else {

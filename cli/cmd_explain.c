@@ -44,6 +44,7 @@ struct explain_args {
 	const char *profile;
 	const char *engine;
 	bool json;
+	bool no_admission;      /* --no-admission: objects already admitted */
 };
 
 static void explain_usage(FILE *f)
@@ -51,7 +52,7 @@ static void explain_usage(FILE *f)
 	fprintf(f,
 		"usage: kso explain PATH... [--pod NAMESPACE/NAME] [--config FILE]\n"
 		"                   [--profile NAME] [--engine oracle|model] [--all-nodes]\n"
-		"                   [-o table|json]\n\n"
+		"                   [--no-admission] [-o table|json]\n\n"
 		"One scheduling cycle of one pending pod: every filter on every node,\n"
 		"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
 		"Without --pod, the pending pod the scheduling queue would pop first.\n");
@@ -83,6 +84,9 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 		} else if (!strcmp(opt, "--all-nodes")) {
 			/* accepted for symmetry with schedule: explain always
 			 * evaluates every node with every filter */
+			continue;
+		} else if (!strcmp(opt, "--no-admission")) {
+			a->no_admission = true;
 			continue;
 		} else if (!strcmp(opt, "--pod"))
 			dst = &a->pod;
@@ -188,7 +192,8 @@ static int explain_run(const struct explain_args *a,
 	struct error err;
 	cluster_init(&c);
 	error_init(&err);
-	if (cli_load_inputs(&c, a->paths, a->n_paths, a->config, &err) != 0) {
+	if (cli_load_inputs(&c, a->paths, a->n_paths, a->config,
+			    a->no_admission, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		cluster_release(&c);
 		return 1;

@@ -59,6 +59,7 @@ struct args {
 	enum output out;
 	bool oracle;         /* --engine oracle (default) */
 	bool all_nodes;      /* --all-nodes: no node sampling (oracle) */
+	bool no_admission;   /* --no-admission: objects already admitted */
 };
 
 static int usage(FILE *f)
@@ -66,7 +67,7 @@ static int usage(FILE *f)
 	fprintf(f, "usage: kso schedule PATH... [--config FILE] "
 		   "[--tie first|random] [--seed N] [--max-steps N]\n"
 		   "                    [--engine oracle|model] [--all-nodes] "
-		   "[-o table|json|yaml]\n");
+		   "[--no-admission] [-o table|json|yaml]\n");
 	return 2;
 }
 
@@ -143,6 +144,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->all_nodes = true;
 			continue;
 		}
+		if (!strcmp(argv[i], "--no-admission")) {
+			a->no_admission = true;
+			continue;
+		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			int rc = parse_option(a, argv, argc, &i);
 			if (rc)
@@ -160,7 +165,8 @@ static int load(struct cluster *c, const struct args *a)
 {
 	struct error err;
 	error_init(&err);
-	if (cli_load_inputs(c, a->paths, a->n_paths, a->config, &err) == 0)
+	if (cli_load_inputs(c, a->paths, a->n_paths, a->config, a->no_admission,
+			    &err) == 0)
 		return 0;
 	fprintf(stderr, "%s\n", err.msg);
 	return 1;

@@ -20,7 +20,7 @@
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: kso validate PATH... [--config FILE]\n"
+	fprintf(f, "usage: kso validate PATH... [--config FILE] [--no-admission]\n"
 		   "  PATH  manifest file, directory (walked for *.yaml, *.yml, "
 		   "*.json) or - for stdin\n");
 	return f == stdout ? 0 : 2;
@@ -47,6 +47,7 @@ int cmd_validate(int argc, char **argv)
 		abort();
 	int n = 0;
 	const char *config = NULL;
+	bool no_admission = false;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -56,6 +57,8 @@ int cmd_validate(int argc, char **argv)
 			config = argv[++i];
 		} else if (!strncmp(a, "--config=", 9)) {
 			config = a + 9;
+		} else if (!strcmp(a, "--no-admission")) {
+			no_admission = true;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "kso validate: unknown option '%s'\n", a);
 			free(paths);
@@ -72,7 +75,7 @@ int cmd_validate(int argc, char **argv)
 	cluster_init(&c);
 	struct error err;
 	error_init(&err);
-	int rc = cli_load_inputs(&c, paths, n, config, &err);
+	int rc = cli_load_inputs(&c, paths, n, config, no_admission, &err);
 	if (rc < 0)
 		fprintf(stderr, "%s\n", err.msg);
 	else

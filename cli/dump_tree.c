@@ -376,6 +376,8 @@ static void put_tolerations(struct arena *a, struct dval *spec,
 		put_str(a, m, "operator", t->op == TOL_EXISTS ? "Exists" : "Equal");
 		put_opt(a, m, "value", t->value);
 		put_opt(a, m, "effect", effect_name(t->effect));
+		if (t->has_seconds)
+			put_int(a, m, "tolerationSeconds", t->seconds);
 		dv_add(s, m);
 	}
 }
@@ -532,6 +534,8 @@ static void pod_spec(struct arena *a, const struct cluster *c,
 	put_str(a, spec, "preemptionPolicy",
 		p->preempt_never ? "Never" : "PreemptLowerPriority");
 	put_opt(a, spec, "nodeName", node);
+	if (p->host_network)
+		dv_put(spec, "hostNetwork", dv_bool(a, true));
 	if (p->n_gates) {
 		struct dval *gs = put_seq(a, spec, "schedulingGates");
 		for (int i = 0; i < p->n_gates; i++) {
@@ -581,11 +585,19 @@ static struct dval *dump_pod(struct arena *a, const struct cluster *c,
 	struct dval *m = manifest(a, "v1", "Pod", &meta);
 	pod_meta(a, meta, p);
 	pod_spec(a, c, put_map(a, m, "spec"), p, node);
-	if (*p->phase || *nominated || p->start_time.has) {
+	if (*p->phase || *nominated || p->start_time.has || p->preemption_target) {
 		struct dval *st = put_map(a, m, "status");
 		put_opt(a, st, "phase", p->phase);
 		put_opt(a, st, "nominatedNodeName", nominated);
 		put_time(a, st, "startTime", p->start_time);
+		if (p->preemption_target) {
+			/* the one condition kso reads (reference §3.1) */
+			struct dval *cond = dv_map(a);
+			put_str(a, cond, "type", "DisruptionTarget");
+			put_str(a, cond, "status", "True");
+			put_str(a, cond, "reason", "PreemptionByScheduler");
+			dv_add(put_seq(a, st, "conditions"), cond);
+		}
 	}
 	return m;
 }

@@ -36,16 +36,17 @@ int model_jeopardy(const struct snapshot *s, int pod, int node, int *out)
 	return n;
 }
 
-/* Some pod on node with priority below prio is terminating.  kube asks for
- * a DisruptionTarget=True/PreemptionByScheduler condition as well; kso does
- * not load conditions, so every terminating pod counts. */
+/* Some pod on node with priority below prio is terminating by preemption:
+ * deletionTimestamp set and its first DisruptionTarget condition True with
+ * reason PreemptionByScheduler (PodDisruptionConditions is on in v1.30).
+ * A pod terminating for any other reason does not count (§3.1). */
 static bool terminating_victim_on(const struct snapshot *s, int node,
 				  int32_t prio)
 {
 	const struct cluster *c = s->cluster;
 	for (int q = 0; q < c->n_pods; q++)
 		if (s->pod_node[q] == node && c->pods[q].priority < prio &&
-		    c->pods[q].deletion.has)
+		    c->pods[q].deletion.has && c->pods[q].preemption_target)
 			return true;
 	return false;
 }

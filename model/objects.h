@@ -166,6 +166,8 @@ struct toleration {            /* pod spec.tolerations[] */
 	enum toleration_op op;
 	const char *value;         /* "" when absent */
 	enum taint_effect effect;  /* EFFECT_ANY when empty */
+	bool has_seconds;          /* tolerationSeconds given (the scheduler */
+	int64_t seconds;           /* never reads it; kso dump prints it) */
 };
 
 /* -------------------------------------------------------------- pod affinity */
@@ -257,12 +259,18 @@ struct pod {
 	struct timestamp deletion;      /* metadata.deletionTimestamp */
 	struct timestamp start_time;    /* status.startTime */
 	const char *phase;              /* status.phase, "" when absent */
+	bool preemption_target;         /* status.conditions: the first
+					 * DisruptionTarget condition has status
+					 * True and reason PreemptionByScheduler
+					 * (the scheduler is evicting it, §3.1) */
 
 	int32_t priority;               /* spec.priority (defaulted from the class) */
 	const char *priority_class;     /* spec.priorityClassName, "" when none */
 	bool preempt_never;             /* spec.preemptionPolicy == Never */
 	const char *scheduler_name;     /* spec.schedulerName, default "default-scheduler" */
 	const char *node_name;          /* spec.nodeName, "" when pending */
+	bool host_network;              /* spec.hostNetwork (its ports' hostPort
+					 * defaulted to containerPort) */
 	const char *nominated_node;     /* status.nominatedNodeName, "" when none */
 	const char *const *gates;       /* spec.schedulingGates[].name */
 	int n_gates;
@@ -397,6 +405,12 @@ struct cluster {
 	int n_res;
 
 	struct sched_config config;        /* KubeSchedulerConfiguration, or defaults */
+
+	/* Load option, set before loading: the objects are taken as already
+	 * admitted (as `kubectl get -o yaml` prints them), so the loader does
+	 * not emulate the admission plugins (Priority, DefaultTolerationSeconds;
+	 * yaml/finish.c): spec.priority is used as given.  Off by default. */
+	bool no_admission;
 
 	/* Open-addressing hash indexes by name, rebuilt by cluster_reindex();
 	 * slot value = object index + 1, 0 = empty.  Look-ups fall back to a

@@ -844,8 +844,8 @@ static void no_candidate(struct model_preemption *out, const struct walk *w, boo
 /* ---------------------------------------------------- eligibility (§3.1) */
 
 /* PodEligibleToPreemptOthers; why gets kube's text when not eligible.
- * "Terminating by preemption" is read as deletionTimestamp set (kso has
- * no pod conditions; model/DEVIATIONS.md). */
+ * Only a pod terminating by preemption blocks: deletionTimestamp set and
+ * a DisruptionTarget=True/PreemptionByScheduler condition. */
 static bool eligible(const struct oracle *o, int pod, const struct model_cycle_result *r,
 		     char *why, size_t len)
 {
@@ -862,7 +862,8 @@ static bool eligible(const struct oracle *o, int pod, const struct model_cycle_r
 	const struct oracle_ilist *on = &o->d->nodes[nom].pods;
 	for (int i = 0; i < on->n; i++) {
 		const struct pod *q = &c->pods[on->v[i]];
-		if (q->priority < p->priority && q->deletion.has) {
+		if (q->priority < p->priority && q->deletion.has &&
+		    q->preemption_target) {
 			snprintf(why, len, "not eligible due to a terminating pod on the nominated node.");
 			return false;
 		}

@@ -13,8 +13,12 @@
 /* Protocols core/v1 accepts for container ports. */
 static const char *const protocols[] = {"TCP", "UDP", "SCTP"};
 
+/* host_network: the pod's spec.hostNetwork.  The API server's Pod
+ * defaulting (core/v1 defaultHostNetworkPorts) sets an unset hostPort of a
+ * hostNetwork pod to its containerPort, in containers and init containers
+ * alike, and validation then requires the two to be equal. */
 static int decode_port(struct yaml_dec *d, const struct ynode *m,
-		       struct container_port *p)
+		       bool host_network, struct container_port *p)
 {
 	if (yd_want_map(d, m) < 0)
 		return -1;
@@ -34,6 +38,13 @@ static int decode_port(struct yaml_dec *d, const struct ynode *m,
 		return yd_fail_key(d, yd_get(m, "hostPort"), "hostPort",
 				   "hostPort must be in 0..65535, got %d",
 				   (int)p->host_port);
+	if (host_network && p->host_port == 0)
+		p->host_port = p->container_port;
+	if (host_network && p->host_port != p->container_port)
+		return yd_fail_key(d, yd_get(m, "hostPort"), "hostPort",
+				   "hostPort %d must match containerPort %d when "
+				   "hostNetwork is true", (int)p->host_port,
+				   (int)p->container_port);
 	if (yd_str(d, m, "protocol", &p->protocol) < 0 ||
 	    yd_str(d, m, "hostIP", &p->host_ip) < 0)
 		return -1;
@@ -48,7 +59,7 @@ static int decode_port(struct yaml_dec *d, const struct ynode *m,
 }
 
 static int decode_ports(struct yaml_dec *d, const struct ynode *c,
-			struct container *out)
+			bool host_network, struct container *out)
 {
 	const struct ynode *v = yd_get(c, "ports");
 	if (!v)
@@ -59,7 +70,7 @@ static int decode_ports(struct yaml_dec *d, const struct ynode *c,
 	struct container_port *ps = arena_array(d->a, (size_t)v->n, sizeof *ps);
 	for (int i = 0; i < v->n; i++) {
 		size_t m2 = yd_index(d, i);
-		if (decode_port(d, v->items[i], &ps[i]) < 0)
+		if (decode_port(d, v->items[i], host_network, &ps[i]) < 0)
 			return -1;
 		yd_leave(d, m2);
 	}
@@ -168,7 +179,7 @@ static int decode_restart_policy(struct yaml_dec *d, const struct ynode *cm,
 }
 
 static int decode_container(struct yaml_dec *d, const struct ynode *cm,
-			    bool init, struct container *c)
+			    bool init, bool host_network, struct container *c)
 {
 	memset(c, 0, sizeof *c);
 	c->name = "";
@@ -181,7 +192,7 @@ static int decode_container(struct yaml_dec *d, const struct ynode *cm,
 		return yd_fail_key(d, yd_get(cm, "name"), "name",
 				   "invalid container name \"%.64s\": %s", c->name,
 				   why ? why : "not a DNS label");
-	if (decode_resources(d, cm, c) < 0 || decode_ports(d, cm, c) < 0 ||
+	if (decode_resources(d, cm, c) < 0 || decode_ports(d, cm, host_network, c) < 0 ||
 	    decode_restart_policy(d, cm, init, c) < 0)
 		return -1;
 	return 0;
@@ -198,13 +209,16 @@ int yaml_decode_containers(struct yaml_dec *d, const struct ynode *spec,
 	const struct ynode *v = yd_get(spec, key);
 	if (!v)
 		return 0;
+	bool host_network = false;
+	if (yd_bool(d, spec, "hostNetwork", &host_network) < 0)
+		return -1;
 	size_t mark = yd_enter(d, key);
 	if (yd_want_seq(d, v) < 0)
 		return -1;
 	struct container *cs = arena_array(d->a, (size_t)v->n, sizeof *cs);
 	for (int i = 0; i < v->n; i++) {
 		size_t m2 = yd_index(d, i);
-		if (decode_container(d, v->items[i], init, &cs[i]) < 0)
+		if (decode_container(d, v->items[i], init, host_network, &cs[i]) < 0)
 			return -1;
 		yd_leave(d, m2);
 	}

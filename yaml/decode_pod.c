@@ -114,8 +114,39 @@ static int decode_spec(struct yaml_dec *d, const struct ynode *spec,
 	    yaml_decode_spread(d, spec, p) < 0 ||
 	    decode_priority(d, spec, p, x) < 0 ||
 	    yd_str(d, spec, "schedulerName", &p->scheduler_name) < 0 ||
+	    yd_bool(d, spec, "hostNetwork", &p->host_network) < 0 ||
 	    decode_node_name(d, spec, p) < 0 || decode_gates(d, spec, p) < 0)
 		return -1;
+	yd_leave(d, mark);
+	return 0;
+}
+
+/* status.conditions: only the first DisruptionTarget condition matters
+ * (kube's GetPodCondition returns the first of a type); reference §3.1. */
+static int decode_conditions(struct yaml_dec *d, const struct ynode *st,
+			     struct pod *p)
+{
+	const struct ynode *v = yd_get(st, "conditions");
+	if (!v)
+		return 0;
+	size_t mark = yd_enter(d, "conditions");
+	if (yd_want_seq(d, v) < 0)
+		return -1;
+	for (int i = 0; i < v->n; i++) {
+		const struct ynode *c = v->items[i];
+		size_t m2 = yd_index(d, i);
+		const char *type = "", *status = "", *reason = "";
+		if (yd_want_map(d, c) < 0 || yd_str(d, c, "type", &type) < 0 ||
+		    yd_str(d, c, "status", &status) < 0 ||
+		    yd_str(d, c, "reason", &reason) < 0)
+			return -1;
+		yd_leave(d, m2);
+		if (strcmp(type, "DisruptionTarget"))
+			continue;
+		p->preemption_target = !strcmp(status, "True") &&
+				       !strcmp(reason, "PreemptionByScheduler");
+		break;
+	}
 	yd_leave(d, mark);
 	return 0;
 }
@@ -128,7 +159,8 @@ static int decode_status(struct yaml_dec *d, const struct ynode *st,
 	size_t mark = yd_enter(d, "status");
 	if (yd_want_map(d, st) < 0 || yd_str(d, st, "phase", &p->phase) < 0 ||
 	    yd_str(d, st, "nominatedNodeName", &p->nominated_node) < 0 ||
-	    yaml_decode_timestamp(d, st, "startTime", &p->start_time) < 0)
+	    yaml_decode_timestamp(d, st, "startTime", &p->start_time) < 0 ||
+	    decode_conditions(d, st, p) < 0)
 		return -1;
 	yd_leave(d, mark);
 	return 0;

@@ -138,11 +138,9 @@ static int decode_toleration(struct yaml_dec *d, const struct ynode *m,
 	}
 	if (decode_effect(d, m, true, &t->effect) < 0)
 		return -1;
-	int64_t secs;
-	bool has_secs = false;
-	if (yd_int64(d, m, "tolerationSeconds", &secs, &has_secs) < 0)
+	if (yd_int64(d, m, "tolerationSeconds", &t->seconds, &t->has_seconds) < 0)
 		return -1;
-	if (has_secs && t->effect != EFFECT_NO_EXECUTE)
+	if (t->has_seconds && t->effect != EFFECT_NO_EXECUTE)
 		return yd_fail_key(d, yd_get(m, "tolerationSeconds"),
 				   "tolerationSeconds",
 				   "tolerationSeconds needs effect NoExecute");

@@ -10,6 +10,15 @@
  *    is refused, and so is a spec.priority / spec.preemptionPolicy that
  *    disagrees with the computed one.  system-node-critical and
  *    system-cluster-critical exist in every cluster.
+ *  - DefaultTolerationSeconds admission (plugin/pkg/admission/
+ *    defaulttolerationseconds, on by default): a pod that does not already
+ *    tolerate node.kubernetes.io/not-ready:NoExecute (resp. unreachable) -
+ *    a toleration with that key or an empty key, and effect NoExecute or
+ *    empty - gets `{key, operator: Exists, effect: NoExecute,
+ *    tolerationSeconds: 300}` appended, not-ready first.
+ *  - cluster.no_admission (--no-admission) turns both admission plugins
+ *    off: the objects are post-admission already; spec.priority (0 when
+ *    absent) and spec.preemptionPolicy are taken as written.
  *  - Namespaces: every namespace an object lives in exists; those no
  *    manifest defines are added as implicit, labelled
  *    kubernetes.io/metadata.name=<name> like real ones.
@@ -105,12 +114,66 @@ static int admit_priority(struct yaml_dec *d, struct pod *p,
 	return 0;
 }
 
+/* Already admitted: the pod's own spec.priority / preemptionPolicy. */
+static void take_priority(struct pod *p, const struct yaml_pod_extra *x)
+{
+	p->priority = x->has_priority ? x->priority : 0;
+	p->preempt_never = x->preempt_never;
+}
+
+/* Does some toleration of p cover key:NoExecute the way
+ * DefaultTolerationSeconds tests it (key equal or empty; effect NoExecute
+ * or empty; operator and value are not looked at)? */
+static bool tolerates_no_execute(const struct pod *p, const char *key)
+{
+	for (int i = 0; i < p->n_tolerations; i++) {
+		const struct toleration *t = &p->tolerations[i];
+		if ((!*t->key || !strcmp(t->key, key)) &&
+		    (t->effect == EFFECT_ANY || t->effect == EFFECT_NO_EXECUTE))
+			return true;
+	}
+	return false;
+}
+
+static void admit_default_toleration_seconds(struct yaml_dec *d, struct pod *p)
+{
+	static const char *const keys[] = {"node.kubernetes.io/not-ready",
+					   "node.kubernetes.io/unreachable"};
+	bool add[2];
+	int n_add = 0;
+	for (int k = 0; k < 2; k++)
+		n_add += add[k] = !tolerates_no_execute(p, keys[k]);
+	if (!n_add)
+		return;
+	struct toleration *ts = arena_array(d->a, (size_t)(p->n_tolerations + n_add),
+					    sizeof *ts);
+	for (int i = 0; i < p->n_tolerations; i++)
+		ts[i] = p->tolerations[i];
+	int n = p->n_tolerations;
+	for (int k = 0; k < 2; k++)
+		if (add[k])
+			ts[n++] = (struct toleration){.key = keys[k], .op = TOL_EXISTS,
+						      .value = "",
+						      .effect = EFFECT_NO_EXECUTE,
+						      .seconds = 300,
+						      .has_seconds = true};
+	p->tolerations = ts;
+	p->n_tolerations = n;
+}
+
 int yaml_finish(struct yaml_dec *d)
 {
-	for (size_t i = 0; i < d->pods.n; i++)
-		if (admit_priority(d, yaml_vec_at(&d->pods, i),
-				   yaml_vec_at(&d->pod_extra, i)) < 0)
+	for (size_t i = 0; i < d->pods.n; i++) {
+		struct pod *p = yaml_vec_at(&d->pods, i);
+		const struct yaml_pod_extra *x = yaml_vec_at(&d->pod_extra, i);
+		if (d->c->no_admission) {
+			take_priority(p, x);
+			continue;
+		}
+		if (admit_priority(d, p, x) < 0)
 			return -1;
+		admit_default_toleration_seconds(d, p);
+	}
 	return 0;
 }
 

@@ -18,37 +18,49 @@
 
 #include <assert.h>
 
+#include "go_sort.h"
+#include "quirks.h"
+
 static int64_t start_time(const struct pod *p)
 {
 	return p->start_time.has ? p->start_time.seconds : MODEL_TIME_NOW;
 }
 
-/* MoreImportantPod: higher priority first, then the earlier start time.
- * kube sorts with sort.Slice (unstable); kso settles what is left by pod
- * index so every run gives one answer. */
+/*
+ * MoreImportantPod(a, b) == prio(a) > prio(b) \/
+ *     (prio(a) = prio(b) /\ GetPodStartTime(a) < GetPodStartTime(b))
+ * where a missing status.startTime is time.Now() read at that call (§3.4
+ * step 3).  So between two equal-priority pods without a start time the
+ * answer is true both ways (the second Now() is later), a pod without one
+ * is less important than one with, and two given times compare strictly.
+ * MODEL_QUIRK_VICTIM_ORDER_NOW = 0: kso's former total order (missing =
+ * latest; ties by pod index).
+ */
 bool model_more_important(const struct cluster *c, int a, int b)
 {
 	assert(c && a >= 0 && a < c->n_pods && b >= 0 && b < c->n_pods);
 	const struct pod *pa = &c->pods[a], *pb = &c->pods[b];
 	if (pa->priority != pb->priority)
 		return pa->priority > pb->priority;
+	if (MODEL_QUIRK_VICTIM_ORDER_NOW && !pa->start_time.has)
+		return !pb->start_time.has;
 	int64_t ta = start_time(pa), tb = start_time(pb);
 	if (ta != tb)
 		return ta < tb;
-	return a < b;
+	return !MODEL_QUIRK_VICTIM_ORDER_NOW && a < b;
 }
 
-/* Insertion sort: victim lists are short, and it is obviously a total
- * order given model_more_important's final index tie. */
+static bool more_important(const void *c, int a, int b)
+{
+	return model_more_important(c, a, b);
+}
+
+/* sort.Slice(victims, MoreImportantPod): Go's own algorithm (go_sort.h),
+ * because the order it gives an inconsistent less is part of the answer. */
 void model_sort_important(const struct cluster *c, int *pods, int n)
 {
 	assert(c && (pods || n == 0));
-	for (int i = 1; i < n; i++) {
-		int x = pods[i], j = i;
-		for (; j > 0 && model_more_important(c, x, pods[j - 1]); j--)
-			pods[j] = pods[j - 1];
-		pods[j] = x;
-	}
+	model_go_sort_slice(pods, n, more_important, c);
 }
 
 /* GetEarliestPodStartTime: the earliest start among the victims that have

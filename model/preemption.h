@@ -104,12 +104,13 @@ struct model_casualty {
 };
 
 /* model_more_important: util.MoreImportantPod(a, b): higher priority, or
- * equal priority and earlier start time (missing = now).  kube's sort is
- * unstable; kso breaks the remaining tie by pod index (manifest order). */
+ * equal priority and earlier start time, a missing one being "now" at
+ * each call - true both ways for two such pods (MODEL_QUIRK_VICTIM_ORDER_NOW;
+ * with the quirk off, remaining ties go to the lower pod index). */
 bool model_more_important(const struct cluster *c, int a, int b);
 
-/* model_sort_important: sorts pods[0..n-1] by model_more_important,
- * most important first. */
+/* model_sort_important: sorts pods[0..n-1] as kube's
+ * sort.Slice(pods, MoreImportantPod) does, most important first. */
 void model_sort_important(const struct cluster *c, int *pods, int n);
 
 /* model_casualty_of: the Casualty of victims[0..n-1] (n >= 1, any order)

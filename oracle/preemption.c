@@ -34,13 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/go_sort.h"
 #include "../model/quirks.h"
-
-/* qsort context cannot be passed in C11: the cluster rides with each pod. */
-struct ranked {
-	const struct cluster *c;
-	int pod;
-};
 
 /* The buffers every oracle_preempt call of one oracle reuses. */
 struct oracle_preempt_scratch {
@@ -51,7 +46,6 @@ struct oracle_preempt_scratch {
 	struct model_status *filter;
 	int *lower, *victims;              /* [cap_pods] one node's pods */
 	bool *viol;
-	struct ranked *ranked;
 	int cap_pods;
 	struct model_victims *list[2];     /* [cap_list] the candidate lists */
 	int cap_list;
@@ -110,7 +104,6 @@ void oracle_preempt_scratch_release(struct oracle_data *d)
 	free(s->lower);
 	free(s->victims);
 	free(s->viol);
-	free(s->ranked);
 	free(s->list[0]);
 	free(s->list[1]);
 	free(s->rec);
@@ -137,7 +130,6 @@ static void reserve_pods(struct oracle_preempt_scratch *s, int n)
 	s->lower = xrealloc(s->lower, sizeof(int) * cap);
 	s->victims = xrealloc(s->victims, sizeof(int) * cap);
 	s->viol = xrealloc(s->viol, sizeof(bool) * cap);
-	s->ranked = xrealloc(s->ranked, sizeof(struct ranked) * cap);
 }
 
 /* "preemption: " + msg, malloc'ed: the PostFilter message. */
@@ -166,40 +158,29 @@ static int64_t start_of(const struct pod *p)
 	return p->start_time.has ? p->start_time.seconds : MODEL_TIME_NOW;
 }
 
-/* MoreImportantPod: higher priority, then earlier start; kso settles the
- * rest by pod index (kube's sort is unstable). */
-static int more_important_cmp(const void *a, const void *b)
+/* MoreImportantPod(x, y): higher priority, then earlier start, "now"
+ * standing for a missing start time at every call - so true both ways for
+ * two pods without one (MODEL_QUIRK_VICTIM_ORDER_NOW; off: pod index). */
+static bool more_important(const void *ctx, int x, int y)
 {
-	const struct ranked *x = a, *y = b;
-	const struct pod *px = &x->c->pods[x->pod], *py = &y->c->pods[y->pod];
+	const struct cluster *c = ctx;
+	const struct pod *px = &c->pods[x], *py = &c->pods[y];
 	if (px->priority != py->priority)
-		return px->priority > py->priority ? -1 : 1;
+		return px->priority > py->priority;
+	if (MODEL_QUIRK_VICTIM_ORDER_NOW && !px->start_time.has)
+		return !py->start_time.has;
 	int64_t tx = start_of(px), ty = start_of(py);
 	if (tx != ty)
-		return tx < ty ? -1 : 1;
-	return int_cmp(&x->pod, &y->pod);
+		return tx < ty;
+	return !MODEL_QUIRK_VICTIM_ORDER_NOW && x < y;
 }
 
-/* The order is total (pod index last), so any sort gives the same
- * list: insertion sort for the few pods of a node (usually in order
- * already), qsort beyond.  r has room for n. */
-static void sort_important(const struct cluster *c, int *pods, int n, struct ranked *r)
+/* sort.Slice(pods, MoreImportantPod), in Go's order of comparisons
+ * (model/go_sort.h): the comparator is not consistent, so only Go's
+ * algorithm gives kube's list. */
+static void sort_important(const struct cluster *c, int *pods, int n)
 {
-	for (int i = 0; i < n; i++)
-		r[i] = (struct ranked){c, pods[i]};
-	if (n > 32) {
-		qsort(r, (size_t)n, sizeof(*r), more_important_cmp);
-	} else {
-		for (int i = 1; i < n; i++) {
-			struct ranked x = r[i];
-			int j = i;
-			for (; j > 0 && more_important_cmp(&r[j - 1], &x) > 0; j--)
-				r[j] = r[j - 1];
-			r[j] = x;
-		}
-	}
-	for (int i = 0; i < n; i++)
-		pods[i] = r[i].pod;
+	model_go_sort_slice(pods, n, more_important, c);
 }
 
 /* Ascending ints: insertion sort (a node's pods are nearly in index
@@ -513,7 +494,7 @@ static void reprieve(const struct preempt_run *pr, struct oracle_cycle *cy, int 
 			out->pdb_violations += viol[i];
 		}
 	if (n_viol > 0 && n_viol < k)
-		sort_important(c, out->pods, out->n, s->ranked);
+		sort_important(c, out->pods, out->n);
 }
 
 /* Returns SUCCESS with out filled (out->pods in the scratch, valid until
@@ -560,7 +541,7 @@ static enum model_code select_victims(struct preempt_run *pr, int node,
 		*deferred = true;
 		code = MODEL_UNSCHEDULABLE;
 	} else {
-		sort_important(o->cluster, lower, k, s->ranked);
+		sort_important(o->cluster, lower, k);
 		reprieve(pr, cy, node, lower, k, out);
 	}
 	oracle_cycle_clone_reset(cy, pr->state, node);

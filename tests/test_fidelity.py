@@ -186,3 +186,18 @@ def test_admission_adds_only_missing_tolerations():
 def test_no_admission_dump_has_no_added_tolerations():
     doc = dump("default-toleration-seconds.yaml", "--no-admission")
     assert "tolerations" not in pod_of(doc, "plain")["spec"]
+
+
+# ------------------------- F. equal-priority victims without a start time
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_victims_without_start_time_in_go_sort_order(engine):
+    doc = schedule("victims-without-start-time.yaml", engine)
+    s = doc["steps"][0]
+    assert (s["pod"], s["action"], s["node"]) == ("default/urgent",
+                                                   "preempt", "n1")
+    assert s["victims"] == ["default/a"]
+    assert doc["final"]["default/urgent"] == "n1"
+    assert doc["final"]["default/b"] == "n1"
+    assert doc["final"]["default/c"] == "n1"

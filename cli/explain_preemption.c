@@ -24,8 +24,10 @@
 
 #include <assert.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "../model/preemption.h"
+#include "../model/xalloc.h"
 #include "../oracle/oracle.h"
 
 /* Both answers for one explained cycle. */
@@ -34,7 +36,16 @@ struct answers {
 	struct model_preemption minimal;
 	struct error err;
 	int minimal_rc;
+	bool *possible;       /* [n_nodes] nodes kube may nominate, over every
+			       * walk offset and final tie; NULL: too many
+			       * dry runs to work out (POSSIBLE_MAX_DRY_RUNS) */
+	int n_offsets;        /* the offsets that were tried */
 };
+
+/* Working out every possible node costs |potential| preemptions of up to
+ * numCandidates dry runs each; past this many dry runs explain leaves it
+ * out (and says so). */
+#define POSSIBLE_MAX_DRY_RUNS 2000000
 
 static bool applies(const struct cli_explain *x)
 {
@@ -42,24 +53,71 @@ static bool applies(const struct cli_explain *x)
 	       x->profile->postfilter[PLUGIN_DEFAULT_PREEMPTION];
 }
 
+/* kube's answer with the walk starting at potential[offset] (§3.3). */
+static void kube_at(const struct cli_explain *x, uint64_t offset,
+		    struct model_preemption *out)
+{
+	struct model_preempt_opts o = {.offset_draw = offset};
+	if (x->engine && strcmp(x->engine->name, "oracle") == 0)
+		oracle_preempt_kube(x->profile, x->snap, x->pod, x->result, &o, out);
+	else
+		model_preempt_kube(x->profile, x->snap, x->pod, x->result, &o, out);
+}
+
+static void mark_answer(bool *possible, const struct model_preemption *k)
+{
+	if (k->node < 0)
+		return;
+	possible[k->node] = true;
+	for (int i = 0; i < k->n_ties; i++)
+		possible[k->ties[i]] = true;
+}
+
+/*
+ * Every node kube may nominate: the walk starts at a random offset into
+ * the potential nodes (§3.3) and the last tie of §3.5 is Go map order.
+ * A walk that always covers every potential node (numCandidates = their
+ * number) finds the same candidates from any offset: the chosen node and
+ * its ties.  Otherwise one preemption per offset.
+ */
+static void possible_nodes(const struct cli_explain *x, struct answers *a)
+{
+	const struct cluster *c = x->cluster;
+	int np = 0;
+	for (int n = 0; n < c->n_nodes; n++)
+		np += x->result->verdicts[n].code == MODEL_UNSCHEDULABLE;
+	int32_t want = model_preemption_num_candidates(x->profile, np);
+	a->n_offsets = want < np ? np : 1;
+	if ((int64_t)a->n_offsets * want > POSSIBLE_MAX_DRY_RUNS)
+		return;
+	a->possible = xcalloc((size_t)c->n_nodes + 1, sizeof(bool));
+	mark_answer(a->possible, &a->kube);
+	for (int off = 1; off < a->n_offsets; off++) {
+		struct model_preemption k;
+		model_preemption_init(&k);
+		kube_at(x, (uint64_t)off, &k);
+		mark_answer(a->possible, &k);
+		model_preemption_release(&k);
+	}
+}
+
 static void answers_run(const struct cli_explain *x, struct answers *a)
 {
 	model_preemption_init(&a->kube);
 	model_preemption_init(&a->minimal);
 	error_init(&a->err);
-	struct model_preempt_opts o = {.offset_draw = 0};
-	if (x->engine && strcmp(x->engine->name, "oracle") == 0)
-		oracle_preempt_kube(x->profile, x->snap, x->pod, x->result, &o,
-				    &a->kube);
-	else
-		model_preempt_kube(x->profile, x->snap, x->pod, x->result, &o,
-				   &a->kube);
+	a->possible = NULL;
+	a->n_offsets = 0;
+	kube_at(x, 0, &a->kube);
+	if (a->kube.node >= 0)
+		possible_nodes(x, a);
 	a->minimal_rc = model_preempt_minimal(x->profile, x->snap, x->pod,
 					      x->result, &a->minimal, &a->err);
 }
 
 static void answers_release(struct answers *a)
 {
+	free(a->possible);
 	model_preemption_release(&a->kube);
 	model_preemption_release(&a->minimal);
 }
@@ -180,6 +238,16 @@ static void json_answers(struct json_out *j, const struct cluster *c,
 	for (int i = 0; i < k->n_ties; i++)
 		json_string(j, node_name(c, k->ties[i]));
 	json_end_array(j);
+	json_key(j, "possible_nodes");
+	if (k->node >= 0 && !a->possible) {
+		json_null(j);
+	} else {
+		json_begin_array(j);
+		for (int n = 0; n < c->n_nodes && a->possible; n++)
+			if (a->possible[n])
+				json_string(j, node_name(c, n));
+		json_end_array(j);
+	}
 	json_key(j, "candidates");
 	json_candidates(j, c, k);
 	json_key(j, "cleared_nominations");
@@ -211,6 +279,26 @@ static void table_answer(FILE *f, const struct cluster *c, const char *who,
 		(long long)k->priority_sum, k->victims);
 }
 
+/* The nodes kube may nominate, when the walk's offset matters. */
+static void table_possible(FILE *f, const struct cluster *c,
+			   const struct answers *a)
+{
+	if (a->n_offsets <= 1)
+		return;
+	if (!a->possible) {
+		fprintf(f, "           kube's possible nodes over its %d walk "
+			   "offsets: not worked out (too many dry runs)\n",
+			a->n_offsets);
+		return;
+	}
+	fprintf(f, "           kube may nominate, over its %d walk offsets:",
+		a->n_offsets);
+	for (int n = 0; n < c->n_nodes; n++)
+		if (a->possible[n])
+			fprintf(f, " %s", node_name(c, n));
+	fprintf(f, "\n");
+}
+
 static void table_answers(FILE *f, const struct cluster *c,
 			  const struct answers *a)
 {
@@ -225,6 +313,7 @@ static void table_answers(FILE *f, const struct cluster *c,
 			fprintf(f, " (kube picks among them at random; kso the "
 				   "first)\n");
 		}
+		table_possible(f, c, a);
 	} else {
 		fprintf(f, "  kube:    no preemption (%s)\n",
 			k->message ? k->message : "");

@@ -149,4 +149,9 @@ bool model_in_nominator(const struct cluster *c, int p);
  * or NULL when no profile has that name. */
 const struct sched_profile *model_profile_for(const struct cluster *c, int p);
 
+/* model_node_tree_order: writes the node tree order (reference §1.4; the
+ * snapshot's node list) into out[0..c->n_nodes): zones round-robin, zones
+ * in first-seen order, nodes of a zone in manifest order. */
+void model_node_tree_order(const struct cluster *c, int *out);
+
 #endif

@@ -194,6 +194,12 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 					     struct model_victims *out,
 					     struct model_status *st);
 
+/* model_preemption_num_candidates: §3.3 numCandidates for n potential
+ * nodes: max(n * minCandidateNodesPercentage / 100,
+ * minCandidateNodesAbsolute), at most n (int32 as kube). */
+int32_t model_preemption_num_candidates(const struct sched_profile *prof,
+					int32_t n);
+
 /* model_preempt_kube: DefaultPreemption's PostFilter (§3.1-§3.6) for pod
  * after the failed cycle r on s.  Fills out (initialised by the caller).
  * Returns 0; the outcome is in out->code / out->node. Deterministic: the

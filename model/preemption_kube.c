@@ -266,8 +266,10 @@ static char *prefixed(const char *msg)
 /* --------------------------------------------------------- the candidates */
 
 /* DefaultPreemption.calculateNumCandidates (int32). */
-static int32_t num_candidates(const struct sched_profile *prof, int32_t n)
+int32_t model_preemption_num_candidates(const struct sched_profile *prof,
+					int32_t n)
 {
+	assert(prof && n >= 0);
 	int32_t k = n * prof->min_candidate_nodes_percentage / 100;
 	if (k < prof->min_candidate_nodes_absolute)
 		k = prof->min_candidate_nodes_absolute;
@@ -377,7 +379,7 @@ static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 		    struct model_cycle_memo *lent)
 {
 	int offset = (int)(offset_draw % (uint64_t)n);
-	int32_t want = num_candidates(prof, n);
+	int32_t want = model_preemption_num_candidates(prof, n);
 	/* every dry-run cycle has s as base: one memo serves them all */
 	struct model_cycle_memo own, *memo = lent;
 	if (!memo) {
@@ -478,6 +480,21 @@ static void no_candidate(struct model_preemption *out, int n_nodes,
 	free(fit);
 }
 
+/* §3.2 over the snapshot's node list: the potential nodes in node tree
+ * order (§1.4), which is the order the §3.3 walk goes through them. */
+static int potential_in_tree_order(const struct cluster *c,
+				   const struct model_cycle_result *r, int *out)
+{
+	int *order = xmalloc(sizeof *order * (size_t)(c->n_nodes + 1));
+	model_node_tree_order(c, order);
+	int np = 0;
+	for (int i = 0; i < c->n_nodes; i++)
+		if (r->verdicts[order[i]].code == MODEL_UNSCHEDULABLE)
+			out[np++] = order[i];
+	free(order);
+	return np;
+}
+
 int model_preempt_kube(const struct sched_profile *prof,
 		       const struct snapshot *s, int pod,
 		       const struct model_cycle_result *r,
@@ -497,9 +514,9 @@ int model_preempt_kube(const struct sched_profile *prof,
 	int potential_stack[DRY_STACK_NODES];
 	int *potential = c->n_nodes <= DRY_STACK_NODES ? potential_stack
 		: xmalloc(sizeof *potential * (size_t)(c->n_nodes + 1));
-	int np = model_preemption_potential(r, potential);
+	int np = potential_in_tree_order(c, r, potential);
 	struct dry_run d;
-	dry_run_init(&d, c->n_nodes, np > 0 ? num_candidates(prof, np) : 1);
+	dry_run_init(&d, c->n_nodes, np > 0 ? model_preemption_num_candidates(prof, np) : 1);
 	/* nodes where preemption cannot help (§3.2) */
 	for (int n = 0; n < c->n_nodes; n++) {
 		if (r->verdicts[n].code == MODEL_UNSCHEDULABLE)

@@ -868,13 +868,14 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 		out->message = prefixed(why);
 		return 0;
 	}
-	/* §3.2: only nodes recorded exactly Unschedulable may be helped */
+	/* §3.2: only nodes recorded exactly Unschedulable may be helped, in
+	 * node tree order (§1.4) as the walk of §3.3 takes them */
 	struct oracle_preempt_scratch *s = scratch_of(o);
 	int *potential = s->potential;
 	int np = 0;
-	for (int n = 0; n < c->n_nodes; n++)
-		if (r->verdicts[n].code == MODEL_UNSCHEDULABLE)
-			potential[np++] = n;
+	for (int i = 0; i < c->n_nodes; i++)   /* the snapshot's node list */
+		if (r->verdicts[o->d->order[i]].code == MODEL_UNSCHEDULABLE)
+			potential[np++] = o->d->order[i];
 	struct walk w;
 	walk_init(&w, s, np > 0 ? num_candidates(prof, np) : 0);
 	w.n_unhelpful = c->n_nodes - np;

@@ -201,3 +201,37 @@ def test_victims_without_start_time_in_go_sort_order(engine):
     assert doc["final"]["default/urgent"] == "n1"
     assert doc["final"]["default/b"] == "n1"
     assert doc["final"]["default/c"] == "n1"
+
+
+# ------------------------------- D. the preemption walk in node-tree order
+
+TREE = ("preemption-tree-order.yaml", "--config",
+        fixture("preemption-tree-order.config.yaml"))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_preemption_walks_in_node_tree_order(engine):
+    p = kso("explain", fixture(TREE[0]), *TREE[1:], "--engine", engine,
+            "--pod", "default/high", "-o", "json")
+    pre = json.loads(p.stdout)["preemption"]
+    # offset 0 of the tree-ordered potential nodes a1 b1 a2 b2: a1, b1
+    assert [c["node"] for c in pre["candidates"]] == ["a1", "b1"]
+    assert pre["node"] == "b1"
+    assert pre["victims"] == ["default/low-b1"]
+    # over all four offsets kube nominates b1 or b2, never a2
+    assert pre["possible_nodes"] == ["b1", "b2"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_schedule_preempts_on_a_node_kube_can_pick(engine):
+    for seed in range(6):
+        doc = schedule(TREE[0], engine, *TREE[1:], "--seed", seed)
+        s = doc["steps"][0]
+        assert s["action"] == "preempt"
+        assert (s["node"], s["victims"]) in [("b1", ["default/low-b1"]),
+                                              ("b2", ["default/low-b2"])]
+
+
+def test_explain_table_lists_possible_nodes():
+    out = kso("explain", fixture(TREE[0]), *TREE[1:]).stdout
+    assert "kube may nominate, over its 4 walk offsets: b1 b2\n" in out

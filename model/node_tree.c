@@ -1,0 +1,83 @@
+/*
+ * node_tree.c - the order of the scheduler's node list: the node tree
+ * (reference §1.4; S/internal/cache/node_tree.go).
+ *
+ * Nodes are grouped by zone key, zones kept in first-seen order and the
+ * nodes of a zone in insertion (here: manifest) order; the list takes the
+ * first node of every zone, then the second of every zone, and so on.
+ * The snapshot's node list is built from it, so DefaultPreemption's
+ * potential nodes (§3.2) and its candidate walk (§3.3) come in this order.
+ */
+#include "model.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+/* GetZoneKey's parts (§6): the beta label first, then the GA one. */
+static const char *zone_part(const struct node *n, const char *beta,
+			     const char *ga)
+{
+	const char *v = labels_get(&n->labels, beta);
+	if (!v)
+		v = labels_get(&n->labels, ga);
+	return v ? v : "";
+}
+
+/* Do nodes a and b have the same zone key (region, zone)?  Both empty is
+ * the one "" zone. */
+static bool same_zone(const struct node *a, const struct node *b)
+{
+	static const char *const keys[2][2] = {
+		{"failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region"},
+		{"failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone"},
+	};
+	for (int k = 0; k < 2; k++)
+		if (strcmp(zone_part(a, keys[k][0], keys[k][1]),
+			   zone_part(b, keys[k][0], keys[k][1])))
+			return false;
+	return true;
+}
+
+/*
+ * NodeTreeOrder == the nodes sorted by (rank, zone): a node's zone is
+ * numbered by the first node of that zone (so zones compare in first-seen
+ * order) and its rank is the number of earlier nodes in its zone - round
+ * k of the round-robin is rank k.  Keys are distinct, so the order is
+ * total.  Quadratic in the number of nodes: literal, not fast.
+ */
+struct tree_key {
+	int rank, zone, node;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct tree_key *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->zone > y->zone) - (x->zone < y->zone);
+}
+
+void model_node_tree_order(const struct cluster *c, int *out)
+{
+	assert(c && (out || c->n_nodes == 0));
+	int n = c->n_nodes;
+	if (n == 0)
+		return;
+	struct tree_key *keys = xmalloc(sizeof *keys * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		keys[i] = (struct tree_key){0, i, i};
+		for (int m = 0; m < i; m++)
+			if (same_zone(&c->nodes[m], &c->nodes[i])) {
+				if (keys[i].zone == i)
+					keys[i].zone = m;
+				keys[i].rank++;
+			}
+	}
+	qsort(keys, (size_t)n, sizeof *keys, key_cmp);
+	for (int i = 0; i < n; i++)
+		out[i] = keys[i].node;
+	free(keys);
+}

@@ -79,8 +79,10 @@ void config_default_profile(struct sched_profile *p)
 		PLUGIN_NODE_PORTS, PLUGIN_NODE_RESOURCES_FIT,
 		PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
 	};
-	for (size_t i = 0; i < sizeof filters / sizeof *filters; i++)
+	for (size_t i = 0; i < sizeof filters / sizeof *filters; i++) {
 		p->filter[filters[i]] = true;
+		p->filter_order[p->n_filter_order++] = filters[i];
+	}
 	static const struct { enum plugin_id id; int64_t weight; } scores[] = {
 		{PLUGIN_TAINT_TOLERATION, 3}, {PLUGIN_NODE_AFFINITY, 2},
 		{PLUGIN_NODE_RESOURCES_FIT, 1}, {PLUGIN_POD_TOPOLOGY_SPREAD, 2},
@@ -129,4 +131,14 @@ const struct sched_profile *config_find_profile(const struct sched_config *c,
 		if (c->profiles[i].name == name || strcmp(c->profiles[i].name, name) == 0)
 			return &c->profiles[i];
 	return NULL;
+}
+
+bool config_default_filter_order(const struct sched_profile *p)
+{
+	assert(p);
+	/* the plugin ids of the filters are in the default Filter order */
+	for (int i = 1; i < p->n_filter_order; i++)
+		if (p->filter_order[i] < p->filter_order[i - 1])
+			return false;
+	return true;
 }

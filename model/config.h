@@ -69,6 +69,13 @@ struct default_spread_constraint {   /* PodTopologySpreadArgs.defaultConstraints
 struct sched_profile {
 	const char *name;                         /* schedulerName */
 	bool filter[PLUGIN_COUNT];                /* enabled at Filter (and PreFilter) */
+	/* the enabled Filter plugins in execution order: kube builds each
+	 * extension point's list on its own (expandMultiPointPlugins), and a
+	 * MultiPoint plugin enabled again at Filter runs before the other
+	 * MultiPoint plugins (reference §1.1); the first failure in this
+	 * order is a node's status (§1.4) */
+	enum plugin_id filter_order[PLUGIN_COUNT];
+	int n_filter_order;
 	bool score[PLUGIN_COUNT];                 /* enabled at Score (and PreScore) */
 	int64_t weight[PLUGIN_COUNT];             /* score weight */
 	bool postfilter[PLUGIN_COUNT];            /* DefaultPreemption */
@@ -133,6 +140,10 @@ void config_default_profile(struct sched_profile *p);
 
 /* config_default: one default profile, adaptive percentageOfNodesToScore. */
 void config_default(struct sched_config *c);
+
+/* config_default_filter_order: true when p's filters run in the default
+ * profile's relative order (whichever of them are enabled). */
+bool config_default_filter_order(const struct sched_profile *p);
 
 /* config_find_profile: the profile named name, or NULL. */
 const struct sched_profile *config_find_profile(const struct sched_config *c,

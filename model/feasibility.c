@@ -60,20 +60,22 @@ static bool status_failed(const struct model_status *st)
  * (success, false for a filter not evaluated) and leaves the other ids
  * alone; with failed_only, a filter that did not fail reads success (its
  * Skip and any reasons dropped).  Returns the plugin id of the first
- * non-success in kube's order (the status kube records), or -1. */
+ * non-success in the profile's Filter order (the status kube records),
+ * or -1. */
 static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		       bool failed_only, struct model_status st[PLUGIN_COUNT],
 		       bool failed[PLUGIN_COUNT])
 {
-	const bool *enabled = cy->profile->filter;
-	int first = -1;
+	const struct sched_profile *prof = cy->profile;
 	for (int i = 0; i < MODEL_N_FILTERS; i++) {
-		enum plugin_id id = model_filter_ids[i];
-		failed[id] = false;
-		if (!enabled[id] || (only && !only[id])) {
-			model_status_ok(&st[id]);
+		failed[model_filter_ids[i]] = false;
+		model_status_ok(&st[model_filter_ids[i]]);
+	}
+	int first = -1;
+	for (int i = 0; i < prof->n_filter_order; i++) {
+		enum plugin_id id = prof->filter_order[i];
+		if (!prof->filter[id] || (only && !only[id]))
 			continue;
-		}
 		/* a Filter sets its status in full (plugin.h) */
 		filter_fns[id](cy, node, &st[id]);
 		if (!status_failed(&st[id])) {

@@ -75,6 +75,7 @@ void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 	cy->prof = prof;
 	cy->pod = pod;
 	cy->p = &o->cluster->pods[pod];
+	cy->custom_order = !config_default_filter_order(prof);
 	struct oracle_data *d = o->d;
 	cy->arena = &d->cycle_arena;
 	d->live_cycles++;
@@ -166,6 +167,39 @@ static bool note_failure(struct node_eval *e, int id, enum model_code code, bool
 	return !all;
 }
 
+/* RunFilterPlugins in a profile's own Filter order (config.h
+ * filter_order): the static filters' shortcuts assume they run first, so
+ * here each filter runs in turn with a status. */
+static bool run_filters_in_order(struct oracle_cycle *cy,
+				 const struct oracle_nodeview *v, bool all,
+				 struct node_eval *e)
+{
+	struct model_status local[PLUGIN_COUNT];
+	struct model_status *st = e->status ? e->status : local;
+	for (int i = 0; i < N_FILTERS; i++)
+		oracle_status_ok(&st[filters[i].id]);
+	memset(e->failed, 0, sizeof(e->failed));
+	e->failed_bits = 0;
+	e->first = -1;
+	e->code = MODEL_SUCCESS;
+	const struct sched_profile *prof = cy->prof;
+	for (int k = 0; k < prof->n_filter_order; k++) {
+		int id = prof->filter_order[k];
+		if (cy->skip[id])
+			continue;
+		int i = 0;
+		while (i < N_FILTERS && filters[i].id != id)
+			i++;
+		assert(i < N_FILTERS);
+		filters[i].fn(cy, v, &st[id]);
+		if (st[id].code != MODEL_SUCCESS &&
+		    note_failure(e, id, st[id].code, all))
+			break;
+	}
+	e->feasible = e->first < 0;
+	return e->feasible;
+}
+
 /* RunFilterPlugins on a view; every filter when all, else up to the
  * first failure.  Returns true when every filter passed.  The per-node
  * fixed cost matters (every node of every cycle comes here): a clean
@@ -175,6 +209,8 @@ static bool note_failure(struct node_eval *e, int id, enum model_code code, bool
 static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 			bool all, struct node_eval *e)
 {
+	if (cy->custom_order)
+		return run_filters_in_order(cy, v, all, e);
 	struct model_status scratch;
 	bool clean = e->status && e->clean;
 	if (clean) {

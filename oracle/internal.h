@@ -480,6 +480,10 @@ struct oracle_cycle {
 	struct arena *arena;            /* this cycle's allocations: the
 					 * oracle's d->cycle_arena */
 	bool skip[PLUGIN_COUNT];        /* PreFilter returned Skip */
+	bool custom_order;              /* the profile's filters do not run in
+					 * the default order: every filter is
+					 * evaluated, the first failure taken
+					 * in the profile's order */
 
 	/* OSHAPE_* bits per node for this pod's shape (shape.c); shared by
 	 * every cycle of the same shape, filled lazily */

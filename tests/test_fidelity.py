@@ -235,3 +235,51 @@ def test_schedule_preempts_on_a_node_kube_can_pick(engine):
 def test_explain_table_lists_possible_nodes():
     out = kso("explain", fixture(TREE[0]), *TREE[1:]).stdout
     assert "kube may nominate, over its 4 walk offsets: b1 b2\n" in out
+
+
+# ----------------------------- E. plugin lists per extension point (order)
+
+OVERRIDE = ("filter-override-order.yaml", "--config",
+            fixture("filter-override-order.config.yaml"))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_filter_override_runs_first(engine):
+    doc = schedule(OVERRIDE[0], engine, *OVERRIDE[1:])
+    assert [s["action"] for s in doc["steps"]] == ["unschedulable"]
+    assert doc["steps"][0]["message"] == (
+        "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 "
+        "nodes are available: 2 No preemption victims found for incoming "
+        "pod.")
+    p = kso("explain", fixture(OVERRIDE[0]), *OVERRIDE[1:], "--engine",
+            engine, "-o", "json")
+    n1 = json.loads(p.stdout)["nodes"]["n1"]
+    assert (n1["rejected_by"], n1["code"]) == ("NodeResourcesFit",
+                                               "Unschedulable")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_filter_list_of_its_own(engine, tmp_path):
+    # filter.disabled "*": no MultiPoint expansion at Filter, only the
+    # point's own list in its order - TaintToleration, then
+    # NodeResourcesFit; NodeUnschedulable no longer runs.
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(
+        "apiVersion: kubescheduler.config.k8s.io/v1\n"
+        "kind: KubeSchedulerConfiguration\nprofiles:\n"
+        "- schedulerName: default-scheduler\n  plugins:\n    filter:\n"
+        "      disabled: [{name: '*'}]\n"
+        "      enabled: [{name: TaintToleration}, {name: NodeResourcesFit}]\n")
+    p = kso("explain", fixture(OVERRIDE[0]), "--config", cfg, "--engine",
+            engine, "-o", "json")
+    nodes = json.loads(p.stdout)["nodes"]
+    assert (nodes["n1"]["rejected_by"], nodes["n1"]["code"]) == (
+        "TaintToleration", "UnschedulableAndUnresolvable")
+    assert nodes["n2"]["rejected_by"] == "NodeResourcesFit"
+    cfg.write_text(cfg.read_text().replace(
+        "[{name: TaintToleration}, {name: NodeResourcesFit}]",
+        "[{name: NodeResourcesFit}, {name: TaintToleration}]"))
+    p = kso("explain", fixture(OVERRIDE[0]), "--config", cfg, "--engine",
+            engine, "-o", "json")
+    nodes = json.loads(p.stdout)["nodes"]
+    assert nodes["n1"]["rejected_by"] == "NodeResourcesFit"

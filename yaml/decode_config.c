@@ -16,8 +16,9 @@
  *    names (or "*") remove MultiPoint plugins from that point only.
  *
  * kso keeps which plugins run at Filter (with their PreFilter), Score (with
- * PreScore), PostFilter and PreEnqueue; execution order inside a point is
- * the model's fixed order.  The volume plugins and DefaultBinder are
+ * PreScore), PostFilter and PreEnqueue, and the Filter plugins' execution
+ * order (filter_order below); the other points run in the model's fixed
+ * order (only Filter's order changes an answer: the first failure).  The volume plugins and DefaultBinder are
  * accepted and ignored (reference §2.12).  Unknown plugin names are
  * errors.
  */
@@ -277,6 +278,43 @@ static bool runs_at(const struct pset *mp, const struct pset *point, int ep,
 	return true;
 }
 
+/* Appends id to order[] unless it is there already. */
+static void order_add(enum plugin_id *order, int *n, int id)
+{
+	for (int i = 0; i < *n; i++)
+		if ((int)order[i] == id)
+			return;
+	order[(*n)++] = (enum plugin_id)id;
+}
+
+/*
+ * The Filter plugins in execution order, as expandMultiPointPlugins
+ * builds an extension point's list: unless the point disables "*",
+ *   1. MultiPoint plugins (in MultiPoint order) that implement the point,
+ *      are not disabled there and are enabled there again ("overrides"),
+ *   2. the other MultiPoint plugins that implement it and are not
+ *      disabled there,
+ *   3. the point's own enabled plugins not listed yet, in their order.
+ * With "*" disabled only the point's own enabled plugins run (3).
+ */
+static void filter_order(const struct pset *mp, const struct pset *filter,
+			 struct sched_profile *p)
+{
+	p->n_filter_order = 0;
+	for (int pass = 0; pass < 2 && !filter->disabled_all; pass++)
+		for (int i = 0; i < mp->n_enabled; i++) {
+			int id = mp->enabled[i].id;
+			if (!(plugin_points(id) & EP_FILTER) ||
+			    pset_disables(filter, id))
+				continue;
+			if ((pset_enables(filter, id) != NULL) == (pass == 0))
+				order_add(p->filter_order, &p->n_filter_order, id);
+		}
+	for (int i = 0; i < filter->n_enabled; i++)
+		order_add(p->filter_order, &p->n_filter_order,
+			  filter->enabled[i].id);
+}
+
 static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
 			  struct sched_profile *p)
 {
@@ -311,6 +349,7 @@ static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
 	}
 	p->prenqueue_gates = runs_at(&mp, pre_enqueue, EP_PRE_ENQUEUE,
 				     PLUGIN_SCHEDULING_GATES, &w);
+	filter_order(&mp, filter, p);
 	return 0;
 }
 

@@ -17,7 +17,7 @@
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: kso dump PATH... [-o json|yaml] [--config FILE] [--no-admission]\n"
+	fprintf(f, "usage: kso dump PATH... [-o json|yaml] [--config FILE] [--no-admission] [--extension SelectorSpread]\n"
 		   "  PATH  manifest file, directory (walked for *.yaml, *.yml, "
 		   "*.json) or - for stdin\n");
 	return f == stdout ? 0 : 2;
@@ -26,9 +26,8 @@ static int usage(FILE *f)
 struct dump_args {
 	char **paths;
 	int n;
-	const char *config;
+	struct cli_load_opts load;
 	bool yaml;
-	bool no_admission;      /* --no-admission: objects already admitted */
 };
 
 /* Returns -1 to go on, else the exit status. */
@@ -37,6 +36,7 @@ static int parse(struct dump_args *a, int argc, char **argv)
 	const char *out = "json";
 	for (int i = 0; i < argc; i++) {
 		const char *s = argv[i];
+		int taken;
 		if (!strcmp(s, "--help") || !strcmp(s, "-h"))
 			return usage(stdout);
 		if ((!strcmp(s, "-o") || !strcmp(s, "--output")) && i + 1 < argc)
@@ -45,13 +45,11 @@ static int parse(struct dump_args *a, int argc, char **argv)
 			out = s[2] == '=' ? s + 3 : s + 2;
 		else if (!strncmp(s, "--output=", 9))
 			out = s + 9;
-		else if (!strcmp(s, "--config") && i + 1 < argc)
-			a->config = argv[++i];
-		else if (!strncmp(s, "--config=", 9))
-			a->config = s + 9;
-		else if (!strcmp(s, "--no-admission"))
-			a->no_admission = true;
-		else if (s[0] == '-' && s[1] != '\0') {
+		else if ((taken = cli_load_option("kso dump", argc, argv, &i,
+						  &a->load)) != 0) {
+			if (taken < 0)
+				return usage(stderr);
+		} else if (s[0] == '-' && s[1] != '\0') {
 			fprintf(stderr, "kso dump: unknown option '%s'\n", s);
 			return usage(stderr);
 		} else
@@ -70,8 +68,8 @@ static int parse(struct dump_args *a, int argc, char **argv)
 
 int cmd_dump(int argc, char **argv)
 {
-	struct dump_args a = {calloc((size_t)argc + 1, sizeof(char *)), 0, NULL,
-			      false, false};
+	struct dump_args a = {calloc((size_t)argc + 1, sizeof(char *)), 0, {0},
+			      false};
 	if (!a.paths)
 		abort();
 	int rc = parse(&a, argc, argv);
@@ -83,7 +81,7 @@ int cmd_dump(int argc, char **argv)
 	cluster_init(&c);
 	struct error err;
 	error_init(&err);
-	if (cli_load_inputs(&c, a.paths, a.n, a.config, a.no_admission, &err) < 0) {
+	if (cli_load_inputs(&c, a.paths, a.n, &a.load, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		rc = 1;
 	} else {

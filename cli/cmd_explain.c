@@ -40,11 +40,10 @@ struct explain_args {
 	char **paths;
 	int n_paths;
 	const char *pod;        /* NAMESPACE/NAME, NULL: PrioritySort's first */
-	const char *config;
+	struct cli_load_opts load;
 	const char *profile;
 	const char *engine;
 	bool json;
-	bool no_admission;      /* --no-admission: objects already admitted */
 };
 
 static void explain_usage(FILE *f)
@@ -52,7 +51,8 @@ static void explain_usage(FILE *f)
 	fprintf(f,
 		"usage: kso explain PATH... [--pod NAMESPACE/NAME] [--config FILE]\n"
 		"                   [--profile NAME] [--engine oracle|model] [--all-nodes]\n"
-		"                   [--no-admission] [-o table|json]\n\n"
+		"                   [--no-admission] [--extension SelectorSpread]\n"
+		"                   [-o table|json]\n\n"
 		"One scheduling cycle of one pending pod: every filter on every node,\n"
 		"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
 		"Without --pod, the pending pod the scheduling queue would pop first.\n");
@@ -78,6 +78,7 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 	for (int i = 0; i < argc; i++) {
 		const char *opt = argv[i];
 		const char **dst = NULL;
+		int taken;
 		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
 			explain_usage(stdout);
 			return 0;
@@ -85,13 +86,13 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 			/* accepted for symmetry with schedule: explain always
 			 * evaluates every node with every filter */
 			continue;
-		} else if (!strcmp(opt, "--no-admission")) {
-			a->no_admission = true;
+		} else if ((taken = cli_load_option("kso explain", argc, argv, &i,
+						    &a->load)) != 0) {
+			if (taken < 0)
+				return 2;
 			continue;
 		} else if (!strcmp(opt, "--pod"))
 			dst = &a->pod;
-		else if (!strcmp(opt, "--config"))
-			dst = &a->config;
 		else if (!strcmp(opt, "--profile"))
 			dst = &a->profile;
 		else if (!strcmp(opt, "--engine"))
@@ -192,8 +193,7 @@ static int explain_run(const struct explain_args *a,
 	struct error err;
 	cluster_init(&c);
 	error_init(&err);
-	if (cli_load_inputs(&c, a->paths, a->n_paths, a->config,
-			    a->no_admission, &err) != 0) {
+	if (cli_load_inputs(&c, a->paths, a->n_paths, &a->load, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		cluster_release(&c);
 		return 1;

@@ -54,12 +54,11 @@ enum output { OUT_TABLE, OUT_JSON, OUT_YAML };
 struct args {
 	char **paths;
 	int n_paths;
-	const char *config;
+	struct cli_load_opts load;
 	struct model_sched_opts opts;
 	enum output out;
 	bool oracle;         /* --engine oracle (default) */
 	bool all_nodes;      /* --all-nodes: no node sampling (oracle) */
-	bool no_admission;   /* --no-admission: objects already admitted */
 };
 
 static int usage(FILE *f)
@@ -67,7 +66,9 @@ static int usage(FILE *f)
 	fprintf(f, "usage: kso schedule PATH... [--config FILE] "
 		   "[--tie first|random] [--seed N] [--max-steps N]\n"
 		   "                    [--engine oracle|model] [--all-nodes] "
-		   "[--no-admission] [-o table|json|yaml]\n");
+		   "[--no-admission]\n"
+		   "                    [--extension SelectorSpread] "
+		   "[-o table|json|yaml]\n");
 	return 2;
 }
 
@@ -92,9 +93,7 @@ static int parse_option(struct args *a, char **argv, int argc, int *i)
 	}
 	const char *v = argv[++*i];
 	long long n;
-	if (!strcmp(opt, "--config")) {
-		a->config = v;
-	} else if (!strcmp(opt, "--tie")) {
+	if (!strcmp(opt, "--tie")) {
 		if (strcmp(v, "first") && strcmp(v, "random"))
 			goto bad;
 		a->opts.tie_random = !strcmp(v, "random");
@@ -144,10 +143,11 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->all_nodes = true;
 			continue;
 		}
-		if (!strcmp(argv[i], "--no-admission")) {
-			a->no_admission = true;
+		int taken = cli_load_option("kso schedule", argc, argv, &i, &a->load);
+		if (taken < 0)
+			return 2;
+		if (taken)
 			continue;
-		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			int rc = parse_option(a, argv, argc, &i);
 			if (rc)
@@ -165,8 +165,7 @@ static int load(struct cluster *c, const struct args *a)
 {
 	struct error err;
 	error_init(&err);
-	if (cli_load_inputs(c, a->paths, a->n_paths, a->config, a->no_admission,
-			    &err) == 0)
+	if (cli_load_inputs(c, a->paths, a->n_paths, &a->load, &err) == 0)
 		return 0;
 	fprintf(stderr, "%s\n", err.msg);
 	return 1;

@@ -20,7 +20,7 @@
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: kso validate PATH... [--config FILE] [--no-admission]\n"
+	fprintf(f, "usage: kso validate PATH... [--config FILE] [--no-admission] [--extension SelectorSpread]\n"
 		   "  PATH  manifest file, directory (walked for *.yaml, *.yml, "
 		   "*.json) or - for stdin\n");
 	return f == stdout ? 0 : 2;
@@ -46,19 +46,19 @@ int cmd_validate(int argc, char **argv)
 	if (!paths)
 		abort();
 	int n = 0;
-	const char *config = NULL;
-	bool no_admission = false;
+	struct cli_load_opts load = {0};
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
+		int taken;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			free(paths);
 			return usage(stdout);
-		} else if (!strcmp(a, "--config") && i + 1 < argc) {
-			config = argv[++i];
-		} else if (!strncmp(a, "--config=", 9)) {
-			config = a + 9;
-		} else if (!strcmp(a, "--no-admission")) {
-			no_admission = true;
+		} else if ((taken = cli_load_option("kso validate", argc, argv, &i,
+						    &load)) != 0) {
+			if (taken < 0) {
+				free(paths);
+				return usage(stderr);
+			}
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "kso validate: unknown option '%s'\n", a);
 			free(paths);
@@ -75,7 +75,7 @@ int cmd_validate(int argc, char **argv)
 	cluster_init(&c);
 	struct error err;
 	error_init(&err);
-	int rc = cli_load_inputs(&c, paths, n, config, no_admission, &err);
+	int rc = cli_load_inputs(&c, paths, n, &load, &err);
 	if (rc < 0)
 		fprintf(stderr, "%s\n", err.msg);
 	else

@@ -4,15 +4,61 @@
 #include "inputs.h"
 
 #include <assert.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "../yaml/load.h"
 
-int cli_load_inputs(struct cluster *c, char *const *paths, int n,
-		    const char *config_path, bool no_admission, struct error *err)
+/* --extension NAME: the kso extensions outside v1.30 (only one so far). */
+static int take_extension(const char *cmd, const char *name,
+			  struct cli_load_opts *o)
 {
-	assert(c && err);
-	c->no_admission = no_admission;
-	if (config_path && yaml_load_config(c, config_path, err) < 0)
+	if (!strcmp(name, "SelectorSpread")) {
+		o->selector_spread = true;
+		return 1;
+	}
+	fprintf(stderr, "%s: unknown extension '%s' (available: "
+		"SelectorSpread)\n", cmd, name);
+	return -1;
+}
+
+int cli_load_option(const char *cmd, int argc, char **argv, int *i,
+		    struct cli_load_opts *o)
+{
+	assert(cmd && argv && i && o && *i < argc);
+	const char *a = argv[*i];
+	if (!strcmp(a, "--no-admission")) {
+		o->no_admission = true;
+		return 1;
+	}
+	if (!strncmp(a, "--config=", 9)) {
+		o->config = a + 9;
+		return 1;
+	}
+	if (!strncmp(a, "--extension=", 12))
+		return take_extension(cmd, a + 12, o);
+	bool config = !strcmp(a, "--config");
+	if (!config && strcmp(a, "--extension"))
+		return 0;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "%s: %s needs a value\n", cmd, a);
+		return -1;
+	}
+	const char *v = argv[++*i];
+	if (config) {
+		o->config = v;
+		return 1;
+	}
+	return take_extension(cmd, v, o);
+}
+
+int cli_load_inputs(struct cluster *c, char *const *paths, int n,
+		    const struct cli_load_opts *o, struct error *err)
+{
+	assert(c && o && err);
+	c->no_admission = o->no_admission;
+	c->ext_selector_spread = o->selector_spread;
+	if (o->config && yaml_load_config(c, o->config, err) < 0)
 		return -1;
 	return yaml_load_paths(c, paths, n, err);
 }

@@ -411,6 +411,10 @@ struct cluster {
 	 * not emulate the admission plugins (Priority, DefaultTolerationSeconds;
 	 * yaml/finish.c): spec.priority is used as given.  Off by default. */
 	bool no_admission;
+	/* Load option: --extension SelectorSpread.  v1.30's plugin registry
+	 * has no SelectorSpread (reference §6), so a configuration naming it
+	 * is refused unless this kso extension (seed 001) is asked for. */
+	bool ext_selector_spread;
 
 	/* Open-addressing hash indexes by name, rebuilt by cluster_reindex();
 	 * slot value = object index + 1, 0 = empty.  Look-ups fall back to a

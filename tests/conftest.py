@@ -52,14 +52,17 @@ def run_kso(*args):
                           text=True, timeout=120)
 
 
-def explain(fixture, pod=None, config=None):
+def explain(fixture, pod=None, config=None, extension=None):
     """`kso explain fixtures/FIXTURE [--pod POD] [--config fixtures/CONFIG]
-    -o json`, parsed.  Fails on a non-zero exit or bad JSON."""
+    [--extension EXTENSION] -o json`, parsed.  Fails on a non-zero exit or
+    bad JSON."""
     args = ["explain", fixture_path(fixture)]
     if pod:
         args += ["--pod", pod]
     if config:
         args += ["--config", fixture_path(config)]
+    if extension:
+        args += ["--extension", extension]
     if KSO_ENGINE:
         args += ["--engine", KSO_ENGINE]
     args += ["-o", "json"]
@@ -174,7 +177,8 @@ def check(out, exp):
 
 def run_case(case):
     """Runs one case dict (fixture, pod, config, + expectations)."""
-    out = explain(case["fixture"], case.get("pod"), case.get("config"))
+    out = explain(case["fixture"], case.get("pod"), case.get("config"),
+                  case.get("extension"))
     check(out, case)
     extra = case.get("extra")
     if extra:

@@ -283,3 +283,73 @@ def test_filter_list_of_its_own(engine, tmp_path):
             engine, "-o", "json")
     nodes = json.loads(p.stdout)["nodes"]
     assert nodes["n1"]["rejected_by"] == "NodeResourcesFit"
+
+
+# ------------------------------ E. configurations kube-scheduler refuses
+
+ADDED = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeAffinity
+    args:
+      addedAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          nodeSelectorTerms:
+          - matchExpressions:
+            - {key: rank, operator: Gt, values: ["abc"]}
+"""
+ADDED_PATH = ("profiles[0].pluginConfig[0].args.addedAffinity."
+              "requiredDuringSchedulingIgnoredDuringExecution."
+              "nodeSelectorTerms[0].matchExpressions[0].values[0]")
+
+
+def test_added_affinity_gt_needs_an_integer(tmp_path):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(ADDED)
+    p = kso("validate", fixture("hostnetwork-ports.yaml"), "--config", cfg,
+            check=False)
+    assert p.returncode == 1 and p.stdout == ""
+    # the value "abc" is at line 12, column 50
+    assert p.stderr == (
+        f"{cfg}:12:50: Invalid value: \"abc\": for 'Gt', 'Lt' operators, "
+        f"the value must be an integer ({ADDED_PATH})\n")
+
+
+def test_added_affinity_in_needs_label_values(tmp_path):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(ADDED.replace('operator: Gt, values: ["abc"]',
+                                 'operator: In, values: ["a b"]'))
+    p = kso("validate", fixture("hostnetwork-ports.yaml"), "--config", cfg,
+            check=False)
+    assert p.returncode == 1
+    assert p.stderr.startswith(
+        f"{cfg}:12:50: Invalid value: \"a b\": a valid label must be an "
+        "empty string or consist of alphanumeric characters, '-', '_' or "
+        "'.', and must start and end with an alphanumeric character")
+
+
+def test_added_affinity_integer_is_accepted(tmp_path):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(ADDED.replace('"abc"', '"7"'))
+    kso("validate", fixture("hostnetwork-ports.yaml"), "--config", cfg)
+
+
+def test_selector_spread_is_an_extension(tmp_path):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("apiVersion: kubescheduler.config.k8s.io/v1\n"
+                   "kind: KubeSchedulerConfiguration\nprofiles:\n"
+                   "- schedulerName: default-scheduler\n  plugins:\n"
+                   "    score:\n      enabled:\n      - name: SelectorSpread\n")
+    f = fixture("hostnetwork-ports.yaml")
+    for cmd in ("validate", "dump", "explain", "schedule"):
+        p = kso(cmd, f, "--config", cfg, check=False)
+        assert p.returncode == 1, cmd
+        assert p.stdout == ""
+        assert p.stderr.startswith(
+            f"{cfg}:8:15: ScorePlugin \"SelectorSpread\" does not exist")
+        kso(cmd, f, "--config", cfg, "--extension", "SelectorSpread")
+        kso(cmd, f, "--config", cfg, "--extension=SelectorSpread")
+    p = kso("validate", f, "--extension", "Nope", check=False)
+    assert p.returncode == 2

@@ -31,6 +31,7 @@ CASES = [
     # scores and node1 (50) is the only viable node.
     dict(fixture="seeds/selectorspread-two-nodes-service.yaml",
          pod="default/incoming", config=SS_CONFIG,
+         extension="SelectorSpread",
          feasible={"node1", "node2"},
          scores={"node1": {"SelectorSpread": 50},
                  "node2": {"SelectorSpread": 0}},
@@ -42,6 +43,7 @@ CASES = [
     # (Had the RC been ignored, node1 would count 2 and score 0, node2 50.)
     dict(fixture="seeds/selectorspread-two-nodes-service-rc.yaml",
          pod="default/incoming", config=SS_CONFIG,
+         extension="SelectorSpread",
          feasible={"node1", "node2"},
          scores={"node1": {"SelectorSpread": 0},
                  "node2": {"SelectorSpread": 0}},
@@ -57,6 +59,7 @@ CASES = [
     #   node5 0 + 33.33                           -> 33
     dict(fixture="seeds/selectorspread-six-nodes-table1.yaml",
          pod="default/incoming", config=SS_CONFIG,
+         extension="SelectorSpread",
          feasible={f"node{i}" for i in range(1, 7)},
          scores={"node1": {"SelectorSpread": 100},
                  "node2": {"SelectorSpread": 0},
@@ -72,6 +75,7 @@ CASES = [
     # final = trunc(f/3): f=100 -> 33.33 -> 33 (node3, node5, node6), else 0.
     dict(fixture="seeds/selectorspread-six-nodes-table2.yaml",
          pod="default/incoming", config=SS_CONFIG,
+         extension="SelectorSpread",
          feasible={f"node{i}" for i in range(1, 7)},
          scores={"node1": {"SelectorSpread": 0},
                  "node2": {"SelectorSpread": 0},

@@ -430,7 +430,8 @@ def test_summary_basic():
 
 def test_summary_with_config():
     proc = run("validate", FIXTURES / "basic.yaml", "--config",
-               FIXTURES / "config-multi.yaml")
+               FIXTURES / "config-multi.yaml", "--extension",
+               "SelectorSpread")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.endswith(", 0 workloads, 2 profiles\n")
 

@@ -26,6 +26,9 @@
 #include "load.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "names.h"
@@ -315,13 +318,59 @@ static void filter_order(const struct pset *mp, const struct pset *filter,
 			  filter->enabled[i].id);
 }
 
+/*
+ * v1.30's registry has no SelectorSpread: NewFramework refuses a profile
+ * that enables it, at the first extension point (in getExtensionPoints'
+ * order) whose list names it - "ScorePlugin \"SelectorSpread\" does not
+ * exist" - and, when only MultiPoint does, at the first point MultiPoint
+ * expands to (PreFilter).  kso's SelectorSpread (seed 001) is an
+ * extension outside v1.30: allowed with --extension SelectorSpread.
+ */
+static int refuse_selector_spread(struct yaml_dec *d, const struct ynode *m)
+{
+	static const struct {
+		const char *key, *type;
+	} order[] = {
+		{"preFilter", "PreFilterPlugin"}, {"filter", "FilterPlugin"},
+		{"postFilter", "PostFilterPlugin"}, {"reserve", "ReservePlugin"},
+		{"preScore", "PreScorePlugin"}, {"score", "ScorePlugin"},
+		{"preBind", "PreBindPlugin"}, {"bind", "BindPlugin"},
+		{"postBind", "PostBindPlugin"}, {"permit", "PermitPlugin"},
+		{"preEnqueue", "PreEnqueuePlugin"}, {"queueSort", "QueueSortPlugin"},
+		{"multiPoint", "PreFilterPlugin"},
+	};
+	if (d->c->ext_selector_spread)
+		return 0;
+	for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+		const struct ynode *set = ynode_get(m, order[i].key);
+		const struct ynode *en = set ? ynode_get(set, "enabled") : NULL;
+		if (!en || en->kind != YNODE_SEQ)
+			continue;
+		for (int k = 0; k < en->n; k++) {
+			const struct ynode *name = ynode_get(en->items[k], "name");
+			if (!name || name->kind != YNODE_SCALAR ||
+			    strcmp(name->str, "SelectorSpread"))
+				continue;
+			yd_enter(d, order[i].key);
+			yd_enter(d, "enabled");
+			yd_index(d, k);
+			return yd_fail_key(d, name, "name",
+					   "%s \"SelectorSpread\" does not exist; "
+					   "kso's SelectorSpread (not in v1.30) needs "
+					   "--extension SelectorSpread",
+					   order[i].type);
+		}
+	}
+	return 0;
+}
+
 static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
 			  struct sched_profile *p)
 {
 	if (!m)
 		return 0;
 	size_t mark = yd_enter(d, "plugins");
-	if (yd_want_map(d, m) < 0)
+	if (yd_want_map(d, m) < 0 || refuse_selector_spread(d, m) < 0)
 		return -1;
 	struct pset custom_mp, mp, sets[N_POINTS];
 	size_t m2 = yd_enter(d, "multiPoint");
@@ -623,6 +672,100 @@ static int decode_spread_args(struct yaml_dec *d, const struct ynode *args,
 	return 0;
 }
 
+/* labels.NewRequirement's complaint about one value of a node selector
+ * requirement, as kube-scheduler's config validation prints it
+ * (ValidateNodeAffinityArgs parses addedAffinity with the scheduler's own
+ * parser, which the API server's pod validation does not), or NULL. */
+static const char *value_complaint(const struct requirement *r, int k,
+				   char *buf, size_t len)
+{
+	const char *v = r->values[k];
+	if (r->op == OP_GT || r->op == OP_LT) {
+		char *end;
+		errno = 0;
+		(void)strtoll(v, &end, 10);
+		if (!*v || *end || errno) {
+			snprintf(buf, len, "Invalid value: \"%.256s\": for 'Gt', "
+				 "'Lt' operators, the value must be an integer", v);
+			return buf;
+		}
+	}
+	if (strlen(v) > 63) {
+		snprintf(buf, len, "Invalid value: \"%.256s\": must be no more "
+			 "than 63 characters", v);
+		return buf;
+	}
+	if (!yaml_valid_label_value(v, NULL)) {
+		snprintf(buf, len, "Invalid value: \"%.256s\": a valid label must "
+			 "be an empty string or consist of alphanumeric characters, "
+			 "'-', '_' or '.', and must start and end with an "
+			 "alphanumeric character (e.g. 'MyValue',  or 'my_value',  "
+			 "or '12345', regex used for validation is "
+			 "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')", v);
+		return buf;
+	}
+	return NULL;
+}
+
+/* The first requirement of a term whose values the scheduler's parser
+ * refuses (requirement.invalid), reported at its values[k]. */
+static int check_term(struct yaml_dec *d, const struct ynode *tm,
+		      const struct node_selector_term *t)
+{
+	const struct ynode *exprs = yd_get(tm, "matchExpressions");
+	for (int j = 0; j < t->n_exprs; j++) {
+		const struct requirement *r = &t->exprs[j];
+		if (!r->invalid)
+			continue;
+		const struct ynode *vals = yd_get(exprs->items[j], "values");
+		char buf[ERROR_MSG_MAX];
+		for (int k = 0; k < r->n_values; k++) {
+			const char *why = value_complaint(r, k, buf, sizeof buf);
+			if (!why)
+				continue;
+			yd_enter(d, "matchExpressions");
+			yd_index(d, j);
+			yd_enter(d, "values");
+			yd_index(d, k);
+			return yd_fail(d, vals->items[k], "%s", why);
+		}
+		yd_enter(d, "matchExpressions");
+		yd_index(d, j);
+		return yd_fail_key(d, vals ? vals : exprs->items[j], "values",
+				   "for 'Gt', 'Lt' operators, exactly one value "
+				   "is required");
+	}
+	return 0;
+}
+
+static int check_added_required(struct yaml_dec *d, const struct ynode *n,
+				const struct node_selector *ns)
+{
+	const struct ynode *terms = yd_get(n, "nodeSelectorTerms");
+	for (int i = 0; i < ns->n_terms; i++) {
+		size_t mark = yd_enter(d, "nodeSelectorTerms");
+		yd_index(d, i);
+		if (check_term(d, terms->items[i], &ns->terms[i]) < 0)
+			return -1;
+		yd_leave(d, mark);
+	}
+	return 0;
+}
+
+static int check_added_preferred(struct yaml_dec *d, const struct ynode *seq,
+				 const struct preferred_node_term *terms, int n)
+{
+	for (int i = 0; i < n; i++) {
+		size_t mark = yd_index(d, i);
+		yd_enter(d, "preference");
+		if (check_term(d, yd_get(seq->items[i], "preference"),
+			       &terms[i].preference) < 0)
+			return -1;
+		yd_leave(d, mark);
+	}
+	return 0;
+}
+
 static int decode_node_affinity_args(struct yaml_dec *d, const struct ynode *args,
 				     struct sched_profile *p)
 {
@@ -637,14 +780,17 @@ static int decode_node_affinity_args(struct yaml_dec *d, const struct ynode *arg
 	if (yd_get(aa, req)) {
 		struct node_selector *ns = arena_alloc(d->a, sizeof *ns);
 		size_t m2 = yd_enter(d, req);
-		if (yaml_decode_node_selector(d, yd_get(aa, req), ns) < 0)
+		if (yaml_decode_node_selector(d, yd_get(aa, req), ns) < 0 ||
+		    check_added_required(d, yd_get(aa, req), ns) < 0)
 			return -1;
 		yd_leave(d, m2);
 		p->added_required = ns;
 	}
 	size_t m2 = yd_enter(d, pref);
 	if (yaml_decode_preferred_terms(d, yd_get(aa, pref), &p->added_preferred,
-					&p->n_added_preferred) < 0)
+					&p->n_added_preferred) < 0 ||
+	    check_added_preferred(d, yd_get(aa, pref), p->added_preferred,
+				  p->n_added_preferred) < 0)
 		return -1;
 	yd_leave(d, m2);
 	yd_leave(d, mark);

@@ -683,12 +683,59 @@ static void test_default_scheduler_name(void)
 	cluster_release(&c);
 }
 
+/* With kso's SelectorSpread extension on (--extension SelectorSpread):
+ * these configurations exercise it next to v1.30's plugins. */
 static int load_config(struct cluster *c, struct error *err, const char *text)
 {
 	cluster_init(c);
 	error_init(err);
+	c->ext_selector_spread = true;
 	return yaml_load_config_buffer(c, "cfg.yaml", (const unsigned char *)text,
 				       strlen(text), err);
+}
+
+/* v1.30's registry has no SelectorSpread: NewFramework reports the first
+ * extension point in getExtensionPoints order (PreScore before Score)
+ * whose list names it; MultiPoint alone fails at PreFilter. */
+static void test_selector_spread_refused(void)
+{
+	static const char *const cases[][2] = {
+		{"    score:\n      enabled: [{name: SelectorSpread}]\n",
+		 "cfg.yaml:7:24: ScorePlugin \"SelectorSpread\" does not exist"},
+		{"    score:\n      enabled: [{name: SelectorSpread}]\n"
+		 "    preScore:\n      enabled: [{name: SelectorSpread}]\n",
+		 "cfg.yaml:9:24: PreScorePlugin \"SelectorSpread\" does not exist"},
+		{"    multiPoint:\n      enabled: [{name: SelectorSpread}]\n",
+		 "cfg.yaml:7:24: PreFilterPlugin \"SelectorSpread\" does not exist"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[1024];
+		snprintf(text, sizeof text,
+			 "apiVersion: kubescheduler.config.k8s.io/v1\n"
+			 "kind: KubeSchedulerConfiguration\n"
+			 "profiles:\n"
+			 "- schedulerName: default-scheduler\n"
+			 "  plugins:\n%s", cases[i][0]);
+		struct cluster c;
+		struct error err;
+		cluster_init(&c);
+		error_init(&err);
+		int rc = yaml_load_config_buffer(&c, "cfg.yaml",
+						 (const unsigned char *)text,
+						 strlen(text), &err);
+		CHECK_EQ(rc, -1);
+		CHECK(!strncmp(err.msg, cases[i][1], strlen(cases[i][1])));
+		if (strncmp(err.msg, cases[i][1], strlen(cases[i][1])))
+			fprintf(stderr, "  got: %s\n", err.msg);
+		cluster_release(&c);
+		/* the extension lets kso's SelectorSpread in */
+		cluster_init(&c);
+		c.ext_selector_spread = true;
+		CHECK_EQ(yaml_load_config_buffer(&c, "cfg.yaml",
+						 (const unsigned char *)text,
+						 strlen(text), &err), 0);
+		cluster_release(&c);
+	}
 }
 
 static void test_config_profiles(void)
@@ -837,6 +884,7 @@ static void test_config_errors(void)
 
 int main(void)
 {
+	test_selector_spread_refused();
 	test_node();
 	test_resource_classes();
 	test_limits_to_requests();

@@ -2,12 +2,19 @@
  * checks.c - what the enumerator checks on every state (the issue's
  * "Checks on every state"):
  *
- *   agreement  the oracle's feasible set, scores and chosen node against
- *              the model's feasible set, scores and viable set (a
- *              disagreement is a bug in one of them);
+ *   agreement  the whole verdict of the oracle against the model's: the
+ *              feasible set, scores, viable set and chosen node, then
+ *              every node's feasibility, recorded code, rejecting plugin,
+ *              failed filters and each failed filter's code and reason
+ *              strings, the PreFilter and error statuses, skipped scores,
+ *              the nominated fast path and the FitError message (a
+ *              disagreement is a bug in one of them; its text names the
+ *              first field that differs);
  *   preemption the oracle's DefaultPreemption (oracle_preempt) against
- *              the model's (model_preempt_kube): code, node and victims
- *              must agree; kube's answer against the spec's
+ *              the model's (model_preempt_kube), field by field:
+ *              eligibility, code, PostFilter message, node, victims, PDB
+ *              violations, the candidate list, the tied nodes and the
+ *              cleared nominations; kube's answer against the spec's
  *              least-Casualty answer (model_preempt_minimal);
  *   invariants the model's (model/scheduler.h) after the step the
  *              scheduler would take: capacity, bind-feasible,
@@ -68,9 +75,8 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 		x->hard_memo = xcalloc((size_t)states * (size_t)x->c->n_pods, 1);
 	oracle_init(&x->oracle, &x->snap);
 	x->oracle.all_nodes = true;
-	/* compare() and the store read the oracle's decisions, never its
-	 * statuses or messages: no need to write them */
-	x->oracle.quiet = true;
+	/* compare() reads the oracle's statuses and messages too */
+	x->oracle.quiet = false;
 	model_cycle_result_init(&x->mr, x->c);
 	model_cycle_result_init(&x->orr, x->c);
 	/* keyed on the context's cluster, which outlives the cache */
@@ -275,6 +281,129 @@ static bool score_diff(const struct cluster *c, const struct model_cycle_result 
 	return false;
 }
 
+static const char *plugin_or_none(int id)
+{
+	return id >= 0 && id < PLUGIN_COUNT ? config_plugin_name(id) : "none";
+}
+
+/* Two statuses: the same code and the same reason strings, in order.
+ * Nearly always equal: the packed texts are compared at once, the field
+ * name (field, then the node and plugin when given) only formatted into
+ * why when they differ. */
+static bool same_status(const char *field, const char *node, int plugin,
+			const struct model_status *a,
+			const struct model_status *b, char *why, size_t len)
+{
+	if (a->code == b->code && a->n_reasons == b->n_reasons &&
+	    a->used == b->used &&
+	    memcmp(a->text, b->text, a->used) == 0 &&
+	    memcmp(a->off, b->off, sizeof a->off[0] * (size_t)a->n_reasons) == 0)
+		return true;
+	char name[128];
+	if (node)
+		snprintf(name, sizeof name, "%s[%s].status[%s]", field, node,
+			 config_plugin_name(plugin));
+	else
+		snprintf(name, sizeof name, "%s", field);
+	if (a->code != b->code) {
+		snprintf(why, len, "%s.code: model %d, oracle %d", name,
+			 (int)a->code, (int)b->code);
+		return false;
+	}
+	int n = a->n_reasons > b->n_reasons ? a->n_reasons : b->n_reasons;
+	for (int i = 0; i < n; i++) {
+		const char *ra = i < a->n_reasons ? model_status_reason(a, i) : "(none)";
+		const char *rb = i < b->n_reasons ? model_status_reason(b, i) : "(none)";
+		if (i < a->n_reasons && i < b->n_reasons && !strcmp(ra, rb))
+			continue;
+		snprintf(why, len, "%s.reasons[%d]: model \"%.150s\", oracle "
+			 "\"%.150s\"", name, i, ra, rb);
+		return false;
+	}
+	return true;   /* same reasons, packed differently */
+}
+
+/* One node's verdict, field by field. */
+static bool same_verdict(const struct cluster *c, int n,
+			 const struct model_cycle_result *m,
+			 const struct model_cycle_result *o, char *why, size_t len)
+{
+	const struct model_node_verdict *a = &m->verdicts[n], *b = &o->verdicts[n];
+	const char *node = c->nodes[n].name;
+	if (m->in_prefilter_result[n] != o->in_prefilter_result[n]) {
+		snprintf(why, len, "verdict[%s].in_prefilter_result: model %d, "
+			 "oracle %d", node, m->in_prefilter_result[n],
+			 o->in_prefilter_result[n]);
+		return false;
+	}
+	if (a->feasible != b->feasible || a->code != b->code ||
+	    a->rejected_by != b->rejected_by) {
+		snprintf(why, len, "verdict[%s]: model %s/%d/%s, oracle %s/%d/%s "
+			 "(feasible/code/rejected_by)", node,
+			 a->feasible ? "feasible" : "rejected", (int)a->code,
+			 plugin_or_none(a->rejected_by),
+			 b->feasible ? "feasible" : "rejected", (int)b->code,
+			 plugin_or_none(b->rejected_by));
+		return false;
+	}
+	/* the failed sets nearly always match: one compare, then only the
+	 * failed filters' statuses */
+	bool same_failed = memcmp(a->failed, b->failed, sizeof a->failed) == 0;
+	if (same_failed && a->feasible)
+		return true;
+	for (int id = 0; id < PLUGIN_COUNT; id++) {
+		if (same_failed && !a->failed[id])
+			continue;
+		if (a->failed[id] != b->failed[id]) {
+			snprintf(why, len, "verdict[%s].failed[%s]: model %d, oracle %d",
+				 node, config_plugin_name(id), a->failed[id],
+				 b->failed[id]);
+			return false;
+		}
+		if (a->failed[id] &&
+		    !same_status("verdict", node, id, &a->status[id],
+				 &b->status[id], why, len))
+			return false;
+	}
+	return true;
+}
+
+/* Everything else both engines report for the cycle: per-node verdicts,
+ * the PreFilter and error statuses, skipped scores, the nominated fast
+ * path and the message. */
+static bool same_cycle(const struct cluster *c, const struct model_cycle_result *m,
+		       const struct model_cycle_result *o, char *why, size_t len)
+{
+	if (m->code == MODEL_UAU && c->n_nodes == 0)
+		return true;
+	for (int n = 0; n < c->n_nodes; n++)
+		if (!same_verdict(c, n, m, o, why, len))
+			return false;
+	if (!same_status("prefilter", NULL, 0, &m->prefilter, &o->prefilter,
+			 why, len) ||
+	    !same_status("error", NULL, 0, &m->error, &o->error, why, len))
+		return false;
+	for (int id = 0; m->scored && id < PLUGIN_COUNT; id++)
+		if (m->score_skipped[id] != o->score_skipped[id]) {
+			snprintf(why, len, "score_skipped[%s]: model %d, oracle %d",
+				 config_plugin_name(id), m->score_skipped[id],
+				 o->score_skipped[id]);
+			return false;
+		}
+	if (m->nominated_node != o->nominated_node) {
+		snprintf(why, len, "nominated_node: model %d, oracle %d",
+			 m->nominated_node, o->nominated_node);
+		return false;
+	}
+	const char *ma = m->message ? m->message : "", *ob = o->message ? o->message : "";
+	if (strcmp(ma, ob)) {
+		snprintf(why, len, "message: model \"%.300s\", oracle \"%.300s\"",
+			 ma, ob);
+		return false;
+	}
+	return true;
+}
+
 static void compare(const struct cluster *c, const struct model_cycle_result *m,
 		    const struct model_cycle_result *o, int choice,
 		    struct enum_outcome *out)
@@ -314,6 +443,8 @@ static void compare(const struct cluster *c, const struct model_cycle_result *m,
 			 (int)o->code);
 		return;
 	}
+	if (!same_cycle(c, m, o, why, len))
+		return;
 	out->agree = true;
 }
 
@@ -536,22 +667,99 @@ static void casualty_text(const struct model_victims *v, char *buf, size_t len)
 		 k->victims);
 }
 
+static void pod_names(const struct cluster *c, const int *v, int n,
+		      char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && k + 1 < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? "," : "",
+				      c->pods[v[i]].name);
+	if (k >= len)
+		buf[len - 1] = '\0';
+}
+
+/* Two victim lists: node, pods in order, PDB violations. */
+static bool same_victims(const struct cluster *c, const char *field,
+			 const struct model_victims *a,
+			 const struct model_victims *b, char *why, size_t len)
+{
+	if (a->node == b->node && a->pdb_violations == b->pdb_violations &&
+	    same_list(a->pods, a->n, b->pods, b->n))
+		return true;
+	char pa[200], pb[200];
+	pod_names(c, a->pods, a->n, pa, sizeof pa);
+	pod_names(c, b->pods, b->n, pb, sizeof pb);
+	snprintf(why, len, "%s: model %s [%s] pdb=%d, oracle %s [%s] pdb=%d",
+		 field, a->node >= 0 ? c->nodes[a->node].name : "none", pa,
+		 a->pdb_violations, b->node >= 0 ? c->nodes[b->node].name : "none",
+		 pb, b->pdb_violations);
+	return false;
+}
+
+/* The whole kube answer, field by field; the first difference into why. */
+static bool same_preemption(const struct cluster *c,
+			    const struct model_preemption *m,
+			    const struct model_preemption *o, char *why,
+			    size_t len)
+{
+	if (m->eligible != o->eligible || m->code != o->code ||
+	    m->node != o->node) {
+		snprintf(why, len, "preemption: model eligible=%d code=%d node=%s, "
+			 "oracle eligible=%d code=%d node=%s", m->eligible,
+			 (int)m->code, m->node >= 0 ? c->nodes[m->node].name : "none",
+			 o->eligible, (int)o->code,
+			 o->node >= 0 ? c->nodes[o->node].name : "none");
+		return false;
+	}
+	const char *ma = m->message ? m->message : "", *ob = o->message ? o->message : "";
+	if (strcmp(ma, ob)) {
+		snprintf(why, len, "preemption.message: model \"%.300s\", oracle "
+			 "\"%.300s\"", ma, ob);
+		return false;
+	}
+	if (m->node >= 0 &&
+	    !same_victims(c, "preemption.victims", &m->chosen, &o->chosen, why, len))
+		return false;
+	if (m->n_candidates != o->n_candidates) {
+		snprintf(why, len, "preemption.candidates: model %d, oracle %d",
+			 m->n_candidates, o->n_candidates);
+		return false;
+	}
+	for (int i = 0; i < m->n_candidates; i++) {
+		char field[64];
+		snprintf(field, sizeof field, "preemption.candidates[%d]", i);
+		if (!same_victims(c, field, &m->candidates[i], &o->candidates[i],
+				  why, len))
+			return false;
+	}
+	char a[200], b[200];
+	if (!same_list(m->ties, m->n_ties, o->ties, o->n_ties)) {
+		node_list(c, m->ties, m->n_ties, a, sizeof a);
+		node_list(c, o->ties, o->n_ties, b, sizeof b);
+		snprintf(why, len, "preemption.ties: model {%s}, oracle {%s}", a, b);
+		return false;
+	}
+	if (!same_list(m->clear_nominated, m->n_clear_nominated,
+		       o->clear_nominated, o->n_clear_nominated) ||
+	    m->clear_own_nomination != o->clear_own_nomination) {
+		pod_names(c, m->clear_nominated, m->n_clear_nominated, a, sizeof a);
+		pod_names(c, o->clear_nominated, o->n_clear_nominated, b, sizeof b);
+		snprintf(why, len, "preemption.cleared_nominations: model [%s] own=%d, "
+			 "oracle [%s] own=%d", a, m->clear_own_nomination, b,
+			 o->clear_own_nomination);
+		return false;
+	}
+	return true;
+}
+
 /* The oracle's preemption against the model's kube answer. */
 static void compare_preemption(const struct cluster *c, struct enum_outcome *out)
 {
-	const struct model_preemption *m = &out->kube, *o = &out->oracle_pr;
-	char a[200], b[200];
-	bool same = m->code == o->code && m->node == o->node &&
-		    (m->node < 0 || same_list(m->chosen.pods, m->chosen.n,
-					      o->chosen.pods, o->chosen.n));
-	if (same || !out->agree)
+	if (!out->agree)
 		return;
-	out->agree = false;
-	snprintf(a, sizeof a, "%s", m->node >= 0 ? c->nodes[m->node].name : "none");
-	snprintf(b, sizeof b, "%s", o->node >= 0 ? c->nodes[o->node].name : "none");
-	snprintf(out->disagreement, sizeof out->disagreement,
-		 "preemption: model evicts %d pod(s) on %s, oracle %d pod(s) on %s",
-		 m->node >= 0 ? m->chosen.n : 0, a, o->node >= 0 ? o->chosen.n : 0, b);
+	out->agree = same_preemption(c, &out->kube, &out->oracle_pr,
+				     out->disagreement, sizeof out->disagreement);
 }
 
 static void check_preemption(struct enum_ctx *x, const struct sched_profile *prof,

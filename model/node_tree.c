@@ -26,19 +26,24 @@ static const char *zone_part(const struct node *n, const char *beta,
 	return v ? v : "";
 }
 
-/* Do nodes a and b have the same zone key (region, zone)?  Both empty is
- * the one "" zone. */
-static bool same_zone(const struct node *a, const struct node *b)
+/* A node's zone key as its two parts; both empty is the one "" zone. */
+struct zone_key {
+	const char *region, *zone;
+};
+
+static struct zone_key zone_key_of(const struct node *n)
 {
-	static const char *const keys[2][2] = {
-		{"failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region"},
-		{"failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone"},
+	return (struct zone_key){
+		zone_part(n, "failure-domain.beta.kubernetes.io/region",
+			  "topology.kubernetes.io/region"),
+		zone_part(n, "failure-domain.beta.kubernetes.io/zone",
+			  "topology.kubernetes.io/zone"),
 	};
-	for (int k = 0; k < 2; k++)
-		if (strcmp(zone_part(a, keys[k][0], keys[k][1]),
-			   zone_part(b, keys[k][0], keys[k][1])))
-			return false;
-	return true;
+}
+
+static bool same_zone(struct zone_key a, struct zone_key b)
+{
+	return !strcmp(a.region, b.region) && !strcmp(a.zone, b.zone);
 }
 
 /*
@@ -67,10 +72,13 @@ void model_node_tree_order(const struct cluster *c, int *out)
 	if (n == 0)
 		return;
 	struct tree_key *keys = xmalloc(sizeof *keys * (size_t)n);
+	struct zone_key *zone = xmalloc(sizeof *zone * (size_t)n);
+	for (int i = 0; i < n; i++)
+		zone[i] = zone_key_of(&c->nodes[i]);
 	for (int i = 0; i < n; i++) {
 		keys[i] = (struct tree_key){0, i, i};
 		for (int m = 0; m < i; m++)
-			if (same_zone(&c->nodes[m], &c->nodes[i])) {
+			if (same_zone(zone[m], zone[i])) {
 				if (keys[i].zone == i)
 					keys[i].zone = m;
 				keys[i].rank++;
@@ -79,5 +87,6 @@ void model_node_tree_order(const struct cluster *c, int *out)
 	qsort(keys, (size_t)n, sizeof *keys, key_cmp);
 	for (int i = 0; i < n; i++)
 		out[i] = keys[i].node;
+	free(zone);
 	free(keys);
 }

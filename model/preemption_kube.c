@@ -485,9 +485,13 @@ static void no_candidate(struct model_preemption *out, int n_nodes,
 static int potential_in_tree_order(const struct cluster *c,
 				   const struct model_cycle_result *r, int *out)
 {
+	/* with at most one potential node, every order is the same */
+	int np = model_preemption_potential(r, out);
+	if (np <= 1)
+		return np;
 	int *order = xmalloc(sizeof *order * (size_t)(c->n_nodes + 1));
 	model_node_tree_order(c, order);
-	int np = 0;
+	np = 0;
 	for (int i = 0; i < c->n_nodes; i++)
 		if (r->verdicts[order[i]].code == MODEL_UNSCHEDULABLE)
 			out[np++] = order[i];

@@ -877,7 +877,10 @@ int oracle_schedule_cycle(struct oracle *o, int pod, struct model_cycle_result *
 		result_reset(r, pod, true);
 		return -2;
 	}
-	return run_cycle(o, prof, pod, r);
+	int chosen = run_cycle(o, prof, pod, r);
+	if (o->test_hook)
+		o->test_hook(r, o->test_hook_arg);
+	return chosen;
 }
 
 int oracle_select(struct oracle *o, int pod)

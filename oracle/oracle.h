@@ -31,6 +31,11 @@ struct oracle {
 	uint64_t seed;              /* random state (selectHost ties); advances */
 	int next_start;             /* kube's nextStartNodeIndex (§1.4) */
 	struct oracle_data *d;      /* aggregates; see oracle/internal.h */
+	/* Tests only (NULL otherwise): called with every result
+	 * oracle_schedule_cycle has filled, so a test can plant a fault in
+	 * one engine and see the enumerator's cross-check report it. */
+	void (*test_hook)(struct model_cycle_result *r, void *arg);
+	void *test_hook_arg;
 };
 
 /* oracle_init: builds NodeInfo aggregates, image table and pod groups for

@@ -81,6 +81,7 @@ void config_default_profile(struct sched_profile *p)
 	};
 	for (size_t i = 0; i < sizeof filters / sizeof *filters; i++) {
 		p->filter[filters[i]] = true;
+		p->prefilter[filters[i]] = filters[i] >= PLUGIN_NODE_AFFINITY;
 		p->filter_order[p->n_filter_order++] = filters[i];
 	}
 	static const struct { enum plugin_id id; int64_t weight; } scores[] = {
@@ -91,6 +92,7 @@ void config_default_profile(struct sched_profile *p)
 	};
 	for (size_t i = 0; i < sizeof scores / sizeof *scores; i++) {
 		p->score[scores[i].id] = true;
+		p->prescore[scores[i].id] = scores[i].id != PLUGIN_IMAGE_LOCALITY;
 		p->weight[scores[i].id] = scores[i].weight;
 	}
 	p->weight[PLUGIN_SELECTOR_SPREAD] = 1;
@@ -141,4 +143,34 @@ bool config_default_filter_order(const struct sched_profile *p)
 		if (p->filter_order[i] < p->filter_order[i - 1])
 			return false;
 	return true;
+}
+
+const char *config_missing_state(enum plugin_id id, bool filter)
+{
+	/* the texts of each plugin's getPreFilterState / getPreScoreState,
+	 * with framework.ErrNotFound ("not found") */
+	if (filter) {
+		switch (id) {
+		case PLUGIN_NODE_PORTS:
+			return "reading \"PreFilterNodePorts\" from cycleState: not found";
+		case PLUGIN_NODE_RESOURCES_FIT:
+			return "error reading \"PreFilterNodeResourcesFit\" from cycleState: not found";
+		case PLUGIN_POD_TOPOLOGY_SPREAD:
+			return "reading \"PreFilterPodTopologySpread\" from cycleState: not found";
+		case PLUGIN_INTER_POD_AFFINITY:
+			return "error reading \"PreFilterInterPodAffinity\" from cycleState: not found";
+		default:
+			return NULL;
+		}
+	}
+	switch (id) {
+	case PLUGIN_TAINT_TOLERATION:
+		return "failed to read \"PreScoreTaintToleration\" from cycleState: not found";
+	case PLUGIN_POD_TOPOLOGY_SPREAD:
+		return "error reading \"PreScorePodTopologySpread\" from cycleState: not found";
+	case PLUGIN_INTER_POD_AFFINITY:
+		return "failed to read \"PreScoreInterPodAffinity\" from cycleState: not found";
+	default:
+		return NULL;
+	}
 }

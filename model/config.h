@@ -68,7 +68,10 @@ struct default_spread_constraint {   /* PodTopologySpreadArgs.defaultConstraints
 
 struct sched_profile {
 	const char *name;                         /* schedulerName */
-	bool filter[PLUGIN_COUNT];                /* enabled at Filter (and PreFilter) */
+	/* Each extension point's list is built on its own (reference §1.1):
+	 * a plugin may run at Filter without its PreFilter, or at Score
+	 * without its PreScore (see config_missing_state). */
+	bool filter[PLUGIN_COUNT];                /* enabled at Filter */
 	/* the enabled Filter plugins in execution order: kube builds each
 	 * extension point's list on its own (expandMultiPointPlugins), and a
 	 * MultiPoint plugin enabled again at Filter runs before the other
@@ -76,7 +79,9 @@ struct sched_profile {
 	 * order is a node's status (§1.4) */
 	enum plugin_id filter_order[PLUGIN_COUNT];
 	int n_filter_order;
-	bool score[PLUGIN_COUNT];                 /* enabled at Score (and PreScore) */
+	bool prefilter[PLUGIN_COUNT];             /* enabled at PreFilter */
+	bool score[PLUGIN_COUNT];                 /* enabled at Score */
+	bool prescore[PLUGIN_COUNT];              /* enabled at PreScore */
 	int64_t weight[PLUGIN_COUNT];             /* score weight */
 	bool postfilter[PLUGIN_COUNT];            /* DefaultPreemption */
 	bool prenqueue_gates;                     /* SchedulingGates at PreEnqueue */
@@ -140,6 +145,15 @@ void config_default_profile(struct sched_profile *p);
 
 /* config_default: one default profile, adaptive percentageOfNodesToScore. */
 void config_default(struct sched_config *c);
+
+/* config_missing_state: what the Filter (filter = true) or the Score of
+ * plugin id returns when its profile runs it without its PreFilter / its
+ * PreScore - the plugin reads the state that point writes, finds none and
+ * fails (reference §1.3 step 5, §1.6) - e.g. "reading \"PreFilterNodePorts\"
+ * from cycleState: not found".  NULL when the plugin needs no such state
+ * or falls back to computing it (NodeAffinity's Filter and Score,
+ * NodeResourcesFit's and BalancedAllocation's Score). */
+const char *config_missing_state(enum plugin_id id, bool filter);
 
 /* config_default_filter_order: true when p's filters run in the default
  * profile's relative order (whichever of them are enabled). */

@@ -13,6 +13,7 @@
  */
 #include "model.h"
 #include "cycle_memo.h"
+#include "match.h"
 #include "xalloc.h"
 
 #include <assert.h>
@@ -144,6 +145,7 @@ static void cycle_error(struct model_cycle_result *r,
 	for (int i = 0; i < r->n_nodes; i++)
 		r->total[i] = 0;
 	memset(r->scores, 0, sizeof *r->scores * (size_t)r->n_nodes * PLUGIN_COUNT);
+	memset(r->score_skipped, 0, PLUGIN_COUNT * sizeof *r->score_skipped);
 	r->message = xstrdup(st->n_reasons ? model_status_reason(st, 0) : "error");
 }
 
@@ -169,13 +171,14 @@ static void prefilter_reject(struct model_cycle_result *r)
 }
 
 /* kube §1.3 step 2: PreFilter.  Of the modelled plugins only NodeAffinity
- * can reject at PreFilter or restrict the candidate nodes.  Returns
+ * can reject at PreFilter or restrict the candidate nodes - whenever its
+ * PreFilter is enabled, even with its Filter disabled.  Returns
  * MODEL_SUCCESS when the cycle goes on to Filter, else the rejection
  * (every node then has the PreFilter status) or MODEL_ERROR. */
 static enum model_code run_prefilter(const struct model_cycle *cy,
 				     struct model_cycle_result *r)
 {
-	if (!cy->profile->filter[PLUGIN_NODE_AFFINITY])
+	if (!cy->profile->prefilter[PLUGIN_NODE_AFFINITY])
 		return MODEL_SUCCESS;
 	model_prefilter_node_affinity(cy, r->in_prefilter_result, &r->prefilter);
 	switch (r->prefilter.code) {
@@ -234,14 +237,35 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
 	model_status_ok(err);
 	for (int i = 0; i < r->n_feasible; i++)
 		raw[i] = 0;
+	bool prescore = cy->profile->prescore[id];
+	const char *missing = prescore ? NULL : config_missing_state(id, false);
+	if (missing) {
+		/* Score without its PreScore's state (§1.6) */
+		model_status_fail(err, MODEL_ERROR, "running Score plugins: plugin "
+				  "\"%s\" failed with: %s", config_plugin_name(id),
+				  missing);
+		return false;
+	}
 	enum model_code code =
 		score_fn(id)(cy, r->feasible, r->n_feasible, raw, err);
+	if (code == MODEL_ERROR && !prescore) {
+		/* the error of a Score falling back to its PreScore's work */
+		char why[MODEL_STATUS_TEXT];
+		snprintf(why, sizeof why, "%s",
+			 err->n_reasons ? model_status_reason(err, 0) : "error");
+		model_status_ok(err);
+		model_status_fail(err, MODEL_ERROR, "running Score plugins: plugin "
+				  "\"%s\" failed with: %s", config_plugin_name(id),
+				  why);
+	}
 	if (code == MODEL_ERROR)
 		return false;
-	if (code == MODEL_SKIP) {
+	if (code == MODEL_SKIP && prescore) {
 		r->score_skipped[id] = true;
 		return true;
 	}
+	if (code == MODEL_SKIP)
+		return true;   /* no PreScore to skip it: Score gives 0 */
 	if (!scores_in_range(raw, r->n_feasible)) {
 		model_status_ok(err);
 		model_status_fail(err, MODEL_ERROR,
@@ -263,10 +287,36 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
  * scores on the stack: every scored cycle runs the score plugins. */
 #define SCORE_STACK_NODES 64
 
+/* kube §1.6 step 1: PreScore of every plugin with it enabled, before
+ * any Score; of the modelled ones only NodeAffinity's can fail (a
+ * preferred term the parser refuses), also when its Score is disabled,
+ * and before any Score plugin's error. */
+static bool run_prescores(const struct model_cycle *cy,
+			  struct model_status *err)
+{
+	const struct sched_profile *prof = cy->profile;
+	if (!prof->prescore[PLUGIN_NODE_AFFINITY])
+		return true;
+	const struct pod *p = &cy->cluster->pods[cy->pod];
+	char why[MODEL_STATUS_TEXT];
+	if (!match_preferred_parse_error(p->node_preferred, p->n_node_preferred,
+					 "spec.affinity.nodeAffinity."
+					 "preferredDuringSchedulingIgnoredDuringExecution",
+					 why, sizeof why))
+		return true;
+	model_status_ok(err);
+	model_status_add(err, MODEL_ERROR, why);
+	return false;
+}
+
 /* kube §1.6: every enabled score plugin in Score order. */
 static bool run_scores(const struct model_cycle *cy,
 		       struct model_cycle_result *r, struct model_status *err)
 {
+	if (!run_prescores(cy, err)) {
+		r->scored = false;
+		return false;
+	}
 	int64_t stack[SCORE_STACK_NODES];
 	int64_t *raw = r->n_feasible <= SCORE_STACK_NODES ? stack
 		       : xcalloc((size_t)r->n_feasible, sizeof *raw);

@@ -77,7 +77,18 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		if (!prof->filter[id] || (only && !only[id]))
 			continue;
 		/* a Filter sets its status in full (plugin.h) */
-		filter_fns[id](cy, node, &st[id]);
+		const char *missing = prof->prefilter[id] ? NULL
+				      : config_missing_state(id, true);
+		if (missing) {
+			/* Filter without its PreFilter's state: an Error,
+			 * which RunFilterPlugins wraps (§1.4) */
+			model_status_ok(&st[id]);
+			model_status_fail(&st[id], MODEL_ERROR,
+					  "running \"%s\" filter plugin: %s",
+					  config_plugin_name(id), missing);
+		} else {
+			filter_fns[id](cy, node, &st[id]);
+		}
 		if (!status_failed(&st[id])) {
 			if (failed_only)
 				model_status_ok(&st[id]);

@@ -65,6 +65,20 @@ static const struct {
 #define N_FILTERS ((int)(sizeof filters / sizeof filters[0]))
 #define N_SCORERS ((int)(sizeof scorers / sizeof scorers[0]))
 
+/* Does some Filter of prof run without the state its PreFilter writes?
+ * Then it returns an Error (config_missing_state), which only the
+ * in-order path below reports. */
+static bool missing_prefilter_state(const struct sched_profile *prof)
+{
+	for (int i = 0; i < prof->n_filter_order; i++) {
+		enum plugin_id id = prof->filter_order[i];
+		if (prof->filter[id] && !prof->prefilter[id] &&
+		    config_missing_state(id, true))
+			return true;
+	}
+	return false;
+}
+
 void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 			const struct sched_profile *prof, int pod)
 {
@@ -75,7 +89,8 @@ void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 	cy->prof = prof;
 	cy->pod = pod;
 	cy->p = &o->cluster->pods[pod];
-	cy->custom_order = !config_default_filter_order(prof);
+	cy->custom_order = !config_default_filter_order(prof) ||
+			   missing_prefilter_state(prof);
 	struct oracle_data *d = o->d;
 	cy->arena = &d->cycle_arena;
 	d->live_cycles++;
@@ -114,7 +129,9 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 	/* every plugin at once (only the filters' entries are ever read) */
 	for (int i = 0; i < PLUGIN_COUNT; i++)
 		cy->skip[i] = !prof->filter[i];
-	if (prof->filter[PLUGIN_NODE_AFFINITY]) {
+	/* NodeAffinity's PreFilter restricts or rejects whenever it is
+	 * enabled, whether or not its Filter is */
+	if (prof->prefilter[PLUGIN_NODE_AFFINITY]) {
 		oracle_prefilter_node_affinity(cy, st);
 		if (st->code != MODEL_SUCCESS)
 			return PLUGIN_NODE_AFFINITY;
@@ -187,11 +204,20 @@ static bool run_filters_in_order(struct oracle_cycle *cy,
 		int id = prof->filter_order[k];
 		if (cy->skip[id])
 			continue;
-		int i = 0;
-		while (i < N_FILTERS && filters[i].id != id)
-			i++;
-		assert(i < N_FILTERS);
-		filters[i].fn(cy, v, &st[id]);
+		const char *missing = prof->prefilter[id] ? NULL
+				      : config_missing_state(id, true);
+		if (missing) {
+			/* RunFilterPlugins wraps a Filter's Error (§1.4) */
+			model_status_fail(&st[id], MODEL_ERROR,
+					  "running \"%s\" filter plugin: %s",
+					  config_plugin_name(id), missing);
+		} else {
+			int i = 0;
+			while (i < N_FILTERS && filters[i].id != id)
+				i++;
+			assert(i < N_FILTERS);
+			filters[i].fn(cy, v, &st[id]);
+		}
 		if (st[id].code != MODEL_SUCCESS &&
 		    note_failure(e, id, st[id].code, all))
 			break;
@@ -526,7 +552,8 @@ static void score_nodes(struct oracle_cycle *cy, const int *f, int n,
 		/* a scorer that succeeds writes every s[i] */
 		enum model_code code = scorers[k].fn(cy, f, n, s);
 		if (code == MODEL_SKIP) {
-			if (r)
+			/* without a PreScore nothing skips: Score gives 0 */
+			if (r && cy->prof->prescore[id])
 				r->score_skipped[id] = true;
 			continue;
 		}
@@ -574,6 +601,9 @@ struct cycle_run {
 	const struct model_status **rejected;   /* recorded status per rejected node */
 	int n_rejected;
 	int nominated_ok;                        /* feasible nominated node, or -1 */
+	int error_node;                          /* a Filter's Error aborted the
+						  * cycle at this node, or -1 */
+	struct model_status error;               /* that Error (error_node >= 0) */
 	struct model_status *status;             /* [PLUGIN_COUNT] when r is NULL */
 	int *sort_tmp;                           /* [n_nodes + 1] */
 };
@@ -595,6 +625,19 @@ static bool filter_one(struct oracle_cycle *cy, struct model_cycle_result *r,
 	}
 	bool ok = eval_node(cy, node, cy->o->all_nodes, &e);
 	record(r, node, &e);
+	if (e.code == MODEL_ERROR) {
+		/* RunFilterPlugins' Error ends the cycle (§1.4): keep it */
+		struct model_status *st = e.status;
+		if (!st) {
+			st = arena_array(cy->arena, PLUGIN_COUNT, sizeof *st);
+			struct node_eval again = {0};
+			again.status = st;
+			eval_node(cy, node, cy->o->all_nodes, &again);
+		}
+		run->error = st[e.first];
+		run->error_node = node;
+		return false;
+	}
 	if (ok && candidate) {
 		run->feasible[run->n_feasible++] = node;
 	} else if (!ok && text) {
@@ -617,6 +660,7 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 	int n_all = d->n_nodes;
 	int nom = o->snap.nominated[cy->pod];
 	run->nominated_ok = -1;
+	run->error_node = -1;
 	run->feasible = d->scratch_nodes;
 	/* only a result records rejections (the FitError message) */
 	run->rejected = r ? d->scratch_rejected : NULL;
@@ -638,6 +682,12 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 			}
 			if (filter_one(cy, r, run, n, in) && n == nom)
 				run->nominated_ok = nom;
+			if (run->error_node >= 0) {
+				/* the nodes after it get no verdict */
+				for (int m = n + 1; r && m < n_all; m++)
+					verdict_clear(&r->verdicts[m], MODEL_SUCCESS);
+				return;
+			}
 		}
 		return;
 	}
@@ -647,6 +697,8 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 			run->nominated_ok = nom;
 			return;
 		}
+		if (run->error_node >= 0)
+			return;
 		/* its status stays in the diagnosis unless the loop below
 		 * examines the node again (then that status replaces it) */
 		nom_status = run->n_rejected ? run->rejected[0] : NULL;
@@ -682,11 +734,13 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 		if (++at == n_cand)
 			at = 0;
 		nom_seen = nom_seen || n == nom;
-		if (r)
+		if (r || cy->custom_order)
 			filter_one(cy, r, run, n, true);
 		else if (fits_fast(cy, n, run->status))
 			run->feasible[run->n_feasible++] = n;
 		processed++;
+		if (run->error_node >= 0)
+			return;
 	}
 	if (nom_status && !nom_seen)
 		run->rejected[run->n_rejected++] = nom_status;
@@ -746,27 +800,64 @@ static void prefilter_reject(struct oracle_cycle *cy, struct model_cycle_result 
 		r->message = fit_error(cy, pre, NULL, 0);
 }
 
+/* The cycle ends with an Error: why is its message. */
+static void cycle_error(struct model_cycle_result *r, const char *why)
+{
+	if (!r)
+		return;
+	oracle_status_ok(&r->error);
+	model_status_add(&r->error, MODEL_ERROR, why);
+	r->code = MODEL_ERROR;
+	r->n_viable = 0;
+	r->message = xstrdup(why);
+}
+
 /* NodeAffinity's PreScore parses the preferred terms up front; one that
- * does not parse fails the cycle with an Error (reference §2.5). */
+ * does not parse fails the cycle with an Error (reference §2.5), before
+ * any Score runs, whether or not its Score is enabled. */
 static bool prescore_error(struct oracle_cycle *cy, struct model_cycle_result *r)
 {
 	char why[MODEL_STATUS_TEXT];
-	if (!cy->prof->score[PLUGIN_NODE_AFFINITY] ||
+	if (!cy->prof->prescore[PLUGIN_NODE_AFFINITY] ||
 	    !match_preferred_parse_error(cy->p->node_preferred,
 					 cy->p->n_node_preferred,
 					 "spec.affinity.nodeAffinity."
 					 "preferredDuringSchedulingIgnoredDuringExecution",
 					 why, sizeof why))
 		return false;
-	if (r) {
-		oracle_status_ok(&r->error);
-		model_status_add(&r->error, MODEL_ERROR, why);
-		r->code = MODEL_ERROR;
-		r->n_viable = 0;
-		r->message = xmalloc(strlen(why) + 1);
-		strcpy(r->message, why);
-	}
+	cycle_error(r, why);
 	return true;
+}
+
+/* RunScorePlugins' Error (§1.6): the first Score plugin, in Score order,
+ * that runs without its PreScore and cannot do without its state, or
+ * NodeAffinity's Score doing its PreScore's parse itself.  Neither
+ * depends on the node, so the first node's error is every node's. */
+static bool score_error(struct oracle_cycle *cy, struct model_cycle_result *r)
+{
+	const struct sched_profile *prof = cy->prof;
+	for (int k = 0; k < N_SCORERS; k++) {
+		int id = scorers[k].id;
+		if (!prof->score[id] || prof->prescore[id])
+			continue;
+		char inner[MODEL_STATUS_TEXT];
+		const char *missing = config_missing_state(id, false);
+		if (missing)
+			snprintf(inner, sizeof inner, "%s", missing);
+		else if (id != PLUGIN_NODE_AFFINITY ||
+			 !match_preferred_parse_error(cy->p->node_preferred,
+						      cy->p->n_node_preferred,
+						      "spec.affinity.nodeAffinity."
+						      "preferredDuringSchedulingIgnoredDuringExecution",
+						      inner, sizeof inner))
+			continue;
+		char why[MODEL_STATUS_TEXT + 128];
+		snprintf(why, sizeof why, "running Score plugins: plugin \"%s\" "
+			 "failed with: %s", config_plugin_name(id), inner);
+		cycle_error(r, why);
+		return true;
+	}
+	return false;
 }
 
 /* Scoring and the viable set over run's feasible nodes (node order). */
@@ -783,7 +874,7 @@ static int choose(struct oracle_cycle *cy, struct model_cycle_result *r,
 			r->nominated_node = run->nominated_ok;
 	} else if (nf == 1) {
 		viable[n_viable++] = run->feasible[0];
-	} else if (prescore_error(cy, r)) {
+	} else if (prescore_error(cy, r) || score_error(cy, r)) {
 		return -1;
 	} else {
 		int64_t *total = d->scratch_total;
@@ -852,7 +943,16 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 		r->n_feasible = run.n_feasible;
 	}
 	int chosen = -1;
-	if (run.n_feasible == 0 && run.nominated_ok < 0) {
+	if (run.error_node >= 0) {
+		if (r) {
+			oracle_status_copy(&r->error, &run.error);
+			r->error.code = MODEL_ERROR;
+			r->code = MODEL_ERROR;
+			r->message = xstrdup(run.error.n_reasons
+					     ? model_status_reason(&run.error, 0)
+					     : "error");
+		}
+	} else if (run.n_feasible == 0 && run.nominated_ok < 0) {
 		if (r) {
 			r->code = MODEL_UNSCHEDULABLE;
 			if (!o->quiet)

@@ -353,3 +353,83 @@ def test_selector_spread_is_an_extension(tmp_path):
         kso(cmd, f, "--config", cfg, "--extension=SelectorSpread")
     p = kso("validate", f, "--extension", "Nope", check=False)
     assert p.returncode == 2
+
+
+# ---------------- E. PreFilter / PreScore are lists of their own (Errors)
+
+POINTS = "extension-points.yaml"
+
+
+def config(tmp_path, plugins):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("apiVersion: kubescheduler.config.k8s.io/v1\n"
+                   "kind: KubeSchedulerConfiguration\nprofiles:\n"
+                   "- schedulerName: default-scheduler\n  plugins:\n"
+                   + plugins)
+    return cfg
+
+
+def explain_with(tmp_path, engine, pod, plugins):
+    p = kso("explain", fixture(POINTS), "--pod", pod, "--config",
+            config(tmp_path, plugins), "--engine", engine, "-o", "json")
+    return json.loads(p.stdout)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_prefilter_result_without_filter(engine, tmp_path):
+    out = explain_with(tmp_path, engine, "default/pinned",
+                       "    filter:\n      disabled: [{name: NodeAffinity}]\n")
+    # NodeAffinity's PreFilter still restricts the nodes to {n1}
+    assert out["code"] == "Success"
+    assert out["viable"] == ["n1"]
+    assert out["nodes"]["n2"]["in_prefilter_result"] is False
+    assert out["nodes"]["n2"]["feasible"] is False
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_score_without_prescore_is_an_error(engine, tmp_path):
+    out = explain_with(tmp_path, engine, "default/plain",
+                       "    multiPoint:\n"
+                       "      disabled: [{name: InterPodAffinity}]\n"
+                       "    score:\n"
+                       "      enabled: [{name: InterPodAffinity}]\n")
+    assert out["code"] == "Error"
+    assert out["viable"] == []
+    assert out["message"] == (
+        'running Score plugins: plugin "InterPodAffinity" failed with: '
+        'failed to read "PreScoreInterPodAffinity" from cycleState: not '
+        'found')
+    # one feasible node is bound without scoring: no Error then
+    out = explain_with(tmp_path, engine, "default/pinned",
+                       "    multiPoint:\n"
+                       "      disabled: [{name: InterPodAffinity}]\n"
+                       "    score:\n"
+                       "      enabled: [{name: InterPodAffinity}]\n")
+    assert (out["code"], out["viable"]) == ("Success", ["n1"])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_filter_without_prefilter_is_an_error(engine, tmp_path):
+    out = explain_with(tmp_path, engine, "default/plain",
+                       "    preFilter:\n"
+                       "      disabled: [{name: NodeResourcesFit}]\n")
+    assert out["code"] == "Error"
+    assert out["message"] == (
+        'running "NodeResourcesFit" filter plugin: error reading '
+        '"PreFilterNodeResourcesFit" from cycleState: not found')
+    assert out["nodes"]["n1"]["code"] == "Error"
+    assert out["nodes"]["n1"]["rejected_by"] == "NodeResourcesFit"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_prescore_without_score_still_fails(engine, tmp_path):
+    out = explain_with(tmp_path, engine, "default/far",
+                       "    score:\n      disabled: [{name: NodeAffinity}]\n")
+    assert out["code"] == "Error"
+    assert out["viable"] == []
+    # without NodeAffinity's PreScore as well, nothing parses the term
+    out = explain_with(tmp_path, engine, "default/far",
+                       "    score:\n      disabled: [{name: NodeAffinity}]\n"
+                       "    preScore:\n      disabled: [{name: NodeAffinity}]\n")
+    assert out["code"] == "Success"
+    assert sorted(out["viable"]) == ["n2"]

@@ -386,10 +386,13 @@ static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
 	}
 	yd_leave(d, mark);
 	merge_multipoint(&custom_mp, &mp);
-	const struct pset *pre_enqueue = &sets[0], *filter = &sets[3],
-			  *post_filter = &sets[4], *score = &sets[6];
+	const struct pset *pre_enqueue = &sets[0], *pre_filter = &sets[2],
+			  *filter = &sets[3], *post_filter = &sets[4],
+			  *pre_score = &sets[5], *score = &sets[6];
 	int64_t w;
 	for (int id = 0; id < PLUGIN_COUNT; id++) {
+		p->prefilter[id] = runs_at(&mp, pre_filter, EP_PRE_FILTER, id, &w);
+		p->prescore[id] = runs_at(&mp, pre_score, EP_PRE_SCORE, id, &w);
 		p->filter[id] = runs_at(&mp, filter, EP_FILTER, id, &w);
 		p->postfilter[id] = runs_at(&mp, post_filter, EP_POST_FILTER, id, &w);
 		p->score[id] = runs_at(&mp, score, EP_SCORE, id, &w);
@@ -398,6 +401,9 @@ static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
 	}
 	p->prenqueue_gates = runs_at(&mp, pre_enqueue, EP_PRE_ENQUEUE,
 				     PLUGIN_SCHEDULING_GATES, &w);
+	/* kso's SelectorSpread (an extension outside v1.30) keeps its
+	 * PreScore with its Score */
+	p->prescore[PLUGIN_SELECTOR_SPREAD] = p->score[PLUGIN_SELECTOR_SPREAD];
 	filter_order(&mp, filter, p);
 	return 0;
 }

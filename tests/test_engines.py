@@ -14,6 +14,8 @@ For every manifest file under fixtures/ (walked recursively; files that
     it evaluates every node), with the oracle's `--all-nodes`, and with
     `--tie random --seed 7` (seeded selectHost and preemption offset):
     same exit status, same stdout bytes.
+A fixture X.yaml with a configuration X.config.yaml beside it is compared
+both without and with `--config X.config.yaml`.
 
 The equality is the whole assertion: the model states every rule
 literally, the oracle computes the same answers kube's way (incremental
@@ -90,6 +92,13 @@ def rel(path):
     return str(path.relative_to(FIXTURES))
 
 
+def config_args(path):
+    """The argument lists to compare path under: none, and --config with
+    its X.config.yaml when there is one."""
+    cfg = path.with_name(path.stem + ".config.yaml")
+    return [[]] + ([["--config", str(cfg)]] if cfg.is_file() else [])
+
+
 # Totals over the run, printed at the end (pytest -s) and checked to be
 # non-trivial so the comparison cannot pass by comparing nothing.
 COUNTS = {"files": 0, "pods": 0, "schedules": 0, "steps": 0}
@@ -98,15 +107,17 @@ COUNTS = {"files": 0, "pods": 0, "schedules": 0, "steps": 0}
 @pytest.mark.parametrize("path", FILES, ids=rel)
 def test_explain_engines_identical(path):
     COUNTS["files"] += 1
-    for pod in pending_pods(path):
-        m = run("explain", str(path), "--pod", pod, "-o", "json",
-                "--engine", "model")
-        o = run("explain", str(path), "--pod", pod, "-o", "json",
-                "--engine", "oracle")
-        assert m[0] == o[0], "%s %s: exit %d (model) vs %d (oracle)" % (
-            rel(path), pod, m[0], o[0])
-        assert m[1] == o[1], "%s %s: explain output differs" % (rel(path), pod)
-        COUNTS["pods"] += 1
+    for cfg in config_args(path):
+        for pod in pending_pods(path):
+            m = run("explain", str(path), "--pod", pod, "-o", "json",
+                    "--engine", "model", *cfg)
+            o = run("explain", str(path), "--pod", pod, "-o", "json",
+                    "--engine", "oracle", *cfg)
+            assert m[0] == o[0], "%s %s %s: exit %d (model) vs %d (oracle)" % (
+                rel(path), pod, cfg, m[0], o[0])
+            assert m[1] == o[1], "%s %s %s: explain output differs" % (
+                rel(path), pod, cfg)
+            COUNTS["pods"] += 1
 
 
 SCHEDULE_VARIANTS = [
@@ -118,7 +129,9 @@ SCHEDULE_VARIANTS = [
 
 @pytest.mark.parametrize("path", FILES, ids=rel)
 def test_schedule_engines_identical(path):
-    for common, oracle_only in SCHEDULE_VARIANTS:
+    for (common, oracle_only), cfg in (
+            (v, c) for v in SCHEDULE_VARIANTS for c in config_args(path)):
+        common = common + cfg
         m = run("schedule", str(path), "-o", "json", *common,
                 "--engine", "model")
         o = run("schedule", str(path), "-o", "json", *common,

@@ -5,6 +5,7 @@
 #   make check      the same suite built with ASan + UBSan
 #   make fuzz       libFuzzer target for the loader (clang), FUZZ_SECONDS=600
 #   make bench      benchmarks (never part of test)
+#   make mutate     mutation testing of model/ and oracle/ (never part of test)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 CC      ?= cc
@@ -28,7 +29,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test unit pytest check fuzz bench install clean
+.PHONY: all test unit pytest check fuzz bench mutate install clean
 
 all: kso
 
@@ -78,6 +79,11 @@ fuzz:
 
 bench: kso
 	$(PYTHON) scripts/bench.py
+
+# Mutation testing: a fixed list of single-line bugs in model/ and oracle/,
+# each of which the suite must catch (scripts/mutate.py).
+mutate:
+	$(PYTHON) scripts/mutate.py
 
 install: kso
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -60,8 +60,16 @@ def test_json_schema_keys():
     for key in ("pod", "nodes", "viable", "preemption"):
         assert key in doc
     assert doc["pod"] == "default/web"
-    # null, or the preemption hook's object (cli_explain_preemption)
-    assert doc["preemption"] is None or isinstance(doc["preemption"], dict)
+    # nothing fits, so DefaultPreemption ran (reference §3): node-a is
+    # UnschedulableAndUnresolvable (taint), node-b and node-c Unschedulable
+    # with no lower-priority pod to evict; the FitError histogram sorts
+    # "1 ..." before "2 ..."
+    pre = doc["preemption"]
+    assert (pre["eligible"], pre["node"], pre["victims"], pre["candidates"]) \
+        == (True, "", [], [])
+    assert pre["message"] == (
+        "preemption: 0/3 nodes are available: 1 Preemption is not helpful "
+        "for scheduling, 2 No preemption victims found for incoming pod.")
     # nodes in cluster (manifest) order
     assert list(doc["nodes"]) == ["node-a", "node-b", "node-c"]
     for node in doc["nodes"].values():

@@ -131,10 +131,21 @@ def test_explain_no_preemption():
 
 
 def test_explain_table_mentions_both():
+    # the values of the fixture's header: kube evicts s1 and s2 (sum
+    # 2*(10+2^31)), the least Casualty is big alone (10+2^31)
     p = kso("explain", os.path.join(FIX, "differs.yaml"), "--pod",
             "default/p")
-    assert "kube:" in p.stdout and "minimal:" in p.stdout
-    assert "the answers differ" in p.stdout
+    lines = p.stdout.splitlines()
+    at = lines.index("preemption:")
+    assert lines[at + 1:at + 6] == [
+        "  kube:    node n1, evict default/s1, default/s2",
+        "           casualty: 0 PDB violation(s), highest priority 10, "
+        "priority sum 4294967316, 2 victim(s)",
+        "  minimal: node n1, evict default/big",
+        "           casualty: 0 PDB violation(s), highest priority 10, "
+        "priority sum 2147483658, 1 victim(s)",
+        "  the answers differ: kube's greedy reprieve (reference §3.4) is "
+        "not the least Casualty"]
 
 
 # --------------------------------------------------------------- the loop
@@ -214,3 +225,32 @@ def test_random_ties_are_seeded():
     a = schedule("loop.yaml", "--tie", "random", "--seed", "7")
     b = schedule("loop.yaml", "--tie", "random", "--seed", "7")
     assert a == b
+
+
+# ---------------------------------------------- PDB budgets, both engines
+
+
+def explain_engine(name, pod, engine):
+    p = kso("explain", os.path.join(FIX, name), "--pod", pod, "--engine",
+            engine, "-o", "json")
+    return json.loads(p.stdout)["preemption"]
+
+
+@pytest.mark.parametrize("engine", ["oracle", "model"])
+def test_pdb_budget_reaching_zero_is_no_violation(engine):
+    pre = explain_engine("pdb-budgets.yaml", "default/p", engine)
+    assert [(c["node"], c["victims"], c["pdb_violations"])
+            for c in pre["candidates"]] == [
+        ("n2", ["default/y"], 0), ("n1", ["default/x"], 1)]
+    assert (pre["node"], pre["victims"], pre["pdb_violations"]) == (
+        "n2", ["default/y"], 0)
+
+
+@pytest.mark.parametrize("engine", ["oracle", "model"])
+def test_pdb_disrupted_pods_do_not_count(engine):
+    pre = explain_engine("pdb-disrupted.yaml", "default/p", engine)
+    assert [(c["node"], c["victims"], c["pdb_violations"])
+            for c in pre["candidates"]] == [
+        ("n1", ["default/x"], 0), ("n2", ["default/y"], 1)]
+    assert (pre["node"], pre["victims"], pre["pdb_violations"]) == (
+        "n1", ["default/x"], 0)

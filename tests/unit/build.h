@@ -277,7 +277,8 @@ static inline void tb_toleration(struct cluster *c, int pod, const char *key,
 	if (p->n_tolerations == TB_MAX_ITEMS)
 		tb_die("too many tolerations");
 	((struct toleration *)p->tolerations)[p->n_tolerations++] =
-		(struct toleration){key, op, value, effect};
+		(struct toleration){.key = key, .op = op, .value = value,
+				    .effect = effect};
 }
 
 /* tb_req: a requirement key op values ("a,b"); Gt/Lt parse the single

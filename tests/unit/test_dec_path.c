@@ -68,11 +68,14 @@ static void random_paths(void)
 			if (yd_path(&d, path) != r.len || strcmp(path, r.path) ||
 			    d.depth != (size_t)depth ||
 			    (depth && marks[depth - 1] != (size_t)depth - 1)) {
-				CHECK(false);
+				CHECK_STR(path, r.path);
+				CHECK_EQ(d.depth, depth);
 				return;
 			}
 		}
-		CHECK(true);
+		/* after 300 steps, the path is still the reference's */
+		CHECK_EQ(yd_path(&d, path), r.len);
+		CHECK_STR(path, r.path);
 	}
 }
 

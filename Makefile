@@ -6,6 +6,7 @@
 #   make fuzz       libFuzzer target for the loader (clang), FUZZ_SECONDS=600
 #   make bench      benchmarks (never part of test)
 #   make mutate     mutation testing of model/ and oracle/ (never part of test)
+#   make coverage   line coverage of the suite per folder (gcov)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 CC      ?= cc
@@ -15,9 +16,12 @@ VERSION := 0.1.0
 
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+# OPT is the build's own optimisation / instrumentation (make check sets
+# the sanitizers there); CFLAGS from the environment is added after it,
+# so it can never drop them.
 OPT     ?= -O2 -g
-CFLAGS  ?= $(OPT)
-ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) -DKSO_VERSION='"$(VERSION)"' -MMD -MP
+CFLAGS  ?=
+ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) -DKSO_VERSION='"$(VERSION)"' -MMD -MP
 LDLIBS  := -lyaml -lsqlite3 -lm -lpthread
 
 BUILD   ?= build
@@ -29,7 +33,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test unit pytest check fuzz bench mutate install clean
+.PHONY: all test unit pytest check fuzz bench mutate coverage install clean
 
 all: kso
 
@@ -85,11 +89,16 @@ bench: kso
 mutate:
 	$(PYTHON) scripts/mutate.py
 
+# Line coverage of the suite per folder (gcov; scripts/coverage.py).
+coverage:
+	$(PYTHON) scripts/coverage.py
+
 install: kso
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 kso $(DESTDIR)$(PREFIX)/bin/kso
 
 clean:
-	rm -rf build build-san build-fuzz kso
+	rm -rf build build-san build-fuzz build-cov kso
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+# header dependencies of the objects and of the unit-test binaries
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_BIN:=.d)

@@ -35,6 +35,8 @@ struct oracle {
 	 * oracle_schedule_cycle has filled, so a test can plant a fault in
 	 * one engine and see the enumerator's cross-check report it. */
 	void (*test_hook)(struct model_cycle_result *r, void *arg);
+	/* ... and with every answer oracle_preempt has filled */
+	void (*test_preempt_hook)(struct model_preemption *p, void *arg);
 	void *test_hook_arg;
 };
 

@@ -906,6 +906,8 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 		choose(out, o, pod, &w);
 	else
 		no_candidate(out, &w, o->quiet);
+	if (o->test_preempt_hook)
+		o->test_preempt_hook(out, o->test_hook_arg);
 	return 0;
 }
 

@@ -51,6 +51,102 @@ static void lowercase_fit_reason(struct model_cycle_result *r, void *arg)
 	}
 }
 
+/* One fault per field the cross-check compares (planted in every result
+ * where it applies); the first disagreement's text must name the field. */
+enum fault {
+	F_FEASIBLE, F_FAILED, F_CODE, F_REASON_COUNT, F_MESSAGE, F_NOMINATED,
+	F_PREFILTER_RESULT, F_PREFILTER, F_ERROR,
+	P_ELIGIBLE, P_MESSAGE, P_VICTIMS, P_CANDIDATES, P_TIES, P_CLEARED,
+};
+
+struct plant {
+	enum fault fault;
+	int planted;
+};
+
+static void plant_cycle(struct model_cycle_result *r, void *arg)
+{
+	struct plant *pl = arg;
+	struct model_node_verdict *v = &r->verdicts[0];
+	switch (pl->fault) {
+	case F_FEASIBLE:
+		v->feasible = !v->feasible;
+		break;
+	case F_FAILED:   /* a filter that did not fail now has */
+		v->failed[PLUGIN_NODE_PORTS] = !v->failed[PLUGIN_NODE_PORTS];
+		break;
+	case F_CODE:
+		if (!v->failed[PLUGIN_NODE_RESOURCES_FIT])
+			return;
+		v->status[PLUGIN_NODE_RESOURCES_FIT].code = MODEL_UAU;
+		break;
+	case F_REASON_COUNT:
+		if (!v->failed[PLUGIN_NODE_RESOURCES_FIT])
+			return;
+		model_status_add(&v->status[PLUGIN_NODE_RESOURCES_FIT],
+				 MODEL_UNSCHEDULABLE, "Insufficient memory");
+		break;
+	case F_MESSAGE:
+		if (!r->message)
+			return;
+		r->message[0] = '1';
+		break;
+	case F_NOMINATED:
+		r->nominated_node = r->nominated_node < 0 ? 0 : -1;
+		break;
+	case F_PREFILTER_RESULT:
+		r->in_prefilter_result[0] = !r->in_prefilter_result[0];
+		break;
+	case F_PREFILTER:
+		model_status_add(&r->prefilter, MODEL_SKIP, "planted");
+		break;
+	case F_ERROR:
+		model_status_add(&r->error, MODEL_SUCCESS, "planted");
+		break;
+	default:
+		return;
+	}
+	pl->planted++;
+}
+
+static void plant_preemption(struct model_preemption *p, void *arg)
+{
+	struct plant *pl = arg;
+	switch (pl->fault) {
+	case P_ELIGIBLE:
+		p->eligible = !p->eligible;
+		break;
+	case P_MESSAGE:
+		free(p->message);
+		p->message = strdup("preemption: planted");
+		break;
+	case P_VICTIMS:
+		if (p->node < 0 || !p->chosen.n)
+			return;
+		p->chosen.pdb_violations++;
+		break;
+	case P_CANDIDATES:
+		if (!p->n_candidates)
+			return;
+		p->candidates[0].pdb_violations++;
+		break;
+	case P_TIES:   /* n1 tied with itself: owned by p, freed with it */
+		free(p->ties);
+		p->ties = malloc(sizeof *p->ties);
+		if (!p->ties)
+			abort();
+		p->ties[0] = 0;
+		p->n_ties = 1;
+		break;
+	case P_CLEARED:
+		p->clear_own_nomination = !p->clear_own_nomination;
+		break;
+	default:
+		return;
+	}
+	pl->planted++;
+}
+
 struct seen {
 	int records, disagreements;
 	char detail[512];
@@ -67,8 +163,121 @@ static void record(void *user, struct enum_record *r)
 	enum_record_release(r);
 }
 
+/* n1 (cpu 1) holds `low` (priority 10, cpu 1); `high` (priority 1000,
+ * cpu 1) is pending: in the placement low on n1, high pending, n1 fails
+ * with Insufficient cpu and DefaultPreemption evicts low (reference §3). */
+static const char preempt_universe[] =
+	"kind: Universe\n"
+	"name: crosscheck-preemption\n"
+	"---\n"
+	"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+	"metadata: {name: high}\nvalue: 1000\n"
+	"---\n"
+	"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+	"metadata: {name: low}\nvalue: 10\n"
+	"---\n"
+	"apiVersion: v1\nkind: Node\n"
+	"metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+	"status: {allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}}\n"
+	"---\n"
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: low, namespace: default}\n"
+	"spec:\n  priorityClassName: low\n  containers:\n"
+	"  - {name: c, image: pause, resources: {requests: {cpu: \"1\"}}}\n"
+	"---\n"
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: high, namespace: default}\n"
+	"spec:\n  priorityClassName: high\n  containers:\n"
+	"  - {name: c, image: pause, resources: {requests: {cpu: \"1\"}}}\n";
+
+static void record_first(void *user, struct enum_record *r)
+{
+	struct seen *s = user;
+	if (r->pod && !r->agree && !s->disagreements++)
+		snprintf(s->detail, sizeof s->detail, "%s", r->detail ? r->detail : "");
+	enum_record_release(r);
+}
+
+/* Plants fault f in the oracle of universe text and returns the first
+ * disagreement's text in seen (empty when none). */
+static void run_fault(const char *text, enum fault f, struct seen *seen)
+{
+	struct enum_universe u;
+	struct error err;
+	error_init(&err);
+	memset(seen, 0, sizeof *seen);
+	if (enum_universe_load_buffer(&u, "fault.yaml", NULL, text, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		CHECK(0);
+		return;
+	}
+	struct enum_scenario sc;
+	CHECK_EQ(enum_scenario_build(&u, 0, true, &sc, &err), 0);
+	struct enum_ctx x;
+	enum_ctx_init(&x, &sc);
+	struct plant pl = {f, 0};
+	x.oracle.test_hook = plant_cycle;
+	x.oracle.test_preempt_hook = plant_preemption;
+	x.oracle.test_hook_arg = &pl;
+	struct enum_sink sink = {.user = seen, .record = record_first};
+	struct enum_tally t[2] = {{0}};
+	enum_placements(&x, 0, enum_placement_count(sc.cluster.n_nodes,
+						    sc.cluster.n_pods),
+			false, false, &sink, t);
+	CHECK(pl.planted > 0);
+	enum_ctx_release(&x);
+	enum_scenario_release(&sc);
+	enum_universe_release(&u);
+}
+
+/* The first disagreement's text starts with want. */
+static void expect_field(const char *text, enum fault f, const char *want)
+{
+	struct seen seen;
+	run_fault(text, f, &seen);
+	CHECK(seen.disagreements > 0);
+	CHECK(!strncmp(seen.detail, want, strlen(want)));
+	if (strncmp(seen.detail, want, strlen(want)))
+		fprintf(stderr, "  fault %d: got \"%s\", want \"%s...\"\n", (int)f,
+			seen.detail, want);
+}
+
+static void every_field(void)
+{
+	expect_field(universe, F_FEASIBLE, "verdict[n1]: model ");
+	expect_field(universe, F_FAILED,
+		     "verdict[n1].failed[NodePorts]: model 0, oracle 1");
+	expect_field(universe, F_CODE,
+		     "verdict[n1].status[NodeResourcesFit].code: model 1, oracle 2");
+	expect_field(universe, F_REASON_COUNT,
+		     "verdict[n1].status[NodeResourcesFit].reasons[1]: model "
+		     "\"(none)\", oracle \"Insufficient memory\"");
+	expect_field(universe, F_MESSAGE,
+		     "message: model \"0/1 nodes are available: 1 Insufficient "
+		     "cpu.");
+	expect_field(universe, F_NOMINATED, "nominated_node: model -1, oracle 0");
+	expect_field(universe, F_PREFILTER_RESULT,
+		     "verdict[n1].in_prefilter_result: model 1, oracle 0");
+	expect_field(universe, F_PREFILTER, "prefilter.reasons[0]: model "
+		     "\"(none)\", oracle \"planted\"");
+	expect_field(universe, F_ERROR, "error.reasons[0]: model \"(none)\", "
+		     "oracle \"planted\"");
+	expect_field(preempt_universe, P_ELIGIBLE,
+		     "preemption: model eligible=1 code=0 node=n1, oracle eligible=0");
+	expect_field(preempt_universe, P_MESSAGE,
+		     "preemption.message: model \"\", oracle \"preemption: planted\"");
+	expect_field(preempt_universe, P_VICTIMS,
+		     "preemption.victims: model n1 [low] pdb=0, oracle n1 [low] pdb=1");
+	expect_field(preempt_universe, P_CANDIDATES,
+		     "preemption.candidates[0]: model n1 [low] pdb=0, oracle n1 "
+		     "[low] pdb=1");
+	expect_field(preempt_universe, P_TIES,
+		     "preemption.ties: model {}, oracle {n1}");
+	expect_field(preempt_universe, P_CLEARED,
+		     "preemption.cleared_nominations: model [] own=0, oracle [] own=1");
+}
+
 int main(void)
 {
+	every_field();
 	struct enum_universe u;
 	struct error err;
 	error_init(&err);

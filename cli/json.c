@@ -108,12 +108,6 @@ void json_int(struct json_out *j, int64_t v)
 	fprintf(j->f, "%" PRId64, v);
 }
 
-void json_double(struct json_out *j, double v)
-{
-	json_before(j);
-	fprintf(j->f, "%.17g", v);
-}
-
 void json_bool(struct json_out *j, bool v)
 {
 	json_before(j);

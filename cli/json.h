@@ -31,7 +31,6 @@ void json_end_array(struct json_out *j);
 void json_key(struct json_out *j, const char *key);
 void json_string(struct json_out *j, const char *s);
 void json_int(struct json_out *j, int64_t v);
-void json_double(struct json_out *j, double v);
 void json_bool(struct json_out *j, bool v);
 void json_null(struct json_out *j);
 /* json_end: final newline after the top-level value. */

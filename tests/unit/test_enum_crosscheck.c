@@ -275,9 +275,51 @@ static void every_field(void)
 		     "preemption.cleared_nominations: model [] own=0, oracle [] own=1");
 }
 
+/* Reachable mode follows a preemption: low bound to n1 by its manifest,
+ * high pending.  S0 (low on n1, high pending): high fails on n1
+ * (Insufficient cpu) and DefaultPreemption evicts low (the least-Casualty
+ * answer is the same, so one successor): S1 (low gone, high nominated to
+ * n1): high binds on its nominated node: S2, final.  3 states, 1 final,
+ * 2 decisions (both agree), 1 preemption. */
+static void reachable_preemption(void)
+{
+	char text[sizeof preempt_universe + 64];
+	const char *at = strstr(preempt_universe, "spec:\n  priorityClassName: low\n");
+	CHECK(at != NULL);
+	if (!at)
+		return;
+	snprintf(text, sizeof text, "%.*sspec:\n  nodeName: n1\n%s",
+		 (int)(at - preempt_universe), preempt_universe, at + strlen("spec:\n"));
+	struct enum_universe u;
+	struct error err;
+	error_init(&err);
+	if (enum_universe_load_buffer(&u, "reach.yaml", NULL, text, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		CHECK(0);
+		return;
+	}
+	struct enum_scenario sc;
+	CHECK_EQ(enum_scenario_build(&u, 0, true, &sc, &err), 0);
+	struct enum_ctx x;
+	enum_ctx_init(&x, &sc);
+	struct seen seen = {0};
+	struct enum_sink sink = {.user = &seen, .record = record_first};
+	struct enum_tally t[2] = {{0}};
+	CHECK_EQ(enum_reachable(&x, false, &sink, t, &err), 0);
+	CHECK_EQ(t[0].states, 3);
+	CHECK_EQ(t[0].finals, 1);
+	CHECK_EQ(t[0].decisions, 2);
+	CHECK_EQ(t[0].agree, 2);
+	CHECK_EQ(t[0].preemptions, 1);
+	enum_ctx_release(&x);
+	enum_scenario_release(&sc);
+	enum_universe_release(&u);
+}
+
 int main(void)
 {
 	every_field();
+	reachable_preemption();
 	struct enum_universe u;
 	struct error err;
 	error_init(&err);

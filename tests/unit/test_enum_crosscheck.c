@@ -275,25 +275,73 @@ static void every_field(void)
 		     "preemption.cleared_nominations: model [] own=0, oracle [] own=1");
 }
 
-/* Reachable mode follows a preemption: low bound to n1 by its manifest,
- * high pending.  S0 (low on n1, high pending): high fails on n1
- * (Insufficient cpu) and DefaultPreemption evicts low (the least-Casualty
- * answer is the same, so one successor): S1 (low gone, high nominated to
- * n1): high binds on its nominated node: S2, final.  3 states, 1 final,
- * 2 decisions (both agree), 1 preemption. */
+/* Reachable mode (from all pending) down to a successful preemption.
+ * n1, n2 (cpu 1, one zone z).  high (1000, cpu 1, nodeSelector n1,
+ * required pod affinity to app=web by zone), low (10, cpu 1, nodeSelector
+ * n1), web (5, app=web, cpu 1, nodeSelector n2).  PrioritySort pops high,
+ * low, web.
+ *   S0 all pending: high fails (n1 pod affinity, n2 node selector: both
+ *      UnschedulableAndUnresolvable, no potential node): parked.
+ *   S1: low binds n1; every parked pod wakes.
+ *   S2: high fails again, n1 now "Insufficient cpu" (Unschedulable) but
+ *      evicting low leaves the affinity unmet: no candidate, parked.
+ *   S3: web binds n2; high wakes.
+ *   S4: high: n1 Insufficient cpu; evicting low frees it and web (n2,
+ *      zone z) meets the affinity: victims [low] (the least-Casualty
+ *      answer is the same: one successor).
+ *   S5: low gone, high nominated to n1: binds there.   S6: final.
+ * 7 states, 1 final, 6 decisions (all agree), 3 PostFilter runs. */
+static const char reach_universe[] =
+	"kind: Universe\nname: reach-preempt\n"
+	"---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+	"metadata: {name: high}\nvalue: 1000\n"
+	"---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+	"metadata: {name: low}\nvalue: 10\n"
+	"---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+	"metadata: {name: lowest}\nvalue: 5\n"
+	"---\napiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: "
+	"{kubernetes.io/hostname: n1, topology.kubernetes.io/zone: z}}\n"
+	"status: {allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}}\n"
+	"---\napiVersion: v1\nkind: Node\nmetadata: {name: n2, labels: "
+	"{kubernetes.io/hostname: n2, topology.kubernetes.io/zone: z}}\n"
+	"status: {allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}}\n"
+	"---\napiVersion: v1\nkind: Pod\nmetadata: {name: high, namespace: default}\n"
+	"spec:\n  priorityClassName: high\n"
+	"  nodeSelector: {kubernetes.io/hostname: n1}\n"
+	"  affinity:\n    podAffinity:\n"
+	"      requiredDuringSchedulingIgnoredDuringExecution:\n"
+	"      - labelSelector: {matchLabels: {app: web}}\n"
+	"        topologyKey: topology.kubernetes.io/zone\n"
+	"  containers:\n  - {name: c, image: pause, resources: {requests: {cpu: \"1\"}}}\n"
+	"---\napiVersion: v1\nkind: Pod\nmetadata: {name: low, namespace: default}\n"
+	"spec:\n  priorityClassName: low\n"
+	"  nodeSelector: {kubernetes.io/hostname: n1}\n"
+	"  containers:\n  - {name: c, image: pause, resources: {requests: {cpu: \"1\"}}}\n"
+	"---\napiVersion: v1\nkind: Pod\n"
+	"metadata: {name: web, namespace: default, labels: {app: web}}\n"
+	"spec:\n  priorityClassName: lowest\n"
+	"  nodeSelector: {kubernetes.io/hostname: n2}\n"
+	"  containers:\n  - {name: c, image: pause, resources: {requests: {cpu: \"1\"}}}\n";
+
+struct preempts {
+	int kube_on_n1;
+};
+
+static void record_preemption(void *user, struct enum_record *r)
+{
+	struct preempts *p = user;
+	if (r->kube_node && !strcmp(r->kube_node, "n1") && r->kube_victims &&
+	    !strcmp(r->kube_victims, "default/low"))
+		p->kube_on_n1++;
+	enum_record_release(r);
+}
+
 static void reachable_preemption(void)
 {
-	char text[sizeof preempt_universe + 64];
-	const char *at = strstr(preempt_universe, "spec:\n  priorityClassName: low\n");
-	CHECK(at != NULL);
-	if (!at)
-		return;
-	snprintf(text, sizeof text, "%.*sspec:\n  nodeName: n1\n%s",
-		 (int)(at - preempt_universe), preempt_universe, at + strlen("spec:\n"));
 	struct enum_universe u;
 	struct error err;
 	error_init(&err);
-	if (enum_universe_load_buffer(&u, "reach.yaml", NULL, text, &err)) {
+	if (enum_universe_load_buffer(&u, "reach.yaml", NULL, reach_universe, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		CHECK(0);
 		return;
@@ -302,15 +350,17 @@ static void reachable_preemption(void)
 	CHECK_EQ(enum_scenario_build(&u, 0, true, &sc, &err), 0);
 	struct enum_ctx x;
 	enum_ctx_init(&x, &sc);
-	struct seen seen = {0};
-	struct enum_sink sink = {.user = &seen, .record = record_first};
+	struct preempts seen = {0};
+	struct enum_sink sink = {.user = &seen, .record = record_preemption,
+				 .store_all = true};
 	struct enum_tally t[2] = {{0}};
 	CHECK_EQ(enum_reachable(&x, false, &sink, t, &err), 0);
-	CHECK_EQ(t[0].states, 3);
+	CHECK_EQ(t[0].states, 7);
 	CHECK_EQ(t[0].finals, 1);
-	CHECK_EQ(t[0].decisions, 2);
-	CHECK_EQ(t[0].agree, 2);
-	CHECK_EQ(t[0].preemptions, 1);
+	CHECK_EQ(t[0].decisions, 6);
+	CHECK_EQ(t[0].agree, 6);
+	CHECK_EQ(t[0].preemptions, 3);
+	CHECK_EQ(seen.kube_on_n1, 1);
 	enum_ctx_release(&x);
 	enum_scenario_release(&sc);
 	enum_universe_release(&u);

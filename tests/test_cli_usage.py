@@ -1,0 +1,55 @@
+"""
+test_cli_usage.py - every command's --help (exit 0, usage on stdout) and
+its usage errors (exit 2, one line on stderr, nothing on stdout).
+"""
+import os
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KSO = os.environ.get("KSO", os.path.join(ROOT, "kso"))
+
+
+def kso(*args):
+    return subprocess.run([KSO, *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.mark.parametrize("cmd,first", [
+    ([], "usage: kso COMMAND [ARGS...]"),
+    (["enum"], "usage: kso enum [UNIVERSE]"),
+    (["export"], "usage: kso export DB STATE_ID [-o FILE]"),
+    (["merge"], "usage: kso merge A.db B.db ... -o ALL.db"),
+    (["validate"], "usage: kso validate PATH..."),
+    (["dump"], "usage: kso dump PATH..."),
+    (["explain"], "usage: kso explain PATH..."),
+    (["schedule"], "usage: kso schedule PATH..."),
+])
+def test_help(cmd, first):
+    p = kso(*cmd, "--help")
+    assert p.returncode == 0
+    assert p.stdout.startswith(first), p.stdout[:200]
+    assert p.stderr == ""
+
+
+@pytest.mark.parametrize("args,err", [
+    (["export"], "kso export: need DB and a state id (kso export --help)\n"),
+    (["merge"], "kso merge: need input databases and -o OUT (kso merge --help)\n"),
+    (["nope"], "kso: unknown command 'nope' (kso --help)\n"),
+    (["explain", "x.yaml", "--extension", "Nope"],
+     "kso explain: unknown extension 'Nope' (available: SelectorSpread)\n"),
+    (["schedule", "x.yaml", "--config"], "kso schedule: --config needs a value\n"),
+])
+def test_usage_errors(args, err):
+    p = kso(*args)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert p.stderr == err
+
+
+def test_no_command_prints_usage():
+    p = kso()
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert p.stderr.startswith("usage: kso COMMAND [ARGS...]")

@@ -134,6 +134,17 @@ def test_two_by_two_counts(tmp_path):
     assert "final states:  2 (1 classes)" in r.stdout
 
 
+def test_two_by_two_all_pending(tmp_path):
+    # --all-pending decides every pending pod, not only the queue's first:
+    # both pending gives 2 decisions, each of the 4 one-pending
+    # placements 1: 6 (without it: 1 + 4 = 5)
+    db = tmp_path / "t.db"
+    r = enum(TWO, "--db", db, "--quiet", "--all-pending", "--no-symmetry")
+    assert r.returncode == 0, r.stderr
+    row = run_row(db)
+    assert (row["states"], row["classes"], row["decisions"]) == (9, 9, 6)
+
+
 def test_no_symmetry_weighted_counts_equal(default_db, nosym_db):
     sym = run_row(default_db, WEIGHTED)
     raw = run_row(nosym_db, WEIGHTED + ("classes",))

@@ -303,6 +303,26 @@ static void test_reprieve_keeps_some(void)
 	CHECK_EQ(m.chosen.n, 2);
 	CHECK_EQ(m.chosen.pods[0], b);
 	CHECK_EQ(m.chosen.pods[1], a);
+	/* SelectVictimsOnNode alone (§3.4) gives the same victims on n1,
+	 * no PDB (budgets unused), and UAU "No preemption victims found for
+	 * incoming pod" for a pod with nothing of lower priority there (a,
+	 * priority 1, the lowest) */
+	struct model_victims v;
+	struct model_status st;
+	int32_t none[1] = {0};
+	CHECK_EQ(model_select_victims_on_node(&c.config.profiles[0], &s, p, 0,
+					      none, &v, &st), MODEL_SUCCESS);
+	CHECK_EQ(v.n, 2);
+	CHECK_EQ(v.n == 2 ? v.pods[0] : -1, b);
+	CHECK_EQ(v.n == 2 ? v.pods[1] : -1, a);
+	CHECK_EQ(v.pdb_violations, 0);
+	free(v.pods);
+	s.pod_node[a] = SNAP_PENDING;
+	CHECK_EQ(model_select_victims_on_node(&c.config.profiles[0], &s, a, 0,
+					      none, &v, &st), MODEL_UAU);
+	CHECK_STR(st.n_reasons ? model_status_reason(&st, 0) : "",
+		  "No preemption victims found for incoming pod");
+	free(v.pods);
 	model_preemption_release(&k);
 	model_preemption_release(&m);
 	snapshot_release(&s);

@@ -10,6 +10,8 @@ import os
 import pathlib
 import subprocess
 
+import json
+
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
@@ -478,3 +480,44 @@ def test_help():
     proc = run("validate", "--help")
     assert proc.returncode == 0
     assert "usage: kso validate" in proc.stdout
+
+
+CONFIG_HEAD = ("apiVersion: kubescheduler.config.k8s.io/v1\n"
+               "kind: KubeSchedulerConfiguration\n")
+
+
+@pytest.mark.parametrize("body,err", [
+    # Plugin.weight is an int32 in the API (issue 18: an int64 weight made
+    # the weighted total overflow)
+    ("profiles:\n- schedulerName: default-scheduler\n  plugins:\n"
+     "    score:\n      enabled: [{name: NodeResourcesFit, weight: "
+     "9223372036854775807}]\n",
+     ":7:50: weight 9223372036854775807 does not fit the API's int32 "
+     "(profiles[0].plugins.score.enabled[0].weight)\n"),
+    ("parallelism: 0\n",
+     ":3:14: should be an integer value greater than zero (parallelism)\n"),
+])
+def test_config_numeric_ranges(tmp_path, body, err):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG_HEAD + body)
+    proc = run("validate", FIXTURES / "basic.yaml", "--config", cfg)
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr == f"{cfg}{err}"
+
+
+def test_config_largest_weight_scores_without_overflow(tmp_path):
+    # weight 2147483647 (the int32 maximum) on NodeResourcesFit over
+    # fixtures/scoring/strategies.yaml, whose LeastAllocated scores are
+    # a 62 and b 81 (tests/test_scoring.py): weighted 62 x 2147483647 and
+    # 81 x 2147483647, far inside int64
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG_HEAD + "profiles:\n- schedulerName: default-scheduler\n"
+                   "  plugins:\n    score:\n      enabled: "
+                   "[{name: NodeResourcesFit, weight: 2147483647}]\n")
+    proc = run("explain", REPO / "fixtures" / "scoring" / "strategies.yaml",
+               "--pod", "default/p", "--config", cfg, "-o", "json")
+    assert proc.returncode == 0, proc.stderr
+    nodes = json.loads(proc.stdout)["nodes"]
+    assert nodes["a"]["scores"]["NodeResourcesFit"] == 133143986114
+    assert nodes["b"]["scores"]["NodeResourcesFit"] == 173946175407

@@ -28,6 +28,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,13 @@ static int decode_enabled(struct yaml_dec *d, const struct ynode *seq,
 		if (e.weight < 0)
 			return yd_fail_key(d, yd_get(seq->items[i], "weight"), "weight",
 					   "weight must not be negative");
+		/* the API's Plugin.weight is an int32: with weights that fit,
+		 * weight x MaxNodeScore (100) summed over every score plugin
+		 * stays far inside int64 (kube's getScoreWeights check) */
+		if (e.weight > INT32_MAX)
+			return yd_fail_key(d, yd_get(seq->items[i], "weight"), "weight",
+					   "weight %lld does not fit the API's int32",
+					   (long long)e.weight);
 		if (e.id >= 0 && pset_enables(s, e.id))
 			return yd_fail_key(d, seq->items[i], "name",
 					   "plugin %s is enabled twice",
@@ -975,6 +983,14 @@ static int decode_config(struct yaml_dec *d, const struct ynode *doc,
 	config_default(cfg);
 	if (decode_percentage(d, doc, &cfg->percentage_of_nodes_to_score) < 0)
 		return -1;
+	/* parallelism changes no answer (kso is sequential), but kube
+	 * refuses a value below 1 */
+	int32_t parallelism = 16;
+	if (yd_int32(d, doc, "parallelism", &parallelism, NULL) < 0)
+		return -1;
+	if (parallelism <= 0)
+		return yd_fail_key(d, yd_get(doc, "parallelism"), "parallelism",
+				   "should be an integer value greater than zero");
 	const struct ynode *profiles = yd_get(doc, "profiles");
 	if (profiles && !(profiles->kind == YNODE_SEQ && profiles->n == 0) &&
 	    decode_profiles(d, profiles, cfg) < 0)

@@ -824,6 +824,23 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 
 /* ------------------------------------------------------------ driver */
 
+/* The oracle's tie-break seed for deciding pod in x's state: a function
+ * of the scenario, the placement, the nominations and the pod only (FNV-1a
+ * over them), so that the stored oracle choice is the same whatever
+ * thread, shard or resumed run evaluates the state (issue 18 item 2). */
+static uint64_t state_seed(const struct enum_ctx *x, int pod)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	const uint64_t prime = UINT64_C(1099511628211);
+	h = (h ^ x->sc->index) * prime;
+	h = (h ^ (uint64_t)(uint32_t)pod) * prime;
+	for (int p = 0; p < x->c->n_pods; p++) {
+		h = (h ^ (uint64_t)(uint32_t)x->snap.pod_node[p]) * prime;
+		h = (h ^ (uint64_t)(uint32_t)x->snap.nominated[p]) * prime;
+	}
+	return h;
+}
+
 void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 {
 	assert(x && out && pod >= 0 && pod < x->c->n_pods);
@@ -834,6 +851,7 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	model_schedule_cycle(prof, &x->snap, pod, &x->mr);
 	enum_ctx_sync_oracle(x);
 	x->oracle.all_nodes = true;
+	x->oracle.seed = state_seed(x, pod);
 	out->oracle_choice = oracle_schedule_cycle(&x->oracle, pod, &x->orr);
 	compare(c, &x->mr, &x->orr, out->oracle_choice, out);
 	out->bind_node = enum_bind_node(c, &x->mr);

@@ -178,6 +178,54 @@ def test_three_shards_merged_equal_unsharded(default_db, tmp_path):
     assert stored(merged) == stored(default_db)
 
 
+def ties_universe(tmp_path):
+    """4 identical nodes (cpu 4) and 7 pods (cpu 500m / 1 alternating):
+    5^7 = 78125 placements, several work items of 16384, and ties between
+    identical nodes in most decisions."""
+    docs = ["kind: Universe\nname: ties7\n"]
+    for n in ("n1", "n2", "n3", "n4"):
+        docs.append("apiVersion: v1\nkind: Node\nmetadata: {name: %s, labels: "
+                    "{kubernetes.io/hostname: %s}}\nstatus: {allocatable: "
+                    "{cpu: \"4\", memory: 4Gi, pods: \"110\"}}\n" % (n, n))
+    for i, p in enumerate("abcdefg"):
+        docs.append("apiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: "
+                    "default}\nspec:\n  containers:\n  - {name: c, image: pause, "
+                    "resources: {requests: {cpu: \"%s\"}}}\n"
+                    % (p, "1" if i % 2 else "500m"))
+    u = tmp_path / "ties7.yaml"
+    u.write_text("---\n".join(docs))
+    return u
+
+
+def decision_rows(db):
+    con = sqlite3.connect(db)
+    rows = con.execute(
+        "SELECT s.scenario, s.placement, d.pod, d.model_viable, "
+        "d.oracle_choice, d.agree FROM decisions d JOIN states s "
+        "ON s.id = d.state_id ORDER BY 1, 2, 3").fetchall()
+    con.close()
+    return rows
+
+
+def test_stored_choices_independent_of_jobs_and_shards(tmp_path):
+    # the oracle's tie-break is seeded from each state, not from what a
+    # worker happened to evaluate before it (issue 18 item 2)
+    u = ties_universe(tmp_path)
+    dbs = {}
+    for name, args in (("j1", ["--jobs", "1"]), ("j2", ["--jobs", "2"]),
+                       ("s1", ["--shard", "1/2"]), ("s2", ["--shard", "2/2"])):
+        dbs[name] = tmp_path / (name + ".db")
+        r = enum(u, "--db", dbs[name], "--quiet", "--store", "all", *args)
+        assert r.returncode == 0, r.stderr
+    merged = tmp_path / "m.db"
+    r = run_kso("merge", dbs["s1"], dbs["s2"], "-o", merged)
+    assert r.returncode == 0, r.stderr
+    one = decision_rows(dbs["j1"])
+    assert len(one) > 100
+    assert decision_rows(dbs["j2"]) == one
+    assert decision_rows(merged) == one
+
+
 def test_interrupted_run_resumes(nosym_db, tmp_path):
     db = tmp_path / "int.db"
     p = subprocess.Popen([KSO, "enum", DEFAULT, "--db", db, "--quiet",

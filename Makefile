@@ -25,7 +25,7 @@ ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) -DKSO_VERSION='"$(VERSION)"' -MMD 
 LDLIBS  := -lyaml -lsqlite3 -lm -lpthread
 
 BUILD   ?= build
-LIB_SRC := $(sort $(wildcard model/*.c yaml/*.c oracle/*.c enum/*.c))
+LIB_SRC := $(sort $(wildcard core/*.c model/*.c yaml/*.c oracle/*.c enum/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 
@@ -74,9 +74,9 @@ check:
 FUZZ_SECONDS ?= 600
 fuzz:
 	@mkdir -p build-fuzz
-	clang $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -Imodel -Iyaml \
+	clang $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -Icore -Imodel -Iyaml \
 		-DKSO_VERSION='"$(VERSION)"' -o build-fuzz/fuzz_loader tests/fuzz/fuzz_loader.c \
-		$(sort $(wildcard model/*.c yaml/*.c)) $(LDLIBS)
+		$(sort $(wildcard core/*.c model/*.c yaml/*.c)) $(LDLIBS)
 	@mkdir -p build-fuzz/corpus
 	build-fuzz/fuzz_loader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=2048 \
 		-timeout=10 -artifact_prefix=build-fuzz/ build-fuzz/corpus fixtures/fuzz

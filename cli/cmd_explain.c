@@ -18,7 +18,7 @@
 #include "explain.h"
 #include "inputs.h"
 #include "../oracle/oracle.h"
-#include "../model/xalloc.h"
+#include "../core/xalloc.h"
 
 /* The engines --engine chooses from; the first is the default.  Both fill
  * the same struct model_cycle_result, so everything printed is identical

@@ -47,7 +47,7 @@
 #include "json.h"
 #include "../model/scheduler.h"
 #include "../oracle/scheduler.h"
-#include "../model/xalloc.h"
+#include "../core/xalloc.h"
 
 enum output { OUT_TABLE, OUT_JSON, OUT_YAML };
 

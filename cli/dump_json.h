@@ -13,8 +13,8 @@
 
 #include <stdio.h>
 
-#include "../model/objects.h"
-#include "../model/snapshot.h"
+#include "../core/objects.h"
+#include "../core/snapshot.h"
 
 /* cli_dump_json: writes c to f.  placement NULL: the manifests' own
  * placement; otherwise pods take spec.nodeName / nominatedNodeName from it

@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../model/objects.h"
-#include "../model/snapshot.h"
+#include "../core/objects.h"
+#include "../core/snapshot.h"
 
 enum dval_kind { DVAL_MAP, DVAL_SEQ, DVAL_STR, DVAL_INT, DVAL_BOOL };
 

@@ -10,8 +10,8 @@
 
 #include <stdio.h>
 
-#include "../model/objects.h"
-#include "../model/snapshot.h"
+#include "../core/objects.h"
+#include "../core/snapshot.h"
 
 /* cli_dump_yaml: writes c to f as manifests.  placement as in
  * cli_dump_json (NULL: the manifests' placement). */

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 
 #include "../model/preemption.h"
-#include "../model/xalloc.h"
+#include "../core/xalloc.h"
 #include "../oracle/oracle.h"
 
 /* Both answers for one explained cycle. */

@@ -7,7 +7,7 @@
  * event message ("0/3 nodes are available: ...") when nothing fits.
  */
 #include "explain.h"
-#include "../model/xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stdlib.h>

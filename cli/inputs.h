@@ -9,8 +9,8 @@
 
 #include <stdbool.h>
 
-#include "../model/error.h"
-#include "../model/objects.h"
+#include "../core/error.h"
+#include "../core/objects.h"
 
 /* What a command's options say about loading. */
 struct cli_load_opts {

@@ -27,7 +27,7 @@
 
 #include "../model/cycle_memo.h"
 #include "../model/match.h"
-#include "../model/xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <inttypes.h>

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../model/error.h"
+#include "../core/error.h"
 #include "../model/model.h"
 #include "../model/pod_requests.h"
 #include "../model/preemption.h"

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "../model/error.h"
+#include "../core/error.h"
 #include "enum.h"
 
 /* enum_export: state state_id of database db_path as YAML into out ("-":

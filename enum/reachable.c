@@ -17,7 +17,7 @@
  * pending than another final state are findings.
  */
 #include "enum.h"
-#include "../model/xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * the states that are stored, so the hot loop formats nothing.
  */
 #include "enum.h"
-#include "../model/xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <inttypes.h>

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../model/error.h"
+#include "../core/error.h"
 #include "enum.h"
 
 #define ENUM_DEFAULT_LIMIT UINT64_C(50000000)

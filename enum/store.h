@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../model/error.h"
+#include "../core/error.h"
 #include "enum.h"
 
 #define ENUM_SCHEMA_VERSION 1

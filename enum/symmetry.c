@@ -22,7 +22,7 @@
  * class sorted; the class size is |G| / |stabilizer|.
  */
 #include "enum.h"
-#include "../model/xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * text would read back as the trees (then they are decoded directly).
  */
 #include "ytree.h"
-#include "../model/xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <ctype.h>

@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/arena.h"
-#include "../model/error.h"
+#include "../core/arena.h"
+#include "../core/error.h"
 #include "../yaml/tree.h"
 
 /* A growable, NUL-terminated text buffer (malloc'ed). */

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "objects.h"
+#include "../core/objects.h"
 
 /* Whose term is being matched, which decides how a namespaceSelector is
  * evaluated:

@@ -18,8 +18,8 @@
 
 #include <assert.h>
 
-#include "go_sort.h"
-#include "quirks.h"
+#include "../core/go_sort.h"
+#include "../core/quirks.h"
 
 static int64_t start_time(const struct pod *p)
 {

@@ -14,7 +14,7 @@
 #include "model.h"
 #include "cycle_memo.h"
 #include "match.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>

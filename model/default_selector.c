@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "match.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 void model_selector_init_nothing(struct model_selector *s)
 {

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "objects.h"
+#include "../core/objects.h"
 
 /* A labels.Selector: the conjunction of equality requirements (a merged
  * label map) and the terms of one metav1.LabelSelector.

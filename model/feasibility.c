@@ -11,7 +11,7 @@
  * them; the status kube would record is the first failure.
  */
 #include "model.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /*
  * filter_inter_pod_affinity.c - the InterPodAffinity filter (reference
- * §2.10 "PreFilter" and "Filter"; quirks §7 via model/quirks.h).
+ * §2.10 "PreFilter" and "Filter"; quirks §7 via core/quirks.h).
  *
  * kube's three PreFilter count maps (existingAnti, aff, anti) are sums of
  * per-pod contributions that AddPod/RemovePod patch exactly, so counting
@@ -14,7 +14,7 @@
 #include "cycle_memo.h"
 #include "match.h"
 #include "plugin.h"
-#include "quirks.h"
+#include "../core/quirks.h"
 
 #define REASON_AFFINITY "node(s) didn't match pod affinity rules"
 #define REASON_ANTI "node(s) didn't match pod anti-affinity rules"

@@ -8,7 +8,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "quirks.h"
+#include "../core/quirks.h"
 
 #define BIND_ALL "0.0.0.0"
 

@@ -11,7 +11,7 @@
 
 #include "cycle_memo.h"
 #include "pod_requests.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 /* IsExtendedResourceName for a name the loader classed as scalar: it has a
  * '/' and is not in the kubernetes.io namespace (hugepages-* and

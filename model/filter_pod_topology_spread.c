@@ -2,7 +2,7 @@
  * filter_pod_topology_spread.c - the PodTopologySpread filter: PreFilter
  * state (match counts per topology pair, domain counts, critical paths),
  * its AddPod/RemovePod updates, and Filter (reference §2.11 "PreFilter
- * (hard constraints)" and "Filter"; quirks §7 via model/quirks.h).
+ * (hard constraints)" and "Filter"; quirks §7 via core/quirks.h).
  *
  * kube computes the PreFilter state once on the placement PreFilter saw
  * and patches it incrementally for nominated pods and preemption victims;
@@ -20,9 +20,9 @@
 
 #include "cycle_memo.h"
 #include "plugin.h"
-#include "quirks.h"
+#include "../core/quirks.h"
 #include "spread_prefilter.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 #define REASON_MISSING_LABEL \
 	"node(s) didn't match pod topology spread constraints (missing required label)"

@@ -15,7 +15,7 @@
  * A status's message is its reasons joined ", ".
  */
 #include "model.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>

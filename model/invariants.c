@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "pod_requests.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 static const char *const invariant_names[MODEL_INV_COUNT] = {
 	[MODEL_INV_CAPACITY] = "capacity",

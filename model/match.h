@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "objects.h"
+#include "../core/objects.h"
 
 /* match_requirement: one label requirement against a label map
  * (In, NotIn, Exists, DoesNotExist, Gt, Lt as in reference §2.5). */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 /* GetZoneKey's parts (§6): the beta label first, then the GA one. */
 static const char *zone_part(const struct node *n, const char *beta,

@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "match.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 static bool in_disrupted(const struct pdb *b, const char *name)
 {

@@ -24,8 +24,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "objects.h"
-#include "snapshot.h"
+#include "../core/objects.h"
+#include "../core/snapshot.h"
 
 enum model_code {
 	MODEL_SUCCESS = 0,

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quirks.h"
-#include "xalloc.h"
+#include "../core/quirks.h"
+#include "../core/xalloc.h"
 
 static const struct quantity QZERO = {0, 0};
 static const struct quantity QSATURATED = {INT64_MAX, 0};

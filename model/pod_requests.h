@@ -19,8 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "objects.h"
-#include "snapshot.h"
+#include "../core/objects.h"
+#include "../core/snapshot.h"
 
 /* schedutil.DefaultMilliCPURequest / DefaultMemoryRequest. */
 #define MODEL_DEFAULT_MILLI_CPU 100

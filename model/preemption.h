@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "../core/error.h"
 #include "model.h"
 
 /* A missing status.startTime counts as "now" (util.GetPodStartTime):

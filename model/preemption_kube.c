@@ -18,7 +18,7 @@
  */
 #include "preemption.h"
 #include "cycle_memo.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>

@@ -19,7 +19,7 @@
  * candidate walk starts at offset 0 (or a seeded random one).
  */
 #include "scheduler.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 
 #include "cycle_memo.h"
 #include "pod_requests.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 #define MAX_NODE_SCORE 100
 

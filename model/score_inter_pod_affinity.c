@@ -13,7 +13,7 @@
 #include "affinity_terms.h"
 #include "match.h"
 #include "plugin.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 /* One entry of topologyScore: score[key][value] += weight. */
 struct ipa_contrib {

@@ -12,7 +12,7 @@
 
 #include "cycle_memo.h"
 #include "pod_requests.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 #define MAX_NODE_SCORE 100
 #define MAX_UTILIZATION 100

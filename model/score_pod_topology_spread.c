@@ -2,7 +2,7 @@
  * score_pod_topology_spread.c - the PodTopologySpread score: PreScore
  * (soft constraints, ignored nodes, topology sizes and weights, counts
  * over all nodes), Score and NormalizeScore (reference §2.11 "Scoring
- * (soft constraints)"; quirks §7 via model/quirks.h).
+ * (soft constraints)"; quirks §7 via core/quirks.h).
  */
 #include <assert.h>
 #include <math.h>
@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "plugin.h"
-#include "quirks.h"
+#include "../core/quirks.h"
 #include "spread_constraints.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 struct ptss_state {
 	const struct model_cycle *cy;

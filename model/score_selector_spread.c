@@ -13,7 +13,7 @@
 #include "default_selector.h"
 #include "match.h"
 #include "plugin.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 #define LABEL_BETA_ZONE "failure-domain.beta.kubernetes.io/zone"
 #define LABEL_ZONE "topology.kubernetes.io/zone"

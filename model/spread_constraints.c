@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "match.h"
-#include "quirks.h"
-#include "xalloc.h"
+#include "../core/quirks.h"
+#include "../core/xalloc.h"
 
 /* System default constraints (reference §2.11, defaultingType System). */
 static const struct default_spread_constraint system_defaults[] = {

@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "../core/config.h"
 #include "default_selector.h"
-#include "objects.h"
-#include "snapshot.h"
+#include "../core/objects.h"
+#include "../core/snapshot.h"
 
 #define MODEL_LABEL_HOSTNAME "kubernetes.io/hostname"
 #define MODEL_LABEL_ZONE "topology.kubernetes.io/zone"

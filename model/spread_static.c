@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "match.h"
-#include "quirks.h"
+#include "../core/quirks.h"
 #include "spread_prefilter.h"
-#include "xalloc.h"
+#include "../core/xalloc.h"
 
 /* counted[i][q]: the terms of count(N, c_i) about Q alone:
  *   ~Empty(c.sel) (quirk) /\ Q # P /\ Q.deletionTimestamp = nil

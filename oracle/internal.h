@@ -23,9 +23,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../model/arena.h"
+#include "../core/arena.h"
 #include "../model/match.h"
-#include "../model/xalloc.h"
+#include "../core/xalloc.h"
 #include "oracle.h"
 
 /* ------------------------------------------------------------ utilities */

@@ -19,7 +19,7 @@
 
 #include "../model/model.h"
 #include "../model/preemption.h"
-#include "../model/snapshot.h"
+#include "../core/snapshot.h"
 
 struct oracle_data;
 

@@ -34,8 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/go_sort.h"
-#include "../model/quirks.h"
+#include "../core/go_sort.h"
+#include "../core/quirks.h"
 
 /* The buffers every oracle_preempt call of one oracle reuses. */
 struct oracle_preempt_scratch {
@@ -176,7 +176,7 @@ static bool more_important(const void *ctx, int x, int y)
 }
 
 /* sort.Slice(pods, MoreImportantPod), in Go's order of comparisons
- * (model/go_sort.h): the comparator is not consistent, so only Go's
+ * (core/go_sort.h): the comparator is not consistent, so only Go's
  * algorithm gives kube's list. */
 static void sort_important(const struct cluster *c, int *pods, int n)
 {

@@ -58,7 +58,7 @@ MUTATIONS = [
      "model: non-zero memory default 100Mi, not 200Mi (§2.7)"),
     ("oracle/pod_requests.c", ": 209715200;", ": 104857600;",
      "oracle: non-zero memory default 100Mi, not 200Mi (§2.7)"),
-    ("model/go_sort.c", "for (int j = i; j > a && lt(s, j, j - 1); j--)",
+    ("core/go_sort.c", "for (int j = i; j > a && lt(s, j, j - 1); j--)",
      "for (int j = i; j > a && lt(s, j - 1, j); j--)",
      "Go's insertion sort compares the wrong way (§3.4 step 3)"),
     ("model/jeopardy.c",

@@ -19,8 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../model/error.h"
-#include "../model/objects.h"
+#include "../core/error.h"
+#include "../core/objects.h"
 #include "index.h"
 #include "timestamp.h"
 #include "tree.h"

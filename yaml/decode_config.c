@@ -1,6 +1,6 @@
 /*
  * decode_config.c - KubeSchedulerConfiguration (kubescheduler.config.k8s.io
- * /v1) into struct sched_config (model/config.h), with kube's defaulting
+ * /v1) into struct sched_config (core/config.h), with kube's defaulting
  * (S/apis/config/v1/defaults.go) and validation
  * (S/apis/config/validation/validation_pluginargs.go), and the plugin set
  * semantics of a profile (reference §1.1):

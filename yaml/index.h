@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/objects.h"
+#include "../core/objects.h"
 
 struct yaml_index_slot {
 	uint64_t hash;                 /* 0 = empty slot */

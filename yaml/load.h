@@ -25,8 +25,8 @@
 
 #include <stddef.h>
 
-#include "../model/error.h"
-#include "../model/objects.h"
+#include "../core/error.h"
+#include "../core/objects.h"
 #include "tree.h"
 
 /* yaml_load_paths: loads every path (a file, "-" for stdin, or a directory

@@ -1,11 +1,11 @@
 /*
  * quantity.h - parsing a Kubernetes resource.Quantity string into the exact
- * fixed-point struct quantity of model/objects.h (reference §4).
+ * fixed-point struct quantity of core/objects.h (reference §4).
  */
 #ifndef KSO_YAML_QUANTITY_H
 #define KSO_YAML_QUANTITY_H
 
-#include "../model/objects.h"
+#include "../core/objects.h"
 
 /* yaml_parse_quantity: parses s exactly as apimachinery's ParseQuantity
  * does ([+-]? number suffix; suffixes Ki..Ei, n u m "" k M G T P E, or an

@@ -64,7 +64,7 @@ static bool is_pow2(int n)
 	return n > 0 && (n & (n - 1)) == 0;
 }
 
-/* Capacity rule shared with cluster_init (model/cluster.c): the arrays hold
+/* Capacity rule shared with cluster_init (core/cluster.c): the arrays hold
  * the smallest power of two >= n_res slots, at least RES_FIRST_OTHER. */
 int yaml_res_intern(struct cluster *c, const char *name)
 {

@@ -14,7 +14,7 @@
  * or O(n log n) in the input, so refusal comes in bounded time.
  */
 #include "tree.h"
-#include "../model/xalloc.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <errno.h>

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "../model/arena.h"
-#include "../model/error.h"
+#include "../core/arena.h"
+#include "../core/error.h"
 
 #define YAML_MAX_DEPTH 200
 #define YAML_MAX_SCALAR (1u << 20)        /* 1 MiB */

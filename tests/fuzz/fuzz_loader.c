@@ -18,8 +18,8 @@
 #define FUZZ_LOADER 0
 #endif
 
-#include "../../model/error.h"
-#include "../../model/objects.h"
+#include "../../core/error.h"
+#include "../../core/objects.h"
 
 /* An error, when reported, must be one non-empty line. */
 static void check_error(const struct error *err, int rc)

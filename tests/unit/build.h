@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../model/objects.h"
+#include "../../core/objects.h"
 #include "../../model/plugin.h"
-#include "../../model/snapshot.h"
+#include "../../core/snapshot.h"
 #include "../../yaml/quantity.h"
 
 #define TB_MAX_NODES 16

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../model/error.h"
+#include "../../core/error.h"
 #include "../../yaml/load.h"
 
 static int fixture_name_cmp(const void *a, const void *b)

@@ -7,7 +7,7 @@
 #include "build.h"
 #include "check.h"
 
-#include "../../model/quirks.h"
+#include "../../core/quirks.h"
 
 /* Runs filter f for pod on node of placement s; returns the status. */
 static struct model_status run(model_filter_fn f, const struct cluster *c,

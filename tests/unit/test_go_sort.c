@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "../../model/go_sort.h"
+#include "../../core/go_sort.h"
 
 static const char *const cases[] = {
 	"6 1 -1 1 -1 1 -1 2 -1 1 -1 1 -1 | 3 5 4 2 1 0",

@@ -7,7 +7,7 @@
  */
 #include "build.h"
 #include "check.h"
-#include "../../model/quirks.h"
+#include "../../core/quirks.h"
 
 /* ------------------------------------------------------------- helpers */
 

@@ -7,7 +7,7 @@
 #include "check.h"
 
 #include "../../model/pod_requests.h"
-#include "../../model/quirks.h"
+#include "../../core/quirks.h"
 
 static int64_t req_of(const struct cluster *c, int pod, int res)
 {

@@ -12,7 +12,7 @@
 #include "build.h"
 #include "check.h"
 
-#include "../../model/quirks.h"
+#include "../../core/quirks.h"
 
 #define MI (1024LL * 1024LL)
 #define GI (1024LL * MI)

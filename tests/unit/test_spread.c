@@ -8,7 +8,7 @@
 
 #include "build.h"
 #include "check.h"
-#include "../../model/quirks.h"
+#include "../../core/quirks.h"
 
 /* ------------------------------------------------------------- helpers */
 

@@ -9,7 +9,7 @@
  *
  * Spec (shared/seeds/004): Objects = the set of Pod and Node objects; a Pod
  * is bound to a Node when Pod.Spec.NodeName = Node.Name.  Here the binding
- * of a pod lives in struct snapshot (model/snapshot.h) so one cluster can be
+ * of a pod lives in struct snapshot (core/snapshot.h) so one cluster can be
  * evaluated in many placements; pod.node_name is only the manifest's value.
  */
 #ifndef KSO_OBJECTS_H

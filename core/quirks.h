@@ -87,7 +87,7 @@
  * MoreImportantPod reads a missing status.startTime as time.Now() at each
  * call, so for two equal-priority pods without one less() is true both
  * ways, and sort.Slice (insertion sort up to 12 pods, pdqsort beyond)
- * then reverses them, among other orders (model/go_sort.h reproduces Go's
+ * then reverses them, among other orders (core/go_sort.h reproduces Go's
  * algorithm exactly).  The order decides which pods are reprieved first.
  * 0: such pods tie, settled by pod index (manifest order). */
 #ifndef MODEL_QUIRK_VICTIM_ORDER_NOW

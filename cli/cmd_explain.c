@@ -17,6 +17,8 @@
 #include "commands.h"
 #include "explain.h"
 #include "inputs.h"
+#include "impl.h"
+#include "judge.h"
 #include "../oracle/oracle.h"
 #include "../core/xalloc.h"
 
@@ -44,6 +46,9 @@ struct explain_args {
 	const char *profile;
 	const char *engine;
 	bool json;
+	const char *impl;       /* --impl CMD: a scheduler under test */
+	double impl_timeout;    /* --impl-timeout S (default 10) */
+	bool strict_message;    /* --strict-message */
 };
 
 static void explain_usage(FILE *f)
@@ -52,6 +57,7 @@ static void explain_usage(FILE *f)
 		"usage: kso explain PATH... [--pod NAMESPACE/NAME] [--config FILE]\n"
 		"                   [--profile NAME] [--engine oracle|model] [--all-nodes]\n"
 		"                   [--no-admission] [--extension SelectorSpread]\n"
+		"                   [--impl CMD [--impl-timeout S] [--strict-message]]\n"
 		"                   [-o table|json]\n\n"
 		"One scheduling cycle of one pending pod: every filter on every node,\n"
 		"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
@@ -91,7 +97,22 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 			if (taken < 0)
 				return 2;
 			continue;
-		} else if (!strcmp(opt, "--pod"))
+		} else if (!strcmp(opt, "--strict-message")) {
+			a->strict_message = true;
+			continue;
+		} else if (!strcmp(opt, "--impl-timeout")) {
+			const char *v = option_value(argc, argv, &i);
+			char *end;
+			a->impl_timeout = v ? strtod(v, &end) : 0;
+			if (!v || end == v || *end || a->impl_timeout <= 0) {
+				fprintf(stderr, "kso explain: --impl-timeout needs a "
+					"positive number of seconds\n");
+				return 2;
+			}
+			continue;
+		} else if (!strcmp(opt, "--impl"))
+			dst = &a->impl;
+		else if (!strcmp(opt, "--pod"))
 			dst = &a->pod;
 		else if (!strcmp(opt, "--profile"))
 			dst = &a->profile;
@@ -216,12 +237,32 @@ static int explain_run(const struct explain_args *a,
 			.cluster = &c, .snap = &s, .profile = prof,
 			.engine = engine, .pod = pod, .result = &r,
 		};
-		if (a->json)
-			cli_explain_json(&x, stdout);
-		else
-			cli_explain_table(&x, stdout);
-		model_cycle_result_release(&r);
+		struct impl im = {0};
+		struct impl_answer ans;
+		struct verdict v;
+		impl_answer_init(&ans);
 		status = 0;
+		if (a->impl) {
+			/* ask the scheduler under test, then judge its answer */
+			if (impl_start(&im, a->impl, &c, a->impl_timeout, &err) < 0 ||
+			    impl_schedule(&im, &c, &s, pod, &ans, &err) < 0) {
+				fprintf(stderr, "kso explain: %s\n", err.msg);
+				status = 3;
+			} else {
+				judge_decision(&x, &ans, a->strict_message, &v);
+				x.impl_name = im.name;
+				x.impl = &ans;
+				x.verdict = &v;
+				status = v.kind == VERDICT_OK ? 0 : 1;
+			}
+			impl_stop(&im);
+		}
+		if (status != 3 && a->json)
+			cli_explain_json(&x, stdout);
+		else if (status != 3)
+			cli_explain_table(&x, stdout);
+		impl_answer_release(&ans);
+		model_cycle_result_release(&r);
 	}
 	snapshot_release(&s);
 	cluster_release(&c);

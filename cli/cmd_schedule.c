@@ -43,7 +43,10 @@
 
 #include "commands.h"
 #include "dump_yaml.h"
+#include "explain.h"
+#include "impl.h"
 #include "inputs.h"
+#include "judge.h"
 #include "json.h"
 #include "../model/scheduler.h"
 #include "../oracle/scheduler.h"
@@ -59,6 +62,9 @@ struct args {
 	enum output out;
 	bool oracle;         /* --engine oracle (default) */
 	bool all_nodes;      /* --all-nodes: no node sampling (oracle) */
+	const char *impl;    /* --impl CMD: a scheduler under test */
+	double impl_timeout; /* --impl-timeout S */
+	bool strict_message; /* --strict-message */
 };
 
 static int usage(FILE *f)
@@ -68,7 +74,8 @@ static int usage(FILE *f)
 		   "                    [--engine oracle|model] [--all-nodes] "
 		   "[--no-admission]\n"
 		   "                    [--extension SelectorSpread] "
-		   "[-o table|json|yaml]\n");
+		   "[-o table|json|yaml]\n"
+		   "                    [--impl CMD [--impl-timeout S] [--strict-message]]\n");
 	return 2;
 }
 
@@ -93,7 +100,14 @@ static int parse_option(struct args *a, char **argv, int argc, int *i)
 	}
 	const char *v = argv[++*i];
 	long long n;
-	if (!strcmp(opt, "--tie")) {
+	if (!strcmp(opt, "--impl")) {
+		a->impl = v;
+	} else if (!strcmp(opt, "--impl-timeout")) {
+		char *end;
+		a->impl_timeout = strtod(v, &end);
+		if (end == v || *end || a->impl_timeout <= 0)
+			goto bad;
+	} else if (!strcmp(opt, "--tie")) {
 		if (strcmp(v, "first") && strcmp(v, "random"))
 			goto bad;
 		a->opts.tie_random = !strcmp(v, "random");
@@ -141,6 +155,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--all-nodes")) {
 			a->all_nodes = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--strict-message")) {
+			a->strict_message = true;
 			continue;
 		}
 		int taken = cli_load_option("kso schedule", argc, argv, &i, &a->load);
@@ -326,8 +344,15 @@ static void json_node_list(struct json_out *j, const struct cluster *c,
 	json_end_array(j);
 }
 
+struct judged;
+static void json_judged(struct json_out *j, const struct cluster *c,
+			const struct judged *jd);
+static void json_judged_end(struct json_out *j, const struct judged *jd);
+
+/* One step; with jd (its answer for this step in hand) the judged
+ * implementation's answer too. */
 static void json_step(struct json_out *j, const struct model_scheduler *m,
-		      const struct model_step *st)
+		      const struct model_step *st, const struct judged *jd)
 {
 	const struct cluster *c = m->cluster;
 	char buf[512];
@@ -357,6 +382,8 @@ static void json_step(struct json_out *j, const struct model_scheduler *m,
 	json_end_array(j);
 	json_key(j, "message");
 	json_string(j, st->message ? st->message : "");
+	if (jd)
+		json_judged(j, m->cluster, jd);
 	json_end_object(j);
 }
 
@@ -383,7 +410,8 @@ static void json_invariants(struct json_out *j, const struct model_scheduler *m)
 	json_end_object(j);
 }
 
-static void json_end_run(struct json_out *j, const struct runner *r)
+static void json_end_run(struct json_out *j, const struct runner *r,
+			 const struct judged *jd)
 {
 	const struct model_scheduler *m = runner_rec(r);
 	const struct cluster *c = m->cluster;
@@ -404,6 +432,8 @@ static void json_end_run(struct json_out *j, const struct runner *r)
 	json_key(j, "invariants");
 	json_invariants(j, m);
 	json_end_object(j);
+	if (jd)
+		json_judged_end(j, jd);
 	json_key(j, "final");
 	json_begin_object(j);
 	char buf[512];
@@ -432,31 +462,154 @@ static void yaml_final(FILE *f, const struct model_scheduler *m)
 	cli_dump_yaml(f, m->cluster, &m->snap);
 }
 
-/* Runs the loop, printing each step as it happens. */
-static void run(struct runner *r, enum output out)
+/* --impl: the scheduler under test, asked before every step in the
+ * state the step starts from, and the tally of its verdicts. */
+struct judged {
+	struct impl im;
+	bool running;              /* started and not failed */
+	bool strict;
+	const struct cli_engine *engine;   /* kso's explain-mode cycle */
+	int n, wrong;
+	int count[VERDICT_COUNT];
+	struct impl_answer ans;    /* the current step's */
+	struct verdict v;
+	bool have;                 /* ans and v hold this step's */
+	struct error err;          /* why it stopped, when it failed */
+	bool failed;
+};
+
+/* Asks the implementation about the pod the loop decides next and judges
+ * its answer against kso's cycle in that state. */
+static void judge_next(struct judged *jd, const struct runner *r)
+{
+	jd->have = false;
+	const struct model_scheduler *m = runner_rec(r);
+	int pod = runner_next(r);
+	if (!jd->running || pod < 0)
+		return;
+	const struct cluster *c = m->cluster;
+	const struct sched_profile *prof =
+		config_find_profile(&c->config, c->pods[pod].scheduler_name);
+	if (!prof)
+		return;
+	impl_answer_release(&jd->ans);
+	if (impl_schedule(&jd->im, c, &m->snap, pod, &jd->ans, &jd->err) < 0) {
+		jd->running = false;
+		jd->failed = true;
+		return;
+	}
+	struct model_cycle_result res;
+	model_cycle_result_init(&res, c);
+	jd->engine->cycle(prof, &m->snap, pod, &res);
+	struct cli_explain x = {
+		.cluster = c, .snap = &m->snap, .profile = prof,
+		.engine = jd->engine, .pod = pod, .result = &res,
+	};
+	judge_decision(&x, &jd->ans, jd->strict, &jd->v);
+	model_cycle_result_release(&res);
+	jd->have = true;
+	jd->n++;
+	jd->count[jd->v.kind]++;
+	jd->wrong += jd->v.kind != VERDICT_OK;
+}
+
+static void table_judged(FILE *f, const struct cluster *c,
+			 const struct judged *jd)
+{
+	char ans[2048];
+	judge_answer_text(c, &jd->ans, ans, sizeof ans);
+	fprintf(f, "      impl: %s -> %s%s: %s\n", ans, verdict_name(jd->v.kind),
+		jd->v.tie ? " (tie)" : "", jd->v.detail);
+}
+
+static void json_judged(struct json_out *j, const struct cluster *c,
+			const struct judged *jd)
+{
+	char ans[2048];
+	judge_answer_text(c, &jd->ans, ans, sizeof ans);
+	json_key(j, "impl");
+	json_begin_object(j);
+	json_key(j, "answer");
+	json_string(j, ans);
+	json_key(j, "verdict");
+	json_string(j, verdict_name(jd->v.kind));
+	json_key(j, "tie");
+	json_bool(j, jd->v.tie);
+	json_key(j, "detail");
+	json_string(j, jd->v.detail);
+	json_end_object(j);
+}
+
+/* The summary of the judged decisions. */
+static void table_judged_end(FILE *f, const struct judged *jd)
+{
+	fprintf(f, "implementation %s: %d decisions judged, %d ok",
+		jd->im.name, jd->n, jd->count[VERDICT_OK]);
+	for (int k = 1; k < VERDICT_COUNT; k++)
+		if (jd->count[k])
+			fprintf(f, ", %d %s", jd->count[k], verdict_name(k));
+	fprintf(f, "\n");
+}
+
+static void json_judged_end(struct json_out *j, const struct judged *jd)
+{
+	json_key(j, "impl");
+	json_begin_object(j);
+	json_key(j, "implementation");
+	json_string(j, jd->im.name);
+	json_key(j, "judged");
+	json_int(j, jd->n);
+	json_key(j, "verdicts");
+	json_begin_object(j);
+	for (int k = 0; k < VERDICT_COUNT; k++)
+		if (jd->count[k]) {
+			json_key(j, verdict_name(k));
+			json_int(j, jd->count[k]);
+		}
+	json_end_object(j);
+	json_end_object(j);
+}
+
+/* Runs the loop, printing each step as it happens (with the judged
+ * implementation's answer when jd is given). */
+static void run(struct runner *r, enum output out, struct judged *jd)
 {
 	const struct model_scheduler *m = runner_rec(r);
 	struct json_out j;
 	if (out == OUT_JSON) {
 		json_init(&j, stdout, false);
 		json_begin_object(&j);
+		if (jd) {
+			json_key(&j, "implementation");
+			json_string(&j, jd->im.name);
+		}
 		json_key(&j, "steps");
 		json_begin_array(&j);
 	}
 	struct model_step st;
-	while (runner_step(r, &st)) {
-		if (out == OUT_JSON)
-			json_step(&j, m, &st);
-		else if (out == OUT_TABLE)
+	for (;;) {
+		if (jd)
+			judge_next(jd, r);
+		if (!runner_step(r, &st))
+			break;
+		if (out == OUT_JSON) {
+			json_step(&j, m, &st, jd && jd->have ? jd : NULL);
+		} else if (out == OUT_TABLE) {
 			table_step(stdout, m, &st);
+			if (jd && jd->have)
+				table_judged(stdout, m->cluster, jd);
+		}
 		model_step_release(&st);
 	}
-	if (out == OUT_JSON)
-		json_end_run(&j, r);
-	else if (out == OUT_TABLE)
+	if (out == OUT_JSON) {
+		json_end_run(&j, r, jd);
+	} else if (out == OUT_TABLE) {
 		table_end(stdout, r);
-	else
+		if (jd)
+			table_judged_end(stdout, jd);
+	} else {
 		yaml_final(stdout, m);
+	}
 }
 
 int cmd_schedule(int argc, char **argv)
@@ -478,8 +631,34 @@ int cmd_schedule(int argc, char **argv)
 	snapshot_init(&s, &c);
 	struct runner r;
 	runner_init(&r, &s, &a);
-	run(&r, a.out);
-	rc = model_invariants_ok(&runner_rec(&r)->inv) ? 0 : 1;
+	struct judged jd;
+	memset(&jd, 0, sizeof jd);
+	impl_answer_init(&jd.ans);
+	error_init(&jd.err);
+	if (a.impl) {
+		jd.strict = a.strict_message;
+		jd.engine = cli_engine_find(a.oracle ? "oracle" : "model");
+		if (impl_start(&jd.im, a.impl, &c, a.impl_timeout, &jd.err) < 0)
+			jd.failed = true;
+		else
+			jd.running = true;
+	}
+	if (jd.failed) {
+		fprintf(stderr, "kso schedule: %s\n", jd.err.msg);
+		rc = 3;
+	} else {
+		run(&r, a.out, a.impl ? &jd : NULL);
+		rc = model_invariants_ok(&runner_rec(&r)->inv) ? 0 : 1;
+		if (a.impl && jd.failed) {
+			fprintf(stderr, "kso schedule: %s\n", jd.err.msg);
+			rc = 3;
+		} else if (a.impl && jd.wrong) {
+			rc = 1;
+		}
+	}
+	if (a.impl)
+		impl_stop(&jd.im);
+	impl_answer_release(&jd.ans);
 	runner_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);

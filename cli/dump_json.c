@@ -10,21 +10,21 @@
 #include "dump_tree.h"
 #include "json.h"
 
-static void write_value(struct json_out *j, const struct dval *v)
+void cli_json_value(struct json_out *j, const struct dval *v)
 {
 	switch (v->kind) {
 	case DVAL_MAP:
 		json_begin_object(j);
 		for (const struct dval *e = v->first; e; e = e->next) {
 			json_key(j, e->key);
-			write_value(j, e);
+			cli_json_value(j, e);
 		}
 		json_end_object(j);
 		break;
 	case DVAL_SEQ:
 		json_begin_array(j);
 		for (const struct dval *e = v->first; e; e = e->next)
-			write_value(j, e);
+			cli_json_value(j, e);
 		json_end_array(j);
 		break;
 	case DVAL_STR:
@@ -48,7 +48,7 @@ void cli_dump_json(FILE *f, const struct cluster *c,
 	struct dump_opts o = {placement, true, true};
 	struct json_out j;
 	json_init(&j, f, false);
-	write_value(&j, dump_tree_cluster(&a, c, &o));
+	cli_json_value(&j, dump_tree_cluster(&a, c, &o));
 	json_end(&j);
 	arena_release(&a);
 }

@@ -22,4 +22,10 @@
 void cli_dump_json(FILE *f, const struct cluster *c,
 		   const struct snapshot *placement);
 
+struct json_out;
+struct dval;
+
+/* cli_json_value: one value tree (dump_tree.h) through the JSON writer. */
+void cli_json_value(struct json_out *j, const struct dval *v);
+
 #endif

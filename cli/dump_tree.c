@@ -713,3 +713,23 @@ struct dval *dump_tree_cluster(struct arena *a, const struct cluster *c,
 		dv_add(s, dump_workload(a, &c->workloads[i]));
 	return root;
 }
+
+struct dval *dump_tree_list(struct arena *a, const struct cluster *c,
+			    const struct dump_opts *o)
+{
+	assert(a && c && o);
+	const struct dval *groups = dump_tree_cluster(a, c, o);
+	struct dval *list = dv_map(a);
+	put_str(a, list, "apiVersion", "v1");
+	put_str(a, list, "kind", "List");
+	struct dval *items = put_seq(a, list, "items");
+	/* every group's manifests, in the groups' order; the groups' own
+	 * sibling links are not reused (dv_add rewrites next) */
+	for (const struct dval *g = groups->first; g; g = g->next)
+		for (struct dval *m = g->first, *next; m; m = next) {
+			next = m->next;
+			m->next = NULL;
+			dv_add(items, m);
+		}
+	return list;
+}

@@ -45,4 +45,10 @@ struct dump_opts {
 struct dval *dump_tree_cluster(struct arena *a, const struct cluster *c,
 			       const struct dump_opts *o);
 
+/* dump_tree_list: the same manifests as one `kind: List` (apiVersion v1,
+ * items in the groups' order), as `kubectl get -o json` prints several
+ * kinds. */
+struct dval *dump_tree_list(struct arena *a, const struct cluster *c,
+			    const struct dump_opts *o);
+
 #endif

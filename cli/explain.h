@@ -31,6 +31,9 @@ struct cli_engine {
  * lists engines ("model" for now; the oracle joins here). */
 const struct cli_engine *cli_engine_find(const char *name);
 
+struct impl_answer;
+struct verdict;
+
 /* What is being explained: everything the printers read.  Nothing owned. */
 struct cli_explain {
 	const struct cluster *cluster;
@@ -39,6 +42,10 @@ struct cli_explain {
 	const struct cli_engine *engine;
 	int pod;
 	const struct model_cycle_result *result;
+	/* --impl: the implementation's answer and its verdict (NULL: none) */
+	const char *impl_name;
+	const struct impl_answer *impl;
+	const struct verdict *verdict;
 };
 
 /* cli_explain_json: the JSON document (schema in cmd_explain.c) on f.
@@ -47,6 +54,16 @@ void cli_explain_json(const struct cli_explain *x, FILE *f);
 
 /* cli_explain_table: the human-readable report on f. */
 void cli_explain_table(const struct cli_explain *x, FILE *f);
+
+/* cli_kube_preemption: kube's DefaultPreemption for x's failed cycle with
+ * the walk from offset 0 into k (initialised by the caller), and every
+ * node kube may nominate over all walk offsets and final ties (malloc'ed
+ * [n_nodes] flags; NULL when k has no node, or when that would take more
+ * than 2,000,000 dry runs).  *n_offsets: the offsets it walked (1 when
+ * every walk covers every potential node). */
+struct model_preemption;
+bool *cli_kube_preemption(const struct cli_explain *x,
+			  struct model_preemption *k, int *n_offsets);
 
 /* cli_explain_preemption: what DefaultPreemption (reference §3) would do
  * for x's pod.  With j != NULL writes exactly one JSON value (the value of

@@ -19,6 +19,7 @@
  * ran (a skipped plugin as 0) and is empty otherwise.
  */
 #include "explain.h"
+#include "judge.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -134,6 +135,43 @@ static void json_message(struct json_out *j, const struct cli_explain *x,
 	}
 }
 
+/* "impl": the implementation's answer and kso's verdict on it. */
+static void json_impl(struct json_out *j, const struct cli_explain *x)
+{
+	const struct impl_answer *a = x->impl;
+	const struct cluster *c = x->cluster;
+	static const char *const actions[] = {"bind", "preempt", "unschedulable",
+					      "error"};
+	json_key(j, "impl");
+	json_begin_object(j);
+	json_key(j, "implementation");
+	json_string(j, x->impl_name);
+	json_key(j, "action");
+	json_string(j, actions[a->action]);
+	json_key(j, "node");
+	json_string(j, a->node >= 0 ? c->nodes[a->node].name : "");
+	json_key(j, "victims");
+	json_begin_array(j);
+	for (int i = 0; i < a->n_victims; i++) {
+		char buf[512];
+		snprintf(buf, sizeof buf, "%s/%s", c->pods[a->victims[i]].ns,
+			 c->pods[a->victims[i]].name);
+		json_string(j, buf);
+	}
+	json_end_array(j);
+	json_key(j, "message");
+	json_string(j, a->message ? a->message : "");
+	json_key(j, "verdict");
+	json_string(j, verdict_name(x->verdict->kind));
+	json_key(j, "tie");
+	json_bool(j, x->verdict->tie);
+	json_key(j, "sampled");
+	json_bool(j, x->verdict->sampled);
+	json_key(j, "detail");
+	json_string(j, x->verdict->detail);
+	json_end_object(j);
+}
+
 void cli_explain_json(const struct cli_explain *x, FILE *f)
 {
 	assert(x && x->result && f);
@@ -161,6 +199,8 @@ void cli_explain_json(const struct cli_explain *x, FILE *f)
 	json_key(&j, "code");
 	json_string(&j, code_name(x->result->code));
 	json_message(&j, x, postfilter);
+	if (x->impl)
+		json_impl(&j, x);
 	json_end_object(&j);
 	json_end(&j);
 }

@@ -80,25 +80,32 @@ static void mark_answer(bool *possible, const struct model_preemption *k)
  * number) finds the same candidates from any offset: the chosen node and
  * its ties.  Otherwise one preemption per offset.
  */
-static void possible_nodes(const struct cli_explain *x, struct answers *a)
+bool *cli_kube_preemption(const struct cli_explain *x,
+			  struct model_preemption *k, int *n_offsets)
 {
+	assert(x && k && n_offsets);
 	const struct cluster *c = x->cluster;
+	kube_at(x, 0, k);
+	*n_offsets = 0;
+	if (k->node < 0)
+		return NULL;
 	int np = 0;
 	for (int n = 0; n < c->n_nodes; n++)
 		np += x->result->verdicts[n].code == MODEL_UNSCHEDULABLE;
 	int32_t want = model_preemption_num_candidates(x->profile, np);
-	a->n_offsets = want < np ? np : 1;
-	if ((int64_t)a->n_offsets * want > POSSIBLE_MAX_DRY_RUNS)
-		return;
-	a->possible = xcalloc((size_t)c->n_nodes + 1, sizeof(bool));
-	mark_answer(a->possible, &a->kube);
-	for (int off = 1; off < a->n_offsets; off++) {
-		struct model_preemption k;
-		model_preemption_init(&k);
-		kube_at(x, (uint64_t)off, &k);
-		mark_answer(a->possible, &k);
-		model_preemption_release(&k);
+	*n_offsets = want < np ? np : 1;
+	if ((int64_t)*n_offsets * want > POSSIBLE_MAX_DRY_RUNS)
+		return NULL;
+	bool *possible = xcalloc((size_t)c->n_nodes + 1, sizeof(bool));
+	mark_answer(possible, k);
+	for (int off = 1; off < *n_offsets; off++) {
+		struct model_preemption other;
+		model_preemption_init(&other);
+		kube_at(x, (uint64_t)off, &other);
+		mark_answer(possible, &other);
+		model_preemption_release(&other);
 	}
+	return possible;
 }
 
 static void answers_run(const struct cli_explain *x, struct answers *a)
@@ -106,11 +113,7 @@ static void answers_run(const struct cli_explain *x, struct answers *a)
 	model_preemption_init(&a->kube);
 	model_preemption_init(&a->minimal);
 	error_init(&a->err);
-	a->possible = NULL;
-	a->n_offsets = 0;
-	kube_at(x, 0, &a->kube);
-	if (a->kube.node >= 0)
-		possible_nodes(x, a);
+	a->possible = cli_kube_preemption(x, &a->kube, &a->n_offsets);
 	a->minimal_rc = model_preempt_minimal(x->profile, x->snap, x->pod,
 					      x->result, &a->minimal, &a->err);
 }

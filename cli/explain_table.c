@@ -7,6 +7,7 @@
  * event message ("0/3 nodes are available: ...") when nothing fits.
  */
 #include "explain.h"
+#include "judge.h"
 #include "../core/xalloc.h"
 
 #include <assert.h>
@@ -317,4 +318,11 @@ void cli_explain_table(const struct cli_explain *x, FILE *f)
 	if (x->result->scored)
 		print_scores(x, f);
 	print_outcome(x, f);
+	if (x->impl) {
+		char ans[2048];
+		judge_answer_text(x->cluster, x->impl, ans, sizeof ans);
+		fprintf(f, "\nimplementation %s: %s\nverdict: %s%s - %s\n",
+			x->impl_name, ans, verdict_name(x->verdict->kind),
+			x->verdict->tie ? " (tie)" : "", x->verdict->detail);
+	}
 }

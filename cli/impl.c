@@ -1,0 +1,525 @@
+/*
+ * impl.c - the kso-impl/1 adapter (impl.h): a child process on a socket
+ * pair (send with MSG_NOSIGNAL, so a dead child is an error, not a
+ * SIGPIPE), requests written with the JSON writer, answers read line by
+ * line under poll() with the request's timeout and parsed with the YAML
+ * reader (JSON is YAML).
+ */
+#include "impl.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/xalloc.h"
+#include "../yaml/tree.h"
+#include "dump_json.h"
+#include "dump_tree.h"
+#include "json.h"
+
+/* The longest answer line kso reads (a preemption naming every pod of a
+ * large cluster fits many times over). */
+#define IMPL_MAX_LINE (64u << 20)
+
+void impl_answer_init(struct impl_answer *a)
+{
+	assert(a);
+	memset(a, 0, sizeof *a);
+	a->node = -1;
+}
+
+void impl_answer_release(struct impl_answer *a)
+{
+	assert(a);
+	free(a->victims);
+	free(a->message);
+	impl_answer_init(a);
+}
+
+/* ------------------------------------------------------------ process */
+
+static int fail(struct impl *im, struct error *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct impl *im, struct error *err, const char *fmt, ...)
+{
+	char msg[ERROR_MSG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	error_plain(err, "implementation %s: %s", im->name[0] ? im->name : "(starting)",
+		    msg);
+	impl_stop(im);
+	return -1;
+}
+
+static int spawn(struct impl *im, const char *cmd, struct error *err)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return fail(im, err, "cannot create a socket pair: %s", strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return fail(im, err, "cannot fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		/* the child: its own process group (so stopping it stops
+		 * whatever the shell started), the socket as stdin and stdout */
+		setpgid(0, 0);
+		if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(sv[1]);
+	setpgid(pid, pid);   /* also here: whichever runs first */
+	im->pid = pid;
+	im->fd = sv[0];
+	return 0;
+}
+
+/* Milliseconds on a monotonic clock. */
+static int64_t now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+void impl_stop(struct impl *im)
+{
+	assert(im);
+	if (im->fd > 0) {
+		close(im->fd);
+		im->fd = -1;
+	}
+	if (im->pid > 0) {
+		/* closing its stdin asks it to finish; after 500 ms it is
+		 * killed */
+		int64_t until = now_ms() + 500;
+		int status;
+		while (waitpid(im->pid, &status, WNOHANG) == 0) {
+			if (now_ms() >= until) {
+				kill(-im->pid, SIGKILL);
+				waitpid(im->pid, &status, 0);
+				break;
+			}
+			struct timespec pause = {0, 10 * 1000000};
+			nanosleep(&pause, NULL);
+		}
+		/* the rest of its group, should the shell have left any */
+		kill(-im->pid, SIGKILL);
+		im->pid = 0;
+	}
+	free(im->buf);
+	im->buf = NULL;
+	im->len = im->cap = 0;
+}
+
+/* Writes all of s[0..n) (a line); -1 when the child is gone. */
+static int send_all(struct impl *im, const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = send(im->fd, s, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Reads one line (without its newline) into *line (malloc).  Returns 0,
+ * 1 on timeout, -1 at end of file or on error. */
+static int read_line(struct impl *im, char **line)
+{
+	int64_t until = now_ms() + im->timeout_ms;
+	for (;;) {
+		char *nl = im->len ? memchr(im->buf, '\n', im->len) : NULL;
+		if (nl) {
+			size_t n = (size_t)(nl - im->buf);
+			*line = xmalloc(n + 1);
+			memcpy(*line, im->buf, n);
+			(*line)[n] = '\0';
+			memmove(im->buf, nl + 1, im->len - n - 1);
+			im->len -= n + 1;
+			return 0;
+		}
+		if (im->len >= IMPL_MAX_LINE)
+			return -1;
+		int64_t left = until - now_ms();
+		if (left <= 0)
+			return 1;
+		struct pollfd p = {im->fd, POLLIN, 0};
+		int r = poll(&p, 1, (int)(left > 1000 ? 1000 : left));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			continue;
+		if (im->cap - im->len < 65536) {
+			im->cap = im->cap ? 2 * im->cap : 131072;
+			im->buf = xrealloc(im->buf, im->cap);
+		}
+		ssize_t got = read(im->fd, im->buf + im->len, im->cap - im->len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		im->len += (size_t)got;
+	}
+}
+
+/* What happened to a child that stopped answering. */
+static void exit_text(struct impl *im, char *buf, size_t len)
+{
+	int status;
+	pid_t r = im->pid > 0 ? waitpid(im->pid, &status, WNOHANG) : 0;
+	if (r == im->pid && WIFEXITED(status))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	else if (r == im->pid && WIFSIGNALED(status))
+		snprintf(buf, len, "was killed by signal %d", WTERMSIG(status));
+	else
+		snprintf(buf, len, "closed its output");
+	if (r == im->pid)
+		im->pid = 0;
+}
+
+/* ------------------------------------------------------------ messages */
+
+/* The parsed answer to request id, in arena a.  Returns its root map or
+ * NULL with err set (the process stopped). */
+static const struct ynode *exchange(struct impl *im, const char *req, size_t n,
+				    int id, const char *what, struct arena *a,
+				    struct error *err)
+{
+	if (send_all(im, req, n) < 0) {
+		char how[80];
+		exit_text(im, how, sizeof how);
+		fail(im, err, "%s before request %d (%s)", how, id, what);
+		return NULL;
+	}
+	char *line = NULL;
+	int r = read_line(im, &line);
+	if (r == 1) {
+		fail(im, err, "no answer to request %d (%s) within %.3g s", id, what,
+		     im->timeout_ms / 1000.0);
+		return NULL;
+	}
+	if (r < 0) {
+		char how[80];
+		exit_text(im, how, sizeof how);
+		fail(im, err, "%s before answering request %d (%s)", how, id, what);
+		return NULL;
+	}
+	struct ydoc_set set;
+	struct error perr;
+	error_init(&perr);
+	char name[64];
+	snprintf(name, sizeof name, "answer to request %d", id);
+	int rc = yaml_parse_buffer(name, (const unsigned char *)line,
+				   strlen(line), a, &set, &perr);
+	free(line);
+	const struct ynode *root = rc == 0 && set.n_docs == 1 ? set.docs[0] : NULL;
+	if (!root || root->kind != YNODE_MAP) {
+		fail(im, err, "request %d (%s): the answer is not one JSON object%s%s",
+		     id, what, rc ? ": " : "", rc ? perr.msg : "");
+		return NULL;
+	}
+	const struct ynode *to = ynode_get(root, "in_reply_to");
+	if (!to || to->kind != YNODE_SCALAR || atoi(to->str) != id ||
+	    strspn(to->str, "0123456789") != to->len) {
+		fail(im, err, "request %d (%s): the answer's in_reply_to is %s, "
+		     "not %d", id, what, to && to->kind == YNODE_SCALAR ? to->str
+		     : "missing", id);
+		return NULL;
+	}
+	return root;
+}
+
+static const char *str_at(const struct ynode *m, const char *key)
+{
+	const struct ynode *v = ynode_get(m, key);
+	return v && v->kind == YNODE_SCALAR ? v->str : NULL;
+}
+
+/* A request as one line: the writer's compact JSON and a newline. */
+struct request {
+	char *text;
+	size_t len;
+	FILE *f;
+	struct json_out j;
+};
+
+static void request_begin(struct request *q, const char *type, int id)
+{
+	q->text = NULL;
+	q->len = 0;
+	q->f = open_memstream(&q->text, &q->len);
+	if (!q->f)
+		abort();
+	json_init(&q->j, q->f, true);
+	json_begin_object(&q->j);
+	json_key(&q->j, "type");
+	json_string(&q->j, type);
+	json_key(&q->j, "msg_id");
+	json_int(&q->j, id);
+}
+
+static void request_end(struct request *q)
+{
+	json_end_object(&q->j);
+	json_end(&q->j);   /* the newline */
+	fclose(q->f);
+}
+
+/* The configuration kso runs, as a KubeSchedulerConfiguration: each
+ * profile's Filter plugins in order, its Score plugins with weights and
+ * whether DefaultPreemption runs.  Plugin args are not sent. */
+static void write_config(struct json_out *j, const struct sched_config *cfg)
+{
+	json_begin_object(j);
+	json_key(j, "apiVersion");
+	json_string(j, "kubescheduler.config.k8s.io/v1");
+	json_key(j, "kind");
+	json_string(j, "KubeSchedulerConfiguration");
+	json_key(j, "percentageOfNodesToScore");
+	json_int(j, cfg->percentage_of_nodes_to_score);
+	json_key(j, "profiles");
+	json_begin_array(j);
+	for (int i = 0; i < cfg->n_profiles; i++) {
+		const struct sched_profile *p = &cfg->profiles[i];
+		json_begin_object(j);
+		json_key(j, "schedulerName");
+		json_string(j, p->name);
+		json_key(j, "plugins");
+		json_begin_object(j);
+		json_key(j, "filter");
+		json_begin_object(j);
+		json_key(j, "enabled");
+		json_begin_array(j);
+		for (int k = 0; k < p->n_filter_order; k++) {
+			json_begin_object(j);
+			json_key(j, "name");
+			json_string(j, config_plugin_name(p->filter_order[k]));
+			json_end_object(j);
+		}
+		json_end_array(j);
+		json_end_object(j);
+		json_key(j, "score");
+		json_begin_object(j);
+		json_key(j, "enabled");
+		json_begin_array(j);
+		for (int id = 0; id < PLUGIN_COUNT; id++) {
+			if (!p->score[id])
+				continue;
+			json_begin_object(j);
+			json_key(j, "name");
+			json_string(j, config_plugin_name(id));
+			json_key(j, "weight");
+			json_int(j, p->weight[id]);
+			json_end_object(j);
+		}
+		json_end_array(j);
+		json_end_object(j);
+		json_key(j, "postFilter");
+		json_begin_object(j);
+		json_key(j, "enabled");
+		json_begin_array(j);
+		if (p->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
+			json_begin_object(j);
+			json_key(j, "name");
+			json_string(j, "DefaultPreemption");
+			json_end_object(j);
+		}
+		json_end_array(j);
+		json_end_object(j);
+		json_end_object(j);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+int impl_start(struct impl *im, const char *cmd, struct cluster *c,
+	       double timeout_s, struct error *err)
+{
+	assert(im && cmd && c && err);
+	memset(im, 0, sizeof *im);
+	im->fd = -1;
+	im->timeout_ms = timeout_s > 0 ? (int)(timeout_s * 1000) : 10000;
+	for (int p = 0; p < c->n_pods; p++)
+		if (!c->pods[p].uid || !*c->pods[p].uid)
+			c->pods[p].uid = arena_sprintf(&c->arena, "kso-%s-%s",
+						       c->pods[p].ns, c->pods[p].name);
+	if (spawn(im, cmd, err) < 0)
+		return -1;
+	struct request q;
+	request_begin(&q, "init", im->next_id);
+	json_key(&q.j, "protocol");
+	json_string(&q.j, "kso-impl/1");
+	json_key(&q.j, "kubernetesVersion");
+	json_string(&q.j, "v1.30");
+	json_key(&q.j, "schedulerConfiguration");
+	write_config(&q.j, &c->config);
+	request_end(&q);
+	struct arena a;
+	arena_init(&a);
+	const struct ynode *ans = exchange(im, q.text, q.len, im->next_id, "init",
+					   &a, err);
+	free(q.text);
+	im->next_id++;
+	int rc = -1;
+	if (ans) {
+		const char *type = str_at(ans, "type");
+		const char *name = str_at(ans, "implementation");
+		if (!type || strcmp(type, "init_ok")) {
+			fail(im, err, "request 0 (init): expected init_ok, got %s",
+			     type ? type : "no type");
+		} else {
+			snprintf(im->name, sizeof im->name, "%s",
+				 name && *name ? name : cmd);
+			rc = 0;
+		}
+	}
+	arena_release(&a);
+	return rc;
+}
+
+/* ------------------------------------------------------------ answers */
+
+static int node_named(const struct cluster *c, const char *name)
+{
+	return name ? cluster_find_node(c, name) : -1;
+}
+
+static int pod_with_uid(const struct cluster *c, const char *uid)
+{
+	for (int p = 0; uid && p < c->n_pods; p++)
+		if (!strcmp(c->pods[p].uid, uid))
+			return p;
+	return -1;
+}
+
+/* "preemption": {"NodeNameToMetaVictims": {node: {"Pods": [{"UID"}],
+ * "NumPDBViolations": n}}} for the nominated node. */
+static int read_victims(struct impl *im, const struct cluster *c,
+			const struct ynode *pre, const char *node, int id,
+			struct impl_answer *out, struct error *err)
+{
+	const struct ynode *all = ynode_get(pre, "NodeNameToMetaVictims");
+	const struct ynode *mine = all ? ynode_get(all, node) : NULL;
+	if (!mine || mine->kind != YNODE_MAP)
+		return fail(im, err, "request %d: preemption names no victims on "
+			    "the nominated node %s", id, node);
+	const struct ynode *pods = ynode_get(mine, "Pods");
+	int n = pods && pods->kind == YNODE_SEQ ? pods->n : 0;
+	out->victims = xcalloc((size_t)n + 1, sizeof *out->victims);
+	for (int i = 0; i < n; i++) {
+		const char *uid = str_at(pods->items[i], "UID");
+		int p = pod_with_uid(c, uid);
+		if (p < 0)
+			return fail(im, err, "request %d: victim uid %s is no pod of "
+				    "the cluster", id, uid ? uid : "(missing)");
+		out->victims[out->n_victims++] = p;
+	}
+	const char *v = str_at(mine, "NumPDBViolations");
+	out->pdb_violations = v ? atoi(v) : 0;
+	return 0;
+}
+
+static int read_answer(struct impl *im, const struct cluster *c,
+		       const struct ynode *ans, int id,
+		       struct impl_answer *out, struct error *err)
+{
+	const char *type = str_at(ans, "type");
+	if (type && !strcmp(type, "error")) {
+		const char *text = str_at(ans, "text");
+		out->action = IMPL_REFUSED;
+		out->message = xstrdup(text ? text : "");
+		return 0;
+	}
+	if (!type || strcmp(type, "schedule_ok"))
+		return fail(im, err, "request %d: expected schedule_ok or error, "
+			    "got %s", id, type ? type : "no type");
+	const struct ynode *binding = ynode_get(ans, "binding");
+	const char *nominated = str_at(ans, "nominatedNodeName");
+	const struct ynode *unsched = ynode_get(ans, "unschedulable");
+	if (binding) {
+		const char *node = str_at(ynode_get(binding, "target"), "name");
+		out->action = IMPL_BIND;
+		out->node = node_named(c, node);
+		if (out->node < 0)
+			return fail(im, err, "request %d: binds to %s, no node of the "
+				    "cluster", id, node ? node : "(no target)");
+	} else if (nominated) {
+		out->action = IMPL_PREEMPT;
+		out->node = node_named(c, nominated);
+		if (out->node < 0)
+			return fail(im, err, "request %d: nominates %s, no node of "
+				    "the cluster", id, nominated);
+		if (read_victims(im, c, ynode_get(ans, "preemption"), nominated,
+				 id, out, err) < 0)
+			return -1;
+	} else if (unsched) {
+		const char *m = str_at(unsched, "message");
+		out->action = IMPL_UNSCHEDULABLE;
+		out->message = xstrdup(m ? m : "");
+	} else {
+		return fail(im, err, "request %d: schedule_ok has no binding, "
+			    "nominatedNodeName or unschedulable", id);
+	}
+	if (!out->message)
+		out->message = xstrdup("");
+	return 0;
+}
+
+int impl_schedule(struct impl *im, const struct cluster *c,
+		  const struct snapshot *s, int pod, struct impl_answer *out,
+		  struct error *err)
+{
+	assert(im && c && s && out && err && pod >= 0 && pod < c->n_pods);
+	if (im->pid <= 0)
+		return fail(im, err, "not running");
+	int id = im->next_id++;
+	struct arena a;
+	arena_init(&a);
+	struct request q;
+	request_begin(&q, "schedule", id);
+	json_key(&q.j, "cluster");
+	struct dump_opts o = {s, false, false};
+	cli_json_value(&q.j, dump_tree_list(&a, c, &o));
+	json_key(&q.j, "pod");
+	json_begin_object(&q.j);
+	json_key(&q.j, "namespace");
+	json_string(&q.j, c->pods[pod].ns);
+	json_key(&q.j, "name");
+	json_string(&q.j, c->pods[pod].name);
+	json_key(&q.j, "uid");
+	json_string(&q.j, c->pods[pod].uid);
+	json_end_object(&q.j);
+	request_end(&q);
+	char what[300];
+	snprintf(what, sizeof what, "schedule %s/%s", c->pods[pod].ns,
+		 c->pods[pod].name);
+	const struct ynode *ans = exchange(im, q.text, q.len, id, what, &a, err);
+	free(q.text);
+	int rc = ans ? read_answer(im, c, ans, id, out, err) : -1;
+	arena_release(&a);
+	return rc;
+}

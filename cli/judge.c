@@ -1,0 +1,265 @@
+/*
+ * judge.c - the verdict on another scheduler's decision (judge.h), from
+ * kso's cycle (reference §1.3-§1.7) and kube's DefaultPreemption (§3).
+ */
+#include "judge.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/preemption.h"
+#include "../core/xalloc.h"
+
+static const char *const names[VERDICT_COUNT] = {
+	[VERDICT_OK] = "ok",
+	[VERDICT_NOT_VIABLE] = "not-viable",
+	[VERDICT_INFEASIBLE] = "infeasible",
+	[VERDICT_SHOULD_HAVE_FIT] = "should-have-fit",
+	[VERDICT_SHOULD_NOT_PREEMPT] = "should-not-preempt",
+	[VERDICT_SHOULD_HAVE_PREEMPTED] = "should-have-preempted",
+	[VERDICT_WRONG_PREEMPTION_NODE] = "wrong-preemption-node",
+	[VERDICT_VICTIMS_DIFFER] = "victims-differ",
+	[VERDICT_MESSAGE_DIFFERS] = "message-differs",
+	[VERDICT_REFUSED] = "refused",
+};
+
+const char *verdict_name(enum verdict_kind k)
+{
+	assert(k >= 0 && k < VERDICT_COUNT);
+	return names[k];
+}
+
+/* "a,b,c": names of nodes[0..n) into buf. */
+static void node_names(const struct cluster *c, const int *nodes, int n,
+		       char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && k + 1 < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? "," : "",
+				      c->nodes[nodes[i]].name);
+}
+
+static void pod_names(const struct cluster *c, const int *pods, int n,
+		      char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && k + 1 < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s/%s", i ? "," : "",
+				      c->pods[pods[i]].ns, c->pods[pods[i]].name);
+}
+
+void judge_answer_text(const struct cluster *c, const struct impl_answer *a,
+		       char *buf, size_t len)
+{
+	char pods[512];
+	switch (a->action) {
+	case IMPL_BIND:
+		snprintf(buf, len, "bind %s", c->nodes[a->node].name);
+		return;
+	case IMPL_PREEMPT:
+		pod_names(c, a->victims, a->n_victims, pods, sizeof pods);
+		snprintf(buf, len, "preempt on %s: %s", c->nodes[a->node].name, pods);
+		return;
+	case IMPL_UNSCHEDULABLE:
+		snprintf(buf, len, "unschedulable: %s", a->message);
+		return;
+	case IMPL_REFUSED:
+		snprintf(buf, len, "error: %s", a->message);
+		return;
+	}
+}
+
+static void set(struct verdict *v, enum verdict_kind k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#include <stdarg.h>
+
+static void set(struct verdict *v, enum verdict_kind k, const char *fmt, ...)
+{
+	v->kind = k;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->detail, sizeof v->detail, fmt, ap);
+	va_end(ap);
+}
+
+static bool in(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* The reason kso's cycle rejected node n, for a verdict's detail. */
+static void rejection(const struct cli_explain *x, int n, char *buf, size_t len)
+{
+	const struct model_node_verdict *v = &x->result->verdicts[n];
+	if (!x->result->in_prefilter_result[n]) {
+		snprintf(buf, len, "outside the PreFilterResult");
+		return;
+	}
+	if (v->rejected_by < 0) {
+		snprintf(buf, len, "not evaluated");
+		return;
+	}
+	const struct model_status *st = &v->status[v->rejected_by];
+	snprintf(buf, len, "%s: %s", config_plugin_name(v->rejected_by),
+		 st->n_reasons ? model_status_reason(st, 0) : "rejected");
+}
+
+static void judge_bind(const struct cli_explain *x, const struct impl_answer *a,
+		       struct verdict *v)
+{
+	const struct model_cycle_result *r = x->result;
+	const struct cluster *c = x->cluster;
+	const char *node = c->nodes[a->node].name;
+	char buf[512];
+	if (in(r->viable, r->n_viable, a->node)) {
+		v->tie = r->n_viable > 1;
+		node_names(c, r->viable, r->n_viable, buf, sizeof buf);
+		set(v, VERDICT_OK, "%s is viable (viable: %s)", node, buf);
+		return;
+	}
+	if (r->verdicts[a->node].feasible && r->in_prefilter_result[a->node]) {
+		node_names(c, r->viable, r->n_viable, buf, sizeof buf);
+		if (v->sampled) {
+			set(v, VERDICT_OK, "%s is feasible; with %d nodes kube scores "
+			    "a sample, so only feasibility is judged", node,
+			    c->n_nodes);
+			return;
+		}
+		set(v, VERDICT_NOT_VIABLE, "%s is feasible but scores %lld, the "
+		    "viable nodes (%s) %lld", node, (long long)r->total[a->node],
+		    buf, r->n_viable ? (long long)r->total[r->viable[0]] : 0LL);
+		return;
+	}
+	rejection(x, a->node, buf, sizeof buf);
+	set(v, VERDICT_INFEASIBLE, "%s is rejected by %s", node, buf);
+}
+
+/* Victims as a set (the order of a preemption answer is not compared). */
+static bool same_set(const int *a, int na, const int *b, int nb)
+{
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++)
+		if (!in(b, nb, a[i]))
+			return false;
+	return true;
+}
+
+static void judge_preempt(const struct cli_explain *x, const struct impl_answer *a,
+			  const struct model_preemption *k, const bool *possible,
+			  struct verdict *v)
+{
+	const struct cluster *c = x->cluster;
+	const char *node = c->nodes[a->node].name;
+	char buf[512];
+	if (x->result->n_viable > 0) {
+		node_names(c, x->result->viable, x->result->n_viable, buf, sizeof buf);
+		set(v, VERDICT_SHOULD_HAVE_FIT, "preempts on %s although %s fit%s",
+		    node, buf, x->result->n_viable > 1 ? "" : "s");
+		return;
+	}
+	if (k->node < 0) {
+		set(v, VERDICT_SHOULD_NOT_PREEMPT, "kube finds no preemption "
+		    "candidate: %s", k->message ? k->message : "");
+		return;
+	}
+	bool could = possible ? possible[a->node] : a->node == k->node ||
+		     in(k->ties, k->n_ties, a->node);
+	if (!could) {
+		set(v, VERDICT_WRONG_PREEMPTION_NODE, "kube nominates %s (or a node "
+		    "tied with it), never %s", c->nodes[k->node].name, node);
+		return;
+	}
+	/* kube's victims on the node the implementation chose */
+	struct model_victims want;
+	struct model_status st;
+	int32_t *allowed = xcalloc((size_t)c->n_pdbs + 1, sizeof *allowed);
+	model_pdb_allowed(x->snap, allowed);
+	enum model_code code = model_select_victims_on_node(x->profile, x->snap,
+							    x->pod, a->node,
+							    allowed, &want, &st);
+	free(allowed);
+	if (code != MODEL_SUCCESS ||
+	    !same_set(want.pods, want.n, a->victims, a->n_victims)) {
+		char got[512];
+		pod_names(c, want.pods, code == MODEL_SUCCESS ? want.n : 0, buf,
+			  sizeof buf);
+		pod_names(c, a->victims, a->n_victims, got, sizeof got);
+		set(v, VERDICT_VICTIMS_DIFFER, "on %s kube evicts [%s], not [%s]",
+		    node, buf, got);
+	} else {
+		v->tie = k->n_ties > 0 || a->node != k->node;
+		set(v, VERDICT_OK, "kube may nominate %s and evict the same pods",
+		    node);
+	}
+	free(want.pods);
+}
+
+static void judge_unschedulable(const struct cli_explain *x,
+				const struct impl_answer *a,
+				const struct model_preemption *k, bool strict,
+				struct verdict *v)
+{
+	const struct cluster *c = x->cluster;
+	char buf[512];
+	if (x->result->n_viable > 0) {
+		node_names(c, x->result->viable, x->result->n_viable, buf, sizeof buf);
+		set(v, VERDICT_SHOULD_HAVE_FIT, "%s fit%s", buf,
+		    x->result->n_viable > 1 ? "" : "s");
+		return;
+	}
+	if (k->node >= 0) {
+		pod_names(c, k->chosen.pods, k->chosen.n, buf, sizeof buf);
+		set(v, VERDICT_SHOULD_HAVE_PREEMPTED, "kube preempts on %s: %s",
+		    c->nodes[k->node].name, buf);
+		return;
+	}
+	/* kube's event: the FitError message, then PostFilter's */
+	char want[4096];
+	snprintf(want, sizeof want, "%s%s%s", x->result->message ? x->result->message : "",
+		 k->message && *k->message ? " " : "", k->message ? k->message : "");
+	if (strict && strcmp(want, a->message)) {
+		set(v, VERDICT_MESSAGE_DIFFERS, "kube's message is \"%.900s\"", want);
+		return;
+	}
+	set(v, VERDICT_OK, "nothing fits and kube finds no preemption candidate");
+}
+
+void judge_decision(const struct cli_explain *x, const struct impl_answer *a,
+		    bool strict, struct verdict *v)
+{
+	assert(x && x->result && a && v);
+	memset(v, 0, sizeof *v);
+	v->sampled = x->cluster->n_nodes >= 100;
+	if (a->action == IMPL_REFUSED) {
+		set(v, VERDICT_REFUSED, "the implementation answered with an error: "
+		    "%.900s", a->message);
+		return;
+	}
+	if (a->action == IMPL_BIND) {
+		judge_bind(x, a, v);
+		return;
+	}
+	struct model_preemption k;
+	model_preemption_init(&k);
+	int n_offsets = 0;
+	bool *possible = NULL;
+	bool preempts = x->result->code == MODEL_UNSCHEDULABLE &&
+			x->profile->postfilter[PLUGIN_DEFAULT_PREEMPTION];
+	if (preempts)
+		possible = cli_kube_preemption(x, &k, &n_offsets);
+	if (a->action == IMPL_PREEMPT)
+		judge_preempt(x, a, &k, possible, v);
+	else
+		judge_unschedulable(x, a, &k, strict, v);
+	free(possible);
+	model_preemption_release(&k);
+}

@@ -1,0 +1,65 @@
+/*
+ * judge.h - whether another scheduler's decision is one kube-scheduler
+ * v1.30 could make (README "Judging another scheduler"): its bind, its
+ * preemption or its "unschedulable" against kso's cycle and kube's
+ * DefaultPreemption for the same pod in the same state.
+ *
+ *   bind N          ok (tie noted) when N is viable; not-viable when N is
+ *                   feasible but scores lower; infeasible when a filter
+ *                   rejects N (which and why are given).  With 100 nodes
+ *                   or more kube scores only a sample of the feasible
+ *                   nodes, so only feasibility is judged ("sampled").
+ *   preempt N, V    should-have-fit when a node is feasible;
+ *                   should-not-preempt when kube finds no candidate;
+ *                   wrong-preemption-node when kube could not nominate N
+ *                   (over every walk offset and final tie); victims-differ
+ *                   when V is not kube's victim set on N; else ok.
+ *   unschedulable   should-have-fit / should-have-preempted, else ok; with
+ *                   strict messages also message-differs.
+ *   refused         the implementation answered with a protocol error.
+ */
+#ifndef KSO_CLI_JUDGE_H
+#define KSO_CLI_JUDGE_H
+
+#include <stdbool.h>
+
+#include "explain.h"
+#include "impl.h"
+
+enum verdict_kind {
+	VERDICT_OK,
+	VERDICT_NOT_VIABLE,
+	VERDICT_INFEASIBLE,
+	VERDICT_SHOULD_HAVE_FIT,
+	VERDICT_SHOULD_NOT_PREEMPT,
+	VERDICT_SHOULD_HAVE_PREEMPTED,
+	VERDICT_WRONG_PREEMPTION_NODE,
+	VERDICT_VICTIMS_DIFFER,
+	VERDICT_MESSAGE_DIFFERS,
+	VERDICT_REFUSED,
+	VERDICT_COUNT
+};
+
+struct verdict {
+	enum verdict_kind kind;
+	bool tie;                  /* ok among several equally good answers */
+	bool sampled;              /* >= 100 nodes: only feasibility judged */
+	char detail[1024];         /* why, in words */
+};
+
+/* verdict_name: "ok", "not-viable", ... */
+const char *verdict_name(enum verdict_kind k);
+
+/* judge_decision: the verdict on answer a for x's pod in x's state (x's
+ * cycle already run, x->result holding it); strict compares the
+ * unschedulable message byte for byte (kso's FitError message plus
+ * PostFilter's). */
+void judge_decision(const struct cli_explain *x, const struct impl_answer *a,
+		    bool strict, struct verdict *v);
+
+/* judge_answer_text: the answer in words ("bind n2", "preempt on n1:
+ * default/low", "unschedulable: ...") into buf. */
+void judge_answer_text(const struct cluster *c, const struct impl_answer *a,
+		       char *buf, size_t len);
+
+#endif

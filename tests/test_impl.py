@@ -1,0 +1,124 @@
+"""
+test_impl.py - judging another scheduler (`--impl`, kso-impl/1): small
+implementations in tests/impl/ - one that answers what kso answers, and
+one per deliberate bug - each judged with the verdict its bug deserves.
+
+The expected verdicts follow from the fixtures' hand-derived answers:
+fixtures/impl/cluster.yaml (viable {b}; a tainted but best-scoring
+without the taint; c the emptiest), fixtures/preemption/reprieve.yaml
+(kube evicts [b, a] on n1) and fixtures/preemption/loop.yaml (13 steps:
+bind n2, then preemptions on n1, n1, n2, ...; three of them preempt).
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KSO = os.environ.get("KSO", os.path.join(ROOT, "kso"))
+IMPL = os.path.join(ROOT, "tests", "impl")
+CLUSTER = os.path.join(ROOT, "fixtures", "impl", "cluster.yaml")
+REPRIEVE = os.path.join(ROOT, "fixtures", "preemption", "reprieve.yaml")
+LOOP = os.path.join(ROOT, "fixtures", "preemption", "loop.yaml")
+
+
+def impl(name):
+    return "%s %s" % ("/usr/bin/python3", os.path.join(IMPL, name + ".py"))
+
+
+def kso(*args, timeout=120):
+    env = dict(os.environ, KSO=KSO)
+    return subprocess.run([KSO, *args], capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+def explain_impl(fixture, pod, name, *extra):
+    p = kso("explain", fixture, "--pod", pod, "--impl", impl(name), "-o",
+            "json", *extra)
+    return p, (json.loads(p.stdout)["impl"] if p.stdout else None)
+
+
+@pytest.mark.parametrize("fixture,pod,name,action,node,verdict,rc", [
+    (CLUSTER, "default/p", "self", "bind", "b", "ok", 0),
+    (CLUSTER, "default/p", "ignores_taints", "bind", "a", "infeasible", 1),
+    (CLUSTER, "default/p", "emptiest", "bind", "c", "not-viable", 1),
+    (REPRIEVE, "default/p", "self", "preempt", "n1", "ok", 0),
+    (REPRIEVE, "default/p", "never_preempts", "unschedulable", "",
+     "should-have-preempted", 1),
+    (REPRIEVE, "default/p", "wrong_victims", "preempt", "n1",
+     "victims-differ", 1),
+])
+def test_explain_judges(fixture, pod, name, action, node, verdict, rc):
+    p, got = explain_impl(fixture, pod, name)
+    assert p.returncode == rc, p.stderr
+    assert (got["action"], got["node"], got["verdict"]) == (action, node,
+                                                             verdict)
+
+
+def test_explain_details_name_the_cause():
+    _, got = explain_impl(CLUSTER, "default/p", "ignores_taints")
+    assert got["detail"] == ("a is rejected by TaintToleration: node(s) had "
+                             "untolerated taint {dedicated: infra}")
+    _, got = explain_impl(REPRIEVE, "default/p", "wrong_victims")
+    assert got["victims"] == ["default/b"]
+    assert got["detail"] == ("on n1 kube evicts [default/b,default/a], not "
+                             "[default/b]")
+
+
+def test_explain_table_shows_the_verdict():
+    p = kso("explain", CLUSTER, "--pod", "default/p", "--impl",
+            impl("emptiest"))
+    assert p.returncode == 1
+    assert p.stdout.endswith(
+        "implementation emptiest 1: bind c\nverdict: not-viable - c is "
+        "feasible but scores 432, the viable nodes (b) 492\n")
+
+
+@pytest.mark.parametrize("name,err", [
+    ("crash", "kso explain: implementation crash 1: exited with status 3 "
+              "before answering request 1 (schedule default/p)\n"),
+    ("garbage", None),
+])
+def test_broken_implementations_are_named(name, err):
+    p = kso("explain", CLUSTER, "--pod", "default/p", "--impl", impl(name))
+    assert p.returncode == 3
+    assert p.stdout == ""
+    if err:
+        assert p.stderr == err
+    else:
+        assert "request 1 (schedule default/p): the answer is not one JSON " \
+               "object" in p.stderr
+
+
+def test_hanging_implementation_times_out_and_is_stopped():
+    start = time.time()
+    p = kso("explain", CLUSTER, "--pod", "default/p", "--impl", impl("hang"),
+            "--impl-timeout", "1")
+    assert p.returncode == 3
+    assert p.stderr == ("kso explain: implementation hang 1: no answer to "
+                        "request 1 (schedule default/p) within 1 s\n")
+    assert time.time() - start < 30
+    time.sleep(0.2)
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True)
+    assert "tests/impl/hang.py" not in ps.stdout
+
+
+def test_schedule_judges_every_step():
+    p = kso("schedule", LOOP, "--impl", impl("self"), "-o", "json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["impl"] == {"implementation": "kso-self 1", "judged": 13,
+                           "verdicts": {"ok": 13}}
+    assert all(s["impl"]["verdict"] == "ok" for s in doc["steps"])
+    # never preempting is wrong exactly at the three preemption steps
+    p = kso("schedule", LOOP, "--impl", impl("never_preempts"), "-o", "json")
+    assert p.returncode == 1
+    doc = json.loads(p.stdout)
+    assert doc["impl"]["verdicts"] == {"ok": 10, "should-have-preempted": 3}
+    wrong = [s["step"] for s in doc["steps"]
+             if s["impl"]["verdict"] != "ok"]
+    assert wrong == [s["step"] for s in doc["steps"]
+                     if s["action"] == "preempt"]

@@ -14,5 +14,6 @@ int cmd_schedule(int argc, char **argv);
 int cmd_enum(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

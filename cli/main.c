@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{"enum", cmd_enum, "enumerate a universe of scenarios, check oracle against model"},
 	{"merge", cmd_merge, "merge enumerator databases (shards) into one"},
 	{"export", cmd_export, "a stored finding as a minimized scenario YAML"},
+	{"check", cmd_check, "judge the scheduling decisions recorded in watch logs"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,652 @@
+/*
+ * cmd_check.c - `kso check LOG... [LOAD OPTIONS] [--strict-message]`:
+ * judges every scheduling decision recorded in Kubernetes watch logs
+ * (README "Judging a recorded cluster").
+ *
+ * Input: the events `kubectl get pods,nodes,... -A -w --output-watch-events
+ * -o json` prints - {"type":"ADDED|MODIFIED|DELETED","object":{...}}, one
+ * JSON object after another (pretty-printed or one per line) - and, for
+ * the state before the first event, `kubectl get ... -o json` Lists (each
+ * item counts as ADDED).  Several files are merged by the objects'
+ * metadata.resourceVersion (a stable merge: equal or missing versions keep
+ * file order).
+ *
+ * Decisions, read off the changes of one pod (reference §1.3, §3.6):
+ *   bind            spec.nodeName set on a pending pod;
+ *   preemption      status.nominatedNodeName newly set; the victims are
+ *                   the pods that received DisruptionTarget (reason
+ *                   PreemptionByScheduler) or were deleted on that node
+ *                   since the previous decision, and the state judged is
+ *                   the one before the first of them;
+ *   unschedulable   a PodScheduled=False condition with reason
+ *                   Unschedulable newly set (or with a new message).
+ * Each is judged (cli/judge.h) against kso's cycle in the state before it,
+ * the objects taken as already admitted (as --no-admission).  Output: one
+ * JSON line per decision, then a summary line; exit 1 when a decision is
+ * not ok.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "explain.h"
+#include "impl.h"
+#include "inputs.h"
+#include "judge.h"
+#include "json.h"
+#include "../core/xalloc.h"
+#include "../yaml/load.h"
+#include "../yaml/tree.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: kso check LOG... [--config FILE] [--extension SelectorSpread]\n"
+		   "                 [--engine oracle|model] [--strict-message]\n\n"
+		   "Judges every scheduling decision (bind, preemption, unschedulable)\n"
+		   "recorded in Kubernetes watch logs (kubectl get -w --output-watch-events\n"
+		   "-o json) against what kube-scheduler v1.30 may do in the state before it.\n");
+	return f == stdout ? 0 : 2;
+}
+
+/* ------------------------------------------------------------ events */
+
+enum ev_type { EV_ADDED, EV_MODIFIED, EV_DELETED };
+
+struct event {
+	enum ev_type type;
+	const struct ynode *obj;
+	long long rv;              /* metadata.resourceVersion, -1 when none */
+	int order;                 /* input order, for a stable merge */
+	const char *file;
+};
+
+struct events {
+	struct event *v;
+	int n, cap;
+};
+
+static void events_push(struct events *e, struct event ev)
+{
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 256;
+		e->v = xrealloc(e->v, sizeof *e->v * (size_t)e->cap);
+	}
+	ev.order = e->n;
+	e->v[e->n++] = ev;
+}
+
+static const char *str_at(const struct ynode *m, const char *key)
+{
+	const struct ynode *v = ynode_get(m, key);
+	return v && v->kind == YNODE_SCALAR ? v->str : NULL;
+}
+
+static long long rv_of(const struct ynode *obj)
+{
+	const char *rv = str_at(ynode_get(obj, "metadata"), "resourceVersion");
+	return rv && *rv ? atoll(rv) : -1;
+}
+
+/* One top-level JSON value of text: an event, a List, or an object. */
+static int add_value(struct events *e, const struct ynode *v, const char *file,
+		     struct error *err)
+{
+	if (v->kind != YNODE_MAP)
+		return error_at(err, file, v->line, v->col, "", "expected a watch "
+				"event or a List, got a %s",
+				v->kind == YNODE_SEQ ? "list" : "scalar");
+	const char *type = str_at(v, "type");
+	const struct ynode *obj = ynode_get(v, "object");
+	if (type && obj) {
+		enum ev_type t = !strcmp(type, "ADDED") ? EV_ADDED :
+				 !strcmp(type, "MODIFIED") ? EV_MODIFIED :
+				 !strcmp(type, "DELETED") ? EV_DELETED : (enum ev_type)-1;
+		if ((int)t < 0)
+			return error_at(err, file, v->line, v->col, "type",
+					"unknown watch event type \"%.32s\"", type);
+		events_push(e, (struct event){t, obj, rv_of(obj), 0, file});
+		return 0;
+	}
+	const struct ynode *items = ynode_get(v, "items");
+	if (items && items->kind == YNODE_SEQ) {
+		for (int i = 0; i < items->n; i++)
+			events_push(e, (struct event){EV_ADDED, items->items[i], -1, 0,
+						      file});
+		return 0;
+	}
+	if (str_at(v, "kind")) {
+		events_push(e, (struct event){EV_ADDED, v, -1, 0, file});
+		return 0;
+	}
+	return error_at(err, file, v->line, v->col, "", "expected a watch event "
+			"(type, object), a List or an object");
+}
+
+/* Splits text into its top-level JSON values (kubectl prints one object
+ * after another, not a YAML stream) and parses each. */
+static int read_log(struct events *e, const char *file, struct arena *a,
+		    struct error *err)
+{
+	struct ydoc_set whole;
+	FILE *f = fopen(file, "rb");
+	if (!f)
+		return error_plain(err, "%s: cannot open: %s", file, strerror(errno));
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (cap - len < 65536) {
+			cap = cap ? 2 * cap : 131072;
+			text = xrealloc(text, cap);
+		}
+		size_t got = fread(text + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	int rc = 0, depth = 0, line = 1, start_line = 1;
+	bool in_str = false, esc = false;
+	size_t start = 0;
+	for (size_t i = 0; i < len && rc == 0; i++) {
+		char ch = text[i];
+		if (ch == '\n')
+			line++;
+		if (in_str) {
+			if (esc)
+				esc = false;
+			else if (ch == '\\')
+				esc = true;
+			else if (ch == '"')
+				in_str = false;
+			continue;
+		}
+		if (ch == '"') {
+			in_str = true;
+		} else if (ch == '{' || ch == '[') {
+			if (depth++ == 0) {
+				start = i;
+				start_line = line;
+			}
+		} else if (ch == '}' || ch == ']') {
+			if (--depth < 0)
+				return error_at(err, file, line, 1, "", "unbalanced "
+						"closing bracket");
+			if (depth)
+				continue;
+			/* parse the value; its positions are made file-relative
+			 * by the line it started on */
+			(void)start_line;
+			rc = yaml_parse_buffer(file, (const unsigned char *)text + start,
+					       i + 1 - start, a, &whole, err);
+			if (rc == 0 && whole.n_docs == 1 && whole.docs[0])
+				rc = add_value(e, whole.docs[0], file, err);
+		} else if (depth == 0 && ch != ' ' && ch != '\t' && ch != '\r' &&
+			   ch != '\n') {
+			rc = error_at(err, file, line, 1, "", "expected a JSON object");
+		}
+	}
+	if (rc == 0 && (depth || in_str))
+		rc = error_at(err, file, line, 1, "", "the log ends inside a value");
+	free(text);
+	return rc;
+}
+
+static int by_version(const void *x, const void *y)
+{
+	const struct event *a = x, *b = y;
+	if (a->rv >= 0 && b->rv >= 0 && a->rv != b->rv)
+		return a->rv < b->rv ? -1 : 1;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+/* ------------------------------------------------------------- state */
+
+/* The objects alive at one point of the log, by kind/namespace/name. */
+struct state {
+	const struct ynode **obj;
+	char **key;
+	int n, cap;
+};
+
+static char *key_of(const struct ynode *o)
+{
+	const struct ynode *m = ynode_get(o, "metadata");
+	const char *kind = str_at(o, "kind"), *ns = str_at(m, "namespace"),
+		   *name = str_at(m, "name");
+	size_t n = strlen(kind ? kind : "") + strlen(ns ? ns : "") +
+		   strlen(name ? name : "") + 3;
+	char *k = xmalloc(n);
+	snprintf(k, n, "%s/%s/%s", kind ? kind : "", ns ? ns : "", name ? name : "");
+	return k;
+}
+
+static int state_find(const struct state *s, const char *key)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->key[i], key))
+			return i;
+	return -1;
+}
+
+static void state_apply(struct state *s, const struct event *ev)
+{
+	char *key = key_of(ev->obj);
+	int i = state_find(s, key);
+	if (ev->type == EV_DELETED) {
+		if (i >= 0) {
+			free(s->key[i]);
+			s->obj[i] = s->obj[s->n - 1];
+			s->key[i] = s->key[s->n - 1];
+			s->n--;
+		}
+		free(key);
+		return;
+	}
+	if (i >= 0) {
+		s->obj[i] = ev->obj;
+		free(key);
+		return;
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->obj = xrealloc(s->obj, sizeof *s->obj * (size_t)s->cap);
+		s->key = xrealloc(s->key, sizeof *s->key * (size_t)s->cap);
+	}
+	s->obj[s->n] = ev->obj;
+	s->key[s->n++] = key;
+}
+
+static void state_copy(struct state *dst, const struct state *src)
+{
+	dst->n = dst->cap = src->n;
+	dst->obj = xmalloc(sizeof *dst->obj * (size_t)(src->n + 1));
+	dst->key = xmalloc(sizeof *dst->key * (size_t)(src->n + 1));
+	for (int i = 0; i < src->n; i++) {
+		dst->obj[i] = src->obj[i];
+		dst->key[i] = xstrdup(src->key[i]);
+	}
+}
+
+static void state_release(struct state *s)
+{
+	for (int i = 0; i < s->n; i++)
+		free(s->key[i]);
+	free(s->obj);
+	free(s->key);
+	memset(s, 0, sizeof *s);
+}
+
+/* ------------------------------------------------------------- pods */
+
+static const char *pod_node(const struct ynode *pod)
+{
+	const char *n = str_at(ynode_get(pod, "spec"), "nodeName");
+	return n ? n : "";
+}
+
+static const char *pod_nominated(const struct ynode *pod)
+{
+	const char *n = str_at(ynode_get(pod, "status"), "nominatedNodeName");
+	return n ? n : "";
+}
+
+/* The first condition of type in status.conditions, or NULL. */
+static const struct ynode *condition(const struct ynode *pod, const char *type)
+{
+	const struct ynode *cs = ynode_get(ynode_get(pod, "status"), "conditions");
+	for (int i = 0; cs && cs->kind == YNODE_SEQ && i < cs->n; i++) {
+		const char *t = str_at(cs->items[i], "type");
+		if (t && !strcmp(t, type))
+			return cs->items[i];
+	}
+	return NULL;
+}
+
+/* PodScheduled=False/Unschedulable's message, or NULL. */
+static const char *unschedulable_message(const struct ynode *pod)
+{
+	const struct ynode *c = condition(pod, "PodScheduled");
+	const char *st = c ? str_at(c, "status") : NULL;
+	const char *reason = c ? str_at(c, "reason") : NULL;
+	if (!st || strcmp(st, "False") || !reason || strcmp(reason, "Unschedulable"))
+		return NULL;
+	const char *m = str_at(c, "message");
+	return m ? m : "";
+}
+
+static bool preemption_target(const struct ynode *pod)
+{
+	const struct ynode *c = condition(pod, "DisruptionTarget");
+	const char *st = c ? str_at(c, "status") : NULL;
+	const char *reason = c ? str_at(c, "reason") : NULL;
+	return st && !strcmp(st, "True") && reason &&
+	       !strcmp(reason, "PreemptionByScheduler");
+}
+
+static bool is_pod(const struct ynode *o)
+{
+	const char *k = str_at(o, "kind");
+	return k && !strcmp(k, "Pod");
+}
+
+/* --------------------------------------------------------- judging */
+
+struct check {
+	const struct cli_load_opts *load;
+	const struct cli_engine *engine;
+	bool strict;
+	int seq;
+	int judged, wrong, inconclusive;
+	int count[VERDICT_COUNT];
+	struct json_out j;
+};
+
+/* A victim seen since the last decision: pod name and its node. */
+struct victim {
+	char *ns, *name, *node;
+};
+
+/* Loads the objects of s into c (as admitted already). */
+static int load_state(struct cluster *c, const struct state *s,
+		      const struct cli_load_opts *load, struct error *err)
+{
+	cluster_init(c);
+	c->no_admission = true;
+	c->ext_selector_spread = load->selector_spread;
+	if (load->config && yaml_load_config(c, load->config, err) < 0)
+		return -1;
+	const char **files = xmalloc(sizeof *files * (size_t)(s->n + 1));
+	for (int i = 0; i < s->n; i++)
+		files[i] = "watch log";
+	int rc = yaml_load_trees(c, (const struct ynode *const *)s->obj, files,
+				 s->n, err);
+	free(files);
+	return rc;
+}
+
+static void emit(struct check *k, const struct event *ev, const char *pod,
+		 const char *decision, const char *verdict, const char *detail)
+{
+	json_begin_object(&k->j);
+	json_key(&k->j, "seq");
+	json_int(&k->j, k->seq);
+	json_key(&k->j, "resourceVersion");
+	json_int(&k->j, ev->rv);
+	json_key(&k->j, "pod");
+	json_string(&k->j, pod);
+	json_key(&k->j, "decision");
+	json_string(&k->j, decision);
+	json_key(&k->j, "verdict");
+	json_string(&k->j, verdict);
+	json_key(&k->j, "detail");
+	json_string(&k->j, detail);
+	json_end_object(&k->j);
+	json_end(&k->j);
+}
+
+/* What the log shows the scheduler decided, by names. */
+struct observed {
+	enum impl_action action;
+	const char *node;              /* bind / preempt */
+	const struct victim *victims;  /* preempt */
+	int n_victims;
+	const char *message;           /* unschedulable */
+	char what[600];                /* in words, for the output */
+};
+
+/* Resolves o in cluster c into a; false when a name is not in c. */
+static bool resolve(const struct cluster *c, const struct observed *o,
+		    struct impl_answer *a)
+{
+	a->action = o->action;
+	a->message = xstrdup(o->message ? o->message : "");
+	if (o->action == IMPL_BIND || o->action == IMPL_PREEMPT) {
+		a->node = cluster_find_node(c, o->node);
+		if (a->node < 0)
+			return false;
+	}
+	a->victims = xcalloc((size_t)o->n_victims + 1, sizeof *a->victims);
+	for (int i = 0; i < o->n_victims; i++) {
+		int p = cluster_find_pod(c, o->victims[i].ns, o->victims[i].name);
+		if (p < 0)
+			return false;
+		a->victims[a->n_victims++] = p;
+	}
+	return true;
+}
+
+/* Judges o for pod ns/name in state s. */
+static void judge_in(struct check *k, const struct event *ev,
+		     const struct state *s, const char *ns, const char *name,
+		     const struct observed *o)
+{
+	char pod_key[512];
+	snprintf(pod_key, sizeof pod_key, "%s/%s", ns, name);
+	struct cluster c;
+	struct error err;
+	error_init(&err);
+	k->seq++;
+	if (load_state(&c, s, k->load, &err) < 0) {
+		k->inconclusive++;
+		emit(k, ev, pod_key, o->what, "inconclusive", err.msg);
+		cluster_release(&c);
+		return;
+	}
+	int pod = cluster_find_pod(&c, ns, name);
+	const struct sched_profile *prof = pod >= 0 ?
+		config_find_profile(&c.config, c.pods[pod].scheduler_name) : NULL;
+	struct impl_answer a;
+	impl_answer_init(&a);
+	const char *why = pod < 0 ? "the pod is not in the state before the decision"
+		: *c.pods[pod].node_name ? "the pod was bound already"
+		: !prof ? "no profile has the pod's schedulerName"
+		: !resolve(&c, o, &a) ? "the decision names a node or pod the state "
+					"does not have" : NULL;
+	if (why) {
+		k->inconclusive++;
+		emit(k, ev, pod_key, o->what, "inconclusive", why);
+	} else {
+		struct snapshot snap;
+		snapshot_init(&snap, &c);
+		struct model_cycle_result r;
+		model_cycle_result_init(&r, &c);
+		k->engine->cycle(prof, &snap, pod, &r);
+		struct cli_explain x = {
+			.cluster = &c, .snap = &snap, .profile = prof,
+			.engine = k->engine, .pod = pod, .result = &r,
+		};
+		struct verdict v;
+		judge_decision(&x, &a, k->strict, &v);
+		k->judged++;
+		k->count[v.kind]++;
+		k->wrong += v.kind != VERDICT_OK;
+		emit(k, ev, pod_key, o->what, verdict_name(v.kind), v.detail);
+		model_cycle_result_release(&r);
+		snapshot_release(&snap);
+	}
+	impl_answer_release(&a);
+	cluster_release(&c);
+}
+
+/* ------------------------------------------------------------ the walk */
+
+struct walk {
+	struct state now;          /* the objects after the events so far */
+	struct state before;       /* the state before the first victim of a
+				    * preemption in progress (held: n_victims) */
+	struct victim *victims;
+	int n_victims, cap_victims;
+};
+
+static void victims_clear(struct walk *w)
+{
+	for (int i = 0; i < w->n_victims; i++) {
+		free(w->victims[i].ns);
+		free(w->victims[i].name);
+		free(w->victims[i].node);
+	}
+	w->n_victims = 0;
+	state_release(&w->before);
+}
+
+/* A pod marked for preemption or deleted: remembered (with the state
+ * before the first such event) until the preemption it belongs to shows. */
+static void note_victim(struct walk *w, const struct ynode *pod)
+{
+	const struct ynode *m = ynode_get(pod, "metadata");
+	const char *ns = str_at(m, "namespace"), *name = str_at(m, "name");
+	if (!name || !*pod_node(pod))
+		return;
+	for (int i = 0; i < w->n_victims; i++)
+		if (!strcmp(w->victims[i].name, name) &&
+		    !strcmp(w->victims[i].ns, ns ? ns : "default"))
+			return;
+	if (w->n_victims == 0)
+		state_copy(&w->before, &w->now);
+	if (w->n_victims == w->cap_victims) {
+		w->cap_victims = w->cap_victims ? 2 * w->cap_victims : 8;
+		w->victims = xrealloc(w->victims,
+				      sizeof *w->victims * (size_t)w->cap_victims);
+	}
+	w->victims[w->n_victims++] = (struct victim){
+		xstrdup(ns ? ns : "default"), xstrdup(name), xstrdup(pod_node(pod))};
+}
+
+/* One pod event: the decision it shows, if any, judged in the state
+ * before it; then the event applied. */
+static void pod_event(struct check *k, struct walk *w, const struct event *ev)
+{
+	const struct ynode *m = ynode_get(ev->obj, "metadata");
+	const char *ns = str_at(m, "namespace"), *name = str_at(m, "name");
+	ns = ns ? ns : "default";
+	char *key = key_of(ev->obj);
+	int i = state_find(&w->now, key);
+	free(key);
+	const struct ynode *prev = i >= 0 ? w->now.obj[i] : NULL;
+	struct observed o = {0};
+	if (ev->type == EV_DELETED) {
+		/* a victim deleted without a condition first */
+		if (prev)
+			note_victim(w, prev);
+	} else if (prev && !*pod_node(prev) && *pod_node(ev->obj)) {
+		o.action = IMPL_BIND;
+		o.node = pod_node(ev->obj);
+		snprintf(o.what, sizeof o.what, "bind %s", o.node);
+		judge_in(k, ev, &w->now, ns, name, &o);
+		victims_clear(w);
+	} else if (prev && !*pod_node(ev->obj) && *pod_nominated(ev->obj) &&
+		   strcmp(pod_nominated(prev), pod_nominated(ev->obj))) {
+		o.action = IMPL_PREEMPT;
+		o.node = pod_nominated(ev->obj);
+		struct victim *on = xcalloc((size_t)w->n_victims + 1, sizeof *on);
+		int n = 0;
+		size_t len = (size_t)snprintf(o.what, sizeof o.what,
+					      "preempt on %s:", o.node);
+		for (int v = 0; v < w->n_victims; v++)
+			if (!strcmp(w->victims[v].node, o.node)) {
+				on[n++] = w->victims[v];
+				if (len < sizeof o.what)
+					len += (size_t)snprintf(o.what + len,
+						sizeof o.what - len, "%s %s/%s",
+						n > 1 ? "," : "", w->victims[v].ns,
+						w->victims[v].name);
+			}
+		o.victims = on;
+		o.n_victims = n;
+		judge_in(k, ev, w->n_victims ? &w->before : &w->now, ns, name, &o);
+		free(on);
+		victims_clear(w);
+	} else if (!prev || !*pod_node(prev)) {
+		const char *now = unschedulable_message(ev->obj);
+		const char *was = prev ? unschedulable_message(prev) : NULL;
+		if (now && (!was || strcmp(was, now)) && !*pod_node(ev->obj)) {
+			o.action = IMPL_UNSCHEDULABLE;
+			o.message = now;
+			snprintf(o.what, sizeof o.what, "unschedulable: %.500s", now);
+			judge_in(k, ev, &w->now, ns, name, &o);
+			victims_clear(w);
+		}
+	}
+	if (ev->type == EV_MODIFIED && prev && !preemption_target(prev) &&
+	    preemption_target(ev->obj))
+		note_victim(w, ev->obj);
+	state_apply(&w->now, ev);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	char **files = xcalloc((size_t)argc + 1, sizeof *files);
+	int n_files = 0;
+	struct cli_load_opts load = {0};
+	const char *engine_name = "oracle";
+	bool strict = false;
+	for (int i = 0; i < argc; i++) {
+		int taken;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			free(files);
+			return usage(stdout);
+		} else if (!strcmp(argv[i], "--strict-message")) {
+			strict = true;
+		} else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
+			engine_name = argv[++i];
+		} else if ((taken = cli_load_option("kso check", argc, argv, &i,
+						    &load)) != 0) {
+			if (taken < 0) {
+				free(files);
+				return usage(stderr);
+			}
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "kso check: unknown option '%s'\n", argv[i]);
+			free(files);
+			return usage(stderr);
+		} else {
+			files[n_files++] = argv[i];
+		}
+	}
+	const struct cli_engine *engine = cli_engine_find(engine_name);
+	if (!n_files || !engine) {
+		if (!engine)
+			fprintf(stderr, "kso check: unknown engine '%s' (available: "
+				"oracle, model)\n", engine_name);
+		free(files);
+		return usage(stderr);
+	}
+	struct arena a;
+	arena_init(&a);
+	struct events ev = {0};
+	struct error err;
+	error_init(&err);
+	int rc = 0;
+	for (int f = 0; f < n_files && rc == 0; f++)
+		rc = read_log(&ev, files[f], &a, &err);
+	if (rc < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		free(ev.v);
+		arena_release(&a);
+		free(files);
+		return 1;
+	}
+	qsort(ev.v, (size_t)ev.n, sizeof *ev.v, by_version);
+	struct check k = {.load = &load, .engine = engine, .strict = strict};
+	json_init(&k.j, stdout, true);
+	struct walk w = {0};
+	for (int i = 0; i < ev.n; i++) {
+		if (is_pod(ev.v[i].obj))
+			pod_event(&k, &w, &ev.v[i]);
+		else
+			state_apply(&w.now, &ev.v[i]);
+	}
+	printf("{\"summary\":{\"decisions\":%d,\"ok\":%d,\"wrong\":%d,"
+	       "\"inconclusive\":%d}}\n", k.judged + k.inconclusive,
+	       k.count[VERDICT_OK], k.wrong, k.inconclusive);
+	victims_clear(&w);
+	free(w.victims);
+	state_release(&w.now);
+	free(ev.v);
+	arena_release(&a);
+	free(files);
+	return k.wrong ? 1 : 0;
+}

@@ -1,0 +1,171 @@
+"""
+test_check.py - `kso check` on watch logs built by hand from scenarios
+(kubectl's `get -w --output-watch-events -o json` shape: a List for the
+initial state, then one event object after another, pretty-printed).
+
+The objects are kso's own dump of a fixture (after the API server's
+defaulting and admission, as a cluster's objects are); the decisions and
+their expected verdicts follow from the fixtures' hand-derived answers:
+fixtures/impl/cluster.yaml (p's viable set is {b}; a is tainted; c
+feasible but lower) and fixtures/preemption/reprieve.yaml (p preempts on
+n1, victims [b, a]).
+"""
+import copy
+import json
+import os
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KSO = os.environ.get("KSO", os.path.join(ROOT, "kso"))
+CLUSTER = os.path.join(ROOT, "fixtures", "impl", "cluster.yaml")
+REPRIEVE = os.path.join(ROOT, "fixtures", "preemption", "reprieve.yaml")
+
+
+def kso(*args):
+    return subprocess.run([KSO, *map(str, args)], capture_output=True,
+                          text=True, timeout=120)
+
+
+class Log:
+    """A watch log over the objects of a fixture."""
+
+    def __init__(self, fixture):
+        dump = json.loads(kso("dump", fixture, "-o", "json").stdout)
+        self.items = [o for g in ("namespaces", "priorityClasses", "nodes",
+                                  "pods", "podDisruptionBudgets")
+                      for o in dump[g] if not o.get("implicit")]
+        self.pods = {o["metadata"]["name"]: o for o in self.items
+                     if o["kind"] == "Pod"}
+        self.rv = 100
+        self.lines = [json.dumps({"apiVersion": "v1", "kind": "List",
+                                  "items": self.items}, indent=2)]
+
+    def _event(self, kind, obj):
+        self.rv += 1
+        obj = copy.deepcopy(obj)
+        obj["metadata"]["resourceVersion"] = str(self.rv)
+        self.lines.append(json.dumps({"type": kind, "object": obj},
+                                     indent=2))
+
+    def _modify(self, name, fn):
+        pod = copy.deepcopy(self.pods[name])
+        fn(pod)
+        self.pods[name] = pod
+        self._event("MODIFIED", pod)
+
+    def bind(self, name, node):
+        self._modify(name, lambda p: p["spec"].__setitem__("nodeName", node))
+
+    def unschedulable(self, name, message, nominated=None):
+        def fn(p):
+            st = p.setdefault("status", {})
+            st["conditions"] = [{"type": "PodScheduled", "status": "False",
+                                 "reason": "Unschedulable",
+                                 "message": message}]
+            if nominated:
+                st["nominatedNodeName"] = nominated
+        self._modify(name, fn)
+
+    def evict(self, name):
+        def fn(p):
+            p.setdefault("status", {})["conditions"] = [
+                {"type": "DisruptionTarget", "status": "True",
+                 "reason": "PreemptionByScheduler"}]
+            p["metadata"]["deletionTimestamp"] = "2024-01-01T00:00:00Z"
+        self._modify(name, fn)
+        self._event("DELETED", self.pods[name])
+
+    def add_pod(self, name, cpu):
+        pod = copy.deepcopy(self.pods["p"])
+        pod["metadata"]["name"] = name
+        pod["metadata"].pop("uid", None)
+        pod["spec"]["containers"][0]["resources"]["requests"]["cpu"] = cpu
+        self.pods[name] = pod
+        self._event("ADDED", pod)
+
+    def check(self, tmp_path, *extra):
+        f = tmp_path / "watch.json"
+        f.write_text("\n".join(self.lines) + "\n")
+        p = kso("check", f, *extra)
+        lines = [json.loads(x) for x in p.stdout.splitlines()]
+        return p.returncode, lines[:-1], lines[-1]["summary"]
+
+
+def verdicts(decisions):
+    return [(d["seq"], d["pod"], d["decision"], d["verdict"])
+            for d in decisions]
+
+
+def test_correct_decisions_are_ok(tmp_path):
+    log = Log(CLUSTER)
+    log.add_pod("huge", "100")           # fits nowhere, nothing to evict
+    log.bind("p", "b")
+    log.unschedulable("huge", "0/3 nodes are available: 1 Insufficient cpu.")
+    rc, got, summary = log.check(tmp_path)
+    assert rc == 0
+    assert verdicts(got) == [
+        (1, "default/p", "bind b", "ok"),
+        (2, "default/huge", "unschedulable: 0/3 nodes are available: 1 "
+         "Insufficient cpu.", "ok")]
+    assert summary == {"decisions": 2, "ok": 2, "wrong": 0,
+                       "inconclusive": 0}
+
+
+def test_wrong_binds_and_unschedulable_flagged_at_their_seq(tmp_path):
+    log = Log(CLUSTER)
+    log.add_pod("q", "1")
+    log.add_pod("r", "1")
+    log.bind("p", "b")                   # ok
+    log.bind("q", "a")                   # a is tainted
+    log.unschedulable("r", "0/3 nodes are available")   # b and c fit
+    rc, got, summary = log.check(tmp_path)
+    assert rc == 1
+    assert [(d["seq"], d["verdict"]) for d in got] == [
+        (1, "ok"), (2, "infeasible"), (3, "should-have-fit")]
+    assert got[1]["detail"] == ("a is rejected by TaintToleration: node(s) "
+                                "had untolerated taint {dedicated: infra}")
+    assert summary["wrong"] == 2
+
+
+def test_not_viable_bind(tmp_path):
+    log = Log(CLUSTER)
+    log.bind("p", "c")
+    rc, got, _ = log.check(tmp_path)
+    assert rc == 1
+    assert verdicts(got) == [(1, "default/p", "bind c", "not-viable")]
+
+
+def test_preemption_judged_in_the_state_before_the_evictions(tmp_path):
+    log = Log(REPRIEVE)
+    log.evict("b")
+    log.evict("a")
+    log.unschedulable("p", "0/1 nodes are available: 1 Insufficient cpu.",
+                      nominated="n1")
+    log.bind("p", "n1")
+    rc, got, _ = log.check(tmp_path)
+    assert rc == 0
+    assert verdicts(got) == [
+        (1, "default/p", "preempt on n1: default/b, default/a", "ok"),
+        (2, "default/p", "bind n1", "ok")]
+
+
+def test_wrong_victims(tmp_path):
+    log = Log(REPRIEVE)
+    log.evict("b")
+    log.unschedulable("p", "0/1 nodes are available: 1 Insufficient cpu.",
+                      nominated="n1")
+    rc, got, _ = log.check(tmp_path)
+    assert rc == 1
+    assert verdicts(got) == [
+        (1, "default/p", "preempt on n1: default/b", "victims-differ")]
+    assert got[0]["detail"] == ("on n1 kube evicts [default/b,default/a], "
+                                "not [default/b]")
+
+
+def test_bad_log_is_one_line_error(tmp_path):
+    f = tmp_path / "watch.json"
+    f.write_text('{"type": "BOGUS", "object": {"kind": "Pod"}}\n')
+    p = kso("check", f)
+    assert p.returncode == 1
+    assert p.stdout == ""
+    assert p.stderr == f'{f}:1:1: unknown watch event type "BOGUS" (type)\n'

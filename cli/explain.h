@@ -4,8 +4,8 @@
  *
  * cmd_explain.c parses the arguments, picks the pod and the engine and runs
  * the cycle; explain_table.c and explain_json.c print the result.  The
- * preemption part is one hook, cli_explain_preemption(), implemented by the
- * preemption code (a weak default in explain_json.c prints nothing).
+ * preemption part is one hook, cli_explain_preemption(), implemented in
+ * explain_preemption.c.
  */
 #ifndef KSO_CLI_EXPLAIN_H
 #define KSO_CLI_EXPLAIN_H
@@ -71,8 +71,7 @@ bool *cli_kube_preemption(const struct cli_explain *x,
  * writes lines for the table on f (nothing when it does not apply).  In
  * both cases writes PostFilter's message (e.g. "preemption: 0/3 nodes are
  * available: ...") into postfilter[0..len), or "" when there is none; the
- * printers append it to the FitError message.  The weak default in
- * explain_json.c writes null / nothing / "". */
+ * printers append it to the FitError message. */
 void cli_explain_preemption(const struct cli_explain *x, struct json_out *j,
 			    FILE *f, char *postfilter, size_t len);
 

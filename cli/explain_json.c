@@ -24,19 +24,6 @@
 #include <assert.h>
 #include <stdlib.h>
 
-/* Default preemption hook: preemption is not explained yet. */
-__attribute__((weak)) void cli_explain_preemption(const struct cli_explain *x,
-						  struct json_out *j, FILE *f,
-						  char *postfilter, size_t len)
-{
-	(void)x;
-	(void)f;
-	if (j)
-		json_null(j);
-	if (len)
-		postfilter[0] = '\0';
-}
-
 static const char *code_name(enum model_code c)
 {
 	switch (c) {

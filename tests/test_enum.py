@@ -207,6 +207,31 @@ def decision_rows(db):
     return rows
 
 
+def test_reachable_follows_tied_preemption_candidates(tmp_path):
+    # counts worked out in the universe's header
+    u = FIXTURES / "universes" / "reach-tied-preemption.yaml"
+    r = enum(u, "--db", tmp_path / "t.db", "--mode", "reachable",
+             "--no-symmetry", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "states:        11 (11 classes evaluated" in r.stdout
+    assert "final states:  2 (2 classes)" in r.stdout
+    assert "decisions:     9 (9 classes)" in r.stdout
+    assert "preemptions:   4 (4)" in r.stdout
+
+
+def test_universe_manifests_by_path(tmp_path):
+    # the two-by-two universe's objects in a file the universe names
+    text = TWO.read_text()
+    head, _, body = text.partition("---\n")
+    (tmp_path / "objects.yaml").write_text(body)
+    u = tmp_path / "u.yaml"
+    u.write_text("kind: Universe\nname: by-path\nmanifests: [objects.yaml]\n")
+    db = tmp_path / "t.db"
+    r = enum(u, "--db", db, "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert (run_row(db)["states"], run_row(db)["decisions"]) == (9, 5)
+
+
 def test_stored_choices_independent_of_jobs_and_shards(tmp_path):
     # the oracle's tie-break is seeded from each state, not from what a
     # worker happened to evaluate before it (issue 18 item 2)

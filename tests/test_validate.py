@@ -521,3 +521,18 @@ def test_config_largest_weight_scores_without_overflow(tmp_path):
     nodes = json.loads(proc.stdout)["nodes"]
     assert nodes["a"]["scores"]["NodeResourcesFit"] == 133143986114
     assert nodes["b"]["scores"]["NodeResourcesFit"] == 173946175407
+
+
+def test_request_above_limit(tmp_path):
+    # API validation: a container's request may not exceed its limit; the
+    # error points at the request ("2" at line 9, column 23)
+    f = tmp_path / "p.yaml"
+    f.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+                 "  containers:\n  - name: c\n    image: x\n    resources:\n"
+                 "      requests: {cpu: \"2\"}\n      limits: {cpu: \"1\"}\n")
+    proc = run("validate", f)
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr == (f"{f}:9:23: request must be less than or equal to "
+                           "the cpu limit (spec.containers[0].resources."
+                           "requests.cpu)\n")

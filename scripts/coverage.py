@@ -3,8 +3,8 @@
 
 Builds kso and the unit tests with --coverage under build-cov/, runs the
 unit tests and the pytest suite against that binary, then asks gcov for
-every source file's executed lines and prints, per folder (model, oracle,
-enum, yaml, cli), lines executed / lines, and the total.  Never part of
+every source file's executed lines and prints, per folder (core, model,
+oracle, enum, yaml, cli), lines executed / lines, and the total.  Never part of
 `make test`.
 """
 import glob
@@ -16,7 +16,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = "build-cov"
 PYTHON = os.environ.get("PYTHON", "/usr/bin/python3")
-FOLDERS = ["model", "oracle", "enum", "yaml", "cli"]
+FOLDERS = ["core", "model", "oracle", "enum", "yaml", "cli"]
 
 
 def run(cmd, **kw):

@@ -25,6 +25,7 @@ def kso(*args):
     (["dump"], "usage: kso dump PATH..."),
     (["explain"], "usage: kso explain PATH..."),
     (["schedule"], "usage: kso schedule PATH..."),
+    (["check"], "usage: kso check LOG..."),
 ])
 def test_help(cmd, first):
     p = kso(*cmd, "--help")

@@ -106,6 +106,19 @@ def test_hanging_implementation_times_out_and_is_stopped():
     assert "tests/impl/hang.py" not in ps.stdout
 
 
+def test_schedule_table_shows_each_verdict():
+    # loop.yaml's first steps: bind h1 on n2, then h2 preempts l2 on n1
+    p = kso("schedule", LOOP, "--impl", impl("never_preempts"))
+    assert p.returncode == 1
+    lines = p.stdout.splitlines()
+    assert lines[2] == "      impl: bind n2 -> ok: n2 is viable (viable: n2)"
+    assert lines[4] == ("      impl: unschedulable: 0/1 nodes are available "
+                        "-> should-have-preempted: kube preempts on n1: "
+                        "default/l2")
+    assert lines[-1] == ("implementation never-preempts 1: 13 decisions "
+                         "judged, 10 ok, 3 should-have-preempted")
+
+
 def test_schedule_judges_every_step():
     p = kso("schedule", LOOP, "--impl", impl("self"), "-o", "json")
     assert p.returncode == 0, p.stderr

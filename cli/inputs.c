@@ -60,5 +60,9 @@ int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 	c->ext_selector_spread = o->selector_spread;
 	if (o->config && yaml_load_config(c, o->config, err) < 0)
 		return -1;
-	return yaml_load_paths(c, paths, n, err);
+	int rc = yaml_load_paths(c, paths, n, err);
+	/* suspicious but valid input: said once, and the run goes on */
+	for (int i = 0; rc == 0 && i < c->n_warnings; i++)
+		fprintf(stderr, "%s\n", c->warnings[i]);
+	return rc;
 }

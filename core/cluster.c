@@ -11,8 +11,10 @@
 #include "objects.h"
 
 #include <assert.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* cluster_init: the res_names/res_class arrays are allocated with exactly
@@ -192,4 +194,23 @@ int cluster_res_index(const struct cluster *c, const char *name)
 		if (strcmp(c->res_names[i], name) == 0)
 			return i;
 	return -1;
+}
+
+void cluster_warn(struct cluster *c, const char *fmt, ...)
+{
+	assert(c && fmt);
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (c->n_warnings == c->cap_warnings) {
+		int cap = c->cap_warnings ? 2 * c->cap_warnings : 8;
+		const char **w = arena_array(&c->arena, (size_t)cap, sizeof *w);
+		for (int i = 0; i < c->n_warnings; i++)
+			w[i] = c->warnings[i];
+		c->warnings = w;
+		c->cap_warnings = cap;
+	}
+	c->warnings[c->n_warnings++] = arena_strdup(&c->arena, buf);
 }

@@ -416,6 +416,12 @@ struct cluster {
 	 * is refused unless this kso extension (seed 001) is asked for. */
 	bool ext_selector_spread;
 
+	/* Suspicious but valid input the loader noticed, one line each in
+	 * the error format with "warning: " before the text (arena
+	 * strings); the command prints them after loading. */
+	const char **warnings;
+	int n_warnings, cap_warnings;
+
 	/* Open-addressing hash indexes by name, rebuilt by cluster_reindex();
 	 * slot value = object index + 1, 0 = empty.  Look-ups fall back to a
 	 * linear scan while an index is stale (built for fewer objects). */
@@ -438,6 +444,10 @@ void cluster_init_config(struct cluster *c, const struct sched_config *config);
 
 /* cluster_release: frees everything the cluster owns. */
 void cluster_release(struct cluster *c);
+
+/* cluster_warn: appends a formatted warning (the arena owns it). */
+void cluster_warn(struct cluster *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* cluster_reindex: (re)builds the name indexes after objects were added;
  * the loader calls it at the end of every load.  Memory from the arena. */

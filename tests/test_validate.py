@@ -536,3 +536,64 @@ def test_request_above_limit(tmp_path):
     assert proc.stderr == (f"{f}:9:23: request must be less than or equal to "
                            "the cpu limit (spec.containers[0].resources."
                            "requests.cpu)\n")
+
+
+EXPORTED = """apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "2", pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a, namespace: default}
+spec:
+  priorityClassName: batch-high
+  priority: 5000
+  containers: [{name: c, image: x}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: b, namespace: default}
+spec:
+  priorityClassName: batch-high
+  priority: 5000
+  containers: [{name: c, image: x}]
+"""
+
+
+def test_exported_pod_keeps_priority_of_missing_class(tmp_path):
+    # `kubectl get nodes,pods -o yaml` exports no PriorityClass: the
+    # priority admission gave the pods stands, with one warning per class
+    f = tmp_path / "export.yaml"
+    f.write_text(EXPORTED)
+    proc = run("dump", f, "-o", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (
+        f"{f}:10:22: warning: PriorityClass \"batch-high\" is not in the "
+        "input; the pods naming it keep the spec.priority admission gave "
+        "them (5000 for default/a) (spec.priorityClassName)\n")
+    pods = json.loads(proc.stdout)["pods"]
+    assert [p["spec"]["priority"] for p in pods] == [5000, 5000]
+    # without spec.priority the class is still required
+    f.write_text(EXPORTED.replace("  priority: 5000\n", "", 1))
+    proc = run("validate", f)
+    assert proc.returncode == 1
+    assert proc.stderr == (f"{f}:10:22: no PriorityClass with name "
+                           "batch-high was found (spec.priorityClassName)\n")
+
+
+def test_directory_walk_skips_files_without_objects(tmp_path):
+    # a Helm chart's Chart.yaml and values.yaml hold no object with a kind
+    (tmp_path / "chart").mkdir()
+    (tmp_path / "chart" / "Chart.yaml").write_text(
+        "apiVersion: v2\nname: mychart\nversion: 0.1.0\n")
+    (tmp_path / "chart" / "values.yaml").write_text("replicaCount: 3\n")
+    (tmp_path / "nodes.yaml").write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n")
+    proc = run("validate", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("ok: 1 nodes, 0 pods")
+    # named on the command line, such a file is still an error
+    proc = run("validate", tmp_path / "chart" / "Chart.yaml")
+    assert proc.returncode == 1
+    assert proc.stderr.endswith("Chart.yaml:1:1: kind is required (kind)\n")

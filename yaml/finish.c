@@ -16,6 +16,9 @@
  *    a toleration with that key or an empty key, and effect NoExecute or
  *    empty - gets `{key, operator: Exists, effect: NoExecute,
  *    tolerationSeconds: 300}` appended, not-ready first.
+ *    A class the input does not define, named by a pod that has
+ *    spec.priority (an exported pod: admission ran when it was created),
+ *    leaves spec.priority as it is, with one warning per class.
  *  - cluster.no_admission (--no-admission) turns both admission plugins
  *    off: the objects are post-admission already; spec.priority (0 when
  *    absent) and spec.preemptionPolicy are taken as written.
@@ -78,12 +81,43 @@ static int fail_at(struct yaml_dec *d, struct source_pos pos,
 	return error_at(d->err, pos.file, pos.line, pos.col, path, "%s", what);
 }
 
+/* Already admitted: the pod's own spec.priority / preemptionPolicy. */
+static void take_priority(struct pod *p, const struct yaml_pod_extra *x)
+{
+	p->priority = x->has_priority ? x->priority : 0;
+	p->preempt_never = x->preempt_never;
+}
+
+/* Once per class name: the class is missing and spec.priority is used. */
+static void warn_missing_class(struct yaml_dec *d, const struct pod *p,
+			       const struct yaml_pod_extra *x)
+{
+	char needle[300];
+	snprintf(needle, sizeof needle, "PriorityClass \"%.200s\" is not in",
+		 p->priority_class);
+	for (int i = 0; i < d->c->n_warnings; i++)
+		if (strstr(d->c->warnings[i], needle))
+			return;
+	cluster_warn(d->c, "%s:%d:%d: warning: PriorityClass \"%s\" is not in the "
+		     "input; the pods naming it keep the spec.priority admission "
+		     "gave them (%d for %s/%s) (%sspec.priorityClassName)",
+		     x->class_pos.file, x->class_pos.line, x->class_pos.col,
+		     p->priority_class, (int)x->priority, p->ns, p->name, x->prefix);
+}
+
 static int admit_priority(struct yaml_dec *d, struct pod *p,
 			  const struct yaml_pod_extra *x)
 {
 	char msg[ERROR_MSG_MAX];
 	struct class_ref cls = *p->priority_class ? find_class(d, p->priority_class)
 						  : find_default_class(d);
+	if (*p->priority_class && !cls.found && x->has_priority) {
+		/* an exported pod whose class was not exported: admission set
+		 * spec.priority when the pod was created, so it stands */
+		warn_missing_class(d, p, x);
+		take_priority(p, x);
+		return 0;
+	}
 	if (*p->priority_class && !cls.found) {
 		snprintf(msg, sizeof msg, "no PriorityClass with name %s was found",
 			 p->priority_class);
@@ -114,12 +148,6 @@ static int admit_priority(struct yaml_dec *d, struct pod *p,
 	return 0;
 }
 
-/* Already admitted: the pod's own spec.priority / preemptionPolicy. */
-static void take_priority(struct pod *p, const struct yaml_pod_extra *x)
-{
-	p->priority = x->has_priority ? x->priority : 0;
-	p->preempt_never = x->preempt_never;
-}
 
 /* Does some toleration of p cover key:NoExecute the way
  * DefaultTolerationSeconds tests it (key equal or empty; effect NoExecute

@@ -264,7 +264,20 @@ static int load_parsed(struct yaml_dec *d, struct arena *tmp,
 	return rc;
 }
 
-static int load_file(struct yaml_dec *d, const char *path)
+/* Does some document of set look like a Kubernetes object (a map with a
+ * kind)?  A file met in a directory walk without one (a Helm Chart.yaml,
+ * values.yaml, a CI config) is not an input of kso's. */
+static bool has_objects(const struct ydoc_set *set)
+{
+	for (int i = 0; i < set->n_docs; i++)
+		if (set->docs[i] && set->docs[i]->kind == YNODE_MAP &&
+		    ynode_get(set->docs[i], "kind"))
+			return true;
+	return false;
+}
+
+/* walked: met in a directory walk (not named on the command line). */
+static int load_file(struct yaml_dec *d, const char *path, bool walked)
 {
 	struct arena tmp;
 	arena_init(&tmp);
@@ -273,6 +286,10 @@ static int load_file(struct yaml_dec *d, const char *path)
 	if (yaml_parse_file(path, &tmp, &set, d->err) < 0) {
 		arena_release(&tmp);
 		return -1;
+	}
+	if (walked && !has_objects(&set)) {
+		arena_release(&tmp);
+		return 0;
 	}
 	return load_parsed(d, &tmp, &set, path);
 }
@@ -334,11 +351,12 @@ static int load_dir(struct yaml_dec *d, const char *path, int depth)
 }
 
 /* A path named on the command line is loaded whatever its name; inside a
- * directory only manifest extensions are. */
+ * directory only manifest extensions are, and only files holding at least
+ * one object with a kind. */
 static int load_path(struct yaml_dec *d, const char *path, int depth, bool top)
 {
 	if (!strcmp(path, "-"))
-		return load_file(d, path);
+		return load_file(d, path, false);
 	struct stat st;
 	if (stat(path, &st) < 0)
 		return error_plain(d->err, "%s: cannot open: %s", path, strerror(errno));
@@ -346,7 +364,7 @@ static int load_path(struct yaml_dec *d, const char *path, int depth, bool top)
 		return load_dir(d, path, depth);
 	if (!top && (!S_ISREG(st.st_mode) || !has_manifest_ext(path)))
 		return 0;
-	return load_file(d, path);
+	return load_file(d, path, !top);
 }
 
 int yaml_load_paths(struct cluster *c, char *const *paths, int n,

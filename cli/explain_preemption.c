@@ -276,10 +276,13 @@ static void table_answer(FILE *f, const struct cluster *c, const char *who,
 		fprintf(f, "%s %s", i ? "," : "", buf);
 	}
 	const struct model_casualty *k = &p->chosen.casualty;
+	/* kube compares sum(priority + 2^31); a person reads the plain sum
+	 * (the JSON's priority_sum keeps kube's) */
+	long long plain = (long long)k->priority_sum -
+			  (long long)k->victims * 2147483648LL;
 	fprintf(f, "\n           casualty: %d PDB violation(s), highest "
-		   "priority %d, priority sum %lld, %d victim(s)\n",
-		k->pdb_violations, (int)k->highest_priority,
-		(long long)k->priority_sum, k->victims);
+		   "priority %d, priorities summing to %lld, %d victim(s)\n",
+		k->pdb_violations, (int)k->highest_priority, plain, k->victims);
 }
 
 /* The nodes kube may nominate, when the walk's offset matters. */
@@ -310,7 +313,8 @@ static void table_answers(FILE *f, const struct cluster *c,
 	if (k->node >= 0) {
 		table_answer(f, c, "kube:", k);
 		if (k->n_ties) {
-			fprintf(f, "           equal by every key of §3.5:");
+			fprintf(f, "           equal on every criterion kube "
+				   "compares candidates by:");
 			for (int i = 0; i < k->n_ties; i++)
 				fprintf(f, " %s", node_name(c, k->ties[i]));
 			fprintf(f, " (kube picks among them at random; kso the "
@@ -330,7 +334,8 @@ static void table_answers(FILE *f, const struct cluster *c,
 			   "pods makes the pod feasible\n");
 	if (differ(a))
 		fprintf(f, "  the answers differ: kube's greedy reprieve "
-			   "(reference §3.4) is not the least Casualty\n");
+			   "(evict every lower-priority pod, then give back "
+			   "what fits) is not the least Casualty\n");
 	else if (a->minimal_rc == 0)
 		fprintf(f, "  the answers agree\n");
 }

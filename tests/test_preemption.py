@@ -131,8 +131,9 @@ def test_explain_no_preemption():
 
 
 def test_explain_table_mentions_both():
-    # the values of the fixture's header: kube evicts s1 and s2 (sum
-    # 2*(10+2^31)), the least Casualty is big alone (10+2^31)
+    # the values of the fixture's header: kube evicts s1 and s2 (priorities
+    # 10 + 10), the least Casualty is big alone (10); the table shows the
+    # plain sums (kube's 2*(10+2^31) stays in the JSON)
     p = kso("explain", os.path.join(FIX, "differs.yaml"), "--pod",
             "default/p")
     lines = p.stdout.splitlines()
@@ -140,12 +141,13 @@ def test_explain_table_mentions_both():
     assert lines[at + 1:at + 6] == [
         "  kube:    node n1, evict default/s1, default/s2",
         "           casualty: 0 PDB violation(s), highest priority 10, "
-        "priority sum 4294967316, 2 victim(s)",
+        "priorities summing to 20, 2 victim(s)",
         "  minimal: node n1, evict default/big",
         "           casualty: 0 PDB violation(s), highest priority 10, "
-        "priority sum 2147483658, 1 victim(s)",
-        "  the answers differ: kube's greedy reprieve (reference §3.4) is "
-        "not the least Casualty"]
+        "priorities summing to 10, 1 victim(s)",
+        "  the answers differ: kube's greedy reprieve (evict every "
+        "lower-priority pod, then give back what fits) is not the least "
+        "Casualty"]
 
 
 # --------------------------------------------------------------- the loop

@@ -597,3 +597,17 @@ def test_directory_walk_skips_files_without_objects(tmp_path):
     proc = run("validate", tmp_path / "chart" / "Chart.yaml")
     assert proc.returncode == 1
     assert proc.stderr.endswith("Chart.yaml:1:1: kind is required (kind)\n")
+
+
+def test_volumes_kso_does_not_model_are_a_warning(tmp_path):
+    f = tmp_path / "db.yaml"
+    f.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: db, namespace: "
+                 "default}\nspec:\n  containers: [{name: c, image: x}]\n"
+                 "  volumes:\n  - name: cfg\n    configMap: {name: cfg}\n"
+                 "  - name: data\n    persistentVolumeClaim: {claimName: d}\n")
+    proc = run("validate", f)
+    assert proc.returncode == 0
+    assert proc.stderr == (
+        f"{f}:9:5: warning: pod default/db uses a PersistentVolumeClaim; kso "
+        "does not compute VolumeRestrictions, NodeVolumeLimits, VolumeBinding "
+        "or VolumeZone (spec.volumes[1])\n")

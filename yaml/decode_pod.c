@@ -88,6 +88,35 @@ static int decode_node_name(struct yaml_dec *d, const struct ynode *spec,
 	return 0;
 }
 
+/* spec.volumes: kso does not model the volume plugins yet (reference
+ * §2.12), so a pod whose placement they would constrain - a
+ * PersistentVolumeClaim, a generic ephemeral or a CSI inline volume - is
+ * answered without them; one warning says so. */
+static void warn_volumes(struct yaml_dec *d, const struct ynode *spec,
+			 const struct pod *p, const struct yaml_pod_extra *x)
+{
+	static const struct {
+		const char *key, *what;
+	} kinds[] = {
+		{"persistentVolumeClaim", "a PersistentVolumeClaim"},
+		{"ephemeral", "a generic ephemeral volume"},
+		{"csi", "a CSI inline volume"},
+	};
+	const struct ynode *v = yd_get(spec, "volumes");
+	for (int i = 0; v && v->kind == YNODE_SEQ && i < v->n; i++)
+		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+			if (!ynode_get(v->items[i], kinds[k].key))
+				continue;
+			cluster_warn(d->c, "%s:%d:%d: warning: pod %s/%s uses %s; kso "
+				     "does not compute VolumeRestrictions, "
+				     "NodeVolumeLimits, VolumeBinding or VolumeZone "
+				     "(%sspec.volumes[%d])", d->file, v->items[i]->line,
+				     v->items[i]->col, p->ns, p->name, kinds[k].what,
+				     x->prefix, i);
+			return;
+		}
+}
+
 static int decode_spec(struct yaml_dec *d, const struct ynode *spec,
 		       struct pod *p, struct yaml_pod_extra *x)
 {
@@ -117,6 +146,7 @@ static int decode_spec(struct yaml_dec *d, const struct ynode *spec,
 	    yd_bool(d, spec, "hostNetwork", &p->host_network) < 0 ||
 	    decode_node_name(d, spec, p) < 0 || decode_gates(d, spec, p) < 0)
 		return -1;
+	warn_volumes(d, spec, p, x);
 	yd_leave(d, mark);
 	return 0;
 }

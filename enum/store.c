@@ -5,6 +5,9 @@
 #include "store.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <sys/file.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -268,16 +271,41 @@ static int ensure_schema(struct enum_store *s, struct error *err)
 	return 0;
 }
 
+/* One writer per database: an exclusive flock on the file, held until
+ * the store is closed and released by the kernel when the process dies
+ * (so a killed run never leaves a stale lock).  flock locks are separate
+ * from the fcntl locks SQLite takes, so they do not disturb it.  Two
+ * `--resume` of one run would otherwise both write its states twice. */
+static int writer_lock(struct enum_store *s, struct error *err)
+{
+	s->lock_fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	if (s->lock_fd < 0)
+		return error_plain(err, "%s: cannot open: %s", s->path, strerror(errno));
+	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	int e = errno;
+	close(s->lock_fd);
+	s->lock_fd = -1;
+	if (e == EWOULDBLOCK)
+		return error_plain(err, "%s: another kso is writing this database "
+				   "(one writer at a time; wait for it or use another "
+				   "--db)", s->path);
+	return error_plain(err, "%s: cannot lock: %s", s->path, strerror(e));
+}
+
 int enum_store_open(struct enum_store *s, const char *path, struct error *err)
 {
 	assert(s && path && err);
 	memset(s, 0, sizeof *s);
 	s->path = path;
+	s->lock_fd = -1;
 	pthread_mutex_init(&s->mu, NULL);
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK)
 		return db_error(s, err, "cannot open");
 	sqlite3_busy_timeout(s->db, 10000);
+	if (writer_lock(s, err) < 0)
+		return -1;
 	/* the default page cache (2 MB) is kept: a 64 MB one saved the
 	 * spills of a group's pages to the WAL but cost more in page faults
 	 * (measured: +0.1 s sys on the default universe) */
@@ -308,7 +336,10 @@ void enum_store_close(struct enum_store *s)
 	if (s->db)
 		sqlite3_close(s->db);
 	pthread_mutex_destroy(&s->mu);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);   /* releases the writer's lock */
 	memset(s, 0, sizeof *s);
+	s->lock_fd = -1;
 }
 
 /* ------------------------------------------------------------ tallies */

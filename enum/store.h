@@ -44,6 +44,7 @@ struct enum_store {
 	bool in_tx;                   /* a group transaction is open */
 	int tx_items;                 /* work items in it */
 	double tx_start;              /* when it began (monotonic seconds) */
+	int lock_fd;                  /* holds the writer's flock, or -1 */
 };
 
 /* What describes a run (all strings borrowed). */

@@ -232,6 +232,27 @@ def test_universe_manifests_by_path(tmp_path):
     assert (run_row(db)["states"], run_row(db)["decisions"]) == (9, 5)
 
 
+def test_second_writer_refused(tmp_path):
+    # one writer per database: a second run (here a --resume of the same
+    # run) while the first is still writing is refused, and writes nothing
+    db = tmp_path / "l.db"
+    first = subprocess.Popen([KSO, "enum", DEFAULT, "--db", db, "--quiet",
+                              "--no-symmetry"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while not db.exists() and time.time() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.2)
+    second = enum(DEFAULT, "--db", db, "--quiet", "--no-symmetry", "--resume")
+    out, err = first.communicate(timeout=600)
+    assert first.returncode == 0, err
+    assert second.returncode == 1
+    assert second.stderr == (f"{db}: another kso is writing this database "
+                             "(one writer at a time; wait for it or use "
+                             "another --db)\n")
+    assert run_row(db, ("complete", "states"))["complete"] == 1
+
+
 def test_stored_choices_independent_of_jobs_and_shards(tmp_path):
     # the oracle's tie-break is seeded from each state, not from what a
     # worker happened to evaluate before it (issue 18 item 2)

@@ -75,7 +75,8 @@ static int usage(FILE *f)
 		   "[--no-admission]\n"
 		   "                    [--extension SelectorSpread] "
 		   "[-o table|json|yaml]\n"
-		   "                    [--impl CMD [--impl-timeout S] [--strict-message]]\n");
+		   "                    [--impl CMD [--impl-timeout S] [--strict-message]]\n"
+		   "                    [--check-invariants incremental|full]\n");
 	return 2;
 }
 
@@ -100,7 +101,11 @@ static int parse_option(struct args *a, char **argv, int argc, int *i)
 	}
 	const char *v = argv[++*i];
 	long long n;
-	if (!strcmp(opt, "--impl")) {
+	if (!strcmp(opt, "--check-invariants")) {
+		if (strcmp(v, "full") && strcmp(v, "incremental"))
+			goto bad;
+		a->opts.full_invariants = !strcmp(v, "full");
+	} else if (!strcmp(opt, "--impl")) {
 		a->impl = v;
 	} else if (!strcmp(opt, "--impl-timeout")) {
 		char *end;

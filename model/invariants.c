@@ -149,11 +149,29 @@ static void check_node_capacity(struct model_scheduler *m, int node,
 #define CAPACITY_STACK_RES 32
 #define CAPACITY_STACK_NODES 64
 
-/* Only nodes holding a pod this run bound can break capacity: one pass
+/*
+ * Only nodes holding a pod this run bound can break capacity: one pass
  * over the pods marks them, then they are checked in node order (the
- * first breach, in node order, is the one recorded). */
-static void check_capacity(struct model_scheduler *m)
+ * first breach, in node order, is the one recorded).
+ *
+ * Incrementally (before given, full_invariants off) only the nodes this
+ * step put a bound pod on are marked: a node breaks capacity only when a
+ * pod is added to it, the nodes the step did not touch were checked at
+ * the step that last changed them, and only the first breach is ever
+ * recorded - so the verdicts are the full check's, at linear cost.
+ */
+static bool step_added_to(const struct model_scheduler *m,
+			  const struct snapshot *before, int p)
 {
+	int32_t at = m->snap.pod_node[p];
+	return at >= 0 && (!before || before->pod_node[p] != at);
+}
+
+static void check_capacity(struct model_scheduler *m,
+			   const struct snapshot *before)
+{
+	if (m->opts.full_invariants)
+		before = NULL;
 	const struct cluster *c = m->cluster;
 	bool mark_stack[CAPACITY_STACK_NODES];
 	bool *mark = c->n_nodes <= CAPACITY_STACK_NODES ? mark_stack
@@ -162,7 +180,7 @@ static void check_capacity(struct model_scheduler *m)
 		memset(mark, 0, sizeof *mark * (size_t)c->n_nodes);
 	bool any = false;
 	for (int p = 0; p < c->n_pods; p++)
-		if (m->placed[p] && m->snap.pod_node[p] >= 0) {
+		if (m->placed[p] && step_added_to(m, before, p)) {
 			assert(m->snap.pod_node[p] < c->n_nodes);
 			mark[m->snap.pod_node[p]] = true;
 			any = true;
@@ -329,7 +347,7 @@ void model_invariants_check_step(struct model_scheduler *m,
 		check_bind(m, before, st);
 	if (st->action == MODEL_STEP_PREEMPT)
 		check_preemption(m, st);
-	check_capacity(m);
+	check_capacity(m, before);
 }
 
 bool model_invariants_check(struct model_scheduler *m,

@@ -35,6 +35,10 @@ struct model_sched_opts {
 				* instead of 0 */
 	uint64_t seed;
 	int max_steps;         /* 0: no limit */
+	bool full_invariants;  /* recheck the capacity of every node holding a
+				* pod the run bound after every step, not only
+				* of the nodes the step put a pod on (the same
+				* verdicts, quadratic; a debug check) */
 };
 
 enum model_step_action {

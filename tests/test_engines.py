@@ -154,3 +154,28 @@ def test_engines_compared_something():
         pytest.skip("run together with the tests above")
     assert COUNTS["pods"] > 50
     assert COUNTS["steps"] > 50
+
+
+@pytest.mark.parametrize("path", FILES, ids=rel)
+def test_incremental_invariants_equal_full(path):
+    # the capacity check after each step looks only at the nodes the step
+    # put a pod on; the full recheck of every node must give the same
+    # verdicts, byte for byte
+    for engine in ("oracle", "model"):
+        full = run("schedule", str(path), "-o", "json", "--engine", engine,
+                   "--check-invariants", "full")
+        inc = run("schedule", str(path), "-o", "json", "--engine", engine)
+        assert full == inc, "%s (%s): incremental invariants differ" % (
+            rel(path), engine)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_incremental_invariants_equal_full_random(tmp_path, seed):
+    gen = FIXTURES.parent / "scripts" / "gen_cluster.py"
+    f = tmp_path / "c.yaml"
+    subprocess.run(["/usr/bin/python3", str(gen), "--nodes", "40", "--bound",
+                    "120", "--pending", "80", "--zones", "3", "--seed",
+                    str(seed), "-o", str(f)], check=True)
+    full = run("schedule", str(f), "-o", "json", "--check-invariants", "full")
+    inc = run("schedule", str(f), "-o", "json")
+    assert full[0] == 0 and full == inc

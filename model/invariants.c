@@ -82,6 +82,8 @@ void model_invariants_release(struct model_invariants *inv)
 	free(inv->hashes);
 	inv->hashes = NULL;
 	inv->n_states = inv->cap_states = 0;
+	free(inv->last);
+	inv->last = NULL;
 }
 
 /* ------------------------------------------------------------ capacity */
@@ -276,22 +278,50 @@ static void check_preemption(struct model_scheduler *m,
 
 /* ---------------------------------------------------------- termination */
 
-/* FNV-1a over the bytes of the state, with two different offset bases. */
-static uint64_t state_hash(const struct model_scheduler *m, uint64_t h)
+/* A pod's part of the fingerprint: its words mixed (splitmix64's
+ * finalizer) under one of two keys. */
+static uint64_t pod_mix(int p, const uint32_t *w, uint64_t key)
+{
+	uint64_t z = key ^ ((uint64_t)(uint32_t)p << 32) ^ w[0];
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z ^= (uint64_t)w[1] << 17 ^ (uint64_t)w[2] << 41;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static const uint64_t hash_keys[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+
+/*
+ * The state's fingerprint: two sums over the pods of their mixed (node,
+ * nomination, waiting) - a sum, so that a step that changes a few pods
+ * updates it in time proportional to a compare of the arrays, not a
+ * rehash of every pod.
+ */
+static void state_fingerprint(struct model_scheduler *m, uint64_t out[2])
 {
 	const struct cluster *c = m->cluster;
-	const uint64_t prime = 0x100000001b3ull;
-	for (int p = 0; p < c->n_pods; p++) {
-		uint32_t words[3] = {(uint32_t)m->snap.pod_node[p],
-				     (uint32_t)m->snap.nominated[p],
-				     (uint32_t)m->waiting[p]};
-		const unsigned char *b = (const unsigned char *)words;
-		for (size_t i = 0; i < sizeof words; i++) {
-			h ^= b[i];
-			h *= prime;
-		}
+	struct model_invariants *v = &m->inv;
+	bool first = !v->last;
+	if (first) {
+		v->last = xcalloc(3 * (size_t)c->n_pods + 1, sizeof *v->last);
+		v->sum[0] = v->sum[1] = 0;
 	}
-	return h;
+	for (int p = 0; p < c->n_pods; p++) {
+		uint32_t w[3] = {(uint32_t)m->snap.pod_node[p],
+				 (uint32_t)m->snap.nominated[p],
+				 (uint32_t)m->waiting[p]};
+		uint32_t *old = &v->last[3 * (size_t)p];
+		if (!first && old[0] == w[0] && old[1] == w[1] && old[2] == w[2])
+			continue;
+		for (int k = 0; k < 2; k++) {
+			if (!first)
+				v->sum[k] -= pod_mix(p, old, hash_keys[k]);
+			v->sum[k] += pod_mix(p, w, hash_keys[k]);
+		}
+		memcpy(old, w, sizeof w);
+	}
+	out[0] = v->sum[0];
+	out[1] = v->sum[1];
 }
 
 /* Open-addressing set of fingerprints (pairs in hashes[2i], [2i+1]; the
@@ -328,9 +358,9 @@ static bool seen_before(struct model_invariants *v, uint64_t a, uint64_t b)
 
 static bool check_termination(struct model_scheduler *m)
 {
-	uint64_t a = state_hash(m, 0xcbf29ce484222325ull);
-	uint64_t b = state_hash(m, 0x84222325cbf29ce4ull);
-	if (!seen_before(&m->inv, a, b))
+	uint64_t fp[2];
+	state_fingerprint(m, fp);
+	if (!seen_before(&m->inv, fp[0], fp[1]))
 		return true;
 	breach(m, MODEL_INV_TERMINATION, "the state after step %d repeats an "
 	       "earlier one: pods keep preempting each other; stopped",

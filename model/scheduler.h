@@ -83,6 +83,10 @@ struct model_invariants {
 	/* states seen, for the termination check */
 	uint64_t *hashes;            /* fingerprint set, 2 words a slot */
 	int n_states, cap_states;
+	/* the fingerprint kept up to date: each pod's (node, nomination,
+	 * waiting) as last hashed, and the two sums of their mixes */
+	uint32_t *last;              /* [3 * n_pods], NULL before the first */
+	uint64_t sum[2];
 };
 
 /* model_invariant_name: "capacity", "bind-feasible", ... */

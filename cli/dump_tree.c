@@ -503,11 +503,24 @@ static struct dval *dump_node(struct arena *a, const struct cluster *c,
 	return m;
 }
 
-static void pod_meta(struct arena *a, struct dval *meta, const struct pod *p)
+const char *dump_pod_uid(const struct pod *p, char *buf, size_t len)
+{
+	if (p->uid && *p->uid)
+		return p->uid;
+	snprintf(buf, len, "kso-%s-%s", p->ns, p->name);
+	return buf;
+}
+
+static void pod_meta(struct arena *a, struct dval *meta, const struct pod *p,
+		     bool synth_uid)
 {
 	put_str(a, meta, "name", p->name);
 	put_str(a, meta, "namespace", p->ns);
-	put_opt(a, meta, "uid", p->uid);
+	char uid[600];
+	if (synth_uid)
+		put_str(a, meta, "uid", arena_strdup(a, dump_pod_uid(p, uid, sizeof uid)));
+	else
+		put_opt(a, meta, "uid", p->uid);
 	put_labels(a, meta, "labels", &p->labels);
 	if (p->n_owners) {
 		struct dval *os = put_seq(a, meta, "ownerReferences");
@@ -583,7 +596,7 @@ static struct dval *dump_pod(struct arena *a, const struct cluster *c,
 	pod_placement(c, o, i, &node, &nominated);
 	struct dval *meta;
 	struct dval *m = manifest(a, "v1", "Pod", &meta);
-	pod_meta(a, meta, p);
+	pod_meta(a, meta, p, o->synth_uids);
 	pod_spec(a, c, put_map(a, m, "spec"), p, node);
 	if (*p->phase || *nominated || p->start_time.has || p->preemption_target) {
 		struct dval *st = put_map(a, m, "status");

@@ -36,7 +36,13 @@ struct dump_opts {
 	const struct snapshot *placement;  /* NULL: the manifests' placement */
 	bool implicit_namespaces;          /* include implicit namespaces */
 	bool mark_implicit;                /* add "implicit": true to them */
+	bool synth_uids;                   /* a pod without metadata.uid gets
+					    * dump_pod_uid's stand-in */
 };
+
+/* dump_pod_uid: p's metadata.uid, or for a pod without one the stable
+ * stand-in "kso-<namespace>-<name>" (written into buf). */
+const char *dump_pod_uid(const struct pod *p, char *buf, size_t len);
 
 /* dump_tree_kinds: the six groups in output order, each a list of
  * manifests: "nodes", "pods", "namespaces", "priorityClasses",

@@ -356,17 +356,13 @@ static void write_config(struct json_out *j, const struct sched_config *cfg)
 	json_end_object(j);
 }
 
-int impl_start(struct impl *im, const char *cmd, struct cluster *c,
+int impl_start(struct impl *im, const char *cmd, const struct cluster *c,
 	       double timeout_s, struct error *err)
 {
 	assert(im && cmd && c && err);
 	memset(im, 0, sizeof *im);
 	im->fd = -1;
 	im->timeout_ms = timeout_s > 0 ? (int)(timeout_s * 1000) : 10000;
-	for (int p = 0; p < c->n_pods; p++)
-		if (!c->pods[p].uid || !*c->pods[p].uid)
-			c->pods[p].uid = arena_sprintf(&c->arena, "kso-%s-%s",
-						       c->pods[p].ns, c->pods[p].name);
 	if (spawn(im, cmd, err) < 0)
 		return -1;
 	struct request q;
@@ -410,8 +406,9 @@ static int node_named(const struct cluster *c, const char *name)
 
 static int pod_with_uid(const struct cluster *c, const char *uid)
 {
+	char buf[600];
 	for (int p = 0; uid && p < c->n_pods; p++)
-		if (!strcmp(c->pods[p].uid, uid))
+		if (!strcmp(dump_pod_uid(&c->pods[p], buf, sizeof buf), uid))
 			return p;
 	return -1;
 }
@@ -502,7 +499,7 @@ int impl_schedule(struct impl *im, const struct cluster *c,
 	struct request q;
 	request_begin(&q, "schedule", id);
 	json_key(&q.j, "cluster");
-	struct dump_opts o = {s, false, false};
+	struct dump_opts o = {s, false, false, true};
 	cli_json_value(&q.j, dump_tree_list(&a, c, &o));
 	json_key(&q.j, "pod");
 	json_begin_object(&q.j);
@@ -510,8 +507,9 @@ int impl_schedule(struct impl *im, const struct cluster *c,
 	json_string(&q.j, c->pods[pod].ns);
 	json_key(&q.j, "name");
 	json_string(&q.j, c->pods[pod].name);
+	char uid[600];
 	json_key(&q.j, "uid");
-	json_string(&q.j, c->pods[pod].uid);
+	json_string(&q.j, dump_pod_uid(&c->pods[pod], uid, sizeof uid));
 	json_end_object(&q.j);
 	request_end(&q);
 	char what[300];

@@ -65,10 +65,10 @@ void impl_answer_release(struct impl_answer *a);
 
 /* impl_start: runs cmd with /bin/sh -c, sends init for c's configuration
  * (config_path: the --config file, NULL for the default profile) and
- * waits for init_ok.  Every pod of c without metadata.uid is given a
- * stable one ("kso-<namespace>-<name>") so the protocol can name it.
+ * waits for init_ok.  A pod without metadata.uid is named in requests by
+ * a stable stand-in, "kso-<namespace>-<name>" (dump_pod_uid).
  * Returns 0, or -1 with err set (the process is stopped). */
-int impl_start(struct impl *im, const char *cmd, struct cluster *c,
+int impl_start(struct impl *im, const char *cmd, const struct cluster *c,
 	       double timeout_s, struct error *err);
 
 /* impl_schedule: asks for pod's decision in placement s of c.  Returns 0

@@ -21,6 +21,7 @@
 #include "../enum/export.h"
 #include "../enum/run.h"
 #include "commands.h"
+#include "enum_impl.h"
 
 #define DEFAULT_UNIVERSE "fixtures/universes/default.yaml"
 
@@ -38,7 +39,8 @@ static void enum_usage(FILE *f)
 		"usage: kso enum [UNIVERSE] [--db FILE] [--mode placements|reachable]\n"
 		"                [--jobs N] [--shard I/N] [--store findings|all] [--quiet]\n"
 		"                [--force] [--limit N] [--resume] [--export DIR]\n"
-		"                [--no-symmetry] [--all-pending]\n\n"
+		"                [--no-symmetry] [--all-pending]\n"
+		"                [--impl CMD [--impl-timeout S]]\n\n"
 		"Enumerates every scenario of UNIVERSE (default %s) and every\n"
 		"placement (or every reachable state) of each, cross-checking the oracle\n"
 		"against the model, the model's invariants and kube's preemption against\n"
@@ -50,6 +52,8 @@ static void enum_usage(FILE *f)
 struct args {
 	struct enum_opts o;
 	const char *export_dir;
+	struct cli_enum_impl impl;     /* --impl (cmd NULL: none) */
+	struct enum_judge judge;
 };
 
 static int bad_usage(const char *fmt, const char *what)
@@ -102,6 +106,14 @@ static int parse_opt(int argc, char **argv, int *i, struct args *a)
 		return bad_usage("%s needs a value", opt);
 	else if (!strcmp(opt, "--db"))
 		o->db = v;
+	else if (!strcmp(opt, "--impl"))
+		a->impl.cmd = v;
+	else if (!strcmp(opt, "--impl-timeout")) {
+		char *end;
+		a->impl.timeout = strtod(v, &end);
+		if (end == v || *end || a->impl.timeout <= 0)
+			return bad_usage("--impl-timeout takes seconds, not '%s'", v);
+	}
 	else if (!strcmp(opt, "--export"))
 		a->export_dir = v;
 	else if (!strcmp(opt, "--mode")) {
@@ -154,6 +166,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	if (!o->universe)
 		o->universe = DEFAULT_UNIVERSE;
+	if (a->impl.cmd) {
+		cli_enum_impl_judge(&a->impl, &a->judge);
+		o->judge = &a->judge;
+	}
 	return -1;
 }
 
@@ -182,8 +198,10 @@ static void print_summary(const struct enum_summary *s, const struct enum_opts *
 			       w->inv[i], c->inv[i]);
 	printf("findings:\n");
 	for (int i = 0; i < ENUM_FIND_COUNT; i++)
-		printf("  %-20s %" PRIu64 " (%" PRIu64 ")\n", enum_finding_name(i),
-		       w->findings[i], c->findings[i]);
+		if (i != ENUM_FIND_IMPL || o->judge)
+			printf("  %-20s %" PRIu64 " (%" PRIu64 ")\n",
+			       enum_finding_name(i), enum_tally_finding(w, i),
+			       enum_tally_finding(c, i));
 	printf("preemptions:   %" PRIu64 " (%" PRIu64 "), oracle preemption not checked "
 	       "in %" PRIu64 "\n", w->preemptions, c->preemptions, w->preempt_unchecked);
 	printf("time:          %.2f s, %.0f states/s covered, %.0f classes/s evaluated\n",
@@ -248,5 +266,6 @@ int cmd_enum(int argc, char **argv)
 		return 130;
 	if (a.export_dir && export_findings(&a, &s))
 		return 1;
-	return s.t[0].disagree || s.t[0].violations ? 1 : 0;
+	return s.t[0].disagree || s.t[0].violations ||
+	       (a.o.judge && s.t[0].impl_findings) ? 1 : 0;
 }

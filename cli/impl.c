@@ -185,11 +185,19 @@ static int read_line(struct impl *im, char **line)
 	}
 }
 
-/* What happened to a child that stopped answering. */
+/* What happened to a child that stopped answering (its output closed:
+ * it is exiting; a moment is given for that to finish). */
 static void exit_text(struct impl *im, char *buf, size_t len)
 {
-	int status;
-	pid_t r = im->pid > 0 ? waitpid(im->pid, &status, WNOHANG) : 0;
+	int status = 0;
+	pid_t r = 0;
+	for (int64_t until = now_ms() + 1000; im->pid > 0;) {
+		r = waitpid(im->pid, &status, WNOHANG);
+		if (r != 0 || now_ms() >= until)
+			break;
+		struct timespec pause = {0, 5 * 1000000};
+		nanosleep(&pause, NULL);
+	}
 	if (r == im->pid && WIFEXITED(status))
 		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
 	else if (r == im->pid && WIFSIGNALED(status))

@@ -39,6 +39,7 @@ static const char *const finding_names[ENUM_FIND_COUNT] = {
 	[ENUM_FIND_PREEMPT_WORSE] = "preemption-worse",
 	[ENUM_FIND_BREAKS_EARLIER] = "breaks-earlier",
 	[ENUM_FIND_WORSE_FINAL] = "worse-final",
+	[ENUM_FIND_IMPL] = "impl",
 };
 
 const char *enum_finding_name(enum enum_finding f)
@@ -841,29 +842,18 @@ static uint64_t state_seed(const struct enum_ctx *x, int pod)
 	return h;
 }
 
-void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
+/* --impl: the implementation's answer for this decision, judged; a wrong
+ * one (or a failure) is an "impl" finding "VERDICT: detail". */
+static void check_impl(struct enum_ctx *x, int pod, struct enum_outcome *out)
 {
-	assert(x && out && pod >= 0 && pod < x->c->n_pods);
-	const struct cluster *c = x->c;
-	const struct sched_profile *prof = x->prof[pod];
-	assert(prof);
-	out->pod = pod;
-	model_schedule_cycle(prof, &x->snap, pod, &x->mr);
-	enum_ctx_sync_oracle(x);
-	x->oracle.all_nodes = true;
-	x->oracle.seed = state_seed(x, pod);
-	out->oracle_choice = oracle_schedule_cycle(&x->oracle, pod, &x->orr);
-	compare(c, &x->mr, &x->orr, out->oracle_choice, out);
-	out->bind_node = enum_bind_node(c, &x->mr);
-	if (out->bind_node >= 0) {
-		if (x->step_invariants)
-			check_bind(x, pod, out->bind_node, out);
-		check_breaks_earlier(x, pod, out);
+	char verdict[64], detail[ENUM_DETAIL_LEN - 80];
+	x->judge->ask(x->judge_self, x, pod, verdict, sizeof verdict, detail,
+		      sizeof detail);
+	if (!strcmp(verdict, "ok"))
 		return;
-	}
-	if (x->mr.code == MODEL_UNSCHEDULABLE &&
-	    prof->postfilter[PLUGIN_DEFAULT_PREEMPTION])
-		check_preemption(x, prof, pod, out);
+	out->find[ENUM_FIND_IMPL] = true;
+	snprintf(out->find_detail[ENUM_FIND_IMPL], ENUM_DETAIL_LEN, "%s: %s",
+		 verdict, detail);
 }
 
 void enum_tally_add(struct enum_tally *dst, const struct enum_tally *src)
@@ -898,11 +888,38 @@ void enum_tally_outcome(const struct enum_outcome *o, uint64_t w,
 		}
 		for (int i = 0; findings && i < ENUM_FIND_COUNT; i++)
 			if (o->find[i])
-				t[k].findings[i] += ws[k];
+				*(i == ENUM_FIND_IMPL ? &t[k].impl_findings
+				  : &t[k].findings[i]) += ws[k];
 		if (o->preempted) {
 			t[k].preemptions += ws[k];
 			if (!o->oracle_preempt_checked)
 				t[k].preempt_unchecked += ws[k];
 		}
 	}
+}
+
+void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
+{
+	assert(x && out && pod >= 0 && pod < x->c->n_pods);
+	const struct cluster *c = x->c;
+	const struct sched_profile *prof = x->prof[pod];
+	assert(prof);
+	out->pod = pod;
+	model_schedule_cycle(prof, &x->snap, pod, &x->mr);
+	enum_ctx_sync_oracle(x);
+	x->oracle.all_nodes = true;
+	x->oracle.seed = state_seed(x, pod);
+	out->oracle_choice = oracle_schedule_cycle(&x->oracle, pod, &x->orr);
+	compare(c, &x->mr, &x->orr, out->oracle_choice, out);
+	out->bind_node = enum_bind_node(c, &x->mr);
+	if (out->bind_node >= 0) {
+		if (x->step_invariants)
+			check_bind(x, pod, out->bind_node, out);
+		check_breaks_earlier(x, pod, out);
+	} else if (x->mr.code == MODEL_UNSCHEDULABLE &&
+		   prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
+		check_preemption(x, prof, pod, out);
+	}
+	if (x->judge && x->judge_self)
+		check_impl(x, pod, out);
 }

@@ -251,7 +251,26 @@ enum enum_finding {
 				    * topology spread or pod affinity */
 	ENUM_FIND_WORSE_FINAL,     /* reachable: a final state with more pods
 				    * pending than another final state */
+	ENUM_FIND_IMPL,            /* --impl: the implementation under test
+				    * answered what kube could not (or
+				    * failed: "impl-error") */
 	ENUM_FIND_COUNT
+};
+
+struct enum_ctx;
+
+/* A scheduler under test the enumerator asks about every decision it
+ * checks (kso enum --impl; the adapter lives in cli/).  open makes one
+ * per worker thread (arg: the caller's); ask returns 1 with verdict ("ok",
+ * "not-viable", ...) and detail filled, or 0 when the implementation
+ * failed on this state (verdict "impl-error", detail why; the next ask
+ * starts it again); close stops it. */
+struct enum_judge {
+	void *(*open)(void *arg);
+	int (*ask)(void *self, const struct enum_ctx *x, int pod, char *verdict,
+		   size_t verdict_len, char *detail, size_t detail_len);
+	void (*close)(void *self);
+	void *arg;
 };
 
 /* enum_finding_name: "preemption-worse", "breaks-earlier", "worse-final". */
@@ -316,6 +335,9 @@ struct enum_ctx {
 	/* model_pdb_spends(c) (preemption.h), a function of the cluster,
 	 * lent to every preemption of the context */
 	bool *pdb_spends;
+	/* --impl: the worker's implementation under test (NULL: none) */
+	const struct enum_judge *judge;
+	void *judge_self;
 };
 
 /* enum_ctx_init: for scenario sc (borrowed); pair with enum_ctx_release. */
@@ -353,10 +375,20 @@ struct enum_tally {
 	uint64_t agree, disagree;
 	uint64_t violations;          /* states with a broken invariant */
 	uint64_t inv[MODEL_INV_COUNT];
-	uint64_t findings[ENUM_FIND_COUNT];
+	/* every kind but ENUM_FIND_IMPL, whose count is impl_findings (kept
+	 * last, so that work items stored before it read back unchanged:
+	 * store.c writes it after both tallies) */
+	uint64_t findings[ENUM_FIND_IMPL];
 	uint64_t preemptions, preempt_unchecked;
 	uint64_t finals;              /* reachable: quiescent states */
+	uint64_t impl_findings;       /* --impl: ENUM_FIND_IMPL */
 };
+
+/* enum_tally_finding: the count of finding kind f in t. */
+static inline uint64_t enum_tally_finding(const struct enum_tally *t, int f)
+{
+	return f == ENUM_FIND_IMPL ? t->impl_findings : t->findings[f];
+}
 
 void enum_tally_add(struct enum_tally *dst, const struct enum_tally *src);
 

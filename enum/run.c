@@ -162,6 +162,7 @@ struct wstate {
 	uint64_t scenario;
 	struct enum_scenario sc;
 	struct enum_ctx x;
+	void *judge_self;          /* this worker's implementation (--impl) */
 };
 
 static void unload(struct wstate *w)
@@ -185,6 +186,8 @@ static int load(struct shared *sh, struct wstate *w, uint64_t scenario,
 		return -1;
 	}
 	enum_ctx_init(&w->x, &w->sc);
+	w->x.judge = sh->plan->o->judge;
+	w->x.judge_self = w->judge_self;
 	w->loaded = true;
 	w->scenario = scenario;
 	return 0;
@@ -252,6 +255,9 @@ static void *worker(void *arg)
 	struct shared *sh = arg;
 	struct wstate w;
 	memset(&w, 0, sizeof w);
+	const struct enum_judge *judge = sh->plan->o->judge;
+	if (judge)
+		w.judge_self = judge->open(judge->arg);
 	struct batch b = {0};
 	uint64_t k;
 	while (take_item(sh, &k)) {
@@ -266,6 +272,8 @@ static void *worker(void *arg)
 	batch_drop(&b);
 	free(b.recs);
 	unload(&w);
+	if (judge)
+		judge->close(w.judge_self);
 	atomic_fetch_sub(&sh->workers, 1);
 	return NULL;
 }

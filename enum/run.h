@@ -31,6 +31,7 @@ struct enum_opts {
 	bool all_pending;
 	uint64_t limit;            /* estimated states refused above it */
 	uint64_t chunk;            /* placement states per work item */
+	const struct enum_judge *judge;   /* --impl, NULL: none (enum.h) */
 };
 
 struct enum_summary {

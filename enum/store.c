@@ -5,6 +5,7 @@
 #include "store.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <errno.h>
 #include <sys/file.h>
 #include <fcntl.h>
@@ -360,26 +361,32 @@ static void put_u64(struct enum_buf *b, bool first, uint64_t v)
 	enum_buf_add(b, digits + n, sizeof digits - n);
 }
 
+/* The fields of a tally before impl_findings: the text's layout since
+ * the first version (impl_findings follows both tallies). */
+#define TALLY_BASE_FIELDS (offsetof(struct enum_tally, impl_findings) / sizeof(uint64_t))
+
 void enum_store_tally_text(const struct enum_tally t[2], struct enum_buf *b)
 {
 	for (int k = 0; k < 2; k++) {
 		const uint64_t *v = (const uint64_t *)&t[k];
-		for (size_t i = 0; i < sizeof t[k] / sizeof(uint64_t); i++)
+		for (size_t i = 0; i < TALLY_BASE_FIELDS; i++)
 			put_u64(b, k == 0 && i == 0, v[i]);
 	}
+	for (int k = 0; k < 2; k++)
+		put_u64(b, false, t[k].impl_findings);
 }
 
 void enum_store_tally_parse(const char *text, struct enum_tally t[2])
 {
 	memset(t, 0, 2 * sizeof *t);
 	const char *s = text;
-	for (int k = 0; k < 2; k++) {
-		uint64_t *v = (uint64_t *)&t[k];
-		for (size_t i = 0; i < sizeof t[k] / sizeof(uint64_t); i++) {
+	for (int k = 0; k < 4; k++) {
+		uint64_t *v = k < 2 ? (uint64_t *)&t[k] : &t[k - 2].impl_findings;
+		for (size_t i = 0; i < (k < 2 ? TALLY_BASE_FIELDS : 1); i++) {
 			char *end;
 			v[i] = strtoull(s, &end, 10);
 			if (end == s)
-				return;
+				return;   /* older text: no impl counts */
 			s = end;
 		}
 	}
@@ -389,7 +396,7 @@ static uint64_t sum_findings(const struct enum_tally *t)
 {
 	uint64_t n = 0;
 	for (int i = 0; i < ENUM_FIND_COUNT; i++)
-		n += t->findings[i];
+		n += enum_tally_finding(t, i);
 	return n;
 }
 

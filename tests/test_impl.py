@@ -135,3 +135,49 @@ def test_schedule_judges_every_step():
              if s["impl"]["verdict"] != "ok"]
     assert wrong == [s["step"] for s in doc["steps"]
                      if s["action"] == "preempt"]
+
+
+def enum_impl(tmp_path, universe, name, *extra):
+    db = tmp_path / "e.db"
+    p = kso("enum", universe, "--db", db, "--quiet", "--no-symmetry",
+            "--impl", impl(name), *extra, timeout=600)
+    import sqlite3
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT details FROM findings WHERE kind = 'impl'"
+                       ).fetchall()
+    con.close()
+    return p, [r[0] for r in rows]
+
+
+TWO = os.path.join(ROOT, "fixtures", "universes", "two-by-two.yaml")
+
+
+def test_enum_judges_a_correct_implementation(tmp_path):
+    # two-by-two: 5 decisions (test_enum), each answered as kso answers
+    p, rows = enum_impl(tmp_path, TWO, "self")
+    assert p.returncode == 0, p.stderr
+    assert "  impl                 0 (0)\n" in p.stdout
+    assert rows == []
+
+
+def test_enum_names_a_wrong_implementation(tmp_path):
+    # fixtures/impl/cluster.yaml as a universe: old and p over a, b, c.
+    # With old on b and p pending, kso's viable set is {b} and c holds
+    # the fewest pods (none): the emptiest-node bug binds c, not-viable.
+    u = tmp_path / "u.yaml"
+    u.write_text("kind: Universe\nname: impl\nmanifests: [%s]\n" % CLUSTER)
+    p, rows = enum_impl(tmp_path, u, "emptiest")
+    assert p.returncode == 1
+    assert any(r.startswith("not-viable: c is feasible but scores 432, the "
+                            "viable nodes (b) 492") for r in rows), rows
+
+
+def test_enum_survives_a_crashing_implementation(tmp_path):
+    # every request finds the implementation dead: each decision is an
+    # impl-error finding, the run still completes
+    p, rows = enum_impl(tmp_path, TWO, "crash")
+    assert p.returncode == 1
+    assert "run 1: complete" in p.stdout
+    assert len(rows) == 5
+    assert all(r.startswith("impl-error: implementation crash 1: exited with "
+                            "status 3 before answering request 1") for r in rows)

@@ -17,18 +17,28 @@ static void tally_text_by_hand(void)
 {
 	/* states 0, decisions 7, agree 10, disagree 18446744073709551615
 	 * (2^64 - 1), everything else 0: the text is the 32 numbers of the
-	 * two tallies (16 fields each) separated by single spaces */
+	 * two tallies' first 16 fields, then the two impl_findings (here 0
+	 * and 5), separated by single spaces - the first 32 are the layout
+	 * stored before impl findings existed */
 	struct enum_tally t[2];
 	memset(t, 0, sizeof t);
 	t[0].decisions = 7;
 	t[0].agree = 10;
 	t[0].disagree = UINT64_MAX;
 	t[1].finals = 100200300;
+	t[1].impl_findings = 5;
 	struct enum_buf b;
 	enum_buf_init(&b);
 	enum_store_tally_text(t, &b);
 	CHECK_STR(b.s, "0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 "
-		  "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300");
+		  "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300 0 5");
+	/* text stored before impl findings reads back with 0 for them */
+	struct enum_tally back[2];
+	enum_store_tally_parse("0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 "
+			       "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300", back);
+	CHECK_EQ(back[1].finals, 100200300);
+	CHECK_EQ(back[0].decisions, 7);
+	CHECK_EQ(back[1].impl_findings, 0);
 	enum_buf_release(&b);
 }
 
@@ -48,15 +58,24 @@ static void tally_text_as_printf(void)
 	int bad_text = 0, bad_parse = 0;
 	for (int round = 0; round < 500; round++) {
 		struct enum_tally t[2], back[2];
-		uint64_t *v = (uint64_t *)t;
-		size_t n = 2 * (sizeof t[0] / sizeof(uint64_t));
+		/* the text's order: each tally's fields but the last, then
+		 * each tally's last (impl_findings) */
+		size_t per = sizeof t[0] / sizeof(uint64_t);
+		uint64_t *order[2 * 32];
+		size_t n = 0;
+		for (int s = 0; s < 2; s++)
+			for (size_t i = 0; i + 1 < per; i++)
+				order[n++] = (uint64_t *)&t[s] + i;
+		for (int s = 0; s < 2; s++)
+			order[n++] = &t[s].impl_findings;
 		char want[1024];
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++) {
 			int bits = (int)(rnd(&seed) % 65);
-			v[i] = bits == 64 ? rnd(&seed) : rnd(&seed) & ((UINT64_C(1) << bits) - 1);
+			*order[i] = bits == 64 ? rnd(&seed)
+				    : rnd(&seed) & ((UINT64_C(1) << bits) - 1);
 			k += (size_t)snprintf(want + k, sizeof want - k, "%s%" PRIu64,
-					      i ? " " : "", v[i]);
+					      i ? " " : "", *order[i]);
 		}
 		struct enum_buf b;
 		enum_buf_init(&b);

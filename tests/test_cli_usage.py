@@ -26,6 +26,7 @@ def kso(*args):
     (["explain"], "usage: kso explain PATH..."),
     (["schedule"], "usage: kso schedule PATH..."),
     (["check"], "usage: kso check LOG..."),
+    (["serve"], "usage: kso serve [--config FILE]"),
 ])
 def test_help(cmd, first):
     p = kso(*cmd, "--help")

@@ -181,3 +181,38 @@ def test_enum_survives_a_crashing_implementation(tmp_path):
     assert len(rows) == 5
     assert all(r.startswith("impl-error: implementation crash 1: exited with "
                             "status 3 before answering request 1") for r in rows)
+
+
+def test_kso_serve_is_judged_correct(tmp_path):
+    # kso's own decisions through the protocol: every verdict ok, in
+    # explain (bind and preemption), schedule and enum (both modes)
+    serve = "%s serve" % KSO
+    for fixture in (CLUSTER, REPRIEVE):
+        p = kso("explain", fixture, "--pod", "default/p", "--impl", serve,
+                "-o", "json")
+        assert p.returncode == 0, p.stderr
+        assert json.loads(p.stdout)["impl"]["verdict"] == "ok"
+    p = kso("schedule", LOOP, "--impl", serve, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["impl"]["verdicts"] == {"ok": 13}
+    reach = os.path.join(ROOT, "fixtures", "universes",
+                         "reach-tied-preemption.yaml")
+    for args in ([TWO], [reach, "--mode", "reachable"]):
+        db = tmp_path / ("e%d.db" % len(args))
+        p = kso("enum", *args, "--db", db, "--quiet", "--no-symmetry",
+                "--impl", serve, timeout=600)
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert "  impl                 0 (0)\n" in p.stdout
+
+
+def test_kso_serve_answers_the_protocol():
+    req = {"type": "schedule", "msg_id": 7, "pod": {"namespace": "default",
+                                                    "name": "nope"},
+           "cluster": {"apiVersion": "v1", "kind": "List", "items": []}}
+    p = subprocess.run([KSO, "serve"], input='{"type":"init","msg_id":0}\n' +
+                       json.dumps(req) + "\n", capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0
+    init, ans = [json.loads(x) for x in p.stdout.splitlines()]
+    assert (init["type"], init["in_reply_to"]) == ("init_ok", 0)
+    assert (ans["type"], ans["in_reply_to"], ans["code"]) == ("error", 7, 12)

@@ -1,0 +1,237 @@
+/*
+ * cmd_serve.c - `kso serve [--config FILE] [--engine oracle|model]`: kso
+ * itself as a kso-impl/1 implementation (README "Judging another
+ * scheduler"), answering on stdin/stdout what kube-scheduler v1.30 does.
+ * A reference to test an adapter against, and the implementation that
+ * must give no finding when kso judges it (`kso enum --impl 'kso serve'`).
+ *
+ * Each schedule request's cluster is loaded as already admitted (the
+ * objects come as kso sent them); the configuration is the one given
+ * here (the request's init configuration is not read back).  The answer:
+ * a binding to the first viable node by name (a tie among viable nodes is
+ * kube's random pick), else kube's preemption (offset 0), else
+ * unschedulable with kube's event message.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "dump_tree.h"
+#include "explain.h"
+#include "inputs.h"
+#include "json.h"
+#include "../core/xalloc.h"
+#include "../model/preemption.h"
+#include "../yaml/load.h"
+#include "../yaml/tree.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: kso serve [--config FILE] [--extension SelectorSpread] "
+		   "[--engine oracle|model]\n\n"
+		   "Answers kso-impl/1 requests on stdin/stdout with kso's own "
+		   "decisions.\n");
+	return f == stdout ? 0 : 2;
+}
+
+static const char *str_at(const struct ynode *m, const char *key)
+{
+	const struct ynode *v = ynode_get(m, key);
+	return v && v->kind == YNODE_SCALAR ? v->str : NULL;
+}
+
+/* The payload of one schedule request, written after "type". */
+static void decide(struct json_out *j, const struct cli_load_opts *load,
+		   const struct cli_engine *engine, const struct ynode *req)
+{
+	const struct ynode *cluster = ynode_get(req, "cluster");
+	const struct ynode *pod = ynode_get(req, "pod");
+	struct cluster c;
+	struct error err;
+	cluster_init(&c);
+	error_init(&err);
+	c.no_admission = true;
+	c.ext_selector_spread = load->selector_spread;
+	const char *file = "request";
+	int rc = load->config ? yaml_load_config(&c, load->config, &err) : 0;
+	if (rc == 0 && cluster)
+		rc = yaml_load_trees(&c, &cluster, &file, 1, &err);
+	const char *ns = str_at(pod, "namespace"), *name = str_at(pod, "name");
+	int p = rc == 0 && name ? cluster_find_pod(&c, ns ? ns : "default", name) : -1;
+	const struct sched_profile *prof = p >= 0 ?
+		config_find_profile(&c.config, c.pods[p].scheduler_name) : NULL;
+	if (!prof) {
+		json_key(j, "type");
+		json_string(j, "error");
+		json_key(j, "code");
+		json_int(j, 12);   /* malformed request */
+		json_key(j, "text");
+		json_string(j, rc ? err.msg : "no such pending pod for a profile");
+		cluster_release(&c);
+		return;
+	}
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_cycle_result r;
+	model_cycle_result_init(&r, &c);
+	engine->cycle(prof, &s, p, &r);
+	json_key(j, "type");
+	json_string(j, "schedule_ok");
+	char uid[600];
+	if (r.n_viable > 0) {
+		int best = r.nominated_node >= 0 ? r.nominated_node : r.viable[0];
+		for (int i = 0; r.nominated_node < 0 && i < r.n_viable; i++)
+			if (strcmp(c.nodes[r.viable[i]].name, c.nodes[best].name) < 0)
+				best = r.viable[i];
+		json_key(j, "binding");
+		json_begin_object(j);
+		json_key(j, "apiVersion");
+		json_string(j, "v1");
+		json_key(j, "kind");
+		json_string(j, "Binding");
+		json_key(j, "metadata");
+		json_begin_object(j);
+		json_key(j, "namespace");
+		json_string(j, c.pods[p].ns);
+		json_key(j, "name");
+		json_string(j, c.pods[p].name);
+		json_key(j, "uid");
+		json_string(j, dump_pod_uid(&c.pods[p], uid, sizeof uid));
+		json_end_object(j);
+		json_key(j, "target");
+		json_begin_object(j);
+		json_key(j, "apiVersion");
+		json_string(j, "v1");
+		json_key(j, "kind");
+		json_string(j, "Node");
+		json_key(j, "name");
+		json_string(j, c.nodes[best].name);
+		json_end_object(j);
+		json_end_object(j);
+	} else {
+		struct model_preemption k;
+		model_preemption_init(&k);
+		if (r.code == MODEL_UNSCHEDULABLE &&
+		    prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
+			struct cli_explain x = {
+				.cluster = &c, .snap = &s, .profile = prof,
+				.engine = engine, .pod = p, .result = &r,
+			};
+			int n_offsets;
+			free(cli_kube_preemption(&x, &k, &n_offsets));
+		}
+		if (k.node >= 0) {
+			json_key(j, "nominatedNodeName");
+			json_string(j, c.nodes[k.node].name);
+			json_key(j, "preemption");
+			json_begin_object(j);
+			json_key(j, "NodeNameToMetaVictims");
+			json_begin_object(j);
+			json_key(j, c.nodes[k.node].name);
+			json_begin_object(j);
+			json_key(j, "Pods");
+			json_begin_array(j);
+			for (int i = 0; i < k.chosen.n; i++) {
+				json_begin_object(j);
+				json_key(j, "UID");
+				json_string(j, dump_pod_uid(&c.pods[k.chosen.pods[i]], uid,
+							    sizeof uid));
+				json_end_object(j);
+			}
+			json_end_array(j);
+			json_key(j, "NumPDBViolations");
+			json_int(j, k.chosen.pdb_violations);
+			json_end_object(j);
+			json_end_object(j);
+			json_end_object(j);
+		} else {
+			char msg[4096];
+			snprintf(msg, sizeof msg, "%s%s%s", r.message ? r.message : "",
+				 k.message && *k.message ? " " : "",
+				 k.message ? k.message : "");
+			json_key(j, "unschedulable");
+			json_begin_object(j);
+			json_key(j, "message");
+			json_string(j, msg);
+			json_end_object(j);
+		}
+		model_preemption_release(&k);
+	}
+	model_cycle_result_release(&r);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	struct cli_load_opts load = {0};
+	const char *engine_name = "oracle";
+	for (int i = 0; i < argc; i++) {
+		int taken;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return usage(stdout);
+		if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
+			engine_name = argv[++i];
+		} else if ((taken = cli_load_option("kso serve", argc, argv, &i,
+						    &load)) != 0) {
+			if (taken < 0)
+				return usage(stderr);
+		} else {
+			fprintf(stderr, "kso serve: unknown argument '%s'\n", argv[i]);
+			return usage(stderr);
+		}
+	}
+	const struct cli_engine *engine = cli_engine_find(engine_name);
+	if (!engine) {
+		fprintf(stderr, "kso serve: unknown engine '%s'\n", engine_name);
+		return 2;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, stdin)) > 0) {
+		struct arena a;
+		arena_init(&a);
+		struct ydoc_set set;
+		struct error err;
+		error_init(&err);
+		const struct ynode *req = NULL;
+		if (yaml_parse_buffer("request", (const unsigned char *)line,
+				      (size_t)n, &a, &set, &err) == 0 &&
+		    set.n_docs == 1)
+			req = set.docs[0];
+		const char *type = req ? str_at(req, "type") : NULL;
+		const char *id = req ? str_at(req, "msg_id") : NULL;
+		struct json_out j;
+		json_init(&j, stdout, true);
+		json_begin_object(&j);
+		if (type && !strcmp(type, "init")) {
+			json_key(&j, "type");
+			json_string(&j, "init_ok");
+			json_key(&j, "implementation");
+			json_string(&j, "kso " KSO_VERSION);
+			json_key(&j, "supports");
+			json_begin_array(&j);
+			json_string(&j, "preemption");
+			json_end_array(&j);
+		} else if (type && !strcmp(type, "schedule")) {
+			decide(&j, &load, engine, req);
+		} else {
+			json_key(&j, "type");
+			json_string(&j, "error");
+			json_key(&j, "code");
+			json_int(&j, 10);   /* not supported */
+			json_key(&j, "text");
+			json_string(&j, req ? "unknown request type" : err.msg);
+		}
+		json_key(&j, "in_reply_to");
+		json_int(&j, id ? atoll(id) : -1);
+		json_end_object(&j);
+		json_end(&j);
+		fflush(stdout);
+		arena_release(&a);
+	}
+	free(line);
+	return 0;
+}

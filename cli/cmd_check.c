@@ -336,7 +336,7 @@ static bool is_pod(const struct ynode *o)
 
 struct check {
 	const struct cli_load_opts *load;
-	const struct cli_engine *engine;
+	const struct engine *engine;
 	bool strict;
 	int seq;
 	int judged, wrong, inconclusive;
@@ -606,7 +606,7 @@ int cmd_check(int argc, char **argv)
 			files[n_files++] = argv[i];
 		}
 	}
-	const struct cli_engine *engine = cli_engine_find(engine_name);
+	const struct engine *engine = cli_engine_find(engine_name);
 	if (!n_files || !engine) {
 		if (!engine)
 			fprintf(stderr, "kso check: unknown engine '%s' (available: "

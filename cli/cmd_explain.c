@@ -23,18 +23,15 @@
 #include "../core/xalloc.h"
 
 /* The engines --engine chooses from; the first is the default.  Both fill
- * the same struct model_cycle_result, so everything printed is identical
- * when they agree. */
-static const struct cli_engine engines[] = {
-	{"oracle", oracle_explain_cycle},
-	{"model", model_schedule_cycle},
-};
+ * the same verdict types, so everything printed is identical when they
+ * agree. */
+static const struct engine *const engines[] = {&oracle_engine, &model_engine};
 
-const struct cli_engine *cli_engine_find(const char *name)
+const struct engine *cli_engine_find(const char *name)
 {
 	for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
-		if (strcmp(engines[i].name, name) == 0)
-			return &engines[i];
+		if (strcmp(engines[i]->name, name) == 0)
+			return engines[i];
 	return NULL;
 }
 
@@ -79,7 +76,7 @@ static const char *option_value(int argc, char **argv, int *i)
 static int parse_args(int argc, char **argv, struct explain_args *a)
 {
 	memset(a, 0, sizeof *a);
-	a->engine = engines[0].name;
+	a->engine = engines[0]->name;
 	a->paths = xcalloc((size_t)argc + 1, sizeof *a->paths);
 	for (int i = 0; i < argc; i++) {
 		const char *opt = argv[i];
@@ -208,7 +205,7 @@ static const struct sched_profile *explain_profile(const struct cluster *c,
 
 /* Loads, picks pod and profile, runs the cycle and prints it. */
 static int explain_run(const struct explain_args *a,
-		       const struct cli_engine *engine)
+		       const struct engine *engine)
 {
 	struct cluster c;
 	struct error err;
@@ -274,7 +271,7 @@ int cmd_explain(int argc, char **argv)
 	struct explain_args a;
 	int status = parse_args(argc, argv, &a);
 	if (status < 0) {
-		const struct cli_engine *engine = cli_engine_find(a.engine);
+		const struct engine *engine = cli_engine_find(a.engine);
 		if (!engine) {
 			fprintf(stderr, "kso explain: unknown engine '%s' "
 				"(available: oracle, model)\n", a.engine);

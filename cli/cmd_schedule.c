@@ -473,7 +473,7 @@ struct judged {
 	struct impl im;
 	bool running;              /* started and not failed */
 	bool strict;
-	const struct cli_engine *engine;   /* kso's explain-mode cycle */
+	const struct engine *engine;   /* kso's explain-mode cycle */
 	int n, wrong;
 	int count[VERDICT_COUNT];
 	struct impl_answer ans;    /* the current step's */

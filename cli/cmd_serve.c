@@ -43,7 +43,7 @@ static const char *str_at(const struct ynode *m, const char *key)
 
 /* The payload of one schedule request, written after "type". */
 static void decide(struct json_out *j, const struct cli_load_opts *load,
-		   const struct cli_engine *engine, const struct ynode *req)
+		   const struct engine *engine, const struct ynode *req)
 {
 	const struct ynode *cluster = ynode_get(req, "cluster");
 	const struct ynode *pod = ynode_get(req, "pod");
@@ -182,7 +182,7 @@ int cmd_serve(int argc, char **argv)
 			return usage(stderr);
 		}
 	}
-	const struct cli_engine *engine = cli_engine_find(engine_name);
+	const struct engine *engine = cli_engine_find(engine_name);
 	if (!engine) {
 		fprintf(stderr, "kso serve: unknown engine '%s'\n", engine_name);
 		return 2;

@@ -13,23 +13,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../core/engine.h"
 #include "../model/model.h"
 #include "json.h"
 
-/* One scheduling-cycle implementation.  Every engine fills a
- * model_cycle_result (model/model.h) so both printers serve all engines. */
-typedef int (*cli_cycle_fn)(const struct sched_profile *prof,
-			    const struct snapshot *s, int pod,
-			    struct model_cycle_result *r);
-
-struct cli_engine {
-	const char *name;      /* the --engine value */
-	cli_cycle_fn cycle;
-};
-
-/* cli_engine_find: the engine called name, or NULL.  The one place that
- * lists engines ("model" for now; the oracle joins here). */
-const struct cli_engine *cli_engine_find(const char *name);
+/* cli_engine_find: the engine (core/engine.h) --engine names, or NULL:
+ * "oracle" (the default) or "model".  The one place that lists them. */
+const struct engine *cli_engine_find(const char *name);
 
 struct impl_answer;
 struct verdict;
@@ -39,7 +29,7 @@ struct cli_explain {
 	const struct cluster *cluster;
 	const struct snapshot *snap;
 	const struct sched_profile *profile;
-	const struct cli_engine *engine;
+	const struct engine *engine;
 	int pod;
 	const struct model_cycle_result *result;
 	/* --impl: the implementation's answer and its verdict (NULL: none) */

@@ -4,8 +4,8 @@
  * DefaultPreemption would do (model_preempt_kube, reference §3) next to
  * the spec's least-Casualty Preemption (model_preempt_minimal, seed 004),
  * and whether they differ (reference §5(g)).  kube's answer comes from
- * the engine explain runs (--engine oracle: oracle_preempt_kube; model:
- * model_preempt_kube); the minimal answer is always the model's.
+ * the engine explain runs (its core/engine.h preempt); the minimal answer
+ * is always the model's.
  *
  * JSON value of "preemption" (null when the cycle was not a FitError or
  * the profile has no DefaultPreemption):
@@ -58,10 +58,7 @@ static void kube_at(const struct cli_explain *x, uint64_t offset,
 		    struct model_preemption *out)
 {
 	struct model_preempt_opts o = {.offset_draw = offset};
-	if (x->engine && strcmp(x->engine->name, "oracle") == 0)
-		oracle_preempt_kube(x->profile, x->snap, x->pod, x->result, &o, out);
-	else
-		model_preempt_kube(x->profile, x->snap, x->pod, x->result, &o, out);
+	x->engine->preempt(x->profile, x->snap, x->pod, x->result, &o, out);
 }
 
 static void mark_answer(bool *possible, const struct model_preemption *k)

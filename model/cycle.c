@@ -44,61 +44,11 @@ static model_score_fn score_fn(enum plugin_id id)
 	}
 }
 
-/* A node with no verdict of its own. */
-static void verdict_none(struct model_node_verdict *v, enum model_code code)
-{
-	v->feasible = false;
-	v->code = code;
-	v->rejected_by = -1;
-	memset(v->failed, 0, sizeof v->failed);
-	for (int i = 0; i < PLUGIN_COUNT; i++)
-		model_status_ok(&v->status[i]);
-}
-
-void model_cycle_result_init(struct model_cycle_result *r,
-			     const struct cluster *c)
-{
-	assert(r && c);
-	memset(r, 0, sizeof *r);
-	size_t n = (size_t)c->n_nodes;
-	r->pod = -1;
-	r->n_nodes = c->n_nodes;
-	r->in_prefilter_result = xcalloc(n, sizeof *r->in_prefilter_result);
-	/* a verdict is ~8 KB of which "nothing decided" sets a few fields:
-	 * zeroing the reason texts too would cost more than every cycle
-	 * this result serves in a small universe */
-	r->verdicts = xmalloc(n * sizeof *r->verdicts);
-	for (size_t i = 0; i < n; i++)
-		verdict_none(&r->verdicts[i], MODEL_SUCCESS);
-	r->feasible = xcalloc(n, sizeof *r->feasible);
-	r->scores = xcalloc(n * PLUGIN_COUNT, sizeof *r->scores);
-	r->score_skipped = xcalloc(PLUGIN_COUNT, sizeof *r->score_skipped);
-	r->total = xcalloc(n, sizeof *r->total);
-	r->viable = xcalloc(n, sizeof *r->viable);
-	r->nominated_node = -1;
-}
-
-void model_cycle_result_release(struct model_cycle_result *r)
-{
-	assert(r);
-	free(r->in_prefilter_result);
-	free(r->verdicts);
-	free(r->feasible);
-	free(r->scores);
-	free(r->score_skipped);
-	free(r->total);
-	free(r->viable);
-	free(r->message);
-	memset(r, 0, sizeof *r);   /* spread_cache, pod_table are borrowed */
-	r->pod = -1;
-	r->nominated_node = -1;
-}
-
 /* Nodes from..n_nodes-1 back to "nothing decided". */
 static void verdicts_none_from(struct model_cycle_result *r, int from)
 {
 	for (int i = from; i < r->n_nodes; i++)
-		verdict_none(&r->verdicts[i], MODEL_SUCCESS);
+		model_verdict_none(&r->verdicts[i], MODEL_SUCCESS);
 }
 
 /* Back to "nothing decided" so one result can serve many cycles, except
@@ -109,27 +59,6 @@ static void verdicts_none_from(struct model_cycle_result *r, int from)
 static void result_reset(struct model_cycle_result *r, int pod)
 {
 	model_cycle_result_clear(r, pod);
-}
-
-void model_cycle_result_clear(struct model_cycle_result *r, int pod)
-{
-	assert(r);
-	size_t n = (size_t)r->n_nodes;
-	r->pod = pod;
-	model_status_ok(&r->prefilter);
-	model_status_ok(&r->error);
-	for (size_t i = 0; i < n; i++)
-		r->in_prefilter_result[i] = true;
-	memset(r->scores, 0, n * PLUGIN_COUNT * sizeof *r->scores);
-	memset(r->score_skipped, 0, PLUGIN_COUNT * sizeof *r->score_skipped);
-	memset(r->total, 0, n * sizeof *r->total);
-	r->n_feasible = 0;
-	r->n_viable = 0;
-	r->scored = false;
-	free(r->message);
-	r->message = NULL;
-	r->code = MODEL_SUCCESS;
-	r->nominated_node = -1;
 }
 
 /* The cycle failed with an Error: no node is chosen, the message is the
@@ -162,7 +91,7 @@ static void prefilter_reject(struct model_cycle_result *r)
 {
 	for (int n = 0; n < r->n_nodes; n++) {
 		struct model_node_verdict *v = &r->verdicts[n];
-		verdict_none(v, r->prefilter.code);
+		model_verdict_none(v, r->prefilter.code);
 		v->rejected_by = PLUGIN_NODE_AFFINITY;
 		v->failed[PLUGIN_NODE_AFFINITY] = true;
 		v->status[PLUGIN_NODE_AFFINITY] = r->prefilter;
@@ -205,7 +134,7 @@ static int run_filters(const struct model_cycle *cy,
 		 * PreFilterResult (evaluateNominatedNode runs before it) */
 		bool nominated = cy->base->nominated[cy->pod] == n;
 		if (!r->in_prefilter_result[n] && !nominated) {
-			verdict_none(v, MODEL_UAU);
+			model_verdict_none(v, MODEL_UAU);
 			continue;
 		}
 		model_feasibility(cy, n, v);

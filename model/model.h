@@ -30,15 +30,6 @@ struct model_pod_table;
 extern const enum plugin_id model_filter_ids[MODEL_N_FILTERS];
 extern const enum plugin_id model_score_ids[MODEL_N_SCORES];
 
-/* The verdict of every filter for one (pod, node). */
-struct model_node_verdict {
-	bool feasible;                  /* every filter passed (both passes) */
-	enum model_code code;           /* kube's recorded status for the node */
-	int rejected_by;                /* plugin id kube reports (first failure), -1 */
-	bool failed[PLUGIN_COUNT];      /* every failing filter */
-	struct model_status status[PLUGIN_COUNT];   /* each filter's verdict */
-};
-
 /* model_feasibility: Feasibility(pod, node) for the cycle cy (whose view
  * already has cy->deltas applied), with kube's nominated-pods rule
  * (reference §1.5): pass 1 with the pods nominated to node of priority >=
@@ -56,50 +47,6 @@ void model_feasibility(const struct model_cycle *cy, int node,
  * them. */
 void model_feasibility_of(const struct model_cycle *cy, int node,
 			  const bool *only, struct model_node_verdict *out);
-
-/* The result of one scheduling cycle for one pod on a placement. */
-struct model_cycle_result {
-	int pod;
-	int n_nodes;
-	struct model_status prefilter;    /* PreFilter rejection of every node, if any */
-	bool *in_prefilter_result;        /* [n_nodes] false: excluded by a PreFilterResult */
-	struct model_node_verdict *verdicts;   /* [n_nodes] */
-	int *feasible;                    /* feasible node indexes, node order */
-	int n_feasible;
-	bool scored;                      /* scores ran (>= 2 feasible nodes) */
-	int64_t *scores;                  /* [n_nodes * PLUGIN_COUNT] weighted, 0 when not scored */
-	bool *score_skipped;              /* [PLUGIN_COUNT] PreScore returned Skip */
-	int64_t *total;                   /* [n_nodes] sum of weighted scores */
-	int *viable;                      /* feasible nodes of maximal total, node order */
-	int n_viable;
-	struct model_status error;        /* MODEL_ERROR when the cycle errored */
-	char *message;                    /* kube's event message when no node fits */
-	enum model_code code;             /* SUCCESS (n_viable > 0), UNSCHEDULABLE
-					   * (FitError), UAU (no nodes), ERROR */
-	int nominated_node;               /* the pod's nominated node when the
-					   * nominated-node fast path (reference
-					   * §1.3 step 3) chose it, else -1 */
-	/* Borrowed, optional (NULL after init): a cache of the cluster's
-	 * pod-only PodTopologySpread parts (spread_prefilter.h) that the
-	 * cycles and preemptions given this result take them from; whoever
-	 * sets it keeps it alive as long as the result. */
-	struct model_spread_cache *spread_cache;
-	/* Borrowed, optional likewise: a pod table of the cluster
-	 * (pod_requests.h) the cycles given this result read rows from. */
-	struct model_pod_table *pod_table;
-};
-
-/* model_cycle_init / model_cycle_release: a result for c (malloc'ed
- * arrays, owned by r).  Nodes outside a PreFilterResult get no verdict:
- * in_prefilter_result false, feasible false, rejected_by -1, code MODEL_UAU
- * (kube records no status, which preemption reads as UAU). */
-void model_cycle_result_init(struct model_cycle_result *r, const struct cluster *c);
-void model_cycle_result_release(struct model_cycle_result *r);
-
-/* model_cycle_result_clear: every field of r back to "nothing decided"
- * for pod, except the per-node verdicts, which each engine clears in its
- * own way (the oracle only what it wrote). */
-void model_cycle_result_clear(struct model_cycle_result *r, int pod);
 
 /* model_schedule_cycle: one scheduling cycle of pod on placement s with
  * profile prof: PreFilter, Filter on every node, scoring when >= 2 nodes
@@ -153,5 +100,8 @@ const struct sched_profile *model_profile_for(const struct cluster *c, int p);
  * snapshot's node list) into out[0..c->n_nodes): zones round-robin, zones
  * in first-seen order, nodes of a zone in manifest order. */
 void model_node_tree_order(const struct cluster *c, int *out);
+
+/* model_engine: the model as an engine (core/engine.h). */
+extern const struct engine model_engine;
 
 #endif

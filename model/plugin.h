@@ -27,71 +27,7 @@
 #include "../core/objects.h"
 #include "../core/snapshot.h"
 
-enum model_code {
-	MODEL_SUCCESS = 0,
-	MODEL_UNSCHEDULABLE,     /* kube's Unschedulable: preemption may help */
-	MODEL_UAU,               /* UnschedulableAndUnresolvable */
-	MODEL_SKIP,              /* PreFilter/PreScore Skip */
-	MODEL_ERROR              /* the cycle fails (e.g. a PreScore parse error) */
-};
-
-#define MODEL_MAX_REASONS 16
-#define MODEL_STATUS_TEXT 512    /* holds the longest reason: a taint key
-				  * (316) and value (63) in braces */
-
-/* A plugin's verdict with kube's reason texts, e.g. "Insufficient cpu".
- * The reasons are packed NUL-terminated into text[]; read reason i with
- * model_status_reason().  Plain data: a struct copy is a full copy. */
-struct model_status {
-	enum model_code code;
-	int n_reasons;
-	uint16_t off[MODEL_MAX_REASONS];   /* where reason i starts in text */
-	uint16_t used;                     /* bytes of text in use */
-	char text[MODEL_STATUS_TEXT];
-};
-
-/* model_status_reason: reason i (0 <= i < n_reasons), owned by st. */
-static inline const char *model_status_reason(const struct model_status *st,
-					      int i)
-{
-	return st->text + st->off[i];
-}
-
-/* model_status_ok: success, no reasons.  Inline: every filter and every
- * Feasibility call starts its statuses with it. */
-static inline void model_status_ok(struct model_status *st)
-{
-	st->code = MODEL_SUCCESS;
-	st->n_reasons = 0;
-	st->used = 0;
-}
-
-/* model_status_add_len: model_status_add of reason, whose length n
- * (= strlen(reason)) the caller knows. */
-void model_status_add_len(struct model_status *st, enum model_code code,
-			  const char *reason, size_t n);
-
-/* model_status_add: model_status_fail without formatting: the worse code,
- * reason appended (dropped beyond MODEL_MAX_REASONS; cut when text[] is
- * full).  Inline so that a literal reason's length is known when
- * compiling: filters add their fixed reasons on every failing node. */
-static inline void model_status_add(struct model_status *st,
-				    enum model_code code, const char *reason)
-{
-	model_status_add_len(st, code, reason, strlen(reason));
-}
-
-/* model_status_add_join: model_status_add of parts[0..n-1] concatenated,
- * i.e. model_status_fail with "%s%s..." without going through printf
- * (filters that name a resource or a taint run on every node). */
-void model_status_add_join(struct model_status *st, enum model_code code,
-			   const char *const *parts, int n);
-
-/* model_status_fail: sets code (the worse of the current and the new one)
- * and appends a formatted reason (dropped beyond MODEL_MAX_REASONS). */
-void model_status_fail(struct model_status *st, enum model_code code,
-		       const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#include "../core/verdict.h"
 
 /* One AddPod (+1) or RemovePod (-1) made during a cycle, in call order. */
 struct model_delta {

@@ -29,10 +29,6 @@
 #include "../core/error.h"
 #include "model.h"
 
-/* A missing status.startTime counts as "now" (util.GetPodStartTime):
- * later than every start time a manifest can give. */
-#define MODEL_TIME_NOW INT64_MAX
-
 /* The exhaustive search refuses nodes with more candidate victims. */
 #define MODEL_MINIMAL_MAX_VICTIMS 20
 
@@ -92,17 +88,6 @@ int model_pdb_split_with(const struct cluster *c, const int32_t *allowed,
 
 /* ------------------------------------------------------------ Casualty */
 
-/* Casualty(victims): kube's candidate ordering keys (§3.5), in order. */
-struct model_casualty {
-	int pdb_violations;        /* 1. fewer is better */
-	int32_t highest_priority;  /* 2. lower is better */
-	int64_t priority_sum;      /* 3. Σ (prio + 2^31), smaller is better */
-	int victims;               /* 4. fewer is better */
-	int64_t earliest_start;    /* 5. later is better: earliest start time
-				    *    among the highest-priority victims,
-				    *    Unix seconds or MODEL_TIME_NOW */
-};
-
 /* model_more_important: util.MoreImportantPod(a, b): higher priority, or
  * equal priority and earlier start time, a missing one being "now" at
  * each call - true both ways for two such pods (MODEL_QUIRK_VICTIM_ORDER_NOW;
@@ -125,61 +110,6 @@ int model_casualty_cmp(const struct model_casualty *a,
 		       const struct model_casualty *b);
 
 /* --------------------------------------------------------- the answers */
-
-/* One candidate: a node and the pods evicted there. */
-struct model_victims {
-	int node;
-	int *pods;                 /* malloc'ed, most important first */
-	int n;
-	int pdb_violations;
-	struct model_casualty casualty;
-};
-
-/* The outcome of one preemption attempt.  Owns its arrays; pair
- * model_preemption_init with model_preemption_release. */
-struct model_preemption {
-	bool eligible;             /* §3.1 passed */
-	int node;                  /* chosen node, -1 when none */
-	struct model_victims chosen;       /* valid when node >= 0 */
-	struct model_victims *candidates;  /* kube: the candidate list (§3.3,
-					    * non-violating then violating);
-					    * minimal: unused (0) */
-	int n_candidates;
-	int *ties;                 /* other candidates equal to the chosen one
-				    * on every key of §3.5 */
-	int n_ties;
-	int *clear_nominated;      /* pods nominated to node with lower
-				    * priority: their nomination is cleared */
-	int n_clear_nominated;
-	bool clear_own_nomination; /* no candidate: the pod's own
-				    * nominatedNodeName is cleared (§3.2) */
-	enum model_code code;      /* SUCCESS, UNSCHEDULABLE or ERROR */
-	char *message;             /* kube's PostFilter message, e.g.
-				    * "preemption: not eligible due to ...",
-				    * "" on success; malloc'ed */
-};
-
-void model_preemption_init(struct model_preemption *p);
-void model_preemption_release(struct model_preemption *p);
-
-struct model_cycle_memo;
-
-/* Knobs of kube's preemption that are random in kube, and what a caller
- * may lend. */
-struct model_preempt_opts {
-	uint64_t offset_draw;      /* §3.3 offset = offset_draw % |potential|;
-				    * 0 gives kube's walk from the first node */
-	/* What a caller running several preemptions of one pod on one
-	 * placement s works out once and lends to each (borrowed; NULL:
-	 * the function computes its own):
-	 * model_pdb_allowed(s) */
-	const int32_t *pdb_allowed;
-	/* model_pdb_spends(s->cluster) */
-	const bool *pdb_spends;
-	/* a memo (cycle_memo.h) keyed on (s->cluster, prof, pod, s), with
-	 * the caches r lends borrowed if any (model_cycle_memo_borrow) */
-	struct model_cycle_memo *memo;
-};
 
 /* model_select_victims_on_node: §3.4 SelectVictimsOnNode(pod, node) on s
  * with profile prof.  On success returns MODEL_SUCCESS and fills out

@@ -25,35 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void model_preemption_init(struct model_preemption *p)
-{
-	assert(p);
-	memset(p, 0, sizeof *p);
-	p->node = -1;
-	p->chosen.node = -1;
-	p->code = MODEL_UNSCHEDULABLE;
-}
-
-static void victims_release(struct model_victims *v)
-{
-	free(v->pods);
-	v->pods = NULL;
-	v->n = 0;
-}
-
-void model_preemption_release(struct model_preemption *p)
-{
-	assert(p);
-	victims_release(&p->chosen);
-	for (int i = 0; i < p->n_candidates; i++)
-		victims_release(&p->candidates[i]);
-	free(p->candidates);
-	free(p->ties);
-	free(p->clear_nominated);
-	free(p->message);
-	model_preemption_init(p);
-}
-
 /* ---------------------------------------------------- SelectVictimsOnNode */
 
 /* The pods on node (NodeInfo.Pods order: pod index) with priority strictly
@@ -338,7 +309,7 @@ static void dry_run_add(struct dry_run *d, struct model_victims *v)
 	if (*n < d->cap)
 		list[(*n)++] = *v;
 	else
-		victims_release(v);
+		model_victims_release(v);
 }
 
 /* §3.3 checkNode for one potential node. */
@@ -356,7 +327,7 @@ static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
 		return;
 	}
 	if (code == MODEL_SUCCESS) {
-		victims_release(&v);
+		model_victims_release(&v);
 		model_status_ok(&st);
 		model_status_fail(&st, MODEL_ERROR,
 				  "expected at least one victim pod on node \"%s\"",

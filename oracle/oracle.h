@@ -107,4 +107,7 @@ int oracle_preempt_kube(const struct sched_profile *prof, const struct snapshot 
 			int pod, const struct model_cycle_result *r,
 			const struct model_preempt_opts *opts, struct model_preemption *out);
 
+/* oracle_engine: the oracle as an engine (core/engine.h). */
+extern const struct engine oracle_engine;
+
 #endif

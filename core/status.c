@@ -1,7 +1,7 @@
 /*
- * status.c - building a plugin's verdict (struct model_status, plugin.h).
+ * status.c - building a plugin's status (struct model_status, verdict.h).
  */
-#include "plugin.h"
+#include "verdict.h"
 
 #include <assert.h>
 #include <stdarg.h>

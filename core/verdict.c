@@ -1,0 +1,111 @@
+/*
+ * verdict.c - the owning types of verdict.h: a cycle's result and a
+ * preemption's answer, their init/release pairs, and "no verdict".
+ */
+#include "verdict.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+void model_verdict_none(struct model_node_verdict *v, enum model_code code)
+{
+	v->feasible = false;
+	v->code = code;
+	v->rejected_by = -1;
+	memset(v->failed, 0, sizeof v->failed);
+	for (int i = 0; i < PLUGIN_COUNT; i++)
+		model_status_ok(&v->status[i]);
+}
+
+void model_cycle_result_init(struct model_cycle_result *r,
+			     const struct cluster *c)
+{
+	assert(r && c);
+	memset(r, 0, sizeof *r);
+	size_t n = (size_t)c->n_nodes;
+	r->pod = -1;
+	r->n_nodes = c->n_nodes;
+	r->in_prefilter_result = xcalloc(n, sizeof *r->in_prefilter_result);
+	/* a verdict is ~8 KB of which "nothing decided" sets a few fields:
+	 * zeroing the reason texts too would cost more than every cycle
+	 * this result serves in a small universe */
+	r->verdicts = xmalloc(n * sizeof *r->verdicts);
+	for (size_t i = 0; i < n; i++)
+		model_verdict_none(&r->verdicts[i], MODEL_SUCCESS);
+	r->feasible = xcalloc(n, sizeof *r->feasible);
+	r->scores = xcalloc(n * PLUGIN_COUNT, sizeof *r->scores);
+	r->score_skipped = xcalloc(PLUGIN_COUNT, sizeof *r->score_skipped);
+	r->total = xcalloc(n, sizeof *r->total);
+	r->viable = xcalloc(n, sizeof *r->viable);
+	r->nominated_node = -1;
+}
+
+void model_cycle_result_release(struct model_cycle_result *r)
+{
+	assert(r);
+	free(r->in_prefilter_result);
+	free(r->verdicts);
+	free(r->feasible);
+	free(r->scores);
+	free(r->score_skipped);
+	free(r->total);
+	free(r->viable);
+	free(r->message);
+	memset(r, 0, sizeof *r);   /* spread_cache, pod_table are borrowed */
+	r->pod = -1;
+	r->nominated_node = -1;
+}
+
+void model_cycle_result_clear(struct model_cycle_result *r, int pod)
+{
+	assert(r);
+	size_t n = (size_t)r->n_nodes;
+	r->pod = pod;
+	model_status_ok(&r->prefilter);
+	model_status_ok(&r->error);
+	for (size_t i = 0; i < n; i++)
+		r->in_prefilter_result[i] = true;
+	memset(r->scores, 0, n * PLUGIN_COUNT * sizeof *r->scores);
+	memset(r->score_skipped, 0, PLUGIN_COUNT * sizeof *r->score_skipped);
+	memset(r->total, 0, n * sizeof *r->total);
+	r->n_feasible = 0;
+	r->n_viable = 0;
+	r->scored = false;
+	free(r->message);
+	r->message = NULL;
+	r->code = MODEL_SUCCESS;
+	r->nominated_node = -1;
+}
+
+void model_preemption_init(struct model_preemption *p)
+{
+	assert(p);
+	memset(p, 0, sizeof *p);
+	p->node = -1;
+	p->chosen.node = -1;
+	p->code = MODEL_UNSCHEDULABLE;
+}
+
+void model_victims_release(struct model_victims *v)
+{
+	free(v->pods);
+	v->pods = NULL;
+	v->n = 0;
+}
+
+void model_preemption_release(struct model_preemption *p)
+{
+	assert(p);
+	model_victims_release(&p->chosen);
+	for (int i = 0; i < p->n_candidates; i++)
+		model_victims_release(&p->candidates[i]);
+	free(p->candidates);
+	free(p->ties);
+	free(p->clear_nominated);
+	free(p->message);
+	model_preemption_init(p);
+}
+

@@ -1,0 +1,231 @@
+/*
+ * verdict.h - what a scheduler engine answers, the types every engine
+ * fills and every consumer reads (the model, the oracle, the enumerator's
+ * cross-check, the printers, the judge of another scheduler):
+ *
+ *   struct model_status         one plugin's status: code and kube's
+ *                               reason strings (reference §1.3)
+ *   struct model_node_verdict   every filter's status for one node
+ *   struct model_cycle_result   one scheduling cycle: verdicts, scores,
+ *                               viable set, FitError message (§1.3-§1.7)
+ *   struct model_preemption     DefaultPreemption's answer (§3)
+ *
+ * The names keep their model_ prefix from when they lived in model/.
+ */
+#ifndef KSO_VERDICT_H
+#define KSO_VERDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "config.h"
+#include "objects.h"
+
+struct model_spread_cache;   /* model/spread_prefilter.h */
+struct model_pod_table;      /* model/pod_requests.h */
+struct model_cycle_memo;     /* model/cycle_memo.h */
+
+enum model_code {
+	MODEL_SUCCESS = 0,
+	MODEL_UNSCHEDULABLE,     /* kube's Unschedulable: preemption may help */
+	MODEL_UAU,               /* UnschedulableAndUnresolvable */
+	MODEL_SKIP,              /* PreFilter/PreScore Skip */
+	MODEL_ERROR              /* the cycle fails (e.g. a PreScore parse error) */
+};
+
+#define MODEL_MAX_REASONS 16
+#define MODEL_STATUS_TEXT 512    /* holds the longest reason: a taint key
+				  * (316) and value (63) in braces */
+
+/* A plugin's verdict with kube's reason texts, e.g. "Insufficient cpu".
+ * The reasons are packed NUL-terminated into text[]; read reason i with
+ * model_status_reason().  Plain data: a struct copy is a full copy. */
+struct model_status {
+	enum model_code code;
+	int n_reasons;
+	uint16_t off[MODEL_MAX_REASONS];   /* where reason i starts in text */
+	uint16_t used;                     /* bytes of text in use */
+	char text[MODEL_STATUS_TEXT];
+};
+
+/* model_status_reason: reason i (0 <= i < n_reasons), owned by st. */
+static inline const char *model_status_reason(const struct model_status *st,
+					      int i)
+{
+	return st->text + st->off[i];
+}
+
+/* model_status_ok: success, no reasons.  Inline: every filter and every
+ * Feasibility call starts its statuses with it. */
+static inline void model_status_ok(struct model_status *st)
+{
+	st->code = MODEL_SUCCESS;
+	st->n_reasons = 0;
+	st->used = 0;
+}
+
+/* model_status_add_len: model_status_add of reason, whose length n
+ * (= strlen(reason)) the caller knows. */
+void model_status_add_len(struct model_status *st, enum model_code code,
+			  const char *reason, size_t n);
+
+/* model_status_add: model_status_fail without formatting: the worse code,
+ * reason appended (dropped beyond MODEL_MAX_REASONS; cut when text[] is
+ * full).  Inline so that a literal reason's length is known when
+ * compiling: filters add their fixed reasons on every failing node. */
+static inline void model_status_add(struct model_status *st,
+				    enum model_code code, const char *reason)
+{
+	model_status_add_len(st, code, reason, strlen(reason));
+}
+
+/* model_status_add_join: model_status_add of parts[0..n-1] concatenated,
+ * i.e. model_status_fail with "%s%s..." without going through printf
+ * (filters that name a resource or a taint run on every node). */
+void model_status_add_join(struct model_status *st, enum model_code code,
+			   const char *const *parts, int n);
+
+/* model_status_fail: sets code (the worse of the current and the new one)
+ * and appends a formatted reason (dropped beyond MODEL_MAX_REASONS). */
+void model_status_fail(struct model_status *st, enum model_code code,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+
+/* The verdict of every filter for one (pod, node). */
+struct model_node_verdict {
+	bool feasible;                  /* every filter passed (both passes) */
+	enum model_code code;           /* kube's recorded status for the node */
+	int rejected_by;                /* plugin id kube reports (first failure), -1 */
+	bool failed[PLUGIN_COUNT];      /* every failing filter */
+	struct model_status status[PLUGIN_COUNT];   /* each filter's verdict */
+};
+
+
+/* The result of one scheduling cycle for one pod on a placement. */
+struct model_cycle_result {
+	int pod;
+	int n_nodes;
+	struct model_status prefilter;    /* PreFilter rejection of every node, if any */
+	bool *in_prefilter_result;        /* [n_nodes] false: excluded by a PreFilterResult */
+	struct model_node_verdict *verdicts;   /* [n_nodes] */
+	int *feasible;                    /* feasible node indexes, node order */
+	int n_feasible;
+	bool scored;                      /* scores ran (>= 2 feasible nodes) */
+	int64_t *scores;                  /* [n_nodes * PLUGIN_COUNT] weighted, 0 when not scored */
+	bool *score_skipped;              /* [PLUGIN_COUNT] PreScore returned Skip */
+	int64_t *total;                   /* [n_nodes] sum of weighted scores */
+	int *viable;                      /* feasible nodes of maximal total, node order */
+	int n_viable;
+	struct model_status error;        /* MODEL_ERROR when the cycle errored */
+	char *message;                    /* kube's event message when no node fits */
+	enum model_code code;             /* SUCCESS (n_viable > 0), UNSCHEDULABLE
+					   * (FitError), UAU (no nodes), ERROR */
+	int nominated_node;               /* the pod's nominated node when the
+					   * nominated-node fast path (reference
+					   * §1.3 step 3) chose it, else -1 */
+	/* Borrowed, optional (NULL after init): a cache of the cluster's
+	 * pod-only PodTopologySpread parts (spread_prefilter.h) that the
+	 * cycles and preemptions given this result take them from; whoever
+	 * sets it keeps it alive as long as the result. */
+	struct model_spread_cache *spread_cache;
+	/* Borrowed, optional likewise: a pod table of the cluster
+	 * (pod_requests.h) the cycles given this result read rows from. */
+	struct model_pod_table *pod_table;
+};
+
+/* model_cycle_init / model_cycle_release: a result for c (malloc'ed
+ * arrays, owned by r).  Nodes outside a PreFilterResult get no verdict:
+ * in_prefilter_result false, feasible false, rejected_by -1, code MODEL_UAU
+ * (kube records no status, which preemption reads as UAU). */
+void model_cycle_result_init(struct model_cycle_result *r, const struct cluster *c);
+void model_cycle_result_release(struct model_cycle_result *r);
+
+/* model_cycle_result_clear: every field of r back to "nothing decided"
+ * for pod, except the per-node verdicts, which each engine clears in its
+ * own way (the oracle only what it wrote). */
+void model_cycle_result_clear(struct model_cycle_result *r, int pod);
+
+
+/* A missing status.startTime counts as "now" (util.GetPodStartTime):
+ * later than every start time a manifest can give. */
+#define MODEL_TIME_NOW INT64_MAX
+
+
+/* Casualty(victims): kube's candidate ordering keys (§3.5), in order. */
+struct model_casualty {
+	int pdb_violations;        /* 1. fewer is better */
+	int32_t highest_priority;  /* 2. lower is better */
+	int64_t priority_sum;      /* 3. Σ (prio + 2^31), smaller is better */
+	int victims;               /* 4. fewer is better */
+	int64_t earliest_start;    /* 5. later is better: earliest start time
+				    *    among the highest-priority victims,
+				    *    Unix seconds or MODEL_TIME_NOW */
+};
+
+
+/* One candidate: a node and the pods evicted there. */
+struct model_victims {
+	int node;
+	int *pods;                 /* malloc'ed, most important first */
+	int n;
+	int pdb_violations;
+	struct model_casualty casualty;
+};
+
+/* The outcome of one preemption attempt.  Owns its arrays; pair
+ * model_preemption_init with model_preemption_release. */
+struct model_preemption {
+	bool eligible;             /* §3.1 passed */
+	int node;                  /* chosen node, -1 when none */
+	struct model_victims chosen;       /* valid when node >= 0 */
+	struct model_victims *candidates;  /* kube: the candidate list (§3.3,
+					    * non-violating then violating);
+					    * minimal: unused (0) */
+	int n_candidates;
+	int *ties;                 /* other candidates equal to the chosen one
+				    * on every key of §3.5 */
+	int n_ties;
+	int *clear_nominated;      /* pods nominated to node with lower
+				    * priority: their nomination is cleared */
+	int n_clear_nominated;
+	bool clear_own_nomination; /* no candidate: the pod's own
+				    * nominatedNodeName is cleared (§3.2) */
+	enum model_code code;      /* SUCCESS, UNSCHEDULABLE or ERROR */
+	char *message;             /* kube's PostFilter message, e.g.
+				    * "preemption: not eligible due to ...",
+				    * "" on success; malloc'ed */
+};
+
+void model_preemption_init(struct model_preemption *p);
+void model_preemption_release(struct model_preemption *p);
+
+/* model_victims_release: frees v's pods (v itself is not owned). */
+void model_victims_release(struct model_victims *v);
+
+struct model_cycle_memo;
+
+/* Knobs of kube's preemption that are random in kube, and what a caller
+ * may lend. */
+struct model_preempt_opts {
+	uint64_t offset_draw;      /* §3.3 offset = offset_draw % |potential|;
+				    * 0 gives kube's walk from the first node */
+	/* What a caller running several preemptions of one pod on one
+	 * placement s works out once and lends to each (borrowed; NULL:
+	 * the function computes its own):
+	 * model_pdb_allowed(s) */
+	const int32_t *pdb_allowed;
+	/* model_pdb_spends(s->cluster) */
+	const bool *pdb_spends;
+	/* a memo (cycle_memo.h) keyed on (s->cluster, prof, pod, s), with
+	 * the caches r lends borrowed if any (model_cycle_memo_borrow) */
+	struct model_cycle_memo *memo;
+};
+
+
+/* model_verdict_none: v back to "no verdict" with code (every status
+ * Success, nothing failed, rejected_by -1). */
+void model_verdict_none(struct model_node_verdict *v, enum model_code code);
+
+#endif

@@ -1,0 +1,12 @@
+/*
+ * engine.c - the formal model as an engine (core/engine.h).
+ */
+#include "../core/engine.h"
+#include "model.h"
+#include "preemption.h"
+
+const struct engine model_engine = {
+	.name = "model",
+	.cycle = model_schedule_cycle,
+	.preempt = model_preempt_kube,
+};

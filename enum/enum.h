@@ -96,6 +96,10 @@ struct enum_universe {
 	struct cluster config;       /* config_path read once: only .config is
 				      * used, shared read-only by the scenarios */
 	struct enum_object_variants *variants; /* [n_objects], or NULL */
+	/* FNV-1a of every byte the universe was read from: its file (or
+	 * text), each manifest file it names, its configuration.  Part of a
+	 * run's identity: an edited universe is another run (store.c). */
+	uint64_t digest;
 };
 
 /* enum_universe_load: reads the universe file path (see README-universe).

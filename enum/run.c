@@ -91,12 +91,17 @@ static uint64_t estimate(const struct plan *p)
 	return mul_sat(mine, p->o->chunk) < full ? mul_sat(mine, p->o->chunk) : full;
 }
 
-static void options_text(const struct enum_opts *o, char *buf, size_t len)
+/* Everything that changes a run's results, the universe's content
+ * included (its digest: an edited universe is a new run, and shards of
+ * different contents never merge into one). */
+static void options_text(const struct plan *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "mode=%s symmetry=%s all-pending=%s store=%s chunk=%llu",
-		 o->reachable ? "reachable" : "placements", o->symmetry ? "on" : "off",
-		 o->all_pending ? "on" : "off", o->store_all ? "all" : "findings",
-		 (unsigned long long)o->chunk);
+	const struct enum_opts *o = p->o;
+	snprintf(buf, len, "mode=%s symmetry=%s all-pending=%s store=%s chunk=%llu "
+		 "universe=%016llx", o->reachable ? "reachable" : "placements",
+		 o->symmetry ? "on" : "off", o->all_pending ? "on" : "off",
+		 o->store_all ? "all" : "findings", (unsigned long long)o->chunk,
+		 (unsigned long long)p->u.digest);
 }
 
 /* ---------------------------------------------------------- a worker */
@@ -288,7 +293,8 @@ static int open_run(struct shared *sh, const struct enum_opts *o,
 			return -1;
 		if (sh->run < 0)
 			return error_plain(err, "%s: no incomplete run of %s with these "
-					   "options to resume", o->db, o->universe);
+					   "options and this universe content to resume",
+					   o->db, o->universe);
 		return 0;
 	}
 	return enum_store_new_run(sh->store, info, &sh->run, err);
@@ -360,7 +366,7 @@ static int execute(struct plan *p, volatile sig_atomic_t *stop,
 		return -1;
 	}
 	char opts[256], shard[32];
-	options_text(o, opts, sizeof opts);
+	options_text(p, opts, sizeof opts);
 	snprintf(shard, sizeof shard, "%d/%d", o->shard_i, o->shard_n);
 	struct enum_run_info info = {
 		.universe = o->universe, .universe_name = p->u.name,

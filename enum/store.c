@@ -761,11 +761,58 @@ int enum_store_finish(struct enum_store *s, int64_t run, bool complete,
 
 /* -------------------------------------------------------------- merge */
 
+/* The part of a run's options before the universe digest, and the
+ * digest itself ("" when the run predates it). */
+static void split_options(const char *opts, size_t *head, const char **digest)
+{
+	const char *at = strstr(opts, " universe=");
+	*head = at ? (size_t)(at - opts) : strlen(opts);
+	*digest = at ? at + 10 : "";
+}
+
+/* Refuses source run src_id when the output has a run of the same
+ * universe path, mode and options but another universe content: shards of
+ * an edited universe would otherwise merge into one "complete" run. */
+static int check_same_universe(struct enum_store *o, const char *in,
+			       int64_t src_id, struct error *err)
+{
+	char sql[1024];
+	snprintf(sql, sizeof sql,
+		 "SELECT r.id, r.options, s.options, r.universe FROM runs r JOIN "
+		 "src.runs s ON s.id=%lld AND r.universe=s.universe AND r.mode=s.mode "
+		 "AND r.items_total=s.items_total AND r.options<>s.options",
+		 (long long)src_id);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(o->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_error(o, err, "merge");
+	int rc = 0;
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+		const char *a = (const char *)sqlite3_column_text(st, 1);
+		const char *b = (const char *)sqlite3_column_text(st, 2);
+		size_t ha, hb;
+		const char *da, *db;
+		split_options(a, &ha, &da);
+		split_options(b, &hb, &db);
+		if (ha == hb && !strncmp(a, b, ha))
+			rc = error_plain(err, "%s: its run of %s read another version "
+					 "of that universe (content %s) than run %lld "
+					 "already merged (content %s): shards of an edited "
+					 "universe do not merge", in,
+					 (const char *)sqlite3_column_text(st, 3),
+					 *db ? db : "unrecorded", (long long)
+					 sqlite3_column_int64(st, 0), *da ? da : "unrecorded");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* The output run for source run src.<id>: one with the same universe,
  * mode and options, or a new one (shard "merged"). */
-static int map_run(struct enum_store *o, int64_t src_id, int64_t *out_id,
-		   struct error *err)
+static int map_run(struct enum_store *o, const char *in, int64_t src_id,
+		   int64_t *out_id, struct error *err)
 {
+	if (check_same_universe(o, in, src_id, err))
+		return -1;
 	char sql[1024];
 	snprintf(sql, sizeof sql,
 		 "SELECT r.id FROM runs r JOIN src.runs s ON s.id=%lld AND "
@@ -887,7 +934,7 @@ static int merge_one(struct enum_store *o, const char *in, struct error *err)
 		sqlite3_finalize(st);
 		for (int i = 0; i < n && rc == 0; i++) {
 			int64_t dst = -1;
-			rc = map_run(o, ids[i], &dst, err);
+			rc = map_run(o, in, ids[i], &dst, err);
 			if (rc == 0)
 				rc = merge_run(o, ids[i], dst, err);
 			if (rc == 0)

@@ -92,9 +92,35 @@ static const char *resolve(struct uload *L, const char *path)
 	return arena_sprintf(&L->u->arena, "%s/%s", L->dir, path);
 }
 
+/* FNV-1a over bytes[0..n) into *h. */
+static void digest_bytes(uint64_t *h, const void *bytes, size_t n)
+{
+	const unsigned char *b = bytes;
+	for (size_t i = 0; i < n; i++) {
+		*h ^= b[i];
+		*h *= UINT64_C(0x100000001b3);
+	}
+}
+
+/* A file's name and bytes into the universe's digest (unreadable files
+ * are reported by the parser that reads them next). */
+static void digest_file(struct enum_universe *u, const char *path)
+{
+	digest_bytes(&u->digest, path, strlen(path) + 1);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		digest_bytes(&u->digest, buf, n);
+	fclose(f);
+}
+
 static int add_path(struct uload *L, const struct ynode *n)
 {
 	const char *path = resolve(L, n->str);
+	digest_file(L->u, path);
 	struct ydoc_set set;
 	if (yaml_parse_file(path, &L->u->arena, &set, L->err))
 		return -1;
@@ -249,6 +275,8 @@ static int read_universe(struct uload *L, const struct ydoc_set *set)
 			    scalar_or(ynode_get(ynode_get(h, "metadata"), "name"), "universe"));
 	const char *cfg = scalar_or(ynode_get(h, "config"), NULL);
 	u->config_path = cfg ? resolve(L, cfg) : NULL;
+	if (u->config_path)
+		digest_file(L->u, u->config_path);
 	if (read_manifests(L, ynode_get(h, "manifests")))
 		return -1;
 	for (int i = 1; i < set->n_docs; i++)
@@ -270,6 +298,7 @@ static void universe_init(struct enum_universe *u, const char *path)
 	arena_init(&u->arena);
 	cluster_init(&u->config);
 	u->path = arena_strdup(&u->arena, path);
+	u->digest = UINT64_C(0xcbf29ce484222325);
 }
 
 int enum_universe_load(struct enum_universe *u, const char *path,
@@ -283,6 +312,7 @@ int enum_universe_load(struct enum_universe *u, const char *path,
 	struct uload L = {.u = u, .err = err, .file = u->path,
 			  .dir = arena_strdup(&u->arena, dirname(tmp))};
 	free(tmp);
+	digest_file(u, path);
 	struct ydoc_set set;
 	if (yaml_parse_file(path, &u->arena, &set, err))
 		return -1;
@@ -297,6 +327,7 @@ int enum_universe_load_buffer(struct enum_universe *u, const char *name,
 	universe_init(u, name);
 	struct uload L = {.u = u, .err = err, .file = u->path,
 			  .dir = dir ? arena_strdup(&u->arena, dir) : NULL};
+	digest_bytes(&u->digest, text, strlen(text));
 	struct ydoc_set set;
 	if (yaml_parse_buffer(name, (const unsigned char *)text, strlen(text),
 			      &u->arena, &set, err))

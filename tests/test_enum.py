@@ -253,6 +253,31 @@ def test_second_writer_refused(tmp_path):
     assert run_row(db, ("complete", "states"))["complete"] == 1
 
 
+def test_shards_of_an_edited_universe_do_not_merge(tmp_path):
+    # shard 1 of two-by-two, then the universe edited (node cpu 2 -> 3),
+    # then shard 2: a run's identity includes the universe's content, so
+    # the merge refuses instead of making one "complete" run of both
+    u = tmp_path / "u.yaml"
+    u.write_text(TWO.read_text())
+    s1, s2, m = tmp_path / "s1.db", tmp_path / "s2.db", tmp_path / "m.db"
+    assert enum(u, "--db", s1, "--shard", "1/2", "--quiet").returncode == 0
+    u.write_text(TWO.read_text().replace('cpu: "2"', 'cpu: "3"'))
+    assert enum(u, "--db", s2, "--shard", "2/2", "--quiet").returncode == 0
+    r = run_kso("merge", s1, s2, "-o", m)
+    assert r.returncode == 1
+    assert r.stderr.startswith(f"{s2}: its run of {u} read another version "
+                               "of that universe (content ")
+    assert r.stderr.endswith("shards of an edited universe do not merge\n")
+    assert not m.exists()
+    # the unedited universe's shards still merge
+    u.write_text(TWO.read_text())
+    s3 = tmp_path / "s3.db"
+    assert enum(u, "--db", s3, "--shard", "2/2", "--quiet").returncode == 0
+    r = run_kso("merge", s1, s3, "-o", m)
+    assert r.returncode == 0, r.stderr
+    assert run_row(m, ("complete",))["complete"] == 1
+
+
 def test_stored_choices_independent_of_jobs_and_shards(tmp_path):
     # the oracle's tie-break is seeded from each state, not from what a
     # worker happened to evaluate before it (issue 18 item 2)

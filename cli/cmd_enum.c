@@ -259,7 +259,7 @@ int cmd_enum(int argc, char **argv)
 	signal(SIGTERM, SIG_DFL);
 	if (rc) {
 		fprintf(stderr, "%s\n", err.msg);
-		return 1;
+		return error_exit(&err);
 	}
 	print_summary(&s, &a.o);
 	if (s.interrupted)

@@ -55,7 +55,7 @@ int cmd_export(int argc, char **argv)
 	error_init(&err);
 	if (enum_export(db, id, out, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
-		return 1;
+		return error_exit(&err);
 	}
 	return 0;
 }

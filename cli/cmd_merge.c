@@ -51,7 +51,7 @@ int cmd_merge(int argc, char **argv)
 	if (rc < 0) {
 		struct error err;
 		error_init(&err);
-		rc = enum_store_merge(out, inputs, n, &err) ? 1 : 0;
+		rc = enum_store_merge(out, inputs, n, &err) ? error_exit(&err) : 0;
 		if (rc)
 			fprintf(stderr, "%s\n", err.msg);
 	}

@@ -13,6 +13,7 @@ void error_init(struct error *e)
 	assert(e);
 	e->msg[0] = '\0';
 	e->set = 0;
+	e->incomplete = 0;
 }
 
 /* An error is one line: control bytes that came from the input (a value

@@ -15,7 +15,25 @@
 struct error {
 	char msg[ERROR_MSG_MAX];   /* formatted message, "" when no error */
 	int set;                   /* 1 once an error has been recorded */
+	int incomplete;            /* 1: not bad input - kso could not complete
+				    * (storage, I/O, a locked database, an
+				    * external process): exit status 3 */
 };
+
+/* The exit statuses every command uses (README "Exit status"). */
+enum {
+	EXIT_OK = 0,               /* nothing wrong, nothing found */
+	EXIT_FOUND = 1,            /* bad input, or a check found something */
+	EXIT_USAGE = 2,
+	EXIT_INCOMPLETE = 3        /* kso could not complete */
+};
+
+/* error_exit: the exit status for a recorded error: 3 when incomplete,
+ * else 1. */
+static inline int error_exit(const struct error *e)
+{
+	return e->incomplete ? EXIT_INCOMPLETE : EXIT_FOUND;
+}
 
 /* error_init: no error recorded. */
 void error_init(struct error *e);

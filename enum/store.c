@@ -155,10 +155,13 @@ static const char *const statements[ST_COUNT] = {
 	[ST_ROLLBACK_TO] = "ROLLBACK TO item",
 };
 
+/* A database failure: kso could not complete (exit status 3). */
 static int db_error(struct enum_store *s, struct error *err, const char *what)
 {
-	return error_plain(err, "%s: %s: %s", s->path, what,
-			   s->db ? sqlite3_errmsg(s->db) : "cannot open");
+	error_plain(err, "%s: %s: %s", s->path, what,
+		    s->db ? sqlite3_errmsg(s->db) : "cannot open");
+	err->incomplete = 1;
+	return -1;
 }
 
 static void now_text(char *buf, size_t len)
@@ -175,6 +178,7 @@ static int exec(struct enum_store *s, const char *sql, struct error *err)
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
 		return 0;
 	int rc = error_plain(err, "%s: %s", s->path, msg ? msg : "SQL error");
+	err->incomplete = 1;   /* the database failed, not the input */
 	sqlite3_free(msg);
 	return rc;
 }
@@ -287,6 +291,7 @@ static int writer_lock(struct enum_store *s, struct error *err)
 	int e = errno;
 	close(s->lock_fd);
 	s->lock_fd = -1;
+	err->incomplete = 1;
 	if (e == EWOULDBLOCK)
 		return error_plain(err, "%s: another kso is writing this database "
 				   "(one writer at a time; wait for it or use another "

@@ -78,15 +78,9 @@ static void events_push(struct events *e, struct event ev)
 	e->v[e->n++] = ev;
 }
 
-static const char *str_at(const struct ynode *m, const char *key)
-{
-	const struct ynode *v = ynode_get(m, key);
-	return v && v->kind == YNODE_SCALAR ? v->str : NULL;
-}
-
 static long long rv_of(const struct ynode *obj)
 {
-	const char *rv = str_at(ynode_get(obj, "metadata"), "resourceVersion");
+	const char *rv = ynode_str(ynode_get(obj, "metadata"), "resourceVersion");
 	return rv && *rv ? atoll(rv) : -1;
 }
 
@@ -98,7 +92,7 @@ static int add_value(struct events *e, const struct ynode *v, const char *file,
 		return error_at(err, file, v->line, v->col, "", "expected a watch "
 				"event or a List, got a %s",
 				v->kind == YNODE_SEQ ? "list" : "scalar");
-	const char *type = str_at(v, "type");
+	const char *type = ynode_str(v, "type");
 	const struct ynode *obj = ynode_get(v, "object");
 	if (type && obj) {
 		enum ev_type t = !strcmp(type, "ADDED") ? EV_ADDED :
@@ -117,7 +111,7 @@ static int add_value(struct events *e, const struct ynode *v, const char *file,
 						      file});
 		return 0;
 	}
-	if (str_at(v, "kind")) {
+	if (ynode_str(v, "kind")) {
 		events_push(e, (struct event){EV_ADDED, v, -1, 0, file});
 		return 0;
 	}
@@ -214,8 +208,8 @@ struct state {
 static char *key_of(const struct ynode *o)
 {
 	const struct ynode *m = ynode_get(o, "metadata");
-	const char *kind = str_at(o, "kind"), *ns = str_at(m, "namespace"),
-		   *name = str_at(m, "name");
+	const char *kind = ynode_str(o, "kind"), *ns = ynode_str(m, "namespace"),
+		   *name = ynode_str(m, "name");
 	size_t n = strlen(kind ? kind : "") + strlen(ns ? ns : "") +
 		   strlen(name ? name : "") + 3;
 	char *k = xmalloc(n);
@@ -283,13 +277,13 @@ static void state_release(struct state *s)
 
 static const char *pod_node(const struct ynode *pod)
 {
-	const char *n = str_at(ynode_get(pod, "spec"), "nodeName");
+	const char *n = ynode_str(ynode_get(pod, "spec"), "nodeName");
 	return n ? n : "";
 }
 
 static const char *pod_nominated(const struct ynode *pod)
 {
-	const char *n = str_at(ynode_get(pod, "status"), "nominatedNodeName");
+	const char *n = ynode_str(ynode_get(pod, "status"), "nominatedNodeName");
 	return n ? n : "";
 }
 
@@ -298,7 +292,7 @@ static const struct ynode *condition(const struct ynode *pod, const char *type)
 {
 	const struct ynode *cs = ynode_get(ynode_get(pod, "status"), "conditions");
 	for (int i = 0; cs && cs->kind == YNODE_SEQ && i < cs->n; i++) {
-		const char *t = str_at(cs->items[i], "type");
+		const char *t = ynode_str(cs->items[i], "type");
 		if (t && !strcmp(t, type))
 			return cs->items[i];
 	}
@@ -309,26 +303,26 @@ static const struct ynode *condition(const struct ynode *pod, const char *type)
 static const char *unschedulable_message(const struct ynode *pod)
 {
 	const struct ynode *c = condition(pod, "PodScheduled");
-	const char *st = c ? str_at(c, "status") : NULL;
-	const char *reason = c ? str_at(c, "reason") : NULL;
+	const char *st = c ? ynode_str(c, "status") : NULL;
+	const char *reason = c ? ynode_str(c, "reason") : NULL;
 	if (!st || strcmp(st, "False") || !reason || strcmp(reason, "Unschedulable"))
 		return NULL;
-	const char *m = str_at(c, "message");
+	const char *m = ynode_str(c, "message");
 	return m ? m : "";
 }
 
 static bool preemption_target(const struct ynode *pod)
 {
 	const struct ynode *c = condition(pod, "DisruptionTarget");
-	const char *st = c ? str_at(c, "status") : NULL;
-	const char *reason = c ? str_at(c, "reason") : NULL;
+	const char *st = c ? ynode_str(c, "status") : NULL;
+	const char *reason = c ? ynode_str(c, "reason") : NULL;
 	return st && !strcmp(st, "True") && reason &&
 	       !strcmp(reason, "PreemptionByScheduler");
 }
 
 static bool is_pod(const struct ynode *o)
 {
-	const char *k = str_at(o, "kind");
+	const char *k = ynode_str(o, "kind");
 	return k && !strcmp(k, "Pod");
 }
 
@@ -497,7 +491,7 @@ static void victims_clear(struct walk *w)
 static void note_victim(struct walk *w, const struct ynode *pod)
 {
 	const struct ynode *m = ynode_get(pod, "metadata");
-	const char *ns = str_at(m, "namespace"), *name = str_at(m, "name");
+	const char *ns = ynode_str(m, "namespace"), *name = ynode_str(m, "name");
 	if (!name || !*pod_node(pod))
 		return;
 	for (int i = 0; i < w->n_victims; i++)
@@ -520,7 +514,7 @@ static void note_victim(struct walk *w, const struct ynode *pod)
 static void pod_event(struct check *k, struct walk *w, const struct event *ev)
 {
 	const struct ynode *m = ynode_get(ev->obj, "metadata");
-	const char *ns = str_at(m, "namespace"), *name = str_at(m, "name");
+	const char *ns = ynode_str(m, "namespace"), *name = ynode_str(m, "name");
 	ns = ns ? ns : "default";
 	char *key = key_of(ev->obj);
 	int i = state_find(&w->now, key);

@@ -35,12 +35,6 @@ static int usage(FILE *f)
 	return f == stdout ? 0 : 2;
 }
 
-static const char *str_at(const struct ynode *m, const char *key)
-{
-	const struct ynode *v = ynode_get(m, key);
-	return v && v->kind == YNODE_SCALAR ? v->str : NULL;
-}
-
 /* The payload of one schedule request, written after "type". */
 static void decide(struct json_out *j, const struct cli_load_opts *load,
 		   const struct engine *engine, const struct ynode *req)
@@ -57,7 +51,7 @@ static void decide(struct json_out *j, const struct cli_load_opts *load,
 	int rc = load->config ? yaml_load_config(&c, load->config, &err) : 0;
 	if (rc == 0 && cluster)
 		rc = yaml_load_trees(&c, &cluster, &file, 1, &err);
-	const char *ns = str_at(pod, "namespace"), *name = str_at(pod, "name");
+	const char *ns = ynode_str(pod, "namespace"), *name = ynode_str(pod, "name");
 	int p = rc == 0 && name ? cluster_find_pod(&c, ns ? ns : "default", name) : -1;
 	const struct sched_profile *prof = p >= 0 ?
 		config_find_profile(&c.config, c.pods[p].scheduler_name) : NULL;
@@ -201,8 +195,8 @@ int cmd_serve(int argc, char **argv)
 				      (size_t)n, &a, &set, &err) == 0 &&
 		    set.n_docs == 1)
 			req = set.docs[0];
-		const char *type = req ? str_at(req, "type") : NULL;
-		const char *id = req ? str_at(req, "msg_id") : NULL;
+		const char *type = req ? ynode_str(req, "type") : NULL;
+		const char *id = req ? ynode_str(req, "msg_id") : NULL;
 		struct json_out j;
 		json_init(&j, stdout, true);
 		json_begin_object(&j);

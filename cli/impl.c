@@ -260,12 +260,6 @@ static const struct ynode *exchange(struct impl *im, const char *req, size_t n,
 	return root;
 }
 
-static const char *str_at(const struct ynode *m, const char *key)
-{
-	const struct ynode *v = ynode_get(m, key);
-	return v && v->kind == YNODE_SCALAR ? v->str : NULL;
-}
-
 /* A request as one line: the writer's compact JSON and a newline. */
 struct request {
 	char *text;
@@ -390,8 +384,8 @@ int impl_start(struct impl *im, const char *cmd, const struct cluster *c,
 	im->next_id++;
 	int rc = -1;
 	if (ans) {
-		const char *type = str_at(ans, "type");
-		const char *name = str_at(ans, "implementation");
+		const char *type = ynode_str(ans, "type");
+		const char *name = ynode_str(ans, "implementation");
 		if (!type || strcmp(type, "init_ok")) {
 			fail(im, err, "request 0 (init): expected init_ok, got %s",
 			     type ? type : "no type");
@@ -436,14 +430,14 @@ static int read_victims(struct impl *im, const struct cluster *c,
 	int n = pods && pods->kind == YNODE_SEQ ? pods->n : 0;
 	out->victims = xcalloc((size_t)n + 1, sizeof *out->victims);
 	for (int i = 0; i < n; i++) {
-		const char *uid = str_at(pods->items[i], "UID");
+		const char *uid = ynode_str(pods->items[i], "UID");
 		int p = pod_with_uid(c, uid);
 		if (p < 0)
 			return fail(im, err, "request %d: victim uid %s is no pod of "
 				    "the cluster", id, uid ? uid : "(missing)");
 		out->victims[out->n_victims++] = p;
 	}
-	const char *v = str_at(mine, "NumPDBViolations");
+	const char *v = ynode_str(mine, "NumPDBViolations");
 	out->pdb_violations = v ? atoi(v) : 0;
 	return 0;
 }
@@ -452,9 +446,9 @@ static int read_answer(struct impl *im, const struct cluster *c,
 		       const struct ynode *ans, int id,
 		       struct impl_answer *out, struct error *err)
 {
-	const char *type = str_at(ans, "type");
+	const char *type = ynode_str(ans, "type");
 	if (type && !strcmp(type, "error")) {
-		const char *text = str_at(ans, "text");
+		const char *text = ynode_str(ans, "text");
 		out->action = IMPL_REFUSED;
 		out->message = xstrdup(text ? text : "");
 		return 0;
@@ -463,10 +457,10 @@ static int read_answer(struct impl *im, const struct cluster *c,
 		return fail(im, err, "request %d: expected schedule_ok or error, "
 			    "got %s", id, type ? type : "no type");
 	const struct ynode *binding = ynode_get(ans, "binding");
-	const char *nominated = str_at(ans, "nominatedNodeName");
+	const char *nominated = ynode_str(ans, "nominatedNodeName");
 	const struct ynode *unsched = ynode_get(ans, "unschedulable");
 	if (binding) {
-		const char *node = str_at(ynode_get(binding, "target"), "name");
+		const char *node = ynode_str(ynode_get(binding, "target"), "name");
 		out->action = IMPL_BIND;
 		out->node = node_named(c, node);
 		if (out->node < 0)
@@ -482,7 +476,7 @@ static int read_answer(struct impl *im, const struct cluster *c,
 				 id, out, err) < 0)
 			return -1;
 	} else if (unsched) {
-		const char *m = str_at(unsched, "message");
+		const char *m = ynode_str(unsched, "message");
 		out->action = IMPL_UNSCHEDULABLE;
 		out->message = xstrdup(m ? m : "");
 	} else {

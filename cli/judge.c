@@ -5,6 +5,7 @@
 #include "judge.h"
 
 #include <assert.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,8 +76,6 @@ void judge_answer_text(const struct cluster *c, const struct impl_answer *a,
 
 static void set(struct verdict *v, enum verdict_kind k, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-#include <stdarg.h>
 
 static void set(struct verdict *v, enum verdict_kind k, const char *fmt, ...)
 {

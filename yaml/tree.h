@@ -74,6 +74,14 @@ static inline const struct ynode *ynode_get(const struct ynode *m,
 	return ynode_get_len(m, key, strlen(key));
 }
 
+/* ynode_str: the scalar text under key in map m, or NULL when m has no
+ * such key or its value is not a scalar. */
+static inline const char *ynode_str(const struct ynode *m, const char *key)
+{
+	const struct ynode *v = ynode_get(m, key);
+	return v && v->kind == YNODE_SCALAR ? v->str : NULL;
+}
+
 /* ynode_is_null: true for a plain scalar "", "~", "null", "Null", "NULL".
  * YAML 1.1/1.2 core null: only plain scalars; a missing node (NULL) is
  * not a null scalar.  Inline: asked of every value read, most are not. */

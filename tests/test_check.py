@@ -169,3 +169,24 @@ def test_bad_log_is_one_line_error(tmp_path):
     assert p.returncode == 1
     assert p.stdout == ""
     assert p.stderr == f'{f}:1:1: unknown watch event type "BOGUS" (type)\n'
+
+
+def test_errors_point_into_the_file_not_the_value(tmp_path):
+    # Each value is parsed on its own; its errors still carry the file's
+    # line and column (the third line's value starts in column 3).
+    f = tmp_path / "watch.json"
+    f.write_text('{"type": "ADDED", "object": {"kind": "Node"}}\n\n'
+                 '  {"type": "GONE", "object": {"kind": "Pod"}}\n')
+    p = kso("check", f)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == f'{f}:3:3: unknown watch event type "GONE" (type)\n'
+    # a syntax error at the stray ']' (line 2, column 21)
+    f.write_text('{"type": "ADDED", "object": {"kind": "Node"}}\n'
+                 ' {"object": {"a": 1 ]}}\n')
+    p = kso("check", f)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == (f"{f}:2:21: YAML syntax error: did not find expected "
+                        "',' or '}' (while parsing a flow mapping)\n")
+    f.write_text('{"kind": "Node"}\n  }\n')
+    p = kso("check", f)
+    assert p.stderr == f"{f}:2:3: unbalanced closing bracket\n"

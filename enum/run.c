@@ -386,15 +386,21 @@ static int execute(struct plan *p, volatile sig_atomic_t *stop,
 	double t0 = enum_now(), c0 = enum_cpu_now();
 	if (rc == 0)
 		rc = run_workers(&sh, o, sum->estimate);
+	/* A worker's failure is the one reported (a full disk's "database
+	 * or disk is full", not the failed commit that follows it); the items
+	 * that did succeed are still committed when the database allows. */
+	if (rc == 0 && sh.failed) {
+		struct error ignored;
+		error_init(&ignored);
+		(void)enum_store_flush(&store, &ignored);
+		*err = sh.err;
+		rc = -1;
+	}
 	if (rc == 0 && enum_store_flush(&store, err))
 		rc = -1;
 	sum->session_states = atomic_load(&sh.done_states);
 	sum->session_classes = atomic_load(&sh.done_classes);
 	sum->run_id = sh.run;
-	if (rc == 0 && sh.failed) {
-		*err = sh.err;
-		rc = -1;
-	}
 	sum->interrupted = *stop != 0;
 	if (sh.run >= 0 && enum_store_totals(&store, sh.run, sum->t, &sum->items_done,
 					     rc ? &sh.err : err) == 0) {

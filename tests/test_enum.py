@@ -535,3 +535,39 @@ def test_usage_errors():
     assert enum("--shard", "4/3").returncode == 2
     assert run_kso("merge", "a.db").returncode == 2
     assert run_kso("export", "a.db").returncode == 2
+
+
+def _mount_tmpfs(path, size):
+    """A size-limited tmpfs at path; False where mounting is not allowed
+    (not root, or a container without the capability)."""
+    if os.geteuid() != 0:
+        return False
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}",
+                           "tmpfs", str(path)], capture_output=True).returncode == 0
+
+
+def test_full_disk_exits_3_and_resumes_to_the_same_states(tmp_path):
+    # A run whose disk fills: exit status 3 with SQLite's own reason (not
+    # the failed commit after it), one line, then --resume once there is
+    # room ends with exactly the states of a run that never failed.
+    ref = tmp_path / "ref.db"
+    args = (DEFAULT, "--store", "all", "--shard", "1/16", "--quiet")
+    assert enum(*args, "--db", ref).returncode == 0
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    if not _mount_tmpfs(mnt, "256k"):
+        pytest.skip("cannot mount a small tmpfs here")
+    try:
+        db = mnt / "f.db"
+        r = enum(*args, "--db", db)
+        assert r.returncode == 3, r.stdout + r.stderr
+        assert r.stderr.endswith(": database or disk is full\n"), r.stderr
+        assert r.stderr.count("\n") == 1
+        subprocess.run(["mount", "-o", "remount,size=256m", str(mnt)], check=True)
+        r = enum(*args, "--db", db, "--resume")
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert run_row(db, WEIGHTED + ("complete",)) == \
+            run_row(ref, WEIGHTED + ("complete",))
+        assert stored(db) == stored(ref)
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True)

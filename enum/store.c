@@ -155,12 +155,19 @@ static const char *const statements[ST_COUNT] = {
 	[ST_ROLLBACK_TO] = "ROLLBACK TO item",
 };
 
+/* --db naming a file that is not a database is bad input (exit 1), not
+ * a failure of the database. */
+static bool not_a_database(const struct enum_store *s)
+{
+	return s->db && sqlite3_errcode(s->db) == SQLITE_NOTADB;
+}
+
 /* A database failure: kso could not complete (exit status 3). */
 static int db_error(struct enum_store *s, struct error *err, const char *what)
 {
 	error_plain(err, "%s: %s: %s", s->path, what,
 		    s->db ? sqlite3_errmsg(s->db) : "cannot open");
-	err->incomplete = 1;
+	err->incomplete = !not_a_database(s);
 	return -1;
 }
 
@@ -178,7 +185,7 @@ static int exec(struct enum_store *s, const char *sql, struct error *err)
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
 		return 0;
 	int rc = error_plain(err, "%s: %s", s->path, msg ? msg : "SQL error");
-	err->incomplete = 1;   /* the database failed, not the input */
+	err->incomplete = !not_a_database(s);   /* the database failed */
 	sqlite3_free(msg);
 	return rc;
 }
@@ -254,6 +261,8 @@ static int ensure_schema(struct enum_store *s, struct error *err)
 	int v = user_version(s->db);
 	if (v == ENUM_SCHEMA_VERSION)
 		return 0;
+	if (v < 0)   /* unreadable: a full disk, an I/O error, not a database */
+		return db_error(s, err, "reading the schema version");
 	if (v != 0)
 		return error_plain(err, "%s: schema version %d, this kso reads %d",
 				   s->path, v, ENUM_SCHEMA_VERSION);

@@ -571,3 +571,23 @@ def test_full_disk_exits_3_and_resumes_to_the_same_states(tmp_path):
         assert stored(db) == stored(ref)
     finally:
         subprocess.run(["umount", str(mnt)], capture_output=True)
+    # full before the schema is even written: still a failure (3), never
+    # a misread "schema version -1" (1)
+    if not _mount_tmpfs(mnt, "16k"):
+        pytest.skip("cannot mount a small tmpfs here")
+    try:
+        r = enum(*args, "--db", mnt / "g.db")
+        assert r.returncode == 3, r.stdout + r.stderr
+        assert r.stderr.count("\n") == 1 and "version -1" not in r.stderr
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
+def test_db_that_is_not_a_database_is_bad_input(tmp_path):
+    # the user named the wrong file: exit 1 (bad input), not 3 (failure)
+    db = tmp_path / "notes.db"
+    db.write_text("not sqlite\n" * 200)
+    r = enum(DEFAULT, "--db", db, "--quiet")
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == f"{db}: file is not a database\n"
+    assert db.read_text() == "not sqlite\n" * 200

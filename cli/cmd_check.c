@@ -229,7 +229,8 @@ static int read_log(struct events *e, const char *file, struct arena *a,
 		}
 	}
 	if (rc == 0 && (depth || in_str))
-		rc = error_at(err, file, line, 1, "", "the log ends inside a value");
+		rc = error_at(err, file, start_line, start_col, "",
+			      "the log ends inside this value (cut short?)");
 	free(text);
 	return rc;
 }

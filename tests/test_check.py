@@ -190,3 +190,8 @@ def test_errors_point_into_the_file_not_the_value(tmp_path):
     f.write_text('{"kind": "Node"}\n  }\n')
     p = kso("check", f)
     assert p.stderr == f"{f}:2:3: unbalanced closing bracket\n"
+    # a log cut short: the error points where the unfinished value starts
+    f.write_text('{"kind": "Node"}\n {"type": "ADDED",\n "object": {\n')
+    p = kso("check", f)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == f"{f}:2:2: the log ends inside this value (cut short?)\n"

@@ -196,11 +196,6 @@ static int load(struct cluster *c, const struct args *a)
 
 /* ------------------------------------------------------------ printing */
 
-static void pod_key(const struct cluster *c, int p, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/%s", c->pods[p].ns, c->pods[p].name);
-}
-
 static const char *action_name(enum model_step_action a)
 {
 	switch (a) {
@@ -298,7 +293,7 @@ static void print_pods(FILE *f, const struct cluster *c, const int *p, int k)
 {
 	char buf[512];
 	for (int i = 0; i < k; i++) {
-		pod_key(c, p[i], buf, sizeof buf);
+		cluster_pod_key(c, p[i], buf, sizeof buf);
 		fprintf(f, "%s%s", i ? "," : "", buf);
 	}
 	if (k == 0)
@@ -312,7 +307,7 @@ static void table_step(FILE *f, const struct model_scheduler *m,
 	char buf[512];
 	if (m->steps == 1)
 		fprintf(f, "STEP  POD  ACTION  NODE  VICTIMS  VIABLE  MESSAGE\n");
-	pod_key(c, st->pod, buf, sizeof buf);
+	cluster_pod_key(c, st->pod, buf, sizeof buf);
 	fprintf(f, "%d  %s  %s  %s  ", m->steps, buf, action_name(st->action),
 		st->node >= 0 ? c->nodes[st->node].name : "-");
 	print_pods(f, c, st->victims, st->n_victims);
@@ -365,7 +360,7 @@ static void json_step(struct json_out *j, const struct model_scheduler *m,
 	json_key(j, "step");
 	json_int(j, m->steps);
 	json_key(j, "pod");
-	pod_key(c, st->pod, buf, sizeof buf);
+	cluster_pod_key(c, st->pod, buf, sizeof buf);
 	json_string(j, buf);
 	json_key(j, "action");
 	json_string(j, action_name(st->action));
@@ -381,7 +376,7 @@ static void json_step(struct json_out *j, const struct model_scheduler *m,
 	json_key(j, "victims");
 	json_begin_array(j);
 	for (int i = 0; i < st->n_victims; i++) {
-		pod_key(c, st->victims[i], buf, sizeof buf);
+		cluster_pod_key(c, st->victims[i], buf, sizeof buf);
 		json_string(j, buf);
 	}
 	json_end_array(j);
@@ -446,7 +441,7 @@ static void json_end_run(struct json_out *j, const struct runner *r,
 		int32_t at = m->snap.pod_node[p];
 		if (at == SNAP_GONE)
 			continue;
-		pod_key(c, p, buf, sizeof buf);
+		cluster_pod_key(c, p, buf, sizeof buf);
 		json_key(j, buf);
 		if (at >= 0)
 			json_string(j, c->nodes[at].name);

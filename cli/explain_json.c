@@ -141,9 +141,7 @@ static void json_impl(struct json_out *j, const struct cli_explain *x)
 	json_begin_array(j);
 	for (int i = 0; i < a->n_victims; i++) {
 		char buf[512];
-		snprintf(buf, sizeof buf, "%s/%s", c->pods[a->victims[i]].ns,
-			 c->pods[a->victims[i]].name);
-		json_string(j, buf);
+		json_string(j, cluster_pod_key(c, a->victims[i], buf, sizeof buf));
 	}
 	json_end_array(j);
 	json_key(j, "message");

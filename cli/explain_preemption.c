@@ -136,11 +136,6 @@ static bool differ(const struct answers *a)
 	return false;
 }
 
-static void pod_name(const struct cluster *c, int p, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/%s", c->pods[p].ns, c->pods[p].name);
-}
-
 static const char *node_name(const struct cluster *c, int n)
 {
 	return n >= 0 ? c->nodes[n].name : "";
@@ -154,7 +149,7 @@ static void json_pods(struct json_out *j, const struct cluster *c,
 	char buf[512];
 	json_begin_array(j);
 	for (int i = 0; i < n; i++) {
-		pod_name(c, pods[i], buf, sizeof buf);
+		cluster_pod_key(c, pods[i], buf, sizeof buf);
 		json_string(j, buf);
 	}
 	json_end_array(j);
@@ -269,7 +264,7 @@ static void table_answer(FILE *f, const struct cluster *c, const char *who,
 	char buf[512];
 	fprintf(f, "  %-8s node %s, evict", who, node_name(c, p->node));
 	for (int i = 0; i < p->chosen.n; i++) {
-		pod_name(c, p->chosen.pods[i], buf, sizeof buf);
+		cluster_pod_key(c, p->chosen.pods[i], buf, sizeof buf);
 		fprintf(f, "%s %s", i ? "," : "", buf);
 	}
 	const struct model_casualty *k = &p->chosen.casualty;

@@ -129,6 +129,13 @@ void cluster_reindex(struct cluster *c)
 	c->pod_slots_n = c->n_pods;
 }
 
+const char *cluster_pod_key(const struct cluster *c, int p, char *buf, size_t len)
+{
+	assert(c && p >= 0 && p < c->n_pods && buf && len > 0);
+	snprintf(buf, len, "%s/%s", c->pods[p].ns, c->pods[p].name);
+	return buf;
+}
+
 int cluster_find_node(const struct cluster *c, const char *name)
 {
 	assert(c && name);

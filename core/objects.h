@@ -461,6 +461,10 @@ int cluster_find_node(const struct cluster *c, const char *name);
 int cluster_find_pod(const struct cluster *c, const char *ns, const char *name);
 int cluster_find_namespace(const struct cluster *c, const char *name);
 
+/* cluster_pod_key: writes pod p's "namespace/name" (kubectl's and kube's
+ * key for a pod) into buf of len bytes, truncating; returns buf. */
+const char *cluster_pod_key(const struct cluster *c, int p, char *buf, size_t len);
+
 /* cluster_res_index: index of resource name, or -1 if no object uses it. */
 int cluster_res_index(const struct cluster *c, const char *name);
 

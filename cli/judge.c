@@ -33,26 +33,6 @@ const char *verdict_name(enum verdict_kind k)
 }
 
 /* "a,b,c": names of nodes[0..n) into buf. */
-static void node_names(const struct cluster *c, const int *nodes, int n,
-		       char *buf, size_t len)
-{
-	size_t k = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < n && k + 1 < len; i++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? "," : "",
-				      c->nodes[nodes[i]].name);
-}
-
-static void pod_names(const struct cluster *c, const int *pods, int n,
-		      char *buf, size_t len)
-{
-	size_t k = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < n && k + 1 < len; i++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%s/%s", i ? "," : "",
-				      c->pods[pods[i]].ns, c->pods[pods[i]].name);
-}
-
 void judge_answer_text(const struct cluster *c, const struct impl_answer *a,
 		       char *buf, size_t len)
 {
@@ -62,7 +42,7 @@ void judge_answer_text(const struct cluster *c, const struct impl_answer *a,
 		snprintf(buf, len, "bind %s", c->nodes[a->node].name);
 		return;
 	case IMPL_PREEMPT:
-		pod_names(c, a->victims, a->n_victims, pods, sizeof pods);
+		cluster_pod_list(c, a->victims, a->n_victims, pods, sizeof pods);
 		snprintf(buf, len, "preempt on %s: %s", c->nodes[a->node].name, pods);
 		return;
 	case IMPL_UNSCHEDULABLE:
@@ -120,12 +100,12 @@ static void judge_bind(const struct cli_explain *x, const struct impl_answer *a,
 	char buf[512];
 	if (in(r->viable, r->n_viable, a->node)) {
 		v->tie = r->n_viable > 1;
-		node_names(c, r->viable, r->n_viable, buf, sizeof buf);
+		cluster_node_list(c, r->viable, r->n_viable, buf, sizeof buf);
 		set(v, VERDICT_OK, "%s is viable (viable: %s)", node, buf);
 		return;
 	}
 	if (r->verdicts[a->node].feasible && r->in_prefilter_result[a->node]) {
-		node_names(c, r->viable, r->n_viable, buf, sizeof buf);
+		cluster_node_list(c, r->viable, r->n_viable, buf, sizeof buf);
 		if (v->sampled) {
 			set(v, VERDICT_OK, "%s is feasible; with %d nodes kube scores "
 			    "a sample, so only feasibility is judged", node,
@@ -160,7 +140,7 @@ static void judge_preempt(const struct cli_explain *x, const struct impl_answer 
 	const char *node = c->nodes[a->node].name;
 	char buf[512];
 	if (x->result->n_viable > 0) {
-		node_names(c, x->result->viable, x->result->n_viable, buf, sizeof buf);
+		cluster_node_list(c, x->result->viable, x->result->n_viable, buf, sizeof buf);
 		set(v, VERDICT_SHOULD_HAVE_FIT, "preempts on %s although %s fit%s",
 		    node, buf, x->result->n_viable > 1 ? "" : "s");
 		return;
@@ -189,9 +169,9 @@ static void judge_preempt(const struct cli_explain *x, const struct impl_answer 
 	if (code != MODEL_SUCCESS ||
 	    !same_set(want.pods, want.n, a->victims, a->n_victims)) {
 		char got[512];
-		pod_names(c, want.pods, code == MODEL_SUCCESS ? want.n : 0, buf,
+		cluster_pod_list(c, want.pods, code == MODEL_SUCCESS ? want.n : 0, buf,
 			  sizeof buf);
-		pod_names(c, a->victims, a->n_victims, got, sizeof got);
+		cluster_pod_list(c, a->victims, a->n_victims, got, sizeof got);
 		set(v, VERDICT_VICTIMS_DIFFER, "on %s kube evicts [%s], not [%s]",
 		    node, buf, got);
 	} else {
@@ -210,13 +190,13 @@ static void judge_unschedulable(const struct cli_explain *x,
 	const struct cluster *c = x->cluster;
 	char buf[512];
 	if (x->result->n_viable > 0) {
-		node_names(c, x->result->viable, x->result->n_viable, buf, sizeof buf);
+		cluster_node_list(c, x->result->viable, x->result->n_viable, buf, sizeof buf);
 		set(v, VERDICT_SHOULD_HAVE_FIT, "%s fit%s", buf,
 		    x->result->n_viable > 1 ? "" : "s");
 		return;
 	}
 	if (k->node >= 0) {
-		pod_names(c, k->chosen.pods, k->chosen.n, buf, sizeof buf);
+		cluster_pod_list(c, k->chosen.pods, k->chosen.n, buf, sizeof buf);
 		set(v, VERDICT_SHOULD_HAVE_PREEMPTED, "kube preempts on %s: %s",
 		    c->nodes[k->node].name, buf);
 		return;

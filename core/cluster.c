@@ -136,6 +136,41 @@ const char *cluster_pod_key(const struct cluster *c, int p, char *buf, size_t le
 	return buf;
 }
 
+/* Appends ",ns/name" (no comma when first; just the name when ns is
+ * NULL) to buf[0..*k), truncated to fit len. */
+static void list_append(char *buf, size_t len, size_t *k, bool first,
+			const char *ns, const char *name)
+{
+	if (*k + 1 >= len)
+		return;
+	int w = snprintf(buf + *k, len - *k, "%s%s%s%s", first ? "" : ",",
+			 ns ? ns : "", ns ? "/" : "", name);
+	if (w > 0)
+		*k = (size_t)w >= len - *k ? len - 1 : *k + (size_t)w;
+}
+
+const char *cluster_node_list(const struct cluster *c, const int *v, int n,
+			      char *buf, size_t len)
+{
+	assert(c && (v || n == 0) && buf && len > 0);
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		list_append(buf, len, &k, i == 0, NULL, c->nodes[v[i]].name);
+	return buf;
+}
+
+const char *cluster_pod_list(const struct cluster *c, const int *v, int n,
+			     char *buf, size_t len)
+{
+	assert(c && (v || n == 0) && buf && len > 0);
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		list_append(buf, len, &k, i == 0, c->pods[v[i]].ns, c->pods[v[i]].name);
+	return buf;
+}
+
 int cluster_find_node(const struct cluster *c, const char *name)
 {
 	assert(c && name);

@@ -465,6 +465,14 @@ int cluster_find_namespace(const struct cluster *c, const char *name);
  * key for a pod) into buf of len bytes, truncating; returns buf. */
 const char *cluster_pod_key(const struct cluster *c, int p, char *buf, size_t len);
 
+/* cluster_node_list / cluster_pod_list: the names of nodes v[0..n) (pods:
+ * their "namespace/name"), comma-separated, into buf of len bytes,
+ * truncated to fit; return buf. */
+const char *cluster_node_list(const struct cluster *c, const int *v, int n,
+			      char *buf, size_t len);
+const char *cluster_pod_list(const struct cluster *c, const int *v, int n,
+			     char *buf, size_t len);
+
 /* cluster_res_index: index of resource name, or -1 if no object uses it. */
 int cluster_res_index(const struct cluster *c, const char *name);
 

@@ -227,18 +227,6 @@ int enum_bind_node(const struct cluster *c, const struct model_cycle_result *r)
 
 /* --------------------------------------------------------- agreement */
 
-static void node_list(const struct cluster *c, const int *v, int n, char *buf,
-		      size_t len)
-{
-	size_t k = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < n && k + 1 < len; i++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? "," : "",
-				      c->nodes[v[i]].name);
-	if (k >= len)
-		buf[len - 1] = '\0';
-}
-
 static bool same_list(const int *a, int na, const int *b, int nb)
 {
 	return na == nb && (na == 0 || memcmp(a, b, sizeof *a * (size_t)na) == 0);
@@ -414,8 +402,8 @@ static void compare(const struct cluster *c, const struct model_cycle_result *m,
 	size_t len = sizeof out->disagreement;
 	out->agree = false;
 	if (!same_list(m->feasible, m->n_feasible, o->feasible, o->n_feasible)) {
-		node_list(c, m->feasible, m->n_feasible, a, sizeof a);
-		node_list(c, o->feasible, o->n_feasible, b, sizeof b);
+		cluster_node_list(c, m->feasible, m->n_feasible, a, sizeof a);
+		cluster_node_list(c, o->feasible, o->n_feasible, b, sizeof b);
 		snprintf(why, len, "feasible: model {%s}, oracle {%s}", a, b);
 		return;
 	}
@@ -428,13 +416,13 @@ static void compare(const struct cluster *c, const struct model_cycle_result *m,
 	if (m->scored && score_diff(c, m, o, why, len))
 		return;
 	if (!same_list(m->viable, m->n_viable, o->viable, o->n_viable)) {
-		node_list(c, m->viable, m->n_viable, a, sizeof a);
-		node_list(c, o->viable, o->n_viable, b, sizeof b);
+		cluster_node_list(c, m->viable, m->n_viable, a, sizeof a);
+		cluster_node_list(c, o->viable, o->n_viable, b, sizeof b);
 		snprintf(why, len, "viable: model {%s}, oracle {%s}", a, b);
 		return;
 	}
 	if (m->n_viable ? !in_list(m->viable, m->n_viable, choice) : choice >= 0) {
-		node_list(c, m->viable, m->n_viable, a, sizeof a);
+		cluster_node_list(c, m->viable, m->n_viable, a, sizeof a);
 		snprintf(why, len, "oracle chose %s, model viable {%s}",
 			 choice >= 0 ? c->nodes[choice].name : "no node", a);
 		return;
@@ -736,8 +724,8 @@ static bool same_preemption(const struct cluster *c,
 	}
 	char a[200], b[200];
 	if (!same_list(m->ties, m->n_ties, o->ties, o->n_ties)) {
-		node_list(c, m->ties, m->n_ties, a, sizeof a);
-		node_list(c, o->ties, o->n_ties, b, sizeof b);
+		cluster_node_list(c, m->ties, m->n_ties, a, sizeof a);
+		cluster_node_list(c, o->ties, o->n_ties, b, sizeof b);
 		snprintf(why, len, "preemption.ties: model {%s}, oracle {%s}", a, b);
 		return false;
 	}

@@ -119,49 +119,6 @@ static int add_value(struct events *e, const struct ynode *v, const char *file,
 			"(type, object), a List or an object");
 }
 
-/* A value parsed on its own has positions relative to where it starts:
- * moved to the file's (dline lines down; dcol columns right on its first
- * line). */
-static void shift_positions(struct ynode *n, int dline, int dcol)
-{
-	if (!n)
-		return;
-	if (n->line == 1)
-		n->col += dcol;
-	n->line += dline;
-	for (int i = 0; i < n->n; i++) {
-		if (n->kind == YNODE_MAP && n->keys)
-			shift_positions(n->keys[i], dline, dcol);
-		shift_positions(n->items[i], dline, dcol);
-	}
-}
-
-/* Parses text[start..end) (a value starting at line, col of the file).
- * A syntax error is reported at the file's position: the value is parsed
- * again behind as many newlines and spaces (only then: errors are rare). */
-static int parse_value(const char *file, const char *text, size_t start,
-		       size_t end, int line, int col, struct arena *a,
-		       struct ydoc_set *set, struct error *err)
-{
-	struct error first;
-	error_init(&first);
-	if (yaml_parse_buffer(file, (const unsigned char *)text + start,
-			      end - start, a, set, &first) == 0) {
-		for (int i = 0; i < set->n_docs; i++)
-			shift_positions(set->docs[i], line - 1, col - 1);
-		return 0;
-	}
-	size_t pad = (size_t)(line - 1) + (size_t)(col - 1);
-	char *buf = xmalloc(pad + end - start + 1);
-	memset(buf, '\n', (size_t)(line - 1));
-	memset(buf + line - 1, ' ', (size_t)(col - 1));
-	memcpy(buf + pad, text + start, end - start);
-	yaml_parse_buffer(file, (const unsigned char *)buf, pad + end - start, a,
-			  set, err);
-	free(buf);
-	return -1;
-}
-
 /* Splits text into its top-level JSON values (kubectl prints one object
  * after another, not a YAML stream) and parses each. */
 static int read_log(struct events *e, const char *file, struct arena *a,
@@ -218,8 +175,9 @@ static int read_log(struct events *e, const char *file, struct arena *a,
 			}
 			if (depth)
 				continue;
-			rc = parse_value(file, text, start, i + 1, start_line, start_col,
-					 a, &whole, err);
+			rc = yaml_parse_buffer_at(file, (const unsigned char *)text + start,
+						  i + 1 - start, start_line, start_col,
+						  a, &whole, err);
 			if (rc == 0 && whole.n_docs == 1 && whole.docs[0])
 				rc = add_value(e, whole.docs[0], file, err);
 		} else if (depth == 0 && ch != ' ' && ch != '\t' && ch != '\r' &&

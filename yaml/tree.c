@@ -162,13 +162,27 @@ struct builder {
 	struct anchors anchors;
 	struct nodevec docs;
 	struct ynode *root;           /* of the current document */
+	int line0, col0;              /* where the input starts in its file
+				       * (0-based; col0 on its first line) */
 };
+
+/* The file's 1-based line and column of a position of the input (0-based
+ * line and column within the input). */
+static int file_line(const struct builder *b, size_t line)
+{
+	return (int)line + 1 + b->line0;
+}
+
+static int file_col(const struct builder *b, size_t line, size_t col)
+{
+	return (int)col + 1 + (line == 0 ? b->col0 : 0);
+}
 
 static int build_error(struct builder *b, const yaml_mark_t *m,
 		       const char *what)
 {
-	return error_at(b->err, b->file, (int)m->line + 1, (int)m->column + 1,
-			NULL, "%s", what);
+	return error_at(b->err, b->file, file_line(b, m->line),
+			file_col(b, m->line, m->column), NULL, "%s", what);
 }
 
 /* A key or anchor name as it may appear inside a one-line message:
@@ -204,8 +218,8 @@ static struct ynode *new_node(struct builder *b, enum ynode_kind kind,
 {
 	struct ynode *n = arena_alloc(b->arena, sizeof *n);
 	n->kind = kind;
-	n->line = (int)m->line + 1;
-	n->col = (int)m->column + 1;
+	n->line = file_line(b, m->line);
+	n->col = file_col(b, m->line, m->column);
 	n->str = "";
 	return n;
 }
@@ -527,12 +541,12 @@ static int on_alias(struct builder *b, const yaml_event_t *ev)
 	char shown[80];
 	printable(shown, sizeof shown, name, strlen(name));
 	if (!a)
-		return error_at(b->err, b->file, (int)m->line + 1,
-				(int)m->column + 1, NULL,
+		return error_at(b->err, b->file, file_line(b, m->line),
+				file_col(b, m->line, m->column), NULL,
 				"undefined alias '*%s'", shown);
 	if (!a->complete)
-		return error_at(b->err, b->file, (int)m->line + 1,
-				(int)m->column + 1, NULL,
+		return error_at(b->err, b->file, file_line(b, m->line),
+				file_col(b, m->line, m->column), NULL,
 				"alias '*%s' refers to a node that contains it",
 				shown);
 	if (b->depth + a->height > YAML_MAX_DEPTH)
@@ -540,8 +554,8 @@ static int on_alias(struct builder *b, const yaml_event_t *ev)
 				       "(alias expansion)");
 	if (count_nodes(b, a->size, m, true))
 		return -1;
-	return attach(b, a->node, a->size, a->height, (int)m->line + 1,
-		      (int)m->column + 1);
+	return attach(b, a->node, a->size, a->height, file_line(b, m->line),
+		      file_col(b, m->line, m->column));
 }
 
 static void on_document_start(struct builder *b)
@@ -617,9 +631,10 @@ static int libyaml_error(struct builder *b, const yaml_parser_t *p)
 {
 	const char *problem = p->problem ? p->problem : "invalid YAML";
 	if (p->error == YAML_READER_ERROR) {
-		int line, col;
-		offset_position(b->input, b->input_len, p->problem_offset,
-				&line, &col);
+		int l, c;
+		offset_position(b->input, b->input_len, p->problem_offset, &l, &c);
+		int line = file_line(b, (size_t)l - 1);
+		int col = file_col(b, (size_t)l - 1, (size_t)c - 1);
 		if (p->problem_value >= 0)
 			return error_at(b->err, b->file, line, col, NULL,
 					"invalid text: %s (#%X)", problem,
@@ -632,11 +647,13 @@ static int libyaml_error(struct builder *b, const yaml_parser_t *p)
 				"out of memory parsing YAML");
 	const yaml_mark_t *m = &p->problem_mark;
 	if (p->context)
-		return error_at(b->err, b->file, (int)m->line + 1,
-				(int)m->column + 1, NULL, "YAML syntax error: %s (%s)", problem,
+		return error_at(b->err, b->file, file_line(b, m->line),
+				file_col(b, m->line, m->column), NULL,
+				"YAML syntax error: %s (%s)", problem,
 				p->context);
-	return error_at(b->err, b->file, (int)m->line + 1, (int)m->column + 1,
-			NULL, "YAML syntax error: %s", problem);
+	return error_at(b->err, b->file, file_line(b, m->line),
+			file_col(b, m->line, m->column), NULL,
+			"YAML syntax error: %s", problem);
 }
 
 /* ------------------------------------------------------------------ parsing */
@@ -670,7 +687,15 @@ int yaml_parse_buffer(const char *name, const unsigned char *buf, size_t len,
 		      struct arena *arena, struct ydoc_set *set,
 		      struct error *err)
 {
+	return yaml_parse_buffer_at(name, buf, len, 1, 1, arena, set, err);
+}
+
+int yaml_parse_buffer_at(const char *name, const unsigned char *buf,
+			 size_t len, int line, int col, struct arena *arena,
+			 struct ydoc_set *set, struct error *err)
+{
 	assert(name && (buf || len == 0) && arena && set && err);
+	assert(line >= 1 && col >= 1);
 	static const unsigned char empty[1];
 	struct builder *b = calloc(1, sizeof *b);
 	if (!b) {
@@ -683,6 +708,8 @@ int yaml_parse_buffer(const char *name, const unsigned char *buf, size_t len,
 	b->arena = arena;
 	b->err = err;
 	b->anchors.seed = (uint64_t)(uintptr_t)b ^ ((uint64_t)len << 17);
+	b->line0 = line - 1;
+	b->col0 = col - 1;
 
 	yaml_parser_t p;
 	if (!yaml_parser_initialize(&p)) {

@@ -62,6 +62,13 @@ int yaml_parse_buffer(const char *name, const unsigned char *buf, size_t len,
 		      struct arena *arena, struct ydoc_set *set,
 		      struct error *err);
 
+/* yaml_parse_buffer_at: the same for text that starts at line, col (1-based)
+ * of the file called name, so nodes and errors carry the file's positions
+ * (a value cut out of a larger file, such as one JSON value of a log). */
+int yaml_parse_buffer_at(const char *name, const unsigned char *buf,
+			 size_t len, int line, int col, struct arena *arena,
+			 struct ydoc_set *set, struct error *err);
+
 /* ynode_get / ynode_get_len: the value under key (of len bytes) in a map
  * node, or NULL (also NULL when m is NULL or not a map). */
 const struct ynode *ynode_get_len(const struct ynode *m, const char *key,

@@ -88,6 +88,41 @@ static void test_positions(void)
 	CHECK(ynode_get(app, "kind") == NULL);   /* not a map */
 }
 
+/* A value cut out of a larger file (parsed with yaml_parse_buffer_at from
+ * line 7, column 5): nodes and every kind of error carry the file's
+ * positions; the column offset applies to the first line only. */
+static int parse_at(const char *text)
+{
+	arena_release(&arena);
+	error_init(&err);
+	memset(&set, 0, sizeof set);
+	return yaml_parse_buffer_at("log.json", (const unsigned char *)text,
+				    strlen(text), 7, 5, &arena, &set, &err);
+}
+
+static void test_positions_at(void)
+{
+	CHECK_EQ(parse_at("{\"a\": 1,\n \"b\": [2]}"), 0);
+	const struct ynode *root = set.docs[0];
+	CHECK(root && root->kind == YNODE_MAP && root->n == 2);
+	CHECK_EQ(root->line, 7);
+	CHECK_EQ(root->col, 5);
+	CHECK_EQ(root->items[0]->line, 7);     /* 1 at input column 7 */
+	CHECK_EQ(root->items[0]->col, 11);
+	CHECK_EQ(root->keys[1]->line, 8);      /* "b" at column 2, line 2 */
+	CHECK_EQ(root->keys[1]->col, 2);
+	/* a syntax error (the stray ']' at input line 2, column 4) */
+	CHECK_EQ(parse_at("{\"a\": 1,\n \"b\" ]}"), -1);
+	CHECK_STR(err.msg, "log.json:8:6: YAML syntax error: did not find "
+		  "expected ',' or '}' (while parsing a flow mapping)");
+	/* a reader error on the first line: shifted by the column too */
+	CHECK_EQ(parse_at("{\"a\": \"\xff\"}"), -1);
+	CHECK_STR(err.msg, "log.json:7:12: invalid text: invalid leading UTF-8 "
+		  "octet (#FF)");
+	CHECK_EQ(parse_at("{\"a\": *x}"), -1);
+	CHECK_STR(err.msg, "log.json:7:11: undefined alias '*x'");
+}
+
 static void test_documents(void)
 {
 	CHECK_EQ(parse("a: 1\n---\nb: 2\n---\n"), 0);
@@ -344,6 +379,7 @@ int main(void)
 {
 	arena_init(&arena);
 	test_positions();
+	test_positions_at();
 	test_documents();
 	test_bom_crlf();
 	test_scalars();

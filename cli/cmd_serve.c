@@ -106,15 +106,11 @@ static void decide(struct json_out *j, const struct cli_load_opts *load,
 	} else {
 		struct model_preemption k;
 		model_preemption_init(&k);
-		if (r.code == MODEL_UNSCHEDULABLE &&
-		    prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
-			struct cli_explain x = {
-				.cluster = &c, .snap = &s, .profile = prof,
-				.engine = engine, .pod = p, .result = &r,
-			};
-			int n_offsets;
-			free(cli_kube_preemption(&x, &k, &n_offsets));
-		}
+		struct cli_explain x = {
+			.cluster = &c, .snap = &s, .profile = prof,
+			.engine = engine, .pod = p, .result = &r,
+		};
+		cli_kube_preempt(&x, &k);
 		if (k.node >= 0) {
 			json_key(j, "nominatedNodeName");
 			json_string(j, c.nodes[k.node].name);
@@ -140,15 +136,13 @@ static void decide(struct json_out *j, const struct cli_load_opts *load,
 			json_end_object(j);
 			json_end_object(j);
 		} else {
-			char msg[4096];
-			snprintf(msg, sizeof msg, "%s%s%s", r.message ? r.message : "",
-				 k.message && *k.message ? " " : "",
-				 k.message ? k.message : "");
+			char *msg = cli_event_message(&r, k.message);
 			json_key(j, "unschedulable");
 			json_begin_object(j);
 			json_key(j, "message");
 			json_string(j, msg);
 			json_end_object(j);
+			free(msg);
 		}
 		model_preemption_release(&k);
 	}

@@ -45,13 +45,24 @@ void cli_explain_json(const struct cli_explain *x, FILE *f);
 /* cli_explain_table: the human-readable report on f. */
 void cli_explain_table(const struct cli_explain *x, FILE *f);
 
-/* cli_kube_preemption: kube's DefaultPreemption for x's failed cycle with
- * the walk from offset 0 into k (initialised by the caller), and every
+/* cli_kube_preempt: kube's DefaultPreemption for x's cycle with the walk
+ * from offset 0 into k (initialised by the caller).  k is left as it was
+ * (no node, no message) when the cycle did not fail with a FitError or the
+ * profile has no DefaultPreemption. */
+struct model_preemption;
+void cli_kube_preempt(const struct cli_explain *x, struct model_preemption *k);
+
+/* cli_event_message: the message kube reports for x's cycle (the FitError
+ * with PostFilter's message, postfilter, appended; the cycle's own message
+ * otherwise).  Malloc'ed; the caller frees. */
+char *cli_event_message(const struct model_cycle_result *r,
+			const char *postfilter);
+
+/* cli_kube_preemption: cli_kube_preempt, and every
  * node kube may nominate over all walk offsets and final ties (malloc'ed
  * [n_nodes] flags; NULL when k has no node, or when that would take more
  * than 2,000,000 dry runs).  *n_offsets: the offsets it walked (1 when
  * every walk covers every potential node). */
-struct model_preemption;
 bool *cli_kube_preemption(const struct cli_explain *x,
 			  struct model_preemption *k, int *n_offsets);
 

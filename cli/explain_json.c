@@ -24,6 +24,8 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "../core/xalloc.h"
+
 static const char *code_name(enum model_code c)
 {
 	switch (c) {
@@ -111,15 +113,19 @@ static void json_viable(struct json_out *j, const struct cli_explain *x)
 static void json_message(struct json_out *j, const struct cli_explain *x,
 			 const char *postfilter)
 {
-	const struct model_cycle_result *r = x->result;
 	json_key(j, "message");
-	if (r->code == MODEL_UNSCHEDULABLE) {
-		char *m = model_fit_error(r, postfilter);
-		json_string(j, m);
-		free(m);
-	} else {
-		json_string(j, r->message ? r->message : "");
-	}
+	char *m = cli_event_message(x->result, postfilter);
+	json_string(j, m);
+	free(m);
+}
+
+char *cli_event_message(const struct model_cycle_result *r,
+			const char *postfilter)
+{
+	assert(r);
+	if (r->code == MODEL_UNSCHEDULABLE)
+		return model_fit_error(r, postfilter);
+	return xstrdup(r->message ? r->message : "");
 }
 
 /* "impl": the implementation's answer and kso's verdict on it. */

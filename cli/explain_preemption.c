@@ -70,6 +70,13 @@ static void mark_answer(bool *possible, const struct model_preemption *k)
 		possible[k->ties[i]] = true;
 }
 
+void cli_kube_preempt(const struct cli_explain *x, struct model_preemption *k)
+{
+	assert(x && x->result && k);
+	if (applies(x))
+		kube_at(x, 0, k);
+}
+
 /*
  * Every node kube may nominate: the walk starts at a random offset into
  * the potential nodes (§3.3) and the last tie of §3.5 is Go map order.
@@ -82,7 +89,7 @@ bool *cli_kube_preemption(const struct cli_explain *x,
 {
 	assert(x && k && n_offsets);
 	const struct cluster *c = x->cluster;
-	kube_at(x, 0, k);
+	cli_kube_preempt(x, k);
 	*n_offsets = 0;
 	if (k->node < 0)
 		return NULL;

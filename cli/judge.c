@@ -201,15 +201,12 @@ static void judge_unschedulable(const struct cli_explain *x,
 		    c->nodes[k->node].name, buf);
 		return;
 	}
-	/* kube's event: the FitError message, then PostFilter's */
-	char want[4096];
-	snprintf(want, sizeof want, "%s%s%s", x->result->message ? x->result->message : "",
-		 k->message && *k->message ? " " : "", k->message ? k->message : "");
-	if (strict && strcmp(want, a->message)) {
+	char *want = cli_event_message(x->result, k->message);
+	if (strict && strcmp(want, a->message))
 		set(v, VERDICT_MESSAGE_DIFFERS, "kube's message is \"%.900s\"", want);
-		return;
-	}
-	set(v, VERDICT_OK, "nothing fits and kube finds no preemption candidate");
+	else
+		set(v, VERDICT_OK, "nothing fits and kube finds no preemption candidate");
+	free(want);
 }
 
 void judge_decision(const struct cli_explain *x, const struct impl_answer *a,
@@ -230,11 +227,7 @@ void judge_decision(const struct cli_explain *x, const struct impl_answer *a,
 	struct model_preemption k;
 	model_preemption_init(&k);
 	int n_offsets = 0;
-	bool *possible = NULL;
-	bool preempts = x->result->code == MODEL_UNSCHEDULABLE &&
-			x->profile->postfilter[PLUGIN_DEFAULT_PREEMPTION];
-	if (preempts)
-		possible = cli_kube_preemption(x, &k, &n_offsets);
+	bool *possible = cli_kube_preemption(x, &k, &n_offsets);
 	if (a->action == IMPL_PREEMPT)
 		judge_preempt(x, a, &k, possible, v);
 	else

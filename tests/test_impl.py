@@ -216,3 +216,24 @@ def test_kso_serve_answers_the_protocol():
     init, ans = [json.loads(x) for x in p.stdout.splitlines()]
     assert (init["type"], init["in_reply_to"]) == ("init_ok", 0)
     assert (ans["type"], ans["in_reply_to"], ans["code"]) == ("error", 7, 12)
+
+
+def test_strict_message_compares_kubes_event_text():
+    # equal-priority: p cannot fit on n1 and its only peer has the same
+    # priority, so kube reports the FitError with PostFilter's message
+    # appended.  terse_message leaves PostFilter's part out: fine by
+    # default, message-differs under --strict-message, naming kube's text.
+    eq = os.path.join(ROOT, "fixtures", "preemption", "equal-priority.yaml")
+    p, got = explain_impl(eq, "default/p", "terse_message")
+    assert p.returncode == 0, p.stderr
+    assert (got["action"], got["verdict"]) == ("unschedulable", "ok")
+    p, got = explain_impl(eq, "default/p", "terse_message", "--strict-message")
+    assert p.returncode == 1, p.stderr
+    assert got["verdict"] == "message-differs"
+    assert got["detail"] == (
+        "kube's message is \"0/1 nodes are available: 1 Insufficient cpu. "
+        "preemption: 0/1 nodes are available: 1 No preemption victims "
+        "found for incoming pod.\"")
+    # the correct implementation's message is kube's, exactly
+    p, got = explain_impl(eq, "default/p", "self", "--strict-message")
+    assert (p.returncode, got["verdict"]) == (0, "ok")

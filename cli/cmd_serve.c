@@ -35,6 +35,87 @@ static int usage(FILE *f)
 	return f == stdout ? 0 : 2;
 }
 
+/* "binding": a v1 Binding of pod p to the viable node kube picks (the
+ * nominated node when the fast path took it; else the first by name, a
+ * deterministic stand-in for kube's random pick among ties). */
+static void write_binding(struct json_out *j, const struct cluster *c, int p,
+			  const struct model_cycle_result *r)
+{
+	char uid[600];
+	int best = r->nominated_node >= 0 ? r->nominated_node : r->viable[0];
+	for (int i = 0; r->nominated_node < 0 && i < r->n_viable; i++)
+		if (strcmp(c->nodes[r->viable[i]].name, c->nodes[best].name) < 0)
+			best = r->viable[i];
+	json_key(j, "binding");
+	json_begin_object(j);
+	json_key(j, "apiVersion");
+	json_string(j, "v1");
+	json_key(j, "kind");
+	json_string(j, "Binding");
+	json_key(j, "metadata");
+	json_begin_object(j);
+	json_key(j, "namespace");
+	json_string(j, c->pods[p].ns);
+	json_key(j, "name");
+	json_string(j, c->pods[p].name);
+	json_key(j, "uid");
+	json_string(j, dump_pod_uid(&c->pods[p], uid, sizeof uid));
+	json_end_object(j);
+	json_key(j, "target");
+	json_begin_object(j);
+	json_key(j, "apiVersion");
+	json_string(j, "v1");
+	json_key(j, "kind");
+	json_string(j, "Node");
+	json_key(j, "name");
+	json_string(j, c->nodes[best].name);
+	json_end_object(j);
+	json_end_object(j);
+}
+
+/* "nominatedNodeName" and the extender-shaped "preemption" victims. */
+static void write_preemption(struct json_out *j, const struct cluster *c,
+			     const struct model_preemption *k)
+{
+	char uid[600];
+	json_key(j, "nominatedNodeName");
+	json_string(j, c->nodes[k->node].name);
+	json_key(j, "preemption");
+	json_begin_object(j);
+	json_key(j, "NodeNameToMetaVictims");
+	json_begin_object(j);
+	json_key(j, c->nodes[k->node].name);
+	json_begin_object(j);
+	json_key(j, "Pods");
+	json_begin_array(j);
+	for (int i = 0; i < k->chosen.n; i++) {
+		json_begin_object(j);
+		json_key(j, "UID");
+		json_string(j, dump_pod_uid(&c->pods[k->chosen.pods[i]], uid, sizeof uid));
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_key(j, "NumPDBViolations");
+	json_int(j, k->chosen.pdb_violations);
+	json_end_object(j);
+	json_end_object(j);
+	json_end_object(j);
+}
+
+/* "unschedulable": kube's event message. */
+static void write_unschedulable(struct json_out *j,
+				const struct model_cycle_result *r,
+				const char *postfilter)
+{
+	char *msg = cli_event_message(r, postfilter);
+	json_key(j, "unschedulable");
+	json_begin_object(j);
+	json_key(j, "message");
+	json_string(j, msg);
+	json_end_object(j);
+	free(msg);
+}
+
 /* The payload of one schedule request, written after "type". */
 static void decide(struct json_out *j, const struct cli_load_opts *load,
 		   const struct engine *engine, const struct ynode *req)
@@ -72,37 +153,8 @@ static void decide(struct json_out *j, const struct cli_load_opts *load,
 	engine->cycle(prof, &s, p, &r);
 	json_key(j, "type");
 	json_string(j, "schedule_ok");
-	char uid[600];
 	if (r.n_viable > 0) {
-		int best = r.nominated_node >= 0 ? r.nominated_node : r.viable[0];
-		for (int i = 0; r.nominated_node < 0 && i < r.n_viable; i++)
-			if (strcmp(c.nodes[r.viable[i]].name, c.nodes[best].name) < 0)
-				best = r.viable[i];
-		json_key(j, "binding");
-		json_begin_object(j);
-		json_key(j, "apiVersion");
-		json_string(j, "v1");
-		json_key(j, "kind");
-		json_string(j, "Binding");
-		json_key(j, "metadata");
-		json_begin_object(j);
-		json_key(j, "namespace");
-		json_string(j, c.pods[p].ns);
-		json_key(j, "name");
-		json_string(j, c.pods[p].name);
-		json_key(j, "uid");
-		json_string(j, dump_pod_uid(&c.pods[p], uid, sizeof uid));
-		json_end_object(j);
-		json_key(j, "target");
-		json_begin_object(j);
-		json_key(j, "apiVersion");
-		json_string(j, "v1");
-		json_key(j, "kind");
-		json_string(j, "Node");
-		json_key(j, "name");
-		json_string(j, c.nodes[best].name);
-		json_end_object(j);
-		json_end_object(j);
+		write_binding(j, &c, p, &r);
 	} else {
 		struct model_preemption k;
 		model_preemption_init(&k);
@@ -111,39 +163,10 @@ static void decide(struct json_out *j, const struct cli_load_opts *load,
 			.engine = engine, .pod = p, .result = &r,
 		};
 		cli_kube_preempt(&x, &k);
-		if (k.node >= 0) {
-			json_key(j, "nominatedNodeName");
-			json_string(j, c.nodes[k.node].name);
-			json_key(j, "preemption");
-			json_begin_object(j);
-			json_key(j, "NodeNameToMetaVictims");
-			json_begin_object(j);
-			json_key(j, c.nodes[k.node].name);
-			json_begin_object(j);
-			json_key(j, "Pods");
-			json_begin_array(j);
-			for (int i = 0; i < k.chosen.n; i++) {
-				json_begin_object(j);
-				json_key(j, "UID");
-				json_string(j, dump_pod_uid(&c.pods[k.chosen.pods[i]], uid,
-							    sizeof uid));
-				json_end_object(j);
-			}
-			json_end_array(j);
-			json_key(j, "NumPDBViolations");
-			json_int(j, k.chosen.pdb_violations);
-			json_end_object(j);
-			json_end_object(j);
-			json_end_object(j);
-		} else {
-			char *msg = cli_event_message(&r, k.message);
-			json_key(j, "unschedulable");
-			json_begin_object(j);
-			json_key(j, "message");
-			json_string(j, msg);
-			json_end_object(j);
-			free(msg);
-		}
+		if (k.node >= 0)
+			write_preemption(j, &c, &k);
+		else
+			write_unschedulable(j, &r, k.message);
 		model_preemption_release(&k);
 	}
 	model_cycle_result_release(&r);

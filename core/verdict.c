@@ -109,3 +109,14 @@ void model_preemption_release(struct model_preemption *p)
 	model_preemption_init(p);
 }
 
+
+char *model_preemption_message(const char *why)
+{
+	assert(why);
+	static const char pre[] = "preemption: ";
+	size_t n = strlen(why);
+	char *s = xmalloc(sizeof pre + n);
+	memcpy(s, pre, sizeof pre - 1);
+	memcpy(s + sizeof pre - 1, why, n + 1);
+	return s;
+}

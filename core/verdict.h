@@ -201,6 +201,11 @@ struct model_preemption {
 void model_preemption_init(struct model_preemption *p);
 void model_preemption_release(struct model_preemption *p);
 
+/* model_preemption_message: PostFilter's message, "preemption: " + why
+ * (kube's DefaultPreemption prefixes every status it returns).  Malloc'ed
+ * for model_preemption.message; aborts on out-of-memory. */
+char *model_preemption_message(const char *why);
+
 /* model_victims_release: frees v's pods (v itself is not owned). */
 void model_victims_release(struct model_victims *v);
 

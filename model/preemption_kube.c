@@ -222,18 +222,6 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 	return code;
 }
 
-/* ---------------------------------------------------------- the message */
-
-static char *prefixed(const char *msg)
-{
-	static const char pre[] = "preemption: ";
-	size_t n = strlen(msg);
-	char *s = xmalloc(sizeof pre + n);
-	memcpy(s, pre, sizeof pre - 1);
-	memcpy(s + sizeof pre - 1, msg, n + 1);
-	return s;
-}
-
 /* --------------------------------------------------------- the candidates */
 
 /* DefaultPreemption.calculateNumCandidates (int32). */
@@ -442,12 +430,12 @@ static void no_candidate(struct model_preemption *out, int n_nodes,
 	out->clear_own_nomination = true;
 	if (d->error) {
 		out->code = MODEL_ERROR;
-		out->message = prefixed(d->error);
+		out->message = model_preemption_message(d->error);
 		return;
 	}
 	char *fit = model_fit_error_of(n_nodes, d->status, d->has_status);
 	out->code = MODEL_UNSCHEDULABLE;
-	out->message = prefixed(fit);
+	out->message = model_preemption_message(fit);
 	free(fit);
 }
 
@@ -482,7 +470,7 @@ int model_preempt_kube(const struct sched_profile *prof,
 	out->eligible = model_preemption_eligible(s, pod, r, why, sizeof why);
 	if (!out->eligible) {
 		out->code = MODEL_UNSCHEDULABLE;
-		out->message = prefixed(why);
+		out->message = model_preemption_message(why);
 		return 0;
 	}
 

@@ -20,6 +20,7 @@
  */
 #include "scheduler.h"
 #include "../core/xalloc.h"
+#include "../core/splitmix.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -28,14 +29,6 @@
 
 /* splitmix64: a small, well-mixed generator; the whole run is a function
  * of the seed. */
-static uint64_t next_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 void model_step_release(struct model_step *st)
 {
 	assert(st);
@@ -143,7 +136,7 @@ static int select_host(struct model_scheduler *m,
 {
 	assert(r->n_viable > 0);
 	if (m->opts.tie_random)
-		return r->viable[next_rand(&m->rng) % (uint64_t)r->n_viable];
+		return r->viable[splitmix64_next(&m->rng) % (uint64_t)r->n_viable];
 	int best = r->viable[0];
 	for (int i = 1; i < r->n_viable; i++)
 		if (strcmp(m->cluster->nodes[r->viable[i]].name,
@@ -212,7 +205,7 @@ static void no_fit(struct model_scheduler *m, int p,
 	struct model_preemption pr;
 	model_preemption_init(&pr);
 	struct model_preempt_opts o = {
-		.offset_draw = m->opts.preempt_random ? next_rand(&m->rng) : 0,
+		.offset_draw = m->opts.preempt_random ? splitmix64_next(&m->rng) : 0,
 	};
 	model_preempt_kube(prof, &m->snap, p, r, &o, &pr);
 	if (pr.code == MODEL_SUCCESS && pr.node >= 0) {

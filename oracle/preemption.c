@@ -132,16 +132,6 @@ static void reserve_pods(struct oracle_preempt_scratch *s, int n)
 	s->viol = xrealloc(s->viol, sizeof(bool) * cap);
 }
 
-/* "preemption: " + msg, malloc'ed: the PostFilter message. */
-static char *prefixed(const char *msg)
-{
-	static const char pre[] = "preemption: ";
-	size_t n = strlen(msg);
-	char *s = xmalloc(sizeof pre + n);
-	memcpy(s, pre, sizeof pre - 1);
-	memcpy(s + sizeof pre - 1, msg, n + 1);
-	return s;
-}
 
 static int int_cmp(const void *a, const void *b)
 {
@@ -814,7 +804,7 @@ static void no_candidate(struct model_preemption *out, const struct walk *w, boo
 	if (first_error >= 0) {
 		const struct model_status *st = &w->s->rec[first_error];
 		out->code = MODEL_ERROR;
-		out->message = prefixed(st->n_reasons ? model_status_reason(st, 0) : "error");
+		out->message = model_preemption_message(st->n_reasons ? model_status_reason(st, 0) : "error");
 		return;
 	}
 	out->code = MODEL_UNSCHEDULABLE;
@@ -865,7 +855,7 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 	out->eligible = eligible(o, pod, r, why, sizeof(why));
 	if (!out->eligible) {
 		out->code = MODEL_UNSCHEDULABLE;
-		out->message = prefixed(why);
+		out->message = model_preemption_message(why);
 		return 0;
 	}
 	/* §3.2: only nodes recorded exactly Unschedulable may be helped, in

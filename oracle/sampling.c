@@ -5,6 +5,7 @@
  * for selectHost ties.
  */
 #include "internal.h"
+#include "../core/splitmix.h"
 
 #include <assert.h>
 #include <string.h>
@@ -92,8 +93,5 @@ int oracle_num_to_find(const struct cluster *c, const struct sched_profile *p,
 /* splitmix64: small, seedable, good enough for tie-breaking. */
 uint64_t oracle_rand(struct oracle *o)
 {
-	uint64_t z = (o->seed += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64_next(&o->seed);
 }

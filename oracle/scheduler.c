@@ -29,16 +29,9 @@
 #include <string.h>
 
 #include "internal.h"
+#include "../core/splitmix.h"
 
 /* splitmix64, the model loop's generator (model/scheduler_step.c). */
-static uint64_t next_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static int *copy_ints(const int *a, int n)
 {
 	int *d = xmalloc(sizeof(int) * (size_t)(n + 1));
@@ -168,7 +161,7 @@ static int select_host(struct oracle_scheduler *os, const struct model_cycle_res
 	assert(r->n_viable > 0);
 	const struct cluster *c = os->o.cluster;
 	if (os->rec.opts.tie_random)
-		return r->viable[next_rand(&os->rec.rng) % (uint64_t)r->n_viable];
+		return r->viable[splitmix64_next(&os->rec.rng) % (uint64_t)r->n_viable];
 	int best = r->viable[0];
 	for (int i = 1; i < r->n_viable; i++)
 		if (strcmp(c->nodes[r->viable[i]].name, c->nodes[best].name) < 0)
@@ -249,7 +242,7 @@ static void no_fit(struct oracle_scheduler *os, int p, const struct sched_profil
 	}
 	struct model_preemption pr;
 	model_preemption_init(&pr);
-	uint64_t draw = os->rec.opts.preempt_random ? next_rand(&os->rec.rng) : 0;
+	uint64_t draw = os->rec.opts.preempt_random ? splitmix64_next(&os->rec.rng) : 0;
 	oracle_preempt(&os->o, prof, p, r, draw, &pr);
 	if (pr.code == MODEL_SUCCESS && pr.node >= 0) {
 		apply_preemption(os, p, &pr, r, st);

@@ -6,8 +6,8 @@
  * must give no finding when kso judges it (`kso enum --impl 'kso serve'`).
  *
  * Each schedule request's cluster is loaded as already admitted (the
- * objects come as kso sent them); the configuration is the one given
- * here (the request's init configuration is not read back).  The answer:
+ * objects come as kso sent them); the configuration is --config when
+ * given, else the init request's schedulerConfiguration.  The answer:
  * a binding to the first viable node by name (a tie among viable nodes is
  * kube's random pick), else kube's preemption (offset 0), else
  * unschedulable with kube's event message.
@@ -118,7 +118,8 @@ static void write_unschedulable(struct json_out *j,
 
 /* The payload of one schedule request, written after "type". */
 static void decide(struct json_out *j, const struct cli_load_opts *load,
-		   const struct engine *engine, const struct ynode *req)
+		   const struct sched_config *cfg, const struct engine *engine,
+		   const struct ynode *req)
 {
 	const struct ynode *cluster = ynode_get(req, "cluster");
 	const struct ynode *pod = ynode_get(req, "pod");
@@ -129,8 +130,10 @@ static void decide(struct json_out *j, const struct cli_load_opts *load,
 	c.no_admission = true;
 	c.ext_selector_spread = load->selector_spread;
 	const char *file = "request";
-	int rc = load->config ? yaml_load_config(&c, load->config, &err) : 0;
-	if (rc == 0 && cluster)
+	int rc = 0;
+	if (cfg)
+		c.config = *cfg;   /* borrowed: the holder outlives c */
+	if (cluster)
 		rc = yaml_load_trees(&c, &cluster, &file, 1, &err);
 	const char *ns = ynode_str(pod, "namespace"), *name = ynode_str(pod, "name");
 	int p = rc == 0 && name ? cluster_find_pod(&c, ns ? ns : "default", name) : -1;
@@ -198,6 +201,18 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "kso serve: unknown engine '%s'\n", engine_name);
 		return 2;
 	}
+	/* the configuration every request is answered with: --config, or
+	 * the init request's */
+	struct cluster holder;
+	cluster_init(&holder);
+	holder.ext_selector_spread = load.selector_spread;
+	struct error cerr;
+	error_init(&cerr);
+	if (load.config && yaml_load_config(&holder, load.config, &cerr) < 0) {
+		fprintf(stderr, "kso serve: %s\n", cerr.msg);
+		cluster_release(&holder);
+		return 1;
+	}
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -217,7 +232,17 @@ int cmd_serve(int argc, char **argv)
 		struct json_out j;
 		json_init(&j, stdout, true);
 		json_begin_object(&j);
-		if (type && !strcmp(type, "init")) {
+		const struct ynode *init_cfg = type && !strcmp(type, "init") &&
+			!load.config ? ynode_get(req, "schedulerConfiguration") : NULL;
+		if (init_cfg && yaml_load_config_tree(&holder, "init", init_cfg,
+						      &err) < 0) {
+			json_key(&j, "type");
+			json_string(&j, "error");
+			json_key(&j, "code");
+			json_int(&j, 12);   /* malformed request */
+			json_key(&j, "text");
+			json_string(&j, err.msg);
+		} else if (type && !strcmp(type, "init")) {
 			json_key(&j, "type");
 			json_string(&j, "init_ok");
 			json_key(&j, "implementation");
@@ -227,7 +252,8 @@ int cmd_serve(int argc, char **argv)
 			json_string(&j, "preemption");
 			json_end_array(&j);
 		} else if (type && !strcmp(type, "schedule")) {
-			decide(&j, &load, engine, req);
+			decide(&j, &load, holder.config.loaded ? &holder.config
+			       : NULL, engine, req);
 		} else {
 			json_key(&j, "type");
 			json_string(&j, "error");
@@ -244,5 +270,6 @@ int cmd_serve(int argc, char **argv)
 		arena_release(&a);
 	}
 	free(line);
+	cluster_release(&holder);
 	return 0;
 }

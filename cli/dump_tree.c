@@ -699,6 +699,19 @@ static struct dval *dump_workload(struct arena *a, const struct workload *w)
 	return m;
 }
 
+/* Whether pod i is in the dump: not deleted, and with only_pending not a
+ * pending pod (without nomination) other than that one. */
+static bool pod_shown(const struct dump_opts *o, int i)
+{
+	if (!o->placement)
+		return true;
+	int at = o->placement->pod_node[i];
+	if (at == SNAP_GONE)
+		return false;
+	return o->only_pending < 0 || at != SNAP_PENDING || i == o->only_pending ||
+	       o->placement->nominated[i] >= 0;
+}
+
 struct dval *dump_tree_cluster(struct arena *a, const struct cluster *c,
 			       const struct dump_opts *o)
 {
@@ -709,7 +722,7 @@ struct dval *dump_tree_cluster(struct arena *a, const struct cluster *c,
 		dv_add(s, dump_node(a, c, &c->nodes[i]));
 	s = put_seq(a, root, "pods");
 	for (int i = 0; i < c->n_pods; i++)
-		if (!o->placement || o->placement->pod_node[i] != SNAP_GONE)
+		if (pod_shown(o, i))
 			dv_add(s, dump_pod(a, c, o, i));
 	s = put_seq(a, root, "namespaces");
 	for (int i = 0; i < c->n_namespaces; i++)
@@ -745,4 +758,198 @@ struct dval *dump_tree_list(struct arena *a, const struct cluster *c,
 			dv_add(items, m);
 		}
 	return list;
+}
+
+/* ------------------------------------------------------- configuration */
+
+/* plugins.<key> = {enabled: [], disabled: [{name: "*"}]}; returns the
+ * enabled list. */
+static struct dval *point(struct arena *a, struct dval *plugins, const char *key)
+{
+	struct dval *set = put_map(a, plugins, key);
+	struct dval *enabled = put_seq(a, set, "enabled");
+	struct dval *all = dv_map(a);
+	put_str(a, all, "name", "*");
+	dv_add(put_seq(a, set, "disabled"), all);
+	return enabled;
+}
+
+static struct dval *plugin_ref(struct arena *a, const char *name)
+{
+	struct dval *m = dv_map(a);
+	put_str(a, m, "name", name);
+	return m;
+}
+
+/* The plugins that run at a point (flags[id]), in plugin order. */
+static void point_from(struct arena *a, struct dval *plugins, const char *key,
+		       const bool *flags)
+{
+	struct dval *en = point(a, plugins, key);
+	for (int id = 0; id < PLUGIN_COUNT; id++)
+		if (flags[id])
+			dv_add(en, plugin_ref(a, config_plugin_name(id)));
+}
+
+static struct dval *profile_plugins(struct arena *a, const struct sched_profile *p)
+{
+	struct dval *plugins = dv_map(a);
+	struct dval *mp = put_map(a, plugins, "multiPoint");
+	dv_add(put_seq(a, mp, "disabled"), plugin_ref(a, "*"));
+	struct dval *en = point(a, plugins, "preEnqueue");
+	if (p->prenqueue_gates)
+		dv_add(en, plugin_ref(a, "SchedulingGates"));
+	dv_add(point(a, plugins, "queueSort"), plugin_ref(a, "PrioritySort"));
+	point_from(a, plugins, "preFilter", p->prefilter);
+	en = point(a, plugins, "filter");
+	for (int k = 0; k < p->n_filter_order; k++)
+		dv_add(en, plugin_ref(a, config_plugin_name(p->filter_order[k])));
+	point_from(a, plugins, "postFilter", p->postfilter);
+	point_from(a, plugins, "preScore", p->prescore);
+	en = point(a, plugins, "score");
+	for (int id = 0; id < PLUGIN_COUNT; id++) {
+		if (!p->score[id])
+			continue;
+		struct dval *m = plugin_ref(a, config_plugin_name(id));
+		put_int(a, m, "weight", p->weight[id]);
+		dv_add(en, m);
+	}
+	dv_add(point(a, plugins, "bind"), plugin_ref(a, "DefaultBinder"));
+	return plugins;
+}
+
+/* resources[{name, weight}]; none given means kube's default, cpu and
+ * memory at weight 1, written out. */
+static struct dval *resource_weights(struct arena *a,
+				     const struct resource_weight *rw, int n)
+{
+	static const struct resource_weight defaults[] = {{"cpu", 1}, {"memory", 1}};
+	if (n == 0) {
+		rw = defaults;
+		n = 2;
+	}
+	struct dval *s = dv_seq(a);
+	for (int i = 0; i < n; i++) {
+		struct dval *m = dv_map(a);
+		put_str(a, m, "name", rw[i].name);
+		put_int(a, m, "weight", rw[i].weight);
+		dv_add(s, m);
+	}
+	return s;
+}
+
+/* pluginConfig[] entry {name, args: {kind, apiVersion}}; returns args. */
+static struct dval *plugin_args(struct arena *a, struct dval *list,
+				const char *name, const char *kind)
+{
+	struct dval *m = dv_map(a);
+	put_str(a, m, "name", name);
+	struct dval *args = put_map(a, m, "args");
+	put_str(a, args, "apiVersion", "kubescheduler.config.k8s.io/v1");
+	put_str(a, args, "kind", kind);
+	dv_add(list, m);
+	return args;
+}
+
+static const char *const strategy_names[] = {
+	[FIT_LEAST_ALLOCATED] = "LeastAllocated",
+	[FIT_MOST_ALLOCATED] = "MostAllocated",
+	[FIT_REQUESTED_TO_CAPACITY_RATIO] = "RequestedToCapacityRatio",
+};
+
+static void fit_args(struct arena *a, struct dval *list, const struct sched_profile *p)
+{
+	struct dval *args = plugin_args(a, list, "NodeResourcesFit",
+					"NodeResourcesFitArgs");
+	put_str_list(a, args, "ignoredResources", p->fit_ignored_resources,
+		     p->n_fit_ignored_resources);
+	put_str_list(a, args, "ignoredResourceGroups", p->fit_ignored_groups,
+		     p->n_fit_ignored_groups);
+	struct dval *ss = put_map(a, args, "scoringStrategy");
+	put_str(a, ss, "type", strategy_names[p->fit_strategy]);
+	dv_put(ss, "resources", resource_weights(a, p->fit_resources,
+						 p->n_fit_resources));
+	if (p->fit_strategy != FIT_REQUESTED_TO_CAPACITY_RATIO)
+		return;
+	struct dval *shape = put_seq(a, put_map(a, ss, "requestedToCapacityRatio"),
+				     "shape");
+	for (int i = 0; i < p->n_shape; i++) {
+		struct dval *m = dv_map(a);
+		put_int(a, m, "utilization", p->shape[i].utilization);
+		put_int(a, m, "score", p->shape[i].score);
+		dv_add(shape, m);
+	}
+}
+
+static void spread_args(struct arena *a, struct dval *list,
+			const struct sched_profile *p)
+{
+	struct dval *args = plugin_args(a, list, "PodTopologySpread",
+					"PodTopologySpreadArgs");
+	put_str(a, args, "defaultingType", p->spread_system_defaulting ? "System"
+		: "List");
+	if (p->spread_system_defaulting)
+		return;
+	struct dval *s = put_seq(a, args, "defaultConstraints");
+	for (int i = 0; i < p->n_default_constraints; i++) {
+		const struct default_spread_constraint *dc = &p->default_constraints[i];
+		struct dval *m = dv_map(a);
+		put_int(a, m, "maxSkew", dc->max_skew);
+		put_str(a, m, "topologyKey", dc->topology_key);
+		put_str(a, m, "whenUnsatisfiable", dc->do_not_schedule ?
+			"DoNotSchedule" : "ScheduleAnyway");
+		dv_add(s, m);
+	}
+}
+
+static struct dval *profile_args(struct arena *a, const struct sched_profile *p)
+{
+	struct dval *list = dv_seq(a);
+	fit_args(a, list, p);
+	struct dval *args = plugin_args(a, list, "NodeResourcesBalancedAllocation",
+					"NodeResourcesBalancedAllocationArgs");
+	dv_put(args, "resources", resource_weights(a, p->balanced_resources,
+						   p->n_balanced_resources));
+	args = plugin_args(a, list, "InterPodAffinity", "InterPodAffinityArgs");
+	put_int(a, args, "hardPodAffinityWeight", p->hard_pod_affinity_weight);
+	dv_put(args, "ignorePreferredTermsOfExistingPods",
+	       dv_bool(a, p->ignore_preferred_terms_of_existing));
+	spread_args(a, list, p);
+	args = plugin_args(a, list, "NodeAffinity", "NodeAffinityArgs");
+	if (p->added_required || p->n_added_preferred) {
+		struct dval *aa = put_map(a, args, "addedAffinity");
+		if (p->added_required)
+			dv_put(aa, REQUIRED, node_selector(a, p->added_required));
+		if (p->n_added_preferred)
+			dv_put(aa, PREFERRED, preferred_terms(a, p->added_preferred,
+							      p->n_added_preferred));
+	}
+	args = plugin_args(a, list, "DefaultPreemption", "DefaultPreemptionArgs");
+	put_int(a, args, "minCandidateNodesPercentage",
+		p->min_candidate_nodes_percentage);
+	put_int(a, args, "minCandidateNodesAbsolute",
+		p->min_candidate_nodes_absolute);
+	return list;
+}
+
+struct dval *dump_tree_config(struct arena *a, const struct sched_config *cfg)
+{
+	assert(a && cfg && cfg->n_profiles >= 1);
+	struct dval *root = dv_map(a);
+	put_str(a, root, "apiVersion", "kubescheduler.config.k8s.io/v1");
+	put_str(a, root, "kind", "KubeSchedulerConfiguration");
+	put_int(a, root, "percentageOfNodesToScore", cfg->percentage_of_nodes_to_score);
+	struct dval *profiles = put_seq(a, root, "profiles");
+	for (int i = 0; i < cfg->n_profiles; i++) {
+		const struct sched_profile *p = &cfg->profiles[i];
+		struct dval *m = dv_map(a);
+		put_str(a, m, "schedulerName", p->name);
+		if (p->percentage_of_nodes_to_score)
+			put_int(a, m, "percentageOfNodesToScore",
+				p->percentage_of_nodes_to_score);
+		dv_put(m, "plugins", profile_plugins(a, p));
+		dv_put(m, "pluginConfig", profile_args(a, p));
+		dv_add(profiles, m);
+	}
+	return root;
 }

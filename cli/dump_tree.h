@@ -38,6 +38,10 @@ struct dump_opts {
 	bool mark_implicit;                /* add "implicit": true to them */
 	bool synth_uids;                   /* a pod without metadata.uid gets
 					    * dump_pod_uid's stand-in */
+	int only_pending;                  /* >= 0: of the pending pods that
+					    * are not nominated, only this one
+					    * (kube never reads the others in
+					    * a cycle); -1: every pod */
 };
 
 /* dump_pod_uid: p's metadata.uid, or for a pod without one the stable
@@ -56,5 +60,14 @@ struct dval *dump_tree_cluster(struct arena *a, const struct cluster *c,
  * kinds. */
 struct dval *dump_tree_list(struct arena *a, const struct cluster *c,
 			    const struct dump_opts *o);
+
+/* dump_tree_config: cfg as a complete KubeSchedulerConfiguration
+ * (kubescheduler.config.k8s.io/v1) that kso and kube-scheduler read back
+ * to the same profiles: every extension point lists exactly the plugins
+ * that run there (MultiPoint and each point disable "*"; Filter in
+ * execution order; Score with weights) and pluginConfig carries every
+ * modelled plugin's args with kube's defaults written out. */
+struct sched_config;
+struct dval *dump_tree_config(struct arena *a, const struct sched_config *cfg);
 
 #endif

@@ -166,7 +166,7 @@ void cli_dump_yaml(FILE *f, const struct cluster *c,
 	assert(f && c);
 	struct arena a;
 	arena_init(&a);
-	struct dump_opts o = {placement, false, false, false};
+	struct dump_opts o = {placement, false, false, false, -1};
 	const struct dval *root = dump_tree_cluster(&a, c, &o);
 	for (const struct dval *group = root->first; group; group = group->next)
 		for (const struct dval *obj = group->first; obj; obj = obj->next) {

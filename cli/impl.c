@@ -290,74 +290,6 @@ static void request_end(struct request *q)
 	fclose(q->f);
 }
 
-/* The configuration kso runs, as a KubeSchedulerConfiguration: each
- * profile's Filter plugins in order, its Score plugins with weights and
- * whether DefaultPreemption runs.  Plugin args are not sent. */
-static void write_config(struct json_out *j, const struct sched_config *cfg)
-{
-	json_begin_object(j);
-	json_key(j, "apiVersion");
-	json_string(j, "kubescheduler.config.k8s.io/v1");
-	json_key(j, "kind");
-	json_string(j, "KubeSchedulerConfiguration");
-	json_key(j, "percentageOfNodesToScore");
-	json_int(j, cfg->percentage_of_nodes_to_score);
-	json_key(j, "profiles");
-	json_begin_array(j);
-	for (int i = 0; i < cfg->n_profiles; i++) {
-		const struct sched_profile *p = &cfg->profiles[i];
-		json_begin_object(j);
-		json_key(j, "schedulerName");
-		json_string(j, p->name);
-		json_key(j, "plugins");
-		json_begin_object(j);
-		json_key(j, "filter");
-		json_begin_object(j);
-		json_key(j, "enabled");
-		json_begin_array(j);
-		for (int k = 0; k < p->n_filter_order; k++) {
-			json_begin_object(j);
-			json_key(j, "name");
-			json_string(j, config_plugin_name(p->filter_order[k]));
-			json_end_object(j);
-		}
-		json_end_array(j);
-		json_end_object(j);
-		json_key(j, "score");
-		json_begin_object(j);
-		json_key(j, "enabled");
-		json_begin_array(j);
-		for (int id = 0; id < PLUGIN_COUNT; id++) {
-			if (!p->score[id])
-				continue;
-			json_begin_object(j);
-			json_key(j, "name");
-			json_string(j, config_plugin_name(id));
-			json_key(j, "weight");
-			json_int(j, p->weight[id]);
-			json_end_object(j);
-		}
-		json_end_array(j);
-		json_end_object(j);
-		json_key(j, "postFilter");
-		json_begin_object(j);
-		json_key(j, "enabled");
-		json_begin_array(j);
-		if (p->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
-			json_begin_object(j);
-			json_key(j, "name");
-			json_string(j, "DefaultPreemption");
-			json_end_object(j);
-		}
-		json_end_array(j);
-		json_end_object(j);
-		json_end_object(j);
-		json_end_object(j);
-	}
-	json_end_array(j);
-	json_end_object(j);
-}
-
 int impl_start(struct impl *im, const char *cmd, const struct cluster *c,
 	       double timeout_s, struct error *err)
 {
@@ -373,11 +305,11 @@ int impl_start(struct impl *im, const char *cmd, const struct cluster *c,
 	json_string(&q.j, "kso-impl/1");
 	json_key(&q.j, "kubernetesVersion");
 	json_string(&q.j, "v1.30");
-	json_key(&q.j, "schedulerConfiguration");
-	write_config(&q.j, &c->config);
-	request_end(&q);
 	struct arena a;
 	arena_init(&a);
+	json_key(&q.j, "schedulerConfiguration");
+	cli_json_value(&q.j, dump_tree_config(&a, &c->config));
+	request_end(&q);
 	const struct ynode *ans = exchange(im, q.text, q.len, im->next_id, "init",
 					   &a, err);
 	free(q.text);
@@ -501,7 +433,7 @@ int impl_schedule(struct impl *im, const struct cluster *c,
 	struct request q;
 	request_begin(&q, "schedule", id);
 	json_key(&q.j, "cluster");
-	struct dump_opts o = {s, false, false, true};
+	struct dump_opts o = {s, false, false, true, -1};
 	cli_json_value(&q.j, dump_tree_list(&a, c, &o));
 	json_key(&q.j, "pod");
 	json_begin_object(&q.j);

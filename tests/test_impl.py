@@ -137,10 +137,14 @@ def test_schedule_judges_every_step():
                      if s["action"] == "preempt"]
 
 
-def enum_impl(tmp_path, universe, name, *extra):
+def enum_impl(tmp_path, universe, name, command=None, *extra):
+    """kso enum --impl (tests/impl/NAME.py, or command) into a fresh db;
+    the run and its impl findings' details."""
     db = tmp_path / "e.db"
+    if db.exists():
+        db.unlink()
     p = kso("enum", universe, "--db", db, "--quiet", "--no-symmetry",
-            "--impl", impl(name), *extra, timeout=600)
+            "--impl", command or impl(name), *extra, timeout=600)
     import sqlite3
     con = sqlite3.connect(db)
     rows = con.execute("SELECT details FROM findings WHERE kind = 'impl'"
@@ -237,3 +241,98 @@ def test_strict_message_compares_kubes_event_text():
     # the correct implementation's message is kube's, exactly
     p, got = explain_impl(eq, "default/p", "self", "--strict-message")
     assert (p.returncode, got["verdict"]) == (0, "ok")
+
+
+ROUNDTRIP = os.path.join(ROOT, "fixtures", "impl", "roundtrip.config.yaml")
+
+
+def captured_config(tmp_path, config, name):
+    out = tmp_path / name
+    p = subprocess.run([KSO, "explain", CLUSTER, "--pod", "default/p",
+                        "--config", str(config), "--impl",
+                        impl("capture_config")], capture_output=True,
+                       text=True, timeout=60,
+                       env=dict(os.environ, KSO_CAPTURE=str(out)))
+    assert p.returncode == 1 and "refused" in p.stdout, p.stdout + p.stderr
+    return out
+
+
+def names(point):
+    return [e["name"] for e in point["enabled"]]
+
+
+def test_init_sends_the_whole_configuration(tmp_path):
+    # fixtures/impl/roundtrip.config.yaml through kube's merge rules:
+    # NodeResourcesFit enabled again at Filter runs first, then the other
+    # MultiPoint filters in default order; Score: ImageLocality disabled,
+    # NodeResourcesFit 5 and TaintToleration 7 override the defaults.
+    first = captured_config(tmp_path, ROUNDTRIP, "c1.json")
+    doc = json.loads(first.read_text())
+    assert doc["percentageOfNodesToScore"] == 70
+    p0, p1 = doc["profiles"]
+    plugins = p0["plugins"]
+    assert plugins["multiPoint"] == {"disabled": [{"name": "*"}]}
+    assert names(plugins["filter"]) == [
+        "NodeResourcesFit", "NodeUnschedulable", "NodeName", "TaintToleration",
+        "NodeAffinity", "NodePorts", "PodTopologySpread", "InterPodAffinity"]
+    assert {e["name"]: e["weight"] for e in plugins["score"]["enabled"]} == {
+        "TaintToleration": 7, "NodeAffinity": 2, "NodeResourcesFit": 5,
+        "PodTopologySpread": 2, "InterPodAffinity": 2,
+        "NodeResourcesBalancedAllocation": 1}
+    assert names(plugins["postFilter"]) == ["DefaultPreemption"]
+    args = {e["name"]: e["args"] for e in p0["pluginConfig"]}
+    assert args["DefaultPreemption"]["minCandidateNodesPercentage"] == 30
+    assert args["DefaultPreemption"]["minCandidateNodesAbsolute"] == 5
+    assert args["InterPodAffinity"]["hardPodAffinityWeight"] == 9
+    assert args["InterPodAffinity"]["ignorePreferredTermsOfExistingPods"]
+    fit = args["NodeResourcesFit"]
+    assert fit["scoringStrategy"]["type"] == "RequestedToCapacityRatio"
+    assert fit["scoringStrategy"]["requestedToCapacityRatio"]["shape"][1] == \
+        {"utilization": 60, "score": 3}
+    assert fit["ignoredResourceGroups"] == ["vendor.io"]
+    assert args["PodTopologySpread"]["defaultConstraints"][1] == {
+        "maxSkew": 1, "topologyKey": "kubernetes.io/hostname",
+        "whenUnsatisfiable": "DoNotSchedule"}
+    assert args["NodeAffinity"]["addedAffinity"][
+        "preferredDuringSchedulingIgnoredDuringExecution"][0]["weight"] == 4
+    # the second profile: DefaultPreemption and NodePorts disabled at
+    # MultiPoint; PodTopologySpread's PreScore off, its Score still on;
+    # the default args written out (kube's defaults: 10 % / 100, weight 1)
+    assert p1["percentageOfNodesToScore"] == 40
+    assert names(p1["plugins"]["postFilter"]) == []
+    assert "NodePorts" not in names(p1["plugins"]["filter"])
+    assert "PodTopologySpread" not in names(p1["plugins"]["preScore"])
+    assert "PodTopologySpread" in names(p1["plugins"]["score"])
+    args1 = {e["name"]: e["args"] for e in p1["pluginConfig"]}
+    assert args1["DefaultPreemption"]["minCandidateNodesPercentage"] == 10
+    assert args1["DefaultPreemption"]["minCandidateNodesAbsolute"] == 100
+    assert args1["InterPodAffinity"]["hardPodAffinityWeight"] == 1
+    # read back, it is the same configuration: sent again byte for byte
+    second = captured_config(tmp_path, first, "c2.json")
+    assert second.read_text() == first.read_text()
+
+
+def test_kso_serve_answers_with_the_init_configuration(tmp_path):
+    # fixtures/impl/cluster.yaml under fixtures/scoring/most.config.yaml
+    # (MostAllocated, cpu weight 3): c, the fullest, is viable instead of
+    # b.  kso serve without --config takes the configuration from init,
+    # so its answers are ok; told the default profile, it binds b and is
+    # judged not-viable - the configuration really travels.
+    # (old's spec.nodeName left out: the enumerator places it)
+    most = os.path.join(ROOT, "fixtures", "scoring", "most.config.yaml")
+    base = tmp_path / "cluster.yaml"
+    with open(CLUSTER) as f:
+        base.write_text(f.read().replace("  nodeName: b\n", ""))
+    u = tmp_path / "u.yaml"
+    u.write_text("kind: Universe\nname: most\nmanifests: [%s]\nconfig: %s\n"
+                 % (base, most))
+    default = tmp_path / "default.yaml"
+    default.write_text("apiVersion: kubescheduler.config.k8s.io/v1\n"
+                       "kind: KubeSchedulerConfiguration\n")
+    p, rows = enum_impl(tmp_path, u, None, "%s serve" % KSO)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert rows == []
+    p, rows = enum_impl(tmp_path, u, None, "%s serve --config %s"
+                        % (KSO, default))
+    assert p.returncode == 1
+    assert any(r.startswith("not-viable: b is feasible") for r in rows), rows

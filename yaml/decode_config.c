@@ -1051,3 +1051,12 @@ int yaml_load_config_buffer(struct cluster *c, const char *name,
 	arena_release(&tmp);
 	return rc;
 }
+
+int yaml_load_config_tree(struct cluster *c, const char *name,
+			  const struct ynode *doc, struct error *err)
+{
+	assert(c && name && err);
+	struct ynode *docs[1] = {(struct ynode *)doc};
+	struct ydoc_set set = {name, docs, doc ? 1 : 0};
+	return load_config_set(c, &set, name, err);
+}

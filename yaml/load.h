@@ -60,4 +60,10 @@ int yaml_load_config_buffer(struct cluster *c, const char *name,
 			    const unsigned char *buf, size_t len,
 			    struct error *err);
 
+/* yaml_load_config_tree: the same from a document already parsed (e.g.
+ * the schedulerConfiguration of a kso-impl/1 init request); name names it
+ * in messages. */
+int yaml_load_config_tree(struct cluster *c, const char *name,
+			  const struct ynode *doc, struct error *err);
+
 #endif

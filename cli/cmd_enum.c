@@ -16,11 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../enum/export.h"
 #include "../enum/run.h"
 #include "commands.h"
+#include "corpus.h"
 #include "enum_impl.h"
 
 #define DEFAULT_UNIVERSE "fixtures/universes/default.yaml"
@@ -52,6 +55,8 @@ static void enum_usage(FILE *f)
 struct args {
 	struct enum_opts o;
 	const char *export_dir;
+	const struct corpus_opts *corpus;   /* kso corpus, else NULL */
+	bool db_given;
 	struct cli_enum_impl impl;     /* --impl (cmd NULL: none) */
 	struct enum_judge judge;
 };
@@ -104,8 +109,10 @@ static int parse_opt(int argc, char **argv, int *i, struct args *a)
 		o->all_pending = true;
 	else if (!(v = value(argc, argv, i)))
 		return bad_usage("%s needs a value", opt);
-	else if (!strcmp(opt, "--db"))
+	else if (!strcmp(opt, "--db")) {
 		o->db = v;
+		a->db_given = true;
+	}
 	else if (!strcmp(opt, "--impl"))
 		a->impl.cmd = v;
 	else if (!strcmp(opt, "--impl-timeout")) {
@@ -140,9 +147,11 @@ static int parse_opt(int argc, char **argv, int *i, struct args *a)
 	return -1;
 }
 
-static int parse_args(int argc, char **argv, struct args *a)
+static int parse_args(int argc, char **argv, const struct corpus_opts *corpus,
+		      struct args *a)
 {
 	memset(a, 0, sizeof *a);
+	a->corpus = corpus;
 	struct enum_opts *o = &a->o;
 	o->db = "kso.db";
 	o->jobs = 1;
@@ -166,8 +175,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	if (!o->universe)
 		o->universe = DEFAULT_UNIVERSE;
+	if (corpus && (a->impl.cmd || a->export_dir))
+		return bad_usage("%s is no option of kso corpus", a->impl.cmd ?
+				 "--impl" : "--export");
 	if (a->impl.cmd) {
 		cli_enum_impl_judge(&a->impl, &a->judge);
+		o->judge = &a->judge;
+	}
+	if (corpus) {
+		corpus_writer(corpus, &a->judge);
 		o->judge = &a->judge;
 	}
 	return -1;
@@ -234,10 +250,37 @@ static int export_findings(const struct args *a, const struct enum_summary *s)
 
 int cmd_enum(int argc, char **argv)
 {
+	return cli_enum_command(argc, argv, NULL);
+}
+
+/* The cases in dir (case-*.json). */
+static long count_cases(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	long n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, "case-", 5) &&
+		     strstr(e->d_name, ".json") != NULL;
+	closedir(d);
+	return n;
+}
+
+int cli_enum_command(int argc, char **argv, const struct corpus_opts *corpus)
+{
+	const char *corpus_dir = corpus ? corpus->dir : NULL;
 	struct args a;
-	int rc = parse_args(argc, argv, &a);
+	int rc = parse_args(argc, argv, corpus, &a);
 	if (rc >= 0)
 		return rc;
+	char corpus_db[4096];
+	if (corpus_dir && !a.db_given) {
+		/* the run's bookkeeping, removed once the corpus is complete */
+		snprintf(corpus_db, sizeof corpus_db, "%s/.corpus.db", corpus_dir);
+		a.o.db = corpus_db;
+	}
 	/* The model allocates and frees large scratch records (a filter
 	 * verdict is ~45 KB) millions of times; glibc's default thresholds
 	 * hand that memory back to the kernel and fault it in again each
@@ -264,6 +307,13 @@ int cmd_enum(int argc, char **argv)
 	print_summary(&s, &a.o);
 	if (s.interrupted)
 		return 130;
+	if (corpus_dir) {
+		printf("corpus:        %ld cases in %s\n", count_cases(corpus_dir),
+		       corpus_dir);
+		if (s.complete && !a.db_given)
+			unlink(a.o.db);
+		return s.t[0].disagree || s.t[0].impl_findings || !s.complete;
+	}
 	if (a.export_dir && export_findings(&a, &s))
 		return 1;
 	return s.t[0].disagree || s.t[0].violations ||

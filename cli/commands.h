@@ -16,5 +16,11 @@ int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_corpus(int argc, char **argv);
+
+/* cli_enum_command: kso enum with argv; with corpus (kso corpus -o DIR)
+ * every decision is written as a case file (cli/corpus.h) instead. */
+struct corpus_opts;
+int cli_enum_command(int argc, char **argv, const struct corpus_opts *corpus);
 
 #endif

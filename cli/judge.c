@@ -132,6 +132,21 @@ static bool same_set(const int *a, int na, const int *b, int nb)
 	return true;
 }
 
+enum model_code judge_kube_victims(const struct cli_explain *x, int node,
+				   struct model_victims *out)
+{
+	assert(x && out && node >= 0 && node < x->cluster->n_nodes);
+	struct model_status st;
+	int32_t *allowed = xcalloc((size_t)x->cluster->n_pdbs + 1, sizeof *allowed);
+	model_pdb_allowed(x->snap, allowed);
+	memset(out, 0, sizeof *out);
+	enum model_code code = model_select_victims_on_node(x->profile, x->snap,
+							    x->pod, node, allowed,
+							    out, &st);
+	free(allowed);
+	return code;
+}
+
 static void judge_preempt(const struct cli_explain *x, const struct impl_answer *a,
 			  const struct model_preemption *k, const bool *possible,
 			  struct verdict *v)
@@ -159,13 +174,7 @@ static void judge_preempt(const struct cli_explain *x, const struct impl_answer 
 	}
 	/* kube's victims on the node the implementation chose */
 	struct model_victims want;
-	struct model_status st;
-	int32_t *allowed = xcalloc((size_t)c->n_pdbs + 1, sizeof *allowed);
-	model_pdb_allowed(x->snap, allowed);
-	enum model_code code = model_select_victims_on_node(x->profile, x->snap,
-							    x->pod, a->node,
-							    allowed, &want, &st);
-	free(allowed);
+	enum model_code code = judge_kube_victims(x, a->node, &want);
 	if (code != MODEL_SUCCESS ||
 	    !same_set(want.pods, want.n, a->victims, a->n_victims)) {
 		char got[512];

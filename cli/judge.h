@@ -57,6 +57,12 @@ const char *verdict_name(enum verdict_kind k);
 void judge_decision(const struct cli_explain *x, const struct impl_answer *a,
 		    bool strict, struct verdict *v);
 
+/* judge_kube_victims: kube's victims (SelectVictimsOnNode) for x's pod on
+ * node in x's state: MODEL_SUCCESS with out filled (out->pods malloc'ed;
+ * the caller frees it in every case), or the code why there are none. */
+enum model_code judge_kube_victims(const struct cli_explain *x, int node,
+				   struct model_victims *out);
+
 /* judge_answer_text: the answer in words ("bind n2", "preempt on n1:
  * default/low", "unschedulable: ...") into buf. */
 void judge_answer_text(const struct cluster *c, const struct impl_answer *a,

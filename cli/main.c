@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{"merge", cmd_merge, "merge enumerator databases (shards) into one"},
 	{"export", cmd_export, "a stored finding as a minimized scenario YAML"},
 	{"check", cmd_check, "judge the scheduling decisions recorded in watch logs"},
+	{"corpus", cmd_corpus, "write a universe's decisions as a conformance corpus, or replay one"},
 	{"serve", cmd_serve, "answer kso-impl/1 requests with kso's own decisions"},
 };
 

@@ -1,0 +1,367 @@
+/*
+ * cmd_corpus.c - `kso corpus`: a conformance corpus (corpus.h, README "A
+ * conformance corpus").
+ *
+ *   kso corpus [UNIVERSE] -o DIR [enum options]
+ *       every decision of UNIVERSE the enumerator checks (one per symmetry
+ *       class), minimized (unless --no-minimize) and deduplicated, as
+ *       DIR/case-*.json, and the configuration as DIR/scheduler-config.json;
+ *   kso corpus --run DIR --impl CMD [--impl-timeout S] [--strict-message]
+ *       replays every case against an implementation (kso-impl/1) and
+ *       judges each answer (judge.h); a case whose expected answer is not
+ *       what this kso computes for it is reported "stale".
+ *
+ * --run's output: one JSON line per case (case, pod, answer, verdict,
+ * detail), then {"summary": {...}}; exit 0 when every verdict is ok, 1
+ * otherwise, 2 usage, 3 when the corpus cannot be read.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "corpus.h"
+#include "impl.h"
+#include "judge.h"
+#include "json.h"
+#include "../core/xalloc.h"
+#include "../yaml/load.h"
+#include "../yaml/tree.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: kso corpus [UNIVERSE] -o DIR [--no-minimize] [kso enum options]\n"
+		   "       kso corpus --run DIR --impl CMD [--impl-timeout S] "
+		   "[--strict-message]\n\n"
+		   "Writes every decision of a universe as a self-contained case "
+		   "(cluster,\npod, the answers kube-scheduler v1.30 may give), or "
+		   "replays a corpus\nagainst an implementation speaking kso-impl/1.\n");
+	return f == stdout ? 0 : 2;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static int is_case(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+	return !strncmp(e->d_name, "case-", 5) && n > 10 &&
+	       !strcmp(e->d_name + n - 5, ".json");
+}
+
+static int write_corpus(int argc, char **argv)
+{
+	struct corpus_opts o = {NULL, true};
+	bool resume = false;
+	char **rest = xcalloc((size_t)argc + 1, sizeof *rest);
+	int n = 0;
+	for (int i = 0; i < argc; i++) {
+		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) &&
+		    i + 1 < argc)
+			o.dir = argv[++i];
+		else if (!strncmp(argv[i], "--output=", 9))
+			o.dir = argv[i] + 9;
+		else if (!strcmp(argv[i], "--no-minimize"))
+			o.minimize = false;
+		else {
+			resume |= !strcmp(argv[i], "--resume");
+			rest[n++] = argv[i];
+		}
+	}
+	int rc;
+	struct dirent **list = NULL;
+	int have = 0;
+	const char *dir = o.dir;
+	if (!dir) {
+		fprintf(stderr, "kso corpus: -o DIR is required (kso corpus --help)\n");
+		rc = 2;
+	} else if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "kso corpus: %s: cannot create directory: %s\n", dir,
+			strerror(errno));
+		rc = 1;
+	} else if ((have = scandir(dir, &list, is_case, NULL)) < 0) {
+		fprintf(stderr, "kso corpus: %s: %s\n", dir, strerror(errno));
+		rc = 1;
+	} else if (have > 0 && !resume) {
+		fprintf(stderr, "kso corpus: %s already holds %d cases; give an empty "
+			"directory (or --resume an interrupted run)\n", dir, have);
+		rc = 1;
+	} else {
+		rc = cli_enum_command(n, rest, &o);
+	}
+	for (int i = 0; list && i < have; i++)
+		free(list[i]);
+	free(list);
+	free(rest);
+	return rc;
+}
+
+/* ------------------------------------------------------------ replay */
+
+struct run {
+	const char *dir;
+	const char *cmd;
+	double timeout;
+	bool strict;
+	struct cluster holder;     /* the corpus's configuration */
+	struct impl im;
+	bool running;
+	int count[VERDICT_COUNT];
+	int cases, wrong, stale, failed;
+	struct json_out j;
+};
+
+static void emit(struct run *r, const char *file, const char *pod,
+		 const char *answer, const char *verdict, const char *detail)
+{
+	json_begin_object(&r->j);
+	json_key(&r->j, "case");
+	json_string(&r->j, file);
+	json_key(&r->j, "pod");
+	json_string(&r->j, pod);
+	json_key(&r->j, "answer");
+	json_string(&r->j, answer);
+	json_key(&r->j, "verdict");
+	json_string(&r->j, verdict);
+	json_key(&r->j, "detail");
+	json_string(&r->j, detail);
+	json_end_object(&r->j);
+	json_end(&r->j);
+}
+
+/* The whole file at path (malloc'ed, *len), or NULL with errno. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t cap = 0;
+	*len = 0;
+	for (;;) {
+		if (cap - *len < 65536)
+			buf = xrealloc(buf, cap = cap ? 2 * cap : 65536);
+		size_t got = fread(buf + *len, 1, cap - *len, f);
+		*len += got;
+		if (got == 0)
+			break;
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Asks the implementation about pod in c and judges its answer. */
+static void ask(struct run *r, const char *file, const char *pod_key,
+		const struct cli_explain *x)
+{
+	struct error err;
+	error_init(&err);
+	if (!r->running) {
+		if (impl_start(&r->im, r->cmd, &r->holder, r->timeout, &err) < 0) {
+			r->failed++;
+			emit(r, file, pod_key, "", "impl-error", err.msg);
+			return;
+		}
+		r->running = true;
+	}
+	struct impl_answer a;
+	impl_answer_init(&a);
+	if (impl_schedule(&r->im, x->cluster, x->snap, x->pod, &a, &err) < 0) {
+		r->running = false;   /* stopped; started again for the next */
+		r->failed++;
+		emit(r, file, pod_key, "", "impl-error", err.msg);
+		impl_answer_release(&a);
+		return;
+	}
+	struct verdict v;
+	judge_decision(x, &a, r->strict, &v);
+	char answer[1200];
+	judge_answer_text(x->cluster, &a, answer, sizeof answer);
+	r->count[v.kind]++;
+	r->wrong += v.kind != VERDICT_OK;
+	emit(r, file, pod_key, answer, verdict_name(v.kind), v.detail);
+	impl_answer_release(&a);
+}
+
+/* One case: loaded as the implementation will see it, checked against
+ * what kso computes for it now, then asked. */
+static void run_case(struct run *r, const char *file)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", r->dir, file);
+	r->cases++;
+	size_t len = 0;
+	char *text = slurp(path, &len);
+	struct arena a;
+	arena_init(&a);
+	struct ydoc_set set = {0};
+	struct error err;
+	error_init(&err);
+	struct cluster c;
+	cluster_init(&c);
+	c.no_admission = true;
+	c.ext_selector_spread = r->holder.ext_selector_spread;
+	c.config = r->holder.config;   /* borrowed: the holder outlives c */
+	const struct ynode *root = NULL, *list = NULL;
+	if (!text)
+		error_plain(&err, "%s: %s", path, strerror(errno));
+	else if (yaml_parse_buffer(path, (const unsigned char *)text, len, &a,
+				   &set, &err) == 0 && set.n_docs == 1)
+		root = set.docs[0];
+	list = root ? ynode_get(root, "cluster") : NULL;
+	const struct ynode *pod = root ? ynode_get(root, "pod") : NULL;
+	const char *ns = pod ? ynode_str(pod, "namespace") : NULL;
+	const char *name = pod ? ynode_str(pod, "name") : NULL;
+	if (root && (!list || !ns || !name))
+		error_plain(&err, "%s: not a KsoCorpusCase (cluster, pod.namespace, "
+			    "pod.name)", path);
+	const char *file_name = path;
+	if (list && ns && name && !err.msg[0])
+		yaml_load_trees(&c, &list, &file_name, 1, &err);
+	char pod_key[600];
+	snprintf(pod_key, sizeof pod_key, "%s/%s", ns ? ns : "?", name ? name : "?");
+	int p = err.msg[0] ? -1 : cluster_find_pod(&c, ns, name);
+	const struct sched_profile *prof = p >= 0 ?
+		config_find_profile(&c.config, c.pods[p].scheduler_name) : NULL;
+	if (!prof) {
+		r->stale++;
+		emit(r, file, pod_key, "", "bad-case", err.msg[0] ? err.msg
+		     : "the pod is not a pending pod of a profile");
+	} else {
+		struct snapshot snap;
+		snapshot_init(&snap, &c);
+		struct model_cycle_result res;
+		model_cycle_result_init(&res, &c);
+		const struct engine *eng = cli_engine_find("oracle");
+		eng->cycle(prof, &snap, p, &res);
+		struct cli_explain x = {
+			.cluster = &c, .snap = &snap, .profile = prof,
+			.engine = eng, .pod = p, .result = &res,
+		};
+		size_t now_len;
+		char *now = corpus_case_text(&x, &now_len);
+		if (now_len != len || memcmp(now, text, len)) {
+			r->stale++;
+			emit(r, file, pod_key, "", "stale", "the case's expected answer "
+			     "is not what this kso computes for it (written by another "
+			     "version?); write the corpus again");
+		} else {
+			ask(r, file, pod_key, &x);
+		}
+		free(now);
+		model_cycle_result_release(&res);
+		snapshot_release(&snap);
+	}
+	cluster_release(&c);
+	arena_release(&a);
+	free(text);
+}
+
+static void summary(struct run *r)
+{
+	json_begin_object(&r->j);
+	json_key(&r->j, "summary");
+	json_begin_object(&r->j);
+	json_key(&r->j, "cases");
+	json_int(&r->j, r->cases);
+	for (int k = 0; k < VERDICT_COUNT; k++) {
+		json_key(&r->j, verdict_name(k));
+		json_int(&r->j, r->count[k]);
+	}
+	json_key(&r->j, "impl-error");
+	json_int(&r->j, r->failed);
+	json_key(&r->j, "stale");
+	json_int(&r->j, r->stale);
+	json_end_object(&r->j);
+	json_end_object(&r->j);
+	json_end(&r->j);
+}
+
+static int run_corpus(struct run *r)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", r->dir, CORPUS_CONFIG_FILE);
+	struct error err;
+	error_init(&err);
+	struct dirent **list = NULL;
+	int n = -1;
+	if (yaml_load_config(&r->holder, path, &err) == 0) {
+		n = scandir(r->dir, &list, is_case, alphasort);
+		if (n < 0)
+			error_plain(&err, "%s: %s", r->dir, strerror(errno));
+		else if (n == 0)
+			error_plain(&err, "%s: no case-*.json files", r->dir);
+	}
+	if (n <= 0) {
+		fprintf(stderr, "kso corpus: %s\n", err.msg);
+		free(list);
+		return 3;
+	}
+	json_init(&r->j, stdout, true);
+	for (int i = 0; i < n; i++) {
+		run_case(r, list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	if (r->running)
+		impl_stop(&r->im);
+	summary(r);
+	return r->wrong || r->stale || r->failed ? 1 : 0;
+}
+
+int cmd_corpus(int argc, char **argv)
+{
+	struct run r;
+	memset(&r, 0, sizeof r);
+	bool replay = false;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return usage(stdout);
+		replay |= !strcmp(argv[i], "--run");
+	}
+	if (!replay)
+		return write_corpus(argc, argv);
+	for (int i = 0; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		char *end;
+		if (!strcmp(argv[i], "--strict-message")) {
+			r.strict = true;
+		} else if (!strcmp(argv[i], "--run") && v) {
+			r.dir = argv[++i];
+		} else if (!strcmp(argv[i], "--impl") && v) {
+			r.cmd = argv[++i];
+		} else if (!strcmp(argv[i], "--impl-timeout") && v) {
+			r.timeout = strtod(argv[++i], &end);
+			if (end == v || *end || r.timeout <= 0) {
+				fprintf(stderr, "kso corpus: --impl-timeout takes seconds, "
+					"not '%s'\n", v);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--extension") && v &&
+			   !strcmp(v, "SelectorSpread")) {
+			r.holder.ext_selector_spread = true;
+			i++;
+		} else {
+			fprintf(stderr, "kso corpus: unknown or incomplete argument "
+				"'%s'\n", argv[i]);
+			return usage(stderr);
+		}
+	}
+	if (!r.dir || !r.cmd) {
+		fprintf(stderr, "kso corpus: --run DIR needs --impl CMD\n");
+		return usage(stderr);
+	}
+	bool ext = r.holder.ext_selector_spread;
+	cluster_init(&r.holder);
+	r.holder.ext_selector_spread = ext;
+	int rc = run_corpus(&r);
+	cluster_release(&r.holder);
+	return rc;
+}

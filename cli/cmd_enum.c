@@ -43,7 +43,7 @@ static void enum_usage(FILE *f)
 		"                [--jobs N] [--shard I/N] [--store findings|all] [--quiet]\n"
 		"                [--force] [--limit N] [--resume] [--export DIR]\n"
 		"                [--no-symmetry] [--all-pending]\n"
-		"                [--impl CMD [--impl-timeout S]]\n\n"
+		"                [--impl CMD [--impl-timeout S] [--impl-jobs N]]\n\n"
 		"Enumerates every scenario of UNIVERSE (default %s) and every\n"
 		"placement (or every reachable state) of each, cross-checking the oracle\n"
 		"against the model, the model's invariants and kube's preemption against\n"
@@ -56,6 +56,7 @@ struct args {
 	struct enum_opts o;
 	const char *export_dir;
 	const struct corpus_opts *corpus;   /* kso corpus, else NULL */
+	int impl_jobs;                 /* --impl-jobs, 0: as --jobs */
 	bool db_given;
 	struct cli_enum_impl impl;     /* --impl (cmd NULL: none) */
 	struct enum_judge judge;
@@ -115,6 +116,11 @@ static int parse_opt(int argc, char **argv, int *i, struct args *a)
 	}
 	else if (!strcmp(opt, "--impl"))
 		a->impl.cmd = v;
+	else if (!strcmp(opt, "--impl-jobs")) {
+		if (!parse_u64(v, &u) || u < 1 || u > 256)
+			return bad_usage("--impl-jobs takes 1..256, not '%s'", v);
+		a->impl_jobs = (int)u;
+	}
 	else if (!strcmp(opt, "--impl-timeout")) {
 		char *end;
 		a->impl.timeout = strtod(v, &end);
@@ -178,9 +184,15 @@ static int parse_args(int argc, char **argv, const struct corpus_opts *corpus,
 	if (corpus && (a->impl.cmd || a->export_dir))
 		return bad_usage("%s is no option of kso corpus", a->impl.cmd ?
 				 "--impl" : "--export");
+	if (a->impl_jobs && !a->impl.cmd)
+		return bad_usage("%s needs --impl", "--impl-jobs");
 	if (a->impl.cmd) {
 		cli_enum_impl_judge(&a->impl, &a->judge);
 		o->judge = &a->judge;
+		/* one implementation process per worker: N copies of a slow
+		 * implementation answer in parallel while the workers wait */
+		if (a->impl_jobs > o->jobs)
+			o->jobs = a->impl_jobs;
 	}
 	if (corpus) {
 		corpus_writer(corpus, &a->judge);

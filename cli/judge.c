@@ -236,7 +236,10 @@ void judge_decision(const struct cli_explain *x, const struct impl_answer *a,
 	struct model_preemption k;
 	model_preemption_init(&k);
 	int n_offsets = 0;
-	bool *possible = cli_kube_preemption(x, &k, &n_offsets);
+	/* when a node fits, both verdicts are should-have-fit before kube's
+	 * preemption is looked at: it is not run */
+	bool *possible = x->result->n_viable > 0 ? NULL
+		: cli_kube_preemption(x, &k, &n_offsets);
 	if (a->action == IMPL_PREEMPT)
 		judge_preempt(x, a, &k, possible, v);
 	else

@@ -27,7 +27,8 @@ core), written to build/bench-enum.csv.
 
 Environment:
   KSO_BENCH_ONLY=Name,Name   run only these workloads (prefix match;
-                             "Enum" for the enumerator rows)
+                             "Enum" for the enumerator rows, "Impl" for
+                             kso's cost per kso-impl/1 request)
   KSO_BENCH_BUDGET=SECONDS   model time budget per workload (default 4)
   KSO_BENCH_NO_MODEL=1       skip the model column
 """
@@ -177,6 +178,38 @@ def bench_enum():
     print("written %s" % os.path.relpath(ENUM_CSV, ROOT))
 
 
+def bench_impl():
+    """kso's own CPU per kso-impl/1 request: kso enum on a shard of the
+    default universe with an implementation that answers at once
+    (scripts/instant_impl.py), minus the same run without --impl, over
+    the requests sent (one per decision class).  cpu: the kso process's
+    threads only (the summary's cpu line), so the implementation's time is
+    not counted.  Runs alternate, best of three each."""
+    subprocess.check_call(["make", "-s", "-C", ROOT, "kso"])
+    impl = "%s %s" % (sys.executable, os.path.join(ROOT, "scripts",
+                                                     "instant_impl.py"))
+    base = ["--shard", "1/16", "--jobs", "1", "--force"]
+    plain, judged = [], []
+    for _ in range(3):
+        plain.append(enum_row("plain", base))
+        judged.append(enum_row("impl", base + ["--impl", impl]))
+    kso = os.path.join(ROOT, "kso")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run([kso, "enum"] + base + [
+            "--db", os.path.join(tmp, "d.db"), "--quiet"],
+            capture_output=True, text=True).stdout
+    requests = int(re.search(r"^decisions:\s+\d+ \((\d+) classes", out,
+                             re.M).group(1))
+    p = min(r["cpu_seconds"] for r in plain)
+    j = min(r["cpu_seconds"] for r in judged)
+    per = (j - p) / requests * 1e6 if requests else 0.0
+    print("kso-impl/1 requests  %d (default universe, shard 1/16)" % requests)
+    print("kso cpu without impl %.2f s, with an instant impl %.2f s" % (p, j))
+    print("kso's own cost       %.1f us per request (writing the request, "
+          "reading the answer, judging it)" % per)
+    print()
+
+
 def bench_scheduling(only, budget, no_model):
     suite = [s for s in SUITE if not only or any(s[0].startswith(o) for o in only)]
     large = not only or any(LARGE[0].startswith(x) for x in only)
@@ -259,6 +292,8 @@ def main():
     bench_scheduling(only, budget, no_model)
     if not only or any("Enum".startswith(x) for x in only):
         bench_enum()
+    if not only or any("Impl".startswith(x) for x in only):
+        bench_impl()
 
 
 if __name__ == "__main__":

@@ -336,3 +336,19 @@ def test_kso_serve_answers_with_the_init_configuration(tmp_path):
                         % (KSO, default))
     assert p.returncode == 1
     assert any(r.startswith("not-viable: b is feasible") for r in rows), rows
+
+
+def test_impl_jobs_runs_that_many_implementations(tmp_path):
+    # default universe, shard 1/256: 16 scenarios, one work item each;
+    # --impl-jobs 3 gives three workers, each with its own `kso serve`
+    # (the shell records its pid before exec'ing it); every answer ok
+    pids = tmp_path / "pids"
+    p = kso("enum", "--shard", "1/256", "--db", tmp_path / "e.db", "--quiet",
+            "--force", "--impl", "echo $$ >> %s; exec %s serve" % (pids, KSO),
+            "--impl-jobs", "3", timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "  impl                 0 (0)\n" in p.stdout
+    started = set(pids.read_text().split())
+    assert 2 <= len(started) <= 3
+    p = kso("enum", "--impl-jobs", "2")
+    assert p.returncode == 2 and "--impl-jobs needs --impl" in p.stderr

@@ -1,0 +1,80 @@
+/*
+ * test_json.c - the JSON writer (cli/json.c): RFC 8259 escapes (the two
+ * characters that must be escaped, the short forms, \u00XX for other
+ * control characters, UTF-8 passed through), integers at the int64
+ * limits, and compact nesting.
+ */
+#include "check.h"
+
+#include <stdlib.h>
+
+#include "../../cli/json.c"
+
+/* What one value writes, compact. */
+static char *written(void (*put)(struct json_out *, const void *), const void *v)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct json_out j;
+	json_init(&j, f, true);
+	put(&j, v);
+	fclose(f);
+	return text;
+}
+
+static void put_str(struct json_out *j, const void *v) { json_string(j, v); }
+static void put_int(struct json_out *j, const void *v)
+{
+	json_int(j, *(const int64_t *)v);
+}
+
+static void expect_str(const char *in, const char *want)
+{
+	char *got = written(put_str, in);
+	CHECK_STR(got, want);
+	free(got);
+}
+
+static void expect_int(int64_t in, const char *want)
+{
+	char *got = written(put_int, &in);
+	CHECK_STR(got, want);
+	free(got);
+}
+
+static void nested(struct json_out *j, const void *v)
+{
+	(void)v;
+	json_begin_object(j);
+	json_key(j, "a");
+	json_begin_array(j);
+	json_int(j, 1);
+	json_bool(j, false);
+	json_null(j);
+	json_begin_object(j);
+	json_end_object(j);
+	json_end_array(j);
+	json_key(j, "b\"");
+	json_string(j, "");
+	json_end_object(j);
+}
+
+int main(void)
+{
+	expect_str("plain", "\"plain\"");
+	expect_str("", "\"\"");
+	expect_str("a\"b\\c", "\"a\\\"b\\\\c\"");
+	expect_str("l1\nl2\r\t\b\f", "\"l1\\nl2\\r\\t\\b\\f\"");
+	expect_str("\x01x\x1f", "\"\\u0001x\\u001f\"");
+	expect_str("caf\xc3\xa9 \x7f", "\"caf\xc3\xa9 \x7f\"");
+	expect_int(0, "0");
+	expect_int(-1, "-1");
+	expect_int(1234567890, "1234567890");
+	expect_int(INT64_MAX, "9223372036854775807");
+	expect_int(INT64_MIN, "-9223372036854775808");
+	char *got = written(nested, NULL);
+	CHECK_STR(got, "{\"a\":[1,false,null,{}],\"b\\\"\":\"\"}");
+	free(got);
+	return check_done("test_json");
+}

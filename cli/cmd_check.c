@@ -7,7 +7,9 @@
  * -o json` prints - {"type":"ADDED|MODIFIED|DELETED","object":{...}}, one
  * JSON object after another (pretty-printed or one per line) - and, for
  * the state before the first event, `kubectl get ... -o json` Lists (each
- * item counts as ADDED).  Several files are merged by the objects'
+ * item counts as ADDED).  The kube-scheduler-simulator recorder's records,
+ * {"time", "event": "Add|Update|Delete", "resource": {...}}, one after
+ * another or as one array, are read the same way.  Several files are merged by the objects'
  * metadata.resourceVersion (a stable merge: equal or missing versions keep
  * file order).
  *
@@ -84,14 +86,44 @@ static long long rv_of(const struct ynode *obj)
 	return rv && *rv ? atoll(rv) : -1;
 }
 
-/* One top-level JSON value of text: an event, a List, or an object. */
+/* A kube-scheduler-simulator recorder record: {"time", "event":
+ * "Add|Update|Delete", "resource": {...}}. */
+static int add_record(struct events *e, const struct ynode *v, const char *file,
+		      struct error *err)
+{
+	const char *event = ynode_str(v, "event");
+	const struct ynode *obj = ynode_get(v, "resource");
+	enum ev_type t = !strcmp(event, "Add") ? EV_ADDED :
+			 !strcmp(event, "Update") ? EV_MODIFIED :
+			 !strcmp(event, "Delete") ? EV_DELETED : (enum ev_type)-1;
+	if ((int)t < 0)
+		return error_at(err, file, v->line, v->col, "event",
+				"unknown recorder event \"%.32s\" (want Add, Update, "
+				"Delete)", event);
+	if (obj->kind != YNODE_MAP)
+		return error_at(err, file, obj->line, obj->col, "resource",
+				"expected an object");
+	events_push(e, (struct event){t, obj, rv_of(obj), 0, file});
+	return 0;
+}
+
+/* One top-level JSON value of text: a watch event, a recorder record, an
+ * array of those, a List, or an object. */
 static int add_value(struct events *e, const struct ynode *v, const char *file,
 		     struct error *err)
 {
+	if (v->kind == YNODE_SEQ) {
+		/* the simulator's recorder writes its records as one array */
+		for (int i = 0; i < v->n; i++)
+			if (add_value(e, v->items[i], file, err) < 0)
+				return -1;
+		return 0;
+	}
 	if (v->kind != YNODE_MAP)
 		return error_at(err, file, v->line, v->col, "", "expected a watch "
-				"event or a List, got a %s",
-				v->kind == YNODE_SEQ ? "list" : "scalar");
+				"event or a List, got a scalar");
+	if (ynode_str(v, "event") && ynode_get(v, "resource"))
+		return add_record(e, v, file, err);
 	const char *type = ynode_str(v, "type");
 	const struct ynode *obj = ynode_get(v, "object");
 	if (type && obj) {

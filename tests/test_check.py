@@ -195,3 +195,46 @@ def test_errors_point_into_the_file_not_the_value(tmp_path):
     p = kso("check", f)
     assert (p.returncode, p.stdout) == (1, "")
     assert p.stderr == f"{f}:2:2: the log ends inside this value (cut short?)\n"
+
+
+def as_records(log):
+    """The log in the kube-scheduler-simulator recorder's shape: the List's
+    items as Add records, then Update / Delete ones, as one array."""
+    ev = {"ADDED": "Add", "MODIFIED": "Update", "DELETED": "Delete"}
+    records = []
+    for text in log.lines:
+        v = json.loads(text)
+        for obj in v.get("items", []):
+            records.append({"time": "2024-01-01T00:00:00Z", "event": "Add",
+                            "resource": obj})
+        if "type" in v:
+            records.append({"time": "2024-01-01T00:00:01Z",
+                            "event": ev[v["type"]], "resource": v["object"]})
+    return records
+
+
+def test_simulator_recorder_records_are_judged_alike(tmp_path):
+    log = Log(REPRIEVE)
+    log.evict("b")
+    log.unschedulable("p", "0/1 nodes are available: 1 Insufficient cpu.",
+                      nominated="n1")
+    want = log.check(tmp_path)
+    assert want[0] == 1 and want[1][0]["verdict"] == "victims-differ"
+    records = as_records(log)
+    for name, text in (("array.json", json.dumps(records, indent=1)),
+                       ("lines.json", "\n".join(json.dumps(r)
+                                                for r in records) + "\n")):
+        f = tmp_path / name
+        f.write_text(text)
+        p = kso("check", f)
+        lines = [json.loads(x) for x in p.stdout.splitlines()]
+        assert (p.returncode, lines[:-1], lines[-1]["summary"]) == want
+
+
+def test_unknown_recorder_event_is_an_error(tmp_path):
+    f = tmp_path / "rec.json"
+    f.write_text('\n{"time": "x", "event": "Patch", "resource": {"kind": "Pod"}}\n')
+    p = kso("check", f)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == (f'{f}:2:1: unknown recorder event "Patch" (want Add, '
+                        'Update, Delete) (event)\n')

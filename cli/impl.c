@@ -42,6 +42,11 @@ void impl_answer_release(struct impl_answer *a)
 	assert(a);
 	free(a->victims);
 	free(a->message);
+	for (int i = 0; i < a->n_explain; i++) {
+		free(a->explain[i].plugin_name);
+		free(a->explain[i].value);
+	}
+	free(a->explain);
 	impl_answer_init(a);
 }
 
@@ -374,6 +379,48 @@ static int read_victims(struct impl *im, const struct cluster *c,
 	return 0;
 }
 
+/* "explain": {"filterResult": {node: {plugin: text}}, "finalScoreResult":
+ * {node: {plugin: text}}}, both optional, into out->explain. */
+static int read_explain(struct impl *im, const struct cluster *c,
+			const struct ynode *ex, int id, struct impl_answer *out,
+			struct error *err)
+{
+	static const char *const keys[2] = {"filterResult", "finalScoreResult"};
+	if (ex->kind != YNODE_MAP)
+		return fail(im, err, "request %d: explain is not an object", id);
+	int cap = 0;
+	for (int k = 0; k < 2; k++) {
+		const struct ynode *byn = ynode_get(ex, keys[k]);
+		for (int i = 0; byn && byn->kind == YNODE_MAP && i < byn->n; i++) {
+			const char *node = byn->keys[i]->str;
+			const struct ynode *plugins = byn->items[i];
+			int n = node_named(c, node);
+			if (n < 0)
+				return fail(im, err, "request %d: explain.%s names %s, no "
+					    "node of the cluster", id, keys[k], node);
+			for (int j = 0; plugins->kind == YNODE_MAP && j < plugins->n; j++) {
+				const struct ynode *v = plugins->items[j];
+				if (v->kind != YNODE_SCALAR)
+					return fail(im, err, "request %d: explain.%s.%s.%s is "
+						    "not a string", id, keys[k], node,
+						    plugins->keys[j]->str);
+				if (out->n_explain == cap) {
+					cap = cap ? 2 * cap : 16;
+					out->explain = xrealloc(out->explain, sizeof
+								*out->explain * (size_t)cap);
+				}
+				bool ignored = false;
+				const char *name = plugins->keys[j]->str;
+				int plugin = config_plugin_lookup(name, &ignored);
+				out->explain[out->n_explain++] = (struct impl_explain_entry){
+					k == 1, n, plugin, plugin < 0 && ignored, xstrdup(name),
+					xstrdup(v->str)};
+			}
+		}
+	}
+	return 0;
+}
+
 static int read_answer(struct impl *im, const struct cluster *c,
 		       const struct ynode *ans, int id,
 		       struct impl_answer *out, struct error *err)
@@ -417,7 +464,8 @@ static int read_answer(struct impl *im, const struct cluster *c,
 	}
 	if (!out->message)
 		out->message = xstrdup("");
-	return 0;
+	const struct ynode *ex = ynode_get(ans, "explain");
+	return ex ? read_explain(im, c, ex, id, out, err) : 0;
 }
 
 int impl_schedule(struct impl *im, const struct cluster *c,

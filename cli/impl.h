@@ -14,6 +14,8 @@
  *      "nominatedNodeName" and "preemption" (extender/v1 shape:
  *      NodeNameToMetaVictims -> node -> {Pods: [{UID}], NumPDBViolations}),
  *      or "unschedulable": {"message"}; or {"type":"error","code","text"}.
+ *      schedule_ok may carry "explain": {"filterResult": {...},
+ *      "finalScoreResult": {...}} (struct impl_explain_entry).
  *
  * Whatever goes wrong with the process - it exits, hangs past the
  * timeout, writes a line that is not such a message, answers another
@@ -51,6 +53,20 @@ enum impl_action {
 	IMPL_REFUSED               /* a protocol "error" answer: message */
 };
 
+/* One entry of the optional "explain" object of schedule_ok, in the
+ * kube-scheduler-simulator's annotation shapes: filterResult (node ->
+ * plugin -> "passed" or the plugin's reason) and finalScoreResult (node
+ * -> plugin -> the weighted score as a decimal string). */
+struct impl_explain_entry {
+	bool score;                /* finalScoreResult, else filterResult */
+	int node;                  /* node index */
+	int plugin;                /* plugin id, -1 when kso models none */
+	bool unmodelled;           /* a kube plugin kso treats as a no-op
+				    * (the volume plugins): not judged */
+	char *plugin_name;         /* malloc */
+	char *value;               /* malloc */
+};
+
 struct impl_answer {
 	enum impl_action action;
 	int node;                  /* IMPL_BIND / IMPL_PREEMPT, else -1 */
@@ -58,6 +74,8 @@ struct impl_answer {
 	int n_victims;
 	int pdb_violations;        /* IMPL_PREEMPT: NumPDBViolations */
 	char *message;             /* malloc; "" when none */
+	struct impl_explain_entry *explain;   /* malloc; NULL when none */
+	int n_explain;
 };
 
 void impl_answer_init(struct impl_answer *a);

@@ -23,6 +23,7 @@ static const char *const names[VERDICT_COUNT] = {
 	[VERDICT_WRONG_PREEMPTION_NODE] = "wrong-preemption-node",
 	[VERDICT_VICTIMS_DIFFER] = "victims-differ",
 	[VERDICT_MESSAGE_DIFFERS] = "message-differs",
+	[VERDICT_EXPLAIN_DIFFERS] = "explain-differs",
 	[VERDICT_REFUSED] = "refused",
 };
 
@@ -218,8 +219,106 @@ static void judge_unschedulable(const struct cli_explain *x,
 	free(want);
 }
 
+/* What kube records for filter plugin id on node n (the simulator's
+ * filterResult): "passed", the plugin's reasons joined as Status.Message()
+ * joins them, or NULL when kube does not run it there (outside the
+ * PreFilterResult, not enabled, or after the rejecting filter). */
+static const char *filter_record(const struct cli_explain *x, int n, int id,
+				 char *buf, size_t len)
+{
+	const struct model_cycle_result *r = x->result;
+	const struct model_node_verdict *v = &r->verdicts[n];
+	if (id < 0 || !r->in_prefilter_result[n] ||
+	    (r->nominated_node >= 0 && n != r->nominated_node) ||
+	    r->prefilter.code == MODEL_UNSCHEDULABLE || r->prefilter.code == MODEL_UAU)
+		return NULL;
+	const struct sched_profile *p = x->profile;
+	for (int k = 0; k < p->n_filter_order; k++) {
+		int f = p->filter_order[k];
+		if (f != id) {
+			if (f == v->rejected_by)
+				return NULL;   /* kube stopped before id */
+			continue;
+		}
+		if (f != v->rejected_by)
+			return "passed";
+		const struct model_status *st = &v->status[f];
+		size_t used = 0;
+		buf[0] = '\0';
+		for (int i = 0; i < st->n_reasons && used < len; i++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 i ? ", " : "",
+						 model_status_reason(st, i));
+		return buf;
+	}
+	return NULL;
+}
+
+/* The first explain entry kube would not record, into v. */
+static void judge_explain(const struct cli_explain *x, const struct impl_answer *a,
+			  struct verdict *v)
+{
+	const struct model_cycle_result *r = x->result;
+	const struct cluster *c = x->cluster;
+	for (int i = 0; i < a->n_explain; i++) {
+		const struct impl_explain_entry *e = &a->explain[i];
+		const char *node = c->nodes[e->node].name;
+		char want[600];
+		if (e->unmodelled)
+			continue;
+		if (!e->score) {
+			const char *rec = filter_record(x, e->node, e->plugin, want,
+							sizeof want);
+			if (!rec) {
+				set(v, VERDICT_EXPLAIN_DIFFERS, "filterResult %s %s: kube "
+				    "does not run that filter on %s", node,
+				    e->plugin_name, node);
+				return;
+			}
+			if (strcmp(rec, e->value)) {
+				set(v, VERDICT_EXPLAIN_DIFFERS, "filterResult %s %s is "
+				    "\"%.300s\", kube's \"%.300s\"", node,
+				    e->plugin_name, e->value, rec);
+				return;
+			}
+			continue;
+		}
+		if (v->sampled)
+			continue;   /* normalization ran over kube's sample */
+		bool scored = r->scored && e->plugin >= 0 &&
+			      x->profile->score[e->plugin] &&
+			      r->verdicts[e->node].feasible &&
+			      r->in_prefilter_result[e->node];
+		if (!scored) {
+			set(v, VERDICT_EXPLAIN_DIFFERS, "finalScoreResult %s %s: kube "
+			    "does not score %s with it%s", node, e->plugin_name, node,
+			    !r->scored ? " (it scores only when two nodes or more "
+			    "are feasible)" : "");
+			return;
+		}
+		snprintf(want, sizeof want, "%lld", (long long)
+			 r->scores[(size_t)e->node * PLUGIN_COUNT + (size_t)e->plugin]);
+		if (strcmp(want, e->value)) {
+			set(v, VERDICT_EXPLAIN_DIFFERS, "finalScoreResult %s %s is "
+			    "%.64s, kube's %s", node, e->plugin_name, e->value, want);
+			return;
+		}
+	}
+}
+
+static void judge_action(const struct cli_explain *x, const struct impl_answer *a,
+			 bool strict, struct verdict *v);
+
 void judge_decision(const struct cli_explain *x, const struct impl_answer *a,
 		    bool strict, struct verdict *v)
+{
+	judge_action(x, a, strict, v);
+	if (v->kind == VERDICT_OK && a->n_explain > 0)
+		judge_explain(x, a, v);
+}
+
+static void judge_action(const struct cli_explain *x, const struct impl_answer *a,
+			 bool strict, struct verdict *v)
 {
 	assert(x && x->result && a && v);
 	memset(v, 0, sizeof *v);

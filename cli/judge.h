@@ -17,6 +17,12 @@
  *   unschedulable   should-have-fit / should-have-preempted, else ok; with
  *                   strict messages also message-differs.
  *   refused         the implementation answered with a protocol error.
+ *   explain-differs an otherwise ok answer whose optional explain object
+ *                   (filterResult / finalScoreResult) has an entry kube
+ *                   would not record: a filter kube does not run on that
+ *                   node (it stops at the first failure), another
+ *                   result or reason, or another weighted score (scores
+ *                   are not compared when kube samples nodes).
  */
 #ifndef KSO_CLI_JUDGE_H
 #define KSO_CLI_JUDGE_H
@@ -36,6 +42,7 @@ enum verdict_kind {
 	VERDICT_WRONG_PREEMPTION_NODE,
 	VERDICT_VICTIMS_DIFFER,
 	VERDICT_MESSAGE_DIFFERS,
+	VERDICT_EXPLAIN_DIFFERS,
 	VERDICT_REFUSED,
 	VERDICT_COUNT
 };

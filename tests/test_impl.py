@@ -352,3 +352,43 @@ def test_impl_jobs_runs_that_many_implementations(tmp_path):
     assert 2 <= len(started) <= 3
     p = kso("enum", "--impl-jobs", "2")
     assert p.returncode == 2 and "--impl-jobs needs --impl" in p.stderr
+
+
+@pytest.mark.parametrize("bug,verdict,detail", [
+    ("", "ok", None),
+    # b: LeastAllocated 93 (fixture header), weight 1
+    ("score", "explain-differs",
+     "finalScoreResult b NodeResourcesFit is 94, kube's 93"),
+    ("filter", "explain-differs",
+     "filterResult a TaintToleration is \"passed\", kube's \"node(s) had "
+     "untolerated taint {dedicated: infra}\""),
+    # kube stops at a's first failing filter, TaintToleration
+    ("order", "explain-differs",
+     "filterResult a NodePorts: kube does not run that filter on a"),
+])
+def test_explain_object_is_compared(bug, verdict, detail):
+    p = kso("explain", CLUSTER, "--pod", "default/p", "--impl",
+            impl("explaining") + " " + bug, "-o", "json")
+    got = json.loads(p.stdout)["impl"]
+    assert (got["action"], got["node"], got["verdict"]) == ("bind", "b",
+                                                             verdict)
+    assert p.returncode == (0 if verdict == "ok" else 1)
+    if detail:
+        assert got["detail"] == detail
+
+
+def test_explain_naming_an_unknown_node_is_an_implementation_failure(tmp_path):
+    fake = tmp_path / "fake.py"
+    fake.write_text(
+        "import sys, json\n"
+        "for line in sys.stdin:\n"
+        "    r = json.loads(line)\n"
+        "    a = {'type': 'init_ok'} if r['type'] == 'init' else {\n"
+        "        'type': 'schedule_ok', 'binding': {'target': {'name': 'b'}},\n"
+        "        'explain': {'filterResult': {'zz': {'NodeName': 'passed'}}}}\n"
+        "    a['in_reply_to'] = r['msg_id']\n"
+        "    print(json.dumps(a), flush=True)\n")
+    p = kso("explain", CLUSTER, "--pod", "default/p", "--impl",
+            "/usr/bin/python3 %s" % fake)
+    assert p.returncode == 3
+    assert "explain.filterResult names zz, no node of the cluster" in p.stderr

@@ -250,7 +250,8 @@ static int export_findings(const struct args *a, const struct enum_summary *s)
 	struct error err;
 	error_init(&err);
 	int written;
-	if (enum_export_run(a->o.db, s->run_id, a->export_dir, 5, &written, &err)) {
+	if (enum_export_run(a->o.db, s->run_id, a->export_dir, 5,
+			    a->impl.cmd ? &a->judge : NULL, &written, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}

@@ -12,21 +12,35 @@
 
 #include "../enum/export.h"
 #include "commands.h"
+#include "enum_impl.h"
 
 static void export_usage(FILE *f)
 {
-	fprintf(f, "usage: kso export DB STATE_ID [-o FILE]\n\n"
+	fprintf(f, "usage: kso export DB STATE_ID [-o FILE] [--impl CMD "
+		   "[--impl-timeout S]]\n\n"
 		   "Writes a stored state (states.id) with its issue as a minimized,\n"
-		   "standalone scenario YAML for `kso explain`.\n");
+		   "standalone scenario YAML for `kso explain`.  An impl finding is\n"
+		   "minimized by asking the implementation (--impl) again.\n");
 }
 
 int cmd_export(int argc, char **argv)
 {
 	const char *db = NULL, *id_text = NULL, *out = "-";
+	struct cli_enum_impl impl = {NULL, 0};
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			export_usage(stdout);
 			return 0;
+		} else if (!strcmp(argv[i], "--impl") && i + 1 < argc) {
+			impl.cmd = argv[++i];
+		} else if (!strcmp(argv[i], "--impl-timeout") && i + 1 < argc) {
+			char *end;
+			impl.timeout = strtod(argv[++i], &end);
+			if (*end || impl.timeout <= 0) {
+				fprintf(stderr, "kso export: --impl-timeout takes seconds, "
+					"not '%s'\n", argv[i]);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "kso export: -o needs a file (kso export --help)\n");
@@ -53,7 +67,10 @@ int cmd_export(int argc, char **argv)
 	}
 	struct error err;
 	error_init(&err);
-	if (enum_export(db, id, out, &err)) {
+	struct enum_judge judge;
+	if (impl.cmd)
+		cli_enum_impl_judge(&impl, &judge);
+	if (enum_export(db, id, out, impl.cmd ? &judge : NULL, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		return error_exit(&err);
 	}

@@ -334,4 +334,5 @@ void corpus_writer(const struct corpus_opts *o, struct enum_judge *out)
 	out->ask = writer_ask;
 	out->close = writer_close;
 	out->arg = (void *)o;
+	out->command = NULL;
 }

@@ -85,4 +85,5 @@ void cli_enum_impl_judge(const struct cli_enum_impl *cfg, struct enum_judge *out
 	out->ask = impl_ask;
 	out->close = impl_close;
 	out->arg = (void *)cfg;
+	out->command = cfg->cmd;
 }

@@ -275,6 +275,8 @@ struct enum_judge {
 		   size_t verdict_len, char *detail, size_t detail_len);
 	void (*close)(void *self);
 	void *arg;
+	const char *command;       /* the implementation's command, for the
+				    * reproduce line of an export; or NULL */
 };
 
 /* enum_finding_name: "preemption-worse", "breaks-earlier", "worse-final". */
@@ -487,6 +489,10 @@ struct enum_issue {
 	enum { ENUM_ISSUE_DISAGREE, ENUM_ISSUE_VIOLATION, ENUM_ISSUE_FINDING } kind;
 	int which;                     /* invariant or finding id */
 	const char *pod_ns, *pod_name; /* the decided pod; NULL: none */
+	/* an impl finding: the implementation to ask again (NULL: it cannot
+	 * be re-checked) and the verdict it must give again ("not-viable") */
+	const struct enum_judge *judge;
+	const char *impl_verdict;
 };
 
 /* enum_issue_holds: the issue occurs on sc with snap (placement of sc). */

@@ -23,6 +23,7 @@ struct stored {
 	char *yaml, *label, *pod, *pod_node, *nominated, *universe, *mode;
 	char *issue_text;          /* "disagreement: ...", "violation capacity: ..." */
 	char *config;              /* the run's KubeSchedulerConfiguration, or NULL */
+	char *impl_verdict;        /* an impl finding's verdict ("not-viable") */
 	struct enum_issue is;
 	bool has_issue;            /* minimizable: see why_not */
 	const char *why_not;       /* why it cannot be minimized, or NULL */
@@ -49,6 +50,7 @@ static void stored_release(struct stored *s)
 	free(s->mode);
 	free(s->issue_text);
 	free(s->config);
+	free(s->impl_verdict);
 }
 
 /* Runs sql (one int64 parameter) and hands the first row to fn. */
@@ -125,6 +127,13 @@ static void row_finding(sqlite3_stmt *st, struct stored *s)
 			s->is.kind = ENUM_ISSUE_FINDING;
 			s->is.which = i;
 		}
+	/* "VERDICT: detail" */
+	if (s->has_issue && s->is.which == ENUM_FIND_IMPL) {
+		s->impl_verdict = strndup(d, strcspn(d, ":"));
+		if (!s->impl_verdict)
+			abort();
+		s->is.impl_verdict = s->impl_verdict;
+	}
 	size_t n = strlen(kind) + strlen(d) + 32;
 	s->issue_text = malloc(n);
 	if (!s->issue_text)
@@ -141,6 +150,11 @@ static const char *minimize_blocker(const struct stored *s)
 {
 	if (!s->has_issue)
 		return "the state has no stored issue to re-check";
+	if (s->is.kind == ENUM_ISSUE_FINDING && s->is.which == ENUM_FIND_IMPL &&
+	    (!s->is.judge || !strcmp(s->impl_verdict, "impl-error")))
+		return s->is.judge ? "an implementation failure is not re-checked"
+			: "an impl finding is re-checked by asking the "
+			  "implementation again: give --impl";
 	if (s->is.pod_name)
 		return NULL;
 	if (s->is.kind == ENUM_ISSUE_VIOLATION && s->is.which == MODEL_INV_TERMINATION)
@@ -152,10 +166,12 @@ static const char *minimize_blocker(const struct stored *s)
 	return NULL;
 }
 
-static int load_stored(sqlite3 *db, const char *path, int64_t id, struct stored *s,
+static int load_stored(sqlite3 *db, const char *path, int64_t id,
+		       const struct enum_judge *judge, struct stored *s,
 		       struct error *err)
 {
 	memset(s, 0, sizeof *s);
+	s->is.judge = judge;
 	if (!query_row(db, "SELECT c.yaml, c.label, s.pod_node, s.nominated, "
 		       "r.universe, r.mode, s.scenario FROM states s "
 		       "JOIN scenarios c ON c.run_id=s.run_id AND c.idx=s.scenario "
@@ -217,12 +233,28 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* " --impl 'CMD'" for an impl finding whose implementation is known
+ * (the command single-quoted for a shell), else "". */
+static void impl_option(const struct stored *s, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	const char *cmd = s->is.judge ? s->is.judge->command : NULL;
+	if (!cmd || s->is.kind != ENUM_ISSUE_FINDING || s->is.which != ENUM_FIND_IMPL)
+		return;
+	size_t n = (size_t)snprintf(buf, len, " --impl '");
+	for (const char *p = cmd; *p && n + 6 < len; p++)
+		n += (size_t)snprintf(buf + n, len - n, *p == '\'' ? "'\\''" : "%c", *p);
+	snprintf(buf + n, len - n, "'");
+}
+
 /* The reproduce line(s): with a config, the exact command run from the
  * export's directory (both files sit there); on stdout, where there is no
  * file to sit next to, the config follows as comment lines to save. */
 static void reproduce(struct enum_buf *b, const struct stored *s,
 		      const char *out, const char *cfg_out)
 {
+	char impl[2048];
+	impl_option(s, impl, sizeof impl);
 	if (!s->is.pod_name) {
 		if (s->config)
 			enum_buf_printf(b, "# the run's scheduler configuration: %s "
@@ -232,22 +264,22 @@ static void reproduce(struct enum_buf *b, const struct stored *s,
 		return;
 	}
 	if (!s->config) {
-		enum_buf_printf(b, "# reproduce: kso explain FILE --pod %s/%s\n",
-				s->is.pod_ns, s->is.pod_name);
+		enum_buf_printf(b, "# reproduce: kso explain FILE --pod %s/%s%s\n",
+				s->is.pod_ns, s->is.pod_name, impl);
 		return;
 	}
 	if (cfg_out) {
 		enum_buf_printf(b, "# reproduce (in this file's directory; the run's "
 				"scheduler configuration is %s):\n", base_name(cfg_out));
-		enum_buf_printf(b, "#   kso explain %s --config %s --pod %s/%s\n",
+		enum_buf_printf(b, "#   kso explain %s --config %s --pod %s/%s%s\n",
 				base_name(out), base_name(cfg_out), s->is.pod_ns,
-				s->is.pod_name);
+				s->is.pod_name, impl);
 		return;
 	}
 	enum_buf_printf(b, "# reproduce: save this as FILE and the scheduler "
 			"configuration below as CONFIG, then\n"
-			"#   kso explain FILE --config CONFIG --pod %s/%s\n"
-			"# CONFIG:\n", s->is.pod_ns, s->is.pod_name);
+			"#   kso explain FILE --config CONFIG --pod %s/%s%s\n"
+			"# CONFIG:\n", s->is.pod_ns, s->is.pod_name, impl);
 	const char *line = s->config;
 	while (*line) {
 		const char *nl = strchr(line, '\n');
@@ -396,7 +428,7 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 }
 
 int enum_export(const char *db_path, int64_t state_id, const char *out,
-		struct error *err)
+		const struct enum_judge *judge, struct error *err)
 {
 	assert(db_path && out && err);
 	sqlite3 *db = NULL;
@@ -405,7 +437,7 @@ int enum_export(const char *db_path, int64_t state_id, const char *out,
 		return error_plain(err, "%s: cannot open", db_path);
 	}
 	struct stored s;
-	int rc = load_stored(db, db_path, state_id, &s, err);
+	int rc = load_stored(db, db_path, state_id, judge, &s, err);
 	sqlite3_close(db);
 	if (rc == 0)
 		rc = export_stored(&s, state_id, out, err);
@@ -414,7 +446,8 @@ int enum_export(const char *db_path, int64_t state_id, const char *out,
 }
 
 int enum_export_run(const char *db_path, int64_t run, const char *dir,
-		    int per_kind, int *written, struct error *err)
+		    int per_kind, const struct enum_judge *judge, int *written,
+		    struct error *err)
 {
 	sqlite3 *db = NULL;
 	*written = 0;
@@ -448,7 +481,7 @@ int enum_export_run(const char *db_path, int64_t run, const char *dir,
 			int64_t id = sqlite3_column_int64(st, 1);
 			char path[4096];
 			snprintf(path, sizeof path, "%s/%s-%lld.yaml", dir, kind, (long long)id);
-			rc = enum_export(db_path, id, path, err);
+			rc = enum_export(db_path, id, path, judge, err);
 			*written += rc == 0;
 		}
 		sqlite3_finalize(st);

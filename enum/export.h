@@ -15,13 +15,17 @@
  * around the state's first issue (disagreement, then violation, then
  * finding) when that issue is one a single scheduling decision shows.
  * A header comment names the issue and the `kso explain` command that
- * reproduces it.  Returns 0, or -1 with err set. */
+ * reproduces it.  An impl finding is minimized by asking judge (the
+ * implementation, kso enum --impl's hooks) again about each smaller
+ * scenario, kept when it gives the same verdict; with judge NULL it is
+ * written whole.  Returns 0, or -1 with err set. */
 int enum_export(const char *db_path, int64_t state_id, const char *out,
-		struct error *err);
+		const struct enum_judge *judge, struct error *err);
 
 /* enum_export_run: enum_export of up to per_kind states of each issue kind
  * of run into dir/KIND-ID.yaml; *written counts the files. */
 int enum_export_run(const char *db_path, int64_t run, const char *dir,
-		    int per_kind, int *written, struct error *err);
+		    int per_kind, const struct enum_judge *judge, int *written,
+		    struct error *err);
 
 #endif

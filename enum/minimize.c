@@ -50,13 +50,27 @@ bool enum_issue_holds(const struct enum_scenario *sc, const struct snapshot *sna
 	struct enum_ctx x;
 	enum_ctx_init(&x, sc);
 	snapshot_assign(&x.snap, snap);
+	/* an impl finding holds when the implementation, asked again about
+	 * the smaller scenario, gives the same verdict */
+	bool impl = is->kind == ENUM_ISSUE_FINDING && is->which == ENUM_FIND_IMPL;
+	if (impl) {
+		assert(is->judge && is->impl_verdict);
+		x.judge = is->judge;
+		x.judge_self = is->judge->open(is->judge->arg);
+	}
 	struct enum_outcome o;
 	enum_outcome_init(&o);
 	enum_check_pod(&x, pod, &o);
+	size_t vn = impl ? strlen(is->impl_verdict) : 0;
 	bool holds = is->kind == ENUM_ISSUE_DISAGREE ? !o.agree
 		: is->kind == ENUM_ISSUE_VIOLATION ? o.inv[is->which]
-		: o.find[is->which];
+		: !impl ? o.find[is->which]
+		: o.find[is->which] &&
+		  !strncmp(o.find_detail[is->which], is->impl_verdict, vn) &&
+		  o.find_detail[is->which][vn] == ':';
 	enum_outcome_release(&o);
+	if (impl)
+		is->judge->close(x.judge_self);
 	enum_ctx_release(&x);
 	return holds;
 }

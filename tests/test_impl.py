@@ -392,3 +392,39 @@ def test_explain_naming_an_unknown_node_is_an_implementation_failure(tmp_path):
             "/usr/bin/python3 %s" % fake)
     assert p.returncode == 3
     assert "explain.filterResult names zz, no node of the cluster" in p.stderr
+
+
+def test_an_impl_finding_is_minimized_by_asking_again(tmp_path):
+    # cluster.yaml as a universe (old placed by the enumerator).  With old
+    # on b and p pending, emptiest binds c: not-viable.  Minimizing re-asks
+    # emptiest: a (tainted) can go; old cannot (alone, every node is empty
+    # and emptiest picks b, kube's answer); b holds old; without c,
+    # emptiest picks b.  So the export keeps nodes b, c and pods old, p.
+    base = tmp_path / "cluster.yaml"
+    with open(CLUSTER) as f:
+        base.write_text(f.read().replace("  nodeName: b\n", ""))
+    u = tmp_path / "u.yaml"
+    u.write_text("kind: Universe\nname: impl\nmanifests: [%s]\n" % base)
+    out = tmp_path / "exp"
+    p, rows = enum_impl(tmp_path, u, "emptiest", None, "--export", str(out))
+    assert p.returncode == 1
+    files = sorted(os.listdir(out))
+    assert len(files) == 1 and files[0].startswith("impl-")
+    text = (out / files[0]).read_text()
+    assert "# finding impl: not-viable: c is feasible" in text
+    assert "# minimized: no single pod, node or object can be dropped" in text
+    assert ("# reproduce: kso explain FILE --pod default/p --impl '%s'"
+            % impl("emptiest")) in text
+    names = [l.split(": ", 1)[1] for l in text.splitlines()
+             if l.startswith("  name: ")]
+    assert names == ["b", "c", "old", "p"]
+    # the export still fails when the implementation is asked again
+    q = kso("explain", out / files[0], "--pod", "default/p", "--impl",
+            impl("emptiest"), "-o", "json")
+    assert json.loads(q.stdout)["impl"]["verdict"] == "not-viable"
+    # without the implementation, kso export writes it whole and says why
+    state = files[0][len("impl-"):-len(".yaml")]
+    q = kso("export", tmp_path / "e.db", state)
+    assert q.returncode == 0
+    assert ("# not minimized: an impl finding is re-checked by asking the "
+            "implementation again: give --impl") in q.stdout

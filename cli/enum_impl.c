@@ -49,6 +49,17 @@ static int impl_ask(void *self, const struct enum_ctx *x, int pod,
 	struct worker_impl *w = self;
 	struct error err;
 	error_init(&err);
+	if (*x->c->pods[pod].node_name) {
+		/* the enumerator leaves the pod pending, its manifest's
+		 * spec.nodeName still acting as the NodeName filter; a request
+		 * can only say "bound" or "pending": never ask a wrong question */
+		snprintf(verdict, verdict_len, "inconclusive");
+		snprintf(detail, detail_len, "%s/%s sets spec.nodeName in the "
+			 "universe, which a kso-impl/1 request cannot carry for a "
+			 "pending pod (leave it out of the universe's manifests)",
+			 x->c->pods[pod].ns, x->c->pods[pod].name);
+		return 1;
+	}
 	if (!w->running) {
 		if (impl_start(&w->im, w->cfg->cmd, x->c, w->cfg->timeout, &err) < 0)
 			goto failed;

@@ -428,3 +428,15 @@ def test_an_impl_finding_is_minimized_by_asking_again(tmp_path):
     assert q.returncode == 0
     assert ("# not minimized: an impl finding is re-checked by asking the "
             "implementation again: give --impl") in q.stdout
+
+
+def test_a_pending_pod_with_node_name_is_not_asked(tmp_path):
+    # cluster.yaml as is: old's spec.nodeName b stays its NodeName filter
+    # when the enumerator leaves it pending, which no request can say
+    u = tmp_path / "u.yaml"
+    u.write_text("kind: Universe\nname: impl\nmanifests: [%s]\n" % CLUSTER)
+    p, rows = enum_impl(tmp_path, u, None, "%s serve" % KSO)
+    assert p.returncode == 1
+    assert rows and all(r.startswith("inconclusive: default/old sets "
+                                     "spec.nodeName in the universe")
+                        for r in rows), rows

@@ -831,7 +831,8 @@ static uint64_t state_seed(const struct enum_ctx *x, int pod)
 }
 
 /* --impl: the implementation's answer for this decision, judged; a wrong
- * one (or a failure) is an "impl" finding "VERDICT: detail". */
+ * one (or a failure) is an "impl" finding "VERDICT: detail", stored as
+ * kind "impl-VERDICT" (record.c). */
 static void check_impl(struct enum_ctx *x, int pod, struct enum_outcome *out)
 {
 	char verdict[64], detail[ENUM_DETAIL_LEN - 80];

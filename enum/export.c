@@ -122,23 +122,27 @@ static void row_finding(sqlite3_stmt *st, struct stored *s)
 {
 	char *kind = col_dup(st, 0), *d = col_dup(st, 1);
 	for (int i = 0; i < ENUM_FIND_COUNT; i++)
-		if (!strcmp(kind, enum_finding_name(i))) {
+		if (!strcmp(kind, enum_finding_name(i)) ||
+		    (i == ENUM_FIND_IMPL && !strncmp(kind, "impl-", 5))) {
 			s->has_issue = true;
 			s->is.kind = ENUM_ISSUE_FINDING;
 			s->is.which = i;
 		}
-	/* "VERDICT: detail" */
+	/* "VERDICT: detail"; the kind already names the verdict */
+	const char *text = d;
 	if (s->has_issue && s->is.which == ENUM_FIND_IMPL) {
-		s->impl_verdict = strndup(d, strcspn(d, ":"));
+		size_t vn = strcspn(d, ":");
+		s->impl_verdict = strndup(d, vn);
 		if (!s->impl_verdict)
 			abort();
 		s->is.impl_verdict = s->impl_verdict;
+		text = d + vn + (d[vn] == ':') + (d[vn] == ':' && d[vn + 1] == ' ');
 	}
 	size_t n = strlen(kind) + strlen(d) + 32;
 	s->issue_text = malloc(n);
 	if (!s->issue_text)
 		abort();
-	snprintf(s->issue_text, n, "finding %s: %s", kind, d);
+	snprintf(s->issue_text, n, "finding %s: %s", kind, text);
 	free(kind);
 	free(d);
 }

@@ -116,9 +116,21 @@ void enum_record_outcome(struct enum_record *r, const struct enum_ctx *x,
 	for (int i = 0; i < MODEL_INV_COUNT; i++)
 		if (o->inv[i])
 			enum_record_violation(r, model_invariant_name(i), o->inv_detail[i], trace);
-	for (int i = 0; i < ENUM_FIND_COUNT; i++)
-		if (o->find[i])
+	for (int i = 0; i < ENUM_FIND_COUNT; i++) {
+		if (!o->find[i])
+			continue;
+		if (i != ENUM_FIND_IMPL) {
 			enum_record_finding(r, enum_finding_name(i), o->find_detail[i]);
+			continue;
+		}
+		/* one kind per verdict: "impl-not-viable", "impl-error", ... */
+		const char *d = o->find_detail[i];
+		size_t n = strcspn(d, ":");
+		char kind[80];
+		snprintf(kind, sizeof kind, "%s%.*s", strncmp(d, "impl-", 5) ? "impl-"
+			 : "", (int)(n < 64 ? n : 64), d);
+		enum_record_finding(r, kind, d);
+	}
 }
 
 void enum_record_violation(struct enum_record *r, const char *name,

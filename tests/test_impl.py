@@ -147,10 +147,15 @@ def enum_impl(tmp_path, universe, name, command=None, *extra):
             "--impl", command or impl(name), *extra, timeout=600)
     import sqlite3
     con = sqlite3.connect(db)
-    rows = con.execute("SELECT details FROM findings WHERE kind = 'impl'"
-                       ).fetchall()
+    rows = con.execute("SELECT kind, details FROM findings WHERE kind LIKE "
+                       "'impl-%'").fetchall()
     con.close()
-    return p, [r[0] for r in rows]
+    # one kind per verdict: impl-VERDICT ("impl-error" for a failure)
+    for kind, details in rows:
+        verdict = details.split(":")[0]
+        assert kind == (verdict if verdict.startswith("impl-")
+                        else "impl-" + verdict)
+    return p, [r[1] for r in rows]
 
 
 TWO = os.path.join(ROOT, "fixtures", "universes", "two-by-two.yaml")
@@ -409,9 +414,9 @@ def test_an_impl_finding_is_minimized_by_asking_again(tmp_path):
     p, rows = enum_impl(tmp_path, u, "emptiest", None, "--export", str(out))
     assert p.returncode == 1
     files = sorted(os.listdir(out))
-    assert len(files) == 1 and files[0].startswith("impl-")
+    assert len(files) == 1 and files[0].startswith("impl-not-viable-")
     text = (out / files[0]).read_text()
-    assert "# finding impl: not-viable: c is feasible" in text
+    assert "# finding impl-not-viable: c is feasible but scores 432" in text
     assert "# minimized: no single pod, node or object can be dropped" in text
     assert ("# reproduce: kso explain FILE --pod default/p --impl '%s'"
             % impl("emptiest")) in text
@@ -423,7 +428,7 @@ def test_an_impl_finding_is_minimized_by_asking_again(tmp_path):
             impl("emptiest"), "-o", "json")
     assert json.loads(q.stdout)["impl"]["verdict"] == "not-viable"
     # without the implementation, kso export writes it whole and says why
-    state = files[0][len("impl-"):-len(".yaml")]
+    state = files[0][len("impl-not-viable-"):-len(".yaml")]
     q = kso("export", tmp_path / "e.db", state)
     assert q.returncode == 0
     assert ("# not minimized: an impl finding is re-checked by asking the "

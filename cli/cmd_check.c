@@ -32,8 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
+#include "dump_yaml.h"
 #include "explain.h"
 #include "impl.h"
 #include "inputs.h"
@@ -46,7 +48,7 @@
 static int usage(FILE *f)
 {
 	fprintf(f, "usage: kso check LOG... [--config FILE] [--extension SelectorSpread]\n"
-		   "                 [--engine oracle|model] [--strict-message]\n\n"
+		   "                 [--engine oracle|model] [--strict-message] [--export DIR]\n\n"
 		   "Judges every scheduling decision (bind, preemption, unschedulable)\n"
 		   "recorded in Kubernetes watch logs (kubectl get -w --output-watch-events\n"
 		   "-o json) against what kube-scheduler v1.30 may do in the state before it.\n");
@@ -369,6 +371,7 @@ struct check {
 	const struct cli_load_opts *load;
 	const struct engine *engine;
 	bool strict;
+	const char *export_dir;    /* --export: each wrong decision's state */
 	int seq;
 	int judged, wrong, inconclusive;
 	int count[VERDICT_COUNT];
@@ -398,26 +401,6 @@ static int load_state(struct cluster *c, const struct state *s,
 	return rc;
 }
 
-static void emit(struct check *k, const struct event *ev, const char *pod,
-		 const char *decision, const char *verdict, const char *detail)
-{
-	json_begin_object(&k->j);
-	json_key(&k->j, "seq");
-	json_int(&k->j, k->seq);
-	json_key(&k->j, "resourceVersion");
-	json_int(&k->j, ev->rv);
-	json_key(&k->j, "pod");
-	json_string(&k->j, pod);
-	json_key(&k->j, "decision");
-	json_string(&k->j, decision);
-	json_key(&k->j, "verdict");
-	json_string(&k->j, verdict);
-	json_key(&k->j, "detail");
-	json_string(&k->j, detail);
-	json_end_object(&k->j);
-	json_end(&k->j);
-}
-
 /* What the log shows the scheduler decided, by names. */
 struct observed {
 	enum impl_action action;
@@ -427,6 +410,108 @@ struct observed {
 	const char *message;           /* unschedulable */
 	char what[600];                /* in words, for the output */
 };
+
+static void node_names(struct json_out *j, const struct cluster *c,
+		       const int *nodes, int n)
+{
+	json_begin_array(j);
+	for (int i = 0; i < n; i++)
+		json_string(j, c->nodes[nodes[i]].name);
+	json_end_array(j);
+}
+
+/* "observed": the decision as data. */
+static void observed_json(struct json_out *j, const struct observed *o)
+{
+	static const char *const actions[] = {
+		[IMPL_BIND] = "bind", [IMPL_PREEMPT] = "preempt",
+		[IMPL_UNSCHEDULABLE] = "unschedulable", [IMPL_REFUSED] = "error",
+	};
+	json_key(j, "observed");
+	json_begin_object(j);
+	json_key(j, "action");
+	json_string(j, actions[o->action]);
+	if (o->action == IMPL_BIND || o->action == IMPL_PREEMPT) {
+		json_key(j, "node");
+		json_string(j, o->node);
+	}
+	if (o->action == IMPL_PREEMPT) {
+		json_key(j, "victims");
+		json_begin_array(j);
+		for (int i = 0; i < o->n_victims; i++) {
+			char ref[600];
+			snprintf(ref, sizeof ref, "%s/%s", o->victims[i].ns,
+				 o->victims[i].name);
+			json_string(j, ref);
+		}
+		json_end_array(j);
+	}
+	if (o->action == IMPL_UNSCHEDULABLE) {
+		json_key(j, "message");
+		json_string(j, o->message);
+	}
+	json_end_object(j);
+}
+
+/* One decision's line: r (NULL when inconclusive) gives "expected";
+ * reproduce (NULL: none) the command for its exported state. */
+static void emit(struct check *k, const struct event *ev, const char *pod,
+		 const struct observed *o, const struct cluster *c,
+		 const struct model_cycle_result *r, const char *verdict,
+		 const char *detail, const char *reproduce)
+{
+	json_begin_object(&k->j);
+	json_key(&k->j, "seq");
+	json_int(&k->j, k->seq);
+	json_key(&k->j, "resourceVersion");
+	json_int(&k->j, ev->rv);
+	json_key(&k->j, "pod");
+	json_string(&k->j, pod);
+	json_key(&k->j, "decision");
+	json_string(&k->j, o->what);
+	observed_json(&k->j, o);
+	json_key(&k->j, "verdict");
+	json_string(&k->j, verdict);
+	json_key(&k->j, "detail");
+	json_string(&k->j, detail);
+	if (r) {
+		json_key(&k->j, "expected");
+		json_begin_object(&k->j);
+		json_key(&k->j, "viable");
+		node_names(&k->j, c, r->viable, r->n_viable);
+		json_key(&k->j, "feasible");
+		node_names(&k->j, c, r->feasible, r->n_feasible);
+		json_end_object(&k->j);
+	}
+	if (reproduce) {
+		json_key(&k->j, "reproduce");
+		json_string(&k->j, reproduce);
+	}
+	json_end_object(&k->j);
+	json_end(&k->j);
+}
+
+/* --export: the state before decision seq as manifests kso explain reads
+ * (DIR/check-SEQ.yaml), and the command that judges it again, into cmd.
+ * Returns false (cmd empty) when it cannot be written. */
+static bool export_state(const struct check *k, const struct cluster *c,
+			 const struct snapshot *s, const char *pod,
+			 char *cmd, size_t len)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/check-%d.yaml", k->export_dir, k->seq);
+	cmd[0] = '\0';
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	cli_dump_yaml(f, c, s);
+	if (fclose(f) != 0)
+		return false;
+	snprintf(cmd, len, "kso explain %s --pod %s --no-admission%s%s", path, pod,
+		 k->load->config ? " --config " : "",
+		 k->load->config ? k->load->config : "");
+	return true;
+}
 
 /* Resolves o in cluster c into a; false when a name is not in c. */
 static bool resolve(const struct cluster *c, const struct observed *o,
@@ -462,7 +547,7 @@ static void judge_in(struct check *k, const struct event *ev,
 	k->seq++;
 	if (load_state(&c, s, k->load, &err) < 0) {
 		k->inconclusive++;
-		emit(k, ev, pod_key, o->what, "inconclusive", err.msg);
+		emit(k, ev, pod_key, o, NULL, NULL, "inconclusive", err.msg, NULL);
 		cluster_release(&c);
 		return;
 	}
@@ -478,7 +563,7 @@ static void judge_in(struct check *k, const struct event *ev,
 					"does not have" : NULL;
 	if (why) {
 		k->inconclusive++;
-		emit(k, ev, pod_key, o->what, "inconclusive", why);
+		emit(k, ev, pod_key, o, NULL, NULL, "inconclusive", why, NULL);
 	} else {
 		struct snapshot snap;
 		snapshot_init(&snap, &c);
@@ -494,7 +579,11 @@ static void judge_in(struct check *k, const struct event *ev,
 		k->judged++;
 		k->count[v.kind]++;
 		k->wrong += v.kind != VERDICT_OK;
-		emit(k, ev, pod_key, o->what, verdict_name(v.kind), v.detail);
+		char cmd[8192];
+		bool exported = v.kind != VERDICT_OK && k->export_dir &&
+				export_state(k, &c, &snap, pod_key, cmd, sizeof cmd);
+		emit(k, ev, pod_key, o, &c, &r, verdict_name(v.kind), v.detail,
+		     exported ? cmd : NULL);
 		model_cycle_result_release(&r);
 		snapshot_release(&snap);
 	}
@@ -613,6 +702,7 @@ int cmd_check(int argc, char **argv)
 	int n_files = 0;
 	struct cli_load_opts load = {0};
 	const char *engine_name = "oracle";
+	const char *export_dir = NULL;
 	bool strict = false;
 	for (int i = 0; i < argc; i++) {
 		int taken;
@@ -623,6 +713,8 @@ int cmd_check(int argc, char **argv)
 			strict = true;
 		} else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
 			engine_name = argv[++i];
+		} else if (!strcmp(argv[i], "--export") && i + 1 < argc) {
+			export_dir = argv[++i];
 		} else if ((taken = cli_load_option("kso check", argc, argv, &i,
 						    &load)) != 0) {
 			if (taken < 0) {
@@ -661,7 +753,16 @@ int cmd_check(int argc, char **argv)
 		return 1;
 	}
 	qsort(ev.v, (size_t)ev.n, sizeof *ev.v, by_version);
-	struct check k = {.load = &load, .engine = engine, .strict = strict};
+	if (export_dir && mkdir(export_dir, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "kso check: %s: cannot create directory: %s\n",
+			export_dir, strerror(errno));
+		free(ev.v);
+		arena_release(&a);
+		free(files);
+		return 1;
+	}
+	struct check k = {.load = &load, .engine = engine, .strict = strict,
+			  .export_dir = export_dir};
 	json_init(&k.j, stdout, true);
 	struct walk w = {0};
 	for (int i = 0; i < ev.n; i++) {

@@ -238,3 +238,44 @@ def test_unknown_recorder_event_is_an_error(tmp_path):
     assert (p.returncode, p.stdout) == (1, "")
     assert p.stderr == (f'{f}:2:1: unknown recorder event "Patch" (want Add, '
                         'Update, Delete) (event)\n')
+
+
+def test_decisions_carry_observed_expected_and_a_reproduce_command(tmp_path):
+    log = Log(CLUSTER)
+    log.bind("p", "c")                   # not-viable: viable {b}
+    f = tmp_path / "watch.json"
+    f.write_text("\n".join(log.lines) + "\n")
+    out = tmp_path / "cases"
+    p = kso("check", f, "--export", out)
+    assert p.returncode == 1
+    d = json.loads(p.stdout.splitlines()[0])
+    assert d["observed"] == {"action": "bind", "node": "c"}
+    # fixture header: a rejected by its taint, b 492, c lower
+    assert d["expected"] == {"viable": ["b"], "feasible": ["b", "c"]}
+    assert d["reproduce"] == ("kso explain %s/check-1.yaml --pod default/p "
+                              "--no-admission" % out)
+    args = d["reproduce"].split()[1:] + ["-o", "json"]
+    again = json.loads(kso(*args).stdout)
+    assert again["viable"] == ["b"]
+    # an ok decision exports nothing and has no reproduce
+    log = Log(CLUSTER)
+    log.add_pod("huge", "100")
+    log.unschedulable("huge", "0/3 nodes are available: 1 Insufficient cpu.")
+    f.write_text("\n".join(log.lines) + "\n")
+    p = kso("check", f, "--export", tmp_path / "none")
+    d = json.loads(p.stdout.splitlines()[0])
+    assert d["verdict"] == "ok" and "reproduce" not in d
+    assert d["observed"] == {"action": "unschedulable", "message":
+                             "0/3 nodes are available: 1 Insufficient cpu."}
+    assert d["expected"] == {"viable": [], "feasible": []}
+    assert os.listdir(tmp_path / "none") == []
+
+
+def test_preemption_observed_names_its_victims(tmp_path):
+    log = Log(REPRIEVE)
+    log.evict("b")
+    log.unschedulable("p", "0/1 nodes are available: 1 Insufficient cpu.",
+                      nominated="n1")
+    rc, got, _ = log.check(tmp_path)
+    assert got[0]["observed"] == {"action": "preempt", "node": "n1",
+                                  "victims": ["default/b"]}

@@ -6,6 +6,7 @@
  *
  * Exit status: 0 written, 1 unknown state or unreadable database, 2 usage.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,12 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	char *end = NULL;
+	errno = 0;
 	long long id = id_text ? strtoll(id_text, &end, 10) : 0;
+	if (id_text && errno == ERANGE) {
+		fprintf(stderr, "kso export: state id %s is out of range\n", id_text);
+		return 2;
+	}
 	if (!db || !id_text || *end || id <= 0) {
 		fprintf(stderr, "kso export: need DB and a state id (kso export --help)\n");
 		return 2;

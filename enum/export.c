@@ -10,8 +10,10 @@
  * configuration only from its own file, so it cannot be embedded.
  */
 #include "export.h"
+#include "store.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,19 +55,20 @@ static void stored_release(struct stored *s)
 	free(s->impl_verdict);
 }
 
-/* Runs sql (one int64 parameter) and hands the first row to fn. */
-static bool query_row(sqlite3 *db, const char *sql, int64_t id,
-		      void (*fn)(sqlite3_stmt *, struct stored *), struct stored *s)
+/* Runs sql (one int64 parameter) and hands the first row to fn: 1 when
+ * there was one, 0 when none, -1 when SQLite failed (sqlite3_errmsg). */
+static int query_row(sqlite3 *db, const char *sql, int64_t id,
+		     void (*fn)(sqlite3_stmt *, struct stored *), struct stored *s)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return false;
+		return -1;
 	sqlite3_bind_int64(st, 1, id);
-	bool found = sqlite3_step(st) == SQLITE_ROW;
-	if (found)
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
 		fn(st, s);
 	sqlite3_finalize(st);
-	return found;
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
 static void row_state(sqlite3_stmt *st, struct stored *s)
@@ -176,10 +179,15 @@ static int load_stored(sqlite3 *db, const char *path, int64_t id,
 {
 	memset(s, 0, sizeof *s);
 	s->is.judge = judge;
-	if (!query_row(db, "SELECT c.yaml, c.label, s.pod_node, s.nominated, "
-		       "r.universe, r.mode, s.scenario FROM states s "
-		       "JOIN scenarios c ON c.run_id=s.run_id AND c.idx=s.scenario "
-		       "JOIN runs r ON r.id=s.run_id WHERE s.id=?", id, row_state, s))
+	int found = query_row(db, "SELECT c.yaml, c.label, s.pod_node, s.nominated, "
+			      "r.universe, r.mode, s.scenario FROM states s "
+			      "JOIN scenarios c ON c.run_id=s.run_id AND "
+			      "c.idx=s.scenario JOIN runs r ON r.id=s.run_id "
+			      "WHERE s.id=?", id, row_state, s);
+	if (found < 0)
+		return error_plain(err, "%s: cannot read state %lld: %s", path,
+				   (long long)id, sqlite3_errmsg(db));
+	if (!found)
 		return error_plain(err, "%s: no state %lld", path, (long long)id);
 	/* fails quietly on a database older than the configs table */
 	query_row(db, "SELECT c.yaml FROM configs c JOIN states s ON "
@@ -205,18 +213,24 @@ static int load_stored(sqlite3 *db, const char *path, int64_t id,
 	return 0;
 }
 
-static bool parse_ints(const char *text, int32_t *out, int n)
+/* Exactly n comma-separated integers in [lo, hi) into out: a stored
+ * placement is read as input (a tampered row must not index past the
+ * scenario's nodes). */
+static bool parse_ints(const char *text, int32_t *out, int n, long lo, long hi)
 {
 	const char *p = text;
 	for (int i = 0; i < n; i++) {
 		char *end;
+		errno = 0;
 		long v = strtol(p, &end, 10);
-		if (end == p)
+		if (end == p || errno || v < lo || v >= hi)
 			return false;
 		out[i] = (int32_t)v;
-		p = *end == ',' ? end + 1 : end;
+		if (i + 1 < n && *end != ',')
+			return false;
+		p = i + 1 < n ? end + 1 : end;
 	}
-	return true;
+	return *p == '\0';
 }
 
 static int write_file(const char *out, const struct enum_buf *b, struct error *err)
@@ -404,9 +418,14 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 	struct snapshot snap;
 	snapshot_init(&snap, &sc.cluster);
 	int rc = 0;
-	if (!parse_ints(s->pod_node, snap.pod_node, sc.cluster.n_pods) ||
-	    !parse_ints(s->nominated, snap.nominated, sc.cluster.n_pods))
-		rc = error_plain(err, "state %lld: bad placement", (long long)id);
+	long nodes = sc.cluster.n_nodes;
+	if (!parse_ints(s->pod_node, snap.pod_node, sc.cluster.n_pods, SNAP_GONE,
+			nodes) ||
+	    !parse_ints(s->nominated, snap.nominated, sc.cluster.n_pods, -1, nodes))
+		rc = error_plain(err, "state %lld: the stored placement (\"%.200s\" / "
+				 "\"%.200s\") is not one of its scenario's %d pods on "
+				 "%ld nodes: a damaged or foreign database", (long long)id,
+				 s->pod_node, s->nominated, sc.cluster.n_pods, nodes);
 	bool *keep = calloc((size_t)sc.n_objects + 1, sizeof *keep);
 	if (!keep)
 		abort();
@@ -431,15 +450,29 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 	return rc;
 }
 
+/* db_path opened read-only and checked to be a kso enum database (its
+ * rows are still validated as they are read). */
+static int open_readonly(const char *db_path, sqlite3 **db, struct error *err)
+{
+	if (sqlite3_open_v2(db_path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		error_plain(err, "%s: cannot open: %s", db_path, sqlite3_errmsg(*db));
+		sqlite3_close(*db);
+		return -1;
+	}
+	if (enum_store_check_file(*db, db_path, false, err) < 0) {
+		sqlite3_close(*db);
+		return -1;
+	}
+	return 0;
+}
+
 int enum_export(const char *db_path, int64_t state_id, const char *out,
 		const struct enum_judge *judge, struct error *err)
 {
 	assert(db_path && out && err);
 	sqlite3 *db = NULL;
-	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		sqlite3_close(db);
-		return error_plain(err, "%s: cannot open", db_path);
-	}
+	if (open_readonly(db_path, &db, err) < 0)
+		return -1;
 	struct stored s;
 	int rc = load_stored(db, db_path, state_id, judge, &s, err);
 	sqlite3_close(db);
@@ -455,10 +488,8 @@ int enum_export_run(const char *db_path, int64_t run, const char *dir,
 {
 	sqlite3 *db = NULL;
 	*written = 0;
-	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		sqlite3_close(db);
-		return error_plain(err, "%s: cannot open", db_path);
-	}
+	if (open_readonly(db_path, &db, err) < 0)
+		return -1;
 	static const char *const kinds[] = {
 		"SELECT 'disagreement', s.id FROM states s JOIN decisions d ON "
 		"d.state_id=s.id WHERE s.run_id=? AND d.agree=0 ORDER BY 1, s.id",

@@ -244,6 +244,36 @@ static int user_version(sqlite3 *db)
 	return v;
 }
 
+int enum_store_check_file(sqlite3 *db, const char *path, bool full,
+			  struct error *err)
+{
+	assert(db && path && err);
+	int v = user_version(db);
+	if (v < 0)
+		return error_plain(err, "%s: not a readable database: %s", path,
+				   sqlite3_errmsg(db));
+	if (v != ENUM_SCHEMA_VERSION)
+		return error_plain(err, "%s: not a kso enum database (schema version "
+				   "%d, this kso reads %d)", path, v,
+				   ENUM_SCHEMA_VERSION);
+	if (!full)
+		return 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK)
+		return error_plain(err, "%s: cannot check the database: %s", path,
+				   sqlite3_errmsg(db));
+	int rc = sqlite3_step(st);
+	const unsigned char *first = rc == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+	if (!first || strcmp((const char *)first, "ok")) {
+		error_plain(err, "%s: corrupt database: %s", path, first ?
+			    (const char *)first : sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
 /* A run's KubeSchedulerConfiguration (its universe's `config:`), kept so
  * an export can reproduce a finding made under a non-default profile.
  * Added to schema 1 without a version bump: created on every open, so
@@ -974,15 +1004,13 @@ static int merge_check_input(const char *in, struct error *err)
 {
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(in, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		error_plain(err, "%s: cannot open: %s", in, sqlite3_errmsg(db));
 		sqlite3_close(db);
-		return error_plain(err, "%s: cannot open: no such database", in);
+		return -1;
 	}
-	int v = user_version(db);
+	int rc = enum_store_check_file(db, in, true, err);
 	sqlite3_close(db);
-	if (v != ENUM_SCHEMA_VERSION)
-		return error_plain(err, "%s: not a kso enum database (schema %d)",
-				   in, v);
-	return 0;
+	return rc;
 }
 
 /* Removes a database file the failed merge created, with its WAL files,

@@ -60,6 +60,16 @@ struct enum_run_info {
 	uint64_t estimate;          /* raw states of this shard */
 };
 
+/* enum_store_check_file: whether db (opened read-only from path by the
+ * caller) is a readable kso enum database of this kso's schema; with
+ * full, also that SQLite's PRAGMA quick_check finds it intact (reads the
+ * whole file).  Returns 0, or -1 with err naming path and the cause:
+ * SQLite's own text for a file that is not a database or is corrupt, or
+ * the schema version found. */
+struct sqlite3;
+int enum_store_check_file(struct sqlite3 *db, const char *path, bool full,
+			  struct error *err);
+
 /* enum_store_open: opens or creates path with the current schema.
  * Returns 0, or -1 with err set (not a kso database, newer schema, I/O).
  * Pair with enum_store_close (also after a failure). */

@@ -23,7 +23,9 @@ def test_merge_of_non_database_writes_nothing(tmp_path):
     out = tmp_path / "all.db"
     r = run_kso("merge", junk, "-o", out)
     assert r.returncode == 1
-    assert "not a kso enum database" in r.stderr
+    # SQLite's own words for the cause
+    assert r.stderr == "%s: not a readable database: file is not a " \
+        "database\n" % junk
     assert not out.exists()
     assert not (tmp_path / "all.db-wal").exists()
 
@@ -44,3 +46,62 @@ def test_enum_of_broken_universe_writes_no_database(tmp_path):
     assert r.returncode == 1
     assert r.stderr.startswith(str(bad) + ":3:1: ")
     assert not db.exists()
+
+
+def enum_db(tmp_path):
+    """A small enumerator database (two-by-two, every state stored)."""
+    import os
+    db = tmp_path / "t.db"
+    u = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+        __file__))), "fixtures", "universes", "two-by-two.yaml")
+    r = run_kso("enum", u, "--db", db, "--store", "all", "--quiet")
+    assert r.returncode == 0, r.stderr
+    return db
+
+
+def test_tampered_placement_is_refused_not_crashed(tmp_path):
+    # a node index past the scenario's two nodes, a negative one below
+    # SNAP_GONE, text, too few and too many entries: each row refused
+    import sqlite3
+    db = enum_db(tmp_path)
+    for bad in ("99,-1", "-7,0", "abc", "0", "0,0,0", "0,0x"):
+        con = sqlite3.connect(db)
+        con.execute("UPDATE states SET pod_node=? WHERE id=1", (bad,))
+        con.commit()
+        con.close()
+        out = tmp_path / "x.yaml"
+        r = run_kso("export", db, "1", "-o", out)
+        assert r.returncode == 1, bad
+        assert r.stderr == ('state 1: the stored placement ("%s" / "-1,-1") '
+                            'is not one of its scenario\'s 2 pods on 2 '
+                            'nodes: a damaged or foreign database\n' % bad)
+        assert not out.exists()
+
+
+def test_truncated_database_names_sqlites_cause(tmp_path):
+    db = enum_db(tmp_path)
+    cut = tmp_path / "cut.db"
+    cut.write_bytes(db.read_bytes()[:3000])
+    for args in (("export", cut, "1"), ("merge", cut, "-o", tmp_path / "m.db")):
+        r = run_kso(*args)
+        assert r.returncode == 1
+        assert r.stderr == "%s: not a readable database: database disk " \
+            "image is malformed\n" % cut
+    assert not (tmp_path / "m.db").exists()
+
+
+def test_foreign_schema_and_huge_ids_are_refused(tmp_path):
+    import sqlite3
+    db = enum_db(tmp_path)
+    r = run_kso("export", db, "99999999999999999999")
+    assert (r.returncode, r.stderr) == (2, "kso export: state id "
+                                        "99999999999999999999 is out of "
+                                        "range\n")
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA user_version=7")
+    con.commit()
+    con.close()
+    r = run_kso("export", db, "1")
+    assert r.returncode == 1
+    assert r.stderr == "%s: not a kso enum database (schema version 7, this " \
+        "kso reads 1)\n" % db

@@ -275,34 +275,35 @@ static void reproduce(struct enum_buf *b, const struct stored *s,
 	impl_option(s, impl, sizeof impl);
 	if (!s->is.pod_name) {
 		if (s->config)
-			enum_buf_printf(b, "# the run's scheduler configuration: %s "
-					"(kso explain/schedule ... --config %s)\n",
-					cfg_out ? base_name(cfg_out) : "not written (stdout)",
-					cfg_out ? base_name(cfg_out) : "CONFIG");
+			enum_buf_comment(b, "the run's scheduler configuration: %s "
+					 "(kso explain/schedule ... --config %s)",
+					 cfg_out ? base_name(cfg_out) : "not written (stdout)",
+					 cfg_out ? base_name(cfg_out) : "CONFIG");
 		return;
 	}
 	if (!s->config) {
-		enum_buf_printf(b, "# reproduce: kso explain FILE --pod %s/%s%s\n",
-				s->is.pod_ns, s->is.pod_name, impl);
+		enum_buf_comment(b, "reproduce: kso explain FILE --pod %s/%s%s",
+				 s->is.pod_ns, s->is.pod_name, impl);
 		return;
 	}
 	if (cfg_out) {
-		enum_buf_printf(b, "# reproduce (in this file's directory; the run's "
-				"scheduler configuration is %s):\n", base_name(cfg_out));
-		enum_buf_printf(b, "#   kso explain %s --config %s --pod %s/%s%s\n",
-				base_name(out), base_name(cfg_out), s->is.pod_ns,
-				s->is.pod_name, impl);
+		enum_buf_comment(b, "reproduce (in this file's directory; the run's "
+				 "scheduler configuration is %s):", base_name(cfg_out));
+		enum_buf_comment(b, "  kso explain %s --config %s --pod %s/%s%s",
+				 base_name(out), base_name(cfg_out), s->is.pod_ns,
+				 s->is.pod_name, impl);
 		return;
 	}
-	enum_buf_printf(b, "# reproduce: save this as FILE and the scheduler "
-			"configuration below as CONFIG, then\n"
-			"#   kso explain FILE --config CONFIG --pod %s/%s%s\n"
-			"# CONFIG:\n", s->is.pod_ns, s->is.pod_name, impl);
+	enum_buf_comment(b, "reproduce: save this as FILE and the scheduler "
+			 "configuration below as CONFIG, then");
+	enum_buf_comment(b, "  kso explain FILE --config CONFIG --pod %s/%s%s",
+			 s->is.pod_ns, s->is.pod_name, impl);
+	enum_buf_comment(b, "CONFIG:");
 	const char *line = s->config;
 	while (*line) {
 		const char *nl = strchr(line, '\n');
 		int n = nl ? (int)(nl - line) : (int)strlen(line);
-		enum_buf_printf(b, "#   %.*s\n", n, line);
+		enum_buf_comment(b, "  %.*s", n, line);
 		line += n + (nl != NULL);
 	}
 }
@@ -310,31 +311,24 @@ static void reproduce(struct enum_buf *b, const struct stored *s,
 static void header(struct enum_buf *b, const struct stored *s, int64_t id,
 		   bool minimized, const char *out, const char *cfg_out)
 {
-	enum_buf_printf(b, "# exported by kso %s from state %lld of a %s run of %s\n",
-			KSO_VERSION, (long long)id, s->mode, s->universe);
-	enum_buf_printf(b, "# scenario %lld: %s\n", (long long)s->scenario,
-			*s->label ? s->label : "(base)");
-	if (s->issue_text) {
-		char *t = strdup(s->issue_text);
-		if (!t)
-			abort();
-		for (char *c = t; *c; c++)
-			if (*c == '\n')
-				*c = ' ';
-		enum_buf_printf(b, "# %s\n", t);
-		free(t);
-	}
+	/* every line a comment, whatever the stored strings hold */
+	enum_buf_comment(b, "exported by kso %s from state %lld of a %s run of %s",
+			 KSO_VERSION, (long long)id, s->mode, s->universe);
+	enum_buf_comment(b, "scenario %lld: %s", (long long)s->scenario,
+			 *s->label ? s->label : "(base)");
+	if (s->issue_text)
+		enum_buf_comment(b, "%s", s->issue_text);
 	if (minimized && s->is.pod_name)
-		enum_buf_printf(b, "# minimized: no single pod, node or object can be "
-				"dropped with the issue still there\n");
+		enum_buf_comment(b, "minimized: no single pod, node or object can be "
+				 "dropped with the issue still there");
 	else if (minimized)
-		enum_buf_printf(b, "# minimized: no single pod, node or object can be "
-				"dropped with a reachable search still recording the "
-				"issue at this state (by some trace: the one above is "
-				"the original scenario's)\n");
+		enum_buf_comment(b, "minimized: no single pod, node or object can be "
+				 "dropped with a reachable search still recording the "
+				 "issue at this state (by some trace: the one above is "
+				 "the original scenario's)");
 	else
-		enum_buf_printf(b, "# not minimized: %s\n", s->why_not ? s->why_not
-				: "the issue did not re-check on the stored scenario");
+		enum_buf_comment(b, "not minimized: %s", s->why_not ? s->why_not
+				 : "the issue did not re-check on the stored scenario");
 	reproduce(b, s, out, cfg_out);
 }
 

@@ -5,6 +5,7 @@
  * KubeSchedulerConfiguration it names (read once, shared by every scenario).
  */
 #include "enum.h"
+#include "../yaml/names.h"
 
 #include <assert.h>
 #include <libgen.h>
@@ -221,6 +222,13 @@ static int read_dim(struct uload *L, const struct ynode *n, struct enum_dim *d)
 		d->values[i] = ynode_is_null(v->items[i]) ? NULL : v->items[i];
 	d->n_values = v->n;
 	const char *name = scalar_or(ynode_get(n, "name"), NULL);
+	const char *why = NULL;
+	if (name && (!*name || !yaml_valid_label_value(name, &why))) {
+		const struct ynode *at = ynode_get(n, "name");
+		return error_at(L->err, L->file, at->line, at->col, "name",
+				"invalid dimension name: %s", *name ? why :
+				"must not be empty");
+	}
 	d->name = name ? name : arena_sprintf(&u->arena, "%s/%s:%s",
 				u->objects[d->targets[0]].kind,
 				u->objects[d->targets[0]].name, d->path.text);
@@ -273,6 +281,13 @@ static int read_universe(struct uload *L, const struct ydoc_set *set)
 				"of kind: Universe");
 	u->name = scalar_or(ynode_get(h, "name"),
 			    scalar_or(ynode_get(ynode_get(h, "metadata"), "name"), "universe"));
+	const char *why = NULL;
+	if (!*u->name || !yaml_valid_label_value(u->name, &why)) {
+		const struct ynode *at = ynode_get(h, "name") ? ynode_get(h, "name") : h;
+		return error_at(L->err, L->file, at->line, at->col, "name",
+				"invalid universe name: %s", *u->name ? why :
+				"must not be empty");
+	}
 	const char *cfg = scalar_or(ynode_get(h, "config"), NULL);
 	u->config_path = cfg ? resolve(L, cfg) : NULL;
 	if (u->config_path)

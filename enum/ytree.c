@@ -53,6 +53,37 @@ void enum_buf_puts(struct enum_buf *b, const char *s)
 	enum_buf_add(b, s, strlen(s));
 }
 
+void enum_buf_comment(struct enum_buf *b, const char *fmt, ...)
+{
+	va_list ap, again;
+	va_start(ap, fmt);
+	va_copy(again, ap);
+	int k = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		abort();
+	char *text = malloc((size_t)k + 1);
+	if (!text)
+		abort();
+	vsnprintf(text, (size_t)k + 1, fmt, again);
+	va_end(again);
+	unsigned char *t = (unsigned char *)text;
+	for (int i = 0; i < k; i++) {
+		if (t[i] < 0x20 || t[i] == 0x7f) {
+			t[i] = ' ';
+		} else if (t[i] == 0xc2 && i + 1 < k && t[i + 1] == 0x85) {
+			t[i] = t[i + 1] = ' ';
+		} else if (t[i] == 0xe2 && i + 2 < k && t[i + 1] == 0x80 &&
+			   (t[i + 2] == 0xa8 || t[i + 2] == 0xa9)) {
+			t[i] = t[i + 1] = t[i + 2] = ' ';
+		}
+	}
+	enum_buf_puts(b, "# ");
+	enum_buf_add(b, text, (size_t)k);
+	enum_buf_puts(b, "\n");
+	free(text);
+}
+
 void enum_buf_printf(struct enum_buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -36,6 +36,13 @@ void enum_buf_add(struct enum_buf *b, const char *s, size_t n);
 void enum_buf_puts(struct enum_buf *b, const char *s);
 void enum_buf_printf(struct enum_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* enum_buf_comment: one YAML comment line, "# " + the formatted text +
+ * "\n", with every byte a YAML reader could take as a line break or that
+ * is a control character (\r, \n, the other C0 bytes, DEL, NEL U+0085,
+ * U+2028, U+2029) written as a space: text from a database, a universe
+ * or an implementation can never end the comment and inject YAML. */
+void enum_buf_comment(struct enum_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* enum_buf_take: the text (caller frees); b is empty after. */
 char *enum_buf_take(struct enum_buf *b);
 

@@ -105,3 +105,66 @@ def test_foreign_schema_and_huge_ids_are_refused(tmp_path):
     assert r.returncode == 1
     assert r.stderr == "%s: not a kso enum database (schema version 7, this " \
         "kso reads 1)\n" % db
+
+
+UNIVERSE = """kind: Universe
+name: inj
+vary:
+- name: %s
+  target: Node/n2
+  path: metadata.annotations.note
+  values: [a, "b\\n---\\napiVersion: v1\\nkind: Node\\nmetadata: {name: zz}"]
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "2", pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2}
+status: {allocatable: {cpu: "2", pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "3"}}}]}
+"""
+
+
+def test_a_dimension_name_that_is_no_name_is_refused(tmp_path):
+    u = tmp_path / "u.yaml"
+    u.write_text(UNIVERSE % '"evil\\n---\\nkind: Node"')
+    r = run_kso("enum", u, "--db", tmp_path / "x.db", "--quiet")
+    assert r.returncode == 1
+    assert r.stderr.startswith("%s:4:9: invalid dimension name: " % u)
+    assert len(r.stderr.splitlines()) == 1
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_export_cannot_be_injected_through_stored_text(tmp_path):
+    # the annotation value (valid: annotations may hold anything) reaches
+    # the scenario label of the export's header; there it must stay one
+    # comment line, so the export holds just the universe's objects
+    import sqlite3
+    import yaml
+    u = tmp_path / "u.yaml"
+    u.write_text(UNIVERSE % "note")
+    db = tmp_path / "x.db"
+    r = run_kso("enum", u, "--db", db, "--store", "all", "--quiet")
+    assert r.returncode == 0, r.stderr
+    con = sqlite3.connect(db)
+    sid = con.execute("SELECT id FROM states WHERE scenario=1 LIMIT 1"
+                      ).fetchone()[0]
+    # a tampered label with a carriage return and U+2028, too
+    con.execute("UPDATE scenarios SET label=label || ?", ("\r---\u2028x: 1",))
+    con.commit()
+    con.close()
+    out = tmp_path / "e.yaml"
+    r = run_kso("export", db, sid, "-o", out)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    header = text.split("\n---\n", 1)[0]
+    assert all(l.startswith("# ") for l in header.splitlines())
+    docs = [d for d in yaml.safe_load_all(text) if d]
+    assert sorted(d["metadata"]["name"] for d in docs) == ["a", "n1", "n2"]

@@ -926,7 +926,14 @@ static int merge_run(struct enum_store *o, int64_t src, int64_t dst,
 		"UPDATE main.runs SET started=min(started, (SELECT started FROM src.runs "
 		" WHERE id=%1$lld)), ended=max(coalesce(ended, ''), coalesce((SELECT ended "
 		" FROM src.runs WHERE id=%1$lld), '')), items=(SELECT count(*) FROM "
-		" main.work WHERE run_id=%2$lld) WHERE id=%2$lld;",
+		" main.work WHERE run_id=%2$lld), estimate=estimate + CASE WHEN "
+		" EXISTS (SELECT 1 FROM temp.newwork) THEN (SELECT estimate FROM "
+		" src.runs WHERE id=%1$lld) ELSE 0 END WHERE id=%2$lld;"
+		/* shard estimates are upper bounds (whole chunks); once every
+		 * item is in, the estimate is the states they hold */
+		"UPDATE main.runs SET estimate=(SELECT coalesce(sum(states), 0) "
+		" FROM main.work WHERE run_id=%2$lld) WHERE id=%2$lld AND "
+		" items=items_total;",
 		(long long)src, (long long)dst);
 	return exec(o, sql, err);
 }

@@ -213,6 +213,22 @@ static int read_dim(struct uload *L, const struct ynode *n, struct enum_dim *d)
 		return -1;
 	if (enum_path_parse(&u->arena, L->file, ynode_get(n, "path"), &d->path, L->err))
 		return -1;
+	/* objects are found by kind, namespace and name (targets, placements,
+	 * exports): a dimension must not change them */
+	const struct enum_path *p = &d->path;
+	bool identity = p->n >= 1 && p->segs[0].key &&
+		(!strcmp(p->segs[0].key, "kind") || !strcmp(p->segs[0].key, "apiVersion") ||
+		 (p->n == 1 && !strcmp(p->segs[0].key, "metadata")) ||
+		 (p->n >= 2 && !strcmp(p->segs[0].key, "metadata") && p->segs[1].key &&
+		  (!strcmp(p->segs[1].key, "name") ||
+		   !strcmp(p->segs[1].key, "namespace"))));
+	if (identity) {
+		const struct ynode *at = ynode_get(n, "path");
+		return error_at(L->err, L->file, at->line, at->col, "path",
+				"a vary dimension must not change an object's kind, "
+				"name or namespace (%s): objects are found by them",
+				p->text);
+	}
 	const struct ynode *v = ynode_get(n, "values");
 	if (!v || v->kind != YNODE_SEQ || v->n == 0)
 		return error_at(L->err, L->file, n->line, n->col, "values",

@@ -168,3 +168,34 @@ def test_export_cannot_be_injected_through_stored_text(tmp_path):
     assert all(l.startswith("# ") for l in header.splitlines())
     docs = [d for d in yaml.safe_load_all(text) if d]
     assert sorted(d["metadata"]["name"] for d in docs) == ["a", "n1", "n2"]
+
+
+def test_a_dimension_that_renames_an_object_is_refused_at_its_path(tmp_path):
+    u = tmp_path / "u.yaml"
+    u.write_text(UNIVERSE.replace("metadata.annotations.note",
+                                  "metadata.name") % "rename")
+    r = run_kso("enum", u, "--db", tmp_path / "x.db", "--quiet")
+    assert r.returncode == 1
+    assert r.stderr == ("%s:6:9: a vary dimension must not change an "
+                        "object's kind, name or namespace (metadata.name): "
+                        "objects are found by them (path)\n" % u)
+
+
+def test_merged_shards_keep_the_estimate(tmp_path):
+    # two scenarios (note a, b), 3 states each (a pending, on n1, on n2):
+    # shard 1/2 takes one scenario, 2/2 the other; merged, the run's
+    # estimate is the universe's 6 states, however often a shard is given
+    import sqlite3
+    u = tmp_path / "u.yaml"
+    u.write_text(UNIVERSE % "note")
+    for i in (1, 2):
+        r = run_kso("enum", u, "--shard", "%d/2" % i, "--db",
+                    tmp_path / ("s%d.db" % i), "--quiet")
+        assert r.returncode == 0, r.stderr
+    out = tmp_path / "all.db"
+    r = run_kso("merge", tmp_path / "s1.db", tmp_path / "s2.db",
+                tmp_path / "s1.db", "-o", out)
+    assert r.returncode == 0, r.stderr
+    con = sqlite3.connect(out)
+    assert con.execute("SELECT estimate, states, complete FROM runs"
+                       ).fetchall() == [(6, 6, 1)]

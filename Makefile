@@ -3,7 +3,7 @@
 #   make            ./kso
 #   make test       C unit tests + pytest suite
 #   make check      the same suite built with ASan + UBSan
-#   make fuzz       libFuzzer target for the loader (clang), FUZZ_SECONDS=600
+#   make fuzz       every libFuzzer target (clang), FUZZ_SECONDS=600 each
 #   make bench      benchmarks (never part of test)
 #   make mutate     mutation testing of model/ and oracle/ (never part of test)
 #   make coverage   line coverage of the suite per folder (gcov)
@@ -70,16 +70,48 @@ check:
 	@set -e; for t in $(UNIT_SRC:tests/unit/%.c=build-san/tests/%); do \
 		ASAN_OPTIONS=detect_leaks=1 $$t; done
 	KSO=$(CURDIR)/build-san/kso KSO_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 $(PYTHON) -m pytest -q tests
+	@# every fuzz target a few seconds on its seeds (make fuzz: the long run)
+	$(MAKE) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 
 FUZZ_SECONDS ?= 600
-fuzz:
-	@mkdir -p build-fuzz
-	clang $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -Icore -Imodel -Iyaml \
-		-DKSO_VERSION='"$(VERSION)"' -o build-fuzz/fuzz_loader tests/fuzz/fuzz_loader.c \
-		$(sort $(wildcard core/*.c model/*.c yaml/*.c)) $(LDLIBS)
-	@mkdir -p build-fuzz/corpus
-	build-fuzz/fuzz_loader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=2048 \
-		-timeout=10 -artifact_prefix=build-fuzz/ build-fuzz/corpus fixtures/fuzz
+CHECK_FUZZ_SECONDS ?= 5
+# Every tests/fuzz/fuzz_*.c is a libFuzzer target, linked with all of kso
+# but cli/main.c and the file it includes itself to reach static readers;
+# each runs FUZZ_SECONDS on its own corpus, seeded from fixtures/fuzz/NAME
+# (the loader's seeds: fixtures/fuzz).
+FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c))))
+FUZZ_ALL_SRC := $(LIB_SRC) $(filter-out cli/main.c,$(CLI_SRC))
+FUZZ_SKIP_fuzz_watch := cli/cmd_check.c
+FUZZ_SKIP_fuzz_reply := cli/impl.c
+FUZZ_SEEDS_fuzz_loader := fixtures/fuzz
+
+FUZZ_CFLAGS := $(CSTD) -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+	-DKSO_VERSION='"$(VERSION)"' -MMD -MP
+FUZZ_OBJ := $(FUZZ_ALL_SRC:%.c=build-fuzz/obj/%.o)
+.SECONDARY: $(FUZZ_OBJ)
+
+build-fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -c -o $@ $<
+
+build-fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(filter-out $(FUZZ_SKIP_$*:%.c=build-fuzz/obj/%.o),$(FUZZ_OBJ)) $(LDLIBS)
+
+fuzz: $(FUZZ_TARGETS:%=build-fuzz/%)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		seeds=fixtures/fuzz/$${t#fuzz_}; \
+		[ $$t = fuzz_loader ] && seeds=fixtures/fuzz; \
+		mkdir -p build-fuzz/corpus-$$t; \
+		echo "== $$t ($(FUZZ_SECONDS) s, seeds $$seeds)"; \
+		build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+			-rss_limit_mb=2048 -timeout=10 -artifact_prefix=build-fuzz/$$t- \
+			-print_final_stats=1 build-fuzz/corpus-$$t $$seeds 2>&1 | \
+			grep -E "^(stat::number_of_executed_units|stat::new_units_added|==[0-9]+==ERROR|SUMMARY|INFO: fuzzing)" || true; \
+		if ls build-fuzz/$$t-crash-* build-fuzz/$$t-leak-* build-fuzz/$$t-timeout-* \
+			build-fuzz/$$t-oom-* >/dev/null 2>&1; then \
+			echo "$$t: FINDING (build-fuzz/$$t-*)"; exit 1; fi; \
+	done
 
 bench: kso
 	$(PYTHON) scripts/bench.py
@@ -101,4 +133,4 @@ clean:
 	rm -rf build build-san build-fuzz build-cov kso
 
 # header dependencies of the objects and of the unit-test binaries
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_BIN:=.d) $(wildcard build-fuzz/obj/*/*.d)

@@ -752,7 +752,8 @@ int cmd_check(int argc, char **argv)
 		free(files);
 		return 1;
 	}
-	qsort(ev.v, (size_t)ev.n, sizeof *ev.v, by_version);
+	if (ev.n > 1)
+		qsort(ev.v, (size_t)ev.n, sizeof *ev.v, by_version);
 	if (export_dir && mkdir(export_dir, 0777) < 0 && errno != EEXIST) {
 		fprintf(stderr, "kso check: %s: cannot create directory: %s\n",
 			export_dir, strerror(errno));

@@ -279,3 +279,12 @@ def test_preemption_observed_names_its_victims(tmp_path):
     rc, got, _ = log.check(tmp_path)
     assert got[0]["observed"] == {"action": "preempt", "node": "n1",
                                   "victims": ["default/b"]}
+
+
+def test_an_empty_log_judges_nothing(tmp_path):
+    f = tmp_path / "empty.json"
+    f.write_text("")
+    p = kso("check", f)
+    assert (p.returncode, p.stderr) == (0, "")
+    assert json.loads(p.stdout) == {"summary": {"decisions": 0, "ok": 0,
+                                                "wrong": 0, "inconclusive": 0}}

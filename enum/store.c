@@ -163,10 +163,21 @@ static bool not_a_database(const struct enum_store *s)
 }
 
 /* A database failure: kso could not complete (exit status 3). */
+/* SQLite's text for db's last error, with the system's when SQLite has
+ * one ("unable to open database file (Read-only file system)"). */
+const char *enum_store_errmsg(sqlite3 *db, char *buf, size_t len)
+{
+	int sys = db ? sqlite3_system_errno(db) : 0;
+	snprintf(buf, len, "%s%s%s%s", db ? sqlite3_errmsg(db) : "cannot open",
+		 sys ? " (" : "", sys ? strerror(sys) : "", sys ? ")" : "");
+	return buf;
+}
+
 static int db_error(struct enum_store *s, struct error *err, const char *what)
 {
+	char why[512];
 	error_plain(err, "%s: %s: %s", s->path, what,
-		    s->db ? sqlite3_errmsg(s->db) : "cannot open");
+		    enum_store_errmsg(s->db, why, sizeof why));
 	err->incomplete = !not_a_database(s);
 	return -1;
 }
@@ -249,9 +260,10 @@ int enum_store_check_file(sqlite3 *db, const char *path, bool full,
 {
 	assert(db && path && err);
 	int v = user_version(db);
+	char why[512];
 	if (v < 0)
 		return error_plain(err, "%s: not a readable database: %s", path,
-				   sqlite3_errmsg(db));
+				   enum_store_errmsg(db, why, sizeof why));
 	if (v != ENUM_SCHEMA_VERSION)
 		return error_plain(err, "%s: not a kso enum database (schema version "
 				   "%d, this kso reads %d)", path, v,
@@ -338,6 +350,33 @@ static int writer_lock(struct enum_store *s, struct error *err)
 	return error_plain(err, "%s: cannot lock: %s", s->path, strerror(e));
 }
 
+/* Whether path can be written (or created in its directory): SQLite's own
+ * failure would only say "unable to open database file", with the errno
+ * of its last fallback attempt rather than the cause. */
+static int check_writable(const char *path, struct error *err)
+{
+	if (access(path, F_OK) == 0) {
+		if (access(path, W_OK) == 0)
+			return 0;
+		err->incomplete = 1;
+		return error_plain(err, "%s: cannot write: %s", path, strerror(errno));
+	}
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK | X_OK) == 0)
+		return 0;
+	err->incomplete = 1;
+	return error_plain(err, "%s: cannot create: %s: %s", path, dir,
+			   strerror(errno));
+}
+
 int enum_store_open(struct enum_store *s, const char *path, struct error *err)
 {
 	assert(s && path && err);
@@ -345,6 +384,8 @@ int enum_store_open(struct enum_store *s, const char *path, struct error *err)
 	s->path = path;
 	s->lock_fd = -1;
 	pthread_mutex_init(&s->mu, NULL);
+	if (check_writable(path, err) < 0)
+		return -1;
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK)
 		return db_error(s, err, "cannot open");
@@ -1011,7 +1052,9 @@ static int merge_check_input(const char *in, struct error *err)
 {
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(in, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		error_plain(err, "%s: cannot open: %s", in, sqlite3_errmsg(db));
+		char why[512];
+		error_plain(err, "%s: cannot open: %s", in,
+			    enum_store_errmsg(db, why, sizeof why));
 		sqlite3_close(db);
 		return -1;
 	}

@@ -70,6 +70,10 @@ struct sqlite3;
 int enum_store_check_file(struct sqlite3 *db, const char *path, bool full,
 			  struct error *err);
 
+/* enum_store_errmsg: SQLite's text for db's last error and, when SQLite
+ * saw one, the system's (errno) in parentheses, into buf. */
+const char *enum_store_errmsg(struct sqlite3 *db, char *buf, size_t len);
+
 /* enum_store_open: opens or creates path with the current schema.
  * Returns 0, or -1 with err set (not a kso database, newer schema, I/O).
  * Pair with enum_store_close (also after a failure). */

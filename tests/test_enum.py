@@ -591,3 +591,36 @@ def test_db_that_is_not_a_database_is_bad_input(tmp_path):
     assert (r.returncode, r.stdout) == (1, "")
     assert r.stderr == f"{db}: file is not a database\n"
     assert db.read_text() == "not sqlite\n" * 200
+
+
+def test_read_only_file_system_names_the_cause_and_exports_still_read(tmp_path):
+    # a database on a file system mounted read-only: writing (a new run,
+    # a resume, a merge output) exits 3 naming the system's cause, while
+    # export still reads it (a WAL database is read as immutable there)
+    mnt = tmp_path / "ro"
+    mnt.mkdir()
+    if not _mount_tmpfs(mnt, "16m"):
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        db = mnt / "w.db"
+        r = enum(TWO, "--db", db, "--store", "all", "--quiet")
+        assert r.returncode == 0, r.stderr
+        subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
+        r = enum(TWO, "--db", mnt / "new.db", "--quiet")
+        assert (r.returncode, r.stderr) == (3, "%s: cannot create: %s: "
+                                            "Read-only file system\n"
+                                            % (mnt / "new.db", mnt))
+        r = enum(TWO, "--db", db, "--quiet", "--resume")
+        assert (r.returncode, r.stderr) == (3, "%s: cannot write: Read-only "
+                                            "file system\n" % db)
+        outside = tmp_path / "o.db"
+        assert enum(TWO, "--db", outside, "--quiet").returncode == 0
+        r = run_kso("merge", outside, "-o", mnt / "m.db")
+        assert (r.returncode, r.stderr) == (3, "%s: cannot create: %s: "
+                                            "Read-only file system\n"
+                                            % (mnt / "m.db", mnt))
+        r = run_kso("export", db, "1")
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.startswith("# exported by kso")
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True)

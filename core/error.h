@@ -10,7 +10,8 @@
 #ifndef KSO_ERROR_H
 #define KSO_ERROR_H
 
-#define ERROR_MSG_MAX 1024
+/* room for a file name of PATH_MAX (4096) and the reason after it */
+#define ERROR_MSG_MAX 8192
 
 struct error {
 	char msg[ERROR_MSG_MAX];   /* formatted message, "" when no error */

@@ -199,3 +199,17 @@ def test_merged_shards_keep_the_estimate(tmp_path):
     con = sqlite3.connect(out)
     assert con.execute("SELECT estimate, states, complete FROM runs"
                        ).fetchall() == [(6, 6, 1)]
+
+
+def test_a_long_path_keeps_the_reason(tmp_path):
+    # 15 directories of 200 characters: a 3 KB file name before the reason
+    d = tmp_path
+    for _ in range(15):
+        d = d / ("d" * 200)
+    d.mkdir(parents=True)
+    f = d / "x.yaml"
+    f.write_text("apiVersion: v1\nkind: Node\nmetadata: {name: Bad_Name}\n")
+    r = run_kso("validate", f)
+    assert r.returncode == 1
+    assert r.stderr.startswith(str(f) + ":3:18: invalid name \"Bad_Name\"")
+    assert r.stderr.endswith(" (metadata.name)\n")

@@ -30,7 +30,7 @@ import time
 
 import pytest
 
-from conftest import FIXTURES, KSO, run_kso
+from conftest import FIXTURES, KSO, REPO, run_kso
 
 DEFAULT = FIXTURES / "universes" / "default.yaml"
 TWO = FIXTURES / "universes" / "two-by-two.yaml"
@@ -624,3 +624,35 @@ def test_read_only_file_system_names_the_cause_and_exports_still_read(tmp_path):
         assert r.stdout.startswith("# exported by kso")
     finally:
         subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
+def test_io_errors_exit_3_and_resume_to_the_same_states(tmp_path):
+    # A disk that starts failing writes (EIO from an LD_PRELOAD shim,
+    # tests/fault/eio.c) after 5, 50 or 200 writes to the database: exit
+    # status 3 with SQLite's and the system's reason on one line; then,
+    # with the disk back, --resume (or, when the failure came before the
+    # run was recorded, a plain run) ends with exactly the states of a run
+    # that never failed.
+    shim = tmp_path / "eio.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(shim),
+                    str(REPO / "tests" / "fault" / "eio.c"), "-ldl"], check=True)
+    args = (DEFAULT, "--store", "all", "--shard", "1/16", "--quiet")
+    ref = tmp_path / "ref.db"
+    assert enum(*args, "--db", ref).returncode == 0
+    for n in (5, 50, 200):
+        db = tmp_path / ("eio%d.db" % n)
+        env = dict(os.environ, LD_PRELOAD=str(shim), KSO_EIO_AFTER=str(n),
+                   ASAN_OPTIONS="verify_asan_link_order=0:detect_leaks=0")
+        r = subprocess.run([KSO, "enum", *map(str, args), "--db", str(db)],
+                           capture_output=True, text=True, env=env,
+                           timeout=600)
+        assert r.returncode == 3, (n, r.stdout, r.stderr)
+        assert r.stderr.count("\n") == 1 and "disk I/O error" in r.stderr, \
+            r.stderr
+        r = enum(*args, "--db", db, "--resume")
+        if r.returncode == 1 and "no incomplete run" in r.stderr:
+            r = enum(*args, "--db", db)
+        assert r.returncode == 0, (n, r.stdout, r.stderr)
+        assert run_row(db, WEIGHTED + ("complete",)) == \
+            run_row(ref, WEIGHTED + ("complete",))
+        assert stored(db) == stored(ref)

@@ -28,7 +28,8 @@ core), written to build/bench-enum.csv.
 Environment:
   KSO_BENCH_ONLY=Name,Name   run only these workloads (prefix match;
                              "Enum" for the enumerator rows, "Impl" for
-                             kso's cost per kso-impl/1 request)
+                             kso's cost per kso-impl/1 request,
+                             "Reference" for the reference workloads)
   KSO_BENCH_BUDGET=SECONDS   model time budget per workload (default 4)
   KSO_BENCH_NO_MODEL=1       skip the model column
 """
@@ -178,6 +179,49 @@ def bench_enum():
     print("written %s" % os.path.relpath(ENUM_CSV, ROOT))
 
 
+def bench_reference():
+    """The reference workloads (scripts/workload.py REFERENCE): kso's loop
+    (bench_driver, oracle, with DefaultPreemption) and `kso schedule -o
+    json` end to end (loading, the loop, invariants after every step,
+    printing), beside kube-scheduler v1.30.12's median pods/s measured
+    separately on this class of machine.  Peak RSS from wait4."""
+    exe = build_driver()
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import workload
+    kso = os.path.join(ROOT, "kso")
+    head = "%-18s %5s %5s %5s %10s %9s %10s %9s %8s %8s %7s" % (
+        "workload", "nodes", "exist", "pend", "loop/s", "e2e_s", "e2e/s",
+        "kube/s", "loop/k", "e2e/k", "rss_MB")
+    print(head)
+    print("-" * len(head), flush=True)
+    rows = []
+    for name in workload.REFERENCE:
+        n, e, m, kube = workload.REFERENCE[name]
+        path = generate([name], os.path.join(OUT, "ref-%s.json" % name))
+        o = run(exe, "oracle", path, m, preempt=name.startswith("preemption"))
+        loop = float(o["pods_per_s"])
+        began = time.time()
+        proc = subprocess.Popen([kso, "schedule", path, "-o", "json"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        e2e = time.time() - began
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit("kso schedule %s failed: %s" % (path,
+                                                             proc.stderr.read()))
+        rss = usage.ru_maxrss / 1024.0
+        rows.append((name, n, e, m, loop, e2e, m / e2e, kube, loop / kube,
+                     m / e2e / kube, rss))
+        print("%-18s %5d %5d %5d %10.0f %9.2f %10.0f %9d %7.1fx %7.1fx %7.0f" %
+              rows[-1], flush=True)
+    print()
+    print("loop/s: the oracle's scheduling loop (bench_driver, preemption on);")
+    print("  e2e: `kso schedule FILE -o json` wall time, loading to printing, with")
+    print("  the invariants checked after every step (e2e/s = pending / e2e_s).")
+    print("  kube/s: kube-scheduler v1.30.12's median on the same shape, measured")
+    print("  separately (not in this run); loop/k and e2e/k the ratios to it.")
+    print()
+
+
 def bench_impl():
     """kso's own CPU per kso-impl/1 request: kso enum on a shard of the
     default universe with an implementation that answers at once
@@ -294,6 +338,8 @@ def main():
         bench_enum()
     if not only or any("Impl".startswith(x) for x in only):
         bench_impl()
+    if not only or any("Reference".startswith(x) for x in only):
+        bench_reference()
 
 
 if __name__ == "__main__":

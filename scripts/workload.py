@@ -7,6 +7,7 @@ random clusters:
     scripts/workload.py random  --seed 7 --nodes 12 --pods 40 -o DIR/f.json
     scripts/workload.py perf    --nodes 5000 --pods 50000 --pending 1000 -o f.json
     scripts/workload.py SchedulingBasic --nodes 5000 --init 1000 --measure 1000 -o f.json
+    scripts/workload.py basic-5000 -o f.json        (a reference workload)
 
 The scheduler_perf-like workloads (SchedulingBasic, PodAntiAffinity,
 PodAffinity, TopologySpreading, PreferredTopologySpreading, NodeAffinity,
@@ -440,9 +441,91 @@ def suite_cluster(name, n_nodes, n_init, n_measure):
 
 
 
+# The reference workloads (issue "Performance", item 5): the shapes the
+# real kube-scheduler v1.30.12 was run on, scheduler_perf style, on this
+# class of machine; its median pods/s is kept beside each (measured
+# separately, not by kso).
+#   name: (nodes, existing, pending, kube's median pods/s)
+REFERENCE = {
+    "basic-5000": (5000, 1000, 1000, 899),
+    "basic-500": (500, 1000, 500, 1981),
+    "antiaffinity-5000": (5000, 1000, 1000, 150),
+    "spread-5000": (5000, 1000, 1000, 167),
+    "nodeaffinity-5000": (5000, 1000, 1000, 302),
+    "preemption-500": (500, 2000, 500, 99),
+}
+
+
+def ref_node(name, i, cpu="32", mem="256Gi"):
+    return {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "labels": {
+                HOST: name, ZONE: "zone-%d" % (i % 3)}},
+            "spec": {},
+            "status": {"allocatable": {"cpu": cpu, "memory": mem, "pods": "110"}}}
+
+
+def ref_pod(name, ns="default", labels=None, cpu="100m", node=None, **spec):
+    res = {"cpu": cpu, "memory": "500Mi"}
+    p = {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": name, "namespace": ns},
+         "spec": {"containers": [{"name": "c", "image": "registry.k8s.io/pause:3.9",
+                                  "resources": {"requests": res, "limits": res}}]}}
+    if labels:
+        p["metadata"]["labels"] = labels
+    p["spec"].update(spec)
+    if node is not None:
+        p["spec"]["nodeName"] = node
+    return p
+
+
+def reference_cluster(name):
+    """One reference workload, exactly as its shape says: nodes labelled
+    hostname and zone-0/1/2 round-robin, existing pod j bound to node
+    j*N/E, pending pods after them."""
+    n, e, m, _ = REFERENCE[name]
+    items = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}
+             for ns in NSS]
+    big = name != "preemption-500"
+    names = ["node-%d" % i for i in range(n)]
+    for i, nn in enumerate(names):
+        items.append(ref_node(nn, i) if big else ref_node(nn, i, "4", "32Gi"))
+    anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        aff_term("green", HOST, NSS)]}}
+    for j in range(e):
+        node = names[j * n // e]
+        if name == "antiaffinity-5000":
+            items.append(ref_pod("init-%d" % j, "sched-0", {"color": "green"},
+                                 node=node, affinity=anti))
+        elif name == "preemption-500":
+            items.append(ref_pod("init-%d" % j, cpu="900m", node=node))
+        else:
+            items.append(ref_pod("init-%d" % j, node=node))
+    if name == "preemption-500":
+        items.append({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                      "metadata": {"name": "high"}, "value": 10})
+    for i in range(m):
+        pn = "pod-%d" % i
+        if name == "antiaffinity-5000":
+            items.append(ref_pod(pn, "sched-1", {"color": "green"}, affinity=anti))
+        elif name == "spread-5000":
+            items.append(ref_pod(pn, labels={"color": "blue"}, topologySpreadConstraints=[
+                {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": "DoNotSchedule",
+                 "labelSelector": {"matchLabels": {"color": "blue"}}}]))
+        elif name == "nodeaffinity-5000":
+            items.append(ref_pod(pn, affinity={"nodeAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                    {"matchExpressions": [{"key": ZONE, "operator": "In",
+                                           "values": ["zone-0"]}]}]}}}))
+        elif name == "preemption-500":
+            items.append(ref_pod(pn, cpu="3000m", priorityClassName="high"))
+        else:
+            items.append(ref_pod(pn))
+    return {"apiVersion": "v1", "kind": "List", "items": items}
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("kind", choices=["random", "perf"] + SUITE)
+    ap.add_argument("kind", choices=["random", "perf"] + SUITE + sorted(REFERENCE))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nodes", type=int, default=10)
     ap.add_argument("--pods", type=int, default=30)
@@ -457,6 +540,8 @@ def main():
         doc = random_cluster(a.seed, a.nodes, a.pods)
     elif a.kind == "perf":
         doc = perf_cluster(a.nodes, a.pods, a.pending, a.seed)
+    elif a.kind in REFERENCE:
+        doc = reference_cluster(a.kind)
     else:
         doc = suite_cluster(a.kind, a.nodes, a.init, a.measure)
     out = sys.stdout if a.output == "-" else open(a.output, "w")

@@ -15,7 +15,11 @@
  *    "cleared_nominations": ["ns/name"..], "message": "<PostFilter msg>",
  *    "minimal": {"node": ""|"<node>", "victims": [..],
  *                "casualty": null|{"pdb_violations", "highest_priority",
- *                                  "priority_sum", "victims",
+ *                                  "priority_sum" (the victims'
+ *                                  priorities added up),
+ *                                  "kube_priority_sum" (what kube's
+ *                                  pickOneNodeForPreemption compares:
+ *                                  each priority + 2^31), "victims",
  *                                  "earliest_start": n|null}}
  *               or {"error": "..."},
  *    "differs": bool}
@@ -162,6 +166,13 @@ static void json_pods(struct json_out *j, const struct cluster *c,
 	json_end_array(j);
 }
 
+/* The victims' priorities added up, as a person reads them: kube's sum
+ * (model_casualty.priority_sum) adds 2^31 to each to keep it positive. */
+static long long plain_priority_sum(const struct model_casualty *k)
+{
+	return (long long)k->priority_sum - (long long)k->victims * 2147483648LL;
+}
+
 static void json_casualty(struct json_out *j, const struct model_casualty *k)
 {
 	json_begin_object(j);
@@ -170,6 +181,8 @@ static void json_casualty(struct json_out *j, const struct model_casualty *k)
 	json_key(j, "highest_priority");
 	json_int(j, k->highest_priority);
 	json_key(j, "priority_sum");
+	json_int(j, plain_priority_sum(k));
+	json_key(j, "kube_priority_sum");
 	json_int(j, k->priority_sum);
 	json_key(j, "victims");
 	json_int(j, k->victims);
@@ -276,9 +289,8 @@ static void table_answer(FILE *f, const struct cluster *c, const char *who,
 	}
 	const struct model_casualty *k = &p->chosen.casualty;
 	/* kube compares sum(priority + 2^31); a person reads the plain sum
-	 * (the JSON's priority_sum keeps kube's) */
-	long long plain = (long long)k->priority_sum -
-			  (long long)k->victims * 2147483648LL;
+	 * (the JSON's kube_priority_sum keeps kube's) */
+	long long plain = plain_priority_sum(k);
 	fprintf(f, "\n           casualty: %d PDB violation(s), highest "
 		   "priority %d, priorities summing to %lld, %d victim(s)\n",
 		k->pdb_violations, (int)k->highest_priority, plain, k->victims);

@@ -21,7 +21,8 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 # so it can never drop them.
 OPT     ?= -O2 -g
 CFLAGS  ?=
-ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) -DKSO_VERSION='"$(VERSION)"' -MMD -MP
+ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) -DKSO_VERSION='"$(VERSION)"' \
+	-DKSO_DATADIR='"$(PREFIX)/share/kso"' -MMD -MP
 LDLIBS  := -lyaml -lsqlite3 -lm -lpthread
 
 BUILD   ?= build
@@ -125,9 +126,23 @@ mutate:
 coverage:
 	$(PYTHON) scripts/coverage.py
 
+# The binary, the bundled universes and examples (share/kso), the man
+# page, bash and zsh completion, README and LICENSE.  The binary finds
+# its default universe beside its own PREFIX, so a DESTDIR copy works too.
 install: kso
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kso/universes \
+		$(DESTDIR)$(PREFIX)/share/kso/examples $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/doc/kso
 	install -m 0755 kso $(DESTDIR)$(PREFIX)/bin/kso
+	install -m 0644 fixtures/universes/*.yaml $(DESTDIR)$(PREFIX)/share/kso/universes/
+	install -m 0644 fixtures/impl/cluster.yaml $(DESTDIR)$(PREFIX)/share/kso/examples/cluster.yaml
+	install -m 0644 fixtures/preemption/reprieve.yaml $(DESTDIR)$(PREFIX)/share/kso/examples/preemption.yaml
+	install -m 0644 fixtures/scoring/most.config.yaml $(DESTDIR)$(PREFIX)/share/kso/examples/most-allocated.config.yaml
+	install -m 0644 doc/kso.1 $(DESTDIR)$(PREFIX)/share/man/man1/kso.1
+	install -m 0644 doc/completion/kso.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/kso
+	install -m 0644 doc/completion/_kso $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_kso
+	install -m 0644 README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/kso/
 
 clean:
 	rm -rf build build-san build-fuzz build-cov kso

@@ -28,6 +28,42 @@
 
 #define DEFAULT_UNIVERSE "fixtures/universes/default.yaml"
 
+/* Where an installed kso keeps its universes (make install; the
+ * Makefile passes PREFIX/share/kso). */
+#ifndef KSO_DATADIR
+#define KSO_DATADIR "/usr/local/share/kso"
+#endif
+
+/* The bundled default universe: the checkout's (the working directory's,
+ * then the one beside the binary), else the installed one (beside the
+ * binary's PREFIX, then the compiled-in data directory).  The first that
+ * exists, into buf; the checkout's name when none does (its error then
+ * names the file the README speaks of). */
+static const char *default_universe(char *buf, size_t len)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	const char *forms[][2] = {
+		{"", DEFAULT_UNIVERSE},
+		{exe, "/" DEFAULT_UNIVERSE},
+		{exe, "/../share/kso/universes/default.yaml"},
+		{KSO_DATADIR, "/universes/default.yaml"},
+	};
+	for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+		if (i > 0 && !*forms[i][0])
+			continue;
+		snprintf(buf, len, "%s%s", forms[i][0], forms[i][1]);
+		if (access(buf, R_OK) == 0)
+			return buf;
+	}
+	snprintf(buf, len, "%s", DEFAULT_UNIVERSE);
+	return buf;
+}
+
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
@@ -44,7 +80,8 @@ static void enum_usage(FILE *f)
 		"                [--force] [--limit N] [--resume] [--export DIR]\n"
 		"                [--no-symmetry] [--all-pending]\n"
 		"                [--impl CMD [--impl-timeout S] [--impl-jobs N]]\n\n"
-		"Enumerates every scenario of UNIVERSE (default %s) and every\n"
+		"Enumerates every scenario of UNIVERSE (default %s, or\n"
+		"the installed " KSO_DATADIR "/universes/default.yaml) and every\n"
 		"placement (or every reachable state) of each, cross-checking the oracle\n"
 		"against the model, the model's invariants and kube's preemption against\n"
 		"the least-Casualty one.  Results go to the SQLite database (default\n"
@@ -179,8 +216,9 @@ static int parse_args(int argc, char **argv, const struct corpus_opts *corpus,
 		else
 			o->universe = argv[i];
 	}
+	static char found[8192];   /* outlives the run: o->universe points here */
 	if (!o->universe)
-		o->universe = DEFAULT_UNIVERSE;
+		o->universe = default_universe(found, sizeof found);
 	if (corpus && (a->impl.cmd || a->export_dir))
 		return bad_usage("%s is no option of kso corpus", a->impl.cmd ?
 				 "--impl" : "--export");

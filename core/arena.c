@@ -3,6 +3,7 @@
  * 50,000-pod cluster costs a handful of malloc calls.
  */
 #include "arena.h"
+#include "xalloc.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -18,12 +19,6 @@ struct arena_block {
 	size_t size;                /* usable bytes in data[] */
 	_Alignas(ARENA_ALIGN) unsigned char data[];
 };
-
-static void arena_oom(size_t n)
-{
-	fprintf(stderr, "kso: out of memory allocating %zu bytes\n", n);
-	abort();
-}
 
 void arena_init(struct arena *a)
 {
@@ -55,10 +50,10 @@ static struct arena_block *arena_grow(struct arena *a, size_t n)
 	if (size < n)
 		size = n;
 	if (size > SIZE_MAX - sizeof(struct arena_block))
-		arena_oom(n);
+		xalloc_oom(n);
 	struct arena_block *b = malloc(sizeof(*b) + size);
 	if (!b)
-		arena_oom(n);
+		xalloc_oom(n);
 	b->size = size;
 	b->next = a->head;
 	a->head = b;
@@ -72,7 +67,7 @@ void *arena_alloc_slow(struct arena *a, size_t n)
 	assert(a);
 	size_t rounded = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	if (rounded < n)
-		arena_oom(n);
+		xalloc_oom(n);
 	if (!a->next || (size_t)(a->limit - a->next) < rounded)
 		arena_grow(a, rounded);
 	void *p = a->next;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void xalloc_oom(size_t n)
+void xalloc_oom(size_t n)
 {
 	fprintf(stderr, "kso: out of memory allocating %zu bytes\n", n);
 	abort();

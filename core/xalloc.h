@@ -21,4 +21,9 @@ void *xrealloc(void *p, size_t n);
 /* xstrdup: a malloc'ed copy of s. */
 char *xstrdup(const char *s);
 
+/* xalloc_oom: the one out-of-memory exit: "kso: out of memory allocating
+ * N bytes" on stderr, then abort().  For allocators of their own (the
+ * arenas) that cannot go through xmalloc. */
+void xalloc_oom(size_t n) __attribute__((noreturn));
+
 #endif

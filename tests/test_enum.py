@@ -656,3 +656,30 @@ def test_io_errors_exit_3_and_resume_to_the_same_states(tmp_path):
         assert run_row(db, WEIGHTED + ("complete",)) == \
             run_row(ref, WEIGHTED + ("complete",))
         assert stored(db) == stored(ref)
+
+
+def test_a_bad_vary_value_is_reported_where_the_manifest_has_the_field(tmp_path):
+    # the varied Node lives in its own file: a value the loader refuses
+    # is reported in that file, at the field it replaces (zone's value,
+    # line 6 col 11) or, for a new field, at the map it joins (labels'
+    # first key, line 6 col 5) - not at a line of the universe
+    m = tmp_path / "m.yaml"
+    m.write_text("apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n"
+                 "  labels:\n    zone: a\nstatus:\n"
+                 "  allocatable: {cpu: \"2\", pods: \"10\"}\n")
+    why = ("invalid label value \"bad value!\": a valid label must be an "
+           "empty string or must consist of alphanumeric characters, '-', "
+           "'_' or '.', and must start and end with an alphanumeric "
+           "character")
+    for key, at, scenario, label in (
+            ("zone", "6:11", 1, 'zone="bad value!"'),
+            ("tier", "6:5", 0, 'tier="bad value!"')):
+        u = tmp_path / ("u-%s.yaml" % key)
+        values = '[b, "bad value!"]' if key == "zone" else '["bad value!"]'
+        u.write_text("kind: Universe\nname: anc\nmanifests: [%s]\nvary:\n"
+                     "- name: %s\n  target: Node/n1\n  path: metadata.labels.%s\n"
+                     "  values: %s\n" % (m, key, key, values))
+        r = enum(u, "--db", tmp_path / ("%s.db" % key), "--quiet")
+        assert r.returncode == 1
+        assert r.stderr == ("%s:%s: %s (metadata.labels.%s) in scenario %d "
+                            "(%s)\n" % (m, at, why, key, scenario, label))

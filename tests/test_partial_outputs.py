@@ -213,3 +213,31 @@ def test_a_long_path_keeps_the_reason(tmp_path):
     assert r.returncode == 1
     assert r.stderr.startswith(str(f) + ":3:18: invalid name \"Bad_Name\"")
     assert r.stderr.endswith(" (metadata.name)\n")
+
+
+def test_a_stored_violation_is_exported_with_its_text(tmp_path):
+    # clean code breaks no invariant, so the row is written by hand: the
+    # export names it, says it did not re-check, and stays loadable
+    import sqlite3
+    import yaml
+    db = enum_db(tmp_path)
+    con = sqlite3.connect(db)
+    con.execute("INSERT INTO violations(state_id, invariant, detail, trace) "
+                "VALUES(2, 'capacity', 'n1 over allocatable cpu', '')")
+    con.commit()
+    con.close()
+    out = tmp_path / "v.yaml"
+    r = run_kso("export", db, "2", "-o", out)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert "# violation capacity: n1 over allocatable cpu\n" in text
+    assert "# not minimized: " in text
+    assert len([d for d in yaml.safe_load_all(text) if d]) == 4
+
+
+def test_corpus_help_lists_both_forms():
+    r = run_kso("corpus", "--help")
+    assert r.returncode == 0 and r.stderr == ""
+    assert r.stdout.startswith("usage: kso corpus [UNIVERSE] -o DIR "
+                               "[--no-minimize] [kso enum options]\n"
+                               "       kso corpus --run DIR --impl CMD")

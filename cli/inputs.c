@@ -31,6 +31,10 @@ int cli_load_option(const char *cmd, int argc, char **argv, int *i,
 		o->no_admission = true;
 		return 1;
 	}
+	if (!strcmp(a, "--strict")) {
+		o->strict = true;
+		return 1;
+	}
 	if (!strncmp(a, "--config=", 9)) {
 		o->config = a + 9;
 		return 1;
@@ -61,6 +65,16 @@ int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 	if (o->config && yaml_load_config(c, o->config, err) < 0)
 		return -1;
 	int rc = yaml_load_paths(c, paths, n, err);
+	if (rc == 0 && o->strict && c->n_warnings > 0) {
+		/* --strict: the first warning is the error, without its
+		 * "warning: " */
+		const char *w = c->warnings[0], *tag = strstr(w, "warning: ");
+		if (tag)
+			error_plain(err, "%.*s%s", (int)(tag - w), w, tag + 9);
+		else
+			error_plain(err, "%s", w);
+		return -1;
+	}
 	/* suspicious but valid input: said once, and the run goes on */
 	for (int i = 0; rc == 0 && i < c->n_warnings; i++)
 		fprintf(stderr, "%s\n", c->warnings[i]);

@@ -17,12 +17,13 @@ struct cli_load_opts {
 	const char *config;        /* --config FILE, NULL: default profile */
 	bool no_admission;         /* --no-admission (cluster.no_admission) */
 	bool selector_spread;      /* --extension SelectorSpread */
+	bool strict;               /* --strict: a warning is an error */
 };
 
 /* cli_load_option: if argv[*i] is one of the shared load options, takes
  * it (and its value, advancing *i) into o and returns 1; returns 0 when it
  * is not one; -1 after printing a usage error for cmd ("kso explain").
- * Accepts "--config FILE", "--config=FILE", "--no-admission",
+ * Accepts "--config FILE", "--config=FILE", "--no-admission", "--strict",
  * "--extension NAME" and "--extension=NAME". */
 int cli_load_option(const char *cmd, int argc, char **argv, int *i,
 		    struct cli_load_opts *o);

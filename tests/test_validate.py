@@ -611,3 +611,55 @@ def test_volumes_kso_does_not_model_are_a_warning(tmp_path):
         f"{f}:9:5: warning: pod default/db uses a PersistentVolumeClaim; kso "
         "does not compute VolumeRestrictions, NodeVolumeLimits, VolumeBinding "
         "or VolumeZone (spec.volumes[1])\n")
+
+
+TYPOS = """apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  nodeSelecter: {disk: ssd}
+  containers:
+  - name: c
+    image: x
+    resources: {request: {cpu: 1}}
+  affinity:
+    nodeAffinity:
+      requiredDuringScheduling: {}
+  tolerations:
+  - {key: a, operater: Exists}
+"""
+
+
+def test_unknown_fields_are_warnings_naming_the_near_field(tmp_path):
+    # each typo is a field its type (PodSpec, ResourceRequirements,
+    # NodeAffinity, Toleration) does not have; the suggestion is the field
+    # one or two edits away, or the one the key cuts short
+    f = tmp_path / "typo.yaml"
+    f.write_text(TYPOS)
+    r = run("validate", f)
+    assert r.returncode == 0
+    assert r.stderr.splitlines() == [
+        '%s:5:3: warning: unknown field "nodeSelecter" in a pod\'s spec (did '
+        'you mean nodeSelector?); kso ignores it (spec.nodeSelecter)' % f,
+        '%s:9:17: warning: unknown field "request" in a container\'s '
+        'resources (did you mean requests?); kso ignores it '
+        '(spec.containers[0].resources.request)' % f,
+        '%s:12:7: warning: unknown field "requiredDuringScheduling" in a node '
+        'affinity (did you mean requiredDuringSchedulingIgnoredDuringExecution'
+        '?); kso ignores it (spec.affinity.nodeAffinity.'
+        'requiredDuringScheduling)' % f,
+        '%s:14:14: warning: unknown field "operater" in a toleration (did you '
+        'mean operator?); kso ignores it (spec.tolerations[0].operater)' % f]
+    r = run("validate", f, "--strict")
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == ('%s:5:3: unknown field "nodeSelecter" in a pod\'s '
+                        'spec (did you mean nodeSelector?); kso ignores it '
+                        '(spec.nodeSelecter)\n' % f)
+
+
+def test_a_kubectl_export_has_no_unknown_fields():
+    # every field kubectl prints for these kinds is a field of its type
+    for rel in ("load/kubectl-list.yaml", "load/rich.yaml"):
+        r = run("validate", REPO / "fixtures" / rel)
+        assert r.returncode == 0, r.stderr
+        assert "unknown field" not in r.stderr

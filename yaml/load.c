@@ -5,6 +5,7 @@
  * cluster once the whole load succeeded.
  */
 #include "load.h"
+#include "fields.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -117,6 +118,7 @@ static int decode_object(struct yaml_dec *d, const struct ynode *obj,
 					   "unsupported apiVersion \"%.64s\" for kind %s "
 					   "(want %s)", api, kind, kinds[i].api);
 		}
+		yaml_check_fields(d, obj, kind);
 		return kinds[i].decode(d, obj);
 	}
 	return 0;   /* a kind the scheduler does not read */

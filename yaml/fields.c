@@ -1,0 +1,300 @@
+/*
+ * fields.c - the Kubernetes v1.30 field tables (fields.h): one table per
+ * type, every field the type has (read by kso or not), the value's shape
+ * for the fields whose own fields are checked in turn.  From the API
+ * types of k8s.io/api core/v1, policy/v1 and scheduling/v1.
+ */
+#include "fields.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum shape {
+	ANY,        /* not walked: scalars, free-form maps, unmodelled types */
+	OBJ,        /* an object of type */
+	LIST        /* a list of objects of type */
+};
+
+struct ftype;
+
+struct field {
+	const char *name;
+	enum shape shape;
+	const struct ftype *type;
+};
+
+struct ftype {
+	const char *name;          /* for the message: "a Pod's spec" */
+	const struct field *fields;   /* NULL-terminated */
+};
+
+#define END {NULL, ANY, NULL}
+
+static const struct field label_requirement_f[] = {
+	{"key", ANY, NULL}, {"operator", ANY, NULL}, {"values", ANY, NULL}, END};
+static const struct ftype label_requirement = {"a label selector requirement",
+					       label_requirement_f};
+static const struct field label_selector_f[] = {
+	{"matchLabels", ANY, NULL}, {"matchExpressions", LIST, &label_requirement},
+	END};
+static const struct ftype label_selector = {"a label selector", label_selector_f};
+
+static const struct field node_requirement_f[] = {
+	{"key", ANY, NULL}, {"operator", ANY, NULL}, {"values", ANY, NULL}, END};
+static const struct ftype node_requirement = {"a node selector requirement",
+					      node_requirement_f};
+static const struct field node_term_f[] = {
+	{"matchExpressions", LIST, &node_requirement},
+	{"matchFields", LIST, &node_requirement}, END};
+static const struct ftype node_term = {"a node selector term", node_term_f};
+static const struct field node_selector_f[] = {
+	{"nodeSelectorTerms", LIST, &node_term}, END};
+static const struct ftype node_selector = {"a node selector", node_selector_f};
+static const struct field preferred_term_f[] = {
+	{"weight", ANY, NULL}, {"preference", OBJ, &node_term}, END};
+static const struct ftype preferred_term = {"a preferred scheduling term",
+					    preferred_term_f};
+static const struct field node_affinity_f[] = {
+	{"requiredDuringSchedulingIgnoredDuringExecution", OBJ, &node_selector},
+	{"preferredDuringSchedulingIgnoredDuringExecution", LIST, &preferred_term},
+	END};
+static const struct ftype node_affinity = {"a node affinity", node_affinity_f};
+
+static const struct field pod_term_f[] = {
+	{"labelSelector", OBJ, &label_selector},
+	{"namespaceSelector", OBJ, &label_selector}, {"namespaces", ANY, NULL},
+	{"topologyKey", ANY, NULL}, {"matchLabelKeys", ANY, NULL},
+	{"mismatchLabelKeys", ANY, NULL}, END};
+static const struct ftype pod_term = {"a pod affinity term", pod_term_f};
+static const struct field weighted_term_f[] = {
+	{"weight", ANY, NULL}, {"podAffinityTerm", OBJ, &pod_term}, END};
+static const struct ftype weighted_term = {"a weighted pod affinity term",
+					   weighted_term_f};
+static const struct field pod_affinity_f[] = {
+	{"requiredDuringSchedulingIgnoredDuringExecution", LIST, &pod_term},
+	{"preferredDuringSchedulingIgnoredDuringExecution", LIST, &weighted_term},
+	END};
+static const struct ftype pod_affinity = {"a pod (anti-)affinity", pod_affinity_f};
+static const struct field affinity_f[] = {
+	{"nodeAffinity", OBJ, &node_affinity}, {"podAffinity", OBJ, &pod_affinity},
+	{"podAntiAffinity", OBJ, &pod_affinity}, END};
+static const struct ftype affinity = {"an affinity", affinity_f};
+
+static const struct field toleration_f[] = {
+	{"key", ANY, NULL}, {"operator", ANY, NULL}, {"value", ANY, NULL},
+	{"effect", ANY, NULL}, {"tolerationSeconds", ANY, NULL}, END};
+static const struct ftype toleration = {"a toleration", toleration_f};
+
+static const struct field spread_f[] = {
+	{"maxSkew", ANY, NULL}, {"topologyKey", ANY, NULL},
+	{"whenUnsatisfiable", ANY, NULL}, {"labelSelector", OBJ, &label_selector},
+	{"minDomains", ANY, NULL}, {"nodeAffinityPolicy", ANY, NULL},
+	{"nodeTaintsPolicy", ANY, NULL}, {"matchLabelKeys", ANY, NULL}, END};
+static const struct ftype spread = {"a topology spread constraint", spread_f};
+
+static const struct field resources_f[] = {
+	{"limits", ANY, NULL}, {"requests", ANY, NULL}, {"claims", ANY, NULL}, END};
+static const struct ftype resources = {"a container's resources", resources_f};
+static const struct field port_f[] = {
+	{"containerPort", ANY, NULL}, {"hostPort", ANY, NULL}, {"hostIP", ANY, NULL},
+	{"name", ANY, NULL}, {"protocol", ANY, NULL}, END};
+static const struct ftype port = {"a container port", port_f};
+static const struct field container_f[] = {
+	{"name", ANY, NULL}, {"image", ANY, NULL}, {"command", ANY, NULL},
+	{"args", ANY, NULL}, {"workingDir", ANY, NULL}, {"ports", LIST, &port},
+	{"envFrom", ANY, NULL}, {"env", ANY, NULL}, {"resources", OBJ, &resources},
+	{"resizePolicy", ANY, NULL}, {"restartPolicy", ANY, NULL},
+	{"volumeMounts", ANY, NULL}, {"volumeDevices", ANY, NULL},
+	{"livenessProbe", ANY, NULL}, {"readinessProbe", ANY, NULL},
+	{"startupProbe", ANY, NULL}, {"lifecycle", ANY, NULL},
+	{"terminationMessagePath", ANY, NULL},
+	{"terminationMessagePolicy", ANY, NULL}, {"imagePullPolicy", ANY, NULL},
+	{"securityContext", ANY, NULL}, {"stdin", ANY, NULL},
+	{"stdinOnce", ANY, NULL}, {"tty", ANY, NULL}, END};
+static const struct ftype container = {"a container", container_f};
+static const struct field gate_f[] = {{"name", ANY, NULL}, END};
+static const struct ftype gate = {"a scheduling gate", gate_f};
+
+static const struct field pod_spec_f[] = {
+	{"volumes", ANY, NULL}, {"initContainers", LIST, &container},
+	{"containers", LIST, &container}, {"ephemeralContainers", ANY, NULL},
+	{"restartPolicy", ANY, NULL}, {"terminationGracePeriodSeconds", ANY, NULL},
+	{"activeDeadlineSeconds", ANY, NULL}, {"dnsPolicy", ANY, NULL},
+	{"nodeSelector", ANY, NULL}, {"serviceAccountName", ANY, NULL},
+	{"serviceAccount", ANY, NULL}, {"automountServiceAccountToken", ANY, NULL},
+	{"nodeName", ANY, NULL}, {"hostNetwork", ANY, NULL}, {"hostPID", ANY, NULL},
+	{"hostIPC", ANY, NULL}, {"shareProcessNamespace", ANY, NULL},
+	{"securityContext", ANY, NULL}, {"imagePullSecrets", ANY, NULL},
+	{"hostname", ANY, NULL}, {"subdomain", ANY, NULL},
+	{"affinity", OBJ, &affinity}, {"schedulerName", ANY, NULL},
+	{"tolerations", LIST, &toleration}, {"hostAliases", ANY, NULL},
+	{"priorityClassName", ANY, NULL}, {"priority", ANY, NULL},
+	{"dnsConfig", ANY, NULL}, {"readinessGates", ANY, NULL},
+	{"runtimeClassName", ANY, NULL}, {"enableServiceLinks", ANY, NULL},
+	{"preemptionPolicy", ANY, NULL}, {"overhead", ANY, NULL},
+	{"topologySpreadConstraints", LIST, &spread},
+	{"setHostnameAsFQDN", ANY, NULL}, {"os", ANY, NULL},
+	{"hostUsers", ANY, NULL}, {"schedulingGates", LIST, &gate},
+	{"resourceClaims", ANY, NULL}, END};
+static const struct ftype pod_spec = {"a pod's spec", pod_spec_f};
+
+static const struct field meta_f[] = {
+	{"name", ANY, NULL}, {"generateName", ANY, NULL}, {"namespace", ANY, NULL},
+	{"selfLink", ANY, NULL}, {"uid", ANY, NULL}, {"resourceVersion", ANY, NULL},
+	{"generation", ANY, NULL}, {"creationTimestamp", ANY, NULL},
+	{"deletionTimestamp", ANY, NULL}, {"deletionGracePeriodSeconds", ANY, NULL},
+	{"labels", ANY, NULL}, {"annotations", ANY, NULL},
+	{"ownerReferences", ANY, NULL}, {"finalizers", ANY, NULL},
+	{"managedFields", ANY, NULL}, END};
+static const struct ftype meta = {"an object's metadata", meta_f};
+
+static const struct field taint_f[] = {
+	{"key", ANY, NULL}, {"value", ANY, NULL}, {"effect", ANY, NULL},
+	{"timeAdded", ANY, NULL}, END};
+static const struct ftype taint = {"a taint", taint_f};
+static const struct field node_spec_f[] = {
+	{"podCIDR", ANY, NULL}, {"podCIDRs", ANY, NULL}, {"providerID", ANY, NULL},
+	{"unschedulable", ANY, NULL}, {"taints", LIST, &taint},
+	{"configSource", ANY, NULL}, {"externalID", ANY, NULL}, END};
+static const struct ftype node_spec = {"a node's spec", node_spec_f};
+
+static const struct field pdb_spec_f[] = {
+	{"minAvailable", ANY, NULL}, {"maxUnavailable", ANY, NULL},
+	{"selector", OBJ, &label_selector},
+	{"unhealthyPodEvictionPolicy", ANY, NULL}, END};
+static const struct ftype pdb_spec = {"a PodDisruptionBudget's spec", pdb_spec_f};
+
+/* The top level of each kind read; a spec kso does not model (Service,
+ * workloads: only their selectors feed default spreading) is ANY. */
+#define TOP(spec_shape, spec_type) \
+	{"apiVersion", ANY, NULL}, {"kind", ANY, NULL}, \
+	{"metadata", OBJ, &meta}, {"spec", spec_shape, spec_type}, \
+	{"status", ANY, NULL}
+static const struct field pod_f[] = {TOP(OBJ, &pod_spec), END};
+static const struct field node_f[] = {TOP(OBJ, &node_spec), END};
+static const struct field pdb_f[] = {TOP(OBJ, &pdb_spec), END};
+static const struct field plain_f[] = {TOP(ANY, NULL), END};
+static const struct field pc_f[] = {
+	{"apiVersion", ANY, NULL}, {"kind", ANY, NULL}, {"metadata", OBJ, &meta},
+	{"value", ANY, NULL}, {"globalDefault", ANY, NULL},
+	{"description", ANY, NULL}, {"preemptionPolicy", ANY, NULL}, END};
+
+static const struct {
+	const char *kind;
+	struct ftype type;
+} tops[] = {
+	{"Pod", {"a Pod", pod_f}},
+	{"Node", {"a Node", node_f}},
+	{"PodDisruptionBudget", {"a PodDisruptionBudget", pdb_f}},
+	{"PriorityClass", {"a PriorityClass", pc_f}},
+	{"Namespace", {"a Namespace", plain_f}},
+	{"Service", {"a Service", plain_f}},
+	{"ReplicationController", {"a ReplicationController", plain_f}},
+	{"ReplicaSet", {"a ReplicaSet", plain_f}},
+	{"StatefulSet", {"a StatefulSet", plain_f}},
+};
+
+/* Levenshtein distance of a and b, capped: 3 means "3 or more". */
+static int distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > 2)
+		return 3;
+	int row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int up = row[j];
+			int sub = diag + (a[i - 1] != b[j - 1]);
+			int del = row[j] + 1, ins = row[j - 1] + 1;
+			row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+			diag = up;
+		}
+	}
+	return row[lb] > 3 ? 3 : row[lb];
+}
+
+/* The field of t nearest key (at most two edits), or NULL. */
+static const char *nearest(const struct ftype *t, const char *key)
+{
+	const char *best = NULL;
+	int best_d = 3;
+	for (const struct field *f = t->fields; f->name; f++) {
+		int dd = distance(key, f->name);
+		if (dd < best_d) {
+			best_d = dd;
+			best = f->name;
+		}
+	}
+	/* a cut-short name: requiredDuringScheduling */
+	for (const struct field *f = t->fields; !best && f->name; f++)
+		if (strlen(key) >= 6 && !strncmp(f->name, key, strlen(key)))
+			best = f->name;
+	return best;
+}
+
+static void walk(struct yaml_dec *d, const struct ynode *m, const struct ftype *t,
+		 char *path, size_t len, size_t cap);
+
+static void walk_value(struct yaml_dec *d, const struct field *f,
+		       const struct ynode *v, char *path, size_t len, size_t cap)
+{
+	if (f->shape == OBJ && v->kind == YNODE_MAP) {
+		walk(d, v, f->type, path, len, cap);
+		return;
+	}
+	if (f->shape != LIST || v->kind != YNODE_SEQ)
+		return;
+	for (int i = 0; i < v->n; i++) {
+		int n = snprintf(path + len, cap - len, "[%d]", i);
+		if (n < 0 || (size_t)n >= cap - len)
+			return;
+		if (v->items[i]->kind == YNODE_MAP)
+			walk(d, v->items[i], f->type, path, len + (size_t)n, cap);
+	}
+}
+
+static void walk(struct yaml_dec *d, const struct ynode *m, const struct ftype *t,
+		 char *path, size_t len, size_t cap)
+{
+	for (int i = 0; i < m->n; i++) {
+		const struct ynode *k = m->keys[i];
+		if (k->kind != YNODE_SCALAR)
+			continue;
+		int n = snprintf(path + len, cap - len, "%s%s", len ? "." : "", k->str);
+		if (n < 0 || (size_t)n >= cap - len)
+			continue;
+		const struct field *f = t->fields;
+		while (f->name && strcmp(f->name, k->str))
+			f++;
+		if (f->name) {
+			walk_value(d, f, m->items[i], path, len + (size_t)n, cap);
+			continue;
+		}
+		const char *near = nearest(t, k->str);
+		cluster_warn(d->c, "%s:%d:%d: warning: unknown field \"%.128s\" in %s%s%s%s; "
+			     "kso ignores it (%s)", d->file, k->line, k->col, k->str,
+			     t->name, near ? " (did you mean " : "", near ? near : "",
+			     near ? "?)" : "", path);
+	}
+	path[len] = '\0';
+}
+
+void yaml_check_fields(struct yaml_dec *d, const struct ynode *obj,
+		       const char *kind)
+{
+	for (size_t i = 0; i < sizeof tops / sizeof *tops; i++) {
+		if (strcmp(tops[i].kind, kind))
+			continue;
+		char path[YAML_PATH_MAX + 512];
+		size_t len = yd_path(d, path);
+		if (len >= sizeof path)
+			len = sizeof path - 1;
+		path[len] = '\0';
+		walk(d, obj, &tops[i].type, path, len, sizeof path);
+		return;
+	}
+}

@@ -1,0 +1,20 @@
+/*
+ * fields.h - the fields of the Kubernetes v1.30 types kso reads, for
+ * warning about the ones an object has that its type does not (a typo
+ * such as `nodeSelecter` would otherwise be ignored silently and change
+ * the answer).
+ */
+#ifndef KSO_YAML_FIELDS_H
+#define KSO_YAML_FIELDS_H
+
+#include "decode.h"
+
+/* yaml_check_fields: one warning (cluster_warn, "FILE:LINE:COL: warning:
+ * unknown field ...") for each key of obj, a kind kso reads, that is no
+ * field of its type, naming the known field one or two edits away when
+ * there is one.  Values whose fields kso does not model (status, most
+ * specs of workloads) are not walked. */
+void yaml_check_fields(struct yaml_dec *d, const struct ynode *obj,
+		       const char *kind);
+
+#endif

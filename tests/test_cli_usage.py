@@ -55,3 +55,25 @@ def test_no_command_prints_usage():
     assert p.returncode == 2
     assert p.stdout == ""
     assert p.stderr.startswith("usage: kso COMMAND [ARGS...]")
+
+
+def test_option_values_in_every_spelling(tmp_path):
+    # kubectl's forms: "-o json", "-ojson", "--output json", "--output=json",
+    # "--pod=ns/name", "--db=FILE": the same output
+    import json as _json
+    cluster = os.path.join(ROOT, "fixtures", "impl", "cluster.yaml")
+    outs = set()
+    for form in (["-o", "json"], ["-ojson"], ["--output", "json"],
+                 ["--output=json"]):
+        r = kso("explain", cluster, "--pod=default/p", *form)
+        assert r.returncode == 0, (form, r.stderr)
+        outs.add(r.stdout)
+    assert len(outs) == 1 and _json.loads(outs.pop())["viable"] == ["b"]
+    two = os.path.join(ROOT, "fixtures", "universes", "two-by-two.yaml")
+    db = tmp_path / "x.db"
+    r = kso("enum", two, "--db=%s" % db, "--quiet", "--mode=placements")
+    assert r.returncode == 0, r.stderr
+    assert db.exists()
+    r = kso("schedule", cluster, "-oyaml")
+    assert r.returncode == 0
+    assert r.stdout.startswith('---\napiVersion: "v1"\nkind: "Node"\n')

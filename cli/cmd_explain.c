@@ -44,6 +44,8 @@ struct explain_args {
 	const char *engine;
 	bool json;
 	const char *impl;       /* --impl CMD: a scheduler under test */
+	const char **nodes;     /* --node NAME (repeatable): shown nodes */
+	int n_nodes;
 	double impl_timeout;    /* --impl-timeout S (default 10) */
 	bool strict_message;    /* --strict-message */
 };
@@ -53,12 +55,15 @@ static void explain_usage(FILE *f)
 	fprintf(f,
 		"usage: kso explain PATH... [--pod NAMESPACE/NAME] [--config FILE]\n"
 		"                   [--profile NAME] [--engine oracle|model] [--all-nodes]\n"
-		"                   [--no-admission] [--extension SelectorSpread]\n"
+		"                   [--node NAME]... [--no-admission] [--strict]\n"
+		"                   [--extension SelectorSpread]\n"
 		"                   [--impl CMD [--impl-timeout S] [--strict-message]]\n"
 		"                   [-o table|json]\n\n"
 		"One scheduling cycle of one pending pod: every filter on every node,\n"
 		"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
-		"Without --pod, the pending pod the scheduling queue would pop first.\n");
+		"Without --pod, the pending pod the scheduling queue would pop first;\n"
+		"--pod NAME finds the one pod of that name in any namespace.  --node\n"
+		"(repeatable) prints only those nodes (the cycle still runs on all).\n");
 }
 
 /* The value of option argv[*i]; NULL (usage error printed) when missing. */
@@ -78,6 +83,7 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 	memset(a, 0, sizeof *a);
 	a->engine = engines[0]->name;
 	a->paths = xcalloc((size_t)argc + 1, sizeof *a->paths);
+	a->nodes = xcalloc((size_t)argc + 1, sizeof *a->nodes);
 	for (int i = 0; i < argc; i++) {
 		const char *opt = argv[i];
 		const char **dst = NULL;
@@ -106,6 +112,12 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 					"positive number of seconds\n");
 				return 2;
 			}
+			continue;
+		} else if (!strcmp(opt, "--node")) {
+			const char *v = option_value(argc, argv, &i);
+			if (!v)
+				return 2;
+			a->nodes[a->n_nodes++] = v;
 			continue;
 		} else if (!strcmp(opt, "--impl"))
 			dst = &a->impl;
@@ -147,17 +159,49 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 
 /* --pod NAMESPACE/NAME (a bare NAME means namespace "default"): the pod's
  * index, or -1 with the error printed. */
+/* A NAME without namespace: the one pod of that name in any namespace;
+ * -1 with the error printed when there is none or several. */
+static int pod_by_name(const struct cluster *c, const char *name)
+{
+	int found = -1, n = 0;
+	char where[1024] = "";
+	size_t len = 0;
+	for (int p = 0; p < c->n_pods; p++) {
+		if (strcmp(c->pods[p].name, name))
+			continue;
+		found = p;
+		n++;
+		if (len < sizeof where)
+			len += (size_t)snprintf(where + len, sizeof where - len, "%s%s",
+						n > 1 ? ", " : "", c->pods[p].ns);
+	}
+	if (n == 1)
+		return found;
+	if (n == 0)
+		fprintf(stderr, "kso explain: no pod named %s in any namespace\n", name);
+	else
+		fprintf(stderr, "kso explain: pod name %s is in %d namespaces (%s): "
+			"give NAMESPACE/NAME\n", name, n, where);
+	return -1;
+}
+
 static int explicit_pod(const struct snapshot *s, const char *spec)
 {
 	const struct cluster *c = s->cluster;
 	char ns[512] = "default";
 	const char *name = spec;
 	const char *slash = strchr(spec, '/');
+	int p;
 	if (slash) {
 		snprintf(ns, sizeof ns, "%.*s", (int)(slash - spec), spec);
 		name = slash + 1;
+		p = cluster_find_pod(c, ns, name);
+	} else {
+		p = pod_by_name(c, name);
+		if (p < 0)
+			return -1;
+		snprintf(ns, sizeof ns, "%s", c->pods[p].ns);
 	}
-	int p = cluster_find_pod(c, ns, name);
 	if (p < 0) {
 		fprintf(stderr, "kso explain: pod %s/%s not found\n", ns, name);
 		return -1;
@@ -226,6 +270,21 @@ static int explain_run(const struct explain_args *a,
 			"scheduler)\n");
 	const struct sched_profile *prof =
 		pod >= 0 ? explain_profile(&c, pod, a->profile) : NULL;
+	/* --node: the nodes shown (the cycle still runs over all of them) */
+	bool *shown = NULL;
+	if (prof && a->n_nodes > 0) {
+		shown = xcalloc((size_t)c.n_nodes + 1, sizeof *shown);
+		for (int i = 0; i < a->n_nodes && prof; i++) {
+			int n = cluster_find_node(&c, a->nodes[i]);
+			if (n < 0) {
+				fprintf(stderr, "kso explain: no node named %s\n",
+					a->nodes[i]);
+				prof = NULL;
+			} else {
+				shown[n] = true;
+			}
+		}
+	}
 	if (prof) {
 		struct model_cycle_result r;
 		model_cycle_result_init(&r, &c);
@@ -233,6 +292,7 @@ static int explain_run(const struct explain_args *a,
 		struct cli_explain x = {
 			.cluster = &c, .snap = &s, .profile = prof,
 			.engine = engine, .pod = pod, .result = &r,
+			.shown = shown,
 		};
 		struct impl im = {0};
 		struct impl_answer ans;
@@ -261,6 +321,7 @@ static int explain_run(const struct explain_args *a,
 		impl_answer_release(&ans);
 		model_cycle_result_release(&r);
 	}
+	free(shown);
 	snapshot_release(&s);
 	cluster_release(&c);
 	return status;
@@ -281,5 +342,6 @@ int cmd_explain(int argc, char **argv)
 		}
 	}
 	free(a.paths);
+	free(a.nodes);
 	return status;
 }

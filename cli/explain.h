@@ -10,6 +10,7 @@
 #ifndef KSO_CLI_EXPLAIN_H
 #define KSO_CLI_EXPLAIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,11 +33,19 @@ struct cli_explain {
 	const struct engine *engine;
 	int pod;
 	const struct model_cycle_result *result;
+	const bool *shown;         /* [n_nodes]: the nodes printed (--node);
+				    * NULL: all */
 	/* --impl: the implementation's answer and its verdict (NULL: none) */
 	const char *impl_name;
 	const struct impl_answer *impl;
 	const struct verdict *verdict;
 };
+
+/* cli_explain_shows: whether node n is printed. */
+static inline bool cli_explain_shows(const struct cli_explain *x, int n)
+{
+	return !x->shown || x->shown[n];
+}
 
 /* cli_explain_json: the JSON document (schema in cmd_explain.c) on f.
  * Deterministic bytes for the same input. */

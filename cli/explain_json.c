@@ -179,7 +179,8 @@ void cli_explain_json(const struct cli_explain *x, FILE *f)
 	json_key(&j, "nodes");
 	json_begin_object(&j);
 	for (int n = 0; n < x->cluster->n_nodes; n++)
-		json_node(&j, x, n);
+		if (cli_explain_shows(x, n))
+			json_node(&j, x, n);
 	json_end_object(&j);
 	json_key(&j, "scored");
 	json_bool(&j, x->result->scored);

@@ -203,15 +203,19 @@ static void print_filters(const struct cli_explain *x, FILE *f)
 {
 	enum plugin_id ids[MODEL_N_FILTERS];
 	int nf = enabled_filters(x->profile, ids);
+	int rows = 0;
+	for (int n = 0; n < x->cluster->n_nodes; n++)
+		rows += cli_explain_shows(x, n);
 	struct grid g;
-	grid_init(&g, 1 + x->cluster->n_nodes, 2 + nf);
+	grid_init(&g, 1 + rows, 2 + nf);
 	snprintf(grid_cell(&g, 0, 0), CELL_LEN, "NODE");
 	for (int i = 0; i < nf; i++)
 		snprintf(grid_cell(&g, 0, 1 + i), CELL_LEN, "%s",
 			 short_plugin(ids[i]));
 	snprintf(grid_cell(&g, 0, 1 + nf), CELL_LEN, "RESULT");
-	for (int n = 0; n < x->cluster->n_nodes; n++)
-		filter_row(&g, 1 + n, x, n, ids, nf);
+	for (int n = 0, row = 1; n < x->cluster->n_nodes; n++)
+		if (cli_explain_shows(x, n))
+			filter_row(&g, row++, x, n, ids, nf);
 	fprintf(f, "\nfilters (kube order; a node's result is its first failure):\n");
 	grid_print(&g, f);
 	grid_release(&g);
@@ -233,30 +237,36 @@ static void print_scores(const struct cli_explain *x, FILE *f)
 	for (int i = 0; i < MODEL_N_SCORES; i++)
 		if (x->profile->score[model_score_ids[i]])
 			ids[ns++] = model_score_ids[i];
+	int rows = 0;
+	for (int k = 0; k < r->n_feasible; k++)
+		rows += cli_explain_shows(x, r->feasible[k]);
 	struct grid g;
-	grid_init(&g, 1 + r->n_feasible, 3 + ns);
+	grid_init(&g, 1 + rows, 3 + ns);
 	snprintf(grid_cell(&g, 0, 0), CELL_LEN, "NODE");
 	for (int i = 0; i < ns; i++)
 		snprintf(grid_cell(&g, 0, 1 + i), CELL_LEN, "%s×%lld",
 			 short_plugin(ids[i]),
 			 (long long)x->profile->weight[ids[i]]);
 	snprintf(grid_cell(&g, 0, 1 + ns), CELL_LEN, "TOTAL");
-	for (int k = 0; k < r->n_feasible; k++) {
+	for (int k = 0, row = 0; k < r->n_feasible; k++) {
 		int n = r->feasible[k];
-		snprintf(grid_cell(&g, 1 + k, 0), CELL_LEN, "%s",
+		if (!cli_explain_shows(x, n))
+			continue;
+		row++;
+		snprintf(grid_cell(&g, row, 0), CELL_LEN, "%s",
 			 x->cluster->nodes[n].name);
 		for (int i = 0; i < ns; i++)
 			if (r->score_skipped[ids[i]])
-				snprintf(grid_cell(&g, 1 + k, 1 + i), CELL_LEN,
+				snprintf(grid_cell(&g, row, 1 + i), CELL_LEN,
 					 "skip");
 			else
-				snprintf(grid_cell(&g, 1 + k, 1 + i), CELL_LEN,
+				snprintf(grid_cell(&g, row, 1 + i), CELL_LEN,
 					 "%lld", (long long)r->scores[
 					 (size_t)n * PLUGIN_COUNT + ids[i]]);
-		snprintf(grid_cell(&g, 1 + k, 1 + ns), CELL_LEN, "%lld",
+		snprintf(grid_cell(&g, row, 1 + ns), CELL_LEN, "%lld",
 			 (long long)r->total[n]);
 		if (is_viable(r, n))
-			snprintf(grid_cell(&g, 1 + k, 2 + ns), CELL_LEN,
+			snprintf(grid_cell(&g, row, 2 + ns), CELL_LEN,
 				 "← viable");
 	}
 	fprintf(f, "\nscores (normalized score × weight; skip = PreScore skipped, 0):\n");

@@ -382,3 +382,32 @@ def test_gen_cluster_is_seedable():
     assert a.stdout.count("kind: Node\n") == 5
     assert a.stdout.count("kind: Pod\n") == 23
     assert a.stdout.count("  nodeName: ") == 20
+
+
+def test_node_filter_and_pod_by_name(tmp_path):
+    # fixtures/impl/cluster.yaml: viable {b}; --node prints only the named
+    # nodes (the answer is the same); p alone in its name needs no namespace
+    import subprocess as sp
+    cluster = os.path.join(ROOT, "fixtures", "impl", "cluster.yaml")
+    r = sp.run([KSO, "explain", cluster, "--pod", "p", "--node", "c",
+                "--node", "a", "-o", "json"], capture_output=True, text=True,
+               timeout=60)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert sorted(doc["nodes"]) == ["a", "c"] and doc["viable"] == ["b"]
+    r = sp.run([KSO, "explain", cluster, "--pod", "p", "--node", "zz"],
+               capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        1, "", "kso explain: no node named zz\n")
+    two = tmp_path / "two.yaml"
+    two.write_text(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
+        "status: {allocatable: {cpu: '1', pods: '10'}}\n---\n" +
+        "".join("apiVersion: v1\nkind: Pod\nmetadata: {name: web, "
+                "namespace: %s}\nspec: {containers: [{name: c, image: x}]}\n"
+                "---\n" % ns for ns in ("team-a", "team-b")))
+    r = sp.run([KSO, "explain", str(two), "--pod", "web"],
+               capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stderr) == (1, "kso explain: pod name web is in 2 "
+                                        "namespaces (team-a, team-b): give "
+                                        "NAMESPACE/NAME\n")

@@ -236,51 +236,77 @@ static const char *nearest(const struct ftype *t, const char *key)
 	return best;
 }
 
+/* The path walked so far, as keys and indexes, rendered only for a
+ * warning (most objects have none: no formatting per field). */
+#define WALK_DEPTH 32
+
+struct trail {
+	const char *key[WALK_DEPTH];   /* NULL: an index */
+	int index[WALK_DEPTH];
+	int n;
+	const char *prefix;            /* "items[3]" in a List, or "" */
+};
+
+static void render(const struct trail *tr, char *out, size_t cap)
+{
+	size_t len = (size_t)snprintf(out, cap, "%s", tr->prefix);
+	for (int i = 0; i < tr->n && len < cap; i++)
+		len += tr->key[i]
+			? (size_t)snprintf(out + len, cap - len, "%s%s",
+					   len ? "." : "", tr->key[i])
+			: (size_t)snprintf(out + len, cap - len, "[%d]",
+					   tr->index[i]);
+}
+
 static void walk(struct yaml_dec *d, const struct ynode *m, const struct ftype *t,
-		 char *path, size_t len, size_t cap);
+		 struct trail *tr);
 
 static void walk_value(struct yaml_dec *d, const struct field *f,
-		       const struct ynode *v, char *path, size_t len, size_t cap)
+		       const struct ynode *v, struct trail *tr)
 {
 	if (f->shape == OBJ && v->kind == YNODE_MAP) {
-		walk(d, v, f->type, path, len, cap);
+		walk(d, v, f->type, tr);
 		return;
 	}
-	if (f->shape != LIST || v->kind != YNODE_SEQ)
+	if (f->shape != LIST || v->kind != YNODE_SEQ || tr->n >= WALK_DEPTH)
 		return;
 	for (int i = 0; i < v->n; i++) {
-		int n = snprintf(path + len, cap - len, "[%d]", i);
-		if (n < 0 || (size_t)n >= cap - len)
-			return;
-		if (v->items[i]->kind == YNODE_MAP)
-			walk(d, v->items[i], f->type, path, len + (size_t)n, cap);
+		if (v->items[i]->kind != YNODE_MAP)
+			continue;
+		tr->key[tr->n] = NULL;
+		tr->index[tr->n++] = i;
+		walk(d, v->items[i], f->type, tr);
+		tr->n--;
 	}
 }
 
 static void walk(struct yaml_dec *d, const struct ynode *m, const struct ftype *t,
-		 char *path, size_t len, size_t cap)
+		 struct trail *tr)
 {
+	if (tr->n >= WALK_DEPTH)
+		return;
 	for (int i = 0; i < m->n; i++) {
 		const struct ynode *k = m->keys[i];
 		if (k->kind != YNODE_SCALAR)
 			continue;
-		int n = snprintf(path + len, cap - len, "%s%s", len ? "." : "", k->str);
-		if (n < 0 || (size_t)n >= cap - len)
-			continue;
 		const struct field *f = t->fields;
 		while (f->name && strcmp(f->name, k->str))
 			f++;
+		tr->key[tr->n++] = k->str;
 		if (f->name) {
-			walk_value(d, f, m->items[i], path, len + (size_t)n, cap);
+			walk_value(d, f, m->items[i], tr);
+			tr->n--;
 			continue;
 		}
+		char path[YAML_PATH_MAX];
+		render(tr, path, sizeof path);
+		tr->n--;
 		const char *near = nearest(t, k->str);
 		cluster_warn(d->c, "%s:%d:%d: warning: unknown field \"%.128s\" in %s%s%s%s; "
 			     "kso ignores it (%s)", d->file, k->line, k->col, k->str,
 			     t->name, near ? " (did you mean " : "", near ? near : "",
 			     near ? "?)" : "", path);
 	}
-	path[len] = '\0';
 }
 
 void yaml_check_fields(struct yaml_dec *d, const struct ynode *obj,
@@ -289,12 +315,11 @@ void yaml_check_fields(struct yaml_dec *d, const struct ynode *obj,
 	for (size_t i = 0; i < sizeof tops / sizeof *tops; i++) {
 		if (strcmp(tops[i].kind, kind))
 			continue;
-		char path[YAML_PATH_MAX + 512];
-		size_t len = yd_path(d, path);
-		if (len >= sizeof path)
-			len = sizeof path - 1;
-		path[len] = '\0';
-		walk(d, obj, &tops[i].type, path, len, sizeof path);
+		char prefix[YAML_PATH_MAX];
+		size_t len = yd_path(d, prefix);
+		prefix[len < sizeof prefix ? len : sizeof prefix - 1] = '\0';
+		struct trail tr = {.n = 0, .prefix = prefix};
+		walk(d, obj, &tops[i].type, &tr);
 		return;
 	}
 }

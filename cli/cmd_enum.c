@@ -76,7 +76,7 @@ static void enum_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: kso enum [UNIVERSE] [--db FILE] [--mode placements|reachable]\n"
-		"                [--jobs N] [--shard I/N] [--store findings|all] [--quiet]\n"
+		"                [--jobs N] [--shard I/N|auto] [--store findings|all] [--quiet]\n"
 		"                [--force] [--limit N] [--resume] [--export DIR]\n"
 		"                [--no-symmetry] [--all-pending]\n"
 		"                [--impl CMD [--impl-timeout S] [--impl-jobs N]]\n\n"
@@ -122,6 +122,36 @@ static bool parse_shard(const char *s, int *i, int *n)
 {
 	char tail;
 	return sscanf(s, "%d/%d%c", i, n, &tail) == 2 && *n >= 1 && *i >= 1 && *i <= *n;
+}
+
+/* --shard auto: this pod's shard of a Kubernetes Indexed Job.  The Job
+ * controller sets JOB_COMPLETION_INDEX (0-based) in every pod; the number
+ * of completions it does not pass, so the Job's manifest sets
+ * KSO_SHARDS to spec.completions (deploy/enum-job.yaml).  Shard I/N is
+ * index + 1 of KSO_SHARDS.  Returns false with *why set when either is
+ * missing or out of range. */
+static bool shard_from_job(int *i, int *n, const char **why)
+{
+	const char *idx = getenv("JOB_COMPLETION_INDEX");
+	const char *count = getenv("KSO_SHARDS");
+	uint64_t k, total;
+	if (!idx || !parse_u64(idx, &k)) {
+		*why = "JOB_COMPLETION_INDEX (set by an Indexed Job) is missing or "
+		       "not a number";
+		return false;
+	}
+	if (!count || !parse_u64(count, &total) || total < 1 || total > 1000000) {
+		*why = "KSO_SHARDS (the Job's completions) is missing or not a "
+		       "number from 1 to 1000000";
+		return false;
+	}
+	if (k >= total) {
+		*why = "JOB_COMPLETION_INDEX is not below KSO_SHARDS";
+		return false;
+	}
+	*i = (int)k + 1;
+	*n = (int)total;
+	return true;
 }
 
 /* An option with a value: sets *v and advances *i; NULL when missing. */
@@ -183,8 +213,13 @@ static int parse_opt(int argc, char **argv, int *i, struct args *a)
 			return bad_usage("--limit takes a number of states, not '%s'", v);
 		o->limit = u;
 	} else if (!strcmp(opt, "--shard")) {
-		if (!parse_shard(v, &o->shard_i, &o->shard_n))
-			return bad_usage("--shard takes I/N with 1 <= I <= N, not '%s'", v);
+		const char *why = NULL;
+		if (!strcmp(v, "auto")) {
+			if (!shard_from_job(&o->shard_i, &o->shard_n, &why))
+				return bad_usage("--shard auto: %s", why);
+		} else if (!parse_shard(v, &o->shard_i, &o->shard_n))
+			return bad_usage("--shard takes I/N with 1 <= I <= N, or auto, "
+					 "not '%s'", v);
 	} else
 		return bad_usage("unknown option %s", opt);
 	return -1;

@@ -683,3 +683,56 @@ def test_a_bad_vary_value_is_reported_where_the_manifest_has_the_field(tmp_path)
         assert r.returncode == 1
         assert r.stderr == ("%s:%s: %s (metadata.labels.%s) in scenario %d "
                             "(%s)\n" % (m, at, why, key, scenario, label))
+
+
+def test_an_indexed_job_of_shards_merges_to_one_run(tmp_path):
+    # deploy/enum-job.yaml's pods, simulated: each process gets the
+    # environment an Indexed Job gives its pod (JOB_COMPLETION_INDEX) and
+    # the manifest's KSO_SHARDS, runs `--shard auto` at once beside the
+    # others, and the merged databases hold exactly one run's states
+    import yaml
+    with open(REPO / "deploy" / "enum-job.yaml") as f:
+        job, pvc = list(yaml.safe_load_all(f))
+    spec = job["spec"]
+    assert spec["completionMode"] == "Indexed"
+    env = {e["name"]: e["value"] for e in
+           spec["template"]["spec"]["containers"][0]["env"]}
+    assert env["KSO_SHARDS"] == str(spec["completions"])
+    assert "auto" in spec["template"]["spec"]["containers"][0]["args"]
+    # six scenarios (3 zones x 2 requests) of two nodes and two pods
+    u = tmp_path / "u.yaml"
+    u.write_text(
+        "kind: Universe\nname: job\nvary:\n"
+        "- {name: zone, target: Node/n2, path: metadata.labels.zone, "
+        "values: [a, b, c]}\n"
+        "- {name: cpu, target: Pod/a, path: 'spec.containers[0].resources."
+        "requests.cpu', values: ['1', 500m]}\n---\n" +
+        "".join("apiVersion: v1\nkind: Node\nmetadata: {name: %s, labels: "
+                "{zone: a}}\nstatus: {allocatable: {cpu: '2', pods: '10'}}"
+                "\n---\n" % nn for nn in ("n1", "n2")) +
+        "".join("apiVersion: v1\nkind: Pod\nmetadata: {name: %s}\nspec: "
+                "{containers: [{name: c, image: x, resources: {requests: "
+                "{cpu: '1'}}}]}\n---\n" % pn for pn in ("a", "b")))
+    n = 3
+    args = [str(u), "--shard", "auto", "--store", "all", "--quiet"]
+    procs = []
+    for k in range(n):
+        e = dict(os.environ, JOB_COMPLETION_INDEX=str(k), KSO_SHARDS=str(n))
+        procs.append(subprocess.Popen(
+            [KSO, "enum", *args, "--db", str(tmp_path / ("shard-%d.db" % k))],
+            env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    for p in procs:
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0, out + err
+    merged = tmp_path / "all.db"
+    r = run_kso("merge", *[tmp_path / ("shard-%d.db" % k) for k in range(n)],
+                "-o", merged)
+    assert r.returncode == 0, r.stderr
+    one = tmp_path / "one.db"
+    assert enum(u, "--store", "all", "--quiet", "--db", one).returncode == 0
+    assert run_row(one, ("states",)) == {"states": 6 * 9}
+    assert run_row(merged, WEIGHTED + ("complete",)) == \
+        run_row(one, WEIGHTED + ("complete",))
+    assert stored(merged) == stored(one)
+    r = enum(DEFAULT, "--shard", "auto", "--db", tmp_path / "x.db")
+    assert r.returncode == 2 and "JOB_COMPLETION_INDEX" in r.stderr

@@ -227,3 +227,27 @@ def test_usage(args):
     proc = run("dump", *args)
     assert proc.returncode == 2
     assert "usage: kso dump" in proc.stderr
+
+
+def test_dump_json_reads_back_to_the_same_dump(tmp_path):
+    # every fixture kso loads: `kso dump -o json` read back (its groups of
+    # manifests, implicit namespaces implied again) dumps the same bytes;
+    # -o yaml likewise
+    import glob
+    fixtures = sorted(glob.glob(str(REPO / "fixtures" / "*" / "*.yaml")))
+    checked = 0
+    for f in fixtures:
+        for fmt in ("json", "yaml"):
+            first = subprocess.run([KSO, "dump", f, "-o", fmt],
+                                   capture_output=True, text=True, timeout=60)
+            if first.returncode != 0:
+                continue
+            back = tmp_path / ("d." + fmt)
+            back.write_text(first.stdout)
+            second = subprocess.run([KSO, "dump", str(back), "-o", fmt],
+                                    capture_output=True, text=True, timeout=60)
+            assert second.returncode == 0, (f, second.stderr)
+            assert second.stdout == first.stdout, (f, fmt)
+            assert "warning" not in second.stderr, (f, second.stderr)
+            checked += 1
+    assert checked >= 200

@@ -92,12 +92,59 @@ static int decode_list(struct yaml_dec *d, const struct ynode *obj,
 	return 0;
 }
 
+/* `kso dump -o json` (and yaml's groups) read back: a map of the groups
+ * "nodes", "pods", "namespaces", "priorityClasses", "podDisruptionBudgets"
+ * and "workloads", each a list of manifests; a namespace the dump marks
+ * "implicit" is left for the loader to imply again. */
+static const char *const dump_groups[] = {
+	"nodes", "pods", "namespaces", "priorityClasses", "podDisruptionBudgets",
+	"workloads",
+};
+
+static bool is_dump(const struct ynode *obj)
+{
+	if (ynode_get(obj, "kind"))
+		return false;
+	for (size_t g = 0; g < sizeof dump_groups / sizeof *dump_groups; g++) {
+		const struct ynode *v = ynode_get(obj, dump_groups[g]);
+		if (v && v->kind == YNODE_SEQ)
+			return true;
+	}
+	return false;
+}
+
+static int decode_dump(struct yaml_dec *d, const struct ynode *obj)
+{
+	for (size_t g = 0; g < sizeof dump_groups / sizeof *dump_groups; g++) {
+		const struct ynode *items = yd_get(obj, dump_groups[g]);
+		if (!items)
+			continue;
+		size_t mark = yd_enter(d, dump_groups[g]);
+		if (yd_want_seq(d, items) < 0)
+			return -1;
+		for (int i = 0; i < items->n; i++) {
+			const struct ynode *it = items->items[i];
+			const char *implicit = ynode_str(it, "implicit");
+			if (implicit && !strcmp(implicit, "true"))
+				continue;
+			size_t m2 = yd_index(d, i);
+			if (decode_object(d, it, NULL, NULL) < 0)
+				return -1;
+			yd_leave(d, m2);
+		}
+		yd_leave(d, mark);
+	}
+	return 0;
+}
+
 static int decode_object(struct yaml_dec *d, const struct ynode *obj,
 			 const char *def_api, const char *def_kind)
 {
 	if (obj->kind != YNODE_MAP)
 		return yd_fail(d, obj, "expected a Kubernetes object (a map), got %s",
 			       yd_kind_name(obj));
+	if (!def_kind && is_dump(obj))
+		return decode_dump(d, obj);
 	const char *api = def_api ? def_api : "";
 	const char *kind = def_kind ? def_kind : "";
 	if (yd_str(d, obj, "apiVersion", &api) < 0 ||

@@ -736,3 +736,15 @@ def test_an_indexed_job_of_shards_merges_to_one_run(tmp_path):
     assert stored(merged) == stored(one)
     r = enum(DEFAULT, "--shard", "auto", "--db", tmp_path / "x.db")
     assert r.returncode == 2 and "JOB_COMPLETION_INDEX" in r.stderr
+
+
+def test_progress_ends_with_the_whole_count_and_no_time_left(tmp_path):
+    # not on a terminal: the plan, then a progress line (every 10 s and at
+    # the end); two-by-two has 3 x 3 = 9 placements
+    import re
+    r = enum(TWO, "--db", tmp_path / "p.db")
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith("kso enum: universe two-by-two (")
+    assert re.fullmatch(r"kso enum: 9/9 states \(100\.0%\), \d+ classes, "
+                        r"\d+ states/s, ETA 0:00:00", lines[-1]), lines[-1]

@@ -415,6 +415,10 @@ struct cluster {
 	 * has no SelectorSpread (reference §6), so a configuration naming it
 	 * is refused unless this kso extension (seed 001) is asked for. */
 	bool ext_selector_spread;
+	/* Load option: no unknown-field warnings (yaml/fields.h).  Set by the
+	 * enumerator for the scenarios it builds: clones of manifests already
+	 * loaded, whose warnings nobody reads, thousands of times a run. */
+	bool no_field_check;
 
 	/* Suspicious but valid input the loader noticed, one line each in
 	 * the error format with "warning: " before the text (arena

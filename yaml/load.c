@@ -165,7 +165,8 @@ static int decode_object(struct yaml_dec *d, const struct ynode *obj,
 					   "unsupported apiVersion \"%.64s\" for kind %s "
 					   "(want %s)", api, kind, kinds[i].api);
 		}
-		yaml_check_fields(d, obj, kind);
+		if (!d->c->no_field_check)
+			yaml_check_fields(d, obj, kind);
 		return kinds[i].decode(d, obj);
 	}
 	return 0;   /* a kind the scheduler does not read */

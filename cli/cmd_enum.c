@@ -78,7 +78,7 @@ static void enum_usage(FILE *f)
 		"usage: kso enum [UNIVERSE] [--db FILE] [--mode placements|reachable]\n"
 		"                [--jobs N] [--shard I/N|auto] [--store findings|all] [--quiet]\n"
 		"                [--force] [--limit N] [--resume] [--export DIR]\n"
-		"                [--no-symmetry] [--all-pending]\n"
+		"                [--no-symmetry] [--all-pending] [--greedy-gap]\n"
 		"                [--impl CMD [--impl-timeout S] [--impl-jobs N]]\n\n"
 		"Enumerates every scenario of UNIVERSE (default %s, or\n"
 		"the installed " KSO_DATADIR "/universes/default.yaml) and every\n"
@@ -175,6 +175,8 @@ static int parse_opt(int argc, char **argv, int *i, struct args *a)
 		o->symmetry = false;
 	else if (!strcmp(opt, "--all-pending"))
 		o->all_pending = true;
+	else if (!strcmp(opt, "--greedy-gap"))
+		o->greedy_gap = true;
 	else if (!(v = value(argc, argv, i)))
 		return bad_usage("%s needs a value", opt);
 	else if (!strcmp(opt, "--db")) {
@@ -257,6 +259,8 @@ static int parse_args(int argc, char **argv, const struct corpus_opts *corpus,
 	if (corpus && (a->impl.cmd || a->export_dir))
 		return bad_usage("%s is no option of kso corpus", a->impl.cmd ?
 				 "--impl" : "--export");
+	if (o->greedy_gap && !o->reachable)
+		return bad_usage("%s needs --mode reachable", "--greedy-gap");
 	if (a->impl_jobs && !a->impl.cmd)
 		return bad_usage("%s needs --impl", "--impl-jobs");
 	if (a->impl.cmd) {
@@ -299,7 +303,8 @@ static void print_summary(const struct enum_summary *s, const struct enum_opts *
 			       w->inv[i], c->inv[i]);
 	printf("findings:\n");
 	for (int i = 0; i < ENUM_FIND_COUNT; i++)
-		if (i != ENUM_FIND_IMPL || o->judge)
+		if ((i != ENUM_FIND_IMPL || o->judge) &&
+		    (i != ENUM_FIND_GREEDY_GAP || o->greedy_gap))
 			printf("  %-20s %" PRIu64 " (%" PRIu64 ")\n",
 			       enum_finding_name(i), enum_tally_finding(w, i),
 			       enum_tally_finding(c, i));

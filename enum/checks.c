@@ -40,6 +40,7 @@ static const char *const finding_names[ENUM_FIND_COUNT] = {
 	[ENUM_FIND_BREAKS_EARLIER] = "breaks-earlier",
 	[ENUM_FIND_WORSE_FINAL] = "worse-final",
 	[ENUM_FIND_IMPL] = "impl",
+	[ENUM_FIND_GREEDY_GAP] = "greedy-gap",
 };
 
 const char *enum_finding_name(enum enum_finding f)
@@ -877,8 +878,7 @@ void enum_tally_outcome(const struct enum_outcome *o, uint64_t w,
 		}
 		for (int i = 0; findings && i < ENUM_FIND_COUNT; i++)
 			if (o->find[i])
-				*(i == ENUM_FIND_IMPL ? &t[k].impl_findings
-				  : &t[k].findings[i]) += ws[k];
+				*enum_tally_finding_slot(&t[k], i) += ws[k];
 		if (o->preempted) {
 			t[k].preemptions += ws[k];
 			if (!o->oracle_preempt_checked)

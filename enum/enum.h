@@ -258,6 +258,10 @@ enum enum_finding {
 	ENUM_FIND_IMPL,            /* --impl: the implementation under test
 				    * answered what kube could not (or
 				    * failed: "impl-error") */
+	ENUM_FIND_GREEDY_GAP,      /* reachable --greedy-gap: a placement of
+				    * the scenario's pods that satisfies every
+				    * filter places more pods (or more
+				    * priority) than any run of the loop */
 	ENUM_FIND_COUNT
 };
 
@@ -321,6 +325,7 @@ struct enum_ctx {
 	uint8_t *hard_memo;
 	int64_t *queued_at;
 	bool step_invariants;          /* placements: the one-step invariants */
+	bool greedy_gap;               /* reachable: --greedy-gap */
 	/* the pod-only PodTopologySpread parts of c's pods, for every model
 	 * cycle, preemption and hard_ok of this context (checks.c) */
 	struct model_spread_cache spread_cache;
@@ -388,12 +393,22 @@ struct enum_tally {
 	uint64_t preemptions, preempt_unchecked;
 	uint64_t finals;              /* reachable: quiescent states */
 	uint64_t impl_findings;       /* --impl: ENUM_FIND_IMPL */
+	uint64_t greedy_gaps;         /* --greedy-gap: ENUM_FIND_GREEDY_GAP
+				       * (after impl_findings, likewise) */
 };
 
 /* enum_tally_finding: the count of finding kind f in t. */
 static inline uint64_t enum_tally_finding(const struct enum_tally *t, int f)
 {
-	return f == ENUM_FIND_IMPL ? t->impl_findings : t->findings[f];
+	return f == ENUM_FIND_IMPL ? t->impl_findings
+		: f == ENUM_FIND_GREEDY_GAP ? t->greedy_gaps : t->findings[f];
+}
+
+/* enum_tally_finding_slot: where t counts finding kind f. */
+static inline uint64_t *enum_tally_finding_slot(struct enum_tally *t, int f)
+{
+	return f == ENUM_FIND_IMPL ? &t->impl_findings
+		: f == ENUM_FIND_GREEDY_GAP ? &t->greedy_gaps : &t->findings[f];
 }
 
 void enum_tally_add(struct enum_tally *dst, const struct enum_tally *src);

@@ -120,6 +120,8 @@ static bool reach_holds(const struct enum_scenario *sc, const struct snapshot *s
 	memset(t, 0, sizeof t);
 	struct enum_ctx x;
 	enum_ctx_init(&x, sc);
+	x.greedy_gap = is->kind == ENUM_ISSUE_FINDING &&
+		       is->which == ENUM_FIND_GREEDY_GAP;
 	struct error err;
 	error_init(&err);
 	bool ok = enum_reachable(&x, false, &sink, t, &err) == 0 && m.found;

@@ -634,6 +634,155 @@ static void worse_finals(struct search *S, const bool *final)
 	}
 }
 
+/* ------------------------------------------------- greedy vs optimum
+ *
+ * Seed 004 (figure 4): kube-scheduler is a multi-step scheduler, locally
+ * optimal at each step; a single-step scheduler placing every pod at
+ * once could do better.  The single-step optimum of a scenario: among
+ * the placements of its pods (each pending or on a node) in which every
+ * placed pod passes every filter on that placement (its Feasibility with
+ * the others where they are), the one placing the most pods, then the
+ * most priority.  greedy-gap: the best final state the loop reaches, over
+ * every tie-break and preemption, places fewer (or less priority).
+ */
+
+/* How good a placement is: pods placed, then their priorities summed. */
+struct worth {
+	int placed;
+	int64_t priority;
+};
+
+static int worth_cmp(struct worth a, struct worth b)
+{
+	if (a.placed != b.placed)
+		return a.placed < b.placed ? -1 : 1;
+	return (a.priority > b.priority) - (a.priority < b.priority);
+}
+
+static struct worth worth_of(const struct cluster *c, const struct snapshot *s)
+{
+	struct worth w = {0, 0};
+	for (int p = 0; p < c->n_pods; p++)
+		if (s->pod_node[p] >= 0) {
+			w.placed++;
+			w.priority += c->pods[p].priority;
+		}
+	return w;
+}
+
+/* Whether every placed pod of s passes every filter on s: pod p's own
+ * cycle on s with p taken off its node must find that node feasible. */
+static bool all_filters_hold(const struct cluster *c, struct snapshot *s,
+			     struct model_cycle_result *r)
+{
+	for (int p = 0; p < c->n_pods; p++) {
+		int n = s->pod_node[p];
+		if (n < 0)
+			continue;
+		const struct sched_profile *prof = model_profile_for(c, p);
+		if (!prof)
+			return false;
+		s->pod_node[p] = SNAP_PENDING;
+		model_schedule_cycle(prof, s, p, r);
+		s->pod_node[p] = n;
+		if (!r->in_prefilter_result[n] || !r->verdicts[n].feasible)
+			return false;
+	}
+	return true;
+}
+
+/* The optimum over every placement (odometer over pods: -1 .. nodes-1),
+ * into best / *best_worth; worth is checked before the filters, so only
+ * placements that would improve on the best so far run cycles. */
+static void optimum(const struct cluster *c, struct snapshot *s,
+		    struct snapshot *best, struct worth *best_worth)
+{
+	struct model_cycle_result r;
+	model_cycle_result_init(&r, c);
+	for (int p = 0; p < c->n_pods; p++) {
+		s->pod_node[p] = SNAP_PENDING;
+		s->nominated[p] = -1;
+	}
+	snapshot_assign(best, s);
+	*best_worth = (struct worth){0, 0};
+	for (;;) {
+		struct worth w = worth_of(c, s);
+		if (worth_cmp(w, *best_worth) > 0 && all_filters_hold(c, s, &r)) {
+			*best_worth = w;
+			snapshot_assign(best, s);
+		}
+		int p = 0;
+		while (p < c->n_pods && s->pod_node[p] == c->n_nodes - 1) {
+			s->pod_node[p] = SNAP_PENDING;
+			p++;
+		}
+		if (p == c->n_pods)
+			break;
+		s->pod_node[p] = s->pod_node[p] < 0 ? 0 : s->pod_node[p] + 1;
+	}
+	model_cycle_result_release(&r);
+}
+
+static void placement_text(const struct cluster *c, const struct snapshot *s,
+			   struct enum_buf *b)
+{
+	bool any = false;
+	for (int p = 0; p < c->n_pods; p++) {
+		if (s->pod_node[p] < 0)
+			continue;
+		enum_buf_printf(b, "%s%s/%s on %s", any ? ", " : "", c->pods[p].ns,
+				c->pods[p].name, c->nodes[s->pod_node[p]].name);
+		any = true;
+	}
+	if (!any)
+		enum_buf_puts(b, "nothing placed");
+}
+
+static void greedy_gap(struct search *S, const bool *final)
+{
+	const struct cluster *c = S->c;
+	int best_state = -1;
+	struct worth reached = {-1, 0};
+	for (int i = 0; i < S->g.n; i++) {
+		if (!final[i])
+			continue;
+		struct rstate tmp = {&S->nsnap, S->nwait, S->nqueued};
+		decode(c, S->g.enc + (size_t)i * (size_t)S->g.bytes, &tmp);
+		struct worth w = worth_of(c, &S->nsnap);
+		if (worth_cmp(w, reached) > 0) {
+			reached = w;
+			best_state = i;
+		}
+	}
+	if (best_state < 0)
+		return;
+	struct snapshot s, best;
+	snapshot_init(&s, c);
+	snapshot_init(&best, c);
+	struct worth opt;
+	optimum(c, &s, &best, &opt);
+	if (worth_cmp(opt, reached) > 0) {
+		char *tr = trace(S, best_state, -1, 0, -1, 0);
+		struct enum_buf d;
+		enum_buf_init(&d);
+		enum_buf_printf(&d, "the scheduler's best final state places %d pod(s) "
+				"(priority %lld); placing every pod at once, %d "
+				"(priority %lld) pass every filter: ", reached.placed,
+				(long long)reached.priority, opt.placed,
+				(long long)opt.priority);
+		placement_text(c, &best, &d);
+		enum_buf_printf(&d, "; the scheduler's: %s", tr);
+		emit_record(S, best_state, NULL, NULL, NULL, NULL,
+			    ENUM_FIND_GREEDY_GAP, d.s);
+		enum_buf_release(&d);
+		free(tr);
+		S->t[0].greedy_gaps += S->g.meta[best_state].weight;
+		S->t[1].greedy_gaps += 1;
+	}
+	snapshot_release(&best);
+	snapshot_release(&s);
+}
+
 static void termination(struct search *S)
 {
 	int bad = find_cycle(&S->g);
@@ -776,6 +925,8 @@ int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
 		for (int i = 0; i < S.g.n; i++)
 			final[i] = !final[i];
 		worse_finals(&S, final);
+		if (x->greedy_gap)
+			greedy_gap(&S, final);
 		free(final);
 		termination(&S);
 	}

@@ -98,10 +98,11 @@ static void options_text(const struct plan *p, char *buf, size_t len)
 {
 	const struct enum_opts *o = p->o;
 	snprintf(buf, len, "mode=%s symmetry=%s all-pending=%s store=%s chunk=%llu "
-		 "universe=%016llx", o->reachable ? "reachable" : "placements",
+		 "universe=%016llx%s", o->reachable ? "reachable" : "placements",
 		 o->symmetry ? "on" : "off", o->all_pending ? "on" : "off",
 		 o->store_all ? "all" : "findings", (unsigned long long)o->chunk,
-		 (unsigned long long)p->u.digest);
+		 (unsigned long long)p->u.digest,
+		 o->greedy_gap ? " greedy-gap=on" : "");
 }
 
 /* ---------------------------------------------------------- a worker */
@@ -191,6 +192,7 @@ static int load(struct shared *sh, struct wstate *w, uint64_t scenario,
 		return -1;
 	}
 	enum_ctx_init(&w->x, &w->sc);
+	w->x.greedy_gap = sh->plan->o->greedy_gap;
 	w->x.judge = sh->plan->o->judge;
 	w->x.judge_self = w->judge_self;
 	w->loaded = true;
@@ -434,7 +436,14 @@ int enum_run(const struct enum_opts *o, volatile sig_atomic_t *stop,
 	sum->estimate = estimate(&p);
 	print_plan(&p, sum->estimate);
 	int rc = 0;
-	if (sum->estimate > o->limit && !o->force) {
+	/* --greedy-gap searches every placement of each scenario */
+	uint64_t per = enum_placement_count(p.u.n_nodes, p.u.n_pods);
+	if (o->greedy_gap && per > UINT64_C(1000000)) {
+		sum->refused = true;
+		rc = error_plain(err, "%s: --greedy-gap searches every placement of "
+				 "each scenario: %llu here, at most 1000000",
+				 o->universe, (unsigned long long)per);
+	} else if (sum->estimate > o->limit && !o->force) {
 		sum->refused = true;
 		rc = error_plain(err, "%s: about %llu states exceed the limit of %llu "
 				 "(--limit N, or --force)", o->universe,

@@ -32,6 +32,7 @@ struct enum_opts {
 	uint64_t limit;            /* estimated states refused above it */
 	uint64_t chunk;            /* placement states per work item */
 	const struct enum_judge *judge;   /* --impl, NULL: none (enum.h) */
+	bool greedy_gap;           /* --greedy-gap (reachable mode) */
 };
 
 struct enum_summary {

@@ -459,19 +459,22 @@ void enum_store_tally_text(const struct enum_tally t[2], struct enum_buf *b)
 	}
 	for (int k = 0; k < 2; k++)
 		put_u64(b, false, t[k].impl_findings);
+	for (int k = 0; k < 2; k++)
+		put_u64(b, false, t[k].greedy_gaps);
 }
 
 void enum_store_tally_parse(const char *text, struct enum_tally t[2])
 {
 	memset(t, 0, 2 * sizeof *t);
 	const char *s = text;
-	for (int k = 0; k < 4; k++) {
-		uint64_t *v = k < 2 ? (uint64_t *)&t[k] : &t[k - 2].impl_findings;
+	for (int k = 0; k < 6; k++) {
+		uint64_t *v = k < 2 ? (uint64_t *)&t[k] : k < 4
+			? &t[k - 2].impl_findings : &t[k - 4].greedy_gaps;
 		for (size_t i = 0; i < (k < 2 ? TALLY_BASE_FIELDS : 1); i++) {
 			char *end;
 			v[i] = strtoull(s, &end, 10);
 			if (end == s)
-				return;   /* older text: no impl counts */
+				return;   /* older text: no impl / greedy counts */
 			s = end;
 		}
 	}

@@ -748,3 +748,63 @@ def test_progress_ends_with_the_whole_count_and_no_time_left(tmp_path):
     assert lines[0].startswith("kso enum: universe two-by-two (")
     assert re.fullmatch(r"kso enum: 9/9 states \(100\.0%\), \d+ classes, "
                         r"\d+ states/s, ETA 0:00:00", lines[-1]), lines[-1]
+
+
+GPU = FIXTURES / "universes" / "greedy-gpu.yaml"
+
+
+def test_greedy_gap_on_the_gpu_example(tmp_path):
+    # fixtures/universes/greedy-gpu.yaml's header: web binds n-gpu (124 >
+    # 99), trainer is then left pending; web on n-cpu and trainer on n-gpu
+    # would place both
+    db = tmp_path / "g.db"
+    r = enum(GPU, "--mode", "reachable", "--greedy-gap", "--db", db, "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "  greedy-gap           1 (1)\n" in r.stdout
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT kind, details FROM findings").fetchall()
+    con.close()
+    assert rows == [("greedy-gap",
+                     "the scheduler's best final state places 1 pod(s) "
+                     "(priority 100); placing every pod at once, 2 (priority "
+                     "110) pass every filter: default/web on n-cpu, "
+                     "default/trainer on n-gpu; the scheduler's: 1. "
+                     "default/web bind n-gpu; 2. default/trainer unschedulable"
+                     " (steps name the canonical state's objects: identical "
+                     "nodes or pods may be renamed between steps; "
+                     "--no-symmetry gives literal traces)")]
+    # without the option: not searched, not reported
+    r = enum(GPU, "--mode", "reachable", "--db", tmp_path / "n.db", "--quiet")
+    assert r.returncode == 0 and "greedy-gap" not in r.stdout
+
+
+def test_no_greedy_gap_when_a_tie_lets_the_loop_reach_the_optimum(tmp_path):
+    # n-cpu with 4 cpu as well: web scores the same on both nodes (the GPU
+    # is no scored resource), the loop may bind it to n-cpu, and one of its
+    # runs places both pods: no finding
+    u = tmp_path / "tie.yaml"
+    u.write_text(GPU.read_text().replace(
+        'allocatable: {cpu: "3", memory: 8Gi, pods: "110"}',
+        'allocatable: {cpu: "4", memory: 8Gi, pods: "110"}'))
+    r = enum(u, "--mode", "reachable", "--greedy-gap", "--db",
+             tmp_path / "t.db", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "  greedy-gap           0 (0)\n" in r.stdout
+
+
+def test_greedy_gap_needs_reachable_mode_and_a_small_universe(tmp_path):
+    r = enum(GPU, "--greedy-gap", "--db", tmp_path / "x.db")
+    assert r.returncode == 2 and "--greedy-gap needs --mode reachable" in r.stderr
+    # 9 nodes, 7 pods: 10^7 placements a scenario, over the 10^6 searched
+    u = tmp_path / "big.yaml"
+    u.write_text("kind: Universe\nname: big\n---\n" + "".join(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n%d}\nstatus: "
+        "{allocatable: {cpu: '1', pods: '10'}}\n---\n" % i for i in range(9)) +
+        "".join("apiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\nspec: "
+                "{containers: [{name: c, image: x}]}\n---\n" % i
+                for i in range(7)))
+    r = enum(u, "--mode", "reachable", "--greedy-gap", "--db",
+             tmp_path / "b.db", "--quiet", "--force")
+    assert r.returncode == 1
+    assert r.stderr.endswith("--greedy-gap searches every placement of each "
+                             "scenario: 10000000 here, at most 1000000\n")

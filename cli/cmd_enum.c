@@ -278,7 +278,10 @@ static int parse_args(int argc, char **argv, const struct corpus_opts *corpus,
 	return -1;
 }
 
-static void print_summary(const struct enum_summary *s, const struct enum_opts *o)
+/* impl_line: whether the summary has an "impl" findings line (--impl;
+ * kso corpus counts files it could not write there as "corpus-error"). */
+static void print_summary(const struct enum_summary *s, const struct enum_opts *o,
+			  const char *impl_line)
 {
 	const struct enum_tally *w = &s->t[0], *c = &s->t[1];
 	/* states/s: raw placement states covered (each symmetry class counts
@@ -303,11 +306,11 @@ static void print_summary(const struct enum_summary *s, const struct enum_opts *
 			       w->inv[i], c->inv[i]);
 	printf("findings:\n");
 	for (int i = 0; i < ENUM_FIND_COUNT; i++)
-		if ((i != ENUM_FIND_IMPL || o->judge) &&
+		if ((i != ENUM_FIND_IMPL || impl_line) &&
 		    (i != ENUM_FIND_GREEDY_GAP || o->greedy_gap))
 			printf("  %-20s %" PRIu64 " (%" PRIu64 ")\n",
-			       enum_finding_name(i), enum_tally_finding(w, i),
-			       enum_tally_finding(c, i));
+			       i == ENUM_FIND_IMPL ? impl_line : enum_finding_name(i),
+			       enum_tally_finding(w, i), enum_tally_finding(c, i));
 	printf("preemptions:   %" PRIu64 " (%" PRIu64 "), oracle preemption not checked "
 	       "in %" PRIu64 "\n", w->preemptions, c->preemptions, w->preempt_unchecked);
 	printf("time:          %.2f s, %.0f states/s covered, %.0f classes/s evaluated\n",
@@ -395,7 +398,7 @@ int cli_enum_command(int argc, char **argv, const struct corpus_opts *corpus)
 		fprintf(stderr, "%s\n", err.msg);
 		return error_exit(&err);
 	}
-	print_summary(&s, &a.o);
+	print_summary(&s, &a.o, corpus ? "corpus-error" : a.o.judge ? "impl" : NULL);
 	if (s.interrupted)
 		return 130;
 	if (corpus_dir) {

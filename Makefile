@@ -85,6 +85,10 @@ FUZZ_ALL_SRC := $(LIB_SRC) $(filter-out cli/main.c,$(CLI_SRC))
 FUZZ_SKIP_fuzz_watch := cli/cmd_check.c
 FUZZ_SKIP_fuzz_reply := cli/impl.c
 FUZZ_SEEDS_fuzz_loader := fixtures/fuzz
+# seeds kept where they are (libFuzzer reads every file of each directory)
+FUZZ_SEEDS_fuzz_config := fixtures/fuzz/config fixtures/scoring fixtures/impl \
+	fixtures/fidelity fixtures/universes
+FUZZ_SEEDS_fuzz_universe := fixtures/universes
 
 FUZZ_CFLAGS := $(CSTD) -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
 	-DKSO_VERSION='"$(VERSION)"' -MMD -MP
@@ -99,20 +103,23 @@ build-fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
 		$(filter-out $(FUZZ_SKIP_$*:%.c=build-fuzz/obj/%.o),$(FUZZ_OBJ)) $(LDLIBS)
 
+# One target's run: its corpus under build-fuzz/, its seeds (FUZZ_SEEDS_t,
+# else fixtures/fuzz/NAME), executions and any finding reported.
+fuzz_seeds = $(or $(FUZZ_SEEDS_$(1)),fixtures/fuzz/$(1:fuzz_%=%))
+define fuzz_run
+mkdir -p build-fuzz/corpus-$(1); \
+echo "== $(1) ($(FUZZ_SECONDS) s, seeds $(call fuzz_seeds,$(1)))"; \
+build-fuzz/$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	-rss_limit_mb=2048 -timeout=10 -artifact_prefix=build-fuzz/$(1)- \
+	-print_final_stats=1 build-fuzz/corpus-$(1) $(call fuzz_seeds,$(1)) 2>&1 | \
+	grep -E "^(stat::number_of_executed_units|stat::new_units_added|==[0-9]+==ERROR|SUMMARY)" || true; \
+if ls build-fuzz/$(1)-crash-* build-fuzz/$(1)-leak-* build-fuzz/$(1)-timeout-* \
+	build-fuzz/$(1)-oom-* >/dev/null 2>&1; then \
+	echo "$(1): FINDING (build-fuzz/$(1)-*)"; exit 1; fi;
+endef
+
 fuzz: $(FUZZ_TARGETS:%=build-fuzz/%)
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		seeds=fixtures/fuzz/$${t#fuzz_}; \
-		[ $$t = fuzz_loader ] && seeds=fixtures/fuzz; \
-		mkdir -p build-fuzz/corpus-$$t; \
-		echo "== $$t ($(FUZZ_SECONDS) s, seeds $$seeds)"; \
-		build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-			-rss_limit_mb=2048 -timeout=10 -artifact_prefix=build-fuzz/$$t- \
-			-print_final_stats=1 build-fuzz/corpus-$$t $$seeds 2>&1 | \
-			grep -E "^(stat::number_of_executed_units|stat::new_units_added|==[0-9]+==ERROR|SUMMARY|INFO: fuzzing)" || true; \
-		if ls build-fuzz/$$t-crash-* build-fuzz/$$t-leak-* build-fuzz/$$t-timeout-* \
-			build-fuzz/$$t-oom-* >/dev/null 2>&1; then \
-			echo "$$t: FINDING (build-fuzz/$$t-*)"; exit 1; fi; \
-	done
+	@set -e; $(foreach t,$(FUZZ_TARGETS),$(call fuzz_run,$(t)))
 
 bench: kso
 	$(PYTHON) scripts/bench.py

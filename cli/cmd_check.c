@@ -642,6 +642,13 @@ static void pod_event(struct check *k, struct walk *w, const struct event *ev)
 	const struct ynode *m = ynode_get(ev->obj, "metadata");
 	const char *ns = ynode_str(m, "namespace"), *name = ynode_str(m, "name");
 	ns = ns ? ns : "default";
+	if (!name) {
+		/* no decision can be told of a pod without a name; the
+		 * object is still part of the state (whose load refuses it,
+		 * making the next decision inconclusive with the reason) */
+		state_apply(&w->now, ev);
+		return;
+	}
 	char *key = key_of(ev->obj);
 	int i = state_find(&w->now, key);
 	free(key);

@@ -288,3 +288,18 @@ def test_an_empty_log_judges_nothing(tmp_path):
     assert (p.returncode, p.stderr) == (0, "")
     assert json.loads(p.stdout) == {"summary": {"decisions": 0, "ok": 0,
                                                 "wrong": 0, "inconclusive": 0}}
+
+
+def test_a_pod_without_a_name_is_no_decision(tmp_path):
+    # found by fuzz_watch: a pod object with no metadata.name, added and
+    # then bound, crashed the judge; it names no pod, so nothing is judged
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"namespace": "x"},
+           "spec": {"containers": [{"name": "c", "image": "i"}]}}
+    bound = copy.deepcopy(pod)
+    bound["spec"]["nodeName"] = "n1"
+    f = tmp_path / "nameless.json"
+    f.write_text(json.dumps({"type": "ADDED", "object": pod}) + "\n" +
+                 json.dumps({"type": "MODIFIED", "object": bound}) + "\n")
+    p = kso("check", f)
+    assert (p.returncode, p.stderr) == (0, "")
+    assert json.loads(p.stdout)["summary"]["decisions"] == 0

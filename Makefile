@@ -89,6 +89,9 @@ FUZZ_SEEDS_fuzz_loader := fixtures/fuzz
 FUZZ_SEEDS_fuzz_config := fixtures/fuzz/config fixtures/scoring fixtures/impl \
 	fixtures/fidelity fixtures/universes
 FUZZ_SEEDS_fuzz_universe := fixtures/universes
+# kso check prints a line per decision and per error: closed for speed
+# (libFuzzer keeps its own report on the real stderr)
+FUZZ_OPTS_fuzz_watch := -close_fd_mask=3
 
 FUZZ_CFLAGS := $(CSTD) -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
 	-DKSO_VERSION='"$(VERSION)"' -MMD -MP
@@ -111,7 +114,8 @@ mkdir -p build-fuzz/corpus-$(1); \
 echo "== $(1) ($(FUZZ_SECONDS) s, seeds $(call fuzz_seeds,$(1)))"; \
 build-fuzz/$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	-rss_limit_mb=2048 -timeout=10 -artifact_prefix=build-fuzz/$(1)- \
-	-print_final_stats=1 build-fuzz/corpus-$(1) $(call fuzz_seeds,$(1)) 2>&1 | \
+	-print_final_stats=1 $(FUZZ_OPTS_$(1)) build-fuzz/corpus-$(1) \
+	$(call fuzz_seeds,$(1)) 2>&1 | \
 	grep -E "^(stat::number_of_executed_units|stat::new_units_added|==[0-9]+==ERROR|SUMMARY)" || true; \
 for f in build-fuzz/$(1)-crash-* build-fuzz/$(1)-leak-* \
 	build-fuzz/$(1)-timeout-* build-fuzz/$(1)-oom-*; do \

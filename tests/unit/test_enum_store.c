@@ -18,8 +18,9 @@ static void tally_text_by_hand(void)
 	/* states 0, decisions 7, agree 10, disagree 18446744073709551615
 	 * (2^64 - 1), everything else 0: the text is the 32 numbers of the
 	 * two tallies' first 16 fields, then the two impl_findings (here 0
-	 * and 5), separated by single spaces - the first 32 are the layout
-	 * stored before impl findings existed */
+	 * and 5), then the two greedy_gaps (0 and 0), separated by single
+	 * spaces - the first 32 are the layout stored before impl findings
+	 * existed, the first 34 the one before greedy gaps */
 	struct enum_tally t[2];
 	memset(t, 0, sizeof t);
 	t[0].decisions = 7;
@@ -31,7 +32,7 @@ static void tally_text_by_hand(void)
 	enum_buf_init(&b);
 	enum_store_tally_text(t, &b);
 	CHECK_STR(b.s, "0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 "
-		  "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300 0 5");
+		  "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300 0 5 0 0");
 	/* text stored before impl findings reads back with 0 for them */
 	struct enum_tally back[2];
 	enum_store_tally_parse("0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 "
@@ -39,6 +40,11 @@ static void tally_text_by_hand(void)
 	CHECK_EQ(back[1].finals, 100200300);
 	CHECK_EQ(back[0].decisions, 7);
 	CHECK_EQ(back[1].impl_findings, 0);
+	/* text stored before greedy gaps reads back with 0 for them */
+	enum_store_tally_parse("0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 "
+			       "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300 0 5", back);
+	CHECK_EQ(back[1].impl_findings, 5);
+	CHECK_EQ(back[1].greedy_gaps, 0);
 	enum_buf_release(&b);
 }
 
@@ -58,16 +64,18 @@ static void tally_text_as_printf(void)
 	int bad_text = 0, bad_parse = 0;
 	for (int round = 0; round < 500; round++) {
 		struct enum_tally t[2], back[2];
-		/* the text's order: each tally's fields but the last, then
-		 * each tally's last (impl_findings) */
+		/* the text's order: each tally's fields but the last two,
+		 * then each tally's impl_findings, then each greedy_gaps */
 		size_t per = sizeof t[0] / sizeof(uint64_t);
-		uint64_t *order[2 * 32];
+		uint64_t *order[2 * 40];
 		size_t n = 0;
 		for (int s = 0; s < 2; s++)
-			for (size_t i = 0; i + 1 < per; i++)
+			for (size_t i = 0; i + 2 < per; i++)
 				order[n++] = (uint64_t *)&t[s] + i;
 		for (int s = 0; s < 2; s++)
 			order[n++] = &t[s].impl_findings;
+		for (int s = 0; s < 2; s++)
+			order[n++] = &t[s].greedy_gaps;
 		char want[1024];
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++) {

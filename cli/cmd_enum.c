@@ -3,7 +3,7 @@
  * [--jobs N] [--shard I/N] [--store findings|all] [--quiet] [--force]
  * [--resume] [--export DIR] [--limit N] [--no-symmetry] [--all-pending]`:
  * the exhaustive enumerator (enum/run.h) over a universe of scenarios
- * (enum/README-universe.md), results in SQLite (enum/README-sql.md).
+ * (README "Universes: what kso enum enumerates"), results in SQLite (README "The enumerator's database").
  *
  * Exit status: 0 no disagreement and no violation, 1 some (or bad input,
  * or a run refused above --limit), 2 usage error, 130 interrupted (the

@@ -3,7 +3,7 @@
  * of each scenario (every placement, or every state the scheduler loop can
  * reach), the symmetry reduction, and the checks made on every state.
  *
- * A universe (enum/README-universe.md) is a base set of manifests plus
+ * A universe (README "Universes: what kso enum enumerates") is a base set of manifests plus
  * `vary` dimensions; a scenario is one choice of every dimension, decoded
  * by the ordinary loader into a struct cluster.  The checks compare the
  * oracle (oracle/oracle.h) with the model (model/model.h) on each state,
@@ -102,7 +102,7 @@ struct enum_universe {
 	uint64_t digest;
 };
 
-/* enum_universe_load: reads the universe file path (see README-universe).
+/* enum_universe_load: reads the universe file path (see README "Universes: what kso enum enumerates").
  * Returns 0, or -1 with err "FILE:LINE:COL: what is wrong (field)".
  * Release with enum_universe_release in every case. */
 int enum_universe_load(struct enum_universe *u, const char *path,

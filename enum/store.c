@@ -1,6 +1,6 @@
 /*
  * store.c - the enumerator's SQLite database (store.h; schema and example
- * queries in enum/README-sql.md).
+ * queries in README "The enumerator's database").
  */
 #include "store.h"
 

@@ -1,5 +1,5 @@
 /*
- * store.h - the enumerator's SQLite database (enum/README-sql.md): one
+ * store.h - the enumerator's SQLite database (README "The enumerator's database"): one
  * file holding runs, their scenarios (as YAML), the states worth keeping
  * with their decisions, preemptions, violations and findings, and the
  * work items done (so an interrupted run can be resumed and shards can be

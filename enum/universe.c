@@ -1,5 +1,5 @@
 /*
- * universe.c - reading a universe file (enum/README-universe.md): a base
+ * universe.c - reading a universe file (README "Universes: what kso enum enumerates"): a base
  * set of Kubernetes manifests, inline or by path, and the `vary`
  * dimensions whose cartesian product is the set of scenarios, and the
  * KubeSchedulerConfiguration it names (read once, shared by every scenario).

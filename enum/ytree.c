@@ -1,6 +1,6 @@
 /*
  * ytree.c - editing and printing YAML trees for the enumerator (see
- * ytree.h): the `vary` dimensions of a universe (enum/README-universe.md)
+ * ytree.h): the `vary` dimensions of a universe (README "Universes: what kso enum enumerates")
  * are copy-on-write edits of the manifests' trees, and every scenario is
  * printed back to YAML for the store, the printer telling whether the
  * text would read back as the trees (then they are decoded directly).

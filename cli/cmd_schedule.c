@@ -300,15 +300,39 @@ static void print_pods(FILE *f, const struct cluster *c, const int *p, int k)
 		fputc('-', f);
 }
 
+/* The table's fixed columns, as wide as their longest possible value
+ * (every pod key, every node name), so rows printed as the loop goes
+ * line up; the lists and the message after them are not padded. */
+struct table_widths {
+	int pod, node;
+};
+
+static struct table_widths table_widths(const struct cluster *c)
+{
+	struct table_widths w = {(int)strlen("POD"), (int)strlen("NODE")};
+	char buf[512];
+	for (int p = 0; p < c->n_pods; p++) {
+		int n = (int)strlen(cluster_pod_key(c, p, buf, sizeof buf));
+		w.pod = n > w.pod ? n : w.pod;
+	}
+	for (int n = 0; n < c->n_nodes; n++) {
+		int k = (int)strlen(c->nodes[n].name);
+		w.node = k > w.node ? k : w.node;
+	}
+	return w;
+}
+
 static void table_step(FILE *f, const struct model_scheduler *m,
-		       const struct model_step *st)
+		       const struct table_widths *w, const struct model_step *st)
 {
 	const struct cluster *c = m->cluster;
 	char buf[512];
 	if (m->steps == 1)
-		fprintf(f, "STEP  POD  ACTION  NODE  VICTIMS  VIABLE  MESSAGE\n");
+		fprintf(f, "%-4s  %-*s  %-13s  %-*s  VICTIMS  VIABLE  MESSAGE\n",
+			"STEP", w->pod, "POD", "ACTION", w->node, "NODE");
 	cluster_pod_key(c, st->pod, buf, sizeof buf);
-	fprintf(f, "%d  %s  %s  %s  ", m->steps, buf, action_name(st->action),
+	fprintf(f, "%-4d  %-*s  %-13s  %-*s  ", m->steps, w->pod, buf,
+		action_name(st->action), w->node,
 		st->node >= 0 ? c->nodes[st->node].name : "-");
 	print_pods(f, c, st->victims, st->n_victims);
 	fputs("  ", f);
@@ -587,6 +611,7 @@ static void run(struct runner *r, enum output out, struct judged *jd)
 		json_begin_array(&j);
 	}
 	struct model_step st;
+	struct table_widths widths = table_widths(m->cluster);
 	for (;;) {
 		if (jd)
 			judge_next(jd, r);
@@ -595,7 +620,7 @@ static void run(struct runner *r, enum output out, struct judged *jd)
 		if (out == OUT_JSON) {
 			json_step(&j, m, &st, jd && jd->have ? jd : NULL);
 		} else if (out == OUT_TABLE) {
-			table_step(stdout, m, &st);
+			table_step(stdout, m, &widths, &st);
 			if (jd && jd->have)
 				table_judged(stdout, m->cluster, jd);
 		}

@@ -77,3 +77,19 @@ def test_option_values_in_every_spelling(tmp_path):
     r = kso("schedule", cluster, "-oyaml")
     assert r.returncode == 0
     assert r.stdout.startswith('---\napiVersion: "v1"\nkind: "Node"\n')
+
+
+def test_schedule_table_columns_line_up():
+    # the fixed columns (STEP, POD, ACTION, NODE) are as wide as their
+    # longest possible value: every row's ACTION, NODE and VICTIMS start
+    # where the header's do
+    loop = os.path.join(ROOT, "fixtures", "preemption", "loop.yaml")
+    r = kso("schedule", loop)
+    rows = r.stdout.split("\n\n")[0].splitlines()
+    head = rows[0]
+    starts = [head.index(h) for h in ("POD", "ACTION", "NODE", "VICTIMS")]
+    assert starts == [6, 6 + 10 + 2, 6 + 10 + 2 + 13 + 2,
+                      6 + 10 + 2 + 13 + 2 + 4 + 2]   # pod keys default/xx
+    for row in rows[1:]:
+        for s in starts:
+            assert row[s - 2:s] == "  " and row[s] != " ", (row, s)

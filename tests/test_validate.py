@@ -663,3 +663,21 @@ def test_a_kubectl_export_has_no_unknown_fields():
         r = run("validate", REPO / "fixtures" / rel)
         assert r.returncode == 0, r.stderr
         assert "unknown field" not in r.stderr
+
+
+def test_unknown_fields_in_workloads_and_their_pod_templates(tmp_path):
+    # a ReplicaSet's spec and its template's pod spec are checked too
+    f = tmp_path / "rs.yaml"
+    f.write_text("apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web}\n"
+                 "spec:\n  replica: 3\n  selector: {matchLabels: {app: web}}\n"
+                 "  template:\n    metadata: {labels: {app: web}}\n    spec:\n"
+                 "      containers: [{name: c, image: x}]\n"
+                 "      tolerationz: []\n")
+    r = run("validate", f)
+    assert r.returncode == 0
+    assert r.stderr.splitlines() == [
+        '%s:5:3: warning: unknown field "replica" in a ReplicaSet\'s spec '
+        '(did you mean replicas?); kso ignores it (spec.replica)' % f,
+        '%s:11:7: warning: unknown field "tolerationz" in a pod\'s spec (did '
+        'you mean tolerations?); kso ignores it '
+        '(spec.template.spec.tolerationz)' % f]

@@ -164,8 +164,43 @@ static const struct field pdb_spec_f[] = {
 	{"unhealthyPodEvictionPolicy", ANY, NULL}, END};
 static const struct ftype pdb_spec = {"a PodDisruptionBudget's spec", pdb_spec_f};
 
-/* The top level of each kind read; a spec kso does not model (Service,
- * workloads: only their selectors feed default spreading) is ANY. */
+static const struct field template_f[] = {
+	{"metadata", OBJ, &meta}, {"spec", OBJ, &pod_spec}, END};
+static const struct ftype pod_template = {"a pod template", template_f};
+static const struct field rs_spec_f[] = {
+	{"replicas", ANY, NULL}, {"minReadySeconds", ANY, NULL},
+	{"selector", OBJ, &label_selector}, {"template", OBJ, &pod_template}, END};
+static const struct ftype rs_spec = {"a ReplicaSet's spec", rs_spec_f};
+static const struct field rc_spec_f[] = {
+	{"replicas", ANY, NULL}, {"minReadySeconds", ANY, NULL},
+	{"selector", ANY, NULL}, {"template", OBJ, &pod_template}, END};
+static const struct ftype rc_spec = {"a ReplicationController's spec", rc_spec_f};
+static const struct field ss_spec_f[] = {
+	{"replicas", ANY, NULL}, {"selector", OBJ, &label_selector},
+	{"template", OBJ, &pod_template}, {"volumeClaimTemplates", ANY, NULL},
+	{"serviceName", ANY, NULL}, {"podManagementPolicy", ANY, NULL},
+	{"updateStrategy", ANY, NULL}, {"revisionHistoryLimit", ANY, NULL},
+	{"minReadySeconds", ANY, NULL},
+	{"persistentVolumeClaimRetentionPolicy", ANY, NULL},
+	{"ordinals", ANY, NULL}, END};
+static const struct ftype ss_spec = {"a StatefulSet's spec", ss_spec_f};
+static const struct field svc_spec_f[] = {
+	{"ports", ANY, NULL}, {"selector", ANY, NULL}, {"clusterIP", ANY, NULL},
+	{"clusterIPs", ANY, NULL}, {"type", ANY, NULL}, {"externalIPs", ANY, NULL},
+	{"sessionAffinity", ANY, NULL}, {"loadBalancerIP", ANY, NULL},
+	{"loadBalancerSourceRanges", ANY, NULL}, {"externalName", ANY, NULL},
+	{"externalTrafficPolicy", ANY, NULL}, {"healthCheckNodePort", ANY, NULL},
+	{"publishNotReadyAddresses", ANY, NULL},
+	{"sessionAffinityConfig", ANY, NULL}, {"ipFamilies", ANY, NULL},
+	{"ipFamilyPolicy", ANY, NULL},
+	{"allocateLoadBalancerNodePorts", ANY, NULL},
+	{"loadBalancerClass", ANY, NULL}, {"internalTrafficPolicy", ANY, NULL},
+	{"trafficDistribution", ANY, NULL}, END};
+static const struct ftype svc_spec = {"a Service's spec", svc_spec_f};
+static const struct field ns_spec_f[] = {{"finalizers", ANY, NULL}, END};
+static const struct ftype ns_spec = {"a Namespace's spec", ns_spec_f};
+
+/* The top level of each kind read, to the depth kso reads it. */
 #define TOP(spec_shape, spec_type) \
 	{"apiVersion", ANY, NULL}, {"kind", ANY, NULL}, \
 	{"metadata", OBJ, &meta}, {"spec", spec_shape, spec_type}, \
@@ -173,7 +208,11 @@ static const struct ftype pdb_spec = {"a PodDisruptionBudget's spec", pdb_spec_f
 static const struct field pod_f[] = {TOP(OBJ, &pod_spec), END};
 static const struct field node_f[] = {TOP(OBJ, &node_spec), END};
 static const struct field pdb_f[] = {TOP(OBJ, &pdb_spec), END};
-static const struct field plain_f[] = {TOP(ANY, NULL), END};
+static const struct field rs_f[] = {TOP(OBJ, &rs_spec), END};
+static const struct field rc_f[] = {TOP(OBJ, &rc_spec), END};
+static const struct field ss_f[] = {TOP(OBJ, &ss_spec), END};
+static const struct field svc_f[] = {TOP(OBJ, &svc_spec), END};
+static const struct field ns_f[] = {TOP(OBJ, &ns_spec), END};
 static const struct field pc_f[] = {
 	{"apiVersion", ANY, NULL}, {"kind", ANY, NULL}, {"metadata", OBJ, &meta},
 	{"value", ANY, NULL}, {"globalDefault", ANY, NULL},
@@ -187,11 +226,11 @@ static const struct {
 	{"Node", {"a Node", node_f}},
 	{"PodDisruptionBudget", {"a PodDisruptionBudget", pdb_f}},
 	{"PriorityClass", {"a PriorityClass", pc_f}},
-	{"Namespace", {"a Namespace", plain_f}},
-	{"Service", {"a Service", plain_f}},
-	{"ReplicationController", {"a ReplicationController", plain_f}},
-	{"ReplicaSet", {"a ReplicaSet", plain_f}},
-	{"StatefulSet", {"a StatefulSet", plain_f}},
+	{"Namespace", {"a Namespace", ns_f}},
+	{"Service", {"a Service", svc_f}},
+	{"ReplicationController", {"a ReplicationController", rc_f}},
+	{"ReplicaSet", {"a ReplicaSet", rs_f}},
+	{"StatefulSet", {"a StatefulSet", ss_f}},
 };
 
 /* Levenshtein distance of a and b, capped: 3 means "3 or more". */

@@ -12,8 +12,8 @@
 /* yaml_check_fields: one warning (cluster_warn, "FILE:LINE:COL: warning:
  * unknown field ...") for each key of obj, a kind kso reads, that is no
  * field of its type, naming the known field one or two edits away when
- * there is one.  Values whose fields kso does not model (status, most
- * specs of workloads) are not walked. */
+ * there is one.  Values whose fields kso does not model (status, a
+ * Service's ports, update strategies, ...) are not walked. */
 void yaml_check_fields(struct yaml_dec *d, const struct ynode *obj,
 		       const char *kind);
 

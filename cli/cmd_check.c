@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "dump_json.h"
 #include "dump_yaml.h"
 #include "explain.h"
 #include "impl.h"
@@ -411,15 +412,6 @@ struct observed {
 	char what[600];                /* in words, for the output */
 };
 
-static void node_names(struct json_out *j, const struct cluster *c,
-		       const int *nodes, int n)
-{
-	json_begin_array(j);
-	for (int i = 0; i < n; i++)
-		json_string(j, c->nodes[nodes[i]].name);
-	json_end_array(j);
-}
-
 /* "observed": the decision as data. */
 static void observed_json(struct json_out *j, const struct observed *o)
 {
@@ -478,9 +470,9 @@ static void emit(struct check *k, const struct event *ev, const char *pod,
 		json_key(&k->j, "expected");
 		json_begin_object(&k->j);
 		json_key(&k->j, "viable");
-		node_names(&k->j, c, r->viable, r->n_viable);
+		cli_json_node_names(&k->j, c, r->viable, r->n_viable);
 		json_key(&k->j, "feasible");
-		node_names(&k->j, c, r->feasible, r->n_feasible);
+		cli_json_node_names(&k->j, c, r->feasible, r->n_feasible);
 		json_end_object(&k->j);
 	}
 	if (reproduce) {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "dump_json.h"
 #include "dump_tree.h"
 #include "explain.h"
 #include "inputs.h"
@@ -41,7 +42,6 @@ static int usage(FILE *f)
 static void write_binding(struct json_out *j, const struct cluster *c, int p,
 			  const struct model_cycle_result *r)
 {
-	char uid[600];
 	int best = r->nominated_node >= 0 ? r->nominated_node : r->viable[0];
 	for (int i = 0; r->nominated_node < 0 && i < r->n_viable; i++)
 		if (strcmp(c->nodes[r->viable[i]].name, c->nodes[best].name) < 0)
@@ -53,14 +53,7 @@ static void write_binding(struct json_out *j, const struct cluster *c, int p,
 	json_key(j, "kind");
 	json_string(j, "Binding");
 	json_key(j, "metadata");
-	json_begin_object(j);
-	json_key(j, "namespace");
-	json_string(j, c->pods[p].ns);
-	json_key(j, "name");
-	json_string(j, c->pods[p].name);
-	json_key(j, "uid");
-	json_string(j, dump_pod_uid(&c->pods[p], uid, sizeof uid));
-	json_end_object(j);
+	cli_json_pod_ref(j, c, p);
 	json_key(j, "target");
 	json_begin_object(j);
 	json_key(j, "apiVersion");

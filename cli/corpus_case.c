@@ -40,28 +40,6 @@
 #include "../core/xalloc.h"
 #include "../model/preemption.h"
 
-static void node_names(struct json_out *j, const struct cluster *c,
-		       const int *nodes, int n)
-{
-	json_begin_array(j);
-	for (int i = 0; i < n; i++)
-		json_string(j, c->nodes[nodes[i]].name);
-	json_end_array(j);
-}
-
-static void pod_ref(struct json_out *j, const struct cluster *c, int p)
-{
-	char uid[600];
-	json_begin_object(j);
-	json_key(j, "namespace");
-	json_string(j, c->pods[p].ns);
-	json_key(j, "name");
-	json_string(j, c->pods[p].name);
-	json_key(j, "uid");
-	json_string(j, dump_pod_uid(&c->pods[p], uid, sizeof uid));
-	json_end_object(j);
-}
-
 /* One answer kube may give: node n with kube's victims there. */
 static void preemption_answer(struct json_out *j, const struct cli_explain *x,
 			      int n)
@@ -77,7 +55,7 @@ static void preemption_answer(struct json_out *j, const struct cli_explain *x,
 	json_key(j, "victims");
 	json_begin_array(j);
 	for (int i = 0; i < v.n; i++)
-		pod_ref(j, x->cluster, v.pods[i]);
+		cli_json_pod_ref(j, x->cluster, v.pods[i]);
 	json_end_array(j);
 	json_key(j, "numPDBViolations");
 	json_int(j, v.pdb_violations);
@@ -100,9 +78,9 @@ static void expected(struct json_out *j, const struct cli_explain *x)
 	json_string(j, r->n_viable ? "bind" : k.node >= 0 ? "preempt"
 		    : "unschedulable");
 	json_key(j, "feasible");
-	node_names(j, c, r->feasible, r->n_feasible);
+	cli_json_node_names(j, c, r->feasible, r->n_feasible);
 	json_key(j, "viable");
-	node_names(j, c, r->viable, r->n_viable);
+	cli_json_node_names(j, c, r->viable, r->n_viable);
 	json_key(j, "sampled");
 	json_bool(j, c->n_nodes >= 100);
 	if (k.node >= 0) {
@@ -160,7 +138,7 @@ char *corpus_case_text(const struct cli_explain *x, size_t *len)
 	json_key(&j, "version");
 	json_int(&j, 1);
 	json_key(&j, "pod");
-	pod_ref(&j, x->cluster, x->pod);
+	cli_json_pod_ref(&j, x->cluster, x->pod);
 	json_key(&j, "expected");
 	expected(&j, x);
 	json_key(&j, "cluster");

@@ -52,3 +52,27 @@ void cli_dump_json(FILE *f, const struct cluster *c,
 	json_end(&j);
 	arena_release(&a);
 }
+
+void cli_json_node_names(struct json_out *j, const struct cluster *c,
+			 const int *nodes, int n)
+{
+	assert(j && c && (nodes || n == 0));
+	json_begin_array(j);
+	for (int i = 0; i < n; i++)
+		json_string(j, c->nodes[nodes[i]].name);
+	json_end_array(j);
+}
+
+void cli_json_pod_ref(struct json_out *j, const struct cluster *c, int p)
+{
+	assert(j && c && p >= 0 && p < c->n_pods);
+	char uid[600];
+	json_begin_object(j);
+	json_key(j, "namespace");
+	json_string(j, c->pods[p].ns);
+	json_key(j, "name");
+	json_string(j, c->pods[p].name);
+	json_key(j, "uid");
+	json_string(j, dump_pod_uid(&c->pods[p], uid, sizeof uid));
+	json_end_object(j);
+}

@@ -28,4 +28,13 @@ struct dval;
 /* cli_json_value: one value tree (dump_tree.h) through the JSON writer. */
 void cli_json_value(struct json_out *j, const struct dval *v);
 
+/* cli_json_node_names: ["name", ...] of nodes[0..n) of c. */
+void cli_json_node_names(struct json_out *j, const struct cluster *c,
+			 const int *nodes, int n);
+
+/* cli_json_pod_ref: {"namespace", "name", "uid"} of pod p of c (the uid
+ * dump_pod_uid gives: a stable stand-in when the input has none), as
+ * kso-impl/1 names a pod. */
+void cli_json_pod_ref(struct json_out *j, const struct cluster *c, int p);
+
 #endif

@@ -19,6 +19,7 @@
  * ran (a skipped plugin as 0) and is empty otherwise.
  */
 #include "explain.h"
+#include "dump_json.h"
 #include "judge.h"
 
 #include <assert.h>
@@ -103,10 +104,7 @@ static void json_node(struct json_out *j, const struct cli_explain *x, int n)
 static void json_viable(struct json_out *j, const struct cli_explain *x)
 {
 	json_key(j, "viable");
-	json_begin_array(j);
-	for (int i = 0; i < x->result->n_viable; i++)
-		json_string(j, x->cluster->nodes[x->result->viable[i]].name);
-	json_end_array(j);
+	cli_json_node_names(j, x->cluster, x->result->viable, x->result->n_viable);
 }
 
 /* The event message; a FitError gets PostFilter's message appended. */

@@ -484,15 +484,7 @@ int impl_schedule(struct impl *im, const struct cluster *c,
 	struct dump_opts o = {s, false, false, true, -1};
 	cli_json_value(&q.j, dump_tree_list(&a, c, &o));
 	json_key(&q.j, "pod");
-	json_begin_object(&q.j);
-	json_key(&q.j, "namespace");
-	json_string(&q.j, c->pods[pod].ns);
-	json_key(&q.j, "name");
-	json_string(&q.j, c->pods[pod].name);
-	char uid[600];
-	json_key(&q.j, "uid");
-	json_string(&q.j, dump_pod_uid(&c->pods[pod], uid, sizeof uid));
-	json_end_object(&q.j);
+	cli_json_pod_ref(&q.j, c, pod);
 	request_end(&q);
 	char what[300];
 	snprintf(what, sizeof what, "schedule %s/%s", c->pods[pod].ns,

@@ -46,9 +46,7 @@ static int usage(FILE *f)
 
 static int is_case(const struct dirent *e)
 {
-	size_t n = strlen(e->d_name);
-	return !strncmp(e->d_name, "case-", 5) && n > 10 &&
-	       !strcmp(e->d_name + n - 5, ".json");
+	return corpus_is_case(e->d_name);
 }
 
 static int write_corpus(int argc, char **argv)
@@ -61,8 +59,6 @@ static int write_corpus(int argc, char **argv)
 		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) &&
 		    i + 1 < argc)
 			o.dir = argv[++i];
-		else if (!strncmp(argv[i], "--output=", 9))
-			o.dir = argv[i] + 9;
 		else if (!strcmp(argv[i], "--no-minimize"))
 			o.minimize = false;
 		else {

@@ -41,10 +41,6 @@ static int parse(struct dump_args *a, int argc, char **argv)
 			return usage(stdout);
 		if ((!strcmp(s, "-o") || !strcmp(s, "--output")) && i + 1 < argc)
 			out = argv[++i];
-		else if (!strncmp(s, "-o", 2) && s[2])
-			out = s[2] == '=' ? s + 3 : s + 2;
-		else if (!strncmp(s, "--output=", 9))
-			out = s + 9;
 		else if ((taken = cli_load_option("kso dump", argc, argv, &i,
 						  &a->load)) != 0) {
 			if (taken < 0)

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -347,21 +346,6 @@ int cmd_enum(int argc, char **argv)
 	return cli_enum_command(argc, argv, NULL);
 }
 
-/* The cases in dir (case-*.json). */
-static long count_cases(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	long n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		n += !strncmp(e->d_name, "case-", 5) &&
-		     strstr(e->d_name, ".json") != NULL;
-	closedir(d);
-	return n;
-}
-
 int cli_enum_command(int argc, char **argv, const struct corpus_opts *corpus)
 {
 	const char *corpus_dir = corpus ? corpus->dir : NULL;
@@ -402,7 +386,7 @@ int cli_enum_command(int argc, char **argv, const struct corpus_opts *corpus)
 	if (s.interrupted)
 		return 130;
 	if (corpus_dir) {
-		printf("corpus:        %ld cases in %s\n", count_cases(corpus_dir),
+		printf("corpus:        %ld cases in %s\n", corpus_count_cases(corpus_dir),
 		       corpus_dir);
 		if (s.complete && !a.db_given)
 			unlink(a.o.db);

@@ -30,6 +30,12 @@ int corpus_write_text(const char *dir, const char *name, const char *text,
 /* corpus_case_name: "case-<16 hex digits of the text's hash>.json". */
 void corpus_case_name(const char *text, size_t len, char *buf, size_t cap);
 
+/* corpus_is_case: whether a file name is a case's ("case-*.json"). */
+bool corpus_is_case(const char *name);
+
+/* corpus_count_cases: the case files in dir (0 when it cannot be read). */
+long corpus_count_cases(const char *dir);
+
 /* What kso corpus writes. */
 struct corpus_opts {
 	const char *dir;           /* -o DIR */

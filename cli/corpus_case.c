@@ -25,6 +25,7 @@
 #include "corpus.h"
 
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -161,6 +162,25 @@ void corpus_case_name(const char *text, size_t len, char *buf, size_t cap)
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)text[i]) * UINT64_C(1099511628211);
 	snprintf(buf, cap, "case-%016llx.json", (unsigned long long)h);
+}
+
+bool corpus_is_case(const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(name, "case-", 5) && n > 10 && !strcmp(name + n - 5, ".json");
+}
+
+long corpus_count_cases(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	long n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += corpus_is_case(e->d_name);
+	closedir(d);
+	return n;
 }
 
 int corpus_write_text(const char *dir, const char *name, const char *text,

@@ -35,12 +35,6 @@ int cli_load_option(const char *cmd, int argc, char **argv, int *i,
 		o->strict = true;
 		return 1;
 	}
-	if (!strncmp(a, "--config=", 9)) {
-		o->config = a + 9;
-		return 1;
-	}
-	if (!strncmp(a, "--extension=", 12))
-		return take_extension(cmd, a + 12, o);
 	bool config = !strcmp(a, "--config");
 	if (!config && strcmp(a, "--extension"))
 		return 0;

@@ -23,8 +23,9 @@ struct cli_load_opts {
 /* cli_load_option: if argv[*i] is one of the shared load options, takes
  * it (and its value, advancing *i) into o and returns 1; returns 0 when it
  * is not one; -1 after printing a usage error for cmd ("kso explain").
- * Accepts "--config FILE", "--config=FILE", "--no-admission", "--strict",
- * "--extension NAME" and "--extension=NAME". */
+ * Accepts "--config FILE", "--no-admission", "--strict" and "--extension
+ * NAME" (main splits "--config=FILE" and the like before any command
+ * reads its arguments). */
 int cli_load_option(const char *cmd, int argc, char **argv, int *i,
 		    struct cli_load_opts *o);
 

@@ -50,7 +50,7 @@ struct args {
 
 /*
  * The spellings kubectl users type, made one: "--name=value" becomes
- * "--name" "value" and "-oFORMAT" becomes "-o" "FORMAT", before any
+ * "--name" "value" and "-oFORMAT" / "-o=FORMAT" become "-o" "FORMAT", before any
  * command reads its arguments, so that every command and every option
  * taking a value accepts both forms ("-ojson", "--output=json",
  * "--db=x").
@@ -74,7 +74,7 @@ static void normalize_args(int argc, char **argv, struct args *a)
 			a->argv[a->argc++] = eq + 1;
 		} else if (!strncmp(s, "-o", 2) && s[2]) {
 			a->argv[a->argc++] = "-o";
-			a->argv[a->argc++] = s + 2;
+			a->argv[a->argc++] = s + 2 + (s[2] == '=');   /* -o=json */
 		} else {
 			a->argv[a->argc++] = s;
 		}

@@ -154,28 +154,21 @@ static int add_value(struct events *e, const struct ynode *v, const char *file,
 			"(type, object), a List or an object");
 }
 
+/* The largest watch log read: logs of long recordings exceed the
+ * manifests' 256 MiB cap. */
+#define CHECK_MAX_LOG ((size_t)4 << 30)
+
 /* Splits text into its top-level JSON values (kubectl prints one object
  * after another, not a YAML stream) and parses each. */
 static int read_log(struct events *e, const char *file, struct arena *a,
 		    struct error *err)
 {
 	struct ydoc_set whole;
-	FILE *f = fopen(file, "rb");
-	if (!f)
-		return error_plain(err, "%s: cannot open: %s", file, strerror(errno));
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (cap - len < 65536) {
-			cap = cap ? 2 * cap : 131072;
-			text = xrealloc(text, cap);
-		}
-		size_t got = fread(text + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	fclose(f);
+	unsigned char *bytes = NULL;
+	size_t len = 0;
+	if (yaml_read_file(file, CHECK_MAX_LOG, &bytes, &len, err) < 0)
+		return -1;
+	char *text = (char *)bytes;
 	int rc = 0, depth = 0, line = 1, start_line = 1, start_col = 1;
 	bool in_str = false, esc = false;
 	size_t start = 0, line_start = 0;

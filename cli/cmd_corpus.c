@@ -127,32 +127,6 @@ static void emit(struct run *r, const char *file, const char *pod,
 	json_end(&r->j);
 }
 
-/* The whole file at path (malloc'ed, *len), or NULL with errno. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t cap = 0;
-	*len = 0;
-	for (;;) {
-		if (cap - *len < 65536)
-			buf = xrealloc(buf, cap = cap ? 2 * cap : 65536);
-		size_t got = fread(buf + *len, 1, cap - *len, f);
-		*len += got;
-		if (got == 0)
-			break;
-	}
-	bool bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 /* Asks the implementation about pod in c and judges its answer. */
 static void ask(struct run *r, const char *file, const char *pod_key,
 		const struct cli_explain *x)
@@ -194,7 +168,11 @@ static void run_case(struct run *r, const char *file)
 	snprintf(path, sizeof path, "%s/%s", r->dir, file);
 	r->cases++;
 	size_t len = 0;
-	char *text = slurp(path, &len);
+	unsigned char *bytes = NULL;
+	struct error rerr;
+	error_init(&rerr);
+	char *text = yaml_read_file(path, (size_t)256 << 20, &bytes, &len,
+				    &rerr) == 0 ? (char *)bytes : NULL;
 	struct arena a;
 	arena_init(&a);
 	struct ydoc_set set = {0};
@@ -207,7 +185,7 @@ static void run_case(struct run *r, const char *file)
 	c.config = r->holder.config;   /* borrowed: the holder outlives c */
 	const struct ynode *root = NULL, *list = NULL;
 	if (!text)
-		error_plain(&err, "%s: %s", path, strerror(errno));
+		error_plain(&err, "%s", rerr.msg);
 	else if (yaml_parse_buffer(path, (const unsigned char *)text, len, &a,
 				   &set, &err) == 0 && set.n_docs == 1)
 		root = set.docs[0];

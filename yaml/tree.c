@@ -731,12 +731,12 @@ int yaml_parse_buffer_at(const char *name, const unsigned char *buf,
 	return rc ? -1 : 0;
 }
 
-/* Reads all of f, refusing more than YAML_MAX_FILE bytes (reading one
- * byte past the cap is how we know). */
-static int read_all(FILE *f, const char *name, unsigned char **out,
+/* Reads all of f, refusing more than max bytes (reading one byte past
+ * the cap is how we know). */
+static int read_all(FILE *f, const char *name, size_t max, unsigned char **out,
 		    size_t *out_len, struct error *err)
 {
-	const size_t limit = YAML_MAX_FILE + 1;
+	const size_t limit = max + 1;
 	size_t cap = 64 * 1024, n = 0;
 	unsigned char *buf = xrealloc(NULL, cap);
 	for (;;) {
@@ -757,35 +757,43 @@ static int read_all(FILE *f, const char *name, unsigned char **out,
 		return error_plain(err, "%s: cannot read: %s", name,
 				   strerror(e ? e : EIO));
 	}
-	if (n > YAML_MAX_FILE) {
+	if (n > max) {
 		free(buf);
-		return error_plain(err, "%s: file too large (more than 256 MiB)",
-				   name);
+		return error_plain(err, "%s: file too large (more than %zu MiB)",
+				   name, max >> 20);
 	}
 	*out = buf;
 	*out_len = n;
 	return 0;
 }
 
-int yaml_parse_file(const char *path, struct arena *arena,
-		    struct ydoc_set *set, struct error *err)
+int yaml_read_file(const char *path, size_t max, unsigned char **out,
+		   size_t *len, struct error *err)
 {
-	assert(path && arena && set && err);
+	assert(path && out && len && err);
 	bool is_stdin = strcmp(path, "-") == 0;
 	const char *name = is_stdin ? "<stdin>" : path;
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	if (!f)
 		return error_plain(err, "%s: cannot open: %s", name,
 				   strerror(errno));
-	unsigned char *buf = NULL;
-	size_t len = 0;
 	errno = 0;
-	int rc = read_all(f, name, &buf, &len, err);
+	int rc = read_all(f, name, max, out, len, err);
 	if (!is_stdin)
 		fclose(f);
-	if (rc)
+	return rc;
+}
+
+int yaml_parse_file(const char *path, struct arena *arena,
+		    struct ydoc_set *set, struct error *err)
+{
+	assert(path && arena && set && err);
+	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	if (yaml_read_file(path, YAML_MAX_FILE, &buf, &len, err) < 0)
 		return -1;
-	rc = yaml_parse_buffer(name, buf, len, arena, set, err);
+	int rc = yaml_parse_buffer(name, buf, len, arena, set, err);
 	free(buf);
 	return rc;
 }

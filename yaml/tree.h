@@ -51,6 +51,13 @@ struct ydoc_set {
 	int n_docs;
 };
 
+/* yaml_read_file: the whole of path ("-": stdin) into *out (malloc'ed,
+ * *len bytes; the caller frees it).  Returns 0, or -1 with err set
+ * ("PATH: cannot open: ...", "...: cannot read: ...", or "file too large"
+ * past max bytes). */
+int yaml_read_file(const char *path, size_t max, unsigned char **out,
+		   size_t *len, struct error *err);
+
 /* yaml_parse_file: reads path ("-" for stdin) and builds every document
  * into set, allocating from arena (the caller owns the arena).  Returns 0,
  * or -1 with err set to "FILE:LINE:COL: what is wrong". */

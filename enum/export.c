@@ -444,43 +444,12 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 	return rc;
 }
 
-/* db_path opened read-only and checked to be a kso enum database (its
- * rows are still validated as they are read). */
-static int open_readonly(const char *db_path, sqlite3 **db, struct error *err)
-{
-	char why[512];
-	if (sqlite3_open_v2(db_path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		error_plain(err, "%s: cannot open: %s", db_path,
-			    enum_store_errmsg(*db, why, sizeof why));
-		sqlite3_close(*db);
-		return -1;
-	}
-	if (enum_store_check_file(*db, db_path, false, err) == 0)
-		return 0;
-	/* A database in WAL mode is read through its -shm file, which a
-	 * read-only directory or file system cannot hold: read it as
-	 * immutable then (nothing else may be writing it there anyway). */
-	sqlite3_close(*db);
-	*db = NULL;
-	char *uri = sqlite3_mprintf("file:%s?immutable=1", db_path);
-	if (!uri)
-		abort();
-	struct error again;
-	error_init(&again);
-	int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-	sqlite3_free(uri);
-	if (rc == SQLITE_OK && enum_store_check_file(*db, db_path, false, &again) == 0)
-		return 0;
-	sqlite3_close(*db);
-	return -1;   /* err holds the first attempt's cause */
-}
-
 int enum_export(const char *db_path, int64_t state_id, const char *out,
 		const struct enum_judge *judge, struct error *err)
 {
 	assert(db_path && out && err);
 	sqlite3 *db = NULL;
-	if (open_readonly(db_path, &db, err) < 0)
+	if (enum_store_open_readonly(db_path, false, &db, err) < 0)
 		return -1;
 	struct stored s;
 	int rc = load_stored(db, db_path, state_id, judge, &s, err);
@@ -497,7 +466,7 @@ int enum_export_run(const char *db_path, int64_t run, const char *dir,
 {
 	sqlite3 *db = NULL;
 	*written = 0;
-	if (open_readonly(db_path, &db, err) < 0)
+	if (enum_store_open_readonly(db_path, false, &db, err) < 0)
 		return -1;
 	static const char *const kinds[] = {
 		"SELECT 'disagreement', s.id FROM states s JOIN decisions d ON "

@@ -1048,22 +1048,46 @@ static int merge_one(struct enum_store *o, const char *in, struct error *err)
 	return rc;
 }
 
+int enum_store_open_readonly(const char *db_path, bool full, sqlite3 **db,
+			     struct error *err)
+{
+	char why[512];
+	if (sqlite3_open_v2(db_path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		error_plain(err, "%s: cannot open: %s", db_path,
+			    enum_store_errmsg(*db, why, sizeof why));
+		sqlite3_close(*db);
+		return -1;
+	}
+	if (enum_store_check_file(*db, db_path, full, err) == 0)
+		return 0;
+	/* A database in WAL mode is read through its -shm file, which a
+	 * read-only directory or file system cannot hold: read it as
+	 * immutable then (nothing else may be writing it there anyway). */
+	sqlite3_close(*db);
+	*db = NULL;
+	char *uri = sqlite3_mprintf("file:%s?immutable=1", db_path);
+	if (!uri)
+		abort();
+	struct error again;
+	error_init(&again);
+	int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	sqlite3_free(uri);
+	if (rc == SQLITE_OK && enum_store_check_file(*db, db_path, full, &again) == 0)
+		return 0;
+	sqlite3_close(*db);
+	return -1;   /* err holds the first attempt's cause */
+}
+
 /* An input must be an existing kso database before anything is written:
  * opened read-only (ATTACH would create a missing file) and its schema
  * version checked. */
 static int merge_check_input(const char *in, struct error *err)
 {
 	sqlite3 *db = NULL;
-	if (sqlite3_open_v2(in, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		char why[512];
-		error_plain(err, "%s: cannot open: %s", in,
-			    enum_store_errmsg(db, why, sizeof why));
-		sqlite3_close(db);
+	if (enum_store_open_readonly(in, true, &db, err) < 0)
 		return -1;
-	}
-	int rc = enum_store_check_file(db, in, true, err);
 	sqlite3_close(db);
-	return rc;
+	return 0;
 }
 
 /* Removes a database file the failed merge created, with its WAL files,

@@ -70,6 +70,14 @@ struct sqlite3;
 int enum_store_check_file(struct sqlite3 *db, const char *path, bool full,
 			  struct error *err);
 
+/* enum_store_open_readonly: path opened read-only into *db and checked
+ * with enum_store_check_file (full: also quick_check).  A database in WAL
+ * mode on a read-only directory or file system (no room for its -shm) is
+ * opened as immutable.  Returns 0 (the caller closes *db), or -1 with err
+ * the first attempt's cause. */
+int enum_store_open_readonly(const char *path, bool full, struct sqlite3 **db,
+			     struct error *err);
+
 /* enum_store_errmsg: SQLite's text for db's last error and, when SQLite
  * saw one, the system's (errno) in parentheses, into buf. */
 const char *enum_store_errmsg(struct sqlite3 *db, char *buf, size_t len);

@@ -4,7 +4,10 @@
 #include "inputs.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
 #include <string.h>
 
 #include "../yaml/load.h"
@@ -22,6 +25,78 @@ static int take_extension(const char *cmd, const char *name,
 	return -1;
 }
 
+/* kubectl's names of the kinds that scale (kubectl scale), singular,
+ * plural and short. */
+static const char *scale_kind(const char *k)
+{
+	static const struct {
+		const char *kind, *names[3];
+	} kinds[] = {
+		{"Deployment", {"deployment", "deployments", "deploy"}},
+		{"ReplicaSet", {"replicaset", "replicasets", "rs"}},
+		{"StatefulSet", {"statefulset", "statefulsets", "sts"}},
+		{"ReplicationController", {"replicationcontroller",
+					   "replicationcontrollers", "rc"}},
+		{"Job", {"job", "jobs", "job"}},
+		{"DaemonSet", {"daemonset", "daemonsets", "ds"}},
+	};
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+		if (!strcasecmp(k, kinds[i].kind))
+			return kinds[i].kind;
+		for (int j = 0; j < 3; j++)
+			if (!strcmp(k, kinds[i].names[j]))
+				return kinds[i].kind;
+	}
+	return NULL;
+}
+
+/* --scale [NAMESPACE/]KIND/NAME=N */
+static int take_scale(const char *cmd, const char *v, struct cli_load_opts *o)
+{
+	const char *eq = strrchr(v, '=');
+	char *end = NULL;
+	long n = eq ? strtol(eq + 1, &end, 10) : -1;
+	char parts[3][254];
+	int np = 0;
+	size_t len = eq ? (size_t)(eq - v) : 0;
+	for (const char *s = v; eq && s < eq && np < 3;) {
+		const char *slash = memchr(s, '/', (size_t)(eq - s));
+		const char *stop = slash ? slash : eq;
+		if ((size_t)(stop - s) >= sizeof parts[0])
+			break;
+		memcpy(parts[np], s, (size_t)(stop - s));
+		parts[np][stop - s] = 0;
+		np++;
+		s = slash ? slash + 1 : eq;
+	}
+	bool shape = eq && *(eq + 1) && !*end && n >= 0 && n <= INT32_MAX &&
+		     len > 0 && (np == 2 || np == 3) && memchr(v, '/', len);
+	for (int i = 0; shape && i < np; i++)
+		shape = parts[i][0] != 0;
+	if (!shape) {
+		fprintf(stderr, "%s: --scale wants [NAMESPACE/]KIND/NAME=REPLICAS, "
+			"e.g. default/deployment/web=10 (got '%s')\n", cmd, v);
+		return -1;
+	}
+	const char *kind = scale_kind(parts[np - 2]);
+	if (!kind) {
+		fprintf(stderr, "%s: --scale %s: unknown kind '%s' (want deployment, "
+			"replicaset, statefulset or replicationcontroller)\n", cmd,
+			v, parts[np - 2]);
+		return -1;
+	}
+	if (o->n_scales == (int)(sizeof o->scales / sizeof *o->scales)) {
+		fprintf(stderr, "%s: at most %d --scale options\n", cmd, o->n_scales);
+		return -1;
+	}
+	struct workload_scale *s = &o->scales[o->n_scales++];
+	*s = (struct workload_scale){v, strdup(np == 3 ? parts[0] : "default"),
+				     kind, strdup(parts[np - 1]), (int32_t)n, false};
+	if (!s->ns || !s->name)
+		abort();
+	return 1;
+}
+
 int cli_load_option(const char *cmd, int argc, char **argv, int *i,
 		    struct cli_load_opts *o)
 {
@@ -35,8 +110,12 @@ int cli_load_option(const char *cmd, int argc, char **argv, int *i,
 		o->strict = true;
 		return 1;
 	}
-	bool config = !strcmp(a, "--config");
-	if (!config && strcmp(a, "--extension"))
+	if (!strcmp(a, "--no-expand")) {
+		o->no_expand = true;
+		return 1;
+	}
+	bool config = !strcmp(a, "--config"), scale = !strcmp(a, "--scale");
+	if (!config && !scale && strcmp(a, "--extension"))
 		return 0;
 	if (*i + 1 >= argc) {
 		fprintf(stderr, "%s: %s needs a value\n", cmd, a);
@@ -47,6 +126,8 @@ int cli_load_option(const char *cmd, int argc, char **argv, int *i,
 		o->config = v;
 		return 1;
 	}
+	if (scale)
+		return take_scale(cmd, v, o);
 	return take_extension(cmd, v, o);
 }
 
@@ -56,6 +137,9 @@ int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 	assert(c && o && err);
 	c->no_admission = o->no_admission;
 	c->ext_selector_spread = o->selector_spread;
+	c->expand_workloads = !o->no_expand;
+	c->scales = (struct workload_scale *)o->scales;
+	c->n_scales = o->n_scales;
 	if (o->config && yaml_load_config(c, o->config, err) < 0)
 		return -1;
 	int rc = yaml_load_paths(c, paths, n, err);

@@ -18,13 +18,16 @@ struct cli_load_opts {
 	bool no_admission;         /* --no-admission (cluster.no_admission) */
 	bool selector_spread;      /* --extension SelectorSpread */
 	bool strict;               /* --strict: a warning is an error */
+	bool no_expand;            /* --no-expand: controllers create no pods */
+	struct workload_scale scales[16];   /* --scale NS/KIND/NAME=N */
+	int n_scales;
 };
 
 /* cli_load_option: if argv[*i] is one of the shared load options, takes
  * it (and its value, advancing *i) into o and returns 1; returns 0 when it
  * is not one; -1 after printing a usage error for cmd ("kso explain").
- * Accepts "--config FILE", "--no-admission", "--strict" and "--extension
- * NAME" (main splits "--config=FILE" and the like before any command
+ * Accepts "--config FILE", "--no-admission", "--strict", "--extension
+ * NAME", "--no-expand" and "--scale [NAMESPACE/]KIND/NAME=N" (main splits "--config=FILE" and the like before any command
  * reads its arguments). */
 int cli_load_option(const char *cmd, int argc, char **argv, int *i,
 		    struct cli_load_opts *o);

@@ -379,6 +379,15 @@ struct workload {
 	struct label_selector selector; /* RS / SS */
 };
 
+/* --scale NAMESPACE/KIND/NAME=N: what the workload expansion
+ * (cluster.expand_workloads) makes of a controller's replicas. */
+struct workload_scale {
+	const char *arg;                /* as given, for messages */
+	const char *ns, *kind, *name;   /* kind as the API names it: Deployment */
+	int32_t replicas;
+	bool used;                      /* the load found the controller */
+};
+
 #include "config.h"
 
 /* ---------------------------------------------------------------- cluster */
@@ -419,6 +428,14 @@ struct cluster {
 	 * enumerator for the scenarios it builds: clones of manifests already
 	 * loaded, whose warnings nobody reads, thousands of times a run. */
 	bool no_field_check;
+	/* Load option: workload controllers (Deployment, ReplicaSet,
+	 * ReplicationController, StatefulSet, Job, DaemonSet) are expanded
+	 * into the pending pods their controllers would create
+	 * (yaml/expand.c), with scales[] applied.  Off by default: the
+	 * commands that read a user's cluster turn it on (--no-expand). */
+	bool expand_workloads;
+	struct workload_scale *scales;     /* the caller's; --scale */
+	int n_scales;
 
 	/* Suspicious but valid input the loader noticed, one line each in
 	 * the error format with "warning: " before the text (arena

@@ -421,7 +421,8 @@ metadata: {name: web-1}
 def test_summary_basic():
     """fixtures/load/basic.yaml: nodes node-a, node-b; pods web-1 (nodeName
     node-a) and batch-1 (pending); Namespace team-a plus the implicit
-    default of batch-1; PriorityClass high; the Deployment is skipped."""
+    default of batch-1; PriorityClass high; the ConfigMap is skipped (a kind the
+    scheduler does not read)."""
     proc = run("validate", FIXTURES / "basic.yaml")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""

@@ -41,6 +41,56 @@ struct yaml_pod_extra {
 	struct source_pos preempt_pos;
 	struct source_pos class_pos;       /* spec.priorityClassName value */
 	const char *prefix;                /* "" or "items[3]." inside a List */
+	const char *tmpl_of;               /* a controller's template: "the
+					    * pods of Deployment" and the like
+					    * (warnings name them), else NULL */
+	bool ready;                        /* status.conditions Ready is True
+					    * (a StatefulSet's OrderedReady
+					    * waits for it, yaml/expand.c) */
+};
+
+/* The workload controllers whose pods yaml/expand.c creates. */
+enum yaml_ctrl_kind {
+	CTRL_REPLICATION_CONTROLLER,
+	CTRL_REPLICA_SET,
+	CTRL_DEPLOYMENT,
+	CTRL_STATEFUL_SET,
+	CTRL_JOB,
+	CTRL_DAEMON_SET
+};
+
+/* One controller as its v1.30 controller reads it: what it selects, how
+ * many pods it wants and the pod template (decoded like a pod, with the
+ * template's positions, so the pods made from it are errors and warnings
+ * at the template). */
+struct yaml_controller {
+	enum yaml_ctrl_kind kind;
+	struct source_pos pos;
+	const char *ns, *name, *uid;
+	const char *prefix;                /* "" or "items[3]." inside a List */
+	bool map_selector;                 /* RC: selector is map_sel */
+	struct labels map_sel;
+	struct label_selector selector;    /* the others (Job: may be absent) */
+	int32_t replicas;                  /* spec.replicas, default 1 */
+	bool has_template;                 /* spec.template given */
+	struct pod tmpl;                   /* spec.template as a pod */
+	struct yaml_pod_extra tmpl_x;
+	const struct owner_ref *owners;    /* metadata.ownerReferences */
+	int n_owners;
+	int64_t revision;                  /* RS: deployment.kubernetes.io/revision */
+	const char *hash;                  /* RS: pod-template-hash; SS/DS:
+					    * controller-revision-hash; or "" */
+	const char *generation;            /* DS: deprecated.daemonset.
+					    * template.generation, or "" */
+	/* StatefulSet */
+	int32_t ordinal_start;             /* spec.ordinals.start */
+	bool parallel;                     /* podManagementPolicy Parallel */
+	bool claim_templates;              /* volumeClaimTemplates non-empty */
+	/* Job */
+	int32_t parallelism, completions;  /* completions -1: unset */
+	bool indexed, suspended, finished;
+	int32_t succeeded;                 /* status.succeeded */
+	const char *completed_indexes;     /* status.completedIndexes, or "" */
 };
 
 struct yaml_dec {
@@ -57,6 +107,9 @@ struct yaml_dec {
 	struct yaml_vec pcs;           /* struct priority_class */
 	struct yaml_vec pdbs;          /* struct pdb */
 	struct yaml_vec workloads;     /* struct workload */
+	struct yaml_vec controllers;   /* struct yaml_controller */
+	bool in_dump;                  /* reading a kso dump: its pods are the
+					* expanded ones already */
 	struct yaml_index index;       /* identities, for duplicates */
 
 	size_t depth;                  /* entered, possibly > YAML_PATH_MAX */
@@ -299,6 +352,31 @@ int yaml_decode_priority_class(struct yaml_dec *d, const struct ynode *obj);
 int yaml_decode_pdb(struct yaml_dec *d, const struct ynode *obj);
 int yaml_decode_workload(struct yaml_dec *d, const struct ynode *obj,
 			 enum workload_kind kind);
+/* yaml_decode_controller: a Deployment, Job or DaemonSet (kinds read only
+ * for the pods they create), or the controller part of an RC, ReplicaSet
+ * or StatefulSet (after yaml_decode_workload read its selector). */
+int yaml_decode_controller(struct yaml_dec *d, const struct ynode *obj,
+			   enum yaml_ctrl_kind kind);
+
+/* yaml_decode_pod_template: spec.template of a controller (tmpl the
+ * template's map) into p and x, as a pod of namespace ns would be; its
+ * labels are the template's. */
+int yaml_decode_pod_template(struct yaml_dec *d, const struct ynode *tmpl,
+			     const char *ns, struct pod *p,
+			     struct yaml_pod_extra *x);
+
+/* ------------------------------------------------------- expand.c */
+
+/* yaml_map_selects / yaml_selector_selects: does a map selector (every
+ * pair present) / a LabelSelector (nil selects nothing) select labels l? */
+bool yaml_map_selects(const struct labels *sel, const struct labels *l);
+bool yaml_selector_selects(const struct label_selector *s,
+			   const struct labels *l);
+
+/* yaml_expand: appends to the load's pods every pod the controllers of
+ * this load would create (cluster.expand_workloads), with cluster.scales
+ * applied.  0, or -1 with d->err set. */
+int yaml_expand(struct yaml_dec *d);
 
 /* yaml_system_priority_class: true with *value for the built-in classes
  * every cluster has (system-node-critical, system-cluster-critical). */
@@ -310,6 +388,10 @@ bool yaml_system_priority_class(const char *name, int32_t *value);
  * load (PriorityClass resolution, global default uniqueness) before
  * commit. */
 int yaml_finish(struct yaml_dec *d);
+
+/* yaml_priority_class_known: does the input (or every cluster) define the
+ * PriorityClass name? */
+bool yaml_priority_class_known(const struct yaml_dec *d, const char *name);
 
 /* yaml_finish_namespaces: appends every namespace the cluster's objects
  * name but no manifest defines (implicit), after the explicit ones. */

@@ -107,12 +107,15 @@ static void warn_volumes(struct yaml_dec *d, const struct ynode *spec,
 		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
 			if (!ynode_get(v->items[i], kinds[k].key))
 				continue;
-			cluster_warn(d->c, "%s:%d:%d: warning: pod %s/%s uses %s; kso "
+			cluster_warn(d->c, "%s:%d:%d: warning: %s%s %s/%s %s %s; kso "
 				     "does not compute VolumeRestrictions, "
 				     "NodeVolumeLimits, VolumeBinding or VolumeZone "
-				     "(%sspec.volumes[%d])", d->file, v->items[i]->line,
-				     v->items[i]->col, p->ns, p->name, kinds[k].what,
-				     x->prefix, i);
+				     "(%s%sspec.volumes[%d])", d->file, v->items[i]->line,
+				     v->items[i]->col,
+				     x->tmpl_of ? "the pods of " : "pod",
+				     x->tmpl_of ? x->tmpl_of : "", p->ns, p->name,
+				     x->tmpl_of ? "use" : "uses", kinds[k].what,
+				     x->prefix, x->tmpl_of ? "spec.template." : "", i);
 			return;
 		}
 }
@@ -154,8 +157,9 @@ static int decode_spec(struct yaml_dec *d, const struct ynode *spec,
 /* status.conditions: only the first DisruptionTarget condition matters
  * (kube's GetPodCondition returns the first of a type); reference §3.1. */
 static int decode_conditions(struct yaml_dec *d, const struct ynode *st,
-			     struct pod *p)
+			     struct pod *p, struct yaml_pod_extra *x)
 {
+	bool seen_target = false;
 	const struct ynode *v = yd_get(st, "conditions");
 	if (!v)
 		return 0;
@@ -171,18 +175,20 @@ static int decode_conditions(struct yaml_dec *d, const struct ynode *st,
 		    yd_str(d, c, "reason", &reason) < 0)
 			return -1;
 		yd_leave(d, m2);
-		if (strcmp(type, "DisruptionTarget"))
+		if (!strcmp(type, "Ready") && !x->ready)
+			x->ready = !strcmp(status, "True");
+		if (strcmp(type, "DisruptionTarget") || seen_target)
 			continue;
+		seen_target = true;
 		p->preemption_target = !strcmp(status, "True") &&
 				       !strcmp(reason, "PreemptionByScheduler");
-		break;
 	}
 	yd_leave(d, mark);
 	return 0;
 }
 
 static int decode_status(struct yaml_dec *d, const struct ynode *st,
-			 struct pod *p)
+			 struct pod *p, struct yaml_pod_extra *x)
 {
 	if (!st)
 		return 0;
@@ -190,7 +196,7 @@ static int decode_status(struct yaml_dec *d, const struct ynode *st,
 	if (yd_want_map(d, st) < 0 || yd_str(d, st, "phase", &p->phase) < 0 ||
 	    yd_str(d, st, "nominatedNodeName", &p->nominated_node) < 0 ||
 	    yaml_decode_timestamp(d, st, "startTime", &p->start_time) < 0 ||
-	    decode_conditions(d, st, p) < 0)
+	    decode_conditions(d, st, p, x) < 0)
 		return -1;
 	yd_leave(d, mark);
 	return 0;
@@ -222,7 +228,7 @@ int yaml_decode_pod(struct yaml_dec *d, const struct ynode *obj)
 	p.creation = m.creation;
 	p.deletion = m.deletion;
 	if (decode_spec(d, yd_get(obj, "spec"), &p, &x) < 0 ||
-	    decode_status(d, yd_get(obj, "status"), &p) < 0)
+	    decode_status(d, yd_get(obj, "status"), &p, &x) < 0)
 		return -1;
 	if (!*p.scheduler_name)
 		p.scheduler_name = config_default_scheduler;
@@ -230,5 +236,34 @@ int yaml_decode_pod(struct yaml_dec *d, const struct ynode *obj)
 		return 0;
 	yaml_vec_push(&d->pods, &p);
 	yaml_vec_push(&d->pod_extra, &x);
+	return 0;
+}
+
+int yaml_decode_pod_template(struct yaml_dec *d, const struct ynode *tmpl,
+			     const char *ns, struct pod *p,
+			     struct yaml_pod_extra *x)
+{
+	assert(d && ns && p && x && x->tmpl_of);
+	p->pos = yd_pos(d, tmpl);
+	p->ns = ns;
+	p->uid = p->priority_class = p->scheduler_name = p->node_name = "";
+	p->nominated_node = p->phase = "";
+	size_t mark = yd_enter(d, "template");
+	if (yd_want_map(d, tmpl) < 0)
+		return -1;
+	const struct ynode *md = yd_get(tmpl, "metadata");
+	size_t m2 = yd_enter(d, "metadata");
+	if (md && yd_want_map(d, md) < 0)
+		return -1;
+	size_t m3 = yd_enter(d, "labels");
+	if (yaml_decode_labels(d, yd_get(md, "labels"), &p->labels, NULL) < 0)
+		return -1;
+	yd_leave(d, m2);
+	(void)m3;
+	if (decode_spec(d, yd_get(tmpl, "spec"), p, x) < 0)
+		return -1;
+	if (!*p->scheduler_name)
+		p->scheduler_name = config_default_scheduler;
+	yd_leave(d, mark);
 	return 0;
 }

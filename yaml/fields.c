@@ -184,6 +184,28 @@ static const struct field ss_spec_f[] = {
 	{"persistentVolumeClaimRetentionPolicy", ANY, NULL},
 	{"ordinals", ANY, NULL}, END};
 static const struct ftype ss_spec = {"a StatefulSet's spec", ss_spec_f};
+static const struct field deploy_spec_f[] = {
+	{"replicas", ANY, NULL}, {"selector", OBJ, &label_selector},
+	{"template", OBJ, &pod_template}, {"strategy", ANY, NULL},
+	{"minReadySeconds", ANY, NULL}, {"revisionHistoryLimit", ANY, NULL},
+	{"paused", ANY, NULL}, {"progressDeadlineSeconds", ANY, NULL}, END};
+static const struct ftype deploy_spec = {"a Deployment's spec", deploy_spec_f};
+static const struct field ds_spec_f[] = {
+	{"selector", OBJ, &label_selector}, {"template", OBJ, &pod_template},
+	{"updateStrategy", ANY, NULL}, {"minReadySeconds", ANY, NULL},
+	{"revisionHistoryLimit", ANY, NULL}, {"templateGeneration", ANY, NULL},
+	END};
+static const struct ftype ds_spec = {"a DaemonSet's spec", ds_spec_f};
+static const struct field job_spec_f[] = {
+	{"parallelism", ANY, NULL}, {"completions", ANY, NULL},
+	{"activeDeadlineSeconds", ANY, NULL}, {"podFailurePolicy", ANY, NULL},
+	{"successPolicy", ANY, NULL}, {"backoffLimit", ANY, NULL},
+	{"backoffLimitPerIndex", ANY, NULL}, {"maxFailedIndexes", ANY, NULL},
+	{"selector", OBJ, &label_selector}, {"manualSelector", ANY, NULL},
+	{"template", OBJ, &pod_template}, {"ttlSecondsAfterFinished", ANY, NULL},
+	{"completionMode", ANY, NULL}, {"suspend", ANY, NULL},
+	{"podReplacementPolicy", ANY, NULL}, {"managedBy", ANY, NULL}, END};
+static const struct ftype job_spec = {"a Job's spec", job_spec_f};
 static const struct field svc_spec_f[] = {
 	{"ports", ANY, NULL}, {"selector", ANY, NULL}, {"clusterIP", ANY, NULL},
 	{"clusterIPs", ANY, NULL}, {"type", ANY, NULL}, {"externalIPs", ANY, NULL},
@@ -212,6 +234,9 @@ static const struct field rs_f[] = {TOP(OBJ, &rs_spec), END};
 static const struct field rc_f[] = {TOP(OBJ, &rc_spec), END};
 static const struct field ss_f[] = {TOP(OBJ, &ss_spec), END};
 static const struct field svc_f[] = {TOP(OBJ, &svc_spec), END};
+static const struct field deploy_f[] = {TOP(OBJ, &deploy_spec), END};
+static const struct field ds_f[] = {TOP(OBJ, &ds_spec), END};
+static const struct field job_f[] = {TOP(OBJ, &job_spec), END};
 static const struct field ns_f[] = {TOP(OBJ, &ns_spec), END};
 static const struct field pc_f[] = {
 	{"apiVersion", ANY, NULL}, {"kind", ANY, NULL}, {"metadata", OBJ, &meta},
@@ -231,6 +256,9 @@ static const struct {
 	{"ReplicationController", {"a ReplicationController", rc_f}},
 	{"ReplicaSet", {"a ReplicaSet", rs_f}},
 	{"StatefulSet", {"a StatefulSet", ss_f}},
+	{"Deployment", {"a Deployment", deploy_f}},
+	{"DaemonSet", {"a DaemonSet", ds_f}},
+	{"Job", {"a Job", job_f}},
 };
 
 /* Levenshtein distance of a and b, capped: 3 means "3 or more". */

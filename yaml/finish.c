@@ -59,6 +59,11 @@ static struct class_ref find_class(const struct yaml_dec *d, const char *name)
 	return r;
 }
 
+bool yaml_priority_class_known(const struct yaml_dec *d, const char *name)
+{
+	return find_class(d, name).found;
+}
+
 static struct class_ref find_default_class(const struct yaml_dec *d)
 {
 	for (int i = 0; i < d->c->n_priority_classes; i++)

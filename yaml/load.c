@@ -26,19 +26,39 @@ static int decode_service(struct yaml_dec *d, const struct ynode *o)
 	return yaml_decode_workload(d, o, WORKLOAD_SERVICE);
 }
 
+/* RC, ReplicaSet, StatefulSet: read for default spreading (their
+ * selector) and for the pods they would create. */
 static int decode_rc(struct yaml_dec *d, const struct ynode *o)
 {
-	return yaml_decode_workload(d, o, WORKLOAD_REPLICATION_CONTROLLER);
+	return yaml_decode_workload(d, o, WORKLOAD_REPLICATION_CONTROLLER) < 0 ?
+	       -1 : yaml_decode_controller(d, o, CTRL_REPLICATION_CONTROLLER);
 }
 
 static int decode_rs(struct yaml_dec *d, const struct ynode *o)
 {
-	return yaml_decode_workload(d, o, WORKLOAD_REPLICA_SET);
+	return yaml_decode_workload(d, o, WORKLOAD_REPLICA_SET) < 0 ?
+	       -1 : yaml_decode_controller(d, o, CTRL_REPLICA_SET);
 }
 
 static int decode_ss(struct yaml_dec *d, const struct ynode *o)
 {
-	return yaml_decode_workload(d, o, WORKLOAD_STATEFUL_SET);
+	return yaml_decode_workload(d, o, WORKLOAD_STATEFUL_SET) < 0 ?
+	       -1 : yaml_decode_controller(d, o, CTRL_STATEFUL_SET);
+}
+
+static int decode_deployment(struct yaml_dec *d, const struct ynode *o)
+{
+	return yaml_decode_controller(d, o, CTRL_DEPLOYMENT);
+}
+
+static int decode_job(struct yaml_dec *d, const struct ynode *o)
+{
+	return yaml_decode_controller(d, o, CTRL_JOB);
+}
+
+static int decode_ds(struct yaml_dec *d, const struct ynode *o)
+{
+	return yaml_decode_controller(d, o, CTRL_DAEMON_SET);
 }
 
 /* The kinds read and the one apiVersion v1.30 serves each under. */
@@ -56,6 +76,9 @@ static const struct {
 	{"PodDisruptionBudget", "policy/v1", yaml_decode_pdb},
 	{"ReplicaSet", "apps/v1", decode_rs},
 	{"StatefulSet", "apps/v1", decode_ss},
+	{"Deployment", "apps/v1", decode_deployment},
+	{"DaemonSet", "apps/v1", decode_ds},
+	{"Job", "batch/v1", decode_job},
 };
 
 static bool is_list_kind(const char *kind)
@@ -115,6 +138,7 @@ static bool is_dump(const struct ynode *obj)
 
 static int decode_dump(struct yaml_dec *d, const struct ynode *obj)
 {
+	d->in_dump = true;   /* for this document: no controller expands */
 	for (size_t g = 0; g < sizeof dump_groups / sizeof *dump_groups; g++) {
 		const struct ynode *items = yd_get(obj, dump_groups[g]);
 		if (!items)
@@ -179,6 +203,7 @@ static int decode_doc(struct yaml_dec *d, const struct ynode *doc)
 	if (!doc || ynode_is_null(doc))
 		return 0;
 	yd_leave(d, 0);
+	d->in_dump = false;
 	return decode_object(d, doc, NULL, NULL);
 }
 
@@ -238,6 +263,7 @@ void yaml_dec_init(struct yaml_dec *d, struct cluster *c, struct error *err)
 	yaml_vec_init(&d->pcs, sizeof(struct priority_class));
 	yaml_vec_init(&d->pdbs, sizeof(struct pdb));
 	yaml_vec_init(&d->workloads, sizeof(struct workload));
+	yaml_vec_init(&d->controllers, sizeof(struct yaml_controller));
 	yaml_index_init(&d->index);
 	index_existing(d);
 }
@@ -251,6 +277,7 @@ void yaml_dec_release(struct yaml_dec *d)
 	yaml_vec_release(&d->pcs);
 	yaml_vec_release(&d->pdbs);
 	yaml_vec_release(&d->workloads);
+	yaml_vec_release(&d->controllers);
 	yaml_index_release(&d->index);
 }
 
@@ -286,7 +313,7 @@ static void commit_namespaces(struct yaml_dec *d)
 
 int yaml_dec_commit(struct yaml_dec *d)
 {
-	if (yaml_finish(d) < 0)
+	if (yaml_expand(d) < 0 || yaml_finish(d) < 0)
 		return -1;
 	struct cluster *c = d->c;
 	c->nodes = append(d->a, c->nodes, &c->n_nodes, &d->nodes);

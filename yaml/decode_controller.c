@@ -101,6 +101,12 @@ static int decode_stateful(struct yaml_dec *d, const struct ynode *obj,
 	c->parallel = !strcmp(policy, "Parallel");
 	const struct ynode *vct = yd_get(spec, "volumeClaimTemplates");
 	c->claim_templates = vct && vct->kind == YNODE_SEQ && vct->n > 0;
+	if (c->claim_templates)
+		cluster_warn(d->c, "%s:%d:%d: warning: the pods of StatefulSet %s/%s "
+			     "use PersistentVolumeClaims; kso does not compute "
+			     "VolumeRestrictions, NodeVolumeLimits, VolumeBinding "
+			     "or VolumeZone (%sspec.volumeClaimTemplates)", d->file,
+			     vct->line, vct->col, c->ns, c->name, c->prefix);
 	size_t mark = yd_enter(d, "ordinals");
 	int rc = non_negative(d, yd_get(spec, "ordinals"), "start",
 			      &c->ordinal_start);

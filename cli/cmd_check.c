@@ -39,6 +39,7 @@
 #include "dump_yaml.h"
 #include "explain.h"
 #include "impl.h"
+#include "args.h"
 #include "inputs.h"
 #include "judge.h"
 #include "json.h"
@@ -46,14 +47,57 @@
 #include "../yaml/load.h"
 #include "../yaml/tree.h"
 
-static int usage(FILE *f)
+struct check_args {
+	struct cli_load_opts load;
+	const char *engine;
+	const char *export_dir;
+	bool strict;
+};
+
+enum { OPT_ENGINE, OPT_STRICT_MESSAGE, OPT_EXPORT, OPT_OUTPUT };
+
+static const struct cli_opt check_table[] = {
+	{"engine", 0, "oracle|model", "kso's engine that judges (default oracle)",
+	 OPT_ENGINE},
+	{"strict-message", 0, NULL, "the recorded messages must be kube's, byte "
+	 "for byte", OPT_STRICT_MESSAGE},
+	{"export", 0, "DIR", "write each wrong decision as a scenario kso "
+	 "explain reproduces", OPT_EXPORT},
+	{"output", 'o', "json", "one JSON line per decision, then the summary "
+	 "(the only format)", OPT_OUTPUT},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+static int take(void *ctx, int id, const char *v);
+
+static struct cli_command check_cmd = {
+	"kso check", "LOG... [OPTIONS]",
+	"Judges every scheduling decision (bind, preemption, unschedulable)\n"
+	"recorded in Kubernetes watch logs (kubectl get -w --output-watch-events\n"
+	"-o json) against what kube-scheduler v1.30 may do in the state before it.\n",
+	{check_table, cli_load_table, NULL}, take, NULL};
+
+static int take(void *ctx, int id, const char *v)
 {
-	fprintf(f, "usage: kso check LOG... [--config FILE] [--extension SelectorSpread]\n"
-		   "                 [--engine oracle|model] [--strict-message] [--export DIR]\n\n"
-		   "Judges every scheduling decision (bind, preemption, unschedulable)\n"
-		   "recorded in Kubernetes watch logs (kubectl get -w --output-watch-events\n"
-		   "-o json) against what kube-scheduler v1.30 may do in the state before it.\n");
-	return f == stdout ? 0 : 2;
+	struct check_args *a = ctx;
+	enum cli_format f;
+	switch (id) {
+	case OPT_ENGINE:
+		if (!cli_engine_find(v))
+			return cli_usage_error(&check_cmd, "unknown engine '%s' "
+					       "(available: oracle, model)", v);
+		a->engine = v;
+		return 0;
+	case OPT_STRICT_MESSAGE:
+		a->strict = true;
+		return 0;
+	case OPT_EXPORT:
+		a->export_dir = v;
+		return 0;
+	case OPT_OUTPUT:
+		return cli_format_take(&check_cmd, v, CLI_JSON, &f);
+	}
+	return cli_load_take(check_cmd.name, &a->load, id, v);
 }
 
 /* ------------------------------------------------------------ events */
@@ -690,51 +734,27 @@ static void pod_event(struct check *k, struct walk *w, const struct event *ev)
 
 int cmd_check(int argc, char **argv)
 {
-	char **files = xcalloc((size_t)argc + 1, sizeof *files);
-	int n_files = 0;
-	struct cli_load_opts load = {0};
-	const char *engine_name = "oracle";
-	const char *export_dir = NULL;
-	bool strict = false;
-	for (int i = 0; i < argc; i++) {
-		int taken;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			free(files);
-			return usage(stdout);
-		} else if (!strcmp(argv[i], "--strict-message")) {
-			strict = true;
-		} else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
-			engine_name = argv[++i];
-		} else if (!strcmp(argv[i], "--export") && i + 1 < argc) {
-			export_dir = argv[++i];
-		} else if ((taken = cli_load_option("kso check", argc, argv, &i,
-						    &load)) != 0) {
-			if (taken < 0) {
-				free(files);
-				return usage(stderr);
-			}
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "kso check: unknown option '%s'\n", argv[i]);
-			free(files);
-			return usage(stderr);
-		} else {
-			files[n_files++] = argv[i];
-		}
-	}
-	const struct engine *engine = cli_engine_find(engine_name);
-	if (!n_files || !engine) {
-		if (!engine)
-			fprintf(stderr, "kso check: unknown engine '%s' (available: "
-				"oracle, model)\n", engine_name);
+	struct check_args args = {.engine = "oracle"};
+	char **files;
+	int n_files;
+	check_cmd.ctx = &args;
+	int rc = cli_parse(&check_cmd, argc, argv, &files, &n_files);
+	if (rc >= 0)
+		return rc;
+	if (!n_files) {
 		free(files);
-		return usage(stderr);
+		return cli_usage_error(&check_cmd, "no LOG given");
 	}
+	const struct engine *engine = cli_engine_find(args.engine);
+	struct cli_load_opts load = args.load;
+	const char *export_dir = args.export_dir;
+	bool strict = args.strict;
 	struct arena a;
 	arena_init(&a);
 	struct events ev = {0};
 	struct error err;
 	error_init(&err);
-	int rc = 0;
+	rc = 0;
 	for (int f = 0; f < n_files && rc == 0; f++)
 		rc = read_log(&ev, files[f], &a, &err);
 	if (rc < 0) {

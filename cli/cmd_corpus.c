@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "args.h"
 #include "commands.h"
 #include "corpus.h"
 #include "impl.h"
@@ -31,17 +32,6 @@
 #include "../yaml/load.h"
 #include "../yaml/tree.h"
 
-static int usage(FILE *f)
-{
-	fprintf(f, "usage: kso corpus [UNIVERSE] -o DIR [--no-minimize] [kso enum options]\n"
-		   "       kso corpus --run DIR --impl CMD [--impl-timeout S] "
-		   "[--strict-message]\n\n"
-		   "Writes every decision of a universe as a self-contained case "
-		   "(cluster,\npod, the answers kube-scheduler v1.30 may give), or "
-		   "replays a corpus\nagainst an implementation speaking kso-impl/1.\n");
-	return f == stdout ? 0 : 2;
-}
-
 /* ------------------------------------------------------------ writing */
 
 static int is_case(const struct dirent *e)
@@ -49,48 +39,25 @@ static int is_case(const struct dirent *e)
 	return corpus_is_case(e->d_name);
 }
 
-static int write_corpus(int argc, char **argv)
+int corpus_prepare(const struct corpus_opts *o, bool resume)
 {
-	struct corpus_opts o = {NULL, true};
-	bool resume = false;
-	char **rest = xcalloc((size_t)argc + 1, sizeof *rest);
-	int n = 0;
-	for (int i = 0; i < argc; i++) {
-		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) &&
-		    i + 1 < argc)
-			o.dir = argv[++i];
-		else if (!strcmp(argv[i], "--no-minimize"))
-			o.minimize = false;
-		else {
-			resume |= !strcmp(argv[i], "--resume");
-			rest[n++] = argv[i];
-		}
-	}
-	int rc;
 	struct dirent **list = NULL;
-	int have = 0;
-	const char *dir = o.dir;
-	if (!dir) {
-		fprintf(stderr, "kso corpus: -o DIR is required (kso corpus --help)\n");
-		rc = 2;
-	} else if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "kso corpus: %s: cannot create directory: %s\n", dir,
-			strerror(errno));
+	int have = 0, rc = -1;
+	if (mkdir(o->dir, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "kso corpus: %s: cannot create directory: %s\n",
+			o->dir, strerror(errno));
 		rc = 1;
-	} else if ((have = scandir(dir, &list, is_case, NULL)) < 0) {
-		fprintf(stderr, "kso corpus: %s: %s\n", dir, strerror(errno));
+	} else if ((have = scandir(o->dir, &list, is_case, NULL)) < 0) {
+		fprintf(stderr, "kso corpus: %s: %s\n", o->dir, strerror(errno));
 		rc = 1;
 	} else if (have > 0 && !resume) {
 		fprintf(stderr, "kso corpus: %s already holds %d cases; give an empty "
-			"directory (or --resume an interrupted run)\n", dir, have);
+			"directory (or --resume an interrupted run)\n", o->dir, have);
 		rc = 1;
-	} else {
-		rc = cli_enum_command(n, rest, &o);
 	}
 	for (int i = 0; list && i < have; i++)
 		free(list[i]);
 	free(list);
-	free(rest);
 	return rc;
 }
 
@@ -290,52 +257,89 @@ static int run_corpus(struct run *r)
 	return r->wrong || r->stale || r->failed ? 1 : 0;
 }
 
+enum { OPT_RUN, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE,
+       OPT_EXTENSION };
+
+static const struct cli_opt replay_table[] = {
+	{"run", 0, "DIR", "the corpus to replay", OPT_RUN},
+	{"impl", 0, "CMD", "the scheduler under test (kso-impl/1)", OPT_IMPL},
+	{"impl-timeout", 0, "S", "seconds to wait for each answer (default 10)",
+	 OPT_IMPL_TIMEOUT},
+	{"strict-message", 0, NULL, "its messages must be kube's, byte for byte",
+	 OPT_STRICT_MESSAGE},
+	{"extension", 0, "NAME", "a kso extension outside v1.30 (SelectorSpread)",
+	 OPT_EXTENSION},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+static int take(void *ctx, int id, const char *v);
+
+static struct cli_command replay_cmd = {
+	"kso corpus", "--run DIR --impl CMD [OPTIONS]",
+	"Replays every case of a corpus against an implementation speaking\n"
+	"kso-impl/1 and judges each answer: one JSON line per case, then the\n"
+	"summary; a case whose expected answer this kso does not compute is\n"
+	"reported stale.\n",
+	{replay_table, NULL}, take, NULL};
+
+static int take(void *ctx, int id, const char *v)
+{
+	struct run *r = ctx;
+	char *end;
+	switch (id) {
+	case OPT_RUN: r->dir = v; return 0;
+	case OPT_IMPL: r->cmd = v; return 0;
+	case OPT_STRICT_MESSAGE: r->strict = true; return 0;
+	case OPT_IMPL_TIMEOUT:
+		r->timeout = strtod(v, &end);
+		if (end == v || *end || r->timeout <= 0)
+			return cli_usage_error(&replay_cmd, "--impl-timeout takes "
+					       "seconds, not '%s'", v);
+		return 0;
+	case OPT_EXTENSION:
+		if (strcmp(v, "SelectorSpread"))
+			return cli_usage_error(&replay_cmd, "unknown extension '%s' "
+					       "(available: SelectorSpread)", v);
+		r->holder.ext_selector_spread = true;
+		return 0;
+	}
+	return 2;
+}
+
+/* Is this `kso corpus --run ...` (replay) rather than writing? */
+static bool is_replay(int argc, char **argv)
+{
+	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--run") || !strncmp(argv[i], "--run=", 6))
+			return true;
+	return false;
+}
+
 int cmd_corpus(int argc, char **argv)
 {
+	if (!is_replay(argc, argv)) {
+		struct corpus_opts o = {NULL, true};
+		return cli_enum_command(argc, argv, &o);
+	}
 	struct run r;
 	memset(&r, 0, sizeof r);
-	bool replay = false;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return usage(stdout);
-		replay |= !strcmp(argv[i], "--run");
-	}
-	if (!replay)
-		return write_corpus(argc, argv);
-	for (int i = 0; i < argc; i++) {
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		char *end;
-		if (!strcmp(argv[i], "--strict-message")) {
-			r.strict = true;
-		} else if (!strcmp(argv[i], "--run") && v) {
-			r.dir = argv[++i];
-		} else if (!strcmp(argv[i], "--impl") && v) {
-			r.cmd = argv[++i];
-		} else if (!strcmp(argv[i], "--impl-timeout") && v) {
-			r.timeout = strtod(argv[++i], &end);
-			if (end == v || *end || r.timeout <= 0) {
-				fprintf(stderr, "kso corpus: --impl-timeout takes seconds, "
-					"not '%s'\n", v);
-				return 2;
-			}
-		} else if (!strcmp(argv[i], "--extension") && v &&
-			   !strcmp(v, "SelectorSpread")) {
-			r.holder.ext_selector_spread = true;
-			i++;
-		} else {
-			fprintf(stderr, "kso corpus: unknown or incomplete argument "
-				"'%s'\n", argv[i]);
-			return usage(stderr);
-		}
-	}
-	if (!r.dir || !r.cmd) {
-		fprintf(stderr, "kso corpus: --run DIR needs --impl CMD\n");
-		return usage(stderr);
-	}
+	char **rest;
+	int n_rest;
+	replay_cmd.ctx = &r;
+	int rc = cli_parse(&replay_cmd, argc, argv, &rest, &n_rest);
+	if (rc >= 0)
+		return rc;
+	if (n_rest)
+		rc = cli_usage_error(&replay_cmd, "unknown argument '%s'", rest[0]);
+	else if (!r.dir || !r.cmd)
+		rc = cli_usage_error(&replay_cmd, "--run DIR needs --impl CMD");
+	free(rest);
+	if (rc >= 0)
+		return rc;
 	bool ext = r.holder.ext_selector_spread;
 	cluster_init(&r.holder);
 	r.holder.ext_selector_spread = ext;
-	int rc = run_corpus(&r);
+	rc = run_corpus(&r);
 	cluster_release(&r.holder);
 	return rc;
 }

@@ -13,81 +13,67 @@
 #include "commands.h"
 #include "dump_json.h"
 #include "dump_yaml.h"
+#include "args.h"
 #include "inputs.h"
 
-static int usage(FILE *f)
-{
-	fprintf(f, "usage: kso dump PATH... [-o json|yaml] [--config FILE] [--no-admission] [--extension SelectorSpread]\n"
-		   "  PATH  manifest file, directory (walked for *.yaml, *.yml, "
-		   "*.json) or - for stdin\n");
-	return f == stdout ? 0 : 2;
-}
-
 struct dump_args {
-	char **paths;
-	int n;
 	struct cli_load_opts load;
-	bool yaml;
+	enum cli_format format;
 };
 
-/* Returns -1 to go on, else the exit status. */
-static int parse(struct dump_args *a, int argc, char **argv)
+enum { OPT_OUTPUT };
+
+static const struct cli_opt dump_table[] = {
+	{"output", 'o', "json|yaml", "JSON (the default) or manifests kso reads "
+	 "back", OPT_OUTPUT},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+static int take(void *ctx, int id, const char *v);
+
+static struct cli_command dump_cmd = {
+	"kso dump", "PATH... [-o json|yaml] [OPTIONS]",
+	"The loaded, validated, defaulted objects, the pods the workload\n"
+	"controllers would create included.  PATH is a manifest file, a\n"
+	"directory (walked for *.yaml, *.yml, *.json) or - for stdin.\n",
+	{dump_table, cli_load_table, NULL}, take, NULL};
+
+static int take(void *ctx, int id, const char *v)
 {
-	const char *out = "json";
-	for (int i = 0; i < argc; i++) {
-		const char *s = argv[i];
-		int taken;
-		if (!strcmp(s, "--help") || !strcmp(s, "-h"))
-			return usage(stdout);
-		if ((!strcmp(s, "-o") || !strcmp(s, "--output")) && i + 1 < argc)
-			out = argv[++i];
-		else if ((taken = cli_load_option("kso dump", argc, argv, &i,
-						  &a->load)) != 0) {
-			if (taken < 0)
-				return usage(stderr);
-		} else if (s[0] == '-' && s[1] != '\0') {
-			fprintf(stderr, "kso dump: unknown option '%s'\n", s);
-			return usage(stderr);
-		} else
-			a->paths[a->n++] = argv[i];
-	}
-	if (strcmp(out, "json") && strcmp(out, "yaml")) {
-		fprintf(stderr, "kso dump: unknown output format '%s' (json, yaml)\n",
-			out);
-		return usage(stderr);
-	}
-	a->yaml = !strcmp(out, "yaml");
-	if (a->n == 0)
-		return usage(stderr);
-	return -1;
+	struct dump_args *a = ctx;
+	if (id == OPT_OUTPUT)
+		return cli_format_take(&dump_cmd, v, CLI_JSON | CLI_YAML, &a->format);
+	return cli_load_take(dump_cmd.name, &a->load, id, v);
 }
 
 int cmd_dump(int argc, char **argv)
 {
-	struct dump_args a = {calloc((size_t)argc + 1, sizeof(char *)), 0, {0},
-			      false};
-	if (!a.paths)
-		abort();
-	int rc = parse(&a, argc, argv);
-	if (rc >= 0) {
-		free(a.paths);
+	struct dump_args a = {.format = CLI_JSON};
+	char **paths;
+	int n;
+	dump_cmd.ctx = &a;
+	int rc = cli_parse(&dump_cmd, argc, argv, &paths, &n);
+	if (rc >= 0)
 		return rc;
+	if (n == 0) {
+		free(paths);
+		return cli_usage_error(&dump_cmd, "no manifest PATH given");
 	}
 	struct cluster c;
 	cluster_init(&c);
 	struct error err;
 	error_init(&err);
-	if (cli_load_inputs(&c, a.paths, a.n, &a.load, &err) < 0) {
+	if (cli_load_inputs(&c, paths, n, &a.load, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		rc = 1;
 	} else {
-		if (a.yaml)
+		if (a.format == CLI_YAML)
 			cli_dump_yaml(stdout, &c, NULL);
 		else
 			cli_dump_json(stdout, &c, NULL);
 		rc = 0;
 	}
 	cluster_release(&c);
-	free(a.paths);
+	free(paths);
 	return rc;
 }

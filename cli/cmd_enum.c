@@ -21,6 +21,7 @@
 
 #include "../enum/export.h"
 #include "../enum/run.h"
+#include "args.h"
 #include "commands.h"
 #include "corpus.h"
 #include "enum_impl.h"
@@ -71,25 +72,9 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-static void enum_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: kso enum [UNIVERSE] [--db FILE] [--mode placements|reachable]\n"
-		"                [--jobs N] [--shard I/N|auto] [--store findings|all] [--quiet]\n"
-		"                [--force] [--limit N] [--resume] [--export DIR]\n"
-		"                [--no-symmetry] [--all-pending] [--greedy-gap]\n"
-		"                [--impl CMD [--impl-timeout S] [--impl-jobs N]]\n\n"
-		"Enumerates every scenario of UNIVERSE (default %s, or\n"
-		"the installed " KSO_DATADIR "/universes/default.yaml) and every\n"
-		"placement (or every reachable state) of each, cross-checking the oracle\n"
-		"against the model, the model's invariants and kube's preemption against\n"
-		"the least-Casualty one.  Results go to the SQLite database (default\n"
-		"kso.db).  Exit 0 when nothing disagrees and no invariant breaks.\n",
-		DEFAULT_UNIVERSE);
-}
-
 struct args {
 	struct enum_opts o;
+	struct corpus_opts *corpus_w;  /* kso corpus: -o, --no-minimize */
 	const char *export_dir;
 	const struct corpus_opts *corpus;   /* kso corpus, else NULL */
 	int impl_jobs;                 /* --impl-jobs, 0: as --jobs */
@@ -98,12 +83,83 @@ struct args {
 	struct enum_judge judge;
 };
 
-static int bad_usage(const char *fmt, const char *what)
+enum {
+	OPT_DB, OPT_MODE, OPT_JOBS, OPT_SHARD, OPT_STORE, OPT_QUIET, OPT_FORCE,
+	OPT_LIMIT, OPT_RESUME, OPT_EXPORT, OPT_NO_SYMMETRY, OPT_ALL_PENDING,
+	OPT_GREEDY_GAP, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_IMPL_JOBS,
+	OPT_CORPUS_OUT, OPT_NO_MINIMIZE
+};
+
+#define ENUM_COMMON_OPTS \
+	{"db", 0, "FILE", "the results database (default kso.db)", OPT_DB}, \
+	{"mode", 0, "placements|reachable", "every placement of each scenario, " \
+	 "or every state the scheduler loop reaches", OPT_MODE}, \
+	{"jobs", 0, "N", "worker threads (1..256)", OPT_JOBS}, \
+	{"shard", 0, "I/N|auto", "this shard of the work (auto: an Indexed " \
+	 "Job's)", OPT_SHARD}, \
+	{"store", 0, "findings|all", "what the database keeps", OPT_STORE}, \
+	{"quiet", 'q', NULL, "no progress on stderr", OPT_QUIET}, \
+	{"force", 0, NULL, "start over when the database holds another run", \
+	 OPT_FORCE}, \
+	{"limit", 0, "N", "refuse universes of more than N states", OPT_LIMIT}, \
+	{"resume", 0, NULL, "go on with an interrupted run", OPT_RESUME}, \
+	{"no-symmetry", 0, NULL, "evaluate every state, not one per symmetry " \
+	 "class", OPT_NO_SYMMETRY}, \
+	{"all-pending", 0, NULL, "reachable mode: every pod starts pending", \
+	 OPT_ALL_PENDING}, \
+	{"greedy-gap", 0, NULL, "reachable mode: compare the loop's best final " \
+	 "state with the single-step optimum", OPT_GREEDY_GAP}
+
+static const struct cli_opt enum_table[] = {
+	ENUM_COMMON_OPTS,
+	{"export", 0, "DIR", "write every finding as a scenario there",
+	 OPT_EXPORT},
+	{"impl", 0, "CMD", "judge a scheduler under test (kso-impl/1) on every "
+	 "decision", OPT_IMPL},
+	{"impl-timeout", 0, "S", "seconds to wait for its answer", OPT_IMPL_TIMEOUT},
+	{"impl-jobs", 0, "N", "implementation processes in parallel",
+	 OPT_IMPL_JOBS},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+static const struct cli_opt corpus_write_table[] = {
+	{"output", 'o', "DIR", "the corpus directory (required)", OPT_CORPUS_OUT},
+	{"no-minimize", 0, NULL, "keep whole states, not the pods a case reads",
+	 OPT_NO_MINIMIZE},
+	ENUM_COMMON_OPTS,
+	{NULL, 0, NULL, NULL, 0},
+};
+
+static int take(void *ctx, int id, const char *v);
+
+static struct cli_command enum_cmd = {
+	"kso enum", "[UNIVERSE] [OPTIONS]",
+	"Enumerates every scenario of UNIVERSE (default " DEFAULT_UNIVERSE ", or\n"
+	"the installed " KSO_DATADIR "/universes/default.yaml) and every\n"
+	"placement (or every reachable state) of each, cross-checking the oracle\n"
+	"against the model, the model's invariants and kube's preemption against\n"
+	"the least-Casualty one.  Results go to the SQLite database (default\n"
+	"kso.db).  Exit 0 when nothing disagrees and no invariant breaks.\n",
+	{enum_table, NULL}, take, NULL};
+
+static struct cli_command corpus_write_cmd = {
+	"kso corpus", "[UNIVERSE] -o DIR [OPTIONS]  (or: kso corpus --run DIR "
+	"--impl CMD)",
+	"Writes every decision the enumerator checks on UNIVERSE as a case file\n"
+	"of a conformance corpus in DIR; kso corpus --run DIR --impl CMD replays\n"
+	"it against a scheduler under test (kso corpus --run --help).\n",
+	{corpus_write_table, NULL}, take, NULL};
+
+static const struct cli_command *cmd_of(const struct args *a)
 {
-	fprintf(stderr, "kso enum: ");
-	fprintf(stderr, fmt, what);
-	fprintf(stderr, " (kso enum --help)\n");
-	return 2;
+	return a->corpus ? &corpus_write_cmd : &enum_cmd;
+}
+
+static int bad_usage(const struct args *a, const char *fmt, const char *what)
+{
+	char msg[1024];
+	snprintf(msg, sizeof msg, fmt, what);
+	return cli_usage_error(cmd_of(a), "%s", msg);
 }
 
 static bool parse_u64(const char *s, uint64_t *out)
@@ -153,84 +209,76 @@ static bool shard_from_job(int *i, int *n, const char **why)
 	return true;
 }
 
-/* An option with a value: sets *v and advances *i; NULL when missing. */
-static const char *value(int argc, char **argv, int *i)
+static int take(void *ctx, int id, const char *v)
 {
-	return *i + 1 < argc ? argv[++*i] : NULL;
-}
-
-static int parse_opt(int argc, char **argv, int *i, struct args *a)
-{
-	const char *opt = argv[*i], *v;
+	struct args *a = ctx;
 	struct enum_opts *o = &a->o;
 	uint64_t u;
-	if (!strcmp(opt, "--quiet") || !strcmp(opt, "-q"))
-		o->quiet = true;
-	else if (!strcmp(opt, "--force"))
-		o->force = true;
-	else if (!strcmp(opt, "--resume"))
-		o->resume = true;
-	else if (!strcmp(opt, "--no-symmetry"))
-		o->symmetry = false;
-	else if (!strcmp(opt, "--all-pending"))
-		o->all_pending = true;
-	else if (!strcmp(opt, "--greedy-gap"))
-		o->greedy_gap = true;
-	else if (!(v = value(argc, argv, i)))
-		return bad_usage("%s needs a value", opt);
-	else if (!strcmp(opt, "--db")) {
-		o->db = v;
-		a->db_given = true;
-	}
-	else if (!strcmp(opt, "--impl"))
-		a->impl.cmd = v;
-	else if (!strcmp(opt, "--impl-jobs")) {
+	char *end;
+	const char *why = NULL;
+	switch (id) {
+	case OPT_QUIET: o->quiet = true; return 0;
+	case OPT_FORCE: o->force = true; return 0;
+	case OPT_RESUME: o->resume = true; return 0;
+	case OPT_NO_SYMMETRY: o->symmetry = false; return 0;
+	case OPT_ALL_PENDING: o->all_pending = true; return 0;
+	case OPT_GREEDY_GAP: o->greedy_gap = true; return 0;
+	case OPT_DB: o->db = v; a->db_given = true; return 0;
+	case OPT_IMPL: a->impl.cmd = v; return 0;
+	case OPT_EXPORT: a->export_dir = v; return 0;
+	case OPT_CORPUS_OUT: a->corpus_w->dir = v; return 0;
+	case OPT_NO_MINIMIZE: a->corpus_w->minimize = false; return 0;
+	case OPT_IMPL_JOBS:
 		if (!parse_u64(v, &u) || u < 1 || u > 256)
-			return bad_usage("--impl-jobs takes 1..256, not '%s'", v);
+			return bad_usage(a, "--impl-jobs takes 1..256, not '%s'", v);
 		a->impl_jobs = (int)u;
-	}
-	else if (!strcmp(opt, "--impl-timeout")) {
-		char *end;
+		return 0;
+	case OPT_IMPL_TIMEOUT:
 		a->impl.timeout = strtod(v, &end);
 		if (end == v || *end || a->impl.timeout <= 0)
-			return bad_usage("--impl-timeout takes seconds, not '%s'", v);
-	}
-	else if (!strcmp(opt, "--export"))
-		a->export_dir = v;
-	else if (!strcmp(opt, "--mode")) {
+			return bad_usage(a, "--impl-timeout takes seconds, not '%s'", v);
+		return 0;
+	case OPT_MODE:
 		if (strcmp(v, "placements") && strcmp(v, "reachable"))
-			return bad_usage("--mode is placements or reachable, not '%s'", v);
+			return bad_usage(a, "--mode is placements or reachable, not "
+					 "'%s'", v);
 		o->reachable = !strcmp(v, "reachable");
-	} else if (!strcmp(opt, "--store")) {
+		return 0;
+	case OPT_STORE:
 		if (strcmp(v, "findings") && strcmp(v, "all"))
-			return bad_usage("--store is findings or all, not '%s'", v);
+			return bad_usage(a, "--store is findings or all, not '%s'", v);
 		o->store_all = !strcmp(v, "all");
-	} else if (!strcmp(opt, "--jobs")) {
+		return 0;
+	case OPT_JOBS:
 		if (!parse_u64(v, &u) || u < 1 || u > 256)
-			return bad_usage("--jobs takes 1..256, not '%s'", v);
+			return bad_usage(a, "--jobs takes 1..256, not '%s'", v);
 		o->jobs = (int)u;
-	} else if (!strcmp(opt, "--limit")) {
+		return 0;
+	case OPT_LIMIT:
 		if (!parse_u64(v, &u))
-			return bad_usage("--limit takes a number of states, not '%s'", v);
+			return bad_usage(a, "--limit takes a number of states, not "
+					 "'%s'", v);
 		o->limit = u;
-	} else if (!strcmp(opt, "--shard")) {
-		const char *why = NULL;
+		return 0;
+	case OPT_SHARD:
 		if (!strcmp(v, "auto")) {
 			if (!shard_from_job(&o->shard_i, &o->shard_n, &why))
-				return bad_usage("--shard auto: %s", why);
-		} else if (!parse_shard(v, &o->shard_i, &o->shard_n))
-			return bad_usage("--shard takes I/N with 1 <= I <= N, or auto, "
-					 "not '%s'", v);
-	} else
-		return bad_usage("unknown option %s", opt);
-	return -1;
+				return bad_usage(a, "--shard auto: %s", why);
+		} else if (!parse_shard(v, &o->shard_i, &o->shard_n)) {
+			return bad_usage(a, "--shard takes I/N with 1 <= I <= N, or "
+					 "auto, not '%s'", v);
+		}
+		return 0;
+	}
+	return 2;
 }
 
-static int parse_args(int argc, char **argv, const struct corpus_opts *corpus,
+static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 		      struct args *a)
 {
 	memset(a, 0, sizeof *a);
 	a->corpus = corpus;
+	a->corpus_w = corpus;
 	struct enum_opts *o = &a->o;
 	o->db = "kso.db";
 	o->jobs = 1;
@@ -238,30 +286,29 @@ static int parse_args(int argc, char **argv, const struct corpus_opts *corpus,
 	o->symmetry = true;
 	o->limit = ENUM_DEFAULT_LIMIT;
 	o->chunk = ENUM_DEFAULT_CHUNK;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			enum_usage(stdout);
-			return 0;
-		}
-		if (argv[i][0] == '-' && argv[i][1]) {
-			int rc = parse_opt(argc, argv, &i, a);
-			if (rc >= 0)
-				return rc;
-		} else if (o->universe)
-			return bad_usage("one universe only, '%s' is a second", argv[i]);
-		else
-			o->universe = argv[i];
-	}
+	const struct cli_command *cmd = cmd_of(a);
+	((struct cli_command *)cmd)->ctx = a;
+	char **pos;
+	int n_pos;
+	int rc = cli_parse(cmd, argc, argv, &pos, &n_pos);
+	if (rc >= 0)
+		return rc;
+	if (n_pos > 1)
+		rc = bad_usage(a, "one universe only, '%s' is a second", pos[1]);
+	else if (n_pos == 1)
+		o->universe = pos[0];
+	free(pos);
+	if (rc >= 0)
+		return rc;
 	static char found[8192];   /* outlives the run: o->universe points here */
 	if (!o->universe)
 		o->universe = default_universe(found, sizeof found);
-	if (corpus && (a->impl.cmd || a->export_dir))
-		return bad_usage("%s is no option of kso corpus", a->impl.cmd ?
-				 "--impl" : "--export");
+	if (corpus && !corpus->dir)
+		return bad_usage(a, "%s is required", "-o DIR");
 	if (o->greedy_gap && !o->reachable)
-		return bad_usage("%s needs --mode reachable", "--greedy-gap");
+		return bad_usage(a, "%s needs --mode reachable", "--greedy-gap");
 	if (a->impl_jobs && !a->impl.cmd)
-		return bad_usage("%s needs --impl", "--impl-jobs");
+		return bad_usage(a, "%s needs --impl", "--impl-jobs");
 	if (a->impl.cmd) {
 		cli_enum_impl_judge(&a->impl, &a->judge);
 		o->judge = &a->judge;
@@ -346,13 +393,15 @@ int cmd_enum(int argc, char **argv)
 	return cli_enum_command(argc, argv, NULL);
 }
 
-int cli_enum_command(int argc, char **argv, const struct corpus_opts *corpus)
+int cli_enum_command(int argc, char **argv, struct corpus_opts *corpus)
 {
-	const char *corpus_dir = corpus ? corpus->dir : NULL;
 	struct args a;
 	int rc = parse_args(argc, argv, corpus, &a);
 	if (rc >= 0)
 		return rc;
+	if (corpus && (rc = corpus_prepare(corpus, a.o.resume)) >= 0)
+		return rc;
+	const char *corpus_dir = corpus ? corpus->dir : NULL;
 	char corpus_db[4096];
 	if (corpus_dir && !a.db_given) {
 		/* the run's bookkeeping, removed once the corpus is complete */

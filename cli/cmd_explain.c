@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "explain.h"
+#include "args.h"
 #include "inputs.h"
 #include "impl.h"
 #include "judge.h"
@@ -42,7 +43,7 @@ struct explain_args {
 	struct cli_load_opts load;
 	const char *profile;
 	const char *engine;
-	bool json;
+	enum cli_format format; /* -o */
 	const char *impl;       /* --impl CMD: a scheduler under test */
 	const char **nodes;     /* --node NAME (repeatable): shown nodes */
 	int n_nodes;
@@ -50,31 +51,67 @@ struct explain_args {
 	bool strict_message;    /* --strict-message */
 };
 
-static void explain_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: kso explain PATH... [--pod NAMESPACE/NAME] [--config FILE]\n"
-		"                   [--profile NAME] [--engine oracle|model] [--all-nodes]\n"
-		"                   [--node NAME]... [--no-admission] [--strict]\n"
-		"                   [--extension SelectorSpread]\n"
-		"                   [--impl CMD [--impl-timeout S] [--strict-message]]\n"
-		"                   [-o table|json]\n\n"
-		"One scheduling cycle of one pending pod: every filter on every node,\n"
-		"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
-		"Without --pod, the pending pod the scheduling queue would pop first;\n"
-		"--pod NAME finds the one pod of that name in any namespace.  --node\n"
-		"(repeatable) prints only those nodes (the cycle still runs on all).\n");
-}
+enum {
+	OPT_POD, OPT_PROFILE, OPT_ENGINE, OPT_ALL_NODES, OPT_NODE, OPT_IMPL,
+	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_OUTPUT
+};
 
-/* The value of option argv[*i]; NULL (usage error printed) when missing. */
-static const char *option_value(int argc, char **argv, int *i)
+static const struct cli_opt explain_table[] = {
+	{"pod", 0, "[NAMESPACE/]NAME", "the pending pod (default: the one the "
+	 "queue pops first)", OPT_POD},
+	{"profile", 0, "NAME", "the profile (default: the pod's schedulerName)",
+	 OPT_PROFILE},
+	{"engine", 0, "oracle|model", "the engine that answers (default oracle)",
+	 OPT_ENGINE},
+	{"all-nodes", 0, NULL, "accepted for symmetry with schedule: explain "
+	 "always runs every node", OPT_ALL_NODES},
+	{"node", 0, "NAME", "show only this node (repeatable)", OPT_NODE},
+	{"impl", 0, "CMD", "also ask a scheduler under test (kso-impl/1) and "
+	 "judge it", OPT_IMPL},
+	{"impl-timeout", 0, "S", "seconds to wait for its answer (default 10)",
+	 OPT_IMPL_TIMEOUT},
+	{"strict-message", 0, NULL, "its message must be kube's, byte for byte",
+	 OPT_STRICT_MESSAGE},
+	{"output", 'o', "table|wide|json|yaml", "the output format (default "
+	 "table)", OPT_OUTPUT},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+static int take(void *ctx, int id, const char *v);
+
+static struct cli_command explain_cmd = {
+	"kso explain", "PATH... [--pod [NAMESPACE/]NAME] [-o table|wide|json|yaml] "
+	"[OPTIONS]",
+	"One scheduling cycle of one pending pod: every filter on every node,\n"
+	"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
+	"Without --pod, the pending pod the scheduling queue would pop first;\n"
+	"--pod NAME finds the one pod of that name in any namespace.  --node\n"
+	"(repeatable) prints only those nodes (the cycle still runs on all).\n",
+	{explain_table, cli_load_table, NULL}, take, NULL};
+
+static int take(void *ctx, int id, const char *v)
 {
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "kso explain: %s needs a value (kso explain --help)\n",
-			argv[*i]);
-		return NULL;
+	struct explain_args *a = ctx;
+	char *end;
+	switch (id) {
+	case OPT_POD: a->pod = v; return 0;
+	case OPT_PROFILE: a->profile = v; return 0;
+	case OPT_ENGINE: a->engine = v; return 0;
+	case OPT_ALL_NODES: return 0;
+	case OPT_NODE: a->nodes[a->n_nodes++] = v; return 0;
+	case OPT_IMPL: a->impl = v; return 0;
+	case OPT_STRICT_MESSAGE: a->strict_message = true; return 0;
+	case OPT_IMPL_TIMEOUT:
+		a->impl_timeout = strtod(v, &end);
+		if (end == v || *end || a->impl_timeout <= 0)
+			return cli_usage_error(&explain_cmd, "--impl-timeout needs a "
+					       "positive number of seconds");
+		return 0;
+	case OPT_OUTPUT:
+		return cli_format_take(&explain_cmd, v, CLI_TABLE | CLI_WIDE |
+				       CLI_JSON | CLI_YAML, &a->format);
 	}
-	return argv[++*i];
+	return cli_load_take(explain_cmd.name, &a->load, id, v);
 }
 
 /* Returns -1 to go on, else the exit status (0 for --help, 2 usage). */
@@ -82,78 +119,14 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 {
 	memset(a, 0, sizeof *a);
 	a->engine = engines[0]->name;
-	a->paths = xcalloc((size_t)argc + 1, sizeof *a->paths);
+	a->format = CLI_TABLE;
 	a->nodes = xcalloc((size_t)argc + 1, sizeof *a->nodes);
-	for (int i = 0; i < argc; i++) {
-		const char *opt = argv[i];
-		const char **dst = NULL;
-		int taken;
-		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
-			explain_usage(stdout);
-			return 0;
-		} else if (!strcmp(opt, "--all-nodes")) {
-			/* accepted for symmetry with schedule: explain always
-			 * evaluates every node with every filter */
-			continue;
-		} else if ((taken = cli_load_option("kso explain", argc, argv, &i,
-						    &a->load)) != 0) {
-			if (taken < 0)
-				return 2;
-			continue;
-		} else if (!strcmp(opt, "--strict-message")) {
-			a->strict_message = true;
-			continue;
-		} else if (!strcmp(opt, "--impl-timeout")) {
-			const char *v = option_value(argc, argv, &i);
-			char *end;
-			a->impl_timeout = v ? strtod(v, &end) : 0;
-			if (!v || end == v || *end || a->impl_timeout <= 0) {
-				fprintf(stderr, "kso explain: --impl-timeout needs a "
-					"positive number of seconds\n");
-				return 2;
-			}
-			continue;
-		} else if (!strcmp(opt, "--node")) {
-			const char *v = option_value(argc, argv, &i);
-			if (!v)
-				return 2;
-			a->nodes[a->n_nodes++] = v;
-			continue;
-		} else if (!strcmp(opt, "--impl"))
-			dst = &a->impl;
-		else if (!strcmp(opt, "--pod"))
-			dst = &a->pod;
-		else if (!strcmp(opt, "--profile"))
-			dst = &a->profile;
-		else if (!strcmp(opt, "--engine"))
-			dst = &a->engine;
-		else if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
-			const char *v = option_value(argc, argv, &i);
-			if (!v)
-				return 2;
-			if (strcmp(v, "json") && strcmp(v, "table")) {
-				fprintf(stderr, "kso explain: unknown output format "
-					"'%s' (table or json)\n", v);
-				return 2;
-			}
-			a->json = !strcmp(v, "json");
-			continue;
-		} else if (opt[0] == '-' && opt[1]) {
-			fprintf(stderr, "kso explain: unknown option '%s' "
-				"(kso explain --help)\n", opt);
-			return 2;
-		} else {
-			a->paths[a->n_paths++] = argv[i];
-			continue;
-		}
-		if (!(*dst = option_value(argc, argv, &i)))
-			return 2;
-	}
-	if (a->n_paths == 0) {
-		fprintf(stderr, "kso explain: no manifest PATH given "
-			"(kso explain --help)\n");
-		return 2;
-	}
+	explain_cmd.ctx = a;
+	int rc = cli_parse(&explain_cmd, argc, argv, &a->paths, &a->n_paths);
+	if (rc >= 0)
+		return rc;
+	if (a->n_paths == 0)
+		return cli_usage_error(&explain_cmd, "no manifest PATH given");
 	return -1;
 }
 
@@ -292,7 +265,7 @@ static int explain_run(const struct explain_args *a,
 		struct cli_explain x = {
 			.cluster = &c, .snap = &s, .profile = prof,
 			.engine = engine, .pod = pod, .result = &r,
-			.shown = shown,
+			.shown = shown, .wide = a->format == CLI_WIDE,
 		};
 		struct impl im = {0};
 		struct impl_answer ans;
@@ -314,8 +287,8 @@ static int explain_run(const struct explain_args *a,
 			}
 			impl_stop(&im);
 		}
-		if (status != 3 && a->json)
-			cli_explain_json(&x, stdout);
+		if (status != 3 && (a->format == CLI_JSON || a->format == CLI_YAML))
+			cli_explain_json(&x, a->format == CLI_YAML, stdout);
 		else if (status != 3)
 			cli_explain_table(&x, stdout);
 		impl_answer_release(&ans);

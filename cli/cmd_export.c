@@ -12,65 +12,79 @@
 #include <string.h>
 
 #include "../enum/export.h"
+#include "args.h"
 #include "commands.h"
 #include "enum_impl.h"
 
-static void export_usage(FILE *f)
+struct export_args {
+	const char *out;
+	struct cli_enum_impl impl;
+};
+
+enum { OPT_OUTPUT, OPT_IMPL, OPT_IMPL_TIMEOUT };
+
+static const struct cli_opt export_table[] = {
+	{"output", 'o', "FILE", "where the YAML goes (default stdout)", OPT_OUTPUT},
+	{"impl", 0, "CMD", "minimize an impl finding by asking the "
+	 "implementation again", OPT_IMPL},
+	{"impl-timeout", 0, "S", "seconds to wait for its answer", OPT_IMPL_TIMEOUT},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+static int take(void *ctx, int id, const char *v);
+
+static struct cli_command export_cmd = {
+	"kso export", "DB STATE_ID [-o FILE] [OPTIONS]",
+	"Writes a stored state (states.id) with its issue as a minimized,\n"
+	"standalone scenario YAML for `kso explain`.  An impl finding is\n"
+	"minimized by asking the implementation (--impl) again.\n",
+	{export_table, NULL}, take, NULL};
+
+static int take(void *ctx, int id, const char *v)
 {
-	fprintf(f, "usage: kso export DB STATE_ID [-o FILE] [--impl CMD "
-		   "[--impl-timeout S]]\n\n"
-		   "Writes a stored state (states.id) with its issue as a minimized,\n"
-		   "standalone scenario YAML for `kso explain`.  An impl finding is\n"
-		   "minimized by asking the implementation (--impl) again.\n");
+	struct export_args *a = ctx;
+	char *end;
+	switch (id) {
+	case OPT_OUTPUT: a->out = v; return 0;
+	case OPT_IMPL: a->impl.cmd = v; return 0;
+	case OPT_IMPL_TIMEOUT:
+		a->impl.timeout = strtod(v, &end);
+		if (end == v || *end || a->impl.timeout <= 0)
+			return cli_usage_error(&export_cmd, "--impl-timeout takes "
+					       "seconds, not '%s'", v);
+		return 0;
+	}
+	return 2;
 }
 
 int cmd_export(int argc, char **argv)
 {
-	const char *db = NULL, *id_text = NULL, *out = "-";
-	struct cli_enum_impl impl = {NULL, 0};
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			export_usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--impl") && i + 1 < argc) {
-			impl.cmd = argv[++i];
-		} else if (!strcmp(argv[i], "--impl-timeout") && i + 1 < argc) {
-			char *end;
-			impl.timeout = strtod(argv[++i], &end);
-			if (*end || impl.timeout <= 0) {
-				fprintf(stderr, "kso export: --impl-timeout takes seconds, "
-					"not '%s'\n", argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(argv[i], "-o")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "kso export: -o needs a file (kso export --help)\n");
-				return 2;
-			}
-			out = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "kso export: unknown option %s (kso export --help)\n", argv[i]);
-			return 2;
-		} else if (!db)
-			db = argv[i];
-		else if (!id_text)
-			id_text = argv[i];
-		else {
-			fprintf(stderr, "kso export: too many arguments (kso export --help)\n");
-			return 2;
-		}
+	struct export_args a = {"-", {NULL, 0}};
+	char **pos;
+	int n_pos;
+	export_cmd.ctx = &a;
+	int rc = cli_parse(&export_cmd, argc, argv, &pos, &n_pos);
+	if (rc >= 0)
+		return rc;
+	const char *db = n_pos > 0 ? pos[0] : NULL;
+	const char *id_text = n_pos > 1 ? pos[1] : NULL;
+	const char *out = a.out;
+	struct cli_enum_impl impl = a.impl;
+	if (n_pos > 2) {
+		free(pos);
+		return cli_usage_error(&export_cmd, "too many arguments");
 	}
 	char *end = NULL;
 	errno = 0;
 	long long id = id_text ? strtoll(id_text, &end, 10) : 0;
-	if (id_text && errno == ERANGE) {
-		fprintf(stderr, "kso export: state id %s is out of range\n", id_text);
-		return 2;
-	}
-	if (!db || !id_text || *end || id <= 0) {
-		fprintf(stderr, "kso export: need DB and a state id (kso export --help)\n");
-		return 2;
-	}
+	if (id_text && errno == ERANGE)
+		rc = cli_usage_error(&export_cmd, "state id %s is out of range",
+				     id_text);
+	else if (!db || !id_text || *end || id <= 0)
+		rc = cli_usage_error(&export_cmd, "need DB and a state id");
+	free(pos);
+	if (rc >= 0)
+		return rc;
 	struct error err;
 	error_init(&err);
 	struct enum_judge judge;

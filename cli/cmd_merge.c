@@ -12,42 +12,39 @@
 #include <string.h>
 
 #include "../enum/store.h"
+#include "args.h"
 #include "commands.h"
 
-static void merge_usage(FILE *f)
+enum { OPT_OUTPUT };
+
+static const struct cli_opt merge_table[] = {
+	{"output", 'o', "ALL.db", "the merged database (required)", OPT_OUTPUT},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+static int take(void *ctx, int id, const char *v)
 {
-	fprintf(f, "usage: kso merge A.db B.db ... -o ALL.db\n\n"
-		   "Merges enumerator databases (e.g. the shards of one `kso enum "
-		   "--shard I/N` run).\n");
+	*(const char **)ctx = v;
+	return 0;
 }
+
+static struct cli_command merge_cmd = {
+	"kso merge", "A.db B.db ... -o ALL.db",
+	"Merges enumerator databases (e.g. the shards of one `kso enum\n"
+	"--shard I/N` run).\n",
+	{merge_table, NULL}, take, NULL};
 
 int cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
-	char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
-	if (!inputs)
-		abort();
-	int n = 0, rc = -1;
-	for (int i = 0; i < argc && rc < 0; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			merge_usage(stdout);
-			rc = 0;
-		} else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "kso merge: -o needs a file (kso merge --help)\n");
-				rc = 2;
-			} else
-				out = argv[++i];
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "kso merge: unknown option %s (kso merge --help)\n", argv[i]);
-			rc = 2;
-		} else
-			inputs[n++] = argv[i];
-	}
-	if (rc < 0 && (!out || n == 0)) {
-		fprintf(stderr, "kso merge: need input databases and -o OUT (kso merge --help)\n");
-		rc = 2;
-	}
+	char **inputs;
+	int n;
+	merge_cmd.ctx = &out;
+	int rc = cli_parse(&merge_cmd, argc, argv, &inputs, &n);
+	if (rc >= 0)
+		return rc;
+	if (!out || n == 0)
+		rc = cli_usage_error(&merge_cmd, "need input databases and -o OUT");
 	if (rc < 0) {
 		struct error err;
 		error_init(&err);

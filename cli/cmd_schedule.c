@@ -45,21 +45,21 @@
 #include "dump_yaml.h"
 #include "explain.h"
 #include "impl.h"
+#include "args.h"
 #include "inputs.h"
+#include "table.h"
 #include "judge.h"
 #include "json.h"
 #include "../model/scheduler.h"
 #include "../oracle/scheduler.h"
 #include "../core/xalloc.h"
 
-enum output { OUT_TABLE, OUT_JSON, OUT_YAML };
-
 struct args {
 	char **paths;
 	int n_paths;
 	struct cli_load_opts load;
 	struct model_sched_opts opts;
-	enum output out;
+	enum cli_format out;
 	bool oracle;         /* --engine oracle (default) */
 	bool all_nodes;      /* --all-nodes: no node sampling (oracle) */
 	const char *impl;    /* --impl CMD: a scheduler under test */
@@ -67,18 +67,42 @@ struct args {
 	bool strict_message; /* --strict-message */
 };
 
-static int usage(FILE *f)
-{
-	fprintf(f, "usage: kso schedule PATH... [--config FILE] "
-		   "[--tie first|random] [--seed N] [--max-steps N]\n"
-		   "                    [--engine oracle|model] [--all-nodes] "
-		   "[--no-admission]\n"
-		   "                    [--extension SelectorSpread] "
-		   "[-o table|json|yaml]\n"
-		   "                    [--impl CMD [--impl-timeout S] [--strict-message]]\n"
-		   "                    [--check-invariants incremental|full]\n");
-	return 2;
-}
+enum {
+	OPT_TIE, OPT_SEED, OPT_MAX_STEPS, OPT_ENGINE, OPT_ALL_NODES, OPT_IMPL,
+	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_CHECK_INVARIANTS, OPT_OUTPUT
+};
+
+static const struct cli_opt schedule_table[] = {
+	{"tie", 0, "first|random", "which viable node a tie gives (default "
+	 "first)", OPT_TIE},
+	{"seed", 0, "N", "the seed of --tie random and of the preemption "
+	 "candidates' offset", OPT_SEED},
+	{"max-steps", 0, "N", "stop after N steps", OPT_MAX_STEPS},
+	{"engine", 0, "oracle|model", "the engine that answers (default oracle)",
+	 OPT_ENGINE},
+	{"all-nodes", 0, NULL, "no node sampling (the oracle samples from 100 "
+	 "nodes on, as kube)", OPT_ALL_NODES},
+	{"impl", 0, "CMD", "judge a scheduler under test (kso-impl/1) at every "
+	 "step", OPT_IMPL},
+	{"impl-timeout", 0, "S", "seconds to wait for its answer (default 10)",
+	 OPT_IMPL_TIMEOUT},
+	{"strict-message", 0, NULL, "its messages must be kube's, byte for byte",
+	 OPT_STRICT_MESSAGE},
+	{"check-invariants", 0, "incremental|full", "how the invariants are "
+	 "checked after each step (default incremental)", OPT_CHECK_INVARIANTS},
+	{"output", 'o', "table|wide|json|yaml", "steps as a table (wide: every "
+	 "viable node), JSON, or the final cluster as YAML manifests",
+	 OPT_OUTPUT},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+static int take(void *ctx, int id, const char *v);
+
+static struct cli_command schedule_cmd = {
+	"kso schedule", "PATH... [-o table|wide|json|yaml] [OPTIONS]",
+	"The scheduler loop run on the manifests until no pod can make\n"
+	"progress: each step binds, preempts or leaves a pod unschedulable.\n",
+	{schedule_table, cli_load_table, NULL}, take, NULL};
 
 static int parse_count(const char *s, long long max, long long *out)
 {
@@ -91,97 +115,81 @@ static int parse_count(const char *s, long long max, long long *out)
 	return 0;
 }
 
-/* One option with a value at argv[*i]; returns 0, or 2 on a usage error. */
-static int parse_option(struct args *a, char **argv, int argc, int *i)
+static int bad_value(const char *v, int id)
 {
-	const char *opt = argv[*i];
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "kso schedule: %s needs a value\n", opt);
-		return 2;
-	}
-	const char *v = argv[++*i];
-	long long n;
-	if (!strcmp(opt, "--check-invariants")) {
-		if (strcmp(v, "full") && strcmp(v, "incremental"))
-			goto bad;
-		a->opts.full_invariants = !strcmp(v, "full");
-	} else if (!strcmp(opt, "--impl")) {
-		a->impl = v;
-	} else if (!strcmp(opt, "--impl-timeout")) {
-		char *end;
-		a->impl_timeout = strtod(v, &end);
-		if (end == v || *end || a->impl_timeout <= 0)
-			goto bad;
-	} else if (!strcmp(opt, "--tie")) {
-		if (strcmp(v, "first") && strcmp(v, "random"))
-			goto bad;
-		a->opts.tie_random = !strcmp(v, "random");
-	} else if (!strcmp(opt, "--seed")) {
-		if (parse_count(v, INT64_MAX, &n))
-			goto bad;
-		a->opts.seed = (uint64_t)n;
-		a->opts.preempt_random = true;
-	} else if (!strcmp(opt, "--max-steps")) {
-		if (parse_count(v, 1000000000, &n))
-			goto bad;
-		a->opts.max_steps = (int)n;
-	} else if (!strcmp(opt, "--engine")) {
-		if (strcmp(v, "oracle") && strcmp(v, "model"))
-			goto bad;
-		a->oracle = !strcmp(v, "oracle");
-	} else if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
-		if (!strcmp(v, "table"))
-			a->out = OUT_TABLE;
-		else if (!strcmp(v, "json"))
-			a->out = OUT_JSON;
-		else if (!strcmp(v, "yaml"))
-			a->out = OUT_YAML;
-		else
-			goto bad;
-	} else {
-		fprintf(stderr, "kso schedule: unknown option %s\n", opt);
-		return usage(stderr);
-	}
-	return 0;
-bad:
-	fprintf(stderr, "kso schedule: bad value '%s' for %s\n", v, opt);
-	return 2;
+	static const char *const names[] = {
+		[OPT_TIE] = "--tie", [OPT_SEED] = "--seed",
+		[OPT_MAX_STEPS] = "--max-steps", [OPT_ENGINE] = "--engine",
+		[OPT_IMPL_TIMEOUT] = "--impl-timeout",
+		[OPT_CHECK_INVARIANTS] = "--check-invariants"};
+	return cli_usage_error(&schedule_cmd, "bad value '%s' for %s", v,
+			       names[id]);
 }
 
+static int take(void *ctx, int id, const char *v)
+{
+	struct args *a = ctx;
+	long long n;
+	char *end;
+	switch (id) {
+	case OPT_CHECK_INVARIANTS:
+		if (strcmp(v, "full") && strcmp(v, "incremental"))
+			return bad_value(v, id);
+		a->opts.full_invariants = !strcmp(v, "full");
+		return 0;
+	case OPT_IMPL:
+		a->impl = v;
+		return 0;
+	case OPT_IMPL_TIMEOUT:
+		a->impl_timeout = strtod(v, &end);
+		return end == v || *end || a->impl_timeout <= 0 ? bad_value(v, id) : 0;
+	case OPT_TIE:
+		if (strcmp(v, "first") && strcmp(v, "random"))
+			return bad_value(v, id);
+		a->opts.tie_random = !strcmp(v, "random");
+		return 0;
+	case OPT_SEED:
+		if (parse_count(v, INT64_MAX, &n))
+			return bad_value(v, id);
+		a->opts.seed = (uint64_t)n;
+		a->opts.preempt_random = true;
+		return 0;
+	case OPT_MAX_STEPS:
+		if (parse_count(v, 1000000000, &n))
+			return bad_value(v, id);
+		a->opts.max_steps = (int)n;
+		return 0;
+	case OPT_ENGINE:
+		if (strcmp(v, "oracle") && strcmp(v, "model"))
+			return bad_value(v, id);
+		a->oracle = !strcmp(v, "oracle");
+		return 0;
+	case OPT_ALL_NODES:
+		a->all_nodes = true;
+		return 0;
+	case OPT_STRICT_MESSAGE:
+		a->strict_message = true;
+		return 0;
+	case OPT_OUTPUT:
+		return cli_format_take(&schedule_cmd, v, CLI_TABLE | CLI_WIDE |
+				       CLI_JSON | CLI_YAML, &a->out);
+	}
+	return cli_load_take(schedule_cmd.name, &a->load, id, v);
+}
+
+/* Returns -1 to go on, else the exit status. */
 static int parse_args(struct args *a, int argc, char **argv)
 {
 	memset(a, 0, sizeof *a);
 	a->oracle = true;
-	a->paths = xcalloc((size_t)argc + 1, sizeof *a->paths);
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 1;
-		}
-		if (!strcmp(argv[i], "--all-nodes")) {
-			a->all_nodes = true;
-			continue;
-		}
-		if (!strcmp(argv[i], "--strict-message")) {
-			a->strict_message = true;
-			continue;
-		}
-		int taken = cli_load_option("kso schedule", argc, argv, &i, &a->load);
-		if (taken < 0)
-			return 2;
-		if (taken)
-			continue;
-		if (argv[i][0] == '-' && argv[i][1] != '\0') {
-			int rc = parse_option(a, argv, argc, &i);
-			if (rc)
-				return rc;
-			continue;
-		}
-		a->paths[a->n_paths++] = argv[i];
-	}
+	a->out = CLI_TABLE;
+	schedule_cmd.ctx = a;
+	int rc = cli_parse(&schedule_cmd, argc, argv, &a->paths, &a->n_paths);
+	if (rc >= 0)
+		return rc;
 	if (a->n_paths == 0)
-		return usage(stderr);
-	return 0;
+		return cli_usage_error(&schedule_cmd, "no manifest PATH given");
+	return -1;
 }
 
 static int load(struct cluster *c, const struct args *a)
@@ -280,65 +288,92 @@ static struct counts count_pods(const struct model_scheduler *m)
 	return k;
 }
 
-/* "a,b,c" of node names or pod keys into f; "-" when empty. */
-static void print_nodes(FILE *f, const struct cluster *c, const int *n, int k)
-{
-	for (int i = 0; i < k; i++)
-		fprintf(f, "%s%s", i ? "," : "", c->nodes[n[i]].name);
-	if (k == 0)
-		fputc('-', f);
-}
-
-static void print_pods(FILE *f, const struct cluster *c, const int *p, int k)
-{
-	char buf[512];
-	for (int i = 0; i < k; i++) {
-		cluster_pod_key(c, p[i], buf, sizeof buf);
-		fprintf(f, "%s%s", i ? "," : "", buf);
-	}
-	if (k == 0)
-		fputc('-', f);
-}
-
-/* The table's fixed columns, as wide as their longest possible value
- * (every pod key, every node name), so rows printed as the loop goes
- * line up; the lists and the message after them are not padded. */
-struct table_widths {
-	int pod, node;
+/* The step table: STEP POD ACTION NODE VICTIMS VIABLE MESSAGE, aligned
+ * once the loop ended; -o wide adds each pod's PRIORITY and lists every
+ * viable node (the table shows the first three and how many more). */
+struct step_table {
+	struct cli_grid g;
+	bool wide;
 };
 
-static struct table_widths table_widths(const struct cluster *c)
+enum { COL_STEP, COL_POD, COL_PRIORITY, COL_ACTION, COL_NODE, COL_VICTIMS,
+       COL_VIABLE, COL_MESSAGE, N_COLS };
+
+static const char *const col_names[N_COLS] = {
+	"STEP", "POD", "PRIORITY", "ACTION", "NODE", "VICTIMS", "VIABLE",
+	"MESSAGE"};
+
+/* The grid column of col: the table has no PRIORITY. */
+static int grid_col(const struct step_table *t, int col)
 {
-	struct table_widths w = {(int)strlen("POD"), (int)strlen("NODE")};
-	char buf[512];
-	for (int p = 0; p < c->n_pods; p++) {
-		int n = (int)strlen(cluster_pod_key(c, p, buf, sizeof buf));
-		w.pod = n > w.pod ? n : w.pod;
-	}
-	for (int n = 0; n < c->n_nodes; n++) {
-		int k = (int)strlen(c->nodes[n].name);
-		w.node = k > w.node ? k : w.node;
-	}
-	return w;
+	return t->wide || col < COL_PRIORITY ? col : col - 1;
 }
 
-static void table_step(FILE *f, const struct model_scheduler *m,
-		       const struct table_widths *w, const struct model_step *st)
+static void step_table_init(struct step_table *t, bool wide)
+{
+	t->wide = wide;
+	cli_grid_init(&t->g, 0, wide ? N_COLS : N_COLS - 1);
+	int row = cli_grid_add_row(&t->g);
+	for (int c = 0; c < N_COLS; c++)
+		if (wide || c != COL_PRIORITY)
+			cli_grid_set(&t->g, row, grid_col(t, c), "%s", col_names[c]);
+}
+
+/* "a,b,c" of node names into buf; "-" when empty; at most max (0: all),
+ * then "+N". */
+static void node_list(char *buf, size_t len, const struct cluster *c,
+		      const int *n, int k, int max)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < k && used < len; i++) {
+		if (max && i == max) {
+			snprintf(buf + used, len - used, ",+%d", k - max);
+			return;
+		}
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "",
+					 c->nodes[n[i]].name);
+	}
+	if (k == 0)
+		snprintf(buf, len, "-");
+}
+
+static void pod_list(char *buf, size_t len, const struct cluster *c,
+		     const int *p, int k)
+{
+	size_t used = 0;
+	char key[512];
+	buf[0] = '\0';
+	for (int i = 0; i < k && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "",
+					 cluster_pod_key(c, p[i], key, sizeof key));
+	if (k == 0)
+		snprintf(buf, len, "-");
+}
+
+static int table_step(struct step_table *t, const struct model_scheduler *m,
+		      const struct model_step *st)
 {
 	const struct cluster *c = m->cluster;
-	char buf[512];
-	if (m->steps == 1)
-		fprintf(f, "%-4s  %-*s  %-13s  %-*s  VICTIMS  VIABLE  MESSAGE\n",
-			"STEP", w->pod, "POD", "ACTION", w->node, "NODE");
-	cluster_pod_key(c, st->pod, buf, sizeof buf);
-	fprintf(f, "%-4d  %-*s  %-13s  %-*s  ", m->steps, w->pod, buf,
-		action_name(st->action), w->node,
-		st->node >= 0 ? c->nodes[st->node].name : "-");
-	print_pods(f, c, st->victims, st->n_victims);
-	fputs("  ", f);
-	print_nodes(f, c, st->viable, st->n_viable);
-	fprintf(f, "  %s%s\n", st->fast_path ? "(nominated node) " : "",
-		st->message && st->message[0] ? st->message : "");
+	struct cli_grid *g = &t->g;
+	int row = cli_grid_add_row(g);
+	char buf[8192];
+	cli_grid_set(g, row, grid_col(t, COL_STEP), "%d", m->steps);
+	cli_grid_set(g, row, grid_col(t, COL_POD), "%s",
+		     cluster_pod_key(c, st->pod, buf, sizeof buf));
+	if (t->wide)
+		cli_grid_set(g, row, COL_PRIORITY, "%d", (int)c->pods[st->pod].priority);
+	cli_grid_set(g, row, grid_col(t, COL_ACTION), "%s", action_name(st->action));
+	cli_grid_set(g, row, grid_col(t, COL_NODE), "%s",
+		     st->node >= 0 ? c->nodes[st->node].name : "-");
+	pod_list(buf, sizeof buf, c, st->victims, st->n_victims);
+	cli_grid_set(g, row, grid_col(t, COL_VICTIMS), "%s", buf);
+	node_list(buf, sizeof buf, c, st->viable, st->n_viable, t->wide ? 0 : 3);
+	cli_grid_set(g, row, grid_col(t, COL_VIABLE), "%s", buf);
+	cli_grid_set(g, row, grid_col(t, COL_MESSAGE), "%s%s",
+		     st->fast_path ? "(nominated node) " : "",
+		     st->message && st->message[0] ? st->message : "");
+	return row;
 }
 
 static void table_end(FILE *f, const struct runner *r)
@@ -537,13 +572,14 @@ static void judge_next(struct judged *jd, const struct runner *r)
 	jd->wrong += jd->v.kind != VERDICT_OK;
 }
 
-static void table_judged(FILE *f, const struct cluster *c,
+static void table_judged(struct cli_grid *g, int row, const struct cluster *c,
 			 const struct judged *jd)
 {
 	char ans[2048];
 	judge_answer_text(c, &jd->ans, ans, sizeof ans);
-	fprintf(f, "      impl: %s -> %s%s: %s\n", ans, verdict_name(jd->v.kind),
-		jd->v.tie ? " (tie)" : "", jd->v.detail);
+	cli_grid_note(g, row, "      impl: %s -> %s%s: %s", ans,
+		      verdict_name(jd->v.kind), jd->v.tie ? " (tie)" : "",
+		      jd->v.detail);
 }
 
 static void json_judged(struct json_out *j, const struct cluster *c,
@@ -596,11 +632,15 @@ static void json_judged_end(struct json_out *j, const struct judged *jd)
 
 /* Runs the loop, printing each step as it happens (with the judged
  * implementation's answer when jd is given). */
-static void run(struct runner *r, enum output out, struct judged *jd)
+static void run(struct runner *r, enum cli_format out, struct judged *jd)
 {
 	const struct model_scheduler *m = runner_rec(r);
 	struct json_out j;
-	if (out == OUT_JSON) {
+	struct step_table t;
+	bool table = out == CLI_TABLE || out == CLI_WIDE;
+	if (table)
+		step_table_init(&t, out == CLI_WIDE);
+	if (out == CLI_JSON) {
 		json_init(&j, stdout, false);
 		json_begin_object(&j);
 		if (jd) {
@@ -611,24 +651,27 @@ static void run(struct runner *r, enum output out, struct judged *jd)
 		json_begin_array(&j);
 	}
 	struct model_step st;
-	struct table_widths widths = table_widths(m->cluster);
 	for (;;) {
 		if (jd)
 			judge_next(jd, r);
 		if (!runner_step(r, &st))
 			break;
-		if (out == OUT_JSON) {
+		if (out == CLI_JSON) {
 			json_step(&j, m, &st, jd && jd->have ? jd : NULL);
-		} else if (out == OUT_TABLE) {
-			table_step(stdout, m, &widths, &st);
+		} else if (table) {
+			int row = table_step(&t, m, &st);
 			if (jd && jd->have)
-				table_judged(stdout, m->cluster, jd);
+				table_judged(&t.g, row, m->cluster, jd);
 		}
 		model_step_release(&st);
 	}
-	if (out == OUT_JSON) {
+	if (out == CLI_JSON) {
 		json_end_run(&j, r, jd);
-	} else if (out == OUT_TABLE) {
+	} else if (table) {
+		if (t.g.rows > 1)
+			cli_grid_print(&t.g, stdout, t.wide ? 0 :
+				       cli_terminal_width(stdout));
+		cli_grid_release(&t.g);
 		table_end(stdout, r);
 		if (jd)
 			table_judged_end(stdout, jd);
@@ -641,9 +684,9 @@ int cmd_schedule(int argc, char **argv)
 {
 	struct args a;
 	int rc = parse_args(&a, argc, argv);
-	if (rc) {
+	if (rc >= 0) {
 		free(a.paths);
-		return rc == 1 ? 0 : rc;
+		return rc;
 	}
 	struct cluster c;
 	cluster_init(&c);

@@ -20,6 +20,7 @@
 #include "dump_json.h"
 #include "dump_tree.h"
 #include "explain.h"
+#include "args.h"
 #include "inputs.h"
 #include "json.h"
 #include "../core/xalloc.h"
@@ -27,13 +28,37 @@
 #include "../yaml/load.h"
 #include "../yaml/tree.h"
 
-static int usage(FILE *f)
+struct serve_args {
+	struct cli_load_opts load;
+	const char *engine;
+};
+
+enum { OPT_ENGINE };
+
+static const struct cli_opt serve_table[] = {
+	{"engine", 0, "oracle|model", "kso's engine that answers (default "
+	 "oracle)", OPT_ENGINE},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+static int take(void *ctx, int id, const char *v);
+
+static struct cli_command serve_cmd = {
+	"kso serve", "[--config FILE] [--engine oracle|model] [OPTIONS]",
+	"Answers kso-impl/1 requests on stdin/stdout with kso's own decisions.\n",
+	{serve_table, cli_load_table, NULL}, take, NULL};
+
+static int take(void *ctx, int id, const char *v)
 {
-	fprintf(f, "usage: kso serve [--config FILE] [--extension SelectorSpread] "
-		   "[--engine oracle|model]\n\n"
-		   "Answers kso-impl/1 requests on stdin/stdout with kso's own "
-		   "decisions.\n");
-	return f == stdout ? 0 : 2;
+	struct serve_args *a = ctx;
+	if (id == OPT_ENGINE) {
+		if (!cli_engine_find(v))
+			return cli_usage_error(&serve_cmd, "unknown engine '%s' "
+					       "(available: oracle, model)", v);
+		a->engine = v;
+		return 0;
+	}
+	return cli_load_take(serve_cmd.name, &a->load, id, v);
 }
 
 /* "binding": a v1 Binding of pod p to the viable node kube picks (the
@@ -172,28 +197,21 @@ static void decide(struct json_out *j, const struct cli_load_opts *load,
 
 int cmd_serve(int argc, char **argv)
 {
-	struct cli_load_opts load = {0};
-	const char *engine_name = "oracle";
-	for (int i = 0; i < argc; i++) {
-		int taken;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return usage(stdout);
-		if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
-			engine_name = argv[++i];
-		} else if ((taken = cli_load_option("kso serve", argc, argv, &i,
-						    &load)) != 0) {
-			if (taken < 0)
-				return usage(stderr);
-		} else {
-			fprintf(stderr, "kso serve: unknown argument '%s'\n", argv[i]);
-			return usage(stderr);
-		}
+	struct serve_args args = {.engine = "oracle"};
+	char **rest;
+	int n_rest;
+	serve_cmd.ctx = &args;
+	int rc = cli_parse(&serve_cmd, argc, argv, &rest, &n_rest);
+	if (rc >= 0)
+		return rc;
+	if (n_rest) {
+		rc = cli_usage_error(&serve_cmd, "unknown argument '%s'", rest[0]);
+		free(rest);
+		return rc;
 	}
-	const struct engine *engine = cli_engine_find(engine_name);
-	if (!engine) {
-		fprintf(stderr, "kso serve: unknown engine '%s'\n", engine_name);
-		return 2;
-	}
+	free(rest);
+	struct cli_load_opts load = args.load;
+	const struct engine *engine = cli_engine_find(args.engine);
 	/* the configuration every request is answered with: --config, or
 	 * the init request's */
 	struct cluster holder;

@@ -18,12 +18,18 @@
 #include "commands.h"
 #include "inputs.h"
 
-static int usage(FILE *f)
+static int take(void *ctx, int id, const char *v);
+
+static struct cli_command validate_cmd = {
+	"kso validate", "PATH... [OPTIONS]",
+	"Loads the manifests with every check the API server would make and\n"
+	"prints one summary line, or the first error.  PATH is a manifest file,\n"
+	"a directory (walked for *.yaml, *.yml, *.json) or - for stdin.\n",
+	{cli_load_table, NULL}, take, NULL};
+
+static int take(void *ctx, int id, const char *v)
 {
-	fprintf(f, "usage: kso validate PATH... [--config FILE] [--no-admission] [--extension SelectorSpread]\n"
-		   "  PATH  manifest file, directory (walked for *.yaml, *.yml, "
-		   "*.json) or - for stdin\n");
-	return f == stdout ? 0 : 2;
+	return cli_load_take(validate_cmd.name, ctx, id, v);
 }
 
 static void summary(const struct cluster *c)
@@ -42,40 +48,22 @@ static void summary(const struct cluster *c)
 
 int cmd_validate(int argc, char **argv)
 {
-	char **paths = calloc((size_t)argc + 1, sizeof *paths);
-	if (!paths)
-		abort();
-	int n = 0;
 	struct cli_load_opts load = {0};
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		int taken;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			free(paths);
-			return usage(stdout);
-		} else if ((taken = cli_load_option("kso validate", argc, argv, &i,
-						    &load)) != 0) {
-			if (taken < 0) {
-				free(paths);
-				return usage(stderr);
-			}
-		} else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, "kso validate: unknown option '%s'\n", a);
-			free(paths);
-			return usage(stderr);
-		} else {
-			paths[n++] = argv[i];
-		}
-	}
+	char **paths;
+	int n;
+	validate_cmd.ctx = &load;
+	int rc = cli_parse(&validate_cmd, argc, argv, &paths, &n);
+	if (rc >= 0)
+		return rc;
 	if (n == 0) {
 		free(paths);
-		return usage(stderr);
+		return cli_usage_error(&validate_cmd, "no manifest PATH given");
 	}
 	struct cluster c;
 	cluster_init(&c);
 	struct error err;
 	error_init(&err);
-	int rc = cli_load_inputs(&c, paths, n, &load, &err);
+	rc = cli_load_inputs(&c, paths, n, &load, &err);
 	if (rc < 0)
 		fprintf(stderr, "%s\n", err.msg);
 	else

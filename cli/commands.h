@@ -21,6 +21,6 @@ int cmd_corpus(int argc, char **argv);
 /* cli_enum_command: kso enum with argv; with corpus (kso corpus -o DIR)
  * every decision is written as a case file (cli/corpus.h) instead. */
 struct corpus_opts;
-int cli_enum_command(int argc, char **argv, const struct corpus_opts *corpus);
+int cli_enum_command(int argc, char **argv, struct corpus_opts *corpus);
 
 #endif

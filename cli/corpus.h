@@ -42,6 +42,11 @@ struct corpus_opts {
 	bool minimize;             /* off: --no-minimize */
 };
 
+/* corpus_prepare: o->dir created when missing and checked to hold no
+ * case unless resume; -1 to go on, else the exit status after the error
+ * printed. */
+int corpus_prepare(const struct corpus_opts *o, bool resume);
+
 /* corpus_writer: the enumerator's hook (enum.h struct enum_judge) that
  * writes every decision it checks as a case file into o->dir (and, once,
  * the configuration as CORPUS_CONFIG_FILE), shrunk first unless

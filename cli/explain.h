@@ -35,6 +35,8 @@ struct cli_explain {
 	const struct model_cycle_result *result;
 	const bool *shown;         /* [n_nodes]: the nodes printed (--node);
 				    * NULL: all */
+	bool wide;                 /* -o wide: kube's full reasons and plugin
+				    * names in the tables */
 	/* --impl: the implementation's answer and its verdict (NULL: none) */
 	const char *impl_name;
 	const struct impl_answer *impl;
@@ -47,12 +49,12 @@ static inline bool cli_explain_shows(const struct cli_explain *x, int n)
 	return !x->shown || x->shown[n];
 }
 
-/* cli_explain_json: the JSON document (schema in cmd_explain.c) on f.
+/* cli_explain_json: the JSON document (yaml: the same values as YAML) (schema in cmd_explain.c) on f.
  * Deterministic bytes for the same input. */
-void cli_explain_json(const struct cli_explain *x, FILE *f);
+void cli_explain_json(const struct cli_explain *x, bool yaml, FILE *f);
 
 /* cli_explain_table: the human-readable report on f. */
-void cli_explain_table(const struct cli_explain *x, FILE *f);
+void cli_explain_table(const struct cli_explain *x, FILE *f);  /* x->wide */
 
 /* cli_kube_preempt: kube's DefaultPreemption for x's cycle with the walk
  * from offset 0 into k (initialised by the caller).  k is left as it was

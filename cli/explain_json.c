@@ -161,12 +161,15 @@ static void json_impl(struct json_out *j, const struct cli_explain *x)
 	json_end_object(j);
 }
 
-void cli_explain_json(const struct cli_explain *x, FILE *f)
+void cli_explain_json(const struct cli_explain *x, bool yaml, FILE *f)
 {
 	assert(x && x->result && f);
 	const struct pod *pod = &x->cluster->pods[x->pod];
 	struct json_out j;
-	json_init(&j, f, false);
+	if (yaml)
+		json_init_yaml(&j, f);
+	else
+		json_init(&j, f, false);
 	json_begin_object(&j);
 	json_key(&j, "pod");
 	char name[1024];

@@ -8,74 +8,14 @@
  */
 #include "explain.h"
 #include "judge.h"
+#include "table.h"
 #include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CELL_LEN 256
-
-/* A grid of cells printed with columns padded to their widest cell. */
-struct grid {
-	int rows, cols;
-	char (*cells)[CELL_LEN];
-};
-
-static void grid_init(struct grid *g, int rows, int cols)
-{
-	g->rows = rows;
-	g->cols = cols;
-	g->cells = xcalloc((size_t)rows * (size_t)cols, CELL_LEN);
-}
-
-static void grid_release(struct grid *g)
-{
-	free(g->cells);
-	g->cells = NULL;
-}
-
-static char *grid_cell(struct grid *g, int row, int col)
-{
-	assert(row < g->rows && col < g->cols);
-	return g->cells[(size_t)row * (size_t)g->cols + (size_t)col];
-}
-
-/* Display width of UTF-8 text: one column per code point (✓ and ✗ are
- * one column wide). */
-static int text_width(const char *s)
-{
-	int w = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			w++;
-	return w;
-}
-
-static void grid_print(struct grid *g, FILE *f)
-{
-	int *width = xcalloc((size_t)g->cols, sizeof *width);
-	for (int r = 0; r < g->rows; r++)
-		for (int c = 0; c < g->cols; c++) {
-			int w = text_width(grid_cell(g, r, c));
-			if (w > width[c])
-				width[c] = w;
-		}
-	for (int r = 0; r < g->rows; r++) {
-		/* trailing empty cells print nothing, not padding */
-		int last = g->cols - 1;
-		while (last > 0 && !grid_cell(g, r, last)[0])
-			last--;
-		for (int c = 0; c <= last; c++) {
-			const char *s = grid_cell(g, r, c);
-			fputs(s, f);
-			if (c < last)
-				fprintf(f, "%*s", width[c] - text_width(s) + 2, "");
-		}
-		fputc('\n', f);
-	}
-	free(width);
-}
+#define CELL_LEN 1024
 
 /* Column headers: kube's plugin names, shortened where they are long. */
 static const char *short_plugin(enum plugin_id id)
@@ -128,12 +68,16 @@ void cli_explain_short_reason(const char *reason, char *buf, size_t len)
 }
 
 /* "✗ r1, r2" for a failed filter's reasons. */
-static void fail_cell(char *cell, const struct model_status *st)
+static void fail_cell(char *cell, const struct model_status *st, bool wide)
 {
 	size_t used = (size_t)snprintf(cell, CELL_LEN, "✗");
 	for (int i = 0; i < st->n_reasons && used < CELL_LEN; i++) {
 		char s[CELL_LEN];
-		cli_explain_short_reason(model_status_reason(st, i), s, sizeof s);
+		if (wide)
+			snprintf(s, sizeof s, "%s", model_status_reason(st, i));
+		else
+			cli_explain_short_reason(model_status_reason(st, i), s,
+						 sizeof s);
 		used += (size_t)snprintf(cell + used, CELL_LEN - used, "%s%s",
 					 i ? ", " : " ", s);
 	}
@@ -179,24 +123,27 @@ static int enabled_filters(const struct sched_profile *p, enum plugin_id *ids)
 	return n;
 }
 
-static void filter_row(struct grid *g, int row, const struct cli_explain *x,
+static void filter_row(struct cli_grid *g, int row, const struct cli_explain *x,
 		       int n, const enum plugin_id *ids, int nf)
 {
 	const struct model_cycle_result *r = x->result;
 	const struct model_node_verdict *v = &r->verdicts[n];
-	snprintf(grid_cell(g, row, 0), CELL_LEN, "%s", x->cluster->nodes[n].name);
+	cli_grid_set(g, row, 0, "%s", x->cluster->nodes[n].name);
 	for (int i = 0; i < nf; i++) {
-		char *cell = grid_cell(g, row, 1 + i);
+		char cell[CELL_LEN];
 		if (prefilter_rejected(r) && (int)ids[i] == v->rejected_by)
-			fail_cell(cell, &v->status[ids[i]]);
+			fail_cell(cell, &v->status[ids[i]], x->wide);
 		else if (!filters_ran(r, n))
 			snprintf(cell, CELL_LEN, "-");
 		else if (v->failed[ids[i]])
-			fail_cell(cell, &v->status[ids[i]]);
+			fail_cell(cell, &v->status[ids[i]], x->wide);
 		else
 			snprintf(cell, CELL_LEN, "✓");
+		cli_grid_set(g, row, 1 + i, "%s", cell);
 	}
-	result_cell(grid_cell(g, row, 1 + nf), r, n);
+	char cell[CELL_LEN];
+	result_cell(cell, r, n);
+	cli_grid_set(g, row, 1 + nf, "%s", cell);
 }
 
 static void print_filters(const struct cli_explain *x, FILE *f)
@@ -206,19 +153,19 @@ static void print_filters(const struct cli_explain *x, FILE *f)
 	int rows = 0;
 	for (int n = 0; n < x->cluster->n_nodes; n++)
 		rows += cli_explain_shows(x, n);
-	struct grid g;
-	grid_init(&g, 1 + rows, 2 + nf);
-	snprintf(grid_cell(&g, 0, 0), CELL_LEN, "NODE");
+	struct cli_grid g;
+	cli_grid_init(&g, 1 + rows, 2 + nf);
+	cli_grid_set(&g, 0, 0, "NODE");
 	for (int i = 0; i < nf; i++)
-		snprintf(grid_cell(&g, 0, 1 + i), CELL_LEN, "%s",
-			 short_plugin(ids[i]));
-	snprintf(grid_cell(&g, 0, 1 + nf), CELL_LEN, "RESULT");
+		cli_grid_set(&g, 0, 1 + i, "%s",
+			 x->wide ? config_plugin_name(ids[i]) : short_plugin(ids[i]));
+	cli_grid_set(&g, 0, 1 + nf, "RESULT");
 	for (int n = 0, row = 1; n < x->cluster->n_nodes; n++)
 		if (cli_explain_shows(x, n))
 			filter_row(&g, row++, x, n, ids, nf);
 	fprintf(f, "\nfilters (kube order; a node's result is its first failure):\n");
-	grid_print(&g, f);
-	grid_release(&g);
+	cli_grid_print(&g, f, x->wide ? 0 : cli_terminal_width(f));
+	cli_grid_release(&g);
 }
 
 static bool is_viable(const struct model_cycle_result *r, int n)
@@ -240,38 +187,38 @@ static void print_scores(const struct cli_explain *x, FILE *f)
 	int rows = 0;
 	for (int k = 0; k < r->n_feasible; k++)
 		rows += cli_explain_shows(x, r->feasible[k]);
-	struct grid g;
-	grid_init(&g, 1 + rows, 3 + ns);
-	snprintf(grid_cell(&g, 0, 0), CELL_LEN, "NODE");
+	struct cli_grid g;
+	cli_grid_init(&g, 1 + rows, 3 + ns);
+	cli_grid_set(&g, 0, 0, "NODE");
 	for (int i = 0; i < ns; i++)
-		snprintf(grid_cell(&g, 0, 1 + i), CELL_LEN, "%s×%lld",
-			 short_plugin(ids[i]),
+		cli_grid_set(&g, 0, 1 + i, "%s×%lld",
+			 x->wide ? config_plugin_name(ids[i]) : short_plugin(ids[i]),
 			 (long long)x->profile->weight[ids[i]]);
-	snprintf(grid_cell(&g, 0, 1 + ns), CELL_LEN, "TOTAL");
+	cli_grid_set(&g, 0, 1 + ns, "TOTAL");
 	for (int k = 0, row = 0; k < r->n_feasible; k++) {
 		int n = r->feasible[k];
 		if (!cli_explain_shows(x, n))
 			continue;
 		row++;
-		snprintf(grid_cell(&g, row, 0), CELL_LEN, "%s",
+		cli_grid_set(&g, row, 0, "%s",
 			 x->cluster->nodes[n].name);
 		for (int i = 0; i < ns; i++)
 			if (r->score_skipped[ids[i]])
-				snprintf(grid_cell(&g, row, 1 + i), CELL_LEN,
+				cli_grid_set(&g, row, 1 + i,
 					 "skip");
 			else
-				snprintf(grid_cell(&g, row, 1 + i), CELL_LEN,
+				cli_grid_set(&g, row, 1 + i,
 					 "%lld", (long long)r->scores[
 					 (size_t)n * PLUGIN_COUNT + ids[i]]);
-		snprintf(grid_cell(&g, row, 1 + ns), CELL_LEN, "%lld",
+		cli_grid_set(&g, row, 1 + ns, "%lld",
 			 (long long)r->total[n]);
 		if (is_viable(r, n))
-			snprintf(grid_cell(&g, row, 2 + ns), CELL_LEN,
+			cli_grid_set(&g, row, 2 + ns,
 				 "← viable");
 	}
 	fprintf(f, "\nscores (normalized score × weight; skip = PreScore skipped, 0):\n");
-	grid_print(&g, f);
-	grid_release(&g);
+	cli_grid_print(&g, f, x->wide ? 0 : cli_terminal_width(f));
+	cli_grid_release(&g);
 }
 
 static void print_viable(const struct cli_explain *x, FILE *f)

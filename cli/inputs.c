@@ -97,38 +97,45 @@ static int take_scale(const char *cmd, const char *v, struct cli_load_opts *o)
 	return 1;
 }
 
-int cli_load_option(const char *cmd, int argc, char **argv, int *i,
-		    struct cli_load_opts *o)
+const struct cli_opt cli_load_table[] = {
+	{"config", 0, "FILE", "a KubeSchedulerConfiguration (default: the "
+	 "default profile)", CLI_LOAD_CONFIG},
+	{"no-admission", 0, NULL, "take spec.priority as given: the objects are "
+	 "already admitted", CLI_LOAD_NO_ADMISSION},
+	{"extension", 0, "NAME", "a kso extension outside v1.30 "
+	 "(SelectorSpread)", CLI_LOAD_EXTENSION},
+	{"strict", 0, NULL, "a warning about the input is an error",
+	 CLI_LOAD_STRICT},
+	{"no-expand", 0, NULL, "workload controllers create no pods",
+	 CLI_LOAD_NO_EXPAND},
+	{"scale", 0, "[NS/]KIND/NAME=N", "what if that Deployment, ReplicaSet, "
+	 "StatefulSet or RC had N replicas", CLI_LOAD_SCALE},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
+		  const char *v)
 {
-	assert(cmd && argv && i && o && *i < argc);
-	const char *a = argv[*i];
-	if (!strcmp(a, "--no-admission")) {
-		o->no_admission = true;
-		return 1;
-	}
-	if (!strcmp(a, "--strict")) {
-		o->strict = true;
-		return 1;
-	}
-	if (!strcmp(a, "--no-expand")) {
-		o->no_expand = true;
-		return 1;
-	}
-	bool config = !strcmp(a, "--config"), scale = !strcmp(a, "--scale");
-	if (!config && !scale && strcmp(a, "--extension"))
-		return 0;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "%s: %s needs a value\n", cmd, a);
-		return -1;
-	}
-	const char *v = argv[++*i];
-	if (config) {
+	assert(cmd && o);
+	switch (id) {
+	case CLI_LOAD_CONFIG:
 		o->config = v;
-		return 1;
+		return 0;
+	case CLI_LOAD_NO_ADMISSION:
+		o->no_admission = true;
+		return 0;
+	case CLI_LOAD_EXTENSION:
+		return take_extension(cmd, v, o) < 0 ? 2 : 0;
+	case CLI_LOAD_STRICT:
+		o->strict = true;
+		return 0;
+	case CLI_LOAD_NO_EXPAND:
+		o->no_expand = true;
+		return 0;
+	case CLI_LOAD_SCALE:
+		return take_scale(cmd, v, o) < 0 ? 2 : 0;
 	}
-	if (scale)
-		return take_scale(cmd, v, o);
-	return take_extension(cmd, v, o);
+	return 1;   /* not a load option */
 }
 
 int cli_load_inputs(struct cluster *c, char *const *paths, int n,

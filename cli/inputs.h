@@ -11,6 +11,7 @@
 
 #include "../core/error.h"
 #include "../core/objects.h"
+#include "args.h"
 
 /* What a command's options say about loading. */
 struct cli_load_opts {
@@ -23,14 +24,24 @@ struct cli_load_opts {
 	int n_scales;
 };
 
-/* cli_load_option: if argv[*i] is one of the shared load options, takes
- * it (and its value, advancing *i) into o and returns 1; returns 0 when it
- * is not one; -1 after printing a usage error for cmd ("kso explain").
- * Accepts "--config FILE", "--no-admission", "--strict", "--extension
- * NAME", "--no-expand" and "--scale [NAMESPACE/]KIND/NAME=N" (main splits "--config=FILE" and the like before any command
- * reads its arguments). */
-int cli_load_option(const char *cmd, int argc, char **argv, int *i,
-		    struct cli_load_opts *o);
+/* The shared load options, for a command's cli_command.tables, with ids
+ * from CLI_LOAD_BASE (a command's own ids stay below it). */
+enum {
+	CLI_LOAD_BASE = 900,
+	CLI_LOAD_CONFIG = CLI_LOAD_BASE,
+	CLI_LOAD_NO_ADMISSION,
+	CLI_LOAD_EXTENSION,
+	CLI_LOAD_STRICT,
+	CLI_LOAD_NO_EXPAND,
+	CLI_LOAD_SCALE,
+};
+extern const struct cli_opt cli_load_table[];
+
+/* cli_load_take: option id (with value v) of cli_load_table into o; 0, 2
+ * after a usage error printed for cmd ("kso explain"), 1 when id is not
+ * a load option. */
+int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
+		  const char *v);
 
 /* cli_load_inputs: loads o->config (may be NULL: default profile) into
  * c->config, then paths[0..n) into c (cluster_init'ed by the caller),

@@ -6,7 +6,11 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "../core/xalloc.h"
 
 /* One writer owns its FILE (a memstream for a request, stdout for a
  * report): the stdio calls need not take the stream's lock each time. */
@@ -17,11 +21,177 @@
 void json_init(struct json_out *j, FILE *f, bool compact)
 {
 	assert(j && f);
+	memset(j, 0, offsetof(struct json_out, first));
 	j->f = f;
 	j->depth = 0;
 	j->first[0] = true;
 	j->after_key = false;
 	j->compact = compact;
+}
+
+/* ------------------------------------------------------------ YAML mode */
+
+enum json_kind { JN_OBJECT, JN_ARRAY, JN_STRING, JN_INT, JN_BOOL, JN_NULL };
+
+struct json_node {
+	enum json_kind kind;
+	char *key;                  /* in an object, else NULL */
+	char *str;                  /* JN_STRING */
+	int64_t num;                /* JN_INT, JN_BOOL */
+	struct json_node *child, *last, *next;
+};
+
+void json_init_yaml(struct json_out *j, FILE *f)
+{
+	json_init(j, f, false);
+	j->yaml = true;
+}
+
+/* A new value where the writer stands: the root, or the next child of
+ * the innermost open container (with the pending key). */
+static struct json_node *yaml_add(struct json_out *j, enum json_kind kind)
+{
+	struct json_node *n = xcalloc(1, sizeof *n);
+	n->kind = kind;
+	n->key = j->key;
+	j->key = NULL;
+	if (j->depth == 0) {
+		assert(!j->root);
+		j->root = n;
+		return n;
+	}
+	struct json_node *p = j->open[j->depth];
+	if (p->last)
+		p->last->next = n;
+	else
+		p->child = n;
+	p->last = n;
+	return n;
+}
+
+static void yaml_free(struct json_node *n)
+{
+	while (n) {
+		struct json_node *next = n->next;
+		yaml_free(n->child);
+		free(n->key);
+		free(n->str);
+		free(n);
+		n = next;
+	}
+}
+
+/* Can s be written plain and read back as this string? */
+static bool yaml_plain(const char *s)
+{
+	static const char *const words[] = {
+		"true", "True", "TRUE", "false", "False", "FALSE", "null", "Null",
+		"NULL", "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON",
+		"off", "Off", "OFF", "y", "Y", "n", "N", "~", ""};
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (!strcmp(s, words[i]))
+			return false;
+	if (strchr("-?:,[]{}#&*!|>'\"%@` .0123456789+", s[0]))
+		return false;   /* an indicator, or what may read as a number */
+	size_t n = strlen(s);
+	if (s[n - 1] == ' ' || s[n - 1] == ':')
+		return false;
+	for (const char *p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20 || c == 0x7f || c >= 0x80 || strchr("#{}[],&*!|>'\"%@`", c))
+			return false;
+		if (c == ':' && p[1] == ' ')
+			return false;
+	}
+	return true;
+}
+
+static void yaml_scalar_text(FILE *f, const char *s);
+
+static void yaml_indent(FILE *f, int n)
+{
+	for (int i = 0; i < n; i++)
+		fputc(' ', f);
+}
+
+static void yaml_value(FILE *f, const struct json_node *n, int indent,
+		       bool inline_first);
+
+/* After "key:" or "- ": a scalar or empty container on the line, a
+ * container below. */
+static void yaml_after(FILE *f, const struct json_node *n, int indent,
+		       bool in_seq)
+{
+	if (n->kind == JN_OBJECT && n->child) {
+		if (in_seq) {
+			fputc(' ', f);
+			yaml_value(f, n, indent + 2, true);
+		} else {
+			fputc('\n', f);
+			yaml_value(f, n, indent + 2, false);
+		}
+		return;
+	}
+	if (n->kind == JN_ARRAY && n->child) {
+		if (in_seq) {
+			fputc(' ', f);
+			yaml_value(f, n, indent + 2, true);
+		} else {
+			fputc('\n', f);
+			yaml_value(f, n, indent, false);
+		}
+		return;
+	}
+	fputc(' ', f);
+	yaml_value(f, n, indent, true);
+}
+
+static void yaml_value(FILE *f, const struct json_node *n, int indent,
+		       bool inline_first)
+{
+	switch (n->kind) {
+	case JN_OBJECT:
+	case JN_ARRAY:
+		if (!n->child) {
+			fputs(n->kind == JN_OBJECT ? "{}\n" : "[]\n", f);
+			return;
+		}
+		for (const struct json_node *c = n->child; c; c = c->next) {
+			if (!inline_first || c != n->child)
+				yaml_indent(f, indent);
+			if (n->kind == JN_OBJECT) {
+				yaml_scalar_text(f, c->key);
+				fputc(':', f);
+			} else {
+				fputc('-', f);
+			}
+			yaml_after(f, c, indent, n->kind == JN_ARRAY);
+		}
+		return;
+	case JN_STRING:
+		yaml_scalar_text(f, n->str);
+		break;
+	case JN_INT:
+		fprintf(f, "%" PRId64, n->num);
+		break;
+	case JN_BOOL:
+		fputs(n->num ? "true" : "false", f);
+		break;
+	case JN_NULL:
+		fputs("null", f);
+		break;
+	}
+	fputc('\n', f);
+}
+
+static void json_escaped(FILE *f, const char *s);
+
+static void yaml_scalar_text(FILE *f, const char *s)
+{
+	if (yaml_plain(s))
+		fputs(s, f);
+	else
+		json_escaped(f, s);
 }
 
 static void json_newline(struct json_out *j)
@@ -50,6 +220,12 @@ static void json_before(struct json_out *j)
 
 static void json_open(struct json_out *j, char c)
 {
+	if (j->yaml) {
+		struct json_node *n = yaml_add(j, c == '{' ? JN_OBJECT : JN_ARRAY);
+		assert(j->depth + 1 < JSON_MAX_DEPTH);
+		j->open[++j->depth] = n;
+		return;
+	}
 	json_before(j);
 	fputc(c, j->f);
 	assert(j->depth + 1 < JSON_MAX_DEPTH);
@@ -60,6 +236,10 @@ static void json_open(struct json_out *j, char c)
 static void json_close(struct json_out *j, char c)
 {
 	assert(j->depth > 0);
+	if (j->yaml) {
+		j->depth--;
+		return;
+	}
 	bool empty = j->first[j->depth];
 	j->depth--;
 	if (!empty)
@@ -103,6 +283,11 @@ static void json_escaped(FILE *f, const char *s)
 void json_key(struct json_out *j, const char *key)
 {
 	assert(key);
+	if (j->yaml) {
+		free(j->key);
+		j->key = xstrdup(key);
+		return;
+	}
 	json_before(j);
 	json_escaped(j->f, key);
 	fputs(j->compact ? ":" : ": ", j->f);
@@ -111,12 +296,20 @@ void json_key(struct json_out *j, const char *key)
 
 void json_string(struct json_out *j, const char *s)
 {
+	if (j->yaml) {
+		yaml_add(j, JN_STRING)->str = xstrdup(s ? s : "");
+		return;
+	}
 	json_before(j);
 	json_escaped(j->f, s ? s : "");
 }
 
 void json_int(struct json_out *j, int64_t v)
 {
+	if (j->yaml) {
+		yaml_add(j, JN_INT)->num = v;
+		return;
+	}
 	json_before(j);
 	char buf[24], *p = buf + sizeof buf;
 	/* digits from the magnitude as unsigned, so INT64_MIN works */
@@ -131,12 +324,20 @@ void json_int(struct json_out *j, int64_t v)
 
 void json_bool(struct json_out *j, bool v)
 {
+	if (j->yaml) {
+		yaml_add(j, JN_BOOL)->num = v;
+		return;
+	}
 	json_before(j);
 	fputs(v ? "true" : "false", j->f);
 }
 
 void json_null(struct json_out *j)
 {
+	if (j->yaml) {
+		yaml_add(j, JN_NULL);
+		return;
+	}
 	json_before(j);
 	fputs("null", j->f);
 }
@@ -144,5 +345,14 @@ void json_null(struct json_out *j)
 void json_end(struct json_out *j)
 {
 	assert(j->depth == 0);
+	if (j->yaml) {
+		if (j->root)
+			yaml_value(j->f, j->root, 0, false);
+		yaml_free(j->root);
+		free(j->key);
+		j->root = NULL;
+		j->key = NULL;
+		return;
+	}
 	fputc('\n', j->f);
 }

@@ -12,8 +12,16 @@
 
 #define JSON_MAX_DEPTH 64
 
+struct json_node;
+
 struct json_out {
 	FILE *f;
+	/* YAML mode (json_init_yaml): the values are kept as a tree and
+	 * printed as block YAML by json_end. */
+	bool yaml;
+	struct json_node *root;
+	struct json_node *open[JSON_MAX_DEPTH];   /* containers being filled */
+	char *key;                                /* the next value's key */
 	int depth;                       /* open containers */
 	bool first[JSON_MAX_DEPTH];      /* next element is the first of its container */
 	bool after_key;                  /* a key was just written */
@@ -22,6 +30,10 @@ struct json_out {
 
 /* json_init: writer on f (not owned). */
 void json_init(struct json_out *j, FILE *f, bool compact);
+/* json_init_yaml: the same values written as block YAML (the -o yaml of
+ * every command): plain scalars where YAML reads them back as the same
+ * strings, JSON's quoting elsewhere.  json_end prints and frees. */
+void json_init_yaml(struct json_out *j, FILE *f);
 
 void json_begin_object(struct json_out *j);
 void json_end_object(struct json_out *j);

@@ -39,56 +39,6 @@ static void usage(FILE *f)
 		   "kso --version\n");
 }
 
-/* The arguments kso runs with (normalize_args), and the names it split
- * off "--name=value" (freed when the command returns). */
-struct args {
-	char **argv;
-	int argc;
-	char **owned;
-	int n_owned;
-};
-
-/*
- * The spellings kubectl users type, made one: "--name=value" becomes
- * "--name" "value" and "-oFORMAT" / "-o=FORMAT" become "-o" "FORMAT", before any
- * command reads its arguments, so that every command and every option
- * taking a value accepts both forms ("-ojson", "--output=json",
- * "--db=x").
- */
-static void normalize_args(int argc, char **argv, struct args *a)
-{
-	a->argv = calloc((size_t)argc * 2 + 1, sizeof *a->argv);
-	a->owned = calloc((size_t)argc + 1, sizeof *a->owned);
-	if (!a->argv || !a->owned)
-		abort();
-	a->argc = a->n_owned = 0;
-	for (int i = 0; i < argc; i++) {
-		char *s = argv[i];
-		char *eq = strchr(s, '=');
-		if (!strncmp(s, "--", 2) && s[2] && eq) {
-			char *name = strndup(s, (size_t)(eq - s));
-			if (!name)
-				abort();
-			a->owned[a->n_owned++] = name;
-			a->argv[a->argc++] = name;
-			a->argv[a->argc++] = eq + 1;
-		} else if (!strncmp(s, "-o", 2) && s[2]) {
-			a->argv[a->argc++] = "-o";
-			a->argv[a->argc++] = s + 2 + (s[2] == '=');   /* -o=json */
-		} else {
-			a->argv[a->argc++] = s;
-		}
-	}
-}
-
-static void args_release(struct args *a)
-{
-	for (int i = 0; i < a->n_owned; i++)
-		free(a->owned[i]);
-	free(a->owned);
-	free(a->argv);
-}
-
 static int run(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -111,11 +61,9 @@ static int run(int argc, char **argv)
 	return 2;
 }
 
+/* Each command parses its own arguments with the one parser (args.h),
+ * kubectl's spellings included ("-ojson", "--output=json"). */
 int main(int argc, char **argv)
 {
-	struct args a;
-	normalize_args(argc, argv, &a);
-	int rc = run(a.argc, a.argv);
-	args_release(&a);
-	return rc;
+	return run(argc, argv);
 }

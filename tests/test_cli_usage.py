@@ -35,13 +35,27 @@ def test_help(cmd, first):
     assert p.stderr == ""
 
 
+# a usage error: what is wrong, then the command's usage line
 @pytest.mark.parametrize("args,err", [
-    (["export"], "kso export: need DB and a state id (kso export --help)\n"),
-    (["merge"], "kso merge: need input databases and -o OUT (kso merge --help)\n"),
+    (["export"], "kso export: need DB and a state id\n"
+     "usage: kso export DB STATE_ID [-o FILE] [OPTIONS]\n"),
+    (["merge"], "kso merge: need input databases and -o OUT\n"
+     "usage: kso merge A.db B.db ... -o ALL.db\n"),
     (["nope"], "kso: unknown command 'nope' (kso --help)\n"),
     (["explain", "x.yaml", "--extension", "Nope"],
      "kso explain: unknown extension 'Nope' (available: SelectorSpread)\n"),
-    (["schedule", "x.yaml", "--config"], "kso schedule: --config needs a value\n"),
+    (["schedule", "x.yaml", "--config"], "kso schedule: --config needs a value\n"
+     "usage: kso schedule PATH... [-o table|wide|json|yaml] [OPTIONS]\n"),
+    (["dump", "x.yaml", "--frob"], "kso dump: unknown option '--frob'\n"
+     "usage: kso dump PATH... [-o json|yaml] [OPTIONS]\n"),
+    # kubectl takes no abbreviations
+    (["validate", "x.yaml", "--conf", "c"], "kso validate: unknown option "
+     "'--conf'\nusage: kso validate PATH... [OPTIONS]\n"),
+    (["enum", "--jobs"], "kso enum: --jobs needs a value\n"
+     "usage: kso enum [UNIVERSE] [OPTIONS]\n"),
+    (["explain", "x.yaml", "-x"], "kso explain: unknown option '-x'\n"
+     "usage: kso explain PATH... [--pod [NAMESPACE/]NAME] "
+     "[-o table|wide|json|yaml] [OPTIONS]\n"),
 ])
 def test_usage_errors(args, err):
     p = kso(*args)

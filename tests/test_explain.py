@@ -263,7 +263,7 @@ def test_unknown_profile_exits_1():
 @pytest.mark.parametrize("args", [
     [],                                        # no PATH
     ["--bogus"],
-    ["-o", "yaml"],
+    ["-o", "xml"],
     ["--engine", "fast"],                      # no such engine
     ["--pod"],                                 # missing value
 ])

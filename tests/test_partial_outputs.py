@@ -96,7 +96,8 @@ def test_foreign_schema_and_huge_ids_are_refused(tmp_path):
     r = run_kso("export", db, "99999999999999999999")
     assert (r.returncode, r.stderr) == (2, "kso export: state id "
                                         "99999999999999999999 is out of "
-                                        "range\n")
+                                        "range\nusage: kso export DB "
+                                        "STATE_ID [-o FILE] [OPTIONS]\n")
     con = sqlite3.connect(db)
     con.execute("PRAGMA user_version=7")
     con.commit()
@@ -239,5 +240,12 @@ def test_corpus_help_lists_both_forms():
     r = run_kso("corpus", "--help")
     assert r.returncode == 0 and r.stderr == ""
     assert r.stdout.startswith("usage: kso corpus [UNIVERSE] -o DIR "
-                               "[--no-minimize] [kso enum options]\n"
-                               "       kso corpus --run DIR --impl CMD")
+                               "[OPTIONS]  (or: kso corpus --run DIR "
+                               "--impl CMD)\n")
+    for opt in ("-o, --output DIR", "--no-minimize", "--mode", "--jobs"):
+        assert opt in r.stdout, opt
+    r = run_kso("corpus", "--run", "x", "--help")
+    assert r.returncode == 0
+    assert r.stdout.startswith("usage: kso corpus --run DIR --impl CMD")
+    for opt in ("--impl-timeout S", "--strict-message"):
+        assert opt in r.stdout, opt

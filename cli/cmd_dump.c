@@ -24,15 +24,15 @@ struct dump_args {
 enum { OPT_OUTPUT };
 
 static const struct cli_opt dump_table[] = {
-	{"output", 'o', "json|yaml", "JSON (the default) or manifests kso reads "
-	 "back", OPT_OUTPUT},
+	{"output", 'o', "json|yaml|name", "JSON (the default), manifests kso "
+	 "reads back, or kubectl's KIND/NAME lines", OPT_OUTPUT},
 	{NULL, 0, NULL, NULL, 0},
 };
 
 static int take(void *ctx, int id, const char *v);
 
 static struct cli_command dump_cmd = {
-	"kso dump", "PATH... [-o json|yaml] [OPTIONS]",
+	"kso dump", "PATH... [-o json|yaml|name] [OPTIONS]",
 	"The loaded, validated, defaulted objects, the pods the workload\n"
 	"controllers would create included.  PATH is a manifest file, a\n"
 	"directory (walked for *.yaml, *.yml, *.json) or - for stdin.\n",
@@ -42,8 +42,35 @@ static int take(void *ctx, int id, const char *v)
 {
 	struct dump_args *a = ctx;
 	if (id == OPT_OUTPUT)
-		return cli_format_take(&dump_cmd, v, CLI_JSON | CLI_YAML, &a->format);
+		return cli_format_take(&dump_cmd, v, CLI_JSON | CLI_YAML | CLI_NAME,
+				       &a->format);
 	return cli_load_take(dump_cmd.name, &a->load, id, v);
+}
+
+/* -o name: every object as kubectl get -o name prints it,
+ * resource[.group]/name. */
+static void dump_names(const struct cluster *c)
+{
+	static const char *const workloads[] = {
+		[WORKLOAD_SERVICE] = "service",
+		[WORKLOAD_REPLICATION_CONTROLLER] = "replicationcontroller",
+		[WORKLOAD_REPLICA_SET] = "replicaset.apps",
+		[WORKLOAD_STATEFUL_SET] = "statefulset.apps",
+	};
+	for (int i = 0; i < c->n_namespaces; i++)
+		printf("namespace/%s\n", c->namespaces[i].name);
+	for (int i = 0; i < c->n_nodes; i++)
+		printf("node/%s\n", c->nodes[i].name);
+	for (int i = 0; i < c->n_priority_classes; i++)
+		printf("priorityclass.scheduling.k8s.io/%s\n",
+		       c->priority_classes[i].name);
+	for (int i = 0; i < c->n_workloads; i++)
+		printf("%s/%s\n", workloads[c->workloads[i].kind],
+		       c->workloads[i].name);
+	for (int i = 0; i < c->n_pdbs; i++)
+		printf("poddisruptionbudget.policy/%s\n", c->pdbs[i].name);
+	for (int i = 0; i < c->n_pods; i++)
+		printf("pod/%s\n", c->pods[i].name);
 }
 
 int cmd_dump(int argc, char **argv)
@@ -67,7 +94,9 @@ int cmd_dump(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 		rc = 1;
 	} else {
-		if (a.format == CLI_YAML)
+		if (a.format == CLI_NAME)
+			dump_names(&c);
+		else if (a.format == CLI_YAML)
 			cli_dump_yaml(stdout, &c, NULL);
 		else
 			cli_dump_json(stdout, &c, NULL);

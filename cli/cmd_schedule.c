@@ -370,9 +370,10 @@ static int table_step(struct step_table *t, const struct model_scheduler *m,
 	cli_grid_set(g, row, grid_col(t, COL_VICTIMS), "%s", buf);
 	node_list(buf, sizeof buf, c, st->viable, st->n_viable, t->wide ? 0 : 3);
 	cli_grid_set(g, row, grid_col(t, COL_VIABLE), "%s", buf);
-	cli_grid_set(g, row, grid_col(t, COL_MESSAGE), "%s%s",
-		     st->fast_path ? "(nominated node) " : "",
-		     st->message && st->message[0] ? st->message : "");
+	const char *msg = st->message ? st->message : "";
+	cli_grid_set(g, row, grid_col(t, COL_MESSAGE), "%s%s%s",
+		     st->fast_path ? "(nominated node)" : "",
+		     st->fast_path && *msg ? " " : "", msg);
 	return row;
 }
 

@@ -17,26 +17,87 @@
 
 #include "commands.h"
 #include "inputs.h"
+#include "json.h"
+
+struct validate_args {
+	struct cli_load_opts load;
+	enum cli_format format;
+};
+
+enum { OPT_OUTPUT };
+
+static const struct cli_opt validate_table[] = {
+	{"output", 'o', "table|json|yaml", "the summary line (default), or its "
+	 "counts and the warnings as JSON or YAML", OPT_OUTPUT},
+	{NULL, 0, NULL, NULL, 0},
+};
 
 static int take(void *ctx, int id, const char *v);
 
 static struct cli_command validate_cmd = {
-	"kso validate", "PATH... [OPTIONS]",
+	"kso validate", "PATH... [-o table|json|yaml] [OPTIONS]",
 	"Loads the manifests with every check the API server would make and\n"
 	"prints one summary line, or the first error.  PATH is a manifest file,\n"
 	"a directory (walked for *.yaml, *.yml, *.json) or - for stdin.\n",
-	{cli_load_table, NULL}, take, NULL};
+	{validate_table, cli_load_table, NULL}, take, NULL};
 
 static int take(void *ctx, int id, const char *v)
 {
-	return cli_load_take(validate_cmd.name, ctx, id, v);
+	struct validate_args *a = ctx;
+	if (id == OPT_OUTPUT)
+		return cli_format_take(&validate_cmd, v, CLI_TABLE | CLI_JSON |
+				       CLI_YAML, &a->format);
+	return cli_load_take(validate_cmd.name, &a->load, id, v);
 }
 
-static void summary(const struct cluster *c)
+static int count_bound(const struct cluster *c)
 {
 	int bound = 0;
 	for (int i = 0; i < c->n_pods; i++)
 		bound += c->pods[i].node_name[0] != '\0';
+	return bound;
+}
+
+/* -o json|yaml: the summary's counts and the warnings. */
+static void summary_tree(const struct cluster *c, bool yaml)
+{
+	struct json_out j;
+	if (yaml)
+		json_init_yaml(&j, stdout);
+	else
+		json_init(&j, stdout, false);
+	int bound = count_bound(c);
+	const struct {
+		const char *key;
+		int n;
+	} counts[] = {
+		{"nodes", c->n_nodes}, {"pods", c->n_pods}, {"bound", bound},
+		{"pending", c->n_pods - bound}, {"namespaces", c->n_namespaces},
+		{"priorityClasses", c->n_priority_classes}, {"pdbs", c->n_pdbs},
+		{"workloads", c->n_workloads},
+	};
+	json_begin_object(&j);
+	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+		json_key(&j, counts[i].key);
+		json_int(&j, counts[i].n);
+	}
+	json_key(&j, "profiles");
+	if (c->config.loaded)
+		json_int(&j, c->config.n_profiles);
+	else
+		json_null(&j);
+	json_key(&j, "warnings");
+	json_begin_array(&j);
+	for (int i = 0; i < c->n_warnings; i++)
+		json_string(&j, c->warnings[i]);
+	json_end_array(&j);
+	json_end_object(&j);
+	json_end(&j);
+}
+
+static void summary(const struct cluster *c)
+{
+	int bound = count_bound(c);
 	printf("ok: %d nodes, %d pods (%d bound, %d pending), %d namespaces, "
 	       "%d priority classes, %d PDBs, %d workloads",
 	       c->n_nodes, c->n_pods, bound, c->n_pods - bound, c->n_namespaces,
@@ -48,10 +109,10 @@ static void summary(const struct cluster *c)
 
 int cmd_validate(int argc, char **argv)
 {
-	struct cli_load_opts load = {0};
+	struct validate_args a = {.format = CLI_TABLE};
 	char **paths;
 	int n;
-	validate_cmd.ctx = &load;
+	validate_cmd.ctx = &a;
 	int rc = cli_parse(&validate_cmd, argc, argv, &paths, &n);
 	if (rc >= 0)
 		return rc;
@@ -63,11 +124,13 @@ int cmd_validate(int argc, char **argv)
 	cluster_init(&c);
 	struct error err;
 	error_init(&err);
-	rc = cli_load_inputs(&c, paths, n, &load, &err);
+	rc = cli_load_inputs(&c, paths, n, &a.load, &err);
 	if (rc < 0)
 		fprintf(stderr, "%s\n", err.msg);
-	else
+	else if (a.format == CLI_TABLE)
 		summary(&c);
+	else
+		summary_tree(&c, a.format == CLI_YAML);
 	cluster_release(&c);
 	free(paths);
 	return rc < 0 ? 1 : 0;

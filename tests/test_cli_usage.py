@@ -47,10 +47,11 @@ def test_help(cmd, first):
     (["schedule", "x.yaml", "--config"], "kso schedule: --config needs a value\n"
      "usage: kso schedule PATH... [-o table|wide|json|yaml] [OPTIONS]\n"),
     (["dump", "x.yaml", "--frob"], "kso dump: unknown option '--frob'\n"
-     "usage: kso dump PATH... [-o json|yaml] [OPTIONS]\n"),
+     "usage: kso dump PATH... [-o json|yaml|name] [OPTIONS]\n"),
     # kubectl takes no abbreviations
     (["validate", "x.yaml", "--conf", "c"], "kso validate: unknown option "
-     "'--conf'\nusage: kso validate PATH... [OPTIONS]\n"),
+     "'--conf'\nusage: kso validate PATH... [-o table|json|yaml] "
+     "[OPTIONS]\n"),
     (["enum", "--jobs"], "kso enum: --jobs needs a value\n"
      "usage: kso enum [UNIVERSE] [OPTIONS]\n"),
     (["explain", "x.yaml", "-x"], "kso explain: unknown option '-x'\n"

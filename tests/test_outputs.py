@@ -1,0 +1,210 @@
+"""Every command that prints results, in every output format it has: the
+JSON fields are exactly those README.md documents (its `<!-- fields: X -->`
+lists), -o yaml holds the same values as -o json, tables line up, and
+-o wide / -o name print what the README says they do."""
+import json
+import os
+import re
+import sys
+
+import pytest
+import yaml
+
+from conftest import FIXTURES, REPO, run_kso
+
+EXPORT = FIXTURES / "expand" / "cluster-export.yaml"
+LOOP = FIXTURES / "preemption" / "loop.yaml"
+REPRIEVE = FIXTURES / "preemption" / "reprieve.yaml"
+TAINTED = FIXTURES / "impl" / "cluster.yaml"
+SELF_IMPL = f"{sys.executable} {REPO / 'tests' / 'impl' / 'self.py'}"
+
+
+def documented():
+    """README's field lists: {"explain.nodes.*": (required, optional)}."""
+    text = (REPO / "README.md").read_text()
+    out = {}
+    for m in re.finditer(r"<!-- fields: (\S+) -->\n((?:.+\n)+?)\n", text):
+        names = re.findall(r"`([A-Za-z_]+)(\??)`", m.group(2))
+        out[m.group(1)] = ({n for n, q in names if not q},
+                           {n for n, q in names if q})
+    return out
+
+
+FIELDS = documented()
+
+
+def check_fields(what, obj, with_optional=False):
+    required, optional = FIELDS[what]
+    keys = set(obj)
+    assert required <= keys, (what, required - keys)
+    extra = keys - required
+    assert extra <= optional, (what, extra)
+    if with_optional:
+        assert extra == optional, (what, optional - extra)
+
+
+def run_ok(*args):
+    p = run_kso(*args)
+    assert p.returncode == 0, (args, p.stderr)
+    return p.stdout
+
+
+def test_readme_documents_every_output():
+    assert set(FIELDS) == {"validate", "dump", "explain", "explain.nodes.*",
+                           "explain.preemption", "schedule",
+                           "schedule.steps.*", "schedule.summary"}
+
+
+def test_validate_formats():
+    doc = json.loads(run_ok("validate", EXPORT, "-o", "json"))
+    check_fields("validate", doc)
+    # the export: 3 nodes, 11 pods (6 listed, 5 created), 5 bound
+    assert (doc["nodes"], doc["pods"], doc["bound"], doc["pending"]) == \
+        (3, 11, 5, 6)
+    assert doc["profiles"] is None and len(doc["warnings"]) == 4
+    assert yaml.safe_load(run_ok("validate", EXPORT, "-o", "yaml")) == doc
+    table = run_ok("validate", EXPORT)
+    assert table.startswith("ok: 3 nodes, 11 pods (5 bound, 6 pending)")
+
+
+def test_dump_formats():
+    doc = json.loads(run_ok("dump", EXPORT, "-o", "json"))
+    check_fields("dump", doc)
+    names = run_ok("dump", EXPORT, "-o", "name").splitlines()
+    total = sum(len(v) for v in doc.values())
+    assert len(names) == total
+    assert names.count("node/node-a") == 1
+    assert "statefulset.apps/db" in names and "pod/db-1" in names
+    assert all(re.fullmatch(r"[a-z.0-9]+/[a-z0-9.-]+", n) for n in names)
+    manifests = list(yaml.safe_load_all(run_ok("dump", EXPORT, "-o", "yaml")))
+    kinds = [m["kind"] for m in manifests if m]
+    assert kinds.count("Pod") == len(doc["pods"])
+
+
+def test_explain_json_and_yaml_agree_and_match_readme():
+    doc = json.loads(run_ok("explain", REPRIEVE, "-o", "json"))
+    check_fields("explain", doc)
+    for node in doc["nodes"].values():
+        check_fields("explain.nodes.*", node)
+    assert doc["preemption"] is not None
+    check_fields("explain.preemption", doc["preemption"])
+    assert yaml.safe_load(run_ok("explain", REPRIEVE, "-o", "yaml")) == doc
+
+
+def test_explain_with_impl_has_its_optional_field():
+    p = run_kso("explain", TAINTED, "--pod", "default/p", "--impl", SELF_IMPL,
+                "-o", "json")
+    assert p.returncode == 0, p.stderr
+    check_fields("explain", json.loads(p.stdout), with_optional=True)
+
+
+def test_explain_table_and_wide():
+    table = run_ok("explain", TAINTED, "--pod", "default/p")
+    wide = run_ok("explain", TAINTED, "--pod", "default/p", "-o", "wide")
+    # the table shortens kube's texts, wide prints them whole
+    assert "✗ taint {dedicated: infra}" in table
+    assert "✗ node(s) had untolerated taint {dedicated: infra}" in wide
+    assert " ResourcesFit " in table and " NodeResourcesFit " in wide
+    for out in (table, wide):
+        rows = out.split("\n\n")[1].splitlines()[1:]
+        head = rows[0]
+        starts = [m.start() for m in re.finditer(r"(?<=  )\S", head)]
+        for row in rows[1:]:
+            for s in starts:
+                assert row[s - 2:s] == "  " and row[s] != " ", (row, s)
+
+
+def test_schedule_formats():
+    doc = json.loads(run_ok("schedule", LOOP, "-o", "json"))
+    check_fields("schedule", doc)
+    check_fields("schedule.summary", doc["summary"])
+    for st in doc["steps"]:
+        check_fields("schedule.steps.*", st)
+    final = list(yaml.safe_load_all(run_ok("schedule", LOOP, "-o", "yaml")))
+    bound = {m["metadata"]["name"]: m["spec"].get("nodeName")
+             for m in final if m and m["kind"] == "Pod"}
+    for key, node in doc["final"].items():
+        assert bound[key.split("/")[1]] == node
+    wide = run_ok("schedule", LOOP, "-o", "wide").splitlines()
+    assert wide[0].split() == ["STEP", "POD", "PRIORITY", "ACTION", "NODE",
+                               "VICTIMS", "VIABLE", "MESSAGE"]
+    # loop.yaml: h1 (priority 1000) binds first
+    assert wide[1].split()[:5] == ["1", "default/h1", "1000", "bind", "n2"]
+    table = run_ok("schedule", LOOP).splitlines()
+    assert table[0].split() == ["STEP", "POD", "ACTION", "NODE", "VICTIMS",
+                                "VIABLE", "MESSAGE"]
+
+
+def test_schedule_with_impl_has_its_optional_fields():
+    p = run_kso("schedule", LOOP, "--impl", SELF_IMPL, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    check_fields("schedule", doc, with_optional=True)
+    check_fields("schedule.steps.*", doc["steps"][0], with_optional=True)
+
+
+def test_schedule_table_abbreviates_viable_nodes(tmp_path):
+    # five equal nodes: the table lists three and "+2", wide all five
+    nodes = "".join(f"""---
+apiVersion: v1
+kind: Node
+metadata: {{name: n{i}}}
+status: {{allocatable: {{cpu: "1", memory: 1Gi, pods: "10"}}}}
+""" for i in range(5))
+    f = tmp_path / "five.yaml"
+    f.write_text(nodes + """---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec: {containers: [{name: c, image: x}]}
+""")
+    table = run_ok("schedule", f).splitlines()
+    assert table[1].split()[4] == "-"
+    assert table[1].split()[5] == "n0,n1,n2,+2"
+    wide = run_ok("schedule", f, "-o", "wide").splitlines()
+    assert wide[1].split()[6] == "n0,n1,n2,n3,n4"
+
+
+@pytest.mark.parametrize("cmd,formats", [
+    ("validate", ["table", "json", "yaml"]),
+    ("dump", ["json", "yaml", "name"]),
+    ("explain", ["table", "wide", "json", "yaml"]),
+    ("schedule", ["table", "wide", "json", "yaml"]),
+])
+def test_every_format_is_accepted_and_listed_in_help(cmd, formats):
+    for fmt in formats:
+        for spelled in (["-o", fmt], [f"-o{fmt}"], [f"--output={fmt}"]):
+            p = run_kso(cmd, LOOP, *spelled)
+            assert p.returncode in (0, 1), (cmd, spelled, p.stderr)
+            assert p.stdout, (cmd, spelled)
+    p = run_kso(cmd, LOOP, "-o", "xml")
+    assert p.returncode == 2
+    assert p.stderr.startswith(f"kso {cmd}: unknown output format 'xml' "
+                               f"({', '.join(formats)})\nusage: kso {cmd} ")
+    h = run_kso(cmd, "--help")
+    assert h.returncode == 0
+    assert "|".join(formats) in h.stdout
+
+
+@pytest.mark.parametrize("cmd", ["validate", "dump", "explain", "schedule",
+                                 "check", "serve", "enum", "corpus", "export",
+                                 "merge"])
+def test_help_lists_every_option_the_command_takes(cmd):
+    h = run_kso(cmd, "--help")
+    assert h.returncode == 0 and h.stderr == ""
+    assert h.stdout.startswith(f"usage: kso {cmd}")
+    listed = dict(re.findall(r"^  (?:-\w, )?(--[a-z-]+)( \S+)?", h.stdout,
+                             re.M))
+    assert "--help" in listed
+    # each listed option is read (a listed one is never "unknown"); an
+    # unknown option after it stops the command before it runs anything
+    for opt, value in listed.items():
+        if opt == "--help":
+            continue
+        word = f"{opt}=x" if value else opt
+        p = run_kso(cmd, word, "--no-such-option")
+        assert p.returncode == 2, (cmd, word, p.stderr)
+        assert f"unknown option '{opt}'" not in p.stderr, (cmd, opt)
+    p = run_kso(cmd, "--no-such-option")
+    assert p.returncode == 2
+    assert "unknown option '--no-such-option'" in p.stderr

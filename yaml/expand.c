@@ -55,6 +55,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/xalloc.h"
+
 /* ------------------------------------------------------------ matching */
 
 static bool in_values(const struct requirement *r, const char *v)
@@ -183,10 +185,10 @@ static bool fits_taints(const struct pod *p, const struct node *n)
 	return true;
 }
 
-/* ---------------------------------------------------------- the pods */
+/* ------------------------------------------------------- the context */
 
-/* The pods the expansion sees: the cluster's (earlier loads), then this
- * load's (including those expanded so far).  x is NULL for the former. */
+/* A pod of the load by index: the cluster's (earlier loads) first, then
+ * this load's, including those expanded so far. */
 static size_t n_pods(const struct yaml_dec *d)
 {
 	return (size_t)d->c->n_pods + d->pods.n;
@@ -209,6 +211,88 @@ static const struct owner_ref *controller_ref(const struct pod *p)
 		if (p->owners[i].controller)
 			return &p->owners[i];
 	return NULL;
+}
+
+/* The pods a controller may claim, found without scanning every pod for
+ * every controller: those with a controller reference sorted by (ns,
+ * kind, name), the orphans by namespace.  Built once over the pods that
+ * exist before the expansion (the pods it creates are their creator's). */
+struct cand {
+	const char *ns, *kind, *name;   /* kind and name NULL: an orphan */
+	size_t pod;
+};
+
+struct expansion {
+	struct yaml_dec *d;
+	struct cand *owned, *orphans;
+	size_t n_owned, n_orphans;
+	size_t created;                 /* pods created so far */
+	struct yaml_pod_extra x;        /* the current controller's pods' */
+};
+
+/* Pods one load may create: far past any real cluster, short of what
+ * would exhaust memory on a replicas: 2000000000 typo. */
+#define EXPAND_MAX_PODS 1000000
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	int c = strcmp(x->ns, y->ns);
+	if (c || !x->kind)
+		return c;
+	if ((c = strcmp(x->kind, y->kind)))
+		return c;
+	return strcmp(x->name, y->name);
+}
+
+static void expansion_init(struct expansion *e, struct yaml_dec *d)
+{
+	memset(e, 0, sizeof *e);
+	e->d = d;
+	size_t n = n_pods(d);
+	e->owned = xcalloc(n + 1, sizeof *e->owned);
+	e->orphans = xcalloc(n + 1, sizeof *e->orphans);
+	const struct yaml_pod_extra *x;
+	for (size_t i = 0; i < n; i++) {
+		const struct pod *p = pod_at(d, i, &x);
+		const struct owner_ref *o = controller_ref(p);
+		if (o)
+			e->owned[e->n_owned++] = (struct cand){p->ns, o->kind, o->name, i};
+		else
+			e->orphans[e->n_orphans++] = (struct cand){p->ns, NULL, NULL, i};
+	}
+	qsort(e->owned, e->n_owned, sizeof *e->owned, cmp_cand);
+	qsort(e->orphans, e->n_orphans, sizeof *e->orphans, cmp_cand);
+}
+
+static void expansion_release(struct expansion *e)
+{
+	free(e->owned);
+	free(e->orphans);
+}
+
+/* [*lo, *hi) of v[0..n) equal to key under cmp_cand. */
+static void equal_range(const struct cand *v, size_t n, const struct cand *key,
+			size_t *lo, size_t *hi)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (cmp_cand(&v[m], key) < 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*lo = a;
+	b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (cmp_cand(&v[m], key) <= 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*hi = a;
 }
 
 /* Who a controller is and what it selects, as its claim needs it. */
@@ -244,12 +328,42 @@ static bool claims(const struct claimer *k, const struct pod *p)
 	return claimer_selects(k, &p->labels);
 }
 
-static int count_claimed(const struct yaml_dec *d, const struct claimer *k)
+/* The pods k claims, in turn into fn (which returns false to stop). */
+static void each_claimed(const struct expansion *e, const struct claimer *k,
+			 bool (*fn)(void *ctx, const struct pod *p,
+				    const struct yaml_pod_extra *x),
+			 void *ctx)
+{
+	struct cand key = {k->ns, k->kind, k->name, 0};
+	size_t lo, hi;
+	const struct yaml_pod_extra *x;
+	equal_range(e->owned, e->n_owned, &key, &lo, &hi);
+	for (size_t i = lo; i < hi; i++) {
+		const struct pod *p = pod_at(e->d, e->owned[i].pod, &x);
+		if (claims(k, p) && !fn(ctx, p, x))
+			return;
+	}
+	key.kind = key.name = NULL;
+	equal_range(e->orphans, e->n_orphans, &key, &lo, &hi);
+	for (size_t i = lo; i < hi; i++) {
+		const struct pod *p = pod_at(e->d, e->orphans[i].pod, &x);
+		if (claims(k, p) && !fn(ctx, p, x))
+			return;
+	}
+}
+
+static bool count_one(void *ctx, const struct pod *p,
+		      const struct yaml_pod_extra *x)
+{
+	(void)p, (void)x;
+	++*(int *)ctx;
+	return true;
+}
+
+static int count_claimed(const struct expansion *e, const struct claimer *k)
 {
 	int n = 0;
-	const struct yaml_pod_extra *x;
-	for (size_t i = 0; i < n_pods(d); i++)
-		n += claims(k, pod_at(d, i, &x));
+	each_claimed(e, k, count_one, &n);
 	return n;
 }
 
@@ -287,11 +401,14 @@ static bool take_name(struct yaml_dec *d, const char *ns, const char *name)
 }
 
 /* generateName: base followed by five letters, a stable hash of base and
- * a counter (kube's are random), retried until the name is free. */
+ * *seq (kube's are random), retried until the name is free.  *seq, the
+ * caller's count of names made from base, goes up with every try: the
+ * n-th pod of a controller does not retry the n - 1 names before it. */
 static const char *generate_name(struct yaml_dec *d, const char *ns,
-				 const char *base)
+				 const char *base, unsigned *seq)
 {
-	for (unsigned k = 0;; k++) {
+	for (;;) {
+		unsigned k = (*seq)++;
 		char key[700], suffix[6];
 		snprintf(key, sizeof key, "%s/%s#%u", ns, base, k);
 		uint32_t h = fnv32a(key);
@@ -332,15 +449,20 @@ static struct labels with_labels(struct arena *a, const struct labels *base,
 	return (struct labels){items, n};
 }
 
-/* The priority of a template whose class the input does not define: that
- * of an existing pod naming it; with none, 0 and a warning. */
-static void template_priority(struct yaml_dec *d, const struct yaml_controller *c,
-			      struct yaml_pod_extra *x)
+/* The pods' extra of controller c (into e->x): its template's, with the
+ * priority of a template whose class the input does not define taken from
+ * an existing pod naming it - with none, 0 and a warning. */
+static void controller_extra(struct expansion *e, const struct yaml_controller *c)
 {
+	struct yaml_dec *d = e->d;
+	struct yaml_pod_extra *x = &e->x;
+	*x = c->tmpl_x;
+	x->prefix = arena_sprintf(d->a, "%sspec.template.", c->prefix);
+	x->ready = false;
 	const struct pod *t = &c->tmpl;
 	if (!*t->priority_class || x->has_priority || d->c->no_admission ||
 	    yaml_priority_class_known(d, t->priority_class))
-		return;
+		goto done;
 	const struct yaml_pod_extra *px;
 	for (size_t i = 0; i < n_pods(d); i++) {
 		const struct pod *p = pod_at(d, i, &px);
@@ -351,7 +473,7 @@ static void template_priority(struct yaml_dec *d, const struct yaml_controller *
 		x->priority = px ? px->priority : p->priority;
 		x->has_preempt = true;
 		x->preempt_never = px ? px->preempt_never : p->preempt_never;
-		return;
+		goto done;
 	}
 	char needle[300];
 	snprintf(needle, sizeof needle, "PriorityClass \"%.200s\" is not in",
@@ -369,27 +491,42 @@ static void template_priority(struct yaml_dec *d, const struct yaml_controller *
 			     c->ns, c->name, c->prefix);
 	x->has_priority = true;
 	x->priority = 0;
+done:
+	x->tmpl_of = NULL;
 }
 
-/* Appends one pod made from c's template (or tmpl, when another template
- * stands for it: a Deployment's ReplicaSet, a DaemonSet's node). */
-static struct pod *add_pod(struct yaml_dec *d, const struct yaml_controller *c,
-			   const struct pod *tmpl, const struct new_pod *np)
+/* May c create n more pods?  -1 with d->err set when the load would pass
+ * EXPAND_MAX_PODS. */
+static int room_for(struct expansion *e, const struct yaml_controller *c,
+		    int64_t n)
 {
+	if (n <= 0 || e->created + (uint64_t)n <= EXPAND_MAX_PODS)
+		return 0;
+	return error_at(e->d->err, c->pos.file, c->pos.line, c->pos.col,
+			arena_sprintf(e->d->a, "%sspec", c->prefix),
+			"%s %s/%s would create "
+			"%lld pods; kso creates at most %d in one load (--scale "
+			"asks for fewer, --no-expand for none)",
+			c->tmpl_x.tmpl_of, c->ns, c->name, (long long)n,
+			EXPAND_MAX_PODS);
+}
+
+/* Appends one pod made from tmpl (c's template, or one standing for it:
+ * a DaemonSet's with its tolerations) with e->x. */
+static void add_pod(struct expansion *e, const struct pod *tmpl,
+		    const struct new_pod *np)
+{
+	struct yaml_dec *d = e->d;
 	struct pod p = *tmpl;
-	struct yaml_pod_extra x = c->tmpl_x;
-	x.prefix = arena_sprintf(d->a, "%sspec.template.", c->prefix);
-	x.ready = false;
-	template_priority(d, c, &x);
-	x.tmpl_of = NULL;
 	p.name = np->name;
 	p.labels = with_labels(d->a, &tmpl->labels, np->extra, np->n_extra);
 	struct owner_ref *o = arena_alloc(d->a, sizeof *o);
 	*o = (struct owner_ref){np->owner_api, np->owner_kind, np->owner_name, true};
 	p.owners = o;
 	p.n_owners = 1;
-	yaml_vec_push(&d->pod_extra, &x);
-	return yaml_vec_push(&d->pods, &p);
+	yaml_vec_push(&d->pod_extra, &e->x);
+	yaml_vec_push(&d->pods, &p);
+	e->created++;
 }
 
 /* --------------------------------------------------------- --scale */
@@ -418,50 +555,52 @@ static struct workload_scale *scale_of(struct yaml_dec *d,
 
 /* How many replicas c wants, --scale applied; -1 with d->err set when the
  * scale cannot be done. */
-static int32_t wanted(struct yaml_dec *d, const struct yaml_controller *c,
+static int32_t wanted(struct expansion *e, const struct yaml_controller *c,
 		      int have)
 {
-	struct workload_scale *s = scale_of(d, c);
-	if (!s)
-		return c->replicas;
-	s->used = true;
-	if (s->replicas < have)
-		return error_plain(d->err, "--scale %s: %s %s/%s has %d pods; "
-				   "scaling down deletes pods in the order its "
-				   "controller ranks them, which kso does not "
-				   "model", s->arg, s->kind, c->ns, c->name, have);
-	return s->replicas;
+	struct workload_scale *s = scale_of(e->d, c);
+	int32_t want = s ? s->replicas : c->replicas;
+	if (s) {
+		s->used = true;
+		if (s->replicas < have)
+			return error_plain(e->d->err, "--scale %s: %s %s/%s has %d "
+					   "pods; scaling down deletes pods in "
+					   "the order its controller ranks them, "
+					   "which kso does not model", s->arg,
+					   s->kind, c->ns, c->name, have);
+	}
+	return room_for(e, c, (int64_t)want - have) < 0 ? -1 : want;
 }
 
 /* ------------------------------------------------- the controllers */
 
-static int expand_replicas(struct yaml_dec *d, const struct yaml_controller *c,
-			   const struct pod *tmpl, const struct claimer *k,
-			   int32_t want, const char *api, const struct label *extra,
-			   int n_extra)
+static int expand_replicas(struct expansion *e, const struct yaml_controller *c,
+			   const struct claimer *k, int have, int32_t want,
+			   const char *api, const struct label *extra, int n_extra)
 {
-	int have = count_claimed(d, k);
+	struct yaml_dec *d = e->d;
+	const char *base = arena_sprintf(d->a, "%s-", k->name);
+	unsigned seq = 0;
 	for (int i = have; i < want; i++) {
-		struct new_pod np = {generate_name(d, c->ns,
-				     arena_sprintf(d->a, "%s-", k->name)),
-				     api, k->kind, k->name, {{0}}, n_extra};
+		struct new_pod np = {generate_name(d, c->ns, base, &seq), api, k->kind,
+				     k->name, {{0}}, n_extra};
 		memcpy(np.extra, extra, (size_t)n_extra * sizeof *extra);
-		add_pod(d, c, tmpl, &np);
+		add_pod(e, &c->tmpl, &np);
 	}
 	return 0;
 }
 
-static int expand_replica_set(struct yaml_dec *d, const struct yaml_controller *c)
+static int expand_replica_set(struct expansion *e, const struct yaml_controller *c)
 {
 	bool rc = c->kind == CTRL_REPLICATION_CONTROLLER;
 	struct claimer k = {c->ns, rc ? "ReplicationController" : "ReplicaSet",
 			    c->name, rc ? &c->map_sel : NULL,
 			    rc ? NULL : &c->selector, NULL, NULL};
-	int have = count_claimed(d, &k);
-	int32_t want = wanted(d, c, have);
+	int have = count_claimed(e, &k);
+	int32_t want = wanted(e, c, have);
 	if (want < 0)
 		return -1;
-	return expand_replicas(d, c, &c->tmpl, &k, want, rc ? "v1" : "apps/v1",
+	return expand_replicas(e, c, &k, have, want, rc ? "v1" : "apps/v1",
 			       NULL, 0);
 }
 
@@ -510,8 +649,9 @@ static void add_made_up_rs(struct yaml_dec *d, const struct yaml_controller *dep
 	yaml_vec_push(&d->workloads, &w);
 }
 
-static int expand_deployment(struct yaml_dec *d, const struct yaml_controller *c)
+static int expand_deployment(struct expansion *e, const struct yaml_controller *c)
 {
+	struct yaml_dec *d = e->d;
 	const struct yaml_controller *rs = current_rs(d, c);
 	const char *hash = rs && *rs->hash ? rs->hash : NULL;
 	if (!hash && rs && rs->selector.present)
@@ -523,85 +663,175 @@ static int expand_deployment(struct yaml_dec *d, const struct yaml_controller *c
 	struct claimer k = {c->ns, "ReplicaSet", rs_name, NULL,
 			    rs ? &rs->selector : &c->selector,
 			    "pod-template-hash", hash};
-	int have = count_claimed(d, &k);
-	int32_t want = wanted(d, c, have);
+	int have = count_claimed(e, &k);
+	int32_t want = wanted(e, c, have);
 	if (want < 0)
 		return -1;
 	if (!rs)
 		add_made_up_rs(d, c, rs_name, hash);
 	struct label h = {"pod-template-hash", hash};
-	return expand_replicas(d, c, &c->tmpl, &k, want, "apps/v1", &h, 1);
+	return expand_replicas(e, c, &k, have, want, "apps/v1", &h, 1);
 }
 
-/* Is the pod Running and Ready (a StatefulSet's OrderedReady waits)? */
-static bool running_ready(const struct pod *p, const struct yaml_pod_extra *x)
+/* The ordinals [start, start + n) of a StatefulSet: which exist, and
+ * whether Running and Ready (OrderedReady waits for each). */
+struct ordinals {
+	const char *prefix;          /* "<name>-" */
+	int64_t start;
+	int32_t n;
+	signed char *state;          /* 0 missing, 1 exists, 2 Running and Ready */
+};
+
+static bool note_ordinal(void *ctx, const struct pod *p,
+			 const struct yaml_pod_extra *x)
 {
-	return !strcmp(p->phase, "Running") && (!x || x->ready);
+	struct ordinals *o = ctx;
+	size_t len = strlen(o->prefix);
+	const char *s = p->name + len;
+	char *end;
+	if (strncmp(p->name, o->prefix, len) || *s < '0' || *s > '9' ||
+	    (*s == '0' && s[1]))
+		return true;
+	long long ord = strtoll(s, &end, 10);
+	if (*end || ord < o->start || ord - o->start >= o->n)
+		return true;
+	bool ready = !strcmp(p->phase, "Running") && (!x || x->ready);
+	o->state[ord - o->start] = ready ? 2 : 1;
+	return true;
 }
 
-static int expand_stateful_set(struct yaml_dec *d, const struct yaml_controller *c)
+static int expand_stateful_set(struct expansion *e, const struct yaml_controller *c)
 {
+	struct yaml_dec *d = e->d;
 	struct claimer k = {c->ns, "StatefulSet", c->name, NULL, &c->selector,
 			    NULL, NULL};
-	int have = count_claimed(d, &k);
-	int32_t want = wanted(d, c, have);
+	int have = count_claimed(e, &k);
+	int32_t want = wanted(e, c, have);
 	if (want < 0)
 		return -1;
 	const char *rev = *c->hash ? c->hash :
 		arena_sprintf(d->a, "%s-%s", c->name,
 			      stand_in_hash(d->a, c->ns, c->name));
+	struct ordinals o = {arena_sprintf(d->a, "%s-", c->name),
+			     c->ordinal_start, want, calloc((size_t)want + 1, 1)};
+	if (!o.state)
+		abort();
+	each_claimed(e, &k, note_ordinal, &o);
 	for (int32_t i = 0; i < want; i++) {
-		int64_t ord = (int64_t)c->ordinal_start + i;
-		const char *name = arena_sprintf(d->a, "%s-%lld", c->name,
-						 (long long)ord);
-		const struct yaml_pod_extra *x = NULL;
-		const struct pod *found = NULL;
-		for (size_t j = 0; j < n_pods(d) && !found; j++) {
-			const struct pod *p = pod_at(d, j, &x);
-			if (!strcmp(p->name, name) && !strcmp(p->ns, c->ns))
-				found = p;
-		}
-		if (found) {
-			if (!c->parallel && !running_ready(found, x))
-				return 0;   /* OrderedReady waits for it */
+		if (o.state[i]) {
+			if (!c->parallel && o.state[i] != 2)
+				break;   /* OrderedReady waits for it */
 			continue;
 		}
+		const char *ix = arena_sprintf(d->a, "%lld", (long long)(o.start + i));
+		const char *name = arena_sprintf(d->a, "%s%s", o.prefix, ix);
 		if (!take_name(d, c->ns, name))
-			continue;
+			continue;   /* a pod of that name is not the set's */
 		struct new_pod np = {name, "apps/v1", "StatefulSet", c->name,
 				     {{"controller-revision-hash", rev},
 				      {"statefulset.kubernetes.io/pod-name", name},
-				      {"apps.kubernetes.io/pod-index",
-				       arena_sprintf(d->a, "%lld", (long long)ord)}},
-				     3};
-		add_pod(d, c, &c->tmpl, &np);
+				      {"apps.kubernetes.io/pod-index", ix}}, 3};
+		add_pod(e, &c->tmpl, &np);
 		if (!c->parallel)
-			return 0;   /* one at a time: the next once it is Ready */
+			break;   /* one at a time: the next once it is Ready */
 	}
+	free(o.state);
 	return 0;
 }
 
-/* status.completedIndexes ("1,3-5") as a set of [0, n). */
-static void completed_indexes(const char *s, bool *done, int32_t n)
+/* ------------------------------------------------------------- Jobs */
+
+/* A Job's claimed pods: how many, and the completion indexes they hold. */
+struct job_pods {
+	int32_t active;
+	int32_t *busy;               /* sorted after the walk */
+	int32_t n_busy;
+};
+
+static bool note_job_pod(void *ctx, const struct pod *p,
+			 const struct yaml_pod_extra *x)
 {
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-		if (end == s)
-			return;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		for (long i = a; i <= b && i < n; i++)
-			if (i >= 0)
-				done[i] = true;
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return;
-	}
+	(void)x;
+	struct job_pods *j = ctx;
+	j->active++;
+	const char *ix = labels_get(&p->labels,
+				    "batch.kubernetes.io/job-completion-index");
+	char *end;
+	long v = ix ? strtol(ix, &end, 10) : -1;
+	if (ix && !*end && v >= 0 && v <= INT32_MAX)
+		j->busy[j->n_busy++] = (int32_t)v;
+	return true;
 }
 
-static int expand_job(struct yaml_dec *d, const struct yaml_controller *c)
+static int cmp_i32(const void *a, const void *b)
 {
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* status.completedIndexes ("1,3-5") as intervals [lo, hi], in order. */
+struct interval {
+	int64_t lo, hi;
+};
+
+static int parse_completed(const char *s, struct interval **out)
+{
+	int n = 0, cap = 8;
+	struct interval *v = xcalloc((size_t)cap, sizeof *v);
+	while (*s) {
+		char *end;
+		long long a = strtoll(s, &end, 10), b = a;
+		if (end == s)
+			break;
+		if (*end == '-')
+			b = strtoll(end + 1, &end, 10);
+		if (n == cap)
+			v = xrealloc(v, (size_t)(cap *= 2) * sizeof *v);
+		v[n++] = (struct interval){a, b};
+		if (*end != ',')
+			break;
+		s = end + 1;
+	}
+	*out = v;
+	return n;
+}
+
+/* How many indexes of [0, n) the intervals cover. */
+static int64_t covered(const struct interval *v, int k, int64_t n)
+{
+	int64_t total = 0;
+	for (int i = 0; i < k; i++) {
+		int64_t lo = v[i].lo < 0 ? 0 : v[i].lo;
+		int64_t hi = v[i].hi >= n ? n - 1 : v[i].hi;
+		total += hi >= lo ? hi - lo + 1 : 0;
+	}
+	return total;
+}
+
+/* The lowest index from *next on that is neither completed nor busy. */
+static int64_t next_free(int64_t next, const struct interval *v, int k,
+			 const struct job_pods *j)
+{
+	for (bool moved = true; moved;) {
+		moved = false;
+		for (int i = 0; i < k; i++)
+			if (next >= v[i].lo && next <= v[i].hi) {
+				next = v[i].hi + 1;
+				moved = true;
+			}
+		int32_t key = next > INT32_MAX ? INT32_MAX : (int32_t)next;
+		if (next <= INT32_MAX &&
+		    bsearch(&key, j->busy, (size_t)j->n_busy, sizeof key, cmp_i32)) {
+			next++;
+			moved = true;
+		}
+	}
+	return next;
+}
+
+static int expand_job(struct expansion *e, const struct yaml_controller *c)
+{
+	struct yaml_dec *d = e->d;
 	if (scale_of(d, c))
 		return error_plain(d->err, "--scale %s: a Job is not scaled; "
 				   "its spec.parallelism says how many pods run",
@@ -610,60 +840,49 @@ static int expand_job(struct yaml_dec *d, const struct yaml_controller *c)
 		return 0;
 	struct claimer k = {c->ns, "Job", c->name, NULL,
 			    c->selector.present ? &c->selector : NULL, NULL, NULL};
-	bool *busy = c->indexed ? calloc((size_t)c->completions + 1, 1) : NULL;
-	int32_t active = 0, done = c->succeeded;
-	const struct yaml_pod_extra *x;
-	for (size_t i = 0; i < n_pods(d); i++) {
-		const struct pod *p = pod_at(d, i, &x);
-		if (!claims(&k, p))
-			continue;
-		active++;
-		const char *ix = labels_get(&p->labels,
-					    "batch.kubernetes.io/job-completion-index");
-		long v = ix ? strtol(ix, NULL, 10) : -1;
-		if (busy && v >= 0 && v < c->completions)
-			busy[v] = true;
-	}
-	bool *completed = busy ? calloc((size_t)c->completions + 1, 1) : NULL;
-	if (completed) {
-		completed_indexes(c->completed_indexes, completed, c->completions);
-		done = 0;
-		for (int32_t i = 0; i < c->completions; i++)
-			done += completed[i];
-	}
-	int32_t want = c->parallelism;
-	if (c->completions >= 0 && c->completions - done < want)
-		want = c->completions - done;
-	if (c->completions < 0 && done > 0)
-		want = active;   /* a work queue: one success ends the creating */
+	struct job_pods j = {0, xcalloc(n_pods(d) + 1, sizeof *j.busy), 0};
+	each_claimed(e, &k, note_job_pod, &j);
+	qsort(j.busy, (size_t)j.n_busy, sizeof *j.busy, cmp_i32);
+	struct interval *done = NULL;
+	int n_done = c->indexed ? parse_completed(c->completed_indexes, &done) : 0;
+	int64_t succeeded = c->indexed ? covered(done, n_done, c->completions)
+				       : c->succeeded;
+	int64_t want = c->parallelism;
+	if (c->completions >= 0 && c->completions - succeeded < want)
+		want = c->completions - succeeded;
+	if (c->completions < 0 && succeeded > 0)
+		want = j.active;   /* a work queue: one success ends the creating */
+	int rc = room_for(e, c, want - j.active);
 	struct label l[4];
 	int nl = 0;
 	if (!labels_get(&c->tmpl.labels, "batch.kubernetes.io/job-name")) {
 		l[nl++] = (struct label){"batch.kubernetes.io/job-name", c->name};
 		l[nl++] = (struct label){"job-name", c->name};
 	}
-	int32_t next = 0;
-	for (int32_t n = active; n < want; n++) {
+	int64_t next = 0;
+	unsigned seq = 0;
+	for (int64_t n = j.active; rc == 0 && n < want; n++) {
 		struct new_pod np = {NULL, "batch/v1", "Job", c->name, {{0}}, nl};
 		memcpy(np.extra, l, (size_t)nl * sizeof *l);
 		const char *base = arena_sprintf(d->a, "%s-", c->name);
-		if (busy) {
-			while (next < c->completions && (busy[next] || completed[next]))
-				next++;
+		if (c->indexed) {
+			next = next_free(next, done, n_done, &j);
 			if (next >= c->completions)
 				break;
-			const char *ix = arena_sprintf(d->a, "%d", (int)next++);
+			const char *ix = arena_sprintf(d->a, "%lld", (long long)next++);
 			np.extra[np.n_extra++] = (struct label){
 				"batch.kubernetes.io/job-completion-index", ix};
 			base = arena_sprintf(d->a, "%s-%s-", c->name, ix);
 		}
-		np.name = generate_name(d, c->ns, base);
-		add_pod(d, c, &c->tmpl, &np);
+		np.name = generate_name(d, c->ns, base, &seq);
+		add_pod(e, &c->tmpl, &np);
 	}
-	free(busy);
-	free(completed);
-	return 0;
+	free(j.busy);
+	free(done);
+	return rc;
 }
+
+/* ------------------------------------------------------- DaemonSets */
 
 /* The node an existing DaemonSet pod is for: spec.nodeName, else its
  * single matchFields metadata.name In [node] (daemonset util's
@@ -738,62 +957,71 @@ static const struct node *node_at(const struct yaml_dec *d, size_t i)
 	       yaml_vec_at(&d->nodes, i - (size_t)d->c->n_nodes);
 }
 
-/* The controller-revision-hash of the DaemonSet's existing pods. */
-static const char *daemon_hash(struct yaml_dec *d, const struct yaml_controller *c,
-			       const struct claimer *k)
+/* A DaemonSet's claimed pods: the nodes they are for (sorted after the
+ * walk) and their controller-revision-hash. */
+struct daemon_pods {
+	const char **nodes;
+	size_t n;
+	const char *hash;
+};
+
+static bool note_daemon_pod(void *ctx, const struct pod *p,
+			    const struct yaml_pod_extra *x)
 {
-	const struct yaml_pod_extra *x;
-	for (size_t i = 0; i < n_pods(d); i++) {
-		const struct pod *p = pod_at(d, i, &x);
-		const char *h = labels_get(&p->labels, "controller-revision-hash");
-		if (h && claims(k, p))
-			return h;
-	}
-	return stand_in_hash(d->a, c->ns, c->name);
+	(void)x;
+	struct daemon_pods *dp = ctx;
+	const char *t = target_node(p);
+	if (t)
+		dp->nodes[dp->n++] = t;
+	if (!dp->hash)
+		dp->hash = labels_get(&p->labels, "controller-revision-hash");
+	return true;
 }
 
-static bool has_daemon_pod(const struct yaml_dec *d, const struct claimer *k,
-			   const char *node)
+static int cmp_str(const void *a, const void *b)
 {
-	const struct yaml_pod_extra *x;
-	for (size_t i = 0; i < n_pods(d); i++) {
-		const struct pod *p = pod_at(d, i, &x);
-		const char *t = target_node(p);
-		if (t && !strcmp(t, node) && claims(k, p))
-			return true;
-	}
-	return false;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int expand_daemon_set(struct yaml_dec *d, const struct yaml_controller *c)
+static int expand_daemon_set(struct expansion *e, const struct yaml_controller *c)
 {
+	struct yaml_dec *d = e->d;
 	if (scale_of(d, c))
 		return error_plain(d->err, "--scale %s: a DaemonSet is not scaled; "
 				   "it runs one pod on each node it fits",
 				   scale_of(d, c)->arg);
 	struct claimer k = {c->ns, "DaemonSet", c->name, NULL, &c->selector,
 			    NULL, NULL};
+	struct daemon_pods dp = {xcalloc(n_pods(d) + 1, sizeof *dp.nodes), 0, NULL};
+	each_claimed(e, &k, note_daemon_pod, &dp);
+	qsort(dp.nodes, dp.n, sizeof *dp.nodes, cmp_str);
 	struct pod tmpl = c->tmpl;
 	add_daemon_tolerations(d->a, &tmpl);
-	struct label l[2] = {{"controller-revision-hash", daemon_hash(d, c, &k)},
+	struct label l[2] = {{"controller-revision-hash", dp.hash ? dp.hash :
+			      stand_in_hash(d->a, c->ns, c->name)},
 			     {"pod-template-generation", c->generation}};
+	const char *base = arena_sprintf(d->a, "%s-", c->name);
+	unsigned seq = 0;
 	size_t nodes = (size_t)d->c->n_nodes + d->nodes.n;
-	for (size_t i = 0; i < nodes; i++) {
+	int rc = room_for(e, c, (int64_t)nodes);
+	for (size_t i = 0; rc == 0 && i < nodes; i++) {
 		const struct node *n = node_at(d, i);
 		if (!required_affinity_matches(&c->tmpl, n) || !fits_taints(&tmpl, n) ||
 		    (*tmpl.node_name && strcmp(tmpl.node_name, n->name)) ||
-		    has_daemon_pod(d, &k, n->name))
+		    bsearch(&n->name, dp.nodes, dp.n, sizeof *dp.nodes, cmp_str))
 			continue;
 		struct pod pinned = tmpl;
 		pin_to_node(d->a, &pinned, n->name);
-		struct new_pod np = {generate_name(d, c->ns,
-				     arena_sprintf(d->a, "%s-", c->name)),
-				     "apps/v1", "DaemonSet", c->name,
-				     {l[0], l[1]}, *c->generation ? 2 : 1};
-		add_pod(d, c, &pinned, &np);
+		struct new_pod np = {generate_name(d, c->ns, base, &seq), "apps/v1",
+				     "DaemonSet", c->name, {l[0], l[1]},
+				     *c->generation ? 2 : 1};
+		add_pod(e, &pinned, &np);
 	}
-	return 0;
+	free(dp.nodes);
+	return rc;
 }
+
+/* ---------------------------------------------------------- the load */
 
 /* A ReplicaSet a Deployment of the input owns is the Deployment's to
  * drive (expand_deployment), and cannot be scaled on its own. */
@@ -809,36 +1037,37 @@ static const struct yaml_controller *managing_deployment(
 	return NULL;
 }
 
-static int expand_one(struct yaml_dec *d, const struct yaml_controller *c)
+static int expand_one(struct expansion *e, const struct yaml_controller *c)
 {
-	if (c->kind == CTRL_REPLICA_SET && managing_deployment(d, c)) {
-		struct workload_scale *s = scale_of(d, c);
-		if (s)
-			return error_plain(d->err, "--scale %s: ReplicaSet %s/%s is "
-					   "managed by Deployment %s; scale the "
-					   "Deployment", s->arg, c->ns, c->name,
-					   managing_deployment(d, c)->name);
+	struct yaml_dec *d = e->d;
+	struct workload_scale *s = scale_of(d, c);
+	const struct yaml_controller *dep =
+		c->kind == CTRL_REPLICA_SET ? managing_deployment(d, c) : NULL;
+	if (dep && s)
+		return error_plain(d->err, "--scale %s: ReplicaSet %s/%s is managed "
+				   "by Deployment %s; scale the Deployment",
+				   s->arg, c->ns, c->name, dep->name);
+	if (dep)
 		return 0;
-	}
-	if (!c->has_template) {
-		if (scale_of(d, c))
-			return error_plain(d->err, "--scale %s: %s %s/%s has no "
-					   "spec.template", scale_of(d, c)->arg,
-					   ctrl_kind_names[c->kind], c->ns, c->name);
+	if (!c->has_template && s)
+		return error_plain(d->err, "--scale %s: %s %s/%s has no "
+				   "spec.template", s->arg, ctrl_kind_names[c->kind],
+				   c->ns, c->name);
+	if (!c->has_template)
 		return 0;
-	}
+	controller_extra(e, c);
 	switch (c->kind) {
 	case CTRL_REPLICATION_CONTROLLER:
 	case CTRL_REPLICA_SET:
-		return expand_replica_set(d, c);
+		return expand_replica_set(e, c);
 	case CTRL_DEPLOYMENT:
-		return expand_deployment(d, c);
+		return expand_deployment(e, c);
 	case CTRL_STATEFUL_SET:
-		return expand_stateful_set(d, c);
+		return expand_stateful_set(e, c);
 	case CTRL_JOB:
-		return expand_job(d, c);
+		return expand_job(e, c);
 	case CTRL_DAEMON_SET:
-		return expand_daemon_set(d, c);
+		return expand_daemon_set(e, c);
 	}
 	return 0;
 }
@@ -847,19 +1076,24 @@ int yaml_expand(struct yaml_dec *d)
 {
 	assert(d);
 	struct cluster *cl = d->c;
-	for (size_t i = 0; cl->expand_workloads && i < d->controllers.n; i++) {
-		struct yaml_controller c = *(struct yaml_controller *)
-			yaml_vec_at(&d->controllers, i);
-		if (expand_one(d, &c) < 0)
-			return -1;
+	int rc = 0;
+	if (cl->expand_workloads && d->controllers.n) {
+		struct expansion e;
+		expansion_init(&e, d);
+		for (size_t i = 0; rc == 0 && i < d->controllers.n; i++) {
+			struct yaml_controller c = *(struct yaml_controller *)
+				yaml_vec_at(&d->controllers, i);
+			rc = expand_one(&e, &c);
+		}
+		expansion_release(&e);
 	}
-	for (int i = 0; i < cl->n_scales; i++)
+	for (int i = 0; rc == 0 && i < cl->n_scales; i++)
 		if (!cl->scales[i].used)
-			return error_plain(d->err, "--scale %s: no %s %s/%s in the "
-					   "input%s", cl->scales[i].arg,
-					   cl->scales[i].kind, cl->scales[i].ns,
-					   cl->scales[i].name,
-					   cl->expand_workloads ? "" :
-					   " (or --no-expand is given)");
-	return 0;
+			rc = error_plain(d->err, "--scale %s: no %s %s/%s in the "
+					 "input%s", cl->scales[i].arg,
+					 cl->scales[i].kind, cl->scales[i].ns,
+					 cl->scales[i].name,
+					 cl->expand_workloads ? "" :
+					 " (or --no-expand is given)");
+	return rc < 0 ? -1 : 0;
 }

@@ -39,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #if FUZZ_LOADER
 	struct cluster cluster;
 	cluster_init(&cluster);
+	cluster.expand_workloads = true;   /* the controllers' pods too */
 	int rc = yaml_load_buffer(&cluster, "fuzz.yaml", data, size, &err);
 	check_error(&err, rc);
 	cluster_release(&cluster);

@@ -46,8 +46,11 @@ void cli_help(const struct cli_command *cmd, FILE *f)
 				 opts[i]->value ? " " : "",
 				 opts[i]->value ? opts[i]->value : "");
 		if (!opts[i]->short_name)
-			memmove(left, left + 1, (size_t)w);   /* no "-x, " column */
-		fprintf(f, "  %-28s %s\n", left, opts[i]->help);
+			memmove(left, left + 1, (size_t)w--);   /* no "-x, " column */
+		/* at least two spaces before the help: the completions
+		 * (doc/completion) read the option and its value off it */
+		fprintf(f, "  %s%*s%s\n", left, w < 28 ? 29 - w : 2, "",
+			opts[i]->help);
 	}
 	fprintf(f, "  %-28s %s\n", "-h, --help", "this help");
 }

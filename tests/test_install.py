@@ -58,4 +58,17 @@ def test_man_page_and_completions(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "complete -F _kso kso" in r.stdout
     assert r.stdout.splitlines()[-1] == "explain export"
+    # options and their values come from the installed kso's --help
+    path = "%s:%s" % (usr / "bin", os.environ["PATH"])
+    for words, cword, want in [
+            ("kso explain x.yaml -o ''", 4, "table wide json yaml"),
+            ("kso enum --mode ''", 3, "placements reachable"),
+            ("kso dump x.yaml --no-e", 3, "--no-expand")]:
+        r = subprocess.run(["bash", "-c", "source %s && COMP_WORDS=(%s); "
+                            "COMP_CWORD=%d; _kso && echo ${COMPREPLY[@]}"
+                            % (bash, words, cword)],
+                           capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, PATH=path))
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.strip() == want, (words, r.stdout)
     assert (usr / "share" / "zsh" / "site-functions" / "_kso").exists()

@@ -52,7 +52,22 @@ def run_ok(*args):
 def test_readme_documents_every_output():
     assert set(FIELDS) == {"validate", "dump", "explain", "explain.nodes.*",
                            "explain.preemption", "schedule",
-                           "schedule.steps.*", "schedule.summary"}
+                           "schedule.steps.*", "schedule.summary",
+                           "check.decision", "check.summary"}
+
+
+def test_check_lines(tmp_path):
+    # test_check.py's watch-log builder: p (viable set {b}) bound to a,
+    # which its taint rejects - a wrong decision, exported
+    from test_check import CLUSTER, Log
+    log = Log(CLUSTER)
+    log.bind("p", "a")
+    rc, decisions, summary = log.check(tmp_path, "--export", tmp_path / "x")
+    assert rc == 1
+    (d,) = decisions
+    check_fields("check.decision", d, with_optional=True)
+    check_fields("check.summary", summary)
+    assert (summary["decisions"], summary["wrong"]) == (1, 1)
 
 
 def test_validate_formats():
@@ -193,8 +208,8 @@ def test_help_lists_every_option_the_command_takes(cmd):
     h = run_kso(cmd, "--help")
     assert h.returncode == 0 and h.stderr == ""
     assert h.stdout.startswith(f"usage: kso {cmd}")
-    listed = dict(re.findall(r"^  (?:-\w, )?(--[a-z-]+)( \S+)?", h.stdout,
-                             re.M))
+    listed = dict(re.findall(r"^ {2,4}(?:-\w, )?(--[a-z-]+)( \S+)?",
+                             h.stdout, re.M))
     assert "--help" in listed
     # each listed option is read (a listed one is never "unknown"); an
     # unknown option after it stops the command before it runs anything

@@ -584,7 +584,8 @@ static int expand_replicas(struct expansion *e, const struct yaml_controller *c,
 	for (int i = have; i < want; i++) {
 		struct new_pod np = {generate_name(d, c->ns, base, &seq), api, k->kind,
 				     k->name, {{0}}, n_extra};
-		memcpy(np.extra, extra, (size_t)n_extra * sizeof *extra);
+		if (n_extra)
+			memcpy(np.extra, extra, (size_t)n_extra * sizeof *extra);
 		add_pod(e, &c->tmpl, &np);
 	}
 	return 0;
@@ -863,7 +864,8 @@ static int expand_job(struct expansion *e, const struct yaml_controller *c)
 	unsigned seq = 0;
 	for (int64_t n = j.active; rc == 0 && n < want; n++) {
 		struct new_pod np = {NULL, "batch/v1", "Job", c->name, {{0}}, nl};
-		memcpy(np.extra, l, (size_t)nl * sizeof *l);
+		if (nl)
+			memcpy(np.extra, l, (size_t)nl * sizeof *l);
 		const char *base = arena_sprintf(d->a, "%s-", c->name);
 		if (c->indexed) {
 			next = next_free(next, done, n_done, &j);
@@ -921,7 +923,8 @@ static void add_daemon_tolerations(struct arena *a, struct pod *p)
 	size_t n_def = sizeof defaults / sizeof *defaults - !p->host_network;
 	struct toleration *t = arena_array(a, (size_t)p->n_tolerations + n_def,
 					   sizeof *t);
-	memcpy(t, p->tolerations, (size_t)p->n_tolerations * sizeof *t);
+	if (p->n_tolerations)
+		memcpy(t, p->tolerations, (size_t)p->n_tolerations * sizeof *t);
 	int n = p->n_tolerations;
 	for (size_t i = 0; i < n_def; i++) {
 		struct toleration want = {defaults[i].key, TOL_EXISTS, "",

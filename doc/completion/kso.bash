@@ -1,4 +1,7 @@
-# bash completion for kso (installed by `make install`)
+# bash completion for kso (installed by `make install`).  The options and
+# their values come from `kso COMMAND --help`, the list every command
+# prints from its own option tables (cli/args.c), so this file never
+# falls behind them.
 _kso()
 {
     local cur prev cmd
@@ -10,36 +13,23 @@ _kso()
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
     fi
-    case $prev in
-        -o|--output)
-            case $cmd in
-                dump) COMPREPLY=($(compgen -W "json yaml" -- "$cur")) ;;
-                explain) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
-                schedule) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")) ;;
-                *) COMPREPLY=($(compgen -f -- "$cur")) ;;
-            esac
-            return ;;
-        --engine) COMPREPLY=($(compgen -W "oracle model" -- "$cur")); return ;;
-        --mode) COMPREPLY=($(compgen -W "placements reachable" -- "$cur")); return ;;
-        --store) COMPREPLY=($(compgen -W "findings all" -- "$cur")); return ;;
-        --tie) COMPREPLY=($(compgen -W "first random" -- "$cur")); return ;;
-        --extension) COMPREPLY=($(compgen -W "SelectorSpread" -- "$cur")); return ;;
-        --config|--db|--export|--run) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    esac
-    local opts="--help --config --no-admission --extension"
-    case $cmd in
-        explain) opts="$opts --pod --profile --engine -o --impl --impl-timeout --strict-message" ;;
-        schedule) opts="$opts --engine --all-nodes --tie --seed --max-steps -o --impl --impl-timeout --strict-message" ;;
-        enum) opts="--help --db --mode --jobs --shard --store --all-pending --no-symmetry --limit --force --resume --export --quiet --impl --impl-timeout --impl-jobs" ;;
-        check) opts="$opts --engine --strict-message --export" ;;
-        serve) opts="$opts --engine" ;;
-        corpus) opts="--help -o --no-minimize --run --impl --impl-timeout --strict-message --jobs --quiet --resume" ;;
-        export) opts="--help -o --impl --impl-timeout" ;;
-        merge) opts="--help -o" ;;
-        dump) opts="$opts -o" ;;
-    esac
+    # one line per option: SHORT LONG VALUE ("-" where there is none)
+    local table
+    table=$(command kso "$cmd" --help 2>/dev/null | sed -n \
+        -e 's/^  -\([a-z]\), \(--[a-z-]*\) \([^ ]*\)  .*/-\1 \2 \3/p' \
+        -e 's/^  -\([a-z]\), \(--[a-z-]*\)  .*/-\1 \2 -/p' \
+        -e 's/^    \(--[a-z-]*\) \([^ ]*\)  .*/- \1 \2/p' \
+        -e 's/^    \(--[a-z-]*\)  .*/- \1 -/p')
+    if [[ $prev == -* ]]; then
+        local value
+        value=$(printf '%s\n' "$table" | awk -v o="$prev" '($1 == o || $2 == o) { print $3; exit }')
+        if [[ $value == *"|"* && $value != *[A-Z]* ]]; then
+            COMPREPLY=($(compgen -W "${value//|/ }" -- "$cur"))
+            return
+        fi
+    fi
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(printf '%s\n' "$table" | awk '{ if ($1 != "-") print $1; print $2 }')" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -36,7 +36,7 @@ static struct cli_command dump_cmd = {
 	"The loaded, validated, defaulted objects, the pods the workload\n"
 	"controllers would create included.  PATH is a manifest file, a\n"
 	"directory (walked for *.yaml, *.yml, *.json) or - for stdin.\n",
-	{dump_table, cli_load_table, NULL}, take, NULL};
+	{dump_table, cli_load_table, cli_expand_table, NULL}, take, NULL};
 
 static int take(void *ctx, int id, const char *v)
 {

@@ -24,6 +24,7 @@
 #include "args.h"
 #include "commands.h"
 #include "corpus.h"
+#include "json.h"
 #include "enum_impl.h"
 
 #define DEFAULT_UNIVERSE "fixtures/universes/default.yaml"
@@ -75,6 +76,7 @@ static void on_signal(int sig)
 struct args {
 	struct enum_opts o;
 	struct corpus_opts *corpus_w;  /* kso corpus: -o, --no-minimize */
+	enum cli_format format;        /* -o: the summary's */
 	const char *export_dir;
 	const struct corpus_opts *corpus;   /* kso corpus, else NULL */
 	int impl_jobs;                 /* --impl-jobs, 0: as --jobs */
@@ -87,7 +89,7 @@ enum {
 	OPT_DB, OPT_MODE, OPT_JOBS, OPT_SHARD, OPT_STORE, OPT_QUIET, OPT_FORCE,
 	OPT_LIMIT, OPT_RESUME, OPT_EXPORT, OPT_NO_SYMMETRY, OPT_ALL_PENDING,
 	OPT_GREEDY_GAP, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_IMPL_JOBS,
-	OPT_CORPUS_OUT, OPT_NO_MINIMIZE
+	OPT_CORPUS_OUT, OPT_NO_MINIMIZE, OPT_OUTPUT
 };
 
 #define ENUM_COMMON_OPTS \
@@ -119,6 +121,8 @@ static const struct cli_opt enum_table[] = {
 	{"impl-timeout", 0, "S", "seconds to wait for its answer", OPT_IMPL_TIMEOUT},
 	{"impl-jobs", 0, "N", "implementation processes in parallel",
 	 OPT_IMPL_JOBS},
+	{"output", 'o', "table|json|yaml", "the summary as text (default), JSON "
+	 "or YAML", OPT_OUTPUT},
 	{NULL, 0, NULL, NULL, 0},
 };
 
@@ -228,6 +232,9 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_EXPORT: a->export_dir = v; return 0;
 	case OPT_CORPUS_OUT: a->corpus_w->dir = v; return 0;
 	case OPT_NO_MINIMIZE: a->corpus_w->minimize = false; return 0;
+	case OPT_OUTPUT:
+		return cli_format_take(cmd_of(a), v, CLI_TABLE | CLI_JSON | CLI_YAML,
+				       &a->format);
 	case OPT_IMPL_JOBS:
 		if (!parse_u64(v, &u) || u < 1 || u > 256)
 			return bad_usage(a, "--impl-jobs takes 1..256, not '%s'", v);
@@ -279,6 +286,7 @@ static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 	memset(a, 0, sizeof *a);
 	a->corpus = corpus;
 	a->corpus_w = corpus;
+	a->format = CLI_TABLE;
 	struct enum_opts *o = &a->o;
 	o->db = "kso.db";
 	o->jobs = 1;
@@ -368,6 +376,73 @@ static void print_summary(const struct enum_summary *s, const struct enum_opts *
 	       ? (double)s->session_states / s->cpu_seconds : 0);
 }
 
+/* A count as "count" (over every state: each symmetry class with its
+ * size) and "classes" (over the classes evaluated), the text's "N (M)". */
+static void json_pair(struct json_out *j, const char *key, uint64_t states,
+		      uint64_t classes)
+{
+	json_key(j, key);
+	json_begin_object(j);
+	json_key(j, "count");
+	json_int(j, (int64_t)states);
+	json_key(j, "classes");
+	json_int(j, (int64_t)classes);
+	json_end_object(j);
+}
+
+/* -o json|yaml: the summary's values as a tree. */
+static void tree_summary(const struct enum_summary *s, const struct enum_opts *o,
+			 const char *impl_line, bool yaml)
+{
+	const struct enum_tally *w = &s->t[0], *c = &s->t[1];
+	struct json_out j;
+	if (yaml)
+		json_init_yaml(&j, stdout);
+	else
+		json_init(&j, stdout, false);
+	json_begin_object(&j);
+	json_key(&j, "run");
+	json_int(&j, s->run_id);
+	json_key(&j, "status");
+	json_string(&j, s->complete ? "complete" : s->interrupted ? "interrupted"
+					       : "incomplete");
+	json_key(&j, "work_items");
+	json_int(&j, (int64_t)s->items_done);
+	json_key(&j, "work_items_total");
+	json_int(&j, (int64_t)s->items);
+	json_pair(&j, "states", w->states, c->states);
+	if (o->reachable)
+		json_pair(&j, "final_states", w->finals, c->finals);
+	json_pair(&j, "decisions", w->decisions, c->decisions);
+	json_pair(&j, "agreements", w->agree, c->agree);
+	json_pair(&j, "disagreements", w->disagree, c->disagree);
+	json_pair(&j, "violations", w->violations, c->violations);
+	json_key(&j, "invariants");
+	json_begin_object(&j);
+	for (int i = 0; i < MODEL_INV_COUNT; i++)
+		if (w->inv[i])
+			json_pair(&j, model_invariant_name(i), w->inv[i], c->inv[i]);
+	json_end_object(&j);
+	json_key(&j, "findings");
+	json_begin_object(&j);
+	for (int i = 0; i < ENUM_FIND_COUNT; i++)
+		if ((i != ENUM_FIND_IMPL || impl_line) &&
+		    (i != ENUM_FIND_GREEDY_GAP || o->greedy_gap))
+			json_pair(&j, i == ENUM_FIND_IMPL ? impl_line :
+				  enum_finding_name(i), enum_tally_finding(w, i),
+				  enum_tally_finding(c, i));
+	json_end_object(&j);
+	json_pair(&j, "preemptions", w->preemptions, c->preemptions);
+	json_key(&j, "preemptions_unchecked");
+	json_int(&j, (int64_t)w->preempt_unchecked);
+	json_key(&j, "milliseconds");
+	json_int(&j, (int64_t)(s->seconds * 1000 + 0.5));
+	json_key(&j, "cpu_milliseconds");
+	json_int(&j, (int64_t)(s->cpu_seconds * 1000 + 0.5));
+	json_end_object(&j);
+	json_end(&j);
+}
+
 static int export_findings(const struct args *a, const struct enum_summary *s)
 {
 	if (mkdir(a->export_dir, 0777) && errno != EEXIST) {
@@ -431,7 +506,11 @@ int cli_enum_command(int argc, char **argv, struct corpus_opts *corpus)
 		fprintf(stderr, "%s\n", err.msg);
 		return error_exit(&err);
 	}
-	print_summary(&s, &a.o, corpus ? "corpus-error" : a.o.judge ? "impl" : NULL);
+	const char *impl_line = corpus ? "corpus-error" : a.o.judge ? "impl" : NULL;
+	if (a.format == CLI_TABLE)
+		print_summary(&s, &a.o, impl_line);
+	else
+		tree_summary(&s, &a.o, impl_line, a.format == CLI_YAML);
 	if (s.interrupted)
 		return 130;
 	if (corpus_dir) {

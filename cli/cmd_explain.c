@@ -87,7 +87,7 @@ static struct cli_command explain_cmd = {
 	"Without --pod, the pending pod the scheduling queue would pop first;\n"
 	"--pod NAME finds the one pod of that name in any namespace.  --node\n"
 	"(repeatable) prints only those nodes (the cycle still runs on all).\n",
-	{explain_table, cli_load_table, NULL}, take, NULL};
+	{explain_table, cli_load_table, cli_expand_table, NULL}, take, NULL};
 
 static int take(void *ctx, int id, const char *v)
 {

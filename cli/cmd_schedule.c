@@ -102,7 +102,7 @@ static struct cli_command schedule_cmd = {
 	"kso schedule", "PATH... [-o table|wide|json|yaml] [OPTIONS]",
 	"The scheduler loop run on the manifests until no pod can make\n"
 	"progress: each step binds, preempts or leaves a pod unschedulable.\n",
-	{schedule_table, cli_load_table, NULL}, take, NULL};
+	{schedule_table, cli_load_table, cli_expand_table, NULL}, take, NULL};
 
 static int parse_count(const char *s, long long max, long long *out)
 {

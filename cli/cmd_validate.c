@@ -39,7 +39,7 @@ static struct cli_command validate_cmd = {
 	"Loads the manifests with every check the API server would make and\n"
 	"prints one summary line, or the first error.  PATH is a manifest file,\n"
 	"a directory (walked for *.yaml, *.yml, *.json) or - for stdin.\n",
-	{validate_table, cli_load_table, NULL}, take, NULL};
+	{validate_table, cli_load_table, cli_expand_table, NULL}, take, NULL};
 
 static int take(void *ctx, int id, const char *v)
 {

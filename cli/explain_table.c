@@ -237,6 +237,9 @@ static void print_viable(const struct cli_explain *x, FILE *f)
 }
 
 /* The outcome: the viable set, or the event kube records. */
+const char *const cli_unmodelled_volume_plugins[4] = {
+	"VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone"};
+
 static void print_outcome(const struct cli_explain *x, FILE *f)
 {
 	const struct model_cycle_result *r = x->result;
@@ -275,6 +278,13 @@ void cli_explain_table(const struct cli_explain *x, FILE *f)
 	if (x->result->scored)
 		print_scores(x, f);
 	print_outcome(x, f);
+	if (pod->volumes_unmodelled)
+		fprintf(f, "not computed: %s, %s, %s, %s (the pod's volumes; kso "
+			"does not model these filters)\n",
+			cli_unmodelled_volume_plugins[0],
+			cli_unmodelled_volume_plugins[1],
+			cli_unmodelled_volume_plugins[2],
+			cli_unmodelled_volume_plugins[3]);
 	if (x->impl) {
 		char ans[2048];
 		judge_answer_text(x->cluster, x->impl, ans, sizeof ans);

@@ -89,11 +89,12 @@ static int take_scale(const char *cmd, const char *v, struct cli_load_opts *o)
 		fprintf(stderr, "%s: at most %d --scale options\n", cmd, o->n_scales);
 		return -1;
 	}
-	struct workload_scale *s = &o->scales[o->n_scales++];
-	*s = (struct workload_scale){v, strdup(np == 3 ? parts[0] : "default"),
-				     kind, strdup(parts[np - 1]), (int32_t)n, false};
-	if (!s->ns || !s->name)
-		abort();
+	char (*text)[254] = o->scale_text[o->n_scales];
+	snprintf(text[0], sizeof text[0], "%s", np == 3 ? parts[0] : "default");
+	snprintf(text[1], sizeof text[1], "%s", parts[np - 1]);
+	o->scales[o->n_scales++] = (struct workload_scale){v, text[0], kind,
+							   text[1], (int32_t)n,
+							   false};
 	return 1;
 }
 
@@ -106,6 +107,11 @@ const struct cli_opt cli_load_table[] = {
 	 "(SelectorSpread)", CLI_LOAD_EXTENSION},
 	{"strict", 0, NULL, "a warning about the input is an error",
 	 CLI_LOAD_STRICT},
+	{"verbose", 'v', NULL, "also say what the loader skipped", CLI_LOAD_VERBOSE},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+const struct cli_opt cli_expand_table[] = {
 	{"no-expand", 0, NULL, "workload controllers create no pods",
 	 CLI_LOAD_NO_EXPAND},
 	{"scale", 0, "[NS/]KIND/NAME=N", "what if that Deployment, ReplicaSet, "
@@ -134,6 +140,9 @@ int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
 		return 0;
 	case CLI_LOAD_SCALE:
 		return take_scale(cmd, v, o) < 0 ? 2 : 0;
+	case CLI_LOAD_VERBOSE:
+		o->verbose = true;
+		return 0;
 	}
 	return 1;   /* not a load option */
 }
@@ -160,6 +169,8 @@ int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 			error_plain(err, "%s", w);
 		return -1;
 	}
+	for (int i = 0; rc == 0 && o->verbose && i < c->n_notes; i++)
+		fprintf(stderr, "%s\n", c->notes[i]);
 	/* suspicious but valid input: said once, and the run goes on */
 	for (int i = 0; rc == 0 && i < c->n_warnings; i++)
 		fprintf(stderr, "%s\n", c->warnings[i]);

@@ -20,8 +20,10 @@ struct cli_load_opts {
 	bool selector_spread;      /* --extension SelectorSpread */
 	bool strict;               /* --strict: a warning is an error */
 	bool no_expand;            /* --no-expand: controllers create no pods */
+	bool verbose;              /* -v: the loader's notes too */
 	struct workload_scale scales[16];   /* --scale NS/KIND/NAME=N */
 	int n_scales;
+	char scale_text[16][2][254];        /* their namespaces and names */
 };
 
 /* The shared load options, for a command's cli_command.tables, with ids
@@ -34,8 +36,13 @@ enum {
 	CLI_LOAD_STRICT,
 	CLI_LOAD_NO_EXPAND,
 	CLI_LOAD_SCALE,
+	CLI_LOAD_VERBOSE,
 };
 extern const struct cli_opt cli_load_table[];
+/* The workload expansion's options (--no-expand, --scale), for the
+ * commands that read a user's cluster (not check or serve, whose inputs
+ * are exact states). */
+extern const struct cli_opt cli_expand_table[];
 
 /* cli_load_take: option id (with value v) of cli_load_table into o; 0, 2
  * after a usage error printed for cmd ("kso explain"), 1 when id is not

@@ -238,6 +238,21 @@ int cluster_res_index(const struct cluster *c, const char *name)
 	return -1;
 }
 
+/* Appends text to the list *v of *n (capacity *cap), in c's arena. */
+static void add_line(struct cluster *c, const char ***v, int *n, int *cap,
+		     const char *text)
+{
+	if (*n == *cap) {
+		int grown = *cap ? 2 * *cap : 8;
+		const char **w = arena_array(&c->arena, (size_t)grown, sizeof *w);
+		for (int i = 0; i < *n; i++)
+			w[i] = (*v)[i];
+		*v = w;
+		*cap = grown;
+	}
+	(*v)[(*n)++] = arena_strdup(&c->arena, text);
+}
+
 void cluster_warn(struct cluster *c, const char *fmt, ...)
 {
 	assert(c && fmt);
@@ -246,13 +261,16 @@ void cluster_warn(struct cluster *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	if (c->n_warnings == c->cap_warnings) {
-		int cap = c->cap_warnings ? 2 * c->cap_warnings : 8;
-		const char **w = arena_array(&c->arena, (size_t)cap, sizeof *w);
-		for (int i = 0; i < c->n_warnings; i++)
-			w[i] = c->warnings[i];
-		c->warnings = w;
-		c->cap_warnings = cap;
-	}
-	c->warnings[c->n_warnings++] = arena_strdup(&c->arena, buf);
+	add_line(c, &c->warnings, &c->n_warnings, &c->cap_warnings, buf);
+}
+
+void cluster_note(struct cluster *c, const char *fmt, ...)
+{
+	assert(c && fmt);
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	add_line(c, &c->notes, &c->n_notes, &c->cap_notes, buf);
 }

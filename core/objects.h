@@ -269,6 +269,10 @@ struct pod {
 	bool preempt_never;             /* spec.preemptionPolicy == Never */
 	const char *scheduler_name;     /* spec.schedulerName, default "default-scheduler" */
 	const char *node_name;          /* spec.nodeName, "" when pending */
+	bool volumes_unmodelled;        /* a PersistentVolumeClaim, generic
+					 * ephemeral or CSI volume: the volume
+					 * plugins' verdicts are not computed
+					 * (explain's not_computed) */
 	bool host_network;              /* spec.hostNetwork (its ports' hostPort
 					 * defaulted to containerPort) */
 	const char *nominated_node;     /* status.nominatedNodeName, "" when none */
@@ -442,6 +446,10 @@ struct cluster {
 	 * strings); the command prints them after loading. */
 	const char **warnings;
 	int n_warnings, cap_warnings;
+	/* What the loader did that a user may want to know but need not
+	 * act on (a file a directory walk skipped), printed under -v. */
+	const char **notes;
+	int n_notes, cap_notes;
 
 	/* Open-addressing hash indexes by name, rebuilt by cluster_reindex();
 	 * slot value = object index + 1, 0 = empty.  Look-ups fall back to a
@@ -468,6 +476,10 @@ void cluster_release(struct cluster *c);
 
 /* cluster_warn: appends a formatted warning (the arena owns it). */
 void cluster_warn(struct cluster *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* cluster_note: appends a formatted note (the arena owns it). */
+void cluster_note(struct cluster *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* cluster_reindex: (re)builds the name indexes after objects were added;

@@ -424,3 +424,21 @@ def test_dump_of_expanded_cluster_reads_back_the_same(tmp_path):
     again = run_kso("dump", f, "-o", "json")
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout) == json.loads(first.stdout)
+
+
+def test_volume_filters_named_as_not_computed():
+    four = ["VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
+            "VolumeZone"]
+    for pod, want in [("shop/cache", four),   # a PVC volume
+                      ("shop/db-1", four),    # volumeClaimTemplates
+                      ("shop/report-2", [])]:
+        if pod == "shop/report-2":
+            d, _ = dump(EXPORT)
+            pod = "shop/" + next(n for n in new_pods(d)
+                                 if n.startswith("report-2-"))
+        p = run_kso("explain", EXPORT, "--pod", pod, "-o", "json")
+        assert p.returncode == 0, p.stderr
+        assert json.loads(p.stdout)["not_computed"] == want, pod
+    table = run_kso("explain", EXPORT, "--pod", "shop/cache").stdout
+    assert ("not computed: VolumeRestrictions, NodeVolumeLimits, "
+            "VolumeBinding, VolumeZone") in table

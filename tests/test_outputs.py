@@ -53,7 +53,31 @@ def test_readme_documents_every_output():
     assert set(FIELDS) == {"validate", "dump", "explain", "explain.nodes.*",
                            "explain.preemption", "schedule",
                            "schedule.steps.*", "schedule.summary",
-                           "check.decision", "check.summary"}
+                           "check.decision", "check.summary", "enum"}
+
+
+def test_enum_summary_formats(tmp_path):
+    two = FIXTURES / "universes" / "two-by-two.yaml"
+    text = run_ok("enum", two, "--db", tmp_path / "a.db", "--quiet")
+    doc = json.loads(run_ok("enum", two, "--db", tmp_path / "b.db", "--quiet",
+                            "-o", "json"))
+    check_fields("enum", doc)
+    # the same numbers as the text: "states:        9 (4 classes ...)"
+    m = re.search(r"^states: +(\d+) \((\d+) classes", text, re.M)
+    assert doc["states"] == {"count": int(m.group(1)),
+                             "classes": int(m.group(2))}
+    m = re.search(r"^decisions: +(\d+) \((\d+) classes", text, re.M)
+    assert doc["decisions"] == {"count": int(m.group(1)),
+                                "classes": int(m.group(2))}
+    assert doc["status"] == "complete" and doc["disagreements"]["count"] == 0
+    y = yaml.safe_load(run_ok("enum", two, "--db", tmp_path / "c.db",
+                              "--quiet", "-o", "yaml"))
+    for k in ("milliseconds", "cpu_milliseconds", "run"):
+        y.pop(k), doc.pop(k)
+    assert y == doc
+    reach = json.loads(run_ok("enum", two, "--db", tmp_path / "d.db",
+                              "--quiet", "--mode", "reachable", "-o", "json"))
+    check_fields("enum", reach, with_optional=True)
 
 
 def test_check_lines(tmp_path):

@@ -594,6 +594,16 @@ def test_directory_walk_skips_files_without_objects(tmp_path):
     proc = run("validate", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("ok: 1 nodes, 0 pods")
+    assert proc.stderr == ""
+    # -v says which were skipped, in the walk's (strcmp) order
+    proc = run("validate", tmp_path, "-v")
+    assert proc.returncode == 0, proc.stderr
+    chart = tmp_path / "chart"
+    assert proc.stderr == (
+        f"{chart / 'Chart.yaml'}: note: skipped: no Kubernetes object in it "
+        "(a document with a kind)\n"
+        f"{chart / 'values.yaml'}: note: skipped: no Kubernetes object in it "
+        "(a document with a kind)\n")
     # named on the command line, such a file is still an error
     proc = run("validate", tmp_path / "chart" / "Chart.yaml")
     assert proc.returncode == 1

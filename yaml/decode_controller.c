@@ -101,6 +101,7 @@ static int decode_stateful(struct yaml_dec *d, const struct ynode *obj,
 	c->parallel = !strcmp(policy, "Parallel");
 	const struct ynode *vct = yd_get(spec, "volumeClaimTemplates");
 	c->claim_templates = vct && vct->kind == YNODE_SEQ && vct->n > 0;
+	c->tmpl.volumes_unmodelled |= c->claim_templates;
 	if (c->claim_templates)
 		cluster_warn(d->c, "%s:%d:%d: warning: the pods of StatefulSet %s/%s "
 			     "use PersistentVolumeClaims; kso does not compute "

@@ -93,7 +93,7 @@ static int decode_node_name(struct yaml_dec *d, const struct ynode *spec,
  * PersistentVolumeClaim, a generic ephemeral or a CSI inline volume - is
  * answered without them; one warning says so. */
 static void warn_volumes(struct yaml_dec *d, const struct ynode *spec,
-			 const struct pod *p, const struct yaml_pod_extra *x)
+			 struct pod *p, const struct yaml_pod_extra *x)
 {
 	static const struct {
 		const char *key, *what;
@@ -107,6 +107,7 @@ static void warn_volumes(struct yaml_dec *d, const struct ynode *spec,
 		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
 			if (!ynode_get(v->items[i], kinds[k].key))
 				continue;
+			p->volumes_unmodelled = true;
 			cluster_warn(d->c, "%s:%d:%d: warning: %s%s %s/%s %s %s; kso "
 				     "does not compute VolumeRestrictions, "
 				     "NodeVolumeLimits, VolumeBinding or VolumeZone "

@@ -365,6 +365,8 @@ static int load_file(struct yaml_dec *d, const char *path, bool walked)
 		return -1;
 	}
 	if (walked && !has_objects(&set)) {
+		cluster_note(d->c, "%s: note: skipped: no Kubernetes object in it "
+			     "(a document with a kind)", path);
 		arena_release(&tmp);
 		return 0;
 	}

@@ -43,12 +43,14 @@
 #include "inputs.h"
 #include "judge.h"
 #include "json.h"
+#include "table.h"
 #include "../core/xalloc.h"
 #include "../yaml/load.h"
 #include "../yaml/tree.h"
 
 struct check_args {
 	struct cli_load_opts load;
+	enum cli_format format;
 	const char *engine;
 	const char *export_dir;
 	bool strict;
@@ -63,8 +65,8 @@ static const struct cli_opt check_table[] = {
 	 "for byte", OPT_STRICT_MESSAGE},
 	{"export", 0, "DIR", "write each wrong decision as a scenario kso "
 	 "explain reproduces", OPT_EXPORT},
-	{"output", 'o', "json", "one JSON line per decision, then the summary "
-	 "(the only format)", OPT_OUTPUT},
+	{"output", 'o', "json|table|wide", "one JSON line per decision, then "
+	 "the summary (default); or a table", OPT_OUTPUT},
 	{NULL, 0, NULL, NULL, 0},
 };
 
@@ -80,7 +82,6 @@ static struct cli_command check_cmd = {
 static int take(void *ctx, int id, const char *v)
 {
 	struct check_args *a = ctx;
-	enum cli_format f;
 	switch (id) {
 	case OPT_ENGINE:
 		if (!cli_engine_find(v))
@@ -95,7 +96,8 @@ static int take(void *ctx, int id, const char *v)
 		a->export_dir = v;
 		return 0;
 	case OPT_OUTPUT:
-		return cli_format_take(&check_cmd, v, CLI_JSON, &f);
+		return cli_format_take(&check_cmd, v, CLI_JSON | CLI_TABLE | CLI_WIDE,
+				       &a->format);
 	}
 	return cli_load_take(check_cmd.name, &a->load, id, v);
 }
@@ -414,6 +416,8 @@ struct check {
 	int judged, wrong, inconclusive;
 	int count[VERDICT_COUNT];
 	struct json_out j;
+	enum cli_format format;    /* -o: JSON lines (default) or a table */
+	struct cli_grid table;     /* -o table|wide: one row per decision */
 };
 
 /* A victim seen since the last decision: pod name and its node. */
@@ -482,6 +486,49 @@ static void observed_json(struct json_out *j, const struct observed *o)
 	json_end_object(j);
 }
 
+enum { TC_SEQ, TC_RV, TC_POD, TC_DECISION, TC_VERDICT, TC_VIABLE,
+       TC_DETAIL, TC_COLS };
+
+static void table_init(struct check *k)
+{
+	static const char *const heads[TC_COLS] = {
+		"SEQ", "RV", "POD", "DECISION", "VERDICT", "VIABLE", "DETAIL"};
+	bool wide = k->format == CLI_WIDE;
+	cli_grid_init(&k->table, 0, wide ? TC_COLS : TC_COLS - 2);
+	int row = cli_grid_add_row(&k->table), col = 0;
+	for (int i = 0; i < TC_COLS; i++)
+		if (wide || (i != TC_RV && i != TC_VIABLE))
+			cli_grid_set(&k->table, row, col++, "%s", heads[i]);
+}
+
+/* -o table: SEQ POD DECISION VERDICT DETAIL; wide adds the event's
+ * resourceVersion and the viable nodes kso expected. */
+static void table_row(struct check *k, const struct event *ev, const char *pod,
+		      const struct observed *o, const struct cluster *c,
+		      const struct model_cycle_result *r, const char *verdict,
+		      const char *detail)
+{
+	bool wide = k->format == CLI_WIDE;
+	struct cli_grid *g = &k->table;
+	int row = cli_grid_add_row(g), col = 0;
+	cli_grid_set(g, row, col++, "%d", k->seq);
+	if (wide)
+		cli_grid_set(g, row, col++, "%lld", (long long)ev->rv);
+	cli_grid_set(g, row, col++, "%s", pod);
+	cli_grid_set(g, row, col++, "%s", o->what);
+	cli_grid_set(g, row, col++, "%s", verdict);
+	if (wide) {
+		char names[4096] = "-";
+		size_t used = 0;
+		for (int i = 0; r && i < r->n_viable && used < sizeof names; i++)
+			used += (size_t)snprintf(names + used, sizeof names - used,
+						 "%s%s", i ? "," : "",
+						 c->nodes[r->viable[i]].name);
+		cli_grid_set(g, row, col++, "%s", names);
+	}
+	cli_grid_set(g, row, col++, "%s", detail);
+}
+
 /* One decision's line: r (NULL when inconclusive) gives "expected";
  * reproduce (NULL: none) the command for its exported state. */
 static void emit(struct check *k, const struct event *ev, const char *pod,
@@ -489,6 +536,10 @@ static void emit(struct check *k, const struct event *ev, const char *pod,
 		 const struct model_cycle_result *r, const char *verdict,
 		 const char *detail, const char *reproduce)
 {
+	if (k->format == CLI_TABLE || k->format == CLI_WIDE) {
+		table_row(k, ev, pod, o, c, r, verdict, detail);
+		return;
+	}
 	json_begin_object(&k->j);
 	json_key(&k->j, "seq");
 	json_int(&k->j, k->seq);
@@ -734,7 +785,7 @@ static void pod_event(struct check *k, struct walk *w, const struct event *ev)
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args args = {.engine = "oracle"};
+	struct check_args args = {.engine = "oracle", .format = CLI_JSON};
 	char **files;
 	int n_files;
 	check_cmd.ctx = &args;
@@ -775,8 +826,11 @@ int cmd_check(int argc, char **argv)
 		return 1;
 	}
 	struct check k = {.load = &load, .engine = engine, .strict = strict,
-			  .export_dir = export_dir};
+			  .export_dir = export_dir, .format = args.format};
 	json_init(&k.j, stdout, true);
+	bool table = k.format != CLI_JSON;
+	if (table)
+		table_init(&k);
 	struct walk w = {0};
 	for (int i = 0; i < ev.n; i++) {
 		if (is_pod(ev.v[i].obj))
@@ -784,9 +838,19 @@ int cmd_check(int argc, char **argv)
 		else
 			state_apply(&w.now, &ev.v[i]);
 	}
-	printf("{\"summary\":{\"decisions\":%d,\"ok\":%d,\"wrong\":%d,"
-	       "\"inconclusive\":%d}}\n", k.judged + k.inconclusive,
-	       k.count[VERDICT_OK], k.wrong, k.inconclusive);
+	if (table) {
+		if (k.table.rows > 1)
+			cli_grid_print(&k.table, stdout, k.format == CLI_WIDE ? 0 :
+				       cli_terminal_width(stdout));
+		cli_grid_release(&k.table);
+		printf("%sdecisions %d, ok %d, wrong %d, inconclusive %d\n",
+		       k.seq ? "\n" : "", k.judged + k.inconclusive,
+		       k.count[VERDICT_OK], k.wrong, k.inconclusive);
+	} else {
+		printf("{\"summary\":{\"decisions\":%d,\"ok\":%d,\"wrong\":%d,"
+		       "\"inconclusive\":%d}}\n", k.judged + k.inconclusive,
+		       k.count[VERDICT_OK], k.wrong, k.inconclusive);
+	}
 	victims_clear(&w);
 	free(w.victims);
 	state_release(&w.now);

@@ -247,3 +247,22 @@ def test_help_lists_every_option_the_command_takes(cmd):
     p = run_kso(cmd, "--no-such-option")
     assert p.returncode == 2
     assert "unknown option '--no-such-option'" in p.stderr
+
+
+def test_check_table_and_wide(tmp_path):
+    from test_check import CLUSTER, Log
+    log = Log(CLUSTER)
+    log.bind("p", "a")          # a's taint rejects p: infeasible
+    f = tmp_path / "watch.json"
+    f.write_text("\n".join(log.lines) + "\n")
+    table = run_kso("check", f, "-o", "table")
+    assert table.returncode == 1
+    rows = table.stdout.splitlines()
+    assert rows[0].split() == ["SEQ", "POD", "DECISION", "VERDICT", "DETAIL"]
+    assert rows[1].split()[:5] == ["1", "default/p", "bind", "a", "infeasible"]
+    assert rows[-1] == "decisions 1, ok 0, wrong 1, inconclusive 0"
+    wide = run_kso("check", f, "-o", "wide").stdout.splitlines()
+    assert wide[0].split() == ["SEQ", "RV", "POD", "DECISION", "VERDICT",
+                               "VIABLE", "DETAIL"]
+    # p's viable set is {b} (fixtures/impl/cluster.yaml)
+    assert wide[1].split()[5:7] == ["infeasible", "b"]

@@ -442,3 +442,24 @@ def test_volume_filters_named_as_not_computed():
     table = run_kso("explain", EXPORT, "--pod", "shop/cache").stdout
     assert ("not computed: VolumeRestrictions, NodeVolumeLimits, "
             "VolumeBinding, VolumeZone") in table
+
+
+def test_edited_deployment_template_is_a_rollout_kso_warns_of(tmp_path):
+    # the Deployment's image changed after its last rollout: none of its
+    # ReplicaSets has its template; the highest revision stands in
+    text = EXPORT.read_text().replace(
+        "    template:\n      metadata:\n        creationTimestamp: null\n"
+        "        labels: {app: web}\n      spec:\n        containers:\n"
+        "        - image: nginx:1.27",
+        "    template:\n      metadata:\n        creationTimestamp: null\n"
+        "        labels: {app: web}\n      spec:\n        containers:\n"
+        "        - image: nginx:1.28", 1)
+    assert "nginx:1.28" in text
+    f = tmp_path / "edited.yaml"
+    f.write_text(text)
+    p = run_kso("validate", f)
+    assert p.returncode == 0, p.stderr
+    assert ("warning: the template of Deployment shop/web is none of its "
+            "ReplicaSets' (a rollout kso does not model); its new pods count "
+            "against ReplicaSet web-7d4b9c8f5, its highest revision "
+            "(items[3].spec.template)") in p.stderr

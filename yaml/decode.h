@@ -78,6 +78,9 @@ struct yaml_controller {
 	const struct owner_ref *owners;    /* metadata.ownerReferences */
 	int n_owners;
 	int64_t revision;                  /* RS: deployment.kubernetes.io/revision */
+	uint64_t tmpl_hash;                /* spec.template's text, its
+					    * pod-template-hash label left out
+					    * (kube's EqualIgnoreHash) */
 	const char *hash;                  /* RS: pod-template-hash; SS/DS:
 					    * controller-revision-hash; or "" */
 	const char *generation;            /* DS: deprecated.daemonset.

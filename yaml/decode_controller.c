@@ -199,12 +199,43 @@ static int decode_kind_fields(struct yaml_dec *d, const struct ynode *obj,
 	}
 }
 
+/* FNV-1a 64 of n's structure and text, in document order; the label
+ * pod-template-hash (under metadata.labels of the template) and a null
+ * creationTimestamp left out, so a Deployment's template and its
+ * ReplicaSet's compare equal as kube's EqualIgnoreHash has them. */
+static uint64_t tree_hash(const struct ynode *n, uint64_t h, int depth,
+			  bool in_labels)
+{
+	const uint64_t prime = 1099511628211ull;
+	if (!n || depth > YAML_MAX_DEPTH)
+		return h;
+	h = (h ^ (uint64_t)(n->kind + 1)) * prime;
+	if (n->kind == YNODE_SCALAR) {
+		for (size_t i = 0; i < n->len; i++)
+			h = (h ^ (unsigned char)n->str[i]) * prime;
+		return (h ^ 0xff) * prime;
+	}
+	for (int i = 0; i < n->n; i++) {
+		const char *key = n->kind == YNODE_MAP ? n->keys[i]->str : NULL;
+		if (key && ((in_labels && !strcmp(key, "pod-template-hash")) ||
+			    (!strcmp(key, "creationTimestamp") &&
+			     ynode_is_null(n->items[i]))))
+			continue;
+		if (key)
+			h = tree_hash(n->keys[i], h, depth + 1, false);
+		bool labels = depth == 1 && key && !strcmp(key, "labels");
+		h = tree_hash(n->items[i], h, depth + 1, labels);
+	}
+	return (h ^ 0xfe) * prime;
+}
+
 static int decode_template(struct yaml_dec *d, const struct ynode *spec,
 			   struct yaml_controller *c)
 {
 	const struct ynode *t = yd_get(spec, "template");
 	if (!t)
 		return 0;
+	c->tmpl_hash = tree_hash(t, 14695981039346656037ull, 0, false);
 	c->has_template = true;
 	c->tmpl.name = c->name;
 	c->tmpl_x.prefix = c->prefix;

@@ -13,7 +13,8 @@
  *  - ReplicaSet / ReplicationController (replicaset/replica_set.go):
  *    spec.replicas minus the claimed pods, each `<name>-<suffix>`.
  *  - Deployment (deployment/sync.go): through its current ReplicaSet - the
- *    one it owns with the highest deployment.kubernetes.io/revision - the
+ *    one it owns whose template is the Deployment's but for
+ *    pod-template-hash (else, with a warning, its highest revision) - the
  *    state a finished rollout reaches: that ReplicaSet at the Deployment's
  *    spec.replicas, its pods labelled pod-template-hash.  Its older
  *    ReplicaSets are being scaled down and create nothing.  Without one,
@@ -617,18 +618,32 @@ static bool owned_by(const struct yaml_controller *c, const char *kind,
 	return false;
 }
 
-/* The Deployment's current ReplicaSet: the highest revision it owns. */
-static const struct yaml_controller *current_rs(const struct yaml_dec *d,
+/* The Deployment's current ReplicaSet (deployment util's
+ * FindNewReplicaSet): one it owns whose template is the Deployment's but
+ * for pod-template-hash.  With none - the template changed since, a
+ * rollout kso does not model - the highest revision it owns stands in,
+ * with a warning. */
+static const struct yaml_controller *current_rs(struct yaml_dec *d,
 						const struct yaml_controller *dep)
 {
 	const struct yaml_controller *best = NULL;
 	for (size_t i = 0; i < d->controllers.n; i++) {
 		const struct yaml_controller *c = yaml_vec_at(&d->controllers, i);
-		if (c->kind == CTRL_REPLICA_SET && c->has_template &&
-		    owned_by(c, "Deployment", dep->ns, dep->name) &&
-		    (!best || c->revision >= best->revision))
+		if (c->kind != CTRL_REPLICA_SET || !c->has_template ||
+		    !owned_by(c, "Deployment", dep->ns, dep->name))
+			continue;
+		if (c->tmpl_hash == dep->tmpl_hash)
+			return c;
+		if (!best || c->revision >= best->revision)
 			best = c;
 	}
+	if (best)
+		cluster_warn(d->c, "%s:%d:%d: warning: the template of Deployment "
+			     "%s/%s is none of its ReplicaSets' (a rollout kso does "
+			     "not model); its new pods count against ReplicaSet %s, "
+			     "its highest revision (%sspec.template)", dep->pos.file,
+			     dep->pos.line, dep->pos.col, dep->ns, dep->name,
+			     best->name, dep->prefix);
 	return best;
 }
 

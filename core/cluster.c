@@ -274,3 +274,17 @@ void cluster_note(struct cluster *c, const char *fmt, ...)
 	va_end(ap);
 	add_line(c, &c->notes, &c->n_notes, &c->cap_notes, buf);
 }
+
+/* Keys of one map mostly differ in their first byte (app, zone, tier):
+ * comparing it first spares the call to strcmp without changing which
+ * key is equal. */
+const char *labels_get(const struct labels *ls, const char *key)
+{
+	assert(ls && key);
+	for (int i = 0; i < ls->n; i++) {
+		const char *k = ls->items[i].key;
+		if (k[0] == key[0] && strcmp(k, key) == 0)
+			return ls->items[i].value;
+	}
+	return NULL;
+}

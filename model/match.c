@@ -9,20 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Keys of one map mostly differ in their first byte (app, zone, tier):
- * comparing it first spares the call to strcmp without changing which
- * key is equal. */
-const char *labels_get(const struct labels *ls, const char *key)
-{
-	assert(ls && key);
-	for (int i = 0; i < ls->n; i++) {
-		const char *k = ls->items[i].key;
-		if (k[0] == key[0] && strcmp(k, key) == 0)
-			return ls->items[i].value;
-	}
-	return NULL;
-}
-
 static bool match_in_values(const struct requirement *r, const char *v)
 {
 	for (int i = 0; i < r->n_values; i++)

@@ -819,7 +819,7 @@ static bool prescore_error(struct oracle_cycle *cy, struct model_cycle_result *r
 {
 	char why[MODEL_STATUS_TEXT];
 	if (!cy->prof->prescore[PLUGIN_NODE_AFFINITY] ||
-	    !match_preferred_parse_error(cy->p->node_preferred,
+	    !oracle_preferred_parse_error(cy->p->node_preferred,
 					 cy->p->n_node_preferred,
 					 "spec.affinity.nodeAffinity."
 					 "preferredDuringSchedulingIgnoredDuringExecution",
@@ -845,7 +845,7 @@ static bool score_error(struct oracle_cycle *cy, struct model_cycle_result *r)
 		if (missing)
 			snprintf(inner, sizeof inner, "%s", missing);
 		else if (id != PLUGIN_NODE_AFFINITY ||
-			 !match_preferred_parse_error(cy->p->node_preferred,
+			 !oracle_preferred_parse_error(cy->p->node_preferred,
 						      cy->p->n_node_preferred,
 						      "spec.affinity.nodeAffinity."
 						      "preferredDuringSchedulingIgnoredDuringExecution",

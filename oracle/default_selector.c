@@ -62,7 +62,7 @@ void oracle_default_selector(const struct cluster *c, const struct pod *p,
 		if (w->kind != WORKLOAD_SERVICE || strcmp(w->ns, p->ns) != 0 ||
 		    !w->has_map_selector)
 			continue;
-		if (match_labels_subset(&w->map_selector, &p->labels))
+		if (oracle_labels_match(&w->map_selector, &p->labels))
 			merge_map(a, &set, &w->map_selector);
 	}
 	const struct owner_ref *own = controller_of(p);

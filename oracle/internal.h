@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "../core/arena.h"
-#include "../model/match.h"
+#include "match.h"
 #include "../core/xalloc.h"
 #include "oracle.h"
 

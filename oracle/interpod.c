@@ -32,11 +32,11 @@ static void compile_term(struct oracle *o, const struct pod *p,
 		out->ns[out->n_ns++] = oracle_strmap_intern(&d->ns_ids, p->ns);
 	for (int i = 0; i < t->n_namespaces; i++)
 		out->ns[out->n_ns++] = oracle_strmap_intern(&d->ns_ids, t->namespaces[i]);
-	if (match_label_selector_is_empty(&t->ns_selector)) {
+	if (oracle_selector_everything(&t->ns_selector)) {
 		out->ns_all = true;
 	} else if (t->ns_selector.present) {
 		for (int i = 0; i < c->n_namespaces; i++)
-			if (match_label_selector(&t->ns_selector, &c->namespaces[i].labels))
+			if (oracle_selector_matches(&t->ns_selector, &c->namespaces[i].labels))
 				out->ns[out->n_ns++] =
 					oracle_strmap_intern(&d->ns_ids, c->namespaces[i].name);
 	}
@@ -82,8 +82,8 @@ static bool existing_term_matches(const struct pod *e, const struct pod_affinity
 	for (int i = 0; i < t->n_namespaces && !ns; i++)
 		ns = strcmp(t->namespaces[i], p->ns) == 0;
 	if (!ns)
-		ns = match_label_selector(&t->ns_selector, nl);
-	return ns && match_label_selector(&t->selector, &p->labels);
+		ns = oracle_selector_matches(&t->ns_selector, nl);
+	return ns && oracle_selector_matches(&t->selector, &p->labels);
 }
 
 /* ------------------------------------------------------------- the plan */

@@ -96,12 +96,12 @@ void oracle_filter_node_affinity(struct oracle_cycle *cy,
 {
 	const struct node *n = &cy->c->nodes[v->node];
 	if (cy->prof->added_required &&
-	    !match_node_selector(cy->prof->added_required, n)) {
+	    !oracle_node_selector_matches(cy->prof->added_required, n)) {
 		oracle_status_fail_str(st, MODEL_UAU,
 				  "node(s) didn't match scheduler-enforced node affinity");
 		return;
 	}
-	if (!match_pod_required_node_affinity(cy->p, n))
+	if (!oracle_required_affinity_matches(cy->p, n))
 		oracle_status_fail_str(st, MODEL_UAU,
 				  "node(s) didn't match Pod's node affinity/selector");
 }
@@ -111,7 +111,7 @@ static int64_t preferred_sum(const struct preferred_node_term *t, int n,
 {
 	int64_t s = 0;
 	for (int i = 0; i < n; i++)
-		if (t[i].weight != 0 && match_node_selector_term(&t[i].preference, node))
+		if (t[i].weight != 0 && oracle_node_term_matches(&t[i].preference, node))
 			s += t[i].weight;
 	return s;
 }

@@ -213,7 +213,7 @@ static bool pdb_takes(struct oracle_preempt_scratch *s, const struct cluster *c,
 				   : NULL;
 	if (memo && *memo)
 		return *memo == 2;
-	bool takes = strcmp(x->ns, pod->ns) == 0 && match_label_selector(&x->selector, &pod->labels);
+	bool takes = strcmp(x->ns, pod->ns) == 0 && oracle_selector_matches(&x->selector, &pod->labels);
 	if (memo)
 		*memo = takes ? 2 : 1;
 	return takes;
@@ -226,7 +226,7 @@ static bool pdb_selects(struct oracle_preempt_scratch *s, const struct cluster *
 {
 	const struct pdb *x = &c->pdbs[b];
 	return c->pods[p].labels.n > 0 && x->selector.present &&
-	       !match_label_selector_is_empty(&x->selector) && pdb_takes(s, c, b, p);
+	       !oracle_selector_everything(&x->selector) && pdb_takes(s, c, b, p);
 }
 
 /* GetScaledValueFromIntOrPercent, rounding up. */

@@ -37,11 +37,11 @@ bool oracle_sel_matches(const struct oracle_sel *s, const struct labels *ls)
 	if (s->nothing)
 		return false;
 	for (int i = 0; i < s->n_maps; i++)
-		if (!match_labels_subset(&s->maps[i], ls))
+		if (!oracle_labels_match(&s->maps[i], ls))
 			return false;
 	for (int i = 0; i < s->n_expr_lists; i++)
 		for (int j = 0; j < s->n_exprs[i]; j++)
-			if (!match_requirement(&s->exprs[i][j], ls))
+			if (!oracle_requirement_matches(&s->exprs[i][j], ls))
 				return false;
 	return true;
 }

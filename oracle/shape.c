@@ -237,9 +237,9 @@ uint8_t oracle_node_verdict_compute(struct oracle_cycle *cy, int node)
 {
 	const struct node *n = &cy->c->nodes[node];
 	uint8_t v = OSHAPE_DONE;
-	if (match_pod_required_node_affinity(cy->p, n))
+	if (oracle_required_affinity_matches(cy->p, n))
 		v |= OSHAPE_AFF;
-	if (match_first_untolerated(cy->p, n) < 0)
+	if (oracle_first_untolerated(cy->p, n) < 0)
 		v |= OSHAPE_TAINT;
 	uint8_t fail = static_filters_fail(cy, node);
 	v |= fail ? fail : OSHAPE_STATIC;

@@ -17,7 +17,7 @@ void oracle_filter_unschedulable(struct oracle_cycle *cy,
 	static const struct taint unsched = {
 		"node.kubernetes.io/unschedulable", "", EFFECT_NO_SCHEDULE,
 	};
-	if (!match_taint_tolerated(cy->p, &unsched))
+	if (!oracle_tolerated(cy->p, &unsched))
 		oracle_status_fail_str(st, MODEL_UAU, "node(s) were unschedulable");
 }
 
@@ -28,7 +28,7 @@ void oracle_filter_taints(struct oracle_cycle *cy,
 			  struct model_status *st)
 {
 	const struct node *n = &cy->c->nodes[v->node];
-	int i = match_first_untolerated(cy->p, n);
+	int i = oracle_first_untolerated(cy->p, n);
 	/* "node(s) had untolerated taint {%s: %s}", joined without printf */
 	if (i >= 0)
 		model_status_add_join(st, MODEL_UAU, (const char *[]){
@@ -50,7 +50,7 @@ enum model_code oracle_score_taints(struct oracle_cycle *cy, const int *f,
 				continue;
 			/* a toleration of another effect never matches a
 			 * PreferNoSchedule taint, so all may be tried */
-			if (!match_taint_tolerated(cy->p, x))
+			if (!oracle_tolerated(cy->p, x))
 				count++;
 		}
 		out[i] = count;

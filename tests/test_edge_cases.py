@@ -428,6 +428,8 @@ def test_every_fixture_is_exercised():
     import test_seed_examples
     used = {c["fixture"] for c in CASES + test_seed_examples.CASES}
     used.add("edge/spread-same-key-duplicate.yaml")
+    used.add("edge/taint-long-key.yaml")             # test_long_reason.py
+    used.add("edge/node-affinity-unparsable.yaml")   # test_node_affinity_parse.py
     root = fixture_path("edge/queue-order.yaml").parent.parent
     on_disk = {str(p.relative_to(root)) for d in ("edge", "seeds")
                for p in (root / d).glob("*.yaml")}

@@ -18,7 +18,7 @@ REASON = "node(s) had untolerated taint {%s: %s}" % (KEY, VALUE)
 @pytest.mark.parametrize("engine", ["model", "oracle"])
 def test_longest_taint_reason_is_whole(engine):
     assert len(REASON) == 414
-    r = run_kso("explain", FIXTURES / "review" / "taint-long-key.yaml",
+    r = run_kso("explain", FIXTURES / "edge" / "taint-long-key.yaml",
                 "--engine", engine, "-o", "json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)

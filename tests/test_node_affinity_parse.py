@@ -1,7 +1,7 @@
 """
 test_node_affinity_parse.py - node selector values that pass API
 validation but not the scheduler's parser (reference §2.5,
-fixtures/review/node-affinity-unparsable.yaml): kso loads them as the API
+fixtures/edge/node-affinity-unparsable.yaml): kso loads them as the API
 server would, and both engines give kube's answer.
 """
 import json
@@ -10,7 +10,7 @@ import pytest
 
 from conftest import FIXTURES, run_kso
 
-FIXTURE = FIXTURES / "review" / "node-affinity-unparsable.yaml"
+FIXTURE = FIXTURES / "edge" / "node-affinity-unparsable.yaml"
 NA = "node(s) didn't match Pod's node affinity/selector"
 
 

@@ -1,8 +1,8 @@
 """
-test_review.py - end-to-end checks added by the adversarial review of the
-model against kube-scheduler v1.30 (reference §1.5 and kube's nominator).
+test_nominated.py - which pending pods are nominated pods (reference §1.5,
+kube's nominator): only those in the scheduler's own queue.
 
-The manifest is fixtures/review/nominated-outside-queue.yaml; both engines
+The manifest is fixtures/preemption/nominated-outside-queue.yaml; both engines
 must give the hand-derived answer.
 """
 import json
@@ -16,7 +16,7 @@ from conftest import check, run_kso
 # queue: its schedulerName names a profile (responsibleForPod) and its
 # PreEnqueue plugins let it in (PriorityQueue.Add returns before
 # AddNominatedPod for a gated pod).
-NOMINATED_OUTSIDE_QUEUE = (pathlib.Path(__file__).parent.parent / "fixtures" / "review"
+NOMINATED_OUTSIDE_QUEUE = (pathlib.Path(__file__).parent.parent / "fixtures" / "preemption"
                            / "nominated-outside-queue.yaml").read_text()
 
 

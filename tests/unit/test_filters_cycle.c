@@ -1,5 +1,5 @@
 /*
- * test_review_feasibility.c - the adversarial review's cycle-level tests:
+ * test_filters_cycle.c - filter verdicts of whole cycles (first review):
  * which pending pods count as nominated pods in Filter pass 1 (reference
  * §1.5; kube's nominator only holds pods of the scheduler's own queue:
  * eventhandlers.go adds only unassigned pods some profile is responsible
@@ -120,5 +120,5 @@ int main(void)
 {
 	test_nominated_only_own_queue();
 	test_owner_api_version_parse();
-	return check_done("test_review_feasibility");
+	return check_done("test_filters_cycle");
 }

@@ -1,5 +1,5 @@
 /*
- * test_review_scores.c - the adversarial review's score tests: arithmetic
+ * test_scores_arith.c - score arithmetic, integer for integer: arithmetic
  * the other unit tests did not reach (RequestedToCapacityRatio with a
  * multi-point shape and weights, MostAllocated with an extended resource,
  * BalancedAllocation with three configured resources and a pod requesting
@@ -445,5 +445,5 @@ int main(void)
 	test_hard_pod_affinity_weight();
 	test_spread_system_defaults_zoneless();
 	test_node_affinity_skip_added_required_only();
-	return check_done("test_review_scores");
+	return check_done("test_scores_arith");
 }

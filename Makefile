@@ -7,6 +7,8 @@
 #   make bench      benchmarks (never part of test)
 #   make mutate     mutation testing of model/ and oracle/ (never part of test)
 #   make coverage   line coverage of the suite per folder (gcov)
+#   make spec-coverage  each reference section and seed with the code and
+#                   tests that cite it, and what nothing cites
 #   make install    PREFIX=/usr/local DESTDIR=
 
 CC      ?= cc
@@ -34,7 +36,8 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test unit pytest check fuzz bench mutate coverage install clean
+.PHONY: all test unit pytest check fuzz bench mutate coverage spec-coverage \
+	install clean
 
 all: kso
 
@@ -128,6 +131,9 @@ fuzz: $(FUZZ_TARGETS:%=build-fuzz/%)
 
 bench: kso
 	$(PYTHON) scripts/bench.py
+
+spec-coverage:
+	$(PYTHON) scripts/spec_coverage.py
 
 # Mutation testing: a fixed list of single-line bugs in model/ and oracle/,
 # each of which the suite must catch (scripts/mutate.py).

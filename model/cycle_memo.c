@@ -1,5 +1,6 @@
 /*
- * cycle_memo.c - the per-cycle memo of the plugins (see cycle_memo.h).
+ * cycle_memo.c - the per-cycle memo of the plugins (see cycle_memo.h;
+ * one cycle, reference §1.3).
  * Nothing here defines anything: each part is the plugin's own literal
  * computation, done once per memo instead of once per call.
  */

@@ -1,6 +1,6 @@
 /*
  * cycle_memo.h - per-cycle scratch the plugins share (struct model_cycle's
- * memo): values that the literal definitions would recompute on every
+ * memo; one cycle, reference §1.3): values that the literal definitions would recompute on every
  * node's Filter or Score call although they do not depend on the node.
  *
  * Keyed on (cluster, profile, pod, base): a memo serves only cycles with

@@ -1,5 +1,6 @@
 /*
- * engine.c - the formal model as an engine (core/engine.h).
+ * engine.c - the formal model as an engine (core/engine.h): one cycle
+ * (reference §1.3) and DefaultPreemption (§3).
  */
 #include "../core/engine.h"
 #include "model.h"

@@ -1,7 +1,9 @@
 /*
  * filter_node_affinity.c - the NodeAffinity PreFilter and Filter
  * (reference §2.5, S/framework/plugins/nodeaffinity/node_affinity.go,
- * component-helpers nodeaffinity).
+ * component-helpers nodeaffinity); the NodeSelector of seed 000, with
+ * v1.30's semantics where they differ (an empty term selects nothing,
+ * reference §5).
  */
 #include "plugin.h"
 

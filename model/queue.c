@@ -84,7 +84,8 @@ int model_next_pod_of(const struct snapshot *s,
 /* The nominator only holds pods of this scheduler's queue: the informer
  * handler queues only pending pods some profile is responsible for
  * (responsibleForPod), and PriorityQueue.Add returns before
- * AddNominatedPod for a pod its PreEnqueue plugins (SchedulingGates) gate. */
+ * AddNominatedPod for a pod its PreEnqueue plugins (SchedulingGates,
+ * reference §2.1) gate. */
 bool model_in_nominator(const struct cluster *c, int p)
 {
 	assert(c && p >= 0 && p < c->n_pods);

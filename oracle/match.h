@@ -4,7 +4,7 @@
  * component-helpers nodeaffinity, v1helper.ToleratesTaint) and apart from
  * the model's literal definitions (model/match.h), so the enumerator's
  * cross-check covers these rules too: a bug in one is a disagreement.
- * Reference §2.4 (node affinity), §2.5 (selectors), §2.3 (taints).
+ * Reference §2.5 (node affinity and label selectors), §2.4 (taints).
  */
 #ifndef KSO_ORACLE_MATCH_H
 #define KSO_ORACLE_MATCH_H

@@ -105,6 +105,8 @@ CASES = [
     # gen Gt 3 AND gen Lt 7 (strict, integer parse): only gen=5.  One
     # feasible node: no scoring although g5's PreferNoSchedule taint would
     # otherwise give TaintToleration a non-trivial spread.
+    # seed 000's example ("greater than a certain kernel version, no gpus"):
+    # Gt and DoesNotExist on node labels
     dict(fixture="edge/node-affinity-gt-lt.yaml", pod="default/incoming",
          feasible={"g5"},
          rejected={n: ("NodeAffinity", [NA_REASON])
@@ -370,7 +372,8 @@ CASES = [
 
     # ---------------------------------------------------------- queue §1.2
     # No --pod: priority 10 beats 0; of the two priority-10 pods the older
-    # (10:01) wins; gated and other-scheduler pods are not queued.
+    # (10:01) wins; gated (SchedulingGates, reference §2.1) and
+    # other-scheduler pods are not queued.
     dict(fixture="edge/queue-order.yaml", pod=None,
          expect_pod="default/early-high",
          feasible={"n1"}, viable={"n1"}),

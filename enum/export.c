@@ -32,9 +32,10 @@ struct stored {
 	int64_t scenario;
 };
 
-static char *col_dup(sqlite3_stmt *st, int i)
+/* The text of st's column called name, malloc'ed ("" when NULL). */
+static char *col_dup(sqlite3_stmt *st, const char *name)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
+	const unsigned char *t = sqlite3_column_text(st, enum_store_column(st, name));
 	char *d = strdup(t ? (const char *)t : "");
 	if (!d)
 		abort();
@@ -73,27 +74,27 @@ static int query_row(sqlite3 *db, const char *sql, int64_t id,
 
 static void row_state(sqlite3_stmt *st, struct stored *s)
 {
-	s->yaml = col_dup(st, 0);
-	s->label = col_dup(st, 1);
-	s->pod_node = col_dup(st, 2);
-	s->nominated = col_dup(st, 3);
-	s->universe = col_dup(st, 4);
-	s->mode = col_dup(st, 5);
-	s->scenario = sqlite3_column_int64(st, 6);
+	s->yaml = col_dup(st, "yaml");
+	s->label = col_dup(st, "label");
+	s->pod_node = col_dup(st, "pod_node");
+	s->nominated = col_dup(st, "nominated");
+	s->universe = col_dup(st, "universe");
+	s->mode = col_dup(st, "mode");
+	s->scenario = sqlite3_column_int64(st, enum_store_column(st, "scenario"));
 }
 
 static void row_config(sqlite3_stmt *st, struct stored *s)
 {
-	s->config = col_dup(st, 0);
+	s->config = col_dup(st, "yaml");
 }
 
 static void row_decision(sqlite3_stmt *st, struct stored *s)
 {
-	s->pod = col_dup(st, 0);
-	if (!sqlite3_column_int(st, 1)) {
+	s->pod = col_dup(st, "pod");
+	if (!sqlite3_column_int(st, enum_store_column(st, "agree"))) {
 		s->has_issue = true;
 		s->is.kind = ENUM_ISSUE_DISAGREE;
-		char *d = col_dup(st, 2);
+		char *d = col_dup(st, "detail");
 		size_t n = strlen(d) + 32;
 		s->issue_text = malloc(n);
 		if (!s->issue_text)
@@ -105,7 +106,7 @@ static void row_decision(sqlite3_stmt *st, struct stored *s)
 
 static void row_violation(sqlite3_stmt *st, struct stored *s)
 {
-	char *name = col_dup(st, 0), *d = col_dup(st, 1);
+	char *name = col_dup(st, "invariant"), *d = col_dup(st, "detail");
 	for (int i = 0; i < MODEL_INV_COUNT; i++)
 		if (!strcmp(name, model_invariant_name(i))) {
 			s->has_issue = true;
@@ -123,7 +124,7 @@ static void row_violation(sqlite3_stmt *st, struct stored *s)
 
 static void row_finding(sqlite3_stmt *st, struct stored *s)
 {
-	char *kind = col_dup(st, 0), *d = col_dup(st, 1);
+	char *kind = col_dup(st, "kind"), *d = col_dup(st, "details");
 	for (int i = 0; i < ENUM_FIND_COUNT; i++)
 		if (!strcmp(kind, enum_finding_name(i)) ||
 		    (i == ENUM_FIND_IMPL && !strncmp(kind, "impl-", 5))) {
@@ -469,12 +470,13 @@ int enum_export_run(const char *db_path, int64_t run, const char *dir,
 	if (enum_store_open_readonly(db_path, false, &db, err) < 0)
 		return -1;
 	static const char *const kinds[] = {
-		"SELECT 'disagreement', s.id FROM states s JOIN decisions d ON "
-		"d.state_id=s.id WHERE s.run_id=? AND d.agree=0 ORDER BY 1, s.id",
-		"SELECT v.invariant, s.id FROM states s JOIN violations v ON "
-		"v.state_id=s.id WHERE s.run_id=? ORDER BY 1, s.id",
-		"SELECT f.kind, s.id FROM states s JOIN findings f ON "
-		"f.state_id=s.id WHERE s.run_id=? ORDER BY 1, s.id",
+		"SELECT 'disagreement' AS kind, s.id AS state FROM states s JOIN "
+		"decisions d ON d.state_id=s.id WHERE s.run_id=? AND d.agree=0 "
+		"ORDER BY kind, state",
+		"SELECT v.invariant AS kind, s.id AS state FROM states s JOIN "
+		"violations v ON v.state_id=s.id WHERE s.run_id=? ORDER BY kind, state",
+		"SELECT f.kind AS kind, s.id AS state FROM states s JOIN findings f "
+		"ON f.state_id=s.id WHERE s.run_id=? ORDER BY kind, state",
 	};
 	int rc = 0;
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && rc == 0; k++) {
@@ -486,12 +488,14 @@ int enum_export_run(const char *db_path, int64_t run, const char *dir,
 		int n = 0;
 		while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 			char kind[64];
-			snprintf(kind, sizeof kind, "%s", sqlite3_column_text(st, 0));
+			snprintf(kind, sizeof kind, "%s", sqlite3_column_text(st,
+				 enum_store_column(st, "kind")));
 			n = strcmp(kind, last) ? 0 : n;
 			snprintf(last, sizeof last, "%s", kind);
 			if (n++ >= per_kind)
 				continue;
-			int64_t id = sqlite3_column_int64(st, 1);
+			int64_t id = sqlite3_column_int64(st, enum_store_column(st,
+							  "state"));
 			char path[4096];
 			snprintf(path, sizeof path, "%s/%s-%lld.yaml", dir, kind, (long long)id);
 			rc = enum_export(db_path, id, path, judge, err);

@@ -774,7 +774,8 @@ static int totals_locked(struct enum_store *s, int64_t run, struct enum_tally t[
 	sqlite3_bind_int64(st, 1, run);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct enum_tally w[2];
-		enum_store_tally_parse((const char *)sqlite3_column_text(st, 0), w);
+		enum_store_tally_parse((const char *)sqlite3_column_text(st,
+				       enum_store_column(st, "tally")), w);
 		enum_tally_add(&t[0], &w[0]);
 		enum_tally_add(&t[1], &w[1]);
 		(*items)++;
@@ -866,7 +867,8 @@ static int check_same_universe(struct enum_store *o, const char *in,
 {
 	char sql[1024];
 	snprintf(sql, sizeof sql,
-		 "SELECT r.id, r.options, s.options, r.universe FROM runs r JOIN "
+		 "SELECT r.id AS merged, r.options AS merged_options, s.options AS "
+		 "options, r.universe AS universe FROM runs r JOIN "
 		 "src.runs s ON s.id=%lld AND r.universe=s.universe AND r.mode=s.mode "
 		 "AND r.items_total=s.items_total AND r.options<>s.options",
 		 (long long)src_id);
@@ -875,8 +877,10 @@ static int check_same_universe(struct enum_store *o, const char *in,
 		return db_error(o, err, "merge");
 	int rc = 0;
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-		const char *a = (const char *)sqlite3_column_text(st, 1);
-		const char *b = (const char *)sqlite3_column_text(st, 2);
+		const char *a = (const char *)sqlite3_column_text(st,
+				enum_store_column(st, "merged_options"));
+		const char *b = (const char *)sqlite3_column_text(st,
+				enum_store_column(st, "options"));
 		size_t ha, hb;
 		const char *da, *db;
 		split_options(a, &ha, &da);
@@ -886,9 +890,11 @@ static int check_same_universe(struct enum_store *o, const char *in,
 					 "of that universe (content %s) than run %lld "
 					 "already merged (content %s): shards of an edited "
 					 "universe do not merge", in,
-					 (const char *)sqlite3_column_text(st, 3),
+					 (const char *)sqlite3_column_text(st,
+						enum_store_column(st, "universe")),
 					 *db ? db : "unrecorded", (long long)
-					 sqlite3_column_int64(st, 0), *da ? da : "unrecorded");
+					 sqlite3_column_int64(st, enum_store_column(st,
+						"merged")), *da ? da : "unrecorded");
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -1123,4 +1129,18 @@ int enum_store_merge(const char *out, char *const *inputs, int n,
 	if (rc && !existed)
 		merge_remove_output(out);
 	return rc;
+}
+
+int enum_store_column(sqlite3_stmt *st, const char *name)
+{
+	assert(st && name);
+	int n = sqlite3_column_count(st);
+	for (int i = 0; i < n; i++) {
+		const char *c = sqlite3_column_name(st, i);
+		if (c && !strcmp(c, name))
+			return i;
+	}
+	fprintf(stderr, "kso: internal error: no column %s in %s\n", name,
+		sqlite3_sql(st));
+	abort();
 }

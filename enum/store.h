@@ -144,4 +144,10 @@ int enum_store_merge(const char *out, char *const *inputs, int n,
 void enum_store_tally_text(const struct enum_tally t[2], struct enum_buf *b);
 void enum_store_tally_parse(const char *text, struct enum_tally t[2]);
 
+/* enum_store_column: the index of the result column called name (a
+ * table's column name, or its alias) in st; aborts when st has none, a
+ * query and its reader disagreeing being a bug.  Readers of stored rows
+ * go through it rather than column positions. */
+int enum_store_column(struct sqlite3_stmt *st, const char *name);
+
 #endif

@@ -53,7 +53,19 @@ def test_readme_documents_every_output():
     assert set(FIELDS) == {"validate", "dump", "explain", "explain.nodes.*",
                            "explain.preemption", "schedule",
                            "schedule.steps.*", "schedule.summary",
-                           "check.decision", "check.summary", "enum"}
+                           "check.decision", "check.summary", "enum",
+                           "corpus.case"}
+
+
+def test_corpus_run_lines(tmp_path):
+    from test_corpus import corpus, replay
+    out, cases = corpus(tmp_path, "impl/cluster.yaml", "impl")
+    p, by_case, summary = replay(out, "self")
+    assert p.returncode == 0, p.stderr
+    assert set(by_case) == set(cases)
+    for line in by_case.values():
+        check_fields("corpus.case", line)
+    assert summary["cases"] == len(cases)
 
 
 def test_enum_summary_formats(tmp_path):

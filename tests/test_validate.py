@@ -6,6 +6,7 @@ Each case's manifest is written to a temporary file; LINE and COL are
 counted by hand from the text (1-based; the column is where the offending
 value starts), as the comment on each case says.  KSO names the binary.
 """
+import json
 import os
 import pathlib
 import subprocess
@@ -692,3 +693,36 @@ def test_unknown_fields_in_workloads_and_their_pod_templates(tmp_path):
         '%s:11:7: warning: unknown field "tolerationz" in a pod\'s spec (did '
         'you mean tolerations?); kso ignores it '
         '(spec.template.spec.tolerationz)' % f]
+
+
+def test_json_scanner_and_libyaml_read_json_alike(tmp_path):
+    # a JSON text is read by kso's JSON scanner (yaml/json_events.c); a
+    # trailing tab makes it libyaml's: the same dump, the same error at
+    # the same FILE:LINE:COL
+    doc = {"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "v1", "kind": "Node",
+         "metadata": {"name": "n1", "labels": {"zone": "z1"}},
+         "status": {"allocatable": {"cpu": "4", "memory": "8Gi",
+                                    "pods": 110}}},
+        {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": "p", "annotations": {"note": "a\"b\n\t\u00e9"}},
+         "spec": {"containers": [{"name": "c", "image": "caf\u00e9\u20ac",
+                                  "resources": {
+             "requests": {"cpu": 0.5, "memory": "1e3"}}}]}}]}
+    text = json.dumps(doc, indent=2, ensure_ascii=False)   # raw UTF-8
+    fast, slow = tmp_path / "fast.json", tmp_path / "slow.json"
+    fast.write_text(text + "\n")
+    slow.write_text(text + "\t\n")
+    a, b = run("dump", fast, "-o", "json"), run("dump", slow, "-o", "json")
+    assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
+    assert a.stdout == b.stdout
+    bad = text.replace('"cpu": "4"', '"cpu": "four"')
+    fast.write_text(bad + "\n")
+    slow.write_text(bad + "\t\n")
+    a, b = run("validate", fast), run("validate", slow)
+    assert a.returncode == b.returncode == 1
+    assert a.stderr.replace("fast.json", "X") == b.stderr.replace("slow.json", "X")
+    # json.dumps(indent=2): "cpu" is on line 16 (the List's 4 lines, the
+    # Node's {, apiVersion, kind, metadata's 6, status, allocatable),
+    # indented 10, its value after '"cpu": ' at column 18
+    assert ":16:18: " in a.stderr, a.stderr

@@ -14,6 +14,7 @@
  * or O(n log n) in the input, so refusal comes in bounded time.
  */
 #include "tree.h"
+#include "json_events.h"
 #include "../core/xalloc.h"
 
 #include <assert.h>
@@ -683,6 +684,46 @@ static int build_events(struct builder *b, yaml_parser_t *p)
 	}
 }
 
+/* The JSON scanner's events into the builder (json_events.h). */
+static int json_event(void *ctx, const yaml_event_t *ev)
+{
+	return on_event(ctx, ev);
+}
+
+/* Back to an empty builder, after the JSON scanner gave up. */
+static void builder_reset(struct builder *b)
+{
+	builder_release(b);
+	memset(&b->docs, 0, sizeof b->docs);
+	b->depth = 0;
+	b->total = 0;
+	b->root = NULL;
+}
+
+/* A JSON text through the JSON scanner (unless libyaml_only), anything
+ * else (or JSON it does not take) through libyaml. */
+static int build(struct builder *b, size_t len, bool libyaml_only)
+{
+	if (!libyaml_only) {
+		int rc = yaml_json_events(b->input, len, json_event, b);
+		if (rc <= 0)
+			return rc;
+		builder_reset(b);
+	}
+	int rc;
+	yaml_parser_t p;
+	if (!yaml_parser_initialize(&p))
+		return error_plain(b->err, "%s: cannot initialise libyaml", b->file);
+	yaml_parser_set_input_string(&p, b->input, len);
+	rc = build_events(b, &p);
+	yaml_parser_delete(&p);
+	return rc;
+}
+
+static int parse(const char *name, const unsigned char *buf, size_t len,
+		 int line, int col, struct arena *arena, struct ydoc_set *set,
+		 struct error *err, bool libyaml_only);
+
 int yaml_parse_buffer(const char *name, const unsigned char *buf, size_t len,
 		      struct arena *arena, struct ydoc_set *set,
 		      struct error *err)
@@ -693,6 +734,20 @@ int yaml_parse_buffer(const char *name, const unsigned char *buf, size_t len,
 int yaml_parse_buffer_at(const char *name, const unsigned char *buf,
 			 size_t len, int line, int col, struct arena *arena,
 			 struct ydoc_set *set, struct error *err)
+{
+	return parse(name, buf, len, line, col, arena, set, err, false);
+}
+
+int yaml_parse_buffer_yaml(const char *name, const unsigned char *buf,
+			   size_t len, int line, int col, struct arena *arena,
+			   struct ydoc_set *set, struct error *err)
+{
+	return parse(name, buf, len, line, col, arena, set, err, true);
+}
+
+static int parse(const char *name, const unsigned char *buf, size_t len,
+		 int line, int col, struct arena *arena, struct ydoc_set *set,
+		 struct error *err, bool libyaml_only)
 {
 	assert(name && (buf || len == 0) && arena && set && err);
 	assert(line >= 1 && col >= 1);
@@ -711,15 +766,7 @@ int yaml_parse_buffer_at(const char *name, const unsigned char *buf,
 	b->line0 = line - 1;
 	b->col0 = col - 1;
 
-	yaml_parser_t p;
-	if (!yaml_parser_initialize(&p)) {
-		free(b);
-		return error_plain(err, "%s: cannot initialise libyaml", name);
-	}
-	yaml_parser_set_input_string(&p, b->input, len);
-	int rc = build_events(b, &p);
-	yaml_parser_delete(&p);
-
+	int rc = build(b, len, libyaml_only);
 	if (rc == 0) {
 		set->file = b->file;
 		set->n_docs = (int)b->docs.n;

@@ -76,6 +76,13 @@ int yaml_parse_buffer_at(const char *name, const unsigned char *buf,
 			 size_t len, int line, int col, struct arena *arena,
 			 struct ydoc_set *set, struct error *err);
 
+/* yaml_parse_buffer_yaml: yaml_parse_buffer_at through libyaml alone,
+ * without the JSON scanner that takes JSON texts (json_events.h): the
+ * reference tests/fuzz/fuzz_json.c holds that scanner to. */
+int yaml_parse_buffer_yaml(const char *name, const unsigned char *buf,
+			   size_t len, int line, int col, struct arena *arena,
+			   struct ydoc_set *set, struct error *err);
+
 /* ynode_get / ynode_get_len: the value under key (of len bytes) in a map
  * node, or NULL (also NULL when m is NULL or not a map). */
 const struct ynode *ynode_get_len(const struct ynode *m, const char *key,

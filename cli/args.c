@@ -128,8 +128,11 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 	const struct cli_opt *opts[MAX_OPTS];
 	int n = collect(cmd, opts);
 	struct option lo[MAX_OPTS + 2];
-	char shorts[2 * MAX_OPTS + 4] = ":h";
-	size_t ns = 2;
+	/* "-": positional arguments come back in order as option 1, so
+	 * options may follow them whatever POSIXLY_CORRECT says; ":": a
+	 * missing value is ':' */
+	char shorts[2 * MAX_OPTS + 5] = "-:h";
+	size_t ns = 3;
 	for (int i = 0; i < n; i++) {
 		lo[i] = (struct option){opts[i]->name,
 					opts[i]->value ? required_argument : no_argument,
@@ -150,20 +153,27 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 	optind = 0;   /* GNU: a full re-initialisation */
 	opterr = 0;
 	int rc = -1;
+	*n_pos = 0;
+	*pos = xcalloc((size_t)argc + 1, sizeof **pos);
 	while (rc < 0) {
 		int li = -1;
 		int c = getopt_long(argc + 1, av, shorts, lo, &li);
 		if (c == -1)
 			break;
-		rc = take_one(cmd, opts, n, av, c, li);
+		if (c == 1)
+			(*pos)[(*n_pos)++] = optarg;
+		else
+			rc = take_one(cmd, opts, n, av, c, li);
 	}
 	if (rc >= 0) {
+		free(*pos);
+		*pos = NULL;
 		free(av);
 		return rc;
 	}
-	*n_pos = argc + 1 - optind;
-	*pos = xcalloc((size_t)*n_pos + 1, sizeof **pos);
-	memcpy(*pos, av + optind, (size_t)*n_pos * sizeof **pos);
+	/* after "--": every word is positional */
+	for (int i = optind; i < argc + 1; i++)
+		(*pos)[(*n_pos)++] = av[i];
 	free(av);
 	return -1;
 }

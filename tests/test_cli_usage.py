@@ -108,3 +108,19 @@ def test_schedule_table_columns_line_up():
     for row in rows[1:]:
         for s in starts:
             assert row[s - 2:s] == "  " and row[s] != " ", (row, s)
+
+
+def test_options_after_paths_whatever_posixly_correct(tmp_path):
+    # kubectl's order (options after the arguments) holds even where the
+    # environment asks getopt for POSIX order; "--" ends the options
+    cluster = os.path.join(ROOT, "fixtures", "impl", "cluster.yaml")
+    r = subprocess.run([KSO, "explain", cluster, "--pod", "default/p", "-o",
+                        "json"], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, POSIXLY_CORRECT="1"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith('{\n  "pod": "default/p"')
+    dash = tmp_path / "-o"
+    dash.write_text("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n")
+    r = kso("validate", "--", str(dash))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("ok: 1 nodes")

@@ -295,13 +295,13 @@ static int collection(struct scan *sc, int depth, bool map)
 		if (sc->s[sc->i] == close && first)
 			break;
 		if (map) {
-			size_t key_at = sc->i;
+			size_t key_at = sc->i, key_line = sc->line;
 			if (sc->s[sc->i] != '"' || (rc = string(sc)) ||
 			    !skip_space(sc))
 				return rc ? rc : NOT_JSON;
-			/* YAML's simple keys end within 1024 characters of
-			 * their start, ':' included; past that, libyaml's */
-			if (sc->i - key_at > 1000)
+			/* YAML's simple keys have their ':' on their own line
+			 * and within 1024 characters; else libyaml's */
+			if (sc->i - key_at > 1000 || sc->line != key_line)
 				return NOT_JSON;
 			if (sc->i >= sc->len || sc->s[sc->i] != ':')
 				return NOT_JSON;

@@ -40,6 +40,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "dump_yaml.h"
@@ -631,6 +633,40 @@ static void json_judged_end(struct json_out *j, const struct judged *jd)
 	json_end_object(j);
 }
 
+/* Progress on a terminal's stderr while a long loop runs (the table is
+ * printed aligned once it ends): the steps so far, about once a second. */
+struct progress {
+	bool on;                  /* stderr is a terminal */
+	struct timespec start, last;
+	bool shown;
+};
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void progress_step(struct progress *p, int steps)
+{
+	if (!p->on || steps % 256)
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (since(&p->last, &now) < 1)
+		return;
+	p->last = now;
+	p->shown = true;
+	double t = since(&p->start, &now);
+	fprintf(stderr, "\rkso schedule: %d steps, %.0f s, %.0f steps/s  ", steps,
+		t, t > 0 ? steps / t : 0);
+}
+
+static void progress_end(struct progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r%*s\r", 60, "");
+}
+
 /* Runs the loop, printing each step as it happens (with the judged
  * implementation's answer when jd is given). */
 static void run(struct runner *r, enum cli_format out, struct judged *jd)
@@ -652,11 +688,15 @@ static void run(struct runner *r, enum cli_format out, struct judged *jd)
 		json_begin_array(&j);
 	}
 	struct model_step st;
+	struct progress pr = {isatty(STDERR_FILENO) != 0, {0, 0}, {0, 0}, false};
+	clock_gettime(CLOCK_MONOTONIC, &pr.start);
+	pr.last = pr.start;
 	for (;;) {
 		if (jd)
 			judge_next(jd, r);
 		if (!runner_step(r, &st))
 			break;
+		progress_step(&pr, m->steps);
 		if (out == CLI_JSON) {
 			json_step(&j, m, &st, jd && jd->have ? jd : NULL);
 		} else if (table) {
@@ -666,6 +706,7 @@ static void run(struct runner *r, enum cli_format out, struct judged *jd)
 		}
 		model_step_release(&st);
 	}
+	progress_end(&pr);
 	if (out == CLI_JSON) {
 		json_end_run(&j, r, jd);
 	} else if (table) {

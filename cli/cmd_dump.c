@@ -1,8 +1,9 @@
 /*
- * cmd_dump.c - `kso dump PATH... [-o json|yaml] [--config FILE]`: prints
- * the loaded, validated, defaulted objects, as one JSON document
- * (cli/dump_json.h, the default) or as manifests kso reads back
- * (cli/dump_yaml.h).  Exit status 0; 1 with the first error on stderr;
+ * cmd_dump.c - `kso dump PATH... [-o json|yaml|name] [LOAD OPTIONS]`:
+ * prints the loaded, validated, defaulted objects (the pods the workload
+ * controllers would create included), as one JSON document
+ * (cli/dump_json.h, the default), as manifests kso reads back
+ * (cli/dump_yaml.h) or as kubectl's resource/name lines.  Exit status 0; 1 with the first error on stderr;
  * 2 on a usage error.
  */
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /*
  * cmd_explain.c - `kso explain PATH... [--pod NAMESPACE/NAME]
- * [--config FILE] [--profile NAME] [--engine oracle|model] [--all-nodes]
- * [-o table|json]`:
+ * [--config FILE] [--profile NAME] [--engine oracle|model] [--node NAME]
+ * [-o table|wide|json|yaml]` (every option: explain_table below):
  * one scheduling cycle (reference §1.3) for one pending pod, with the
  * verdict of every filter on every node, the scores, and the viable set
  * (spec shared/seeds/004: Feasibility, Viability, viable).

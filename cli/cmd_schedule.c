@@ -1,7 +1,7 @@
 /*
  * cmd_schedule.c - `kso schedule PATH... [--config FILE] [--tie first|random]
  * [--seed N] [--max-steps N] [--engine oracle|model] [--all-nodes]
- * [-o table|json|yaml]`: the scheduler loop (model/scheduler.h; seed 004
+ * [-o table|wide|json|yaml]`: the scheduler loop (model/scheduler.h; seed 004
  * "Scheduler", reference §1.2, §1.3, §3) run on the manifests until no
  * pod can make progress.
  *
@@ -18,8 +18,10 @@
  * evaluates every node.
  *
  * Output:
- *   table  one line per step (pod, action, node, victims, viable nodes,
- *          message), then a summary and the invariants;
+ *   table  one line per step (pod, action, node, victims, the first
+ *          three viable nodes, message), aligned once the loop ends, then
+ *          a summary and the invariants;
+ *   wide   the same with each pod's priority and every viable node;
  *   json   {"steps": [{"step", "pod", "action", "node", "viable",
  *                      "victims", "message"}...],
  *           "summary": {"bound", "pending", "evicted", "steps", "stopped",

@@ -1,8 +1,9 @@
 /*
  * inputs.h - the inputs every command reads: manifests (files, "-" for
  * stdin, directories) and an optional KubeSchedulerConfiguration, with the
- * load options the commands share (--config, --no-admission,
- * --extension).
+ * load options the commands share (cli_load_table: --config,
+ * --no-admission, --extension, --strict, -v; cli_expand_table: --no-expand,
+ * --scale).
  */
 #ifndef KSO_CLI_INPUTS_H
 #define KSO_CLI_INPUTS_H

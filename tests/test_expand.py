@@ -463,3 +463,26 @@ def test_edited_deployment_template_is_a_rollout_kso_warns_of(tmp_path):
             "ReplicaSets' (a rollout kso does not model); its new pods count "
             "against ReplicaSet web-7d4b9c8f5, its highest revision "
             "(items[3].spec.template)") in p.stderr
+
+
+def test_job_pods_get_the_api_server_s_selector_labels(tmp_path):
+    # a hand-written Job with a uid: its template gets job-name and
+    # controller-uid labels (both spellings), as the API server's
+    # generated selector gives them
+    f = write(tmp_path, NODE % ("n1", "n1", "", "") + """
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: default, uid: 0000-1111}
+spec:
+  parallelism: 1
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: x}]
+""")
+    d, _ = dump(f)
+    (p,) = [p for n, p in pods_of(d).items() if n.startswith("j-")]
+    assert p["metadata"]["labels"] == {
+        "batch.kubernetes.io/job-name": "j", "job-name": "j",
+        "batch.kubernetes.io/controller-uid": "0000-1111",
+        "controller-uid": "0000-1111"}

@@ -428,7 +428,7 @@ static const char *generate_name(struct yaml_dec *d, const char *ns,
 struct new_pod {
 	const char *name;
 	const char *owner_api, *owner_kind, *owner_name;
-	struct label extra[4];                 /* labels set on top */
+	struct label extra[6];                 /* labels set on top */
 	int n_extra;
 };
 
@@ -869,11 +869,18 @@ static int expand_job(struct expansion *e, const struct yaml_controller *c)
 	if (c->completions < 0 && succeeded > 0)
 		want = j.active;   /* a work queue: one success ends the creating */
 	int rc = room_for(e, c, want - j.active);
+	/* the labels the API server gives a Job's template when it
+	 * generates the selector (manualSelector unset) */
 	struct label l[4];
 	int nl = 0;
 	if (!labels_get(&c->tmpl.labels, "batch.kubernetes.io/job-name")) {
 		l[nl++] = (struct label){"batch.kubernetes.io/job-name", c->name};
 		l[nl++] = (struct label){"job-name", c->name};
+	}
+	if (*c->uid &&
+	    !labels_get(&c->tmpl.labels, "batch.kubernetes.io/controller-uid")) {
+		l[nl++] = (struct label){"batch.kubernetes.io/controller-uid", c->uid};
+		l[nl++] = (struct label){"controller-uid", c->uid};
 	}
 	int64_t next = 0;
 	unsigned seq = 0;

@@ -5,9 +5,29 @@
  * and the node inclusion policies.
  */
 #include "internal.h"
-#include "../model/default_selector.h"
 
+#include <stdio.h>
 #include <string.h>
+
+/* schema.ParseGroupVersion(apiVersion) == {group, version}: "v1" is the
+ * core group; "g/v" splits at the slash ("/v1" is group ""); more than
+ * one slash does not parse, so it is no group/version at all. */
+static bool group_version_is(const char *api_version, const char *group,
+			     const char *version)
+{
+	char g[256] = "", v[256];
+	const char *slash = strchr(api_version, '/');
+	if (!slash) {
+		snprintf(v, sizeof v, "%s", api_version);
+	} else {
+		if (strchr(slash + 1, '/') || (size_t)(slash - api_version) >= sizeof g)
+			return false;
+		memcpy(g, api_version, (size_t)(slash - api_version));
+		g[slash - api_version] = '\0';
+		snprintf(v, sizeof v, "%s", slash + 1);
+	}
+	return strcmp(g, group) == 0 && strcmp(v, version) == 0;
+}
 
 /* labels.Merge(into, m): m's entries overwrite into's. */
 static void merge_map(struct arena *a, struct labels *into, const struct labels *m)
@@ -68,12 +88,12 @@ void oracle_default_selector(const struct cluster *c, const struct pod *p,
 	const struct owner_ref *own = controller_of(p);
 	if (own) {
 		const struct workload *w = NULL;
-		if (model_api_version_is(own->api_version, "", "v1") &&
+		if (group_version_is(own->api_version, "", "v1") &&
 		    strcmp(own->kind, "ReplicationController") == 0) {
 			w = find_workload(c, WORKLOAD_REPLICATION_CONTROLLER, p->ns, own->name);
 			if (w && w->has_map_selector)
 				merge_map(a, &set, &w->map_selector);
-		} else if (model_api_version_is(own->api_version, "apps", "v1")) {
+		} else if (group_version_is(own->api_version, "apps", "v1")) {
 			if (strcmp(own->kind, "ReplicaSet") == 0)
 				w = find_workload(c, WORKLOAD_REPLICA_SET, p->ns, own->name);
 			else if (strcmp(own->kind, "StatefulSet") == 0)

@@ -151,6 +151,16 @@ static void nodes_init(struct oracle *o)
 		d->nodes[n].requested = arena_array(&d->arena, nr + 1, sizeof(int64_t));
 	}
 }
+/* A pending pod kube's nominator holds (eventhandlers.go): one a profile
+ * schedules (responsibleForPod) and PreEnqueue lets into the queue (no
+ * scheduling gate); its nominatedNodeName then counts in Filter's
+ * nominated-pods pass (reference §1.5). */
+static bool in_nominator(const struct cluster *c, int p)
+{
+	const struct pod *pod = &c->pods[p];
+	return pod->n_gates == 0 &&
+	       config_find_profile(&c->config, pod->scheduler_name) != NULL;
+}
 
 void oracle_init(struct oracle *o, const struct snapshot *s)
 {
@@ -188,7 +198,7 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 		if (o->snap.pod_node[p] >= 0)
 			placed(o, o->snap.pod_node[p], p, 1);
 		else if (o->snap.pod_node[p] == SNAP_PENDING && o->snap.nominated[p] >= 0 &&
-			 model_in_nominator(c, p))
+			 in_nominator(c, p))
 			oracle_ilist_push(&d->nodes[o->snap.nominated[p]].nominated, p);
 	}
 	oracle_images_init(o);
@@ -349,6 +359,6 @@ void oracle_nominate(struct oracle *o, int pod, int node)
 		unnominate(o, pod);
 	o->snap.nominated[pod] = node;
 	if (node >= 0 && o->snap.pod_node[pod] == SNAP_PENDING &&
-	    model_in_nominator(o->cluster, pod))
+	    in_nominator(o->cluster, pod))
 		oracle_ilist_push(&o->d->nodes[node].nominated, pod);
 }

@@ -17,8 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../model/model.h"
-#include "../model/preemption.h"
+#include "../core/verdict.h"
+#include "../core/config.h"
 #include "../core/snapshot.h"
 
 struct oracle_data;

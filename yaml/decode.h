@@ -368,13 +368,22 @@ int yaml_decode_pod_template(struct yaml_dec *d, const struct ynode *tmpl,
 			     const char *ns, struct pod *p,
 			     struct yaml_pod_extra *x);
 
-/* ------------------------------------------------------- expand.c */
+/* ------------------------------------------------------- match.c */
 
 /* yaml_map_selects / yaml_selector_selects: does a map selector (every
  * pair present) / a LabelSelector (nil selects nothing) select labels l? */
 bool yaml_map_selects(const struct labels *sel, const struct labels *l);
 bool yaml_selector_selects(const struct label_selector *s,
 			   const struct labels *l);
+
+/* yaml_daemon_fits: the DaemonSet controller's predicates for node n: the
+ * template's nodeSelector and required node affinity match, and every
+ * NoSchedule and NoExecute taint is tolerated by with_tolerations (the
+ * template with the DaemonSet's default tolerations added). */
+bool yaml_daemon_fits(const struct pod *tmpl, const struct pod *with_tolerations,
+		      const struct node *n);
+
+/* ------------------------------------------------------- expand.c */
 
 /* yaml_expand: appends to the load's pods every pod the controllers of
  * this load would create (cluster.expand_workloads), with cluster.scales

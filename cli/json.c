@@ -47,6 +47,12 @@ void json_init_yaml(struct json_out *j, FILE *f)
 	j->yaml = true;
 }
 
+void json_init_yaml_quoted(struct json_out *j, FILE *f)
+{
+	json_init_yaml(j, f);
+	j->yaml_quote = true;
+}
+
 /* A new value where the writer stands: the root, or the next child of
  * the innermost open container (with the pending key). */
 static struct json_node *yaml_add(struct json_out *j, enum json_kind kind)
@@ -106,7 +112,7 @@ static bool yaml_plain(const char *s)
 	return true;
 }
 
-static void yaml_scalar_text(FILE *f, const char *s);
+static void yaml_scalar_text(FILE *f, const char *s, bool quote);
 
 static void yaml_indent(FILE *f, int n)
 {
@@ -115,39 +121,39 @@ static void yaml_indent(FILE *f, int n)
 }
 
 static void yaml_value(FILE *f, const struct json_node *n, int indent,
-		       bool inline_first);
+		       bool inline_first, bool quote);
 
 /* After "key:" or "- ": a scalar or empty container on the line, a
  * container below. */
 static void yaml_after(FILE *f, const struct json_node *n, int indent,
-		       bool in_seq)
+		       bool in_seq, bool quote)
 {
 	if (n->kind == JN_OBJECT && n->child) {
 		if (in_seq) {
 			fputc(' ', f);
-			yaml_value(f, n, indent + 2, true);
+			yaml_value(f, n, indent + 2, true, quote);
 		} else {
 			fputc('\n', f);
-			yaml_value(f, n, indent + 2, false);
+			yaml_value(f, n, indent + 2, false, quote);
 		}
 		return;
 	}
 	if (n->kind == JN_ARRAY && n->child) {
 		if (in_seq) {
 			fputc(' ', f);
-			yaml_value(f, n, indent + 2, true);
+			yaml_value(f, n, indent + 2, true, quote);
 		} else {
 			fputc('\n', f);
-			yaml_value(f, n, indent, false);
+			yaml_value(f, n, indent, false, quote);
 		}
 		return;
 	}
 	fputc(' ', f);
-	yaml_value(f, n, indent, true);
+	yaml_value(f, n, indent, true, quote);
 }
 
 static void yaml_value(FILE *f, const struct json_node *n, int indent,
-		       bool inline_first)
+		       bool inline_first, bool quote)
 {
 	switch (n->kind) {
 	case JN_OBJECT:
@@ -160,16 +166,16 @@ static void yaml_value(FILE *f, const struct json_node *n, int indent,
 			if (!inline_first || c != n->child)
 				yaml_indent(f, indent);
 			if (n->kind == JN_OBJECT) {
-				yaml_scalar_text(f, c->key);
+				yaml_scalar_text(f, c->key, false);
 				fputc(':', f);
 			} else {
 				fputc('-', f);
 			}
-			yaml_after(f, c, indent, n->kind == JN_ARRAY);
+			yaml_after(f, c, indent, n->kind == JN_ARRAY, quote);
 		}
 		return;
 	case JN_STRING:
-		yaml_scalar_text(f, n->str);
+		yaml_scalar_text(f, n->str, quote);
 		break;
 	case JN_INT:
 		fprintf(f, "%" PRId64, n->num);
@@ -184,14 +190,48 @@ static void yaml_value(FILE *f, const struct json_node *n, int indent,
 	fputc('\n', f);
 }
 
-static void json_escaped(FILE *f, const char *s);
 
-static void yaml_scalar_text(FILE *f, const char *s)
+/* A double-quoted YAML scalar: JSON's escapes, and the characters YAML
+ * would read as a line break or a BOM (NEL, LS, PS, U+FEFF) or that it
+ * does not allow (C0, DEL, C1 controls) escaped too, so the text reads
+ * back as it is. */
+static void yaml_quoted(FILE *f, const char *s)
 {
-	if (yaml_plain(s))
+	const unsigned char *p = (const unsigned char *)s;
+	fputc('"', f);
+	for (; *p; p++) {
+		unsigned c = *p;
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc((int)c, f);
+		} else if (c == '\n') {
+			fputs("\\n", f);
+		} else if (c == '\t') {
+			fputs("\\t", f);
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\u%04X", c);
+		} else if (c == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fprintf(f, "\\u%04X", (unsigned)p[1]);   /* C1 controls, NEL */
+			p++;
+		} else if (c == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+			fprintf(f, "\\u%04X", 0x2000u + (p[2] - 0x80u));   /* LS, PS */
+			p += 2;
+		} else if (c == 0xef && p[1] == 0xbb && p[2] == 0xbf) {
+			fputs("\\uFEFF", f);
+			p += 2;
+		} else {
+			fputc((int)c, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static void yaml_scalar_text(FILE *f, const char *s, bool quote)
+{
+	if (!quote && yaml_plain(s))
 		fputs(s, f);
 	else
-		json_escaped(f, s);
+		yaml_quoted(f, s);
 }
 
 static void json_newline(struct json_out *j)
@@ -347,7 +387,7 @@ void json_end(struct json_out *j)
 	assert(j->depth == 0);
 	if (j->yaml) {
 		if (j->root)
-			yaml_value(j->f, j->root, 0, false);
+			yaml_value(j->f, j->root, 0, false, j->yaml_quote);
 		yaml_free(j->root);
 		free(j->key);
 		j->root = NULL;

@@ -19,6 +19,7 @@ struct json_out {
 	/* YAML mode (json_init_yaml): the values are kept as a tree and
 	 * printed as block YAML by json_end. */
 	bool yaml;
+	bool yaml_quote;                          /* every string value quoted */
 	struct json_node *root;
 	struct json_node *open[JSON_MAX_DEPTH];   /* containers being filled */
 	char *key;                                /* the next value's key */
@@ -34,6 +35,10 @@ void json_init(struct json_out *j, FILE *f, bool compact);
  * every command): plain scalars where YAML reads them back as the same
  * strings, JSON's quoting elsewhere.  json_end prints and frees. */
 void json_init_yaml(struct json_out *j, FILE *f);
+/* json_init_yaml_quoted: the same with every string value double-quoted
+ * (keys still plain where safe), so no value can read back as another
+ * type: the manifests of kso dump -o yaml (cli/dump_yaml.c). */
+void json_init_yaml_quoted(struct json_out *j, FILE *f);
 
 void json_begin_object(struct json_out *j);
 void json_end_object(struct json_out *j);

@@ -23,6 +23,7 @@
  * should-have-fit / should-have-preempted, message-differs (strict).
  */
 #include "corpus.h"
+#include "../core/fnv.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -158,9 +159,7 @@ void corpus_case_name(const char *text, size_t len, char *buf, size_t cap)
 {
 	/* FNV-1a, 64 bits: a collision among a million cases has odds of
 	 * about 3e-8 */
-	uint64_t h = UINT64_C(14695981039346656037);
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)text[i]) * UINT64_C(1099511628211);
+	uint64_t h = fnv64_bytes(FNV64_OFFSET, text, len);
 	snprintf(buf, cap, "case-%016llx.json", (unsigned long long)h);
 }
 

@@ -9,6 +9,7 @@
  * documented at cluster_init.
  */
 #include "objects.h"
+#include "fnv.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -85,13 +86,8 @@ void cluster_release(struct cluster *c)
 /* FNV-1a over a name, continued over a second string (namespace/name). */
 static uint32_t cluster_hash(const char *a, const char *b)
 {
-	uint32_t h = 2166136261u;
-	for (const unsigned char *p = (const unsigned char *)a; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	h = (h ^ '/') * 16777619u;
-	for (const unsigned char *p = (const unsigned char *)(b ? b : ""); *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return h;
+	uint32_t h = fnv32_byte(fnv32_str(FNV32_OFFSET, a), '/');
+	return fnv32_str(h, b ? b : "");
 }
 
 static int cluster_slots_cap(int n)

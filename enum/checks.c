@@ -24,6 +24,7 @@
  *              spread or pod (anti-)affinity.
  */
 #include "enum.h"
+#include "../core/fnv.h"
 
 #include "../model/cycle_memo.h"
 #include "../model/match.h"
@@ -820,13 +821,11 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
  * thread, shard or resumed run evaluates the state (issue 18 item 2). */
 static uint64_t state_seed(const struct enum_ctx *x, int pod)
 {
-	uint64_t h = UINT64_C(14695981039346656037);
-	const uint64_t prime = UINT64_C(1099511628211);
-	h = (h ^ x->sc->index) * prime;
-	h = (h ^ (uint64_t)(uint32_t)pod) * prime;
+	uint64_t h = fnv64_word(FNV64_OFFSET, (uint64_t)x->sc->index);
+	h = fnv64_word(h, (uint64_t)(uint32_t)pod);
 	for (int p = 0; p < x->c->n_pods; p++) {
-		h = (h ^ (uint64_t)(uint32_t)x->snap.pod_node[p]) * prime;
-		h = (h ^ (uint64_t)(uint32_t)x->snap.nominated[p]) * prime;
+		h = fnv64_word(h, (uint64_t)(uint32_t)x->snap.pod_node[p]);
+		h = fnv64_word(h, (uint64_t)(uint32_t)x->snap.nominated[p]);
 	}
 	return h;
 }

@@ -4,6 +4,7 @@
  * spread_constraints.h; reference §2.11).
  */
 #include "spread_constraints.h"
+#include "../core/fnv.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -217,12 +218,7 @@ void model_spread_count_by_node(const struct snapshot *s, const char *ns,
 
 static uint64_t pair_hash(int slot, const char *value)
 {
-	uint64_t h = 1469598103934665603ull ^ (uint64_t)(unsigned)slot;
-	for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
-		h ^= *p;
-		h *= 1099511628211ull;
-	}
-	return h;
+	return fnv64_str(1469598103934665603ull ^ (uint64_t)(unsigned)slot, value);
 }
 
 void model_spread_pairs_init(struct model_spread_pairs *t)

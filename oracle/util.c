@@ -9,13 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/fnv.h"
+
 /* FNV-1a: strings here are short label values and image names. */
 static uint32_t strmap_hash(const char *s)
 {
-	uint32_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return fnv32_str(FNV32_OFFSET, s);
 }
 
 void oracle_strmap_init(struct oracle_strmap *m)

@@ -12,6 +12,8 @@
  */
 #include "decode.h"
 
+#include "../core/fnv.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,15 +208,11 @@ static int decode_kind_fields(struct yaml_dec *d, const struct ynode *obj,
 static uint64_t tree_hash(const struct ynode *n, uint64_t h, int depth,
 			  bool in_labels)
 {
-	const uint64_t prime = 1099511628211ull;
 	if (!n || depth > YAML_MAX_DEPTH)
 		return h;
-	h = (h ^ (uint64_t)(n->kind + 1)) * prime;
-	if (n->kind == YNODE_SCALAR) {
-		for (size_t i = 0; i < n->len; i++)
-			h = (h ^ (unsigned char)n->str[i]) * prime;
-		return (h ^ 0xff) * prime;
-	}
+	h = fnv64_word(h, (uint64_t)(n->kind + 1));
+	if (n->kind == YNODE_SCALAR)
+		return fnv64_word(fnv64_bytes(h, n->str, n->len), 0xff);
 	for (int i = 0; i < n->n; i++) {
 		const char *key = n->kind == YNODE_MAP ? n->keys[i]->str : NULL;
 		if (key && ((in_labels && !strcmp(key, "pod-template-hash")) ||
@@ -226,7 +224,7 @@ static uint64_t tree_hash(const struct ynode *n, uint64_t h, int depth,
 		bool labels = depth == 1 && key && !strcmp(key, "labels");
 		h = tree_hash(n->items[i], h, depth + 1, labels);
 	}
-	return (h ^ 0xfe) * prime;
+	return fnv64_word(h, 0xfe);
 }
 
 static int decode_template(struct yaml_dec *d, const struct ynode *spec,
@@ -235,7 +233,7 @@ static int decode_template(struct yaml_dec *d, const struct ynode *spec,
 	const struct ynode *t = yd_get(spec, "template");
 	if (!t)
 		return 0;
-	c->tmpl_hash = tree_hash(t, 14695981039346656037ull, 0, false);
+	c->tmpl_hash = tree_hash(t, FNV64_OFFSET, 0, false);
 	c->has_template = true;
 	c->tmpl.name = c->name;
 	c->tmpl_x.prefix = c->prefix;

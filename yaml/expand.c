@@ -56,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/fnv.h"
 #include "../core/xalloc.h"
 
 /* ------------------------------------------------------- the context */
@@ -244,14 +245,6 @@ static int count_claimed(const struct expansion *e, const struct claimer *k)
 
 static const char safe_alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
 
-static uint32_t fnv32a(const char *s)
-{
-	uint32_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 /* kube's rand.SafeEncodeString(fmt.Sprint(hash)): each decimal digit
  * mapped into the alphabet without vowels or look-alikes. */
 static const char *stand_in_hash(struct arena *a, const char *ns,
@@ -259,7 +252,7 @@ static const char *stand_in_hash(struct arena *a, const char *ns,
 {
 	char key[600], dec[16];
 	snprintf(key, sizeof key, "%s/%s", ns, name);
-	int n = snprintf(dec, sizeof dec, "%u", (unsigned)fnv32a(key));
+	int n = snprintf(dec, sizeof dec, "%u", (unsigned)fnv32_str(FNV32_OFFSET, key));
 	for (int i = 0; i < n; i++)
 		dec[i] = safe_alphabet[(unsigned char)dec[i] % (sizeof safe_alphabet - 1)];
 	return arena_strdup(a, dec);
@@ -284,7 +277,7 @@ static const char *generate_name(struct yaml_dec *d, const char *ns,
 		unsigned k = (*seq)++;
 		char key[700], suffix[6];
 		snprintf(key, sizeof key, "%s/%s#%u", ns, base, k);
-		uint32_t h = fnv32a(key);
+		uint32_t h = fnv32_str(FNV32_OFFSET, key);
 		for (int i = 0; i < 5; i++, h /= sizeof safe_alphabet - 1)
 			suffix[i] = safe_alphabet[h % (sizeof safe_alphabet - 1)];
 		suffix[5] = 0;

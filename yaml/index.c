@@ -3,6 +3,7 @@
  * FNV-1a over "kind\0ns\0name", linear probing, load factor <= 1/2.
  */
 #include "index.h"
+#include "../core/fnv.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -26,19 +27,13 @@ void yaml_index_release(struct yaml_index *ix)
 
 static uint64_t fnv_str(uint64_t h, const char *s)
 {
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ull;
-	}
-	h ^= 0xff;   /* separator so ("ab","c") != ("a","bc") */
-	h *= 1099511628211ull;
-	return h;
+	/* 0xff after each: ("ab","c") != ("a","bc") */
+	return fnv64_word(fnv64_str(h, s), 0xff);
 }
 
 static uint64_t index_hash(const char *kind, const char *ns, const char *name)
 {
-	uint64_t h = 14695981039346656037ull;
-	h = fnv_str(h, kind);
+	uint64_t h = fnv_str(FNV64_OFFSET, kind);
 	h = fnv_str(h, ns);
 	h = fnv_str(h, name);
 	return h ? h : 1;   /* 0 marks an empty slot */

@@ -14,6 +14,7 @@
  * or O(n log n) in the input, so refusal comes in bounded time.
  */
 #include "tree.h"
+#include "../core/fnv.h"
 #include "json_events.h"
 #include "../core/xalloc.h"
 
@@ -70,11 +71,7 @@ struct anchors {
 
 static uint64_t anchors_hash(const struct anchors *t, const char *s)
 {
-	uint64_t h = 1469598103934665603ull ^ t->seed;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ull;
-	}
+	uint64_t h = fnv64_str(1469598103934665603ull ^ t->seed, s);
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ull;
 	return h ^ (h >> 32);

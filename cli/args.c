@@ -2,6 +2,7 @@
  * args.c - the one command-line parser (args.h): getopt_long over the
  * command's option tables.
  */
+#include <assert.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,9 +19,10 @@ static int collect(const struct cli_command *cmd, const struct cli_opt **out)
 {
 	int n = 0;
 	for (int t = 0; t < 4 && cmd->tables[t]; t++)
-		for (const struct cli_opt *o = cmd->tables[t]; o->name; o++)
-			if (n < MAX_OPTS)
-				out[n++] = o;
+		for (const struct cli_opt *o = cmd->tables[t]; o->name; o++) {
+			assert(n < MAX_OPTS);   /* a command's tables fit */
+			out[n++] = o;
+		}
 	return n;
 }
 

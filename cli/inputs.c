@@ -37,7 +37,7 @@ static const char *scale_kind(const char *k)
 		{"StatefulSet", {"statefulset", "statefulsets", "sts"}},
 		{"ReplicationController", {"replicationcontroller",
 					   "replicationcontrollers", "rc"}},
-		{"Job", {"job", "jobs", "job"}},
+		{"Job", {"job", "jobs", "jobs"}},
 		{"DaemonSet", {"daemonset", "daemonsets", "ds"}},
 	};
 	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {

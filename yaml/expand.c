@@ -101,6 +101,15 @@ struct expansion {
 	struct cand *owned, *orphans;
 	size_t n_owned, n_orphans;
 	size_t created;                 /* pods created so far */
+	/* the priorities found for classes the input does not define (a
+	 * few classes, named by many controllers: one scan each) */
+	struct class_seen {
+		const char *name;
+		bool found;             /* an existing pod names it */
+		int32_t priority;
+		bool never;
+	} seen[8];
+	int n_seen;
 	struct yaml_pod_extra x;        /* the current controller's pods' */
 };
 
@@ -315,6 +324,27 @@ static struct labels with_labels(struct arena *a, const struct labels *base,
 	return (struct labels){items, n};
 }
 
+/* The priority and policy of the first existing pod naming class name
+ * (which the input does not define), found = false with none. */
+static struct class_seen class_priority(struct expansion *e, const char *name)
+{
+	for (int i = 0; i < e->n_seen; i++)
+		if (!strcmp(e->seen[i].name, name))
+			return e->seen[i];
+	struct class_seen r = {name, false, 0, false};
+	const struct yaml_pod_extra *px;
+	for (size_t i = 0; i < n_pods(e->d) && !r.found; i++) {
+		const struct pod *p = pod_at(e->d, i, &px);
+		if (strcmp(p->priority_class, name) || (px && !px->has_priority))
+			continue;
+		r = (struct class_seen){name, true, px ? px->priority : p->priority,
+					px ? px->preempt_never : p->preempt_never};
+	}
+	if (e->n_seen < (int)(sizeof e->seen / sizeof *e->seen))
+		e->seen[e->n_seen++] = r;
+	return r;
+}
+
 /* The pods' extra of controller c (into e->x): its template's, with the
  * priority of a template whose class the input does not define taken from
  * an existing pod naming it - with none, 0 and a warning. */
@@ -329,16 +359,12 @@ static void controller_extra(struct expansion *e, const struct yaml_controller *
 	if (!*t->priority_class || x->has_priority || d->c->no_admission ||
 	    yaml_priority_class_known(d, t->priority_class))
 		goto done;
-	const struct yaml_pod_extra *px;
-	for (size_t i = 0; i < n_pods(d); i++) {
-		const struct pod *p = pod_at(d, i, &px);
-		if (strcmp(p->priority_class, t->priority_class) ||
-		    (px && !px->has_priority))
-			continue;
+	struct class_seen cs = class_priority(e, t->priority_class);
+	if (cs.found) {
 		x->has_priority = true;
-		x->priority = px ? px->priority : p->priority;
+		x->priority = cs.priority;
 		x->has_preempt = true;
-		x->preempt_never = px ? px->preempt_never : p->preempt_never;
+		x->preempt_never = cs.never;
 		goto done;
 	}
 	char needle[300];

@@ -69,8 +69,11 @@ static int take_scale(const char *cmd, const char *v, struct cli_load_opts *o)
 		np++;
 		s = slash ? slash + 1 : eq;
 	}
+	int slashes = 0;
+	for (size_t i = 0; i < len; i++)
+		slashes += v[i] == '/';
 	bool shape = eq && *(eq + 1) && !*end && n >= 0 && n <= INT32_MAX &&
-		     len > 0 && (np == 2 || np == 3) && memchr(v, '/', len);
+		     (slashes == 1 || slashes == 2) && np == slashes + 1;
 	for (int i = 0; shape && i < np; i++)
 		shape = parts[i][0] != 0;
 	if (!shape) {

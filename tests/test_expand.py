@@ -192,7 +192,7 @@ def test_scale_errors():
         assert proc.stdout == ""
         assert proc.stderr.endswith(err), proc.stderr
     for bad in ["web=3", "deploy/web", "deploy/web=x", "shop/cm/web=2",
-                "a/b/c/d=1", "deploy/web=-1"]:
+                "a/b/c/d=1", "shop/deploy/web/x=6", "deploy/web=-1"]:
         proc = run_kso("schedule", EXPORT, "--scale", bad)
         assert proc.returncode == 2, bad
         assert "--scale" in proc.stderr

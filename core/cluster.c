@@ -123,6 +123,13 @@ void cluster_reindex(struct cluster *c)
 		c->pod_slots[h] = i + 1;
 	}
 	c->pod_slots_n = c->n_pods;
+	c->anti_pods = arena_array(&c->arena, (size_t)c->n_pods + 1,
+				   sizeof *c->anti_pods);
+	c->n_anti_pods = 0;
+	for (int i = 0; i < c->n_pods; i++)
+		if (c->pods[i].n_anti_affinity)
+			c->anti_pods[c->n_anti_pods++] = i;
+	c->anti_pods_of = c->n_pods;
 }
 
 const char *cluster_pod_key(const struct cluster *c, int p, char *buf, size_t len)

@@ -460,6 +460,14 @@ struct cluster {
 	int32_t *pod_slots;                /* (namespace, name) -> pod */
 	int pod_slots_cap;
 	int pod_slots_n;
+	/* The pods with a required anti-affinity term, in pod order: the
+	 * only pods InterPodAffinity's ExistingAnti can find (kube keeps the
+	 * same list per NodeInfo, PodsWithRequiredAntiAffinity).  Rebuilt by
+	 * cluster_reindex(); stale (readers scan every pod) while
+	 * anti_pods_of != n_pods. */
+	int32_t *anti_pods;
+	int n_anti_pods;
+	int anti_pods_of;
 };
 
 /* cluster_init: empty cluster with default configuration; pair with
@@ -482,7 +490,8 @@ void cluster_warn(struct cluster *c, const char *fmt, ...)
 void cluster_note(struct cluster *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* cluster_reindex: (re)builds the name indexes after objects were added;
+/* cluster_reindex: (re)builds the name indexes (and anti_pods) after
+ * objects were added;
  * the loader calls it at the end of every load.  Memory from the arena. */
 void cluster_reindex(struct cluster *c);
 

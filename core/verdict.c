@@ -59,18 +59,13 @@ void model_cycle_result_release(struct model_cycle_result *r)
 	r->nominated_node = -1;
 }
 
-void model_cycle_result_clear(struct model_cycle_result *r, int pod)
+/* The fields of r that are not per node. */
+static void result_clear_head(struct model_cycle_result *r, int pod)
 {
-	assert(r);
-	size_t n = (size_t)r->n_nodes;
 	r->pod = pod;
 	model_status_ok(&r->prefilter);
 	model_status_ok(&r->error);
-	for (size_t i = 0; i < n; i++)
-		r->in_prefilter_result[i] = true;
-	memset(r->scores, 0, n * PLUGIN_COUNT * sizeof *r->scores);
 	memset(r->score_skipped, 0, PLUGIN_COUNT * sizeof *r->score_skipped);
-	memset(r->total, 0, n * sizeof *r->total);
 	r->n_feasible = 0;
 	r->n_viable = 0;
 	r->scored = false;
@@ -78,6 +73,33 @@ void model_cycle_result_clear(struct model_cycle_result *r, int pod)
 	r->message = NULL;
 	r->code = MODEL_SUCCESS;
 	r->nominated_node = -1;
+	r->partial_owner = NULL;
+}
+
+void model_cycle_result_clear(struct model_cycle_result *r, int pod)
+{
+	assert(r);
+	size_t n = (size_t)r->n_nodes;
+	result_clear_head(r, pod);
+	for (size_t i = 0; i < n; i++)
+		r->in_prefilter_result[i] = true;
+	memset(r->scores, 0, n * PLUGIN_COUNT * sizeof *r->scores);
+	memset(r->total, 0, n * sizeof *r->total);
+}
+
+void model_cycle_result_clear_nodes(struct model_cycle_result *r, int pod,
+				    const int *nodes, int n)
+{
+	assert(r && (nodes || n == 0));
+	result_clear_head(r, pod);
+	for (int i = 0; i < n; i++) {
+		size_t k = (size_t)nodes[i];
+		assert(nodes[i] >= 0 && nodes[i] < r->n_nodes);
+		r->in_prefilter_result[k] = true;
+		memset(r->scores + k * PLUGIN_COUNT, 0,
+		       PLUGIN_COUNT * sizeof *r->scores);
+		r->total[k] = 0;
+	}
 }
 
 void model_preemption_init(struct model_preemption *p)

@@ -120,6 +120,11 @@ struct model_cycle_result {
 	int n_viable;
 	struct model_status error;        /* MODEL_ERROR when the cycle errored */
 	char *message;                    /* kube's event message when no node fits */
+	/* The engine whose last cycle on this result reset only some nodes'
+	 * entries (the oracle's sampled cycle, oracle/cycle.c), so that it
+	 * may do so again; NULL after model_cycle_result_init and
+	 * model_cycle_result_clear, which reset every node. */
+	const void *partial_owner;
 	enum model_code code;             /* SUCCESS (n_viable > 0), UNSCHEDULABLE
 					   * (FitError), UAU (no nodes), ERROR */
 	int nominated_node;               /* the pod's nominated node when the
@@ -146,6 +151,12 @@ void model_cycle_result_release(struct model_cycle_result *r);
  * for pod, except the per-node verdicts, which each engine clears in its
  * own way (the oracle only what it wrote). */
 void model_cycle_result_clear(struct model_cycle_result *r, int pod);
+
+/* model_cycle_result_clear_nodes: the same when the per-node entries
+ * (in_prefilter_result, scores, total) are already "nothing decided" but
+ * for nodes[0..n): only those are reset, not every node's. */
+void model_cycle_result_clear_nodes(struct model_cycle_result *r, int pod,
+				    const int *nodes, int n);
 
 
 /* A missing status.startTime counts as "now" (util.GetPodStartTime):

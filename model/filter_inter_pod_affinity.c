@@ -62,13 +62,18 @@ static bool existing_anti(const struct model_cycle *cy,
 {
 	const struct cluster *c = cy->cluster;
 	const struct pod *p = &c->pods[cy->pod];
-	for (int q = 0; q < c->n_pods; q++) {
+	/* only pods with anti-affinity terms can count: their list when the
+	 * cluster has it, else every pod */
+	bool listed = c->anti_pods_of == c->n_pods;
+	int n_candidates = listed ? c->n_anti_pods : c->n_pods;
+	for (int i = 0; i < n_candidates; i++) {
+		int q = listed ? c->anti_pods[i] : i;
 		const struct node *m = placed_on(cy, s, q);
 		if (!m)
 			continue;
 		const struct pod *e = &c->pods[q];
-		for (int i = 0; i < e->n_anti_affinity; i++) {
-			const struct pod_affinity_term *t = &e->anti_affinity[i];
+		for (int k = 0; k < e->n_anti_affinity; k++) {
+			const struct pod_affinity_term *t = &e->anti_affinity[k];
 			const char *vm = labels_get(&m->labels, t->topology_key);
 			if (!vm)
 				continue;

@@ -84,6 +84,9 @@ void model_invariants_release(struct model_invariants *inv)
 	inv->n_states = inv->cap_states = 0;
 	free(inv->last);
 	inv->last = NULL;
+	free(inv->waiting_pods);
+	inv->waiting_pods = NULL;
+	inv->n_waiting_pods = 0;
 }
 
 /* ------------------------------------------------------------ capacity */
@@ -145,62 +148,62 @@ static void check_node_capacity(struct model_scheduler *m, int node,
 }
 
 /* Resources a cluster usually names (cpu, memory, pods, storage and a
- * few extended ones), and nodes of the clusters kso enumerates: their
- * scratch lives on the stack, so the check after every step of a long
- * enumeration does not go through malloc. */
+ * few extended ones): their scratch lives on the stack, so the check
+ * after every step of a long enumeration does not go through malloc. */
 #define CAPACITY_STACK_RES 32
-#define CAPACITY_STACK_NODES 64
+
+/* The capacity of the marked nodes in node order (mark NULL: of node
+ * `only`), each that holds a pod this run bound. */
+static void check_nodes(struct model_scheduler *m, const bool *mark,
+			int only)
+{
+	const struct cluster *c = m->cluster;
+	int64_t stack[3 * CAPACITY_STACK_RES];
+	int64_t *buf = c->n_res <= CAPACITY_STACK_RES ? stack
+		       : xcalloc(3 * (size_t)c->n_res, sizeof *buf);
+	int64_t *asked = buf, *scratch = buf + c->n_res,
+		*requested = buf + 2 * (size_t)c->n_res;
+	for (int n = mark ? 0 : only; n < (mark ? c->n_nodes : only + 1); n++)
+		if ((!mark || mark[n]) && node_has_placed(m, n, asked, scratch))
+			check_node_capacity(m, n, asked, requested);
+	if (buf != stack)
+		free(buf);
+}
 
 /*
  * Only nodes holding a pod this run bound can break capacity: one pass
  * over the pods marks them, then they are checked in node order (the
  * first breach, in node order, is the one recorded).
  *
- * Incrementally (before given, full_invariants off) only the nodes this
- * step put a bound pod on are marked: a node breaks capacity only when a
- * pod is added to it, the nodes the step did not touch were checked at
- * the step that last changed them, and only the first breach is ever
- * recorded - so the verdicts are the full check's, at linear cost.
+ * Incrementally (full_invariants off) only the node step st bound its
+ * pod to is checked: a node breaks capacity only when a pod is added to
+ * it, each step adds at most that one, the nodes the step did not touch
+ * were checked at the step that last changed them, and only the first
+ * breach is ever recorded - so the verdicts are the full check's, at
+ * linear cost.
  */
-static bool step_added_to(const struct model_scheduler *m,
-			  const struct snapshot *before, int p)
-{
-	int32_t at = m->snap.pod_node[p];
-	return at >= 0 && (!before || before->pod_node[p] != at);
-}
-
 static void check_capacity(struct model_scheduler *m,
-			   const struct snapshot *before)
+			   const struct model_step *st)
 {
-	if (m->opts.full_invariants)
-		before = NULL;
 	const struct cluster *c = m->cluster;
-	bool mark_stack[CAPACITY_STACK_NODES];
-	bool *mark = c->n_nodes <= CAPACITY_STACK_NODES ? mark_stack
-		     : xcalloc((size_t)c->n_nodes, sizeof *mark);
-	if (mark == mark_stack)
-		memset(mark, 0, sizeof *mark * (size_t)c->n_nodes);
+	if (!m->opts.full_invariants) {
+		if (st->action == MODEL_STEP_BIND && m->placed[st->pod]) {
+			assert(st->node >= 0 && st->node < c->n_nodes);
+			check_nodes(m, NULL, st->node);
+		}
+		return;
+	}
+	bool *mark = xcalloc((size_t)c->n_nodes + 1, sizeof *mark);
 	bool any = false;
 	for (int p = 0; p < c->n_pods; p++)
-		if (m->placed[p] && step_added_to(m, before, p)) {
+		if (m->placed[p] && m->snap.pod_node[p] >= 0) {
 			assert(m->snap.pod_node[p] < c->n_nodes);
 			mark[m->snap.pod_node[p]] = true;
 			any = true;
 		}
-	if (any) {
-		int64_t stack[3 * CAPACITY_STACK_RES];
-		int64_t *buf = c->n_res <= CAPACITY_STACK_RES ? stack
-			       : xcalloc(3 * (size_t)c->n_res, sizeof *buf);
-		int64_t *asked = buf, *scratch = buf + c->n_res,
-			*requested = buf + 2 * (size_t)c->n_res;
-		for (int n = 0; n < c->n_nodes; n++)
-			if (mark[n] && node_has_placed(m, n, asked, scratch))
-				check_node_capacity(m, n, asked, requested);
-		if (buf != stack)
-			free(buf);
-	}
-	if (mark != mark_stack)
-		free(mark);
+	if (any)
+		check_nodes(m, mark, -1);
+	free(mark);
 }
 
 /* --------------------------------------------------------- feasibility */
@@ -291,34 +294,81 @@ static uint64_t pod_mix(int p, const uint32_t *w, uint64_t key)
 
 static const uint64_t hash_keys[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
 
+/* Pod p's part of the fingerprint brought up to date: its old mix
+ * taken out of the sums, its current (node, nomination, waiting) mixed
+ * in (first: there is no old mix). */
+static void fingerprint_pod(const struct model_scheduler *m,
+			    struct model_invariants *v, int p, bool first)
+{
+	uint32_t w[3] = {(uint32_t)m->snap.pod_node[p],
+			 (uint32_t)m->snap.nominated[p],
+			 (uint32_t)m->waiting[p]};
+	uint32_t *old = &v->last[3 * (size_t)p];
+	if (!first && old[0] == w[0] && old[1] == w[1] && old[2] == w[2])
+		return;
+	for (int k = 0; k < 2; k++) {
+		if (!first)
+			v->sum[k] -= pod_mix(p, old, hash_keys[k]);
+		v->sum[k] += pod_mix(p, w, hash_keys[k]);
+	}
+	memcpy(old, w, sizeof w);
+}
+
+/* The pods step st can have changed: its pod, victims and cleared
+ * nominations (neither loop changes another pod's node or nomination),
+ * and the pods that were waiting (a bind or an eviction wakes them).
+ * Only the step's pod can start waiting: a waiting pod is not in
+ * activeQ, so it was not waiting before its own step. */
+static void fingerprint_step(const struct model_scheduler *m,
+			     struct model_invariants *v,
+			     const struct model_step *st)
+{
+	int n = v->n_waiting_pods;
+	v->n_waiting_pods = 0;
+	for (int i = 0; i < n; i++) {
+		int p = v->waiting_pods[i];
+		fingerprint_pod(m, v, p, false);
+		if (m->waiting[p])
+			v->waiting_pods[v->n_waiting_pods++] = p;
+	}
+	assert(st->pod >= 0 && st->pod < m->cluster->n_pods);
+	fingerprint_pod(m, v, st->pod, false);
+	if (m->waiting[st->pod])
+		v->waiting_pods[v->n_waiting_pods++] = st->pod;
+	for (int i = 0; i < st->n_victims; i++)
+		fingerprint_pod(m, v, st->victims[i], false);
+	for (int i = 0; i < st->n_cleared; i++)
+		fingerprint_pod(m, v, st->cleared[i], false);
+}
+
 /*
  * The state's fingerprint: two sums over the pods of their mixed (node,
- * nomination, waiting) - a sum, so that a step that changes a few pods
- * updates it in time proportional to a compare of the arrays, not a
- * rehash of every pod.
+ * nomination, waiting) - a sum, so that a step updates it in time
+ * proportional to the pods it changed (fingerprint_step), not a rehash
+ * of every pod.  The first state, a state not reached by a step, and
+ * full_invariants compare every pod with its last mix instead.
  */
-static void state_fingerprint(struct model_scheduler *m, uint64_t out[2])
+static void state_fingerprint(struct model_scheduler *m,
+			      const struct model_step *st, uint64_t out[2])
 {
 	const struct cluster *c = m->cluster;
 	struct model_invariants *v = &m->inv;
 	bool first = !v->last;
 	if (first) {
 		v->last = xcalloc(3 * (size_t)c->n_pods + 1, sizeof *v->last);
+		v->waiting_pods = xcalloc((size_t)c->n_pods + 1,
+					  sizeof *v->waiting_pods);
 		v->sum[0] = v->sum[1] = 0;
 	}
-	for (int p = 0; p < c->n_pods; p++) {
-		uint32_t w[3] = {(uint32_t)m->snap.pod_node[p],
-				 (uint32_t)m->snap.nominated[p],
-				 (uint32_t)m->waiting[p]};
-		uint32_t *old = &v->last[3 * (size_t)p];
-		if (!first && old[0] == w[0] && old[1] == w[1] && old[2] == w[2])
-			continue;
-		for (int k = 0; k < 2; k++) {
-			if (!first)
-				v->sum[k] -= pod_mix(p, old, hash_keys[k]);
-			v->sum[k] += pod_mix(p, w, hash_keys[k]);
+	if (!first && st && !m->opts.full_invariants) {
+		fingerprint_step(m, v, st);
+	} else {
+		v->n_waiting_pods = 0;
+		for (int p = 0; p < c->n_pods; p++) {
+			fingerprint_pod(m, v, p, first);
+			if (m->waiting[p])
+				v->waiting_pods[v->n_waiting_pods++] = p;
 		}
-		memcpy(old, w, sizeof w);
 	}
 	out[0] = v->sum[0];
 	out[1] = v->sum[1];
@@ -356,10 +406,11 @@ static bool seen_before(struct model_invariants *v, uint64_t a, uint64_t b)
 	}
 }
 
-static bool check_termination(struct model_scheduler *m)
+static bool check_termination(struct model_scheduler *m,
+			      const struct model_step *st)
 {
 	uint64_t fp[2];
-	state_fingerprint(m, fp);
+	state_fingerprint(m, st, fp);
 	if (!seen_before(&m->inv, fp[0], fp[1]))
 		return true;
 	breach(m, MODEL_INV_TERMINATION, "the state after step %d repeats an "
@@ -377,7 +428,7 @@ void model_invariants_check_step(struct model_scheduler *m,
 		check_bind(m, before, st);
 	if (st->action == MODEL_STEP_PREEMPT)
 		check_preemption(m, st);
-	check_capacity(m, before);
+	check_capacity(m, st);
 }
 
 bool model_invariants_check(struct model_scheduler *m,
@@ -387,5 +438,5 @@ bool model_invariants_check(struct model_scheduler *m,
 	assert(m && before);
 	if (st)
 		model_invariants_check_step(m, before, st);
-	return check_termination(m);
+	return check_termination(m, st);
 }

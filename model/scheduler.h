@@ -87,6 +87,11 @@ struct model_invariants {
 	 * waiting) as last hashed, and the two sums of their mixes */
 	uint32_t *last;              /* [3 * n_pods], NULL before the first */
 	uint64_t sum[2];
+	/* the pods whose hashed waiting flag is set: a step wakes any of
+	 * them without naming them (a bind or an eviction empties the
+	 * pool), so the incremental fingerprint rereads these */
+	int *waiting_pods;           /* [n_pods] */
+	int n_waiting_pods;
 };
 
 /* model_invariant_name: "capacity", "bind-feasible", ... */

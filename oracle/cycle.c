@@ -493,15 +493,54 @@ static void verdict_clear(struct model_node_verdict *v, enum model_code code)
 	memset(v->failed, 0, sizeof(v->failed));
 }
 
-/* Nothing decided yet (model/model.h's conventions); verdicts are cleared
- * cheaply (only what a cycle wrote), the rest by the model's own reset.
- * verdicts false leaves them to the caller, which clears every one
- * before it returns. */
-static void result_reset(struct model_cycle_result *r, int pod, bool verdicts)
+/* Any node's entries in the cycle's result may now be set. */
+static void mark_all_dirty(struct oracle_data *d)
 {
-	for (int n = 0; verdicts && n < r->n_nodes; n++)
-		verdict_clear(&r->verdicts[n], MODEL_SUCCESS);
-	model_cycle_result_clear(r, pod);
+	for (int i = 0; i < d->n_dirty; i++)
+		d->is_dirty[d->dirty[i]] = false;
+	d->n_dirty = -1;
+}
+
+/* A node whose entries in the cycle's result may now be set. */
+static void mark_dirty(struct oracle_data *d, int node)
+{
+	if (d->n_dirty < 0 || d->is_dirty[node])
+		return;
+	d->is_dirty[node] = true;
+	d->dirty[d->n_dirty++] = node;
+}
+
+/*
+ * Nothing decided yet (model/model.h's conventions).  A sampled cycle
+ * (sampled: not all mode) clears the verdicts itself: only those the
+ * last sampled cycle on r marked dirty when it was the last to write r
+ * (r->partial_owner still names this oracle), else every one.  All mode leaves the verdicts to find_feasible and
+ * prefilter_reject, which write every node's.
+ */
+static void result_reset(struct oracle_data *d, struct model_cycle_result *r,
+			 int pod, bool sampled)
+{
+	if (!d->dirty) {
+		d->dirty = xmalloc(sizeof *d->dirty * ((size_t)d->n_nodes + 1));
+		d->is_dirty = xcalloc((size_t)d->n_nodes + 1, sizeof *d->is_dirty);
+		d->n_dirty = -1;
+	}
+	if (sampled && r->partial_owner == d && d->dirty_of == r &&
+	    d->n_dirty >= 0) {
+		for (int i = 0; i < d->n_dirty; i++) {
+			verdict_clear(&r->verdicts[d->dirty[i]], MODEL_SUCCESS);
+			d->is_dirty[d->dirty[i]] = false;
+		}
+		model_cycle_result_clear_nodes(r, pod, d->dirty, d->n_dirty);
+	} else {
+		for (int n = 0; sampled && n < r->n_nodes; n++)
+			verdict_clear(&r->verdicts[n], MODEL_SUCCESS);
+		mark_all_dirty(d);
+		model_cycle_result_clear(r, pod);
+	}
+	d->dirty_of = sampled ? r : NULL;
+	d->n_dirty = sampled ? 0 : -1;
+	r->partial_owner = sampled ? d : NULL;
 }
 
 /* FitError.Error(): "0/N nodes are available: <histogram>." where the
@@ -584,10 +623,12 @@ static void scratch_init(struct oracle_data *d)
 	d->scratch_bits = xcalloc(n / 64 + 1, sizeof(uint64_t));
 }
 
-static void record(struct model_cycle_result *r, int node, const struct node_eval *e)
+static void record(struct oracle_data *d, struct model_cycle_result *r,
+		   int node, const struct node_eval *e)
 {
 	if (!r)
 		return;
+	mark_dirty(d, node);
 	struct model_node_verdict *v = &r->verdicts[node];
 	v->feasible = e->feasible;
 	v->code = e->code;
@@ -624,7 +665,7 @@ static bool filter_one(struct oracle_cycle *cy, struct model_cycle_result *r,
 		e.clean = text;
 	}
 	bool ok = eval_node(cy, node, cy->o->all_nodes, &e);
-	record(r, node, &e);
+	record(cy->o->d, r, node, &e);
 	if (e.code == MODEL_ERROR) {
 		/* RunFilterPlugins' Error ends the cycle (§1.4): keep it */
 		struct model_status *st = e.status;
@@ -715,6 +756,7 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 			int n = d->order[i];
 			if (!cy->na_allowed[n]) {
 				if (r) {
+					mark_dirty(d, n);
 					r->in_prefilter_result[n] = false;
 					if (n != nom)
 						verdict_clear(&r->verdicts[n], MODEL_UAU);
@@ -788,6 +830,7 @@ static void prefilter_reject(struct oracle_cycle *cy, struct model_cycle_result 
 			     const struct model_status *pre, int rejector)
 {
 	oracle_status_copy(&r->prefilter, pre);
+	mark_all_dirty(cy->o->d);
 	for (int n = 0; n < cy->c->n_nodes; n++) {
 		struct model_node_verdict *v = &r->verdicts[n];
 		verdict_clear(v, pre->code);
@@ -911,7 +954,7 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 	 * prefilter_reject, or by find_feasible (each node filtered or
 	 * outside the PreFilterResult) */
 	if (r)
-		result_reset(r, pod, !o->all_nodes);
+		result_reset(o->d, r, pod, !o->all_nodes);
 	if (c->n_nodes == 0) {
 		if (r) {
 			r->code = MODEL_UAU;
@@ -974,7 +1017,7 @@ int oracle_schedule_cycle(struct oracle *o, int pod, struct model_cycle_result *
 	const struct sched_profile *prof =
 		config_find_profile(&c->config, c->pods[pod].scheduler_name);
 	if (!prof) {
-		result_reset(r, pod, true);
+		result_reset(o->d, r, pod, true);
 		return -2;
 	}
 	int chosen = run_cycle(o, prof, pod, r);

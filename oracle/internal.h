@@ -289,6 +289,15 @@ struct oracle_data {
 	int64_t *scratch_score;         /* [n_nodes + 1] one plugin's scores */
 	const struct model_status **scratch_rejected;  /* [n_nodes + 2] */
 	uint64_t *scratch_bits;         /* [n_nodes / 64 + 1], kept all zero */
+	/* cycle.c: the result the last sampled (not all-nodes) cycle wrote,
+	 * and the nodes whose entries in it (verdict, scores, total,
+	 * in_prefilter_result) that cycle may have set: the next sampled
+	 * cycle on the same result resets only those - a cycle at 5,000
+	 * nodes looks at a few hundred.  n_dirty -1: any node may be set. */
+	const struct model_cycle_result *dirty_of;
+	int *dirty;                     /* [n_nodes] */
+	bool *is_dirty;                 /* [n_nodes] */
+	int n_dirty;
 	int64_t *scratch_req;           /* [n_res + 1] the nominated pass's
 					 * Requested (cycle.c run_pass1: filled
 					 * before read, never nested, so the

@@ -245,6 +245,8 @@ void oracle_release(struct oracle *o)
 	free(d->scratch_score);
 	free(d->scratch_rejected);
 	free(d->scratch_bits);
+	free(d->dirty);
+	free(d->is_dirty);
 	oracle_shapes_release(d);
 	oracle_sels_release(d);
 	oracle_preempt_scratch_release(d);

@@ -75,7 +75,9 @@ void oracle_nominate(struct oracle *o, int pod, int node);
  * next_start, first failing filter only, next_start advanced) and only
  * examined nodes get verdicts.  Returns the selected node (seeded random
  * choice among r->viable), or -1 when no node fits or the cycle errored,
- * or -2 when no profile schedules the pod. */
+ * or -2 when no profile schedules the pod.  Between two sampled cycles
+ * on the same r nothing but o writes r: the second resets only the nodes
+ * the first wrote. */
 int oracle_schedule_cycle(struct oracle *o, int pod, struct model_cycle_result *r);
 
 /* oracle_explain_cycle: the `kso explain --engine oracle` entry point, with

@@ -22,8 +22,13 @@
 #include "../../core/snapshot.h"
 #include "../../yaml/quantity.h"
 
+/* a test needing more defines these before including this file */
+#ifndef TB_MAX_NODES
 #define TB_MAX_NODES 16
+#endif
+#ifndef TB_MAX_PODS
 #define TB_MAX_PODS 32
+#endif
 #define TB_MAX_ITEMS 8   /* containers, ports, taints, tolerations, ... */
 
 static inline void tb_die(const char *what)

@@ -734,6 +734,56 @@ static void test_scheduler_preempts(void)
 	cluster_release(&c);
 }
 
+/*
+ * The termination check's fingerprint, kept up to date from what each
+ * step changed (its pod, victims, cleared nominations, the pods that were
+ * waiting), equals the one a rehash of every pod gives
+ * (full_invariants) after every step of a run with binds, preemptions,
+ * failures and wake-ups: n1, n2 of 2 cpu; three low pods of 1 cpu bound,
+ * then pending pods of priorities 0..5 asking 1 or 2 cpu.
+ */
+static void test_fingerprint_incremental(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	node(&c, "n1", "2");
+	node(&c, "n2", "2");
+	pod(&c, "b1", "n1", 0, "1", 0);
+	pod(&c, "b2", "n1", 0, "1", 0);
+	pod(&c, "b3", "n2", 0, "1", 0);
+	static const char *names[] = {"q0", "q1", "q2", "q3", "q4", "q5"};
+	for (int i = 0; i < 6; i++)
+		pod(&c, names[i], "", (i * 7) % 6, i % 2 ? "2" : "1", 0);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct model_scheduler inc, full;
+	struct model_sched_opts oi = {0}, of = {.full_invariants = true};
+	model_scheduler_init(&inc, &s, &oi);
+	model_scheduler_init(&full, &s, &of);
+	int steps = 0, same = 0, preempts = 0, parks = 0;
+	struct model_step a, b;
+	while (model_scheduler_step(&inc, &a) == 1) {
+		CHECK_EQ(model_scheduler_step(&full, &b), 1);
+		steps++;
+		preempts += a.action == MODEL_STEP_PREEMPT;
+		parks += a.action == MODEL_STEP_UNSCHEDULABLE;
+		same += inc.inv.sum[0] == full.inv.sum[0] &&
+			inc.inv.sum[1] == full.inv.sum[1] &&
+			inc.inv.n_states == full.inv.n_states;
+		model_step_release(&a);
+		model_step_release(&b);
+	}
+	CHECK(steps >= 6);
+	CHECK(preempts >= 1);
+	CHECK(parks >= 1);
+	CHECK_EQ(same, steps);
+	CHECK_EQ(model_scheduler_step(&full, &b), 0);
+	model_scheduler_release(&inc);
+	model_scheduler_release(&full);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
 /* The invariants catch what they are meant to: a pod placed where it did
  * not fit breaks capacity (n1: 1 cpu, two 1-cpu pods = 2000m > 1000m)
  * and bind-feasible (Insufficient cpu before the bind); a victim of equal
@@ -842,6 +892,7 @@ int main(void)
 	test_scheduler_loop();
 	test_scheduler_preempts();
 	test_invariants_detect();
+	test_fingerprint_incremental();
 	test_next_pod_of();
 	return check_done("test_preemption");
 }

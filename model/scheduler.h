@@ -101,6 +101,10 @@ const char *model_invariant_name(enum model_invariant inv);
 struct model_scheduler {
 	const struct cluster *cluster;
 	struct snapshot snap;         /* the placement, changed by each step */
+	struct snapshot before;       /* snap as the current step found it:
+				       * kept equal to snap between steps by
+				       * model_scheduler_end_step, which
+				       * copies only the pods a step changed */
 	struct model_sched_opts opts;
 	uint64_t rng;
 	bool *waiting;                /* [n_pods] in the unschedulable pool */
@@ -139,6 +143,14 @@ int model_scheduler_next(const struct model_scheduler *m);
  * max_steps, or when the termination invariant stopped the loop (st is
  * then untouched).  Invariants are checked after the step. */
 int model_scheduler_step(struct model_scheduler *m, struct model_step *st);
+
+/* model_scheduler_end_step: what every loop (this one, the oracle's)
+ * does after applying step st to m->snap: counts it, checks the
+ * invariants against m->before (stopping the loop when termination
+ * breaks), then brings m->before up to m->snap for the pods the step
+ * changed (its pod, victims and cleared nominations). */
+void model_scheduler_end_step(struct model_scheduler *m,
+			      const struct model_step *st);
 
 /* model_invariants_check: the checks after step st (already applied to
  * m->snap); before is the placement before it.  Records breaches in

@@ -48,6 +48,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	memset(m, 0, sizeof *m);
 	m->cluster = c;
 	snapshot_clone(&m->snap, s);
+	snapshot_clone(&m->before, s);
 	m->opts = *opts;
 	m->rng = opts->seed;
 	size_t n = (size_t)c->n_pods;
@@ -63,6 +64,7 @@ void model_scheduler_release(struct model_scheduler *m)
 {
 	assert(m);
 	snapshot_release(&m->snap);
+	snapshot_release(&m->before);
 	free(m->waiting);
 	free(m->queued_at);
 	free(m->placed);
@@ -230,8 +232,6 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 		return 0;
 	const struct sched_profile *prof = model_profile_for(m->cluster, p);
 	struct model_cycle_result *r = &m->result;
-	struct snapshot before;
-	snapshot_clone(&before, &m->snap);
 	model_schedule_cycle(prof, &m->snap, p, r);
 
 	memset(st, 0, sizeof *st);
@@ -243,9 +243,26 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 		do_bind(m, p, r, st);
 	else
 		no_fit(m, p, prof, r, st);
-	m->steps++;
-	if (!model_invariants_check(m, &before, st))
-		m->stopped = true;
-	snapshot_release(&before);
+	model_scheduler_end_step(m, st);
 	return 1;
+}
+
+static void sync_pod(struct model_scheduler *m, int p)
+{
+	m->before.pod_node[p] = m->snap.pod_node[p];
+	m->before.nominated[p] = m->snap.nominated[p];
+}
+
+void model_scheduler_end_step(struct model_scheduler *m,
+			      const struct model_step *st)
+{
+	assert(m && st);
+	m->steps++;
+	if (!model_invariants_check(m, &m->before, st))
+		m->stopped = true;
+	sync_pod(m, st->pod);
+	for (int i = 0; i < st->n_victims; i++)
+		sync_pod(m, st->victims[i]);
+	for (int i = 0; i < st->n_cleared; i++)
+		sync_pod(m, st->cleared[i]);
 }

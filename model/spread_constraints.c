@@ -207,7 +207,7 @@ void model_spread_count_by_node(const struct snapshot *s, const char *ns,
 		if (n < 0 || q == skip_pod)
 			continue;
 		const struct pod *pq = &cl->pods[q];
-		if (pq->deletion.has || strcmp(pq->ns, ns) != 0)
+		if (pq->deletion.has || (pq->ns != ns && strcmp(pq->ns, ns) != 0))
 			continue;
 		if (model_selector_matches(&c->sel, &pq->labels))
 			counts[n]++;

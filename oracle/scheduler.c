@@ -257,15 +257,24 @@ static void no_fit(struct oracle_scheduler *os, int p, const struct sched_profil
 	model_preemption_release(&pr);
 }
 
-/* The record's placement is the oracle's (checked in debug builds). */
-static inline bool mirrors(const struct oracle_scheduler *os)
+/* The record's placement is the oracle's for pod p (checked in debug
+ * builds for the pods a step changed). */
+static inline bool mirrors_pod(const struct oracle_scheduler *os, int p)
 {
 	const struct snapshot *a = &os->o.snap, *b = &os->rec.snap;
-	for (int p = 0; p < os->o.cluster->n_pods; p++)
-		if (a->pod_node[p] != b->pod_node[p] ||
-		    (a->pod_node[p] == SNAP_PENDING && a->nominated[p] != b->nominated[p]))
-			return false;
-	return true;
+	return a->pod_node[p] == b->pod_node[p] &&
+	       (a->pod_node[p] != SNAP_PENDING || a->nominated[p] == b->nominated[p]);
+}
+
+static inline bool mirrors(const struct oracle_scheduler *os,
+			   const struct model_step *st)
+{
+	bool ok = mirrors_pod(os, st->pod);
+	for (int i = 0; ok && i < st->n_victims; i++)
+		ok = mirrors_pod(os, st->victims[i]);
+	for (int i = 0; ok && i < st->n_cleared; i++)
+		ok = mirrors_pod(os, st->cleared[i]);
+	return ok;
 }
 
 int oracle_scheduler_step(struct oracle_scheduler *os, struct model_step *st)
@@ -282,8 +291,6 @@ int oracle_scheduler_step(struct oracle_scheduler *os, struct model_step *st)
 		config_find_profile(&c->config, c->pods[p].scheduler_name);
 	assert(prof);
 	struct model_cycle_result *r = &m->result;
-	struct snapshot before;
-	snapshot_clone(&before, &m->snap);
 	oracle_schedule_cycle(&os->o, p, r);
 
 	memset(st, 0, sizeof(*st));
@@ -295,10 +302,7 @@ int oracle_scheduler_step(struct oracle_scheduler *os, struct model_step *st)
 		do_bind(os, p, r, st);
 	else
 		no_fit(os, p, prof, r, st);
-	assert(mirrors(os));
-	m->steps++;
-	if (!model_invariants_check(m, &before, st))
-		m->stopped = true;
-	snapshot_release(&before);
+	assert(mirrors(os, st));
+	model_scheduler_end_step(m, st);
 	return 1;
 }

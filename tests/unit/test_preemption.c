@@ -739,7 +739,8 @@ static void test_scheduler_preempts(void)
  * step changed (its pod, victims, cleared nominations, the pods that were
  * waiting), equals the one a rehash of every pod gives
  * (full_invariants) after every step of a run with binds, preemptions,
- * failures and wake-ups: n1, n2 of 2 cpu; three low pods of 1 cpu bound,
+ * failures and wake-ups; and the placement kept as the next step's
+ * "before" is the step's result: n1, n2 of 2 cpu; three low pods of 1 cpu bound,
  * then pending pods of priorities 0..5 asking 1 or 2 cpu.
  */
 static void test_fingerprint_incremental(void)
@@ -760,7 +761,7 @@ static void test_fingerprint_incremental(void)
 	struct model_sched_opts oi = {0}, of = {.full_invariants = true};
 	model_scheduler_init(&inc, &s, &oi);
 	model_scheduler_init(&full, &s, &of);
-	int steps = 0, same = 0, preempts = 0, parks = 0;
+	int steps = 0, same = 0, synced = 0, preempts = 0, parks = 0;
 	struct model_step a, b;
 	while (model_scheduler_step(&inc, &a) == 1) {
 		CHECK_EQ(model_scheduler_step(&full, &b), 1);
@@ -770,6 +771,10 @@ static void test_fingerprint_incremental(void)
 		same += inc.inv.sum[0] == full.inv.sum[0] &&
 			inc.inv.sum[1] == full.inv.sum[1] &&
 			inc.inv.n_states == full.inv.n_states;
+		/* the next step's "before" is this step's result */
+		size_t bytes = sizeof(int32_t) * (size_t)c.n_pods;
+		synced += !memcmp(inc.before.pod_node, inc.snap.pod_node, bytes) &&
+			  !memcmp(inc.before.nominated, inc.snap.nominated, bytes);
 		model_step_release(&a);
 		model_step_release(&b);
 	}
@@ -777,6 +782,7 @@ static void test_fingerprint_incremental(void)
 	CHECK(preempts >= 1);
 	CHECK(parks >= 1);
 	CHECK_EQ(same, steps);
+	CHECK_EQ(synced, steps);
 	CHECK_EQ(model_scheduler_step(&full, &b), 0);
 	model_scheduler_release(&inc);
 	model_scheduler_release(&full);

@@ -5,11 +5,11 @@
  * "Scheduler", reference §1.2, §1.3, §3) run on the manifests until no
  * pod can make progress.
  *
- * --engine oracle (the default) runs the loop on the oracle
- * (oracle/scheduler.h): incremental aggregates, kube's node sampling
- * (reference §1.4) and oracle_preempt; --engine model runs the literal
- * model (model_scheduler_step).  Both follow the same loop semantics and
- * print the same bytes whenever their cycles agree.  Sampling is on by
+ * There is one loop (model_scheduler_step); --engine oracle (the
+ * default) plugs the oracle into it (oracle/scheduler.h): incremental
+ * aggregates, kube's node sampling (reference §1.4) and oracle_preempt;
+ * --engine model runs it on the literal model.  Both print the same
+ * bytes whenever their cycles agree.  Sampling is on by
  * default for the oracle, as in kube; --all-nodes turns it off.  It only
  * matters from 100 nodes on: below that numFeasibleNodesToFind is every
  * node, so on such clusters (every fixture) the engines' outputs are
@@ -220,7 +220,8 @@ static const char *action_name(enum model_step_action a)
 
 /* ------------------------------------------------------------ engines */
 
-/* The loop of the chosen engine; the printers read its record. */
+/* The loop (model/scheduler.h) on the chosen engine; the printers read
+ * its record. */
 struct runner {
 	bool oracle;
 	struct model_scheduler model;
@@ -260,8 +261,7 @@ static int runner_step(struct runner *r, struct model_step *st)
 
 static int runner_next(const struct runner *r)
 {
-	return r->oracle ? oracle_scheduler_next(&r->os)
-			 : model_scheduler_next(&r->model);
+	return model_scheduler_head(runner_rec(r));
 }
 
 /* Why the loop ended. */

@@ -97,6 +97,28 @@ struct model_invariants {
 /* model_invariant_name: "capacity", "bind-feasible", ... */
 const char *model_invariant_name(enum model_invariant inv);
 
+/*
+ * The engine a loop runs on: the operations of core/engine.h on the
+ * loop's placement, with a `self` for an engine that keeps state (the
+ * oracle keeps kube's aggregates, its sampling position and its own copy
+ * of the placement, which the three hooks keep in step; NULL hooks: the
+ * engine reads the placement it is given).  model_scheduler_init runs
+ * the literal model; oracle/scheduler.h plugs the oracle in.
+ */
+struct model_loop_engine {
+	void *self;
+	void (*cycle)(void *self, const struct sched_profile *prof,
+		      const struct snapshot *s, int pod,
+		      struct model_cycle_result *r);
+	void (*preempt)(void *self, const struct sched_profile *prof,
+			const struct snapshot *s, int pod,
+			const struct model_cycle_result *r, uint64_t offset_draw,
+			struct model_preemption *out);
+	void (*bind)(void *self, int pod, int node);
+	void (*evict)(void *self, int pod);
+	void (*nominate)(void *self, int pod, int node);
+};
+
 /* The loop's state.  Pair model_scheduler_init / model_scheduler_release. */
 struct model_scheduler {
 	const struct cluster *cluster;
@@ -116,6 +138,12 @@ struct model_scheduler {
 	bool stopped;                 /* termination invariant stopped it */
 	struct model_invariants inv;
 	struct model_cycle_result result;   /* scratch for each cycle */
+	struct model_loop_engine engine;
+	/* activeQ as a binary heap in queue order (queue_before) and the
+	 * unschedulable pool: the pods model_scheduler_next would find, kept
+	 * so that a step does not scan every pod */
+	int *heap, n_heap;
+	int *pool, n_pool;
 	/* Optional, borrowed, NULL unless a caller sets it for one
 	 * model_invariants_check: the verdict model_feasibility gave for the
 	 * checked step's (pod, node) on `before`, under the pod's profile and
@@ -135,8 +163,12 @@ void model_scheduler_release(struct model_scheduler *m);
 
 /* model_scheduler_next: the pod the next step schedules (head of activeQ:
  * pending, ungated, not being deleted, with a profile, not waiting;
- * PrioritySort with the queue timestamps), or -1 at quiescence. */
+ * PrioritySort with the queue timestamps), or -1 at quiescence: the
+ * definition, a scan of every pod, which needs only cluster, snap,
+ * waiting and queued_at.  model_scheduler_head is the loop's heap top,
+ * the same pod. */
 int model_scheduler_next(const struct model_scheduler *m);
+int model_scheduler_head(const struct model_scheduler *m);
 
 /* model_scheduler_step: one step.  Returns 1 and fills st (pair with
  * model_step_release) when a pod was scheduled, 0 at quiescence, after

@@ -17,6 +17,10 @@
  * Choices kso makes where kube is random: selectHost takes the viable
  * node whose name sorts first (or a seeded random one); the preemption
  * candidate walk starts at offset 0 (or a seeded random one).
+ *
+ * This is the one loop of kso: the engine (struct model_loop_engine)
+ * answers the cycles and the preemptions, the literal model's by default,
+ * the oracle's through oracle/scheduler.c, so both take their steps here.
  */
 #include "scheduler.h"
 #include "../core/xalloc.h"
@@ -38,39 +42,6 @@ void model_step_release(struct model_step *st)
 	free(st->message);
 	memset(st, 0, sizeof *st);
 	st->node = -1;
-}
-
-void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
-			  const struct model_sched_opts *opts)
-{
-	assert(m && s && s->cluster && opts);
-	const struct cluster *c = s->cluster;
-	memset(m, 0, sizeof *m);
-	m->cluster = c;
-	snapshot_clone(&m->snap, s);
-	snapshot_clone(&m->before, s);
-	m->opts = *opts;
-	m->rng = opts->seed;
-	size_t n = (size_t)c->n_pods;
-	m->waiting = xcalloc(n, sizeof *m->waiting);
-	m->queued_at = xcalloc(n, sizeof *m->queued_at);
-	m->placed = xcalloc(n, sizeof *m->placed);
-	model_cycle_result_init(&m->result, c);
-	/* the initial state is the first one the termination check knows */
-	model_invariants_check(m, &m->snap, NULL);
-}
-
-void model_scheduler_release(struct model_scheduler *m)
-{
-	assert(m);
-	snapshot_release(&m->snap);
-	snapshot_release(&m->before);
-	free(m->waiting);
-	free(m->queued_at);
-	free(m->placed);
-	model_cycle_result_release(&m->result);
-	model_invariants_release(&m->inv);
-	memset(m, 0, sizeof *m);
 }
 
 /* ----------------------------------------------------------- the queue */
@@ -107,11 +78,54 @@ int model_scheduler_next(const struct model_scheduler *m)
 	return best;
 }
 
+int model_scheduler_head(const struct model_scheduler *m)
+{
+	assert(m);
+	return m->n_heap ? m->heap[0] : -1;
+}
+
+static void heap_push(struct model_scheduler *m, int p)
+{
+	int i = m->n_heap++;
+	int *h = m->heap;
+	while (i > 0 && queue_before(m, p, h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = p;
+}
+
+static int heap_pop(struct model_scheduler *m)
+{
+	int *h = m->heap;
+	int top = h[0];
+	int last = h[--m->n_heap];
+	int i = 0, n = m->n_heap;
+	for (;;) {
+		int l = 2 * i + 1, best = last, at = -1;
+		if (l < n && queue_before(m, h[l], best))
+			best = h[l], at = l;
+		if (l + 1 < n && queue_before(m, h[l + 1], best))
+			best = h[l + 1], at = l + 1;
+		if (at < 0)
+			break;
+		h[i] = best;
+		i = at;
+	}
+	if (n > 0)
+		h[i] = last;
+	return top;
+}
+
 /* A bind or an eviction is a cluster event: every parked pod may fit now
  * (kso's simple reading of kube's MoveAllToActiveOrBackoffQueue). */
 static void wake_all(struct model_scheduler *m)
 {
-	memset(m->waiting, 0, sizeof *m->waiting * (size_t)m->cluster->n_pods);
+	for (int i = 0; i < m->n_pool; i++) {
+		m->waiting[m->pool[i]] = false;
+		heap_push(m, m->pool[i]);
+	}
+	m->n_pool = 0;
 }
 
 /* The pod failed this cycle: parked with a fresh queue timestamp. */
@@ -119,6 +133,71 @@ static void park(struct model_scheduler *m, int p)
 {
 	m->waiting[p] = true;
 	m->queued_at[p] = ++m->clock;
+	m->pool[m->n_pool++] = p;
+}
+
+/* --------------------------------------------------------- the engine */
+
+static void model_engine_cycle(void *self, const struct sched_profile *prof,
+			       const struct snapshot *s, int pod,
+			       struct model_cycle_result *r)
+{
+	(void)self;
+	model_schedule_cycle(prof, s, pod, r);
+}
+
+static void model_engine_preempt(void *self, const struct sched_profile *prof,
+				 const struct snapshot *s, int pod,
+				 const struct model_cycle_result *r,
+				 uint64_t offset_draw,
+				 struct model_preemption *out)
+{
+	(void)self;
+	struct model_preempt_opts o = {.offset_draw = offset_draw};
+	model_preempt_kube(prof, s, pod, r, &o, out);
+}
+
+void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
+			  const struct model_sched_opts *opts)
+{
+	assert(m && s && s->cluster && opts);
+	const struct cluster *c = s->cluster;
+	memset(m, 0, sizeof *m);
+	m->cluster = c;
+	snapshot_clone(&m->snap, s);
+	snapshot_clone(&m->before, s);
+	m->opts = *opts;
+	m->rng = opts->seed;
+	size_t n = (size_t)c->n_pods;
+	m->waiting = xcalloc(n, sizeof *m->waiting);
+	m->queued_at = xcalloc(n, sizeof *m->queued_at);
+	m->placed = xcalloc(n, sizeof *m->placed);
+	model_cycle_result_init(&m->result, c);
+	m->engine = (struct model_loop_engine){
+		.cycle = model_engine_cycle, .preempt = model_engine_preempt,
+	};
+	m->heap = xmalloc(sizeof *m->heap * (n + 1));
+	m->pool = xmalloc(sizeof *m->pool * (n + 1));
+	for (int p = 0; p < c->n_pods; p++)
+		if (in_active_queue(m, p))
+			heap_push(m, p);
+	/* the initial state is the first one the termination check knows */
+	model_invariants_check(m, &m->snap, NULL);
+}
+
+void model_scheduler_release(struct model_scheduler *m)
+{
+	assert(m);
+	snapshot_release(&m->snap);
+	snapshot_release(&m->before);
+	free(m->waiting);
+	free(m->queued_at);
+	free(m->placed);
+	free(m->heap);
+	free(m->pool);
+	model_cycle_result_release(&m->result);
+	model_invariants_release(&m->inv);
+	memset(m, 0, sizeof *m);
 }
 
 /* ---------------------------------------------------------- the actions */
@@ -147,6 +226,24 @@ static int select_host(struct model_scheduler *m,
 	return best;
 }
 
+/* The placement changes, mirrored into an engine that keeps its own. */
+static void set_node(struct model_scheduler *m, int p, int node)
+{
+	struct model_loop_engine *e = &m->engine;
+	m->snap.pod_node[p] = node;
+	if (node >= 0 && e->bind)
+		e->bind(e->self, p, node);
+	else if (node == SNAP_GONE && e->evict)
+		e->evict(e->self, p);
+}
+
+static void set_nominated(struct model_scheduler *m, int p, int node)
+{
+	m->snap.nominated[p] = node;
+	if (m->engine.nominate)
+		m->engine.nominate(m->engine.self, p, node);
+}
+
 /* Spec Scheduling(Pod): Pod.Spec.NodeName' = Node.Name for a viable Node.
  * kube §1.3 step 9: assumed at once, removed from the nominator. */
 static void do_bind(struct model_scheduler *m, int p,
@@ -154,8 +251,8 @@ static void do_bind(struct model_scheduler *m, int p,
 {
 	int node = r->nominated_node >= 0 ? r->nominated_node
 					  : select_host(m, r);
-	m->snap.pod_node[p] = node;
-	m->snap.nominated[p] = -1;
+	set_node(m, p, node);
+	m->snap.nominated[p] = -1;   /* binding took the pod off the nominator */
 	m->placed[p] = true;
 	st->action = MODEL_STEP_BIND;
 	st->node = node;
@@ -172,12 +269,12 @@ static void apply_preemption(struct model_scheduler *m, int p,
 			     struct model_step *st)
 {
 	for (int i = 0; i < pr->chosen.n; i++) {
-		m->snap.pod_node[pr->chosen.pods[i]] = SNAP_GONE;
-		m->snap.nominated[pr->chosen.pods[i]] = -1;
+		set_node(m, pr->chosen.pods[i], SNAP_GONE);
+		set_nominated(m, pr->chosen.pods[i], -1);
 	}
 	for (int i = 0; i < pr->n_clear_nominated; i++)
-		m->snap.nominated[pr->clear_nominated[i]] = -1;
-	m->snap.nominated[p] = pr->node;
+		set_nominated(m, pr->clear_nominated[i], -1);
+	set_nominated(m, p, pr->node);
 	st->action = MODEL_STEP_PREEMPT;
 	st->node = pr->node;
 	st->victims = copy_ints(pr->chosen.pods, pr->chosen.n);
@@ -190,6 +287,18 @@ static void apply_preemption(struct model_scheduler *m, int p,
 	wake_all(m);
 }
 
+/* FitError.Error() (the cycle's message) with PostFilter's message
+ * appended after a space. */
+static char *with_postfilter(const char *fit, const char *post)
+{
+	if (!post || !post[0])
+		return xstrdup(fit);
+	size_t len = strlen(fit) + strlen(post) + 2;
+	char *s = xmalloc(len);
+	snprintf(s, len, "%s %s", fit, post);
+	return s;
+}
+
 /* Nothing feasible: DefaultPreemption when the profile has it (§1.3 step
  * 6); the pod stays pending either way. */
 static void no_fit(struct model_scheduler *m, int p,
@@ -197,25 +306,24 @@ static void no_fit(struct model_scheduler *m, int p,
 		   const struct model_cycle_result *r, struct model_step *st)
 {
 	st->action = MODEL_STEP_UNSCHEDULABLE;
+	const char *fit = r->message ? r->message : "";
 	/* an Error or "no nodes" is not a FitError: PostFilter does not run */
 	if (r->code != MODEL_UNSCHEDULABLE ||
 	    !prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
-		st->message = xstrdup(r->message ? r->message : "");
+		st->message = xstrdup(fit);
 		park(m, p);
 		return;
 	}
 	struct model_preemption pr;
 	model_preemption_init(&pr);
-	struct model_preempt_opts o = {
-		.offset_draw = m->opts.preempt_random ? splitmix64_next(&m->rng) : 0,
-	};
-	model_preempt_kube(prof, &m->snap, p, r, &o, &pr);
+	uint64_t draw = m->opts.preempt_random ? splitmix64_next(&m->rng) : 0;
+	m->engine.preempt(m->engine.self, prof, &m->snap, p, r, draw, &pr);
 	if (pr.code == MODEL_SUCCESS && pr.node >= 0) {
 		apply_preemption(m, p, &pr, r, st);
 	} else {
 		if (pr.clear_own_nomination)
-			m->snap.nominated[p] = -1;
-		st->message = model_fit_error(r, pr.message);
+			set_nominated(m, p, -1);
+		st->message = with_postfilter(fit, pr.message);
 		park(m, p);
 	}
 	model_preemption_release(&pr);
@@ -227,12 +335,16 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 	if (m->stopped ||
 	    (m->opts.max_steps > 0 && m->steps >= m->opts.max_steps))
 		return 0;
-	int p = model_scheduler_next(m);
-	if (p < 0)
+	if (m->n_heap == 0)
 		return 0;
+	int p = heap_pop(m);
+	/* the heap's top is the pod the definition finds (checked where a
+	 * scan of every pod is cheap) */
+	assert(m->cluster->n_pods > 64 || model_scheduler_next(m) == p);
 	const struct sched_profile *prof = model_profile_for(m->cluster, p);
+	assert(prof);
 	struct model_cycle_result *r = &m->result;
-	model_schedule_cycle(prof, &m->snap, p, r);
+	m->engine.cycle(m->engine.self, prof, &m->snap, p, r);
 
 	memset(st, 0, sizeof *st);
 	st->pod = p;

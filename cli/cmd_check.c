@@ -47,6 +47,7 @@
 #include "../core/xalloc.h"
 #include "../yaml/load.h"
 #include "../yaml/tree.h"
+#include "../core/grow.h"
 
 struct check_args {
 	struct cli_load_opts load;
@@ -121,10 +122,7 @@ struct events {
 
 static void events_push(struct events *e, struct event ev)
 {
-	if (e->n == e->cap) {
-		e->cap = e->cap ? 2 * e->cap : 256;
-		e->v = xrealloc(e->v, sizeof *e->v * (size_t)e->cap);
-	}
+	GROW(e->v, e->n + 1, e->cap);
 	ev.order = e->n;
 	e->v[e->n++] = ev;
 }

@@ -25,6 +25,7 @@
 #include "dump_json.h"
 #include "dump_tree.h"
 #include "json.h"
+#include "../core/grow.h"
 
 /* The longest answer line kso reads (a preemption naming every pod of a
  * large cluster fits many times over). */
@@ -404,11 +405,7 @@ static int read_explain(struct impl *im, const struct cluster *c,
 					return fail(im, err, "request %d: explain.%s.%s.%s is "
 						    "not a string", id, keys[k], node,
 						    plugins->keys[j]->str);
-				if (out->n_explain == cap) {
-					cap = cap ? 2 * cap : 16;
-					out->explain = xrealloc(out->explain, sizeof
-								*out->explain * (size_t)cap);
-				}
+				GROW(out->explain, out->n_explain + 1, cap);
 				bool ignored = false;
 				const char *name = plugins->keys[j]->str;
 				int plugin = config_plugin_lookup(name, &ignored);

@@ -244,7 +244,7 @@ const char *enum_scenario_text(struct enum_scenario *s);
  * YAML documents into b, each pod's spec.nodeName and
  * status.nominatedNodeName set from snap (NULL: as in the manifests). */
 void enum_scenario_write(const struct enum_scenario *s, const bool *keep,
-			 const struct snapshot *snap, struct enum_buf *b);
+			 const struct snapshot *snap, struct strbuf *b);
 
 /* -------------------------------------------------------------- checks */
 

@@ -234,7 +234,7 @@ static bool parse_ints(const char *text, int32_t *out, int n, long lo, long hi)
 	return *p == '\0';
 }
 
-static int write_file(const char *out, const struct enum_buf *b, struct error *err)
+static int write_file(const char *out, const struct strbuf *b, struct error *err)
 {
 	FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
 	if (!f)
@@ -269,66 +269,66 @@ static void impl_option(const struct stored *s, char *buf, size_t len)
 /* The reproduce line(s): with a config, the exact command run from the
  * export's directory (both files sit there); on stdout, where there is no
  * file to sit next to, the config follows as comment lines to save. */
-static void reproduce(struct enum_buf *b, const struct stored *s,
+static void reproduce(struct strbuf *b, const struct stored *s,
 		      const char *out, const char *cfg_out)
 {
 	char impl[2048];
 	impl_option(s, impl, sizeof impl);
 	if (!s->is.pod_name) {
 		if (s->config)
-			enum_buf_comment(b, "the run's scheduler configuration: %s "
+			enum_yaml_comment(b, "the run's scheduler configuration: %s "
 					 "(kso explain/schedule ... --config %s)",
 					 cfg_out ? base_name(cfg_out) : "not written (stdout)",
 					 cfg_out ? base_name(cfg_out) : "CONFIG");
 		return;
 	}
 	if (!s->config) {
-		enum_buf_comment(b, "reproduce: kso explain FILE --pod %s/%s%s",
+		enum_yaml_comment(b, "reproduce: kso explain FILE --pod %s/%s%s",
 				 s->is.pod_ns, s->is.pod_name, impl);
 		return;
 	}
 	if (cfg_out) {
-		enum_buf_comment(b, "reproduce (in this file's directory; the run's "
+		enum_yaml_comment(b, "reproduce (in this file's directory; the run's "
 				 "scheduler configuration is %s):", base_name(cfg_out));
-		enum_buf_comment(b, "  kso explain %s --config %s --pod %s/%s%s",
+		enum_yaml_comment(b, "  kso explain %s --config %s --pod %s/%s%s",
 				 base_name(out), base_name(cfg_out), s->is.pod_ns,
 				 s->is.pod_name, impl);
 		return;
 	}
-	enum_buf_comment(b, "reproduce: save this as FILE and the scheduler "
+	enum_yaml_comment(b, "reproduce: save this as FILE and the scheduler "
 			 "configuration below as CONFIG, then");
-	enum_buf_comment(b, "  kso explain FILE --config CONFIG --pod %s/%s%s",
+	enum_yaml_comment(b, "  kso explain FILE --config CONFIG --pod %s/%s%s",
 			 s->is.pod_ns, s->is.pod_name, impl);
-	enum_buf_comment(b, "CONFIG:");
+	enum_yaml_comment(b, "CONFIG:");
 	const char *line = s->config;
 	while (*line) {
 		const char *nl = strchr(line, '\n');
 		int n = nl ? (int)(nl - line) : (int)strlen(line);
-		enum_buf_comment(b, "  %.*s", n, line);
+		enum_yaml_comment(b, "  %.*s", n, line);
 		line += n + (nl != NULL);
 	}
 }
 
-static void header(struct enum_buf *b, const struct stored *s, int64_t id,
+static void header(struct strbuf *b, const struct stored *s, int64_t id,
 		   bool minimized, const char *out, const char *cfg_out)
 {
 	/* every line a comment, whatever the stored strings hold */
-	enum_buf_comment(b, "exported by kso %s from state %lld of a %s run of %s",
+	enum_yaml_comment(b, "exported by kso %s from state %lld of a %s run of %s",
 			 KSO_VERSION, (long long)id, s->mode, s->universe);
-	enum_buf_comment(b, "scenario %lld: %s", (long long)s->scenario,
+	enum_yaml_comment(b, "scenario %lld: %s", (long long)s->scenario,
 			 *s->label ? s->label : "(base)");
 	if (s->issue_text)
-		enum_buf_comment(b, "%s", s->issue_text);
+		enum_yaml_comment(b, "%s", s->issue_text);
 	if (minimized && s->is.pod_name)
-		enum_buf_comment(b, "minimized: no single pod, node or object can be "
+		enum_yaml_comment(b, "minimized: no single pod, node or object can be "
 				 "dropped with the issue still there");
 	else if (minimized)
-		enum_buf_comment(b, "minimized: no single pod, node or object can be "
+		enum_yaml_comment(b, "minimized: no single pod, node or object can be "
 				 "dropped with a reachable search still recording the "
 				 "issue at this state (by some trace: the one above is "
 				 "the original scenario's)");
 	else
-		enum_buf_comment(b, "not minimized: %s", s->why_not ? s->why_not
+		enum_yaml_comment(b, "not minimized: %s", s->why_not ? s->why_not
 				 : "the issue did not re-check on the stored scenario");
 	reproduce(b, s, out, cfg_out);
 }
@@ -427,14 +427,14 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 	bool minimized = false;
 	if (rc == 0 && s->has_issue)
 		minimized = enum_minimize(&sc, &snap, &s->is, cfg, keep);
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	if (rc == 0) {
 		header(&b, s, id, minimized, out, cfg_out);
 		enum_scenario_write(&sc, minimized ? keep : NULL, &snap, &b);
 		rc = write_file(out, &b, err);
 	}
-	enum_buf_release(&b);
+	strbuf_release(&b);
 	free(keep);
 	snapshot_release(&snap);
 	enum_scenario_release(&sc);

@@ -204,14 +204,14 @@ static const char *act_name(int act)
 }
 
 static void step_text(const struct cluster *c, int pod, int act, int node,
-		      uint64_t victims, struct enum_buf *b)
+		      uint64_t victims, struct strbuf *b)
 {
-	enum_buf_printf(b, "%s/%s %s", c->pods[pod].ns, c->pods[pod].name, act_name(act));
+	strbuf_printf(b, "%s/%s %s", c->pods[pod].ns, c->pods[pod].name, act_name(act));
 	if (node >= 0)
-		enum_buf_printf(b, " %s", c->nodes[node].name);
+		strbuf_printf(b, " %s", c->nodes[node].name);
 	for (int p = 0; p < c->n_pods && p < 64; p++)
 		if (victims >> p & 1)
-			enum_buf_printf(b, " evict %s/%s", c->pods[p].ns, c->pods[p].name);
+			strbuf_printf(b, " evict %s/%s", c->pods[p].ns, c->pods[p].name);
 }
 
 /* The shortest trace to state i, then (pod >= 0) one more step. */
@@ -224,25 +224,25 @@ static char *trace(const struct search *S, int i, int pod, int act, int node,
 		abort();
 	for (int k = i, d = depth; d > 0; k = S->g.meta[k].parent)
 		chain[--d] = k;
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	int n = 0;
 	for (int d = 0; d < depth; d++) {
 		const struct rmeta *m = &S->g.meta[chain[d]];
-		enum_buf_printf(&b, "%s%d. ", n ? "; " : "", n + 1);
+		strbuf_printf(&b, "%s%d. ", n ? "; " : "", n + 1);
 		step_text(S->c, m->pod, m->act, m->node, m->victims, &b);
 		n++;
 	}
 	if (pod >= 0) {
-		enum_buf_printf(&b, "%s%d. ", n ? "; " : "", n + 1);
+		strbuf_printf(&b, "%s%d. ", n ? "; " : "", n + 1);
 		step_text(S->c, pod, act, node, victims, &b);
 	}
 	if (S->symmetry)
-		enum_buf_puts(&b, " (steps name the canonical state's objects: "
+		strbuf_puts(&b, " (steps name the canonical state's objects: "
 			      "identical nodes or pods may be renamed between "
 			      "steps; --no-symmetry gives literal traces)");
 	free(chain);
-	return enum_buf_take(&b);
+	return strbuf_take(&b);
 }
 
 static void emit_record(struct search *S, int state, const struct enum_outcome *o,
@@ -621,13 +621,13 @@ static void worse_finals(struct search *S, const bool *final)
 		if (!final[i] || pending_of(S, i) <= best)
 			continue;
 		char *tr = trace(S, i, -1, 0, -1, 0);
-		struct enum_buf d;
-		enum_buf_init(&d);
-		enum_buf_printf(&d, "%d pod(s) pending at quiescence; another "
+		struct strbuf d;
+		strbuf_init(&d);
+		strbuf_printf(&d, "%d pod(s) pending at quiescence; another "
 				"reachable final state has %d; trace: %s",
 				pending_of(S, i), best, tr);
 		emit_record(S, i, NULL, NULL, NULL, NULL, ENUM_FIND_WORSE_FINAL, d.s);
-		enum_buf_release(&d);
+		strbuf_release(&d);
 		free(tr);
 		S->t[0].findings[ENUM_FIND_WORSE_FINAL] += S->g.meta[i].weight;
 		S->t[1].findings[ENUM_FIND_WORSE_FINAL] += 1;
@@ -724,18 +724,18 @@ static void optimum(const struct cluster *c, struct snapshot *s,
 }
 
 static void placement_text(const struct cluster *c, const struct snapshot *s,
-			   struct enum_buf *b)
+			   struct strbuf *b)
 {
 	bool any = false;
 	for (int p = 0; p < c->n_pods; p++) {
 		if (s->pod_node[p] < 0)
 			continue;
-		enum_buf_printf(b, "%s%s/%s on %s", any ? ", " : "", c->pods[p].ns,
+		strbuf_printf(b, "%s%s/%s on %s", any ? ", " : "", c->pods[p].ns,
 				c->pods[p].name, c->nodes[s->pod_node[p]].name);
 		any = true;
 	}
 	if (!any)
-		enum_buf_puts(b, "nothing placed");
+		strbuf_puts(b, "nothing placed");
 }
 
 static void greedy_gap(struct search *S, const bool *final)
@@ -763,18 +763,18 @@ static void greedy_gap(struct search *S, const bool *final)
 	optimum(c, &s, &best, &opt);
 	if (worth_cmp(opt, reached) > 0) {
 		char *tr = trace(S, best_state, -1, 0, -1, 0);
-		struct enum_buf d;
-		enum_buf_init(&d);
-		enum_buf_printf(&d, "the scheduler's best final state places %d pod(s) "
+		struct strbuf d;
+		strbuf_init(&d);
+		strbuf_printf(&d, "the scheduler's best final state places %d pod(s) "
 				"(priority %lld); placing every pod at once, %d "
 				"(priority %lld) pass every filter: ", reached.placed,
 				(long long)reached.priority, opt.placed,
 				(long long)opt.priority);
 		placement_text(c, &best, &d);
-		enum_buf_printf(&d, "; the scheduler's: %s", tr);
+		strbuf_printf(&d, "; the scheduler's: %s", tr);
 		emit_record(S, best_state, NULL, NULL, NULL, NULL,
 			    ENUM_FIND_GREEDY_GAP, d.s);
-		enum_buf_release(&d);
+		strbuf_release(&d);
 		free(tr);
 		S->t[0].greedy_gaps += S->g.meta[best_state].weight;
 		S->t[1].greedy_gaps += 1;

@@ -21,46 +21,46 @@ static char *dup_or_empty(const char *s)
 
 static char *nodes_text(const struct cluster *c, const int *v, int n)
 {
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	for (int i = 0; i < n; i++)
-		enum_buf_printf(&b, "%s%s", i ? "," : "", c->nodes[v[i]].name);
-	return enum_buf_take(&b);
+		strbuf_printf(&b, "%s%s", i ? "," : "", c->nodes[v[i]].name);
+	return strbuf_take(&b);
 }
 
 static char *pods_text(const struct cluster *c, const int *v, int n)
 {
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	for (int i = 0; i < n; i++)
-		enum_buf_printf(&b, "%s%s/%s", i ? "," : "", c->pods[v[i]].ns,
+		strbuf_printf(&b, "%s%s/%s", i ? "," : "", c->pods[v[i]].ns,
 				c->pods[v[i]].name);
-	return enum_buf_take(&b);
+	return strbuf_take(&b);
 }
 
 static char *ints_text(const int32_t *v, int n)
 {
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	for (int i = 0; i < n; i++)
-		enum_buf_printf(&b, "%s%d", i ? "," : "", (int)v[i]);
-	return enum_buf_take(&b);
+		strbuf_printf(&b, "%s%d", i ? "," : "", (int)v[i]);
+	return strbuf_take(&b);
 }
 
 void enum_record_state(struct enum_record *r, const struct snapshot *snap)
 {
 	const struct cluster *c = snap->cluster;
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	for (int p = 0; p < c->n_pods; p++) {
 		int at = snap->pod_node[p];
-		enum_buf_printf(&b, "%s%s/%s=%s", p ? " " : "", c->pods[p].ns,
+		strbuf_printf(&b, "%s%s/%s=%s", p ? " " : "", c->pods[p].ns,
 				c->pods[p].name,
 				at >= 0 ? c->nodes[at].name : at == SNAP_GONE ? "x" : "-");
 		if (snap->nominated[p] >= 0)
-			enum_buf_printf(&b, "(>%s)", c->nodes[snap->nominated[p]].name);
+			strbuf_printf(&b, "(>%s)", c->nodes[snap->nominated[p]].name);
 	}
-	r->placement = enum_buf_take(&b);
+	r->placement = strbuf_take(&b);
 	r->pod_node = ints_text(snap->pod_node, c->n_pods);
 	r->nominated = ints_text(snap->nominated, c->n_pods);
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "store.h"
+#include "../core/grow.h"
 
 struct plan {
 	const struct enum_opts *o;
@@ -116,12 +117,7 @@ struct batch {
 static void batch_record(void *user, struct enum_record *r)
 {
 	struct batch *b = user;
-	if (b->n == b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 64;
-		b->recs = realloc(b->recs, sizeof *b->recs * (size_t)b->cap);
-		if (!b->recs)
-			abort();
-	}
+	GROW(b->recs, b->n + 1, b->cap);
 	b->recs[b->n++] = *r;
 }
 

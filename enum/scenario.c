@@ -170,7 +170,7 @@ static void scenario_symmetry(struct enum_scenario *s, bool on,
 /* ------------------------------------------------------------ building */
 
 static void print_objects(const struct enum_scenario *s, const bool *keep,
-			  const struct snapshot *snap, struct enum_buf *b);
+			  const struct snapshot *snap, struct strbuf *b);
 
 static int map_objects(struct enum_scenario *s, struct error *err)
 {
@@ -236,17 +236,17 @@ static bool text_exact(const struct enum_scenario *s,
  * variant has its text printed already. */
 static void print_text(struct enum_scenario *s)
 {
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	for (int i = 0; i < s->n_objects; i++) {
-		enum_buf_add(&b, "---\n", 4);
+		strbuf_add(&b, "---\n", 4);
 		const struct enum_variant *v = s->variants ? s->variants[i] : NULL;
 		if (v)
-			enum_buf_add(&b, v->text, v->text_len);
+			strbuf_add(&b, v->text, v->text_len);
 		else
 			enum_yaml_emit(&b, s->objects[i].tree);
 	}
-	s->yaml = enum_buf_take(&b);
+	s->yaml = strbuf_take(&b);
 }
 
 const char *enum_scenario_text(struct enum_scenario *s)
@@ -338,14 +338,14 @@ static int edit_object(const struct enum_universe *u, const struct enum_dim *dim
 }
 
 /* "name=value" of value k of dim, for a scenario's label. */
-static void label_part(struct enum_buf *b, const struct enum_dim *dim, int k)
+static void label_part(struct strbuf *b, const struct enum_dim *dim, int k)
 {
 	if (dim->label) {
-		enum_buf_puts(b, dim->label[k]);
+		strbuf_puts(b, dim->label[k]);
 		return;
 	}
-	enum_buf_puts(b, dim->name);
-	enum_buf_add(b, "=", 1);
+	strbuf_puts(b, dim->name);
+	strbuf_add(b, "=", 1);
 	enum_yaml_flow(b, dim->values[k]);
 }
 
@@ -369,15 +369,15 @@ static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 static void make_label(const struct enum_universe *u, struct enum_scenario *s,
 		       const int *digits)
 {
-	struct enum_buf label;
-	enum_buf_init(&label);
+	struct strbuf label;
+	strbuf_init(&label);
 	for (int d = 0; d < u->n_dims; d++) {
 		if (d)
-			enum_buf_add(&label, ", ", 2);
+			strbuf_add(&label, ", ", 2);
 		label_part(&label, &u->dims[d], digits[d]);
 	}
 	s->label = arena_strdup(&s->arena, label.s ? label.s : "");
-	enum_buf_release(&label);
+	strbuf_release(&label);
 }
 
 /* The objects' trees decoded where they were written: positions in
@@ -460,12 +460,12 @@ static void work_out_variant(struct enum_universe *u, int i,
 	v->known = true;
 	v->tree = o.tree;
 	v->exact = enum_yaml_emit_exact(NULL, o.tree, &v->nodes);
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	enum_yaml_emit(&b, o.tree);
 	v->text_len = b.n;
 	v->text = arena_strndup(&u->arena, b.s ? b.s : "", b.n);
-	enum_buf_release(&b);
+	strbuf_release(&b);
 	v->mentions = arena_array(&u->arena, (size_t)u->n_objects + 1,
 				  sizeof *v->mentions);
 	enum_ynode_mentions_any(o.tree, names, u->n_objects, v->mentions);
@@ -488,11 +488,11 @@ void enum_universe_variants(struct enum_universe *u)
 		const char **label = arena_array(&u->arena, (size_t)dim->n_values + 1,
 						 sizeof *label);
 		for (int k = 0; k < dim->n_values; k++) {
-			struct enum_buf b;
-			enum_buf_init(&b);
+			struct strbuf b;
+			strbuf_init(&b);
 			label_part(&b, dim, k);
 			label[k] = arena_strdup(&u->arena, b.s);
-			enum_buf_release(&b);
+			strbuf_release(&b);
 		}
 		dim->label = label;
 	}
@@ -691,21 +691,21 @@ static bool evicted(const struct enum_scenario *s, int obj,
 }
 
 static void print_objects(const struct enum_scenario *s, const bool *keep,
-			  const struct snapshot *snap, struct enum_buf *b)
+			  const struct snapshot *snap, struct strbuf *b)
 {
 	struct arena tmp;
 	arena_init(&tmp);
 	for (int i = 0; i < s->n_objects; i++) {
 		if ((keep && !keep[i]) || evicted(s, i, snap))
 			continue;
-		enum_buf_puts(b, "---\n");
+		strbuf_puts(b, "---\n");
 		enum_yaml_emit(b, placed_pod(s, &tmp, i, snap));
 	}
 	arena_release(&tmp);
 }
 
 void enum_scenario_write(const struct enum_scenario *s, const bool *keep,
-			 const struct snapshot *snap, struct enum_buf *b)
+			 const struct snapshot *snap, struct strbuf *b)
 {
 	assert(s && b);
 	print_objects(s, keep, snap, b);

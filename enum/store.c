@@ -433,7 +433,7 @@ void enum_store_close(struct enum_store *s)
 /* Appends " v" (no space before the first number) in decimal, as
  * "%" PRIu64 prints it: the tally text is written for every work item,
  * where a printf per number cost more than the SQL insert. */
-static void put_u64(struct enum_buf *b, bool first, uint64_t v)
+static void put_u64(struct strbuf *b, bool first, uint64_t v)
 {
 	char digits[24];
 	size_t n = sizeof digits;
@@ -443,14 +443,14 @@ static void put_u64(struct enum_buf *b, bool first, uint64_t v)
 	} while (v);
 	if (!first)
 		digits[--n] = ' ';
-	enum_buf_add(b, digits + n, sizeof digits - n);
+	strbuf_add(b, digits + n, sizeof digits - n);
 }
 
 /* The fields of a tally before impl_findings: the text's layout since
  * the first version (impl_findings follows both tallies). */
 #define TALLY_BASE_FIELDS (offsetof(struct enum_tally, impl_findings) / sizeof(uint64_t))
 
-void enum_store_tally_text(const struct enum_tally t[2], struct enum_buf *b)
+void enum_store_tally_text(const struct enum_tally t[2], struct strbuf *b)
 {
 	for (int k = 0; k < 2; k++) {
 		const uint64_t *v = (const uint64_t *)&t[k];
@@ -496,20 +496,20 @@ static char *slurp(const char *path)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	char chunk[4096];
 	size_t n;
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		enum_buf_add(&b, chunk, n);
+		strbuf_add(&b, chunk, n);
 	bool bad = ferror(f);
 	fclose(f);
 	if (bad) {
-		enum_buf_release(&b);
+		strbuf_release(&b);
 		return NULL;
 	}
 	char *text = strdup(b.s ? b.s : "");
-	enum_buf_release(&b);
+	strbuf_release(&b);
 	if (!text)
 		abort();
 	return text;
@@ -713,8 +713,8 @@ static int insert_record(struct enum_store *s, int64_t run, uint64_t chunk,
 static int insert_work(struct enum_store *s, int64_t run, uint64_t scenario,
 		       uint64_t chunk, const struct enum_tally t[2])
 {
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	enum_store_tally_text(t, &b);
 	char now[32];
 	now_text(now, sizeof now);
@@ -729,7 +729,7 @@ static int insert_work(struct enum_store *s, int64_t run, uint64_t scenario,
 	sqlite3_bind_text(st, 8, b.s, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 9, now, -1, SQLITE_TRANSIENT);
 	int rc = step_reset(st);
-	enum_buf_release(&b);
+	strbuf_release(&b);
 	return rc;
 }
 
@@ -800,8 +800,8 @@ static int finish_locked(struct enum_store *s, int64_t run, int complete,
 	uint64_t items;
 	if (totals_locked(s, run, t, &items, err))
 		return -1;
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	enum_store_tally_text(t, &b);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db,
@@ -810,7 +810,7 @@ static int finish_locked(struct enum_store *s, int64_t run, int complete,
 		"states=?, classes=?, decisions=?, agreements=?, disagreements=?, "
 		"violations=?, findings=?, preemptions=?, preemptions_unchecked=?, "
 		"tally=? WHERE id=?", -1, &st, NULL) != SQLITE_OK) {
-		enum_buf_release(&b);
+		strbuf_release(&b);
 		return db_error(s, err, "finish run");
 	}
 	int k = 1;
@@ -829,7 +829,7 @@ static int finish_locked(struct enum_store *s, int64_t run, int complete,
 	sqlite3_bind_int64(st, k++, run);
 	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_error(s, err, "finish run");
 	sqlite3_finalize(st);
-	enum_buf_release(&b);
+	strbuf_release(&b);
 	return rc;
 }
 

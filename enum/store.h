@@ -141,7 +141,7 @@ int enum_store_merge(const char *out, char *const *inputs, int n,
 		     struct error *err);
 
 /* enum_store_tally_text / parse: a tally pair as text and back. */
-void enum_store_tally_text(const struct enum_tally t[2], struct enum_buf *b);
+void enum_store_tally_text(const struct enum_tally t[2], struct strbuf *b);
 void enum_store_tally_parse(const char *text, struct enum_tally t[2]);
 
 /* enum_store_column: the index of the result column called name (a

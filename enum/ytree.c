@@ -16,44 +16,7 @@
 
 /* ------------------------------------------------------------- buffer */
 
-void enum_buf_init(struct enum_buf *b)
-{
-	memset(b, 0, sizeof *b);
-}
-
-void enum_buf_release(struct enum_buf *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof *b);
-}
-
-static void buf_reserve(struct enum_buf *b, size_t more)
-{
-	if (b->n + more + 1 <= b->cap)
-		return;
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap < b->n + more + 1)
-		cap *= 2;
-	char *s = xrealloc(b->s, cap);
-	b->s = s;
-	b->cap = cap;
-}
-
-void enum_buf_add(struct enum_buf *b, const char *s, size_t n)
-{
-	buf_reserve(b, n);
-	if (n)
-		memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
-void enum_buf_puts(struct enum_buf *b, const char *s)
-{
-	enum_buf_add(b, s, strlen(s));
-}
-
-void enum_buf_comment(struct enum_buf *b, const char *fmt, ...)
+void enum_yaml_comment(struct strbuf *b, const char *fmt, ...)
 {
 	va_list ap, again;
 	va_start(ap, fmt);
@@ -78,39 +41,10 @@ void enum_buf_comment(struct enum_buf *b, const char *fmt, ...)
 			t[i] = t[i + 1] = t[i + 2] = ' ';
 		}
 	}
-	enum_buf_puts(b, "# ");
-	enum_buf_add(b, text, (size_t)k);
-	enum_buf_puts(b, "\n");
+	strbuf_puts(b, "# ");
+	strbuf_add(b, text, (size_t)k);
+	strbuf_puts(b, "\n");
 	free(text);
-}
-
-void enum_buf_printf(struct enum_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char tmp[256];
-	int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (k < 0)
-		return;
-	if ((size_t)k < sizeof tmp) {
-		enum_buf_add(b, tmp, (size_t)k);
-		return;
-	}
-	buf_reserve(b, (size_t)k);
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
-	va_end(ap);
-	b->n += (size_t)k;
-}
-
-char *enum_buf_take(struct enum_buf *b)
-{
-	if (!b->s)
-		enum_buf_add(b, "", 0);
-	char *s = b->s;
-	memset(b, 0, sizeof *b);
-	return s;
 }
 
 /* --------------------------------------------------------------- paths */
@@ -209,26 +143,26 @@ int enum_path_parse(struct arena *a, const char *file, const struct ynode *n,
 		return error_at(err, file, n->line, n->col, "path",
 				"a field path is a string or a list of keys");
 	int cap = 0;
-	struct enum_buf t;
-	enum_buf_init(&t);
+	struct strbuf t;
+	strbuf_init(&t);
 	for (int i = 0; i < n->n; i++) {
 		const struct ynode *k = n->items[i];
 		int idx;
 		if (k->kind != YNODE_SCALAR) {
-			enum_buf_release(&t);
+			strbuf_release(&t);
 			return error_at(err, file, k->line, k->col, "path",
 					"a path element must be a key or an index");
 		}
 		if (scalar_is_int(k, &idx)) {
 			path_push(a, out, &cap, NULL, idx);
-			enum_buf_printf(&t, "[%d]", idx);
+			strbuf_printf(&t, "[%d]", idx);
 		} else {
 			path_push(a, out, &cap, k->str, -1);
-			enum_buf_printf(&t, "%s\"%s\"", i ? "." : "", k->str);
+			strbuf_printf(&t, "%s\"%s\"", i ? "." : "", k->str);
 		}
 	}
 	out->text = arena_strdup(a, t.s);
-	enum_buf_release(&t);
+	strbuf_release(&t);
 	return 0;
 }
 
@@ -572,7 +506,7 @@ void enum_ynode_mentions_any(const struct ynode *n, const char *const *s,
  * parser's 1024-character implicit keys, no plain "<<" key (a merge key
  * when read), depth and node count far from the parser's limits. */
 struct emitter {
-	struct enum_buf *b;      /* NULL: only the check, no text */
+	struct strbuf *b;      /* NULL: only the check, no text */
 	bool check;
 	bool exact;              /* with check: the text reads back so far */
 	uint64_t nodes;          /* with check: nodes printed */
@@ -584,7 +518,7 @@ struct emitter {
 static void put(struct emitter *e, const char *s, size_t n)
 {
 	if (e->b)
-		enum_buf_add(e->b, s, n);
+		strbuf_add(e->b, s, n);
 }
 
 /* n in double quotes, escaped: runs of plain characters are copied
@@ -593,30 +527,30 @@ static void emit_quoted(struct emitter *e, const struct ynode *n)
 {
 	if (!e->b)
 		return;
-	struct enum_buf *b = e->b;
-	enum_buf_add(b, "\"", 1);
+	struct strbuf *b = e->b;
+	strbuf_add(b, "\"", 1);
 	size_t run = 0;
 	for (size_t i = 0; i < n->len; i++) {
 		unsigned char c = (unsigned char)n->str[i];
 		if (c != '"' && c != '\\' && c >= 0x20 && c != 0x7f)
 			continue;
-		enum_buf_add(b, n->str + run, i - run);
+		strbuf_add(b, n->str + run, i - run);
 		run = i + 1;
 		if (c == '"' || c == '\\') {
 			char esc[2] = {'\\', (char)c};
-			enum_buf_add(b, esc, 2);
+			strbuf_add(b, esc, 2);
 		} else if (c == '\n') {
-			enum_buf_add(b, "\\n", 2);
+			strbuf_add(b, "\\n", 2);
 		} else if (c == '\t') {
-			enum_buf_add(b, "\\t", 2);
+			strbuf_add(b, "\\t", 2);
 		} else {
 			static const char hex[] = "0123456789abcdef";
 			char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
-			enum_buf_add(b, esc, 4);
+			strbuf_add(b, esc, 4);
 		}
 	}
-	enum_buf_add(b, n->str + run, n->len - run);
-	enum_buf_add(b, "\"", 1);
+	strbuf_add(b, n->str + run, n->len - run);
+	strbuf_add(b, "\"", 1);
 }
 
 /* What the printer asks of a scalar's characters, gathered in one pass:
@@ -817,17 +751,17 @@ static void emit_block(struct emitter *e, const struct ynode *n, int depth,
 	}
 }
 
-void enum_yaml_emit(struct enum_buf *b, const struct ynode *n)
+void enum_yaml_emit(struct strbuf *b, const struct ynode *n)
 {
 	if (!n) {
-		enum_buf_puts(b, "null\n");
+		strbuf_puts(b, "null\n");
 		return;
 	}
 	struct emitter e = {.b = b};
 	emit_block(&e, n, 0, false);
 }
 
-bool enum_yaml_emit_exact(struct enum_buf *b, const struct ynode *doc,
+bool enum_yaml_emit_exact(struct strbuf *b, const struct ynode *doc,
 			  uint64_t *nodes)
 {
 	assert(nodes);
@@ -842,7 +776,7 @@ bool enum_yaml_emit_exact(struct enum_buf *b, const struct ynode *doc,
 	return e.exact && e.nodes <= YAML_MAX_NODES / 2;
 }
 
-void enum_yaml_flow(struct enum_buf *b, const struct ynode *n)
+void enum_yaml_flow(struct strbuf *b, const struct ynode *n)
 {
 	struct emitter e = {.b = b};
 	emit_flow(&e, n);

@@ -19,32 +19,16 @@
 
 #include "../core/arena.h"
 #include "../core/error.h"
+#include "../core/strbuf.h"
 #include "../yaml/tree.h"
 
-/* A growable, NUL-terminated text buffer (malloc'ed). */
-struct enum_buf {
-	char *s;
-	size_t n, cap;
-};
-
-/* enum_buf_init / enum_buf_release: an empty buffer; release frees it. */
-void enum_buf_init(struct enum_buf *b);
-void enum_buf_release(struct enum_buf *b);
-/* enum_buf_add: appends n bytes; enum_buf_puts a string; enum_buf_printf
- * formatted text.  Abort on out-of-memory. */
-void enum_buf_add(struct enum_buf *b, const char *s, size_t n);
-void enum_buf_puts(struct enum_buf *b, const char *s);
-void enum_buf_printf(struct enum_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* enum_buf_comment: one YAML comment line, "# " + the formatted text +
+/* enum_yaml_comment: one YAML comment line, "# " + the formatted text +
  * "\n", with every byte a YAML reader could take as a line break or that
  * is a control character (\r, \n, the other C0 bytes, DEL, NEL U+0085,
  * U+2028, U+2029) written as a space: text from a database, a universe
  * or an implementation can never end the comment and inject YAML. */
-void enum_buf_comment(struct enum_buf *b, const char *fmt, ...)
+void enum_yaml_comment(struct strbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* enum_buf_take: the text (caller frees); b is empty after. */
-char *enum_buf_take(struct enum_buf *b);
 
 /* One step of a field path: a map key, or a sequence index (key NULL). */
 struct enum_path_seg {
@@ -112,7 +96,7 @@ void enum_ynode_mentions_any(const struct ynode *n, const char *const *s,
 /* enum_yaml_emit: n as block-style YAML at indentation 0 (a document's
  * body, without "---").  Scalars keep their quoting, so the loader reads
  * back the same values. */
-void enum_yaml_emit(struct enum_buf *b, const struct ynode *n);
+void enum_yaml_emit(struct strbuf *b, const struct ynode *n);
 
 /* enum_yaml_emit_exact: enum_yaml_emit of doc (a map), and true when
  * that text parses (yaml/tree.h) back into a tree equal to doc: the same
@@ -124,7 +108,7 @@ void enum_yaml_emit(struct enum_buf *b, const struct ynode *n);
  * passes half the parser's limit (pass the running total of the
  * documents printed together).  b NULL: the check alone, no text (the
  * same answer, at a fraction of the cost). */
-bool enum_yaml_emit_exact(struct enum_buf *b, const struct ynode *doc,
+bool enum_yaml_emit_exact(struct strbuf *b, const struct ynode *doc,
 			  uint64_t *nodes);
 
 /* enum_ynode_place: sets every node of n (a clone) to line:col, so
@@ -133,6 +117,6 @@ void enum_ynode_place(struct ynode *n, int line, int col);
 
 /* enum_yaml_flow: n on one line in flow style ({a: 1, b: [x]}), for
  * labels and messages. */
-void enum_yaml_flow(struct enum_buf *b, const struct ynode *n);
+void enum_yaml_flow(struct strbuf *b, const struct ynode *n);
 
 #endif

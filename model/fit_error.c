@@ -22,36 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A growing malloc'ed string; aborts on out-of-memory. */
-struct fit_buf {
-	char *s;
-	size_t len, cap;
-};
-
-/* b with room for cap bytes (the message's length worked out beforehand,
- * so that buf_add does not grow it piece by piece). */
-static void buf_init(struct fit_buf *b, size_t cap)
-{
-	b->s = xmalloc(cap);
-	b->s[0] = '\0';
-	b->len = 0;
-	b->cap = cap;
-}
-
-static void buf_add(struct fit_buf *b, const char *s)
-{
-	size_t n = strlen(s);
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 128;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		char *p = xrealloc(b->s, cap);
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n + 1);
-	b->len += n;
-}
+#include "../core/strbuf.h"
 
 /* One histogram entry: a reason text and how many times it was recorded. */
 struct fit_count {
@@ -161,27 +132,27 @@ static int histogram(const struct fit_source *src, struct fit_count *h,
 }
 
 /* " <count> <reason>, ...." of the sorted entries order[0..n-1]. */
-static void add_histogram(struct fit_buf *b, struct fit_count *const *order,
+static void add_histogram(struct strbuf *b, struct fit_count *const *order,
 			  int n)
 {
 	for (int i = 0; i < n; i++) {
-		buf_add(b, i ? ", " : " ");
-		buf_add(b, order[i]->text);
+		strbuf_puts(b, i ? ", " : " ");
+		strbuf_puts(b, order[i]->text);
 	}
 	if (n)
-		buf_add(b, ".");
+		strbuf_puts(b, ".");
 }
 
 /* " <reasons joined ", ">." - a PreFilter status's Message(). */
-static void add_prefilter(struct fit_buf *b, const struct model_status *st)
+static void add_prefilter(struct strbuf *b, const struct model_status *st)
 {
-	buf_add(b, " ");
+	strbuf_puts(b, " ");
 	for (int i = 0; i < st->n_reasons; i++) {
 		if (i)
-			buf_add(b, ", ");
-		buf_add(b, model_status_reason(st, i));
+			strbuf_puts(b, ", ");
+		strbuf_puts(b, model_status_reason(st, i));
 	}
-	buf_add(b, ".");
+	strbuf_puts(b, ".");
 }
 
 static bool prefilter_rejected(const struct model_status *st)
@@ -246,23 +217,25 @@ static char *fit_text(int n_all, const struct fit_source *src,
 	if (postfilter && postfilter[0])
 		need += 1 + strlen(postfilter);
 
-	struct fit_buf b;
-	buf_init(&b, need);
-	buf_add(&b, head);
+	struct strbuf b;
+	strbuf_init(&b);
+	/* the message's length is worked out beforehand: one allocation */
+	strbuf_reserve(&b, need);
+	strbuf_puts(&b, head);
 	if (pre)
 		add_prefilter(&b, pre);
 	else
 		add_histogram(&b, order, n);
 	if (postfilter && postfilter[0]) {
-		buf_add(&b, " ");
-		buf_add(&b, postfilter);
+		strbuf_puts(&b, " ");
+		strbuf_puts(&b, postfilter);
 	}
-	assert(b.len < need);
+	assert(b.n < need);
 	if (h != h_stack)
 		free(h);
 	if (order != order_stack)
 		free(order);
-	return b.s;
+	return strbuf_take(&b);
 }
 
 char *model_fit_error(const struct model_cycle_result *r,

@@ -14,6 +14,7 @@
 #include "match.h"
 #include "plugin.h"
 #include "../core/xalloc.h"
+#include "../core/grow.h"
 
 /* One entry of topologyScore: score[key][value] += weight. */
 struct ipa_contrib {
@@ -33,11 +34,7 @@ static void ipa_add(struct ipa_contribs *cs, const struct node *m,
 	const char *v = labels_get(&m->labels, key);
 	if (!v)
 		return;
-	if (cs->n == cs->cap) {
-		cs->cap = cs->cap ? 2 * cs->cap : 32;
-		struct ipa_contrib *p = xrealloc(cs->items, sizeof *p * (size_t)cs->cap);
-		cs->items = p;
-	}
+	GROW(cs->items, cs->n + 1, cs->cap);
 	cs->items[cs->n].key = key;
 	cs->items[cs->n].value = v;
 	cs->items[cs->n].weight = weight;

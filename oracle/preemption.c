@@ -36,6 +36,7 @@
 
 #include "../core/go_sort.h"
 #include "../core/quirks.h"
+#include "../core/grow.h"
 
 /* The buffers every oracle_preempt call of one oracle reuses. */
 struct oracle_preempt_scratch {
@@ -336,10 +337,7 @@ static void ports_apply(struct oracle_used_ports *u, const struct pod *p, int si
 			if (sign < 0 && at >= 0) {
 				u->keys[at] = u->keys[--u->n];
 			} else if (sign > 0 && at < 0) {
-				if (u->n == u->cap) {
-					u->cap = u->cap ? 2 * u->cap : 8;
-					u->keys = xrealloc(u->keys, sizeof(*u->keys) * (size_t)u->cap);
-				}
+				GROW(u->keys, u->n + 1, u->cap);
 				u->keys[u->n++] = k;
 			}
 		}

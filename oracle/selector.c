@@ -6,6 +6,7 @@
  * (oracle_sel_keep).
  */
 #include "internal.h"
+#include "../core/grow.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -132,10 +133,7 @@ void oracle_sel_keep(struct oracle *o, struct oracle_sel *s)
 	size_t size = (size_t)d->n_groups + 1;
 	if (t->bytes + size > ORACLE_SEL_BUDGET)
 		return;
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->e = xrealloc(t->e, sizeof(*t->e) * (size_t)t->cap);
-	}
+	GROW(t->e, t->n + 1, t->cap);
 	int id = t->n++;
 	t->e[id] = (struct sel_entry){h, *s, xcalloc(size, 1)};
 	t->bytes += size;

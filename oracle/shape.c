@@ -15,6 +15,7 @@
  * it a cycle gets a private array, filled the same lazy way.
  */
 #include "internal.h"
+#include "../core/grow.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -150,10 +151,7 @@ static uint8_t *shape_lookup(struct oracle *o, const struct sched_profile *prof,
 	size_t need = (size_t)d->n_nodes + 1;
 	if (t->bytes + need > SHAPE_BYTES)
 		return NULL;
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->s = xrealloc(t->s, sizeof(*t->s) * (size_t)t->cap);
-	}
+	GROW(t->s, t->n + 1, t->cap);
 	struct shape *s = &t->s[t->n++];
 	s->rep = pod;
 	s->prof = prof;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../core/fnv.h"
+#include "../core/grow.h"
 
 /* FNV-1a: strings here are short label values and image names. */
 static uint32_t strmap_hash(const char *s)
@@ -83,10 +84,7 @@ int oracle_strmap_intern(struct oracle_strmap *m, const char *s)
 
 void oracle_ilist_push(struct oracle_ilist *l, int x)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 4;
-		l->v = xrealloc(l->v, sizeof(int) * (size_t)l->cap);
-	}
+	GROW(l->v, l->n + 1, l->cap);
 	l->v[l->n++] = x;
 }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../core/xalloc.h"
+#include "../core/grow.h"
 
 #define JSON_MAX_NEST 256   /* past YAML_MAX_DEPTH: the builder refuses first */
 
@@ -92,10 +93,7 @@ static bool skip_space(struct scan *sc)
 
 static void put(struct scan *sc, size_t *n, unsigned char c)
 {
-	if (*n == sc->cap) {
-		sc->cap = sc->cap ? 2 * sc->cap : 256;
-		sc->buf = xrealloc(sc->buf, sc->cap);
-	}
+	GROW(sc->buf, *n + 1, sc->cap);
 	sc->buf[(*n)++] = c;
 }
 

@@ -17,6 +17,7 @@
 #include "../core/fnv.h"
 #include "json_events.h"
 #include "../core/xalloc.h"
+#include "../core/grow.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -39,10 +40,7 @@ struct nodevec {
 
 static void nodevec_push(struct nodevec *nv, struct ynode *node)
 {
-	if (nv->n == nv->cap) {
-		nv->cap = nv->cap ? nv->cap * 2 : 8;
-		nv->v = xrealloc(nv->v, nv->cap * sizeof *nv->v);
-	}
+	GROW(nv->v, nv->n + 1, nv->cap);
 	nv->v[nv->n++] = node;
 }
 

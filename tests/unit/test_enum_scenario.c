@@ -93,19 +93,19 @@ static void random_trees_read_back(void)
 		arena_init(&a);
 		struct ynode *tree = rand_tree(&a, 0, true);
 		uint64_t nodes = 0;
-		struct enum_buf b, plain;
-		enum_buf_init(&b);
-		enum_buf_init(&plain);
-		enum_buf_puts(&b, "---\n");
+		struct strbuf b, plain;
+		strbuf_init(&b);
+		strbuf_init(&plain);
+		strbuf_puts(&b, "---\n");
 		bool ok = enum_yaml_emit_exact(&b, tree, &nodes);
 		/* the check alone answers as the printer does */
 		uint64_t nodes_only = 0;
 		CHECK_EQ(enum_yaml_emit_exact(NULL, tree, &nodes_only), ok);
 		CHECK_EQ(nodes_only, nodes);
-		enum_buf_puts(&plain, "---\n");
+		strbuf_puts(&plain, "---\n");
 		enum_yaml_emit(&plain, tree);
 		CHECK_STR(b.s, plain.s);
-		enum_buf_release(&plain);
+		strbuf_release(&plain);
 		struct ydoc_set set;
 		struct error err;
 		error_init(&err);
@@ -121,7 +121,7 @@ static void random_trees_read_back(void)
 		} else {
 			refused++;
 		}
-		enum_buf_release(&b);
+		strbuf_release(&b);
 		arena_release(&a);
 	}
 	CHECK_EQ(wrong, 0);
@@ -142,10 +142,10 @@ static bool reads_back_text(const char *key, const char *value, bool quoted)
 	m->keys[0] = enum_ynode_scalar(&a, key, false);
 	m->items[0] = enum_ynode_scalar(&a, value, quoted);
 	uint64_t nodes = 0;
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	bool ok = enum_yaml_emit_exact(&b, m, &nodes);
-	enum_buf_release(&b);
+	strbuf_release(&b);
 	if (ok)
 		CHECK_EQ(nodes, 3);   /* the map, its key, its value */
 	arena_release(&a);
@@ -196,16 +196,16 @@ static void quoted_escapes(void)
 	m->items = arena_array(&a, 1, sizeof *m->items);
 	m->keys[0] = enum_ynode_scalar(&a, "k", false);
 	m->items[0] = enum_ynode_scalar(&a, "a\"b\\c\nd\te\001f\177g\303\251", true);
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	enum_yaml_emit(&b, m);
 	CHECK_STR(b.s, "k: \"a\\\"b\\\\c\\nd\\te\\x01f\\x7fg\303\251\"\n");
-	enum_buf_release(&b);
+	strbuf_release(&b);
 	m->items[0] = enum_ynode_scalar(&a, "", true);
-	enum_buf_init(&b);
+	strbuf_init(&b);
 	enum_yaml_emit(&b, m);
 	CHECK_STR(b.s, "k: \"\"\n");
-	enum_buf_release(&b);
+	strbuf_release(&b);
 	arena_release(&a);
 }
 
@@ -324,114 +324,114 @@ static const char universe[] =
 	"metadata: {name: web}\n"
 	"spec: {selector: {app: web}}\n";
 
-static void put_labels(struct enum_buf *b, const struct labels *l)
+static void put_labels(struct strbuf *b, const struct labels *l)
 {
 	for (int i = 0; i < l->n; i++)
-		enum_buf_printf(b, " %s=%s", l->items[i].key, l->items[i].value);
-	enum_buf_puts(b, ";");
+		strbuf_printf(b, " %s=%s", l->items[i].key, l->items[i].value);
+	strbuf_puts(b, ";");
 }
 
-static void put_resources(struct enum_buf *b, const struct resource_list *r)
+static void put_resources(struct strbuf *b, const struct resource_list *r)
 {
 	for (int i = 0; i < r->n; i++)
-		enum_buf_printf(b, " %d:%lld.%09d", r->items[i].res,
+		strbuf_printf(b, " %d:%lld.%09d", r->items[i].res,
 				(long long)r->items[i].q.units, (int)r->items[i].q.nanos);
-	enum_buf_puts(b, ";");
+	strbuf_puts(b, ";");
 }
 
-static void put_selector(struct enum_buf *b, const struct label_selector *s)
+static void put_selector(struct strbuf *b, const struct label_selector *s)
 {
-	enum_buf_printf(b, " sel%d", s->present);
+	strbuf_printf(b, " sel%d", s->present);
 	put_labels(b, &s->match_labels);
-	enum_buf_printf(b, " exprs%d;", s->n_exprs);
+	strbuf_printf(b, " exprs%d;", s->n_exprs);
 }
 
 /* What the decoders made of the objects, positions aside. */
-static void fingerprint(const struct cluster *c, struct enum_buf *b)
+static void fingerprint(const struct cluster *c, struct strbuf *b)
 {
 	for (int i = 0; i < c->n_nodes; i++) {
 		const struct node *n = &c->nodes[i];
-		enum_buf_printf(b, "node %s unsched%d ready%d", n->name,
+		strbuf_printf(b, "node %s unsched%d ready%d", n->name,
 				n->unschedulable, n->ready);
 		put_labels(b, &n->labels);
 		for (int t = 0; t < n->n_taints; t++)
-			enum_buf_printf(b, " taint %s=%s:%d", n->taints[t].key,
+			strbuf_printf(b, " taint %s=%s:%d", n->taints[t].key,
 					n->taints[t].value, (int)n->taints[t].effect);
 		for (int r = 0; r < n->allocatable.n; r++)
-			enum_buf_printf(b, " alloc %d=%lld", n->allocatable.items[r].res,
+			strbuf_printf(b, " alloc %d=%lld", n->allocatable.items[r].res,
 					(long long)n->allocatable.items[r].value);
-		enum_buf_puts(b, "\n");
+		strbuf_puts(b, "\n");
 	}
 	for (int i = 0; i < c->n_pods; i++) {
 		const struct pod *p = &c->pods[i];
-		enum_buf_printf(b, "pod %s/%s prio %d class %s never%d sched %s "
+		strbuf_printf(b, "pod %s/%s prio %d class %s never%d sched %s "
 				"node %s nom %s", p->ns, p->name, (int)p->priority,
 				p->priority_class, p->preempt_never,
 				p->scheduler_name, p->node_name, p->nominated_node);
 		put_labels(b, &p->labels);
 		for (int k = 0; k < p->n_containers; k++) {
 			const struct container *ct = &p->containers[k];
-			enum_buf_printf(b, " c %s %s", ct->name, ct->image);
+			strbuf_printf(b, " c %s %s", ct->name, ct->image);
 			put_resources(b, &ct->requests);
 			put_resources(b, &ct->limits);
 			for (int q = 0; q < ct->n_ports; q++)
-				enum_buf_printf(b, " port %d/%d/%s/%s",
+				strbuf_printf(b, " port %d/%d/%s/%s",
 						(int)ct->ports[q].container_port,
 						(int)ct->ports[q].host_port,
 						ct->ports[q].protocol, ct->ports[q].host_ip);
 		}
 		for (int t = 0; t < p->n_tolerations; t++)
-			enum_buf_printf(b, " tol %s %d %s %d", p->tolerations[t].key,
+			strbuf_printf(b, " tol %s %d %s %d", p->tolerations[t].key,
 					(int)p->tolerations[t].op, p->tolerations[t].value,
 					(int)p->tolerations[t].effect);
 		for (int s = 0; s < p->n_spread; s++) {
 			const struct spread_constraint *sc = &p->spread[s];
-			enum_buf_printf(b, " spread %d %s %d %d", (int)sc->max_skew,
+			strbuf_printf(b, " spread %d %s %d %d", (int)sc->max_skew,
 					sc->topology_key, sc->do_not_schedule,
 					(int)sc->min_domains);
 			put_selector(b, &sc->selector);
 		}
 		for (int k = 0; k < p->n_anti_affinity; k++) {
-			enum_buf_printf(b, " anti %s", p->anti_affinity[k].topology_key);
+			strbuf_printf(b, " anti %s", p->anti_affinity[k].topology_key);
 			put_selector(b, &p->anti_affinity[k].selector);
 		}
-		enum_buf_printf(b, " aff%d pref%d/%d\n", p->n_affinity,
+		strbuf_printf(b, " aff%d pref%d/%d\n", p->n_affinity,
 				p->n_affinity_preferred, p->n_anti_affinity_preferred);
 	}
 	for (int i = 0; i < c->n_priority_classes; i++)
-		enum_buf_printf(b, "pc %s %d\n", c->priority_classes[i].name,
+		strbuf_printf(b, "pc %s %d\n", c->priority_classes[i].name,
 				(int)c->priority_classes[i].value);
 	for (int i = 0; i < c->n_pdbs; i++) {
-		enum_buf_printf(b, "pdb %s/%s min %d", c->pdbs[i].ns, c->pdbs[i].name,
+		strbuf_printf(b, "pdb %s/%s min %d", c->pdbs[i].ns, c->pdbs[i].name,
 				(int)c->pdbs[i].min_available.value);
 		put_selector(b, &c->pdbs[i].selector);
-		enum_buf_puts(b, "\n");
+		strbuf_puts(b, "\n");
 	}
 	for (int i = 0; i < c->n_workloads; i++) {
-		enum_buf_printf(b, "wl %d %s/%s", (int)c->workloads[i].kind,
+		strbuf_printf(b, "wl %d %s/%s", (int)c->workloads[i].kind,
 				c->workloads[i].ns, c->workloads[i].name);
 		put_labels(b, &c->workloads[i].map_selector);
-		enum_buf_puts(b, "\n");
+		strbuf_puts(b, "\n");
 	}
 	for (int i = 0; i < c->n_namespaces; i++) {
-		enum_buf_printf(b, "ns %s implicit%d", c->namespaces[i].name,
+		strbuf_printf(b, "ns %s implicit%d", c->namespaces[i].name,
 				c->namespaces[i].implicit);
 		put_labels(b, &c->namespaces[i].labels);
-		enum_buf_puts(b, "\n");
+		strbuf_puts(b, "\n");
 	}
 	for (int i = 0; i < c->n_res; i++)
-		enum_buf_printf(b, "res %s %d\n", c->res_names[i], (int)c->res_class[i]);
+		strbuf_printf(b, "res %s %d\n", c->res_names[i], (int)c->res_class[i]);
 }
 
 /* Every object of u printed, to see that building scenarios (whose edits
  * copy what they change and share the rest) leaves u as it was. */
 static char *print_universe(const struct enum_universe *u)
 {
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	for (int i = 0; i < u->n_objects; i++)
 		enum_yaml_emit(&b, u->objects[i].tree);
-	return enum_buf_take(&b);
+	return strbuf_take(&b);
 }
 
 static void trees_match_text(void)
@@ -465,9 +465,9 @@ static void trees_match_text(void)
 		rc = yaml_load_buffer(&text, "text", (const unsigned char *)yaml,
 				      strlen(yaml), &err);
 		CHECK_EQ(rc, 0);
-		struct enum_buf x, y;
-		enum_buf_init(&x);
-		enum_buf_init(&y);
+		struct strbuf x, y;
+		strbuf_init(&x);
+		strbuf_init(&y);
 		fingerprint(&sc.cluster, &x);
 		fingerprint(&text, &y);
 		CHECK_STR(x.s, y.s);
@@ -484,8 +484,8 @@ static void trees_match_text(void)
 		/* pod c: priority 1000 from class high, else 0 */
 		int c = cluster_find_pod(&sc.cluster, "default", "c");
 		CHECK_EQ(sc.cluster.pods[c].priority, d[4] == 0 ? 1000 : 0);
-		enum_buf_release(&x);
-		enum_buf_release(&y);
+		strbuf_release(&x);
+		strbuf_release(&y);
 		cluster_release(&text);
 		enum_scenario_release(&sc);
 	}
@@ -571,12 +571,12 @@ static void variants_match_scenarios(void)
 			CHECK(sc.objects[i].tree == v->tree);
 			CHECK(enum_ynode_equal(v->tree, lit.objects[i].tree));
 			CHECK_EQ(v->exact, exact);
-			struct enum_buf t;
-			enum_buf_init(&t);
+			struct strbuf t;
+			strbuf_init(&t);
 			enum_yaml_emit(&t, sc.objects[i].tree);
 			CHECK_EQ(v->text_len, t.n);
 			CHECK_STR(v->text, t.s);
-			enum_buf_release(&t);
+			strbuf_release(&t);
 			CHECK_EQ(v->nodes, nodes);
 			for (int j = 0; j < 8; j++)
 				CHECK_EQ(v->mentions[j], found[j]);
@@ -587,14 +587,14 @@ static void variants_match_scenarios(void)
 			for (int p = 0; p < sc.cluster.n_pods; p++)
 				CHECK_EQ(sc.sym.pod_class[p], lit.sym.pod_class[p]);
 			CHECK_STR(enum_scenario_text(&sc), enum_scenario_text(&lit));
-			struct enum_buf x, y;
-			enum_buf_init(&x);
-			enum_buf_init(&y);
+			struct strbuf x, y;
+			strbuf_init(&x);
+			strbuf_init(&y);
 			fingerprint(&sc.cluster, &x);
 			fingerprint(&lit.cluster, &y);
 			CHECK_STR(x.s, y.s);
-			enum_buf_release(&x);
-			enum_buf_release(&y);
+			strbuf_release(&x);
+			strbuf_release(&y);
 		}
 		enum_scenario_release(&sc);
 		enum_scenario_release(&lit);
@@ -628,11 +628,11 @@ static struct enum_path path_of(struct arena *a, const char *text)
 
 static void check_flow(const struct ynode *n, const char *want)
 {
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	enum_yaml_flow(&b, n);
 	CHECK_STR(b.s, want);
-	enum_buf_release(&b);
+	strbuf_release(&b);
 }
 
 /* Edits copy the nodes on their path: the original reads as before, the

@@ -28,8 +28,8 @@ static void tally_text_by_hand(void)
 	t[0].disagree = UINT64_MAX;
 	t[1].finals = 100200300;
 	t[1].impl_findings = 5;
-	struct enum_buf b;
-	enum_buf_init(&b);
+	struct strbuf b;
+	strbuf_init(&b);
 	enum_store_tally_text(t, &b);
 	CHECK_STR(b.s, "0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 "
 		  "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300 0 5 0 0");
@@ -45,7 +45,7 @@ static void tally_text_by_hand(void)
 			       "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300 0 5", back);
 	CHECK_EQ(back[1].impl_findings, 5);
 	CHECK_EQ(back[1].greedy_gaps, 0);
-	enum_buf_release(&b);
+	strbuf_release(&b);
 }
 
 static uint64_t rnd(uint64_t *s)
@@ -85,13 +85,13 @@ static void tally_text_as_printf(void)
 			k += (size_t)snprintf(want + k, sizeof want - k, "%s%" PRIu64,
 					      i ? " " : "", *order[i]);
 		}
-		struct enum_buf b;
-		enum_buf_init(&b);
+		struct strbuf b;
+		strbuf_init(&b);
 		enum_store_tally_text(t, &b);
 		bad_text += strcmp(b.s, want) != 0;
 		enum_store_tally_parse(b.s, back);
 		bad_parse += memcmp(back, t, sizeof t) != 0;
-		enum_buf_release(&b);
+		strbuf_release(&b);
 	}
 	CHECK_EQ(bad_text, 0);
 	CHECK_EQ(bad_parse, 0);

@@ -290,7 +290,9 @@ static void check_step(struct search *S, int from, int pod, int act, int node,
 		.action = act == ACT_BIND ? MODEL_STEP_BIND
 			: act == ACT_PARK ? MODEL_STEP_UNSCHEDULABLE : MODEL_STEP_PREEMPT,
 	};
-	model_invariants_check(&m, S->cur.snap, &st);
+	/* termination is checked on the whole graph at the end: the step's
+	 * own invariants only (no state history) */
+	model_invariants_check_step(&m, S->cur.snap, &st);
 	bool any = false;
 	for (int i = 0; i < MODEL_INV_COUNT; i++) {
 		if (i == MODEL_INV_TERMINATION || !m.inv.broken[i])

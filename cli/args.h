@@ -53,7 +53,8 @@ enum cli_format {
 	CLI_WIDE = 2,     /* the table with more columns */
 	CLI_JSON = 4,
 	CLI_YAML = 8,
-	CLI_NAME = 16     /* one name a line */
+	CLI_NAME = 16,    /* one name a line */
+	CLI_ITF = 32      /* an ITF trace (cli/itf.h) */
 };
 
 /* cli_format_take: -o v, one of the formats in allowed (CLI_* ORed), into

@@ -53,9 +53,11 @@
 #include "inputs.h"
 #include "table.h"
 #include "judge.h"
+#include "itf.h"
 #include "json.h"
 #include "../model/scheduler.h"
 #include "../oracle/scheduler.h"
+#include "../core/strbuf.h"
 #include "../core/xalloc.h"
 
 struct args {
@@ -94,16 +96,16 @@ static const struct cli_opt schedule_table[] = {
 	 OPT_STRICT_MESSAGE},
 	{"check-invariants", 0, "incremental|full", "how the invariants are "
 	 "checked after each step (default incremental)", OPT_CHECK_INVARIANTS},
-	{"output", 'o', "table|wide|json|yaml", "steps as a table (wide: every "
-	 "viable node), JSON, or the final cluster as YAML manifests",
-	 OPT_OUTPUT},
+	{"output", 'o', "table|wide|json|yaml|itf", "steps as a table (wide: "
+	 "every viable node), JSON, the final cluster as YAML manifests, or "
+	 "the run as an ITF trace for kso replay", OPT_OUTPUT},
 	{NULL, 0, NULL, NULL, 0},
 };
 
 static int take(void *ctx, int id, const char *v);
 
 static struct cli_command schedule_cmd = {
-	"kso schedule", "PATH... [-o table|wide|json|yaml] [OPTIONS]",
+	"kso schedule", "PATH... [-o table|wide|json|yaml|itf] [OPTIONS]",
 	"The scheduler loop run on the manifests until no pod can make\n"
 	"progress: each step binds, preempts or leaves a pod unschedulable.\n",
 	{schedule_table, cli_load_table, cli_expand_table, NULL}, take, NULL};
@@ -176,7 +178,7 @@ static int take(void *ctx, int id, const char *v)
 		return 0;
 	case OPT_OUTPUT:
 		return cli_format_take(&schedule_cmd, v, CLI_TABLE | CLI_WIDE |
-				       CLI_JSON | CLI_YAML, &a->out);
+				       CLI_JSON | CLI_YAML | CLI_ITF, &a->out);
 	}
 	return cli_load_take(schedule_cmd.name, &a->load, id, v);
 }
@@ -671,10 +673,12 @@ static void progress_end(struct progress *p)
 
 /* Runs the loop, printing each step as it happens (with the judged
  * implementation's answer when jd is given). */
-static void run(struct runner *r, enum cli_format out, struct judged *jd)
+static void run(struct runner *r, enum cli_format out, struct judged *jd,
+		const struct itf_run *itf)
 {
 	const struct model_scheduler *m = runner_rec(r);
 	struct json_out j;
+	struct itf_writer w;
 	struct step_table t;
 	bool table = out == CLI_TABLE || out == CLI_WIDE;
 	if (table)
@@ -689,6 +693,8 @@ static void run(struct runner *r, enum cli_format out, struct judged *jd)
 		json_key(&j, "steps");
 		json_begin_array(&j);
 	}
+	if (out == CLI_ITF)
+		cli_itf_begin(&w, stdout, m, itf);
 	struct model_step st;
 	struct progress pr = {isatty(STDERR_FILENO) != 0, {0, 0}, {0, 0}, false};
 	clock_gettime(CLOCK_MONOTONIC, &pr.start);
@@ -701,6 +707,8 @@ static void run(struct runner *r, enum cli_format out, struct judged *jd)
 		progress_step(&pr, m->steps);
 		if (out == CLI_JSON) {
 			json_step(&j, m, &st, jd && jd->have ? jd : NULL);
+		} else if (out == CLI_ITF) {
+			cli_itf_step(&w, m, &st);
 		} else if (table) {
 			int row = table_step(&t, m, &st);
 			if (jd && jd->have)
@@ -711,6 +719,8 @@ static void run(struct runner *r, enum cli_format out, struct judged *jd)
 	progress_end(&pr);
 	if (out == CLI_JSON) {
 		json_end_run(&j, r, jd);
+	} else if (out == CLI_ITF) {
+		cli_itf_end(&w);
 	} else if (table) {
 		if (t.g.rows > 1)
 			cli_grid_print(&t.g, stdout, t.wide ? 0 :
@@ -722,6 +732,16 @@ static void run(struct runner *r, enum cli_format out, struct judged *jd)
 	} else {
 		yaml_final(stdout, m);
 	}
+}
+
+/* The manifest paths as given, space-separated (an ITF trace's source). */
+static char *join_paths(const struct args *a)
+{
+	struct strbuf b;
+	strbuf_init(&b);
+	for (int i = 0; i < a->n_paths; i++)
+		strbuf_printf(&b, "%s%s", i ? " " : "", a->paths[i]);
+	return strbuf_take(&b);
 }
 
 int cmd_schedule(int argc, char **argv)
@@ -759,7 +779,11 @@ int cmd_schedule(int argc, char **argv)
 		fprintf(stderr, "kso schedule: %s\n", jd.err.msg);
 		rc = 3;
 	} else {
-		run(&r, a.out, a.impl ? &jd : NULL);
+		char *source = join_paths(&a);
+		struct itf_run itf = {source, a.oracle ? "oracle" : "model",
+				      a.all_nodes};
+		run(&r, a.out, a.impl ? &jd : NULL, &itf);
+		free(source);
 		rc = model_invariants_ok(&runner_rec(&r)->inv) ? 0 : 1;
 		if (a.impl && jd.failed) {
 			fprintf(stderr, "kso schedule: %s\n", jd.err.msg);

@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{"dump", cmd_dump, "print the loaded, defaulted objects (-o json|yaml)"},
 	{"explain", cmd_explain, "filters, scores and viable nodes for one pending pod"},
 	{"schedule", cmd_schedule, "run the scheduler loop to quiescence"},
+	{"replay", cmd_replay, "re-execute a scheduler run's ITF trace, step by step"},
 	{"enum", cmd_enum, "enumerate a universe of scenarios, check oracle against model"},
 	{"merge", cmd_merge, "merge enumerator databases (shards) into one"},
 	{"export", cmd_export, "a stored finding as a minimized scenario YAML"},

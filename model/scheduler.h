@@ -144,6 +144,11 @@ struct model_scheduler {
 	 * so that a step does not scan every pod */
 	int *heap, n_heap;
 	int *pool, n_pool;
+	/* Replay (kso replay): the node the next bind takes when it is
+	 * among the viable ones - selectHost may take any of them - instead
+	 * of the tie rule (whose draw is still made, so a seeded run stays
+	 * in step); -1: the tie rule alone.  Set before each step. */
+	int prefer_node;
 	/* Optional, borrowed, NULL unless a caller sets it for one
 	 * model_invariants_check: the verdict model_feasibility gave for the
 	 * checked step's (pod, node) on `before`, under the pod's profile and
@@ -169,6 +174,10 @@ void model_scheduler_release(struct model_scheduler *m);
  * the same pod. */
 int model_scheduler_next(const struct model_scheduler *m);
 int model_scheduler_head(const struct model_scheduler *m);
+
+/* model_scheduler_queue: the pods of activeQ in the order the loop takes
+ * them into out[] (room for n_pods); returns how many. */
+int model_scheduler_queue(const struct model_scheduler *m, int *out);
 
 /* model_scheduler_step: one step.  Returns 1 and fills st (pair with
  * model_step_release) when a pod was scheduled, 0 at quiescence, after

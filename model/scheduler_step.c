@@ -95,12 +95,12 @@ static void heap_push(struct model_scheduler *m, int p)
 	h[i] = p;
 }
 
-static int heap_pop(struct model_scheduler *m)
+/* The top of heap h[0..*n) in queue order, taken off it. */
+static int heap_take(const struct model_scheduler *m, int *h, int *n_heap)
 {
-	int *h = m->heap;
 	int top = h[0];
-	int last = h[--m->n_heap];
-	int i = 0, n = m->n_heap;
+	int last = h[--*n_heap];
+	int i = 0, n = *n_heap;
 	for (;;) {
 		int l = 2 * i + 1, best = last, at = -1;
 		if (l < n && queue_before(m, h[l], best))
@@ -115,6 +115,24 @@ static int heap_pop(struct model_scheduler *m)
 	if (n > 0)
 		h[i] = last;
 	return top;
+}
+
+static int heap_pop(struct model_scheduler *m)
+{
+	return heap_take(m, m->heap, &m->n_heap);
+}
+
+int model_scheduler_queue(const struct model_scheduler *m, int *out)
+{
+	assert(m && out);
+	int n = m->n_heap;
+	int *h = xmalloc(sizeof *h * ((size_t)n + 1));
+	memcpy(h, m->heap, sizeof *h * (size_t)n);
+	int k = 0;
+	while (n > 0)
+		out[k++] = heap_take(m, h, &n);
+	free(h);
+	return k;
 }
 
 /* A bind or an eviction is a cluster event: every parked pod may fit now
@@ -176,6 +194,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	m->engine = (struct model_loop_engine){
 		.cycle = model_engine_cycle, .preempt = model_engine_preempt,
 	};
+	m->prefer_node = -1;
 	m->heap = xmalloc(sizeof *m->heap * (n + 1));
 	m->pool = xmalloc(sizeof *m->pool * (n + 1));
 	for (int p = 0; p < c->n_pods; p++)
@@ -211,18 +230,24 @@ static int *copy_ints(const int *a, int n)
 }
 
 /* selectHost (§1.7) made deterministic: the viable node whose name sorts
- * first, or one drawn from the seed. */
+ * first, or one drawn from the seed; a replay's preferred node when it
+ * is viable. */
 static int select_host(struct model_scheduler *m,
 		       const struct model_cycle_result *r)
 {
 	assert(r->n_viable > 0);
-	if (m->opts.tie_random)
-		return r->viable[splitmix64_next(&m->rng) % (uint64_t)r->n_viable];
 	int best = r->viable[0];
-	for (int i = 1; i < r->n_viable; i++)
-		if (strcmp(m->cluster->nodes[r->viable[i]].name,
-			   m->cluster->nodes[best].name) < 0)
-			best = r->viable[i];
+	if (m->opts.tie_random) {
+		best = r->viable[splitmix64_next(&m->rng) % (uint64_t)r->n_viable];
+	} else {
+		for (int i = 1; i < r->n_viable; i++)
+			if (strcmp(m->cluster->nodes[r->viable[i]].name,
+				   m->cluster->nodes[best].name) < 0)
+				best = r->viable[i];
+	}
+	for (int i = 0; m->prefer_node >= 0 && i < r->n_viable; i++)
+		if (r->viable[i] == m->prefer_node)
+			return m->prefer_node;
 	return best;
 }
 

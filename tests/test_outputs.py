@@ -54,7 +54,7 @@ def test_readme_documents_every_output():
                            "explain.preemption", "schedule",
                            "schedule.steps.*", "schedule.summary",
                            "check.decision", "check.summary", "enum",
-                           "corpus.case"}
+                           "corpus.case", "replay", "replay.steps.*"}
 
 
 def test_corpus_run_lines(tmp_path):
@@ -186,6 +186,24 @@ def test_schedule_formats():
                                 "VIABLE", "MESSAGE"]
 
 
+def test_replay_json(tmp_path):
+    trace = tmp_path / "loop.itf.json"
+    trace.write_text(run_ok("schedule", LOOP, "-o", "itf"))
+    out = json.loads(run_ok("replay", trace, "-o", "json"))
+    check_fields("replay", out)
+    for s in out["steps"]:
+        check_fields("replay.steps.*", s)
+    # a step that differs carries its optional field
+    t = json.loads(trace.read_text())
+    t["states"][1]["mbt::nondetPicks"]["node"] = {"tag": "None",
+                                                  "value": {"#tup": []}}
+    trace.write_text(json.dumps(t))
+    p = run_kso("replay", trace, "-o", "json")
+    assert p.returncode == 1
+    check_fields("replay.steps.*", json.loads(p.stdout)["steps"][0],
+                 with_optional=True)
+
+
 def test_schedule_with_impl_has_its_optional_fields():
     p = run_kso("schedule", LOOP, "--impl", SELF_IMPL, "-o", "json")
     assert p.returncode == 0, p.stderr
@@ -220,7 +238,7 @@ spec: {containers: [{name: c, image: x}]}
     ("validate", ["table", "json", "yaml"]),
     ("dump", ["json", "yaml", "name"]),
     ("explain", ["table", "wide", "json", "yaml"]),
-    ("schedule", ["table", "wide", "json", "yaml"]),
+    ("schedule", ["table", "wide", "json", "yaml", "itf"]),
 ])
 def test_every_format_is_accepted_and_listed_in_help(cmd, formats):
     for fmt in formats:
@@ -239,7 +257,7 @@ def test_every_format_is_accepted_and_listed_in_help(cmd, formats):
 
 @pytest.mark.parametrize("cmd", ["validate", "dump", "explain", "schedule",
                                  "check", "serve", "enum", "corpus", "export",
-                                 "merge"])
+                                 "merge", "replay"])
 def test_help_lists_every_option_the_command_takes(cmd):
     h = run_kso(cmd, "--help")
     assert h.returncode == 0 and h.stderr == ""

@@ -1,0 +1,546 @@
+/*
+ * cmd_replay.c - `kso replay TRACE [--engine oracle|model] [-o table|json]`:
+ * re-executes an ITF trace of the scheduler loop (cli/itf.h; `kso
+ * schedule -o itf` writes them) with an engine and checks, step by step,
+ * that the decision the trace records is the one the engine makes in
+ * that state.  This is how a run becomes a regression test: record it
+ * once, replay it after every change.
+ *
+ * A step agrees when the engine takes the trace's pod next (activeQ's
+ * head, reference §1.2), and then
+ *   bind           binds it to the trace's node: any viable node may be
+ *                  taken (selectHost breaks ties at random, §1.7), so the
+ *                  trace's node is taken when the engine finds it viable;
+ *   preempt        nominates the trace's node evicting exactly the
+ *                  trace's victims (DefaultPreemption, §3);
+ *   unschedulable  finds no node and no preemption;
+ * and kube's message is the trace's, byte for byte, when the state's #meta
+ * records one.  The first step that disagrees is named and ends the
+ * replay with exit status 1.  The cluster, the scheduler configuration
+ * and the run's options (tie rule, seed, preemption offset, sampling) come
+ * from the trace's #meta.kso, so a trace replays on its own.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "commands.h"
+#include "itf.h"
+#include "json.h"
+#include "table.h"
+#include "../core/strbuf.h"
+#include "../core/xalloc.h"
+#include "../oracle/scheduler.h"
+#include "../yaml/load.h"
+
+enum { OPT_ENGINE = 1, OPT_OUTPUT };
+
+static const struct cli_opt replay_opts[] = {
+	{"engine", 0, "oracle|model", "the engine that replays (default: the "
+	 "trace's)", OPT_ENGINE},
+	{"output", 'o', "table|json", "each step's recorded and replayed "
+	 "decision as a table or JSON", OPT_OUTPUT},
+	{NULL, 0, NULL, NULL, 0},
+};
+
+struct args {
+	char **paths;
+	int n_paths;
+	const char *engine;        /* NULL: the trace's */
+	enum cli_format out;
+};
+
+static int take(void *ctx, int id, const char *v);
+
+static struct cli_command replay_cmd = {
+	"kso replay", "TRACE [-o table|json] [OPTIONS]",
+	"Re-executes an ITF trace of the scheduler loop (kso schedule -o itf)\n"
+	"with an engine and checks at every step that the recorded decision\n"
+	"is still the one the engine makes; exits 1 at the first step that\n"
+	"differs, naming it.\n",
+	{replay_opts, NULL}, take, NULL};
+
+static int take(void *ctx, int id, const char *v)
+{
+	struct args *a = ctx;
+	switch (id) {
+	case OPT_ENGINE:
+		if (strcmp(v, "oracle") && strcmp(v, "model"))
+			return cli_usage_error(&replay_cmd, "bad value '%s' for "
+					       "--engine", v);
+		a->engine = v;
+		return 0;
+	case OPT_OUTPUT:
+		return cli_format_take(&replay_cmd, v, CLI_TABLE | CLI_JSON,
+				       &a->out);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ the trace */
+
+/* One recorded step: state i of the trace and what led to it. */
+struct rec_step {
+	int pod;
+	enum model_step_action action;
+	int node;                  /* -1: None */
+	int *victims;              /* sorted */
+	int n_victims;
+	const char *message;       /* NULL: not recorded */
+};
+
+struct trace {
+	const char *file;
+	struct arena arena;        /* the parsed trace */
+	const struct ynode *kso;   /* #meta.kso */
+	const struct ynode *states;
+	struct rec_step *steps;    /* [n_steps]: states 1.. */
+	int n_steps;
+};
+
+static int bad(struct error *err, const struct trace *t, const struct ynode *at,
+	       const char *field, const char *what)
+{
+	return error_at(err, t->file, at ? at->line : 1, at ? at->col : 1,
+			field, "%s", what);
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* A Quint Option: *some NULL for None, else its value. */
+static int read_option(const struct trace *t, const struct ynode *o,
+		       const char *field, const struct ynode **some,
+		       struct error *err)
+{
+	const char *tag = ynode_str(o, "tag");
+	if (!tag || (strcmp(tag, "Some") && strcmp(tag, "None")))
+		return bad(err, t, o, field, "expected a Quint Option "
+			   "({\"tag\": \"Some\" or \"None\", \"value\": ...})");
+	*some = NULL;
+	if (!strcmp(tag, "Some")) {
+		*some = ynode_get(o, "value");
+		if (!*some)
+			return bad(err, t, o, field, "Some without a value");
+	}
+	return 0;
+}
+
+/* "namespace/name" of a pod of c, as the trace names pods. */
+static int find_pod(const struct cluster *c, const char *key)
+{
+	const char *slash = strchr(key, '/');
+	if (!slash)
+		return -1;
+	char ns[256];
+	size_t n = (size_t)(slash - key);
+	if (n >= sizeof ns)
+		return -1;
+	memcpy(ns, key, n);
+	ns[n] = '\0';
+	return cluster_find_pod(c, ns, slash + 1);
+}
+
+static int read_pod(const struct trace *t, const struct cluster *c,
+		    const struct ynode *v, const char *field, int *pod,
+		    struct error *err)
+{
+	if (!v || v->kind != YNODE_SCALAR)
+		return bad(err, t, v, field, "expected a pod as \"namespace/name\"");
+	*pod = find_pod(c, v->str);
+	if (*pod < 0)
+		return error_at(err, t->file, v->line, v->col, field,
+				"no pod %s in the trace's cluster", v->str);
+	return 0;
+}
+
+static int read_action(const struct trace *t, const struct ynode *state,
+		       const char *field, enum model_step_action *out,
+		       struct error *err)
+{
+	const struct ynode *a = ynode_get(state, "mbt::actionTaken");
+	const char *s = a && a->kind == YNODE_SCALAR ? a->str : "";
+	static const enum model_step_action all[] = {
+		MODEL_STEP_BIND, MODEL_STEP_PREEMPT, MODEL_STEP_UNSCHEDULABLE};
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		if (!strcmp(s, cli_itf_action(all[i]))) {
+			*out = all[i];
+			return 0;
+		}
+	return bad(err, t, a ? a : state, field, "expected bind, preempt or "
+		   "unschedulable");
+}
+
+static int read_step(struct trace *t, const struct cluster *c, int i,
+		     struct rec_step *st, struct error *err)
+{
+	const struct ynode *state = t->states->items[i];
+	char field[96];
+	snprintf(field, sizeof field, "states[%d].mbt::actionTaken", i);
+	if (read_action(t, state, field, &st->action, err) < 0)
+		return -1;
+	const struct ynode *picks = ynode_get(state, "mbt::nondetPicks");
+	const struct ynode *pod, *node, *victims;
+	snprintf(field, sizeof field, "states[%d].mbt::nondetPicks", i);
+	if (!picks || picks->kind != YNODE_MAP)
+		return bad(err, t, picks ? picks : state, field,
+			   "expected the step's picks (pod, node, victims)");
+	snprintf(field, sizeof field, "states[%d].mbt::nondetPicks.pod", i);
+	if (read_option(t, ynode_get(picks, "pod"), field, &pod, err) < 0 ||
+	    read_pod(t, c, pod, field, &st->pod, err) < 0)
+		return -1;
+	snprintf(field, sizeof field, "states[%d].mbt::nondetPicks.node", i);
+	if (read_option(t, ynode_get(picks, "node"), field, &node, err) < 0)
+		return -1;
+	st->node = -1;
+	if (node) {
+		st->node = node->kind == YNODE_SCALAR ?
+			cluster_find_node(c, node->str) : -1;
+		if (st->node < 0)
+			return bad(err, t, node, field, "not a node of the "
+				   "trace's cluster");
+	}
+	snprintf(field, sizeof field, "states[%d].mbt::nondetPicks.victims", i);
+	if (read_option(t, ynode_get(picks, "victims"), field, &victims,
+			err) < 0)
+		return -1;
+	const struct ynode *set = victims ? ynode_get(victims, "#set") : NULL;
+	if (victims && (!set || set->kind != YNODE_SEQ))
+		return bad(err, t, victims, field, "expected {\"#set\": [...]}");
+	st->n_victims = set ? set->n : 0;
+	st->victims = arena_array(&t->arena, (size_t)st->n_victims + 1,
+				  sizeof *st->victims);
+	for (int k = 0; k < st->n_victims; k++)
+		if (read_pod(t, c, set->items[k], field, &st->victims[k], err) < 0)
+			return -1;
+	qsort(st->victims, (size_t)st->n_victims, sizeof *st->victims, int_cmp);
+	const struct ynode *meta = ynode_get(state, "#meta");
+	const struct ynode *msg = ynode_get(meta, "message");
+	st->message = msg && msg->kind == YNODE_SCALAR ? msg->str : NULL;
+	return 0;
+}
+
+/* Parses the trace and loads its cluster into c. */
+static int read_trace(struct trace *t, struct cluster *c, struct error *err)
+{
+	struct ydoc_set set;
+	if (yaml_parse_file(t->file, &t->arena, &set, err) < 0)
+		return -1;
+	const struct ynode *root = set.n_docs ? set.docs[0] : NULL;
+	if (!root || root->kind != YNODE_MAP)
+		return bad(err, t, root, "", "not an ITF trace: expected an "
+			   "object with #meta, vars and states");
+	const struct ynode *meta = ynode_get(root, "#meta");
+	t->kso = ynode_get(meta, "kso");
+	if (!t->kso || t->kso->kind != YNODE_MAP)
+		return bad(err, t, meta ? meta : root, "#meta.kso", "the trace "
+			   "carries no kso run (its cluster and options): kso "
+			   "replays the traces kso schedule -o itf writes");
+	t->states = ynode_get(root, "states");
+	if (!t->states || t->states->kind != YNODE_SEQ || t->states->n == 0)
+		return bad(err, t, t->states ? t->states : root, "states",
+			   "expected the trace's states, the initial one first");
+	const struct ynode *cl = ynode_get(t->kso, "cluster");
+	if (!cl || cl->kind != YNODE_MAP)
+		return bad(err, t, t->kso, "#meta.kso.cluster", "expected the "
+			   "cluster's manifests (kso dump -o json)");
+	const struct ynode *ext = ynode_get(t->kso, "extensions");
+	for (int i = 0; ext && ext->kind == YNODE_SEQ && i < ext->n; i++)
+		if (ext->items[i]->kind == YNODE_SCALAR &&
+		    !strcmp(ext->items[i]->str, "SelectorSpread"))
+			c->ext_selector_spread = true;
+	c->expand_workloads = true;
+	const struct ynode *cfg = ynode_get(t->kso, "schedulerConfiguration");
+	if (cfg && yaml_load_config_tree(c, t->file, cfg, err) < 0)
+		return -1;
+	if (yaml_load_trees(c, &cl, &t->file, 1, err) < 0)
+		return -1;
+	t->n_steps = t->states->n - 1;
+	t->steps = arena_array(&t->arena, (size_t)t->n_steps + 1,
+			       sizeof *t->steps);
+	for (int i = 1; i < t->states->n; i++)
+		if (read_step(t, c, i, &t->steps[i - 1], err) < 0)
+			return -1;
+	return 0;
+}
+
+/* The run's options from #meta.kso. */
+static void read_opts(const struct trace *t, struct model_sched_opts *o,
+		      bool *all_nodes, const char **engine)
+{
+	memset(o, 0, sizeof *o);
+	const char *tie = ynode_str(t->kso, "tie");
+	o->tie_random = tie && !strcmp(tie, "random");
+	const char *seed = ynode_str(t->kso, "seed");
+	o->seed = seed ? strtoull(seed, NULL, 10) : 0;
+	const char *off = ynode_str(t->kso, "preemptionOffset");
+	o->preempt_random = off && !strcmp(off, "random");
+	const char *all = ynode_str(t->kso, "allNodes");
+	*all_nodes = all && !strcmp(all, "true");
+	const char *e = ynode_str(t->kso, "engine");
+	if (!*engine)
+		*engine = e && !strcmp(e, "model") ? "model" : "oracle";
+}
+
+/* ------------------------------------------------------------ comparing */
+
+/* "bind n1", "preempt n2 evicting ns/a, ns/b", "unschedulable". */
+static char *decision_text(const struct cluster *c, enum model_step_action a,
+			   int node, const int *victims, int n_victims)
+{
+	struct strbuf b;
+	strbuf_init(&b);
+	strbuf_puts(&b, cli_itf_action(a));
+	if (node >= 0)
+		strbuf_printf(&b, " %s", c->nodes[node].name);
+	for (int i = 0; i < n_victims; i++) {
+		char key[512];
+		strbuf_printf(&b, "%s%s", i ? ", " : " evicting ",
+			      cluster_pod_key(c, victims[i], key, sizeof key));
+	}
+	return strbuf_take(&b);
+}
+
+static bool same_victims(const struct rec_step *r, const struct model_step *st)
+{
+	if (r->n_victims != st->n_victims)
+		return false;
+	int *v = xmalloc(sizeof *v * ((size_t)st->n_victims + 1));
+	memcpy(v, st->victims, sizeof *v * (size_t)st->n_victims);
+	qsort(v, (size_t)st->n_victims, sizeof *v, int_cmp);
+	bool same = !memcmp(v, r->victims, sizeof *v * (size_t)st->n_victims);
+	free(v);
+	return same;
+}
+
+/* One replayed step. */
+struct replayed {
+	int step;                  /* 1-based */
+	int pod;                   /* the trace's */
+	char *trace, *engine;      /* decision texts */
+	char *differs;             /* why it differs, or NULL */
+};
+
+static char *text(const char *fmt, const char *a, const char *b)
+{
+	struct strbuf s;
+	strbuf_init(&s);
+	strbuf_printf(&s, fmt, a, b);
+	return strbuf_take(&s);
+}
+
+/* Why the engine's step st (the loop's head was head) is not the trace's
+ * step r, or NULL when it is. */
+static char *why_differs(const struct cluster *c, const struct rec_step *r,
+			 int head, const struct model_step *st)
+{
+	char key[512];
+	if (head < 0)
+		return xstrdup("the engine has no pod left to schedule");
+	if (head != r->pod)
+		return text("the engine schedules %s next%s",
+			    cluster_pod_key(c, head, key, sizeof key), "");
+	if (st->action != r->action || st->node != r->node ||
+	    !same_victims(r, st))
+		return xstrdup("the engine decides otherwise");
+	const char *said = st->message ? st->message : "";
+	if (r->message && strcmp(r->message, said))
+		return text("kube's message: the trace has \"%s\", the engine "
+			    "\"%s\"", r->message, said);
+	return NULL;
+}
+
+/* --------------------------------------------------------------- output */
+
+static void print_table(const struct cluster *c, const struct replayed *v,
+			int n, int total, const char *engine)
+{
+	struct cli_grid g;
+	cli_grid_init(&g, 1, 5);
+	static const char *const head[] = {"STEP", "POD", "TRACE", "ENGINE", "RESULT"};
+	for (int k = 0; k < 5; k++)
+		cli_grid_set(&g, 0, k, "%s", head[k]);
+	for (int i = 0; i < n; i++) {
+		int row = cli_grid_add_row(&g);
+		char key[512];
+		cli_grid_set(&g, row, 0, "%d", v[i].step);
+		cli_grid_set(&g, row, 1, "%s", cluster_pod_key(c, v[i].pod, key,
+								sizeof key));
+		cli_grid_set(&g, row, 2, "%s", v[i].trace);
+		cli_grid_set(&g, row, 3, "%s", v[i].engine);
+		cli_grid_set(&g, row, 4, "%s", v[i].differs ? "DIFFERS" : "same");
+		if (v[i].differs)
+			cli_grid_note(&g, row, "  step %d: %s", v[i].step,
+				      v[i].differs);
+	}
+	cli_grid_print(&g, stdout, cli_terminal_width(stdout));
+	cli_grid_release(&g);
+	if (n && v[n - 1].differs)
+		printf("step %d of %d differs (the %s engine)\n", v[n - 1].step,
+		       total, engine);
+	else
+		printf("replayed %d steps with the %s engine: every decision "
+		       "is the trace's\n", total, engine);
+}
+
+static void print_json(const struct cluster *c, const char *file,
+		       const struct replayed *v, int n, int total,
+		       const char *engine)
+{
+	struct json_out j;
+	json_init(&j, stdout, false);
+	json_begin_object(&j);
+	json_key(&j, "trace");
+	json_string(&j, file);
+	json_key(&j, "engine");
+	json_string(&j, engine);
+	json_key(&j, "steps");
+	json_begin_array(&j);
+	for (int i = 0; i < n; i++) {
+		char key[512];
+		json_begin_object(&j);
+		json_key(&j, "step");
+		json_int(&j, v[i].step);
+		json_key(&j, "pod");
+		json_string(&j, cluster_pod_key(c, v[i].pod, key, sizeof key));
+		json_key(&j, "trace");
+		json_string(&j, v[i].trace);
+		json_key(&j, "engine");
+		json_string(&j, v[i].engine);
+		json_key(&j, "same");
+		json_bool(&j, !v[i].differs);
+		if (v[i].differs) {
+			json_key(&j, "differs");
+			json_string(&j, v[i].differs);
+		}
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "total");
+	json_int(&j, total);
+	json_key(&j, "first_difference");
+	if (n && v[n - 1].differs)
+		json_int(&j, v[n - 1].step);
+	else
+		json_null(&j);
+	json_end_object(&j);
+	json_end(&j);
+}
+
+/* ------------------------------------------------------------ replaying */
+
+/* Replays t on the loop m (os: the oracle's, when it runs m); fills
+ * v[0..return) up to the first step that differs. */
+static int replay(const struct trace *t, struct model_scheduler *m,
+		  struct oracle_scheduler *os, struct replayed *v)
+{
+	const struct cluster *c = m->cluster;
+	int n = 0;
+	for (int i = 0; i < t->n_steps; i++) {
+		const struct rec_step *r = &t->steps[i];
+		struct replayed *out = &v[n++];
+		out->step = i + 1;
+		out->pod = r->pod;
+		out->trace = decision_text(c, r->action, r->node, r->victims,
+					   r->n_victims);
+		int head = model_scheduler_head(m);
+		struct model_step st;
+		memset(&st, 0, sizeof st);
+		st.node = -1;
+		if (head >= 0 && head == r->pod) {
+			/* selectHost may take any viable node: the trace's */
+			m->prefer_node = r->action == MODEL_STEP_BIND ? r->node : -1;
+			if (os)
+				oracle_scheduler_step(os, &st);
+			else
+				model_scheduler_step(m, &st);
+			m->prefer_node = -1;
+			out->engine = decision_text(c, st.action, st.node,
+						    st.victims, st.n_victims);
+		} else {
+			out->engine = xstrdup(head < 0 ? "(no pod left)"
+					      : "(another pod first)");
+		}
+		out->differs = why_differs(c, r, head, &st);
+		model_step_release(&st);
+		if (out->differs)
+			break;
+	}
+	return n;
+}
+
+static int run(const struct args *a)
+{
+	struct trace t;
+	memset(&t, 0, sizeof t);
+	t.file = a->paths[0];
+	arena_init(&t.arena);
+	struct cluster c;
+	cluster_init(&c);
+	struct error err;
+	error_init(&err);
+	if (read_trace(&t, &c, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		cluster_release(&c);
+		arena_release(&t.arena);
+		return 1;
+	}
+	for (int i = 0; i < c.n_warnings; i++)
+		fprintf(stderr, "%s\n", c.warnings[i]);
+	struct model_sched_opts o;
+	bool all_nodes;
+	const char *engine = a->engine;
+	read_opts(&t, &o, &all_nodes, &engine);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	struct oracle_scheduler os;
+	struct model_scheduler ms;
+	bool oracle = !strcmp(engine, "oracle");
+	if (oracle)
+		oracle_scheduler_init(&os, &s, &o, all_nodes);
+	else
+		model_scheduler_init(&ms, &s, &o);
+	struct model_scheduler *m = oracle ? &os.rec : &ms;
+	struct replayed *v = xcalloc((size_t)t.n_steps + 1, sizeof *v);
+	int n = replay(&t, m, oracle ? &os : NULL, v);
+	if (a->out == CLI_JSON)
+		print_json(&c, t.file, v, n, t.n_steps, engine);
+	else
+		print_table(&c, v, n, t.n_steps, engine);
+	int rc = n && v[n - 1].differs ? 1 : 0;
+	for (int i = 0; i < n; i++) {
+		free(v[i].trace);
+		free(v[i].engine);
+		free(v[i].differs);
+	}
+	free(v);
+	if (oracle)
+		oracle_scheduler_release(&os);
+	else
+		model_scheduler_release(&ms);
+	snapshot_release(&s);
+	cluster_release(&c);
+	arena_release(&t.arena);
+	return rc;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct args a;
+	memset(&a, 0, sizeof a);
+	a.out = CLI_TABLE;
+	replay_cmd.ctx = &a;
+	int rc = cli_parse(&replay_cmd, argc, argv, &a.paths, &a.n_paths);
+	if (rc < 0 && a.n_paths != 1)
+		rc = cli_usage_error(&replay_cmd, a.n_paths ? "one TRACE only"
+				     : "no TRACE given");
+	if (rc < 0)
+		rc = run(&a);
+	free(a.paths);
+	return rc;
+}

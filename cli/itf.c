@@ -1,0 +1,272 @@
+/*
+ * itf.c - the scheduler loop's run written as an ITF trace (itf.h).
+ */
+#include "itf.h"
+
+#include <assert.h>
+#include <stdlib.h>
+
+#include "dump_json.h"
+#include "dump_tree.h"
+#include "../core/xalloc.h"
+
+const char *cli_itf_action(enum model_step_action a)
+{
+	switch (a) {
+	case MODEL_STEP_BIND: return "bind";
+	case MODEL_STEP_PREEMPT: return "preempt";
+	case MODEL_STEP_UNSCHEDULABLE: return "unschedulable";
+	}
+	return "unschedulable";
+}
+
+static void pod_key(struct json_out *j, const struct cluster *c, int p)
+{
+	char buf[512];
+	json_string(j, cluster_pod_key(c, p, buf, sizeof buf));
+}
+
+/* ------------------------------------------------------ ITF's encodings */
+
+static void begin_tagged(struct json_out *j, const char *tag)
+{
+	json_begin_object(j);
+	json_key(j, tag);
+	json_begin_array(j);
+}
+
+static void end_tagged(struct json_out *j)
+{
+	json_end_array(j);
+	json_end_object(j);
+}
+
+/* Quint's None: {"tag": "None", "value": {"#tup": []}}. */
+static void none(struct json_out *j)
+{
+	json_begin_object(j);
+	json_key(j, "tag");
+	json_string(j, "None");
+	json_key(j, "value");
+	begin_tagged(j, "#tup");
+	end_tagged(j);
+	json_end_object(j);
+}
+
+/* Quint's Some: the caller writes the value next, then closes it. */
+static void begin_some(struct json_out *j)
+{
+	json_begin_object(j);
+	json_key(j, "tag");
+	json_string(j, "Some");
+	json_key(j, "value");
+}
+
+/* ---------------------------------------------------------- the header */
+
+static void write_meta(struct json_out *j, const struct model_scheduler *m,
+		       const struct itf_run *run)
+{
+	const struct cluster *c = m->cluster;
+	json_key(j, "#meta");
+	json_begin_object(j);
+	json_key(j, "format");
+	json_string(j, "ITF");
+	json_key(j, "format-description");
+	json_string(j, "https://apalache-mc.org/docs/adr/015adr-trace.html");
+	json_key(j, "source");
+	json_string(j, run->source);
+	json_key(j, "description");
+	json_string(j, "kso schedule: a run of kube-scheduler v1.30's "
+		    "scheduling loop; replay it with kso replay");
+	json_key(j, "kso");
+	json_begin_object(j);
+	json_key(j, "engine");
+	json_string(j, run->engine);
+	json_key(j, "tie");
+	json_string(j, m->opts.tie_random ? "random" : "first");
+	/* a 64-bit seed as text: JSON readers keep 53 bits of a number */
+	char seed[32];
+	snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->opts.seed);
+	json_key(j, "seed");
+	json_string(j, seed);
+	json_key(j, "preemptionOffset");
+	json_string(j, m->opts.preempt_random ? "random" : "zero");
+	json_key(j, "allNodes");
+	json_bool(j, run->all_nodes);
+	json_key(j, "extensions");
+	json_begin_array(j);
+	if (c->ext_selector_spread)
+		json_string(j, "SelectorSpread");
+	json_end_array(j);
+	struct arena a;
+	arena_init(&a);
+	json_key(j, "schedulerConfiguration");
+	cli_json_value(j, dump_tree_config(&a, &c->config));
+	/* the manifests' own placement: the run's initial state */
+	struct dump_opts o = {NULL, true, true, false, -1};
+	json_key(j, "cluster");
+	cli_json_value(j, dump_tree_cluster(&a, c, &o));
+	arena_release(&a);
+	json_end_object(j);
+	json_end_object(j);
+}
+
+static void write_vars(struct json_out *j)
+{
+	static const char *const vars[] = {
+		"placement", "nominated", "evicted", "queue", "unschedulable",
+		"mbt::actionTaken", "mbt::nondetPicks"};
+	json_key(j, "vars");
+	json_begin_array(j);
+	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+		json_string(j, vars[i]);
+	json_end_array(j);
+}
+
+/* ----------------------------------------------------------- the states */
+
+static void write_placement(struct json_out *j, const struct model_scheduler *m)
+{
+	const struct cluster *c = m->cluster;
+	json_key(j, "placement");
+	begin_tagged(j, "#map");
+	for (int p = 0; p < c->n_pods; p++) {
+		int32_t at = m->snap.pod_node[p];
+		if (at < 0 && at != SNAP_ELSEWHERE)
+			continue;
+		json_begin_array(j);
+		pod_key(j, c, p);
+		json_string(j, at >= 0 ? c->nodes[at].name : c->pods[p].node_name);
+		json_end_array(j);
+	}
+	end_tagged(j);
+	json_key(j, "nominated");
+	begin_tagged(j, "#map");
+	for (int p = 0; p < c->n_pods; p++) {
+		int32_t at = m->snap.nominated[p];
+		if (at < 0 || m->snap.pod_node[p] != SNAP_PENDING)
+			continue;
+		json_begin_array(j);
+		pod_key(j, c, p);
+		json_string(j, c->nodes[at].name);
+		json_end_array(j);
+	}
+	end_tagged(j);
+	json_key(j, "evicted");
+	begin_tagged(j, "#set");
+	for (int p = 0; p < c->n_pods; p++)
+		if (m->snap.pod_node[p] == SNAP_GONE)
+			pod_key(j, c, p);
+	end_tagged(j);
+}
+
+static void write_queue(struct itf_writer *w, const struct model_scheduler *m)
+{
+	struct json_out *j = &w->j;
+	const struct cluster *c = m->cluster;
+	int n = model_scheduler_queue(m, w->order);
+	json_key(j, "queue");
+	json_begin_array(j);
+	for (int i = 0; i < n; i++)
+		pod_key(j, c, w->order[i]);
+	json_end_array(j);
+	json_key(j, "unschedulable");
+	begin_tagged(j, "#set");
+	for (int p = 0; p < c->n_pods; p++)
+		if (m->waiting[p])
+			pod_key(j, c, p);
+	end_tagged(j);
+}
+
+static void write_picks(struct json_out *j, const struct cluster *c,
+			const struct model_step *st)
+{
+	json_key(j, "mbt::nondetPicks");
+	json_begin_object(j);
+	json_key(j, "pod");
+	if (st) {
+		begin_some(j);
+		pod_key(j, c, st->pod);
+		json_end_object(j);
+	} else {
+		none(j);
+	}
+	json_key(j, "node");
+	if (st && st->node >= 0) {
+		begin_some(j);
+		json_string(j, c->nodes[st->node].name);
+		json_end_object(j);
+	} else {
+		none(j);
+	}
+	json_key(j, "victims");
+	if (st && st->action == MODEL_STEP_PREEMPT) {
+		begin_some(j);
+		begin_tagged(j, "#set");
+		for (int i = 0; i < st->n_victims; i++)
+			pod_key(j, c, st->victims[i]);
+		end_tagged(j);
+		json_end_object(j);
+	} else {
+		none(j);
+	}
+	json_end_object(j);
+}
+
+/* State index (the step count) after step st, or the initial state. */
+static void write_state(struct itf_writer *w, const struct model_scheduler *m,
+			const struct model_step *st)
+{
+	struct json_out *j = &w->j;
+	const struct cluster *c = m->cluster;
+	json_begin_object(j);
+	json_key(j, "#meta");
+	json_begin_object(j);
+	json_key(j, "index");
+	json_int(j, st ? m->steps : 0);
+	if (st) {
+		json_key(j, "viable");
+		cli_json_node_names(j, c, st->viable, st->n_viable);
+		json_key(j, "message");
+		json_string(j, st->message ? st->message : "");
+	}
+	json_end_object(j);
+	write_placement(j, m);
+	write_queue(w, m);
+	json_key(j, "mbt::actionTaken");
+	json_string(j, st ? cli_itf_action(st->action) : "init");
+	write_picks(j, c, st);
+	json_end_object(j);
+}
+
+void cli_itf_begin(struct itf_writer *w, FILE *f,
+		   const struct model_scheduler *m, const struct itf_run *run)
+{
+	assert(w && f && m && run && run->source && run->engine);
+	w->order = xmalloc(sizeof *w->order * ((size_t)m->cluster->n_pods + 1));
+	json_init(&w->j, f, false);
+	json_begin_object(&w->j);
+	write_meta(&w->j, m, run);
+	write_vars(&w->j);
+	json_key(&w->j, "states");
+	json_begin_array(&w->j);
+	write_state(w, m, NULL);
+}
+
+void cli_itf_step(struct itf_writer *w, const struct model_scheduler *m,
+		  const struct model_step *st)
+{
+	assert(w && m && st);
+	write_state(w, m, st);
+}
+
+void cli_itf_end(struct itf_writer *w)
+{
+	assert(w);
+	json_end_array(&w->j);
+	json_end_object(&w->j);
+	json_end(&w->j);
+	free(w->order);
+	w->order = NULL;
+}

@@ -1,0 +1,71 @@
+/*
+ * itf.h - a run of the scheduler loop (model/scheduler.h) as an ITF trace:
+ * the Informal Trace Format of Apalache and Quint (Apalache ADR-015,
+ * https://apalache-mc.org/docs/adr/015adr-trace.html), which other model
+ * checkers read and a Quint-style driver replays against an
+ * implementation; `kso replay` (cmd_replay.c) reads it back.
+ *
+ *   {"#meta": {"format": "ITF", "format-description": ..., "source": ...,
+ *              "description": ...,
+ *              "kso": {"engine", "tie", "seed", "preemptionOffset",
+ *                      "allNodes", "extensions",
+ *                      "schedulerConfiguration": {...},
+ *                      "cluster": {... kso dump -o json ...}}},
+ *    "vars": ["placement", "nominated", "evicted", "queue",
+ *             "unschedulable", "mbt::actionTaken", "mbt::nondetPicks"],
+ *    "states": [{"#meta": {"index": i, "viable": [...], "message": "..."},
+ *                "placement": {"#map": [["ns/pod", "node"], ...]},
+ *                "nominated": {"#map": [...]},
+ *                "evicted": {"#set": ["ns/pod", ...]},
+ *                "queue": ["ns/pod", ...],          activeQ in pop order
+ *                "unschedulable": {"#set": [...]},  the parked pods
+ *                "mbt::actionTaken": "init" | "bind" | "preempt" |
+ *                                    "unschedulable",
+ *                "mbt::nondetPicks": {"pod": OPT, "node": OPT,
+ *                                     "victims": OPT}}, ...]}
+ *
+ * OPT is Quint's Option: {"tag": "Some", "value": v} or {"tag": "None",
+ * "value": {"#tup": []}}; victims is a #set of pod keys.  State 0 is the
+ * initial state (action "init", no picks); state i the state after step
+ * i, its #meta the step's viable nodes and kube's message.  The state
+ * variables are the abstract state only; the manifests and the
+ * configuration travel as plain JSON in the trace's #meta, so the trace
+ * replays on its own.
+ */
+#ifndef KSO_CLI_ITF_H
+#define KSO_CLI_ITF_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "../model/scheduler.h"
+
+/* What the trace's #meta says of the run besides the cluster. */
+struct itf_run {
+	const char *source;        /* the manifest paths, as given */
+	const char *engine;        /* "oracle" or "model" */
+	bool all_nodes;            /* the oracle's sampling was off */
+};
+
+struct itf_writer {
+	struct json_out j;
+	int *order;                /* scratch: [n_pods] */
+};
+
+/* cli_itf_begin: the trace's header and state 0 for the loop m (no step
+ * taken yet) on f.  Pair with cli_itf_end. */
+void cli_itf_begin(struct itf_writer *w, FILE *f,
+		   const struct model_scheduler *m, const struct itf_run *run);
+
+/* cli_itf_step: the state after step st (already applied to m). */
+void cli_itf_step(struct itf_writer *w, const struct model_scheduler *m,
+		  const struct model_step *st);
+
+/* cli_itf_end: closes the trace and frees the writer's scratch. */
+void cli_itf_end(struct itf_writer *w);
+
+/* cli_itf_action: the mbt::actionTaken name of a step's action. */
+const char *cli_itf_action(enum model_step_action a);
+
+#endif

@@ -1,0 +1,254 @@
+"""ITF traces of the scheduler loop (`kso schedule -o itf`, cli/itf.h) and
+`kso replay`: the trace has the fields the Informal Trace Format requires
+(Apalache ADR-015) and Quint's model-based-testing variables; every
+decision in it is the one kube's rules give for the scenario (worked out
+by hand below); replaying it with either engine agrees at every step; a
+trace with one decision altered stops the replay at exactly that step."""
+import copy
+import json
+import subprocess
+
+import pytest
+
+from conftest import FIXTURES, run_kso
+
+# n1 holds 1 cpu, n2 2 cpu.  Pending a (1500m) and b (800m), equal
+# priority: activeQ takes a first (manifest order).  a fits n2 only
+# (1500m > 1000m on n1); then b fits n1 only (n2 has 500m left).
+TWO_PODS = """\
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "1", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a, namespace: default}
+spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 1500m}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: b, namespace: default}
+spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 800m}}}]}
+"""
+
+# n1 of 1 cpu holds low (1 cpu, priority 0).  high (1 cpu, priority 10)
+# fits nowhere, so DefaultPreemption evicts low and nominates n1 (step 1);
+# high then binds to n1 through its nominated node (step 2).
+PREEMPT = """\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 10
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "1", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low, namespace: default}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: high, namespace: default}
+spec:
+  priorityClassName: high
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+"""
+
+NONE = {"tag": "None", "value": {"#tup": []}}
+
+
+def some(v):
+    return {"tag": "Some", "value": v}
+
+
+def trace_of(tmp_path, text, *extra, name="c.yaml"):
+    f = tmp_path / name
+    f.write_text(text)
+    p = run_kso("schedule", f, "-o", "itf", *extra)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def write(tmp_path, trace, name="t.itf.json"):
+    f = tmp_path / name
+    f.write_text(json.dumps(trace, indent=1))
+    return f
+
+
+def replay(path, *extra):
+    return run_kso("replay", path, *extra)
+
+
+def test_itf_required_fields_and_mbt_variables(tmp_path):
+    t = trace_of(tmp_path, TWO_PODS)
+    assert t["#meta"]["format"] == "ITF"
+    assert t["vars"] == ["placement", "nominated", "evicted", "queue",
+                         "unschedulable", "mbt::actionTaken",
+                         "mbt::nondetPicks"]
+    assert len(t["states"]) == 3
+    for i, s in enumerate(t["states"]):
+        assert s["#meta"]["index"] == i
+        assert set(s) == set(t["vars"]) | {"#meta"}
+        assert set(s["mbt::nondetPicks"]) == {"pod", "node", "victims"}
+    # the manifests and the configuration travel in the trace
+    kso = t["#meta"]["kso"]
+    assert [n["metadata"]["name"] for n in kso["cluster"]["nodes"]] == \
+        ["n1", "n2"]
+    assert kso["schedulerConfiguration"]["kind"] == \
+        "KubeSchedulerConfiguration"
+
+
+def test_itf_states_are_kubes_decisions(tmp_path):
+    s = trace_of(tmp_path, TWO_PODS)["states"]
+    assert s[0]["mbt::actionTaken"] == "init"
+    assert s[0]["mbt::nondetPicks"] == {"pod": NONE, "node": NONE,
+                                        "victims": NONE}
+    assert s[0]["placement"] == {"#map": []}
+    assert s[0]["queue"] == ["default/a", "default/b"]
+    assert s[1]["mbt::actionTaken"] == "bind"
+    assert s[1]["mbt::nondetPicks"] == {"pod": some("default/a"),
+                                        "node": some("n2"), "victims": NONE}
+    assert s[1]["#meta"]["viable"] == ["n2"]
+    assert s[1]["queue"] == ["default/b"]
+    assert s[2]["mbt::nondetPicks"]["node"] == some("n1")
+    assert s[2]["placement"] == {"#map": [["default/a", "n2"],
+                                          ["default/b", "n1"]]}
+    assert s[2]["queue"] == []
+
+
+def test_itf_preemption_step(tmp_path):
+    s = trace_of(tmp_path, PREEMPT)["states"]
+    assert s[1]["mbt::actionTaken"] == "preempt"
+    assert s[1]["mbt::nondetPicks"] == {
+        "pod": some("default/high"), "node": some("n1"),
+        "victims": some({"#set": ["default/low"]})}
+    assert s[1]["evicted"] == {"#set": ["default/low"]}
+    assert s[1]["nominated"] == {"#map": [["default/high", "n1"]]}
+    assert s[1]["#meta"]["message"] == \
+        "0/1 nodes are available: 1 Insufficient cpu."
+    assert s[2]["mbt::actionTaken"] == "bind"
+    assert s[2]["placement"] == {"#map": [["default/high", "n1"]]}
+    assert s[2]["nominated"] == {"#map": []}
+
+
+@pytest.mark.parametrize("engine", ["oracle", "model"])
+@pytest.mark.parametrize("text", [TWO_PODS, PREEMPT], ids=["bind", "preempt"])
+def test_replay_agrees_with_either_engine(tmp_path, engine, text):
+    f = write(tmp_path, trace_of(tmp_path, text))
+    p = replay(f, "--engine", engine)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.endswith(f"replayed 2 steps with the {engine} engine: "
+                             "every decision is the trace's\n")
+
+
+def test_replay_of_longer_runs(tmp_path):
+    # preemptions, failures and retries; a generated cluster run with the
+    # seeded random tie rule and preemption offset (the replay makes the
+    # same draws)
+    gen = FIXTURES.parent / "scripts" / "gen_cluster.py"
+    g = tmp_path / "g.yaml"
+    subprocess.run(["/usr/bin/python3", str(gen), "--nodes", "12", "--bound",
+                    "30", "--pending", "30", "--zones", "3", "--seed", "5",
+                    "-o", str(g)], check=True)
+    runs = [((FIXTURES / "preemption" / "loop.yaml").read_text(), []),
+            ((FIXTURES / "preemption" / "pdb-reprieve.yaml").read_text(), []),
+            (g.read_text(), ["--tie", "random", "--seed", "11"])]
+    for text, extra in runs:
+        t = trace_of(tmp_path, text, *extra)
+        assert len(t["states"]) >= 3
+        f = write(tmp_path, t)
+        for engine in ("oracle", "model"):
+            p = replay(f, "--engine", engine, "-o", "json")
+            assert p.returncode == 0, (engine, p.stdout)
+            out = json.loads(p.stdout)
+            assert out["first_difference"] is None
+            assert out["total"] == len(t["states"]) - 1
+            assert all(s["same"] for s in out["steps"])
+
+
+def test_altered_node_stops_at_that_step(tmp_path):
+    t = trace_of(tmp_path, TWO_PODS)
+    bad = copy.deepcopy(t)
+    # b cannot fit n2 (500m left): the trace now says it binds there
+    bad["states"][2]["mbt::nondetPicks"]["node"] = some("n2")
+    p = replay(write(tmp_path, bad), "-o", "json")
+    assert p.returncode == 1
+    out = json.loads(p.stdout)
+    assert out["first_difference"] == 2
+    assert [s["same"] for s in out["steps"]] == [True, False]
+    assert out["steps"][1]["trace"] == "bind n2"
+    assert out["steps"][1]["engine"] == "bind n1"
+    p = replay(write(tmp_path, bad))
+    assert p.returncode == 1
+    assert p.stdout.splitlines()[-1] == "step 2 of 2 differs (the oracle engine)"
+
+
+def test_altered_victims_and_message(tmp_path):
+    t = trace_of(tmp_path, PREEMPT)
+    bad = copy.deepcopy(t)
+    bad["states"][1]["mbt::nondetPicks"]["victims"] = some({"#set": []})
+    out = json.loads(replay(write(tmp_path, bad), "-o", "json").stdout)
+    assert out["first_difference"] == 1
+    assert out["steps"][0]["engine"] == "preempt n1 evicting default/low"
+    bad = copy.deepcopy(t)
+    bad["states"][1]["#meta"]["message"] = \
+        "0/1 nodes are available: 1 Insufficient memory."
+    p = replay(write(tmp_path, bad), "-o", "json")
+    assert p.returncode == 1
+    out = json.loads(p.stdout)
+    assert out["first_difference"] == 1
+    assert "0/1 nodes are available: 1 Insufficient cpu." in \
+        out["steps"][0]["differs"]
+
+
+def test_hand_built_order_is_kubes(tmp_path):
+    # the trace schedules b first; activeQ takes a first (equal priority,
+    # manifest order), so the replay stops at step 1 naming a
+    t = trace_of(tmp_path, TWO_PODS)
+    t["states"][1]["mbt::nondetPicks"] = {
+        "pod": some("default/b"), "node": some("n1"), "victims": NONE}
+    t["states"] = t["states"][:2]
+    out = json.loads(replay(write(tmp_path, t), "-o", "json").stdout)
+    assert out["first_difference"] == 1
+    assert out["steps"][0]["differs"] == "the engine schedules default/a next"
+
+
+def test_a_prefix_replays(tmp_path):
+    t = trace_of(tmp_path, TWO_PODS)
+    t["states"] = t["states"][:2]
+    p = replay(write(tmp_path, t))
+    assert p.returncode == 0
+    assert "replayed 1 steps" in p.stdout
+
+
+@pytest.mark.parametrize("mutate,where", [
+    (lambda t: t.pop("states"), "(states)"),
+    (lambda t: t["#meta"].pop("kso"), "(#meta.kso)"),
+    (lambda t: t["states"][1].__setitem__("mbt::actionTaken", "fly"),
+     "(states[1].mbt::actionTaken)"),
+    (lambda t: t["states"][1]["mbt::nondetPicks"].__setitem__(
+        "pod", some("default/nope")), "(states[1].mbt::nondetPicks.pod)"),
+    (lambda t: t["states"][1]["mbt::nondetPicks"].__setitem__(
+        "node", {"tag": "Maybe"}), "(states[1].mbt::nondetPicks.node)"),
+])
+def test_bad_traces_are_one_line_errors(tmp_path, mutate, where):
+    t = trace_of(tmp_path, TWO_PODS)
+    mutate(t)
+    f = write(tmp_path, t)
+    p = replay(f)
+    assert p.returncode == 1 and p.stdout == ""
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"{f}:") and lines[0].endswith(where), lines

@@ -9,6 +9,7 @@
 #   make coverage   line coverage of the suite per folder (gcov)
 #   make spec-coverage  each reference section and seed with the code and
 #                   tests that cite it, and what nothing cites
+#   make duplicates runs of six or more identical lines of code
 #   make install    PREFIX=/usr/local DESTDIR=
 
 CC      ?= cc
@@ -37,7 +38,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all test unit pytest check fuzz bench mutate coverage spec-coverage \
-	install clean
+	duplicates install clean
 
 all: kso
 
@@ -135,6 +136,11 @@ bench: kso
 
 spec-coverage:
 	$(PYTHON) scripts/spec_coverage.py
+
+# Runs of six or more identical lines of code across the sources (a
+# stand-in for the tool library's duplicates tool).
+duplicates:
+	$(PYTHON) scripts/duplicates.py
 
 # Mutation testing: a fixed list of single-line bugs in model/ and oracle/,
 # each of which the suite must catch (scripts/mutate.py).

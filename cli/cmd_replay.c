@@ -12,7 +12,9 @@
  *                  taken (selectHost breaks ties at random, §1.7), so the
  *                  trace's node is taken when the engine finds it viable;
  *   preempt        nominates the trace's node evicting exactly the
- *                  trace's victims (DefaultPreemption, §3);
+ *                  trace's victims (DefaultPreemption, §3): kube's answer
+ *                  or a candidate tied with it on every key of §3.5 (the
+ *                  walk starts at a random offset, §3.3);
  *   unschedulable  finds no node and no preemption;
  * and kube's message is the trace's, byte for byte, when the state's #meta
  * records one.  The first step that disagrees is named and ends the
@@ -453,13 +455,15 @@ static int replay(const struct trace *t, struct model_scheduler *m,
 		memset(&st, 0, sizeof st);
 		st.node = -1;
 		if (head >= 0 && head == r->pod) {
-			/* selectHost may take any viable node: the trace's */
-			m->prefer_node = r->action == MODEL_STEP_BIND ? r->node : -1;
+			/* kube's open choices (any viable node, a tied
+			 * preemption candidate) go the trace's way */
+			m->want = (struct model_want){
+				.set = true, .action = r->action, .node = r->node,
+				.victims = r->victims, .n_victims = r->n_victims};
 			if (os)
 				oracle_scheduler_step(os, &st);
 			else
 				model_scheduler_step(m, &st);
-			m->prefer_node = -1;
 			out->engine = decision_text(c, st.action, st.node,
 						    st.victims, st.n_victims);
 		} else {

@@ -135,6 +135,12 @@ int32_t model_preemption_num_candidates(const struct sched_profile *prof,
  * Returns 0; the outcome is in out->code / out->node. Deterministic: the
  * offset comes from opts and the final tie of §3.5 goes to the first
  * candidate in the candidate list (kube: map order). */
+/* model_lower_nominated: out->clear_nominated (replaced) becomes the pods
+ * other than pod nominated to node with a lower priority than pod's:
+ * the nominations a preemption onto node clears (§3.6). */
+void model_lower_nominated(const struct snapshot *s, int pod, int node,
+			   struct model_preemption *out);
+
 int model_preempt_kube(const struct sched_profile *prof,
 		       const struct snapshot *s, int pod,
 		       const struct model_cycle_result *r,

@@ -380,11 +380,13 @@ static int pick_one(const struct model_victims *cand, int n, int *ties,
 }
 
 /* §3.6: pods nominated to node with lower priority lose their nomination. */
-static void lower_nominated(const struct snapshot *s, int pod, int node,
-			    struct model_preemption *out)
+void model_lower_nominated(const struct snapshot *s, int pod, int node,
+			   struct model_preemption *out)
 {
+	assert(s && out && pod >= 0 && node >= 0);
 	const struct cluster *c = s->cluster;
-	out->clear_nominated = xmalloc(sizeof(int) * (size_t)c->n_pods);
+	free(out->clear_nominated);
+	out->clear_nominated = xmalloc(sizeof(int) * ((size_t)c->n_pods + 1));
 	out->n_clear_nominated = 0;
 	for (int q = 0; q < c->n_pods; q++)
 		if (q != pod && s->nominated[q] == node &&
@@ -417,7 +419,7 @@ static void choose(struct model_preemption *out, const struct snapshot *s,
 	int best = pick_one(out->candidates, n, out->ties, &out->n_ties);
 	copy_victims(&out->chosen, &out->candidates[best]);
 	out->node = out->chosen.node;
-	lower_nominated(s, pod, out->node, out);
+	model_lower_nominated(s, pod, out->node, out);
 	out->code = MODEL_SUCCESS;
 	out->message = xstrdup("");
 }

@@ -119,6 +119,27 @@ struct model_loop_engine {
 	void (*nominate)(void *self, int pod, int node);
 };
 
+/*
+ * A decision a replay asks of the next step (kso replay, kso export
+ * --itf).  kube leaves some choices open and a recorded run took one of
+ * them: selectHost may take any viable node (§1.7), and the preemption
+ * candidates tied with kube's on every key of §3.5 are as much kube's
+ * answer (the candidate walk starts at a random offset, §3.3).  The step
+ * takes the wanted one when the engine allows it - the engine's draws are
+ * still made, so a seeded run stays in step - and otherwise decides as
+ * usual.  force applies the wanted decision whatever the engine would do
+ * (the trace of a search that also follows the spec's minimal
+ * preemption); the cycle still runs, for the viable set and the message.
+ */
+struct model_want {
+	bool set;
+	bool force;
+	enum model_step_action action;
+	int node;                  /* bind / preemption node, -1 */
+	const int *victims;        /* sorted by pod index; borrowed */
+	int n_victims;
+};
+
 /* The loop's state.  Pair model_scheduler_init / model_scheduler_release. */
 struct model_scheduler {
 	const struct cluster *cluster;
@@ -144,11 +165,9 @@ struct model_scheduler {
 	 * so that a step does not scan every pod */
 	int *heap, n_heap;
 	int *pool, n_pool;
-	/* Replay (kso replay): the node the next bind takes when it is
-	 * among the viable ones - selectHost may take any of them - instead
-	 * of the tie rule (whose draw is still made, so a seeded run stays
-	 * in step); -1: the tie rule alone.  Set before each step. */
-	int prefer_node;
+	/* Replay: the decision the next step should take; set before the
+	 * step, cleared by it (see struct model_want). */
+	struct model_want want;
 	/* Optional, borrowed, NULL unless a caller sets it for one
 	 * model_invariants_check: the verdict model_feasibility gave for the
 	 * checked step's (pod, node) on `before`, under the pod's profile and

@@ -194,7 +194,6 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	m->engine = (struct model_loop_engine){
 		.cycle = model_engine_cycle, .preempt = model_engine_preempt,
 	};
-	m->prefer_node = -1;
 	m->heap = xmalloc(sizeof *m->heap * (n + 1));
 	m->pool = xmalloc(sizeof *m->pool * (n + 1));
 	for (int p = 0; p < c->n_pods; p++)
@@ -230,8 +229,8 @@ static int *copy_ints(const int *a, int n)
 }
 
 /* selectHost (§1.7) made deterministic: the viable node whose name sorts
- * first, or one drawn from the seed; a replay's preferred node when it
- * is viable. */
+ * first, or one drawn from the seed; a replay's wanted node when it is
+ * viable. */
 static int select_host(struct model_scheduler *m,
 		       const struct model_cycle_result *r)
 {
@@ -245,9 +244,10 @@ static int select_host(struct model_scheduler *m,
 				   m->cluster->nodes[best].name) < 0)
 				best = r->viable[i];
 	}
-	for (int i = 0; m->prefer_node >= 0 && i < r->n_viable; i++)
-		if (r->viable[i] == m->prefer_node)
-			return m->prefer_node;
+	bool want = m->want.set && m->want.action == MODEL_STEP_BIND;
+	for (int i = 0; want && i < r->n_viable; i++)
+		if (r->viable[i] == m->want.node)
+			return m->want.node;
 	return best;
 }
 
@@ -312,6 +312,92 @@ static void apply_preemption(struct model_scheduler *m, int p,
 	wake_all(m);
 }
 
+/* Whether victims v[0..n) are the wanted ones (as sets). */
+static bool wanted_victims(const struct model_want *w, const int *v, int n)
+{
+	if (n != w->n_victims)
+		return false;
+	for (int i = 0; i < n; i++) {
+		bool in = false;
+		for (int k = 0; k < w->n_victims && !in; k++)
+			in = w->victims[k] == v[i];
+		if (!in)
+			return false;
+	}
+	return true;
+}
+
+/* pr's answer replaced by the candidate on node with victims v[0..n):
+ * its victims, its node and the nominations a preemption there clears. */
+static void choose_candidate(const struct model_scheduler *m, int p,
+			     struct model_preemption *pr, int node,
+			     const int *v, int n)
+{
+	int *pods = copy_ints(v, n);
+	free(pr->chosen.pods);
+	pr->chosen.pods = pods;
+	pr->chosen.n = n;
+	pr->chosen.node = node;
+	pr->node = node;
+	model_lower_nominated(&m->snap, p, node, pr);
+}
+
+/* A replay wanting one of the candidates tied with kube's answer (§3.5:
+ * equally kube's) gets it. */
+static void take_wanted_tie(const struct model_scheduler *m, int p,
+			    struct model_preemption *pr)
+{
+	const struct model_want *w = &m->want;
+	if (!w->set || w->action != MODEL_STEP_PREEMPT ||
+	    (pr->node == w->node &&
+	     wanted_victims(w, pr->chosen.pods, pr->chosen.n)))
+		return;
+	for (int t = 0; t < pr->n_ties; t++) {
+		if (pr->ties[t] != w->node)
+			continue;
+		for (int k = 0; k < pr->n_candidates; k++) {
+			const struct model_victims *c = &pr->candidates[k];
+			if (c->node == w->node && wanted_victims(w, c->pods, c->n)) {
+				choose_candidate(m, p, pr, c->node, c->pods, c->n);
+				return;
+			}
+		}
+	}
+}
+
+/* A forced replay step: the wanted decision applied as it is (the cycle
+ * r gave the viable set and the message). */
+static void apply_wanted(struct model_scheduler *m, int p,
+			 const struct model_cycle_result *r,
+			 struct model_step *st)
+{
+	const struct model_want *w = &m->want;
+	if (w->action == MODEL_STEP_BIND) {
+		assert(w->node >= 0);
+		set_node(m, p, w->node);
+		m->snap.nominated[p] = -1;
+		m->placed[p] = true;
+		st->action = MODEL_STEP_BIND;
+		st->node = w->node;
+		st->fast_path = r->nominated_node == w->node;
+		st->message = xstrdup("");
+		wake_all(m);
+		return;
+	}
+	if (w->action == MODEL_STEP_PREEMPT) {
+		struct model_preemption pr;
+		model_preemption_init(&pr);
+		pr.code = MODEL_SUCCESS;
+		choose_candidate(m, p, &pr, w->node, w->victims, w->n_victims);
+		apply_preemption(m, p, &pr, r, st);
+		model_preemption_release(&pr);
+		return;
+	}
+	st->action = MODEL_STEP_UNSCHEDULABLE;
+	st->message = xstrdup(r->message ? r->message : "");
+	park(m, p);
+}
+
 /* FitError.Error() (the cycle's message) with PostFilter's message
  * appended after a space. */
 static char *with_postfilter(const char *fit, const char *post)
@@ -343,6 +429,8 @@ static void no_fit(struct model_scheduler *m, int p,
 	model_preemption_init(&pr);
 	uint64_t draw = m->opts.preempt_random ? splitmix64_next(&m->rng) : 0;
 	m->engine.preempt(m->engine.self, prof, &m->snap, p, r, draw, &pr);
+	if (pr.code == MODEL_SUCCESS && pr.node >= 0)
+		take_wanted_tie(m, p, &pr);
 	if (pr.code == MODEL_SUCCESS && pr.node >= 0) {
 		apply_preemption(m, p, &pr, r, st);
 	} else {
@@ -376,10 +464,13 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 	st->node = -1;
 	st->viable = copy_ints(r->viable, r->n_viable);
 	st->n_viable = r->n_viable;
-	if (r->n_viable > 0)
+	if (m->want.set && m->want.force)
+		apply_wanted(m, p, r, st);
+	else if (r->n_viable > 0)
 		do_bind(m, p, r, st);
 	else
 		no_fit(m, p, prof, r, st);
+	m->want.set = false;
 	model_scheduler_end_step(m, st);
 	return 1;
 }

@@ -66,6 +66,35 @@ spec:
   containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
 """
 
+# n1 and n2 of 1 cpu each hold low1 and low2 (1 cpu, priority 0).  high
+# (1 cpu, priority 10) fits nowhere; evicting low1 on n1 or low2 on n2 tie
+# on every key of §3.5, and kube's candidate walk starts at a random
+# offset (§3.3), so either is kube's answer (kso's loop takes n1, offset
+# 0).  Evicting low1 to free n2 is no answer at all.
+TIED = PREEMPT.replace("""---
+apiVersion: v1
+kind: Pod
+metadata: {name: low, namespace: default}
+spec:
+  nodeName: n1""", """---
+apiVersion: v1
+kind: Node
+metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
+status: {allocatable: {cpu: "1", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low1, namespace: default}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low2, namespace: default}
+spec:
+  nodeName: n2""")
+
 NONE = {"tag": "None", "value": {"#tup": []}}
 
 
@@ -252,3 +281,24 @@ def test_bad_traces_are_one_line_errors(tmp_path, mutate, where):
     lines = p.stderr.splitlines()
     assert len(lines) == 1
     assert lines[0].startswith(f"{f}:") and lines[0].endswith(where), lines
+
+
+@pytest.mark.parametrize("engine", ["oracle", "model"])
+def test_tied_preemption_candidate_is_kubes_too(tmp_path, engine):
+    t = trace_of(tmp_path, TIED)
+    assert t["states"][1]["mbt::nondetPicks"]["node"] == some("n1")
+    assert t["states"][1]["mbt::nondetPicks"]["victims"] == \
+        some({"#set": ["default/low1"]})
+    other = copy.deepcopy(t)
+    other["states"][1]["mbt::nondetPicks"]["node"] = some("n2")
+    other["states"][1]["mbt::nondetPicks"]["victims"] = \
+        some({"#set": ["default/low2"]})
+    other["states"][2]["mbt::nondetPicks"]["node"] = some("n2")
+    p = replay(write(tmp_path, other), "--engine", engine)
+    assert p.returncode == 0, p.stdout
+    wrong = copy.deepcopy(other)
+    wrong["states"][1]["mbt::nondetPicks"]["victims"] = \
+        some({"#set": ["default/low1"]})
+    out = json.loads(replay(write(tmp_path, wrong), "--engine", engine,
+                            "-o", "json").stdout)
+    assert out["first_difference"] == 1

@@ -1,8 +1,10 @@
 /*
- * cmd_export.c - `kso export DB ID [-o FILE]`: state ID of an enumerator
- * database (a disagreement, a violation or a finding) as a standalone,
- * minimized scenario YAML that `kso explain` reproduces (enum/export.h).
- * Without -o the YAML goes to stdout.
+ * cmd_export.c - `kso export DB ID [-o FILE] [--itf]`: state ID of an
+ * enumerator database (a disagreement, a violation or a finding) as a
+ * standalone, minimized scenario YAML that `kso explain` reproduces
+ * (enum/export.h); with --itf, a reachable-mode state as the ITF trace
+ * (cli/itf.h) of the shortest way the scheduler loop gets there, which
+ * `kso replay` re-executes.  Without -o the output goes to stdout.
  *
  * Exit status: 0 written, 1 unknown state or unreadable database, 2 usage.
  */
@@ -15,16 +17,20 @@
 #include "args.h"
 #include "commands.h"
 #include "enum_impl.h"
+#include "itf.h"
 
 struct export_args {
 	const char *out;
 	struct cli_enum_impl impl;
+	bool itf;
 };
 
-enum { OPT_OUTPUT, OPT_IMPL, OPT_IMPL_TIMEOUT };
+enum { OPT_OUTPUT, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_ITF };
 
 static const struct cli_opt export_table[] = {
 	{"output", 'o', "FILE", "where the YAML goes (default stdout)", OPT_OUTPUT},
+	{"itf", 0, NULL, "a reachable-mode state's trace as an ITF trace for "
+	 "kso replay, not a scenario", OPT_ITF},
 	{"impl", 0, "CMD", "minimize an impl finding by asking the "
 	 "implementation again", OPT_IMPL},
 	{"impl-timeout", 0, "S", "seconds to wait for its answer", OPT_IMPL_TIMEOUT},
@@ -37,7 +43,9 @@ static struct cli_command export_cmd = {
 	"kso export", "DB STATE_ID [-o FILE] [OPTIONS]",
 	"Writes a stored state (states.id) with its issue as a minimized,\n"
 	"standalone scenario YAML for `kso explain`.  An impl finding is\n"
-	"minimized by asking the implementation (--impl) again.\n",
+	"minimized by asking the implementation (--impl) again.  With --itf,\n"
+	"a reachable-mode state is written as the ITF trace of the shortest\n"
+	"way the scheduler loop reaches it, for `kso replay`.\n",
 	{export_table, NULL}, take, NULL};
 
 static int take(void *ctx, int id, const char *v)
@@ -46,6 +54,7 @@ static int take(void *ctx, int id, const char *v)
 	char *end;
 	switch (id) {
 	case OPT_OUTPUT: a->out = v; return 0;
+	case OPT_ITF: a->itf = true; return 0;
 	case OPT_IMPL: a->impl.cmd = v; return 0;
 	case OPT_IMPL_TIMEOUT:
 		a->impl.timeout = strtod(v, &end);
@@ -57,9 +66,84 @@ static int take(void *ctx, int id, const char *v)
 	return 2;
 }
 
+/* The trace's steps applied to the loop (forced: the search also took
+ * the spec's minimal preemption), each state written as ITF. */
+static int write_steps(struct itf_writer *w, struct model_scheduler *m,
+		       const struct enum_trace *tr, struct error *err)
+{
+	const struct cluster *c = m->cluster;
+	for (int i = 0; i < tr->n; i++) {
+		const struct enum_trace_step *ts = &tr->steps[i];
+		int head = model_scheduler_head(m);
+		if (head != ts->pod) {
+			char a[512], b[512];
+			return error_plain(err, "step %d of the trace takes %s, the "
+					   "loop's queue %s: not a run of the loop",
+					   i + 1, cluster_pod_key(c, ts->pod, a, sizeof a),
+					   head < 0 ? "nothing" :
+					   cluster_pod_key(c, head, b, sizeof b));
+		}
+		m->want = (struct model_want){
+			.set = true, .force = true, .action = ts->action,
+			.node = ts->node, .victims = ts->victims,
+			.n_victims = ts->n_victims};
+		struct model_step st;
+		model_scheduler_step(m, &st);
+		bool same = st.action == ts->action;
+		if (same)
+			cli_itf_step(w, m, &st, ts->action != MODEL_STEP_PREEMPT
+				     ? NULL : ts->minimal ? "minimal" : "kube");
+		model_step_release(&st);
+		if (!same)
+			return error_plain(err, "step %d of the trace leaves %s "
+					   "unschedulable; the loop does not",
+					   i + 1, c->pods[ts->pod].name);
+	}
+	return 0;
+}
+
+/* --itf: the state's trace as an ITF trace into out ("-": stdout). */
+static int export_itf(const char *db, long long id, const char *out,
+		      struct error *err)
+{
+	struct enum_scenario sc;
+	struct snapshot initial;
+	struct enum_trace tr;
+	char *config;
+	int rc = enum_export_trace(db, id, &sc, &initial, &tr, &config, err);
+	if (rc == 0) {
+		FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
+		if (!f) {
+			rc = error_plain(err, "%s: cannot write: %s", out,
+					 strerror(errno));
+		} else {
+			char source[600];
+			snprintf(source, sizeof source, "%s state %lld", db, id);
+			struct itf_run run = {source, "model", true};
+			struct model_sched_opts o = {0};
+			struct model_scheduler m;
+			model_scheduler_init(&m, &initial, &o);
+			struct itf_writer w;
+			cli_itf_begin(&w, f, &m, &run);
+			rc = write_steps(&w, &m, &tr, err);
+			cli_itf_end(&w);
+			model_scheduler_release(&m);
+			if (f != stdout && fclose(f) && rc == 0)
+				rc = error_plain(err, "%s: write failed", out);
+			if (rc && f != stdout)
+				remove(out);
+		}
+		snapshot_release(&initial);
+	}
+	free(config);
+	enum_trace_release(&tr);
+	enum_scenario_release(&sc);
+	return rc;
+}
+
 int cmd_export(int argc, char **argv)
 {
-	struct export_args a = {"-", {NULL, 0}};
+	struct export_args a = {"-", {NULL, 0}, false};
 	char **pos;
 	int n_pos;
 	export_cmd.ctx = &a;
@@ -87,6 +171,15 @@ int cmd_export(int argc, char **argv)
 		return rc;
 	struct error err;
 	error_init(&err);
+	if (a.itf) {
+		if (impl.cmd)
+			return cli_usage_error(&export_cmd, "--itf writes a trace of "
+					       "kso's loop: no --impl");
+		if (export_itf(db, id, out, &err) == 0)
+			return 0;
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
 	struct enum_judge judge;
 	if (impl.cmd)
 		cli_enum_impl_judge(&impl, &judge);

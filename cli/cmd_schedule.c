@@ -708,7 +708,7 @@ static void run(struct runner *r, enum cli_format out, struct judged *jd,
 		if (out == CLI_JSON) {
 			json_step(&j, m, &st, jd && jd->have ? jd : NULL);
 		} else if (out == CLI_ITF) {
-			cli_itf_step(&w, m, &st);
+			cli_itf_step(&w, m, &st, NULL);
 		} else if (table) {
 			int row = table_step(&t, m, &st);
 			if (jd && jd->have)

@@ -103,8 +103,8 @@ static void write_meta(struct json_out *j, const struct model_scheduler *m,
 	arena_init(&a);
 	json_key(j, "schedulerConfiguration");
 	cli_json_value(j, dump_tree_config(&a, &c->config));
-	/* the manifests' own placement: the run's initial state */
-	struct dump_opts o = {NULL, true, true, false, -1};
+	/* the manifests with the run's initial placement */
+	struct dump_opts o = {&m->snap, true, true, false, -1};
 	json_key(j, "cluster");
 	cli_json_value(j, dump_tree_cluster(&a, c, &o));
 	arena_release(&a);
@@ -214,9 +214,11 @@ static void write_picks(struct json_out *j, const struct cluster *c,
 	json_end_object(j);
 }
 
-/* State index (the step count) after step st, or the initial state. */
+/* State index (the step count) after step st, or the initial state;
+ * preemption: "kube" or "minimal" for a preemption step whose answer
+ * the trace names, else NULL. */
 static void write_state(struct itf_writer *w, const struct model_scheduler *m,
-			const struct model_step *st)
+			const struct model_step *st, const char *preemption)
 {
 	struct json_out *j = &w->j;
 	const struct cluster *c = m->cluster;
@@ -230,6 +232,10 @@ static void write_state(struct itf_writer *w, const struct model_scheduler *m,
 		cli_json_node_names(j, c, st->viable, st->n_viable);
 		json_key(j, "message");
 		json_string(j, st->message ? st->message : "");
+	}
+	if (preemption) {
+		json_key(j, "preemption");
+		json_string(j, preemption);
 	}
 	json_end_object(j);
 	write_placement(j, m);
@@ -251,14 +257,14 @@ void cli_itf_begin(struct itf_writer *w, FILE *f,
 	write_vars(&w->j);
 	json_key(&w->j, "states");
 	json_begin_array(&w->j);
-	write_state(w, m, NULL);
+	write_state(w, m, NULL, NULL);
 }
 
 void cli_itf_step(struct itf_writer *w, const struct model_scheduler *m,
-		  const struct model_step *st)
+		  const struct model_step *st, const char *preemption)
 {
 	assert(w && m && st);
-	write_state(w, m, st);
+	write_state(w, m, st, preemption);
 }
 
 void cli_itf_end(struct itf_writer *w)

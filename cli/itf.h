@@ -13,7 +13,8 @@
  *                      "cluster": {... kso dump -o json ...}}},
  *    "vars": ["placement", "nominated", "evicted", "queue",
  *             "unschedulable", "mbt::actionTaken", "mbt::nondetPicks"],
- *    "states": [{"#meta": {"index": i, "viable": [...], "message": "..."},
+ *    "states": [{"#meta": {"index": i, "viable": [...], "message": "...",
+ *                          "preemption"?: "kube" | "minimal"},
  *                "placement": {"#map": [["ns/pod", "node"], ...]},
  *                "nominated": {"#map": [...]},
  *                "evicted": {"#set": ["ns/pod", ...]},
@@ -58,9 +59,12 @@ struct itf_writer {
 void cli_itf_begin(struct itf_writer *w, FILE *f,
 		   const struct model_scheduler *m, const struct itf_run *run);
 
-/* cli_itf_step: the state after step st (already applied to m). */
+/* cli_itf_step: the state after step st (already applied to m);
+ * preemption ("kube", "minimal" or NULL) goes into the state's #meta: a
+ * trace of kso enum's reachable search also follows the spec's minimal
+ * preemption, which kube's loop would not take. */
 void cli_itf_step(struct itf_writer *w, const struct model_scheduler *m,
-		  const struct model_step *st);
+		  const struct model_step *st, const char *preemption);
 
 /* cli_itf_end: closes the trace and frees the writer's scratch. */
 void cli_itf_end(struct itf_writer *w);

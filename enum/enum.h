@@ -326,6 +326,8 @@ struct enum_ctx {
 	int64_t *queued_at;
 	bool step_invariants;          /* placements: the one-step invariants */
 	bool greedy_gap;               /* reachable: --greedy-gap */
+	bool traces;                   /* reachable: records carry their
+					* trace as data (enum_record.trace) */
 	/* the pod-only PodTopologySpread parts of c's pods, for every model
 	 * cycle, preemption and hard_ok of this context (checks.c) */
 	struct model_spread_cache spread_cache;
@@ -419,6 +421,25 @@ void enum_tally_outcome(const struct enum_outcome *o, uint64_t w,
 
 /* ------------------------------------------------------- state records */
 
+/* One step of a reachable-mode trace: what the loop did to which pod. */
+struct enum_trace_step {
+	int pod;
+	enum model_step_action action;
+	bool minimal;              /* a preemption by the spec's minimal
+				    * answer, not kube's */
+	int node;                  /* bind / nominated node, -1 */
+	int *victims;              /* sorted by pod index */
+	int n_victims;
+};
+
+/* The shortest way to a state from all pods pending (malloc'ed). */
+struct enum_trace {
+	struct enum_trace_step *steps;
+	int n;
+};
+
+void enum_trace_release(struct enum_trace *t);
+
 /* What the store keeps of one state (all text malloc'ed by
  * enum_record_fill, freed by enum_record_release). */
 struct enum_record {
@@ -443,6 +464,9 @@ struct enum_record {
 	     *viol_trace[MODEL_INV_COUNT + 1];
 	int n_find;
 	char *find_kind[ENUM_FIND_COUNT], *find_detail[ENUM_FIND_COUNT];
+	/* reachable with enum_ctx.traces: the state's trace (a step
+	 * violation's ends with the violating step); not stored */
+	struct enum_trace trace;
 };
 
 /* enum_record_state: the placement part of a record from snap. */

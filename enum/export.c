@@ -461,6 +461,122 @@ int enum_export(const char *db_path, int64_t state_id, const char *out,
 	return rc;
 }
 
+/* What the reachable search of enum_export_trace looks for, and the
+ * trace of the record it found. */
+struct trace_match {
+	const char *pod_node, *nominated;
+	/* the state's issue: a violation's or a finding's name (NULL: any
+	 * record of the state, one stored by --store all) */
+	const char *viol, *find;
+	struct enum_trace found;
+	bool have;
+};
+
+static bool has_name(char *const *names, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+static void trace_record(void *user, struct enum_record *r)
+{
+	struct trace_match *m = user;
+	bool same = !m->have && !strcmp(r->pod_node, m->pod_node) &&
+		    !strcmp(r->nominated, m->nominated);
+	if (same && m->viol)
+		same = has_name(r->viol_name, r->n_viol, m->viol);
+	if (same && m->find)
+		same = has_name(r->find_kind, r->n_find, m->find);
+	if (same) {
+		m->found = r->trace;
+		memset(&r->trace, 0, sizeof r->trace);
+		m->have = true;
+	}
+	enum_record_release(r);
+}
+
+int enum_export_trace(const char *db_path, int64_t state_id,
+		      struct enum_scenario *sc, struct snapshot *initial,
+		      struct enum_trace *tr, char **config, struct error *err)
+{
+	assert(db_path && sc && initial && tr && config && err);
+	memset(sc, 0, sizeof *sc);
+	memset(tr, 0, sizeof *tr);
+	*config = NULL;
+	sqlite3 *db = NULL;
+	if (enum_store_open_readonly(db_path, false, &db, err) < 0)
+		return -1;
+	struct stored s;
+	int rc = load_stored(db, db_path, state_id, NULL, &s, err);
+	sqlite3_close(db);
+	if (rc == 0 && strcmp(s.mode, "reachable"))
+		rc = error_plain(err, "%s: state %lld is from a %s run: only a "
+				 "reachable-mode state has a trace (kso enum "
+				 "--mode reachable)", db_path, (long long)state_id,
+				 s.mode);
+	if (rc == 0 && s.has_issue && s.is.kind == ENUM_ISSUE_VIOLATION &&
+	    s.is.which == MODEL_INV_TERMINATION)
+		rc = error_plain(err, "%s: state %lld: a termination violation "
+				 "is a cycle of the reachable graph, not a trace "
+				 "to one state", db_path, (long long)state_id);
+	char *cfg_out = NULL, *tmp = NULL;
+	if (rc == 0)
+		rc = place_config(&s, "-", &cfg_out, &tmp, err);
+	if (rc == 0)
+		rc = enum_scenario_from_yaml("stored scenario", s.yaml, tmp, false,
+					     sc, err);
+	if (rc == 0) {
+		struct trace_match m = {
+			.pod_node = s.pod_node, .nominated = s.nominated,
+			.viol = s.has_issue && s.is.kind == ENUM_ISSUE_VIOLATION
+				? model_invariant_name(s.is.which) : NULL,
+			/* an impl finding is not searched for (no
+			 * implementation is asked): any record of the state */
+			.find = s.has_issue && s.is.kind == ENUM_ISSUE_FINDING &&
+				s.is.which != ENUM_FIND_IMPL
+				? enum_finding_name(s.is.which) : NULL};
+		/* every state's record: a state stored by --store all has
+		 * no issue to be recorded by */
+		struct enum_sink sink = {.user = &m, .store_all = true,
+					 .record = trace_record};
+		struct enum_tally t[2];
+		memset(t, 0, sizeof t);
+		struct enum_ctx x;
+		enum_ctx_init(&x, sc);
+		x.traces = true;
+		x.greedy_gap = s.has_issue && s.is.kind == ENUM_ISSUE_FINDING &&
+			       s.is.which == ENUM_FIND_GREEDY_GAP;
+		rc = enum_reachable(&x, false, &sink, t, err);
+		enum_ctx_release(&x);
+		if (rc == 0 && !m.have)
+			rc = error_plain(err, "%s: state %lld: a reachable search of "
+					 "its scenario does not reach it again",
+					 db_path, (long long)state_id);
+		*tr = m.found;
+	}
+	if (rc == 0) {
+		/* the search starts from every pod pending (reachable.c) */
+		snapshot_init(initial, &sc->cluster);
+		for (int p = 0; p < sc->cluster.n_pods; p++) {
+			initial->pod_node[p] = SNAP_PENDING;
+			initial->nominated[p] = -1;
+		}
+	}
+	if (rc == 0 && s.config) {
+		*config = strdup(s.config);
+		if (!*config)
+			abort();
+	}
+	if (tmp)
+		remove(tmp);
+	free(tmp);
+	free(cfg_out);
+	stored_release(&s);
+	return rc;
+}
+
 int enum_export_run(const char *db_path, int64_t run, const char *dir,
 		    int per_kind, const struct enum_judge *judge, int *written,
 		    struct error *err)

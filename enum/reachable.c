@@ -245,7 +245,42 @@ static char *trace(const struct search *S, int i, int pod, int act, int node,
 	return strbuf_take(&b);
 }
 
-static void emit_record(struct search *S, int state, const struct enum_outcome *o,
+/* One step of a trace as data. */
+static void trace_step(const struct cluster *c, int pod, int act, int node,
+		       uint64_t victims, struct enum_trace_step *out)
+{
+	out->pod = pod;
+	out->action = act == ACT_BIND ? MODEL_STEP_BIND
+		: act == ACT_PARK ? MODEL_STEP_UNSCHEDULABLE : MODEL_STEP_PREEMPT;
+	out->minimal = act == ACT_MINIMAL;
+	out->node = node;
+	out->victims = xcalloc((size_t)c->n_pods + 1, sizeof *out->victims);
+	out->n_victims = 0;
+	for (int p = 0; p < c->n_pods && p < 64; p++)
+		if (victims >> p & 1)
+			out->victims[out->n_victims++] = p;
+}
+
+/* The shortest trace to state i as data, then (extra) one more step. */
+static void trace_data(const struct search *S, int i, const struct rmeta *extra,
+		       struct enum_trace *out)
+{
+	int depth = S->g.meta[i].depth;
+	out->steps = xcalloc((size_t)depth + 2, sizeof *out->steps);
+	out->n = depth + (extra != NULL);
+	for (int k = i, d = depth; d > 0; k = S->g.meta[k].parent) {
+		const struct rmeta *m = &S->g.meta[k];
+		trace_step(S->c, m->pod, m->act, m->node, m->victims,
+			   &out->steps[--d]);
+	}
+	if (extra)
+		trace_step(S->c, extra->pod, extra->act, extra->node,
+			   extra->victims, &out->steps[depth]);
+}
+
+/* extra: the step out of state that a step violation is about, or NULL. */
+static void emit_record(struct search *S, int state, const struct rmeta *extra,
+			const struct enum_outcome *o,
 			const char *viol_name, const char *viol_detail,
 			const char *viol_trace, enum enum_finding find,
 			const char *find_detail)
@@ -266,6 +301,8 @@ static void emit_record(struct search *S, int state, const struct enum_outcome *
 		enum_record_violation(&r, viol_name, viol_detail, viol_trace);
 	if (find_detail)
 		enum_record_finding(&r, enum_finding_name(find), find_detail);
+	if (S->x->traces)
+		trace_data(S, state, extra, &r.trace);
 	S->sink->record(S->sink->user, &r);
 }
 
@@ -301,8 +338,10 @@ static void check_step(struct search *S, int from, int pod, int act, int node,
 		for (int k = 0; k < n_victims; k++)
 			vm |= UINT64_C(1) << victims[k];
 		char *tr = trace(S, from, pod, act, node, vm);
-		emit_record(S, from, NULL, model_invariant_name(i), m.inv.detail[i],
-			    tr, 0, NULL);
+		struct rmeta step = {.pod = (int16_t)pod, .node = (int16_t)node,
+				     .act = (int8_t)act, .victims = vm};
+		emit_record(S, from, &step, NULL, model_invariant_name(i),
+			    m.inv.detail[i], tr, 0, NULL);
 		free(tr);
 		for (int k = 0; k < 2; k++)
 			S->t[k].inv[i] += k ? 1 : S->g.meta[from].weight;
@@ -531,7 +570,7 @@ static void visit(struct search *S, int i)
 	tally_state(S, i, p < 0);
 	if (p < 0) {
 		if (S->sink->store_all)
-			emit_record(S, i, NULL, NULL, NULL, NULL, 0, NULL);
+			emit_record(S, i, NULL, NULL, NULL, NULL, NULL, 0, NULL);
 		return;
 	}
 	struct enum_outcome o;
@@ -540,7 +579,7 @@ static void visit(struct search *S, int i)
 	uint64_t w = S->g.meta[i].weight;
 	enum_tally_outcome(&o, w, S->t);
 	if (S->sink->store_all || enum_outcome_issue(&o))
-		emit_record(S, i, &o, NULL, NULL, NULL, 0, NULL);
+		emit_record(S, i, NULL, &o, NULL, NULL, NULL, 0, NULL);
 	const struct model_cycle_result *r = &S->x->mr;
 	if (r->n_viable > 0) {
 		if (r->nominated_node >= 0)
@@ -628,7 +667,7 @@ static void worse_finals(struct search *S, const bool *final)
 		strbuf_printf(&d, "%d pod(s) pending at quiescence; another "
 				"reachable final state has %d; trace: %s",
 				pending_of(S, i), best, tr);
-		emit_record(S, i, NULL, NULL, NULL, NULL, ENUM_FIND_WORSE_FINAL, d.s);
+		emit_record(S, i, NULL, NULL, NULL, NULL, NULL, ENUM_FIND_WORSE_FINAL, d.s);
 		strbuf_release(&d);
 		free(tr);
 		S->t[0].findings[ENUM_FIND_WORSE_FINAL] += S->g.meta[i].weight;
@@ -774,7 +813,7 @@ static void greedy_gap(struct search *S, const bool *final)
 				(long long)opt.priority);
 		placement_text(c, &best, &d);
 		strbuf_printf(&d, "; the scheduler's: %s", tr);
-		emit_record(S, best_state, NULL, NULL, NULL, NULL,
+		emit_record(S, best_state, NULL, NULL, NULL, NULL, NULL,
 			    ENUM_FIND_GREEDY_GAP, d.s);
 		strbuf_release(&d);
 		free(tr);
@@ -791,7 +830,7 @@ static void termination(struct search *S)
 	if (bad < 0)
 		return;
 	char *tr = trace(S, bad, -1, 0, -1, 0);
-	emit_record(S, bad, NULL, model_invariant_name(MODEL_INV_TERMINATION),
+	emit_record(S, bad, NULL, NULL, model_invariant_name(MODEL_INV_TERMINATION),
 		    "this state lies on or after a cycle of steps: the loop "
 		    "can run forever", tr, 0, NULL);
 	free(tr);

@@ -177,5 +177,14 @@ void enum_record_release(struct enum_record *r)
 		free(r->find_kind[i]);
 		free(r->find_detail[i]);
 	}
+	enum_trace_release(&r->trace);
 	memset(r, 0, sizeof *r);
+}
+
+void enum_trace_release(struct enum_trace *t)
+{
+	for (int i = 0; i < t->n; i++)
+		free(t->steps[i].victims);
+	free(t->steps);
+	memset(t, 0, sizeof *t);
 }

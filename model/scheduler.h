@@ -127,9 +127,11 @@ struct model_loop_engine {
  * answer (the candidate walk starts at a random offset, §3.3).  The step
  * takes the wanted one when the engine allows it - the engine's draws are
  * still made, so a seeded run stays in step - and otherwise decides as
- * usual.  force applies the wanted decision whatever the engine would do
- * (the trace of a search that also follows the spec's minimal
+ * usual.  force applies a wanted bind or preemption whatever the engine
+ * would do (the trace of a search that also follows the spec's minimal
  * preemption); the cycle still runs, for the viable set and the message.
+ * A forced "unschedulable" takes the loop's own failure path (kube's
+ * message with PostFilter's), so the caller checks the step's action.
  */
 struct model_want {
 	bool set;

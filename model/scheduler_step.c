@@ -365,8 +365,10 @@ static void take_wanted_tie(const struct model_scheduler *m, int p,
 	}
 }
 
-/* A forced replay step: the wanted decision applied as it is (the cycle
- * r gave the viable set and the message). */
+/* A forced replay step: the wanted bind or preemption applied as it is
+ * (the cycle r gave the viable set and the message).  A forced
+ * "unschedulable" is not applied here: the loop's own failure path gives
+ * it, with PostFilter's message (model_scheduler_step). */
 static void apply_wanted(struct model_scheduler *m, int p,
 			 const struct model_cycle_result *r,
 			 struct model_step *st)
@@ -393,9 +395,7 @@ static void apply_wanted(struct model_scheduler *m, int p,
 		model_preemption_release(&pr);
 		return;
 	}
-	st->action = MODEL_STEP_UNSCHEDULABLE;
-	st->message = xstrdup(r->message ? r->message : "");
-	park(m, p);
+	assert(!"apply_wanted: a bind or a preemption");
 }
 
 /* FitError.Error() (the cycle's message) with PostFilter's message
@@ -464,7 +464,8 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 	st->node = -1;
 	st->viable = copy_ints(r->viable, r->n_viable);
 	st->n_viable = r->n_viable;
-	if (m->want.set && m->want.force)
+	if (m->want.set && m->want.force &&
+	    m->want.action != MODEL_STEP_UNSCHEDULABLE)
 		apply_wanted(m, p, r, st);
 	else if (r->n_viable > 0)
 		do_bind(m, p, r, st);

@@ -6,6 +6,7 @@ by hand below); replaying it with either engine agrees at every step; a
 trace with one decision altered stops the replay at exactly that step."""
 import copy
 import json
+import sqlite3
 import subprocess
 
 import pytest
@@ -302,3 +303,88 @@ def test_tied_preemption_candidate_is_kubes_too(tmp_path, engine):
     out = json.loads(replay(write(tmp_path, wrong), "--engine", engine,
                             "-o", "json").stdout)
     assert out["first_difference"] == 1
+
+
+# ------------------------------------------- reachable-mode findings as ITF
+
+UNIVERSES = FIXTURES / "universes"
+
+
+def reachable_db(tmp_path, universe, *extra):
+    db = tmp_path / "r.db"
+    p = run_kso("enum", UNIVERSES / universe, "--mode", "reachable", "--db",
+                db, "--force", "--quiet", *extra)
+    assert p.returncode == 0, p.stderr
+    return db
+
+
+def placement_of(state):
+    """The ITF state's bound pods: {"ns/pod": node}."""
+    return dict(state["placement"]["#map"])
+
+
+def test_worse_final_trace_replays(tmp_path):
+    # tie-worse-final.yaml (derivation in its header): under its
+    # configuration a ties n1/n2; a on n1 leaves b (2 cpu) nowhere to go:
+    # n1 and n2 have 1 cpu free, n3 is tainted, a has b's priority
+    db = reachable_db(tmp_path, "tie-worse-final.yaml")
+    con = sqlite3.connect(db)
+    (sid, placement), = con.execute(
+        "SELECT s.id, s.placement FROM findings f JOIN states s "
+        "ON s.id = f.state_id WHERE f.kind = 'worse-final'")
+    assert placement == "default/a=n1 default/b=-"
+    out = tmp_path / "wf.itf.json"
+    p = run_kso("export", db, sid, "--itf", "-o", out)
+    assert p.returncode == 0, p.stderr
+    t = json.loads(out.read_text())
+    s = t["states"]
+    assert [x["mbt::actionTaken"] for x in s] == ["init", "bind",
+                                                  "unschedulable"]
+    assert s[1]["mbt::nondetPicks"] == {"pod": some("default/a"),
+                                        "node": some("n1"), "victims": NONE}
+    assert s[1]["#meta"]["viable"] == ["n1", "n2"]
+    assert s[2]["mbt::nondetPicks"]["pod"] == some("default/b")
+    assert s[2]["#meta"]["message"] == (
+        "0/3 nodes are available: 1 node(s) had untolerated taint "
+        "{dedicated: other}, 2 Insufficient cpu. preemption: 0/3 nodes are "
+        "available: 1 Preemption is not helpful for scheduling, 2 No "
+        "preemption victims found for incoming pod.")
+    assert placement_of(s[2]) == {"default/a": "n1"}
+    # the tie is kube's under the run's configuration, which the trace
+    # carries: either engine replays it
+    for engine in ("oracle", "model"):
+        p = replay(out, "--engine", engine)
+        assert p.returncode == 0, p.stdout
+
+
+def test_each_reachable_finding_kind_replays(tmp_path):
+    db = reachable_db(tmp_path, "default.yaml")
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT f.kind, MIN(s.id), s.placement FROM findings f "
+                       "JOIN states s ON s.id = f.state_id GROUP BY f.kind "
+                       "ORDER BY f.kind").fetchall()
+    assert [r[0] for r in rows] == ["breaks-earlier", "worse-final"]
+    for kind, sid, placement in rows:
+        out = tmp_path / f"{kind}.itf.json"
+        p = run_kso("export", db, sid, "--itf", "-o", out)
+        assert p.returncode == 0, (kind, p.stderr)
+        t = json.loads(out.read_text())
+        # the trace ends in the stored state
+        want = {k: v for k, v in (e.split("=") for e in placement.split())
+                if v != "-"}
+        assert placement_of(t["states"][-1]) == want, kind
+        for engine in ("oracle", "model"):
+            p = replay(out, "--engine", engine)
+            assert p.returncode == 0, (kind, engine, p.stdout)
+
+
+def test_export_itf_refuses_what_has_no_trace(tmp_path):
+    db = tmp_path / "p.db"
+    p = run_kso("enum", UNIVERSES / "two-by-two.yaml", "--db", db,
+                "--force", "--quiet", "--store", "all")
+    assert p.returncode == 0, p.stderr
+    p = run_kso("export", db, 1, "--itf")
+    assert p.returncode == 1 and p.stdout == ""
+    assert p.stderr == (f"{db}: state 1 is from a placements run: only a "
+                        "reachable-mode state has a trace (kso enum --mode "
+                        "reachable)\n")

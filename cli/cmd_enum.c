@@ -88,7 +88,7 @@ struct args {
 enum {
 	OPT_DB, OPT_MODE, OPT_JOBS, OPT_SHARD, OPT_STORE, OPT_QUIET, OPT_FORCE,
 	OPT_LIMIT, OPT_RESUME, OPT_EXPORT, OPT_NO_SYMMETRY, OPT_ALL_PENDING,
-	OPT_GREEDY_GAP, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_IMPL_JOBS,
+	OPT_GREEDY_GAP, OPT_ARRIVALS, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_IMPL_JOBS,
 	OPT_CORPUS_OUT, OPT_NO_MINIMIZE, OPT_OUTPUT
 };
 
@@ -107,10 +107,14 @@ enum {
 	{"resume", 0, NULL, "go on with an interrupted run", OPT_RESUME}, \
 	{"no-symmetry", 0, NULL, "evaluate every state, not one per symmetry " \
 	 "class", OPT_NO_SYMMETRY}, \
-	{"all-pending", 0, NULL, "reachable mode: every pod starts pending", \
+	{"all-pending", 0, NULL, "placements mode: decide every pending pod, " \
+	 "not only the queue's first", \
 	 OPT_ALL_PENDING}, \
 	{"greedy-gap", 0, NULL, "reachable mode: compare the loop's best final " \
-	 "state with the single-step optimum", OPT_GREEDY_GAP}
+	 "state with the single-step optimum", OPT_GREEDY_GAP}, \
+	{"arrivals", 0, "any|ordered", "reachable mode: pods start absent and " \
+	 "arrive one at a time between the scheduler's steps, in any order " \
+	 "or in manifest order", OPT_ARRIVALS}
 
 static const struct cli_opt enum_table[] = {
 	ENUM_COMMON_OPTS,
@@ -227,6 +231,13 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_NO_SYMMETRY: o->symmetry = false; return 0;
 	case OPT_ALL_PENDING: o->all_pending = true; return 0;
 	case OPT_GREEDY_GAP: o->greedy_gap = true; return 0;
+	case OPT_ARRIVALS:
+		if (strcmp(v, "any") && strcmp(v, "ordered"))
+			return bad_usage(a, "bad value '%s' for --arrivals "
+					 "(any, ordered)", v);
+		o->arrivals = !strcmp(v, "any") ? ENUM_ARRIVE_ANY
+			: ENUM_ARRIVE_ORDERED;
+		return 0;
 	case OPT_DB: o->db = v; a->db_given = true; return 0;
 	case OPT_IMPL: a->impl.cmd = v; return 0;
 	case OPT_EXPORT: a->export_dir = v; return 0;
@@ -315,6 +326,8 @@ static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 		return bad_usage(a, "%s is required", "-o DIR");
 	if (o->greedy_gap && !o->reachable)
 		return bad_usage(a, "%s needs --mode reachable", "--greedy-gap");
+	if (o->arrivals && !o->reachable)
+		return bad_usage(a, "%s needs --mode reachable", "--arrivals");
 	if (a->impl_jobs && !a->impl.cmd)
 		return bad_usage(a, "%s needs --impl", "--impl-jobs");
 	if (a->impl.cmd) {

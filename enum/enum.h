@@ -328,6 +328,8 @@ struct enum_ctx {
 	bool greedy_gap;               /* reachable: --greedy-gap */
 	bool traces;                   /* reachable: records carry their
 					* trace as data (enum_record.trace) */
+	int arrivals;                  /* reachable: 0, or pods start absent
+					* and arrive (ENUM_ARRIVE_*) */
 	/* the pod-only PodTopologySpread parts of c's pods, for every model
 	 * cycle, preemption and hard_ok of this context (checks.c) */
 	struct model_spread_cache spread_cache;
@@ -421,9 +423,16 @@ void enum_tally_outcome(const struct enum_outcome *o, uint64_t w,
 
 /* ------------------------------------------------------- state records */
 
-/* One step of a reachable-mode trace: what the loop did to which pod. */
+/* Arrivals (kso enum --arrivals): pods start absent and arrive one at a
+ * time, interleaved with the scheduler's steps, in any order or in
+ * manifest order. */
+enum { ENUM_ARRIVE_ANY = 1, ENUM_ARRIVE_ORDERED = 2 };
+
+/* One step of a reachable-mode trace: what the loop did to which pod (or
+ * the pod's arrival). */
 struct enum_trace_step {
 	int pod;
+	bool arrive;               /* the pod was created: no scheduling */
 	enum model_step_action action;
 	bool minimal;              /* a preemption by the spec's minimal
 				    * answer, not kube's */
@@ -469,8 +478,11 @@ struct enum_record {
 	struct enum_trace trace;
 };
 
-/* enum_record_state: the placement part of a record from snap. */
-void enum_record_state(struct enum_record *r, const struct snapshot *snap);
+/* enum_record_state: the placement part of a record from snap; absent
+ * (--arrivals, may be NULL): the pods not created yet, written "?" in
+ * the placement text (a deleted pod is "x", a pending one "-"). */
+void enum_record_state(struct enum_record *r, const struct snapshot *snap,
+		       const bool *absent);
 
 /* enum_record_outcome: the decision, preemption, violations and findings
  * of o (x->mr / x->orr must still hold o's cycle).  trace (may be NULL)
@@ -532,6 +544,7 @@ struct enum_issue {
 	 * be re-checked) and the verdict it must give again ("not-viable") */
 	const struct enum_judge *judge;
 	const char *impl_verdict;
+	int arrivals;                  /* the run's --arrivals (ENUM_ARRIVE_*) */
 };
 
 /* enum_issue_holds: the issue occurs on sc with snap (placement of sc). */

@@ -81,6 +81,11 @@ static void row_state(sqlite3_stmt *st, struct stored *s)
 	s->universe = col_dup(st, "universe");
 	s->mode = col_dup(st, "mode");
 	s->scenario = sqlite3_column_int64(st, enum_store_column(st, "scenario"));
+	/* the run's --arrivals, in its options text (run.c options_text) */
+	char *options = col_dup(st, "options");
+	s->is.arrivals = strstr(options, " arrivals=any") ? ENUM_ARRIVE_ANY
+		: strstr(options, " arrivals=ordered") ? ENUM_ARRIVE_ORDERED : 0;
+	free(options);
 }
 
 static void row_config(sqlite3_stmt *st, struct stored *s)
@@ -181,7 +186,7 @@ static int load_stored(sqlite3 *db, const char *path, int64_t id,
 	memset(s, 0, sizeof *s);
 	s->is.judge = judge;
 	int found = query_row(db, "SELECT c.yaml, c.label, s.pod_node, s.nominated, "
-			      "r.universe, r.mode, s.scenario FROM states s "
+			      "r.universe, r.mode, r.options, s.scenario FROM states s "
 			      "JOIN scenarios c ON c.run_id=s.run_id AND "
 			      "c.idx=s.scenario JOIN runs r ON r.id=s.run_id "
 			      "WHERE s.id=?", id, row_state, s);
@@ -516,6 +521,11 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 				 "reachable-mode state has a trace (kso enum "
 				 "--mode reachable)", db_path, (long long)state_id,
 				 s.mode);
+	if (rc == 0 && s.is.arrivals)
+		rc = error_plain(err, "%s: state %lld is from an --arrivals run: "
+				 "kso's loop, and so an ITF trace kso replay runs, "
+				 "has no pod arrivals yet", db_path,
+				 (long long)state_id);
 	if (rc == 0 && s.has_issue && s.is.kind == ENUM_ISSUE_VIOLATION &&
 	    s.is.which == MODEL_INV_TERMINATION)
 		rc = error_plain(err, "%s: state %lld: a termination violation "
@@ -548,6 +558,7 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 		x.traces = true;
 		x.greedy_gap = s.has_issue && s.is.kind == ENUM_ISSUE_FINDING &&
 			       s.is.which == ENUM_FIND_GREEDY_GAP;
+		x.arrivals = s.is.arrivals;
 		rc = enum_reachable(&x, false, &sink, t, err);
 		enum_ctx_release(&x);
 		if (rc == 0 && !m.have)

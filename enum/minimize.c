@@ -113,7 +113,7 @@ static bool reach_holds(const struct enum_scenario *sc, const struct snapshot *s
 {
 	struct enum_record want;
 	memset(&want, 0, sizeof want);
-	enum_record_state(&want, snap);
+	enum_record_state(&want, snap, NULL);
 	struct reach_match m = {want.pod_node, want.nominated, is, false};
 	struct enum_sink sink = {.user = &m, .record = reach_record};
 	struct enum_tally t[2];
@@ -122,6 +122,7 @@ static bool reach_holds(const struct enum_scenario *sc, const struct snapshot *s
 	enum_ctx_init(&x, sc);
 	x.greedy_gap = is->kind == ENUM_ISSUE_FINDING &&
 		       is->which == ENUM_FIND_GREEDY_GAP;
+	x.arrivals = is->arrivals;
 	struct error err;
 	error_init(&err);
 	bool ok = enum_reachable(&x, false, &sink, t, &err) == 0 && m.found;

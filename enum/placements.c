@@ -71,7 +71,7 @@ static void emit(struct enum_ctx *x, struct enum_sink *sink, uint64_t w,
 	memset(&r, 0, sizeof r);
 	r.scenario = x->sc->index;
 	r.weight = w;
-	enum_record_state(&r, &x->snap);
+	enum_record_state(&r, &x->snap, NULL);
 	if (o)
 		enum_record_outcome(&r, x, o, NULL);
 	sink->record(sink->user, &r);

@@ -26,7 +26,7 @@
 
 #define MAX_PODS 60
 
-enum { ACT_BIND, ACT_KUBE, ACT_MINIMAL, ACT_PARK };
+enum { ACT_BIND, ACT_KUBE, ACT_MINIMAL, ACT_PARK, ACT_ARRIVE };
 
 /* How a state was first reached. */
 struct rmeta {
@@ -121,11 +121,14 @@ static void graph_release(struct graph *g)
 
 /* ------------------------------------------------------------ states */
 
-/* A decoded state: placement in x->snap plus pool and queue order. */
+/* A decoded state: placement in x->snap plus pool and queue order, and
+ * (--arrivals) the pods not created yet: SNAP_GONE in the snapshot, so
+ * that nothing sees them, and absent here. */
 struct rstate {
 	struct snapshot *snap;
 	bool *waiting;
 	int64_t *queued;
+	bool *absent;
 };
 
 static void encode(const struct cluster *c, const struct rstate *s, uint8_t *out)
@@ -133,7 +136,8 @@ static void encode(const struct cluster *c, const struct rstate *s, uint8_t *out
 	for (int p = 0; p < c->n_pods; p++) {
 		uint8_t *t = out + ENUM_STATE_BYTES * p;
 		int at = s->snap->pod_node[p];
-		t[0] = (uint8_t)(at >= 0 ? at + 3 : at == SNAP_GONE ? 1 : 2);
+		t[0] = (uint8_t)(s->absent[p] ? 0 : at >= 0 ? at + 3
+				 : at == SNAP_GONE ? 1 : 2);
 		t[1] = (uint8_t)(s->snap->nominated[p] + 1);
 		t[2] = s->waiting[p];
 		/* the rank of the queue timestamp among the pods' timestamps */
@@ -151,7 +155,9 @@ static void decode(const struct cluster *c, const uint8_t *in, struct rstate *s)
 {
 	for (int p = 0; p < c->n_pods; p++) {
 		const uint8_t *t = in + ENUM_STATE_BYTES * p;
-		s->snap->pod_node[p] = t[0] >= 3 ? t[0] - 3 : t[0] == 1 ? SNAP_GONE : SNAP_PENDING;
+		s->snap->pod_node[p] = t[0] >= 3 ? t[0] - 3
+			: t[0] <= 1 ? SNAP_GONE : SNAP_PENDING;
+		s->absent[p] = t[0] == 0;
 		s->snap->nominated[p] = (int32_t)t[1] - 1;
 		s->waiting[p] = t[2];
 		s->queued[p] = t[3];
@@ -190,7 +196,7 @@ struct search {
 	struct enum_symmetry sym;   /* node permutations only */
 	struct rstate cur, nxt;
 	struct snapshot nsnap;        /* scratch for records */
-	bool *nwait;
+	bool *nwait, *nabsent;
 	int64_t *nqueued;
 	bool *placed;
 	uint8_t *raw, *canon;
@@ -200,7 +206,8 @@ struct search {
 static const char *act_name(int act)
 {
 	return act == ACT_BIND ? "bind" : act == ACT_KUBE ? "preempt(kube)"
-		: act == ACT_MINIMAL ? "preempt(minimal)" : "unschedulable";
+		: act == ACT_MINIMAL ? "preempt(minimal)"
+		: act == ACT_ARRIVE ? "arrives" : "unschedulable";
 }
 
 static void step_text(const struct cluster *c, int pod, int act, int node,
@@ -250,6 +257,7 @@ static void trace_step(const struct cluster *c, int pod, int act, int node,
 		       uint64_t victims, struct enum_trace_step *out)
 {
 	out->pod = pod;
+	out->arrive = act == ACT_ARRIVE;
 	out->action = act == ACT_BIND ? MODEL_STEP_BIND
 		: act == ACT_PARK ? MODEL_STEP_UNSCHEDULABLE : MODEL_STEP_PREEMPT;
 	out->minimal = act == ACT_MINIMAL;
@@ -292,9 +300,9 @@ static void emit_record(struct search *S, int state, const struct rmeta *extra,
 	r.scenario = S->x->sc->index;
 	r.weight = S->g.meta[state].weight;
 	r.depth = S->g.meta[state].depth;
-	struct rstate tmp = {&S->nsnap, S->nwait, S->nqueued};
+	struct rstate tmp = {&S->nsnap, S->nwait, S->nqueued, S->nabsent};
 	decode(S->c, S->g.enc + (size_t)state * (size_t)S->g.bytes, &tmp);
-	enum_record_state(&r, &S->nsnap);
+	enum_record_state(&r, &S->nsnap, S->x->arrivals ? S->nabsent : NULL);
 	if (o)
 		enum_record_outcome(&r, S->x, o, NULL);
 	if (viol_name)
@@ -357,7 +365,9 @@ static void check_step(struct search *S, int from, int pod, int act, int node,
 static void add_successor(struct search *S, int from, int pod, int act,
 			  int node, const int *victims, int n_victims)
 {
-	check_step(S, from, pod, act, node, victims, n_victims);
+	/* an arrival is no scheduling step: nothing to check */
+	if (act != ACT_ARRIVE)
+		check_step(S, from, pod, act, node, victims, n_victims);
 	encode(S->c, &S->nxt, S->raw);
 	uint64_t w = 1;
 	if (S->symmetry)
@@ -386,6 +396,7 @@ static void copy_state(struct search *S)
 	snapshot_assign(S->nxt.snap, S->cur.snap);
 	memcpy(S->nxt.waiting, S->cur.waiting, sizeof *S->nxt.waiting * (size_t)c->n_pods);
 	memcpy(S->nxt.queued, S->cur.queued, sizeof *S->nxt.queued * (size_t)c->n_pods);
+	memcpy(S->nxt.absent, S->cur.absent, sizeof *S->nxt.absent * (size_t)c->n_pods);
 }
 
 /* A bind or an eviction is a cluster event: the pool empties. */
@@ -438,6 +449,35 @@ static void succ_park(struct search *S, int from, int p, bool clear_own)
 		S->nxt.snap->nominated[p] = -1;
 	park(S, p);
 	add_successor(S, from, p, ACT_PARK, -1, NULL, 0);
+}
+
+/* --arrivals: pod p is created, pending, queued after every pod queued
+ * so far (its queue timestamp is its creation).  No pod is woken: kso's
+ * cluster events are binds and evictions. */
+static void succ_arrive(struct search *S, int from, int p)
+{
+	copy_state(S);
+	S->nxt.absent[p] = false;
+	S->nxt.snap->pod_node[p] = SNAP_PENDING;
+	S->nxt.snap->nominated[p] = -1;
+	S->nxt.queued[p] = max_queued(S->c, S->nxt.queued) + 1;
+	add_successor(S, from, p, ACT_ARRIVE, -1, NULL, 0);
+}
+
+/* The arrivals out of the current state: any absent pod, or (ordered)
+ * the first in manifest order.  Returns whether a pod is absent. */
+static bool arrivals(struct search *S, int from)
+{
+	bool any = false;
+	for (int p = 0; p < S->c->n_pods; p++) {
+		if (!S->cur.absent[p])
+			continue;
+		any = true;
+		succ_arrive(S, from, p);
+		if (S->x->arrivals == ENUM_ARRIVE_ORDERED)
+			break;
+	}
+	return any;
 }
 
 static const struct model_victims *kube_candidate(const struct model_preemption *k,
@@ -567,7 +607,10 @@ static void visit(struct search *S, int i)
 {
 	decode(S->c, S->g.enc + (size_t)i * (size_t)S->g.bytes, &S->cur);
 	int p = next_pod(S->c, &S->cur);
-	tally_state(S, i, p < 0);
+	/* arrivals interleave with the scheduler's step: both are
+	 * successors (the decoded state survives them: copy_state reads it) */
+	bool absent = arrivals(S, i);
+	tally_state(S, i, p < 0 && !absent);
 	if (p < 0) {
 		if (S->sink->store_all)
 			emit_record(S, i, NULL, NULL, NULL, NULL, NULL, 0, NULL);
@@ -787,7 +830,7 @@ static void greedy_gap(struct search *S, const bool *final)
 	for (int i = 0; i < S->g.n; i++) {
 		if (!final[i])
 			continue;
-		struct rstate tmp = {&S->nsnap, S->nwait, S->nqueued};
+		struct rstate tmp = {&S->nsnap, S->nwait, S->nqueued, S->nabsent};
 		decode(c, S->g.enc + (size_t)i * (size_t)S->g.bytes, &tmp);
 		struct worth w = worth_of(c, &S->nsnap);
 		if (worth_cmp(w, reached) > 0) {
@@ -874,10 +917,14 @@ static void search_init(struct search *S, struct enum_ctx *x, bool symmetry,
 	S->placed = calloc(n, sizeof(bool));
 	S->nwait = calloc(n, sizeof(bool));
 	S->nqueued = calloc(n, sizeof(int64_t));
+	S->cur.absent = calloc(n, sizeof(bool));
+	S->nxt.absent = calloc(n, sizeof(bool));
+	S->nabsent = calloc(n, sizeof(bool));
 	S->raw = calloc((size_t)S->g.bytes + 1, 1);
 	S->canon = calloc((size_t)S->g.bytes + 1, 1);
 	if (!S->cur.waiting || !S->nxt.waiting || !S->cur.queued ||
-	    !S->nxt.queued || !S->placed || !S->nwait || !S->nqueued || !S->raw || !S->canon)
+	    !S->nxt.queued || !S->placed || !S->nwait || !S->nqueued || !S->raw ||
+	    !S->canon || !S->cur.absent || !S->nxt.absent || !S->nabsent)
 		abort();
 }
 
@@ -892,6 +939,9 @@ static void search_release(struct search *S)
 	free(S->placed);
 	free(S->nwait);
 	free(S->nqueued);
+	free(S->cur.absent);
+	free(S->nxt.absent);
+	free(S->nabsent);
 	free(S->raw);
 	free(S->canon);
 	graph_release(&S->g);
@@ -927,10 +977,12 @@ int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
 	x->step_invariants = false;
 	struct search S;
 	search_init(&S, x, symmetry, sink, t);
-	/* the initial state: every pod pending, nothing nominated or parked */
+	/* the initial state: every pod pending (--arrivals: absent),
+	 * nothing nominated or parked */
 	for (int p = 0; p < c->n_pods; p++) {
-		x->snap.pod_node[p] = SNAP_PENDING;
+		x->snap.pod_node[p] = x->arrivals ? SNAP_GONE : SNAP_PENDING;
 		x->snap.nominated[p] = -1;
+		S.cur.absent[p] = x->arrivals != 0;
 	}
 	encode(c, &S.cur, S.raw);
 	uint64_t w = 1;

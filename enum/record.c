@@ -47,7 +47,8 @@ static char *ints_text(const int32_t *v, int n)
 	return strbuf_take(&b);
 }
 
-void enum_record_state(struct enum_record *r, const struct snapshot *snap)
+void enum_record_state(struct enum_record *r, const struct snapshot *snap,
+		       const bool *absent)
 {
 	const struct cluster *c = snap->cluster;
 	struct strbuf b;
@@ -56,7 +57,8 @@ void enum_record_state(struct enum_record *r, const struct snapshot *snap)
 		int at = snap->pod_node[p];
 		strbuf_printf(&b, "%s%s/%s=%s", p ? " " : "", c->pods[p].ns,
 				c->pods[p].name,
-				at >= 0 ? c->nodes[at].name : at == SNAP_GONE ? "x" : "-");
+				at >= 0 ? c->nodes[at].name : absent && absent[p] ? "?"
+				: at == SNAP_GONE ? "x" : "-");
 		if (snap->nominated[p] >= 0)
 			strbuf_printf(&b, "(>%s)", c->nodes[snap->nominated[p]].name);
 	}

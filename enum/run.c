@@ -99,11 +99,13 @@ static void options_text(const struct plan *p, char *buf, size_t len)
 {
 	const struct enum_opts *o = p->o;
 	snprintf(buf, len, "mode=%s symmetry=%s all-pending=%s store=%s chunk=%llu "
-		 "universe=%016llx%s", o->reachable ? "reachable" : "placements",
+		 "universe=%016llx%s%s", o->reachable ? "reachable" : "placements",
 		 o->symmetry ? "on" : "off", o->all_pending ? "on" : "off",
 		 o->store_all ? "all" : "findings", (unsigned long long)o->chunk,
 		 (unsigned long long)p->u.digest,
-		 o->greedy_gap ? " greedy-gap=on" : "");
+		 o->greedy_gap ? " greedy-gap=on" : "",
+		 o->arrivals == ENUM_ARRIVE_ANY ? " arrivals=any"
+		 : o->arrivals == ENUM_ARRIVE_ORDERED ? " arrivals=ordered" : "");
 }
 
 /* ---------------------------------------------------------- a worker */
@@ -189,6 +191,7 @@ static int load(struct shared *sh, struct wstate *w, uint64_t scenario,
 	}
 	enum_ctx_init(&w->x, &w->sc);
 	w->x.greedy_gap = sh->plan->o->greedy_gap;
+	w->x.arrivals = sh->plan->o->arrivals;
 	w->x.judge = sh->plan->o->judge;
 	w->x.judge_self = w->judge_self;
 	w->loaded = true;

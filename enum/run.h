@@ -33,6 +33,8 @@ struct enum_opts {
 	uint64_t chunk;            /* placement states per work item */
 	const struct enum_judge *judge;   /* --impl, NULL: none (enum.h) */
 	bool greedy_gap;           /* --greedy-gap (reachable mode) */
+	int arrivals;              /* --arrivals (reachable mode): 0 off,
+				    * ENUM_ARRIVE_ANY or ENUM_ARRIVE_ORDERED */
 };
 
 struct enum_summary {

@@ -808,3 +808,53 @@ def test_greedy_gap_needs_reachable_mode_and_a_small_universe(tmp_path):
     assert r.returncode == 1
     assert r.stderr.endswith("--greedy-gap searches every placement of each "
                              "scenario: 10000000 here, at most 1000000\n")
+
+
+# --arrivals on two-by-two (n1, n2 of 2 cpu; a, b of 1 cpu, equal
+# priority).  A pod is absent (?), pending (-) or bound; the queue order
+# of pending pods is their arrival order.  The first pod scheduled ties
+# n1/n2 (both empty); the second then fits only the emptier other node
+# (LeastAllocated and BalancedAllocation both prefer it).  Any order:
+#   init {?,?}                                                     1
+#   one arrived {-,?} {?,-}                                        2
+#   one bound, the other absent {n1,?} {n2,?} {?,n1} {?,n2}         4
+#   both pending, a first or b first                               2
+#   one bound, the other pending (4 placements)                    4
+#   finals: both bound on different nodes, a or b arrived first    4
+# = 17 states, 4 final, 8 decisions (the states with a pending pod); up
+# to the node swap 11, 2 and 6.  In manifest order (a before b): init,
+# {-,?}, {n1,?} {n2,?} {-,-}, {n1,-} {n2,-}, 2 finals = 9 states, 2
+# final, 4 decisions (6, 1, 3 up to the swap).
+@pytest.mark.parametrize("order,counts", [
+    ("any", ((17, 11), (4, 2), (8, 6))),
+    ("ordered", ((9, 6), (2, 1), (4, 3))),
+])
+def test_arrivals_two_by_two(tmp_path, order, counts):
+    r = enum(TWO, "--db", tmp_path / "a.db", "--quiet", "--mode",
+             "reachable", "--arrivals", order)
+    assert r.returncode == 0, r.stderr
+    (s, sc), (f, fc), (d, dc) = counts
+    assert f"states:        {s} ({sc} classes evaluated)" in r.stdout
+    assert f"final states:  {f} ({fc} classes)" in r.stdout
+    assert f"decisions:     {d} ({dc} classes)" in r.stdout
+
+
+def test_arrivals_needs_reachable_and_no_itf(tmp_path):
+    r = enum(TWO, "--db", tmp_path / "p.db", "--arrivals", "any")
+    assert r.returncode == 2
+    assert r.stderr.startswith("kso enum: --arrivals needs --mode reachable")
+    r = enum(TWO, "--db", tmp_path / "p.db", "--mode", "reachable",
+             "--arrivals", "sometimes")
+    assert r.returncode == 2
+    db = tmp_path / "a.db"
+    r = enum(TWO, "--db", db, "--quiet", "--mode", "reachable", "--arrivals",
+             "any", "--store", "all")
+    assert r.returncode == 0, r.stderr
+    con = sqlite3.connect(db)
+    # a state before anything arrived: both pods "?" (absent)
+    assert ("default/a=? default/b=?",) in con.execute(
+        "SELECT placement FROM states").fetchall()
+    con.close()
+    p = run_kso("export", db, 1, "--itf")
+    assert p.returncode == 1
+    assert "is from an --arrivals run" in p.stderr

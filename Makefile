@@ -97,6 +97,7 @@ FUZZ_SEEDS_fuzz_json := fixtures/fuzz/json fixtures/fuzz/watch fixtures/fuzz/rep
 # kso check prints a line per decision and per error: closed for speed
 # (libFuzzer keeps its own report on the real stderr)
 FUZZ_OPTS_fuzz_watch := -close_fd_mask=3
+FUZZ_OPTS_fuzz_replay := -close_fd_mask=3
 
 FUZZ_CFLAGS := $(CSTD) -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
 	-DKSO_VERSION='"$(VERSION)"' -MMD -MP

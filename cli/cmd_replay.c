@@ -312,6 +312,8 @@ static bool same_victims(const struct rec_step *r, const struct model_step *st)
 {
 	if (r->n_victims != st->n_victims)
 		return false;
+	if (st->n_victims == 0)
+		return true;
 	int *v = xmalloc(sizeof *v * ((size_t)st->n_victims + 1));
 	memcpy(v, st->victims, sizeof *v * (size_t)st->n_victims);
 	qsort(v, (size_t)st->n_victims, sizeof *v, int_cmp);

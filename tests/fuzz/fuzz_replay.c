@@ -3,7 +3,8 @@
  * (cli/itf.h), parsed, its #meta.kso cluster and configuration loaded,
  * its states read and replayed (cli/cmd_replay.c).  Any bytes must give
  * exit status 0 or 1, never a crash, a sanitizer report or a leak.
- * Seeds: fixtures/fuzz/replay/ (traces kso schedule -o itf wrote).
+ * Seeds: the .itf files of fixtures/fuzz/replay (traces kso wrote; not .json,
+ * so the fixture walks of the tests do not take them for manifests).
  */
 #include "fuzz.h"
 

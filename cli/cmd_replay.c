@@ -170,7 +170,7 @@ static int read_action(const struct trace *t, const struct ynode *state,
 	static const enum model_step_action all[] = {
 		MODEL_STEP_BIND, MODEL_STEP_PREEMPT, MODEL_STEP_UNSCHEDULABLE};
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-		if (!strcmp(s, cli_itf_action(all[i]))) {
+		if (!strcmp(s, model_step_action_name(all[i]))) {
 			*out = all[i];
 			return 0;
 		}
@@ -297,7 +297,7 @@ static char *decision_text(const struct cluster *c, enum model_step_action a,
 {
 	struct strbuf b;
 	strbuf_init(&b);
-	strbuf_puts(&b, cli_itf_action(a));
+	strbuf_puts(&b, model_step_action_name(a));
 	if (node >= 0)
 		strbuf_printf(&b, " %s", c->nodes[node].name);
 	for (int i = 0; i < n_victims; i++) {
@@ -330,33 +330,29 @@ struct replayed {
 	char *differs;             /* why it differs, or NULL */
 };
 
-static char *text(const char *fmt, const char *a, const char *b)
-{
-	struct strbuf s;
-	strbuf_init(&s);
-	strbuf_printf(&s, fmt, a, b);
-	return strbuf_take(&s);
-}
-
 /* Why the engine's step st (the loop's head was head) is not the trace's
  * step r, or NULL when it is. */
 static char *why_differs(const struct cluster *c, const struct rec_step *r,
 			 int head, const struct model_step *st)
 {
 	char key[512];
-	if (head < 0)
-		return xstrdup("the engine has no pod left to schedule");
-	if (head != r->pod)
-		return text("the engine schedules %s next%s",
-			    cluster_pod_key(c, head, key, sizeof key), "");
-	if (st->action != r->action || st->node != r->node ||
-	    !same_victims(r, st))
-		return xstrdup("the engine decides otherwise");
 	const char *said = st->message ? st->message : "";
-	if (r->message && strcmp(r->message, said))
-		return text("kube's message: the trace has \"%s\", the engine "
-			    "\"%s\"", r->message, said);
-	return NULL;
+	struct strbuf b;
+	strbuf_init(&b);
+	if (head < 0)
+		strbuf_puts(&b, "the engine has no pod left to schedule");
+	else if (head != r->pod)
+		strbuf_printf(&b, "the engine schedules %s next",
+			      cluster_pod_key(c, head, key, sizeof key));
+	else if (st->action != r->action || st->node != r->node ||
+		 !same_victims(r, st))
+		strbuf_puts(&b, "the engine decides otherwise");
+	else if (r->message && strcmp(r->message, said))
+		strbuf_printf(&b, "kube's message: the trace has \"%s\", the "
+			      "engine \"%s\"", r->message, said);
+	else
+		return NULL;
+	return strbuf_take(&b);
 }
 
 /* --------------------------------------------------------------- output */

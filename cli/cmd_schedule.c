@@ -208,18 +208,6 @@ static int load(struct cluster *c, const struct args *a)
 	return 1;
 }
 
-/* ------------------------------------------------------------ printing */
-
-static const char *action_name(enum model_step_action a)
-{
-	switch (a) {
-	case MODEL_STEP_BIND: return "bind";
-	case MODEL_STEP_PREEMPT: return "preempt";
-	case MODEL_STEP_UNSCHEDULABLE: return "unschedulable";
-	}
-	return "?";
-}
-
 /* ------------------------------------------------------------ engines */
 
 /* The loop (model/scheduler.h) on the chosen engine; the printers read
@@ -369,7 +357,7 @@ static int table_step(struct step_table *t, const struct model_scheduler *m,
 		     cluster_pod_key(c, st->pod, buf, sizeof buf));
 	if (t->wide)
 		cli_grid_set(g, row, COL_PRIORITY, "%d", (int)c->pods[st->pod].priority);
-	cli_grid_set(g, row, grid_col(t, COL_ACTION), "%s", action_name(st->action));
+	cli_grid_set(g, row, grid_col(t, COL_ACTION), "%s", model_step_action_name(st->action));
 	cli_grid_set(g, row, grid_col(t, COL_NODE), "%s",
 		     st->node >= 0 ? c->nodes[st->node].name : "-");
 	pod_list(buf, sizeof buf, c, st->victims, st->n_victims);
@@ -429,7 +417,7 @@ static void json_step(struct json_out *j, const struct model_scheduler *m,
 	cluster_pod_key(c, st->pod, buf, sizeof buf);
 	json_string(j, buf);
 	json_key(j, "action");
-	json_string(j, action_name(st->action));
+	json_string(j, model_step_action_name(st->action));
 	json_key(j, "node");
 	if (st->node >= 0)
 		json_string(j, c->nodes[st->node].name);

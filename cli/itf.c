@@ -10,16 +10,6 @@
 #include "dump_tree.h"
 #include "../core/xalloc.h"
 
-const char *cli_itf_action(enum model_step_action a)
-{
-	switch (a) {
-	case MODEL_STEP_BIND: return "bind";
-	case MODEL_STEP_PREEMPT: return "preempt";
-	case MODEL_STEP_UNSCHEDULABLE: return "unschedulable";
-	}
-	return "unschedulable";
-}
-
 static void pod_key(struct json_out *j, const struct cluster *c, int p)
 {
 	char buf[512];
@@ -241,7 +231,7 @@ static void write_state(struct itf_writer *w, const struct model_scheduler *m,
 	write_placement(j, m);
 	write_queue(w, m);
 	json_key(j, "mbt::actionTaken");
-	json_string(j, st ? cli_itf_action(st->action) : "init");
+	json_string(j, st ? model_step_action_name(st->action) : "init");
 	write_picks(j, c, st);
 	json_end_object(j);
 }

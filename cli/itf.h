@@ -69,7 +69,4 @@ void cli_itf_step(struct itf_writer *w, const struct model_scheduler *m,
 /* cli_itf_end: closes the trace and frees the writer's scratch. */
 void cli_itf_end(struct itf_writer *w);
 
-/* cli_itf_action: the mbt::actionTaken name of a step's action. */
-const char *cli_itf_action(enum model_step_action a);
-
 #endif

@@ -64,6 +64,10 @@ struct model_step {
 
 void model_step_release(struct model_step *st);
 
+/* model_step_action_name: "bind", "preempt" or "unschedulable" (the
+ * words of kso schedule's output and of an ITF trace's actions). */
+const char *model_step_action_name(enum model_step_action a);
+
 /* Invariants, checked after every step (invariants.c). */
 enum model_invariant {
 	MODEL_INV_CAPACITY,          /* no node over allocatable */

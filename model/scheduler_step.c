@@ -175,6 +175,16 @@ static void model_engine_preempt(void *self, const struct sched_profile *prof,
 	model_preempt_kube(prof, s, pod, r, &o, out);
 }
 
+const char *model_step_action_name(enum model_step_action a)
+{
+	switch (a) {
+	case MODEL_STEP_BIND: return "bind";
+	case MODEL_STEP_PREEMPT: return "preempt";
+	case MODEL_STEP_UNSCHEDULABLE: return "unschedulable";
+	}
+	return "?";
+}
+
 void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 			  const struct model_sched_opts *opts)
 {

@@ -109,8 +109,7 @@ static int export_itf(const char *db, long long id, const char *out,
 	struct enum_scenario sc;
 	struct snapshot initial;
 	struct enum_trace tr;
-	char *config;
-	int rc = enum_export_trace(db, id, &sc, &initial, &tr, &config, err);
+	int rc = enum_export_trace(db, id, &sc, &initial, &tr, err);
 	if (rc == 0) {
 		FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
 		if (!f) {
@@ -135,7 +134,6 @@ static int export_itf(const char *db, long long id, const char *out,
 		}
 		snapshot_release(&initial);
 	}
-	free(config);
 	enum_trace_release(&tr);
 	enum_scenario_release(&sc);
 	return rc;

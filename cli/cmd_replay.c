@@ -29,7 +29,6 @@
 
 #include "args.h"
 #include "commands.h"
-#include "itf.h"
 #include "json.h"
 #include "table.h"
 #include "../core/strbuf.h"

@@ -504,12 +504,11 @@ static void trace_record(void *user, struct enum_record *r)
 
 int enum_export_trace(const char *db_path, int64_t state_id,
 		      struct enum_scenario *sc, struct snapshot *initial,
-		      struct enum_trace *tr, char **config, struct error *err)
+		      struct enum_trace *tr, struct error *err)
 {
-	assert(db_path && sc && initial && tr && config && err);
+	assert(db_path && sc && initial && tr && err);
 	memset(sc, 0, sizeof *sc);
 	memset(tr, 0, sizeof *tr);
-	*config = NULL;
 	sqlite3 *db = NULL;
 	if (enum_store_open_readonly(db_path, false, &db, err) < 0)
 		return -1;
@@ -574,11 +573,6 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 			initial->pod_node[p] = SNAP_PENDING;
 			initial->nominated[p] = -1;
 		}
-	}
-	if (rc == 0 && s.config) {
-		*config = strdup(s.config);
-		if (!*config)
-			abort();
 	}
 	if (tmp)
 		remove(tmp);

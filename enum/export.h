@@ -31,14 +31,14 @@ int enum_export(const char *db_path, int64_t state_id, const char *out,
  * first issue (a step violation's trace ends with the violating step).
  * The store keeps a state's placement and nominations, not its
  * unschedulable pool: a state stored without an issue (--store all) gets
- * the shortest trace to its placement and nominations.
- * *config: the run's KubeSchedulerConfiguration text or NULL (caller
- * frees).  Returns 0 (initial then to snapshot_release), or -1 with err
- * set: not a reachable run, a termination violation (a cycle, not a
- * state), or a damaged database. */
+ * the shortest trace to its placement and nominations.  sc's cluster has
+ * the run's KubeSchedulerConfiguration.  Returns 0 (initial then to
+ * snapshot_release), or -1 with err set: not a reachable run, an
+ * --arrivals run, a termination violation (a cycle, not a state), or a
+ * damaged database. */
 int enum_export_trace(const char *db_path, int64_t state_id,
 		      struct enum_scenario *sc, struct snapshot *initial,
-		      struct enum_trace *tr, char **config, struct error *err);
+		      struct enum_trace *tr, struct error *err);
 
 /* enum_export_run: enum_export of up to per_kind states of each issue kind
  * of run into dir/KIND-ID.yaml; *written counts the files. */

@@ -74,6 +74,11 @@ static int write_steps(struct itf_writer *w, struct model_scheduler *m,
 	const struct cluster *c = m->cluster;
 	for (int i = 0; i < tr->n; i++) {
 		const struct enum_trace_step *ts = &tr->steps[i];
+		if (ts->arrive) {
+			model_scheduler_arrive(m, ts->pod);
+			cli_itf_arrival(w, m, ts->pod);
+			continue;
+		}
 		int head = model_scheduler_head(m);
 		if (head != ts->pod) {
 			char a[512], b[512];
@@ -122,6 +127,10 @@ static int export_itf(const char *db, long long id, const char *out,
 			struct model_sched_opts o = {0};
 			struct model_scheduler m;
 			model_scheduler_init(&m, &initial, &o);
+			/* a fresh search has no deleted pod: a gone one has
+			 * not arrived (--arrivals) */
+			for (int p = 0; p < sc.cluster.n_pods; p++)
+				m.absent[p] = initial.pod_node[p] == SNAP_GONE;
 			struct itf_writer w;
 			cli_itf_begin(&w, f, &m, &run);
 			rc = write_steps(&w, &m, &tr, err);

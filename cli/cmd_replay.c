@@ -85,6 +85,7 @@ static int take(void *ctx, int id, const char *v)
 /* One recorded step: state i of the trace and what led to it. */
 struct rec_step {
 	int pod;
+	bool arrive;               /* the pod's arrival, not a step */
 	enum model_step_action action;
 	int node;                  /* -1: None */
 	int *victims;              /* sorted */
@@ -99,6 +100,7 @@ struct trace {
 	const struct ynode *states;
 	struct rec_step *steps;    /* [n_steps]: states 1.. */
 	int n_steps;
+	bool *absent;              /* [n_pods] state 0's "absent" pods */
 };
 
 static int bad(struct error *err, const struct trace *t, const struct ynode *at,
@@ -161,20 +163,23 @@ static int read_pod(const struct trace *t, const struct cluster *c,
 }
 
 static int read_action(const struct trace *t, const struct ynode *state,
-		       const char *field, enum model_step_action *out,
+		       const char *field, struct rec_step *out,
 		       struct error *err)
 {
 	const struct ynode *a = ynode_get(state, "mbt::actionTaken");
 	const char *s = a && a->kind == YNODE_SCALAR ? a->str : "";
+	out->arrive = !strcmp(s, "arrive");
+	if (out->arrive)
+		return 0;
 	static const enum model_step_action all[] = {
 		MODEL_STEP_BIND, MODEL_STEP_PREEMPT, MODEL_STEP_UNSCHEDULABLE};
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
 		if (!strcmp(s, model_step_action_name(all[i]))) {
-			*out = all[i];
+			out->action = all[i];
 			return 0;
 		}
-	return bad(err, t, a ? a : state, field, "expected bind, preempt or "
-		   "unschedulable");
+	return bad(err, t, a ? a : state, field, "expected bind, preempt, "
+		   "unschedulable or arrive");
 }
 
 static int read_step(struct trace *t, const struct cluster *c, int i,
@@ -183,7 +188,7 @@ static int read_step(struct trace *t, const struct cluster *c, int i,
 	const struct ynode *state = t->states->items[i];
 	char field[96];
 	snprintf(field, sizeof field, "states[%d].mbt::actionTaken", i);
-	if (read_action(t, state, field, &st->action, err) < 0)
+	if (read_action(t, state, field, st, err) < 0)
 		return -1;
 	const struct ynode *picks = ynode_get(state, "mbt::nondetPicks");
 	const struct ynode *pod, *node, *victims;
@@ -261,6 +266,19 @@ static int read_trace(struct trace *t, struct cluster *c, struct error *err)
 		return -1;
 	if (yaml_load_trees(c, &cl, &t->file, 1, err) < 0)
 		return -1;
+	/* state 0's absent pods (a trace of kso enum --arrivals) */
+	t->absent = arena_array(&t->arena, (size_t)c->n_pods + 1,
+				sizeof *t->absent);
+	const struct ynode *absent = ynode_get(ynode_get(t->states->items[0],
+							 "absent"), "#set");
+	for (int k = 0; absent && absent->kind == YNODE_SEQ && k < absent->n;
+	     k++) {
+		int p;
+		if (read_pod(t, c, absent->items[k], "states[0].absent", &p,
+			     err) < 0)
+			return -1;
+		t->absent[p] = true;
+	}
 	t->n_steps = t->states->n - 1;
 	t->steps = arena_array(&t->arena, (size_t)t->n_steps + 1,
 			       sizeof *t->steps);
@@ -445,6 +463,19 @@ static int replay(const struct trace *t, struct model_scheduler *m,
 		struct replayed *out = &v[n++];
 		out->step = i + 1;
 		out->pod = r->pod;
+		if (r->arrive) {
+			/* an arrival is no decision: the pod must be absent */
+			out->trace = xstrdup("arrive");
+			out->engine = xstrdup(m->absent[r->pod] ? "arrive"
+					      : "(not absent)");
+			if (m->absent[r->pod])
+				model_scheduler_arrive(m, r->pod);
+			else
+				out->differs = xstrdup("the pod is already there");
+			if (out->differs)
+				break;
+			continue;
+		}
 		out->trace = decision_text(c, r->action, r->node, r->victims,
 					   r->n_victims);
 		int head = model_scheduler_head(m);
@@ -499,6 +530,9 @@ static int run(const struct args *a)
 	read_opts(&t, &o, &all_nodes, &engine);
 	struct snapshot s;
 	snapshot_init(&s, &c);
+	for (int p = 0; p < c.n_pods; p++)
+		if (t.absent[p])
+			s.pod_node[p] = SNAP_GONE;
 	struct oracle_scheduler os;
 	struct model_scheduler ms;
 	bool oracle = !strcmp(engine, "oracle");
@@ -507,6 +541,8 @@ static int run(const struct args *a)
 	else
 		model_scheduler_init(&ms, &s, &o);
 	struct model_scheduler *m = oracle ? &os.rec : &ms;
+	for (int p = 0; p < c.n_pods; p++)
+		m->absent[p] = t.absent[p];
 	struct replayed *v = xcalloc((size_t)t.n_steps + 1, sizeof *v);
 	int n = replay(&t, m, oracle ? &os : NULL, v);
 	if (a->out == CLI_JSON)

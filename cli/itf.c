@@ -93,10 +93,18 @@ static void write_meta(struct json_out *j, const struct model_scheduler *m,
 	arena_init(&a);
 	json_key(j, "schedulerConfiguration");
 	cli_json_value(j, dump_tree_config(&a, &c->config));
-	/* the manifests with the run's initial placement */
-	struct dump_opts o = {&m->snap, true, true, false, -1};
+	/* the manifests with the run's initial placement; a pod that has not
+	 * arrived is written pending (the states' "absent" says it is not
+	 * there yet) */
+	struct snapshot initial;
+	snapshot_clone(&initial, &m->snap);
+	for (int p = 0; p < c->n_pods; p++)
+		if (m->absent[p])
+			initial.pod_node[p] = SNAP_PENDING;
+	struct dump_opts o = {&initial, true, true, false, -1};
 	json_key(j, "cluster");
 	cli_json_value(j, dump_tree_cluster(&a, c, &o));
+	snapshot_release(&initial);
 	arena_release(&a);
 	json_end_object(j);
 	json_end_object(j);
@@ -106,7 +114,7 @@ static void write_vars(struct json_out *j)
 {
 	static const char *const vars[] = {
 		"placement", "nominated", "evicted", "queue", "unschedulable",
-		"mbt::actionTaken", "mbt::nondetPicks"};
+		"absent", "mbt::actionTaken", "mbt::nondetPicks"};
 	json_key(j, "vars");
 	json_begin_array(j);
 	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
@@ -146,7 +154,13 @@ static void write_placement(struct json_out *j, const struct model_scheduler *m)
 	json_key(j, "evicted");
 	begin_tagged(j, "#set");
 	for (int p = 0; p < c->n_pods; p++)
-		if (m->snap.pod_node[p] == SNAP_GONE)
+		if (m->snap.pod_node[p] == SNAP_GONE && !m->absent[p])
+			pod_key(j, c, p);
+	end_tagged(j);
+	json_key(j, "absent");
+	begin_tagged(j, "#set");
+	for (int p = 0; p < c->n_pods; p++)
+		if (m->absent[p])
 			pod_key(j, c, p);
 	end_tagged(j);
 }
@@ -169,15 +183,16 @@ static void write_queue(struct itf_writer *w, const struct model_scheduler *m)
 	end_tagged(j);
 }
 
+/* pod: the step's (or the arrival's) pod, -1 for the initial state. */
 static void write_picks(struct json_out *j, const struct cluster *c,
-			const struct model_step *st)
+			const struct model_step *st, int pod)
 {
 	json_key(j, "mbt::nondetPicks");
 	json_begin_object(j);
 	json_key(j, "pod");
-	if (st) {
+	if (pod >= 0) {
 		begin_some(j);
-		pod_key(j, c, st->pod);
+		pod_key(j, c, pod);
 		json_end_object(j);
 	} else {
 		none(j);
@@ -204,11 +219,12 @@ static void write_picks(struct json_out *j, const struct cluster *c,
 	json_end_object(j);
 }
 
-/* State index (the step count) after step st, or the initial state;
- * preemption: "kube" or "minimal" for a preemption step whose answer
- * the trace names, else NULL. */
+/* The state after step st, after pod arrived (arrived >= 0), or the
+ * initial state; preemption: "kube" or "minimal" for a preemption step
+ * whose answer the trace names, else NULL. */
 static void write_state(struct itf_writer *w, const struct model_scheduler *m,
-			const struct model_step *st, const char *preemption)
+			const struct model_step *st, int arrived,
+			const char *preemption)
 {
 	struct json_out *j = &w->j;
 	const struct cluster *c = m->cluster;
@@ -216,7 +232,7 @@ static void write_state(struct itf_writer *w, const struct model_scheduler *m,
 	json_key(j, "#meta");
 	json_begin_object(j);
 	json_key(j, "index");
-	json_int(j, st ? m->steps : 0);
+	json_int(j, w->index++);
 	if (st) {
 		json_key(j, "viable");
 		cli_json_node_names(j, c, st->viable, st->n_viable);
@@ -231,8 +247,9 @@ static void write_state(struct itf_writer *w, const struct model_scheduler *m,
 	write_placement(j, m);
 	write_queue(w, m);
 	json_key(j, "mbt::actionTaken");
-	json_string(j, st ? model_step_action_name(st->action) : "init");
-	write_picks(j, c, st);
+	json_string(j, st ? model_step_action_name(st->action)
+		    : arrived >= 0 ? "arrive" : "init");
+	write_picks(j, c, st, st ? st->pod : arrived);
 	json_end_object(j);
 }
 
@@ -247,14 +264,22 @@ void cli_itf_begin(struct itf_writer *w, FILE *f,
 	write_vars(&w->j);
 	json_key(&w->j, "states");
 	json_begin_array(&w->j);
-	write_state(w, m, NULL, NULL);
+	w->index = 0;
+	write_state(w, m, NULL, -1, NULL);
 }
 
 void cli_itf_step(struct itf_writer *w, const struct model_scheduler *m,
 		  const struct model_step *st, const char *preemption)
 {
 	assert(w && m && st);
-	write_state(w, m, st, preemption);
+	write_state(w, m, st, -1, preemption);
+}
+
+void cli_itf_arrival(struct itf_writer *w, const struct model_scheduler *m,
+		     int pod)
+{
+	assert(w && m && pod >= 0);
+	write_state(w, m, NULL, pod, NULL);
 }
 
 void cli_itf_end(struct itf_writer *w)

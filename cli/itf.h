@@ -12,7 +12,8 @@
  *                      "schedulerConfiguration": {...},
  *                      "cluster": {... kso dump -o json ...}}},
  *    "vars": ["placement", "nominated", "evicted", "queue",
- *             "unschedulable", "mbt::actionTaken", "mbt::nondetPicks"],
+ *             "unschedulable", "absent", "mbt::actionTaken",
+ *             "mbt::nondetPicks"],
  *    "states": [{"#meta": {"index": i, "viable": [...], "message": "...",
  *                          "preemption"?: "kube" | "minimal"},
  *                "placement": {"#map": [["ns/pod", "node"], ...]},
@@ -20,15 +21,17 @@
  *                "evicted": {"#set": ["ns/pod", ...]},
  *                "queue": ["ns/pod", ...],          activeQ in pop order
  *                "unschedulable": {"#set": [...]},  the parked pods
+ *                "absent": {"#set": [...]},         not created yet
  *                "mbt::actionTaken": "init" | "bind" | "preempt" |
- *                                    "unschedulable",
+ *                                    "unschedulable" | "arrive",
  *                "mbt::nondetPicks": {"pod": OPT, "node": OPT,
  *                                     "victims": OPT}}, ...]}
  *
  * OPT is Quint's Option: {"tag": "Some", "value": v} or {"tag": "None",
  * "value": {"#tup": []}}; victims is a #set of pod keys.  State 0 is the
- * initial state (action "init", no picks); state i the state after step
- * i, its #meta the step's viable nodes and kube's message.  The state
+ * initial state (action "init", no picks); each later state follows a
+ * step (its #meta the step's viable nodes and kube's message) or, in a
+ * trace of kso enum --arrivals, a pod's arrival (action "arrive").  The state
  * variables are the abstract state only; the manifests and the
  * configuration travel as plain JSON in the trace's #meta, so the trace
  * replays on its own.
@@ -52,6 +55,7 @@ struct itf_run {
 struct itf_writer {
 	struct json_out j;
 	int *order;                /* scratch: [n_pods] */
+	int index;                 /* the next state's */
 };
 
 /* cli_itf_begin: the trace's header and state 0 for the loop m (no step
@@ -65,6 +69,11 @@ void cli_itf_begin(struct itf_writer *w, FILE *f,
  * preemption, which kube's loop would not take. */
 void cli_itf_step(struct itf_writer *w, const struct model_scheduler *m,
 		  const struct model_step *st, const char *preemption);
+
+/* cli_itf_arrival: the state after absent pod arrived (already applied
+ * to m: model_scheduler_arrive). */
+void cli_itf_arrival(struct itf_writer *w, const struct model_scheduler *m,
+		     int pod);
 
 /* cli_itf_end: closes the trace and frees the writer's scratch. */
 void cli_itf_end(struct itf_writer *w);

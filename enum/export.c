@@ -520,11 +520,6 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 				 "reachable-mode state has a trace (kso enum "
 				 "--mode reachable)", db_path, (long long)state_id,
 				 s.mode);
-	if (rc == 0 && s.is.arrivals)
-		rc = error_plain(err, "%s: state %lld is from an --arrivals run: "
-				 "kso's loop, and so an ITF trace kso replay runs, "
-				 "has no pod arrivals yet", db_path,
-				 (long long)state_id);
 	if (rc == 0 && s.has_issue && s.is.kind == ENUM_ISSUE_VIOLATION &&
 	    s.is.which == MODEL_INV_TERMINATION)
 		rc = error_plain(err, "%s: state %lld: a termination violation "
@@ -567,10 +562,12 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 		*tr = m.found;
 	}
 	if (rc == 0) {
-		/* the search starts from every pod pending (reachable.c) */
+		/* the search starts from every pod pending, or (--arrivals)
+		 * absent (reachable.c) */
 		snapshot_init(initial, &sc->cluster);
 		for (int p = 0; p < sc->cluster.n_pods; p++) {
-			initial->pod_node[p] = SNAP_PENDING;
+			initial->pod_node[p] = s.is.arrivals ? SNAP_GONE
+				: SNAP_PENDING;
 			initial->nominated[p] = -1;
 		}
 	}

@@ -32,10 +32,10 @@ int enum_export(const char *db_path, int64_t state_id, const char *out,
  * The store keeps a state's placement and nominations, not its
  * unschedulable pool: a state stored without an issue (--store all) gets
  * the shortest trace to its placement and nominations.  sc's cluster has
- * the run's KubeSchedulerConfiguration.  Returns 0 (initial then to
- * snapshot_release), or -1 with err set: not a reachable run, an
- * --arrivals run, a termination violation (a cycle, not a state), or a
- * damaged database. */
+ * the run's KubeSchedulerConfiguration.  In initial a pod of an
+ * --arrivals run is SNAP_GONE: not arrived yet.  Returns 0 (initial then
+ * to snapshot_release), or -1 with err set: not a reachable run, a
+ * termination violation (a cycle, not a state), or a damaged database. */
 int enum_export_trace(const char *db_path, int64_t state_id,
 		      struct enum_scenario *sc, struct snapshot *initial,
 		      struct enum_trace *tr, struct error *err);

@@ -121,6 +121,7 @@ struct model_loop_engine {
 	void (*bind)(void *self, int pod, int node);
 	void (*evict)(void *self, int pod);
 	void (*nominate)(void *self, int pod, int node);
+	void (*arrive)(void *self, int pod);
 };
 
 /*
@@ -174,6 +175,10 @@ struct model_scheduler {
 	/* Replay: the decision the next step should take; set before the
 	 * step, cleared by it (see struct model_want). */
 	struct model_want want;
+	/* [n_pods] pods not created yet (a trace of kso enum --arrivals):
+	 * SNAP_GONE in snap until model_scheduler_arrive.  The caller marks
+	 * them after model_scheduler_init on a snapshot that has them gone. */
+	bool *absent;
 	/* Optional, borrowed, NULL unless a caller sets it for one
 	 * model_invariants_check: the verdict model_feasibility gave for the
 	 * checked step's (pod, node) on `before`, under the pod's profile and
@@ -209,6 +214,12 @@ int model_scheduler_queue(const struct model_scheduler *m, int *out);
  * max_steps, or when the termination invariant stopped the loop (st is
  * then untouched).  Invariants are checked after the step. */
 int model_scheduler_step(struct model_scheduler *m, struct model_step *st);
+
+/* model_scheduler_arrive: absent pod p is created: pending, queued after
+ * every pod queued so far, no pod woken (kso's cluster events are binds
+ * and evictions), the termination check told of the new state.  Not a
+ * step (m->steps is unchanged). */
+void model_scheduler_arrive(struct model_scheduler *m, int p);
 
 /* model_scheduler_end_step: what every loop (this one, the oracle's)
  * does after applying step st to m->snap: counts it, checks the

@@ -200,6 +200,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	m->waiting = xcalloc(n, sizeof *m->waiting);
 	m->queued_at = xcalloc(n, sizeof *m->queued_at);
 	m->placed = xcalloc(n, sizeof *m->placed);
+	m->absent = xcalloc(n + 1, sizeof *m->absent);
 	model_cycle_result_init(&m->result, c);
 	m->engine = (struct model_loop_engine){
 		.cycle = model_engine_cycle, .preempt = model_engine_preempt,
@@ -221,6 +222,7 @@ void model_scheduler_release(struct model_scheduler *m)
 	free(m->waiting);
 	free(m->queued_at);
 	free(m->placed);
+	free(m->absent);
 	free(m->heap);
 	free(m->pool);
 	model_cycle_result_release(&m->result);
@@ -484,6 +486,24 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 	m->want.set = false;
 	model_scheduler_end_step(m, st);
 	return 1;
+}
+
+void model_scheduler_arrive(struct model_scheduler *m, int p)
+{
+	assert(m && p >= 0 && p < m->cluster->n_pods && m->absent[p]);
+	assert(m->snap.pod_node[p] == SNAP_GONE);
+	m->absent[p] = false;
+	m->snap.pod_node[p] = SNAP_PENDING;
+	m->snap.nominated[p] = -1;
+	if (m->engine.arrive)
+		m->engine.arrive(m->engine.self, p);
+	m->queued_at[p] = ++m->clock;
+	if (in_active_queue(m, p))
+		heap_push(m, p);
+	m->before.pod_node[p] = SNAP_PENDING;
+	m->before.nominated[p] = -1;
+	/* a state no step led to: the termination check rehashes it */
+	model_invariants_check(m, &m->before, NULL);
 }
 
 static void sync_pod(struct model_scheduler *m, int p)

@@ -353,6 +353,14 @@ void oracle_evict(struct oracle *o, int pod)
 	o->snap.pod_node[pod] = SNAP_GONE;
 }
 
+void oracle_arrive(struct oracle *o, int pod)
+{
+	assert(o && pod >= 0 && pod < o->cluster->n_pods);
+	assert(o->snap.pod_node[pod] == SNAP_GONE);
+	o->snap.pod_node[pod] = SNAP_PENDING;
+	o->snap.nominated[pod] = -1;
+}
+
 void oracle_nominate(struct oracle *o, int pod, int node)
 {
 	assert(o && pod >= 0 && pod < o->cluster->n_pods);

@@ -64,6 +64,10 @@ void oracle_bind(struct oracle *o, int pod, int node);
 /* oracle_evict: pod is deleted (SNAP_GONE); aggregates updated. */
 void oracle_evict(struct oracle *o, int pod);
 
+/* oracle_arrive: a pod that was not in the cluster (SNAP_GONE: a replay
+ * of kso enum --arrivals) is created, pending and nominated nowhere. */
+void oracle_arrive(struct oracle *o, int pod);
+
 /* oracle_nominate: sets the pod's nominated node (-1 clears it). */
 void oracle_nominate(struct oracle *o, int pod, int node);
 

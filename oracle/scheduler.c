@@ -50,6 +50,11 @@ static void nominate(void *self, int pod, int node)
 	oracle_nominate(self, pod, node);
 }
 
+static void arrive(void *self, int pod)
+{
+	oracle_arrive(self, pod);
+}
+
 /* ------------------------------------------------------------ lifecycle */
 
 void oracle_scheduler_init(struct oracle_scheduler *os, const struct snapshot *s,
@@ -63,6 +68,7 @@ void oracle_scheduler_init(struct oracle_scheduler *os, const struct snapshot *s
 	os->rec.engine = (struct model_loop_engine){
 		.self = &os->o, .cycle = cycle, .preempt = preempt,
 		.bind = bind, .evict = evict, .nominate = nominate,
+		.arrive = arrive,
 	};
 }
 

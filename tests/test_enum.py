@@ -839,7 +839,7 @@ def test_arrivals_two_by_two(tmp_path, order, counts):
     assert f"decisions:     {d} ({dc} classes)" in r.stdout
 
 
-def test_arrivals_needs_reachable_and_no_itf(tmp_path):
+def test_arrivals_needs_reachable(tmp_path):
     r = enum(TWO, "--db", tmp_path / "p.db", "--arrivals", "any")
     assert r.returncode == 2
     assert r.stderr.startswith("kso enum: --arrivals needs --mode reachable")
@@ -855,6 +855,3 @@ def test_arrivals_needs_reachable_and_no_itf(tmp_path):
     assert ("default/a=? default/b=?",) in con.execute(
         "SELECT placement FROM states").fetchall()
     con.close()
-    p = run_kso("export", db, 1, "--itf")
-    assert p.returncode == 1
-    assert "is from an --arrivals run" in p.stderr

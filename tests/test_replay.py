@@ -125,7 +125,7 @@ def test_itf_required_fields_and_mbt_variables(tmp_path):
     t = trace_of(tmp_path, TWO_PODS)
     assert t["#meta"]["format"] == "ITF"
     assert t["vars"] == ["placement", "nominated", "evicted", "queue",
-                         "unschedulable", "mbt::actionTaken",
+                         "unschedulable", "absent", "mbt::actionTaken",
                          "mbt::nondetPicks"]
     assert len(t["states"]) == 3
     for i, s in enumerate(t["states"]):
@@ -388,3 +388,37 @@ def test_export_itf_refuses_what_has_no_trace(tmp_path):
     assert p.stderr == (f"{db}: state 1 is from a placements run: only a "
                         "reachable-mode state has a trace (kso enum --mode "
                         "reachable)\n")
+
+
+@pytest.mark.parametrize("engine", ["oracle", "model"])
+def test_arrivals_trace_replays(tmp_path, engine):
+    # two-by-two with --arrivals ordered (counts in test_enum.py): a final
+    # state, a on n1 and b on n2, is reached in 4 steps - two arrivals (a
+    # first: manifest order) and two binds; before a arrives both are
+    # absent and nothing is queued
+    db = reachable_db(tmp_path, "two-by-two.yaml", "--arrivals", "ordered",
+                      "--store", "all", "--no-symmetry")
+    con = sqlite3.connect(db)
+    (sid,), = con.execute("SELECT id FROM states WHERE placement = "
+                          "'default/a=n1 default/b=n2'").fetchall()
+    out = tmp_path / "arr.itf.json"
+    p = run_kso("export", db, sid, "--itf", "-o", out)
+    assert p.returncode == 0, p.stderr
+    s = json.loads(out.read_text())["states"]
+    assert s[0]["absent"] == {"#set": ["default/a", "default/b"]}
+    assert s[0]["queue"] == []
+    assert s[1]["mbt::actionTaken"] == "arrive"
+    assert s[1]["mbt::nondetPicks"]["pod"] == some("default/a")
+    assert sorted(x["mbt::actionTaken"] for x in s[1:]) == \
+        ["arrive", "arrive", "bind", "bind"]
+    assert s[-1]["absent"] == {"#set": []}
+    assert placement_of(s[-1]) == {"default/a": "n1", "default/b": "n2"}
+    p = replay(out, "--engine", engine)
+    assert p.returncode == 0, p.stdout
+    # an arrival of a pod that is already there is a difference
+    t = json.loads(out.read_text())
+    t["states"][2] = copy.deepcopy(t["states"][1])
+    t["states"] = t["states"][:3]
+    o = json.loads(replay(write(tmp_path, t), "--engine", engine,
+                          "-o", "json").stdout)
+    assert o["first_difference"] == 2

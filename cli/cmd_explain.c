@@ -168,7 +168,7 @@ static int explicit_pod(const struct snapshot *s, const char *spec)
 	if (slash) {
 		snprintf(ns, sizeof ns, "%.*s", (int)(slash - spec), spec);
 		name = slash + 1;
-		p = cluster_find_pod(c, ns, name);
+		p = cluster_find_pod_key(c, spec);
 	} else {
 		p = pod_by_name(c, name);
 		if (p < 0)

@@ -88,7 +88,7 @@ struct rec_step {
 	bool arrive;               /* the pod's arrival, not a step */
 	enum model_step_action action;
 	int node;                  /* -1: None */
-	int *victims;              /* sorted */
+	int *victims;              /* as the trace lists them */
 	int n_victims;
 	const char *message;       /* NULL: not recorded */
 };
@@ -110,12 +110,6 @@ static int bad(struct error *err, const struct trace *t, const struct ynode *at,
 			field, "%s", what);
 }
 
-static int int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
 /* A Quint Option: *some NULL for None, else its value. */
 static int read_option(const struct trace *t, const struct ynode *o,
 		       const char *field, const struct ynode **some,
@@ -134,28 +128,13 @@ static int read_option(const struct trace *t, const struct ynode *o,
 	return 0;
 }
 
-/* "namespace/name" of a pod of c, as the trace names pods. */
-static int find_pod(const struct cluster *c, const char *key)
-{
-	const char *slash = strchr(key, '/');
-	if (!slash)
-		return -1;
-	char ns[256];
-	size_t n = (size_t)(slash - key);
-	if (n >= sizeof ns)
-		return -1;
-	memcpy(ns, key, n);
-	ns[n] = '\0';
-	return cluster_find_pod(c, ns, slash + 1);
-}
-
 static int read_pod(const struct trace *t, const struct cluster *c,
 		    const struct ynode *v, const char *field, int *pod,
 		    struct error *err)
 {
 	if (!v || v->kind != YNODE_SCALAR)
 		return bad(err, t, v, field, "expected a pod as \"namespace/name\"");
-	*pod = find_pod(c, v->str);
+	*pod = cluster_find_pod_key(c, v->str);
 	if (*pod < 0)
 		return error_at(err, t->file, v->line, v->col, field,
 				"no pod %s in the trace's cluster", v->str);
@@ -224,7 +203,6 @@ static int read_step(struct trace *t, const struct cluster *c, int i,
 	for (int k = 0; k < st->n_victims; k++)
 		if (read_pod(t, c, set->items[k], field, &st->victims[k], err) < 0)
 			return -1;
-	qsort(st->victims, (size_t)st->n_victims, sizeof *st->victims, int_cmp);
 	const struct ynode *meta = ynode_get(state, "#meta");
 	const struct ynode *msg = ynode_get(meta, "message");
 	st->message = msg && msg->kind == YNODE_SCALAR ? msg->str : NULL;
@@ -327,16 +305,8 @@ static char *decision_text(const struct cluster *c, enum model_step_action a,
 
 static bool same_victims(const struct rec_step *r, const struct model_step *st)
 {
-	if (r->n_victims != st->n_victims)
-		return false;
-	if (st->n_victims == 0)
-		return true;
-	int *v = xmalloc(sizeof *v * ((size_t)st->n_victims + 1));
-	memcpy(v, st->victims, sizeof *v * (size_t)st->n_victims);
-	qsort(v, (size_t)st->n_victims, sizeof *v, int_cmp);
-	bool same = !memcmp(v, r->victims, sizeof *v * (size_t)st->n_victims);
-	free(v);
-	return same;
+	return model_same_pods(r->victims, r->n_victims, st->victims,
+			       st->n_victims);
 }
 
 /* One replayed step. */

@@ -139,6 +139,19 @@ const char *cluster_pod_key(const struct cluster *c, int p, char *buf, size_t le
 	return buf;
 }
 
+int cluster_find_pod_key(const struct cluster *c, const char *key)
+{
+	assert(c && key);
+	const char *slash = strchr(key, '/');
+	char ns[256];
+	size_t n = slash ? (size_t)(slash - key) : 0;
+	if (!slash || n >= sizeof ns)
+		return -1;
+	memcpy(ns, key, n);
+	ns[n] = '\0';
+	return cluster_find_pod(c, ns, slash + 1);
+}
+
 /* Appends ",ns/name" (no comma when first; just the name when ns is
  * NULL) to buf[0..*k), truncated to fit len. */
 static void list_append(char *buf, size_t len, size_t *k, bool first,

@@ -507,6 +507,10 @@ int cluster_find_namespace(const struct cluster *c, const char *name);
  * key for a pod) into buf of len bytes, truncating; returns buf. */
 const char *cluster_pod_key(const struct cluster *c, int p, char *buf, size_t len);
 
+/* cluster_find_pod_key: the pod whose key ("namespace/name", as
+ * cluster_pod_key writes it) is key, or -1 (also when key has no '/'). */
+int cluster_find_pod_key(const struct cluster *c, const char *key);
+
 /* cluster_node_list / cluster_pod_list: the names of nodes v[0..n) (pods:
  * their "namespace/name"), comma-separated, into buf of len bytes,
  * truncated to fit; return buf. */

@@ -102,6 +102,21 @@ void model_cycle_result_clear_nodes(struct model_cycle_result *r, int pod,
 	}
 }
 
+bool model_same_pods(const int *a, int na, const int *b, int nb)
+{
+	assert((a || na == 0) && (b || nb == 0));
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++) {
+		bool in = false;
+		for (int k = 0; k < nb && !in; k++)
+			in = b[k] == a[i];
+		if (!in)
+			return false;
+	}
+	return true;
+}
+
 void model_preemption_init(struct model_preemption *p)
 {
 	assert(p);

@@ -210,6 +210,10 @@ struct model_preemption {
 };
 
 void model_preemption_init(struct model_preemption *p);
+
+/* model_same_pods: a[0..na) and b[0..nb) hold the same pods (victim
+ * lists, in any order; no pod twice). */
+bool model_same_pods(const int *a, int na, const int *b, int nb);
 void model_preemption_release(struct model_preemption *p);
 
 /* model_preemption_message: PostFilter's message, "preemption: " + why

@@ -547,6 +547,10 @@ struct enum_issue {
 	int arrivals;                  /* the run's --arrivals (ENUM_ARRIVE_*) */
 };
 
+/* enum_record_has: r records issue is: a violation of its invariant or a
+ * finding of its kind (a disagreement: false). */
+bool enum_record_has(const struct enum_record *r, const struct enum_issue *is);
+
 /* enum_issue_holds: the issue occurs on sc with snap (placement of sc). */
 bool enum_issue_holds(const struct enum_scenario *sc, const struct snapshot *snap,
 		      const struct enum_issue *is);

@@ -470,30 +470,20 @@ int enum_export(const char *db_path, int64_t state_id, const char *out,
  * trace of the record it found. */
 struct trace_match {
 	const char *pod_node, *nominated;
-	/* the state's issue: a violation's or a finding's name (NULL: any
-	 * record of the state, one stored by --store all) */
-	const char *viol, *find;
+	/* the state's issue, or NULL: any record of the state (one stored
+	 * by --store all, a disagreement, or an impl finding, which no
+	 * implementation is asked about here) */
+	const struct enum_issue *is;
 	struct enum_trace found;
 	bool have;
 };
-
-static bool has_name(char *const *names, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return true;
-	return false;
-}
 
 static void trace_record(void *user, struct enum_record *r)
 {
 	struct trace_match *m = user;
 	bool same = !m->have && !strcmp(r->pod_node, m->pod_node) &&
-		    !strcmp(r->nominated, m->nominated);
-	if (same && m->viol)
-		same = has_name(r->viol_name, r->n_viol, m->viol);
-	if (same && m->find)
-		same = has_name(r->find_kind, r->n_find, m->find);
+		    !strcmp(r->nominated, m->nominated) &&
+		    (!m->is || enum_record_has(r, m->is));
 	if (same) {
 		m->found = r->trace;
 		memset(&r->trace, 0, sizeof r->trace);
@@ -532,15 +522,12 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 		rc = enum_scenario_from_yaml("stored scenario", s.yaml, tmp, false,
 					     sc, err);
 	if (rc == 0) {
+		bool named = s.has_issue && s.is.kind != ENUM_ISSUE_DISAGREE &&
+			     !(s.is.kind == ENUM_ISSUE_FINDING &&
+			       s.is.which == ENUM_FIND_IMPL);
 		struct trace_match m = {
 			.pod_node = s.pod_node, .nominated = s.nominated,
-			.viol = s.has_issue && s.is.kind == ENUM_ISSUE_VIOLATION
-				? model_invariant_name(s.is.which) : NULL,
-			/* an impl finding is not searched for (no
-			 * implementation is asked): any record of the state */
-			.find = s.has_issue && s.is.kind == ENUM_ISSUE_FINDING &&
-				s.is.which != ENUM_FIND_IMPL
-				? enum_finding_name(s.is.which) : NULL};
+			.is = named ? &s.is : NULL};
 		/* every state's record: a state stored by --store all has
 		 * no issue to be recorded by */
 		struct enum_sink sink = {.user = &m, .store_all = true,

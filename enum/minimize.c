@@ -82,26 +82,11 @@ struct reach_match {
 	bool found;
 };
 
-static bool record_has(const struct enum_record *r, const struct enum_issue *is)
-{
-	if (is->kind == ENUM_ISSUE_VIOLATION) {
-		for (int i = 0; i < r->n_viol; i++)
-			if (!strcmp(r->viol_name[i], model_invariant_name(is->which)))
-				return true;
-		return false;
-	}
-	if (is->kind == ENUM_ISSUE_FINDING)
-		for (int i = 0; i < r->n_find; i++)
-			if (!strcmp(r->find_kind[i], enum_finding_name(is->which)))
-				return true;
-	return false;
-}
-
 static void reach_record(void *user, struct enum_record *r)
 {
 	struct reach_match *m = user;
 	if (!m->found && !strcmp(r->pod_node, m->pod_node) &&
-	    !strcmp(r->nominated, m->nominated) && record_has(r, m->is))
+	    !strcmp(r->nominated, m->nominated) && enum_record_has(r, m->is))
 		m->found = true;
 	enum_record_release(r);
 }

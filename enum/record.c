@@ -183,6 +183,22 @@ void enum_record_release(struct enum_record *r)
 	memset(r, 0, sizeof *r);
 }
 
+bool enum_record_has(const struct enum_record *r, const struct enum_issue *is)
+{
+	assert(r && is);
+	if (is->kind == ENUM_ISSUE_VIOLATION) {
+		for (int i = 0; i < r->n_viol; i++)
+			if (!strcmp(r->viol_name[i], model_invariant_name(is->which)))
+				return true;
+		return false;
+	}
+	if (is->kind == ENUM_ISSUE_FINDING)
+		for (int i = 0; i < r->n_find; i++)
+			if (!strcmp(r->find_kind[i], enum_finding_name(is->which)))
+				return true;
+	return false;
+}
+
 void enum_trace_release(struct enum_trace *t)
 {
 	for (int i = 0; i < t->n; i++)

@@ -283,17 +283,15 @@ static void set_nominated(struct model_scheduler *m, int p, int node)
 
 /* Spec Scheduling(Pod): Pod.Spec.NodeName' = Node.Name for a viable Node.
  * kube §1.3 step 9: assumed at once, removed from the nominator. */
-static void do_bind(struct model_scheduler *m, int p,
+static void do_bind(struct model_scheduler *m, int p, int node,
 		    const struct model_cycle_result *r, struct model_step *st)
 {
-	int node = r->nominated_node >= 0 ? r->nominated_node
-					  : select_host(m, r);
 	set_node(m, p, node);
 	m->snap.nominated[p] = -1;   /* binding took the pod off the nominator */
 	m->placed[p] = true;
 	st->action = MODEL_STEP_BIND;
 	st->node = node;
-	st->fast_path = r->nominated_node >= 0;
+	st->fast_path = r->nominated_node == node;
 	st->message = xstrdup("");
 	wake_all(m);
 }
@@ -327,16 +325,7 @@ static void apply_preemption(struct model_scheduler *m, int p,
 /* Whether victims v[0..n) are the wanted ones (as sets). */
 static bool wanted_victims(const struct model_want *w, const int *v, int n)
 {
-	if (n != w->n_victims)
-		return false;
-	for (int i = 0; i < n; i++) {
-		bool in = false;
-		for (int k = 0; k < w->n_victims && !in; k++)
-			in = w->victims[k] == v[i];
-		if (!in)
-			return false;
-	}
-	return true;
+	return model_same_pods(w->victims, w->n_victims, v, n);
 }
 
 /* pr's answer replaced by the candidate on node with victims v[0..n):
@@ -388,14 +377,7 @@ static void apply_wanted(struct model_scheduler *m, int p,
 	const struct model_want *w = &m->want;
 	if (w->action == MODEL_STEP_BIND) {
 		assert(w->node >= 0);
-		set_node(m, p, w->node);
-		m->snap.nominated[p] = -1;
-		m->placed[p] = true;
-		st->action = MODEL_STEP_BIND;
-		st->node = w->node;
-		st->fast_path = r->nominated_node == w->node;
-		st->message = xstrdup("");
-		wake_all(m);
+		do_bind(m, p, w->node, r, st);
 		return;
 	}
 	if (w->action == MODEL_STEP_PREEMPT) {
@@ -480,7 +462,8 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 	    m->want.action != MODEL_STEP_UNSCHEDULABLE)
 		apply_wanted(m, p, r, st);
 	else if (r->n_viable > 0)
-		do_bind(m, p, r, st);
+		do_bind(m, p, r->nominated_node >= 0 ? r->nominated_node
+			: select_host(m, r), r, st);
 	else
 		no_fit(m, p, prof, r, st);
 	m->want.set = false;

@@ -72,6 +72,14 @@ static void dump_names(const struct cluster *c)
 		printf("poddisruptionbudget.policy/%s\n", c->pdbs[i].name);
 	for (int i = 0; i < c->n_pods; i++)
 		printf("pod/%s\n", c->pods[i].name);
+	for (int i = 0; i < c->n_classes; i++)
+		printf("storageclass.storage.k8s.io/%s\n", c->classes[i].name);
+	for (int i = 0; i < c->n_pvs; i++)
+		printf("persistentvolume/%s\n", c->pvs[i].name);
+	for (int i = 0; i < c->n_pvcs; i++)
+		printf("persistentvolumeclaim/%s\n", c->pvcs[i].name);
+	for (int i = 0; i < c->n_csi_nodes; i++)
+		printf("csinode.storage.k8s.io/%s\n", c->csi_nodes[i].name);
 }
 
 int cmd_dump(int argc, char **argv)

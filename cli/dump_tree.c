@@ -538,6 +538,27 @@ static void pod_meta(struct arena *a, struct dval *meta, const struct pod *p,
 	put_time(a, meta, "deletionTimestamp", p->deletion);
 }
 
+/* The volumes kso keeps (those on a claim); an ephemeral one's
+ * template is not kept, so it is written empty. */
+static void put_volumes(struct arena *a, struct dval *spec, const struct pod *p)
+{
+	if (!p->n_volumes)
+		return;
+	struct dval *vs = put_seq(a, spec, "volumes");
+	for (int i = 0; i < p->n_volumes; i++) {
+		struct dval *v = dv_map(a);
+		put_str(a, v, "name", p->volumes[i].name);
+		if (p->volumes[i].ephemeral) {
+			struct dval *e = put_map(a, v, "ephemeral");
+			put_map(a, e, "volumeClaimTemplate");
+		} else {
+			put_str(a, put_map(a, v, "persistentVolumeClaim"), "claimName",
+				p->volumes[i].claim);
+		}
+		dv_add(vs, v);
+	}
+}
+
 static void pod_spec(struct arena *a, const struct cluster *c,
 		     struct dval *spec, const struct pod *p, const char *node)
 {
@@ -568,6 +589,7 @@ static void pod_spec(struct arena *a, const struct cluster *c,
 		       p->n_init_containers, false);
 	put_containers(a, c, spec, "containers", p->containers, p->n_containers,
 		       true);
+	put_volumes(a, spec, p);
 }
 
 /* The pod's node and nominated node under the dump's placement. */
@@ -699,6 +721,150 @@ static struct dval *dump_workload(struct arena *a, const struct workload *w)
 	return m;
 }
 
+/* ---------------------------------------------------------------- storage */
+
+static struct dval *access_modes(struct arena *a, unsigned modes)
+{
+	static const char *const names[] = {"ReadWriteOnce", "ReadOnlyMany",
+					    "ReadWriteMany", "ReadWriteOncePod"};
+	struct dval *s = dv_seq(a);
+	for (int i = 0; i < 4; i++)
+		if (modes & (1u << i))
+			dv_add(s, dv_str(a, names[i]));
+	return s;
+}
+
+static struct dval *dump_storage_class(struct arena *a,
+				       const struct storage_class *sc)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "storage.k8s.io/v1", "StorageClass", &meta);
+	put_str(a, meta, "name", sc->name);
+	if (sc->is_default)
+		put_str(a, put_map(a, meta, "annotations"),
+			"storageclass.kubernetes.io/is-default-class", "true");
+	if (sc->creation.has)
+		put_time(a, meta, "creationTimestamp", sc->creation);
+	put_str(a, m, "provisioner", sc->provisioner);
+	put_str(a, m, "volumeBindingMode",
+		sc->wait_for_consumer ? "WaitForFirstConsumer" : "Immediate");
+	if (sc->n_allowed_topologies) {
+		struct dval *at = put_seq(a, m, "allowedTopologies");
+		for (int t = 0; t < sc->n_allowed_topologies; t++) {
+			const struct node_selector_term *term = &sc->allowed_topologies[t];
+			struct dval *tm = dv_map(a);
+			struct dval *es = put_seq(a, tm, "matchLabelExpressions");
+			for (int e = 0; e < term->n_exprs; e++) {
+				struct dval *x = dv_map(a);
+				put_str(a, x, "key", term->exprs[e].key);
+				dv_put(x, "values", str_list(a, term->exprs[e].values,
+							     term->exprs[e].n_values));
+				dv_add(es, x);
+			}
+			dv_add(at, tm);
+		}
+	}
+	return m;
+}
+
+static struct dval *dump_pv(struct arena *a, const struct pv *v)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "v1", "PersistentVolume", &meta);
+	put_str(a, meta, "name", v->name);
+	put_labels(a, meta, "labels", &v->labels);
+	if (v->deleting)
+		put_str(a, meta, "deletionTimestamp", "1970-01-01T00:00:00Z");
+	struct dval *spec = put_map(a, m, "spec");
+	put_str(a, put_map(a, spec, "capacity"), "storage",
+		decimal_str(a, v->capacity));
+	dv_put(spec, "accessModes", access_modes(a, v->access_modes));
+	put_str(a, spec, "volumeMode", v->block ? "Block" : "Filesystem");
+	put_str(a, spec, "storageClassName", v->class_name);
+	if (v->csi_driver) {
+		struct dval *csi = put_map(a, spec, "csi");
+		put_str(a, csi, "driver", v->csi_driver);
+		put_str(a, csi, "volumeHandle", v->csi_handle);
+	} else {
+		/* the source matters to no plugin kso models */
+		put_str(a, put_map(a, spec, "hostPath"), "path", "/");
+	}
+	if (v->has_claim_ref) {
+		struct dval *ref = put_map(a, spec, "claimRef");
+		put_str(a, ref, "namespace", v->claim_ns);
+		put_str(a, ref, "name", v->claim_name);
+		put_opt(a, ref, "uid", v->claim_uid);
+	}
+	if (v->node_affinity.present)
+		dv_put(put_map(a, spec, "nodeAffinity"), "required",
+		       node_selector(a, &v->node_affinity));
+	put_str(a, put_map(a, m, "status"), "phase",
+		v->available ? "Available" : "Bound");
+	return m;
+}
+
+static struct dval *dump_pvc(struct arena *a, const struct pvc *q)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "v1", "PersistentVolumeClaim", &meta);
+	put_str(a, meta, "name", q->name);
+	put_str(a, meta, "namespace", q->ns);
+	put_opt(a, meta, "uid", q->uid);
+	if (q->deleting)
+		put_str(a, meta, "deletionTimestamp", "1970-01-01T00:00:00Z");
+	if (q->bind_completed || q->selected_node) {
+		struct dval *an = put_map(a, meta, "annotations");
+		if (q->bind_completed)
+			put_str(a, an, "pv.kubernetes.io/bind-completed", "yes");
+		if (q->selected_node)
+			put_str(a, an, "volume.kubernetes.io/selected-node",
+				q->selected_node);
+	}
+	if (q->n_owners) {
+		struct dval *os = put_seq(a, meta, "ownerReferences");
+		for (int i = 0; i < q->n_owners; i++) {
+			struct dval *o = dv_map(a);
+			put_str(a, o, "apiVersion", q->owners[i].api_version);
+			put_str(a, o, "kind", q->owners[i].kind);
+			put_str(a, o, "name", q->owners[i].name);
+			put_str(a, o, "uid", q->owners[i].uid);
+			if (q->owners[i].controller)
+				dv_put(o, "controller", dv_bool(a, true));
+			dv_add(os, o);
+		}
+	}
+	struct dval *spec = put_map(a, m, "spec");
+	dv_put(spec, "accessModes", access_modes(a, q->access_modes));
+	put_str(a, put_map(a, put_map(a, spec, "resources"), "requests"),
+		"storage", decimal_str(a, q->request));
+	put_str(a, spec, "volumeMode", q->block ? "Block" : "Filesystem");
+	if (q->has_class)
+		put_str(a, spec, "storageClassName", q->class_name);
+	put_opt(a, spec, "volumeName", q->volume_name);
+	put_selector(a, spec, "selector", &q->selector);
+	if (q->lost)
+		put_str(a, put_map(a, m, "status"), "phase", "Lost");
+	return m;
+}
+
+static struct dval *dump_csi_node(struct arena *a, const struct csi_node *cn)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "storage.k8s.io/v1", "CSINode", &meta);
+	put_str(a, meta, "name", cn->name);
+	struct dval *ds = put_seq(a, put_map(a, m, "spec"), "drivers");
+	for (int i = 0; i < cn->n_drivers; i++) {
+		struct dval *d = dv_map(a);
+		put_str(a, d, "name", cn->drivers[i].driver);
+		put_str(a, d, "nodeID", cn->name);
+		if (cn->drivers[i].has_count)
+			put_int(a, put_map(a, d, "allocatable"), "count",
+				cn->drivers[i].count);
+		dv_add(ds, d);
+	}
+	return m;
+}
+
 /* Whether pod i is in the dump: not deleted, and with only_pending not a
  * pending pod (without nomination) other than that one. */
 static bool pod_shown(const struct dump_opts *o, int i)
@@ -737,6 +903,28 @@ struct dval *dump_tree_cluster(struct arena *a, const struct cluster *c,
 	s = put_seq(a, root, "workloads");
 	for (int i = 0; i < c->n_workloads; i++)
 		dv_add(s, dump_workload(a, &c->workloads[i]));
+	/* the storage groups only when there is storage: most clusters
+	 * kso reads have none, and their dumps stay as they were */
+	if (c->n_classes) {
+		s = put_seq(a, root, "storageClasses");
+		for (int i = 0; i < c->n_classes; i++)
+			dv_add(s, dump_storage_class(a, &c->classes[i]));
+	}
+	if (c->n_pvs) {
+		s = put_seq(a, root, "persistentVolumes");
+		for (int i = 0; i < c->n_pvs; i++)
+			dv_add(s, dump_pv(a, &c->pvs[i]));
+	}
+	if (c->n_pvcs) {
+		s = put_seq(a, root, "persistentVolumeClaims");
+		for (int i = 0; i < c->n_pvcs; i++)
+			dv_add(s, dump_pvc(a, &c->pvcs[i]));
+	}
+	if (c->n_csi_nodes) {
+		s = put_seq(a, root, "csiNodes");
+		for (int i = 0; i < c->n_csi_nodes; i++)
+			dv_add(s, dump_csi_node(a, &c->csi_nodes[i]));
+	}
 	return root;
 }
 

@@ -236,6 +236,63 @@ int cluster_find_namespace(const struct cluster *c, const char *name)
 	return -1;
 }
 
+int cluster_find_pvc(const struct cluster *c, const char *ns, const char *name)
+{
+	assert(c && ns && name);
+	for (int i = 0; i < c->n_pvcs; i++)
+		if (!strcmp(c->pvcs[i].name, name) && !strcmp(c->pvcs[i].ns, ns))
+			return i;
+	return -1;
+}
+
+int cluster_find_pv(const struct cluster *c, const char *name)
+{
+	assert(c && name);
+	for (int i = 0; i < c->n_pvs; i++)
+		if (!strcmp(c->pvs[i].name, name))
+			return i;
+	return -1;
+}
+
+int cluster_find_class(const struct cluster *c, const char *name)
+{
+	assert(c && name);
+	for (int i = 0; i < c->n_classes; i++)
+		if (!strcmp(c->classes[i].name, name))
+			return i;
+	return -1;
+}
+
+int cluster_find_csi_node(const struct cluster *c, const char *name)
+{
+	assert(c && name);
+	for (int i = 0; i < c->n_csi_nodes; i++)
+		if (!strcmp(c->csi_nodes[i].name, name))
+			return i;
+	return -1;
+}
+
+const char *pod_volume_claim(const struct pod *p, const struct pod_volume *v,
+			     char *buf, size_t len)
+{
+	assert(p && v && buf && len);
+	if (!v->ephemeral)
+		return v->claim;
+	snprintf(buf, len, "%s-%s", p->name, v->name);
+	return buf;
+}
+
+bool pod_controlled_by(const struct pod *p, const struct owner_ref *owners,
+		       int n_owners)
+{
+	assert(p);
+	/* GetControllerOf: the first reference with controller: true */
+	for (int i = 0; i < n_owners; i++)
+		if (owners[i].controller)
+			return *p->uid && !strcmp(owners[i].uid, p->uid);
+	return false;
+}
+
 /* The four well-known names are always present (index < RES_FIRST_OTHER),
  * whether or not an object uses them.  The scores ask for the profile's
  * names, which are the same string literals as these (the linker merges

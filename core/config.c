@@ -17,6 +17,10 @@ static const char *const plugin_names[PLUGIN_COUNT] = {
 	[PLUGIN_NODE_AFFINITY] = "NodeAffinity",
 	[PLUGIN_NODE_PORTS] = "NodePorts",
 	[PLUGIN_NODE_RESOURCES_FIT] = "NodeResourcesFit",
+	[PLUGIN_VOLUME_RESTRICTIONS] = "VolumeRestrictions",
+	[PLUGIN_NODE_VOLUME_LIMITS] = "NodeVolumeLimits",
+	[PLUGIN_VOLUME_BINDING] = "VolumeBinding",
+	[PLUGIN_VOLUME_ZONE] = "VolumeZone",
 	[PLUGIN_POD_TOPOLOGY_SPREAD] = "PodTopologySpread",
 	[PLUGIN_INTER_POD_AFFINITY] = "InterPodAffinity",
 	[PLUGIN_DEFAULT_PREEMPTION] = "DefaultPreemption",
@@ -25,11 +29,11 @@ static const char *const plugin_names[PLUGIN_COUNT] = {
 	[PLUGIN_SELECTOR_SPREAD] = "SelectorSpread",
 };
 
-/* Real kube plugins kso treats as no-ops (reference §2.12): their PreFilter
- * skips every pod without volumes, and binding is outside the model. */
+/* Real kube plugins kso treats as no-ops (reference §2.12): the in-tree
+ * volume limits count only in-tree EBS / GCE PD / Azure Disk volumes
+ * (warned about at load), and binding is outside the model. */
 static const char *const ignored_plugins[] = {
-	"VolumeRestrictions", "EBSLimits", "GCEPDLimits", "NodeVolumeLimits",
-	"AzureDiskLimits", "VolumeBinding", "VolumeZone", "DefaultBinder",
+	"EBSLimits", "GCEPDLimits", "AzureDiskLimits", "DefaultBinder",
 };
 
 const char config_default_scheduler[] = "default-scheduler";
@@ -59,7 +63,10 @@ int config_plugin_lookup(const char *name, bool *known_ignored)
 
 /* Default profile (reference §1.1): every plugin through MultiPoint.
  *   Filter:  NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
- *            NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity
+ *            NodePorts, NodeResourcesFit, VolumeRestrictions,
+ *            NodeVolumeLimits, VolumeBinding, VolumeZone, PodTopologySpread,
+ *            InterPodAffinity (the in-tree EBS/GCEPD/AzureDisk limits
+ *            between them are not modelled)
  *   Score:   TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1,
  *            PodTopologySpread 2, InterPodAffinity 2,
  *            NodeResourcesBalancedAllocation 1, ImageLocality 1
@@ -77,6 +84,8 @@ void config_default_profile(struct sched_profile *p)
 		PLUGIN_NODE_UNSCHEDULABLE, PLUGIN_NODE_NAME,
 		PLUGIN_TAINT_TOLERATION, PLUGIN_NODE_AFFINITY,
 		PLUGIN_NODE_PORTS, PLUGIN_NODE_RESOURCES_FIT,
+		PLUGIN_VOLUME_RESTRICTIONS, PLUGIN_NODE_VOLUME_LIMITS,
+		PLUGIN_VOLUME_BINDING, PLUGIN_VOLUME_ZONE,
 		PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
 	};
 	for (size_t i = 0; i < sizeof filters / sizeof *filters; i++) {
@@ -86,7 +95,8 @@ void config_default_profile(struct sched_profile *p)
 	}
 	static const struct { enum plugin_id id; int64_t weight; } scores[] = {
 		{PLUGIN_TAINT_TOLERATION, 3}, {PLUGIN_NODE_AFFINITY, 2},
-		{PLUGIN_NODE_RESOURCES_FIT, 1}, {PLUGIN_POD_TOPOLOGY_SPREAD, 2},
+		{PLUGIN_NODE_RESOURCES_FIT, 1}, {PLUGIN_VOLUME_BINDING, 1},
+		{PLUGIN_POD_TOPOLOGY_SPREAD, 2},
 		{PLUGIN_INTER_POD_AFFINITY, 2}, {PLUGIN_BALANCED_ALLOCATION, 1},
 		{PLUGIN_IMAGE_LOCALITY, 1},
 	};
@@ -159,6 +169,12 @@ const char *config_missing_state(enum plugin_id id, bool filter)
 			return "reading \"PreFilterPodTopologySpread\" from cycleState: not found";
 		case PLUGIN_INTER_POD_AFFINITY:
 			return "error reading \"PreFilterInterPodAffinity\" from cycleState: not found";
+		case PLUGIN_VOLUME_RESTRICTIONS:
+			/* getPreFilterState's own error, without the cause */
+			return "cannot read \"PreFilterVolumeRestrictions\" from cycleState";
+		case PLUGIN_VOLUME_BINDING:
+			/* getStateData returns CycleState.Read's error as is */
+			return "not found";
 		default:
 			return NULL;
 		}

@@ -13,7 +13,9 @@
 struct node_selector;
 struct preferred_node_term;
 
-/* Plugins kso models, in the default profile's MultiPoint order. */
+/* Plugins kso models, in the default profile's MultiPoint order (the
+ * filters' ids ascend in the default Filter order: see
+ * config_default_filter_order). */
 enum plugin_id {
 	PLUGIN_SCHEDULING_GATES,
 	PLUGIN_PRIORITY_SORT,
@@ -23,6 +25,10 @@ enum plugin_id {
 	PLUGIN_NODE_AFFINITY,
 	PLUGIN_NODE_PORTS,
 	PLUGIN_NODE_RESOURCES_FIT,
+	PLUGIN_VOLUME_RESTRICTIONS,
+	PLUGIN_NODE_VOLUME_LIMITS,    /* the CSI limits (csi.go) */
+	PLUGIN_VOLUME_BINDING,
+	PLUGIN_VOLUME_ZONE,
 	PLUGIN_POD_TOPOLOGY_SPREAD,
 	PLUGIN_INTER_POD_AFFINITY,
 	PLUGIN_DEFAULT_PREEMPTION,
@@ -37,7 +43,8 @@ const char *config_plugin_name(enum plugin_id id);
 
 /* config_plugin_lookup: plugin id for a kube name, or -1 when kso does not
  * model it. known_ignored is set for real kube plugins kso treats as no-ops
- * (the volume plugins, DefaultBinder) so configs naming them still load. */
+ * (the in-tree volume limits, DefaultBinder) so configs naming them still
+ * load. */
 int config_plugin_lookup(const char *name, bool *known_ignored);
 
 enum fit_strategy {

@@ -229,6 +229,7 @@ struct owner_ref {
 	const char *api_version;
 	const char *kind;
 	const char *name;
+	const char *uid;           /* "" when absent */
 	bool controller;
 };
 
@@ -243,6 +244,109 @@ struct source_pos {
 struct timestamp {
 	bool has;
 	int64_t seconds;
+};
+
+/* ---------------------------------------------------------------- volumes */
+
+/* The spec.volumes[] the volume plugins read: those backed by a
+ * PersistentVolumeClaim (reference §2.12).  Other volume sources (emptyDir,
+ * configMap, CSI inline, ...) never constrain placement in v1.30's default
+ * profile and are not kept. */
+struct pod_volume {
+	const char *name;          /* volumes[].name */
+	bool ephemeral;            /* ephemeral.volumeClaimTemplate: the claim
+				    * is "<pod>-<volume>" (pod_volume_claim),
+				    * made by the ephemeral volume controller */
+	const char *claim;         /* persistentVolumeClaim.claimName; NULL
+				    * when ephemeral (pods made from one
+				    * template share this array) */
+	struct source_pos pos;     /* where it is written, for messages */
+	int index;                 /* its index in spec.volumes; -1 for a
+				    * StatefulSet's claim template volume */
+};
+
+/* PersistentVolumeAccessMode as a bit set. */
+enum {
+	ACCESS_RWO = 1,            /* ReadWriteOnce */
+	ACCESS_ROX = 2,            /* ReadOnlyMany */
+	ACCESS_RWX = 4,            /* ReadWriteMany */
+	ACCESS_RWOP = 8            /* ReadWriteOncePod */
+};
+
+/* core/v1 PersistentVolumeClaim. */
+struct pvc {
+	struct source_pos pos;
+	const char *ns;
+	const char *name;
+	const char *uid;                  /* metadata.uid, "" when absent */
+	const struct owner_ref *owners;   /* metadata.ownerReferences */
+	int n_owners;
+	bool deleting;                    /* metadata.deletionTimestamp set */
+	const char *class_name;           /* GetPersistentVolumeClaimClass: the
+					   * beta storage-class annotation, else
+					   * spec.storageClassName, else "" */
+	bool has_class;                   /* either of them is set (not nil) */
+	const char *volume_name;          /* spec.volumeName, "" when unset */
+	bool bind_completed;              /* annotation pv.kubernetes.io/bind-completed */
+	const char *selected_node;        /* annotation volume.kubernetes.io/
+					   * selected-node, NULL when absent */
+	unsigned access_modes;            /* spec.accessModes, ACCESS_* bits */
+	bool block;                       /* spec.volumeMode Block (default Filesystem) */
+	bool has_vac;                     /* spec.volumeAttributesClassName set
+					   * (the gate is off in v1.30: such a
+					   * claim matches no volume) */
+	struct quantity request;          /* spec.resources.requests.storage */
+	struct label_selector selector;   /* spec.selector (nil: any volume) */
+	bool lost;                        /* status.phase Lost */
+};
+
+/* core/v1 PersistentVolume. */
+struct pv {
+	struct source_pos pos;
+	const char *name;
+	struct labels labels;
+	bool deleting;                    /* metadata.deletionTimestamp set */
+	const char *class_name;           /* beta annotation, else spec.storageClassName */
+	unsigned access_modes;            /* ACCESS_* bits */
+	bool block;                       /* spec.volumeMode Block */
+	struct quantity capacity;         /* spec.capacity.storage */
+	bool has_claim_ref;               /* spec.claimRef */
+	const char *claim_ns, *claim_name, *claim_uid;
+	struct node_selector node_affinity;   /* spec.nodeAffinity.required */
+	bool available;                   /* status.phase Available (absent:
+					   * what the PV controller makes of an
+					   * unbound volume, Available) */
+	const char *csi_driver;           /* spec.csi.driver, NULL if not CSI */
+	const char *csi_handle;           /* spec.csi.volumeHandle */
+};
+
+/* storage.k8s.io/v1 StorageClass. */
+struct storage_class {
+	struct source_pos pos;
+	const char *name;
+	const char *provisioner;
+	bool wait_for_consumer;           /* volumeBindingMode WaitForFirstConsumer
+					   * (default Immediate) */
+	bool is_default;                  /* the is-default-class annotation */
+	struct timestamp creation;
+	/* allowedTopologies: each TopologySelectorTerm as a node selector
+	 * term of In requirements (matchLabelExpressions); empty: anywhere */
+	const struct node_selector_term *allowed_topologies;
+	int n_allowed_topologies;
+};
+
+/* storage.k8s.io/v1 CSINode: spec.drivers[].allocatable.count. */
+struct csi_driver_limit {
+	const char *driver;               /* drivers[].name */
+	bool has_count;                   /* allocatable.count given */
+	int32_t count;
+};
+
+struct csi_node {
+	struct source_pos pos;
+	const char *name;                 /* the node's name */
+	const struct csi_driver_limit *drivers;
+	int n_drivers;
 };
 
 /* ------------------------------------------------------------------- pod */
@@ -269,10 +373,13 @@ struct pod {
 	bool preempt_never;             /* spec.preemptionPolicy == Never */
 	const char *scheduler_name;     /* spec.schedulerName, default "default-scheduler" */
 	const char *node_name;          /* spec.nodeName, "" when pending */
-	bool volumes_unmodelled;        /* a PersistentVolumeClaim, generic
-					 * ephemeral or CSI volume: the volume
-					 * plugins' verdicts are not computed
-					 * (explain's not_computed) */
+	bool volumes_unmodelled;        /* an in-tree disk volume (EBS, GCE
+					 * PD, Azure Disk, RBD, iSCSI, ...): the
+					 * in-tree limit and disk-conflict
+					 * checks are not computed (explain's
+					 * not_computed) */
+	const struct pod_volume *volumes;   /* spec.volumes that name a claim */
+	int n_volumes;
 	bool host_network;              /* spec.hostNetwork (its ports' hostPort
 					 * defaulted to containerPort) */
 	const char *nominated_node;     /* status.nominatedNodeName, "" when none */
@@ -412,6 +519,14 @@ struct cluster {
 	int n_pdbs;
 	struct workload *workloads;
 	int n_workloads;
+	struct pvc *pvcs;                  /* PersistentVolumeClaims */
+	int n_pvcs;
+	struct pv *pvs;                    /* PersistentVolumes */
+	int n_pvs;
+	struct storage_class *classes;     /* StorageClasses */
+	int n_classes;
+	struct csi_node *csi_nodes;        /* CSINodes */
+	int n_csi_nodes;
 
 	const char **res_names;            /* resource name by index (RES_*) */
 	enum resource_class *res_class;    /* class of each resource name */
@@ -518,6 +633,28 @@ const char *cluster_node_list(const struct cluster *c, const int *v, int n,
 			      char *buf, size_t len);
 const char *cluster_pod_list(const struct cluster *c, const int *v, int n,
 			     char *buf, size_t len);
+
+/* cluster_find_pvc / cluster_find_pv / cluster_find_class /
+ * cluster_find_csi_node: the object's index by its name (a claim: in
+ * namespace ns), or -1 (the listers' NotFound).  Linear: only pods with
+ * claims look them up. */
+int cluster_find_pvc(const struct cluster *c, const char *ns, const char *name);
+int cluster_find_pv(const struct cluster *c, const char *name);
+int cluster_find_class(const struct cluster *c, const char *name);
+int cluster_find_csi_node(const struct cluster *c, const char *name);
+
+/* pod_volume_claim: the name of the claim behind volume v of pod p:
+ * claimName, or for a generic ephemeral volume "<pod>-<volume>"
+ * (ephemeral.VolumeClaimName), written into buf of len bytes when it has
+ * to be built.  Returns the name. */
+const char *pod_volume_claim(const struct pod *p, const struct pod_volume *v,
+			     char *buf, size_t len);
+
+/* pod_controlled_by: metav1.IsControlledBy(obj, pod): obj's controller
+ * owner reference has the pod's uid (an ephemeral claim must be owned by
+ * its pod). */
+bool pod_controlled_by(const struct pod *p, const struct owner_ref *owners,
+		       int n_owners);
 
 /* cluster_res_index: index of resource name, or -1 if no object uses it. */
 int cluster_res_index(const struct cluster *c, const char *name);

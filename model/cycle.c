@@ -85,41 +85,103 @@ static void cycle_unschedulable(struct model_cycle_result *r)
 	r->message = model_fit_error(r, NULL);
 }
 
-/* kube §1.3 step 2: a PreFilter rejection gives every node that status,
- * attributed to the plugin, and no Filter runs. */
-static void prefilter_reject(struct model_cycle_result *r)
+/* kube §1.3 step 2: a PreFilter rejection gives every node that status
+ * (r->prefilter), attributed to the plugin, and no Filter runs. */
+static void prefilter_reject(struct model_cycle_result *r, int plugin)
 {
 	for (int n = 0; n < r->n_nodes; n++) {
 		struct model_node_verdict *v = &r->verdicts[n];
 		model_verdict_none(v, r->prefilter.code);
-		v->rejected_by = PLUGIN_NODE_AFFINITY;
-		v->failed[PLUGIN_NODE_AFFINITY] = true;
-		v->status[PLUGIN_NODE_AFFINITY] = r->prefilter;
+		v->rejected_by = plugin;
+		v->failed[plugin] = true;
+		v->status[plugin] = r->prefilter;
 		r->in_prefilter_result[n] = true;
 	}
 }
 
-/* kube §1.3 step 2: PreFilter.  Of the modelled plugins only NodeAffinity
- * can reject at PreFilter or restrict the candidate nodes - whenever its
- * PreFilter is enabled, even with its Filter disabled.  Returns
- * MODEL_SUCCESS when the cycle goes on to Filter, else the rejection
- * (every node then has the PreFilter status) or MODEL_ERROR. */
+static bool prefilter_rejects(const struct model_status *st)
+{
+	return st->code == MODEL_UNSCHEDULABLE || st->code == MODEL_UAU;
+}
+
+/* VolumeBinding's PreFilter, its PreFilterResult intersected with the
+ * ones before (NodeAffinity's when na_restricted): an empty intersection
+ * rejects, "node(s) didn't satisfy plugin(s) [A B] simultaneously"
+ * naming the plugins that gave results, in name order. */
+static void prefilter_volume_binding(const struct model_cycle *cy,
+				     struct model_cycle_result *r,
+				     bool na_restricted, struct model_status *st)
+{
+	int n_nodes = cy->cluster->n_nodes;
+	bool *allowed = xcalloc((size_t)n_nodes + 1, sizeof *allowed);
+	bool restricted, empty;
+	model_prefilter_volume_binding(cy, allowed, &restricted, &empty, st);
+	if (!prefilter_rejects(st) && restricted) {
+		bool any = false;
+		for (int n = 0; n < n_nodes; n++) {
+			r->in_prefilter_result[n] = r->in_prefilter_result[n] && allowed[n];
+			any = any || r->in_prefilter_result[n];
+		}
+		if (na_restricted ? !any : empty)
+			model_status_fail(st, MODEL_UAU, "%s", na_restricted
+				? "node(s) didn't satisfy plugin(s) [NodeAffinity "
+				  "VolumeBinding] simultaneously"
+				: "node(s) didn't satisfy plugin VolumeBinding");
+	}
+	free(allowed);
+}
+
+/* kube §1.3 step 2: RunPreFilterPlugins, in the default PreFilter order,
+ * for the PreFilters that can reject or restrict the nodes: NodeAffinity
+ * (whenever its PreFilter is enabled, even with its Filter disabled),
+ * then the volume plugins (reference §2.12).  Returns MODEL_SUCCESS when
+ * the cycle goes on to Filter, else the rejection (every node then has
+ * the PreFilter status) or MODEL_ERROR. */
 static enum model_code run_prefilter(const struct model_cycle *cy,
 				     struct model_cycle_result *r)
 {
-	if (!cy->profile->prefilter[PLUGIN_NODE_AFFINITY])
-		return MODEL_SUCCESS;
-	model_prefilter_node_affinity(cy, r->in_prefilter_result, &r->prefilter);
-	switch (r->prefilter.code) {
-	case MODEL_UNSCHEDULABLE:
-	case MODEL_UAU:
-		prefilter_reject(r);
-		return r->prefilter.code;
-	case MODEL_ERROR:
-		return MODEL_ERROR;
-	default:
-		return MODEL_SUCCESS;
+	const struct sched_profile *prof = cy->profile;
+	bool na_restricted = false;
+	if (prof->prefilter[PLUGIN_NODE_AFFINITY]) {
+		model_prefilter_node_affinity(cy, r->in_prefilter_result,
+					      &na_restricted, &r->prefilter);
+		if (prefilter_rejects(&r->prefilter)) {
+			prefilter_reject(r, PLUGIN_NODE_AFFINITY);
+			return r->prefilter.code;
+		}
+		if (r->prefilter.code == MODEL_ERROR)
+			return MODEL_ERROR;
 	}
+	static const enum plugin_id volume_ids[] = {
+		PLUGIN_VOLUME_RESTRICTIONS, PLUGIN_NODE_VOLUME_LIMITS,
+		PLUGIN_VOLUME_BINDING, PLUGIN_VOLUME_ZONE,
+	};
+	for (size_t i = 0; i < sizeof volume_ids / sizeof *volume_ids; i++) {
+		enum plugin_id id = volume_ids[i];
+		if (!prof->prefilter[id])
+			continue;
+		struct model_status st;
+		switch (id) {
+		case PLUGIN_VOLUME_RESTRICTIONS:
+			model_prefilter_volume_restrictions(cy, &st);
+			break;
+		case PLUGIN_NODE_VOLUME_LIMITS:
+			model_prefilter_node_volume_limits(cy, &st);
+			break;
+		case PLUGIN_VOLUME_BINDING:
+			prefilter_volume_binding(cy, r, na_restricted, &st);
+			break;
+		default:
+			model_prefilter_volume_zone(cy, &st);
+			break;
+		}
+		if (prefilter_rejects(&st)) {
+			r->prefilter = st;
+			prefilter_reject(r, id);
+			return st.code;
+		}
+	}
+	return MODEL_SUCCESS;
 }
 
 /* kube §1.3 steps 3-5: Filter on every candidate node, feasible list in

@@ -77,10 +77,11 @@ static bool term_names_nonempty(const struct node_selector_term *t)
  * nodeSelector and no addedAffinity.required.  Not in the seed.
  */
 void model_prefilter_node_affinity(const struct model_cycle *cy, bool *allowed,
-				   struct model_status *out)
+				   bool *restricted, struct model_status *out)
 {
-	assert(cy && allowed && out);
+	assert(cy && allowed && restricted && out);
 	model_status_ok(out);
+	*restricted = false;
 	if (prefilter_skips(cy)) {
 		out->code = MODEL_SKIP;
 		return;
@@ -98,6 +99,7 @@ void model_prefilter_node_affinity(const struct model_cycle *cy, bool *allowed,
 		model_status_add(out, MODEL_UAU, "pod affinity terms conflict");
 		return;
 	}
+	*restricted = true;
 	for (int n = 0; n < cy->cluster->n_nodes; n++) {
 		bool in_union = false;
 		for (int t = 0; t < req->n_terms && !in_union; t++)

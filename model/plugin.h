@@ -73,15 +73,33 @@ void model_filter_taint_toleration(const struct model_cycle *, int, struct model
 void model_filter_node_affinity(const struct model_cycle *, int, struct model_status *);
 void model_filter_node_ports(const struct model_cycle *, int, struct model_status *);
 void model_filter_node_resources_fit(const struct model_cycle *, int, struct model_status *);
+void model_filter_volume_restrictions(const struct model_cycle *, int, struct model_status *);
+void model_filter_node_volume_limits(const struct model_cycle *, int, struct model_status *);
+void model_filter_volume_binding(const struct model_cycle *, int, struct model_status *);
+void model_filter_volume_zone(const struct model_cycle *, int, struct model_status *);
 void model_filter_pod_topology_spread(const struct model_cycle *, int, struct model_status *);
 void model_filter_inter_pod_affinity(const struct model_cycle *, int, struct model_status *);
 
 /* PreFilter-level verdicts that reject every node at once (reference §1.3):
  * NodeAffinity's "pod affinity terms conflict" and its PreFilterResult
  * (matchFields metadata.name In).  allowed[n] is cleared for nodes outside
- * the PreFilterResult. */
+ * the PreFilterResult, and *restricted set when there is one. */
 void model_prefilter_node_affinity(const struct model_cycle *cy, bool *allowed,
-				   struct model_status *out);
+				   bool *restricted, struct model_status *out);
+
+/* The volume plugins' PreFilters (reference §2.12): each sets out to
+ * Skip, Success or its rejection (UnschedulableAndUnresolvable).
+ * VolumeBinding's may also restrict the nodes: *restricted set, allowed[n]
+ * the nodes its PreFilterResult names, *empty when that names none. */
+void model_prefilter_volume_restrictions(const struct model_cycle *cy,
+					 struct model_status *out);
+void model_prefilter_node_volume_limits(const struct model_cycle *cy,
+					struct model_status *out);
+void model_prefilter_volume_binding(const struct model_cycle *cy, bool *allowed,
+				    bool *restricted, bool *empty,
+				    struct model_status *out);
+void model_prefilter_volume_zone(const struct model_cycle *cy,
+				 struct model_status *out);
 
 enum model_code model_score_taint_toleration(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
 enum model_code model_score_node_affinity(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);

@@ -42,6 +42,10 @@ static const struct {
 	{PLUGIN_NODE_AFFINITY, oracle_filter_node_affinity, NULL, OSHAPE_FAIL_NODE_AFFINITY},
 	{PLUGIN_NODE_PORTS, oracle_filter_ports, oracle_check_ports, 0},
 	{PLUGIN_NODE_RESOURCES_FIT, oracle_filter_fit, oracle_check_fit, 0},
+	{PLUGIN_VOLUME_RESTRICTIONS, oracle_filter_volume_restrictions, NULL, 0},
+	{PLUGIN_NODE_VOLUME_LIMITS, oracle_filter_volume_limits, NULL, 0},
+	{PLUGIN_VOLUME_BINDING, oracle_filter_volume_binding, NULL, 0},
+	{PLUGIN_VOLUME_ZONE, oracle_filter_volume_zone, NULL, 0},
 	{PLUGIN_POD_TOPOLOGY_SPREAD, oracle_filter_spread, oracle_check_spread, 0},
 	{PLUGIN_INTER_POD_AFFINITY, oracle_filter_interpod, oracle_check_interpod, 0},
 };
@@ -143,6 +147,9 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 		oracle_prefilter_ports(cy);
 	/* Fit's request is also what nominated pods are measured against */
 	oracle_prefilter_fit(cy);
+	int rejector = oracle_prefilter_volumes(cy, st);
+	if (rejector >= 0)
+		return rejector;
 	if (prof->filter[PLUGIN_POD_TOPOLOGY_SPREAD])
 		oracle_prefilter_spread(cy);
 	if (prof->filter[PLUGIN_INTER_POD_AFFINITY])
@@ -325,10 +332,12 @@ static bool run_pass1(struct oracle_cycle *cy, int node, const int *q, int nq,
 			req[r] += qr[r];
 		oracle_spread_update(cy, q[i], node, 1);
 		oracle_interpod_update(cy, q[i], node, 1);
+		oracle_volumes_update(cy, q[i], node, 1);
 	}
 	struct oracle_nodeview v1 = {node, req, x->pods.n + nq, q, nq};
 	bool ok = run_filters(cy, &v1, all, e);
 	for (int i = nq - 1; i >= 0; i--) {
+		oracle_volumes_update(cy, q[i], node, -1);
 		oracle_interpod_update(cy, q[i], node, -1);
 		oracle_spread_update(cy, q[i], node, -1);
 	}

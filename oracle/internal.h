@@ -332,6 +332,10 @@ struct oracle_data {
 	 * and resource names are the cluster's, fixed) */
 	int *prof_res;
 
+	/* volumes.c: each pod's attachable volumes (NodeVolumeLimits),
+	 * [n_pods] in the arena, filled lazily */
+	struct oracle_pod_attach *attach;
+
 	/* preemption.c: buffers every oracle_preempt call reuses */
 	struct oracle_preempt_scratch *preempt;
 
@@ -509,6 +513,13 @@ struct oracle_cycle {
 	/* PodTopologySpread (hard) */
 	struct oracle_spread_state spread;
 
+	/* The volume plugins (volumes.c): their PreFilter state, NULL for a
+	 * pod without claims */
+	struct oracle_volume_state *vol;
+	int vr_conflicts;               /* VolumeRestrictions'
+					 * conflictingPVCRefCount, which
+					 * AddPod / RemovePod edit */
+
 	/* InterPodAffinity */
 	struct oracle_term *aff, *anti;
 	int n_aff, n_anti;
@@ -600,6 +611,13 @@ static inline uint8_t oracle_node_verdict(struct oracle_cycle *cy, int node)
 /* PreFilter: fills the cycle state; sets st to a rejection or returns
  * with cy->skip[plugin] set. */
 void oracle_prefilter_node_affinity(struct oracle_cycle *cy, struct model_status *st);
+/* oracle_prefilter_volumes: the four volume PreFilters in kube's order
+ * (volumes.c); VolumeBinding's PreFilterResult narrows cy->na_allowed.
+ * Returns the rejecting plugin with st its status, or -1. */
+int oracle_prefilter_volumes(struct oracle_cycle *cy, struct model_status *st);
+/* oracle_volumes_update: VolumeRestrictions' AddPod (+1) / RemovePod (-1)
+ * of pod q on node. */
+void oracle_volumes_update(struct oracle_cycle *cy, int q, int node, int sign);
 void oracle_prefilter_ports(struct oracle_cycle *cy);
 void oracle_prefilter_fit(struct oracle_cycle *cy);
 void oracle_prefilter_spread(struct oracle_cycle *cy);
@@ -620,6 +638,10 @@ void oracle_filter_taints(struct oracle_cycle *cy, const struct oracle_nodeview 
 void oracle_filter_node_affinity(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
 void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
 void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_volume_restrictions(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_volume_limits(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_volume_binding(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_volume_zone(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
 void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
 void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
 

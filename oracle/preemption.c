@@ -424,6 +424,7 @@ static void dry_move(struct oracle_cycle *cy, int node, int q, int sign)
 		ports_apply(x->used_ports, &o->cluster->pods[q], sign);
 	oracle_spread_update(cy, q, node, sign);
 	oracle_interpod_update(cy, q, node, sign);
+	oracle_volumes_update(cy, q, node, sign);
 }
 
 /* ------------------------------------------- SelectVictimsOnNode (§3.4) */

@@ -279,10 +279,13 @@ def test_init_sends_the_whole_configuration(tmp_path):
     assert plugins["multiPoint"] == {"disabled": [{"name": "*"}]}
     assert names(plugins["filter"]) == [
         "NodeResourcesFit", "NodeUnschedulable", "NodeName", "TaintToleration",
-        "NodeAffinity", "NodePorts", "PodTopologySpread", "InterPodAffinity"]
+        "NodeAffinity", "NodePorts", "VolumeRestrictions", "NodeVolumeLimits",
+        "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity"]
+    # VolumeBinding keeps its default Score weight 1 (its PreScore skips
+    # every pod in v1.30: VolumeCapacityPriority is off)
     assert {e["name"]: e["weight"] for e in plugins["score"]["enabled"]} == {
         "TaintToleration": 7, "NodeAffinity": 2, "NodeResourcesFit": 5,
-        "PodTopologySpread": 2, "InterPodAffinity": 2,
+        "VolumeBinding": 1, "PodTopologySpread": 2, "InterPodAffinity": 2,
         "NodeResourcesBalancedAllocation": 1}
     assert names(plugins["postFilter"]) == ["DefaultPreemption"]
     args = {e["name"]: e["args"] for e in p0["pluginConfig"]}

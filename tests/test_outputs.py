@@ -112,7 +112,7 @@ def test_validate_formats():
     # the export: 3 nodes, 11 pods (6 listed, 5 created), 5 bound
     assert (doc["nodes"], doc["pods"], doc["bound"], doc["pending"]) == \
         (3, 11, 5, 6)
-    assert doc["profiles"] is None and len(doc["warnings"]) == 4
+    assert doc["profiles"] is None and len(doc["warnings"]) == 2
     assert yaml.safe_load(run_ok("validate", EXPORT, "-o", "yaml")) == doc
     table = run_ok("validate", EXPORT)
     assert table.startswith("ok: 3 nodes, 11 pods (5 bound, 6 pending)")

@@ -611,18 +611,33 @@ def test_directory_walk_skips_files_without_objects(tmp_path):
     assert proc.stderr.endswith("Chart.yaml:1:1: kind is required (kind)\n")
 
 
-def test_volumes_kso_does_not_model_are_a_warning(tmp_path):
+def test_storage_the_input_lacks_is_a_warning(tmp_path):
+    # a claim the input does not hold: kube's answer is "not found", which
+    # a listing of pods alone seldom means; a class it does not hold
+    # makes kube bind the claim as Immediate; an in-tree disk is not
+    # modelled (its limits and conflicts)
     f = tmp_path / "db.yaml"
     f.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: db, namespace: "
                  "default}\nspec:\n  containers: [{name: c, image: x}]\n"
                  "  volumes:\n  - name: cfg\n    configMap: {name: cfg}\n"
-                 "  - name: data\n    persistentVolumeClaim: {claimName: d}\n")
+                 "  - name: data\n    persistentVolumeClaim: {claimName: d}\n"
+                 "  - name: disk\n    awsElasticBlockStore: {volumeID: v}\n"
+                 "---\napiVersion: v1\nkind: PersistentVolumeClaim\n"
+                 "metadata: {name: e}\nspec:\n  accessModes: [ReadWriteOnce]\n"
+                 "  storageClassName: fast\n"
+                 "  resources: {requests: {storage: 1Gi}}\n")
     proc = run("validate", f)
     assert proc.returncode == 0
     assert proc.stderr == (
-        f"{f}:9:5: warning: pod default/db uses a PersistentVolumeClaim; kso "
-        "does not compute VolumeRestrictions, NodeVolumeLimits, VolumeBinding "
-        "or VolumeZone (spec.volumes[1])\n")
+        f"{f}:11:5: warning: pod default/db uses an in-tree "
+        "awsElasticBlockStore volume; kso does not compute the in-tree volume "
+        "limits or disk conflicts (spec.volumes[2])\n"
+        f"{f}:9:5: warning: PersistentVolumeClaim default/d is not in the "
+        "input; kube leaves pod default/db pending (persistentvolumeclaim "
+        "\"d\" not found) (spec.volumes[1])\n"
+        f"{f}:14:1: warning: StorageClass \"fast\" of PersistentVolumeClaim "
+        "default/e is not in the input; kube binds the claim as Immediate "
+        "(spec.storageClassName)\n")
 
 
 TYPOS = """apiVersion: v1

@@ -88,7 +88,8 @@ struct yaml_controller {
 	/* StatefulSet */
 	int32_t ordinal_start;             /* spec.ordinals.start */
 	bool parallel;                     /* podManagementPolicy Parallel */
-	bool claim_templates;              /* volumeClaimTemplates non-empty */
+	const struct pvc *claim_tmpls;     /* spec.volumeClaimTemplates */
+	int n_claim_tmpls;
 	/* Job */
 	int32_t parallelism, completions;  /* completions -1: unset */
 	bool indexed, suspended, finished;
@@ -111,6 +112,10 @@ struct yaml_dec {
 	struct yaml_vec pdbs;          /* struct pdb */
 	struct yaml_vec workloads;     /* struct workload */
 	struct yaml_vec controllers;   /* struct yaml_controller */
+	struct yaml_vec pvcs;          /* struct pvc */
+	struct yaml_vec pvs;           /* struct pv */
+	struct yaml_vec classes;       /* struct storage_class */
+	struct yaml_vec csi_nodes;     /* struct csi_node */
 	bool in_dump;                  /* reading a kso dump: its pods are the
 					* expanded ones already */
 	struct yaml_index index;       /* identities, for duplicates */
@@ -353,6 +358,16 @@ int yaml_decode_node(struct yaml_dec *d, const struct ynode *obj);
 int yaml_decode_namespace(struct yaml_dec *d, const struct ynode *obj);
 int yaml_decode_priority_class(struct yaml_dec *d, const struct ynode *obj);
 int yaml_decode_pdb(struct yaml_dec *d, const struct ynode *obj);
+/* decode_storage.c */
+int yaml_decode_pvc(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_pv(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_storage_class(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_csi_node(struct yaml_dec *d, const struct ynode *obj);
+/* yaml_decode_claim_template: one StatefulSet volumeClaimTemplates[] item
+ * (metadata.name and a claim spec) into out, name and namespace left to
+ * the claims the controller makes from it. */
+int yaml_decode_claim_template(struct yaml_dec *d, const struct ynode *t,
+			       struct pvc *out);
 int yaml_decode_workload(struct yaml_dec *d, const struct ynode *obj,
 			 enum workload_kind kind);
 /* yaml_decode_controller: a Deployment, Job or DaemonSet (kinds read only

@@ -78,7 +78,14 @@ static int plugin_points(int id)
 	case PLUGIN_TAINT_TOLERATION:
 		return EP_FILTER | EP_PRE_SCORE | EP_SCORE;
 	case PLUGIN_NODE_PORTS:
+	case PLUGIN_VOLUME_RESTRICTIONS:
+	case PLUGIN_NODE_VOLUME_LIMITS:
+	case PLUGIN_VOLUME_ZONE:
 		return EP_PRE_FILTER | EP_FILTER;
+	case PLUGIN_VOLUME_BINDING:
+		/* its PreScore always skips in v1.30 (VolumeCapacityPriority
+		 * off), so no score of it is computed */
+		return EP_PRE_FILTER | EP_FILTER | EP_PRE_SCORE | EP_SCORE;
 	case PLUGIN_NODE_AFFINITY:
 	case PLUGIN_NODE_RESOURCES_FIT:
 	case PLUGIN_POD_TOPOLOGY_SPREAD:
@@ -95,7 +102,7 @@ static int plugin_points(int id)
 	return 0;
 }
 
-/* One plugins.<point> set; ignored plugins (volume, binder) are dropped
+/* One plugins.<point> set; ignored plugins (in-tree limits, binder) are dropped
  * after their names were checked. */
 struct pset_entry {
 	int id;
@@ -246,6 +253,8 @@ static void default_multipoint(struct pset *mp)
 		{PLUGIN_NODE_UNSCHEDULABLE, 0}, {PLUGIN_NODE_NAME, 0},
 		{PLUGIN_TAINT_TOLERATION, 3}, {PLUGIN_NODE_AFFINITY, 2},
 		{PLUGIN_NODE_PORTS, 0}, {PLUGIN_NODE_RESOURCES_FIT, 1},
+		{PLUGIN_VOLUME_RESTRICTIONS, 0}, {PLUGIN_NODE_VOLUME_LIMITS, 0},
+		{PLUGIN_VOLUME_BINDING, 1}, {PLUGIN_VOLUME_ZONE, 0},
 		{PLUGIN_POD_TOPOLOGY_SPREAD, 2}, {PLUGIN_INTER_POD_AFFINITY, 2},
 		{PLUGIN_DEFAULT_PREEMPTION, 0}, {PLUGIN_BALANCED_ALLOCATION, 1},
 		{PLUGIN_IMAGE_LOCALITY, 1},

@@ -89,6 +89,30 @@ static int check_template_labels(struct yaml_dec *d, const struct ynode *spec,
 	return rc;
 }
 
+/* spec.volumeClaimTemplates: the claims the StatefulSet controller makes
+ * for each pod, "<template>-<set>-<ordinal>" (yaml/expand.c). */
+static int decode_claim_templates(struct yaml_dec *d, const struct ynode *spec,
+				  struct yaml_controller *c)
+{
+	const struct ynode *vct = yd_get(spec, "volumeClaimTemplates");
+	if (!vct)
+		return 0;
+	size_t mark = yd_enter(d, "volumeClaimTemplates");
+	if (yd_want_seq(d, vct) < 0)
+		return -1;
+	struct pvc *t = arena_array(d->a, (size_t)vct->n + 1, sizeof *t);
+	for (int i = 0; i < vct->n; i++) {
+		size_t m2 = yd_index(d, i);
+		if (yaml_decode_claim_template(d, vct->items[i], &t[i]) < 0)
+			return -1;
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	c->claim_tmpls = t;
+	c->n_claim_tmpls = vct->n;
+	return 0;
+}
+
 static int decode_stateful(struct yaml_dec *d, const struct ynode *obj,
 			   const struct ynode *spec, struct yaml_controller *c)
 {
@@ -101,15 +125,8 @@ static int decode_stateful(struct yaml_dec *d, const struct ynode *obj,
 				   "podManagementPolicy \"%.64s\" (want "
 				   "OrderedReady, Parallel)", policy);
 	c->parallel = !strcmp(policy, "Parallel");
-	const struct ynode *vct = yd_get(spec, "volumeClaimTemplates");
-	c->claim_templates = vct && vct->kind == YNODE_SEQ && vct->n > 0;
-	c->tmpl.volumes_unmodelled |= c->claim_templates;
-	if (c->claim_templates)
-		cluster_warn(d->c, "%s:%d:%d: warning: the pods of StatefulSet %s/%s "
-			     "use PersistentVolumeClaims; kso does not compute "
-			     "VolumeRestrictions, NodeVolumeLimits, VolumeBinding "
-			     "or VolumeZone (%sspec.volumeClaimTemplates)", d->file,
-			     vct->line, vct->col, c->ns, c->name, c->prefix);
+	if (decode_claim_templates(d, spec, c) < 0)
+		return -1;
 	size_t mark = yd_enter(d, "ordinals");
 	int rc = non_negative(d, yd_get(spec, "ordinals"), "start",
 			      &c->ordinal_start);

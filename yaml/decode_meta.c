@@ -64,10 +64,11 @@ static int decode_owner(struct yaml_dec *d, const struct ynode *n,
 {
 	if (yd_want_map(d, n) < 0)
 		return -1;
-	o->api_version = o->kind = o->name = "";
+	o->api_version = o->kind = o->name = o->uid = "";
 	if (yd_str(d, n, "apiVersion", &o->api_version) < 0 ||
 	    yd_str(d, n, "kind", &o->kind) < 0 ||
 	    yd_str(d, n, "name", &o->name) < 0 ||
+	    yd_str(d, n, "uid", &o->uid) < 0 ||
 	    yd_bool(d, n, "controller", &o->controller) < 0)
 		return -1;
 	return 0;

@@ -88,37 +88,97 @@ static int decode_node_name(struct yaml_dec *d, const struct ynode *spec,
 	return 0;
 }
 
-/* spec.volumes: kso does not model the volume plugins yet (reference
- * §2.12), so a pod whose placement they would constrain - a
- * PersistentVolumeClaim, a generic ephemeral or a CSI inline volume - is
- * answered without them; one warning says so. */
-static void warn_volumes(struct yaml_dec *d, const struct ynode *spec,
-			 struct pod *p, const struct yaml_pod_extra *x)
+/* The in-tree disk sources only the in-tree EBS / GCE PD / Azure Disk
+ * limits and VolumeRestrictions' disk conflicts read: not modelled. */
+static const char *const intree_disks[] = {
+	"gcePersistentDisk", "awsElasticBlockStore", "azureDisk", "rbd", "iscsi",
+};
+
+/* One spec.volumes[i]: kept when it names a claim (reference §2.12). */
+static int decode_volume(struct yaml_dec *d, const struct ynode *v,
+			 struct pod *p, const struct yaml_pod_extra *x, int i,
+			 struct pod_volume *out, bool *keep)
 {
-	static const struct {
-		const char *key, *what;
-	} kinds[] = {
-		{"persistentVolumeClaim", "a PersistentVolumeClaim"},
-		{"ephemeral", "a generic ephemeral volume"},
-		{"csi", "a CSI inline volume"},
-	};
+	*keep = false;
+	memset(out, 0, sizeof *out);
+	out->name = "";
+	out->pos = yd_pos(d, v);
+	out->index = i;
+	if (yd_want_map(d, v) < 0 || yd_str(d, v, "name", &out->name) < 0)
+		return -1;
+	if (!*out->name)
+		return yd_fail_key(d, v, "name", "name is required");
+	const struct ynode *claim = yd_get(v, "persistentVolumeClaim");
+	if (claim) {
+		size_t mark = yd_enter(d, "persistentVolumeClaim");
+		out->claim = "";
+		if (yd_want_map(d, claim) < 0 ||
+		    yd_str(d, claim, "claimName", &out->claim) < 0)
+			return -1;
+		if (!*out->claim)
+			return yd_fail_key(d, claim, "claimName", "claimName is required");
+		yd_leave(d, mark);
+		*keep = true;
+		return 0;
+	}
+	const struct ynode *eph = yd_get(v, "ephemeral");
+	if (eph) {
+		if (!yd_get(eph, "volumeClaimTemplate"))
+			return yd_fail_key(d, eph, "ephemeral.volumeClaimTemplate",
+					   "volumeClaimTemplate is required");
+		out->ephemeral = true;
+		*keep = true;
+		return 0;
+	}
+	for (size_t k = 0; k < sizeof intree_disks / sizeof *intree_disks; k++) {
+		if (!yd_get(v, intree_disks[k]))
+			continue;
+		p->volumes_unmodelled = true;
+		cluster_warn(d->c, "%s:%d:%d: warning: %s%s %s/%s %s an in-tree %s "
+			     "volume; kso does not compute the in-tree volume "
+			     "limits or disk conflicts (%s%sspec.volumes[%d])",
+			     d->file, v->line, v->col,
+			     x->tmpl_of ? "the pods of " : "pod",
+			     x->tmpl_of ? x->tmpl_of : "", p->ns, p->name,
+			     x->tmpl_of ? "use" : "uses", intree_disks[k],
+			     x->prefix, x->tmpl_of ? "spec.template." : "", i);
+		break;
+	}
+	return 0;
+}
+
+/* spec.volumes: those that name a claim go to p->volumes. */
+static int decode_volumes(struct yaml_dec *d, const struct ynode *spec,
+			  struct pod *p, const struct yaml_pod_extra *x)
+{
 	const struct ynode *v = yd_get(spec, "volumes");
-	for (int i = 0; v && v->kind == YNODE_SEQ && i < v->n; i++)
-		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-			if (!ynode_get(v->items[i], kinds[k].key))
-				continue;
-			p->volumes_unmodelled = true;
-			cluster_warn(d->c, "%s:%d:%d: warning: %s%s %s/%s %s %s; kso "
-				     "does not compute VolumeRestrictions, "
-				     "NodeVolumeLimits, VolumeBinding or VolumeZone "
-				     "(%s%sspec.volumes[%d])", d->file, v->items[i]->line,
-				     v->items[i]->col,
-				     x->tmpl_of ? "the pods of " : "pod",
-				     x->tmpl_of ? x->tmpl_of : "", p->ns, p->name,
-				     x->tmpl_of ? "use" : "uses", kinds[k].what,
-				     x->prefix, x->tmpl_of ? "spec.template." : "", i);
-			return;
+	if (!v)
+		return 0;
+	size_t mark = yd_enter(d, "volumes");
+	if (yd_want_seq(d, v) < 0)
+		return -1;
+	struct pod_volume *vols = arena_array(d->a, (size_t)v->n ? (size_t)v->n : 1,
+					      sizeof *vols);
+	int n = 0;
+	for (int i = 0; i < v->n; i++) {
+		size_t m2 = yd_index(d, i);
+		bool keep;
+		if (decode_volume(d, v->items[i], p, x, i, &vols[n], &keep) < 0)
+			return -1;
+		for (int j = 0; j < i; j++) {
+			const char *other = ynode_str(v->items[j], "name");
+			if (other && !strcmp(other, vols[n].name))
+				return yd_fail_key(d, v->items[i], "name",
+						   "duplicate volume name \"%.64s\"",
+						   vols[n].name);
 		}
+		n += keep;
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	p->volumes = vols;
+	p->n_volumes = n;
+	return 0;
 }
 
 static int decode_spec(struct yaml_dec *d, const struct ynode *spec,
@@ -150,7 +210,8 @@ static int decode_spec(struct yaml_dec *d, const struct ynode *spec,
 	    yd_bool(d, spec, "hostNetwork", &p->host_network) < 0 ||
 	    decode_node_name(d, spec, p) < 0 || decode_gates(d, spec, p) < 0)
 		return -1;
-	warn_volumes(d, spec, p, x);
+	if (decode_volumes(d, spec, p, x) < 0)
+		return -1;
 	yd_leave(d, mark);
 	return 0;
 }

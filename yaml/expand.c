@@ -413,7 +413,8 @@ static void add_pod(struct expansion *e, const struct pod *tmpl,
 	p.name = np->name;
 	p.labels = with_labels(d->a, &tmpl->labels, np->extra, np->n_extra);
 	struct owner_ref *o = arena_alloc(d->a, sizeof *o);
-	*o = (struct owner_ref){np->owner_api, np->owner_kind, np->owner_name, true};
+	*o = (struct owner_ref){.api_version = np->owner_api, .kind = np->owner_kind,
+				.name = np->owner_name, .uid = "", .controller = true};
 	p.owners = o;
 	p.n_owners = 1;
 	yaml_vec_push(&d->pod_extra, &e->x);
@@ -607,6 +608,57 @@ static bool note_ordinal(void *ctx, const struct pod *p,
 	return true;
 }
 
+/* Does claim ns/name exist, in the cluster or in this load? */
+static bool claim_exists(const struct yaml_dec *d, const char *ns, const char *name)
+{
+	if (cluster_find_pvc(d->c, ns, name) >= 0)
+		return true;
+	for (size_t i = 0; i < d->pvcs.n; i++) {
+		const struct pvc *q = yaml_vec_at(&d->pvcs, i);
+		if (!strcmp(q->ns, ns) && !strcmp(q->name, name))
+			return true;
+	}
+	return false;
+}
+
+/* The StatefulSet controller's storage for pod p of ordinal ix
+ * (updateStorage, createPersistentVolumeClaims): a volume per claim
+ * template, named after it (replacing a template volume of that name),
+ * on the claim "<template>-<set>-<ordinal>", which is created - unbound,
+ * with the template's spec - when it does not exist yet. */
+static void add_claims(struct expansion *e, const struct yaml_controller *c,
+		       struct pod *p, const char *ix)
+{
+	struct yaml_dec *d = e->d;
+	if (c->n_claim_tmpls == 0)
+		return;
+	struct pod_volume *v = arena_array(d->a, (size_t)(p->n_volumes +
+					   c->n_claim_tmpls), sizeof *v);
+	int n = 0;
+	for (int i = 0; i < p->n_volumes; i++) {
+		bool replaced = false;
+		for (int t = 0; t < c->n_claim_tmpls; t++)
+			replaced |= !strcmp(p->volumes[i].name, c->claim_tmpls[t].name);
+		if (!replaced)
+			v[n++] = p->volumes[i];
+	}
+	for (int t = 0; t < c->n_claim_tmpls; t++) {
+		const struct pvc *tmpl = &c->claim_tmpls[t];
+		const char *name = arena_sprintf(d->a, "%s-%s-%s", tmpl->name,
+						 c->name, ix);
+		v[n++] = (struct pod_volume){.name = tmpl->name, .claim = name,
+					     .pos = tmpl->pos, .index = -1};
+		if (claim_exists(d, c->ns, name))
+			continue;
+		struct pvc claim = *tmpl;
+		claim.ns = c->ns;
+		claim.name = name;
+		yaml_vec_push(&d->pvcs, &claim);
+	}
+	p->volumes = v;
+	p->n_volumes = n;
+}
+
 static int expand_stateful_set(struct expansion *e, const struct yaml_controller *c)
 {
 	struct yaml_dec *d = e->d;
@@ -639,6 +691,7 @@ static int expand_stateful_set(struct expansion *e, const struct yaml_controller
 				      {"statefulset.kubernetes.io/pod-name", name},
 				      {"apps.kubernetes.io/pod-index", ix}}, 3};
 		add_pod(e, &c->tmpl, &np);
+		add_claims(e, c, yaml_vec_at(&d->pods, d->pods.n - 1), ix);
 		if (!c->parallel)
 			break;   /* one at a time: the next once it is Ready */
 	}

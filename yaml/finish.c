@@ -19,7 +19,12 @@
  *    A class the input does not define, named by a pod that has
  *    spec.priority (an exported pod: admission ran when it was created),
  *    leaves spec.priority as it is, with one warning per class.
- *  - cluster.no_admission (--no-admission) turns both admission plugins
+ *  - DefaultStorageClass admission (plugin/pkg/admission/storage/
+ *    storageclass/setdefault) and the PV controller's retroactive default
+ *    class (GA in v1.28): an unbound claim whose class is nil gets the
+ *    default StorageClass (the is-default-class annotation; several: the
+ *    newest, then the first by name), if there is one.
+ *  - cluster.no_admission (--no-admission) turns the admission plugins
  *    off: the objects are post-admission already; spec.priority (0 when
  *    absent) and spec.preemptionPolicy are taken as written.
  *  - Namespaces: every namespace an object lives in exists; those no
@@ -194,8 +199,102 @@ static void admit_default_toleration_seconds(struct yaml_dec *d, struct pod *p)
 	p->n_tolerations = n;
 }
 
+/* GetDefaultClass over the cluster's classes and this load's. */
+static const struct storage_class *default_class(const struct yaml_dec *d)
+{
+	const struct storage_class *best = NULL;
+	size_t n = (size_t)d->c->n_classes + d->classes.n;
+	for (size_t i = 0; i < n; i++) {
+		const struct storage_class *sc = i < (size_t)d->c->n_classes
+			? &d->c->classes[i]
+			: yaml_vec_at(&d->classes, i - (size_t)d->c->n_classes);
+		if (!sc->is_default)
+			continue;
+		int64_t a = sc->creation.seconds, b = best ? best->creation.seconds : 0;
+		if (!best || a > b || (a == b && strcmp(sc->name, best->name) < 0))
+			best = sc;
+	}
+	return best;
+}
+
+static void admit_default_class(struct yaml_dec *d)
+{
+	const struct storage_class *def = default_class(d);
+	for (size_t i = 0; def && i < d->pvcs.n; i++) {
+		struct pvc *claim = yaml_vec_at(&d->pvcs, i);
+		if (!claim->has_class && !claim->volume_name[0]) {
+			claim->class_name = def->name;
+			claim->has_class = true;
+		}
+	}
+}
+
+/* Is claim ns/name in the cluster or this load? */
+static bool have_claim(const struct yaml_dec *d, const char *ns, const char *name)
+{
+	if (cluster_find_pvc(d->c, ns, name) >= 0)
+		return true;
+	for (size_t i = 0; i < d->pvcs.n; i++) {
+		const struct pvc *q = yaml_vec_at(&d->pvcs, i);
+		if (!strcmp(q->ns, ns) && !strcmp(q->name, name))
+			return true;
+	}
+	return false;
+}
+
+static bool have_class(const struct yaml_dec *d, const char *name)
+{
+	if (cluster_find_class(d->c, name) >= 0)
+		return true;
+	for (size_t i = 0; i < d->classes.n; i++)
+		if (!strcmp(((const struct storage_class *)yaml_vec_at(&d->classes, i))->name,
+			    name))
+			return true;
+	return false;
+}
+
+/* Storage objects the input names but does not hold (a listing without
+ * them: `kubectl get pods` alone): kube's answer then is the one for a
+ * cluster without them, which is seldom what was meant. */
+static void warn_missing_storage(struct yaml_dec *d)
+{
+	for (size_t i = 0; i < d->pods.n; i++) {
+		const struct pod *p = yaml_vec_at(&d->pods, i);
+		const struct yaml_pod_extra *x = yaml_vec_at(&d->pod_extra, i);
+		for (int k = 0; k < p->n_volumes; k++) {
+			const struct pod_volume *v = &p->volumes[k];
+			if (v->ephemeral || have_claim(d, p->ns, v->claim))
+				continue;
+			char where[64];
+			if (v->index >= 0)
+				snprintf(where, sizeof where, "spec.volumes[%d]", v->index);
+			else
+				snprintf(where, sizeof where, "spec.volumeClaimTemplates");
+			cluster_warn(d->c, "%s:%d:%d: warning: PersistentVolumeClaim "
+				     "%s/%s is not in the input; kube leaves pod %s/%s "
+				     "pending (persistentvolumeclaim \"%s\" not found) "
+				     "(%s%s)", v->pos.file, v->pos.line, v->pos.col,
+				     p->ns, v->claim, p->ns, p->name, v->claim,
+				     x->prefix, where);
+		}
+	}
+	for (size_t i = 0; i < d->pvcs.n; i++) {
+		const struct pvc *q = yaml_vec_at(&d->pvcs, i);
+		if (!q->class_name[0] || have_class(d, q->class_name))
+			continue;
+		cluster_warn(d->c, "%s:%d:%d: warning: StorageClass \"%s\" of "
+			     "PersistentVolumeClaim %s/%s is not in the input; kube "
+			     "binds the claim as Immediate (spec.storageClassName)",
+			     q->pos.file, q->pos.line, q->pos.col, q->class_name,
+			     q->ns, q->name);
+	}
+}
+
 int yaml_finish(struct yaml_dec *d)
 {
+	if (!d->c->no_admission)
+		admit_default_class(d);
+	warn_missing_storage(d);
 	for (size_t i = 0; i < d->pods.n; i++) {
 		struct pod *p = yaml_vec_at(&d->pods, i);
 		const struct yaml_pod_extra *x = yaml_vec_at(&d->pod_extra, i);

@@ -79,6 +79,10 @@ static const struct {
 	{"Deployment", "apps/v1", decode_deployment},
 	{"DaemonSet", "apps/v1", decode_ds},
 	{"Job", "batch/v1", decode_job},
+	{"PersistentVolumeClaim", "v1", yaml_decode_pvc},
+	{"PersistentVolume", "v1", yaml_decode_pv},
+	{"StorageClass", "storage.k8s.io/v1", yaml_decode_storage_class},
+	{"CSINode", "storage.k8s.io/v1", yaml_decode_csi_node},
 };
 
 static bool is_list_kind(const char *kind)
@@ -121,7 +125,8 @@ static int decode_list(struct yaml_dec *d, const struct ynode *obj,
  * "implicit" is left for the loader to imply again. */
 static const char *const dump_groups[] = {
 	"nodes", "pods", "namespaces", "priorityClasses", "podDisruptionBudgets",
-	"workloads",
+	"workloads", "storageClasses", "persistentVolumes",
+	"persistentVolumeClaims", "csiNodes",
 };
 
 static bool is_dump(const struct ynode *obj)
@@ -239,6 +244,18 @@ static void index_existing(struct yaml_dec *d)
 	for (int i = 0; i < c->n_pdbs; i++)
 		yaml_index_add(&d->index, "PodDisruptionBudget", c->pdbs[i].ns,
 			       c->pdbs[i].name, c->pdbs[i].pos, &first);
+	for (int i = 0; i < c->n_pvcs; i++)
+		yaml_index_add(&d->index, "PersistentVolumeClaim", c->pvcs[i].ns,
+			       c->pvcs[i].name, c->pvcs[i].pos, &first);
+	for (int i = 0; i < c->n_pvs; i++)
+		yaml_index_add(&d->index, "PersistentVolume", "", c->pvs[i].name,
+			       c->pvs[i].pos, &first);
+	for (int i = 0; i < c->n_classes; i++)
+		yaml_index_add(&d->index, "StorageClass", "", c->classes[i].name,
+			       c->classes[i].pos, &first);
+	for (int i = 0; i < c->n_csi_nodes; i++)
+		yaml_index_add(&d->index, "CSINode", "", c->csi_nodes[i].name,
+			       c->csi_nodes[i].pos, &first);
 	static const char *const wk[] = {"Service", "ReplicationController",
 					 "ReplicaSet", "StatefulSet"};
 	for (int i = 0; i < c->n_workloads; i++)
@@ -264,6 +281,10 @@ void yaml_dec_init(struct yaml_dec *d, struct cluster *c, struct error *err)
 	yaml_vec_init(&d->pdbs, sizeof(struct pdb));
 	yaml_vec_init(&d->workloads, sizeof(struct workload));
 	yaml_vec_init(&d->controllers, sizeof(struct yaml_controller));
+	yaml_vec_init(&d->pvcs, sizeof(struct pvc));
+	yaml_vec_init(&d->pvs, sizeof(struct pv));
+	yaml_vec_init(&d->classes, sizeof(struct storage_class));
+	yaml_vec_init(&d->csi_nodes, sizeof(struct csi_node));
 	yaml_index_init(&d->index);
 	index_existing(d);
 }
@@ -278,6 +299,10 @@ void yaml_dec_release(struct yaml_dec *d)
 	yaml_vec_release(&d->pdbs);
 	yaml_vec_release(&d->workloads);
 	yaml_vec_release(&d->controllers);
+	yaml_vec_release(&d->pvcs);
+	yaml_vec_release(&d->pvs);
+	yaml_vec_release(&d->classes);
+	yaml_vec_release(&d->csi_nodes);
 	yaml_index_release(&d->index);
 }
 
@@ -323,6 +348,11 @@ int yaml_dec_commit(struct yaml_dec *d)
 	c->pdbs = append(d->a, c->pdbs, &c->n_pdbs, &d->pdbs);
 	c->workloads = append(d->a, c->workloads, &c->n_workloads,
 			      &d->workloads);
+	c->pvcs = append(d->a, c->pvcs, &c->n_pvcs, &d->pvcs);
+	c->pvs = append(d->a, c->pvs, &c->n_pvs, &d->pvs);
+	c->classes = append(d->a, c->classes, &c->n_classes, &d->classes);
+	c->csi_nodes = append(d->a, c->csi_nodes, &c->n_csi_nodes,
+			      &d->csi_nodes);
 	commit_namespaces(d);
 	cluster_reindex(c);
 	return 0;

@@ -92,7 +92,8 @@ static void test_owner_api_version_parse(void)
 	rc->map_selector = tb_labels(&c, "app=web");
 	c.n_workloads = 1;
 	struct owner_ref *o = arena_array(&c.arena, 1, sizeof *o);
-	*o = (struct owner_ref){"/v1", "ReplicationController", "rc", true};
+	*o = (struct owner_ref){.api_version = "/v1", .kind = "ReplicationController",
+				.name = "rc", .uid = "", .controller = true};
 	c.pods[p].owners = o;
 	c.pods[p].n_owners = 1;
 

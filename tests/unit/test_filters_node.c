@@ -231,7 +231,8 @@ static enum model_code prefilter(struct cluster *c, int pod, bool allowed[4])
 	tb_cycle(&cy, c, &s, pod);
 	for (int i = 0; i < 4; i++)
 		allowed[i] = true;
-	model_prefilter_node_affinity(&cy, allowed, &st);
+	bool restricted;
+	model_prefilter_node_affinity(&cy, allowed, &restricted, &st);
 	snapshot_release(&s);
 	if (st.code == MODEL_UAU)
 		CHECK_STR(model_status_reason(&st, 0), "pod affinity terms conflict");

@@ -619,7 +619,7 @@ static void test_config_default(void)
 	bool ign;
 	CHECK_EQ(config_plugin_lookup("NodeResourcesFit", &ign), PLUGIN_NODE_RESOURCES_FIT);
 	CHECK(!ign);
-	CHECK_EQ(config_plugin_lookup("VolumeBinding", &ign), -1);
+	CHECK_EQ(config_plugin_lookup("EBSLimits", &ign), -1);
 	CHECK(ign);
 	CHECK_EQ(config_plugin_lookup("NoSuchPlugin", &ign), -1);
 	CHECK(!ign);

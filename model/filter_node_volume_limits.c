@@ -1,0 +1,198 @@
+/*
+ * filter_node_volume_limits.c - NodeVolumeLimits, the CSI attach limits
+ * (reference §2.12, S/framework/plugins/nodevolumelimits/csi.go).  In-tree
+ * volumes kube migrates to CSI drivers are not translated (DEVIATIONS.md).
+ */
+#include "plugin.h"
+#include "volumes.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+/* volumeutil.CSIAttachLimitPrefix: the node allocatable names that carry
+ * a CSI driver's limit ("attachable-volumes-csi-<driver>"). */
+#define CSI_LIMIT_PREFIX "attachable-volumes-csi-"
+
+/* One attachable volume: uniqueName "<driver>/<handle>" -> its limit key
+ * (the driver). */
+struct attach {
+	char unique[384];
+	const char *driver;
+};
+
+/* A map of attachable volumes (Go's map[string]string, keyed on unique). */
+struct attach_set {
+	struct attach v[64];
+	int n;
+};
+
+static int attach_find(const struct attach_set *s, const char *unique)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].unique, unique))
+			return i;
+	return -1;
+}
+
+static void attach_put(struct attach_set *s, const char *driver,
+		       const char *handle)
+{
+	char unique[sizeof s->v[0].unique];
+	/* names past the buffer are cut: two volumes would have to share
+	 * hundreds of leading characters to be confused */
+	snprintf(unique, sizeof unique, "%.120s/%.255s", driver, handle);
+	int i = attach_find(s, unique);
+	if (i < 0) {
+		if (s->n == (int)(sizeof s->v / sizeof *s->v))
+			return;   /* beyond any universe kso enumerates */
+		i = s->n++;
+	}
+	memcpy(s->v[i].unique, unique, sizeof unique);
+	s->v[i].driver = driver;
+}
+
+/* getCSIDriverInfoFromSC: an unbound claim (or one whose PV is missing)
+ * counts under its class's provisioner with a handle unique to the claim
+ * (kube prefixes a random id, here a fixed one). */
+static void driver_from_class(const struct cluster *c, const struct pvc *claim,
+			      const char **driver, char *handle, size_t len)
+{
+	int k = claim->class_name[0] ? cluster_find_class(c, claim->class_name) : -1;
+	if (k < 0)
+		return;
+	*driver = c->classes[k].provisioner;
+	snprintf(handle, len, "kso-%s/%s", claim->ns, claim->name);
+}
+
+/* getCSIDriverInfo: the driver and volume handle of a claim, or leaves
+ * *driver NULL when the volume is not counted. */
+static void driver_info(const struct cluster *c, const struct pvc *claim,
+			const char **driver, char *handle, size_t len)
+{
+	*driver = NULL;
+	int k = claim->volume_name[0] ? cluster_find_pv(c, claim->volume_name) : -1;
+	if (k < 0) {
+		driver_from_class(c, claim, driver, handle, len);
+		return;
+	}
+	const struct pv *v = &c->pvs[k];
+	if (!v->csi_driver)
+		return;   /* not CSI (migration not modelled) */
+	*driver = v->csi_driver;
+	snprintf(handle, len, "%s", v->csi_handle);
+}
+
+/* filterAttachableVolumes for pod q into set.  A missing claim fails a
+ * new pod (UnschedulableAndUnresolvable, NotFound wrapped) and is skipped
+ * for an existing one; an ephemeral claim the pod does not own fails
+ * either (an Error).  Returns false with out set on failure. */
+static bool attachable(const struct cluster *c, int q, bool new_pod,
+		       struct attach_set *set, struct model_status *out)
+{
+	const struct pod *p = &c->pods[q];
+	for (int i = 0; i < p->n_volumes; i++) {
+		char buf[MODEL_CLAIM_NAME_MAX];
+		const char *name;
+		int k = model_pod_claim(c, q, &p->volumes[i], buf, &name);
+		if (k < 0) {
+			if (!new_pod)
+				continue;
+			model_status_fail(out, MODEL_UAU, "looking up PVC %s/%s: "
+					  "persistentvolumeclaim \"%s\" not found",
+					  p->ns, name, name);
+			return false;
+		}
+		const struct pvc *claim = &c->pvcs[k];
+		if (p->volumes[i].ephemeral &&
+		    !pod_controlled_by(p, claim->owners, claim->n_owners)) {
+			model_status_fail(out, MODEL_ERROR, "PVC %s/%s was not created "
+					  "for pod %s/%s (pod is not owner)",
+					  claim->ns, claim->name, p->ns, p->name);
+			return false;
+		}
+		const char *driver;
+		char handle[MODEL_CLAIM_NAME_MAX];
+		driver_info(c, claim, &driver, handle, sizeof handle);
+		if (driver && driver[0] && handle[0])
+			attach_put(set, driver, handle);
+	}
+	return true;
+}
+
+/* getVolumeLimits for one driver: CSINode's allocatable.count wins over
+ * the node's attachable-volumes-csi-<driver> allocatable; -1 when neither
+ * gives one. */
+static int64_t driver_limit(const struct cluster *c, int node, const char *driver)
+{
+	const struct node *n = &c->nodes[node];
+	int64_t limit = -1;
+	char key[sizeof CSI_LIMIT_PREFIX + MODEL_CLAIM_NAME_MAX];
+	snprintf(key, sizeof key, "%s%s", CSI_LIMIT_PREFIX, driver);
+	int res = cluster_res_index(c, key);
+	bool found = false;
+	if (res >= 0) {
+		int64_t v = resource_values_get(&n->allocatable, res, &found);
+		if (found)
+			limit = v;
+	}
+	int k = cluster_find_csi_node(c, n->name);
+	for (int i = 0; k >= 0 && i < c->csi_nodes[k].n_drivers; i++) {
+		const struct csi_driver_limit *d = &c->csi_nodes[k].drivers[i];
+		if (d->has_count && !strcmp(d->driver, driver))
+			limit = d->count;
+	}
+	return limit;
+}
+
+/* PreFilter: Skip unless the pod has a persistentVolumeClaim or an
+ * ephemeral volume (the migratable in-tree inline volumes are not
+ * modelled). */
+void model_prefilter_node_volume_limits(const struct model_cycle *cy,
+					struct model_status *out)
+{
+	assert(cy && out);
+	model_status_ok(out);
+	if (cy->cluster->pods[cy->pod].n_volumes == 0)
+		out->code = MODEL_SKIP;
+}
+
+/*
+ * Filter(Pod, Node) ==
+ *   \A driver : new(driver) = 0 \/ limit(driver) absent \/
+ *     attached(driver) + new(driver) <= limit(driver)
+ * where attached counts the unique volumes of the pods on the node and
+ * new those of the pod not already attached there.
+ * Failure: Unschedulable "node(s) exceed max volume count".
+ */
+void model_filter_node_volume_limits(const struct model_cycle *cy, int node,
+				     struct model_status *out)
+{
+	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
+	model_status_ok(out);
+	const struct cluster *c = cy->cluster;
+	struct attach_set fresh = {.n = 0}, attached = {.n = 0};
+	if (!attachable(c, cy->pod, true, &fresh, out) || fresh.n == 0)
+		return;
+	for (int q = 0; q < c->n_pods; q++)
+		if (cy->view->pod_node[q] == node &&
+		    !attachable(c, q, false, &attached, out))
+			return;
+	for (int d = 0; d < fresh.n; d++) {
+		const char *driver = fresh.v[d].driver;
+		int64_t limit = driver_limit(c, node, driver);
+		if (limit < 0)
+			continue;
+		int64_t now = 0, more = 0;
+		for (int i = 0; i < attached.n; i++)
+			now += !strcmp(attached.v[i].driver, driver);
+		for (int i = 0; i < fresh.n; i++)
+			more += !strcmp(fresh.v[i].driver, driver) &&
+				attach_find(&attached, fresh.v[i].unique) < 0;
+		if (now + more > limit) {
+			model_status_add(out, MODEL_UNSCHEDULABLE,
+					 "node(s) exceed max volume count");
+			return;
+		}
+	}
+}

@@ -1,0 +1,389 @@
+/*
+ * filter_volume_binding.c - the VolumeBinding plugin's PreFilter and
+ * Filter (reference §2.12, S/framework/plugins/volumebinding/
+ * volume_binding.go and binder.go, component-helpers storage/volume
+ * FindMatchingVolume).  Its Score is skipped in v1.30
+ * (VolumeCapacityPriority off); Reserve / PreBind are outside the model.
+ * CSIStorageCapacity is not read: a class that may provision on a node
+ * always has room (DEVIATIONS.md).
+ */
+#include "plugin.h"
+#include "volumes.h"
+#include "match.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* volume.NotSupportedProvisioner: the class of statically made volumes. */
+#define NO_PROVISIONER "kubernetes.io/no-provisioner"
+
+/* The pod's claims as GetPodVolumeClaims sorts them (pvcs indexes). */
+struct pod_claims {
+	int bound[64], n_bound;          /* boundClaims */
+	int delay[64], n_delay;          /* unboundClaimsDelayBinding */
+	int n_immediate;                 /* unboundClaimsImmediate */
+};
+
+/* GetPodVolumeClaims (after podHasPVCs found every claim): fully bound;
+ * unbound with a WaitForFirstConsumer class and no volumeName (delay);
+ * every other unbound claim, pre-bound ones included (immediate). */
+static void classify(const struct model_cycle *cy, struct pod_claims *pc)
+{
+	const struct cluster *c = cy->cluster;
+	const struct pod *p = &c->pods[cy->pod];
+	memset(pc, 0, sizeof *pc);
+	for (int i = 0; i < p->n_volumes && i < 64; i++) {
+		char buf[MODEL_CLAIM_NAME_MAX];
+		int k = model_pod_claim(c, cy->pod, &p->volumes[i], buf, NULL);
+		assert(k >= 0);
+		const struct pvc *claim = &c->pvcs[k];
+		if (model_claim_fully_bound(claim))
+			pc->bound[pc->n_bound++] = k;
+		else if (model_claim_delay_binding(c, claim) && !claim->volume_name[0])
+			pc->delay[pc->n_delay++] = k;
+		else
+			pc->n_immediate++;
+	}
+}
+
+/* podHasPVCs: each claim must exist, not be Lost, not be being deleted,
+ * and an ephemeral one must belong to the pod.  Writes the first problem
+ * into out (UnschedulableAndUnresolvable); false when the pod has no
+ * claim at all. */
+static bool pod_has_claims(const struct model_cycle *cy, struct model_status *out)
+{
+	const struct cluster *c = cy->cluster;
+	const struct pod *p = &c->pods[cy->pod];
+	for (int i = 0; i < p->n_volumes; i++) {
+		const struct pod_volume *v = &p->volumes[i];
+		char buf[MODEL_CLAIM_NAME_MAX];
+		const char *name;
+		int k = model_pod_claim(c, cy->pod, v, buf, &name);
+		if (k < 0) {
+			if (v->ephemeral)
+				model_status_fail(out, MODEL_UAU, "waiting for ephemeral "
+						  "volume controller to create the "
+						  "persistentvolumeclaim \"%s\"", name);
+			else
+				model_status_fail(out, MODEL_UAU, "persistentvolumeclaim "
+						  "\"%s\" not found", name);
+			return true;
+		}
+		const struct pvc *claim = &c->pvcs[k];
+		if (claim->lost) {
+			model_status_fail(out, MODEL_UAU, "persistentvolumeclaim \"%s\" "
+					  "bound to non-existent persistentvolume \"%s\"",
+					  claim->name, claim->volume_name);
+			return true;
+		}
+		if (claim->deleting) {
+			model_status_fail(out, MODEL_UAU, "persistentvolumeclaim \"%s\" "
+					  "is being deleted", claim->name);
+			return true;
+		}
+		if (v->ephemeral && !pod_controlled_by(p, claim->owners, claim->n_owners)) {
+			model_status_fail(out, MODEL_UAU, "PVC %s/%s was not created for "
+					  "pod %s/%s (pod is not owner)", claim->ns,
+					  claim->name, p->ns, p->name);
+			return true;
+		}
+	}
+	return p->n_volumes > 0;
+}
+
+/* The hostname values the bound claims' PVs name (the universe the node
+ * name sets below are bit vectors over). */
+struct names {
+	const char *v[256];
+	int n;
+};
+
+static bool is_hostname_in(const struct requirement *r)
+{
+	return !strcmp(r->key, "kubernetes.io/hostname") && r->op == OP_IN;
+}
+
+static int name_index(struct names *u, const char *s, bool add)
+{
+	for (int i = 0; i < u->n; i++)
+		if (!strcmp(u->v[i], s))
+			return i;
+	if (!add || u->n == (int)(sizeof u->v / sizeof *u->v))
+		return -1;
+	u->v[u->n] = s;
+	return u->n++;
+}
+
+/* GetLocalPersistentVolumeNodeNames as a bit vector over u: per term, the
+ * intersection of the values of its kubernetes.io/hostname In
+ * expressions; the union over the terms.  False when the list is empty
+ * (no node names: no restriction from this PV). */
+static bool local_pv_names(const struct pv *v, struct names *u, bool *out)
+{
+	bool any = false;
+	memset(out, 0, 256 * sizeof *out);
+	for (int t = 0; v->node_affinity.present && t < v->node_affinity.n_terms; t++) {
+		const struct node_selector_term *term = &v->node_affinity.terms[t];
+		bool nodes[256], seen = false;
+		for (int e = 0; e < term->n_exprs; e++) {
+			const struct requirement *r = &term->exprs[e];
+			if (!is_hostname_in(r))
+				continue;
+			bool these[256] = {0};
+			for (int x = 0; x < r->n_values; x++) {
+				int i = name_index(u, r->values[x], true);
+				if (i >= 0)
+					these[i] = true;
+			}
+			for (int i = 0; i < 256; i++)
+				nodes[i] = seen ? nodes[i] && these[i] : these[i];
+			seen = true;
+		}
+		for (int i = 0; seen && i < 256; i++)
+			if (nodes[i]) {
+				out[i] = true;
+				any = true;
+			}
+	}
+	return any;
+}
+
+/* GetEligibleNodes: the intersection of the bound claims' local PV node
+ * names.  Returns false (no PreFilterResult) when no PV names nodes or a
+ * bound claim's PV is missing; else allowed[] marks the nodes named and
+ * *empty says whether the name set itself is empty (the nodes it names
+ * may not exist). */
+static bool eligible_nodes(const struct model_cycle *cy, const struct pod_claims *pc,
+			   bool *allowed, bool *empty)
+{
+	const struct cluster *c = cy->cluster;
+	for (int i = 0; i < pc->n_bound; i++)
+		if (cluster_find_pv(c, c->pvcs[pc->bound[i]].volume_name) < 0)
+			return false;
+	struct names u = {.n = 0};
+	bool set[256], one[256], restricted = false;
+	for (int i = 0; i < pc->n_bound; i++) {
+		int k = cluster_find_pv(c, c->pvcs[pc->bound[i]].volume_name);
+		if (!local_pv_names(&c->pvs[k], &u, one))
+			continue;
+		for (int x = 0; x < 256; x++)
+			set[x] = restricted ? set[x] && one[x] : one[x];
+		restricted = true;
+	}
+	if (!restricted)
+		return false;
+	*empty = true;
+	for (int x = 0; x < u.n; x++)
+		*empty &= !set[x];
+	for (int n = 0; n < c->n_nodes; n++) {
+		int x = name_index(&u, c->nodes[n].name, false);
+		allowed[n] = x >= 0 && set[x];
+	}
+	return true;
+}
+
+/*
+ * PreFilter: podHasPVCs (Skip without claims; a missing, Lost, deleted or
+ * foreign claim rejects), then any unbound Immediate claim rejects with
+ * UnschedulableAndUnresolvable "pod has unbound immediate
+ * PersistentVolumeClaims"; the bound claims' local PVs may restrict the
+ * nodes (a PreFilterResult: *restricted set, allowed[] the nodes,
+ * *empty when it names none).
+ */
+void model_prefilter_volume_binding(const struct model_cycle *cy, bool *allowed,
+				    bool *restricted, bool *empty,
+				    struct model_status *out)
+{
+	assert(cy && allowed && restricted && empty && out);
+	model_status_ok(out);
+	*restricted = *empty = false;
+	if (!pod_has_claims(cy, out)) {
+		out->code = MODEL_SKIP;
+		return;
+	}
+	if (out->code != MODEL_SUCCESS)
+		return;
+	struct pod_claims pc;
+	classify(cy, &pc);
+	if (pc.n_immediate > 0) {
+		model_status_add(out, MODEL_UAU,
+				 "pod has unbound immediate PersistentVolumeClaims");
+		return;
+	}
+	*restricted = eligible_nodes(cy, &pc, allowed, empty);
+}
+
+/* checkBoundClaims: every bound claim's PV exists (else *found = false)
+ * and its node affinity matches the node (else *ok = false); stops at the
+ * first problem. */
+static void check_bound(const struct cluster *c, const struct pod_claims *pc,
+			const struct node *n, bool *ok, bool *found)
+{
+	*ok = *found = true;
+	for (int i = 0; i < pc->n_bound; i++) {
+		int k = cluster_find_pv(c, c->pvcs[pc->bound[i]].volume_name);
+		if (k < 0) {
+			*found = false;
+			return;
+		}
+		if (!model_pv_node_affinity_ok(&c->pvs[k], n)) {
+			*ok = false;
+			return;
+		}
+	}
+}
+
+/* IsVolumeBoundToClaim: the PV's claimRef names the claim (and its uid,
+ * when the reference has one). */
+static bool pv_bound_to(const struct pv *v, const struct pvc *claim)
+{
+	return v->has_claim_ref && !strcmp(v->claim_name, claim->name) &&
+	       !strcmp(v->claim_ns, claim->ns) &&
+	       (!v->claim_uid[0] || !strcmp(v->claim_uid, claim->uid));
+}
+
+/* FindMatchingVolume on the scheduler path (node given, delay binding):
+ * the PV pre-bound to the claim (none if it does not fit the node), else
+ * the smallest available PV of the claim's class that is large enough,
+ * has the claim's volume mode and access modes, matches its selector and
+ * fits the node; -1 when none.  chosen[] excludes PVs already picked. */
+static int find_matching(const struct cluster *c, const struct pvc *claim,
+			 const struct node *n, const bool *chosen)
+{
+	if (claim->has_vac)
+		return -1;   /* VolumeAttributesClass gate off */
+	int best = -1;
+	for (int k = 0; k < c->n_pvs; k++) {
+		const struct pv *v = &c->pvs[k];
+		/* ListPVs(class): the volumes of the claim's class */
+		if (strcmp(v->class_name, claim->class_name) || chosen[k])
+			continue;
+		if (v->has_claim_ref && !pv_bound_to(v, claim))
+			continue;
+		if (quantity_cmp(v->capacity, claim->request) < 0 ||
+		    v->block != claim->block || v->deleting)
+			continue;
+		bool affinity_ok = model_pv_node_affinity_ok(v, n);
+		if (pv_bound_to(v, claim))
+			return affinity_ok ? k : -1;
+		if (!v->available)
+			continue;
+		if (claim->selector.present &&
+		    !match_label_selector(&claim->selector, &v->labels))
+			continue;
+		if (!affinity_ok ||
+		    (claim->access_modes & v->access_modes) != claim->access_modes)
+			continue;
+		if (best < 0 || quantity_cmp(c->pvs[best].capacity, v->capacity) > 0)
+			best = k;
+	}
+	return best;
+}
+
+/* checkVolumeProvisions for one claim: its class provisions (not
+ * kubernetes.io/no-provisioner) and allows the node's topology. */
+static bool can_provision(const struct cluster *c, const struct pvc *claim,
+			  const struct node *n)
+{
+	int k = cluster_find_class(c, claim->class_name);
+	assert(k >= 0);   /* a delay-binding claim's class exists */
+	const struct storage_class *sc = &c->classes[k];
+	if (!sc->provisioner[0] || !strcmp(sc->provisioner, NO_PROVISIONER))
+		return false;
+	if (sc->n_allowed_topologies == 0)
+		return true;
+	/* MatchTopologySelectorTerms: a term without expressions matches
+	 * nothing; otherwise every expression's key has one of its values */
+	struct node labels_only = {.name = "", .labels = n->labels};
+	for (int t = 0; t < sc->n_allowed_topologies; t++)
+		if (sc->allowed_topologies[t].n_exprs &&
+		    match_node_selector_term(&sc->allowed_topologies[t], &labels_only))
+			return true;
+	return false;
+}
+
+/* The delay-binding claims in increasing request size (byPVCSize; a
+ * stable order for the few claims a pod has). */
+static void sort_by_size(const struct cluster *c, int *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 &&
+		     quantity_cmp(c->pvcs[v[j]].request, c->pvcs[v[j - 1]].request) < 0; j--) {
+			int t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
+/* FindPodVolumes' unbound part: unbound_ok is unboundVolumesSatisfied. */
+static bool unbound_ok(const struct cluster *c, const struct pod_claims *pc,
+		       const struct node *n)
+{
+	int match[64], n_match = 0, provision[64], n_provision = 0;
+	for (int i = 0; i < pc->n_delay; i++) {
+		const struct pvc *claim = &c->pvcs[pc->delay[i]];
+		if (claim->selected_node) {
+			if (strcmp(claim->selected_node, n->name))
+				return false;   /* fast path: another node's */
+			provision[n_provision++] = pc->delay[i];
+		} else {
+			match[n_match++] = pc->delay[i];
+		}
+	}
+	sort_by_size(c, match, n_match);
+	bool *chosen = calloc((size_t)c->n_pvs + 1, sizeof *chosen);
+	bool ok = true;
+	for (int i = 0; i < n_match; i++) {
+		int k = find_matching(c, &c->pvcs[match[i]], n, chosen);
+		if (k < 0) {
+			provision[n_provision++] = match[i];
+			ok = false;
+		} else {
+			chosen[k] = true;
+		}
+	}
+	free(chosen);
+	if (n_provision == 0)
+		return ok;
+	/* checkVolumeProvisions decides alone when it runs */
+	for (int i = 0; i < n_provision; i++)
+		if (!can_provision(c, &c->pvcs[provision[i]], n))
+			return false;
+	return true;
+}
+
+/*
+ * Filter(Pod, Node) == every bound claim's PV exists and fits the node,
+ * and every unbound WaitForFirstConsumer claim has a matching available
+ * PV or may be provisioned there.
+ * Failure: UnschedulableAndUnresolvable with, in this order, "node(s) had
+ * volume node affinity conflict", "node(s) didn't find available
+ * persistent volumes to bind", "node(s) unavailable due to one or more
+ * pvc(s) bound to non-existent pv(s)".
+ */
+void model_filter_volume_binding(const struct model_cycle *cy, int node,
+				 struct model_status *out)
+{
+	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
+	model_status_ok(out);
+	const struct cluster *c = cy->cluster;
+	struct model_status pre;
+	model_status_ok(&pre);
+	if (!pod_has_claims(cy, &pre) || pre.code != MODEL_SUCCESS)
+		return;   /* Skip (a rejection never reaches Filter) */
+	struct pod_claims pc;
+	classify(cy, &pc);
+	const struct node *n = &c->nodes[node];
+	bool bound_ok, found;
+	check_bound(c, &pc, n, &bound_ok, &found);
+	bool unbound = pc.n_delay == 0 || unbound_ok(c, &pc, n);
+	if (!bound_ok)
+		model_status_add(out, MODEL_UAU, "node(s) had volume node affinity conflict");
+	if (!unbound)
+		model_status_add(out, MODEL_UAU,
+				 "node(s) didn't find available persistent volumes to bind");
+	if (!found)
+		model_status_add(out, MODEL_UAU, "node(s) unavailable due to one or "
+				 "more pvc(s) bound to non-existent pv(s)");
+}

@@ -1,0 +1,42 @@
+/*
+ * volume_claims.c - claim look-ups and storage helpers the volume plugins
+ * share (volumes.h; reference §2.12).
+ */
+#include "volumes.h"
+#include "match.h"
+
+#include <assert.h>
+#include <string.h>
+
+int model_pod_claim(const struct cluster *c, int pod, const struct pod_volume *v,
+		    char buf[MODEL_CLAIM_NAME_MAX], const char **name)
+{
+	assert(c && v && buf && pod >= 0 && pod < c->n_pods);
+	const struct pod *p = &c->pods[pod];
+	const char *n = pod_volume_claim(p, v, buf, MODEL_CLAIM_NAME_MAX);
+	if (name)
+		*name = n;
+	return cluster_find_pvc(c, p->ns, n);
+}
+
+bool model_claim_fully_bound(const struct pvc *claim)
+{
+	assert(claim);
+	return claim->volume_name[0] && claim->bind_completed;
+}
+
+bool model_claim_delay_binding(const struct cluster *c, const struct pvc *claim)
+{
+	assert(c && claim);
+	if (!claim->class_name[0])
+		return false;
+	int k = cluster_find_class(c, claim->class_name);
+	return k >= 0 && c->classes[k].wait_for_consumer;
+}
+
+bool model_pv_node_affinity_ok(const struct pv *v, const struct node *n)
+{
+	assert(v && n);
+	struct node labels_only = {.name = "", .labels = n->labels};
+	return match_node_selector(&v->node_affinity, &labels_only);
+}

@@ -1,0 +1,39 @@
+/*
+ * volumes.h - what the four volume plugins of the default profile share
+ * (reference §2.12): looking a pod's claims up, and the few storage
+ * helpers kube's volume code calls from more than one plugin
+ * (pkg/scheduler/framework/plugins/volumebinding, component-helpers
+ * storage/volume).
+ */
+#ifndef KSO_MODEL_VOLUMES_H
+#define KSO_MODEL_VOLUMES_H
+
+#include <stdbool.h>
+
+#include "../core/objects.h"
+
+/* Room for a claim name built from a pod and a volume name. */
+#define MODEL_CLAIM_NAME_MAX 512
+
+/* model_pod_claim: the PersistentVolumeClaim behind volume v of pod (in
+ * the pod's namespace; an ephemeral volume's is "<pod>-<volume>"): its
+ * index in c->pvcs, or -1 (the lister's NotFound).  name (may be NULL)
+ * receives the claim's name, in buf. */
+int model_pod_claim(const struct cluster *c, int pod, const struct pod_volume *v,
+		    char buf[MODEL_CLAIM_NAME_MAX], const char **name);
+
+/* model_claim_fully_bound: isPVCFullyBound - spec.volumeName set and the
+ * pv.kubernetes.io/bind-completed annotation present. */
+bool model_claim_fully_bound(const struct pvc *claim);
+
+/* model_claim_delay_binding: volume.IsDelayBindingMode - the claim's class
+ * exists and binds WaitForFirstConsumer (no class, or a class that does
+ * not exist: Immediate). */
+bool model_claim_delay_binding(const struct cluster *c, const struct pvc *claim);
+
+/* model_pv_node_affinity_ok: volume.CheckNodeAffinity(pv, node.Labels):
+ * the PV's required node affinity against a node that has only the
+ * node's labels (so matchFields on metadata.name see an empty name). */
+bool model_pv_node_affinity_ok(const struct pv *v, const struct node *n);
+
+#endif

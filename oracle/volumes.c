@@ -1,0 +1,805 @@
+/*
+ * volumes.c - the oracle's volume plugins (reference §2.12): VolumeRestrictions
+ * (ReadWriteOncePod), NodeVolumeLimits (CSI), VolumeBinding and
+ * VolumeZone, computed the way kube-scheduler v1.30 computes them: each
+ * PreFilter builds its state once per cycle (the pod's claims sorted
+ * into bound / delay-binding, its ReadWriteOncePod claims and their
+ * conflict count, its attachable volumes, its PVs' topologies) and the
+ * Filters read it per node.  The existing pods' attachable volumes are
+ * computed once per pod for the oracle's lifetime (the cluster's objects
+ * never change under it, only the placement).
+ *
+ * A pod without a claim pays one test per plugin: every PreFilter skips.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NO_PROVISIONER "kubernetes.io/no-provisioner"
+#define CSI_LIMIT_PREFIX "attachable-volumes-csi-"
+#define NAME_MAX_LEN 512
+
+/* One attachable volume of a pod: the limit key (driver) and the unique
+ * name "<driver>/<handle>". */
+struct oracle_attach {
+	const char *driver;
+	const char *unique;
+};
+
+/* A pod's attachable volumes as filterAttachableVolumes finds them. */
+struct oracle_pod_attach {
+	bool done;                       /* computed */
+	const struct oracle_attach *v;
+	int n;
+	const char *error;               /* an ephemeral claim the pod does not
+					  * own (an Error), or NULL */
+	const char *missing;             /* a claim that does not exist (the
+					  * pod's own: NotFound), or NULL */
+};
+
+/* The pod's PreFilter state of the four plugins. */
+struct oracle_volume_state {
+	/* VolumeRestrictions: readWriteOncePodPVCs (claim names) */
+	const char **rwop;
+	int n_rwop;
+	/* NodeVolumeLimits: the pod's own attachable volumes */
+	const struct oracle_pod_attach *mine;
+	/* VolumeBinding: claim indexes by kind */
+	int *bound, n_bound;
+	int *delay, n_delay;             /* sorted by request size */
+	/* VolumeZone: (label key, PV label value) pairs */
+	const char **zone_key, **zone_value;
+	int n_zone;
+	struct model_status zone_err;    /* getPVbyPod's rejection, for a
+					  * Filter without its PreFilter */
+};
+
+/* ------------------------------------------------------------ look-ups */
+
+static const struct pvc *claim_of(const struct cluster *c, int pod,
+				  const struct pod_volume *v, char *buf,
+				  const char **name)
+{
+	const char *n = pod_volume_claim(&c->pods[pod], v, buf, NAME_MAX_LEN);
+	if (name)
+		*name = n;
+	int k = cluster_find_pvc(c, c->pods[pod].ns, n);
+	return k < 0 ? NULL : &c->pvcs[k];
+}
+
+static const struct pv *pv_named(const struct cluster *c, const char *name)
+{
+	int k = name[0] ? cluster_find_pv(c, name) : -1;
+	return k < 0 ? NULL : &c->pvs[k];
+}
+
+static const struct storage_class *class_named(const struct cluster *c,
+					       const char *name)
+{
+	int k = name[0] ? cluster_find_class(c, name) : -1;
+	return k < 0 ? NULL : &c->classes[k];
+}
+
+/* CheckNodeAffinity: the PV's required terms against the node's labels
+ * alone (an empty name). */
+static bool pv_fits(const struct pv *v, const struct node *n)
+{
+	struct node bare = {.name = "", .labels = n->labels};
+	return oracle_node_selector_matches(&v->node_affinity, &bare);
+}
+
+/* ------------------------------------------------- attachable volumes */
+
+/* filterAttachableVolumes of pod p (getCSIDriverInfo, and
+ * getCSIDriverInfoFromSC for claims without a PV) into a, in d's arena. */
+static void compute_attach(struct oracle *o, int p, struct oracle_pod_attach *a)
+{
+	const struct cluster *c = o->cluster;
+	struct arena *ar = &o->d->arena;
+	const struct pod *pod = &c->pods[p];
+	struct oracle_attach *v = arena_array(ar, (size_t)pod->n_volumes + 1, sizeof *v);
+	int n = 0;
+	for (int i = 0; i < pod->n_volumes; i++) {
+		char buf[NAME_MAX_LEN];
+		const char *name;
+		const struct pvc *claim = claim_of(c, p, &pod->volumes[i], buf, &name);
+		if (!claim) {
+			if (!a->missing)
+				a->missing = arena_strdup(ar, name);
+			continue;
+		}
+		if (pod->volumes[i].ephemeral &&
+		    !pod_controlled_by(pod, claim->owners, claim->n_owners)) {
+			char msg[3 * NAME_MAX_LEN];
+			snprintf(msg, sizeof msg, "PVC %s/%s was not created for pod "
+				 "%s/%s (pod is not owner)", claim->ns, claim->name,
+				 pod->ns, pod->name);
+			a->error = arena_strdup(ar, msg);
+			break;
+		}
+		const char *driver = NULL;
+		char handle[NAME_MAX_LEN];
+		const struct pv *vol = pv_named(c, claim->volume_name);
+		if (vol) {
+			if (vol->csi_driver) {
+				driver = vol->csi_driver;
+				snprintf(handle, sizeof handle, "%s", vol->csi_handle);
+			}
+		} else {
+			const struct storage_class *sc = class_named(c, claim->class_name);
+			if (sc) {
+				driver = sc->provisioner;
+				snprintf(handle, sizeof handle, "kso-%s/%s", claim->ns,
+					 claim->name);
+			}
+		}
+		if (!driver || !driver[0] || !handle[0])
+			continue;
+		char unique[384];
+		snprintf(unique, sizeof unique, "%.120s/%.255s", driver, handle);
+		int j = 0;
+		while (j < n && strcmp(v[j].unique, unique))
+			j++;
+		if (j == n)
+			v[n++] = (struct oracle_attach){driver, arena_strdup(ar, unique)};
+	}
+	a->v = v;
+	a->n = n;
+	a->done = true;
+}
+
+static const struct oracle_pod_attach *pod_attach(struct oracle *o, int p)
+{
+	struct oracle_data *d = o->d;
+	if (!d->attach)
+		d->attach = arena_array(&d->arena, (size_t)d->n_pods + 1,
+					sizeof *d->attach);
+	if (!d->attach[p].done)
+		compute_attach(o, p, &d->attach[p]);
+	return &d->attach[p];
+}
+
+/* ----------------------------------------------------------- PreFilter */
+
+/* VolumeRestrictions: is claim ns/name used by a bound pod (through a
+ * persistentVolumeClaim volume)? */
+static bool claim_in_use(struct oracle_cycle *cy, const char *ns, const char *name)
+{
+	const struct cluster *c = cy->c;
+	const int32_t *where = cy->o->snap.pod_node;
+	for (int q = 0; q < c->n_pods; q++) {
+		if (where[q] < 0 || strcmp(c->pods[q].ns, ns))
+			continue;
+		for (int i = 0; i < c->pods[q].n_volumes; i++)
+			if (!c->pods[q].volumes[i].ephemeral &&
+			    !strcmp(c->pods[q].volumes[i].claim, name))
+				return true;
+	}
+	return false;
+}
+
+static int prefilter_restrictions(struct oracle_cycle *cy,
+				  struct oracle_volume_state *s,
+				  struct model_status *st)
+{
+	const struct cluster *c = cy->c;
+	const struct pod *p = cy->p;
+	s->rwop = arena_array(cy->arena, (size_t)p->n_volumes + 1, sizeof *s->rwop);
+	for (int i = 0; i < p->n_volumes; i++) {
+		const struct pod_volume *v = &p->volumes[i];
+		if (v->ephemeral)
+			continue;
+		int k = cluster_find_pvc(c, p->ns, v->claim);
+		if (k < 0) {
+			model_status_fail(st, MODEL_UAU,
+					  "persistentvolumeclaim \"%s\" not found", v->claim);
+			return PLUGIN_VOLUME_RESTRICTIONS;
+		}
+		if (!(c->pvcs[k].access_modes & ACCESS_RWOP))
+			continue;
+		bool dup = false;
+		for (int j = 0; j < s->n_rwop; j++)
+			dup |= !strcmp(s->rwop[j], v->claim);
+		if (!dup)
+			s->rwop[s->n_rwop++] = v->claim;
+	}
+	cy->vr_conflicts = 0;
+	for (int j = 0; j < s->n_rwop; j++)
+		cy->vr_conflicts += claim_in_use(cy, p->ns, s->rwop[j]);
+	if (cy->vr_conflicts == 0)
+		cy->skip[PLUGIN_VOLUME_RESTRICTIONS] = true;
+	return -1;
+}
+
+/* VolumeBinding's podHasPVCs, GetPodVolumeClaims and GetEligibleNodes. */
+static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state *s,
+			     struct model_status *st)
+{
+	const struct cluster *c = cy->c;
+	const struct pod *p = cy->p;
+	size_t nv = (size_t)p->n_volumes + 1;
+	s->bound = arena_array(cy->arena, nv, sizeof *s->bound);
+	s->delay = arena_array(cy->arena, nv, sizeof *s->delay);
+	int immediate = 0;
+	for (int i = 0; i < p->n_volumes; i++) {
+		char buf[NAME_MAX_LEN];
+		const char *name;
+		const struct pod_volume *v = &p->volumes[i];
+		const struct pvc *claim = claim_of(c, cy->pod, v, buf, &name);
+		if (!claim) {
+			if (v->ephemeral)
+				model_status_fail(st, MODEL_UAU, "waiting for ephemeral "
+						  "volume controller to create the "
+						  "persistentvolumeclaim \"%s\"", name);
+			else
+				model_status_fail(st, MODEL_UAU, "persistentvolumeclaim "
+						  "\"%s\" not found", name);
+			return PLUGIN_VOLUME_BINDING;
+		}
+		if (claim->lost) {
+			model_status_fail(st, MODEL_UAU, "persistentvolumeclaim \"%s\" "
+					  "bound to non-existent persistentvolume \"%s\"",
+					  claim->name, claim->volume_name);
+			return PLUGIN_VOLUME_BINDING;
+		}
+		if (claim->deleting) {
+			model_status_fail(st, MODEL_UAU, "persistentvolumeclaim \"%s\" is "
+					  "being deleted", claim->name);
+			return PLUGIN_VOLUME_BINDING;
+		}
+		if (v->ephemeral && !pod_controlled_by(p, claim->owners, claim->n_owners)) {
+			model_status_fail(st, MODEL_UAU, "PVC %s/%s was not created for "
+					  "pod %s/%s (pod is not owner)", claim->ns,
+					  claim->name, p->ns, p->name);
+			return PLUGIN_VOLUME_BINDING;
+		}
+		int k = (int)(claim - c->pvcs);
+		const struct storage_class *sc = class_named(c, claim->class_name);
+		if (claim->volume_name[0] && claim->bind_completed)
+			s->bound[s->n_bound++] = k;
+		else if (sc && sc->wait_for_consumer && !claim->volume_name[0])
+			s->delay[s->n_delay++] = k;
+		else
+			immediate++;
+	}
+	if (immediate) {
+		model_status_add(st, MODEL_UAU,
+				 "pod has unbound immediate PersistentVolumeClaims");
+		return PLUGIN_VOLUME_BINDING;
+	}
+	/* byPVCSize: increasing storage request (insertion sort: stable) */
+	for (int i = 1; i < s->n_delay; i++)
+		for (int j = i; j > 0 && quantity_cmp(c->pvcs[s->delay[j]].request,
+						      c->pvcs[s->delay[j - 1]].request) < 0; j--) {
+			int t = s->delay[j];
+			s->delay[j] = s->delay[j - 1];
+			s->delay[j - 1] = t;
+		}
+	return -1;
+}
+
+static bool hostname_in(const struct requirement *r)
+{
+	return !strcmp(r->key, "kubernetes.io/hostname") && r->op == OP_IN;
+}
+
+/* name \in GetLocalPersistentVolumeNodeNames(v): some term with
+ * kubernetes.io/hostname In expressions has name in each of them. */
+static bool pv_names(const struct pv *v, const char *name)
+{
+	for (int t = 0; v->node_affinity.present && t < v->node_affinity.n_terms; t++) {
+		const struct node_selector_term *term = &v->node_affinity.terms[t];
+		bool seen = false, in = true;
+		for (int e = 0; e < term->n_exprs && in; e++) {
+			const struct requirement *r = &term->exprs[e];
+			if (!hostname_in(r))
+				continue;
+			seen = true;
+			bool has = false;
+			for (int x = 0; x < r->n_values && !has; x++)
+				has = !strcmp(r->values[x], name);
+			in = has;
+		}
+		if (seen && in)
+			return true;
+	}
+	return false;
+}
+
+/* Does every PV in lists[0..n) name some value the first one names (the
+ * intersection of their name sets non-empty)? */
+static bool names_meet(const struct pv *const *lists, int n)
+{
+	const struct node_selector *a = &lists[0]->node_affinity;
+	for (int t = 0; t < a->n_terms; t++)
+		for (int e = 0; e < a->terms[t].n_exprs; e++) {
+			const struct requirement *r = &a->terms[t].exprs[e];
+			for (int x = 0; hostname_in(r) && x < r->n_values; x++) {
+				bool all = true;
+				for (int i = 0; i < n && all; i++)
+					all = pv_names(lists[i], r->values[x]);
+				if (all)
+					return true;
+			}
+		}
+	return false;
+}
+
+/* Is GetLocalPersistentVolumeNodeNames(v) non-empty? */
+static bool pv_lists_nodes(const struct pv *v)
+{
+	return v->node_affinity.present && names_meet(&v, 1);
+}
+
+/* GetEligibleNodes into the PreFilterResult (cy->na_allowed, intersected
+ * with NodeAffinity's).  Returns the rejection's plugin when the merged
+ * result is empty. */
+static int eligible_nodes(struct oracle_cycle *cy, const struct oracle_volume_state *s,
+			  struct model_status *st)
+{
+	const struct cluster *c = cy->c;
+	const struct pv **lists = arena_array(cy->arena, (size_t)s->n_bound + 1,
+					      sizeof *lists);
+	int n_lists = 0;
+	for (int i = 0; i < s->n_bound; i++) {
+		const struct pv *v = pv_named(c, c->pvcs[s->bound[i]].volume_name);
+		if (!v)
+			return -1;   /* a lookup error: no restriction */
+		if (pv_lists_nodes(v))
+			lists[n_lists++] = v;
+	}
+	if (n_lists == 0)
+		return -1;
+	bool before = cy->na_has_result;
+	if (!before) {
+		cy->na_allowed = arena_array(cy->arena, (size_t)c->n_nodes + 1, sizeof(bool));
+		memset(cy->na_allowed, 1, (size_t)c->n_nodes);
+		cy->na_has_result = true;
+	}
+	bool any = false;
+	for (int n = 0; n < c->n_nodes; n++) {
+		for (int i = 0; i < n_lists && cy->na_allowed[n]; i++)
+			cy->na_allowed[n] = pv_names(lists[i], c->nodes[n].name);
+		any |= cy->na_allowed[n];
+	}
+	if (before ? any : names_meet(lists, n_lists))
+		return -1;
+	model_status_fail(st, MODEL_UAU, "%s", before
+		? "node(s) didn't satisfy plugin(s) [NodeAffinity VolumeBinding] "
+		  "simultaneously"
+		: "node(s) didn't satisfy plugin VolumeBinding");
+	return PLUGIN_VOLUME_BINDING;
+}
+
+static const char *const topology_labels[] = {
+	"failure-domain.beta.kubernetes.io/zone",
+	"failure-domain.beta.kubernetes.io/region",
+	"topology.kubernetes.io/zone",
+	"topology.kubernetes.io/region",
+};
+
+/* LabelZonesToSet(value): false when a "__"-separated part is empty
+ * after trimming; else *has tells whether zone is one of the parts. */
+static bool zone_set_has(const char *value, const char *zone, bool *has)
+{
+	*has = false;
+	size_t zl = strlen(zone);
+	for (const char *s = value;;) {
+		const char *end = strstr(s, "__");
+		const char *a = s, *b = end ? end : s + strlen(s);
+		while (a < b && isspace((unsigned char)*a))
+			a++;
+		while (b > a && isspace((unsigned char)b[-1]))
+			b--;
+		if (a == b)
+			return false;
+		if ((size_t)(b - a) == zl && !memcmp(a, zone, zl))
+			*has = true;
+		if (!end)
+			return true;
+		s = end + 2;
+	}
+}
+
+/* VolumeZone's getPVbyPod into s (the topology pairs); a rejection into
+ * st with the plugin returned. */
+static int pv_topologies(struct oracle_cycle *cy, struct oracle_volume_state *s,
+			 struct model_status *st)
+{
+	const struct cluster *c = cy->c;
+	const struct pod *p = cy->p;
+	size_t cap = 4 * (size_t)p->n_volumes + 1;
+	s->zone_key = arena_array(cy->arena, cap, sizeof *s->zone_key);
+	s->zone_value = arena_array(cy->arena, cap, sizeof *s->zone_value);
+	for (int i = 0; i < p->n_volumes; i++) {
+		const struct pod_volume *v = &p->volumes[i];
+		if (v->ephemeral)
+			continue;
+		int k = cluster_find_pvc(c, p->ns, v->claim);
+		if (k < 0) {
+			model_status_fail(st, MODEL_UAU,
+					  "persistentvolumeclaim \"%s\" not found", v->claim);
+			return PLUGIN_VOLUME_ZONE;
+		}
+		const struct pvc *claim = &c->pvcs[k];
+		if (!claim->volume_name[0]) {
+			if (!claim->class_name[0]) {
+				model_status_add(st, MODEL_UAU, "PersistentVolumeClaim had no "
+						 "pv name and storageClass name");
+				return PLUGIN_VOLUME_ZONE;
+			}
+			const struct storage_class *sc = class_named(c, claim->class_name);
+			if (!sc) {
+				model_status_fail(st, MODEL_UAU, "storageclass.storage.k8s.io "
+						  "\"%s\" not found", claim->class_name);
+				return PLUGIN_VOLUME_ZONE;
+			}
+			if (sc->wait_for_consumer)
+				continue;
+			model_status_add(st, MODEL_UAU, "PersistentVolume had no name");
+			return PLUGIN_VOLUME_ZONE;
+		}
+		const struct pv *pv = pv_named(c, claim->volume_name);
+		if (!pv) {
+			model_status_fail(st, MODEL_UAU, "persistentvolume \"%s\" not found",
+					  claim->volume_name);
+			return PLUGIN_VOLUME_ZONE;
+		}
+		for (int t = 0; t < 4; t++) {
+			const char *value = labels_get(&pv->labels, topology_labels[t]);
+			bool has;
+			if (!value || !zone_set_has(value, "", &has))
+				continue;
+			s->zone_key[s->n_zone] = topology_labels[t];
+			s->zone_value[s->n_zone++] = value;
+		}
+	}
+	return -1;
+}
+
+/* The PreFilters in order, a rejection into st. */
+static int prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
+{
+	const struct sched_profile *prof = cy->prof;
+	cy->vol = NULL;
+	cy->vr_conflicts = 0;
+	if (cy->p->n_volumes == 0) {
+		/* every volume PreFilter skips a pod without claims */
+		cy->skip[PLUGIN_VOLUME_RESTRICTIONS] = cy->skip[PLUGIN_NODE_VOLUME_LIMITS] =
+			cy->skip[PLUGIN_VOLUME_BINDING] = cy->skip[PLUGIN_VOLUME_ZONE] = true;
+		return -1;
+	}
+	struct oracle_volume_state *s = arena_alloc(cy->arena, sizeof *s);
+	memset(s, 0, sizeof *s);
+	cy->vol = s;
+	int r;
+	if (prof->prefilter[PLUGIN_VOLUME_RESTRICTIONS] &&
+	    (r = prefilter_restrictions(cy, s, st)) >= 0)
+		return r;
+	s->mine = pod_attach(cy->o, cy->pod);
+	if (prof->prefilter[PLUGIN_VOLUME_BINDING]) {
+		if ((r = prefilter_binding(cy, s, st)) >= 0 ||
+		    (r = eligible_nodes(cy, s, st)) >= 0)
+			return r;
+	}
+	model_status_ok(&s->zone_err);
+	if ((r = pv_topologies(cy, s, &s->zone_err)) >= 0) {
+		if (prof->prefilter[PLUGIN_VOLUME_ZONE]) {
+			oracle_status_copy(st, &s->zone_err);
+			return r;
+		}
+	} else if (prof->prefilter[PLUGIN_VOLUME_ZONE] && s->n_zone == 0) {
+		cy->skip[PLUGIN_VOLUME_ZONE] = true;
+	}
+	return -1;
+}
+
+int oracle_prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
+{
+	struct model_status mine;
+	model_status_ok(&mine);
+	int r = prefilter_volumes(cy, &mine);
+	if (r >= 0)
+		oracle_status_copy(st, &mine);
+	return r;
+}
+
+/* ------------------------------------------------------------- Filters */
+
+void oracle_volumes_update(struct oracle_cycle *cy, int q, int node, int sign)
+{
+	(void)node;
+	const struct oracle_volume_state *s = cy->vol;
+	if (!s || s->n_rwop == 0 || cy->skip[PLUGIN_VOLUME_RESTRICTIONS])
+		return;
+	const struct pod *p = &cy->c->pods[q];
+	for (int i = 0; i < p->n_volumes; i++) {
+		if (p->volumes[i].ephemeral)
+			continue;
+		for (int j = 0; j < s->n_rwop; j++)
+			if (!strcmp(s->rwop[j], p->volumes[i].claim))
+				cy->vr_conflicts += sign;
+	}
+}
+
+void oracle_filter_volume_restrictions(struct oracle_cycle *cy,
+				       const struct oracle_nodeview *v,
+				       struct model_status *st)
+{
+	(void)v;
+	if (cy->vr_conflicts > 0)
+		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+				       "node has pod using PersistentVolumeClaim with the "
+				       "same name and ReadWriteOncePod access mode");
+}
+
+/* getVolumeLimits(node)[key of driver], or -1. */
+static int64_t node_limit(struct oracle_cycle *cy, int node, const char *driver)
+{
+	const struct cluster *c = cy->c;
+	int64_t limit = -1;
+	char key[sizeof CSI_LIMIT_PREFIX + 128];
+	snprintf(key, sizeof key, "%s%.127s", CSI_LIMIT_PREFIX, driver);
+	int res = cluster_res_index(c, key);
+	if (res >= 0 && cy->o->d->alloc_has[(size_t)node * cy->o->d->n_res + res])
+		limit = cy->o->d->alloc[(size_t)node * cy->o->d->n_res + res];
+	int k = cluster_find_csi_node(c, c->nodes[node].name);
+	for (int i = 0; k >= 0 && i < c->csi_nodes[k].n_drivers; i++) {
+		const struct csi_driver_limit *d = &c->csi_nodes[k].drivers[i];
+		if (d->has_count && !strcmp(d->driver, driver))
+			limit = d->count;
+	}
+	return limit;
+}
+
+/* Is unique among the attached volumes of the view's pods? Counts the
+ * driver's attached volumes into *count as well (each unique once). */
+static const struct oracle_pod_attach *view_pod(struct oracle_cycle *cy,
+						const struct oracle_nodeview *v,
+						int i)
+{
+	const struct oracle_ilist *pods = &cy->o->d->nodes[v->node].pods;
+	int q = i < pods->n ? pods->v[i] : v->extra[i - pods->n];
+	return pod_attach(cy->o, q);
+}
+
+void oracle_filter_volume_limits(struct oracle_cycle *cy,
+				 const struct oracle_nodeview *v,
+				 struct model_status *st)
+{
+	const struct pod *p = cy->p;
+	if (p->n_volumes == 0)
+		return;
+	const struct oracle_pod_attach *mine = pod_attach(cy->o, cy->pod);
+	if (mine->missing) {
+		model_status_fail(st, MODEL_UAU, "looking up PVC %s/%s: "
+				  "persistentvolumeclaim \"%s\" not found", p->ns,
+				  mine->missing, mine->missing);
+		return;
+	}
+	if (mine->error) {
+		oracle_status_fail_str(st, MODEL_ERROR, mine->error);
+		return;
+	}
+	if (mine->n == 0)
+		return;
+	int n_view = cy->o->d->nodes[v->node].pods.n + v->n_extra;
+	for (int i = 0; i < n_view; i++) {
+		const struct oracle_pod_attach *a = view_pod(cy, v, i);
+		if (a->error) {
+			oracle_status_fail_str(st, MODEL_ERROR, a->error);
+			return;
+		}
+	}
+	for (int k = 0; k < mine->n; k++) {
+		const char *driver = mine->v[k].driver;
+		bool seen = false;
+		for (int j = 0; j < k && !seen; j++)
+			seen = !strcmp(mine->v[j].driver, driver);
+		if (seen)
+			continue;   /* each limit key once */
+		int64_t limit = node_limit(cy, v->node, driver);
+		if (limit < 0)
+			continue;
+		/* attachedVolumeCount[key]: unique volumes of the node's pods */
+		int64_t attached = 0, fresh = 0;
+		for (int i = 0; i < n_view; i++) {
+			const struct oracle_pod_attach *a = view_pod(cy, v, i);
+			for (int x = 0; x < a->n; x++) {
+				if (strcmp(a->v[x].driver, driver))
+					continue;
+				bool dup = false;
+				for (int i2 = 0; i2 <= i && !dup; i2++) {
+					const struct oracle_pod_attach *b = view_pod(cy, v, i2);
+					int lim = i2 == i ? x : b->n;
+					for (int y = 0; y < lim && !dup; y++)
+						dup = !strcmp(b->v[y].unique, a->v[x].unique);
+				}
+				attached += !dup;
+			}
+		}
+		for (int j = 0; j < mine->n; j++) {
+			if (strcmp(mine->v[j].driver, driver))
+				continue;
+			bool there = false;
+			for (int i = 0; i < n_view && !there; i++) {
+				const struct oracle_pod_attach *a = view_pod(cy, v, i);
+				for (int x = 0; x < a->n && !there; x++)
+					there = !strcmp(a->v[x].unique, mine->v[j].unique);
+			}
+			fresh += !there;
+		}
+		if (attached + fresh > limit) {
+			oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+					       "node(s) exceed max volume count");
+			return;
+		}
+	}
+}
+
+static bool bound_to(const struct pv *v, const struct pvc *claim)
+{
+	return v->has_claim_ref && !strcmp(v->claim_name, claim->name) &&
+	       !strcmp(v->claim_ns, claim->ns) &&
+	       (!v->claim_uid[0] || !strcmp(v->claim_uid, claim->uid));
+}
+
+/* FindMatchingVolume (scheduler path); -1 when none.  chosen excludes. */
+static int matching_pv(const struct cluster *c, const struct pvc *claim,
+		       const struct node *n, const bool *chosen)
+{
+	if (claim->has_vac)
+		return -1;
+	int best = -1;
+	for (int k = 0; k < c->n_pvs; k++) {
+		const struct pv *v = &c->pvs[k];
+		if (chosen[k] || strcmp(v->class_name, claim->class_name))
+			continue;
+		bool mine = bound_to(v, claim);
+		if (v->has_claim_ref && !mine)
+			continue;
+		if (quantity_cmp(v->capacity, claim->request) < 0 ||
+		    v->block != claim->block || v->deleting)
+			continue;
+		bool fits = pv_fits(v, n);
+		if (mine)
+			return fits ? k : -1;
+		if (!v->available ||
+		    (claim->selector.present &&
+		     !oracle_selector_matches(&claim->selector, &v->labels)) ||
+		    !fits || (claim->access_modes & ~v->access_modes))
+			continue;
+		if (best < 0 || quantity_cmp(c->pvs[best].capacity, v->capacity) > 0)
+			best = k;
+	}
+	return best;
+}
+
+/* checkVolumeProvisions for one claim on n. */
+static bool provisionable(const struct cluster *c, const struct pvc *claim,
+			  const struct node *n)
+{
+	const struct storage_class *sc = class_named(c, claim->class_name);
+	if (!sc || !sc->provisioner[0] || !strcmp(sc->provisioner, NO_PROVISIONER))
+		return false;
+	if (sc->n_allowed_topologies == 0)
+		return true;
+	struct node bare = {.name = "", .labels = n->labels};
+	for (int t = 0; t < sc->n_allowed_topologies; t++)
+		if (sc->allowed_topologies[t].n_exprs &&
+		    oracle_node_term_matches(&sc->allowed_topologies[t], &bare))
+			return true;
+	return false;
+}
+
+/* FindPodVolumes' unboundVolumesSatisfied for the delay-binding claims:
+ * a claim already given to another node fails at once; the others take
+ * a matching PV or, if none, join those with a selected node in
+ * checkVolumeProvisions, which then decides alone. */
+static bool unbound_satisfied(struct oracle_cycle *cy, const struct node *n)
+{
+	const struct cluster *c = cy->c;
+	const struct oracle_volume_state *s = cy->vol;
+	for (int i = 0; i < s->n_delay; i++) {
+		const char *sel = c->pvcs[s->delay[i]].selected_node;
+		if (sel && strcmp(sel, n->name))
+			return false;
+	}
+	bool *chosen = arena_array(cy->arena, (size_t)c->n_pvs + 1, sizeof(bool));
+	const struct pvc **provision = arena_array(cy->arena, (size_t)s->n_delay + 1,
+						   sizeof *provision);
+	int n_provision = 0;
+	bool matched = true;
+	for (int i = 0; i < s->n_delay; i++) {
+		const struct pvc *claim = &c->pvcs[s->delay[i]];
+		if (claim->selected_node) {
+			provision[n_provision++] = claim;
+			continue;
+		}
+		int k = matching_pv(c, claim, n, chosen);
+		if (k >= 0) {
+			chosen[k] = true;
+			continue;
+		}
+		matched = false;
+		provision[n_provision++] = claim;
+	}
+	if (n_provision == 0)
+		return matched;
+	for (int i = 0; i < n_provision; i++)
+		if (!provisionable(c, provision[i], n))
+			return false;
+	return true;
+}
+
+void oracle_filter_volume_binding(struct oracle_cycle *cy,
+				  const struct oracle_nodeview *v,
+				  struct model_status *st)
+{
+	const struct oracle_volume_state *s = cy->vol;
+	if (!s)
+		return;
+	const struct cluster *c = cy->c;
+	const struct node *n = &c->nodes[v->node];
+	bool bound_ok = true, found = true;
+	for (int i = 0; i < s->n_bound; i++) {
+		const struct pv *pv = pv_named(c, c->pvcs[s->bound[i]].volume_name);
+		if (!pv) {
+			found = false;
+			break;
+		}
+		if (!pv_fits(pv, n)) {
+			bound_ok = false;
+			break;
+		}
+	}
+	bool unbound = s->n_delay == 0 || unbound_satisfied(cy, n);
+	if (!bound_ok)
+		oracle_status_fail_str(st, MODEL_UAU,
+				       "node(s) had volume node affinity conflict");
+	if (!unbound)
+		oracle_status_fail_str(st, MODEL_UAU, "node(s) didn't find available "
+				       "persistent volumes to bind");
+	if (!found)
+		oracle_status_fail_str(st, MODEL_UAU, "node(s) unavailable due to one "
+				       "or more pvc(s) bound to non-existent pv(s)");
+}
+
+void oracle_filter_volume_zone(struct oracle_cycle *cy,
+			       const struct oracle_nodeview *v,
+			       struct model_status *st)
+{
+	const struct oracle_volume_state *s = cy->vol;
+	if (!s)
+		return;
+	if (s->zone_err.code != MODEL_SUCCESS) {
+		/* no PreFilter state: the Filter's own getPVbyPod failed */
+		oracle_status_copy(st, &s->zone_err);
+		return;
+	}
+	const struct labels *nl = &cy->c->nodes[v->node].labels;
+	bool constrained = false;
+	for (int t = 0; t < 4; t++)
+		constrained |= labels_get(nl, topology_labels[t]) != NULL;
+	if (!constrained)
+		return;
+	for (int i = 0; i < s->n_zone; i++) {
+		const char *key = s->zone_key[i];
+		const char *have = labels_get(nl, key);
+		if (!have && key == topology_labels[0])
+			have = labels_get(nl, topology_labels[2]);
+		else if (!have && key == topology_labels[1])
+			have = labels_get(nl, topology_labels[3]);
+		bool has = false;
+		if (have)
+			zone_set_has(s->zone_value[i], have, &has);
+		if (!has) {
+			oracle_status_fail_str(st, MODEL_UAU,
+					       "node(s) had no available volume zone");
+			return;
+		}
+	}
+}

@@ -237,8 +237,8 @@ static void print_viable(const struct cli_explain *x, FILE *f)
 }
 
 /* The outcome: the viable set, or the event kube records. */
-const char *const cli_unmodelled_volume_plugins[4] = {
-	"VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone"};
+const char *const cli_unmodelled_volume_plugins[CLI_UNMODELLED_VOLUME_PLUGINS] = {
+	"EBSLimits", "GCEPDLimits", "AzureDiskLimits"};
 
 static void print_outcome(const struct cli_explain *x, FILE *f)
 {
@@ -279,12 +279,11 @@ void cli_explain_table(const struct cli_explain *x, FILE *f)
 		print_scores(x, f);
 	print_outcome(x, f);
 	if (pod->volumes_unmodelled)
-		fprintf(f, "not computed: %s, %s, %s, %s (the pod's volumes; kso "
-			"does not model these filters)\n",
-			cli_unmodelled_volume_plugins[0],
+		fprintf(f, "not computed: %s, %s, %s and VolumeRestrictions' disk "
+			"conflicts (the pod's in-tree disk volumes; kso does not "
+			"model them)\n", cli_unmodelled_volume_plugins[0],
 			cli_unmodelled_volume_plugins[1],
-			cli_unmodelled_volume_plugins[2],
-			cli_unmodelled_volume_plugins[3]);
+			cli_unmodelled_volume_plugins[2]);
 	if (x->impl) {
 		char ans[2048];
 		judge_answer_text(x->cluster, x->impl, ans, sizeof ans);

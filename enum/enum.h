@@ -102,6 +102,10 @@ struct enum_universe {
 	uint64_t digest;
 };
 
+/* enum_kind_namespaced: whether objects of kind live in a namespace (a
+ * target or manifest without metadata.namespace is then in "default"). */
+bool enum_kind_namespaced(const char *kind);
+
 /* enum_universe_load: reads the universe file path (see README "Universes: what kso enum enumerates").
  * Returns 0, or -1 with err "FILE:LINE:COL: what is wrong (field)".
  * Release with enum_universe_release in every case. */

@@ -92,15 +92,35 @@ static const struct ynode *strip_pod(struct arena *a, const struct enum_object *
 			 without(a, meta, "name"));
 }
 
-/* named[i] for each of n objects objs[]: true when an object of kind
- * `by` mentions its name: pods name nodes (spec.nodeName, nodeSelector
- * on the hostname, matchFields metadata.name), PDBs name pods
- * (status.disruptedPods).  Such an object tells the named one from its
+/* The kinds whose objects can name a node: pods (spec.nodeName,
+ * nodeSelector on the hostname, matchFields metadata.name), CSINodes
+ * (named after their node), PersistentVolumes and StorageClasses (node
+ * affinity and allowedTopologies on the hostname), claims (the
+ * selected-node annotation); and a pod: PDBs (status.disruptedPods),
+ * claims (ownerReferences). */
+static const char *const node_namers[] = {
+	"Pod", "CSINode", "PersistentVolume", "StorageClass",
+	"PersistentVolumeClaim", NULL,
+};
+static const char *const pod_namers[] = {
+	"PodDisruptionBudget", "PersistentVolumeClaim", NULL,
+};
+
+static bool is_namer(const char *kind, const char *const *by)
+{
+	for (; *by; by++)
+		if (!strcmp(kind, *by))
+			return true;
+	return false;
+}
+
+/* named[i] for each of n objects objs[]: true when an object of a kind
+ * in by[] mentions its name.  Such an object tells the named one from its
  * twins, so it gets a class of its own.  (objs[] are of another kind
- * than `by`, so no object is asked whether it mentions itself.)  One
- * walk per object of kind `by`, every name asked at each scalar. */
+ * than by[], so no object is asked whether it mentions itself.)  One
+ * walk per object of those kinds, every name asked at each scalar. */
 static void named_elsewhere(const struct enum_scenario *s, struct arena *tmp,
-			    const int *objs, int n, const char *by,
+			    const int *objs, int n, const char *const *by,
 			    const struct enum_variant *const *var, bool *named)
 {
 	const char **names = arena_array(tmp, (size_t)n + 1, sizeof *names);
@@ -109,7 +129,7 @@ static void named_elsewhere(const struct enum_scenario *s, struct arena *tmp,
 		named[i] = false;
 	}
 	for (int j = 0; j < s->n_objects; j++) {
-		if (strcmp(s->objects[j].kind, by))
+		if (!is_namer(s->objects[j].kind, by))
 			continue;
 		if (!var || !var[j]) {
 			enum_ynode_mentions_any(s->objects[j].tree, names, n, named);
@@ -135,8 +155,13 @@ static void classes(const struct enum_scenario *s, struct arena *tmp,
 		else
 			st[i] = node ? strip_node(tmp, o) : strip_pod(tmp, o);
 	}
-	named_elsewhere(s, tmp, objs, n, node ? "Pod" : "PodDisruptionBudget",
+	named_elsewhere(s, tmp, objs, n, node ? node_namers : pod_namers,
 			var, named);
+	/* a generic ephemeral volume's claim is named after its pod
+	 * ("<pod>-<volume>"): such a pod has no twin */
+	for (int i = 0; !node && i < n; i++)
+		for (int v = 0; v < s->cluster.pods[i].n_volumes; v++)
+			named[i] |= s->cluster.pods[i].volumes[v].ephemeral;
 	for (int i = 0; i < n; i++) {
 		cls[i] = i;
 		if (named[i])
@@ -600,10 +625,7 @@ static void add_doc(struct enum_scenario *s, int *cap, const struct ynode *doc)
 	o->kind = scalar_or(ynode_get(doc, "kind"), "");
 	o->name = scalar_or(ynode_get(meta, "name"), "");
 	const char *ns = scalar_or(ynode_get(meta, "namespace"), NULL);
-	o->ns = ns ? ns : (!strcmp(o->kind, "Pod") || !strcmp(o->kind, "PodDisruptionBudget") ||
-			   !strcmp(o->kind, "Service") || !strcmp(o->kind, "ReplicaSet") ||
-			   !strcmp(o->kind, "StatefulSet") ||
-			   !strcmp(o->kind, "ReplicationController")) ? "default" : "";
+	o->ns = ns ? ns : enum_kind_namespaced(o->kind) ? "default" : "";
 }
 
 int enum_scenario_from_yaml(const char *name, const char *yaml,

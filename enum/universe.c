@@ -28,11 +28,12 @@ static const char *scalar_or(const struct ynode *n, const char *dflt)
 	return n && n->kind == YNODE_SCALAR && !ynode_is_null(n) ? n->str : dflt;
 }
 
-static bool namespaced(const char *kind)
+bool enum_kind_namespaced(const char *kind)
 {
 	static const char *const kinds[] = {
 		"Pod", "Service", "ReplicationController", "ReplicaSet",
-		"StatefulSet", "PodDisruptionBudget",
+		"StatefulSet", "PodDisruptionBudget", "PersistentVolumeClaim",
+		"Deployment", "DaemonSet", "Job",
 	};
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		if (strcmp(kind, kinds[i]) == 0)
@@ -58,7 +59,7 @@ static void push_object(struct uload *L, const char *file,
 	o->file = file;
 	o->kind = scalar_or(ynode_get(tree, "kind"), "");
 	o->name = scalar_or(ynode_get(meta, "name"), "");
-	o->ns = namespaced(o->kind) ? scalar_or(ynode_get(meta, "namespace"), "default") : "";
+	o->ns = enum_kind_namespaced(o->kind) ? scalar_or(ynode_get(meta, "namespace"), "default") : "";
 }
 
 /* One manifest document: an object, or a List whose items are objects. */

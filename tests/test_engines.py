@@ -40,12 +40,17 @@ def run(*args):
     return p.returncode, p.stdout
 
 
+UNIVERSE_KIND = re.compile(r"^kind:\s*Universe\s*$", re.M)
+
+
 def is_config(path):
+    """A KubeSchedulerConfiguration or an enumerator universe: not a
+    set of manifests to schedule."""
     try:
         text = path.read_text(errors="replace")
     except OSError:
         return False
-    return bool(CONFIG_KIND.search(text))
+    return bool(CONFIG_KIND.search(text) or UNIVERSE_KIND.search(text))
 
 
 def fixture_files():

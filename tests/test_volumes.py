@@ -1,0 +1,296 @@
+"""The volume plugins of the default profile (reference §2.12):
+VolumeRestrictions, NodeVolumeLimits (CSI), VolumeBinding, VolumeZone.
+
+Every expected status below is worked out by hand from kube v1.30.12's
+plugins (volumebinding's PreFilter / FindPodVolumes, FindMatchingVolume,
+volumezone's getPVbyPod and Filter, volumerestrictions' PreFilter and
+AddPod/RemovePod, nodevolumelimits/csi.go) as each fixture's header
+explains; both engines must give it.  Loader refusals follow the API
+server's validation, one line FILE:LINE:COL: what (path).
+"""
+import json
+
+import pytest
+
+from conftest import FIXTURES, run_kso
+
+VOL = FIXTURES / "volumes"
+ENGINES = ["oracle", "model"]
+
+UAU = "UnschedulableAndUnresolvable"
+U = "Unschedulable"
+OK = "Success"
+BIND = "node(s) didn't find available persistent volumes to bind"
+AFFINITY = "node(s) had volume node affinity conflict"
+ZONE = "node(s) had no available volume zone"
+LIMIT = "node(s) exceed max volume count"
+RWOP = ("node has pod using PersistentVolumeClaim with the same name and "
+        "ReadWriteOncePod access mode")
+NOT_HELPFUL = ("preemption: 0/3 nodes are available: 3 Preemption is not "
+               "helpful for scheduling.")
+
+
+def explain(fixture, pod, engine):
+    p = run_kso("explain", VOL / fixture, "--pod", pod, "-o", "json",
+                "--engine", engine)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def verdicts(doc):
+    """{node: (code, first failing plugin, its reasons)}"""
+    return {n: (v["code"], v["rejected_by"], v["reasons"])
+            for n, v in doc["nodes"].items()}
+
+
+def every(code, plugin, reason, nodes=("n1", "n2", "n3")):
+    return {n: (code, plugin, [reason]) for n in nodes}
+
+
+# (pod, {node: (code, plugin, reasons)}, FitError message or None)
+BINDING = [
+    # bound claim on pv-a (zone a affinity): VolumeBinding's node
+    # affinity check fails first on n2, n3 (VolumeZone would too)
+    ("p-bound-a", {"n1": (OK, "", []),
+                   "n2": (UAU, "VolumeBinding", [AFFINITY]),
+                   "n3": (UAU, "VolumeBinding", [AFFINITY])}, None),
+    # volumeName without pv.kubernetes.io/bind-completed: not bound, not
+    # delay-binding (volumeName set): an unbound Immediate claim
+    ("p-prebound", every(UAU, "VolumeBinding",
+                         "pod has unbound immediate PersistentVolumeClaims"),
+     "0/3 nodes are available: pod has unbound immediate "
+     "PersistentVolumeClaims. " + NOT_HELPFUL),
+    ("p-imm", every(UAU, "VolumeBinding",
+                    "pod has unbound immediate PersistentVolumeClaims"),
+     "0/3 nodes are available: pod has unbound immediate "
+     "PersistentVolumeClaims. " + NOT_HELPFUL),
+    # no PV of class wffc-b to match; provisioning allowed in zone b only
+    ("p-wffc", {"n1": (UAU, "VolumeBinding", [BIND]),
+                "n2": (OK, "", []), "n3": (OK, "", [])}, None),
+    # local-n3 (20Gi >= 10Gi, RWO) only fits n3; local-n1-rox is
+    # ReadOnlyMany; no-provisioner cannot provision
+    ("p-local", {"n1": (UAU, "VolumeBinding", [BIND]),
+                 "n2": (UAU, "VolumeBinding", [BIND]),
+                 "n3": (OK, "", [])}, None),
+    # 50Gi: local-n3 too small, local-n1-rox wrong access mode
+    ("p-local-big", every(UAU, "VolumeBinding", BIND),
+     f"0/3 nodes are available: 3 {BIND}. " + NOT_HELPFUL),
+    # both claims: n1 no local match, n2 neither, n3 zone conflict only;
+    # the reasons in FindPodVolumes' order, the histogram sorted
+    ("p-two-reasons", {"n1": (UAU, "VolumeBinding", [BIND]),
+                       "n2": (UAU, "VolumeBinding", [AFFINITY, BIND]),
+                       "n3": (UAU, "VolumeBinding", [AFFINITY])},
+     f"0/3 nodes are available: 2 {BIND}, 2 {AFFINITY}. " + NOT_HELPFUL),
+    ("p-lost", every(UAU, "VolumeBinding",
+                     'persistentvolumeclaim "lost" bound to non-existent '
+                     'persistentvolume "gone"'), None),
+    ("p-deleting", every(UAU, "VolumeBinding",
+                         'persistentvolumeclaim "deleting" is being deleted'),
+     None),
+    # bound to a PV that does not exist: VolumeBinding's PreFilter passes
+    # (GetEligibleNodes' lookup error means no restriction), VolumeZone's
+    # PreFilter refuses
+    ("p-ghost", every(UAU, "VolumeZone",
+                      'persistentvolume "ghost-pv" not found'),
+     '0/3 nodes are available: persistentvolume "ghost-pv" not found. '
+     + NOT_HELPFUL),
+    # a missing claim: VolumeRestrictions' PreFilter looks it up first
+    ("p-missing", every(UAU, "VolumeRestrictions",
+                        'persistentvolumeclaim "nope" not found'), None),
+    # two local PVs on n2 and n1: GetEligibleNodes' intersection is empty
+    ("p-two-pinned", every(UAU, "VolumeBinding",
+                           "node(s) didn't satisfy plugin VolumeBinding"),
+     "0/3 nodes are available: node(s) didn't satisfy plugin VolumeBinding. "
+     + NOT_HELPFUL),
+    ("p-eph-missing", every(UAU, "VolumeBinding",
+                            "waiting for ephemeral volume controller to "
+                            'create the persistentvolumeclaim '
+                            '"p-eph-missing-scratch"'), None),
+    ("p-eph-foreign", every(UAU, "VolumeBinding",
+                            "PVC default/p-eph-foreign-scratch was not "
+                            "created for pod default/p-eph-foreign (pod is "
+                            "not owner)"), None),
+    # its own claim (controller reference with the pod's uid), class
+    # wffc-b: provisioned in zone b
+    ("p-eph-owned", {"n1": (UAU, "VolumeBinding", [BIND]),
+                     "n2": (OK, "", []), "n3": (OK, "", [])}, None),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pod,want,message", BINDING,
+                         ids=[c[0] for c in BINDING])
+def test_volume_binding(engine, pod, want, message):
+    doc = explain("binding.yaml", pod, engine)
+    assert verdicts(doc) == want
+    if message:
+        assert doc["message"] == message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_local_pv_restricts_the_nodes(engine):
+    # pinned-n2 is a bound local PV on kubernetes.io/hostname In [n2]:
+    # VolumeBinding's PreFilterResult is {n2}; n1 and n3 get no status
+    doc = explain("binding.yaml", "p-pinned", engine)
+    inside = {n: v["in_prefilter_result"] for n, v in doc["nodes"].items()}
+    assert inside == {"n1": False, "n2": True, "n3": False}
+    assert doc["viable"] == ["n2"]
+
+
+ZONES = [
+    # "a__c" is the zones a and c; z4 has no topology label (never
+    # constrained); z5 has only the beta zone label, not the GA key
+    ("p-ac", {"z1": True, "z2": False, "z3": True, "z4": True, "z5": False}),
+    # the PV's beta key: z2's GA label stands in for it
+    ("p-beta-b", {"z1": False, "z2": True, "z3": False, "z4": True,
+                  "z5": True}),
+    ("p-r2", {"z1": False, "z2": False, "z3": True, "z4": True, "z5": False}),
+    # "a____b" has an empty part: the label is skipped
+    ("p-bad", {"z1": True, "z2": True, "z3": True, "z4": True, "z5": True}),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pod,fits", ZONES, ids=[c[0] for c in ZONES])
+def test_volume_zone(engine, pod, fits):
+    doc = explain("zone.yaml", pod, engine)
+    want = {n: (OK, "", []) if ok else (UAU, "VolumeZone", [ZONE])
+            for n, ok in fits.items()}
+    assert verdicts(doc) == want
+
+
+LIMITS = [
+    ("p-new", {"l1": False, "l2": True, "l3": False}),
+    ("p-shared", {"l1": True, "l2": True, "l3": False}),
+    ("p-two", {"l1": False, "l2": True, "l3": False}),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pod,fits", LIMITS, ids=[c[0] for c in LIMITS])
+def test_node_volume_limits(engine, pod, fits):
+    doc = explain("limits.yaml", pod, engine)
+    want = {n: (OK, "", []) if ok else (U, "NodeVolumeLimits", [LIMIT])
+            for n, ok in fits.items()}
+    assert verdicts(doc) == want
+
+
+def schedule(fixture, engine):
+    p = run_kso("schedule", VOL / fixture, "--engine", engine, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    return [(s["pod"], s["action"], s["node"], s["victims"])
+            for s in json.loads(p.stdout)["steps"]]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_preemption_frees_an_attach_slot(engine):
+    # p-vip (1000) can only go to l1 (nodeSelector), full with e1's v1:
+    # Unschedulable there, so preemption removes e1 and v2 fits.  Then
+    # p-new and p-shared go to l2 (l1 holds v2, its limit 1), and p-two
+    # fits nowhere: l2 holds v2 and v1 (2 of 2) and w4 is new
+    steps = schedule("limits.yaml", engine)
+    assert steps[0] == ("default/p-vip", "preempt", "l1", ["default/e1"])
+    assert steps[1][:3] == ("default/p-vip", "bind", "l1")
+    assert steps[2][:3] == ("default/p-new", "bind", "l2")
+    assert steps[3][:3] == ("default/p-shared", "bind", "l2")
+    assert steps[4][:2] == ("default/p-two", "unschedulable")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_read_write_once_pod_holder_is_preempted(engine):
+    doc = explain("rwop.yaml", "taker", engine)
+    assert verdicts(doc) == {"r1": (U, "VolumeRestrictions", [RWOP]),
+                             "r2": (U, "VolumeRestrictions", [RWOP])}
+    assert doc["message"].startswith(f"0/2 nodes are available: 2 {RWOP}.")
+    steps = schedule("rwop.yaml", engine)
+    # only on r1 does removing the holder clear the conflict count
+    assert steps[0] == ("default/taker", "preempt", "r1", ["default/holder"])
+    assert steps[1][:3] == ("default/taker", "bind", "r1")
+
+
+def test_pods_without_claims_skip_every_volume_plugin(tmp_path):
+    # p-plain has no claim: the four PreFilters skip, no status anywhere
+    f = tmp_path / "plain.yaml"
+    f.write_text((VOL / "limits.yaml").read_text() + (
+        "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p-plain}\nspec:\n"
+        "  containers: [{name: c, image: x}]\n"
+        "  volumes: [{name: cfg, configMap: {name: cfg}}]\n"))
+    for engine in ENGINES:
+        p = run_kso("explain", f, "--pod", "p-plain", "-o", "json",
+                    "--engine", engine)
+        assert p.returncode == 0, p.stderr
+        doc = json.loads(p.stdout)
+        assert all(v["code"] == OK for v in doc["nodes"].values())
+
+
+# ------------------------------------------------------------- the loader
+
+BAD = [
+    # (manifest, line, col, message, path)
+    ("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c}\n"
+     "spec:\n  accessModes: [ReadWriteOnce, ReadWriteOncePod]\n"
+     "  resources: {requests: {storage: 1Gi}}\n", 5, 16,
+     "may not use ReadWriteOncePod with other access modes",
+     "spec.accessModes"),
+    ("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c}\n"
+     "spec:\n  accessModes: [ReadWriteSometimes]\n"
+     "  resources: {requests: {storage: 1Gi}}\n", 5, 17,
+     'unsupported access mode "ReadWriteSometimes" (want ReadWriteOnce, '
+     "ReadOnlyMany, ReadWriteMany, ReadWriteOncePod)", "spec.accessModes"),
+    ("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c}\n"
+     "spec:\n  accessModes: [ReadWriteOnce]\n  resources: {}\n", 6, 14,
+     "requests.storage is required", "spec.resources.requests"),
+    ("apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: v}\n"
+     "spec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi}\n",
+     5, 3, "must specify a volume type", "spec"),
+    ("apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: v}\n"
+     "spec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi}\n"
+     "  local: {path: /mnt}\n", 5, 3, "Local volumes require node affinity",
+     "spec.nodeAffinity"),
+    ("apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: s}\n"
+     "provisioner: x\nvolumeBindingMode: Later\n", 5, 20,
+     'unsupported volumeBindingMode "Later" (want Immediate, '
+     "WaitForFirstConsumer)", "volumeBindingMode"),
+    ("apiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata: {name: n}\n"
+     "spec:\n  drivers:\n  - {name: d, allocatable: {count: -1}}\n", 6, 36,
+     "must be greater than or equal to 0",
+     "spec.drivers[0].allocatable.count"),
+]
+
+
+@pytest.mark.parametrize("text,line,col,msg,path", BAD,
+                         ids=[f"bad{i}" for i in range(len(BAD))])
+def test_storage_objects_are_validated(tmp_path, text, line, col, msg, path):
+    f = tmp_path / "bad.yaml"
+    f.write_text(text)
+    p = run_kso("validate", f)
+    assert p.returncode == 1
+    assert p.stdout == ""
+    assert p.stderr == f"{f}:{line}:{col}: {msg} ({path})\n"
+
+
+def test_default_storage_class_is_admitted(tmp_path):
+    # a claim without storageClassName gets the default class (the newest
+    # of two defaults); one with storageClassName "" keeps it
+    f = tmp_path / "c.yaml"
+    f.write_text(
+        "apiVersion: storage.k8s.io/v1\nkind: StorageClass\n"
+        "metadata:\n  name: old\n  creationTimestamp: '2026-01-01T00:00:00Z'\n"
+        "  annotations: {storageclass.kubernetes.io/is-default-class: 'true'}\n"
+        "provisioner: x\n---\n"
+        "apiVersion: storage.k8s.io/v1\nkind: StorageClass\n"
+        "metadata:\n  name: new\n  creationTimestamp: '2026-06-01T00:00:00Z'\n"
+        "  annotations: {storageclass.kubernetes.io/is-default-class: 'true'}\n"
+        "provisioner: x\n---\n"
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: a}\n"
+        "spec: {accessModes: [ReadWriteOnce], resources: {requests: "
+        "{storage: 1Gi}}}\n---\n"
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: b}\n"
+        "spec: {accessModes: [ReadWriteOnce], storageClassName: '', "
+        "resources: {requests: {storage: 1Gi}}}\n")
+    p = run_kso("dump", f, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    claims = {c["metadata"]["name"]: c["spec"]
+              for c in json.loads(p.stdout)["persistentVolumeClaims"]}
+    assert claims["a"]["storageClassName"] == "new"
+    assert claims["b"]["storageClassName"] == ""

@@ -80,6 +80,10 @@ static void dump_names(const struct cluster *c)
 		printf("persistentvolumeclaim/%s\n", c->pvcs[i].name);
 	for (int i = 0; i < c->n_csi_nodes; i++)
 		printf("csinode.storage.k8s.io/%s\n", c->csi_nodes[i].name);
+	for (int i = 0; i < c->n_csi_drivers; i++)
+		printf("csidriver.storage.k8s.io/%s\n", c->csi_drivers[i].name);
+	for (int i = 0; i < c->n_capacities; i++)
+		printf("csistoragecapacity.storage.k8s.io/%s\n", c->capacities[i].name);
 }
 
 int cmd_dump(int argc, char **argv)

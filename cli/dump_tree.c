@@ -865,6 +865,31 @@ static struct dval *dump_csi_node(struct arena *a, const struct csi_node *cn)
 	return m;
 }
 
+static struct dval *dump_csi_driver(struct arena *a, const struct csi_driver *cd)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "storage.k8s.io/v1", "CSIDriver", &meta);
+	put_str(a, meta, "name", cd->name);
+	dv_put(put_map(a, m, "spec"), "storageCapacity",
+	       dv_bool(a, cd->storage_capacity));
+	return m;
+}
+
+static struct dval *dump_capacity(struct arena *a, const struct csi_capacity *cc)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "storage.k8s.io/v1", "CSIStorageCapacity", &meta);
+	put_str(a, meta, "name", cc->name);
+	put_str(a, meta, "namespace", cc->ns);
+	put_str(a, m, "storageClassName", cc->class_name);
+	put_selector(a, m, "nodeTopology", &cc->node_topology);
+	if (cc->has_capacity)
+		put_str(a, m, "capacity", decimal_str(a, cc->capacity));
+	if (cc->has_max_size)
+		put_str(a, m, "maximumVolumeSize", decimal_str(a, cc->max_size));
+	return m;
+}
+
 /* Whether pod i is in the dump: not deleted, and with only_pending not a
  * pending pod (without nomination) other than that one. */
 static bool pod_shown(const struct dump_opts *o, int i)
@@ -924,6 +949,16 @@ struct dval *dump_tree_cluster(struct arena *a, const struct cluster *c,
 		s = put_seq(a, root, "csiNodes");
 		for (int i = 0; i < c->n_csi_nodes; i++)
 			dv_add(s, dump_csi_node(a, &c->csi_nodes[i]));
+	}
+	if (c->n_csi_drivers) {
+		s = put_seq(a, root, "csiDrivers");
+		for (int i = 0; i < c->n_csi_drivers; i++)
+			dv_add(s, dump_csi_driver(a, &c->csi_drivers[i]));
+	}
+	if (c->n_capacities) {
+		s = put_seq(a, root, "csiStorageCapacities");
+		for (int i = 0; i < c->n_capacities; i++)
+			dv_add(s, dump_capacity(a, &c->capacities[i]));
 	}
 	return root;
 }

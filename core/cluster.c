@@ -293,6 +293,15 @@ bool pod_controlled_by(const struct pod *p, const struct owner_ref *owners,
 	return false;
 }
 
+int cluster_find_csi_driver(const struct cluster *c, const char *name)
+{
+	assert(c && name);
+	for (int i = 0; i < c->n_csi_drivers; i++)
+		if (!strcmp(c->csi_drivers[i].name, name))
+			return i;
+	return -1;
+}
+
 /* The four well-known names are always present (index < RES_FIRST_OTHER),
  * whether or not an object uses them.  The scores ask for the profile's
  * names, which are the same string literals as these (the linker merges

@@ -349,6 +349,28 @@ struct csi_node {
 	int n_drivers;
 };
 
+/* storage.k8s.io/v1 CSIDriver: whether the driver opts into storage
+ * capacity tracking. */
+struct csi_driver {
+	struct source_pos pos;
+	const char *name;
+	bool storage_capacity;            /* spec.storageCapacity (default false) */
+};
+
+/* storage.k8s.io/v1 CSIStorageCapacity: what a class can still provision
+ * on the nodes its topology selects. */
+struct csi_capacity {
+	struct source_pos pos;
+	const char *ns;
+	const char *name;
+	const char *class_name;           /* storageClassName */
+	struct label_selector node_topology;   /* nodeTopology (nil: no node) */
+	bool has_capacity;                /* capacity */
+	struct quantity capacity;
+	bool has_max_size;                /* maximumVolumeSize */
+	struct quantity max_size;
+};
+
 /* ------------------------------------------------------------------- pod */
 
 struct pod {
@@ -527,6 +549,10 @@ struct cluster {
 	int n_classes;
 	struct csi_node *csi_nodes;        /* CSINodes */
 	int n_csi_nodes;
+	struct csi_driver *csi_drivers;    /* CSIDrivers */
+	int n_csi_drivers;
+	struct csi_capacity *capacities;   /* CSIStorageCapacities */
+	int n_capacities;
 
 	const char **res_names;            /* resource name by index (RES_*) */
 	enum resource_class *res_class;    /* class of each resource name */
@@ -642,6 +668,7 @@ int cluster_find_pvc(const struct cluster *c, const char *ns, const char *name);
 int cluster_find_pv(const struct cluster *c, const char *name);
 int cluster_find_class(const struct cluster *c, const char *name);
 int cluster_find_csi_node(const struct cluster *c, const char *name);
+int cluster_find_csi_driver(const struct cluster *c, const char *name);
 
 /* pod_volume_claim: the name of the claim behind volume v of pod p:
  * claimName, or for a generic ephemeral volume "<pod>-<volume>"

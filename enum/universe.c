@@ -33,6 +33,7 @@ bool enum_kind_namespaced(const char *kind)
 	static const char *const kinds[] = {
 		"Pod", "Service", "ReplicationController", "ReplicaSet",
 		"StatefulSet", "PodDisruptionBudget", "PersistentVolumeClaim",
+		"CSIStorageCapacity",
 		"Deployment", "DaemonSet", "Job",
 	};
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)

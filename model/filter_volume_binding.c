@@ -4,8 +4,6 @@
  * volume_binding.go and binder.go, component-helpers storage/volume
  * FindMatchingVolume).  Its Score is skipped in v1.30
  * (VolumeCapacityPriority off); Reserve / PreBind are outside the model.
- * CSIStorageCapacity is not read: a class that may provision on a node
- * always has room (DEVIATIONS.md).
  */
 #include "plugin.h"
 #include "volumes.h"
@@ -281,26 +279,66 @@ static int find_matching(const struct cluster *c, const struct pvc *claim,
 	return best;
 }
 
+/* hasEnoughCapacity: a driver that opts into capacity tracking (its
+ * CSIDriver has storageCapacity) needs a CSIStorageCapacity of the class
+ * whose maximumVolumeSize (else capacity) holds the request and whose
+ * nodeTopology selects the node; any other provisioner always has room. */
+static bool enough_capacity(const struct cluster *c, const struct storage_class *sc,
+			    const struct pvc *claim, const struct node *n)
+{
+	int k = cluster_find_csi_driver(c, sc->provisioner);
+	if (k < 0 || !c->csi_drivers[k].storage_capacity)
+		return true;
+	int64_t want;
+	if (quantity_value(claim->request, &want) < 0)
+		return false;
+	for (int i = 0; i < c->n_capacities; i++) {
+		const struct csi_capacity *cap = &c->capacities[i];
+		if (strcmp(cap->class_name, sc->name))
+			continue;
+		int64_t limit;
+		const struct quantity *q = cap->has_max_size ? &cap->max_size
+					  : cap->has_capacity ? &cap->capacity : NULL;
+		if (!q || quantity_value(*q, &limit) < 0 || limit < want)
+			continue;
+		/* nodeHasAccess: no topology is no node */
+		if (cap->node_topology.present &&
+		    match_label_selector(&cap->node_topology, &n->labels))
+			return true;
+	}
+	return false;
+}
+
+/* What checkVolumeProvisions makes of one claim on a node. */
+enum provision {
+	PROVISION_OK,
+	PROVISION_NOT_HERE,    /* unboundVolumesSatisfied = false */
+	PROVISION_NO_ROOM      /* sufficientStorage = false */
+};
+
 /* checkVolumeProvisions for one claim: its class provisions (not
- * kubernetes.io/no-provisioner) and allows the node's topology. */
-static bool can_provision(const struct cluster *c, const struct pvc *claim,
-			  const struct node *n)
+ * kubernetes.io/no-provisioner), allows the node's topology and has room
+ * there. */
+static enum provision can_provision(const struct cluster *c, const struct pvc *claim,
+				    const struct node *n)
 {
 	int k = cluster_find_class(c, claim->class_name);
 	assert(k >= 0);   /* a delay-binding claim's class exists */
 	const struct storage_class *sc = &c->classes[k];
 	if (!sc->provisioner[0] || !strcmp(sc->provisioner, NO_PROVISIONER))
-		return false;
-	if (sc->n_allowed_topologies == 0)
-		return true;
-	/* MatchTopologySelectorTerms: a term without expressions matches
-	 * nothing; otherwise every expression's key has one of its values */
+		return PROVISION_NOT_HERE;
+	/* MatchTopologySelectorTerms: no term matches everything; a term
+	 * without expressions matches nothing; otherwise every expression's
+	 * key has one of its values */
+	bool allowed = sc->n_allowed_topologies == 0;
 	struct node labels_only = {.name = "", .labels = n->labels};
-	for (int t = 0; t < sc->n_allowed_topologies; t++)
-		if (sc->allowed_topologies[t].n_exprs &&
-		    match_node_selector_term(&sc->allowed_topologies[t], &labels_only))
-			return true;
-	return false;
+	for (int t = 0; t < sc->n_allowed_topologies && !allowed; t++)
+		allowed = sc->allowed_topologies[t].n_exprs &&
+			  match_node_selector_term(&sc->allowed_topologies[t],
+						   &labels_only);
+	if (!allowed)
+		return PROVISION_NOT_HERE;
+	return enough_capacity(c, sc, claim, n) ? PROVISION_OK : PROVISION_NO_ROOM;
 }
 
 /* The delay-binding claims in increasing request size (byPVCSize; a
@@ -316,10 +354,12 @@ static void sort_by_size(const struct cluster *c, int *v, int n)
 		}
 }
 
-/* FindPodVolumes' unbound part: unbound_ok is unboundVolumesSatisfied. */
+/* FindPodVolumes' unbound part: returns unboundVolumesSatisfied, with
+ * *room sufficientStorage. */
 static bool unbound_ok(const struct cluster *c, const struct pod_claims *pc,
-		       const struct node *n)
+		       const struct node *n, bool *room)
 {
+	*room = true;
 	int match[64], n_match = 0, provision[64], n_provision = 0;
 	for (int i = 0; i < pc->n_delay; i++) {
 		const struct pvc *claim = &c->pvcs[pc->delay[i]];
@@ -346,10 +386,17 @@ static bool unbound_ok(const struct cluster *c, const struct pod_claims *pc,
 	free(chosen);
 	if (n_provision == 0)
 		return ok;
-	/* checkVolumeProvisions decides alone when it runs */
-	for (int i = 0; i < n_provision; i++)
-		if (!can_provision(c, &c->pvcs[provision[i]], n))
+	/* checkVolumeProvisions decides alone when it runs, stopping at the
+	 * first claim it cannot provision */
+	for (int i = 0; i < n_provision; i++) {
+		enum provision v = can_provision(c, &c->pvcs[provision[i]], n);
+		if (v == PROVISION_NOT_HERE)
 			return false;
+		if (v == PROVISION_NO_ROOM) {
+			*room = false;
+			return true;
+		}
+	}
 	return true;
 }
 
@@ -359,8 +406,9 @@ static bool unbound_ok(const struct cluster *c, const struct pod_claims *pc,
  * PV or may be provisioned there.
  * Failure: UnschedulableAndUnresolvable with, in this order, "node(s) had
  * volume node affinity conflict", "node(s) didn't find available
- * persistent volumes to bind", "node(s) unavailable due to one or more
- * pvc(s) bound to non-existent pv(s)".
+ * persistent volumes to bind", "node(s) did not have enough free
+ * storage", "node(s) unavailable due to one or more pvc(s) bound to
+ * non-existent pv(s)".
  */
 void model_filter_volume_binding(const struct model_cycle *cy, int node,
 				 struct model_status *out)
@@ -377,12 +425,15 @@ void model_filter_volume_binding(const struct model_cycle *cy, int node,
 	const struct node *n = &c->nodes[node];
 	bool bound_ok, found;
 	check_bound(c, &pc, n, &bound_ok, &found);
-	bool unbound = pc.n_delay == 0 || unbound_ok(c, &pc, n);
+	bool room = true;
+	bool unbound = pc.n_delay == 0 || unbound_ok(c, &pc, n, &room);
 	if (!bound_ok)
 		model_status_add(out, MODEL_UAU, "node(s) had volume node affinity conflict");
 	if (!unbound)
 		model_status_add(out, MODEL_UAU,
 				 "node(s) didn't find available persistent volumes to bind");
+	if (!room)
+		model_status_add(out, MODEL_UAU, "node(s) did not have enough free storage");
 	if (!found)
 		model_status_add(out, MODEL_UAU, "node(s) unavailable due to one or "
 				 "more pvc(s) bound to non-existent pv(s)");

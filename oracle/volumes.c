@@ -678,29 +678,57 @@ static int matching_pv(const struct cluster *c, const struct pvc *claim,
 	return best;
 }
 
-/* checkVolumeProvisions for one claim on n. */
-static bool provisionable(const struct cluster *c, const struct pvc *claim,
-			  const struct node *n)
+/* hasEnoughCapacity of class sc for claim on n. */
+static bool has_capacity(const struct cluster *c, const struct storage_class *sc,
+			 const struct pvc *claim, const struct node *n)
+{
+	int k = cluster_find_csi_driver(c, sc->provisioner);
+	if (k < 0 || !c->csi_drivers[k].storage_capacity)
+		return true;
+	int64_t size;
+	if (quantity_value(claim->request, &size) < 0)
+		return false;
+	for (int i = 0; i < c->n_capacities; i++) {
+		const struct csi_capacity *cap = &c->capacities[i];
+		if (strcmp(cap->class_name, sc->name) || !cap->node_topology.present)
+			continue;
+		int64_t limit;
+		struct quantity q = cap->has_max_size ? cap->max_size : cap->capacity;
+		if (!cap->has_max_size && !cap->has_capacity)
+			continue;
+		if (quantity_value(q, &limit) == 0 && limit >= size &&
+		    oracle_selector_matches(&cap->node_topology, &n->labels))
+			return true;
+	}
+	return false;
+}
+
+/* checkVolumeProvisions for one claim on n: 0 provisionable, 1 not here
+ * (unboundVolumesSatisfied false), 2 no room (sufficientStorage false). */
+static int provisionable(const struct cluster *c, const struct pvc *claim,
+			 const struct node *n)
 {
 	const struct storage_class *sc = class_named(c, claim->class_name);
 	if (!sc || !sc->provisioner[0] || !strcmp(sc->provisioner, NO_PROVISIONER))
-		return false;
-	if (sc->n_allowed_topologies == 0)
-		return true;
+		return 1;
+	bool allowed = sc->n_allowed_topologies == 0;
 	struct node bare = {.name = "", .labels = n->labels};
-	for (int t = 0; t < sc->n_allowed_topologies; t++)
-		if (sc->allowed_topologies[t].n_exprs &&
-		    oracle_node_term_matches(&sc->allowed_topologies[t], &bare))
-			return true;
-	return false;
+	for (int t = 0; t < sc->n_allowed_topologies && !allowed; t++)
+		allowed = sc->allowed_topologies[t].n_exprs &&
+			  oracle_node_term_matches(&sc->allowed_topologies[t], &bare);
+	if (!allowed)
+		return 1;
+	return has_capacity(c, sc, claim, n) ? 0 : 2;
 }
 
 /* FindPodVolumes' unboundVolumesSatisfied for the delay-binding claims:
  * a claim already given to another node fails at once; the others take
  * a matching PV or, if none, join those with a selected node in
  * checkVolumeProvisions, which then decides alone. */
-static bool unbound_satisfied(struct oracle_cycle *cy, const struct node *n)
+static bool unbound_satisfied(struct oracle_cycle *cy, const struct node *n,
+			      bool *room)
 {
+	*room = true;
 	const struct cluster *c = cy->c;
 	const struct oracle_volume_state *s = cy->vol;
 	for (int i = 0; i < s->n_delay; i++) {
@@ -729,9 +757,15 @@ static bool unbound_satisfied(struct oracle_cycle *cy, const struct node *n)
 	}
 	if (n_provision == 0)
 		return matched;
-	for (int i = 0; i < n_provision; i++)
-		if (!provisionable(c, provision[i], n))
+	for (int i = 0; i < n_provision; i++) {
+		int why = provisionable(c, provision[i], n);
+		if (why == 1)
 			return false;
+		if (why == 2) {
+			*room = false;
+			return true;
+		}
+	}
 	return true;
 }
 
@@ -756,13 +790,17 @@ void oracle_filter_volume_binding(struct oracle_cycle *cy,
 			break;
 		}
 	}
-	bool unbound = s->n_delay == 0 || unbound_satisfied(cy, n);
+	bool room = true;
+	bool unbound = s->n_delay == 0 || unbound_satisfied(cy, n, &room);
 	if (!bound_ok)
 		oracle_status_fail_str(st, MODEL_UAU,
 				       "node(s) had volume node affinity conflict");
 	if (!unbound)
 		oracle_status_fail_str(st, MODEL_UAU, "node(s) didn't find available "
 				       "persistent volumes to bind");
+	if (!room)
+		oracle_status_fail_str(st, MODEL_UAU,
+				       "node(s) did not have enough free storage");
 	if (!found)
 		oracle_status_fail_str(st, MODEL_UAU, "node(s) unavailable due to one "
 				       "or more pvc(s) bound to non-existent pv(s)");

@@ -294,3 +294,56 @@ def test_default_storage_class_is_admitted(tmp_path):
               for c in json.loads(p.stdout)["persistentVolumeClaims"]}
     assert claims["a"]["storageClassName"] == "new"
     assert claims["b"]["storageClassName"] == ""
+
+
+NO_ROOM = "node(s) did not have enough free storage"
+CAPACITY = [
+    # see fixtures/volumes/capacity.yaml: rack-1 offers 10Gi (its
+    # maximumVolumeSize, not its capacity), rack-2 50Gi, c3 no capacity
+    # object it can reach
+    ("p-small", {"c1": True, "c2": True, "c3": False}),
+    ("p-big", {"c1": False, "c2": True, "c3": False}),
+    ("p-untracked", {"c1": True, "c2": True, "c3": True}),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pod,fits", CAPACITY, ids=[c[0] for c in CAPACITY])
+def test_storage_capacity(engine, pod, fits):
+    doc = explain("capacity.yaml", pod, engine)
+    want = {n: (OK, "", []) if ok else (UAU, "VolumeBinding", [NO_ROOM])
+            for n, ok in fits.items()}
+    assert verdicts(doc) == want
+
+
+def test_storage_objects_dump_and_read_back(tmp_path):
+    # every storage kind goes through kso dump and reads back to the same
+    # dump (the format kso serve and ITF traces carry clusters in)
+    for name in ("binding", "capacity", "limits", "zone", "rwop"):
+        first = run_kso("dump", VOL / f"{name}.yaml", "-o", "json")
+        assert first.returncode == 0, first.stderr
+        f = tmp_path / f"{name}.json"
+        f.write_text(first.stdout)
+        again = run_kso("dump", f, "-o", "json")
+        assert again.returncode == 0, again.stderr
+        assert json.loads(again.stdout) == json.loads(first.stdout), name
+
+
+def test_storage_typos_are_warnings(tmp_path):
+    f = tmp_path / "typo.yaml"
+    f.write_text("apiVersion: v1\nkind: PersistentVolumeClaim\n"
+                 "metadata: {name: c}\nspec:\n  accessModes: [ReadWriteOnce]\n"
+                 "  storageClasName: fast\n"
+                 "  resources: {requests: {storage: 1Gi}}\n---\n"
+                 "apiVersion: storage.k8s.io/v1\nkind: StorageClass\n"
+                 "metadata: {name: fast}\nprovisioner: x\n"
+                 "volumeBindingMod: WaitForFirstConsumer\n")
+    p = run_kso("validate", f)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == (
+        f'{f}:6:3: warning: unknown field "storageClasName" in a '
+        "PersistentVolumeClaim's spec (did you mean storageClassName?); kso "
+        "ignores it (spec.storageClasName)\n"
+        f'{f}:13:1: warning: unknown field "volumeBindingMod" in a '
+        "StorageClass (did you mean volumeBindingMode?); kso ignores it "
+        "(volumeBindingMod)\n")

@@ -116,6 +116,8 @@ struct yaml_dec {
 	struct yaml_vec pvs;           /* struct pv */
 	struct yaml_vec classes;       /* struct storage_class */
 	struct yaml_vec csi_nodes;     /* struct csi_node */
+	struct yaml_vec csi_drivers;   /* struct csi_driver */
+	struct yaml_vec capacities;    /* struct csi_capacity */
 	bool in_dump;                  /* reading a kso dump: its pods are the
 					* expanded ones already */
 	struct yaml_index index;       /* identities, for duplicates */
@@ -363,6 +365,8 @@ int yaml_decode_pvc(struct yaml_dec *d, const struct ynode *obj);
 int yaml_decode_pv(struct yaml_dec *d, const struct ynode *obj);
 int yaml_decode_storage_class(struct yaml_dec *d, const struct ynode *obj);
 int yaml_decode_csi_node(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_csi_driver(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_csi_capacity(struct yaml_dec *d, const struct ynode *obj);
 /* yaml_decode_claim_template: one StatefulSet volumeClaimTemplates[] item
  * (metadata.name and a claim spec) into out, name and namespace left to
  * the claims the controller makes from it. */

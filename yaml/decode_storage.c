@@ -1,7 +1,8 @@
 /*
  * decode_storage.c - the storage objects the volume plugins read
  * (reference §2.12): core/v1 PersistentVolumeClaim and PersistentVolume,
- * storage.k8s.io/v1 StorageClass and CSINode, validated as the API server
+ * storage.k8s.io/v1 StorageClass, CSINode, CSIDriver and CSIStorageCapacity,
+ * validated as the API server
  * validates them (pkg/apis/core/validation, pkg/apis/storage/validation)
  * and defaulted as it defaults them (volumeMode Filesystem,
  * volumeBindingMode Immediate).
@@ -521,5 +522,78 @@ int yaml_decode_csi_node(struct yaml_dec *d, const struct ynode *obj)
 	cn.drivers = v;
 	cn.n_drivers = n;
 	yaml_vec_push(&d->csi_nodes, &cn);
+	return 0;
+}
+
+/* ----------------------------------------------------------- CSIDriver */
+
+int yaml_decode_csi_driver(struct yaml_dec *d, const struct ynode *obj)
+{
+	struct csi_driver cd;
+	memset(&cd, 0, sizeof cd);
+	cd.pos = yd_pos(d, obj);
+	struct yaml_meta m;
+	if (yaml_decode_meta(d, obj, false, NAME_DNS_SUBDOMAIN, &m) < 0 ||
+	    yaml_check_duplicate(d, "CSIDriver", &m, obj) < 0)
+		return -1;
+	cd.name = m.name;
+	const struct ynode *spec = yd_get(obj, "spec");
+	size_t mark = yd_enter(d, "spec");
+	if (spec && (yd_want_map(d, spec) < 0 ||
+		     yd_bool(d, spec, "storageCapacity", &cd.storage_capacity) < 0))
+		return -1;
+	yd_leave(d, mark);
+	yaml_vec_push(&d->csi_drivers, &cd);
+	return 0;
+}
+
+/* -------------------------------------------------- CSIStorageCapacity */
+
+/* An optional quantity at key of obj. */
+static int optional_quantity(struct yaml_dec *d, const struct ynode *obj,
+			     const char *key, bool *has, struct quantity *out)
+{
+	const struct ynode *v = yd_get(obj, key);
+	*has = v != NULL;
+	if (!v)
+		return 0;
+	size_t mark = yd_enter(d, key);
+	const char *s, *why = NULL;
+	if (yd_scalar_text(d, v, &s) < 0)
+		return -1;
+	if (yaml_parse_quantity(s, out, &why) < 0)
+		return yd_fail(d, v, "invalid quantity \"%.64s\": %s", s,
+			       why ? why : "invalid syntax");
+	yd_leave(d, mark);
+	return 0;
+}
+
+int yaml_decode_csi_capacity(struct yaml_dec *d, const struct ynode *obj)
+{
+	struct csi_capacity cc;
+	memset(&cc, 0, sizeof cc);
+	cc.pos = yd_pos(d, obj);
+	struct yaml_meta m;
+	if (yaml_decode_meta(d, obj, true, NAME_DNS_SUBDOMAIN, &m) < 0 ||
+	    yaml_check_duplicate(d, "CSIStorageCapacity", &m, obj) < 0)
+		return -1;
+	cc.ns = m.ns;
+	cc.name = m.name;
+	cc.class_name = "";
+	if (yd_str(d, obj, "storageClassName", &cc.class_name) < 0)
+		return -1;
+	if (!cc.class_name[0])
+		return yd_fail_key(d, obj, "storageClassName",
+				   "storageClassName is required");
+	size_t mark = yd_enter(d, "nodeTopology");
+	if (yaml_decode_label_selector(d, yd_get(obj, "nodeTopology"),
+				       &cc.node_topology) < 0)
+		return -1;
+	yd_leave(d, mark);
+	if (optional_quantity(d, obj, "capacity", &cc.has_capacity, &cc.capacity) < 0 ||
+	    optional_quantity(d, obj, "maximumVolumeSize", &cc.has_max_size,
+			      &cc.max_size) < 0)
+		return -1;
+	yaml_vec_push(&d->capacities, &cc);
 	return 0;
 }

@@ -227,6 +227,72 @@ static const struct ftype ns_spec = {"a Namespace's spec", ns_spec_f};
 	{"apiVersion", ANY, NULL}, {"kind", ANY, NULL}, \
 	{"metadata", OBJ, &meta}, {"spec", spec_shape, spec_type}, \
 	{"status", ANY, NULL}
+/* storage (reference §2.12): core/v1 and storage.k8s.io/v1 */
+static const struct field pvc_spec_f[] = {
+	{"accessModes", ANY, NULL}, {"selector", OBJ, &label_selector},
+	{"resources", ANY, NULL}, {"volumeName", ANY, NULL},
+	{"storageClassName", ANY, NULL}, {"volumeMode", ANY, NULL},
+	{"dataSource", ANY, NULL}, {"dataSourceRef", ANY, NULL},
+	{"volumeAttributesClassName", ANY, NULL}, END};
+static const struct ftype pvc_spec = {"a PersistentVolumeClaim's spec", pvc_spec_f};
+static const struct field pv_affinity_f[] = {
+	{"required", OBJ, &node_selector}, END};
+static const struct ftype pv_affinity = {"a volume node affinity", pv_affinity_f};
+static const struct field pv_spec_f[] = {
+	{"capacity", ANY, NULL}, {"accessModes", ANY, NULL},
+	{"claimRef", ANY, NULL}, {"persistentVolumeReclaimPolicy", ANY, NULL},
+	{"storageClassName", ANY, NULL}, {"mountOptions", ANY, NULL},
+	{"volumeMode", ANY, NULL}, {"nodeAffinity", OBJ, &pv_affinity},
+	{"volumeAttributesClassName", ANY, NULL},
+	/* the volume sources */
+	{"gcePersistentDisk", ANY, NULL}, {"awsElasticBlockStore", ANY, NULL},
+	{"hostPath", ANY, NULL}, {"glusterfs", ANY, NULL}, {"nfs", ANY, NULL},
+	{"rbd", ANY, NULL}, {"iscsi", ANY, NULL}, {"cinder", ANY, NULL},
+	{"cephfs", ANY, NULL}, {"fc", ANY, NULL}, {"flocker", ANY, NULL},
+	{"flexVolume", ANY, NULL}, {"azureFile", ANY, NULL},
+	{"vsphereVolume", ANY, NULL}, {"quobyte", ANY, NULL},
+	{"azureDisk", ANY, NULL}, {"photonPersistentDisk", ANY, NULL},
+	{"portworxVolume", ANY, NULL}, {"scaleIO", ANY, NULL},
+	{"local", ANY, NULL}, {"storageos", ANY, NULL}, {"csi", ANY, NULL}, END};
+static const struct ftype pv_spec = {"a PersistentVolume's spec", pv_spec_f};
+static const struct field topology_req_f[] = {
+	{"key", ANY, NULL}, {"values", ANY, NULL}, END};
+static const struct ftype topology_req = {"a topology selector requirement",
+					  topology_req_f};
+static const struct field topology_term_f[] = {
+	{"matchLabelExpressions", LIST, &topology_req}, END};
+static const struct ftype topology_term = {"a topology selector term",
+					   topology_term_f};
+static const struct field csi_driver_entry_f[] = {
+	{"name", ANY, NULL}, {"nodeID", ANY, NULL}, {"topologyKeys", ANY, NULL},
+	{"allocatable", ANY, NULL}, END};
+static const struct ftype csi_driver_entry = {"a CSINode driver",
+					      csi_driver_entry_f};
+static const struct field csinode_spec_f[] = {
+	{"drivers", LIST, &csi_driver_entry}, END};
+static const struct ftype csinode_spec = {"a CSINode's spec", csinode_spec_f};
+static const struct field csidriver_spec_f[] = {
+	{"attachRequired", ANY, NULL}, {"podInfoOnMount", ANY, NULL},
+	{"volumeLifecycleModes", ANY, NULL}, {"storageCapacity", ANY, NULL},
+	{"fsGroupPolicy", ANY, NULL}, {"tokenRequests", ANY, NULL},
+	{"requiresRepublish", ANY, NULL}, {"seLinuxMount", ANY, NULL}, END};
+static const struct ftype csidriver_spec = {"a CSIDriver's spec",
+					    csidriver_spec_f};
+static const struct field pvc_f[] = {TOP(OBJ, &pvc_spec), END};
+static const struct field pv_f[] = {TOP(OBJ, &pv_spec), END};
+static const struct field csinode_f[] = {TOP(OBJ, &csinode_spec), END};
+static const struct field csidriver_f[] = {TOP(OBJ, &csidriver_spec), END};
+static const struct field sc_f[] = {
+	{"apiVersion", ANY, NULL}, {"kind", ANY, NULL}, {"metadata", OBJ, &meta},
+	{"provisioner", ANY, NULL}, {"parameters", ANY, NULL},
+	{"reclaimPolicy", ANY, NULL}, {"mountOptions", ANY, NULL},
+	{"allowVolumeExpansion", ANY, NULL}, {"volumeBindingMode", ANY, NULL},
+	{"allowedTopologies", LIST, &topology_term}, END};
+static const struct field capacity_f[] = {
+	{"apiVersion", ANY, NULL}, {"kind", ANY, NULL}, {"metadata", OBJ, &meta},
+	{"nodeTopology", OBJ, &label_selector}, {"storageClassName", ANY, NULL},
+	{"capacity", ANY, NULL}, {"maximumVolumeSize", ANY, NULL}, END};
+
 static const struct field pod_f[] = {TOP(OBJ, &pod_spec), END};
 static const struct field node_f[] = {TOP(OBJ, &node_spec), END};
 static const struct field pdb_f[] = {TOP(OBJ, &pdb_spec), END};
@@ -259,6 +325,12 @@ static const struct {
 	{"Deployment", {"a Deployment", deploy_f}},
 	{"DaemonSet", {"a DaemonSet", ds_f}},
 	{"Job", {"a Job", job_f}},
+	{"PersistentVolumeClaim", {"a PersistentVolumeClaim", pvc_f}},
+	{"PersistentVolume", {"a PersistentVolume", pv_f}},
+	{"StorageClass", {"a StorageClass", sc_f}},
+	{"CSINode", {"a CSINode", csinode_f}},
+	{"CSIDriver", {"a CSIDriver", csidriver_f}},
+	{"CSIStorageCapacity", {"a CSIStorageCapacity", capacity_f}},
 };
 
 /* Levenshtein distance of a and b, capped: 3 means "3 or more". */

@@ -83,6 +83,8 @@ static const struct {
 	{"PersistentVolume", "v1", yaml_decode_pv},
 	{"StorageClass", "storage.k8s.io/v1", yaml_decode_storage_class},
 	{"CSINode", "storage.k8s.io/v1", yaml_decode_csi_node},
+	{"CSIDriver", "storage.k8s.io/v1", yaml_decode_csi_driver},
+	{"CSIStorageCapacity", "storage.k8s.io/v1", yaml_decode_csi_capacity},
 };
 
 static bool is_list_kind(const char *kind)
@@ -126,7 +128,8 @@ static int decode_list(struct yaml_dec *d, const struct ynode *obj,
 static const char *const dump_groups[] = {
 	"nodes", "pods", "namespaces", "priorityClasses", "podDisruptionBudgets",
 	"workloads", "storageClasses", "persistentVolumes",
-	"persistentVolumeClaims", "csiNodes",
+	"persistentVolumeClaims", "csiNodes", "csiDrivers",
+	"csiStorageCapacities",
 };
 
 static bool is_dump(const struct ynode *obj)
@@ -256,6 +259,12 @@ static void index_existing(struct yaml_dec *d)
 	for (int i = 0; i < c->n_csi_nodes; i++)
 		yaml_index_add(&d->index, "CSINode", "", c->csi_nodes[i].name,
 			       c->csi_nodes[i].pos, &first);
+	for (int i = 0; i < c->n_csi_drivers; i++)
+		yaml_index_add(&d->index, "CSIDriver", "", c->csi_drivers[i].name,
+			       c->csi_drivers[i].pos, &first);
+	for (int i = 0; i < c->n_capacities; i++)
+		yaml_index_add(&d->index, "CSIStorageCapacity", c->capacities[i].ns,
+			       c->capacities[i].name, c->capacities[i].pos, &first);
 	static const char *const wk[] = {"Service", "ReplicationController",
 					 "ReplicaSet", "StatefulSet"};
 	for (int i = 0; i < c->n_workloads; i++)
@@ -285,6 +294,8 @@ void yaml_dec_init(struct yaml_dec *d, struct cluster *c, struct error *err)
 	yaml_vec_init(&d->pvs, sizeof(struct pv));
 	yaml_vec_init(&d->classes, sizeof(struct storage_class));
 	yaml_vec_init(&d->csi_nodes, sizeof(struct csi_node));
+	yaml_vec_init(&d->csi_drivers, sizeof(struct csi_driver));
+	yaml_vec_init(&d->capacities, sizeof(struct csi_capacity));
 	yaml_index_init(&d->index);
 	index_existing(d);
 }
@@ -303,6 +314,8 @@ void yaml_dec_release(struct yaml_dec *d)
 	yaml_vec_release(&d->pvs);
 	yaml_vec_release(&d->classes);
 	yaml_vec_release(&d->csi_nodes);
+	yaml_vec_release(&d->csi_drivers);
+	yaml_vec_release(&d->capacities);
 	yaml_index_release(&d->index);
 }
 
@@ -353,6 +366,10 @@ int yaml_dec_commit(struct yaml_dec *d)
 	c->classes = append(d->a, c->classes, &c->n_classes, &d->classes);
 	c->csi_nodes = append(d->a, c->csi_nodes, &c->n_csi_nodes,
 			      &d->csi_nodes);
+	c->csi_drivers = append(d->a, c->csi_drivers, &c->n_csi_drivers,
+				&d->csi_drivers);
+	c->capacities = append(d->a, c->capacities, &c->n_capacities,
+			       &d->capacities);
 	commit_namespaces(d);
 	cluster_reindex(c);
 	return 0;

@@ -5,9 +5,11 @@
  */
 #include "plugin.h"
 #include "volumes.h"
+#include "../core/grow.h"
 
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* volumeutil.CSIAttachLimitPrefix: the node allocatable names that carry
@@ -21,10 +23,12 @@ struct attach {
 	const char *driver;
 };
 
-/* A map of attachable volumes (Go's map[string]string, keyed on unique). */
+/* A map of attachable volumes (Go's map[string]string, keyed on
+ * unique); zero-initialise, free v. */
 struct attach_set {
-	struct attach v[64];
+	struct attach *v;
 	int n;
+	size_t cap;
 };
 
 static int attach_find(const struct attach_set *s, const char *unique)
@@ -44,8 +48,7 @@ static void attach_put(struct attach_set *s, const char *driver,
 	snprintf(unique, sizeof unique, "%.120s/%.255s", driver, handle);
 	int i = attach_find(s, unique);
 	if (i < 0) {
-		if (s->n == (int)(sizeof s->v / sizeof *s->v))
-			return;   /* beyond any universe kso enumerates */
+		GROW(s->v, (size_t)s->n + 1, s->cap);
 		i = s->n++;
 	}
 	memcpy(s->v[i].unique, unique, sizeof unique);
@@ -157,6 +160,35 @@ void model_prefilter_node_volume_limits(const struct model_cycle *cy,
 		out->code = MODEL_SKIP;
 }
 
+/* The Filter past the pod's own volumes (fresh, non-empty): the node's
+ * pods' volumes into attached, then each driver's count. */
+static void check_limits(const struct cluster *c, int node,
+			 const struct attach_set *fresh, struct attach_set *attached,
+			 const struct snapshot *view, struct model_status *out)
+{
+	for (int q = 0; q < c->n_pods; q++)
+		if (view->pod_node[q] == node &&
+		    !attachable(c, q, false, attached, out))
+			return;
+	for (int d = 0; d < fresh->n; d++) {
+		const char *driver = fresh->v[d].driver;
+		int64_t limit = driver_limit(c, node, driver);
+		if (limit < 0)
+			continue;
+		int64_t now = 0, more = 0;
+		for (int i = 0; i < attached->n; i++)
+			now += !strcmp(attached->v[i].driver, driver);
+		for (int i = 0; i < fresh->n; i++)
+			more += !strcmp(fresh->v[i].driver, driver) &&
+				attach_find(attached, fresh->v[i].unique) < 0;
+		if (now + more > limit) {
+			model_status_add(out, MODEL_UNSCHEDULABLE,
+					 "node(s) exceed max volume count");
+			return;
+		}
+	}
+}
+
 /*
  * Filter(Pod, Node) ==
  *   \A driver : new(driver) = 0 \/ limit(driver) absent \/
@@ -171,28 +203,10 @@ void model_filter_node_volume_limits(const struct model_cycle *cy, int node,
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
 	model_status_ok(out);
 	const struct cluster *c = cy->cluster;
-	struct attach_set fresh = {.n = 0}, attached = {.n = 0};
-	if (!attachable(c, cy->pod, true, &fresh, out) || fresh.n == 0)
-		return;
-	for (int q = 0; q < c->n_pods; q++)
-		if (cy->view->pod_node[q] == node &&
-		    !attachable(c, q, false, &attached, out))
-			return;
-	for (int d = 0; d < fresh.n; d++) {
-		const char *driver = fresh.v[d].driver;
-		int64_t limit = driver_limit(c, node, driver);
-		if (limit < 0)
-			continue;
-		int64_t now = 0, more = 0;
-		for (int i = 0; i < attached.n; i++)
-			now += !strcmp(attached.v[i].driver, driver);
-		for (int i = 0; i < fresh.n; i++)
-			more += !strcmp(fresh.v[i].driver, driver) &&
-				attach_find(&attached, fresh.v[i].unique) < 0;
-		if (now + more > limit) {
-			model_status_add(out, MODEL_UNSCHEDULABLE,
-					 "node(s) exceed max volume count");
-			return;
-		}
-	}
+	struct attach_set fresh = {0}, attached = {0};
+	if (attachable(c, cy->pod, true, &fresh, out) && fresh.n > 0)
+		check_limits(c, node, &fresh, &attached, cy->view, out);
+	free(fresh.v);
+	free(attached.v);
 }
+

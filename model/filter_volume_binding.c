@@ -8,6 +8,7 @@
 #include "plugin.h"
 #include "volumes.h"
 #include "match.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -16,12 +17,19 @@
 /* volume.NotSupportedProvisioner: the class of statically made volumes. */
 #define NO_PROVISIONER "kubernetes.io/no-provisioner"
 
-/* The pod's claims as GetPodVolumeClaims sorts them (pvcs indexes). */
+/* The pod's claims as GetPodVolumeClaims sorts them (pvcs indexes);
+ * classify fills one, pod_claims_release frees it. */
 struct pod_claims {
-	int bound[64], n_bound;          /* boundClaims */
-	int delay[64], n_delay;          /* unboundClaimsDelayBinding */
+	int *bound, n_bound;             /* boundClaims */
+	int *delay, n_delay;             /* unboundClaimsDelayBinding */
 	int n_immediate;                 /* unboundClaimsImmediate */
 };
+
+static void pod_claims_release(struct pod_claims *pc)
+{
+	free(pc->bound);
+	free(pc->delay);
+}
 
 /* GetPodVolumeClaims (after podHasPVCs found every claim): fully bound;
  * unbound with a WaitForFirstConsumer class and no volumeName (delay);
@@ -31,7 +39,9 @@ static void classify(const struct model_cycle *cy, struct pod_claims *pc)
 	const struct cluster *c = cy->cluster;
 	const struct pod *p = &c->pods[cy->pod];
 	memset(pc, 0, sizeof *pc);
-	for (int i = 0; i < p->n_volumes && i < 64; i++) {
+	pc->bound = xmalloc(sizeof *pc->bound * ((size_t)p->n_volumes + 1));
+	pc->delay = xmalloc(sizeof *pc->delay * ((size_t)p->n_volumes + 1));
+	for (int i = 0; i < p->n_volumes; i++) {
 		char buf[MODEL_CLAIM_NAME_MAX];
 		int k = model_pod_claim(c, cy->pod, &p->volumes[i], buf, NULL);
 		assert(k >= 0);
@@ -90,59 +100,82 @@ static bool pod_has_claims(const struct model_cycle *cy, struct model_status *ou
 	return p->n_volumes > 0;
 }
 
-/* The hostname values the bound claims' PVs name (the universe the node
- * name sets below are bit vectors over). */
-struct names {
-	const char *v[256];
-	int n;
-};
-
 static bool is_hostname_in(const struct requirement *r)
 {
 	return !strcmp(r->key, "kubernetes.io/hostname") && r->op == OP_IN;
 }
 
-static int name_index(struct names *u, const char *s, bool add)
+/* The hostname values the bound claims' PVs name, the universe the name
+ * sets below are bit vectors over (a value may repeat: each copy is a
+ * position, and a set holds all copies of a value or none). */
+struct names {
+	const char **v;
+	int n;
+};
+
+/* The hostname In values of the bound claims' PVs into out (NULL: only
+ * counted); returns their number. */
+static int hostname_values(const struct cluster *c, const struct pod_claims *pc,
+			   const char **out)
 {
-	for (int i = 0; i < u->n; i++)
-		if (!strcmp(u->v[i], s))
-			return i;
-	if (!add || u->n == (int)(sizeof u->v / sizeof *u->v))
-		return -1;
-	u->v[u->n] = s;
-	return u->n++;
+	int n = 0;
+	for (int i = 0; i < pc->n_bound; i++) {
+		const struct pv *v = &c->pvs[cluster_find_pv(c,
+				c->pvcs[pc->bound[i]].volume_name)];
+		for (int t = 0; v->node_affinity.present &&
+		     t < v->node_affinity.n_terms; t++) {
+			const struct node_selector_term *term = &v->node_affinity.terms[t];
+			for (int e = 0; e < term->n_exprs; e++)
+				for (int x = 0; is_hostname_in(&term->exprs[e]) &&
+				     x < term->exprs[e].n_values; x++, n++)
+					if (out)
+						out[n] = term->exprs[e].values[x];
+		}
+	}
+	return n;
 }
 
-/* GetLocalPersistentVolumeNodeNames as a bit vector over u: per term, the
- * intersection of the values of its kubernetes.io/hostname In
+static void names_of(const struct cluster *c, const struct pod_claims *pc,
+		     struct names *u)
+{
+	u->n = hostname_values(c, pc, NULL);
+	u->v = xmalloc(sizeof *u->v * ((size_t)u->n + 1));
+	hostname_values(c, pc, u->v);
+}
+
+/* Does position x of the universe hold the value s? */
+static bool name_is(const struct names *u, int x, const char *s)
+{
+	return !strcmp(u->v[x], s);
+}
+
+/* GetLocalPersistentVolumeNodeNames(v) as a bit vector over u: per term,
+ * the intersection of the values of its kubernetes.io/hostname In
  * expressions; the union over the terms.  False when the list is empty
  * (no node names: no restriction from this PV). */
-static bool local_pv_names(const struct pv *v, struct names *u, bool *out)
+static bool local_pv_names(const struct pv *v, const struct names *u, bool *out)
 {
 	bool any = false;
-	memset(out, 0, 256 * sizeof *out);
+	memset(out, 0, sizeof *out * (size_t)u->n);
 	for (int t = 0; v->node_affinity.present && t < v->node_affinity.n_terms; t++) {
 		const struct node_selector_term *term = &v->node_affinity.terms[t];
-		bool nodes[256], seen = false;
-		for (int e = 0; e < term->n_exprs; e++) {
-			const struct requirement *r = &term->exprs[e];
-			if (!is_hostname_in(r))
-				continue;
-			bool these[256] = {0};
-			for (int x = 0; x < r->n_values; x++) {
-				int i = name_index(u, r->values[x], true);
-				if (i >= 0)
-					these[i] = true;
+		for (int x = 0; x < u->n; x++) {
+			bool seen = false, in = true;
+			for (int e = 0; e < term->n_exprs; e++) {
+				const struct requirement *r = &term->exprs[e];
+				if (!is_hostname_in(r))
+					continue;
+				bool has = false;
+				for (int k = 0; k < r->n_values; k++)
+					has |= name_is(u, x, r->values[k]);
+				in = in && has;
+				seen = true;
 			}
-			for (int i = 0; i < 256; i++)
-				nodes[i] = seen ? nodes[i] && these[i] : these[i];
-			seen = true;
-		}
-		for (int i = 0; seen && i < 256; i++)
-			if (nodes[i]) {
-				out[i] = true;
+			if (seen && in) {
+				out[x] = true;
 				any = true;
 			}
+		}
 	}
 	return any;
 }
@@ -159,26 +192,31 @@ static bool eligible_nodes(const struct model_cycle *cy, const struct pod_claims
 	for (int i = 0; i < pc->n_bound; i++)
 		if (cluster_find_pv(c, c->pvcs[pc->bound[i]].volume_name) < 0)
 			return false;
-	struct names u = {.n = 0};
-	bool set[256], one[256], restricted = false;
+	struct names u;
+	names_of(c, pc, &u);
+	bool *set = xcalloc((size_t)u.n + 1, sizeof *set);
+	bool *one = xcalloc((size_t)u.n + 1, sizeof *one);
+	bool restricted = false;
 	for (int i = 0; i < pc->n_bound; i++) {
 		int k = cluster_find_pv(c, c->pvcs[pc->bound[i]].volume_name);
 		if (!local_pv_names(&c->pvs[k], &u, one))
 			continue;
-		for (int x = 0; x < 256; x++)
+		for (int x = 0; x < u.n; x++)
 			set[x] = restricted ? set[x] && one[x] : one[x];
 		restricted = true;
 	}
-	if (!restricted)
-		return false;
 	*empty = true;
 	for (int x = 0; x < u.n; x++)
-		*empty &= !set[x];
-	for (int n = 0; n < c->n_nodes; n++) {
-		int x = name_index(&u, c->nodes[n].name, false);
-		allowed[n] = x >= 0 && set[x];
+		*empty = *empty && !set[x];
+	for (int n = 0; restricted && n < c->n_nodes; n++) {
+		allowed[n] = false;
+		for (int x = 0; x < u.n && !allowed[n]; x++)
+			allowed[n] = set[x] && name_is(&u, x, c->nodes[n].name);
 	}
-	return true;
+	free(set);
+	free(one);
+	free(u.v);
+	return restricted;
 }
 
 /*
@@ -204,12 +242,12 @@ void model_prefilter_volume_binding(const struct model_cycle *cy, bool *allowed,
 		return;
 	struct pod_claims pc;
 	classify(cy, &pc);
-	if (pc.n_immediate > 0) {
+	if (pc.n_immediate > 0)
 		model_status_add(out, MODEL_UAU,
 				 "pod has unbound immediate PersistentVolumeClaims");
-		return;
-	}
-	*restricted = eligible_nodes(cy, &pc, allowed, empty);
+	else
+		*restricted = eligible_nodes(cy, &pc, allowed, empty);
+	pod_claims_release(&pc);
 }
 
 /* checkBoundClaims: every bound claim's PV exists (else *found = false)
@@ -354,13 +392,14 @@ static void sort_by_size(const struct cluster *c, int *v, int n)
 		}
 }
 
-/* FindPodVolumes' unbound part: returns unboundVolumesSatisfied, with
- * *room sufficientStorage. */
-static bool unbound_ok(const struct cluster *c, const struct pod_claims *pc,
-		       const struct node *n, bool *room)
+/* FindPodVolumes' unbound part with its scratch: match[] and
+ * provision[] have room for every delay-binding claim.  Returns
+ * unboundVolumesSatisfied, with *room sufficientStorage. */
+static bool unbound_claims_ok(const struct cluster *c, const struct pod_claims *pc,
+			      const struct node *n, bool *room, int *match,
+			      int *provision)
 {
-	*room = true;
-	int match[64], n_match = 0, provision[64], n_provision = 0;
+	int n_match = 0, n_provision = 0;
 	for (int i = 0; i < pc->n_delay; i++) {
 		const struct pvc *claim = &c->pvcs[pc->delay[i]];
 		if (claim->selected_node) {
@@ -372,7 +411,7 @@ static bool unbound_ok(const struct cluster *c, const struct pod_claims *pc,
 		}
 	}
 	sort_by_size(c, match, n_match);
-	bool *chosen = calloc((size_t)c->n_pvs + 1, sizeof *chosen);
+	bool *chosen = xcalloc((size_t)c->n_pvs + 1, sizeof *chosen);
 	bool ok = true;
 	for (int i = 0; i < n_match; i++) {
 		int k = find_matching(c, &c->pvcs[match[i]], n, chosen);
@@ -398,6 +437,18 @@ static bool unbound_ok(const struct cluster *c, const struct pod_claims *pc,
 		}
 	}
 	return true;
+}
+
+static bool unbound_ok(const struct cluster *c, const struct pod_claims *pc,
+		       const struct node *n, bool *room)
+{
+	*room = true;
+	int *match = xmalloc(sizeof *match * ((size_t)pc->n_delay + 1));
+	int *provision = xmalloc(sizeof *provision * ((size_t)pc->n_delay + 1));
+	bool ok = unbound_claims_ok(c, pc, n, room, match, provision);
+	free(match);
+	free(provision);
+	return ok;
 }
 
 /*
@@ -427,6 +478,7 @@ void model_filter_volume_binding(const struct model_cycle *cy, int node,
 	check_bound(c, &pc, n, &bound_ok, &found);
 	bool room = true;
 	bool unbound = pc.n_delay == 0 || unbound_ok(c, &pc, n, &room);
+	pod_claims_release(&pc);
 	if (!bound_ok)
 		model_status_add(out, MODEL_UAU, "node(s) had volume node affinity conflict");
 	if (!unbound)

@@ -5,9 +5,11 @@
  */
 #include "plugin.h"
 #include "volumes.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* topologyLabels, in kube's order: the beta labels first. */
@@ -59,10 +61,10 @@ static bool zones_contain(const char *value, const char *zone, bool *valid)
  * (ephemeral volumes are not looked at).  An unbound claim of a
  * WaitForFirstConsumer class is skipped; any other problem rejects the
  * pod (UnschedulableAndUnresolvable; NotFound errors as the API prints
- * them).  pvs[] receives the PV indexes; returns their number, or -1 with
- * out set.
+ * them).  pvs[] (room for every volume of the pod) receives the PV
+ * indexes; returns their number, or -1 with out set.
  */
-static int pod_pvs(const struct model_cycle *cy, int *pvs, int cap,
+static int pod_pvs(const struct model_cycle *cy, int *pvs,
 		   struct model_status *out)
 {
 	const struct cluster *c = cy->cluster;
@@ -102,8 +104,7 @@ static int pod_pvs(const struct model_cycle *cy, int *pvs, int cap,
 					  claim->volume_name);
 			return -1;
 		}
-		if (n < cap)
-			pvs[n++] = pv;
+		pvs[n++] = pv;
 	}
 	return n;
 }
@@ -126,38 +127,21 @@ void model_prefilter_volume_zone(const struct model_cycle *cy,
 {
 	assert(cy && out);
 	model_status_ok(out);
-	int pvs[64];
-	int n = pod_pvs(cy, pvs, 64, out);
-	if (n < 0)
-		return;
+	int *pvs = xmalloc(sizeof *pvs * ((size_t)cy->cluster->pods[cy->pod].n_volumes + 1));
+	int n = pod_pvs(cy, pvs, out);
+	bool any = false;
 	for (int i = 0; i < n; i++)
-		if (has_topology(&cy->cluster->pvs[pvs[i]]))
-			return;
-	out->code = MODEL_SKIP;
+		any = any || has_topology(&cy->cluster->pvs[pvs[i]]);
+	free(pvs);
+	if (n >= 0 && !any)
+		out->code = MODEL_SKIP;
 }
 
-/*
- * Filter(Pod, Node) ==
- *   the node has none of the four topology labels \/
- *   \A PV, key with PV.labels[key] usable :
- *     (node.labels[key], or its GA key's value) \in zones(PV.labels[key])
- * Failure: UnschedulableAndUnresolvable "node(s) had no available volume
- * zone".  With its PreFilter disabled the Filter computes getPVbyPod
- * itself and returns its rejection.
- */
-void model_filter_volume_zone(const struct model_cycle *cy, int node,
-			      struct model_status *out)
+/* The Filter proper on the PVs pvs[0..n): each usable topology label
+ * against the node's labels nl. */
+static void check_zones(const struct cluster *c, const int *pvs, int n,
+			const struct labels *nl, struct model_status *out)
 {
-	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
-	const struct cluster *c = cy->cluster;
-	if (c->pods[cy->pod].n_volumes == 0)
-		return;
-	int pvs[64];
-	int n = pod_pvs(cy, pvs, 64, out);
-	if (n < 0)
-		return;
-	const struct labels *nl = &c->nodes[node].labels;
 	bool constrained = false;
 	for (size_t i = 0; i < sizeof topology_labels / sizeof *topology_labels; i++)
 		constrained |= labels_get(nl, topology_labels[i]) != NULL;
@@ -182,3 +166,28 @@ void model_filter_volume_zone(const struct model_cycle *cy, int node,
 		}
 	}
 }
+
+/*
+ * Filter(Pod, Node) ==
+ *   the node has none of the four topology labels \/
+ *   \A PV, key with PV.labels[key] usable :
+ *     (node.labels[key], or its GA key's value) \in zones(PV.labels[key])
+ * Failure: UnschedulableAndUnresolvable "node(s) had no available volume
+ * zone".  With its PreFilter disabled the Filter computes getPVbyPod
+ * itself and returns its rejection.
+ */
+void model_filter_volume_zone(const struct model_cycle *cy, int node,
+			      struct model_status *out)
+{
+	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
+	model_status_ok(out);
+	const struct cluster *c = cy->cluster;
+	if (c->pods[cy->pod].n_volumes == 0)
+		return;
+	int *pvs = xmalloc(sizeof *pvs * ((size_t)c->pods[cy->pod].n_volumes + 1));
+	int n = pod_pvs(cy, pvs, out);
+	if (n > 0)
+		check_zones(c, pvs, n, &c->nodes[node].labels, out);
+	free(pvs);
+}
+

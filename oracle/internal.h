@@ -335,6 +335,8 @@ struct oracle_data {
 	/* volumes.c: each pod's attachable volumes (NodeVolumeLimits),
 	 * [n_pods] in the arena, filled lazily */
 	struct oracle_pod_attach *attach;
+	int *csi_node_of;               /* [n_nodes] the node's CSINode or -1,
+					 * in the arena, filled on first use */
 
 	/* preemption.c: buffers every oracle_preempt call reuses */
 	struct oracle_preempt_scratch *preempt;

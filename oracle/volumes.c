@@ -49,7 +49,16 @@ struct oracle_volume_state {
 	const struct oracle_pod_attach *mine;
 	/* VolumeBinding: claim indexes by kind */
 	int *bound, n_bound;
+	const struct pv **bound_pv;      /* [n_bound] each one's PV, or NULL */
 	int *delay, n_delay;             /* sorted by request size */
+	/* per delay-binding claim, what FindMatchingVolume can pick on any
+	 * node (everything it checks but node affinity, worked out once):
+	 * the PV pre-bound to it, or -1, and the other candidates in
+	 * increasing capacity (list order among equals) */
+	int *prebound;                   /* [n_delay] */
+	int **cands;                     /* [n_delay][n_cands[i]] */
+	int *n_cands;
+	int *taken, *provision;          /* [n_delay] scratch of one Filter */
 	/* VolumeZone: (label key, PV label value) pairs */
 	const char **zone_key, **zone_value;
 	int n_zone;
@@ -214,6 +223,57 @@ static int prefilter_restrictions(struct oracle_cycle *cy,
 	return -1;
 }
 
+static bool bound_to(const struct pv *v, const struct pvc *claim)
+{
+	return v->has_claim_ref && !strcmp(v->claim_name, claim->name) &&
+	       !strcmp(v->claim_ns, claim->ns) &&
+	       (!v->claim_uid[0] || !strcmp(v->claim_uid, claim->uid));
+}
+
+/* What FindMatchingVolume checks of a PV apart from node affinity, over
+ * ListPVs(the claim's class): *prebound the first PV pre-bound to the
+ * claim that passes the size, mode and deletion checks (it wins on any
+ * node where it fits, and nothing else is taken where it does not), or
+ * -1; cands the available, large enough, matching others, by increasing
+ * capacity (list order among equals, as the scan keeps the first
+ * smallest).  A claim with a VolumeAttributesClass matches nothing (the
+ * gate is off in v1.30). */
+static void volume_candidates(struct oracle_cycle *cy, const struct pvc *claim,
+			      int *prebound, int **cands, int *n_cands)
+{
+	const struct cluster *c = cy->c;
+	*prebound = -1;
+	*n_cands = 0;
+	*cands = arena_array(cy->arena, (size_t)c->n_pvs + 1, sizeof **cands);
+	for (int k = 0; k < c->n_pvs && !claim->has_vac; k++) {
+		const struct pv *v = &c->pvs[k];
+		if (strcmp(v->class_name, claim->class_name))
+			continue;
+		bool mine = bound_to(v, claim);
+		if ((v->has_claim_ref && !mine) ||
+		    quantity_cmp(v->capacity, claim->request) < 0 ||
+		    v->block != claim->block || v->deleting)
+			continue;
+		if (mine) {
+			if (*prebound < 0)
+				*prebound = k;
+			continue;
+		}
+		if (!v->available ||
+		    (claim->selector.present &&
+		     !oracle_selector_matches(&claim->selector, &v->labels)) ||
+		    (claim->access_modes & ~v->access_modes))
+			continue;
+		int j = (*n_cands)++;
+		while (j > 0 && quantity_cmp(c->pvs[(*cands)[j - 1]].capacity,
+					     v->capacity) > 0) {
+			(*cands)[j] = (*cands)[j - 1];
+			j--;
+		}
+		(*cands)[j] = k;
+	}
+}
+
 /* VolumeBinding's podHasPVCs, GetPodVolumeClaims and GetEligibleNodes. */
 static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state *s,
 			     struct model_status *st)
@@ -278,6 +338,18 @@ static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state
 			s->delay[j] = s->delay[j - 1];
 			s->delay[j - 1] = t;
 		}
+	s->bound_pv = arena_array(cy->arena, (size_t)s->n_bound + 1, sizeof *s->bound_pv);
+	for (int i = 0; i < s->n_bound; i++)
+		s->bound_pv[i] = pv_named(c, c->pvcs[s->bound[i]].volume_name);
+	s->prebound = arena_array(cy->arena, (size_t)s->n_delay + 1, sizeof *s->prebound);
+	s->cands = arena_array(cy->arena, (size_t)s->n_delay + 1, sizeof *s->cands);
+	s->n_cands = arena_array(cy->arena, (size_t)s->n_delay + 1, sizeof *s->n_cands);
+	for (int i = 0; i < s->n_delay; i++)
+		volume_candidates(cy, &c->pvcs[s->delay[i]], &s->prebound[i],
+				  &s->cands[i], &s->n_cands[i]);
+	s->taken = arena_array(cy->arena, (size_t)s->n_delay + 1, sizeof *s->taken);
+	s->provision = arena_array(cy->arena, (size_t)s->n_delay + 1,
+				   sizeof *s->provision);
 	return -1;
 }
 
@@ -536,6 +608,28 @@ void oracle_filter_volume_restrictions(struct oracle_cycle *cy,
 				       "same name and ReadWriteOncePod access mode");
 }
 
+/* The CSINode of node (csiNodeLister.Get(node.Name)), or -1: an index
+ * by node built on first use (a look-up by name per node and cycle would
+ * cost the number of CSINodes, quadratic in the cluster). */
+static int csi_node_of(struct oracle *o, int node)
+{
+	struct oracle_data *d = o->d;
+	const struct cluster *c = o->cluster;
+	if (!d->csi_node_of) {
+		d->csi_node_of = arena_array(&d->arena, (size_t)d->n_nodes + 1,
+					     sizeof *d->csi_node_of);
+		struct oracle_strmap m;
+		oracle_strmap_init(&m);
+		/* the loader refuses duplicate names: id i is CSINode i */
+		for (int i = 0; i < c->n_csi_nodes; i++)
+			oracle_strmap_intern(&m, c->csi_nodes[i].name);
+		for (int n = 0; n < d->n_nodes; n++)
+			d->csi_node_of[n] = oracle_strmap_find(&m, c->nodes[n].name);
+		oracle_strmap_release(&m);
+	}
+	return d->csi_node_of[node];
+}
+
 /* getVolumeLimits(node)[key of driver], or -1. */
 static int64_t node_limit(struct oracle_cycle *cy, int node, const char *driver)
 {
@@ -546,7 +640,7 @@ static int64_t node_limit(struct oracle_cycle *cy, int node, const char *driver)
 	int res = cluster_res_index(c, key);
 	if (res >= 0 && cy->o->d->alloc_has[(size_t)node * cy->o->d->n_res + res])
 		limit = cy->o->d->alloc[(size_t)node * cy->o->d->n_res + res];
-	int k = cluster_find_csi_node(c, c->nodes[node].name);
+	int k = csi_node_of(cy->o, node);
 	for (int i = 0; k >= 0 && i < c->csi_nodes[k].n_drivers; i++) {
 		const struct csi_driver_limit *d = &c->csi_nodes[k].drivers[i];
 		if (d->has_count && !strcmp(d->driver, driver))
@@ -640,42 +734,30 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 	}
 }
 
-static bool bound_to(const struct pv *v, const struct pvc *claim)
+static bool is_taken(const int *taken, int n_taken, int k)
 {
-	return v->has_claim_ref && !strcmp(v->claim_name, claim->name) &&
-	       !strcmp(v->claim_ns, claim->ns) &&
-	       (!v->claim_uid[0] || !strcmp(v->claim_uid, claim->uid));
+	for (int i = 0; i < n_taken; i++)
+		if (taken[i] == k)
+			return true;
+	return false;
 }
 
-/* FindMatchingVolume (scheduler path); -1 when none.  chosen excludes. */
-static int matching_pv(const struct cluster *c, const struct pvc *claim,
-		       const struct node *n, const bool *chosen)
+/* FindMatchingVolume (scheduler path) for delay claim i on node n; -1
+ * when none.  taken[0..n_taken) are the PVs earlier claims took
+ * (excludedVolumes). */
+static int matching_pv(const struct oracle_volume_state *s, int i,
+		       const struct cluster *c, const struct node *n,
+		       const int *taken, int n_taken)
 {
-	if (claim->has_vac)
-		return -1;
-	int best = -1;
-	for (int k = 0; k < c->n_pvs; k++) {
-		const struct pv *v = &c->pvs[k];
-		if (chosen[k] || strcmp(v->class_name, claim->class_name))
-			continue;
-		bool mine = bound_to(v, claim);
-		if (v->has_claim_ref && !mine)
-			continue;
-		if (quantity_cmp(v->capacity, claim->request) < 0 ||
-		    v->block != claim->block || v->deleting)
-			continue;
-		bool fits = pv_fits(v, n);
-		if (mine)
-			return fits ? k : -1;
-		if (!v->available ||
-		    (claim->selector.present &&
-		     !oracle_selector_matches(&claim->selector, &v->labels)) ||
-		    !fits || (claim->access_modes & ~v->access_modes))
-			continue;
-		if (best < 0 || quantity_cmp(c->pvs[best].capacity, v->capacity) > 0)
-			best = k;
+	int pb = s->prebound[i];
+	if (pb >= 0 && !is_taken(taken, n_taken, pb))
+		return pv_fits(&c->pvs[pb], n) ? pb : -1;
+	for (int j = 0; j < s->n_cands[i]; j++) {
+		int k = s->cands[i][j];
+		if (!is_taken(taken, n_taken, k) && pv_fits(&c->pvs[k], n))
+			return k;
 	}
-	return best;
+	return -1;
 }
 
 /* hasEnoughCapacity of class sc for claim on n. */
@@ -736,29 +818,26 @@ static bool unbound_satisfied(struct oracle_cycle *cy, const struct node *n,
 		if (sel && strcmp(sel, n->name))
 			return false;
 	}
-	bool *chosen = arena_array(cy->arena, (size_t)c->n_pvs + 1, sizeof(bool));
-	const struct pvc **provision = arena_array(cy->arena, (size_t)s->n_delay + 1,
-						   sizeof *provision);
-	int n_provision = 0;
+	int n_taken = 0, n_provision = 0;
 	bool matched = true;
 	for (int i = 0; i < s->n_delay; i++) {
 		const struct pvc *claim = &c->pvcs[s->delay[i]];
 		if (claim->selected_node) {
-			provision[n_provision++] = claim;
+			s->provision[n_provision++] = s->delay[i];
 			continue;
 		}
-		int k = matching_pv(c, claim, n, chosen);
+		int k = matching_pv(s, i, c, n, s->taken, n_taken);
 		if (k >= 0) {
-			chosen[k] = true;
+			s->taken[n_taken++] = k;
 			continue;
 		}
 		matched = false;
-		provision[n_provision++] = claim;
+		s->provision[n_provision++] = s->delay[i];
 	}
 	if (n_provision == 0)
 		return matched;
 	for (int i = 0; i < n_provision; i++) {
-		int why = provisionable(c, provision[i], n);
+		int why = provisionable(c, &c->pvcs[s->provision[i]], n);
 		if (why == 1)
 			return false;
 		if (why == 2) {
@@ -780,7 +859,7 @@ void oracle_filter_volume_binding(struct oracle_cycle *cy,
 	const struct node *n = &c->nodes[v->node];
 	bool bound_ok = true, found = true;
 	for (int i = 0; i < s->n_bound; i++) {
-		const struct pv *pv = pv_named(c, c->pvcs[s->bound[i]].volume_name);
+		const struct pv *pv = s->bound_pv[i];
 		if (!pv) {
 			found = false;
 			break;

@@ -8,6 +8,7 @@ random clusters:
     scripts/workload.py perf    --nodes 5000 --pods 50000 --pending 1000 -o f.json
     scripts/workload.py SchedulingBasic --nodes 5000 --init 1000 --measure 1000 -o f.json
     scripts/workload.py basic-5000 -o f.json        (a reference workload)
+    scripts/workload.py csipv-5000 -o f.json        (claims and CSI limits)
 
 The scheduler_perf-like workloads (SchedulingBasic, PodAntiAffinity,
 PodAffinity, TopologySpreading, PreferredTopologySpreading, NodeAffinity,
@@ -523,9 +524,62 @@ def reference_cluster(name):
     return {"apiVersion": "v1", "kind": "List", "items": items}
 
 
+def csipv_cluster(n_nodes=5000, n_existing=1000, n_pending=1000):
+    """scheduler_perf's SchedulingCSIPVs shape: every node has a CSINode
+    (csi.example.com, 39 attachable volumes); existing pods each use a
+    bound claim whose PV is pinned to its node's zone; pending pods each
+    have their own unbound WaitForFirstConsumer claim of a class that
+    provisions in zone-0 and zone-1 only."""
+    items = []
+    names = ["node-%d" % i for i in range(n_nodes)]
+    for i, nn in enumerate(names):
+        items.append(ref_node(nn, i))
+        items.append({"apiVersion": "storage.k8s.io/v1", "kind": "CSINode",
+                      "metadata": {"name": nn},
+                      "spec": {"drivers": [{"name": "csi.example.com",
+                                            "nodeID": nn,
+                                            "allocatable": {"count": 39}}]}})
+    items.append({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+                  "metadata": {"name": "zonal"}, "provisioner": "csi.example.com",
+                  "volumeBindingMode": "WaitForFirstConsumer",
+                  "allowedTopologies": [{"matchLabelExpressions": [
+                      {"key": ZONE, "values": ["zone-0", "zone-1"]}]}]})
+    claim = {"accessModes": ["ReadWriteOnce"], "storageClassName": "zonal",
+             "resources": {"requests": {"storage": "1Gi"}}}
+    for j in range(n_existing):
+        i = j * n_nodes // n_existing
+        pv, pvc = "pv-%d" % j, "data-%d" % j
+        items.append({"apiVersion": "v1", "kind": "PersistentVolume",
+                      "metadata": {"name": pv},
+                      "spec": {"capacity": {"storage": "1Gi"},
+                               "accessModes": ["ReadWriteOnce"],
+                               "storageClassName": "zonal",
+                               "csi": {"driver": "csi.example.com",
+                                       "volumeHandle": pv},
+                               "claimRef": {"namespace": "default", "name": pvc},
+                               "nodeAffinity": {"required": {"nodeSelectorTerms": [
+                                   {"matchExpressions": [{"key": ZONE, "operator": "In",
+                                                          "values": ["zone-%d" % (i % 3)]}]}]}}}})
+        items.append({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                      "metadata": {"name": pvc, "namespace": "default",
+                                   "annotations": {"pv.kubernetes.io/bind-completed": "yes"}},
+                      "spec": dict(claim, volumeName=pv)})
+        items.append(ref_pod("init-%d" % j, node=names[i], volumes=[
+            {"name": "data", "persistentVolumeClaim": {"claimName": pvc}}]))
+    for j in range(n_pending):
+        pvc = "new-%d" % j
+        items.append({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                      "metadata": {"name": pvc, "namespace": "default"},
+                      "spec": claim})
+        items.append(ref_pod("pod-%d" % j, volumes=[
+            {"name": "data", "persistentVolumeClaim": {"claimName": pvc}}]))
+    return {"apiVersion": "v1", "kind": "List", "items": items}
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("kind", choices=["random", "perf"] + SUITE + sorted(REFERENCE))
+    ap.add_argument("kind", choices=["random", "perf", "csipv-5000"] + SUITE
+                    + sorted(REFERENCE))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nodes", type=int, default=10)
     ap.add_argument("--pods", type=int, default=30)
@@ -542,6 +596,8 @@ def main():
         doc = perf_cluster(a.nodes, a.pods, a.pending, a.seed)
     elif a.kind in REFERENCE:
         doc = reference_cluster(a.kind)
+    elif a.kind == "csipv-5000":
+        doc = csipv_cluster()
     else:
         doc = suite_cluster(a.kind, a.nodes, a.init, a.measure)
     out = sys.stdout if a.output == "-" else open(a.output, "w")

@@ -114,6 +114,18 @@ BINDING = [
     # wffc-b: provisioned in zone b
     ("p-eph-owned", {"n1": (UAU, "VolumeBinding", [BIND]),
                      "n2": (OK, "", []), "n3": (OK, "", [])}, None),
+    # two 10Gi local claims: on n3 the first takes local-n3-b (15Gi, the
+    # smallest), the second local-n3 (20Gi; excludedVolumes)
+    ("p-two-local", {"n1": (UAU, "VolumeBinding", [BIND]),
+                     "n2": (UAU, "VolumeBinding", [BIND]),
+                     "n3": (OK, "", [])}, None),
+    # a third finds nothing left on n3 and cannot be provisioned
+    ("p-three-local", every(UAU, "VolumeBinding", BIND), None),
+    # its pre-bound PV is on n1: elsewhere no volume matches at all, not
+    # even local-n3 on n3
+    ("p-wants-n1", {"n1": (OK, "", []),
+                    "n2": (UAU, "VolumeBinding", [BIND]),
+                    "n3": (UAU, "VolumeBinding", [BIND])}, None),
 ]
 
 

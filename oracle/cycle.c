@@ -88,6 +88,7 @@ void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 {
 	assert(cy && o && prof && pod >= 0 && pod < o->cluster->n_pods);
 	memset(cy, 0, sizeof(*cy));
+	cy->n_active = -1;
 	cy->o = o;
 	cy->c = o->cluster;
 	cy->prof = prof;
@@ -123,6 +124,22 @@ void oracle_cycle_end(struct oracle_cycle *cy)
 
 /* -------------------------------------------------------------- PreFilter */
 
+/* cy->active: the filters PreFilter did not skip, in table order. */
+static void list_active(struct oracle_cycle *cy)
+{
+	cy->n_active = 0;
+	cy->first_dynamic = -1;
+	for (int i = 0; i < N_FILTERS; i++) {
+		if (cy->skip[filters[i].id])
+			continue;
+		if (i >= N_STATIC_FILTERS && cy->first_dynamic < 0)
+			cy->first_dynamic = cy->n_active;
+		cy->active[cy->n_active++] = (uint8_t)i;
+	}
+	if (cy->first_dynamic < 0)
+		cy->first_dynamic = cy->n_active;
+}
+
 /* RunPreFilterPlugins: plugins disabled in the profile count as skipped;
  * an UnschedulableAndUnresolvable stops at once.  Returns the rejecting
  * plugin, or -1. */
@@ -154,6 +171,7 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 		oracle_prefilter_spread(cy);
 	if (prof->filter[PLUGIN_INTER_POD_AFFINITY])
 		oracle_prefilter_interpod(cy);
+	list_active(cy);
 	return -1;
 }
 
@@ -263,26 +281,26 @@ static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v
 	 * for the static filters when they all pass; without statuses the
 	 * checks stand for the others */
 	bool quick = !e->status;
-	int i = 0;
+	assert(cy->n_active >= 0);   /* PreFilter listed the filters */
+	int k = 0;                   /* position in cy->active */
 	if (quick || clean) {
 		uint8_t verdict = oracle_node_verdict(cy, v->node);
 		if (verdict & OSHAPE_STATIC) {
-			i = N_STATIC_FILTERS;
+			k = cy->first_dynamic;
 		} else if (quick) {
 			/* the verdict's fail bits say which static filters fail,
 			 * each with UnschedulableAndUnresolvable (shape.c) */
-			for (; i < N_STATIC_FILTERS; i++) {
-				int id = filters[i].id;
-				if (!cy->skip[id] && (verdict & filters[i].fail_bit) &&
-				    note_failure(e, id, MODEL_UAU, all))
+			for (; k < cy->first_dynamic; k++) {
+				int i = cy->active[k];
+				if ((verdict & filters[i].fail_bit) &&
+				    note_failure(e, filters[i].id, MODEL_UAU, all))
 					goto done;
 			}
 		}
 	}
-	for (; i < N_FILTERS; i++) {
+	for (; k < cy->n_active; k++) {
+		int i = cy->active[k];
 		int id = filters[i].id;
-		if (cy->skip[id])
-			continue;
 		enum model_code code;
 		if (quick && filters[i].check) {
 			code = filters[i].check(cy, v);
@@ -419,9 +437,22 @@ static bool fits_fast(struct oracle_cycle *cy, int node, struct model_status *sc
 		return eval_node(cy, node, false, &e);
 	}
 	struct oracle_nodeview v = {node, x->requested, x->pods.n, NULL, 0};
-	for (int i = N_STATIC_FILTERS; i < N_FILTERS; i++)
-		if (!cy->skip[filters[i].id] && filters[i].check(cy, &v) != MODEL_SUCCESS)
+	for (int k = cy->first_dynamic; k < cy->n_active; k++) {
+		int i = cy->active[k];
+		enum model_code code;
+		if (filters[i].check) {
+			code = filters[i].check(cy, &v);
+		} else {
+			/* a filter without a check (the volume plugins, which
+			 * skip every pod without claims) runs with a status */
+			struct model_status st;
+			oracle_status_ok(&st);
+			filters[i].fn(cy, &v, &st);
+			code = st.code;
+		}
+		if (code != MODEL_SUCCESS)
 			return false;
+	}
 	return true;
 }
 
@@ -471,16 +502,18 @@ static uint32_t failed_bits(const bool *failed)
 	_Static_assert(sizeof(bool) == 1, "bools are bytes");
 	_Static_assert(PLUGIN_COUNT <= 32, "the set fits 32 bits");
 	uint32_t m = 0;
+	int i = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	for (int i = 0; i < PLUGIN_COUNT; i += 8) {
-		uint64_t w = 0;
-		memcpy(&w, failed + i, PLUGIN_COUNT - i < 8 ? (size_t)(PLUGIN_COUNT - i) : 8);
+	/* whole 8-byte words (a constant-size copy, inlined), then the
+	 * bytes left */
+	for (; i + 8 <= PLUGIN_COUNT; i += 8) {
+		uint64_t w;
+		memcpy(&w, failed + i, 8);
 		m |= (uint32_t)((w * 0x0102040810204080ULL) >> 56) << i;
 	}
-#else
-	for (int i = 0; i < PLUGIN_COUNT; i++)
-		m |= (uint32_t)failed[i] << i;
 #endif
+	for (; i < PLUGIN_COUNT; i++)
+		m |= (uint32_t)failed[i] << i;
 	return m;
 }
 

@@ -495,6 +495,13 @@ struct oracle_cycle {
 	struct arena *arena;            /* this cycle's allocations: the
 					 * oracle's d->cycle_arena */
 	bool skip[PLUGIN_COUNT];        /* PreFilter returned Skip */
+	/* the filters that run (not skipped), as indexes into cycle.c's
+	 * filter table in its order, listed once PreFilter is done: the
+	 * per-node loop then never looks at a skipped one */
+	uint8_t active[PLUGIN_COUNT];
+	int n_active;                   /* -1 until PreFilter is done */
+	int first_dynamic;              /* active[] position of the first
+					 * placement-dependent filter */
 	bool custom_order;              /* the profile's filters do not run in
 					 * the default order: every filter is
 					 * evaluated, the first failure taken
@@ -521,6 +528,8 @@ struct oracle_cycle {
 	int vr_conflicts;               /* VolumeRestrictions'
 					 * conflictingPVCRefCount, which
 					 * AddPod / RemovePod edit */
+	bool vr_tracked;                /* ... and AddPod / RemovePod run
+					 * (PreFilter did not skip) */
 
 	/* InterPodAffinity */
 	struct oracle_term *aff, *anti;
@@ -618,8 +627,16 @@ void oracle_prefilter_node_affinity(struct oracle_cycle *cy, struct model_status
  * Returns the rejecting plugin with st its status, or -1. */
 int oracle_prefilter_volumes(struct oracle_cycle *cy, struct model_status *st);
 /* oracle_volumes_update: VolumeRestrictions' AddPod (+1) / RemovePod (-1)
- * of pod q on node. */
-void oracle_volumes_update(struct oracle_cycle *cy, int q, int node, int sign);
+ * of pod q on node; inline, as it runs for every dry-run move and does
+ * nothing for a pod without ReadWriteOncePod claims in use. */
+void oracle_volumes_count(struct oracle_cycle *cy, int q, int sign);
+static inline void oracle_volumes_update(struct oracle_cycle *cy, int q, int node,
+					 int sign)
+{
+	(void)node;
+	if (cy->vr_tracked)
+		oracle_volumes_count(cy, q, sign);
+}
 void oracle_prefilter_ports(struct oracle_cycle *cy);
 void oracle_prefilter_fit(struct oracle_cycle *cy);
 void oracle_prefilter_spread(struct oracle_cycle *cy);

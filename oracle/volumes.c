@@ -220,6 +220,7 @@ static int prefilter_restrictions(struct oracle_cycle *cy,
 		cy->vr_conflicts += claim_in_use(cy, p->ns, s->rwop[j]);
 	if (cy->vr_conflicts == 0)
 		cy->skip[PLUGIN_VOLUME_RESTRICTIONS] = true;
+	cy->vr_tracked = cy->vr_conflicts > 0;
 	return -1;
 }
 
@@ -538,6 +539,7 @@ static int prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
 	const struct sched_profile *prof = cy->prof;
 	cy->vol = NULL;
 	cy->vr_conflicts = 0;
+	cy->vr_tracked = false;
 	if (cy->p->n_volumes == 0) {
 		/* every volume PreFilter skips a pod without claims */
 		cy->skip[PLUGIN_VOLUME_RESTRICTIONS] = cy->skip[PLUGIN_NODE_VOLUME_LIMITS] =
@@ -581,12 +583,10 @@ int oracle_prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
 
 /* ------------------------------------------------------------- Filters */
 
-void oracle_volumes_update(struct oracle_cycle *cy, int q, int node, int sign)
+void oracle_volumes_count(struct oracle_cycle *cy, int q, int sign)
 {
-	(void)node;
 	const struct oracle_volume_state *s = cy->vol;
-	if (!s || s->n_rwop == 0 || cy->skip[PLUGIN_VOLUME_RESTRICTIONS])
-		return;
+	assert(s && cy->vr_tracked);
 	const struct pod *p = &cy->c->pods[q];
 	for (int i = 0; i < p->n_volumes; i++) {
 		if (p->volumes[i].ephemeral)

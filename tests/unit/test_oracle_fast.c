@@ -235,7 +235,17 @@ static char *gen_cluster(int n)
 			put(&b, "  unschedulable: true\n");
 		put(&b, "status: {allocatable: {cpu: '%u', memory: 8Gi, pods: '%u'}}\n---\n",
 		    2 + rnd(3), 4 + rnd(8));
+		/* CSI attach limits of 1 to 3 on most nodes */
+		if (rnd(4))
+			put(&b, "apiVersion: storage.k8s.io/v1\nkind: CSINode\n"
+				"metadata: {name: n%d}\nspec:\n  drivers:\n"
+				"  - {name: csi.x, nodeID: n%d, allocatable: {count: %u}}\n---\n",
+			    i, i, 1 + rnd(3));
 	}
+	put(&b, "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: wffc}\n"
+		"provisioner: csi.x\nvolumeBindingMode: WaitForFirstConsumer\n"
+		"allowedTopologies:\n- matchLabelExpressions:\n"
+		"  - {key: topology.kubernetes.io/zone, values: [z0, z1]}\n---\n");
 	put(&b, "apiVersion: v1\nkind: Service\nmetadata: {name: svc}\nspec: {selector: {app: web}}\n---\n");
 	for (int i = 0; i < 3 * n; i++) {
 		put(&b, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p%d\n  labels: {app: %s}\n"
@@ -272,6 +282,25 @@ static char *gen_cluster(int n)
 		    64 + 64 * rnd(8));
 		if (rnd(12) == 0)
 			put(&b, "    ports: [{containerPort: 80, hostPort: 8080}]\n");
+		/* a quarter of the pods have a claim of class wffc: the bound
+		 * ones bound (their PV's attachments count), the others
+		 * unbound (provisioned in zones z0 and z1 only) */
+		if (rnd(4) == 0) {
+			bool bound = i < 9 * n / 5;
+			put(&b, "  volumes: [{name: d, persistentVolumeClaim: {claimName: c%d}}]\n"
+				"---\napiVersion: v1\nkind: PersistentVolumeClaim\n"
+				"metadata:\n  name: c%d\n", i, i);
+			if (bound)
+				put(&b, "  annotations: {pv.kubernetes.io/bind-completed: 'yes'}\n");
+			put(&b, "spec:\n  accessModes: [ReadWriteOnce]\n"
+				"  resources: {requests: {storage: 1Gi}}\n  storageClassName: wffc\n");
+			if (bound)
+				put(&b, "  volumeName: v%d\n---\napiVersion: v1\n"
+					"kind: PersistentVolume\nmetadata: {name: v%d}\nspec:\n"
+					"  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteOnce]\n"
+					"  storageClassName: wffc\n  csi: {driver: csi.x, volumeHandle: v%d}\n"
+					"  claimRef: {namespace: default, name: c%d}\n", i, i, i, i);
+		}
 		put(&b, "---\n");
 	}
 	return b.s;

@@ -11,6 +11,7 @@
  * them; the status kube would record is the first failure.
  */
 #include "model.h"
+#include "volumes.h"
 #include "../core/xalloc.h"
 
 #include <assert.h>
@@ -78,9 +79,15 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		model_status_ok(&st[model_filter_ids[i]]);
 	}
 	int first = -1;
+	bool no_claims = cy->cluster->pods[cy->pod].n_volumes == 0;
 	for (int i = 0; i < prof->n_filter_order; i++) {
 		enum plugin_id id = prof->filter_order[i];
 		if (!prof->filter[id] || (only && !only[id]))
+			continue;
+		/* kube runs no Filter whose PreFilter returned Skip, and each
+		 * volume plugin's PreFilter skips a pod without claims
+		 * (reference §2.12) */
+		if (no_claims && prof->prefilter[id] && model_volume_plugin(id))
 			continue;
 		/* a Filter sets its status in full (plugin.h) */
 		const char *missing = prof->prefilter[id] ? NULL

@@ -11,6 +11,15 @@
 #include <stdbool.h>
 
 #include "../core/objects.h"
+#include "../core/config.h"
+
+/* model_volume_plugin: one of the four volume plugins, whose PreFilters
+ * skip every pod without a claim. */
+static inline bool model_volume_plugin(enum plugin_id id)
+{
+	return id == PLUGIN_VOLUME_RESTRICTIONS || id == PLUGIN_NODE_VOLUME_LIMITS ||
+	       id == PLUGIN_VOLUME_BINDING || id == PLUGIN_VOLUME_ZONE;
+}
 
 /* Room for a claim name built from a pod and a volume name. */
 #define MODEL_CLAIM_NAME_MAX 512

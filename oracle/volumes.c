@@ -173,6 +173,20 @@ static const struct oracle_pod_attach *pod_attach(struct oracle *o, int p)
 
 /* ----------------------------------------------------------- PreFilter */
 
+/* The claim of the pod's persistentVolumeClaim volume v (the listers'
+ * Get); NULL with st set to the NotFound rejection the plugins return. */
+static const struct pvc *claim_or_not_found(struct oracle_cycle *cy,
+					    const struct pod_volume *v,
+					    struct model_status *st)
+{
+	int k = cluster_find_pvc(cy->c, cy->p->ns, v->claim);
+	if (k >= 0)
+		return &cy->c->pvcs[k];
+	model_status_fail(st, MODEL_UAU, "persistentvolumeclaim \"%s\" not found",
+			  v->claim);
+	return NULL;
+}
+
 /* VolumeRestrictions: is claim ns/name used by a bound pod (through a
  * persistentVolumeClaim volume)? */
 static bool claim_in_use(struct oracle_cycle *cy, const char *ns, const char *name)
@@ -194,20 +208,16 @@ static int prefilter_restrictions(struct oracle_cycle *cy,
 				  struct oracle_volume_state *s,
 				  struct model_status *st)
 {
-	const struct cluster *c = cy->c;
 	const struct pod *p = cy->p;
 	s->rwop = arena_array(cy->arena, (size_t)p->n_volumes + 1, sizeof *s->rwop);
 	for (int i = 0; i < p->n_volumes; i++) {
 		const struct pod_volume *v = &p->volumes[i];
 		if (v->ephemeral)
 			continue;
-		int k = cluster_find_pvc(c, p->ns, v->claim);
-		if (k < 0) {
-			model_status_fail(st, MODEL_UAU,
-					  "persistentvolumeclaim \"%s\" not found", v->claim);
+		const struct pvc *claim = claim_or_not_found(cy, v, st);
+		if (!claim)
 			return PLUGIN_VOLUME_RESTRICTIONS;
-		}
-		if (!(c->pvcs[k].access_modes & ACCESS_RWOP))
+		if (!(claim->access_modes & ACCESS_RWOP))
 			continue;
 		bool dup = false;
 		for (int j = 0; j < s->n_rwop; j++)
@@ -491,13 +501,9 @@ static int pv_topologies(struct oracle_cycle *cy, struct oracle_volume_state *s,
 		const struct pod_volume *v = &p->volumes[i];
 		if (v->ephemeral)
 			continue;
-		int k = cluster_find_pvc(c, p->ns, v->claim);
-		if (k < 0) {
-			model_status_fail(st, MODEL_UAU,
-					  "persistentvolumeclaim \"%s\" not found", v->claim);
+		const struct pvc *claim = claim_or_not_found(cy, v, st);
+		if (!claim)
 			return PLUGIN_VOLUME_ZONE;
-		}
-		const struct pvc *claim = &c->pvcs[k];
 		if (!claim->volume_name[0]) {
 			if (!claim->class_name[0]) {
 				model_status_add(st, MODEL_UAU, "PersistentVolumeClaim had no "

@@ -372,6 +372,9 @@ int yaml_decode_csi_capacity(struct yaml_dec *d, const struct ynode *obj);
  * the claims the controller makes from it. */
 int yaml_decode_claim_template(struct yaml_dec *d, const struct ynode *t,
 			       struct pvc *out);
+/* yaml_have_claim: claim ns/name is in the cluster or in this load
+ * (finish.c). */
+bool yaml_have_claim(const struct yaml_dec *d, const char *ns, const char *name);
 int yaml_decode_workload(struct yaml_dec *d, const struct ynode *obj,
 			 enum workload_kind kind);
 /* yaml_decode_controller: a Deployment, Job or DaemonSet (kinds read only

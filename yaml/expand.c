@@ -608,19 +608,6 @@ static bool note_ordinal(void *ctx, const struct pod *p,
 	return true;
 }
 
-/* Does claim ns/name exist, in the cluster or in this load? */
-static bool claim_exists(const struct yaml_dec *d, const char *ns, const char *name)
-{
-	if (cluster_find_pvc(d->c, ns, name) >= 0)
-		return true;
-	for (size_t i = 0; i < d->pvcs.n; i++) {
-		const struct pvc *q = yaml_vec_at(&d->pvcs, i);
-		if (!strcmp(q->ns, ns) && !strcmp(q->name, name))
-			return true;
-	}
-	return false;
-}
-
 /* The StatefulSet controller's storage for pod p of ordinal ix
  * (updateStorage, createPersistentVolumeClaims): a volume per claim
  * template, named after it (replacing a template volume of that name),
@@ -648,7 +635,7 @@ static void add_claims(struct expansion *e, const struct yaml_controller *c,
 						 c->name, ix);
 		v[n++] = (struct pod_volume){.name = tmpl->name, .claim = name,
 					     .pos = tmpl->pos, .index = -1};
-		if (claim_exists(d, c->ns, name))
+		if (yaml_have_claim(d, c->ns, name))
 			continue;
 		struct pvc claim = *tmpl;
 		claim.ns = c->ns;

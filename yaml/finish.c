@@ -229,8 +229,7 @@ static void admit_default_class(struct yaml_dec *d)
 	}
 }
 
-/* Is claim ns/name in the cluster or this load? */
-static bool have_claim(const struct yaml_dec *d, const char *ns, const char *name)
+bool yaml_have_claim(const struct yaml_dec *d, const char *ns, const char *name)
 {
 	if (cluster_find_pvc(d->c, ns, name) >= 0)
 		return true;
@@ -263,7 +262,7 @@ static void warn_missing_storage(struct yaml_dec *d)
 		const struct yaml_pod_extra *x = yaml_vec_at(&d->pod_extra, i);
 		for (int k = 0; k < p->n_volumes; k++) {
 			const struct pod_volume *v = &p->volumes[k];
-			if (v->ephemeral || have_claim(d, p->ns, v->claim))
+			if (v->ephemeral || yaml_have_claim(d, p->ns, v->claim))
 				continue;
 			char where[64];
 			if (v->index >= 0)

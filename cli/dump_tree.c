@@ -538,13 +538,39 @@ static void pod_meta(struct arena *a, struct dval *meta, const struct pod *p,
 	put_time(a, meta, "deletionTimestamp", p->deletion);
 }
 
-/* The volumes kso keeps (those on a claim); an ephemeral one's
- * template is not kept, so it is written empty. */
+/* One in-tree disk volume, with the fields VolumeRestrictions reads. */
+static struct dval *disk_volume(struct arena *a, const struct pod_disk *d)
+{
+	static const struct {
+		const char *source, *id;
+	} kinds[] = {
+		[DISK_GCE_PD] = {"gcePersistentDisk", "pdName"},
+		[DISK_AWS_EBS] = {"awsElasticBlockStore", "volumeID"},
+		[DISK_ISCSI] = {"iscsi", "iqn"},
+		[DISK_RBD] = {"rbd", "image"},
+	};
+	struct dval *v = dv_map(a);
+	put_str(a, v, "name", d->name);
+	struct dval *src = put_map(a, v, kinds[d->kind].source);
+	put_str(a, src, kinds[d->kind].id, d->id);
+	if (d->kind == DISK_RBD) {
+		put_str(a, src, "pool", d->pool);
+		dv_put(src, "monitors", str_list(a, d->monitors, d->n_monitors));
+	}
+	if (d->read_only)
+		dv_put(src, "readOnly", dv_bool(a, true));
+	return v;
+}
+
+/* The volumes kso keeps (those on a claim, the in-tree disks); an
+ * ephemeral one's template is not kept, so it is written empty. */
 static void put_volumes(struct arena *a, struct dval *spec, const struct pod *p)
 {
-	if (!p->n_volumes)
+	if (!p->n_volumes && !p->n_disks)
 		return;
 	struct dval *vs = put_seq(a, spec, "volumes");
+	for (int i = 0; i < p->n_disks; i++)
+		dv_add(vs, disk_volume(a, &p->disks[i]));
 	for (int i = 0; i < p->n_volumes; i++) {
 		struct dval *v = dv_map(a);
 		put_str(a, v, "name", p->volumes[i].name);

@@ -279,9 +279,9 @@ void cli_explain_table(const struct cli_explain *x, FILE *f)
 		print_scores(x, f);
 	print_outcome(x, f);
 	if (pod->volumes_unmodelled)
-		fprintf(f, "not computed: %s, %s, %s and VolumeRestrictions' disk "
-			"conflicts (the pod's in-tree disk volumes; kso does not "
-			"model them)\n", cli_unmodelled_volume_plugins[0],
+		fprintf(f, "not computed: %s, %s, %s (the pod's in-tree disk "
+			"volumes; kso does not model these limits)\n",
+			cli_unmodelled_volume_plugins[0],
 			cli_unmodelled_volume_plugins[1],
 			cli_unmodelled_volume_plugins[2]);
 	if (x->impl) {

@@ -265,6 +265,27 @@ struct pod_volume {
 				    * StatefulSet's claim template volume */
 };
 
+/* An in-tree disk volume of a pod, as VolumeRestrictions compares them
+ * (isVolumeConflict): the same GCE PD, iSCSI IQN or RBD image (monitors
+ * overlapping, same pool) unless both mount it read-only, or the same
+ * EBS volume ID at all. */
+enum pod_disk_kind {
+	DISK_GCE_PD,               /* gcePersistentDisk.pdName */
+	DISK_AWS_EBS,              /* awsElasticBlockStore.volumeID */
+	DISK_ISCSI,                /* iscsi.iqn */
+	DISK_RBD                   /* rbd.image in rbd.pool on rbd.monitors */
+};
+
+struct pod_disk {
+	const char *name;          /* volumes[].name */
+	enum pod_disk_kind kind;
+	const char *id;            /* pdName, volumeID, iqn or image */
+	const char *pool;          /* rbd.pool (default "rbd"); "" otherwise */
+	const char *const *monitors;   /* rbd.monitors */
+	int n_monitors;
+	bool read_only;            /* readOnly */
+};
+
 /* PersistentVolumeAccessMode as a bit set. */
 enum {
 	ACCESS_RWO = 1,            /* ReadWriteOnce */
@@ -395,13 +416,14 @@ struct pod {
 	bool preempt_never;             /* spec.preemptionPolicy == Never */
 	const char *scheduler_name;     /* spec.schedulerName, default "default-scheduler" */
 	const char *node_name;          /* spec.nodeName, "" when pending */
-	bool volumes_unmodelled;        /* an in-tree disk volume (EBS, GCE
-					 * PD, Azure Disk, RBD, iSCSI, ...): the
-					 * in-tree limit and disk-conflict
-					 * checks are not computed (explain's
+	bool volumes_unmodelled;        /* an in-tree EBS, GCE PD or Azure Disk
+					 * volume: the in-tree limit plugins
+					 * are not computed (explain's
 					 * not_computed) */
 	const struct pod_volume *volumes;   /* spec.volumes that name a claim */
 	int n_volumes;
+	const struct pod_disk *disks;       /* spec.volumes that are in-tree disks */
+	int n_disks;
 	bool host_network;              /* spec.hostNetwork (its ports' hostPort
 					 * defaulted to containerPort) */
 	const char *nominated_node;     /* status.nominatedNodeName, "" when none */

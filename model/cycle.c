@@ -13,6 +13,7 @@
  */
 #include "model.h"
 #include "cycle_memo.h"
+#include "volumes.h"
 #include "match.h"
 #include "../core/xalloc.h"
 
@@ -156,8 +157,8 @@ static enum model_code run_prefilter(const struct model_cycle *cy,
 		PLUGIN_VOLUME_RESTRICTIONS, PLUGIN_NODE_VOLUME_LIMITS,
 		PLUGIN_VOLUME_BINDING, PLUGIN_VOLUME_ZONE,
 	};
-	/* each of them skips a pod without claims */
-	if (cy->cluster->pods[cy->pod].n_volumes == 0)
+	/* each of them skips a pod without volumes */
+	if (!model_pod_has_volumes(&cy->cluster->pods[cy->pod]))
 		return MODEL_SUCCESS;
 	for (size_t i = 0; i < sizeof volume_ids / sizeof *volume_ids; i++) {
 		enum plugin_id id = volume_ids[i];

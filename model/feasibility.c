@@ -79,13 +79,13 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		model_status_ok(&st[model_filter_ids[i]]);
 	}
 	int first = -1;
-	bool no_claims = cy->cluster->pods[cy->pod].n_volumes == 0;
+	bool no_claims = !model_pod_has_volumes(&cy->cluster->pods[cy->pod]);
 	for (int i = 0; i < prof->n_filter_order; i++) {
 		enum plugin_id id = prof->filter_order[i];
 		if (!prof->filter[id] || (only && !only[id]))
 			continue;
 		/* kube runs no Filter whose PreFilter returned Skip, and each
-		 * volume plugin's PreFilter skips a pod without claims
+		 * volume plugin's PreFilter skips a pod without volumes
 		 * (reference §2.12) */
 		if (no_claims && prof->prefilter[id] && model_volume_plugin(id))
 			continue;

@@ -1,8 +1,7 @@
 /*
- * filter_volume_restrictions.c - the VolumeRestrictions plugin's
- * ReadWriteOncePod check (reference §2.12,
- * S/framework/plugins/volumerestrictions/volume_restrictions.go).  The
- * in-tree disk conflicts (GCE PD, EBS, RBD, iSCSI) are not modelled.
+ * filter_volume_restrictions.c - the VolumeRestrictions plugin: in-tree
+ * disk conflicts and ReadWriteOncePod claims (reference §2.12,
+ * S/framework/plugins/volumerestrictions/volume_restrictions.go).
  */
 #include "plugin.h"
 #include "volumes.h"
@@ -80,10 +79,61 @@ static int conflicts_of_pod(const struct model_cycle *cy, int q)
 	return n;
 }
 
+/* haveOverlap: the two monitor lists share an address. */
+static bool monitors_overlap(const struct pod_disk *a, const struct pod_disk *b)
+{
+	for (int i = 0; i < a->n_monitors; i++)
+		for (int j = 0; j < b->n_monitors; j++)
+			if (!strcmp(a->monitors[i], b->monitors[j]))
+				return true;
+	return false;
+}
+
+/* isVolumeConflict for one pair of disks: the same EBS volume; the same
+ * GCE PD, iSCSI IQN or RBD image (on overlapping monitors, in the same
+ * pool) unless both mount it read-only. */
+static bool disks_conflict(const struct pod_disk *a, const struct pod_disk *b)
+{
+	if (a->kind != b->kind || strcmp(a->id, b->id))
+		return false;
+	if (a->kind == DISK_AWS_EBS)
+		return true;
+	if (a->kind == DISK_RBD &&
+	    (!monitors_overlap(a, b) || strcmp(a->pool, b->pool)))
+		return false;
+	return !(a->read_only && b->read_only);
+}
+
+/* satisfyVolumeConflicts negated: some disk of the pod conflicts with a
+ * disk of a pod on node in the view. */
+static bool disk_conflict(const struct model_cycle *cy, int node)
+{
+	const struct cluster *c = cy->cluster;
+	const struct pod *p = &c->pods[cy->pod];
+	for (int i = 0; i < p->n_disks; i++)
+		for (int q = 0; q < c->n_pods; q++) {
+			if (cy->view->pod_node[q] != node)
+				continue;
+			for (int j = 0; j < c->pods[q].n_disks; j++)
+				if (disks_conflict(&p->disks[i], &c->pods[q].disks[j]))
+					return true;
+		}
+	return false;
+}
+
+/* The PreFilter skips when the pod has no disk to check and no
+ * ReadWriteOncePod claim in use. */
+static bool prefilter_skips(const struct model_cycle *cy)
+{
+	return cy->cluster->pods[cy->pod].n_disks == 0 &&
+	       conflicts_at_prefilter(cy) == 0;
+}
+
 /*
  * PreFilter: every persistentVolumeClaim volume's claim is looked up (a
  * missing one: UnschedulableAndUnresolvable `persistentvolumeclaim "NAME"
- * not found`); Skip when no ReadWriteOncePod claim of the pod is in use.
+ * not found`); Skip when the pod has no in-tree disk and no
+ * ReadWriteOncePod claim of the pod is in use.
  */
 void model_prefilter_volume_restrictions(const struct model_cycle *cy,
 					 struct model_status *out)
@@ -100,27 +150,33 @@ void model_prefilter_volume_restrictions(const struct model_cycle *cy,
 				  "persistentvolumeclaim \"%s\" not found", v->claim);
 		return;
 	}
-	if (conflicts_at_prefilter(cy) == 0)
+	if (prefilter_skips(cy))
 		out->code = MODEL_SKIP;
 }
 
 /*
  * Filter(Pod, Node) ==
- *   conflictingPVCRefCount = 0, where the count is the PreFilter's plus,
- *   for each pod AddPod / RemovePod moved this cycle (nominated pods,
- *   preemption victims), +/- its volumes naming one of the claims.
- * Failure: Unschedulable "node has pod using PersistentVolumeClaim with
- * the same name and ReadWriteOncePod access mode" - Unschedulable, so
- * preemption may evict the pod holding the claim.
+ *   /\ no disk of the pod conflicts with a disk of a pod on the node
+ *   /\ conflictingPVCRefCount = 0, where the count is the PreFilter's
+ *      plus, for each pod AddPod / RemovePod moved this cycle (nominated
+ *      pods, preemption victims), +/- its volumes naming one of the claims.
+ * Failures: Unschedulable "node(s) had no available disk"; Unschedulable
+ * "node has pod using PersistentVolumeClaim with the same name and
+ * ReadWriteOncePod access mode" - Unschedulable both, so preemption may
+ * evict the pod holding the disk or the claim.
  */
 void model_filter_volume_restrictions(const struct model_cycle *cy, int node,
 				      struct model_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
 	model_status_ok(out);
-	int count = conflicts_at_prefilter(cy);
-	if (count == 0)
+	if (prefilter_skips(cy))
 		return;   /* PreFilter returned Skip: Filter does not run */
+	if (disk_conflict(cy, node)) {
+		model_status_add(out, MODEL_UNSCHEDULABLE, "node(s) had no available disk");
+		return;
+	}
+	int count = conflicts_at_prefilter(cy);
 	for (int i = 0; i < cy->n_deltas; i++)
 		count += cy->deltas[i].sign * conflicts_of_pod(cy, cy->deltas[i].pod);
 	if (count > 0)

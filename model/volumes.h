@@ -14,11 +14,19 @@
 #include "../core/config.h"
 
 /* model_volume_plugin: one of the four volume plugins, whose PreFilters
- * skip every pod without a claim. */
+ * skip every pod without volumes (model_pod_has_volumes). */
 static inline bool model_volume_plugin(enum plugin_id id)
 {
 	return id == PLUGIN_VOLUME_RESTRICTIONS || id == PLUGIN_NODE_VOLUME_LIMITS ||
 	       id == PLUGIN_VOLUME_BINDING || id == PLUGIN_VOLUME_ZONE;
+}
+
+/* model_pod_has_volumes: the pod has a volume some volume plugin reads
+ * (a claim, an ephemeral volume or an in-tree disk); without one, every
+ * volume plugin's PreFilter returns Skip. */
+static inline bool model_pod_has_volumes(const struct pod *p)
+{
+	return p->n_volumes > 0 || p->n_disks > 0;
 }
 
 /* Room for a claim name built from a pod and a volume name. */

@@ -1,6 +1,6 @@
 /*
  * volumes.c - the oracle's volume plugins (reference §2.12): VolumeRestrictions
- * (ReadWriteOncePod), NodeVolumeLimits (CSI), VolumeBinding and
+ * (in-tree disks, ReadWriteOncePod), NodeVolumeLimits (CSI), VolumeBinding and
  * VolumeZone, computed the way kube-scheduler v1.30 computes them: each
  * PreFilter builds its state once per cycle (the pod's claims sorted
  * into bound / delay-binding, its ReadWriteOncePod claims and their
@@ -228,9 +228,11 @@ static int prefilter_restrictions(struct oracle_cycle *cy,
 	cy->vr_conflicts = 0;
 	for (int j = 0; j < s->n_rwop; j++)
 		cy->vr_conflicts += claim_in_use(cy, p->ns, s->rwop[j]);
-	if (cy->vr_conflicts == 0)
+	/* Skip: no in-tree disk to check and no claim in use */
+	bool skip = p->n_disks == 0 && cy->vr_conflicts == 0;
+	if (skip)
 		cy->skip[PLUGIN_VOLUME_RESTRICTIONS] = true;
-	cy->vr_tracked = cy->vr_conflicts > 0;
+	cy->vr_tracked = !skip && s->n_rwop > 0;
 	return -1;
 }
 
@@ -546,8 +548,8 @@ static int prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
 	cy->vol = NULL;
 	cy->vr_conflicts = 0;
 	cy->vr_tracked = false;
-	if (cy->p->n_volumes == 0) {
-		/* every volume PreFilter skips a pod without claims */
+	if (cy->p->n_volumes == 0 && cy->p->n_disks == 0) {
+		/* every volume PreFilter skips a pod without volumes */
 		cy->skip[PLUGIN_VOLUME_RESTRICTIONS] = cy->skip[PLUGIN_NODE_VOLUME_LIMITS] =
 			cy->skip[PLUGIN_VOLUME_BINDING] = cy->skip[PLUGIN_VOLUME_ZONE] = true;
 		return -1;
@@ -603,11 +605,53 @@ void oracle_volumes_count(struct oracle_cycle *cy, int q, int sign)
 	}
 }
 
+/* isVolumeConflict of two in-tree disks. */
+static bool same_disk(const struct pod_disk *a, const struct pod_disk *b)
+{
+	if (a->kind != b->kind || strcmp(a->id, b->id))
+		return false;
+	switch (a->kind) {
+	case DISK_AWS_EBS:
+		return true;
+	case DISK_RBD: {
+		bool overlap = false;
+		for (int i = 0; i < a->n_monitors && !overlap; i++)
+			for (int j = 0; j < b->n_monitors && !overlap; j++)
+				overlap = !strcmp(a->monitors[i], b->monitors[j]);
+		if (!overlap || strcmp(a->pool, b->pool))
+			return false;
+		return !(a->read_only && b->read_only);
+	}
+	default:
+		return !(a->read_only && b->read_only);
+	}
+}
+
+/* satisfyVolumeConflicts: no disk of the pod is one a pod of the view
+ * has (nodeInfo.Pods: the node's pods, then the nominated ones added). */
+static bool disks_free(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+{
+	const struct oracle_ilist *pods = &cy->o->d->nodes[v->node].pods;
+	for (int i = 0; i < pods->n + v->n_extra; i++) {
+		const struct pod *q = &cy->c->pods[i < pods->n ? pods->v[i]
+						   : v->extra[i - pods->n]];
+		for (int a = 0; a < cy->p->n_disks; a++)
+			for (int b = 0; b < q->n_disks; b++)
+				if (same_disk(&cy->p->disks[a], &q->disks[b]))
+					return false;
+	}
+	return true;
+}
+
 void oracle_filter_volume_restrictions(struct oracle_cycle *cy,
 				       const struct oracle_nodeview *v,
 				       struct model_status *st)
 {
-	(void)v;
+	if (cy->p->n_disks && !disks_free(cy, v)) {
+		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+				       "node(s) had no available disk");
+		return;
+	}
 	if (cy->vr_conflicts > 0)
 		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
 				       "node has pod using PersistentVolumeClaim with the "

@@ -331,7 +331,7 @@ def test_storage_capacity(engine, pod, fits):
 def test_storage_objects_dump_and_read_back(tmp_path):
     # every storage kind goes through kso dump and reads back to the same
     # dump (the format kso serve and ITF traces carry clusters in)
-    for name in ("binding", "capacity", "limits", "zone", "rwop"):
+    for name in ("binding", "capacity", "limits", "zone", "rwop", "disks"):
         first = run_kso("dump", VOL / f"{name}.yaml", "-o", "json")
         assert first.returncode == 0, first.stderr
         f = tmp_path / f"{name}.json"
@@ -359,3 +359,36 @@ def test_storage_typos_are_warnings(tmp_path):
         f'{f}:13:1: warning: unknown field "volumeBindingMod" in a '
         "StorageClass (did you mean volumeBindingMode?); kso ignores it "
         "(volumeBindingMod)\n")
+
+
+DISK = "node(s) had no available disk"
+DISKS = [
+    # see fixtures/volumes/disks.yaml
+    ("p-gce", {"d1": False, "d2": True}),
+    ("p-ebs", {"d1": False, "d2": True}),
+    ("p-ro", {"d1": True, "d2": True}),
+    ("p-rw", {"d1": True, "d2": False}),
+    ("p-rbd", {"d1": True, "d2": False}),
+    ("p-rbd-pool", {"d1": True, "d2": True}),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pod,fits", DISKS, ids=[c[0] for c in DISKS])
+def test_in_tree_disk_conflicts(engine, pod, fits):
+    doc = explain("disks.yaml", pod, engine)
+    want = {n: (OK, "", []) if ok else (U, "VolumeRestrictions", [DISK])
+            for n, ok in fits.items()}
+    assert verdicts(doc) == want
+    # the in-tree limit plugins are the ones not computed
+    assert doc["not_computed"] == (
+        [] if pod.startswith("p-rbd") else
+        ["EBSLimits", "GCEPDLimits", "AzureDiskLimits"])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_preemption_frees_a_disk(engine):
+    # p-vip needs disk-1 on d1: both lower-priority pods there are removed,
+    # e-ebs is reprieved (no conflict), e-gce is the victim
+    doc = explain("disks.yaml", "p-vip", engine)
+    assert doc["preemption"]["victims"] == ["default/e-gce"]

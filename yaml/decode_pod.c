@@ -88,11 +88,55 @@ static int decode_node_name(struct yaml_dec *d, const struct ynode *spec,
 	return 0;
 }
 
-/* The in-tree disk sources only the in-tree EBS / GCE PD / Azure Disk
- * limits and VolumeRestrictions' disk conflicts read: not modelled. */
-static const char *const intree_disks[] = {
-	"gcePersistentDisk", "awsElasticBlockStore", "azureDisk", "rbd", "iscsi",
+/* The in-tree disk sources the in-tree EBS / GCE PD / Azure Disk limit
+ * plugins count: not modelled (a warning). */
+static const char *const limited_disks[] = {
+	"gcePersistentDisk", "awsElasticBlockStore", "azureDisk",
 };
+
+/* An in-tree disk VolumeRestrictions compares (struct pod_disk), or
+ * *is = false. */
+static int decode_disk(struct yaml_dec *d, const struct ynode *v,
+		       const char *name, struct pod_disk *out, bool *is)
+{
+	static const struct {
+		const char *source, *id;
+		enum pod_disk_kind kind;
+	} kinds[] = {
+		{"gcePersistentDisk", "pdName", DISK_GCE_PD},
+		{"awsElasticBlockStore", "volumeID", DISK_AWS_EBS},
+		{"iscsi", "iqn", DISK_ISCSI},
+		{"rbd", "image", DISK_RBD},
+	};
+	*is = false;
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+		const struct ynode *src = yd_get(v, kinds[k].source);
+		if (!src)
+			continue;
+		memset(out, 0, sizeof *out);
+		out->name = name;
+		out->kind = kinds[k].kind;
+		out->id = "";
+		out->pool = kinds[k].kind == DISK_RBD ? "rbd" : "";
+		size_t mark = yd_enter(d, kinds[k].source);
+		if (yd_want_map(d, src) < 0 ||
+		    yd_str(d, src, kinds[k].id, &out->id) < 0 ||
+		    yd_bool(d, src, "readOnly", &out->read_only) < 0)
+			return -1;
+		if (!*out->id)
+			return yd_fail_key(d, src, kinds[k].id, "%s is required",
+					   kinds[k].id);
+		if (kinds[k].kind == DISK_RBD &&
+		    (yd_str(d, src, "pool", &out->pool) < 0 ||
+		     yd_str_list(d, src, "monitors", &out->monitors,
+				 &out->n_monitors) < 0))
+			return -1;
+		yd_leave(d, mark);
+		*is = true;
+		return 0;
+	}
+	return 0;
+}
 
 /* One spec.volumes[i]: kept when it names a claim (reference §2.12). */
 static int decode_volume(struct yaml_dec *d, const struct ynode *v,
@@ -130,24 +174,26 @@ static int decode_volume(struct yaml_dec *d, const struct ynode *v,
 		*keep = true;
 		return 0;
 	}
-	for (size_t k = 0; k < sizeof intree_disks / sizeof *intree_disks; k++) {
-		if (!yd_get(v, intree_disks[k]))
+	for (size_t k = 0; k < sizeof limited_disks / sizeof *limited_disks; k++) {
+		if (!yd_get(v, limited_disks[k]))
 			continue;
 		p->volumes_unmodelled = true;
 		cluster_warn(d->c, "%s:%d:%d: warning: %s%s %s/%s %s an in-tree %s "
 			     "volume; kso does not compute the in-tree volume "
-			     "limits or disk conflicts (%s%sspec.volumes[%d])",
+			     "limits (EBSLimits, GCEPDLimits, AzureDiskLimits) "
+			     "(%s%sspec.volumes[%d])",
 			     d->file, v->line, v->col,
 			     x->tmpl_of ? "the pods of " : "pod",
 			     x->tmpl_of ? x->tmpl_of : "", p->ns, p->name,
-			     x->tmpl_of ? "use" : "uses", intree_disks[k],
+			     x->tmpl_of ? "use" : "uses", limited_disks[k],
 			     x->prefix, x->tmpl_of ? "spec.template." : "", i);
 		break;
 	}
 	return 0;
 }
 
-/* spec.volumes: those that name a claim go to p->volumes. */
+/* spec.volumes: those that name a claim go to p->volumes, the in-tree
+ * disks to p->disks. */
 static int decode_volumes(struct yaml_dec *d, const struct ynode *spec,
 			  struct pod *p, const struct yaml_pod_extra *x)
 {
@@ -159,12 +205,17 @@ static int decode_volumes(struct yaml_dec *d, const struct ynode *spec,
 		return -1;
 	struct pod_volume *vols = arena_array(d->a, (size_t)v->n ? (size_t)v->n : 1,
 					      sizeof *vols);
-	int n = 0;
+	struct pod_disk *disks = arena_array(d->a, (size_t)v->n ? (size_t)v->n : 1,
+					     sizeof *disks);
+	int n = 0, n_disks = 0;
 	for (int i = 0; i < v->n; i++) {
 		size_t m2 = yd_index(d, i);
-		bool keep;
-		if (decode_volume(d, v->items[i], p, x, i, &vols[n], &keep) < 0)
+		bool keep, disk;
+		if (decode_volume(d, v->items[i], p, x, i, &vols[n], &keep) < 0 ||
+		    decode_disk(d, v->items[i], vols[n].name, &disks[n_disks],
+				&disk) < 0)
 			return -1;
+		n_disks += disk;
 		for (int j = 0; j < i; j++) {
 			const char *other = ynode_str(v->items[j], "name");
 			if (other && !strcmp(other, vols[n].name))
@@ -178,6 +229,8 @@ static int decode_volumes(struct yaml_dec *d, const struct ynode *spec,
 	yd_leave(d, mark);
 	p->volumes = vols;
 	p->n_volumes = n;
+	p->disks = disks;
+	p->n_disks = n_disks;
 	return 0;
 }
 

@@ -100,23 +100,36 @@ static int decode_volume_mode(struct yaml_dec *d, const struct ynode *spec,
 	return 0;
 }
 
-/* The storage quantity under key of m (a map of resources), required. */
-static int decode_storage_quantity(struct yaml_dec *d, const struct ynode *m,
-				   const char *key, struct quantity *out)
+/* An optional quantity at key of obj. */
+static int optional_quantity(struct yaml_dec *d, const struct ynode *obj,
+			     const char *key, bool *has, struct quantity *out)
 {
-	const struct ynode *v = yd_get(yd_get(m, key), "storage");
+	const struct ynode *v = yd_get(obj, key);
+	*has = v != NULL;
 	if (!v)
-		return yd_fail_key(d, yd_get(m, key) ? yd_get(m, key) : m, key,
-				   "%s.storage is required", key);
+		return 0;
 	size_t mark = yd_enter(d, key);
-	size_t m2 = yd_enter(d, "storage");
 	const char *s, *why = NULL;
 	if (yd_scalar_text(d, v, &s) < 0)
 		return -1;
 	if (yaml_parse_quantity(s, out, &why) < 0)
 		return yd_fail(d, v, "invalid quantity \"%.64s\": %s", s,
 			       why ? why : "invalid syntax");
-	yd_leave(d, m2);
+	yd_leave(d, mark);
+	return 0;
+}
+
+/* The storage quantity under key of m (a map of resources), required. */
+static int decode_storage_quantity(struct yaml_dec *d, const struct ynode *m,
+				   const char *key, struct quantity *out)
+{
+	const struct ynode *res = yd_get(m, key);
+	if (!yd_get(res, "storage"))
+		return yd_fail_key(d, res ? res : m, key, "%s.storage is required", key);
+	size_t mark = yd_enter(d, key);
+	bool has;
+	if (optional_quantity(d, res, "storage", &has, out) < 0)
+		return -1;
 	yd_leave(d, mark);
 	return 0;
 }
@@ -548,25 +561,6 @@ int yaml_decode_csi_driver(struct yaml_dec *d, const struct ynode *obj)
 }
 
 /* -------------------------------------------------- CSIStorageCapacity */
-
-/* An optional quantity at key of obj. */
-static int optional_quantity(struct yaml_dec *d, const struct ynode *obj,
-			     const char *key, bool *has, struct quantity *out)
-{
-	const struct ynode *v = yd_get(obj, key);
-	*has = v != NULL;
-	if (!v)
-		return 0;
-	size_t mark = yd_enter(d, key);
-	const char *s, *why = NULL;
-	if (yd_scalar_text(d, v, &s) < 0)
-		return -1;
-	if (yaml_parse_quantity(s, out, &why) < 0)
-		return yd_fail(d, v, "invalid quantity \"%.64s\": %s", s,
-			       why ? why : "invalid syntax");
-	yd_leave(d, mark);
-	return 0;
-}
 
 int yaml_decode_csi_capacity(struct yaml_dec *d, const struct ynode *obj)
 {

@@ -32,6 +32,12 @@ Environment:
                              "Reference" for the reference workloads)
   KSO_BENCH_BUDGET=SECONDS   model time budget per workload (default 4)
   KSO_BENCH_NO_MODEL=1       skip the model column
+  KSO_BENCH_OLD=PATH         another kso binary (e.g. main before a change):
+                             "Side by side" runs it and ./kso alternately on
+                             the same inputs (KSO_BENCH_ROUNDS rounds,
+                             default 5) and prints the median wall times,
+                             their ratio and whether the outputs are
+                             identical (the "Side" prefix of ONLY)
 """
 import os
 import re
@@ -329,8 +335,65 @@ def bench_scheduling(only, budget, no_model):
     print()
 
 
+def timed(cmd):
+    """Wall seconds of cmd and its stdout (it must exit 0)."""
+    began = time.time()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    took = time.time() - began
+    if proc.returncode != 0:
+        raise SystemExit("%s failed: %s" % (" ".join(cmd), proc.stderr.decode()))
+    return took, proc.stdout
+
+
+def bench_side_by_side(old):
+    """KSO_BENCH_OLD against ./kso, alternating on one machine in one run:
+    the only comparison this noisy 2-core machine makes fair."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import workload
+    new = os.path.join(ROOT, "kso")
+    rounds = int(os.environ.get("KSO_BENCH_ROUNDS", "5"))
+    cases = []
+    for name in ("basic-5000", "spread-5000", "preemption-500", "csipv-5000"):
+        path = generate([name], os.path.join(OUT, "ref-%s.json" % name))
+        cases.append(("schedule " + name, ["schedule", path, "-o", "json"]))
+    # each binary its own database ({db} below)
+    cases.append(("enum default 1/4", ["enum", "--db", "{db}", "--force",
+                                       "--quiet", "--shard", "1/4", "--jobs", "1"]))
+    head = "%-26s %9s %9s %8s %s" % ("case", "old_s", "new_s", "new/old", "output")
+    print(head)
+    print("-" * len(head), flush=True)
+    for label, args in cases:
+        times = {"old": [], "new": []}
+        outs = {}
+        for _ in range(rounds):
+            for which, exe in (("old", old), ("new", new)):
+                db = os.path.join(OUT, "side-%s.db" % which)
+                took, out = timed([exe] + [a.replace("{db}", db) for a in args])
+                times[which].append(took)
+                # enum prints its timing: compare the counts only
+                outs[which] = b"\n".join(l for l in out.splitlines()
+                                         if not l.startswith((b"time:", b"cpu:")))
+        o = sorted(times["old"])[rounds // 2]
+        n = sorted(times["new"])[rounds // 2]
+        print("%-26s %9.3f %9.3f %7.2fx %s" % (
+            label, o, n, n / o if o > 0 else 0.0,
+            "identical" if outs["old"] == outs["new"] else "DIFFERS"), flush=True)
+    print()
+    print("old: KSO_BENCH_OLD; new: ./kso.  Median wall seconds of %d runs each," % rounds)
+    print("  alternating old, new on the same inputs; new/old < 1 is faster.")
+    print("  output: the two stdouts (enum: without its timing lines); a")
+    print("  feature the old binary lacks (csipv-5000: claims) differs by design.")
+    print()
+
+
 def main():
     only = [s for s in os.environ.get("KSO_BENCH_ONLY", "").split(",") if s]
+    old = os.environ.get("KSO_BENCH_OLD")
+    if old:
+        if not only or any("Side".startswith(x) for x in only):
+            bench_side_by_side(old)
+        if only == ["Side"]:
+            return
     budget = float(os.environ.get("KSO_BENCH_BUDGET", "4"))
     no_model = os.environ.get("KSO_BENCH_NO_MODEL") == "1"
     bench_scheduling(only, budget, no_model)

@@ -548,7 +548,9 @@ static struct dval *disk_volume(struct arena *a, const struct pod_disk *d)
 		[DISK_AWS_EBS] = {"awsElasticBlockStore", "volumeID"},
 		[DISK_ISCSI] = {"iscsi", "iqn"},
 		[DISK_RBD] = {"rbd", "image"},
+		[DISK_AZURE] = {"azureDisk", "diskName"},
 	};
+	_Static_assert(DISK_AZURE == 4, "a disk kind without its source above");
 	struct dval *v = dv_map(a);
 	put_str(a, v, "name", d->name);
 	struct dval *src = put_map(a, v, kinds[d->kind].source);
@@ -807,10 +809,20 @@ static struct dval *dump_pv(struct arena *a, const struct pv *v)
 	dv_put(spec, "accessModes", access_modes(a, v->access_modes));
 	put_str(a, spec, "volumeMode", v->block ? "Block" : "Filesystem");
 	put_str(a, spec, "storageClassName", v->class_name);
+	static const struct {
+		const char *source, *id;
+	} intree[] = {
+		[DISK_AWS_EBS] = {"awsElasticBlockStore", "volumeID"},
+		[DISK_GCE_PD] = {"gcePersistentDisk", "pdName"},
+		[DISK_AZURE] = {"azureDisk", "diskName"},
+	};
 	if (v->csi_driver) {
 		struct dval *csi = put_map(a, spec, "csi");
 		put_str(a, csi, "driver", v->csi_driver);
 		put_str(a, csi, "volumeHandle", v->csi_handle);
+	} else if (v->has_intree) {
+		put_str(a, put_map(a, spec, intree[v->intree].source),
+			intree[v->intree].id, v->intree_id);
 	} else {
 		/* the source matters to no plugin kso models */
 		put_str(a, put_map(a, spec, "hostPath"), "path", "/");

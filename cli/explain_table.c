@@ -238,7 +238,7 @@ static void print_viable(const struct cli_explain *x, FILE *f)
 
 /* The outcome: the viable set, or the event kube records. */
 const char *const cli_unmodelled_volume_plugins[CLI_UNMODELLED_VOLUME_PLUGINS] = {
-	"EBSLimits", "GCEPDLimits", "AzureDiskLimits"};
+	"NodeVolumeLimits"};
 
 static void print_outcome(const struct cli_explain *x, FILE *f)
 {
@@ -279,11 +279,9 @@ void cli_explain_table(const struct cli_explain *x, FILE *f)
 		print_scores(x, f);
 	print_outcome(x, f);
 	if (pod->volumes_unmodelled)
-		fprintf(f, "not computed: %s, %s, %s (the pod's in-tree disk "
-			"volumes; kso does not model these limits)\n",
-			cli_unmodelled_volume_plugins[0],
-			cli_unmodelled_volume_plugins[1],
-			cli_unmodelled_volume_plugins[2]);
+		fprintf(f, "not computed: %s for the pod's in-tree disk volumes "
+			"(on nodes with a CSINode kube counts them under their CSI "
+			"driver; kso does not)\n", cli_unmodelled_volume_plugins[0]);
 	if (x->impl) {
 		char ans[2048];
 		judge_answer_text(x->cluster, x->impl, ans, sizeof ans);

@@ -18,7 +18,10 @@ static const char *const plugin_names[PLUGIN_COUNT] = {
 	[PLUGIN_NODE_PORTS] = "NodePorts",
 	[PLUGIN_NODE_RESOURCES_FIT] = "NodeResourcesFit",
 	[PLUGIN_VOLUME_RESTRICTIONS] = "VolumeRestrictions",
+	[PLUGIN_EBS_LIMITS] = "EBSLimits",
+	[PLUGIN_GCE_PD_LIMITS] = "GCEPDLimits",
 	[PLUGIN_NODE_VOLUME_LIMITS] = "NodeVolumeLimits",
+	[PLUGIN_AZURE_DISK_LIMITS] = "AzureDiskLimits",
 	[PLUGIN_VOLUME_BINDING] = "VolumeBinding",
 	[PLUGIN_VOLUME_ZONE] = "VolumeZone",
 	[PLUGIN_POD_TOPOLOGY_SPREAD] = "PodTopologySpread",
@@ -29,11 +32,9 @@ static const char *const plugin_names[PLUGIN_COUNT] = {
 	[PLUGIN_SELECTOR_SPREAD] = "SelectorSpread",
 };
 
-/* Real kube plugins kso treats as no-ops (reference §2.12): the in-tree
- * volume limits count only in-tree EBS / GCE PD / Azure Disk volumes
- * (warned about at load), and binding is outside the model. */
+/* Real kube plugins kso treats as no-ops: binding is outside the model. */
 static const char *const ignored_plugins[] = {
-	"EBSLimits", "GCEPDLimits", "AzureDiskLimits", "DefaultBinder",
+	"DefaultBinder",
 };
 
 const char config_default_scheduler[] = "default-scheduler";
@@ -63,10 +64,9 @@ int config_plugin_lookup(const char *name, bool *known_ignored)
 
 /* Default profile (reference §1.1): every plugin through MultiPoint.
  *   Filter:  NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
- *            NodePorts, NodeResourcesFit, VolumeRestrictions,
- *            NodeVolumeLimits, VolumeBinding, VolumeZone, PodTopologySpread,
- *            InterPodAffinity (the in-tree EBS/GCEPD/AzureDisk limits
- *            between them are not modelled)
+ *            NodePorts, NodeResourcesFit, VolumeRestrictions, EBSLimits,
+ *            GCEPDLimits, NodeVolumeLimits, AzureDiskLimits, VolumeBinding,
+ *            VolumeZone, PodTopologySpread, InterPodAffinity
  *   Score:   TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1,
  *            PodTopologySpread 2, InterPodAffinity 2,
  *            NodeResourcesBalancedAllocation 1, ImageLocality 1
@@ -84,8 +84,9 @@ void config_default_profile(struct sched_profile *p)
 		PLUGIN_NODE_UNSCHEDULABLE, PLUGIN_NODE_NAME,
 		PLUGIN_TAINT_TOLERATION, PLUGIN_NODE_AFFINITY,
 		PLUGIN_NODE_PORTS, PLUGIN_NODE_RESOURCES_FIT,
-		PLUGIN_VOLUME_RESTRICTIONS, PLUGIN_NODE_VOLUME_LIMITS,
-		PLUGIN_VOLUME_BINDING, PLUGIN_VOLUME_ZONE,
+		PLUGIN_VOLUME_RESTRICTIONS, PLUGIN_EBS_LIMITS,
+		PLUGIN_GCE_PD_LIMITS, PLUGIN_NODE_VOLUME_LIMITS,
+		PLUGIN_AZURE_DISK_LIMITS, PLUGIN_VOLUME_BINDING, PLUGIN_VOLUME_ZONE,
 		PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
 	};
 	for (size_t i = 0; i < sizeof filters / sizeof *filters; i++) {

@@ -26,7 +26,10 @@ enum plugin_id {
 	PLUGIN_NODE_PORTS,
 	PLUGIN_NODE_RESOURCES_FIT,
 	PLUGIN_VOLUME_RESTRICTIONS,
+	PLUGIN_EBS_LIMITS,            /* the in-tree limits (non_csi.go) */
+	PLUGIN_GCE_PD_LIMITS,
 	PLUGIN_NODE_VOLUME_LIMITS,    /* the CSI limits (csi.go) */
+	PLUGIN_AZURE_DISK_LIMITS,
 	PLUGIN_VOLUME_BINDING,
 	PLUGIN_VOLUME_ZONE,
 	PLUGIN_POD_TOPOLOGY_SPREAD,
@@ -43,8 +46,7 @@ const char *config_plugin_name(enum plugin_id id);
 
 /* config_plugin_lookup: plugin id for a kube name, or -1 when kso does not
  * model it. known_ignored is set for real kube plugins kso treats as no-ops
- * (the in-tree volume limits, DefaultBinder) so configs naming them still
- * load. */
+ * (DefaultBinder) so configs naming them still load. */
 int config_plugin_lookup(const char *name, bool *known_ignored);
 
 enum fit_strategy {

@@ -273,7 +273,9 @@ enum pod_disk_kind {
 	DISK_GCE_PD,               /* gcePersistentDisk.pdName */
 	DISK_AWS_EBS,              /* awsElasticBlockStore.volumeID */
 	DISK_ISCSI,                /* iscsi.iqn */
-	DISK_RBD                   /* rbd.image in rbd.pool on rbd.monitors */
+	DISK_RBD,                  /* rbd.image in rbd.pool on rbd.monitors */
+	DISK_AZURE                 /* azureDisk.diskName (no conflict check:
+				    * only AzureDiskLimits reads it) */
 };
 
 struct pod_disk {
@@ -339,6 +341,10 @@ struct pv {
 					   * unbound volume, Available) */
 	const char *csi_driver;           /* spec.csi.driver, NULL if not CSI */
 	const char *csi_handle;           /* spec.csi.volumeHandle */
+	bool has_intree;                  /* an in-tree EBS, GCE PD or Azure Disk
+					   * source (the in-tree limits count it) */
+	enum pod_disk_kind intree;        /* DISK_AWS_EBS, DISK_GCE_PD, DISK_AZURE */
+	const char *intree_id;            /* volumeID, pdName or diskName */
 };
 
 /* storage.k8s.io/v1 StorageClass. */
@@ -417,9 +423,9 @@ struct pod {
 	const char *scheduler_name;     /* spec.schedulerName, default "default-scheduler" */
 	const char *node_name;          /* spec.nodeName, "" when pending */
 	bool volumes_unmodelled;        /* an in-tree EBS, GCE PD or Azure Disk
-					 * volume: the in-tree limit plugins
-					 * are not computed (explain's
-					 * not_computed) */
+					 * volume: NodeVolumeLimits does not
+					 * count it under its CSI driver (CSI
+					 * migration; explain's not_computed) */
 	const struct pod_volume *volumes;   /* spec.volumes that name a claim */
 	int n_volumes;
 	const struct pod_disk *disks;       /* spec.volumes that are in-tree disks */

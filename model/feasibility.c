@@ -22,7 +22,8 @@
 const enum plugin_id model_filter_ids[MODEL_N_FILTERS] = {
 	PLUGIN_NODE_UNSCHEDULABLE, PLUGIN_NODE_NAME, PLUGIN_TAINT_TOLERATION,
 	PLUGIN_NODE_AFFINITY, PLUGIN_NODE_PORTS, PLUGIN_NODE_RESOURCES_FIT,
-	PLUGIN_VOLUME_RESTRICTIONS, PLUGIN_NODE_VOLUME_LIMITS,
+	PLUGIN_VOLUME_RESTRICTIONS, PLUGIN_EBS_LIMITS, PLUGIN_GCE_PD_LIMITS,
+	PLUGIN_NODE_VOLUME_LIMITS, PLUGIN_AZURE_DISK_LIMITS,
 	PLUGIN_VOLUME_BINDING, PLUGIN_VOLUME_ZONE,
 	PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
 };
@@ -37,7 +38,10 @@ static const model_filter_fn filter_fns[PLUGIN_COUNT] = {
 	[PLUGIN_NODE_PORTS] = model_filter_node_ports,
 	[PLUGIN_NODE_RESOURCES_FIT] = model_filter_node_resources_fit,
 	[PLUGIN_VOLUME_RESTRICTIONS] = model_filter_volume_restrictions,
+	[PLUGIN_EBS_LIMITS] = model_filter_ebs_limits,
+	[PLUGIN_GCE_PD_LIMITS] = model_filter_gce_pd_limits,
 	[PLUGIN_NODE_VOLUME_LIMITS] = model_filter_node_volume_limits,
+	[PLUGIN_AZURE_DISK_LIMITS] = model_filter_azure_disk_limits,
 	[PLUGIN_VOLUME_BINDING] = model_filter_volume_binding,
 	[PLUGIN_VOLUME_ZONE] = model_filter_volume_zone,
 	[PLUGIN_POD_TOPOLOGY_SPREAD] = model_filter_pod_topology_spread,

@@ -94,8 +94,8 @@ static bool monitors_overlap(const struct pod_disk *a, const struct pod_disk *b)
  * pool) unless both mount it read-only. */
 static bool disks_conflict(const struct pod_disk *a, const struct pod_disk *b)
 {
-	if (a->kind != b->kind || strcmp(a->id, b->id))
-		return false;
+	if (a->kind != b->kind || a->kind == DISK_AZURE || strcmp(a->id, b->id))
+		return false;   /* (Azure disks are no restriction) */
 	if (a->kind == DISK_AWS_EBS)
 		return true;
 	if (a->kind == DISK_RBD &&
@@ -121,12 +121,16 @@ static bool disk_conflict(const struct model_cycle *cy, int node)
 	return false;
 }
 
-/* The PreFilter skips when the pod has no disk to check and no
+/* The PreFilter skips when the pod has no disk to check
+ * (needsRestrictionsCheck: GCE PD, EBS, RBD, iSCSI) and no
  * ReadWriteOncePod claim in use. */
 static bool prefilter_skips(const struct model_cycle *cy)
 {
-	return cy->cluster->pods[cy->pod].n_disks == 0 &&
-	       conflicts_at_prefilter(cy) == 0;
+	const struct pod *p = &cy->cluster->pods[cy->pod];
+	for (int i = 0; i < p->n_disks; i++)
+		if (p->disks[i].kind != DISK_AZURE)
+			return false;
+	return conflicts_at_prefilter(cy) == 0;
 }
 
 /*

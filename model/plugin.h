@@ -74,7 +74,10 @@ void model_filter_node_affinity(const struct model_cycle *, int, struct model_st
 void model_filter_node_ports(const struct model_cycle *, int, struct model_status *);
 void model_filter_node_resources_fit(const struct model_cycle *, int, struct model_status *);
 void model_filter_volume_restrictions(const struct model_cycle *, int, struct model_status *);
+void model_filter_ebs_limits(const struct model_cycle *, int, struct model_status *);
+void model_filter_gce_pd_limits(const struct model_cycle *, int, struct model_status *);
 void model_filter_node_volume_limits(const struct model_cycle *, int, struct model_status *);
+void model_filter_azure_disk_limits(const struct model_cycle *, int, struct model_status *);
 void model_filter_volume_binding(const struct model_cycle *, int, struct model_status *);
 void model_filter_volume_zone(const struct model_cycle *, int, struct model_status *);
 void model_filter_pod_topology_spread(const struct model_cycle *, int, struct model_status *);

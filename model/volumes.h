@@ -13,12 +13,14 @@
 #include "../core/objects.h"
 #include "../core/config.h"
 
-/* model_volume_plugin: one of the four volume plugins, whose PreFilters
+/* model_volume_plugin: one of the seven volume plugins, whose PreFilters
  * skip every pod without volumes (model_pod_has_volumes). */
 static inline bool model_volume_plugin(enum plugin_id id)
 {
-	return id == PLUGIN_VOLUME_RESTRICTIONS || id == PLUGIN_NODE_VOLUME_LIMITS ||
-	       id == PLUGIN_VOLUME_BINDING || id == PLUGIN_VOLUME_ZONE;
+	return id == PLUGIN_VOLUME_RESTRICTIONS || id == PLUGIN_EBS_LIMITS ||
+	       id == PLUGIN_GCE_PD_LIMITS || id == PLUGIN_NODE_VOLUME_LIMITS ||
+	       id == PLUGIN_AZURE_DISK_LIMITS || id == PLUGIN_VOLUME_BINDING ||
+	       id == PLUGIN_VOLUME_ZONE;
 }
 
 /* model_pod_has_volumes: the pod has a volume some volume plugin reads

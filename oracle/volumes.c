@@ -228,8 +228,12 @@ static int prefilter_restrictions(struct oracle_cycle *cy,
 	cy->vr_conflicts = 0;
 	for (int j = 0; j < s->n_rwop; j++)
 		cy->vr_conflicts += claim_in_use(cy, p->ns, s->rwop[j]);
-	/* Skip: no in-tree disk to check and no claim in use */
-	bool skip = p->n_disks == 0 && cy->vr_conflicts == 0;
+	/* Skip: no in-tree disk to check (GCE PD, EBS, RBD, iSCSI) and no
+	 * claim in use */
+	bool checks_disks = false;
+	for (int i = 0; i < p->n_disks; i++)
+		checks_disks |= p->disks[i].kind != DISK_AZURE;
+	bool skip = !checks_disks && cy->vr_conflicts == 0;
 	if (skip)
 		cy->skip[PLUGIN_VOLUME_RESTRICTIONS] = true;
 	cy->vr_tracked = !skip && s->n_rwop > 0;
@@ -541,6 +545,9 @@ static int pv_topologies(struct oracle_cycle *cy, struct oracle_volume_state *s,
 	return -1;
 }
 
+static void in_tree_prefilters(struct oracle_cycle *cy);
+static int csi_node_of(struct oracle *o, int node);
+
 /* The PreFilters in order, a rejection into st. */
 static int prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
 {
@@ -551,9 +558,12 @@ static int prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
 	if (cy->p->n_volumes == 0 && cy->p->n_disks == 0) {
 		/* every volume PreFilter skips a pod without volumes */
 		cy->skip[PLUGIN_VOLUME_RESTRICTIONS] = cy->skip[PLUGIN_NODE_VOLUME_LIMITS] =
-			cy->skip[PLUGIN_VOLUME_BINDING] = cy->skip[PLUGIN_VOLUME_ZONE] = true;
+			cy->skip[PLUGIN_VOLUME_BINDING] = cy->skip[PLUGIN_VOLUME_ZONE] =
+			cy->skip[PLUGIN_EBS_LIMITS] = cy->skip[PLUGIN_GCE_PD_LIMITS] =
+			cy->skip[PLUGIN_AZURE_DISK_LIMITS] = true;
 		return -1;
 	}
+	in_tree_prefilters(cy);
 	struct oracle_volume_state *s = arena_alloc(cy->arena, sizeof *s);
 	memset(s, 0, sizeof *s);
 	cy->vol = s;
@@ -611,6 +621,8 @@ static bool same_disk(const struct pod_disk *a, const struct pod_disk *b)
 	if (a->kind != b->kind || strcmp(a->id, b->id))
 		return false;
 	switch (a->kind) {
+	case DISK_AZURE:
+		return false;   /* not a restriction: AzureDiskLimits' only */
 	case DISK_AWS_EBS:
 		return true;
 	case DISK_RBD: {
@@ -968,5 +980,165 @@ void oracle_filter_volume_zone(struct oracle_cycle *cy,
 					       "node(s) had no available volume zone");
 			return;
 		}
+	}
+}
+
+/* ---------------------------------- EBSLimits, GCEPDLimits, AzureDiskLimits */
+
+/* nonCSILimits' filter for one plugin: the volume type it counts. */
+static const struct {
+	int plugin;
+	enum pod_disk_kind kind;
+	const char *provisioner;        /* in-tree provisioner of its classes */
+	const char *limit_key;          /* node allocatable override */
+	int max;                        /* default maximum */
+} in_tree[] = {
+	{PLUGIN_EBS_LIMITS, DISK_AWS_EBS, "kubernetes.io/aws-ebs",
+	 "attachable-volumes-aws-ebs", 39},
+	{PLUGIN_GCE_PD_LIMITS, DISK_GCE_PD, "kubernetes.io/gce-pd",
+	 "attachable-volumes-gce-pd", 16},
+	{PLUGIN_AZURE_DISK_LIMITS, DISK_AZURE, "kubernetes.io/azure-disk",
+	 "attachable-volumes-azure-disk", 16},
+};
+
+/* A list of volume ids (an id may be listed once). */
+struct ids {
+	const char **v;
+	int n, cap;
+};
+
+static void ids_add(struct oracle_cycle *cy, struct ids *s, const char *id)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], id))
+			return;
+	if (s->n == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 16;
+		const char **v = arena_array(cy->arena, (size_t)cap, sizeof *v);
+		if (s->n)
+			memcpy(v, s->v, sizeof *v * (size_t)s->n);
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = id;
+}
+
+/* filterVolumes of pod q for in_tree[t] into s; false with st set when
+ * the pod cannot be counted (a new pod's missing claim: NotFound; a
+ * foreign ephemeral claim: Error). */
+static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
+			    struct ids *s, struct model_status *st)
+{
+	const struct cluster *c = cy->c;
+	const struct pod *p = &c->pods[q];
+	for (int i = 0; i < p->n_disks; i++)
+		if (p->disks[i].kind == in_tree[t].kind)
+			ids_add(cy, s, p->disks[i].id);
+	for (int i = 0; i < p->n_volumes; i++) {
+		char buf[NAME_MAX_LEN];
+		const char *name;
+		const struct pvc *claim = claim_of(c, q, &p->volumes[i], buf, &name);
+		if (!claim) {
+			if (!new_pod)
+				continue;
+			model_status_fail(st, MODEL_UAU, "looking up PVC %s/%s: "
+					  "persistentvolumeclaim \"%s\" not found",
+					  p->ns, name, name);
+			return false;
+		}
+		if (p->volumes[i].ephemeral &&
+		    !pod_controlled_by(p, claim->owners, claim->n_owners)) {
+			model_status_fail(st, MODEL_ERROR, "PVC %s/%s was not created "
+					  "for pod %s/%s (pod is not owner)", claim->ns,
+					  claim->name, p->ns, p->name);
+			return false;
+		}
+		const struct pv *pv = pv_named(c, claim->volume_name);
+		if (pv) {
+			if (pv->has_intree && pv->intree == in_tree[t].kind)
+				ids_add(cy, s, pv->intree_id);
+			continue;
+		}
+		/* unbound, or its PV gone: counted when the class is the
+		 * plugin's in-tree provisioner (matchProvisioner) */
+		const struct storage_class *sc =
+			claim->has_class ? class_named(c, claim->class_name) : NULL;
+		if (sc && !strcmp(sc->provisioner, in_tree[t].provisioner))
+			ids_add(cy, s, arena_sprintf(cy->arena, "kso-%s/%s", p->ns, name));
+	}
+	return true;
+}
+
+/* maxVolumeFunc (EBS: 25 on Nitro instance types), unless the node's
+ * allocatable has the plugin's key. */
+static int64_t in_tree_max(struct oracle_cycle *cy, int t, int node)
+{
+	const struct node *n = &cy->c->nodes[node];
+	int64_t max = in_tree[t].max;
+	const char *type = labels_get(&n->labels, "node.kubernetes.io/instance-type");
+	if (in_tree[t].kind == DISK_AWS_EBS && type &&
+	    ((strchr("cmr", type[0]) && type[0] && type[1] == '5') ||
+	     strstr(type, "t3") || strstr(type, "z1d")))
+		max = 25;
+	int res = cluster_res_index(cy->c, in_tree[t].limit_key);
+	struct oracle_data *d = cy->o->d;
+	if (res >= 0 && d->alloc_has[(size_t)node * d->n_res + res])
+		max = d->alloc[(size_t)node * d->n_res + res];
+	return max;
+}
+
+static void in_tree_filter(struct oracle_cycle *cy, int t,
+			   const struct oracle_nodeview *v, struct model_status *st)
+{
+	struct ids fresh = {0}, attached = {0};
+	if (!in_tree_volumes(cy, t, cy->pod, true, &fresh, st) || fresh.n == 0 ||
+	    csi_node_of(cy->o, v->node) >= 0)
+		return;   /* nothing new, or migrated: NodeVolumeLimits counts */
+	const struct oracle_ilist *pods = &cy->o->d->nodes[v->node].pods;
+	for (int i = 0; i < pods->n + v->n_extra; i++)
+		if (!in_tree_volumes(cy, t, i < pods->n ? pods->v[i]
+				     : v->extra[i - pods->n], false, &attached, st))
+			return;
+	int64_t total = attached.n;
+	for (int i = 0; i < fresh.n; i++) {
+		bool there = false;
+		for (int j = 0; j < attached.n && !there; j++)
+			there = !strcmp(attached.v[j], fresh.v[i]);
+		total += !there;
+	}
+	if (total > in_tree_max(cy, t, v->node))
+		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+				       "node(s) exceed max volume count");
+}
+
+void oracle_filter_ebs_limits(struct oracle_cycle *cy,
+			      const struct oracle_nodeview *v, struct model_status *st)
+{
+	in_tree_filter(cy, 0, v, st);
+}
+
+void oracle_filter_gce_pd_limits(struct oracle_cycle *cy,
+				 const struct oracle_nodeview *v, struct model_status *st)
+{
+	in_tree_filter(cy, 1, v, st);
+}
+
+void oracle_filter_azure_disk_limits(struct oracle_cycle *cy,
+				     const struct oracle_nodeview *v,
+				     struct model_status *st)
+{
+	in_tree_filter(cy, 2, v, st);
+}
+
+/* The in-tree limits' PreFilters: Skip unless the pod has a volume of the
+ * type, a claim or an ephemeral volume. */
+static void in_tree_prefilters(struct oracle_cycle *cy)
+{
+	for (int t = 0; t < 3; t++) {
+		bool has = cy->p->n_volumes > 0;
+		for (int i = 0; i < cy->p->n_disks && !has; i++)
+			has = cy->p->disks[i].kind == in_tree[t].kind;
+		if (!has && cy->prof->prefilter[in_tree[t].plugin])
+			cy->skip[in_tree[t].plugin] = true;
 	}
 }

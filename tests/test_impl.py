@@ -279,8 +279,9 @@ def test_init_sends_the_whole_configuration(tmp_path):
     assert plugins["multiPoint"] == {"disabled": [{"name": "*"}]}
     assert names(plugins["filter"]) == [
         "NodeResourcesFit", "NodeUnschedulable", "NodeName", "TaintToleration",
-        "NodeAffinity", "NodePorts", "VolumeRestrictions", "NodeVolumeLimits",
-        "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity"]
+        "NodeAffinity", "NodePorts", "VolumeRestrictions", "EBSLimits",
+        "GCEPDLimits", "NodeVolumeLimits", "AzureDiskLimits", "VolumeBinding",
+        "VolumeZone", "PodTopologySpread", "InterPodAffinity"]
     # VolumeBinding keeps its default Score weight 1 (its PreScore skips
     # every pod in v1.30: VolumeCapacityPriority is off)
     assert {e["name"]: e["weight"] for e in plugins["score"]["enabled"]} == {

@@ -614,8 +614,8 @@ def test_directory_walk_skips_files_without_objects(tmp_path):
 def test_storage_the_input_lacks_is_a_warning(tmp_path):
     # a claim the input does not hold: kube's answer is "not found", which
     # a listing of pods alone seldom means; a class it does not hold
-    # makes kube bind the claim as Immediate; an in-tree disk's limit
-    # plugins are not modelled
+    # makes kube bind the claim as Immediate; an in-tree disk is not
+    # translated to its CSI driver for NodeVolumeLimits
     f = tmp_path / "db.yaml"
     f.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: db, namespace: "
                  "default}\nspec:\n  containers: [{name: c, image: x}]\n"
@@ -630,8 +630,9 @@ def test_storage_the_input_lacks_is_a_warning(tmp_path):
     assert proc.returncode == 0
     assert proc.stderr == (
         f"{f}:11:5: warning: pod default/db uses an in-tree "
-        "awsElasticBlockStore volume; kso does not compute the in-tree volume "
-        "limits (EBSLimits, GCEPDLimits, AzureDiskLimits) (spec.volumes[2])\n"
+        "awsElasticBlockStore volume; on a node with a CSINode kube counts it "
+        "under its CSI driver for NodeVolumeLimits, which kso does not "
+        "(spec.volumes[2])\n"
         f"{f}:9:5: warning: PersistentVolumeClaim default/d is not in the "
         "input; kube leaves pod default/db pending (persistentvolumeclaim "
         "\"d\" not found) (spec.volumes[1])\n"

@@ -331,7 +331,8 @@ def test_storage_capacity(engine, pod, fits):
 def test_storage_objects_dump_and_read_back(tmp_path):
     # every storage kind goes through kso dump and reads back to the same
     # dump (the format kso serve and ITF traces carry clusters in)
-    for name in ("binding", "capacity", "limits", "zone", "rwop", "disks"):
+    for name in ("binding", "capacity", "limits", "zone", "rwop", "disks",
+                 "intree"):
         first = run_kso("dump", VOL / f"{name}.yaml", "-o", "json")
         assert first.returncode == 0, first.stderr
         f = tmp_path / f"{name}.json"
@@ -380,10 +381,9 @@ def test_in_tree_disk_conflicts(engine, pod, fits):
     want = {n: (OK, "", []) if ok else (U, "VolumeRestrictions", [DISK])
             for n, ok in fits.items()}
     assert verdicts(doc) == want
-    # the in-tree limit plugins are the ones not computed
+    # NodeVolumeLimits does not count a migrated in-tree volume
     assert doc["not_computed"] == (
-        [] if pod.startswith("p-rbd") else
-        ["EBSLimits", "GCEPDLimits", "AzureDiskLimits"])
+        [] if pod.startswith("p-rbd") else ["NodeVolumeLimits"])
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -392,3 +392,24 @@ def test_preemption_frees_a_disk(engine):
     # e-ebs is reprieved (no conflict), e-gce is the victim
     doc = explain("disks.yaml", "p-vip", engine)
     assert doc["preemption"]["victims"] == ["default/e-gce"]
+
+
+IN_TREE = [
+    # see fixtures/volumes/intree.yaml; i3 has a CSINode (migrated: pass)
+    ("p-ebs", {"i1": "EBSLimits", "i4": "EBSLimits"}),
+    ("p-ebs-shared", {"i1": "VolumeRestrictions", "i4": "EBSLimits"}),
+    ("p-gce-claim", {"i1": "GCEPDLimits"}),
+    ("p-azure", {"i1": "AzureDiskLimits"}),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pod,refused", IN_TREE, ids=[c[0] for c in IN_TREE])
+def test_in_tree_volume_limits(engine, pod, refused):
+    doc = explain("intree.yaml", pod, engine)
+    want = {}
+    for n in ("i1", "i2", "i3", "i4", "i5"):
+        plugin = refused.get(n)
+        reason = DISK if plugin == "VolumeRestrictions" else LIMIT
+        want[n] = (U, plugin, [reason]) if plugin else (OK, "", [])
+    assert verdicts(doc) == want

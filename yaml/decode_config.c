@@ -79,7 +79,10 @@ static int plugin_points(int id)
 		return EP_FILTER | EP_PRE_SCORE | EP_SCORE;
 	case PLUGIN_NODE_PORTS:
 	case PLUGIN_VOLUME_RESTRICTIONS:
+	case PLUGIN_EBS_LIMITS:
+	case PLUGIN_GCE_PD_LIMITS:
 	case PLUGIN_NODE_VOLUME_LIMITS:
+	case PLUGIN_AZURE_DISK_LIMITS:
 	case PLUGIN_VOLUME_ZONE:
 		return EP_PRE_FILTER | EP_FILTER;
 	case PLUGIN_VOLUME_BINDING:
@@ -102,7 +105,7 @@ static int plugin_points(int id)
 	return 0;
 }
 
-/* One plugins.<point> set; ignored plugins (in-tree limits, binder) are dropped
+/* One plugins.<point> set; ignored plugins (DefaultBinder) are dropped
  * after their names were checked. */
 struct pset_entry {
 	int id;
@@ -253,8 +256,10 @@ static void default_multipoint(struct pset *mp)
 		{PLUGIN_NODE_UNSCHEDULABLE, 0}, {PLUGIN_NODE_NAME, 0},
 		{PLUGIN_TAINT_TOLERATION, 3}, {PLUGIN_NODE_AFFINITY, 2},
 		{PLUGIN_NODE_PORTS, 0}, {PLUGIN_NODE_RESOURCES_FIT, 1},
-		{PLUGIN_VOLUME_RESTRICTIONS, 0}, {PLUGIN_NODE_VOLUME_LIMITS, 0},
-		{PLUGIN_VOLUME_BINDING, 1}, {PLUGIN_VOLUME_ZONE, 0},
+		{PLUGIN_VOLUME_RESTRICTIONS, 0}, {PLUGIN_EBS_LIMITS, 0},
+		{PLUGIN_GCE_PD_LIMITS, 0}, {PLUGIN_NODE_VOLUME_LIMITS, 0},
+		{PLUGIN_AZURE_DISK_LIMITS, 0}, {PLUGIN_VOLUME_BINDING, 1},
+		{PLUGIN_VOLUME_ZONE, 0},
 		{PLUGIN_POD_TOPOLOGY_SPREAD, 2}, {PLUGIN_INTER_POD_AFFINITY, 2},
 		{PLUGIN_DEFAULT_PREEMPTION, 0}, {PLUGIN_BALANCED_ALLOCATION, 1},
 		{PLUGIN_IMAGE_LOCALITY, 1},

@@ -88,8 +88,9 @@ static int decode_node_name(struct yaml_dec *d, const struct ynode *spec,
 	return 0;
 }
 
-/* The in-tree disk sources the in-tree EBS / GCE PD / Azure Disk limit
- * plugins count: not modelled (a warning). */
+/* The in-tree disk sources kube migrates to a CSI driver, which
+ * NodeVolumeLimits then counts under that driver on nodes with a CSINode:
+ * not modelled (a warning). */
 static const char *const limited_disks[] = {
 	"gcePersistentDisk", "awsElasticBlockStore", "azureDisk",
 };
@@ -107,6 +108,7 @@ static int decode_disk(struct yaml_dec *d, const struct ynode *v,
 		{"awsElasticBlockStore", "volumeID", DISK_AWS_EBS},
 		{"iscsi", "iqn", DISK_ISCSI},
 		{"rbd", "image", DISK_RBD},
+		{"azureDisk", "diskName", DISK_AZURE},
 	};
 	*is = false;
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
@@ -179,9 +181,9 @@ static int decode_volume(struct yaml_dec *d, const struct ynode *v,
 			continue;
 		p->volumes_unmodelled = true;
 		cluster_warn(d->c, "%s:%d:%d: warning: %s%s %s/%s %s an in-tree %s "
-			     "volume; kso does not compute the in-tree volume "
-			     "limits (EBSLimits, GCEPDLimits, AzureDiskLimits) "
-			     "(%s%sspec.volumes[%d])",
+			     "volume; on a node with a CSINode kube counts it "
+			     "under its CSI driver for NodeVolumeLimits, which kso "
+			     "does not (%s%sspec.volumes[%d])",
 			     d->file, v->line, v->col,
 			     x->tmpl_of ? "the pods of " : "pod",
 			     x->tmpl_of ? x->tmpl_of : "", p->ns, p->name,

@@ -283,6 +283,30 @@ static int decode_pv_source(struct yaml_dec *d, const struct ynode *spec,
 	}
 	if (!*source)
 		return yd_fail(d, spec, "must specify a volume type");
+	static const struct {
+		const char *source, *id;
+		enum pod_disk_kind kind;
+	} intree[] = {
+		{"awsElasticBlockStore", "volumeID", DISK_AWS_EBS},
+		{"gcePersistentDisk", "pdName", DISK_GCE_PD},
+		{"azureDisk", "diskName", DISK_AZURE},
+	};
+	for (size_t k = 0; k < sizeof intree / sizeof *intree; k++) {
+		if (strcmp(*source, intree[k].source))
+			continue;
+		const struct ynode *src = yd_get(spec, intree[k].source);
+		size_t mark = yd_enter(d, intree[k].source);
+		v->intree_id = "";
+		if (yd_want_map(d, src) < 0 ||
+		    yd_str(d, src, intree[k].id, &v->intree_id) < 0)
+			return -1;
+		if (!*v->intree_id)
+			return yd_fail_key(d, src, intree[k].id, "%s is required",
+					   intree[k].id);
+		yd_leave(d, mark);
+		v->has_intree = true;
+		v->intree = intree[k].kind;
+	}
 	if (strcmp(*source, "csi"))
 		return 0;
 	const struct ynode *csi = yd_get(spec, "csi");
@@ -350,9 +374,9 @@ static int decode_pv_spec(struct yaml_dec *d, const struct ynode *obj,
 				   "Local volumes require node affinity");
 	if (migratable_source(source))
 		cluster_warn(d->c, "%s:%d:%d: warning: PersistentVolume %s is an "
-			     "in-tree %s volume; kube migrates it to its CSI "
-			     "driver, which kso does not: NodeVolumeLimits does "
-			     "not count it (spec.%s)", d->file, spec->line,
+			     "in-tree %s volume; on a node with a CSINode kube "
+			     "counts it under its CSI driver for NodeVolumeLimits, "
+			     "which kso does not (spec.%s)", d->file, spec->line,
 			     spec->col, v->name, source, source);
 	yd_leave(d, mark);
 	return 0;

@@ -619,8 +619,10 @@ static void test_config_default(void)
 	bool ign;
 	CHECK_EQ(config_plugin_lookup("NodeResourcesFit", &ign), PLUGIN_NODE_RESOURCES_FIT);
 	CHECK(!ign);
-	CHECK_EQ(config_plugin_lookup("EBSLimits", &ign), -1);
+	CHECK_EQ(config_plugin_lookup("DefaultBinder", &ign), -1);
 	CHECK(ign);
+	CHECK_EQ(config_plugin_lookup("EBSLimits", &ign), PLUGIN_EBS_LIMITS);
+	CHECK(!ign);
 	CHECK_EQ(config_plugin_lookup("NoSuchPlugin", &ign), -1);
 	CHECK(!ign);
 	CHECK_STR(config_plugin_name(PLUGIN_BALANCED_ALLOCATION),

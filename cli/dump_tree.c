@@ -559,6 +559,8 @@ static struct dval *disk_volume(struct arena *a, const struct pod_disk *d)
 		put_str(a, src, "pool", d->pool);
 		dv_put(src, "monitors", str_list(a, d->monitors, d->n_monitors));
 	}
+	if (d->kind == DISK_AZURE)
+		put_str(a, src, "diskURI", d->uri);
 	if (d->read_only)
 		dv_put(src, "readOnly", dv_bool(a, true));
 	return v;
@@ -821,8 +823,10 @@ static struct dval *dump_pv(struct arena *a, const struct pv *v)
 		put_str(a, csi, "driver", v->csi_driver);
 		put_str(a, csi, "volumeHandle", v->csi_handle);
 	} else if (v->has_intree) {
-		put_str(a, put_map(a, spec, intree[v->intree].source),
-			intree[v->intree].id, v->intree_id);
+		struct dval *src = put_map(a, spec, intree[v->intree].source);
+		put_str(a, src, intree[v->intree].id, v->intree_id);
+		if (v->intree == DISK_AZURE)
+			put_str(a, src, "diskURI", v->intree_uri);
 	} else {
 		/* the source matters to no plugin kso models */
 		put_str(a, put_map(a, spec, "hostPath"), "path", "/");

@@ -50,8 +50,9 @@ static inline bool cli_explain_shows(const struct cli_explain *x, int n)
 }
 
 /* The default profile's filters kso does not compute in full for a pod
- * with an in-tree EBS / GCE PD / Azure Disk volume (reference §2.12: CSI
- * migration), listed as explain's not_computed. */
+ * with an in-tree azureFile, cinder, vsphereVolume or portworxVolume
+ * volume (reference §2.12: CSI migration), listed as explain's
+ * not_computed. */
 #define CLI_UNMODELLED_VOLUME_PLUGINS 1
 extern const char *const cli_unmodelled_volume_plugins[CLI_UNMODELLED_VOLUME_PLUGINS];
 

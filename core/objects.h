@@ -283,6 +283,7 @@ struct pod_disk {
 	enum pod_disk_kind kind;
 	const char *id;            /* pdName, volumeID, iqn or image */
 	const char *pool;          /* rbd.pool (default "rbd"); "" otherwise */
+	const char *uri;           /* azureDisk.diskURI; "" otherwise */
 	const char *const *monitors;   /* rbd.monitors */
 	int n_monitors;
 	bool read_only;            /* readOnly */
@@ -345,6 +346,7 @@ struct pv {
 					   * source (the in-tree limits count it) */
 	enum pod_disk_kind intree;        /* DISK_AWS_EBS, DISK_GCE_PD, DISK_AZURE */
 	const char *intree_id;            /* volumeID, pdName or diskName */
+	const char *intree_uri;           /* azureDisk.diskURI; "" otherwise */
 };
 
 /* storage.k8s.io/v1 StorageClass. */
@@ -422,7 +424,8 @@ struct pod {
 	bool preempt_never;             /* spec.preemptionPolicy == Never */
 	const char *scheduler_name;     /* spec.schedulerName, default "default-scheduler" */
 	const char *node_name;          /* spec.nodeName, "" when pending */
-	bool volumes_unmodelled;        /* an in-tree EBS, GCE PD or Azure Disk
+	bool volumes_unmodelled;        /* an in-tree azureFile, cinder,
+					 * vsphereVolume or portworxVolume
 					 * volume: NodeVolumeLimits does not
 					 * count it under its CSI driver (CSI
 					 * migration; explain's not_computed) */

@@ -1,10 +1,12 @@
 /*
  * filter_node_volume_limits.c - NodeVolumeLimits, the CSI attach limits
- * (reference §2.12, S/framework/plugins/nodevolumelimits/csi.go).  In-tree
- * volumes kube migrates to CSI drivers are not translated (DEVIATIONS.md).
+ * (reference §2.12, S/framework/plugins/nodevolumelimits/csi.go).  On a
+ * node with a CSINode, in-tree EBS, GCE PD and Azure Disk volumes are
+ * migrated: counted under their CSI driver (core/csi_translation.h).
  */
 #include "plugin.h"
 #include "volumes.h"
+#include "../core/csi_translation.h"
 #include "../core/grow.h"
 
 #include <assert.h>
@@ -56,44 +58,64 @@ static void attach_put(struct attach_set *s, const char *driver,
 }
 
 /* getCSIDriverInfoFromSC: an unbound claim (or one whose PV is missing)
- * counts under its class's provisioner with a handle unique to the claim
- * (kube prefixes a random id, here a fixed one). */
+ * counts under its class's provisioner - an in-tree one's CSI driver when
+ * migrated (the node has a CSINode), none when not - with a handle unique
+ * to the claim (kube prefixes a random id, here a fixed one). */
 static void driver_from_class(const struct cluster *c, const struct pvc *claim,
-			      const char **driver, char *handle, size_t len)
+			      bool migrated, const char **driver, char *handle,
+			      size_t len)
 {
 	int k = claim->class_name[0] ? cluster_find_class(c, claim->class_name) : -1;
 	if (k < 0)
 		return;
-	*driver = c->classes[k].provisioner;
+	const char *provisioner = c->classes[k].provisioner;
+	const char *csi = csi_driver_of_provisioner(provisioner);
+	if (csi && !migrated)
+		return;
+	*driver = csi ? csi : provisioner;
 	snprintf(handle, len, "kso-%s/%s", claim->ns, claim->name);
 }
 
 /* getCSIDriverInfo: the driver and volume handle of a claim, or leaves
- * *driver NULL when the volume is not counted. */
+ * *driver NULL when the volume is not counted (an in-tree PV on a node
+ * without a CSINode, or one kso does not translate). */
 static void driver_info(const struct cluster *c, const struct pvc *claim,
-			const char **driver, char *handle, size_t len)
+			bool migrated, const char **driver, char *handle,
+			size_t len)
 {
 	*driver = NULL;
 	int k = claim->volume_name[0] ? cluster_find_pv(c, claim->volume_name) : -1;
 	if (k < 0) {
-		driver_from_class(c, claim, driver, handle, len);
+		driver_from_class(c, claim, migrated, driver, handle, len);
 		return;
 	}
 	const struct pv *v = &c->pvs[k];
-	if (!v->csi_driver)
-		return;   /* not CSI (migration not modelled) */
+	if (!v->csi_driver) {
+		if (migrated)
+			*driver = csi_translate_pv(v, handle, len);
+		return;
+	}
 	*driver = v->csi_driver;
 	snprintf(handle, len, "%s", v->csi_handle);
 }
 
-/* filterAttachableVolumes for pod q into set.  A missing claim fails a
- * new pod (UnschedulableAndUnresolvable, NotFound wrapped) and is skipped
- * for an existing one; an ephemeral claim the pod does not own fails
- * either (an Error).  Returns false with out set on failure. */
-static bool attachable(const struct cluster *c, int q, bool new_pod,
+/* filterAttachableVolumes for pod q into set, on a node with a CSINode
+ * when migrated: its migrated inline volumes (checkAttachableInlineVolume)
+ * and its claims.  A missing claim fails a new pod
+ * (UnschedulableAndUnresolvable, NotFound wrapped) and is skipped for an
+ * existing one; an ephemeral claim the pod does not own fails either (an
+ * Error).  Returns false with out set on failure. */
+static bool attachable(const struct cluster *c, int q, bool new_pod, bool migrated,
 		       struct attach_set *set, struct model_status *out)
 {
 	const struct pod *p = &c->pods[q];
+	for (int i = 0; migrated && i < p->n_disks; i++) {
+		char handle[MODEL_CLAIM_NAME_MAX];
+		const char *driver = csi_translate_inline(&p->disks[i], handle,
+							  sizeof handle);
+		if (driver && handle[0])
+			attach_put(set, driver, handle);
+	}
 	for (int i = 0; i < p->n_volumes; i++) {
 		char buf[MODEL_CLAIM_NAME_MAX];
 		const char *name;
@@ -116,7 +138,7 @@ static bool attachable(const struct cluster *c, int q, bool new_pod,
 		}
 		const char *driver;
 		char handle[MODEL_CLAIM_NAME_MAX];
-		driver_info(c, claim, &driver, handle, sizeof handle);
+		driver_info(c, claim, migrated, &driver, handle, sizeof handle);
 		if (driver && driver[0] && handle[0])
 			attach_put(set, driver, handle);
 	}
@@ -148,27 +170,33 @@ static int64_t driver_limit(const struct cluster *c, int node, const char *drive
 	return limit;
 }
 
-/* PreFilter: Skip unless the pod has a persistentVolumeClaim or an
- * ephemeral volume (the migratable in-tree inline volumes are not
- * modelled). */
+/* PreFilter: Skip unless the pod has a persistentVolumeClaim, an
+ * ephemeral volume or an inline volume kube can migrate (of those kso
+ * reads: EBS, GCE PD, Azure Disk). */
 void model_prefilter_node_volume_limits(const struct model_cycle *cy,
 					struct model_status *out)
 {
 	assert(cy && out);
 	model_status_ok(out);
-	if (cy->cluster->pods[cy->pod].n_volumes == 0)
+	const struct pod *p = &cy->cluster->pods[cy->pod];
+	bool migratable = false;
+	for (int i = 0; i < p->n_disks; i++)
+		migratable |= p->disks[i].kind == DISK_AWS_EBS ||
+			      p->disks[i].kind == DISK_GCE_PD ||
+			      p->disks[i].kind == DISK_AZURE;
+	if (p->n_volumes == 0 && !migratable)
 		out->code = MODEL_SKIP;
 }
 
 /* The Filter past the pod's own volumes (fresh, non-empty): the node's
  * pods' volumes into attached, then each driver's count. */
-static void check_limits(const struct cluster *c, int node,
+static void check_limits(const struct cluster *c, int node, bool migrated,
 			 const struct attach_set *fresh, struct attach_set *attached,
 			 const struct snapshot *view, struct model_status *out)
 {
 	for (int q = 0; q < c->n_pods; q++)
 		if (view->pod_node[q] == node &&
-		    !attachable(c, q, false, attached, out))
+		    !attachable(c, q, false, migrated, attached, out))
 			return;
 	for (int d = 0; d < fresh->n; d++) {
 		const char *driver = fresh->v[d].driver;
@@ -204,8 +232,10 @@ void model_filter_node_volume_limits(const struct model_cycle *cy, int node,
 	model_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	struct attach_set fresh = {0}, attached = {0};
-	if (attachable(c, cy->pod, true, &fresh, out) && fresh.n > 0)
-		check_limits(c, node, &fresh, &attached, cy->view, out);
+	/* the in-tree plugins are migrated where the node has a CSINode */
+	bool migrated = cluster_find_csi_node(c, c->nodes[node].name) >= 0;
+	if (attachable(c, cy->pod, true, migrated, &fresh, out) && fresh.n > 0)
+		check_limits(c, node, migrated, &fresh, &attached, cy->view, out);
 	free(fresh.v);
 	free(attached.v);
 }

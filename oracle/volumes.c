@@ -12,6 +12,7 @@
  * A pod without a claim pays one test per plugin: every PreFilter skips.
  */
 #include "internal.h"
+#include "../core/csi_translation.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -45,8 +46,6 @@ struct oracle_volume_state {
 	/* VolumeRestrictions: readWriteOncePodPVCs (claim names) */
 	const char **rwop;
 	int n_rwop;
-	/* NodeVolumeLimits: the pod's own attachable volumes */
-	const struct oracle_pod_attach *mine;
 	/* VolumeBinding: claim indexes by kind */
 	int *bound, n_bound;
 	const struct pv **bound_pv;      /* [n_bound] each one's PV, or NULL */
@@ -104,13 +103,38 @@ static bool pv_fits(const struct pv *v, const struct node *n)
 
 /* filterAttachableVolumes of pod p (getCSIDriverInfo, and
  * getCSIDriverInfoFromSC for claims without a PV) into a, in d's arena. */
-static void compute_attach(struct oracle *o, int p, struct oracle_pod_attach *a)
+/* One attachable volume into v[0..*n), once per unique name. */
+static void attach_add(struct arena *ar, struct oracle_attach *v, int *n,
+		       const char *driver, const char *handle)
+{
+	if (!driver || !driver[0] || !handle[0])
+		return;
+	char unique[384];
+	snprintf(unique, sizeof unique, "%.120s/%.255s", driver, handle);
+	for (int j = 0; j < *n; j++)
+		if (!strcmp(v[j].unique, unique))
+			return;
+	v[(*n)++] = (struct oracle_attach){driver, arena_strdup(ar, unique)};
+}
+
+/* filterAttachableVolumes of pod p on a node with a CSINode (migrated)
+ * or without one. */
+static void compute_attach(struct oracle *o, int p, bool migrated,
+			   struct oracle_pod_attach *a)
 {
 	const struct cluster *c = o->cluster;
 	struct arena *ar = &o->d->arena;
 	const struct pod *pod = &c->pods[p];
-	struct oracle_attach *v = arena_array(ar, (size_t)pod->n_volumes + 1, sizeof *v);
+	struct oracle_attach *v = arena_array(ar, (size_t)(pod->n_volumes +
+							  pod->n_disks) + 1, sizeof *v);
 	int n = 0;
+	/* checkAttachableInlineVolume: the migrated in-tree inline volumes */
+	for (int i = 0; migrated && i < pod->n_disks; i++) {
+		char handle[NAME_MAX_LEN];
+		const char *driver = csi_translate_inline(&pod->disks[i], handle,
+							  sizeof handle);
+		attach_add(ar, v, &n, driver, driver ? handle : "");
+	}
 	for (int i = 0; i < pod->n_volumes; i++) {
 		char buf[NAME_MAX_LEN];
 		const char *name;
@@ -130,45 +154,45 @@ static void compute_attach(struct oracle *o, int p, struct oracle_pod_attach *a)
 			break;
 		}
 		const char *driver = NULL;
-		char handle[NAME_MAX_LEN];
+		char handle[NAME_MAX_LEN] = "";
 		const struct pv *vol = pv_named(c, claim->volume_name);
-		if (vol) {
-			if (vol->csi_driver) {
-				driver = vol->csi_driver;
-				snprintf(handle, sizeof handle, "%s", vol->csi_handle);
-			}
+		if (vol && vol->csi_driver) {
+			driver = vol->csi_driver;
+			snprintf(handle, sizeof handle, "%s", vol->csi_handle);
+		} else if (vol) {
+			/* in-tree: counted under its CSI driver when migrated */
+			driver = migrated ? csi_translate_pv(vol, handle, sizeof handle)
+					  : NULL;
 		} else {
 			const struct storage_class *sc = class_named(c, claim->class_name);
-			if (sc) {
-				driver = sc->provisioner;
+			const char *csi = sc ? csi_driver_of_provisioner(sc->provisioner)
+					     : NULL;
+			if (sc && (!csi || migrated)) {
+				driver = csi ? csi : sc->provisioner;
 				snprintf(handle, sizeof handle, "kso-%s/%s", claim->ns,
 					 claim->name);
 			}
 		}
-		if (!driver || !driver[0] || !handle[0])
-			continue;
-		char unique[384];
-		snprintf(unique, sizeof unique, "%.120s/%.255s", driver, handle);
-		int j = 0;
-		while (j < n && strcmp(v[j].unique, unique))
-			j++;
-		if (j == n)
-			v[n++] = (struct oracle_attach){driver, arena_strdup(ar, unique)};
+		attach_add(ar, v, &n, driver, handle);
 	}
 	a->v = v;
 	a->n = n;
 	a->done = true;
 }
 
-static const struct oracle_pod_attach *pod_attach(struct oracle *o, int p)
+/* Pod p's attachable volumes on a node with (migrated) or without a
+ * CSINode, computed once. */
+static const struct oracle_pod_attach *pod_attach(struct oracle *o, int p,
+						  bool migrated)
 {
 	struct oracle_data *d = o->d;
 	if (!d->attach)
-		d->attach = arena_array(&d->arena, (size_t)d->n_pods + 1,
+		d->attach = arena_array(&d->arena, 2 * (size_t)d->n_pods + 1,
 					sizeof *d->attach);
-	if (!d->attach[p].done)
-		compute_attach(o, p, &d->attach[p]);
-	return &d->attach[p];
+	struct oracle_pod_attach *a = &d->attach[2 * (size_t)p + migrated];
+	if (!a->done)
+		compute_attach(o, p, migrated, a);
+	return a;
 }
 
 /* ----------------------------------------------------------- PreFilter */
@@ -571,7 +595,6 @@ static int prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
 	if (prof->prefilter[PLUGIN_VOLUME_RESTRICTIONS] &&
 	    (r = prefilter_restrictions(cy, s, st)) >= 0)
 		return r;
-	s->mine = pod_attach(cy->o, cy->pod);
 	if (prof->prefilter[PLUGIN_VOLUME_BINDING]) {
 		if ((r = prefilter_binding(cy, s, st)) >= 0 ||
 		    (r = eligible_nodes(cy, s, st)) >= 0)
@@ -711,15 +734,15 @@ static int64_t node_limit(struct oracle_cycle *cy, int node, const char *driver)
 	return limit;
 }
 
-/* Is unique among the attached volumes of the view's pods? Counts the
- * driver's attached volumes into *count as well (each unique once). */
+/* The attachable volumes of the i-th pod of the view (the node's pods,
+ * then the nominated ones added). */
 static const struct oracle_pod_attach *view_pod(struct oracle_cycle *cy,
 						const struct oracle_nodeview *v,
-						int i)
+						int i, bool migrated)
 {
 	const struct oracle_ilist *pods = &cy->o->d->nodes[v->node].pods;
 	int q = i < pods->n ? pods->v[i] : v->extra[i - pods->n];
-	return pod_attach(cy->o, q);
+	return pod_attach(cy->o, q, migrated);
 }
 
 void oracle_filter_volume_limits(struct oracle_cycle *cy,
@@ -727,9 +750,11 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 				 struct model_status *st)
 {
 	const struct pod *p = cy->p;
-	if (p->n_volumes == 0)
+	if (p->n_volumes == 0 && p->n_disks == 0)
 		return;
-	const struct oracle_pod_attach *mine = pod_attach(cy->o, cy->pod);
+	/* on a node with a CSINode the in-tree volumes are migrated */
+	bool migrated = csi_node_of(cy->o, v->node) >= 0;
+	const struct oracle_pod_attach *mine = pod_attach(cy->o, cy->pod, migrated);
 	if (mine->missing) {
 		model_status_fail(st, MODEL_UAU, "looking up PVC %s/%s: "
 				  "persistentvolumeclaim \"%s\" not found", p->ns,
@@ -744,7 +769,7 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 		return;
 	int n_view = cy->o->d->nodes[v->node].pods.n + v->n_extra;
 	for (int i = 0; i < n_view; i++) {
-		const struct oracle_pod_attach *a = view_pod(cy, v, i);
+		const struct oracle_pod_attach *a = view_pod(cy, v, i, migrated);
 		if (a->error) {
 			oracle_status_fail_str(st, MODEL_ERROR, a->error);
 			return;
@@ -763,13 +788,13 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 		/* attachedVolumeCount[key]: unique volumes of the node's pods */
 		int64_t attached = 0, fresh = 0;
 		for (int i = 0; i < n_view; i++) {
-			const struct oracle_pod_attach *a = view_pod(cy, v, i);
+			const struct oracle_pod_attach *a = view_pod(cy, v, i, migrated);
 			for (int x = 0; x < a->n; x++) {
 				if (strcmp(a->v[x].driver, driver))
 					continue;
 				bool dup = false;
 				for (int i2 = 0; i2 <= i && !dup; i2++) {
-					const struct oracle_pod_attach *b = view_pod(cy, v, i2);
+					const struct oracle_pod_attach *b = view_pod(cy, v, i2, migrated);
 					int lim = i2 == i ? x : b->n;
 					for (int y = 0; y < lim && !dup; y++)
 						dup = !strcmp(b->v[y].unique, a->v[x].unique);
@@ -782,7 +807,7 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 				continue;
 			bool there = false;
 			for (int i = 0; i < n_view && !there; i++) {
-				const struct oracle_pod_attach *a = view_pod(cy, v, i);
+				const struct oracle_pod_attach *a = view_pod(cy, v, i, migrated);
 				for (int x = 0; x < a->n && !there; x++)
 					there = !strcmp(a->v[x].unique, mine->v[j].unique);
 			}

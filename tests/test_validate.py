@@ -614,14 +614,14 @@ def test_directory_walk_skips_files_without_objects(tmp_path):
 def test_storage_the_input_lacks_is_a_warning(tmp_path):
     # a claim the input does not hold: kube's answer is "not found", which
     # a listing of pods alone seldom means; a class it does not hold
-    # makes kube bind the claim as Immediate; an in-tree disk is not
-    # translated to its CSI driver for NodeVolumeLimits
+    # makes kube bind the claim as Immediate; an in-tree cinder volume is
+    # not translated to its CSI driver for NodeVolumeLimits
     f = tmp_path / "db.yaml"
     f.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: db, namespace: "
                  "default}\nspec:\n  containers: [{name: c, image: x}]\n"
                  "  volumes:\n  - name: cfg\n    configMap: {name: cfg}\n"
                  "  - name: data\n    persistentVolumeClaim: {claimName: d}\n"
-                 "  - name: disk\n    awsElasticBlockStore: {volumeID: v}\n"
+                 "  - name: disk\n    cinder: {volumeID: v}\n"
                  "---\napiVersion: v1\nkind: PersistentVolumeClaim\n"
                  "metadata: {name: e}\nspec:\n  accessModes: [ReadWriteOnce]\n"
                  "  storageClassName: fast\n"
@@ -630,7 +630,7 @@ def test_storage_the_input_lacks_is_a_warning(tmp_path):
     assert proc.returncode == 0
     assert proc.stderr == (
         f"{f}:11:5: warning: pod default/db uses an in-tree "
-        "awsElasticBlockStore volume; on a node with a CSINode kube counts it "
+        "cinder volume; on a node with a CSINode kube counts it "
         "under its CSI driver for NodeVolumeLimits, which kso does not "
         "(spec.volumes[2])\n"
         f"{f}:9:5: warning: PersistentVolumeClaim default/d is not in the "

@@ -332,7 +332,7 @@ def test_storage_objects_dump_and_read_back(tmp_path):
     # every storage kind goes through kso dump and reads back to the same
     # dump (the format kso serve and ITF traces carry clusters in)
     for name in ("binding", "capacity", "limits", "zone", "rwop", "disks",
-                 "intree"):
+                 "intree", "csimig"):
         first = run_kso("dump", VOL / f"{name}.yaml", "-o", "json")
         assert first.returncode == 0, first.stderr
         f = tmp_path / f"{name}.json"
@@ -381,9 +381,8 @@ def test_in_tree_disk_conflicts(engine, pod, fits):
     want = {n: (OK, "", []) if ok else (U, "VolumeRestrictions", [DISK])
             for n, ok in fits.items()}
     assert verdicts(doc) == want
-    # NodeVolumeLimits does not count a migrated in-tree volume
-    assert doc["not_computed"] == (
-        [] if pod.startswith("p-rbd") else ["NodeVolumeLimits"])
+    # EBS and GCE PD are migrated (translated) where a node has a CSINode
+    assert doc["not_computed"] == []
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -413,3 +412,22 @@ def test_in_tree_volume_limits(engine, pod, refused):
         reason = DISK if plugin == "VolumeRestrictions" else LIMIT
         want[n] = (U, plugin, [reason]) if plugin else (OK, "", [])
     assert verdicts(doc) == want
+
+
+MIGRATION = [
+    # see fixtures/volumes/csimig.yaml: m1 has a CSINode (migrated), m2 not
+    ("p-ebs", {"m1": "NodeVolumeLimits", "m2": "EBSLimits"}),
+    ("p-ebs-same", {"m2": "EBSLimits"}),
+    ("p-gce-pv", {"m1": "NodeVolumeLimits"}),
+    ("p-azure", {"m1": "NodeVolumeLimits"}),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pod,refused", MIGRATION, ids=[c[0] for c in MIGRATION])
+def test_csi_migration_of_in_tree_volumes(engine, pod, refused):
+    doc = explain("csimig.yaml", pod, engine)
+    want = {n: (U, refused[n], [LIMIT]) if n in refused else (OK, "", [])
+            for n in ("m1", "m2")}
+    assert verdicts(doc) == want
+    assert doc["not_computed"] == []

@@ -88,11 +88,12 @@ static int decode_node_name(struct yaml_dec *d, const struct ynode *spec,
 	return 0;
 }
 
-/* The in-tree disk sources kube migrates to a CSI driver, which
- * NodeVolumeLimits then counts under that driver on nodes with a CSINode:
- * not modelled (a warning). */
+/* The in-tree inline sources kube migrates to a CSI driver, which
+ * NodeVolumeLimits then counts under that driver on nodes with a CSINode,
+ * and which kso does not translate (it does EBS, GCE PD, Azure Disk): a
+ * warning. */
 static const char *const limited_disks[] = {
-	"gcePersistentDisk", "awsElasticBlockStore", "azureDisk",
+	"azureFile", "cinder", "vsphereVolume", "portworxVolume",
 };
 
 /* An in-tree disk VolumeRestrictions compares (struct pod_disk), or
@@ -128,10 +129,14 @@ static int decode_disk(struct yaml_dec *d, const struct ynode *v,
 		if (!*out->id)
 			return yd_fail_key(d, src, kinds[k].id, "%s is required",
 					   kinds[k].id);
+		out->uri = "";
 		if (kinds[k].kind == DISK_RBD &&
 		    (yd_str(d, src, "pool", &out->pool) < 0 ||
 		     yd_str_list(d, src, "monitors", &out->monitors,
 				 &out->n_monitors) < 0))
+			return -1;
+		if (kinds[k].kind == DISK_AZURE &&
+		    yd_str(d, src, "diskURI", &out->uri) < 0)
 			return -1;
 		yd_leave(d, mark);
 		*is = true;

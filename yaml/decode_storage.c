@@ -253,12 +253,12 @@ static const char *const pv_sources[] = {
 };
 
 /* The in-tree sources kube v1.30 migrates to a CSI driver before counting
- * or matching them (CSI translation): kso does not translate them. */
+ * them that kso does not translate (it does EBS, GCE PD, Azure Disk:
+ * core/csi_translation.h). */
 static bool migratable_source(const char *key)
 {
 	static const char *const migrated[] = {
-		"gcePersistentDisk", "awsElasticBlockStore", "cinder",
-		"azureDisk", "azureFile", "vsphereVolume", "portworxVolume",
+		"cinder", "azureFile", "vsphereVolume", "portworxVolume",
 	};
 	for (size_t i = 0; i < sizeof migrated / sizeof *migrated; i++)
 		if (!strcmp(migrated[i], key))
@@ -296,9 +296,11 @@ static int decode_pv_source(struct yaml_dec *d, const struct ynode *spec,
 			continue;
 		const struct ynode *src = yd_get(spec, intree[k].source);
 		size_t mark = yd_enter(d, intree[k].source);
-		v->intree_id = "";
+		v->intree_id = v->intree_uri = "";
 		if (yd_want_map(d, src) < 0 ||
-		    yd_str(d, src, intree[k].id, &v->intree_id) < 0)
+		    yd_str(d, src, intree[k].id, &v->intree_id) < 0 ||
+		    (intree[k].kind == DISK_AZURE &&
+		     yd_str(d, src, "diskURI", &v->intree_uri) < 0))
 			return -1;
 		if (!*v->intree_id)
 			return yd_fail_key(d, src, intree[k].id, "%s is required",

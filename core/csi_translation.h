@@ -1,0 +1,30 @@
+/*
+ * csi_translation.h - CSI migration of in-tree volumes, as
+ * k8s.io/csi-translation-lib v1.30 translates them (reference §2.12:
+ * NodeVolumeLimits counts a migrated in-tree volume under its CSI driver,
+ * on a node with a CSINode).  Only the sources kso reads: AWS EBS, GCE PD
+ * and Azure Disk.  Both engines call it: it is data conversion, not a
+ * scheduling rule.
+ */
+#ifndef KSO_CSI_TRANSLATION_H
+#define KSO_CSI_TRANSLATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "objects.h"
+
+/* csi_driver_of_provisioner: GetCSINameFromInTreeName for the in-tree
+ * provisioners kso translates (kubernetes.io/aws-ebs, kubernetes.io/gce-pd,
+ * kubernetes.io/azure-disk), or NULL. */
+const char *csi_driver_of_provisioner(const char *provisioner);
+
+/* csi_translate_inline / csi_translate_pv: TranslateInTreeInlineVolumeToCSI
+ * / TranslateInTreePVToCSI: the driver (returned) and the volume handle
+ * (into handle, len bytes) of a migrated in-tree volume; NULL when it is
+ * not one kso translates or the translation fails (a malformed EBS id, GCE
+ * zones of different regions). */
+const char *csi_translate_inline(const struct pod_disk *d, char *handle, size_t len);
+const char *csi_translate_pv(const struct pv *v, char *handle, size_t len);
+
+#endif

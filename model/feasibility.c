@@ -91,7 +91,7 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		/* kube runs no Filter whose PreFilter returned Skip, and each
 		 * volume plugin's PreFilter skips a pod without volumes
 		 * (reference §2.12) */
-		if (no_claims && prof->prefilter[id] && model_volume_plugin(id))
+		if (no_claims && model_volume_plugin(id) && prof->prefilter[id])
 			continue;
 		/* a Filter sets its status in full (plugin.h) */
 		const char *missing = prof->prefilter[id] ? NULL

@@ -9,6 +9,7 @@
 #define KSO_MODEL_VOLUMES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../core/objects.h"
 #include "../core/config.h"
@@ -17,10 +18,13 @@
  * skip every pod without volumes (model_pod_has_volumes). */
 static inline bool model_volume_plugin(enum plugin_id id)
 {
-	return id == PLUGIN_VOLUME_RESTRICTIONS || id == PLUGIN_EBS_LIMITS ||
-	       id == PLUGIN_GCE_PD_LIMITS || id == PLUGIN_NODE_VOLUME_LIMITS ||
-	       id == PLUGIN_AZURE_DISK_LIMITS || id == PLUGIN_VOLUME_BINDING ||
-	       id == PLUGIN_VOLUME_ZONE;
+	/* a bit test: Feasibility asks it for every filter of every node */
+	const uint32_t volume_plugins = 1u << PLUGIN_VOLUME_RESTRICTIONS |
+		1u << PLUGIN_EBS_LIMITS | 1u << PLUGIN_GCE_PD_LIMITS |
+		1u << PLUGIN_NODE_VOLUME_LIMITS | 1u << PLUGIN_AZURE_DISK_LIMITS |
+		1u << PLUGIN_VOLUME_BINDING | 1u << PLUGIN_VOLUME_ZONE;
+	_Static_assert(PLUGIN_COUNT <= 32, "plugin ids fit a 32-bit set");
+	return (volume_plugins >> id) & 1u;
 }
 
 /* model_pod_has_volumes: the pod has a volume some volume plugin reads

@@ -41,6 +41,11 @@ enum plugin_id {
 	PLUGIN_COUNT
 };
 
+/* A bool per plugin padded to whole 8-byte words, so that a set of them
+ * (a verdict's failed[]) is read a word at a time; the padding stays
+ * false. */
+#define PLUGIN_SLOTS ((PLUGIN_COUNT + 7) & ~7)
+
 /* config_plugin_name: kube's name of a plugin ("NodeResourcesFit"). */
 const char *config_plugin_name(enum plugin_id id);
 

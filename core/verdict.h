@@ -98,7 +98,8 @@ struct model_node_verdict {
 	bool feasible;                  /* every filter passed (both passes) */
 	enum model_code code;           /* kube's recorded status for the node */
 	int rejected_by;                /* plugin id kube reports (first failure), -1 */
-	bool failed[PLUGIN_COUNT];      /* every failing filter */
+	bool failed[PLUGIN_SLOTS];      /* every failing filter (by plugin id;
+					 * the padding past PLUGIN_COUNT false) */
 	struct model_status status[PLUGIN_COUNT];   /* each filter's verdict */
 };
 

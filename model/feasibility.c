@@ -212,7 +212,9 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 	assert(node >= 0 && node < cy->cluster->n_nodes);
 	assert(cy->pod >= 0 && cy->pod < cy->cluster->n_pods);
 
-	/* the non-filter ids stay success; filter_pass sets the filter ids */
+	/* the non-filter ids stay success, the padding false; filter_pass
+	 * sets the filter ids */
+	memset(out->failed + PLUGIN_COUNT, 0, PLUGIN_SLOTS - PLUGIN_COUNT);
 	for (int i = 0; i < N_NON_FILTERS; i++) {
 		out->failed[non_filter_ids[i]] = false;
 		model_status_ok(&out->status[non_filter_ids[i]]);

@@ -191,7 +191,7 @@ struct node_eval {
 	bool feasible;
 	enum model_code code;
 	int first;                        /* first failing plugin, -1 */
-	bool failed[PLUGIN_COUNT];
+	bool failed[PLUGIN_SLOTS];       /* by plugin id, the padding false */
 	uint32_t failed_bits;             /* the same, bit p for plugin p */
 	struct model_status *status;      /* [PLUGIN_COUNT] or NULL */
 	bool clean;                       /* status[p] is Success except where
@@ -505,18 +505,18 @@ static uint32_t failed_bits(const bool *failed)
 	_Static_assert(sizeof(bool) == 1, "bools are bytes");
 	_Static_assert(PLUGIN_COUNT <= 32, "the set fits 32 bits");
 	uint32_t m = 0;
-	int i = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* whole 8-byte words (a constant-size copy, inlined), then the
-	 * bytes left */
-	for (; i + 8 <= PLUGIN_COUNT; i += 8) {
+	/* whole 8-byte words (a constant-size copy, inlined): the sets are
+	 * PLUGIN_SLOTS long, their padding false */
+	for (int i = 0; i < PLUGIN_SLOTS; i += 8) {
 		uint64_t w;
 		memcpy(&w, failed + i, 8);
 		m |= (uint32_t)((w * 0x0102040810204080ULL) >> 56) << i;
 	}
-#endif
-	for (; i < PLUGIN_COUNT; i++)
+#else
+	for (int i = 0; i < PLUGIN_COUNT; i++)
 		m |= (uint32_t)failed[i] << i;
+#endif
 	return m;
 }
 

@@ -13,6 +13,12 @@
 #define GCE_PD_DRIVER "pd.csi.storage.gke.io"
 #define AZURE_DISK_DRIVER "disk.csi.azure.com"
 
+const struct in_tree_type in_tree_types[IN_TREE_TYPES] = {
+	{DISK_AWS_EBS, "kubernetes.io/aws-ebs", "attachable-volumes-aws-ebs", 39},
+	{DISK_GCE_PD, "kubernetes.io/gce-pd", "attachable-volumes-gce-pd", 16},
+	{DISK_AZURE, "kubernetes.io/azure-disk", "attachable-volumes-azure-disk", 16},
+};
+
 const char *csi_driver_of_provisioner(const char *provisioner)
 {
 	assert(provisioner);

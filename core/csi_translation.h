@@ -14,6 +14,17 @@
 
 #include "objects.h"
 
+/* The in-tree volume types the in-tree limit plugins (non_csi.go) count:
+ * EBSLimits, GCEPDLimits, AzureDiskLimits, in that order. */
+struct in_tree_type {
+	enum pod_disk_kind kind;       /* FilterVolume / FilterPersistentVolume */
+	const char *provisioner;       /* MatchProvisioner: the in-tree one */
+	const char *limit_key;         /* the node allocatable that overrides */
+	int default_max;               /* maxVolumeFunc (EBS: 25 on Nitro types) */
+};
+#define IN_TREE_TYPES 3
+extern const struct in_tree_type in_tree_types[IN_TREE_TYPES];
+
 /* csi_driver_of_provisioner: GetCSINameFromInTreeName for the in-tree
  * provisioners kso translates (kubernetes.io/aws-ebs, kubernetes.io/gce-pd,
  * kubernetes.io/azure-disk), or NULL. */

@@ -8,6 +8,7 @@
  */
 #include "plugin.h"
 #include "volumes.h"
+#include "../core/csi_translation.h"
 #include "../core/grow.h"
 
 #include <assert.h>
@@ -15,32 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One plugin's volume type (the filter of its nonCSILimits). */
-struct in_tree {
-	enum plugin_id plugin;
-	enum pod_disk_kind kind;       /* FilterVolume / FilterPersistentVolume */
-	const char *provisioner;       /* MatchProvisioner */
-	const char *limit_key;         /* the node allocatable that overrides */
-	int default_max;               /* maxVolumeFunc (EBS: see ebs_max) */
-};
-
-static const struct in_tree in_trees[] = {
-	{PLUGIN_EBS_LIMITS, DISK_AWS_EBS, "kubernetes.io/aws-ebs",
-	 "attachable-volumes-aws-ebs", 39},
-	{PLUGIN_GCE_PD_LIMITS, DISK_GCE_PD, "kubernetes.io/gce-pd",
-	 "attachable-volumes-gce-pd", 16},
-	{PLUGIN_AZURE_DISK_LIMITS, DISK_AZURE, "kubernetes.io/azure-disk",
-	 "attachable-volumes-azure-disk", 16},
-};
-
-static const struct in_tree *in_tree_of(enum plugin_id id)
-{
-	for (size_t i = 0; i < sizeof in_trees / sizeof *in_trees; i++)
-		if (in_trees[i].plugin == id)
-			return &in_trees[i];
-	assert(!"not an in-tree limit plugin");
-	return NULL;
-}
+/* Each plugin's volume type (core/csi_translation.h: the same table the
+ * oracle reads, in_tree_types[] in plugin order). */
+typedef struct in_tree_type in_tree_t;
 
 /* A set of volume ids (Go's sets.Set[string]); zero-initialise, free v. */
 struct id_set {
@@ -67,7 +45,7 @@ static bool id_has(const struct id_set *s, const char *id)
 }
 
 /* matchProvisioner: the claim's class is the plugin's in-tree one. */
-static bool match_provisioner(const struct cluster *c, const struct in_tree *t,
+static bool match_provisioner(const struct cluster *c, const in_tree_t *t,
 			      const struct pvc *claim)
 {
 	if (!claim->has_class)
@@ -82,7 +60,7 @@ static bool match_provisioner(const struct cluster *c, const struct in_tree *t,
  * missing claim fails a new pod (UnschedulableAndUnresolvable) and is
  * skipped for an existing one; a foreign ephemeral claim is an Error.
  * Returns false with out set on failure. */
-static bool filter_volumes(const struct cluster *c, const struct in_tree *t,
+static bool filter_volumes(const struct cluster *c, const in_tree_t *t,
 			   int q, bool new_pod, struct id_set *set,
 			   struct model_status *out)
 {
@@ -93,23 +71,12 @@ static bool filter_volumes(const struct cluster *c, const struct in_tree *t,
 	for (int i = 0; i < p->n_volumes; i++) {
 		char buf[MODEL_CLAIM_NAME_MAX];
 		const char *name;
-		int k = model_pod_claim(c, q, &p->volumes[i], buf, &name);
-		if (k < 0) {
-			if (!new_pod)
-				continue;
-			model_status_fail(out, MODEL_UAU, "looking up PVC %s/%s: "
-					  "persistentvolumeclaim \"%s\" not found",
-					  p->ns, name, name);
+		int k = model_limit_claim(c, q, i, new_pod, buf, &name, out);
+		if (k == -2)
 			return false;
-		}
+		if (k < 0)
+			continue;
 		const struct pvc *claim = &c->pvcs[k];
-		if (p->volumes[i].ephemeral &&
-		    !pod_controlled_by(p, claim->owners, claim->n_owners)) {
-			model_status_fail(out, MODEL_ERROR, "PVC %s/%s was not created "
-					  "for pod %s/%s (pod is not owner)",
-					  claim->ns, claim->name, p->ns, p->name);
-			return false;
-		}
 		char pv_id[2 * MODEL_CLAIM_NAME_MAX];
 		snprintf(pv_id, sizeof pv_id, "kso-%s/%s", p->ns, name);
 		int pv = claim->volume_name[0] ? cluster_find_pv(c, claim->volume_name)
@@ -128,7 +95,7 @@ static bool filter_volumes(const struct cluster *c, const struct in_tree *t,
 /* maxVolumeFunc, then the node allocatable's limit key if it has one.
  * EBS: 25 on the Nitro instance types (node.kubernetes.io/instance-type
  * matching ^[cmr]5.*|t3|z1d), else 39. */
-static int64_t max_volumes(const struct cluster *c, const struct in_tree *t,
+static int64_t max_volumes(const struct cluster *c, const in_tree_t *t,
 			   const struct node *n)
 {
 	int64_t max = t->default_max;
@@ -147,7 +114,7 @@ static int64_t max_volumes(const struct cluster *c, const struct in_tree *t,
 /* PreFilter: Skip unless the pod has a volume of the type, a claim or an
  * ephemeral volume. */
 static bool in_tree_prefilter_skips(const struct model_cycle *cy,
-				    const struct in_tree *t)
+				    const in_tree_t *t)
 {
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	for (int i = 0; i < p->n_disks; i++)
@@ -164,7 +131,7 @@ static bool in_tree_prefilter_skips(const struct model_cycle *cy,
  * pods.  Failure: Unschedulable "node(s) exceed max volume count".
  */
 static void in_tree_filter(const struct model_cycle *cy, int node,
-			   const struct in_tree *t, struct model_status *out)
+			   const in_tree_t *t, struct model_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
 	model_status_ok(out);
@@ -193,17 +160,17 @@ done:
 void model_filter_ebs_limits(const struct model_cycle *cy, int node,
 			     struct model_status *out)
 {
-	in_tree_filter(cy, node, in_tree_of(PLUGIN_EBS_LIMITS), out);
+	in_tree_filter(cy, node, &in_tree_types[0], out);
 }
 
 void model_filter_gce_pd_limits(const struct model_cycle *cy, int node,
 				struct model_status *out)
 {
-	in_tree_filter(cy, node, in_tree_of(PLUGIN_GCE_PD_LIMITS), out);
+	in_tree_filter(cy, node, &in_tree_types[1], out);
 }
 
 void model_filter_azure_disk_limits(const struct model_cycle *cy, int node,
 				    struct model_status *out)
 {
-	in_tree_filter(cy, node, in_tree_of(PLUGIN_AZURE_DISK_LIMITS), out);
+	in_tree_filter(cy, node, &in_tree_types[2], out);
 }

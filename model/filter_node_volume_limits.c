@@ -119,23 +119,12 @@ static bool attachable(const struct cluster *c, int q, bool new_pod, bool migrat
 	for (int i = 0; i < p->n_volumes; i++) {
 		char buf[MODEL_CLAIM_NAME_MAX];
 		const char *name;
-		int k = model_pod_claim(c, q, &p->volumes[i], buf, &name);
-		if (k < 0) {
-			if (!new_pod)
-				continue;
-			model_status_fail(out, MODEL_UAU, "looking up PVC %s/%s: "
-					  "persistentvolumeclaim \"%s\" not found",
-					  p->ns, name, name);
+		int k = model_limit_claim(c, q, i, new_pod, buf, &name, out);
+		if (k == -2)
 			return false;
-		}
+		if (k < 0)
+			continue;
 		const struct pvc *claim = &c->pvcs[k];
-		if (p->volumes[i].ephemeral &&
-		    !pod_controlled_by(p, claim->owners, claim->n_owners)) {
-			model_status_fail(out, MODEL_ERROR, "PVC %s/%s was not created "
-					  "for pod %s/%s (pod is not owner)",
-					  claim->ns, claim->name, p->ns, p->name);
-			return false;
-		}
 		const char *driver;
 		char handle[MODEL_CLAIM_NAME_MAX];
 		driver_info(c, claim, migrated, &driver, handle, sizeof handle);

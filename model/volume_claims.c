@@ -4,6 +4,7 @@
  */
 #include "volumes.h"
 #include "match.h"
+#include "plugin.h"
 
 #include <assert.h>
 #include <string.h>
@@ -17,6 +18,33 @@ int model_pod_claim(const struct cluster *c, int pod, const struct pod_volume *v
 	if (name)
 		*name = n;
 	return cluster_find_pvc(c, p->ns, n);
+}
+
+int model_limit_claim(const struct cluster *c, int q, int i, bool new_pod,
+		      char buf[MODEL_CLAIM_NAME_MAX], const char **name,
+		      struct model_status *out)
+{
+	assert(c && q >= 0 && q < c->n_pods && buf && name && out);
+	const struct pod *p = &c->pods[q];
+	assert(i >= 0 && i < p->n_volumes);
+	int k = model_pod_claim(c, q, &p->volumes[i], buf, name);
+	if (k < 0) {
+		if (!new_pod)
+			return -1;
+		model_status_fail(out, MODEL_UAU, "looking up PVC %s/%s: "
+				  "persistentvolumeclaim \"%s\" not found",
+				  p->ns, *name, *name);
+		return -2;
+	}
+	const struct pvc *claim = &c->pvcs[k];
+	if (p->volumes[i].ephemeral &&
+	    !pod_controlled_by(p, claim->owners, claim->n_owners)) {
+		model_status_fail(out, MODEL_ERROR, "PVC %s/%s was not created for "
+				  "pod %s/%s (pod is not owner)", claim->ns,
+				  claim->name, p->ns, p->name);
+		return -2;
+	}
+	return k;
 }
 
 bool model_claim_fully_bound(const struct pvc *claim)

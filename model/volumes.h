@@ -13,6 +13,7 @@
 
 #include "../core/objects.h"
 #include "../core/config.h"
+#include "../core/verdict.h"
 
 /* model_volume_plugin: one of the seven volume plugins, whose PreFilters
  * skip every pod without volumes (model_pod_has_volumes). */
@@ -44,6 +45,16 @@ static inline bool model_pod_has_volumes(const struct pod *p)
  * receives the claim's name, in buf. */
 int model_pod_claim(const struct cluster *c, int pod, const struct pod_volume *v,
 		    char buf[MODEL_CLAIM_NAME_MAX], const char **name);
+
+/* model_limit_claim: the claim of volume i of pod q as the volume limit
+ * plugins look it up (filterVolumes, filterAttachableVolumes): its index;
+ * -1 when it is missing and q is an existing pod (not counted); -2 with
+ * out set when q is the new pod and it is missing
+ * (UnschedulableAndUnresolvable, kube's wrapped NotFound), or when it is
+ * an ephemeral claim q does not own (an Error).  name as model_pod_claim. */
+int model_limit_claim(const struct cluster *c, int q, int i, bool new_pod,
+		      char buf[MODEL_CLAIM_NAME_MAX], const char **name,
+		      struct model_status *out);
 
 /* model_claim_fully_bound: isPVCFullyBound - spec.volumeName set and the
  * pv.kubernetes.io/bind-completed annotation present. */

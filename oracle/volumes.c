@@ -1010,21 +1010,12 @@ void oracle_filter_volume_zone(struct oracle_cycle *cy,
 
 /* ---------------------------------- EBSLimits, GCEPDLimits, AzureDiskLimits */
 
-/* nonCSILimits' filter for one plugin: the volume type it counts. */
-static const struct {
-	int plugin;
-	enum pod_disk_kind kind;
-	const char *provisioner;        /* in-tree provisioner of its classes */
-	const char *limit_key;          /* node allocatable override */
-	int max;                        /* default maximum */
-} in_tree[] = {
-	{PLUGIN_EBS_LIMITS, DISK_AWS_EBS, "kubernetes.io/aws-ebs",
-	 "attachable-volumes-aws-ebs", 39},
-	{PLUGIN_GCE_PD_LIMITS, DISK_GCE_PD, "kubernetes.io/gce-pd",
-	 "attachable-volumes-gce-pd", 16},
-	{PLUGIN_AZURE_DISK_LIMITS, DISK_AZURE, "kubernetes.io/azure-disk",
-	 "attachable-volumes-azure-disk", 16},
+/* nonCSILimits' volume types: in_tree_types[] (core/csi_translation.h),
+ * EBSLimits, GCEPDLimits, AzureDiskLimits in that order. */
+static const int in_tree_plugin[IN_TREE_TYPES] = {
+	PLUGIN_EBS_LIMITS, PLUGIN_GCE_PD_LIMITS, PLUGIN_AZURE_DISK_LIMITS,
 };
+#define in_tree in_tree_types
 
 /* A list of volume ids (an id may be listed once). */
 struct ids {
@@ -1099,7 +1090,7 @@ static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
 static int64_t in_tree_max(struct oracle_cycle *cy, int t, int node)
 {
 	const struct node *n = &cy->c->nodes[node];
-	int64_t max = in_tree[t].max;
+	int64_t max = in_tree[t].default_max;
 	const char *type = labels_get(&n->labels, "node.kubernetes.io/instance-type");
 	if (in_tree[t].kind == DISK_AWS_EBS && type &&
 	    ((strchr("cmr", type[0]) && type[0] && type[1] == '5') ||
@@ -1159,11 +1150,11 @@ void oracle_filter_azure_disk_limits(struct oracle_cycle *cy,
  * type, a claim or an ephemeral volume. */
 static void in_tree_prefilters(struct oracle_cycle *cy)
 {
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < IN_TREE_TYPES; t++) {
 		bool has = cy->p->n_volumes > 0;
 		for (int i = 0; i < cy->p->n_disks && !has; i++)
 			has = cy->p->disks[i].kind == in_tree[t].kind;
-		if (!has && cy->prof->prefilter[in_tree[t].plugin])
-			cy->skip[in_tree[t].plugin] = true;
+		if (!has && cy->prof->prefilter[in_tree_plugin[t]])
+			cy->skip[in_tree_plugin[t]] = true;
 	}
 }

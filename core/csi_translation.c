@@ -19,6 +19,17 @@ const struct in_tree_type in_tree_types[IN_TREE_TYPES] = {
 	{DISK_AZURE, "kubernetes.io/azure-disk", "attachable-volumes-azure-disk", 16},
 };
 
+int in_tree_max_volumes(const struct in_tree_type *t, const struct node *n)
+{
+	assert(t && n);
+	if (t->kind != DISK_AWS_EBS)
+		return t->default_max;
+	const char *type = labels_get(&n->labels, "node.kubernetes.io/instance-type");
+	bool nitro = type && (((type[0] == 'c' || type[0] == 'm' || type[0] == 'r') &&
+			       type[1] == '5') || strstr(type, "t3") || strstr(type, "z1d"));
+	return nitro ? 25 : t->default_max;
+}
+
 const char *csi_driver_of_provisioner(const char *provisioner)
 {
 	assert(provisioner);

@@ -25,6 +25,11 @@ struct in_tree_type {
 #define IN_TREE_TYPES 3
 extern const struct in_tree_type in_tree_types[IN_TREE_TYPES];
 
+/* in_tree_max_volumes: maxVolumeFunc of type t on node n - its default,
+ * for EBS 25 on the Nitro instance types (node.kubernetes.io/instance-type
+ * matching ^[cmr]5.*|t3|z1d) - before the node allocatable's override. */
+int in_tree_max_volumes(const struct in_tree_type *t, const struct node *n);
+
 /* csi_driver_of_provisioner: GetCSINameFromInTreeName for the in-tree
  * provisioners kso translates (kubernetes.io/aws-ebs, kubernetes.io/gce-pd,
  * kubernetes.io/azure-disk), or NULL. */

@@ -5,6 +5,8 @@
  * unique volumes of its type (inline, through a PV, or an unbound claim
  * of its in-tree provisioner) on a node without a CSINode; with one, the
  * volume is migrated to CSI and the plugin defers to NodeVolumeLimits.
+ * The volume types are core/csi_translation.h's in_tree_types[], in
+ * plugin order.
  */
 #include "plugin.h"
 #include "volumes.h"
@@ -16,9 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Each plugin's volume type (core/csi_translation.h: the same table the
- * oracle reads, in_tree_types[] in plugin order). */
-typedef struct in_tree_type in_tree_t;
 
 /* A set of volume ids (Go's sets.Set[string]); zero-initialise, free v. */
 struct id_set {
@@ -45,7 +44,7 @@ static bool id_has(const struct id_set *s, const char *id)
 }
 
 /* matchProvisioner: the claim's class is the plugin's in-tree one. */
-static bool match_provisioner(const struct cluster *c, const in_tree_t *t,
+static bool match_provisioner(const struct cluster *c, const struct in_tree_type *t,
 			      const struct pvc *claim)
 {
 	if (!claim->has_class)
@@ -60,7 +59,7 @@ static bool match_provisioner(const struct cluster *c, const in_tree_t *t,
  * missing claim fails a new pod (UnschedulableAndUnresolvable) and is
  * skipped for an existing one; a foreign ephemeral claim is an Error.
  * Returns false with out set on failure. */
-static bool filter_volumes(const struct cluster *c, const in_tree_t *t,
+static bool filter_volumes(const struct cluster *c, const struct in_tree_type *t,
 			   int q, bool new_pod, struct id_set *set,
 			   struct model_status *out)
 {
@@ -92,29 +91,20 @@ static bool filter_volumes(const struct cluster *c, const in_tree_t *t,
 	return true;
 }
 
-/* maxVolumeFunc, then the node allocatable's limit key if it has one.
- * EBS: 25 on the Nitro instance types (node.kubernetes.io/instance-type
- * matching ^[cmr]5.*|t3|z1d), else 39. */
-static int64_t max_volumes(const struct cluster *c, const in_tree_t *t,
+/* maxVolumeFunc, then the node allocatable's limit key if it has one. */
+static int64_t max_volumes(const struct cluster *c, const struct in_tree_type *t,
 			   const struct node *n)
 {
-	int64_t max = t->default_max;
-	if (t->kind == DISK_AWS_EBS) {
-		const char *type = labels_get(&n->labels, "node.kubernetes.io/instance-type");
-		if (type && (((type[0] == 'c' || type[0] == 'm' || type[0] == 'r') &&
-			      type[1] == '5') || strstr(type, "t3") || strstr(type, "z1d")))
-			max = 25;
-	}
 	int res = cluster_res_index(c, t->limit_key);
 	bool found = false;
 	int64_t v = res >= 0 ? resource_values_get(&n->allocatable, res, &found) : 0;
-	return found ? v : max;
+	return found ? v : in_tree_max_volumes(t, n);
 }
 
 /* PreFilter: Skip unless the pod has a volume of the type, a claim or an
  * ephemeral volume. */
 static bool in_tree_prefilter_skips(const struct model_cycle *cy,
-				    const in_tree_t *t)
+				    const struct in_tree_type *t)
 {
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	for (int i = 0; i < p->n_disks; i++)
@@ -131,7 +121,7 @@ static bool in_tree_prefilter_skips(const struct model_cycle *cy,
  * pods.  Failure: Unschedulable "node(s) exceed max volume count".
  */
 static void in_tree_filter(const struct model_cycle *cy, int node,
-			   const in_tree_t *t, struct model_status *out)
+			   const struct in_tree_type *t, struct model_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
 	model_status_ok(out);

@@ -1015,7 +1015,6 @@ void oracle_filter_volume_zone(struct oracle_cycle *cy,
 static const int in_tree_plugin[IN_TREE_TYPES] = {
 	PLUGIN_EBS_LIMITS, PLUGIN_GCE_PD_LIMITS, PLUGIN_AZURE_DISK_LIMITS,
 };
-#define in_tree in_tree_types
 
 /* A list of volume ids (an id may be listed once). */
 struct ids {
@@ -1039,7 +1038,7 @@ static void ids_add(struct oracle_cycle *cy, struct ids *s, const char *id)
 	s->v[s->n++] = id;
 }
 
-/* filterVolumes of pod q for in_tree[t] into s; false with st set when
+/* filterVolumes of pod q for in_tree_types[t] into s; false with st set when
  * the pod cannot be counted (a new pod's missing claim: NotFound; a
  * foreign ephemeral claim: Error). */
 static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
@@ -1048,7 +1047,7 @@ static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
 	const struct cluster *c = cy->c;
 	const struct pod *p = &c->pods[q];
 	for (int i = 0; i < p->n_disks; i++)
-		if (p->disks[i].kind == in_tree[t].kind)
+		if (p->disks[i].kind == in_tree_types[t].kind)
 			ids_add(cy, s, p->disks[i].id);
 	for (int i = 0; i < p->n_volumes; i++) {
 		char buf[NAME_MAX_LEN];
@@ -1071,7 +1070,7 @@ static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
 		}
 		const struct pv *pv = pv_named(c, claim->volume_name);
 		if (pv) {
-			if (pv->has_intree && pv->intree == in_tree[t].kind)
+			if (pv->has_intree && pv->intree == in_tree_types[t].kind)
 				ids_add(cy, s, pv->intree_id);
 			continue;
 		}
@@ -1079,28 +1078,20 @@ static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
 		 * plugin's in-tree provisioner (matchProvisioner) */
 		const struct storage_class *sc =
 			claim->has_class ? class_named(c, claim->class_name) : NULL;
-		if (sc && !strcmp(sc->provisioner, in_tree[t].provisioner))
+		if (sc && !strcmp(sc->provisioner, in_tree_types[t].provisioner))
 			ids_add(cy, s, arena_sprintf(cy->arena, "kso-%s/%s", p->ns, name));
 	}
 	return true;
 }
 
-/* maxVolumeFunc (EBS: 25 on Nitro instance types), unless the node's
- * allocatable has the plugin's key. */
+/* maxVolumeFunc, unless the node's allocatable has the plugin's key. */
 static int64_t in_tree_max(struct oracle_cycle *cy, int t, int node)
 {
-	const struct node *n = &cy->c->nodes[node];
-	int64_t max = in_tree[t].default_max;
-	const char *type = labels_get(&n->labels, "node.kubernetes.io/instance-type");
-	if (in_tree[t].kind == DISK_AWS_EBS && type &&
-	    ((strchr("cmr", type[0]) && type[0] && type[1] == '5') ||
-	     strstr(type, "t3") || strstr(type, "z1d")))
-		max = 25;
-	int res = cluster_res_index(cy->c, in_tree[t].limit_key);
+	int res = cluster_res_index(cy->c, in_tree_types[t].limit_key);
 	struct oracle_data *d = cy->o->d;
 	if (res >= 0 && d->alloc_has[(size_t)node * d->n_res + res])
-		max = d->alloc[(size_t)node * d->n_res + res];
-	return max;
+		return d->alloc[(size_t)node * d->n_res + res];
+	return in_tree_max_volumes(&in_tree_types[t], &cy->c->nodes[node]);
 }
 
 static void in_tree_filter(struct oracle_cycle *cy, int t,
@@ -1153,7 +1144,7 @@ static void in_tree_prefilters(struct oracle_cycle *cy)
 	for (int t = 0; t < IN_TREE_TYPES; t++) {
 		bool has = cy->p->n_volumes > 0;
 		for (int i = 0; i < cy->p->n_disks && !has; i++)
-			has = cy->p->disks[i].kind == in_tree[t].kind;
+			has = cy->p->disks[i].kind == in_tree_types[t].kind;
 		if (!has && cy->prof->prefilter[in_tree_plugin[t]])
 			cy->skip[in_tree_plugin[t]] = true;
 	}

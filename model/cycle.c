@@ -418,6 +418,7 @@ int model_schedule_cycle(const struct sched_profile *prof,
 		.cluster = c, .profile = prof, .pod = pod,
 		.base = s, .view = s, .deltas = NULL, .n_deltas = 0,
 	};
+	cy.skip_filters = model_prefilter_skips(&cy);
 	model_cycle_memo_init(&memo, &cy);
 	model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
 	cy.memo = &memo;

@@ -66,10 +66,45 @@ static bool status_failed(const struct model_status *st)
 	return st->code != MODEL_SUCCESS && st->code != MODEL_SKIP;
 }
 
+uint32_t model_prefilter_skips(const struct model_cycle *cy)
+{
+	assert(cy && cy->cluster && cy->profile);
+	assert(cy->pod >= 0 && cy->pod < cy->cluster->n_pods);
+	if (model_pod_has_volumes(&cy->cluster->pods[cy->pod]))
+		return 0;
+	static const enum plugin_id volume_plugins[] = {
+		PLUGIN_VOLUME_RESTRICTIONS, PLUGIN_EBS_LIMITS,
+		PLUGIN_GCE_PD_LIMITS, PLUGIN_NODE_VOLUME_LIMITS,
+		PLUGIN_AZURE_DISK_LIMITS, PLUGIN_VOLUME_BINDING,
+		PLUGIN_VOLUME_ZONE,
+	};
+	uint32_t skips = 0;
+	for (size_t i = 0; i < sizeof volume_plugins / sizeof *volume_plugins; i++)
+		if (cy->profile->prefilter[volume_plugins[i]])
+			skips |= 1u << volume_plugins[i];
+	return skips;
+}
+
+/* The filters a profile does not list (a custom profile's disabled
+ * ones) read success. */
+static void not_in_order(const struct sched_profile *prof,
+			 struct model_status st[PLUGIN_COUNT],
+			 bool failed[PLUGIN_COUNT])
+{
+	for (int i = 0; i < MODEL_N_FILTERS; i++) {
+		enum plugin_id id = model_filter_ids[i];
+		int k = 0;
+		while (k < prof->n_filter_order && prof->filter_order[k] != id)
+			k++;
+		if (k == prof->n_filter_order)
+			model_status_ok(&st[id]);
+	}
+}
+
 /* One RunFilterPlugins pass, but evaluating every enabled filter (of
- * only[], when not NULL).  Fills st[id] and failed[id] for the filter ids
- * (success, false for a filter not evaluated) and leaves the other ids
- * alone; with failed_only, a filter that did not fail reads success (its
+ * only[], when not NULL).  Fills st[id] for the filter ids (success for a
+ * filter not evaluated) and leaves the other ids' statuses alone; failed[]
+ * is true exactly for the filters that failed; with failed_only, a filter that did not fail reads success (its
  * Skip and any reasons dropped).  Returns the plugin id of the first
  * non-success in the profile's Filter order (the status kube records),
  * or -1. */
@@ -77,22 +112,21 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		       bool failed_only, struct model_status st[PLUGIN_COUNT],
 		       bool failed[PLUGIN_COUNT])
 {
+	/* read once: the stores into st[] may alias them for the compiler */
 	const struct sched_profile *prof = cy->profile;
-	for (int i = 0; i < MODEL_N_FILTERS; i++) {
-		failed[model_filter_ids[i]] = false;
-		model_status_ok(&st[model_filter_ids[i]]);
-	}
+	const enum plugin_id *order = prof->filter_order;
+	const int n_order = prof->n_filter_order;
+	const uint32_t skip = cy->skip_filters;
+	_Static_assert(PLUGIN_COUNT <= 32, "plugin ids fit a 32-bit set");
 	int first = -1;
-	bool no_claims = !model_pod_has_volumes(&cy->cluster->pods[cy->pod]);
-	for (int i = 0; i < prof->n_filter_order; i++) {
-		enum plugin_id id = prof->filter_order[i];
-		if (!prof->filter[id] || (only && !only[id]))
+	memset(failed, 0, PLUGIN_COUNT * sizeof *failed);
+	for (int i = 0; i < n_order; i++) {
+		enum plugin_id id = order[i];
+		/* kube runs no Filter whose PreFilter returned Skip */
+		if (!prof->filter[id] || (skip >> id & 1u) || (only && !only[id])) {
+			model_status_ok(&st[id]);
 			continue;
-		/* kube runs no Filter whose PreFilter returned Skip, and each
-		 * volume plugin's PreFilter skips a pod without volumes
-		 * (reference §2.12) */
-		if (no_claims && model_volume_plugin(id) && prof->prefilter[id])
-			continue;
+		}
 		/* a Filter sets its status in full (plugin.h) */
 		const char *missing = prof->prefilter[id] ? NULL
 				      : config_missing_state(id, true);
@@ -115,6 +149,8 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		if (first < 0)
 			first = id;
 	}
+	if (n_order < MODEL_N_FILTERS)
+		not_in_order(prof, st, failed);
 	return first;
 }
 

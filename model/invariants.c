@@ -230,6 +230,7 @@ static bool feasible_on(const struct model_scheduler *m,
 		.cluster = m->cluster, .profile = prof, .pod = pod,
 		.base = s, .view = s, .deltas = NULL, .n_deltas = 0,
 	};
+	cy.skip_filters = model_prefilter_skips(&cy);
 	/* model_feasibility sets every field: no need to clear (or malloc)
 	 * the verdict, a few KB, on every step */
 	struct model_node_verdict verdict;

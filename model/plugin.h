@@ -50,7 +50,18 @@ struct model_cycle {
 	 * base) as cycle_memo.h says; NULL: every plugin computes literally
 	 * (what a cycle built with a designated initializer gets). */
 	struct model_cycle_memo *memo;
+	/* CycleState.SkipFilterPlugins: the plugin ids (bit i: id i) whose
+	 * PreFilter returned Skip, whose Filter then does not run
+	 * (model_prefilter_skips).  0 in a cycle built without it: every
+	 * filter runs, and a filter kube would skip passes anyway. */
+	uint32_t skip_filters;
 };
+
+/* model_prefilter_skips: the PreFilter Skips of cy's pod that decide
+ * which Filters run (reference §2.12): each volume plugin's PreFilter
+ * skips a pod without volumes.  Contract: cy's cluster, profile and pod
+ * are set; the result goes into cy->skip_filters. */
+uint32_t model_prefilter_skips(const struct model_cycle *cy);
 
 /* Filter: verdict of one plugin for (cycle pod, node) into out, set in
  * full (out's previous contents never read). */

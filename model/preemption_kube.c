@@ -79,6 +79,7 @@ static void edit_init(struct edit *e, const struct sched_profile *prof,
 		.base = s, .view = &e->view, .deltas = e->deltas,
 		.n_deltas = 0, .memo = memo,
 	};
+	e->cy.skip_filters = model_prefilter_skips(&e->cy);
 }
 
 static void edit_release(struct edit *e)

@@ -104,6 +104,7 @@ static bool feasible_without(const struct sched_profile *prof,
 		.base = s, .view = view, .deltas = deltas,
 		.n_deltas = sub->n, .memo = memo,
 	};
+	cy.skip_filters = model_prefilter_skips(&cy);
 	model_feasibility(&cy, node, v);
 	for (int i = 0; i < sub->n; i++)
 		view->pod_node[sub->pods[i]] = node;

@@ -15,19 +15,6 @@
 #include "../core/config.h"
 #include "../core/verdict.h"
 
-/* model_volume_plugin: one of the seven volume plugins, whose PreFilters
- * skip every pod without volumes (model_pod_has_volumes). */
-static inline bool model_volume_plugin(enum plugin_id id)
-{
-	/* a bit test: Feasibility asks it for every filter of every node */
-	const uint32_t volume_plugins = 1u << PLUGIN_VOLUME_RESTRICTIONS |
-		1u << PLUGIN_EBS_LIMITS | 1u << PLUGIN_GCE_PD_LIMITS |
-		1u << PLUGIN_NODE_VOLUME_LIMITS | 1u << PLUGIN_AZURE_DISK_LIMITS |
-		1u << PLUGIN_VOLUME_BINDING | 1u << PLUGIN_VOLUME_ZONE;
-	_Static_assert(PLUGIN_COUNT <= 32, "plugin ids fit a 32-bit set");
-	return (volume_plugins >> id) & 1u;
-}
-
 /* model_pod_has_volumes: the pod has a volume some volume plugin reads
  * (a claim, an ephemeral volume or an in-tree disk); without one, every
  * volume plugin's PreFilter returns Skip. */

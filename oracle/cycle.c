@@ -150,9 +150,9 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 {
 	const struct sched_profile *prof = cy->prof;
 	model_status_ok(st);
-	/* every plugin at once (only the filters' entries are ever read) */
-	for (int i = 0; i < PLUGIN_COUNT; i++)
-		cy->skip[i] = !prof->filter[i];
+	/* only the filters' entries are ever read */
+	for (int i = 0; i < N_FILTERS; i++)
+		cy->skip[filters[i].id] = !prof->filter[filters[i].id];
 	/* NodeAffinity's PreFilter restricts or rejects whenever it is
 	 * enabled, whether or not its Filter is */
 	if (prof->prefilter[PLUGIN_NODE_AFFINITY]) {

@@ -541,20 +541,10 @@ static void pod_meta(struct arena *a, struct dval *meta, const struct pod *p,
 /* One in-tree disk volume, with the fields VolumeRestrictions reads. */
 static struct dval *disk_volume(struct arena *a, const struct pod_disk *d)
 {
-	static const struct {
-		const char *source, *id;
-	} kinds[] = {
-		[DISK_GCE_PD] = {"gcePersistentDisk", "pdName"},
-		[DISK_AWS_EBS] = {"awsElasticBlockStore", "volumeID"},
-		[DISK_ISCSI] = {"iscsi", "iqn"},
-		[DISK_RBD] = {"rbd", "image"},
-		[DISK_AZURE] = {"azureDisk", "diskName"},
-	};
-	_Static_assert(DISK_AZURE == 4, "a disk kind without its source above");
 	struct dval *v = dv_map(a);
 	put_str(a, v, "name", d->name);
-	struct dval *src = put_map(a, v, kinds[d->kind].source);
-	put_str(a, src, kinds[d->kind].id, d->id);
+	struct dval *src = put_map(a, v, disk_sources[d->kind].source);
+	put_str(a, src, disk_sources[d->kind].id, d->id);
 	if (d->kind == DISK_RBD) {
 		put_str(a, src, "pool", d->pool);
 		dv_put(src, "monitors", str_list(a, d->monitors, d->n_monitors));
@@ -811,20 +801,13 @@ static struct dval *dump_pv(struct arena *a, const struct pv *v)
 	dv_put(spec, "accessModes", access_modes(a, v->access_modes));
 	put_str(a, spec, "volumeMode", v->block ? "Block" : "Filesystem");
 	put_str(a, spec, "storageClassName", v->class_name);
-	static const struct {
-		const char *source, *id;
-	} intree[] = {
-		[DISK_AWS_EBS] = {"awsElasticBlockStore", "volumeID"},
-		[DISK_GCE_PD] = {"gcePersistentDisk", "pdName"},
-		[DISK_AZURE] = {"azureDisk", "diskName"},
-	};
 	if (v->csi_driver) {
 		struct dval *csi = put_map(a, spec, "csi");
 		put_str(a, csi, "driver", v->csi_driver);
 		put_str(a, csi, "volumeHandle", v->csi_handle);
 	} else if (v->has_intree) {
-		struct dval *src = put_map(a, spec, intree[v->intree].source);
-		put_str(a, src, intree[v->intree].id, v->intree_id);
+		struct dval *src = put_map(a, spec, disk_sources[v->intree].source);
+		put_str(a, src, disk_sources[v->intree].id, v->intree_id);
 		if (v->intree == DISK_AZURE)
 			put_str(a, src, "diskURI", v->intree_uri);
 	} else {
@@ -894,6 +877,10 @@ static struct dval *dump_csi_node(struct arena *a, const struct csi_node *cn)
 	struct dval *meta;
 	struct dval *m = manifest(a, "storage.k8s.io/v1", "CSINode", &meta);
 	put_str(a, meta, "name", cn->name);
+	if (*cn->migrated_plugins)
+		put_str(a, put_map(a, meta, "annotations"),
+			"storage.alpha.kubernetes.io/migrated-plugins",
+			cn->migrated_plugins);
 	struct dval *ds = put_seq(a, put_map(a, m, "spec"), "drivers");
 	for (int i = 0; i < cn->n_drivers; i++) {
 		struct dval *d = dv_map(a);

@@ -49,12 +49,6 @@ static inline bool cli_explain_shows(const struct cli_explain *x, int n)
 	return !x->shown || x->shown[n];
 }
 
-/* The default profile's filters kso does not compute in full for a pod
- * with an in-tree azureFile, cinder, vsphereVolume or portworxVolume
- * volume (reference §2.12: CSI migration), listed as explain's
- * not_computed. */
-#define CLI_UNMODELLED_VOLUME_PLUGINS 1
-extern const char *const cli_unmodelled_volume_plugins[CLI_UNMODELLED_VOLUME_PLUGINS];
 
 /* cli_explain_json: the JSON document (yaml: the same values as YAML) (schema in cmd_explain.c) on f.
  * Deterministic bytes for the same input. */

@@ -192,11 +192,6 @@ void cli_explain_json(const struct cli_explain *x, bool yaml, FILE *f)
 	json_key(&j, "code");
 	json_string(&j, code_name(x->result->code));
 	json_message(&j, x, postfilter);
-	json_key(&j, "not_computed");
-	json_begin_array(&j);
-	for (int i = 0; pod->volumes_unmodelled && i < CLI_UNMODELLED_VOLUME_PLUGINS; i++)
-		json_string(&j, cli_unmodelled_volume_plugins[i]);
-	json_end_array(&j);
 	if (x->impl)
 		json_impl(&j, x);
 	json_end_object(&j);

@@ -237,9 +237,6 @@ static void print_viable(const struct cli_explain *x, FILE *f)
 }
 
 /* The outcome: the viable set, or the event kube records. */
-const char *const cli_unmodelled_volume_plugins[CLI_UNMODELLED_VOLUME_PLUGINS] = {
-	"NodeVolumeLimits"};
-
 static void print_outcome(const struct cli_explain *x, FILE *f)
 {
 	const struct model_cycle_result *r = x->result;
@@ -278,10 +275,6 @@ void cli_explain_table(const struct cli_explain *x, FILE *f)
 	if (x->result->scored)
 		print_scores(x, f);
 	print_outcome(x, f);
-	if (pod->volumes_unmodelled)
-		fprintf(f, "not computed: %s for the pod's in-tree disk volumes "
-			"(on nodes with a CSINode kube counts them under their CSI "
-			"driver; kso does not)\n", cli_unmodelled_volume_plugins[0]);
 	if (x->impl) {
 		char ans[2048];
 		judge_answer_text(x->cluster, x->impl, ans, sizeof ans);

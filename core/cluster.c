@@ -357,6 +357,15 @@ void cluster_note(struct cluster *c, const char *fmt, ...)
 	add_line(c, &c->notes, &c->n_notes, &c->cap_notes, buf);
 }
 
+const struct disk_source disk_sources[DISK_KINDS] = {
+	[DISK_GCE_PD] = {"gcePersistentDisk", "pdName"},
+	[DISK_AWS_EBS] = {"awsElasticBlockStore", "volumeID"},
+	[DISK_ISCSI] = {"iscsi", "iqn"},
+	[DISK_RBD] = {"rbd", "image"},
+	[DISK_AZURE] = {"azureDisk", "diskName"},
+	[DISK_CINDER] = {"cinder", "volumeID"},
+};
+
 /* Keys of one map mostly differ in their first byte (app, zone, tier):
  * comparing it first spares the call to strcmp without changing which
  * key is equal. */

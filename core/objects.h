@@ -274,9 +274,20 @@ enum pod_disk_kind {
 	DISK_AWS_EBS,              /* awsElasticBlockStore.volumeID */
 	DISK_ISCSI,                /* iscsi.iqn */
 	DISK_RBD,                  /* rbd.image in rbd.pool on rbd.monitors */
-	DISK_AZURE                 /* azureDisk.diskName (no conflict check:
+	DISK_AZURE,                /* azureDisk.diskName (no conflict check:
 				    * only AzureDiskLimits reads it) */
+	DISK_CINDER                /* cinder.volumeID (no conflict check, no
+				    * in-tree limit: only NodeVolumeLimits
+				    * counts it, migrated to CSI) */
 };
+
+/* The volume source of each disk kind and its id field, as spec.volumes[]
+ * and a PersistentVolumeSpec spell them (index: the kind). */
+struct disk_source {
+	const char *source, *id;
+};
+#define DISK_KINDS (DISK_CINDER + 1)
+extern const struct disk_source disk_sources[DISK_KINDS];
 
 struct pod_disk {
 	const char *name;          /* volumes[].name */
@@ -342,11 +353,20 @@ struct pv {
 					   * unbound volume, Available) */
 	const char *csi_driver;           /* spec.csi.driver, NULL if not CSI */
 	const char *csi_handle;           /* spec.csi.volumeHandle */
-	bool has_intree;                  /* an in-tree EBS, GCE PD or Azure Disk
-					   * source (the in-tree limits count it) */
-	enum pod_disk_kind intree;        /* DISK_AWS_EBS, DISK_GCE_PD, DISK_AZURE */
+	bool has_intree;                  /* an in-tree EBS, GCE PD, Azure Disk or
+					   * Cinder source (kube migrates them to
+					   * CSI; the in-tree limits count the
+					   * first three) */
+	enum pod_disk_kind intree;        /* DISK_AWS_EBS, DISK_GCE_PD, DISK_AZURE,
+					   * DISK_CINDER */
 	const char *intree_id;            /* volumeID, pdName or diskName */
 	const char *intree_uri;           /* azureDisk.diskURI; "" otherwise */
+	/* With has_intree: the PV as csi-translation-lib translates it
+	 * (csi_translate_pv_affinity), which VolumeBinding checks on a node
+	 * whose CSINode says the plugin is migrated: its node affinity, or
+	 * the translation's error (then csi_error is not NULL). */
+	struct node_selector csi_affinity;
+	const char *csi_error;
 };
 
 /* storage.k8s.io/v1 StorageClass. */
@@ -374,6 +394,10 @@ struct csi_driver_limit {
 struct csi_node {
 	struct source_pos pos;
 	const char *name;                 /* the node's name */
+	/* the storage.alpha.kubernetes.io/migrated-plugins annotation: the
+	 * in-tree plugins migrated to CSI on the node, comma-separated ("":
+	 * none) */
+	const char *migrated_plugins;
 	const struct csi_driver_limit *drivers;
 	int n_drivers;
 };
@@ -424,11 +448,6 @@ struct pod {
 	bool preempt_never;             /* spec.preemptionPolicy == Never */
 	const char *scheduler_name;     /* spec.schedulerName, default "default-scheduler" */
 	const char *node_name;          /* spec.nodeName, "" when pending */
-	bool volumes_unmodelled;        /* an in-tree azureFile, cinder,
-					 * vsphereVolume or portworxVolume
-					 * volume: NodeVolumeLimits does not
-					 * count it under its CSI driver (CSI
-					 * migration; explain's not_computed) */
 	const struct pod_volume *volumes;   /* spec.volumes that name a claim */
 	int n_volumes;
 	const struct pod_disk *disks;       /* spec.volumes that are in-tree disks */

@@ -101,6 +101,18 @@ static void not_in_order(const struct sched_profile *prof,
 	}
 }
 
+/* RunFilterPlugins turns a Filter's Error into "running "Name" filter
+ * plugin: <error>" (§1.4). */
+static void wrap_error(enum plugin_id id, struct model_status *st)
+{
+	char error[MODEL_STATUS_TEXT];
+	snprintf(error, sizeof error, "%s",
+		 st->n_reasons ? model_status_reason(st, 0) : "");
+	model_status_ok(st);
+	model_status_fail(st, MODEL_ERROR, "running \"%s\" filter plugin: %s",
+			  config_plugin_name(id), error);
+}
+
 /* One RunFilterPlugins pass, but evaluating every enabled filter (of
  * only[], when not NULL).  Fills st[id] for the filter ids (success for a
  * filter not evaluated) and leaves the other ids' statuses alone; failed[]
@@ -131,15 +143,14 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		const char *missing = prof->prefilter[id] ? NULL
 				      : config_missing_state(id, true);
 		if (missing) {
-			/* Filter without its PreFilter's state: an Error,
-			 * which RunFilterPlugins wraps (§1.4) */
+			/* Filter without its PreFilter's state: an Error */
 			model_status_ok(&st[id]);
-			model_status_fail(&st[id], MODEL_ERROR,
-					  "running \"%s\" filter plugin: %s",
-					  config_plugin_name(id), missing);
+			model_status_fail(&st[id], MODEL_ERROR, "%s", missing);
 		} else {
 			filter_fns[id](cy, node, &st[id]);
 		}
+		if (st[id].code == MODEL_ERROR)
+			wrap_error(id, &st[id]);
 		if (!status_failed(&st[id])) {
 			if (failed_only)
 				model_status_ok(&st[id]);

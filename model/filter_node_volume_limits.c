@@ -59,7 +59,8 @@ static void attach_put(struct attach_set *s, const char *driver,
 
 /* getCSIDriverInfoFromSC: an unbound claim (or one whose PV is missing)
  * counts under its class's provisioner - an in-tree one's CSI driver when
- * migrated (the node has a CSINode), none when not - with a handle unique
+ * kube migrates the plugin and the node has a CSINode (isCSIMigrationOn),
+ * none when not - with a handle unique
  * to the claim (kube prefixes a random id, here a fixed one). */
 static void driver_from_class(const struct cluster *c, const struct pvc *claim,
 			      bool migrated, const char **driver, char *handle,
@@ -69,10 +70,10 @@ static void driver_from_class(const struct cluster *c, const struct pvc *claim,
 	if (k < 0)
 		return;
 	const char *provisioner = c->classes[k].provisioner;
-	const char *csi = csi_driver_of_provisioner(provisioner);
-	if (csi && !migrated)
+	const struct csi_in_tree_plugin *tree = csi_plugin_by_name(provisioner);
+	if (tree && !(tree->migrated && migrated))
 		return;
-	*driver = csi ? csi : provisioner;
+	*driver = tree ? tree->driver : provisioner;
 	snprintf(handle, len, "kso-%s/%s", claim->ns, claim->name);
 }
 
@@ -172,7 +173,8 @@ void model_prefilter_node_volume_limits(const struct model_cycle *cy,
 	for (int i = 0; i < p->n_disks; i++)
 		migratable |= p->disks[i].kind == DISK_AWS_EBS ||
 			      p->disks[i].kind == DISK_GCE_PD ||
-			      p->disks[i].kind == DISK_AZURE;
+			      p->disks[i].kind == DISK_AZURE ||
+			      p->disks[i].kind == DISK_CINDER;
 	if (p->n_volumes == 0 && !migratable)
 		out->code = MODEL_SKIP;
 }

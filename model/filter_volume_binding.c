@@ -7,6 +7,7 @@
  */
 #include "plugin.h"
 #include "volumes.h"
+#include "../core/csi_translation.h"
 #include "match.h"
 #include "../core/xalloc.h"
 
@@ -252,22 +253,35 @@ void model_prefilter_volume_binding(const struct model_cycle *cy, bool *allowed,
 
 /* checkBoundClaims: every bound claim's PV exists (else *found = false)
  * and its node affinity matches the node (else *ok = false); stops at the
- * first problem. */
-static void check_bound(const struct cluster *c, const struct pod_claims *pc,
-			const struct node *n, bool *ok, bool *found)
+ * first problem.  An in-tree PV whose plugin the node's CSINode says is
+ * migrated is checked as translated to CSI (tryTranslatePVToCSI), and a
+ * translation that fails is an Error: returns it, else NULL. */
+static const char *check_bound(const struct cluster *c, const struct pod_claims *pc,
+			       const struct node *n, bool *ok, bool *found)
 {
 	*ok = *found = true;
+	int k_csi = cluster_find_csi_node(c, n->name);
+	const struct csi_node *cn = k_csi >= 0 ? &c->csi_nodes[k_csi] : NULL;
 	for (int i = 0; i < pc->n_bound; i++) {
 		int k = cluster_find_pv(c, c->pvcs[pc->bound[i]].volume_name);
 		if (k < 0) {
 			*found = false;
-			return;
+			return NULL;
 		}
-		if (!model_pv_node_affinity_ok(&c->pvs[k], n)) {
+		const struct pv *v = &c->pvs[k];
+		const struct node_selector *affinity = &v->node_affinity;
+		if (v->has_intree &&
+		    csi_migrated_on_node(csi_plugin_of_disk(v->intree), cn)) {
+			if (v->csi_error)
+				return v->csi_error;
+			affinity = &v->csi_affinity;
+		}
+		if (!model_node_affinity_ok(affinity, n)) {
 			*ok = false;
-			return;
+			return NULL;
 		}
 	}
+	return NULL;
 }
 
 /* IsVolumeBoundToClaim: the PV's claimRef names the claim (and its uid,
@@ -300,7 +314,7 @@ static int find_matching(const struct cluster *c, const struct pvc *claim,
 		if (quantity_cmp(v->capacity, claim->request) < 0 ||
 		    v->block != claim->block || v->deleting)
 			continue;
-		bool affinity_ok = model_pv_node_affinity_ok(v, n);
+		bool affinity_ok = model_node_affinity_ok(&v->node_affinity, n);
 		if (pv_bound_to(v, claim))
 			return affinity_ok ? k : -1;
 		if (!v->available)
@@ -475,7 +489,12 @@ void model_filter_volume_binding(const struct model_cycle *cy, int node,
 	classify(cy, &pc);
 	const struct node *n = &c->nodes[node];
 	bool bound_ok, found;
-	check_bound(c, &pc, n, &bound_ok, &found);
+	const char *error = check_bound(c, &pc, n, &bound_ok, &found);
+	if (error) {
+		pod_claims_release(&pc);
+		model_status_fail(out, MODEL_ERROR, "%s", error);
+		return;
+	}
 	bool room = true;
 	bool unbound = pc.n_delay == 0 || unbound_ok(c, &pc, n, &room);
 	pod_claims_release(&pc);

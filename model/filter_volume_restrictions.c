@@ -94,8 +94,9 @@ static bool monitors_overlap(const struct pod_disk *a, const struct pod_disk *b)
  * pool) unless both mount it read-only. */
 static bool disks_conflict(const struct pod_disk *a, const struct pod_disk *b)
 {
-	if (a->kind != b->kind || a->kind == DISK_AZURE || strcmp(a->id, b->id))
-		return false;   /* (Azure disks are no restriction) */
+	if (a->kind != b->kind || a->kind == DISK_AZURE || a->kind == DISK_CINDER ||
+	    strcmp(a->id, b->id))
+		return false;   /* (Azure and Cinder disks are no restriction) */
 	if (a->kind == DISK_AWS_EBS)
 		return true;
 	if (a->kind == DISK_RBD &&
@@ -128,7 +129,7 @@ static bool prefilter_skips(const struct model_cycle *cy)
 {
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	for (int i = 0; i < p->n_disks; i++)
-		if (p->disks[i].kind != DISK_AZURE)
+		if (p->disks[i].kind != DISK_AZURE && p->disks[i].kind != DISK_CINDER)
 			return false;
 	return conflicts_at_prefilter(cy) == 0;
 }

@@ -62,9 +62,10 @@ bool model_claim_delay_binding(const struct cluster *c, const struct pvc *claim)
 	return k >= 0 && c->classes[k].wait_for_consumer;
 }
 
-bool model_pv_node_affinity_ok(const struct pv *v, const struct node *n)
+bool model_node_affinity_ok(const struct node_selector *affinity,
+			    const struct node *n)
 {
-	assert(v && n);
+	assert(affinity && n);
 	struct node labels_only = {.name = "", .labels = n->labels};
-	return match_node_selector(&v->node_affinity, &labels_only);
+	return match_node_selector(affinity, &labels_only);
 }

@@ -52,9 +52,11 @@ bool model_claim_fully_bound(const struct pvc *claim);
  * not exist: Immediate). */
 bool model_claim_delay_binding(const struct cluster *c, const struct pvc *claim);
 
-/* model_pv_node_affinity_ok: volume.CheckNodeAffinity(pv, node.Labels):
- * the PV's required node affinity against a node that has only the
- * node's labels (so matchFields on metadata.name see an empty name). */
-bool model_pv_node_affinity_ok(const struct pv *v, const struct node *n);
+/* model_node_affinity_ok: volume.CheckNodeAffinity(pv, node.Labels): a
+ * PV's required node affinity (as written, or as translated to CSI)
+ * against a node that has only the node's labels (so matchFields on
+ * metadata.name see an empty name). */
+bool model_node_affinity_ok(const struct node_selector *affinity,
+			    const struct node *n);
 
 #endif

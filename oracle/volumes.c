@@ -91,12 +91,25 @@ static const struct storage_class *class_named(const struct cluster *c,
 	return k < 0 ? NULL : &c->classes[k];
 }
 
-/* CheckNodeAffinity: the PV's required terms against the node's labels
+/* CheckNodeAffinity: a PV's required terms against the node's labels
  * alone (an empty name). */
-static bool pv_fits(const struct pv *v, const struct node *n)
+static bool affinity_fits(const struct node_selector *affinity, const struct node *n)
 {
 	struct node bare = {.name = "", .labels = n->labels};
-	return oracle_node_selector_matches(&v->node_affinity, &bare);
+	return oracle_node_selector_matches(affinity, &bare);
+}
+
+static bool pv_fits(const struct pv *v, const struct node *n)
+{
+	return affinity_fits(&v->node_affinity, n);
+}
+
+/* A Filter's Error as RunFilterPlugins reports it (reference §1.4). */
+static void filter_error(struct model_status *st, enum plugin_id id,
+			 const char *error)
+{
+	model_status_fail(st, MODEL_ERROR, "running \"%s\" filter plugin: %s",
+			  config_plugin_name(id), error);
 }
 
 /* ------------------------------------------------- attachable volumes */
@@ -165,10 +178,12 @@ static void compute_attach(struct oracle *o, int p, bool migrated,
 					  : NULL;
 		} else {
 			const struct storage_class *sc = class_named(c, claim->class_name);
-			const char *csi = sc ? csi_driver_of_provisioner(sc->provisioner)
-					     : NULL;
-			if (sc && (!csi || migrated)) {
-				driver = csi ? csi : sc->provisioner;
+			/* an in-tree provisioner: its CSI driver when kube
+			 * migrates it and the node has a CSINode, else none */
+			const struct csi_in_tree_plugin *tree =
+				sc ? csi_plugin_by_name(sc->provisioner) : NULL;
+			if (sc && (!tree || (tree->migrated && migrated))) {
+				driver = tree ? tree->driver : sc->provisioner;
 				snprintf(handle, sizeof handle, "kso-%s/%s", claim->ns,
 					 claim->name);
 			}
@@ -256,7 +271,8 @@ static int prefilter_restrictions(struct oracle_cycle *cy,
 	 * claim in use */
 	bool checks_disks = false;
 	for (int i = 0; i < p->n_disks; i++)
-		checks_disks |= p->disks[i].kind != DISK_AZURE;
+		checks_disks |= p->disks[i].kind != DISK_AZURE &&
+				p->disks[i].kind != DISK_CINDER;
 	bool skip = !checks_disks && cy->vr_conflicts == 0;
 	if (skip)
 		cy->skip[PLUGIN_VOLUME_RESTRICTIONS] = true;
@@ -645,7 +661,8 @@ static bool same_disk(const struct pod_disk *a, const struct pod_disk *b)
 		return false;
 	switch (a->kind) {
 	case DISK_AZURE:
-		return false;   /* not a restriction: AzureDiskLimits' only */
+	case DISK_CINDER:
+		return false;   /* not a restriction: a limit plugin's only */
 	case DISK_AWS_EBS:
 		return true;
 	case DISK_RBD: {
@@ -762,7 +779,7 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 		return;
 	}
 	if (mine->error) {
-		oracle_status_fail_str(st, MODEL_ERROR, mine->error);
+		filter_error(st, PLUGIN_NODE_VOLUME_LIMITS, mine->error);
 		return;
 	}
 	if (mine->n == 0)
@@ -771,7 +788,7 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 	for (int i = 0; i < n_view; i++) {
 		const struct oracle_pod_attach *a = view_pod(cy, v, i, migrated);
 		if (a->error) {
-			oracle_status_fail_str(st, MODEL_ERROR, a->error);
+			filter_error(st, PLUGIN_NODE_VOLUME_LIMITS, a->error);
 			return;
 		}
 	}
@@ -945,13 +962,25 @@ void oracle_filter_volume_binding(struct oracle_cycle *cy,
 	const struct cluster *c = cy->c;
 	const struct node *n = &c->nodes[v->node];
 	bool bound_ok = true, found = true;
+	int k_csi = s->n_bound ? csi_node_of(cy->o, v->node) : -1;
+	const struct csi_node *cn = k_csi >= 0 ? &c->csi_nodes[k_csi] : NULL;
 	for (int i = 0; i < s->n_bound; i++) {
 		const struct pv *pv = s->bound_pv[i];
 		if (!pv) {
 			found = false;
 			break;
 		}
-		if (!pv_fits(pv, n)) {
+		/* tryTranslatePVToCSI: a migrated in-tree PV's CSI form */
+		const struct node_selector *affinity = &pv->node_affinity;
+		if (pv->has_intree &&
+		    csi_migrated_on_node(csi_plugin_of_disk(pv->intree), cn)) {
+			if (pv->csi_error) {
+				filter_error(st, PLUGIN_VOLUME_BINDING, pv->csi_error);
+				return;
+			}
+			affinity = &pv->csi_affinity;
+		}
+		if (!affinity_fits(affinity, n)) {
 			bound_ok = false;
 			break;
 		}

@@ -615,7 +615,7 @@ def test_storage_the_input_lacks_is_a_warning(tmp_path):
     # a claim the input does not hold: kube's answer is "not found", which
     # a listing of pods alone seldom means; a class it does not hold
     # makes kube bind the claim as Immediate; an in-tree cinder volume is
-    # not translated to its CSI driver for NodeVolumeLimits
+    # modelled (migrated to its CSI driver): no warning
     f = tmp_path / "db.yaml"
     f.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: db, namespace: "
                  "default}\nspec:\n  containers: [{name: c, image: x}]\n"
@@ -629,10 +629,6 @@ def test_storage_the_input_lacks_is_a_warning(tmp_path):
     proc = run("validate", f)
     assert proc.returncode == 0
     assert proc.stderr == (
-        f"{f}:11:5: warning: pod default/db uses an in-tree "
-        "cinder volume; on a node with a CSINode kube counts it "
-        "under its CSI driver for NodeVolumeLimits, which kso does not "
-        "(spec.volumes[2])\n"
         f"{f}:9:5: warning: PersistentVolumeClaim default/d is not in the "
         "input; kube leaves pod default/db pending (persistentvolumeclaim "
         "\"d\" not found) (spec.volumes[1])\n"

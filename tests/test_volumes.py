@@ -381,8 +381,6 @@ def test_in_tree_disk_conflicts(engine, pod, fits):
     want = {n: (OK, "", []) if ok else (U, "VolumeRestrictions", [DISK])
             for n, ok in fits.items()}
     assert verdicts(doc) == want
-    # EBS and GCE PD are migrated (translated) where a node has a CSINode
-    assert doc["not_computed"] == []
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -430,4 +428,122 @@ def test_csi_migration_of_in_tree_volumes(engine, pod, refused):
     want = {n: (U, refused[n], [LIMIT]) if n in refused else (OK, "", [])
             for n in ("m1", "m2")}
     assert verdicts(doc) == want
-    assert doc["not_computed"] == []
+
+
+TRANSLATION = [
+    # see fixtures/volumes/translate.yaml: t1, t2 list gce-pd as migrated
+    ("p-label", {"t2": ("VolumeBinding", AFFINITY),
+                 "t4": ("VolumeZone", ZONE)}),
+    ("p-aff", {"t2": ("VolumeBinding", AFFINITY),
+               "t4": ("VolumeBinding", AFFINITY)}),
+    ("p-beta", {n: ("VolumeBinding", AFFINITY) for n in ("t2", "t3", "t4")}),
+    ("p-cinder", {"t1": ("NodeVolumeLimits", LIMIT),
+                  "t2": ("NodeVolumeLimits", LIMIT)}),
+    ("p-cinder-same", {"t2": ("NodeVolumeLimits", LIMIT)}),
+    ("p-azure-file", {}),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pod,refused", TRANSLATION,
+                         ids=[c[0] for c in TRANSLATION])
+def test_migrated_volumes_are_checked_translated(engine, pod, refused):
+    doc = explain("translate.yaml", pod, engine)
+    want = {}
+    for n in ("t1", "t2", "t3", "t4"):
+        if n not in refused:
+            want[n] = (OK, "", [])
+            continue
+        plugin, reason = refused[n]
+        code = U if plugin == "NodeVolumeLimits" else UAU
+        want[n] = (code, plugin, [reason])
+    assert verdicts(doc) == want
+
+
+TRANSLATION_ERRORS = [
+    ("p-ebs-bad", "failed to translate Kubernetes ID to EBS Volume ID "
+     "Invalid format for AWS volume (aws://us-east-1a/bad-id)"),
+    ("p-gce-regions", "failed to get region from zones: multiple or no "
+     "regions gotten from zones, got: map[europe-west1:{} us-central1:{}]"),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pod,error", TRANSLATION_ERRORS,
+                         ids=[c[0] for c in TRANSLATION_ERRORS])
+def test_a_failed_translation_is_a_filter_error(engine, pod, error):
+    # t1 lists the plugin as migrated: the Filter's Error ends the cycle
+    doc = explain("translate.yaml", pod, engine)
+    message = ('running "VolumeBinding" filter plugin: could not '
+               "translate pv: " + error)
+    assert (doc["code"], doc["message"]) == ("Error", message)
+    assert verdicts(doc)["t1"] == ("Error", "VolumeBinding", [message])
+
+
+def test_migrated_plugins_annotation_is_dumped(tmp_path):
+    p = run_kso("dump", VOL / "translate.yaml")
+    assert p.returncode == 0, p.stderr
+    dumped = tmp_path / "dump.yaml"
+    dumped.write_text(p.stdout)
+    for pod in ("p-label", "p-beta"):
+        assert (verdicts(explain(dumped, pod, "oracle"))
+                == verdicts(explain("translate.yaml", pod, "oracle")))
+
+
+FOREIGN_EPHEMERAL = """\
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: e-scratch}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: e}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: x}]
+  volumes:
+  - name: scratch
+    ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-csi}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  storageClassName: ""
+  csi: {driver: example.csi.io, volumeHandle: h-1}
+  claimRef: {namespace: default, name: c}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: c, annotations: {pv.kubernetes.io/bind-completed: "yes"}}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, storageClassName: "", volumeName: pv-csi}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c, image: x}]
+  volumes: [{name: v, persistentVolumeClaim: {claimName: c}}]
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_filter_errors_are_wrapped_like_run_filter_plugins(engine, tmp_path):
+    # NodeVolumeLimits reads the node's pods' volumes once the new pod has
+    # one to count; e's ephemeral claim is not owned by e: an Error, which
+    # RunFilterPlugins wraps with the plugin's name
+    f = tmp_path / "c.yaml"
+    f.write_text(FOREIGN_EPHEMERAL)
+    doc = explain(f, "p", engine)
+    message = ('running "NodeVolumeLimits" filter plugin: PVC '
+               "default/e-scratch was not created for pod default/e (pod "
+               "is not owner)")
+    assert (doc["code"], doc["message"]) == ("Error", message)

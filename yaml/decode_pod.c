@@ -88,54 +88,37 @@ static int decode_node_name(struct yaml_dec *d, const struct ynode *spec,
 	return 0;
 }
 
-/* The in-tree inline sources kube migrates to a CSI driver, which
- * NodeVolumeLimits then counts under that driver on nodes with a CSINode,
- * and which kso does not translate (it does EBS, GCE PD, Azure Disk): a
- * warning. */
-static const char *const limited_disks[] = {
-	"azureFile", "cinder", "vsphereVolume", "portworxVolume",
-};
-
-/* An in-tree disk VolumeRestrictions compares (struct pod_disk), or
- * *is = false. */
+/* An in-tree disk VolumeRestrictions compares or a volume plugin counts
+ * (struct pod_disk), or *is = false.  The other in-tree sources kube
+ * v1.30 does not count: their CSI migration is off (csi_translation.h). */
 static int decode_disk(struct yaml_dec *d, const struct ynode *v,
 		       const char *name, struct pod_disk *out, bool *is)
 {
-	static const struct {
-		const char *source, *id;
-		enum pod_disk_kind kind;
-	} kinds[] = {
-		{"gcePersistentDisk", "pdName", DISK_GCE_PD},
-		{"awsElasticBlockStore", "volumeID", DISK_AWS_EBS},
-		{"iscsi", "iqn", DISK_ISCSI},
-		{"rbd", "image", DISK_RBD},
-		{"azureDisk", "diskName", DISK_AZURE},
-	};
 	*is = false;
-	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-		const struct ynode *src = yd_get(v, kinds[k].source);
+	for (int k = 0; k < DISK_KINDS; k++) {
+		const struct ynode *src = yd_get(v, disk_sources[k].source);
 		if (!src)
 			continue;
 		memset(out, 0, sizeof *out);
 		out->name = name;
-		out->kind = kinds[k].kind;
+		out->kind = (enum pod_disk_kind)k;
 		out->id = "";
-		out->pool = kinds[k].kind == DISK_RBD ? "rbd" : "";
-		size_t mark = yd_enter(d, kinds[k].source);
+		out->pool = (enum pod_disk_kind)k == DISK_RBD ? "rbd" : "";
+		size_t mark = yd_enter(d, disk_sources[k].source);
 		if (yd_want_map(d, src) < 0 ||
-		    yd_str(d, src, kinds[k].id, &out->id) < 0 ||
+		    yd_str(d, src, disk_sources[k].id, &out->id) < 0 ||
 		    yd_bool(d, src, "readOnly", &out->read_only) < 0)
 			return -1;
 		if (!*out->id)
-			return yd_fail_key(d, src, kinds[k].id, "%s is required",
-					   kinds[k].id);
+			return yd_fail_key(d, src, disk_sources[k].id, "%s is required",
+					   disk_sources[k].id);
 		out->uri = "";
-		if (kinds[k].kind == DISK_RBD &&
+		if ((enum pod_disk_kind)k == DISK_RBD &&
 		    (yd_str(d, src, "pool", &out->pool) < 0 ||
 		     yd_str_list(d, src, "monitors", &out->monitors,
 				 &out->n_monitors) < 0))
 			return -1;
-		if (kinds[k].kind == DISK_AZURE &&
+		if ((enum pod_disk_kind)k == DISK_AZURE &&
 		    yd_str(d, src, "diskURI", &out->uri) < 0)
 			return -1;
 		yd_leave(d, mark);
@@ -146,8 +129,7 @@ static int decode_disk(struct yaml_dec *d, const struct ynode *v,
 }
 
 /* One spec.volumes[i]: kept when it names a claim (reference §2.12). */
-static int decode_volume(struct yaml_dec *d, const struct ynode *v,
-			 struct pod *p, const struct yaml_pod_extra *x, int i,
+static int decode_volume(struct yaml_dec *d, const struct ynode *v, int i,
 			 struct pod_volume *out, bool *keep)
 {
 	*keep = false;
@@ -181,21 +163,6 @@ static int decode_volume(struct yaml_dec *d, const struct ynode *v,
 		*keep = true;
 		return 0;
 	}
-	for (size_t k = 0; k < sizeof limited_disks / sizeof *limited_disks; k++) {
-		if (!yd_get(v, limited_disks[k]))
-			continue;
-		p->volumes_unmodelled = true;
-		cluster_warn(d->c, "%s:%d:%d: warning: %s%s %s/%s %s an in-tree %s "
-			     "volume; on a node with a CSINode kube counts it "
-			     "under its CSI driver for NodeVolumeLimits, which kso "
-			     "does not (%s%sspec.volumes[%d])",
-			     d->file, v->line, v->col,
-			     x->tmpl_of ? "the pods of " : "pod",
-			     x->tmpl_of ? x->tmpl_of : "", p->ns, p->name,
-			     x->tmpl_of ? "use" : "uses", limited_disks[k],
-			     x->prefix, x->tmpl_of ? "spec.template." : "", i);
-		break;
-	}
 	return 0;
 }
 
@@ -218,7 +185,7 @@ static int decode_volumes(struct yaml_dec *d, const struct ynode *spec,
 	for (int i = 0; i < v->n; i++) {
 		size_t m2 = yd_index(d, i);
 		bool keep, disk;
-		if (decode_volume(d, v->items[i], p, x, i, &vols[n], &keep) < 0 ||
+		if (decode_volume(d, v->items[i], i, &vols[n], &keep) < 0 ||
 		    decode_disk(d, v->items[i], vols[n].name, &disks[n_disks],
 				&disk) < 0)
 			return -1;

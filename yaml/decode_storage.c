@@ -8,6 +8,7 @@
  * volumeBindingMode Immediate).
  */
 #include "decode.h"
+#include "../core/csi_translation.h"
 #include "quantity.h"
 
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #define ANN_SELECTED_NODE "volume.kubernetes.io/selected-node"
 #define ANN_DEFAULT_CLASS "storageclass.kubernetes.io/is-default-class"
 #define ANN_BETA_DEFAULT_CLASS "storageclass.beta.kubernetes.io/is-default-class"
+#define ANN_MIGRATED_PLUGINS "storage.alpha.kubernetes.io/migrated-plugins"
 
 /* metadata.annotations[key] of obj, NULL when absent. */
 static const struct ynode *annotation(const struct ynode *obj, const char *key)
@@ -252,20 +254,6 @@ static const char *const pv_sources[] = {
 	"storageos", "csi",
 };
 
-/* The in-tree sources kube v1.30 migrates to a CSI driver before counting
- * them that kso does not translate (it does EBS, GCE PD, Azure Disk:
- * core/csi_translation.h). */
-static bool migratable_source(const char *key)
-{
-	static const char *const migrated[] = {
-		"cinder", "azureFile", "vsphereVolume", "portworxVolume",
-	};
-	for (size_t i = 0; i < sizeof migrated / sizeof *migrated; i++)
-		if (!strcmp(migrated[i], key))
-			return true;
-	return false;
-}
-
 /* Exactly one volume source; a CSI one gives the driver and handle. */
 static int decode_pv_source(struct yaml_dec *d, const struct ynode *spec,
 			    struct pv *v, const char **source)
@@ -283,31 +271,27 @@ static int decode_pv_source(struct yaml_dec *d, const struct ynode *spec,
 	}
 	if (!*source)
 		return yd_fail(d, spec, "must specify a volume type");
-	static const struct {
-		const char *source, *id;
-		enum pod_disk_kind kind;
-	} intree[] = {
-		{"awsElasticBlockStore", "volumeID", DISK_AWS_EBS},
-		{"gcePersistentDisk", "pdName", DISK_GCE_PD},
-		{"azureDisk", "diskName", DISK_AZURE},
+	/* the in-tree sources kube migrates to CSI (csi_translation.h) */
+	static const enum pod_disk_kind intree[] = {
+		DISK_AWS_EBS, DISK_GCE_PD, DISK_AZURE, DISK_CINDER,
 	};
 	for (size_t k = 0; k < sizeof intree / sizeof *intree; k++) {
-		if (strcmp(*source, intree[k].source))
+		const struct disk_source *ds = &disk_sources[intree[k]];
+		if (strcmp(*source, ds->source))
 			continue;
-		const struct ynode *src = yd_get(spec, intree[k].source);
-		size_t mark = yd_enter(d, intree[k].source);
+		const struct ynode *src = yd_get(spec, ds->source);
+		size_t mark = yd_enter(d, ds->source);
 		v->intree_id = v->intree_uri = "";
 		if (yd_want_map(d, src) < 0 ||
-		    yd_str(d, src, intree[k].id, &v->intree_id) < 0 ||
-		    (intree[k].kind == DISK_AZURE &&
+		    yd_str(d, src, ds->id, &v->intree_id) < 0 ||
+		    (intree[k] == DISK_AZURE &&
 		     yd_str(d, src, "diskURI", &v->intree_uri) < 0))
 			return -1;
 		if (!*v->intree_id)
-			return yd_fail_key(d, src, intree[k].id, "%s is required",
-					   intree[k].id);
+			return yd_fail_key(d, src, ds->id, "%s is required", ds->id);
 		yd_leave(d, mark);
 		v->has_intree = true;
-		v->intree = intree[k].kind;
+		v->intree = intree[k];
 	}
 	if (strcmp(*source, "csi"))
 		return 0;
@@ -374,12 +358,9 @@ static int decode_pv_spec(struct yaml_dec *d, const struct ynode *obj,
 	if (!strcmp(source, "local") && !v->node_affinity.present)
 		return yd_fail_key(d, spec, "nodeAffinity",
 				   "Local volumes require node affinity");
-	if (migratable_source(source))
-		cluster_warn(d->c, "%s:%d:%d: warning: PersistentVolume %s is an "
-			     "in-tree %s volume; on a node with a CSINode kube "
-			     "counts it under its CSI driver for NodeVolumeLimits, "
-			     "which kso does not (spec.%s)", d->file, spec->line,
-			     spec->col, v->name, source, source);
+	/* what VolumeBinding checks of it on nodes where it is migrated */
+	if (v->has_intree)
+		v->csi_error = csi_translate_pv_affinity(v, d->a, &v->csi_affinity);
 	yd_leave(d, mark);
 	return 0;
 }
@@ -539,6 +520,10 @@ int yaml_decode_csi_node(struct yaml_dec *d, const struct ynode *obj)
 	    yaml_check_duplicate(d, "CSINode", &m, obj) < 0)
 		return -1;
 	cn.name = m.name;
+	if (annotation_str(d, obj, ANN_MIGRATED_PLUGINS, &cn.migrated_plugins) < 0)
+		return -1;
+	if (!cn.migrated_plugins)
+		cn.migrated_plugins = "";
 	const struct ynode *spec = yd_get(obj, "spec");
 	const struct ynode *drivers = yd_get(spec, "drivers");
 	size_t mark = yd_enter(d, "spec");

@@ -5,6 +5,7 @@
  * topology translation).
  */
 #include "csi_translation.h"
+#include "sha1.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -81,6 +82,25 @@ const struct csi_in_tree_plugin *csi_plugin_of_disk(enum pod_disk_kind kind)
 	default:
 		return NULL;
 	}
+}
+
+char *csi_attach_limit_key(const char *driver, char *key, size_t len)
+{
+	assert(driver && key && len);
+	/* v1.ResourceNameLengthLimit */
+	const size_t limit = 63, prefix = sizeof CSI_ATTACH_LIMIT_PREFIX - 1;
+	size_t n = strlen(driver);
+	if (prefix + n < limit) {
+		snprintf(key, len, "%s%s", CSI_ATTACH_LIMIT_PREFIX, driver);
+		return key;
+	}
+	uint8_t digest[20];
+	sha1(driver, n, digest);
+	char hex[17];
+	for (int i = 0; i < 8; i++)
+		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	snprintf(key, len, "%s%.23s%s", CSI_ATTACH_LIMIT_PREFIX, driver, hex);
+	return key;
 }
 
 bool csi_migrated_on_node(const struct csi_in_tree_plugin *p,

@@ -71,6 +71,15 @@ bool csi_migrated_on_node(const struct csi_in_tree_plugin *p,
 const char *csi_translate_pv_affinity(const struct pv *v, struct arena *a,
 				      struct node_selector *out);
 
+/* csi_attach_limit_key: volumeutil.GetCSIAttachLimitKey: the node
+ * allocatable that carries driver's attach limit,
+ * "attachable-volumes-csi-<driver>", or, when that would be 63 characters
+ * or more (a driver name of 40 or more), the prefix, the driver's first
+ * 23 characters and the first 16 hex digits of its SHA-1.  Into key (len
+ * bytes); returns key. */
+#define CSI_ATTACH_LIMIT_PREFIX "attachable-volumes-csi-"
+char *csi_attach_limit_key(const char *driver, char *key, size_t len);
+
 /* csi_translate_inline / csi_translate_pv: TranslateInTreeInlineVolumeToCSI
  * / TranslateInTreePVToCSI: the driver (returned) and the volume handle
  * (into handle, len bytes) of a migrated in-tree volume; NULL when it is

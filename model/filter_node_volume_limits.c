@@ -14,10 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* volumeutil.CSIAttachLimitPrefix: the node allocatable names that carry
- * a CSI driver's limit ("attachable-volumes-csi-<driver>"). */
-#define CSI_LIMIT_PREFIX "attachable-volumes-csi-"
-
 /* One attachable volume: uniqueName "<driver>/<handle>" -> its limit key
  * (the driver). */
 struct attach {
@@ -136,15 +132,15 @@ static bool attachable(const struct cluster *c, int q, bool new_pod, bool migrat
 }
 
 /* getVolumeLimits for one driver: CSINode's allocatable.count wins over
- * the node's attachable-volumes-csi-<driver> allocatable; -1 when neither
- * gives one. */
+ * the node's allocatable named by GetCSIAttachLimitKey
+ * (attachable-volumes-csi-<driver>, hashed for long names); -1 when
+ * neither gives one. */
 static int64_t driver_limit(const struct cluster *c, int node, const char *driver)
 {
 	const struct node *n = &c->nodes[node];
 	int64_t limit = -1;
-	char key[sizeof CSI_LIMIT_PREFIX + MODEL_CLAIM_NAME_MAX];
-	snprintf(key, sizeof key, "%s%s", CSI_LIMIT_PREFIX, driver);
-	int res = cluster_res_index(c, key);
+	char key[sizeof CSI_ATTACH_LIMIT_PREFIX + MODEL_CLAIM_NAME_MAX];
+	int res = cluster_res_index(c, csi_attach_limit_key(driver, key, sizeof key));
 	bool found = false;
 	if (res >= 0) {
 		int64_t v = resource_values_get(&n->allocatable, res, &found);

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #define NO_PROVISIONER "kubernetes.io/no-provisioner"
-#define CSI_LIMIT_PREFIX "attachable-volumes-csi-"
 #define NAME_MAX_LEN 512
 
 /* One attachable volume of a pod: the limit key (driver) and the unique
@@ -737,9 +736,8 @@ static int64_t node_limit(struct oracle_cycle *cy, int node, const char *driver)
 {
 	const struct cluster *c = cy->c;
 	int64_t limit = -1;
-	char key[sizeof CSI_LIMIT_PREFIX + 128];
-	snprintf(key, sizeof key, "%s%.127s", CSI_LIMIT_PREFIX, driver);
-	int res = cluster_res_index(c, key);
+	char key[sizeof CSI_ATTACH_LIMIT_PREFIX + 128];
+	int res = cluster_res_index(c, csi_attach_limit_key(driver, key, sizeof key));
 	if (res >= 0 && cy->o->d->alloc_has[(size_t)node * cy->o->d->n_res + res])
 		limit = cy->o->d->alloc[(size_t)node * cy->o->d->n_res + res];
 	int k = csi_node_of(cy->o, node);

@@ -547,3 +547,70 @@ def test_filter_errors_are_wrapped_like_run_filter_plugins(engine, tmp_path):
                "default/e-scratch was not created for pod default/e (pod "
                "is not owner)")
     assert (doc["code"], doc["message"]) == ("Error", message)
+
+
+LONG_DRIVER = """\
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status:
+  allocatable: {cpu: "8", memory: 16Gi, pods: "110",
+    attachable-volumes-csi-example.very-long-csi-d02331e6eb7560870: "1"}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-1}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  storageClassName: ""
+  csi: {driver: example.very-long-csi-driver-name.storage.io, volumeHandle: h-1}
+  claimRef: {namespace: default, name: c-1}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-2}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  storageClassName: ""
+  csi: {driver: example.very-long-csi-driver-name.storage.io, volumeHandle: h-2}
+  claimRef: {namespace: default, name: c-2}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: c-1, annotations: {pv.kubernetes.io/bind-completed: "yes"}}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, storageClassName: "", volumeName: pv-1}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: c-2, annotations: {pv.kubernetes.io/bind-completed: "yes"}}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, storageClassName: "", volumeName: pv-2}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: e}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: x}]
+  volumes: [{name: v, persistentVolumeClaim: {claimName: c-1}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c, image: x}]
+  volumes: [{name: v, persistentVolumeClaim: {claimName: c-2}}]
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_long_driver_name_has_a_hashed_limit_key(engine, tmp_path):
+    # GetCSIAttachLimitKey: 23 + 44 characters >= 63, so the node's limit
+    # is under the prefix, the name's first 23 characters and the first 16
+    # hex digits of its SHA-1 (hashlib: d02331e6eb756087); n1 allows 1
+    # volume and e holds h-1: p's h-2 exceeds it
+    f = tmp_path / "c.yaml"
+    f.write_text(LONG_DRIVER)
+    doc = explain(f, "p", engine)
+    assert verdicts(doc) == {"n1": (U, "NodeVolumeLimits", [LIMIT])}

@@ -862,7 +862,7 @@ VOLUMES = FIXTURES / "universes" / "volumes.yaml"
 
 @pytest.mark.parametrize("mode", ["placements", "reachable"])
 def test_volume_universe_engines_agree(tmp_path, mode):
-    # 384 scenarios (2*2*2*2*2*2*2*3 values) of 3 nodes and 3 pods with
+    # 1536 scenarios (2*2*2*2*2*2*2*3*2*2 values) of 3 nodes and 3 pods with
     # claims: (3+1)^3 = 64 placements each, of which 64 - 3^3 = 37 have a
     # pending pod to decide.  The model's and the oracle's volume plugins
     # must agree on every one, with and without the symmetry reduction
@@ -876,6 +876,6 @@ def test_volume_universe_engines_agree(tmp_path, mode):
     for row in runs:
         assert row["disagreements"] == 0 and row["violations"] == 0
         if mode == "placements":
-            assert row["states"] == 384 * 64
-            assert row["decisions"] == 384 * 37
+            assert row["states"] == 1536 * 64
+            assert row["decisions"] == 1536 * 37
     assert runs[0] == runs[1]

@@ -337,6 +337,10 @@ struct oracle_data {
 	struct oracle_pod_attach *attach;
 	int *csi_node_of;               /* [n_nodes] the node's CSINode or -1,
 					 * in the arena, filled on first use */
+	int *pvcs_by_name;              /* [n_pvcs] claim indexes sorted by
+					 * (namespace, name), and */
+	int *pvs_by_name;               /* [n_pvs] PV indexes sorted by name:
+					 * in the arena, built on first use */
 
 	/* preemption.c: buffers every oracle_preempt call reuses */
 	struct oracle_preempt_scratch *preempt;

@@ -12,6 +12,7 @@
  * A pod without a claim pays one test per plugin: every PreFilter skips.
  */
 #include "internal.h"
+#include "../core/go_sort.h"
 #include "../core/csi_translation.h"
 
 #include <assert.h>
@@ -62,25 +63,100 @@ struct oracle_volume_state {
 	int n_zone;
 	struct model_status zone_err;    /* getPVbyPod's rejection, for a
 					  * Filter without its PreFilter */
+	/* The in-tree limits: the new pod's volumes of in_tree_types[t]
+	 * (filterVolumes of the new pod, the same on every node), worked
+	 * out at the first node: whether they could be counted, the
+	 * rejection when not (in_tree_status[t]), and the ids. */
+	bool in_tree_done[IN_TREE_TYPES], in_tree_ok[IN_TREE_TYPES];
+	struct model_status in_tree_status[IN_TREE_TYPES];
+	struct in_tree_ids *in_tree_fresh[IN_TREE_TYPES];
 };
 
 /* ------------------------------------------------------------ look-ups */
 
-static const struct pvc *claim_of(const struct cluster *c, int pod,
+/* The claims and PVs are looked up by name for every pod on every node a
+ * volume plugin examines: binary searches over indexes sorted once (the
+ * loader refuses duplicate names). */
+static bool pvc_less(const void *ctx, int x, int y)
+{
+	const struct pvc *a = &((const struct cluster *)ctx)->pvcs[x];
+	const struct pvc *b = &((const struct cluster *)ctx)->pvcs[y];
+	int k = strcmp(a->ns, b->ns);
+	return k ? k < 0 : strcmp(a->name, b->name) < 0;
+}
+
+static bool pv_less(const void *ctx, int x, int y)
+{
+	const struct cluster *c = ctx;
+	return strcmp(c->pvs[x].name, c->pvs[y].name) < 0;
+}
+
+static int *sorted_ids(struct oracle_data *d, const struct cluster *c, int n,
+		       model_go_less_fn less)
+{
+	int *v = arena_array(&d->arena, (size_t)n + 1, sizeof *v);
+	for (int i = 0; i < n; i++)
+		v[i] = i;
+	model_go_sort_slice(v, n, less, c);
+	return v;
+}
+
+static const struct pvc *claim_named(struct oracle *o, const char *ns,
+				     const char *name)
+{
+	const struct cluster *c = o->cluster;
+	struct oracle_data *d = o->d;
+	if (!d->pvcs_by_name)
+		d->pvcs_by_name = sorted_ids(d, c, c->n_pvcs, pvc_less);
+	int lo = 0, hi = c->n_pvcs;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct pvc *m = &c->pvcs[d->pvcs_by_name[mid]];
+		int k = strcmp(m->ns, ns);
+		if (!k)
+			k = strcmp(m->name, name);
+		if (!k)
+			return m;
+		if (k < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static const struct pvc *claim_of(struct oracle *o, int pod,
 				  const struct pod_volume *v, char *buf,
 				  const char **name)
 {
-	const char *n = pod_volume_claim(&c->pods[pod], v, buf, NAME_MAX_LEN);
+	const struct pod *p = &o->cluster->pods[pod];
+	const char *n = pod_volume_claim(p, v, buf, NAME_MAX_LEN);
 	if (name)
 		*name = n;
-	int k = cluster_find_pvc(c, c->pods[pod].ns, n);
-	return k < 0 ? NULL : &c->pvcs[k];
+	return claim_named(o, p->ns, n);
 }
 
-static const struct pv *pv_named(const struct cluster *c, const char *name)
+static const struct pv *pv_named(struct oracle *o, const char *name)
 {
-	int k = name[0] ? cluster_find_pv(c, name) : -1;
-	return k < 0 ? NULL : &c->pvs[k];
+	const struct cluster *c = o->cluster;
+	struct oracle_data *d = o->d;
+	if (!name[0])
+		return NULL;
+	if (!d->pvs_by_name)
+		d->pvs_by_name = sorted_ids(d, c, c->n_pvs, pv_less);
+	int lo = 0, hi = c->n_pvs;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct pv *m = &c->pvs[d->pvs_by_name[mid]];
+		int k = strcmp(m->name, name);
+		if (!k)
+			return m;
+		if (k < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 static const struct storage_class *class_named(const struct cluster *c,
@@ -150,7 +226,7 @@ static void compute_attach(struct oracle *o, int p, bool migrated,
 	for (int i = 0; i < pod->n_volumes; i++) {
 		char buf[NAME_MAX_LEN];
 		const char *name;
-		const struct pvc *claim = claim_of(c, p, &pod->volumes[i], buf, &name);
+		const struct pvc *claim = claim_of(o, p, &pod->volumes[i], buf, &name);
 		if (!claim) {
 			if (!a->missing)
 				a->missing = arena_strdup(ar, name);
@@ -167,7 +243,7 @@ static void compute_attach(struct oracle *o, int p, bool migrated,
 		}
 		const char *driver = NULL;
 		char handle[NAME_MAX_LEN] = "";
-		const struct pv *vol = pv_named(c, claim->volume_name);
+		const struct pv *vol = pv_named(o, claim->volume_name);
 		if (vol && vol->csi_driver) {
 			driver = vol->csi_driver;
 			snprintf(handle, sizeof handle, "%s", vol->csi_handle);
@@ -217,9 +293,9 @@ static const struct pvc *claim_or_not_found(struct oracle_cycle *cy,
 					    const struct pod_volume *v,
 					    struct model_status *st)
 {
-	int k = cluster_find_pvc(cy->c, cy->p->ns, v->claim);
-	if (k >= 0)
-		return &cy->c->pvcs[k];
+	const struct pvc *claim = claim_named(cy->o, cy->p->ns, v->claim);
+	if (claim)
+		return claim;
 	model_status_fail(st, MODEL_UAU, "persistentvolumeclaim \"%s\" not found",
 			  v->claim);
 	return NULL;
@@ -344,7 +420,7 @@ static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state
 		char buf[NAME_MAX_LEN];
 		const char *name;
 		const struct pod_volume *v = &p->volumes[i];
-		const struct pvc *claim = claim_of(c, cy->pod, v, buf, &name);
+		const struct pvc *claim = claim_of(cy->o, cy->pod, v, buf, &name);
 		if (!claim) {
 			if (v->ephemeral)
 				model_status_fail(st, MODEL_UAU, "waiting for ephemeral "
@@ -396,7 +472,7 @@ static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state
 		}
 	s->bound_pv = arena_array(cy->arena, (size_t)s->n_bound + 1, sizeof *s->bound_pv);
 	for (int i = 0; i < s->n_bound; i++)
-		s->bound_pv[i] = pv_named(c, c->pvcs[s->bound[i]].volume_name);
+		s->bound_pv[i] = pv_named(cy->o, c->pvcs[s->bound[i]].volume_name);
 	s->prebound = arena_array(cy->arena, (size_t)s->n_delay + 1, sizeof *s->prebound);
 	s->cands = arena_array(cy->arena, (size_t)s->n_delay + 1, sizeof *s->cands);
 	s->n_cands = arena_array(cy->arena, (size_t)s->n_delay + 1, sizeof *s->n_cands);
@@ -473,7 +549,7 @@ static int eligible_nodes(struct oracle_cycle *cy, const struct oracle_volume_st
 					      sizeof *lists);
 	int n_lists = 0;
 	for (int i = 0; i < s->n_bound; i++) {
-		const struct pv *v = pv_named(c, c->pvcs[s->bound[i]].volume_name);
+		const struct pv *v = pv_named(cy->o, c->pvcs[s->bound[i]].volume_name);
 		if (!v)
 			return -1;   /* a lookup error: no restriction */
 		if (pv_lists_nodes(v))
@@ -566,7 +642,7 @@ static int pv_topologies(struct oracle_cycle *cy, struct oracle_volume_state *s,
 			model_status_add(st, MODEL_UAU, "PersistentVolume had no name");
 			return PLUGIN_VOLUME_ZONE;
 		}
-		const struct pv *pv = pv_named(c, claim->volume_name);
+		const struct pv *pv = pv_named(cy->o, claim->volume_name);
 		if (!pv) {
 			model_status_fail(st, MODEL_UAU, "persistentvolume \"%s\" not found",
 					  claim->volume_name);
@@ -1044,12 +1120,12 @@ static const int in_tree_plugin[IN_TREE_TYPES] = {
 };
 
 /* A list of volume ids (an id may be listed once). */
-struct ids {
+struct in_tree_ids {
 	const char **v;
 	int n, cap;
 };
 
-static void ids_add(struct oracle_cycle *cy, struct ids *s, const char *id)
+static void ids_add(struct oracle_cycle *cy, struct in_tree_ids *s, const char *id)
 {
 	for (int i = 0; i < s->n; i++)
 		if (!strcmp(s->v[i], id))
@@ -1069,7 +1145,7 @@ static void ids_add(struct oracle_cycle *cy, struct ids *s, const char *id)
  * the pod cannot be counted (a new pod's missing claim: NotFound; a
  * foreign ephemeral claim: Error). */
 static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
-			    struct ids *s, struct model_status *st)
+			    struct in_tree_ids *s, struct model_status *st)
 {
 	const struct cluster *c = cy->c;
 	const struct pod *p = &c->pods[q];
@@ -1079,7 +1155,7 @@ static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
 	for (int i = 0; i < p->n_volumes; i++) {
 		char buf[NAME_MAX_LEN];
 		const char *name;
-		const struct pvc *claim = claim_of(c, q, &p->volumes[i], buf, &name);
+		const struct pvc *claim = claim_of(cy->o, q, &p->volumes[i], buf, &name);
 		if (!claim) {
 			if (!new_pod)
 				continue;
@@ -1095,7 +1171,7 @@ static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
 					  claim->name, p->ns, p->name);
 			return false;
 		}
-		const struct pv *pv = pv_named(c, claim->volume_name);
+		const struct pv *pv = pv_named(cy->o, claim->volume_name);
 		if (pv) {
 			if (pv->has_intree && pv->intree == in_tree_types[t].kind)
 				ids_add(cy, s, pv->intree_id);
@@ -1121,13 +1197,36 @@ static int64_t in_tree_max(struct oracle_cycle *cy, int t, int node)
 	return in_tree_max_volumes(&in_tree_types[t], &cy->c->nodes[node]);
 }
 
+/* The new pod's volumes of in_tree_types[t], once per cycle; NULL with
+ * st set when they cannot be counted. */
+static const struct in_tree_ids *in_tree_fresh(struct oracle_cycle *cy, int t,
+					       struct model_status *st)
+{
+	struct oracle_volume_state *s = cy->vol;
+	assert(s);
+	if (!s->in_tree_done[t]) {
+		s->in_tree_done[t] = true;
+		s->in_tree_fresh[t] = arena_alloc(cy->arena, sizeof *s->in_tree_fresh[t]);
+		memset(s->in_tree_fresh[t], 0, sizeof *s->in_tree_fresh[t]);
+		oracle_status_ok(&s->in_tree_status[t]);
+		s->in_tree_ok[t] = in_tree_volumes(cy, t, cy->pod, true,
+						   s->in_tree_fresh[t],
+						   &s->in_tree_status[t]);
+	}
+	if (s->in_tree_ok[t])
+		return s->in_tree_fresh[t];
+	*st = s->in_tree_status[t];
+	return NULL;
+}
+
 static void in_tree_filter(struct oracle_cycle *cy, int t,
 			   const struct oracle_nodeview *v, struct model_status *st)
 {
-	struct ids fresh = {0}, attached = {0};
-	if (!in_tree_volumes(cy, t, cy->pod, true, &fresh, st) || fresh.n == 0 ||
-	    csi_node_of(cy->o, v->node) >= 0)
+	const struct in_tree_ids *new_ids = in_tree_fresh(cy, t, st);
+	if (!new_ids || new_ids->n == 0 || csi_node_of(cy->o, v->node) >= 0)
 		return;   /* nothing new, or migrated: NodeVolumeLimits counts */
+	const struct in_tree_ids fresh = *new_ids;
+	struct in_tree_ids attached = {0};
 	const struct oracle_ilist *pods = &cy->o->d->nodes[v->node].pods;
 	for (int i = 0; i < pods->n + v->n_extra; i++)
 		if (!in_tree_volumes(cy, t, i < pods->n ? pods->v[i]

@@ -567,7 +567,7 @@ static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
 		.cluster = x->c, .profile = prof, .pod = q,
 		.base = view, .view = view,
 	};
-	cy.skip_filters = model_prefilter_skips(&cy);
+	/* no skip_filters: only[] below leaves the volume filters out */
 	/* a memo for this call (view does not change in it) whose
 	 * PodTopologySpread part is summed from the context's cached
 	 * pod-only part of q instead of being rebuilt literally */

@@ -97,9 +97,13 @@ void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 	cy->prof = prof;
 	cy->pod = pod;
 	cy->p = &o->cluster->pods[pod];
-	cy->custom_order = !config_default_filter_order(prof) ||
-			   missing_prefilter_state(prof);
 	struct oracle_data *d = o->d;
+	if (d->order_prof != prof) {
+		d->order_prof = prof;
+		d->order_custom = !config_default_filter_order(prof) ||
+				  missing_prefilter_state(prof);
+	}
+	cy->custom_order = d->order_custom;
 	cy->arena = &d->cycle_arena;
 	d->live_cycles++;
 	/* a fresh stamp invalidates every memo slot at once */

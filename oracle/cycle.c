@@ -102,6 +102,8 @@ void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 		d->order_prof = prof;
 		d->order_custom = !config_default_filter_order(prof) ||
 				  missing_prefilter_state(prof);
+		for (int i = 0; i < PLUGIN_COUNT; i++)
+			d->disabled[i] = !prof->filter[i];
 	}
 	cy->custom_order = d->order_custom;
 	cy->arena = &d->cycle_arena;
@@ -154,9 +156,9 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 {
 	const struct sched_profile *prof = cy->prof;
 	model_status_ok(st);
-	/* only the filters' entries are ever read */
-	for (int i = 0; i < N_FILTERS; i++)
-		cy->skip[filters[i].id] = !prof->filter[filters[i].id];
+	/* the profile's disabled filters count as skipped */
+	assert(cy->o->d->order_prof == prof);
+	memcpy(cy->skip, cy->o->d->disabled, sizeof cy->skip);
 	/* NodeAffinity's PreFilter restricts or rejects whenever it is
 	 * enabled, whether or not its Filter is */
 	if (prof->prefilter[PLUGIN_NODE_AFFINITY]) {

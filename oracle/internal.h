@@ -335,10 +335,12 @@ struct oracle_data {
 	/* volumes.c: each pod's attachable volumes (NodeVolumeLimits),
 	 * [n_pods] in the arena, filled lazily */
 	struct oracle_pod_attach *attach;
-	/* cycle.c: the last profile a cycle began with, and whether its
-	 * filters run in a custom order (a profile does not change) */
+	/* cycle.c: the last profile a cycle began with, whether its
+	 * filters run in a custom order, and its disabled plugins (a
+	 * profile does not change) */
 	const struct sched_profile *order_prof;
 	bool order_custom;
+	bool disabled[PLUGIN_COUNT];
 	int *csi_node_of;               /* [n_nodes] the node's CSINode or -1,
 					 * in the arena, filled on first use */
 	int *pvcs_by_name;              /* [n_pvcs] claim indexes sorted by

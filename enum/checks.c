@@ -342,9 +342,19 @@ static bool same_verdict(const struct cluster *c, int n,
 	bool same_failed = memcmp(a->failed, b->failed, sizeof a->failed) == 0;
 	if (same_failed && a->feasible)
 		return true;
+	if (same_failed) {
+		/* the failed filters (true bytes of failed[]) in turn */
+		const bool *end = a->failed + PLUGIN_COUNT;
+		for (const bool *f = a->failed;
+		     (f = memchr(f, true, (size_t)(end - f))) != NULL; f++) {
+			int id = (int)(f - a->failed);
+			if (!same_status("verdict", node, id, &a->status[id],
+					 &b->status[id], why, len))
+				return false;
+		}
+		return true;
+	}
 	for (int id = 0; id < PLUGIN_COUNT; id++) {
-		if (same_failed && !a->failed[id])
-			continue;
 		if (a->failed[id] != b->failed[id]) {
 			snprintf(why, len, "verdict[%s].failed[%s]: model %d, oracle %d",
 				 node, config_plugin_name(id), a->failed[id],

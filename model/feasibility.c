@@ -72,17 +72,15 @@ uint32_t model_prefilter_skips(const struct model_cycle *cy)
 	assert(cy->pod >= 0 && cy->pod < cy->cluster->n_pods);
 	if (model_pod_has_volumes(&cy->cluster->pods[cy->pod]))
 		return 0;
-	static const enum plugin_id volume_plugins[] = {
-		PLUGIN_VOLUME_RESTRICTIONS, PLUGIN_EBS_LIMITS,
-		PLUGIN_GCE_PD_LIMITS, PLUGIN_NODE_VOLUME_LIMITS,
-		PLUGIN_AZURE_DISK_LIMITS, PLUGIN_VOLUME_BINDING,
-		PLUGIN_VOLUME_ZONE,
-	};
-	uint32_t skips = 0;
-	for (size_t i = 0; i < sizeof volume_plugins / sizeof *volume_plugins; i++)
-		if (cy->profile->prefilter[volume_plugins[i]])
-			skips |= 1u << volume_plugins[i];
-	return skips;
+	/* the volume plugins whose PreFilter is enabled */
+	const bool *pre = cy->profile->prefilter;
+	return (uint32_t)pre[PLUGIN_VOLUME_RESTRICTIONS] << PLUGIN_VOLUME_RESTRICTIONS |
+	       (uint32_t)pre[PLUGIN_EBS_LIMITS] << PLUGIN_EBS_LIMITS |
+	       (uint32_t)pre[PLUGIN_GCE_PD_LIMITS] << PLUGIN_GCE_PD_LIMITS |
+	       (uint32_t)pre[PLUGIN_NODE_VOLUME_LIMITS] << PLUGIN_NODE_VOLUME_LIMITS |
+	       (uint32_t)pre[PLUGIN_AZURE_DISK_LIMITS] << PLUGIN_AZURE_DISK_LIMITS |
+	       (uint32_t)pre[PLUGIN_VOLUME_BINDING] << PLUGIN_VOLUME_BINDING |
+	       (uint32_t)pre[PLUGIN_VOLUME_ZONE] << PLUGIN_VOLUME_ZONE;
 }
 
 /* The filters a profile does not list (a custom profile's disabled
@@ -149,13 +147,13 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		} else {
 			filter_fns[id](cy, node, &st[id]);
 		}
-		if (st[id].code == MODEL_ERROR)
-			wrap_error(id, &st[id]);
 		if (!status_failed(&st[id])) {
 			if (failed_only)
 				model_status_ok(&st[id]);
 			continue;
 		}
+		if (st[id].code == MODEL_ERROR)
+			wrap_error(id, &st[id]);
 		failed[id] = true;
 		if (first < 0)
 			first = id;

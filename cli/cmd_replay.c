@@ -21,6 +21,13 @@
  * replay with exit status 1.  The cluster, the scheduler configuration
  * and the run's options (tie rule, seed, preemption offset, sampling) come
  * from the trace's #meta.kso, so a trace replays on its own.
+ *
+ * A trace another tool wrote (a Quint or Apalache run of a scheduler spec
+ * with the same variables: mbt::actionTaken bind / preempt /
+ * unschedulable / arrive, mbt::nondetPicks pod, node, victims) carries no
+ * #meta.kso: --cluster FILE gives its cluster (and --config its
+ * KubeSchedulerConfiguration), and the run's options are the defaults.
+ * --cluster also replays a kso trace against another cluster.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -29,6 +36,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "inputs.h"
 #include "json.h"
 #include "table.h"
 #include "../core/strbuf.h"
@@ -36,21 +44,28 @@
 #include "../oracle/scheduler.h"
 #include "../yaml/load.h"
 
-enum { OPT_ENGINE = 1, OPT_OUTPUT };
+enum { OPT_ENGINE = 1, OPT_OUTPUT, OPT_CLUSTER };
 
 static const struct cli_opt replay_opts[] = {
 	{"engine", 0, "oracle|model", "the engine that replays (default: the "
 	 "trace's)", OPT_ENGINE},
 	{"output", 'o', "table|json", "each step's recorded and replayed "
 	 "decision as a table or JSON", OPT_OUTPUT},
+	{"cluster", 0, "PATH", "the trace's cluster, for a trace without "
+	 "#meta.kso (another tool's); repeatable", OPT_CLUSTER},
 	{NULL, 0, NULL, NULL, 0},
 };
+
+#define MAX_CLUSTER_PATHS 64
 
 struct args {
 	char **paths;
 	int n_paths;
 	const char *engine;        /* NULL: the trace's */
 	enum cli_format out;
+	char *cluster[MAX_CLUSTER_PATHS];   /* --cluster, in order */
+	int n_cluster;
+	struct cli_load_opts load; /* --config and the other load options */
 };
 
 static int take(void *ctx, int id, const char *v);
@@ -61,7 +76,7 @@ static struct cli_command replay_cmd = {
 	"with an engine and checks at every step that the recorded decision\n"
 	"is still the one the engine makes; exits 1 at the first step that\n"
 	"differs, naming it.\n",
-	{replay_opts, NULL}, take, NULL};
+	{replay_opts, cli_load_table, NULL}, take, NULL};
 
 static int take(void *ctx, int id, const char *v)
 {
@@ -76,8 +91,14 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_OUTPUT:
 		return cli_format_take(&replay_cmd, v, CLI_TABLE | CLI_JSON,
 				       &a->out);
+	case OPT_CLUSTER:
+		if (a->n_cluster == MAX_CLUSTER_PATHS)
+			return cli_usage_error(&replay_cmd, "more than %d --cluster "
+					       "paths", MAX_CLUSTER_PATHS);
+		a->cluster[a->n_cluster++] = (char *)v;
+		return 0;
 	}
-	return 0;
+	return cli_load_take(replay_cmd.name, &a->load, id, v);
 }
 
 /* ------------------------------------------------------------ the trace */
@@ -209,26 +230,13 @@ static int read_step(struct trace *t, const struct cluster *c, int i,
 	return 0;
 }
 
-/* Parses the trace and loads its cluster into c. */
-static int read_trace(struct trace *t, struct cluster *c, struct error *err)
+/* The cluster of a trace: --cluster's files when given, else the
+ * trace's #meta.kso (its cluster, configuration and extensions). */
+static int load_cluster(const struct trace *t, const struct args *a,
+			struct cluster *c, struct error *err)
 {
-	struct ydoc_set set;
-	if (yaml_parse_file(t->file, &t->arena, &set, err) < 0)
-		return -1;
-	const struct ynode *root = set.n_docs ? set.docs[0] : NULL;
-	if (!root || root->kind != YNODE_MAP)
-		return bad(err, t, root, "", "not an ITF trace: expected an "
-			   "object with #meta, vars and states");
-	const struct ynode *meta = ynode_get(root, "#meta");
-	t->kso = ynode_get(meta, "kso");
-	if (!t->kso || t->kso->kind != YNODE_MAP)
-		return bad(err, t, meta ? meta : root, "#meta.kso", "the trace "
-			   "carries no kso run (its cluster and options): kso "
-			   "replays the traces kso schedule -o itf writes");
-	t->states = ynode_get(root, "states");
-	if (!t->states || t->states->kind != YNODE_SEQ || t->states->n == 0)
-		return bad(err, t, t->states ? t->states : root, "states",
-			   "expected the trace's states, the initial one first");
+	if (a->n_cluster > 0)
+		return cli_load_inputs(c, a->cluster, a->n_cluster, &a->load, err);
 	const struct ynode *cl = ynode_get(t->kso, "cluster");
 	if (!cl || cl->kind != YNODE_MAP)
 		return bad(err, t, t->kso, "#meta.kso.cluster", "expected the "
@@ -242,7 +250,34 @@ static int read_trace(struct trace *t, struct cluster *c, struct error *err)
 	const struct ynode *cfg = ynode_get(t->kso, "schedulerConfiguration");
 	if (cfg && yaml_load_config_tree(c, t->file, cfg, err) < 0)
 		return -1;
-	if (yaml_load_trees(c, &cl, &t->file, 1, err) < 0)
+	return yaml_load_trees(c, &cl, &t->file, 1, err);
+}
+
+/* Parses the trace and loads its cluster into c. */
+static int read_trace(struct trace *t, const struct args *a, struct cluster *c,
+		      struct error *err)
+{
+	struct ydoc_set set;
+	if (yaml_parse_file(t->file, &t->arena, &set, err) < 0)
+		return -1;
+	const struct ynode *root = set.n_docs ? set.docs[0] : NULL;
+	if (!root || root->kind != YNODE_MAP)
+		return bad(err, t, root, "", "not an ITF trace: expected an "
+			   "object with #meta, vars and states");
+	const struct ynode *meta = ynode_get(root, "#meta");
+	t->kso = ynode_get(meta, "kso");
+	if (t->kso && t->kso->kind != YNODE_MAP)
+		return bad(err, t, t->kso, "#meta.kso", "expected the kso run "
+			   "(its cluster and options) as an object");
+	if (!t->kso && a->n_cluster == 0)
+		return bad(err, t, meta ? meta : root, "#meta.kso", "the trace "
+			   "carries no kso run (its cluster and options): give "
+			   "its cluster with --cluster FILE");
+	t->states = ynode_get(root, "states");
+	if (!t->states || t->states->kind != YNODE_SEQ || t->states->n == 0)
+		return bad(err, t, t->states ? t->states : root, "states",
+			   "expected the trace's states, the initial one first");
+	if (load_cluster(t, a, c, err) < 0)
 		return -1;
 	/* state 0's absent pods (a trace of kso enum --arrivals) */
 	t->absent = arena_array(&t->arena, (size_t)c->n_pods + 1,
@@ -266,7 +301,7 @@ static int read_trace(struct trace *t, struct cluster *c, struct error *err)
 	return 0;
 }
 
-/* The run's options from #meta.kso. */
+/* The run's options from #meta.kso (the defaults without it). */
 static void read_opts(const struct trace *t, struct model_sched_opts *o,
 		      bool *all_nodes, const char **engine)
 {
@@ -486,7 +521,7 @@ static int run(const struct args *a)
 	cluster_init(&c);
 	struct error err;
 	error_init(&err);
-	if (read_trace(&t, &c, &err) < 0) {
+	if (read_trace(&t, a, &c, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		cluster_release(&c);
 		arena_release(&t.arena);

@@ -422,3 +422,53 @@ def test_arrivals_trace_replays(tmp_path, engine):
     o = json.loads(replay(write(tmp_path, t), "--engine", engine,
                           "-o", "json").stdout)
     assert o["first_difference"] == 2
+
+
+def foreign_trace(steps):
+    """An ITF trace as another tool (a Quint run with --mbt) writes it:
+    its own #meta, no #meta.kso, only the variables kso reads.  steps:
+    (action, pod, node) from state 1 on."""
+    none = NONE
+    states = [{"#meta": {"index": 0}, "mbt::actionTaken": "init",
+               "mbt::nondetPicks": {"pod": none, "node": none,
+                                    "victims": none}}]
+    for i, (action, pod, node) in enumerate(steps, 1):
+        states.append({
+            "#meta": {"index": i}, "mbt::actionTaken": action,
+            "mbt::nondetPicks": {"pod": some(pod),
+                                 "node": some(node) if node else none,
+                                 "victims": none}})
+    return {"#meta": {"format": "ITF", "source": "scheduler.qnt",
+                      "status": "ok"},
+            "vars": ["mbt::actionTaken", "mbt::nondetPicks"],
+            "states": states}
+
+
+@pytest.mark.parametrize("engine", ["oracle", "model"])
+def test_a_foreign_trace_replays_against_a_given_cluster(tmp_path, engine):
+    # TWO_PODS worked out above: a binds to n2, then b to n1
+    cluster = tmp_path / "c.yaml"
+    cluster.write_text(TWO_PODS)
+    good = write(tmp_path, foreign_trace([("bind", "default/a", "n2"),
+                                          ("bind", "default/b", "n1")]))
+    p = replay(good, "--cluster", cluster, "--engine", engine, "-o", "json")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert [s["same"] for s in json.loads(p.stdout)["steps"]] == [True, True]
+    # b cannot bind to n2 (500m left after a): step 2 differs
+    bad = write(tmp_path, foreign_trace([("bind", "default/a", "n2"),
+                                         ("bind", "default/b", "n2")]),
+                name="bad.itf.json")
+    p = replay(bad, "--cluster", cluster, "--engine", engine, "-o", "json")
+    assert p.returncode == 1
+    assert json.loads(p.stdout)["first_difference"] == 2
+
+
+def test_a_foreign_trace_without_a_cluster_is_refused(tmp_path):
+    f = write(tmp_path, foreign_trace([("bind", "default/a", "n2")]))
+    p = replay(f)
+    assert p.returncode == 1 and p.stdout == ""
+    # line 2 of the json.dumps(indent=1) text: ' "#meta": {', the object
+    # at column 11
+    assert p.stderr == (f"{f}:2:11: the trace carries no kso run (its "
+                        "cluster and options): give its cluster with "
+                        "--cluster FILE (#meta.kso)\n")

@@ -878,8 +878,7 @@ static struct dval *dump_csi_node(struct arena *a, const struct csi_node *cn)
 	struct dval *m = manifest(a, "storage.k8s.io/v1", "CSINode", &meta);
 	put_str(a, meta, "name", cn->name);
 	if (*cn->migrated_plugins)
-		put_str(a, put_map(a, meta, "annotations"),
-			"storage.alpha.kubernetes.io/migrated-plugins",
+		put_str(a, put_map(a, meta, "annotations"), CSI_MIGRATED_PLUGINS,
 			cn->migrated_plugins);
 	struct dval *ds = put_seq(a, put_map(a, m, "spec"), "drivers");
 	for (int i = 0; i < cn->n_drivers; i++) {

@@ -391,12 +391,14 @@ struct csi_driver_limit {
 	int32_t count;
 };
 
+/* v1.MigratedPluginsAnnotationKey, on a CSINode. */
+#define CSI_MIGRATED_PLUGINS "storage.alpha.kubernetes.io/migrated-plugins"
+
 struct csi_node {
 	struct source_pos pos;
 	const char *name;                 /* the node's name */
-	/* the storage.alpha.kubernetes.io/migrated-plugins annotation: the
-	 * in-tree plugins migrated to CSI on the node, comma-separated ("":
-	 * none) */
+	/* the CSI_MIGRATED_PLUGINS annotation: the in-tree plugins migrated
+	 * to CSI on the node, comma-separated ("": none) */
 	const char *migrated_plugins;
 	const struct csi_driver_limit *drivers;
 	int n_drivers;

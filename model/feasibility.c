@@ -113,11 +113,11 @@ static void wrap_error(enum plugin_id id, struct model_status *st)
 
 /* One RunFilterPlugins pass, but evaluating every enabled filter (of
  * only[], when not NULL).  Fills st[id] for the filter ids (success for a
- * filter not evaluated) and leaves the other ids' statuses alone; failed[]
- * is true exactly for the filters that failed; with failed_only, a filter that did not fail reads success (its
- * Skip and any reasons dropped).  Returns the plugin id of the first
- * non-success in the profile's Filter order (the status kube records),
- * or -1. */
+ * filter not evaluated) and leaves the other ids' statuses alone;
+ * failed[] is true exactly for the filters that failed.  With
+ * failed_only, a filter that did not fail reads success (its Skip and any
+ * reasons dropped).  Returns the plugin id of the first non-success in
+ * the profile's Filter order (the status kube records), or -1. */
 static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		       bool failed_only, struct model_status st[PLUGIN_COUNT],
 		       bool failed[PLUGIN_COUNT])

@@ -166,11 +166,9 @@ void model_prefilter_node_volume_limits(const struct model_cycle *cy,
 	model_status_ok(out);
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	bool migratable = false;
+	/* IsInlineMigratable: csi-translation-lib translates the disk */
 	for (int i = 0; i < p->n_disks; i++)
-		migratable |= p->disks[i].kind == DISK_AWS_EBS ||
-			      p->disks[i].kind == DISK_GCE_PD ||
-			      p->disks[i].kind == DISK_AZURE ||
-			      p->disks[i].kind == DISK_CINDER;
+		migratable |= csi_plugin_of_disk(p->disks[i].kind) != NULL;
 	if (p->n_volumes == 0 && !migratable)
 		out->code = MODEL_SKIP;
 }

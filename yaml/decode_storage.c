@@ -21,7 +21,6 @@
 #define ANN_SELECTED_NODE "volume.kubernetes.io/selected-node"
 #define ANN_DEFAULT_CLASS "storageclass.kubernetes.io/is-default-class"
 #define ANN_BETA_DEFAULT_CLASS "storageclass.beta.kubernetes.io/is-default-class"
-#define ANN_MIGRATED_PLUGINS "storage.alpha.kubernetes.io/migrated-plugins"
 
 /* metadata.annotations[key] of obj, NULL when absent. */
 static const struct ynode *annotation(const struct ynode *obj, const char *key)
@@ -520,7 +519,7 @@ int yaml_decode_csi_node(struct yaml_dec *d, const struct ynode *obj)
 	    yaml_check_duplicate(d, "CSINode", &m, obj) < 0)
 		return -1;
 	cn.name = m.name;
-	if (annotation_str(d, obj, ANN_MIGRATED_PLUGINS, &cn.migrated_plugins) < 0)
+	if (annotation_str(d, obj, CSI_MIGRATED_PLUGINS, &cn.migrated_plugins) < 0)
 		return -1;
 	if (!cn.migrated_plugins)
 		cn.migrated_plugins = "";

@@ -17,8 +17,7 @@ struct preferred_node_term;
  * filters' ids ascend in the default Filter order: see
  * config_default_filter_order). */
 enum plugin_id {
-	PLUGIN_SCHEDULING_GATES,
-	PLUGIN_PRIORITY_SORT,
+	/* the filter plugins first, in kube's default Filter order */
 	PLUGIN_NODE_UNSCHEDULABLE,
 	PLUGIN_NODE_NAME,
 	PLUGIN_TAINT_TOLERATION,
@@ -34,12 +33,18 @@ enum plugin_id {
 	PLUGIN_VOLUME_ZONE,
 	PLUGIN_POD_TOPOLOGY_SPREAD,
 	PLUGIN_INTER_POD_AFFINITY,
+	PLUGIN_SCHEDULING_GATES,
+	PLUGIN_PRIORITY_SORT,
 	PLUGIN_DEFAULT_PREEMPTION,
 	PLUGIN_BALANCED_ALLOCATION,   /* NodeResourcesBalancedAllocation */
 	PLUGIN_IMAGE_LOCALITY,
 	PLUGIN_SELECTOR_SPREAD,       /* v1.28 SelectorSpread, off by default */
 	PLUGIN_COUNT
 };
+
+/* The filter plugins are the ids below PLUGIN_FILTERS: a node's verdict
+ * keeps a status for each of them only (core/verdict.h). */
+#define PLUGIN_FILTERS (PLUGIN_INTER_POD_AFFINITY + 1)
 
 /* A bool per plugin padded to whole 8-byte words, so that a set of them
  * (a verdict's failed[]) is read a word at a time; the padding stays

@@ -16,7 +16,7 @@ void model_verdict_none(struct model_node_verdict *v, enum model_code code)
 	v->code = code;
 	v->rejected_by = -1;
 	memset(v->failed, 0, sizeof v->failed);
-	for (int i = 0; i < PLUGIN_COUNT; i++)
+	for (int i = 0; i < PLUGIN_FILTERS; i++)
 		model_status_ok(&v->status[i]);
 }
 

@@ -100,7 +100,10 @@ struct model_node_verdict {
 	int rejected_by;                /* plugin id kube reports (first failure), -1 */
 	bool failed[PLUGIN_SLOTS];      /* every failing filter (by plugin id;
 					 * the padding past PLUGIN_COUNT false) */
-	struct model_status status[PLUGIN_COUNT];   /* each filter's verdict */
+	/* each filter's verdict (filter ids are below PLUGIN_FILTERS: the
+	 * other plugins have none, and a verdict of 5,000 nodes is 5,000
+	 * of these arrays) */
+	struct model_status status[PLUGIN_FILTERS];
 };
 
 

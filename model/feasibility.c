@@ -48,16 +48,11 @@ static const model_filter_fn filter_fns[PLUGIN_COUNT] = {
 	[PLUGIN_INTER_POD_AFFINITY] = model_filter_inter_pod_affinity,
 };
 
-/* The plugin ids that are not in model_filter_ids (their statuses in a
- * verdict always read success). */
-#define N_NON_FILTERS (PLUGIN_COUNT - MODEL_N_FILTERS)
-static const enum plugin_id non_filter_ids[N_NON_FILTERS] = {
-	PLUGIN_SCHEDULING_GATES, PLUGIN_PRIORITY_SORT,
-	PLUGIN_DEFAULT_PREEMPTION, PLUGIN_BALANCED_ALLOCATION,
-	PLUGIN_IMAGE_LOCALITY, PLUGIN_SELECTOR_SPREAD,
-};
-_Static_assert(N_NON_FILTERS == 6, "a new plugin id: list it above or in "
-	       "model_filter_ids and filter_fns");
+/* The filter ids are the ids below PLUGIN_FILTERS (core/config.h), the
+ * ones a verdict keeps statuses for. */
+_Static_assert(MODEL_N_FILTERS == PLUGIN_FILTERS, "a new filter plugin: "
+	       "list it in model_filter_ids and filter_fns, below "
+	       "PLUGIN_FILTERS");
 
 /* A Skip from a filter is not a rejection: kube only knows Skip from
  * PreFilter, and a skipped plugin's Filter does not run (= passes). */
@@ -86,7 +81,7 @@ uint32_t model_prefilter_skips(const struct model_cycle *cy)
 /* The filters a profile does not list (a custom profile's disabled
  * ones) read success. */
 static void not_in_order(const struct sched_profile *prof,
-			 struct model_status st[PLUGIN_COUNT],
+			 struct model_status st[PLUGIN_FILTERS],
 			 bool failed[PLUGIN_COUNT])
 {
 	for (int i = 0; i < MODEL_N_FILTERS; i++) {
@@ -119,7 +114,7 @@ static void wrap_error(enum plugin_id id, struct model_status *st)
  * reasons dropped).  Returns the plugin id of the first non-success in
  * the profile's Filter order (the status kube records), or -1. */
 static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
-		       bool failed_only, struct model_status st[PLUGIN_COUNT],
+		       bool failed_only, struct model_status st[PLUGIN_FILTERS],
 		       bool failed[PLUGIN_COUNT])
 {
 	/* read once: the stores into st[] may alias them for the compiler */
@@ -194,7 +189,7 @@ static int nominated_pods(const struct model_cycle *cy, int node, int *q)
  * Returns the first failing filter of the pass, or -1. */
 static int filter_pass_nominated(const struct model_cycle *cy, int node,
 				 const bool *only, const int *q, int nq,
-				 struct model_status st[PLUGIN_COUNT],
+				 struct model_status st[PLUGIN_FILTERS],
 				 bool failed[PLUGIN_COUNT])
 {
 	int n_pods = cy->cluster->n_pods;
@@ -257,13 +252,9 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 	assert(node >= 0 && node < cy->cluster->n_nodes);
 	assert(cy->pod >= 0 && cy->pod < cy->cluster->n_pods);
 
-	/* the non-filter ids stay success, the padding false; filter_pass
-	 * sets the filter ids */
-	memset(out->failed + PLUGIN_COUNT, 0, PLUGIN_SLOTS - PLUGIN_COUNT);
-	for (int i = 0; i < N_NON_FILTERS; i++) {
-		out->failed[non_filter_ids[i]] = false;
-		model_status_ok(&out->status[non_filter_ids[i]]);
-	}
+	/* the non-filter ids and the padding false; filter_pass sets the
+	 * filter ids */
+	memset(out->failed + PLUGIN_FILTERS, 0, PLUGIN_SLOTS - PLUGIN_FILTERS);
 
 	int q_stack[FEAS_STACK_PODS];
 	int *q = cy->cluster->n_pods <= FEAS_STACK_PODS ? q_stack
@@ -286,7 +277,7 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 	} else {
 		/* pass 2's statuses: filter_pass sets the filter ids, the only
 		 * ones read (failed2 is false for the others) */
-		struct model_status st2[PLUGIN_COUNT];
+		struct model_status st2[PLUGIN_FILTERS];
 		bool failed2[PLUGIN_COUNT] = {0};
 		first2 = filter_pass(cy, node, only, false, st2, failed2);
 		for (int i = 0; i < MODEL_N_FILTERS; i++) {

@@ -199,7 +199,7 @@ struct node_eval {
 	int first;                        /* first failing plugin, -1 */
 	bool failed[PLUGIN_SLOTS];       /* by plugin id, the padding false */
 	uint32_t failed_bits;             /* the same, bit p for plugin p */
-	struct model_status *status;      /* [PLUGIN_COUNT] or NULL */
+	struct model_status *status;      /* [PLUGIN_FILTERS] or NULL */
 	bool clean;                       /* status[p] is Success except where
 					   * failed[p] (a previous run on e) */
 };
@@ -225,7 +225,7 @@ static bool run_filters_in_order(struct oracle_cycle *cy,
 				 const struct oracle_nodeview *v, bool all,
 				 struct node_eval *e)
 {
-	struct model_status local[PLUGIN_COUNT];
+	struct model_status local[PLUGIN_FILTERS];
 	struct model_status *st = e->status ? e->status : local;
 	for (int i = 0; i < N_FILTERS; i++)
 		oracle_status_ok(&st[filters[i].id]);
@@ -394,7 +394,7 @@ static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_e
 		return ok && run_filters(cy, &v, all, e);
 	struct node_eval e2 = {0};
 	if (e->status) {
-		e2.status = arena_array(cy->arena, PLUGIN_COUNT, sizeof(struct model_status));
+		e2.status = arena_array(cy->arena, PLUGIN_FILTERS, sizeof(struct model_status));
 		e2.clean = true;   /* zeroed: every status Success */
 	}
 	run_filters(cy, &v, all, &e2);
@@ -540,7 +540,7 @@ static void verdict_clear(struct model_node_verdict *v, enum model_code code)
 {
 	for (uint32_t b = failed_bits(v->failed); b; b &= b - 1)
 		oracle_status_ok(&v->status[__builtin_ctz(b)]);
-	if (v->rejected_by >= 0 && v->rejected_by < PLUGIN_COUNT)
+	if (v->rejected_by >= 0 && v->rejected_by < PLUGIN_FILTERS)
 		oracle_status_ok(&v->status[v->rejected_by]);
 	v->feasible = false;
 	v->code = code;
@@ -700,7 +700,7 @@ struct cycle_run {
 	int error_node;                          /* a Filter's Error aborted the
 						  * cycle at this node, or -1 */
 	struct model_status error;               /* that Error (error_node >= 0) */
-	struct model_status *status;             /* [PLUGIN_COUNT] when r is NULL */
+	struct model_status *status;             /* [PLUGIN_FILTERS] when r is NULL */
 	int *sort_tmp;                           /* [n_nodes + 1] */
 };
 
@@ -725,7 +725,7 @@ static bool filter_one(struct oracle_cycle *cy, struct model_cycle_result *r,
 		/* RunFilterPlugins' Error ends the cycle (§1.4): keep it */
 		struct model_status *st = e.status;
 		if (!st) {
-			st = arena_array(cy->arena, PLUGIN_COUNT, sizeof *st);
+			st = arena_array(cy->arena, PLUGIN_FILTERS, sizeof *st);
 			struct node_eval again = {0};
 			again.status = st;
 			eval_node(cy, node, cy->o->all_nodes, &again);
@@ -764,7 +764,7 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 	 * result in this array; otherwise none is kept: NULL makes
 	 * run_filters use its own scratch */
 	run->status = !r && o->all_nodes
-		? arena_array(cy->arena, PLUGIN_COUNT, sizeof(struct model_status))
+		? arena_array(cy->arena, PLUGIN_FILTERS, sizeof(struct model_status))
 		: NULL;
 	if (o->all_nodes) {
 		for (int n = 0; n < n_all; n++) {

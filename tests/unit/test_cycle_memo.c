@@ -259,9 +259,10 @@ static bool verdict_eq(const struct model_node_verdict *a,
 	if (a->feasible != b->feasible || a->code != b->code ||
 	    a->rejected_by != b->rejected_by)
 		return false;
-	for (int p = 0; p < PLUGIN_COUNT; p++)
-		if (a->failed[p] != b->failed[p] ||
-		    !tb_status_eq(&a->status[p], &b->status[p]))
+	if (memcmp(a->failed, b->failed, sizeof a->failed))
+		return false;
+	for (int p = 0; p < PLUGIN_FILTERS; p++)
+		if (!tb_status_eq(&a->status[p], &b->status[p]))
 			return false;
 	return true;
 }

@@ -99,6 +99,15 @@ static bool filters_ran(const struct model_cycle_result *r, int n)
 	       r->verdicts[n].feasible;
 }
 
+/* A node Filter never reached: the cycle ended at an earlier node's
+ * Error (DEVIATIONS.md B9). */
+static bool not_evaluated(const struct model_cycle_result *r, int n)
+{
+	const struct model_node_verdict *v = &r->verdicts[n];
+	return r->code == MODEL_ERROR && r->in_prefilter_result[n] &&
+	       !v->feasible && v->rejected_by < 0;
+}
+
 static void result_cell(char *cell, const struct model_cycle_result *r, int n)
 {
 	const struct model_node_verdict *v = &r->verdicts[n];
@@ -107,6 +116,8 @@ static void result_cell(char *cell, const struct model_cycle_result *r, int n)
 			 config_plugin_name(v->rejected_by));
 	else if (!filters_ran(r, n))
 		snprintf(cell, CELL_LEN, "not in PreFilterResult");
+	else if (not_evaluated(r, n))
+		snprintf(cell, CELL_LEN, "not evaluated (the cycle's Error)");
 	else if (v->feasible)
 		snprintf(cell, CELL_LEN, "feasible");
 	else
@@ -133,7 +144,7 @@ static void filter_row(struct cli_grid *g, int row, const struct cli_explain *x,
 		char cell[CELL_LEN];
 		if (prefilter_rejected(r) && (int)ids[i] == v->rejected_by)
 			fail_cell(cell, &v->status[ids[i]], x->wide);
-		else if (!filters_ran(r, n))
+		else if (!filters_ran(r, n) || not_evaluated(r, n))
 			snprintf(cell, CELL_LEN, "-");
 		else if (v->failed[ids[i]])
 			fail_cell(cell, &v->status[ids[i]], x->wide);

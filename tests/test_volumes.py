@@ -614,3 +614,18 @@ def test_a_long_driver_name_has_a_hashed_limit_key(engine, tmp_path):
     f.write_text(LONG_DRIVER)
     doc = explain(f, "p", engine)
     assert verdicts(doc) == {"n1": (U, "NodeVolumeLimits", [LIMIT])}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_table_of_a_cycle_ended_by_an_error(engine):
+    # t1's Filter Error ends the cycle: kube filters no other node, and
+    # the table says so (it used to abort on their empty verdicts)
+    p = run_kso("explain", VOL / "translate.yaml", "--pod", "p-ebs-bad",
+                "--engine", engine)
+    assert p.returncode == 0, p.stderr
+    rows = {line.split()[0]: line for line in p.stdout.splitlines()
+            if line[:2] in ("t1", "t2", "t3", "t4")}
+    assert rows["t1"].rstrip().endswith("rejected by VolumeBinding")
+    for n in ("t2", "t3", "t4"):
+        assert rows[n].rstrip().endswith("not evaluated (the cycle's Error)")
+        assert "✓" not in rows[n]

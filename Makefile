@@ -83,12 +83,12 @@ CHECK_FUZZ_SECONDS ?= 5
 # Every tests/fuzz/fuzz_*.c is a libFuzzer target, linked with all of kso
 # but cli/main.c and the file it includes itself to reach static readers;
 # each runs FUZZ_SECONDS on its own corpus, seeded from fixtures/fuzz/NAME
-# (the loader's seeds: fixtures/fuzz).
+# (the loader's seeds: fixtures/fuzz and the volume fixtures).
 FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c))))
 FUZZ_ALL_SRC := $(LIB_SRC) $(filter-out cli/main.c,$(CLI_SRC))
 FUZZ_SKIP_fuzz_watch := cli/cmd_check.c
 FUZZ_SKIP_fuzz_reply := cli/impl.c
-FUZZ_SEEDS_fuzz_loader := fixtures/fuzz
+FUZZ_SEEDS_fuzz_loader := fixtures/fuzz fixtures/volumes
 # seeds kept where they are (libFuzzer reads every file of each directory)
 FUZZ_SEEDS_fuzz_config := fixtures/fuzz/config fixtures/scoring fixtures/impl \
 	fixtures/fidelity fixtures/universes

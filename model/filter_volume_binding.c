@@ -91,12 +91,8 @@ static bool pod_has_claims(const struct model_cycle *cy, struct model_status *ou
 					  "is being deleted", claim->name);
 			return true;
 		}
-		if (v->ephemeral && !pod_controlled_by(p, claim->owners, claim->n_owners)) {
-			model_status_fail(out, MODEL_UAU, "PVC %s/%s was not created for "
-					  "pod %s/%s (pod is not owner)", claim->ns,
-					  claim->name, p->ns, p->name);
+		if (!model_claim_for_pod(p, v, claim, MODEL_UAU, out))
 			return true;
-		}
 	}
 	return p->n_volumes > 0;
 }

@@ -36,15 +36,22 @@ int model_limit_claim(const struct cluster *c, int q, int i, bool new_pod,
 				  p->ns, *name, *name);
 		return -2;
 	}
-	const struct pvc *claim = &c->pvcs[k];
-	if (p->volumes[i].ephemeral &&
-	    !pod_controlled_by(p, claim->owners, claim->n_owners)) {
-		model_status_fail(out, MODEL_ERROR, "PVC %s/%s was not created for "
-				  "pod %s/%s (pod is not owner)", claim->ns,
-				  claim->name, p->ns, p->name);
+	if (!model_claim_for_pod(p, &p->volumes[i], &c->pvcs[k], MODEL_ERROR, out))
 		return -2;
-	}
 	return k;
+}
+
+bool model_claim_for_pod(const struct pod *p, const struct pod_volume *v,
+			 const struct pvc *claim, enum model_code code,
+			 struct model_status *out)
+{
+	assert(p && v && claim && out);
+	if (!v->ephemeral || pod_controlled_by(p, claim->owners, claim->n_owners))
+		return true;
+	model_status_fail(out, code, "PVC %s/%s was not created for pod %s/%s "
+			  "(pod is not owner)", claim->ns, claim->name, p->ns,
+			  p->name);
+	return false;
 }
 
 bool model_claim_fully_bound(const struct pvc *claim)

@@ -43,6 +43,16 @@ int model_limit_claim(const struct cluster *c, int q, int i, bool new_pod,
 		      char buf[MODEL_CLAIM_NAME_MAX], const char **name,
 		      struct model_status *out);
 
+/* model_claim_for_pod: ephemeral.VolumeIsForPod: volume v's claim is
+ * one the pod may use (any claim of a persistentVolumeClaim volume; an
+ * ephemeral volume's only when the pod controls it).  When not, out gets
+ * kube's "PVC NS/NAME was not created for pod NS/POD (pod is not owner)"
+ * with code (VolumeBinding's PreFilter rejects, the limit plugins' Filter
+ * errors) and the result is false. */
+bool model_claim_for_pod(const struct pod *p, const struct pod_volume *v,
+			 const struct pvc *claim, enum model_code code,
+			 struct model_status *out);
+
 /* model_claim_fully_bound: isPVCFullyBound - spec.volumeName set and the
  * pv.kubernetes.io/bind-completed annotation present. */
 bool model_claim_fully_bound(const struct pvc *claim);

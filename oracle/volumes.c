@@ -136,6 +136,21 @@ static const struct pvc *claim_of(struct oracle *o, int pod,
 	return claim_named(o, p->ns, n);
 }
 
+/* ephemeral.VolumeIsForPod: volume v's claim is one pod p may use (an
+ * ephemeral volume's only when p controls it); else false, with kube's
+ * error as code into st. */
+static bool claim_for_pod(const struct pod *p, const struct pod_volume *v,
+			  const struct pvc *claim, enum model_code code,
+			  struct model_status *st)
+{
+	if (!v->ephemeral || pod_controlled_by(p, claim->owners, claim->n_owners))
+		return true;
+	model_status_fail(st, code, "PVC %s/%s was not created for pod %s/%s "
+			  "(pod is not owner)", claim->ns, claim->name, p->ns,
+			  p->name);
+	return false;
+}
+
 static const struct pv *pv_named(struct oracle *o, const char *name)
 {
 	const struct cluster *c = o->cluster;
@@ -232,13 +247,10 @@ static void compute_attach(struct oracle *o, int p, bool migrated,
 				a->missing = arena_strdup(ar, name);
 			continue;
 		}
-		if (pod->volumes[i].ephemeral &&
-		    !pod_controlled_by(pod, claim->owners, claim->n_owners)) {
-			char msg[3 * NAME_MAX_LEN];
-			snprintf(msg, sizeof msg, "PVC %s/%s was not created for pod "
-				 "%s/%s (pod is not owner)", claim->ns, claim->name,
-				 pod->ns, pod->name);
-			a->error = arena_strdup(ar, msg);
+		struct model_status st;
+		oracle_status_ok(&st);
+		if (!claim_for_pod(pod, &pod->volumes[i], claim, MODEL_ERROR, &st)) {
+			a->error = arena_strdup(ar, model_status_reason(&st, 0));
 			break;
 		}
 		const char *driver = NULL;
@@ -442,12 +454,8 @@ static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state
 					  "being deleted", claim->name);
 			return PLUGIN_VOLUME_BINDING;
 		}
-		if (v->ephemeral && !pod_controlled_by(p, claim->owners, claim->n_owners)) {
-			model_status_fail(st, MODEL_UAU, "PVC %s/%s was not created for "
-					  "pod %s/%s (pod is not owner)", claim->ns,
-					  claim->name, p->ns, p->name);
+		if (!claim_for_pod(p, v, claim, MODEL_UAU, st))
 			return PLUGIN_VOLUME_BINDING;
-		}
 		int k = (int)(claim - c->pvcs);
 		const struct storage_class *sc = class_named(c, claim->class_name);
 		if (claim->volume_name[0] && claim->bind_completed)
@@ -1164,13 +1172,8 @@ static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
 					  p->ns, name, name);
 			return false;
 		}
-		if (p->volumes[i].ephemeral &&
-		    !pod_controlled_by(p, claim->owners, claim->n_owners)) {
-			model_status_fail(st, MODEL_ERROR, "PVC %s/%s was not created "
-					  "for pod %s/%s (pod is not owner)", claim->ns,
-					  claim->name, p->ns, p->name);
+		if (!claim_for_pod(p, &p->volumes[i], claim, MODEL_ERROR, st))
 			return false;
-		}
 		const struct pv *pv = pv_named(cy->o, claim->volume_name);
 		if (pv) {
 			if (pv->has_intree && pv->intree == in_tree_types[t].kind)

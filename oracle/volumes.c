@@ -136,6 +136,15 @@ static const struct pvc *claim_of(struct oracle *o, int pod,
 	return claim_named(o, p->ns, n);
 }
 
+/* The limit plugins' rejection of a new pod whose claim ns/name does not
+ * exist: the lister's NotFound, wrapped as their Filters wrap it. */
+static void limit_claim_not_found(struct model_status *st, const char *ns,
+				  const char *name)
+{
+	model_status_fail(st, MODEL_UAU, "looking up PVC %s/%s: "
+			  "persistentvolumeclaim \"%s\" not found", ns, name, name);
+}
+
 /* ephemeral.VolumeIsForPod: volume v's claim is one pod p may use (an
  * ephemeral volume's only when p controls it); else false, with kube's
  * error as code into st. */
@@ -855,9 +864,7 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 	bool migrated = csi_node_of(cy->o, v->node) >= 0;
 	const struct oracle_pod_attach *mine = pod_attach(cy->o, cy->pod, migrated);
 	if (mine->missing) {
-		model_status_fail(st, MODEL_UAU, "looking up PVC %s/%s: "
-				  "persistentvolumeclaim \"%s\" not found", p->ns,
-				  mine->missing, mine->missing);
+		limit_claim_not_found(st, p->ns, mine->missing);
 		return;
 	}
 	if (mine->error) {
@@ -1167,9 +1174,7 @@ static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
 		if (!claim) {
 			if (!new_pod)
 				continue;
-			model_status_fail(st, MODEL_UAU, "looking up PVC %s/%s: "
-					  "persistentvolumeclaim \"%s\" not found",
-					  p->ns, name, name);
+			limit_claim_not_found(st, p->ns, name);
 			return false;
 		}
 		if (!claim_for_pod(p, &p->volumes[i], claim, MODEL_ERROR, st))

@@ -26,6 +26,7 @@
 #include "corpus.h"
 #include "json.h"
 #include "enum_impl.h"
+#include "inputs.h"
 
 #define DEFAULT_UNIVERSE "fixtures/universes/default.yaml"
 
@@ -89,7 +90,7 @@ enum {
 	OPT_DB, OPT_MODE, OPT_JOBS, OPT_SHARD, OPT_STORE, OPT_QUIET, OPT_FORCE,
 	OPT_LIMIT, OPT_RESUME, OPT_EXPORT, OPT_NO_SYMMETRY, OPT_ALL_PENDING,
 	OPT_GREEDY_GAP, OPT_ARRIVALS, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_IMPL_JOBS,
-	OPT_CORPUS_OUT, OPT_NO_MINIMIZE, OPT_OUTPUT
+	OPT_CORPUS_OUT, OPT_NO_MINIMIZE, OPT_OUTPUT, OPT_QUIRK, OPT_QUIRKS
 };
 
 #define ENUM_COMMON_OPTS \
@@ -114,7 +115,10 @@ enum {
 	 "state with the single-step optimum", OPT_GREEDY_GAP}, \
 	{"arrivals", 0, "any|ordered", "reachable mode: pods start absent and " \
 	 "arrive one at a time between the scheduler's steps, in any order " \
-	 "or in manifest order", OPT_ARRIVALS}
+	 "or in manifest order", OPT_ARRIVALS}, \
+	{"quirk", 0, "NAME=off|on", "a v1.30 quirk off (the intended " \
+	 "semantics) or on (kube's, the default); see README", OPT_QUIRK}, \
+	{"quirks", 0, "off|on", "every quirk off or on", OPT_QUIRKS}
 
 static const struct cli_opt enum_table[] = {
 	ENUM_COMMON_OPTS,
@@ -238,6 +242,10 @@ static int take(void *ctx, int id, const char *v)
 		o->arrivals = !strcmp(v, "any") ? ENUM_ARRIVE_ANY
 			: ENUM_ARRIVE_ORDERED;
 		return 0;
+	case OPT_QUIRK:
+	case OPT_QUIRKS:
+		return cli_quirk_take(cmd_of(a)->name, id == OPT_QUIRKS, v,
+				      &o->quirks_off) < 0 ? 2 : 0;
 	case OPT_DB: o->db = v; a->db_given = true; return 0;
 	case OPT_IMPL: a->impl.cmd = v; return 0;
 	case OPT_EXPORT: a->export_dir = v; return 0;

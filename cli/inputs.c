@@ -111,6 +111,9 @@ const struct cli_opt cli_load_table[] = {
 	{"strict", 0, NULL, "a warning about the input is an error",
 	 CLI_LOAD_STRICT},
 	{"verbose", 'v', NULL, "also say what the loader skipped", CLI_LOAD_VERBOSE},
+	{"quirk", 0, "NAME=off|on", "a v1.30 quirk off (the intended "
+	 "semantics) or on (kube's, the default); see README", CLI_LOAD_QUIRK},
+	{"quirks", 0, "off|on", "every quirk off or on", CLI_LOAD_QUIRKS},
 	{NULL, 0, NULL, NULL, 0},
 };
 
@@ -121,6 +124,46 @@ const struct cli_opt cli_expand_table[] = {
 	 "StatefulSet or RC had N replicas", CLI_LOAD_SCALE},
 	{NULL, 0, NULL, NULL, 0},
 };
+
+/* "off" or "on" into *off; false for anything else. */
+static bool off_or_on(const char *v, bool *off)
+{
+	*off = !strcmp(v, "off");
+	return *off || !strcmp(v, "on");
+}
+
+int cli_quirk_take(const char *cmd, bool all, const char *v,
+		   uint32_t *quirks_off)
+{
+	assert(cmd && v && quirks_off);
+	bool off;
+	if (all) {
+		if (!off_or_on(v, &off)) {
+			fprintf(stderr, "%s: bad value '%s' for --quirks (off, on)\n",
+				cmd, v);
+			return -1;
+		}
+		*quirks_off = off ? QUIRKS_ALL_OFF : 0;
+		return 0;
+	}
+	const char *eq = strchr(v, '=');
+	char name[64];
+	snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - v) : (int)strlen(v), v);
+	int q = quirk_by_name(name);
+	if (q < 0 || !eq || !off_or_on(eq + 1, &off)) {
+		fprintf(stderr, "%s: bad value '%s' for --quirk: NAME=off or "
+			"NAME=on, NAME one of", cmd, v);
+		for (int i = 0; i < QUIRK_COUNT; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", quirk_name(i));
+		fputc('\n', stderr);
+		return -1;
+	}
+	if (off)
+		*quirks_off |= UINT32_C(1) << q;
+	else
+		*quirks_off &= ~(UINT32_C(1) << q);
+	return 0;
+}
 
 int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
 		  const char *v)
@@ -146,6 +189,10 @@ int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
 	case CLI_LOAD_VERBOSE:
 		o->verbose = true;
 		return 0;
+	case CLI_LOAD_QUIRK:
+	case CLI_LOAD_QUIRKS:
+		return cli_quirk_take(cmd, id == CLI_LOAD_QUIRKS, v,
+				      &o->quirks_off) < 0 ? 2 : 0;
 	}
 	return 1;   /* not a load option */
 }
@@ -161,6 +208,7 @@ int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 	c->n_scales = o->n_scales;
 	if (o->config && yaml_load_config(c, o->config, err) < 0)
 		return -1;
+	c->config.quirks_off = o->quirks_off;
 	int rc = yaml_load_paths(c, paths, n, err);
 	if (rc == 0 && o->strict && c->n_warnings > 0) {
 		/* --strict: the first warning is the error, without its

@@ -9,6 +9,7 @@
 #define KSO_CLI_INPUTS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../core/error.h"
 #include "../core/objects.h"
@@ -22,6 +23,8 @@ struct cli_load_opts {
 	bool strict;               /* --strict: a warning is an error */
 	bool no_expand;            /* --no-expand: controllers create no pods */
 	bool verbose;              /* -v: the loader's notes too */
+	uint32_t quirks_off;       /* --quirk NAME=off, --quirks off
+				    * (sched_config.quirks_off) */
 	struct workload_scale scales[16];   /* --scale NS/KIND/NAME=N */
 	int n_scales;
 	char scale_text[16][2][254];        /* their namespaces and names */
@@ -38,6 +41,8 @@ enum {
 	CLI_LOAD_NO_EXPAND,
 	CLI_LOAD_SCALE,
 	CLI_LOAD_VERBOSE,
+	CLI_LOAD_QUIRK,
+	CLI_LOAD_QUIRKS,
 };
 extern const struct cli_opt cli_load_table[];
 /* The workload expansion's options (--no-expand, --scale), for the
@@ -50,6 +55,12 @@ extern const struct cli_opt cli_expand_table[];
  * a load option. */
 int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
 		  const char *v);
+
+/* cli_quirk_take: --quirk NAME=off|on (all false) or --quirks off|on
+ * (all true) with value v into *quirks_off (a bit per quirk_id, set: the
+ * intended semantics).  0, or -1 after a usage error printed for cmd. */
+int cli_quirk_take(const char *cmd, bool all, const char *v,
+		   uint32_t *quirks_off);
 
 /* cli_load_inputs: loads o->config (may be NULL: default profile) into
  * c->config, then paths[0..n) into c (cluster_init'ed by the caller),

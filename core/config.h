@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "quirks.h"
+
 struct node_selector;
 struct preferred_node_term;
 
@@ -148,7 +150,17 @@ struct sched_config {
 	int n_profiles;                           /* >= 1 */
 	int32_t percentage_of_nodes_to_score;     /* global, 0 = adaptive */
 	bool loaded;                              /* came from a --config file */
+	uint32_t quirks_off;                      /* a bit per quirk_id: the
+						   * intended semantics (--quirk
+						   * NAME=off); 0: v1.30's */
 };
+
+/* config_quirk: whether c models quirk q as kube v1.30 does (the
+ * default), rather than the intended semantics (core/quirks.h). */
+static inline bool config_quirk(const struct sched_config *c, enum quirk_id q)
+{
+	return !quirk_off_in(c->quirks_off, q);
+}
 
 /* config_default_scheduler: "default-scheduler", the default profile's
  * name and the schedulerName of every pod that names none: one array for

@@ -22,6 +22,7 @@
 
 #include "store.h"
 #include "../core/grow.h"
+#include "../core/quirks.h"
 
 struct plan {
 	const struct enum_opts *o;
@@ -98,7 +99,14 @@ static uint64_t estimate(const struct plan *p)
 static void options_text(const struct plan *p, char *buf, size_t len)
 {
 	const struct enum_opts *o = p->o;
-	snprintf(buf, len, "mode=%s symmetry=%s all-pending=%s store=%s chunk=%llu "
+	/* the quirks turned off, after the rest: a run with none keeps the
+	 * text runs had before the switches */
+	char quirks[512] = "";
+	for (int q = 0, n = 0; q < QUIRK_COUNT; q++)
+		if (quirk_off_in(o->quirks_off, q))
+			n += snprintf(quirks + n, sizeof quirks - (size_t)n, "%s%s",
+				      n ? "," : " quirks-off=", quirk_name(q));
+	int used = snprintf(buf, len, "mode=%s symmetry=%s all-pending=%s store=%s chunk=%llu "
 		 "universe=%016llx%s%s", o->reachable ? "reachable" : "placements",
 		 o->symmetry ? "on" : "off", o->all_pending ? "on" : "off",
 		 o->store_all ? "all" : "findings", (unsigned long long)o->chunk,
@@ -106,6 +114,8 @@ static void options_text(const struct plan *p, char *buf, size_t len)
 		 o->greedy_gap ? " greedy-gap=on" : "",
 		 o->arrivals == ENUM_ARRIVE_ANY ? " arrivals=any"
 		 : o->arrivals == ENUM_ARRIVE_ORDERED ? " arrivals=ordered" : "");
+	if (used >= 0 && (size_t)used < len)
+		snprintf(buf + used, len - (size_t)used, "%s", quirks);
 }
 
 /* ---------------------------------------------------------- a worker */
@@ -366,7 +376,7 @@ static int execute(struct plan *p, volatile sig_atomic_t *stop,
 		enum_store_close(&store);
 		return -1;
 	}
-	char opts[256], shard[32];
+	char opts[768], shard[32];
 	options_text(p, opts, sizeof opts);
 	snprintf(shard, sizeof shard, "%d/%d", o->shard_i, o->shard_n);
 	struct enum_run_info info = {
@@ -430,6 +440,7 @@ int enum_run(const struct enum_opts *o, volatile sig_atomic_t *stop,
 		enum_universe_release(&p.u);
 		return -1;
 	}
+	p.u.config.config.quirks_off = o->quirks_off;
 	make_plan(&p);
 	sum->scenarios = p.u.n_scenarios;
 	sum->estimate = estimate(&p);

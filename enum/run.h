@@ -35,6 +35,8 @@ struct enum_opts {
 	bool greedy_gap;           /* --greedy-gap (reachable mode) */
 	int arrivals;              /* --arrivals (reachable mode): 0 off,
 				    * ENUM_ARRIVE_ANY or ENUM_ARRIVE_ORDERED */
+	uint32_t quirks_off;       /* --quirk NAME=off: the universe's
+				    * sched_config.quirks_off */
 };
 
 struct enum_summary {

@@ -33,7 +33,7 @@ static int64_t start_time(const struct pod *p)
  * step 3).  So between two equal-priority pods without a start time the
  * answer is true both ways (the second Now() is later), a pod without one
  * is less important than one with, and two given times compare strictly.
- * MODEL_QUIRK_VICTIM_ORDER_NOW = 0: kso's former total order (missing =
+ * QUIRK_VICTIM_ORDER_NOW off: kso's former total order (missing =
  * latest; ties by pod index).
  */
 bool model_more_important(const struct cluster *c, int a, int b)
@@ -42,12 +42,13 @@ bool model_more_important(const struct cluster *c, int a, int b)
 	const struct pod *pa = &c->pods[a], *pb = &c->pods[b];
 	if (pa->priority != pb->priority)
 		return pa->priority > pb->priority;
-	if (MODEL_QUIRK_VICTIM_ORDER_NOW && !pa->start_time.has)
+	bool now = config_quirk(&c->config, QUIRK_VICTIM_ORDER_NOW);
+	if (now && !pa->start_time.has)
 		return !pb->start_time.has;
 	int64_t ta = start_time(pa), tb = start_time(pb);
 	if (ta != tb)
 		return ta < tb;
-	return !MODEL_QUIRK_VICTIM_ORDER_NOW && a < b;
+	return !now && a < b;
 }
 
 static bool more_important(const void *c, int a, int b)

@@ -140,17 +140,18 @@ static bool node_has_some_term_key(const struct pod *p, const struct node *m)
 }
 
 /* Whether the first-pod exception is open: the affinity counts are empty
- * (v1.30), or, with MODEL_QUIRK_AFFINITY_FIRST_POD_COUNTS off, no pod
+ * (v1.30), or, with QUIRK_AFFINITY_FIRST_POD_COUNTS off, no pod
  * matching all terms exists anywhere. */
 static bool no_series_yet(const struct model_cycle *cy)
 {
 	const struct cluster *c = cy->cluster;
 	const struct pod *p = &c->pods[cy->pod];
+	bool counts_only = config_quirk(&c->config, QUIRK_AFFINITY_FIRST_POD_COUNTS);
 	for (int q = 0; q < c->n_pods; q++) {
 		const struct node *m = placed_on(cy, cy->view, q);
 		if (!m)
 			continue;
-		if (MODEL_QUIRK_AFFINITY_FIRST_POD_COUNTS &&
+		if (counts_only &&
 		    !node_has_some_term_key(p, m))
 			continue;
 		if (model_affinity_matches_all(c, p->affinity, p->n_affinity,

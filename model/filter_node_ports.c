@@ -66,14 +66,14 @@ static bool pod_has_key(const struct pod *q, const struct container_port *k)
  * AddPod / RemovePod calls: the last delta on Node whose pod holds Key
  * decides (added or deleted - a set, so removing one of two holders
  * forgets the key); without one, some pod PreFilter saw on Node holds it.
- * (MODEL_QUIRK_PORTS_SET_REMOVAL; with it off, any pod the view puts on
+ * (QUIRK_PORTS_SET_REMOVAL; with it off, any pod the view puts on
  * Node holding Key.)
  */
 static bool key_in_use(const struct model_cycle *cy, int node,
 		       const struct container_port *k)
 {
 	const struct cluster *c = cy->cluster;
-	if (!MODEL_QUIRK_PORTS_SET_REMOVAL) {
+	if (!config_quirk(&c->config, QUIRK_PORTS_SET_REMOVAL)) {
 		for (int p = 0; p < c->n_pods; p++)
 			if (snapshot_on_node(cy->view, p, node) &&
 			    pod_has_key(&c->pods[p], k))

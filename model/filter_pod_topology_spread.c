@@ -250,7 +250,7 @@ static void pts_replay(struct model_spread_prefilter *st,
 {
 	for (int i = 0; i < cy->n_deltas; i++)
 		pts_apply_delta(st, &cy->deltas[i]);
-	if (!MODEL_QUIRK_SPREAD_APPROX_CRITICAL_PATHS)
+	if (!config_quirk(&cy->cluster->config, QUIRK_SPREAD_APPROX_CRITICAL_PATHS))
 		pts_exact_minimum(st);
 }
 
@@ -434,7 +434,8 @@ void model_filter_pod_topology_spread(const struct model_cycle *cy, int node,
 		return;
 	case MODEL_MEMO_READY:
 		/* nothing to replay: the base state is the cycle's */
-		if (cy->n_deltas == 0 && MODEL_QUIRK_SPREAD_APPROX_CRITICAL_PATHS) {
+		if (cy->n_deltas == 0 &&
+		    config_quirk(&cy->cluster->config, QUIRK_SPREAD_APPROX_CRITICAL_PATHS)) {
 			pts_check_node(base, node, out);
 			return;
 		}

@@ -215,10 +215,10 @@ static struct keyed keyed_request(const struct container *k, int res)
  *   IN Max(S, I) + Round(Pod.Spec.Overhead[r])   (if overhead lists r)
  * Rounded per container, not per pod.  Not in the seed.
  */
-static int64_t pod_nonzero(const struct pod *p, int res)
+static int64_t pod_nonzero(const struct cluster *c, const struct pod *p, int res)
 {
 	int64_t s = 0, init = 0;
-	/* v1.30 quirk (reference §2.7, §7; MODEL_QUIRK_NONZERO_IGNORES_SIDECARS):
+	/* v1.30 quirk (reference §2.7, §7; QUIRK_NONZERO_IGNORES_SIDECARS):
 	 * sidecars are NOT added to S here, although PodRequests adds them to
 	 * the container sum.  They only enter through I, via the cumulative
 	 * sidecar lists. */
@@ -229,7 +229,7 @@ static int64_t pod_nonzero(const struct pod *p, int res)
 		const struct container *k = &p->init_containers[i];
 		struct keyed own = keyed_request(k, res), list;
 		if (k->restart_always) {
-			if (!MODEL_QUIRK_NONZERO_IGNORES_SIDECARS)
+			if (!config_quirk(&c->config, QUIRK_NONZERO_IGNORES_SIDECARS))
 				s = model_go_add(s, nonzero_of(own, res));
 			sidecars = keyed_add(sidecars, own);
 			list = sidecars;
@@ -252,8 +252,8 @@ void model_pod_nonzero(const struct cluster *c, const struct pod *p,
 		       int64_t *cpu, int64_t *mem)
 {
 	assert(c && p && cpu && mem);
-	*cpu = pod_nonzero(p, RES_CPU);
-	*mem = pod_nonzero(p, RES_MEMORY);
+	*cpu = pod_nonzero(c, p, RES_CPU);
+	*mem = pod_nonzero(c, p, RES_MEMORY);
 }
 
 void model_pod_table_init(struct model_pod_table *t, const struct cluster *c)

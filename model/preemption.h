@@ -90,7 +90,7 @@ int model_pdb_split_with(const struct cluster *c, const int32_t *allowed,
 
 /* model_more_important: util.MoreImportantPod(a, b): higher priority, or
  * equal priority and earlier start time, a missing one being "now" at
- * each call - true both ways for two such pods (MODEL_QUIRK_VICTIM_ORDER_NOW;
+ * each call - true both ways for two such pods (QUIRK_VICTIM_ORDER_NOW;
  * with the quirk off, remaining ties go to the lower pod index). */
 bool model_more_important(const struct cluster *c, int a, int b);
 

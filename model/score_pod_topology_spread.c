@@ -35,13 +35,13 @@ static bool is_hostname(const struct model_spread_constraint *c)
 /* The value a node registers/counts under for constraint c: its label, or
  * the pseudo-domain "" when it lacks the key (only reachable when
  * requireAll is false, i.e. system defaults); NULL: the node takes no part. */
-static const char *ptss_value(const struct node *n,
+static const char *ptss_value(const struct cluster *cl, const struct node *n,
 			      const struct model_spread_constraint *c)
 {
 	const char *v = labels_get(&n->labels, c->key);
 	if (v)
 		return v;
-	return MODEL_QUIRK_SPREAD_EMPTY_DOMAIN ? "" : NULL;
+	return config_quirk(&cl->config, QUIRK_SPREAD_EMPTY_DOMAIN) ? "" : NULL;
 }
 
 /*
@@ -66,7 +66,7 @@ static void ptss_register(struct ptss_state *st, const int *feasible, int n)
 			const struct model_spread_constraint *c = &st->cs.items[i];
 			if (is_hostname(c))
 				continue;
-			const char *v = ptss_value(node, c);
+			const char *v = ptss_value(cl, node, c);
 			if (!v)
 				continue;
 			bool is_new;
@@ -109,7 +109,7 @@ static void ptss_count_all(struct ptss_state *st)
 				continue;
 			if (!model_spread_node_eligible(st->pod, node, c))
 				continue;
-			const char *v = ptss_value(node, c);
+			const char *v = ptss_value(cl, node, c);
 			int k = v ? model_spread_pairs_find(&st->pairs, s, v) : -1;
 			if (k >= 0)
 				st->pairs.items[k].count += counts[a];

@@ -116,9 +116,10 @@ static void spread_build_defaults(const struct cluster *cl,
 
 /* model_spread_slot's rule, worked out once when the constraints are
  * built: the first constraint with the same topologyKey. */
-static int spread_slot_of(const struct model_spread_constraints *cs, int i)
+static int spread_slot_of(const struct cluster *c,
+			  const struct model_spread_constraints *cs, int i)
 {
-	if (!MODEL_QUIRK_SPREAD_SHARED_KEY)
+	if (!config_quirk(&c->config, QUIRK_SPREAD_SHARED_KEY))
 		return i;
 	for (int j = 0; j < i; j++)
 		if (strcmp(cs->items[j].key, cs->items[i].key) == 0)
@@ -141,7 +142,7 @@ void model_spread_constraints_build(const struct cluster *c,
 	else
 		spread_build_defaults(c, prof, pod, do_not_schedule, out);
 	for (int i = 0; i < out->n; i++)
-		out->items[i].slot = spread_slot_of(out, i);
+		out->items[i].slot = spread_slot_of(c, out, i);
 }
 
 void model_spread_constraints_release(struct model_spread_constraints *cs)
@@ -187,7 +188,7 @@ bool model_spread_node_eligible(const struct pod *p, const struct node *n,
 }
 
 /* Spec: count(N, c) ==
- *   IF Empty(c.sel) THEN 0       \* MODEL_QUIRK_SPREAD_EMPTY_SELECTOR_COUNTS_ZERO
+ *   IF Empty(c.sel) THEN 0       \* quirk QUIRK_SPREAD_EMPTY_SELECTOR
  *   ELSE |{ Q : BoundTo(Q, N) /\ Q.deletionTimestamp = nil
  *              /\ Q.ns = P.ns /\ Matches(c.sel, Q.labels) }| */
 void model_spread_count_by_node(const struct snapshot *s, const char *ns,
@@ -199,7 +200,7 @@ void model_spread_count_by_node(const struct snapshot *s, const char *ns,
 	const struct cluster *cl = s->cluster;
 	for (int n = 0; n < cl->n_nodes; n++)
 		counts[n] = 0;
-	if (MODEL_QUIRK_SPREAD_EMPTY_SELECTOR_COUNTS_ZERO &&
+	if (config_quirk(&cl->config, QUIRK_SPREAD_EMPTY_SELECTOR) &&
 	    model_selector_is_empty(&c->sel))
 		return;
 	for (int q = 0; q < cl->n_pods; q++) {

@@ -59,7 +59,7 @@ void model_spread_constraints_build(const struct cluster *c,
 void model_spread_constraints_release(struct model_spread_constraints *cs);
 
 /* model_spread_slot: the counter constraint i uses: the first constraint
- * with the same topologyKey under MODEL_QUIRK_SPREAD_SHARED_KEY (v1.30
+ * with the same topologyKey under QUIRK_SPREAD_SHARED_KEY (v1.30
  * keys counters by topology pair), i itself otherwise. */
 int model_spread_slot(const struct model_spread_constraints *cs, int i);
 
@@ -77,7 +77,7 @@ bool model_spread_node_eligible(const struct pod *p, const struct node *n,
 /* model_spread_count_by_node: counts[n] = count(n, c) for every node of s:
  * pods bound to n, deletionTimestamp unset, in namespace ns, matched by
  * c->sel; 0 everywhere for an empty selector while
- * MODEL_QUIRK_SPREAD_EMPTY_SELECTOR_COUNTS_ZERO.  skip_pod (the incoming
+ * QUIRK_SPREAD_EMPTY_SELECTOR.  skip_pod (the incoming
  * pod, never bound in kube) is not counted.  counts has n_nodes entries. */
 void model_spread_count_by_node(const struct snapshot *s, const char *ns,
 				int skip_pod,

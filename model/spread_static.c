@@ -24,7 +24,7 @@ static void static_counted(struct model_spread_static *st)
 	for (int i = 0; i < st->cs.n; i++) {
 		const struct model_selector *sel = &st->cs.items[i].sel;
 		bool *row = st->counted + (size_t)i * (size_t)c->n_pods;
-		if (MODEL_QUIRK_SPREAD_EMPTY_SELECTOR_COUNTS_ZERO &&
+		if (config_quirk(&c->config, QUIRK_SPREAD_EMPTY_SELECTOR) &&
 		    model_selector_is_empty(sel))
 			continue;
 		for (int q = 0; q < c->n_pods; q++) {

@@ -127,6 +127,7 @@ void oracle_cycle_clone_reset(struct oracle_cycle *dst, const struct oracle_cycl
 		return;
 	}
 	dst->vr_conflicts = src->vr_conflicts;
+	dst->aff_anywhere = src->aff_anywhere;
 	reset_spread(dst, src, node);
 	reset_tmap(&dst->existing_anti, &src->existing_anti, node);
 	reset_tmap(&dst->aff_cnt, &src->aff_cnt, node);

@@ -114,11 +114,13 @@ void oracle_default_selector(const struct cluster *c, const struct pod *p,
 		s->maps[s->n_maps++] = set;
 }
 
-/* countPodsMatchSelector: {} counts nothing; terminating pods and other
- * namespaces are skipped. */
-int64_t oracle_count_matching(struct oracle_cycle *cy, int n, struct oracle_sel *s)
+/* countPodsMatchSelector: {} counts nothing (unless empty_counts_zero is
+ * false: PodTopologySpread with QUIRK_SPREAD_EMPTY_SELECTOR off);
+ * terminating pods and other namespaces are skipped. */
+int64_t oracle_count_matching(struct oracle_cycle *cy, int n, struct oracle_sel *s,
+			      bool empty_counts_zero)
 {
-	if (oracle_sel_empty(s) || s->nothing)
+	if ((empty_counts_zero && oracle_sel_empty(s)) || s->nothing)
 		return 0;
 	struct oracle_data *d = cy->o->d;
 	const struct oracle_node *x = &d->nodes[n];
@@ -138,9 +140,10 @@ int64_t oracle_count_matching(struct oracle_cycle *cy, int n, struct oracle_sel 
  * terminating, matched by s) that have bound pods: the selector is
  * decided once per group, their pods then read per node from the
  * placement's group counts. */
-int oracle_count_groups(struct oracle_cycle *cy, struct oracle_sel *s, int *out)
+int oracle_count_groups(struct oracle_cycle *cy, struct oracle_sel *s,
+			bool empty_counts_zero, int *out)
 {
-	if (oracle_sel_empty(s) || s->nothing)
+	if ((empty_counts_zero && oracle_sel_empty(s)) || s->nothing)
 		return 0;
 	int n = 0;
 	for (int g = 0; g < cy->o->d->n_groups; g++)

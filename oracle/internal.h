@@ -167,7 +167,7 @@ struct oracle_gcount {
 /* kube's NodeInfo.UsedPorts as a set of (hostIP, protocol, hostPort) keys,
  * each pointing at one holder's port.  Only a preemption copy of a node
  * has one (oracle/preemption.c): there RemovePod forgets a key even when
- * another pod still holds it (MODEL_QUIRK_PORTS_SET_REMOVAL). */
+ * another pod still holds it (QUIRK_PORTS_SET_REMOVAL). */
 struct oracle_used_ports {
 	const struct container_port **keys;
 	int n, cap;
@@ -545,6 +545,10 @@ struct oracle_cycle {
 	struct oracle_term *aff, *anti;
 	int n_aff, n_anti;
 	struct oracle_tmap existing_anti, aff_cnt, anti_cnt;
+	int64_t aff_anywhere;           /* pods in the view matching every
+					 * affinity term, on any node (the
+					 * first-pod exception with
+					 * QUIRK_AFFINITY_FIRST_POD_COUNTS off) */
 	const struct labels *ns_labels; /* incoming pod's namespace labels */
 };
 
@@ -790,13 +794,14 @@ void oracle_default_selector(const struct cluster *c, const struct pod *p,
 /* oracle_count_matching: pods on node n in namespace ns, not terminating,
  * matched by s; 0 when s is empty (countPodsMatchSelector). */
 int64_t oracle_count_matching(struct oracle_cycle *cy, int n,
-			      struct oracle_sel *s);
+			      struct oracle_sel *s, bool empty_counts_zero);
 
 /* oracle_count_groups: the groups oracle_count_matching counts that have
  * bound pods (d->group_nodes has their pods per node) into out
  * ([n_groups]); returns their number.  The placement's pods, not a dry
  * run's. */
-int oracle_count_groups(struct oracle_cycle *cy, struct oracle_sel *s, int *out);
+int oracle_count_groups(struct oracle_cycle *cy, struct oracle_sel *s,
+			bool empty_counts_zero, int *out);
 
 /* oracle_group_counted: group g is one oracle_count_groups lists for a
  * non-empty s (bound pods, the pod's namespace, not terminating,

@@ -243,9 +243,11 @@ static void existing_anti_add(struct oracle_cycle *cy, int q, int n, int64_t v)
  * group g on node n. */
 static void incoming_add(struct oracle_cycle *cy, int g, int n, int64_t count)
 {
-	if (matches_all_aff(cy, g))
+	if (matches_all_aff(cy, g)) {
+		cy->aff_anywhere += count;
 		for (int i = 0; i < cy->n_aff; i++)
 			oracle_tmap_add(cy, &cy->aff_cnt, cy->aff[i].topo, n, count);
+	}
 	for (int i = 0; i < cy->n_anti; i++)
 		if (term_matches_group(cy, &cy->anti[i], g))
 			oracle_tmap_add(cy, &cy->anti_cnt, cy->anti[i].topo, n, count);
@@ -281,6 +283,8 @@ void oracle_prefilter_interpod(struct oracle_cycle *cy)
 		if (d->group_bound[g] == 0)
 			continue;
 		bool all = matches_all_aff(cy, g);
+		if (all)
+			cy->aff_anywhere += d->group_bound[g];
 		for (int i = 0; i < cy->n_anti; i++)
 			anti_match[i] = term_matches_group(cy, &cy->anti[i], g);
 		const struct oracle_ncount *at = &d->group_nodes[g];
@@ -315,7 +319,10 @@ static bool satisfies_affinity(struct oracle_cycle *cy, int node)
 	}
 	if (exist)
 		return true;
-	if (cy->aff_cnt.nonzero != 0)
+	/* v1.30: no matching pod on a node with a term's key; intended: none
+	 * anywhere (QUIRK_AFFINITY_FIRST_POD_COUNTS) */
+	if (config_quirk(&cy->c->config, QUIRK_AFFINITY_FIRST_POD_COUNTS)
+	    ? cy->aff_cnt.nonzero != 0 : cy->aff_anywhere != 0)
 		return false;
 	/* the pod against its own terms (nsLabels nil) */
 	for (int i = 0; i < cy->n_aff; i++) {

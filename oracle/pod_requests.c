@@ -103,11 +103,12 @@ static void nz_of(struct req_q cpu, struct req_q mem, int64_t *c, int64_t *m)
 }
 
 /* NonZeroRequested (reference §2.7): rounded per container, sidecars not
- * added to the regular sum (v1.30 quirk), overhead added when present. */
+ * added to the regular sum (QUIRK_NONZERO_IGNORES_SIDECARS; off: added
+ * as PodRequests adds them), overhead added when present. */
 void oracle_pod_nonzero(const struct cluster *c, const struct pod *p,
 			int64_t *cpu, int64_t *mem)
 {
-	(void)c;
+	bool sidecars_in_sum = !config_quirk(&c->config, QUIRK_NONZERO_IGNORES_SIDECARS);
 	int64_t s_cpu = 0, s_mem = 0, i_cpu = 0, i_mem = 0, a, b;
 	for (int i = 0; i < p->n_containers; i++) {
 		const struct container *k = &p->containers[i];
@@ -122,6 +123,11 @@ void oracle_pod_nonzero(const struct cluster *c, const struct pod *p,
 		struct req_q rc = container_req(k, RES_CPU, false);
 		struct req_q rm = container_req(k, RES_MEMORY, false);
 		if (k->restart_always) {
+			if (sidecars_in_sum) {
+				nz_of(rc, rm, &a, &b);
+				s_cpu += a;
+				s_mem += b;
+			}
 			side_cpu = req_add(side_cpu, rc);
 			side_mem = req_add(side_mem, rm);
 			nz_of(side_cpu, side_mem, &a, &b);

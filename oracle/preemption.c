@@ -151,19 +151,20 @@ static int64_t start_of(const struct pod *p)
 
 /* MoreImportantPod(x, y): higher priority, then earlier start, "now"
  * standing for a missing start time at every call - so true both ways for
- * two pods without one (MODEL_QUIRK_VICTIM_ORDER_NOW; off: pod index). */
+ * two pods without one (QUIRK_VICTIM_ORDER_NOW; off: pod index). */
 static bool more_important(const void *ctx, int x, int y)
 {
 	const struct cluster *c = ctx;
 	const struct pod *px = &c->pods[x], *py = &c->pods[y];
 	if (px->priority != py->priority)
 		return px->priority > py->priority;
-	if (MODEL_QUIRK_VICTIM_ORDER_NOW && !px->start_time.has)
+	bool now = config_quirk(&c->config, QUIRK_VICTIM_ORDER_NOW);
+	if (now && !px->start_time.has)
 		return !py->start_time.has;
 	int64_t tx = start_of(px), ty = start_of(py);
 	if (tx != ty)
 		return tx < ty;
-	return !MODEL_QUIRK_VICTIM_ORDER_NOW && x < y;
+	return !now && x < y;
 }
 
 /* sort.Slice(pods, MoreImportantPod), in Go's order of comparisons
@@ -382,7 +383,7 @@ static void node_copy_begin(struct oracle *o, struct oracle_preempt_scratch *s, 
 	copy.groups = s->groups;
 	copy.cap_groups = s->cap_groups;
 	copy.used_ports = NULL;
-	if (MODEL_QUIRK_PORTS_SET_REMOVAL) {
+	if (config_quirk(&o->cluster->config, QUIRK_PORTS_SET_REMOVAL)) {
 		s->ports.n = 0;
 		copy.used_ports = &s->ports;
 		for (int i = 0; i < x->port_pods.n; i++)

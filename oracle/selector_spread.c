@@ -38,7 +38,7 @@ enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int 
 	int64_t max_node = 0, max_zone = 0;
 	bool have_zones = false;
 	for (int i = 0; i < n; i++) {
-		out[i] = oracle_count_matching(cy, f[i], &sel);
+		out[i] = oracle_count_matching(cy, f[i], &sel, true);
 		if (out[i] > max_node)
 			max_node = out[i];
 		zone[i] = zone_key(cy, f[i]);

@@ -128,10 +128,12 @@ static struct oracle_spread_plan *plan_build(struct oracle *o, int pod,
 {
 	struct oracle_spread_plan *pl = arena_alloc(a, sizeof(*pl));
 	pl->n = build_constraints(o, &o->cluster->pods[pod], prof, hard, a, &pl->c);
+	/* v1.30 shares a key's counters among its constraints */
+	bool shared = config_quirk(&o->cluster->config, QUIRK_SPREAD_SHARED_KEY);
 	pl->key_topo = arena_array(a, (size_t)pl->n + 1, sizeof(*pl->key_topo));
 	for (int i = 0; i < pl->n; i++) {
 		struct oracle_spread_c *c = &pl->c[i];
-		int k = 0;
+		int k = shared ? 0 : pl->n_keys;
 		while (k < pl->n_keys && pl->key_topo[k] != c->topo)
 			k++;
 		if (k == pl->n_keys) {
@@ -282,6 +284,12 @@ static void state_begin(struct oracle_cycle *cy, const struct oracle_spread_plan
 	}
 }
 
+/* Whether {} counts no existing pod (QUIRK_SPREAD_EMPTY_SELECTOR). */
+static bool empty_counts_zero(const struct oracle_cycle *cy)
+{
+	return config_quirk(&cy->c->config, QUIRK_SPREAD_EMPTY_SELECTOR);
+}
+
 /* The general PreFilter loop (§2.11): over all nodes carrying every hard
  * key, per eligible constraint perNode[pair] = count, a later same-key
  * constraint overwriting an earlier one, summed into TpPairToMatchNum
@@ -297,7 +305,8 @@ static void count_general(struct oracle_cycle *cy, struct oracle_spread_state *s
 			const struct oracle_spread_c *c = &s->c[i];
 			if (!s->elig[(size_t)i * nn + (size_t)n])
 				continue;
-			per[c->key] = oracle_count_matching(cy, n, &s->c[i].sel);
+			per[c->key] = oracle_count_matching(cy, n, &s->c[i].sel,
+							    empty_counts_zero(cy));
 			set[c->key] = true;
 		}
 		for (int k = 0; k < s->n_keys; k++) {
@@ -319,7 +328,7 @@ static void count_distinct(struct oracle_cycle *cy, const struct oracle_spread_p
 	size_t nn = (size_t)d->n_nodes;
 	for (int i = 0; i < s->n; i++) {
 		struct oracle_spread_c *c = &s->c[i];
-		if (pl->sel_empty[i])
+		if (pl->sel_empty[i] && empty_counts_zero(cy))
 			continue;
 		int64_t *match = s->keys[c->key].match;
 		const int *dom = c->topo->dom;
@@ -364,6 +373,16 @@ void oracle_prefilter_spread(struct oracle_cycle *cy)
 	}
 }
 
+/* The intended semantics (QUIRK_SPREAD_APPROX_CRITICAL_PATHS off): p0 is
+ * the true minimum of the key's registered pairs, MaxInt32 without one. */
+static void exact_minimum(struct oracle_spread_key *key)
+{
+	key->p0n = INT32_MAX;
+	for (int dom = 0; dom <= key->topo->n_dom; dom++)
+		if (key->reg[dom] && key->match[dom] < key->p0n)
+			key->p0n = key->match[dom];
+}
+
 /* updateWithPod: AddPod (+1) / RemovePod (-1) of q on node n. */
 void oracle_spread_update(struct oracle_cycle *cy, int q, int n, int sign)
 {
@@ -386,6 +405,8 @@ void oracle_spread_update(struct oracle_cycle *cy, int q, int n, int sign)
 		int dom = c->topo->dom[n];
 		key->match[dom] += sign;
 		cp_update(key, cp_value(c->topo, dom), key->match[dom]);
+		if (!config_quirk(&cy->c->config, QUIRK_SPREAD_APPROX_CRITICAL_PATHS))
+			exact_minimum(key);
 	}
 }
 
@@ -462,11 +483,15 @@ void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview 
 }
 
 /* The pair a node gives a soft constraint's key: its value, or the
- * pseudo-domain "" when it lacks the label. */
-static int pair_dom(const struct oracle_topo *t, int node)
+ * pseudo-domain "" when it lacks the label (QUIRK_SPREAD_EMPTY_DOMAIN;
+ * off: -1, no pair). */
+static int pair_dom(const struct oracle_cycle *cy, const struct oracle_topo *t,
+		    int node)
 {
 	if (t->dom[node] >= 0)
 		return t->dom[node];
+	if (!config_quirk(&cy->c->config, QUIRK_SPREAD_EMPTY_DOMAIN))
+		return -1;
 	return t->empty_dom >= 0 ? t->empty_dom : t->n_dom;
 }
 
@@ -497,8 +522,8 @@ enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 			if (s.c[k].topo->hostname)
 				continue;
 			struct oracle_spread_key *key = &s.keys[s.c[k].key];
-			int dom = pair_dom(s.c[k].topo, f[i]);
-			if (!key->reg[dom]) {
+			int dom = pair_dom(cy, s.c[k].topo, f[i]);
+			if (dom >= 0 && !key->reg[dom]) {
 				key->reg[dom] = true;
 				size[k]++;
 			}
@@ -518,15 +543,16 @@ enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 		if (c->topo->hostname)
 			continue;
 		struct oracle_spread_key *key = &s.keys[c->key];
-		int ng = oracle_count_groups(cy, &s.c[k].sel, groups);
+		int ng = oracle_count_groups(cy, &s.c[k].sel, empty_counts_zero(cy),
+					     groups);
 		for (int j = 0; j < ng; j++) {
 			const struct oracle_ncount *at = &d->group_nodes[groups[j]];
 			for (int e = 0; e < at->n; e++) {
 				int a = at->node[e];
 				if (at->cnt[e] == 0 || (require_all && !node_has_all_keys(s.c, s.n, a)))
 					continue;
-				int dom = pair_dom(c->topo, a);
-				if (!key->reg[dom] ||
+				int dom = pair_dom(cy, c->topo, a);
+				if (dom < 0 || !key->reg[dom] ||
 				    !oracle_node_fits_policies(cy, a, c->aff_honor, c->taint_honor))
 					continue;
 				key->match[dom] += at->cnt[e];
@@ -546,7 +572,8 @@ enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 			if (dom < 0)
 				continue;
 			int64_t m = c->topo->hostname
-				? oracle_count_matching(cy, f[i], &s.c[k].sel)
+				? oracle_count_matching(cy, f[i], &s.c[k].sel,
+							empty_counts_zero(cy))
 				: s.keys[c->key].match[dom];
 			score += (double)m * weight[k] + (double)(c->max_skew - 1);
 		}

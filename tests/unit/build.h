@@ -46,6 +46,16 @@ static inline void tb_init(struct cluster *c)
 	c->pods = arena_array(&c->arena, TB_MAX_PODS, sizeof *c->pods);
 }
 
+/* tb_quirk: c models quirk q as v1.30 does (on) or with the intended
+ * semantics (off), the other quirks untouched. */
+static inline void tb_quirk(struct cluster *c, enum quirk_id q, bool on)
+{
+	if (on)
+		c->config.quirks_off &= ~(UINT32_C(1) << q);
+	else
+		c->config.quirks_off |= UINT32_C(1) << q;
+}
+
 static inline struct sched_profile *tb_profile(struct cluster *c)
 {
 	return &c->config.profiles[0];

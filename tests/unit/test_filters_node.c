@@ -360,7 +360,7 @@ static void test_ports(void)
 
 	/* RemovePod(a) during the cycle (a preemption victim): kube's
 	 * UsedPorts set drops 0.0.0.0:90/TCP although b still holds it, so q
-	 * fits (MODEL_QUIRK_PORTS_SET_REMOVAL); intended: b still blocks. */
+	 * fits (QUIRK_PORTS_SET_REMOVAL); intended: b still blocks. */
 	struct snapshot view;
 	snapshot_clone(&view, &s);
 	view.pod_node[a] = SNAP_GONE;
@@ -372,7 +372,11 @@ static void test_ports(void)
 	cy.deltas = &d;
 	cy.n_deltas = 1;
 	model_filter_node_ports(&cy, n, &st);
-	CHECK_EQ(st.code, MODEL_QUIRK_PORTS_SET_REMOVAL ? MODEL_SUCCESS : MODEL_UNSCHEDULABLE);
+	CHECK_EQ(st.code, MODEL_SUCCESS);
+	tb_quirk(&c, QUIRK_PORTS_SET_REMOVAL, false);
+	model_filter_node_ports(&cy, n, &st);
+	CHECK_EQ(st.code, MODEL_UNSCHEDULABLE);
+	tb_quirk(&c, QUIRK_PORTS_SET_REMOVAL, true);
 	/* Removing a and adding it back (reprieve) holds the port again. */
 	struct model_delta d2[2] = {{a, n, -1}, {a, n, +1}};
 	cy.view = &s;

@@ -215,7 +215,7 @@ static void test_ties_offset(void)
 }
 
 /*
- * UsedPorts is a set (MODEL_QUIRK_PORTS_SET_REMOVAL).  n1 (4 cpu) holds
+ * UsedPorts is a set (QUIRK_PORTS_SET_REMOVAL).  n1 (4 cpu) holds
  * h1 (priority 1) and h2 (priority 100), both with hostPort 80/TCP on
  * 0.0.0.0 (the manifests put them there).  p (priority 10, hostPort 80)
  * is Unschedulable on n1 (NodePorts).  Lower priority: h1 only.

@@ -164,8 +164,13 @@ static void test_nonzero_sidecar_quirk(void)
 	tb_container(&c, p, "cpu=1", true, true);
 	tb_container(&c, p, "cpu=1", false, false);
 	model_pod_nonzero(&c, &c.pods[p], &cpu, &mem);
-	CHECK_EQ(cpu, MODEL_QUIRK_NONZERO_IGNORES_SIDECARS ? 1000 : 2000);
-	CHECK_EQ(mem, MODEL_QUIRK_NONZERO_IGNORES_SIDECARS ? 209715200 : 2 * 209715200);
+	CHECK_EQ(cpu, 1000);
+	CHECK_EQ(mem, 209715200);
+	tb_quirk(&c, QUIRK_NONZERO_IGNORES_SIDECARS, false);
+	model_pod_nonzero(&c, &c.pods[p], &cpu, &mem);
+	CHECK_EQ(cpu, 2000);
+	CHECK_EQ(mem, 2 * 209715200);
+	tb_quirk(&c, QUIRK_NONZERO_IGNORES_SIDECARS, true);
 	CHECK_EQ(req_of(&c, p, RES_CPU), 2000);
 
 	/* sidecar 500m, then init 1 cpu: I = max(500, 1000 + 500) = 1500;

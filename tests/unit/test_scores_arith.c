@@ -348,7 +348,7 @@ static void test_hard_pod_affinity_weight(void)
  * feasible), n5 (zone label present with the empty value "", 0).
  * Feasible {n1, n2, n3, n5}; requireAll is false (system defaulting), so no
  * node is ignored.
- * v1.30 (MODEL_QUIRK_SPREAD_EMPTY_DOMAIN):
+ * v1.30 (QUIRK_SPREAD_EMPTY_DOMAIN):
  *   zone pairs registered from the feasible nodes: zA (n1), "" (n2; n3
  *   and n5 find it registered) -> topoSize 2, W_zone = ln 4 = 1.386294;
  *   W_host = ln(4 + 2) = ln 6 = 1.791759.
@@ -395,17 +395,17 @@ static void test_spread_system_defaults_zoneless(void)
 	int64_t sc[4];
 	CHECK_EQ(score_on(model_score_pod_topology_spread, &c, p, feasible, 4, sc),
 		 MODEL_SUCCESS);
-	if (MODEL_QUIRK_SPREAD_EMPTY_DOMAIN) {
-		CHECK_EQ(sc[0], 46);
-		CHECK_EQ(sc[1], 69);
-		CHECK_EQ(sc[2], 100);
-		CHECK_EQ(sc[3], 15);
-	} else {
-		CHECK_EQ(sc[0], 22);
-		CHECK_EQ(sc[1], 55);
-		CHECK_EQ(sc[2], 100);
-		CHECK_EQ(sc[3], 55);
-	}
+	CHECK_EQ(sc[0], 46);
+	CHECK_EQ(sc[1], 69);
+	CHECK_EQ(sc[2], 100);
+	CHECK_EQ(sc[3], 15);
+	tb_quirk(&c, QUIRK_SPREAD_EMPTY_DOMAIN, false);
+	CHECK_EQ(score_on(model_score_pod_topology_spread, &c, p, feasible, 4, sc),
+		 MODEL_SUCCESS);
+	CHECK_EQ(sc[0], 22);
+	CHECK_EQ(sc[1], 55);
+	CHECK_EQ(sc[2], 100);
+	CHECK_EQ(sc[3], 55);
 	cluster_release(&c);
 }
 

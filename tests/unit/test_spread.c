@@ -410,8 +410,10 @@ static void test_same_key_quirk(void)
 	int p = pod_l(&c, "new", "", "app=a");
 	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "app=a"));
 	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "app=b"));
-	CHECK_EQ(pts(&c, p, 0), MODEL_QUIRK_SPREAD_SHARED_KEY ? MODEL_SUCCESS
-							      : MODEL_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
+	tb_quirk(&c, QUIRK_SPREAD_SHARED_KEY, false);
+	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
 	cluster_release(&c);
 }
@@ -429,8 +431,10 @@ static void test_empty_selector_quirk(void)
 	pod_l(&c, "a2", "n1", "y=2");
 	int p = pod_l(&c, "new", "", "z=3");
 	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, ""));
-	CHECK_EQ(pts(&c, p, 0), MODEL_QUIRK_SPREAD_EMPTY_SELECTOR_COUNTS_ZERO
-				 ? MODEL_SUCCESS : MODEL_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
+	tb_quirk(&c, QUIRK_SPREAD_EMPTY_SELECTOR, false);
+	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
 	cluster_release(&c);
 }
@@ -476,9 +480,11 @@ static void test_approx_critical_paths(void)
 	view.pod_node[q1] = na;
 	view.pod_node[q2] = nb;
 	struct model_delta d[] = { { q1, na, +1 }, { q2, nb, +1 } };
-	CHECK_EQ(pts_deltas(&c, p, na, &base, &view, d, 2),
-		 MODEL_QUIRK_SPREAD_APPROX_CRITICAL_PATHS ? MODEL_SUCCESS
-							  : MODEL_UNSCHEDULABLE);
+	CHECK_EQ(pts_deltas(&c, p, na, &base, &view, d, 2), MODEL_SUCCESS);
+	tb_quirk(&c, QUIRK_SPREAD_APPROX_CRITICAL_PATHS, false);
+	CHECK_EQ(pts_deltas(&c, p, na, &base, &view, d, 2), MODEL_UNSCHEDULABLE);
+	CHECK_EQ(pts_deltas(&c, p, nc, &base, &view, d, 2), MODEL_SUCCESS);
+	tb_quirk(&c, QUIRK_SPREAD_APPROX_CRITICAL_PATHS, true);
 	CHECK_EQ(pts_deltas(&c, p, nc, &base, &view, d, 2), MODEL_SUCCESS);
 	/* without the deltas (pass 2): counts 0/0/0, min 0: nA 1 -> pass */
 	CHECK_EQ(pts_deltas(&c, p, na, &base, &base, NULL, 0), MODEL_SUCCESS);
@@ -573,14 +579,15 @@ static void test_system_default_score(void)
 	int feasible[] = { 0, 1, 2 };
 	int64_t s[3];
 	CHECK_EQ(pts_score(&c, p, feasible, 3, s), MODEL_SUCCESS);
-	if (MODEL_QUIRK_SPREAD_EMPTY_DOMAIN) {
-		CHECK_EQ(s[0], 13);
-		CHECK_EQ(s[1], 46);
-	} else {
-		CHECK_EQ(s[0], 14);
-		CHECK_EQ(s[1], 50);
-	}
+	CHECK_EQ(s[0], 13);
+	CHECK_EQ(s[1], 46);
 	CHECK_EQ(s[2], 100);
+	tb_quirk(&c, QUIRK_SPREAD_EMPTY_DOMAIN, false);
+	CHECK_EQ(pts_score(&c, p, feasible, 3, s), MODEL_SUCCESS);
+	CHECK_EQ(s[0], 14);
+	CHECK_EQ(s[1], 50);
+	CHECK_EQ(s[2], 100);
+	tb_quirk(&c, QUIRK_SPREAD_EMPTY_DOMAIN, true);
 	/* no Service, no owner: empty default selector -> Skip */
 	c.n_workloads = 0;
 	CHECK_EQ(pts_score(&c, p, feasible, 3, s), MODEL_SKIP);
@@ -632,7 +639,11 @@ static void test_same_key_score(void)
 	int64_t s[2];
 	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SUCCESS);
 	CHECK_EQ(s[0], 100);
-	CHECK_EQ(s[1], MODEL_QUIRK_SPREAD_SHARED_KEY ? 50 : 33);
+	CHECK_EQ(s[1], 50);
+	tb_quirk(&c, QUIRK_SPREAD_SHARED_KEY, false);
+	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SUCCESS);
+	CHECK_EQ(s[0], 100);
+	CHECK_EQ(s[1], 33);
 	cluster_release(&c);
 }
 

@@ -250,6 +250,20 @@ static int load_cluster(const struct trace *t, const struct args *a,
 	const struct ynode *cfg = ynode_get(t->kso, "schedulerConfiguration");
 	if (cfg && yaml_load_config_tree(c, t->file, cfg, err) < 0)
 		return -1;
+	/* the run's quirk switches, unless the command line gives its own */
+	c->config.quirks_off = a->load.quirks_off;
+	const struct ynode *off = ynode_get(t->kso, "quirksOff");
+	if (off && off->kind != YNODE_SEQ)
+		return bad(err, t, off, "#meta.kso.quirksOff", "expected a list "
+			   "of quirk names");
+	for (int i = 0; off && !a->load.quirks_given && i < off->n; i++) {
+		const struct ynode *q = off->items[i];
+		int id = q->kind == YNODE_SCALAR ? quirk_by_name(q->str) : -1;
+		if (id < 0)
+			return bad(err, t, q, "#meta.kso.quirksOff", "expected the "
+				   "name of a quirk (kso schedule --help)");
+		c->config.quirks_off |= UINT32_C(1) << id;
+	}
 	return yaml_load_trees(c, &cl, &t->file, 1, err);
 }
 

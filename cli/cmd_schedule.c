@@ -54,6 +54,7 @@
 #include "table.h"
 #include "judge.h"
 #include "itf.h"
+#include "dump_json.h"
 #include "json.h"
 #include "../model/scheduler.h"
 #include "../oracle/scheduler.h"
@@ -377,6 +378,10 @@ static void table_end(FILE *f, const struct runner *r)
 	struct counts k = count_pods(m);
 	fprintf(f, "\nbound %d, pending %d, evicted %d, steps %d (%s)\n",
 		k.bound, k.pending, k.evicted, m->steps, stop_reason(r));
+	char off[512];
+	quirks_off_text(m->cluster->config.quirks_off, ", ", off, sizeof off);
+	if (*off)
+		fprintf(f, "quirks off: %s\n", off);
 	if (model_invariants_ok(&m->inv)) {
 		fprintf(f, "invariants: OK\n");
 		return;
@@ -485,6 +490,7 @@ static void json_end_run(struct json_out *j, const struct runner *r,
 	json_string(j, stop_reason(r));
 	json_key(j, "invariants");
 	json_invariants(j, m);
+	cli_json_quirks_off(j, c);
 	json_end_object(j);
 	if (jd)
 		json_judged_end(j, jd);

@@ -32,6 +32,11 @@ void cli_json_value(struct json_out *j, const struct dval *v);
 void cli_json_node_names(struct json_out *j, const struct cluster *c,
 			 const int *nodes, int n);
 
+/* cli_json_quirks_off: the key "quirks_off" and the names of the quirks
+ * c's configuration turns off (--quirk NAME=off), when it turns any off;
+ * nothing otherwise, so kube's semantics print what they always did. */
+void cli_json_quirks_off(struct json_out *j, const struct cluster *c);
+
 /* cli_json_pod_ref: {"namespace", "name", "uid"} of pod p of c (the uid
  * dump_pod_uid gives: a stable stand-in when the input has none), as
  * kso-impl/1 names a pod. */

@@ -9,7 +9,8 @@
  *                         "scores": {"<ScorePlugin>": score x weight, ...},
  *                         "total": n}, ...},
  *    "scored": bool, "viable": ["<node>", ...], "preemption": null|{...},
- *    "code": "...", "message": "<event message>"|""}
+ *    "code": "...", "message": "<event message>"|"",
+ *    "quirks_off": ["<quirk>", ...]}   (only when --quirk turned one off)
  *
  * The engine's name is deliberately not printed: `--engine oracle` and
  * `--engine model` must print byte-identical documents.
@@ -194,6 +195,7 @@ void cli_explain_json(const struct cli_explain *x, bool yaml, FILE *f)
 	json_message(&j, x, postfilter);
 	if (x->impl)
 		json_impl(&j, x);
+	cli_json_quirks_off(&j, x->cluster);
 	json_end_object(&j);
 	json_end(&j);
 }

@@ -278,9 +278,11 @@ void cli_explain_table(const struct cli_explain *x, FILE *f)
 {
 	assert(x && x->result && f);
 	const struct pod *pod = &x->cluster->pods[x->pod];
-	fprintf(f, "pod %s/%s (priority %d, profile %s, engine %s)\n",
+	char off[512];
+	quirks_off_text(x->cluster->config.quirks_off, ", ", off, sizeof off);
+	fprintf(f, "pod %s/%s (priority %d, profile %s, engine %s%s%s)\n",
 		pod->ns, pod->name, (int)pod->priority, x->profile->name,
-		x->engine->name);
+		x->engine->name, *off ? "; quirks off: " : "", off);
 	if (x->cluster->n_nodes > 0)
 		print_filters(x, f);
 	if (x->result->scored)

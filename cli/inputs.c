@@ -191,6 +191,7 @@ int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
 		return 0;
 	case CLI_LOAD_QUIRK:
 	case CLI_LOAD_QUIRKS:
+		o->quirks_given = true;
 		return cli_quirk_take(cmd, id == CLI_LOAD_QUIRKS, v,
 				      &o->quirks_off) < 0 ? 2 : 0;
 	}

@@ -25,6 +25,7 @@ struct cli_load_opts {
 	bool verbose;              /* -v: the loader's notes too */
 	uint32_t quirks_off;       /* --quirk NAME=off, --quirks off
 				    * (sched_config.quirks_off) */
+	bool quirks_given;         /* either option was given */
 	struct workload_scale scales[16];   /* --scale NS/KIND/NAME=N */
 	int n_scales;
 	char scale_text[16][2][254];        /* their namespaces and names */

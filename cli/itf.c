@@ -89,6 +89,12 @@ static void write_meta(struct json_out *j, const struct model_scheduler *m,
 	if (c->ext_selector_spread)
 		json_string(j, "SelectorSpread");
 	json_end_array(j);
+	json_key(j, "quirksOff");
+	json_begin_array(j);
+	for (int q = 0; q < QUIRK_COUNT; q++)
+		if (quirk_off_in(c->config.quirks_off, q))
+			json_string(j, quirk_name(q));
+	json_end_array(j);
 	struct arena a;
 	arena_init(&a);
 	json_key(j, "schedulerConfiguration");

@@ -6,6 +6,7 @@
 #include "quirks.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const names[QUIRK_COUNT] = {
@@ -32,4 +33,43 @@ int quirk_by_name(const char *name)
 		if (strcmp(names[q], name) == 0)
 			return q;
 	return -1;
+}
+
+char *quirks_off_text(uint32_t quirks_off, const char *sep, char *buf,
+		      size_t len)
+{
+	assert(sep && buf && len > 0);
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int q = 0; q < QUIRK_COUNT && n < len; q++) {
+		if (!quirk_off_in(quirks_off, q))
+			continue;
+		int w = snprintf(buf + n, len - n, "%s%s", n ? sep : "", names[q]);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
+}
+
+int quirks_off_parse(const char *text, uint32_t *quirks_off)
+{
+	assert(text && quirks_off);
+	*quirks_off = 0;
+	while (*text && *text != ' ') {
+		size_t n = strcspn(text, ", ");
+		char name[64];
+		if (n >= sizeof name)
+			return -1;
+		memcpy(name, text, n);
+		name[n] = '\0';
+		int q = quirk_by_name(name);
+		if (q < 0)
+			return -1;
+		*quirks_off |= UINT32_C(1) << q;
+		text += n;
+		if (*text == ',')
+			text++;
+	}
+	return 0;
 }

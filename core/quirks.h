@@ -14,6 +14,7 @@
 #define KSO_QUIRKS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum quirk_id {
@@ -26,7 +27,12 @@ enum quirk_id {
 	 * registers no pair (topoSize 0) and adds its counts into the first
 	 * one's counter.
 	 * off: every constraint has its own counters, critical paths and
-	 * topoSize. */
+	 * topoSize.
+	 * No valid input reaches it: the API server rejects a pod with two
+	 * constraints of one (topologyKey, whenUnsatisfiable), and so does
+	 * PodTopologySpreadArgs' validation for defaultConstraints; kso's
+	 * loader does the same.  Kept for states built without validation
+	 * (the unit tests). */
 	QUIRK_SPREAD_SHARED_KEY,
 
 	/* PodTopologySpread (reference §2.11), `{}` labelSelector.
@@ -51,7 +57,13 @@ enum quirk_id {
 	 * PreFilter and patched by update() on each AddPod/RemovePod
 	 * (nominated pods, preemption victims); the patch can leave p0 above
 	 * the true minimum.
-	 * off: the minimum is recomputed exactly from the updated counts. */
+	 * off: the minimum is recomputed exactly from the updated counts.
+	 * No decision of v1.30 reaches the difference: AddPod / RemovePod
+	 * only ever run for the node being filtered (its nominated pods,
+	 * preemption victims on it), so one domain per key changes, and two
+	 * critical paths kept by update() hold the true minimum under
+	 * changes to a single domain.  It would matter if several nodes'
+	 * pods were added in one cycle. */
 	QUIRK_SPREAD_APPROX_CRITICAL_PATHS,
 
 	/* InterPodAffinity Filter (reference §2.10), first pod of a series.
@@ -103,6 +115,17 @@ const char *quirk_name(enum quirk_id q);
 
 /* quirk_by_name: the quirk called name, or -1. */
 int quirk_by_name(const char *name);
+
+/* quirks_off_text: the names of the quirks quirks_off turns off, joined
+ * by sep (e.g. ","), into buf (len > 0, always terminated, truncated to
+ * fit); "" when none is.  Returns buf. */
+char *quirks_off_text(uint32_t quirks_off, const char *sep, char *buf,
+		      size_t len);
+
+/* quirks_off_parse: the names in text up to its end or its first space,
+ * joined by ",", as a set of quirks off into *quirks_off.  0, or -1 when
+ * a name is none of the quirks'. */
+int quirks_off_parse(const char *text, uint32_t *quirks_off);
 
 /* quirk_off_in: whether the set quirks_off (a bit per quirk_id) turns q
  * off, i.e. asks for the intended semantics. */

@@ -549,6 +549,9 @@ struct enum_issue {
 	const struct enum_judge *judge;
 	const char *impl_verdict;
 	int arrivals;                  /* the run's --arrivals (ENUM_ARRIVE_*) */
+	uint32_t quirks_off;           /* the run's --quirk NAME=off: every
+					* scenario built for the issue gets
+					* them (sched_config.quirks_off) */
 };
 
 /* enum_record_has: r records issue is: a violation of its invariant or a

@@ -11,6 +11,7 @@
  */
 #include "export.h"
 #include "store.h"
+#include "../core/quirks.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -85,6 +86,10 @@ static void row_state(sqlite3_stmt *st, struct stored *s)
 	char *options = col_dup(st, "options");
 	s->is.arrivals = strstr(options, " arrivals=any") ? ENUM_ARRIVE_ANY
 		: strstr(options, " arrivals=ordered") ? ENUM_ARRIVE_ORDERED : 0;
+	/* and its --quirk NAME=off (written by this version: names known) */
+	const char *q = strstr(options, " quirks-off=");
+	if (q && quirks_off_parse(q + 12, &s->is.quirks_off) < 0)
+		s->is.quirks_off = 0;
 	free(options);
 }
 
@@ -257,11 +262,26 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* " --quirk NAME=off" for each quirk the run turned off. */
+static void quirk_options(const struct stored *s, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int q = 0; q < QUIRK_COUNT && n < len; q++)
+		if (quirk_off_in(s->is.quirks_off, q))
+			n += (size_t)snprintf(buf + n, len - n, " --quirk %s=off",
+					      quirk_name(q));
+}
+
 /* " --impl 'CMD'" for an impl finding whose implementation is known
- * (the command single-quoted for a shell), else "". */
+ * (the command single-quoted for a shell), else "", after the run's
+ * quirk switches (quirk_options). */
 static void impl_option(const struct stored *s, char *buf, size_t len)
 {
-	buf[0] = '\0';
+	quirk_options(s, buf, len);
+	size_t used = strlen(buf);
+	buf += used;
+	len -= used;
 	const char *cmd = s->is.judge ? s->is.judge->command : NULL;
 	if (!cmd || s->is.kind != ENUM_ISSUE_FINDING || s->is.which != ENUM_FIND_IMPL)
 		return;
@@ -415,6 +435,7 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 		free(cfg_out);
 		return -1;
 	}
+	sc.cluster.config.quirks_off = s->is.quirks_off;
 	struct snapshot snap;
 	snapshot_init(&snap, &sc.cluster);
 	int rc = 0;
@@ -522,6 +543,7 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 		rc = enum_scenario_from_yaml("stored scenario", s.yaml, tmp, false,
 					     sc, err);
 	if (rc == 0) {
+		sc->cluster.config.quirks_off = s.is.quirks_off;
 		bool named = s.has_issue && s.is.kind != ENUM_ISSUE_DISAGREE &&
 			     !(s.is.kind == ENUM_ISSUE_FINDING &&
 			       s.is.which == ENUM_FIND_IMPL);

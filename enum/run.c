@@ -101,11 +101,8 @@ static void options_text(const struct plan *p, char *buf, size_t len)
 	const struct enum_opts *o = p->o;
 	/* the quirks turned off, after the rest: a run with none keeps the
 	 * text runs had before the switches */
-	char quirks[512] = "";
-	for (int q = 0, n = 0; q < QUIRK_COUNT; q++)
-		if (quirk_off_in(o->quirks_off, q))
-			n += snprintf(quirks + n, sizeof quirks - (size_t)n, "%s%s",
-				      n ? "," : " quirks-off=", quirk_name(q));
+	char quirks[512];
+	quirks_off_text(o->quirks_off, ",", quirks, sizeof quirks);
 	int used = snprintf(buf, len, "mode=%s symmetry=%s all-pending=%s store=%s chunk=%llu "
 		 "universe=%016llx%s%s", o->reachable ? "reachable" : "placements",
 		 o->symmetry ? "on" : "off", o->all_pending ? "on" : "off",
@@ -115,7 +112,8 @@ static void options_text(const struct plan *p, char *buf, size_t len)
 		 o->arrivals == ENUM_ARRIVE_ANY ? " arrivals=any"
 		 : o->arrivals == ENUM_ARRIVE_ORDERED ? " arrivals=ordered" : "");
 	if (used >= 0 && (size_t)used < len)
-		snprintf(buf + used, len - (size_t)used, "%s", quirks);
+		snprintf(buf + used, len - (size_t)used, "%s%s",
+			 *quirks ? " quirks-off=" : "", quirks);
 }
 
 /* ---------------------------------------------------------- a worker */

@@ -657,7 +657,10 @@ int enum_scenario_subset(const struct enum_scenario *src, const bool *keep,
 		if (keep[i])
 			set_object(s, n++, &src->objects[i]);
 	s->label = src->label;
-	return finish(s, "minimized", config_path, false, err);
+	int rc = finish(s, "minimized", config_path, false, err);
+	/* the source's quirk switches, which no file carries */
+	s->cluster.config.quirks_off = src->cluster.config.quirks_off;
+	return rc;
 }
 
 void enum_scenario_release(struct enum_scenario *s)

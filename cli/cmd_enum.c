@@ -90,7 +90,8 @@ enum {
 	OPT_DB, OPT_MODE, OPT_JOBS, OPT_SHARD, OPT_STORE, OPT_QUIET, OPT_FORCE,
 	OPT_LIMIT, OPT_RESUME, OPT_EXPORT, OPT_NO_SYMMETRY, OPT_ALL_PENDING,
 	OPT_GREEDY_GAP, OPT_ARRIVALS, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_IMPL_JOBS,
-	OPT_CORPUS_OUT, OPT_NO_MINIMIZE, OPT_OUTPUT, OPT_QUIRK, OPT_QUIRKS
+	OPT_CORPUS_OUT, OPT_NO_MINIMIZE, OPT_OUTPUT, OPT_QUIRK, OPT_QUIRKS,
+	OPT_COMPARE_QUIRKS
 };
 
 #define ENUM_COMMON_OPTS \
@@ -118,7 +119,9 @@ enum {
 	 "or in manifest order", OPT_ARRIVALS}, \
 	{"quirk", 0, "NAME=off|on", "a v1.30 quirk off (the intended " \
 	 "semantics) or on (kube's, the default); see README", OPT_QUIRK}, \
-	{"quirks", 0, "off|on", "every quirk off or on", OPT_QUIRKS}
+	{"quirks", 0, "off|on", "every quirk off or on", OPT_QUIRKS}, \
+	{"compare-quirks", 0, NULL, "decide again with each quirk off; a " \
+	 "changed decision is a quirk-visible finding", OPT_COMPARE_QUIRKS}
 
 static const struct cli_opt enum_table[] = {
 	ENUM_COMMON_OPTS,
@@ -235,6 +238,7 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_NO_SYMMETRY: o->symmetry = false; return 0;
 	case OPT_ALL_PENDING: o->all_pending = true; return 0;
 	case OPT_GREEDY_GAP: o->greedy_gap = true; return 0;
+	case OPT_COMPARE_QUIRKS: o->compare_quirks = true; return 0;
 	case OPT_ARRIVALS:
 		if (strcmp(v, "any") && strcmp(v, "ordered"))
 			return bad_usage(a, "bad value '%s' for --arrivals "
@@ -355,6 +359,15 @@ static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 
 /* impl_line: whether the summary has an "impl" findings line (--impl;
  * kso corpus counts files it could not write there as "corpus-error"). */
+/* Whether the summary lists finding kind i: impl under --impl, the
+ * others only under the option that looks for them. */
+static bool finding_shown(const struct enum_opts *o, const char *impl_line, int i)
+{
+	return (i != ENUM_FIND_IMPL || impl_line) &&
+	       (i != ENUM_FIND_GREEDY_GAP || o->greedy_gap) &&
+	       (i != ENUM_FIND_QUIRK_VISIBLE || o->compare_quirks);
+}
+
 static void print_summary(const struct enum_summary *s, const struct enum_opts *o,
 			  const char *impl_line)
 {
@@ -381,11 +394,15 @@ static void print_summary(const struct enum_summary *s, const struct enum_opts *
 			       w->inv[i], c->inv[i]);
 	printf("findings:\n");
 	for (int i = 0; i < ENUM_FIND_COUNT; i++)
-		if ((i != ENUM_FIND_IMPL || impl_line) &&
-		    (i != ENUM_FIND_GREEDY_GAP || o->greedy_gap))
+		if (finding_shown(o, impl_line, i))
 			printf("  %-20s %" PRIu64 " (%" PRIu64 ")\n",
 			       i == ENUM_FIND_IMPL ? impl_line : enum_finding_name(i),
 			       enum_tally_finding(w, i), enum_tally_finding(c, i));
+	/* --compare-quirks: the decisions each switch changes */
+	for (int q = 0; o->compare_quirks && q < QUIRK_COUNT; q++)
+		if (!quirk_off_in(o->quirks_off, q))
+			printf("    %-28s %" PRIu64 " (%" PRIu64 ")\n", quirk_name(q),
+			       w->quirk_states[q], c->quirk_states[q]);
 	printf("preemptions:   %" PRIu64 " (%" PRIu64 "), oracle preemption not checked "
 	       "in %" PRIu64 "\n", w->preemptions, c->preemptions, w->preempt_unchecked);
 	printf("time:          %.2f s, %.0f states/s covered, %.0f classes/s evaluated\n",
@@ -447,12 +464,20 @@ static void tree_summary(const struct enum_summary *s, const struct enum_opts *o
 	json_key(&j, "findings");
 	json_begin_object(&j);
 	for (int i = 0; i < ENUM_FIND_COUNT; i++)
-		if ((i != ENUM_FIND_IMPL || impl_line) &&
-		    (i != ENUM_FIND_GREEDY_GAP || o->greedy_gap))
+		if (finding_shown(o, impl_line, i))
 			json_pair(&j, i == ENUM_FIND_IMPL ? impl_line :
 				  enum_finding_name(i), enum_tally_finding(w, i),
 				  enum_tally_finding(c, i));
 	json_end_object(&j);
+	if (o->compare_quirks) {
+		json_key(&j, "quirk_visible");
+		json_begin_object(&j);
+		for (int q = 0; q < QUIRK_COUNT; q++)
+			if (!quirk_off_in(o->quirks_off, q))
+				json_pair(&j, quirk_name(q), w->quirk_states[q],
+					  c->quirk_states[q]);
+		json_end_object(&j);
+	}
 	json_pair(&j, "preemptions", w->preemptions, c->preemptions);
 	json_key(&j, "preemptions_unchecked");
 	json_int(&j, (int64_t)w->preempt_unchecked);

@@ -24,7 +24,9 @@
  *              spread or pod (anti-)affinity.
  */
 #include "enum.h"
+#include "../core/engine.h"
 #include "../core/fnv.h"
+#include "../core/strbuf.h"
 
 #include "../model/cycle_memo.h"
 #include "../model/match.h"
@@ -42,6 +44,7 @@ static const char *const finding_names[ENUM_FIND_COUNT] = {
 	[ENUM_FIND_WORSE_FINAL] = "worse-final",
 	[ENUM_FIND_IMPL] = "impl",
 	[ENUM_FIND_GREEDY_GAP] = "greedy-gap",
+	[ENUM_FIND_QUIRK_VISIBLE] = "quirk-visible",
 };
 
 const char *enum_finding_name(enum enum_finding f)
@@ -123,6 +126,8 @@ void enum_ctx_release(struct enum_ctx *x)
 	model_cycle_result_release(&x->mr);
 	model_cycle_result_release(&x->orr);
 	model_spread_cache_release(&x->spread_cache);
+	/* a shallow copy: its arena and objects are the scenario's */
+	free(x->quirk_alt);
 	model_pod_table_release(&x->pod_table);
 	free(x->placed);
 	free(x->waiting);
@@ -189,6 +194,8 @@ void enum_outcome_init(struct enum_outcome *o)
 		o->find[i] = false;
 		o->find_detail[i][0] = '\0';
 	}
+	for (int q = 0; q < QUIRK_COUNT; q++)
+		o->quirk_visible[q] = false;
 }
 
 void enum_outcome_release(struct enum_outcome *o)
@@ -856,6 +863,174 @@ static void check_impl(struct enum_ctx *x, int pod, struct enum_outcome *out)
 		 verdict, detail);
 }
 
+/* A decision as text: "bind to N1|N2" (the viable set), "preempt on N
+ * evicting P Q" (victims in pod order, whatever order they were
+ * reprieved in), "unschedulable" or "error". */
+static void decision_text(const struct cluster *c, const struct model_cycle_result *r,
+			  const struct model_preemption *pr, char *buf, size_t len)
+{
+	struct strbuf b;
+	strbuf_init(&b);
+	if (r->code == MODEL_SUCCESS) {
+		strbuf_puts(&b, "bind to");
+		for (int i = 0; i < r->n_viable; i++)
+			strbuf_printf(&b, "%s%s", i ? "|" : " ", c->nodes[r->viable[i]].name);
+	} else if (r->code == MODEL_ERROR) {
+		strbuf_puts(&b, "error");
+	} else if (pr && pr->code == MODEL_ERROR) {
+		strbuf_puts(&b, "preemption error");
+	} else if (pr && pr->node >= 0) {
+		strbuf_printf(&b, "preempt on %s evicting", c->nodes[pr->node].name);
+		for (int p = 0; p < c->n_pods; p++)
+			for (int i = 0; i < pr->chosen.n; i++)
+				if (pr->chosen.pods[i] == p)
+					strbuf_printf(&b, " %s", c->pods[p].name);
+	} else {
+		strbuf_puts(&b, "unschedulable");
+	}
+	snprintf(buf, len, "%s", b.s);
+	strbuf_release(&b);
+}
+
+/* The decision of pod in x's state with quirks_off: the oracle's cycle
+ * and, after a FitError, its DefaultPreemption, on x->quirk_alt. */
+static void quirk_decision(struct enum_ctx *x, const struct sched_profile *prof,
+			   int pod, uint32_t quirks_off, char *buf, size_t len)
+{
+	struct cluster *alt = x->quirk_alt;
+	alt->config.quirks_off = quirks_off;
+	/* the same profile of the copy's configuration */
+	const struct sched_profile *ap = &alt->config.profiles[prof - x->c->config.profiles];
+	struct snapshot s = {alt, x->snap.pod_node, x->snap.nominated};
+	struct model_cycle_result r;
+	model_cycle_result_init(&r, alt);
+	oracle_engine.cycle(ap, &s, pod, &r);
+	struct model_preemption pr;
+	model_preemption_init(&pr);
+	bool preempt = r.code == MODEL_UNSCHEDULABLE &&
+		       ap->postfilter[PLUGIN_DEFAULT_PREEMPTION];
+	if (preempt) {
+		struct model_preempt_opts opts = {.offset_draw = 0};
+		oracle_engine.preempt(ap, &s, pod, &r, &opts, &pr);
+	}
+	decision_text(alt, &r, preempt ? &pr : NULL, buf, len);
+	model_preemption_release(&pr);
+	model_cycle_result_release(&r);
+}
+
+/* Two of pod p's spread constraints (its own, or prof's List defaults
+ * when it has none and some workload may select it) have one class and
+ * one topologyKey (QUIRK_SPREAD_SHARED_KEY). */
+static bool shares_a_key(const struct sched_profile *prof, const struct pod *p,
+			 bool defaults_apply)
+{
+	for (int i = 0; i < p->n_spread; i++)
+		for (int j = 0; j < i; j++)
+			if (p->spread[i].do_not_schedule == p->spread[j].do_not_schedule &&
+			    !strcmp(p->spread[i].topology_key, p->spread[j].topology_key))
+				return true;
+	if (p->n_spread > 0 || !defaults_apply || prof->spread_system_defaulting)
+		return false;
+	const struct default_spread_constraint *d = prof->default_constraints;
+	for (int i = 0; i < prof->n_default_constraints; i++)
+		for (int j = 0; j < i; j++)
+			if (d[i].do_not_schedule == d[j].do_not_schedule &&
+			    !strcmp(d[i].topology_key, d[j].topology_key))
+				return true;
+	return false;
+}
+
+/* Whether switching quirk q can change pod's decision in x's state at
+ * all: each quirk lives in one plugin's code path, which these inputs
+ * never enter otherwise (a sound skip: the decision is then v1.30's). */
+static bool quirk_may_matter(const struct enum_ctx *x, int pod, int q,
+			     const struct enum_outcome *out)
+{
+	const struct cluster *c = x->c;
+	const struct pod *p = &c->pods[pod];
+	switch (q) {
+	case QUIRK_PORTS_SET_REMOVAL:   /* RemovePod (preemption) of a pod
+					 * whose port the pod wants */
+		if (!out->preempted)
+			return false;
+		for (int i = 0; i < p->n_containers; i++)
+			for (int k = 0; k < p->containers[i].n_ports; k++)
+				if (p->containers[i].ports[k].host_port > 0)
+					return true;
+		return false;
+	case QUIRK_VICTIM_ORDER_NOW:    /* the reprieve order */
+		return out->preempted;
+	case QUIRK_AFFINITY_FIRST_POD_COUNTS:
+		return p->n_affinity > 0;
+	case QUIRK_NONZERO_IGNORES_SIDECARS:
+		for (int i = 0; i < c->n_pods; i++)
+			for (int k = 0; k < c->pods[i].n_init_containers; k++)
+				if (c->pods[i].init_containers[k].restart_always)
+					return true;
+		return false;
+	case QUIRK_SPREAD_EMPTY_SELECTOR:   /* an explicit {} selector */
+		for (int i = 0; i < p->n_spread; i++)
+			if (p->spread[i].selector.present &&
+			    p->spread[i].selector.match_labels.n == 0 &&
+			    p->spread[i].selector.n_exprs == 0)
+				return true;
+		return false;
+	case QUIRK_SPREAD_EMPTY_DOMAIN:   /* scoring by the system defaults,
+					   * whose selector needs a workload */
+		return p->n_spread == 0 && c->n_workloads > 0 &&
+		       x->prof[pod]->spread_system_defaulting;
+	case QUIRK_SPREAD_APPROX_CRITICAL_PATHS:   /* AddPod / RemovePod */
+		if (p->n_spread == 0 && c->n_workloads == 0)
+			return false;
+		if (out->preempted)
+			return true;
+		for (int i = 0; i < c->n_pods; i++)
+			if (i != pod && x->snap.nominated[i] >= 0)
+				return true;
+		return false;
+	default:   /* two constraints of one class and key */
+		return shares_a_key(x->prof[pod], p, c->n_workloads > 0);
+	}
+}
+
+/*
+ * --compare-quirks: pod's decision in x's state again with each quirk the
+ * scenario models as v1.30 does switched off, one at a time.  A quirk is
+ * visible where the decision (the viable set, or DefaultPreemption's node
+ * and victims, or unschedulable) differs from v1.30's (x->mr and
+ * out->kube, which the cross-check has compared with the oracle's).
+ */
+static void check_quirks(struct enum_ctx *x, const struct sched_profile *prof,
+			 int pod, struct enum_outcome *out)
+{
+	if (!x->quirk_alt) {
+		x->quirk_alt = xmalloc(sizeof *x->quirk_alt);
+		*x->quirk_alt = *x->c;
+	}
+	char kube[ENUM_DETAIL_LEN / 2], alt[ENUM_DETAIL_LEN / 2];
+	decision_text(x->c, &x->mr, out->preempted ? &out->kube : NULL, kube,
+		      sizeof kube);
+	char *detail = out->find_detail[ENUM_FIND_QUIRK_VISIBLE];
+	size_t used = 0;
+	for (int q = 0; q < QUIRK_COUNT; q++) {
+		uint32_t off = x->c->config.quirks_off;
+		if (quirk_off_in(off, q) || !quirk_may_matter(x, pod, q, out))
+			continue;   /* intended already, or the same decision */
+		quirk_decision(x, prof, pod, off | UINT32_C(1) << q, alt, sizeof alt);
+		if (!strcmp(kube, alt))
+			continue;
+		out->quirk_visible[q] = true;
+		out->find[ENUM_FIND_QUIRK_VISIBLE] = true;
+		if (used == 0)
+			used = (size_t)snprintf(detail, ENUM_DETAIL_LEN, "v1.30: %s;", kube);
+		if (used < ENUM_DETAIL_LEN)
+			used += (size_t)snprintf(detail + used, ENUM_DETAIL_LEN - used,
+						 " %s off: %s;", quirk_name(q), alt);
+	}
+	if (used > 0 && used < ENUM_DETAIL_LEN)
+		detail[used - 1] = '\0';   /* the last ';' */
+}
+
 void enum_tally_add(struct enum_tally *dst, const struct enum_tally *src)
 {
 	const uint64_t *s = (const uint64_t *)src;
@@ -889,6 +1064,9 @@ void enum_tally_outcome(const struct enum_outcome *o, uint64_t w,
 		for (int i = 0; findings && i < ENUM_FIND_COUNT; i++)
 			if (o->find[i])
 				*enum_tally_finding_slot(&t[k], i) += ws[k];
+		for (int q = 0; o->find[ENUM_FIND_QUIRK_VISIBLE] && q < QUIRK_COUNT; q++)
+			if (o->quirk_visible[q])
+				t[k].quirk_states[q] += ws[k];
 		if (o->preempted) {
 			t[k].preemptions += ws[k];
 			if (!o->oracle_preempt_checked)
@@ -921,4 +1099,6 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	}
 	if (x->judge && x->judge_self)
 		check_impl(x, pod, out);
+	if (x->compare_quirks)
+		check_quirks(x, prof, pod, out);
 }

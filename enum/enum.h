@@ -266,6 +266,9 @@ enum enum_finding {
 				    * the scenario's pods that satisfies every
 				    * filter places more pods (or more
 				    * priority) than any run of the loop */
+	ENUM_FIND_QUIRK_VISIBLE,   /* --compare-quirks: switching a v1.30
+				    * quirk off (core/quirks.h) changes the
+				    * decision */
 	ENUM_FIND_COUNT
 };
 
@@ -310,6 +313,9 @@ struct enum_outcome {
 	char inv_detail[MODEL_INV_COUNT][ENUM_DETAIL_LEN];
 	bool find[ENUM_FIND_COUNT];
 	char find_detail[ENUM_FIND_COUNT][ENUM_DETAIL_LEN];
+	/* --compare-quirks: the quirks whose switch changes the decision
+	 * (find[ENUM_FIND_QUIRK_VISIBLE] when any does) */
+	bool quirk_visible[QUIRK_COUNT];
 };
 
 /* Per-thread evaluation state for one scenario. */
@@ -357,6 +363,12 @@ struct enum_ctx {
 	/* --impl: the worker's implementation under test (NULL: none) */
 	const struct enum_judge *judge;
 	void *judge_self;
+	/* --compare-quirks: every decision again with each quirk the
+	 * scenario models switched off; quirk_alt is a shallow copy of c
+	 * whose configuration's quirks_off the check sets (created on first
+	 * use, NULL before) */
+	bool compare_quirks;
+	struct cluster *quirk_alt;
 };
 
 /* enum_ctx_init: for scenario sc (borrowed); pair with enum_ctx_release. */
@@ -403,20 +415,26 @@ struct enum_tally {
 	uint64_t impl_findings;       /* --impl: ENUM_FIND_IMPL */
 	uint64_t greedy_gaps;         /* --greedy-gap: ENUM_FIND_GREEDY_GAP
 				       * (after impl_findings, likewise) */
+	uint64_t quirk_visible;       /* --compare-quirks:
+				       * ENUM_FIND_QUIRK_VISIBLE, and per
+				       * quirk (likewise) */
+	uint64_t quirk_states[QUIRK_COUNT];
 };
 
 /* enum_tally_finding: the count of finding kind f in t. */
 static inline uint64_t enum_tally_finding(const struct enum_tally *t, int f)
 {
 	return f == ENUM_FIND_IMPL ? t->impl_findings
-		: f == ENUM_FIND_GREEDY_GAP ? t->greedy_gaps : t->findings[f];
+		: f == ENUM_FIND_GREEDY_GAP ? t->greedy_gaps
+		: f == ENUM_FIND_QUIRK_VISIBLE ? t->quirk_visible : t->findings[f];
 }
 
 /* enum_tally_finding_slot: where t counts finding kind f. */
 static inline uint64_t *enum_tally_finding_slot(struct enum_tally *t, int f)
 {
 	return f == ENUM_FIND_IMPL ? &t->impl_findings
-		: f == ENUM_FIND_GREEDY_GAP ? &t->greedy_gaps : &t->findings[f];
+		: f == ENUM_FIND_GREEDY_GAP ? &t->greedy_gaps
+		: f == ENUM_FIND_QUIRK_VISIBLE ? &t->quirk_visible : &t->findings[f];
 }
 
 void enum_tally_add(struct enum_tally *dst, const struct enum_tally *src);
@@ -549,6 +567,10 @@ struct enum_issue {
 	const struct enum_judge *judge;
 	const char *impl_verdict;
 	int arrivals;                  /* the run's --arrivals (ENUM_ARRIVE_*) */
+	/* a quirk-visible finding: its detail, which a smaller scenario
+	 * must give again word for word (the same decisions, so that the
+	 * export shows what its header says); NULL: the kind suffices */
+	const char *detail;
 	uint32_t quirks_off;           /* the run's --quirk NAME=off: every
 					* scenario built for the issue gets
 					* them (sched_config.quirks_off) */

@@ -27,6 +27,7 @@ struct stored {
 	char *issue_text;          /* "disagreement: ...", "violation capacity: ..." */
 	char *config;              /* the run's KubeSchedulerConfiguration, or NULL */
 	char *impl_verdict;        /* an impl finding's verdict ("not-viable") */
+	char *quirk_detail;        /* a quirk-visible finding's detail */
 	struct enum_issue is;
 	bool has_issue;            /* minimizable: see why_not */
 	const char *why_not;       /* why it cannot be minimized, or NULL */
@@ -55,6 +56,7 @@ static void stored_release(struct stored *s)
 	free(s->issue_text);
 	free(s->config);
 	free(s->impl_verdict);
+	free(s->quirk_detail);
 }
 
 /* Runs sql (one int64 parameter) and hands the first row to fn: 1 when
@@ -151,6 +153,12 @@ static void row_finding(sqlite3_stmt *st, struct stored *s)
 			abort();
 		s->is.impl_verdict = s->impl_verdict;
 		text = d + vn + (d[vn] == ':') + (d[vn] == ':' && d[vn + 1] == ' ');
+	}
+	if (s->has_issue && s->is.which == ENUM_FIND_QUIRK_VISIBLE) {
+		s->quirk_detail = strdup(d);
+		if (!s->quirk_detail)
+			abort();
+		s->is.detail = s->quirk_detail;
 	}
 	size_t n = strlen(kind) + strlen(d) + 32;
 	s->issue_text = malloc(n);
@@ -299,6 +307,14 @@ static void reproduce(struct strbuf *b, const struct stored *s,
 {
 	char impl[2048];
 	impl_option(s, impl, sizeof impl);
+	/* a quirk-visible finding: how to see the other decision */
+	for (int q = 0; s->quirk_detail && q < QUIRK_COUNT; q++) {
+		char says[96];
+		snprintf(says, sizeof says, "; %s off: ", quirk_name(q));
+		if (strstr(s->quirk_detail, says))
+			enum_yaml_comment(b, "the intended semantics: the line "
+					 "below with --quirk %s=off", quirk_name(q));
+	}
 	if (!s->is.pod_name) {
 		if (s->config)
 			enum_yaml_comment(b, "the run's scheduler configuration: %s "
@@ -562,6 +578,8 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 		x.greedy_gap = s.has_issue && s.is.kind == ENUM_ISSUE_FINDING &&
 			       s.is.which == ENUM_FIND_GREEDY_GAP;
 		x.arrivals = s.is.arrivals;
+		x.compare_quirks = s.has_issue && s.is.kind == ENUM_ISSUE_FINDING &&
+				   s.is.which == ENUM_FIND_QUIRK_VISIBLE;
 		rc = enum_reachable(&x, false, &sink, t, err);
 		enum_ctx_release(&x);
 		if (rc == 0 && !m.have)

@@ -50,6 +50,8 @@ bool enum_issue_holds(const struct enum_scenario *sc, const struct snapshot *sna
 	struct enum_ctx x;
 	enum_ctx_init(&x, sc);
 	snapshot_assign(&x.snap, snap);
+	x.compare_quirks = is->kind == ENUM_ISSUE_FINDING &&
+			   is->which == ENUM_FIND_QUIRK_VISIBLE;
 	/* an impl finding holds when the implementation, asked again about
 	 * the smaller scenario, gives the same verdict */
 	bool impl = is->kind == ENUM_ISSUE_FINDING && is->which == ENUM_FIND_IMPL;
@@ -64,6 +66,8 @@ bool enum_issue_holds(const struct enum_scenario *sc, const struct snapshot *sna
 	size_t vn = impl ? strlen(is->impl_verdict) : 0;
 	bool holds = is->kind == ENUM_ISSUE_DISAGREE ? !o.agree
 		: is->kind == ENUM_ISSUE_VIOLATION ? o.inv[is->which]
+		: is->detail ? o.find[is->which] &&
+			       !strcmp(o.find_detail[is->which], is->detail)
 		: !impl ? o.find[is->which]
 		: o.find[is->which] &&
 		  !strncmp(o.find_detail[is->which], is->impl_verdict, vn) &&
@@ -108,6 +112,8 @@ static bool reach_holds(const struct enum_scenario *sc, const struct snapshot *s
 	x.greedy_gap = is->kind == ENUM_ISSUE_FINDING &&
 		       is->which == ENUM_FIND_GREEDY_GAP;
 	x.arrivals = is->arrivals;
+	x.compare_quirks = is->kind == ENUM_ISSUE_FINDING &&
+			   is->which == ENUM_FIND_QUIRK_VISIBLE;
 	struct error err;
 	error_init(&err);
 	bool ok = enum_reachable(&x, false, &sink, t, &err) == 0 && m.found;

@@ -112,8 +112,9 @@ static void options_text(const struct plan *p, char *buf, size_t len)
 		 o->arrivals == ENUM_ARRIVE_ANY ? " arrivals=any"
 		 : o->arrivals == ENUM_ARRIVE_ORDERED ? " arrivals=ordered" : "");
 	if (used >= 0 && (size_t)used < len)
-		snprintf(buf + used, len - (size_t)used, "%s%s",
-			 *quirks ? " quirks-off=" : "", quirks);
+		snprintf(buf + used, len - (size_t)used, "%s%s%s",
+			 *quirks ? " quirks-off=" : "", quirks,
+			 o->compare_quirks ? " compare-quirks=on" : "");
 }
 
 /* ---------------------------------------------------------- a worker */
@@ -200,6 +201,7 @@ static int load(struct shared *sh, struct wstate *w, uint64_t scenario,
 	enum_ctx_init(&w->x, &w->sc);
 	w->x.greedy_gap = sh->plan->o->greedy_gap;
 	w->x.arrivals = sh->plan->o->arrivals;
+	w->x.compare_quirks = sh->plan->o->compare_quirks;
 	w->x.judge = sh->plan->o->judge;
 	w->x.judge_self = w->judge_self;
 	w->loaded = true;

@@ -37,6 +37,7 @@ struct enum_opts {
 				    * ENUM_ARRIVE_ANY or ENUM_ARRIVE_ORDERED */
 	uint32_t quirks_off;       /* --quirk NAME=off: the universe's
 				    * sched_config.quirks_off */
+	bool compare_quirks;       /* --compare-quirks */
 };
 
 struct enum_summary {

@@ -447,8 +447,12 @@ static void put_u64(struct strbuf *b, bool first, uint64_t v)
 }
 
 /* The fields of a tally before impl_findings: the text's layout since
- * the first version (impl_findings follows both tallies). */
+ * the first version.  Each later field (impl_findings, greedy_gaps,
+ * quirk_visible, quirk_states[]) follows, in struct order, as one value
+ * per tally, so that a text written before a field existed reads back
+ * with that field 0. */
 #define TALLY_BASE_FIELDS (offsetof(struct enum_tally, impl_findings) / sizeof(uint64_t))
+#define TALLY_FIELDS (sizeof(struct enum_tally) / sizeof(uint64_t))
 
 void enum_store_tally_text(const struct enum_tally t[2], struct strbuf *b)
 {
@@ -457,26 +461,28 @@ void enum_store_tally_text(const struct enum_tally t[2], struct strbuf *b)
 		for (size_t i = 0; i < TALLY_BASE_FIELDS; i++)
 			put_u64(b, k == 0 && i == 0, v[i]);
 	}
-	for (int k = 0; k < 2; k++)
-		put_u64(b, false, t[k].impl_findings);
-	for (int k = 0; k < 2; k++)
-		put_u64(b, false, t[k].greedy_gaps);
+	for (size_t i = TALLY_BASE_FIELDS; i < TALLY_FIELDS; i++)
+		for (int k = 0; k < 2; k++)
+			put_u64(b, false, ((const uint64_t *)&t[k])[i]);
 }
 
 void enum_store_tally_parse(const char *text, struct enum_tally t[2])
 {
 	memset(t, 0, 2 * sizeof *t);
 	const char *s = text;
-	for (int k = 0; k < 6; k++) {
-		uint64_t *v = k < 2 ? (uint64_t *)&t[k] : k < 4
-			? &t[k - 2].impl_findings : &t[k - 4].greedy_gaps;
-		for (size_t i = 0; i < (k < 2 ? TALLY_BASE_FIELDS : 1); i++) {
-			char *end;
-			v[i] = strtoull(s, &end, 10);
-			if (end == s)
-				return;   /* older text: no impl / greedy counts */
-			s = end;
-		}
+	for (size_t n = 0; n < 2 * TALLY_FIELDS; n++) {
+		/* the base fields tally by tally, then each later field of
+		 * both tallies */
+		size_t i = n < 2 * TALLY_BASE_FIELDS ? n % TALLY_BASE_FIELDS
+			: TALLY_BASE_FIELDS + (n - 2 * TALLY_BASE_FIELDS) / 2;
+		int k = n < 2 * TALLY_BASE_FIELDS ? (int)(n / TALLY_BASE_FIELDS)
+			: (int)((n - 2 * TALLY_BASE_FIELDS) % 2);
+		char *end;
+		uint64_t v = strtoull(s, &end, 10);
+		if (end == s)
+			return;   /* older text: the later fields stay 0 */
+		((uint64_t *)&t[k])[i] = v;
+		s = end;
 	}
 }
 

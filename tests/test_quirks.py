@@ -206,3 +206,103 @@ def test_a_trace_replays_under_its_own_quirks(tmp_path):
     assert r.returncode == 1 and r.stdout == ""
     assert "expected the name of a quirk" in r.stderr
     assert "(#meta.kso.quirksOff)" in r.stderr
+
+
+# ----------------------------------------------- kso enum --compare-quirks
+
+def enum_json(universe, db, *extra):
+    p = run_kso("enum", fixture_path(universe), "--db", db, "--force",
+                "--quiet", "--no-symmetry", "-o", "json", *extra)
+    d = json.loads(p.stdout)
+    # exit 1 when an invariant broke
+    assert p.returncode == (1 if d["violations"]["count"] else 0), p.stderr
+    return d
+
+
+def test_compare_quirks_counts_the_states_a_quirk_decides(tmp_path):
+    # the counts worked out in fixtures/universes/quirk-ports.yaml
+    db = tmp_path / "q.db"
+    d = enum_json("universes/quirk-ports.yaml", db, "--compare-quirks")
+    assert d["states"]["count"] == 8 and d["decisions"]["count"] == 7
+    assert d["disagreements"]["count"] == 0
+    assert d["findings"]["quirk-visible"]["count"] == 2
+    assert {k: v["count"] for k, v in d["quirk_visible"].items()} == {
+        "spread-shared-key": 0, "spread-empty-selector": 0,
+        "spread-empty-domain": 0, "spread-approx-critical-paths": 0,
+        "affinity-first-pod-counts": 0, "nonzero-ignores-sidecars": 0,
+        "ports-set-removal": 2, "victim-order-now": 0}
+    assert d["invariants"] == {"nominated-feasible": {"count": 2,
+                                                      "classes": 2}}
+    out = run_kso("enum", fixture_path("universes/quirk-ports.yaml"),
+                  "--db", tmp_path / "t.db", "--quiet", "--no-symmetry",
+                  "--compare-quirks").stdout
+    assert "  quirk-visible        2 (2)\n" in out
+    assert "    ports-set-removal            2 (2)\n" in out
+    # without the option the summary has no such line
+    out = run_kso("enum", fixture_path("universes/quirk-ports.yaml"),
+                  "--db", tmp_path / "u.db", "--quiet").stdout
+    assert "quirk" not in out
+
+
+def test_enum_with_the_quirk_off_cross_checks_the_intended_branch(tmp_path):
+    d = enum_json("universes/quirk-ports.yaml", tmp_path / "q.db",
+                  "--quirk", "ports-set-removal=off", "--compare-quirks")
+    assert d["disagreements"]["count"] == 0
+    assert d["violations"]["count"] == 0
+    assert d["findings"]["quirk-visible"]["count"] == 0
+    # a quirk already off is not compared again
+    assert "ports-set-removal" not in d["quirk_visible"]
+
+
+def test_quirk_options_make_another_run(tmp_path):
+    db = tmp_path / "q.db"
+    enum_json("universes/quirk-ports.yaml", db, "--quirk",
+              "ports-set-removal=off")
+    p = run_kso("enum", fixture_path("universes/quirk-ports.yaml"), "--db",
+                db, "--quiet", "--resume")
+    assert p.returncode == 1
+    assert "no incomplete run" in p.stderr
+
+
+def test_compare_quirks_finds_the_victim_order(tmp_path):
+    # the counts worked out in fixtures/universes/quirk-victims.yaml
+    d = enum_json("universes/quirk-victims.yaml", tmp_path / "q.db",
+                  "--compare-quirks")
+    assert (d["states"]["count"], d["decisions"]["count"]) == (16, 15)
+    assert d["preemptions"]["count"] == 9
+    assert d["findings"]["quirk-visible"]["count"] == 3
+    assert d["quirk_visible"]["victim-order-now"]["count"] == 3
+    assert sum(v["count"] for v in d["quirk_visible"].values()) == 3
+
+
+def test_a_quirk_visible_export_keeps_its_finding(tmp_path):
+    db = tmp_path / "q.db"
+    enum_json("universes/quirk-victims.yaml", db, "--compare-quirks")
+    found = {}
+    for i in range(1, 4):
+        p = run_kso("export", db, i, "-o", tmp_path / f"{i}.yaml")
+        assert p.returncode == 0, p.stderr
+        text = (tmp_path / f"{i}.yaml").read_text()
+        head = [ln for ln in text.splitlines()
+                if ln.startswith("# finding ")]
+        found[i] = head[0]
+    want = "# finding quirk-visible: v1.30: preempt on n1 evicting a; " \
+        "victim-order-now off: preempt on n1 evicting "
+    assert sorted(f[len(want):] for f in found.values()) == ["b", "b c",
+                                                               "c"]
+    assert all(f.startswith(want) for f in found.values())
+    # the minimized export still decides so, under both engines
+    i = next(k for k, f in found.items() if f.endswith(" b c"))
+    out = tmp_path / f"{i}.yaml"
+    assert "# the intended semantics: the line below with --quirk " \
+        "victim-order-now=off\n# reproduce: kso explain FILE --pod " \
+        "default/urgent\n" in out.read_text()
+    for engine in ENGINES:
+        d = json.loads(run_kso("explain", out, "--pod", "default/urgent",
+                               "--engine", engine, "-o", "json").stdout)
+        assert d["preemption"]["victims"] == ["default/a"]
+        d = json.loads(run_kso("explain", out, "--pod", "default/urgent",
+                               "--engine", engine, "-o", "json", "--quirk",
+                               "victim-order-now=off").stdout)
+        assert sorted(d["preemption"]["victims"]) == ["default/b",
+                                                      "default/c"]

@@ -7,6 +7,7 @@
  */
 #include "check.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -18,9 +19,12 @@ static void tally_text_by_hand(void)
 	/* states 0, decisions 7, agree 10, disagree 18446744073709551615
 	 * (2^64 - 1), everything else 0: the text is the 32 numbers of the
 	 * two tallies' first 16 fields, then the two impl_findings (here 0
-	 * and 5), then the two greedy_gaps (0 and 0), separated by single
+	 * and 5), then the two greedy_gaps (0 and 0), the two
+	 * quirk_visible (0 and 9), then each of the 8 quirk_states for both
+	 * tallies (quirk 2: 0 and 4, the rest 0), separated by single
 	 * spaces - the first 32 are the layout stored before impl findings
-	 * existed, the first 34 the one before greedy gaps */
+	 * existed, the first 34 the one before greedy gaps, the first 36 the
+	 * one before quirk findings */
 	struct enum_tally t[2];
 	memset(t, 0, sizeof t);
 	t[0].decisions = 7;
@@ -28,13 +32,20 @@ static void tally_text_by_hand(void)
 	t[0].disagree = UINT64_MAX;
 	t[1].finals = 100200300;
 	t[1].impl_findings = 5;
+	t[1].quirk_visible = 9;
+	t[1].quirk_states[2] = 4;
 	struct strbuf b;
 	strbuf_init(&b);
 	enum_store_tally_text(t, &b);
 	CHECK_STR(b.s, "0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 "
-		  "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300 0 5 0 0");
-	/* text stored before impl findings reads back with 0 for them */
+		  "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300 0 5 0 0 0 9 "
+		  "0 0 0 0 0 4 0 0 0 0 0 0 0 0 0 0");
 	struct enum_tally back[2];
+	enum_store_tally_parse(b.s, back);
+	CHECK_EQ(back[1].quirk_visible, 9);
+	CHECK_EQ(back[1].quirk_states[2], 4);
+	CHECK_EQ(back[0].quirk_states[2], 0);
+	/* text stored before impl findings reads back with 0 for them */
 	enum_store_tally_parse("0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 "
 			       "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300", back);
 	CHECK_EQ(back[1].finals, 100200300);
@@ -45,6 +56,13 @@ static void tally_text_by_hand(void)
 			       "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300 0 5", back);
 	CHECK_EQ(back[1].impl_findings, 5);
 	CHECK_EQ(back[1].greedy_gaps, 0);
+	/* and before quirk findings, with 0 for those */
+	enum_store_tally_parse("0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 "
+			       "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300 0 5 0 3",
+			       back);
+	CHECK_EQ(back[1].greedy_gaps, 3);
+	CHECK_EQ(back[1].quirk_visible, 0);
+	CHECK_EQ(back[1].quirk_states[7], 0);
 	strbuf_release(&b);
 }
 
@@ -64,19 +82,21 @@ static void tally_text_as_printf(void)
 	int bad_text = 0, bad_parse = 0;
 	for (int round = 0; round < 500; round++) {
 		struct enum_tally t[2], back[2];
-		/* the text's order: each tally's fields but the last two,
-		 * then each tally's impl_findings, then each greedy_gaps */
+		/* the text's order: each tally's fields before
+		 * impl_findings, then each later field (impl_findings,
+		 * greedy_gaps, quirk_visible, quirk_states[0..7]) of both */
 		size_t per = sizeof t[0] / sizeof(uint64_t);
-		uint64_t *order[2 * 40];
+		size_t base = offsetof(struct enum_tally, impl_findings) / sizeof(uint64_t);
+		uint64_t *order[2 * 64];
 		size_t n = 0;
 		for (int s = 0; s < 2; s++)
-			for (size_t i = 0; i + 2 < per; i++)
+			for (size_t i = 0; i < base; i++)
 				order[n++] = (uint64_t *)&t[s] + i;
-		for (int s = 0; s < 2; s++)
-			order[n++] = &t[s].impl_findings;
-		for (int s = 0; s < 2; s++)
-			order[n++] = &t[s].greedy_gaps;
-		char want[1024];
+		for (size_t i = base; i < per; i++)
+			for (int s = 0; s < 2; s++)
+				order[n++] = (uint64_t *)&t[s] + i;
+		CHECK_EQ(per - base, 11);
+		char want[2048];
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++) {
 			int bits = (int)(rnd(&seed) % 65);

@@ -149,22 +149,28 @@ static int64_t start_of(const struct pod *p)
 	return p->start_time.has ? p->start_time.seconds : MODEL_TIME_NOW;
 }
 
+/* The comparator's context: the cluster, and whether it models
+ * QUIRK_VICTIM_ORDER_NOW (read once per sort, not per comparison). */
+struct importance {
+	const struct cluster *c;
+	bool now;
+};
+
 /* MoreImportantPod(x, y): higher priority, then earlier start, "now"
  * standing for a missing start time at every call - so true both ways for
  * two pods without one (QUIRK_VICTIM_ORDER_NOW; off: pod index). */
 static bool more_important(const void *ctx, int x, int y)
 {
-	const struct cluster *c = ctx;
-	const struct pod *px = &c->pods[x], *py = &c->pods[y];
+	const struct importance *im = ctx;
+	const struct pod *px = &im->c->pods[x], *py = &im->c->pods[y];
 	if (px->priority != py->priority)
 		return px->priority > py->priority;
-	bool now = config_quirk(&c->config, QUIRK_VICTIM_ORDER_NOW);
-	if (now && !px->start_time.has)
+	if (im->now && !px->start_time.has)
 		return !py->start_time.has;
 	int64_t tx = start_of(px), ty = start_of(py);
 	if (tx != ty)
 		return tx < ty;
-	return !now && x < y;
+	return !im->now && x < y;
 }
 
 /* sort.Slice(pods, MoreImportantPod), in Go's order of comparisons
@@ -172,7 +178,8 @@ static bool more_important(const void *ctx, int x, int y)
  * algorithm gives kube's list. */
 static void sort_important(const struct cluster *c, int *pods, int n)
 {
-	model_go_sort_slice(pods, n, more_important, c);
+	struct importance im = {c, config_quirk(&c->config, QUIRK_VICTIM_ORDER_NOW)};
+	model_go_sort_slice(pods, n, more_important, &im);
 }
 
 /* Ascending ints: insertion sort (a node's pods are nearly in index

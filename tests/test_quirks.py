@@ -306,3 +306,21 @@ def test_a_quirk_visible_export_keeps_its_finding(tmp_path):
                                "victim-order-now=off").stdout)
         assert sorted(d["preemption"]["victims"]) == ["default/b",
                                                       "default/c"]
+
+
+@pytest.mark.parametrize("fixture", sorted(
+    p.name for p in (fixture_path("quirks/ports-set-removal.yaml").parent)
+    .glob("*.yaml")))
+@pytest.mark.parametrize("switch", ["on", "off"])
+def test_both_engines_agree_on_every_placement(tmp_path, fixture, switch):
+    # each quirk scenario as a universe: every placement of its pods, each
+    # decision by both engines (the enumerator's cross-check), with every
+    # quirk on and with every quirk off
+    u = tmp_path / "u.yaml"
+    u.write_text("kind: Universe\nname: %s\nmanifests:\n- %s\n" % (
+        fixture, fixture_path("quirks/" + fixture)))
+    p = run_kso("enum", u, "--db", tmp_path / "q.db", "--quiet",
+                "--no-symmetry", "--quirks", switch, "-o", "json")
+    d = json.loads(p.stdout)
+    assert d["decisions"]["count"] > 0
+    assert d["disagreements"]["count"] == 0, p.stdout

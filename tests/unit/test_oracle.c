@@ -289,6 +289,99 @@ static void test_interpod_first_pod(void)
 	cluster_release(&c);
 }
 
+/* ------------------------------------------ quirks no valid input reaches */
+
+/*
+ * spread-shared-key (core/quirks.h): two DoNotSchedule constraints of new
+ * (app=a) on zone, selecting app=a and app=b, maxSkew 1 - which the
+ * loader rejects, so the second constraint's key is changed after
+ * loading.  n1 (zone A) runs a1, a2 (app=a), n2 (zone B) runs b1, b2.
+ * v1.30 (the later constraint's per-node count overwrites): zone A 0,
+ * zone B 2, min 0: n1 app=a 0 + 1 = 1, app=b 0: passes; n2 2 + 1 = 3:
+ * fails.  Intended: app=a A 2, B 0; app=b A 0, B 2: n1 2 + 1 = 3 fails,
+ * n2 app=a 1, app=b 2 > 1 fails.  (test_spread.c: the model, by hand.)
+ */
+static void test_shared_key_switch(void)
+{
+	struct cluster c;
+	load(&c, NODE("n1", "4", ", zone: A", "") NODE("n2", "4", ", zone: B", "")
+		 POD("a1", "app: a", "n1", "100m", "1Gi", "")
+		 POD("a2", "app: a", "n1", "100m", "1Gi", "")
+		 POD("b1", "app: b", "n2", "100m", "1Gi", "")
+		 POD("b2", "app: b", "n2", "100m", "1Gi", "")
+		 POD("new", "app: a", "", "100m", "1Gi",
+		     "  topologySpreadConstraints:\n"
+		     "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule,\n"
+		     "     labelSelector: {matchLabels: {app: a}}}\n"
+		     "  - {maxSkew: 1, topologyKey: other, whenUnsatisfiable: DoNotSchedule,\n"
+		     "     labelSelector: {matchLabels: {app: b}}}\n"));
+	struct spread_constraint *sc =
+		(struct spread_constraint *)c.pods[pod_ix(&c, "new")].spread;
+	sc[1].topology_key = sc[0].topology_key;
+	struct model_cycle_result r;
+	explain(&c, "new", &r);
+	CHECK(r.verdicts[0].feasible);
+	CHECK_EQ(r.verdicts[1].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
+	model_cycle_result_release(&r);
+	c.config.quirks_off = UINT32_C(1) << QUIRK_SPREAD_SHARED_KEY;
+	explain(&c, "new", &r);
+	CHECK_EQ(r.verdicts[0].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
+	CHECK_EQ(r.verdicts[1].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
+	CHECK_EQ(r.n_feasible, 0);
+	model_cycle_result_release(&r);
+	cluster_release(&c);
+}
+
+/*
+ * spread-approx-critical-paths: zones A, B, C (na, nb, nc), no pod yet;
+ * AddPod of q1 on na and q2 on nb in one cycle (kube only ever adds the
+ * filtered node's pods, so this goes through the oracle's internals).
+ * Critical paths: [(A,0),(B,0)]; AddPod A=1 swaps to [(B,0),(A,1)];
+ * AddPod B=1 -> [(B,1),(A,1)]: min 1 though C is 0.  Filter na, maxSkew
+ * 1: v1.30 1 + 1 - 1 = 1 passes; exact 1 + 1 - 0 = 2 fails.  nc passes
+ * either way (0 + 1 - 1, 0 + 1 - 0).
+ */
+static enum model_code two_adds_then_check(struct cluster *c, int node)
+{
+	int p = pod_ix(c, "new");
+	struct snapshot s;
+	snapshot_init(&s, c);
+	struct oracle o;
+	oracle_init(&o, &s);
+	struct oracle_cycle cy;
+	oracle_cycle_begin(&cy, &o, model_profile_for(c, p), p);
+	struct model_status st;
+	model_status_ok(&st);
+	CHECK_EQ(oracle_cycle_prefilter(&cy, &st), -1);
+	oracle_spread_update(&cy, pod_ix(c, "q1"), 0, +1);
+	oracle_spread_update(&cy, pod_ix(c, "q2"), 1, +1);
+	struct oracle_nodeview v = {.node = node};
+	enum model_code code = oracle_check_spread(&cy, &v);
+	oracle_cycle_end(&cy);
+	oracle_release(&o);
+	snapshot_release(&s);
+	return code;
+}
+
+static void test_exact_minimum_switch(void)
+{
+	struct cluster c;
+	load(&c, NODE("na", "4", ", zone: A", "") NODE("nb", "4", ", zone: B", "")
+		 NODE("nc", "4", ", zone: C", "")
+		 POD("q1", "foo: bar", "", "100m", "1Gi", "")
+		 POD("q2", "foo: bar", "", "100m", "1Gi", "")
+		 POD("new", "foo: bar", "", "100m", "1Gi",
+		     "  topologySpreadConstraints:\n"
+		     "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule,\n"
+		     "     labelSelector: {matchLabels: {foo: bar}}}\n"));
+	CHECK_EQ(two_adds_then_check(&c, 0), MODEL_SUCCESS);
+	CHECK_EQ(two_adds_then_check(&c, 2), MODEL_SUCCESS);
+	c.config.quirks_off = UINT32_C(1) << QUIRK_SPREAD_APPROX_CRITICAL_PATHS;
+	CHECK_EQ(two_adds_then_check(&c, 0), MODEL_UNSCHEDULABLE);
+	CHECK_EQ(two_adds_then_check(&c, 2), MODEL_SUCCESS);
+	cluster_release(&c);
+}
+
 /*
  * numFeasibleNodesToFind (§1.4), adaptive: n < 100 -> n; 100 -> pct 50,
  * 50 nodes < 100 -> 100; 1000 -> pct 50-8 = 42 -> 420; 5000 -> pct 10 ->
@@ -526,6 +619,8 @@ int main(void)
 	test_taint_score();
 	test_spread_filter();
 	test_interpod_first_pod();
+	test_shared_key_switch();
+	test_exact_minimum_switch();
 	test_num_to_find();
 	test_node_order();
 	test_sampling_rotation();

@@ -134,7 +134,7 @@ static int export_itf(const char *db, long long id, const char *out,
 			struct itf_writer w;
 			cli_itf_begin(&w, f, &m, &run);
 			rc = write_steps(&w, &m, &tr, err);
-			cli_itf_end(&w);
+			cli_itf_end(&w, &m);
 			model_scheduler_release(&m);
 			if (f != stdout && fclose(f) && rc == 0)
 				rc = error_plain(err, "%s: write failed", out);

@@ -714,7 +714,7 @@ static void run(struct runner *r, enum cli_format out, struct judged *jd,
 	if (out == CLI_JSON) {
 		json_end_run(&j, r, jd);
 	} else if (out == CLI_ITF) {
-		cli_itf_end(&w);
+		cli_itf_end(&w, m);
 	} else if (table) {
 		if (t.g.rows > 1)
 			cli_grid_print(&t.g, stdout, t.wide ? 0 :

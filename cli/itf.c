@@ -288,10 +288,16 @@ void cli_itf_arrival(struct itf_writer *w, const struct model_scheduler *m,
 	write_state(w, m, NULL, pod, NULL);
 }
 
-void cli_itf_end(struct itf_writer *w)
+void cli_itf_end(struct itf_writer *w, const struct model_scheduler *m)
 {
-	assert(w);
+	assert(w && m);
 	json_end_array(&w->j);
+	/* a run the termination invariant stopped: the state it came back
+	 * to follows the last one (which it does not write) - a lasso */
+	if (m->inv.broken[MODEL_INV_TERMINATION]) {
+		json_key(&w->j, "loop");
+		json_int(&w->j, m->inv.loop_state);
+	}
 	json_end_object(&w->j);
 	json_end(&w->j);
 	free(w->order);

@@ -75,7 +75,8 @@ void cli_itf_step(struct itf_writer *w, const struct model_scheduler *m,
 void cli_itf_arrival(struct itf_writer *w, const struct model_scheduler *m,
 		     int pod);
 
-/* cli_itf_end: closes the trace and frees the writer's scratch. */
-void cli_itf_end(struct itf_writer *w);
+/* cli_itf_end: closes the trace - with "loop", the lasso of a run of m
+ * the termination invariant stopped - and frees the writer's scratch. */
+void cli_itf_end(struct itf_writer *w, const struct model_scheduler *m);
 
 #endif

@@ -375,9 +375,12 @@ static void state_fingerprint(struct model_scheduler *m,
 	out[1] = v->sum[1];
 }
 
-/* Open-addressing set of fingerprints (pairs in hashes[2i], [2i+1]; the
- * pair 0,0 marks an empty slot).  Returns true when fp was already in. */
-static bool seen_before(struct model_invariants *v, uint64_t a, uint64_t b)
+/* Open-addressing set of fingerprints (hashes[3i], [3i+1]; the pair 0,0
+ * marks an empty slot) with the index of the state each was seen as
+ * (hashes[3i+2]).  Returns that index when fp was already in, else adds
+ * fp with index and returns -1. */
+static int seen_before(struct model_invariants *v, uint64_t a, uint64_t b,
+		       int index)
 {
 	if (a == 0 && b == 0)
 		a = 1;
@@ -385,25 +388,27 @@ static bool seen_before(struct model_invariants *v, uint64_t a, uint64_t b)
 		int cap = v->cap_states ? 2 * v->cap_states : 64;
 		uint64_t *old = v->hashes;
 		int old_cap = v->cap_states;
-		v->hashes = xcalloc((size_t)cap * 2, sizeof *v->hashes);
+		v->hashes = xcalloc((size_t)cap * 3, sizeof *v->hashes);
 		v->cap_states = cap;
 		v->n_states = 0;
 		for (int i = 0; i < old_cap; i++)
-			if (old[2 * i] || old[2 * i + 1])
-				seen_before(v, old[2 * i], old[2 * i + 1]);
+			if (old[3 * i] || old[3 * i + 1])
+				seen_before(v, old[3 * i], old[3 * i + 1],
+					    (int)old[3 * i + 2]);
 		free(old);
 	}
 	size_t mask = (size_t)v->cap_states - 1;
 	for (size_t i = (size_t)(a ^ (b >> 7)) & mask;; i = (i + 1) & mask) {
-		uint64_t *slot = &v->hashes[2 * i];
+		uint64_t *slot = &v->hashes[3 * i];
 		if (slot[0] == 0 && slot[1] == 0) {
 			slot[0] = a;
 			slot[1] = b;
+			slot[2] = (uint64_t)index;
 			v->n_states++;
-			return false;
+			return -1;
 		}
 		if (slot[0] == a && slot[1] == b)
-			return true;
+			return (int)slot[2];
 	}
 }
 
@@ -412,8 +417,12 @@ static bool check_termination(struct model_scheduler *m,
 {
 	uint64_t fp[2];
 	state_fingerprint(m, st, fp);
-	if (!seen_before(&m->inv, fp[0], fp[1]))
+	/* every state before the first repeat was new: the count of states
+	 * seen is this one's index */
+	int earlier = seen_before(&m->inv, fp[0], fp[1], m->inv.n_states);
+	if (earlier < 0)
 		return true;
+	m->inv.loop_state = earlier;
 	breach(m, MODEL_INV_TERMINATION, "the state after step %d repeats an "
 	       "earlier one: pods keep preempting each other; stopped",
 	       m->steps);

@@ -85,8 +85,14 @@ struct model_invariants {
 	char detail[MODEL_INV_COUNT][MODEL_INV_DETAIL_LEN];  /* first breach */
 	int step[MODEL_INV_COUNT];                           /* its step, 1-based */
 	/* states seen, for the termination check */
-	uint64_t *hashes;            /* fingerprint set, 2 words a slot */
+	uint64_t *hashes;            /* fingerprint set, 3 words a slot:
+				      * the two hashes and the state's index */
 	int n_states, cap_states;
+	/* when termination broke: the index of the state the loop came back
+	 * to, counting the states the check saw in order (0 the initial one,
+	 * then one per step and per arrival: the states of an ITF trace of
+	 * the run, whose lasso it is - cli/itf.c) */
+	int loop_state;
 	/* the fingerprint kept up to date: each pod's (node, nomination,
 	 * waiting) as last hashed, and the two sums of their mixes */
 	uint32_t *last;              /* [3 * n_pods], NULL before the first */

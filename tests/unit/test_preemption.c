@@ -813,6 +813,7 @@ static void test_invariants_detect(void)
 				.node = -1};
 	CHECK(!model_invariants_check(&m, &s, &st));
 	CHECK(m.inv.broken[MODEL_INV_TERMINATION]);
+	CHECK_EQ(m.inv.loop_state, 0);   /* back to the initial state */
 
 	m.snap.pod_node[y] = 0;
 	m.placed[y] = true;

@@ -336,6 +336,10 @@ static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 		o->universe = default_universe(found, sizeof found);
 	if (corpus && !corpus->dir)
 		return bad_usage(a, "%s is required", "-o DIR");
+	/* a corpus's cases carry kube v1.30's answers, nothing else */
+	if (corpus && o->quirks_off)
+		return bad_usage(a, "a corpus holds v1.30's answers: %s is not "
+				 "allowed", "--quirk NAME=off");
 	if (o->greedy_gap && !o->reachable)
 		return bad_usage(a, "%s needs --mode reachable", "--greedy-gap");
 	if (o->arrivals && !o->reachable)

@@ -324,3 +324,12 @@ def test_both_engines_agree_on_every_placement(tmp_path, fixture, switch):
     d = json.loads(p.stdout)
     assert d["decisions"]["count"] > 0
     assert d["disagreements"]["count"] == 0, p.stdout
+
+
+def test_a_corpus_refuses_quirks_off(tmp_path):
+    p = run_kso("corpus", fixture_path("universes/quirk-victims.yaml"),
+                "-o", tmp_path / "c", "--db", tmp_path / "c.db",
+                "--quirk", "victim-order-now=off")
+    assert p.returncode == 2 and p.stdout == ""
+    assert "a corpus holds v1.30's answers" in p.stderr
+    assert not (tmp_path / "c").exists()

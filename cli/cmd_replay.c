@@ -230,13 +230,40 @@ static int read_step(struct trace *t, const struct cluster *c, int i,
 	return 0;
 }
 
+/* The run's quirk switches (#meta.kso.quirksOff) into c, unless the
+ * command line gave its own (--quirk, --quirks). */
+static int trace_quirks(const struct trace *t, const struct args *a,
+			struct cluster *c, struct error *err)
+{
+	c->config.quirks_off = a->load.quirks_off;
+	const struct ynode *off = t->kso ? ynode_get(t->kso, "quirksOff") : NULL;
+	if (!off || a->load.quirks_given)
+		return 0;
+	if (off->kind != YNODE_SEQ)
+		return bad(err, t, off, "#meta.kso.quirksOff", "expected a list "
+			   "of quirk names");
+	for (int i = 0; i < off->n; i++) {
+		const struct ynode *q = off->items[i];
+		int id = q->kind == YNODE_SCALAR ? quirk_by_name(q->str) : -1;
+		if (id < 0)
+			return bad(err, t, q, "#meta.kso.quirksOff", "expected the "
+				   "name of a quirk (kso schedule --help)");
+		c->config.quirks_off |= UINT32_C(1) << id;
+	}
+	return 0;
+}
+
 /* The cluster of a trace: --cluster's files when given, else the
- * trace's #meta.kso (its cluster, configuration and extensions). */
+ * trace's #meta.kso (its cluster, configuration and extensions); either
+ * way under the run's quirk switches. */
 static int load_cluster(const struct trace *t, const struct args *a,
 			struct cluster *c, struct error *err)
 {
-	if (a->n_cluster > 0)
-		return cli_load_inputs(c, a->cluster, a->n_cluster, &a->load, err);
+	if (a->n_cluster > 0) {
+		if (cli_load_inputs(c, a->cluster, a->n_cluster, &a->load, err) < 0)
+			return -1;
+		return trace_quirks(t, a, c, err);
+	}
 	const struct ynode *cl = ynode_get(t->kso, "cluster");
 	if (!cl || cl->kind != YNODE_MAP)
 		return bad(err, t, t->kso, "#meta.kso.cluster", "expected the "
@@ -250,20 +277,8 @@ static int load_cluster(const struct trace *t, const struct args *a,
 	const struct ynode *cfg = ynode_get(t->kso, "schedulerConfiguration");
 	if (cfg && yaml_load_config_tree(c, t->file, cfg, err) < 0)
 		return -1;
-	/* the run's quirk switches, unless the command line gives its own */
-	c->config.quirks_off = a->load.quirks_off;
-	const struct ynode *off = ynode_get(t->kso, "quirksOff");
-	if (off && off->kind != YNODE_SEQ)
-		return bad(err, t, off, "#meta.kso.quirksOff", "expected a list "
-			   "of quirk names");
-	for (int i = 0; off && !a->load.quirks_given && i < off->n; i++) {
-		const struct ynode *q = off->items[i];
-		int id = q->kind == YNODE_SCALAR ? quirk_by_name(q->str) : -1;
-		if (id < 0)
-			return bad(err, t, q, "#meta.kso.quirksOff", "expected the "
-				   "name of a quirk (kso schedule --help)");
-		c->config.quirks_off |= UINT32_C(1) << id;
-	}
+	if (trace_quirks(t, a, c, err) < 0)
+		return -1;
 	return yaml_load_trees(c, &cl, &t->file, 1, err);
 }
 

@@ -199,6 +199,9 @@ def test_a_trace_replays_under_its_own_quirks(tmp_path):
         r = run_kso("replay", trace, "--engine", engine, "--quirks", "on")
         assert r.returncode == 1
         assert "step 1 of 1 differs" in r.stdout
+        # with the cluster from its files, still under the trace's quirks
+        r = run_kso("replay", trace, "--engine", engine, "--cluster", f)
+        assert r.returncode == 0, r.stdout + r.stderr
     doc = json.loads(p.stdout)
     doc["#meta"]["kso"]["quirksOff"] = ["no-such-quirk"]
     trace.write_text(json.dumps(doc))

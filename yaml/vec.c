@@ -5,9 +5,10 @@
 
 #include <assert.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../core/grow.h"
 
 void yaml_vec_init(struct yaml_vec *v, size_t elem)
 {
@@ -18,19 +19,14 @@ void yaml_vec_init(struct yaml_vec *v, size_t elem)
 	v->elem = elem;
 }
 
+/* Room for one more element: the capacity doubles as GROW's does
+ * (core/grow.h: grow_cap), the storage through xrealloc. */
 static void vec_grow(struct yaml_vec *v)
 {
-	size_t cap = v->cap ? v->cap * 2 : 16;
-	if (cap < v->cap || cap > SIZE_MAX / v->elem) {
-		fprintf(stderr, "kso: out of memory growing an array\n");
-		abort();
-	}
-	void *p = realloc(v->data, cap * v->elem);
-	if (!p) {
-		fprintf(stderr, "kso: out of memory growing an array\n");
-		abort();
-	}
-	v->data = p;
+	size_t cap = grow_cap(v->cap, v->n + 1);
+	if (cap > SIZE_MAX / v->elem)
+		xalloc_oom(SIZE_MAX);
+	v->data = xrealloc(v->data, cap * v->elem);
 	v->cap = cap;
 }
 

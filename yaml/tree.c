@@ -15,6 +15,7 @@
  */
 #include "tree.h"
 #include "../core/fnv.h"
+#include "block_events.h"
 #include "json_events.h"
 #include "../core/xalloc.h"
 #include "../core/grow.h"
@@ -695,12 +696,17 @@ static void builder_reset(struct builder *b)
 	b->root = NULL;
 }
 
-/* A JSON text through the JSON scanner (unless libyaml_only), anything
- * else (or JSON it does not take) through libyaml. */
+/* A JSON text through the JSON scanner and block YAML of the common
+ * kind through the block scanner (unless libyaml_only), anything else
+ * (or text neither takes) through libyaml. */
 static int build(struct builder *b, size_t len, bool libyaml_only)
 {
 	if (!libyaml_only) {
 		int rc = yaml_json_events(b->input, len, json_event, b);
+		if (rc <= 0)
+			return rc;
+		builder_reset(b);
+		rc = yaml_block_events(b->input, len, json_event, b);
 		if (rc <= 0)
 			return rc;
 		builder_reset(b);
@@ -861,3 +867,20 @@ const struct ynode *ynode_get_len(const struct ynode *m, const char *key,
 	return NULL;
 }
 
+
+bool ynode_identical(const struct ynode *a, const struct ynode *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->line != b->line || a->col != b->col ||
+	    a->n != b->n)
+		return false;
+	if (a->kind == YNODE_SCALAR)
+		return a->len == b->len && a->quoted == b->quoted &&
+		       !memcmp(a->str, b->str, a->len);
+	for (int i = 0; i < a->n; i++)
+		if ((a->kind == YNODE_MAP && !ynode_identical(a->keys[i], b->keys[i])) ||
+		    !ynode_identical(a->items[i], b->items[i]))
+			return false;
+	return true;
+}

@@ -103,6 +103,12 @@ static inline const char *ynode_str(const struct ynode *m, const char *key)
 	return v && v->kind == YNODE_SCALAR ? v->str : NULL;
 }
 
+/* ynode_identical: a and b (either may be NULL) are the same tree as
+ * parsed: kinds, positions, keys in order, scalars of the same bytes and
+ * quoting - what the scanners standing in for libyaml must give
+ * (tests/unit/test_block_events.c, tests/fuzz/fuzz.h). */
+bool ynode_identical(const struct ynode *a, const struct ynode *b);
+
 /* ynode_is_null: true for a plain scalar "", "~", "null", "Null", "NULL".
  * YAML 1.1/1.2 core null: only plain scalars; a missing node (NULL) is
  * not a null scalar.  Inline: asked of every value read, most are not. */

@@ -1,0 +1,48 @@
+/*
+ * utf8.h - the one UTF-8 rule the scanners that stand in for libyaml
+ * (json_events.c, block_events.c) share: which multi-byte characters
+ * libyaml reads as ordinary printable text.  Internal to yaml/.
+ */
+#ifndef KSO_YAML_UTF8_H
+#define KSO_YAML_UTF8_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The length of the UTF-8 character at s[0..left) if it is one libyaml
+ * reads as an ordinary printable character inside a quoted scalar (not
+ * NEL, LS, PS or a BOM: YAML gives those meaning), else 0. */
+static inline size_t yaml_printable_utf8(const unsigned char *s, size_t left)
+{
+	unsigned cp;
+	size_t n;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+		n = 2;
+		cp = s[0] & 0x1Fu;
+	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+		n = 3;
+		cp = s[0] & 0x0Fu;
+	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+		n = 4;
+		cp = s[0] & 0x07u;
+	} else {
+		return 0;
+	}
+	if (n > left)
+		return 0;
+	for (size_t k = 1; k < n; k++) {
+		if ((s[k] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[k] & 0x3Fu);
+	}
+	bool shortest = n == 2 ? cp >= 0x80 : n == 3 ? cp >= 0x800 : cp >= 0x10000;
+	bool printable = (cp >= 0xA0 && cp <= 0xD7FF) ||
+			 (cp >= 0xE000 && cp <= 0xFFFD) ||
+			 (cp >= 0x10000 && cp <= 0x10FFFF);
+	if (!shortest || !printable || cp == 0x2028 || cp == 0x2029 ||
+	    cp == 0xFEFF)
+		return 0;
+	return n;
+}
+
+#endif

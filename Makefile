@@ -94,7 +94,8 @@ FUZZ_SEEDS_fuzz_config := fixtures/fuzz/config fixtures/scoring fixtures/impl \
 	fixtures/fidelity fixtures/universes
 FUZZ_SEEDS_fuzz_universe := fixtures/universes
 FUZZ_SEEDS_fuzz_json := fixtures/fuzz/json fixtures/fuzz/watch fixtures/fuzz/reply
-FUZZ_SEEDS_fuzz_block := fixtures/quirks fixtures/fidelity fixtures/scoring fixtures/fuzz fixtures/volumes
+FUZZ_SEEDS_fuzz_block := fixtures/load fixtures/quirks fixtures/fidelity fixtures/scoring \
+	fixtures/fuzz fixtures/volumes
 # kso check prints a line per decision and per error: closed for speed
 # (libFuzzer keeps its own report on the real stderr)
 FUZZ_OPTS_fuzz_watch := -close_fd_mask=3

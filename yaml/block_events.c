@@ -256,17 +256,6 @@ static void put(struct bscan *sc, size_t *n, unsigned char c)
 	sc->buf[(*n)++] = c;
 }
 
-static int hex_digit(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A double-quoted scalar's escape at s[i] == '\\' into buf: JSON's
  * escapes, YAML's \0-free one-character ones and \u of a code point
  * that is not NUL or a surrogate half; the cursor after it. */
@@ -284,23 +273,17 @@ static int escape(struct bscan *sc, size_t *n)
 		return NOT_BLOCK;
 	unsigned cp = 0;
 	for (size_t k = 2; k < 6; k++) {
-		int h = hex_digit(peek(sc, k));
+		int h = yaml_hex_digit(peek(sc, k));
 		if (h < 0)
 			return NOT_BLOCK;
 		cp = cp << 4 | (unsigned)h;
 	}
 	if (cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF))
 		return NOT_BLOCK;
-	if (cp < 0x80) {
-		put(sc, n, (unsigned char)cp);
-	} else if (cp < 0x800) {
-		put(sc, n, (unsigned char)(0xC0 | cp >> 6));
-		put(sc, n, (unsigned char)(0x80 | (cp & 0x3F)));
-	} else {
-		put(sc, n, (unsigned char)(0xE0 | cp >> 12));
-		put(sc, n, (unsigned char)(0x80 | (cp >> 6 & 0x3F)));
-		put(sc, n, (unsigned char)(0x80 | (cp & 0x3F)));
-	}
+	unsigned char u[3];
+	size_t len = yaml_utf8_encode(cp, u);
+	for (size_t k = 0; k < len; k++)
+		put(sc, n, u[k]);
 	sc->i += 6;
 	return DONE;
 }

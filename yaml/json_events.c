@@ -100,27 +100,10 @@ static void put(struct scan *sc, size_t *n, unsigned char c)
 
 static void put_utf8(struct scan *sc, size_t *n, unsigned cp)
 {
-	if (cp < 0x80) {
-		put(sc, n, (unsigned char)cp);
-	} else if (cp < 0x800) {
-		put(sc, n, (unsigned char)(0xC0 | cp >> 6));
-		put(sc, n, (unsigned char)(0x80 | (cp & 0x3F)));
-	} else {
-		put(sc, n, (unsigned char)(0xE0 | cp >> 12));
-		put(sc, n, (unsigned char)(0x80 | (cp >> 6 & 0x3F)));
-		put(sc, n, (unsigned char)(0x80 | (cp & 0x3F)));
-	}
-}
-
-static int hex(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	unsigned char u[3];
+	size_t len = yaml_utf8_encode(cp, u);
+	for (size_t k = 0; k < len; k++)
+		put(sc, n, u[k]);
 }
 
 /* A string at s[i] == '"': its text decoded into sc->buf, as a quoted
@@ -173,7 +156,7 @@ static int string(struct scan *sc)
 			return NOT_JSON;
 		unsigned cp = 0;
 		for (int k = 2; k < 6; k++) {
-			int h = hex(sc->s[sc->i + k]);
+			int h = yaml_hex_digit(sc->s[sc->i + k]);
 			if (h < 0)
 				return NOT_JSON;
 			cp = cp << 4 | (unsigned)h;

@@ -1,7 +1,8 @@
 /*
- * utf8.h - the one UTF-8 rule the scanners that stand in for libyaml
- * (json_events.c, block_events.c) share: which multi-byte characters
- * libyaml reads as ordinary printable text.  Internal to yaml/.
+ * utf8.h - what the scanners that stand in for libyaml (json_events.c,
+ * block_events.c) share about characters: which multi-byte characters
+ * libyaml reads as ordinary printable text, and the decoding of a \u
+ * escape (its hex digits, its UTF-8).  Internal to yaml/.
  */
 #ifndef KSO_YAML_UTF8_H
 #define KSO_YAML_UTF8_H
@@ -43,6 +44,37 @@ static inline size_t yaml_printable_utf8(const unsigned char *s, size_t left)
 	    cp == 0xFEFF)
 		return 0;
 	return n;
+}
+
+/* yaml_hex_digit: the value of hex digit c, -1 for anything else. */
+static inline int yaml_hex_digit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* yaml_utf8_encode: code point cp (< 0x10000, as a \uXXXX escape
+ * gives) as UTF-8 into out; returns its length, 1 to 3. */
+static inline size_t yaml_utf8_encode(unsigned cp, unsigned char out[3])
+{
+	if (cp < 0x80) {
+		out[0] = (unsigned char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (unsigned char)(0xC0 | cp >> 6);
+		out[1] = (unsigned char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	out[0] = (unsigned char)(0xE0 | cp >> 12);
+	out[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+	out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+	return 3;
 }
 
 #endif

@@ -63,17 +63,23 @@ void cli_json_node_names(struct json_out *j, const struct cluster *c,
 	json_end_array(j);
 }
 
+void cli_json_quirk_names(struct json_out *j, uint32_t quirks_off)
+{
+	assert(j);
+	json_begin_array(j);
+	for (int q = 0; q < QUIRK_COUNT; q++)
+		if (quirk_off_in(quirks_off, q))
+			json_string(j, quirk_name(q));
+	json_end_array(j);
+}
+
 void cli_json_quirks_off(struct json_out *j, const struct cluster *c)
 {
 	assert(j && c);
 	if (!c->config.quirks_off)
 		return;
 	json_key(j, "quirks_off");
-	json_begin_array(j);
-	for (int q = 0; q < QUIRK_COUNT; q++)
-		if (quirk_off_in(c->config.quirks_off, q))
-			json_string(j, quirk_name(q));
-	json_end_array(j);
+	cli_json_quirk_names(j, c->config.quirks_off);
 }
 
 void cli_json_pod_ref(struct json_out *j, const struct cluster *c, int p)

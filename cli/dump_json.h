@@ -11,6 +11,7 @@
 #ifndef KSO_CLI_DUMP_JSON_H
 #define KSO_CLI_DUMP_JSON_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../core/objects.h"
@@ -31,6 +32,10 @@ void cli_json_value(struct json_out *j, const struct dval *v);
 /* cli_json_node_names: ["name", ...] of nodes[0..n) of c. */
 void cli_json_node_names(struct json_out *j, const struct cluster *c,
 			 const int *nodes, int n);
+
+/* cli_json_quirk_names: ["name", ...] of the quirks the set quirks_off
+ * turns off (core/quirks.h). */
+void cli_json_quirk_names(struct json_out *j, uint32_t quirks_off);
 
 /* cli_json_quirks_off: the key "quirks_off" and the names of the quirks
  * c's configuration turns off (--quirk NAME=off), when it turns any off;

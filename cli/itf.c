@@ -90,11 +90,7 @@ static void write_meta(struct json_out *j, const struct model_scheduler *m,
 		json_string(j, "SelectorSpread");
 	json_end_array(j);
 	json_key(j, "quirksOff");
-	json_begin_array(j);
-	for (int q = 0; q < QUIRK_COUNT; q++)
-		if (quirk_off_in(c->config.quirks_off, q))
-			json_string(j, quirk_name(q));
-	json_end_array(j);
+	cli_json_quirk_names(j, c->config.quirks_off);
 	struct arena a;
 	arena_init(&a);
 	json_key(j, "schedulerConfiguration");

@@ -963,11 +963,7 @@ static bool quirk_may_matter(const struct enum_ctx *x, int pod, int q,
 	case QUIRK_AFFINITY_FIRST_POD_COUNTS:
 		return p->n_affinity > 0;
 	case QUIRK_NONZERO_IGNORES_SIDECARS:
-		for (int i = 0; i < c->n_pods; i++)
-			for (int k = 0; k < c->pods[i].n_init_containers; k++)
-				if (c->pods[i].init_containers[k].restart_always)
-					return true;
-		return false;
+		return x->has_sidecar;
 	case QUIRK_SPREAD_EMPTY_SELECTOR:   /* an explicit {} selector */
 		for (int i = 0; i < p->n_spread; i++)
 			if (p->spread[i].selector.present &&
@@ -1006,16 +1002,20 @@ static void check_quirks(struct enum_ctx *x, const struct sched_profile *prof,
 	if (!x->quirk_alt) {
 		x->quirk_alt = xmalloc(sizeof *x->quirk_alt);
 		*x->quirk_alt = *x->c;
+		for (int i = 0; i < x->c->n_pods; i++)
+			for (int k = 0; k < x->c->pods[i].n_init_containers; k++)
+				x->has_sidecar |= x->c->pods[i].init_containers[k].restart_always;
 	}
-	char kube[ENUM_DETAIL_LEN / 2], alt[ENUM_DETAIL_LEN / 2];
-	decision_text(x->c, &x->mr, out->preempted ? &out->kube : NULL, kube,
-		      sizeof kube);
+	char kube[ENUM_DETAIL_LEN / 2] = "", alt[ENUM_DETAIL_LEN / 2];
 	char *detail = out->find_detail[ENUM_FIND_QUIRK_VISIBLE];
 	size_t used = 0;
 	for (int q = 0; q < QUIRK_COUNT; q++) {
 		uint32_t off = x->c->config.quirks_off;
 		if (quirk_off_in(off, q) || !quirk_may_matter(x, pod, q, out))
 			continue;   /* intended already, or the same decision */
+		if (!kube[0])   /* v1.30's, once some quirk may change it */
+			decision_text(x->c, &x->mr, out->preempted ? &out->kube : NULL,
+				      kube, sizeof kube);
 		quirk_decision(x, prof, pod, off | UINT32_C(1) << q, alt, sizeof alt);
 		if (!strcmp(kube, alt))
 			continue;

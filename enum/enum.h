@@ -369,6 +369,8 @@ struct enum_ctx {
 	 * use, NULL before) */
 	bool compare_quirks;
 	struct cluster *quirk_alt;
+	bool has_sidecar;              /* some pod of c has a sidecar (set
+					* with quirk_alt) */
 };
 
 /* enum_ctx_init: for scenario sc (borrowed); pair with enum_ctx_release. */

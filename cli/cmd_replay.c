@@ -41,7 +41,7 @@
 #include "table.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
-#include "../oracle/scheduler.h"
+#include "loop.h"
 #include "../yaml/load.h"
 
 enum { OPT_ENGINE = 1, OPT_OUTPUT, OPT_CLUSTER };
@@ -485,11 +485,11 @@ static void print_json(const struct cluster *c, const char *file,
 
 /* ------------------------------------------------------------ replaying */
 
-/* Replays t on the loop m (os: the oracle's, when it runs m); fills
- * v[0..return) up to the first step that differs. */
-static int replay(const struct trace *t, struct model_scheduler *m,
-		  struct oracle_scheduler *os, struct replayed *v)
+/* Replays t on the loop l; fills v[0..return) up to the first step that
+ * differs. */
+static int replay(const struct trace *t, struct cli_loop *l, struct replayed *v)
 {
+	struct model_scheduler *m = &l->m;
 	const struct cluster *c = m->cluster;
 	int n = 0;
 	for (int i = 0; i < t->n_steps; i++) {
@@ -522,10 +522,7 @@ static int replay(const struct trace *t, struct model_scheduler *m,
 			m->want = (struct model_want){
 				.set = true, .action = r->action, .node = r->node,
 				.victims = r->victims, .n_victims = r->n_victims};
-			if (os)
-				oracle_scheduler_step(os, &st);
-			else
-				model_scheduler_step(m, &st);
+			cli_loop_step(l, &st);
 			out->engine = decision_text(c, st.action, st.node,
 						    st.victims, st.n_victims);
 		} else {
@@ -567,18 +564,12 @@ static int run(const struct args *a)
 	for (int p = 0; p < c.n_pods; p++)
 		if (t.absent[p])
 			s.pod_node[p] = SNAP_GONE;
-	struct oracle_scheduler os;
-	struct model_scheduler ms;
-	bool oracle = !strcmp(engine, "oracle");
-	if (oracle)
-		oracle_scheduler_init(&os, &s, &o, all_nodes);
-	else
-		model_scheduler_init(&ms, &s, &o);
-	struct model_scheduler *m = oracle ? &os.rec : &ms;
+	struct cli_loop l;
+	cli_loop_init(&l, &s, &o, !strcmp(engine, "oracle"), all_nodes);
 	for (int p = 0; p < c.n_pods; p++)
-		m->absent[p] = t.absent[p];
+		l.m.absent[p] = t.absent[p];
 	struct replayed *v = xcalloc((size_t)t.n_steps + 1, sizeof *v);
-	int n = replay(&t, m, oracle ? &os : NULL, v);
+	int n = replay(&t, &l, v);
 	if (a->out == CLI_JSON)
 		print_json(&c, t.file, v, n, t.n_steps, engine);
 	else
@@ -590,10 +581,7 @@ static int run(const struct args *a)
 		free(v[i].differs);
 	}
 	free(v);
-	if (oracle)
-		oracle_scheduler_release(&os);
-	else
-		model_scheduler_release(&ms);
+	cli_loop_release(&l);
 	snapshot_release(&s);
 	cluster_release(&c);
 	arena_release(&t.arena);

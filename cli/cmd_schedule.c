@@ -6,7 +6,7 @@
  * pod can make progress.
  *
  * There is one loop (model_scheduler_step); --engine oracle (the
- * default) plugs the oracle into it (oracle/scheduler.h): incremental
+ * default) plugs the oracle into it (cli/loop.h): incremental
  * aggregates, kube's node sampling (reference §1.4) and oracle_preempt;
  * --engine model runs it on the literal model.  Both print the same
  * bytes whenever their cycles agree.  Sampling is on by
@@ -56,8 +56,8 @@
 #include "itf.h"
 #include "dump_json.h"
 #include "json.h"
+#include "loop.h"
 #include "../model/scheduler.h"
-#include "../oracle/scheduler.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
 
@@ -211,58 +211,15 @@ static int load(struct cluster *c, const struct args *a)
 
 /* ------------------------------------------------------------ engines */
 
-/* The loop (model/scheduler.h) on the chosen engine; the printers read
- * its record. */
-struct runner {
-	bool oracle;
-	struct model_scheduler model;
-	struct oracle_scheduler os;
-};
-
-static void runner_init(struct runner *r, const struct snapshot *s,
-			const struct args *a)
-{
-	memset(r, 0, sizeof *r);
-	r->oracle = a->oracle;
-	if (r->oracle)
-		oracle_scheduler_init(&r->os, s, &a->opts, a->all_nodes);
-	else
-		model_scheduler_init(&r->model, s, &a->opts);
-}
-
-static void runner_release(struct runner *r)
-{
-	if (r->oracle)
-		oracle_scheduler_release(&r->os);
-	else
-		model_scheduler_release(&r->model);
-}
-
-/* The loop's record: placement, pool, steps, invariants. */
-static const struct model_scheduler *runner_rec(const struct runner *r)
-{
-	return r->oracle ? &r->os.rec : &r->model;
-}
-
-static int runner_step(struct runner *r, struct model_step *st)
-{
-	return r->oracle ? oracle_scheduler_step(&r->os, st)
-			 : model_scheduler_step(&r->model, st);
-}
-
-static int runner_next(const struct runner *r)
-{
-	return model_scheduler_head(runner_rec(r));
-}
 
 /* Why the loop ended. */
-static const char *stop_reason(const struct runner *r)
+static const char *stop_reason(const struct cli_loop *r)
 {
-	const struct model_scheduler *m = runner_rec(r);
+	const struct model_scheduler *m = &r->m;
 	if (m->stopped)
 		return "termination";
 	if (m->opts.max_steps > 0 && m->steps >= m->opts.max_steps &&
-	    runner_next(r) >= 0)
+	    model_scheduler_head(&r->m) >= 0)
 		return "max-steps";
 	return "quiescent";
 }
@@ -372,9 +329,9 @@ static int table_step(struct step_table *t, const struct model_scheduler *m,
 	return row;
 }
 
-static void table_end(FILE *f, const struct runner *r)
+static void table_end(FILE *f, const struct cli_loop *r)
 {
-	const struct model_scheduler *m = runner_rec(r);
+	const struct model_scheduler *m = &r->m;
 	struct counts k = count_pods(m);
 	fprintf(f, "\nbound %d, pending %d, evicted %d, steps %d (%s)\n",
 		k.bound, k.pending, k.evicted, m->steps, stop_reason(r));
@@ -469,10 +426,10 @@ static void json_invariants(struct json_out *j, const struct model_scheduler *m)
 	json_end_object(j);
 }
 
-static void json_end_run(struct json_out *j, const struct runner *r,
+static void json_end_run(struct json_out *j, const struct cli_loop *r,
 			 const struct judged *jd)
 {
-	const struct model_scheduler *m = runner_rec(r);
+	const struct model_scheduler *m = &r->m;
 	const struct cluster *c = m->cluster;
 	struct counts k = count_pods(m);
 	json_end_array(j);   /* steps */
@@ -540,11 +497,11 @@ struct judged {
 
 /* Asks the implementation about the pod the loop decides next and judges
  * its answer against kso's cycle in that state. */
-static void judge_next(struct judged *jd, const struct runner *r)
+static void judge_next(struct judged *jd, const struct cli_loop *r)
 {
 	jd->have = false;
-	const struct model_scheduler *m = runner_rec(r);
-	int pod = runner_next(r);
+	const struct model_scheduler *m = &r->m;
+	int pod = model_scheduler_head(&r->m);
 	if (!jd->running || pod < 0)
 		return;
 	const struct cluster *c = m->cluster;
@@ -667,10 +624,10 @@ static void progress_end(struct progress *p)
 
 /* Runs the loop, printing each step as it happens (with the judged
  * implementation's answer when jd is given). */
-static void run(struct runner *r, enum cli_format out, struct judged *jd,
+static void run(struct cli_loop *r, enum cli_format out, struct judged *jd,
 		const struct itf_run *itf)
 {
-	const struct model_scheduler *m = runner_rec(r);
+	const struct model_scheduler *m = &r->m;
 	struct json_out j;
 	struct itf_writer w;
 	struct step_table t;
@@ -696,7 +653,7 @@ static void run(struct runner *r, enum cli_format out, struct judged *jd,
 	for (;;) {
 		if (jd)
 			judge_next(jd, r);
-		if (!runner_step(r, &st))
+		if (!cli_loop_step(r, &st))
 			break;
 		progress_step(&pr, m->steps);
 		if (out == CLI_JSON) {
@@ -755,8 +712,8 @@ int cmd_schedule(int argc, char **argv)
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct runner r;
-	runner_init(&r, &s, &a);
+	struct cli_loop r;
+	cli_loop_init(&r, &s, &a.opts, a.oracle, a.all_nodes);
 	struct judged jd;
 	memset(&jd, 0, sizeof jd);
 	impl_answer_init(&jd.ans);
@@ -778,7 +735,7 @@ int cmd_schedule(int argc, char **argv)
 				      a.all_nodes};
 		run(&r, a.out, a.impl ? &jd : NULL, &itf);
 		free(source);
-		rc = model_invariants_ok(&runner_rec(&r)->inv) ? 0 : 1;
+		rc = model_invariants_ok(&r.m.inv) ? 0 : 1;
 		if (a.impl && jd.failed) {
 			fprintf(stderr, "kso schedule: %s\n", jd.err.msg);
 			rc = 3;
@@ -789,7 +746,7 @@ int cmd_schedule(int argc, char **argv)
 	if (a.impl)
 		impl_stop(&jd.im);
 	impl_answer_release(&jd.ans);
-	runner_release(&r);
+	cli_loop_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 	free(a.paths);

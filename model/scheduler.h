@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../core/engine.h"
 #include "model.h"
 #include "preemption.h"
 
@@ -108,29 +109,6 @@ struct model_invariants {
 const char *model_invariant_name(enum model_invariant inv);
 
 /*
- * The engine a loop runs on: the operations of core/engine.h on the
- * loop's placement, with a `self` for an engine that keeps state (the
- * oracle keeps kube's aggregates, its sampling position and its own copy
- * of the placement, which the three hooks keep in step; NULL hooks: the
- * engine reads the placement it is given).  model_scheduler_init runs
- * the literal model; oracle/scheduler.h plugs the oracle in.
- */
-struct model_loop_engine {
-	void *self;
-	void (*cycle)(void *self, const struct sched_profile *prof,
-		      const struct snapshot *s, int pod,
-		      struct model_cycle_result *r);
-	void (*preempt)(void *self, const struct sched_profile *prof,
-			const struct snapshot *s, int pod,
-			const struct model_cycle_result *r, uint64_t offset_draw,
-			struct model_preemption *out);
-	void (*bind)(void *self, int pod, int node);
-	void (*evict)(void *self, int pod);
-	void (*nominate)(void *self, int pod, int node);
-	void (*arrive)(void *self, int pod);
-};
-
-/*
  * A decision a replay asks of the next step (kso replay, kso export
  * --itf).  kube leaves some choices open and a recorded run took one of
  * them: selectHost may take any viable node (§1.7), and the preemption
@@ -172,7 +150,10 @@ struct model_scheduler {
 	bool stopped;                 /* termination invariant stopped it */
 	struct model_invariants inv;
 	struct model_cycle_result result;   /* scratch for each cycle */
-	struct model_loop_engine engine;
+	/* the engine the steps ask: the literal model after
+	 * model_scheduler_init; a caller may put another in its place
+	 * (oracle_loop_engine) before the first step */
+	struct loop_engine engine;
 	/* activeQ as a binary heap in queue order (queue_before) and the
 	 * unschedulable pool: the pods model_scheduler_next would find, kept
 	 * so that a step does not scan every pod */

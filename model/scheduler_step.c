@@ -18,9 +18,10 @@
  * node whose name sorts first (or a seeded random one); the preemption
  * candidate walk starts at offset 0 (or a seeded random one).
  *
- * This is the one loop of kso: the engine (struct model_loop_engine)
- * answers the cycles and the preemptions, the literal model's by default,
- * the oracle's through oracle/scheduler.c, so both take their steps here.
+ * This is the one loop of kso: the engine (struct loop_engine,
+ * core/engine.h) answers the cycles and the preemptions, the literal
+ * model's by default, the oracle's (oracle_loop_engine) when a caller
+ * plugs it in, so both take their steps here.
  */
 #include "scheduler.h"
 #include "../core/xalloc.h"
@@ -202,7 +203,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	m->placed = xcalloc(n, sizeof *m->placed);
 	m->absent = xcalloc(n + 1, sizeof *m->absent);
 	model_cycle_result_init(&m->result, c);
-	m->engine = (struct model_loop_engine){
+	m->engine = (struct loop_engine){
 		.cycle = model_engine_cycle, .preempt = model_engine_preempt,
 	};
 	m->heap = xmalloc(sizeof *m->heap * (n + 1));
@@ -266,7 +267,7 @@ static int select_host(struct model_scheduler *m,
 /* The placement changes, mirrored into an engine that keeps its own. */
 static void set_node(struct model_scheduler *m, int p, int node)
 {
-	struct model_loop_engine *e = &m->engine;
+	struct loop_engine *e = &m->engine;
 	m->snap.pod_node[p] = node;
 	if (node >= 0 && e->bind)
 		e->bind(e->self, p, node);

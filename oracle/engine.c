@@ -1,12 +1,68 @@
 /*
  * engine.c - the oracle as an engine (core/engine.h): explain mode (every
- * node, every filter) and kube's DefaultPreemption.
+ * node, every filter) and kube's DefaultPreemption; and as the engine of
+ * the scheduler loop (reference §1.2, §1.3, §1.7, §3.6), answering on its
+ * own aggregates, which the loop's placement changes keep in step.
  */
 #include "../core/engine.h"
 #include "oracle.h"
+
+#include <assert.h>
 
 const struct engine oracle_engine = {
 	.name = "oracle",
 	.cycle = oracle_explain_cycle,
 	.preempt = oracle_preempt_kube,
 };
+
+/* ------------------------------------------------ the scheduler loop's */
+
+/* The oracle answers on its own placement, which the hooks below keep
+ * equal to the loop's (s). */
+static void loop_cycle(void *self, const struct sched_profile *prof,
+		       const struct snapshot *s, int pod,
+		       struct model_cycle_result *r)
+{
+	(void)prof;
+	(void)s;
+	oracle_schedule_cycle(self, pod, r);
+}
+
+static void loop_preempt(void *self, const struct sched_profile *prof,
+			 const struct snapshot *s, int pod,
+			 const struct model_cycle_result *r, uint64_t offset_draw,
+			 struct model_preemption *out)
+{
+	(void)s;
+	oracle_preempt(self, prof, pod, r, offset_draw, out);
+}
+
+static void loop_bind(void *self, int pod, int node)
+{
+	oracle_bind(self, pod, node);
+}
+
+static void loop_evict(void *self, int pod)
+{
+	oracle_evict(self, pod);
+}
+
+static void loop_nominate(void *self, int pod, int node)
+{
+	oracle_nominate(self, pod, node);
+}
+
+static void loop_arrive(void *self, int pod)
+{
+	oracle_arrive(self, pod);
+}
+
+struct loop_engine oracle_loop_engine(struct oracle *o)
+{
+	assert(o);
+	return (struct loop_engine){
+		.self = o, .cycle = loop_cycle, .preempt = loop_preempt,
+		.bind = loop_bind, .evict = loop_evict,
+		.nominate = loop_nominate, .arrive = loop_arrive,
+	};
+}

@@ -116,4 +116,12 @@ int oracle_preempt_kube(const struct sched_profile *prof, const struct snapshot 
 /* oracle_engine: the oracle as an engine (core/engine.h). */
 extern const struct engine oracle_engine;
 
+/* oracle_loop_engine: o as the engine of the scheduler loop
+ * (core/engine.h struct loop_engine): each cycle is
+ * oracle_schedule_cycle on o's incrementally updated aggregates (kube's
+ * node sampling unless o->all_nodes), each preemption oracle_preempt, and
+ * every placement change of the loop is mirrored into o.  o must hold the
+ * loop's initial placement and outlive the loop. */
+struct loop_engine oracle_loop_engine(struct oracle *o);
+
 #endif

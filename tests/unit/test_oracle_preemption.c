@@ -1,14 +1,15 @@
 /*
  * test_oracle_preemption.c - the oracle's DefaultPreemption
- * (oracle/preemption.c, reference §3) and scheduler loop
- * (oracle/scheduler.c):
+ * (oracle/preemption.c, reference §3) and the scheduler loop on the
+ * oracle (oracle_loop_engine):
  *   1. hand-derived cases, each worked out in the comment above it;
  *   2. a differential check against model_preempt_kube, field by field,
  *      for every pending pod of the fixtures/preemption files and of random
  *      preemption-heavy clusters (a C generator below), with several
  *      candidate offsets;
- *   3. the two scheduler loops (model_scheduler_step vs
- *      oracle_scheduler_step) step by step on the same inputs.
+ *   3. the scheduler loop on the model and on the oracle
+ *      (model_scheduler_step with each engine) step by step on the same
+ *      inputs.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -23,7 +24,6 @@
 #include "../../model/scheduler.h"
 #include "../../oracle/internal.h"
 #include "../../oracle/oracle.h"
-#include "../../oracle/scheduler.h"
 #include "../../yaml/load.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -60,6 +60,18 @@ static int pod_of(const struct cluster *c, const char *name)
 }
 
 /* The oracle's preemption for pod after the model's cycle on s. */
+/* The loop m on the oracle o, as kso schedule --engine oracle runs it
+ * (cli/loop.c); release both. */
+static void oracle_loop_init(struct model_scheduler *m, struct oracle *o,
+			     const struct snapshot *s,
+			     const struct model_sched_opts *opts, bool all_nodes)
+{
+	model_scheduler_init(m, s, opts);
+	oracle_init(o, s);
+	o->all_nodes = all_nodes;
+	m->engine = oracle_loop_engine(o);
+}
+
 static void oracle_answer(const struct cluster *c, const struct snapshot *s, int p,
 			  uint64_t offset, struct model_preemption *out)
 {
@@ -349,26 +361,28 @@ static void test_loop(void)
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	struct model_sched_opts opts = {0};
-	struct oracle_scheduler os;
-	oracle_scheduler_init(&os, &s, &opts, false);
+	struct model_scheduler m;
+	struct oracle o;
+	oracle_loop_init(&m, &o, &s, &opts, false);
 	struct model_step st;
 	int p = pod_of(&c, "p"), n1 = node_of(&c, "n1");
-	CHECK_EQ(oracle_scheduler_step(&os, &st), 1);
+	CHECK_EQ(model_scheduler_step(&m, &st), 1);
 	CHECK_EQ(st.pod, p);
 	CHECK_EQ(st.action, MODEL_STEP_PREEMPT);
 	CHECK_EQ(st.node, n1);
 	CHECK_EQ(st.n_victims, 1);
 	CHECK_STR(st.message, "0/1 nodes are available: 1 Insufficient cpu.");
 	model_step_release(&st);
-	CHECK_EQ(oracle_scheduler_step(&os, &st), 1);
+	CHECK_EQ(model_scheduler_step(&m, &st), 1);
 	CHECK_EQ(st.action, MODEL_STEP_BIND);
 	CHECK(st.fast_path);
 	CHECK_EQ(st.node, n1);
 	model_step_release(&st);
-	CHECK_EQ(oracle_scheduler_step(&os, &st), 0);
-	CHECK(model_invariants_ok(&os.rec.inv));
-	CHECK_EQ(os.o.snap.pod_node[pod_of(&c, "a")], SNAP_GONE);
-	oracle_scheduler_release(&os);
+	CHECK_EQ(model_scheduler_step(&m, &st), 0);
+	CHECK(model_invariants_ok(&m.inv));
+	CHECK_EQ(o.snap.pod_node[pod_of(&c, "a")], SNAP_GONE);
+	model_scheduler_release(&m);
+	oracle_release(&o);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -492,15 +506,15 @@ static bool diff_loop(const char *name, const struct cluster *c, const struct mo
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
-	struct model_scheduler m;
-	struct oracle_scheduler os;
+	struct model_scheduler m, om;
+	struct oracle o;
 	model_scheduler_init(&m, &s, opts);
-	oracle_scheduler_init(&os, &s, opts, all_nodes);
+	oracle_loop_init(&om, &o, &s, opts, all_nodes);
 	bool ok = true;
 	for (;;) {
 		struct model_step a, b;
 		int ra = model_scheduler_step(&m, &a);
-		int rb = oracle_scheduler_step(&os, &b);
+		int rb = model_scheduler_step(&om, &b);
 		if (ra != rb) {
 			ok = false;
 		} else if (ra) {
@@ -519,14 +533,15 @@ static bool diff_loop(const char *name, const struct cluster *c, const struct mo
 			break;
 	}
 	for (int p = 0; ok && p < c->n_pods; p++)
-		ok = m.snap.pod_node[p] == os.rec.snap.pod_node[p] &&
-		     m.snap.nominated[p] == os.rec.snap.nominated[p];
+		ok = m.snap.pod_node[p] == om.snap.pod_node[p] &&
+		     m.snap.nominated[p] == om.snap.nominated[p];
 	for (int i = 0; ok && i < MODEL_INV_COUNT; i++)
-		ok = m.inv.broken[i] == os.rec.inv.broken[i];
+		ok = m.inv.broken[i] == om.inv.broken[i];
 	if (!ok)
 		fprintf(stderr, "DIFF %s: final state\n", name);
 	model_scheduler_release(&m);
-	oracle_scheduler_release(&os);
+	model_scheduler_release(&om);
+	oracle_release(&o);
 	snapshot_release(&s);
 	return ok;
 }

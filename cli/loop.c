@@ -1,0 +1,60 @@
+/*
+ * loop.c - the scheduler loop on the model or the oracle (loop.h).
+ */
+#include "loop.h"
+
+#include <assert.h>
+#include <string.h>
+
+void cli_loop_init(struct cli_loop *l, const struct snapshot *s,
+		   const struct model_sched_opts *opts, bool oracle,
+		   bool all_nodes)
+{
+	assert(l && s && s->cluster && opts);
+	memset(l, 0, sizeof *l);
+	model_scheduler_init(&l->m, s, opts);
+	l->oracle = oracle;
+	if (!oracle)
+		return;
+	oracle_init(&l->o, s);
+	l->o.all_nodes = all_nodes;
+	l->m.engine = oracle_loop_engine(&l->o);
+}
+
+void cli_loop_release(struct cli_loop *l)
+{
+	assert(l);
+	model_scheduler_release(&l->m);
+	if (l->oracle)
+		oracle_release(&l->o);
+	memset(l, 0, sizeof *l);
+}
+
+/* The loop's placement is the oracle's for pod p. */
+static bool mirrors_pod(const struct cli_loop *l, int p)
+{
+	const struct snapshot *a = &l->o.snap, *b = &l->m.snap;
+	return a->pod_node[p] == b->pod_node[p] &&
+	       (a->pod_node[p] != SNAP_PENDING || a->nominated[p] == b->nominated[p]);
+}
+
+/* Checked in debug builds for the pods a step changed. */
+static bool mirrors(const struct cli_loop *l, const struct model_step *st)
+{
+	if (!l->oracle)
+		return true;
+	bool ok = mirrors_pod(l, st->pod);
+	for (int i = 0; ok && i < st->n_victims; i++)
+		ok = mirrors_pod(l, st->victims[i]);
+	for (int i = 0; ok && i < st->n_cleared; i++)
+		ok = mirrors_pod(l, st->cleared[i]);
+	return ok;
+}
+
+int cli_loop_step(struct cli_loop *l, struct model_step *st)
+{
+	assert(l && st);
+	int stepped = model_scheduler_step(&l->m, st);
+	assert(!stepped || mirrors(l, st));
+	return stepped;
+}

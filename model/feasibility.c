@@ -158,73 +158,49 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 	return first;
 }
 
-/* kube §1.5: Q = pods nominated to node, not yet bound, held by the
- * nominator, with prio(q) >= prio(P) and q != P.  Written into q[],
- * returns |Q|.  Manifest order stands for the nominator's insertion order
- * (see DEVIATIONS.md). */
-static int nominated_pods(const struct model_cycle *cy, int node, int *q)
+/* kube §1.5: q is in Q = pods nominated to node, not yet bound, held by
+ * the nominator, with prio(q) >= prio(P) and q != P.  Manifest order
+ * stands for the nominator's insertion order (see DEVIATIONS.md). */
+static bool in_q(const struct model_cycle *cy, int node, int q)
 {
 	const struct cluster *c = cy->cluster;
 	const struct snapshot *v = cy->view;
-	int32_t prio = c->pods[cy->pod].priority;
-	int n = 0;
-	for (int p = 0; p < c->n_pods; p++) {
-		if (p == cy->pod || v->nominated[p] != node ||
-		    v->pod_node[p] != SNAP_PENDING || !model_in_nominator(c, p))
-			continue;
-		if (c->pods[p].priority >= prio)
-			q[n++] = p;
-	}
-	return n;
+	return q != cy->pod && v->nominated[q] == node &&
+	       v->pod_node[q] == SNAP_PENDING && model_in_nominator(c, q) &&
+	       c->pods[q].priority >= c->pods[cy->pod].priority;
 }
-
-/* Clusters up to this many pods (every enumerated universe) keep the
- * nominated-pods pass's scratch on the stack: Feasibility runs for every
- * node of every cycle, and the heap would cost more than the filters. */
-#define FEAS_STACK_PODS 64
 
 /* Pass 1 of §1.5: the cycle with every q in Q placed on node, each as an
  * AddPod delta appended after cy->deltas (kube clones the cycle state,
- * which already holds cy's updates, and calls AddPod for each q in turn).
- * Returns the first failing filter of the pass, or -1. */
+ * which already holds cy's updates, and calls AddPod for each q in turn,
+ * in Q's order).  Returns the first failing filter of the pass, or -1. */
 static int filter_pass_nominated(const struct model_cycle *cy, int node,
-				 const bool *only, const int *q, int nq,
+				 const bool *only, int nq,
 				 struct model_status st[PLUGIN_FILTERS],
 				 bool failed[PLUGIN_COUNT])
 {
-	int n_pods = cy->cluster->n_pods;
-	int n_deltas = cy->n_deltas + nq;
-	int32_t pod_node_stack[FEAS_STACK_PODS], nominated_stack[FEAS_STACK_PODS];
-	struct model_delta deltas_stack[2 * FEAS_STACK_PODS];
 	struct snapshot view;
-	if (n_pods <= FEAS_STACK_PODS) {
-		view.cluster = cy->view->cluster;
-		view.pod_node = pod_node_stack;
-		view.nominated = nominated_stack;
-		snapshot_assign(&view, cy->view);
-	} else {
-		snapshot_clone(&view, cy->view);
-	}
-	struct model_delta *deltas = n_deltas <= 2 * FEAS_STACK_PODS
-		? deltas_stack
-		: xmalloc(sizeof *deltas * (size_t)n_deltas);
+	snapshot_clone(&view, cy->view);
+	int n_deltas = cy->n_deltas + nq;
+	struct model_delta *deltas = xmalloc(sizeof *deltas * (size_t)n_deltas);
 	if (cy->n_deltas)
 		memcpy(deltas, cy->deltas, sizeof *deltas * (size_t)cy->n_deltas);
-	for (int i = 0; i < nq; i++) {
-		view.pod_node[q[i]] = node;
-		deltas[cy->n_deltas + i] =
-			(struct model_delta){.pod = q[i], .node = node, .sign = 1};
+	int k = cy->n_deltas;
+	for (int q = 0; q < cy->cluster->n_pods; q++) {
+		if (!in_q(cy, node, q))
+			continue;
+		view.pod_node[q] = node;
+		deltas[k++] = (struct model_delta){.pod = q, .node = node, .sign = 1};
 	}
+	assert(k == n_deltas);
 	struct model_cycle with = *cy;
 	with.view = &view;
 	with.deltas = deltas;
 	with.n_deltas = n_deltas;
 	/* with keeps cy's memo: same cluster, profile, pod and base */
 	int first = filter_pass(&with, node, only, false, st, failed);
-	if (deltas != deltas_stack)
-		free(deltas);
-	if (view.pod_node != pod_node_stack)
-		snapshot_release(&view);
+	free(deltas);
+	snapshot_release(&view);
 	return first;
 }
 
@@ -256,18 +232,15 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 	 * filter ids */
 	memset(out->failed + PLUGIN_FILTERS, 0, PLUGIN_SLOTS - PLUGIN_FILTERS);
 
-	int q_stack[FEAS_STACK_PODS];
-	int *q = cy->cluster->n_pods <= FEAS_STACK_PODS ? q_stack
-		 : xmalloc(sizeof *q * (size_t)cy->cluster->n_pods);
-	int nq = nominated_pods(cy, node, q);
+	int nq = 0;
+	for (int q = 0; q < cy->cluster->n_pods; q++)
+		nq += cy->view->nominated[q] == node && in_q(cy, node, q);
 	int first1 = -1, first2;
 	if (nq > 0) {
 		/* pass 1 writes straight into out; pass 2 into scratch */
-		first1 = filter_pass_nominated(cy, node, only, q, nq,
-					       out->status, out->failed);
+		first1 = filter_pass_nominated(cy, node, only, nq, out->status,
+					       out->failed);
 	}
-	if (q != q_stack)
-		free(q);
 
 	if (nq == 0) {
 		/* no pass 1 (Q is empty): pass 2's verdicts are the node's;

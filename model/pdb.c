@@ -113,10 +113,6 @@ void model_pdb_allowed(const struct snapshot *s, int32_t *out)
 			: controller_allowed(s, i);
 }
 
-/* Clusters up to this many PDBs keep the budgets being spent on the
- * stack: the split runs for every reprieve and every subset tried. */
-#define PDB_STACK 16
-
 /* Whether pod p spends a disruption of PDB b in §3.4 step 4: b selects
  * it and does not already list it in disruptedPods. */
 static bool spends(const struct cluster *c, int b, int p)
@@ -143,11 +139,14 @@ int model_pdb_split_with(const struct cluster *c, const int32_t *allowed,
 			 bool *violating)
 {
 	assert(c && (pods || n == 0) && (violating || n == 0));
-	int32_t left_stack[PDB_STACK];
-	int32_t *left = c->n_pdbs <= PDB_STACK ? left_stack
-			: xmalloc(sizeof *left * (size_t)(c->n_pdbs + 1));
-	if (c->n_pdbs)
-		memcpy(left, allowed, sizeof *left * (size_t)c->n_pdbs);
+	if (c->n_pdbs == 0) {
+		/* no budget to spend: nobody violates */
+		memset(violating, 0, sizeof *violating * (size_t)n);
+		return 0;
+	}
+	/* the budgets left as the walk spends them */
+	int32_t *left = xmalloc(sizeof *left * (size_t)c->n_pdbs);
+	memcpy(left, allowed, sizeof *left * (size_t)c->n_pdbs);
 	int count = 0;
 	for (int i = 0; i < n; i++) {
 		violating[i] = false;
@@ -161,8 +160,7 @@ int model_pdb_split_with(const struct cluster *c, const int32_t *allowed,
 		}
 		count += violating[i];
 	}
-	if (left != left_stack)
-		free(left);
+	free(left);
 	return count;
 }
 

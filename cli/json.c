@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/arena.h"
+#include "../core/strbuf.h"
 #include "../core/xalloc.h"
+#include "../yaml/emit.h"
 
 /* One writer owns its FILE (a memstream for a request, stdout for a
  * report): the stdio calls need not take the stream's lock each time. */
@@ -112,126 +115,52 @@ static bool yaml_plain(const char *s)
 	return true;
 }
 
-static void yaml_scalar_text(FILE *f, const char *s, bool quote);
-
-static void yaml_indent(FILE *f, int n)
+/* A scalar of the YAML tree: quoted unless written plain reads back as
+ * this string (yaml_plain); a number, boolean or null is plain. */
+static struct ynode *yaml_scalar(struct arena *a, const char *s, bool quoted)
 {
-	for (int i = 0; i < n; i++)
-		fputc(' ', f);
+	struct ynode *n = arena_alloc(a, sizeof *n);
+	n->kind = YNODE_SCALAR;
+	n->len = strlen(s);
+	n->str = arena_strndup(a, s, n->len);
+	n->quoted = quoted;
+	return n;
 }
 
-static void yaml_value(FILE *f, const struct json_node *n, int indent,
-		       bool inline_first, bool quote);
-
-/* After "key:" or "- ": a scalar or empty container on the line, a
- * container below. */
-static void yaml_after(FILE *f, const struct json_node *n, int indent,
-		       bool in_seq, bool quote)
+/* The values written, as a YAML tree (yaml/tree.h) in a, for the one
+ * YAML writer (yaml/emit.h); quote: every string value quoted. */
+static struct ynode *yaml_tree(struct arena *a, const struct json_node *v,
+			       bool quote)
 {
-	if (n->kind == JN_OBJECT && n->child) {
-		if (in_seq) {
-			fputc(' ', f);
-			yaml_value(f, n, indent + 2, true, quote);
-		} else {
-			fputc('\n', f);
-			yaml_value(f, n, indent + 2, false, quote);
-		}
-		return;
-	}
-	if (n->kind == JN_ARRAY && n->child) {
-		if (in_seq) {
-			fputc(' ', f);
-			yaml_value(f, n, indent + 2, true, quote);
-		} else {
-			fputc('\n', f);
-			yaml_value(f, n, indent, false, quote);
-		}
-		return;
-	}
-	fputc(' ', f);
-	yaml_value(f, n, indent, true, quote);
-}
-
-static void yaml_value(FILE *f, const struct json_node *n, int indent,
-		       bool inline_first, bool quote)
-{
-	switch (n->kind) {
+	char num[24];
+	switch (v->kind) {
+	case JN_STRING:
+		return yaml_scalar(a, v->str, quote || !yaml_plain(v->str));
+	case JN_INT:
+		snprintf(num, sizeof num, "%" PRId64, v->num);
+		return yaml_scalar(a, num, false);
+	case JN_BOOL:
+		return yaml_scalar(a, v->num ? "true" : "false", false);
+	case JN_NULL:
+		return yaml_scalar(a, "null", false);
 	case JN_OBJECT:
 	case JN_ARRAY:
-		if (!n->child) {
-			fputs(n->kind == JN_OBJECT ? "{}\n" : "[]\n", f);
-			return;
-		}
-		for (const struct json_node *c = n->child; c; c = c->next) {
-			if (!inline_first || c != n->child)
-				yaml_indent(f, indent);
-			if (n->kind == JN_OBJECT) {
-				yaml_scalar_text(f, c->key, false);
-				fputc(':', f);
-			} else {
-				fputc('-', f);
-			}
-			yaml_after(f, c, indent, n->kind == JN_ARRAY, quote);
-		}
-		return;
-	case JN_STRING:
-		yaml_scalar_text(f, n->str, quote);
-		break;
-	case JN_INT:
-		fprintf(f, "%" PRId64, n->num);
-		break;
-	case JN_BOOL:
-		fputs(n->num ? "true" : "false", f);
-		break;
-	case JN_NULL:
-		fputs("null", f);
 		break;
 	}
-	fputc('\n', f);
-}
-
-
-/* A double-quoted YAML scalar: JSON's escapes, and the characters YAML
- * would read as a line break or a BOM (NEL, LS, PS, U+FEFF) or that it
- * does not allow (C0, DEL, C1 controls) escaped too, so the text reads
- * back as it is. */
-static void yaml_quoted(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	fputc('"', f);
-	for (; *p; p++) {
-		unsigned c = *p;
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc((int)c, f);
-		} else if (c == '\n') {
-			fputs("\\n", f);
-		} else if (c == '\t') {
-			fputs("\\t", f);
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04X", c);
-		} else if (c == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
-			fprintf(f, "\\u%04X", (unsigned)p[1]);   /* C1 controls, NEL */
-			p++;
-		} else if (c == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
-			fprintf(f, "\\u%04X", 0x2000u + (p[2] - 0x80u));   /* LS, PS */
-			p += 2;
-		} else if (c == 0xef && p[1] == 0xbb && p[2] == 0xbf) {
-			fputs("\\uFEFF", f);
-			p += 2;
-		} else {
-			fputc((int)c, f);
-		}
+	struct ynode *n = arena_alloc(a, sizeof *n);
+	n->kind = v->kind == JN_OBJECT ? YNODE_MAP : YNODE_SEQ;
+	for (const struct json_node *c = v->child; c; c = c->next)
+		n->n++;
+	n->items = arena_array(a, (size_t)n->n + 1, sizeof *n->items);
+	if (n->kind == YNODE_MAP)
+		n->keys = arena_array(a, (size_t)n->n + 1, sizeof *n->keys);
+	int i = 0;
+	for (const struct json_node *c = v->child; c; c = c->next, i++) {
+		if (n->keys)
+			n->keys[i] = yaml_scalar(a, c->key, !yaml_plain(c->key));
+		n->items[i] = yaml_tree(a, c, quote);
 	}
-	fputc('"', f);
-}
-
-static void yaml_scalar_text(FILE *f, const char *s, bool quote)
-{
-	if (!quote && yaml_plain(s))
-		fputs(s, f);
-	else
-		yaml_quoted(f, s);
+	return n;
 }
 
 static void json_newline(struct json_out *j)
@@ -386,8 +315,16 @@ void json_end(struct json_out *j)
 {
 	assert(j->depth == 0);
 	if (j->yaml) {
-		if (j->root)
-			yaml_value(j->f, j->root, 0, false, j->yaml_quote);
+		if (j->root) {
+			struct arena a;
+			arena_init(&a);
+			struct strbuf b;
+			strbuf_init(&b);
+			yaml_emit(&b, yaml_tree(&a, j->root, j->yaml_quote));
+			fwrite(b.s, 1, b.n, j->f);
+			strbuf_release(&b);
+			arena_release(&a);
+		}
 		yaml_free(j->root);
 		free(j->key);
 		j->root = NULL;

@@ -62,14 +62,14 @@ struct enum_variant {
 	bool known;              /* false: an edit failed, nothing is known */
 	const struct ynode *tree; /* the object's tree edited (sharing the
 				  * rest with the base tree; never changed) */
-	bool exact;              /* enum_yaml_emit_exact of the edited tree */
+	bool exact;              /* yaml_emit_exact of the edited tree */
 	uint64_t nodes;          /* the nodes that check counts */
 	bool *mentions;          /* [n_objects]: object k's name is a scalar
 				  * of the tree (enum_ynode_mentions_any) */
 	const struct ynode *stripped; /* a Node's or Pod's tree without what
 				  * names it (the symmetry classes compare
 				  * those), or NULL */
-	const char *text;        /* enum_yaml_emit of the tree */
+	const char *text;        /* yaml_emit of the tree */
 	size_t text_len;
 };
 

@@ -312,40 +312,40 @@ static void reproduce(struct strbuf *b, const struct stored *s,
 		char says[96];
 		snprintf(says, sizeof says, "; %s off: ", quirk_name(q));
 		if (strstr(s->quirk_detail, says))
-			enum_yaml_comment(b, "the intended semantics: the line "
+			yaml_emit_comment(b, "the intended semantics: the line "
 					 "below with --quirk %s=off", quirk_name(q));
 	}
 	if (!s->is.pod_name) {
 		if (s->config)
-			enum_yaml_comment(b, "the run's scheduler configuration: %s "
+			yaml_emit_comment(b, "the run's scheduler configuration: %s "
 					 "(kso explain/schedule ... --config %s)",
 					 cfg_out ? base_name(cfg_out) : "not written (stdout)",
 					 cfg_out ? base_name(cfg_out) : "CONFIG");
 		return;
 	}
 	if (!s->config) {
-		enum_yaml_comment(b, "reproduce: kso explain FILE --pod %s/%s%s",
+		yaml_emit_comment(b, "reproduce: kso explain FILE --pod %s/%s%s",
 				 s->is.pod_ns, s->is.pod_name, impl);
 		return;
 	}
 	if (cfg_out) {
-		enum_yaml_comment(b, "reproduce (in this file's directory; the run's "
+		yaml_emit_comment(b, "reproduce (in this file's directory; the run's "
 				 "scheduler configuration is %s):", base_name(cfg_out));
-		enum_yaml_comment(b, "  kso explain %s --config %s --pod %s/%s%s",
+		yaml_emit_comment(b, "  kso explain %s --config %s --pod %s/%s%s",
 				 base_name(out), base_name(cfg_out), s->is.pod_ns,
 				 s->is.pod_name, impl);
 		return;
 	}
-	enum_yaml_comment(b, "reproduce: save this as FILE and the scheduler "
+	yaml_emit_comment(b, "reproduce: save this as FILE and the scheduler "
 			 "configuration below as CONFIG, then");
-	enum_yaml_comment(b, "  kso explain FILE --config CONFIG --pod %s/%s%s",
+	yaml_emit_comment(b, "  kso explain FILE --config CONFIG --pod %s/%s%s",
 			 s->is.pod_ns, s->is.pod_name, impl);
-	enum_yaml_comment(b, "CONFIG:");
+	yaml_emit_comment(b, "CONFIG:");
 	const char *line = s->config;
 	while (*line) {
 		const char *nl = strchr(line, '\n');
 		int n = nl ? (int)(nl - line) : (int)strlen(line);
-		enum_yaml_comment(b, "  %.*s", n, line);
+		yaml_emit_comment(b, "  %.*s", n, line);
 		line += n + (nl != NULL);
 	}
 }
@@ -354,22 +354,22 @@ static void header(struct strbuf *b, const struct stored *s, int64_t id,
 		   bool minimized, const char *out, const char *cfg_out)
 {
 	/* every line a comment, whatever the stored strings hold */
-	enum_yaml_comment(b, "exported by kso %s from state %lld of a %s run of %s",
+	yaml_emit_comment(b, "exported by kso %s from state %lld of a %s run of %s",
 			 KSO_VERSION, (long long)id, s->mode, s->universe);
-	enum_yaml_comment(b, "scenario %lld: %s", (long long)s->scenario,
+	yaml_emit_comment(b, "scenario %lld: %s", (long long)s->scenario,
 			 *s->label ? s->label : "(base)");
 	if (s->issue_text)
-		enum_yaml_comment(b, "%s", s->issue_text);
+		yaml_emit_comment(b, "%s", s->issue_text);
 	if (minimized && s->is.pod_name)
-		enum_yaml_comment(b, "minimized: no single pod, node or object can be "
+		yaml_emit_comment(b, "minimized: no single pod, node or object can be "
 				 "dropped with the issue still there");
 	else if (minimized)
-		enum_yaml_comment(b, "minimized: no single pod, node or object can be "
+		yaml_emit_comment(b, "minimized: no single pod, node or object can be "
 				 "dropped with a reachable search still recording the "
 				 "issue at this state (by some trace: the one above is "
 				 "the original scenario's)");
 	else
-		enum_yaml_comment(b, "not minimized: %s", s->why_not ? s->why_not
+		yaml_emit_comment(b, "not minimized: %s", s->why_not ? s->why_not
 				 : "the issue did not re-check on the stored scenario");
 	reproduce(b, s, out, cfg_out);
 }

@@ -229,7 +229,7 @@ static int classify(struct enum_scenario *s, bool symmetry,
 
 /* True when the text of s's objects (what print_objects prints without
  * keep and snap) parses back into s's trees exactly
- * (enum_yaml_emit_exact) and every object knows its file, so the trees
+ * (yaml_emit_exact) and every object knows its file, so the trees
  * can be decoded instead of the text: the check alone, which every
  * scenario needs, while the text is printed only for the store.  var:
  * NULL, or each object's variant (NULL entries: unknown), whose answer
@@ -250,7 +250,7 @@ static bool text_exact(const struct enum_scenario *s,
 			continue;
 		}
 		uint64_t k = 0;
-		if (!enum_yaml_emit_exact(NULL, s->objects[i].tree, &k))
+		if (!yaml_emit_exact(NULL, s->objects[i].tree, &k))
 			return false;
 		nodes += k;
 	}
@@ -269,7 +269,7 @@ static void print_text(struct enum_scenario *s)
 		if (v)
 			strbuf_add(&b, v->text, v->text_len);
 		else
-			enum_yaml_emit(&b, s->objects[i].tree);
+			yaml_emit(&b, s->objects[i].tree);
 	}
 	s->yaml = strbuf_take(&b);
 }
@@ -371,7 +371,7 @@ static void label_part(struct strbuf *b, const struct enum_dim *dim, int k)
 	}
 	strbuf_puts(b, dim->name);
 	strbuf_add(b, "=", 1);
-	enum_yaml_flow(b, dim->values[k]);
+	yaml_emit_flow(b, dim->values[k]);
 }
 
 /* The values of digits set into s's objects, dimension by dimension. */
@@ -484,10 +484,10 @@ static void work_out_variant(struct enum_universe *u, int i,
 	}
 	v->known = true;
 	v->tree = o.tree;
-	v->exact = enum_yaml_emit_exact(NULL, o.tree, &v->nodes);
+	v->exact = yaml_emit_exact(NULL, o.tree, &v->nodes);
 	struct strbuf b;
 	strbuf_init(&b);
-	enum_yaml_emit(&b, o.tree);
+	yaml_emit(&b, o.tree);
 	v->text_len = b.n;
 	v->text = arena_strndup(&u->arena, b.s ? b.s : "", b.n);
 	strbuf_release(&b);
@@ -724,7 +724,7 @@ static void print_objects(const struct enum_scenario *s, const bool *keep,
 		if ((keep && !keep[i]) || evicted(s, i, snap))
 			continue;
 		strbuf_puts(b, "---\n");
-		enum_yaml_emit(b, placed_pod(s, &tmp, i, snap));
+		yaml_emit(b, placed_pod(s, &tmp, i, snap));
 	}
 	arena_release(&tmp);
 }

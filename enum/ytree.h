@@ -1,7 +1,7 @@
 /*
- * ytree.h - editing and printing YAML trees (yaml/tree.h) for the
- * enumerator: a universe's `vary` dimensions are applied to the manifests'
- * trees before decoding, and each scenario is printed back to YAML text,
+ * ytree.h - editing YAML trees (yaml/tree.h) for the enumerator: a
+ * universe's `vary` dimensions are applied to the manifests' trees before
+ * decoding, and each scenario is printed back to YAML text (yaml/emit.h),
  * which the store keeps; the loader (yaml/load.h) decodes the edited
  * trees themselves when the printer says the text reads back as them.
  *
@@ -12,7 +12,6 @@
 #ifndef KSO_ENUM_YTREE_H
 #define KSO_ENUM_YTREE_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,15 +19,8 @@
 #include "../core/arena.h"
 #include "../core/error.h"
 #include "../core/strbuf.h"
+#include "../yaml/emit.h"
 #include "../yaml/tree.h"
-
-/* enum_yaml_comment: one YAML comment line, "# " + the formatted text +
- * "\n", with every byte a YAML reader could take as a line break or that
- * is a control character (\r, \n, the other C0 bytes, DEL, NEL U+0085,
- * U+2028, U+2029) written as a space: text from a database, a universe
- * or an implementation can never end the comment and inject YAML. */
-void enum_yaml_comment(struct strbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* One step of a field path: a map key, or a sequence index (key NULL). */
 struct enum_path_seg {
@@ -93,30 +85,8 @@ bool enum_ynode_mentions(const struct ynode *n, const char *s);
 void enum_ynode_mentions_any(const struct ynode *n, const char *const *s,
 			     int count, bool *found);
 
-/* enum_yaml_emit: n as block-style YAML at indentation 0 (a document's
- * body, without "---").  Scalars keep their quoting, so the loader reads
- * back the same values. */
-void enum_yaml_emit(struct strbuf *b, const struct ynode *n);
-
-/* enum_yaml_emit_exact: enum_yaml_emit of doc (a map), and true when
- * that text parses (yaml/tree.h) back into a tree equal to doc: the same
- * kinds, keys in the same order, scalars of the same text and quoting
- * (positions aside), so decoding doc directly gives what decoding the
- * text gives.  Conservative: false whenever that is not certain (a
- * scalar the printer re-quotes, non-ASCII text, very long keys, deep
- * trees).  Adds doc's node count to *nodes; false also when *nodes
- * passes half the parser's limit (pass the running total of the
- * documents printed together).  b NULL: the check alone, no text (the
- * same answer, at a fraction of the cost). */
-bool enum_yaml_emit_exact(struct strbuf *b, const struct ynode *doc,
-			  uint64_t *nodes);
-
 /* enum_ynode_place: sets every node of n (a clone) to line:col, so
  * messages about a copied value point where it is used. */
 void enum_ynode_place(struct ynode *n, int line, int col);
-
-/* enum_yaml_flow: n on one line in flow style ({a: 1, b: [x]}), for
- * labels and messages. */
-void enum_yaml_flow(struct strbuf *b, const struct ynode *n);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * test_enum_scenario.c - building a scenario without re-reading its
- * printed text: enum_yaml_emit_exact (the printed text of a tree parses
+ * printed text: yaml_emit_exact (the printed text of a tree parses
  * back into the same tree) on random trees, every scenario of a small
  * universe decoded from its trees (yaml_load_trees) against the same
  * scenario decoded from its printed text (yaml_load_buffer, as before),
@@ -83,8 +83,8 @@ static bool same_tree(const struct ynode *x, const struct ynode *y)
 	return true;
 }
 
-/* Whatever enum_yaml_emit_exact calls exact, the parser gives back as it
- * was; the text is the one enum_yaml_emit prints. */
+/* Whatever yaml_emit_exact calls exact, the parser gives back as it
+ * was; the text is the one yaml_emit prints. */
 static void random_trees_read_back(void)
 {
 	int accepted = 0, refused = 0, wrong = 0;
@@ -97,13 +97,13 @@ static void random_trees_read_back(void)
 		strbuf_init(&b);
 		strbuf_init(&plain);
 		strbuf_puts(&b, "---\n");
-		bool ok = enum_yaml_emit_exact(&b, tree, &nodes);
+		bool ok = yaml_emit_exact(&b, tree, &nodes);
 		/* the check alone answers as the printer does */
 		uint64_t nodes_only = 0;
-		CHECK_EQ(enum_yaml_emit_exact(NULL, tree, &nodes_only), ok);
+		CHECK_EQ(yaml_emit_exact(NULL, tree, &nodes_only), ok);
 		CHECK_EQ(nodes_only, nodes);
 		strbuf_puts(&plain, "---\n");
-		enum_yaml_emit(&plain, tree);
+		yaml_emit(&plain, tree);
 		CHECK_STR(b.s, plain.s);
 		strbuf_release(&plain);
 		struct ydoc_set set;
@@ -144,7 +144,7 @@ static bool reads_back_text(const char *key, const char *value, bool quoted)
 	uint64_t nodes = 0;
 	struct strbuf b;
 	strbuf_init(&b);
-	bool ok = enum_yaml_emit_exact(&b, m, &nodes);
+	bool ok = yaml_emit_exact(&b, m, &nodes);
 	strbuf_release(&b);
 	if (ok)
 		CHECK_EQ(nodes, 3);   /* the map, its key, its value */
@@ -183,8 +183,10 @@ static void mentions_any_random(void)
 	}
 }
 
-/* A quoted value's escapes, written out by hand: \" \\ \n \t and \xNN
- * for the other control characters; other bytes as they are. */
+/* A quoted value's escapes (yaml/emit.h), written out by hand: \" \\ \n
+ * \t, \uXXXX for the other C0 controls and DEL, and for NEL, LS, PS and
+ * the BOM, which YAML would read as a line break or drop; other bytes
+ * (here an e-acute) as they are. */
 static void quoted_escapes(void)
 {
 	struct arena a;
@@ -198,18 +200,24 @@ static void quoted_escapes(void)
 	m->items[0] = enum_ynode_scalar(&a, "a\"b\\c\nd\te\001f\177g\303\251", true);
 	struct strbuf b;
 	strbuf_init(&b);
-	enum_yaml_emit(&b, m);
-	CHECK_STR(b.s, "k: \"a\\\"b\\\\c\\nd\\te\\x01f\\x7fg\303\251\"\n");
+	yaml_emit(&b, m);
+	CHECK_STR(b.s, "k: \"a\\\"b\\\\c\\nd\\te\\u0001f\\u007Fg\303\251\"\n");
+	strbuf_release(&b);
+	/* NEL, LS, PS, BOM; a lone 0xc2 0xa0 (no-break space) as it is */
+	m->items[0] = enum_ynode_scalar(&a, "\302\205\342\200\250\342\200\251\357\273\277\302\240", true);
+	strbuf_init(&b);
+	yaml_emit(&b, m);
+	CHECK_STR(b.s, "k: \"\\u0085\\u2028\\u2029\\uFEFF\302\240\"\n");
 	strbuf_release(&b);
 	m->items[0] = enum_ynode_scalar(&a, "", true);
 	strbuf_init(&b);
-	enum_yaml_emit(&b, m);
+	yaml_emit(&b, m);
 	CHECK_STR(b.s, "k: \"\"\n");
 	strbuf_release(&b);
 	arena_release(&a);
 }
 
-/* Cases derived from the printer (ytree.c) by hand. */
+/* Cases derived from the printer (yaml/emit.c) by hand. */
 static void reads_back_cases(void)
 {
 	CHECK(reads_back_text("cpu", "500m", false));
@@ -430,7 +438,7 @@ static char *print_universe(const struct enum_universe *u)
 	struct strbuf b;
 	strbuf_init(&b);
 	for (int i = 0; i < u->n_objects; i++)
-		enum_yaml_emit(&b, u->objects[i].tree);
+		yaml_emit(&b, u->objects[i].tree);
 	return strbuf_take(&b);
 }
 
@@ -564,7 +572,7 @@ static void variants_match_scenarios(void)
 				    (uint64_t)d[ov->dims[j]];
 			const struct enum_variant *v = &ov->v[x];
 			uint64_t nodes = 0;
-			bool exact = enum_yaml_emit_exact(NULL, sc.objects[i].tree, &nodes);
+			bool exact = yaml_emit_exact(NULL, sc.objects[i].tree, &nodes);
 			bool found[8] = {false};
 			enum_ynode_mentions_any(sc.objects[i].tree, names, 8, found);
 			CHECK(v->known);
@@ -573,7 +581,7 @@ static void variants_match_scenarios(void)
 			CHECK_EQ(v->exact, exact);
 			struct strbuf t;
 			strbuf_init(&t);
-			enum_yaml_emit(&t, sc.objects[i].tree);
+			yaml_emit(&t, sc.objects[i].tree);
 			CHECK_EQ(v->text_len, t.n);
 			CHECK_STR(v->text, t.s);
 			strbuf_release(&t);
@@ -630,7 +638,7 @@ static void check_flow(const struct ynode *n, const char *want)
 {
 	struct strbuf b;
 	strbuf_init(&b);
-	enum_yaml_flow(&b, n);
+	yaml_emit_flow(&b, n);
 	CHECK_STR(b.s, want);
 	strbuf_release(&b);
 }

@@ -1,6 +1,7 @@
 /*
  * json.c - streaming JSON writer (see json.h).  Strings are escaped per
- * RFC 8259; bytes >= 0x80 are passed through (input is UTF-8).
+ * RFC 8259; bytes >= 0x80 are passed through (input is UTF-8).  In YAML
+ * mode the values become a YAML tree for yaml/emit.h, which prints it.
  */
 #include "json.h"
 

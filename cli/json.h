@@ -17,7 +17,8 @@ struct json_node;
 struct json_out {
 	FILE *f;
 	/* YAML mode (json_init_yaml): the values are kept as a tree and
-	 * printed as block YAML by json_end. */
+	 * printed as block YAML by json_end, through kso's one YAML writer
+	 * (yaml/emit.h). */
 	bool yaml;
 	bool yaml_quote;                          /* every string value quoted */
 	struct json_node *root;

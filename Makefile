@@ -94,6 +94,7 @@ FUZZ_SEEDS_fuzz_config := fixtures/fuzz/config fixtures/scoring fixtures/impl \
 	fixtures/fidelity fixtures/universes
 FUZZ_SEEDS_fuzz_universe := fixtures/universes
 FUZZ_SEEDS_fuzz_json := fixtures/fuzz/json fixtures/fuzz/watch fixtures/fuzz/reply
+FUZZ_SEEDS_fuzz_emit := fixtures/load fixtures/fuzz fixtures/quirks
 FUZZ_SEEDS_fuzz_block := fixtures/load fixtures/quirks fixtures/fidelity fixtures/scoring \
 	fixtures/fuzz fixtures/volumes
 # kso check prints a line per decision and per error: closed for speed

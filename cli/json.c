@@ -91,13 +91,15 @@ static void yaml_free(struct json_node *n)
 	}
 }
 
-/* Can s be written plain and read back as this string? */
+/* Can s be written plain and read back as this string?  Not a word
+ * YAML 1.1 reads as a boolean or null, nor "<<", which as a key is a
+ * merge. */
 static bool yaml_plain(const char *s)
 {
 	static const char *const words[] = {
 		"true", "True", "TRUE", "false", "False", "FALSE", "null", "Null",
 		"NULL", "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON",
-		"off", "Off", "OFF", "y", "Y", "n", "N", "~", ""};
+		"off", "Off", "OFF", "y", "Y", "n", "N", "~", "", "<<"};
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
 		if (!strcmp(s, words[i]))
 			return false;

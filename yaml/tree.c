@@ -868,19 +868,32 @@ const struct ynode *ynode_get_len(const struct ynode *m, const char *key,
 }
 
 
-bool ynode_identical(const struct ynode *a, const struct ynode *b)
+/* ynode_identical and ynode_same: positions compared or not. */
+static bool same_tree(const struct ynode *a, const struct ynode *b,
+		      bool positions)
 {
 	if (!a || !b)
 		return a == b;
-	if (a->kind != b->kind || a->line != b->line || a->col != b->col ||
-	    a->n != b->n)
+	if (a->kind != b->kind || a->n != b->n ||
+	    (positions && (a->line != b->line || a->col != b->col)))
 		return false;
 	if (a->kind == YNODE_SCALAR)
 		return a->len == b->len && a->quoted == b->quoted &&
 		       !memcmp(a->str, b->str, a->len);
 	for (int i = 0; i < a->n; i++)
-		if ((a->kind == YNODE_MAP && !ynode_identical(a->keys[i], b->keys[i])) ||
-		    !ynode_identical(a->items[i], b->items[i]))
+		if ((a->kind == YNODE_MAP &&
+		     !same_tree(a->keys[i], b->keys[i], positions)) ||
+		    !same_tree(a->items[i], b->items[i], positions))
 			return false;
 	return true;
+}
+
+bool ynode_identical(const struct ynode *a, const struct ynode *b)
+{
+	return same_tree(a, b, true);
+}
+
+bool ynode_same(const struct ynode *a, const struct ynode *b)
+{
+	return same_tree(a, b, false);
 }

@@ -109,6 +109,10 @@ static inline const char *ynode_str(const struct ynode *m, const char *key)
  * (tests/unit/test_block_events.c, tests/fuzz/fuzz.h). */
 bool ynode_identical(const struct ynode *a, const struct ynode *b);
 
+/* ynode_same: ynode_identical with positions aside - what a printed tree
+ * must read back as (yaml/emit.h). */
+bool ynode_same(const struct ynode *a, const struct ynode *b);
+
 /* ynode_is_null: true for a plain scalar "", "~", "null", "Null", "NULL".
  * YAML 1.1/1.2 core null: only plain scalars; a missing node (NULL) is
  * not a null scalar.  Inline: asked of every value read, most are not. */

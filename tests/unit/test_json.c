@@ -2,7 +2,9 @@
  * test_json.c - the JSON writer (cli/json.c): RFC 8259 escapes (the two
  * characters that must be escaped, the short forms, \u00XX for other
  * control characters, UTF-8 passed through), integers at the int64
- * limits, and compact nesting.
+ * limits, and compact nesting; and its YAML mode (printed by
+ * yaml/emit.c): plain where YAML reads the text back as the same string,
+ * quoted where it would read a number, a boolean, null or a merge key.
  */
 #include "check.h"
 
@@ -27,6 +29,45 @@ static void put_str(struct json_out *j, const void *v) { json_string(j, v); }
 static void put_int(struct json_out *j, const void *v)
 {
 	json_int(j, *(const int64_t *)v);
+}
+
+/* {key: [value, 7, true, null]} in YAML mode. */
+static char *yaml_written(const char *key, const char *value)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct json_out j;
+	json_init_yaml(&j, f);
+	json_begin_object(&j);
+	json_key(&j, key);
+	json_begin_array(&j);
+	json_string(&j, value);
+	json_int(&j, 7);
+	json_bool(&j, true);
+	json_null(&j);
+	json_end_array(&j);
+	json_end_object(&j);
+	json_end(&j);
+	fclose(f);
+	return text;
+}
+
+static void expect_yaml(const char *key, const char *value, const char *want)
+{
+	char *got = yaml_written(key, value);
+	CHECK_STR(got, want);
+	free(got);
+}
+
+static void yaml_mode(void)
+{
+	expect_yaml("k", "v", "k:\n- v\n- 7\n- true\n- null\n");
+	/* strings YAML would read as something else, or not at all */
+	expect_yaml("<<", "yes", "\"<<\":\n- \"yes\"\n- 7\n- true\n- null\n");
+	expect_yaml("1", "0.5", "\"1\":\n- \"0.5\"\n- 7\n- true\n- null\n");
+	expect_yaml("a: b", "", "\"a: b\":\n- \"\"\n- 7\n- true\n- null\n");
+	expect_yaml("k", "x\ty\x01", "k:\n- \"x\\ty\\u0001\"\n- 7\n- true\n- null\n");
 }
 
 static void expect_str(const char *in, const char *want)
@@ -76,5 +117,6 @@ int main(void)
 	char *got = written(nested, NULL);
 	CHECK_STR(got, "{\"a\":[1,false,null,{}],\"b\\\"\":\"\"}");
 	free(got);
+	yaml_mode();
 	return check_done("test_json");
 }

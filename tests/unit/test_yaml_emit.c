@@ -26,23 +26,6 @@ static const struct ynode *parse(struct arena *a, const char *text)
 	return set.docs[0];
 }
 
-/* Same kinds, keys, scalar text and quoting; positions aside. */
-static bool same_tree(const struct ynode *a, const struct ynode *b)
-{
-	if (!a || !b)
-		return a == b;
-	if (a->kind != b->kind || a->n != b->n)
-		return false;
-	if (a->kind == YNODE_SCALAR)
-		return a->len == b->len && a->quoted == b->quoted &&
-		       memcmp(a->str, b->str, a->len) == 0;
-	for (int i = 0; i < a->n; i++)
-		if ((a->kind == YNODE_MAP && !same_tree(a->keys[i], b->keys[i])) ||
-		    !same_tree(a->items[i], b->items[i]))
-			return false;
-	return true;
-}
-
 /* text parsed, printed: want; the print parses back into the same tree,
  * and yaml_emit_exact says so (exact) or not. */
 static void expect(const char *text, const char *want, bool exact)
@@ -58,7 +41,7 @@ static void expect(const char *text, const char *want, bool exact)
 	CHECK_STR(b.s, want);
 	CHECK_EQ(said, exact);
 	if (said)
-		CHECK(same_tree(parse(&a, b.s), n));
+		CHECK(ynode_same(parse(&a, b.s), n));
 	strbuf_release(&b);
 	arena_release(&a);
 }

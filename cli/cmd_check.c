@@ -783,7 +783,8 @@ static void pod_event(struct check *k, struct walk *w, const struct event *ev)
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args args = {.engine = "oracle", .format = CLI_JSON};
+	struct check_args args = {.engine = cli_engine_default()->name,
+				  .format = CLI_JSON};
 	char **files;
 	int n_files;
 	check_cmd.ctx = &args;

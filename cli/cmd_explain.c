@@ -23,18 +23,6 @@
 #include "../oracle/oracle.h"
 #include "../core/xalloc.h"
 
-/* The engines --engine chooses from; the first is the default.  Both fill
- * the same verdict types, so everything printed is identical when they
- * agree. */
-static const struct engine *const engines[] = {&oracle_engine, &model_engine};
-
-const struct engine *cli_engine_find(const char *name)
-{
-	for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
-		if (strcmp(engines[i]->name, name) == 0)
-			return engines[i];
-	return NULL;
-}
 
 struct explain_args {
 	char **paths;
@@ -118,7 +106,7 @@ static int take(void *ctx, int id, const char *v)
 static int parse_args(int argc, char **argv, struct explain_args *a)
 {
 	memset(a, 0, sizeof *a);
-	a->engine = engines[0]->name;
+	a->engine = cli_engine_default()->name;
 	a->format = CLI_TABLE;
 	a->nodes = xcalloc((size_t)argc + 1, sizeof *a->nodes);
 	explain_cmd.ctx = a;

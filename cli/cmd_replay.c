@@ -83,7 +83,7 @@ static int take(void *ctx, int id, const char *v)
 	struct args *a = ctx;
 	switch (id) {
 	case OPT_ENGINE:
-		if (strcmp(v, "oracle") && strcmp(v, "model"))
+		if (!cli_engine_find(v))
 			return cli_usage_error(&replay_cmd, "bad value '%s' for "
 					       "--engine", v);
 		a->engine = v;
@@ -343,9 +343,11 @@ static void read_opts(const struct trace *t, struct model_sched_opts *o,
 	o->preempt_random = off && !strcmp(off, "random");
 	const char *all = ynode_str(t->kso, "allNodes");
 	*all_nodes = all && !strcmp(all, "true");
+	/* the trace's engine when kso knows it, else the default */
 	const char *e = ynode_str(t->kso, "engine");
 	if (!*engine)
-		*engine = e && !strcmp(e, "model") ? "model" : "oracle";
+		*engine = e && cli_engine_find(e) ? e
+			  : cli_engine_default()->name;
 }
 
 /* ------------------------------------------------------------ comparing */
@@ -565,7 +567,7 @@ static int run(const struct args *a)
 		if (t.absent[p])
 			s.pod_node[p] = SNAP_GONE;
 	struct cli_loop l;
-	cli_loop_init(&l, &s, &o, !strcmp(engine, "oracle"), all_nodes);
+	cli_loop_init(&l, &s, &o, cli_engine_find(engine), all_nodes);
 	for (int p = 0; p < c.n_pods; p++)
 		l.m.absent[p] = t.absent[p];
 	struct replayed *v = xcalloc((size_t)t.n_steps + 1, sizeof *v);

@@ -67,7 +67,7 @@ struct args {
 	struct cli_load_opts load;
 	struct model_sched_opts opts;
 	enum cli_format out;
-	bool oracle;         /* --engine oracle (default) */
+	const struct engine *engine;   /* --engine (default oracle) */
 	bool all_nodes;      /* --all-nodes: no node sampling (oracle) */
 	const char *impl;    /* --impl CMD: a scheduler under test */
 	double impl_timeout; /* --impl-timeout S */
@@ -167,9 +167,9 @@ static int take(void *ctx, int id, const char *v)
 		a->opts.max_steps = (int)n;
 		return 0;
 	case OPT_ENGINE:
-		if (strcmp(v, "oracle") && strcmp(v, "model"))
+		a->engine = cli_engine_find(v);
+		if (!a->engine)
 			return bad_value(v, id);
-		a->oracle = !strcmp(v, "oracle");
 		return 0;
 	case OPT_ALL_NODES:
 		a->all_nodes = true;
@@ -188,7 +188,7 @@ static int take(void *ctx, int id, const char *v)
 static int parse_args(struct args *a, int argc, char **argv)
 {
 	memset(a, 0, sizeof *a);
-	a->oracle = true;
+	a->engine = cli_engine_default();
 	a->out = CLI_TABLE;
 	schedule_cmd.ctx = a;
 	int rc = cli_parse(&schedule_cmd, argc, argv, &a->paths, &a->n_paths);
@@ -713,14 +713,14 @@ int cmd_schedule(int argc, char **argv)
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	struct cli_loop r;
-	cli_loop_init(&r, &s, &a.opts, a.oracle, a.all_nodes);
+	cli_loop_init(&r, &s, &a.opts, a.engine, a.all_nodes);
 	struct judged jd;
 	memset(&jd, 0, sizeof jd);
 	impl_answer_init(&jd.ans);
 	error_init(&jd.err);
 	if (a.impl) {
 		jd.strict = a.strict_message;
-		jd.engine = cli_engine_find(a.oracle ? "oracle" : "model");
+		jd.engine = a.engine;
 		if (impl_start(&jd.im, a.impl, &c, a.impl_timeout, &jd.err) < 0)
 			jd.failed = true;
 		else
@@ -731,7 +731,7 @@ int cmd_schedule(int argc, char **argv)
 		rc = 3;
 	} else {
 		char *source = join_paths(&a);
-		struct itf_run itf = {source, a.oracle ? "oracle" : "model",
+		struct itf_run itf = {source, a.engine->name,
 				      a.all_nodes};
 		run(&r, a.out, a.impl ? &jd : NULL, &itf);
 		free(source);

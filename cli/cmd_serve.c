@@ -197,7 +197,7 @@ static void decide(struct json_out *j, const struct cli_load_opts *load,
 
 int cmd_serve(int argc, char **argv)
 {
-	struct serve_args args = {.engine = "oracle"};
+	struct serve_args args = {.engine = cli_engine_default()->name};
 	char **rest;
 	int n_rest;
 	serve_cmd.ctx = &args;

@@ -17,10 +17,7 @@
 #include "../core/engine.h"
 #include "../model/model.h"
 #include "json.h"
-
-/* cli_engine_find: the engine (core/engine.h) --engine names, or NULL:
- * "oracle" (the default) or "model".  The one place that lists them. */
-const struct engine *cli_engine_find(const char *name);
+#include "loop.h"
 
 struct impl_answer;
 struct verdict;

@@ -1,20 +1,41 @@
 /*
- * loop.c - the scheduler loop on the model or the oracle (loop.h).
+ * loop.c - the engines --engine names, and the scheduler loop on the
+ * model or the oracle (loop.h).
  */
 #include "loop.h"
 
 #include <assert.h>
 #include <string.h>
 
+/* The engines --engine chooses from; the first is the default.  Both fill
+ * the same verdict types, so everything printed is identical when they
+ * agree. */
+static const struct engine *const engines[] = {&oracle_engine, &model_engine};
+
+const struct engine *cli_engine_find(const char *name)
+{
+	assert(name);
+	for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
+		if (strcmp(engines[i]->name, name) == 0)
+			return engines[i];
+	return NULL;
+}
+
+const struct engine *cli_engine_default(void)
+{
+	return engines[0];
+}
+
 void cli_loop_init(struct cli_loop *l, const struct snapshot *s,
-		   const struct model_sched_opts *opts, bool oracle,
+		   const struct model_sched_opts *opts, const struct engine *e,
 		   bool all_nodes)
 {
-	assert(l && s && s->cluster && opts);
+	assert(l && s && s->cluster && opts && e);
+	assert(e == &oracle_engine || e == &model_engine);
 	memset(l, 0, sizeof *l);
 	model_scheduler_init(&l->m, s, opts);
-	l->oracle = oracle;
-	if (!oracle)
+	l->oracle = e == &oracle_engine;
+	if (!l->oracle)
 		return;
 	oracle_init(&l->o, s);
 	l->o.all_nodes = all_nodes;

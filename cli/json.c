@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../core/arena.h"
-#include "../core/strbuf.h"
+#include "../core/fnv.h"
 #include "../core/xalloc.h"
 #include "../yaml/emit.h"
 
@@ -35,60 +35,26 @@ void json_init(struct json_out *j, FILE *f, bool compact)
 
 /* ------------------------------------------------------------ YAML mode */
 
-enum json_kind { JN_OBJECT, JN_ARRAY, JN_STRING, JN_INT, JN_BOOL, JN_NULL };
-
-struct json_node {
-	enum json_kind kind;
-	char *key;                  /* in an object, else NULL */
-	char *str;                  /* JN_STRING */
-	int64_t num;                /* JN_INT, JN_BOOL */
-	struct json_node *child, *last, *next;
-};
+/* Map keys repeat (every node's "name", "score", ...): a writer shares
+ * its key scalars through a direct-mapped table of this many slots, the
+ * last key seen in each, so that a big -o yaml does not hold one key
+ * scalar per entry. */
+#define YAML_KEY_SLOTS 64
 
 void json_init_yaml(struct json_out *j, FILE *f)
 {
 	json_init(j, f, false);
 	j->yaml = true;
+	j->arena = xmalloc(sizeof *j->arena);
+	arena_init(j->arena);
+	j->keys_seen = arena_array(j->arena, YAML_KEY_SLOTS,
+				   sizeof *j->keys_seen);
 }
 
 void json_init_yaml_quoted(struct json_out *j, FILE *f)
 {
 	json_init_yaml(j, f);
 	j->yaml_quote = true;
-}
-
-/* A new value where the writer stands: the root, or the next child of
- * the innermost open container (with the pending key). */
-static struct json_node *yaml_add(struct json_out *j, enum json_kind kind)
-{
-	struct json_node *n = xcalloc(1, sizeof *n);
-	n->kind = kind;
-	n->key = j->key;
-	j->key = NULL;
-	if (j->depth == 0) {
-		assert(!j->root);
-		j->root = n;
-		return n;
-	}
-	struct json_node *p = j->open[j->depth];
-	if (p->last)
-		p->last->next = n;
-	else
-		p->child = n;
-	p->last = n;
-	return n;
-}
-
-static void yaml_free(struct json_node *n)
-{
-	while (n) {
-		struct json_node *next = n->next;
-		yaml_free(n->child);
-		free(n->key);
-		free(n->str);
-		free(n);
-		n = next;
-	}
 }
 
 /* Can s be written plain and read back as this string?  Not a word
@@ -120,50 +86,63 @@ static bool yaml_plain(const char *s)
 
 /* A scalar of the YAML tree: quoted unless written plain reads back as
  * this string (yaml_plain); a number, boolean or null is plain. */
-static struct ynode *yaml_scalar(struct arena *a, const char *s, bool quoted)
+static struct ynode *yaml_scalar(struct json_out *j, const char *s,
+				 bool quoted)
 {
-	struct ynode *n = arena_alloc(a, sizeof *n);
+	struct ynode *n = arena_alloc(j->arena, sizeof *n);
 	n->kind = YNODE_SCALAR;
 	n->len = strlen(s);
-	n->str = arena_strndup(a, s, n->len);
+	n->str = arena_strndup(j->arena, s, n->len);
 	n->quoted = quoted;
 	return n;
 }
 
-/* The values written, as a YAML tree (yaml/tree.h) in a, for the one
- * YAML writer (yaml/emit.h); quote: every string value quoted. */
-static struct ynode *yaml_tree(struct arena *a, const struct json_node *v,
-			       bool quote)
+/* The key scalar of key: the table's when it holds the same text. */
+static struct ynode *yaml_key(struct json_out *j, const char *key)
 {
-	char num[24];
-	switch (v->kind) {
-	case JN_STRING:
-		return yaml_scalar(a, v->str, quote || !yaml_plain(v->str));
-	case JN_INT:
-		snprintf(num, sizeof num, "%" PRId64, v->num);
-		return yaml_scalar(a, num, false);
-	case JN_BOOL:
-		return yaml_scalar(a, v->num ? "true" : "false", false);
-	case JN_NULL:
-		return yaml_scalar(a, "null", false);
-	case JN_OBJECT:
-	case JN_ARRAY:
-		break;
+	size_t slot = fnv64_str(FNV64_OFFSET, key) % YAML_KEY_SLOTS;
+	struct ynode *k = j->keys_seen[slot];
+	if (!k || strcmp(k->str, key) != 0) {
+		k = yaml_scalar(j, key, !yaml_plain(key));
+		j->keys_seen[slot] = k;
 	}
-	struct ynode *n = arena_alloc(a, sizeof *n);
-	n->kind = v->kind == JN_OBJECT ? YNODE_MAP : YNODE_SEQ;
-	for (const struct json_node *c = v->child; c; c = c->next)
-		n->n++;
-	n->items = arena_array(a, (size_t)n->n + 1, sizeof *n->items);
-	if (n->kind == YNODE_MAP)
-		n->keys = arena_array(a, (size_t)n->n + 1, sizeof *n->keys);
-	int i = 0;
-	for (const struct json_node *c = v->child; c; c = c->next, i++) {
-		if (n->keys)
-			n->keys[i] = yaml_scalar(a, c->key, !yaml_plain(c->key));
-		n->items[i] = yaml_tree(a, c, quote);
+	return k;
+}
+
+/* n where the writer stands: the root, or the next entry of the
+ * innermost open container (under the pending key in a map).  The
+ * container's arrays double when full (arena memory: the old ones stay,
+ * at most as much again). */
+static void yaml_add(struct json_out *j, struct ynode *n)
+{
+	if (j->depth == 0) {
+		assert(!j->root);
+		j->root = n;
+		return;
 	}
-	return n;
+	struct ynode *p = j->open[j->depth];
+	bool map = p->kind == YNODE_MAP;
+	assert(!map == !j->key);
+	if (p->n == j->room[j->depth]) {
+		int room = p->n ? 2 * p->n : 4;
+		struct ynode **items = arena_array(j->arena, (size_t)room,
+						   sizeof *items);
+		if (p->n)
+			memcpy(items, p->items, sizeof *items * (size_t)p->n);
+		p->items = items;
+		if (map) {
+			struct ynode **keys = arena_array(j->arena, (size_t)room,
+							  sizeof *keys);
+			if (p->n)
+				memcpy(keys, p->keys, sizeof *keys * (size_t)p->n);
+			p->keys = keys;
+		}
+		j->room[j->depth] = room;
+	}
+	if (map)
+		p->keys[p->n] = j->key;
+	p->items[p->n++] = n;
+	j->key = NULL;
 }
 
 static void json_newline(struct json_out *j)
@@ -193,9 +172,12 @@ static void json_before(struct json_out *j)
 static void json_open(struct json_out *j, char c)
 {
 	if (j->yaml) {
-		struct json_node *n = yaml_add(j, c == '{' ? JN_OBJECT : JN_ARRAY);
+		struct ynode *n = arena_alloc(j->arena, sizeof *n);
+		n->kind = c == '{' ? YNODE_MAP : YNODE_SEQ;
+		yaml_add(j, n);
 		assert(j->depth + 1 < JSON_MAX_DEPTH);
 		j->open[++j->depth] = n;
+		j->room[j->depth] = 0;
 		return;
 	}
 	json_before(j);
@@ -256,8 +238,7 @@ void json_key(struct json_out *j, const char *key)
 {
 	assert(key);
 	if (j->yaml) {
-		free(j->key);
-		j->key = xstrdup(key);
+		j->key = yaml_key(j, key);
 		return;
 	}
 	json_before(j);
@@ -269,7 +250,8 @@ void json_key(struct json_out *j, const char *key)
 void json_string(struct json_out *j, const char *s)
 {
 	if (j->yaml) {
-		yaml_add(j, JN_STRING)->str = xstrdup(s ? s : "");
+		s = s ? s : "";
+		yaml_add(j, yaml_scalar(j, s, j->yaml_quote || !yaml_plain(s)));
 		return;
 	}
 	json_before(j);
@@ -279,7 +261,9 @@ void json_string(struct json_out *j, const char *s)
 void json_int(struct json_out *j, int64_t v)
 {
 	if (j->yaml) {
-		yaml_add(j, JN_INT)->num = v;
+		char num[24];
+		snprintf(num, sizeof num, "%" PRId64, v);
+		yaml_add(j, yaml_scalar(j, num, false));
 		return;
 	}
 	json_before(j);
@@ -297,7 +281,7 @@ void json_int(struct json_out *j, int64_t v)
 void json_bool(struct json_out *j, bool v)
 {
 	if (j->yaml) {
-		yaml_add(j, JN_BOOL)->num = v;
+		yaml_add(j, yaml_scalar(j, v ? "true" : "false", false));
 		return;
 	}
 	json_before(j);
@@ -307,7 +291,7 @@ void json_bool(struct json_out *j, bool v)
 void json_null(struct json_out *j)
 {
 	if (j->yaml) {
-		yaml_add(j, JN_NULL);
+		yaml_add(j, yaml_scalar(j, "null", false));
 		return;
 	}
 	json_before(j);
@@ -318,18 +302,11 @@ void json_end(struct json_out *j)
 {
 	assert(j->depth == 0);
 	if (j->yaml) {
-		if (j->root) {
-			struct arena a;
-			arena_init(&a);
-			struct strbuf b;
-			strbuf_init(&b);
-			yaml_emit(&b, yaml_tree(&a, j->root, j->yaml_quote));
-			fwrite(b.s, 1, b.n, j->f);
-			strbuf_release(&b);
-			arena_release(&a);
-		}
-		yaml_free(j->root);
-		free(j->key);
+		if (j->root)
+			yaml_emit_file(j->f, j->root);
+		arena_release(j->arena);
+		free(j->arena);
+		j->arena = NULL;
 		j->root = NULL;
 		j->key = NULL;
 		return;

@@ -12,18 +12,22 @@
 
 #define JSON_MAX_DEPTH 64
 
-struct json_node;
+struct arena;
+struct ynode;
 
 struct json_out {
 	FILE *f;
-	/* YAML mode (json_init_yaml): the values are kept as a tree and
-	 * printed as block YAML by json_end, through kso's one YAML writer
-	 * (yaml/emit.h). */
+	/* YAML mode (json_init_yaml): the values are kept as a YAML tree
+	 * (yaml/tree.h) in arena and printed as block YAML by json_end,
+	 * through kso's one YAML writer (yaml/emit.h). */
 	bool yaml;
 	bool yaml_quote;                          /* every string value quoted */
-	struct json_node *root;
-	struct json_node *open[JSON_MAX_DEPTH];   /* containers being filled */
-	char *key;                                /* the next value's key */
+	struct arena *arena;                      /* the tree's memory */
+	struct ynode *root;
+	struct ynode *open[JSON_MAX_DEPTH];       /* containers being filled */
+	int room[JSON_MAX_DEPTH];                 /* entries open[d]'s arrays hold */
+	struct ynode *key;                        /* the next value's key */
+	struct ynode **keys_seen;                 /* json.c's table of key scalars */
 	int depth;                       /* open containers */
 	bool first[JSON_MAX_DEPTH];      /* next element is the first of its container */
 	bool after_key;                  /* a key was just written */

@@ -55,7 +55,8 @@ void yaml_emit_comment(struct strbuf *b, const char *fmt, ...)
  * 1024-character implicit keys, no plain "<<" key (a merge key when
  * read), depth and node count far from the parser's limits. */
 struct emitter {
-	struct strbuf *b;      /* NULL: only the check, no text */
+	struct strbuf *b;      /* the text goes here, or to f */
+	FILE *f;               /* both NULL: only the check, no text */
 	bool check;
 	bool exact;              /* with check: the text reads back so far */
 	uint64_t nodes;          /* with check: nodes printed */
@@ -68,14 +69,16 @@ static void put(struct emitter *e, const char *s, size_t n)
 {
 	if (e->b)
 		strbuf_add(e->b, s, n);
+	else if (e->f)
+		fwrite_unlocked(s, 1, n, e->f);   /* the caller owns f */
 }
 
 /* "\uXXXX" for code point u (at most 0xFFFF). */
-static void put_u(struct strbuf *b, unsigned u)
+static void put_u(struct emitter *e, unsigned u)
 {
 	char esc[7];
 	snprintf(esc, sizeof esc, "\\u%04X", u & 0xffffu);
-	strbuf_add(b, esc, 6);
+	put(e, esc, 6);
 }
 
 /* How many bytes at s[0..left) form a character the quoted form escapes
@@ -104,11 +107,10 @@ static size_t unicode_escape(const unsigned char *s, size_t left, unsigned *u)
  * need nothing are copied whole. */
 static void emit_quoted(struct emitter *e, const struct ynode *n)
 {
-	if (!e->b)
+	if (!e->b && !e->f)
 		return;
-	struct strbuf *b = e->b;
 	const unsigned char *s = (const unsigned char *)n->str;
-	strbuf_add(b, "\"", 1);
+	put(e, "\"", 1);
 	size_t run = 0;
 	for (size_t i = 0; i < n->len;) {
 		unsigned char c = s[i];
@@ -119,24 +121,24 @@ static void emit_quoted(struct emitter *e, const struct ynode *n)
 			i++;
 			continue;
 		}
-		strbuf_add(b, n->str + run, i - run);
+		put(e, n->str + run, i - run);
 		if (k) {
-			put_u(b, u);
+			put_u(e, u);
 		} else if (c == '"' || c == '\\') {
 			char esc[2] = {'\\', (char)c};
-			strbuf_add(b, esc, 2);
+			put(e, esc, 2);
 		} else if (c == '\n') {
-			strbuf_add(b, "\\n", 2);
+			put(e, "\\n", 2);
 		} else if (c == '\t') {
-			strbuf_add(b, "\\t", 2);
+			put(e, "\\t", 2);
 		} else {
-			put_u(b, c);
+			put_u(e, c);
 		}
 		i += k ? k : 1;
 		run = i;
 	}
-	strbuf_add(b, n->str + run, n->len - run);
-	strbuf_add(b, "\"", 1);
+	put(e, n->str + run, n->len - run);
+	put(e, "\"", 1);
 }
 
 /* What the printer asks of a scalar's characters, gathered in one pass:
@@ -347,6 +349,13 @@ void yaml_emit(struct strbuf *b, const struct ynode *n)
 {
 	assert(b);
 	struct emitter e = {.b = b};
+	emit_block(&e, n, 0, 0, false);
+}
+
+void yaml_emit_file(FILE *f, const struct ynode *n)
+{
+	assert(f);
+	struct emitter e = {.f = f};
 	emit_block(&e, n, 0, 0, false);
 }
 

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../core/strbuf.h"
 #include "tree.h"
@@ -23,6 +24,10 @@
 /* yaml_emit: n as block YAML at indentation 0 (a document's body,
  * without "---"), ending in a newline; NULL prints "null". */
 void yaml_emit(struct strbuf *b, const struct ynode *n);
+
+/* yaml_emit_file: yaml_emit straight to f (a big output is not held in
+ * memory twice). */
+void yaml_emit_file(FILE *f, const struct ynode *n);
 
 /* yaml_emit_exact: yaml_emit of doc (a map), and true when that text
  * parses (tree.h) back into a tree equal to doc: the same kinds, keys in

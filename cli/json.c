@@ -84,26 +84,13 @@ static bool yaml_plain(const char *s)
 	return true;
 }
 
-/* A scalar of the YAML tree: quoted unless written plain reads back as
- * this string (yaml_plain); a number, boolean or null is plain. */
-static struct ynode *yaml_scalar(struct json_out *j, const char *s,
-				 bool quoted)
-{
-	struct ynode *n = arena_alloc(j->arena, sizeof *n);
-	n->kind = YNODE_SCALAR;
-	n->len = strlen(s);
-	n->str = arena_strndup(j->arena, s, n->len);
-	n->quoted = quoted;
-	return n;
-}
-
 /* The key scalar of key: the table's when it holds the same text. */
 static struct ynode *yaml_key(struct json_out *j, const char *key)
 {
 	size_t slot = fnv64_str(FNV64_OFFSET, key) % YAML_KEY_SLOTS;
 	struct ynode *k = j->keys_seen[slot];
 	if (!k || strcmp(k->str, key) != 0) {
-		k = yaml_scalar(j, key, !yaml_plain(key));
+		k = ynode_scalar(j->arena, key, !yaml_plain(key));
 		j->keys_seen[slot] = k;
 	}
 	return k;
@@ -251,7 +238,9 @@ void json_string(struct json_out *j, const char *s)
 {
 	if (j->yaml) {
 		s = s ? s : "";
-		yaml_add(j, yaml_scalar(j, s, j->yaml_quote || !yaml_plain(s)));
+		/* quoted unless plain text reads back as this string */
+		bool quoted = j->yaml_quote || !yaml_plain(s);
+		yaml_add(j, ynode_scalar(j->arena, s, quoted));
 		return;
 	}
 	json_before(j);
@@ -263,7 +252,7 @@ void json_int(struct json_out *j, int64_t v)
 	if (j->yaml) {
 		char num[24];
 		snprintf(num, sizeof num, "%" PRId64, v);
-		yaml_add(j, yaml_scalar(j, num, false));
+		yaml_add(j, ynode_scalar(j->arena, num, false));
 		return;
 	}
 	json_before(j);
@@ -281,7 +270,7 @@ void json_int(struct json_out *j, int64_t v)
 void json_bool(struct json_out *j, bool v)
 {
 	if (j->yaml) {
-		yaml_add(j, yaml_scalar(j, v ? "true" : "false", false));
+		yaml_add(j, ynode_scalar(j->arena, v ? "true" : "false", false));
 		return;
 	}
 	json_before(j);
@@ -291,7 +280,7 @@ void json_bool(struct json_out *j, bool v)
 void json_null(struct json_out *j)
 {
 	if (j->yaml) {
-		yaml_add(j, yaml_scalar(j, "null", false));
+		yaml_add(j, ynode_scalar(j->arena, "null", false));
 		return;
 	}
 	json_before(j);

@@ -696,10 +696,10 @@ static const struct ynode *placed_pod(const struct enum_scenario *s,
 	char why[64];
 	int at = snap->pod_node[p], nom = snap->nominated[p];
 	enum_ynode_set(a, &t, &node_path, at >= 0 ?
-		       enum_ynode_scalar(a, c->nodes[at].name, true) : NULL,
+		       ynode_scalar(a, c->nodes[at].name, true) : NULL,
 		       why, sizeof why);
 	enum_ynode_set(a, &t, &nom_path, nom >= 0 && at == SNAP_PENDING ?
-		       enum_ynode_scalar(a, c->nodes[nom].name, true) : NULL,
+		       ynode_scalar(a, c->nodes[nom].name, true) : NULL,
 		       why, sizeof why);
 	return t;
 }

@@ -155,16 +155,6 @@ struct ynode *enum_ynode_clone(struct arena *a, const struct ynode *n)
 	return c;
 }
 
-struct ynode *enum_ynode_scalar(struct arena *a, const char *s, bool quoted)
-{
-	struct ynode *n = arena_alloc(a, sizeof *n);
-	n->kind = YNODE_SCALAR;
-	n->str = arena_strdup(a, s);
-	n->len = strlen(s);
-	n->quoted = quoted;
-	return n;
-}
-
 /* Nodes an edit creates (maps on the way, keys) take the position of the
  * value set, so a message about them points at the vary value. */
 static struct ynode *new_map(struct arena *a, const struct ynode *at)
@@ -190,7 +180,7 @@ static int map_find(const struct ynode *m, const char *key)
 static void map_append(struct arena *a, struct ynode *m, const char *key,
 		       struct ynode *value)
 {
-	struct ynode *k = enum_ynode_scalar(a, key, false);
+	struct ynode *k = ynode_scalar(a, key, false);
 	k->line = value->line;
 	k->col = value->col;
 	struct ynode **items = arena_array(a, (size_t)m->n + 1, sizeof *items);

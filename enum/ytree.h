@@ -47,9 +47,6 @@ int enum_path_parse(struct arena *a, const char *file, const struct ynode *n,
  * are copied once per reference. */
 struct ynode *enum_ynode_clone(struct arena *a, const struct ynode *n);
 
-/* enum_ynode_scalar: a new plain (quoted=false) or quoted scalar. */
-struct ynode *enum_ynode_scalar(struct arena *a, const char *s, bool quoted);
-
 /* enum_ynode_set: sets the field at p under *root (a map) to value,
  * creating missing maps on the way; value NULL (or a plain null scalar)
  * removes the field.  Copy on write: *root becomes an edited copy that

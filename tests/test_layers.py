@@ -54,7 +54,7 @@ def test_includes_go_down_the_layers_only():
     assert wrong == []
 
 
-def test_the_checker_sees_a_wrong_include(tmp_path):
+def test_the_checker_sees_a_wrong_include():
     # the pattern and the path arithmetic the check relies on
     text = '#include "../oracle/oracle.h"\n# include "plugin.h"\n'
     found = [os.path.normpath(os.path.join("model", i)).split(os.sep)[0]

@@ -888,6 +888,17 @@ static bool same_tree(const struct ynode *a, const struct ynode *b,
 	return true;
 }
 
+struct ynode *ynode_scalar(struct arena *a, const char *s, bool quoted)
+{
+	assert(a && s);
+	struct ynode *n = arena_alloc(a, sizeof *n);
+	n->kind = YNODE_SCALAR;
+	n->len = strlen(s);
+	n->str = arena_strndup(a, s, n->len);
+	n->quoted = quoted;
+	return n;
+}
+
 bool ynode_identical(const struct ynode *a, const struct ynode *b)
 {
 	return same_tree(a, b, true);

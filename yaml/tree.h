@@ -109,6 +109,10 @@ static inline const char *ynode_str(const struct ynode *m, const char *key)
  * (tests/unit/test_block_events.c, tests/fuzz/fuzz.h). */
 bool ynode_identical(const struct ynode *a, const struct ynode *b);
 
+/* ynode_scalar: a new plain (quoted false) or quoted scalar holding a
+ * copy of s, in a (position 0:0). */
+struct ynode *ynode_scalar(struct arena *a, const char *s, bool quoted);
+
 /* ynode_same: ynode_identical with positions aside - what a printed tree
  * must read back as (yaml/emit.h). */
 bool ynode_same(const struct ynode *a, const struct ynode *b);

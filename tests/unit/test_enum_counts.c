@@ -79,17 +79,17 @@ static void paths(void)
 	struct error err;
 	error_init(&err);
 	struct enum_path p;
-	struct ynode *s = enum_ynode_scalar(&a, "metadata.labels.\"topology.kubernetes.io/zone\"", false);
+	struct ynode *s = ynode_scalar(&a, "metadata.labels.\"topology.kubernetes.io/zone\"", false);
 	CHECK_EQ(enum_path_parse(&a, "f", s, &p, &err), 0);
 	CHECK_EQ(p.n, 3);
 	CHECK_STR(p.segs[2].key, "topology.kubernetes.io/zone");
-	s = enum_ynode_scalar(&a, "spec.containers[0].resources", false);
+	s = ynode_scalar(&a, "spec.containers[0].resources", false);
 	CHECK_EQ(enum_path_parse(&a, "f", s, &p, &err), 0);
 	CHECK_EQ(p.n, 4);
 	CHECK(p.segs[2].key == NULL);
 	CHECK_EQ(p.segs[2].index, 0);
 	CHECK_STR(p.segs[3].key, "resources");
-	s = enum_ynode_scalar(&a, "spec..x", false);
+	s = ynode_scalar(&a, "spec..x", false);
 	CHECK_EQ(enum_path_parse(&a, "f", s, &p, &err), -1);
 	arena_release(&a);
 }

@@ -47,7 +47,7 @@ static struct ynode *rand_scalar(struct arena *a, bool key, int salt)
 		       pieces[rnd(sizeof pieces / sizeof *pieces)]);
 	if (key)   /* keys of one map must differ: the parser refuses twins */
 		snprintf(s + strlen(s), sizeof s - strlen(s), "k%d", salt);
-	return enum_ynode_scalar(a, s, rnd(3) == 0);
+	return ynode_scalar(a, s, rnd(3) == 0);
 }
 
 static struct ynode *rand_tree(struct arena *a, int depth, bool root)
@@ -139,8 +139,8 @@ static bool reads_back_text(const char *key, const char *value, bool quoted)
 	m->n = 1;
 	m->keys = arena_array(&a, 1, sizeof *m->keys);
 	m->items = arena_array(&a, 1, sizeof *m->items);
-	m->keys[0] = enum_ynode_scalar(&a, key, false);
-	m->items[0] = enum_ynode_scalar(&a, value, quoted);
+	m->keys[0] = ynode_scalar(&a, key, false);
+	m->items[0] = ynode_scalar(&a, value, quoted);
 	uint64_t nodes = 0;
 	struct strbuf b;
 	strbuf_init(&b);
@@ -196,20 +196,20 @@ static void quoted_escapes(void)
 	m->n = 1;
 	m->keys = arena_array(&a, 1, sizeof *m->keys);
 	m->items = arena_array(&a, 1, sizeof *m->items);
-	m->keys[0] = enum_ynode_scalar(&a, "k", false);
-	m->items[0] = enum_ynode_scalar(&a, "a\"b\\c\nd\te\001f\177g\303\251", true);
+	m->keys[0] = ynode_scalar(&a, "k", false);
+	m->items[0] = ynode_scalar(&a, "a\"b\\c\nd\te\001f\177g\303\251", true);
 	struct strbuf b;
 	strbuf_init(&b);
 	yaml_emit(&b, m);
 	CHECK_STR(b.s, "k: \"a\\\"b\\\\c\\nd\\te\\u0001f\\u007Fg\303\251\"\n");
 	strbuf_release(&b);
 	/* NEL, LS, PS, BOM; a lone 0xc2 0xa0 (no-break space) as it is */
-	m->items[0] = enum_ynode_scalar(&a, "\302\205\342\200\250\342\200\251\357\273\277\302\240", true);
+	m->items[0] = ynode_scalar(&a, "\302\205\342\200\250\342\200\251\357\273\277\302\240", true);
 	strbuf_init(&b);
 	yaml_emit(&b, m);
 	CHECK_STR(b.s, "k: \"\\u0085\\u2028\\u2029\\uFEFF\302\240\"\n");
 	strbuf_release(&b);
-	m->items[0] = enum_ynode_scalar(&a, "", true);
+	m->items[0] = ynode_scalar(&a, "", true);
 	strbuf_init(&b);
 	yaml_emit(&b, m);
 	CHECK_STR(b.s, "k: \"\"\n");
@@ -630,7 +630,7 @@ static struct enum_path path_of(struct arena *a, const char *text)
 	struct enum_path p;
 	struct error err;
 	error_init(&err);
-	CHECK_EQ(enum_path_parse(a, "t", enum_ynode_scalar(a, text, false), &p, &err), 0);
+	CHECK_EQ(enum_path_parse(a, "t", ynode_scalar(a, text, false), &p, &err), 0);
 	return p;
 }
 
@@ -658,7 +658,7 @@ static void copy_on_write(void)
 	char why[100];
 	const struct ynode *t = orig;
 	struct enum_path p = path_of(&a, "metadata.labels.b");
-	CHECK_EQ(enum_ynode_set(&a, &t, &p, enum_ynode_scalar(&a, "y", false), why, sizeof why), 0);
+	CHECK_EQ(enum_ynode_set(&a, &t, &p, ynode_scalar(&a, "y", false), why, sizeof why), 0);
 	check_flow(t, "{metadata: {name: n, labels: {a: x, b: y}}, spec: {c: [1, 2]}, s: null}");
 	check_flow(orig, text);
 	CHECK(t != orig);
@@ -667,9 +667,9 @@ static void copy_on_write(void)
 	/* a sequence item replaced, appended, removed */
 	const struct ynode *u = t;
 	p = path_of(&a, "spec.c[1]");
-	CHECK_EQ(enum_ynode_set(&a, &u, &p, enum_ynode_scalar(&a, "9", false), why, sizeof why), 0);
+	CHECK_EQ(enum_ynode_set(&a, &u, &p, ynode_scalar(&a, "9", false), why, sizeof why), 0);
 	p = path_of(&a, "spec.c[2]");
-	CHECK_EQ(enum_ynode_set(&a, &u, &p, enum_ynode_scalar(&a, "3", true), why, sizeof why), 0);
+	CHECK_EQ(enum_ynode_set(&a, &u, &p, ynode_scalar(&a, "3", true), why, sizeof why), 0);
 	p = path_of(&a, "spec.c[0]");
 	CHECK_EQ(enum_ynode_set(&a, &u, &p, NULL, why, sizeof why), 0);
 	check_flow(u, "{metadata: {name: n, labels: {a: x, b: y}}, spec: {c: [9, \"3\"]}, s: null}");
@@ -677,7 +677,7 @@ static void copy_on_write(void)
 	/* maps created on the way, a null value replaced by a map */
 	const struct ynode *v = orig;
 	p = path_of(&a, "s.x.y");
-	CHECK_EQ(enum_ynode_set(&a, &v, &p, enum_ynode_scalar(&a, "1", false), why, sizeof why), 0);
+	CHECK_EQ(enum_ynode_set(&a, &v, &p, ynode_scalar(&a, "1", false), why, sizeof why), 0);
 	check_flow(v, "{metadata: {name: n, labels: {a: x}}, spec: {c: [1, 2]}, s: {x: {y: 1}}}");
 	/* nothing to remove: the same tree */
 	const struct ynode *w = orig;
@@ -686,10 +686,10 @@ static void copy_on_write(void)
 	CHECK(w == orig);
 	/* errors leave the root alone */
 	p = path_of(&a, "spec.c[5]");
-	CHECK_EQ(enum_ynode_set(&a, &w, &p, enum_ynode_scalar(&a, "1", false), why, sizeof why), -1);
+	CHECK_EQ(enum_ynode_set(&a, &w, &p, ynode_scalar(&a, "1", false), why, sizeof why), -1);
 	CHECK_STR(why, "index [5] is out of range");
 	p = path_of(&a, "metadata.name.x");
-	CHECK_EQ(enum_ynode_set(&a, &w, &p, enum_ynode_scalar(&a, "1", false), why, sizeof why), -1);
+	CHECK_EQ(enum_ynode_set(&a, &w, &p, ynode_scalar(&a, "1", false), why, sizeof why), -1);
 	CHECK_STR(why, "'x' is under a non-map value");
 	CHECK(w == orig);
 	check_flow(orig, text);

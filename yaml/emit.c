@@ -3,6 +3,7 @@
  * and whether the text reads back as the tree it was printed from.
  */
 #include "emit.h"
+#include "utf8.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -27,16 +28,26 @@ void yaml_emit_comment(struct strbuf *b, const char *fmt, ...)
 		abort();
 	vsnprintf(text, (size_t)k + 1, fmt, again);
 	va_end(again);
+	/* what libyaml would not read as printable text becomes spaces,
+	 * byte for byte */
 	unsigned char *t = (unsigned char *)text;
-	for (int i = 0; i < k; i++) {
-		if (t[i] < 0x20 || t[i] == 0x7f) {
-			t[i] = ' ';
-		} else if (t[i] == 0xc2 && i + 1 < k && t[i + 1] == 0x85) {
-			t[i] = t[i + 1] = ' ';
-		} else if (t[i] == 0xe2 && i + 2 < k && t[i + 1] == 0x80 &&
-			   (t[i + 2] == 0xa8 || t[i + 2] == 0xa9)) {
-			t[i] = t[i + 1] = t[i + 2] = ' ';
+	for (size_t i = 0, n = (size_t)k; i < n;) {
+		size_t len = 1;
+		if (t[i] >= 0x80) {
+			size_t p = yaml_printable_utf8(t + i, n - i);
+			if (p) {
+				i += p;
+				continue;
+			}
+			unsigned cp;
+			len = yaml_utf8_decode(t + i, n - i, &cp);
+			len = len ? len : 1;
+		} else if (t[i] >= 0x20 && t[i] != 0x7f) {
+			i++;
+			continue;
 		}
+		memset(t + i, ' ', len);
+		i += len;
 	}
 	strbuf_puts(b, "# ");
 	strbuf_add(b, text, (size_t)k);
@@ -81,26 +92,16 @@ static void put_u(struct emitter *e, unsigned u)
 	put(e, esc, 6);
 }
 
-/* How many bytes at s[0..left) form a character the quoted form escapes
- * beyond '"', '\\' and the C0/DEL controls: NEL and the C1 controls
- * (0xc2 0x80-0x9f), LS and PS (0xe2 0x80 0xa8/0xa9), the BOM (0xef 0xbb
- * 0xbf); 0 for any other byte. */
+/* How many bytes at s[0..left) the quoted form escapes as one \uXXXX,
+ * the code point in *u: a character libyaml would not read as printable
+ * text (utf8.h: NEL and the C1 controls, LS, PS, the BOM); 0 for a
+ * printable one or bytes that are no character, copied as they are. */
 static size_t unicode_escape(const unsigned char *s, size_t left, unsigned *u)
 {
-	if (s[0] == 0xc2 && left >= 2 && s[1] >= 0x80 && s[1] <= 0x9f) {
-		*u = s[1];
-		return 2;
-	}
-	if (s[0] == 0xe2 && left >= 3 && s[1] == 0x80 &&
-	    (s[2] == 0xa8 || s[2] == 0xa9)) {
-		*u = 0x2000u + (s[2] - 0x80u);
-		return 3;
-	}
-	if (s[0] == 0xef && left >= 3 && s[1] == 0xbb && s[2] == 0xbf) {
-		*u = 0xfeff;
-		return 3;
-	}
-	return 0;
+	if (yaml_printable_utf8(s, left))
+		return 0;
+	size_t k = yaml_utf8_decode(s, left, u);
+	return *u <= 0xffff ? k : 0;
 }
 
 /* n in double quotes, escaped as emit.h says: runs of characters that
@@ -117,7 +118,7 @@ static void emit_quoted(struct emitter *e, const struct ynode *n)
 		unsigned u = 0;
 		size_t k = 0;
 		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f &&
-		    (c < 0xc2 || !(k = unicode_escape(s + i, n->len - i, &u)))) {
+		    (c < 0x80 || !(k = unicode_escape(s + i, n->len - i, &u)))) {
 			i++;
 			continue;
 		}

@@ -75,5 +75,20 @@ int main(void)
 	yaml_emit_comment(&b, "two\nlines\r%s", "and\xc2\x85nel");
 	CHECK_STR(b.s, "# two lines and  nel\n");
 	strbuf_release(&b);
+
+	/* whatever libyaml does not read as printable (yaml/utf8.h), not a
+	 * list of its own: U+FFFE and a C1 control escaped in quotes, the
+	 * BOM blanked in a comment, an e-acute kept in both */
+	struct arena a;
+	arena_init(&a);
+	strbuf_init(&b);
+	yaml_emit(&b, ynode_scalar(&a, "\xef\xbf\xbe\xc2\x90\xc3\xa9", true));
+	CHECK_STR(b.s, "\"\\uFFFE\\u0090\xc3\xa9\"\n");
+	strbuf_release(&b);
+	strbuf_init(&b);
+	yaml_emit_comment(&b, "a\xef\xbb\xbf" "b\xc3\xa9");
+	CHECK_STR(b.s, "# a   b\xc3\xa9\n");
+	strbuf_release(&b);
+	arena_release(&a);
 	return check_done("test_yaml_emit");
 }

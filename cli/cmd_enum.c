@@ -117,9 +117,7 @@ enum {
 	{"arrivals", 0, "any|ordered", "reachable mode: pods start absent and " \
 	 "arrive one at a time between the scheduler's steps, in any order " \
 	 "or in manifest order", OPT_ARRIVALS}, \
-	{"quirk", 0, "NAME=off|on", "a v1.30 quirk off (the intended " \
-	 "semantics) or on (kube's, the default); see README", OPT_QUIRK}, \
-	{"quirks", 0, "off|on", "every quirk off or on", OPT_QUIRKS}, \
+	CLI_QUIRK_OPTIONS(OPT_QUIRK, OPT_QUIRKS), \
 	{"compare-quirks", 0, NULL, "decide again with each quirk off; a " \
 	 "changed decision is a quirk-visible finding", OPT_COMPARE_QUIRKS}
 

@@ -111,9 +111,7 @@ const struct cli_opt cli_load_table[] = {
 	{"strict", 0, NULL, "a warning about the input is an error",
 	 CLI_LOAD_STRICT},
 	{"verbose", 'v', NULL, "also say what the loader skipped", CLI_LOAD_VERBOSE},
-	{"quirk", 0, "NAME=off|on", "a v1.30 quirk off (the intended "
-	 "semantics) or on (kube's, the default); see README", CLI_LOAD_QUIRK},
-	{"quirks", 0, "off|on", "every quirk off or on", CLI_LOAD_QUIRKS},
+	CLI_QUIRK_OPTIONS(CLI_LOAD_QUIRK, CLI_LOAD_QUIRKS),
 	{NULL, 0, NULL, NULL, 0},
 };
 

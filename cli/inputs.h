@@ -57,6 +57,13 @@ extern const struct cli_opt cli_expand_table[];
 int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
 		  const char *v);
 
+/* The --quirk and --quirks entries of an option table (args.h), with
+ * the ids their command gives them; cli_quirk_take reads their values. */
+#define CLI_QUIRK_OPTIONS(id_quirk, id_quirks) \
+	{"quirk", 0, "NAME=off|on", "a v1.30 quirk off (the intended " \
+	 "semantics) or on (kube's, the default); see README", (id_quirk)}, \
+	{"quirks", 0, "off|on", "every quirk off or on", (id_quirks)}
+
 /* cli_quirk_take: --quirk NAME=off|on (all false) or --quirks off|on
  * (all true) with value v into *quirks_off (a bit per quirk_id, set: the
  * intended semantics).  0, or -1 after a usage error printed for cmd. */

@@ -164,6 +164,14 @@ struct enum_symmetry {
 	int *nodes_after, n_nodes_after;   /* nodes with node_prev >= 0 */
 	int *pod_multi, n_pod_multi;       /* pod class ordinals, >= 2 members */
 	int *node_multi, n_node_multi;     /* node class ids, >= 2 members */
+	/* Column keys (enum_placement_keys): a column of M packed into
+	 * key_words words, pod class 0 in the most significant field, so
+	 * that keys compare as the columns do; a class's field is wide
+	 * enough for all its members and never straddles two words. */
+	int key_words;
+	int *key_word;           /* [n_pod_classes] the word of its field */
+	int *key_shift;          /* [n_pod_classes] the field's lowest bit */
+	uint64_t *key_mask;      /* [n_pod_classes] the field's width, as a mask */
 };
 
 /* enum_symmetry_init: from the classes (copied); on = false gives
@@ -187,6 +195,29 @@ uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d);
  * counted once).  *size is left alone when false. */
 bool enum_placement_class_of(const struct enum_symmetry *s, const int *d,
 			     uint64_t *size);
+
+/* enum_placement_keys: the column keys of placement d (M's columns, see
+ * struct enum_symmetry) into key[(n_nodes + 1) * key_words]: column k
+ * (0 pending, k >= 1 node k-1) at key + k * key_words. */
+void enum_placement_keys(const struct enum_symmetry *s, const int *d,
+			 uint64_t *key);
+
+/* enum_placement_key_move: key (enum_placement_keys) after pod p's digit
+ * goes from a to b, so that a walk over placements keeps its keys in
+ * O(1) a changed digit. */
+static inline void enum_placement_key_move(const struct enum_symmetry *s,
+					   uint64_t *key, int p, int a, int b)
+{
+	int c = s->pod_ord[p], w = s->key_word[c];
+	uint64_t one = UINT64_C(1) << s->key_shift[c];
+	key[a * s->key_words + w] -= one;
+	key[b * s->key_words + w] += one;
+}
+
+/* enum_placement_class_keyed: enum_placement_class_of(s, d, size) for d
+ * whose keys (enum_placement_keys) are key. */
+bool enum_placement_class_keyed(const struct enum_symmetry *s, const int *d,
+				const uint64_t *key, uint64_t *size);
 
 /* A reachable state packed as ENUM_STATE_BYTES bytes per pod: node + 3
  * (1 gone, 2 pending), nominated node + 1, waiting, queue rank. */

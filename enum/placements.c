@@ -11,6 +11,7 @@
  * verdicts count with the class size.
  */
 #include "enum.h"
+#include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -37,9 +38,18 @@ static bool queue_eligible(const struct enum_ctx *x, const struct snapshot *s,
 	       !pod->deletion.has && x->prof[p] != NULL;
 }
 
-static void set_digits(const struct cluster *c, uint64_t index, int *d,
+/* A walk's placement: its digits (enum.h), and with symmetry on the
+ * column keys of the class test, kept up to date as digits change. */
+struct walk {
+	const struct enum_symmetry *sym;   /* NULL: symmetry off, no keys */
+	int *d;                            /* [n_pods] */
+	uint64_t *key;                     /* [(n_nodes + 1) * key_words] */
+};
+
+static void set_digits(const struct cluster *c, uint64_t index, struct walk *wk,
 		       struct snapshot *s)
 {
+	int *d = wk->d;
 	uint64_t base = (uint64_t)c->n_nodes + 1;
 	for (int p = 0; p < c->n_pods; p++) {
 		d[p] = (int)(index % base);
@@ -47,18 +57,29 @@ static void set_digits(const struct cluster *c, uint64_t index, int *d,
 		s->pod_node[p] = d[p] ? d[p] - 1 : SNAP_PENDING;
 		s->nominated[p] = -1;
 	}
+	if (wk->sym)
+		enum_placement_keys(wk->sym, d, wk->key);
+}
+
+/* Pod p's digit to v. */
+static void set_digit(struct walk *wk, int p, int v, struct snapshot *s)
+{
+	if (wk->sym)
+		enum_placement_key_move(wk->sym, wk->key, p, wk->d[p], v);
+	wk->d[p] = v;
+	s->pod_node[p] = v ? v - 1 : SNAP_PENDING;
 }
 
 /* The odometer's next placement. */
-static void next_digits(const struct cluster *c, int *d, struct snapshot *s)
+static void next_digits(const struct cluster *c, struct walk *wk,
+			struct snapshot *s)
 {
 	for (int p = 0; p < c->n_pods; p++) {
-		if (++d[p] <= c->n_nodes) {
-			s->pod_node[p] = d[p] - 1;
+		if (wk->d[p] < c->n_nodes) {
+			set_digit(wk, p, wk->d[p] + 1, s);
 			return;
 		}
-		d[p] = 0;
-		s->pod_node[p] = SNAP_PENDING;
+		set_digit(wk, p, 0, s);
 	}
 }
 
@@ -109,11 +130,14 @@ int enum_placements(struct enum_ctx *x, uint64_t first, uint64_t last,
 {
 	assert(x && sink && t && first <= last);
 	const struct cluster *c = x->c;
-	int *d = calloc((size_t)c->n_pods + 1, sizeof *d);
-	if (!d)
-		abort();
+	const struct enum_symmetry *sym = &x->sc->sym;
+	struct walk wk = {.sym = symmetry ? sym : NULL};
+	wk.d = xcalloc((size_t)c->n_pods + 1, sizeof *wk.d);
+	if (symmetry)
+		wk.key = xcalloc((size_t)sym->key_words * (size_t)(c->n_nodes + 1),
+				 sizeof *wk.key);
 	x->step_invariants = true;
-	set_digits(c, first, d, &x->snap);
+	set_digits(c, first, &wk, &x->snap);
 	int rc = 0;
 	for (uint64_t i = first; i < last; i++) {
 		if ((i & 255) == 0 && sink->stop && *sink->stop) {
@@ -121,12 +145,13 @@ int enum_placements(struct enum_ctx *x, uint64_t first, uint64_t last,
 			break;
 		}
 		if (i > first)
-			next_digits(c, d, &x->snap);
+			next_digits(c, &wk, &x->snap);
 		uint64_t w = 1;
-		if (symmetry && !enum_placement_class_of(&x->sc->sym, d, &w))
+		if (symmetry && !enum_placement_class_keyed(sym, wk.d, wk.key, &w))
 			continue;
 		eval_state(x, all_pending, w, sink, t);
 	}
-	free(d);
+	free(wk.d);
+	free(wk.key);
 	return rc;
 }

@@ -16,6 +16,9 @@
  *     prod_c  n_c! / prod_k M[c][k]!                  (pod arrangements)
  *   * prod_K  |K|! / prod_v mult_K(v)!                (distinct column orders)
  * where mult_K(v) counts the nodes of node class K whose column is v.
+ * A column is kept packed as a key (enum.h) that compares as the column
+ * does, so a walk over placements updates two words a moved pod and
+ * tests a placement in O(pods of a class + nodes of a class).
  *
  * Reachable states (4 bytes a pod) are canonicalized by brute force: the
  * least encoding over every node permutation within classes, pods of a
@@ -106,6 +109,32 @@ static int prev_member(const int *cls, int i)
 	return -1;
 }
 
+/* The column keys' fields (enum.h): class ordinals in order from the top
+ * of word 0 down, each wide enough to count all its members, a field
+ * that does not fit in what is left of a word starting the next word. */
+static void build_key_fields(struct enum_symmetry *s)
+{
+	int k = s->n_pod_classes;
+	s->key_word = xcalloc((size_t)k + 1, sizeof(int));
+	s->key_shift = xcalloc((size_t)k + 1, sizeof(int));
+	s->key_mask = xcalloc((size_t)k + 1, sizeof(uint64_t));
+	s->key_words = 1;
+	int used = 0;   /* bits of the current word taken, from the top */
+	for (int c = 0; c < k; c++) {
+		int bits = 1;
+		while ((UINT64_C(1) << bits) <= (uint64_t)s->class_members[c])
+			bits++;
+		if (used + bits > 64) {
+			s->key_words++;
+			used = 0;
+		}
+		used += bits;
+		s->key_word[c] = s->key_words - 1;
+		s->key_shift[c] = 64 - used;
+		s->key_mask[c] = (UINT64_C(1) << bits) - 1;   /* bits <= 32 */
+	}
+}
+
 /* The tables of enum_symmetry (enum.h) from the final classes (after
  * build_perms, which may drop node classes). */
 static void build_tables(struct enum_symmetry *s)
@@ -154,6 +183,7 @@ static void build_tables(struct enum_symmetry *s)
 		if (s->node_members[n] >= 2)
 			s->node_multi[s->n_node_multi++] = n;
 	}
+	build_key_fields(s);
 }
 
 void enum_symmetry_init(struct enum_symmetry *s, int n_nodes, int n_pods,
@@ -189,44 +219,65 @@ void enum_symmetry_release(struct enum_symmetry *s)
 	free(s->nodes_after);
 	free(s->pod_multi);
 	free(s->node_multi);
+	free(s->key_word);
+	free(s->key_shift);
+	free(s->key_mask);
 	memset(s, 0, sizeof *s);
 }
 
 /* ---------------------------------------------------------- placements */
 
-/* M (file comment) of placement d: m[k * n_pod_classes + c] is the
- * number of pods of class ordinal c at column k (0 pending, k >= 1 node
- * k-1); a column of M is contiguous.  m has (n_nodes + 1) *
- * n_pod_classes entries. */
-static void occupancy(const struct enum_symmetry *s, const int *d, int *m)
+/* Column k's key of placement key[] (enum_placement_keys). */
+static const uint64_t *column(const struct enum_symmetry *s, const uint64_t *key,
+			      int k)
 {
-	int k = s->n_pod_classes;
-	memset(m, 0, sizeof *m * (size_t)k * (size_t)(s->n_nodes + 1));
-	for (int p = 0; p < s->n_pods; p++)
-		m[d[p] * k + s->pod_ord[p]]++;
+	return key + (size_t)k * (size_t)s->key_words;
 }
 
 /* Compares the columns of nodes a and b over the pod classes (in class
  * order): the one with more pods of the first class that differs sorts
- * first. */
-static int column_cmp(const struct enum_symmetry *s, const int *m, int a, int b)
+ * first.  The keys put class 0 in the most significant field, so this
+ * is the keys compared word by word, the greater first. */
+static inline int column_cmp(const struct enum_symmetry *s,
+			     const uint64_t *key, int a, int b)
 {
-	int k = s->n_pod_classes;
-	const int *ca = m + (a + 1) * k, *cb = m + (b + 1) * k;
-	for (int c = 0; c < k; c++)
-		if (ca[c] != cb[c])
-			return ca[c] > cb[c] ? -1 : 1;
+	const uint64_t *ka = column(s, key, a + 1), *kb = column(s, key, b + 1);
+	if (s->key_words == 1)   /* up to 64 bits of classes: most universes */
+		return *ka == *kb ? 0 : *ka > *kb ? -1 : 1;
+	for (int w = 0; w < s->key_words; w++)
+		if (ka[w] != kb[w])
+			return ka[w] > kb[w] ? -1 : 1;
 	return 0;
 }
 
-/* Placements' scratch for M on the stack up to this many entries (every
- * universe the enumerator can finish); beyond it, the heap. */
-#define OCC_STACK 1024
-
-static int *occupancy_buf(const struct enum_symmetry *s, int *stack)
+/* M[c][k] (file comment): pods of class ordinal c at column k. */
+static int count_at(const struct enum_symmetry *s, const uint64_t *key, int k,
+		    int c)
 {
-	size_t n = (size_t)s->n_pod_classes * (size_t)(s->n_nodes + 1);
-	return n <= OCC_STACK ? stack : xcalloc(n, sizeof(int));
+	uint64_t word = column(s, key, k)[s->key_word[c]];
+	return (int)(word >> s->key_shift[c] & s->key_mask[c]);
+}
+
+void enum_placement_keys(const struct enum_symmetry *s, const int *d,
+			 uint64_t *key)
+{
+	assert(s && d && key);
+	memset(key, 0, sizeof *key * (size_t)s->key_words * (size_t)(s->n_nodes + 1));
+	for (int p = 0; p < s->n_pods; p++) {
+		int c = s->pod_ord[p];
+		key[d[p] * s->key_words + s->key_word[c]] +=
+			UINT64_C(1) << s->key_shift[c];
+	}
+}
+
+/* Placements' scratch for the keys on the stack up to this many words
+ * (every universe the enumerator can finish); beyond it, the heap. */
+#define KEY_STACK 1024
+
+static uint64_t *key_buf(const struct enum_symmetry *s, uint64_t *stack)
+{
+	size_t n = (size_t)s->key_words * (size_t)(s->n_nodes + 1);
+	return n <= KEY_STACK ? stack : xcalloc(n, sizeof(uint64_t));
 }
 
 /* Pods of each class in non-decreasing digit order. */
@@ -240,28 +291,28 @@ static bool pods_ordered(const struct enum_symmetry *s, const int *d)
 	return true;
 }
 
-/* Node columns of each class in non-increasing order (M in m). */
-static bool columns_ordered(const struct enum_symmetry *s, const int *m)
+/* Node columns of each class in non-increasing order. */
+static bool columns_ordered(const struct enum_symmetry *s, const uint64_t *key)
 {
 	for (int i = 0; i < s->n_nodes_after; i++) {
 		int n = s->nodes_after[i];
-		if (column_cmp(s, m, s->node_prev[n], n) > 0)
+		if (column_cmp(s, key, s->node_prev[n], n) > 0)
 			return false;
 	}
 	return true;
 }
 
-/* The class size of the placement whose M is m. */
-static uint64_t size_of(const struct enum_symmetry *s, const int *m)
+/* The class size of the placement whose keys are key. */
+static uint64_t size_of(const struct enum_symmetry *s, const uint64_t *key)
 {
 	uint64_t size = 1;
-	int cols = s->n_nodes + 1, k = s->n_pod_classes;
+	int cols = s->n_nodes + 1;
 	/* pod arrangements: n_c! / prod_k M[c][k]! (1 for a single pod) */
 	for (int i = 0; i < s->n_pod_multi; i++) {
 		int c = s->pod_multi[i];
 		uint64_t denom = 1;
 		for (int col = 0; col < cols; col++)
-			denom *= s->fact[m[col * k + c]];
+			denom *= s->fact[count_at(s, key, col, c)];
 		size *= s->fact[s->class_members[c]] / denom;
 	}
 	/* distinct column orders within each node class (1 for a single
@@ -273,13 +324,13 @@ static uint64_t size_of(const struct enum_symmetry *s, const int *m)
 			/* count a's column once: at its first occurrence */
 			bool first = true;
 			for (int b = s->node_prev[a]; b >= 0 && first; b = s->node_prev[b])
-				if (column_cmp(s, m, a, b) == 0)
+				if (column_cmp(s, key, a, b) == 0)
 					first = false;
 			if (!first)
 				continue;
 			int mult = 0;
 			for (int b = a; b >= 0; b = s->node_next[b])
-				mult += column_cmp(s, m, a, b) == 0;
+				mult += column_cmp(s, key, a, b) == 0;
 			denom *= s->fact[mult];
 		}
 		size *= s->fact[s->node_members[n]] / denom;
@@ -287,8 +338,18 @@ static uint64_t size_of(const struct enum_symmetry *s, const int *m)
 	return size;
 }
 
-/* d is its class's representative; then, when size is not NULL, the
- * class's size into *size (the occupancy both read is counted once). */
+bool enum_placement_class_keyed(const struct enum_symmetry *s, const int *d,
+				const uint64_t *key, uint64_t *size)
+{
+	assert(s && d && key);
+	if (!pods_ordered(s, d) || !columns_ordered(s, key))
+		return false;
+	if (size)
+		*size = size_of(s, key);
+	return true;
+}
+
+/* enum_placement_class_keyed on keys worked out from d. */
 static bool class_test(const struct enum_symmetry *s, const int *d,
 		       uint64_t *size)
 {
@@ -296,13 +357,11 @@ static bool class_test(const struct enum_symmetry *s, const int *d,
 		return false;
 	if (!size && s->n_nodes_after == 0)
 		return true;
-	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
-	occupancy(s, d, m);
-	bool ok = columns_ordered(s, m);
-	if (ok && size)
-		*size = size_of(s, m);
-	if (m != stack)
-		free(m);
+	uint64_t stack[KEY_STACK], *key = key_buf(s, stack);
+	enum_placement_keys(s, d, key);
+	bool ok = enum_placement_class_keyed(s, d, key, size);
+	if (key != stack)
+		free(key);
 	return ok;
 }
 
@@ -314,11 +373,12 @@ bool enum_placement_canonical(const struct enum_symmetry *s, const int *d)
 
 uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
 {
-	int stack[OCC_STACK], *m = occupancy_buf(s, stack);
-	occupancy(s, d, m);
-	uint64_t size = size_of(s, m);
-	if (m != stack)
-		free(m);
+	assert(s && d);
+	uint64_t stack[KEY_STACK], *key = key_buf(s, stack);
+	enum_placement_keys(s, d, key);
+	uint64_t size = size_of(s, key);
+	if (key != stack)
+		free(key);
 	return size;
 }
 

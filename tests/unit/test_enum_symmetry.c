@@ -6,6 +6,8 @@
  */
 #include "check.h"
 
+#include <string.h>
+
 #include "../../enum/enum.h"
 
 /* Digits of index in base (nodes+1), pod 0 fastest (placements.c). */
@@ -277,6 +279,81 @@ static void brute_force_orbits(void)
 	}
 }
 
+/* A walk in odometer order that moves keys pod by pod
+ * (enum_placement_key_move) holds, at every placement, the keys worked
+ * out from scratch, and the keyed test answers as enum_placement_class_of:
+ * 3 nodes of which 2 alike, pods a a b (a class of 2 and a single).
+ * Total of the class sizes: all 4^3 = 64 placements. */
+static void walked_keys(void)
+{
+	int nc[3] = {0, 0, 2}, pc[3] = {0, 0, 2};
+	struct enum_symmetry s;
+	enum_symmetry_init(&s, 3, 3, nc, pc, true);
+	CHECK_EQ(s.key_words, 1);
+	int d[3] = {0, 0, 0};
+	uint64_t key[4], fresh[4], total = 0;
+	enum_placement_keys(&s, d, key);
+	int bad_keys = 0, bad_test = 0;
+	for (int i = 0; i < 64; i++) {
+		if (i > 0) {
+			/* the odometer of enum/placements.c */
+			for (int p = 0; p < 3; p++) {
+				int v = d[p] < 3 ? d[p] + 1 : 0;
+				enum_placement_key_move(&s, key, p, d[p], v);
+				d[p] = v;
+				if (v)
+					break;
+			}
+		}
+		enum_placement_keys(&s, d, fresh);
+		bad_keys += memcmp(key, fresh, sizeof key) != 0;
+		uint64_t w1 = 0, w2 = 0;
+		bool a = enum_placement_class_keyed(&s, d, key, &w1);
+		bool b = enum_placement_class_of(&s, d, &w2);
+		bad_test += a != b || w1 != w2;
+		total += a ? w1 : 0;
+	}
+	CHECK_EQ(bad_keys, 0);
+	CHECK_EQ(bad_test, 0);
+	CHECK_EQ(total, 64);
+	enum_symmetry_release(&s);
+}
+
+/* 70 distinct pods need 70 one-bit fields: two key words, pods 64..69 in
+ * the second.  On 2 alike nodes, a column sorts first when it holds the
+ * first pod (in pod order) the two columns differ in; with node 1
+ * holding pod 68 and node 2 pod 69 the columns are in order, swapped
+ * they are not (the difference is in word 2 alone). */
+static void keys_over_two_words(void)
+{
+	enum { PODS = 70 };
+	int nc[2] = {0, 0}, pc[PODS], d[PODS] = {0};
+	for (int p = 0; p < PODS; p++)
+		pc[p] = p;
+	struct enum_symmetry s;
+	enum_symmetry_init(&s, 2, PODS, nc, pc, true);
+	CHECK_EQ(s.key_words, 2);
+	d[68] = 1;
+	d[69] = 2;
+	CHECK(enum_placement_canonical(&s, d));
+	/* the class: the same with the nodes swapped */
+	CHECK_EQ(enum_placement_class_size(&s, d), 2);
+	d[68] = 2;
+	d[69] = 1;
+	CHECK(!enum_placement_canonical(&s, d));
+	/* both on node 1: the class is that and both on node 2 */
+	d[68] = 1;
+	d[69] = 1;
+	CHECK(enum_placement_canonical(&s, d));
+	CHECK_EQ(enum_placement_class_size(&s, d), 2);
+	d[69] = 0;
+	d[0] = 2;
+	/* node 1 {68} against node 2 {0}: pod 0 comes first, so node 2's
+	 * column sorts first and the order is wrong */
+	CHECK(!enum_placement_canonical(&s, d));
+	enum_symmetry_release(&s);
+}
+
 int main(void)
 {
 	two_identical_nodes_two_identical_pods();
@@ -286,5 +363,7 @@ int main(void)
 	symmetry_off();
 	reachable_states();
 	brute_force_orbits();
+	walked_keys();
+	keys_over_two_words();
 	return check_done("test_enum_symmetry");
 }

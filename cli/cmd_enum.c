@@ -91,7 +91,7 @@ enum {
 	OPT_LIMIT, OPT_RESUME, OPT_EXPORT, OPT_NO_SYMMETRY, OPT_ALL_PENDING,
 	OPT_GREEDY_GAP, OPT_ARRIVALS, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_IMPL_JOBS,
 	OPT_CORPUS_OUT, OPT_NO_MINIMIZE, OPT_OUTPUT, OPT_QUIRK, OPT_QUIRKS,
-	OPT_COMPARE_QUIRKS
+	OPT_COMPARE_QUIRKS, OPT_NO_VERDICT_REUSE
 };
 
 #define ENUM_COMMON_OPTS \
@@ -119,7 +119,10 @@ enum {
 	 "or in manifest order", OPT_ARRIVALS}, \
 	CLI_QUIRK_OPTIONS(OPT_QUIRK, OPT_QUIRKS), \
 	{"compare-quirks", 0, NULL, "decide again with each quirk off; a " \
-	 "changed decision is a quirk-visible finding", OPT_COMPARE_QUIRKS}
+	 "changed decision is a quirk-visible finding", OPT_COMPARE_QUIRKS}, \
+	{"no-verdict-reuse", 0, NULL, "the model evaluates every node of every " \
+	 "state, reusing no verdict (the same answers, slower)", \
+	 OPT_NO_VERDICT_REUSE}
 
 static const struct cli_opt enum_table[] = {
 	ENUM_COMMON_OPTS,
@@ -237,6 +240,7 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_ALL_PENDING: o->all_pending = true; return 0;
 	case OPT_GREEDY_GAP: o->greedy_gap = true; return 0;
 	case OPT_COMPARE_QUIRKS: o->compare_quirks = true; return 0;
+	case OPT_NO_VERDICT_REUSE: o->verdict_reuse = false; return 0;
 	case OPT_ARRIVALS:
 		if (strcmp(v, "any") && strcmp(v, "ordered"))
 			return bad_usage(a, "bad value '%s' for --arrivals "
@@ -313,6 +317,7 @@ static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 	o->jobs = 1;
 	o->shard_i = o->shard_n = 1;
 	o->symmetry = true;
+	o->verdict_reuse = true;
 	o->limit = ENUM_DEFAULT_LIMIT;
 	o->chunk = ENUM_DEFAULT_CHUNK;
 	const struct cli_command *cmd = cmd_of(a);

@@ -112,6 +112,7 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	x->pdb_spends = xcalloc((size_t)np * (size_t)x->c->n_pdbs + 1,
 				sizeof *x->pdb_spends);
 	model_pdb_spends(x->c, x->pdb_spends);
+	enum_reuse_init(&x->reuse, x->c, x->prof, true);
 }
 
 void enum_ctx_release(struct enum_ctx *x)
@@ -135,6 +136,7 @@ void enum_ctx_release(struct enum_ctx *x)
 	free(x->prof);
 	free(x->may_break);
 	free(x->pdb_spends);
+	enum_reuse_release(&x->reuse);
 	memset(x, 0, sizeof *x);
 }
 
@@ -1082,7 +1084,7 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	const struct sched_profile *prof = x->prof[pod];
 	assert(prof);
 	out->pod = pod;
-	model_schedule_cycle(prof, &x->snap, pod, &x->mr);
+	enum_reuse_cycle(&x->reuse, prof, &x->snap, pod, &x->mr);
 	enum_ctx_sync_oracle(x);
 	x->oracle.all_nodes = true;
 	x->oracle.seed = state_seed(x, pod);

@@ -169,9 +169,11 @@ struct enum_symmetry {
 	 * that keys compare as the columns do; a class's field is wide
 	 * enough for all its members and never straddles two words. */
 	int key_words;
-	int *key_word;           /* [n_pod_classes] the word of its field */
-	int *key_shift;          /* [n_pod_classes] the field's lowest bit */
-	uint64_t *key_mask;      /* [n_pod_classes] the field's width, as a mask */
+	struct enum_key_field {
+		int word;        /* the word of the class's field */
+		int shift;       /* the field's lowest bit */
+		uint64_t mask;   /* the field's width, as a mask */
+	} *key_field;            /* [n_pod_classes] */
 };
 
 /* enum_symmetry_init: from the classes (copied); on = false gives
@@ -208,8 +210,9 @@ void enum_placement_keys(const struct enum_symmetry *s, const int *d,
 static inline void enum_placement_key_move(const struct enum_symmetry *s,
 					   uint64_t *key, int p, int a, int b)
 {
-	int c = s->pod_ord[p], w = s->key_word[c];
-	uint64_t one = UINT64_C(1) << s->key_shift[c];
+	const struct enum_key_field *f = &s->key_field[s->pod_ord[p]];
+	int w = f->word;
+	uint64_t one = UINT64_C(1) << f->shift;
 	key[a * s->key_words + w] -= one;
 	key[b * s->key_words + w] += one;
 }
@@ -350,6 +353,38 @@ struct enum_outcome {
 };
 
 /* Per-thread evaluation state for one scenario. */
+/* ------------------------------------------------------ verdict reuse */
+
+/* The model's Feasibility verdicts of (pod, node, pods bound to the node)
+ * met in earlier states of one scenario, for the pods whose verdicts read
+ * nothing else (verdict_reuse.c).  Zeroed (after enum_reuse_release, or
+ * for a scenario too large) it is off: every cycle evaluates every node. */
+struct enum_verdict_reuse {
+	bool on;
+	int n_nodes, n_pods;
+	bool *local;               /* [n_pods] the pod's verdicts are reused */
+	uint32_t *slot;            /* [(pod * n_nodes + node) << n_pods | mask]:
+				    * 1 + the verdict's offset in bytes, 0 none */
+	uint32_t *mask;            /* [n_nodes] scratch: the pods on each node */
+	unsigned char *bytes;      /* the stored verdicts */
+	size_t n_bytes, cap_bytes;
+	uint64_t given, stored;    /* verdicts given to cycles, and kept */
+};
+
+/* enum_reuse_init: for cluster c whose pods are decided with prof[pod]
+ * (both borrowed for u's life); off when on is false.  Pair with
+ * enum_reuse_release. */
+void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
+		     const struct sched_profile *const *prof, bool on);
+void enum_reuse_release(struct enum_verdict_reuse *u);
+
+/* enum_reuse_cycle: model_schedule_cycle(prof, s, pod, r), exactly, with
+ * the nodes whose verdicts u holds given rather than evaluated, and the
+ * verdicts it evaluates kept for later cycles. */
+int enum_reuse_cycle(struct enum_verdict_reuse *u,
+		     const struct sched_profile *prof, const struct snapshot *s,
+		     int pod, struct model_cycle_result *r);
+
 struct enum_ctx {
 	const struct enum_scenario *sc;
 	const struct cluster *c;
@@ -402,9 +437,12 @@ struct enum_ctx {
 	struct cluster *quirk_alt;
 	bool has_sidecar;              /* some pod of c has a sidecar (set
 					* with quirk_alt) */
+	/* the model's per-node verdicts met before (verdict_reuse.c) */
+	struct enum_verdict_reuse reuse;
 };
 
-/* enum_ctx_init: for scenario sc (borrowed); pair with enum_ctx_release. */
+/* enum_ctx_init: for scenario sc (borrowed), verdict reuse on; pair with
+ * enum_ctx_release. */
 void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc);
 void enum_ctx_release(struct enum_ctx *x);
 

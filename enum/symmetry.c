@@ -115,9 +115,7 @@ static int prev_member(const int *cls, int i)
 static void build_key_fields(struct enum_symmetry *s)
 {
 	int k = s->n_pod_classes;
-	s->key_word = xcalloc((size_t)k + 1, sizeof(int));
-	s->key_shift = xcalloc((size_t)k + 1, sizeof(int));
-	s->key_mask = xcalloc((size_t)k + 1, sizeof(uint64_t));
+	s->key_field = xcalloc((size_t)k + 1, sizeof *s->key_field);
 	s->key_words = 1;
 	int used = 0;   /* bits of the current word taken, from the top */
 	for (int c = 0; c < k; c++) {
@@ -129,9 +127,9 @@ static void build_key_fields(struct enum_symmetry *s)
 			used = 0;
 		}
 		used += bits;
-		s->key_word[c] = s->key_words - 1;
-		s->key_shift[c] = 64 - used;
-		s->key_mask[c] = (UINT64_C(1) << bits) - 1;   /* bits <= 32 */
+		s->key_field[c].word = s->key_words - 1;
+		s->key_field[c].shift = 64 - used;
+		s->key_field[c].mask = (UINT64_C(1) << bits) - 1;   /* bits <= 32 */
 	}
 }
 
@@ -219,9 +217,7 @@ void enum_symmetry_release(struct enum_symmetry *s)
 	free(s->nodes_after);
 	free(s->pod_multi);
 	free(s->node_multi);
-	free(s->key_word);
-	free(s->key_shift);
-	free(s->key_mask);
+	free(s->key_field);
 	memset(s, 0, sizeof *s);
 }
 
@@ -254,8 +250,8 @@ static inline int column_cmp(const struct enum_symmetry *s,
 static int count_at(const struct enum_symmetry *s, const uint64_t *key, int k,
 		    int c)
 {
-	uint64_t word = column(s, key, k)[s->key_word[c]];
-	return (int)(word >> s->key_shift[c] & s->key_mask[c]);
+	const struct enum_key_field *f = &s->key_field[c];
+	return (int)(column(s, key, k)[f->word] >> f->shift & f->mask);
 }
 
 void enum_placement_keys(const struct enum_symmetry *s, const int *d,
@@ -264,9 +260,8 @@ void enum_placement_keys(const struct enum_symmetry *s, const int *d,
 	assert(s && d && key);
 	memset(key, 0, sizeof *key * (size_t)s->key_words * (size_t)(s->n_nodes + 1));
 	for (int p = 0; p < s->n_pods; p++) {
-		int c = s->pod_ord[p];
-		key[d[p] * s->key_words + s->key_word[c]] +=
-			UINT64_C(1) << s->key_shift[c];
+		const struct enum_key_field *f = &s->key_field[s->pod_ord[p]];
+		key[d[p] * s->key_words + f->word] += UINT64_C(1) << f->shift;
 	}
 }
 

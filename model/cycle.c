@@ -189,9 +189,11 @@ static enum model_code run_prefilter(const struct model_cycle *cy,
 }
 
 /* kube §1.3 steps 3-5: Filter on every candidate node, feasible list in
- * node order.  Returns the index of a node whose filter errored (the
- * nodes after it left with no verdict), or -1. */
-static int run_filters(const struct model_cycle *cy,
+ * node order; a node with given[n] (given may be NULL) keeps the verdict
+ * r already holds (model_schedule_cycle_given).  Returns the index of a
+ * node whose filter errored (the nodes after it left with no verdict), or
+ * -1. */
+static int run_filters(const struct model_cycle *cy, const bool *given,
 		       struct model_cycle_result *r)
 {
 	for (int n = 0; n < r->n_nodes; n++) {
@@ -203,7 +205,8 @@ static int run_filters(const struct model_cycle *cy,
 			model_verdict_none(v, MODEL_UAU);
 			continue;
 		}
-		model_feasibility(cy, n, v);
+		if (!given || !given[n])
+			model_feasibility(cy, n, v);
 		if (v->code == MODEL_ERROR) {
 			verdicts_none_from(r, n + 1);
 			return n;
@@ -346,8 +349,9 @@ static void select_viable(struct model_cycle_result *r)
 			r->viable[r->n_viable++] = r->feasible[i];
 }
 
-/* PreFilter, Filter, Score and the viable set of cy into r (reset). */
-static void run_cycle(const struct model_cycle *cy,
+/* PreFilter, Filter, Score and the viable set of cy into r (reset but
+ * for the given verdicts, see run_filters). */
+static void run_cycle(const struct model_cycle *cy, const bool *given,
 		      struct model_cycle_result *r)
 {
 	enum model_code pre = run_prefilter(cy, r);
@@ -361,7 +365,7 @@ static void run_cycle(const struct model_cycle *cy,
 		return;
 	}
 
-	int bad = run_filters(cy, r);
+	int bad = run_filters(cy, given, r);
 	if (bad >= 0) {
 		const struct model_node_verdict *v = &r->verdicts[bad];
 		cycle_error(r, &v->status[v->rejected_by]);
@@ -399,6 +403,13 @@ int model_schedule_cycle(const struct sched_profile *prof,
 			 const struct snapshot *s, int pod,
 			 struct model_cycle_result *r)
 {
+	return model_schedule_cycle_given(prof, s, pod, NULL, r);
+}
+
+int model_schedule_cycle_given(const struct sched_profile *prof,
+			       const struct snapshot *s, int pod,
+			       const bool *given, struct model_cycle_result *r)
+{
 	assert(prof && s && s->cluster && r);
 	const struct cluster *c = s->cluster;
 	assert(r->n_nodes == c->n_nodes);
@@ -422,7 +433,7 @@ int model_schedule_cycle(const struct sched_profile *prof,
 	model_cycle_memo_init(&memo, &cy);
 	model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
 	cy.memo = &memo;
-	run_cycle(&cy, r);
+	run_cycle(&cy, given, r);
 	model_cycle_memo_release(&memo);
 	return 0;
 }

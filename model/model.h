@@ -56,6 +56,18 @@ int model_schedule_cycle(const struct sched_profile *prof,
 			 const struct snapshot *s, int pod,
 			 struct model_cycle_result *r);
 
+/* model_schedule_cycle_given: model_schedule_cycle for a caller that
+ * already knows some nodes' Feasibility (the enumerator, which meets the
+ * same node contents in many states: enum/verdict_reuse.c).  given[n]
+ * true: r->verdicts[n] already holds exactly what model_feasibility
+ * writes for (prof, pod, node n) on s, and the cycle takes it instead of
+ * evaluating the node.  given == NULL is model_schedule_cycle.
+ * Spec: Feasible == {Node : Feasibility(Pod, Node, Objects)}: the rest of
+ * the cycle reads the verdicts, not how they were found. */
+int model_schedule_cycle_given(const struct sched_profile *prof,
+			       const struct snapshot *s, int pod,
+			       const bool *given, struct model_cycle_result *r);
+
 /* model_fit_error: kube's FitError message for a result with no feasible
  * node ("0/N nodes are available: <PreFilter message>." or "... <histogram
  * of filter reasons>.", then " <postfilter>" when postfilter is non-empty,

@@ -879,3 +879,43 @@ def test_volume_universe_engines_agree(tmp_path, mode):
             assert row["states"] == 1536 * 64
             assert row["decisions"] == 1536 * 37
     assert runs[0] == runs[1]
+
+
+def every_row(db):
+    """Every stored table's rows (runs without its timestamps), sorted:
+    what two runs that must agree are compared on."""
+    con = sqlite3.connect(db)
+    try:
+        out = {"runs": run_row(db)}
+        for t in ("scenarios", "states", "decisions", "findings",
+                  "preemptions", "violations"):
+            out[t] = sorted(map(repr, con.execute(f"SELECT * FROM {t}")))
+        return out
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("universe,extra", [
+    (DEFAULT, ("--shard", "1/8")),
+    (DEFAULT, ("--shard", "2/8", "--all-pending")),
+    (DEFAULT, ("--mode", "reachable", "--shard", "1/16")),
+    (FIXTURES / "universes" / "greedy-gpu.yaml", ()),
+    (FIXTURES / "universes" / "greedy-gpu.yaml", ("--mode", "reachable")),
+    (FIXTURES / "universes" / "quirk-victims.yaml", ("--no-symmetry",)),
+    (FIXTURES / "universes" / "volumes.yaml", ()),
+    (TWF, ("--mode", "reachable")),
+])
+def test_verdict_reuse_changes_no_stored_row(tmp_path, universe, extra):
+    # the model's per-node verdicts reused across states
+    # (enum/verdict_reuse.c) must leave every stored row as the model
+    # evaluating every node of every state leaves it (one job: row ids
+    # then follow the states' order)
+    dbs = []
+    for reuse in ((), ("--no-verdict-reuse",)):
+        db = tmp_path / f"r{len(reuse)}.db"
+        r = enum(universe, "--db", db, "--quiet", "--store", "all",
+                 "--jobs", "1", *extra, *reuse)
+        assert r.returncode in (0, 1), r.stderr
+        dbs.append(every_row(db))
+    assert dbs[0]["states"], "the run stored no state"
+    assert dbs[0] == dbs[1]

@@ -1,0 +1,298 @@
+/*
+ * test_enum_verdict_reuse.c - the enumerator's reuse of the model's
+ * per-node verdicts (enum/verdict_reuse.c): a cycle with reused verdicts
+ * is the model's cycle exactly, on every placement and nomination of a
+ * small universe; verdicts are given exactly as often as a (pod, node,
+ * pods on the node) met before comes back; and only pods whose
+ * Feasibility reads nothing but their node's pods are reused.
+ */
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../enum/enum.h"
+
+/* n1 and n2 (cpu 2), n2 tainted spot:NoSchedule; a and b (cpu 1), c (cpu
+ * 2, tolerates spot), d (a host port 80).  Every filter outcome the
+ * reuse keeps: fits, Insufficient cpu, an untolerated taint, a port
+ * conflict, and several at once. */
+static const char local_universe[] =
+	"kind: Universe\n"
+	"name: reuse\n"
+	"---\n"
+	"apiVersion: v1\n"
+	"kind: Node\n"
+	"metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+	"status: {allocatable: {cpu: \"2\", memory: 4Gi, pods: \"110\"}}\n"
+	"---\n"
+	"apiVersion: v1\n"
+	"kind: Node\n"
+	"metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}\n"
+	"spec: {taints: [{key: spot, effect: NoSchedule}]}\n"
+	"status: {allocatable: {cpu: \"2\", memory: 4Gi, pods: \"110\"}}\n"
+	"---\n"
+	"apiVersion: v1\n"
+	"kind: Pod\n"
+	"metadata: {name: a, namespace: default}\n"
+	"spec:\n"
+	"  containers: [{name: c, image: p, resources: {requests: {cpu: \"1\"}}}]\n"
+	"---\n"
+	"apiVersion: v1\n"
+	"kind: Pod\n"
+	"metadata: {name: b, namespace: default}\n"
+	"spec:\n"
+	"  containers: [{name: c, image: p, resources: {requests: {cpu: \"1\"}}}]\n"
+	"---\n"
+	"apiVersion: v1\n"
+	"kind: Pod\n"
+	"metadata: {name: c, namespace: default}\n"
+	"spec:\n"
+	"  tolerations: [{key: spot, operator: Exists, effect: NoSchedule}]\n"
+	"  containers: [{name: c, image: p, resources: {requests: {cpu: \"2\"}}}]\n"
+	"---\n"
+	"apiVersion: v1\n"
+	"kind: Pod\n"
+	"metadata: {name: d, namespace: default}\n"
+	"spec:\n"
+	"  containers: [{name: c, image: p, ports: [{containerPort: 80, "
+	"hostPort: 80}]}]\n"
+	"---\n"
+	"apiVersion: v1\n"
+	"kind: Pod\n"
+	"metadata: {name: e, namespace: default}\n"
+	"spec:\n"
+	"  containers: [{name: c, image: p, ports: [{containerPort: 80, "
+	"hostPort: 80}]}]\n";
+
+/* Two verdicts read the same: every field a reader of a verdict reads
+ * (feasible, code, rejected_by, the failed set, each failed filter's
+ * code and reasons). */
+static bool same_verdict(const struct model_node_verdict *a,
+			 const struct model_node_verdict *b)
+{
+	if (a->feasible != b->feasible || a->code != b->code ||
+	    a->rejected_by != b->rejected_by ||
+	    memcmp(a->failed, b->failed, sizeof a->failed) != 0)
+		return false;
+	for (int id = 0; id < PLUGIN_FILTERS; id++) {
+		const struct model_status *x = &a->status[id], *y = &b->status[id];
+		if (!a->failed[id])
+			continue;
+		if (x->code != y->code || x->n_reasons != y->n_reasons)
+			return false;
+		for (int i = 0; i < x->n_reasons; i++)
+			if (strcmp(model_status_reason(x, i), model_status_reason(y, i)))
+				return false;
+	}
+	return true;
+}
+
+static bool same_cycle(const struct model_cycle_result *a,
+		       const struct model_cycle_result *b)
+{
+	if (a->code != b->code || a->n_feasible != b->n_feasible ||
+	    a->n_viable != b->n_viable || a->scored != b->scored ||
+	    strcmp(a->message ? a->message : "", b->message ? b->message : ""))
+		return false;
+	for (int i = 0; i < a->n_feasible; i++)
+		if (a->feasible[i] != b->feasible[i])
+			return false;
+	for (int i = 0; i < a->n_viable; i++)
+		if (a->viable[i] != b->viable[i])
+			return false;
+	for (int n = 0; n < a->n_nodes; n++) {
+		if (!same_verdict(&a->verdicts[n], &b->verdicts[n]) ||
+		    a->total[n] != b->total[n])
+			return false;
+	}
+	return true;
+}
+
+struct walk {
+	struct enum_ctx *x;
+	struct model_cycle_result fresh;
+	int differ, cycles;
+	uint64_t lookups;           /* eligible (pod, node) pairs asked */
+	bool seen[5][2][1 << 5];    /* (pod, node, pods on it) met before */
+	uint64_t distinct;
+};
+
+/* One cycle of pod on x->snap both ways; counts what reuse could give:
+ * every eligible node (no pending pod nominated to it) is a lookup, and
+ * a (pod, node, pods on the node) met for the first time is a new key. */
+static void one_cycle(struct walk *w, int pod)
+{
+	struct enum_ctx *x = w->x;
+	const struct snapshot *s = &x->snap;
+	const struct sched_profile *prof = x->prof[pod];
+	/* poison what the last cycle left: a verdict given must be written
+	 * in full, not found in place */
+	for (int n = 0; n < x->c->n_nodes; n++)
+		memset(x->mr.verdicts[n].status, 0x55,
+		       sizeof x->mr.verdicts[n].status);
+	enum_reuse_cycle(&x->reuse, prof, s, pod, &x->mr);
+	model_schedule_cycle(prof, s, pod, &w->fresh);
+	w->differ += !same_cycle(&x->mr, &w->fresh);
+	w->cycles++;
+	for (int n = 0; n < x->c->n_nodes; n++) {
+		int mask = 0;
+		bool nominated = false;
+		for (int q = 0; q < x->c->n_pods; q++) {
+			mask |= (s->pod_node[q] == n) << q;
+			nominated = nominated || (s->pod_node[q] == SNAP_PENDING &&
+						  s->nominated[q] == n);
+		}
+		if (nominated)
+			continue;
+		w->lookups++;
+		if (!w->seen[pod][n][mask]) {
+			w->seen[pod][n][mask] = true;
+			w->distinct++;
+		}
+	}
+}
+
+/* Every placement of the 5 pods on the 2 nodes (3^5), each pending pod's
+ * cycle; then the same with c (cpu 2), then d (port 80), nominated to n1
+ * where it is pending: a nominated pod is in the Feasibility of every
+ * pod of its priority on n1 (reference §1.5), so n1's verdicts met
+ * without it must not be given there. */
+static void every_state_both_ways(void)
+{
+	struct enum_universe u;
+	struct error err;
+	error_init(&err);
+	if (enum_universe_load_buffer(&u, "reuse.yaml", NULL, local_universe,
+				      &err)) {
+		CHECK(!"universe loads");
+		return;
+	}
+	struct enum_scenario sc;
+	CHECK_EQ(enum_scenario_build(&u, 0, false, &sc, &err), 0);
+	struct enum_ctx x;
+	enum_ctx_init(&x, &sc);
+	static struct walk w;
+	memset(&w, 0, sizeof w);
+	w.x = &x;
+	model_cycle_result_init(&w.fresh, x.c);
+	/* no pod has volumes, affinity terms or DoNotSchedule spreading */
+	for (int p = 0; p < 5; p++)
+		CHECK(x.reuse.local[p]);
+	static const int nominee[3] = {-1, 2, 3};
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < 243; i++) {
+			int k = i;
+			for (int p = 0; p < 5; p++, k /= 3) {
+				x.snap.pod_node[p] = k % 3 ? k % 3 - 1 : SNAP_PENDING;
+				x.snap.nominated[p] = -1;
+			}
+			int q = nominee[round];
+			if (q >= 0 && x.snap.pod_node[q] == SNAP_PENDING)
+				x.snap.nominated[q] = 0;
+			for (int p = 0; p < 5; p++)
+				if (x.snap.pod_node[p] == SNAP_PENDING)
+					one_cycle(&w, p);
+		}
+	CHECK_EQ(w.differ, 0);
+	/* each pending pod of each state: 5 * 3^4 = 405 cycles a round */
+	CHECK_EQ(w.cycles, 3 * 405);
+	/* every lookup but a key's first gives the verdict; every first
+	 * is kept (no cycle here errors or is rejected at PreFilter) */
+	CHECK_EQ(x.reuse.given, w.lookups - w.distinct);
+	CHECK_EQ(x.reuse.stored, w.distinct);
+	CHECK(x.reuse.given > 0);
+	model_cycle_result_release(&w.fresh);
+	enum_ctx_release(&x);
+	enum_scenario_release(&sc);
+	enum_universe_release(&u);
+}
+
+/* The pods whose verdicts are not reused: one with a volume, one with a
+ * DoNotSchedule spread constraint; and once some pod has a required
+ * anti-affinity term, none (the term reads pods on other nodes). */
+static const char *const nonlocal_pods =
+	"---\n"
+	"apiVersion: v1\n"
+	"kind: Pod\n"
+	"metadata: {name: vol, namespace: default}\n"
+	"spec:\n"
+	"  volumes: [{name: v, persistentVolumeClaim: {claimName: pvc}}]\n"
+	"  containers: [{name: c, image: p}]\n"
+	"---\n"
+	"apiVersion: v1\n"
+	"kind: Pod\n"
+	"metadata: {name: spread, namespace: default, labels: {app: s}}\n"
+	"spec:\n"
+	"  topologySpreadConstraints: [{maxSkew: 1, topologyKey: "
+	"kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, "
+	"labelSelector: {matchLabels: {app: s}}}]\n"
+	"  containers: [{name: c, image: p}]\n"
+	"---\n"
+	"apiVersion: v1\n"
+	"kind: Pod\n"
+	"metadata: {name: soft, namespace: default, labels: {app: s}}\n"
+	"spec:\n"
+	"  topologySpreadConstraints: [{maxSkew: 1, topologyKey: "
+	"kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, "
+	"labelSelector: {matchLabels: {app: s}}}]\n"
+	"  containers: [{name: c, image: p}]\n";
+
+static const char *const anti_pod =
+	"---\n"
+	"apiVersion: v1\n"
+	"kind: Pod\n"
+	"metadata: {name: anti, namespace: default, labels: {app: x}}\n"
+	"spec:\n"
+	"  affinity:\n"
+	"    podAntiAffinity:\n"
+	"      requiredDuringSchedulingIgnoredDuringExecution:\n"
+	"      - {topologyKey: kubernetes.io/hostname, labelSelector: "
+	"{matchLabels: {app: x}}}\n"
+	"  containers: [{name: c, image: p}]\n";
+
+/* The local[] flags of the universe local_universe + extra against
+ * want[] (manifest order), and whether reuse is on at all. */
+static void local_flags(const char *extra, const bool *want, int n_want,
+			bool want_on)
+{
+	char text[8192];
+	snprintf(text, sizeof text, "%s%s", local_universe, extra);
+	struct enum_universe u;
+	struct error err;
+	error_init(&err);
+	if (enum_universe_load_buffer(&u, "reuse.yaml", NULL, text, &err)) {
+		CHECK(!"universe loads");
+		return;
+	}
+	struct enum_scenario sc;
+	CHECK_EQ(enum_scenario_build(&u, 0, false, &sc, &err), 0);
+	struct enum_ctx x;
+	enum_ctx_init(&x, &sc);
+	CHECK_EQ(x.reuse.on, want_on);
+	CHECK_EQ(x.c->n_pods, n_want);
+	for (int p = 0; p < n_want && p < x.c->n_pods; p++)
+		CHECK_EQ(x.reuse.local[p], want[p]);
+	enum_ctx_release(&x);
+	enum_scenario_release(&sc);
+	enum_universe_release(&u);
+}
+
+static void which_pods(void)
+{
+	/* a b c d e local; vol, spread not; soft (ScheduleAnyway only) is */
+	static const bool mixed[] = {true, true, true, true, true,
+				     false, false, true};
+	local_flags(nonlocal_pods, mixed, 8, true);
+	/* a required anti-affinity term anywhere: no pod is, and reuse is
+	 * off for the scenario (no table) */
+	static const bool none[6] = {false};
+	local_flags(anti_pod, none, 6, false);
+}
+
+int main(void)
+{
+	every_state_both_ways();
+	which_pods();
+	return check_done("test_enum_verdict_reuse");
+}

@@ -366,6 +366,7 @@ struct enum_verdict_reuse {
 	uint32_t *slot;            /* [(pod * n_nodes + node) << n_pods | mask]:
 				    * 1 + the verdict's offset in bytes, 0 none */
 	uint32_t *mask;            /* [n_nodes] scratch: the pods on each node */
+	bool *given_now;           /* [n_nodes] scratch: the cycle's given[] */
 	unsigned char *bytes;      /* the stored verdicts */
 	size_t n_bytes, cap_bytes;
 	uint64_t given, stored;    /* verdicts given to cycles, and kept */

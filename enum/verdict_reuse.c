@@ -62,17 +62,13 @@ static size_t status_bytes(const struct model_status *st)
  *     a List-defaulting profile's, give it anything to check.
  * Every other filter reads the node and its pods alone.
  */
-static bool pod_reads_only_its_node(const struct cluster *c, int pod,
+static bool pod_reads_only_its_node(const struct pod *p,
 				    const struct sched_profile *prof)
 {
-	const struct pod *p = &c->pods[pod];
 	if (!prof || model_pod_has_volumes(p))
 		return false;
 	if (p->n_affinity > 0 || p->n_anti_affinity > 0)
 		return false;
-	for (int q = 0; q < c->n_pods; q++)
-		if (c->pods[q].n_anti_affinity > 0)
-			return false;
 	for (int i = 0; i < p->n_spread; i++)
 		if (p->spread[i].do_not_schedule)
 			return false;
@@ -95,9 +91,14 @@ void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 		    REUSE_MAX_SLOTS)
 		return;
 	u->local = xcalloc((size_t)c->n_pods + 1, sizeof *u->local);
+	/* another pod's required anti-affinity is checked against the pod
+	 * on every node of its domain: no pod's verdict is then local */
+	for (int q = 0; q < c->n_pods; q++)
+		if (c->pods[q].n_anti_affinity > 0)
+			return;
 	bool any = false;
 	for (int p = 0; p < c->n_pods; p++) {
-		u->local[p] = pod_reads_only_its_node(c, p, prof[p]);
+		u->local[p] = pod_reads_only_its_node(&c->pods[p], prof[p]);
 		any = any || u->local[p];
 	}
 	if (!any)
@@ -105,6 +106,7 @@ void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 	u->slot = xcalloc(((size_t)c->n_pods * (size_t)c->n_nodes) << c->n_pods,
 			  sizeof *u->slot);
 	u->mask = xcalloc((size_t)c->n_nodes + 1, sizeof *u->mask);
+	u->given_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->given_now);
 	u->on = true;
 }
 
@@ -113,6 +115,7 @@ void enum_reuse_release(struct enum_verdict_reuse *u)
 	free(u->local);
 	free(u->slot);
 	free(u->mask);
+	free(u->given_now);
 	free(u->bytes);
 	memset(u, 0, sizeof *u);
 }
@@ -122,11 +125,11 @@ void enum_reuse_release(struct enum_verdict_reuse *u)
 static void node_masks(struct enum_verdict_reuse *u, const struct snapshot *s)
 {
 	memset(u->mask, 0, sizeof *u->mask * (size_t)u->n_nodes);
+	/* one pass: a node marked UINT32_MAX stays so whatever is or-ed in */
 	for (int q = 0; q < u->n_pods; q++)
 		if (s->pod_node[q] >= 0)
 			u->mask[s->pod_node[q]] |= UINT32_C(1) << q;
-	for (int q = 0; q < u->n_pods; q++)
-		if (s->pod_node[q] == SNAP_PENDING && s->nominated[q] >= 0)
+		else if (s->pod_node[q] == SNAP_PENDING && s->nominated[q] >= 0)
 			u->mask[s->nominated[q]] = UINT32_MAX;
 }
 
@@ -195,9 +198,7 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 	if (!u->on || !u->local[pod])
 		return model_schedule_cycle(prof, s, pod, r);
 	node_masks(u, s);
-	bool stack[64];
-	bool *given = u->n_nodes <= 64 ? stack
-		      : xcalloc((size_t)u->n_nodes, sizeof *given);
+	bool *given = u->given_now;
 	for (int n = 0; n < u->n_nodes; n++) {
 		uint32_t at = u->mask[n] == UINT32_MAX ? 0 : *slot_of(u, pod, n);
 		given[n] = at != 0;
@@ -217,7 +218,5 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		if (!given[n] && u->mask[n] != UINT32_MAX &&
 		    r->in_prefilter_result[n] && r->verdicts[n].code != MODEL_ERROR)
 			store(u, slot_of(u, pod, n), &r->verdicts[n]);
-	if (given != stack)
-		free(given);
 	return rc;
 }

@@ -145,6 +145,16 @@ struct sched_profile {
 
 #define CONFIG_MAX_PROFILES 8
 
+/* The kube-scheduler release whose behaviour a configuration answers for
+ * (--kube-version): v1.30.12 or v1.34.1 (the v1.34 delta reference).
+ * Zero is v1.30, so a zeroed configuration is v1.30's, as it is for the
+ * quirk switches. */
+enum kube_version {
+	KUBE_1_30,
+	KUBE_1_34,
+	KUBE_VERSION_COUNT
+};
+
 struct sched_config {
 	struct sched_profile profiles[CONFIG_MAX_PROFILES];
 	int n_profiles;                           /* >= 1 */
@@ -153,7 +163,16 @@ struct sched_config {
 	uint32_t quirks_off;                      /* a bit per quirk_id: the
 						   * intended semantics (--quirk
 						   * NAME=off); 0: v1.30's */
+	enum kube_version kube_version;           /* KUBE_1_30 unless set */
 };
+
+/* config_at_least: whether c answers for release v or a later one - the
+ * one test each version-dependent rule makes. */
+static inline bool config_at_least(const struct sched_config *c,
+				   enum kube_version v)
+{
+	return c->kube_version >= v;
+}
 
 /* config_quirk: whether c models quirk q as kube v1.30 does (the
  * default), rather than the intended semantics (core/quirks.h). */

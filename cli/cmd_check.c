@@ -48,6 +48,7 @@
 #include "../yaml/load.h"
 #include "../yaml/tree.h"
 #include "../core/grow.h"
+#include "../core/strbuf.h"
 
 struct check_args {
 	struct cli_load_opts load;
@@ -133,6 +134,32 @@ static long long rv_of(const struct ynode *obj)
 	return rv && *rv ? atoll(rv) : -1;
 }
 
+/* An event's object must be an object of some kind: a null, a scalar or
+ * a kind-less object tells neither what was added nor what was deleted,
+ * and skipping it would judge what follows against a state that is not
+ * the cluster's (a deleted pod still holding its node).  Refused at its
+ * place; path names it in the message. */
+static int check_object(const struct ynode *o, const char *file,
+			const char *path, struct error *err)
+{
+	if (o->kind != YNODE_MAP) {
+		bool null = o->kind == YNODE_SCALAR && !o->quoted &&
+			    (!strcmp(o->str, "null") || !strcmp(o->str, "~") ||
+			     !*o->str);
+		return error_at(err, file, o->line, o->col, path,
+				"expected an object, got %s",
+				o->kind == YNODE_SEQ ? "a sequence" :
+				null ? "null" : "a scalar");
+	}
+	if (!ynode_str(o, "kind")) {
+		char kind_path[64];
+		snprintf(kind_path, sizeof kind_path, "%s.kind", path);
+		return error_at(err, file, o->line, o->col, kind_path,
+				"the object has no kind");
+	}
+	return 0;
+}
+
 /* A kube-scheduler-simulator recorder record: {"time", "event":
  * "Add|Update|Delete", "resource": {...}}. */
 static int add_record(struct events *e, const struct ynode *v, const char *file,
@@ -147,9 +174,8 @@ static int add_record(struct events *e, const struct ynode *v, const char *file,
 		return error_at(err, file, v->line, v->col, "event",
 				"unknown recorder event \"%.32s\" (want Add, Update, "
 				"Delete)", event);
-	if (obj->kind != YNODE_MAP)
-		return error_at(err, file, obj->line, obj->col, "resource",
-				"expected an object");
+	if (check_object(obj, file, "resource", err) < 0)
+		return -1;
 	events_push(e, (struct event){t, obj, rv_of(obj), 0, file});
 	return 0;
 }
@@ -180,14 +206,21 @@ static int add_value(struct events *e, const struct ynode *v, const char *file,
 		if ((int)t < 0)
 			return error_at(err, file, v->line, v->col, "type",
 					"unknown watch event type \"%.32s\"", type);
+		if (check_object(obj, file, "object", err) < 0)
+			return -1;
 		events_push(e, (struct event){t, obj, rv_of(obj), 0, file});
 		return 0;
 	}
 	const struct ynode *items = ynode_get(v, "items");
 	if (items && items->kind == YNODE_SEQ) {
-		for (int i = 0; i < items->n; i++)
+		for (int i = 0; i < items->n; i++) {
+			char path[32];
+			snprintf(path, sizeof path, "items[%d]", i);
+			if (check_object(items->items[i], file, path, err) < 0)
+				return -1;
 			events_push(e, (struct event){EV_ADDED, items->items[i], -1, 0,
 						      file});
+		}
 		return 0;
 	}
 	if (ynode_str(v, "kind")) {
@@ -570,25 +603,38 @@ static void emit(struct check *k, const struct event *ev, const char *pod,
 }
 
 /* --export: the state before decision seq as manifests kso explain reads
- * (DIR/check-SEQ.yaml), and the command that judges it again, into cmd.
- * Returns false (cmd empty) when it cannot be written. */
-static bool export_state(const struct check *k, const struct cluster *c,
-			 const struct snapshot *s, const char *pod,
-			 char *cmd, size_t len)
+ * (DIR/check-SEQ.yaml), and the command that judges it again (each word
+ * shell-quoted: DIR and names are anyone's text).  Returns NULL when it
+ * cannot be written, else the command (the caller frees it). */
+static char *export_state(const struct check *k, const struct cluster *c,
+			  const struct snapshot *s, const char *pod)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/check-%d.yaml", k->export_dir, k->seq);
-	cmd[0] = '\0';
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return false;
+	struct strbuf path;
+	strbuf_init(&path);
+	strbuf_printf(&path, "%s/check-%d.yaml", k->export_dir, k->seq);
+	FILE *f = fopen(path.s, "w");
+	if (!f) {
+		strbuf_release(&path);
+		return NULL;
+	}
 	cli_dump_yaml(f, c, s);
-	if (fclose(f) != 0)
-		return false;
-	snprintf(cmd, len, "kso explain %s --pod %s --no-admission%s%s", path, pod,
-		 k->load->config ? " --config " : "",
-		 k->load->config ? k->load->config : "");
-	return true;
+	if (fclose(f) != 0) {
+		strbuf_release(&path);
+		return NULL;
+	}
+	struct strbuf cmd;
+	strbuf_init(&cmd);
+	strbuf_puts(&cmd, "kso explain ");
+	strbuf_shell_word(&cmd, path.s);
+	strbuf_puts(&cmd, " --pod ");
+	strbuf_shell_word(&cmd, pod);
+	strbuf_puts(&cmd, " --no-admission");
+	if (k->load->config) {
+		strbuf_puts(&cmd, " --config ");
+		strbuf_shell_word(&cmd, k->load->config);
+	}
+	strbuf_release(&path);
+	return strbuf_take(&cmd);
 }
 
 /* Resolves o in cluster c into a; false when a name is not in c. */
@@ -657,11 +703,10 @@ static void judge_in(struct check *k, const struct event *ev,
 		k->judged++;
 		k->count[v.kind]++;
 		k->wrong += v.kind != VERDICT_OK;
-		char cmd[8192];
-		bool exported = v.kind != VERDICT_OK && k->export_dir &&
-				export_state(k, &c, &snap, pod_key, cmd, sizeof cmd);
-		emit(k, ev, pod_key, o, &c, &r, verdict_name(v.kind), v.detail,
-		     exported ? cmd : NULL);
+		char *cmd = v.kind != VERDICT_OK && k->export_dir ?
+			export_state(k, &c, &snap, pod_key) : NULL;
+		emit(k, ev, pod_key, o, &c, &r, verdict_name(v.kind), v.detail, cmd);
+		free(cmd);
 		model_cycle_result_release(&r);
 		snapshot_release(&snap);
 	}

@@ -64,6 +64,23 @@ void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 	b->n += (size_t)k;
 }
 
+void strbuf_shell_word(struct strbuf *b, const char *s)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-";
+	if (*s && strspn(s, plain) == strlen(s)) {
+		strbuf_puts(b, s);
+		return;
+	}
+	strbuf_add(b, "'", 1);
+	for (const char *p = s; *p; p++)
+		if (*p == '\'')
+			strbuf_puts(b, "'\\''");
+		else
+			strbuf_add(b, p, 1);
+	strbuf_add(b, "'", 1);
+}
+
 char *strbuf_take(struct strbuf *b)
 {
 	if (!b->s)

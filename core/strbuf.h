@@ -26,6 +26,10 @@ void strbuf_add(struct strbuf *b, const char *s, size_t n);
 void strbuf_puts(struct strbuf *b, const char *s);
 void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* strbuf_shell_word: appends s as one word a POSIX shell reads back as s
+ * (as it is when it holds only characters no shell treats specially, else
+ * single-quoted, each ' as '\''), for commands printed to be pasted. */
+void strbuf_shell_word(struct strbuf *b, const char *s);
 /* strbuf_take: the text ("" when nothing was added; the caller frees);
  * b is empty after. */
 char *strbuf_take(struct strbuf *b);

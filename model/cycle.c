@@ -105,33 +105,6 @@ static bool prefilter_rejects(const struct model_status *st)
 	return st->code == MODEL_UNSCHEDULABLE || st->code == MODEL_UAU;
 }
 
-/* VolumeBinding's PreFilter, its PreFilterResult intersected with the
- * ones before (NodeAffinity's when na_restricted): an empty intersection
- * rejects, "node(s) didn't satisfy plugin(s) [A B] simultaneously"
- * naming the plugins that gave results, in name order. */
-static void prefilter_volume_binding(const struct model_cycle *cy,
-				     struct model_cycle_result *r,
-				     bool na_restricted, struct model_status *st)
-{
-	int n_nodes = cy->cluster->n_nodes;
-	bool *allowed = xcalloc((size_t)n_nodes + 1, sizeof *allowed);
-	bool restricted, empty;
-	model_prefilter_volume_binding(cy, allowed, &restricted, &empty, st);
-	if (!prefilter_rejects(st) && restricted) {
-		bool any = false;
-		for (int n = 0; n < n_nodes; n++) {
-			r->in_prefilter_result[n] = r->in_prefilter_result[n] && allowed[n];
-			any = any || r->in_prefilter_result[n];
-		}
-		if (na_restricted ? !any : empty)
-			model_status_fail(st, MODEL_UAU, "%s", na_restricted
-				? "node(s) didn't satisfy plugin(s) [NodeAffinity "
-				  "VolumeBinding] simultaneously"
-				: "node(s) didn't satisfy plugin VolumeBinding");
-	}
-	free(allowed);
-}
-
 /* kube §1.3 step 2: RunPreFilterPlugins, in the default PreFilter order,
  * for the PreFilters that can reject or restrict the nodes: NodeAffinity
  * (whenever its PreFilter is enabled, even with its Filter disabled),
@@ -173,7 +146,7 @@ static enum model_code run_prefilter(const struct model_cycle *cy,
 			model_prefilter_node_volume_limits(cy, &st);
 			break;
 		case PLUGIN_VOLUME_BINDING:
-			prefilter_volume_binding(cy, r, na_restricted, &st);
+			model_prefilter_volume_binding(cy, &st);
 			break;
 		default:
 			model_prefilter_volume_zone(cy, &st);

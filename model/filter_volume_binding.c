@@ -97,140 +97,20 @@ static bool pod_has_claims(const struct model_cycle *cy, struct model_status *ou
 	return p->n_volumes > 0;
 }
 
-static bool is_hostname_in(const struct requirement *r)
-{
-	return !strcmp(r->key, "kubernetes.io/hostname") && r->op == OP_IN;
-}
-
-/* The hostname values the bound claims' PVs name, the universe the name
- * sets below are bit vectors over (a value may repeat: each copy is a
- * position, and a set holds all copies of a value or none). */
-struct names {
-	const char **v;
-	int n;
-};
-
-/* The hostname In values of the bound claims' PVs into out (NULL: only
- * counted); returns their number. */
-static int hostname_values(const struct cluster *c, const struct pod_claims *pc,
-			   const char **out)
-{
-	int n = 0;
-	for (int i = 0; i < pc->n_bound; i++) {
-		const struct pv *v = &c->pvs[cluster_find_pv(c,
-				c->pvcs[pc->bound[i]].volume_name)];
-		for (int t = 0; v->node_affinity.present &&
-		     t < v->node_affinity.n_terms; t++) {
-			const struct node_selector_term *term = &v->node_affinity.terms[t];
-			for (int e = 0; e < term->n_exprs; e++)
-				for (int x = 0; is_hostname_in(&term->exprs[e]) &&
-				     x < term->exprs[e].n_values; x++, n++)
-					if (out)
-						out[n] = term->exprs[e].values[x];
-		}
-	}
-	return n;
-}
-
-static void names_of(const struct cluster *c, const struct pod_claims *pc,
-		     struct names *u)
-{
-	u->n = hostname_values(c, pc, NULL);
-	u->v = xmalloc(sizeof *u->v * ((size_t)u->n + 1));
-	hostname_values(c, pc, u->v);
-}
-
-/* Does position x of the universe hold the value s? */
-static bool name_is(const struct names *u, int x, const char *s)
-{
-	return !strcmp(u->v[x], s);
-}
-
-/* GetLocalPersistentVolumeNodeNames(v) as a bit vector over u: per term,
- * the intersection of the values of its kubernetes.io/hostname In
- * expressions; the union over the terms.  False when the list is empty
- * (no node names: no restriction from this PV). */
-static bool local_pv_names(const struct pv *v, const struct names *u, bool *out)
-{
-	bool any = false;
-	memset(out, 0, sizeof *out * (size_t)u->n);
-	for (int t = 0; v->node_affinity.present && t < v->node_affinity.n_terms; t++) {
-		const struct node_selector_term *term = &v->node_affinity.terms[t];
-		for (int x = 0; x < u->n; x++) {
-			bool seen = false, in = true;
-			for (int e = 0; e < term->n_exprs; e++) {
-				const struct requirement *r = &term->exprs[e];
-				if (!is_hostname_in(r))
-					continue;
-				bool has = false;
-				for (int k = 0; k < r->n_values; k++)
-					has |= name_is(u, x, r->values[k]);
-				in = in && has;
-				seen = true;
-			}
-			if (seen && in) {
-				out[x] = true;
-				any = true;
-			}
-		}
-	}
-	return any;
-}
-
-/* GetEligibleNodes: the intersection of the bound claims' local PV node
- * names.  Returns false (no PreFilterResult) when no PV names nodes or a
- * bound claim's PV is missing; else allowed[] marks the nodes named and
- * *empty says whether the name set itself is empty (the nodes it names
- * may not exist). */
-static bool eligible_nodes(const struct model_cycle *cy, const struct pod_claims *pc,
-			   bool *allowed, bool *empty)
-{
-	const struct cluster *c = cy->cluster;
-	for (int i = 0; i < pc->n_bound; i++)
-		if (cluster_find_pv(c, c->pvcs[pc->bound[i]].volume_name) < 0)
-			return false;
-	struct names u;
-	names_of(c, pc, &u);
-	bool *set = xcalloc((size_t)u.n + 1, sizeof *set);
-	bool *one = xcalloc((size_t)u.n + 1, sizeof *one);
-	bool restricted = false;
-	for (int i = 0; i < pc->n_bound; i++) {
-		int k = cluster_find_pv(c, c->pvcs[pc->bound[i]].volume_name);
-		if (!local_pv_names(&c->pvs[k], &u, one))
-			continue;
-		for (int x = 0; x < u.n; x++)
-			set[x] = restricted ? set[x] && one[x] : one[x];
-		restricted = true;
-	}
-	*empty = true;
-	for (int x = 0; x < u.n; x++)
-		*empty = *empty && !set[x];
-	for (int n = 0; restricted && n < c->n_nodes; n++) {
-		allowed[n] = false;
-		for (int x = 0; x < u.n && !allowed[n]; x++)
-			allowed[n] = set[x] && name_is(&u, x, c->nodes[n].name);
-	}
-	free(set);
-	free(one);
-	free(u.v);
-	return restricted;
-}
-
 /*
  * PreFilter: podHasPVCs (Skip without claims; a missing, Lost, deleted or
  * foreign claim rejects), then any unbound Immediate claim rejects with
  * UnschedulableAndUnresolvable "pod has unbound immediate
- * PersistentVolumeClaims"; the bound claims' local PVs may restrict the
- * nodes (a PreFilterResult: *restricted set, allowed[] the nodes,
- * *empty when it names none).
+ * PersistentVolumeClaims".  v1.30.12 returns no PreFilterResult (the
+ * bound local PVs' hostnames are not used to narrow the nodes): every
+ * node is filtered, and a node the PVs' node affinity does not match
+ * fails the Filter with "node(s) had volume node affinity conflict".
  */
-void model_prefilter_volume_binding(const struct model_cycle *cy, bool *allowed,
-				    bool *restricted, bool *empty,
+void model_prefilter_volume_binding(const struct model_cycle *cy,
 				    struct model_status *out)
 {
-	assert(cy && allowed && restricted && empty && out);
+	assert(cy && out);
 	model_status_ok(out);
-	*restricted = *empty = false;
 	if (!pod_has_claims(cy, out)) {
 		out->code = MODEL_SKIP;
 		return;
@@ -242,8 +122,6 @@ void model_prefilter_volume_binding(const struct model_cycle *cy, bool *allowed,
 	if (pc.n_immediate > 0)
 		model_status_add(out, MODEL_UAU,
 				 "pod has unbound immediate PersistentVolumeClaims");
-	else
-		*restricted = eligible_nodes(cy, &pc, allowed, empty);
 	pod_claims_release(&pc);
 }
 

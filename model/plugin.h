@@ -102,15 +102,13 @@ void model_prefilter_node_affinity(const struct model_cycle *cy, bool *allowed,
 				   bool *restricted, struct model_status *out);
 
 /* The volume plugins' PreFilters (reference §2.12): each sets out to
- * Skip, Success or its rejection (UnschedulableAndUnresolvable).
- * VolumeBinding's may also restrict the nodes: *restricted set, allowed[n]
- * the nodes its PreFilterResult names, *empty when that names none. */
+ * Skip, Success or its rejection (UnschedulableAndUnresolvable); none
+ * of them returns a PreFilterResult in v1.30.12. */
 void model_prefilter_volume_restrictions(const struct model_cycle *cy,
 					 struct model_status *out);
 void model_prefilter_node_volume_limits(const struct model_cycle *cy,
 					struct model_status *out);
-void model_prefilter_volume_binding(const struct model_cycle *cy, bool *allowed,
-				    bool *restricted, bool *empty,
+void model_prefilter_volume_binding(const struct model_cycle *cy,
 				    struct model_status *out);
 void model_prefilter_volume_zone(const struct model_cycle *cy,
 				 struct model_status *out);

@@ -637,7 +637,7 @@ static inline uint8_t oracle_node_verdict(struct oracle_cycle *cy, int node)
  * with cy->skip[plugin] set. */
 void oracle_prefilter_node_affinity(struct oracle_cycle *cy, struct model_status *st);
 /* oracle_prefilter_volumes: the four volume PreFilters in kube's order
- * (volumes.c); VolumeBinding's PreFilterResult narrows cy->na_allowed.
+ * (volumes.c); none returns a PreFilterResult (v1.30.12).
  * Returns the rejecting plugin with st its status, or -1. */
 int oracle_prefilter_volumes(struct oracle_cycle *cy, struct model_status *st);
 /* oracle_volumes_update: VolumeRestrictions' AddPod (+1) / RemovePod (-1)

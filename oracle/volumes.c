@@ -427,7 +427,7 @@ static void volume_candidates(struct oracle_cycle *cy, const struct pvc *claim,
 	}
 }
 
-/* VolumeBinding's podHasPVCs, GetPodVolumeClaims and GetEligibleNodes. */
+/* VolumeBinding's podHasPVCs and GetPodVolumeClaims. */
 static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state *s,
 			     struct model_status *st)
 {
@@ -500,99 +500,6 @@ static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state
 	s->provision = arena_array(cy->arena, (size_t)s->n_delay + 1,
 				   sizeof *s->provision);
 	return -1;
-}
-
-static bool hostname_in(const struct requirement *r)
-{
-	return !strcmp(r->key, "kubernetes.io/hostname") && r->op == OP_IN;
-}
-
-/* name \in GetLocalPersistentVolumeNodeNames(v): some term with
- * kubernetes.io/hostname In expressions has name in each of them. */
-static bool pv_names(const struct pv *v, const char *name)
-{
-	for (int t = 0; v->node_affinity.present && t < v->node_affinity.n_terms; t++) {
-		const struct node_selector_term *term = &v->node_affinity.terms[t];
-		bool seen = false, in = true;
-		for (int e = 0; e < term->n_exprs && in; e++) {
-			const struct requirement *r = &term->exprs[e];
-			if (!hostname_in(r))
-				continue;
-			seen = true;
-			bool has = false;
-			for (int x = 0; x < r->n_values && !has; x++)
-				has = !strcmp(r->values[x], name);
-			in = has;
-		}
-		if (seen && in)
-			return true;
-	}
-	return false;
-}
-
-/* Does every PV in lists[0..n) name some value the first one names (the
- * intersection of their name sets non-empty)? */
-static bool names_meet(const struct pv *const *lists, int n)
-{
-	const struct node_selector *a = &lists[0]->node_affinity;
-	for (int t = 0; t < a->n_terms; t++)
-		for (int e = 0; e < a->terms[t].n_exprs; e++) {
-			const struct requirement *r = &a->terms[t].exprs[e];
-			for (int x = 0; hostname_in(r) && x < r->n_values; x++) {
-				bool all = true;
-				for (int i = 0; i < n && all; i++)
-					all = pv_names(lists[i], r->values[x]);
-				if (all)
-					return true;
-			}
-		}
-	return false;
-}
-
-/* Is GetLocalPersistentVolumeNodeNames(v) non-empty? */
-static bool pv_lists_nodes(const struct pv *v)
-{
-	return v->node_affinity.present && names_meet(&v, 1);
-}
-
-/* GetEligibleNodes into the PreFilterResult (cy->na_allowed, intersected
- * with NodeAffinity's).  Returns the rejection's plugin when the merged
- * result is empty. */
-static int eligible_nodes(struct oracle_cycle *cy, const struct oracle_volume_state *s,
-			  struct model_status *st)
-{
-	const struct cluster *c = cy->c;
-	const struct pv **lists = arena_array(cy->arena, (size_t)s->n_bound + 1,
-					      sizeof *lists);
-	int n_lists = 0;
-	for (int i = 0; i < s->n_bound; i++) {
-		const struct pv *v = pv_named(cy->o, c->pvcs[s->bound[i]].volume_name);
-		if (!v)
-			return -1;   /* a lookup error: no restriction */
-		if (pv_lists_nodes(v))
-			lists[n_lists++] = v;
-	}
-	if (n_lists == 0)
-		return -1;
-	bool before = cy->na_has_result;
-	if (!before) {
-		cy->na_allowed = arena_array(cy->arena, (size_t)c->n_nodes + 1, sizeof(bool));
-		memset(cy->na_allowed, 1, (size_t)c->n_nodes);
-		cy->na_has_result = true;
-	}
-	bool any = false;
-	for (int n = 0; n < c->n_nodes; n++) {
-		for (int i = 0; i < n_lists && cy->na_allowed[n]; i++)
-			cy->na_allowed[n] = pv_names(lists[i], c->nodes[n].name);
-		any |= cy->na_allowed[n];
-	}
-	if (before ? any : names_meet(lists, n_lists))
-		return -1;
-	model_status_fail(st, MODEL_UAU, "%s", before
-		? "node(s) didn't satisfy plugin(s) [NodeAffinity VolumeBinding] "
-		  "simultaneously"
-		: "node(s) didn't satisfy plugin VolumeBinding");
-	return PLUGIN_VOLUME_BINDING;
 }
 
 static const char *const topology_labels[] = {
@@ -703,11 +610,10 @@ static int prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
 	if (prof->prefilter[PLUGIN_VOLUME_RESTRICTIONS] &&
 	    (r = prefilter_restrictions(cy, s, st)) >= 0)
 		return r;
-	if (prof->prefilter[PLUGIN_VOLUME_BINDING]) {
-		if ((r = prefilter_binding(cy, s, st)) >= 0 ||
-		    (r = eligible_nodes(cy, s, st)) >= 0)
-			return r;
-	}
+	/* no PreFilterResult in v1.30.12: every node goes to the Filter */
+	if (prof->prefilter[PLUGIN_VOLUME_BINDING] &&
+	    (r = prefilter_binding(cy, s, st)) >= 0)
+		return r;
 	model_status_ok(&s->zone_err);
 	if ((r = pv_topologies(cy, s, &s->zone_err)) >= 0) {
 		if (prof->prefilter[PLUGIN_VOLUME_ZONE]) {

@@ -433,3 +433,32 @@ def test_prescore_without_score_still_fails(engine, tmp_path):
                        "    preScore:\n      disabled: [{name: NodeAffinity}]\n")
     assert out["code"] == "Success"
     assert sorted(out["viable"]) == ["n2"]
+
+
+# ------------------- J. VolumeBinding returns no PreFilterResult (issue 32)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_volume_binding_filters_every_node(engine):
+    # the hostname label "h-1" names no node; kube matches it as a label
+    doc = explain("volume-binding-all-nodes.yaml", engine, "default/p-label")
+    assert doc["code"] == "Success"
+    assert doc["viable"] == ["host-node"]
+    for n in ("other-node", "ebs-node"):
+        v = doc["nodes"][n]
+        assert v["in_prefilter_result"] is True
+        assert v["code"] == "UnschedulableAndUnresolvable"
+        assert v["rejected_by"] == "VolumeBinding"
+        assert v["reasons"] == ["node(s) had volume node affinity conflict"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_volume_binding_error_on_a_node_a_result_would_skip(engine):
+    doc = schedule("volume-binding-all-nodes.yaml", engine)
+    got = [(s["pod"], s["action"], s["node"]) for s in doc["steps"][:2]]
+    assert got == [("default/p-label", "bind", "host-node"),
+                   ("default/p-error", "unschedulable", None)]
+    assert doc["steps"][1]["message"] == (
+        'running "VolumeBinding" filter plugin: could not translate pv: '
+        "failed to translate Kubernetes ID to EBS Volume ID Invalid format "
+        "for AWS volume (aws://us-east-1a/bad-id)")

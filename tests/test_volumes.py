@@ -88,8 +88,7 @@ BINDING = [
                          'persistentvolumeclaim "deleting" is being deleted'),
      None),
     # bound to a PV that does not exist: VolumeBinding's PreFilter passes
-    # (GetEligibleNodes' lookup error means no restriction), VolumeZone's
-    # PreFilter refuses
+    # (it does not look the PV up), VolumeZone's PreFilter refuses
     ("p-ghost", every(UAU, "VolumeZone",
                       'persistentvolume "ghost-pv" not found'),
      '0/3 nodes are available: persistentvolume "ghost-pv" not found. '
@@ -97,11 +96,11 @@ BINDING = [
     # a missing claim: VolumeRestrictions' PreFilter looks it up first
     ("p-missing", every(UAU, "VolumeRestrictions",
                         'persistentvolumeclaim "nope" not found'), None),
-    # two local PVs on n2 and n1: GetEligibleNodes' intersection is empty
-    ("p-two-pinned", every(UAU, "VolumeBinding",
-                           "node(s) didn't satisfy plugin VolumeBinding"),
-     "0/3 nodes are available: node(s) didn't satisfy plugin VolumeBinding. "
-     + NOT_HELPFUL),
+    # pinned-n2 and pinned-n1: v1.30.12 has no PreFilterResult, every
+    # node is filtered and each conflicts with one of the two PVs
+    ("p-two-pinned", every(UAU, "VolumeBinding", AFFINITY),
+     "0/3 nodes are available: 3 node(s) had volume node affinity "
+     "conflict. " + NOT_HELPFUL),
     ("p-eph-missing", every(UAU, "VolumeBinding",
                             "waiting for ephemeral volume controller to "
                             'create the persistentvolumeclaim '
@@ -140,12 +139,16 @@ def test_volume_binding(engine, pod, want, message):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_local_pv_restricts_the_nodes(engine):
+def test_local_pv_does_not_restrict_the_nodes(engine):
     # pinned-n2 is a bound local PV on kubernetes.io/hostname In [n2]:
-    # VolumeBinding's PreFilterResult is {n2}; n1 and n3 get no status
+    # v1.30.12's VolumeBinding PreFilter returns no PreFilterResult, so n1
+    # and n3 are filtered and fail with the affinity conflict
     doc = explain("binding.yaml", "p-pinned", engine)
     inside = {n: v["in_prefilter_result"] for n, v in doc["nodes"].items()}
-    assert inside == {"n1": False, "n2": True, "n3": False}
+    assert inside == {"n1": True, "n2": True, "n3": True}
+    assert verdicts(doc) == {"n1": (UAU, "VolumeBinding", [AFFINITY]),
+                             "n2": (OK, "", []),
+                             "n3": (UAU, "VolumeBinding", [AFFINITY])}
     assert doc["viable"] == ["n2"]
 
 

@@ -194,7 +194,10 @@ static void check_limits(const struct cluster *c, int node, bool migrated,
 		for (int i = 0; i < fresh->n; i++)
 			more += !strcmp(fresh->v[i].driver, driver) &&
 				attach_find(attached, fresh->v[i].unique) < 0;
-		if (now + more > limit) {
+		/* newVolumeCount has a key only for a driver with a volume
+		 * not already attached: a node already over its limit keeps
+		 * a pod whose volumes of that driver are all attached there */
+		if (more > 0 && now + more > limit) {
 			model_status_add(out, MODEL_UNSCHEDULABLE,
 					 "node(s) exceed max volume count");
 			return;

@@ -825,7 +825,9 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 			}
 			fresh += !there;
 		}
-		if (attached + fresh > limit) {
+		/* only drivers with a volume not attached yet are checked
+		 * (kube's newVolumeCount keys) */
+		if (fresh > 0 && attached + fresh > limit) {
 			oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
 					       "node(s) exceed max volume count");
 			return;

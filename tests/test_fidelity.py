@@ -462,3 +462,28 @@ def test_volume_binding_error_on_a_node_a_result_would_skip(engine):
         'running "VolumeBinding" filter plugin: could not translate pv: '
         "failed to translate Kubernetes ID to EBS Volume ID Invalid format "
         "for AWS volume (aws://us-east-1a/bad-id)")
+
+
+# ----------- L. CSI limits only for drivers with a new volume (issue 32)
+
+AFFINITY_MISS = ("UnschedulableAndUnresolvable", "NodeAffinity",
+                 ["node(s) didn't match Pod's node affinity/selector"])
+OVER = ["node(s) exceed max volume count"]
+
+
+def node_verdicts(doc):
+    return {n: (v["code"], v["rejected_by"], v["reasons"])
+            for n, v in doc["nodes"].items()}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pod,want", [
+    ("p-shared-csi", {"c1": ("Success", "", []), "i1": AFFINITY_MISS}),
+    ("p-new-csi", {"c1": ("Unschedulable", "NodeVolumeLimits", OVER),
+                   "i1": AFFINITY_MISS}),
+    ("p-shared-gce", {"c1": AFFINITY_MISS,
+                      "i1": ("Unschedulable", "GCEPDLimits", OVER)}),
+])
+def test_csi_limits_skip_drivers_without_new_volumes(engine, pod, want):
+    doc = explain("csi-limits-attached.yaml", engine, "default/" + pod)
+    assert node_verdicts(doc) == want

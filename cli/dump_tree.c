@@ -1049,8 +1049,9 @@ static struct dval *profile_plugins(struct arena *a, const struct sched_profile 
 	dv_add(put_seq(a, mp, "disabled"), plugin_ref(a, "*"));
 	struct dval *en = point(a, plugins, "preEnqueue");
 	if (p->prenqueue_gates)
-		dv_add(en, plugin_ref(a, "SchedulingGates"));
-	dv_add(point(a, plugins, "queueSort"), plugin_ref(a, "PrioritySort"));
+		dv_add(en, plugin_ref(a, config_plugin_name(PLUGIN_SCHEDULING_GATES)));
+	dv_add(point(a, plugins, "queueSort"),
+	       plugin_ref(a, config_plugin_name(PLUGIN_PRIORITY_SORT)));
 	point_from(a, plugins, "preFilter", p->prefilter);
 	en = point(a, plugins, "filter");
 	for (int k = 0; k < p->n_filter_order; k++)

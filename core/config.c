@@ -8,29 +8,32 @@
 #include <assert.h>
 #include <string.h>
 
-static const char *const plugin_names[PLUGIN_COUNT] = {
-	[PLUGIN_SCHEDULING_GATES] = "SchedulingGates",
-	[PLUGIN_PRIORITY_SORT] = "PrioritySort",
-	[PLUGIN_NODE_UNSCHEDULABLE] = "NodeUnschedulable",
-	[PLUGIN_NODE_NAME] = "NodeName",
-	[PLUGIN_TAINT_TOLERATION] = "TaintToleration",
-	[PLUGIN_NODE_AFFINITY] = "NodeAffinity",
-	[PLUGIN_NODE_PORTS] = "NodePorts",
-	[PLUGIN_NODE_RESOURCES_FIT] = "NodeResourcesFit",
-	[PLUGIN_VOLUME_RESTRICTIONS] = "VolumeRestrictions",
-	[PLUGIN_EBS_LIMITS] = "EBSLimits",
-	[PLUGIN_GCE_PD_LIMITS] = "GCEPDLimits",
-	[PLUGIN_NODE_VOLUME_LIMITS] = "NodeVolumeLimits",
-	[PLUGIN_AZURE_DISK_LIMITS] = "AzureDiskLimits",
-	[PLUGIN_VOLUME_BINDING] = "VolumeBinding",
-	[PLUGIN_VOLUME_ZONE] = "VolumeZone",
-	[PLUGIN_POD_TOPOLOGY_SPREAD] = "PodTopologySpread",
-	[PLUGIN_INTER_POD_AFFINITY] = "InterPodAffinity",
-	[PLUGIN_DEFAULT_PREEMPTION] = "DefaultPreemption",
-	[PLUGIN_BALANCED_ALLOCATION] = "NodeResourcesBalancedAllocation",
-	[PLUGIN_IMAGE_LOCALITY] = "ImageLocality",
-	[PLUGIN_SELECTOR_SPREAD] = "SelectorSpread",
+/* One row per line of plugins.def, indexed by id. */
+static const struct {
+	const char *name;
+	unsigned points;
+	int64_t weight;
+	unsigned versions;
+} plugins[PLUGIN_COUNT] = {
+#define PLUGIN(ID, NAME, POINTS, WEIGHT, FILTER_POS, VERSIONS) \
+	[PLUGIN_##ID] = {NAME, POINTS, WEIGHT, VERSIONS},
+#include "plugins.def"
+#undef PLUGIN
 };
+
+/* The list's own rules, checked line by line: the filters come first, in
+ * their Filter order (FILTER_POS = id + 1), each implements Filter, and
+ * only a plugin with Score has a weight. */
+#define PLUGIN(ID, NAME, POINTS, WEIGHT, FILTER_POS, VERSIONS)                  \
+	_Static_assert((FILTER_POS) == 0 ? (int)PLUGIN_##ID >= PLUGIN_FILTERS     \
+					 : (FILTER_POS) == (int)PLUGIN_##ID + 1, \
+		       NAME ": the filters come first, in their Filter order");  \
+	_Static_assert(((FILTER_POS) > 0) == (((POINTS) & PLUGIN_EP_FILTER) != 0), \
+		       NAME ": a Filter position exactly when it filters");      \
+	_Static_assert((WEIGHT) == 0 || ((POINTS) & PLUGIN_EP_SCORE),             \
+		       NAME ": a weight only with Score");
+#include "plugins.def"
+#undef PLUGIN
 
 /* Real kube plugins kso treats as no-ops: binding is outside the model. */
 static const char *const ignored_plugins[] = {
@@ -42,7 +45,26 @@ const char config_default_scheduler[] = "default-scheduler";
 const char *config_plugin_name(enum plugin_id id)
 {
 	assert(id >= 0 && id < PLUGIN_COUNT);
-	return plugin_names[id];
+	return plugins[id].name;
+}
+
+unsigned config_plugin_points(enum plugin_id id)
+{
+	assert(id >= 0 && id < PLUGIN_COUNT);
+	return plugins[id].points;
+}
+
+int64_t config_plugin_weight(enum plugin_id id)
+{
+	assert(id >= 0 && id < PLUGIN_COUNT);
+	return plugins[id].weight;
+}
+
+bool config_plugin_in(enum plugin_id id, enum kube_version v)
+{
+	assert(id >= 0 && id < PLUGIN_COUNT);
+	assert(v >= 0 && v < KUBE_VERSION_COUNT);
+	return plugins[id].versions & PLUGIN_IN(v);
 }
 
 int config_plugin_lookup(const char *name, bool *known_ignored)
@@ -51,7 +73,7 @@ int config_plugin_lookup(const char *name, bool *known_ignored)
 	if (known_ignored)
 		*known_ignored = false;
 	for (int i = 0; i < PLUGIN_COUNT; i++)
-		if (strcmp(plugin_names[i], name) == 0)
+		if (strcmp(plugins[i].name, name) == 0)
 			return i;
 	for (size_t i = 0; i < sizeof ignored_plugins / sizeof *ignored_plugins; i++)
 		if (strcmp(ignored_plugins[i], name) == 0) {
@@ -62,53 +84,33 @@ int config_plugin_lookup(const char *name, bool *known_ignored)
 	return -1;
 }
 
-/* Default profile (reference §1.1): every plugin through MultiPoint.
- *   Filter:  NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
- *            NodePorts, NodeResourcesFit, VolumeRestrictions, EBSLimits,
- *            GCEPDLimits, NodeVolumeLimits, AzureDiskLimits, VolumeBinding,
- *            VolumeZone, PodTopologySpread, InterPodAffinity
- *   Score:   TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1,
- *            PodTopologySpread 2, InterPodAffinity 2,
- *            NodeResourcesBalancedAllocation 1, ImageLocality 1
- *   PostFilter: DefaultPreemption;  PreEnqueue: SchedulingGates
- * SelectorSpread is not in v1.30's profile: off, weight 1 if enabled
- * without a weight.  Args: NodeResourcesFit LeastAllocated cpu:1 memory:1;
- * BalancedAllocation cpu, memory; hardPodAffinityWeight 1; PodTopologySpread
- * System defaulting; DefaultPreemption 10% / 100 nodes. */
-void config_default_profile(struct sched_profile *p)
+/* Default profile (reference §1.1; v1.34: the delta reference §1): every
+ * plugin of the release's list through MultiPoint, so at each point it
+ * implements, in plugins.def's order, with its default weight.  Args:
+ * NodeResourcesFit LeastAllocated cpu:1 memory:1; BalancedAllocation cpu,
+ * memory; hardPodAffinityWeight 1; PodTopologySpread System defaulting;
+ * DefaultPreemption 10% / 100 nodes. */
+void config_default_profile(struct sched_profile *p, enum kube_version v)
 {
 	assert(p);
 	memset(p, 0, sizeof *p);
 	p->name = config_default_scheduler;
-	static const enum plugin_id filters[] = {
-		PLUGIN_NODE_UNSCHEDULABLE, PLUGIN_NODE_NAME,
-		PLUGIN_TAINT_TOLERATION, PLUGIN_NODE_AFFINITY,
-		PLUGIN_NODE_PORTS, PLUGIN_NODE_RESOURCES_FIT,
-		PLUGIN_VOLUME_RESTRICTIONS, PLUGIN_EBS_LIMITS,
-		PLUGIN_GCE_PD_LIMITS, PLUGIN_NODE_VOLUME_LIMITS,
-		PLUGIN_AZURE_DISK_LIMITS, PLUGIN_VOLUME_BINDING, PLUGIN_VOLUME_ZONE,
-		PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
-	};
-	for (size_t i = 0; i < sizeof filters / sizeof *filters; i++) {
-		p->filter[filters[i]] = true;
-		p->prefilter[filters[i]] = filters[i] >= PLUGIN_NODE_AFFINITY;
-		p->filter_order[p->n_filter_order++] = filters[i];
+	for (int id = 0; id < PLUGIN_COUNT; id++) {
+		unsigned ep = plugins[id].points;
+		/* a plugin outside the profile (SelectorSpread) still has
+		 * its weight, for a configuration enabling it without one */
+		p->weight[id] = plugins[id].weight;
+		if (!config_plugin_in(id, v))
+			continue;
+		p->filter[id] = ep & PLUGIN_EP_FILTER;
+		p->prefilter[id] = ep & PLUGIN_EP_PRE_FILTER;
+		if (p->filter[id])
+			p->filter_order[p->n_filter_order++] = id;
+		p->score[id] = ep & PLUGIN_EP_SCORE;
+		p->prescore[id] = ep & PLUGIN_EP_PRE_SCORE;
+		p->postfilter[id] = ep & PLUGIN_EP_POST_FILTER;
 	}
-	static const struct { enum plugin_id id; int64_t weight; } scores[] = {
-		{PLUGIN_TAINT_TOLERATION, 3}, {PLUGIN_NODE_AFFINITY, 2},
-		{PLUGIN_NODE_RESOURCES_FIT, 1}, {PLUGIN_VOLUME_BINDING, 1},
-		{PLUGIN_POD_TOPOLOGY_SPREAD, 2},
-		{PLUGIN_INTER_POD_AFFINITY, 2}, {PLUGIN_BALANCED_ALLOCATION, 1},
-		{PLUGIN_IMAGE_LOCALITY, 1},
-	};
-	for (size_t i = 0; i < sizeof scores / sizeof *scores; i++) {
-		p->score[scores[i].id] = true;
-		p->prescore[scores[i].id] = scores[i].id != PLUGIN_IMAGE_LOCALITY;
-		p->weight[scores[i].id] = scores[i].weight;
-	}
-	p->weight[PLUGIN_SELECTOR_SPREAD] = 1;
-	p->postfilter[PLUGIN_DEFAULT_PREEMPTION] = true;
-	p->prenqueue_gates = true;
+	p->prenqueue_gates = config_plugin_in(PLUGIN_SCHEDULING_GATES, v);
 
 	p->fit_strategy = FIT_LEAST_ALLOCATED;
 	p->fit_resources[0] = (struct resource_weight){"cpu", 1};
@@ -130,7 +132,7 @@ void config_default(struct sched_config *c)
 {
 	assert(c);
 	memset(c, 0, sizeof *c);
-	config_default_profile(&c->profiles[0]);
+	config_default_profile(&c->profiles[0], KUBE_1_30);
 	c->n_profiles = 1;
 	c->percentage_of_nodes_to_score = 0;
 	c->loaded = false;

@@ -1,7 +1,7 @@
 /*
  * config.h - KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1):
  * profiles, which plugins run at which extension point, score weights and
- * plugin args.  config_default_profile() gives v1.30's default profile
+ * plugin args.  config_default_profile() gives a release's default profile
  * (reference §1.1, S/apis/config/v1/default_plugins.go).
  */
 #ifndef KSO_CONFIG_H
@@ -15,38 +15,63 @@
 struct node_selector;
 struct preferred_node_term;
 
-/* Plugins kso models, in the default profile's MultiPoint order (the
- * filters' ids ascend in the default Filter order: see
- * config_default_filter_order). */
+/* The kube-scheduler release whose behaviour a configuration answers for
+ * (--kube-version): v1.30.12 or v1.34.1 (the v1.34 delta reference).
+ * Zero is v1.30, so a zeroed configuration is v1.30's, as it is for the
+ * quirk switches. */
+enum kube_version {
+	KUBE_1_30,
+	KUBE_1_34,
+	KUBE_VERSION_COUNT
+};
+
+/* The extension points a plugin implements, as bits (core/plugins.def). */
+enum plugin_ep {
+	PLUGIN_EP_PRE_ENQUEUE = 1 << 0,
+	PLUGIN_EP_QUEUE_SORT = 1 << 1,
+	PLUGIN_EP_PRE_FILTER = 1 << 2,
+	PLUGIN_EP_FILTER = 1 << 3,
+	PLUGIN_EP_POST_FILTER = 1 << 4,
+	PLUGIN_EP_PRE_SCORE = 1 << 5,
+	PLUGIN_EP_SCORE = 1 << 6,
+	PLUGIN_EP_RESERVE = 1 << 7,
+	PLUGIN_EP_PERMIT = 1 << 8,
+	PLUGIN_EP_PRE_BIND = 1 << 9,
+	PLUGIN_EP_BIND = 1 << 10,
+	PLUGIN_EP_POST_BIND = 1 << 11,
+};
+
+/* The releases a plugin is in, as bits (core/plugins.def). */
+#define PLUGIN_IN(v) (1u << (v))
+#define PLUGIN_IN_ALL (PLUGIN_IN(KUBE_1_30) | PLUGIN_IN(KUBE_1_34))
+
+/* Plugins kso models: PLUGIN_<ID> for each line of core/plugins.def, in
+ * its order - the filters first, in kube's default Filter order. */
 enum plugin_id {
-	/* the filter plugins first, in kube's default Filter order */
-	PLUGIN_NODE_UNSCHEDULABLE,
-	PLUGIN_NODE_NAME,
-	PLUGIN_TAINT_TOLERATION,
-	PLUGIN_NODE_AFFINITY,
-	PLUGIN_NODE_PORTS,
-	PLUGIN_NODE_RESOURCES_FIT,
-	PLUGIN_VOLUME_RESTRICTIONS,
-	PLUGIN_EBS_LIMITS,            /* the in-tree limits (non_csi.go) */
-	PLUGIN_GCE_PD_LIMITS,
-	PLUGIN_NODE_VOLUME_LIMITS,    /* the CSI limits (csi.go) */
-	PLUGIN_AZURE_DISK_LIMITS,
-	PLUGIN_VOLUME_BINDING,
-	PLUGIN_VOLUME_ZONE,
-	PLUGIN_POD_TOPOLOGY_SPREAD,
-	PLUGIN_INTER_POD_AFFINITY,
-	PLUGIN_SCHEDULING_GATES,
-	PLUGIN_PRIORITY_SORT,
-	PLUGIN_DEFAULT_PREEMPTION,
-	PLUGIN_BALANCED_ALLOCATION,   /* NodeResourcesBalancedAllocation */
-	PLUGIN_IMAGE_LOCALITY,
-	PLUGIN_SELECTOR_SPREAD,       /* v1.28 SelectorSpread, off by default */
+#define PLUGIN(ID, NAME, POINTS, WEIGHT, FILTER_POS, VERSIONS) PLUGIN_##ID,
+#include "plugins.def"
+#undef PLUGIN
 	PLUGIN_COUNT
 };
 
 /* The filter plugins are the ids below PLUGIN_FILTERS: a node's verdict
  * keeps a status for each of them only (core/verdict.h). */
-#define PLUGIN_FILTERS (PLUGIN_INTER_POD_AFFINITY + 1)
+enum {
+	PLUGIN_FILTERS = 0
+#define PLUGIN(ID, NAME, POINTS, WEIGHT, FILTER_POS, VERSIONS) + ((FILTER_POS) > 0)
+#include "plugins.def"
+#undef PLUGIN
+};
+
+/* How many plugins implement Score (VolumeBinding among them, whose
+ * PreScore always skips: the engines' score tables have one fewer). */
+enum {
+	PLUGIN_SCORES = 0
+#define PLUGIN(ID, NAME, POINTS, WEIGHT, FILTER_POS, VERSIONS) \
+	+ (((POINTS) & PLUGIN_EP_SCORE) != 0)
+#include "plugins.def"
+#undef PLUGIN
+};
 
 /* A bool per plugin padded to whole 8-byte words, so that a set of them
  * (a verdict's failed[]) is read a word at a time; the padding stays
@@ -55,6 +80,17 @@ enum plugin_id {
 
 /* config_plugin_name: kube's name of a plugin ("NodeResourcesFit"). */
 const char *config_plugin_name(enum plugin_id id);
+
+/* config_plugin_points: the extension points plugin id implements
+ * (PLUGIN_EP_* bits). */
+unsigned config_plugin_points(enum plugin_id id);
+
+/* config_plugin_weight: plugin id's score weight in the default profile
+ * (0 for a plugin without Score). */
+int64_t config_plugin_weight(enum plugin_id id);
+
+/* config_plugin_in: whether release v's default profile has plugin id. */
+bool config_plugin_in(enum plugin_id id, enum kube_version v);
 
 /* config_plugin_lookup: plugin id for a kube name, or -1 when kso does not
  * model it. known_ignored is set for real kube plugins kso treats as no-ops
@@ -145,16 +181,6 @@ struct sched_profile {
 
 #define CONFIG_MAX_PROFILES 8
 
-/* The kube-scheduler release whose behaviour a configuration answers for
- * (--kube-version): v1.30.12 or v1.34.1 (the v1.34 delta reference).
- * Zero is v1.30, so a zeroed configuration is v1.30's, as it is for the
- * quirk switches. */
-enum kube_version {
-	KUBE_1_30,
-	KUBE_1_34,
-	KUBE_VERSION_COUNT
-};
-
 struct sched_config {
 	struct sched_profile profiles[CONFIG_MAX_PROFILES];
 	int n_profiles;                           /* >= 1 */
@@ -187,13 +213,16 @@ static inline bool config_quirk(const struct sched_config *c, enum quirk_id q)
  * text (it runs for a pod at every scheduling cycle). */
 extern const char config_default_scheduler[];
 
-/* config_default_profile: fills p with v1.30's default profile named
- * "default-scheduler" (weights TaintToleration 3, NodeAffinity 2,
- * NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity 2,
- * BalancedAllocation 1, ImageLocality 1; SelectorSpread off). */
-void config_default_profile(struct sched_profile *p);
+/* config_default_profile: fills p with release v's default profile named
+ * "default-scheduler": the plugins of core/plugins.def that v has, each
+ * at every point it implements, with its default weight (v1.30: weights
+ * TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread
+ * 2, InterPodAffinity 2, BalancedAllocation 1, ImageLocality 1;
+ * SelectorSpread off). */
+void config_default_profile(struct sched_profile *p, enum kube_version v);
 
-/* config_default: one default profile, adaptive percentageOfNodesToScore. */
+/* config_default: c zeroed (so v1.30's), with that release's default
+ * profile, adaptive percentageOfNodesToScore. */
 void config_default(struct sched_config *c);
 
 /* config_missing_state: what the Filter (filter = true) or the Score of

@@ -29,6 +29,11 @@ const enum plugin_id model_score_ids[MODEL_N_SCORES] = {
 	PLUGIN_SELECTOR_SPREAD,
 };
 
+/* Every Score plugin of core/plugins.def but VolumeBinding, whose PreScore
+ * always skips (so it never scores). */
+_Static_assert(MODEL_N_SCORES == PLUGIN_SCORES - 1, "a new score plugin: "
+	       "list it in model_score_ids and score_fn");
+
 /* The function of a score plugin id (NULL for non-scores). */
 static model_score_fn score_fn(enum plugin_id id)
 {

@@ -72,6 +72,13 @@ static const struct {
 #define N_FILTERS ((int)(sizeof filters / sizeof filters[0]))
 #define N_SCORERS ((int)(sizeof scorers / sizeof scorers[0]))
 
+/* The tables against core/plugins.def: every filter, and every Score
+ * plugin but VolumeBinding, whose PreScore always skips. */
+_Static_assert(N_FILTERS == PLUGIN_FILTERS, "a new filter plugin: list it "
+	       "in filters[] at its Filter position");
+_Static_assert(N_SCORERS == PLUGIN_SCORES - 1, "a new score plugin: list it "
+	       "in scorers[]");
+
 /* Does some Filter of prof run without the state its PreFilter writes?
  * Then it returns an Error (config_missing_state), which only the
  * in-order path below reports. */

@@ -32,12 +32,6 @@ TOP_KEYS = {"pod", "nodes", "viable", "preemption", "message"}
 NODE_KEYS = {"feasible", "rejected_by", "failed_filters", "reasons",
              "scores", "total"}
 
-# kube's Filter order (reference §1.1), restricted to the plugins kso models.
-FILTER_ORDER = ["NodeUnschedulable", "NodeName", "TaintToleration",
-                "NodeAffinity", "NodePorts", "NodeResourcesFit",
-                "PodTopologySpread", "InterPodAffinity"]
-
-
 def fixture_path(rel):
     """Absolute path of fixtures/REL; the file must exist."""
     p = FIXTURES / rel

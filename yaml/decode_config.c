@@ -18,9 +18,10 @@
  * kso keeps which plugins run at Filter (with their PreFilter), Score (with
  * PreScore), PostFilter and PreEnqueue, and the Filter plugins' execution
  * order (filter_order below); the other points run in the model's fixed
- * order (only Filter's order changes an answer: the first failure).  The volume plugins and DefaultBinder are
- * accepted and ignored (reference §2.12).  Unknown plugin names are
- * errors.
+ * order (only Filter's order changes an answer: the first failure).
+ * Which plugins exist, the points each implements and the default list
+ * come from core/plugins.def.  DefaultBinder is accepted and ignored
+ * (binding is outside the model).  Unknown plugin names are errors.
  */
 #include "decode.h"
 #include "load.h"
@@ -36,74 +37,17 @@
 
 #define MAX_SET 48
 
-/* Extension points, as bits. */
-enum {
-	EP_PRE_ENQUEUE = 1 << 0,
-	EP_QUEUE_SORT = 1 << 1,
-	EP_PRE_FILTER = 1 << 2,
-	EP_FILTER = 1 << 3,
-	EP_POST_FILTER = 1 << 4,
-	EP_PRE_SCORE = 1 << 5,
-	EP_SCORE = 1 << 6,
-	EP_RESERVE = 1 << 7,
-	EP_PERMIT = 1 << 8,
-	EP_PRE_BIND = 1 << 9,
-	EP_BIND = 1 << 10,
-	EP_POST_BIND = 1 << 11,
-};
-
 static const struct {
 	const char *key;
 	int ep;
 } points[] = {
-	{"preEnqueue", EP_PRE_ENQUEUE}, {"queueSort", EP_QUEUE_SORT},
-	{"preFilter", EP_PRE_FILTER}, {"filter", EP_FILTER},
-	{"postFilter", EP_POST_FILTER}, {"preScore", EP_PRE_SCORE},
-	{"score", EP_SCORE}, {"reserve", EP_RESERVE}, {"permit", EP_PERMIT},
-	{"preBind", EP_PRE_BIND}, {"bind", EP_BIND}, {"postBind", EP_POST_BIND},
+	{"preEnqueue", PLUGIN_EP_PRE_ENQUEUE}, {"queueSort", PLUGIN_EP_QUEUE_SORT},
+	{"preFilter", PLUGIN_EP_PRE_FILTER}, {"filter", PLUGIN_EP_FILTER},
+	{"postFilter", PLUGIN_EP_POST_FILTER}, {"preScore", PLUGIN_EP_PRE_SCORE},
+	{"score", PLUGIN_EP_SCORE}, {"reserve", PLUGIN_EP_RESERVE}, {"permit", PLUGIN_EP_PERMIT},
+	{"preBind", PLUGIN_EP_PRE_BIND}, {"bind", PLUGIN_EP_BIND}, {"postBind", PLUGIN_EP_POST_BIND},
 };
 #define N_POINTS ((int)(sizeof points / sizeof *points))
-
-/* The extension points each modelled plugin implements. */
-static int plugin_points(int id)
-{
-	switch (id) {
-	case PLUGIN_SCHEDULING_GATES:
-		return EP_PRE_ENQUEUE;
-	case PLUGIN_PRIORITY_SORT:
-		return EP_QUEUE_SORT;
-	case PLUGIN_NODE_UNSCHEDULABLE:
-	case PLUGIN_NODE_NAME:
-		return EP_FILTER;
-	case PLUGIN_TAINT_TOLERATION:
-		return EP_FILTER | EP_PRE_SCORE | EP_SCORE;
-	case PLUGIN_NODE_PORTS:
-	case PLUGIN_VOLUME_RESTRICTIONS:
-	case PLUGIN_EBS_LIMITS:
-	case PLUGIN_GCE_PD_LIMITS:
-	case PLUGIN_NODE_VOLUME_LIMITS:
-	case PLUGIN_AZURE_DISK_LIMITS:
-	case PLUGIN_VOLUME_ZONE:
-		return EP_PRE_FILTER | EP_FILTER;
-	case PLUGIN_VOLUME_BINDING:
-		/* its PreScore always skips in v1.30 (VolumeCapacityPriority
-		 * off), so no score of it is computed */
-		return EP_PRE_FILTER | EP_FILTER | EP_PRE_SCORE | EP_SCORE;
-	case PLUGIN_NODE_AFFINITY:
-	case PLUGIN_NODE_RESOURCES_FIT:
-	case PLUGIN_POD_TOPOLOGY_SPREAD:
-	case PLUGIN_INTER_POD_AFFINITY:
-		return EP_PRE_FILTER | EP_FILTER | EP_PRE_SCORE | EP_SCORE;
-	case PLUGIN_DEFAULT_PREEMPTION:
-		return EP_POST_FILTER;
-	case PLUGIN_BALANCED_ALLOCATION:
-	case PLUGIN_SELECTOR_SPREAD:
-		return EP_PRE_SCORE | EP_SCORE;
-	case PLUGIN_IMAGE_LOCALITY:
-		return EP_SCORE;
-	}
-	return 0;
-}
 
 /* One plugins.<point> set; ignored plugins (DefaultBinder) are dropped
  * after their names were checked. */
@@ -234,7 +178,7 @@ static int decode_pset(struct yaml_dec *d, const struct ynode *m, int ep,
 	if ((v = yd_get(m, "disabled")) && decode_disabled(d, v, s) < 0)
 		return -1;
 	for (int i = 0; ep && i < s->n_enabled; i++)
-		if (!(plugin_points(s->enabled[i].id) & ep)) {
+		if (!(config_plugin_points(s->enabled[i].id) & ep)) {
 			size_t mark = yd_enter(d, "enabled");
 			yd_index(d, i);
 			yd_fail(d, s->enabled[i].at, "plugin %s does not extend this "
@@ -245,36 +189,24 @@ static int decode_pset(struct yaml_dec *d, const struct ynode *m, int ep,
 	return 0;
 }
 
-/* The default MultiPoint list (reference §1.1), modelled plugins only. */
-static void default_multipoint(struct pset *mp)
+/* The default MultiPoint list of release v (reference §1.1; v1.34: the
+ * delta reference §1), modelled plugins only, in core/plugins.def's order
+ * (the filters in their Filter order, which is all its order decides). */
+static void default_multipoint(struct pset *mp, enum kube_version v)
 {
-	static const struct {
-		int id;
-		int64_t weight;
-	} defaults[] = {
-		{PLUGIN_SCHEDULING_GATES, 0}, {PLUGIN_PRIORITY_SORT, 0},
-		{PLUGIN_NODE_UNSCHEDULABLE, 0}, {PLUGIN_NODE_NAME, 0},
-		{PLUGIN_TAINT_TOLERATION, 3}, {PLUGIN_NODE_AFFINITY, 2},
-		{PLUGIN_NODE_PORTS, 0}, {PLUGIN_NODE_RESOURCES_FIT, 1},
-		{PLUGIN_VOLUME_RESTRICTIONS, 0}, {PLUGIN_EBS_LIMITS, 0},
-		{PLUGIN_GCE_PD_LIMITS, 0}, {PLUGIN_NODE_VOLUME_LIMITS, 0},
-		{PLUGIN_AZURE_DISK_LIMITS, 0}, {PLUGIN_VOLUME_BINDING, 1},
-		{PLUGIN_VOLUME_ZONE, 0},
-		{PLUGIN_POD_TOPOLOGY_SPREAD, 2}, {PLUGIN_INTER_POD_AFFINITY, 2},
-		{PLUGIN_DEFAULT_PREEMPTION, 0}, {PLUGIN_BALANCED_ALLOCATION, 1},
-		{PLUGIN_IMAGE_LOCALITY, 1},
-	};
 	memset(mp, 0, sizeof *mp);
-	for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++)
-		mp->enabled[mp->n_enabled++] =
-			(struct pset_entry){defaults[i].id, defaults[i].weight, NULL};
+	for (int id = 0; id < PLUGIN_COUNT; id++)
+		if (config_plugin_in(id, v))
+			mp->enabled[mp->n_enabled++] = (struct pset_entry){
+				id, config_plugin_weight(id), NULL};
 }
 
 /* mergePluginSet(default, custom) for MultiPoint. */
-static void merge_multipoint(const struct pset *custom, struct pset *out)
+static void merge_multipoint(const struct pset *custom, struct pset *out,
+			     enum kube_version v)
 {
 	struct pset def;
-	default_multipoint(&def);
+	default_multipoint(&def, v);
 	memset(out, 0, sizeof *out);
 	if (!custom->disabled_all)
 		for (int i = 0; i < def.n_enabled; i++) {
@@ -295,7 +227,7 @@ static bool runs_at(const struct pset *mp, const struct pset *point, int ep,
 		    int id, int64_t *weight)
 {
 	const struct pset_entry *e = pset_enables(point, id);
-	if (!e && (plugin_points(id) & ep) && !pset_disables(point, id))
+	if (!e && (config_plugin_points(id) & ep) && !pset_disables(point, id))
 		e = pset_enables(mp, id);
 	if (!e)
 		return false;
@@ -329,7 +261,7 @@ static void filter_order(const struct pset *mp, const struct pset *filter,
 	for (int pass = 0; pass < 2 && !filter->disabled_all; pass++)
 		for (int i = 0; i < mp->n_enabled; i++) {
 			int id = mp->enabled[i].id;
-			if (!(plugin_points(id) & EP_FILTER) ||
+			if (!(config_plugin_points(id) & PLUGIN_EP_FILTER) ||
 			    pset_disables(filter, id))
 				continue;
 			if ((pset_enables(filter, id) != NULL) == (pass == 0))
@@ -387,7 +319,7 @@ static int refuse_selector_spread(struct yaml_dec *d, const struct ynode *m)
 }
 
 static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
-			  struct sched_profile *p)
+			  struct sched_profile *p, enum kube_version v)
 {
 	if (!m)
 		return 0;
@@ -407,21 +339,21 @@ static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
 		yd_leave(d, m2);
 	}
 	yd_leave(d, mark);
-	merge_multipoint(&custom_mp, &mp);
+	merge_multipoint(&custom_mp, &mp, v);
 	const struct pset *pre_enqueue = &sets[0], *pre_filter = &sets[2],
 			  *filter = &sets[3], *post_filter = &sets[4],
 			  *pre_score = &sets[5], *score = &sets[6];
 	int64_t w;
 	for (int id = 0; id < PLUGIN_COUNT; id++) {
-		p->prefilter[id] = runs_at(&mp, pre_filter, EP_PRE_FILTER, id, &w);
-		p->prescore[id] = runs_at(&mp, pre_score, EP_PRE_SCORE, id, &w);
-		p->filter[id] = runs_at(&mp, filter, EP_FILTER, id, &w);
-		p->postfilter[id] = runs_at(&mp, post_filter, EP_POST_FILTER, id, &w);
-		p->score[id] = runs_at(&mp, score, EP_SCORE, id, &w);
+		p->prefilter[id] = runs_at(&mp, pre_filter, PLUGIN_EP_PRE_FILTER, id, &w);
+		p->prescore[id] = runs_at(&mp, pre_score, PLUGIN_EP_PRE_SCORE, id, &w);
+		p->filter[id] = runs_at(&mp, filter, PLUGIN_EP_FILTER, id, &w);
+		p->postfilter[id] = runs_at(&mp, post_filter, PLUGIN_EP_POST_FILTER, id, &w);
+		p->score[id] = runs_at(&mp, score, PLUGIN_EP_SCORE, id, &w);
 		if (p->score[id])
 			p->weight[id] = w;
 	}
-	p->prenqueue_gates = runs_at(&mp, pre_enqueue, EP_PRE_ENQUEUE,
+	p->prenqueue_gates = runs_at(&mp, pre_enqueue, PLUGIN_EP_PRE_ENQUEUE,
 				     PLUGIN_SCHEDULING_GATES, &w);
 	/* kso's SelectorSpread (an extension outside v1.30) keeps its
 	 * PreScore with its Score */
@@ -931,9 +863,9 @@ static int decode_percentage(struct yaml_dec *d, const struct ynode *m,
 }
 
 static int decode_profile(struct yaml_dec *d, const struct ynode *m,
-			  struct sched_profile *p, bool *named)
+			  struct sched_profile *p, bool *named, enum kube_version v)
 {
-	config_default_profile(p);
+	config_default_profile(p, v);
 	if (yd_want_map(d, m) < 0)
 		return -1;
 	const char *name = "";
@@ -943,7 +875,7 @@ static int decode_profile(struct yaml_dec *d, const struct ynode *m,
 	if (*named)
 		p->name = name;
 	if (decode_percentage(d, m, &p->percentage_of_nodes_to_score) < 0 ||
-	    decode_plugins(d, yd_get(m, "plugins"), p) < 0 ||
+	    decode_plugins(d, yd_get(m, "plugins"), p, v) < 0 ||
 	    decode_plugin_config(d, yd_get(m, "pluginConfig"), p) < 0)
 		return -1;
 	return 0;
@@ -960,7 +892,8 @@ static int decode_profiles(struct yaml_dec *d, const struct ynode *seq,
 	for (int i = 0; i < seq->n; i++) {
 		size_t m2 = yd_index(d, i);
 		bool named;
-		if (decode_profile(d, seq->items[i], &cfg->profiles[i], &named) < 0)
+		if (decode_profile(d, seq->items[i], &cfg->profiles[i], &named,
+				   cfg->kube_version) < 0)
 			return -1;
 		if (!named && seq->n > 1)
 			return yd_fail_key(d, seq->items[i], "schedulerName",

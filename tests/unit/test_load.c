@@ -630,6 +630,53 @@ static void test_config_default(void)
 	cluster_release(&c);
 }
 
+/* The default profiles from core/plugins.def, against the reference's
+ * lists (§1.1; v1.34: the delta reference §1, "multiPoint" and "Filter
+ * order" rows): v1.30 filters NodeUnschedulable, NodeName,
+ * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit,
+ * VolumeRestrictions, EBSLimits, GCEPDLimits, NodeVolumeLimits,
+ * AzureDiskLimits, VolumeBinding, VolumeZone, PodTopologySpread,
+ * InterPodAffinity; v1.34 the same without the three in-tree limits. */
+static void test_config_release_profiles(void)
+{
+	static const char *const v130[] = {
+		"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+		"NodePorts", "NodeResourcesFit", "VolumeRestrictions", "EBSLimits",
+		"GCEPDLimits", "NodeVolumeLimits", "AzureDiskLimits",
+		"VolumeBinding", "VolumeZone", "PodTopologySpread",
+		"InterPodAffinity",
+	};
+	static const char *const v134[] = {
+		"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+		"NodePorts", "NodeResourcesFit", "VolumeRestrictions",
+		"NodeVolumeLimits", "VolumeBinding", "VolumeZone",
+		"PodTopologySpread", "InterPodAffinity",
+	};
+	struct sched_profile p;
+	config_default_profile(&p, KUBE_1_30);
+	CHECK_EQ(p.n_filter_order, 15);
+	for (int i = 0; i < p.n_filter_order && i < 15; i++)
+		CHECK_STR(config_plugin_name(p.filter_order[i]), v130[i]);
+	config_default_profile(&p, KUBE_1_34);
+	CHECK_EQ(p.n_filter_order, 12);
+	for (int i = 0; i < p.n_filter_order && i < 12; i++)
+		CHECK_STR(config_plugin_name(p.filter_order[i]), v134[i]);
+	CHECK(!p.filter[PLUGIN_EBS_LIMITS] && !p.prefilter[PLUGIN_GCE_PD_LIMITS]);
+	CHECK(!config_plugin_in(PLUGIN_AZURE_DISK_LIMITS, KUBE_1_34));
+	CHECK(config_plugin_in(PLUGIN_AZURE_DISK_LIMITS, KUBE_1_30));
+	/* weights unchanged in v1.34: TaintToleration 3, NodeAffinity 2,
+	 * NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity 2,
+	 * BalancedAllocation 1, ImageLocality 1 */
+	CHECK_EQ(p.weight[PLUGIN_TAINT_TOLERATION], 3);
+	CHECK_EQ(p.weight[PLUGIN_INTER_POD_AFFINITY], 2);
+	CHECK_EQ(p.weight[PLUGIN_IMAGE_LOCALITY], 1);
+	CHECK(p.score[PLUGIN_BALANCED_ALLOCATION] && !p.score[PLUGIN_SELECTOR_SPREAD]);
+	/* ImageLocality has no PreScore; TaintToleration no PreFilter */
+	CHECK(!p.prescore[PLUGIN_IMAGE_LOCALITY] && p.prescore[PLUGIN_NODE_AFFINITY]);
+	CHECK(!p.prefilter[PLUGIN_TAINT_TOLERATION] && p.prefilter[PLUGIN_NODE_PORTS]);
+	CHECK(config_plugin_points(PLUGIN_DEFAULT_PREEMPTION) == PLUGIN_EP_POST_FILTER);
+}
+
 /* A pod without schedulerName gets the default profile's own name
  * (config_default_scheduler), found by address; a name spelled out in
  * the manifest is another string of the same text, found by comparing;
@@ -900,6 +947,7 @@ int main(void)
 	test_two_loads();
 	test_errors();
 	test_config_default();
+	test_config_release_profiles();
 	test_default_scheduler_name();
 	test_config_profiles();
 	test_config_errors();

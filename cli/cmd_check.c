@@ -462,9 +462,10 @@ static int load_state(struct cluster *c, const struct state *s,
 {
 	cluster_init(c);
 	c->no_admission = true;
-	c->ext_selector_spread = load->selector_spread;
+	cli_load_apply(c, load);
 	if (load->config && yaml_load_config(c, load->config, err) < 0)
 		return -1;
+	c->config.quirks_off = load->quirks_off;   /* the file has none */
 	const char **files = xmalloc(sizeof *files * (size_t)(s->n + 1));
 	for (int i = 0; i < s->n; i++)
 		files[i] = "watch log";
@@ -633,6 +634,10 @@ static char *export_state(const struct check *k, const struct cluster *c,
 		strbuf_puts(&cmd, " --config ");
 		strbuf_shell_word(&cmd, k->load->config);
 	}
+	char switches[512];
+	strbuf_puts(&cmd, config_switch_options(c->config.kube_version,
+						c->config.quirks_off, switches,
+						sizeof switches));
 	strbuf_release(&path);
 	return strbuf_take(&cmd);
 }

@@ -225,6 +225,27 @@ static void summary(struct run *r)
 	json_end(&r->j);
 }
 
+/* The release a corpus answers for: its first case's kubeVersion (one
+ * run writes a corpus, under one release; a case of another would not
+ * read back the same and shows as stale).  v1.30 when it names none. */
+static enum kube_version corpus_version(const struct run *r, const char *file)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", r->dir, file);
+	struct arena a;
+	arena_init(&a);
+	struct ydoc_set set = {0};
+	struct error err;
+	error_init(&err);
+	int v = KUBE_1_30;
+	if (yaml_parse_file(path, &a, &set, &err) == 0 && set.n_docs == 1) {
+		const char *kv = ynode_str(set.docs[0], "kubeVersion");
+		v = kv ? config_kube_version_parse(kv) : KUBE_1_30;
+	}
+	arena_release(&a);
+	return v < 0 ? KUBE_1_30 : (enum kube_version)v;
+}
+
 static int run_corpus(struct run *r)
 {
 	char path[4096];
@@ -232,13 +253,19 @@ static int run_corpus(struct run *r)
 	struct error err;
 	error_init(&err);
 	struct dirent **list = NULL;
-	int n = -1;
-	if (yaml_load_config(&r->holder, path, &err) == 0) {
-		n = scandir(r->dir, &list, is_case, alphasort);
-		if (n < 0)
-			error_plain(&err, "%s: %s", r->dir, strerror(errno));
-		else if (n == 0)
-			error_plain(&err, "%s: no case-*.json files", r->dir);
+	int n = scandir(r->dir, &list, is_case, alphasort);
+	int scanned = errno;
+	if (n > 0)
+		config_use_version(&r->holder.config,
+				   corpus_version(r, list[0]->d_name));
+	if (yaml_load_config(&r->holder, path, &err) < 0) {
+		for (int i = 0; i < n; i++)
+			free(list[i]);
+		n = -1;
+	} else if (n < 0) {
+		error_plain(&err, "%s: %s", r->dir, strerror(scanned));
+	} else if (n == 0) {
+		error_plain(&err, "%s: no case-*.json files", r->dir);
 	}
 	if (n <= 0) {
 		fprintf(stderr, "kso corpus: %s\n", err.msg);

@@ -91,7 +91,7 @@ enum {
 	OPT_LIMIT, OPT_RESUME, OPT_EXPORT, OPT_NO_SYMMETRY, OPT_ALL_PENDING,
 	OPT_GREEDY_GAP, OPT_ARRIVALS, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_IMPL_JOBS,
 	OPT_CORPUS_OUT, OPT_NO_MINIMIZE, OPT_OUTPUT, OPT_QUIRK, OPT_QUIRKS,
-	OPT_COMPARE_QUIRKS, OPT_NO_VERDICT_REUSE
+	OPT_COMPARE_QUIRKS, OPT_NO_VERDICT_REUSE, OPT_KUBE_VERSION
 };
 
 #define ENUM_COMMON_OPTS \
@@ -118,6 +118,7 @@ enum {
 	 "arrive one at a time between the scheduler's steps, in any order " \
 	 "or in manifest order", OPT_ARRIVALS}, \
 	CLI_QUIRK_OPTIONS(OPT_QUIRK, OPT_QUIRKS), \
+	CLI_KUBE_VERSION_OPTION(OPT_KUBE_VERSION), \
 	{"compare-quirks", 0, NULL, "decide again with each quirk off; a " \
 	 "changed decision is a quirk-visible finding", OPT_COMPARE_QUIRKS}, \
 	{"no-verdict-reuse", 0, NULL, "the model evaluates every node of every " \
@@ -252,6 +253,9 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_QUIRKS:
 		return cli_quirk_take(cmd_of(a)->name, id == OPT_QUIRKS, v,
 				      &o->quirks_off) < 0 ? 2 : 0;
+	case OPT_KUBE_VERSION:
+		return cli_kube_version_take(cmd_of(a)->name, v,
+					     &o->kube_version) < 0 ? 2 : 0;
 	case OPT_DB: o->db = v; a->db_given = true; return 0;
 	case OPT_IMPL: a->impl.cmd = v; return 0;
 	case OPT_EXPORT: a->export_dir = v; return 0;
@@ -339,9 +343,10 @@ static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 		o->universe = default_universe(found, sizeof found);
 	if (corpus && !corpus->dir)
 		return bad_usage(a, "%s is required", "-o DIR");
-	/* a corpus's cases carry kube v1.30's answers, nothing else */
+	/* a corpus's cases carry kube's answers (of the release asked for),
+	 * nothing else */
 	if (corpus && o->quirks_off)
-		return bad_usage(a, "a corpus holds v1.30's answers: %s is not "
+		return bad_usage(a, "a corpus holds kube's answers: %s is not "
 				 "allowed", "--quirk NAME=off");
 	if (o->greedy_gap && !o->reachable)
 		return bad_usage(a, "%s needs --mode reachable", "--greedy-gap");

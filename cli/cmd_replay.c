@@ -255,15 +255,36 @@ static int trace_quirks(const struct trace *t, const struct args *a,
 
 /* The cluster of a trace: --cluster's files when given, else the
  * trace's #meta.kso (its cluster, configuration and extensions); either
- * way under the run's quirk switches. */
+ * way under the run's release and quirk switches. */
+/* The run's release (#meta.kso.kubeVersion; a trace without one is of
+ * v1.30), unless the command line gave its own (--kube-version). */
+static int trace_version(const struct trace *t, const struct args *a,
+			 enum kube_version *v, struct error *err)
+{
+	*v = a->load.kube_version;
+	const struct ynode *kv = t->kso ? ynode_get(t->kso, "kubeVersion") : NULL;
+	if (!kv || a->load.kube_version_given)
+		return 0;
+	int k = kv->kind == YNODE_SCALAR ? config_kube_version_parse(kv->str) : -1;
+	if (k < 0)
+		return bad(err, t, kv, "#meta.kso.kubeVersion", "expected a "
+			   "release kso answers for (1.30, 1.34)");
+	*v = (enum kube_version)k;
+	return 0;
+}
+
 static int load_cluster(const struct trace *t, const struct args *a,
 			struct cluster *c, struct error *err)
 {
+	struct cli_load_opts load = a->load;
+	if (trace_version(t, a, &load.kube_version, err) < 0)
+		return -1;
 	if (a->n_cluster > 0) {
-		if (cli_load_inputs(c, a->cluster, a->n_cluster, &a->load, err) < 0)
+		if (cli_load_inputs(c, a->cluster, a->n_cluster, &load, err) < 0)
 			return -1;
 		return trace_quirks(t, a, c, err);
 	}
+	config_use_version(&c->config, load.kube_version);
 	const struct ynode *cl = ynode_get(t->kso, "cluster");
 	if (!cl || cl->kind != YNODE_MAP)
 		return bad(err, t, t->kso, "#meta.kso.cluster", "expected the "

@@ -339,6 +339,9 @@ static void table_end(FILE *f, const struct cli_loop *r)
 	quirks_off_text(m->cluster->config.quirks_off, ", ", off, sizeof off);
 	if (*off)
 		fprintf(f, "quirks off: %s\n", off);
+	if (m->cluster->config.kube_version != KUBE_1_30)
+		fprintf(f, "kube version: %s\n",
+			config_kube_version_name(m->cluster->config.kube_version));
 	if (model_invariants_ok(&m->inv)) {
 		fprintf(f, "invariants: OK\n");
 		return;
@@ -447,7 +450,7 @@ static void json_end_run(struct json_out *j, const struct cli_loop *r,
 	json_string(j, stop_reason(r));
 	json_key(j, "invariants");
 	json_invariants(j, m);
-	cli_json_quirks_off(j, c);
+	cli_json_switches(j, c);
 	json_end_object(j);
 	if (jd)
 		json_judged_end(j, jd);

@@ -149,8 +149,7 @@ static void decide(struct json_out *j, const struct cli_load_opts *load,
 	c.ext_selector_spread = load->selector_spread;
 	const char *file = "request";
 	int rc = 0;
-	if (cfg)
-		c.config = *cfg;   /* borrowed: the holder outlives c */
+	c.config = *cfg;   /* borrowed: the holder outlives c */
 	if (cluster)
 		rc = yaml_load_trees(&c, &cluster, &file, 1, &err);
 	const char *ns = ynode_str(pod, "namespace"), *name = ynode_str(pod, "name");
@@ -216,7 +215,7 @@ int cmd_serve(int argc, char **argv)
 	 * the init request's */
 	struct cluster holder;
 	cluster_init(&holder);
-	holder.ext_selector_spread = load.selector_spread;
+	cli_load_apply(&holder, &load);
 	struct error cerr;
 	error_init(&cerr);
 	if (load.config && yaml_load_config(&holder, load.config, &cerr) < 0) {
@@ -243,7 +242,14 @@ int cmd_serve(int argc, char **argv)
 		struct json_out j;
 		json_init(&j, stdout, true);
 		json_begin_object(&j);
-		const struct ynode *init_cfg = type && !strcmp(type, "init") &&
+		bool init = type && !strcmp(type, "init");
+		/* the init request's release, unless --kube-version said */
+		int kv = init && !load.kube_version_given &&
+			ynode_str(req, "kubernetesVersion") ? config_kube_version_parse(
+				ynode_str(req, "kubernetesVersion")) : -1;
+		if (kv >= 0)
+			config_use_version(&holder.config, (enum kube_version)kv);
+		const struct ynode *init_cfg = init &&
 			!load.config ? ynode_get(req, "schedulerConfiguration") : NULL;
 		if (init_cfg && yaml_load_config_tree(&holder, "init", init_cfg,
 						      &err) < 0) {
@@ -263,8 +269,7 @@ int cmd_serve(int argc, char **argv)
 			json_string(&j, "preemption");
 			json_end_array(&j);
 		} else if (type && !strcmp(type, "schedule")) {
-			decide(&j, &load, holder.config.loaded ? &holder.config
-			       : NULL, engine, req);
+			decide(&j, &load, &holder.config, engine, req);
 		} else {
 			json_key(&j, "type");
 			json_string(&j, "error");

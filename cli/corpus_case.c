@@ -3,6 +3,7 @@
  * enumerator hook that writes them.  A case is, as JSON:
  *
  *   {"kind": "KsoCorpusCase", "version": 1,
+ *    "kubeVersion": "1.34" (absent: v1.30, the release of the answers),
  *    "pod": {"namespace", "name", "uid"},
  *    "expected": {
  *      "decision": "bind" | "preempt" | "unschedulable",
@@ -139,6 +140,12 @@ char *corpus_case_text(const struct cli_explain *x, size_t *len)
 	json_string(&j, "KsoCorpusCase");
 	json_key(&j, "version");
 	json_int(&j, 1);
+	/* the release the answers are of; a case without it is of v1.30 */
+	if (x->cluster->config.kube_version != KUBE_1_30) {
+		json_key(&j, "kubeVersion");
+		json_string(&j, config_kube_version_name(
+				    x->cluster->config.kube_version));
+	}
 	json_key(&j, "pod");
 	cli_json_pod_ref(&j, x->cluster, x->pod);
 	json_key(&j, "expected");

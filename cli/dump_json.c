@@ -73,9 +73,13 @@ void cli_json_quirk_names(struct json_out *j, uint32_t quirks_off)
 	json_end_array(j);
 }
 
-void cli_json_quirks_off(struct json_out *j, const struct cluster *c)
+void cli_json_switches(struct json_out *j, const struct cluster *c)
 {
 	assert(j && c);
+	if (c->config.kube_version != KUBE_1_30) {
+		json_key(j, "kube_version");
+		json_string(j, config_kube_version_name(c->config.kube_version));
+	}
 	if (!c->config.quirks_off)
 		return;
 	json_key(j, "quirks_off");

@@ -37,10 +37,12 @@ void cli_json_node_names(struct json_out *j, const struct cluster *c,
  * turns off (core/quirks.h). */
 void cli_json_quirk_names(struct json_out *j, uint32_t quirks_off);
 
-/* cli_json_quirks_off: the key "quirks_off" and the names of the quirks
- * c's configuration turns off (--quirk NAME=off), when it turns any off;
- * nothing otherwise, so kube's semantics print what they always did. */
-void cli_json_quirks_off(struct json_out *j, const struct cluster *c);
+/* cli_json_switches: what a run answered for besides its inputs: the key
+ * "kube_version" ("1.34") unless c answers for v1.30, and "quirks_off"
+ * with the names of the quirks c's configuration turns off (--quirk
+ * NAME=off) when it turns any off; nothing otherwise, so v1.30's
+ * answers print what they always did. */
+void cli_json_switches(struct json_out *j, const struct cluster *c);
 
 /* cli_json_pod_ref: {"namespace", "name", "uid"} of pod p of c (the uid
  * dump_pod_uid gives: a stable stand-in when the input has none), as

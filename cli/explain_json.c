@@ -195,7 +195,7 @@ void cli_explain_json(const struct cli_explain *x, bool yaml, FILE *f)
 	json_message(&j, x, postfilter);
 	if (x->impl)
 		json_impl(&j, x);
-	cli_json_quirks_off(&j, x->cluster);
+	cli_json_switches(&j, x->cluster);
 	json_end_object(&j);
 	json_end(&j);
 }

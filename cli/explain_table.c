@@ -280,9 +280,12 @@ void cli_explain_table(const struct cli_explain *x, FILE *f)
 	const struct pod *pod = &x->cluster->pods[x->pod];
 	char off[512];
 	quirks_off_text(x->cluster->config.quirks_off, ", ", off, sizeof off);
-	fprintf(f, "pod %s/%s (priority %d, profile %s, engine %s%s%s)\n",
+	enum kube_version v = x->cluster->config.kube_version;
+	fprintf(f, "pod %s/%s (priority %d, profile %s, engine %s%s%s%s%s)\n",
 		pod->ns, pod->name, (int)pod->priority, x->profile->name,
-		x->engine->name, *off ? "; quirks off: " : "", off);
+		x->engine->name, v != KUBE_1_30 ? "; kube " : "",
+		v != KUBE_1_30 ? config_kube_version_name(v) : "",
+		*off ? "; quirks off: " : "", off);
 	if (x->cluster->n_nodes > 0)
 		print_filters(x, f);
 	if (x->result->scored)

@@ -310,7 +310,10 @@ int impl_start(struct impl *im, const char *cmd, const struct cluster *c,
 	json_key(&q.j, "protocol");
 	json_string(&q.j, "kso-impl/1");
 	json_key(&q.j, "kubernetesVersion");
-	json_string(&q.j, "v1.30");
+	char version[16];
+	snprintf(version, sizeof version, "v%s",
+		 config_kube_version_name(c->config.kube_version));
+	json_string(&q.j, version);
 	struct arena a;
 	arena_init(&a);
 	json_key(&q.j, "schedulerConfiguration");

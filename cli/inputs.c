@@ -112,6 +112,7 @@ const struct cli_opt cli_load_table[] = {
 	 CLI_LOAD_STRICT},
 	{"verbose", 'v', NULL, "also say what the loader skipped", CLI_LOAD_VERBOSE},
 	CLI_QUIRK_OPTIONS(CLI_LOAD_QUIRK, CLI_LOAD_QUIRKS),
+	CLI_KUBE_VERSION_OPTION(CLI_LOAD_KUBE_VERSION),
 	{NULL, 0, NULL, NULL, 0},
 };
 
@@ -163,6 +164,31 @@ int cli_quirk_take(const char *cmd, bool all, const char *v,
 	return 0;
 }
 
+int cli_kube_version_take(const char *cmd, const char *v,
+			  enum kube_version *out)
+{
+	assert(cmd && v && out);
+	int k = config_kube_version_parse(v);
+	if (k < 0) {
+		fprintf(stderr, "%s: bad value '%s' for --kube-version (", cmd, v);
+		for (int i = 0; i < KUBE_VERSION_COUNT; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "",
+				config_kube_version_name(i));
+		fputs(")\n", stderr);
+		return -1;
+	}
+	*out = (enum kube_version)k;
+	return 0;
+}
+
+void cli_load_apply(struct cluster *c, const struct cli_load_opts *o)
+{
+	assert(c && o);
+	config_use_version(&c->config, o->kube_version);
+	c->config.quirks_off = o->quirks_off;
+	c->ext_selector_spread = o->selector_spread;
+}
+
 int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
 		  const char *v)
 {
@@ -192,6 +218,9 @@ int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
 		o->quirks_given = true;
 		return cli_quirk_take(cmd, id == CLI_LOAD_QUIRKS, v,
 				      &o->quirks_off) < 0 ? 2 : 0;
+	case CLI_LOAD_KUBE_VERSION:
+		o->kube_version_given = true;
+		return cli_kube_version_take(cmd, v, &o->kube_version) < 0 ? 2 : 0;
 	}
 	return 1;   /* not a load option */
 }
@@ -201,13 +230,13 @@ int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 {
 	assert(c && o && err);
 	c->no_admission = o->no_admission;
-	c->ext_selector_spread = o->selector_spread;
+	cli_load_apply(c, o);
 	c->expand_workloads = !o->no_expand;
 	c->scales = (struct workload_scale *)o->scales;
 	c->n_scales = o->n_scales;
 	if (o->config && yaml_load_config(c, o->config, err) < 0)
 		return -1;
-	c->config.quirks_off = o->quirks_off;
+	c->config.quirks_off = o->quirks_off;   /* the file's configuration has none */
 	int rc = yaml_load_paths(c, paths, n, err);
 	if (rc == 0 && o->strict && c->n_warnings > 0) {
 		/* --strict: the first warning is the error, without its

@@ -26,6 +26,8 @@ struct cli_load_opts {
 	uint32_t quirks_off;       /* --quirk NAME=off, --quirks off
 				    * (sched_config.quirks_off) */
 	bool quirks_given;         /* either option was given */
+	enum kube_version kube_version;   /* --kube-version (default 1.30) */
+	bool kube_version_given;   /* --kube-version was given */
 	struct workload_scale scales[16];   /* --scale NS/KIND/NAME=N */
 	int n_scales;
 	char scale_text[16][2][254];        /* their namespaces and names */
@@ -44,6 +46,7 @@ enum {
 	CLI_LOAD_VERBOSE,
 	CLI_LOAD_QUIRK,
 	CLI_LOAD_QUIRKS,
+	CLI_LOAD_KUBE_VERSION,
 };
 extern const struct cli_opt cli_load_table[];
 /* The workload expansion's options (--no-expand, --scale), for the
@@ -63,6 +66,22 @@ int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
 	{"quirk", 0, "NAME=off|on", "a v1.30 quirk off (the intended " \
 	 "semantics) or on (kube's, the default); see README", (id_quirk)}, \
 	{"quirks", 0, "off|on", "every quirk off or on", (id_quirks)}
+
+/* The --kube-version entry of an option table, with the id its command
+ * gives it; cli_kube_version_take reads its value. */
+#define CLI_KUBE_VERSION_OPTION(id) \
+	{"kube-version", 0, "1.30|1.34", "the kube-scheduler release to " \
+	 "answer for (default 1.30); see README", (id)}
+
+/* cli_kube_version_take: --kube-version's value v into *out.  0, or -1
+ * after a usage error printed for cmd. */
+int cli_kube_version_take(const char *cmd, const char *v,
+			  enum kube_version *out);
+
+/* cli_load_apply: what o says about the cluster itself (release, quirk
+ * switches, extensions) into c, cluster_init'ed and before any load:
+ * the loader defaults and validates for c's release. */
+void cli_load_apply(struct cluster *c, const struct cli_load_opts *o);
 
 /* cli_quirk_take: --quirk NAME=off|on (all false) or --quirks off|on
  * (all true) with value v into *quirks_off (a bit per quirk_id, set: the

@@ -67,8 +67,11 @@ static void write_meta(struct json_out *j, const struct model_scheduler *m,
 	json_key(j, "source");
 	json_string(j, run->source);
 	json_key(j, "description");
-	json_string(j, "kso schedule: a run of kube-scheduler v1.30's "
-		    "scheduling loop; replay it with kso replay");
+	char description[128];
+	snprintf(description, sizeof description, "kso schedule: a run of "
+		 "kube-scheduler v%s's scheduling loop; replay it with kso "
+		 "replay", config_kube_version_name(c->config.kube_version));
+	json_string(j, description);
 	json_key(j, "kso");
 	json_begin_object(j);
 	json_key(j, "engine");
@@ -91,6 +94,11 @@ static void write_meta(struct json_out *j, const struct model_scheduler *m,
 	json_end_array(j);
 	json_key(j, "quirksOff");
 	cli_json_quirk_names(j, c->config.quirks_off);
+	/* a trace without kubeVersion is of v1.30 (cmd_replay.c) */
+	if (c->config.kube_version != KUBE_1_30) {
+		json_key(j, "kubeVersion");
+		json_string(j, config_kube_version_name(c->config.kube_version));
+	}
 	struct arena a;
 	arena_init(&a);
 	json_key(j, "schedulerConfiguration");

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 /* One row per line of plugins.def, indexed by id. */
@@ -41,6 +42,50 @@ static const char *const ignored_plugins[] = {
 };
 
 const char config_default_scheduler[] = "default-scheduler";
+
+static const char *const kube_version_names[KUBE_VERSION_COUNT] = {
+	[KUBE_1_30] = "1.30",
+	[KUBE_1_34] = "1.34",
+};
+
+const char *config_kube_version_name(enum kube_version v)
+{
+	assert(v >= 0 && v < KUBE_VERSION_COUNT);
+	return kube_version_names[v];
+}
+
+int config_kube_version_parse(const char *text)
+{
+	assert(text);
+	if (*text == 'v')
+		text++;
+	for (int v = 0; v < KUBE_VERSION_COUNT; v++)
+		if (strcmp(kube_version_names[v], text) == 0)
+			return v;
+	return -1;
+}
+
+void config_use_version(struct sched_config *c, enum kube_version v)
+{
+	assert(c && v >= 0 && v < KUBE_VERSION_COUNT);
+	c->kube_version = v;
+}
+
+char *config_switch_options(enum kube_version v, uint32_t quirks_off,
+			    char *buf, size_t len)
+{
+	assert(buf && len > 0);
+	size_t n = 0;
+	buf[0] = '\0';
+	if (v != KUBE_1_30)
+		n = (size_t)snprintf(buf, len, " --kube-version %s",
+				     config_kube_version_name(v));
+	for (int q = 0; q < QUIRK_COUNT && n < len; q++)
+		if (quirk_off_in(quirks_off, q))
+			n += (size_t)snprintf(buf + n, len - n, " --quirk %s=off",
+					      quirk_name(q));
+	return buf;
+}
 
 const char *config_plugin_name(enum plugin_id id)
 {

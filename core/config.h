@@ -8,6 +8,7 @@
 #define KSO_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "quirks.h"
@@ -191,6 +192,26 @@ struct sched_config {
 						   * NAME=off); 0: v1.30's */
 	enum kube_version kube_version;           /* KUBE_1_30 unless set */
 };
+
+/* config_use_version: c answers for release v from now on.  A default
+ * configuration (not loaded from a file) becomes v's default; a loaded
+ * one was read for its release (yaml/decode_config.c), set before. */
+void config_use_version(struct sched_config *c, enum kube_version v);
+
+/* config_kube_version_name: v's --kube-version text, "1.30" or "1.34". */
+const char *config_kube_version_name(enum kube_version v);
+
+/* config_kube_version_parse: the release text names ("1.30", "1.34",
+ * also with a leading "v"), or -1. */
+int config_kube_version_parse(const char *text);
+
+/* config_switch_options: the command-line options that make kso answer
+ * as a run under release v with the quirks quirks_off turns off did:
+ * " --kube-version V" unless v is v1.30, then " --quirk NAME=off" per
+ * quirk, into buf (len > 0, always terminated); "" for v1.30's defaults.
+ * Returns buf. */
+char *config_switch_options(enum kube_version v, uint32_t quirks_off,
+			    char *buf, size_t len);
 
 /* config_at_least: whether c answers for release v or a later one - the
  * one test each version-dependent rule makes. */

@@ -106,14 +106,16 @@ struct enum_universe {
  * target or manifest without metadata.namespace is then in "default"). */
 bool enum_kind_namespaced(const char *kind);
 
-/* enum_universe_load: reads the universe file path (see README "Universes: what kso enum enumerates").
+/* enum_universe_load: reads the universe file path (see README "Universes: what kso enum enumerates")
+ * for release v (its configuration and manifests defaulted and validated
+ * as v's; every scenario built from it answers for v).
  * Returns 0, or -1 with err "FILE:LINE:COL: what is wrong (field)".
  * Release with enum_universe_release in every case. */
 int enum_universe_load(struct enum_universe *u, const char *path,
-		       struct error *err);
+		       enum kube_version v, struct error *err);
 
-/* enum_universe_load_buffer: the same from memory; relative manifest paths
- * are read from dir. */
+/* enum_universe_load_buffer: the same from memory, for v1.30; relative
+ * manifest paths are read from dir. */
 int enum_universe_load_buffer(struct enum_universe *u, const char *name,
 			      const char *dir, const char *text,
 			      struct error *err);
@@ -260,10 +262,12 @@ int enum_scenario_build(const struct enum_universe *u, uint64_t index,
 			struct error *err);
 
 /* enum_scenario_from_yaml: a scenario from its YAML text (as stored),
- * name used in messages; config_path may be NULL. */
+ * name used in messages; config_path may be NULL; loaded for release v
+ * (the run's). */
 int enum_scenario_from_yaml(const char *name, const char *yaml,
-			    const char *config_path, bool symmetry,
-			    struct enum_scenario *s, struct error *err);
+			    const char *config_path, enum kube_version v,
+			    bool symmetry, struct enum_scenario *s,
+			    struct error *err);
 
 /* enum_scenario_subset: a scenario holding only the objects of src with
  * keep[i] (for minimizing).  Same contract as enum_scenario_build. */
@@ -646,6 +650,7 @@ struct enum_issue {
 	uint32_t quirks_off;           /* the run's --quirk NAME=off: every
 					* scenario built for the issue gets
 					* them (sched_config.quirks_off) */
+	enum kube_version kube_version;   /* the run's --kube-version */
 };
 
 /* enum_record_has: r records issue is: a violation of its invariant or a

@@ -92,6 +92,13 @@ static void row_state(sqlite3_stmt *st, struct stored *s)
 	const char *q = strstr(options, " quirks-off=");
 	if (q && quirks_off_parse(q + 12, &s->is.quirks_off) < 0)
 		s->is.quirks_off = 0;
+	/* and its --kube-version (none: v1.30) */
+	const char *kv = strstr(options, " kube-version=");
+	char version[16] = "";
+	if (kv)
+		sscanf(kv + 14, "%15s", version);
+	int k = kv ? config_kube_version_parse(version) : KUBE_1_30;
+	s->is.kube_version = k < 0 ? KUBE_1_30 : (enum kube_version)k;
 	free(options);
 }
 
@@ -270,15 +277,11 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* " --quirk NAME=off" for each quirk the run turned off. */
+/* " --kube-version V" for a run of another release than v1.30, and
+ * " --quirk NAME=off" for each quirk the run turned off. */
 static void quirk_options(const struct stored *s, char *buf, size_t len)
 {
-	size_t n = 0;
-	buf[0] = '\0';
-	for (int q = 0; q < QUIRK_COUNT && n < len; q++)
-		if (quirk_off_in(s->is.quirks_off, q))
-			n += (size_t)snprintf(buf + n, len - n, " --quirk %s=off",
-					      quirk_name(q));
+	config_switch_options(s->is.kube_version, s->is.quirks_off, buf, len);
 }
 
 /* " --impl 'CMD'" for an impl finding whose implementation is known
@@ -443,7 +446,8 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 	}
 	const char *cfg = cfg_out ? cfg_out : tmp;
 	struct enum_scenario sc;
-	if (enum_scenario_from_yaml("stored scenario", s->yaml, cfg, false, &sc, err)) {
+	if (enum_scenario_from_yaml("stored scenario", s->yaml, cfg,
+				    s->is.kube_version, false, &sc, err)) {
 		enum_scenario_release(&sc);
 		if (tmp)
 			remove(tmp);
@@ -556,8 +560,8 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 	if (rc == 0)
 		rc = place_config(&s, "-", &cfg_out, &tmp, err);
 	if (rc == 0)
-		rc = enum_scenario_from_yaml("stored scenario", s.yaml, tmp, false,
-					     sc, err);
+		rc = enum_scenario_from_yaml("stored scenario", s.yaml, tmp,
+					     s.is.kube_version, false, sc, err);
 	if (rc == 0) {
 		sc->cluster.config.quirks_off = s.is.quirks_off;
 		bool named = s.has_issue && s.is.kind != ENUM_ISSUE_DISAGREE &&

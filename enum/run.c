@@ -112,9 +112,13 @@ static void options_text(const struct plan *p, char *buf, size_t len)
 		 o->arrivals == ENUM_ARRIVE_ANY ? " arrivals=any"
 		 : o->arrivals == ENUM_ARRIVE_ORDERED ? " arrivals=ordered" : "");
 	if (used >= 0 && (size_t)used < len)
-		snprintf(buf + used, len - (size_t)used, "%s%s%s",
-			 *quirks ? " quirks-off=" : "", quirks,
-			 o->compare_quirks ? " compare-quirks=on" : "");
+		used += snprintf(buf + used, len - (size_t)used, "%s%s%s",
+				 *quirks ? " quirks-off=" : "", quirks,
+				 o->compare_quirks ? " compare-quirks=on" : "");
+	/* another release is another run; v1.30's runs keep their text */
+	if (used >= 0 && (size_t)used < len && o->kube_version != KUBE_1_30)
+		snprintf(buf + used, len - (size_t)used, " kube-version=%s",
+			 config_kube_version_name(o->kube_version));
 }
 
 /* ---------------------------------------------------------- a worker */
@@ -438,7 +442,7 @@ int enum_run(const struct enum_opts *o, volatile sig_atomic_t *stop,
 	memset(sum, 0, sizeof *sum);
 	sum->run_id = -1;
 	struct plan p = {.o = o};
-	if (enum_universe_load(&p.u, o->universe, err)) {
+	if (enum_universe_load(&p.u, o->universe, o->kube_version, err)) {
 		enum_universe_release(&p.u);
 		return -1;
 	}

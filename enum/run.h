@@ -38,6 +38,8 @@ struct enum_opts {
 	uint32_t quirks_off;       /* --quirk NAME=off: the universe's
 				    * sched_config.quirks_off */
 	bool compare_quirks;       /* --compare-quirks */
+	enum kube_version kube_version;   /* --kube-version: the universe's
+					   * sched_config.kube_version */
 	bool verdict_reuse;        /* off: --no-verdict-reuse (the answers are
 				    * the same: not part of the run's options) */
 };

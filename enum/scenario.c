@@ -629,11 +629,13 @@ static void add_doc(struct enum_scenario *s, int *cap, const struct ynode *doc)
 }
 
 int enum_scenario_from_yaml(const char *name, const char *yaml,
-			    const char *config_path, bool symmetry,
-			    struct enum_scenario *s, struct error *err)
+			    const char *config_path, enum kube_version v,
+			    bool symmetry, struct enum_scenario *s,
+			    struct error *err)
 {
 	assert(name && yaml && s && err);
 	scenario_init(s, 0, 0, NULL);
+	config_use_version(&s->cluster.config, v);
 	struct ydoc_set set;
 	if (yaml_parse_buffer(name, (const unsigned char *)yaml, strlen(yaml),
 			      &s->arena, &set, err))
@@ -652,6 +654,7 @@ int enum_scenario_subset(const struct enum_scenario *src, const bool *keep,
 	for (int i = 0; i < src->n_objects; i++)
 		n += keep[i];
 	scenario_init(s, src->index, n, NULL);
+	config_use_version(&s->cluster.config, src->cluster.config.kube_version);
 	n = 0;
 	for (int i = 0; i < src->n_objects; i++)
 		if (keep[i])

@@ -325,20 +325,22 @@ static int read_universe(struct uload *L, const struct ydoc_set *set)
 	return 0;
 }
 
-static void universe_init(struct enum_universe *u, const char *path)
+static void universe_init(struct enum_universe *u, const char *path,
+			  enum kube_version v)
 {
 	memset(u, 0, sizeof *u);
 	arena_init(&u->arena);
 	cluster_init(&u->config);
+	config_use_version(&u->config.config, v);
 	u->path = arena_strdup(&u->arena, path);
 	u->digest = UINT64_C(0xcbf29ce484222325);
 }
 
 int enum_universe_load(struct enum_universe *u, const char *path,
-		       struct error *err)
+		       enum kube_version v, struct error *err)
 {
 	assert(u && path && err);
-	universe_init(u, path);
+	universe_init(u, path, v);
 	char *tmp = strdup(path);
 	if (!tmp)
 		abort();
@@ -357,7 +359,7 @@ int enum_universe_load_buffer(struct enum_universe *u, const char *name,
 			      struct error *err)
 {
 	assert(u && name && text && err);
-	universe_init(u, name);
+	universe_init(u, name, KUBE_1_30);
 	struct uload L = {.u = u, .err = err, .file = u->path,
 			  .dir = dir ? arena_strdup(&u->arena, dir) : NULL};
 	digest_bytes(&u->digest, text, strlen(text));

@@ -334,5 +334,5 @@ def test_a_corpus_refuses_quirks_off(tmp_path):
                 "-o", tmp_path / "c", "--db", tmp_path / "c.db",
                 "--quirk", "victim-order-now=off")
     assert p.returncode == 2 and p.stdout == ""
-    assert "a corpus holds v1.30's answers" in p.stderr
+    assert "a corpus holds kube's answers" in p.stderr
     assert not (tmp_path / "c").exists()

@@ -928,6 +928,9 @@ static int decode_config(struct yaml_dec *d, const struct ynode *doc,
 				   "apiVersion", "unsupported apiVersion \"%.64s\" (want "
 				   "kubescheduler.config.k8s.io/v1)", api);
 	config_default(cfg);
+	/* the release the configuration is read for (--kube-version), set
+	 * on the cluster before loading: defaulting and validation follow it */
+	config_use_version(cfg, d->c->config.kube_version);
 	if (decode_percentage(d, doc, &cfg->percentage_of_nodes_to_score) < 0)
 		return -1;
 	/* parallelism changes no answer (kso is sequential), but kube

@@ -61,8 +61,7 @@ struct check_args {
 enum { OPT_ENGINE, OPT_STRICT_MESSAGE, OPT_EXPORT, OPT_OUTPUT };
 
 static const struct cli_opt check_table[] = {
-	{"engine", 0, "oracle|model", "kso's engine that judges (default oracle)",
-	 OPT_ENGINE},
+	CLI_ENGINE_OPTION(OPT_ENGINE),
 	{"strict-message", 0, NULL, "the recorded messages must be kube's, byte "
 	 "for byte", OPT_STRICT_MESSAGE},
 	{"export", 0, "DIR", "write each wrong decision as a scenario kso "
@@ -85,12 +84,13 @@ static int take(void *ctx, int id, const char *v)
 {
 	struct check_args *a = ctx;
 	switch (id) {
-	case OPT_ENGINE:
-		if (!cli_engine_find(v))
-			return cli_usage_error(&check_cmd, "unknown engine '%s' "
-					       "(available: oracle, model)", v);
-		a->engine = v;
+	case OPT_ENGINE: {
+		const struct engine *e;
+		if (cli_engine_take(&check_cmd, v, &e))
+			return 2;
+		a->engine = e->name;
 		return 0;
+	}
 	case OPT_STRICT_MESSAGE:
 		a->strict = true;
 		return 0;

@@ -49,8 +49,7 @@ static const struct cli_opt explain_table[] = {
 	 "queue pops first)", OPT_POD},
 	{"profile", 0, "NAME", "the profile (default: the pod's schedulerName)",
 	 OPT_PROFILE},
-	{"engine", 0, "oracle|model", "the engine that answers (default oracle)",
-	 OPT_ENGINE},
+	CLI_ENGINE_OPTION(OPT_ENGINE),
 	{"all-nodes", 0, NULL, "accepted for symmetry with schedule: explain "
 	 "always runs every node", OPT_ALL_NODES},
 	{"node", 0, "NAME", "show only this node (repeatable)", OPT_NODE},
@@ -84,7 +83,13 @@ static int take(void *ctx, int id, const char *v)
 	switch (id) {
 	case OPT_POD: a->pod = v; return 0;
 	case OPT_PROFILE: a->profile = v; return 0;
-	case OPT_ENGINE: a->engine = v; return 0;
+	case OPT_ENGINE: {
+		const struct engine *e;
+		if (cli_engine_take(&explain_cmd, v, &e))
+			return 2;
+		a->engine = e->name;
+		return 0;
+	}
 	case OPT_ALL_NODES: return 0;
 	case OPT_NODE: a->nodes[a->n_nodes++] = v; return 0;
 	case OPT_IMPL: a->impl = v; return 0;
@@ -293,14 +298,7 @@ int cmd_explain(int argc, char **argv)
 	struct explain_args a;
 	int status = parse_args(argc, argv, &a);
 	if (status < 0) {
-		const struct engine *engine = cli_engine_find(a.engine);
-		if (!engine) {
-			fprintf(stderr, "kso explain: unknown engine '%s' "
-				"(available: oracle, model)\n", a.engine);
-			status = 2;
-		} else {
-			status = explain_run(&a, engine);
-		}
+		status = explain_run(&a, cli_engine_find(a.engine));
 	}
 	free(a.paths);
 	free(a.nodes);

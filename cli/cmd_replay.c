@@ -47,8 +47,7 @@
 enum { OPT_ENGINE = 1, OPT_OUTPUT, OPT_CLUSTER };
 
 static const struct cli_opt replay_opts[] = {
-	{"engine", 0, "oracle|model", "the engine that replays (default: the "
-	 "trace's)", OPT_ENGINE},
+	CLI_ENGINE_OPTION(OPT_ENGINE),
 	{"output", 'o', "table|json", "each step's recorded and replayed "
 	 "decision as a table or JSON", OPT_OUTPUT},
 	{"cluster", 0, "PATH", "the trace's cluster, for a trace without "
@@ -82,12 +81,13 @@ static int take(void *ctx, int id, const char *v)
 {
 	struct args *a = ctx;
 	switch (id) {
-	case OPT_ENGINE:
-		if (!cli_engine_find(v))
-			return cli_usage_error(&replay_cmd, "bad value '%s' for "
-					       "--engine", v);
-		a->engine = v;
+	case OPT_ENGINE: {
+		const struct engine *e;
+		if (cli_engine_take(&replay_cmd, v, &e))
+			return 2;
+		a->engine = e->name;
 		return 0;
+	}
 	case OPT_OUTPUT:
 		return cli_format_take(&replay_cmd, v, CLI_TABLE | CLI_JSON,
 				       &a->out);
@@ -588,7 +588,14 @@ static int run(const struct args *a)
 		if (t.absent[p])
 			s.pod_node[p] = SNAP_GONE;
 	struct cli_loop l;
-	cli_loop_init(&l, &s, &o, cli_engine_find(engine), all_nodes);
+	struct engine_loop_opts lo = {.all_nodes = all_nodes};
+	if (cli_loop_init(&l, &s, &o, cli_engine_find(engine), &lo, &err) < 0) {
+		fprintf(stderr, "kso replay: %s\n", err.msg);
+		snapshot_release(&s);
+		cluster_release(&c);
+		arena_release(&t.arena);
+		return 3;
+	}
 	for (int p = 0; p < c.n_pods; p++)
 		l.m.absent[p] = t.absent[p];
 	struct replayed *v = xcalloc((size_t)t.n_steps + 1, sizeof *v);

@@ -85,8 +85,7 @@ static const struct cli_opt schedule_table[] = {
 	{"seed", 0, "N", "the seed of --tie random and of the preemption "
 	 "candidates' offset", OPT_SEED},
 	{"max-steps", 0, "N", "stop after N steps", OPT_MAX_STEPS},
-	{"engine", 0, "oracle|model", "the engine that answers (default oracle)",
-	 OPT_ENGINE},
+	CLI_ENGINE_OPTION(OPT_ENGINE),
 	{"all-nodes", 0, NULL, "no node sampling (the oracle samples from 100 "
 	 "nodes on, as kube)", OPT_ALL_NODES},
 	{"impl", 0, "CMD", "judge a scheduler under test (kso-impl/1) at every "
@@ -126,7 +125,7 @@ static int bad_value(const char *v, int id)
 {
 	static const char *const names[] = {
 		[OPT_TIE] = "--tie", [OPT_SEED] = "--seed",
-		[OPT_MAX_STEPS] = "--max-steps", [OPT_ENGINE] = "--engine",
+		[OPT_MAX_STEPS] = "--max-steps",
 		[OPT_IMPL_TIMEOUT] = "--impl-timeout",
 		[OPT_CHECK_INVARIANTS] = "--check-invariants"};
 	return cli_usage_error(&schedule_cmd, "bad value '%s' for %s", v,
@@ -167,10 +166,7 @@ static int take(void *ctx, int id, const char *v)
 		a->opts.max_steps = (int)n;
 		return 0;
 	case OPT_ENGINE:
-		a->engine = cli_engine_find(v);
-		if (!a->engine)
-			return bad_value(v, id);
-		return 0;
+		return cli_engine_take(&schedule_cmd, v, &a->engine);
 	case OPT_ALL_NODES:
 		a->all_nodes = true;
 		return 0;
@@ -716,7 +712,16 @@ int cmd_schedule(int argc, char **argv)
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	struct cli_loop r;
-	cli_loop_init(&r, &s, &a.opts, a.engine, a.all_nodes);
+	struct engine_loop_opts lo = {.all_nodes = a.all_nodes};
+	struct error err;
+	error_init(&err);
+	if (cli_loop_init(&r, &s, &a.opts, a.engine, &lo, &err) < 0) {
+		fprintf(stderr, "kso schedule: %s\n", err.msg);
+		snapshot_release(&s);
+		cluster_release(&c);
+		free(a.paths);
+		return 3;
+	}
 	struct judged jd;
 	memset(&jd, 0, sizeof jd);
 	impl_answer_init(&jd.ans);

@@ -36,8 +36,7 @@ struct serve_args {
 enum { OPT_ENGINE };
 
 static const struct cli_opt serve_table[] = {
-	{"engine", 0, "oracle|model", "kso's engine that answers (default "
-	 "oracle)", OPT_ENGINE},
+	CLI_ENGINE_OPTION(OPT_ENGINE),
 	{NULL, 0, NULL, NULL, 0},
 };
 
@@ -52,10 +51,10 @@ static int take(void *ctx, int id, const char *v)
 {
 	struct serve_args *a = ctx;
 	if (id == OPT_ENGINE) {
-		if (!cli_engine_find(v))
-			return cli_usage_error(&serve_cmd, "unknown engine '%s' "
-					       "(available: oracle, model)", v);
-		a->engine = v;
+		const struct engine *e;
+		if (cli_engine_take(&serve_cmd, v, &e))
+			return 2;
+		a->engine = e->name;
 		return 0;
 	}
 	return cli_load_take(serve_cmd.name, &a->load, id, v);

@@ -1,21 +1,26 @@
 /*
- * loop.c - the engines --engine names, and the scheduler loop on the
- * model or the oracle (loop.h).
+ * loop.c - the engine registry, the --engine option, and the scheduler
+ * loop on any registered engine (loop.h).
  */
 #include "loop.h"
 
 #include <assert.h>
 #include <string.h>
 
-/* The engines --engine chooses from; the first is the default.  Both fill
- * the same verdict types, so everything printed is identical when they
- * agree. */
+#include "../core/strbuf.h"
+#include "../model/model.h"
+#include "../oracle/oracle.h"
+
+/* The engines that explain, which --engine chooses from; the first is the
+ * default.  They fill the same verdict types, so everything printed is
+ * identical when they agree. */
 static const struct engine *const engines[] = {&oracle_engine, &model_engine};
+#define N_ENGINES (sizeof engines / sizeof engines[0])
 
 const struct engine *cli_engine_find(const char *name)
 {
 	assert(name);
-	for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
+	for (size_t i = 0; i < N_ENGINES; i++)
 		if (strcmp(engines[i]->name, name) == 0)
 			return engines[i];
 	return NULL;
@@ -26,49 +31,72 @@ const struct engine *cli_engine_default(void)
 	return engines[0];
 }
 
-void cli_loop_init(struct cli_loop *l, const struct snapshot *s,
-		   const struct model_sched_opts *opts, const struct engine *e,
-		   bool all_nodes)
+int cli_engine_take(const struct cli_command *cmd, const char *v,
+		    const struct engine **out)
 {
-	assert(l && s && s->cluster && opts && e);
-	assert(e == &oracle_engine || e == &model_engine);
+	assert(cmd && v && out);
+	*out = cli_engine_find(v);
+	if (*out)
+		return 0;
+	struct strbuf names;
+	strbuf_init(&names);
+	for (size_t i = 0; i < N_ENGINES; i++)
+		strbuf_printf(&names, "%s%s", i ? ", " : "", engines[i]->name);
+	int rc = cli_usage_error(cmd, "unknown engine '%s' (available: %s)", v,
+				 names.s);
+	strbuf_release(&names);
+	return rc;
+}
+
+int cli_loop_init(struct cli_loop *l, const struct snapshot *s,
+		  const struct model_sched_opts *opts, const struct engine *e,
+		  const struct engine_loop_opts *o, struct error *err)
+{
+	assert(l && s && s->cluster && opts && e && o);
 	memset(l, 0, sizeof *l);
 	model_scheduler_init(&l->m, s, opts);
-	l->oracle = e == &oracle_engine;
-	if (!l->oracle)
-		return;
-	oracle_init(&l->o, s);
-	l->o.all_nodes = all_nodes;
-	l->m.engine = oracle_loop_engine(&l->o);
+	l->e = e;
+	if (!e->open)
+		return 0;
+	if (e->open(s, o, &l->m.engine, err) < 0) {
+		model_scheduler_release(&l->m);
+		memset(l, 0, sizeof *l);
+		return -1;
+	}
+	return 0;
 }
 
 void cli_loop_release(struct cli_loop *l)
 {
 	assert(l);
+	if (l->e && l->e->close)
+		l->e->close(&l->m.engine);
 	model_scheduler_release(&l->m);
-	if (l->oracle)
-		oracle_release(&l->o);
 	memset(l, 0, sizeof *l);
 }
 
-/* The loop's placement is the oracle's for pod p. */
-static bool mirrors_pod(const struct cli_loop *l, int p)
+/* The loop's placement is the engine's own for pod p. */
+static bool mirrors_pod(const struct snapshot *own, const struct snapshot *s,
+			int p)
 {
-	const struct snapshot *a = &l->o.snap, *b = &l->m.snap;
-	return a->pod_node[p] == b->pod_node[p] &&
-	       (a->pod_node[p] != SNAP_PENDING || a->nominated[p] == b->nominated[p]);
+	return own->pod_node[p] == s->pod_node[p] &&
+	       (own->pod_node[p] != SNAP_PENDING ||
+		own->nominated[p] == s->nominated[p]);
 }
 
-/* Checked in debug builds for the pods a step changed. */
+/* Checked in debug builds for the pods a step changed, when the engine
+ * shows its own copy of the placement. */
 static bool mirrors(const struct cli_loop *l, const struct model_step *st)
 {
-	if (!l->oracle)
+	const struct loop_engine *le = &l->m.engine;
+	if (!le->placement)
 		return true;
-	bool ok = mirrors_pod(l, st->pod);
+	const struct snapshot *own = le->placement(le->self), *s = &l->m.snap;
+	bool ok = mirrors_pod(own, s, st->pod);
 	for (int i = 0; ok && i < st->n_victims; i++)
-		ok = mirrors_pod(l, st->victims[i]);
+		ok = mirrors_pod(own, s, st->victims[i]);
 	for (int i = 0; ok && i < st->n_cleared; i++)
-		ok = mirrors_pod(l, st->cleared[i]);
+		ok = mirrors_pod(own, s, st->cleared[i]);
 	return ok;
 }
 

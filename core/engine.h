@@ -1,16 +1,21 @@
 /*
- * engine.h - one scheduler engine: what kube-scheduler v1.30 does with
- * one pending pod in one state, through the types of verdict.h.
+ * engine.h - one scheduler engine: what kube-scheduler does with one
+ * pending pod in one state, through the types of verdict.h.  The engines
+ * are registered in one table (cli/loop.c), which --engine chooses from.
  *
  *   cycle     one scheduling cycle in explain mode: every filter on every
  *             node, the scores, the viable set (reference §1.3-§1.7)
  *   preempt   DefaultPreemption after the failed cycle r (§3), the walk
  *             starting at opts->offset_draw
+ *   open      the engine of the one scheduler loop (struct loop_engine
+ *   close     below), opened on the loop's starting placement
  *
- * kso has two: model_engine (model/, the literal definitions) and
- * oracle_engine (oracle/, kube's way); they must agree on every input.  A
- * scheduler under test answers only decisions, through the kso-impl/1
- * adapter (cli/impl.h), and is judged against an engine (cli/judge.h).
+ * kso has two engines that explain: model_engine (model/, the literal
+ * definitions) and oracle_engine (oracle/, kube's way); they must agree on
+ * every input.  A scheduler under test answers decisions only, through
+ * the kso-impl/1 adapter (cli/impl.h): it has no cycle or preempt, only a
+ * loop engine, and is judged against an engine that explains
+ * (cli/judge.h).
  *
  * struct loop_engine is the same two operations for the one scheduler
  * loop (model/scheduler.h), which changes the placement step by step:
@@ -22,11 +27,25 @@
 #define KSO_ENGINE_H
 
 #include "config.h"
+#include "error.h"
 #include "snapshot.h"
 #include "verdict.h"
 
+struct loop_engine;
+
+/* What opening a loop engine may need besides the placement. */
+struct engine_loop_opts {
+	bool all_nodes;            /* no node sampling (the oracle's, §1.4) */
+	const char *command;       /* a scheduler in another process: its
+				    * command line (kso-impl/1) */
+	double timeout_s;          /* ... and seconds per answer */
+};
+
 struct engine {
 	const char *name;          /* the --engine value */
+	/* cycle and preempt answer in explain mode (every node, every
+	 * plugin); false: the engine decides only, and both are NULL */
+	bool explains;
 	/* fills r (initialised for s->cluster); returns 0 */
 	int (*cycle)(const struct sched_profile *prof, const struct snapshot *s,
 		     int pod, struct model_cycle_result *r);
@@ -35,6 +54,14 @@ struct engine {
 		       int pod, const struct model_cycle_result *r,
 		       const struct model_preempt_opts *opts,
 		       struct model_preemption *out);
+	/* open: *le, the engine of a scheduler loop starting from placement
+	 * s (which the loop then changes, telling *le of each change).
+	 * Returns 0, or -1 with err set.  NULL: the loop's own engine, the
+	 * literal model reading the loop's placement. */
+	int (*open)(const struct snapshot *s, const struct engine_loop_opts *o,
+		    struct loop_engine *le, struct error *err);
+	/* close: releases what open made; NULL when open is */
+	void (*close)(struct loop_engine *le);
 };
 
 /*
@@ -58,6 +85,10 @@ struct loop_engine {
 	void (*evict)(void *self, int pod);
 	void (*nominate)(void *self, int pod, int node);
 	void (*arrive)(void *self, int pod);
+	/* placement: the engine's own copy of the placement, which the hooks
+	 * keep equal to the loop's (checked in debug builds); NULL for an
+	 * engine that keeps none or cannot show it */
+	const struct snapshot *(*placement)(const void *self);
 };
 
 #endif

@@ -8,6 +8,8 @@
 
 const struct engine model_engine = {
 	.name = "model",
+	.explains = true,
+	/* no open: the loop's own engine is the literal model */
 	.cycle = model_schedule_cycle,
 	.preempt = model_preempt_kube,
 };

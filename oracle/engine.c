@@ -8,11 +8,21 @@
 #include "oracle.h"
 
 #include <assert.h>
+#include <stdlib.h>
+
+#include "../core/xalloc.h"
+
+static int loop_open(const struct snapshot *s, const struct engine_loop_opts *o,
+		     struct loop_engine *le, struct error *err);
+static void loop_close(struct loop_engine *le);
 
 const struct engine oracle_engine = {
 	.name = "oracle",
+	.explains = true,
 	.cycle = oracle_explain_cycle,
 	.preempt = oracle_preempt_kube,
+	.open = loop_open,
+	.close = loop_close,
 };
 
 /* ------------------------------------------------ the scheduler loop's */
@@ -57,6 +67,12 @@ static void loop_arrive(void *self, int pod)
 	oracle_arrive(self, pod);
 }
 
+static const struct snapshot *loop_placement(const void *self)
+{
+	const struct oracle *o = self;
+	return &o->snap;
+}
+
 struct loop_engine oracle_loop_engine(struct oracle *o)
 {
 	assert(o);
@@ -64,5 +80,28 @@ struct loop_engine oracle_loop_engine(struct oracle *o)
 		.self = o, .cycle = loop_cycle, .preempt = loop_preempt,
 		.bind = loop_bind, .evict = loop_evict,
 		.nominate = loop_nominate, .arrive = loop_arrive,
+		.placement = loop_placement,
 	};
+}
+
+/* The oracle of a loop: its aggregates built from the loop's starting
+ * placement, held until loop_close. */
+static int loop_open(const struct snapshot *s, const struct engine_loop_opts *o,
+		     struct loop_engine *le, struct error *err)
+{
+	(void)err;
+	assert(s && o && le);
+	struct oracle *or = xmalloc(sizeof *or);
+	oracle_init(or, s);
+	or->all_nodes = o->all_nodes;
+	*le = oracle_loop_engine(or);
+	return 0;
+}
+
+static void loop_close(struct loop_engine *le)
+{
+	assert(le && le->self);
+	oracle_release(le->self);
+	free(le->self);
+	le->self = NULL;
 }

@@ -124,3 +124,18 @@ def test_options_after_paths_whatever_posixly_correct(tmp_path):
     r = kso("validate", "--", str(dash))
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("ok: 1 nodes")
+
+
+@pytest.mark.parametrize("cmd", ["explain", "schedule", "replay", "check",
+                                 "serve"])
+def test_engine_is_one_option_with_one_error(cmd):
+    # every command that takes --engine refuses an unknown one with the
+    # same words, naming the registered engines, then its usage line
+    p = kso(cmd, "x.yaml", "--engine", "nope")
+    assert p.returncode == 2
+    assert p.stdout == ""
+    lines = p.stderr.splitlines()
+    assert lines[0] == ("kso %s: unknown engine 'nope' (available: oracle, "
+                        "model)" % cmd)
+    assert lines[1].startswith("usage: kso %s " % cmd)
+    assert len(lines) == 2

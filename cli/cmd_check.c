@@ -354,11 +354,7 @@ static void state_apply(struct state *s, const struct event *ev)
 		free(key);
 		return;
 	}
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->obj = xrealloc(s->obj, sizeof *s->obj * (size_t)s->cap);
-		s->key = xrealloc(s->key, sizeof *s->key * (size_t)s->cap);
-	}
+	GROW2(s->obj, s->key, s->n + 1, s->cap);
 	s->obj[s->n] = ev->obj;
 	s->key[s->n++] = key;
 }
@@ -754,11 +750,7 @@ static void note_victim(struct walk *w, const struct ynode *pod)
 			return;
 	if (w->n_victims == 0)
 		state_copy(&w->before, &w->now);
-	if (w->n_victims == w->cap_victims) {
-		w->cap_victims = w->cap_victims ? 2 * w->cap_victims : 8;
-		w->victims = xrealloc(w->victims,
-				      sizeof *w->victims * (size_t)w->cap_victims);
-	}
+	GROW(w->victims, w->n_victims + 1, w->cap_victims);
 	w->victims[w->n_victims++] = (struct victim){
 		xstrdup(ns ? ns : "default"), xstrdup(name), xstrdup(pod_node(pod))};
 }

@@ -178,10 +178,8 @@ static int read_line(struct impl *im, char **line)
 			return -1;
 		if (r == 0)
 			continue;
-		if (im->cap - im->len < 65536) {
-			im->cap = im->cap ? 2 * im->cap : 131072;
-			im->buf = xrealloc(im->buf, im->cap);
-		}
+		/* room for a 64 KiB read */
+		GROW(im->buf, im->len + 65536, im->cap);
 		ssize_t got = read(im->fd, im->buf + im->len, im->cap - im->len);
 		if (got < 0 && errno == EINTR)
 			continue;

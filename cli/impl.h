@@ -62,7 +62,7 @@ struct impl_explain_entry {
 	int node;                  /* node index */
 	int plugin;                /* plugin id, -1 when kso models none */
 	bool unmodelled;           /* a kube plugin kso treats as a no-op
-				    * (the volume plugins): not judged */
+				    * (DefaultBinder): not judged */
 	char *plugin_name;         /* malloc */
 	char *value;               /* malloc */
 };

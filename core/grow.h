@@ -31,4 +31,27 @@ static inline size_t grow_cap(size_t cap, size_t n)
 		}                                                             \
 	} while (0)
 
+/* GROW2 / GROW3: GROW for two or three parallel arrays (element i of each
+ * belongs together) that share one capacity. */
+#define GROW2(a, b, n, cap)                                                  \
+	do {                                                                  \
+		if ((size_t)(n) > (size_t)(cap)) {                            \
+			size_t grow_to_ = grow_cap((size_t)(cap), (size_t)(n)); \
+			(a) = xrealloc((a), grow_to_ * sizeof *(a));          \
+			(b) = xrealloc((b), grow_to_ * sizeof *(b));          \
+			(cap) = grow_to_;                                     \
+		}                                                             \
+	} while (0)
+
+#define GROW3(a, b, c, n, cap)                                               \
+	do {                                                                  \
+		if ((size_t)(n) > (size_t)(cap)) {                            \
+			size_t grow_to_ = grow_cap((size_t)(cap), (size_t)(n)); \
+			(a) = xrealloc((a), grow_to_ * sizeof *(a));          \
+			(b) = xrealloc((b), grow_to_ * sizeof *(b));          \
+			(c) = xrealloc((c), grow_to_ * sizeof *(c));          \
+			(cap) = grow_to_;                                     \
+		}                                                             \
+	} while (0)
+
 #endif

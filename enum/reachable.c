@@ -16,6 +16,7 @@
  * steps is a run that never ends), and final states with more pods
  * pending than another final state are findings.
  */
+#include "../core/grow.h"
 #include "enum.h"
 #include "../core/xalloc.h"
 
@@ -89,9 +90,9 @@ static int graph_intern(struct graph *g, const uint8_t *enc, bool *added)
 		}
 	}
 	if (g->n == g->cap) {
-		g->cap = g->cap ? 2 * g->cap : 1024;
+		/* enc holds g->bytes a state: grown by hand beside meta */
+		GROW(g->meta, g->n + 1, g->cap);
 		g->enc = xrealloc(g->enc, (size_t)g->cap * (size_t)g->bytes);
-		g->meta = xrealloc(g->meta, (size_t)g->cap * sizeof *g->meta);
 	}
 	memcpy(g->enc + (size_t)g->n * (size_t)g->bytes, enc, (size_t)g->bytes);
 	memset(&g->meta[g->n], 0, sizeof g->meta[g->n]);
@@ -102,10 +103,8 @@ static int graph_intern(struct graph *g, const uint8_t *enc, bool *added)
 
 static void graph_edge(struct graph *g, int a, int b)
 {
-	if (g->n_edges == g->cap_edges) {
-		g->cap_edges = g->cap_edges ? 2 * g->cap_edges : 1024;
-		g->edges = xrealloc(g->edges, g->cap_edges * 2 * sizeof *g->edges);
-	}
+	/* two ints an edge */
+	GROW(g->edges, 2 * (g->n_edges + 1), g->cap_edges);
 	g->edges[2 * g->n_edges] = a;
 	g->edges[2 * g->n_edges + 1] = b;
 	g->n_edges++;

@@ -2,6 +2,7 @@
  * images.c - ImageLocality (reference §2.9): the node image table
  * (name -> size, number of nodes listing it) and the score.
  */
+#include "../core/grow.h"
 #include "internal.h"
 
 #include <assert.h>
@@ -33,11 +34,7 @@ void oracle_images_init(struct oracle *o)
 				int before = d->images.n;
 				int id = oracle_strmap_intern(&d->images, im->names[j]);
 				if (id == before) {
-					if (id >= cap) {
-						cap *= 2;
-						d->img_size = xrealloc(d->img_size, sizeof(int64_t) * (size_t)cap);
-						d->img_nodes = xrealloc(d->img_nodes, sizeof(int) * (size_t)cap);
-					}
+					GROW2(d->img_size, d->img_nodes, id + 1, cap);
 					d->img_size[id] = im->size_bytes;
 					d->img_nodes[id] = 0;
 				}

@@ -268,7 +268,7 @@ struct oracle_data {
 	} topo_recent[ORACLE_TOPO_RECENT];
 
 	uint32_t **memo;                /* selector-match memo slots [n_groups] */
-	int n_memo, used_memo;
+	int n_memo, used_memo, cap_memo;
 	uint32_t stamp;                 /* current cycle stamp */
 
 	struct oracle_shapes *shapes;   /* static per-node verdicts (shape.c) */

@@ -4,6 +4,7 @@
  * evict, nominate.  Built once from a placement; afterwards every change
  * costs O(size of the pod), never a recomputation.
  */
+#include "../core/grow.h"
 #include "internal.h"
 
 #include <assert.h>
@@ -273,10 +274,7 @@ static void group_add(struct oracle_node *x, int g, int delta)
 		return;
 	}
 	assert(delta > 0);
-	if (x->n_groups == x->cap_groups) {
-		x->cap_groups = x->cap_groups ? 2 * x->cap_groups : 4;
-		x->groups = xrealloc(x->groups, sizeof(*x->groups) * (size_t)x->cap_groups);
-	}
+	GROW(x->groups, x->n_groups + 1, x->cap_groups);
 	x->groups[x->n_groups++] = (struct oracle_gcount){g, delta};
 }
 

@@ -124,13 +124,7 @@ void oracle_preempt_scratch_release(struct oracle_data *d)
 /* Room for n pods in the per-node buffers. */
 static void reserve_pods(struct oracle_preempt_scratch *s, int n)
 {
-	if (n <= s->cap_pods)
-		return;
-	s->cap_pods = n > 2 * s->cap_pods ? n : 2 * s->cap_pods;
-	size_t cap = (size_t)s->cap_pods;
-	s->lower = xrealloc(s->lower, sizeof(int) * cap);
-	s->victims = xrealloc(s->victims, sizeof(int) * cap);
-	s->viol = xrealloc(s->viol, sizeof(bool) * cap);
+	GROW3(s->lower, s->victims, s->viol, n, s->cap_pods);
 }
 
 
@@ -355,10 +349,7 @@ static void ports_apply(struct oracle_used_ports *u, const struct pod *p, int si
 static void list_into(struct oracle_ilist *buf, struct oracle_ilist *to,
 		      const struct oracle_ilist *from)
 {
-	if (buf->cap < from->n + 1) {
-		buf->cap = from->n + 1 > 2 * buf->cap ? from->n + 1 : 2 * buf->cap;
-		buf->v = xrealloc(buf->v, sizeof(int) * (size_t)buf->cap);
-	}
+	GROW(buf->v, from->n + 1, buf->cap);
 	if (from->n)
 		memcpy(buf->v, from->v, sizeof(int) * (size_t)from->n);
 	*to = (struct oracle_ilist){buf->v, from->n, buf->cap};
@@ -380,11 +371,7 @@ static void node_copy_begin(struct oracle *o, struct oracle_preempt_scratch *s, 
 	list_into(&s->lists[1], &copy.port_pods, &x->port_pods);
 	list_into(&s->lists[2], &copy.aff_pods, &x->aff_pods);
 	list_into(&s->lists[3], &copy.anti_pods, &x->anti_pods);
-	if (s->cap_groups < x->n_groups + 1) {
-		s->cap_groups = x->n_groups + 1 > 2 * s->cap_groups ? x->n_groups + 1
-								       : 2 * s->cap_groups;
-		s->groups = xrealloc(s->groups, sizeof(*s->groups) * (size_t)s->cap_groups);
-	}
+	GROW(s->groups, x->n_groups + 1, s->cap_groups);
 	if (x->n_groups)
 		memcpy(s->groups, x->groups, sizeof(*s->groups) * (size_t)x->n_groups);
 	copy.groups = s->groups;
@@ -577,11 +564,7 @@ static void walk_init(struct walk *w, struct oracle_preempt_scratch *s, int cap)
 	memset(w, 0, sizeof(*w));
 	w->cap = cap;
 	w->s = s;
-	if (s->cap_list < cap + 1) {
-		s->cap_list = cap + 1;
-		s->list[0] = xrealloc(s->list[0], sizeof(struct model_victims) * (size_t)s->cap_list);
-		s->list[1] = xrealloc(s->list[1], sizeof(struct model_victims) * (size_t)s->cap_list);
-	}
+	GROW2(s->list[0], s->list[1], cap + 1, s->cap_list);
 	w->list[0] = s->list[0];
 	w->list[1] = s->list[1];
 }
@@ -591,11 +574,7 @@ static void walk_init(struct walk *w, struct oracle_preempt_scratch *s, int cap)
 static void walk_record(struct walk *w, const struct model_status *st, int node)
 {
 	struct oracle_preempt_scratch *s = w->s;
-	if (w->n_rec == s->cap_rec) {
-		s->cap_rec = s->cap_rec ? 2 * s->cap_rec : 64;
-		s->rec = xrealloc(s->rec, sizeof(*s->rec) * (size_t)s->cap_rec);
-		s->rec_node = xrealloc(s->rec_node, sizeof(int) * (size_t)s->cap_rec);
-	}
+	GROW2(s->rec, s->rec_node, w->n_rec + 1, s->cap_rec);
 	s->rec_node[w->n_rec] = st ? -1 : node;
 	if (st)
 		oracle_status_copy(&s->rec[w->n_rec], st);

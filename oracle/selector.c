@@ -51,7 +51,7 @@ uint32_t *oracle_memo_slot(struct oracle *o)
 {
 	struct oracle_data *d = o->d;
 	if (d->used_memo == d->n_memo) {
-		d->memo = xrealloc(d->memo, sizeof(*d->memo) * (size_t)(d->n_memo + 1));
+		GROW(d->memo, d->n_memo + 1, d->cap_memo);
 		d->memo[d->n_memo++] = xcalloc((size_t)d->n_groups + 1, sizeof(uint32_t));
 	}
 	return d->memo[d->used_memo++];

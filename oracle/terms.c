@@ -18,6 +18,7 @@
  * NodeInfo: preemption's dry runs edit NodeInfo copies and the cycle
  * state, never these.
  */
+#include "../core/grow.h"
 #include "internal.h"
 
 #include <assert.h>
@@ -132,10 +133,7 @@ static int intern(struct oracle *o, struct class_index *ix, int kind, int32_t we
 		if (k->hash == h && term_eq(k, kind, weight, owner, t, o->cluster))
 			return ix->slots[i] - 1;
 	}
-	if (d->n_tclass == d->cap_tclass) {
-		d->cap_tclass = d->cap_tclass ? 2 * d->cap_tclass : 16;
-		d->tclass = xrealloc(d->tclass, sizeof(*d->tclass) * (size_t)d->cap_tclass);
-	}
+	GROW(d->tclass, d->n_tclass + 1, d->cap_tclass);
 	int id = d->n_tclass++;
 	struct oracle_tclass *k = &d->tclass[id];
 	memset(k, 0, sizeof(*k));

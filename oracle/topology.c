@@ -3,6 +3,7 @@
  * node's value as a dense domain id (reference §2.10, §2.11 topology
  * pairs).  Nodes never change, so a key's table is built once.
  */
+#include "../core/grow.h"
 #include "internal.h"
 
 #include <assert.h>
@@ -49,10 +50,7 @@ static const struct oracle_topo *topo_find(struct oracle *o, const char *key)
 	int id = oracle_strmap_find(&d->topo_ids, key);
 	if (id >= 0)
 		return d->topos[id];
-	if (d->n_topos == d->cap_topos) {
-		d->cap_topos = d->cap_topos ? 2 * d->cap_topos : 16;
-		d->topos = xrealloc(d->topos, sizeof(*d->topos) * (size_t)d->cap_topos);
-	}
+	GROW(d->topos, d->n_topos + 1, d->cap_topos);
 	/* each table is its own allocation: cycle state keeps pointers */
 	struct oracle_topo *t = xcalloc(1, sizeof(*t));
 	d->topos[d->n_topos] = t;

@@ -50,6 +50,7 @@
  * PriorityClass is not in the input takes the priority of an existing pod
  * naming that class; with none, priority 0 and a warning.
  */
+#include "../core/grow.h"
 #include "decode.h"
 
 #include <stdio.h>
@@ -732,8 +733,7 @@ static int parse_completed(const char *s, struct interval **out)
 			break;
 		if (*end == '-')
 			b = strtoll(end + 1, &end, 10);
-		if (n == cap)
-			v = xrealloc(v, (size_t)(cap *= 2) * sizeof *v);
+		GROW(v, n + 1, cap);
 		v[n++] = (struct interval){a, b};
 		if (*end != ',')
 			break;

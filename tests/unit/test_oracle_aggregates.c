@@ -1,5 +1,5 @@
 /*
- * test_oracle_fast.c - the oracle's speed machinery (oracle/shape.c,
+ * test_oracle_aggregates.c - the oracle's speed machinery (oracle/shape.c,
  * oracle/terms.c, the status-free fast path of oracle/cycle.c):
  *   1. hand-derived: shape sharing and per-node verdict bits; term
  *      classes and their per-node counts through bind / evict;
@@ -420,5 +420,5 @@ int main(void)
 	test_shapes();
 	test_term_classes();
 	test_generated();
-	return check_done("test_oracle_fast");
+	return check_done("test_oracle_aggregates");
 }

@@ -1,5 +1,5 @@
 /*
- * test_oracle_keep.c - what the oracle compiles once per pod and keeps
+ * test_oracle_pod_plans.c - what the oracle compiles once per pod and keeps
  * for its lifetime (oracle/selector.c oracle_sel_keep, the per-pod
  * PodTopologySpread plans of oracle/spread.c and InterPodAffinity plans
  * of oracle/interpod.c):
@@ -229,5 +229,5 @@ int main(void)
 {
 	test_keep();
 	test_recycle();
-	return check_done("test_oracle_keep");
+	return check_done("test_oracle_pod_plans");
 }

@@ -1,5 +1,5 @@
 /*
- * test_oracle_percycle.c - what the oracle computes once instead of per
+ * test_oracle_precomputed.c - what the oracle computes once instead of per
  * cycle (oracle/nodeinfo.c pods_init, oracle/fit.c PreFilter, the shared
  * cycle arena of oracle/cycle.c):
  *   1. hand-derived: one pod's PodRequests, its Fit-score request (the
@@ -554,5 +554,5 @@ int main(void)
 	test_histo_hand();
 	test_histo_prefix_wide();
 	test_histo_random();
-	return check_done("test_oracle_percycle");
+	return check_done("test_oracle_precomputed");
 }

@@ -1,5 +1,5 @@
 /*
- * test_oracle_quiet.c - the oracle's quiet mode (oracle.h, struct
+ * test_oracle_decisions_only.c - the oracle's quiet mode (oracle.h, struct
  * oracle.quiet: decisions without text) against the oracle with text:
  * for every fixture scenario, pods scheduled one after another (each
  * chosen node bound in both oracles, so later cycles see fuller
@@ -134,9 +134,9 @@ int main(void)
 {
 	const char *root = getenv("KSO_FIXTURES");
 	fixture_walk(root ? root : "fixtures", fixture_is_scenario, diff_fixture);
-	printf("test_oracle_quiet: %d cycles, %d preemptions in %d fixtures\n",
+	printf("test_oracle_decisions_only: %d cycles, %d preemptions in %d fixtures\n",
 	       cycles_compared, preemptions_compared, fixtures_compared);
 	CHECK(cycles_compared > 100);
 	CHECK(preemptions_compared > 10);
-	return check_done("test_oracle_quiet");
+	return check_done("test_oracle_decisions_only");
 }

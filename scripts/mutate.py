@@ -9,6 +9,11 @@ list is fixed: each entry is a bug a careless edit could make in a rule
 the reference states (the section is given), and the suite must catch
 every one.  Exit status 0 when every mutation was killed, 1 otherwise.
 
+Every mutation's anchor (its original text) must occur exactly once in
+its file: all of them are checked before anything is built, so an anchor
+an edit removed fails the run at once, naming it.  `mutate.py --check`
+does only that (tests/test_mutate.py runs it with the suite).
+
 Never part of `make test`; about 20-40 s per mutation on a 2-core machine.
 """
 import os
@@ -39,6 +44,11 @@ MUTATIONS = [
     ("oracle/fit.c", "(p - s[i - 1].utilization) /",
      "(p + 1 - s[i - 1].utilization) /",
      "oracle: RequestedToCapacityRatio interpolation off by one (§2.7)"),
+    ("oracle/fit.c",
+     "out[i] = (int64_t)round((double)score / (double)wsum);",
+     "out[i] = score / wsum;",
+     "oracle: RequestedToCapacityRatio's weighted mean truncated, not "
+     "rounded (§2.7)"),
     ("model/score_balanced_allocation.c", "std = fabs((f[0] - f[1]) / 2);",
      "std = fabs((f[0] - f[1]) / 3);",
      "model: BalancedAllocation two-resource std (§2.8)"),
@@ -72,8 +82,8 @@ MUTATIONS = [
      "return (x->node > y->node) - (x->node < y->node);",
      "model: node tree rounds not in zone order (§1.4)"),
     ("oracle/cycle.c",
-     "cy->custom_order = !config_default_filter_order(prof) ||",
-     "cy->custom_order = false &&",
+     "d->order_custom = !config_default_filter_order(prof) ||",
+     "d->order_custom = false &&",
      "oracle: a profile's own Filter order ignored (§1.1)"),
     ("model/filter_node_resources_fit.c", '(const char *[]){"Insufficient ",',
      '(const char *[]){"insufficient ",',
@@ -104,7 +114,25 @@ SUITE = ("make -s -j2 kso unit >/dev/null 2>&1 && "
          "KSO=$PWD/kso %s -m pytest -x -q -p no:cacheprovider tests" % PYTHON)
 
 
+def bad_anchors(root):
+    """The mutations whose anchor does not occur exactly once in root's
+    copy of their file, as messages."""
+    bad = []
+    for path, old, _, what in MUTATIONS:
+        full = os.path.join(root, path)
+        n = open(full).read().count(old) if os.path.isfile(full) else 0
+        if n != 1:
+            bad.append("mutate: %s: the text to mutate occurs %d times: %r "
+                       "(%s)" % (path, n, old, what))
+    return bad
+
+
 def main():
+    bad = bad_anchors(ROOT)
+    for b in bad:
+        print(b)
+    if bad or sys.argv[1:] == ["--check"]:
+        return 1 if bad else 0
     fresh_copy()
     if sh(SUITE, SCRATCH) != 0:
         print("mutate: the unmutated suite fails; fix that first")
@@ -114,10 +142,6 @@ def main():
     for i, (path, old, new, what) in enumerate(MUTATIONS, 1):
         full = os.path.join(SCRATCH, path)
         text = open(full).read()
-        if text.count(old) != 1:
-            print("mutate: %s: the text to mutate occurs %d times: %r"
-                  % (path, text.count(old), old))
-            return 1
         open(full, "w").write(text.replace(old, new))
         t0 = time.time()
         killed = sh(SUITE, SCRATCH) != 0

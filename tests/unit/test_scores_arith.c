@@ -13,6 +13,7 @@
 #include "check.h"
 
 #include "../../core/quirks.h"
+#include "../../oracle/oracle.h"
 
 #define MI (1024LL * 1024LL)
 #define GI (1024LL * MI)
@@ -99,6 +100,57 @@ static void test_rtcr_multipoint(void)
 	CHECK_EQ(sc[1], 74);
 	CHECK_EQ(sc[2], 90);
 	CHECK_EQ(sc[3], 0);
+	cluster_release(&c);
+}
+
+/*
+ * The same shape, pod and nodes through the oracle's own arithmetic
+ * (oracle/fit.c), in one explain cycle: node c cannot fit cpu 3 (2
+ * allocatable), so it gets no score; a, b and d as worked out above:
+ * 64, 74, 0 at weights 1,1 and 65, 74, 0 at weights 2,3 (NodeResourcesFit
+ * weight 1 in the default profile, so the weighted score is the score).
+ * A unit test kills a slip in the oracle's interpolation or its rounding
+ * in seconds (scripts/mutate.py).
+ */
+static void test_rtcr_multipoint_oracle(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	struct sched_profile *prof = tb_profile(&c);
+	prof->fit_strategy = FIT_REQUESTED_TO_CAPACITY_RATIO;
+	prof->shape[0] = (struct shape_point){10, 0};
+	prof->shape[1] = (struct shape_point){30, 2};
+	prof->shape[2] = (struct shape_point){70, 9};
+	prof->n_shape = 3;
+	tb_node(&c, "a", "cpu=10,memory=10Gi,pods=10", "");
+	tb_node(&c, "b", "cpu=5,memory=8Gi,pods=10", "");
+	tb_node(&c, "c", "cpu=2,memory=100Gi,pods=10", "");
+	tb_node(&c, "d", "cpu=100,memory=100Gi,pods=10", "");
+	int old = tb_pod(&c, "old", "a");
+	tb_container(&c, old, "cpu=2,memory=1Gi", false, false);
+	int p = tb_pod(&c, "p", "");
+	tb_container(&c, p, "cpu=3,memory=5Gi", false, false);
+	static const int64_t want[2][4] = {{64, 74, -1, 0}, {65, 74, -1, 0}};
+	for (int w = 0; w < 2; w++) {
+		if (w) {
+			prof->fit_resources[0].weight = 2;
+			prof->fit_resources[1].weight = 3;
+		}
+		struct snapshot s;
+		snapshot_init(&s, &c);
+		struct model_cycle_result r;
+		model_cycle_result_init(&r, &c);
+		CHECK_EQ(oracle_explain_cycle(prof, &s, p, &r), 0);
+		CHECK(r.verdicts[0].feasible && r.verdicts[1].feasible);
+		CHECK(!r.verdicts[2].feasible && r.verdicts[3].feasible);
+		for (int n = 0; n < 4; n++)
+			if (want[w][n] >= 0)
+				CHECK_EQ(r.scores[(size_t)n * PLUGIN_COUNT +
+						  PLUGIN_NODE_RESOURCES_FIT],
+					 want[w][n]);
+		model_cycle_result_release(&r);
+		snapshot_release(&s);
+	}
 	cluster_release(&c);
 }
 
@@ -439,6 +491,7 @@ static void test_node_affinity_skip_added_required_only(void)
 int main(void)
 {
 	test_rtcr_multipoint();
+	test_rtcr_multipoint_oracle();
 	test_most_allocated_extended();
 	test_balanced_three();
 	test_image_locality_clamps();

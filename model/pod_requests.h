@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../core/go_int.h"
 #include "../core/objects.h"
 #include "../core/snapshot.h"
 
@@ -132,22 +133,22 @@ void model_alloc_request(const struct cluster *c, const struct node *n,
 			 const struct model_node_usage *u,
 			 int64_t *alloc, int64_t *req);
 
-/* Go's int64 + - * wrap around on overflow where C's are undefined; the
- * scorers and the bookkeeping use these so a huge allocatable gives kube's
- * (wrapped) answer rather than undefined behaviour. */
+/* Go's int64 + - * (core/go_int.h): the scorers and the bookkeeping use
+ * these so a huge allocatable gives kube's (wrapped) answer rather than
+ * undefined behaviour. */
 static inline int64_t model_go_add(int64_t a, int64_t b)
 {
-	return (int64_t)((uint64_t)a + (uint64_t)b);
+	return go_add(a, b);
 }
 
 static inline int64_t model_go_sub(int64_t a, int64_t b)
 {
-	return (int64_t)((uint64_t)a - (uint64_t)b);
+	return go_sub(a, b);
 }
 
 static inline int64_t model_go_mul(int64_t a, int64_t b)
 {
-	return (int64_t)((uint64_t)a * (uint64_t)b);
+	return go_mul(a, b);
 }
 
 #endif

@@ -46,20 +46,11 @@ static int64_t image_num_nodes(const struct cluster *c, const char *name)
 	return k;
 }
 
-/* Go's int64(f) on amd64: out-of-range values give INT64_MIN (C would be
- * undefined). */
-static int64_t go_trunc(double f)
-{
-	if (!(f > -9223372036854775808.0 && f < 9223372036854775808.0))
-		return INT64_MIN;
-	return (int64_t)f;
-}
-
 /* scaledImageScore: size spread by the share of nodes having the image. */
 static int64_t scaled_image_score(const struct cluster *c, const char *name)
 {
 	double spread = (double)image_num_nodes(c, name) / (double)c->n_nodes;
-	return go_trunc((double)image_size(c, name) * spread);
+	return go_f64_to_int64((double)image_size(c, name) * spread);
 }
 
 /* normalizedImageName: no tag after the last '/' means ":latest". */

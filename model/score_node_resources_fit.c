@@ -23,7 +23,7 @@ static int64_t least_requested(int64_t req, int64_t alloc)
 {
 	if (req > alloc)
 		return 0;
-	return model_go_mul(alloc - req, MAX_NODE_SCORE) / alloc;
+	return model_go_mul(model_go_sub(alloc, req), MAX_NODE_SCORE) / alloc;
 }
 
 /* MostAllocated per resource: used share, requests above capacity capped

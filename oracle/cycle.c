@@ -363,7 +363,7 @@ static bool run_pass1(struct oracle_cycle *cy, int node, const int *q, int nq,
 	for (int i = 0; i < nq; i++) {
 		const int64_t *qr = &d->pod_req[(size_t)q[i] * d->n_res];
 		for (int r = 0; r < d->n_res; r++)
-			req[r] += qr[r];
+			req[r] = go_add(req[r], qr[r]);
 		oracle_spread_update(cy, q[i], node, 1);
 		oracle_interpod_update(cy, q[i], node, 1);
 		oracle_volumes_update(cy, q[i], node, 1);

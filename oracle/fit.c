@@ -58,12 +58,12 @@ static bool fits(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 	if (!cy->req_any)
 		return true;
 	for (int r = RES_CPU; r <= RES_EPHEMERAL; r++)
-		if (cy->req[r] > 0 && cy->req[r] > alloc[r] - used[r])
+		if (cy->req[r] > 0 && cy->req[r] > go_sub(alloc[r], used[r]))
 			return false;
 	for (size_t r = RES_FIRST_OTHER; r < nr; r++) {
 		if (c->res_class[r] != RESCLASS_SCALAR || cy->req[r] == 0)
 			continue;
-		if (cy->req[r] > alloc[r] - used[r] && !fit_ignored(cy->prof, c->res_names[r]))
+		if (cy->req[r] > go_sub(alloc[r], used[r]) && !fit_ignored(cy->prof, c->res_names[r]))
 			return false;
 	}
 	return true;
@@ -93,7 +93,7 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 	};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
 		int r = fixed[i].res;
-		if (cy->req[r] > 0 && cy->req[r] > alloc[r] - used[r])
+		if (cy->req[r] > 0 && cy->req[r] > go_sub(alloc[r], used[r]))
 			oracle_status_fail_str(st, MODEL_UNSCHEDULABLE, fixed[i].reason);
 	}
 	for (size_t r = RES_FIRST_OTHER; r < nr; r++) {
@@ -101,7 +101,7 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 			continue;
 		if (fit_ignored(cy->prof, c->res_names[r]))
 			continue;
-		if (cy->req[r] > alloc[r] - used[r])
+		if (cy->req[r] > go_sub(alloc[r], used[r]))
 			/* "Insufficient %s" */
 			model_status_add_join(st, MODEL_UNSCHEDULABLE, (const char *[]){
 				"Insufficient ", c->res_names[r]}, 2);
@@ -112,7 +112,7 @@ static int64_t least_requested(int64_t req, int64_t cap)
 {
 	if (cap == 0 || req > cap)
 		return 0;
-	return (cap - req) * 100 / cap;
+	return go_mul(go_sub(cap, req), 100) / cap;
 }
 
 static int64_t most_requested(int64_t req, int64_t cap)
@@ -121,7 +121,7 @@ static int64_t most_requested(int64_t req, int64_t cap)
 		return 0;
 	if (req > cap)
 		req = cap;
-	return req * 100 / cap;
+	return go_mul(req, 100) / cap;
 }
 
 /* BuildBrokenLinearFunction over the shape scaled x10. */
@@ -144,7 +144,7 @@ static int64_t ratio_score(const struct sched_profile *prof, int64_t req, int64_
 {
 	if (cap == 0 || req > cap)
 		return broken_linear(prof, 100);
-	return broken_linear(prof, req * 100 / cap);
+	return broken_linear(prof, go_mul(req, 100) / cap);
 }
 
 void oracle_prof_res_init(struct oracle *o)
@@ -212,8 +212,8 @@ enum model_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n,
 				s = least_requested(req, alloc);
 				break;
 			}
-			score += s * w;
-			wsum += w;
+			score = go_add(score, go_mul(s, w));
+			wsum = go_add(wsum, w);
 		}
 		if (wsum == 0)
 			out[i] = 0;

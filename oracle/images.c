@@ -112,7 +112,7 @@ enum model_code oracle_score_images(struct oracle_cycle *cy, const int *f,
 			if (ids[k] < 0 || !node_has_image(x, ids[k]))
 				continue;
 			double spread = (double)d->img_nodes[ids[k]] / total;
-			sum += (int64_t)((double)d->img_size[ids[k]] * spread);
+			sum = go_add(sum, go_f64_to_int64((double)d->img_size[ids[k]] * spread));
 		}
 		if (sum < min_t)
 			sum = min_t;

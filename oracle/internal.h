@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "../core/arena.h"
+#include "../core/go_int.h"
 #include "match.h"
 #include "../core/xalloc.h"
 #include "oracle.h"
@@ -758,21 +759,21 @@ static inline int oracle_plan_alloc_req(const struct oracle_data *d,
 	switch (pl->cls[k]) {
 	case RESCLASS_CPU:
 		*alloc = d->alloc[i];
-		*req = (pl->use_requested ? x->requested[r] : x->nz_cpu) + pr;
+		*req = go_add(pl->use_requested ? x->requested[r] : x->nz_cpu, pr);
 		break;
 	case RESCLASS_MEMORY:
 		*alloc = d->alloc[i];
-		*req = (pl->use_requested ? x->requested[r] : x->nz_mem) + pr;
+		*req = go_add(pl->use_requested ? x->requested[r] : x->nz_mem, pr);
 		break;
 	case RESCLASS_EPHEMERAL:
 		*alloc = d->alloc[i];
-		*req = x->requested[r] + pr;
+		*req = go_add(x->requested[r], pr);
 		break;
 	case RESCLASS_SCALAR:
 		if (pr == 0 || !d->alloc_has[i])
 			return 0;
 		*alloc = d->alloc[i];
-		*req = x->requested[r] + pr;
+		*req = go_add(x->requested[r], pr);
 		break;
 	default:
 		return 0;

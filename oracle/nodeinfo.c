@@ -286,9 +286,9 @@ void oracle_node_add_pod(struct oracle *o, int n, int p)
 	struct oracle_node *x = &d->nodes[n];
 	const int64_t *req = &d->pod_req[(size_t)p * d->n_res];
 	for (int r = 0; r < d->n_res; r++)
-		x->requested[r] += req[r];
-	x->nz_cpu += d->pod_nz[2 * p];
-	x->nz_mem += d->pod_nz[2 * p + 1];
+		x->requested[r] = go_add(x->requested[r], req[r]);
+	x->nz_cpu = go_add(x->nz_cpu, d->pod_nz[2 * p]);
+	x->nz_mem = go_add(x->nz_mem, d->pod_nz[2 * p + 1]);
 	oracle_ilist_push(&x->pods, p);
 	if (d->pod_flags[p] & OPOD_PORTS)
 		oracle_ilist_push(&x->port_pods, p);
@@ -308,9 +308,9 @@ void oracle_node_remove_pod(struct oracle *o, int n, int p)
 	(void)was;
 	const int64_t *req = &d->pod_req[(size_t)p * d->n_res];
 	for (int r = 0; r < d->n_res; r++)
-		x->requested[r] -= req[r];
-	x->nz_cpu -= d->pod_nz[2 * p];
-	x->nz_mem -= d->pod_nz[2 * p + 1];
+		x->requested[r] = go_sub(x->requested[r], req[r]);
+	x->nz_cpu = go_sub(x->nz_cpu, d->pod_nz[2 * p]);
+	x->nz_mem = go_sub(x->nz_mem, d->pod_nz[2 * p + 1]);
 	/* the lists hold exactly the pods of their flag (add_pod) */
 	if (d->pod_flags[p] & OPOD_PORTS)
 		oracle_ilist_remove(&x->port_pods, p);

@@ -114,8 +114,8 @@ void oracle_pod_nonzero(const struct cluster *c, const struct pod *p,
 		const struct container *k = &p->containers[i];
 		nz_of(container_req(k, RES_CPU, false),
 		      container_req(k, RES_MEMORY, false), &a, &b);
-		s_cpu += a;
-		s_mem += b;
+		s_cpu = go_add(s_cpu, a);
+		s_mem = go_add(s_mem, b);
 	}
 	struct req_q side_cpu = {false, {0, 0}}, side_mem = side_cpu;
 	for (int i = 0; i < p->n_init_containers; i++) {
@@ -125,8 +125,8 @@ void oracle_pod_nonzero(const struct cluster *c, const struct pod *p,
 		if (k->restart_always) {
 			if (sidecars_in_sum) {
 				nz_of(rc, rm, &a, &b);
-				s_cpu += a;
-				s_mem += b;
+				s_cpu = go_add(s_cpu, a);
+				s_mem = go_add(s_mem, b);
 			}
 			side_cpu = req_add(side_cpu, rc);
 			side_mem = req_add(side_mem, rm);
@@ -144,8 +144,8 @@ void oracle_pod_nonzero(const struct cluster *c, const struct pod *p,
 	bool has;
 	struct quantity q = resource_list_get(&p->overhead, RES_CPU, &has);
 	if (has)
-		*cpu += convert(RES_CPU, q);
+		*cpu = go_add(*cpu, convert(RES_CPU, q));
 	q = resource_list_get(&p->overhead, RES_MEMORY, &has);
 	if (has)
-		*mem += convert(RES_MEMORY, q);
+		*mem = go_add(*mem, convert(RES_MEMORY, q));
 }

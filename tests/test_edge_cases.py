@@ -238,6 +238,18 @@ CASES = [
                         "NodeResourcesBalancedAllocation": 93},
                  "n2": {"NodeResourcesFit": 92,
                         "NodeResourcesBalancedAllocation": 95}}),
+    # Go int64 wrap-around at the limits (issue 33 N1; the fixture header
+    # works out each value): w's Requested wraps negative and the free
+    # memory 8Ei - Requested wraps too, so 1Ei does not fit; v's wraps to
+    # 5Ei, leaving room; the (cap - req) * 100 products wrap to 0 scores.
+    dict(fixture="edge/resources-int64-wraparound.yaml",
+         pod="default/p",
+         feasible={"u", "v"},
+         rejected={"w": ("NodeResourcesFit", ["Insufficient memory"])},
+         scores={"u": {"NodeResourcesFit": 37,
+                       "NodeResourcesBalancedAllocation": 93},
+                 "v": {"NodeResourcesFit": 33,
+                       "NodeResourcesBalancedAllocation": 75}}),
     # NonZeroRequested of the sidecar pod = 1000m/1Gi (sidecar not summed),
     # Requested = 1500m/2Gi.  n1 fit (50+75)/2 = 62; balanced 0.625 vs
     # 0.375 -> 87; n2 fit (75+87)/2 = 81; balanced 0.25 vs 0.125 -> 93.

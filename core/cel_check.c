@@ -1,0 +1,506 @@
+/*
+ * cel_check.c - the CEL type checker for kube's device environment: the
+ * `device` variable (kubernetes.DRADevice: driver string, attributes
+ * map(string, map(string, dyn)), capacity map(string, map(string,
+ * kubernetes.Quantity))), the standard operators and the functions of the
+ * subset (cel.h).  It refuses, with cel-go's wording where kube would
+ * refuse too, expressions that do not type-check, and names every
+ * construct kso does not evaluate; every node gets its type and every call
+ * its function.  The result must be bool or dyn, as kube's compiler wants.
+ */
+#include "cel_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cel_type T_DYN = {CT_DYN, NULL};
+static const struct cel_type T_BOOL = {CT_BOOL, NULL};
+static const struct cel_type T_INT = {CT_INT, NULL};
+static const struct cel_type T_STRING = {CT_STRING, NULL};
+static const struct cel_type T_QTY = {CT_QUANTITY, NULL};
+static const struct cel_type T_SEMVER = {CT_SEMVER, NULL};
+static const struct cel_type T_DEVICE = {CT_DEVICE, NULL};
+static const struct cel_type T_ATTR_MAP = {CT_MAP, &T_DYN};
+static const struct cel_type T_ATTRS = {CT_MAP, &T_ATTR_MAP};
+static const struct cel_type T_CAP_MAP = {CT_MAP, &T_QTY};
+static const struct cel_type T_CAPS = {CT_MAP, &T_CAP_MAP};
+static const struct cel_type T_LIST_DYN = {CT_LIST, &T_DYN};
+
+struct checker {
+	struct arena *a;
+	struct cel_error *err;
+};
+
+static int fail(struct checker *k, const struct cel_node *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct checker *k, const struct cel_node *n, const char *fmt, ...)
+{
+	if (k->err->msg[0])
+		return -1;
+	k->err->line = n->line;
+	k->err->col = n->col;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(k->err->msg, sizeof k->err->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *cel_type_name(struct arena *a, const struct cel_type *t)
+{
+	switch (t->k) {
+	case CT_DYN: return "dyn";
+	case CT_BOOL: return "bool";
+	case CT_INT: return "int";
+	case CT_STRING: return "string";
+	case CT_QUANTITY: return "kubernetes.Quantity";
+	case CT_SEMVER: return "kubernetes.Semver";
+	case CT_DEVICE: return "kubernetes.DRADevice";
+	case CT_LIST: return arena_sprintf(a, "list(%s)", cel_type_name(a, t->elem));
+	case CT_MAP: return arena_sprintf(a, "map(string, %s)", cel_type_name(a, t->elem));
+	}
+	return "?";
+}
+
+/* cel-go's assignability with dyn: equal types, or dyn on either side
+ * (recursively for list and map elements). */
+static bool compatible(const struct cel_type *x, const struct cel_type *y)
+{
+	if (x->k == CT_DYN || y->k == CT_DYN)
+		return true;
+	if (x->k != y->k)
+		return false;
+	if (x->k == CT_LIST || x->k == CT_MAP)
+		return compatible(x->elem, y->elem);
+	return true;
+}
+
+/* The more specific of two compatible types (a type parameter bound to
+ * both). */
+static const struct cel_type *join(const struct cel_type *x, const struct cel_type *y)
+{
+	return x->k == CT_DYN ? y : x;
+}
+
+static int no_overload(struct checker *k, const struct cel_node *n, const char *fn,
+		       const struct cel_type *const *args, int n_args)
+{
+	char sig[200] = "";
+	size_t used = 0;
+	for (int i = 0; i < n_args; i++)
+		used += (size_t)snprintf(sig + used, used < sizeof sig ? sizeof sig - used : 0,
+					 "%s%s", i ? ", " : "", cel_type_name(k->a, args[i]));
+	return fail(k, n, "found no matching overload for '%s' applied to '(%s)'", fn, sig);
+}
+
+static int check(struct checker *k, struct cel_node *n);
+
+static bool is(const struct cel_type *t, enum cel_tkind kind)
+{
+	return t->k == kind || t->k == CT_DYN;
+}
+
+static int check_select(struct checker *k, struct cel_node *n)
+{
+	const struct cel_type *t = n->a->type;
+	if (t->k == CT_DEVICE) {
+		if (!strcmp(n->name, "driver"))
+			n->type = &T_STRING;
+		else if (!strcmp(n->name, "attributes"))
+			n->type = &T_ATTRS;
+		else if (!strcmp(n->name, "capacity"))
+			n->type = &T_CAPS;
+		else
+			return fail(k, n, "undefined field '%s'", n->name);
+	} else if (t->k == CT_MAP) {
+		n->type = t->elem;
+	} else if (t->k == CT_DYN) {
+		if (n->kind == CN_HAS)
+			return fail(k, n, "has() on a value of unknown type is outside kso's CEL subset");
+		n->type = &T_DYN;
+	} else {
+		return fail(k, n, "type '%s' does not support field selection",
+			    cel_type_name(k->a, t));
+	}
+	if (n->kind == CN_HAS)
+		n->type = &T_BOOL;
+	return 0;
+}
+
+static int check_index(struct checker *k, struct cel_node *n)
+{
+	const struct cel_type *t = n->a->type, *i = n->b->type;
+	const struct cel_type *args[2] = {t, i};
+	if (t->k == CT_LIST && is(i, CT_INT))
+		n->type = t->elem;
+	else if (t->k == CT_MAP && is(i, CT_STRING))
+		n->type = t->elem;
+	else if (t->k == CT_DYN && (i->k == CT_DYN || i->k == CT_INT || i->k == CT_STRING))
+		n->type = &T_DYN;
+	else
+		return no_overload(k, n, "_[_]", args, 2);
+	return 0;
+}
+
+static int check_list(struct checker *k, struct cel_node *n)
+{
+	const struct cel_type *elem = NULL;
+	for (int i = 0; i < n->n_args; i++) {
+		const struct cel_type *t = n->args[i]->type;
+		if (!elem)
+			elem = t;
+		else if (!compatible(elem, t) || t->k == CT_DYN)
+			elem = &T_DYN;
+		else
+			elem = join(elem, t);
+	}
+	if (!elem || elem->k == CT_DYN) {
+		n->type = &T_LIST_DYN;
+		return 0;
+	}
+	struct cel_type *lt = arena_alloc(k->a, sizeof *lt);
+	lt->k = CT_LIST;
+	lt->elem = elem;
+	n->type = lt;
+	return 0;
+}
+
+static int check_binary(struct checker *k, struct cel_node *n, const char *op)
+{
+	const struct cel_type *l = n->a->type, *r = n->b->type;
+	const struct cel_type *args[2] = {l, r};
+	switch (n->kind) {
+	case CN_AND:
+	case CN_OR:
+		if (!is(l, CT_BOOL) || !is(r, CT_BOOL))
+			return no_overload(k, n, op, args, 2);
+		n->type = &T_BOOL;
+		return 0;
+	case CN_EQ:
+	case CN_NE:
+		if (!compatible(l, r))
+			return no_overload(k, n, op, args, 2);
+		n->type = &T_BOOL;
+		return 0;
+	case CN_LT: case CN_LE: case CN_GT: case CN_GE: {
+		const struct cel_type *c = join(l, r);
+		bool ok = compatible(l, r) &&
+			  (c->k == CT_DYN || c->k == CT_INT || c->k == CT_STRING || c->k == CT_BOOL);
+		if (!ok)
+			return no_overload(k, n, op, args, 2);
+		n->type = &T_BOOL;
+		return 0;
+	}
+	case CN_IN:
+		if (r->k == CT_LIST && compatible(l, r->elem))
+			n->type = &T_BOOL;
+		else if (r->k == CT_MAP && is(l, CT_STRING))
+			n->type = &T_BOOL;
+		else if (r->k == CT_DYN)
+			n->type = &T_BOOL;
+		else
+			return no_overload(k, n, op, args, 2);
+		return 0;
+	case CN_ADD:
+		if (l->k == CT_LIST || r->k == CT_LIST)
+			return fail(k, n, "list concatenation is outside kso's CEL subset");
+		if (compatible(l, r) && (is(l, CT_INT) || is(l, CT_STRING)) &&
+		    (is(r, CT_INT) || is(r, CT_STRING))) {
+			n->type = join(l, r);
+			return 0;
+		}
+		return no_overload(k, n, op, args, 2);
+	default:
+		if (is(l, CT_INT) && is(r, CT_INT) && compatible(l, r)) {
+			n->type = l->k == CT_DYN && r->k == CT_DYN ? &T_DYN : &T_INT;
+			return 0;
+		}
+		return no_overload(k, n, op, args, 2);
+	}
+}
+
+/* ------------------------------------------------------------ calls */
+
+/* One overload: function name, receiver style, receiver kind (for member
+ * overloads), argument kinds, result. */
+struct overload {
+	const char *name;
+	bool member;
+	enum cel_tkind recv;
+	int n_args;
+	enum cel_tkind arg[2];
+	const struct cel_type *result;
+	enum cel_fn fn;
+};
+
+static const struct overload overloads[] = {
+	{"size", false, 0, 1, {CT_STRING}, &T_INT, FN_SIZE},
+	{"size", false, 0, 1, {CT_LIST}, &T_INT, FN_SIZE},
+	{"size", false, 0, 1, {CT_MAP}, &T_INT, FN_SIZE},
+	{"size", true, CT_STRING, 0, {0}, &T_INT, FN_SIZE},
+	{"size", true, CT_LIST, 0, {0}, &T_INT, FN_SIZE},
+	{"size", true, CT_MAP, 0, {0}, &T_INT, FN_SIZE},
+	{"contains", true, CT_STRING, 1, {CT_STRING}, &T_BOOL, FN_CONTAINS},
+	{"startsWith", true, CT_STRING, 1, {CT_STRING}, &T_BOOL, FN_STARTS_WITH},
+	{"endsWith", true, CT_STRING, 1, {CT_STRING}, &T_BOOL, FN_ENDS_WITH},
+	{"lowerAscii", true, CT_STRING, 0, {0}, &T_STRING, FN_LOWER_ASCII},
+	{"upperAscii", true, CT_STRING, 0, {0}, &T_STRING, FN_UPPER_ASCII},
+	{"quantity", false, 0, 1, {CT_STRING}, &T_QTY, FN_QUANTITY},
+	{"isQuantity", false, 0, 1, {CT_STRING}, &T_BOOL, FN_IS_QUANTITY},
+	{"sign", true, CT_QUANTITY, 0, {0}, &T_INT, FN_SIGN},
+	{"isInteger", true, CT_QUANTITY, 0, {0}, &T_BOOL, FN_IS_INTEGER},
+	{"asInteger", true, CT_QUANTITY, 0, {0}, &T_INT, FN_AS_INTEGER},
+	{"add", true, CT_QUANTITY, 1, {CT_QUANTITY}, &T_QTY, FN_ADD},
+	{"add", true, CT_QUANTITY, 1, {CT_INT}, &T_QTY, FN_ADD},
+	{"sub", true, CT_QUANTITY, 1, {CT_QUANTITY}, &T_QTY, FN_SUB},
+	{"sub", true, CT_QUANTITY, 1, {CT_INT}, &T_QTY, FN_SUB},
+	{"isGreaterThan", true, CT_QUANTITY, 1, {CT_QUANTITY}, &T_BOOL, FN_IS_GREATER},
+	{"isLessThan", true, CT_QUANTITY, 1, {CT_QUANTITY}, &T_BOOL, FN_IS_LESS},
+	{"compareTo", true, CT_QUANTITY, 1, {CT_QUANTITY}, &T_INT, FN_COMPARE_TO},
+	{"semver", false, 0, 1, {CT_STRING}, &T_SEMVER, FN_SEMVER},
+	{"isSemver", false, 0, 1, {CT_STRING}, &T_BOOL, FN_IS_SEMVER},
+	{"major", true, CT_SEMVER, 0, {0}, &T_INT, FN_MAJOR},
+	{"minor", true, CT_SEMVER, 0, {0}, &T_INT, FN_MINOR},
+	{"patch", true, CT_SEMVER, 0, {0}, &T_INT, FN_PATCH},
+	{"isGreaterThan", true, CT_SEMVER, 1, {CT_SEMVER}, &T_BOOL, FN_IS_GREATER},
+	{"isLessThan", true, CT_SEMVER, 1, {CT_SEMVER}, &T_BOOL, FN_IS_LESS},
+	{"compareTo", true, CT_SEMVER, 1, {CT_SEMVER}, &T_INT, FN_COMPARE_TO},
+};
+
+/* Functions of kube's environment kso does not evaluate: refused by
+ * name rather than reported as unknown. */
+static const char *const unsupported[] = {
+	"matches", "charAt", "indexOf", "lastIndexOf", "replace", "split",
+	"substring", "trim", "join", "format", "quote", "reverse", "all",
+	"exists", "exists_one", "map", "filter", "bind", "asApproximateFloat",
+	"int", "uint", "double", "string", "bytes", "bool", "dyn", "type",
+	"duration", "timestamp", "isSorted", "sum", "min", "max", "indexOf",
+	"ip", "isIP", "cidr", "isCIDR", "url", "isURL", "find", "findAll",
+	"optional", "hasValue", "value", "orValue", "or",
+};
+
+static bool arg_fits(enum cel_tkind want, const struct cel_type *t)
+{
+	return t->k == CT_DYN || t->k == want;
+}
+
+static int check_call(struct checker *k, struct cel_node *n)
+{
+	const struct cel_type *recv = n->a ? n->a->type : NULL;
+	const struct overload *found = NULL;
+	int matches = 0;
+	bool named = false;
+	for (size_t i = 0; i < sizeof overloads / sizeof *overloads; i++) {
+		const struct overload *o = &overloads[i];
+		if (strcmp(o->name, n->name))
+			continue;
+		named = true;
+		if (o->member != (recv != NULL) || o->n_args != n->n_args)
+			continue;
+		if (recv && !arg_fits(o->recv, recv))
+			continue;
+		bool ok = true;
+		for (int j = 0; j < o->n_args; j++)
+			ok = ok && arg_fits(o->arg[j], n->args[j]->type);
+		if (!ok)
+			continue;
+		if (found && found->result != o->result)
+			found = NULL, matches = 2;
+		else if (!found && matches < 2)
+			found = o, matches = 1;
+	}
+	if (matches == 0) {
+		if (!named)
+			return fail(k, n, "undeclared reference to '%s' (in container '')", n->name);
+		const struct cel_type *args[3];
+		int na = 0;
+		if (recv)
+			args[na++] = recv;
+		for (int j = 0; j < n->n_args && na < 3; j++)
+			args[na++] = n->args[j]->type;
+		return no_overload(k, n, n->name, args, na);
+	}
+	/* overloads of one name agree on the function; results differ only
+	 * between quantity and semver (dyn receiver) */
+	for (size_t i = 0; i < sizeof overloads / sizeof *overloads; i++)
+		if (!strcmp(overloads[i].name, n->name)) {
+			n->fn = overloads[i].fn;
+			break;
+		}
+	n->type = found ? found->result : &T_DYN;
+	return 0;
+}
+
+static const char *op_name(enum cel_node_kind kind)
+{
+	switch (kind) {
+	case CN_AND: return "_&&_";
+	case CN_OR: return "_||_";
+	case CN_EQ: return "_==_";
+	case CN_NE: return "_!=_";
+	case CN_LT: return "_<_";
+	case CN_LE: return "_<=_";
+	case CN_GT: return "_>_";
+	case CN_GE: return "_>=_";
+	case CN_IN: return "@in";
+	case CN_ADD: return "_+_";
+	case CN_SUB: return "_-_";
+	case CN_MUL: return "_*_";
+	case CN_DIV: return "_/_";
+	case CN_MOD: return "_%_";
+	default: return "?";
+	}
+}
+
+static int check_children(struct checker *k, struct cel_node *n)
+{
+	if (n->a && n->kind != CN_CALL && check(k, n->a) < 0)
+		return -1;
+	if (n->kind == CN_CALL && n->a && check(k, n->a) < 0)
+		return -1;
+	if (n->b && check(k, n->b) < 0)
+		return -1;
+	if (n->c && check(k, n->c) < 0)
+		return -1;
+	for (int i = 0; i < n->n_args; i++)
+		if (check(k, n->args[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* A call of a function kube has and kso does not evaluate, refused
+ * before its arguments (a macro's arguments bind variables). */
+static int refuse_unsupported(struct checker *k, const struct cel_node *n)
+{
+	for (size_t i = 0; i < sizeof overloads / sizeof *overloads; i++)
+		if (!strcmp(overloads[i].name, n->name))
+			return 0;
+	for (size_t i = 0; i < sizeof unsupported / sizeof *unsupported; i++)
+		if (!strcmp(unsupported[i], n->name))
+			return fail(k, n, "function '%s' is outside kso's CEL subset", n->name);
+	if (n->a && n->a->kind == CN_IDENT && !strcmp(n->a->name, "cel"))
+		return fail(k, n, "function 'cel.%s' is outside kso's CEL subset", n->name);
+	return 0;
+}
+
+static int check(struct checker *k, struct cel_node *n)
+{
+	if (n->kind == CN_CALL && refuse_unsupported(k, n) < 0)
+		return -1;
+	if (check_children(k, n) < 0)
+		return -1;
+	switch (n->kind) {
+	case CN_CONST:
+		n->type = n->lit.kind == CV_BOOL ? &T_BOOL :
+			  n->lit.kind == CV_INT ? &T_INT : &T_STRING;
+		return 0;
+	case CN_IDENT:
+		if (strcmp(n->name, "device"))
+			return fail(k, n, "undeclared reference to '%s' (in container '')", n->name);
+		n->type = &T_DEVICE;
+		return 0;
+	case CN_SELECT:
+	case CN_HAS:
+		return check_select(k, n);
+	case CN_INDEX:
+		return check_index(k, n);
+	case CN_CALL:
+		return check_call(k, n);
+	case CN_LIST:
+		return check_list(k, n);
+	case CN_NOT:
+		if (!is(n->a->type, CT_BOOL))
+			return no_overload(k, n, "!_", &n->a->type, 1);
+		n->type = &T_BOOL;
+		return 0;
+	case CN_NEG:
+		if (!is(n->a->type, CT_INT))
+			return no_overload(k, n, "-_", &n->a->type, 1);
+		/* dyn: the int and double overloads both apply */
+		n->type = n->a->type->k == CT_DYN ? &T_DYN : &T_INT;
+		return 0;
+	case CN_COND: {
+		const struct cel_type *args[3] = {n->a->type, n->b->type, n->c->type};
+		if (!is(n->a->type, CT_BOOL) || !compatible(n->b->type, n->c->type))
+			return no_overload(k, n, "_?_:_", args, 3);
+		n->type = n->b->type->k == CT_DYN || n->c->type->k == CT_DYN ?
+			  &T_DYN : n->b->type;
+		return 0;
+	}
+	default:
+		return check_binary(k, n, op_name(n->kind));
+	}
+}
+
+/* An upper bound of cel-go's runtime cost: one per node, plus a tenth of
+ * the longest string a string operation may see (strings come from
+ * literals, attributes of at most 64 bytes, or concatenations of those).
+ * Without comprehensions the bound stays far below CEL_MAX_COST for any
+ * expression of CEL_MAX_LENGTH; kso refuses rather than guesses past it. */
+static uint64_t cost_bound(const struct cel_node *n, uint64_t *max_len)
+{
+	uint64_t cost = 1, len_a = 0, len_b = 0, len = 0;
+	if (n->a)
+		cost += cost_bound(n->a, &len_a);
+	if (n->b)
+		cost += cost_bound(n->b, &len_b);
+	if (n->c)
+		cost += cost_bound(n->c, &len);
+	for (int i = 0; i < n->n_args; i++) {
+		uint64_t l = 0;
+		cost += cost_bound(n->args[i], &l);
+		len_b += l;
+	}
+	if (n->kind == CN_CONST && n->lit.kind == CV_STRING)
+		len = n->lit.u.str.n;
+	else if (n->kind == CN_ADD || n->kind == CN_CALL)
+		len = len_a + len_b;
+	else if (n->type && n->type->k == CT_DYN)
+		len = 64;
+	else if (n->kind == CN_SELECT && n->type && n->type->k == CT_STRING)
+		len = 64;
+	else if (len_a > len_b && len_a > len)
+		len = len_a;
+	else if (len_b > len)
+		len = len_b;
+	cost += (len_a + len_b) / 10 + 1;
+	*max_len = len;
+	return cost;
+}
+
+int cel_check(struct arena *a, struct cel_node *root, struct cel_error *err)
+{
+	struct checker k = {a, err};
+	err->msg[0] = '\0';
+	if (check(&k, root) < 0)
+		return -1;
+	if (root->type->k != CT_BOOL && root->type->k != CT_DYN)
+		return fail(&k, root, "must evaluate to bool or the unknown type, not %s",
+			    cel_type_name(a, root->type));
+	uint64_t len;
+	if (cost_bound(root, &len) > CEL_MAX_COST)
+		return fail(&k, root, "kso cannot bound the cost of this expression under "
+			    "the limit %d", CEL_MAX_COST);
+	return 0;
+}
+
+int cel_compile(struct arena *a, const char *expr, cel_quantity_parser qp,
+		const struct cel_program **out, struct cel_error *err)
+{
+	err->msg[0] = '\0';
+	err->line = err->col = 1;
+	if (strlen(expr) > CEL_MAX_LENGTH) {
+		snprintf(err->msg, sizeof err->msg, "must be at most %d bytes long",
+			 CEL_MAX_LENGTH);
+		return -1;
+	}
+	struct cel_node *root = cel_parse(a, expr, err);
+	if (!root || cel_check(a, root, err) < 0)
+		return -1;
+	struct cel_program *p = arena_alloc(a, sizeof *p);
+	p->root = root;
+	p->qp = qp;
+	*out = p;
+	return 0;
+}

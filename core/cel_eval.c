@@ -1,0 +1,660 @@
+/*
+ * cel_eval.c - evaluating a checked CEL selector on one device as kube's
+ * DeviceMatches does (k8s.io/dynamic-resource-allocation/cel): the device
+ * as `device` with driver, attributes and capacity maps keyed by domain
+ * (an unqualified name is in the driver's domain; a missing domain reads
+ * as an empty map), cel-go's interpreter semantics - strict operators
+ * returning their first failing operand, && and || absorbing errors when
+ * another term decides (false for &&, true for ||) and otherwise giving
+ * the first error in order, no such key / overload errors with cel-go's
+ * texts - and a non-bool result as kube's conversion error.
+ */
+#include "cel_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct eval {
+	struct arena *a;
+	const struct cel_program *p;
+	struct cel_value device;
+};
+
+static struct cel_value vbool(bool b)
+{
+	return (struct cel_value){.kind = CV_BOOL, .u.b = b};
+}
+
+static struct cel_value vint(int64_t i)
+{
+	return (struct cel_value){.kind = CV_INT, .u.i = i};
+}
+
+static struct cel_value vstr(const char *s, size_t n)
+{
+	struct cel_value v = {.kind = CV_STRING};
+	v.u.str.s = s;
+	v.u.str.n = n;
+	return v;
+}
+
+static struct cel_value eval(struct eval *e, const struct cel_node *n);
+
+/* ------------------------------------------------------ the device */
+
+static const struct cel_map EMPTY_MAP = {NULL, NULL, 0, false};
+
+/* parseQualifiedName: "DOMAIN/ID", or ID in the driver's domain. */
+static void split_name(const char *name, const char *driver, const char **domain,
+		       size_t *dn, const char **id)
+{
+	const char *slash = strchr(name, '/');
+	if (!slash) {
+		*domain = driver;
+		*dn = strlen(driver);
+		*id = name;
+		return;
+	}
+	*domain = name;
+	*dn = (size_t)(slash - name);
+	*id = slash + 1;
+}
+
+/* Groups (name, value) pairs into map(domain -> map(id -> value)). */
+struct builder {
+	const char **domains;
+	size_t *dlen;
+	int *counts;
+	int n;
+};
+
+static const struct cel_map *group(struct arena *a, const char *driver, int count,
+				   const char *(*name_of)(const void *, int),
+				   struct cel_value (*value_of)(struct arena *, const void *, int,
+								struct cel_value *),
+				   const void *src, struct cel_value *fail)
+{
+	struct cel_map *outer = arena_alloc(a, sizeof *outer);
+	const char **keys = arena_array(a, (size_t)count + 1, sizeof *keys);
+	struct cel_value *vals = arena_array(a, (size_t)count + 1, sizeof *vals);
+	outer->default_empty = true;
+	for (int i = 0; i < count; i++) {
+		const char *domain, *id;
+		size_t dn;
+		split_name(name_of(src, i), driver, &domain, &dn, &id);
+		struct cel_value v = value_of(a, src, i, fail);
+		if (cel_failed(*fail))
+			return NULL;
+		int d = 0;
+		while (d < outer->n && (strlen(keys[d]) != dn || strncmp(keys[d], domain, dn)))
+			d++;
+		if (d == outer->n) {
+			keys[d] = arena_strndup(a, domain, dn);
+			struct cel_map *inner = arena_alloc(a, sizeof *inner);
+			inner->keys = arena_array(a, (size_t)count, sizeof *inner->keys);
+			inner->vals = arena_array(a, (size_t)count, sizeof *inner->vals);
+			vals[d].kind = CV_MAP;
+			vals[d].u.map = inner;
+			outer->n++;
+		}
+		struct cel_map *inner = (struct cel_map *)vals[d].u.map;
+		((const char **)inner->keys)[inner->n] = id;
+		((struct cel_value *)inner->vals)[inner->n++] = v;
+	}
+	outer->keys = keys;
+	outer->vals = vals;
+	return outer;
+}
+
+static const char *attr_name(const void *src, int i)
+{
+	return ((const struct cel_attr *)src)[i].name;
+}
+
+static struct cel_value attr_value(struct arena *a, const void *src, int i,
+				   struct cel_value *fail)
+{
+	const struct cel_attr *at = &((const struct cel_attr *)src)[i];
+	switch (at->kind) {
+	case CEL_ATTR_INT:
+		return vint(at->i);
+	case CEL_ATTR_BOOL:
+		return vbool(at->b);
+	case CEL_ATTR_STRING:
+		return vstr(at->s, strlen(at->s));
+	case CEL_ATTR_VERSION: {
+		const char *why;
+		const struct cel_semver *sv = cel_semver_parse(a, at->s, strlen(at->s), &why);
+		if (!sv) {
+			*fail = cel_err(a, "attribute %s: parse semantic version: %s", at->name, why);
+			return *fail;
+		}
+		struct cel_value v = {.kind = CV_SEMVER};
+		v.u.sv = sv;
+		return v;
+	}
+	}
+	return vbool(false);
+}
+
+static const char *cap_name(const void *src, int i)
+{
+	return ((const struct cel_capacity *)src)[i].name;
+}
+
+static struct cel_value cap_value(struct arena *a, const void *src, int i,
+				  struct cel_value *fail)
+{
+	struct cel_value v = {.kind = CV_QUANTITY};
+	v.u.q.mag = ((const struct cel_capacity *)src)[i].value;
+	return v;
+}
+
+/* The `device` variable; a failed attribute conversion in *fail. */
+static struct cel_value device_value(struct arena *a, const struct cel_device *d,
+				     struct cel_value *fail)
+{
+	struct cel_map *m = arena_alloc(a, sizeof *m);
+	const char **keys = arena_array(a, 3, sizeof *keys);
+	struct cel_value *vals = arena_array(a, 3, sizeof *vals);
+	keys[0] = "driver";
+	vals[0] = vstr(d->driver, strlen(d->driver));
+	keys[1] = "attributes";
+	vals[1].kind = CV_MAP;
+	vals[1].u.map = group(a, d->driver, d->n_attrs, attr_name, attr_value, d->attrs, fail);
+	keys[2] = "capacity";
+	vals[2].kind = CV_MAP;
+	vals[2].u.map = group(a, d->driver, d->n_caps, cap_name, cap_value, d->caps, fail);
+	m->keys = keys;
+	m->vals = vals;
+	m->n = 3;
+	struct cel_value v = {.kind = CV_DEVICE};
+	v.u.map = m;
+	return v;
+}
+
+/* ------------------------------------------------------ access */
+
+static int map_find(const struct cel_map *m, const char *k, size_t kn)
+{
+	for (int i = 0; i < m->n; i++)
+		if (strlen(m->keys[i]) == kn && !memcmp(m->keys[i], k, kn))
+			return i;
+	return -1;
+}
+
+/* Qualifying obj by a string key (field selection or a map index), as
+ * cel-go's attribute qualifiers do; presence: has(). */
+static struct cel_value qualify(struct eval *e, struct cel_value obj, struct cel_value key,
+				bool presence)
+{
+	if (obj.kind == CV_MAP || obj.kind == CV_DEVICE) {
+		const struct cel_map *m = obj.u.map;
+		int i = key.kind == CV_STRING ? map_find(m, key.u.str.s, key.u.str.n) : -1;
+		if (i >= 0)
+			return presence ? vbool(true) : m->vals[i];
+		if (m->default_empty) {
+			struct cel_value v = {.kind = CV_MAP};
+			v.u.map = &EMPTY_MAP;
+			return presence ? vbool(true) : v;
+		}
+		if (presence)
+			return vbool(false);
+	} else if (obj.kind == CV_LIST) {
+		if (key.kind != CV_INT)
+			return cel_err(e->a, "unsupported index type '%s' in list",
+				       cel_kind_name(key.kind));
+		if (key.u.i >= 0 && key.u.i < obj.u.list->n)
+			return obj.u.list->items[key.u.i];
+		return cel_err(e->a, "index out of bounds: %lld", (long long)key.u.i);
+	}
+	if (key.kind == CV_STRING)
+		return cel_err(e->a, "no such key: %.*s", (int)key.u.str.n, key.u.str.s);
+	if (key.kind == CV_INT)
+		return cel_err(e->a, "no such key: %lld", (long long)key.u.i);
+	return cel_err(e->a, "no such key: %s", key.kind == CV_BOOL ?
+		       (key.u.b ? "true" : "false") : cel_kind_name(key.kind));
+}
+
+static struct cel_value in(struct eval *e, struct cel_value x, struct cel_value c)
+{
+	if (c.kind == CV_MAP) {
+		/* `in` sees the real keys, even of the defaulting maps */
+		return vbool(x.kind == CV_STRING && map_find(c.u.map, x.u.str.s, x.u.str.n) >= 0);
+	}
+	if (c.kind != CV_LIST)
+		return cel_err(e->a, "no such overload");
+	struct cel_value err = {.kind = CV_BOOL};
+	bool have_err = false;
+	for (int i = 0; i < c.u.list->n; i++) {
+		struct cel_value eq = cel_equal(e->a, c.u.list->items[i], x);
+		if (eq.kind == CV_BOOL && eq.u.b)
+			return eq;
+		if (eq.kind != CV_BOOL && !have_err) {
+			err = eq;
+			have_err = true;
+		}
+	}
+	return have_err ? err : vbool(false);
+}
+
+/* ------------------------------------------------------ operators */
+
+static bool add_overflows(int64_t x, int64_t y, int64_t *r)
+{
+	return __builtin_add_overflow(x, y, r);
+}
+
+static struct cel_value arith(struct eval *e, enum cel_node_kind k, struct cel_value x,
+			      struct cel_value y)
+{
+	static const char *const names[] = {
+		[CN_ADD] = "_+_", [CN_SUB] = "_-_", [CN_MUL] = "_*_",
+		[CN_DIV] = "_/_", [CN_MOD] = "_%_",
+	};
+	if (k == CN_ADD && x.kind == CV_STRING) {
+		if (y.kind != CV_STRING)
+			return cel_err(e->a, "no such overload");
+		char *s = arena_alloc(e->a, x.u.str.n + y.u.str.n + 1);
+		memcpy(s, x.u.str.s, x.u.str.n);
+		memcpy(s + x.u.str.n, y.u.str.s, y.u.str.n);
+		return vstr(s, x.u.str.n + y.u.str.n);
+	}
+	if (x.kind == CV_LIST && k == CN_ADD)
+		return cel_unjudged(e->a, "list concatenation is outside kso's CEL subset");
+	if (x.kind != CV_INT)
+		return cel_err(e->a, "no such overload: %s", names[k]);
+	if (y.kind != CV_INT)
+		return cel_err(e->a, "no such overload");
+	int64_t a = x.u.i, b = y.u.i, r;
+	switch (k) {
+	case CN_ADD:
+		if (add_overflows(a, b, &r))
+			return cel_err(e->a, "integer overflow");
+		return vint(r);
+	case CN_SUB:
+		if (__builtin_sub_overflow(a, b, &r))
+			return cel_err(e->a, "integer overflow");
+		return vint(r);
+	case CN_MUL:
+		if (__builtin_mul_overflow(a, b, &r))
+			return cel_err(e->a, "integer overflow");
+		return vint(r);
+	case CN_DIV:
+		if (b == 0)
+			return cel_err(e->a, "division by zero");
+		if (a == INT64_MIN && b == -1)
+			return cel_err(e->a, "integer overflow");
+		return vint(a / b);
+	default:
+		if (b == 0)
+			return cel_err(e->a, "modulus by zero");
+		if (a == INT64_MIN && b == -1)
+			return cel_err(e->a, "integer overflow");
+		return vint(a % b);
+	}
+}
+
+static struct cel_value relation(struct eval *e, enum cel_node_kind k, struct cel_value x,
+				 struct cel_value y)
+{
+	static const char *const names[] = {
+		[CN_LT] = "_<_", [CN_LE] = "_<=_", [CN_GT] = "_>_", [CN_GE] = "_>=_",
+	};
+	if (x.kind != CV_BOOL && x.kind != CV_INT && x.kind != CV_STRING)
+		return cel_err(e->a, "no such overload: %s", names[k]);
+	struct cel_value c = cel_compare(e->a, x, y);
+	if (c.kind != CV_INT)
+		return c;
+	switch (k) {
+	case CN_LT: return vbool(c.u.i < 0);
+	case CN_LE: return vbool(c.u.i <= 0);
+	case CN_GT: return vbool(c.u.i > 0);
+	default: return vbool(c.u.i >= 0);
+	}
+}
+
+/* && and ||: the terms in order; stop at the deciding value; else the
+ * first failure; else the other boolean. */
+static struct cel_value logic(struct eval *e, const struct cel_node *n)
+{
+	bool decide = n->kind == CN_OR;
+	const struct cel_node *terms[2] = {n->a, n->b};
+	struct cel_value fail = {.kind = CV_BOOL};
+	bool failed = false;
+	for (int i = 0; i < 2; i++) {
+		struct cel_value v = eval(e, terms[i]);
+		if (v.kind == CV_BOOL && v.u.b == decide)
+			return v;
+		if (v.kind == CV_BOOL || failed)
+			continue;
+		fail = cel_failed(v) ? v : cel_err(e->a, "no such overload");
+		failed = true;
+	}
+	return failed ? fail : vbool(!decide);
+}
+
+/* ------------------------------------------------------ functions */
+
+/* cel-go's MaybeNoSuchOverload(name, args...) text. */
+static struct cel_value no_overload(struct eval *e, const char *fn, const struct cel_value *v,
+				    int n)
+{
+	char sig[128] = "";
+	size_t used = 0;
+	for (int i = 0; i < n; i++)
+		used += (size_t)snprintf(sig + used, used < sizeof sig ? sizeof sig - used : 0,
+					 "%s%s", i ? ", " : "", cel_kind_name(v[i].kind));
+	return cel_err(e->a, "no such overload: %s(%s)", fn, sig);
+}
+
+static struct cel_value parse_qty(struct eval *e, struct cel_value s, bool test)
+{
+	char *text = arena_strndup(e->a, s.u.str.s, s.u.str.n);
+	bool neg = text[0] == '-' && (text[1] == '.' || (text[1] >= '0' && text[1] <= '9'));
+	struct cel_value v = {.kind = CV_QUANTITY};
+	const char *why = NULL;
+	if (strlen(text) != s.u.str.n ||
+	    e->p->qp(neg ? text + 1 : text, &v.u.q.mag, &why) < 0) {
+		if (why && !strcmp(why, "value does not fit in 64 bits"))
+			return cel_unjudged(e->a, "quantity %s is beyond kso's exact arithmetic",
+					    cel_quote(e->a, s.u.str.s, s.u.str.n));
+		if (test)
+			return vbool(false);
+		return cel_err(e->a, "%s", why ? why : "quantities must match the regular "
+			       "expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+	}
+	v.u.q.neg = neg && (v.u.q.mag.units || v.u.q.mag.nanos);
+	return test ? vbool(true) : v;
+}
+
+static struct cel_value parse_semver(struct eval *e, struct cel_value s, bool test)
+{
+	const char *why;
+	const struct cel_semver *sv = cel_semver_parse(e->a, s.u.str.s, s.u.str.n, &why);
+	if (!sv)
+		return test ? vbool(false) : cel_err(e->a, "%s", why);
+	if (test)
+		return vbool(true);
+	struct cel_value v = {.kind = CV_SEMVER};
+	v.u.sv = sv;
+	return v;
+}
+
+static struct cel_value qty_arith(struct eval *e, struct cel_value x, struct cel_value y,
+				  bool sub)
+{
+	struct cel_qty b;
+	if (y.kind == CV_INT) {
+		uint64_t mag = y.u.i < 0 ? 0 - (uint64_t)y.u.i : (uint64_t)y.u.i;
+		if (mag > (uint64_t)INT64_MAX)
+			return cel_unjudged(e->a, "quantity arithmetic beyond kso's range");
+		b.neg = y.u.i < 0;
+		b.mag.units = (int64_t)mag;
+		b.mag.nanos = 0;
+	} else {
+		b = y.u.q;
+	}
+	if (sub && (b.mag.units || b.mag.nanos))
+		b.neg = !b.neg;
+	struct cel_value r = {.kind = CV_QUANTITY};
+	if (cel_qty_add(x.u.q, b, &r.u.q) < 0)
+		return cel_unjudged(e->a, "quantity arithmetic beyond kso's range");
+	return r;
+}
+
+static bool str_has(struct cel_value s, struct cel_value t, int where)
+{
+	size_t n = s.u.str.n, m = t.u.str.n;
+	if (m > n)
+		return false;
+	if (where < 0)
+		return !memcmp(s.u.str.s, t.u.str.s, m);
+	if (where > 0)
+		return !memcmp(s.u.str.s + n - m, t.u.str.s, m);
+	for (size_t i = 0; i + m <= n; i++)
+		if (!memcmp(s.u.str.s + i, t.u.str.s, m))
+			return true;
+	return false;
+}
+
+static struct cel_value ascii_case(struct eval *e, struct cel_value s, bool upper)
+{
+	char *out = arena_alloc(e->a, s.u.str.n + 1);
+	for (size_t i = 0; i < s.u.str.n; i++) {
+		char c = s.u.str.s[i];
+		if (upper && c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		else if (!upper && c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		out[i] = c;
+	}
+	return vstr(out, s.u.str.n);
+}
+
+/* Functions whose arguments were all evaluated without failure; v[0] is
+ * the receiver of a member call. */
+static struct cel_value call(struct eval *e, const struct cel_node *n, const struct cel_value *v,
+			     int nv)
+{
+	enum cel_kind k0 = v[0].kind, k1 = nv > 1 ? v[1].kind : CV_ERROR;
+	switch (n->fn) {
+	case FN_SIZE:
+		if (k0 == CV_STRING)
+			return vint(cel_utf8_len(v[0].u.str.s, v[0].u.str.n));
+		if (k0 == CV_LIST)
+			return vint(v[0].u.list->n);
+		if (k0 == CV_MAP)
+			return vint(v[0].u.map->n);
+		return cel_err(e->a, "no such overload: size");
+	case FN_CONTAINS: case FN_STARTS_WITH: case FN_ENDS_WITH:
+		if (k0 != CV_STRING || k1 != CV_STRING)
+			return cel_err(e->a, "no such overload");
+		return vbool(str_has(v[0], v[1], n->fn == FN_STARTS_WITH ? -1 :
+					      n->fn == FN_ENDS_WITH ? 1 : 0));
+	case FN_LOWER_ASCII: case FN_UPPER_ASCII:
+		if (k0 != CV_STRING)
+			break;
+		return ascii_case(e, v[0], n->fn == FN_UPPER_ASCII);
+	case FN_QUANTITY: case FN_IS_QUANTITY:
+		if (k0 != CV_STRING)
+			break;
+		return parse_qty(e, v[0], n->fn == FN_IS_QUANTITY);
+	case FN_SEMVER: case FN_IS_SEMVER:
+		if (k0 != CV_STRING)
+			break;
+		return parse_semver(e, v[0], n->fn == FN_IS_SEMVER);
+	case FN_SIGN:
+		if (k0 != CV_QUANTITY)
+			break;
+		return vint(v[0].u.q.neg ? -1 : (v[0].u.q.mag.units || v[0].u.q.mag.nanos));
+	case FN_IS_INTEGER: case FN_AS_INTEGER: {
+		if (k0 != CV_QUANTITY)
+			break;
+		bool ok = v[0].u.q.mag.nanos == 0;
+		if (n->fn == FN_IS_INTEGER)
+			return vbool(ok);
+		if (!ok)
+			return cel_err(e->a, "cannot convert value to integer");
+		return vint(v[0].u.q.neg ? -v[0].u.q.mag.units : v[0].u.q.mag.units);
+	}
+	case FN_ADD: case FN_SUB:
+		if (k0 != CV_QUANTITY || (k1 != CV_QUANTITY && k1 != CV_INT))
+			break;
+		return qty_arith(e, v[0], v[1], n->fn == FN_SUB);
+	case FN_MAJOR: case FN_MINOR: case FN_PATCH:
+		if (k0 != CV_SEMVER)
+			break;
+		return vint((int64_t)(n->fn == FN_MAJOR ? v[0].u.sv->major :
+				      n->fn == FN_MINOR ? v[0].u.sv->minor : v[0].u.sv->patch));
+	case FN_IS_GREATER: case FN_IS_LESS: case FN_COMPARE_TO: {
+		int c;
+		if (k0 == CV_QUANTITY && k1 == CV_QUANTITY)
+			c = cel_qty_cmp(v[0].u.q, v[1].u.q);
+		else if (k0 == CV_SEMVER && k1 == CV_SEMVER)
+			c = cel_semver_cmp(v[0].u.sv, v[1].u.sv);
+		else
+			break;
+		if (n->fn == FN_COMPARE_TO)
+			return vint(c);
+		return vbool(n->fn == FN_IS_GREATER ? c > 0 : c < 0);
+	}
+	default:
+		break;
+	}
+	return no_overload(e, n->name, v, nv);
+}
+
+static struct cel_value eval_call(struct eval *e, const struct cel_node *n)
+{
+	struct cel_value v[3] = {{.kind = CV_ERROR}};
+	int nv = 0;
+	if (n->a)
+		v[nv++] = eval(e, n->a);
+	for (int i = 0; i < n->n_args && nv < 3; i++)
+		v[nv++] = eval(e, n->args[i]);
+	for (int i = 0; i < nv; i++)
+		if (cel_failed(v[i]))
+			return v[i];
+	return call(e, n, v, nv);
+}
+
+static struct cel_value eval_list(struct eval *e, const struct cel_node *n)
+{
+	struct cel_list *l = arena_alloc(e->a, sizeof *l);
+	struct cel_value *items = arena_array(e->a, (size_t)n->n_args + 1, sizeof *items);
+	for (int i = 0; i < n->n_args; i++) {
+		items[i] = eval(e, n->args[i]);
+		if (cel_failed(items[i]))
+			return items[i];
+	}
+	l->items = items;
+	l->n = n->n_args;
+	struct cel_value v = {.kind = CV_LIST};
+	v.u.list = l;
+	return v;
+}
+
+/* Both operands, left first; the first failure is the result. */
+static bool operands(struct eval *e, const struct cel_node *n, struct cel_value *x,
+		     struct cel_value *y, struct cel_value *fail)
+{
+	*x = eval(e, n->a);
+	*y = eval(e, n->b);
+	if (cel_failed(*x))
+		return *fail = *x, false;
+	if (cel_failed(*y))
+		return *fail = *y, false;
+	return true;
+}
+
+static struct cel_value eval_unary(struct eval *e, const struct cel_node *n)
+{
+	struct cel_value x = eval(e, n->a);
+	if (cel_failed(x))
+		return x;
+	if (n->kind == CN_NOT) {
+		if (x.kind != CV_BOOL)
+			return cel_err(e->a, "no such overload");
+		return vbool(!x.u.b);
+	}
+	if (x.kind == CV_BOOL)
+		return cel_err(e->a, "no such overload");
+	if (x.kind != CV_INT)
+		return cel_err(e->a, "no such overload: -_");
+	if (x.u.i == INT64_MIN)
+		return cel_err(e->a, "integer overflow");
+	return vint(-x.u.i);
+}
+
+static struct cel_value eval(struct eval *e, const struct cel_node *n)
+{
+	struct cel_value x, y, fail;
+	switch (n->kind) {
+	case CN_CONST:
+		return n->lit;
+	case CN_IDENT:
+		return e->device;
+	case CN_SELECT:
+	case CN_HAS:
+		x = eval(e, n->a);
+		if (cel_failed(x))
+			return x;
+		return qualify(e, x, vstr(n->name, strlen(n->name)), n->kind == CN_HAS);
+	case CN_INDEX:
+		if (!operands(e, n, &x, &y, &fail))
+			return fail;
+		return qualify(e, x, y, false);
+	case CN_CALL:
+		return eval_call(e, n);
+	case CN_LIST:
+		return eval_list(e, n);
+	case CN_AND:
+	case CN_OR:
+		return logic(e, n);
+	case CN_NOT:
+	case CN_NEG:
+		return eval_unary(e, n);
+	case CN_COND:
+		x = eval(e, n->a);
+		if (cel_failed(x))
+			return x;
+		if (x.kind != CV_BOOL)
+			return cel_err(e->a, "no such overload");
+		return eval(e, x.u.b ? n->b : n->c);
+	case CN_EQ:
+	case CN_NE:
+		if (!operands(e, n, &x, &y, &fail))
+			return fail;
+		x = cel_equal(e->a, x, y);
+		if (n->kind == CN_NE && x.kind == CV_BOOL)
+			x.u.b = !x.u.b;
+		else if (n->kind == CN_NE && x.kind == CV_ERROR)
+			x = vbool(true);   /* Bool(Equal(...) != True) */
+		return x;
+	case CN_LT: case CN_LE: case CN_GT: case CN_GE:
+		if (!operands(e, n, &x, &y, &fail))
+			return fail;
+		return relation(e, n->kind, x, y);
+	case CN_IN:
+		if (!operands(e, n, &x, &y, &fail))
+			return fail;
+		return in(e, x, y);
+	default:
+		if (!operands(e, n, &x, &y, &fail))
+			return fail;
+		return arith(e, n->kind, x, y);
+	}
+}
+
+enum cel_result cel_eval(const struct cel_program *p, const struct cel_device *d,
+			 char *msg, size_t len)
+{
+	struct arena a;
+	arena_init(&a);
+	struct eval e = {.a = &a, .p = p};
+	struct cel_value fail = {.kind = CV_BOOL};
+	e.device = device_value(&a, d, &fail);
+	struct cel_value v = cel_failed(fail) ? fail : eval(&e, p->root);
+	enum cel_result r;
+	if (v.kind == CV_BOOL) {
+		r = v.u.b ? CEL_TRUE : CEL_FALSE;
+	} else if (cel_failed(v)) {
+		snprintf(msg, len, "%s", v.u.err);
+		r = v.kind == CV_ERROR ? CEL_ERROR : CEL_UNJUDGED;
+	} else if (v.kind == CV_INT) {
+		snprintf(msg, len, "CEL result of type int could not be converted to bool: "
+			 "unsupported type conversion from 'int' to bool");
+		r = CEL_ERROR;
+	} else if (v.kind == CV_STRING) {
+		snprintf(msg, len, "CEL result of type string could not be converted to bool: "
+			 "unsupported native conversion from string to 'bool'");
+		r = CEL_ERROR;
+	} else {
+		snprintf(msg, len, "a CEL result of type %s is an error in kube whose text "
+			 "kso does not model", cel_kind_name(v.kind));
+		r = CEL_UNJUDGED;
+	}
+	arena_release(&a);
+	return r;
+}

@@ -1,0 +1,175 @@
+/*
+ * cel_internal.h - what the CEL files share (core/cel_parse.c,
+ * cel_check.c, cel_value.c, cel_eval.c): the syntax tree, static types and
+ * runtime values.  Not for use outside core/cel_*.c; the API is cel.h.
+ */
+#ifndef KSO_CEL_INTERNAL_H
+#define KSO_CEL_INTERNAL_H
+
+#include "cel.h"
+
+/* ------------------------------------------------------------ values */
+
+enum cel_kind {
+	CV_BOOL,
+	CV_INT,
+	CV_STRING,
+	CV_LIST,
+	CV_MAP,
+	CV_QUANTITY,
+	CV_SEMVER,
+	CV_DEVICE,
+	CV_ERROR,      /* a runtime error: err is cel-go's message */
+	CV_UNJUDGED    /* beyond kso's arithmetic: err says what */
+};
+
+/* A resource.Quantity with a sign (CEL's quantities may be negative). */
+struct cel_qty {
+	bool neg;                  /* never set on zero */
+	struct quantity mag;
+};
+
+/* A blang/semver Version: major.minor.patch, prerelease identifiers
+ * (build metadata never takes part in comparisons). */
+struct cel_semver {
+	uint64_t major, minor, patch;
+	const char *const *pre;    /* prerelease identifiers */
+	int n_pre;
+};
+
+struct cel_list;
+struct cel_map;
+
+struct cel_value {
+	enum cel_kind kind;
+	union {
+		bool b;
+		int64_t i;
+		struct {
+			const char *s;
+			size_t n;
+		} str;
+		const struct cel_list *list;
+		const struct cel_map *map;
+		struct cel_qty q;
+		const struct cel_semver *sv;
+		const char *err;
+	} u;
+};
+
+struct cel_list {
+	const struct cel_value *items;
+	int n;
+};
+
+/* A map with string keys (the device's attribute and capacity maps). */
+struct cel_map {
+	const char *const *keys;
+	const struct cel_value *vals;
+	int n;
+	/* kube's outer attribute / capacity map: a missing domain reads as
+	 * an empty map (also for has()); `in` still sees only real keys */
+	bool default_empty;
+};
+
+/* cel_value.c */
+const char *cel_kind_name(enum cel_kind k);          /* cel-go TypeName */
+struct cel_value cel_err(struct arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+struct cel_value cel_unjudged(struct arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline bool cel_failed(struct cel_value v)
+{
+	return v.kind == CV_ERROR || v.kind == CV_UNJUDGED;
+}
+/* cel_equal: types.Equal (heterogeneous: false across kinds, except the
+ * quantity and semver types, whose Equal is "no such overload"). */
+struct cel_value cel_equal(struct arena *a, struct cel_value x, struct cel_value y);
+/* cel_compare: traits.Comparer.Compare as an int value -1/0/1 or an error. */
+struct cel_value cel_compare(struct arena *a, struct cel_value x, struct cel_value y);
+/* cel_semver_parse: semver.Parse; NULL with *why (arena text) on error. */
+const struct cel_semver *cel_semver_parse(struct arena *a, const char *s,
+					  size_t n, const char **why);
+int cel_semver_cmp(const struct cel_semver *x, const struct cel_semver *y);
+/* cel_qty_cmp / cel_qty_add: signed quantity arithmetic; add -1 when the
+ * result leaves int64 units. */
+int cel_qty_cmp(struct cel_qty x, struct cel_qty y);
+int cel_qty_add(struct cel_qty x, struct cel_qty y, struct cel_qty *out);
+/* cel_quote: Go's %q of s into the arena. */
+const char *cel_quote(struct arena *a, const char *s, size_t n);
+/* cel_utf8_len: code points in s[0..n) (Go's utf8.RuneCountInString:
+ * each invalid byte counts one). */
+int64_t cel_utf8_len(const char *s, size_t n);
+
+/* ------------------------------------------------------------- types */
+
+enum cel_tkind {
+	CT_DYN,
+	CT_BOOL,
+	CT_INT,
+	CT_STRING,
+	CT_LIST,
+	CT_MAP,       /* keys are strings */
+	CT_QUANTITY,
+	CT_SEMVER,
+	CT_DEVICE
+};
+
+struct cel_type {
+	enum cel_tkind k;
+	const struct cel_type *elem;   /* list element / map value */
+};
+
+/* ------------------------------------------------------------ syntax */
+
+enum cel_node_kind {
+	CN_CONST,      /* lit */
+	CN_IDENT,      /* name: only `device` resolves */
+	CN_SELECT,     /* a.name */
+	CN_HAS,        /* has(a.name) */
+	CN_INDEX,      /* a[b] */
+	CN_CALL,       /* name(args) or a.name(args) (a: receiver) */
+	CN_LIST,       /* [args] */
+	CN_AND, CN_OR, CN_NOT, CN_NEG, CN_COND,
+	CN_EQ, CN_NE, CN_LT, CN_LE, CN_GT, CN_GE, CN_IN,
+	CN_ADD, CN_SUB, CN_MUL, CN_DIV, CN_MOD
+};
+
+/* The functions of the subset, resolved by the checker. */
+enum cel_fn {
+	FN_NONE,
+	FN_SIZE, FN_CONTAINS, FN_STARTS_WITH, FN_ENDS_WITH,
+	FN_LOWER_ASCII, FN_UPPER_ASCII,
+	FN_QUANTITY, FN_IS_QUANTITY, FN_SIGN, FN_IS_INTEGER, FN_AS_INTEGER,
+	FN_ADD, FN_SUB,
+	FN_SEMVER, FN_IS_SEMVER, FN_MAJOR, FN_MINOR, FN_PATCH,
+	FN_IS_GREATER, FN_IS_LESS, FN_COMPARE_TO
+};
+
+struct cel_node {
+	enum cel_node_kind kind;
+	int line, col;
+	const char *name;               /* ident, field or function */
+	struct cel_value lit;           /* CN_CONST */
+	struct cel_node *a, *b, *c;     /* operands; CN_CALL: a = receiver */
+	struct cel_node **args;         /* CN_CALL, CN_LIST */
+	int n_args;
+	enum cel_fn fn;                 /* CN_CALL after checking */
+	const struct cel_type *type;    /* after checking */
+};
+
+struct cel_program {
+	const struct cel_node *root;
+	cel_quantity_parser qp;
+};
+
+/* cel_parse.c: the syntax tree of expr, or NULL with err set. */
+struct cel_node *cel_parse(struct arena *a, const char *expr,
+			   struct cel_error *err);
+/* cel_check.c: types every node, resolves functions, refuses what is
+ * outside the subset; 0 or -1 with err set. */
+int cel_check(struct arena *a, struct cel_node *root, struct cel_error *err);
+/* cel_type_name: cel-go's name of t ("list(string)"). */
+const char *cel_type_name(struct arena *a, const struct cel_type *t);
+
+#endif

@@ -1,0 +1,407 @@
+/*
+ * cel_value.c - CEL runtime values as cel-go's types package treats them:
+ * type names, heterogeneous equality (types.Equal), ordering
+ * (traits.Comparer), errors, signed quantities (apiserver's CEL Quantity
+ * over resource.Quantity) and semantic versions (blang/semver v4 Parse and
+ * Compare, apiserver's CEL Semver).
+ */
+#include "cel_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NANO 1000000000
+
+const char *cel_kind_name(enum cel_kind k)
+{
+	switch (k) {
+	case CV_BOOL: return "bool";
+	case CV_INT: return "int";
+	case CV_STRING: return "string";
+	case CV_LIST: return "list";
+	case CV_MAP: return "map";
+	case CV_QUANTITY: return "kubernetes.Quantity";
+	case CV_SEMVER: return "kubernetes.Semver";
+	case CV_DEVICE: return "map";
+	case CV_ERROR: case CV_UNJUDGED: return "error";
+	}
+	return "?";
+}
+
+static struct cel_value vmake(struct arena *a, enum cel_kind k, const char *fmt, va_list ap)
+{
+	char buf[512];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	struct cel_value v = {.kind = k};
+	v.u.err = arena_strdup(a, buf);
+	return v;
+}
+
+struct cel_value cel_err(struct arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct cel_value v = vmake(a, CV_ERROR, fmt, ap);
+	va_end(ap);
+	return v;
+}
+
+struct cel_value cel_unjudged(struct arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct cel_value v = vmake(a, CV_UNJUDGED, fmt, ap);
+	va_end(ap);
+	return v;
+}
+
+static struct cel_value vbool(bool b)
+{
+	return (struct cel_value){.kind = CV_BOOL, .u.b = b};
+}
+
+static struct cel_value vint(int64_t i)
+{
+	return (struct cel_value){.kind = CV_INT, .u.i = i};
+}
+
+static int str_cmp(struct cel_value x, struct cel_value y)
+{
+	size_t n = x.u.str.n < y.u.str.n ? x.u.str.n : y.u.str.n;
+	int c = memcmp(x.u.str.s, y.u.str.s, n);
+	if (c)
+		return c < 0 ? -1 : 1;
+	return x.u.str.n < y.u.str.n ? -1 : x.u.str.n > y.u.str.n;
+}
+
+static struct cel_value list_equal(struct arena *a, const struct cel_list *x,
+				   const struct cel_list *y)
+{
+	/* baseList.Equal: sizes first, then elements; an element error is
+	 * the result unless a later element is unequal */
+	if (x->n != y->n)
+		return vbool(false);
+	struct cel_value err = {.kind = CV_BOOL};
+	bool have_err = false;
+	for (int i = 0; i < x->n; i++) {
+		struct cel_value e = cel_equal(a, x->items[i], y->items[i]);
+		if (e.kind == CV_BOOL && !e.u.b)
+			return e;
+		if (e.kind != CV_BOOL && !have_err) {
+			err = e;
+			have_err = true;
+		}
+	}
+	return have_err ? err : vbool(true);
+}
+
+struct cel_value cel_equal(struct arena *a, struct cel_value x, struct cel_value y)
+{
+	switch (x.kind) {
+	case CV_BOOL:
+		return vbool(y.kind == CV_BOOL && x.u.b == y.u.b);
+	case CV_INT:
+		return vbool(y.kind == CV_INT && x.u.i == y.u.i);
+	case CV_STRING:
+		return vbool(y.kind == CV_STRING && str_cmp(x, y) == 0);
+	case CV_LIST:
+		if (y.kind != CV_LIST)
+			return vbool(false);
+		return list_equal(a, x.u.list, y.u.list);
+	case CV_MAP:
+	case CV_DEVICE:
+		if (y.kind != x.kind)
+			return vbool(false);
+		return cel_unjudged(a, "map equality is outside kso's CEL subset");
+	case CV_QUANTITY:
+		if (y.kind != CV_QUANTITY)
+			return cel_err(a, "no such overload");
+		return vbool(cel_qty_cmp(x.u.q, y.u.q) == 0);
+	case CV_SEMVER:
+		if (y.kind != CV_SEMVER)
+			return cel_err(a, "no such overload");
+		return vbool(cel_semver_cmp(x.u.sv, y.u.sv) == 0);
+	default:
+		return x;
+	}
+}
+
+struct cel_value cel_compare(struct arena *a, struct cel_value x, struct cel_value y)
+{
+	if (x.kind != y.kind)
+		return cel_err(a, "no such overload");
+	switch (x.kind) {
+	case CV_BOOL:
+		return vint((int64_t)x.u.b - (int64_t)y.u.b);
+	case CV_INT:
+		return vint(x.u.i < y.u.i ? -1 : x.u.i > y.u.i);
+	case CV_STRING:
+		return vint(str_cmp(x, y));
+	default:
+		return cel_err(a, "no such overload");
+	}
+}
+
+/* ---------------------------------------------------------- quantity */
+
+static int mag_cmp(struct quantity x, struct quantity y)
+{
+	return quantity_cmp(x, y);
+}
+
+int cel_qty_cmp(struct cel_qty x, struct cel_qty y)
+{
+	if (x.neg != y.neg)
+		return x.neg ? -1 : 1;
+	int c = mag_cmp(x.mag, y.mag);
+	return x.neg ? -c : c;
+}
+
+/* x - y for magnitudes with x >= y. */
+static struct quantity mag_sub(struct quantity x, struct quantity y)
+{
+	struct quantity r = {x.units - y.units, x.nanos - y.nanos};
+	if (r.nanos < 0) {
+		r.nanos += NANO;
+		r.units--;
+	}
+	return r;
+}
+
+int cel_qty_add(struct cel_qty x, struct cel_qty y, struct cel_qty *out)
+{
+	if (x.neg == y.neg) {
+		out->neg = x.neg;
+		if (quantity_add(x.mag, y.mag, &out->mag) < 0)
+			return -1;
+	} else if (mag_cmp(x.mag, y.mag) >= 0) {
+		out->neg = x.neg;
+		out->mag = mag_sub(x.mag, y.mag);
+	} else {
+		out->neg = y.neg;
+		out->mag = mag_sub(y.mag, x.mag);
+	}
+	if (out->mag.units == 0 && out->mag.nanos == 0)
+		out->neg = false;
+	return 0;
+}
+
+/* ------------------------------------------------------------ semver */
+
+static bool only(const char *s, size_t n, bool alnum)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		bool ok = (c >= '0' && c <= '9') ||
+			  (alnum && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-'));
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* strconv.ParseUint(s, 10, 64) of digits; its error text on failure. */
+static const char *parse_u64(struct arena *a, const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (n == 0)
+		return arena_sprintf(a, "strconv.ParseUint: parsing \"\": invalid syntax");
+	for (size_t i = 0; i < n; i++) {
+		uint64_t d = (uint64_t)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return arena_sprintf(a, "strconv.ParseUint: parsing %s: value out of range",
+					     cel_quote(a, s, n));
+		v = v * 10 + d;
+	}
+	*out = v;
+	return NULL;
+}
+
+static const char *semver_number(struct arena *a, const char *what, const char *cap,
+				 const char *s, size_t n, uint64_t *out)
+{
+	if (!only(s, n, false))
+		return arena_sprintf(a, "Invalid character(s) found in %s number %s", what,
+				     cel_quote(a, s, n));
+	if (n > 1 && s[0] == '0')
+		return arena_sprintf(a, "%s number must not contain leading zeroes %s", cap,
+				     cel_quote(a, s, n));
+	return parse_u64(a, s, n, out);
+}
+
+static const char *semver_pre(struct arena *a, const char *s, size_t n)
+{
+	if (n == 0)
+		return "Prerelease is empty";
+	if (only(s, n, false)) {
+		uint64_t v;
+		if (n > 1 && s[0] == '0')
+			return arena_sprintf(a, "Numeric PreRelease version must not contain "
+					     "leading zeroes %s", cel_quote(a, s, n));
+		return parse_u64(a, s, n, &v);
+	}
+	if (!only(s, n, true))
+		return arena_sprintf(a, "Invalid character(s) found in prerelease %s",
+				     cel_quote(a, s, n));
+	return NULL;
+}
+
+static const char *semver_build(struct arena *a, const char *s, size_t n)
+{
+	if (n == 0)
+		return "Build meta data is empty";
+	if (!only(s, n, true))
+		return arena_sprintf(a, "Invalid character(s) found in build meta data %s",
+				     cel_quote(a, s, n));
+	return NULL;
+}
+
+static const char *find(const char *s, const char *end, char c)
+{
+	for (; s < end; s++)
+		if (*s == c)
+			return s;
+	return NULL;
+}
+
+const struct cel_semver *cel_semver_parse(struct arena *a, const char *s, size_t n,
+					  const char **why)
+{
+	const char *end = s + n;
+	if (n == 0)
+		return *why = "Version string empty", NULL;
+	const char *d1 = find(s, end, '.');
+	const char *d2 = d1 ? find(d1 + 1, end, '.') : NULL;
+	if (!d2)
+		return *why = "No Major.Minor.Patch elements found", NULL;
+	struct cel_semver *v = arena_alloc(a, sizeof *v);
+	if ((*why = semver_number(a, "major", "Major", s, (size_t)(d1 - s), &v->major)) ||
+	    (*why = semver_number(a, "minor", "Minor", d1 + 1, (size_t)(d2 - d1 - 1), &v->minor)))
+		return NULL;
+	const char *patch = d2 + 1, *patch_end = end;
+	const char *plus = find(patch, end, '+');
+	const char *build = NULL;
+	if (plus) {
+		build = plus + 1;
+		patch_end = plus;
+	}
+	const char *dash = find(patch, patch_end, '-');
+	const char *pre = NULL, *pre_end = patch_end;
+	if (dash) {
+		pre = dash + 1;
+		patch_end = dash;
+	}
+	if ((*why = semver_number(a, "patch", "Patch", patch, (size_t)(patch_end - patch), &v->patch)))
+		return NULL;
+	int cap = 0;
+	for (const char *p = pre; p; ) {
+		const char *dot = find(p, pre_end, '.');
+		const char *e = dot ? dot : pre_end;
+		if ((*why = semver_pre(a, p, (size_t)(e - p))))
+			return NULL;
+		if (v->n_pre == cap) {
+			cap = cap ? cap * 2 : 4;
+			const char **np = arena_array(a, (size_t)cap, sizeof *np);
+			if (v->n_pre)
+				memcpy(np, v->pre, (size_t)v->n_pre * sizeof *np);
+			v->pre = np;
+		}
+		((const char **)v->pre)[v->n_pre++] = arena_strndup(a, p, (size_t)(e - p));
+		p = dot ? dot + 1 : NULL;
+	}
+	for (const char *p = build; p; ) {
+		const char *dot = find(p, end, '.');
+		const char *e = dot ? dot : end;
+		if ((*why = semver_build(a, p, (size_t)(e - p))))
+			return NULL;
+		p = dot ? dot + 1 : NULL;
+	}
+	return v;
+}
+
+static int u64_cmp(uint64_t x, uint64_t y)
+{
+	return x < y ? -1 : x > y;
+}
+
+/* PRVersion.Compare: numeric identifiers sort below alphanumeric ones. */
+static int pre_cmp(const char *x, const char *y)
+{
+	bool xn = only(x, strlen(x), false), yn = only(y, strlen(y), false);
+	if (xn != yn)
+		return xn ? -1 : 1;
+	if (xn) {
+		size_t lx = strlen(x), ly = strlen(y);
+		if (lx != ly)
+			return lx < ly ? -1 : 1;
+	}
+	int c = strcmp(x, y);
+	return c < 0 ? -1 : c > 0;
+}
+
+int cel_semver_cmp(const struct cel_semver *x, const struct cel_semver *y)
+{
+	int c = u64_cmp(x->major, y->major);
+	if (!c)
+		c = u64_cmp(x->minor, y->minor);
+	if (!c)
+		c = u64_cmp(x->patch, y->patch);
+	if (c)
+		return c;
+	if (!x->n_pre || !y->n_pre)
+		return x->n_pre == y->n_pre ? 0 : x->n_pre ? -1 : 1;
+	int i = 0;
+	for (; i < x->n_pre && i < y->n_pre; i++)
+		if ((c = pre_cmp(x->pre[i], y->pre[i])))
+			return c;
+	return i == x->n_pre && i == y->n_pre ? 0 : i == x->n_pre ? -1 : 1;
+}
+
+/* ------------------------------------------------------------ text */
+
+const char *cel_quote(struct arena *a, const char *s, size_t n)
+{
+	char *out = arena_alloc(a, n * 4 + 3);
+	size_t k = 0;
+	out[k++] = '"';
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			out[k++] = '\\';
+			out[k++] = (char)c;
+		} else if (c == '\n') {
+			out[k++] = '\\';
+			out[k++] = 'n';
+		} else if (c == '\t') {
+			out[k++] = '\\';
+			out[k++] = 't';
+		} else if (c < 0x20 || c == 0x7f) {
+			k += (size_t)sprintf(out + k, "\\x%02x", c);
+		} else {
+			out[k++] = (char)c;
+		}
+	}
+	out[k++] = '"';
+	out[k] = '\0';
+	return out;
+}
+
+int64_t cel_utf8_len(const char *s, size_t n)
+{
+	int64_t count = 0;
+	size_t i = 0;
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 :
+			     (c >> 3) == 30 ? 4 : 1;
+		if (i + len > n)
+			len = 1;
+		for (size_t j = 1; j < len; j++)
+			if (((unsigned char)s[i + j] & 0xC0) != 0x80)
+				len = 1;
+		i += len;
+		count++;
+	}
+	return count;
+}

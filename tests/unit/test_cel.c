@@ -1,0 +1,202 @@
+/*
+ * test_cel.c - the CEL subset of DRA device selectors (core/cel.h).
+ * Every expected value is worked out by hand from the CEL language
+ * definition (operators, heterogeneous equality, error absorption by && and
+ * ||), cel-go's error texts and kube's device environment (a missing
+ * attribute domain is an empty map; an unqualified attribute name is in the
+ * driver's domain).
+ */
+#include <string.h>
+
+#include "check.h"
+#include "../../core/cel.h"
+#include "../../yaml/quantity.h"
+
+/* The device every case reads: driver gpu.example.com with model "a100",
+ * cores 40, dra.example.com/flag true, version 1.2.3-rc.1, and capacity
+ * memory 40Gi. */
+static const struct cel_attr ATTRS[] = {
+	{"model", CEL_ATTR_STRING, 0, false, "a100"},
+	{"cores", CEL_ATTR_INT, 40, false, NULL},
+	{"dra.example.com/flag", CEL_ATTR_BOOL, 0, true, NULL},
+	{"version", CEL_ATTR_VERSION, 0, false, "1.2.3-rc.1"},
+};
+static const struct cel_capacity CAPS[] = {
+	{"memory", {42949672960LL, 0}},
+};
+static const struct cel_device DEV = {"gpu.example.com", ATTRS, 4, CAPS, 1};
+
+#define GPU "device.attributes[\"gpu.example.com\"]"
+
+static void expect(const char *expr, enum cel_result want, const char *msg)
+{
+	struct arena a;
+	arena_init(&a);
+	const struct cel_program *p;
+	struct cel_error err;
+	int rc = cel_compile(&a, expr, yaml_parse_quantity, &p, &err);
+	CHECK_EQ(rc, 0);
+	if (rc) {
+		fprintf(stderr, "  compiling '%s': %d:%d: %s\n", expr, err.line, err.col, err.msg);
+		arena_release(&a);
+		return;
+	}
+	char got[256] = "";
+	enum cel_result r = cel_eval(p, &DEV, got, sizeof got);
+	CHECK_EQ(r, want);
+	if (msg)
+		CHECK_STR(got, msg);
+	if (r != want || (msg && strcmp(got, msg)))
+		fprintf(stderr, "  for '%s' (got %d: %s)\n", expr, r, got);
+	arena_release(&a);
+}
+
+static void refuse(const char *expr, int col, const char *msg)
+{
+	struct arena a;
+	arena_init(&a);
+	const struct cel_program *p;
+	struct cel_error err;
+	CHECK_EQ(cel_compile(&a, expr, yaml_parse_quantity, &p, &err), -1);
+	CHECK_EQ(err.col, col);
+	CHECK_STR(err.msg, msg);
+	if (strcmp(err.msg, msg) || err.col != col)
+		fprintf(stderr, "  for '%s' (got %d: %s)\n", expr, err.col, err.msg);
+	arena_release(&a);
+}
+
+static void test_literals_and_operators(void)
+{
+	expect("true", CEL_TRUE, NULL);
+	expect("1 + 2 * 3 == 7", CEL_TRUE, NULL);
+	expect("7 / 2 == 3 && 7 % 2 == 1 && -7 / 2 == -3 && -7 % 2 == -1", CEL_TRUE, NULL);
+	expect("'a' + \"b\" == r'ab'", CEL_TRUE, NULL);
+	expect("'\\x41\\u00e9\\101' == 'A\xc3\xa9" "A'", CEL_TRUE, NULL);
+	expect("\"\"\"x\"y\"\"\" == 'x\"y'", CEL_TRUE, NULL);
+	expect("'abc' < 'abd' && 'b' > 'abc' && false < true", CEL_TRUE, NULL);
+	expect("1 in [1, 2] && !('c' in ['a', 'b'])", CEL_TRUE, NULL);
+	expect("[1, 2] == [1, 2] && [1] != [1, 2]", CEL_TRUE, NULL);
+	expect(GPU ".cores", CEL_ERROR, "CEL result of type int could not be converted "
+	       "to bool: unsupported type conversion from 'int' to bool");
+	expect("-9223372036854775808 < 0", CEL_TRUE, NULL);
+	expect("0x10 == 16", CEL_TRUE, NULL);
+	expect("9223372036854775807 + 1 == 0", CEL_ERROR, "integer overflow");
+	expect("-(-9223372036854775808) == 0", CEL_ERROR, "integer overflow");
+	expect("1 / 0 == 0", CEL_ERROR, "division by zero");
+	expect("1 % 0 == 0", CEL_ERROR, "modulus by zero");
+	expect("[1, 2][2] == 1", CEL_ERROR, "index out of bounds: 2");
+	expect("size('h\xc3\xa9llo') == 5 && 'abc'.size() == 3 && size([1]) == 1", CEL_TRUE, NULL);
+	expect("'Hello'.lowerAscii() == 'hello' && 'Hello'.upperAscii() == 'HELLO'", CEL_TRUE, NULL);
+	expect("'hello'.startsWith('he') && 'hello'.endsWith('lo') && 'hello'.contains('ll')",
+	       CEL_TRUE, NULL);
+}
+
+static void test_device(void)
+{
+	expect("device.driver == 'gpu.example.com'", CEL_TRUE, NULL);
+	expect(GPU ".model == 'a100'", CEL_TRUE, NULL);
+	expect(GPU "[\"cores\"] >= 32", CEL_TRUE, NULL);
+	expect("device.attributes['dra.example.com'].flag", CEL_TRUE, NULL);
+	/* an unknown domain is an empty map: has() false... */
+	expect("has(device.attributes['x.example.com'].model)", CEL_FALSE, NULL);
+	/* ...has() of the domain itself true, `in` false (real keys) */
+	expect("has(device.attributes.nodomain)", CEL_TRUE, NULL);
+	expect("'nodomain' in device.attributes", CEL_FALSE, NULL);
+	expect("'gpu.example.com' in device.attributes", CEL_TRUE, NULL);
+	/* a missing attribute is a runtime error, not a non-match */
+	expect(GPU ".memory > 1", CEL_ERROR, "no such key: memory");
+	expect("device.attributes['x.example.com'].model == 'a'", CEL_ERROR,
+	       "no such key: model");
+	/* heterogeneous equality: a string attribute equals no int */
+	expect(GPU ".model == 1", CEL_FALSE, NULL);
+	expect(GPU ".model != 1", CEL_TRUE, NULL);
+	/* ordering across types is an error */
+	expect(GPU ".model < 1", CEL_ERROR, "no such overload");
+	expect(GPU ".cores.startsWith('4')", CEL_ERROR, "no such overload");
+	expect(GPU ".cores.lowerAscii() == 'x'", CEL_ERROR,
+	       "no such overload: lowerAscii(int)");
+	/* && and || absorb errors when another term decides */
+	expect(GPU ".memory > 1 && false", CEL_FALSE, NULL);
+	expect("false && " GPU ".memory > 1", CEL_FALSE, NULL);
+	expect(GPU ".memory > 1 || true", CEL_TRUE, NULL);
+	expect(GPU ".memory > 1 && true", CEL_ERROR, "no such key: memory");
+	expect(GPU ".memory > 1 || " GPU ".speed > 1", CEL_ERROR, "no such key: memory");
+	expect(GPU ".cores || true", CEL_TRUE, NULL);
+	expect(GPU ".cores || false", CEL_ERROR, "no such overload");
+	/* the conditional is strict in its condition only */
+	expect("true ? true : " GPU ".memory > 1", CEL_TRUE, NULL);
+	expect(GPU ".memory > 1 ? true : true", CEL_ERROR, "no such key: memory");
+}
+
+static void test_quantity_and_semver(void)
+{
+	expect("device.capacity['gpu.example.com'].memory.isGreaterThan(quantity('32Gi'))",
+	       CEL_TRUE, NULL);
+	expect("device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) == 0",
+	       CEL_TRUE, NULL);
+	expect("device.capacity['gpu.example.com'].memory == quantity('40Gi')", CEL_TRUE, NULL);
+	expect("quantity('1.5').isInteger() || quantity('-2').asInteger() == -2", CEL_TRUE, NULL);
+	expect("quantity('1').sub(quantity('3')).sign() == -1 && quantity('0').sign() == 0",
+	       CEL_TRUE, NULL);
+	expect("quantity('500m').add(quantity('500m')) == quantity('1')", CEL_TRUE, NULL);
+	expect("quantity('1').add(2).isLessThan(quantity('3001m'))", CEL_TRUE, NULL);
+	expect("quantity('1.5').asInteger() == 1", CEL_ERROR, "cannot convert value to integer");
+	expect("quantity('x') == quantity('1')", CEL_ERROR,
+	       "quantities must match the regular expression "
+	       "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+	expect("isQuantity('1Ki') && !isQuantity('1KB')", CEL_TRUE, NULL);
+	/* Quantity.Equal with another type is an error; != of it is true */
+	expect(GPU ".cores == quantity('40')", CEL_FALSE, NULL);
+	expect("quantity('40') == " GPU ".cores", CEL_ERROR, "no such overload");
+	expect("quantity('40') != " GPU ".cores", CEL_TRUE, NULL);
+	expect(GPU ".version.isLessThan(semver('1.2.3'))", CEL_TRUE, NULL);
+	expect(GPU ".version == semver('1.2.3-rc.1+build')", CEL_TRUE, NULL);
+	expect("semver('1.2.3-rc.2').isGreaterThan(semver('1.2.3-rc.10'))", CEL_FALSE, NULL);
+	expect("semver('1.0.0-alpha').isLessThan(semver('1.0.0-1'))", CEL_FALSE, NULL);
+	expect("semver('1.0.0-alpha').compareTo(semver('1.0.0-alpha.1')) == -1", CEL_TRUE, NULL);
+	expect("semver('2.10.3').major() == 2 && semver('2.10.3').minor() == 10", CEL_TRUE, NULL);
+	expect("semver('01.2.3').major() == 1", CEL_ERROR,
+	       "Major number must not contain leading zeroes \"01\"");
+	expect("semver('1.2') == semver('1.2.0')", CEL_ERROR,
+	       "No Major.Minor.Patch elements found");
+	expect("isSemver('1.2.3') && !isSemver('v1.2.3')", CEL_TRUE, NULL);
+	expect(GPU ".version == '1.2.3-rc.1'", CEL_ERROR, "no such overload");
+	expect(GPU ".model.isGreaterThan(semver('1.0.0'))", CEL_ERROR,
+	       "no such overload: isGreaterThan(string, kubernetes.Semver)");
+}
+
+static void test_refused(void)
+{
+	refuse("device.driver == 1", 15, "found no matching overload for '_==_' applied to "
+	       "'(string, int)'");
+	refuse("device.foo", 7, "undefined field 'foo'");
+	refuse("x == 1", 1, "undeclared reference to 'x' (in container '')");
+	refuse("true ? 1 : 2", 6, "must evaluate to bool or the unknown type, not int");
+	refuse("device.capacity['a'].memory == 1", 29, "found no matching overload for "
+	       "'_==_' applied to '(kubernetes.Quantity, int)'");
+	refuse("1 + 1", 3, "must evaluate to bool or the unknown type, not int");
+	refuse("1.5 > 1", 1, "double literals are outside kso's CEL subset");
+	refuse("1u > 1", 1, "uint literals are outside kso's CEL subset");
+	refuse("b'x' == b'x'", 1, "bytes literals are outside kso's CEL subset");
+	refuse("{'a': 1}.a == 1", 1, "map and message literals are outside kso's CEL subset");
+	refuse("device.driver.matches('^a')", 14, "function 'matches' is outside kso's CEL subset");
+	refuse("[1].all(x, x > 0)", 4, "function 'all' is outside kso's CEL subset");
+	refuse("has(device)", 1, "invalid argument to has() macro");
+	refuse("quantity('1') < quantity('2')", 15, "found no matching overload for '_<_' "
+	       "applied to '(kubernetes.Quantity, kubernetes.Quantity)'");
+	refuse("true ? 1 : 'a'", 6, "found no matching overload for '_?_:_' applied to "
+	       "'(bool, int, string)'");
+	refuse("'a' ==", 7, "syntax error: unexpected end of expression");
+	refuse("if == 1", 1, "reserved identifier: if");
+	refuse("'abc", 1, "unterminated string literal");
+	refuse("9223372036854775808 > 0", 1, "invalid int literal");
+}
+
+int main(void)
+{
+	test_literals_and_operators();
+	test_device();
+	test_quantity_and_semver();
+	test_refused();
+	return check_done("test_cel");
+}

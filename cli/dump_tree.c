@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/cel.h"
 #include "../yaml/timestamp.h"
 
 /* ------------------------------------------------------------- values */
@@ -435,6 +436,23 @@ static struct dval *container(struct arena *a, const struct cluster *cl,
 	}
 	if (c->restart_always)
 		put_str(a, m, "restartPolicy", "Always");
+	if (c->n_claims) {
+		struct dval *r = dv_map(a), *cs = put_seq(a, r, "claims");
+		for (int i = 0; i < c->n_claims; i++) {
+			struct dval *cm = dv_map(a);
+			put_str(a, cm, "name", c->claims[i].name);
+			put_opt(a, cm, "request", c->claims[i].request);
+			dv_add(cs, cm);
+		}
+		struct dval *res = NULL;
+		for (struct dval *e = m->first; e; e = e->next)
+			if (!strcmp(e->key, "resources"))
+				res = e;
+		if (res)
+			dv_put(res, "claims", cs);
+		else
+			dv_put(m, "resources", r);
+	}
 	return m;
 }
 
@@ -610,6 +628,19 @@ static void pod_spec(struct arena *a, const struct cluster *c,
 	put_containers(a, c, spec, "containers", p->containers, p->n_containers,
 		       true);
 	put_volumes(a, spec, p);
+	if (p->n_claims) {
+		struct dval *cs = put_seq(a, spec, "resourceClaims");
+		for (int i = 0; i < p->n_claims; i++) {
+			struct dval *cm = dv_map(a);
+			put_str(a, cm, "name", p->claims[i].name);
+			if (p->claims[i].claim_name)
+				put_str(a, cm, "resourceClaimName", p->claims[i].claim_name);
+			else
+				put_str(a, cm, "resourceClaimTemplateName",
+					p->claims[i].template_name);
+			dv_add(cs, cm);
+		}
+	}
 }
 
 /* The pod's node and nominated node under the dump's placement. */
@@ -640,7 +671,8 @@ static struct dval *dump_pod(struct arena *a, const struct cluster *c,
 	struct dval *m = manifest(a, "v1", "Pod", &meta);
 	pod_meta(a, meta, p, o->synth_uids);
 	pod_spec(a, c, put_map(a, m, "spec"), p, node);
-	if (*p->phase || *nominated || p->start_time.has || p->preemption_target) {
+	if (*p->phase || *nominated || p->start_time.has || p->preemption_target ||
+	    p->n_claim_statuses) {
 		struct dval *st = put_map(a, m, "status");
 		put_opt(a, st, "phase", p->phase);
 		put_opt(a, st, "nominatedNodeName", nominated);
@@ -652,6 +684,17 @@ static struct dval *dump_pod(struct arena *a, const struct cluster *c,
 			put_str(a, cond, "status", "True");
 			put_str(a, cond, "reason", "PreemptionByScheduler");
 			dv_add(put_seq(a, st, "conditions"), cond);
+		}
+		if (p->n_claim_statuses) {
+			struct dval *ss = put_seq(a, st, "resourceClaimStatuses");
+			for (int k = 0; k < p->n_claim_statuses; k++) {
+				struct dval *sm = dv_map(a);
+				put_str(a, sm, "name", p->claim_statuses[k].name);
+				if (p->claim_statuses[k].claim_name)
+					put_str(a, sm, "resourceClaimName",
+						p->claim_statuses[k].claim_name);
+				dv_add(ss, sm);
+			}
 		}
 	}
 	return m;
@@ -918,6 +961,226 @@ static struct dval *dump_capacity(struct arena *a, const struct csi_capacity *cc
 	return m;
 }
 
+/* ---------------------------------------------- resource.k8s.io/v1 */
+
+static void put_selectors(struct arena *a, struct dval *m,
+			  const struct device_selector *sels, int n)
+{
+	if (!n)
+		return;
+	struct dval *s = put_seq(a, m, "selectors");
+	for (int i = 0; i < n; i++) {
+		struct dval *sm = dv_map(a);
+		put_str(a, put_map(a, sm, "cel"), "expression", sels[i].expression);
+		dv_add(s, sm);
+	}
+}
+
+/* Opaque configurations: the parameters are not kept (no plugin reads
+ * them), an empty object stands for them. */
+static void put_configs(struct arena *a, struct dval *m, const struct device_config *cs,
+			int n)
+{
+	if (!n)
+		return;
+	struct dval *s = put_seq(a, m, "config");
+	for (int i = 0; i < n; i++) {
+		struct dval *cm = dv_map(a);
+		if (cs[i].n_requests)
+			dv_put(cm, "requests", str_list(a, cs[i].requests, cs[i].n_requests));
+		struct dval *op = put_map(a, cm, "opaque");
+		put_str(a, op, "driver", cs[i].driver);
+		put_map(a, op, "parameters");
+		dv_add(s, cm);
+	}
+}
+
+static struct dval *dump_device_class(struct arena *a, const struct device_class *dc)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "resource.k8s.io/v1", "DeviceClass", &meta);
+	put_str(a, meta, "name", dc->name);
+	struct dval *spec = put_map(a, m, "spec");
+	put_selectors(a, spec, dc->selectors, dc->n_selectors);
+	put_configs(a, spec, dc->config, dc->n_config);
+	return m;
+}
+
+static struct dval *device_attrs(struct arena *a, const struct cel_attr *at, int n)
+{
+	static const char *const kinds[] = {"int", "bool", "string", "version"};
+	struct dval *m = dv_map(a);
+	for (int i = 0; i < n; i++) {
+		struct dval *v = dv_map(a);
+		if (at[i].kind == CEL_ATTR_INT)
+			put_int(a, v, kinds[0], at[i].i);
+		else if (at[i].kind == CEL_ATTR_BOOL)
+			dv_put(v, kinds[1], dv_bool(a, at[i].b));
+		else
+			put_str(a, v, kinds[at[i].kind], at[i].s);
+		dv_put(m, at[i].name, v);
+	}
+	return m;
+}
+
+static struct dval *dump_slice(struct arena *a, const struct resource_slice *s)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "resource.k8s.io/v1", "ResourceSlice", &meta);
+	put_str(a, meta, "name", s->name);
+	struct dval *spec = put_map(a, m, "spec");
+	put_str(a, spec, "driver", s->driver);
+	struct dval *pool = put_map(a, spec, "pool");
+	put_str(a, pool, "name", s->pool);
+	put_int(a, pool, "generation", s->generation);
+	put_int(a, pool, "resourceSliceCount", s->slice_count);
+	if (s->node_name)
+		put_str(a, spec, "nodeName", s->node_name);
+	if (s->node_selector.present)
+		dv_put(spec, "nodeSelector", node_selector(a, &s->node_selector));
+	if (s->all_nodes)
+		dv_put(spec, "allNodes", dv_bool(a, true));
+	struct dval *ds = put_seq(a, spec, "devices");
+	for (int i = 0; i < s->n_devices; i++) {
+		const struct device *d = &s->devices[i];
+		struct dval *dm = dv_map(a);
+		put_str(a, dm, "name", d->name);
+		if (d->n_attrs)
+			dv_put(dm, "attributes", device_attrs(a, d->attrs, d->n_attrs));
+		if (d->n_caps) {
+			struct dval *cm = put_map(a, dm, "capacity");
+			for (int k = 0; k < d->n_caps; k++)
+				put_str(a, put_map(a, cm, d->caps[k].name), "value",
+					decimal_str(a, d->caps[k].value));
+		}
+		dv_add(ds, dm);
+	}
+	return m;
+}
+
+static void put_request_fields(struct arena *a, struct dval *r,
+			       const struct device_request *q, bool sub)
+{
+	put_str(a, r, "deviceClassName", q->class_name);
+	put_selectors(a, r, q->selectors, q->n_selectors);
+	put_str(a, r, "allocationMode", q->all ? "All" : "ExactCount");
+	if (!q->all)
+		put_int(a, r, "count", q->count);
+	if (!sub && q->admin_access)
+		dv_put(r, "adminAccess", dv_bool(a, true));
+}
+
+static struct dval *claim_spec(struct arena *a, const struct claim_spec *cs)
+{
+	struct dval *spec = dv_map(a);
+	struct dval *devs = put_map(a, spec, "devices");
+	struct dval *rs = put_seq(a, devs, "requests");
+	for (int i = 0; i < cs->n_requests; i++) {
+		const struct device_request *q = &cs->requests[i];
+		struct dval *r = dv_map(a);
+		put_str(a, r, "name", q->name);
+		if (q->class_name) {
+			put_request_fields(a, put_map(a, r, "exactly"), q, false);
+		} else {
+			struct dval *fa = put_seq(a, r, "firstAvailable");
+			for (int k = 0; k < q->n_first_available; k++) {
+				struct dval *sr = dv_map(a);
+				put_str(a, sr, "name", q->first_available[k].name);
+				put_request_fields(a, sr, &q->first_available[k], true);
+				dv_add(fa, sr);
+			}
+		}
+		dv_add(rs, r);
+	}
+	if (cs->n_constraints) {
+		struct dval *cons = put_seq(a, devs, "constraints");
+		for (int i = 0; i < cs->n_constraints; i++) {
+			struct dval *c = dv_map(a);
+			if (cs->constraints[i].n_requests)
+				dv_put(c, "requests", str_list(a, cs->constraints[i].requests,
+							       cs->constraints[i].n_requests));
+			put_str(a, c, "matchAttribute", cs->constraints[i].match_attribute);
+			dv_add(cons, c);
+		}
+	}
+	put_configs(a, devs, cs->config, cs->n_config);
+	return spec;
+}
+
+static void put_claim_status(struct arena *a, struct dval *m, const struct resource_claim *c)
+{
+	if (!c->allocated)
+		return;
+	struct dval *st = put_map(a, m, "status");
+	struct dval *al = put_map(a, st, "allocation");
+	struct dval *rs = put_seq(a, put_map(a, al, "devices"), "results");
+	for (int i = 0; i < c->n_results; i++) {
+		const struct device_result *r = &c->results[i];
+		struct dval *rm = dv_map(a);
+		put_str(a, rm, "request", r->request);
+		put_str(a, rm, "driver", r->driver);
+		put_str(a, rm, "pool", r->pool);
+		put_str(a, rm, "device", r->device);
+		if (r->admin_access)
+			dv_put(rm, "adminAccess", dv_bool(a, true));
+		dv_add(rs, rm);
+	}
+	if (c->alloc_nodes.present)
+		dv_put(al, "nodeSelector", node_selector(a, &c->alloc_nodes));
+	if (!c->n_reserved_for)
+		return;
+	struct dval *rf = put_seq(a, st, "reservedFor");
+	for (int i = 0; i < c->n_reserved_for; i++) {
+		const struct claim_consumer *u = &c->reserved_for[i];
+		struct dval *um = dv_map(a);
+		put_opt(a, um, "apiGroup", u->api_group);
+		put_str(a, um, "resource", u->resource);
+		put_str(a, um, "name", u->name);
+		put_str(a, um, "uid", u->uid);
+		dv_add(rf, um);
+	}
+}
+
+static struct dval *dump_claim(struct arena *a, const struct resource_claim *c)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "resource.k8s.io/v1", "ResourceClaim", &meta);
+	put_str(a, meta, "name", c->name);
+	put_str(a, meta, "namespace", c->ns);
+	put_opt(a, meta, "uid", c->uid);
+	if (c->deleting)
+		put_str(a, meta, "deletionTimestamp", "1970-01-01T00:00:00Z");
+	if (c->n_owners) {
+		struct dval *os = put_seq(a, meta, "ownerReferences");
+		for (int i = 0; i < c->n_owners; i++) {
+			struct dval *o = dv_map(a);
+			put_str(a, o, "apiVersion", c->owners[i].api_version);
+			put_str(a, o, "kind", c->owners[i].kind);
+			put_str(a, o, "name", c->owners[i].name);
+			put_str(a, o, "uid", c->owners[i].uid);
+			if (c->owners[i].controller)
+				dv_put(o, "controller", dv_bool(a, true));
+			dv_add(os, o);
+		}
+	}
+	dv_put(m, "spec", claim_spec(a, &c->spec));
+	put_claim_status(a, m, c);
+	return m;
+}
+
+static struct dval *dump_claim_template(struct arena *a, const struct claim_template *t)
+{
+	struct dval *meta;
+	struct dval *m = manifest(a, "resource.k8s.io/v1", "ResourceClaimTemplate", &meta);
+	put_str(a, meta, "name", t->name);
+	put_str(a, meta, "namespace", t->ns);
+	struct dval *spec = put_map(a, m, "spec");
+	if (t->labels.n)
+		put_labels(a, put_map(a, spec, "metadata"), "labels", &t->labels);
+	dv_put(spec, "spec", claim_spec(a, &t->spec));
+	return m;
+}
+
 /* Whether pod i is in the dump: not deleted, and with only_pending not a
  * pending pod (without nomination) other than that one. */
 static bool pod_shown(const struct dump_opts *o, int i)
@@ -987,6 +1250,27 @@ struct dval *dump_tree_cluster(struct arena *a, const struct cluster *c,
 		s = put_seq(a, root, "csiStorageCapacities");
 		for (int i = 0; i < c->n_capacities; i++)
 			dv_add(s, dump_capacity(a, &c->capacities[i]));
+	}
+	/* likewise the DRA groups (kube v1.34) */
+	if (c->n_device_classes) {
+		s = put_seq(a, root, "deviceClasses");
+		for (int i = 0; i < c->n_device_classes; i++)
+			dv_add(s, dump_device_class(a, &c->device_classes[i]));
+	}
+	if (c->n_slices) {
+		s = put_seq(a, root, "resourceSlices");
+		for (int i = 0; i < c->n_slices; i++)
+			dv_add(s, dump_slice(a, &c->slices[i]));
+	}
+	if (c->n_claims) {
+		s = put_seq(a, root, "resourceClaims");
+		for (int i = 0; i < c->n_claims; i++)
+			dv_add(s, dump_claim(a, &c->claims[i]));
+	}
+	if (c->n_claim_templates) {
+		s = put_seq(a, root, "resourceClaimTemplates");
+		for (int i = 0; i < c->n_claim_templates; i++)
+			dv_add(s, dump_claim_template(a, &c->claim_templates[i]));
 	}
 	return root;
 }

@@ -89,6 +89,10 @@ struct cel_device {
 	int n_caps;
 };
 
+/* cel_valid_semver: s is a semantic version as blang/semver parses it
+ * (and as validateDeviceAttribute's semver.org 2.0.0 grammar accepts). */
+bool cel_valid_semver(const char *s);
+
 enum cel_result {
 	CEL_FALSE,
 	CEL_TRUE,

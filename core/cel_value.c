@@ -320,6 +320,16 @@ const struct cel_semver *cel_semver_parse(struct arena *a, const char *s, size_t
 	return v;
 }
 
+bool cel_valid_semver(const char *s)
+{
+	struct arena a;
+	arena_init(&a);
+	const char *why;
+	bool ok = cel_semver_parse(&a, s, strlen(s), &why) != NULL;
+	arena_release(&a);
+	return ok;
+}
+
 static int u64_cmp(uint64_t x, uint64_t y)
 {
 	return x < y ? -1 : x > y;

@@ -222,6 +222,8 @@ struct container {
 	const struct container_port *ports;
 	int n_ports;
 	bool restart_always;               /* init container with restartPolicy: Always (sidecar) */
+	const struct container_claim *claims;   /* resources.claims (DRA) */
+	int n_claims;
 };
 
 /* metadata.ownerReferences[] */
@@ -426,6 +428,8 @@ struct csi_capacity {
 	struct quantity max_size;
 };
 
+#include "dra.h"
+
 /* ------------------------------------------------------------------- pod */
 
 struct pod {
@@ -486,6 +490,11 @@ struct pod {
 	int n_tolerations;
 	const struct spread_constraint *spread;   /* spec.topologySpreadConstraints */
 	int n_spread;
+
+	const struct pod_claim *claims;           /* spec.resourceClaims (DRA) */
+	int n_claims;
+	const struct pod_claim_status *claim_statuses;   /* status.resourceClaimStatuses */
+	int n_claim_statuses;
 };
 
 /* ------------------------------------------------------------------ node */
@@ -605,6 +614,14 @@ struct cluster {
 	int n_csi_drivers;
 	struct csi_capacity *capacities;   /* CSIStorageCapacities */
 	int n_capacities;
+	struct device_class *device_classes;     /* resource.k8s.io/v1 (core/dra.h) */
+	int n_device_classes;
+	struct resource_slice *slices;
+	int n_slices;
+	struct resource_claim *claims;
+	int n_claims;
+	struct claim_template *claim_templates;
+	int n_claim_templates;
 
 	const char **res_names;            /* resource name by index (RES_*) */
 	enum resource_class *res_class;    /* class of each resource name */

@@ -118,6 +118,10 @@ struct yaml_dec {
 	struct yaml_vec csi_nodes;     /* struct csi_node */
 	struct yaml_vec csi_drivers;   /* struct csi_driver */
 	struct yaml_vec capacities;    /* struct csi_capacity */
+	struct yaml_vec device_classes;   /* struct device_class */
+	struct yaml_vec slices;        /* struct resource_slice */
+	struct yaml_vec claims;        /* struct resource_claim */
+	struct yaml_vec claim_templates;  /* struct claim_template */
 	bool in_dump;                  /* reading a kso dump: its pods are the
 					* expanded ones already */
 	struct yaml_index index;       /* identities, for duplicates */
@@ -372,6 +376,19 @@ int yaml_decode_csi_capacity(struct yaml_dec *d, const struct ynode *obj);
  * the claims the controller makes from it. */
 int yaml_decode_claim_template(struct yaml_dec *d, const struct ynode *t,
 			       struct pvc *out);
+/* decode_dra.c: resource.k8s.io/v1 (core/dra.h) */
+int yaml_decode_device_class(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_resource_slice(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_resource_claim(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_claim_template_dra(struct yaml_dec *d, const struct ynode *obj);
+/* yaml_decode_pod_claims: spec.resourceClaims and
+ * status.resourceClaimStatuses of pod object obj into p (after its
+ * containers, whose resources.claims must name its claims). */
+int yaml_decode_pod_claims(struct yaml_dec *d, const struct ynode *obj, struct pod *p);
+/* yaml_decode_container_claims: resources.claims of a container (res is
+ * its resources map). */
+int yaml_decode_container_claims(struct yaml_dec *d, const struct ynode *res,
+				 struct container *c);
 /* yaml_have_claim: claim ns/name is in the cluster or in this load
  * (finish.c). */
 bool yaml_have_claim(const struct yaml_dec *d, const char *ns, const char *name);

@@ -152,7 +152,8 @@ static int decode_resources(struct yaml_dec *d, const struct ynode *cm,
 	if (yaml_decode_resource_list(d, yd_get(rm, "limits"), &c->limits) < 0)
 		return -1;
 	yd_leave(d, m2);
-	if (check_request_le_limit(d, rm, c) < 0)
+	if (check_request_le_limit(d, rm, c) < 0 ||
+	    yaml_decode_container_claims(d, rm, c) < 0)
 		return -1;
 	yd_leave(d, mark);
 	default_requests(d, c);

@@ -317,7 +317,8 @@ int yaml_decode_pod(struct yaml_dec *d, const struct ynode *obj)
 	p.creation = m.creation;
 	p.deletion = m.deletion;
 	if (decode_spec(d, yd_get(obj, "spec"), &p, &x) < 0 ||
-	    decode_status(d, yd_get(obj, "status"), &p, &x) < 0)
+	    decode_status(d, yd_get(obj, "status"), &p, &x) < 0 ||
+	    yaml_decode_pod_claims(d, obj, &p) < 0)
 		return -1;
 	if (!*p.scheduler_name)
 		p.scheduler_name = config_default_scheduler;
@@ -349,7 +350,8 @@ int yaml_decode_pod_template(struct yaml_dec *d, const struct ynode *tmpl,
 		return -1;
 	yd_leave(d, m2);
 	(void)m3;
-	if (decode_spec(d, yd_get(tmpl, "spec"), p, x) < 0)
+	if (decode_spec(d, yd_get(tmpl, "spec"), p, x) < 0 ||
+	    yaml_decode_pod_claims(d, tmpl, p) < 0)
 		return -1;
 	if (!*p->scheduler_name)
 		p->scheduler_name = config_default_scheduler;

@@ -2,7 +2,8 @@
  * fields.c - the Kubernetes v1.30 field tables (fields.h): one table per
  * type, every field the type has (read by kso or not), the value's shape
  * for the fields whose own fields are checked in turn.  From the API
- * types of k8s.io/api core/v1, policy/v1 and scheduling/v1.
+ * types of k8s.io/api core/v1, policy/v1 and scheduling/v1, and (kube
+ * v1.34) resource.k8s.io/v1.
  */
 #include "fields.h"
 
@@ -92,8 +93,13 @@ static const struct field spread_f[] = {
 	{"nodeTaintsPolicy", ANY, NULL}, {"matchLabelKeys", ANY, NULL}, END};
 static const struct ftype spread = {"a topology spread constraint", spread_f};
 
+static const struct field container_claim_f[] = {
+	{"name", ANY, NULL}, {"request", ANY, NULL}, END};
+static const struct ftype container_claim = {"a container's resource claim",
+					     container_claim_f};
 static const struct field resources_f[] = {
-	{"limits", ANY, NULL}, {"requests", ANY, NULL}, {"claims", ANY, NULL}, END};
+	{"limits", ANY, NULL}, {"requests", ANY, NULL},
+	{"claims", LIST, &container_claim}, END};
 static const struct ftype resources = {"a container's resources", resources_f};
 static const struct field port_f[] = {
 	{"containerPort", ANY, NULL}, {"hostPort", ANY, NULL}, {"hostIP", ANY, NULL},
@@ -115,6 +121,11 @@ static const struct ftype container = {"a container", container_f};
 static const struct field gate_f[] = {{"name", ANY, NULL}, END};
 static const struct ftype gate = {"a scheduling gate", gate_f};
 
+static const struct field pod_claim_f[] = {
+	{"name", ANY, NULL}, {"resourceClaimName", ANY, NULL},
+	{"resourceClaimTemplateName", ANY, NULL}, END};
+static const struct ftype pod_claim = {"a pod's resource claim", pod_claim_f};
+
 static const struct field pod_spec_f[] = {
 	{"volumes", ANY, NULL}, {"initContainers", LIST, &container},
 	{"containers", LIST, &container}, {"ephemeralContainers", ANY, NULL},
@@ -135,7 +146,7 @@ static const struct field pod_spec_f[] = {
 	{"topologySpreadConstraints", LIST, &spread},
 	{"setHostnameAsFQDN", ANY, NULL}, {"os", ANY, NULL},
 	{"hostUsers", ANY, NULL}, {"schedulingGates", LIST, &gate},
-	{"resourceClaims", ANY, NULL}, END};
+	{"resourceClaims", LIST, &pod_claim}, END};
 static const struct ftype pod_spec = {"a pod's spec", pod_spec_f};
 
 static const struct field meta_f[] = {
@@ -293,6 +304,73 @@ static const struct field capacity_f[] = {
 	{"nodeTopology", OBJ, &label_selector}, {"storageClassName", ANY, NULL},
 	{"capacity", ANY, NULL}, {"maximumVolumeSize", ANY, NULL}, END};
 
+/* resource.k8s.io/v1 */
+static const struct field cel_selector_f[] = {{"expression", ANY, NULL}, END};
+static const struct ftype cel_selector = {"a CEL device selector", cel_selector_f};
+static const struct field device_selector_f[] = {{"cel", OBJ, &cel_selector}, END};
+static const struct ftype device_selector = {"a device selector", device_selector_f};
+static const struct field opaque_f[] = {
+	{"driver", ANY, NULL}, {"parameters", ANY, NULL}, END};
+static const struct ftype opaque = {"an opaque device configuration", opaque_f};
+static const struct field device_config_f[] = {
+	{"requests", ANY, NULL}, {"opaque", OBJ, &opaque}, END};
+static const struct ftype device_config = {"a device configuration", device_config_f};
+static const struct field class_spec_f[] = {
+	{"selectors", LIST, &device_selector}, {"config", LIST, &device_config},
+	{"extendedResourceName", ANY, NULL}, END};
+static const struct ftype class_spec = {"a DeviceClass's spec", class_spec_f};
+static const struct field pool_f[] = {
+	{"name", ANY, NULL}, {"generation", ANY, NULL},
+	{"resourceSliceCount", ANY, NULL}, END};
+static const struct ftype pool = {"a resource pool", pool_f};
+static const struct field device_f[] = {
+	{"name", ANY, NULL}, {"attributes", ANY, NULL}, {"capacity", ANY, NULL},
+	{"consumesCounters", ANY, NULL}, {"nodeName", ANY, NULL},
+	{"nodeSelector", ANY, NULL}, {"allNodes", ANY, NULL}, {"taints", ANY, NULL},
+	{"bindsToNode", ANY, NULL}, {"bindingConditions", ANY, NULL},
+	{"bindingFailureConditions", ANY, NULL},
+	{"allowMultipleAllocations", ANY, NULL}, END};
+static const struct ftype device = {"a device", device_f};
+static const struct field slice_spec_f[] = {
+	{"driver", ANY, NULL}, {"pool", OBJ, &pool}, {"nodeName", ANY, NULL},
+	{"nodeSelector", OBJ, &node_selector}, {"allNodes", ANY, NULL},
+	{"devices", LIST, &device}, {"perDeviceNodeSelection", ANY, NULL},
+	{"sharedCounters", ANY, NULL}, END};
+static const struct ftype slice_spec = {"a ResourceSlice's spec", slice_spec_f};
+static const struct field subrequest_f[] = {
+	{"name", ANY, NULL}, {"deviceClassName", ANY, NULL},
+	{"selectors", LIST, &device_selector}, {"allocationMode", ANY, NULL},
+	{"count", ANY, NULL}, {"tolerations", ANY, NULL}, {"capacity", ANY, NULL}, END};
+static const struct ftype subrequest = {"a device subrequest", subrequest_f};
+static const struct field exact_request_f[] = {
+	{"deviceClassName", ANY, NULL}, {"selectors", LIST, &device_selector},
+	{"allocationMode", ANY, NULL}, {"count", ANY, NULL},
+	{"adminAccess", ANY, NULL}, {"tolerations", ANY, NULL},
+	{"capacity", ANY, NULL}, END};
+static const struct ftype exact_request = {"an exact device request", exact_request_f};
+static const struct field device_request_f[] = {
+	{"name", ANY, NULL}, {"exactly", OBJ, &exact_request},
+	{"firstAvailable", LIST, &subrequest}, END};
+static const struct ftype device_request = {"a device request", device_request_f};
+static const struct field constraint_f[] = {
+	{"requests", ANY, NULL}, {"matchAttribute", ANY, NULL},
+	{"distinctAttribute", ANY, NULL}, END};
+static const struct ftype constraint = {"a device constraint", constraint_f};
+static const struct field device_claim_f[] = {
+	{"requests", LIST, &device_request}, {"constraints", LIST, &constraint},
+	{"config", LIST, &device_config}, END};
+static const struct ftype device_claim = {"a claim's devices", device_claim_f};
+static const struct field claim_spec_f[] = {{"devices", OBJ, &device_claim}, END};
+static const struct ftype claim_spec = {"a ResourceClaim's spec", claim_spec_f};
+static const struct field claim_template_spec_f[] = {
+	{"metadata", OBJ, &meta}, {"spec", OBJ, &claim_spec}, END};
+static const struct ftype claim_template_spec = {"a ResourceClaimTemplate's spec",
+						 claim_template_spec_f};
+static const struct field device_class_f[] = {TOP(OBJ, &class_spec), END};
+static const struct field slice_f[] = {TOP(OBJ, &slice_spec), END};
+static const struct field claim_f[] = {TOP(OBJ, &claim_spec), END};
+static const struct field claim_template_f[] = {TOP(OBJ, &claim_template_spec), END};
+
 static const struct field pod_f[] = {TOP(OBJ, &pod_spec), END};
 static const struct field node_f[] = {TOP(OBJ, &node_spec), END};
 static const struct field pdb_f[] = {TOP(OBJ, &pdb_spec), END};
@@ -331,6 +409,10 @@ static const struct {
 	{"CSINode", {"a CSINode", csinode_f}},
 	{"CSIDriver", {"a CSIDriver", csidriver_f}},
 	{"CSIStorageCapacity", {"a CSIStorageCapacity", capacity_f}},
+	{"DeviceClass", {"a DeviceClass", device_class_f}},
+	{"ResourceSlice", {"a ResourceSlice", slice_f}},
+	{"ResourceClaim", {"a ResourceClaim", claim_f}},
+	{"ResourceClaimTemplate", {"a ResourceClaimTemplate", claim_template_f}},
 };
 
 /* Levenshtein distance of a and b, capped: 3 means "3 or more". */

@@ -85,6 +85,10 @@ static const struct {
 	{"CSINode", "storage.k8s.io/v1", yaml_decode_csi_node},
 	{"CSIDriver", "storage.k8s.io/v1", yaml_decode_csi_driver},
 	{"CSIStorageCapacity", "storage.k8s.io/v1", yaml_decode_csi_capacity},
+	{"DeviceClass", "resource.k8s.io/v1", yaml_decode_device_class},
+	{"ResourceSlice", "resource.k8s.io/v1", yaml_decode_resource_slice},
+	{"ResourceClaim", "resource.k8s.io/v1", yaml_decode_resource_claim},
+	{"ResourceClaimTemplate", "resource.k8s.io/v1", yaml_decode_claim_template_dra},
 };
 
 static bool is_list_kind(const char *kind)
@@ -129,7 +133,8 @@ static const char *const dump_groups[] = {
 	"nodes", "pods", "namespaces", "priorityClasses", "podDisruptionBudgets",
 	"workloads", "storageClasses", "persistentVolumes",
 	"persistentVolumeClaims", "csiNodes", "csiDrivers",
-	"csiStorageCapacities",
+	"csiStorageCapacities", "deviceClasses", "resourceSlices",
+	"resourceClaims", "resourceClaimTemplates",
 };
 
 static bool is_dump(const struct ynode *obj)
@@ -265,6 +270,18 @@ static void index_existing(struct yaml_dec *d)
 	for (int i = 0; i < c->n_capacities; i++)
 		yaml_index_add(&d->index, "CSIStorageCapacity", c->capacities[i].ns,
 			       c->capacities[i].name, c->capacities[i].pos, &first);
+	for (int i = 0; i < c->n_device_classes; i++)
+		yaml_index_add(&d->index, "DeviceClass", "", c->device_classes[i].name,
+			       c->device_classes[i].pos, &first);
+	for (int i = 0; i < c->n_slices; i++)
+		yaml_index_add(&d->index, "ResourceSlice", "", c->slices[i].name,
+			       c->slices[i].pos, &first);
+	for (int i = 0; i < c->n_claims; i++)
+		yaml_index_add(&d->index, "ResourceClaim", c->claims[i].ns,
+			       c->claims[i].name, c->claims[i].pos, &first);
+	for (int i = 0; i < c->n_claim_templates; i++)
+		yaml_index_add(&d->index, "ResourceClaimTemplate", c->claim_templates[i].ns,
+			       c->claim_templates[i].name, c->claim_templates[i].pos, &first);
 	static const char *const wk[] = {"Service", "ReplicationController",
 					 "ReplicaSet", "StatefulSet"};
 	for (int i = 0; i < c->n_workloads; i++)
@@ -296,6 +313,10 @@ void yaml_dec_init(struct yaml_dec *d, struct cluster *c, struct error *err)
 	yaml_vec_init(&d->csi_nodes, sizeof(struct csi_node));
 	yaml_vec_init(&d->csi_drivers, sizeof(struct csi_driver));
 	yaml_vec_init(&d->capacities, sizeof(struct csi_capacity));
+	yaml_vec_init(&d->device_classes, sizeof(struct device_class));
+	yaml_vec_init(&d->slices, sizeof(struct resource_slice));
+	yaml_vec_init(&d->claims, sizeof(struct resource_claim));
+	yaml_vec_init(&d->claim_templates, sizeof(struct claim_template));
 	yaml_index_init(&d->index);
 	index_existing(d);
 }
@@ -316,6 +337,10 @@ void yaml_dec_release(struct yaml_dec *d)
 	yaml_vec_release(&d->csi_nodes);
 	yaml_vec_release(&d->csi_drivers);
 	yaml_vec_release(&d->capacities);
+	yaml_vec_release(&d->device_classes);
+	yaml_vec_release(&d->slices);
+	yaml_vec_release(&d->claims);
+	yaml_vec_release(&d->claim_templates);
 	yaml_index_release(&d->index);
 }
 
@@ -370,6 +395,12 @@ int yaml_dec_commit(struct yaml_dec *d)
 				&d->csi_drivers);
 	c->capacities = append(d->a, c->capacities, &c->n_capacities,
 			       &d->capacities);
+	c->device_classes = append(d->a, c->device_classes, &c->n_device_classes,
+				   &d->device_classes);
+	c->slices = append(d->a, c->slices, &c->n_slices, &d->slices);
+	c->claims = append(d->a, c->claims, &c->n_claims, &d->claims);
+	c->claim_templates = append(d->a, c->claim_templates, &c->n_claim_templates,
+				    &d->claim_templates);
 	commit_namespaces(d);
 	cluster_reindex(c);
 	return 0;

@@ -1,0 +1,252 @@
+"""
+test_dra_objects.py - the resource.k8s.io/v1 objects of Dynamic Resource
+Allocation (kube v1.34; core/dra.h, yaml/decode_dra.c): a kubectl export
+loads without a warning, defaults are the API server's (allocationMode
+ExactCount, count 1), `kso dump` writes the objects and a pod's claims back,
+and every refusal is one line FILE:LINE:COL: what is wrong (field.path) with
+exit status 1.  LINE and COL are counted by hand from the manifests below
+(1-based; COL is where the offending value or item starts).
+"""
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+KSO = os.environ.get("KSO", str(REPO / "kso"))
+EXPORT = REPO / "fixtures" / "load" / "dra-kubectl-export.yaml"
+
+
+def run(*args):
+    return subprocess.run([KSO, *map(str, args)], capture_output=True,
+                          text=True, timeout=60)
+
+
+def load(tmp_path, text, name="m.yaml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path, run("dump", path, "-o", "json")
+
+
+def test_the_kubectl_export_loads_without_warnings():
+    p = run("dump", EXPORT, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == ""
+    d = json.loads(p.stdout)
+    assert [c["metadata"]["name"] for c in d["deviceClasses"]] == ["gpu.example.com"]
+    s = d["resourceSlices"][0]["spec"]
+    assert s["nodeName"] == "worker-1"
+    assert s["pool"] == {"name": "worker-1", "generation": 1, "resourceSliceCount": 1}
+    # 40Gi = 40 * 2^30 bytes
+    assert s["devices"][0]["capacity"]["memory"]["value"] == "42949672960"
+    assert s["devices"][1]["attributes"]["index"] == {"int": 1}
+    assert s["devices"][0]["attributes"]["driverVersion"] == {"version": "1.2.0"}
+    shared, generated = d["resourceClaims"]
+    assert shared["status"]["allocation"]["devices"]["results"] == [
+        {"request": "gpu", "driver": "gpu.example.com", "pool": "worker-1",
+         "device": "gpu-0"}]
+    assert shared["status"]["reservedFor"] == [
+        {"resource": "pods", "name": "trainer-0",
+         "uid": "0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b"}]
+    req = generated["spec"]["devices"]["requests"][0]
+    assert [s["name"] for s in req["firstAvailable"]] == ["two-small", "one-large"]
+    assert generated["spec"]["devices"]["constraints"] == [
+        {"matchAttribute": "gpu.example.com/model"}]
+    assert "status" not in generated
+    assert generated["metadata"]["ownerReferences"][0]["name"] == "inference-0"
+
+
+CLAIM = """apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: c
+spec:
+  devices:
+    requests:
+"""  # lines 1-7; the first request starts at line 8
+
+
+def test_request_defaults(tmp_path):
+    # no allocationMode: ExactCount with count 1 (SetDefaults_ExactDeviceRequest);
+    # All keeps no count
+    _, p = load(tmp_path, CLAIM + """    - name: one
+      exactly:
+        deviceClassName: gpu
+    - name: every
+      exactly:
+        deviceClassName: gpu
+        allocationMode: All
+""")
+    assert p.returncode == 0, p.stderr
+    reqs = json.loads(p.stdout)["resourceClaims"][0]["spec"]["devices"]["requests"]
+    assert reqs[0]["exactly"] == {"deviceClassName": "gpu",
+                                  "allocationMode": "ExactCount", "count": 1}
+    assert reqs[1]["exactly"] == {"deviceClassName": "gpu", "allocationMode": "All"}
+
+
+POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  containers:
+  - name: c
+    resources:
+      claims:
+      - name: gpu
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: one-gpu
+status:
+  resourceClaimStatuses:
+  - name: gpu
+    resourceClaimName: p-gpu-abcde
+"""
+
+
+def test_a_pods_claims_are_dumped_back(tmp_path):
+    path, p = load(tmp_path, POD)
+    assert p.returncode == 0, p.stderr
+    pod = json.loads(p.stdout)["pods"][0]
+    assert pod["spec"]["resourceClaims"] == [
+        {"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]
+    assert pod["spec"]["containers"][0]["resources"] == {"claims": [{"name": "gpu"}]}
+    assert pod["status"]["resourceClaimStatuses"] == [
+        {"name": "gpu", "resourceClaimName": "p-gpu-abcde"}]
+    # and read back, the same dump
+    back = tmp_path / "back.json"
+    back.write_text(p.stdout)
+    again = run("dump", back, "-o", "json")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == p.stdout
+
+
+SLICE = """apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: s
+spec:
+  driver: gpu.example.com
+  pool:
+    name: n1
+    resourceSliceCount: 1
+"""  # lines 1-9
+
+CLASS = """apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: gpu
+spec:
+  selectors:
+  - cel:
+"""  # line 8 holds the expression
+
+# (id, manifest, line, col, message, field path)
+CASES = [
+    # line 8 "      expression: device.foo == 1": 6 spaces + "expression: " -> 19
+    ("cel-undefined-field", CLASS + "      expression: device.foo == 1\n", 8, 19,
+     "invalid CEL expression: undefined field 'foo' (at 1:7 of the expression)",
+     "spec.selectors[0].cel.expression"),
+    ("cel-outside-subset", CLASS + "      expression: device.driver.matches('a')\n", 8, 19,
+     "invalid CEL expression: function 'matches' is outside kso's CEL subset "
+     "(at 1:14 of the expression)", "spec.selectors[0].cel.expression"),
+    ("cel-not-bool", CLASS + "      expression: '1 + 1'\n", 8, 19,
+     "invalid CEL expression: must evaluate to bool or the unknown type, not int "
+     "(at 1:3 of the expression)", "spec.selectors[0].cel.expression"),
+    # line 10 "  allNodes: true" with nodeName too: the error is at spec (line 6)
+    ("slice-two-node-fields", SLICE + "  nodeName: n1\n  allNodes: true\n", 6, 3,
+     "exactly one of `nodeName`, `nodeSelector`, `allNodes` is required, but "
+     "multiple fields are set", "spec"),
+    ("slice-no-node-field", SLICE, 6, 3,
+     "exactly one of `nodeName`, `nodeSelector`, `allNodes` is required", "spec"),
+    # line 13 "      model: {string: a, int: 1}": 6 + "model: " -> 14
+    ("attribute-two-values", SLICE + """  nodeName: n1
+  devices:
+  - name: d0
+    attributes:
+      model: {string: a, int: 1}
+""", 14, 14, "exactly one value must be specified",
+     "spec.devices[0].attributes.model"),
+    # line 13 "      Bad-Name: ..." key at column 7
+    ("attribute-bad-name", SLICE + """  nodeName: n1
+  devices:
+  - name: d0
+    attributes:
+      bad-name: {int: 1}
+""", 14, 7, "invalid name \"bad-name\": a C identifier must start with a letter "
+     "or underscore, followed by letters, digits or underscores",
+     "spec.devices[0].attributes.bad-name"),
+    # line 8 "    - name: r": the request item at column 7
+    ("request-neither", CLAIM + "    - name: r\n", 8, 7,
+     "exactly one of `exactly` or `firstAvailable` is required",
+     "spec.devices.requests[0]"),
+    # line 10 "        count: 0": 8 + "count: " -> 16
+    ("count-zero", CLAIM + """    - name: r
+      exactly:
+        deviceClassName: gpu
+        count: 0
+""", 11, 16, "must be greater than zero", "spec.devices.requests[0].exactly.count"),
+    # line 14 "      - nope": 6 + "- " -> 9
+    ("constraint-unknown-request", CLAIM + """    - name: r
+      exactly:
+        deviceClassName: gpu
+    constraints:
+    - matchAttribute: gpu.example.com/model
+      requests:
+      - nope
+""", 14, 9, "\"nope\" must be the name of a request in the claim or the name of a "
+     "request and a subrequest separated by '/'",
+     "spec.devices.constraints[0].requests"),
+    # line 12 "    - matchAttribute: model": 4 + "- matchAttribute: " -> 23
+    ("constraint-needs-domain", CLAIM + """    - name: r
+      exactly:
+        deviceClassName: gpu
+    constraints:
+    - matchAttribute: model
+""", 12, 23, "\"model\" must include a domain",
+     "spec.devices.constraints[0].matchAttribute"),
+    # line 12 "  - name: gpu" of resourceClaims, item at column 5
+    ("pod-claim-two-sources", POD.replace(
+        "    resourceClaimTemplateName: one-gpu\n",
+        "    resourceClaimTemplateName: one-gpu\n    resourceClaimName: x\n"),
+     12, 5, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
+     "spec.resourceClaims[0]"),
+    # line 10 "      - name: gpu" of the container, the claim item at column 9
+    ("container-claim-unknown", POD.replace("  - name: gpu\n    resourceClaimTemplate",
+                                            "  - name: tpu\n    resourceClaimTemplate"),
+     10, 9, "must be one of the pod's resourceClaims (\"gpu\" is not)",
+     "spec.containers[0].resources.claims[0]"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_refusals(tmp_path, case):
+    _, text, line, col, msg, field = case
+    path = tmp_path / "m.yaml"
+    path.write_text(text)
+    p = run("validate", path)
+    assert p.returncode == 1, p.stdout
+    assert p.stderr == f"{path}:{line}:{col}: {msg} ({field})\n"
+
+
+def test_unknown_field_and_dropped_field_warnings(tmp_path):
+    # a typo is named (fields.c); a field of a gate v1.34 has off is dropped
+    # as the API server drops it
+    path = tmp_path / "m.yaml"
+    path.write_text(SLICE + """  nodeName: n1
+  devices:
+  - name: d0
+    attribute:
+      model: {string: a}
+    taints:
+    - {key: k, effect: NoSchedule}
+""")
+    p = run("validate", path)
+    assert p.returncode == 0, p.stderr
+    lines = p.stderr.splitlines()
+    assert any(l.startswith(f"{path}:13:5: warning: unknown field \"attribute\"")
+               for l in lines), lines
+    assert f"{path}:16:5: warning: taints is dropped by kube v1.34's API server " \
+        "(feature gate DRADeviceTaints is off) (spec.devices[0].taints)" in lines

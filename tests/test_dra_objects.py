@@ -250,3 +250,37 @@ def test_unknown_field_and_dropped_field_warnings(tmp_path):
                for l in lines), lines
     assert f"{path}:16:5: warning: taints is dropped by kube v1.34's API server " \
         "(feature gate DRADeviceTaints is off) (spec.devices[0].taints)" in lines
+
+
+PENDING = """apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  containers:
+  - name: c
+  resourceClaims:
+  - name: gpu
+    resourceClaimName: shared
+"""
+
+
+def test_a_pending_pod_with_claims_is_not_judged_under_1_34(tmp_path):
+    # kube v1.34's DynamicResources decides such a pod; kso does not model it
+    # yet, and scheduling it as claimless would be a confident wrong answer
+    path = tmp_path / "p.yaml"
+    path.write_text(PENDING)
+    p = run("explain", path, "--kube-version", "1.34")
+    assert p.returncode != 0
+    assert p.stdout == ""
+    assert p.stderr == (f"{path}:1:1: pod default/p is pending with resource "
+                        "claims: kso does not judge Dynamic Resource Allocation "
+                        "yet (kube v1.34's DynamicResources plugin) "
+                        "(spec.resourceClaims)\n")
+    # bound, its claims decide nothing kso answers
+    path.write_text(PENDING.replace("spec:\n", "spec:\n  nodeName: n1\n"))
+    assert run("validate", path, "--kube-version", "1.34").returncode == 0
+    # v1.30: DynamicResourceAllocation is off, the API server drops the
+    # claims, so the pod is judged as every other
+    path.write_text(PENDING)
+    assert run("validate", path).returncode == 0

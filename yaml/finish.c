@@ -289,8 +289,26 @@ static void warn_missing_storage(struct yaml_dec *d)
 	}
 }
 
+/* A pending pod with resource claims under v1.34: its DynamicResources
+ * verdict is not modelled yet (issue 35), and scheduling it as if it had
+ * no claims would be a confident wrong answer, so kso declines. */
+static int refuse_unjudged_claims(struct yaml_dec *d, const struct pod *p)
+{
+	if (!p->n_claims || *p->node_name || !config_at_least(&d->c->config, KUBE_1_34))
+		return 0;
+	error_at(d->err, p->pos.file, p->pos.line, p->pos.col, "spec.resourceClaims",
+		 "pod %s/%s is pending with resource claims: kso does not judge Dynamic "
+		 "Resource Allocation yet (kube v1.34's DynamicResources plugin)",
+		 p->ns, p->name);
+	d->err->incomplete = 1;
+	return -1;
+}
+
 int yaml_finish(struct yaml_dec *d)
 {
+	for (size_t i = 0; i < d->pods.n; i++)
+		if (refuse_unjudged_claims(d, yaml_vec_at(&d->pods, i)) < 0)
+			return -1;
 	if (!d->c->no_admission)
 		admit_default_class(d);
 	warn_missing_storage(d);

@@ -48,6 +48,7 @@
 #include "../yaml/load.h"
 #include "../yaml/tree.h"
 #include "../core/grow.h"
+#include "../core/out_file.h"
 #include "../core/strbuf.h"
 
 struct check_args {
@@ -439,6 +440,7 @@ struct check {
 	const struct engine *engine;
 	bool strict;
 	const char *export_dir;    /* --export: each wrong decision's state */
+	bool export_failed;        /* a state could not be written: exit 3 */
 	int seq;
 	int judged, wrong, inconclusive;
 	int count[VERDICT_COUNT];
@@ -602,20 +604,24 @@ static void emit(struct check *k, const struct event *ev, const char *pod,
 /* --export: the state before decision seq as manifests kso explain reads
  * (DIR/check-SEQ.yaml), and the command that judges it again (each word
  * shell-quoted: DIR and names are anyone's text).  Returns NULL when it
- * cannot be written, else the command (the caller frees it). */
-static char *export_state(const struct check *k, const struct cluster *c,
+ * cannot be written (reported on stderr, k->export_failed set: the run
+ * exits 3), else the command (the caller frees it). */
+static char *export_state(struct check *k, const struct cluster *c,
 			  const struct snapshot *s, const char *pod)
 {
 	struct strbuf path;
 	strbuf_init(&path);
 	strbuf_printf(&path, "%s/check-%d.yaml", k->export_dir, k->seq);
-	FILE *f = fopen(path.s, "w");
-	if (!f) {
-		strbuf_release(&path);
-		return NULL;
+	struct out_file o;
+	struct error err;
+	error_init(&err);
+	if (out_file_open(&o, path.s, &err) == 0) {
+		cli_dump_yaml(o.f, c, s);
+		out_file_close(&o, true, &err);
 	}
-	cli_dump_yaml(f, c, s);
-	if (fclose(f) != 0) {
+	if (err.set) {
+		fprintf(stderr, "kso check: %s\n", err.msg);
+		k->export_failed = true;
 		strbuf_release(&path);
 		return NULL;
 	}
@@ -898,5 +904,5 @@ int cmd_check(int argc, char **argv)
 	free(ev.v);
 	arena_release(&a);
 	free(files);
-	return k.wrong ? 1 : 0;
+	return k.export_failed ? EXIT_INCOMPLETE : k.wrong ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/out_file.h"
 #include "../enum/export.h"
 #include "args.h"
 #include "commands.h"
@@ -115,32 +116,28 @@ static int export_itf(const char *db, long long id, const char *out,
 	struct snapshot initial;
 	struct enum_trace tr;
 	int rc = enum_export_trace(db, id, &sc, &initial, &tr, err);
-	if (rc == 0) {
-		FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
-		if (!f) {
-			rc = error_plain(err, "%s: cannot write: %s", out,
-					 strerror(errno));
-		} else {
-			char source[600];
-			snprintf(source, sizeof source, "%s state %lld", db, id);
-			struct itf_run run = {source, "model", true};
-			struct model_sched_opts o = {0};
-			struct model_scheduler m;
-			model_scheduler_init(&m, &initial, &o);
-			/* a fresh search has no deleted pod: a gone one has
-			 * not arrived (--arrivals) */
-			for (int p = 0; p < sc.cluster.n_pods; p++)
-				m.absent[p] = initial.pod_node[p] == SNAP_GONE;
-			struct itf_writer w;
-			cli_itf_begin(&w, f, &m, &run);
-			rc = write_steps(&w, &m, &tr, err);
-			cli_itf_end(&w, &m);
-			model_scheduler_release(&m);
-			if (f != stdout && fclose(f) && rc == 0)
-				rc = error_plain(err, "%s: write failed", out);
-			if (rc && f != stdout)
-				remove(out);
-		}
+	struct out_file o;
+	if (rc == 0 && out_file_open(&o, out, err) < 0) {
+		rc = -1;
+		snapshot_release(&initial);
+	} else if (rc == 0) {
+		char source[600];
+		snprintf(source, sizeof source, "%s state %lld", db, id);
+		struct itf_run run = {source, "model", true};
+		struct model_sched_opts opts = {0};
+		struct model_scheduler m;
+		model_scheduler_init(&m, &initial, &opts);
+		/* a fresh search has no deleted pod: a gone one has not
+		 * arrived (--arrivals) */
+		for (int p = 0; p < sc.cluster.n_pods; p++)
+			m.absent[p] = initial.pod_node[p] == SNAP_GONE;
+		struct itf_writer w;
+		cli_itf_begin(&w, o.f, &m, &run);
+		rc = write_steps(&w, &m, &tr, err);
+		cli_itf_end(&w, &m);
+		model_scheduler_release(&m);
+		if (out_file_close(&o, rc == 0, err) < 0)
+			rc = -1;
 		snapshot_release(&initial);
 	}
 	enum_trace_release(&tr);
@@ -185,7 +182,7 @@ int cmd_export(int argc, char **argv)
 		if (export_itf(db, id, out, &err) == 0)
 			return 0;
 		fprintf(stderr, "%s\n", err.msg);
-		return 1;
+		return error_exit(&err);
 	}
 	struct enum_judge judge;
 	if (impl.cmd)

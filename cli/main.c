@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "../core/out_file.h"
 
 struct command {
 	const char *name;
@@ -63,8 +64,18 @@ static int run(int argc, char **argv)
 }
 
 /* Each command parses its own arguments with the one parser (args.h),
- * kubectl's spellings included ("-ojson", "--output=json"). */
+ * kubectl's spellings included ("-ojson", "--output=json"); the output
+ * is checked at the end (exit status 3 when it could not be written). */
 int main(int argc, char **argv)
 {
-	return run(argc, argv);
+	int rc = run(argc, argv);
+	/* every command's output checked once, here: a full disk or a closed
+	 * pipe behind stdout is a runtime failure, never a quiet exit 0 */
+	struct error err;
+	error_init(&err);
+	if (out_file_check_stdout(&err) < 0) {
+		fprintf(stderr, "kso: %s\n", err.msg);
+		return EXIT_INCOMPLETE;
+	}
+	return rc;
 }

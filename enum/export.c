@@ -11,6 +11,7 @@
  */
 #include "export.h"
 #include "store.h"
+#include "../core/out_file.h"
 #include "../core/quirks.h"
 
 #include <assert.h>
@@ -261,13 +262,7 @@ static bool parse_ints(const char *text, int32_t *out, int n, long lo, long hi)
 
 static int write_file(const char *out, const struct strbuf *b, struct error *err)
 {
-	FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
-	if (!f)
-		return error_plain(err, "%s: cannot write", out);
-	fputs(b->s, f);
-	if (f != stdout && fclose(f))
-		return error_plain(err, "%s: write failed", out);
-	return 0;
+	return out_file_write_all(out, b->s, b->n, err);
 }
 
 /* The last component of path. */
@@ -395,13 +390,7 @@ static char *config_name(const char *out)
 
 static int write_text(const char *path, const char *text, struct error *err)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return error_plain(err, "%s: cannot write", path);
-	fputs(text, f);
-	if (fclose(f))
-		return error_plain(err, "%s: write failed", path);
-	return 0;
+	return out_file_write_all(path, text, strlen(text), err);
 }
 
 /* Where the run's config goes for loading: *cfg_out next to out (kept),

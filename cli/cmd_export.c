@@ -168,8 +168,10 @@ int cmd_export(int argc, char **argv)
 	if (id_text && errno == ERANGE)
 		rc = cli_usage_error(&export_cmd, "state id %s is out of range",
 				     id_text);
-	else if (!db || !id_text || *end || id <= 0)
+	else if (!db || !id_text)
 		rc = cli_usage_error(&export_cmd, "need DB and a state id");
+	else if (*end || id <= 0)
+		rc = cli_usage_error(&export_cmd, "invalid state id '%s'", id_text);
 	free(pos);
 	if (rc >= 0)
 		return rc;

@@ -33,6 +33,7 @@ struct stored {
 	bool has_issue;            /* minimizable: see why_not */
 	const char *why_not;       /* why it cannot be minimized, or NULL */
 	int64_t scenario;
+	int64_t run;               /* the state's run */
 };
 
 /* The text of st's column called name, malloc'ed ("" when NULL). */
@@ -85,6 +86,7 @@ static void row_state(sqlite3_stmt *st, struct stored *s)
 	s->universe = col_dup(st, "universe");
 	s->mode = col_dup(st, "mode");
 	s->scenario = sqlite3_column_int64(st, enum_store_column(st, "scenario"));
+	s->run = sqlite3_column_int64(st, enum_store_column(st, "run_id"));
 	/* the run's --arrivals, in its options text (run.c options_text) */
 	char *options = col_dup(st, "options");
 	s->is.arrivals = strstr(options, " arrivals=any") ? ENUM_ARRIVE_ANY
@@ -207,7 +209,7 @@ static int load_stored(sqlite3 *db, const char *path, int64_t id,
 	memset(s, 0, sizeof *s);
 	s->is.judge = judge;
 	int found = query_row(db, "SELECT c.yaml, c.label, s.pod_node, s.nominated, "
-			      "r.universe, r.mode, r.options, s.scenario FROM states s "
+			      "r.universe, r.mode, r.options, s.scenario, s.run_id FROM states s "
 			      "JOIN scenarios c ON c.run_id=s.run_id AND "
 			      "c.idx=s.scenario JOIN runs r ON r.id=s.run_id "
 			      "WHERE s.id=?", id, row_state, s);
@@ -422,6 +424,21 @@ static int place_config(const struct stored *s, const char *out, char **cfg_out,
 	return write_text(*tmp, s->config, err);
 }
 
+/* An error in the stored configuration read from the temporary tmp names
+ * the configuration, not the temporary that is gone once kso exits:
+ * "stored configuration of run N:LINE:COL: ...". */
+static void name_stored_config(struct error *err, const char *tmp,
+			       const struct stored *s)
+{
+	size_t n = tmp ? strlen(tmp) : 0;
+	if (!tmp || strncmp(err->msg, tmp, n) || err->msg[n] != ':')
+		return;
+	char rest[ERROR_MSG_MAX];
+	snprintf(rest, sizeof rest, "%s", err->msg + n);
+	snprintf(err->msg, sizeof err->msg, "stored configuration of run %lld%.8100s",
+		 (long long)s->run, rest);
+}
+
 static int export_stored(const struct stored *s, int64_t id, const char *out,
 			 struct error *err)
 {
@@ -437,6 +454,7 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 	struct enum_scenario sc;
 	if (enum_scenario_from_yaml("stored scenario", s->yaml, cfg,
 				    s->is.kube_version, false, &sc, err)) {
+		name_stored_config(err, tmp, s);
 		enum_scenario_release(&sc);
 		if (tmp)
 			remove(tmp);
@@ -551,6 +569,8 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 	if (rc == 0)
 		rc = enum_scenario_from_yaml("stored scenario", s.yaml, tmp,
 					     s.is.kube_version, false, sc, err);
+	if (rc)
+		name_stored_config(err, tmp, &s);
 	if (rc == 0) {
 		sc->cluster.config.quirks_off = s.is.quirks_off;
 		bool named = s.has_issue && s.is.kind != ENUM_ISSUE_DISAGREE &&

@@ -3,6 +3,8 @@
  * queries in README "The enumerator's database").
  */
 #include "store.h"
+#include "../core/grow.h"
+#include "../core/strbuf.h"
 
 #include <assert.h>
 #include <stddef.h>
@@ -377,6 +379,31 @@ static int check_writable(const char *path, struct error *err)
 			   strerror(errno));
 }
 
+/* path as an SQLite URI with query (may be ""): '?', '#' and '%' (and
+ * bytes outside printable ASCII) percent-escaped, so that a file named
+ * "a?b#c%d.db" is that file and no URI parameters; an absolute path gets
+ * an empty authority ("file:///..."), so that "//x" is no host.  The
+ * caller sqlite3_free()s it. */
+static char *store_uri(const char *path, const char *query)
+{
+	struct strbuf b;
+	strbuf_init(&b);
+	strbuf_puts(&b, path[0] == '/' ? "file://" : "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if (*c == '?' || *c == '#' || *c == '%' || *c <= 0x20 || *c >= 0x7f)
+			strbuf_printf(&b, "%%%02X", *c);
+		else
+			strbuf_add(&b, (const char *)c, 1);
+	}
+	if (*query)
+		strbuf_printf(&b, "?%s", query);
+	char *uri = sqlite3_mprintf("%s", b.s);
+	strbuf_release(&b);
+	if (!uri)
+		abort();
+	return uri;
+}
+
 int enum_store_open(struct enum_store *s, const char *path, struct error *err)
 {
 	assert(s && path && err);
@@ -386,8 +413,12 @@ int enum_store_open(struct enum_store *s, const char *path, struct error *err)
 	pthread_mutex_init(&s->mu, NULL);
 	if (check_writable(path, err) < 0)
 		return -1;
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK)
+	/* as a URI (escaped), so that merge can ATTACH its inputs read-only */
+	char *uri = store_uri(path, "");
+	int orc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+				  SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI, NULL);
+	sqlite3_free(uri);
+	if (orc != SQLITE_OK)
 		return db_error(s, err, "cannot open");
 	sqlite3_busy_timeout(s->db, 10000);
 	if (writer_lock(s, err) < 0)
@@ -1015,31 +1046,60 @@ static int merge_config(struct enum_store *o, int64_t src, int64_t dst,
 	return exec(o, sql, err);
 }
 
+/* Attaches input in as "src", read-only as export reads it: through its
+ * WAL where it can be, as immutable where it cannot (a read-only
+ * directory holds no -shm file); its schema version checked. */
+static int attach_input(struct enum_store *o, const char *in, struct error *err)
+{
+	static const char *const modes[] = {"mode=ro", "immutable=1"};
+	struct error first;
+	error_init(&first);
+	for (int m = 0; m < 2; m++) {
+		char *uri = store_uri(in, modes[m]);
+		char *sql = sqlite3_mprintf("ATTACH DATABASE %Q AS src", uri);
+		sqlite3_free(uri);
+		int rc = exec(o, sql, m ? err : &first);
+		sqlite3_free(sql);
+		if (rc && m)
+			return -1;
+		if (rc)
+			continue;
+		sqlite3_stmt *st;
+		int v = -1;
+		if (sqlite3_prepare_v2(o->db, "PRAGMA src.user_version", -1, &st,
+				       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+		if (v == ENUM_SCHEMA_VERSION)
+			return 0;
+		struct error e2;
+		error_init(&e2);
+		exec(o, "DETACH DATABASE src", &e2);
+		if (v >= 0)
+			break;
+	}
+	return error_plain(err, "%s: not a kso enum database (schema %d)", in,
+			   ENUM_SCHEMA_VERSION);
+}
+
 static int merge_one(struct enum_store *o, const char *in, struct error *err)
 {
 	sqlite3_stmt *st;
-	char *sql = sqlite3_mprintf("ATTACH DATABASE %Q AS src", in);
-	int rc = exec(o, sql, err);
-	sqlite3_free(sql);
-	if (rc)
+	if (attach_input(o, in, err) < 0)
 		return -1;
-	if (sqlite3_prepare_v2(o->db, "PRAGMA src.user_version", -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) != ENUM_SCHEMA_VERSION) {
-		sqlite3_finalize(st);
-		exec(o, "DETACH DATABASE src", err);
-		return error_plain(err, "%s: not a kso enum database (schema %d)", in,
-				   ENUM_SCHEMA_VERSION);
-	}
-	sqlite3_finalize(st);
-	rc = exec(o, "BEGIN", err);
+	int rc = exec(o, "BEGIN", err);
 	if (rc == 0 && sqlite3_prepare_v2(o->db, "SELECT id FROM src.runs ORDER BY id",
 					  -1, &st, NULL) == SQLITE_OK) {
-		int64_t ids[4096];
-		int n = 0;
-		while (sqlite3_step(st) == SQLITE_ROW && n < 4096)
+		/* every run, however many (a fixed array once dropped the
+		 * runs past 4,096) */
+		int64_t *ids = NULL;
+		size_t n = 0, cap = 0;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			GROW(ids, n + 1, cap);
 			ids[n++] = sqlite3_column_int64(st, 0);
+		}
 		sqlite3_finalize(st);
-		for (int i = 0; i < n && rc == 0; i++) {
+		for (size_t i = 0; i < n && rc == 0; i++) {
 			int64_t dst = -1;
 			rc = map_run(o, in, ids[i], &dst, err);
 			if (rc == 0)
@@ -1049,6 +1109,7 @@ static int merge_one(struct enum_store *o, const char *in, struct error *err)
 			if (rc == 0)
 				rc = finish_locked(o, dst, -1, NULL, err);
 		}
+		free(ids);
 	}
 	rc = rc ? rc : exec(o, indexes, err);
 	rc = rc ? rc : exec(o, "COMMIT", err);
@@ -1070,16 +1131,16 @@ int enum_store_open_readonly(const char *db_path, bool full, sqlite3 **db,
 		sqlite3_close(*db);
 		return -1;
 	}
-	if (enum_store_check_file(*db, db_path, full, err) == 0)
+	struct error first;
+	error_init(&first);
+	if (enum_store_check_file(*db, db_path, full, &first) == 0)
 		return 0;
 	/* A database in WAL mode is read through its -shm file, which a
 	 * read-only directory or file system cannot hold: read it as
 	 * immutable then (nothing else may be writing it there anyway). */
 	sqlite3_close(*db);
 	*db = NULL;
-	char *uri = sqlite3_mprintf("file:%s?immutable=1", db_path);
-	if (!uri)
-		abort();
+	char *uri = store_uri(db_path, "immutable=1");
 	struct error again;
 	error_init(&again);
 	int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
@@ -1087,7 +1148,8 @@ int enum_store_open_readonly(const char *db_path, bool full, sqlite3 **db,
 	if (rc == SQLITE_OK && enum_store_check_file(*db, db_path, full, &again) == 0)
 		return 0;
 	sqlite3_close(*db);
-	return -1;   /* err holds the first attempt's cause */
+	*err = first;   /* the first attempt's cause */
+	return -1;
 }
 
 /* An input must be an existing kso database before anything is written:

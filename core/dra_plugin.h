@@ -1,0 +1,66 @@
+/*
+ * dra_plugin.h - what kube v1.34.1's DynamicResources plugin decides for a
+ * pod with resource claims (pkg/scheduler/framework/plugins/
+ * dynamicresources): PreFilter (the pod's claims found through
+ * resourceClaimName or the pod's resourceClaimStatuses, not being deleted,
+ * a template's claim owned by the pod, the device classes of unallocated
+ * claims present), Filter on one node (allocated claims' node selectors,
+ * the structured allocator for the others, core/dra_alloc.h) and
+ * PostFilter's message, with kube's texts and codes.  The verdicts both
+ * engines build their plugin on; neither engine calls them yet (issue 35).
+ */
+#ifndef KSO_DRA_PLUGIN_H
+#define KSO_DRA_PLUGIN_H
+
+#include <stdbool.h>
+
+#include "dra_alloc.h"
+
+enum dra_code {
+	DRA_OK,
+	DRA_SKIP,               /* PreFilter: the pod has no claims to look at */
+	DRA_UNRESOLVABLE,       /* UnschedulableAndUnresolvable, msg */
+	DRA_ERROR,              /* Error, msg (kube's cycle fails) */
+	DRA_UNJUDGED            /* kso cannot say which of kube's outcomes (msg) */
+};
+
+struct dra_prefilter {
+	enum dra_code code;
+	char msg[512];
+	const int *claims;      /* the pod's claims in spec order (c->claims) */
+	int n_claims;
+	const int *to_allocate; /* those without an allocation, in order */
+	int n_to_allocate;
+	struct dra_device_id *in_use;   /* devices of allocated claims */
+	int n_in_use;
+};
+
+/* dra_prefilter: PreFilter for pod p of cluster c (scratch from a). */
+void dra_prefilter(struct arena *a, const struct cluster *c, const struct pod *p,
+		   struct dra_prefilter *out);
+
+struct dra_filter {
+	enum dra_code code;
+	char msg[512];
+	bool *unavailable;      /* per pf->claims: its allocation's node selector
+				 * excludes the node (PostFilter reads them) */
+	struct dra_alloc_out alloc;   /* the allocator's answer, when it ran */
+};
+
+/* dra_filter: Filter on node n after a PreFilter that returned DRA_OK;
+ * match is the engine's node selector matcher. */
+void dra_filter(struct arena *a, const struct cluster *c, const struct dra_prefilter *pf,
+		const struct node *n, dra_node_match match, void *ctx, struct dra_filter *out);
+
+/* dra_postfilter: PostFilter's status message for pod p, given which of
+ * pf's claims some node found unavailable (unavailable[i] for pf->claims[i],
+ * NULL: none): "deallocation of ResourceClaim completed" when one of them
+ * is reserved for no other pod (*dealloc: its index in c->claims; kube picks
+ * among several in set order, so *several says whether there were more),
+ * else "still not schedulable"; "no new claims to deallocate" without
+ * claims. */
+const char *dra_postfilter(const struct cluster *c, const struct pod *p,
+			   const struct dra_prefilter *pf, const bool *unavailable,
+			   int *dealloc, bool *several);
+
+#endif

@@ -88,6 +88,8 @@ FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c))))
 FUZZ_ALL_SRC := $(LIB_SRC) $(filter-out cli/main.c,$(CLI_SRC))
 FUZZ_SKIP_fuzz_watch := cli/cmd_check.c
 FUZZ_SKIP_fuzz_reply := cli/impl.c
+FUZZ_SKIP_fuzz_corpus_case := cli/cmd_corpus.c
+FUZZ_SKIP_fuzz_check_events := cli/cmd_check.c
 FUZZ_SEEDS_fuzz_loader := fixtures/fuzz fixtures/volumes
 # seeds kept where they are (libFuzzer reads every file of each directory)
 FUZZ_SEEDS_fuzz_config := fixtures/fuzz/config fixtures/scoring fixtures/impl \
@@ -100,6 +102,8 @@ FUZZ_SEEDS_fuzz_block := fixtures/load fixtures/quirks fixtures/fidelity fixture
 # kso check prints a line per decision and per error: closed for speed
 # (libFuzzer keeps its own report on the real stderr)
 FUZZ_OPTS_fuzz_watch := -close_fd_mask=3
+FUZZ_OPTS_fuzz_check_events := -close_fd_mask=3
+FUZZ_OPTS_fuzz_corpus_case := -close_fd_mask=3
 FUZZ_OPTS_fuzz_replay := -close_fd_mask=3
 
 FUZZ_CFLAGS := $(CSTD) -O1 -g -fsanitize=fuzzer-no-link,address,undefined \

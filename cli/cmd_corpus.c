@@ -160,7 +160,11 @@ static void run_case(struct run *r, const char *file)
 	const struct ynode *pod = root ? ynode_get(root, "pod") : NULL;
 	const char *ns = pod ? ynode_str(pod, "namespace") : NULL;
 	const char *name = pod ? ynode_str(pod, "name") : NULL;
-	if (root && (!list || !ns || !name))
+	if (text && !err.msg[0] && (!root || root->kind != YNODE_MAP))
+		/* empty, comments only, several documents or no mapping */
+		error_plain(&err, "%s: not a KsoCorpusCase (one mapping with "
+			    "cluster, pod.namespace, pod.name)", path);
+	else if (root && (!list || !ns || !name))
 		error_plain(&err, "%s: not a KsoCorpusCase (cluster, pod.namespace, "
 			    "pod.name)", path);
 	const char *file_name = path;

@@ -6,37 +6,40 @@
 #include "dump_json.h"
 
 #include <assert.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dump_tree.h"
 #include "json.h"
 
-void cli_json_value(struct json_out *j, const struct dval *v)
+void cli_json_value(struct json_out *j, const struct ynode *v)
 {
 	switch (v->kind) {
-	case DVAL_MAP:
+	case YNODE_MAP:
 		json_begin_object(j);
-		for (const struct dval *e = v->first; e; e = e->next) {
-			json_key(j, e->key);
-			cli_json_value(j, e);
+		for (int k = 0; k < v->n; k++) {
+			json_key(j, v->keys[k]->str);
+			cli_json_value(j, v->items[k]);
 		}
 		json_end_object(j);
-		break;
-	case DVAL_SEQ:
+		return;
+	case YNODE_SEQ:
 		json_begin_array(j);
-		for (const struct dval *e = v->first; e; e = e->next)
-			cli_json_value(j, e);
+		for (int k = 0; k < v->n; k++)
+			cli_json_value(j, v->items[k]);
 		json_end_array(j);
-		break;
-	case DVAL_STR:
-		json_string(j, v->str);
-		break;
-	case DVAL_INT:
-		json_int(j, v->i);
-		break;
-	case DVAL_BOOL:
-		json_bool(j, v->b);
+		return;
+	case YNODE_SCALAR:
 		break;
 	}
+	/* dump_tree.h's scalars: a string quoted, else a boolean or an
+	 * integer */
+	if (v->quoted)
+		json_string(j, v->str);
+	else if (!strcmp(v->str, "true") || !strcmp(v->str, "false"))
+		json_bool(j, v->str[0] == 't');
+	else
+		json_int(j, strtoll(v->str, NULL, 10));
 }
 
 void cli_dump_json(FILE *f, const struct cluster *c,

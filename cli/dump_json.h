@@ -24,10 +24,11 @@ void cli_dump_json(FILE *f, const struct cluster *c,
 		   const struct snapshot *placement);
 
 struct json_out;
-struct dval;
+struct ynode;
 
-/* cli_json_value: one value tree (dump_tree.h) through the JSON writer. */
-void cli_json_value(struct json_out *j, const struct dval *v);
+/* cli_json_value: one tree of dump_tree.h (strings quoted, integers and
+ * booleans plain) through the JSON writer. */
+void cli_json_value(struct json_out *j, const struct ynode *v);
 
 /* cli_json_node_names: ["name", ...] of nodes[0..n) of c. */
 void cli_json_node_names(struct json_out *j, const struct cluster *c,

@@ -1,8 +1,10 @@
 /*
- * dump_tree.h - the loaded, defaulted objects of a cluster as trees of
- * plain values (maps with ordered keys, lists, strings, integers,
- * booleans) in the shape of Kubernetes manifests, so the JSON and YAML
- * printers (dump_json.c, dump_yaml.c) print the same content.
+ * dump_tree.h - the loaded, defaulted objects of a cluster as YAML trees
+ * (yaml/tree.h, the one document tree: maps with ordered keys, sequences,
+ * scalars - strings quoted, integers and booleans plain) in the shape of
+ * Kubernetes manifests, so the JSON and YAML printers (dump_json.c,
+ * dump_yaml.c, both through the one writer cli/json.c) print the same
+ * content.
  *
  * Canonical forms: cpu quantities in millicores ("250m"; nanocores "5n"
  * when not a whole millicore), other quantities as plain integers ("1024")
@@ -18,18 +20,7 @@
 
 #include "../core/objects.h"
 #include "../core/snapshot.h"
-
-enum dval_kind { DVAL_MAP, DVAL_SEQ, DVAL_STR, DVAL_INT, DVAL_BOOL };
-
-struct dval {
-	enum dval_kind kind;
-	const char *key;            /* set when the value is a map entry */
-	const char *str;            /* DVAL_STR */
-	int64_t i;                  /* DVAL_INT */
-	bool b;                     /* DVAL_BOOL */
-	struct dval *first, *last;  /* DVAL_MAP / DVAL_SEQ children */
-	struct dval *next;          /* next sibling */
-};
+#include "../yaml/tree.h"
 
 /* Which objects and placement a dump shows. */
 struct dump_opts {
@@ -52,13 +43,13 @@ const char *dump_pod_uid(const struct pod *p, char *buf, size_t len);
  * manifests: "nodes", "pods", "namespaces", "priorityClasses",
  * "podDisruptionBudgets", "workloads".  Returns a map of those keys; every
  * value is allocated from a (the caller's scratch arena). */
-struct dval *dump_tree_cluster(struct arena *a, const struct cluster *c,
+struct ynode *dump_tree_cluster(struct arena *a, const struct cluster *c,
 			       const struct dump_opts *o);
 
 /* dump_tree_list: the same manifests as one `kind: List` (apiVersion v1,
  * items in the groups' order), as `kubectl get -o json` prints several
  * kinds. */
-struct dval *dump_tree_list(struct arena *a, const struct cluster *c,
+struct ynode *dump_tree_list(struct arena *a, const struct cluster *c,
 			    const struct dump_opts *o);
 
 /* dump_tree_config: cfg as a complete KubeSchedulerConfiguration
@@ -68,6 +59,6 @@ struct dval *dump_tree_list(struct arena *a, const struct cluster *c,
  * execution order; Score with weights) and pluginConfig carries every
  * modelled plugin's args with kube's defaults written out. */
 struct sched_config;
-struct dval *dump_tree_config(struct arena *a, const struct sched_config *cfg);
+struct ynode *dump_tree_config(struct arena *a, const struct sched_config *cfg);
 
 #endif

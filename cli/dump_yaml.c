@@ -24,13 +24,13 @@ void cli_dump_yaml(FILE *f, const struct cluster *c,
 	struct arena a;
 	arena_init(&a);
 	struct dump_opts o = {placement, false, false, false, -1};
-	const struct dval *root = dump_tree_cluster(&a, c, &o);
-	for (const struct dval *group = root->first; group; group = group->next)
-		for (const struct dval *obj = group->first; obj; obj = obj->next) {
+	const struct ynode *root = dump_tree_cluster(&a, c, &o);
+	for (int g = 0; g < root->n; g++)
+		for (int k = 0; k < root->items[g]->n; k++) {
 			struct json_out j;
 			fputs("---\n", f);
 			json_init_yaml_quoted(&j, f);
-			cli_json_value(&j, obj);
+			cli_json_value(&j, root->items[g]->items[k]);
 			json_end(&j);
 		}
 	arena_release(&a);

@@ -463,7 +463,9 @@ static int load_state(struct cluster *c, const struct state *s,
 	cli_load_apply(c, load);
 	if (load->config && yaml_load_config(c, load->config, err) < 0)
 		return -1;
-	c->config.quirks_off = load->quirks_off;   /* the file has none */
+	/* the file has none */
+	c->config.quirks_off = load->quirks_off &
+			       config_quirks_of(load->kube_version);
 	const char **files = xmalloc(sizeof *files * (size_t)(s->n + 1));
 	for (int i = 0; i < s->n; i++)
 		files[i] = "watch log";

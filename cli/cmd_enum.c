@@ -341,6 +341,8 @@ static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 	static char found[8192];   /* outlives the run: o->universe points here */
 	if (!o->universe)
 		o->universe = default_universe(found, sizeof found);
+	/* a quirk of another release is no switch of this one */
+	o->quirks_off &= config_quirks_of(o->kube_version);
 	if (corpus && !corpus->dir)
 		return bad_usage(a, "%s is required", "-o DIR");
 	/* a corpus's cases carry kube's answers (of the release asked for),
@@ -412,7 +414,8 @@ static void print_summary(const struct enum_summary *s, const struct enum_opts *
 			       enum_tally_finding(w, i), enum_tally_finding(c, i));
 	/* --compare-quirks: the decisions each switch changes */
 	for (int q = 0; o->compare_quirks && q < QUIRK_COUNT; q++)
-		if (!quirk_off_in(o->quirks_off, q))
+		if (!quirk_off_in(o->quirks_off, q) &&
+		    (config_quirks_of(o->kube_version) >> q & 1))
 			printf("    %-28s %" PRIu64 " (%" PRIu64 ")\n", quirk_name(q),
 			       w->quirk_states[q], c->quirk_states[q]);
 	printf("preemptions:   %" PRIu64 " (%" PRIu64 "), oracle preemption not checked "
@@ -485,7 +488,8 @@ static void tree_summary(const struct enum_summary *s, const struct enum_opts *o
 		json_key(&j, "quirk_visible");
 		json_begin_object(&j);
 		for (int q = 0; q < QUIRK_COUNT; q++)
-			if (!quirk_off_in(o->quirks_off, q))
+			if (!quirk_off_in(o->quirks_off, q) &&
+		    (config_quirks_of(o->kube_version) >> q & 1))
 				json_pair(&j, quirk_name(q), w->quirk_states[q],
 					  c->quirk_states[q]);
 		json_end_object(&j);

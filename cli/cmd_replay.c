@@ -235,7 +235,8 @@ static int read_step(struct trace *t, const struct cluster *c, int i,
 static int trace_quirks(const struct trace *t, const struct args *a,
 			struct cluster *c, struct error *err)
 {
-	c->config.quirks_off = a->load.quirks_off;
+	c->config.quirks_off = a->load.quirks_off &
+			       config_quirks_of(c->config.kube_version);
 	const struct ynode *off = t->kso ? ynode_get(t->kso, "quirksOff") : NULL;
 	if (!off || a->load.quirks_given)
 		return 0;
@@ -250,6 +251,7 @@ static int trace_quirks(const struct trace *t, const struct args *a,
 				   "name of a quirk (kso schedule --help)");
 		c->config.quirks_off |= UINT32_C(1) << id;
 	}
+	c->config.quirks_off &= config_quirks_of(c->config.kube_version);
 	return 0;
 }
 

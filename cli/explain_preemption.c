@@ -360,6 +360,16 @@ void cli_explain_preemption(const struct cli_explain *x, struct json_out *j,
 	if (!applies(x)) {
 		if (j)
 			json_null(j);
+		/* another PostFilter plugin than DefaultPreemption (v1.34's
+		 * DynamicResources) still has its say in the message */
+		if (len && x->result->code == MODEL_UNSCHEDULABLE &&
+		    config_has_postfilter(x->profile)) {
+			struct model_preemption k;
+			model_preemption_init(&k);
+			kube_at(x, 0, &k);
+			snprintf(postfilter, len, "%s", k.message ? k.message : "");
+			model_preemption_release(&k);
+		}
 		return;
 	}
 	struct answers a;

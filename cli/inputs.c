@@ -185,7 +185,7 @@ void cli_load_apply(struct cluster *c, const struct cli_load_opts *o)
 {
 	assert(c && o);
 	config_use_version(&c->config, o->kube_version);
-	c->config.quirks_off = o->quirks_off;
+	c->config.quirks_off = o->quirks_off & config_quirks_of(o->kube_version);
 	c->ext_selector_spread = o->selector_spread;
 }
 
@@ -236,7 +236,8 @@ int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 	c->n_scales = o->n_scales;
 	if (o->config && yaml_load_config(c, o->config, err) < 0)
 		return -1;
-	c->config.quirks_off = o->quirks_off;   /* the file's configuration has none */
+	/* the file's configuration has none */
+	c->config.quirks_off = o->quirks_off & config_quirks_of(o->kube_version);
 	int rc = yaml_load_paths(c, paths, n, err);
 	if (rc == 0 && o->strict && c->n_warnings > 0) {
 		/* --strict: the first warning is the error, without its

@@ -69,6 +69,17 @@ void config_use_version(struct sched_config *c, enum kube_version v)
 {
 	assert(c && v >= 0 && v < KUBE_VERSION_COUNT);
 	c->kube_version = v;
+	if (!c->loaded)
+		config_default_profile(&c->profiles[0], v);
+}
+
+bool config_has_postfilter(const struct sched_profile *p)
+{
+	assert(p);
+	for (int id = 0; id < PLUGIN_COUNT; id++)
+		if (p->postfilter[id])
+			return true;
+	return false;
 }
 
 char *config_switch_options(enum kube_version v, uint32_t quirks_off,

@@ -198,6 +198,10 @@ struct sched_config {
  * one was read for its release (yaml/decode_config.c), set before. */
 void config_use_version(struct sched_config *c, enum kube_version v);
 
+/* config_has_postfilter: whether p runs any PostFilter plugin
+ * (DefaultPreemption; v1.34 also DynamicResources) after a FitError. */
+bool config_has_postfilter(const struct sched_profile *p);
+
 /* config_kube_version_name: v's --kube-version text, "1.30" or "1.34". */
 const char *config_kube_version_name(enum kube_version v);
 
@@ -219,6 +223,17 @@ static inline bool config_at_least(const struct sched_config *c,
 				   enum kube_version v)
 {
 	return c->kube_version >= v;
+}
+
+/* config_quirks_of: the set (a bit per quirk_id) of the quirks release
+ * v has: a switch of any other quirk changes nothing under v. */
+static inline uint32_t config_quirks_of(enum kube_version v)
+{
+	uint32_t set = 0;
+	for (int q = 0; q < QUIRK_COUNT; q++)
+		if (quirk_releases((enum quirk_id)q) & (1u << v))
+			set |= UINT32_C(1) << q;
+	return set;
 }
 
 /* config_quirk: whether c models quirk q as kube v1.30 does (the

@@ -18,7 +18,32 @@ static const char *const names[QUIRK_COUNT] = {
 	[QUIRK_NONZERO_IGNORES_SIDECARS] = "nonzero-ignores-sidecars",
 	[QUIRK_PORTS_SET_REMOVAL] = "ports-set-removal",
 	[QUIRK_VICTIM_ORDER_NOW] = "victim-order-now",
+	[QUIRK_DRA_POSTFILTER_NOT_FOUND] = "dra-postfilter-not-found",
 };
+
+/* Release bits as core/config.h's PLUGIN_IN: v1.30 is bit 0, v1.34 bit 1. */
+#define IN_130 1u
+#define IN_134 2u
+
+static const unsigned releases[QUIRK_COUNT] = {
+	/* v1.34 counts per constraint (delta reference item 4) */
+	[QUIRK_SPREAD_SHARED_KEY] = IN_130,
+	[QUIRK_SPREAD_EMPTY_SELECTOR] = IN_130 | IN_134,
+	[QUIRK_SPREAD_EMPTY_DOMAIN] = IN_130 | IN_134,
+	[QUIRK_SPREAD_APPROX_CRITICAL_PATHS] = IN_130 | IN_134,
+	[QUIRK_AFFINITY_FIRST_POD_COUNTS] = IN_130 | IN_134,
+	/* v1.34 runs the full request formula (delta reference item 13) */
+	[QUIRK_NONZERO_IGNORES_SIDECARS] = IN_130,
+	[QUIRK_PORTS_SET_REMOVAL] = IN_130 | IN_134,
+	[QUIRK_VICTIM_ORDER_NOW] = IN_130 | IN_134,
+	[QUIRK_DRA_POSTFILTER_NOT_FOUND] = IN_134,
+};
+
+unsigned quirk_releases(enum quirk_id q)
+{
+	assert(q >= 0 && q < QUIRK_COUNT);
+	return releases[q];
+}
 
 const char *quirk_name(enum quirk_id q)
 {

@@ -104,11 +104,30 @@ enum quirk_id {
 	 * off: such pods tie, settled by pod index (manifest order). */
 	QUIRK_VICTIM_ORDER_NOW,
 
+	/* v1.34.1 only (delta reference item 12, §5.9): DynamicResources is
+	 * the last PreFilter plugin, so when an earlier PreFilter rejects
+	 * the pod UnschedulableAndUnresolvable (or a PreFilterResult leaves
+	 * no node), RunPreFilterPlugins returns before DynamicResources'
+	 * PreFilter writes its cycle state; its PostFilter, the first one,
+	 * then fails to read that state with Error "not found",
+	 * RunPostFilterPlugins stops there and DefaultPreemption never runs
+	 * (the FitError ends in ". not found", and the pod's nomination is
+	 * left as it was).  No effect under v1.30, whose profile has no
+	 * DynamicResources.
+	 * off: a missing state reads as a pod without claims ("no new
+	 * claims to deallocate") and DefaultPreemption runs. */
+	QUIRK_DRA_POSTFILTER_NOT_FOUND,
+
 	QUIRK_COUNT
 };
 
 /* All quirks off: sched_config.quirks_off for `--quirks off`. */
 #define QUIRKS_ALL_OFF ((UINT32_C(1) << QUIRK_COUNT) - 1)
+
+/* quirk_releases: the releases that have quirk q, a bit (1 << v) per
+ * enum kube_version v (core/config.h): a quirk a release fixed, or one
+ * only a later release brought, is no switch of the others. */
+unsigned quirk_releases(enum quirk_id q);
 
 /* quirk_name: q's `--quirk` name, e.g. "spread-shared-key". */
 const char *quirk_name(enum quirk_id q);

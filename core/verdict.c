@@ -65,6 +65,7 @@ static void result_clear_head(struct model_cycle_result *r, int pod)
 	r->pod = pod;
 	model_status_ok(&r->prefilter);
 	model_status_ok(&r->error);
+	r->absent_reason = NULL;
 	memset(r->score_skipped, 0, PLUGIN_COUNT * sizeof *r->score_skipped);
 	r->n_feasible = 0;
 	r->n_viable = 0;

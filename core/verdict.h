@@ -123,6 +123,12 @@ struct model_cycle_result {
 	int *viable;                      /* feasible nodes of maximal total, node order */
 	int n_viable;
 	struct model_status error;        /* MODEL_ERROR when the cycle errored */
+	/* v1.34's NodeToStatus "absent nodes" status (delta reference §4):
+	 * the reason every node outside a PreFilterResult without a status
+	 * of its own carries, UnschedulableAndUnresolvable, counted in the
+	 * FitError histogram; NULL when there is none (v1.30 records no
+	 * status for them) */
+	const char *absent_reason;
 	char *message;                    /* kube's event message when no node fits */
 	/* The engine whose last cycle on this result reset only some nodes'
 	 * entries (the oracle's sampled cycle, oracle/cycle.c), so that it

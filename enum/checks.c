@@ -909,8 +909,7 @@ static void quirk_decision(struct enum_ctx *x, const struct sched_profile *prof,
 	oracle_engine.cycle(ap, &s, pod, &r);
 	struct model_preemption pr;
 	model_preemption_init(&pr);
-	bool preempt = r.code == MODEL_UNSCHEDULABLE &&
-		       ap->postfilter[PLUGIN_DEFAULT_PREEMPTION];
+	bool preempt = r.code == MODEL_UNSCHEDULABLE && config_has_postfilter(ap);
 	if (preempt) {
 		struct model_preempt_opts opts = {.offset_draw = 0};
 		oracle_engine.preempt(ap, &s, pod, &r, &opts, &pr);
@@ -962,6 +961,9 @@ static bool quirk_may_matter(const struct enum_ctx *x, int pod, int q,
 		return false;
 	case QUIRK_VICTIM_ORDER_NOW:    /* the reprieve order */
 		return out->preempted;
+	case QUIRK_DRA_POSTFILTER_NOT_FOUND:   /* a PreFilter rejection */
+		return x->mr.code == MODEL_UNSCHEDULABLE &&
+		       x->mr.prefilter.code == MODEL_UAU;
 	case QUIRK_AFFINITY_FIRST_POD_COUNTS:
 		return p->n_affinity > 0;
 	case QUIRK_NONZERO_IGNORES_SIDECARS:
@@ -1013,7 +1015,8 @@ static void check_quirks(struct enum_ctx *x, const struct sched_profile *prof,
 	size_t used = 0;
 	for (int q = 0; q < QUIRK_COUNT; q++) {
 		uint32_t off = x->c->config.quirks_off;
-		if (quirk_off_in(off, q) || !quirk_may_matter(x, pod, q, out))
+		if (!(config_quirks_of(x->c->config.kube_version) >> q & 1) ||
+		    quirk_off_in(off, q) || !quirk_may_matter(x, pod, q, out))
 			continue;   /* intended already, or the same decision */
 		if (!kube[0])   /* v1.30's, once some quirk may change it */
 			decision_text(x->c, &x->mr, out->preempted ? &out->kube : NULL,

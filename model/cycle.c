@@ -124,6 +124,12 @@ static enum model_code run_prefilter(const struct model_cycle *cy,
 	if (prof->prefilter[PLUGIN_NODE_AFFINITY]) {
 		model_prefilter_node_affinity(cy, r->in_prefilter_result,
 					      &na_restricted, &r->prefilter);
+		/* v1.34: the nodes it leaves out carry the absent status,
+		 * naming the plugins that returned node names (NodeAffinity
+		 * is the only one kso models) */
+		if (na_restricted && config_at_least(&cy->cluster->config, KUBE_1_34))
+			r->absent_reason = "node(s) didn't satisfy plugin(s) "
+					   "[NodeAffinity]";
 		if (prefilter_rejects(&r->prefilter)) {
 			prefilter_reject(r, PLUGIN_NODE_AFFINITY);
 			return r->prefilter.code;

@@ -50,7 +50,10 @@ static bool requests_nothing(const struct cluster *c, const int64_t *req)
 	return true;
 }
 
-/* One "Insufficient <name>" test: Req > Allocatable - Requested. */
+/* One "Insufficient <name>" test: Req > Allocatable - Requested.  From
+ * v1.34 (delta reference §5.1) a shortfall where Req > Allocatable alone
+ * is unresolvable (no preemption frees it): the status's code becomes
+ * UnschedulableAndUnresolvable, the reason stays. */
 static void check_one(const struct cluster *c, const struct node *n, int r,
 		      const int64_t *req, const int64_t *used,
 		      struct model_status *out)
@@ -59,10 +62,12 @@ static void check_one(const struct cluster *c, const struct node *n, int r,
 	if (req[r] <= 0)
 		return;
 	int64_t alloc = resource_values_get(&n->allocatable, r, NULL);
-	if (req[r] > model_go_sub(alloc, used[r]))
-		model_status_add_join(out, MODEL_UNSCHEDULABLE,
-				      (const char *[]){"Insufficient ",
-						       c->res_names[r]}, 2);
+	if (req[r] <= model_go_sub(alloc, used[r]))
+		return;
+	bool unresolvable = req[r] > alloc &&
+			    config_at_least(&c->config, KUBE_1_34);
+	model_status_add_join(out, unresolvable ? MODEL_UAU : MODEL_UNSCHEDULABLE,
+			      (const char *[]){"Insufficient ", c->res_names[r]}, 2);
 }
 
 /* Resources a cluster usually names: the literal path's scratch for up to
@@ -77,7 +82,8 @@ static void check_one(const struct cluster *c, const struct node *n, int r,
  *           Req[r] > 0 => Req[r] <= A[r] - Used[r]            ("Insufficient r")
  * with every failing reason collected in kube's order (pods, cpu, memory,
  * ephemeral-storage, then scalars; kube ranges over a Go map for scalars,
- * kso uses resource-name order), code Unschedulable.  A missing
+ * kso uses resource-name order), code Unschedulable - from v1.34
+ * UnschedulableAndUnresolvable when some Req[r] > A[r].  A missing
  * allocatable entry reads as 0 (so no allocatable "pods" rejects all).
  * Seed (004 §1.2): max(init) and Σ main compared with allocatable
  * separately, only 1 <= allocatable.pods; v1.30 compares one combined

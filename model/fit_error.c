@@ -99,6 +99,16 @@ struct fit_source {
 	int n_nodes;
 };
 
+/* v1.34: node n of r is an absent node - outside the PreFilterResult,
+ * with no status of its own (not the nominated node tried first) - and
+ * so carries r's absent status. */
+static bool absent(const struct fit_source *src, int n)
+{
+	const struct model_cycle_result *r = src->r;
+	return r && r->absent_reason && !r->in_prefilter_result[n] &&
+	       !r->verdicts[n].feasible && r->verdicts[n].rejected_by < 0;
+}
+
 static const struct model_status *source_status(const struct fit_source *src,
 						int n)
 {
@@ -122,6 +132,8 @@ static int histogram(const struct fit_source *src, struct fit_count *h,
 		const struct model_status *st = source_status(src, node);
 		for (int i = 0; st && i < st->n_reasons; i++)
 			count_reason(h, &n, model_status_reason(st, i));
+		if (absent(src, node))
+			count_reason(h, &n, src->r->absent_reason);
 	}
 	for (int i = 0; i < n; i++) {
 		count_text(&h[i]);
@@ -196,6 +208,7 @@ static char *fit_text(int n_all, const struct fit_source *src,
 	for (int node = 0; !pre && node < src->n_nodes; node++) {
 		const struct model_status *st = source_status(src, node);
 		cap += st ? (size_t)st->n_reasons : 0;
+		cap += absent(src, node);
 	}
 	struct fit_count h_stack[FIT_STACK_COUNTS];
 	struct fit_count *order_stack[FIT_STACK_COUNTS];

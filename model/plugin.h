@@ -94,6 +94,14 @@ void model_filter_volume_zone(const struct model_cycle *, int, struct model_stat
 void model_filter_pod_topology_spread(const struct model_cycle *, int, struct model_status *);
 void model_filter_inter_pod_affinity(const struct model_cycle *, int, struct model_status *);
 
+/* DynamicResources' PostFilter (v1.34, dynamic_resources.c) after the
+ * failed cycle r: Unschedulable "no new claims to deallocate", or Error
+ * "not found" when its PreFilter never wrote its state. */
+void model_postfilter_dynamic_resources(const struct cluster *c,
+					const struct sched_profile *prof,
+					const struct model_cycle_result *r,
+					struct model_status *out);
+
 /* PreFilter-level verdicts that reject every node at once (reference §1.3):
  * NodeAffinity's "pod affinity terms conflict" and its PreFilterResult
  * (matchFields metadata.name In).  allowed[n] is cleared for nodes outside

@@ -130,17 +130,26 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 int32_t model_preemption_num_candidates(const struct sched_profile *prof,
 					int32_t n);
 
-/* model_preempt_kube: DefaultPreemption's PostFilter (§3.1-§3.6) for pod
- * after the failed cycle r on s.  Fills out (initialised by the caller).
- * Returns 0; the outcome is in out->code / out->node. Deterministic: the
- * offset comes from opts and the final tie of §3.5 goes to the first
- * candidate in the candidate list (kube: map order). */
+/* model_default_preemption: DefaultPreemption's PostFilter (§3.1-§3.6)
+ * for pod after the failed cycle r on s.  Fills out (initialised by the
+ * caller).  Returns 0; the outcome is in out->code / out->node.
+ * Deterministic: the offset comes from opts and the final tie of §3.5
+ * goes to the first candidate in the candidate list (kube: map order).
+ * model_preempt_kube: every PostFilter plugin of prof in kube's order
+ * (postfilter.c): v1.34's DynamicResources, then DefaultPreemption; out
+ * as model_default_preemption's, its message the joined reasons; an
+ * Error (v1.34.1's "not found") leaves node -1 and every nomination. */
 /* model_lower_nominated: out->clear_nominated (replaced) becomes the pods
  * other than pod nominated to node with a lower priority than pod's:
  * the nominations a preemption onto node clears (§3.6). */
 void model_lower_nominated(const struct snapshot *s, int pod, int node,
 			   struct model_preemption *out);
 
+int model_default_preemption(const struct sched_profile *prof,
+			     const struct snapshot *s, int pod,
+			     const struct model_cycle_result *r,
+			     const struct model_preempt_opts *opts,
+			     struct model_preemption *out);
 int model_preempt_kube(const struct sched_profile *prof,
 		       const struct snapshot *s, int pod,
 		       const struct model_cycle_result *r,

@@ -461,11 +461,11 @@ static int potential_in_tree_order(const struct cluster *c,
 	return np;
 }
 
-int model_preempt_kube(const struct sched_profile *prof,
-		       const struct snapshot *s, int pod,
-		       const struct model_cycle_result *r,
-		       const struct model_preempt_opts *opts,
-		       struct model_preemption *out)
+int model_default_preemption(const struct sched_profile *prof,
+			     const struct snapshot *s, int pod,
+			     const struct model_cycle_result *r,
+			     const struct model_preempt_opts *opts,
+			     struct model_preemption *out)
 {
 	assert(prof && s && s->cluster && r && out);
 	const struct cluster *c = s->cluster;

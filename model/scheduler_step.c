@@ -414,8 +414,7 @@ static void no_fit(struct model_scheduler *m, int p,
 	st->action = MODEL_STEP_UNSCHEDULABLE;
 	const char *fit = r->message ? r->message : "";
 	/* an Error or "no nodes" is not a FitError: PostFilter does not run */
-	if (r->code != MODEL_UNSCHEDULABLE ||
-	    !prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
+	if (r->code != MODEL_UNSCHEDULABLE || !config_has_postfilter(prof)) {
 		st->message = xstrdup(fit);
 		park(m, p);
 		return;

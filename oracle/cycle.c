@@ -104,6 +104,7 @@ void oracle_cycle_begin(struct oracle_cycle *cy, struct oracle *o,
 	cy->prof = prof;
 	cy->pod = pod;
 	cy->p = &o->cluster->pods[pod];
+	cy->v134 = config_at_least(&o->cluster->config, KUBE_1_34);
 	struct oracle_data *d = o->d;
 	if (d->order_prof != prof) {
 		d->order_prof = prof;
@@ -610,7 +611,8 @@ static void result_reset(struct oracle_data *d, struct model_cycle_result *r,
  * strings (fit_message.c); a PreFilter rejection replaces it with its
  * reasons joined by ", ". */
 static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
-		       const struct model_status *const *node_status, int n_status)
+		       const struct model_status *const *node_status, int n_status,
+		       const char *absent_reason)
 {
 	int n_all = cy->c->n_nodes;
 	if (pre) {
@@ -631,6 +633,10 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 	for (int i = 0; i < n_status; i++)
 		for (int k = 0; k < node_status[i]->n_reasons; k++)
 			oracle_histo_add(&h, model_status_reason(node_status[i], k), 1);
+	/* v1.34 (FitError.Error): every node without a status of its own -
+	 * outside the PreFilterResult - counts with the absent status */
+	if (absent_reason && n_all > n_status)
+		oracle_histo_add(&h, absent_reason, n_all - n_status);
 	char *msg = oracle_histo_message(&h, n_all);
 	oracle_histo_release(&h);
 	return msg;
@@ -902,7 +908,7 @@ static void prefilter_reject(struct oracle_cycle *cy, struct model_cycle_result 
 	}
 	r->code = MODEL_UNSCHEDULABLE;
 	if (!cy->o->quiet)
-		r->message = fit_error(cy, pre, NULL, 0);
+		r->message = fit_error(cy, pre, NULL, 0, NULL);
 }
 
 /* The cycle ends with an Error: why is its message. */
@@ -1040,6 +1046,10 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 	scratch_init(o->d);
 	run.sort_tmp = o->d->scratch_sort;
 	find_feasible(&cy, r, &run);
+	/* v1.34: the nodes outside NodeAffinity's PreFilterResult (the only
+	 * plugin kso models that returns node names) carry this status */
+	if (r && cy.v134 && cy.na_has_result)
+		r->absent_reason = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
 	/* only a result lists the feasible nodes; scoring is order-blind */
 	if (r)
 		sort_nodes(run.feasible, run.n_feasible, run.sort_tmp);
@@ -1062,7 +1072,8 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 			r->code = MODEL_UNSCHEDULABLE;
 			if (!o->quiet)
 				r->message = fit_error(&cy, NULL, run.rejected,
-						       run.n_rejected);
+						       run.n_rejected,
+						       r->absent_reason);
 		}
 	} else {
 		chosen = choose(&cy, r, &run);

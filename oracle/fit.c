@@ -38,35 +38,45 @@ static bool fit_ignored(const struct sched_profile *prof, const char *name)
 	return false;
 }
 
-static bool fits(struct oracle_cycle *cy, const struct oracle_nodeview *v);
-
-/* The Filter's code alone: Unschedulable on any shortfall. */
-enum model_code oracle_check_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+/* A shortfall of resource r: from v1.34 (delta reference §5.1) one the
+ * node's allocatable alone cannot hold is unresolvable. */
+static enum model_code shortfall(const struct oracle_cycle *cy, int64_t req,
+				 int64_t alloc)
 {
-	return fits(cy, v) ? MODEL_SUCCESS : MODEL_UNSCHEDULABLE;
+	return cy->v134 && req > alloc ? MODEL_UAU : MODEL_UNSCHEDULABLE;
 }
 
-static bool fits(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+/* The Filter's code alone: Unschedulable on any shortfall (v1.30: the
+ * first one decides; v1.34: UnschedulableAndUnresolvable when any is). */
+enum model_code oracle_check_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 {
 	const struct cluster *c = cy->c;
 	const struct oracle_data *d = cy->o->d;
 	size_t nr = (size_t)c->n_res;
 	const int64_t *alloc = &d->alloc[(size_t)v->node * nr];
 	const int64_t *used = v->requested;
-	if ((int64_t)v->n_pods + 1 > alloc[RES_PODS])
-		return false;
-	if (!cy->req_any)
-		return true;
-	for (int r = RES_CPU; r <= RES_EPHEMERAL; r++)
-		if (cy->req[r] > 0 && cy->req[r] > go_sub(alloc[r], used[r]))
-			return false;
-	for (size_t r = RES_FIRST_OTHER; r < nr; r++) {
-		if (c->res_class[r] != RESCLASS_SCALAR || cy->req[r] == 0)
-			continue;
-		if (cy->req[r] > go_sub(alloc[r], used[r]) && !fit_ignored(cy->prof, c->res_names[r]))
-			return false;
+	enum model_code code = MODEL_SUCCESS;
+	if ((int64_t)v->n_pods + 1 > alloc[RES_PODS]) {
+		if (!cy->v134)
+			return MODEL_UNSCHEDULABLE;
+		code = MODEL_UNSCHEDULABLE;
 	}
-	return true;
+	if (!cy->req_any)
+		return code;
+	for (size_t r = RES_CPU; r < nr; r++) {
+		bool fixed = r <= RES_EPHEMERAL;
+		if (fixed ? cy->req[r] <= 0 : c->res_class[r] != RESCLASS_SCALAR ||
+						cy->req[r] == 0)
+			continue;
+		if (cy->req[r] <= go_sub(alloc[r], used[r]) ||
+		    (!fixed && fit_ignored(cy->prof, c->res_names[r])))
+			continue;
+		enum model_code k = shortfall(cy, cy->req[r], alloc[r]);
+		if (!cy->v134 || k == MODEL_UAU)
+			return k;
+		code = MODEL_UNSCHEDULABLE;
+	}
+	return code;
 }
 
 /* Filter (§2.7): pod count, then cpu, memory, ephemeral-storage, then the
@@ -94,7 +104,8 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
 		int r = fixed[i].res;
 		if (cy->req[r] > 0 && cy->req[r] > go_sub(alloc[r], used[r]))
-			oracle_status_fail_str(st, MODEL_UNSCHEDULABLE, fixed[i].reason);
+			oracle_status_fail_str(st, shortfall(cy, cy->req[r], alloc[r]),
+					       fixed[i].reason);
 	}
 	for (size_t r = RES_FIRST_OTHER; r < nr; r++) {
 		if (c->res_class[r] != RESCLASS_SCALAR || cy->req[r] == 0)
@@ -103,8 +114,9 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 			continue;
 		if (cy->req[r] > go_sub(alloc[r], used[r]))
 			/* "Insufficient %s" */
-			model_status_add_join(st, MODEL_UNSCHEDULABLE, (const char *[]){
-				"Insufficient ", c->res_names[r]}, 2);
+			model_status_add_join(st, shortfall(cy, cy->req[r], alloc[r]),
+					      (const char *[]){"Insufficient ",
+							       c->res_names[r]}, 2);
 	}
 }
 

@@ -503,6 +503,8 @@ struct oracle_cycle {
 	const struct sched_profile *prof;
 	int pod;
 	const struct pod *p;
+	bool v134;                      /* the cluster answers for v1.34 or
+					 * later (config_at_least) */
 	struct arena *arena;            /* this cycle's allocations: the
 					 * oracle's d->cycle_arena */
 	bool skip[PLUGIN_COUNT];        /* PreFilter returned Skip */
@@ -654,6 +656,14 @@ static inline void oracle_volumes_update(struct oracle_cycle *cy, int q, int nod
 }
 void oracle_prefilter_ports(struct oracle_cycle *cy);
 void oracle_prefilter_fit(struct oracle_cycle *cy);
+
+/* DynamicResources' PostFilter (v1.34, dynamic_resources.c) after the
+ * failed cycle r: Unschedulable "no new claims to deallocate", or Error
+ * "not found" when its PreFilter never wrote its state. */
+void oracle_postfilter_dra(const struct oracle *o,
+			   const struct sched_profile *prof,
+			   const struct model_cycle_result *r,
+			   struct model_status *st);
 void oracle_prefilter_spread(struct oracle_cycle *cy);
 void oracle_prefilter_interpod(struct oracle_cycle *cy);
 

@@ -94,7 +94,8 @@ int oracle_explain_cycle(const struct sched_profile *prof, const struct snapshot
  * would pick for pod, or -1 when none fits, -2 without profile. */
 int oracle_select(struct oracle *o, int pod);
 
-/* oracle_preempt: DefaultPreemption's PostFilter (reference §3.1-§3.6)
+/* oracle_default_preemption: DefaultPreemption's PostFilter (reference
+ * §3.1-§3.6)
  * for pod on o's placement after its failed cycle r (a result for o's
  * current placement, e.g. from oracle_schedule_cycle) with profile prof:
  * candidate walk from offset_draw % |potential| (see model_preempt_opts),
@@ -102,7 +103,13 @@ int oracle_select(struct oracle *o, int pod);
  * the PreFilter state.  Fills out (model_preemption_init'ed by the
  * caller) exactly as model_preempt_kube would.  o's placement and
  * aggregates are unchanged afterwards (the caller applies the result).
- * Returns 0. */
+ * Returns 0.
+ * oracle_preempt: every PostFilter plugin of prof in kube's order
+ * (postfilter.c): v1.34's DynamicResources, then DefaultPreemption, as
+ * model_preempt_kube runs them. */
+int oracle_default_preemption(struct oracle *o, const struct sched_profile *prof,
+			      int pod, const struct model_cycle_result *r,
+			      uint64_t offset_draw, struct model_preemption *out);
 int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 		   const struct model_cycle_result *r, uint64_t offset_draw,
 		   struct model_preemption *out);

@@ -830,9 +830,9 @@ static bool eligible(const struct oracle *o, int pod, const struct model_cycle_r
 
 /* ------------------------------------------------------------ the entry */
 
-int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
-		   const struct model_cycle_result *r, uint64_t offset_draw,
-		   struct model_preemption *out)
+int oracle_default_preemption(struct oracle *o, const struct sched_profile *prof,
+			      int pod, const struct model_cycle_result *r,
+			      uint64_t offset_draw, struct model_preemption *out)
 {
 	assert(o && prof && r && out && pod >= 0 && pod < o->cluster->n_pods);
 	const struct cluster *c = o->cluster;

@@ -161,6 +161,37 @@ static int decode_disabled(struct yaml_dec *d, const struct ynode *seq,
 	return 0;
 }
 
+/* The release the configuration is read for. */
+static enum kube_version release(const struct yaml_dec *d)
+{
+	return d->c->config.kube_version;
+}
+
+/* A plugin of another release than the configuration's: one only a
+ * later release has (DynamicResources under v1.30) is unknown, as it was
+ * before kso knew it; one v1.34 removed (the in-tree volume limits) is
+ * refused as v1.34 refuses it (delta reference §1: validation.go
+ * invalidPluginsByVersion, for a point's enabled list and pluginConfig;
+ * a MultiPoint entry passes validation and fails building the framework,
+ * at the first point expandMultiPointPlugins expands, PreFilter). */
+static int refuse_other_release(struct yaml_dec *d, const struct ynode *at,
+				int id, bool multipoint)
+{
+	enum kube_version v = release(d);
+	if (id < 0 || config_plugin_in(id, v) || id == PLUGIN_SELECTOR_SPREAD)
+		return 0;
+	const char *name = config_plugin_name(id);
+	if (!config_plugin_in(id, KUBE_1_30) || v == KUBE_1_30)
+		return yd_fail_key(d, at, "name", "unknown plugin \"%.64s\"", name);
+	if (multipoint)
+		return yd_fail_key(d, at, "name", "PreFilterPlugin \"%s\" does not "
+				   "exist", name);
+	return yd_fail_key(d, at, "name", "was invalid in version "
+			   "\"kubescheduler.config.k8s.io/v1\" "
+			   "(KubeSchedulerConfiguration is version "
+			   "\"kubescheduler.config.k8s.io/v1\")");
+}
+
 /* plugins.<point>: enabled/disabled; every enabled plugin must implement
  * the point (ep 0: multiPoint, any plugin). */
 static int decode_pset(struct yaml_dec *d, const struct ynode *m, int ep,
@@ -177,6 +208,14 @@ static int decode_pset(struct yaml_dec *d, const struct ynode *m, int ep,
 		return -1;
 	if ((v = yd_get(m, "disabled")) && decode_disabled(d, v, s) < 0)
 		return -1;
+	for (int i = 0; i < s->n_enabled; i++) {
+		size_t mark = yd_enter(d, "enabled");
+		yd_index(d, i);
+		if (refuse_other_release(d, yd_get(s->enabled[i].at, "name"),
+					 s->enabled[i].id, ep == 0) < 0)
+			return -1;
+		yd_leave(d, mark);
+	}
 	for (int i = 0; ep && i < s->n_enabled; i++)
 		if (!(config_plugin_points(s->enabled[i].id) & ep)) {
 			size_t mark = yd_enter(d, "enabled");
@@ -830,7 +869,8 @@ static int decode_plugin_config(struct yaml_dec *d, const struct ynode *seq,
 		const struct ynode *pc = seq->items[i];
 		size_t m2 = yd_index(d, i);
 		int id;
-		if (decode_plugin_name(d, pc, false, &id) < 0)
+		if (decode_plugin_name(d, pc, false, &id) < 0 ||
+		    refuse_other_release(d, yd_get(pc, "name"), id, false) < 0)
 			return -1;
 		for (int j = 0; j < i; j++) {
 			const struct ynode *prev = yd_get(seq->items[j], "name");

@@ -1,0 +1,64 @@
+/*
+ * postfilter.c - RunPostFilterPlugins (reference §3; v1.34: the delta
+ * reference §4, §5.9) after a FitError: the profile's PostFilter plugins
+ * in order - DynamicResources (v1.34's profile) before DefaultPreemption,
+ * as v1.34's default MultiPoint list has them.  The first Success wins
+ * (its message ""), an Error ends the run with that error, and each
+ * Unschedulable adds its reasons: the message is every reason joined
+ * ", ", so v1.34's failed preemption reads "no new claims to deallocate,
+ * preemption: 0/N nodes are available: ...".
+ */
+#include "preemption.h"
+#include "model.h"
+#include "../core/xalloc.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "<reasons>, <message>": DynamicResources' reasons before the next
+ * plugin's message (or alone when it said nothing). */
+static char *joined(const struct model_status *first, const char *message)
+{
+	const char *reason = model_status_reason(first, 0);
+	if (!message || !message[0])
+		return xstrdup(reason);
+	size_t len = strlen(reason) + 2 + strlen(message) + 1;
+	char *s = xmalloc(len);
+	snprintf(s, len, "%s, %s", reason, message);
+	return s;
+}
+
+int model_preempt_kube(const struct sched_profile *prof,
+		       const struct snapshot *s, int pod,
+		       const struct model_cycle_result *r,
+		       const struct model_preempt_opts *opts,
+		       struct model_preemption *out)
+{
+	assert(prof && s && s->cluster && r && out);
+	struct model_status dra;
+	bool has_dra = prof->postfilter[PLUGIN_DYNAMIC_RESOURCES];
+	if (has_dra) {
+		model_postfilter_dynamic_resources(s->cluster, prof, r, &dra);
+		if (dra.code == MODEL_ERROR) {
+			/* the loop stops: no preemption, the nomination
+			 * stays (schedulingCycle gets no PostFilterResult) */
+			out->code = MODEL_ERROR;
+			out->message = xstrdup(model_status_reason(&dra, 0));
+			return 0;
+		}
+	}
+	if (prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
+		model_default_preemption(prof, s, pod, r, opts, out);
+	} else {
+		out->code = MODEL_UNSCHEDULABLE;
+		out->message = xstrdup("");
+	}
+	if (has_dra && out->code == MODEL_UNSCHEDULABLE) {
+		char *m = joined(&dra, out->message);
+		free(out->message);
+		out->message = m;
+	}
+	return 0;
+}

@@ -1,0 +1,164 @@
+"""kube v1.34's framework-level changes (issue 34; the delta reference
+items 1, 2, 3 and 12), each with a fixture under fixtures/kube134/ whose
+header works out both releases' answers by hand from the delta reference
+and kube's rules; run here by both engines under both releases.  The
+per-plugin items are in their own tests; the plumbing in
+test_kube_version.py.
+"""
+import json
+
+import pytest
+
+from conftest import fixture_path, run_kso
+
+ENGINES = ["oracle", "model"]
+
+
+def explain(fixture, pod, engine, version, *more):
+    p = run_kso("explain", fixture_path("kube134/" + fixture), "--pod", pod,
+                "--engine", engine, "--kube-version", version, "-o", "json",
+                *more)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def codes(d):
+    return {n: v["code"] for n, v in d["nodes"].items()}
+
+
+FIT_V130 = ("0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 "
+            "nodes are available: 1 No preemption victims found for incoming "
+            "pod, 2 Insufficient cpu.")
+FIT_V134 = ("0/3 nodes are available: 3 Insufficient cpu. no new claims to "
+            "deallocate, preemption: 0/3 nodes are available: 1 No preemption "
+            "victims found for incoming pod, 2 Preemption is not helpful for "
+            "scheduling.")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_request_above_allocatable_is_unresolvable(engine):
+    d = explain("fit-above-allocatable.yaml", "default/urgent", engine, "1.30")
+    assert codes(d) == {"small": "Unschedulable", "big": "Unschedulable",
+                        "mid": "Unschedulable"}
+    assert d["message"] == FIT_V130
+    assert d["preemption"]["node"] == ""
+    d = explain("fit-above-allocatable.yaml", "default/urgent", engine, "1.34")
+    assert codes(d) == {"small": "UnschedulableAndUnresolvable",
+                        "big": "UnschedulableAndUnresolvable",
+                        "mid": "Unschedulable"}
+    for n in ("small", "big", "mid"):
+        assert d["nodes"][n]["rejected_by"] == "NodeResourcesFit"
+    assert d["message"] == FIT_V134
+    assert d["preemption"]["node"] == ""
+
+
+NEVER = "0/1 nodes are available: 1 Insufficient cpu."
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_dynamic_resources_postfilter_comes_first(engine):
+    d = explain("postfilter-order.yaml", "default/never", engine, "1.30")
+    assert d["message"] == (NEVER + " preemption: not eligible due to "
+                            "preemptionPolicy=Never.")
+    d = explain("postfilter-order.yaml", "default/never", engine, "1.34")
+    assert d["message"] == (NEVER + " no new claims to deallocate, "
+                            "preemption: not eligible due to "
+                            "preemptionPolicy=Never.")
+    # a successful preemption: DynamicResources' reason is dropped
+    for v in ("1.30", "1.34"):
+        d = explain("postfilter-order.yaml", "default/urgent", engine, v)
+        assert d["preemption"]["node"] == "n1"
+        assert d["preemption"]["victims"] == ["default/low"]
+        assert d["message"] == NEVER
+
+
+def filter_columns(version):
+    t = run_kso("explain", fixture_path("kube134/postfilter-order.yaml"),
+                "--pod", "default/urgent", "--kube-version", version).stdout
+    return t.splitlines()[3].split()[1:-1]
+
+
+def test_filter_order_per_release():
+    # delta reference §1: v1.34's Filter list drops EBSLimits,
+    # GCEPDLimits and AzureDiskLimits, the others keep their order
+    # (DynamicResources' Filter skips every pod without claims)
+    v130 = ["Unschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+            "NodePorts", "ResourcesFit", "VolumeRestrictions", "EBSLimits",
+            "GCEPDLimits", "NodeVolumeLimits", "AzureDiskLimits",
+            "VolumeBinding", "VolumeZone", "TopologySpread",
+            "InterPodAffinity"]
+    assert filter_columns("1.30") == v130
+    assert filter_columns("1.34") == [c for c in v130 if c not in (
+        "EBSLimits", "GCEPDLimits", "AzureDiskLimits")]
+
+
+CONFLICT = "0/2 nodes are available: pod affinity terms conflict."
+NOT_HELPFUL = ("preemption: 0/2 nodes are available: 2 Preemption is not "
+               "helpful for scheduling.")
+
+
+def schedule(fixture, engine, *more):
+    p = run_kso("schedule", fixture_path("kube134/" + fixture), "--engine",
+                engine, *more)
+    assert p.returncode == 0, p.stderr
+    return p
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_prefilter_rejection_kills_preemption_in_v1_34_1(engine):
+    d = explain("prefilter-reject-not-found.yaml", "default/p", engine, "1.30")
+    assert d["message"] == CONFLICT + " " + NOT_HELPFUL
+    d = explain("prefilter-reject-not-found.yaml", "default/p", engine, "1.34")
+    assert d["message"] == CONFLICT + " not found"
+    d = explain("prefilter-reject-not-found.yaml", "default/p", engine, "1.34",
+                "--quirk", "dra-postfilter-not-found=off")
+    assert d["message"] == (CONFLICT + " no new claims to deallocate, " +
+                            NOT_HELPFUL)
+    # v1.30 clears the nomination (no candidate); v1.34.1's Error leaves it
+    y30 = schedule("prefilter-reject-not-found.yaml", engine, "-o", "yaml")
+    y34 = schedule("prefilter-reject-not-found.yaml", engine, "-o", "yaml",
+                   "--kube-version", "1.34")
+    assert "nominatedNodeName" not in y30.stdout
+    assert 'nominatedNodeName: "a"' in y34.stdout
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_absent_nodes_count_in_the_fit_error(engine):
+    for v, msg in [("1.30", "0/2 nodes are available: 1 Insufficient cpu."),
+                   ("1.34", "0/2 nodes are available: 1 Insufficient cpu, 1 "
+                    "node(s) didn't satisfy plugin(s) [NodeAffinity].")]:
+        d = explain("absent-nodes.yaml", "default/p", engine, v)
+        assert d["message"] == msg
+        assert d["preemption"]["node"] == "small"
+        assert d["preemption"]["victims"] == ["default/low2"]
+        assert d["nodes"]["small"]["code"] == "Unschedulable"
+
+
+@pytest.mark.parametrize("config,v130,v134", [
+    ("filter:\n      enabled:\n      - name: EBSLimits\n", None,
+     'was invalid in version "kubescheduler.config.k8s.io/v1" '
+     '(KubeSchedulerConfiguration is version '
+     '"kubescheduler.config.k8s.io/v1") '
+     '(profiles[0].plugins.filter.enabled[0].name)'),
+    ("multiPoint:\n      enabled:\n      - name: AzureDiskLimits\n", None,
+     'PreFilterPlugin "AzureDiskLimits" does not exist '
+     '(profiles[0].plugins.multiPoint.enabled[0].name)'),
+    ("postFilter:\n      enabled:\n      - name: DynamicResources\n",
+     'unknown plugin "DynamicResources" '
+     '(profiles[0].plugins.postFilter.enabled[0].name)', None),
+])
+def test_configuration_validated_per_release(tmp_path, config, v130, v134):
+    f = tmp_path / "c.yaml"
+    f.write_text("apiVersion: kubescheduler.config.k8s.io/v1\n"
+                 "kind: KubeSchedulerConfiguration\nprofiles:\n"
+                 "- schedulerName: default-scheduler\n  plugins:\n    " +
+                 config)
+    cluster = fixture_path("kube134/postfilter-order.yaml")
+    for v, want in (("1.30", v130), ("1.34", v134)):
+        p = run_kso("validate", cluster, "--config", f, "--kube-version", v)
+        if want is None:
+            assert p.returncode == 0, p.stderr
+        else:
+            assert (p.returncode, p.stdout) == (1, "")
+            assert p.stderr.startswith(str(f) + ":")
+            assert p.stderr.rstrip("\n").endswith(want), p.stderr

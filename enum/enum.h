@@ -46,6 +46,9 @@ struct enum_dim {
 	int *targets;            /* object indexes */
 	int n_targets;
 	struct enum_path path;
+	int line, col;           /* where the universe file gives the path
+				  * (the dimension's, when it gives none):
+				  * errors in applying it point there */
 	const struct ynode **values;
 	int n_values;
 	const char **label;      /* [n_values] "name=value" (the value in flow

@@ -384,8 +384,9 @@ static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 			char why[200];
 			struct enum_object *o = &s->objects[dim->targets[t]];
 			if (edit_object(u, dim, digits[d], &s->arena, o, why, sizeof why))
-				return error_plain(err, "%s: vary %s: %s (%s)", u->path,
-						   dim->name, why, dim->path.text);
+				return error_at(err, u->path, dim->line, dim->col, "path",
+						"vary %s: %s in %s", dim->name, why,
+						dim->path.text);
 		}
 	}
 	return 0;

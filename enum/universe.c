@@ -105,27 +105,39 @@ static void digest_bytes(uint64_t *h, const void *bytes, size_t n)
 	}
 }
 
-/* A file's name and bytes into the universe's digest (unreadable files
- * are reported by the parser that reads them next). */
-static void digest_file(struct enum_universe *u, const char *path)
+/* Reads path whole, under the loader's cap (YAML_MAX_FILE: a config or
+ * manifest naming /dev/zero is refused, not read for ever), into *buf
+ * (malloc'ed, *len bytes), its name and bytes into the universe's digest:
+ * one read whose bytes are both digested and parsed. */
+static int read_digested(struct enum_universe *u, const char *path,
+			 unsigned char **buf, size_t *len, struct error *err)
 {
 	digest_bytes(&u->digest, path, strlen(path) + 1);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return;
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		digest_bytes(&u->digest, buf, n);
-	fclose(f);
+	if (yaml_read_file(path, YAML_MAX_FILE, buf, len, err) < 0)
+		return -1;
+	digest_bytes(&u->digest, *buf, *len);
+	return 0;
+}
+
+/* path read (read_digested) and parsed into set. */
+static int parse_digested(struct enum_universe *u, const char *path,
+			  struct ydoc_set *set, struct error *err)
+{
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	if (read_digested(u, path, &buf, &len, err) < 0)
+		return -1;
+	int rc = yaml_parse_buffer(strcmp(path, "-") ? path : "<stdin>", buf, len,
+				   &u->arena, set, err);
+	free(buf);
+	return rc;
 }
 
 static int add_path(struct uload *L, const struct ynode *n)
 {
 	const char *path = resolve(L, n->str);
-	digest_file(L->u, path);
 	struct ydoc_set set;
-	if (yaml_parse_file(path, &L->u->arena, &set, L->err))
+	if (parse_digested(L->u, path, &set, L->err))
 		return -1;
 	for (int i = 0; i < set.n_docs; i++)
 		if (add_manifest(L, path, set.docs[i]))
@@ -215,6 +227,9 @@ static int read_dim(struct uload *L, const struct ynode *n, struct enum_dim *d)
 		return -1;
 	if (enum_path_parse(&u->arena, L->file, ynode_get(n, "path"), &d->path, L->err))
 		return -1;
+	const struct ynode *path_at = ynode_get(n, "path") ? ynode_get(n, "path") : n;
+	d->line = path_at->line;
+	d->col = path_at->col;
 	/* objects are found by kind, namespace and name (targets, placements,
 	 * exports): a dimension must not change them */
 	const struct enum_path *p = &d->path;
@@ -250,6 +265,16 @@ static int read_dim(struct uload *L, const struct ynode *n, struct enum_dim *d)
 	d->name = name ? name : arena_sprintf(&u->arena, "%s/%s:%s",
 				u->objects[d->targets[0]].kind,
 				u->objects[d->targets[0]].name, d->path.text);
+	/* scenario labels and exports name a dimension's value by the
+	 * dimension's name: two of one name would be told apart by nothing */
+	for (int i = 0; i < u->n_dims; i++)
+		if (!strcmp(u->dims[i].name, d->name)) {
+			const struct ynode *at = ynode_get(n, "name") ? ynode_get(n, "name")
+								     : n;
+			return error_at(L->err, L->file, at->line, at->col, "name",
+					"duplicate dimension name '%s' (dimension %d "
+					"has it)", d->name, i + 1);
+		}
 	return 0;
 }
 
@@ -288,6 +313,9 @@ static void count_objects(struct enum_universe *u)
 	}
 }
 
+static int read_objects(struct uload *L, const struct ynode *h,
+			const struct ydoc_set *set);
+
 static int read_universe(struct uload *L, const struct ydoc_set *set)
 {
 	struct enum_universe *u = L->u;
@@ -308,8 +336,30 @@ static int read_universe(struct uload *L, const struct ydoc_set *set)
 	}
 	const char *cfg = scalar_or(ynode_get(h, "config"), NULL);
 	u->config_path = cfg ? resolve(L, cfg) : NULL;
-	if (u->config_path)
-		digest_file(L->u, u->config_path);
+	/* the configuration's bytes read (and digested) in order, loaded
+	 * once the objects are in */
+	unsigned char *cfg_buf = NULL;
+	size_t cfg_len = 0;
+	if (u->config_path &&
+	    read_digested(L->u, u->config_path, &cfg_buf, &cfg_len, L->err))
+		return -1;
+	int rc = read_objects(L, h, set);
+	/* read here once, not per scenario: the file is the same for all */
+	if (rc == 0 && u->config_path &&
+	    yaml_load_config_buffer(&u->config, u->config_path, cfg_buf, cfg_len,
+				    L->err))
+		rc = -1;
+	free(cfg_buf);
+	if (rc == 0)
+		enum_universe_variants(u);
+	return rc;
+}
+
+/* The universe's manifests, inline objects and vary list. */
+static int read_objects(struct uload *L, const struct ynode *h,
+			const struct ydoc_set *set)
+{
+	struct enum_universe *u = L->u;
 	if (read_manifests(L, ynode_get(h, "manifests")))
 		return -1;
 	for (int i = 1; i < set->n_docs; i++)
@@ -318,10 +368,6 @@ static int read_universe(struct uload *L, const struct ydoc_set *set)
 	if (read_vary(L, ynode_get(h, "vary")))
 		return -1;
 	count_objects(u);
-	/* read here once, not per scenario: the file is the same for all */
-	if (u->config_path && yaml_load_config(&u->config, u->config_path, L->err))
-		return -1;
-	enum_universe_variants(u);
 	return 0;
 }
 
@@ -347,9 +393,8 @@ int enum_universe_load(struct enum_universe *u, const char *path,
 	struct uload L = {.u = u, .err = err, .file = u->path,
 			  .dir = arena_strdup(&u->arena, dirname(tmp))};
 	free(tmp);
-	digest_file(u, path);
 	struct ydoc_set set;
-	if (yaml_parse_file(path, &u->arena, &set, err))
+	if (parse_digested(u, path, &set, err))
 		return -1;
 	return read_universe(&L, &set);
 }

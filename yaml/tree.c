@@ -28,8 +28,6 @@
 #include <string.h>
 #include <yaml.h>
 
-/* Whole files are read into memory; past this, refuse rather than thrash. */
-#define YAML_MAX_FILE ((size_t)256 << 20)
 
 /* ------------------------------------------------------------ growable vectors */
 

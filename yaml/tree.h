@@ -24,6 +24,9 @@
 #define YAML_MAX_DEPTH 200
 #define YAML_MAX_SCALAR (1u << 20)        /* 1 MiB */
 #define YAML_MAX_NODES 20000000           /* after alias expansion */
+/* Whole files are read into memory; past this, refuse rather than thrash
+ * (or read /dev/zero for ever). */
+#define YAML_MAX_FILE ((size_t)256 << 20)
 
 enum ynode_kind {
 	YNODE_SCALAR,

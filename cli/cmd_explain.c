@@ -37,11 +37,13 @@ struct explain_args {
 	int n_nodes;
 	double impl_timeout;    /* --impl-timeout S (default 10) */
 	bool strict_message;    /* --strict-message */
+	bool compare;           /* --compare-versions A,B */
+	enum kube_version versions[2];
 };
 
 enum {
 	OPT_POD, OPT_PROFILE, OPT_ENGINE, OPT_ALL_NODES, OPT_NODE, OPT_IMPL,
-	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_OUTPUT
+	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_OUTPUT, OPT_COMPARE_VERSIONS
 };
 
 static const struct cli_opt explain_table[] = {
@@ -61,6 +63,8 @@ static const struct cli_opt explain_table[] = {
 	 OPT_STRICT_MESSAGE},
 	{"output", 'o', "table|wide|json|yaml", "the output format (default "
 	 "table)", OPT_OUTPUT},
+	{"compare-versions", 0, "A,B", "explain under both releases (1.30,1.34) "
+	 "and show where the answers differ", OPT_COMPARE_VERSIONS},
 	{NULL, 0, NULL, NULL, 0},
 };
 
@@ -103,6 +107,22 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_OUTPUT:
 		return cli_format_take(&explain_cmd, v, CLI_TABLE | CLI_WIDE |
 				       CLI_JSON | CLI_YAML, &a->format);
+	case OPT_COMPARE_VERSIONS: {
+		char first[16];
+		const char *comma = strchr(v, ',');
+		snprintf(first, sizeof first, "%.*s",
+			 comma ? (int)(comma - v) : 0, v);
+		int x = comma ? config_kube_version_parse(first) : -1;
+		int y = comma ? config_kube_version_parse(comma + 1) : -1;
+		if (x < 0 || y < 0 || x == y)
+			return cli_usage_error(&explain_cmd, "--compare-versions "
+					       "takes two releases A,B (1.30,1.34), "
+					       "not '%s'", v);
+		a->compare = true;
+		a->versions[0] = (enum kube_version)x;
+		a->versions[1] = (enum kube_version)y;
+		return 0;
+	}
 	}
 	return cli_load_take(explain_cmd.name, &a->load, id, v);
 }
@@ -120,6 +140,10 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 		return rc;
 	if (a->n_paths == 0)
 		return cli_usage_error(&explain_cmd, "no manifest PATH given");
+	if (a->compare && (a->impl || a->load.kube_version_given))
+		return cli_usage_error(&explain_cmd, "--compare-versions names "
+				       "both releases: no %s", a->impl ?
+				       "--impl" : "--kube-version");
 	return -1;
 }
 
@@ -213,9 +237,9 @@ static const struct sched_profile *explain_profile(const struct cluster *c,
 	return p;
 }
 
-/* Loads, picks pod and profile, runs the cycle and prints it. */
+/* Loads, picks pod and profile, runs the cycle and prints it on out. */
 static int explain_run(const struct explain_args *a,
-		       const struct engine *engine)
+		       const struct engine *engine, FILE *out)
 {
 	struct cluster c;
 	struct error err;
@@ -280,10 +304,12 @@ static int explain_run(const struct explain_args *a,
 			}
 			impl_stop(&im);
 		}
-		if (status != 3 && (a->format == CLI_JSON || a->format == CLI_YAML))
-			cli_explain_json(&x, a->format == CLI_YAML, stdout);
+		if (status != 3 && (a->compare || a->format == CLI_JSON ||
+				    a->format == CLI_YAML))
+			cli_explain_json(&x, !a->compare && a->format == CLI_YAML,
+					 out);
 		else if (status != 3)
-			cli_explain_table(&x, stdout);
+			cli_explain_table(&x, out);
 		impl_answer_release(&ans);
 		model_cycle_result_release(&r);
 	}
@@ -297,8 +323,27 @@ int cmd_explain(int argc, char **argv)
 {
 	struct explain_args a;
 	int status = parse_args(argc, argv, &a);
+	if (status < 0 && !a.compare)
+		status = explain_run(&a, cli_engine_find(a.engine), stdout);
 	if (status < 0) {
-		status = explain_run(&a, cli_engine_find(a.engine));
+		/* --compare-versions: both explanations as JSON, then where
+		 * they differ */
+		char *text[2] = {NULL, NULL};
+		size_t len[2];
+		status = 0;
+		for (int i = 0; i < 2 && status == 0; i++) {
+			a.load.kube_version = a.versions[i];
+			FILE *f = open_memstream(&text[i], &len[i]);
+			if (!f)
+				abort();
+			status = explain_run(&a, cli_engine_find(a.engine), f);
+			fclose(f);
+		}
+		if (status == 0)
+			status = cli_explain_compare(text[0], text[1], a.versions[0],
+						     a.versions[1], a.format, stdout);
+		free(text[0]);
+		free(text[1]);
 	}
 	free(a.paths);
 	free(a.nodes);

@@ -51,6 +51,14 @@ static inline bool cli_explain_shows(const struct cli_explain *x, int n)
  * Deterministic bytes for the same input. */
 void cli_explain_json(const struct cli_explain *x, bool yaml, FILE *f);
 
+/* cli_explain_compare: --compare-versions: where explain's JSON answers
+ * text_a (release va) and text_b (vb) differ, as a table or (format
+ * CLI_JSON / CLI_YAML) a document on f (explain_compare.c).  Returns the
+ * exit status. */
+int cli_explain_compare(const char *text_a, const char *text_b,
+			enum kube_version va, enum kube_version vb,
+			enum cli_format format, FILE *f);
+
 /* cli_explain_table: the human-readable report on f. */
 void cli_explain_table(const struct cli_explain *x, FILE *f);  /* x->wide */
 

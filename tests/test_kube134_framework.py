@@ -162,3 +162,44 @@ def test_configuration_validated_per_release(tmp_path, config, v130, v134):
             assert (p.returncode, p.stdout) == (1, "")
             assert p.stderr.startswith(str(f) + ":")
             assert p.stderr.rstrip("\n").endswith(want), p.stderr
+
+
+def test_explain_compare_versions_shows_each_difference():
+    # fit-above-allocatable's header: small and big turn
+    # UnschedulableAndUnresolvable (NodeResourcesFit), mid stays; the
+    # preemption message and the event message change; nothing else
+    p = run_kso("explain", fixture_path("kube134/fit-above-allocatable.yaml"),
+                "--compare-versions", "1.30,1.34", "-o", "json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["pod"] == "default/urgent"
+    assert d["versions"] == ["1.30", "1.34"]
+    by_path = {x["path"]: x for x in d["differences"]}
+    assert sorted(by_path) == ["message", "nodes.big.code",
+                               "nodes.small.code", "preemption.message"]
+    small = by_path["nodes.small.code"]
+    assert (small["node"], small["plugin"], small["1.30"], small["1.34"]) == (
+        "small", "NodeResourcesFit", "Unschedulable",
+        "UnschedulableAndUnresolvable")
+    assert by_path["message"]["1.30"] == FIT_V130
+    assert by_path["message"]["1.34"] == FIT_V134
+    t = run_kso("explain", fixture_path("kube134/fit-above-allocatable.yaml"),
+                "--compare-versions", "1.30,1.34").stdout
+    assert t.splitlines()[0] == ("pod default/urgent: kube 1.30 -> 1.34, 4 "
+                                 "difference(s)")
+    assert ("  nodes.small.code (NodeResourcesFit)  Unschedulable -> "
+            "UnschedulableAndUnresolvable") in t.splitlines()
+    # a pod both releases answer alike: no difference
+    same = json.loads(run_kso(
+        "explain", fixture_path("kube134/postfilter-order.yaml"), "--pod",
+        "default/urgent", "--compare-versions", "1.30,1.34", "-o",
+        "json").stdout)
+    assert same["differences"] == []
+
+
+@pytest.mark.parametrize("bad", ["1.30", "1.30,1.30", "1.30,2.0"])
+def test_explain_compare_versions_usage(bad):
+    p = run_kso("explain", fixture_path("kube134/postfilter-order.yaml"),
+                "--compare-versions", bad)
+    assert p.returncode == 2 and p.stdout == ""
+    assert "--compare-versions takes two releases A,B" in p.stderr

@@ -258,6 +258,30 @@ def test_filter_override_runs_first(engine):
                                                "Unschedulable")
 
 
+LIST_ORDER = ("filter-override-list-order.yaml", "--config",
+              fixture("filter-override-list-order.config.yaml"))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_filter_overrides_run_in_their_list_order(engine):
+    # issue 32 D2: NodeResourcesFit, NodeUnschedulable (the filter list's
+    # order), not MultiPoint's NodeUnschedulable, ..., NodeResourcesFit
+    doc = schedule(LIST_ORDER[0], engine, *LIST_ORDER[1:])
+    assert [s["action"] for s in doc["steps"]] == ["unschedulable"]
+    assert doc["steps"][0]["message"] == (
+        "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were "
+        "unschedulable. preemption: 0/2 nodes are available: 1 No "
+        "preemption victims found for incoming pod, 1 Preemption is not "
+        "helpful for scheduling.")
+    p = kso("explain", fixture(LIST_ORDER[0]), *LIST_ORDER[1:], "--engine",
+            engine, "-o", "json")
+    nodes = json.loads(p.stdout)["nodes"]
+    assert (nodes["n1"]["rejected_by"], nodes["n1"]["code"]) == (
+        "NodeResourcesFit", "Unschedulable")
+    assert (nodes["n2"]["rejected_by"], nodes["n2"]["code"]) == (
+        "NodeUnschedulable", "UnschedulableAndUnresolvable")
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_filter_list_of_its_own(engine, tmp_path):
     # filter.disabled "*": no MultiPoint expansion at Filter, only the

@@ -286,10 +286,11 @@ static void order_add(enum plugin_id *order, int *n, int id)
 /*
  * The Filter plugins in execution order, as expandMultiPointPlugins
  * builds an extension point's list: unless the point disables "*",
- *   1. MultiPoint plugins (in MultiPoint order) that implement the point,
- *      are not disabled there and are enabled there again ("overrides"),
+ *   1. MultiPoint plugins that implement the point, are not disabled
+ *      there and are enabled there again ("overrides"), in the order the
+ *      point's own enabled list gives them (kube walks enabledSet),
  *   2. the other MultiPoint plugins that implement it and are not
- *      disabled there,
+ *      disabled there, in MultiPoint order,
  *   3. the point's own enabled plugins not listed yet, in their order.
  * With "*" disabled only the point's own enabled plugins run (3).
  */
@@ -297,15 +298,18 @@ static void filter_order(const struct pset *mp, const struct pset *filter,
 			 struct sched_profile *p)
 {
 	p->n_filter_order = 0;
-	for (int pass = 0; pass < 2 && !filter->disabled_all; pass++)
-		for (int i = 0; i < mp->n_enabled; i++) {
-			int id = mp->enabled[i].id;
-			if (!(config_plugin_points(id) & PLUGIN_EP_FILTER) ||
-			    pset_disables(filter, id))
-				continue;
-			if ((pset_enables(filter, id) != NULL) == (pass == 0))
-				order_add(p->filter_order, &p->n_filter_order, id);
-		}
+	for (int i = 0; i < filter->n_enabled && !filter->disabled_all; i++) {
+		int id = filter->enabled[i].id;
+		if ((config_plugin_points(id) & PLUGIN_EP_FILTER) &&
+		    pset_enables(mp, id) && !pset_disables(filter, id))
+			order_add(p->filter_order, &p->n_filter_order, id);
+	}
+	for (int i = 0; i < mp->n_enabled && !filter->disabled_all; i++) {
+		int id = mp->enabled[i].id;
+		if ((config_plugin_points(id) & PLUGIN_EP_FILTER) &&
+		    !pset_disables(filter, id))
+			order_add(p->filter_order, &p->n_filter_order, id);
+	}
 	for (int i = 0; i < filter->n_enabled; i++)
 		order_add(p->filter_order, &p->n_filter_order,
 			  filter->enabled[i].id);

@@ -135,6 +135,21 @@ def test_host_network_port_mismatch_is_refused(tmp_path):
         "hostNetwork is true (spec.containers[0].ports[0].hostPort)\n")
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_host_network_init_container_port_is_accepted(engine):
+    # issue 32 K: validation checks spec.containers only, NodePorts reads
+    # spec.containers only: holder's 8080 is no conflict
+    doc = schedule("hostnetwork-init-port.yaml", engine)
+    assert [(s["pod"], s["action"], s["node"]) for s in doc["steps"]] == [
+        ("default/init-port", "bind", "node-1")]
+
+
+def test_dump_keeps_the_init_container_host_port():
+    spec = pod_of(dump("hostnetwork-init-port.yaml"), "init-port")["spec"]
+    assert spec["initContainers"][0]["ports"] == [
+        {"containerPort": 80, "hostPort": 8080, "protocol": "TCP"}]
+
+
 # ------------------------------------ C. DefaultTolerationSeconds admission
 
 NOT_READY = {"key": "node.kubernetes.io/not-ready", "operator": "Exists",

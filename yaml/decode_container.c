@@ -16,9 +16,11 @@ static const char *const protocols[] = {"TCP", "UDP", "SCTP"};
 /* host_network: the pod's spec.hostNetwork.  The API server's Pod
  * defaulting (core/v1 defaultHostNetworkPorts) sets an unset hostPort of a
  * hostNetwork pod to its containerPort, in containers and init containers
- * alike, and validation then requires the two to be equal. */
+ * alike; validation (validatePodHostNetworkDeps) then requires the two to
+ * be equal in spec.containers only, so an init container (init) keeps a
+ * different non-zero hostPort. */
 static int decode_port(struct yaml_dec *d, const struct ynode *m,
-		       bool host_network, struct container_port *p)
+		       bool host_network, bool init, struct container_port *p)
 {
 	if (yd_want_map(d, m) < 0)
 		return -1;
@@ -40,7 +42,7 @@ static int decode_port(struct yaml_dec *d, const struct ynode *m,
 				   (int)p->host_port);
 	if (host_network && p->host_port == 0)
 		p->host_port = p->container_port;
-	if (host_network && p->host_port != p->container_port)
+	if (host_network && !init && p->host_port != p->container_port)
 		return yd_fail_key(d, yd_get(m, "hostPort"), "hostPort",
 				   "hostPort %d must match containerPort %d when "
 				   "hostNetwork is true", (int)p->host_port,
@@ -59,7 +61,7 @@ static int decode_port(struct yaml_dec *d, const struct ynode *m,
 }
 
 static int decode_ports(struct yaml_dec *d, const struct ynode *c,
-			bool host_network, struct container *out)
+			bool host_network, bool init, struct container *out)
 {
 	const struct ynode *v = yd_get(c, "ports");
 	if (!v)
@@ -70,7 +72,7 @@ static int decode_ports(struct yaml_dec *d, const struct ynode *c,
 	struct container_port *ps = arena_array(d->a, (size_t)v->n, sizeof *ps);
 	for (int i = 0; i < v->n; i++) {
 		size_t m2 = yd_index(d, i);
-		if (decode_port(d, v->items[i], host_network, &ps[i]) < 0)
+		if (decode_port(d, v->items[i], host_network, init, &ps[i]) < 0)
 			return -1;
 		yd_leave(d, m2);
 	}
@@ -193,7 +195,8 @@ static int decode_container(struct yaml_dec *d, const struct ynode *cm,
 		return yd_fail_key(d, yd_get(cm, "name"), "name",
 				   "invalid container name \"%.64s\": %s", c->name,
 				   why ? why : "not a DNS label");
-	if (decode_resources(d, cm, c) < 0 || decode_ports(d, cm, host_network, c) < 0 ||
+	if (decode_resources(d, cm, c) < 0 ||
+	    decode_ports(d, cm, host_network, init, c) < 0 ||
 	    decode_restart_policy(d, cm, init, c) < 0)
 		return -1;
 	return 0;

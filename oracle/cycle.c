@@ -177,16 +177,20 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 		if (cy->skip[PLUGIN_NODE_AFFINITY])
 			st->code = MODEL_SKIP;
 	}
-	if (prof->filter[PLUGIN_NODE_PORTS])
+	/* a PreFilter that is not enabled writes no state and cannot
+	 * return Skip: its Filter then runs and errs (run_filters_in_order) */
+	if (prof->filter[PLUGIN_NODE_PORTS] && prof->prefilter[PLUGIN_NODE_PORTS])
 		oracle_prefilter_ports(cy);
 	/* Fit's request is also what nominated pods are measured against */
 	oracle_prefilter_fit(cy);
 	int rejector = oracle_prefilter_volumes(cy, st);
 	if (rejector >= 0)
 		return rejector;
-	if (prof->filter[PLUGIN_POD_TOPOLOGY_SPREAD])
+	if (prof->filter[PLUGIN_POD_TOPOLOGY_SPREAD] &&
+	    prof->prefilter[PLUGIN_POD_TOPOLOGY_SPREAD])
 		oracle_prefilter_spread(cy);
-	if (prof->filter[PLUGIN_INTER_POD_AFFINITY])
+	if (prof->filter[PLUGIN_INTER_POD_AFFINITY] &&
+	    prof->prefilter[PLUGIN_INTER_POD_AFFINITY])
 		oracle_prefilter_interpod(cy);
 	list_active(cy);
 	return -1;

@@ -526,3 +526,47 @@ def node_verdicts(doc):
 def test_csi_limits_skip_drivers_without_new_volumes(engine, pod, want):
     doc = explain("csi-limits-attached.yaml", engine, "default/" + pod)
     assert node_verdicts(doc) == want
+
+
+# ---------- E3/E4. a Filter whose PreFilter MultiPoint removed (issue 32)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("plugin,text", [
+    ("PodTopologySpread", 'reading "PreFilterPodTopologySpread" from '
+     "cycleState: not found"),
+    ("InterPodAffinity", 'error reading "PreFilterInterPodAffinity" from '
+     "cycleState: not found"),
+    ("NodePorts", 'reading "PreFilterNodePorts" from cycleState: not found'),
+])
+def test_filter_reenabled_without_its_prefilter_errs(engine, plugin, text,
+                                                     tmp_path):
+    # multiPoint.disabled takes the plugin off every point; filter.enabled
+    # puts back only its Filter.  No PreFilter ran, so nothing returned
+    # Skip for `plain` (no constraints, no ports): the Filter runs on the
+    # first node (n1 passes NodeResourcesFit: 3 + 0.5 <= 4) and its state
+    # read fails.
+    out = explain_with(tmp_path, engine, "default/plain",
+                       "    multiPoint:\n"
+                       f"      disabled: [{{name: {plugin}}}]\n"
+                       "    filter:\n"
+                       f"      enabled: [{{name: {plugin}}}]\n")
+    assert out["code"] == "Error"
+    assert out["message"] == f'running "{plugin}" filter plugin: {text}'
+    assert out["viable"] == []
+
+
+DRY_RUN = ("missing-prefilter-dry-run.yaml", "--config",
+           fixture("missing-prefilter-dry-run.config.yaml"))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_missing_prefilter_met_in_the_dry_run(engine):
+    doc = schedule(DRY_RUN[0], engine, *DRY_RUN[1:])
+    assert [(s["pod"], s["action"], s["node"], s["victims"])
+            for s in doc["steps"]] == [
+        ("default/high", "unschedulable", None, [])]
+    assert doc["steps"][0]["message"] == (
+        "0/1 nodes are available: 1 Insufficient cpu. preemption: running "
+        '"NodePorts" filter plugin: reading "PreFilterNodePorts" from '
+        "cycleState: not found")

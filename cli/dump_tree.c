@@ -912,10 +912,13 @@ static struct ynode *dump_pvc(struct arena *a, const struct pvc *q)
 	put_opt(a, meta, "uid", q->uid);
 	if (q->deleting)
 		put_str(a, meta, "deletionTimestamp", "1970-01-01T00:00:00Z");
-	if (q->bind_completed || q->selected_node) {
+	if (q->bind_completed || q->selected_node || q->class_from_beta) {
 		struct ynode *an = put_map(a, meta, "annotations");
 		if (q->bind_completed)
 			put_str(a, an, "pv.kubernetes.io/bind-completed", "yes");
+		if (q->class_from_beta)
+			put_str(a, an, "volume.beta.kubernetes.io/storage-class",
+				q->class_name);
 		if (q->selected_node)
 			put_str(a, an, "volume.kubernetes.io/selected-node",
 				q->selected_node);
@@ -938,8 +941,8 @@ static struct ynode *dump_pvc(struct arena *a, const struct pvc *q)
 	put_str(a, put_map(a, put_map(a, spec, "resources"), "requests"),
 		"storage", decimal_str(a, q->request));
 	put_str(a, spec, "volumeMode", q->block ? "Block" : "Filesystem");
-	if (q->has_class)
-		put_str(a, spec, "storageClassName", q->class_name);
+	if (q->has_spec_class)
+		put_str(a, spec, "storageClassName", q->spec_class_name);
 	put_opt(a, spec, "volumeName", q->volume_name);
 	put_selector(a, spec, "selector", &q->selector);
 	if (q->lost)

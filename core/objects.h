@@ -323,6 +323,11 @@ struct pvc {
 					   * beta storage-class annotation, else
 					   * spec.storageClassName, else "" */
 	bool has_class;                   /* either of them is set (not nil) */
+	bool class_from_beta;             /* the beta annotation is present */
+	const char *spec_class_name;      /* spec.storageClassName alone, "" */
+	bool has_spec_class;              /* spec.storageClassName set: the
+					   * in-tree limits' matchProvisioner
+					   * reads only this one */
 	const char *volume_name;          /* spec.volumeName, "" when unset */
 	bool bind_completed;              /* annotation pv.kubernetes.io/bind-completed */
 	const char *selected_node;        /* annotation volume.kubernetes.io/

@@ -43,13 +43,14 @@ static bool id_has(const struct id_set *s, const char *id)
 	return false;
 }
 
-/* matchProvisioner: the claim's class is the plugin's in-tree one. */
+/* matchProvisioner: the claim's spec.storageClassName (not the beta
+ * annotation) names a class with the plugin's in-tree provisioner. */
 static bool match_provisioner(const struct cluster *c, const struct in_tree_type *t,
 			      const struct pvc *claim)
 {
-	if (!claim->has_class)
+	if (!claim->has_spec_class)
 		return false;
-	int k = cluster_find_class(c, claim->class_name);
+	int k = cluster_find_class(c, claim->spec_class_name);
 	return k >= 0 && !strcmp(c->classes[k].provisioner, t->provisioner);
 }
 

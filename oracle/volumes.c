@@ -1093,10 +1093,11 @@ static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
 				ids_add(cy, s, pv->intree_id);
 			continue;
 		}
-		/* unbound, or its PV gone: counted when the class is the
+		/* unbound, or its PV gone: counted when the class of
+		 * spec.storageClassName (not the beta annotation) is the
 		 * plugin's in-tree provisioner (matchProvisioner) */
-		const struct storage_class *sc =
-			claim->has_class ? class_named(c, claim->class_name) : NULL;
+		const struct storage_class *sc = claim->has_spec_class
+			? class_named(c, claim->spec_class_name) : NULL;
 		if (sc && !strcmp(sc->provisioner, in_tree_types[t].provisioner))
 			ids_add(cy, s, arena_sprintf(cy->arena, "kso-%s/%s", p->ns, name));
 	}

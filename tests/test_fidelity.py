@@ -570,3 +570,27 @@ def test_missing_prefilter_met_in_the_dry_run(engine):
         "0/1 nodes are available: 1 Insufficient cpu. preemption: running "
         '"NodePorts" filter plugin: reading "PreFilterNodePorts" from '
         "cycleState: not found")
+
+
+# ------- N. in-tree limits ignore the beta storage-class annotation (32)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pod,want", [
+    ("p-beta", ("Success", "", [])),
+    ("p-spec", ("Unschedulable", "EBSLimits", OVER)),
+])
+def test_in_tree_limits_read_spec_class_only(engine, pod, want):
+    doc = explain("beta-class-in-tree-limits.yaml", engine, "default/" + pod)
+    assert node_verdicts(doc) == {"e1": want}
+
+
+def test_dump_keeps_the_beta_class_annotation(tmp_path):
+    # the dump must not move the annotation's class into the spec field:
+    # its output, read back, gives the same verdicts
+    out = tmp_path / "dump.yaml"
+    out.write_text(kso("dump", fixture("beta-class-in-tree-limits.yaml"),
+                       "-o", "yaml").stdout)
+    p = kso("explain", out, "--pod", "default/p-beta", "-o", "json")
+    assert node_verdicts(json.loads(p.stdout)) == {
+        "e1": ("Success", "", [])}

@@ -155,6 +155,21 @@ static int decode_class_name(struct yaml_dec *d, const struct ynode *obj,
 
 /* ----------------------------------------------- PersistentVolumeClaim */
 
+/* The claim's spec.storageClassName as written, apart from the beta
+ * annotation (the in-tree volume limits' matchProvisioner reads only the
+ * spec field, kube v1.30 nodevolumelimits non_csi.go). */
+static int decode_spec_class(struct yaml_dec *d, const struct ynode *obj,
+			     const struct ynode *spec, struct pvc *c)
+{
+	const char *beta;
+	if (annotation_str(d, obj, ANN_BETA_CLASS, &beta) < 0)
+		return -1;
+	c->class_from_beta = beta != NULL;
+	c->spec_class_name = "";
+	c->has_spec_class = yd_get(spec, "storageClassName") != NULL;
+	return yd_str(d, spec, "storageClassName", &c->spec_class_name);
+}
+
 static int decode_pvc_spec(struct yaml_dec *d, const struct ynode *obj,
 			   struct pvc *c)
 {
@@ -166,6 +181,7 @@ static int decode_pvc_spec(struct yaml_dec *d, const struct ynode *obj,
 	    decode_access_modes(d, spec, &c->access_modes) < 0 ||
 	    decode_volume_mode(d, spec, &c->block) < 0 ||
 	    decode_class_name(d, obj, spec, &c->class_name, &c->has_class) < 0 ||
+	    decode_spec_class(d, obj, spec, c) < 0 ||
 	    yd_str(d, spec, "volumeName", &c->volume_name) < 0)
 		return -1;
 	const char *vac = "";

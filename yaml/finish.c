@@ -223,8 +223,9 @@ static void admit_default_class(struct yaml_dec *d)
 	for (size_t i = 0; def && i < d->pvcs.n; i++) {
 		struct pvc *claim = yaml_vec_at(&d->pvcs, i);
 		if (!claim->has_class && !claim->volume_name[0]) {
-			claim->class_name = def->name;
-			claim->has_class = true;
+			/* the admission plugin sets spec.storageClassName */
+			claim->class_name = claim->spec_class_name = def->name;
+			claim->has_class = claim->has_spec_class = true;
 		}
 	}
 }

@@ -153,7 +153,11 @@ char *corpus_case_text(const struct cli_explain *x, size_t *len)
 	json_key(&j, "cluster");
 	struct arena a;
 	arena_init(&a);
-	struct dump_opts o = {x->snap, false, false, true, x->pod};
+	/* the budgets kso assumed (kso-impl/1's requests carry them too) */
+	int32_t *allowed = arena_array(&a, (size_t)x->cluster->n_pdbs + 1,
+				       sizeof *allowed);
+	model_pdb_allowed(x->snap, allowed);
+	struct dump_opts o = {x->snap, false, false, true, x->pod, allowed};
 	cli_json_value(&j, dump_tree_list(&a, x->cluster, &o));
 	arena_release(&a);
 	json_end_object(&j);

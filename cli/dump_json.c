@@ -48,7 +48,7 @@ void cli_dump_json(FILE *f, const struct cluster *c,
 	assert(f && c);
 	struct arena a;
 	arena_init(&a);
-	struct dump_opts o = {placement, true, true, false, -1};
+	struct dump_opts o = {placement, true, true, false, -1, NULL};
 	struct json_out j;
 	json_init(&j, f, false);
 	cli_json_value(&j, dump_tree_cluster(&a, c, &o));

@@ -769,7 +769,8 @@ static void put_int_or_percent(struct arena *a, struct ynode *m, const char *key
 		put_int(a, m, key, v.value);
 }
 
-static struct ynode *dump_pdb(struct arena *a, const struct pdb *p)
+static struct ynode *dump_pdb(struct arena *a, const struct pdb *p,
+			      const int32_t *allowed)
 {
 	struct ynode *meta;
 	struct ynode *m = manifest(a, "policy/v1", "PodDisruptionBudget", &meta);
@@ -779,9 +780,11 @@ static struct ynode *dump_pdb(struct arena *a, const struct pdb *p)
 	put_selector(a, spec, "selector", &p->selector);
 	put_int_or_percent(a, spec, "minAvailable", p->min_available);
 	put_int_or_percent(a, spec, "maxUnavailable", p->max_unavailable);
-	if (p->has_disruptions_allowed || p->n_disrupted_pods) {
+	if (allowed || p->has_disruptions_allowed || p->n_disrupted_pods) {
 		struct ynode *st = put_map(a, m, "status");
-		if (p->has_disruptions_allowed)
+		if (allowed)
+			put_int(a, st, "disruptionsAllowed", *allowed);
+		else if (p->has_disruptions_allowed)
 			put_int(a, st, "disruptionsAllowed", p->disruptions_allowed);
 		if (p->n_disrupted_pods) {
 			/* kso keeps only the names (what preemption reads);
@@ -1250,7 +1253,8 @@ struct ynode *dump_tree_cluster(struct arena *a, const struct cluster *c,
 		dv_add(a, s, dump_priority_class(a, &c->priority_classes[i]));
 	s = put_seq(a, root, "podDisruptionBudgets");
 	for (int i = 0; i < c->n_pdbs; i++)
-		dv_add(a, s, dump_pdb(a, &c->pdbs[i]));
+		dv_add(a, s, dump_pdb(a, &c->pdbs[i],
+				      o->pdb_allowed ? &o->pdb_allowed[i] : NULL));
 	s = put_seq(a, root, "workloads");
 	for (int i = 0; i < c->n_workloads; i++)
 		dv_add(a, s, dump_workload(a, &c->workloads[i]));

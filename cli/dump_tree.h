@@ -33,6 +33,11 @@ struct dump_opts {
 					    * are not nominated, only this one
 					    * (kube never reads the others in
 					    * a cycle); -1: every pod */
+	const int32_t *pdb_allowed;        /* [n_pdbs]: write each PDB's
+					    * status.disruptionsAllowed as
+					    * given (the budget kso assumes,
+					    * model_pdb_allowed); NULL: as the
+					    * manifests say */
 };
 
 /* dump_pod_uid: p's metadata.uid, or for a pod without one the stable

@@ -23,7 +23,7 @@ void cli_dump_yaml(FILE *f, const struct cluster *c,
 	assert(f && c);
 	struct arena a;
 	arena_init(&a);
-	struct dump_opts o = {placement, false, false, false, -1};
+	struct dump_opts o = {placement, false, false, false, -1, NULL};
 	const struct ynode *root = dump_tree_cluster(&a, c, &o);
 	for (int g = 0; g < root->n; g++)
 		for (int k = 0; k < root->items[g]->n; k++) {

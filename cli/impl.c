@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../core/xalloc.h"
+#include "../model/preemption.h"
 #include "../yaml/tree.h"
 #include "dump_json.h"
 #include "dump_tree.h"
@@ -479,7 +480,11 @@ int impl_schedule(struct impl *im, const struct cluster *c,
 	struct request q;
 	request_begin(&q, "schedule", id);
 	json_key(&q.j, "cluster");
-	struct dump_opts o = {s, false, false, true, -1};
+	/* each PDB with the budget kso assumes in this state, so that a
+	 * real scheduler reads the same disruptionsAllowed */
+	int32_t *allowed = arena_array(&a, (size_t)c->n_pdbs + 1, sizeof *allowed);
+	model_pdb_allowed(s, allowed);
+	struct dump_opts o = {s, false, false, true, -1, allowed};
 	cli_json_value(&q.j, dump_tree_list(&a, c, &o));
 	json_key(&q.j, "pod");
 	cli_json_pod_ref(&q.j, c, pod);

@@ -111,7 +111,7 @@ static void write_meta(struct json_out *j, const struct model_scheduler *m,
 	for (int p = 0; p < c->n_pods; p++)
 		if (m->absent[p])
 			initial.pod_node[p] = SNAP_PENDING;
-	struct dump_opts o = {&initial, true, true, false, -1};
+	struct dump_opts o = {&initial, true, true, false, -1, NULL};
 	json_key(j, "cluster");
 	cli_json_value(j, dump_tree_cluster(&a, c, &o));
 	snapshot_release(&initial);

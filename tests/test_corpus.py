@@ -175,3 +175,24 @@ def test_run_without_a_corpus_is_an_error(tmp_path):
                        timeout=60)
     assert p.returncode == 3 and p.stdout == ""
     assert "scheduler-config.json" in p.stderr
+
+
+def test_a_case_carries_the_pdb_status_kso_assumed(tmp_path):
+    # fixtures/impl/pdb-status.yaml as a universe: the enumerator places
+    # w1-w3, d1 and p.  In each case's state the disruption controller's
+    # rule (model/pdb.c) gives web max(0, bound web pods - minAvailable 2)
+    # (expectedCount 3: every matched pod, bound or not) and db the bound
+    # db pods (desiredHealthy 1 - maxUnavailable 1 = 0); frozen keeps 0.
+    out, cases = corpus(tmp_path, "impl/pdb-status.yaml", "pdbs",
+                        "--no-minimize")
+    assert cases
+    for case in cases.values():
+        on = pods_on(case)
+        web = sum(1 for n in ("w1", "w2", "w3") if on.get(n))
+        db = 1 if on.get("d1") else 0
+        got = {o["metadata"]["name"]: o.get("status")
+               for o in case["cluster"]["items"]
+               if o["kind"] == "PodDisruptionBudget"}
+        assert got == {"web": {"disruptionsAllowed": max(0, web - 2)},
+                       "db": {"disruptionsAllowed": db},
+                       "frozen": {"disruptionsAllowed": 0}}, on

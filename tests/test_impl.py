@@ -449,3 +449,24 @@ def test_a_pending_pod_with_node_name_is_not_asked(tmp_path):
     assert rows and all(r.startswith("inconclusive: default/old sets "
                                      "spec.nodeName in the universe")
                         for r in rows), rows
+
+
+def test_requests_carry_the_pdb_status_kso_assumes(tmp_path):
+    # fixtures/impl/pdb-status.yaml's header works the budgets out: web
+    # 3 healthy - minAvailable 2 = 1; db 1 - (1 - maxUnavailable 1) = 1;
+    # frozen's given status 0 is sent as given
+    out = tmp_path / "requests.jsonl"
+    p = subprocess.run([KSO, "explain",
+                        os.path.join(ROOT, "fixtures", "impl",
+                                     "pdb-status.yaml"),
+                        "--pod", "default/p", "--impl",
+                        impl("capture_requests")], capture_output=True,
+                       text=True, timeout=60,
+                       env=dict(os.environ, KSO_CAPTURE=str(out)))
+    assert p.returncode == 1 and "refused" in p.stdout, p.stdout + p.stderr
+    [cluster] = [json.loads(l) for l in out.read_text().splitlines()]
+    got = {o["metadata"]["name"]: o.get("status")
+           for o in cluster["items"] if o["kind"] == "PodDisruptionBudget"}
+    assert got == {"web": {"disruptionsAllowed": 1},
+                   "db": {"disruptionsAllowed": 1},
+                   "frozen": {"disruptionsAllowed": 0}}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../model/preemption.h"
 #include "../core/xalloc.h"
@@ -75,7 +76,20 @@ static bool in(const int *v, int n, int x)
 	return false;
 }
 
-/* The reason kso's cycle rejected node n, for a verdict's detail. */
+/* "Plugin: first reason" of plugin id's status on node verdict v. */
+static size_t put_failure(const struct model_node_verdict *v, int id,
+			  char *buf, size_t len)
+{
+	const struct model_status *st = &v->status[id];
+	int k = snprintf(buf, len, "%s: %s", config_plugin_name(id),
+			 st->n_reasons ? model_status_reason(st, 0) : "rejected");
+	return k < 0 ? 0 : (size_t)k;
+}
+
+/* The reasons kso's cycle rejected node n, for a verdict's detail: the
+ * filter kube records first, then every other filter that rejects the
+ * node too (kso runs them all, DEVIATIONS B3), in Filter order - a
+ * scheduler missing two filters learns of both. */
 static void rejection(const struct cli_explain *x, int n, char *buf, size_t len)
 {
 	const struct model_node_verdict *v = &x->result->verdicts[n];
@@ -87,9 +101,63 @@ static void rejection(const struct cli_explain *x, int n, char *buf, size_t len)
 		snprintf(buf, len, "not evaluated");
 		return;
 	}
-	const struct model_status *st = &v->status[v->rejected_by];
-	snprintf(buf, len, "%s: %s", config_plugin_name(v->rejected_by),
-		 st->n_reasons ? model_status_reason(st, 0) : "rejected");
+	size_t used = put_failure(v, v->rejected_by, buf, len);
+	const struct sched_profile *p = x->profile;
+	int more = 0;
+	for (int k = 0; k < p->n_filter_order && used < len; k++) {
+		int id = p->filter_order[k];
+		if (id == v->rejected_by || !v->failed[id])
+			continue;
+		int w = snprintf(buf + used, len - used, more++ ? "; " :
+				 " (also rejected by ");
+		used += w < 0 ? 0 : (size_t)w;
+		if (used < len)
+			used += put_failure(v, id, buf + used, len - used);
+	}
+	if (more && used < len)
+		snprintf(buf + used, len - used, ")");
+}
+
+/* Into buf: the Score plugins on which the best node b beats node n,
+ * largest difference first, with both nodes' weighted scores - what
+ * makes n lose. */
+static void score_difference(const struct cli_explain *x, int n, int b,
+			     char *buf, size_t len)
+{
+	const struct model_cycle_result *r = x->result;
+	const struct cluster *c = x->cluster;
+	int ids[PLUGIN_COUNT], m = 0;
+	for (int id = 0; id < PLUGIN_COUNT; id++) {
+		int64_t mine = r->scores[(size_t)n * PLUGIN_COUNT + (size_t)id];
+		int64_t best = r->scores[(size_t)b * PLUGIN_COUNT + (size_t)id];
+		if (x->profile->score[id] && best > mine)
+			ids[m++] = id;
+	}
+	/* insertion sort by difference, descending (stable: plugin order) */
+	for (int i = 1; i < m; i++)
+		for (int j = i; j > 0; j--) {
+			const int64_t *s = r->scores;
+			int64_t dj = s[(size_t)b * PLUGIN_COUNT + (size_t)ids[j]] -
+				     s[(size_t)n * PLUGIN_COUNT + (size_t)ids[j]];
+			int64_t dp = s[(size_t)b * PLUGIN_COUNT + (size_t)ids[j - 1]] -
+				     s[(size_t)n * PLUGIN_COUNT + (size_t)ids[j - 1]];
+			if (dj <= dp)
+				break;
+			int t = ids[j];
+			ids[j] = ids[j - 1];
+			ids[j - 1] = t;
+		}
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < m && used < len; i++) {
+		int w = snprintf(buf + used, len - used, "%s%s %s %lld < %s %lld",
+				 i ? ", " : "", config_plugin_name(ids[i]),
+				 c->nodes[n].name, (long long)r->scores[
+				 (size_t)n * PLUGIN_COUNT + (size_t)ids[i]],
+				 c->nodes[b].name, (long long)r->scores[
+				 (size_t)b * PLUGIN_COUNT + (size_t)ids[i]]);
+		used += w < 0 ? 0 : (size_t)w;
+	}
 }
 
 static void judge_bind(const struct cli_explain *x, const struct impl_answer *a,
@@ -113,9 +181,13 @@ static void judge_bind(const struct cli_explain *x, const struct impl_answer *a,
 			    c->n_nodes);
 			return;
 		}
+		char why[600] = "";
+		if (r->n_viable)
+			score_difference(x, a->node, r->viable[0], why, sizeof why);
 		set(v, VERDICT_NOT_VIABLE, "%s is feasible but scores %lld, the "
-		    "viable nodes (%s) %lld", node, (long long)r->total[a->node],
-		    buf, r->n_viable ? (long long)r->total[r->viable[0]] : 0LL);
+		    "viable nodes (%s) %lld; weighted scores that decide: %s",
+		    node, (long long)r->total[a->node], buf,
+		    r->n_viable ? (long long)r->total[r->viable[0]] : 0LL, why);
 		return;
 	}
 	rejection(x, a->node, buf, sizeof buf);
@@ -148,6 +220,87 @@ enum model_code judge_kube_victims(const struct cli_explain *x, int node,
 	return code;
 }
 
+/* Casualty key k (1-5, pickOneNodeForPreemption's order) of c as text. */
+static void casualty_value(const struct model_casualty *c, int k, char *buf,
+			   size_t len)
+{
+	switch (k) {
+	case 1:
+		snprintf(buf, len, "%d", c->pdb_violations);
+		return;
+	case 2:
+		snprintf(buf, len, "%d", (int)c->highest_priority);
+		return;
+	case 3:
+		/* kube sums priority + MaxInt32 + 1 per victim; the sum of
+		 * the priorities themselves orders the same for one count */
+		snprintf(buf, len, "%lld", (long long)(c->priority_sum -
+			 (int64_t)c->victims * ((int64_t)1 << 31)));
+		return;
+	case 4:
+		snprintf(buf, len, "%d", c->victims);
+		return;
+	default:
+		if (c->earliest_start == MODEL_TIME_NOW) {
+			snprintf(buf, len, "none (now)");
+			return;
+		}
+		time_t t = (time_t)c->earliest_start;
+		struct tm tm;
+		gmtime_r(&t, &tm);
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+}
+
+/* Which pickOneNodeForPreemption criterion (reference §3.5) puts kube's
+ * node kn before node n, with both values, into buf; when n is no
+ * candidate at all, why. */
+static void preemption_difference(const struct cli_explain *x,
+				  const struct model_preemption *k, int n,
+				  char *buf, size_t len)
+{
+	static const char *const keys[] = {
+		NULL, "fewest PDB violations", "lowest highest victim priority",
+		"lowest sum of victim priorities", "fewest victims",
+		"latest start time of the highest-priority victims",
+	};
+	const struct cluster *c = x->cluster;
+	const char *kn = c->nodes[k->node].name, *nn = c->nodes[n].name;
+	if (x->result->verdicts[n].code != MODEL_UNSCHEDULABLE) {
+		/* only nodes whose status is exactly Unschedulable are
+		 * potential nodes (§3.2) */
+		char why[400];
+		rejection(x, n, why, sizeof why);
+		snprintf(buf, len, "kube tries no preemption on %s: its status "
+			 "is UnschedulableAndUnresolvable (%s)", nn, why);
+		return;
+	}
+	struct model_victims mine;
+	enum model_code code = judge_kube_victims(x, n, &mine);
+	if (code != MODEL_SUCCESS || mine.n == 0) {
+		snprintf(buf, len, "%s is no candidate: evicting every "
+			 "lower-priority pod there does not make the pod fit", nn);
+		free(mine.pods);
+		return;
+	}
+	const struct model_casualty *a = &k->chosen.casualty, *b = &mine.casualty;
+	for (int key = 1; key <= 5; key++) {
+		char va[64], vb[64];
+		casualty_value(a, key, va, sizeof va);
+		casualty_value(b, key, vb, sizeof vb);
+		if (strcmp(va, vb)) {
+			snprintf(buf, len, "criterion %d (%s): %s %s, %s %s", key,
+				 keys[key], kn, va, nn, vb);
+			free(mine.pods);
+			return;
+		}
+	}
+	snprintf(buf, len, "%s ties with %s on every criterion, but kube's "
+		 "candidate walk (numCandidates from a random offset) never "
+		 "reaches %s", nn, kn, nn);
+	free(mine.pods);
+}
+
 static void judge_preempt(const struct cli_explain *x, const struct impl_answer *a,
 			  const struct model_preemption *k, const bool *possible,
 			  struct verdict *v)
@@ -169,8 +322,10 @@ static void judge_preempt(const struct cli_explain *x, const struct impl_answer 
 	bool could = possible ? possible[a->node] : a->node == k->node ||
 		     in(k->ties, k->n_ties, a->node);
 	if (!could) {
+		preemption_difference(x, k, a->node, buf, sizeof buf);
 		set(v, VERDICT_WRONG_PREEMPTION_NODE, "kube nominates %s (or a node "
-		    "tied with it), never %s", c->nodes[k->node].name, node);
+		    "tied with it), never %s; %s", c->nodes[k->node].name, node,
+		    buf);
 		return;
 	}
 	/* kube's victims on the node the implementation chose */

@@ -5,14 +5,16 @@
  * DefaultPreemption for the same pod in the same state.
  *
  *   bind N          ok (tie noted) when N is viable; not-viable when N is
- *                   feasible but scores lower; infeasible when a filter
- *                   rejects N (which and why are given).  With 100 nodes
+ *                   feasible but scores lower (the deciding plugins'
+ *                   scores given); infeasible when a filter rejects N
+ *                   (every rejecting filter and why).  With 100 nodes
  *                   or more kube scores only a sample of the feasible
  *                   nodes, so only feasibility is judged ("sampled").
  *   preempt N, V    should-have-fit when a node is feasible;
  *                   should-not-preempt when kube finds no candidate;
  *                   wrong-preemption-node when kube could not nominate N
- *                   (over every walk offset and final tie); victims-differ
+ *                   (over every walk offset and final tie; the deciding
+ *                   pickOneNodeForPreemption criterion given); victims-differ
  *                   when V is not kube's victim set on N; else ok.
  *   unschedulable   should-have-fit / should-have-preempted, else ok; with
  *                   strict messages also message-differs.

@@ -72,9 +72,13 @@ def test_explain_table_shows_the_verdict():
     p = kso("explain", CLUSTER, "--pod", "default/p", "--impl",
             impl("emptiest"))
     assert p.returncode == 1
+    # fixtures/impl/cluster.yaml's header: c loses 30 on each of the two
+    # resource scores, and on nothing else
     assert p.stdout.endswith(
         "implementation emptiest 1: bind c\nverdict: not-viable - c is "
-        "feasible but scores 432, the viable nodes (b) 492\n")
+        "feasible but scores 432, the viable nodes (b) 492; weighted scores "
+        "that decide: NodeResourcesFit c 63 < b 93, "
+        "NodeResourcesBalancedAllocation c 69 < b 99\n")
 
 
 @pytest.mark.parametrize("name,err", [
@@ -470,3 +474,45 @@ def test_requests_carry_the_pdb_status_kso_assumes(tmp_path):
     assert got == {"web": {"disruptionsAllowed": 1},
                    "db": {"disruptionsAllowed": 1},
                    "frozen": {"disruptionsAllowed": 0}}
+
+
+CRITERIA = os.path.join(ROOT, "fixtures", "impl", "preemption-criteria.yaml")
+PDB_BUDGETS = os.path.join(ROOT, "fixtures", "preemption", "pdb-budgets.yaml")
+
+
+def fixed(fixture, answer):
+    p = subprocess.run([KSO, "explain", fixture, "--pod", "default/p",
+                        "--impl", impl("fixed"), "-o", "json"],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, KSO_FIXED=answer))
+    assert p.returncode == 1, p.stderr
+    return json.loads(p.stdout)["impl"]
+
+
+def test_infeasible_lists_every_rejecting_filter():
+    got = fixed(CRITERIA, "bind n2")
+    assert (got["verdict"], got["detail"]) == ("infeasible", (
+        "n2 is rejected by NodeUnschedulable: node(s) were unschedulable "
+        "(also rejected by TaintToleration: node(s) had untolerated taint "
+        "{dedicated: infra}; NodeResourcesFit: Insufficient cpu)"))
+
+
+@pytest.mark.parametrize("fixture,answer,detail", [
+    # pdb-budgets.yaml's header: n2 evicts y with 0 violations, n1 x with 1
+    (PDB_BUDGETS, "preempt n1 kso-default-x",
+     "kube nominates n2 (or a node tied with it), never n1; criterion 1 "
+     "(fewest PDB violations): n2 0, n1 1"),
+    (CRITERIA, "preempt n1 kso-default-a",
+     "kube nominates n3 (or a node tied with it), never n1; criterion 2 "
+     "(lowest highest victim priority): n3 10, n1 100"),
+    (CRITERIA, "preempt n2 kso-default-a",
+     "kube nominates n3 (or a node tied with it), never n2; kube tries no "
+     "preemption on n2: its status is UnschedulableAndUnresolvable "
+     "(NodeUnschedulable: node(s) were unschedulable (also rejected by "
+     "TaintToleration: node(s) had untolerated taint {dedicated: infra}; "
+     "NodeResourcesFit: Insufficient cpu))"),
+])
+def test_wrong_preemption_node_names_the_criterion(fixture, answer, detail):
+    got = fixed(fixture, answer)
+    assert (got["verdict"], got["detail"]) == ("wrong-preemption-node",
+                                               detail)

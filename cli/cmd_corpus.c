@@ -276,6 +276,16 @@ static int run_corpus(struct run *r)
 		free(list);
 		return 3;
 	}
+	/* a command that cannot start is one runtime error, not an
+	 * impl-error per case */
+	if (impl_start(&r->im, r->cmd, &r->holder, r->timeout, &err) < 0) {
+		fprintf(stderr, "kso corpus: %s\n", err.msg);
+		for (int i = 0; i < n; i++)
+			free(list[i]);
+		free(list);
+		return 3;
+	}
+	r->running = true;
 	json_init(&r->j, stdout, true);
 	for (int i = 0; i < n; i++) {
 		run_case(r, list[i]->d_name);

@@ -26,6 +26,7 @@
 #include "corpus.h"
 #include "json.h"
 #include "enum_impl.h"
+#include "impl.h"
 #include "inputs.h"
 
 #define DEFAULT_UNIVERSE "fixtures/universes/default.yaml"
@@ -525,6 +526,35 @@ static int export_findings(const struct args *a, const struct enum_summary *s)
 	return 0;
 }
 
+/* --impl: the implementation is started once on the universe's first
+ * scenario before the run, so that a command that cannot start (not
+ * found, exits at once, refuses init) is one runtime error (exit 3), not
+ * an impl-error finding on every state.  Returns 0, or 3 with the error
+ * printed.  A universe that does not load is left for enum_run to
+ * report. */
+static int probe_impl(const struct args *a)
+{
+	struct enum_universe u;
+	struct enum_scenario s;
+	struct error err;
+	error_init(&err);
+	int rc = 0;
+	if (enum_universe_load(&u, a->o.universe, a->o.kube_version, &err) == 0 &&
+	    enum_scenario_build(&u, 0, false, &s, &err) == 0) {
+		struct impl im;
+		if (impl_start(&im, a->impl.cmd, &s.cluster, a->impl.timeout,
+			       &err) < 0) {
+			fprintf(stderr, "%s: %s\n", cmd_of(a)->name, err.msg);
+			rc = 3;
+		} else {
+			impl_stop(&im);
+		}
+		enum_scenario_release(&s);
+	}
+	enum_universe_release(&u);
+	return rc;
+}
+
 int cmd_enum(int argc, char **argv)
 {
 	return cli_enum_command(argc, argv, NULL);
@@ -558,6 +588,8 @@ int cli_enum_command(int argc, char **argv, struct corpus_opts *corpus)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (a.impl.cmd && (rc = probe_impl(&a)) != 0)
+		return rc;
 	struct enum_summary s;
 	struct error err;
 	error_init(&err);

@@ -215,6 +215,53 @@ static void exit_text(struct impl *im, char *buf, size_t len)
 
 /* ------------------------------------------------------------ messages */
 
+/* Why line is not one JSON object, in JSON's words: the YAML parser
+ * that reads it would say "YAML syntax error", which misleads the author
+ * of a JSON writer; a line cut short is named as such. */
+static const char *not_json_why(const char *line)
+{
+	const char *p = line + strspn(line, " \t\r");
+	if (!*p)
+		return "the line is empty";
+	if (*p != '{')
+		return "it does not start with '{'";
+	int depth = 0;
+	bool in_string = false, escaped = false;
+	for (; *p; p++) {
+		if (in_string) {
+			if (escaped)
+				escaped = false;
+			else if (*p == '\\')
+				escaped = true;
+			else if (*p == '"')
+				in_string = false;
+		} else if (*p == '"') {
+			in_string = true;
+		} else if (*p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == '}' || *p == ']') {
+			depth--;
+		}
+	}
+	if (in_string)
+		return "truncated JSON: the line ends inside a string";
+	if (depth > 0)
+		return "truncated JSON: the line ends before the object closes";
+	return depth < 0 ? "it closes more than it opens" : "it is not valid JSON";
+}
+
+/* The first 120 bytes of line into buf, control characters as '?', and
+ * "..." when cut: the error quotes what the implementation wrote. */
+static void quote_line(const char *line, char *buf, size_t len)
+{
+	size_t n = 0, max = len > 4 ? len - 4 : 0;
+	if (max > 120)
+		max = 120;
+	for (; line[n] && n < max; n++)
+		buf[n] = (unsigned char)line[n] < 0x20 ? '?' : line[n];
+	snprintf(buf + n, len - n, "%s", line[n] ? "..." : "");
+}
+
 /* The parsed answer to request id, in arena a.  Returns its root map or
  * NULL with err set (the process stopped). */
 static const struct ynode *exchange(struct impl *im, const char *req, size_t n,
@@ -247,13 +294,17 @@ static const struct ynode *exchange(struct impl *im, const char *req, size_t n,
 	snprintf(name, sizeof name, "answer to request %d", id);
 	int rc = yaml_parse_buffer(name, (const unsigned char *)line,
 				   strlen(line), a, &set, &perr);
-	free(line);
 	const struct ynode *root = rc == 0 && set.n_docs == 1 ? set.docs[0] : NULL;
 	if (!root || root->kind != YNODE_MAP) {
-		fail(im, err, "request %d (%s): the answer is not one JSON object%s%s",
-		     id, what, rc ? ": " : "", rc ? perr.msg : "");
+		char quoted[160];
+		quote_line(line, quoted, sizeof quoted);
+		fail(im, err, "request %d (%s): the answer is not one JSON object "
+		     "(%s): \"%s\"", id, what, rc == 0 && set.n_docs == 1 ?
+		     "it is not an object" : not_json_why(line), quoted);
+		free(line);
 		return NULL;
 	}
+	free(line);
 	const struct ynode *to = ynode_get(root, "in_reply_to");
 	if (!to || to->kind != YNODE_SCALAR || atoi(to->str) != id ||
 	    strspn(to->str, "0123456789") != to->len) {
@@ -293,6 +344,28 @@ static void request_end(struct request *q)
 	json_end_object(&q->j);
 	json_end(&q->j);   /* the newline */
 	fclose(q->f);
+}
+
+/* An init that failed, as one clear runtime error naming the command:
+ * "implementation 'CMD' cannot start: WHY" (the shell's 126/127 said in
+ * words). */
+static void cannot_start(const char *cmd, struct error *err)
+{
+	static const char prefix[] = "implementation (starting): ";
+	char why[ERROR_MSG_MAX];
+	const char *msg = err->msg;
+	if (!strncmp(msg, prefix, sizeof prefix - 1))
+		msg += sizeof prefix - 1;
+	snprintf(why, sizeof why, "%s", msg);
+	const char *hint = strstr(why, "exited with status 127") ?
+		" (the shell found no such command)" :
+		strstr(why, "exited with status 126") ?
+		" (the shell could not execute it)" : "";
+	size_t n = strlen(cmd);
+	err->set = 0;   /* this message replaces the exchange's */
+	error_plain(err, "implementation '%.200s%s' cannot start: %s%s", cmd,
+		    n > 200 ? "..." : "", why, hint);
+	err->incomplete = 1;
 }
 
 int impl_start(struct impl *im, const char *cmd, const struct cluster *c,
@@ -336,6 +409,8 @@ int impl_start(struct impl *im, const char *cmd, const struct cluster *c,
 		}
 	}
 	arena_release(&a);
+	if (rc < 0)
+		cannot_start(cmd, err);
 	return rc;
 }
 

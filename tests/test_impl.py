@@ -362,7 +362,8 @@ def test_impl_jobs_runs_that_many_implementations(tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     assert "  impl                 0 (0)\n" in p.stdout
     started = set(pids.read_text().split())
-    assert 2 <= len(started) <= 3
+    # one more: the probe that checks the command starts before the run
+    assert 3 <= len(started) <= 4
     p = kso("enum", "--impl-jobs", "2")
     assert p.returncode == 2 and "--impl-jobs needs --impl" in p.stderr
 
@@ -516,3 +517,52 @@ def test_wrong_preemption_node_names_the_criterion(fixture, answer, detail):
     got = fixed(fixture, answer)
     assert (got["verdict"], got["detail"]) == ("wrong-preemption-node",
                                                detail)
+
+
+@pytest.mark.parametrize("name,why,quoted", [
+    ("garbage", "it does not start with '{'", "this is not json at all: ["),
+    ("truncated", "truncated JSON: the line ends inside a string",
+     '{"type": "schedule_ok", "in_reply_to": 1, "binding": {"apiVersion": '
+     '"v1", "kind": "Bin'),
+])
+def test_a_malformed_answer_is_quoted(name, why, quoted):
+    p = kso("explain", CLUSTER, "--pod", "default/p", "--impl", impl(name))
+    assert p.returncode == 3
+    assert p.stderr.endswith(
+        "request 1 (schedule default/p): the answer is not one JSON object "
+        "(%s): \"%s\"\n" % (why, quoted))
+    assert "YAML" not in p.stderr
+
+
+def test_a_long_malformed_answer_is_cut(tmp_path):
+    script = tmp_path / "long.py"
+    script.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if '\"init\"' in line:\n"
+        "        print('{\"type\": \"init_ok\", \"in_reply_to\": 0}', "
+        "flush=True)\n"
+        "    else:\n"
+        "        print('x' * 500, flush=True)\n")
+    p = kso("explain", CLUSTER, "--pod", "default/p", "--impl",
+            "/usr/bin/python3 %s" % script)
+    assert p.returncode == 3
+    assert p.stderr.endswith('"' + "x" * 120 + '..."\n')
+
+
+@pytest.mark.parametrize("command,why", [
+    ("kso-no-such-command-here", "(the shell found no such command)\n"),
+    ("/bin/true", "exited with status 0 before answering request 0 "
+                  "(init)\n"),
+])
+def test_a_command_that_cannot_start_is_one_error(tmp_path, command, why):
+    start = "implementation '%s' cannot start: " % command
+    p = kso("explain", CLUSTER, "--pod", "default/p", "--impl", command)
+    assert (p.returncode, p.stdout) == (3, "")
+    assert start in p.stderr and p.stderr.endswith(why)
+    # kso enum: one error before the run, not an impl-error per state
+    p = kso("enum", TWO, "--db", tmp_path / "e.db", "--quiet", "--impl",
+            command)
+    assert (p.returncode, p.stdout) == (3, "")
+    assert p.stderr.splitlines()[-1].startswith("kso enum: " + start)
+    assert not (tmp_path / "e.db").exists()

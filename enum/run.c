@@ -75,22 +75,41 @@ static bool my_item(const struct enum_opts *o, uint64_t k)
 	return k % (uint64_t)o->shard_n == (uint64_t)(o->shard_i - 1);
 }
 
-/* Raw states this shard visits: exactly for placements; for reachable an
- * upper bound on placements with evicted pods, (nodes+2)^pods. */
+/* The work items of this shard (my_item's count). */
+static uint64_t shard_items(const struct plan *p)
+{
+	const struct enum_opts *o = p->o;
+	return p->n_items / (uint64_t)o->shard_n +
+	       (p->n_items % (uint64_t)o->shard_n > (uint64_t)(o->shard_i - 1));
+}
+
+/* Raw states this shard visits: exactly for placements (every item a
+ * full chunk but each scenario's last, which holds the rest); for
+ * reachable an upper bound on placements with evicted pods,
+ * (nodes+2)^pods, over this shard's scenarios (one item each). */
 static uint64_t estimate(const struct plan *p)
 {
 	const struct enum_universe *u = &p->u;
 	if (p->o->reachable)
 		return mul_sat(enum_placement_count(u->n_nodes + 1, u->n_pods),
-			       u->n_scenarios / (uint64_t)p->o->shard_n +
-			       (u->n_scenarios % (uint64_t)p->o->shard_n != 0));
-	uint64_t mine = p->n_items / (uint64_t)p->o->shard_n +
-			(p->n_items % (uint64_t)p->o->shard_n >
-			 (uint64_t)(p->o->shard_i - 1));
+			       shard_items(p));
 	uint64_t full = mul_sat(p->states_per_scenario, p->u.n_scenarios);
-	if (p->o->shard_n == 1)
+	if (p->o->shard_n == 1 || full == UINT64_MAX)
 		return full;
-	return mul_sat(mine, p->o->chunk) < full ? mul_sat(mine, p->o->chunk) : full;
+	uint64_t chunk = p->o->chunk, s = p->states_per_scenario;
+	uint64_t last = s - (p->per - 1) * chunk;   /* a scenario's last item */
+	uint64_t total = 0;
+	for (uint64_t sc = 0; sc < u->n_scenarios; sc++) {
+		uint64_t first = sc * p->per;
+		/* this scenario's items of the shard: the first index >= first
+		 * that is congruent to shard_i - 1 */
+		uint64_t n = (uint64_t)p->o->shard_n;
+		uint64_t r = (uint64_t)(p->o->shard_i - 1);
+		uint64_t k = first + (r + n - first % n) % n;
+		for (; k < first + p->per; k += n)
+			total += k == first + p->per - 1 ? last : chunk;
+	}
+	return total;
 }
 
 /* Everything that changes a run's results, the universe's content
@@ -343,7 +362,7 @@ static void show_progress(struct enum_progress *prog, struct shared *sh,
 	int64_t frontier = atomic_load(&sh->reach_frontier);
 	enum_progress_reach(prog, atomic_load(&sh->reach_expanded),
 			    frontier > 0 ? (uint64_t)frontier : 0,
-			    atomic_load(&sh->done_items), sh->plan->n_items, force);
+			    atomic_load(&sh->done_items), shard_items(sh->plan), force);
 }
 
 static int run_workers(struct shared *sh, const struct enum_opts *o,
@@ -390,8 +409,7 @@ static int execute(struct plan *p, volatile sig_atomic_t *stop,
 		.mode = o->reachable ? "reachable" : "placements", .options = opts,
 		.shard = shard, .scenarios = p->u.n_scenarios,
 		.items_total = p->n_items, .estimate = sum->estimate,
-		.items = p->n_items / (uint64_t)o->shard_n +
-			 (p->n_items % (uint64_t)o->shard_n > (uint64_t)(o->shard_i - 1)),
+		.items = shard_items(p),
 	};
 	sum->items = info.items;
 	struct shared sh = {.plan = p, .store = &store, .stop = stop};

@@ -919,3 +919,37 @@ def test_verdict_reuse_changes_no_stored_row(tmp_path, universe, extra):
         dbs.append(every_row(db))
     assert dbs[0]["states"], "the run stored no state"
     assert dbs[0] == dbs[1]
+
+
+TEN_PODS = "kind: Universe\nname: ten-pods\n" + "".join(
+    "---\napiVersion: v1\nkind: Node\nmetadata: {name: n%d}\nstatus: "
+    "{allocatable: {cpu: '2', memory: 4Gi, pods: '110'}}\n" % i
+    for i in (1, 2)) + "".join(
+    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\nspec: "
+    "{containers: [{name: c, image: x}]}\n" % i for i in range(10))
+
+
+@pytest.mark.parametrize("shard,states", [
+    # 2 nodes, 10 pods: 3^10 = 59049 placements in chunks of 16384: items
+    # 0, 1, 2 hold 16384 each, item 3 the rest, 59049 - 3*16384 = 9897.
+    # Shard i/3 takes the items k with k % 3 == i - 1.
+    ("1/3", 16384 + 9897), ("2/3", 16384), ("3/3", 16384),
+])
+def test_a_shard_counts_its_own_states(tmp_path, shard, states):
+    u = tmp_path / "ten.yaml"
+    u.write_text(TEN_PODS)
+    p = run_kso("enum", u, "--db", tmp_path / "e.db", "--shard", shard,
+                "--limit", "1")
+    assert p.returncode == 1
+    assert "; mode placements;  %d states in this shard\n" % states in p.stderr
+    assert "about %d states exceed the limit of 1" % states in p.stderr
+
+
+def test_reachable_progress_counts_the_shards_scenarios(tmp_path):
+    # the default universe's 6144 scenarios over 1024 shards: 6 each,
+    # one work item per scenario in reachable mode
+    p = run_kso("enum", "--db", tmp_path / "e.db", "--shard", "1/1024",
+                "--mode", "reachable")
+    assert p.returncode in (0, 1), p.stderr
+    last = [l for l in p.stderr.splitlines() if "reachable:" in l][-1]
+    assert last.endswith(", 6/6 scenarios"), last

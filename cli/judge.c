@@ -160,6 +160,41 @@ static void score_difference(const struct cli_explain *x, int n, int b,
 	}
 }
 
+/* With 100 nodes or more kube scores only the window of feasible nodes
+ * its start index reaches: the bind of a feasible node is judged against
+ * every window holding it (judge_sampling.c), and the detail says what
+ * was judged and what cannot be. */
+static void judge_bind_sampled(const struct cli_explain *x,
+			       const struct impl_answer *a, struct verdict *v)
+{
+	const struct cluster *c = x->cluster;
+	const char *node = c->nodes[a->node].name;
+	struct judge_windows w;
+	judge_sampled_windows(x, a->node, &w);
+	static const char scope[] = "with %d nodes kube scores only the "
+		"feasible nodes its rotating start index reaches (judged: "
+		"feasibility on every node, and the scores within each window "
+		"kube could sample; not judged: which window a run used)";
+	char what[300];
+	snprintf(what, sizeof what, scope, c->n_nodes);
+	if (w.best_in > 0) {
+		set(v, VERDICT_OK, "%s is viable in %d of the %d windows holding "
+		    "it (e.g. starting at %s); %s", node, w.best_in, w.holding,
+		    c->nodes[w.viable_start].name, what);
+		return;
+	}
+	if (w.best_node < 0) {
+		set(v, VERDICT_NOT_VIABLE, "%s is feasible but no window kube "
+		    "could sample scores it; %s", node, what);
+		return;
+	}
+	set(v, VERDICT_NOT_VIABLE, "%s is feasible but scores best in none of "
+	    "the %d windows holding it: starting at %s it totals %lld, %s "
+	    "%lld; %s", node, w.holding, c->nodes[w.example_start].name,
+	    (long long)w.node_total, c->nodes[w.best_node].name,
+	    (long long)w.best_total, what);
+}
+
 static void judge_bind(const struct cli_explain *x, const struct impl_answer *a,
 		       struct verdict *v)
 {
@@ -167,6 +202,11 @@ static void judge_bind(const struct cli_explain *x, const struct impl_answer *a,
 	const struct cluster *c = x->cluster;
 	const char *node = c->nodes[a->node].name;
 	char buf[512];
+	if (v->sampled && r->verdicts[a->node].feasible &&
+	    r->in_prefilter_result[a->node] && r->nominated_node < 0) {
+		judge_bind_sampled(x, a, v);
+		return;
+	}
 	if (in(r->viable, r->n_viable, a->node)) {
 		v->tie = r->n_viable > 1;
 		cluster_node_list(c, r->viable, r->n_viable, buf, sizeof buf);
@@ -175,12 +215,6 @@ static void judge_bind(const struct cli_explain *x, const struct impl_answer *a,
 	}
 	if (r->verdicts[a->node].feasible && r->in_prefilter_result[a->node]) {
 		cluster_node_list(c, r->viable, r->n_viable, buf, sizeof buf);
-		if (v->sampled) {
-			set(v, VERDICT_OK, "%s is feasible; with %d nodes kube scores "
-			    "a sample, so only feasibility is judged", node,
-			    c->n_nodes);
-			return;
-		}
 		char why[600] = "";
 		if (r->n_viable)
 			score_difference(x, a->node, r->viable[0], why, sizeof why);

@@ -8,8 +8,10 @@
  *                   feasible but scores lower (the deciding plugins'
  *                   scores given); infeasible when a filter rejects N
  *                   (every rejecting filter and why).  With 100 nodes
- *                   or more kube scores only a sample of the feasible
- *                   nodes, so only feasibility is judged ("sampled").
+ *                   or more kube scores only a window of the feasible
+ *                   nodes ("sampled"): a feasible N is ok when it is
+ *                   viable in some window kube could sample that holds
+ *                   it (judge_sampling.c).
  *   preempt N, V    should-have-fit when a node is feasible;
  *                   should-not-preempt when kube finds no candidate;
  *                   wrong-preemption-node when kube could not nominate N
@@ -71,6 +73,23 @@ void judge_decision(const struct cli_explain *x, const struct impl_answer *a,
  * the caller frees it in every case), or the code why there are none. */
 enum model_code judge_kube_victims(const struct cli_explain *x, int node,
 				   struct model_victims *out);
+
+/* A bind judged over the windows kube could sample (judge_sampling.c). */
+struct judge_windows {
+	int n_feasible;       /* feasible nodes (kso's every-node cycle) */
+	int holding;          /* windows kube could sample holding the node */
+	int best_in;          /* of them, those where it is viable */
+	int viable_start;     /* the start node of one where it is, or -1 */
+	int example_start;    /* the start node of one where it is not, -1 */
+	int best_node;        /* that window's first viable node */
+	int64_t node_total, best_total;   /* the totals there */
+};
+
+/* judge_sampled_windows: every window kube's node sampling (>= 100
+ * nodes) could score that holds node (feasible), each from its start
+ * node, scored as kube scores it (normalized over the window); into w. */
+void judge_sampled_windows(const struct cli_explain *x, int node,
+			   struct judge_windows *w);
 
 /* judge_answer_text: the answer in words ("bind n2", "preempt on n1:
  * default/low", "unschedulable: ...") into buf. */

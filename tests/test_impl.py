@@ -566,3 +566,63 @@ def test_a_command_that_cannot_start_is_one_error(tmp_path, command, why):
     assert (p.returncode, p.stdout) == (3, "")
     assert p.stderr.splitlines()[-1].startswith("kso enum: " + start)
     assert not (tmp_path / "e.db").exists()
+
+
+def sampled_cluster(path, bigs):
+    """201 nodes in one zone (node tree order = manifest order), p (cpu 1,
+    memory 1Gi) pending.  Nodes at the positions in bigs are "big-NNN"
+    (cpu 8, memory 16Gi), the others "n-NNN" (cpu 4, memory 8Gi).
+
+    Worked by hand (reference §1.4, §2.7, §2.8): 201 nodes -> adaptive
+    percentage 50 - 201/125 = 49, 201*49/100 = 98 < 100 -> kube finds 100
+    feasible nodes from its start index: a window of 100 consecutive
+    positions (every node is feasible).  Scores: an n node LeastAllocated
+    (3000*100/4000 = 75, 7Gi*100/8Gi = 87) -> 81, BalancedAllocation
+    |0.25 - 0.125|/2 = 0.0625 -> 93; a big node (87, 93) -> 90 and
+    |0.125 - 0.0625|/2 -> 96; TaintToleration 100 x 3 on every node; the
+    other scores 0.  Totals: n 81 + 93 + 300 = 474, big 90 + 96 + 300 =
+    486."""
+    text = "".join(
+        "---\napiVersion: v1\nkind: Node\nmetadata: {name: %s}\nstatus: "
+        "{allocatable: {cpu: '%s', memory: %s, pods: '110'}}\n"
+        % (("big-%03d" % i, "8", "16Gi") if i in bigs
+           else ("n-%03d" % i, "4", "8Gi")) for i in range(201))
+    text += ("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: "
+             "{containers: [{name: c, image: x, resources: {requests: "
+             "{cpu: '1', memory: 1Gi}}}]}\n")
+    path.write_text(text)
+    return str(path)
+
+
+SCOPE = ("; with 201 nodes kube scores only the feasible nodes its rotating "
+         "start index reaches (judged: feasibility on every node, and the "
+         "scores within each window kube could sample; not judged: which "
+         "window a run used)")
+
+
+@pytest.mark.parametrize("bigs,answer,verdict,detail", [
+    # big nodes 67 apart: every window of 100 holds one, which outscores
+    # n-001 (474 < 486) in each of the 100 windows holding n-001; the
+    # first one tried starts at n-001 itself and holds big-067
+    ({0, 67, 134}, "bind n-001", "not-viable",
+     "n-001 is feasible but scores best in none of the 100 windows holding "
+     "it: starting at n-001 it totals 474, big-067 486"),
+    ({0, 67, 134}, "bind big-067", "ok",
+     "big-067 is viable in 100 of the 100 windows holding it (e.g. starting "
+     "at big-067)"),
+    # one big node at position 0: the windows holding n-150 start at
+    # positions 51..150; those from 102 on wrap round to hold big-000,
+    # those starting at 51..101 do not, and there every node ties
+    ({0}, "bind n-150", "ok",
+     "n-150 is viable in 51 of the 100 windows holding it (e.g. starting "
+     "at n-101)"),
+])
+def test_sampled_binds_are_judged_per_window(tmp_path, bigs, answer, verdict,
+                                             detail):
+    f = sampled_cluster(tmp_path / "s.yaml", bigs)
+    p = subprocess.run([KSO, "explain", f, "--pod", "default/p", "--impl",
+                        impl("fixed"), "-o", "json"], capture_output=True,
+                       text=True, timeout=120,
+                       env=dict(os.environ, KSO_FIXED=answer))
+    got = json.loads(p.stdout)["impl"]
+    assert (got["verdict"], got["detail"]) == (verdict, detail + SCOPE)

@@ -54,7 +54,7 @@ enum verdict_kind {
 struct verdict {
 	enum verdict_kind kind;
 	bool tie;                  /* ok among several equally good answers */
-	bool sampled;              /* >= 100 nodes: only feasibility judged */
+	bool sampled;              /* >= 100 nodes: binds judged per window */
 	char detail[1024];         /* why, in words */
 };
 

@@ -78,18 +78,20 @@ uint32_t model_prefilter_skips(const struct model_cycle *cy)
 	       (uint32_t)pre[PLUGIN_VOLUME_ZONE] << PLUGIN_VOLUME_ZONE;
 }
 
-/* The filters a profile does not list (a custom profile's disabled
- * ones) read success. */
-static void not_in_order(const struct sched_profile *prof,
-			 struct model_status st[PLUGIN_FILTERS],
-			 bool failed[PLUGIN_COUNT])
+/* The filters the profile does not run at all (a release without some,
+ * or a configuration disabling them) pass: their statuses Success.  A set
+ * of the listed ids first, so that it costs order's length plus the
+ * filters', not their product: v1.34's default profile lists fewer
+ * filters than kso models and takes this way on every node. */
+static void not_in_order(const enum plugin_id *order, int n_order,
+			 struct model_status st[PLUGIN_FILTERS])
 {
+	uint32_t in = 0;
+	for (int k = 0; k < n_order; k++)
+		in |= 1u << order[k];
 	for (int i = 0; i < MODEL_N_FILTERS; i++) {
 		enum plugin_id id = model_filter_ids[i];
-		int k = 0;
-		while (k < prof->n_filter_order && prof->filter_order[k] != id)
-			k++;
-		if (k == prof->n_filter_order)
+		if (!(in >> id & 1u))
 			model_status_ok(&st[id]);
 	}
 }
@@ -154,7 +156,7 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 			first = id;
 	}
 	if (n_order < MODEL_N_FILTERS)
-		not_in_order(prof, st, failed);
+		not_in_order(order, n_order, st);
 	return first;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "../core/grow.h"
 #include "../core/xalloc.h"
 
 void cli_grid_init(struct cli_grid *g, int rows, int cols)
@@ -37,15 +38,13 @@ void cli_grid_release(struct cli_grid *g)
 
 int cli_grid_add_row(struct cli_grid *g)
 {
-	if (g->rows == g->cap_rows) {
-		size_t old = (size_t)g->cap_rows * (size_t)g->cols;
-		g->cap_rows *= 2;
-		g->cells = xrealloc(g->cells, (size_t)g->cap_rows * (size_t)g->cols *
-				    sizeof *g->cells);
-		memset(g->cells + old, 0, old * sizeof *g->cells);
-		g->notes = xrealloc(g->notes, (size_t)g->cap_rows * sizeof *g->notes);
-		memset(g->notes + g->rows, 0, (size_t)g->rows * sizeof *g->notes);
-	}
+	/* cells holds cols a row: its capacity in cells, cap_rows rows */
+	size_t cap_cells = (size_t)g->cap_rows * (size_t)g->cols;
+	GROW(g->cells, (size_t)(g->rows + 1) * (size_t)g->cols, cap_cells);
+	GROW(g->notes, g->rows + 1, g->cap_rows);
+	memset(g->cells + (size_t)g->rows * (size_t)g->cols, 0,
+	       (size_t)g->cols * sizeof *g->cells);
+	g->notes[g->rows] = NULL;
 	return g->rows++;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "../core/grow.h"
 #include "../core/xalloc.h"
 
 void model_selector_init_nothing(struct model_selector *s)
@@ -18,7 +19,7 @@ void model_selector_init_nothing(struct model_selector *s)
 	assert(s);
 	s->nothing = true;
 	s->equal = NULL;
-	s->n_equal = 0;
+	s->n_equal = s->cap_equal = 0;
 	s->base = NULL;
 }
 
@@ -29,17 +30,13 @@ void model_selector_release(struct model_selector *s)
 	model_selector_init_nothing(s);
 }
 
-static struct label *selector_grow(struct label *items, int n)
-{
-	return xrealloc(items, sizeof *items * (size_t)(n + 1));
-}
-
 void model_selector_copy(struct model_selector *dst,
 			 const struct model_selector *src)
 {
 	assert(dst && src);
 	*dst = *src;
 	dst->equal = NULL;
+	dst->cap_equal = src->n_equal;
 	if (src->n_equal) {
 		dst->equal = xmalloc(sizeof *dst->equal * (size_t)src->n_equal);
 		memcpy(dst->equal, src->equal,
@@ -56,7 +53,7 @@ void model_selector_set(struct model_selector *s, const char *key,
 			s->equal[i].value = value;
 			return;
 		}
-	s->equal = selector_grow(s->equal, s->n_equal);
+	GROW(s->equal, s->n_equal + 1, s->cap_equal);
 	s->equal[s->n_equal].key = key;
 	s->equal[s->n_equal].value = value;
 	s->n_equal++;

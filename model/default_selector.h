@@ -24,7 +24,7 @@
 struct model_selector {
 	bool nothing;
 	struct label *equal;
-	int n_equal;
+	int n_equal, cap_equal;
 	const struct label_selector *base;
 };
 

@@ -121,13 +121,24 @@ def test_impl_init_names_the_release(tmp_path):
 
 
 def test_serve_takes_the_release_of_the_init_message():
-    init = {"type": "init", "msg_id": 0, "protocol": "kso-impl/1",
-            "kubernetesVersion": "v1.34"}
-    p = subprocess.run([os.path.join(ROOT, "kso"), "serve"],
-                       input=json.dumps(init) + "\n", capture_output=True,
-                       text=True, timeout=60)
-    assert p.returncode == 0, p.stderr
-    assert json.loads(p.stdout)["type"] == "init_ok"
+    # kso explain --impl 'kso serve' under 1.34: the init message says
+    # v1.34 and serve answers with v1.34's message (fixtures/kube134/
+    # fit-above-allocatable.yaml's header), which explain judges strictly
+    fix = fixture_path("kube134/fit-above-allocatable.yaml")
+    serve = "%s serve" % os.path.join(ROOT, "kso")
+    want = {"1.30": "preemption: 0/3 nodes are available: 1 No preemption "
+                    "victims found for incoming pod, 2 Insufficient cpu.",
+            "1.34": "no new claims to deallocate, preemption: 0/3 nodes are "
+                    "available: 1 No preemption victims found for incoming "
+                    "pod, 2 Preemption is not helpful for scheduling."}
+    for v, tail in want.items():
+        p = run_kso("explain", fix, "--kube-version", v, "--impl", serve,
+                    "--strict-message", "-o", "json")
+        assert p.returncode == 0, p.stdout + p.stderr
+        impl = json.loads(p.stdout)["impl"]
+        assert impl["verdict"] == "ok"
+        assert impl["message"] == ("0/3 nodes are available: 3 Insufficient "
+                                   "cpu. " + tail)
 
 
 def test_check_reproduce_line_names_the_release(tmp_path):

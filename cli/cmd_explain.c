@@ -248,7 +248,7 @@ static int explain_run(const struct explain_args *a,
 	if (cli_load_inputs(&c, a->paths, a->n_paths, &a->load, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		cluster_release(&c);
-		return 1;
+		return error_exit(&err);
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);

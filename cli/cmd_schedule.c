@@ -202,7 +202,7 @@ static int load(struct cluster *c, const struct args *a)
 	if (cli_load_inputs(c, a->paths, a->n_paths, &a->load, &err) == 0)
 		return 0;
 	fprintf(stderr, "%s\n", err.msg);
-	return 1;
+	return error_exit(&err);
 }
 
 /* ------------------------------------------------------------ engines */

@@ -232,6 +232,7 @@ const char *config_missing_state(enum plugin_id id, bool filter)
 			/* getPreFilterState's own error, without the cause */
 			return "cannot read \"PreFilterVolumeRestrictions\" from cycleState";
 		case PLUGIN_VOLUME_BINDING:
+		case PLUGIN_DYNAMIC_RESOURCES:
 			/* getStateData returns CycleState.Read's error as is */
 			return "not found";
 		default:

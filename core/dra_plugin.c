@@ -161,6 +161,10 @@ void dra_filter(struct arena *a, const struct cluster *c, const struct dra_prefi
 		struct dra_alloc_in in = {c, n, pf->to_allocate, pf->n_to_allocate, pf->in_use,
 					  pf->n_in_use, match, ctx};
 		dra_allocate(a, &in, &out->alloc);
+		/* kube records the unavailable claims only past the
+		 * allocator: a failed allocation returns first */
+		if (out->alloc.status != DRA_ALLOC_FIT)
+			memset(out->unavailable, 0, (size_t)pf->n_claims * sizeof *out->unavailable);
 		switch (out->alloc.status) {
 		case DRA_ALLOC_FIT:
 			break;

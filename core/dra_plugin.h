@@ -7,7 +7,8 @@
  * claims present), Filter on one node (allocated claims' node selectors,
  * the structured allocator for the others, core/dra_alloc.h) and
  * PostFilter's message, with kube's texts and codes.  The verdicts both
- * engines build their plugin on; neither engine calls them yet (issue 35).
+ * engines build their plugin on (model/filter_dynamic_resources.c,
+ * oracle/dynamic_resources.c).
  */
 #ifndef KSO_DRA_PLUGIN_H
 #define KSO_DRA_PLUGIN_H
@@ -43,7 +44,9 @@ struct dra_filter {
 	enum dra_code code;
 	char msg[512];
 	bool *unavailable;      /* per pf->claims: its allocation's node selector
-				 * excludes the node (PostFilter reads them) */
+				 * excludes the node (PostFilter reads them);
+				 * all false when the allocator did not fit, as
+				 * kube records them only past it */
 	struct dra_alloc_out alloc;   /* the allocator's answer, when it ran */
 };
 

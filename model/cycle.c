@@ -110,6 +110,22 @@ static bool prefilter_rejects(const struct model_status *st)
 	return st->code == MODEL_UNSCHEDULABLE || st->code == MODEL_UAU;
 }
 
+/* DynamicResources' PreFilter, the last one (v1.34): its rejection is
+ * every node's status. */
+static enum model_code run_prefilter_dra(const struct model_cycle *cy,
+					 struct model_cycle_result *r)
+{
+	if (!cy->profile->prefilter[PLUGIN_DYNAMIC_RESOURCES])
+		return MODEL_SUCCESS;
+	struct model_status st;
+	model_prefilter_dynamic_resources(cy, &st);
+	if (!prefilter_rejects(&st))
+		return MODEL_SUCCESS;
+	r->prefilter = st;
+	prefilter_reject(r, PLUGIN_DYNAMIC_RESOURCES);
+	return st.code;
+}
+
 /* kube §1.3 step 2: RunPreFilterPlugins, in the default PreFilter order,
  * for the PreFilters that can reject or restrict the nodes: NodeAffinity
  * (whenever its PreFilter is enabled, even with its Filter disabled),
@@ -142,9 +158,8 @@ static enum model_code run_prefilter(const struct model_cycle *cy,
 		PLUGIN_VOLUME_BINDING, PLUGIN_VOLUME_ZONE,
 	};
 	/* each of them skips a pod without volumes */
-	if (!model_pod_has_volumes(&cy->cluster->pods[cy->pod]))
-		return MODEL_SUCCESS;
-	for (size_t i = 0; i < sizeof volume_ids / sizeof *volume_ids; i++) {
+	bool volumes = model_pod_has_volumes(&cy->cluster->pods[cy->pod]);
+	for (size_t i = 0; volumes && i < sizeof volume_ids / sizeof *volume_ids; i++) {
 		enum plugin_id id = volume_ids[i];
 		if (!prof->prefilter[id])
 			continue;
@@ -169,7 +184,7 @@ static enum model_code run_prefilter(const struct model_cycle *cy,
 			return st.code;
 		}
 	}
-	return MODEL_SUCCESS;
+	return run_prefilter_dra(cy, r);
 }
 
 /* kube §1.3 steps 3-5: Filter on every candidate node, feasible list in

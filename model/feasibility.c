@@ -26,6 +26,7 @@ const enum plugin_id model_filter_ids[MODEL_N_FILTERS] = {
 	PLUGIN_NODE_VOLUME_LIMITS, PLUGIN_AZURE_DISK_LIMITS,
 	PLUGIN_VOLUME_BINDING, PLUGIN_VOLUME_ZONE,
 	PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
+	PLUGIN_DYNAMIC_RESOURCES,
 };
 
 /* The function of each filter plugin id (NULL for non-filters): a table
@@ -46,6 +47,7 @@ static const model_filter_fn filter_fns[PLUGIN_COUNT] = {
 	[PLUGIN_VOLUME_ZONE] = model_filter_volume_zone,
 	[PLUGIN_POD_TOPOLOGY_SPREAD] = model_filter_pod_topology_spread,
 	[PLUGIN_INTER_POD_AFFINITY] = model_filter_inter_pod_affinity,
+	[PLUGIN_DYNAMIC_RESOURCES] = model_filter_dynamic_resources,
 };
 
 /* The filter ids are the ids below PLUGIN_FILTERS (core/config.h), the
@@ -65,11 +67,19 @@ uint32_t model_prefilter_skips(const struct model_cycle *cy)
 {
 	assert(cy && cy->cluster && cy->profile);
 	assert(cy->pod >= 0 && cy->pod < cy->cluster->n_pods);
-	if (model_pod_has_volumes(&cy->cluster->pods[cy->pod]))
-		return 0;
-	/* the volume plugins whose PreFilter is enabled */
 	const bool *pre = cy->profile->prefilter;
-	return (uint32_t)pre[PLUGIN_VOLUME_RESTRICTIONS] << PLUGIN_VOLUME_RESTRICTIONS |
+	uint32_t skips = 0;
+	/* DynamicResources' PreFilter skips a pod without claims to judge */
+	if (pre[PLUGIN_DYNAMIC_RESOURCES]) {
+		struct model_status st;
+		model_prefilter_dynamic_resources(cy, &st);
+		if (st.code == MODEL_SKIP)
+			skips |= 1u << PLUGIN_DYNAMIC_RESOURCES;
+	}
+	if (model_pod_has_volumes(&cy->cluster->pods[cy->pod]))
+		return skips;
+	/* the volume plugins whose PreFilter is enabled */
+	return skips | (uint32_t)pre[PLUGIN_VOLUME_RESTRICTIONS] << PLUGIN_VOLUME_RESTRICTIONS |
 	       (uint32_t)pre[PLUGIN_EBS_LIMITS] << PLUGIN_EBS_LIMITS |
 	       (uint32_t)pre[PLUGIN_GCE_PD_LIMITS] << PLUGIN_GCE_PD_LIMITS |
 	       (uint32_t)pre[PLUGIN_NODE_VOLUME_LIMITS] << PLUGIN_NODE_VOLUME_LIMITS |

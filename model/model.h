@@ -25,7 +25,7 @@ struct model_pod_table;
 
 /* The filter plugins in kube's Filter order and the score plugins in kube's
  * Score order (reference §1.1); SelectorSpread last (reference §6). */
-#define MODEL_N_FILTERS 15
+#define MODEL_N_FILTERS 16
 #define MODEL_N_SCORES 8
 extern const enum plugin_id model_filter_ids[MODEL_N_FILTERS];
 extern const enum plugin_id model_score_ids[MODEL_N_SCORES];

@@ -28,6 +28,7 @@
 #include "../core/snapshot.h"
 
 #include "../core/verdict.h"
+#include "../core/dra_plugin.h"
 
 /* One AddPod (+1) or RemovePod (-1) made during a cycle, in call order. */
 struct model_delta {
@@ -94,9 +95,15 @@ void model_filter_volume_zone(const struct model_cycle *, int, struct model_stat
 void model_filter_pod_topology_spread(const struct model_cycle *, int, struct model_status *);
 void model_filter_inter_pod_affinity(const struct model_cycle *, int, struct model_status *);
 
-/* DynamicResources' PostFilter (v1.34, dynamic_resources.c) after the
- * failed cycle r: Unschedulable "no new claims to deallocate", or Error
- * "not found" when its PreFilter never wrote its state. */
+/* DynamicResources (v1.34, filter_dynamic_resources.c): its PreFilter
+ * (Success, Skip for a pod without claims, or UnschedulableAndUnresolvable),
+ * its Filter, and its PostFilter after the failed cycle r: Unschedulable
+ * "no new claims to deallocate" / "deallocation of ResourceClaim
+ * completed" / "still not schedulable", or Error "not found" when its
+ * PreFilter never wrote its state. */
+void model_prefilter_dynamic_resources(const struct model_cycle *cy,
+				       struct model_status *out);
+void model_filter_dynamic_resources(const struct model_cycle *, int, struct model_status *);
 void model_postfilter_dynamic_resources(const struct cluster *c,
 					const struct sched_profile *prof,
 					const struct model_cycle_result *r,

@@ -51,6 +51,7 @@ static const struct {
 	{PLUGIN_VOLUME_ZONE, oracle_filter_volume_zone, NULL, 0},
 	{PLUGIN_POD_TOPOLOGY_SPREAD, oracle_filter_spread, oracle_check_spread, 0},
 	{PLUGIN_INTER_POD_AFFINITY, oracle_filter_interpod, oracle_check_interpod, 0},
+	{PLUGIN_DYNAMIC_RESOURCES, oracle_filter_dra, NULL, 0},
 };
 #define N_STATIC_FILTERS 4
 
@@ -192,6 +193,8 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 	if (prof->filter[PLUGIN_INTER_POD_AFFINITY] &&
 	    prof->prefilter[PLUGIN_INTER_POD_AFFINITY])
 		oracle_prefilter_interpod(cy);
+	if (prof->prefilter[PLUGIN_DYNAMIC_RESOURCES] && oracle_prefilter_dra(cy, st))
+		return PLUGIN_DYNAMIC_RESOURCES;
 	list_active(cy);
 	return -1;
 }

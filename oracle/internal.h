@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "../core/arena.h"
+#include "../core/dra_plugin.h"
 #include "../core/go_int.h"
 #include "match.h"
 #include "../core/xalloc.h"
@@ -524,6 +525,10 @@ struct oracle_cycle {
 	 * every cycle of the same shape, filled lazily */
 	uint8_t *nverdict;
 
+	/* DynamicResources: its PreFilter's state for a pod with claims to
+	 * judge (NULL: skipped or rejected) */
+	struct dra_prefilter *dra;
+
 	/* NodeAffinity */
 	bool na_has_result;             /* PreFilterResult restricts nodes */
 	bool *na_allowed;               /* [n_nodes] */
@@ -657,9 +662,15 @@ static inline void oracle_volumes_update(struct oracle_cycle *cy, int q, int nod
 void oracle_prefilter_ports(struct oracle_cycle *cy);
 void oracle_prefilter_fit(struct oracle_cycle *cy);
 
-/* DynamicResources' PostFilter (v1.34, dynamic_resources.c) after the
- * failed cycle r: Unschedulable "no new claims to deallocate", or Error
- * "not found" when its PreFilter never wrote its state. */
+/* DynamicResources (v1.34, dynamic_resources.c): its PreFilter (Skip
+ * into cy->skip, a rejection into st: returns true), its Filter, and its
+ * PostFilter after the failed cycle r: Unschedulable "no new claims to
+ * deallocate" / "deallocation of ResourceClaim completed" / "still not
+ * schedulable", or Error "not found" when its PreFilter never wrote its
+ * state. */
+bool oracle_prefilter_dra(struct oracle_cycle *cy, struct model_status *st);
+void oracle_filter_dra(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+		       struct model_status *st);
 void oracle_postfilter_dra(const struct oracle *o,
 			   const struct sched_profile *prof,
 			   const struct model_cycle_result *r,

@@ -265,22 +265,87 @@ spec:
 """
 
 
-def test_a_pending_pod_with_claims_is_not_judged_under_1_34(tmp_path):
-    # kube v1.34's DynamicResources decides such a pod; kso does not model it
-    # yet, and scheduling it as claimless would be a confident wrong answer
+NODE = """apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "1", pods: "10"}}
+---
+"""
+
+
+def test_a_pending_pod_with_claims_is_judged_under_1_34(tmp_path):
+    # DynamicResources' PreFilter (tests/test_dra_engines.py has the rest):
+    # the claim it names does not exist, UnschedulableAndUnresolvable
     path = tmp_path / "p.yaml"
-    path.write_text(PENDING)
-    p = run("explain", path, "--kube-version", "1.34")
-    assert p.returncode != 0
-    assert p.stdout == ""
-    assert p.stderr == (f"{path}:1:1: pod default/p is pending with resource "
-                        "claims: kso does not judge Dynamic Resource Allocation "
-                        "yet (kube v1.34's DynamicResources plugin) "
-                        "(spec.resourceClaims)\n")
-    # bound, its claims decide nothing kso answers
-    path.write_text(PENDING.replace("spec:\n", "spec:\n  nodeName: n1\n"))
-    assert run("validate", path, "--kube-version", "1.34").returncode == 0
+    path.write_text(NODE + PENDING)
+    p = run("explain", path, "--kube-version", "1.34", "-o", "json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["nodes"]["n1"]["reasons"] == [
+        'could not find ResourceClaim "default/shared"']
+    assert d["nodes"]["n1"]["rejected_by"] == "DynamicResources"
     # v1.30: DynamicResourceAllocation is off, the API server drops the
     # claims, so the pod is judged as every other
-    path.write_text(PENDING)
+    p = run("explain", path, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["nodes"]["n1"]["code"] == "Success"
+
+
+def test_a_second_pending_pod_with_claims_is_refused(tmp_path):
+    # kube's Reserve / PreBind write the first pod's allocation, which the
+    # second one's verdict reads; kso does not model them
+    path = tmp_path / "p.yaml"
+    path.write_text(NODE + PENDING + "---\n" + PENDING.replace("name: p\n",
+                                                              "name: q\n"))
+    p = run("explain", path, "--kube-version", "1.34")
+    assert p.returncode == 3
+    assert p.stdout == ""
+    assert p.stderr.startswith(f"{path}:17:1: pod default/q is pending with "
+                               "resource claims: kso cannot judge kube v1.34's "
+                               "DynamicResources for it exactly: a second "
+                               "pending pod with claims")
+    assert p.stderr.endswith("(spec.resourceClaims)\n")
+    assert p.stderr.count("\n") == 1
+    # one of them bound: judged
+    path.write_text(NODE + PENDING + "---\n" + PENDING.replace(
+        "name: p\n", "name: q\n").replace("spec:\n", "spec:\n  nodeName: n1\n"))
+    assert run("validate", path, "--kube-version", "1.34").returncode == 0
     assert run("validate", path).returncode == 0
+
+
+DEALLOCATABLE = """apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: shared, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.example.com}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpu, driver: gpu.example.com, pool: n2, device: gpu-0}
+    nodeSelector:
+      nodeSelectorTerms:
+      - matchFields:
+        - {key: metadata.name, operator: In, values: [n2]}
+---
+"""
+
+
+def test_a_claim_postfilter_could_deallocate_is_refused(tmp_path):
+    # allocated for n2, reserved for nobody, unavailable on n1: kube's
+    # PostFilter deallocates it and retries the pod, which kso does not model
+    path = tmp_path / "p.yaml"
+    path.write_text(NODE + DEALLOCATABLE + PENDING)
+    p = run("explain", path, "--kube-version", "1.34")
+    assert p.returncode == 3
+    assert p.stdout == ""
+    assert "its PostFilter could deallocate a claim" in p.stderr
+    assert p.stderr.count("\n") == 1
+    # the node it was allocated for: nothing to deallocate, judged
+    path.write_text(NODE.replace("n1", "n2") + DEALLOCATABLE + PENDING)
+    p = run("explain", path, "--kube-version", "1.34", "-o", "json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["nodes"]["n2"]["code"] == "Success"

@@ -81,7 +81,8 @@ def filter_columns(version):
 def test_filter_order_per_release():
     # delta reference §1: v1.34's Filter list drops EBSLimits,
     # GCEPDLimits and AzureDiskLimits, the others keep their order
-    # (DynamicResources' Filter skips every pod without claims)
+    # and add DynamicResources last (its Filter skips a pod without claims;
+    # tests/test_dra_engines.py has pods with claims)
     v130 = ["Unschedulable", "NodeName", "TaintToleration", "NodeAffinity",
             "NodePorts", "ResourcesFit", "VolumeRestrictions", "EBSLimits",
             "GCEPDLimits", "NodeVolumeLimits", "AzureDiskLimits",
@@ -89,7 +90,7 @@ def test_filter_order_per_release():
             "InterPodAffinity"]
     assert filter_columns("1.30") == v130
     assert filter_columns("1.34") == [c for c in v130 if c not in (
-        "EBSLimits", "GCEPDLimits", "AzureDiskLimits")]
+        "EBSLimits", "GCEPDLimits", "AzureDiskLimits")] + ["DynamicResources"]
 
 
 CONFLICT = "0/2 nodes are available: pod affinity terms conflict."

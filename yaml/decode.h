@@ -415,6 +415,15 @@ bool yaml_map_selects(const struct labels *sel, const struct labels *l);
 bool yaml_selector_selects(const struct label_selector *s,
 			   const struct labels *l);
 
+/* yaml_node_selector_matches: nodeaffinity's NodeSelector.Match (terms
+ * ORed, an empty term selecting nothing; absent: every node). */
+bool yaml_node_selector_matches(const struct node_selector *s, const struct node *n);
+
+/* yaml_refuse_unjudged_dra: under v1.34, the pending pods with resource
+ * claims whose DynamicResources verdicts kso cannot give exactly
+ * (finish.c); -1 with err set (incomplete) for the first. */
+int yaml_refuse_unjudged_dra(struct cluster *c, struct error *err);
+
 /* yaml_daemon_fits: the DaemonSet controller's predicates for node n: the
  * template's nodeSelector and required node affinity match, and every
  * NoSchedule and NoExecute taint is tolerated by with_tolerations (the

@@ -403,7 +403,7 @@ int yaml_dec_commit(struct yaml_dec *d)
 				    &d->claim_templates);
 	commit_namespaces(d);
 	cluster_reindex(c);
-	return 0;
+	return yaml_refuse_unjudged_dra(c, d->err);
 }
 
 /* ------------------------------------------------------------- inputs */

@@ -96,6 +96,16 @@ static bool term_matches(const struct node_selector_term *t,
 	return true;
 }
 
+bool yaml_node_selector_matches(const struct node_selector *s, const struct node *n)
+{
+	if (!s->present)
+		return true;
+	for (int i = 0; i < s->n_terms; i++)
+		if (term_matches(&s->terms[i], n))
+			return true;
+	return false;
+}
+
 /* nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): nodeSelector and
  * the required terms (ORed). */
 static bool required_affinity_matches(const struct pod *p, const struct node *n)

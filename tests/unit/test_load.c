@@ -650,7 +650,7 @@ static void test_config_release_profiles(void)
 		"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
 		"NodePorts", "NodeResourcesFit", "VolumeRestrictions",
 		"NodeVolumeLimits", "VolumeBinding", "VolumeZone",
-		"PodTopologySpread", "InterPodAffinity",
+		"PodTopologySpread", "InterPodAffinity", "DynamicResources",
 	};
 	struct sched_profile p;
 	config_default_profile(&p, KUBE_1_30);
@@ -658,8 +658,8 @@ static void test_config_release_profiles(void)
 	for (int i = 0; i < p.n_filter_order && i < 15; i++)
 		CHECK_STR(config_plugin_name(p.filter_order[i]), v130[i]);
 	config_default_profile(&p, KUBE_1_34);
-	CHECK_EQ(p.n_filter_order, 12);
-	for (int i = 0; i < p.n_filter_order && i < 12; i++)
+	CHECK_EQ(p.n_filter_order, 13);
+	for (int i = 0; i < p.n_filter_order && i < 13; i++)
 		CHECK_STR(config_plugin_name(p.filter_order[i]), v134[i]);
 	CHECK(!p.filter[PLUGIN_EBS_LIMITS] && !p.prefilter[PLUGIN_GCE_PD_LIMITS]);
 	CHECK(!config_plugin_in(PLUGIN_AZURE_DISK_LIMITS, KUBE_1_34));

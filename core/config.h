@@ -236,11 +236,15 @@ static inline uint32_t config_quirks_of(enum kube_version v)
 	return set;
 }
 
-/* config_quirk: whether c models quirk q as kube v1.30 does (the
- * default), rather than the intended semantics (core/quirks.h). */
+/* config_quirk: whether c models quirk q as kube at c's release does (the
+ * default), rather than the intended semantics (core/quirks.h); false
+ * for a quirk c's release does not have (quirk_releases): v1.34 fixed
+ * spread-shared-key and nonzero-ignores-sidecars, so their code paths
+ * take the intended branch there. */
 static inline bool config_quirk(const struct sched_config *c, enum quirk_id q)
 {
-	return !quirk_off_in(c->quirks_off, q);
+	return (quirk_releases(q) & (1u << c->kube_version)) &&
+	       !quirk_off_in(c->quirks_off, q);
 }
 
 /* config_default_scheduler: "default-scheduler", the default profile's

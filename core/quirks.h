@@ -32,7 +32,8 @@ enum quirk_id {
 	 * constraints of one (topologyKey, whenUnsatisfiable), and so does
 	 * PodTopologySpreadArgs' validation for defaultConstraints; kso's
 	 * loader does the same.  Kept for states built without validation
-	 * (the unit tests). */
+	 * (the unit tests).  v1.34 counts per constraint: fixed there
+	 * (delta §5.3; quirk_releases). */
 	QUIRK_SPREAD_SHARED_KEY,
 
 	/* PodTopologySpread (reference §2.11), `{}` labelSelector.
@@ -84,7 +85,10 @@ enum quirk_id {
 	 * init containers) enter only through the init-container maximum,
 	 * although PodRequests adds them to the container sum.
 	 * off: sidecars are added to the container sum as PodRequests
-	 * does. */
+	 * does.  v1.34 runs the whole PodRequests formula with the defaults
+	 * per container, rounded once per pod (delta §5.1 headline 13;
+	 * quirk_releases) - not quite "off", which still rounds per
+	 * container. */
 	QUIRK_NONZERO_IGNORES_SIDECARS,
 
 	/* NodePorts (reference §2.6), NodeInfo.UsedPorts is a set.

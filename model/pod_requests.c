@@ -248,10 +248,33 @@ static int64_t pod_nonzero(const struct cluster *c, const struct pod *p, int res
 	return total;
 }
 
+/*
+ * v1.34 (delta §5.1, types.go CalculateResource):
+ *   NonZero(Pod)[r] == ScoreRequest(Pod)[r], r ∈ {cpu, memory}
+ * the whole PodRequests formula (sidecars in the sum) with the defaults
+ * given to each container lacking the entry, converted once per pod.
+ */
+static void nonzero_1_34(const struct cluster *c, const struct pod *p,
+			 int64_t *cpu, int64_t *mem)
+{
+	int64_t stack[REQ_STACK_RES];
+	int64_t *row = c->n_res <= REQ_STACK_RES ? stack
+		       : xmalloc((size_t)c->n_res * sizeof *row);
+	pod_requests_exact(c, p, true, row);
+	*cpu = row[RES_CPU];
+	*mem = row[RES_MEMORY];
+	if (row != stack)
+		free(row);
+}
+
 void model_pod_nonzero(const struct cluster *c, const struct pod *p,
 		       int64_t *cpu, int64_t *mem)
 {
 	assert(c && p && cpu && mem);
+	if (config_at_least(&c->config, KUBE_1_34)) {
+		nonzero_1_34(c, p, cpu, mem);
+		return;
+	}
 	*cpu = pod_nonzero(c, p, RES_CPU);
 	*mem = pod_nonzero(c, p, RES_MEMORY);
 }

@@ -102,12 +102,28 @@ static void nz_of(struct req_q cpu, struct req_q mem, int64_t *c, int64_t *m)
 	*m = mem.has ? convert(RES_MEMORY, mem.q) : 209715200;
 }
 
+/* v1.34's NonZeroRequested (delta §5.1, types.go CalculateResource): the
+ * whole PodRequests formula with 100m / 200Mi given to every container
+ * lacking a cpu / memory request, converted once. */
+static void nonzero_1_34(const struct pod *p, int64_t *cpu, int64_t *mem)
+{
+	struct req_q t = pod_request_one(p, RES_CPU, true);
+	*cpu = t.has ? convert(RES_CPU, t.q) : 0;
+	t = pod_request_one(p, RES_MEMORY, true);
+	*mem = t.has ? convert(RES_MEMORY, t.q) : 0;
+}
+
 /* NonZeroRequested (reference §2.7): rounded per container, sidecars not
  * added to the regular sum (QUIRK_NONZERO_IGNORES_SIDECARS; off: added
- * as PodRequests adds them), overhead added when present. */
+ * as PodRequests adds them), overhead added when present.  v1.34:
+ * nonzero_1_34. */
 void oracle_pod_nonzero(const struct cluster *c, const struct pod *p,
 			int64_t *cpu, int64_t *mem)
 {
+	if (config_at_least(&c->config, KUBE_1_34)) {
+		nonzero_1_34(p, cpu, mem);
+		return;
+	}
 	bool sidecars_in_sum = !config_quirk(&c->config, QUIRK_NONZERO_IGNORES_SIDECARS);
 	int64_t s_cpu = 0, s_mem = 0, i_cpu = 0, i_mem = 0, a, b;
 	for (int i = 0; i < p->n_containers; i++) {

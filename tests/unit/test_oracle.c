@@ -329,6 +329,15 @@ static void test_shared_key_switch(void)
 	CHECK_EQ(r.verdicts[1].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
 	CHECK_EQ(r.n_feasible, 0);
 	model_cycle_result_release(&r);
+	/* v1.34 counts per constraint (delta §5.3): the intended answer with
+	 * no switch turned off */
+	c.config.quirks_off = 0;
+	c.config.kube_version = KUBE_1_34;
+	explain(&c, "new", &r);
+	CHECK_EQ(r.verdicts[0].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
+	CHECK_EQ(r.verdicts[1].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
+	CHECK_EQ(r.n_feasible, 0);
+	model_cycle_result_release(&r);
 	cluster_release(&c);
 }
 

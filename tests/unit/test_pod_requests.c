@@ -8,6 +8,7 @@
 
 #include "../../model/pod_requests.h"
 #include "../../core/quirks.h"
+#include "../../oracle/internal.h"
 
 static int64_t req_of(const struct cluster *c, int pod, int res)
 {
@@ -184,6 +185,80 @@ static void test_nonzero_sidecar_quirk(void)
 	cluster_release(&c);
 }
 
+/* NonZero of pod p by both engines; they must agree. */
+static void nonzero_both(const struct cluster *c, int p, int64_t *cpu,
+			 int64_t *mem)
+{
+	int64_t ocpu, omem;
+	model_pod_nonzero(c, &c->pods[p], cpu, mem);
+	oracle_pod_nonzero(c, &c->pods[p], &ocpu, &omem);
+	CHECK_EQ(ocpu, *cpu);
+	CHECK_EQ(omem, *mem);
+}
+
+/* v1.34 (delta §5.1 headline 13): NonZero is PodRequests with 100m /
+ * 200Mi given to each container lacking the entry, converted once. */
+static void test_nonzero_1_34(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	int64_t cpu, mem;
+	/* sidecar cpu 1 + main cpu 1 (as in test_nonzero_sidecar_quirk).
+	 * v1.30 1000m / 200Mi.  v1.34: each container lacks memory -> 200Mi
+	 * each; Σ = main + sidecar = 2000m / 400Mi, init use = the sidecar
+	 * list 1000m / 200Mi -> 2000m / 419430400. */
+	int p = tb_pod(&c, "p", "");
+	tb_container(&c, p, "cpu=1", true, true);
+	tb_container(&c, p, "cpu=1", false, false);
+	nonzero_both(&c, p, &cpu, &mem);
+	CHECK_EQ(cpu, 1000);
+	CHECK_EQ(mem, 209715200);
+	c.config.kube_version = KUBE_1_34;
+	nonzero_both(&c, p, &cpu, &mem);
+	CHECK_EQ(cpu, 2000);
+	CHECK_EQ(mem, 2 * 209715200);
+	/* the quirk does not exist in v1.34: switching it on changes nothing */
+	tb_quirk(&c, QUIRK_NONZERO_IGNORES_SIDECARS, true);
+	nonzero_both(&c, p, &cpu, &mem);
+	CHECK_EQ(cpu, 2000);
+
+	/* Rounding once per pod: two containers of 0.5m.  v1.30 rounds each
+	 * up (1 + 1 = 2); v1.34 sums 1m exactly -> 1.  Memory 1 + 1 = 2. */
+	int r = tb_pod(&c, "r", "");
+	tb_container(&c, r, "cpu=0.5m,memory=1", false, false);
+	tb_container(&c, r, "cpu=0.5m,memory=1", false, false);
+	nonzero_both(&c, r, &cpu, &mem);
+	CHECK_EQ(cpu, 1);
+	CHECK_EQ(mem, 2);
+
+	/* A sidecar listing cpu, then a plain init container listing none:
+	 * v1.30 reads the init list (own + sidecars) as having cpu, 300m;
+	 * v1.34 gives the init container its own 100m first: use = 100 +
+	 * 300 = 400m.  Main 200m + sidecar 300m = 500m wins either way in
+	 * v1.34; cpu 500.  Memory: main 200Mi + sidecar 200Mi = 400Mi vs
+	 * init 200Mi + 200Mi = 400Mi -> 419430400. */
+	int q = tb_pod(&c, "q", "");
+	tb_container(&c, q, "cpu=300m", true, true);
+	tb_container(&c, q, "", true, false);
+	tb_container(&c, q, "cpu=200m", false, false);
+	nonzero_both(&c, q, &cpu, &mem);
+	CHECK_EQ(cpu, 500);
+	CHECK_EQ(mem, 2 * 209715200);
+	/* the same pod with main 0 cpu (explicit, stays 0): Σ = 0 + 300 =
+	 * 300, init use 400 -> 400 under v1.34; v1.30: S 0, I = max(300,
+	 * list {300m} = 300) = 300. */
+	int u = tb_pod(&c, "u", "");
+	tb_container(&c, u, "cpu=300m", true, true);
+	tb_container(&c, u, "", true, false);
+	tb_container(&c, u, "cpu=0", false, false);
+	nonzero_both(&c, u, &cpu, &mem);
+	CHECK_EQ(cpu, 400);
+	c.config.kube_version = KUBE_1_30;
+	nonzero_both(&c, u, &cpu, &mem);
+	CHECK_EQ(cpu, 300);
+	cluster_release(&c);
+}
+
 static void test_score_request(void)
 {
 	struct cluster c;
@@ -259,6 +334,7 @@ int main(void)
 	test_overhead_and_rounding();
 	test_nonzero();
 	test_nonzero_sidecar_quirk();
+	test_nonzero_1_34();
 	test_score_request();
 	test_node_requested();
 	return check_done("test_pod_requests");

@@ -415,6 +415,12 @@ static void test_same_key_quirk(void)
 	tb_quirk(&c, QUIRK_SPREAD_SHARED_KEY, false);
 	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
+	/* v1.34 counts per constraint (delta §5.3): the intended answers,
+	 * with the switch left on (v1.34 has no such quirk) */
+	tb_quirk(&c, QUIRK_SPREAD_SHARED_KEY, true);
+	c.config.kube_version = KUBE_1_34;
+	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
 	cluster_release(&c);
 }
 
@@ -641,6 +647,12 @@ static void test_same_key_score(void)
 	CHECK_EQ(s[0], 100);
 	CHECK_EQ(s[1], 50);
 	tb_quirk(&c, QUIRK_SPREAD_SHARED_KEY, false);
+	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SUCCESS);
+	CHECK_EQ(s[0], 100);
+	CHECK_EQ(s[1], 33);
+	/* v1.34 (delta §5.3): per constraint, as intended */
+	tb_quirk(&c, QUIRK_SPREAD_SHARED_KEY, true);
+	c.config.kube_version = KUBE_1_34;
 	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SUCCESS);
 	CHECK_EQ(s[0], 100);
 	CHECK_EQ(s[1], 33);

@@ -29,7 +29,8 @@
  *              [] OTHER      -> 0
  *   IN Trunc((1 - Std) * 100)
  * Floats evaluated in that order (IEEE double, as Go).  Arg weights are
- * unused; PreScore never skips; no NormalizeScore.  Not in the seed.
+ * unused; no NormalizeScore.  Not in the seed.  PreScore never skips in
+ * v1.30; v1.34 skips a best-effort pod (BestEffort below).
  */
 static int64_t node_score(const struct model_cycle *cy, int node,
 			  const int64_t *pod_req, int64_t *requested)
@@ -67,6 +68,23 @@ static int64_t node_score(const struct model_cycle *cy, int node,
 	return (int64_t)((1 - std) * (double)MAX_NODE_SCORE);
 }
 
+/*
+ * v1.34 (delta §5.2, balanced_allocation.go PreScore, isBestEffortPod):
+ *   BestEffort(Pod) == \A i : PodRequests(Pod)[r_i] = 0
+ * over the configured resources (an empty list is best effort): PreScore
+ * Skip, or, without its PreScore, a Score of 0 on every node.
+ */
+static bool best_effort(const struct model_cycle *cy, const int64_t *pod_req)
+{
+	const struct sched_profile *prof = cy->profile;
+	for (int i = 0; i < prof->n_balanced_resources; i++) {
+		int res = cluster_res_index(cy->cluster, prof->balanced_resources[i].name);
+		if (res >= 0 && pod_req[res] != 0)
+			return false;
+	}
+	return true;
+}
+
 /* Resources a cluster usually names: the scratch for up to this many stays
  * on the stack (the score runs in every scored cycle). */
 #define SCORE_STACK_RES 32
@@ -79,7 +97,8 @@ enum model_code model_score_balanced_allocation(const struct model_cycle *cy,
 	assert(cy && (n == 0 || (feasible && scores)) && err);
 	model_status_ok(err);
 	const struct cluster *c = cy->cluster;
-	if (cy->profile->n_balanced_resources == 0) {
+	bool v134 = config_at_least(&c->config, KUBE_1_34);
+	if (!v134 && cy->profile->n_balanced_resources == 0) {
 		model_status_add(err, MODEL_ERROR, "resources not found");
 		return MODEL_ERROR;
 	}
@@ -90,6 +109,13 @@ enum model_code model_score_balanced_allocation(const struct model_cycle *cy,
 	const int64_t *pod_req = model_pod_row(model_cycle_memo_pods(cy), c,
 					       cy->pod, buf, NULL, NULL);
 	int64_t *requested = buf + c->n_res;
+	if (v134 && best_effort(cy, pod_req)) {
+		for (int i = 0; i < n; i++)
+			scores[i] = 0;
+		if (buf != stack)
+			free(buf);
+		return MODEL_SKIP;
+	}
 	for (int i = 0; i < n; i++)
 		scores[i] = node_score(cy, feasible[i], pod_req, requested);
 	if (buf != stack)

@@ -1,10 +1,21 @@
 /*
  * balanced.c - NodeResourcesBalancedAllocation (reference §2.8): one minus
- * the standard deviation of the requested fractions, useRequested.
+ * the standard deviation of the requested fractions, useRequested; v1.34
+ * skips best-effort pods (delta §5.2).
  */
 #include "internal.h"
 
 #include <math.h>
+
+/* v1.34's isBestEffortPod (delta §5.2): no configured resource requested;
+ * PreScore then Skips (without a PreScore, Score gives 0). */
+static bool best_effort(const struct oracle_res_plan *pl)
+{
+	for (int k = 0; k < pl->n; k++)
+		if (pl->pod_req[k] != 0)
+			return false;
+	return true;
+}
 
 enum model_code oracle_score_balanced(struct oracle_cycle *cy, const int *f,
 				      int n, int64_t *out)
@@ -16,6 +27,11 @@ enum model_code oracle_score_balanced(struct oracle_cycle *cy, const int *f,
 	struct oracle_res_plan pl;
 	oracle_res_plan_init(c, &pl, prof->balanced_resources, prof->n_balanced_resources,
 			     oracle_prof_res(cy, 1), podreq, true);
+	if (config_at_least(&c->config, KUBE_1_34) && best_effort(&pl)) {
+		for (int i = 0; i < n; i++)
+			out[i] = 0;
+		return MODEL_SKIP;
+	}
 	double fr[CONFIG_MAX_RESOURCES];
 	for (int i = 0; i < n; i++) {
 		int m = 0;

@@ -319,6 +319,44 @@ static void test_balanced_allocation(void)
 	cluster_release(&c);
 }
 
+/* v1.34 (delta §5.2): a pod requesting none of the configured resources
+ * is best effort: PreScore Skip, every score 0.  v1.30 scores it. */
+static void test_balanced_best_effort_1_34(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	tb_node(&c, "n", "cpu=4,memory=8Gi,nvidia.com/gpu=4,pods=10", "");
+	int old = tb_pod(&c, "old", "n");
+	tb_container(&c, old, "cpu=1,memory=4Gi", false, false);
+	/* no requests: v1.30 fractions 1000/4000 = 0.25 and 4Gi/8Gi = 0.5
+	 * (Requested of the node, nothing added) -> std 0.125 -> 87 */
+	int z = tb_pod(&c, "z", "");
+	tb_container(&c, z, "", false, false);
+	/* only a gpu, which the default resources (cpu, memory) leave out:
+	 * best effort for the plugin as well; v1.30 87 again */
+	int g = tb_pod(&c, "g", "");
+	tb_container(&c, g, "nvidia.com/gpu=1", false, false);
+	/* cpu=0 explicitly and 1 byte of memory: not best effort; memory
+	 * (4Gi + 1) / 8Gi = 0.5000000001, cpu 0.25 -> std 0.1250000001 ->
+	 * trunc(87.49999999) = 87 */
+	int m = tb_pod(&c, "m", "");
+	tb_container(&c, m, "cpu=0,memory=1", false, false);
+	int64_t sc[1];
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), MODEL_SUCCESS);
+	CHECK_EQ(sc[0], 87);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, g, sc), MODEL_SUCCESS);
+	CHECK_EQ(sc[0], 87);
+	c.config.kube_version = KUBE_1_34;
+	sc[0] = 7;
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), MODEL_SKIP);
+	CHECK_EQ(sc[0], 0);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, g, sc), MODEL_SKIP);
+	CHECK_EQ(sc[0], 0);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, m, sc), MODEL_SUCCESS);
+	CHECK_EQ(sc[0], 87);
+	cluster_release(&c);
+}
+
 static void test_image_locality(void)
 {
 	struct cluster c;
@@ -384,6 +422,7 @@ int main(void)
 	test_nonzero_scoring();
 	test_requested_to_capacity_ratio();
 	test_balanced_allocation();
+	test_balanced_best_effort_1_34();
 	test_image_locality();
 	return check_done("test_scores_node");
 }

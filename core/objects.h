@@ -502,6 +502,20 @@ struct pod {
 	int n_claim_statuses;
 };
 
+/* pod_port_container: the i-th of the pod's containers, i in [0,
+ * n_init_containers + n_containers), init containers first, whose ports
+ * NodePorts reads (GetHostPorts), or NULL for one it does not: v1.30 reads
+ * the regular containers only; v1.34 (sidecars true, delta §5.5) also
+ * the restartable init containers (sidecars). */
+static inline const struct container *pod_port_container(const struct pod *p,
+							  int i, bool sidecars)
+{
+	if (i >= p->n_init_containers)
+		return &p->containers[i - p->n_init_containers];
+	const struct container *k = &p->init_containers[i];
+	return sidecars && k->restart_always ? k : NULL;
+}
+
 /* ------------------------------------------------------------------ node */
 
 struct container_image {          /* status.images[] */

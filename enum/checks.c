@@ -954,10 +954,13 @@ static bool quirk_may_matter(const struct enum_ctx *x, int pod, int q,
 					 * whose port the pod wants */
 		if (!out->preempted)
 			return false;
-		for (int i = 0; i < p->n_containers; i++)
-			for (int k = 0; k < p->containers[i].n_ports; k++)
-				if (p->containers[i].ports[k].host_port > 0)
+		for (int i = 0; i < p->n_init_containers + p->n_containers; i++) {
+			const struct container *k = pod_port_container(p, i,
+				config_at_least(&c->config, KUBE_1_34));
+			for (int j = 0; k && j < k->n_ports; j++)
+				if (k->ports[j].host_port > 0)
 					return true;
+		}
 		return false;
 	case QUIRK_VICTIM_ORDER_NOW:    /* the reprieve order */
 		return out->preempted;

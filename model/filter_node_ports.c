@@ -50,14 +50,30 @@ static bool same_key(const struct container_port *a,
 	       strcmp(port_ip(a), port_ip(b)) == 0;
 }
 
-/* q's regular containers hold the key of k. */
-static bool pod_has_key(const struct pod *q, const struct container_port *k)
+/* The containers of q whose host ports count (pod_port_container):
+ * sidecars too under v1.34 (delta §5.5). */
+static const struct container *port_container(const struct model_cycle *cy,
+					      const struct pod *q, int i)
 {
-	for (int i = 0; i < q->n_containers; i++)
-		for (int j = 0; j < q->containers[i].n_ports; j++)
-			if (q->containers[i].ports[j].host_port > 0 &&
-			    same_key(&q->containers[i].ports[j], k))
+	return pod_port_container(q, i, config_at_least(&cy->cluster->config,
+							KUBE_1_34));
+}
+
+static int n_port_containers(const struct pod *q)
+{
+	return q->n_init_containers + q->n_containers;
+}
+
+/* q's port containers hold the key of k. */
+static bool pod_has_key(const struct model_cycle *cy, const struct pod *q,
+			const struct container_port *k)
+{
+	for (int i = 0; i < n_port_containers(q); i++) {
+		const struct container *ct = port_container(cy, q, i);
+		for (int j = 0; ct && j < ct->n_ports; j++)
+			if (ct->ports[j].host_port > 0 && same_key(&ct->ports[j], k))
 				return true;
+	}
 	return false;
 }
 
@@ -76,31 +92,33 @@ static bool key_in_use(const struct model_cycle *cy, int node,
 	if (!config_quirk(&c->config, QUIRK_PORTS_SET_REMOVAL)) {
 		for (int p = 0; p < c->n_pods; p++)
 			if (snapshot_on_node(cy->view, p, node) &&
-			    pod_has_key(&c->pods[p], k))
+			    pod_has_key(cy, &c->pods[p], k))
 				return true;
 		return false;
 	}
 	for (int i = cy->n_deltas - 1; i >= 0; i--) {
 		const struct model_delta *d = &cy->deltas[i];
-		if (d->node == node && pod_has_key(&c->pods[d->pod], k))
+		if (d->node == node && pod_has_key(cy, &c->pods[d->pod], k))
 			return d->sign > 0;
 	}
 	for (int p = 0; p < c->n_pods; p++)
-		if (snapshot_on_node(cy->base, p, node) && pod_has_key(&c->pods[p], k))
+		if (snapshot_on_node(cy->base, p, node) && pod_has_key(cy, &c->pods[p], k))
 			return true;
 	return false;
 }
 
-/* Some in-use host port of q's regular containers conflicts with want. */
+/* Some in-use host port of q's port containers conflicts with want. */
 static bool pod_blocks(const struct model_cycle *cy, int node,
 		       const struct pod *q, const struct container_port *want)
 {
-	for (int i = 0; i < q->n_containers; i++)
-		for (int j = 0; j < q->containers[i].n_ports; j++) {
-			const struct container_port *k = &q->containers[i].ports[j];
+	for (int i = 0; i < n_port_containers(q); i++) {
+		const struct container *ct = port_container(cy, q, i);
+		for (int j = 0; ct && j < ct->n_ports; j++) {
+			const struct container_port *k = &ct->ports[j];
 			if (ports_conflict(want, k) && key_in_use(cy, node, k))
 				return true;
 		}
+	}
 	return false;
 }
 
@@ -121,12 +139,14 @@ static bool node_uses(const struct model_cycle *cy, int node,
 	return false;
 }
 
-static bool wants_host_ports(const struct pod *p)
+static bool wants_host_ports(const struct model_cycle *cy, const struct pod *p)
 {
-	for (int i = 0; i < p->n_containers; i++)
-		for (int j = 0; j < p->containers[i].n_ports; j++)
-			if (p->containers[i].ports[j].host_port > 0)
+	for (int i = 0; i < n_port_containers(p); i++) {
+		const struct container *ct = port_container(cy, p, i);
+		for (int j = 0; ct && j < ct->n_ports; j++)
+			if (ct->ports[j].host_port > 0)
 				return true;
+	}
 	return false;
 }
 
@@ -134,8 +154,9 @@ static bool wants_host_ports(const struct pod *p)
  * Filter(Pod, Node) ==
  *   \A Want \in HostPorts(Pod) :
  *     ~\E Other \in Pods(Node), Used \in HostPorts(Other) : Conflict(Want, Used)
- * HostPorts(P) == {port of P.Spec.Containers (init containers excluded)
- *                  with HostPort > 0}, empty HostIP read as 0.0.0.0 and
+ * HostPorts(P) == {port of P.Spec.Containers (init containers excluded;
+ *                  v1.34: and of the restartable init containers) with
+ *                  HostPort > 0}, empty HostIP read as 0.0.0.0 and
  * empty protocol as TCP.  PreFilter Skip when HostPorts(Pod) = {}.
  * Failure: Unschedulable "node(s) didn't have free ports for the requested
  * pod ports".  Not in the seed.
@@ -151,13 +172,14 @@ void model_filter_node_ports(const struct model_cycle *cy, int node,
 	assert(cy && cy->base && out && node >= 0 && node < cy->cluster->n_nodes);
 	model_status_ok(out);
 	const struct pod *p = &cy->cluster->pods[cy->pod];
-	if (!wants_host_ports(p)) {
+	if (!wants_host_ports(cy, p)) {
 		out->code = MODEL_SKIP;
 		return;
 	}
-	for (int i = 0; i < p->n_containers; i++) {
-		for (int j = 0; j < p->containers[i].n_ports; j++) {
-			const struct container_port *want = &p->containers[i].ports[j];
+	for (int i = 0; i < n_port_containers(p); i++) {
+		const struct container *ct = port_container(cy, p, i);
+		for (int j = 0; ct && j < ct->n_ports; j++) {
+			const struct container_port *want = &ct->ports[j];
 			if (want->host_port <= 0 || !node_uses(cy, node, want))
 				continue;
 			model_status_add(out, MODEL_UNSCHEDULABLE,

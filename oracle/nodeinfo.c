@@ -11,12 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool pod_has_host_ports(const struct pod *p)
+/* Whether NodePorts reads a host port of p (its sidecars' too under
+ * v1.34, delta §5.5). */
+static bool pod_has_host_ports(const struct cluster *c, const struct pod *p)
 {
-	for (int i = 0; i < p->n_containers; i++)
-		for (int j = 0; j < p->containers[i].n_ports; j++)
-			if (p->containers[i].ports[j].host_port > 0)
+	bool sidecars = config_at_least(&c->config, KUBE_1_34);
+	for (int i = 0; i < p->n_init_containers + p->n_containers; i++) {
+		const struct container *k = pod_port_container(p, i, sidecars);
+		for (int j = 0; k && j < k->n_ports; j++)
+			if (k->ports[j].host_port > 0)
 				return true;
+	}
 	return false;
 }
 
@@ -24,7 +29,7 @@ static uint8_t pod_flags(const struct cluster *c, const struct pod *p,
 			 bool *has_key)
 {
 	uint8_t f = 0;
-	if (pod_has_host_ports(p))
+	if (pod_has_host_ports(c, p))
 		f |= OPOD_PORTS;
 	if (p->n_affinity || p->n_affinity_preferred || p->n_anti_affinity ||
 	    p->n_anti_affinity_preferred)

@@ -1,6 +1,7 @@
 /*
- * ports.c - NodePorts (reference §2.6): host ports of regular containers,
- * hostIP "" read as 0.0.0.0 and protocol "" as TCP.
+ * ports.c - NodePorts (reference §2.6): host ports of regular containers
+ * (v1.34: and of sidecars, delta §5.5), hostIP "" read as 0.0.0.0 and
+ * protocol "" as TCP.
  */
 #include "internal.h"
 
@@ -36,29 +37,39 @@ static bool conflicts(const struct container_port *want,
 	return strcmp(uip, "0.0.0.0") == 0 || strcmp(uip, wip) == 0;
 }
 
-static bool pod_conflicts(const struct pod *incoming, const struct pod *q)
+/* want against every host port of q NodePorts reads. */
+static bool port_conflicts(const struct container_port *want,
+			   const struct pod *q, bool sidecars)
 {
-	for (int i = 0; i < incoming->n_containers; i++) {
-		const struct container *k = &incoming->containers[i];
-		for (int j = 0; j < k->n_ports; j++) {
-			const struct container_port *want = &k->ports[j];
-			if (want->host_port <= 0)
-				continue;
-			for (int a = 0; a < q->n_containers; a++)
-				for (int b = 0; b < q->containers[a].n_ports; b++)
-					if (conflicts(want, &q->containers[a].ports[b]))
-						return true;
-		}
+	for (int a = 0; a < q->n_init_containers + q->n_containers; a++) {
+		const struct container *k = pod_port_container(q, a, sidecars);
+		for (int b = 0; k && b < k->n_ports; b++)
+			if (conflicts(want, &k->ports[b]))
+				return true;
+	}
+	return false;
+}
+
+static bool pod_conflicts(const struct pod *incoming, const struct pod *q,
+			  bool sidecars)
+{
+	for (int i = 0; i < incoming->n_init_containers + incoming->n_containers; i++) {
+		const struct container *k = pod_port_container(incoming, i, sidecars);
+		for (int j = 0; k && j < k->n_ports; j++)
+			if (k->ports[j].host_port > 0 &&
+			    port_conflicts(&k->ports[j], q, sidecars))
+				return true;
 	}
 	return false;
 }
 
 /* The pod's host ports against a UsedPorts key set (a preemption copy). */
-static bool keys_conflict(const struct pod *incoming, const struct oracle_used_ports *u)
+static bool keys_conflict(const struct pod *incoming, const struct oracle_used_ports *u,
+			  bool sidecars)
 {
-	for (int i = 0; i < incoming->n_containers; i++) {
-		const struct container *k = &incoming->containers[i];
-		for (int j = 0; j < k->n_ports; j++)
+	for (int i = 0; i < incoming->n_init_containers + incoming->n_containers; i++) {
+		const struct container *k = pod_port_container(incoming, i, sidecars);
+		for (int j = 0; k && j < k->n_ports; j++)
 			for (int x = 0; k->ports[j].host_port > 0 && x < u->n; x++)
 				if (conflicts(&k->ports[j], u->keys[x]))
 					return true;
@@ -76,11 +87,12 @@ enum model_code oracle_check_ports(struct oracle_cycle *cy, const struct oracle_
 static bool free_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 {
 	const struct oracle_node *x = &cy->o->d->nodes[v->node];
-	bool bad = x->used_ports && keys_conflict(cy->p, x->used_ports);
+	bool sidecars = config_at_least(&cy->c->config, KUBE_1_34);
+	bool bad = x->used_ports && keys_conflict(cy->p, x->used_ports, sidecars);
 	for (int i = 0; !x->used_ports && i < x->port_pods.n && !bad; i++)
-		bad = pod_conflicts(cy->p, &cy->c->pods[x->port_pods.v[i]]);
+		bad = pod_conflicts(cy->p, &cy->c->pods[x->port_pods.v[i]], sidecars);
 	for (int i = 0; i < v->n_extra && !bad; i++)
-		bad = pod_conflicts(cy->p, &cy->c->pods[v->extra[i]]);
+		bad = pod_conflicts(cy->p, &cy->c->pods[v->extra[i]], sidecars);
 	return !bad;
 }
 

@@ -327,12 +327,15 @@ static int find_key(const struct oracle_used_ports *u, const struct container_po
 }
 
 /* HostPortInfo.Add / Remove for every host port of pod's regular
- * containers: a set, so removing forgets a key whoever else holds it. */
-static void ports_apply(struct oracle_used_ports *u, const struct pod *p, int sign)
+ * containers (v1.34: and sidecars, sidecars true): a set, so removing
+ * forgets a key whoever else holds it. */
+static void ports_apply(struct oracle_used_ports *u, const struct pod *p, int sign,
+			bool sidecars)
 {
-	for (int i = 0; i < p->n_containers; i++)
-		for (int j = 0; j < p->containers[i].n_ports; j++) {
-			const struct container_port *k = &p->containers[i].ports[j];
+	for (int i = 0; i < p->n_init_containers + p->n_containers; i++) {
+		const struct container *ct = pod_port_container(p, i, sidecars);
+		for (int j = 0; ct && j < ct->n_ports; j++) {
+			const struct container_port *k = &ct->ports[j];
 			if (k->host_port <= 0)
 				continue;
 			int at = find_key(u, k);
@@ -343,6 +346,7 @@ static void ports_apply(struct oracle_used_ports *u, const struct pod *p, int si
 				u->keys[u->n++] = k;
 			}
 		}
+	}
 }
 
 /* The copy's list: from's entries in buf's storage (grown to fit). */
@@ -381,7 +385,8 @@ static void node_copy_begin(struct oracle *o, struct oracle_preempt_scratch *s, 
 		s->ports.n = 0;
 		copy.used_ports = &s->ports;
 		for (int i = 0; i < x->port_pods.n; i++)
-			ports_apply(copy.used_ports, &o->cluster->pods[x->port_pods.v[i]], 1);
+			ports_apply(copy.used_ports, &o->cluster->pods[x->port_pods.v[i]], 1,
+				    config_at_least(&o->cluster->config, KUBE_1_34));
 	}
 	*saved = *x;
 	d->nodes[n] = copy;
@@ -416,7 +421,8 @@ static void dry_move(struct oracle_cycle *cy, int node, int q, int sign)
 		oracle_node_add_pod(o, node, q);
 	/* only pods with host ports change the port set */
 	if (x->used_ports && (o->d->pod_flags[q] & OPOD_PORTS))
-		ports_apply(x->used_ports, &o->cluster->pods[q], sign);
+		ports_apply(x->used_ports, &o->cluster->pods[q], sign,
+			    config_at_least(&o->cluster->config, KUBE_1_34));
 	oracle_spread_update(cy, q, node, sign);
 	oracle_interpod_update(cy, q, node, sign);
 	oracle_volumes_update(cy, q, node, sign);

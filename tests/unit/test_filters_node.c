@@ -389,6 +389,50 @@ static void test_ports(void)
 	cluster_release(&c);
 }
 
+/* v1.34 (delta §5.5): the host ports of sidecars (restartable init
+ * containers) count on both sides; a plain init container's never do.
+ * n runs side (sidecar port 80) and init (plain init container port
+ * 81); p wants 80 in a regular container, q 81, sc 82 in its sidecar
+ * while w (on m) holds 82.
+ *   v1.30: p fits (the sidecar's 80 is not read), q fits, sc has no
+ *          wanted port (PreFilter Skip).
+ *   v1.34: p conflicts with side's 80; q still fits (81 is a plain init
+ *          container's); sc wants 82 and conflicts on m. */
+static void test_ports_sidecars_1_34(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	int n = tb_node(&c, "n", "pods=10", "");
+	int m = tb_node(&c, "m", "pods=10", "");
+	int side = tb_pod(&c, "side", "n");
+	tb_port(&c, tb_container(&c, side, "", true, true), 80, "TCP", "");
+	tb_container(&c, side, "", false, false);
+	int init = tb_pod(&c, "init", "n");
+	tb_port(&c, tb_container(&c, init, "", true, false), 81, "TCP", "");
+	tb_container(&c, init, "", false, false);
+	int w = tb_pod(&c, "w", "m");
+	tb_port(&c, tb_container(&c, w, "", false, false), 82, "TCP", "");
+	int p = tb_pod(&c, "p", "");
+	tb_port(&c, tb_container(&c, p, "", false, false), 80, "TCP", "");
+	int q = tb_pod(&c, "q", "");
+	tb_port(&c, tb_container(&c, q, "", false, false), 81, "TCP", "");
+	int sc = tb_pod(&c, "sc", "");
+	tb_port(&c, tb_container(&c, sc, "", true, true), 82, "TCP", "");
+	tb_container(&c, sc, "", false, false);
+	struct snapshot s;
+	snapshot_init(&s, &c);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, p, n).code, MODEL_SUCCESS);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, q, n).code, MODEL_SUCCESS);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, sc, m).code, MODEL_SKIP);
+	c.config.kube_version = KUBE_1_34;
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, p, n).code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, q, n).code, MODEL_SUCCESS);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, sc, m).code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, sc, n).code, MODEL_SUCCESS);
+	snapshot_release(&s);
+	cluster_release(&c);
+}
+
 static void test_resources_fit(void)
 {
 	struct cluster c;
@@ -522,6 +566,7 @@ int main(void)
 	test_node_affinity();
 	test_prefilter_node_affinity();
 	test_ports();
+	test_ports_sidecars_1_34();
 	test_resources_fit();
 	return check_done("test_filters_node");
 }

@@ -344,7 +344,8 @@ static bool unbound_ok(const struct cluster *c, const struct pod_claims *pc,
  * and every unbound WaitForFirstConsumer claim has a matching available
  * PV or may be provisioned there.
  * Failure: UnschedulableAndUnresolvable with, in this order, "node(s) had
- * volume node affinity conflict", "node(s) didn't find available
+ * volume node affinity conflict" (v1.34: "node(s) didn't match
+ * PersistentVolume's node affinity"), "node(s) didn't find available
  * persistent volumes to bind", "node(s) did not have enough free
  * storage", "node(s) unavailable due to one or more pvc(s) bound to
  * non-existent pv(s)".
@@ -372,8 +373,11 @@ void model_filter_volume_binding(const struct model_cycle *cy, int node,
 	bool room = true;
 	bool unbound = pc.n_delay == 0 || unbound_ok(c, &pc, n, &room);
 	pod_claims_release(&pc);
-	if (!bound_ok)
-		model_status_add(out, MODEL_UAU, "node(s) had volume node affinity conflict");
+	if (!bound_ok)   /* ErrReasonNodeConflict, reworded in v1.34 (delta §5.6) */
+		model_status_add(out, MODEL_UAU,
+				 config_at_least(&c->config, KUBE_1_34)
+				 ? "node(s) didn't match PersistentVolume's node affinity"
+				 : "node(s) had volume node affinity conflict");
 	if (!unbound)
 		model_status_add(out, MODEL_UAU,
 				 "node(s) didn't find available persistent volumes to bind");

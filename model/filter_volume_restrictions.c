@@ -184,8 +184,13 @@ void model_filter_volume_restrictions(const struct model_cycle *cy, int node,
 	int count = conflicts_at_prefilter(cy);
 	for (int i = 0; i < cy->n_deltas; i++)
 		count += cy->deltas[i].sign * conflicts_of_pod(cy, cy->deltas[i].pod);
-	if (count > 0)
+	if (count > 0)   /* ErrReasonReadWriteOncePodConflict, reworded in
+			  * v1.34 (delta §5.7) */
 		model_status_add(out, MODEL_UNSCHEDULABLE,
-				 "node has pod using PersistentVolumeClaim with the "
-				 "same name and ReadWriteOncePod access mode");
+				 config_at_least(&cy->cluster->config, KUBE_1_34)
+				 ? "node(s) unavailable due to PersistentVolumeClaim "
+				   "with ReadWriteOncePod access mode already in-use "
+				   "by another pod"
+				 : "node has pod using PersistentVolumeClaim with the "
+				   "same name and ReadWriteOncePod access mode");
 }

@@ -702,10 +702,14 @@ void oracle_filter_volume_restrictions(struct oracle_cycle *cy,
 				       "node(s) had no available disk");
 		return;
 	}
-	if (cy->vr_conflicts > 0)
+	if (cy->vr_conflicts > 0)   /* reworded in v1.34 (delta §5.7) */
 		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
-				       "node has pod using PersistentVolumeClaim with the "
-				       "same name and ReadWriteOncePod access mode");
+				       config_at_least(&cy->c->config, KUBE_1_34)
+				       ? "node(s) unavailable due to PersistentVolumeClaim "
+					 "with ReadWriteOncePod access mode already in-use "
+					 "by another pod"
+				       : "node has pod using PersistentVolumeClaim with the "
+					 "same name and ReadWriteOncePod access mode");
 }
 
 /* The CSINode of node (csiNodeLister.Get(node.Name)), or -1: an index
@@ -984,9 +988,11 @@ void oracle_filter_volume_binding(struct oracle_cycle *cy,
 	}
 	bool room = true;
 	bool unbound = s->n_delay == 0 || unbound_satisfied(cy, n, &room);
-	if (!bound_ok)
+	if (!bound_ok)   /* ErrReasonNodeConflict, reworded in v1.34 (delta §5.6) */
 		oracle_status_fail_str(st, MODEL_UAU,
-				       "node(s) had volume node affinity conflict");
+				       config_at_least(&cy->c->config, KUBE_1_34)
+				       ? "node(s) didn't match PersistentVolume's node affinity"
+				       : "node(s) had volume node affinity conflict");
 	if (!unbound)
 		oracle_status_fail_str(st, MODEL_UAU, "node(s) didn't find available "
 				       "persistent volumes to bind");

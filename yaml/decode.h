@@ -355,6 +355,14 @@ int yaml_decode_spread(struct yaml_dec *d, const struct ynode *spec,
 int yaml_decode_affinity(struct yaml_dec *d, const struct ynode *spec,
 			 struct pod *p);
 
+/* yaml_apply_affinity_label_keys (label_keys.c): the API server's merge
+ * of p's (anti-)affinity matchLabelKeys / mismatchLabelKeys into the
+ * terms' selectors under v1.34 (c->config.kube_version), a warning per
+ * such field under v1.30; p's labels and affinity decoded from spec, the
+ * decoder's path at spec. */
+void yaml_apply_affinity_label_keys(struct yaml_dec *d, const struct ynode *spec,
+				    struct pod *p);
+
 /* ------------------------------------------------- per-kind decoders */
 
 /* Each decodes one object of its kind (obj is the object's map) into the

@@ -239,6 +239,7 @@ static int decode_spec(struct yaml_dec *d, const struct ynode *spec,
 		return -1;
 	if (decode_volumes(d, spec, p, x) < 0)
 		return -1;
+	yaml_apply_affinity_label_keys(d, spec, p);
 	yd_leave(d, mark);
 	return 0;
 }

@@ -74,16 +74,24 @@ static inline bool fixture_is_scenario(const char *name)
 /* fixture_load: the manifests of path loaded into c, which this
  * initializes; false, with c released, when they do not load (the
  * invalid fixtures are other tests' business). */
-static inline bool fixture_load(const char *path, struct cluster *c)
+static inline bool fixture_load_version(const char *path, struct cluster *c,
+					enum kube_version v)
 {
 	struct error err;
 	cluster_init(c);
+	c->config.kube_version = v;   /* the loader reads it (label_keys.c) */
 	error_init(&err);
 	char *paths[1] = {(char *)path};
 	if (yaml_load_paths(c, paths, 1, &err) == 0)
 		return true;
 	cluster_release(c);
 	return false;
+}
+
+/* fixture_load: fixture_load_version for kube v1.30. */
+static inline bool fixture_load(const char *path, struct cluster *c)
+{
+	return fixture_load_version(path, c, KUBE_1_30);
 }
 
 #endif

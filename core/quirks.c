@@ -19,6 +19,7 @@ static const char *const names[QUIRK_COUNT] = {
 	[QUIRK_PORTS_SET_REMOVAL] = "ports-set-removal",
 	[QUIRK_VICTIM_ORDER_NOW] = "victim-order-now",
 	[QUIRK_DRA_POSTFILTER_NOT_FOUND] = "dra-postfilter-not-found",
+	[QUIRK_AFFINITY_NEGATIVE_NS_SELECTOR] = "affinity-negative-ns-selector",
 };
 
 /* Release bits as core/config.h's PLUGIN_IN: v1.30 is bit 0, v1.34 bit 1. */
@@ -37,6 +38,8 @@ static const unsigned releases[QUIRK_COUNT] = {
 	[QUIRK_PORTS_SET_REMOVAL] = IN_130 | IN_134,
 	[QUIRK_VICTIM_ORDER_NOW] = IN_130 | IN_134,
 	[QUIRK_DRA_POSTFILTER_NOT_FOUND] = IN_134,
+	/* a v1.34.1 regression (delta reference item 14) */
+	[QUIRK_AFFINITY_NEGATIVE_NS_SELECTOR] = IN_134,
 };
 
 unsigned quirk_releases(enum quirk_id q)

@@ -122,6 +122,21 @@ enum quirk_id {
 	 * claims to deallocate") and DefaultPreemption runs. */
 	QUIRK_DRA_POSTFILTER_NOT_FOUND,
 
+	/* InterPodAffinity (v1.34 delta §5.4, headline 14), a v1.34.1
+	 * regression (kubernetes#141526, introduced by #132457).
+	 * mergeAffinityTermNamespacesIfNotEmpty takes the incoming pod's
+	 * term by value: the namespaces its namespaceSelector selects are
+	 * added to the term's namespace set, but resetting the selector to
+	 * "nothing" is lost, and the term is then matched with empty
+	 * namespace labels.  A namespaceSelector of only NotIn /
+	 * DoesNotExist requirements matches the empty label set, so such a
+	 * term of the incoming pod (required or preferred, affinity or
+	 * anti-affinity, PreFilter and PreScore, and the pod's match of its
+	 * own terms) selects pods of every namespace.
+	 * off: the selector selects the namespaces whose labels it matches,
+	 * as in v1.30.  v1.30 does not have it (quirk_releases). */
+	QUIRK_AFFINITY_NEGATIVE_NS_SELECTOR,
+
 	QUIRK_COUNT
 };
 

@@ -941,6 +941,27 @@ static bool shares_a_key(const struct sched_profile *prof, const struct pod *p,
 	return false;
 }
 
+/* Some (anti-)affinity term of p has a namespaceSelector that is neither
+ * nil nor {} (QUIRK_AFFINITY_NEGATIVE_NS_SELECTOR: a sound superset of
+ * the NotIn / DoesNotExist-only ones). */
+static bool negative_ns_selector(const struct pod *p)
+{
+	const struct pod_affinity_term *req[2] = {p->affinity, p->anti_affinity};
+	int n_req[2] = {p->n_affinity, p->n_anti_affinity};
+	const struct weighted_pod_affinity_term *pref[2] =
+		{p->affinity_preferred, p->anti_affinity_preferred};
+	int n_pref[2] = {p->n_affinity_preferred, p->n_anti_affinity_preferred};
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < n_req[k]; i++)
+			if (req[k][i].ns_selector.present)
+				return true;
+		for (int i = 0; i < n_pref[k]; i++)
+			if (pref[k][i].term.ns_selector.present)
+				return true;
+	}
+	return false;
+}
+
 /* Whether switching quirk q can change pod's decision in x's state at
  * all: each quirk lives in one plugin's code path, which these inputs
  * never enter otherwise (a sound skip: the decision is then v1.30's). */
@@ -982,6 +1003,9 @@ static bool quirk_may_matter(const struct enum_ctx *x, int pod, int q,
 					   * whose selector needs a workload */
 		return p->n_spread == 0 && c->n_workloads > 0 &&
 		       x->prof[pod]->spread_system_defaulting;
+	case QUIRK_AFFINITY_NEGATIVE_NS_SELECTOR:   /* a term of the pod's
+						     * with a namespaceSelector */
+		return negative_ns_selector(p);
 	case QUIRK_SPREAD_APPROX_CRITICAL_PATHS:   /* AddPod / RemovePod */
 		if (p->n_spread == 0 && c->n_workloads == 0)
 			return false;

@@ -25,6 +25,8 @@ static bool term_lists_namespace(const struct pod_affinity_term *t,
 /* Spec: NsSelected(t, ns) ==
  *   CASE t.nsSelector = nil -> FALSE
  *     [] t.nsSelector = {}  -> TRUE     \* Everything, never resolved
+ *     [] owner = incoming /\ quirk affinity-negative-ns-selector
+ *        /\ t.nsSelector matches {} -> TRUE   \* v1.34.1
  *     [] owner = incoming   -> \E N \in Namespaces : N.name = ns /\ t.nsSelector matches N.labels
  *     [] owner = existing   -> t.nsSelector matches (labels of ns, or {} if ns is not found) */
 static bool term_selects_namespace(const struct cluster *c,
@@ -34,6 +36,12 @@ static bool term_selects_namespace(const struct cluster *c,
 	if (!t->ns_selector.present)
 		return false;
 	if (match_label_selector_is_empty(&t->ns_selector))
+		return true;
+	/* v1.34.1 (QUIRK_AFFINITY_NEGATIVE_NS_SELECTOR): the incoming pod's
+	 * selector is also tested on empty namespace labels */
+	if (owner == TERM_OF_INCOMING &&
+	    config_quirk(&c->config, QUIRK_AFFINITY_NEGATIVE_NS_SELECTOR) &&
+	    match_label_selector(&t->ns_selector, &no_labels))
 		return true;
 	int i = cluster_find_namespace(c, ns);
 	if (i < 0)

@@ -32,7 +32,14 @@ static void compile_term(struct oracle *o, const struct pod *p,
 		out->ns[out->n_ns++] = oracle_strmap_intern(&d->ns_ids, p->ns);
 	for (int i = 0; i < t->n_namespaces; i++)
 		out->ns[out->n_ns++] = oracle_strmap_intern(&d->ns_ids, t->namespaces[i]);
+	static const struct labels none = {NULL, 0};
 	if (oracle_selector_everything(&t->ns_selector)) {
+		out->ns_all = true;
+	} else if (t->ns_selector.present &&
+		   config_quirk(&c->config, QUIRK_AFFINITY_NEGATIVE_NS_SELECTOR) &&
+		   oracle_selector_matches(&t->ns_selector, &none)) {
+		/* v1.34.1: a selector matching empty namespace labels (NotIn /
+		 * DoesNotExist only) selects every namespace (the quirk) */
 		out->ns_all = true;
 	} else if (t->ns_selector.present) {
 		for (int i = 0; i < c->n_namespaces; i++)

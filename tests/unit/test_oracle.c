@@ -289,6 +289,77 @@ static void test_interpod_first_pod(void)
 	cluster_release(&c);
 }
 
+/* Node n1's verdict for pod name by the model and by the oracle (they
+ * must agree): -1 when feasible, else the first rejecting plugin. */
+static int n1_verdict_ns(struct cluster *c, int p)
+{
+	struct snapshot s;
+	snapshot_init(&s, c);
+	struct model_cycle_result a, b;
+	model_cycle_result_init(&a, c);
+	model_cycle_result_init(&b, c);
+	model_schedule_cycle(model_profile_for(c, p), &s, p, &a);
+	oracle_explain_cycle(model_profile_for(c, p), &s, p, &b);
+	char why[2048];
+	CHECK(!result_diff(c, &a, &b, why, sizeof why));
+	int v = a.verdicts[0].feasible ? -1 : (int)a.verdicts[0].rejected_by;
+	model_cycle_result_release(&a);
+	model_cycle_result_release(&b);
+	snapshot_release(&s);
+	return v;
+}
+
+/*
+ * affinity-negative-ns-selector (v1.34.1, delta §5.4 headline 14):
+ * namespaces a (team=x) and b (team=y); e (app=web, namespace b) runs on
+ * n1.  new (namespace a) has a required anti-affinity term on hostname
+ * selecting app=web in the namespaces matching {team NotIn [y]}.
+ * v1.30: the selector picks namespace a only; e (in b) is not selected
+ *   -> n1 feasible.
+ * v1.34.1: the selector also matches the empty label set -> every
+ *   namespace -> e counts -> n1 rejected by InterPodAffinity.
+ * v1.34 with the quirk off: as v1.30.  A selector {team In [x]} does not
+ * match empty labels: feasible under every setting.
+ */
+static void test_negative_ns_selector(void)
+{
+	struct cluster c;
+	load(&c, NODE("n1", "4", "", "")
+		 "apiVersion: v1\nkind: Namespace\nmetadata: {name: a, labels: {team: x}}\n---\n"
+		 "apiVersion: v1\nkind: Namespace\nmetadata: {name: b, labels: {team: y}}\n---\n"
+		 "apiVersion: v1\nkind: Pod\nmetadata: {name: e, namespace: b, labels: {app: web}}\n"
+		 "spec:\n  nodeName: n1\n  containers: [{name: c, image: x}]\n---\n"
+		 "apiVersion: v1\nkind: Pod\nmetadata: {name: new, namespace: a}\n"
+		 "spec:\n  affinity:\n    podAntiAffinity:\n"
+		 "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+		 "      - labelSelector: {matchLabels: {app: web}}\n"
+		 "        namespaceSelector:\n"
+		 "          matchExpressions: [{key: team, operator: NotIn, values: [y]}]\n"
+		 "        topologyKey: kubernetes.io/hostname\n"
+		 "  containers: [{name: c, image: x}]\n---\n"
+		 "apiVersion: v1\nkind: Pod\nmetadata: {name: pos, namespace: a}\n"
+		 "spec:\n  affinity:\n    podAntiAffinity:\n"
+		 "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+		 "      - labelSelector: {matchLabels: {app: web}}\n"
+		 "        namespaceSelector:\n"
+		 "          matchExpressions: [{key: team, operator: In, values: [x]}]\n"
+		 "        topologyKey: kubernetes.io/hostname\n"
+		 "  containers: [{name: c, image: x}]\n");
+	int newp = cluster_find_pod(&c, "a", "new"), pos = cluster_find_pod(&c, "a", "pos");
+	CHECK(newp >= 0 && pos >= 0);
+	CHECK_EQ(n1_verdict_ns(&c, newp), -1);
+	CHECK_EQ(n1_verdict_ns(&c, pos), -1);
+	c.config.kube_version = KUBE_1_34;
+	CHECK_EQ(n1_verdict_ns(&c, newp), PLUGIN_INTER_POD_AFFINITY);
+	CHECK_EQ(n1_verdict_ns(&c, pos), -1);
+	c.config.quirks_off = UINT32_C(1) << QUIRK_AFFINITY_NEGATIVE_NS_SELECTOR;
+	CHECK_EQ(n1_verdict_ns(&c, newp), -1);
+	/* switching it off under v1.30 changes nothing either */
+	c.config.kube_version = KUBE_1_30;
+	CHECK_EQ(n1_verdict_ns(&c, newp), -1);
+	cluster_release(&c);
+}
+
 /* ------------------------------------------ quirks no valid input reaches */
 
 /*
@@ -632,6 +703,7 @@ int main(void)
 	test_spread_filter();
 	test_interpod_first_pod();
 	test_shared_key_switch();
+	test_negative_ns_selector();
 	test_exact_minimum_switch();
 	test_num_to_find();
 	test_node_order();

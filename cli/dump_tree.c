@@ -655,6 +655,9 @@ static void pod_spec(struct arena *a, const struct cluster *c,
 	put_spread(a, spec, p);
 	if (p->overhead.n)
 		dv_put(a, spec, "overhead", resource_list(a, c, &p->overhead));
+	if (p->pod_requests_set)   /* v1.34 only: pod-level resources */
+		dv_put(a, put_map(a, spec, "resources"), "requests",
+		       resource_list(a, c, &p->pod_requests));
 	put_containers(a, c, spec, "initContainers", p->init_containers,
 		       p->n_init_containers, false);
 	put_containers(a, c, spec, "containers", p->containers, p->n_containers,

@@ -474,6 +474,12 @@ struct pod {
 	const struct container *init_containers;  /* spec.initContainers */
 	int n_init_containers;
 	struct resource_list overhead;            /* spec.overhead */
+	struct resource_list pod_requests;        /* spec.resources.requests, v1.34
+						   * only (PodLevelResources): its
+						   * cpu / memory / hugepages-*
+						   * entries, defaulted from the
+						   * pod-level limits */
+	bool pod_requests_set;                    /* IsPodLevelRequestsSet */
 
 	bool has_node_selector;                   /* spec.nodeSelector non-nil */
 	struct labels node_selector;              /* spec.nodeSelector */

@@ -67,12 +67,26 @@ static bool first_entry(const struct resource_list *l, int i)
 	return true;
 }
 
+/* The NonMissingContainerRequests a computation gives containers: a bit
+ * per resource that gets its default when a container lacks it. */
+enum {
+	NM_CPU = 1,
+	NM_MEMORY = 2,
+	NM_BOTH = NM_CPU | NM_MEMORY
+};
+
+static bool nm_has(unsigned nm, int res)
+{
+	return (res == RES_CPU && (nm & NM_CPU)) ||
+	       (res == RES_MEMORY && (nm & NM_MEMORY));
+}
+
 /* acc[r] += requests[r] of container k for every resource r; with
- * defaults a missing cpu / memory entry reads as 100m / 200Mi
+ * defaults (nm) a missing cpu / memory entry reads as 100m / 200Mi
  * (applyNonMissing: an explicit 0 stays 0).  Only listed (or defaulted)
  * resources are added: adding a missing entry's 0 changes nothing. */
 static void add_container(struct quantity *acc, int n_res,
-			  const struct container *k, bool defaults)
+			  const struct container *k, unsigned nm)
 {
 	const struct resource_list *l = &k->requests;
 	bool cpu = false, mem = false;
@@ -86,9 +100,9 @@ static void add_container(struct quantity *acc, int n_res,
 		mem = mem || r == RES_MEMORY;
 	}
 	struct quantity d;
-	if (defaults && !cpu && nonmissing_default(RES_CPU, &d))
+	if ((nm & NM_CPU) && !cpu && nonmissing_default(RES_CPU, &d))
 		acc[RES_CPU] = qadd(acc[RES_CPU], d);
-	if (defaults && !mem && nonmissing_default(RES_MEMORY, &d))
+	if ((nm & NM_MEMORY) && !mem && nonmissing_default(RES_MEMORY, &d))
 		acc[RES_MEMORY] = qadd(acc[RES_MEMORY], d);
 }
 
@@ -109,9 +123,13 @@ static void add_container(struct quantity *acc, int n_res,
  * (restartPolicy Always init containers) in both terms and adds overhead.
  * Every resource in one walk over the containers, each resource's terms
  * added in container order as the definition reads.
+ * v1.34 (delta §6, PodLevelResources): a resource the pod's
+ * spec.resources.requests lists takes that value in place of the
+ * containers' Max(...), before the overhead.  (Resize status is in the
+ * containers' requests already: yaml/pod_resources.c.)
  */
 static void pod_requests_exact(const struct cluster *c, const struct pod *p,
-			       bool defaults, int64_t *out)
+			       unsigned nm, int64_t *out)
 {
 	size_t nr = (size_t)c->n_res;
 	struct quantity stack[3 * REQ_STACK_RES];
@@ -124,12 +142,12 @@ static void pod_requests_exact(const struct cluster *c, const struct pod *p,
 	for (size_t r = 0; r < used; r++)
 		buf[r] = QZERO;
 	for (int i = 0; i < p->n_containers; i++)
-		add_container(sum, c->n_res, &p->containers[i], defaults);
+		add_container(sum, c->n_res, &p->containers[i], nm);
 	for (int i = 0; i < p->n_init_containers; i++) {
 		const struct container *k = &p->init_containers[i];
 		if (k->restart_always) {
-			add_container(sum, c->n_res, k, defaults);
-			add_container(sidecars, c->n_res, k, defaults);
+			add_container(sum, c->n_res, k, nm);
+			add_container(sidecars, c->n_res, k, nm);
 			for (size_t r = 0; r < nr; r++)
 				init_max[r] = qmax(init_max[r], sidecars[r]);
 			continue;
@@ -138,13 +156,18 @@ static void pod_requests_exact(const struct cluster *c, const struct pod *p,
 			bool found;
 			struct quantity q =
 				resource_list_get(&k->requests, (int)r, &found);
-			if (!found && defaults)
+			if (!found && nm_has(nm, (int)r))
 				nonmissing_default((int)r, &q);
 			init_max[r] = qmax(init_max[r], qadd(q, sidecars[r]));
 		}
 	}
 	for (size_t r = 0; r < nr && p->n_init_containers > 0; r++)
 		sum[r] = qmax(sum[r], init_max[r]);
+	const struct resource_list *pl = &p->pod_requests;
+	for (int i = 0; p->pod_requests_set &&
+			config_at_least(&c->config, KUBE_1_34) && i < pl->n; i++)
+		if (first_entry(pl, i))
+			sum[pl->items[i].res] = pl->items[i].q;
 	const struct resource_list *over = &p->overhead;
 	for (int i = 0; i < over->n; i++) {
 		int r = over->items[i].res;
@@ -162,7 +185,7 @@ void model_pod_requests(const struct cluster *c, const struct pod *p,
 			int64_t *out)
 {
 	assert(c && p && out);
-	pod_requests_exact(c, p, false, out);
+	pod_requests_exact(c, p, 0, out);
 }
 
 /*
@@ -174,7 +197,7 @@ void model_pod_score_request(const struct cluster *c, const struct pod *p,
 			     int64_t *out)
 {
 	assert(c && p && out);
-	pod_requests_exact(c, p, true, out);
+	pod_requests_exact(c, p, NM_BOTH, out);
 }
 
 /* A resource list reduced to one resource: its exact value and whether
@@ -248,11 +271,37 @@ static int64_t pod_nonzero(const struct cluster *c, const struct pod *p, int res
 	return total;
 }
 
+/* Whether PodRequests(p) has an entry for res at all (a container, init
+ * container, the pod level or the overhead lists it). */
+static bool pod_lists(const struct pod *p, int res)
+{
+	bool found;
+	for (int i = 0; i < p->n_containers; i++) {
+		resource_list_get(&p->containers[i].requests, res, &found);
+		if (found)
+			return true;
+	}
+	for (int i = 0; i < p->n_init_containers; i++) {
+		resource_list_get(&p->init_containers[i].requests, res, &found);
+		if (found)
+			return true;
+	}
+	resource_list_get(&p->pod_requests, res, &found);
+	if (found && p->pod_requests_set)
+		return true;
+	resource_list_get(&p->overhead, res, &found);
+	return found;
+}
+
 /*
- * v1.34 (delta §5.1, types.go CalculateResource):
- *   NonZero(Pod)[r] == ScoreRequest(Pod)[r], r ∈ {cpu, memory}
- * the whole PodRequests formula (sidecars in the sum) with the defaults
- * given to each container lacking the entry, converted once per pod.
+ * v1.34 (delta §5.1, §6; types.go CalculateResource,
+ * getNonMissingContainerRequests):
+ *   NM == IF PodLevelSet(Pod) THEN {r ∈ {cpu, memory} : r ∉ DOMAIN
+ *            PodRequests(Pod)} ELSE {cpu, memory}
+ *   NonZero(Pod)[r] == PodRequests(Pod with NM's defaults given to each
+ *                      container lacking the entry)[r], r ∈ {cpu, memory}
+ * the whole PodRequests formula (sidecars in the sum, pod-level
+ * requests), converted once per pod.
  */
 static void nonzero_1_34(const struct cluster *c, const struct pod *p,
 			 int64_t *cpu, int64_t *mem)
@@ -260,7 +309,11 @@ static void nonzero_1_34(const struct cluster *c, const struct pod *p,
 	int64_t stack[REQ_STACK_RES];
 	int64_t *row = c->n_res <= REQ_STACK_RES ? stack
 		       : xmalloc((size_t)c->n_res * sizeof *row);
-	pod_requests_exact(c, p, true, row);
+	unsigned nm = NM_BOTH;
+	if (p->pod_requests_set)
+		nm = (pod_lists(p, RES_CPU) ? 0 : NM_CPU) |
+		     (pod_lists(p, RES_MEMORY) ? 0 : NM_MEMORY);
+	pod_requests_exact(c, p, nm, row);
 	*cpu = row[RES_CPU];
 	*mem = row[RES_MEMORY];
 	if (row != stack)

@@ -50,9 +50,11 @@ static struct req_q container_req(const struct container *k, int res,
 }
 
 /* PodRequests for one resource (reference §2.7):
- *   total = max(Σmain + Σsidecars, max_i use_i) + overhead */
+ *   total = max(Σmain + Σsidecars, max_i use_i) + overhead
+ * with, when pod_level (v1.34, PodLevelResources), a pod-level request
+ * for res replacing the max (delta §6). */
 static struct req_q pod_request_one(const struct pod *p, int res,
-				    bool nonmissing)
+				    bool nonmissing, bool pod_level)
 {
 	struct req_q sum = {false, {0, 0}}, side = sum, init_max = sum;
 	for (int i = 0; i < p->n_containers; i++)
@@ -70,6 +72,12 @@ static struct req_q pod_request_one(const struct pod *p, int res,
 		init_max = req_max(init_max, use);
 	}
 	sum = req_max(sum, init_max);
+	if (pod_level && p->pod_requests_set) {
+		struct req_q pl = {false, {0, 0}};
+		pl.q = resource_list_get(&p->pod_requests, res, &pl.has);
+		if (pl.has)
+			sum = pl;
+	}
 	struct req_q ov = {false, {0, 0}};
 	ov.q = resource_list_get(&p->overhead, res, &ov.has);
 	return req_add(sum, ov);
@@ -87,7 +95,8 @@ void oracle_pod_requests(const struct cluster *c, const struct pod *p,
 {
 	assert(c && p && out);
 	for (int r = 0; r < c->n_res; r++) {
-		struct req_q t = pod_request_one(p, r, nonmissing);
+		struct req_q t = pod_request_one(p, r, nonmissing,
+						 config_at_least(&c->config, KUBE_1_34));
 		out[r] = t.has ? convert(r, t.q) : 0;
 		if (has_key)
 			has_key[r] = t.has;
@@ -102,14 +111,21 @@ static void nz_of(struct req_q cpu, struct req_q mem, int64_t *c, int64_t *m)
 	*m = mem.has ? convert(RES_MEMORY, mem.q) : 209715200;
 }
 
-/* v1.34's NonZeroRequested (delta §5.1, types.go CalculateResource): the
- * whole PodRequests formula with 100m / 200Mi given to every container
- * lacking a cpu / memory request, converted once. */
+/* v1.34's NonZeroRequested (delta §5.1, §6; types.go CalculateResource):
+ * the whole PodRequests formula with 100m / 200Mi given to every
+ * container lacking a cpu / memory request, converted once; with
+ * pod-level requests set, the default only for a resource PodRequests
+ * has no entry for (getNonMissingContainerRequests). */
 static void nonzero_1_34(const struct pod *p, int64_t *cpu, int64_t *mem)
 {
-	struct req_q t = pod_request_one(p, RES_CPU, true);
+	bool nm_cpu = true, nm_mem = true;
+	if (p->pod_requests_set) {
+		nm_cpu = !pod_request_one(p, RES_CPU, false, true).has;
+		nm_mem = !pod_request_one(p, RES_MEMORY, false, true).has;
+	}
+	struct req_q t = pod_request_one(p, RES_CPU, nm_cpu, true);
 	*cpu = t.has ? convert(RES_CPU, t.q) : 0;
-	t = pod_request_one(p, RES_MEMORY, true);
+	t = pod_request_one(p, RES_MEMORY, nm_mem, true);
 	*mem = t.has ? convert(RES_MEMORY, t.q) : 0;
 }
 

@@ -355,6 +355,19 @@ int yaml_decode_spread(struct yaml_dec *d, const struct ynode *spec,
 int yaml_decode_affinity(struct yaml_dec *d, const struct ynode *spec,
 			 struct pod *p);
 
+/* yaml_decode_pod_level_resources (pod_resources.c): spec.resources of
+ * p under v1.34 (PodLevelResources) into p->pod_requests, defaulted; 0,
+ * or -1 with the error. */
+int yaml_decode_pod_level_resources(struct yaml_dec *d, const struct ynode *spec,
+				    struct pod *p);
+
+/* yaml_apply_resize_status (pod_resources.c): under v1.34, for a bound p,
+ * the status resources (in-place resize) of p's containers and sidecars
+ * written into their requests as PodRequests reads them; 0, or -1 with
+ * the error.  st: the pod's status (may be NULL). */
+int yaml_apply_resize_status(struct yaml_dec *d, const struct ynode *st,
+			     struct pod *p);
+
 /* yaml_apply_affinity_label_keys (label_keys.c): the API server's merge
  * of p's (anti-)affinity matchLabelKeys / mismatchLabelKeys into the
  * terms' selectors under v1.34 (c->config.kube_version), a warning per

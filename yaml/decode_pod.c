@@ -224,6 +224,8 @@ static int decode_spec(struct yaml_dec *d, const struct ynode *spec,
 	if (yaml_decode_resource_list(d, yd_get(spec, "overhead"), &p->overhead) < 0)
 		return -1;
 	yd_leave(d, m2);
+	if (yaml_decode_pod_level_resources(d, spec, p) < 0)
+		return -1;
 	m2 = yd_enter(d, "nodeSelector");
 	if (yaml_decode_labels(d, yd_get(spec, "nodeSelector"), &p->node_selector,
 			       &p->has_node_selector) < 0)
@@ -319,7 +321,8 @@ int yaml_decode_pod(struct yaml_dec *d, const struct ynode *obj)
 	p.deletion = m.deletion;
 	if (decode_spec(d, yd_get(obj, "spec"), &p, &x) < 0 ||
 	    decode_status(d, yd_get(obj, "status"), &p, &x) < 0 ||
-	    yaml_decode_pod_claims(d, obj, &p) < 0)
+	    yaml_decode_pod_claims(d, obj, &p) < 0 ||
+	    yaml_apply_resize_status(d, yd_get(obj, "status"), &p) < 0)
 		return -1;
 	if (!*p.scheduler_name)
 		p.scheduler_name = config_default_scheduler;

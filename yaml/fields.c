@@ -146,7 +146,8 @@ static const struct field pod_spec_f[] = {
 	{"topologySpreadConstraints", LIST, &spread},
 	{"setHostnameAsFQDN", ANY, NULL}, {"os", ANY, NULL},
 	{"hostUsers", ANY, NULL}, {"schedulingGates", LIST, &gate},
-	{"resourceClaims", LIST, &pod_claim}, END};
+	{"resourceClaims", LIST, &pod_claim}, {"resources", OBJ, &resources},
+	END};
 static const struct ftype pod_spec = {"a pod's spec", pod_spec_f};
 
 static const struct field meta_f[] = {

@@ -1222,6 +1222,22 @@ static struct ynode *dump_claim_template(struct arena *a, const struct claim_tem
 	return m;
 }
 
+static struct ynode *dump_attachment(struct arena *a, const struct volume_attachment *va)
+{
+	struct ynode *meta;
+	struct ynode *m = manifest(a, "storage.k8s.io/v1", "VolumeAttachment", &meta);
+	put_str(a, meta, "name", va->name);
+	struct ynode *spec = put_map(a, m, "spec");
+	put_str(a, spec, "attacher", va->attacher);
+	put_str(a, spec, "nodeName", va->node_name);
+	struct ynode *src = put_map(a, spec, "source");
+	if (va->pv_name)
+		put_str(a, src, "persistentVolumeName", va->pv_name);
+	else   /* kso keeps no more of an inline spec than that it is one */
+		put_map(a, src, "inlineVolumeSpec");
+	return m;
+}
+
 /* Whether pod i is in the dump: not deleted, and with only_pending not a
  * pending pod (without nomination) other than that one. */
 static bool pod_shown(const struct dump_opts *o, int i)
@@ -1313,6 +1329,11 @@ struct ynode *dump_tree_cluster(struct arena *a, const struct cluster *c,
 		s = put_seq(a, root, "resourceClaimTemplates");
 		for (int i = 0; i < c->n_claim_templates; i++)
 			dv_add(a, s, dump_claim_template(a, &c->claim_templates[i]));
+	}
+	if (c->n_attachments) {
+		s = put_seq(a, root, "volumeAttachments");
+		for (int i = 0; i < c->n_attachments; i++)
+			dv_add(a, s, dump_attachment(a, &c->attachments[i]));
 	}
 	return root;
 }

@@ -391,6 +391,18 @@ struct storage_class {
 	int n_allowed_topologies;
 };
 
+/* storage.k8s.io/v1 VolumeAttachment: a volume attached to a node, which
+ * v1.34's NodeVolumeLimits counts when no pod on the node uses it (delta
+ * §5.8, csi.go getNodeVolumeAttachmentInfo); v1.30 reads none. */
+struct volume_attachment {
+	struct source_pos pos;
+	const char *name;
+	const char *attacher;             /* spec.attacher (the CSI driver) */
+	const char *node_name;            /* spec.nodeName */
+	const char *pv_name;              /* spec.source.persistentVolumeName,
+					   * NULL for an inlineVolumeSpec */
+};
+
 /* storage.k8s.io/v1 CSINode: spec.drivers[].allocatable.count. */
 struct csi_driver_limit {
 	const char *driver;               /* drivers[].name */
@@ -647,6 +659,8 @@ struct cluster {
 	int n_claims;
 	struct claim_template *claim_templates;
 	int n_claim_templates;
+	struct volume_attachment *attachments;   /* VolumeAttachments */
+	int n_attachments;
 
 	const char **res_names;            /* resource name by index (RES_*) */
 	enum resource_class *res_class;    /* class of each resource name */

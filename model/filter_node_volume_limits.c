@@ -134,13 +134,14 @@ static bool attachable(const struct cluster *c, int q, bool new_pod, bool migrat
 /* getVolumeLimits for one driver: CSINode's allocatable.count wins over
  * the node's allocatable named by GetCSIAttachLimitKey
  * (attachable-volumes-csi-<driver>, hashed for long names); -1 when
- * neither gives one. */
+ * neither gives one.  v1.34 reads the CSINode only (delta §5.8). */
 static int64_t driver_limit(const struct cluster *c, int node, const char *driver)
 {
 	const struct node *n = &c->nodes[node];
 	int64_t limit = -1;
 	char key[sizeof CSI_ATTACH_LIMIT_PREFIX + MODEL_CLAIM_NAME_MAX];
-	int res = cluster_res_index(c, csi_attach_limit_key(driver, key, sizeof key));
+	int res = config_at_least(&c->config, KUBE_1_34) ? -1
+		  : cluster_res_index(c, csi_attach_limit_key(driver, key, sizeof key));
 	bool found = false;
 	if (res >= 0) {
 		int64_t v = resource_values_get(&n->allocatable, res, &found);
@@ -154,6 +155,35 @@ static int64_t driver_limit(const struct cluster *c, int node, const char *drive
 			limit = d->count;
 	}
 	return limit;
+}
+
+/* v1.34: whether the node's CSINode gives any driver a limit (an empty
+ * getVolumeLimits passes the pod before the node's pods are read). */
+static bool node_has_limits(const struct cluster *c, int node)
+{
+	int k = cluster_find_csi_node(c, c->nodes[node].name);
+	for (int i = 0; k >= 0 && i < c->csi_nodes[k].n_drivers; i++)
+		if (c->csi_nodes[k].drivers[i].has_count)
+			return true;
+	return false;
+}
+
+/* v1.34 getNodeVolumeAttachmentInfo: the VolumeAttachments of node with
+ * an attacher and a PV that exists and is a CSI volume, as
+ * "<attacher>/<handle>" under the attacher, into set. */
+static void node_attachments(const struct cluster *c, int node,
+			     struct attach_set *set)
+{
+	for (int i = 0; i < c->n_attachments; i++) {
+		const struct volume_attachment *va = &c->attachments[i];
+		if (strcmp(va->node_name, c->nodes[node].name) || !va->attacher[0] ||
+		    !va->pv_name)
+			continue;
+		int k = cluster_find_pv(c, va->pv_name);
+		if (k < 0 || !c->pvs[k].csi_driver)
+			continue;
+		attach_put(set, va->attacher, c->pvs[k].csi_handle);
+	}
 }
 
 /* PreFilter: Skip unless the pod has a persistentVolumeClaim, an
@@ -179,10 +209,16 @@ static void check_limits(const struct cluster *c, int node, bool migrated,
 			 const struct attach_set *fresh, struct attach_set *attached,
 			 const struct snapshot *view, struct model_status *out)
 {
+	bool v134 = config_at_least(&c->config, KUBE_1_34);
+	if (v134 && !node_has_limits(c, node))
+		return;
 	for (int q = 0; q < c->n_pods; q++)
 		if (view->pod_node[q] == node &&
 		    !attachable(c, q, false, migrated, attached, out))
 			return;
+	struct attach_set vas = {0};
+	if (v134)
+		node_attachments(c, node, &vas);
 	for (int d = 0; d < fresh->n; d++) {
 		const char *driver = fresh->v[d].driver;
 		int64_t limit = driver_limit(c, node, driver);
@@ -191,6 +227,10 @@ static void check_limits(const struct cluster *c, int node, bool migrated,
 		int64_t now = 0, more = 0;
 		for (int i = 0; i < attached->n; i++)
 			now += !strcmp(attached->v[i].driver, driver);
+		/* v1.34: the attachments no pod on the node uses */
+		for (int i = 0; i < vas.n; i++)
+			now += !strcmp(vas.v[i].driver, driver) &&
+			       attach_find(attached, vas.v[i].unique) < 0;
 		for (int i = 0; i < fresh->n; i++)
 			more += !strcmp(fresh->v[i].driver, driver) &&
 				attach_find(attached, fresh->v[i].unique) < 0;
@@ -200,9 +240,10 @@ static void check_limits(const struct cluster *c, int node, bool migrated,
 		if (more > 0 && now + more > limit) {
 			model_status_add(out, MODEL_UNSCHEDULABLE,
 					 "node(s) exceed max volume count");
-			return;
+			break;
 		}
 	}
+	free(vas.v);
 }
 
 /*
@@ -210,7 +251,10 @@ static void check_limits(const struct cluster *c, int node, bool migrated,
  *   \A driver : new(driver) = 0 \/ limit(driver) absent \/
  *     attached(driver) + new(driver) <= limit(driver)
  * where attached counts the unique volumes of the pods on the node and
- * new those of the pod not already attached there.
+ * new those of the pod not already attached there.  v1.34 (delta §5.8):
+ * limits from the CSINode only (none: pass), and attached also counts
+ * the node's VolumeAttachments of CSI PVs no pod there uses (which do not
+ * make a volume of the pod's not new).
  * Failure: Unschedulable "node(s) exceed max volume count".
  */
 void model_filter_node_volume_limits(const struct model_cycle *cy, int node,

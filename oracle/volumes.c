@@ -734,13 +734,15 @@ static int csi_node_of(struct oracle *o, int node)
 	return d->csi_node_of[node];
 }
 
-/* getVolumeLimits(node)[key of driver], or -1. */
+/* getVolumeLimits(node)[key of driver], or -1; v1.34 reads the CSINode
+ * only (delta §5.8). */
 static int64_t node_limit(struct oracle_cycle *cy, int node, const char *driver)
 {
 	const struct cluster *c = cy->c;
 	int64_t limit = -1;
 	char key[sizeof CSI_ATTACH_LIMIT_PREFIX + 128];
-	int res = cluster_res_index(c, csi_attach_limit_key(driver, key, sizeof key));
+	int res = config_at_least(&c->config, KUBE_1_34) ? -1
+		  : cluster_res_index(c, csi_attach_limit_key(driver, key, sizeof key));
 	if (res >= 0 && cy->o->d->alloc_has[(size_t)node * cy->o->d->n_res + res])
 		limit = cy->o->d->alloc[(size_t)node * cy->o->d->n_res + res];
 	int k = csi_node_of(cy->o, node);
@@ -750,6 +752,53 @@ static int64_t node_limit(struct oracle_cycle *cy, int node, const char *driver)
 			limit = d->count;
 	}
 	return limit;
+}
+
+/* v1.34: the node's CSINode gives some driver a limit. */
+static bool csi_limits_any(struct oracle_cycle *cy, int node)
+{
+	int k = csi_node_of(cy->o, node);
+	for (int i = 0; k >= 0 && i < cy->c->csi_nodes[k].n_drivers; i++)
+		if (cy->c->csi_nodes[k].drivers[i].has_count)
+			return true;
+	return false;
+}
+
+/* Whether unique is a volume of one of the view's pods. */
+static bool view_has(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+		     int n_view, bool migrated, const char *unique);
+
+/* v1.34 getNodeVolumeAttachmentInfo, counted for driver: the distinct
+ * "<attacher>/<handle>" of the node's VolumeAttachments (attacher set, a
+ * CSI PV that exists) under driver that no pod of the view uses. */
+static int64_t attachments_of(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+			      int n_view, bool migrated, const char *driver)
+{
+	const struct cluster *c = cy->c;
+	const char *node = c->nodes[v->node].name;
+	int64_t n = 0;
+	for (int i = 0; i < c->n_attachments; i++) {
+		const struct volume_attachment *va = &c->attachments[i];
+		if (strcmp(va->attacher, driver) || strcmp(va->node_name, node) ||
+		    !va->pv_name)
+			continue;
+		const struct pv *vol = pv_named(cy->o, va->pv_name);
+		if (!vol || !vol->csi_driver)
+			continue;
+		char unique[384];
+		snprintf(unique, sizeof unique, "%.120s/%.255s", va->attacher,
+			 vol->csi_handle);
+		bool dup = view_has(cy, v, n_view, migrated, unique);
+		for (int j = 0; j < i && !dup; j++) {   /* a map: once per name */
+			const struct volume_attachment *w = &c->attachments[j];
+			const struct pv *wv = w->pv_name ? pv_named(cy->o, w->pv_name) : NULL;
+			dup = wv && wv->csi_driver && !strcmp(w->attacher, va->attacher) &&
+			      !strcmp(w->node_name, node) &&
+			      !strcmp(wv->csi_handle, vol->csi_handle);
+		}
+		n += !dup;
+	}
+	return n;
 }
 
 /* The attachable volumes of the i-th pod of the view (the node's pods,
@@ -783,6 +832,9 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 	}
 	if (mine->n == 0)
 		return;
+	bool v134 = config_at_least(&cy->c->config, KUBE_1_34);
+	if (v134 && !csi_limits_any(cy, v->node))
+		return;   /* no limits: the node's pods are not even read */
 	int n_view = cy->o->d->nodes[v->node].pods.n + v->n_extra;
 	for (int i = 0; i < n_view; i++) {
 		const struct oracle_pod_attach *a = view_pod(cy, v, i, migrated);
@@ -818,6 +870,8 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 				attached += !dup;
 			}
 		}
+		if (v134)
+			attached += attachments_of(cy, v, n_view, migrated, driver);
 		for (int j = 0; j < mine->n; j++) {
 			if (strcmp(mine->v[j].driver, driver))
 				continue;
@@ -837,6 +891,18 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 			return;
 		}
 	}
+}
+
+static bool view_has(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+		     int n_view, bool migrated, const char *unique)
+{
+	for (int i = 0; i < n_view; i++) {
+		const struct oracle_pod_attach *a = view_pod(cy, v, i, migrated);
+		for (int x = 0; x < a->n; x++)
+			if (!strcmp(a->v[x].unique, unique))
+				return true;
+	}
+	return false;
 }
 
 static bool is_taken(const int *taken, int n_taken, int k)

@@ -122,6 +122,7 @@ struct yaml_dec {
 	struct yaml_vec slices;        /* struct resource_slice */
 	struct yaml_vec claims;        /* struct resource_claim */
 	struct yaml_vec claim_templates;  /* struct claim_template */
+	struct yaml_vec attachments;   /* struct volume_attachment */
 	bool in_dump;                  /* reading a kso dump: its pods are the
 					* expanded ones already */
 	struct yaml_index index;       /* identities, for duplicates */
@@ -392,6 +393,7 @@ int yaml_decode_storage_class(struct yaml_dec *d, const struct ynode *obj);
 int yaml_decode_csi_node(struct yaml_dec *d, const struct ynode *obj);
 int yaml_decode_csi_driver(struct yaml_dec *d, const struct ynode *obj);
 int yaml_decode_csi_capacity(struct yaml_dec *d, const struct ynode *obj);
+int yaml_decode_volume_attachment(struct yaml_dec *d, const struct ynode *obj);
 /* yaml_decode_claim_template: one StatefulSet volumeClaimTemplates[] item
  * (metadata.name and a claim spec) into out, name and namespace left to
  * the claims the controller makes from it. */

@@ -617,3 +617,50 @@ int yaml_decode_csi_capacity(struct yaml_dec *d, const struct ynode *obj)
 	yaml_vec_push(&d->capacities, &cc);
 	return 0;
 }
+
+/* ---------------------------------------------------- VolumeAttachment */
+
+/* storage.k8s.io/v1 VolumeAttachment, validated as the API server does
+ * (ValidateVolumeAttachment): attacher and nodeName required, exactly one
+ * of source.persistentVolumeName and source.inlineVolumeSpec. */
+int yaml_decode_volume_attachment(struct yaml_dec *d, const struct ynode *obj)
+{
+	struct volume_attachment va;
+	memset(&va, 0, sizeof va);
+	va.pos = yd_pos(d, obj);
+	struct yaml_meta m;
+	if (yaml_decode_meta(d, obj, false, NAME_DNS_SUBDOMAIN, &m) < 0 ||
+	    yaml_check_duplicate(d, "VolumeAttachment", &m, obj) < 0)
+		return -1;
+	va.name = m.name;
+	const struct ynode *spec = yd_get(obj, "spec");
+	if (!spec)
+		return yd_fail_key(d, obj, "spec", "spec is required");
+	size_t mark = yd_enter(d, "spec");
+	va.attacher = va.node_name = "";
+	if (yd_want_map(d, spec) < 0 || yd_str(d, spec, "attacher", &va.attacher) < 0 ||
+	    yd_str(d, spec, "nodeName", &va.node_name) < 0)
+		return -1;
+	if (!*va.attacher)
+		return yd_fail_key(d, spec, "attacher", "attacher is required");
+	if (!*va.node_name)
+		return yd_fail_key(d, spec, "nodeName", "nodeName is required");
+	const struct ynode *src = yd_get(spec, "source");
+	size_t m2 = yd_enter(d, "source");
+	if (!src)
+		return yd_fail_key(d, spec, "source", "source is required");
+	if (yd_want_map(d, src) < 0 ||
+	    yd_str(d, src, "persistentVolumeName", &va.pv_name) < 0)
+		return -1;
+	bool inline_spec = yd_get(src, "inlineVolumeSpec") != NULL;
+	if ((va.pv_name != NULL) == inline_spec)
+		return yd_fail(d, src, "must specify exactly one of "
+			       "persistentVolumeName and inlineVolumeSpec");
+	if (va.pv_name && !*va.pv_name)
+		return yd_fail_key(d, src, "persistentVolumeName",
+				   "persistentVolumeName must not be empty");
+	yd_leave(d, m2);
+	yd_leave(d, mark);
+	yaml_vec_push(&d->attachments, &va);
+	return 0;
+}

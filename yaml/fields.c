@@ -290,6 +290,14 @@ static const struct field csidriver_spec_f[] = {
 	{"requiresRepublish", ANY, NULL}, {"seLinuxMount", ANY, NULL}, END};
 static const struct ftype csidriver_spec = {"a CSIDriver's spec",
 					    csidriver_spec_f};
+static const struct field va_source_f[] = {
+	{"persistentVolumeName", ANY, NULL}, {"inlineVolumeSpec", ANY, NULL}, END};
+static const struct ftype va_source = {"a VolumeAttachment's source", va_source_f};
+static const struct field va_spec_f[] = {
+	{"attacher", ANY, NULL}, {"nodeName", ANY, NULL},
+	{"source", OBJ, &va_source}, END};
+static const struct ftype va_spec = {"a VolumeAttachment's spec", va_spec_f};
+static const struct field va_f[] = {TOP(OBJ, &va_spec), END};
 static const struct field pvc_f[] = {TOP(OBJ, &pvc_spec), END};
 static const struct field pv_f[] = {TOP(OBJ, &pv_spec), END};
 static const struct field csinode_f[] = {TOP(OBJ, &csinode_spec), END};
@@ -414,6 +422,7 @@ static const struct {
 	{"ResourceSlice", {"a ResourceSlice", slice_f}},
 	{"ResourceClaim", {"a ResourceClaim", claim_f}},
 	{"ResourceClaimTemplate", {"a ResourceClaimTemplate", claim_template_f}},
+	{"VolumeAttachment", {"a VolumeAttachment", va_f}},
 };
 
 /* Levenshtein distance of a and b, capped: 3 means "3 or more". */

@@ -89,6 +89,7 @@ static const struct {
 	{"ResourceSlice", "resource.k8s.io/v1", yaml_decode_resource_slice},
 	{"ResourceClaim", "resource.k8s.io/v1", yaml_decode_resource_claim},
 	{"ResourceClaimTemplate", "resource.k8s.io/v1", yaml_decode_claim_template_dra},
+	{"VolumeAttachment", "storage.k8s.io/v1", yaml_decode_volume_attachment},
 };
 
 static bool is_list_kind(const char *kind)
@@ -134,7 +135,7 @@ static const char *const dump_groups[] = {
 	"workloads", "storageClasses", "persistentVolumes",
 	"persistentVolumeClaims", "csiNodes", "csiDrivers",
 	"csiStorageCapacities", "deviceClasses", "resourceSlices",
-	"resourceClaims", "resourceClaimTemplates",
+	"resourceClaims", "resourceClaimTemplates", "volumeAttachments",
 };
 
 static bool is_dump(const struct ynode *obj)
@@ -282,6 +283,9 @@ static void index_existing(struct yaml_dec *d)
 	for (int i = 0; i < c->n_claim_templates; i++)
 		yaml_index_add(&d->index, "ResourceClaimTemplate", c->claim_templates[i].ns,
 			       c->claim_templates[i].name, c->claim_templates[i].pos, &first);
+	for (int i = 0; i < c->n_attachments; i++)
+		yaml_index_add(&d->index, "VolumeAttachment", "", c->attachments[i].name,
+			       c->attachments[i].pos, &first);
 	static const char *const wk[] = {"Service", "ReplicationController",
 					 "ReplicaSet", "StatefulSet"};
 	for (int i = 0; i < c->n_workloads; i++)
@@ -317,6 +321,7 @@ void yaml_dec_init(struct yaml_dec *d, struct cluster *c, struct error *err)
 	yaml_vec_init(&d->slices, sizeof(struct resource_slice));
 	yaml_vec_init(&d->claims, sizeof(struct resource_claim));
 	yaml_vec_init(&d->claim_templates, sizeof(struct claim_template));
+	yaml_vec_init(&d->attachments, sizeof(struct volume_attachment));
 	yaml_index_init(&d->index);
 	index_existing(d);
 }
@@ -341,6 +346,7 @@ void yaml_dec_release(struct yaml_dec *d)
 	yaml_vec_release(&d->slices);
 	yaml_vec_release(&d->claims);
 	yaml_vec_release(&d->claim_templates);
+	yaml_vec_release(&d->attachments);
 	yaml_index_release(&d->index);
 }
 
@@ -401,6 +407,8 @@ int yaml_dec_commit(struct yaml_dec *d)
 	c->claims = append(d->a, c->claims, &c->n_claims, &d->claims);
 	c->claim_templates = append(d->a, c->claim_templates, &c->n_claim_templates,
 				    &d->claim_templates);
+	c->attachments = append(d->a, c->attachments, &c->n_attachments,
+				&d->attachments);
 	commit_namespaces(d);
 	cluster_reindex(c);
 	return yaml_refuse_unjudged_dra(c, d->err);

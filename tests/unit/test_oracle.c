@@ -289,9 +289,9 @@ static void test_interpod_first_pod(void)
 	cluster_release(&c);
 }
 
-/* Node n1's verdict for pod name by the model and by the oracle (they
+/* Node node's verdict for pod p by the model and by the oracle (they
  * must agree): -1 when feasible, else the first rejecting plugin. */
-static int n1_verdict_ns(struct cluster *c, int p)
+static int node_verdict(struct cluster *c, int p, int node)
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
@@ -302,7 +302,7 @@ static int n1_verdict_ns(struct cluster *c, int p)
 	oracle_explain_cycle(model_profile_for(c, p), &s, p, &b);
 	char why[2048];
 	CHECK(!result_diff(c, &a, &b, why, sizeof why));
-	int v = a.verdicts[0].feasible ? -1 : (int)a.verdicts[0].rejected_by;
+	int v = a.verdicts[node].feasible ? -1 : (int)a.verdicts[node].rejected_by;
 	model_cycle_result_release(&a);
 	model_cycle_result_release(&b);
 	snapshot_release(&s);
@@ -347,17 +347,39 @@ static void test_negative_ns_selector(void)
 		 "  containers: [{name: c, image: x}]\n");
 	int newp = cluster_find_pod(&c, "a", "new"), pos = cluster_find_pod(&c, "a", "pos");
 	CHECK(newp >= 0 && pos >= 0);
-	CHECK_EQ(n1_verdict_ns(&c, newp), -1);
-	CHECK_EQ(n1_verdict_ns(&c, pos), -1);
+	CHECK_EQ(node_verdict(&c, newp, 0), -1);
+	CHECK_EQ(node_verdict(&c, pos, 0), -1);
 	c.config.kube_version = KUBE_1_34;
-	CHECK_EQ(n1_verdict_ns(&c, newp), PLUGIN_INTER_POD_AFFINITY);
-	CHECK_EQ(n1_verdict_ns(&c, pos), -1);
+	CHECK_EQ(node_verdict(&c, newp, 0), PLUGIN_INTER_POD_AFFINITY);
+	CHECK_EQ(node_verdict(&c, pos, 0), -1);
 	c.config.quirks_off = UINT32_C(1) << QUIRK_AFFINITY_NEGATIVE_NS_SELECTOR;
-	CHECK_EQ(n1_verdict_ns(&c, newp), -1);
+	CHECK_EQ(node_verdict(&c, newp, 0), -1);
 	/* switching it off under v1.30 changes nothing either */
 	c.config.kube_version = KUBE_1_30;
-	CHECK_EQ(n1_verdict_ns(&c, newp), -1);
+	CHECK_EQ(node_verdict(&c, newp, 0), -1);
 	cluster_release(&c);
+}
+
+/* fixtures/v134/csi-limits-attachments.yaml (its header works the
+ * answers out): v1.30 n1 feasible, n2 rejected by NodeVolumeLimits;
+ * v1.34 the other way round. */
+static void test_csi_limits_attachments(void)
+{
+	static const char path[] = "fixtures/v134/csi-limits-attachments.yaml";
+	for (int v = KUBE_1_30; v <= KUBE_1_34; v++) {
+		struct cluster c;
+		if (!fixture_load_version(path, &c, v)) {
+			CHECK(!"fixture loads");
+			return;
+		}
+		CHECK_EQ(c.n_nodes, 2);
+		int p = cluster_find_pod(&c, "default", "new");
+		int want_n1 = v == KUBE_1_34 ? PLUGIN_NODE_VOLUME_LIMITS : -1;
+		int want_n2 = v == KUBE_1_34 ? -1 : PLUGIN_NODE_VOLUME_LIMITS;
+		CHECK_EQ(node_verdict(&c, p, 0), want_n1);
+		CHECK_EQ(node_verdict(&c, p, 1), want_n2);
+		cluster_release(&c);
+	}
 }
 
 /* ------------------------------------------ quirks no valid input reaches */
@@ -704,6 +726,7 @@ int main(void)
 	test_interpod_first_pod();
 	test_shared_key_switch();
 	test_negative_ns_selector();
+	test_csi_limits_attachments();
 	test_exact_minimum_switch();
 	test_num_to_find();
 	test_node_order();

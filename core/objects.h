@@ -337,6 +337,9 @@ struct pvc {
 	bool has_vac;                     /* spec.volumeAttributesClassName set
 					   * (the gate is off in v1.30: such a
 					   * claim matches no volume) */
+	const char *vac;                  /* spec.volumeAttributesClassName, ""
+					   * when unset: v1.34 (gate GA) binds
+					   * it only to a PV of the same one */
 	struct quantity request;          /* spec.resources.requests.storage */
 	struct label_selector selector;   /* spec.selector (nil: any volume) */
 	bool lost;                        /* status.phase Lost */
@@ -358,6 +361,9 @@ struct pv {
 	bool available;                   /* status.phase Available (absent:
 					   * what the PV controller makes of an
 					   * unbound volume, Available) */
+	const char *vac;                  /* spec.volumeAttributesClassName, v1.34
+					   * only (a v1.30 API server drops it);
+					   * "" when unset */
 	const char *csi_driver;           /* spec.csi.driver, NULL if not CSI */
 	const char *csi_handle;           /* spec.csi.volumeHandle */
 	bool has_intree;                  /* an in-tree EBS, GCE PD, Azure Disk or

@@ -175,7 +175,8 @@ static bool pv_bound_to(const struct pv *v, const struct pvc *claim)
 static int find_matching(const struct cluster *c, const struct pvc *claim,
 			 const struct node *n, const bool *chosen)
 {
-	if (claim->has_vac)
+	bool v134 = config_at_least(&c->config, KUBE_1_34);
+	if (claim->has_vac && !v134)
 		return -1;   /* VolumeAttributesClass gate off */
 	int best = -1;
 	for (int k = 0; k < c->n_pvs; k++) {
@@ -187,6 +188,9 @@ static int find_matching(const struct cluster *c, const struct pvc *claim,
 			continue;
 		if (quantity_cmp(v->capacity, claim->request) < 0 ||
 		    v->block != claim->block || v->deleting)
+			continue;
+		/* v1.34 (gate GA, delta §5.6): the same VolumeAttributesClass */
+		if (v134 && strcmp(v->vac, claim->vac))
 			continue;
 		bool affinity_ok = model_node_affinity_ok(&v->node_affinity, n);
 		if (pv_bound_to(v, claim))

@@ -188,6 +188,7 @@ static int decode_pvc_spec(struct yaml_dec *d, const struct ynode *obj,
 	if (yd_str(d, spec, "volumeAttributesClassName", &vac) < 0)
 		return -1;
 	c->has_vac = *vac != '\0';
+	c->vac = vac;
 	size_t m2 = yd_enter(d, "resources");
 	const struct ynode *res = yd_get(spec, "resources");
 	if (!res)
@@ -393,6 +394,10 @@ int yaml_decode_pv(struct yaml_dec *d, const struct ynode *obj)
 	v.labels = m.labels;
 	v.deleting = m.deletion.has;
 	if (decode_pv_spec(d, obj, &v) < 0)
+		return -1;
+	v.vac = "";   /* v1.30's API server drops it (gate off) */
+	if (config_at_least(&d->c->config, KUBE_1_34) &&
+	    yd_str(d, yd_get(obj, "spec"), "volumeAttributesClassName", &v.vac) < 0)
 		return -1;
 	const char *phase = "";
 	const struct ynode *st = yd_get(obj, "status");

@@ -382,6 +382,27 @@ static void test_csi_limits_attachments(void)
 	}
 }
 
+/* fixtures/v134/volume-binding-vac.yaml (its header): v1.30 p-gold
+ * rejected by VolumeBinding, p-none feasible; v1.34 the other way. */
+static void test_volume_binding_vac(void)
+{
+	static const char path[] = "fixtures/v134/volume-binding-vac.yaml";
+	for (int v = KUBE_1_30; v <= KUBE_1_34; v++) {
+		struct cluster c;
+		if (!fixture_load_version(path, &c, v)) {
+			CHECK(!"fixture loads");
+			return;
+		}
+		int gold = cluster_find_pod(&c, "default", "p-gold");
+		int none = cluster_find_pod(&c, "default", "p-none");
+		CHECK_EQ(node_verdict(&c, gold, 0),
+			 v == KUBE_1_34 ? -1 : PLUGIN_VOLUME_BINDING);
+		CHECK_EQ(node_verdict(&c, none, 0),
+			 v == KUBE_1_34 ? PLUGIN_VOLUME_BINDING : -1);
+		cluster_release(&c);
+	}
+}
+
 /* ------------------------------------------ quirks no valid input reaches */
 
 /*
@@ -727,6 +748,7 @@ int main(void)
 	test_shared_key_switch();
 	test_negative_ns_selector();
 	test_csi_limits_attachments();
+	test_volume_binding_vac();
 	test_exact_minimum_switch();
 	test_num_to_find();
 	test_node_order();

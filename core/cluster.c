@@ -364,6 +364,7 @@ const struct disk_source disk_sources[DISK_KINDS] = {
 	[DISK_RBD] = {"rbd", "image"},
 	[DISK_AZURE] = {"azureDisk", "diskName"},
 	[DISK_CINDER] = {"cinder", "volumeID"},
+	[DISK_PORTWORX] = {"portworxVolume", "volumeID"},
 };
 
 /* Keys of one map mostly differ in their first byte (app, zone, tier):

@@ -34,6 +34,7 @@ static const struct csi_in_tree_plugin plugins[] = {
 #define GCE_PD_DRIVER (plugins[1].driver)
 #define AZURE_DISK_DRIVER (plugins[2].driver)
 #define CINDER_DRIVER (plugins[3].driver)
+#define PORTWORX (&plugins[6])
 
 #define ZONE_GA "topology.kubernetes.io/zone"
 #define ZONE_BETA "failure-domain.beta.kubernetes.io/zone"
@@ -77,6 +78,8 @@ const struct csi_in_tree_plugin *csi_plugin_of_disk(enum pod_disk_kind kind)
 		return &plugins[2];
 	case DISK_CINDER:
 		return &plugins[3];
+	case DISK_PORTWORX:
+		return PORTWORX;
 	case DISK_RBD:
 		return &plugins[7];
 	default:
@@ -103,21 +106,37 @@ char *csi_attach_limit_key(const char *driver, char *key, size_t len)
 	return key;
 }
 
+/* The CSINode's migrated-plugins annotation, split at commas, has name as
+ * one of its parts. */
+static bool annotation_lists(const struct csi_node *cn, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *t = cn->migrated_plugins; t;) {
+		const char *comma = strchr(t, ',');
+		size_t len = comma ? (size_t)(comma - t) : strlen(t);
+		if (len == n && !strncmp(t, name, n))
+			return true;
+		t = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
+bool csi_limits_migrated(const struct csi_in_tree_plugin *p,
+			 const struct csi_node *cn, bool v134)
+{
+	if (!p || !cn)
+		return false;
+	if (p == PORTWORX)   /* CSIMigrationPortworx: GA in v1.34, off in v1.30 */
+		return v134 && annotation_lists(cn, p->name);
+	return p->migrated;
+}
+
 bool csi_migrated_on_node(const struct csi_in_tree_plugin *p,
 			  const struct csi_node *cn)
 {
 	if (!p || !p->migrated || !cn)
 		return false;
-	/* the annotation split at commas, each part the exact name */
-	size_t n = strlen(p->name);
-	for (const char *t = cn->migrated_plugins; t;) {
-		const char *comma = strchr(t, ',');
-		size_t len = comma ? (size_t)(comma - t) : strlen(t);
-		if (len == n && !strncmp(t, p->name, n))
-			return true;
-		t = comma ? comma + 1 : NULL;
-	}
-	return false;
+	return annotation_lists(cn, p->name);
 }
 
 /* KubernetesVolumeIDToEBSVolumeID: a bare id as is; "aws://zone/vol-..."
@@ -260,6 +279,9 @@ const char *csi_translate_inline(const struct pod_disk *d, char *handle, size_t 
 	case DISK_CINDER:
 		snprintf(handle, len, "%s", d->id);
 		return CINDER_DRIVER;
+	case DISK_PORTWORX:   /* portworx.go: the volume id, as is */
+		snprintf(handle, len, "%s", d->id);
+		return PORTWORX->driver;
 	default:
 		return NULL;
 	}
@@ -286,6 +308,9 @@ static const char *translate_pv(const struct pv *v, char *handle, size_t len,
 	case DISK_CINDER:
 		snprintf(handle, len, "%s", v->intree_id);
 		return CINDER_DRIVER;
+	case DISK_PORTWORX:
+		snprintf(handle, len, "%s", v->intree_id);
+		return PORTWORX->driver;
 	case DISK_GCE_PD:
 		return gce_pv_handle(v, handle, len, err, err_len) ? NULL : GCE_PD_DRIVER;
 	default:

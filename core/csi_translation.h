@@ -39,7 +39,9 @@ int in_tree_max_volumes(const struct in_tree_type *t, const struct node *n);
  * it - isCSIMigrationOn (NodeVolumeLimits) and isCSIMigrationOnForPlugin
  * (VolumeBinding): AWS EBS, GCE PD, Azure Disk and Cinder, whose gates are
  * GA; not Portworx or RBD (gates off by default), nor Azure File or
- * vSphere (not listed). */
+ * vSphere (not listed).  v1.34's NodeVolumeLimits also migrates Portworx
+ * (CSIMigrationPortworx GA) where the CSINode's annotation lists it
+ * (csi_limits_migrated). */
 struct csi_in_tree_plugin {
 	const char *name;
 	const char *driver;
@@ -54,6 +56,14 @@ const struct csi_in_tree_plugin *csi_plugin_by_name(const char *name);
 /* csi_plugin_of_disk: the in-tree plugin of an in-tree disk kind
  * (GetInTreePluginNameFromSpec), or NULL (iSCSI: no translation). */
 const struct csi_in_tree_plugin *csi_plugin_of_disk(enum pod_disk_kind kind);
+
+/* csi_limits_migrated: NodeVolumeLimits' isCSIMigrationOn: the node has
+ * a CSINode (cn not NULL) and the plugin is one kube migrates there
+ * without asking the annotation (EBS, GCE PD, Azure Disk, Cinder), or
+ * is Portworx, whose gate is GA in v1.34 (v134; off in v1.30), and the
+ * CSINode lists it in its migrated-plugins annotation (delta §5.8). */
+bool csi_limits_migrated(const struct csi_in_tree_plugin *p,
+			 const struct csi_node *cn, bool v134);
 
 /* csi_migrated_on_node: VolumeBinding's isCSIMigrationOnForPlugin and
  * isPluginMigratedToCSIOnNode: the plugin is migrated and the node's

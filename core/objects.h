@@ -278,9 +278,13 @@ enum pod_disk_kind {
 	DISK_RBD,                  /* rbd.image in rbd.pool on rbd.monitors */
 	DISK_AZURE,                /* azureDisk.diskName (no conflict check:
 				    * only AzureDiskLimits reads it) */
-	DISK_CINDER                /* cinder.volumeID (no conflict check, no
+	DISK_CINDER,               /* cinder.volumeID (no conflict check, no
 				    * in-tree limit: only NodeVolumeLimits
 				    * counts it, migrated to CSI) */
+	DISK_PORTWORX              /* portworxVolume.volumeID (no conflict
+				    * check, no in-tree limit: v1.34's
+				    * NodeVolumeLimits counts it, migrated to
+				    * CSI where the CSINode says so) */
 };
 
 /* The volume source of each disk kind and its id field, as spec.volumes[]
@@ -288,7 +292,7 @@ enum pod_disk_kind {
 struct disk_source {
 	const char *source, *id;
 };
-#define DISK_KINDS (DISK_CINDER + 1)
+#define DISK_KINDS (DISK_PORTWORX + 1)
 extern const struct disk_source disk_sources[DISK_KINDS];
 
 struct pod_disk {
@@ -371,7 +375,7 @@ struct pv {
 					   * CSI; the in-tree limits count the
 					   * first three) */
 	enum pod_disk_kind intree;        /* DISK_AWS_EBS, DISK_GCE_PD, DISK_AZURE,
-					   * DISK_CINDER */
+					   * DISK_CINDER, DISK_PORTWORX */
 	const char *intree_id;            /* volumeID, pdName or diskName */
 	const char *intree_uri;           /* azureDisk.diskURI; "" otherwise */
 	/* With has_intree: the PV as csi-translation-lib translates it

@@ -59,15 +59,15 @@ static void attach_put(struct attach_set *s, const char *driver,
  * none when not - with a handle unique
  * to the claim (kube prefixes a random id, here a fixed one). */
 static void driver_from_class(const struct cluster *c, const struct pvc *claim,
-			      bool migrated, const char **driver, char *handle,
-			      size_t len)
+			      const struct csi_node *cn, const char **driver,
+			      char *handle, size_t len)
 {
 	int k = claim->class_name[0] ? cluster_find_class(c, claim->class_name) : -1;
 	if (k < 0)
 		return;
 	const char *provisioner = c->classes[k].provisioner;
 	const struct csi_in_tree_plugin *tree = csi_plugin_by_name(provisioner);
-	if (tree && !(tree->migrated && migrated))
+	if (tree && !csi_limits_migrated(tree, cn, config_at_least(&c->config, KUBE_1_34)))
 		return;
 	*driver = tree ? tree->driver : provisioner;
 	snprintf(handle, len, "kso-%s/%s", claim->ns, claim->name);
@@ -77,18 +77,20 @@ static void driver_from_class(const struct cluster *c, const struct pvc *claim,
  * *driver NULL when the volume is not counted (an in-tree PV on a node
  * without a CSINode, or one kso does not translate). */
 static void driver_info(const struct cluster *c, const struct pvc *claim,
-			bool migrated, const char **driver, char *handle,
-			size_t len)
+			const struct csi_node *cn, const char **driver,
+			char *handle, size_t len)
 {
 	*driver = NULL;
 	int k = claim->volume_name[0] ? cluster_find_pv(c, claim->volume_name) : -1;
 	if (k < 0) {
-		driver_from_class(c, claim, migrated, driver, handle, len);
+		driver_from_class(c, claim, cn, driver, handle, len);
 		return;
 	}
 	const struct pv *v = &c->pvs[k];
 	if (!v->csi_driver) {
-		if (migrated)
+		if (v->has_intree &&
+		    csi_limits_migrated(csi_plugin_of_disk(v->intree), cn,
+					config_at_least(&c->config, KUBE_1_34)))
 			*driver = csi_translate_pv(v, handle, len);
 		return;
 	}
@@ -96,17 +98,21 @@ static void driver_info(const struct cluster *c, const struct pvc *claim,
 	snprintf(handle, len, "%s", v->csi_handle);
 }
 
-/* filterAttachableVolumes for pod q into set, on a node with a CSINode
- * when migrated: its migrated inline volumes (checkAttachableInlineVolume)
+/* filterAttachableVolumes for pod q into set, on a node whose CSINode is
+ * cn (NULL: none): its migrated inline volumes (checkAttachableInlineVolume)
  * and its claims.  A missing claim fails a new pod
  * (UnschedulableAndUnresolvable, NotFound wrapped) and is skipped for an
  * existing one; an ephemeral claim the pod does not own fails either (an
  * Error).  Returns false with out set on failure. */
-static bool attachable(const struct cluster *c, int q, bool new_pod, bool migrated,
-		       struct attach_set *set, struct model_status *out)
+static bool attachable(const struct cluster *c, int q, bool new_pod,
+		       const struct csi_node *cn, struct attach_set *set,
+		       struct model_status *out)
 {
 	const struct pod *p = &c->pods[q];
-	for (int i = 0; migrated && i < p->n_disks; i++) {
+	bool v134 = config_at_least(&c->config, KUBE_1_34);
+	for (int i = 0; cn && i < p->n_disks; i++) {
+		if (!csi_limits_migrated(csi_plugin_of_disk(p->disks[i].kind), cn, v134))
+			continue;   /* isCSIMigrationOn */
 		char handle[MODEL_CLAIM_NAME_MAX];
 		const char *driver = csi_translate_inline(&p->disks[i], handle,
 							  sizeof handle);
@@ -124,7 +130,7 @@ static bool attachable(const struct cluster *c, int q, bool new_pod, bool migrat
 		const struct pvc *claim = &c->pvcs[k];
 		const char *driver;
 		char handle[MODEL_CLAIM_NAME_MAX];
-		driver_info(c, claim, migrated, &driver, handle, sizeof handle);
+		driver_info(c, claim, cn, &driver, handle, sizeof handle);
 		if (driver && driver[0] && handle[0])
 			attach_put(set, driver, handle);
 	}
@@ -205,7 +211,8 @@ void model_prefilter_node_volume_limits(const struct model_cycle *cy,
 
 /* The Filter past the pod's own volumes (fresh, non-empty): the node's
  * pods' volumes into attached, then each driver's count. */
-static void check_limits(const struct cluster *c, int node, bool migrated,
+static void check_limits(const struct cluster *c, int node,
+			 const struct csi_node *cn,
 			 const struct attach_set *fresh, struct attach_set *attached,
 			 const struct snapshot *view, struct model_status *out)
 {
@@ -214,7 +221,7 @@ static void check_limits(const struct cluster *c, int node, bool migrated,
 		return;
 	for (int q = 0; q < c->n_pods; q++)
 		if (view->pod_node[q] == node &&
-		    !attachable(c, q, false, migrated, attached, out))
+		    !attachable(c, q, false, cn, attached, out))
 			return;
 	struct attach_set vas = {0};
 	if (v134)
@@ -264,10 +271,12 @@ void model_filter_node_volume_limits(const struct model_cycle *cy, int node,
 	model_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	struct attach_set fresh = {0}, attached = {0};
-	/* the in-tree plugins are migrated where the node has a CSINode */
-	bool migrated = cluster_find_csi_node(c, c->nodes[node].name) >= 0;
-	if (attachable(c, cy->pod, true, migrated, &fresh, out) && fresh.n > 0)
-		check_limits(c, node, migrated, &fresh, &attached, cy->view, out);
+	/* the in-tree plugins are migrated where the node has a CSINode
+	 * (Portworx: v1.34, where its annotation lists it) */
+	int k = cluster_find_csi_node(c, c->nodes[node].name);
+	const struct csi_node *cn = k >= 0 ? &c->csi_nodes[k] : NULL;
+	if (attachable(c, cy->pod, true, cn, &fresh, out) && fresh.n > 0)
+		check_limits(c, node, cn, &fresh, &attached, cy->view, out);
 	free(fresh.v);
 	free(attached.v);
 }

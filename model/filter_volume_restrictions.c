@@ -95,8 +95,8 @@ static bool monitors_overlap(const struct pod_disk *a, const struct pod_disk *b)
 static bool disks_conflict(const struct pod_disk *a, const struct pod_disk *b)
 {
 	if (a->kind != b->kind || a->kind == DISK_AZURE || a->kind == DISK_CINDER ||
-	    strcmp(a->id, b->id))
-		return false;   /* (Azure and Cinder disks are no restriction) */
+	    a->kind == DISK_PORTWORX || strcmp(a->id, b->id))
+		return false;   /* (Azure, Cinder, Portworx: no restriction) */
 	if (a->kind == DISK_AWS_EBS)
 		return true;
 	if (a->kind == DISK_RBD &&
@@ -129,7 +129,8 @@ static bool prefilter_skips(const struct model_cycle *cy)
 {
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	for (int i = 0; i < p->n_disks; i++)
-		if (p->disks[i].kind != DISK_AZURE && p->disks[i].kind != DISK_CINDER)
+		if (p->disks[i].kind != DISK_AZURE && p->disks[i].kind != DISK_CINDER &&
+		    p->disks[i].kind != DISK_PORTWORX)
 			return false;
 	return conflicts_at_prefilter(cy) == 0;
 }

@@ -229,11 +229,13 @@ static void attach_add(struct arena *ar, struct oracle_attach *v, int *n,
 	v[(*n)++] = (struct oracle_attach){driver, arena_strdup(ar, unique)};
 }
 
-/* filterAttachableVolumes of pod p on a node with a CSINode (migrated)
- * or without one. */
-static void compute_attach(struct oracle *o, int p, bool migrated,
+/* filterAttachableVolumes of pod p on a node whose CSINode is cn (NULL:
+ * none): in-tree volumes count under their CSI driver where
+ * isCSIMigrationOn (csi_limits_migrated). */
+static void compute_attach(struct oracle *o, int p, const struct csi_node *cn,
 			   struct oracle_pod_attach *a)
 {
+	bool v134 = config_at_least(&o->cluster->config, KUBE_1_34);
 	const struct cluster *c = o->cluster;
 	struct arena *ar = &o->d->arena;
 	const struct pod *pod = &c->pods[p];
@@ -241,7 +243,9 @@ static void compute_attach(struct oracle *o, int p, bool migrated,
 							  pod->n_disks) + 1, sizeof *v);
 	int n = 0;
 	/* checkAttachableInlineVolume: the migrated in-tree inline volumes */
-	for (int i = 0; migrated && i < pod->n_disks; i++) {
+	for (int i = 0; cn && i < pod->n_disks; i++) {
+		if (!csi_limits_migrated(csi_plugin_of_disk(pod->disks[i].kind), cn, v134))
+			continue;
 		char handle[NAME_MAX_LEN];
 		const char *driver = csi_translate_inline(&pod->disks[i], handle,
 							  sizeof handle);
@@ -270,15 +274,16 @@ static void compute_attach(struct oracle *o, int p, bool migrated,
 			snprintf(handle, sizeof handle, "%s", vol->csi_handle);
 		} else if (vol) {
 			/* in-tree: counted under its CSI driver when migrated */
-			driver = migrated ? csi_translate_pv(vol, handle, sizeof handle)
-					  : NULL;
+			driver = vol->has_intree &&
+				 csi_limits_migrated(csi_plugin_of_disk(vol->intree), cn, v134)
+				 ? csi_translate_pv(vol, handle, sizeof handle) : NULL;
 		} else {
 			const struct storage_class *sc = class_named(c, claim->class_name);
 			/* an in-tree provisioner: its CSI driver when kube
 			 * migrates it and the node has a CSINode, else none */
 			const struct csi_in_tree_plugin *tree =
 				sc ? csi_plugin_by_name(sc->provisioner) : NULL;
-			if (sc && (!tree || (tree->migrated && migrated))) {
+			if (sc && (!tree || csi_limits_migrated(tree, cn, v134))) {
 				driver = tree ? tree->driver : sc->provisioner;
 				snprintf(handle, sizeof handle, "kso-%s/%s", claim->ns,
 					 claim->name);
@@ -291,18 +296,24 @@ static void compute_attach(struct oracle *o, int p, bool migrated,
 	a->done = true;
 }
 
-/* Pod p's attachable volumes on a node with (migrated) or without a
- * CSINode, computed once. */
+/* Pod p's attachable volumes on a node whose CSINode is cn, computed once
+ * per kind of node: without a CSINode (0), with one that migrates
+ * Portworx (2, v1.34) or not (1) - the same answer on every node of a
+ * kind. */
 static const struct oracle_pod_attach *pod_attach(struct oracle *o, int p,
-						  bool migrated)
+						  const struct csi_node *cn)
 {
 	struct oracle_data *d = o->d;
 	if (!d->attach)
-		d->attach = arena_array(&d->arena, 2 * (size_t)d->n_pods + 1,
+		d->attach = arena_array(&d->arena, 3 * (size_t)d->n_pods + 1,
 					sizeof *d->attach);
-	struct oracle_pod_attach *a = &d->attach[2 * (size_t)p + migrated];
+	int kind = !cn ? 0
+		   : csi_limits_migrated(csi_plugin_by_name("kubernetes.io/portworx-volume"),
+					 cn, config_at_least(&o->cluster->config, KUBE_1_34))
+		   ? 2 : 1;
+	struct oracle_pod_attach *a = &d->attach[3 * (size_t)p + (size_t)kind];
 	if (!a->done)
-		compute_attach(o, p, migrated, a);
+		compute_attach(o, p, cn, a);
 	return a;
 }
 
@@ -368,7 +379,8 @@ static int prefilter_restrictions(struct oracle_cycle *cy,
 	bool checks_disks = false;
 	for (int i = 0; i < p->n_disks; i++)
 		checks_disks |= p->disks[i].kind != DISK_AZURE &&
-				p->disks[i].kind != DISK_CINDER;
+				p->disks[i].kind != DISK_CINDER &&
+				p->disks[i].kind != DISK_PORTWORX;
 	bool skip = !checks_disks && cy->vr_conflicts == 0;
 	if (skip)
 		cy->skip[PLUGIN_VOLUME_RESTRICTIONS] = true;
@@ -663,6 +675,7 @@ static bool same_disk(const struct pod_disk *a, const struct pod_disk *b)
 	switch (a->kind) {
 	case DISK_AZURE:
 	case DISK_CINDER:
+	case DISK_PORTWORX:
 		return false;   /* not a restriction: a limit plugin's only */
 	case DISK_AWS_EBS:
 		return true;
@@ -769,13 +782,13 @@ static bool csi_limits_any(struct oracle_cycle *cy, int node)
 
 /* Whether unique is a volume of one of the view's pods. */
 static bool view_has(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-		     int n_view, bool migrated, const char *unique);
+		     int n_view, const struct csi_node *cn, const char *unique);
 
 /* v1.34 getNodeVolumeAttachmentInfo, counted for driver: the distinct
  * "<attacher>/<handle>" of the node's VolumeAttachments (attacher set, a
  * CSI PV that exists) under driver that no pod of the view uses. */
 static int64_t attachments_of(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-			      int n_view, bool migrated, const char *driver)
+			      int n_view, const struct csi_node *cn, const char *driver)
 {
 	const struct cluster *c = cy->c;
 	const char *node = c->nodes[v->node].name;
@@ -791,7 +804,7 @@ static int64_t attachments_of(struct oracle_cycle *cy, const struct oracle_nodev
 		char unique[384];
 		snprintf(unique, sizeof unique, "%.120s/%.255s", va->attacher,
 			 vol->csi_handle);
-		bool dup = view_has(cy, v, n_view, migrated, unique);
+		bool dup = view_has(cy, v, n_view, cn, unique);
 		for (int j = 0; j < i && !dup; j++) {   /* a map: once per name */
 			const struct volume_attachment *w = &c->attachments[j];
 			const struct pv *wv = w->pv_name ? pv_named(cy->o, w->pv_name) : NULL;
@@ -808,11 +821,11 @@ static int64_t attachments_of(struct oracle_cycle *cy, const struct oracle_nodev
  * then the nominated ones added). */
 static const struct oracle_pod_attach *view_pod(struct oracle_cycle *cy,
 						const struct oracle_nodeview *v,
-						int i, bool migrated)
+						int i, const struct csi_node *cn)
 {
 	const struct oracle_ilist *pods = &cy->o->d->nodes[v->node].pods;
 	int q = i < pods->n ? pods->v[i] : v->extra[i - pods->n];
-	return pod_attach(cy->o, q, migrated);
+	return pod_attach(cy->o, q, cn);
 }
 
 void oracle_filter_volume_limits(struct oracle_cycle *cy,
@@ -822,9 +835,11 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 	const struct pod *p = cy->p;
 	if (p->n_volumes == 0 && p->n_disks == 0)
 		return;
-	/* on a node with a CSINode the in-tree volumes are migrated */
-	bool migrated = csi_node_of(cy->o, v->node) >= 0;
-	const struct oracle_pod_attach *mine = pod_attach(cy->o, cy->pod, migrated);
+	/* on a node with a CSINode the in-tree volumes are cn
+	 * (Portworx: v1.34, where its annotation lists it) */
+	int k_cn = csi_node_of(cy->o, v->node);
+	const struct csi_node *cn = k_cn >= 0 ? &cy->c->csi_nodes[k_cn] : NULL;
+	const struct oracle_pod_attach *mine = pod_attach(cy->o, cy->pod, cn);
 	if (mine->missing) {
 		limit_claim_not_found(st, p->ns, mine->missing);
 		return;
@@ -840,7 +855,7 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 		return;   /* no limits: the node's pods are not even read */
 	int n_view = cy->o->d->nodes[v->node].pods.n + v->n_extra;
 	for (int i = 0; i < n_view; i++) {
-		const struct oracle_pod_attach *a = view_pod(cy, v, i, migrated);
+		const struct oracle_pod_attach *a = view_pod(cy, v, i, cn);
 		if (a->error) {
 			filter_error(st, PLUGIN_NODE_VOLUME_LIMITS, a->error);
 			return;
@@ -859,13 +874,13 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 		/* attachedVolumeCount[key]: unique volumes of the node's pods */
 		int64_t attached = 0, fresh = 0;
 		for (int i = 0; i < n_view; i++) {
-			const struct oracle_pod_attach *a = view_pod(cy, v, i, migrated);
+			const struct oracle_pod_attach *a = view_pod(cy, v, i, cn);
 			for (int x = 0; x < a->n; x++) {
 				if (strcmp(a->v[x].driver, driver))
 					continue;
 				bool dup = false;
 				for (int i2 = 0; i2 <= i && !dup; i2++) {
-					const struct oracle_pod_attach *b = view_pod(cy, v, i2, migrated);
+					const struct oracle_pod_attach *b = view_pod(cy, v, i2, cn);
 					int lim = i2 == i ? x : b->n;
 					for (int y = 0; y < lim && !dup; y++)
 						dup = !strcmp(b->v[y].unique, a->v[x].unique);
@@ -874,13 +889,13 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 			}
 		}
 		if (v134)
-			attached += attachments_of(cy, v, n_view, migrated, driver);
+			attached += attachments_of(cy, v, n_view, cn, driver);
 		for (int j = 0; j < mine->n; j++) {
 			if (strcmp(mine->v[j].driver, driver))
 				continue;
 			bool there = false;
 			for (int i = 0; i < n_view && !there; i++) {
-				const struct oracle_pod_attach *a = view_pod(cy, v, i, migrated);
+				const struct oracle_pod_attach *a = view_pod(cy, v, i, cn);
 				for (int x = 0; x < a->n && !there; x++)
 					there = !strcmp(a->v[x].unique, mine->v[j].unique);
 			}
@@ -897,10 +912,10 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 }
 
 static bool view_has(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-		     int n_view, bool migrated, const char *unique)
+		     int n_view, const struct csi_node *cn, const char *unique)
 {
 	for (int i = 0; i < n_view; i++) {
-		const struct oracle_pod_attach *a = view_pod(cy, v, i, migrated);
+		const struct oracle_pod_attach *a = view_pod(cy, v, i, cn);
 		for (int x = 0; x < a->n; x++)
 			if (!strcmp(a->v[x].unique, unique))
 				return true;

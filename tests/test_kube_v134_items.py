@@ -195,3 +195,11 @@ def test_a_bad_volume_attachment_is_refused(tmp_path, bad, why):
     p = run_kso("validate", f)
     assert p.returncode == 1 and p.stdout == ""
     assert p.stderr.startswith(str(f) + ":4:") and why in p.stderr, p.stderr
+
+
+def test_portworx_csi_migration():
+    f = "v134/csi-limits-portworx.yaml"
+    assert verdicts(explain(f, "default/new", V130)) == {"n1": None,
+                                                         "n2": None}
+    assert verdicts(explain(f, "default/new", V134)) == {
+        "n1": ("NodeVolumeLimits", [LIMITS]), "n2": None}

@@ -289,7 +289,7 @@ static int decode_pv_source(struct yaml_dec *d, const struct ynode *spec,
 		return yd_fail(d, spec, "must specify a volume type");
 	/* the in-tree sources kube migrates to CSI (csi_translation.h) */
 	static const enum pod_disk_kind intree[] = {
-		DISK_AWS_EBS, DISK_GCE_PD, DISK_AZURE, DISK_CINDER,
+		DISK_AWS_EBS, DISK_GCE_PD, DISK_AZURE, DISK_CINDER, DISK_PORTWORX,
 	};
 	for (size_t k = 0; k < sizeof intree / sizeof *intree; k++) {
 		const struct disk_source *ds = &disk_sources[intree[k]];
@@ -375,7 +375,7 @@ static int decode_pv_spec(struct yaml_dec *d, const struct ynode *obj,
 		return yd_fail_key(d, spec, "nodeAffinity",
 				   "Local volumes require node affinity");
 	/* what VolumeBinding checks of it on nodes where it is migrated */
-	if (v->has_intree)
+	if (v->has_intree && csi_plugin_of_disk(v->intree)->zone_key)
 		v->csi_error = csi_translate_pv_affinity(v, d->a, &v->csi_affinity);
 	yd_leave(d, mark);
 	return 0;

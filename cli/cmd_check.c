@@ -41,6 +41,7 @@
 #include "impl.h"
 #include "args.h"
 #include "inputs.h"
+#include "check_state.h"
 #include "judge.h"
 #include "json.h"
 #include "table.h"
@@ -105,339 +106,14 @@ static int take(void *ctx, int id, const char *v)
 	return cli_load_take(check_cmd.name, &a->load, id, v);
 }
 
-/* ------------------------------------------------------------ events */
-
-enum ev_type { EV_ADDED, EV_MODIFIED, EV_DELETED };
-
-struct event {
-	enum ev_type type;
-	const struct ynode *obj;
-	long long rv;              /* metadata.resourceVersion, -1 when none */
-	int order;                 /* input order, for a stable merge */
-	const char *file;
-};
-
-struct events {
-	struct event *v;
-	int n, cap;
-};
-
-static void events_push(struct events *e, struct event ev)
-{
-	GROW(e->v, e->n + 1, e->cap);
-	ev.order = e->n;
-	e->v[e->n++] = ev;
-}
-
-static long long rv_of(const struct ynode *obj)
-{
-	const char *rv = ynode_str(ynode_get(obj, "metadata"), "resourceVersion");
-	return rv && *rv ? atoll(rv) : -1;
-}
-
-/* An event's object must be an object of some kind: a null, a scalar or
- * a kind-less object tells neither what was added nor what was deleted,
- * and skipping it would judge what follows against a state that is not
- * the cluster's (a deleted pod still holding its node).  Refused at its
- * place; path names it in the message. */
-static int check_object(const struct ynode *o, const char *file,
-			const char *path, struct error *err)
-{
-	if (o->kind != YNODE_MAP) {
-		bool null = o->kind == YNODE_SCALAR && !o->quoted &&
-			    (!strcmp(o->str, "null") || !strcmp(o->str, "~") ||
-			     !*o->str);
-		return error_at(err, file, o->line, o->col, path,
-				"expected an object, got %s",
-				o->kind == YNODE_SEQ ? "a sequence" :
-				null ? "null" : "a scalar");
-	}
-	if (!ynode_str(o, "kind")) {
-		char kind_path[64];
-		snprintf(kind_path, sizeof kind_path, "%s.kind", path);
-		return error_at(err, file, o->line, o->col, kind_path,
-				"the object has no kind");
-	}
-	return 0;
-}
-
-/* A kube-scheduler-simulator recorder record: {"time", "event":
- * "Add|Update|Delete", "resource": {...}}. */
-static int add_record(struct events *e, const struct ynode *v, const char *file,
-		      struct error *err)
-{
-	const char *event = ynode_str(v, "event");
-	const struct ynode *obj = ynode_get(v, "resource");
-	enum ev_type t = !strcmp(event, "Add") ? EV_ADDED :
-			 !strcmp(event, "Update") ? EV_MODIFIED :
-			 !strcmp(event, "Delete") ? EV_DELETED : (enum ev_type)-1;
-	if ((int)t < 0)
-		return error_at(err, file, v->line, v->col, "event",
-				"unknown recorder event \"%.32s\" (want Add, Update, "
-				"Delete)", event);
-	if (check_object(obj, file, "resource", err) < 0)
-		return -1;
-	events_push(e, (struct event){t, obj, rv_of(obj), 0, file});
-	return 0;
-}
-
-/* One top-level JSON value of text: a watch event, a recorder record, an
- * array of those, a List, or an object. */
-static int add_value(struct events *e, const struct ynode *v, const char *file,
-		     struct error *err)
-{
-	if (v->kind == YNODE_SEQ) {
-		/* the simulator's recorder writes its records as one array */
-		for (int i = 0; i < v->n; i++)
-			if (add_value(e, v->items[i], file, err) < 0)
-				return -1;
-		return 0;
-	}
-	if (v->kind != YNODE_MAP)
-		return error_at(err, file, v->line, v->col, "", "expected a watch "
-				"event or a List, got a scalar");
-	if (ynode_str(v, "event") && ynode_get(v, "resource"))
-		return add_record(e, v, file, err);
-	const char *type = ynode_str(v, "type");
-	const struct ynode *obj = ynode_get(v, "object");
-	if (type && obj) {
-		enum ev_type t = !strcmp(type, "ADDED") ? EV_ADDED :
-				 !strcmp(type, "MODIFIED") ? EV_MODIFIED :
-				 !strcmp(type, "DELETED") ? EV_DELETED : (enum ev_type)-1;
-		if ((int)t < 0)
-			return error_at(err, file, v->line, v->col, "type",
-					"unknown watch event type \"%.32s\"", type);
-		if (check_object(obj, file, "object", err) < 0)
-			return -1;
-		events_push(e, (struct event){t, obj, rv_of(obj), 0, file});
-		return 0;
-	}
-	const struct ynode *items = ynode_get(v, "items");
-	if (items && items->kind == YNODE_SEQ) {
-		for (int i = 0; i < items->n; i++) {
-			char path[32];
-			snprintf(path, sizeof path, "items[%d]", i);
-			if (check_object(items->items[i], file, path, err) < 0)
-				return -1;
-			events_push(e, (struct event){EV_ADDED, items->items[i], -1, 0,
-						      file});
-		}
-		return 0;
-	}
-	if (ynode_str(v, "kind")) {
-		events_push(e, (struct event){EV_ADDED, v, -1, 0, file});
-		return 0;
-	}
-	return error_at(err, file, v->line, v->col, "", "expected a watch event "
-			"(type, object), a List or an object");
-}
-
-/* The largest watch log read: logs of long recordings exceed the
- * manifests' 256 MiB cap. */
-#define CHECK_MAX_LOG ((size_t)4 << 30)
-
-/* Splits text into its top-level JSON values (kubectl prints one object
- * after another, not a YAML stream) and parses each. */
-static int read_log(struct events *e, const char *file, struct arena *a,
-		    struct error *err)
-{
-	struct ydoc_set whole;
-	unsigned char *bytes = NULL;
-	size_t len = 0;
-	if (yaml_read_file(file, CHECK_MAX_LOG, &bytes, &len, err) < 0)
-		return -1;
-	char *text = (char *)bytes;
-	int rc = 0, depth = 0, line = 1, start_line = 1, start_col = 1;
-	bool in_str = false, esc = false;
-	size_t start = 0, line_start = 0;
-	for (size_t i = 0; i < len && rc == 0; i++) {
-		char ch = text[i];
-		if (ch == '\n') {
-			line++;
-			line_start = i + 1;
-		}
-		if (in_str) {
-			if (esc)
-				esc = false;
-			else if (ch == '\\')
-				esc = true;
-			else if (ch == '"')
-				in_str = false;
-			continue;
-		}
-		if (ch == '"') {
-			in_str = true;
-		} else if (ch == '{' || ch == '[') {
-			if (depth++ == 0) {
-				start = i;
-				start_line = line;
-				start_col = (int)(i - line_start) + 1;
-			}
-		} else if (ch == '}' || ch == ']') {
-			if (--depth < 0) {
-				rc = error_at(err, file, line, (int)(i - line_start) + 1,
-					      "", "unbalanced closing bracket");
-				break;
-			}
-			if (depth)
-				continue;
-			rc = yaml_parse_buffer_at(file, (const unsigned char *)text + start,
-						  i + 1 - start, start_line, start_col,
-						  a, &whole, err);
-			if (rc == 0 && whole.n_docs == 1 && whole.docs[0])
-				rc = add_value(e, whole.docs[0], file, err);
-		} else if (depth == 0 && ch != ' ' && ch != '\t' && ch != '\r' &&
-			   ch != '\n') {
-			rc = error_at(err, file, line, (int)(i - line_start) + 1, "",
-				      "expected a JSON object");
-		}
-	}
-	if (rc == 0 && (depth || in_str))
-		rc = error_at(err, file, start_line, start_col, "",
-			      "the log ends inside this value (cut short?)");
-	free(text);
-	return rc;
-}
-
-static int by_version(const void *x, const void *y)
-{
-	const struct event *a = x, *b = y;
-	if (a->rv >= 0 && b->rv >= 0 && a->rv != b->rv)
-		return a->rv < b->rv ? -1 : 1;
-	return (a->order > b->order) - (a->order < b->order);
-}
-
-/* ------------------------------------------------------------- state */
-
-/* The objects alive at one point of the log, by kind/namespace/name. */
-struct state {
-	const struct ynode **obj;
-	char **key;
-	int n, cap;
-};
-
-static char *key_of(const struct ynode *o)
-{
-	const struct ynode *m = ynode_get(o, "metadata");
-	const char *kind = ynode_str(o, "kind"), *ns = ynode_str(m, "namespace"),
-		   *name = ynode_str(m, "name");
-	size_t n = strlen(kind ? kind : "") + strlen(ns ? ns : "") +
-		   strlen(name ? name : "") + 3;
-	char *k = xmalloc(n);
-	snprintf(k, n, "%s/%s/%s", kind ? kind : "", ns ? ns : "", name ? name : "");
-	return k;
-}
-
-static int state_find(const struct state *s, const char *key)
-{
-	for (int i = 0; i < s->n; i++)
-		if (!strcmp(s->key[i], key))
-			return i;
-	return -1;
-}
-
-static void state_apply(struct state *s, const struct event *ev)
-{
-	char *key = key_of(ev->obj);
-	int i = state_find(s, key);
-	if (ev->type == EV_DELETED) {
-		if (i >= 0) {
-			free(s->key[i]);
-			s->obj[i] = s->obj[s->n - 1];
-			s->key[i] = s->key[s->n - 1];
-			s->n--;
-		}
-		free(key);
-		return;
-	}
-	if (i >= 0) {
-		s->obj[i] = ev->obj;
-		free(key);
-		return;
-	}
-	GROW2(s->obj, s->key, s->n + 1, s->cap);
-	s->obj[s->n] = ev->obj;
-	s->key[s->n++] = key;
-}
-
-static void state_copy(struct state *dst, const struct state *src)
-{
-	dst->n = dst->cap = src->n;
-	dst->obj = xmalloc(sizeof *dst->obj * (size_t)(src->n + 1));
-	dst->key = xmalloc(sizeof *dst->key * (size_t)(src->n + 1));
-	for (int i = 0; i < src->n; i++) {
-		dst->obj[i] = src->obj[i];
-		dst->key[i] = xstrdup(src->key[i]);
-	}
-}
-
-static void state_release(struct state *s)
-{
-	for (int i = 0; i < s->n; i++)
-		free(s->key[i]);
-	free(s->obj);
-	free(s->key);
-	memset(s, 0, sizeof *s);
-}
-
-/* ------------------------------------------------------------- pods */
-
-static const char *pod_node(const struct ynode *pod)
-{
-	const char *n = ynode_str(ynode_get(pod, "spec"), "nodeName");
-	return n ? n : "";
-}
-
-static const char *pod_nominated(const struct ynode *pod)
-{
-	const char *n = ynode_str(ynode_get(pod, "status"), "nominatedNodeName");
-	return n ? n : "";
-}
-
-/* The first condition of type in status.conditions, or NULL. */
-static const struct ynode *condition(const struct ynode *pod, const char *type)
-{
-	const struct ynode *cs = ynode_get(ynode_get(pod, "status"), "conditions");
-	for (int i = 0; cs && cs->kind == YNODE_SEQ && i < cs->n; i++) {
-		const char *t = ynode_str(cs->items[i], "type");
-		if (t && !strcmp(t, type))
-			return cs->items[i];
-	}
-	return NULL;
-}
-
-/* PodScheduled=False/Unschedulable's message, or NULL. */
-static const char *unschedulable_message(const struct ynode *pod)
-{
-	const struct ynode *c = condition(pod, "PodScheduled");
-	const char *st = c ? ynode_str(c, "status") : NULL;
-	const char *reason = c ? ynode_str(c, "reason") : NULL;
-	if (!st || strcmp(st, "False") || !reason || strcmp(reason, "Unschedulable"))
-		return NULL;
-	const char *m = ynode_str(c, "message");
-	return m ? m : "";
-}
-
-static bool preemption_target(const struct ynode *pod)
-{
-	const struct ynode *c = condition(pod, "DisruptionTarget");
-	const char *st = c ? ynode_str(c, "status") : NULL;
-	const char *reason = c ? ynode_str(c, "reason") : NULL;
-	return st && !strcmp(st, "True") && reason &&
-	       !strcmp(reason, "PreemptionByScheduler");
-}
-
-static bool is_pod(const struct ynode *o)
-{
-	const char *k = ynode_str(o, "kind");
-	return k && !strcmp(k, "Pod");
-}
-
 /* --------------------------------------------------------- judging */
 
 struct check {
 	const struct cli_load_opts *load;
 	const struct engine *engine;
+	struct check_state st;     /* the state at the event being read */
+	struct model_cycle_result r;   /* for st's epoch (r_build) */
+	int r_build;
 	bool strict;
 	const char *export_dir;    /* --export: each wrong decision's state */
 	bool export_failed;        /* a state could not be written: exit 3 */
@@ -453,27 +129,6 @@ struct check {
 struct victim {
 	char *ns, *name, *node;
 };
-
-/* Loads the objects of s into c (as admitted already). */
-static int load_state(struct cluster *c, const struct state *s,
-		      const struct cli_load_opts *load, struct error *err)
-{
-	cluster_init(c);
-	c->no_admission = true;
-	cli_load_apply(c, load);
-	if (load->config && yaml_load_config(c, load->config, err) < 0)
-		return -1;
-	/* the file has none */
-	c->config.quirks_off = load->quirks_off &
-			       config_quirks_of(load->kube_version);
-	const char **files = xmalloc(sizeof *files * (size_t)(s->n + 1));
-	for (int i = 0; i < s->n; i++)
-		files[i] = "watch log";
-	int rc = yaml_load_trees(c, (const struct ynode *const *)s->obj, files,
-				 s->n, err);
-	free(files);
-	return rc;
-}
 
 /* What the log shows the scheduler decided, by names. */
 struct observed {
@@ -535,7 +190,7 @@ static void table_init(struct check *k)
 
 /* -o table: SEQ POD DECISION VERDICT DETAIL; wide adds the event's
  * resourceVersion and the viable nodes kso expected. */
-static void table_row(struct check *k, const struct event *ev, const char *pod,
+static void table_row(struct check *k, const struct check_event *ev, const char *pod,
 		      const struct observed *o, const struct cluster *c,
 		      const struct model_cycle_result *r, const char *verdict,
 		      const char *detail)
@@ -563,7 +218,7 @@ static void table_row(struct check *k, const struct event *ev, const char *pod,
 
 /* One decision's line: r (NULL when inconclusive) gives "expected";
  * reproduce (NULL: none) the command for its exported state. */
-static void emit(struct check *k, const struct event *ev, const char *pod,
+static void emit(struct check *k, const struct check_event *ev, const char *pod,
 		 const struct observed *o, const struct cluster *c,
 		 const struct model_cycle_result *r, const char *verdict,
 		 const char *detail, const char *reproduce)
@@ -646,20 +301,20 @@ static char *export_state(struct check *k, const struct cluster *c,
 	return strbuf_take(&cmd);
 }
 
-/* Resolves o in cluster c into a; false when a name is not in c. */
-static bool resolve(const struct cluster *c, const struct observed *o,
+/* Resolves o in the state into a; false when a name is not in it. */
+static bool resolve(const struct check_state *st, const struct observed *o,
 		    struct impl_answer *a)
 {
 	a->action = o->action;
 	a->message = xstrdup(o->message ? o->message : "");
 	if (o->action == IMPL_BIND || o->action == IMPL_PREEMPT) {
-		a->node = cluster_find_node(c, o->node);
+		a->node = cluster_find_node(&st->c, o->node);
 		if (a->node < 0)
 			return false;
 	}
 	a->victims = xcalloc((size_t)o->n_victims + 1, sizeof *a->victims);
 	for (int i = 0; i < o->n_victims; i++) {
-		int p = cluster_find_pod(c, o->victims[i].ns, o->victims[i].name);
+		int p = check_state_pod(st, o->victims[i].ns, o->victims[i].name);
 		if (p < 0)
 			return false;
 		a->victims[a->n_victims++] = p;
@@ -667,73 +322,91 @@ static bool resolve(const struct cluster *c, const struct observed *o,
 	return true;
 }
 
-/* Judges o for pod ns/name in state s. */
-static void judge_in(struct check *k, const struct event *ev,
-		     const struct state *s, const char *ns, const char *name,
-		     const struct observed *o)
+/* kso's cycle for pod in the state into k->r.  A bind among 100 nodes
+ * or more is judged by its node's feasibility alone (kube scores a
+ * sample, judge.h), so the oracle filters that node only. */
+static void run_cycle(struct check *k, const struct sched_profile *prof,
+		      int pod, const struct impl_answer *a)
 {
-	char pod_key[512];
-	snprintf(pod_key, sizeof pod_key, "%s/%s", ns, name);
-	struct cluster c;
-	struct error err;
-	error_init(&err);
-	k->seq++;
-	if (load_state(&c, s, k->load, &err) < 0) {
-		k->inconclusive++;
-		emit(k, ev, pod_key, o, NULL, NULL, "inconclusive", err.msg, NULL);
-		cluster_release(&c);
+	struct check_state *st = &k->st;
+	if (k->r_build != st->builds) {
+		if (k->r_build)
+			model_cycle_result_release(&k->r);
+		model_cycle_result_init(&k->r, &st->c);
+		k->r_build = st->builds;
+	}
+	if (!st->use_oracle) {
+		k->engine->cycle(prof, &st->s, pod, &k->r);
 		return;
 	}
-	int pod = cluster_find_pod(&c, ns, name);
+	if (a->action == IMPL_BIND && st->c.n_nodes >= 100) {
+		oracle_check_node(&st->o, prof, pod, a->node, &k->r);
+		return;
+	}
+	st->o.all_nodes = true;
+	oracle_schedule_cycle(&st->o, pod, &k->r);
+}
+
+/* Judges o for pod ns/name in the state now. */
+static void judge_in(struct check *k, const struct check_event *ev,
+		     const char *ns, const char *name, const struct observed *o)
+{
+	struct check_state *st = &k->st;
+	char pod_key[512];
+	snprintf(pod_key, sizeof pod_key, "%s/%s", ns, name);
+	k->seq++;
+	const char *bad = check_state_error(st);
+	if (bad) {
+		k->inconclusive++;
+		emit(k, ev, pod_key, o, NULL, NULL, "inconclusive", bad, NULL);
+		return;
+	}
+	struct cluster *c = &st->c;
+	int pod = check_state_pod(st, ns, name);
 	const struct sched_profile *prof = pod >= 0 ?
-		config_find_profile(&c.config, c.pods[pod].scheduler_name) : NULL;
+		config_find_profile(&c->config, c->pods[pod].scheduler_name) : NULL;
 	struct impl_answer a;
 	impl_answer_init(&a);
 	const char *why = pod < 0 ? "the pod is not in the state before the decision"
-		: *c.pods[pod].node_name ? "the pod was bound already"
+		: st->s.pod_node[pod] != SNAP_PENDING ? "the pod was bound already"
 		: !prof ? "no profile has the pod's schedulerName"
-		: !resolve(&c, o, &a) ? "the decision names a node or pod the state "
+		: !resolve(st, o, &a) ? "the decision names a node or pod the state "
 					"does not have" : NULL;
 	if (why) {
 		k->inconclusive++;
 		emit(k, ev, pod_key, o, NULL, NULL, "inconclusive", why, NULL);
-	} else {
-		struct snapshot snap;
-		snapshot_init(&snap, &c);
-		struct model_cycle_result r;
-		model_cycle_result_init(&r, &c);
-		k->engine->cycle(prof, &snap, pod, &r);
-		struct cli_explain x = {
-			.cluster = &c, .snap = &snap, .profile = prof,
-			.engine = k->engine, .pod = pod, .result = &r,
-		};
-		struct verdict v;
-		judge_decision(&x, &a, k->strict, &v);
-		k->judged++;
-		k->count[v.kind]++;
-		k->wrong += v.kind != VERDICT_OK;
-		char *cmd = v.kind != VERDICT_OK && k->export_dir ?
-			export_state(k, &c, &snap, pod_key) : NULL;
-		emit(k, ev, pod_key, o, &c, &r, verdict_name(v.kind), v.detail, cmd);
-		free(cmd);
-		model_cycle_result_release(&r);
-		snapshot_release(&snap);
+		impl_answer_release(&a);
+		return;
 	}
+	run_cycle(k, prof, pod, &a);
+	struct model_cycle_result *r = &k->r;
+	struct cli_explain x = {
+		.cluster = c, .snap = &st->s, .profile = prof,
+		.engine = k->engine, .pod = pod, .result = r,
+		.live = st->use_oracle ? &st->o : NULL,
+	};
+	struct verdict v;
+	judge_decision(&x, &a, k->strict, &v);
+	k->judged++;
+	k->count[v.kind]++;
+	k->wrong += v.kind != VERDICT_OK;
+	char *cmd = v.kind != VERDICT_OK && k->export_dir ?
+		export_state(k, c, &st->s, pod_key) : NULL;
+	emit(k, ev, pod_key, o, c, r, verdict_name(v.kind), v.detail, cmd);
+	free(cmd);
 	impl_answer_release(&a);
-	cluster_release(&c);
 }
 
 /* ------------------------------------------------------------ the walk */
 
+/* The victims seen since the last decision (the state records its
+ * changes from the first: check_state_mark). */
 struct walk {
-	struct state now;          /* the objects after the events so far */
-	struct state before;       /* the state before the first victim of a
-				    * preemption in progress (held: n_victims) */
 	struct victim *victims;
 	int n_victims, cap_victims;
 };
 
-static void victims_clear(struct walk *w)
+static void victims_clear(struct check *k, struct walk *w)
 {
 	for (int i = 0; i < w->n_victims; i++) {
 		free(w->victims[i].ns);
@@ -741,94 +414,95 @@ static void victims_clear(struct walk *w)
 		free(w->victims[i].node);
 	}
 	w->n_victims = 0;
-	state_release(&w->before);
+	check_state_unmark(&k->st);
 }
 
-/* A pod marked for preemption or deleted: remembered (with the state
- * before the first such event) until the preemption it belongs to shows. */
-static void note_victim(struct walk *w, const struct ynode *pod)
+/* A pod marked for preemption or deleted: remembered (the state marked
+ * at the first such event) until the preemption it belongs to shows. */
+static void note_victim(struct check *k, struct walk *w, const struct ynode *pod)
 {
 	const struct ynode *m = ynode_get(pod, "metadata");
 	const char *ns = ynode_str(m, "namespace"), *name = ynode_str(m, "name");
-	if (!name || !*pod_node(pod))
+	if (!name || !*check_pod_node(pod))
 		return;
 	for (int i = 0; i < w->n_victims; i++)
 		if (!strcmp(w->victims[i].name, name) &&
 		    !strcmp(w->victims[i].ns, ns ? ns : "default"))
 			return;
 	if (w->n_victims == 0)
-		state_copy(&w->before, &w->now);
+		check_state_mark(&k->st);
 	GROW(w->victims, w->n_victims + 1, w->cap_victims);
 	w->victims[w->n_victims++] = (struct victim){
-		xstrdup(ns ? ns : "default"), xstrdup(name), xstrdup(pod_node(pod))};
+		xstrdup(ns ? ns : "default"), xstrdup(name),
+		xstrdup(check_pod_node(pod))};
+}
+
+/* A preemption's victims on its node, into o (o->victims malloc'ed). */
+static void preemption_observed(struct walk *w, struct observed *o,
+				const char *node)
+{
+	o->action = IMPL_PREEMPT;
+	o->node = node;
+	struct victim *on = xcalloc((size_t)w->n_victims + 1, sizeof *on);
+	int n = 0;
+	size_t len = (size_t)snprintf(o->what, sizeof o->what, "preempt on %s:",
+				      o->node);
+	for (int v = 0; v < w->n_victims; v++)
+		if (!strcmp(w->victims[v].node, o->node)) {
+			on[n++] = w->victims[v];
+			if (len < sizeof o->what)
+				len += (size_t)snprintf(o->what + len,
+					sizeof o->what - len, "%s %s/%s",
+					n > 1 ? "," : "", w->victims[v].ns,
+					w->victims[v].name);
+		}
+	o->victims = on;
+	o->n_victims = n;
 }
 
 /* One pod event: the decision it shows, if any, judged in the state
  * before it; then the event applied. */
-static void pod_event(struct check *k, struct walk *w, const struct event *ev)
+static void pod_event(struct check *k, struct walk *w, int i)
 {
+	const struct check_event *ev = check_state_event(&k->st, i);
 	const struct ynode *m = ynode_get(ev->obj, "metadata");
 	const char *ns = ynode_str(m, "namespace"), *name = ynode_str(m, "name");
 	ns = ns ? ns : "default";
-	if (!name) {
-		/* no decision can be told of a pod without a name; the
-		 * object is still part of the state (whose load refuses it,
-		 * making the next decision inconclusive with the reason) */
-		state_apply(&w->now, ev);
-		return;
-	}
-	char *key = key_of(ev->obj);
-	int i = state_find(&w->now, key);
-	free(key);
-	const struct ynode *prev = i >= 0 ? w->now.obj[i] : NULL;
+	const struct ynode *prev = check_state_prev(&k->st, i);
+	/* no decision can be told of a pod without a name; the object is
+	 * still part of the state (the loader refuses it, making the
+	 * decisions while it is there inconclusive with the reason) */
+	bool decision = name && check_pod_decision(prev, ev->obj, ev->type);
 	struct observed o = {0};
-	if (ev->type == EV_DELETED) {
-		/* a victim deleted without a condition first */
-		if (prev)
-			note_victim(w, prev);
-	} else if (prev && !*pod_node(prev) && *pod_node(ev->obj)) {
+	if (!decision) {
+		if (name && check_pod_victim(prev, ev->obj, ev->type))
+			note_victim(k, w, ev->type == CHECK_DELETED ? prev : ev->obj);
+	} else if (prev && !*check_pod_node(prev) && *check_pod_node(ev->obj)) {
 		o.action = IMPL_BIND;
-		o.node = pod_node(ev->obj);
+		o.node = check_pod_node(ev->obj);
 		snprintf(o.what, sizeof o.what, "bind %s", o.node);
-		judge_in(k, ev, &w->now, ns, name, &o);
-		victims_clear(w);
-	} else if (prev && !*pod_node(ev->obj) && *pod_nominated(ev->obj) &&
-		   strcmp(pod_nominated(prev), pod_nominated(ev->obj))) {
-		o.action = IMPL_PREEMPT;
-		o.node = pod_nominated(ev->obj);
-		struct victim *on = xcalloc((size_t)w->n_victims + 1, sizeof *on);
-		int n = 0;
-		size_t len = (size_t)snprintf(o.what, sizeof o.what,
-					      "preempt on %s:", o.node);
-		for (int v = 0; v < w->n_victims; v++)
-			if (!strcmp(w->victims[v].node, o.node)) {
-				on[n++] = w->victims[v];
-				if (len < sizeof o.what)
-					len += (size_t)snprintf(o.what + len,
-						sizeof o.what - len, "%s %s/%s",
-						n > 1 ? "," : "", w->victims[v].ns,
-						w->victims[v].name);
-			}
-		o.victims = on;
-		o.n_victims = n;
-		judge_in(k, ev, w->n_victims ? &w->before : &w->now, ns, name, &o);
-		free(on);
-		victims_clear(w);
-	} else if (!prev || !*pod_node(prev)) {
-		const char *now = unschedulable_message(ev->obj);
-		const char *was = prev ? unschedulable_message(prev) : NULL;
-		if (now && (!was || strcmp(was, now)) && !*pod_node(ev->obj)) {
-			o.action = IMPL_UNSCHEDULABLE;
-			o.message = now;
-			snprintf(o.what, sizeof o.what, "unschedulable: %.500s", now);
-			judge_in(k, ev, &w->now, ns, name, &o);
-			victims_clear(w);
-		}
+		judge_in(k, ev, ns, name, &o);
+		victims_clear(k, w);
+	} else if (prev && !*check_pod_node(ev->obj) &&
+		   *check_pod_nominated(ev->obj) &&
+		   strcmp(check_pod_nominated(prev), check_pod_nominated(ev->obj))) {
+		preemption_observed(w, &o, check_pod_nominated(ev->obj));
+		bool back = w->n_victims > 0;
+		if (back)
+			check_state_rewind(&k->st);
+		judge_in(k, ev, ns, name, &o);
+		if (back)
+			check_state_forward(&k->st);
+		free((void *)o.victims);
+		victims_clear(k, w);
+	} else {
+		o.action = IMPL_UNSCHEDULABLE;
+		o.message = check_unschedulable_message(ev->obj);
+		snprintf(o.what, sizeof o.what, "unschedulable: %.500s", o.message);
+		judge_in(k, ev, ns, name, &o);
+		victims_clear(k, w);
 	}
-	if (ev->type == EV_MODIFIED && prev && !preemption_target(prev) &&
-	    preemption_target(ev->obj))
-		note_victim(w, ev->obj);
-	state_apply(&w->now, ev);
+	check_state_apply(&k->st, i);
 }
 
 int cmd_check(int argc, char **argv)
@@ -849,28 +523,18 @@ int cmd_check(int argc, char **argv)
 	struct cli_load_opts load = args.load;
 	const char *export_dir = args.export_dir;
 	bool strict = args.strict;
-	struct arena a;
-	arena_init(&a);
-	struct events ev = {0};
 	struct error err;
 	error_init(&err);
-	rc = 0;
-	for (int f = 0; f < n_files && rc == 0; f++)
-		rc = read_log(&ev, files[f], &a, &err);
-	if (rc < 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		free(ev.v);
-		arena_release(&a);
-		free(files);
-		return 1;
-	}
-	if (ev.n > 1)
-		qsort(ev.v, (size_t)ev.n, sizeof *ev.v, by_version);
 	if (export_dir && mkdir(export_dir, 0777) < 0 && errno != EEXIST) {
 		fprintf(stderr, "kso check: %s: cannot create directory: %s\n",
 			export_dir, strerror(errno));
-		free(ev.v);
-		arena_release(&a);
+		free(files);
+		return 1;
+	}
+	struct check_log log;
+	if (check_log_open(&log, files, n_files, false, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		check_log_release(&log);
 		free(files);
 		return 1;
 	}
@@ -881,11 +545,16 @@ int cmd_check(int argc, char **argv)
 	if (table)
 		table_init(&k);
 	struct walk w = {0};
-	for (int i = 0; i < ev.n; i++) {
-		if (is_pod(ev.v[i].obj))
-			pod_event(&k, &w, &ev.v[i]);
+	check_state_init(&k.st, &load, engine == &oracle_engine, &log);
+	const struct check_event *e;
+	for (int i = 0; check_log_at(&log, i, true); i++) {
+		/* preparing reads ahead: the event may have moved */
+		check_state_prepare(&k.st, i);
+		e = check_state_event(&k.st, i);
+		if (check_is_kind(e->obj, "Pod"))
+			pod_event(&k, &w, i);
 		else
-			state_apply(&w.now, &ev.v[i]);
+			check_state_apply(&k.st, i);
 	}
 	if (table) {
 		if (k.table.rows > 1)
@@ -900,11 +569,15 @@ int cmd_check(int argc, char **argv)
 		       "\"inconclusive\":%d}}\n", k.judged + k.inconclusive,
 		       k.count[VERDICT_OK], k.wrong, k.inconclusive);
 	}
-	victims_clear(&w);
+	victims_clear(&k, &w);
 	free(w.victims);
-	state_release(&w.now);
-	free(ev.v);
-	arena_release(&a);
+	if (k.r_build)
+		model_cycle_result_release(&k.r);
+	check_state_release(&k.st);
+	bool failed = log.failed;
+	if (failed)
+		fprintf(stderr, "%s\n", log.err.msg);
+	check_log_release(&log);
 	free(files);
-	return k.export_failed ? EXIT_INCOMPLETE : k.wrong ? 1 : 0;
+	return k.export_failed ? EXIT_INCOMPLETE : failed || k.wrong ? 1 : 0;
 }

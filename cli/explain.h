@@ -23,6 +23,8 @@ struct impl_answer;
 struct verdict;
 
 /* What is being explained: everything the printers read.  Nothing owned. */
+struct oracle;
+
 struct cli_explain {
 	const struct cluster *cluster;
 	const struct snapshot *snap;
@@ -38,6 +40,10 @@ struct cli_explain {
 	const char *impl_name;
 	const struct impl_answer *impl;
 	const struct verdict *verdict;
+	/* kso check: an oracle kept on the placement *snap (NULL: none);
+	 * kube's preemption asks it instead of an engine that builds its
+	 * aggregates from snap on every call */
+	struct oracle *live;
 };
 
 /* cli_explain_shows: whether node n is printed. */

@@ -62,7 +62,10 @@ static void kube_at(const struct cli_explain *x, uint64_t offset,
 		    struct model_preemption *out)
 {
 	struct model_preempt_opts o = {.offset_draw = offset};
-	x->engine->preempt(x->profile, x->snap, x->pod, x->result, &o, out);
+	if (x->live)
+		oracle_preempt(x->live, x->profile, x->pod, x->result, offset, out);
+	else
+		x->engine->preempt(x->profile, x->snap, x->pod, x->result, &o, out);
 }
 
 static void mark_answer(bool *possible, const struct model_preemption *k)

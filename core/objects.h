@@ -691,6 +691,11 @@ struct cluster {
 	 * enumerator for the scenarios it builds: clones of manifests already
 	 * loaded, whose warnings nobody reads, thousands of times a run. */
 	bool no_field_check;
+	/* Load option: several pods may share a namespace and name.  kso
+	 * check loads each version of a pod its log shows that matters to
+	 * the scheduler as a pod of its own, only one of them present (the
+	 * others SNAP_GONE) at any point of the log. */
+	bool allow_duplicate_pods;
 	/* Load option: workload controllers (Deployment, ReplicaSet,
 	 * ReplicationController, StatefulSet, Job, DaemonSet) are expanded
 	 * into the pending pods their controllers would create

@@ -1117,6 +1117,67 @@ int oracle_select(struct oracle *o, int pod)
 	return run_cycle(o, prof, pod, NULL);
 }
 
+int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
+		      int pod, int node, struct model_cycle_result *r)
+{
+	assert(o && prof && r && pod >= 0 && pod < o->cluster->n_pods);
+	assert(node >= 0 && node < o->cluster->n_nodes);
+	struct oracle_data *d = o->d;
+	result_reset(d, r, pod, true);
+	struct oracle_cycle cy;
+	oracle_cycle_begin(&cy, o, prof, pod);
+	struct model_status pre;
+	int rejector = run_prefilter(&cy, &pre);
+	oracle_status_copy(&r->prefilter, &pre);
+	if (rejector >= 0) {
+		prefilter_reject(&cy, r, &pre, rejector);
+		oracle_cycle_end(&cy);
+		return -1;
+	}
+	bool in = !cy.na_has_result || cy.na_allowed[node];
+	int nom = o->snap.nominated[pod];
+	mark_dirty(d, node);
+	r->in_prefilter_result[node] = in;
+	bool feasible = false;
+	if (!in && node != nom) {
+		verdict_clear(&r->verdicts[node], MODEL_UAU);
+	} else {
+		/* kube's way on one node: the filters in order up to the
+		 * first that fails (the nominated node is filtered even
+		 * outside the PreFilterResult, as in a full cycle) */
+		struct cycle_run run = {0};
+		scratch_init(d);
+		run.feasible = d->scratch_nodes;
+		run.rejected = d->scratch_rejected;
+		run.error_node = -1;
+		bool all = o->all_nodes;
+		o->all_nodes = false;
+		feasible = filter_one(&cy, r, &run, node, in);
+		o->all_nodes = all;
+		if (run.error_node >= 0) {
+			oracle_status_copy(&r->error, &run.error);
+			r->error.code = MODEL_ERROR;
+			r->code = MODEL_ERROR;
+			r->message = xstrdup(run.error.n_reasons
+					     ? model_status_reason(&run.error, 0)
+					     : "error");
+			feasible = false;
+		} else if (feasible && node == nom) {
+			/* a feasible nominated node is kube's answer */
+			r->viable[0] = node;
+			r->n_viable = 1;
+			r->nominated_node = node;
+			r->code = MODEL_SUCCESS;
+		}
+		if (feasible && in) {
+			r->feasible[0] = node;
+			r->n_feasible = 1;
+		}
+	}
+	oracle_cycle_end(&cy);
+	return feasible ? 0 : -1;
+}
+
 int oracle_explain_cycle(const struct sched_profile *prof, const struct snapshot *s,
 			 int pod, struct model_cycle_result *r)
 {

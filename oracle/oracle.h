@@ -90,6 +90,19 @@ int oracle_schedule_cycle(struct oracle *o, int pod, struct model_cycle_result *
 int oracle_explain_cycle(const struct sched_profile *prof, const struct snapshot *s,
 			 int pod, struct model_cycle_result *r);
 
+/* oracle_check_node: whether node is feasible for pod (pending) on o's
+ * placement with profile prof, the way kube filters one node: PreFilter,
+ * then the filters in order up to the first that fails (with the
+ * node's nominated pods, §1.4).  Fills only what that decides in r (a
+ * result for o->cluster, reset as a sampled cycle resets it): r->prefilter,
+ * node's verdict and in_prefilter_result (every node's when PreFilter
+ * rejects), r->feasible = {node} when it is feasible and inside the
+ * PreFilterResult, r->viable = {node} when it is moreover the pod's
+ * nominated node (kube's answer then); no scores.  What kso check judges
+ * a bind by when kube samples nodes.  Returns 0 when feasible, else -1. */
+int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
+		      int pod, int node, struct model_cycle_result *r);
+
 /* oracle_select: the fast path without a result record: the node kube
  * would pick for pod, or -1 when none fits, -2 without profile. */
 int oracle_select(struct oracle *o, int pod);

@@ -309,7 +309,8 @@ int yaml_decode_pod(struct yaml_dec *d, const struct ynode *obj)
 
 	struct yaml_meta m;
 	if (yaml_decode_meta(d, obj, true, NAME_DNS_SUBDOMAIN, &m) < 0 ||
-	    yaml_check_duplicate(d, "Pod", &m, obj) < 0)
+	    (!d->c->allow_duplicate_pods &&
+	     yaml_check_duplicate(d, "Pod", &m, obj) < 0))
 		return -1;
 	p.ns = m.ns;
 	p.name = m.name;

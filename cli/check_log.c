@@ -1,0 +1,548 @@
+/*
+ * check_log.c - watch logs read as a stream of events (check_log.h).
+ *
+ * Each log is read in blocks; a scan over the bytes finds where each
+ * top-level JSON value ends (kubectl prints one object after another,
+ * pretty-printed or one per line, not a YAML stream), and that value
+ * alone is parsed, into the newest "chunk" arena.  A chunk is freed when
+ * every event parsed into it is judged and forgotten.
+ */
+#include "check_log.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../core/grow.h"
+#include "../core/xalloc.h"
+
+/* An arena events are parsed into; freed when none of them is kept. */
+struct check_chunk {
+	struct arena a;
+	long last;                 /* the greatest global index given to one
+				    * of its events, -1 none yet */
+	int unmerged;              /* its events not yet given an index */
+};
+
+/* Past this many bytes a chunk takes no more events. */
+#define CHUNK_BYTES ((size_t)32 << 20)
+#define READ_BLOCK ((size_t)1 << 20)
+/* The largest value (one event) read: a List of a whole cluster is one. */
+#define MAX_VALUE ((size_t)4 << 30)
+
+struct check_src {
+	const char *name;          /* for messages: the path, or "<stdin>" */
+	const char *file;          /* the events' file (the path, or "-") */
+	int fd;
+	bool regular;
+	bool eof;
+	char *buf;                 /* bytes read, not yet parsed: [0, len) */
+	size_t len, cap;
+	size_t scan;               /* scanned up to here */
+	/* the scan's state at buf[scan] */
+	int depth;
+	bool in_str, esc;
+	long line;                 /* of buf[scan] */
+	size_t line_start;         /* offset in buf of the current line; may
+				    * be "negative" after a shift: kept as
+				    * the column base below */
+	long col_base;             /* columns of the current line before buf */
+	size_t start;              /* the open value's first byte */
+	long start_line, start_col;
+	/* events parsed, not yet merged */
+	struct check_event *pend;
+	struct check_chunk **pend_chunk;
+	int n_pend, head, cap_pend, cap_chunk_of;
+};
+
+/* --------------------------------------------------------------- values */
+
+static long long rv_of(const struct ynode *obj)
+{
+	const char *rv = ynode_str(ynode_get(obj, "metadata"), "resourceVersion");
+	return rv && *rv ? atoll(rv) : -1;
+}
+
+static void push(struct check_log *l, struct check_src *s,
+		 enum check_ev_type t, const struct ynode *obj)
+{
+	if (s->n_pend == s->cap_pend) {
+		/* the merged ones are gone: start the array over */
+		if (s->head) {
+			memmove(s->pend, s->pend + s->head,
+				sizeof *s->pend * (size_t)(s->n_pend - s->head));
+			memmove(s->pend_chunk, s->pend_chunk + s->head,
+				sizeof *s->pend_chunk * (size_t)(s->n_pend - s->head));
+			s->n_pend -= s->head;
+			s->head = 0;
+		}
+	}
+	GROW(s->pend, s->n_pend + 1, s->cap_pend);
+	GROW(s->pend_chunk, s->n_pend + 1, s->cap_chunk_of);
+	s->pend[s->n_pend] = (struct check_event){t, obj, rv_of(obj), 0, s->file,
+						  -1};
+	s->pend_chunk[s->n_pend++] = l->chunks[l->n_chunks - 1];
+	l->chunks[l->n_chunks - 1]->unmerged++;
+}
+
+/* An event's object must be an object of some kind: a null, a scalar or
+ * a kind-less object tells neither what was added nor what was deleted,
+ * and skipping it would judge what follows against a state that is not
+ * the cluster's (a deleted pod still holding its node).  Refused at its
+ * place; path names it in the message. */
+static int check_object(const struct ynode *o, const char *file,
+			const char *path, struct error *err)
+{
+	if (o->kind != YNODE_MAP) {
+		bool null = o->kind == YNODE_SCALAR && !o->quoted &&
+			    (!strcmp(o->str, "null") || !strcmp(o->str, "~") ||
+			     !*o->str);
+		return error_at(err, file, o->line, o->col, path,
+				"expected an object, got %s",
+				o->kind == YNODE_SEQ ? "a sequence" :
+				null ? "null" : "a scalar");
+	}
+	if (!ynode_str(o, "kind")) {
+		char kind_path[64];
+		snprintf(kind_path, sizeof kind_path, "%s.kind", path);
+		return error_at(err, file, o->line, o->col, kind_path,
+				"the object has no kind");
+	}
+	return 0;
+}
+
+static int add_record(struct check_log *l, struct check_src *s,
+		      const struct ynode *v, struct error *err)
+{
+	const char *event = ynode_str(v, "event");
+	const struct ynode *obj = ynode_get(v, "resource");
+	enum check_ev_type t = !strcmp(event, "Add") ? CHECK_ADDED :
+			       !strcmp(event, "Update") ? CHECK_MODIFIED :
+			       !strcmp(event, "Delete") ? CHECK_DELETED :
+			       (enum check_ev_type)-1;
+	if ((int)t < 0)
+		return error_at(err, s->name, v->line, v->col, "event",
+				"unknown recorder event \"%.32s\" (want Add, Update, "
+				"Delete)", event);
+	if (check_object(obj, s->name, "resource", err) < 0)
+		return -1;
+	push(l, s, t, obj);
+	return 0;
+}
+
+/* One top-level JSON value: a watch event, a recorder record, an array
+ * of those, a List, or an object. */
+static int add_value(struct check_log *l, struct check_src *s,
+		     const struct ynode *v, struct error *err)
+{
+	if (v->kind == YNODE_SEQ) {
+		/* the simulator's recorder writes its records as one array */
+		for (int i = 0; i < v->n; i++)
+			if (add_value(l, s, v->items[i], err) < 0)
+				return -1;
+		return 0;
+	}
+	if (v->kind != YNODE_MAP)
+		return error_at(err, s->name, v->line, v->col, "", "expected a "
+				"watch event or a List, got a scalar");
+	if (ynode_str(v, "event") && ynode_get(v, "resource"))
+		return add_record(l, s, v, err);
+	const char *type = ynode_str(v, "type");
+	const struct ynode *obj = ynode_get(v, "object");
+	if (type && obj) {
+		enum check_ev_type t = !strcmp(type, "ADDED") ? CHECK_ADDED :
+				       !strcmp(type, "MODIFIED") ? CHECK_MODIFIED :
+				       !strcmp(type, "DELETED") ? CHECK_DELETED :
+				       (enum check_ev_type)-1;
+		if ((int)t < 0)
+			return error_at(err, s->name, v->line, v->col, "type",
+					"unknown watch event type \"%.32s\"", type);
+		if (check_object(obj, s->name, "object", err) < 0)
+			return -1;
+		push(l, s, t, obj);
+		return 0;
+	}
+	const struct ynode *items = ynode_get(v, "items");
+	if (items && items->kind == YNODE_SEQ) {
+		for (int i = 0; i < items->n; i++) {
+			char path[32];
+			snprintf(path, sizeof path, "items[%d]", i);
+			if (check_object(items->items[i], s->name, path, err) < 0)
+				return -1;
+			push(l, s, CHECK_ADDED, items->items[i]);
+		}
+		return 0;
+	}
+	if (ynode_str(v, "kind")) {
+		push(l, s, CHECK_ADDED, v);
+		return 0;
+	}
+	return error_at(err, s->name, v->line, v->col, "", "expected a watch event "
+			"(type, object), a List or an object");
+}
+
+/* ------------------------------------------------------------- reading */
+
+static void chunk_new(struct check_log *l)
+{
+	GROW(l->chunks, l->n_chunks + 1, l->cap_chunks);
+	struct check_chunk *c = xmalloc(sizeof *c);
+	l->chunks[l->n_chunks++] = c;
+	arena_init(&c->a);
+	c->last = -1;
+	c->unmerged = 0;
+}
+
+static struct arena *chunk_arena(struct check_log *l)
+{
+	if (!l->n_chunks || l->chunks[l->n_chunks - 1]->a.total > CHUNK_BYTES)
+		chunk_new(l);
+	return &l->chunks[l->n_chunks - 1]->a;
+}
+
+/* Drops the bytes [0, upto) (parsed). */
+static void src_shift(struct check_src *s, size_t upto)
+{
+	if (!upto)
+		return;
+	memmove(s->buf, s->buf + upto, s->len - upto);
+	s->len -= upto;
+	s->scan -= upto;
+	s->start -= upto;
+	if (s->line_start >= upto) {
+		s->line_start -= upto;
+	} else {
+		s->col_base += (long)(upto - s->line_start);
+		s->line_start = 0;
+	}
+}
+
+/* More bytes into s->buf: 1 read, 0 nothing now (without wait) or at
+ * the end, -1 error. */
+static int src_read(struct check_log *l, struct check_src *s, bool wait)
+{
+	if (s->eof)
+		return 0;
+	if (!wait && !s->regular) {
+		struct pollfd p = {s->fd, POLLIN, 0};
+		if (poll(&p, 1, 0) <= 0)
+			return 0;
+	}
+	/* what is parsed goes: the buffer holds the open value only */
+	src_shift(s, s->depth ? s->start : s->scan);
+	if (s->cap - s->len < READ_BLOCK) {
+		s->cap = s->cap ? 2 * s->cap : 2 * READ_BLOCK;
+		while (s->cap - s->len < READ_BLOCK)
+			s->cap *= 2;
+		s->buf = xrealloc(s->buf, s->cap);
+	}
+	for (;;) {
+		ssize_t got = read(s->fd, s->buf + s->len, READ_BLOCK);
+		if (got > 0) {
+			s->len += (size_t)got;
+			l->bytes += got;
+			return 1;
+		}
+		if (got == 0) {
+			if (l->follow && !s->regular) {
+				/* a pipe's writer went away: nothing more */
+				s->eof = true;
+				return 0;
+			}
+			if (l->follow && wait) {
+				/* --follow on a file: wait for it to grow */
+				usleep(200000);
+				continue;
+			}
+			s->eof = true;
+			return 0;
+		}
+		if (errno == EINTR)
+			continue;
+		error_plain(&l->err, "%s: cannot read: %s", s->name, strerror(errno));
+		l->failed = true;
+		return -1;
+	}
+}
+
+static long column(const struct check_src *s, size_t i)
+{
+	return s->col_base + (long)(i - s->line_start) + 1;
+}
+
+/* Scans the bytes read for the end of the next value and parses it.
+ * 1: events added, 0: more bytes needed, -1: bad input. */
+static int src_scan(struct check_log *l, struct check_src *s)
+{
+	struct error *err = &l->err;
+	while (s->scan < s->len) {
+		size_t i = s->scan++;
+		char ch = s->buf[i];
+		if (ch == '\n') {
+			s->line++;
+			s->line_start = i + 1;
+			s->col_base = 0;
+		}
+		if (s->in_str) {
+			if (s->esc)
+				s->esc = false;
+			else if (ch == '\\')
+				s->esc = true;
+			else if (ch == '"')
+				s->in_str = false;
+			continue;
+		}
+		if (ch == '"') {
+			s->in_str = true;
+		} else if (ch == '{' || ch == '[') {
+			if (s->depth++ == 0) {
+				s->start = i;
+				s->start_line = s->line;
+				s->start_col = column(s, i);
+			}
+		} else if (ch == '}' || ch == ']') {
+			if (--s->depth < 0) {
+				error_at(err, s->name, (int)s->line, (int)column(s, i), "",
+					 "unbalanced closing bracket");
+				return -1;
+			}
+			if (s->depth)
+				continue;
+			struct ydoc_set whole;
+			if (yaml_parse_buffer_at(s->name,
+						 (const unsigned char *)s->buf + s->start,
+						 i + 1 - s->start, (int)s->start_line,
+						 (int)s->start_col, chunk_arena(l),
+						 &whole, err) < 0)
+				return -1;
+			if (whole.n_docs == 1 && whole.docs[0] &&
+			    add_value(l, s, whole.docs[0], err) < 0)
+				return -1;
+			return 1;
+		} else if (s->depth == 0 && ch != ' ' && ch != '\t' && ch != '\r' &&
+			   ch != '\n') {
+			error_at(err, s->name, (int)s->line, (int)column(s, i), "",
+				 "expected a JSON object");
+			return -1;
+		}
+	}
+	if (s->len - (s->depth ? s->start : s->len) > MAX_VALUE) {
+		error_at(err, s->name, (int)s->start_line, (int)s->start_col, "",
+			 "a value larger than 4 GiB");
+		return -1;
+	}
+	return 0;
+}
+
+/* Makes s have an event pending unless its input is over (or, without
+ * wait, has nothing more now).  false on bad input. */
+static bool src_fill(struct check_log *l, struct check_src *s, bool wait)
+{
+	while (s->head == s->n_pend) {
+		int rc = src_scan(l, s);
+		if (rc < 0) {
+			l->failed = true;
+			return false;
+		}
+		if (rc > 0)
+			continue;
+		rc = src_read(l, s, wait);
+		if (rc < 0)
+			return false;
+		if (rc == 0) {
+			if (s->eof && (s->depth || s->in_str)) {
+				error_at(&l->err, s->name, (int)s->start_line,
+					 (int)s->start_col, "", "the log ends inside "
+					 "this value (cut short?)");
+				l->failed = true;
+				return false;
+			}
+			return true;
+		}
+	}
+	return true;
+}
+
+static int src_open(struct check_src *s, const char *path, struct error *err)
+{
+	memset(s, 0, sizeof *s);
+	bool in = !strcmp(path, "-");
+	s->name = in ? "<stdin>" : path;
+	s->file = path;
+	s->line = 1;
+	s->fd = in ? STDIN_FILENO : open(path, O_RDONLY);
+	if (s->fd < 0)
+		return error_plain(err, "%s: cannot open: %s", s->name,
+				   strerror(errno));
+	struct stat st;
+	s->regular = fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
+	return 0;
+}
+
+static void src_close(struct check_src *s)
+{
+	if (s->fd > 2)
+		close(s->fd);
+	free(s->buf);
+	free(s->pend);
+	free(s->pend_chunk);
+}
+
+/* ---------------------------------------------------------------- merge */
+
+/* The source whose next event comes first, -1 when none has one. */
+static int next_src(struct check_log *l, bool wait)
+{
+	int best = -1;
+	for (int i = 0; i < l->n_src; i++) {
+		struct check_src *s = &l->src[i];
+		if (!src_fill(l, s, wait))
+			return -1;
+		if (s->head == s->n_pend) {
+			if (!s->eof && l->n_src > 1)
+				return -1;   /* the merge waits for every log */
+			continue;
+		}
+		if (best < 0) {
+			best = i;
+			continue;
+		}
+		long long a = s->pend[s->head].rv;
+		long long b = l->src[best].pend[l->src[best].head].rv;
+		if (a < b)
+			best = i;
+	}
+	return best;
+}
+
+static bool pull(struct check_log *l, bool wait)
+{
+	if (l->failed)
+		return false;
+	int i = next_src(l, wait);
+	if (i < 0)
+		return false;
+	struct check_src *s = &l->src[i];
+	struct check_chunk *c = s->pend_chunk[s->head];
+	GROW(l->q, l->n + 1, l->cap);
+	struct check_event *ev = &l->q[l->n++];
+	*ev = s->pend[s->head++];
+	ev->order = (int)(l->base + l->n - 1);
+	c->last = l->base + l->n - 1;
+	c->unmerged--;
+	return true;
+}
+
+struct check_event *check_log_at(struct check_log *l, long i, bool wait)
+{
+	assert(i >= l->base);
+	while (i >= l->base + l->n)
+		if (!pull(l, wait))
+			return NULL;
+	return &l->q[i - l->base];
+}
+
+bool check_log_interactive(const struct check_log *l)
+{
+	for (int i = 0; i < l->n_src; i++)
+		if (!l->src[i].regular)
+			return true;
+	return false;
+}
+
+void check_log_forget(struct check_log *l, long i)
+{
+	if (i > l->base + l->n)
+		i = l->base + l->n;
+	long drop = i - l->base;
+	if (drop > 0) {
+		memmove(l->q, l->q + drop, sizeof *l->q * (size_t)(l->n - drop));
+		l->n -= (int)drop;
+		l->base = i;
+	}
+	/* the chunks all of whose events are forgotten, but the newest */
+	int keep = 0;
+	for (int c = 0; c < l->n_chunks; c++) {
+		struct check_chunk *k = l->chunks[c];
+		if (c < l->n_chunks - 1 && !k->unmerged && k->last < i) {
+			arena_release(&k->a);
+			free(k);
+			continue;
+		}
+		l->chunks[keep++] = k;
+	}
+	l->n_chunks = keep;
+}
+
+/* ----------------------------------------------------------------- open */
+
+/* Reads a regular file through once, parsing every value, for its first
+ * bad input. */
+static int validate(const char *path, struct error *err)
+{
+	struct check_log v;
+	memset(&v, 0, sizeof v);
+	v.src = xcalloc(1, sizeof *v.src);
+	v.n_src = 1;
+	error_init(&v.err);
+	int rc = src_open(&v.src[0], path, err);
+	if (rc == 0) {
+		long i = 0;
+		while (check_log_at(&v, i, true)) {
+			i++;
+			if (v.n > 4096)
+				check_log_forget(&v, i);
+		}
+		if (v.failed) {
+			*err = v.err;
+			rc = -1;
+		}
+	}
+	check_log_release(&v);
+	return rc;
+}
+
+int check_log_open(struct check_log *l, char **files, int n, bool follow,
+		   struct error *err)
+{
+	memset(l, 0, sizeof *l);
+	error_init(&l->err);
+	l->follow = follow;
+	l->src = xcalloc((size_t)n + 1, sizeof *l->src);
+	for (int i = 0; i < n; i++) {
+		if (src_open(&l->src[i], files[i], err) < 0)
+			return -1;
+		l->n_src++;
+		if (l->src[i].regular && !follow && validate(files[i], err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+size_t check_log_held(const struct check_log *l)
+{
+	size_t n = 0;
+	for (int c = 0; c < l->n_chunks; c++)
+		n += l->chunks[c]->a.total;
+	return n;
+}
+
+void check_log_release(struct check_log *l)
+{
+	for (int i = 0; i < l->n_src; i++)
+		src_close(&l->src[i]);
+	free(l->src);
+	for (int c = 0; c < l->n_chunks; c++) {
+		arena_release(&l->chunks[c]->a);
+		free(l->chunks[c]);
+	}
+	free(l->chunks);
+	free(l->q);
+	memset(l, 0, sizeof *l);
+}

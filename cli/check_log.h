@@ -1,0 +1,83 @@
+/*
+ * check_log.h - the events `kso check` judges, read from watch logs as a
+ * stream (README "Judging a recorded cluster"): files, stdin ("-") or
+ * a pipe, read in blocks and parsed one top-level JSON value at a time,
+ * so memory holds the events not yet judged, not the whole log.
+ *
+ * Values: watch events {"type", "object"} (kubectl get -w
+ * --output-watch-events -o json), Lists (each item ADDED), single
+ * objects (ADDED), and the kube-scheduler-simulator recorder's records
+ * {"time", "event": "Add|Update|Delete", "resource"} one after another
+ * or as one array.  Several logs are merged by metadata.resourceVersion
+ * (each log in its order; an event without a version first; equal
+ * versions in the order the logs are given).
+ *
+ * A regular file is read through once first, so bad input is reported
+ * (FILE:LINE:COL) before any verdict is printed; a stream reports it
+ * when it gets there, after the verdicts before it.
+ */
+#ifndef KSO_CLI_CHECK_LOG_H
+#define KSO_CLI_CHECK_LOG_H
+
+#include <stdbool.h>
+
+#include "../core/arena.h"
+#include "../core/error.h"
+#include "../yaml/tree.h"
+
+enum check_ev_type { CHECK_ADDED, CHECK_MODIFIED, CHECK_DELETED };
+
+struct check_event {
+	enum check_ev_type type;
+	const struct ynode *obj;
+	long long rv;              /* metadata.resourceVersion, -1 when none */
+	int order;                 /* input order, for a stable merge */
+	const char *file;
+	int slot;                  /* a pod event: the slot of the version it
+				    * leaves current, -1 none (planned) */
+};
+
+struct check_src;
+struct check_chunk;
+
+struct check_log {
+	struct check_src *src;
+	int n_src;
+	bool follow;               /* at the end of a stream, wait for more */
+	/* events read, from global index base on */
+	struct check_event *q;
+	long base;
+	int n, cap;
+	/* the arenas the events' objects live in, oldest first */
+	struct check_chunk **chunks;
+	int n_chunks, cap_chunks;
+	struct error err;
+	bool failed;               /* err holds the first bad input */
+	long long bytes;           /* read so far */
+};
+
+/* check_log_open: the logs files[0..n) ("-": stdin); regular files are
+ * checked whole first.  0, or -1 with err set (the first bad input). */
+int check_log_open(struct check_log *l, char **files, int n, bool follow,
+		   struct error *err);
+
+/* check_log_at: event i (global, from 0), reading as needed; NULL at the
+ * end of the input, on bad input (l->failed) or, without wait, when a
+ * stream has nothing more yet.  Events before check_log_forget's index
+ * are gone. */
+struct check_event *check_log_at(struct check_log *l, long i, bool wait);
+
+/* check_log_interactive: whether a log is a stream (not a regular
+ * file): its events are judged as they come. */
+bool check_log_interactive(const struct check_log *l);
+
+/* check_log_forget: the events before i are judged and their objects
+ * no longer read (the caller keeps copies of those it needs). */
+void check_log_forget(struct check_log *l, long i);
+
+/* check_log_held: bytes of the events' objects held (for KSO_CHECK_DEBUG). */
+size_t check_log_held(const struct check_log *l);
+
+void check_log_release(struct check_log *l);
+
+#endif

@@ -1,0 +1,815 @@
+/*
+ * check_state.c - the incremental state of `kso check` (check_state.h):
+ * key index, epochs (planned over the events ahead, built once), pod
+ * versions as slots, the placement and the oracle changed per event the
+ * way kube-scheduler's cache changes (reference §1.1: the cache's
+ * AddPod/UpdatePod/RemovePod, AssumePod, the nominator).
+ */
+#include "check_state.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/fnv.h"
+#include "../core/grow.h"
+#include "../core/xalloc.h"
+#include "../enum/ytree.h"
+#include "../yaml/load.h"
+
+/* One object key (kind/namespace/name) and what the log shows of it. */
+struct check_key {
+	char *key;
+	bool pod;
+	const struct ynode *obj;   /* the current object, NULL: absent */
+	int slot;                  /* a pod: its present slot, -1 none */
+	/* planning (the events ahead of the epoch's build) */
+	const struct ynode *plan_obj, *plan_version;
+	int plan_slot;
+};
+
+/* One recorded change (check_state_mark): a slot's placement and the
+ * slot its key pointed at before. */
+struct check_undo {
+	int slot;
+	int32_t node, nom;         /* before */
+	int32_t node_after, nom_after;
+	struct check_key *k;       /* key whose slot changed, or NULL */
+	int key_slot, key_slot_after;
+};
+
+/* The smallest epoch, in new pod versions: building costs O(live
+ * objects), so small clusters build no more often than every few
+ * thousand pod versions. */
+#define CHECK_MIN_BUDGET 4096
+
+/* ------------------------------------------------------------ pod fields */
+
+const char *check_pod_node(const struct ynode *pod)
+{
+	const char *n = ynode_str(ynode_get(pod, "spec"), "nodeName");
+	return n ? n : "";
+}
+
+const char *check_pod_nominated(const struct ynode *pod)
+{
+	const char *n = ynode_str(ynode_get(pod, "status"), "nominatedNodeName");
+	return n ? n : "";
+}
+
+/* The first condition of type in status.conditions, or NULL. */
+static const struct ynode *condition(const struct ynode *pod, const char *type)
+{
+	const struct ynode *cs = ynode_get(ynode_get(pod, "status"), "conditions");
+	for (int i = 0; cs && cs->kind == YNODE_SEQ && i < cs->n; i++) {
+		const char *t = ynode_str(cs->items[i], "type");
+		if (t && !strcmp(t, type))
+			return cs->items[i];
+	}
+	return NULL;
+}
+
+const char *check_unschedulable_message(const struct ynode *pod)
+{
+	const struct ynode *c = condition(pod, "PodScheduled");
+	const char *st = c ? ynode_str(c, "status") : NULL;
+	const char *reason = c ? ynode_str(c, "reason") : NULL;
+	if (!st || strcmp(st, "False") || !reason || strcmp(reason, "Unschedulable"))
+		return NULL;
+	const char *m = ynode_str(c, "message");
+	return m ? m : "";
+}
+
+bool check_preemption_target(const struct ynode *pod)
+{
+	const struct ynode *c = condition(pod, "DisruptionTarget");
+	const char *st = c ? ynode_str(c, "status") : NULL;
+	const char *reason = c ? ynode_str(c, "reason") : NULL;
+	return st && !strcmp(st, "True") && reason &&
+	       !strcmp(reason, "PreemptionByScheduler");
+}
+
+bool check_is_kind(const struct ynode *o, const char *kind)
+{
+	const char *k = ynode_str(o, "kind");
+	return k && !strcmp(k, kind);
+}
+
+bool check_pod_decision(const struct ynode *prev, const struct ynode *obj,
+			enum check_ev_type type)
+{
+	if (type == CHECK_DELETED || !ynode_str(ynode_get(obj, "metadata"), "name"))
+		return false;
+	if (prev && !*check_pod_node(prev) && *check_pod_node(obj))
+		return true;
+	if (prev && !*check_pod_node(obj) && *check_pod_nominated(obj) &&
+	    strcmp(check_pod_nominated(prev), check_pod_nominated(obj)))
+		return true;
+	if (prev && *check_pod_node(prev))
+		return false;
+	const char *now = check_unschedulable_message(obj);
+	const char *was = prev ? check_unschedulable_message(prev) : NULL;
+	return now && (!was || strcmp(was, now)) && !*check_pod_node(obj);
+}
+
+bool check_pod_victim(const struct ynode *prev, const struct ynode *obj,
+		      enum check_ev_type type)
+{
+	if (!prev)
+		return false;
+	if (type == CHECK_DELETED)
+		return *check_pod_node(prev) != '\0';
+	return type == CHECK_MODIFIED && !check_preemption_target(prev) &&
+	       check_preemption_target(obj) && *check_pod_node(obj);
+}
+
+/* ----------------------------------------------------- comparing objects */
+
+static bool same_tree(const struct ynode *a, const struct ynode *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->kind != b->kind || a->n != b->n)
+		return false;
+	if (a->kind == YNODE_SCALAR)
+		return a->len == b->len && !memcmp(a->str, b->str, a->len) &&
+		       a->quoted == b->quoted;
+	for (int i = 0; i < a->n; i++) {
+		if (a->kind == YNODE_MAP && !same_tree(a->keys[i], b->keys[i]))
+			return false;
+		if (!same_tree(a->items[i], b->items[i]))
+			return false;
+	}
+	return true;
+}
+
+static bool skipped(const struct ynode *key, const char *const *skip)
+{
+	for (int i = 0; skip[i]; i++)
+		if (key->len == strlen(skip[i]) && !memcmp(key->str, skip[i], key->len))
+			return true;
+	return false;
+}
+
+/* Maps a and b equal but for the keys in skip (NULL-terminated). */
+static bool same_map_except(const struct ynode *a, const struct ynode *b,
+			    const char *const *skip)
+{
+	if (!a || !b || a->kind != YNODE_MAP || b->kind != YNODE_MAP)
+		return same_tree(a, b);
+	int j = 0;
+	for (int i = 0; i < a->n; i++) {
+		if (skipped(a->keys[i], skip))
+			continue;
+		while (j < b->n && skipped(b->keys[j], skip))
+			j++;
+		if (j == b->n || !same_tree(a->keys[i], b->keys[j]) ||
+		    !same_tree(a->items[i], b->items[j]))
+			return false;
+		j++;
+	}
+	while (j < b->n && skipped(b->keys[j], skip))
+		j++;
+	return j == b->n;
+}
+
+/* What the API server and kubelet change without the scheduler reading
+ * it (the decoders read none of these). */
+static const char *const meta_noise[] = {
+	"resourceVersion", "managedFields", "generation", "annotations", NULL};
+static const char *const top_parts[] = {"metadata", "spec", "status", NULL};
+
+/* The conditions of a type list that the decoders read. */
+static bool same_conditions(const struct ynode *a, const struct ynode *b,
+			    const char *const *types)
+{
+	for (int t = 0; types[t]; t++) {
+		const struct ynode *ca = NULL, *cb = NULL;
+		for (int i = 0; a && a->kind == YNODE_SEQ && i < a->n && !ca; i++) {
+			const char *ty = ynode_str(a->items[i], "type");
+			ca = ty && !strcmp(ty, types[t]) ? a->items[i] : NULL;
+		}
+		for (int i = 0; b && b->kind == YNODE_SEQ && i < b->n && !cb; i++) {
+			const char *ty = ynode_str(b->items[i], "type");
+			cb = ty && !strcmp(ty, types[t]) ? b->items[i] : NULL;
+		}
+		if (!ca != !cb)
+			return false;
+		if (ca && (!same_tree(ynode_get(ca, "status"), ynode_get(cb, "status")) ||
+			   !same_tree(ynode_get(ca, "reason"), ynode_get(cb, "reason"))))
+			return false;
+	}
+	return true;
+}
+
+static bool same_field(const struct ynode *a, const struct ynode *b,
+		       const char *key)
+{
+	return same_tree(ynode_get(a, key), ynode_get(b, key));
+}
+
+/* Two objects of a pod are the same version for the scheduler: equal
+ * but for spec.nodeName, status.nominatedNodeName (the placement) and
+ * what no decoder reads. */
+static bool same_pod_version(const struct ynode *a, const struct ynode *b)
+{
+	static const char *const spec_skip[] = {"nodeName", NULL};
+	static const char *const conds[] = {"Ready", "DisruptionTarget", NULL};
+	const struct ynode *sa = ynode_get(a, "status"), *sb = ynode_get(b, "status");
+	return same_map_except(a, b, top_parts) &&
+	       same_map_except(ynode_get(a, "metadata"), ynode_get(b, "metadata"),
+			       meta_noise) &&
+	       same_map_except(ynode_get(a, "spec"), ynode_get(b, "spec"),
+			       spec_skip) &&
+	       same_field(sa, sb, "phase") && same_field(sa, sb, "startTime") &&
+	       same_conditions(ynode_get(sa, "conditions"),
+			       ynode_get(sb, "conditions"), conds);
+}
+
+/* Two objects of another kind are the same for the scheduler (a node's
+ * heartbeats are not). */
+static bool same_object(const struct ynode *a, const struct ynode *b)
+{
+	static const char *const conds[] = {"Ready", NULL};
+	if (!a || !b)
+		return a == b;
+	if (!same_map_except(a, b, top_parts) ||
+	    !same_map_except(ynode_get(a, "metadata"), ynode_get(b, "metadata"),
+			     meta_noise) ||
+	    !same_field(a, b, "spec"))
+		return false;
+	if (!check_is_kind(a, "Node"))
+		return same_field(a, b, "status");
+	const struct ynode *sa = ynode_get(a, "status"), *sb = ynode_get(b, "status");
+	return same_field(sa, sb, "allocatable") && same_field(sa, sb, "capacity") &&
+	       same_field(sa, sb, "images") &&
+	       same_conditions(ynode_get(sa, "conditions"),
+			       ynode_get(sb, "conditions"), conds);
+}
+
+static bool terminal(const struct ynode *pod)
+{
+	const char *ph = ynode_str(ynode_get(pod, "status"), "phase");
+	return ph && (!strcmp(ph, "Succeeded") || !strcmp(ph, "Failed"));
+}
+
+/* ------------------------------------------------------------- key index */
+
+static char *key_of(const struct ynode *o)
+{
+	const struct ynode *m = ynode_get(o, "metadata");
+	const char *kind = ynode_str(o, "kind"), *ns = ynode_str(m, "namespace"),
+		   *name = ynode_str(m, "name");
+	size_t n = strlen(kind ? kind : "") + strlen(ns ? ns : "") +
+		   strlen(name ? name : "") + 3;
+	char *k = xmalloc(n);
+	snprintf(k, n, "%s/%s/%s", kind ? kind : "", ns ? ns : "", name ? name : "");
+	return k;
+}
+
+static uint32_t key_hash(const char *k)
+{
+	return fnv32_str(FNV32_OFFSET, k);
+}
+
+static void index_insert(struct check_state *st, int i)
+{
+	uint32_t m = (uint32_t)st->cap_slots - 1;
+	uint32_t h = key_hash(st->keys[i]->key) & m;
+	while (st->slots_of[h])
+		h = (h + 1) & m;
+	st->slots_of[h] = i + 1;
+}
+
+static void index_rebuild(struct check_state *st)
+{
+	int cap = 64;
+	while (cap < 2 * st->n_keys + 2)
+		cap *= 2;
+	free(st->slots_of);
+	st->slots_of = xcalloc((size_t)cap, sizeof *st->slots_of);
+	st->cap_slots = cap;
+	for (int i = 0; i < st->n_keys; i++)
+		index_insert(st, i);
+}
+
+static struct check_key *key_find(const struct check_state *st, const char *k)
+{
+	if (!st->cap_slots)
+		return NULL;
+	uint32_t m = (uint32_t)st->cap_slots - 1;
+	for (uint32_t h = key_hash(k) & m; st->slots_of[h]; h = (h + 1) & m) {
+		struct check_key *e = st->keys[st->slots_of[h] - 1];
+		if (!strcmp(e->key, k))
+			return e;
+	}
+	return NULL;
+}
+
+/* The entry of obj's key, made (absent) when new. */
+static struct check_key *key_get(struct check_state *st, const struct ynode *obj)
+{
+	char *k = key_of(obj);
+	struct check_key *e = key_find(st, k);
+	if (e) {
+		free(k);
+		return e;
+	}
+	e = xcalloc(1, sizeof *e);
+	e->key = k;
+	e->pod = check_is_kind(obj, "Pod");
+	e->slot = e->plan_slot = -1;
+	GROW(st->keys, st->n_keys + 1, st->cap_keys);
+	st->keys[st->n_keys++] = e;
+	if (2 * st->n_keys + 2 > st->cap_slots)
+		index_rebuild(st);
+	else
+		index_insert(st, st->n_keys - 1);
+	return e;
+}
+
+/* Forgets the keys of absent objects (their memory is not live). */
+static void keys_compact(struct check_state *st)
+{
+	int n = 0;
+	for (int i = 0; i < st->n_keys; i++) {
+		if (st->keys[i]->obj) {
+			st->keys[n++] = st->keys[i];
+			continue;
+		}
+		free(st->keys[i]->key);
+		free(st->keys[i]);
+	}
+	st->n_keys = n;
+	index_rebuild(st);
+}
+
+/* ------------------------------------------------------------- placement */
+
+static int node_of(const struct cluster *c, const char *name)
+{
+	if (!*name)
+		return SNAP_PENDING;
+	int n = cluster_find_node(c, name);
+	return n >= 0 ? n : SNAP_ELSEWHERE;
+}
+
+/* The oracle's placement of pod p made node (SNAP_*), nominated nom. */
+static void oracle_place(struct oracle *o, int p, int node, int nom)
+{
+	int cur = o->snap.pod_node[p];
+	if (cur != node) {
+		if (node >= 0 && (cur >= 0 || cur == SNAP_PENDING)) {
+			oracle_bind(o, p, node);
+		} else {
+			if (cur != SNAP_GONE)
+				oracle_evict(o, p);
+			if (node == SNAP_PENDING || node >= 0)
+				oracle_arrive(o, p);
+			if (node >= 0)
+				oracle_bind(o, p, node);
+			if (node == SNAP_ELSEWHERE)
+				o->snap.pod_node[p] = SNAP_ELSEWHERE;
+		}
+	}
+	if (o->snap.nominated[p] != nom)
+		oracle_nominate(o, p, nom);
+}
+
+/* Slot made node (SNAP_*), nominated nom, in the placement (and the
+ * oracle), recorded when marking. */
+static void place(struct check_state *st, int slot, int node, int nom,
+		  struct check_key *k, int key_slot)
+{
+	int p = st->pod_of[slot];
+	struct check_undo u = {slot, 0, 0, node, nom, k, k ? k->slot : 0, key_slot};
+	if (p < 0) {
+		/* a version the loader refused: present or not */
+		bool here = node != SNAP_GONE;
+		u.node = st->refused_here[slot] ? SNAP_PENDING : SNAP_GONE;
+		u.nom = -1;
+		st->n_refused_here += here - st->refused_here[slot];
+		st->refused_here[slot] = here;
+	} else {
+		u.node = st->s.pod_node[p];
+		u.nom = st->s.nominated[p];
+		st->s.pod_node[p] = node;
+		st->s.nominated[p] = nom;
+		if (st->use_oracle)
+			oracle_place(&st->o, p, node, nom);
+	}
+	if (k)
+		k->slot = key_slot;
+	if (st->marking) {
+		GROW(st->undo, st->n_undo + 1, st->cap_undo);
+		st->undo[st->n_undo++] = u;
+	}
+}
+
+static void place_obj(struct check_state *st, int slot, const struct ynode *obj,
+		      struct check_key *k, int key_slot)
+{
+	int nom = -1;
+	if (*check_pod_nominated(obj))
+		nom = cluster_find_node(&st->c, check_pod_nominated(obj));
+	place(st, slot, node_of(&st->c, check_pod_node(obj)), nom, k, key_slot);
+}
+
+/* ------------------------------------------------------------- planning */
+
+struct plan {
+	const struct ynode **pods;     /* the slots' objects */
+	int n_pods, cap_pods;
+};
+
+static int plan_slot(struct plan *pl, const struct ynode *obj)
+{
+	GROW(pl->pods, pl->n_pods + 1, pl->cap_pods);
+	pl->pods[pl->n_pods] = obj;
+	return pl->n_pods++;
+}
+
+/* The slots of the epoch from begin: the live pods, then every new pod
+ * version up to the end (set in st->end).  Every event's key gets an
+ * entry. */
+static void plan_epoch(struct check_state *st, struct plan *pl)
+{
+	int live = 0;
+	for (int i = 0; i < st->n_keys; i++) {
+		struct check_key *k = st->keys[i];
+		k->plan_obj = k->obj;
+		k->plan_version = NULL;
+		k->plan_slot = k->slot = -1;
+		if (k->pod && k->obj && !terminal(k->obj)) {
+			k->plan_version = k->obj;
+			k->plan_slot = k->slot = plan_slot(pl, k->obj);
+			live++;
+		}
+	}
+	int budget = st->budget > 0 ? st->budget :
+		     live > CHECK_MIN_BUDGET ? live : CHECK_MIN_BUDGET;
+	int fresh = 0;
+	int calm = st->begin;          /* the last event no victim window spans */
+	bool window = false, dirty = false;
+	int i;
+	bool stream = check_log_interactive(st->log);
+	struct check_event *ev;
+	/* a stream is planned only as far as it has come */
+	for (i = st->begin; (ev = check_log_at(st->log, i, !stream || i == st->begin));
+	     i++) {
+		struct check_key *k = key_get(st, ev->obj);
+		if (!k->pod) {
+			/* a change to another object than a pod is built in
+			 * before the next pod event (none judges before it) */
+			const struct ynode *now = ev->type == CHECK_DELETED ? NULL
+						  : ev->obj;
+			dirty = dirty || !same_object(k->plan_obj, now);
+			k->plan_obj = now;
+			continue;
+		}
+		if (dirty)
+			break;
+		if (!window)
+			calm = i;
+		const struct ynode *prev = k->plan_obj;
+		if (check_pod_decision(prev, ev->obj, ev->type))
+			window = false;
+		else if (check_pod_victim(prev, ev->obj, ev->type))
+			window = true;
+		k->plan_obj = ev->type == CHECK_DELETED ? NULL : ev->obj;
+		if (ev->type == CHECK_DELETED || terminal(ev->obj)) {
+			ev->slot = -1;
+			k->plan_version = NULL;
+			k->plan_slot = -1;
+			continue;
+		}
+		if (k->plan_slot >= 0 && same_pod_version(k->plan_version, ev->obj)) {
+			ev->slot = k->plan_slot;
+			continue;
+		}
+		if (fresh >= budget && i > st->begin) {
+			/* end where no preemption's window is open, so it is
+			 * judged in the state before its victims; a window
+			 * open since the start goes on until it closes */
+			if (calm > st->begin) {
+				i = calm;
+				break;
+			}
+		}
+		ev->slot = plan_slot(pl, ev->obj);
+		k->plan_version = ev->obj;
+		k->plan_slot = ev->slot;
+		fresh++;
+	}
+	st->end = i;
+}
+
+/* ---------------------------------------------------------------- build */
+
+static void epoch_release(struct check_state *st)
+{
+	if (!st->built)
+		return;
+	if (st->use_oracle)
+		oracle_release(&st->o);
+	snapshot_release(&st->s);
+	cluster_release(&st->c);
+	free(st->pod_of);
+	free(st->refused);
+	free(st->refused_here);
+	free(st->epoch_error);
+	st->epoch_error = NULL;
+	st->n_refused_here = 0;
+	st->built = false;
+}
+
+static void cluster_start(struct check_state *st, struct cluster *c,
+			  struct error *err, bool *ok)
+{
+	cluster_init(c);
+	c->no_admission = true;
+	cli_load_apply(c, st->load);
+	c->allow_duplicate_pods = true;
+	*ok = !(st->load->config && yaml_load_config(c, st->load->config, err) < 0);
+	/* the file has none */
+	c->config.quirks_off = st->load->quirks_off &
+			       config_quirks_of(st->load->kube_version);
+}
+
+/* Whether obj alone loads (which of a failed load's objects to leave
+ * out); its message into err when not. */
+static bool loads_alone(struct check_state *st, const struct ynode *obj,
+			struct error *err)
+{
+	struct cluster c;
+	bool ok;
+	cluster_start(st, &c, err, &ok);
+	const char *file = "watch log";
+	ok = ok && yaml_load_trees(&c, &obj, &file, 1, err) == 0;
+	cluster_release(&c);
+	return ok;
+}
+
+/* Loads objs (the others, then the slots' pods) into st->c; the pods
+ * the loader refuses alone are left out (pod_of -1, their message in
+ * refused[]). */
+static void load_epoch(struct check_state *st, const struct ynode **others,
+		       int n_others, struct plan *pl)
+{
+	int n = n_others + pl->n_pods;
+	const struct ynode **all = xmalloc(sizeof *all * (size_t)(n + 1));
+	const char **files = xmalloc(sizeof *files * (size_t)(n + 1));
+	bool *out = xcalloc((size_t)n + 1, sizeof *out);
+	for (int i = 0; i < n; i++) {
+		all[i] = i < n_others ? others[i] : pl->pods[i - n_others];
+		files[i] = "watch log";
+	}
+	struct error err;
+	error_init(&err);
+	bool ok;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		cluster_start(st, &st->c, &err, &ok);
+		const struct ynode **keep = xmalloc(sizeof *keep * (size_t)(n + 1));
+		int k = 0;
+		for (int i = 0; i < n; i++)
+			if (!out[i])
+				keep[k++] = all[i];
+		ok = ok && yaml_load_trees(&st->c, keep, files, k, &err) == 0;
+		free(keep);
+		if (ok || attempt)
+			break;
+		/* find the objects the loader refuses on their own */
+		cluster_release(&st->c);
+		for (int i = 0; i < n; i++) {
+			struct error one;
+			error_init(&one);
+			if (loads_alone(st, all[i], &one))
+				continue;
+			out[i] = true;
+			if (i < n_others) {
+				if (!st->epoch_error)
+					st->epoch_error = xstrdup(one.msg);
+			} else {
+				st->refused[i - n_others] = xstrdup(one.msg);
+			}
+		}
+	}
+	if (!ok) {
+		/* refused together only: nothing of this epoch is judged */
+		if (!st->epoch_error)
+			st->epoch_error = xstrdup(err.msg);
+		cluster_release(&st->c);
+		cluster_start(st, &st->c, &err, &ok);
+	}
+	int p = 0;
+	for (int s = 0; s < pl->n_pods; s++) {
+		if (!ok || out[n_others + s]) {
+			st->pod_of[s] = -1;
+			continue;
+		}
+		st->pod_of[s] = p++;
+	}
+	if (ok && p != st->c.n_pods) {
+		fprintf(stderr, "kso check: internal error: %d pods loaded for %d "
+			"versions\n", st->c.n_pods, p);
+		exit(3);
+	}
+	free(out);
+	free(files);
+	free(all);
+}
+
+/* The objects alive copied, the log's older events forgotten. */
+static void keep_objects(struct check_state *st)
+{
+	struct arena fresh;
+	arena_init(&fresh);
+	for (int i = 0; i < st->n_keys; i++)
+		st->keys[i]->obj = enum_ynode_clone(&fresh, st->keys[i]->obj);
+	arena_release(&st->objs);
+	st->objs = fresh;
+	check_log_forget(st->log, st->begin);
+}
+
+static void build(struct check_state *st)
+{
+	clock_t t0 = clock();
+	epoch_release(st);
+	keys_compact(st);
+	keep_objects(st);
+	struct plan pl = {0};
+	plan_epoch(st, &pl);
+	int n_others = 0;
+	const struct ynode **others = xmalloc(sizeof *others * (size_t)(st->n_keys + 1));
+	for (int i = 0; i < st->n_keys; i++)
+		if (!st->keys[i]->pod && st->keys[i]->obj)
+			others[n_others++] = st->keys[i]->obj;
+	st->n_slots = pl.n_pods;
+	st->pod_of = xmalloc(sizeof *st->pod_of * (size_t)(pl.n_pods + 1));
+	st->refused = xcalloc((size_t)pl.n_pods + 1, sizeof *st->refused);
+	st->refused_here = xcalloc((size_t)pl.n_pods + 1, 1);
+	load_epoch(st, others, n_others, &pl);
+	free(others);
+	snapshot_init(&st->s, &st->c);
+	/* every slot absent until its version becomes current */
+	for (int p = 0; p < st->c.n_pods; p++) {
+		st->s.pod_node[p] = SNAP_GONE;
+		st->s.nominated[p] = -1;
+	}
+	if (st->use_oracle)
+		oracle_init(&st->o, &st->s);
+	st->built = true;
+	st->builds++;
+	if (getenv("KSO_CHECK_DEBUG"))
+		fprintf(stderr, "kso check: epoch %d from event %d to %d: %.2f s to "
+			"build, %d pod versions, %d keys, objects %zu MB, cluster "
+			"%zu MB, log %zu MB\n", st->builds, st->begin, st->end,
+			(double)(clock() - t0) / CLOCKS_PER_SEC, st->n_slots,
+			st->n_keys, st->objs.total >> 20, st->c.arena.total >> 20,
+			check_log_held(st->log) >> 20);
+	bool marking = st->marking;
+	st->marking = false;
+	for (int i = 0; i < st->n_keys; i++) {
+		struct check_key *k = st->keys[i];
+		if (k->slot >= 0)
+			place_obj(st, k->slot, k->obj, NULL, 0);
+	}
+	st->marking = marking;
+	st->n_undo = 0;    /* a window across a build is judged from here */
+	free(pl.pods);
+}
+
+/* --------------------------------------------------------------- events */
+
+void check_state_init(struct check_state *st, const struct cli_load_opts *load,
+		      bool use_oracle, struct check_log *log)
+{
+	memset(st, 0, sizeof *st);
+	st->load = load;
+	st->use_oracle = use_oracle;
+	st->log = log;
+	arena_init(&st->objs);
+	const char *b = getenv("KSO_CHECK_EPOCH");
+	st->budget = b ? atoi(b) : 0;
+}
+
+void check_state_release(struct check_state *st)
+{
+	epoch_release(st);
+	for (int i = 0; i < st->n_keys; i++) {
+		free(st->keys[i]->key);
+		free(st->keys[i]);
+	}
+	free(st->keys);
+	free(st->slots_of);
+	free(st->undo);
+	arena_release(&st->objs);
+	memset(st, 0, sizeof *st);
+}
+
+void check_state_prepare(struct check_state *st, int i)
+{
+	if (st->built && i < st->end)
+		return;
+	st->begin = i;
+	build(st);
+}
+
+struct check_event *check_state_event(const struct check_state *st, int i)
+{
+	return check_log_at(st->log, i, false);
+}
+
+const struct ynode *check_state_prev(const struct check_state *st, int i)
+{
+	char *k = key_of(check_state_event(st, i)->obj);
+	const struct check_key *e = key_find(st, k);
+	free(k);
+	return e ? e->obj : NULL;
+}
+
+void check_state_apply(struct check_state *st, int i)
+{
+	struct check_event *ev = check_state_event(st, i);
+	struct check_key *k = key_get(st, ev->obj);
+	k->obj = ev->type == CHECK_DELETED ? NULL : ev->obj;
+	if (!k->pod)
+		return;
+	int now = ev->slot, cur = k->slot;
+	if (now != cur && cur >= 0)
+		place(st, cur, SNAP_GONE, -1, k, -1);
+	if (now >= 0)
+		place_obj(st, now, ev->obj, k, now);
+}
+
+int check_state_pod(const struct check_state *st, const char *ns,
+		    const char *name)
+{
+	char k[1024];
+	snprintf(k, sizeof k, "Pod/%s/%s", ns, name);
+	const struct check_key *e = key_find(st, k);
+	if ((!e || e->slot < 0) && !strcmp(ns, "default")) {
+		/* a pod without metadata.namespace is in "default" */
+		snprintf(k, sizeof k, "Pod//%s", name);
+		e = key_find(st, k);
+	}
+	if (!e || e->slot < 0)
+		return -1;
+	int p = st->pod_of[e->slot];
+	return p >= 0 && st->s.pod_node[p] != SNAP_GONE ? p : -1;
+}
+
+const char *check_state_error(const struct check_state *st)
+{
+	if (st->epoch_error)
+		return st->epoch_error;
+	if (!st->n_refused_here)
+		return NULL;
+	for (int s = 0; s < st->n_slots; s++)
+		if (st->refused_here[s])
+			return st->refused[s];
+	return NULL;
+}
+
+/* ----------------------------------------------------------------- undo */
+
+void check_state_mark(struct check_state *st)
+{
+	st->marking = true;
+	st->n_undo = 0;
+}
+
+void check_state_unmark(struct check_state *st)
+{
+	st->marking = false;
+	st->n_undo = 0;
+}
+
+bool check_state_marked(const struct check_state *st)
+{
+	return st->marking;
+}
+
+static void redo(struct check_state *st, const struct check_undo *u, bool back)
+{
+	bool marking = st->marking;
+	st->marking = false;
+	place(st, u->slot, back ? u->node : u->node_after,
+	      back ? u->nom : u->nom_after, u->k,
+	      back ? u->key_slot : u->key_slot_after);
+	st->marking = marking;
+}
+
+void check_state_rewind(struct check_state *st)
+{
+	for (int i = st->n_undo - 1; i >= 0; i--)
+		redo(st, &st->undo[i], true);
+}
+
+void check_state_forward(struct check_state *st)
+{
+	for (int i = 0; i < st->n_undo; i++)
+		redo(st, &st->undo[i], false);
+}

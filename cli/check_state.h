@@ -1,0 +1,140 @@
+/*
+ * check_state.h - the cluster a recorded log shows at each of its events,
+ * kept up to date event by event for `kso check` (issue 36): one struct
+ * cluster with a placement (and, for the oracle engine, one oracle with
+ * kube's aggregates), changed by each event as kube-scheduler's cache is
+ * - pods added, bound, nominated, deleted - never rebuilt per decision.
+ *
+ * A pod is decoded once per version that matters to the scheduler (its
+ * labels, spec, phase, start time, deletion, disruption condition: every
+ * field but spec.nodeName and status.nominatedNodeName); such a version
+ * is a "slot", a pod of the cluster, present (pending, bound, elsewhere)
+ * while it is the pod's current version and SNAP_GONE otherwise.  The
+ * cluster of an "epoch" holds the objects alive at its first event and
+ * every pod version its events bring: the events are read ahead to plan
+ * it.  A new epoch is built from the objects alive (decoded again) when
+ * an object other than a pod changes (a node's labels, taints,
+ * allocatable or images; any other kind), or when the new versions
+ * outnumber the live pods (so building costs O(live objects) once per
+ * O(live objects) events: time linear in events, memory linear in live
+ * objects).  Objects are found by key (kind/namespace/name) through a
+ * hash index.
+ *
+ * A preemption is judged in the state before its first victim changed:
+ * changes since then are recorded (check_state_mark) and undone for the
+ * judgement (check_state_rewind, check_state_forward); an epoch never
+ * ends inside such a window unless another object than a pod changes
+ * there.
+ */
+#ifndef KSO_CLI_CHECK_STATE_H
+#define KSO_CLI_CHECK_STATE_H
+
+#include <stdbool.h>
+
+#include "check_log.h"
+#include "inputs.h"
+#include "../core/objects.h"
+#include "../core/snapshot.h"
+#include "../oracle/oracle.h"
+#include "../yaml/tree.h"
+
+struct check_key;
+
+/* Why a decision cannot be judged in the state: an object the loader
+ * refuses is present.  NULL: none. */
+struct check_state {
+	const struct cli_load_opts *load;
+	bool use_oracle;
+	struct check_log *log;     /* the events (borrowed) */
+	struct arena objs;         /* copies of the objects alive at the
+				    * epoch's start (the log forgets them) */
+	int budget;                /* new slots per epoch; 0: live pods */
+
+	/* the key index: every key seen since the last build */
+	struct check_key **keys;   /* insertion order */
+	int n_keys, cap_keys;
+	int *slots_of;             /* open addressing: key index + 1 */
+	int cap_slots;
+
+	/* the epoch */
+	int begin, end;            /* its events [begin, end) */
+	bool built;
+	struct cluster c;
+	struct snapshot s;         /* the placement of every pod of c */
+	struct oracle o;           /* with use_oracle */
+	int n_slots;
+	int *pod_of;               /* slot -> pod of c, -1: refused */
+	const char **refused;      /* slot -> the loader's message, or NULL */
+	signed char *refused_here; /* slot (refused) -> present */
+	int n_refused_here;
+	char *epoch_error;         /* the whole epoch could not be loaded */
+	char *first_refused;       /* a refused pod present (its message) */
+
+	/* the undo record (check_state_mark) */
+	struct check_undo *undo;
+	int n_undo, cap_undo;
+	bool marking;
+	int builds;                /* epochs built, for the tests */
+};
+
+/* check_state_init: an empty state for the events of log (read ahead
+ * to plan epochs: as far as a file goes, a stream only as far as it has
+ * come); engine oracle keeps an oracle. */
+void check_state_init(struct check_state *st, const struct cli_load_opts *load,
+		      bool use_oracle, struct check_log *log);
+
+/* check_state_event: event i (read already). */
+struct check_event *check_state_event(const struct check_state *st, int i);
+void check_state_release(struct check_state *st);
+
+/* check_state_prepare: the state before event i (applied in order) is
+ * the one the cluster shows; builds the epoch when i starts one. */
+void check_state_prepare(struct check_state *st, int i);
+
+/* check_state_prev: the current object of event i's key, or NULL. */
+const struct ynode *check_state_prev(const struct check_state *st, int i);
+
+/* check_state_apply: event i applied (after check_state_prepare(i)). */
+void check_state_apply(struct check_state *st, int i);
+
+/* check_state_pod: the pod of c that is pod ns/name now (present), or
+ * -1. */
+int check_state_pod(const struct check_state *st, const char *ns,
+		    const char *name);
+
+/* check_state_error: why no decision can be judged now (an object the
+ * loader refuses is present), or NULL. */
+const char *check_state_error(const struct check_state *st);
+
+/* check_state_mark: from now on every change is recorded (a preemption's
+ * first victim); check_state_unmark forgets the record. */
+void check_state_mark(struct check_state *st);
+void check_state_unmark(struct check_state *st);
+bool check_state_marked(const struct check_state *st);
+
+/* check_state_rewind / check_state_forward: the recorded changes undone
+ * (the state at the mark) / done again. */
+void check_state_rewind(struct check_state *st);
+void check_state_forward(struct check_state *st);
+
+/* check_pod_decision: whether event obj for a pod whose current object
+ * is prev shows a scheduling decision (bind, a new nomination, a new
+ * Unschedulable condition) - the same test cmd_check judges by, for
+ * planning epochs. */
+bool check_pod_decision(const struct ynode *prev, const struct ynode *obj,
+			enum check_ev_type type);
+
+/* check_pod_victim: whether the event makes its pod (prev -> obj) a
+ * preemption victim candidate (deleted or marked DisruptionTarget while
+ * bound). */
+bool check_pod_victim(const struct ynode *prev, const struct ynode *obj,
+		      enum check_ev_type type);
+
+/* Pod fields, "" when absent. */
+const char *check_pod_node(const struct ynode *pod);
+const char *check_pod_nominated(const struct ynode *pod);
+const char *check_unschedulable_message(const struct ynode *pod);
+bool check_preemption_target(const struct ynode *pod);
+bool check_is_kind(const struct ynode *o, const char *kind);
+
+#endif

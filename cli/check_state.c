@@ -40,6 +40,14 @@ struct check_undo {
 	int key_slot, key_slot_after;
 };
 
+/* A pod removed by an event (deleted, or ended: Succeeded, Failed). */
+struct check_gone {
+	int slot;
+	int32_t node, nom;
+	struct check_key *k;
+	int event;                 /* the removing event's index */
+};
+
 /* The smallest epoch, in new pod versions: building costs O(live
  * objects), so small clusters build no more often than every few
  * thousand pod versions. */
@@ -678,18 +686,20 @@ static void build(struct check_state *st)
 	}
 	st->marking = marking;
 	st->n_undo = 0;    /* a window across a build is judged from here */
+	st->n_gone = 0;    /* the removed pods are not in this epoch */
 	free(pl.pods);
 }
 
 /* --------------------------------------------------------------- events */
 
 void check_state_init(struct check_state *st, const struct cli_load_opts *load,
-		      bool use_oracle, struct check_log *log)
+		      bool use_oracle, struct check_log *log, int lag)
 {
 	memset(st, 0, sizeof *st);
 	st->load = load;
 	st->use_oracle = use_oracle;
 	st->log = log;
+	st->lag = lag;
 	arena_init(&st->objs);
 	const char *b = getenv("KSO_CHECK_EPOCH");
 	st->budget = b ? atoi(b) : 0;
@@ -705,6 +715,7 @@ void check_state_release(struct check_state *st)
 	free(st->keys);
 	free(st->slots_of);
 	free(st->undo);
+	free(st->gone);
 	arena_release(&st->objs);
 	memset(st, 0, sizeof *st);
 }
@@ -730,6 +741,21 @@ const struct ynode *check_state_prev(const struct check_state *st, int i)
 	return e ? e->obj : NULL;
 }
 
+static void note_gone(struct check_state *st, int slot, struct check_key *k,
+		      int event)
+{
+	int p = st->pod_of[slot];
+	if (st->lag <= 0 || p < 0 || st->s.pod_node[p] == SNAP_GONE)
+		return;
+	if (st->n_gone == st->lag) {
+		memmove(st->gone, st->gone + 1, sizeof *st->gone * (size_t)(st->n_gone - 1));
+		st->n_gone--;
+	}
+	GROW(st->gone, st->n_gone + 1, st->cap_gone);
+	st->gone[st->n_gone++] = (struct check_gone){slot, st->s.pod_node[p],
+						     st->s.nominated[p], k, event};
+}
+
 void check_state_apply(struct check_state *st, int i)
 {
 	struct check_event *ev = check_state_event(st, i);
@@ -738,6 +764,8 @@ void check_state_apply(struct check_state *st, int i)
 	if (!k->pod)
 		return;
 	int now = ev->slot, cur = k->slot;
+	if (now < 0 && cur >= 0)
+		note_gone(st, cur, k, i);
 	if (now != cur && cur >= 0)
 		place(st, cur, SNAP_GONE, -1, k, -1);
 	if (now >= 0)
@@ -812,4 +840,57 @@ void check_state_forward(struct check_state *st)
 {
 	for (int i = 0; i < st->n_undo; i++)
 		redo(st, &st->undo[i], false);
+}
+
+/* --------------------------------------------------------------- trials */
+
+int check_state_try_begin(struct check_state *st, bool *was_marking)
+{
+	*was_marking = st->marking;
+	st->marking = true;
+	return st->n_undo;
+}
+
+void check_state_try_end(struct check_state *st, int mark, bool was_marking)
+{
+	for (int i = st->n_undo - 1; i >= mark; i--)
+		redo(st, &st->undo[i], true);
+	st->n_undo = mark;
+	st->marking = was_marking;
+}
+
+bool check_state_assume(struct check_state *st, const struct ynode *obj,
+			char *who, size_t len)
+{
+	if (!check_is_kind(obj, "Pod") || !*check_pod_node(obj))
+		return false;
+	char *key = key_of(obj);
+	struct check_key *k = key_find(st, key);
+	free(key);
+	if (!k || k->slot < 0 || st->pod_of[k->slot] < 0)
+		return false;
+	int p = st->pod_of[k->slot];
+	int node = cluster_find_node(&st->c, check_pod_node(obj));
+	if (st->s.pod_node[p] != SNAP_PENDING || node < 0)
+		return false;
+	place(st, k->slot, node, st->s.nominated[p], k, k->slot);
+	snprintf(who, len, "%s/%s on %s", st->c.pods[p].ns, st->c.pods[p].name,
+		 st->c.nodes[node].name);
+	return true;
+}
+
+bool check_state_unremove(struct check_state *st, int j, int since, char *who,
+			  size_t len)
+{
+	if (j < 0 || j >= st->n_gone)
+		return false;
+	const struct check_gone *g = &st->gone[st->n_gone - 1 - j];
+	if (g->event < since)
+		return false;
+	int p = st->pod_of[g->slot];
+	if (g->k->slot >= 0 || st->s.pod_node[p] != SNAP_GONE)
+		return false;
+	place(st, g->slot, g->node, g->nom, g->k, g->slot);
+	snprintf(who, len, "%s/%s", st->c.pods[p].ns, st->c.pods[p].name);
+	return true;
 }

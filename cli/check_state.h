@@ -39,6 +39,7 @@
 #include "../yaml/tree.h"
 
 struct check_key;
+struct check_gone;
 
 /* Why a decision cannot be judged in the state: an object the loader
  * refuses is present.  NULL: none. */
@@ -70,6 +71,10 @@ struct check_state {
 	char *epoch_error;         /* the whole epoch could not be loaded */
 	char *first_refused;       /* a refused pod present (its message) */
 
+	/* the pods the last events removed, most recent last (a ring of
+	 * lag entries; this epoch's only) */
+	struct check_gone *gone;
+	int n_gone, cap_gone, lag;
 	/* the undo record (check_state_mark) */
 	struct check_undo *undo;
 	int n_undo, cap_undo;
@@ -81,7 +86,7 @@ struct check_state {
  * to plan epochs: as far as a file goes, a stream only as far as it has
  * come); engine oracle keeps an oracle. */
 void check_state_init(struct check_state *st, const struct cli_load_opts *load,
-		      bool use_oracle, struct check_log *log);
+		      bool use_oracle, struct check_log *log, int lag);
 
 /* check_state_event: event i (read already). */
 struct check_event *check_state_event(const struct check_state *st, int i);
@@ -116,6 +121,25 @@ bool check_state_marked(const struct check_state *st);
  * (the state at the mark) / done again. */
 void check_state_rewind(struct check_state *st);
 void check_state_forward(struct check_state *st);
+
+/* Trials (kso check's lag, README): check_state_try_begin records every
+ * change from now; check_state_try_end(st, mark) undoes them. */
+int check_state_try_begin(struct check_state *st, bool *was_marking);
+void check_state_try_end(struct check_state *st, int mark, bool was_marking);
+
+/* check_state_assume: the bind obj shows (a pod pending now bound to its
+ * spec.nodeName) made now, as kube's cache has an assumed pod; the pod
+ * and node into who ("ns/name on node").  false when obj is no such
+ * bind. */
+bool check_state_assume(struct check_state *st, const struct ynode *obj,
+			char *who, size_t len);
+
+/* check_state_unremove: the j-th most recent pod removal (0: the last)
+ * undone, as kube's cache still holds a pod whose deletion its informer
+ * has not delivered; its name into who.  false when there is none, it
+ * was before event since, or the pod is back already. */
+bool check_state_unremove(struct check_state *st, int j, int since, char *who,
+			  size_t len);
 
 /* check_pod_decision: whether event obj for a pod whose current object
  * is prev shows a scheduling decision (bind, a new nomination, a new

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "commands.h"
 #include "dump_json.h"
@@ -52,15 +53,25 @@
 #include "../core/out_file.h"
 #include "../core/strbuf.h"
 
+/* The default window of --lag, in events: kube-scheduler binds
+ * asynchronously after assuming a pod (the binding call takes a few
+ * milliseconds to a second), and its informers deliver a deletion that
+ * long after the API server records it; while one pod is in flight kube
+ * schedules the next few, and each bind or deletion is an event or two
+ * of the log. */
+#define CHECK_LAG 20
+#define CHECK_LAG_TEXT "20"
+
 struct check_args {
 	struct cli_load_opts load;
+	int lag;
 	enum cli_format format;
 	const char *engine;
 	const char *export_dir;
 	bool strict;
 };
 
-enum { OPT_ENGINE, OPT_STRICT_MESSAGE, OPT_EXPORT, OPT_OUTPUT };
+enum { OPT_ENGINE, OPT_STRICT_MESSAGE, OPT_EXPORT, OPT_OUTPUT, OPT_LAG };
 
 static const struct cli_opt check_table[] = {
 	CLI_ENGINE_OPTION(OPT_ENGINE),
@@ -70,6 +81,10 @@ static const struct cli_opt check_table[] = {
 	 "explain reproduces", OPT_EXPORT},
 	{"output", 'o', "json|table|wide", "one JSON line per decision, then "
 	 "the summary (default); or a table", OPT_OUTPUT},
+	{"lag", 0, "N", "kube's cache may run N events ahead of the log (binds "
+	 "in flight) or behind it (deletions not delivered): a decision ok "
+	 "only there is ok with the lag named; 0 judges the log's state only "
+	 "(default " CHECK_LAG_TEXT ")", OPT_LAG},
 	{NULL, 0, NULL, NULL, 0},
 };
 
@@ -102,6 +117,16 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_OUTPUT:
 		return cli_format_take(&check_cmd, v, CLI_JSON | CLI_TABLE | CLI_WIDE,
 				       &a->format);
+	case OPT_LAG: {
+		char *end;
+		errno = 0;
+		long n = strtol(v, &end, 10);
+		if (errno || end == v || *end || n < 0 || n > 1000000)
+			return cli_usage_error(&check_cmd, "--lag wants a number of "
+					       "events from 0 to 1000000, not '%s'", v);
+		a->lag = (int)n;
+		return 0;
+	}
 	}
 	return cli_load_take(check_cmd.name, &a->load, id, v);
 }
@@ -114,11 +139,14 @@ struct check {
 	struct check_state st;     /* the state at the event being read */
 	struct model_cycle_result r;   /* for st's epoch (r_build) */
 	int r_build;
+	bool one_node;             /* r holds the decided node's verdict only */
 	bool strict;
 	const char *export_dir;    /* --export: each wrong decision's state */
 	bool export_failed;        /* a state could not be written: exit 3 */
 	int seq;
 	int judged, wrong, inconclusive;
+	int ok_lag;                /* ok only with the cache's lag applied */
+	int lag;                   /* --lag: the window, in events */
 	int count[VERDICT_COUNT];
 	struct json_out j;
 	enum cli_format format;    /* -o: JSON lines (default) or a table */
@@ -190,7 +218,7 @@ static void table_init(struct check *k)
 
 /* -o table: SEQ POD DECISION VERDICT DETAIL; wide adds the event's
  * resourceVersion and the viable nodes kso expected. */
-static void table_row(struct check *k, const struct check_event *ev, const char *pod,
+static void table_row(struct check *k, long long rv, const char *pod,
 		      const struct observed *o, const struct cluster *c,
 		      const struct model_cycle_result *r, const char *verdict,
 		      const char *detail)
@@ -200,7 +228,7 @@ static void table_row(struct check *k, const struct check_event *ev, const char 
 	int row = cli_grid_add_row(g), col = 0;
 	cli_grid_set(g, row, col++, "%d", k->seq);
 	if (wide)
-		cli_grid_set(g, row, col++, "%lld", (long long)ev->rv);
+		cli_grid_set(g, row, col++, "%lld", rv);
 	cli_grid_set(g, row, col++, "%s", pod);
 	cli_grid_set(g, row, col++, "%s", o->what);
 	cli_grid_set(g, row, col++, "%s", verdict);
@@ -216,22 +244,56 @@ static void table_row(struct check *k, const struct check_event *ev, const char 
 	cli_grid_set(g, row, col++, "%s", detail);
 }
 
+/* A verdict line names at most this many nodes per list (a decision at
+ * 5,000 nodes has thousands feasible); the counts follow when cut. */
+#define CHECK_MAX_NAMES 10
+
+static void names_json(struct json_out *j, const struct cluster *c,
+		       const char *key, const int *v, int n)
+{
+	json_key(j, key);
+	cli_json_node_names(j, c, v, n < CHECK_MAX_NAMES ? n : CHECK_MAX_NAMES);
+	if (n <= CHECK_MAX_NAMES)
+		return;
+	char count[32];
+	snprintf(count, sizeof count, "n_%s", key);
+	json_key(j, count);
+	json_int(j, n);
+}
+
+/* "expected": kso's viable and feasible nodes; for a bind judged by its
+ * node alone (kube samples), "sampled" and whether that node is
+ * feasible. */
+static void expected_json(struct check *k, const struct cluster *c,
+			  const struct model_cycle_result *r)
+{
+	if (k->one_node) {
+		json_key(&k->j, "sampled");
+		json_bool(&k->j, true);
+	}
+	names_json(&k->j, c, "viable", r->viable, r->n_viable);
+	names_json(&k->j, c, "feasible", r->feasible, r->n_feasible);
+}
+
 /* One decision's line: r (NULL when inconclusive) gives "expected";
  * reproduce (NULL: none) the command for its exported state. */
-static void emit(struct check *k, const struct check_event *ev, const char *pod,
+static void emit(struct check *k, long long rv, const char *pod,
 		 const struct observed *o, const struct cluster *c,
 		 const struct model_cycle_result *r, const char *verdict,
-		 const char *detail, const char *reproduce)
+		 const char *detail, const char *reproduce, const char *lag)
 {
 	if (k->format == CLI_TABLE || k->format == CLI_WIDE) {
-		table_row(k, ev, pod, o, c, r, verdict, detail);
+		char shown[1200];
+		if (lag)
+			snprintf(shown, sizeof shown, "%s (%s)", verdict, lag);
+		table_row(k, rv, pod, o, c, r, lag ? shown : verdict, detail);
 		return;
 	}
 	json_begin_object(&k->j);
 	json_key(&k->j, "seq");
 	json_int(&k->j, k->seq);
 	json_key(&k->j, "resourceVersion");
-	json_int(&k->j, ev->rv);
+	json_int(&k->j, rv);
 	json_key(&k->j, "pod");
 	json_string(&k->j, pod);
 	json_key(&k->j, "decision");
@@ -239,15 +301,16 @@ static void emit(struct check *k, const struct check_event *ev, const char *pod,
 	observed_json(&k->j, o);
 	json_key(&k->j, "verdict");
 	json_string(&k->j, verdict);
+	if (lag) {
+		json_key(&k->j, "lag");
+		json_string(&k->j, lag);
+	}
 	json_key(&k->j, "detail");
 	json_string(&k->j, detail);
 	if (r) {
 		json_key(&k->j, "expected");
 		json_begin_object(&k->j);
-		json_key(&k->j, "viable");
-		cli_json_node_names(&k->j, c, r->viable, r->n_viable);
-		json_key(&k->j, "feasible");
-		cli_json_node_names(&k->j, c, r->feasible, r->n_feasible);
+		expected_json(k, c, r);
 		json_end_object(&k->j);
 	}
 	if (reproduce) {
@@ -335,30 +398,107 @@ static void run_cycle(struct check *k, const struct sched_profile *prof,
 		model_cycle_result_init(&k->r, &st->c);
 		k->r_build = st->builds;
 	}
+	k->one_node = false;
 	if (!st->use_oracle) {
 		k->engine->cycle(prof, &st->s, pod, &k->r);
 		return;
 	}
 	if (a->action == IMPL_BIND && st->c.n_nodes >= 100) {
 		oracle_check_node(&st->o, prof, pod, a->node, &k->r);
+		k->one_node = true;
 		return;
 	}
 	st->o.all_nodes = true;
 	oracle_schedule_cycle(&st->o, pod, &k->r);
 }
 
-/* Judges o for pod ns/name in the state now. */
-static void judge_in(struct check *k, const struct check_event *ev,
-		     const char *ns, const char *name, const struct observed *o)
+/* kso's verdict on answer a for pod in the state now (k->r its cycle). */
+static void verdict_now(struct check *k, const struct sched_profile *prof,
+			int pod, const struct impl_answer *a, struct verdict *v)
 {
 	struct check_state *st = &k->st;
+	run_cycle(k, prof, pod, a);
+	struct cli_explain x = {
+		.cluster = &st->c, .snap = &st->s, .profile = prof,
+		.engine = k->engine, .pod = pod, .result = &k->r,
+		.live = st->use_oracle ? &st->o : NULL,
+	};
+	judge_decision(&x, a, k->strict, v);
+}
+
+static bool same_pod(const struct ynode *obj, const struct pod *p)
+{
+	const struct ynode *m = ynode_get(obj, "metadata");
+	const char *ns = ynode_str(m, "namespace"), *name = ynode_str(m, "name");
+	return name && !strcmp(name, p->name) && !strcmp(ns ? ns : "default", p->ns);
+}
+
+/*
+ * A decision that is not kube's answer in the state the log shows (event
+ * i): whether it is in the state kube's cache had, which runs ahead of
+ * the log by the binds in flight (pods kube assumed: binds the next
+ * k->lag events show) and behind it by the deletions its informer has
+ * not delivered (the pods the last k->lag events removed).  Each is
+ * tried cumulatively, in the order kube would have met them; the first
+ * state where the decision is ok gives v and the lag in words (why).
+ */
+static bool lag_explains(struct check *k, int i, const struct sched_profile *prof,
+			 int pod, const struct impl_answer *a, struct verdict *v,
+			 char *why, size_t len)
+{
+	struct check_state *st = &k->st;
+	bool was;
+	for (int kind = 0; kind < 2; kind++) {
+		int mark = check_state_try_begin(st, &was);
+		size_t used = (size_t)snprintf(why, len, "%s: ",
+					       kind ? "cache still held" : "assumed");
+		int n = 0;
+		for (int j = 0; j < k->lag; j++) {
+			char who[600];
+			if (kind == 0) {
+				const struct check_event *e =
+					check_log_at(st->log, i + 1 + j, true);
+				if (!e)
+					break;
+				if (e->type == CHECK_DELETED ||
+				    same_pod(e->obj, &st->c.pods[pod]) ||
+				    !check_state_assume(st, e->obj, who, sizeof who))
+					continue;
+			} else if (!check_state_unremove(st, j, i - k->lag, who,
+							 sizeof who)) {
+				if (j >= st->n_gone)
+					break;
+				continue;
+			}
+			if (used < len)
+				used += (size_t)snprintf(why + used, len - used, "%s%s",
+							 n++ ? ", " : "", who);
+			struct verdict t;
+			verdict_now(k, prof, pod, a, &t);
+			if (t.kind == VERDICT_OK) {
+				*v = t;
+				check_state_try_end(st, mark, was);
+				return true;
+			}
+		}
+		check_state_try_end(st, mark, was);
+	}
+	return false;
+}
+
+/* Judges o for pod ns/name in the state before event i. */
+static void judge_in(struct check *k, int i, const char *ns, const char *name,
+		     const struct observed *o)
+{
+	struct check_state *st = &k->st;
+	long long rv = check_state_event(st, i)->rv;
 	char pod_key[512];
 	snprintf(pod_key, sizeof pod_key, "%s/%s", ns, name);
 	k->seq++;
 	const char *bad = check_state_error(st);
 	if (bad) {
 		k->inconclusive++;
-		emit(k, ev, pod_key, o, NULL, NULL, "inconclusive", bad, NULL);
+		emit(k, rv, pod_key, o, NULL, NULL, "inconclusive", bad, NULL, NULL);
 		return;
 	}
 	struct cluster *c = &st->c;
@@ -374,25 +514,28 @@ static void judge_in(struct check *k, const struct check_event *ev,
 					"does not have" : NULL;
 	if (why) {
 		k->inconclusive++;
-		emit(k, ev, pod_key, o, NULL, NULL, "inconclusive", why, NULL);
+		emit(k, rv, pod_key, o, NULL, NULL, "inconclusive", why, NULL, NULL);
 		impl_answer_release(&a);
 		return;
 	}
-	run_cycle(k, prof, pod, &a);
-	struct model_cycle_result *r = &k->r;
-	struct cli_explain x = {
-		.cluster = c, .snap = &st->s, .profile = prof,
-		.engine = k->engine, .pod = pod, .result = r,
-		.live = st->use_oracle ? &st->o : NULL,
-	};
 	struct verdict v;
-	judge_decision(&x, &a, k->strict, &v);
+	verdict_now(k, prof, pod, &a, &v);
+	char lag[1024] = "";
+	if (v.kind != VERDICT_OK && k->lag > 0) {
+		if (lag_explains(k, i, prof, pod, &a, &v, lag, sizeof lag))
+			k->ok_lag++;
+		else {
+			lag[0] = '\0';
+			verdict_now(k, prof, pod, &a, &v);   /* k->r as the log shows */
+		}
+	}
 	k->judged++;
 	k->count[v.kind]++;
 	k->wrong += v.kind != VERDICT_OK;
 	char *cmd = v.kind != VERDICT_OK && k->export_dir ?
 		export_state(k, c, &st->s, pod_key) : NULL;
-	emit(k, ev, pod_key, o, c, r, verdict_name(v.kind), v.detail, cmd);
+	emit(k, rv, pod_key, o, c, &k->r, verdict_name(v.kind), v.detail, cmd,
+	     *lag ? lag : NULL);
 	free(cmd);
 	impl_answer_release(&a);
 }
@@ -481,7 +624,7 @@ static void pod_event(struct check *k, struct walk *w, int i)
 		o.action = IMPL_BIND;
 		o.node = check_pod_node(ev->obj);
 		snprintf(o.what, sizeof o.what, "bind %s", o.node);
-		judge_in(k, ev, ns, name, &o);
+		judge_in(k, i, ns, name, &o);
 		victims_clear(k, w);
 	} else if (prev && !*check_pod_node(ev->obj) &&
 		   *check_pod_nominated(ev->obj) &&
@@ -490,7 +633,7 @@ static void pod_event(struct check *k, struct walk *w, int i)
 		bool back = w->n_victims > 0;
 		if (back)
 			check_state_rewind(&k->st);
-		judge_in(k, ev, ns, name, &o);
+		judge_in(k, i, ns, name, &o);
 		if (back)
 			check_state_forward(&k->st);
 		free((void *)o.victims);
@@ -499,16 +642,72 @@ static void pod_event(struct check *k, struct walk *w, int i)
 		o.action = IMPL_UNSCHEDULABLE;
 		o.message = check_unschedulable_message(ev->obj);
 		snprintf(o.what, sizeof o.what, "unschedulable: %.500s", o.message);
-		judge_in(k, ev, ns, name, &o);
+		judge_in(k, i, ns, name, &o);
 		victims_clear(k, w);
 	}
 	check_state_apply(&k->st, i);
 }
 
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The last line: the counts, the findings by kind, the rate. */
+static void summary(struct check *k, bool table, double seconds)
+{
+	int decisions = k->judged + k->inconclusive;
+	double rate = seconds > 0 ? decisions / seconds : 0;
+	if (table) {
+		printf("%sdecisions %d, ok %d (with lag %d), wrong %d", k->seq ? "\n" : "",
+		       decisions, k->count[VERDICT_OK], k->ok_lag, k->wrong);
+		const char *sep = " (";
+		for (int v = VERDICT_OK + 1; v < VERDICT_COUNT; v++) {
+			if (!k->count[v])
+				continue;
+			printf("%s%s %d", sep, verdict_name(v), k->count[v]);
+			sep = ", ";
+		}
+		printf("%s, inconclusive %d; %.0f decisions/s\n",
+		       *sep == ',' ? ")" : "", k->inconclusive, rate);
+		return;
+	}
+	json_begin_object(&k->j);
+	json_key(&k->j, "summary");
+	json_begin_object(&k->j);
+	json_key(&k->j, "decisions");
+	json_int(&k->j, decisions);
+	json_key(&k->j, "ok");
+	json_int(&k->j, k->count[VERDICT_OK]);
+	json_key(&k->j, "ok_with_lag");
+	json_int(&k->j, k->ok_lag);
+	json_key(&k->j, "wrong");
+	json_int(&k->j, k->wrong);
+	json_key(&k->j, "inconclusive");
+	json_int(&k->j, k->inconclusive);
+	json_key(&k->j, "findings");
+	json_begin_object(&k->j);
+	for (int v = VERDICT_OK + 1; v < VERDICT_COUNT; v++) {
+		if (!k->count[v])
+			continue;
+		json_key(&k->j, verdict_name(v));
+		json_int(&k->j, k->count[v]);
+	}
+	json_end_object(&k->j);
+	json_key(&k->j, "decisions_per_second");
+	json_int(&k->j, (long long)(rate + 0.5));
+	json_end_object(&k->j);
+	json_end_object(&k->j);
+	json_end(&k->j);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_args args = {.engine = cli_engine_default()->name,
-				  .format = CLI_JSON};
+				  .format = CLI_JSON, .lag = CHECK_LAG};
 	char **files;
 	int n_files;
 	check_cmd.ctx = &args;
@@ -544,8 +743,11 @@ int cmd_check(int argc, char **argv)
 	bool table = k.format != CLI_JSON;
 	if (table)
 		table_init(&k);
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct walk w = {0};
-	check_state_init(&k.st, &load, engine == &oracle_engine, &log);
+	k.lag = args.lag;
+	check_state_init(&k.st, &load, engine == &oracle_engine, &log, args.lag);
 	const struct check_event *e;
 	for (int i = 0; check_log_at(&log, i, true); i++) {
 		/* preparing reads ahead: the event may have moved */
@@ -561,14 +763,8 @@ int cmd_check(int argc, char **argv)
 			cli_grid_print(&k.table, stdout, k.format == CLI_WIDE ? 0 :
 				       cli_terminal_width(stdout));
 		cli_grid_release(&k.table);
-		printf("%sdecisions %d, ok %d, wrong %d, inconclusive %d\n",
-		       k.seq ? "\n" : "", k.judged + k.inconclusive,
-		       k.count[VERDICT_OK], k.wrong, k.inconclusive);
-	} else {
-		printf("{\"summary\":{\"decisions\":%d,\"ok\":%d,\"wrong\":%d,"
-		       "\"inconclusive\":%d}}\n", k.judged + k.inconclusive,
-		       k.count[VERDICT_OK], k.wrong, k.inconclusive);
 	}
+	summary(&k, table, seconds_since(&t0));
 	victims_clear(&k, &w);
 	free(w.victims);
 	if (k.r_build)

@@ -58,7 +58,7 @@ struct check_src {
 	/* events parsed, not yet merged */
 	struct check_event *pend;
 	struct check_chunk **pend_chunk;
-	int n_pend, head, cap_pend, cap_chunk_of;
+	int n_pend, head, cap_pend;
 };
 
 /* --------------------------------------------------------------- values */
@@ -83,8 +83,7 @@ static void push(struct check_log *l, struct check_src *s,
 			s->head = 0;
 		}
 	}
-	GROW(s->pend, s->n_pend + 1, s->cap_pend);
-	GROW(s->pend_chunk, s->n_pend + 1, s->cap_chunk_of);
+	GROW2(s->pend, s->pend_chunk, s->n_pend + 1, s->cap_pend);
 	s->pend[s->n_pend] = (struct check_event){t, obj, rv_of(obj), 0, s->file,
 						  -1};
 	s->pend_chunk[s->n_pend++] = l->chunks[l->n_chunks - 1];

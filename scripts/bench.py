@@ -19,6 +19,15 @@ Only the scheduling loop is timed (no YAML loading, no aggregate
 building: load_s is printed separately).  Prints a table and writes it
 as CSV to build/bench.csv.  Never part of `make test`.
 
+Then `kso check` at cluster scale ("Check" rows): recorded days made by
+scripts/watchlog.py (a List of nodes and bound pods, then pods deleted,
+added, bound and started, some binds wrong, some pods unschedulable),
+judged by ./kso and, with KSO_BENCH_OLD, by that binary on the same logs
+(the largest only by ./kso: the old one needs about an hour there).  CPU
+seconds and peak RSS from /usr/bin/time -v; the findings must be the
+injected wrong binds at their decisions; the verdicts of the two
+binaries are compared.
+
 Then the enumerator: `kso enum` on the default universe (placements
 mode, --store findings) with one thread and with one thread per core,
 and in reachable mode: states/s covered (raw states, symmetric ones
@@ -27,7 +36,8 @@ core), written to build/bench-enum.csv.
 
 Environment:
   KSO_BENCH_ONLY=Name,Name   run only these workloads (prefix match;
-                             "Enum" for the enumerator rows, "Impl" for
+                             "Enum" for the enumerator rows, "Check" for
+                             kso check on recorded days, "Impl" for
                              kso's cost per kso-impl/1 request,
                              "Reference" for the reference workloads)
   KSO_BENCH_BUDGET=SECONDS   model time budget per workload (default 4)
@@ -39,6 +49,7 @@ Environment:
                              their ratio and whether the outputs are
                              identical (the "Side" prefix of ONLY)
 """
+import json
 import os
 import re
 import resource
@@ -386,6 +397,86 @@ def bench_side_by_side(old):
     print()
 
 
+# (label, nodes, pods, decisions, wrong, unschedulable, old binary too)
+CHECK_CASES = [
+    ("200 nodes, 1k decisions", 200, 3000, 1000, 5, 3, True),
+    ("5000 nodes, 500 decisions", 5000, 150000, 500, 5, 2, True),
+    ("5000 nodes, 100k decisions", 5000, 150000, 100000, 20, 20, False),
+]
+
+
+def time_v(cmd):
+    """(exit status, stdout, user+system CPU s, peak RSS MB, wall s) of cmd
+    under /usr/bin/time -v."""
+    proc = subprocess.run(["/usr/bin/time", "-v"] + cmd, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE)
+    err = proc.stderr.decode()
+
+    def field(name):
+        m = re.search(r"%s: (\S+)" % re.escape(name), err)
+        return m.group(1) if m else "0"
+    cpu = float(field("User time (seconds)")) + float(field("System time (seconds)"))
+    rss = int(field("Maximum resident set size (kbytes)")) / 1024.0
+    wall = field("Elapsed (wall clock) time (h:mm:ss or m:ss)")
+    parts = [float(x) for x in wall.split(":")]
+    secs = 0.0
+    for x in parts:
+        secs = secs * 60 + x
+    return proc.returncode, proc.stdout, cpu, rss, secs
+
+
+def verdict_lines(out):
+    rows, summary = [], None
+    for line in out.decode().splitlines():
+        d = json.loads(line)
+        if "summary" in d:
+            summary = d["summary"]
+        else:
+            rows.append((d["seq"], d["pod"], d["verdict"]))
+    return rows, summary
+
+
+def bench_check(old):
+    """./kso check (and KSO_BENCH_OLD) on generated recorded days."""
+    new = os.path.join(ROOT, "kso")
+    gen = os.path.join(ROOT, "scripts", "watchlog.py")
+    head = "%-28s %8s %9s %9s %9s %9s %7s %10s %s" % (
+        "check", "decisions", "old_cpu_s", "old_MB", "new_cpu_s", "new_MB",
+        "new_s", "new_dec/s", "findings / verdicts")
+    print(head)
+    print("-" * len(head), flush=True)
+    for label, nodes, pods, decisions, wrong, unsched, with_old in CHECK_CASES:
+        path = os.path.join(OUT, "check-%d-%d-%d.json" % (nodes, pods, decisions))
+        if not os.path.exists(path + ".expected.json"):
+            subprocess.run([sys.executable, gen, "--nodes", str(nodes), "--pods",
+                            str(pods), "--decisions", str(decisions), "--wrong",
+                            str(wrong), "--unschedulable", str(unsched), "-o",
+                            path], check=True)
+        with open(path + ".expected.json") as f:
+            expected = json.load(f)
+        rc, out, cpu, rss, wall = time_v([new, "check", path])
+        rows, summary = verdict_lines(out)
+        found = [seq for seq, _, v in rows if v != "ok"]
+        ok = found == expected["wrong"] and len(rows) == decisions
+        old_cpu = old_rss = "-"
+        same = ""
+        if old and with_old:
+            _, old_out, c, r, _ = time_v([old, "check", path])
+            old_cpu, old_rss = "%.1f" % c, "%.0f" % r
+            same = ", verdicts %s" % ("identical" if verdict_lines(old_out)[0] == rows
+                                      else "DIFFER")
+        print("%-28s %8d %9s %9s %9.1f %9.0f %7.1f %10.0f %s%s" % (
+            label, decisions, old_cpu, old_rss, cpu, rss, wall,
+            decisions / wall if wall else 0,
+            "%d at the injected decisions" % len(found) if ok else
+            "WRONG: %s" % found[:10], same), flush=True)
+    print()
+    print("CPU s: user + system; MB: peak RSS; new_s: wall seconds (the 2-core")
+    print("  machine is shared: CPU seconds are the steadier figure).  The goal")
+    print("  (issue 36): 100k decisions at 5,000 nodes under a minute, under 2 GB.")
+    print()
+
+
 def main():
     only = [s for s in os.environ.get("KSO_BENCH_ONLY", "").split(",") if s]
     old = os.environ.get("KSO_BENCH_OLD")
@@ -393,6 +484,10 @@ def main():
         if not only or any("Side".startswith(x) for x in only):
             bench_side_by_side(old)
         if only == ["Side"]:
+            return
+    if not only or any("Check".startswith(x) for x in only):
+        bench_check(old)
+        if only == ["Check"]:
             return
     budget = float(os.environ.get("KSO_BENCH_BUDGET", "4"))
     no_model = os.environ.get("KSO_BENCH_NO_MODEL") == "1"

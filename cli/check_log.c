@@ -254,8 +254,10 @@ static int src_read(struct check_log *l, struct check_src *s, bool wait)
 				s->eof = true;
 				return 0;
 			}
-			if (l->follow && wait) {
-				/* --follow on a file: wait for it to grow */
+			if (l->follow) {
+				/* --follow on a file: it may grow */
+				if (!wait)
+					return 0;
 				usleep(200000);
 				continue;
 			}
@@ -449,6 +451,8 @@ struct check_event *check_log_at(struct check_log *l, long i, bool wait)
 
 bool check_log_interactive(const struct check_log *l)
 {
+	if (l->follow)
+		return true;
 	for (int i = 0; i < l->n_src; i++)
 		if (!l->src[i].regular)
 			return true;
@@ -518,8 +522,15 @@ int check_log_open(struct check_log *l, char **files, int n, bool follow,
 		if (src_open(&l->src[i], files[i], err) < 0)
 			return -1;
 		l->n_src++;
-		if (l->src[i].regular && !follow && validate(files[i], err) < 0)
+		if (!l->src[i].regular || follow)
+			continue;
+		/* stdin redirected from a file is read again from where it was */
+		off_t at = lseek(l->src[i].fd, 0, SEEK_CUR);
+		if (validate(files[i], err) < 0)
 			return -1;
+		if (lseek(l->src[i].fd, at, SEEK_SET) < 0)
+			return error_plain(err, "%s: cannot read it again: %s",
+					   l->src[i].name, strerror(errno));
 	}
 	return 0;
 }

@@ -68,7 +68,7 @@ int check_log_open(struct check_log *l, char **files, int n, bool follow,
 struct check_event *check_log_at(struct check_log *l, long i, bool wait);
 
 /* check_log_interactive: whether a log is a stream (not a regular
- * file): its events are judged as they come. */
+ * file, or followed): its events are judged as they come. */
 bool check_log_interactive(const struct check_log *l);
 
 /* check_log_forget: the events before i are judged and their objects

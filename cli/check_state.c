@@ -43,8 +43,9 @@ struct check_undo {
 /* A pod removed by an event (deleted, or ended: Succeeded, Failed). */
 struct check_gone {
 	int slot;
-	int32_t node, nom;
-	struct check_key *k;
+	char *key;                 /* its key (malloc'ed) */
+	const struct ynode *obj;   /* its last object (a slot of every epoch
+				    * built while it is remembered) */
 	int event;                 /* the removing event's index */
 };
 
@@ -461,6 +462,10 @@ static void plan_epoch(struct check_state *st, struct plan *pl)
 			live++;
 		}
 	}
+	/* the pods removed lately stay in the cluster (absent), for
+	 * kube's cache that may still hold them (--lag) */
+	for (int g = 0; g < st->n_gone; g++)
+		st->gone[g].slot = plan_slot(pl, st->gone[g].obj);
 	int budget = st->budget > 0 ? st->budget :
 		     live / CHECK_BUDGET_DIV > CHECK_MIN_BUDGET ?
 		     live / CHECK_BUDGET_DIV : CHECK_MIN_BUDGET;
@@ -470,10 +475,15 @@ static void plan_epoch(struct check_state *st, struct plan *pl)
 	int i;
 	bool stream = check_log_interactive(st->log);
 	struct check_event *ev;
-	/* a stream is planned only as far as it has come */
-	for (i = st->begin; (ev = check_log_at(st->log, i, !stream || i == st->begin));
+	/* a stream is planned only as far as it has come, but never ends
+	 * an epoch inside a preemption's window (its verdict would then
+	 * depend on where the writer paused) */
+	for (i = st->begin;
+	     (ev = check_log_at(st->log, i, !stream || i == st->begin || window));
 	     i++) {
 		struct check_key *k = key_get(st, ev->obj);
+		if (!k->pod && !yaml_kind_read(ynode_str(ev->obj, "kind")))
+			continue;   /* not the scheduler's: never loaded */
 		if (!k->pod) {
 			/* a change to another object than a pod is built in
 			 * before the next pod event (none judges before it) */
@@ -644,6 +654,8 @@ static void keep_objects(struct check_state *st)
 	arena_init(&fresh);
 	for (int i = 0; i < st->n_keys; i++)
 		st->keys[i]->obj = enum_ynode_clone(&fresh, st->keys[i]->obj);
+	for (int i = 0; i < st->n_gone; i++)
+		st->gone[i].obj = enum_ynode_clone(&fresh, st->gone[i].obj);
 	arena_release(&st->objs);
 	st->objs = fresh;
 	check_log_forget(st->log, st->begin);
@@ -694,7 +706,6 @@ static void build(struct check_state *st)
 	}
 	st->marking = marking;
 	st->n_undo = 0;    /* a window across a build is judged from here */
-	st->n_gone = 0;    /* the removed pods are not in this epoch */
 	free(pl.pods);
 }
 
@@ -723,6 +734,8 @@ void check_state_release(struct check_state *st)
 	free(st->keys);
 	free(st->slots_of);
 	free(st->undo);
+	for (int i = 0; i < st->n_gone; i++)
+		free(st->gone[i].key);
 	free(st->gone);
 	arena_release(&st->objs);
 	memset(st, 0, sizeof *st);
@@ -750,30 +763,32 @@ const struct ynode *check_state_prev(const struct check_state *st, int i)
 }
 
 static void note_gone(struct check_state *st, int slot, struct check_key *k,
-		      int event)
+		      const struct ynode *obj, int event)
 {
 	int p = st->pod_of[slot];
-	if (st->lag <= 0 || p < 0 || st->s.pod_node[p] == SNAP_GONE)
+	if (st->lag <= 0 || p < 0 || st->s.pod_node[p] == SNAP_GONE || !obj)
 		return;
 	if (st->n_gone == st->lag) {
+		free(st->gone[0].key);
 		memmove(st->gone, st->gone + 1, sizeof *st->gone * (size_t)(st->n_gone - 1));
 		st->n_gone--;
 	}
 	GROW(st->gone, st->n_gone + 1, st->cap_gone);
-	st->gone[st->n_gone++] = (struct check_gone){slot, st->s.pod_node[p],
-						     st->s.nominated[p], k, event};
+	st->gone[st->n_gone++] = (struct check_gone){slot, xstrdup(k->key), obj,
+						     event};
 }
 
 void check_state_apply(struct check_state *st, int i)
 {
 	struct check_event *ev = check_state_event(st, i);
 	struct check_key *k = key_get(st, ev->obj);
+	const struct ynode *prev = k->obj;
 	k->obj = ev->type == CHECK_DELETED ? NULL : ev->obj;
 	if (!k->pod)
 		return;
 	int now = ev->slot, cur = k->slot;
 	if (now < 0 && cur >= 0)
-		note_gone(st, cur, k, i);
+		note_gone(st, cur, k, prev, i);
 	if (now != cur && cur >= 0)
 		place(st, cur, SNAP_GONE, -1, k, -1);
 	if (now >= 0)
@@ -893,12 +908,13 @@ bool check_state_unremove(struct check_state *st, int j, int since, char *who,
 	if (j < 0 || j >= st->n_gone)
 		return false;
 	const struct check_gone *g = &st->gone[st->n_gone - 1 - j];
-	if (g->event < since)
-		return false;
+	const struct check_key *k = key_find(st, g->key);
 	int p = st->pod_of[g->slot];
-	if (g->k->slot >= 0 || st->s.pod_node[p] != SNAP_GONE)
+	if (g->event < since || p < 0 || (k && k->slot >= 0) ||
+	    st->s.pod_node[p] != SNAP_GONE)
 		return false;
-	place(st, g->slot, g->node, g->nom, g->k, g->slot);
+	/* its nodes by name: the epoch may be another than its removal's */
+	place_obj(st, g->slot, g->obj, NULL, 0);
 	snprintf(who, len, "%s/%s", st->c.pods[p].ns, st->c.pods[p].name);
 	return true;
 }

@@ -9,9 +9,10 @@
  * the state before the first event, `kubectl get ... -o json` Lists (each
  * item counts as ADDED).  The kube-scheduler-simulator recorder's records,
  * {"time", "event": "Add|Update|Delete", "resource": {...}}, one after
- * another or as one array, are read the same way.  Several files are merged by the objects'
- * metadata.resourceVersion (a stable merge: equal or missing versions keep
- * file order).
+ * another or as one array, are read the same way.  The logs are read as
+ * a stream (cli/check_log.h: "-" is stdin, --follow keeps reading) and
+ * several are merged by metadata.resourceVersion; the state is kept
+ * incrementally (cli/check_state.h).
  *
  * Decisions, read off the changes of one pod (reference §1.3, §3.6):
  *   bind            spec.nodeName set on a pending pod;
@@ -21,10 +22,14 @@
  *                   since the previous decision, and the state judged is
  *                   the one before the first of them;
  *   unschedulable   a PodScheduled=False condition with reason
- *                   Unschedulable newly set (or with a new message).
+ *                   Unschedulable newly set (or with a new message);
+ * and a FailedScheduling Event for a pod, new or with a new message (its
+ * message compared with kube's).
  * Each is judged (cli/judge.h) against kso's cycle in the state before it,
- * the objects taken as already admitted (as --no-admission).  Output: one
- * JSON line per decision, then a summary line; exit 1 when a decision is
+ * the objects taken as already admitted (as --no-admission); one that is
+ * not kube's answer there is tried in the states kube's cache may have
+ * had within --lag events (lag_explains).  Output: one JSON line per
+ * decision (or a table row), then a summary; exit 1 when a decision is
  * not ok.
  */
 #include <assert.h>
@@ -34,6 +39,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "dump_json.h"
@@ -43,6 +49,7 @@
 #include "args.h"
 #include "inputs.h"
 #include "check_state.h"
+#include "../model/preemption.h"
 #include "judge.h"
 #include "json.h"
 #include "table.h"
@@ -65,13 +72,15 @@
 struct check_args {
 	struct cli_load_opts load;
 	int lag;
+	bool follow;
 	enum cli_format format;
 	const char *engine;
 	const char *export_dir;
 	bool strict;
 };
 
-enum { OPT_ENGINE, OPT_STRICT_MESSAGE, OPT_EXPORT, OPT_OUTPUT, OPT_LAG };
+enum { OPT_ENGINE, OPT_STRICT_MESSAGE, OPT_EXPORT, OPT_OUTPUT, OPT_LAG,
+       OPT_FOLLOW };
 
 static const struct cli_opt check_table[] = {
 	CLI_ENGINE_OPTION(OPT_ENGINE),
@@ -85,6 +94,8 @@ static const struct cli_opt check_table[] = {
 	 "in flight) or behind it (deletions not delivered): a decision ok "
 	 "only there is ok with the lag named; 0 judges the log's state only "
 	 "(default " CHECK_LAG_TEXT ")", OPT_LAG},
+	{"follow", 'f', NULL, "at the end of a log file, wait for it to grow "
+	 "(as tail -f); a pipe ends when its writer does", OPT_FOLLOW},
 	{NULL, 0, NULL, NULL, 0},
 };
 
@@ -117,6 +128,9 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_OUTPUT:
 		return cli_format_take(&check_cmd, v, CLI_JSON | CLI_TABLE | CLI_WIDE,
 				       &a->format);
+	case OPT_FOLLOW:
+		a->follow = true;
+		return 0;
 	case OPT_LAG: {
 		char *end;
 		errno = 0;
@@ -146,7 +160,11 @@ struct check {
 	int seq;
 	int judged, wrong, inconclusive;
 	int ok_lag;                /* ok only with the cache's lag applied */
+	bool tty;                  /* stderr is a terminal: progress there */
+	bool stream;               /* a log is a stream: each line flushed */
+	double shown;              /* when progress was last shown */
 	int lag;                   /* --lag: the window, in events */
+	bool event;                /* judging a FailedScheduling Event */
 	int count[VERDICT_COUNT];
 	struct json_out j;
 	enum cli_format format;    /* -o: JSON lines (default) or a table */
@@ -165,6 +183,8 @@ struct observed {
 	const struct victim *victims;  /* preempt */
 	int n_victims;
 	const char *message;           /* unschedulable */
+	bool event;                    /* a FailedScheduling Event: only its
+					* message is kube's to compare */
 	char what[600];                /* in words, for the output */
 };
 
@@ -319,6 +339,8 @@ static void emit(struct check *k, long long rv, const char *pod,
 	}
 	json_end_object(&k->j);
 	json_end(&k->j);
+	if (k->stream)
+		fflush(stdout);   /* judged as the events come */
 }
 
 /* --export: the state before decision seq as manifests kso explain reads
@@ -412,6 +434,41 @@ static void run_cycle(struct check *k, const struct sched_profile *prof,
 	oracle_schedule_cycle(&st->o, pod, &k->r);
 }
 
+/* A FailedScheduling Event's message against the one kube reports for
+ * x's cycle (the FitError and, when DefaultPreemption found no
+ * candidate, its message; reference §1.7, §3.6): should-have-fit when a
+ * node fits, message-differs when the text is another, else ok.  An
+ * Event does not say whether kube then nominated a node, so preemption
+ * is not judged. */
+static void judge_event(const struct cli_explain *x, const struct impl_answer *a,
+			struct verdict *v)
+{
+	const struct model_cycle_result *r = x->result;
+	memset(v, 0, sizeof *v);
+	if (r->n_viable > 0) {
+		char buf[512];
+		cluster_node_list(x->cluster, r->viable, r->n_viable, buf, sizeof buf);
+		v->kind = VERDICT_SHOULD_HAVE_FIT;
+		snprintf(v->detail, sizeof v->detail, "%s fit%s", buf,
+			 r->n_viable > 1 ? "" : "s");
+		return;
+	}
+	struct model_preemption kp;
+	model_preemption_init(&kp);
+	cli_kube_preempt(x, &kp);
+	char *want = cli_event_message(r, kp.node < 0 ? kp.message : NULL);
+	if (strcmp(want, a->message)) {
+		v->kind = VERDICT_MESSAGE_DIFFERS;
+		snprintf(v->detail, sizeof v->detail, "kube's message is \"%.900s\"",
+			 want);
+	} else {
+		v->kind = VERDICT_OK;
+		snprintf(v->detail, sizeof v->detail, "kube's message");
+	}
+	free(want);
+	model_preemption_release(&kp);
+}
+
 /* kso's verdict on answer a for pod in the state now (k->r its cycle). */
 static void verdict_now(struct check *k, const struct sched_profile *prof,
 			int pod, const struct impl_answer *a, struct verdict *v)
@@ -423,7 +480,10 @@ static void verdict_now(struct check *k, const struct sched_profile *prof,
 		.engine = k->engine, .pod = pod, .result = &k->r,
 		.live = st->use_oracle ? &st->o : NULL,
 	};
-	judge_decision(&x, a, k->strict, v);
+	if (k->event)
+		judge_event(&x, a, v);
+	else
+		judge_decision(&x, a, k->strict, v);
 }
 
 static bool same_pod(const struct ynode *obj, const struct pod *p)
@@ -519,9 +579,10 @@ static void judge_in(struct check *k, int i, const char *ns, const char *name,
 		return;
 	}
 	struct verdict v;
+	k->event = o->event;
 	verdict_now(k, prof, pod, &a, &v);
 	char lag[1024] = "";
-	if (v.kind != VERDICT_OK && k->lag > 0) {
+	if (v.kind != VERDICT_OK && k->lag > 0 && !o->event) {
 		if (lag_explains(k, i, prof, pod, &a, &v, lag, sizeof lag))
 			k->ok_lag++;
 		else {
@@ -603,6 +664,51 @@ static void preemption_observed(struct walk *w, struct observed *o,
 	o->n_victims = n;
 }
 
+/* A kube Event (core/v1 or events.k8s.io/v1) that reports
+ * FailedScheduling for a pod: the pod's namespace and name and the
+ * message; false for any other object. */
+static bool failed_scheduling(const struct ynode *o, const char **ns,
+			      const char **name, const char **msg)
+{
+	const char *reason = ynode_str(o, "reason");
+	if (!check_is_kind(o, "Event") || !reason ||
+	    strcmp(reason, "FailedScheduling"))
+		return false;
+	const struct ynode *about = ynode_get(o, "involvedObject");
+	if (!about)
+		about = ynode_get(o, "regarding");
+	*msg = ynode_str(o, "message");
+	if (!*msg)
+		*msg = ynode_str(o, "note");
+	const char *kind = ynode_str(about, "kind");
+	*name = ynode_str(about, "name");
+	*ns = ynode_str(about, "namespace");
+	if (!*ns)
+		*ns = "default";
+	return kind && !strcmp(kind, "Pod") && *name && *msg;
+}
+
+/* A FailedScheduling Event, new or with a new message: its message
+ * judged in the state before it. */
+static void event_event(struct check *k, int i)
+{
+	const struct check_event *ev = check_state_event(&k->st, i);
+	const char *ns, *name, *msg, *pns, *pname, *was;
+	const struct ynode *prev = check_state_prev(&k->st, i);
+	if (ev->type != CHECK_DELETED &&
+	    failed_scheduling(ev->obj, &ns, &name, &msg) &&
+	    (!prev || !failed_scheduling(prev, &pns, &pname, &was) ||
+	     strcmp(was, msg))) {
+		struct observed o = {0};
+		o.action = IMPL_UNSCHEDULABLE;
+		o.message = msg;
+		o.event = true;
+		snprintf(o.what, sizeof o.what, "FailedScheduling: %.500s", msg);
+		judge_in(k, i, ns, name, &o);
+	}
+	check_state_apply(&k->st, i);
+}
+
 /* One pod event: the decision it shows, if any, judged in the state
  * before it; then the event applied. */
 static void pod_event(struct check *k, struct walk *w, int i)
@@ -646,6 +752,31 @@ static void pod_event(struct check *k, struct walk *w, int i)
 		victims_clear(k, w);
 	}
 	check_state_apply(&k->st, i);
+}
+
+/* On a terminal (stderr), at most twice a second: events read, the
+ * tally so far, the rate; cleared at the end. */
+static void progress(struct check *k, int events, const struct timespec *t0,
+		     bool last)
+{
+	if (!k->tty)
+		return;
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	double now = (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	if (!last && now - k->shown < 0.5)
+		return;
+	k->shown = now;
+	if (last) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	double secs = now - ((double)t0->tv_sec + (double)t0->tv_nsec / 1e9);
+	int decisions = k->judged + k->inconclusive;
+	fprintf(stderr, "\r\033[Kkso check: %d events, %d decisions: ok %d "
+		"(with lag %d), wrong %d, inconclusive %d; %.0f decisions/s",
+		events, decisions, k->count[VERDICT_OK], k->ok_lag, k->wrong,
+		k->inconclusive, secs > 0 ? decisions / secs : 0.0);
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -731,7 +862,7 @@ int cmd_check(int argc, char **argv)
 		return 1;
 	}
 	struct check_log log;
-	if (check_log_open(&log, files, n_files, false, &err) < 0) {
+	if (check_log_open(&log, files, n_files, args.follow, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		check_log_release(&log);
 		free(files);
@@ -747,6 +878,8 @@ int cmd_check(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct walk w = {0};
 	k.lag = args.lag;
+	k.tty = isatty(STDERR_FILENO);
+	k.stream = check_log_interactive(&log);
 	check_state_init(&k.st, &load, engine == &oracle_engine, &log, args.lag);
 	const struct check_event *e;
 	for (int i = 0; check_log_at(&log, i, true); i++) {
@@ -755,9 +888,13 @@ int cmd_check(int argc, char **argv)
 		e = check_state_event(&k.st, i);
 		if (check_is_kind(e->obj, "Pod"))
 			pod_event(&k, &w, i);
+		else if (check_is_kind(e->obj, "Event"))
+			event_event(&k, i);
 		else
 			check_state_apply(&k.st, i);
+		progress(&k, i + 1, &t0, false);
 	}
+	progress(&k, 0, &t0, true);
 	if (table) {
 		if (k.table.rows > 1)
 			cli_grid_print(&k.table, stdout, k.format == CLI_WIDE ? 0 :

@@ -210,6 +210,16 @@ static int decode_object(struct yaml_dec *d, const struct ynode *obj,
 	return 0;   /* a kind the scheduler does not read */
 }
 
+bool yaml_kind_read(const char *kind)
+{
+	if (!kind || is_list_kind(kind))
+		return false;
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if (!strcmp(kinds[i].kind, kind))
+			return true;
+	return false;
+}
+
 /* One document of d->file: every load, from text or from trees, goes
  * through here. */
 static int decode_doc(struct yaml_dec *d, const struct ynode *doc)

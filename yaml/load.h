@@ -66,4 +66,9 @@ int yaml_load_config_buffer(struct cluster *c, const char *name,
 int yaml_load_config_tree(struct cluster *c, const char *name,
 			  const struct ynode *doc, struct error *err);
 
+/* yaml_kind_read: whether the loader reads objects of kind (the others
+ * - Events, ConfigMaps, ... - are skipped: the scheduler does not read
+ * them). */
+bool yaml_kind_read(const char *kind);
+
 #endif

@@ -1,0 +1,143 @@
+"""
+test_check_stream.py - `kso check` judges a log the same whether it is a
+file, stdin redirected from the file, or a pipe that delivers it all at
+once or a line at a time (issue 36: "the same results from a file, from
+a stream and from - on a pipe").  A stream is judged as it comes, so its
+epochs end wherever the writer pauses; the verdicts must not depend on
+that.  The logs are test_check_lag.py's hand-worked cases (a bind in
+flight; a preemption while the cache held a deleted pod) and a day of
+scripts/watchlog.py (20 nodes, 5 wrong binds, 3 unschedulable pods),
+whose verdicts from the file are the reference.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import test_check_lag as lag
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KSO = os.environ.get("KSO", os.path.join(ROOT, "kso"))
+
+
+def verdicts(stdout):
+    out = []
+    for line in stdout.splitlines():
+        d = json.loads(line)
+        if "summary" in d:
+            d["summary"].pop("decisions_per_second")
+        out.append(d)
+    return out
+
+
+def from_file(path, *extra):
+    p = subprocess.run([KSO, "check", path, *extra], capture_output=True,
+                       text=True, timeout=120)
+    return p.returncode, verdicts(p.stdout), p.stderr
+
+
+def from_stdin_file(path, *extra):
+    with open(path) as f:
+        p = subprocess.run([KSO, "check", "-", *extra], stdin=f,
+                           capture_output=True, text=True, timeout=120)
+    return p.returncode, verdicts(p.stdout), p.stderr
+
+
+def from_pipe(path, *extra, pause=0.0):
+    """The log through a pipe, a line at a time with pause seconds between
+    lines (0: as fast as the pipe takes it)."""
+    p = subprocess.Popen([KSO, "check", "-", *extra], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    with open(path) as f:
+        for line in f:
+            p.stdin.write(line)
+            if pause:
+                p.stdin.flush()
+                time.sleep(pause)
+    p.stdin.close()
+    out = p.stdout.read()
+    err = p.stderr.read()
+    p.wait(timeout=120)
+    return p.returncode, verdicts(out), err
+
+
+def day(tmp_path):
+    path = tmp_path / "day.json"
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "watchlog.py"),
+                    "--nodes", "20", "--pods", "200", "--decisions", "150",
+                    "--wrong", "5", "--unschedulable", "3", "--seed", "5",
+                    "-o", str(path)], check=True)
+    return path
+
+
+def test_a_day_from_a_file_stdin_and_a_pipe(tmp_path):
+    path = day(tmp_path)
+    want = from_file(path)
+    assert want[0] == 1 and want[2] == ""
+    assert len(want[1]) == 151
+    with open(str(path) + ".expected.json") as f:
+        wrong = json.load(f)["wrong"]
+    # the injected binds are infeasible at their decisions
+    assert [d["seq"] for d in want[1][:-1] if d["verdict"] == "infeasible"] \
+        == wrong
+    assert from_stdin_file(path) == want
+    assert from_pipe(path) == want
+    # small epochs: a new one every few events, as a slow stream has
+    env = dict(os.environ, KSO_CHECK_EPOCH="1")
+    p = subprocess.run([KSO, "check", path], capture_output=True, text=True,
+                       timeout=120, env=env)
+    assert (p.returncode, verdicts(p.stdout), p.stderr) == want
+
+
+def test_the_lag_cases_a_line_at_a_time(tmp_path):
+    for make in (lag.in_flight_log, lag.held_log):
+        path = tmp_path / "lag.json"
+        path.write_text(make().text())
+        want = from_file(path)
+        assert want[0] == 0
+        assert from_pipe(path, pause=0.05) == want
+
+
+def test_a_stream_reports_bad_input_where_it_is(tmp_path):
+    log = lag.in_flight_log()
+    path = tmp_path / "bad.json"
+    path.write_text(log.text() + '{"type": "MODIFIED", "object": null}\n')
+    # a file: the error alone, before any verdict
+    rc, out, err = from_file(path)
+    assert (rc, out) == (1, [])
+    assert err == f"{path}:4:32: expected an object, got null (object)\n"
+    # a stream: the verdicts before it, then the error
+    rc, out, err = from_pipe(path)
+    assert rc == 1
+    assert [d.get("verdict") for d in out] == ["ok", "ok", None]
+    assert err == "<stdin>:4:32: expected an object, got null (object)\n"
+
+
+def test_follow_on_a_pipe_ends_with_the_pipe(tmp_path):
+    path = tmp_path / "lag.json"
+    path.write_text(lag.in_flight_log().text())
+    assert from_pipe(path, "--follow") == from_file(path)
+
+
+def test_follow_judges_a_growing_file_as_it_grows(tmp_path):
+    # the log written in two parts: the first bind's verdict comes out
+    # before the second part exists, and the second's after it does
+    log = lag.in_flight_log()
+    path = tmp_path / "grow.json"
+    path.write_text("\n".join(log.lines[:2]) + "\n")
+    p = subprocess.Popen([KSO, "check", "--follow", "--lag", "0", path],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        first = json.loads(p.stdout.readline())
+        assert (first["seq"], first["pod"]) == (1, "default/b")
+        with open(path, "a") as f:
+            f.write(log.lines[2] + "\n")
+        second = json.loads(p.stdout.readline())
+        assert (second["seq"], second["pod"], second["verdict"]) == \
+            (2, "default/a", "ok")
+    finally:
+        p.kill()
+        p.wait(timeout=30)

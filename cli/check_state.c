@@ -16,7 +16,6 @@
 #include "../core/fnv.h"
 #include "../core/grow.h"
 #include "../core/xalloc.h"
-#include "../enum/ytree.h"
 #include "../yaml/load.h"
 
 /* One object key (kind/namespace/name) and what the log shows of it. */
@@ -24,6 +23,7 @@ struct check_key {
 	char *key;
 	bool pod;
 	const struct ynode *obj;   /* the current object, NULL: absent */
+	bool owned;                /* obj is this key's copy (obj_copy) */
 	int slot;                  /* a pod: its present slot, -1 none */
 	/* planning (the events ahead of the epoch's build) */
 	const struct ynode *plan_obj, *plan_version;
@@ -647,17 +647,131 @@ static void load_epoch(struct check_state *st, const struct ynode **others,
 	free(all);
 }
 
+/* What a pod's or a node's copy leaves out: fields no decoder reads and
+ * no comparison above looks at, which are most of a real object's bytes
+ * (managedFields, the last-applied annotation, container statuses, the
+ * node's addresses and system info). */
+static const char *const meta_dropped[] = {"managedFields", "annotations", NULL};
+static const char *const pod_status_dropped[] = {
+	"containerStatuses", "initContainerStatuses",
+	"ephemeralContainerStatuses", NULL};
+static const char *const node_status_dropped[] = {
+	"nodeInfo", "addresses", "daemonEndpoints", "config", NULL};
+static const char *const nothing_dropped[] = {NULL};
+
+/* A copy of one object in one malloc'ed block (freed with free()), sized
+ * by a first pass: each live object is held once, and freed as soon as
+ * the log replaces it - no arena holding dead copies. */
+struct copier {
+	char *at;                  /* NULL: the sizing pass */
+	size_t used;
+};
+
+static void *take(struct copier *c, size_t n)
+{
+	size_t need = (n + 15) & ~(size_t)15;
+	void *p = c->at ? c->at + c->used : NULL;
+	c->used += need;
+	return p;
+}
+
+static struct ynode *copy_node(struct copier *c, const struct ynode *n,
+			       const char *const *drop);
+
+/* n's copy; drop: the keys a map leaves out (its children keep all but
+ * as copy_obj says). */
+static struct ynode *copy_node(struct copier *c, const struct ynode *n,
+			       const char *const *drop)
+{
+	struct ynode *d = take(c, sizeof *d);
+	if (d)
+		*d = *n;
+	if (n->kind == YNODE_SCALAR) {
+		char *str = take(c, n->len + 1);
+		if (str) {
+			memcpy(str, n->str, n->len + 1);
+			d->str = str;
+		}
+		return d;
+	}
+	struct ynode **items = take(c, sizeof *items * ((size_t)n->n + 1));
+	struct ynode **keys = n->kind == YNODE_MAP ?
+		take(c, sizeof *keys * ((size_t)n->n + 1)) : NULL;
+	int k = 0;
+	for (int i = 0; i < n->n; i++) {
+		if (n->kind == YNODE_MAP && skipped(n->keys[i], drop))
+			continue;
+		struct ynode *key = n->kind == YNODE_MAP ?
+			copy_node(c, n->keys[i], nothing_dropped) : NULL;
+		struct ynode *item = copy_node(c, n->items[i], nothing_dropped);
+		if (d) {
+			items[k] = item;
+			if (keys)
+				keys[k] = key;
+		}
+		k++;
+	}
+	if (d) {
+		d->items = items;
+		d->keys = keys;
+		d->n = k;
+	}
+	return d;
+}
+
+/* The top of a pod or a node: metadata and status pruned. */
+static struct ynode *copy_top(struct copier *c, const struct ynode *o)
+{
+	bool pod = check_is_kind(o, "Pod");
+	if (!pod && !check_is_kind(o, "Node"))
+		return copy_node(c, o, nothing_dropped);
+	struct ynode *d = take(c, sizeof *d);
+	if (d)
+		*d = *o;
+	struct ynode **items = take(c, sizeof *items * ((size_t)o->n + 1));
+	struct ynode **keys = take(c, sizeof *keys * ((size_t)o->n + 1));
+	for (int i = 0; i < o->n; i++) {
+		const struct ynode *key = o->keys[i];
+		const char *const *drop = nothing_dropped;
+		if (key->len == 8 && !memcmp(key->str, "metadata", 8))
+			drop = meta_dropped;
+		else if (key->len == 6 && !memcmp(key->str, "status", 6))
+			drop = pod ? pod_status_dropped : node_status_dropped;
+		struct ynode *k = copy_node(c, key, nothing_dropped);
+		struct ynode *v = copy_node(c, o->items[i], drop);
+		if (d) {
+			keys[i] = k;
+			items[i] = v;
+		}
+	}
+	if (d) {
+		d->items = items;
+		d->keys = keys;
+	}
+	return d;
+}
+
+/* obj's copy, malloc'ed (free() releases it whole); NULL for NULL. */
+static const struct ynode *obj_copy(const struct ynode *obj)
+{
+	if (!obj)
+		return NULL;
+	struct copier size = {NULL, 0};
+	copy_top(&size, obj);
+	struct copier c = {xmalloc(size.used), 0};
+	return copy_top(&c, obj);
+}
+
 /* The objects alive copied, the log's older events forgotten. */
 static void keep_objects(struct check_state *st)
 {
-	struct arena fresh;
-	arena_init(&fresh);
-	for (int i = 0; i < st->n_keys; i++)
-		st->keys[i]->obj = enum_ynode_clone(&fresh, st->keys[i]->obj);
-	for (int i = 0; i < st->n_gone; i++)
-		st->gone[i].obj = enum_ynode_clone(&fresh, st->gone[i].obj);
-	arena_release(&st->objs);
-	st->objs = fresh;
+	for (int i = 0; i < st->n_keys; i++) {
+		struct check_key *k = st->keys[i];
+		if (k->obj && !k->owned) {
+			k->obj = obj_copy(k->obj);
+			k->owned = true;
+		}
+	}
 	check_log_forget(st->log, st->begin);
 }
 
@@ -692,10 +806,10 @@ static void build(struct check_state *st)
 	st->builds++;
 	if (getenv("KSO_CHECK_DEBUG"))
 		fprintf(stderr, "kso check: epoch %d from event %d to %d: %.2f s to "
-			"build, %d pod versions, %d keys, objects %zu MB, cluster "
-			"%zu MB, log %zu MB\n", st->builds, st->begin, st->end,
+			"build, %d pod versions, %d keys, cluster %zu MB, log "
+			"%zu MB\n", st->builds, st->begin, st->end,
 			(double)(clock() - t0) / CLOCKS_PER_SEC, st->n_slots,
-			st->n_keys, st->objs.total >> 20, st->c.arena.total >> 20,
+			st->n_keys, st->c.arena.total >> 20,
 			check_log_held(st->log) >> 20);
 	bool marking = st->marking;
 	st->marking = false;
@@ -719,7 +833,6 @@ void check_state_init(struct check_state *st, const struct cli_load_opts *load,
 	st->use_oracle = use_oracle;
 	st->log = log;
 	st->lag = lag;
-	arena_init(&st->objs);
 	const char *b = getenv("KSO_CHECK_EPOCH");
 	st->budget = b ? atoi(b) : 0;
 }
@@ -728,16 +841,19 @@ void check_state_release(struct check_state *st)
 {
 	epoch_release(st);
 	for (int i = 0; i < st->n_keys; i++) {
+		if (st->keys[i]->owned)
+			free((void *)st->keys[i]->obj);
 		free(st->keys[i]->key);
 		free(st->keys[i]);
 	}
 	free(st->keys);
 	free(st->slots_of);
 	free(st->undo);
-	for (int i = 0; i < st->n_gone; i++)
+	for (int i = 0; i < st->n_gone; i++) {
 		free(st->gone[i].key);
+		free((void *)st->gone[i].obj);
+	}
 	free(st->gone);
-	arena_release(&st->objs);
 	memset(st, 0, sizeof *st);
 }
 
@@ -770,12 +886,13 @@ static void note_gone(struct check_state *st, int slot, struct check_key *k,
 		return;
 	if (st->n_gone == st->lag) {
 		free(st->gone[0].key);
+		free((void *)st->gone[0].obj);
 		memmove(st->gone, st->gone + 1, sizeof *st->gone * (size_t)(st->n_gone - 1));
 		st->n_gone--;
 	}
 	GROW(st->gone, st->n_gone + 1, st->cap_gone);
-	st->gone[st->n_gone++] = (struct check_gone){slot, xstrdup(k->key), obj,
-						     event};
+	st->gone[st->n_gone++] = (struct check_gone){slot, xstrdup(k->key),
+						     obj_copy(obj), event};
 }
 
 void check_state_apply(struct check_state *st, int i)
@@ -783,12 +900,16 @@ void check_state_apply(struct check_state *st, int i)
 	struct check_event *ev = check_state_event(st, i);
 	struct check_key *k = key_get(st, ev->obj);
 	const struct ynode *prev = k->obj;
+	bool owned = k->owned;
 	k->obj = ev->type == CHECK_DELETED ? NULL : ev->obj;
+	k->owned = false;
+	int now = ev->slot, cur = k->slot;
+	if (k->pod && now < 0 && cur >= 0)
+		note_gone(st, cur, k, prev, i);
+	if (owned)
+		free((void *)prev);   /* the log's object replaces the copy */
 	if (!k->pod)
 		return;
-	int now = ev->slot, cur = k->slot;
-	if (now < 0 && cur >= 0)
-		note_gone(st, cur, k, prev, i);
 	if (now != cur && cur >= 0)
 		place(st, cur, SNAP_GONE, -1, k, -1);
 	if (now >= 0)

@@ -47,8 +47,6 @@ struct check_state {
 	const struct cli_load_opts *load;
 	bool use_oracle;
 	struct check_log *log;     /* the events (borrowed) */
-	struct arena objs;         /* copies of the objects alive at the
-				    * epoch's start (the log forgets them) */
 	int budget;                /* new slots per epoch; 0: live pods */
 
 	/* the key index: every key seen since the last build */

@@ -242,16 +242,30 @@ int cmd_serve(int argc, char **argv)
 		json_init(&j, stdout, true);
 		json_begin_object(&j);
 		bool init = type && !strcmp(type, "init");
+		/* another protocol's init is refused, not answered as if
+		 * understood (an init naming none is taken as kso-impl/1) */
+		const char *protocol = init ? ynode_str(req, "protocol") : NULL;
+		bool foreign = protocol && strcmp(protocol, "kso-impl/1");
 		/* the init request's release, unless --kube-version said */
-		int kv = init && !load.kube_version_given &&
+		int kv = init && !foreign && !load.kube_version_given &&
 			ynode_str(req, "kubernetesVersion") ? config_kube_version_parse(
 				ynode_str(req, "kubernetesVersion")) : -1;
 		if (kv >= 0)
 			config_use_version(&holder.config, (enum kube_version)kv);
-		const struct ynode *init_cfg = init &&
+		const struct ynode *init_cfg = init && !foreign &&
 			!load.config ? ynode_get(req, "schedulerConfiguration") : NULL;
-		if (init_cfg && yaml_load_config_tree(&holder, "init", init_cfg,
-						      &err) < 0) {
+		if (foreign) {
+			json_key(&j, "type");
+			json_string(&j, "error");
+			json_key(&j, "code");
+			json_int(&j, 10);   /* not supported */
+			json_key(&j, "text");
+			char text[160];
+			snprintf(text, sizeof text, "unsupported protocol '%.64s' (kso "
+				 "serve speaks kso-impl/1)", protocol);
+			json_string(&j, text);
+		} else if (init_cfg && yaml_load_config_tree(&holder, "init", init_cfg,
+							     &err) < 0) {
 			json_key(&j, "type");
 			json_string(&j, "error");
 			json_key(&j, "code");

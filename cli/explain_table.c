@@ -9,7 +9,9 @@
 #include "explain.h"
 #include "judge.h"
 #include "table.h"
+#include "../core/strbuf.h"
 #include "../core/xalloc.h"
+#include "../yaml/emit.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -294,8 +296,20 @@ void cli_explain_table(const struct cli_explain *x, FILE *f)
 	if (x->impl) {
 		char ans[2048];
 		judge_answer_text(x->cluster, x->impl, ans, sizeof ans);
+		/* the answer and the detail carry the implementation's text:
+		 * its control characters escaped, as in every table */
+		struct strbuf name, a, d;
+		strbuf_init(&name);
+		strbuf_init(&a);
+		strbuf_init(&d);
+		yaml_emit_controls_escaped(&name, x->impl_name);
+		yaml_emit_controls_escaped(&a, ans);
+		yaml_emit_controls_escaped(&d, x->verdict->detail);
 		fprintf(f, "\nimplementation %s: %s\nverdict: %s%s - %s\n",
-			x->impl_name, ans, verdict_name(x->verdict->kind),
-			x->verdict->tie ? " (tie)" : "", x->verdict->detail);
+			name.s ? name.s : "", a.s ? a.s : "", verdict_name(x->verdict->kind),
+			x->verdict->tie ? " (tie)" : "", d.s ? d.s : "");
+		strbuf_release(&name);
+		strbuf_release(&a);
+		strbuf_release(&d);
 	}
 }

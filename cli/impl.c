@@ -135,13 +135,25 @@ void impl_stop(struct impl *im)
 	im->len = im->cap = 0;
 }
 
-/* Writes all of s[0..n) (a line); -1 when the child is gone. */
-static int send_all(struct impl *im, const char *s, size_t n)
+/* Writes all of s[0..n) (a line) by until (ms): a child that stops
+ * reading cannot hold kso for ever on a request larger than the socket's
+ * buffer.  Returns 0, 1 on timeout, -1 when the child is gone. */
+static int send_all(struct impl *im, const char *s, size_t n, int64_t until)
 {
 	while (n > 0) {
-		ssize_t w = send(im->fd, s, n, MSG_NOSIGNAL);
+		ssize_t w = send(im->fd, s, n, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			int64_t left = until - now_ms();
+			if (left <= 0)
+				return 1;
+			struct pollfd p = {im->fd, POLLOUT, 0};
+			if (poll(&p, 1, (int)(left > 1000 ? 1000 : left)) < 0 &&
+			    errno != EINTR)
+				return -1;
+			continue;
+		}
 		if (w <= 0)
 			return -1;
 		s += w;
@@ -150,11 +162,11 @@ static int send_all(struct impl *im, const char *s, size_t n)
 	return 0;
 }
 
-/* Reads one line (without its newline) into *line (malloc).  Returns 0,
- * 1 on timeout, -1 at end of file or on error. */
-static int read_line(struct impl *im, char **line)
+/* Reads one line (without its newline) into *line (malloc) by until
+ * (ms).  Returns 0, 1 on timeout, 2 past IMPL_MAX_LINE bytes, -1 at end of
+ * file or on error. */
+static int read_line(struct impl *im, char **line, int64_t until)
 {
-	int64_t until = now_ms() + im->timeout_ms;
 	for (;;) {
 		char *nl = im->len ? memchr(im->buf, '\n', im->len) : NULL;
 		if (nl) {
@@ -167,7 +179,7 @@ static int read_line(struct impl *im, char **line)
 			return 0;
 		}
 		if (im->len >= IMPL_MAX_LINE)
-			return -1;
+			return 2;
 		int64_t left = until - now_ms();
 		if (left <= 0)
 			return 1;
@@ -268,17 +280,30 @@ static const struct ynode *exchange(struct impl *im, const char *req, size_t n,
 				    int id, const char *what, struct arena *a,
 				    struct error *err)
 {
-	if (send_all(im, req, n) < 0) {
+	/* one deadline for writing the request and reading its answer */
+	int64_t until = now_ms() + im->timeout_ms;
+	int w = send_all(im, req, n, until);
+	if (w == 1) {
+		fail(im, err, "request %d (%s) not read within %.3g s", id, what,
+		     im->timeout_ms / 1000.0);
+		return NULL;
+	}
+	if (w < 0) {
 		char how[80];
 		exit_text(im, how, sizeof how);
 		fail(im, err, "%s before request %d (%s)", how, id, what);
 		return NULL;
 	}
 	char *line = NULL;
-	int r = read_line(im, &line);
+	int r = read_line(im, &line, until);
 	if (r == 1) {
 		fail(im, err, "no answer to request %d (%s) within %.3g s", id, what,
 		     im->timeout_ms / 1000.0);
+		return NULL;
+	}
+	if (r == 2) {
+		fail(im, err, "request %d (%s): answer longer than %u MiB", id, what,
+		     IMPL_MAX_LINE >> 20);
 		return NULL;
 	}
 	if (r < 0) {
@@ -512,6 +537,11 @@ static int read_answer(struct impl *im, const struct cluster *c,
 	const struct ynode *binding = ynode_get(ans, "binding");
 	const char *nominated = ynode_str(ans, "nominatedNodeName");
 	const struct ynode *unsched = ynode_get(ans, "unschedulable");
+	if (binding && (nominated || unsched))
+		/* which decision would be judged is anyone's guess */
+		return fail(im, err, "request %d: schedule_ok carries a binding and "
+			    "%s: ambiguous", id, unsched ? "unschedulable"
+			    : "nominatedNodeName");
 	if (binding) {
 		const char *node = ynode_str(ynode_get(binding, "target"), "name");
 		out->action = IMPL_BIND;

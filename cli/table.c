@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "../core/grow.h"
+#include "../core/strbuf.h"
 #include "../core/xalloc.h"
+#include "../yaml/emit.h"
 
 void cli_grid_init(struct cli_grid *g, int rows, int cols)
 {
@@ -48,16 +50,23 @@ int cli_grid_add_row(struct cli_grid *g)
 	return g->rows++;
 }
 
-/* *cell = the formatted text (replacing what it held). */
+/* *cell = the formatted text (replacing what it held), its control
+ * characters escaped as the YAML writer escapes them: a cell holds text
+ * from implementations and logs, which must not reach a terminal raw. */
 static void set_text(char **cell, const char *fmt, va_list in)
 {
 	va_list ap;
 	va_copy(ap, in);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
+	char *raw = xmalloc((size_t)n + 1);
+	vsnprintf(raw, (size_t)n + 1, fmt, in);
+	struct strbuf b;
+	strbuf_init(&b);
+	yaml_emit_controls_escaped(&b, raw);
+	free(raw);
 	free(*cell);
-	*cell = xmalloc((size_t)n + 1);
-	vsnprintf(*cell, (size_t)n + 1, fmt, in);
+	*cell = strbuf_take(&b);
 }
 
 void cli_grid_note(struct cli_grid *g, int row, const char *fmt, ...)

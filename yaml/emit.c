@@ -142,6 +142,35 @@ static void emit_quoted(struct emitter *e, const struct ynode *n)
 	put(e, "\"", 1);
 }
 
+void yaml_emit_controls_escaped(struct strbuf *b, const char *s)
+{
+	struct emitter e = {.b = b};
+	const unsigned char *u8 = (const unsigned char *)s;
+	size_t len = strlen(s), run = 0;
+	for (size_t i = 0; i < len;) {
+		unsigned char c = u8[i];
+		unsigned u = 0;
+		size_t k = 0;
+		if (c >= 0x20 && c != 0x7f &&
+		    (c < 0x80 || !(k = unicode_escape(u8 + i, len - i, &u)))) {
+			i++;
+			continue;
+		}
+		put(&e, s + run, i - run);
+		if (k)
+			put_u(&e, u);
+		else if (c == '\n')
+			put(&e, "\\n", 2);
+		else if (c == '\t')
+			put(&e, "\\t", 2);
+		else
+			put_u(&e, c);
+		i += k ? k : 1;
+		run = i;
+	}
+	put(&e, s + run, len - run);
+}
+
 /* What the printer asks of a scalar's characters, gathered in one pass:
  * flow: one of ",[]{}" before the first NUL (as strpbrk finds);
  * inner: what needs_quotes looks for past the first character; odd: a

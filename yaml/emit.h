@@ -46,6 +46,13 @@ bool yaml_emit_exact(struct strbuf *b, const struct ynode *doc,
  * labels and messages. */
 void yaml_emit_flow(struct strbuf *b, const struct ynode *n);
 
+/* yaml_emit_controls_escaped: s for display on one line (a table cell):
+ * the characters the quoted form escapes as controls - C0 (\n and \t
+ * as such), DEL, the C1 controls, NEL, LS, PS, the BOM - escaped as it
+ * escapes them (\uXXXX), everything else as it is: text from an
+ * implementation cannot move the cursor, clear the screen or break a row. */
+void yaml_emit_controls_escaped(struct strbuf *b, const char *s);
+
 /* yaml_emit_comment: one YAML comment line, "# " + the formatted text +
  * "\n", with every byte a YAML reader could take as a line break or that
  * is a control character (\r, \n, the other C0 bytes, DEL, NEL U+0085,

@@ -21,6 +21,7 @@
 
 #include "../enum/export.h"
 #include "../enum/run.h"
+#include "../core/strbuf.h"
 #include "args.h"
 #include "commands.h"
 #include "corpus.h"
@@ -555,6 +556,22 @@ static int probe_impl(const struct args *a)
 	return rc;
 }
 
+/* The table's last line when the run stored anything to look at: the
+ * command that lists it (kso findings, cli/cmd_findings.c), no SQL. */
+static void print_findings_hint(const struct enum_summary *s, const char *db)
+{
+	uint64_t n = s->t[0].disagree + s->t[0].violations;
+	for (int i = 0; i < ENUM_FIND_COUNT; i++)
+		n += enum_tally_finding(&s->t[0], i);
+	if (!n)
+		return;
+	struct strbuf b;
+	strbuf_init(&b);
+	strbuf_shell_word(&b, db);
+	printf("list them:     kso findings %s\n", b.s);
+	strbuf_release(&b);
+}
+
 int cmd_enum(int argc, char **argv)
 {
 	return cli_enum_command(argc, argv, NULL);
@@ -614,6 +631,8 @@ int cli_enum_command(int argc, char **argv, struct corpus_opts *corpus)
 			unlink(a.o.db);
 		return s.t[0].disagree || s.t[0].impl_findings || !s.complete;
 	}
+	if (a.format == CLI_TABLE)
+		print_findings_hint(&s, a.o.db);
 	if (a.export_dir && export_findings(&a, &s))
 		return 1;
 	return s.t[0].disagree || s.t[0].violations ||

@@ -18,6 +18,7 @@ int cmd_check(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_findings(int argc, char **argv);
 
 /* cli_enum_command: kso enum with argv; with corpus (kso corpus -o DIR)
  * every decision is written as a case file (cli/corpus.h) instead. */

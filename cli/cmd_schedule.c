@@ -31,8 +31,10 @@
  *   yaml   the final cluster as manifests kso reads back (cli/dump_yaml.h):
  *          pods carry spec.nodeName / status.nominatedNodeName, evicted
  *          pods are left out.
- * Exit status 0, 1 when an invariant broke or the input is bad, 2 on a
- * usage error.
+ * The table's summary names each pending pod with its last step's
+ * message; the JSON's summary lists them as "pending_pods".
+ * Exit status 0, 1 when an invariant broke, the input is bad, or (with
+ * --fail-on-pending) a pod stays pending, 2 on a usage error.
  *
  * --tie random picks among the viable nodes with the seed (default 0);
  * --seed N also makes the preemption candidate offset random (§3.3);
@@ -72,11 +74,13 @@ struct args {
 	const char *impl;    /* --impl CMD: a scheduler under test */
 	double impl_timeout; /* --impl-timeout S */
 	bool strict_message; /* --strict-message */
+	bool fail_on_pending; /* --fail-on-pending: exit 1 when a pod stays pending */
 };
 
 enum {
 	OPT_TIE, OPT_SEED, OPT_MAX_STEPS, OPT_ENGINE, OPT_ALL_NODES, OPT_IMPL,
-	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_CHECK_INVARIANTS, OPT_OUTPUT
+	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_CHECK_INVARIANTS, OPT_OUTPUT,
+	OPT_FAIL_ON_PENDING
 };
 
 static const struct cli_opt schedule_table[] = {
@@ -96,6 +100,8 @@ static const struct cli_opt schedule_table[] = {
 	 OPT_STRICT_MESSAGE},
 	{"check-invariants", 0, "incremental|full", "how the invariants are "
 	 "checked after each step (default incremental)", OPT_CHECK_INVARIANTS},
+	{"fail-on-pending", 0, NULL, "exit status 1 when a pod stays pending "
+	 "(for scripts)", OPT_FAIL_ON_PENDING},
 	{"output", 'o', "table|wide|json|yaml|itf", "steps as a table (wide: "
 	 "every viable node), JSON, the final cluster as YAML manifests, or "
 	 "the run as an ITF trace for kso replay", OPT_OUTPUT},
@@ -173,6 +179,9 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_STRICT_MESSAGE:
 		a->strict_message = true;
 		return 0;
+	case OPT_FAIL_ON_PENDING:
+		a->fail_on_pending = true;
+		return 0;
 	case OPT_OUTPUT:
 		return cli_format_take(&schedule_cmd, v, CLI_TABLE | CLI_WIDE |
 				       CLI_JSON | CLI_YAML | CLI_ITF, &a->out);
@@ -234,6 +243,51 @@ static struct counts count_pods(const struct model_scheduler *m)
 		k.evicted += at == SNAP_GONE;
 	}
 	return k;
+}
+
+/* Why each pod is where the loop left it: the message of its last step
+ * (the FitError of an unschedulable one), so the summary names every
+ * pending pod with its reason, not just a count (issue 38). */
+struct reasons {
+	char **msg;          /* per pod, malloc'ed, NULL: no step yet */
+	int n;
+};
+
+static void reasons_init(struct reasons *w, int n_pods)
+{
+	w->n = n_pods;
+	w->msg = xcalloc(n_pods ? (size_t)n_pods : 1, sizeof *w->msg);
+}
+
+static void reasons_step(struct reasons *w, const struct model_step *st)
+{
+	free(w->msg[st->pod]);
+	w->msg[st->pod] = xstrdup(st->message ? st->message : "");
+}
+
+static void reasons_release(struct reasons *w)
+{
+	for (int p = 0; p < w->n; p++)
+		free(w->msg[p]);
+	free(w->msg);
+}
+
+/* Pending pod p's one-line reason into b: its last step's message up to
+ * its first line, or why the loop never tried it. */
+static void pending_reason(struct strbuf *b, const struct cli_loop *r,
+			   const struct reasons *w, int p)
+{
+	const char *msg = w->msg[p];
+	if (!msg) {
+		strbuf_printf(b, "not attempted: the loop stopped (%s)",
+			      stop_reason(r));
+		return;
+	}
+	if (!*msg) {
+		strbuf_puts(b, "-");
+		return;
+	}
+	strbuf_add(b, msg, strcspn(msg, "\n"));
 }
 
 /* The step table: STEP POD ACTION NODE VICTIMS VIABLE MESSAGE, aligned
@@ -325,12 +379,39 @@ static int table_step(struct step_table *t, const struct model_scheduler *m,
 	return row;
 }
 
-static void table_end(FILE *f, const struct cli_loop *r)
+/* "pending NS/NAME  REASON", one line a pending pod, aligned. */
+static void table_pending(FILE *f, const struct cli_loop *r,
+			  const struct reasons *w)
+{
+	const struct model_scheduler *m = &r->m;
+	struct cli_grid g;
+	cli_grid_init(&g, 0, 2);
+	char key[512];
+	for (int p = 0; p < m->cluster->n_pods; p++) {
+		if (m->snap.pod_node[p] != SNAP_PENDING)
+			continue;
+		int row = cli_grid_add_row(&g);
+		cli_grid_set(&g, row, 0, "pending %s",
+			     cluster_pod_key(m->cluster, p, key, sizeof key));
+		struct strbuf b;
+		strbuf_init(&b);
+		pending_reason(&b, r, w, p);
+		cli_grid_set(&g, row, 1, "%s", b.s);
+		strbuf_release(&b);
+	}
+	if (g.rows)
+		cli_grid_print(&g, f, cli_terminal_width(f));
+	cli_grid_release(&g);
+}
+
+static void table_end(FILE *f, const struct cli_loop *r,
+		      const struct reasons *w)
 {
 	const struct model_scheduler *m = &r->m;
 	struct counts k = count_pods(m);
 	fprintf(f, "\nbound %d, pending %d, evicted %d, steps %d (%s)\n",
 		k.bound, k.pending, k.evicted, m->steps, stop_reason(r));
+	table_pending(f, r, w);
 	char off[512];
 	quirks_off_text(m->cluster->config.quirks_off, ", ", off, sizeof off);
 	if (*off)
@@ -425,8 +506,33 @@ static void json_invariants(struct json_out *j, const struct model_scheduler *m)
 	json_end_object(j);
 }
 
+/* "pending_pods": [{"pod", "reason"}] in pod order. */
+static void json_pending(struct json_out *j, const struct cli_loop *r,
+			 const struct reasons *w)
+{
+	const struct model_scheduler *m = &r->m;
+	char key[512];
+	json_key(j, "pending_pods");
+	json_begin_array(j);
+	for (int p = 0; p < m->cluster->n_pods; p++) {
+		if (m->snap.pod_node[p] != SNAP_PENDING)
+			continue;
+		json_begin_object(j);
+		json_key(j, "pod");
+		json_string(j, cluster_pod_key(m->cluster, p, key, sizeof key));
+		json_key(j, "reason");
+		struct strbuf b;
+		strbuf_init(&b);
+		pending_reason(&b, r, w, p);
+		json_string(j, b.s);
+		strbuf_release(&b);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
 static void json_end_run(struct json_out *j, const struct cli_loop *r,
-			 const struct judged *jd)
+			 const struct judged *jd, const struct reasons *w)
 {
 	const struct model_scheduler *m = &r->m;
 	const struct cluster *c = m->cluster;
@@ -438,6 +544,7 @@ static void json_end_run(struct json_out *j, const struct cli_loop *r,
 	json_int(j, k.bound);
 	json_key(j, "pending");
 	json_int(j, k.pending);
+	json_pending(j, r, w);
 	json_key(j, "evicted");
 	json_int(j, k.evicted);
 	json_key(j, "steps");
@@ -646,6 +753,8 @@ static void run(struct cli_loop *r, enum cli_format out, struct judged *jd,
 	if (out == CLI_ITF)
 		cli_itf_begin(&w, stdout, m, itf);
 	struct model_step st;
+	struct reasons why;
+	reasons_init(&why, m->cluster->n_pods);
 	struct progress pr = {isatty(STDERR_FILENO) != 0, {0, 0}, {0, 0}, false};
 	clock_gettime(CLOCK_MONOTONIC, &pr.start);
 	pr.last = pr.start;
@@ -655,6 +764,7 @@ static void run(struct cli_loop *r, enum cli_format out, struct judged *jd,
 		if (!cli_loop_step(r, &st))
 			break;
 		progress_step(&pr, m->steps);
+		reasons_step(&why, &st);
 		if (out == CLI_JSON) {
 			json_step(&j, m, &st, jd && jd->have ? jd : NULL);
 		} else if (out == CLI_ITF) {
@@ -668,7 +778,7 @@ static void run(struct cli_loop *r, enum cli_format out, struct judged *jd,
 	}
 	progress_end(&pr);
 	if (out == CLI_JSON) {
-		json_end_run(&j, r, jd);
+		json_end_run(&j, r, jd, &why);
 	} else if (out == CLI_ITF) {
 		cli_itf_end(&w, m);
 	} else if (table) {
@@ -676,12 +786,13 @@ static void run(struct cli_loop *r, enum cli_format out, struct judged *jd,
 			cli_grid_print(&t.g, stdout, t.wide ? 0 :
 				       cli_terminal_width(stdout));
 		cli_grid_release(&t.g);
-		table_end(stdout, r);
+		table_end(stdout, r, &why);
 		if (jd)
 			table_judged_end(stdout, jd);
 	} else {
 		yaml_final(stdout, m);
 	}
+	reasons_release(&why);
 }
 
 /* The manifest paths as given, space-separated (an ITF trace's source). */
@@ -744,6 +855,8 @@ int cmd_schedule(int argc, char **argv)
 		run(&r, a.out, a.impl ? &jd : NULL, &itf);
 		free(source);
 		rc = model_invariants_ok(&r.m.inv) ? 0 : 1;
+		if (a.fail_on_pending && count_pods(&r.m).pending)
+			rc = 1;
 		if (a.impl && jd.failed) {
 			fprintf(stderr, "kso schedule: %s\n", jd.err.msg);
 			rc = 3;

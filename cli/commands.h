@@ -19,6 +19,9 @@ int cmd_serve(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_findings(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+/* cli_print_version: kso --version's text (cli/cmd_version.c). */
+void cli_print_version(void);
 
 /* cli_enum_command: kso enum with argv; with corpus (kso corpus -o DIR)
  * every decision is written as a case file (cli/corpus.h) instead. */

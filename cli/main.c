@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{"export", cmd_export, "a stored finding as a minimized scenario YAML"},
 	{"check", cmd_check, "judge the scheduling decisions recorded in watch logs"},
 	{"corpus", cmd_corpus, "write a universe's decisions as a conformance corpus, or replay one"},
+	{"version", cmd_version, "kso's version and the kube-scheduler versions it models"},
 	{"serve", cmd_serve, "answer kso-impl/1 requests with kso's own decisions"},
 };
 
@@ -54,7 +55,7 @@ static int run(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("kso %s (kube-scheduler v1.30 semantics)\n", KSO_VERSION);
+		cli_print_version();
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

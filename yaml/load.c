@@ -11,11 +11,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "decode.h"
+#include "helm_template.h"
 
 #define MAX_DIR_DEPTH 64
 
@@ -207,7 +209,12 @@ static int decode_object(struct yaml_dec *d, const struct ynode *obj,
 			yaml_check_fields(d, obj, kind);
 		return kinds[i].decode(d, obj);
 	}
-	return 0;   /* a kind the scheduler does not read */
+	/* a kind the scheduler does not read: said under -v */
+	const char *name = ynode_str(ynode_get(obj, "metadata"), "name");
+	cluster_note(d->c, "%s:%d:%d: note: skipped: kind %s%s%s, nothing the "
+		     "scheduler reads", d->file, obj->line, obj->col, kind,
+		     name ? " " : "", name ? name : "");
+	return 0;
 }
 
 bool yaml_kind_read(const char *kind)
@@ -452,6 +459,18 @@ static bool has_objects(const struct ydoc_set *set)
 /* walked: met in a directory walk (not named on the command line). */
 static int load_file(struct yaml_dec *d, const char *path, bool walked)
 {
+	int line, col;
+	if (yaml_helm_action(path, &line, &col)) {
+		if (!walked)
+			return error_plain(d->err, "%s:%d:%d: a Helm chart template, "
+					   "not a manifest: render the chart with "
+					   "`helm template` and give kso its output",
+					   path, line, col);
+		cluster_warn(d->c, "%s:%d:%d: warning: skipped: a Helm chart "
+			     "template; render the chart with `helm template` and "
+			     "give kso its output", path, line, col);
+		return 0;
+	}
 	struct arena tmp;
 	arena_init(&tmp);
 	struct ydoc_set set;
@@ -489,6 +508,15 @@ static int cmp_str(const void *a, const void *b)
 static int load_path(struct yaml_dec *d, const char *path, int depth,
 		     bool top);
 
+/* Whether name in directory dir is a directory (stat follows links). */
+static bool is_dir_entry(const char *dir, const char *name)
+{
+	char full[4096];
+	struct stat st;
+	snprintf(full, sizeof full, "%s/%s", dir, name);
+	return stat(full, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* A directory: its entries in strcmp order, subdirectories walked in place. */
 static int load_dir(struct yaml_dec *d, const char *path, int depth)
 {
@@ -503,6 +531,13 @@ static int load_dir(struct yaml_dec *d, const char *path, int depth)
 	while ((e = readdir(dir))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
+		/* .git, .github, .helm ...: never manifests of the cluster */
+		if (e->d_name[0] == '.' && is_dir_entry(path, e->d_name)) {
+			cluster_note(d->c, "%s%s%s: note: skipped: a dot-directory",
+				     path, path[0] && path[strlen(path) - 1] == '/'
+				     ? "" : "/", e->d_name);
+			continue;
+		}
 		char *full = malloc(strlen(path) + strlen(e->d_name) + 2);
 		if (!full)
 			abort();

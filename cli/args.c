@@ -95,7 +95,7 @@ static int bad_option(const struct cli_command *cmd, char **av, int at,
 /* One option getopt_long returned (c: its short name, 1000 + its index
  * for a long one, '?' or ':' for errors, 'h'); -1 to go on. */
 static int take_one(const struct cli_command *cmd, const struct cli_opt **opts,
-		    int n, char **av, int c, int li)
+		    int n, char **av, int c, int li, char **pos, int *n_pos)
 {
 	int word = optind - 1;   /* the word that ended the option */
 	if (c == 'h') {
@@ -120,6 +120,10 @@ static int take_one(const struct cli_command *cmd, const struct cli_opt **opts,
 	const char *v = o->value ? optarg : NULL;
 	if (v && li < 0 && !strncmp(arg, "-", 1) && arg[1] == c && arg[2] == '=')
 		v++;   /* -o=json */
+	if (o->id == CLI_OPT_PATH) {
+		pos[(*n_pos)++] = (char *)v;
+		return -1;
+	}
 	int r = cmd->take(cmd->ctx, o->id, v);
 	return r ? r : -1;
 }
@@ -165,7 +169,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 		if (c == 1)
 			(*pos)[(*n_pos)++] = optarg;
 		else
-			rc = take_one(cmd, opts, n, av, c, li);
+			rc = take_one(cmd, opts, n, av, c, li, *pos, n_pos);
 	}
 	if (rc >= 0) {
 		free(*pos);

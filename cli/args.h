@@ -22,6 +22,10 @@ struct cli_opt {
 	int id;              /* handed to the command's take() */
 };
 
+/* The id of an option whose value is one more positional argument, in
+ * its place among them (kubectl's -f FILE for a PATH). */
+#define CLI_OPT_PATH (-1)
+
 /* A command's options: its own table and the shared ones it reads. */
 struct cli_command {
 	const char *name;                 /* "kso explain" */

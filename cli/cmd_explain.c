@@ -28,6 +28,8 @@ struct explain_args {
 	char **paths;
 	int n_paths;
 	const char *pod;        /* NAMESPACE/NAME, NULL: PrioritySort's first */
+	const char *ns;         /* -n/--namespace: --pod NAME's namespace */
+	char pod_key[512];      /* -n NS --pod NAME as "NS/NAME" */
 	struct cli_load_opts load;
 	const char *profile;
 	const char *engine;
@@ -43,12 +45,15 @@ struct explain_args {
 
 enum {
 	OPT_POD, OPT_PROFILE, OPT_ENGINE, OPT_ALL_NODES, OPT_NODE, OPT_IMPL,
-	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_OUTPUT, OPT_COMPARE_VERSIONS
+	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_OUTPUT, OPT_COMPARE_VERSIONS,
+	OPT_NAMESPACE
 };
 
 static const struct cli_opt explain_table[] = {
 	{"pod", 0, "[NAMESPACE/]NAME", "the pending pod (default: the one the "
 	 "queue pops first)", OPT_POD},
+	{"namespace", 'n', "NAMESPACE", "--pod NAME's namespace (kubectl's -n)",
+	 OPT_NAMESPACE},
 	{"profile", 0, "NAME", "the profile (default: the pod's schedulerName)",
 	 OPT_PROFILE},
 	CLI_ENGINE_OPTION(OPT_ENGINE),
@@ -76,7 +81,8 @@ static struct cli_command explain_cmd = {
 	"One scheduling cycle of one pending pod: every filter on every node,\n"
 	"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
 	"Without --pod, the pending pod the scheduling queue would pop first;\n"
-	"--pod NAME finds the one pod of that name in any namespace.  --node\n"
+	"--pod NAME finds the one pod of that name in any namespace, or in\n"
+	"-n NAMESPACE (kubectl's spelling of --pod NAMESPACE/NAME).  --node\n"
 	"(repeatable) prints only those nodes (the cycle still runs on all).\n",
 	{explain_table, cli_load_table, cli_expand_table, NULL}, take, NULL};
 
@@ -86,6 +92,7 @@ static int take(void *ctx, int id, const char *v)
 	char *end;
 	switch (id) {
 	case OPT_POD: a->pod = v; return 0;
+	case OPT_NAMESPACE: a->ns = v; return 0;
 	case OPT_PROFILE: a->profile = v; return 0;
 	case OPT_ENGINE: {
 		const struct engine *e;
@@ -127,6 +134,27 @@ static int take(void *ctx, int id, const char *v)
 	return cli_load_take(explain_cmd.name, &a->load, id, v);
 }
 
+/* -n NS with --pod NAME: the pod "NS/NAME" (kubectl's way of naming it);
+ * with --pod NS/NAME the namespaces must agree.  -1 to go on, or 2. */
+static int namespaced_pod(struct explain_args *a)
+{
+	if (!*a->ns)
+		return cli_usage_error(&explain_cmd, "-n takes a namespace, not ''");
+	if (!a->pod)
+		return cli_usage_error(&explain_cmd, "-n %s names the namespace of "
+				       "--pod NAME: give --pod", a->ns);
+	const char *slash = strchr(a->pod, '/');
+	if (slash && ((size_t)(slash - a->pod) != strlen(a->ns) ||
+		      strncmp(a->pod, a->ns, strlen(a->ns))))
+		return cli_usage_error(&explain_cmd, "-n %s and --pod %s name "
+				       "different namespaces", a->ns, a->pod);
+	if (slash)
+		return -1;
+	snprintf(a->pod_key, sizeof a->pod_key, "%s/%s", a->ns, a->pod);
+	a->pod = a->pod_key;
+	return -1;
+}
+
 /* Returns -1 to go on, else the exit status (0 for --help, 2 usage). */
 static int parse_args(int argc, char **argv, struct explain_args *a)
 {
@@ -140,6 +168,8 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 		return rc;
 	if (a->n_paths == 0)
 		return cli_usage_error(&explain_cmd, "no manifest PATH given");
+	if (a->ns && (rc = namespaced_pod(a)) >= 0)
+		return rc;
 	if (a->compare && (a->impl || a->load.kube_version_given))
 		return cli_usage_error(&explain_cmd, "--compare-versions names "
 				       "both releases: no %s", a->impl ?

@@ -117,6 +117,8 @@ const struct cli_opt cli_load_table[] = {
 };
 
 const struct cli_opt cli_expand_table[] = {
+	{"filename", 'f', "PATH", "a manifest file or directory, as a PATH "
+	 "argument (kubectl's -f; repeatable)", CLI_OPT_PATH},
 	{"no-expand", 0, NULL, "workload controllers create no pods",
 	 CLI_LOAD_NO_EXPAND},
 	{"scale", 0, "[NS/]KIND/NAME=N", "what if that Deployment, ReplicaSet, "
@@ -225,6 +227,37 @@ int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
 	return 1;   /* not a load option */
 }
 
+/* A warning worded as the error --strict makes it into buf: without its
+ * "warning: " tag and without the "; kso ignores it" that is no longer
+ * true. */
+static void strict_text(const char *w, char *buf, size_t len)
+{
+	static const char tag[] = "warning: ", ignored[] = "; kso ignores it";
+	const char *t = strstr(w, tag);
+	size_t head = t ? (size_t)(t - w) : 0;
+	const char *rest = t ? t + sizeof tag - 1 : w;
+	const char *ig = strstr(rest, ignored);
+	if (ig)
+		snprintf(buf, len, "%.*s%.*s%s", (int)head, w, (int)(ig - rest),
+			 rest, ig + sizeof ignored - 1);
+	else
+		snprintf(buf, len, "%.*s%s", (int)head, w, rest);
+}
+
+/* --strict: every warning is an error, in file order, one line each;
+ * all but the last printed here, the last left in err for the caller's
+ * one error line.  Returns -1. */
+static int strict_errors(const struct cluster *c, struct error *err)
+{
+	char buf[ERROR_MSG_MAX];
+	for (int i = 0; i + 1 < c->n_warnings; i++) {
+		strict_text(c->warnings[i], buf, sizeof buf);
+		fprintf(stderr, "%s\n", buf);
+	}
+	strict_text(c->warnings[c->n_warnings - 1], buf, sizeof buf);
+	return error_plain(err, "%s", buf);
+}
+
 int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 		    const struct cli_load_opts *o, struct error *err)
 {
@@ -239,16 +272,8 @@ int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 	/* the file's configuration has none */
 	c->config.quirks_off = o->quirks_off & config_quirks_of(o->kube_version);
 	int rc = yaml_load_paths(c, paths, n, err);
-	if (rc == 0 && o->strict && c->n_warnings > 0) {
-		/* --strict: the first warning is the error, without its
-		 * "warning: " */
-		const char *w = c->warnings[0], *tag = strstr(w, "warning: ");
-		if (tag)
-			error_plain(err, "%.*s%s", (int)(tag - w), w, tag + 9);
-		else
-			error_plain(err, "%s", w);
-		return -1;
-	}
+	if (rc == 0 && o->strict && c->n_warnings > 0)
+		return strict_errors(c, err);
 	for (int i = 0; rc == 0 && o->verbose && i < c->n_notes; i++)
 		fprintf(stderr, "%s\n", c->notes[i]);
 	/* suspicious but valid input: said once, and the run goes on */

@@ -2,7 +2,8 @@
  * inputs.h - the inputs every command reads: manifests (files, "-" for
  * stdin, directories) and an optional KubeSchedulerConfiguration, with the
  * load options the commands share (cli_load_table: --config,
- * --no-admission, --extension, --strict, -v; cli_expand_table: --no-expand,
+ * --no-admission, --extension, --strict, -v; cli_expand_table, the
+ * manifest commands' (validate, dump, explain, schedule): -f PATH, --no-expand,
  * --scale).
  */
 #ifndef KSO_CLI_INPUTS_H

@@ -674,11 +674,20 @@ def test_unknown_fields_are_warnings_naming_the_near_field(tmp_path):
         'requiredDuringScheduling)' % f,
         '%s:14:14: warning: unknown field "operater" in a toleration (did you '
         'mean operator?); kso ignores it (spec.tolerations[0].operater)' % f]
+    # --strict: every one of them an error, in file order, worded as one
+    # (no "warning: ", no "kso ignores it")
     r = run("validate", f, "--strict")
     assert (r.returncode, r.stdout) == (1, "")
-    assert r.stderr == ('%s:5:3: unknown field "nodeSelecter" in a pod\'s '
-                        'spec (did you mean nodeSelector?); kso ignores it '
-                        '(spec.nodeSelecter)\n' % f)
+    assert r.stderr.splitlines() == [
+        '%s:5:3: unknown field "nodeSelecter" in a pod\'s spec (did you mean '
+        'nodeSelector?) (spec.nodeSelecter)' % f,
+        '%s:9:17: unknown field "request" in a container\'s resources (did '
+        'you mean requests?) (spec.containers[0].resources.request)' % f,
+        '%s:12:7: unknown field "requiredDuringScheduling" in a node affinity '
+        '(did you mean requiredDuringSchedulingIgnoredDuringExecution?) '
+        '(spec.affinity.nodeAffinity.requiredDuringScheduling)' % f,
+        '%s:14:14: unknown field "operater" in a toleration (did you mean '
+        'operator?) (spec.tolerations[0].operater)' % f]
 
 
 def test_a_kubectl_export_has_no_unknown_fields():

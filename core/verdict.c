@@ -54,7 +54,7 @@ void model_cycle_result_release(struct model_cycle_result *r)
 	free(r->total);
 	free(r->viable);
 	free(r->message);
-	memset(r, 0, sizeof *r);   /* spread_cache, pod_table are borrowed */
+	memset(r, 0, sizeof *r);
 	r->pod = -1;
 	r->nominated_node = -1;
 }

@@ -22,10 +22,6 @@
 #include "config.h"
 #include "objects.h"
 
-struct model_spread_cache;   /* model/spread_prefilter.h */
-struct model_pod_table;      /* model/pod_requests.h */
-struct model_cycle_memo;     /* model/cycle_memo.h */
-
 enum model_code {
 	MODEL_SUCCESS = 0,
 	MODEL_UNSCHEDULABLE,     /* kube's Unschedulable: preemption may help */
@@ -140,14 +136,6 @@ struct model_cycle_result {
 	int nominated_node;               /* the pod's nominated node when the
 					   * nominated-node fast path (reference
 					   * §1.3 step 3) chose it, else -1 */
-	/* Borrowed, optional (NULL after init): a cache of the cluster's
-	 * pod-only PodTopologySpread parts (spread_prefilter.h) that the
-	 * cycles and preemptions given this result take them from; whoever
-	 * sets it keeps it alive as long as the result. */
-	struct model_spread_cache *spread_cache;
-	/* Borrowed, optional likewise: a pod table of the cluster
-	 * (pod_requests.h) the cycles given this result read rows from. */
-	struct model_pod_table *pod_table;
 };
 
 /* model_cycle_init / model_cycle_release: a result for c (malloc'ed
@@ -234,8 +222,6 @@ char *model_preemption_message(const char *why);
 /* model_victims_release: frees v's pods (v itself is not owned). */
 void model_victims_release(struct model_victims *v);
 
-struct model_cycle_memo;
-
 /* Knobs of kube's preemption that are random in kube, and what a caller
  * may lend. */
 struct model_preempt_opts {
@@ -248,9 +234,6 @@ struct model_preempt_opts {
 	const int32_t *pdb_allowed;
 	/* model_pdb_spends(s->cluster) */
 	const bool *pdb_spends;
-	/* a memo (cycle_memo.h) keyed on (s->cluster, prof, pod, s), with
-	 * the caches r lends borrowed if any (model_cycle_memo_borrow) */
-	struct model_cycle_memo *memo;
 };
 
 

@@ -28,7 +28,7 @@
 #include "../core/fnv.h"
 #include "../core/strbuf.h"
 
-#include "../model/cycle_memo.h"
+#include "../model/cycle_state.h"
 #include "../model/match.h"
 #include "../core/xalloc.h"
 
@@ -86,10 +86,8 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	model_cycle_result_init(&x->mr, x->c);
 	model_cycle_result_init(&x->orr, x->c);
 	/* keyed on the context's cluster, which outlives the cache */
-	model_spread_cache_init(&x->spread_cache, x->c);
-	x->mr.spread_cache = &x->spread_cache;
-	model_pod_table_init(&x->pod_table, x->c);
-	x->mr.pod_table = &x->pod_table;
+	enum_spread_cache_init(&x->spread_cache, x->c);
+	model_context_init(&x->model, x->c);
 	size_t n = (size_t)x->c->n_pods + 1;
 	x->placed = xcalloc(n, sizeof *x->placed);
 	x->waiting = xcalloc(n, sizeof *x->waiting);
@@ -99,7 +97,7 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	x->step_m.placed = x->placed;
 	x->step_m.waiting = x->waiting;
 	x->step_m.queued_at = x->queued_at;
-	x->step_m.pods = &x->pod_table;
+	x->step_m.ctx = &x->model;
 	x->prof = xcalloc(n, sizeof *x->prof);
 	for (int p = 0; p < x->c->n_pods; p++)
 		x->prof[p] = model_profile_for(x->c, p);
@@ -115,6 +113,15 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	enum_reuse_init(&x->reuse, x->c, x->prof, true);
 }
 
+void enum_model_given(struct enum_ctx *x, const struct sched_profile *prof,
+		      int pod, struct model_given *out)
+{
+	*out = (struct model_given){
+		.ctx = &x->model,
+		.spread = enum_spread_cache_get(&x->spread_cache, prof, pod),
+	};
+}
+
 void enum_ctx_release(struct enum_ctx *x)
 {
 	assert(x);
@@ -126,10 +133,10 @@ void enum_ctx_release(struct enum_ctx *x)
 	free(x->hard_memo);
 	model_cycle_result_release(&x->mr);
 	model_cycle_result_release(&x->orr);
-	model_spread_cache_release(&x->spread_cache);
+	enum_spread_cache_release(&x->spread_cache);
 	/* a shallow copy: its arena and objects are the scenario's */
 	free(x->quirk_alt);
-	model_pod_table_release(&x->pod_table);
+	model_context_release(&x->model);
 	free(x->placed);
 	free(x->waiting);
 	free(x->queued_at);
@@ -586,20 +593,20 @@ static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
 		.cluster = x->c, .profile = prof, .pod = q,
 		.base = view, .view = view,
 	};
-	/* no skip_filters: only[] below leaves the volume filters out */
-	/* a memo for this call (view does not change in it) whose
-	 * PodTopologySpread part is summed from the context's cached
-	 * pod-only part of q instead of being rebuilt literally */
-	struct model_cycle_memo memo;
-	model_cycle_memo_init(&memo, &cy);
-	model_cycle_memo_use_cache(&memo, &x->spread_cache);
-	cy.memo = &memo;
+	/* the cycle's state on view (which does not change in this call),
+	 * its PodTopologySpread part summed from the context's cached
+	 * pod-only part of q */
+	struct model_given given;
+	enum_model_given(x, prof, q, &given);
+	struct model_cycle_state state;
+	model_cycle_state_init(&state, &cy, &given);
+	cy.state = &state;
 	const struct model_status *st = NULL;
 	int bad = hard_failure(x, &cy, node, &st);
 	if (bad >= 0)
 		snprintf(why, len, "%s: %s", config_plugin_name(bad),
 			 st->n_reasons ? model_status_reason(st, 0) : "rejected");
-	model_cycle_memo_release(&memo);
+	model_cycle_state_release(&state);
 	return bad < 0;
 }
 
@@ -781,35 +788,30 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 	model_preemption_init(&out->kube);
 	model_preemption_init(&out->minimal);
 	model_preemption_init(&out->oracle_pr);
-	/* kube's and the minimal search's PDB budgets and memo: both are
+	/* kube's and the minimal search's PDB budgets and given inputs: both are
 	 * functions of (prof, pod, x->snap), which nothing changes until
 	 * the two are done; worked out once for both */
 	int32_t allowed_stack[16];
 	int32_t *allowed = x->c->n_pdbs <= 16 ? allowed_stack
 		: xmalloc(sizeof *allowed * (size_t)x->c->n_pdbs);
 	model_pdb_allowed(&x->snap, allowed);
-	struct model_cycle key = {
-		.cluster = x->c, .profile = prof, .pod = pod, .base = &x->snap,
-		.view = &x->snap,
-	};
-	struct model_cycle_memo memo;
-	model_cycle_memo_init(&memo, &key);
-	model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
+	struct model_given given;
+	enum_model_given(x, prof, pod, &given);
 	struct model_preempt_opts opts = {
 		.offset_draw = 0, .pdb_allowed = allowed,
-		.pdb_spends = x->pdb_spends, .memo = &memo,
+		.pdb_spends = x->pdb_spends,
 	};
-	model_preempt_kube(prof, &x->snap, pod, r, &opts, &out->kube);
+	model_preempt_kube_given(prof, &x->snap, pod, r, &opts, &given,
+				 &out->kube);
 	/* the oracle answers from its own failed cycle, as kube would */
 	oracle_preempt(&x->oracle, prof, pod, &x->orr, 0, &out->oracle_pr);
 	out->oracle_preempt_checked = true;
 	compare_preemption(x->c, out);
 	struct error err;
 	error_init(&err);
-	out->minimal_ok = model_preempt_minimal_with(prof, &x->snap, pod, r,
-						     &opts, &out->minimal,
-						     &err) == 0;
-	model_cycle_memo_release(&memo);
+	out->minimal_ok = model_preempt_minimal_given(prof, &x->snap, pod, r,
+						      &opts, &given,
+						      &out->minimal, &err) == 0;
 	if (allowed != allowed_stack)
 		free(allowed);
 	if (out->kube.code == MODEL_SUCCESS && out->kube.node >= 0 &&
@@ -1114,7 +1116,9 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	const struct sched_profile *prof = x->prof[pod];
 	assert(prof);
 	out->pod = pod;
-	enum_reuse_cycle(&x->reuse, prof, &x->snap, pod, &x->mr);
+	struct model_given given;
+	enum_model_given(x, prof, pod, &given);
+	enum_reuse_cycle(&x->reuse, prof, &x->snap, pod, &given, &x->mr);
 	enum_ctx_sync_oracle(x);
 	x->oracle.all_nodes = true;
 	x->oracle.seed = state_seed(x, pod);

@@ -21,6 +21,7 @@
 
 #include "../core/error.h"
 #include "../model/model.h"
+#include "../model/context.h"
 #include "../model/pod_requests.h"
 #include "../model/preemption.h"
 #include "../model/scheduler.h"
@@ -386,12 +387,35 @@ void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 		     const struct sched_profile *const *prof, bool on);
 void enum_reuse_release(struct enum_verdict_reuse *u);
 
-/* enum_reuse_cycle: model_schedule_cycle(prof, s, pod, r), exactly, with
- * the nodes whose verdicts u holds given rather than evaluated, and the
- * verdicts it evaluates kept for later cycles. */
+/* enum_reuse_cycle: model_schedule_cycle_given(prof, s, pod, given, r),
+ * exactly, with the nodes whose verdicts u holds given too rather than
+ * evaluated, and the verdicts it evaluates kept for later cycles (given's
+ * own verdicts are not read). */
 int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		     const struct sched_profile *prof, const struct snapshot *s,
-		     int pod, struct model_cycle_result *r);
+		     int pod, const struct model_given *given,
+		     struct model_cycle_result *r);
+
+/* ------------------------------------------ PodTopologySpread's pod part */
+
+/* model_spread_static of each pod of one cluster (spread_cache.c), built
+ * on first use, owned by one thread's context. */
+struct enum_spread_cache {
+	const struct cluster *c;
+	struct model_spread_static **by_pod;   /* [n_pods], NULL until asked */
+};
+
+/* enum_spread_cache_init: an empty cache for c; pair with
+ * enum_spread_cache_release. */
+void enum_spread_cache_init(struct enum_spread_cache *k, const struct cluster *c);
+void enum_spread_cache_release(struct enum_spread_cache *k);
+
+/* enum_spread_cache_get: the entry of (prof, pod), built on first use;
+ * owned by k, valid until k is released or asked for pod with another
+ * profile. */
+const struct model_spread_static *enum_spread_cache_get(struct enum_spread_cache *k,
+							const struct sched_profile *prof,
+							int pod);
 
 struct enum_ctx {
 	const struct enum_scenario *sc;
@@ -415,11 +439,11 @@ struct enum_ctx {
 	int arrivals;                  /* reachable: 0, or pods start absent
 					* and arrive (ENUM_ARRIVE_*) */
 	/* the pod-only PodTopologySpread parts of c's pods, for every model
-	 * cycle, preemption and hard_ok of this context (checks.c) */
-	struct model_spread_cache spread_cache;
-	/* every pod's PodRequests rows, for the same users and the
-	 * capacity invariant (step_invariants) */
-	struct model_pod_table pod_table;
+	 * cycle, preemption and hard_ok of this context (enum_model_given) */
+	struct enum_spread_cache spread_cache;
+	/* the model's context of c (NodeInfo's cached requests), for the
+	 * same users and the capacity invariant (step_invariants) */
+	struct model_context model;
 	/* scratch for step_invariants (checks.c): zeroed once here; each
 	 * step sets its inputs and clears inv.broken, the only part
 	 * model_invariants_check_step reads back (a step never reaches the
@@ -453,6 +477,12 @@ struct enum_ctx {
  * enum_ctx_release. */
 void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc);
 void enum_ctx_release(struct enum_ctx *x);
+
+/* enum_model_given: what x gives the model's cycles and PostFilters of
+ * pod with prof (struct model_given, model/model.h): x's model context
+ * and pod's PodTopologySpread part from x's cache; no verdicts. */
+void enum_model_given(struct enum_ctx *x, const struct sched_profile *prof,
+		      int pod, struct model_given *out);
 
 /* enum_ctx_sync_oracle: moves the oracle's placement to x->snap with
  * bind/evict/nominate (cost proportional to the pods that differ). */

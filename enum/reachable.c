@@ -507,7 +507,10 @@ static bool minimal_on(struct search *S, int p, int n, const int *pot, int np,
 	struct error err;
 	error_init(&err);
 	model_preemption_init(out);
-	bool ok = model_preempt_minimal(prof, S->cur.snap, p, r, out, &err) == 0 &&
+	struct model_given given;
+	enum_model_given(S->x, prof, p, &given);
+	bool ok = model_preempt_minimal_given(prof, S->cur.snap, p, r, NULL,
+					      &given, out, &err) == 0 &&
 		  out->node >= 0;
 	for (int i = 0; i < np; i++)
 		r->verdicts[pot[i]].code = MODEL_UNSCHEDULABLE;

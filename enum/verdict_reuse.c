@@ -192,22 +192,26 @@ static void store(struct enum_verdict_reuse *u, uint32_t *slot,
 
 int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		     const struct sched_profile *prof, const struct snapshot *s,
-		     int pod, struct model_cycle_result *r)
+		     int pod, const struct model_given *given,
+		     struct model_cycle_result *r)
 {
 	assert(u && prof && s && r && pod >= 0 && pod < s->cluster->n_pods);
+	struct model_given with = given ? *given : (struct model_given){0};
+	with.verdicts = NULL;
 	if (!u->on || !u->local[pod])
-		return model_schedule_cycle(prof, s, pod, r);
+		return model_schedule_cycle_given(prof, s, pod, &with, r);
 	node_masks(u, s);
-	bool *given = u->given_now;
+	bool *known = u->given_now;
 	for (int n = 0; n < u->n_nodes; n++) {
 		uint32_t at = u->mask[n] == UINT32_MAX ? 0 : *slot_of(u, pod, n);
-		given[n] = at != 0;
-		if (given[n]) {
+		known[n] = at != 0;
+		if (known[n]) {
 			restore(u->bytes + at - 1, &r->verdicts[n]);
 			u->given++;
 		}
 	}
-	int rc = model_schedule_cycle_given(prof, s, pod, given, r);
+	with.verdicts = known;
+	int rc = model_schedule_cycle_given(prof, s, pod, &with, r);
 	/* keep the verdicts the model worked out with Feasibility: not a
 	 * PreFilter's (every node then has the rejection) nor those of a
 	 * cycle that ended in an Error (the nodes after it have none) */
@@ -215,7 +219,7 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		    r->prefilter.code != MODEL_UNSCHEDULABLE &&
 		    r->prefilter.code != MODEL_UAU;
 	for (int n = 0; kept && n < u->n_nodes; n++)
-		if (!given[n] && u->mask[n] != UINT32_MAX &&
+		if (!known[n] && u->mask[n] != UINT32_MAX &&
 		    r->in_prefilter_result[n] && r->verdicts[n].code != MODEL_ERROR)
 			store(u, slot_of(u, pod, n), &r->verdicts[n]);
 	return rc;

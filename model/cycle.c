@@ -12,7 +12,7 @@
  * instead of a random pick from it; see DEVIATIONS.md.
  */
 #include "model.h"
-#include "cycle_memo.h"
+#include "cycle_state.h"
 #include "volumes.h"
 #include "match.h"
 #include "../core/xalloc.h"
@@ -348,22 +348,36 @@ static void select_viable(struct model_cycle_result *r)
 			r->viable[r->n_viable++] = r->feasible[i];
 }
 
-/* PreFilter, Filter, Score and the viable set of cy into r (reset but
- * for the given verdicts, see run_filters). */
-static void run_cycle(const struct model_cycle *cy, const bool *given,
-		      struct model_cycle_result *r)
+/* kube §1.3 step 2, the PreFilter phase: the PreFilters that can reject
+ * or restrict the nodes (run_prefilter), then, when none did, the cycle's
+ * state every Filter and Score reads (cycle_state.h) into *state, and
+ * cy->state pointed at it (pair with model_cycle_state_release).  Returns
+ * false when the cycle ended here (r says how). */
+static bool prefilter_phase(struct model_cycle *cy,
+			    const struct model_given *given,
+			    struct model_cycle_state *state,
+			    struct model_cycle_result *r)
 {
 	enum model_code pre = run_prefilter(cy, r);
 	if (pre == MODEL_ERROR) {
 		verdicts_none_from(r, 0);
 		cycle_error(r, &r->prefilter);
-		return;
+		return false;
 	}
 	if (pre != MODEL_SUCCESS) {
 		cycle_unschedulable(r);
-		return;
+		return false;
 	}
+	model_cycle_state_init(state, cy, given);
+	cy->state = state;
+	return true;
+}
 
+/* Filter, Score and the viable set of cy (after its PreFilter phase)
+ * into r (reset but for the given verdicts, see run_filters). */
+static void run_cycle(const struct model_cycle *cy, const bool *given,
+		      struct model_cycle_result *r)
+{
 	int bad = run_filters(cy, given, r);
 	if (bad >= 0) {
 		const struct model_node_verdict *v = &r->verdicts[bad];
@@ -407,7 +421,8 @@ int model_schedule_cycle(const struct sched_profile *prof,
 
 int model_schedule_cycle_given(const struct sched_profile *prof,
 			       const struct snapshot *s, int pod,
-			       const bool *given, struct model_cycle_result *r)
+			       const struct model_given *given,
+			       struct model_cycle_result *r)
 {
 	assert(prof && s && s->cluster && r);
 	const struct cluster *c = s->cluster;
@@ -422,17 +437,14 @@ int model_schedule_cycle_given(const struct sched_profile *prof,
 		return 0;
 	}
 
-	/* the memo lives for this call only, in which *s does not change */
-	struct model_cycle_memo memo;
 	struct model_cycle cy = {
 		.cluster = c, .profile = prof, .pod = pod,
 		.base = s, .view = s, .deltas = NULL, .n_deltas = 0,
 	};
-	cy.skip_filters = model_prefilter_skips(&cy);
-	model_cycle_memo_init(&memo, &cy);
-	model_cycle_memo_borrow(&memo, r->spread_cache, r->pod_table);
-	cy.memo = &memo;
-	run_cycle(&cy, given, r);
-	model_cycle_memo_release(&memo);
+	struct model_cycle_state state;
+	if (!prefilter_phase(&cy, given, &state, r))
+		return 0;
+	run_cycle(&cy, given ? given->verdicts : NULL, r);
+	model_cycle_state_release(&state);
 	return 0;
 }

@@ -11,6 +11,7 @@
  * them; the status kube would record is the first failure.
  */
 #include "model.h"
+#include "cycle_state.h"
 #include "volumes.h"
 #include "../core/xalloc.h"
 
@@ -63,31 +64,6 @@ static bool status_failed(const struct model_status *st)
 	return st->code != MODEL_SUCCESS && st->code != MODEL_SKIP;
 }
 
-uint32_t model_prefilter_skips(const struct model_cycle *cy)
-{
-	assert(cy && cy->cluster && cy->profile);
-	assert(cy->pod >= 0 && cy->pod < cy->cluster->n_pods);
-	const bool *pre = cy->profile->prefilter;
-	uint32_t skips = 0;
-	/* DynamicResources' PreFilter skips a pod without claims to judge */
-	if (pre[PLUGIN_DYNAMIC_RESOURCES]) {
-		struct model_status st;
-		model_prefilter_dynamic_resources(cy, &st);
-		if (st.code == MODEL_SKIP)
-			skips |= 1u << PLUGIN_DYNAMIC_RESOURCES;
-	}
-	if (model_pod_has_volumes(&cy->cluster->pods[cy->pod]))
-		return skips;
-	/* the volume plugins whose PreFilter is enabled */
-	return skips | (uint32_t)pre[PLUGIN_VOLUME_RESTRICTIONS] << PLUGIN_VOLUME_RESTRICTIONS |
-	       (uint32_t)pre[PLUGIN_EBS_LIMITS] << PLUGIN_EBS_LIMITS |
-	       (uint32_t)pre[PLUGIN_GCE_PD_LIMITS] << PLUGIN_GCE_PD_LIMITS |
-	       (uint32_t)pre[PLUGIN_NODE_VOLUME_LIMITS] << PLUGIN_NODE_VOLUME_LIMITS |
-	       (uint32_t)pre[PLUGIN_AZURE_DISK_LIMITS] << PLUGIN_AZURE_DISK_LIMITS |
-	       (uint32_t)pre[PLUGIN_VOLUME_BINDING] << PLUGIN_VOLUME_BINDING |
-	       (uint32_t)pre[PLUGIN_VOLUME_ZONE] << PLUGIN_VOLUME_ZONE;
-}
-
 /* The filters the profile does not run at all (a release without some,
  * or a configuration disabling them) pass: their statuses Success.  A set
  * of the listed ids first, so that it costs order's length plus the
@@ -133,7 +109,7 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 	const struct sched_profile *prof = cy->profile;
 	const enum plugin_id *order = prof->filter_order;
 	const int n_order = prof->n_filter_order;
-	const uint32_t skip = cy->skip_filters;
+	const uint32_t skip = cy->state->skip_filters;
 	_Static_assert(PLUGIN_COUNT <= 32, "plugin ids fit a 32-bit set");
 	int first = -1;
 	memset(failed, 0, PLUGIN_COUNT * sizeof *failed);
@@ -183,9 +159,10 @@ static bool in_q(const struct model_cycle *cy, int node, int q)
 }
 
 /* Pass 1 of §1.5: the cycle with every q in Q placed on node, each as an
- * AddPod delta appended after cy->deltas (kube clones the cycle state,
+ * AddPod delta appended after cy->deltas: kube clones the cycle state,
  * which already holds cy's updates, and calls AddPod for each q in turn,
- * in Q's order).  Returns the first failing filter of the pass, or -1. */
+ * in Q's order; so does this.  Returns the first failing filter of the
+ * pass, or -1. */
 static int filter_pass_nominated(const struct model_cycle *cy, int node,
 				 const bool *only, int nq,
 				 struct model_status st[PLUGIN_FILTERS],
@@ -197,20 +174,24 @@ static int filter_pass_nominated(const struct model_cycle *cy, int node,
 	struct model_delta *deltas = xmalloc(sizeof *deltas * (size_t)n_deltas);
 	if (cy->n_deltas)
 		memcpy(deltas, cy->deltas, sizeof *deltas * (size_t)cy->n_deltas);
+	struct model_cycle_state state;
+	model_cycle_state_clone(&state, cy->state);
 	int k = cy->n_deltas;
 	for (int q = 0; q < cy->cluster->n_pods; q++) {
 		if (!in_q(cy, node, q))
 			continue;
 		view.pod_node[q] = node;
 		deltas[k++] = (struct model_delta){.pod = q, .node = node, .sign = 1};
+		model_cycle_state_add_pod(&state, q, node);
 	}
 	assert(k == n_deltas);
 	struct model_cycle with = *cy;
 	with.view = &view;
 	with.deltas = deltas;
 	with.n_deltas = n_deltas;
-	/* with keeps cy's memo: same cluster, profile, pod and base */
+	with.state = &state;
 	int first = filter_pass(&with, node, only, false, st, failed);
+	model_cycle_state_release(&state);
 	free(deltas);
 	snapshot_release(&view);
 	return first;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "affinity_terms.h"
-#include "cycle_memo.h"
+#include "cycle_state.h"
 #include "match.h"
 #include "plugin.h"
 #include "../core/quirks.h"
@@ -89,24 +89,14 @@ static bool existing_anti(const struct model_cycle *cy,
 
 /* Spec: Skip(base) == ~ExistingAnti(base, P, NULL)
  *                     /\ P.requiredAffinity = {} /\ P.requiredAntiAffinity = {}
- * A function of (cluster, pod, base), the memo's key: the cycle's memo
- * keeps it for every node's call. */
-static bool prefilter_skips(const struct model_cycle *cy)
+ * Bound once per cycle into the cycle's state (cycle_state.c). */
+bool model_prefilter_inter_pod_affinity_skips(const struct model_cycle *cy)
 {
+	assert(cy && cy->cluster && cy->base);
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	if (p->n_affinity || p->n_anti_affinity)
 		return false;
-	switch (model_cycle_memo_ipa_skip(cy)) {
-	case MODEL_MEMO_SKIP:
-		return true;
-	case MODEL_MEMO_READY:
-		return false;
-	case MODEL_MEMO_UNSET:
-		break;
-	}
-	bool skips = !existing_anti(cy, cy->base, NULL);
-	model_cycle_memo_ipa_record(cy, skips);
-	return skips;
+	return !existing_anti(cy, cy->base, NULL);
 }
 
 /*
@@ -227,7 +217,7 @@ void model_filter_inter_pod_affinity(const struct model_cycle *cy, int node,
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
 	model_status_ok(out);
-	if (prefilter_skips(cy))
+	if (model_cycle_skips(cy, PLUGIN_INTER_POD_AFFINITY))
 		return;
 	const struct node *n = &cy->cluster->nodes[node];
 	if (!satisfies_affinity(cy, n)) {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cycle_memo.h"
+#include "cycle_state.h"
 #include "pod_requests.h"
 #include "../core/xalloc.h"
 
@@ -111,8 +111,8 @@ static void fit_check(const struct model_cycle *cy, const struct node *n,
 			check_one(c, n, r, req, used, out);
 }
 
-/* Req and each pod's part of Used come from the cycle's memo when it has
- * one (every pod's requests converted once per memo), else literally. */
+/* Req and each pod's part of Used are the cycle state's (NodeInfo's
+ * cached requests). */
 void model_filter_node_resources_fit(const struct model_cycle *cy, int node,
 				     struct model_status *out)
 {
@@ -120,15 +120,13 @@ void model_filter_node_resources_fit(const struct model_cycle *cy, int node,
 	model_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	const struct node *n = &c->nodes[node];
-	int64_t stack[2 * FIT_STACK_RES];
-	int64_t *buf = c->n_res <= FIT_STACK_RES ? stack
-		       : xcalloc(2 * (size_t)c->n_res, sizeof *buf);
-	int64_t *req = buf, *used = buf + c->n_res;
+	int64_t stack[FIT_STACK_RES];
+	int64_t *used = c->n_res <= FIT_STACK_RES ? stack
+			: xcalloc((size_t)c->n_res, sizeof *used);
 	int pods;
-	struct model_pod_table *t = model_cycle_memo_pods(cy);
-	model_node_requested(t, cy->view, node, used, NULL, NULL, &pods);
-	fit_check(cy, n, model_pod_row(t, c, cy->pod, req, NULL, NULL), used,
-		  pods, out);
-	if (buf != stack)
-		free(buf);
+	model_node_requested(cy->state->pods, cy->view, node, used, NULL, NULL,
+			     &pods);
+	fit_check(cy, n, cy->state->request, used, pods, out);
+	if (used != stack)
+		free(used);
 }

@@ -7,10 +7,10 @@
  * kube computes the PreFilter state once on the placement PreFilter saw
  * and patches it incrementally for nominated pods and preemption victims;
  * the patch is not the same as recounting (no deletionTimestamp or `{}`
- * rule, approximate critical paths), so this file rebuilds the state from
- * cy->base and replays cy->deltas in order, literally: on every call, or
- * once per cycle into the cycle's memo (cycle_memo.h) for a cycle without
- * deltas.
+ * rule, approximate critical paths), so the model does the same: the
+ * cycle's state (cycle_state.h) holds the PreFilter state on cy->base,
+ * and each clone of it the AddPod/RemovePod calls made on the clone, in
+ * order.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cycle_memo.h"
+#include "cycle_state.h"
 #include "plugin.h"
 #include "../core/quirks.h"
 #include "spread_prefilter.h"
@@ -222,18 +222,6 @@ static void pts_apply_delta(struct model_spread_prefilter *st, const struct mode
 	}
 }
 
-/* The intended semantics: p[0].num is the true minimum of the slot. */
-static void pts_exact_minimum(struct model_spread_prefilter *st)
-{
-	for (int s = 0; s < st->cs->n; s++)
-		st->paths[s][0].num = INT32_MAX;
-	for (int k = 0; k < st->pairs.n; k++) {
-		const struct model_spread_pair *pr = &st->pairs.items[k];
-		if (pr->count < st->paths[pr->slot][0].num)
-			st->paths[pr->slot][0].num = pr->count;
-	}
-}
-
 /* Room for per-constraint arrays: inline up to MODEL_SPREAD_INLINE. */
 static struct model_spread_critical_path (*paths_storage(
 	struct model_spread_prefilter *st, int n))[2]
@@ -243,15 +231,11 @@ static struct model_spread_critical_path (*paths_storage(
 	return xcalloc((size_t)n, sizeof *st->paths);
 }
 
-/* AddPod/RemovePod for the cycle's deltas, then the intended-semantics
- * minimum unless the v1.30 approximation is modelled. */
-static void pts_replay(struct model_spread_prefilter *st,
-		       const struct model_cycle *cy)
+void model_spread_prefilter_apply(struct model_spread_prefilter *st, int pod,
+				  int node, int sign)
 {
-	for (int i = 0; i < cy->n_deltas; i++)
-		pts_apply_delta(st, &cy->deltas[i]);
-	if (!config_quirk(&cy->cluster->config, QUIRK_SPREAD_APPROX_CRITICAL_PATHS))
-		pts_exact_minimum(st);
+	struct model_delta d = {.pod = pod, .node = node, .sign = sign};
+	pts_apply_delta(st, &d);
 }
 
 bool model_spread_prefilter_init_base(const struct model_cycle *cy,
@@ -320,31 +304,19 @@ void model_spread_prefilter_init_static(struct model_spread_prefilter *st,
 	pts_build_paths(st);
 }
 
-bool model_spread_prefilter_init(const struct model_cycle *cy,
-				 struct model_spread_prefilter *st)
+void model_spread_prefilter_copy(struct model_spread_prefilter *dst,
+				 const struct model_spread_prefilter *src)
 {
-	if (!model_spread_prefilter_init_base(cy, st))
-		return false;
-	pts_replay(st, cy);
-	return true;
-}
-
-void model_spread_prefilter_derive(struct model_spread_prefilter *dst,
-				   const struct model_spread_prefilter *base,
-				   const struct model_cycle *cy)
-{
-	assert(dst && base && cy);
-	assert(base->c == cy->cluster && base->pod == &cy->cluster->pods[cy->pod]);
-	derived_init(dst, base->c, base->pod);
-	dst->cs = base->cs;
-	dst->domains = base->domains;
-	dst->self = base->self;
-	dst->node_pair = base->node_pair;
-	dst->n_static_pairs = base->n_static_pairs;
-	model_spread_pairs_copy(&dst->pairs, &base->pairs);
+	assert(dst && src);
+	derived_init(dst, src->c, src->pod);
+	dst->cs = src->cs;
+	dst->domains = src->domains;
+	dst->self = src->self;
+	dst->node_pair = src->node_pair;
+	dst->n_static_pairs = src->n_static_pairs;
+	model_spread_pairs_copy(&dst->pairs, &src->pairs);
 	dst->paths = paths_storage(dst, dst->cs->n);
-	memcpy(dst->paths, base->paths, sizeof *dst->paths * (size_t)dst->cs->n);
-	pts_replay(dst, cy);
+	memcpy(dst->paths, src->paths, sizeof *dst->paths * (size_t)dst->cs->n);
 }
 
 void model_spread_prefilter_release(struct model_spread_prefilter *st)
@@ -393,8 +365,24 @@ static bool pts_node_pair(const struct model_spread_prefilter *st, int node, int
 	return true;
 }
 
+/* minMatch's minimum for slot s: v1.30's critical path p[0].num, which
+ * after AddPod/RemovePod may not be the minimum
+ * (QUIRK_SPREAD_APPROX_CRITICAL_PATHS), or without the quirk the intended
+ * semantics, the true minimum of the slot's counts. */
+static int64_t pts_min(const struct model_spread_prefilter *st, int s,
+		       bool approx)
+{
+	if (approx)
+		return st->paths[s][0].num;
+	int64_t min = INT32_MAX;
+	for (int k = 0; k < st->pairs.n; k++)
+		if (st->pairs.items[k].slot == s && st->pairs.items[k].count < min)
+			min = st->pairs.items[k].count;
+	return min;
+}
+
 static void pts_check_node(const struct model_spread_prefilter *st, int node,
-			   struct model_status *out)
+			   bool approx, struct model_status *out)
 {
 	for (int i = 0; i < st->cs->n; i++) {
 		const struct model_spread_constraint *c = &st->cs->items[i];
@@ -406,9 +394,8 @@ static void pts_check_node(const struct model_spread_prefilter *st, int node,
 		int s = c->slot;
 		if (st->domains[s] == 0)
 			continue;   /* kube: "internal error", constraint skipped */
-		int64_t min_match = st->paths[s][0].num;
-		if (st->domains[s] < c->min_domains)
-			min_match = 0;
+		int64_t min_match = st->domains[s] < c->min_domains ? 0
+				    : pts_min(st, s, approx);
 		int64_t self = st->self[i] ? 1 : 0;
 		int64_t match = k >= 0 ? st->pairs.items[k].count : 0;
 		if (match + self - min_match > c->max_skew) {
@@ -418,34 +405,17 @@ static void pts_check_node(const struct model_spread_prefilter *st, int node,
 	}
 }
 
-/* The PreFilter state on the cycle's base is the same for every node of
- * a cycle and for every set of deltas on that base: the cycle's memo keeps
- * it (cycle_memo.h) and each call only replays its deltas on a copy;
- * without a memo it is built literally for the call. */
+/* Filter reads the PreFilter state from the cycle's state, as kube's
+ * reads it from CycleState: no PreFilter state (Skip) means no Filter. */
 void model_filter_pod_topology_spread(const struct model_cycle *cy, int node,
 				      struct model_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
 	model_status_ok(out);
-	const struct model_spread_prefilter *base;
-	struct model_spread_prefilter st;
-	switch (model_cycle_memo_spread(cy, &base)) {
-	case MODEL_MEMO_SKIP:
+	const struct model_cycle_state *state = cy->state;
+	if (!state->has_spread)
 		return;
-	case MODEL_MEMO_READY:
-		/* nothing to replay: the base state is the cycle's */
-		if (cy->n_deltas == 0 &&
-		    config_quirk(&cy->cluster->config, QUIRK_SPREAD_APPROX_CRITICAL_PATHS)) {
-			pts_check_node(base, node, out);
-			return;
-		}
-		model_spread_prefilter_derive(&st, base, cy);
-		break;
-	case MODEL_MEMO_UNSET:
-		if (!model_spread_prefilter_init(cy, &st))
-			return;
-		break;
-	}
-	pts_check_node(&st, node, out);
-	model_spread_prefilter_release(&st);
+	pts_check_node(&state->spread, node,
+		       config_quirk(&cy->cluster->config,
+				    QUIRK_SPREAD_APPROX_CRITICAL_PATHS), out);
 }

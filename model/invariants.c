@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
+#include "cycle_state.h"
 #include "pod_requests.h"
 #include "../core/xalloc.h"
 
@@ -105,8 +107,8 @@ static bool node_has_placed(const struct model_scheduler *m, int node,
 			continue;
 		any = true;
 		const int64_t *req = scratch;
-		if (m->pods)
-			req = model_pod_table_get(m->pods, p, NULL, NULL);
+		if (m->ctx)
+			req = model_pod_table_get(&m->ctx->pods, p, NULL, NULL);
 		else
 			model_pod_requests(c, &c->pods[p], scratch);
 		for (int r = 0; r < c->n_res; r++)
@@ -123,8 +125,8 @@ static void check_node_capacity(struct model_scheduler *m, int node,
 	const struct node *n = &c->nodes[node];
 	int count = 0;
 	bool found;
-	model_node_requested(m->pods, &m->snap, node, requested, NULL, NULL,
-			     &count);
+	model_node_requested(m->ctx ? &m->ctx->pods : NULL, &m->snap, node,
+			     requested, NULL, NULL, &count);
 	int64_t pods = resource_values_get(&n->allocatable, RES_PODS, &found);
 	if (count > pods) {
 		breach(m, MODEL_INV_CAPACITY, "node %s holds %d pods, "
@@ -230,12 +232,16 @@ static bool feasible_on(const struct model_scheduler *m,
 		.cluster = m->cluster, .profile = prof, .pod = pod,
 		.base = s, .view = s, .deltas = NULL, .n_deltas = 0,
 	};
-	cy.skip_filters = model_prefilter_skips(&cy);
+	struct model_cycle_state state;
+	const struct model_given given = {.ctx = m->ctx};
+	model_cycle_state_init(&state, &cy, &given);
+	cy.state = &state;
 	/* model_feasibility sets every field: no need to clear (or malloc)
 	 * the verdict, a few KB, on every step */
 	struct model_node_verdict verdict;
 	struct model_node_verdict *v = &verdict;
 	model_feasibility(&cy, node, v);
+	model_cycle_state_release(&state);
 	if (!v->feasible)
 		verdict_why(v, why, len);
 	return v->feasible;

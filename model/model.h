@@ -9,8 +9,9 @@
  * plus the PrioritySort queue order.  Preemption (Jeopardy, Casualty,
  * Preemption) is in model/preemption.h, the scheduler step in
  * model/scheduler.h.  Everything here is literal and slow on purpose:
- * every filter is evaluated on every node; the only thing kept is what one
- * cycle's plugins would recompute per node (cycle_memo.h), for that cycle.
+ * every filter is evaluated on every node; what one cycle's plugins read
+ * on every node is bound once by the cycle's PreFilter phase, as kube's
+ * CycleState (cycle_state.h).
  */
 #ifndef KSO_MODEL_H
 #define KSO_MODEL_H
@@ -20,8 +21,8 @@
 
 #include "plugin.h"
 
-struct model_spread_cache;
-struct model_pod_table;
+struct model_context;        /* context.h */
+struct model_spread_static;  /* spread_prefilter.h */
 
 /* The filter plugins in kube's Filter order and the score plugins in kube's
  * Score order (reference §1.1); SelectorSpread last (reference §6). */
@@ -56,17 +57,41 @@ int model_schedule_cycle(const struct sched_profile *prof,
 			 const struct snapshot *s, int pod,
 			 struct model_cycle_result *r);
 
-/* model_schedule_cycle_given: model_schedule_cycle for a caller that
- * already knows some nodes' Feasibility (the enumerator, which meets the
- * same node contents in many states: enum/verdict_reuse.c).  given[n]
- * true: r->verdicts[n] already holds exactly what model_feasibility
- * writes for (prof, pod, node n) on s, and the cycle takes it instead of
- * evaluating the node.  given == NULL is model_schedule_cycle.
- * Spec: Feasible == {Node : Feasibility(Pod, Node, Objects)}: the rest of
- * the cycle reads the verdicts, not how they were found. */
+/*
+ * struct model_given: the one way precomputed inputs enter the model.
+ * Each is a pure function of what the model is asked about, worked out by
+ * a caller that evaluates many cycles (the enumerator keeps them across
+ * states, enum/), so that giving it changes no answer, only the work:
+ *
+ *   ctx       a model context of the cycle's cluster (context.h): NodeInfo's
+ *             cached requests of every pod.  NULL: the cycle makes its own.
+ *   spread    model_spread_static_new(cluster, prof, pod) (spread_prefilter.h),
+ *             the pod-only part of PodTopologySpread's PreFilter.  NULL:
+ *             the cycle builds it.
+ *   verdicts  cycles only: verdicts[n] true says r->verdicts[n] already
+ *             holds exactly what model_feasibility writes for (prof, pod,
+ *             node n) on s, and the cycle takes it instead of evaluating
+ *             the node.  Spec: Feasible == {Node : Feasibility(Pod, Node,
+ *             Objects)}: the rest of the cycle reads the verdicts, not how
+ *             they were found.  NULL: every node is evaluated.
+ *
+ * model_schedule_cycle_given and the PostFilters (preemption.h:
+ * model_preempt_kube_given, model_default_preemption_given,
+ * model_preempt_minimal_given) take it; the
+ * PostFilters build the failed cycle's state from the same inputs.
+ */
+struct model_given {
+	const struct model_context *ctx;
+	const struct model_spread_static *spread;
+	const bool *verdicts;
+};
+
+/* model_schedule_cycle_given: model_schedule_cycle with the inputs given
+ * holds (NULL: none, model_schedule_cycle). */
 int model_schedule_cycle_given(const struct sched_profile *prof,
 			       const struct snapshot *s, int pod,
-			       const bool *given, struct model_cycle_result *r);
+			       const struct model_given *given,
+			       struct model_cycle_result *r);
 
 /* model_fit_error: kube's FitError message for a result with no feasible
  * node ("0/N nodes are available: <PreFilter message>." or "... <histogram

@@ -37,7 +37,7 @@ struct model_delta {
 	int sign;
 };
 
-struct model_cycle_memo;   /* cycle_memo.h */
+struct model_cycle_state;   /* cycle_state.h */
 
 struct model_cycle {
 	const struct cluster *cluster;
@@ -47,22 +47,18 @@ struct model_cycle {
 	const struct snapshot *view;     /* base with deltas applied */
 	const struct model_delta *deltas;
 	int n_deltas;
-	/* Per-cycle scratch of the plugins, keyed on (cluster, profile, pod,
-	 * base) as cycle_memo.h says; NULL: every plugin computes literally
-	 * (what a cycle built with a designated initializer gets). */
-	struct model_cycle_memo *memo;
-	/* CycleState.SkipFilterPlugins: the plugin ids (bit i: id i) whose
-	 * PreFilter returned Skip, whose Filter then does not run
-	 * (model_prefilter_skips).  0 in a cycle built without it: every
-	 * filter runs, and a filter kube would skip passes anyway. */
-	uint32_t skip_filters;
+	/* kube's CycleState for this cycle: the PreFilter phase on base
+	 * with the AddPod/RemovePod calls of deltas applied (cycle_state.h);
+	 * every Filter and Score reads it, never NULL */
+	const struct model_cycle_state *state;
 };
 
-/* model_prefilter_skips: the PreFilter Skips of cy's pod that decide
- * which Filters run (reference §2.12): each volume plugin's PreFilter
- * skips a pod without volumes.  Contract: cy's cluster, profile and pod
- * are set; the result goes into cy->skip_filters. */
-uint32_t model_prefilter_skips(const struct model_cycle *cy);
+/* model_prefilter_inter_pod_affinity_skips: InterPodAffinity's PreFilter
+ * Skip on cy->base (reference §2.10): the pod has no required
+ * (anti-)affinity term and no pod bound in base has a required
+ * anti-affinity term against it.  Contract: cy's cluster, profile, pod
+ * and base are set (cy->state is not read). */
+bool model_prefilter_inter_pod_affinity_skips(const struct model_cycle *cy);
 
 /* Filter: verdict of one plugin for (cycle pod, node) into out, set in
  * full (out's previous contents never read). */

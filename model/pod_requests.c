@@ -339,84 +339,18 @@ void model_pod_table_init(struct model_pod_table *t, const struct cluster *c)
 	t->cluster = c;
 	t->req = xmalloc(sizeof *t->req * (np * (nr + 2) + 1));
 	t->nonzero = t->req + np * nr;
-	t->done = xcalloc(np + 1, sizeof *t->done);
-	t->score = xmalloc(sizeof *t->score * (np * nr + 1));
-	t->score_done = xcalloc(np + 1, sizeof *t->score_done);
+	for (int p = 0; p < c->n_pods; p++) {
+		model_pod_requests(c, &c->pods[p], t->req + (size_t)p * nr);
+		model_pod_nonzero(c, &c->pods[p], &t->nonzero[2 * (size_t)p],
+				  &t->nonzero[2 * (size_t)p + 1]);
+	}
 }
 
 void model_pod_table_release(struct model_pod_table *t)
 {
 	assert(t);
 	free(t->req);
-	free(t->done);
-	free(t->score);
-	free(t->score_done);
 	memset(t, 0, sizeof *t);
-}
-
-/* A row of t already filled (t->done[p]), read in place: the rows are
- * read for every pod on every node of every Filter call. */
-static inline const int64_t *table_hit(const struct model_pod_table *t, int p,
-				       int64_t *nz_cpu, int64_t *nz_mem)
-{
-	const int64_t *nz = t->nonzero + 2 * (size_t)p;
-	if (nz_cpu)
-		*nz_cpu = nz[0];
-	if (nz_mem)
-		*nz_mem = nz[1];
-	return t->req + (size_t)p * (size_t)t->cluster->n_res;
-}
-
-const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
-				   int64_t *nz_cpu, int64_t *nz_mem)
-{
-	assert(t && t->cluster && p >= 0 && p < t->cluster->n_pods);
-	const struct cluster *c = t->cluster;
-	int64_t *row = t->req + (size_t)p * (size_t)c->n_res;
-	int64_t *nz = t->nonzero + 2 * (size_t)p;
-	if (!t->done[p]) {
-		model_pod_requests(c, &c->pods[p], row);
-		model_pod_nonzero(c, &c->pods[p], &nz[0], &nz[1]);
-		t->done[p] = true;
-	}
-	if (nz_cpu)
-		*nz_cpu = nz[0];
-	if (nz_mem)
-		*nz_mem = nz[1];
-	return row;
-}
-
-const int64_t *model_pod_table_score(struct model_pod_table *t, int p)
-{
-	assert(t && t->cluster && p >= 0 && p < t->cluster->n_pods);
-	const struct cluster *c = t->cluster;
-	int64_t *row = t->score + (size_t)p * (size_t)c->n_res;
-	if (!t->score_done[p]) {
-		model_pod_score_request(c, &c->pods[p], row);
-		t->score_done[p] = true;
-	}
-	return row;
-}
-
-const int64_t *model_pod_row_get(struct model_pod_table *t,
-				 const struct cluster *c, int p, int64_t *buf,
-				 int64_t *nz_cpu, int64_t *nz_mem)
-{
-	assert(c && p >= 0 && p < c->n_pods);
-	if (t) {
-		assert(t->cluster == c);
-		return t->done[p] ? table_hit(t, p, nz_cpu, nz_mem)
-				  : model_pod_table_get(t, p, nz_cpu, nz_mem);
-	}
-	assert(buf);
-	model_pod_requests(c, &c->pods[p], buf);
-	int64_t cpu, mem;
-	model_pod_nonzero(c, &c->pods[p], &cpu, &mem);
-	if (nz_cpu)
-		*nz_cpu = cpu;
-	if (nz_mem)
-		*nz_mem = mem;
-	return buf;
 }
 
 /*
@@ -429,7 +363,7 @@ const int64_t *model_pod_row_get(struct model_pod_table *t,
 /* model_node_requested with every pod's row from t: the sums read the
  * table in place, with no scratch row (the bookkeeping is asked for every
  * node of every Filter and Score call). */
-static void node_requested_table(struct model_pod_table *t,
+static void node_requested_table(const struct model_pod_table *t,
 				 const struct snapshot *s, int node,
 				 int64_t *requested, int64_t *nonzero_cpu,
 				 int64_t *nonzero_mem, int *pod_count)
@@ -445,9 +379,7 @@ static void node_requested_table(struct model_pod_table *t,
 		if (pod_node[p] != node)
 			continue;
 		int64_t cpu, mem;
-		const int64_t *one = t->done[p]
-			? table_hit(t, p, &cpu, &mem)
-			: model_pod_table_get(t, p, &cpu, &mem);
+		const int64_t *one = model_pod_table_get(t, p, &cpu, &mem);
 		for (int r = 0; r < n_res; r++)
 			requested[r] = model_go_add(requested[r], one[r]);
 		nz_cpu = model_go_add(nz_cpu, cpu);
@@ -462,7 +394,7 @@ static void node_requested_table(struct model_pod_table *t,
 		*pod_count = count;
 }
 
-void model_node_requested(struct model_pod_table *t, const struct snapshot *s,
+void model_node_requested(const struct model_pod_table *t, const struct snapshot *s,
 			  int node, int64_t *requested, int64_t *nonzero_cpu,
 			  int64_t *nonzero_mem, int *pod_count)
 {
@@ -487,7 +419,9 @@ void model_node_requested(struct model_pod_table *t, const struct snapshot *s,
 		if (!snapshot_on_node(s, p, node))
 			continue;
 		int64_t cpu, mem;
-		const int64_t *one = model_pod_row(NULL, c, p, buf, &cpu, &mem);
+		model_pod_requests(c, &c->pods[p], buf);
+		model_pod_nonzero(c, &c->pods[p], &cpu, &mem);
+		const int64_t *one = buf;
 		for (int r = 0; r < n_res; r++)
 			requested[r] = model_go_add(requested[r], one[r]);
 		nz_cpu = model_go_add(nz_cpu, cpu);

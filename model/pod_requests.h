@@ -44,23 +44,21 @@ void model_pod_nonzero(const struct cluster *c, const struct pod *p,
 void model_pod_score_request(const struct cluster *c, const struct pod *p,
 			     int64_t *out);
 
-/* Every pod's PodRequests and NonZero, each worked out from quantities on
- * first use and then kept.  They are functions of the pod objects alone,
- * which never change while a cluster lives, so a table stays right for
- * its cluster whatever the placement; it is filled lazily by its owner's
- * thread (a struct cluster itself is shared read-only).  Owns its arrays:
+/* Every pod's PodRequests and NonZero, worked out once from quantities
+ * when the table is made: kube's NodeInfo caches them per pod
+ * (reference §1.2).  They are functions of the pod objects alone, which
+ * never change while a cluster lives, so a table stays right for its
+ * cluster whatever the placement (a model context, context.h, keeps one
+ * for as long as the cluster).  Read-only once made.  Owns its arrays:
  * pair model_pod_table_init with model_pod_table_release. */
 struct model_pod_table {
 	const struct cluster *cluster;
 	int64_t *req;        /* [n_pods * n_res] PodRequests rows */
 	int64_t *nonzero;    /* [n_pods * 2] NonZero cpu, memory */
-	bool *done;          /* [n_pods] row computed */
-	int64_t *score;      /* [n_pods * n_res] ScoreRequest rows */
-	bool *score_done;    /* [n_pods] score row computed */
 };
 
-/* model_pod_table_init: an empty table for c (nothing computed yet);
- * aborts on out-of-memory. */
+/* model_pod_table_init: the table of c, every row filled; aborts on
+ * out-of-memory. */
 void model_pod_table_init(struct model_pod_table *t, const struct cluster *c);
 
 /* model_pod_table_release: frees what t owns. */
@@ -68,49 +66,30 @@ void model_pod_table_release(struct model_pod_table *t);
 
 /* model_pod_table_get: PodRequests of pod p (n_res entries, owned by t,
  * = model_pod_requests); *nz_cpu / *nz_mem (when not NULL) its NonZero
- * (= model_pod_nonzero). */
-const int64_t *model_pod_table_get(struct model_pod_table *t, int p,
-				   int64_t *nz_cpu, int64_t *nz_mem);
-
-/* model_pod_table_score: ScoreRequest of pod p (n_res entries, owned by
- * t, = model_pod_score_request), worked out on p's first use. */
-const int64_t *model_pod_table_score(struct model_pod_table *t, int p);
-
-/* model_pod_row_get: model_pod_row's out-of-line part (any t, including
- * a row t has not filled yet); same contract as model_pod_row. */
-const int64_t *model_pod_row_get(struct model_pod_table *t,
-				 const struct cluster *c, int p, int64_t *buf,
-				 int64_t *nz_cpu, int64_t *nz_mem);
-
-/* model_pod_row: PodRequests of pod p of c (n_res entries): t's row when
- * t is not NULL (a table made for c), else worked out from the quantities
- * into buf (n_res entries, caller-owned) and returned; *nz_cpu / *nz_mem
- * (when not NULL) its NonZero.  Inline: a row t already holds (every call
- * but a pod's first) is read in place, and NodeResourcesFit asks for the
- * incoming pod's row on every node. */
-static inline const int64_t *model_pod_row(struct model_pod_table *t,
-					   const struct cluster *c, int p,
-					   int64_t *buf, int64_t *nz_cpu,
-					   int64_t *nz_mem)
+ * (= model_pod_nonzero).  Inline: read for every pod on every node of
+ * every Filter and Score call. */
+static inline const int64_t *model_pod_table_get(const struct model_pod_table *t,
+						 int p, int64_t *nz_cpu,
+						 int64_t *nz_mem)
 {
-	if (!t || !t->done[p])
-		return model_pod_row_get(t, c, p, buf, nz_cpu, nz_mem);
-	assert(t->cluster == c && p >= 0 && p < c->n_pods);
+	assert(t && p >= 0 && p < t->cluster->n_pods);
 	const int64_t *nz = t->nonzero + 2 * (size_t)p;
 	if (nz_cpu)
 		*nz_cpu = nz[0];
 	if (nz_mem)
 		*nz_mem = nz[1];
-	return t->req + (size_t)p * (size_t)c->n_res;
+	return t->req + (size_t)p * (size_t)t->cluster->n_res;
 }
 
 /* model_node_requested: NodeInfo bookkeeping of node on placement s, summed
  * over the pods s puts there: requested[0..n_res-1] = Σ PodRequests,
  * *nonzero_cpu / *nonzero_mem = Σ NonZeroRequested, *pod_count = number of
  * pods.  Each pod's integers come from t (a table made for s->cluster), or
- * are worked out literally when t is NULL: the same values either way.
+ * are worked out literally when t is NULL (the definition; lemma: the
+ * same values either way, as t's rows are model_pod_requests and
+ * model_pod_nonzero).
  * Any output pointer except requested may be NULL. */
-void model_node_requested(struct model_pod_table *t, const struct snapshot *s,
+void model_node_requested(const struct model_pod_table *t, const struct snapshot *s,
 			  int node, int64_t *requested, int64_t *nonzero_cpu,
 			  int64_t *nonzero_mem, int *pod_count);
 

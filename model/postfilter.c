@@ -36,6 +36,16 @@ int model_preempt_kube(const struct sched_profile *prof,
 		       const struct model_preempt_opts *opts,
 		       struct model_preemption *out)
 {
+	return model_preempt_kube_given(prof, s, pod, r, opts, NULL, out);
+}
+
+int model_preempt_kube_given(const struct sched_profile *prof,
+			     const struct snapshot *s, int pod,
+			     const struct model_cycle_result *r,
+			     const struct model_preempt_opts *opts,
+			     const struct model_given *given,
+			     struct model_preemption *out)
+{
 	assert(prof && s && s->cluster && r && out);
 	struct model_status dra;
 	bool has_dra = prof->postfilter[PLUGIN_DYNAMIC_RESOURCES];
@@ -50,7 +60,8 @@ int model_preempt_kube(const struct sched_profile *prof,
 		}
 	}
 	if (prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
-		model_default_preemption(prof, s, pod, r, opts, out);
+		model_default_preemption_given(prof, s, pod, r, opts, given,
+					       out);
 	} else {
 		out->code = MODEL_UNSCHEDULABLE;
 		out->message = xstrdup("");

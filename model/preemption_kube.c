@@ -17,7 +17,8 @@
  * walk order).
  */
 #include "preemption.h"
-#include "cycle_memo.h"
+#include "cycle_state.h"
+#include "model.h"
 #include "../core/xalloc.h"
 
 #include <assert.h>
@@ -47,21 +48,22 @@ static int lower_priority_pods(const struct snapshot *s, int pod, int node,
  * and the heap would cost as much as its filter calls. */
 #define EDIT_STACK_PODS 64
 
-/* The cycle being edited: the view and the AddPod/RemovePod calls made so
- * far, in order (plugin.h: plugins may replay them).  cy points into the
- * edit itself: an edit stays where edit_init put it. */
+/* The cycle being edited: the view, the AddPod/RemovePod calls made so
+ * far, in order, and the cycle's state they were applied to (kube's
+ * SelectVictimsOnNode works on a clone of the cycle state).  cy points
+ * into the edit itself: an edit stays where edit_init put it. */
 struct edit {
 	struct snapshot view;
 	struct model_delta *deltas;
 	struct model_cycle cy;
+	struct model_cycle_state state;
 	int32_t pod_node_stack[EDIT_STACK_PODS];
 	int32_t nominated_stack[EDIT_STACK_PODS];
 	struct model_delta deltas_stack[3 * EDIT_STACK_PODS];
 };
 
-static void edit_init(struct edit *e, const struct sched_profile *prof,
-		      const struct snapshot *s, int pod, int max_deltas,
-		      struct model_cycle_memo *memo)
+static void edit_init(struct edit *e, const struct model_cycle_state *state,
+		      const struct snapshot *s, int max_deltas)
 {
 	if (s->cluster->n_pods <= EDIT_STACK_PODS) {
 		e->view.cluster = s->cluster;
@@ -74,16 +76,17 @@ static void edit_init(struct edit *e, const struct sched_profile *prof,
 	e->deltas = max_deltas <= 3 * EDIT_STACK_PODS
 		? e->deltas_stack
 		: xmalloc(sizeof *e->deltas * (size_t)max_deltas);
+	model_cycle_state_clone(&e->state, state);
 	e->cy = (struct model_cycle){
-		.cluster = s->cluster, .profile = prof, .pod = pod,
-		.base = s, .view = &e->view, .deltas = e->deltas,
-		.n_deltas = 0, .memo = memo,
+		.cluster = s->cluster, .profile = state->profile,
+		.pod = state->pod, .base = s, .view = &e->view,
+		.deltas = e->deltas, .n_deltas = 0, .state = &e->state,
 	};
-	e->cy.skip_filters = model_prefilter_skips(&e->cy);
 }
 
 static void edit_release(struct edit *e)
 {
+	model_cycle_state_release(&e->state);
 	if (e->view.pod_node != e->pod_node_stack)
 		snapshot_release(&e->view);
 	if (e->deltas != e->deltas_stack)
@@ -96,6 +99,10 @@ static void edit_move(struct edit *e, int pod, int node, int sign)
 	e->view.pod_node[pod] = sign > 0 ? node : SNAP_GONE;
 	e->deltas[e->cy.n_deltas++] =
 		(struct model_delta){.pod = pod, .node = node, .sign = sign};
+	if (sign > 0)
+		model_cycle_state_add_pod(&e->state, pod, node);
+	else
+		model_cycle_state_remove_pod(&e->state, pod, node);
 }
 
 /* RunFilterPluginsWithNominatedPods on the edited cycle; v is scratch. */
@@ -151,18 +158,17 @@ static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 				  &out->casualty);
 }
 
-/* model_select_victims_on_node with the memo (cycle_memo.h) of
- * (cluster, prof, pod, s) that every edited cycle shares: they all have s
- * as base and differ only in their deltas. */
-static enum model_code select_victims(const struct sched_profile *prof,
-				      const struct snapshot *s, int pod,
-				      int node, const int32_t *allowed,
+/* model_select_victims_on_node with the cycle's state on s (the failed
+ * cycle's, which PostFilter receives), cloned for the node's edits. */
+static enum model_code select_victims(const struct model_cycle_state *state,
+				      const struct snapshot *s, int node,
+				      const int32_t *allowed,
 				      const bool *spent,
 				      struct model_victims *out,
-				      struct model_status *st,
-				      struct model_cycle_memo *memo)
+				      struct model_status *st)
 {
-	assert(prof && s && s->cluster && out && st && memo);
+	assert(state && s && s->cluster && out && st && state->base == s);
+	int pod = state->pod;
 	const struct cluster *c = s->cluster;
 	assert(node >= 0 && node < c->n_nodes);
 	model_status_ok(st);
@@ -182,7 +188,7 @@ static enum model_code select_victims(const struct sched_profile *prof,
 		return MODEL_UAU;
 	}
 	struct edit e;
-	edit_init(&e, prof, s, pod, 3 * k, memo);
+	edit_init(&e, state, s, 3 * k);
 	for (int i = 0; i < k; i++)
 		edit_move(&e, lower[i], node, -1);
 
@@ -215,11 +221,11 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 		.cluster = s->cluster, .profile = prof, .pod = pod, .base = s,
 		.view = s,
 	};
-	struct model_cycle_memo memo;
-	model_cycle_memo_init(&memo, &key);
-	enum model_code code = select_victims(prof, s, pod, node, allowed, NULL, out,
-					      st, &memo);
-	model_cycle_memo_release(&memo);
+	struct model_cycle_state state;
+	model_cycle_state_init(&state, &key, NULL);
+	enum model_code code = select_victims(&state, s, node, allowed, NULL,
+					      out, st);
+	model_cycle_state_release(&state);
 	return code;
 }
 
@@ -302,15 +308,15 @@ static void dry_run_add(struct dry_run *d, struct model_victims *v)
 }
 
 /* §3.3 checkNode for one potential node. */
-static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
-			 const struct snapshot *s, int pod, int node,
-			 const int32_t *allowed, const bool *spent,
-			 struct model_cycle_memo *memo)
+static void dry_run_node(struct dry_run *d,
+			 const struct model_cycle_state *state,
+			 const struct snapshot *s, int node,
+			 const int32_t *allowed, const bool *spent)
 {
 	struct model_victims v;
 	struct model_status st;
-	enum model_code code = select_victims(prof, s, pod, node, allowed,
-					      spent, &v, &st, memo);
+	enum model_code code = select_victims(state, s, node, allowed, spent,
+					      &v, &st);
 	if (code == MODEL_SUCCESS && v.n > 0) {
 		dry_run_add(d, &v);
 		return;
@@ -330,36 +336,29 @@ static void dry_run_node(struct dry_run *d, const struct sched_profile *prof,
 }
 
 /* DryRunPreemption: walk potential[(offset + i) % n] until there is a
- * non-violating candidate and numCandidates in all.  r, the failed cycle,
- * lends its cluster caches to the dry run's memo. */
+ * non-violating candidate and numCandidates in all.  The failed cycle's
+ * state on s is built once from given and cloned for every node. */
 static void dry_run(struct dry_run *d, const struct sched_profile *prof,
 		    const struct snapshot *s, int pod, const int *potential,
 		    int n, uint64_t offset_draw, const int32_t *allowed,
-		    const bool *spent, const struct model_cycle_result *r,
-		    struct model_cycle_memo *lent)
+		    const bool *spent, const struct model_given *given)
 {
 	int offset = (int)(offset_draw % (uint64_t)n);
 	int32_t want = model_preemption_num_candidates(prof, n);
-	/* every dry-run cycle has s as base: one memo serves them all */
-	struct model_cycle_memo own, *memo = lent;
-	if (!memo) {
-		struct model_cycle key = {
-			.cluster = s->cluster, .profile = prof, .pod = pod,
-			.base = s, .view = s,
-		};
-		model_cycle_memo_init(&own, &key);
-		model_cycle_memo_borrow(&own, r->spread_cache, r->pod_table);
-		memo = &own;
-	}
+	struct model_cycle key = {
+		.cluster = s->cluster, .profile = prof, .pod = pod,
+		.base = s, .view = s,
+	};
+	struct model_cycle_state state;
+	model_cycle_state_init(&state, &key, given);
 	for (int i = 0; i < n; i++) {
-		dry_run_node(d, prof, s, pod, potential[(offset + i) % n],
-			     allowed, spent, memo);
+		dry_run_node(d, &state, s, potential[(offset + i) % n], allowed,
+			     spent);
 		if (d->n_nonviolating > 0 &&
 		    d->n_nonviolating + d->n_violating >= want)
 			break;
 	}
-	if (memo == &own)
-		model_cycle_memo_release(&own);
+	model_cycle_state_release(&state);
 }
 
 /* §3.5 pickOneNodeForPreemption: the candidate of least Casualty; the
@@ -467,6 +466,16 @@ int model_default_preemption(const struct sched_profile *prof,
 			     const struct model_preempt_opts *opts,
 			     struct model_preemption *out)
 {
+	return model_default_preemption_given(prof, s, pod, r, opts, NULL, out);
+}
+
+int model_default_preemption_given(const struct sched_profile *prof,
+				   const struct snapshot *s, int pod,
+				   const struct model_cycle_result *r,
+				   const struct model_preempt_opts *opts,
+				   const struct model_given *given,
+				   struct model_preemption *out)
+{
 	assert(prof && s && s->cluster && r && out);
 	const struct cluster *c = s->cluster;
 	char why[128];
@@ -504,8 +513,7 @@ int model_default_preemption(const struct sched_profile *prof,
 		}
 		dry_run(&d, prof, s, pod, potential, np,
 			opts ? opts->offset_draw : 0, allowed,
-			opts ? opts->pdb_spends : NULL, r,
-			opts ? opts->memo : NULL);
+			opts ? opts->pdb_spends : NULL, given);
 		if (own && own != allowed_stack)
 			free(own);
 	}

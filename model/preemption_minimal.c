@@ -24,7 +24,8 @@
  * MODEL_MINIMAL_MAX_VICTIMS candidate victims are refused (2^20 subsets).
  */
 #include "preemption.h"
-#include "cycle_memo.h"
+#include "cycle_state.h"
+#include "model.h"
 #include "../core/xalloc.h"
 
 #include <assert.h>
@@ -86,43 +87,46 @@ static bool beats(const struct best *b, int node, const struct subset *sub)
 	return sub->n < b->n;
 }
 
-/* Feasibility(Pod, Node, S \ Pods), reusing view (a copy of s). */
-static bool feasible_without(const struct sched_profile *prof,
+/* Feasibility(Pod, Node, S \ Pods), reusing view (a copy of s): the
+ * cycle's state on s (state) cloned, with RemovePod of each. */
+static bool feasible_without(const struct model_cycle_state *state,
 			     const struct snapshot *s, struct snapshot *view,
-			     int pod, int node, const struct subset *sub,
-			     struct model_node_verdict *v,
-			     struct model_cycle_memo *memo)
+			     int node, const struct subset *sub,
+			     struct model_node_verdict *v)
 {
 	struct model_delta deltas[MODEL_MINIMAL_MAX_VICTIMS];
+	struct model_cycle_state without;
+	model_cycle_state_clone(&without, state);
 	for (int i = 0; i < sub->n; i++) {
 		view->pod_node[sub->pods[i]] = SNAP_GONE;
 		deltas[i] = (struct model_delta){
 			.pod = sub->pods[i], .node = node, .sign = -1};
+		model_cycle_state_remove_pod(&without, sub->pods[i], node);
 	}
 	struct model_cycle cy = {
-		.cluster = s->cluster, .profile = prof, .pod = pod,
-		.base = s, .view = view, .deltas = deltas,
-		.n_deltas = sub->n, .memo = memo,
+		.cluster = s->cluster, .profile = state->profile,
+		.pod = state->pod, .base = s, .view = view, .deltas = deltas,
+		.n_deltas = sub->n, .state = &without,
 	};
-	cy.skip_filters = model_prefilter_skips(&cy);
 	model_feasibility(&cy, node, v);
+	model_cycle_state_release(&without);
 	for (int i = 0; i < sub->n; i++)
 		view->pod_node[sub->pods[i]] = node;
 	return v->feasible;
 }
 
-static void search_node(const struct sched_profile *prof,
+static void search_node(const struct model_cycle_state *state,
 			const struct snapshot *s, struct snapshot *view,
-			int pod, int node, const int *jeopardy, int k,
+			int node, const int *jeopardy, int k,
 			const int32_t *allowed, const bool *spent,
-			struct best *b, struct model_cycle_memo *memo)
+			struct best *b)
 {
 	struct model_node_verdict v;
 	struct subset sub;
 	for (uint32_t mask = 1; mask < (1u << k); mask++) {
 		subset_of(s->cluster, allowed, spent, jeopardy, k, mask, &sub);
 		if (!beats(b, node, &sub) ||
-		    !feasible_without(prof, s, view, pod, node, &sub, &v, memo))
+		    !feasible_without(state, s, view, node, &sub, &v))
 			continue;
 		b->found = true;
 		b->node = node;
@@ -183,14 +187,16 @@ int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct model_cycle_result *r,
 			  struct model_preemption *out, struct error *err)
 {
-	return model_preempt_minimal_with(prof, s, pod, r, NULL, out, err);
+	return model_preempt_minimal_given(prof, s, pod, r, NULL, NULL, out,
+					   err);
 }
 
-int model_preempt_minimal_with(const struct sched_profile *prof,
-			       const struct snapshot *s, int pod,
-			       const struct model_cycle_result *r,
-			       const struct model_preempt_opts *opts,
-			       struct model_preemption *out, struct error *err)
+int model_preempt_minimal_given(const struct sched_profile *prof,
+				const struct snapshot *s, int pod,
+				const struct model_cycle_result *r,
+				const struct model_preempt_opts *opts,
+				const struct model_given *given,
+				struct model_preemption *out, struct error *err)
 {
 	assert(prof && s && s->cluster && r && out && err);
 	const struct cluster *c = s->cluster;
@@ -222,27 +228,22 @@ int model_preempt_minimal_with(const struct sched_profile *prof,
 		} else {
 			snapshot_clone(&view, s);
 		}
-		/* every subset's cycle has s as base: one memo serves them all */
-		struct model_cycle_memo own_memo, *memo = opts ? opts->memo : NULL;
-		if (!memo) {
-			struct model_cycle key = {
-				.cluster = c, .profile = prof, .pod = pod,
-				.base = s, .view = s,
-			};
-			model_cycle_memo_init(&own_memo, &key);
-			model_cycle_memo_borrow(&own_memo, r->spread_cache,
-						r->pod_table);
-			memo = &own_memo;
-		}
+		/* every subset's cycle has s as base: the failed cycle's
+		 * state on s, cloned for each */
+		struct model_cycle key = {
+			.cluster = c, .profile = prof, .pod = pod,
+			.base = s, .view = s,
+		};
+		struct model_cycle_state state;
+		model_cycle_state_init(&state, &key, given);
 		struct best b = {.found = false, .node = -1};
 		for (int i = 0; i < np; i++) {
 			int k = model_jeopardy(s, pod, potential[i], jeopardy);
-			search_node(prof, s, &view, pod, potential[i],
+			search_node(&state, s, &view, potential[i],
 				    jeopardy, k, allowed,
-				    opts ? opts->pdb_spends : NULL, &b, memo);
+				    opts ? opts->pdb_spends : NULL, &b);
 		}
-		if (memo == &own_memo)
-			model_cycle_memo_release(&own_memo);
+		model_cycle_state_release(&state);
 		if (view.pod_node != pod_node_stack)
 			snapshot_release(&view);
 		if (own && own != allowed_stack)

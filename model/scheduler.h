@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "../core/engine.h"
+#include "context.h"
 #include "model.h"
 #include "preemption.h"
 
@@ -172,10 +173,12 @@ struct model_scheduler {
 	 * with no deltas.  The bind-feasible check then reads it instead of
 	 * recomputing the same pure function. */
 	const struct model_node_verdict *bind_verdict;
-	/* Optional, borrowed, NULL unless a caller sets it: a pod table of
-	 * the cluster (pod_requests.h) the capacity check reads each pod's
-	 * PodRequests from instead of converting them again. */
-	struct model_pod_table *pods;
+	/* Optional, borrowed, NULL unless a caller sets it: a model context
+	 * of the cluster (context.h) whose pod table the capacity check reads
+	 * each pod's PodRequests from instead of converting them again, and
+	 * the bind-feasible check's cycle is given (struct model_given). */
+	const struct model_context *ctx;
+	struct model_context *own_ctx;   /* model_scheduler_init's, or NULL */
 };
 
 /* model_scheduler_init: the loop on a copy of s (s is not changed). */

@@ -161,8 +161,9 @@ static void model_engine_cycle(void *self, const struct sched_profile *prof,
 			       const struct snapshot *s, int pod,
 			       struct model_cycle_result *r)
 {
-	(void)self;
-	model_schedule_cycle(prof, s, pod, r);
+	const struct model_scheduler *m = self;
+	const struct model_given given = {.ctx = m->ctx};
+	model_schedule_cycle_given(prof, s, pod, &given, r);
 }
 
 static void model_engine_preempt(void *self, const struct sched_profile *prof,
@@ -171,9 +172,10 @@ static void model_engine_preempt(void *self, const struct sched_profile *prof,
 				 uint64_t offset_draw,
 				 struct model_preemption *out)
 {
-	(void)self;
+	const struct model_scheduler *m = self;
+	const struct model_given given = {.ctx = m->ctx};
 	struct model_preempt_opts o = {.offset_draw = offset_draw};
-	model_preempt_kube(prof, s, pod, r, &o, out);
+	model_preempt_kube_given(prof, s, pod, r, &o, &given, out);
 }
 
 const char *model_step_action_name(enum model_step_action a)
@@ -203,8 +205,12 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	m->placed = xcalloc(n, sizeof *m->placed);
 	m->absent = xcalloc(n + 1, sizeof *m->absent);
 	model_cycle_result_init(&m->result, c);
+	m->own_ctx = xmalloc(sizeof *m->own_ctx);
+	model_context_init(m->own_ctx, c);
+	m->ctx = m->own_ctx;
 	m->engine = (struct loop_engine){
-		.cycle = model_engine_cycle, .preempt = model_engine_preempt,
+		.self = m, .cycle = model_engine_cycle,
+		.preempt = model_engine_preempt,
 	};
 	m->heap = xmalloc(sizeof *m->heap * (n + 1));
 	m->pool = xmalloc(sizeof *m->pool * (n + 1));
@@ -228,6 +234,10 @@ void model_scheduler_release(struct model_scheduler *m)
 	free(m->pool);
 	model_cycle_result_release(&m->result);
 	model_invariants_release(&m->inv);
+	if (m->own_ctx) {
+		model_context_release(m->own_ctx);
+		free(m->own_ctx);
+	}
 	memset(m, 0, sizeof *m);
 }
 

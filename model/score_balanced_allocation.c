@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cycle_memo.h"
+#include "cycle_state.h"
 #include "pod_requests.h"
 #include "../core/xalloc.h"
 
@@ -38,7 +38,7 @@ static int64_t node_score(const struct model_cycle *cy, int node,
 	const struct cluster *c = cy->cluster;
 	const struct sched_profile *prof = cy->profile;
 	struct model_node_usage u = {.requested = requested};
-	model_node_requested(model_cycle_memo_pods(cy), cy->view, node, requested,
+	model_node_requested(cy->state->pods, cy->view, node, requested,
 			     &u.nonzero_cpu, &u.nonzero_mem, NULL);
 	double f[MAX_FRACTIONS], total = 0.0;
 	int nf = 0;
@@ -105,9 +105,8 @@ enum model_code model_score_balanced_allocation(const struct model_cycle *cy,
 	int64_t stack[2 * SCORE_STACK_RES];
 	int64_t *buf = c->n_res <= SCORE_STACK_RES ? stack
 		       : xcalloc(2 * (size_t)c->n_res, sizeof *buf);
-	/* PodRequests: the memo's table row when the cycle has one */
-	const int64_t *pod_req = model_pod_row(model_cycle_memo_pods(cy), c,
-					       cy->pod, buf, NULL, NULL);
+	/* PodRequests: the cycle state's Req */
+	const int64_t *pod_req = cy->state->request;
 	int64_t *requested = buf + c->n_res;
 	if (v134 && best_effort(cy, pod_req)) {
 		for (int i = 0; i < n; i++)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cycle_memo.h"
+#include "cycle_state.h"
 #include "pod_requests.h"
 #include "../core/xalloc.h"
 
@@ -83,7 +83,7 @@ static int64_t node_score(const struct model_cycle *cy, int node,
 	const struct cluster *c = cy->cluster;
 	const struct sched_profile *prof = cy->profile;
 	struct model_node_usage u = {.requested = requested};
-	model_node_requested(model_cycle_memo_pods(cy), cy->view, node, requested,
+	model_node_requested(cy->state->pods, cy->view, node, requested,
 			     &u.nonzero_cpu, &u.nonzero_mem, NULL);
 	int64_t sum = 0, weights = 0;
 	for (int i = 0; i < prof->n_fit_resources; i++) {
@@ -138,13 +138,9 @@ enum model_code model_score_node_resources_fit(const struct model_cycle *cy,
 	int64_t stack[2 * SCORE_STACK_RES];
 	int64_t *buf = c->n_res <= SCORE_STACK_RES ? stack
 		       : xcalloc(2 * (size_t)c->n_res, sizeof *buf);
-	/* ScoreRequest: the memo's table row when the cycle has one */
-	struct model_pod_table *t = model_cycle_memo_pods(cy);
+	/* ScoreRequest, worked out once per Score call (one per cycle) */
 	const int64_t *pod_req = buf;
-	if (t)
-		pod_req = model_pod_table_score(t, cy->pod);
-	else
-		model_pod_score_request(c, &c->pods[cy->pod], buf);
+	model_pod_score_request(c, &c->pods[cy->pod], buf);
 	int64_t *requested = buf + c->n_res;
 	for (int i = 0; i < n; i++)
 		scores[i] = node_score(cy, feasible[i], pod_req, requested);

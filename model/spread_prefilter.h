@@ -2,8 +2,8 @@
  * spread_prefilter.h - PodTopologySpread's PreFilter state for the hard
  * (DoNotSchedule) constraints (reference §2.11 "PreFilter (hard
  * constraints)"), built and read by filter_pod_topology_spread.c.  A type
- * of its own so that a cycle memo (cycle_memo.h) can keep the state of a
- * cycle's base for every node's Filter call.
+ * of its own so that the cycle's state (cycle_state.h) can hold it for
+ * every node's Filter call, as kube's CycleState does.
  */
 #ifndef KSO_SPREAD_PREFILTER_H
 #define KSO_SPREAD_PREFILTER_H
@@ -62,35 +62,9 @@ struct model_spread_static *model_spread_static_new(const struct cluster *c,
 /* model_spread_static_free: frees st (NULL is fine). */
 void model_spread_static_free(struct model_spread_static *st);
 
-/*
- * A cache of model_spread_static per pod of one cluster, owned by whoever
- * evaluates many placements of that cluster (one thread).  Keyed on
- * (cluster, pod, profile): the cluster is asserted, the profile compared
- * (a different profile rebuilds the entry); the pod objects are immutable
- * while the cluster lives, and an entry depends on nothing else.
- */
-struct model_spread_cache {
-	const struct cluster *c;
-	struct model_spread_static **by_pod;   /* [n_pods], NULL until asked */
-};
-
-/* model_spread_cache_init: an empty cache for c; pair with
- * model_spread_cache_release. */
-void model_spread_cache_init(struct model_spread_cache *k, const struct cluster *c);
-
-/* model_spread_cache_release: frees every entry. */
-void model_spread_cache_release(struct model_spread_cache *k);
-
-/* model_spread_cache_get: the entry of (prof, pod), built on first use;
- * owned by k, valid until k is released or asked for pod with another
- * profile. */
-const struct model_spread_static *model_spread_cache_get(struct model_spread_cache *k,
-							 const struct sched_profile *prof,
-							 int pod);
-
 /* Not to be copied by value: the pointers may point into the struct's
- * own storage.  A state derived from another (model_spread_prefilter_
- * derive) or built from a model_spread_static borrows the constraints,
+ * own storage.  A state copied from another (model_spread_prefilter_
+ * copy) or built from a model_spread_static borrows the constraints,
  * domain counts and self matches, which AddPod/RemovePod never change,
  * and owns its counters. */
 struct model_spread_prefilter {
@@ -115,36 +89,38 @@ struct model_spread_prefilter {
 	struct model_spread_critical_path inline_paths[MODEL_SPREAD_INLINE][2];
 };
 
-/* model_spread_prefilter_init: PreFilter of cy's pod on cy->base, then
- * cy->deltas replayed as kube's AddPod/RemovePod, in order.  Returns false
+/* model_spread_prefilter_init_base: the definition: PreFilter of cy's
+ * pod on cy->base (cy->deltas are not read), literally.  Returns false
  * for PreFilter Skip (no hard constraint): st then owns nothing.  When
  * true, pair with model_spread_prefilter_release. */
-bool model_spread_prefilter_init(const struct model_cycle *cy,
-				 struct model_spread_prefilter *st);
-
-/* model_spread_prefilter_init_base: model_spread_prefilter_init without
- * the deltas (the state PreFilter leaves on cy->base), for
- * model_spread_prefilter_derive to start from; false for Skip. */
 bool model_spread_prefilter_init_base(const struct model_cycle *cy,
 				      struct model_spread_prefilter *st);
 
-/* model_spread_prefilter_init_static: what model_spread_prefilter_init_base
- * gives for a cycle with sp's cluster, profile and pod on placement base,
- * from sp (which must not skip, and must outlive st).  Pair with
- * model_spread_prefilter_release. */
+/* model_spread_prefilter_init_static: the PreFilter state on placement
+ * base from sp (which must not skip, and must outlive st).  Pair with
+ * model_spread_prefilter_release.
+ * Lemma: for a cycle cy with sp's cluster, profile and pod on base,
+ *   init_static(model_spread_static_new(c, prof, pod), base)
+ *     = init_base(cy)
+ * (the same pairs in the same order, counts, domains and critical paths):
+ * TpPairToMatchNum is a sum over the bound pods of terms that depend on
+ * the pod objects alone (tests/unit/test_spread_pod_part.c). */
 void model_spread_prefilter_init_static(struct model_spread_prefilter *st,
 					const struct model_spread_static *sp,
 					const struct snapshot *base);
 
-/* model_spread_prefilter_derive: dst (uninitialised) becomes what
- * model_spread_prefilter_init(cy) gives, starting from base =
- * model_spread_prefilter_init_base of a cycle with cy's cluster, profile,
- * pod and base placement: base's counters copied, cy->deltas replayed.
- * dst borrows from base, which must outlive it.  Pair with
- * model_spread_prefilter_release. */
-void model_spread_prefilter_derive(struct model_spread_prefilter *dst,
-				   const struct model_spread_prefilter *base,
-				   const struct model_cycle *cy);
+/* model_spread_prefilter_copy: dst (uninitialised) becomes a copy of
+ * src that model_spread_prefilter_apply changes without changing src
+ * (the counters copied; the constraints, domain counts and self matches,
+ * which AddPod/RemovePod never change, borrowed: src must outlive dst).
+ * Pair with model_spread_prefilter_release. */
+void model_spread_prefilter_copy(struct model_spread_prefilter *dst,
+				 const struct model_spread_prefilter *src);
+
+/* model_spread_prefilter_apply: kube's AddPod (sign +1) or RemovePod
+ * (sign -1) of pod on node applied to st. */
+void model_spread_prefilter_apply(struct model_spread_prefilter *st, int pod,
+				  int node, int sign);
 
 /* model_spread_prefilter_release: frees what st owns. */
 void model_spread_prefilter_release(struct model_spread_prefilter *st);

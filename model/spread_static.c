@@ -1,7 +1,8 @@
 /*
  * spread_static.c - the part of PodTopologySpread's PreFilter (reference
- * §2.11 "PreFilter (hard constraints)") that the pod objects alone decide,
- * and a per-cluster cache of it (see spread_prefilter.h).  Nothing here
+ * §2.11 "PreFilter (hard constraints)") that the pod objects alone decide
+ * (see spread_prefilter.h; the enumerator keeps it per pod across
+ * states, enum/spread_cache.c).  Nothing here
  * defines anything new: each table is a term of the spec of pts_count_base
  * (filter_pod_topology_spread.c) evaluated once for every placement.
  */
@@ -116,36 +117,4 @@ void model_spread_static_free(struct model_spread_static *st)
 	free(st->node_pair);
 	free(st->counted);
 	free(st);
-}
-
-void model_spread_cache_init(struct model_spread_cache *k, const struct cluster *c)
-{
-	assert(k && c);
-	k->c = c;
-	k->by_pod = xcalloc((size_t)c->n_pods + 1, sizeof *k->by_pod);
-}
-
-void model_spread_cache_release(struct model_spread_cache *k)
-{
-	assert(k);
-	if (k->by_pod)
-		for (int p = 0; p < k->c->n_pods; p++)
-			model_spread_static_free(k->by_pod[p]);
-	free(k->by_pod);
-	k->by_pod = NULL;
-}
-
-const struct model_spread_static *model_spread_cache_get(struct model_spread_cache *k,
-							 const struct sched_profile *prof,
-							 int pod)
-{
-	assert(k && k->by_pod && prof && pod >= 0 && pod < k->c->n_pods);
-	struct model_spread_static **e = &k->by_pod[pod];
-	if (*e && (*e)->profile != prof) {
-		model_spread_static_free(*e);
-		*e = NULL;
-	}
-	if (!*e)
-		*e = model_spread_static_new(k->c, prof, pod);
-	return *e;
 }

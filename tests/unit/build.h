@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../../core/objects.h"
+#include "../../model/cycle_state.h"
 #include "../../model/plugin.h"
 #include "../../core/snapshot.h"
 #include "../../yaml/quantity.h"
@@ -338,7 +339,34 @@ static inline void tb_required(struct cluster *c, int pod,
 	p->node_affinity.n_terms = n;
 }
 
-/* tb_cycle: a cycle of pod on placement s (no deltas), default profile. */
+/* The state of the last cycle tb_cycle made (one at a time: the next
+ * tb_cycle, or the end of the test, releases it). */
+static struct model_cycle_state tb_state;
+static bool tb_state_live;
+
+static void tb_state_release(void)
+{
+	if (tb_state_live)
+		model_cycle_state_release(&tb_state);
+	tb_state_live = false;
+}
+
+/* tb_cycle_state: cy's state (its PreFilter phase, then cy->deltas)
+ * built again for cy as it now is: call after changing cy's base, view or
+ * deltas. */
+static inline void tb_cycle_state(struct model_cycle *cy)
+{
+	static bool registered;
+	if (!registered && atexit(tb_state_release) == 0)
+		registered = true;
+	tb_state_release();
+	model_cycle_state_init(&tb_state, cy, NULL);
+	tb_state_live = true;
+	cy->state = &tb_state;
+}
+
+/* tb_cycle: a cycle of pod on placement s (no deltas), default profile,
+ * with its state. */
 static inline void tb_cycle(struct model_cycle *cy, const struct cluster *c,
 			    const struct snapshot *s, int pod)
 {
@@ -348,6 +376,7 @@ static inline void tb_cycle(struct model_cycle *cy, const struct cluster *c,
 	cy->pod = pod;
 	cy->base = s;
 	cy->view = s;
+	tb_cycle_state(cy);
 }
 
 #endif

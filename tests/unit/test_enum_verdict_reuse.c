@@ -131,7 +131,9 @@ static void one_cycle(struct walk *w, int pod)
 	for (int n = 0; n < x->c->n_nodes; n++)
 		memset(x->mr.verdicts[n].status, 0x55,
 		       sizeof x->mr.verdicts[n].status);
-	enum_reuse_cycle(&x->reuse, prof, s, pod, &x->mr);
+	struct model_given given;
+	enum_model_given(x, prof, pod, &given);
+	enum_reuse_cycle(&x->reuse, prof, s, pod, &given, &x->mr);
 	model_schedule_cycle(prof, s, pod, &w->fresh);
 	w->differ += !same_cycle(&x->mr, &w->fresh);
 	w->cycles++;

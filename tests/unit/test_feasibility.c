@@ -10,10 +10,22 @@
 #include <string.h>
 
 #include "check.h"
+#include "../../model/cycle_state.h"
 #include "../../model/model.h"
 #include "../../yaml/load.h"
 
 /* A cluster loaded from YAML text; aborts the test on a load error. */
+/* cy's state (its PreFilter phase) in *st, built again after cy or its
+ * placement changed: the previous one released first when live. */
+static void state_for(struct model_cycle *cy, struct model_cycle_state *st,
+		      bool live)
+{
+	if (live)
+		model_cycle_state_release(st);
+	model_cycle_state_init(st, cy, NULL);
+	cy->state = st;
+}
+
 static void load(struct cluster *c, const char *yaml)
 {
 	struct error err;
@@ -84,6 +96,8 @@ static void test_first_failure_and_all_filters(void)
 		.cluster = &c, .profile = &c.config.profiles[0],
 		.pod = pod(&c, "p"), .base = &s, .view = &s,
 	};
+	struct model_cycle_state st;
+	state_for(&cy, &st, false);
 	struct model_node_verdict *v = malloc(sizeof *v);
 
 	model_feasibility(&cy, node(&c, "n1"), v);
@@ -114,11 +128,13 @@ static void test_first_failure_and_all_filters(void)
 	struct sched_profile prof = c.config.profiles[0];
 	prof.filter[PLUGIN_TAINT_TOLERATION] = false;
 	cy.profile = &prof;
+	state_for(&cy, &st, true);
 	model_feasibility(&cy, node(&c, "n1"), v);
 	CHECK_EQ(v->rejected_by, PLUGIN_NODE_AFFINITY);
 	CHECK(!v->failed[PLUGIN_TAINT_TOLERATION]);
 	CHECK(v->failed[PLUGIN_NODE_RESOURCES_FIT]);
 
+	model_cycle_state_release(&st);
 	free(v);
 	snapshot_release(&s);
 	cluster_release(&c);
@@ -393,6 +409,8 @@ static void test_nominated_pass_two(void)
 		.cluster = &c, .profile = &c.config.profiles[0],
 		.pod = pod(&c, "p"), .base = &s, .view = &s,
 	};
+	struct model_cycle_state st;
+	state_for(&cy, &st, false);
 	struct model_node_verdict *v = malloc(sizeof *v);
 	model_feasibility(&cy, node(&c, "a"), v);
 	CHECK(!v->feasible);
@@ -403,8 +421,10 @@ static void test_nominated_pass_two(void)
 
 	/* bound on a, db satisfies the affinity in both passes */
 	s.pod_node[pod(&c, "db")] = node(&c, "a");
+	state_for(&cy, &st, true);
 	model_feasibility(&cy, node(&c, "a"), v);
 	CHECK(v->feasible);
+	model_cycle_state_release(&st);
 	free(v);
 	snapshot_release(&s);
 	cluster_release(&c);

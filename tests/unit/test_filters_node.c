@@ -371,6 +371,7 @@ static void test_ports(void)
 	cy.view = &view;
 	cy.deltas = &d;
 	cy.n_deltas = 1;
+	tb_cycle_state(&cy);
 	model_filter_node_ports(&cy, n, &st);
 	CHECK_EQ(st.code, MODEL_SUCCESS);
 	tb_quirk(&c, QUIRK_PORTS_SET_REMOVAL, false);

@@ -225,9 +225,11 @@ static void test_skip_ignores_nominated(void)
 	cy.view = &view;
 	cy.deltas = d;
 	cy.n_deltas = 1;
+	tb_cycle_state(&cy);
 	model_filter_inter_pod_affinity(&cy, n1, &last);
 	CHECK_EQ(last.code, MODEL_SUCCESS);
 	add_anti(&c, p, term(&c, "app=nothing", HOST));
+	tb_cycle_state(&cy);   /* the pod changed: its PreFilter again */
 	model_filter_inter_pod_affinity(&cy, n1, &last);
 	CHECK_EQ(last.code, MODEL_UNSCHEDULABLE);
 	CHECK_STR(model_status_reason(&last, 0), REASON_EXISTING);

@@ -11,7 +11,7 @@
  */
 #include "build.h"
 #include "check.h"
-#include "../../model/cycle_memo.h"
+#include "../../model/context.h"
 
 #include "../../model/model.h"
 #include "../../model/preemption.h"
@@ -391,29 +391,29 @@ static void test_pdb_node_choice(void)
 	/* Budgets lent by the caller are the ones used: lending the
 	 * computed {0} gives the same answers; lending {1} makes evicting a
 	 * no violation, so both candidates tie and n1 (first in the list /
-	 * the earlier node) wins, with n2 as kube's tie.  A memo lent to
-	 * both (odd rounds) changes nothing. */
+	 * the earlier node) wins, with n2 as kube's tie.  Given inputs (a
+	 * model context and the pod's spread part, odd rounds) change
+	 * nothing. */
 	for (int round = 0; round < 4; round++) {
 		int lend = round / 2;
 		int32_t allowed[1] = {lend};
 		struct model_cycle_result r;
 		model_cycle_result_init(&r, &c);
 		model_schedule_cycle(&c.config.profiles[0], &s, p, &r);
-		struct model_cycle key = {
-			.cluster = &c, .profile = &c.config.profiles[0], .pod = p,
-			.base = &s, .view = &s,
-		};
-		struct model_cycle_memo memo;
-		model_cycle_memo_init(&memo, &key);
-		struct model_preempt_opts o = {
-			.pdb_allowed = allowed, .memo = round % 2 ? &memo : NULL,
-		};
+		struct model_context ctx;
+		model_context_init(&ctx, &c);
+		struct model_spread_static *sp =
+			model_spread_static_new(&c, &c.config.profiles[0], p);
+		const struct model_given given = {.ctx = &ctx, .spread = sp};
+		const struct model_given *g = round % 2 ? &given : NULL;
+		struct model_preempt_opts o = {.pdb_allowed = allowed};
 		model_preemption_init(&k);
-		model_preempt_kube(&c.config.profiles[0], &s, p, &r, &o, &k);
+		model_preempt_kube_given(&c.config.profiles[0], &s, p, &r, &o, g,
+					 &k);
 		model_preemption_init(&m);
 		error_init(&err);
-		CHECK_EQ(model_preempt_minimal_with(&c.config.profiles[0], &s, p,
-						    &r, &o, &m, &err), 0);
+		CHECK_EQ(model_preempt_minimal_given(&c.config.profiles[0], &s, p,
+						     &r, &o, g, &m, &err), 0);
 		CHECK_EQ(k.node, lend ? 0 : n2);
 		CHECK_EQ(k.chosen.pods[0], lend ? a : b);
 		CHECK_EQ(k.n_ties, lend);
@@ -422,7 +422,8 @@ static void test_pdb_node_choice(void)
 		CHECK_EQ(m.chosen.casualty.pdb_violations, 0);
 		model_preemption_release(&k);
 		model_preemption_release(&m);
-		model_cycle_memo_release(&memo);
+		model_spread_static_free(sp);
+		model_context_release(&ctx);
 		model_cycle_result_release(&r);
 	}
 

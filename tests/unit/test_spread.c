@@ -456,6 +456,7 @@ static enum model_code pts_deltas(struct cluster *c, int pod, int node,
 	cy.view = view;
 	cy.deltas = d;
 	cy.n_deltas = nd;
+	tb_cycle_state(&cy);
 	model_filter_pod_topology_spread(&cy, node, &last);
 	return last.code;
 }

@@ -1,14 +1,16 @@
 /*
- * test_spread_static.c - PodTopologySpread's pod-only PreFilter part
- * (model_spread_static, model/spread_static.c), the per-cluster cache of
- * it and model_spread_prefilter_init_static against the literal PreFilter
- * (model_spread_prefilter_init_base):
+ * test_spread_pod_part.c - PodTopologySpread's pod-only PreFilter part
+ * (model_spread_static, model/spread_static.c), the enumerator's cache of
+ * it (enum/spread_cache.c) and model_spread_prefilter_init_static against
+ * the literal PreFilter (model_spread_prefilter_init_base), the lemma
+ * stated beside model_spread_prefilter_init_static:
  *   - by hand: tables and counts of a small cluster, numbers derived from
  *     the spec of count(N, c) and the pair registration order;
  *   - every fixture under fixtures/ on pseudo-random placements: the
- *     state from the static part (own or cached) equals the literal one
- *     pair by pair (order, counts), in domains, self and critical paths,
- *     and the filter through a cached memo equals the literal filter.
+ *     state from the cached part equals the literal one pair by pair
+ *     (order, counts), in domains, self and critical paths, and the filter
+ *     of a cycle given the cached part equals that of a cycle whose state
+ *     built its own.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,7 +21,8 @@
 #include "xorshift.h"
 #include "fixture_walk.h"
 
-#include "../../model/cycle_memo.h"
+#include "../../enum/enum.h"
+#include "../../model/cycle_state.h"
 #include "../../model/model.h"
 #include "../../model/spread_prefilter.h"
 #include "../../yaml/load.h"
@@ -151,7 +154,7 @@ static bool state_eq(const struct model_spread_prefilter *a,
 }
 
 static void compare_pod(const struct cluster *c, const struct snapshot *s, int pod,
-			struct model_spread_cache *cache, const char *path)
+			struct enum_spread_cache *cache, const char *path)
 {
 	const struct sched_profile *prof = model_profile_for(c, pod);
 	if (!prof)
@@ -161,7 +164,7 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s, int p
 	};
 	struct model_spread_prefilter a, b;
 	bool has = model_spread_prefilter_init_base(&lit, &a);
-	const struct model_spread_static *sp = model_spread_cache_get(cache, prof, pod);
+	const struct model_spread_static *sp = enum_spread_cache_get(cache, prof, pod);
 	bool differs = has == sp->skip;
 	if (has && !sp->skip) {
 		model_spread_prefilter_init_static(&b, sp, s);
@@ -170,19 +173,22 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s, int p
 	}
 	if (has)
 		model_spread_prefilter_release(&a);
-	/* the filter through a memo that borrows the cache */
+	/* the filter of a cycle given the cached part */
 	struct model_cycle with = lit;
-	struct model_cycle_memo memo;
-	model_cycle_memo_init(&memo, &with);
-	model_cycle_memo_use_cache(&memo, cache);
-	with.memo = &memo;
+	struct model_cycle_state own_state, given_state;
+	model_cycle_state_init(&own_state, &lit, NULL);
+	lit.state = &own_state;
+	const struct model_given given = {.spread = sp};
+	model_cycle_state_init(&given_state, &with, &given);
+	with.state = &given_state;
 	for (int n = 0; n < c->n_nodes; n++) {
 		struct model_status x, y;
 		model_filter_pod_topology_spread(&with, n, &x);
 		model_filter_pod_topology_spread(&lit, n, &y);
 		differs = differs || x.code != y.code || x.n_reasons != y.n_reasons;
 	}
-	model_cycle_memo_release(&memo);
+	model_cycle_state_release(&own_state);
+	model_cycle_state_release(&given_state);
 	if (differs && differences++ == 0)
 		fprintf(stderr, "static part differs: %s pod %s/%s\n", path,
 			c->pods[pod].ns, c->pods[pod].name);
@@ -200,8 +206,8 @@ static void fixture(const char *path)
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_spread_cache cache;
-	model_spread_cache_init(&cache, &c);
+	struct enum_spread_cache cache;
+	enum_spread_cache_init(&cache, &c);
 	uint64_t seed = 0x51f15e5eedull ^ (uint64_t)c.n_pods;
 	for (int round = 0; round < 6; round++) {
 		if (round > 0)
@@ -214,7 +220,7 @@ static void fixture(const char *path)
 			s.pod_node[p] = was;
 		}
 	}
-	model_spread_cache_release(&cache);
+	enum_spread_cache_release(&cache);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -224,8 +230,8 @@ int main(void)
 	test_by_hand();
 	const char *root = getenv("KSO_FIXTURES");
 	fixture_walk(root ? root : "fixtures", fixture_is_scenario, fixture);
-	printf("test_spread_static: %d pod states compared\n", states);
+	printf("test_spread_pod_part: %d pod states compared\n", states);
 	CHECK(states > 100);
 	CHECK_EQ(differences, 0);
-	return check_done("test_spread_static");
+	return check_done("test_spread_pod_part");
 }

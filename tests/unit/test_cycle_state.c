@@ -1,20 +1,22 @@
 /*
- * test_cycle_memo.c - the per-cycle memo (model/cycle_memo.c) and the pod
- * table it keeps (model_pod_table, model/pod_requests.c) against the
- * literal computations they replace:
+ * test_cycle_state.c - the cycle's state (model/cycle_state.c, kube's
+ * CycleState), NodeInfo's cached requests (model_pod_table,
+ * model/pod_requests.c) and the given inputs (struct model_given) against
+ * the literal computations:
  *   - the table by hand, then against model_node_requested and a
  *     per-resource PodRequests written here straight from the definition,
  *     on random pods (init containers, sidecars, overhead, duplicate
  *     entries) and random placements;
  *   - every fixture under fixtures/ on pseudo-random placements: each
- *     filter, model_feasibility and the resource scores with a memo equal
- *     the same without one, also for cycles with deltas (a memo filled by
- *     a delta-free cycle first) as preemption makes them; and
- *     model_feasibility_of on a subset of the filters equal to the full
- *     verdict on that subset;
- *   - a memo reading a lent pod table (model_cycle_memo_use_pods) and the
- *     capacity invariant reading one (model_scheduler.pods) against the
- *     same without it; InterPodAffinity with its Skip kept in the memo.
+ *     filter, model_feasibility and the resource scores of a cycle whose
+ *     state read given inputs (a model context, the pod-only
+ *     PodTopologySpread part) equal the same with a state that built its
+ *     own, also for cycles with deltas (a clone of the base state with
+ *     RemovePod, after the base state served a delta-free cycle) as
+ *     preemption makes them; and model_feasibility_of on a subset of the
+ *     filters equal to the full verdict on that subset;
+ *   - the capacity invariant reading a model context
+ *     (model_scheduler.ctx) against the same without it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,7 +27,8 @@
 #include "xorshift.h"
 #include "fixture_walk.h"
 
-#include "../../model/cycle_memo.h"
+#include "../../model/context.h"
+#include "../../model/cycle_state.h"
 #include "../../model/model.h"
 #include "../../model/pod_requests.h"
 #include "../../model/scheduler.h"
@@ -130,11 +133,13 @@ static void test_table_by_hand(void)
 	CHECK_EQ(model_pod_table_get(&t, d, &nzc, NULL)[RES_CPU], 2000);
 	CHECK_EQ(nzc, 2000);
 	/* ScoreRequest: cc requests nothing, so 100m cpu and 200Mi memory;
-	 * a asks 3 cpu of its own (asked twice: the kept row) */
-	CHECK_EQ(model_pod_table_score(&t, cc)[RES_CPU], 100);
-	CHECK_EQ(model_pod_table_score(&t, cc)[RES_MEMORY], 209715200);
-	CHECK_EQ(model_pod_table_score(&t, a)[RES_CPU], 3000);
-	CHECK_EQ(model_pod_table_score(&t, a)[RES_CPU], 3000);
+	 * a asks 3 cpu of its own */
+	int64_t score[64];
+	model_pod_score_request(&c, &c.pods[cc], score);
+	CHECK_EQ(score[RES_CPU], 100);
+	CHECK_EQ(score[RES_MEMORY], 209715200);
+	model_pod_score_request(&c, &c.pods[a], score);
+	CHECK_EQ(score[RES_CPU], 3000);
 	model_node_requested(&t, &s, 0, req, &nzc, &nzm, &pods);
 	CHECK_EQ(req[RES_CPU], 3850);
 	CHECK_EQ(req[RES_MEMORY], 1073741824);
@@ -228,10 +233,6 @@ static void test_table_random(void)
 				mismatches += row[r] != want[r];
 			mismatches += tc != cpu;
 			mismatches += tm != mem;
-			/* the table's ScoreRequest rows against the definition */
-			const int64_t *score = model_pod_table_score(&t, p);
-			for (int r = 0; r < c.n_res; r++)
-				mismatches += score[r] != lit_request(&c.pods[p], r, 1);
 		}
 		for (int n = 0; n < n_nodes; n++) {
 			int64_t nzc, nzm, tc, tm;
@@ -284,28 +285,29 @@ static bool subset_eq(const struct model_cycle *cy, int node, const bool *only,
 	return true;
 }
 
-static int memo_cycles, memo_differences, subset_checks;
+static int state_cycles, state_differences, subset_checks;
 
 /* One pod on placement s: every filter, Feasibility and the resource
- * scores with cy's memo against the same cycle without one. */
+ * scores of a cycle whose state read the given inputs against the same
+ * cycle whose state built its own. */
 static void compare_pod(const struct cluster *c, const struct snapshot *s,
-			int pod, const char *path, struct model_pod_table *lent)
+			int pod, const char *path,
+			const struct model_context *lent)
 {
 	const struct sched_profile *prof = model_profile_for(c, pod);
 	if (!prof)
 		return;
-	struct model_cycle lit = {
+	struct model_cycle own = {
 		.cluster = c, .profile = prof, .pod = pod, .base = s, .view = s,
 	};
-	struct model_cycle with = lit;
-	struct model_cycle_memo memo;
-	model_cycle_memo_init(&memo, &with);
-	with.memo = &memo;
-	struct model_cycle borrow = lit;
-	struct model_cycle_memo memo2;
-	model_cycle_memo_init(&memo2, &borrow);
-	model_cycle_memo_use_pods(&memo2, lent);
-	borrow.memo = &memo2;
+	struct model_cycle with = own;
+	struct model_cycle_state own_state, given_state;
+	model_cycle_state_init(&own_state, &own, NULL);
+	own.state = &own_state;
+	struct model_spread_static *sp = model_spread_static_new(c, prof, pod);
+	const struct model_given given = {.ctx = lent, .spread = sp};
+	model_cycle_state_init(&given_state, &with, &given);
+	with.state = &given_state;
 	static struct model_node_verdict va, vb;
 	int *all = malloc(sizeof *all * (size_t)(c->n_nodes + 1));
 	int64_t *sa = malloc(sizeof *sa * (size_t)(c->n_nodes + 1));
@@ -315,42 +317,41 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s,
 		all[n] = n;
 		struct model_status a, b;
 		model_filter_pod_topology_spread(&with, n, &a);
-		model_filter_pod_topology_spread(&lit, n, &b);
+		model_filter_pod_topology_spread(&own, n, &b);
 		differs = differs || !tb_status_eq(&a, &b);
 		model_filter_node_resources_fit(&with, n, &a);
-		model_filter_node_resources_fit(&lit, n, &b);
-		differs = differs || !tb_status_eq(&a, &b);
-		model_filter_node_resources_fit(&borrow, n, &a);
+		model_filter_node_resources_fit(&own, n, &b);
 		differs = differs || !tb_status_eq(&a, &b);
 		model_filter_inter_pod_affinity(&with, n, &a);
-		model_filter_inter_pod_affinity(&lit, n, &b);
+		model_filter_inter_pod_affinity(&own, n, &b);
 		differs = differs || !tb_status_eq(&a, &b);
 		model_feasibility(&with, n, &va);
-		model_feasibility(&lit, n, &vb);
+		model_feasibility(&own, n, &vb);
 		differs = differs || !verdict_eq(&va, &vb);
 		/* a different subset of the filters for every (pod, node) */
 		bool only[PLUGIN_COUNT] = {0};
 		for (int i = 0; i < MODEL_N_FILTERS; i++)
 			only[model_filter_ids[i]] = ((pod + n + i) % 3) != 0;
-		differs = differs || !subset_eq(&lit, n, only, &vb);
+		differs = differs || !subset_eq(&own, n, only, &vb);
 		subset_checks++;
 	}
 	struct model_status ea, eb;
 	enum model_code ca = model_score_node_resources_fit(&with, all, c->n_nodes, sa, &ea);
-	enum model_code cb = model_score_node_resources_fit(&lit, all, c->n_nodes, sb, &eb);
+	enum model_code cb = model_score_node_resources_fit(&own, all, c->n_nodes, sb, &eb);
 	differs = differs || ca != cb || memcmp(sa, sb, sizeof *sa * (size_t)c->n_nodes);
 	ca = model_score_balanced_allocation(&with, all, c->n_nodes, sa, &ea);
-	cb = model_score_balanced_allocation(&lit, all, c->n_nodes, sb, &eb);
+	cb = model_score_balanced_allocation(&own, all, c->n_nodes, sb, &eb);
 	differs = differs || ca != cb || memcmp(sa, sb, sizeof *sa * (size_t)c->n_nodes);
-	if (differs && memo_differences++ == 0)
-		fprintf(stderr, "memo differs: %s pod %s/%s\n", path,
+	if (differs && state_differences++ == 0)
+		fprintf(stderr, "given state differs: %s pod %s/%s\n", path,
 			c->pods[pod].ns, c->pods[pod].name);
-	memo_cycles++;
+	state_cycles++;
 	free(all);
 	free(sa);
 	free(sb);
-	model_cycle_memo_release(&memo);
-	model_cycle_memo_release(&memo2);
+	model_cycle_state_release(&own_state);
+	model_cycle_state_release(&given_state);
+	model_spread_static_free(sp);
 }
 
 static int capacity_checks, capacity_breaches;
@@ -358,7 +359,7 @@ static int capacity_checks, capacity_breaches;
 /* The step invariants of binding pod to each node of s (placed alone),
  * reading a pod table and not: the same breaches, word for word. */
 static void compare_capacity(const struct cluster *c, const struct snapshot *s,
-			     int pod, struct model_pod_table *lent)
+			     int pod, const struct model_context *lent)
 {
 	bool *placed = calloc((size_t)c->n_pods + 1, sizeof *placed);
 	bool *waiting = calloc((size_t)c->n_pods + 1, sizeof *waiting);
@@ -374,13 +375,13 @@ static void compare_capacity(const struct cluster *c, const struct snapshot *s,
 			m[k].placed = placed;
 			m[k].waiting = waiting;
 			m[k].steps = 1;
-			m[k].pods = k ? lent : NULL;
+			m[k].ctx = k ? lent : NULL;
 			model_invariants_check_step(&m[k], s, &st);
 		}
 		for (int i = 0; i < MODEL_INV_COUNT; i++)
 			if (m[0].inv.broken[i] != m[1].inv.broken[i] ||
 			    strcmp(m[0].inv.detail[i], m[1].inv.detail[i]) != 0)
-				memo_differences++;
+				state_differences++;
 		capacity_breaches += m[0].inv.broken[MODEL_INV_CAPACITY];
 		capacity_checks++;
 		for (int k = 0; k < 2; k++) {
@@ -392,9 +393,11 @@ static void compare_capacity(const struct cluster *c, const struct snapshot *s,
 	free(waiting);
 }
 
-/* A cycle with deltas (the first bound pod removed from its node) carries
- * a memo filled on base by a delta-free cycle: every verdict must be the
- * literal one on the view, not base's. */
+/* A cycle with deltas (the first bound pod removed from its node): its
+ * state a clone of the base state with RemovePod, after the base state
+ * served a delta-free cycle, against a state built for the cycle with
+ * its deltas: every verdict the same (the clone is the view's, not
+ * base's). */
 static void compare_deltas(const struct cluster *c, const struct snapshot *s,
 			   int pod)
 {
@@ -408,34 +411,42 @@ static void compare_deltas(const struct cluster *c, const struct snapshot *s,
 	snapshot_clone(&view, s);
 	struct model_delta d = {.pod = q, .node = s->pod_node[q], .sign = -1};
 	view.pod_node[q] = SNAP_GONE;
-	struct model_cycle lit = {
+	struct model_cycle built = {
 		.cluster = c, .profile = prof, .pod = pod, .base = s,
 		.view = &view, .deltas = &d, .n_deltas = 1,
 	};
-	struct model_cycle with = lit;
-	struct model_cycle_memo memo;
-	model_cycle_memo_init(&memo, &with);
-	with.memo = &memo;
-	/* fill the memo from a delta-free cycle on base first */
-	struct model_cycle fill = with;
+	struct model_cycle_state built_state;
+	model_cycle_state_init(&built_state, &built, NULL);
+	built.state = &built_state;
+	/* the base state serves a delta-free cycle first */
+	struct model_cycle fill = built;
 	fill.view = s;
 	fill.deltas = NULL;
 	fill.n_deltas = 0;
+	struct model_cycle_state base_state, clone;
+	model_cycle_state_init(&base_state, &fill, NULL);
+	fill.state = &base_state;
+	model_cycle_state_clone(&clone, &base_state);
+	model_cycle_state_remove_pod(&clone, d.pod, d.node);
+	struct model_cycle with = built;
+	with.state = &clone;
 	static struct model_node_verdict va, vb;
 	bool differs = false;
 	for (int n = 0; n < c->n_nodes; n++) {
 		model_feasibility(&fill, n, &va);
 		model_feasibility(&with, n, &va);
-		model_feasibility(&lit, n, &vb);
+		model_feasibility(&built, n, &vb);
 		differs = differs || !verdict_eq(&va, &vb);
 	}
 	if (differs)
-		memo_differences++;
-	model_cycle_memo_release(&memo);
+		state_differences++;
+	model_cycle_state_release(&clone);
+	model_cycle_state_release(&base_state);
+	model_cycle_state_release(&built_state);
 	snapshot_release(&view);
 }
 
-static void memo_fixture(const char *path)
+static void state_fixture(const char *path)
 {
 	struct cluster c;
 	if (!fixture_load(path, &c))
@@ -446,8 +457,8 @@ static void memo_fixture(const char *path)
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_pod_table lent;
-	model_pod_table_init(&lent, &c);
+	struct model_context lent;
+	model_context_init(&lent, &c);
 	uint64_t seed = 0x2545f4914f6cdd1dull ^ (uint64_t)c.n_pods;
 	for (int round = 0; round < 4; round++) {
 		/* round 0: the manifests' placement; then random ones */
@@ -464,7 +475,7 @@ static void memo_fixture(const char *path)
 			s.pod_node[p] = was;
 		}
 	}
-	model_pod_table_release(&lent);
+	model_context_release(&lent);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -474,13 +485,13 @@ int main(void)
 	test_table_by_hand();
 	test_table_random();
 	const char *root = getenv("KSO_FIXTURES");
-	fixture_walk(root ? root : "fixtures", fixture_is_scenario, memo_fixture);
-	printf("test_cycle_memo: %d memo cycles compared, %d capacity checks "
-	       "(%d breached), %d filter subsets\n", memo_cycles, capacity_checks,
+	fixture_walk(root ? root : "fixtures", fixture_is_scenario, state_fixture);
+	printf("test_cycle_state: %d given states compared, %d capacity checks "
+	       "(%d breached), %d filter subsets\n", state_cycles, capacity_checks,
 	       capacity_breaches, subset_checks);
-	CHECK(memo_cycles > 100);
+	CHECK(state_cycles > 100);
 	CHECK(subset_checks > 100);
 	CHECK(capacity_breaches > 0);
-	CHECK_EQ(memo_differences, 0);
-	return check_done("test_cycle_memo");
+	CHECK_EQ(state_differences, 0);
+	return check_done("test_cycle_state");
 }

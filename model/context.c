@@ -1,0 +1,20 @@
+/*
+ * context.c - the model's context of one cluster (see context.h;
+ * NodeInfo's cached requests, reference §2.7 "Node bookkeeping").
+ */
+#include "context.h"
+
+#include <assert.h>
+
+void model_context_init(struct model_context *x, const struct cluster *c)
+{
+	assert(x && c);
+	x->cluster = c;
+	model_pod_table_init(&x->pods, c);
+}
+
+void model_context_release(struct model_context *x)
+{
+	assert(x);
+	model_pod_table_release(&x->pods);
+}

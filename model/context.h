@@ -1,0 +1,30 @@
+/*
+ * context.h - the model's context of one cluster: what the model keeps
+ * for as long as a cluster lives, as kube's scheduler cache keeps each
+ * NodeInfo's per-pod requests (reference §2.7 "Node bookkeeping") for as
+ * long as the pods exist.  Today that is the pod table: PodRequests and
+ * NonZero of every pod, functions of the pod objects alone
+ * (pod_requests.h).
+ *
+ * A caller that runs many cycles on one cluster (the enumerator, the
+ * scheduler loop's invariant checks) keeps one and lends it through
+ * struct model_given (model.h); a cycle given none builds its own.
+ */
+#ifndef KSO_MODEL_CONTEXT_H
+#define KSO_MODEL_CONTEXT_H
+
+#include "pod_requests.h"
+
+struct model_context {
+	const struct cluster *cluster;
+	struct model_pod_table pods;   /* every pod's row, filled at init */
+};
+
+/* model_context_init: the context of c (c must outlive it); pair with
+ * model_context_release. */
+void model_context_init(struct model_context *x, const struct cluster *c);
+
+/* model_context_release: frees what x owns. */
+void model_context_release(struct model_context *x);
+
+#endif

@@ -77,6 +77,21 @@ void *arena_alloc_slow(struct arena *a, size_t n)
 	return p;
 }
 
+void arena_reset_slow(struct arena *a, struct arena_mark m)
+{
+	assert(a);
+	/* the blocks added since m (newest first) hold only what goes back */
+	while (a->head != m.head) {
+		struct arena_block *b = a->head;
+		assert(b);
+		a->head = b->next;
+		free(b);
+	}
+	a->next = m.next;
+	a->limit = m.head ? m.head->data + m.head->size : NULL;
+	a->total = m.total;
+}
+
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	assert(s || n == 0);

@@ -10,8 +10,8 @@
 #ifndef KSO_ERROR_H
 #define KSO_ERROR_H
 
-/* room for a file name of PATH_MAX (4096) and the reason after it */
-#define ERROR_MSG_MAX 8192
+#include "limits.h"   /* ERROR_MSG_MAX: a file name of PATH_MAX (4096)
+			* and the reason after it */
 
 struct error {
 	char msg[ERROR_MSG_MAX];   /* formatted message, "" when no error */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "limits.h"
 #include "objects.h"
 
 enum model_code {
@@ -30,9 +31,6 @@ enum model_code {
 	MODEL_ERROR              /* the cycle fails (e.g. a PreScore parse error) */
 };
 
-#define MODEL_MAX_REASONS 16
-#define MODEL_STATUS_TEXT 512    /* holds the longest reason: a taint key
-				  * (316) and value (63) in braces */
 
 /* A plugin's verdict with kube's reason texts, e.g. "Insufficient cpu".
  * The reasons are packed NUL-terminated into text[]; read reason i with

@@ -23,6 +23,7 @@
  *              pod to a viable node breaks a bound pod's hard topology
  *              spread or pod (anti-)affinity.
  */
+#include "../core/limits.h"
 #include "enum.h"
 #include "../core/engine.h"
 #include "../core/fnv.h"
@@ -57,8 +58,8 @@ const char *enum_finding_name(enum enum_finding f)
 
 static bool may_break(const struct pod *q, const struct pod *p);
 
-/* The largest memo of hard_ok verdicts a context keeps (bytes). */
-#define HARD_MEMO_MAX (UINT64_C(1) << 24)
+/* The largest memo of hard_ok verdicts a context keeps (bytes):
+ * ENUM_HARD_MEMO_MAX (core/limits.h). */
 
 void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 {
@@ -77,7 +78,7 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	 * need to clear its few KB for every scenario */
 	x->verdict = xmalloc(sizeof *x->verdict);
 	uint64_t states = enum_placement_count(x->c->n_nodes, x->c->n_pods);
-	if (states <= HARD_MEMO_MAX / ((uint64_t)x->c->n_pods + 1))
+	if (states <= ENUM_HARD_MEMO_MAX / ((uint64_t)x->c->n_pods + 1))
 		x->hard_memo = xcalloc((size_t)states * (size_t)x->c->n_pods, 1);
 	oracle_init(&x->oracle, &x->snap);
 	x->oracle.all_nodes = true;

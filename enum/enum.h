@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "../core/error.h"
+#include "../core/limits.h"
 #include "../model/model.h"
 #include "../model/context.h"
 #include "../model/pod_requests.h"
@@ -335,7 +336,6 @@ struct enum_judge {
 /* enum_finding_name: "preemption-worse", "breaks-earlier", "worse-final". */
 const char *enum_finding_name(enum enum_finding f);
 
-#define ENUM_DETAIL_LEN 512
 
 /* What the checks found on one state for one pod.  enum_outcome_init
  * sets every field (a new field must be set there too). */

@@ -17,6 +17,7 @@
  * pending than another final state are findings.
  */
 #include "../core/grow.h"
+#include "../core/limits.h"
 #include "enum.h"
 #include "../core/xalloc.h"
 
@@ -25,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PODS 60
 
 enum { ACT_BIND, ACT_KUBE, ACT_MINIMAL, ACT_PARK, ACT_ARRIVE };
 
@@ -973,9 +973,9 @@ int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
 {
 	assert(x && sink && t && err);
 	const struct cluster *c = x->c;
-	if (c->n_pods > MAX_PODS || c->n_nodes > 250)
+	if (c->n_pods > ENUM_REACHABLE_MAX_PODS || c->n_nodes > 250)
 		return error_plain(err, "reachable mode handles at most %d pods "
-				   "and 250 nodes", MAX_PODS);
+				   "and 250 nodes", ENUM_REACHABLE_MAX_PODS);
 	x->step_invariants = false;
 	struct search S;
 	search_init(&S, x, symmetry, sink, t);

@@ -5,6 +5,7 @@
  * same trees, and its interchangeable nodes and pods (the symmetry
  * classes, enum/symmetry.c).
  */
+#include "../core/limits.h"
 #include "enum.h"
 
 #include <assert.h>
@@ -429,13 +430,12 @@ static int load_trees(struct enum_scenario *s, struct error *err)
 
 /* ------------------------------------------------------------ variants */
 
-/* Objects with more variants than this get none; with the cells budget
- * below, a universe's table stays small whatever its size. */
-#define VARIANTS_MAX 256
-#define VARIANT_CELLS_MAX (1 << 20)
+/* Objects with more variants than ENUM_VARIANTS_MAX get none; with the
+ * cells budget ENUM_VARIANT_CELLS_MAX (core/limits.h), a universe's
+ * table stays small whatever its size. */
 
 /* The dimensions targeting object i, in order; the product of their
- * sizes (saturated past VARIANTS_MAX) in *count. */
+ * sizes (saturated past ENUM_VARIANTS_MAX) in *count. */
 static int object_dims(struct enum_universe *u, int i, int **dims, uint64_t *count)
 {
 	int n = 0;
@@ -449,8 +449,8 @@ static int object_dims(struct enum_universe *u, int i, int **dims, uint64_t *cou
 			continue;
 		(*dims)[n++] = d;
 		*count *= (uint64_t)u->dims[d].n_values;
-		if (*count > VARIANTS_MAX)
-			*count = VARIANTS_MAX + 1;
+		if (*count > ENUM_VARIANTS_MAX)
+			*count = ENUM_VARIANTS_MAX + 1;
 	}
 	return n;
 }
@@ -528,7 +528,7 @@ void enum_universe_variants(struct enum_universe *u)
 		uint64_t count;
 		ov->n_dims = object_dims(u, i, &ov->dims, &count);
 		cells += count * ((uint64_t)n + 1);
-		if (count > VARIANTS_MAX || cells > VARIANT_CELLS_MAX)
+		if (count > ENUM_VARIANTS_MAX || cells > ENUM_VARIANT_CELLS_MAX)
 			continue;
 		ov->v = arena_array(&u->arena, (size_t)count, sizeof *ov->v);
 		for (uint64_t x = 0; x < count; x++)

@@ -24,6 +24,7 @@
  * least encoding over every node permutation within classes, pods of a
  * class sorted; the class size is |G| / |stabilizer|.
  */
+#include "../core/limits.h"
 #include "enum.h"
 #include "../core/xalloc.h"
 
@@ -32,9 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Node permutations beyond this are not enumerated (node symmetry of
- * reachable states is then off; pod symmetry stays). */
-#define MAX_PERMS 5040
+/* Node permutations beyond ENUM_MAX_PERMS (core/limits.h) are not
+ * enumerated (node symmetry of reachable states is then off; pod
+ * symmetry stays). */
 
 static uint64_t factorial(int n)
 {
@@ -78,9 +79,9 @@ static void build_perms(struct enum_symmetry *s)
 	for (int i = 0; i < s->n_nodes; i++)
 		if (s->node_class[i] == i) {
 			uint64_t f = factorial(class_size(s->node_class, s->n_nodes, i));
-			total = total > MAX_PERMS ? total : total * f;
+			total = total > ENUM_MAX_PERMS ? total : total * f;
 		}
-	if (total > MAX_PERMS) {
+	if (total > ENUM_MAX_PERMS) {
 		/* identity only: reachable states keep pod symmetry alone */
 		for (int i = 0; i < s->n_nodes; i++)
 			s->node_class[i] = i;
@@ -265,14 +266,13 @@ void enum_placement_keys(const struct enum_symmetry *s, const int *d,
 	}
 }
 
-/* Placements' scratch for the keys on the stack up to this many words
- * (every universe the enumerator can finish); beyond it, the heap. */
-#define KEY_STACK 1024
-
-static uint64_t *key_buf(const struct enum_symmetry *s, uint64_t *stack)
+/* A placement's keys, on the heap: the enumerator's walk keeps its own
+ * (enum_placement_keys into a worker's buffer); these entry points serve
+ * the rest. */
+static uint64_t *key_buf(const struct enum_symmetry *s)
 {
 	size_t n = (size_t)s->key_words * (size_t)(s->n_nodes + 1);
-	return n <= KEY_STACK ? stack : xcalloc(n, sizeof(uint64_t));
+	return xcalloc(n + 1, sizeof(uint64_t));
 }
 
 /* Pods of each class in non-decreasing digit order. */
@@ -352,11 +352,10 @@ static bool class_test(const struct enum_symmetry *s, const int *d,
 		return false;
 	if (!size && s->n_nodes_after == 0)
 		return true;
-	uint64_t stack[KEY_STACK], *key = key_buf(s, stack);
+	uint64_t *key = key_buf(s);
 	enum_placement_keys(s, d, key);
 	bool ok = enum_placement_class_keyed(s, d, key, size);
-	if (key != stack)
-		free(key);
+	free(key);
 	return ok;
 }
 
@@ -369,11 +368,10 @@ bool enum_placement_canonical(const struct enum_symmetry *s, const int *d)
 uint64_t enum_placement_class_size(const struct enum_symmetry *s, const int *d)
 {
 	assert(s && d);
-	uint64_t stack[KEY_STACK], *key = key_buf(s, stack);
+	uint64_t *key = key_buf(s);
 	enum_placement_keys(s, d, key);
 	uint64_t size = size_of(s, key);
-	if (key != stack)
-		free(key);
+	free(key);
 	return size;
 }
 

@@ -18,6 +18,7 @@
  * pods can change them (pod_reads_only_its_node), only on a node no
  * pending pod is nominated to, and never an Error.
  */
+#include "../core/limits.h"
 #include "enum.h"
 #include "../model/volumes.h"
 #include "../core/grow.h"
@@ -28,9 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Slot tables larger than this many entries (4 bytes each) are not
- * built: reuse is then off for the scenario. */
-#define REUSE_MAX_SLOTS (UINT64_C(1) << 22)
+/* Slot tables larger than ENUM_REUSE_MAX_SLOTS (core/limits.h) entries
+ * are not built: reuse is then off for the scenario. */
 
 /* A stored verdict, in the byte buffer: this head, then for each failed
  * filter in id order the first status_bytes() of its struct model_status
@@ -88,7 +88,7 @@ void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 	u->n_pods = c->n_pods;
 	if (!on || c->n_pods > 20 ||
 	    ((uint64_t)c->n_pods * (uint64_t)c->n_nodes << c->n_pods) >
-		    REUSE_MAX_SLOTS)
+		    ENUM_REUSE_MAX_SLOTS)
 		return;
 	u->local = xcalloc((size_t)c->n_pods + 1, sizeof *u->local);
 	/* another pod's required anti-affinity is checked against the pod

@@ -11,10 +11,14 @@ void model_context_init(struct model_context *x, const struct cluster *c)
 	assert(x && c);
 	x->cluster = c;
 	model_pod_table_init(&x->pods, c);
+	arena_init(&x->scratch);
+	/* the first block now, so that a cycle's reset never frees it */
+	(void)arena_take(&x->scratch, 1);
 }
 
 void model_context_release(struct model_context *x)
 {
 	assert(x);
 	model_pod_table_release(&x->pods);
+	arena_release(&x->scratch);
 }

@@ -4,7 +4,9 @@
  * NodeInfo's per-pod requests (reference §2.7 "Node bookkeeping") for as
  * long as the pods exist.  Today that is the pod table: PodRequests and
  * NonZero of every pod, functions of the pod objects alone
- * (pod_requests.h).
+ * (pod_requests.h); and the one scratch arena of the cycles run with it
+ * (core/arena.h: marked and reset around each use), so a context belongs
+ * to one thread.
  *
  * A caller that runs many cycles on one cluster (the enumerator, the
  * scheduler loop's invariant checks) keeps one and lends it through
@@ -14,10 +16,12 @@
 #define KSO_MODEL_CONTEXT_H
 
 #include "pod_requests.h"
+#include "../core/arena.h"
 
 struct model_context {
 	const struct cluster *cluster;
 	struct model_pod_table pods;   /* every pod's row, filled at init */
+	struct arena scratch;          /* the cycles' scratch, one block ready */
 };
 
 /* model_context_init: the context of c (c must outlive it); pair with

@@ -84,11 +84,14 @@ static void cycle_error(struct model_cycle_result *r,
 	r->message = xstrdup(st->n_reasons ? model_status_reason(st, 0) : "error");
 }
 
-/* FitError: nothing feasible; the pod is Unschedulable this cycle. */
-static void cycle_unschedulable(struct model_cycle_result *r)
+/* FitError: nothing feasible; the pod is Unschedulable this cycle.  The
+ * message's histogram is built in scratch (NULL: before the cycle's
+ * state, an arena of its own). */
+static void cycle_unschedulable(struct model_cycle_result *r,
+				struct arena *scratch)
 {
 	r->code = MODEL_UNSCHEDULABLE;
-	r->message = model_fit_error(r, NULL);
+	r->message = model_fit_error_in(r, NULL, scratch);
 }
 
 /* kube §1.3 step 2: a PreFilter rejection gives every node that status
@@ -280,10 +283,6 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
 	return true;
 }
 
-/* Clusters up to this many nodes (every enumerated universe) keep the raw
- * scores on the stack: every scored cycle runs the score plugins. */
-#define SCORE_STACK_NODES 64
-
 /* kube §1.6 step 1: PreScore of every plugin with it enabled, before
  * any Score; of the modelled ones only NodeAffinity's can fail (a
  * preferred term the parser refuses), also when its Score is disabled,
@@ -314,17 +313,17 @@ static bool run_scores(const struct model_cycle *cy,
 		r->scored = false;
 		return false;
 	}
-	int64_t stack[SCORE_STACK_NODES];
-	int64_t *raw = r->n_feasible <= SCORE_STACK_NODES ? stack
-		       : xcalloc((size_t)r->n_feasible, sizeof *raw);
+	struct arena *scratch = cy->state->scratch;
+	struct arena_mark mark = arena_mark(scratch);
+	int64_t *raw = arena_take_array(scratch, (size_t)r->n_feasible,
+					sizeof *raw);
 	bool ok = true;
 	for (int i = 0; i < MODEL_N_SCORES && ok; i++) {
 		enum plugin_id id = model_score_ids[i];
 		if (cy->profile->score[id])
 			ok = score_plugin(cy, id, r, raw, err);
 	}
-	if (raw != stack)
-		free(raw);
+	arena_reset(scratch, mark);
 	r->scored = ok;
 	return ok;
 }
@@ -365,7 +364,7 @@ static bool prefilter_phase(struct model_cycle *cy,
 		return false;
 	}
 	if (pre != MODEL_SUCCESS) {
-		cycle_unschedulable(r);
+		cycle_unschedulable(r, NULL);
 		return false;
 	}
 	model_cycle_state_init(state, cy, given);
@@ -394,7 +393,7 @@ static void run_cycle(const struct model_cycle *cy, const bool *given,
 		return;
 	}
 	if (r->n_feasible == 0) {
-		cycle_unschedulable(r);
+		cycle_unschedulable(r, cy->state->scratch);
 		return;
 	}
 	/* kube §1.3 step 7: one feasible node is chosen without scoring */

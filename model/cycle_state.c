@@ -53,7 +53,8 @@ static bool spread_prefilter(struct model_cycle_state *st,
 	       sp->pod == cy->pod);
 	if (sp->skip)
 		return false;
-	model_spread_prefilter_init_static(&st->spread, sp, cy->base);
+	model_spread_prefilter_init_static(&st->spread, sp, cy->base,
+					   st->scratch);
 	return true;
 }
 
@@ -72,7 +73,7 @@ void model_cycle_state_init(struct model_cycle_state *st,
 	st->own_static = NULL;
 
 	/* Pods == NodeInfo's cached requests of every pod */
-	const struct model_context *ctx = given ? given->ctx : NULL;
+	struct model_context *ctx = given ? given->ctx : NULL;
 	if (!ctx) {
 		st->own_ctx = xmalloc(sizeof *st->own_ctx);
 		model_context_init(st->own_ctx, cy->cluster);
@@ -80,6 +81,8 @@ void model_cycle_state_init(struct model_cycle_state *st,
 	}
 	assert(ctx->cluster == cy->cluster);
 	st->pods = &ctx->pods;
+	st->scratch = &ctx->scratch;
+	st->mark = arena_mark(st->scratch);
 
 	/* Req == PodRequests(P) */
 	st->request = model_pod_table_get(st->pods, cy->pod, NULL, NULL);
@@ -116,9 +119,12 @@ void model_cycle_state_clone(struct model_cycle_state *dst,
 	dst->pods = src->pods;
 	dst->request = src->request;
 	dst->skip_filters = src->skip_filters;
+	dst->scratch = src->scratch;
+	dst->mark = arena_mark(dst->scratch);
 	dst->has_spread = src->has_spread;
 	if (src->has_spread)
-		model_spread_prefilter_copy(&dst->spread, &src->spread);
+		model_spread_prefilter_copy(&dst->spread, &src->spread,
+					    dst->scratch);
 	dst->own_ctx = NULL;
 	dst->own_static = NULL;
 }
@@ -142,6 +148,7 @@ void model_cycle_state_release(struct model_cycle_state *st)
 	assert(st);
 	if (st->has_spread)
 		model_spread_prefilter_release(&st->spread);
+	arena_reset(st->scratch, st->mark);
 	model_spread_static_free(st->own_static);
 	if (st->own_ctx) {
 		model_context_release(st->own_ctx);

@@ -58,6 +58,12 @@ struct model_cycle_state {
 	bool has_spread;
 	struct model_spread_prefilter spread;
 
+	/* the scratch arena of the cycle (its context's): what the state
+	 * takes from it goes back when the state is released, and whatever a
+	 * plugin takes, between its own mark and reset */
+	struct arena *scratch;
+	struct arena_mark mark;
+
 	/* storage: what the state owns (a clone owns neither) */
 	struct model_context *own_ctx;
 	struct model_spread_static *own_static;
@@ -74,8 +80,10 @@ void model_cycle_state_init(struct model_cycle_state *st,
 
 /* model_cycle_state_clone: dst (uninitialised) becomes a copy of src
  * that AddPod/RemovePod change without changing src (kube's
- * CycleState.Clone); dst borrows from src, which must outlive it.  Pair
- * with model_cycle_state_release. */
+ * CycleState.Clone); dst borrows from src, which must outlive it, and
+ * takes from src's scratch arena: release dst before src, and clones of
+ * one state in the reverse order of cloning.  Pair with
+ * model_cycle_state_release. */
 void model_cycle_state_clone(struct model_cycle_state *dst,
 			     const struct model_cycle_state *src);
 

@@ -70,10 +70,6 @@ static void check_one(const struct cluster *c, const struct node *n, int r,
 			      (const char *[]){"Insufficient ", c->res_names[r]}, 2);
 }
 
-/* Resources a cluster usually names: the literal path's scratch for up to
- * this many stays on the stack (the filter runs for every node). */
-#define FIT_STACK_RES 32
-
 /*
  * Filter(Pod, Node) ==
  *   LET Req == PodRequests(Pod); Used == Requested(Node); A == Allocatable(Node)
@@ -120,13 +116,12 @@ void model_filter_node_resources_fit(const struct model_cycle *cy, int node,
 	model_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	const struct node *n = &c->nodes[node];
-	int64_t stack[FIT_STACK_RES];
-	int64_t *used = c->n_res <= FIT_STACK_RES ? stack
-			: xcalloc((size_t)c->n_res, sizeof *used);
+	struct arena *scratch = cy->state->scratch;
+	struct arena_mark mark = arena_mark(scratch);
+	int64_t *used = arena_take_array(scratch, (size_t)c->n_res, sizeof *used);
 	int pods;
 	model_node_requested(cy->state->pods, cy->view, node, used, NULL, NULL,
 			     &pods);
 	fit_check(cy, n, cy->state->request, used, pods, out);
-	if (used != stack)
-		free(used);
+	arena_reset(scratch, mark);
 }

@@ -28,9 +28,6 @@
 	"node(s) didn't match pod topology spread constraints (missing required label)"
 #define REASON_SKEW "node(s) didn't match pod topology spread constraints"
 
-/* Counts of up to this many (constraint, node) cells stay on the stack. */
-#define PTS_STACK_COUNTS 256
-
 /*
  * Spec (criticalPaths.update):
  *   update(p, v, k) ==
@@ -97,19 +94,13 @@ static void pts_count_base(struct model_spread_prefilter *st, const struct snaps
 	const struct cluster *cl = st->c;
 	int nc = st->cs->n;
 	size_t cells = (size_t)nc * (size_t)cl->n_nodes;
-	int64_t counts_stack[PTS_STACK_COUNTS];
-	int64_t last_stack[MODEL_SPREAD_INLINE];
-	bool set_stack[MODEL_SPREAD_INLINE];
-	int64_t *counts = cells <= PTS_STACK_COUNTS ? counts_stack
-			  : xcalloc(cells, sizeof *counts);
+	int64_t *counts = xcalloc(cells + 1, sizeof *counts);
 	for (int i = 0; i < nc; i++)
 		model_spread_count_by_node(base, st->pod->ns, self,
 					   &st->cs->items[i],
 					   counts + (size_t)i * (size_t)cl->n_nodes);
-	bool small = nc <= MODEL_SPREAD_INLINE;
-	int64_t *last = small ? last_stack : xcalloc((size_t)nc, sizeof *last);
-	bool *set = small ? set_stack : xcalloc((size_t)nc, sizeof *set);
-	memset(last, 0, sizeof *last * (size_t)nc);
+	int64_t *last = xcalloc((size_t)nc, sizeof *last);
+	bool *set = xcalloc((size_t)nc, sizeof *set);
 	for (int n = 0; n < cl->n_nodes; n++) {
 		const struct node *node = &cl->nodes[n];
 		if (!model_spread_node_has_keys(node, st->cs))
@@ -130,12 +121,9 @@ static void pts_count_base(struct model_spread_prefilter *st, const struct snaps
 			st->pairs.items[k].count += last[s];
 		}
 	}
-	if (!small) {
-		free(set);
-		free(last);
-	}
-	if (counts != counts_stack)
-		free(counts);
+	free(set);
+	free(last);
+	free(counts);
 }
 
 /* DomainsNum per slot: the number of pairs registered for it. */
@@ -222,15 +210,6 @@ static void pts_apply_delta(struct model_spread_prefilter *st, const struct mode
 	}
 }
 
-/* Room for per-constraint arrays: inline up to MODEL_SPREAD_INLINE. */
-static struct model_spread_critical_path (*paths_storage(
-	struct model_spread_prefilter *st, int n))[2]
-{
-	if (n <= MODEL_SPREAD_INLINE)
-		return st->inline_paths;
-	return xcalloc((size_t)n, sizeof *st->paths);
-}
-
 void model_spread_prefilter_apply(struct model_spread_prefilter *st, int pod,
 				  int node, int sign)
 {
@@ -254,13 +233,9 @@ bool model_spread_prefilter_init_base(const struct model_cycle *cy,
 		return false;
 	}
 	model_spread_pairs_init(&st->pairs);
-	int *domains = st->inline_domains;
-	bool *self = st->inline_self;
-	if (n > MODEL_SPREAD_INLINE) {
-		domains = st->heap_domains = xcalloc((size_t)n, sizeof *domains);
-		self = st->heap_self = xcalloc((size_t)n, sizeof *self);
-	}
-	st->paths = paths_storage(st, n);
+	int *domains = st->own_domains = xcalloc((size_t)n, sizeof *domains);
+	bool *self = st->own_self = xcalloc((size_t)n, sizeof *self);
+	st->paths = st->own_paths = xcalloc((size_t)n, sizeof *st->paths);
 	/* self (see the Filter's spec) depends on the constraint only */
 	for (int i = 0; i < n; i++)
 		self[i] = model_selector_matches(&st->cs->items[i].sel,
@@ -273,23 +248,24 @@ bool model_spread_prefilter_init_base(const struct model_cycle *cy,
 	return true;
 }
 
-/* The fields of a derived state (cs, domains, self borrowed) that no
- * derived state reads set to "nothing owned": a derived state is built
- * for every cycle, and zeroing its inline storage first cost more than
- * filling what it uses. */
+/* The fields of a derived state (cs, domains, self borrowed, paths in a
+ * scratch arena) that no derived state reads set to "nothing owned": a
+ * derived state is built for every cycle. */
 static void derived_init(struct model_spread_prefilter *st,
 			 const struct cluster *c, const struct pod *pod)
 {
 	st->c = c;
 	st->pod = pod;
 	st->derived = true;
-	st->heap_domains = NULL;
-	st->heap_self = NULL;
+	st->own_domains = NULL;
+	st->own_self = NULL;
+	st->own_paths = NULL;
 }
 
 void model_spread_prefilter_init_static(struct model_spread_prefilter *st,
 					const struct model_spread_static *sp,
-					const struct snapshot *base)
+					const struct snapshot *base,
+					struct arena *scratch)
 {
 	assert(st && sp && base && !sp->skip && base->cluster == sp->c);
 	derived_init(st, sp->c, &sp->c->pods[sp->pod]);
@@ -299,13 +275,14 @@ void model_spread_prefilter_init_static(struct model_spread_prefilter *st,
 	st->node_pair = sp->node_pair;
 	st->n_static_pairs = sp->pairs.n;
 	model_spread_pairs_copy(&st->pairs, &sp->pairs);
-	st->paths = paths_storage(st, st->cs->n);
+	st->paths = arena_take_array(scratch, (size_t)st->cs->n, sizeof *st->paths);
 	pts_count_static(st, sp, base);
 	pts_build_paths(st);
 }
 
 void model_spread_prefilter_copy(struct model_spread_prefilter *dst,
-				 const struct model_spread_prefilter *src)
+				 const struct model_spread_prefilter *src,
+				 struct arena *scratch)
 {
 	assert(dst && src);
 	derived_init(dst, src->c, src->pod);
@@ -315,7 +292,8 @@ void model_spread_prefilter_copy(struct model_spread_prefilter *dst,
 	dst->node_pair = src->node_pair;
 	dst->n_static_pairs = src->n_static_pairs;
 	model_spread_pairs_copy(&dst->pairs, &src->pairs);
-	dst->paths = paths_storage(dst, dst->cs->n);
+	dst->paths = arena_take_array(scratch, (size_t)dst->cs->n,
+				      sizeof *dst->paths);
 	memcpy(dst->paths, src->paths, sizeof *dst->paths * (size_t)dst->cs->n);
 }
 
@@ -325,10 +303,9 @@ void model_spread_prefilter_release(struct model_spread_prefilter *st)
 	if (!st->derived)
 		model_spread_constraints_release(&st->own_cs);
 	model_spread_pairs_release(&st->pairs);
-	if (st->paths != st->inline_paths)
-		free(st->paths);
-	free(st->heap_domains);
-	free(st->heap_self);
+	free(st->own_paths);
+	free(st->own_domains);
+	free(st->own_self);
 }
 
 /*

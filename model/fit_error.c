@@ -15,6 +15,7 @@
  * A status's message is its reasons joined ", ".
  */
 #include "model.h"
+#include "../core/arena.h"
 #include "../core/xalloc.h"
 
 #include <assert.h>
@@ -117,10 +118,6 @@ static const struct model_status *source_status(const struct fit_source *src,
 	return src->has[n] ? &src->st[n] : NULL;
 }
 
-/* Histograms of up to this many distinct reasons (every small cluster's)
- * stay on the stack: every unschedulable cycle builds one. */
-#define FIT_STACK_COUNTS 16
-
 /* The histogram of every recorded node status: its distinct reasons with
  * their counts and texts in h[0..n-1] (returned n), and order[] the
  * entries sorted by text; h and order hold cap entries. */
@@ -195,27 +192,30 @@ static size_t head_text(char *dst, int n)
 }
 
 /* The message over src: "0/<n_all> nodes are available:", then the
- * PreFilter's message when pre is non-NULL, else the histogram, then
- * " <postfilter>" when non-empty. */
+ * PreFilter's message when pre is non-NULL, else the histogram (built in
+ * scratch, NULL: an arena of its own), then " <postfilter>" when
+ * non-empty. */
 static char *fit_text(int n_all, const struct fit_source *src,
-		      const struct model_status *pre, const char *postfilter)
+		      const struct model_status *pre, const char *postfilter,
+		      struct arena *scratch)
 {
 	char head[64];
 	size_t need = head_text(head, n_all) + 1;
-	/* not zeroed: count_reason and count_text write every entry read,
-	 * and clearing ~half a KB per possible entry cost more than the rest */
 	size_t cap = 1;   /* distinct reasons <= recorded reasons */
 	for (int node = 0; !pre && node < src->n_nodes; node++) {
 		const struct model_status *st = source_status(src, node);
 		cap += st ? (size_t)st->n_reasons : 0;
 		cap += absent(src, node);
 	}
-	struct fit_count h_stack[FIT_STACK_COUNTS];
-	struct fit_count *order_stack[FIT_STACK_COUNTS];
-	struct fit_count *h = cap <= FIT_STACK_COUNTS ? h_stack
-			      : xmalloc(cap * sizeof *h);
-	struct fit_count **order = cap <= FIT_STACK_COUNTS ? order_stack
-				   : xmalloc(cap * sizeof *order);
+	struct arena own;
+	arena_init(&own);
+	struct arena *a = scratch ? scratch : &own;
+	struct arena_mark at = arena_mark(a);
+	/* not zeroed: count_reason and count_text write every entry read,
+	 * and clearing ~half a KB per possible entry cost more than the rest */
+	struct fit_count *h = pre ? NULL : arena_take_array(a, cap, sizeof *h);
+	struct fit_count **order = pre ? NULL
+				   : arena_take_array(a, cap, sizeof *order);
 	int n = 0;
 	if (pre) {
 		for (int i = 0; i < pre->n_reasons; i++)
@@ -244,30 +244,34 @@ static char *fit_text(int n_all, const struct fit_source *src,
 		strbuf_puts(&b, postfilter);
 	}
 	assert(b.n < need);
-	if (h != h_stack)
-		free(h);
-	if (order != order_stack)
-		free(order);
+	arena_reset(a, at);
+	arena_release(&own);
 	return strbuf_take(&b);
 }
 
-char *model_fit_error(const struct model_cycle_result *r,
-		      const char *postfilter)
+char *model_fit_error_in(const struct model_cycle_result *r,
+			 const char *postfilter, struct arena *scratch)
 {
 	assert(r);
 	struct fit_source src = { .r = r, .n_nodes = r->n_nodes };
 	const struct model_status *pre =
 		prefilter_rejected(&r->prefilter) ? &r->prefilter : NULL;
-	return fit_text(r->n_nodes, &src, pre, postfilter);
+	return fit_text(r->n_nodes, &src, pre, postfilter, scratch);
+}
+
+char *model_fit_error(const struct model_cycle_result *r,
+		      const char *postfilter)
+{
+	return model_fit_error_in(r, postfilter, NULL);
 }
 
 char *model_fit_error_of(int n_nodes, const struct model_status *st,
-			 const bool *has)
+			 const bool *has, struct arena *scratch)
 {
 	assert(n_nodes >= 0 && (n_nodes == 0 || (st && has)));
 	struct fit_source src = { .st = st, .has = has, .n_nodes = n_nodes };
 	int with_status = 0;
 	for (int n = 0; n < n_nodes; n++)
 		with_status += has[n];
-	return fit_text(with_status, &src, NULL, NULL);
+	return fit_text(with_status, &src, NULL, NULL, scratch);
 }

@@ -149,27 +149,27 @@ static void check_node_capacity(struct model_scheduler *m, int node,
 	}
 }
 
-/* Resources a cluster usually names (cpu, memory, pods, storage and a
- * few extended ones): their scratch lives on the stack, so the check
- * after every step of a long enumeration does not go through malloc. */
-#define CAPACITY_STACK_RES 32
-
 /* The capacity of the marked nodes in node order (mark NULL: of node
  * `only`), each that holds a pod this run bound. */
 static void check_nodes(struct model_scheduler *m, const bool *mark,
 			int only)
 {
 	const struct cluster *c = m->cluster;
-	int64_t stack[3 * CAPACITY_STACK_RES];
-	int64_t *buf = c->n_res <= CAPACITY_STACK_RES ? stack
-		       : xcalloc(3 * (size_t)c->n_res, sizeof *buf);
+	/* the scratch of the loop's context: the check runs after every
+	 * step of a long enumeration (a loop without one: its own) */
+	struct arena own;
+	arena_init(&own);
+	struct arena *a = m->ctx ? &m->ctx->scratch : &own;
+	struct arena_mark at = arena_mark(a);
+	int64_t *buf = arena_take_array(a, 3 * (size_t)c->n_res + 1,
+					sizeof *buf);
 	int64_t *asked = buf, *scratch = buf + c->n_res,
 		*requested = buf + 2 * (size_t)c->n_res;
 	for (int n = mark ? 0 : only; n < (mark ? c->n_nodes : only + 1); n++)
 		if ((!mark || mark[n]) && node_has_placed(m, n, asked, scratch))
 			check_node_capacity(m, n, asked, requested);
-	if (buf != stack)
-		free(buf);
+	arena_reset(a, at);
+	arena_release(&own);
 }
 
 /*

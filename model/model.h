@@ -21,6 +21,7 @@
 
 #include "plugin.h"
 
+struct arena;                /* core/arena.h */
 struct model_context;        /* context.h */
 struct model_spread_static;  /* spread_prefilter.h */
 
@@ -64,7 +65,9 @@ int model_schedule_cycle(const struct sched_profile *prof,
  * states, enum/), so that giving it changes no answer, only the work:
  *
  *   ctx       a model context of the cycle's cluster (context.h): NodeInfo's
- *             cached requests of every pod.  NULL: the cycle makes its own.
+ *             cached requests of every pod, and the scratch arena the
+ *             cycle works in (the caller's thread's).  NULL: the cycle
+ *             makes its own.
  *   spread    model_spread_static_new(cluster, prof, pod) (spread_prefilter.h),
  *             the pod-only part of PodTopologySpread's PreFilter.  NULL:
  *             the cycle builds it.
@@ -81,7 +84,7 @@ int model_schedule_cycle(const struct sched_profile *prof,
  * PostFilters build the failed cycle's state from the same inputs.
  */
 struct model_given {
-	const struct model_context *ctx;
+	struct model_context *ctx;
 	const struct model_spread_static *spread;
 	const bool *verdicts;
 };
@@ -104,10 +107,16 @@ char *model_fit_error(const struct model_cycle_result *r,
 /* model_fit_error_of: FitError.Error() over the statuses a preemption
  * recorded: st[n] for each node n with has[n], N the number of those
  * (kube: len(nodeToStatusMap)), then the same histogram as
- * model_fit_error.  Returns a malloc'ed string the caller frees; aborts on
- * out-of-memory. */
+ * model_fit_error, its histogram built in scratch.  Returns a malloc'ed
+ * string the caller frees; aborts on out-of-memory. */
 char *model_fit_error_of(int n_nodes, const struct model_status *st,
-			 const bool *has);
+			 const bool *has, struct arena *scratch);
+
+/* model_fit_error_in: model_fit_error building its histogram in scratch
+ * (a cycle's, see cycle_state.h); model_fit_error uses an arena of its
+ * own. */
+char *model_fit_error_in(const struct model_cycle_result *r,
+			 const char *postfilter, struct arena *scratch);
 
 /* model_queue_less: PrioritySort: a before b (priority desc, then
  * creation time, then manifest order). */

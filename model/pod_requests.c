@@ -106,9 +106,6 @@ static void add_container(struct quantity *acc, int n_res,
 		acc[RES_MEMORY] = qadd(acc[RES_MEMORY], d);
 }
 
-/* Requests of at most this many resources are summed on the stack. */
-#define REQ_STACK_RES 32
-
 /*
  * PodRequests(Pod)[r] ==
  *   LET Main   == Σ_{c ∈ Pod.Spec.Containers} c.Requests[r]
@@ -131,10 +128,10 @@ static void add_container(struct quantity *acc, int n_res,
 static void pod_requests_exact(const struct cluster *c, const struct pod *p,
 			       unsigned nm, int64_t *out)
 {
+	/* the heap: a pod is converted once per model context (context.h),
+	 * or on the literal paths */
 	size_t nr = (size_t)c->n_res;
-	struct quantity stack[3 * REQ_STACK_RES];
-	struct quantity *buf = nr <= REQ_STACK_RES ? stack
-			       : xmalloc(3 * nr * sizeof *buf);
+	struct quantity *buf = xmalloc((3 * nr + 1) * sizeof *buf);
 	struct quantity *sum = buf, *sidecars = buf + nr, *init_max = buf + 2 * nr;
 	/* without init containers Max({Main} ∪ {}) is Main: the sidecar and
 	 * init columns stay unused */
@@ -177,8 +174,7 @@ static void pod_requests_exact(const struct cluster *c, const struct pod *p,
 	}
 	for (size_t r = 0; r < nr; r++)
 		out[r] = qconvert(sum[r], (int)r);
-	if (buf != stack)
-		free(buf);
+	free(buf);
 }
 
 void model_pod_requests(const struct cluster *c, const struct pod *p,
@@ -306,9 +302,8 @@ static bool pod_lists(const struct pod *p, int res)
 static void nonzero_1_34(const struct cluster *c, const struct pod *p,
 			 int64_t *cpu, int64_t *mem)
 {
-	int64_t stack[REQ_STACK_RES];
-	int64_t *row = c->n_res <= REQ_STACK_RES ? stack
-		       : xmalloc((size_t)c->n_res * sizeof *row);
+	/* the heap: a pod is converted once per model context (context.h) */
+	int64_t *row = xmalloc(((size_t)c->n_res + 1) * sizeof *row);
 	unsigned nm = NM_BOTH;
 	if (p->pod_requests_set)
 		nm = (pod_lists(p, RES_CPU) ? 0 : NM_CPU) |
@@ -316,8 +311,7 @@ static void nonzero_1_34(const struct cluster *c, const struct pod *p,
 	pod_requests_exact(c, p, nm, row);
 	*cpu = row[RES_CPU];
 	*mem = row[RES_MEMORY];
-	if (row != stack)
-		free(row);
+	free(row);
 }
 
 void model_pod_nonzero(const struct cluster *c, const struct pod *p,
@@ -337,10 +331,12 @@ void model_pod_table_init(struct model_pod_table *t, const struct cluster *c)
 	assert(t && c);
 	size_t np = (size_t)c->n_pods, nr = (size_t)c->n_res;
 	t->cluster = c;
-	t->req = xmalloc(sizeof *t->req * (np * (nr + 2) + 1));
+	t->req = xmalloc(sizeof *t->req * (np * (2 * nr + 2) + 1));
 	t->nonzero = t->req + np * nr;
+	t->score = t->nonzero + 2 * np;
 	for (int p = 0; p < c->n_pods; p++) {
 		model_pod_requests(c, &c->pods[p], t->req + (size_t)p * nr);
+		model_pod_score_request(c, &c->pods[p], t->score + (size_t)p * nr);
 		model_pod_nonzero(c, &c->pods[p], &t->nonzero[2 * (size_t)p],
 				  &t->nonzero[2 * (size_t)p + 1]);
 	}
@@ -408,9 +404,7 @@ void model_node_requested(const struct model_pod_table *t, const struct snapshot
 		return;
 	}
 	int n_res = c->n_res;
-	int64_t stack[REQ_STACK_RES];
-	int64_t *buf = n_res <= REQ_STACK_RES ? stack
-		       : xcalloc((size_t)n_res, sizeof *buf);
+	int64_t *buf = xcalloc((size_t)n_res + 1, sizeof *buf);
 	int64_t nz_cpu = 0, nz_mem = 0;
 	int count = 0;
 	for (int r = 0; r < n_res; r++)
@@ -428,8 +422,7 @@ void model_node_requested(const struct model_pod_table *t, const struct snapshot
 		nz_mem = model_go_add(nz_mem, mem);
 		count++;
 	}
-	if (buf != stack)
-		free(buf);
+	free(buf);
 	if (nonzero_cpu)
 		*nonzero_cpu = nz_cpu;
 	if (nonzero_mem)

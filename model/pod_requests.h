@@ -44,7 +44,8 @@ void model_pod_nonzero(const struct cluster *c, const struct pod *p,
 void model_pod_score_request(const struct cluster *c, const struct pod *p,
 			     int64_t *out);
 
-/* Every pod's PodRequests and NonZero, worked out once from quantities
+/* Every pod's PodRequests, NonZero and ScoreRequest, worked out once from
+ * quantities
  * when the table is made: kube's NodeInfo caches them per pod
  * (reference §1.2).  They are functions of the pod objects alone, which
  * never change while a cluster lives, so a table stays right for its
@@ -55,6 +56,7 @@ struct model_pod_table {
 	const struct cluster *cluster;
 	int64_t *req;        /* [n_pods * n_res] PodRequests rows */
 	int64_t *nonzero;    /* [n_pods * 2] NonZero cpu, memory */
+	int64_t *score;      /* [n_pods * n_res] ScoreRequest rows */
 };
 
 /* model_pod_table_init: the table of c, every row filled; aborts on
@@ -79,6 +81,15 @@ static inline const int64_t *model_pod_table_get(const struct model_pod_table *t
 	if (nz_mem)
 		*nz_mem = nz[1];
 	return t->req + (size_t)p * (size_t)t->cluster->n_res;
+}
+
+/* model_pod_table_score: ScoreRequest of pod p (n_res entries, owned by
+ * t, = model_pod_score_request). */
+static inline const int64_t *model_pod_table_score(const struct model_pod_table *t,
+						   int p)
+{
+	assert(t && p >= 0 && p < t->cluster->n_pods);
+	return t->score + (size_t)p * (size_t)t->cluster->n_res;
 }
 
 /* model_node_requested: NodeInfo bookkeeping of node on placement s, summed

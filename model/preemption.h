@@ -27,10 +27,11 @@
 #include <stdint.h>
 
 #include "../core/error.h"
+#include "../core/limits.h"
 #include "model.h"
 
-/* The exhaustive search refuses nodes with more candidate victims. */
-#define MODEL_MINIMAL_MAX_VICTIMS 20
+/* The exhaustive search refuses nodes with more candidate victims than
+ * MODEL_MINIMAL_MAX_VICTIMS (core/limits.h). */
 
 /* ------------------------------------------------------------ Jeopardy */
 

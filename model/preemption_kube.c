@@ -42,41 +42,31 @@ static int lower_priority_pods(const struct snapshot *s, int pod, int node,
 	return n;
 }
 
-/* Clusters up to this many pods (every enumerated universe) keep an
- * edit's view and deltas, and SelectVictimsOnNode's lists, on the stack:
- * SelectVictimsOnNode runs for every candidate node of every preemption,
- * and the heap would cost as much as its filter calls. */
-#define EDIT_STACK_PODS 64
-
 /* The cycle being edited: the view, the AddPod/RemovePod calls made so
  * far, in order, and the cycle's state they were applied to (kube's
  * SelectVictimsOnNode works on a clone of the cycle state).  cy points
- * into the edit itself: an edit stays where edit_init put it. */
+ * into the edit itself: an edit stays where edit_init put it.  The view
+ * and the deltas live in the state's scratch arena, given back with the
+ * clone. */
 struct edit {
 	struct snapshot view;
 	struct model_delta *deltas;
 	struct model_cycle cy;
 	struct model_cycle_state state;
-	int32_t pod_node_stack[EDIT_STACK_PODS];
-	int32_t nominated_stack[EDIT_STACK_PODS];
-	struct model_delta deltas_stack[3 * EDIT_STACK_PODS];
 };
 
 static void edit_init(struct edit *e, const struct model_cycle_state *state,
 		      const struct snapshot *s, int max_deltas)
 {
-	if (s->cluster->n_pods <= EDIT_STACK_PODS) {
-		e->view.cluster = s->cluster;
-		e->view.pod_node = e->pod_node_stack;
-		e->view.nominated = e->nominated_stack;
-		snapshot_assign(&e->view, s);
-	} else {
-		snapshot_clone(&e->view, s);
-	}
-	e->deltas = max_deltas <= 3 * EDIT_STACK_PODS
-		? e->deltas_stack
-		: xmalloc(sizeof *e->deltas * (size_t)max_deltas);
 	model_cycle_state_clone(&e->state, state);
+	struct arena *scratch = e->state.scratch;
+	size_t np = (size_t)s->cluster->n_pods;
+	e->view.cluster = s->cluster;
+	e->view.pod_node = arena_take_array(scratch, np + 1, sizeof(int32_t));
+	e->view.nominated = arena_take_array(scratch, np + 1, sizeof(int32_t));
+	snapshot_assign(&e->view, s);
+	e->deltas = arena_take_array(scratch, (size_t)max_deltas + 1,
+				     sizeof *e->deltas);
 	e->cy = (struct model_cycle){
 		.cluster = s->cluster, .profile = state->profile,
 		.pod = state->pod, .base = s, .view = &e->view,
@@ -87,10 +77,6 @@ static void edit_init(struct edit *e, const struct model_cycle_state *state,
 static void edit_release(struct edit *e)
 {
 	model_cycle_state_release(&e->state);
-	if (e->view.pod_node != e->pod_node_stack)
-		snapshot_release(&e->view);
-	if (e->deltas != e->deltas_stack)
-		free(e->deltas);
 }
 
 /* RemovePod (sign -1: the pod is gone from the node copy) or AddPod (+1). */
@@ -131,9 +117,7 @@ static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 			 struct model_victims *out, struct model_node_verdict *v)
 {
 	const struct cluster *c = e->cy.cluster;
-	bool viol_stack[EDIT_STACK_PODS];
-	bool *viol = k <= EDIT_STACK_PODS ? viol_stack
-		     : xmalloc(sizeof *viol * (size_t)k);
+	bool *viol = arena_take_array(e->state.scratch, (size_t)k, sizeof *viol);
 	int n_viol = model_pdb_split_with(c, allowed, spent, lower, k, viol);
 	out->pods = xmalloc(sizeof *out->pods * (size_t)k);
 	out->n = 0;
@@ -151,8 +135,6 @@ static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 	/* victims were appended group by group: restore one order */
 	if (n_viol > 0 && n_viol < k)
 		model_sort_important(c, out->pods, out->n);
-	if (viol != viol_stack)
-		free(viol);
 	if (out->n > 0)
 		model_casualty_of(c, out->pods, out->n, out->pdb_violations,
 				  &out->casualty);
@@ -176,13 +158,13 @@ static enum model_code select_victims(const struct model_cycle_state *state,
 	out->node = node;
 
 	/* step 1: remove every lower-priority pod */
-	int lower_stack[EDIT_STACK_PODS];
-	int *lower = c->n_pods <= EDIT_STACK_PODS ? lower_stack
-		     : xmalloc(sizeof *lower * (size_t)c->n_pods);
+	struct arena *scratch = state->scratch;
+	struct arena_mark mark = arena_mark(scratch);
+	int *lower = arena_take_array(scratch, (size_t)c->n_pods + 1,
+				      sizeof *lower);
 	int k = lower_priority_pods(s, pod, node, lower);
 	if (k == 0) {
-		if (lower != lower_stack)
-			free(lower);
+		arena_reset(scratch, mark);
 		model_status_add(st, MODEL_UAU,
 				 "No preemption victims found for incoming pod");
 		return MODEL_UAU;
@@ -204,8 +186,7 @@ static enum model_code select_victims(const struct model_cycle_state *state,
 		reprieve_all(&e, node, allowed, spent, lower, k, out, &v);
 	}
 	edit_release(&e);
-	if (lower != lower_stack)
-		free(lower);
+	arena_reset(scratch, mark);
 	return code;
 }
 
@@ -244,55 +225,33 @@ int32_t model_preemption_num_candidates(const struct sched_profile *prof,
 	return k;
 }
 
-/* Clusters up to this many nodes (every enumerated universe) keep the
- * walk's lists and statuses on the stack: the walk runs for every failed
- * cycle the enumerator checks. */
-#define DRY_STACK_NODES 16
-/* ... and PDBs up to this many keep their budgets there too. */
-#define DRY_STACK_PDBS 16
-
-/* The walk's state: candidate lists and the statuses of failed nodes. */
+/* The walk's state: candidate lists and the statuses of failed nodes,
+ * in the PostFilter's scratch arena (given back with its state). */
 struct dry_run {
 	struct model_victims *nonviolating, *violating;
 	int n_nonviolating, n_violating, cap;
 	struct model_status *status;   /* [n_nodes] */
 	bool *has_status;              /* [n_nodes] */
 	const char *error;             /* first Error status, if any */
-	struct model_victims nonviolating_stack[DRY_STACK_NODES];
-	struct model_victims violating_stack[DRY_STACK_NODES];
-	struct model_status status_stack[DRY_STACK_NODES];
-	bool has_status_stack[DRY_STACK_NODES];
 };
 
 /* cap <= n_nodes (numCandidates of at most every node). */
-static void dry_run_init(struct dry_run *d, int n_nodes, int cap)
+static void dry_run_init(struct dry_run *d, struct arena *scratch,
+			 int n_nodes, int cap)
 {
 	assert(cap <= n_nodes || n_nodes == 0);
 	d->n_nonviolating = d->n_violating = 0;
 	d->error = NULL;
 	d->cap = cap;
-	if (n_nodes <= DRY_STACK_NODES) {
-		d->nonviolating = d->nonviolating_stack;
-		d->violating = d->violating_stack;
-		d->status = d->status_stack;
-		d->has_status = d->has_status_stack;
-		memset(d->has_status, 0, sizeof *d->has_status * (size_t)n_nodes);
-		return;
-	}
-	d->nonviolating = xmalloc(sizeof *d->nonviolating * (size_t)cap);
-	d->violating = xmalloc(sizeof *d->violating * (size_t)cap);
-	d->status = xmalloc(sizeof *d->status * (size_t)n_nodes);
-	d->has_status = xcalloc((size_t)n_nodes + 1, sizeof *d->has_status);
-}
-
-static void dry_run_release(struct dry_run *d)
-{
-	if (d->status == d->status_stack)
-		return;
-	free(d->nonviolating);
-	free(d->violating);
-	free(d->status);
-	free(d->has_status);
+	d->nonviolating = arena_take_array(scratch, (size_t)cap + 1,
+					   sizeof *d->nonviolating);
+	d->violating = arena_take_array(scratch, (size_t)cap + 1,
+					sizeof *d->violating);
+	d->status = arena_take_array(scratch, (size_t)n_nodes + 1,
+				     sizeof *d->status);
+	d->has_status = arena_take_array(scratch, (size_t)n_nodes + 1,
+					 sizeof *d->has_status);
+	memset(d->has_status, 0, sizeof *d->has_status * (size_t)n_nodes);
 }
 
 /* candidateList.add: each list keeps at most cap entries. */
@@ -336,29 +295,22 @@ static void dry_run_node(struct dry_run *d,
 }
 
 /* DryRunPreemption: walk potential[(offset + i) % n] until there is a
- * non-violating candidate and numCandidates in all.  The failed cycle's
- * state on s is built once from given and cloned for every node. */
-static void dry_run(struct dry_run *d, const struct sched_profile *prof,
-		    const struct snapshot *s, int pod, const int *potential,
-		    int n, uint64_t offset_draw, const int32_t *allowed,
-		    const bool *spent, const struct model_given *given)
+ * non-violating candidate and numCandidates in all, each node on a clone
+ * of the failed cycle's state on s. */
+static void dry_run(struct dry_run *d, const struct model_cycle_state *state,
+		    const struct snapshot *s, const int *potential, int n,
+		    uint64_t offset_draw, const int32_t *allowed,
+		    const bool *spent)
 {
 	int offset = (int)(offset_draw % (uint64_t)n);
-	int32_t want = model_preemption_num_candidates(prof, n);
-	struct model_cycle key = {
-		.cluster = s->cluster, .profile = prof, .pod = pod,
-		.base = s, .view = s,
-	};
-	struct model_cycle_state state;
-	model_cycle_state_init(&state, &key, given);
+	int32_t want = model_preemption_num_candidates(state->profile, n);
 	for (int i = 0; i < n; i++) {
-		dry_run_node(d, &state, s, potential[(offset + i) % n], allowed,
+		dry_run_node(d, state, s, potential[(offset + i) % n], allowed,
 			     spent);
 		if (d->n_nonviolating > 0 &&
 		    d->n_nonviolating + d->n_violating >= want)
 			break;
 	}
-	model_cycle_state_release(&state);
 }
 
 /* §3.5 pickOneNodeForPreemption: the candidate of least Casualty; the
@@ -427,7 +379,7 @@ static void choose(struct model_preemption *out, const struct snapshot *s,
 /* No candidate: an Error if some node errored, else a FitError over the
  * recorded statuses; either way the pod's nomination is cleared. */
 static void no_candidate(struct model_preemption *out, int n_nodes,
-			 const struct dry_run *d)
+			 const struct dry_run *d, struct arena *scratch)
 {
 	out->clear_own_nomination = true;
 	if (d->error) {
@@ -435,7 +387,8 @@ static void no_candidate(struct model_preemption *out, int n_nodes,
 		out->message = model_preemption_message(d->error);
 		return;
 	}
-	char *fit = model_fit_error_of(n_nodes, d->status, d->has_status);
+	char *fit = model_fit_error_of(n_nodes, d->status, d->has_status,
+				       scratch);
 	out->code = MODEL_UNSCHEDULABLE;
 	out->message = model_preemption_message(fit);
 	free(fit);
@@ -486,12 +439,19 @@ int model_default_preemption_given(const struct sched_profile *prof,
 		return 0;
 	}
 
-	int potential_stack[DRY_STACK_NODES];
-	int *potential = c->n_nodes <= DRY_STACK_NODES ? potential_stack
-		: xmalloc(sizeof *potential * (size_t)(c->n_nodes + 1));
+	/* PostFilter receives the failed cycle's state on s */
+	struct model_cycle key = {
+		.cluster = c, .profile = prof, .pod = pod, .base = s, .view = s,
+	};
+	struct model_cycle_state state;
+	model_cycle_state_init(&state, &key, given);
+	struct arena *scratch = state.scratch;
+	int *potential = arena_take_array(scratch, (size_t)c->n_nodes + 1,
+					  sizeof *potential);
 	int np = potential_in_tree_order(c, r, potential);
 	struct dry_run d;
-	dry_run_init(&d, c->n_nodes, np > 0 ? model_preemption_num_candidates(prof, np) : 1);
+	dry_run_init(&d, scratch, c->n_nodes,
+		     np > 0 ? model_preemption_num_candidates(prof, np) : 1);
 	/* nodes where preemption cannot help (§3.2) */
 	for (int n = 0; n < c->n_nodes; n++) {
 		if (r->verdicts[n].code == MODEL_UNSCHEDULABLE)
@@ -502,27 +462,22 @@ int model_default_preemption_given(const struct sched_profile *prof,
 		d.has_status[n] = true;
 	}
 	if (np > 0) {
-		int32_t allowed_stack[DRY_STACK_PDBS];
-		int32_t *own = NULL;
 		const int32_t *allowed = opts ? opts->pdb_allowed : NULL;
 		if (!allowed) {
-			own = c->n_pdbs <= DRY_STACK_PDBS ? allowed_stack
-				: xmalloc(sizeof *own * (size_t)(c->n_pdbs + 1));
+			int32_t *own = arena_take_array(scratch,
+							(size_t)c->n_pdbs + 1,
+							sizeof *own);
 			model_pdb_allowed(s, own);
 			allowed = own;
 		}
-		dry_run(&d, prof, s, pod, potential, np,
+		dry_run(&d, &state, s, potential, np,
 			opts ? opts->offset_draw : 0, allowed,
-			opts ? opts->pdb_spends : NULL, given);
-		if (own && own != allowed_stack)
-			free(own);
+			opts ? opts->pdb_spends : NULL);
 	}
 	if (d.n_nonviolating + d.n_violating > 0)
 		choose(out, s, pod, &d);
 	else
-		no_candidate(out, c->n_nodes, &d);
-	dry_run_release(&d);
-	if (potential != potential_stack)
-		free(potential);
+		no_candidate(out, c->n_nodes, &d, scratch);
+	model_cycle_state_release(&state);
 	return 0;
 }

@@ -177,11 +177,6 @@ static int too_many(const struct snapshot *s, int pod, const int *potential,
 	return 0;
 }
 
-/* Clusters up to this many nodes, pods and PDBs (every enumerated
- * universe) keep the search's lists and view on the stack: the search
- * runs for every failed cycle the enumerator checks. */
-#define MINIMAL_STACK 64
-
 int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct snapshot *s, int pod,
 			  const struct model_cycle_result *r,
@@ -201,41 +196,34 @@ int model_preempt_minimal_given(const struct sched_profile *prof,
 	assert(prof && s && s->cluster && r && out && err);
 	const struct cluster *c = s->cluster;
 	out->eligible = !c->pods[pod].preempt_never;
-	int potential_stack[MINIMAL_STACK], jeopardy_stack[MINIMAL_STACK];
-	int *potential = c->n_nodes < MINIMAL_STACK ? potential_stack
-			 : xmalloc(sizeof(int) * (size_t)(c->n_nodes + 1));
-	int *jeopardy = c->n_pods < MINIMAL_STACK ? jeopardy_stack
-			: xmalloc(sizeof(int) * (size_t)(c->n_pods + 1));
+	/* every subset's cycle has s as base: the failed cycle's state on
+	 * s, cloned for each; the search's lists in its scratch arena */
+	struct model_cycle key = {
+		.cluster = c, .profile = prof, .pod = pod, .base = s, .view = s,
+	};
+	struct model_cycle_state state;
+	model_cycle_state_init(&state, &key, given);
+	struct arena *scratch = state.scratch;
+	size_t nn = (size_t)c->n_nodes + 1, np1 = (size_t)c->n_pods + 1;
+	int *potential = arena_take_array(scratch, nn, sizeof *potential);
+	int *jeopardy = arena_take_array(scratch, np1, sizeof *jeopardy);
 	int np = model_preemption_potential(r, potential);
 	int rc = too_many(s, pod, potential, np, jeopardy, err);
 	if (rc == 0) {
-		int32_t allowed_stack[MINIMAL_STACK];
-		int32_t *own = NULL;
 		const int32_t *allowed = opts ? opts->pdb_allowed : NULL;
 		if (!allowed) {
-			own = c->n_pdbs < MINIMAL_STACK ? allowed_stack
-				: xmalloc(sizeof *own * (size_t)(c->n_pdbs + 1));
+			int32_t *own = arena_take_array(scratch,
+							(size_t)c->n_pdbs + 1,
+							sizeof *own);
 			model_pdb_allowed(s, own);
 			allowed = own;
 		}
-		int32_t pod_node_stack[MINIMAL_STACK], nominated_stack[MINIMAL_STACK];
-		struct snapshot view;
-		if (c->n_pods <= MINIMAL_STACK) {
-			view.cluster = c;
-			view.pod_node = pod_node_stack;
-			view.nominated = nominated_stack;
-			snapshot_assign(&view, s);
-		} else {
-			snapshot_clone(&view, s);
-		}
-		/* every subset's cycle has s as base: the failed cycle's
-		 * state on s, cloned for each */
-		struct model_cycle key = {
-			.cluster = c, .profile = prof, .pod = pod,
-			.base = s, .view = s,
+		struct snapshot view = {
+			.cluster = c,
+			.pod_node = arena_take_array(scratch, np1, sizeof(int32_t)),
+			.nominated = arena_take_array(scratch, np1, sizeof(int32_t)),
 		};
-		struct model_cycle_state state;
-		model_cycle_state_init(&state, &key, given);
+		snapshot_assign(&view, s);
 		struct best b = {.found = false, .node = -1};
 		for (int i = 0; i < np; i++) {
 			int k = model_jeopardy(s, pod, potential[i], jeopardy);
@@ -243,16 +231,8 @@ int model_preempt_minimal_given(const struct sched_profile *prof,
 				    jeopardy, k, allowed,
 				    opts ? opts->pdb_spends : NULL, &b);
 		}
-		model_cycle_state_release(&state);
-		if (view.pod_node != pod_node_stack)
-			snapshot_release(&view);
-		if (own && own != allowed_stack)
-			free(own);
 		set_result(out, c, &b);
 	}
-	if (jeopardy != jeopardy_stack)
-		free(jeopardy);
-	if (potential != potential_stack)
-		free(potential);
+	model_cycle_state_release(&state);
 	return rc;
 }

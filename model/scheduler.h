@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "../core/engine.h"
+#include "../core/limits.h"
 #include "context.h"
 #include "model.h"
 #include "preemption.h"
@@ -80,7 +81,6 @@ enum model_invariant {
 	MODEL_INV_COUNT
 };
 
-#define MODEL_INV_DETAIL_LEN 256
 
 struct model_invariants {
 	bool broken[MODEL_INV_COUNT];
@@ -177,7 +177,7 @@ struct model_scheduler {
 	 * of the cluster (context.h) whose pod table the capacity check reads
 	 * each pod's PodRequests from instead of converting them again, and
 	 * the bind-feasible check's cycle is given (struct model_given). */
-	const struct model_context *ctx;
+	struct model_context *ctx;
 	struct model_context *own_ctx;   /* model_scheduler_init's, or NULL */
 };
 

@@ -85,10 +85,6 @@ static bool best_effort(const struct model_cycle *cy, const int64_t *pod_req)
 	return true;
 }
 
-/* Resources a cluster usually names: the scratch for up to this many stays
- * on the stack (the score runs in every scored cycle). */
-#define SCORE_STACK_RES 32
-
 enum model_code model_score_balanced_allocation(const struct model_cycle *cy,
 						const int *feasible, int n,
 						int64_t *scores,
@@ -102,22 +98,20 @@ enum model_code model_score_balanced_allocation(const struct model_cycle *cy,
 		model_status_add(err, MODEL_ERROR, "resources not found");
 		return MODEL_ERROR;
 	}
-	int64_t stack[2 * SCORE_STACK_RES];
-	int64_t *buf = c->n_res <= SCORE_STACK_RES ? stack
-		       : xcalloc(2 * (size_t)c->n_res, sizeof *buf);
+	struct arena *scratch = cy->state->scratch;
+	struct arena_mark mark = arena_mark(scratch);
+	int64_t *requested = arena_take_array(scratch, (size_t)c->n_res + 1,
+					      sizeof *requested);
 	/* PodRequests: the cycle state's Req */
 	const int64_t *pod_req = cy->state->request;
-	int64_t *requested = buf + c->n_res;
 	if (v134 && best_effort(cy, pod_req)) {
 		for (int i = 0; i < n; i++)
 			scores[i] = 0;
-		if (buf != stack)
-			free(buf);
+		arena_reset(scratch, mark);
 		return MODEL_SKIP;
 	}
 	for (int i = 0; i < n; i++)
 		scores[i] = node_score(cy, feasible[i], pod_req, requested);
-	if (buf != stack)
-		free(buf);
+	arena_reset(scratch, mark);
 	return MODEL_SUCCESS;
 }

@@ -117,10 +117,6 @@ static int64_t node_score(const struct model_cycle *cy, int node,
 	return sum / weights;
 }
 
-/* Resources a cluster usually names: the scratch for up to this many stays
- * on the stack (the score runs in every scored cycle). */
-#define SCORE_STACK_RES 32
-
 enum model_code model_score_node_resources_fit(const struct model_cycle *cy,
 					       const int *feasible, int n,
 					       int64_t *scores,
@@ -135,16 +131,14 @@ enum model_code model_score_node_resources_fit(const struct model_cycle *cy,
 	}
 	assert(cy->profile->fit_strategy != FIT_REQUESTED_TO_CAPACITY_RATIO ||
 	       cy->profile->n_shape > 0);
-	int64_t stack[2 * SCORE_STACK_RES];
-	int64_t *buf = c->n_res <= SCORE_STACK_RES ? stack
-		       : xcalloc(2 * (size_t)c->n_res, sizeof *buf);
-	/* ScoreRequest, worked out once per Score call (one per cycle) */
-	const int64_t *pod_req = buf;
-	model_pod_score_request(c, &c->pods[cy->pod], buf);
-	int64_t *requested = buf + c->n_res;
+	struct arena *scratch = cy->state->scratch;
+	struct arena_mark mark = arena_mark(scratch);
+	int64_t *requested = arena_take_array(scratch, (size_t)c->n_res + 1,
+					      sizeof *requested);
+	/* ScoreRequest: NodeInfo's cached row of the pod */
+	const int64_t *pod_req = model_pod_table_score(cy->state->pods, cy->pod);
 	for (int i = 0; i < n; i++)
 		scores[i] = node_score(cy, feasible[i], pod_req, requested);
-	if (buf != stack)
-		free(buf);
+	arena_reset(scratch, mark);
 	return MODEL_SUCCESS;
 }

@@ -13,6 +13,7 @@
 
 #include "match.h"
 #include "../core/quirks.h"
+#include "../core/grow.h"
 #include "../core/xalloc.h"
 
 /* System default constraints (reference §2.11, defaultingType System). */
@@ -24,15 +25,7 @@ static const struct default_spread_constraint system_defaults[] = {
 static struct model_spread_constraint *spread_push(
 	struct model_spread_constraints *cs)
 {
-	if (cs->n == MODEL_SPREAD_INLINE) {
-		struct model_spread_constraint *heap =
-			xmalloc(sizeof *heap * (size_t)(cs->n + 1));
-		memcpy(heap, cs->inline_items, sizeof *heap * (size_t)cs->n);
-		cs->items = heap;
-	} else if (cs->n > MODEL_SPREAD_INLINE) {
-		cs->items = xrealloc(cs->items,
-				     sizeof *cs->items * (size_t)(cs->n + 1));
-	}
+	GROW(cs->items, cs->n + 1, cs->cap);
 	struct model_spread_constraint *c = &cs->items[cs->n++];
 	memset(c, 0, sizeof *c);
 	model_selector_init_nothing(&c->sel);
@@ -134,8 +127,9 @@ void model_spread_constraints_build(const struct cluster *c,
 {
 	assert(c && prof && out && pod >= 0 && pod < c->n_pods);
 	const struct pod *p = &c->pods[pod];
-	out->items = out->inline_items;
+	out->items = NULL;
 	out->n = 0;
+	out->cap = 0;
 	out->from_pod = p->n_spread > 0;
 	if (p->n_spread > 0)
 		spread_build_explicit(p, do_not_schedule, out);
@@ -150,10 +144,10 @@ void model_spread_constraints_release(struct model_spread_constraints *cs)
 	assert(cs);
 	for (int i = 0; i < cs->n; i++)
 		model_selector_release(&cs->items[i].sel);
-	if (cs->items != cs->inline_items)
-		free(cs->items);
+	free(cs->items);
 	cs->items = NULL;
 	cs->n = 0;
+	cs->cap = 0;
 }
 
 int model_spread_slot(const struct model_spread_constraints *cs, int i)

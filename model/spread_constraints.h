@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "../core/config.h"
+#include "../core/limits.h"
 #include "default_selector.h"
 #include "../core/objects.h"
 #include "../core/snapshot.h"
@@ -30,15 +31,10 @@ struct model_spread_constraint {
 	int slot;                     /* model_spread_slot of this constraint */
 };
 
-#define MODEL_SPREAD_INLINE 4   /* constraints held without the heap */
-
-/* Not to be copied by value: items may point into inline_items. */
 struct model_spread_constraints {
-	struct model_spread_constraint *items;   /* in pod order: inline_items,
-						  * or malloc'ed past MODEL_SPREAD_INLINE */
-	int n;
+	struct model_spread_constraint *items;   /* in pod order, malloc'ed */
+	int n, cap;
 	bool from_pod;    /* from spec.topologySpreadConstraints, not the defaults */
-	struct model_spread_constraint inline_items[MODEL_SPREAD_INLINE];
 };
 
 /* model_spread_constraints_build: the constraints of class do_not_schedule
@@ -93,7 +89,6 @@ struct model_spread_pair {
 	int64_t count;
 };
 
-#define MODEL_SPREAD_PAIRS_INLINE 16   /* pairs held without the heap */
 
 /* The pairs in registration order, with a hash index.  The first
  * MODEL_SPREAD_PAIRS_INLINE pairs (every small cluster's) live inside the

@@ -13,6 +13,7 @@
 
 #include "plugin.h"
 #include "spread_constraints.h"
+#include "../core/arena.h"
 
 /* criticalPaths: the two (value, count) pairs of smallest count known;
  * pair is value's index in the state's pairs, -1 for the initial "". */
@@ -76,17 +77,16 @@ struct model_spread_prefilter {
 	struct model_spread_pairs pairs;   /* TpPairToMatchNum */
 	struct model_spread_critical_path (*paths)[2];   /* TpKeyToCriticalPaths, per slot */
 
-	/* storage; the inline arrays serve while cs->n <= MODEL_SPREAD_INLINE:
-	 * the filter runs per node, the heap would cost more than it */
-	bool derived;                      /* cs, domains, self are borrowed */
+	/* storage: a literal state (init_base) owns cs, domains, self and
+	 * paths on the heap; a derived one (init_static, copy) borrows cs,
+	 * domains and self and takes paths from a scratch arena */
+	bool derived;
 	const int *node_pair;              /* the static part's, NULL when literal */
 	int n_static_pairs;                /* pairs[0..n) are the static part's */
 	struct model_spread_constraints own_cs;
-	int *heap_domains;                 /* domains and self past the inline size */
-	bool *heap_self;
-	int inline_domains[MODEL_SPREAD_INLINE];
-	bool inline_self[MODEL_SPREAD_INLINE];
-	struct model_spread_critical_path inline_paths[MODEL_SPREAD_INLINE][2];
+	int *own_domains;
+	bool *own_self;
+	struct model_spread_critical_path (*own_paths)[2];
 };
 
 /* model_spread_prefilter_init_base: the definition: PreFilter of cy's
@@ -97,8 +97,9 @@ bool model_spread_prefilter_init_base(const struct model_cycle *cy,
 				      struct model_spread_prefilter *st);
 
 /* model_spread_prefilter_init_static: the PreFilter state on placement
- * base from sp (which must not skip, and must outlive st).  Pair with
- * model_spread_prefilter_release.
+ * base from sp (which must not skip, and must outlive st), its critical
+ * paths taken from scratch (valid until scratch is reset to a mark taken
+ * before).  Pair with model_spread_prefilter_release.
  * Lemma: for a cycle cy with sp's cluster, profile and pod on base,
  *   init_static(model_spread_static_new(c, prof, pod), base)
  *     = init_base(cy)
@@ -107,15 +108,18 @@ bool model_spread_prefilter_init_base(const struct model_cycle *cy,
  * the pod objects alone (tests/unit/test_spread_pod_part.c). */
 void model_spread_prefilter_init_static(struct model_spread_prefilter *st,
 					const struct model_spread_static *sp,
-					const struct snapshot *base);
+					const struct snapshot *base,
+					struct arena *scratch);
 
 /* model_spread_prefilter_copy: dst (uninitialised) becomes a copy of
  * src that model_spread_prefilter_apply changes without changing src
  * (the counters copied; the constraints, domain counts and self matches,
- * which AddPod/RemovePod never change, borrowed: src must outlive dst).
- * Pair with model_spread_prefilter_release. */
+ * which AddPod/RemovePod never change, borrowed: src must outlive dst;
+ * the critical paths taken from scratch).  Pair with
+ * model_spread_prefilter_release. */
 void model_spread_prefilter_copy(struct model_spread_prefilter *dst,
-				 const struct model_spread_prefilter *src);
+				 const struct model_spread_prefilter *src,
+				 struct arena *scratch);
 
 /* model_spread_prefilter_apply: kube's AddPod (sign +1) or RemovePod
  * (sign -1) of pod on node applied to st. */

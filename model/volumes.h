@@ -23,8 +23,8 @@ static inline bool model_pod_has_volumes(const struct pod *p)
 	return p->n_volumes > 0 || p->n_disks > 0;
 }
 
-/* Room for a claim name built from a pod and a volume name. */
-#define MODEL_CLAIM_NAME_MAX 512
+/* Room for a claim name built from a pod and a volume name:
+ * MODEL_CLAIM_NAME_MAX (core/limits.h). */
 
 /* model_pod_claim: the PersistentVolumeClaim behind volume v of pod (in
  * the pod's namespace; an ephemeral volume's is "<pod>-<volume>"): its

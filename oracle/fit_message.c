@@ -126,25 +126,26 @@ static void sort_lines(char **line, int n)
 	}
 }
 
-/* Lines of up to this many bytes in all (and fewer than 32 lines) are
- * built on the stack. */
-#define LINES_ON_STACK 1024
-
 char *oracle_histo_message_after(const struct oracle_histo *h, int n_nodes,
 				 const char *prefix)
 {
 	assert(h && n_nodes >= 0 && prefix);
 	static const char head[] = " nodes are available:";
-	/* the "COUNT REASON" lines (NUL-terminated) in one block, their
-	 * starts and lengths beside */
+	/* One allocation: the message, then past the room it can need, the
+	 * scratch it is built from - the "COUNT REASON" lines' starts, then
+	 * the lines (NUL-terminated) - which is never read after. */
 	size_t text = 0;
 	for (int i = 0; i < h->n; i++)
 		text += 11 + 1 + strlen(h->reason[i]) + 1;
-	char small[LINES_ON_STACK];
-	char *small_line[32];
-	char *buf = text <= sizeof small ? small : xmalloc(text);
-	char **line = h->n < 32 ? small_line : xmalloc(sizeof(char *) * (size_t)(h->n + 1));
-	size_t at = 0, body = 0;
+	size_t np = strlen(prefix);
+	size_t room = np + 4 + 11 + sizeof head + text + 2 * (size_t)h->n;
+	size_t lines_at = (room + sizeof(char *) - 1) / sizeof(char *);
+	char **whole = xmalloc(sizeof(char *) * (lines_at + (size_t)h->n + 1) +
+			       text + 1);
+	char *msg = (char *)whole;
+	char **line = whole + lines_at;
+	char *buf = (char *)(line + h->n + 1);
+	size_t at = 0;
 	for (int i = 0; i < h->n; i++) {
 		line[i] = buf + at;
 		at += int_text(buf + at, h->count[i]);
@@ -152,11 +153,8 @@ char *oracle_histo_message_after(const struct oracle_histo *h, int n_nodes,
 		size_t len = strlen(h->reason[i]);
 		memcpy(buf + at, h->reason[i], len + 1);
 		at += len + 1;
-		body += (size_t)(buf + at - line[i]) - 1 + 2;   /* ", " + line */
 	}
 	sort_lines(line, h->n);
-	size_t np = strlen(prefix);
-	char *msg = xmalloc(np + 4 + 11 + sizeof head + body);
 	memcpy(msg, prefix, np);
 	size_t m = np;
 	msg[m++] = '0';
@@ -175,10 +173,7 @@ char *oracle_histo_message_after(const struct oracle_histo *h, int n_nodes,
 	if (h->n)
 		msg[m++] = '.';
 	msg[m] = 0;
-	if (line != small_line)
-		free(line);
-	if (buf != small)
-		free(buf);
+	assert(m < room);
 	return msg;
 }
 

@@ -11,6 +11,7 @@
  *
  * A pod without a claim pays one test per plugin: every PreFilter skips.
  */
+#include "../core/limits.h"
 #include "internal.h"
 #include "../core/go_sort.h"
 #include "../core/csi_translation.h"
@@ -21,7 +22,6 @@
 #include <string.h>
 
 #define NO_PROVISIONER "kubernetes.io/no-provisioner"
-#define NAME_MAX_LEN 512
 
 /* One attachable volume of a pod: the limit key (driver) and the unique
  * name "<driver>/<handle>". */
@@ -130,7 +130,7 @@ static const struct pvc *claim_of(struct oracle *o, int pod,
 				  const char **name)
 {
 	const struct pod *p = &o->cluster->pods[pod];
-	const char *n = pod_volume_claim(p, v, buf, NAME_MAX_LEN);
+	const char *n = pod_volume_claim(p, v, buf, MODEL_CLAIM_NAME_MAX);
 	if (name)
 		*name = n;
 	return claim_named(o, p->ns, n);
@@ -246,13 +246,13 @@ static void compute_attach(struct oracle *o, int p, const struct csi_node *cn,
 	for (int i = 0; cn && i < pod->n_disks; i++) {
 		if (!csi_limits_migrated(csi_plugin_of_disk(pod->disks[i].kind), cn, v134))
 			continue;
-		char handle[NAME_MAX_LEN];
+		char handle[MODEL_CLAIM_NAME_MAX];
 		const char *driver = csi_translate_inline(&pod->disks[i], handle,
 							  sizeof handle);
 		attach_add(ar, v, &n, driver, driver ? handle : "");
 	}
 	for (int i = 0; i < pod->n_volumes; i++) {
-		char buf[NAME_MAX_LEN];
+		char buf[MODEL_CLAIM_NAME_MAX];
 		const char *name;
 		const struct pvc *claim = claim_of(o, p, &pod->volumes[i], buf, &name);
 		if (!claim) {
@@ -267,7 +267,7 @@ static void compute_attach(struct oracle *o, int p, const struct csi_node *cn,
 			break;
 		}
 		const char *driver = NULL;
-		char handle[NAME_MAX_LEN] = "";
+		char handle[MODEL_CLAIM_NAME_MAX] = "";
 		const struct pv *vol = pv_named(o, claim->volume_name);
 		if (vol && vol->csi_driver) {
 			driver = vol->csi_driver;
@@ -453,7 +453,7 @@ static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state
 	s->delay = arena_array(cy->arena, nv, sizeof *s->delay);
 	int immediate = 0;
 	for (int i = 0; i < p->n_volumes; i++) {
-		char buf[NAME_MAX_LEN];
+		char buf[MODEL_CLAIM_NAME_MAX];
 		const char *name;
 		const struct pod_volume *v = &p->volumes[i];
 		const struct pvc *claim = claim_of(cy->o, cy->pod, v, buf, &name);
@@ -1166,7 +1166,7 @@ static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
 		if (p->disks[i].kind == in_tree_types[t].kind)
 			ids_add(cy, s, p->disks[i].id);
 	for (int i = 0; i < p->n_volumes; i++) {
-		char buf[NAME_MAX_LEN];
+		char buf[MODEL_CLAIM_NAME_MAX];
 		const char *name;
 		const struct pvc *claim = claim_of(cy->o, q, &p->volumes[i], buf, &name);
 		if (!claim) {

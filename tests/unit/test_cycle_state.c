@@ -292,7 +292,7 @@ static int state_cycles, state_differences, subset_checks;
  * cycle whose state built its own. */
 static void compare_pod(const struct cluster *c, const struct snapshot *s,
 			int pod, const char *path,
-			const struct model_context *lent)
+			struct model_context *lent)
 {
 	const struct sched_profile *prof = model_profile_for(c, pod);
 	if (!prof)
@@ -359,7 +359,7 @@ static int capacity_checks, capacity_breaches;
 /* The step invariants of binding pod to each node of s (placed alone),
  * reading a pod table and not: the same breaches, word for word. */
 static void compare_capacity(const struct cluster *c, const struct snapshot *s,
-			     int pod, const struct model_context *lent)
+			     int pod, struct model_context *lent)
 {
 	bool *placed = calloc((size_t)c->n_pods + 1, sizeof *placed);
 	bool *waiting = calloc((size_t)c->n_pods + 1, sizeof *waiting);

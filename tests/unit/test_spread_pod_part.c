@@ -113,7 +113,9 @@ static void test_by_hand(void)
 	CHECK_EQ(sp->node_pair[1 * c.n_nodes + 3], -1);
 	CHECK_EQ(sp->contrib[0 * c.n_nodes + 3], -1);
 	struct model_spread_prefilter st;
-	model_spread_prefilter_init_static(&st, sp, &s);
+	struct arena scratch;
+	arena_init(&scratch);
+	model_spread_prefilter_init_static(&st, sp, &s, &scratch);
 	static const int64_t counts[] = {1, 1, 0, 1, 1};
 	for (int k = 0; k < 5 && k < st.pairs.n; k++)
 		CHECK_EQ(st.pairs.items[k].count, counts[k]);
@@ -121,6 +123,7 @@ static void test_by_hand(void)
 	CHECK_EQ(st.paths[1][0].num, 0);
 	CHECK_STR(st.paths[1][0].value, "n1");
 	model_spread_prefilter_release(&st);
+	arena_release(&scratch);
 	model_spread_static_free(sp);
 	snapshot_release(&s);
 	cluster_release(&c);
@@ -167,9 +170,12 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s, int p
 	const struct model_spread_static *sp = enum_spread_cache_get(cache, prof, pod);
 	bool differs = has == sp->skip;
 	if (has && !sp->skip) {
-		model_spread_prefilter_init_static(&b, sp, s);
+		struct arena scratch;
+		arena_init(&scratch);
+		model_spread_prefilter_init_static(&b, sp, s, &scratch);
 		differs = differs || !state_eq(&a, &b);
 		model_spread_prefilter_release(&b);
+		arena_release(&scratch);
 	}
 	if (has)
 		model_spread_prefilter_release(&a);

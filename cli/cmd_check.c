@@ -151,7 +151,7 @@ struct check {
 	const struct cli_load_opts *load;
 	const struct engine *engine;
 	struct check_state st;     /* the state at the event being read */
-	struct model_cycle_result r;   /* for st's epoch (r_build) */
+	struct sched_cycle_result r;   /* for st's epoch (r_build) */
 	int r_build;
 	bool one_node;             /* r holds the decided node's verdict only */
 	bool strict;
@@ -165,7 +165,7 @@ struct check {
 	double shown;              /* when progress was last shown */
 	int lag;                   /* --lag: the window, in events */
 	bool event;                /* judging a FailedScheduling Event */
-	int count[VERDICT_COUNT];
+	int count[JUDGMENT_COUNT];
 	struct json_out j;
 	enum cli_format format;    /* -o: JSON lines (default) or a table */
 	struct cli_grid table;     /* -o table|wide: one row per decision */
@@ -240,7 +240,7 @@ static void table_init(struct check *k)
  * resourceVersion and the viable nodes kso expected. */
 static void table_row(struct check *k, long long rv, const char *pod,
 		      const struct observed *o, const struct cluster *c,
-		      const struct model_cycle_result *r, const char *verdict,
+		      const struct sched_cycle_result *r, const char *verdict,
 		      const char *detail)
 {
 	bool wide = k->format == CLI_WIDE;
@@ -285,7 +285,7 @@ static void names_json(struct json_out *j, const struct cluster *c,
  * node alone (kube samples), "sampled" and whether that node is
  * feasible. */
 static void expected_json(struct check *k, const struct cluster *c,
-			  const struct model_cycle_result *r)
+			  const struct sched_cycle_result *r)
 {
 	if (k->one_node) {
 		json_key(&k->j, "sampled");
@@ -299,7 +299,7 @@ static void expected_json(struct check *k, const struct cluster *c,
  * reproduce (NULL: none) the command for its exported state. */
 static void emit(struct check *k, long long rv, const char *pod,
 		 const struct observed *o, const struct cluster *c,
-		 const struct model_cycle_result *r, const char *verdict,
+		 const struct sched_cycle_result *r, const char *verdict,
 		 const char *detail, const char *reproduce, const char *lag)
 {
 	if (k->format == CLI_TABLE || k->format == CLI_WIDE) {
@@ -416,8 +416,8 @@ static void run_cycle(struct check *k, const struct sched_profile *prof,
 	struct check_state *st = &k->st;
 	if (k->r_build != st->builds) {
 		if (k->r_build)
-			model_cycle_result_release(&k->r);
-		model_cycle_result_init(&k->r, &st->c);
+			sched_cycle_result_release(&k->r);
+		sched_cycle_result_init(&k->r, &st->c);
 		k->r_build = st->builds;
 	}
 	k->one_node = false;
@@ -441,37 +441,37 @@ static void run_cycle(struct check *k, const struct sched_profile *prof,
  * Event does not say whether kube then nominated a node, so preemption
  * is not judged. */
 static void judge_event(const struct cli_explain *x, const struct impl_answer *a,
-			struct verdict *v)
+			struct judgment *v)
 {
-	const struct model_cycle_result *r = x->result;
+	const struct sched_cycle_result *r = x->result;
 	memset(v, 0, sizeof *v);
 	if (r->n_viable > 0) {
 		char buf[512];
 		cluster_node_list(x->cluster, r->viable, r->n_viable, buf, sizeof buf);
-		v->kind = VERDICT_SHOULD_HAVE_FIT;
+		v->kind = JUDGMENT_SHOULD_HAVE_FIT;
 		snprintf(v->detail, sizeof v->detail, "%s fit%s", buf,
 			 r->n_viable > 1 ? "" : "s");
 		return;
 	}
-	struct model_preemption kp;
-	model_preemption_init(&kp);
+	struct sched_preemption kp;
+	sched_preemption_init(&kp);
 	cli_kube_preempt(x, &kp);
 	char *want = cli_event_message(r, kp.node < 0 ? kp.message : NULL);
 	if (strcmp(want, a->message)) {
-		v->kind = VERDICT_MESSAGE_DIFFERS;
+		v->kind = JUDGMENT_MESSAGE_DIFFERS;
 		snprintf(v->detail, sizeof v->detail, "kube's message is \"%.900s\"",
 			 want);
 	} else {
-		v->kind = VERDICT_OK;
+		v->kind = JUDGMENT_OK;
 		snprintf(v->detail, sizeof v->detail, "kube's message");
 	}
 	free(want);
-	model_preemption_release(&kp);
+	sched_preemption_release(&kp);
 }
 
 /* kso's verdict on answer a for pod in the state now (k->r its cycle). */
 static void verdict_now(struct check *k, const struct sched_profile *prof,
-			int pod, const struct impl_answer *a, struct verdict *v)
+			int pod, const struct impl_answer *a, struct judgment *v)
 {
 	struct check_state *st = &k->st;
 	run_cycle(k, prof, pod, a);
@@ -503,7 +503,7 @@ static bool same_pod(const struct ynode *obj, const struct pod *p)
  * state where the decision is ok gives v and the lag in words (why).
  */
 static bool lag_explains(struct check *k, int i, const struct sched_profile *prof,
-			 int pod, const struct impl_answer *a, struct verdict *v,
+			 int pod, const struct impl_answer *a, struct judgment *v,
 			 char *why, size_t len)
 {
 	struct check_state *st = &k->st;
@@ -533,9 +533,9 @@ static bool lag_explains(struct check *k, int i, const struct sched_profile *pro
 			if (used < len)
 				used += (size_t)snprintf(why + used, len - used, "%s%s",
 							 n++ ? ", " : "", who);
-			struct verdict t;
+			struct judgment t;
 			verdict_now(k, prof, pod, a, &t);
-			if (t.kind == VERDICT_OK) {
+			if (t.kind == JUDGMENT_OK) {
 				*v = t;
 				check_state_try_end(st, mark, was);
 				return true;
@@ -578,11 +578,11 @@ static void judge_in(struct check *k, int i, const char *ns, const char *name,
 		impl_answer_release(&a);
 		return;
 	}
-	struct verdict v;
+	struct judgment v;
 	k->event = o->event;
 	verdict_now(k, prof, pod, &a, &v);
 	char lag[1024] = "";
-	if (v.kind != VERDICT_OK && k->lag > 0 && !o->event) {
+	if (v.kind != JUDGMENT_OK && k->lag > 0 && !o->event) {
 		if (lag_explains(k, i, prof, pod, &a, &v, lag, sizeof lag))
 			k->ok_lag++;
 		else {
@@ -592,10 +592,10 @@ static void judge_in(struct check *k, int i, const char *ns, const char *name,
 	}
 	k->judged++;
 	k->count[v.kind]++;
-	k->wrong += v.kind != VERDICT_OK;
-	char *cmd = v.kind != VERDICT_OK && k->export_dir ?
+	k->wrong += v.kind != JUDGMENT_OK;
+	char *cmd = v.kind != JUDGMENT_OK && k->export_dir ?
 		export_state(k, c, &st->s, pod_key) : NULL;
-	emit(k, rv, pod_key, o, c, &k->r, verdict_name(v.kind), v.detail, cmd,
+	emit(k, rv, pod_key, o, c, &k->r, judgment_name(v.kind), v.detail, cmd,
 	     *lag ? lag : NULL);
 	free(cmd);
 	impl_answer_release(&a);
@@ -775,7 +775,7 @@ static void progress(struct check *k, int events, const struct timespec *t0,
 	int decisions = k->judged + k->inconclusive;
 	fprintf(stderr, "\r\033[Kkso check: %d events, %d decisions: ok %d "
 		"(with lag %d), wrong %d, inconclusive %d; %.0f decisions/s",
-		events, decisions, k->count[VERDICT_OK], k->ok_lag, k->wrong,
+		events, decisions, k->count[JUDGMENT_OK], k->ok_lag, k->wrong,
 		k->inconclusive, secs > 0 ? decisions / secs : 0.0);
 }
 
@@ -794,12 +794,12 @@ static void summary(struct check *k, bool table, double seconds)
 	double rate = seconds > 0 ? decisions / seconds : 0;
 	if (table) {
 		printf("%sdecisions %d, ok %d (with lag %d), wrong %d", k->seq ? "\n" : "",
-		       decisions, k->count[VERDICT_OK], k->ok_lag, k->wrong);
+		       decisions, k->count[JUDGMENT_OK], k->ok_lag, k->wrong);
 		const char *sep = " (";
-		for (int v = VERDICT_OK + 1; v < VERDICT_COUNT; v++) {
+		for (int v = JUDGMENT_OK + 1; v < JUDGMENT_COUNT; v++) {
 			if (!k->count[v])
 				continue;
-			printf("%s%s %d", sep, verdict_name(v), k->count[v]);
+			printf("%s%s %d", sep, judgment_name(v), k->count[v]);
 			sep = ", ";
 		}
 		printf("%s, inconclusive %d; %.0f decisions/s\n",
@@ -812,7 +812,7 @@ static void summary(struct check *k, bool table, double seconds)
 	json_key(&k->j, "decisions");
 	json_int(&k->j, decisions);
 	json_key(&k->j, "ok");
-	json_int(&k->j, k->count[VERDICT_OK]);
+	json_int(&k->j, k->count[JUDGMENT_OK]);
 	json_key(&k->j, "ok_with_lag");
 	json_int(&k->j, k->ok_lag);
 	json_key(&k->j, "wrong");
@@ -821,10 +821,10 @@ static void summary(struct check *k, bool table, double seconds)
 	json_int(&k->j, k->inconclusive);
 	json_key(&k->j, "findings");
 	json_begin_object(&k->j);
-	for (int v = VERDICT_OK + 1; v < VERDICT_COUNT; v++) {
+	for (int v = JUDGMENT_OK + 1; v < JUDGMENT_COUNT; v++) {
 		if (!k->count[v])
 			continue;
-		json_key(&k->j, verdict_name(v));
+		json_key(&k->j, judgment_name(v));
 		json_int(&k->j, k->count[v]);
 	}
 	json_end_object(&k->j);
@@ -905,7 +905,7 @@ int cmd_check(int argc, char **argv)
 	victims_clear(&k, &w);
 	free(w.victims);
 	if (k.r_build)
-		model_cycle_result_release(&k.r);
+		sched_cycle_result_release(&k.r);
 	check_state_release(&k.st);
 	bool failed = log.failed;
 	if (failed)

@@ -71,7 +71,7 @@ struct run {
 	struct cluster holder;     /* the corpus's configuration */
 	struct impl im;
 	bool running;
-	int count[VERDICT_COUNT];
+	int count[JUDGMENT_COUNT];
 	int cases, wrong, stale, failed;
 	struct json_out j;
 };
@@ -117,13 +117,13 @@ static void ask(struct run *r, const char *file, const char *pod_key,
 		impl_answer_release(&a);
 		return;
 	}
-	struct verdict v;
+	struct judgment v;
 	judge_decision(x, &a, r->strict, &v);
 	char answer[1200];
 	judge_answer_text(x->cluster, &a, answer, sizeof answer);
 	r->count[v.kind]++;
-	r->wrong += v.kind != VERDICT_OK;
-	emit(r, file, pod_key, answer, verdict_name(v.kind), v.detail);
+	r->wrong += v.kind != JUDGMENT_OK;
+	emit(r, file, pod_key, answer, judgment_name(v.kind), v.detail);
 	impl_answer_release(&a);
 }
 
@@ -182,8 +182,8 @@ static void run_case(struct run *r, const char *file)
 	} else {
 		struct snapshot snap;
 		snapshot_init(&snap, &c);
-		struct model_cycle_result res;
-		model_cycle_result_init(&res, &c);
+		struct sched_cycle_result res;
+		sched_cycle_result_init(&res, &c);
 		const struct engine *eng = cli_engine_find("oracle");
 		eng->cycle(prof, &snap, p, &res);
 		struct cli_explain x = {
@@ -201,7 +201,7 @@ static void run_case(struct run *r, const char *file)
 			ask(r, file, pod_key, &x);
 		}
 		free(now);
-		model_cycle_result_release(&res);
+		sched_cycle_result_release(&res);
 		snapshot_release(&snap);
 	}
 	cluster_release(&c);
@@ -216,8 +216,8 @@ static void summary(struct run *r)
 	json_begin_object(&r->j);
 	json_key(&r->j, "cases");
 	json_int(&r->j, r->cases);
-	for (int k = 0; k < VERDICT_COUNT; k++) {
-		json_key(&r->j, verdict_name(k));
+	for (int k = 0; k < JUDGMENT_COUNT; k++) {
+		json_key(&r->j, judgment_name(k));
 		json_int(&r->j, r->count[k]);
 	}
 	json_key(&r->j, "impl-error");

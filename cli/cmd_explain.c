@@ -306,8 +306,8 @@ static int explain_run(const struct explain_args *a,
 		}
 	}
 	if (prof) {
-		struct model_cycle_result r;
-		model_cycle_result_init(&r, &c);
+		struct sched_cycle_result r;
+		sched_cycle_result_init(&r, &c);
 		engine->cycle(prof, &s, pod, &r);
 		struct cli_explain x = {
 			.cluster = &c, .snap = &s, .profile = prof,
@@ -316,7 +316,7 @@ static int explain_run(const struct explain_args *a,
 		};
 		struct impl im = {0};
 		struct impl_answer ans;
-		struct verdict v;
+		struct judgment v;
 		impl_answer_init(&ans);
 		status = 0;
 		if (a->impl) {
@@ -330,7 +330,7 @@ static int explain_run(const struct explain_args *a,
 				x.impl_name = im.name;
 				x.impl = &ans;
 				x.verdict = &v;
-				status = v.kind == VERDICT_OK ? 0 : 1;
+				status = v.kind == JUDGMENT_OK ? 0 : 1;
 			}
 			impl_stop(&im);
 		}
@@ -341,7 +341,7 @@ static int explain_run(const struct explain_args *a,
 		else if (status != 3)
 			cli_explain_table(&x, out);
 		impl_answer_release(&ans);
-		model_cycle_result_release(&r);
+		sched_cycle_result_release(&r);
 	}
 	free(shown);
 	snapshot_release(&s);

@@ -394,7 +394,7 @@ static char *decision_text(const struct cluster *c, enum model_step_action a,
 
 static bool same_victims(const struct rec_step *r, const struct model_step *st)
 {
-	return model_same_pods(r->victims, r->n_victims, st->victims,
+	return sched_same_pods(r->victims, r->n_victims, st->victims,
 			       st->n_victims);
 }
 

@@ -593,9 +593,9 @@ struct judged {
 	bool strict;
 	const struct engine *engine;   /* kso's explain-mode cycle */
 	int n, wrong;
-	int count[VERDICT_COUNT];
+	int count[JUDGMENT_COUNT];
 	struct impl_answer ans;    /* the current step's */
-	struct verdict v;
+	struct judgment v;
 	bool have;                 /* ans and v hold this step's */
 	struct error err;          /* why it stopped, when it failed */
 	bool failed;
@@ -621,19 +621,19 @@ static void judge_next(struct judged *jd, const struct cli_loop *r)
 		jd->failed = true;
 		return;
 	}
-	struct model_cycle_result res;
-	model_cycle_result_init(&res, c);
+	struct sched_cycle_result res;
+	sched_cycle_result_init(&res, c);
 	jd->engine->cycle(prof, &m->snap, pod, &res);
 	struct cli_explain x = {
 		.cluster = c, .snap = &m->snap, .profile = prof,
 		.engine = jd->engine, .pod = pod, .result = &res,
 	};
 	judge_decision(&x, &jd->ans, jd->strict, &jd->v);
-	model_cycle_result_release(&res);
+	sched_cycle_result_release(&res);
 	jd->have = true;
 	jd->n++;
 	jd->count[jd->v.kind]++;
-	jd->wrong += jd->v.kind != VERDICT_OK;
+	jd->wrong += jd->v.kind != JUDGMENT_OK;
 }
 
 static void table_judged(struct cli_grid *g, int row, const struct cluster *c,
@@ -642,7 +642,7 @@ static void table_judged(struct cli_grid *g, int row, const struct cluster *c,
 	char ans[2048];
 	judge_answer_text(c, &jd->ans, ans, sizeof ans);
 	cli_grid_note(g, row, "      impl: %s -> %s%s: %s", ans,
-		      verdict_name(jd->v.kind), jd->v.tie ? " (tie)" : "",
+		      judgment_name(jd->v.kind), jd->v.tie ? " (tie)" : "",
 		      jd->v.detail);
 }
 
@@ -656,7 +656,7 @@ static void json_judged(struct json_out *j, const struct cluster *c,
 	json_key(j, "answer");
 	json_string(j, ans);
 	json_key(j, "verdict");
-	json_string(j, verdict_name(jd->v.kind));
+	json_string(j, judgment_name(jd->v.kind));
 	json_key(j, "tie");
 	json_bool(j, jd->v.tie);
 	json_key(j, "detail");
@@ -668,10 +668,10 @@ static void json_judged(struct json_out *j, const struct cluster *c,
 static void table_judged_end(FILE *f, const struct judged *jd)
 {
 	fprintf(f, "implementation %s: %d decisions judged, %d ok",
-		jd->im.name, jd->n, jd->count[VERDICT_OK]);
-	for (int k = 1; k < VERDICT_COUNT; k++)
+		jd->im.name, jd->n, jd->count[JUDGMENT_OK]);
+	for (int k = 1; k < JUDGMENT_COUNT; k++)
 		if (jd->count[k])
-			fprintf(f, ", %d %s", jd->count[k], verdict_name(k));
+			fprintf(f, ", %d %s", jd->count[k], judgment_name(k));
 	fprintf(f, "\n");
 }
 
@@ -685,9 +685,9 @@ static void json_judged_end(struct json_out *j, const struct judged *jd)
 	json_int(j, jd->n);
 	json_key(j, "verdicts");
 	json_begin_object(j);
-	for (int k = 0; k < VERDICT_COUNT; k++)
+	for (int k = 0; k < JUDGMENT_COUNT; k++)
 		if (jd->count[k]) {
-			json_key(j, verdict_name(k));
+			json_key(j, judgment_name(k));
 			json_int(j, jd->count[k]);
 		}
 	json_end_object(j);

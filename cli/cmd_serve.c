@@ -64,7 +64,7 @@ static int take(void *ctx, int id, const char *v)
  * nominated node when the fast path took it; else the first by name, a
  * deterministic stand-in for kube's random pick among ties). */
 static void write_binding(struct json_out *j, const struct cluster *c, int p,
-			  const struct model_cycle_result *r)
+			  const struct sched_cycle_result *r)
 {
 	int best = r->nominated_node >= 0 ? r->nominated_node : r->viable[0];
 	for (int i = 0; r->nominated_node < 0 && i < r->n_viable; i++)
@@ -92,7 +92,7 @@ static void write_binding(struct json_out *j, const struct cluster *c, int p,
 
 /* "nominatedNodeName" and the extender-shaped "preemption" victims. */
 static void write_preemption(struct json_out *j, const struct cluster *c,
-			     const struct model_preemption *k)
+			     const struct sched_preemption *k)
 {
 	char uid[600];
 	json_key(j, "nominatedNodeName");
@@ -121,7 +121,7 @@ static void write_preemption(struct json_out *j, const struct cluster *c,
 
 /* "unschedulable": kube's event message. */
 static void write_unschedulable(struct json_out *j,
-				const struct model_cycle_result *r,
+				const struct sched_cycle_result *r,
 				const char *postfilter)
 {
 	char *msg = cli_event_message(r, postfilter);
@@ -167,16 +167,16 @@ static void decide(struct json_out *j, const struct cli_load_opts *load,
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 	engine->cycle(prof, &s, p, &r);
 	json_key(j, "type");
 	json_string(j, "schedule_ok");
 	if (r.n_viable > 0) {
 		write_binding(j, &c, p, &r);
 	} else {
-		struct model_preemption k;
-		model_preemption_init(&k);
+		struct sched_preemption k;
+		sched_preemption_init(&k);
 		struct cli_explain x = {
 			.cluster = &c, .snap = &s, .profile = prof,
 			.engine = engine, .pod = p, .result = &r,
@@ -186,9 +186,9 @@ static void decide(struct json_out *j, const struct cli_load_opts *load,
 			write_preemption(j, &c, &k);
 		else
 			write_unschedulable(j, &r, k.message);
-		model_preemption_release(&k);
+		sched_preemption_release(&k);
 	}
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 }

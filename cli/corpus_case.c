@@ -47,8 +47,8 @@
 static void preemption_answer(struct json_out *j, const struct cli_explain *x,
 			      int n)
 {
-	struct model_victims v;
-	if (judge_kube_victims(x, n, &v) != MODEL_SUCCESS) {
+	struct sched_victims v;
+	if (judge_kube_victims(x, n, &v) != SCHED_SUCCESS) {
 		free(v.pods);
 		return;
 	}
@@ -68,10 +68,10 @@ static void preemption_answer(struct json_out *j, const struct cli_explain *x,
 
 static void expected(struct json_out *j, const struct cli_explain *x)
 {
-	const struct model_cycle_result *r = x->result;
+	const struct sched_cycle_result *r = x->result;
 	const struct cluster *c = x->cluster;
-	struct model_preemption k;
-	model_preemption_init(&k);
+	struct sched_preemption k;
+	sched_preemption_init(&k);
 	int n_offsets = 0;
 	bool *possible = NULL;
 	if (r->n_viable == 0)
@@ -107,7 +107,7 @@ static void expected(struct json_out *j, const struct cli_explain *x)
 	}
 	json_end_object(j);
 	free(possible);
-	model_preemption_release(&k);
+	sched_preemption_release(&k);
 }
 
 /* The "expected" object alone as compact JSON (malloc'ed). */
@@ -266,8 +266,8 @@ static int write_config(struct writer *w, const struct cluster *c)
  * holding the cycle of the final s.
  */
 static void minimize(const struct cli_explain *x, struct snapshot *s,
-		     struct model_cycle_result *res,
-		     const struct model_cycle_result *full)
+		     struct sched_cycle_result *res,
+		     const struct sched_cycle_result *full)
 {
 	const struct cluster *c = x->cluster;
 	struct cli_explain orig = *x;
@@ -304,8 +304,8 @@ static int writer_ask(void *self, const struct enum_ctx *x, int pod,
 	struct snapshot small;
 	snapshot_init(&small, x->c);
 	snapshot_assign(&small, &x->snap);
-	struct model_cycle_result res;
-	model_cycle_result_init(&res, x->c);
+	struct sched_cycle_result res;
+	sched_cycle_result_init(&res, x->c);
 	struct cli_explain ex = {
 		.cluster = x->c, .snap = &small, .profile = x->prof[pod],
 		.engine = cli_engine_find("model"), .pod = pod, .result = &res,
@@ -316,7 +316,7 @@ static int writer_ask(void *self, const struct enum_ctx *x, int pod,
 		ex.result = &x->mr;
 	size_t len;
 	char *text = corpus_case_text(&ex, &len);
-	model_cycle_result_release(&res);
+	sched_cycle_result_release(&res);
 	snapshot_release(&small);
 	char name[64];
 	corpus_case_name(text, len, name, sizeof name);

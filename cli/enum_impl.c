@@ -77,10 +77,10 @@ static int impl_ask(void *self, const struct enum_ctx *x, int pod,
 		.cluster = x->c, .snap = &x->snap, .profile = x->prof[pod],
 		.engine = cli_engine_find("model"), .pod = pod, .result = &x->mr,
 	};
-	struct verdict v;
+	struct judgment v;
 	judge_decision(&ex, &ans, false, &v);
 	impl_answer_release(&ans);
-	snprintf(verdict, verdict_len, "%s", verdict_name(v.kind));
+	snprintf(verdict, verdict_len, "%s", judgment_name(v.kind));
 	snprintf(detail, detail_len, "%s", v.detail);
 	return 1;
 failed:

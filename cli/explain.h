@@ -20,7 +20,7 @@
 #include "loop.h"
 
 struct impl_answer;
-struct verdict;
+struct judgment;
 
 /* What is being explained: everything the printers read.  Nothing owned. */
 struct oracle;
@@ -31,7 +31,7 @@ struct cli_explain {
 	const struct sched_profile *profile;
 	const struct engine *engine;
 	int pod;
-	const struct model_cycle_result *result;
+	const struct sched_cycle_result *result;
 	const bool *shown;         /* [n_nodes]: the nodes printed (--node);
 				    * NULL: all */
 	bool wide;                 /* -o wide: kube's full reasons and plugin
@@ -39,7 +39,7 @@ struct cli_explain {
 	/* --impl: the implementation's answer and its verdict (NULL: none) */
 	const char *impl_name;
 	const struct impl_answer *impl;
-	const struct verdict *verdict;
+	const struct judgment *verdict;
 	/* kso check: an oracle kept on the placement *snap (NULL: none);
 	 * kube's preemption asks it instead of an engine that builds its
 	 * aggregates from snap on every call */
@@ -72,13 +72,13 @@ void cli_explain_table(const struct cli_explain *x, FILE *f);  /* x->wide */
  * from offset 0 into k (initialised by the caller).  k is left as it was
  * (no node, no message) when the cycle did not fail with a FitError or the
  * profile has no DefaultPreemption. */
-struct model_preemption;
-void cli_kube_preempt(const struct cli_explain *x, struct model_preemption *k);
+struct sched_preemption;
+void cli_kube_preempt(const struct cli_explain *x, struct sched_preemption *k);
 
 /* cli_event_message: the message kube reports for x's cycle (the FitError
  * with PostFilter's message, postfilter, appended; the cycle's own message
  * otherwise).  Malloc'ed; the caller frees. */
-char *cli_event_message(const struct model_cycle_result *r,
+char *cli_event_message(const struct sched_cycle_result *r,
 			const char *postfilter);
 
 /* cli_kube_preemption: cli_kube_preempt, and every
@@ -87,7 +87,7 @@ char *cli_event_message(const struct model_cycle_result *r,
  * than 2,000,000 dry runs).  *n_offsets: the offsets it walked (1 when
  * every walk covers every potential node). */
 bool *cli_kube_preemption(const struct cli_explain *x,
-			  struct model_preemption *k, int *n_offsets);
+			  struct sched_preemption *k, int *n_offsets);
 
 /* cli_explain_preemption: what DefaultPreemption (reference §3) would do
  * for x's pod.  With j != NULL writes exactly one JSON value (the value of

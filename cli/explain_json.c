@@ -28,31 +28,31 @@
 
 #include "../core/xalloc.h"
 
-static const char *code_name(enum model_code c)
+static const char *code_name(enum sched_code c)
 {
 	switch (c) {
-	case MODEL_SUCCESS: return "Success";
-	case MODEL_UNSCHEDULABLE: return "Unschedulable";
-	case MODEL_UAU: return "UnschedulableAndUnresolvable";
-	case MODEL_SKIP: return "Skip";
-	case MODEL_ERROR: return "Error";
+	case SCHED_SUCCESS: return "Success";
+	case SCHED_UNSCHEDULABLE: return "Unschedulable";
+	case SCHED_UAU: return "UnschedulableAndUnresolvable";
+	case SCHED_SKIP: return "Skip";
+	case SCHED_ERROR: return "Error";
 	}
 	return "?";
 }
 
-static void json_reasons(struct json_out *j, const struct model_node_verdict *v)
+static void json_reasons(struct json_out *j, const struct sched_node_verdict *v)
 {
 	json_key(j, "reasons");
 	json_begin_array(j);
 	if (v->rejected_by >= 0) {
-		const struct model_status *st = &v->status[v->rejected_by];
+		const struct sched_status *st = &v->status[v->rejected_by];
 		for (int i = 0; i < st->n_reasons; i++)
-			json_string(j, model_status_reason(st, i));
+			json_string(j, sched_status_reason(st, i));
 	}
 	json_end_array(j);
 }
 
-static void json_failed(struct json_out *j, const struct model_node_verdict *v)
+static void json_failed(struct json_out *j, const struct sched_node_verdict *v)
 {
 	json_key(j, "failed_filters");
 	json_begin_array(j);
@@ -65,7 +65,7 @@ static void json_failed(struct json_out *j, const struct model_node_verdict *v)
 /* Every enabled score plugin when the node was scored, else nothing. */
 static void json_scores(struct json_out *j, const struct cli_explain *x, int n)
 {
-	const struct model_cycle_result *r = x->result;
+	const struct sched_cycle_result *r = x->result;
 	bool scored = r->scored && r->verdicts[n].feasible &&
 		      r->in_prefilter_result[n];
 	json_key(j, "scores");
@@ -82,7 +82,7 @@ static void json_scores(struct json_out *j, const struct cli_explain *x, int n)
 
 static void json_node(struct json_out *j, const struct cli_explain *x, int n)
 {
-	const struct model_node_verdict *v = &x->result->verdicts[n];
+	const struct sched_node_verdict *v = &x->result->verdicts[n];
 	json_key(j, x->cluster->nodes[n].name);
 	json_begin_object(j);
 	json_key(j, "feasible");
@@ -118,11 +118,11 @@ static void json_message(struct json_out *j, const struct cli_explain *x,
 	free(m);
 }
 
-char *cli_event_message(const struct model_cycle_result *r,
+char *cli_event_message(const struct sched_cycle_result *r,
 			const char *postfilter)
 {
 	assert(r);
-	if (r->code == MODEL_UNSCHEDULABLE)
+	if (r->code == SCHED_UNSCHEDULABLE)
 		return model_fit_error(r, postfilter);
 	return xstrdup(r->message ? r->message : "");
 }
@@ -152,7 +152,7 @@ static void json_impl(struct json_out *j, const struct cli_explain *x)
 	json_key(j, "message");
 	json_string(j, a->message ? a->message : "");
 	json_key(j, "verdict");
-	json_string(j, verdict_name(x->verdict->kind));
+	json_string(j, judgment_name(x->verdict->kind));
 	json_key(j, "tie");
 	json_bool(j, x->verdict->tie);
 	json_key(j, "sampled");

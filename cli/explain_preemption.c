@@ -36,8 +36,8 @@
 
 /* Both answers for one explained cycle. */
 struct answers {
-	struct model_preemption kube;
-	struct model_preemption minimal;
+	struct sched_preemption kube;
+	struct sched_preemption minimal;
 	struct error err;
 	int minimal_rc;
 	bool *possible;       /* [n_nodes] nodes kube may nominate, over every
@@ -53,22 +53,22 @@ struct answers {
 
 static bool applies(const struct cli_explain *x)
 {
-	return x->result->code == MODEL_UNSCHEDULABLE &&
+	return x->result->code == SCHED_UNSCHEDULABLE &&
 	       x->profile->postfilter[PLUGIN_DEFAULT_PREEMPTION];
 }
 
 /* kube's answer with the walk starting at potential[offset] (§3.3). */
 static void kube_at(const struct cli_explain *x, uint64_t offset,
-		    struct model_preemption *out)
+		    struct sched_preemption *out)
 {
-	struct model_preempt_opts o = {.offset_draw = offset};
+	struct sched_preempt_opts o = {.offset_draw = offset};
 	if (x->live)
 		oracle_preempt(x->live, x->profile, x->pod, x->result, offset, out);
 	else
 		x->engine->preempt(x->profile, x->snap, x->pod, x->result, &o, out);
 }
 
-static void mark_answer(bool *possible, const struct model_preemption *k)
+static void mark_answer(bool *possible, const struct sched_preemption *k)
 {
 	if (k->node < 0)
 		return;
@@ -77,7 +77,7 @@ static void mark_answer(bool *possible, const struct model_preemption *k)
 		possible[k->ties[i]] = true;
 }
 
-void cli_kube_preempt(const struct cli_explain *x, struct model_preemption *k)
+void cli_kube_preempt(const struct cli_explain *x, struct sched_preemption *k)
 {
 	assert(x && x->result && k);
 	if (applies(x))
@@ -92,7 +92,7 @@ void cli_kube_preempt(const struct cli_explain *x, struct model_preemption *k)
  * its ties.  Otherwise one preemption per offset.
  */
 bool *cli_kube_preemption(const struct cli_explain *x,
-			  struct model_preemption *k, int *n_offsets)
+			  struct sched_preemption *k, int *n_offsets)
 {
 	assert(x && k && n_offsets);
 	const struct cluster *c = x->cluster;
@@ -102,7 +102,7 @@ bool *cli_kube_preemption(const struct cli_explain *x,
 		return NULL;
 	int np = 0;
 	for (int n = 0; n < c->n_nodes; n++)
-		np += x->result->verdicts[n].code == MODEL_UNSCHEDULABLE;
+		np += x->result->verdicts[n].code == SCHED_UNSCHEDULABLE;
 	int32_t want = model_preemption_num_candidates(x->profile, np);
 	*n_offsets = want < np ? np : 1;
 	if ((int64_t)*n_offsets * want > POSSIBLE_MAX_DRY_RUNS)
@@ -110,19 +110,19 @@ bool *cli_kube_preemption(const struct cli_explain *x,
 	bool *possible = xcalloc((size_t)c->n_nodes + 1, sizeof(bool));
 	mark_answer(possible, k);
 	for (int off = 1; off < *n_offsets; off++) {
-		struct model_preemption other;
-		model_preemption_init(&other);
+		struct sched_preemption other;
+		sched_preemption_init(&other);
 		kube_at(x, (uint64_t)off, &other);
 		mark_answer(possible, &other);
-		model_preemption_release(&other);
+		sched_preemption_release(&other);
 	}
 	return possible;
 }
 
 static void answers_run(const struct cli_explain *x, struct answers *a)
 {
-	model_preemption_init(&a->kube);
-	model_preemption_init(&a->minimal);
+	sched_preemption_init(&a->kube);
+	sched_preemption_init(&a->minimal);
 	error_init(&a->err);
 	a->possible = cli_kube_preemption(x, &a->kube, &a->n_offsets);
 	a->minimal_rc = model_preempt_minimal(x->profile, x->snap, x->pod,
@@ -132,8 +132,8 @@ static void answers_run(const struct cli_explain *x, struct answers *a)
 static void answers_release(struct answers *a)
 {
 	free(a->possible);
-	model_preemption_release(&a->kube);
-	model_preemption_release(&a->minimal);
+	sched_preemption_release(&a->kube);
+	sched_preemption_release(&a->minimal);
 }
 
 /* Same node and the same victims (both lists are in importance order). */
@@ -141,7 +141,7 @@ static bool differ(const struct answers *a)
 {
 	if (a->minimal_rc != 0)
 		return false;
-	const struct model_victims *k = &a->kube.chosen, *m = &a->minimal.chosen;
+	const struct sched_victims *k = &a->kube.chosen, *m = &a->minimal.chosen;
 	if (a->kube.node != a->minimal.node || k->n != m->n)
 		return true;
 	for (int i = 0; i < k->n; i++)
@@ -170,13 +170,13 @@ static void json_pods(struct json_out *j, const struct cluster *c,
 }
 
 /* The victims' priorities added up, as a person reads them: kube's sum
- * (model_casualty.priority_sum) adds 2^31 to each to keep it positive. */
-static long long plain_priority_sum(const struct model_casualty *k)
+ * (sched_casualty.priority_sum) adds 2^31 to each to keep it positive. */
+static long long plain_priority_sum(const struct sched_casualty *k)
 {
 	return (long long)k->priority_sum - (long long)k->victims * 2147483648LL;
 }
 
-static void json_casualty(struct json_out *j, const struct model_casualty *k)
+static void json_casualty(struct json_out *j, const struct sched_casualty *k)
 {
 	json_begin_object(j);
 	json_key(j, "pdb_violations");
@@ -190,7 +190,7 @@ static void json_casualty(struct json_out *j, const struct model_casualty *k)
 	json_key(j, "victims");
 	json_int(j, k->victims);
 	json_key(j, "earliest_start");
-	if (k->earliest_start == MODEL_TIME_NOW)
+	if (k->earliest_start == SCHED_TIME_NOW)
 		json_null(j);
 	else
 		json_int(j, k->earliest_start);
@@ -207,7 +207,7 @@ static void json_minimal(struct json_out *j, const struct cluster *c,
 		json_end_object(j);
 		return;
 	}
-	const struct model_preemption *m = &a->minimal;
+	const struct sched_preemption *m = &a->minimal;
 	json_key(j, "node");
 	json_string(j, node_name(c, m->node));
 	json_key(j, "victims");
@@ -221,11 +221,11 @@ static void json_minimal(struct json_out *j, const struct cluster *c,
 }
 
 static void json_candidates(struct json_out *j, const struct cluster *c,
-			    const struct model_preemption *k)
+			    const struct sched_preemption *k)
 {
 	json_begin_array(j);
 	for (int i = 0; i < k->n_candidates; i++) {
-		const struct model_victims *v = &k->candidates[i];
+		const struct sched_victims *v = &k->candidates[i];
 		json_begin_object(j);
 		json_key(j, "node");
 		json_string(j, node_name(c, v->node));
@@ -241,7 +241,7 @@ static void json_candidates(struct json_out *j, const struct cluster *c,
 static void json_answers(struct json_out *j, const struct cluster *c,
 			 const struct answers *a)
 {
-	const struct model_preemption *k = &a->kube;
+	const struct sched_preemption *k = &a->kube;
 	json_begin_object(j);
 	json_key(j, "eligible");
 	json_bool(j, k->eligible);
@@ -282,7 +282,7 @@ static void json_answers(struct json_out *j, const struct cluster *c,
 /* --------------------------------------------------------------- table */
 
 static void table_answer(FILE *f, const struct cluster *c, const char *who,
-			 const struct model_preemption *p)
+			 const struct sched_preemption *p)
 {
 	char buf[512];
 	fprintf(f, "  %-8s node %s, evict", who, node_name(c, p->node));
@@ -290,7 +290,7 @@ static void table_answer(FILE *f, const struct cluster *c, const char *who,
 		cluster_pod_key(c, p->chosen.pods[i], buf, sizeof buf);
 		fprintf(f, "%s %s", i ? "," : "", buf);
 	}
-	const struct model_casualty *k = &p->chosen.casualty;
+	const struct sched_casualty *k = &p->chosen.casualty;
 	/* kube compares sum(priority + 2^31); a person reads the plain sum
 	 * (the JSON's kube_priority_sum keeps kube's) */
 	long long plain = plain_priority_sum(k);
@@ -322,7 +322,7 @@ static void table_possible(FILE *f, const struct cluster *c,
 static void table_answers(FILE *f, const struct cluster *c,
 			  const struct answers *a)
 {
-	const struct model_preemption *k = &a->kube;
+	const struct sched_preemption *k = &a->kube;
 	fprintf(f, "\npreemption:\n");
 	if (k->node >= 0) {
 		table_answer(f, c, "kube:", k);
@@ -365,13 +365,13 @@ void cli_explain_preemption(const struct cli_explain *x, struct json_out *j,
 			json_null(j);
 		/* another PostFilter plugin than DefaultPreemption (v1.34's
 		 * DynamicResources) still has its say in the message */
-		if (len && x->result->code == MODEL_UNSCHEDULABLE &&
+		if (len && x->result->code == SCHED_UNSCHEDULABLE &&
 		    config_has_postfilter(x->profile)) {
-			struct model_preemption k;
-			model_preemption_init(&k);
+			struct sched_preemption k;
+			sched_preemption_init(&k);
 			kube_at(x, 0, &k);
 			snprintf(postfilter, len, "%s", k.message ? k.message : "");
-			model_preemption_release(&k);
+			sched_preemption_release(&k);
 		}
 		return;
 	}

@@ -70,30 +70,30 @@ void cli_explain_short_reason(const char *reason, char *buf, size_t len)
 }
 
 /* "✗ r1, r2" for a failed filter's reasons. */
-static void fail_cell(char *cell, const struct model_status *st, bool wide)
+static void fail_cell(char *cell, const struct sched_status *st, bool wide)
 {
 	size_t used = (size_t)snprintf(cell, CELL_LEN, "✗");
 	for (int i = 0; i < st->n_reasons && used < CELL_LEN; i++) {
 		char s[CELL_LEN];
 		if (wide)
-			snprintf(s, sizeof s, "%s", model_status_reason(st, i));
+			snprintf(s, sizeof s, "%s", sched_status_reason(st, i));
 		else
-			cli_explain_short_reason(model_status_reason(st, i), s,
+			cli_explain_short_reason(sched_status_reason(st, i), s,
 						 sizeof s);
 		used += (size_t)snprintf(cell + used, CELL_LEN - used, "%s%s",
 					 i ? ", " : " ", s);
 	}
 }
 
-static bool prefilter_rejected(const struct model_cycle_result *r)
+static bool prefilter_rejected(const struct sched_cycle_result *r)
 {
-	return r->prefilter.code == MODEL_UNSCHEDULABLE ||
-	       r->prefilter.code == MODEL_UAU;
+	return r->prefilter.code == SCHED_UNSCHEDULABLE ||
+	       r->prefilter.code == SCHED_UAU;
 }
 
 /* Filters ran on node n (not so under a PreFilter rejection or outside
  * the PreFilterResult). */
-static bool filters_ran(const struct model_cycle_result *r, int n)
+static bool filters_ran(const struct sched_cycle_result *r, int n)
 {
 	if (prefilter_rejected(r))
 		return false;
@@ -103,16 +103,16 @@ static bool filters_ran(const struct model_cycle_result *r, int n)
 
 /* A node Filter never reached: the cycle ended at an earlier node's
  * Error (DEVIATIONS.md B9). */
-static bool not_evaluated(const struct model_cycle_result *r, int n)
+static bool not_evaluated(const struct sched_cycle_result *r, int n)
 {
-	const struct model_node_verdict *v = &r->verdicts[n];
-	return r->code == MODEL_ERROR && r->in_prefilter_result[n] &&
+	const struct sched_node_verdict *v = &r->verdicts[n];
+	return r->code == SCHED_ERROR && r->in_prefilter_result[n] &&
 	       !v->feasible && v->rejected_by < 0;
 }
 
-static void result_cell(char *cell, const struct model_cycle_result *r, int n)
+static void result_cell(char *cell, const struct sched_cycle_result *r, int n)
 {
-	const struct model_node_verdict *v = &r->verdicts[n];
+	const struct sched_node_verdict *v = &r->verdicts[n];
 	if (prefilter_rejected(r))
 		snprintf(cell, CELL_LEN, "rejected at PreFilter by %s",
 			 config_plugin_name(v->rejected_by));
@@ -139,8 +139,8 @@ static int enabled_filters(const struct sched_profile *p, enum plugin_id *ids)
 static void filter_row(struct cli_grid *g, int row, const struct cli_explain *x,
 		       int n, const enum plugin_id *ids, int nf)
 {
-	const struct model_cycle_result *r = x->result;
-	const struct model_node_verdict *v = &r->verdicts[n];
+	const struct sched_cycle_result *r = x->result;
+	const struct sched_node_verdict *v = &r->verdicts[n];
 	cli_grid_set(g, row, 0, "%s", x->cluster->nodes[n].name);
 	for (int i = 0; i < nf; i++) {
 		char cell[CELL_LEN];
@@ -181,7 +181,7 @@ static void print_filters(const struct cli_explain *x, FILE *f)
 	cli_grid_release(&g);
 }
 
-static bool is_viable(const struct model_cycle_result *r, int n)
+static bool is_viable(const struct sched_cycle_result *r, int n)
 {
 	for (int i = 0; i < r->n_viable; i++)
 		if (r->viable[i] == n)
@@ -191,7 +191,7 @@ static bool is_viable(const struct model_cycle_result *r, int n)
 
 static void print_scores(const struct cli_explain *x, FILE *f)
 {
-	const struct model_cycle_result *r = x->result;
+	const struct sched_cycle_result *r = x->result;
 	enum plugin_id ids[MODEL_N_SCORES];
 	int ns = 0;
 	for (int i = 0; i < MODEL_N_SCORES; i++)
@@ -236,7 +236,7 @@ static void print_scores(const struct cli_explain *x, FILE *f)
 
 static void print_viable(const struct cli_explain *x, FILE *f)
 {
-	const struct model_cycle_result *r = x->result;
+	const struct sched_cycle_result *r = x->result;
 	fprintf(f, "viable: ");
 	for (int i = 0; i < r->n_viable; i++)
 		fprintf(f, "%s%s", i ? ", " : "",
@@ -252,22 +252,22 @@ static void print_viable(const struct cli_explain *x, FILE *f)
 /* The outcome: the viable set, or the event kube records. */
 static void print_outcome(const struct cli_explain *x, FILE *f)
 {
-	const struct model_cycle_result *r = x->result;
+	const struct sched_cycle_result *r = x->result;
 	char postfilter[2048];
-	if (r->code == MODEL_UNSCHEDULABLE)   /* its section, if any, first */
+	if (r->code == SCHED_UNSCHEDULABLE)   /* its section, if any, first */
 		cli_explain_preemption(x, NULL, f, postfilter, sizeof postfilter);
 	fputc('\n', f);
 	switch (r->code) {
-	case MODEL_SUCCESS:
+	case SCHED_SUCCESS:
 		print_viable(x, f);
 		return;
-	case MODEL_UNSCHEDULABLE: {
+	case SCHED_UNSCHEDULABLE: {
 		char *m = model_fit_error(r, postfilter);
 		fprintf(f, "event: %s\n", m);
 		free(m);
 		return;
 	}
-	case MODEL_ERROR:
+	case SCHED_ERROR:
 		fprintf(f, "error: %s\n", r->message ? r->message : "");
 		return;
 	default:
@@ -306,7 +306,7 @@ void cli_explain_table(const struct cli_explain *x, FILE *f)
 		yaml_emit_controls_escaped(&a, ans);
 		yaml_emit_controls_escaped(&d, x->verdict->detail);
 		fprintf(f, "\nimplementation %s: %s\nverdict: %s%s - %s\n",
-			name.s ? name.s : "", a.s ? a.s : "", verdict_name(x->verdict->kind),
+			name.s ? name.s : "", a.s ? a.s : "", judgment_name(x->verdict->kind),
 			x->verdict->tie ? " (tie)" : "", d.s ? d.s : "");
 		strbuf_release(&name);
 		strbuf_release(&a);

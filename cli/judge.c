@@ -14,23 +14,23 @@
 #include "../model/preemption.h"
 #include "../core/xalloc.h"
 
-static const char *const names[VERDICT_COUNT] = {
-	[VERDICT_OK] = "ok",
-	[VERDICT_NOT_VIABLE] = "not-viable",
-	[VERDICT_INFEASIBLE] = "infeasible",
-	[VERDICT_SHOULD_HAVE_FIT] = "should-have-fit",
-	[VERDICT_SHOULD_NOT_PREEMPT] = "should-not-preempt",
-	[VERDICT_SHOULD_HAVE_PREEMPTED] = "should-have-preempted",
-	[VERDICT_WRONG_PREEMPTION_NODE] = "wrong-preemption-node",
-	[VERDICT_VICTIMS_DIFFER] = "victims-differ",
-	[VERDICT_MESSAGE_DIFFERS] = "message-differs",
-	[VERDICT_EXPLAIN_DIFFERS] = "explain-differs",
-	[VERDICT_REFUSED] = "refused",
+static const char *const names[JUDGMENT_COUNT] = {
+	[JUDGMENT_OK] = "ok",
+	[JUDGMENT_NOT_VIABLE] = "not-viable",
+	[JUDGMENT_INFEASIBLE] = "infeasible",
+	[JUDGMENT_SHOULD_HAVE_FIT] = "should-have-fit",
+	[JUDGMENT_SHOULD_NOT_PREEMPT] = "should-not-preempt",
+	[JUDGMENT_SHOULD_HAVE_PREEMPTED] = "should-have-preempted",
+	[JUDGMENT_WRONG_PREEMPTION_NODE] = "wrong-preemption-node",
+	[JUDGMENT_VICTIMS_DIFFER] = "victims-differ",
+	[JUDGMENT_MESSAGE_DIFFERS] = "message-differs",
+	[JUDGMENT_EXPLAIN_DIFFERS] = "explain-differs",
+	[JUDGMENT_REFUSED] = "refused",
 };
 
-const char *verdict_name(enum verdict_kind k)
+const char *judgment_name(enum judgment_kind k)
 {
-	assert(k >= 0 && k < VERDICT_COUNT);
+	assert(k >= 0 && k < JUDGMENT_COUNT);
 	return names[k];
 }
 
@@ -56,10 +56,10 @@ void judge_answer_text(const struct cluster *c, const struct impl_answer *a,
 	}
 }
 
-static void set(struct verdict *v, enum verdict_kind k, const char *fmt, ...)
+static void set(struct judgment *v, enum judgment_kind k, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void set(struct verdict *v, enum verdict_kind k, const char *fmt, ...)
+static void set(struct judgment *v, enum judgment_kind k, const char *fmt, ...)
 {
 	v->kind = k;
 	va_list ap;
@@ -77,12 +77,12 @@ static bool in(const int *v, int n, int x)
 }
 
 /* "Plugin: first reason" of plugin id's status on node verdict v. */
-static size_t put_failure(const struct model_node_verdict *v, int id,
+static size_t put_failure(const struct sched_node_verdict *v, int id,
 			  char *buf, size_t len)
 {
-	const struct model_status *st = &v->status[id];
+	const struct sched_status *st = &v->status[id];
 	int k = snprintf(buf, len, "%s: %s", config_plugin_name(id),
-			 st->n_reasons ? model_status_reason(st, 0) : "rejected");
+			 st->n_reasons ? sched_status_reason(st, 0) : "rejected");
 	return k < 0 ? 0 : (size_t)k;
 }
 
@@ -92,7 +92,7 @@ static size_t put_failure(const struct model_node_verdict *v, int id,
  * scheduler missing two filters learns of both. */
 static void rejection(const struct cli_explain *x, int n, char *buf, size_t len)
 {
-	const struct model_node_verdict *v = &x->result->verdicts[n];
+	const struct sched_node_verdict *v = &x->result->verdicts[n];
 	if (!x->result->in_prefilter_result[n]) {
 		snprintf(buf, len, "outside the PreFilterResult");
 		return;
@@ -124,7 +124,7 @@ static void rejection(const struct cli_explain *x, int n, char *buf, size_t len)
 static void score_difference(const struct cli_explain *x, int n, int b,
 			     char *buf, size_t len)
 {
-	const struct model_cycle_result *r = x->result;
+	const struct sched_cycle_result *r = x->result;
 	const struct cluster *c = x->cluster;
 	int ids[PLUGIN_COUNT], m = 0;
 	for (int id = 0; id < PLUGIN_COUNT; id++) {
@@ -165,7 +165,7 @@ static void score_difference(const struct cli_explain *x, int n, int b,
  * every window holding it (judge_sampling.c), and the detail says what
  * was judged and what cannot be. */
 static void judge_bind_sampled(const struct cli_explain *x,
-			       const struct impl_answer *a, struct verdict *v)
+			       const struct impl_answer *a, struct judgment *v)
 {
 	const struct cluster *c = x->cluster;
 	const char *node = c->nodes[a->node].name;
@@ -178,17 +178,17 @@ static void judge_bind_sampled(const struct cli_explain *x,
 	char what[300];
 	snprintf(what, sizeof what, scope, c->n_nodes);
 	if (w.best_in > 0) {
-		set(v, VERDICT_OK, "%s is viable in %d of the %d windows holding "
+		set(v, JUDGMENT_OK, "%s is viable in %d of the %d windows holding "
 		    "it (e.g. starting at %s); %s", node, w.best_in, w.holding,
 		    c->nodes[w.viable_start].name, what);
 		return;
 	}
 	if (w.best_node < 0) {
-		set(v, VERDICT_NOT_VIABLE, "%s is feasible but no window kube "
+		set(v, JUDGMENT_NOT_VIABLE, "%s is feasible but no window kube "
 		    "could sample scores it; %s", node, what);
 		return;
 	}
-	set(v, VERDICT_NOT_VIABLE, "%s is feasible but scores best in none of "
+	set(v, JUDGMENT_NOT_VIABLE, "%s is feasible but scores best in none of "
 	    "the %d windows holding it: starting at %s it totals %lld, %s "
 	    "%lld; %s", node, w.holding, c->nodes[w.example_start].name,
 	    (long long)w.node_total, c->nodes[w.best_node].name,
@@ -196,9 +196,9 @@ static void judge_bind_sampled(const struct cli_explain *x,
 }
 
 static void judge_bind(const struct cli_explain *x, const struct impl_answer *a,
-		       struct verdict *v)
+		       struct judgment *v)
 {
-	const struct model_cycle_result *r = x->result;
+	const struct sched_cycle_result *r = x->result;
 	const struct cluster *c = x->cluster;
 	const char *node = c->nodes[a->node].name;
 	char buf[512];
@@ -210,7 +210,7 @@ static void judge_bind(const struct cli_explain *x, const struct impl_answer *a,
 	if (in(r->viable, r->n_viable, a->node)) {
 		v->tie = r->n_viable > 1;
 		cluster_node_list(c, r->viable, r->n_viable, buf, sizeof buf);
-		set(v, VERDICT_OK, "%s is viable (viable: %s)", node, buf);
+		set(v, JUDGMENT_OK, "%s is viable (viable: %s)", node, buf);
 		return;
 	}
 	if (r->verdicts[a->node].feasible && r->in_prefilter_result[a->node]) {
@@ -218,14 +218,14 @@ static void judge_bind(const struct cli_explain *x, const struct impl_answer *a,
 		char why[600] = "";
 		if (r->n_viable)
 			score_difference(x, a->node, r->viable[0], why, sizeof why);
-		set(v, VERDICT_NOT_VIABLE, "%s is feasible but scores %lld, the "
+		set(v, JUDGMENT_NOT_VIABLE, "%s is feasible but scores %lld, the "
 		    "viable nodes (%s) %lld; weighted scores that decide: %s",
 		    node, (long long)r->total[a->node], buf,
 		    r->n_viable ? (long long)r->total[r->viable[0]] : 0LL, why);
 		return;
 	}
 	rejection(x, a->node, buf, sizeof buf);
-	set(v, VERDICT_INFEASIBLE, "%s is rejected by %s", node, buf);
+	set(v, JUDGMENT_INFEASIBLE, "%s is rejected by %s", node, buf);
 }
 
 /* Victims as a set (the order of a preemption answer is not compared). */
@@ -239,15 +239,15 @@ static bool same_set(const int *a, int na, const int *b, int nb)
 	return true;
 }
 
-enum model_code judge_kube_victims(const struct cli_explain *x, int node,
-				   struct model_victims *out)
+enum sched_code judge_kube_victims(const struct cli_explain *x, int node,
+				   struct sched_victims *out)
 {
 	assert(x && out && node >= 0 && node < x->cluster->n_nodes);
-	struct model_status st;
+	struct sched_status st;
 	int32_t *allowed = xcalloc((size_t)x->cluster->n_pdbs + 1, sizeof *allowed);
 	model_pdb_allowed(x->snap, allowed);
 	memset(out, 0, sizeof *out);
-	enum model_code code = model_select_victims_on_node(x->profile, x->snap,
+	enum sched_code code = model_select_victims_on_node(x->profile, x->snap,
 							    x->pod, node, allowed,
 							    out, &st);
 	free(allowed);
@@ -255,7 +255,7 @@ enum model_code judge_kube_victims(const struct cli_explain *x, int node,
 }
 
 /* Casualty key k (1-5, pickOneNodeForPreemption's order) of c as text. */
-static void casualty_value(const struct model_casualty *c, int k, char *buf,
+static void casualty_value(const struct sched_casualty *c, int k, char *buf,
 			   size_t len)
 {
 	switch (k) {
@@ -275,7 +275,7 @@ static void casualty_value(const struct model_casualty *c, int k, char *buf,
 		snprintf(buf, len, "%d", c->victims);
 		return;
 	default:
-		if (c->earliest_start == MODEL_TIME_NOW) {
+		if (c->earliest_start == SCHED_TIME_NOW) {
 			snprintf(buf, len, "none (now)");
 			return;
 		}
@@ -290,7 +290,7 @@ static void casualty_value(const struct model_casualty *c, int k, char *buf,
  * node kn before node n, with both values, into buf; when n is no
  * candidate at all, why. */
 static void preemption_difference(const struct cli_explain *x,
-				  const struct model_preemption *k, int n,
+				  const struct sched_preemption *k, int n,
 				  char *buf, size_t len)
 {
 	static const char *const keys[] = {
@@ -300,7 +300,7 @@ static void preemption_difference(const struct cli_explain *x,
 	};
 	const struct cluster *c = x->cluster;
 	const char *kn = c->nodes[k->node].name, *nn = c->nodes[n].name;
-	if (x->result->verdicts[n].code != MODEL_UNSCHEDULABLE) {
+	if (x->result->verdicts[n].code != SCHED_UNSCHEDULABLE) {
 		/* only nodes whose status is exactly Unschedulable are
 		 * potential nodes (§3.2) */
 		char why[400];
@@ -309,15 +309,15 @@ static void preemption_difference(const struct cli_explain *x,
 			 "is UnschedulableAndUnresolvable (%s)", nn, why);
 		return;
 	}
-	struct model_victims mine;
-	enum model_code code = judge_kube_victims(x, n, &mine);
-	if (code != MODEL_SUCCESS || mine.n == 0) {
+	struct sched_victims mine;
+	enum sched_code code = judge_kube_victims(x, n, &mine);
+	if (code != SCHED_SUCCESS || mine.n == 0) {
 		snprintf(buf, len, "%s is no candidate: evicting every "
 			 "lower-priority pod there does not make the pod fit", nn);
 		free(mine.pods);
 		return;
 	}
-	const struct model_casualty *a = &k->chosen.casualty, *b = &mine.casualty;
+	const struct sched_casualty *a = &k->chosen.casualty, *b = &mine.casualty;
 	for (int key = 1; key <= 5; key++) {
 		char va[64], vb[64];
 		casualty_value(a, key, va, sizeof va);
@@ -336,20 +336,20 @@ static void preemption_difference(const struct cli_explain *x,
 }
 
 static void judge_preempt(const struct cli_explain *x, const struct impl_answer *a,
-			  const struct model_preemption *k, const bool *possible,
-			  struct verdict *v)
+			  const struct sched_preemption *k, const bool *possible,
+			  struct judgment *v)
 {
 	const struct cluster *c = x->cluster;
 	const char *node = c->nodes[a->node].name;
 	char buf[512];
 	if (x->result->n_viable > 0) {
 		cluster_node_list(c, x->result->viable, x->result->n_viable, buf, sizeof buf);
-		set(v, VERDICT_SHOULD_HAVE_FIT, "preempts on %s although %s fit%s",
+		set(v, JUDGMENT_SHOULD_HAVE_FIT, "preempts on %s although %s fit%s",
 		    node, buf, x->result->n_viable > 1 ? "" : "s");
 		return;
 	}
 	if (k->node < 0) {
-		set(v, VERDICT_SHOULD_NOT_PREEMPT, "kube finds no preemption "
+		set(v, JUDGMENT_SHOULD_NOT_PREEMPT, "kube finds no preemption "
 		    "candidate: %s", k->message ? k->message : "");
 		return;
 	}
@@ -357,25 +357,25 @@ static void judge_preempt(const struct cli_explain *x, const struct impl_answer 
 		     in(k->ties, k->n_ties, a->node);
 	if (!could) {
 		preemption_difference(x, k, a->node, buf, sizeof buf);
-		set(v, VERDICT_WRONG_PREEMPTION_NODE, "kube nominates %s (or a node "
+		set(v, JUDGMENT_WRONG_PREEMPTION_NODE, "kube nominates %s (or a node "
 		    "tied with it), never %s; %s", c->nodes[k->node].name, node,
 		    buf);
 		return;
 	}
 	/* kube's victims on the node the implementation chose */
-	struct model_victims want;
-	enum model_code code = judge_kube_victims(x, a->node, &want);
-	if (code != MODEL_SUCCESS ||
+	struct sched_victims want;
+	enum sched_code code = judge_kube_victims(x, a->node, &want);
+	if (code != SCHED_SUCCESS ||
 	    !same_set(want.pods, want.n, a->victims, a->n_victims)) {
 		char got[512];
-		cluster_pod_list(c, want.pods, code == MODEL_SUCCESS ? want.n : 0, buf,
+		cluster_pod_list(c, want.pods, code == SCHED_SUCCESS ? want.n : 0, buf,
 			  sizeof buf);
 		cluster_pod_list(c, a->victims, a->n_victims, got, sizeof got);
-		set(v, VERDICT_VICTIMS_DIFFER, "on %s kube evicts [%s], not [%s]",
+		set(v, JUDGMENT_VICTIMS_DIFFER, "on %s kube evicts [%s], not [%s]",
 		    node, buf, got);
 	} else {
 		v->tie = k->n_ties > 0 || a->node != k->node;
-		set(v, VERDICT_OK, "kube may nominate %s and evict the same pods",
+		set(v, JUDGMENT_OK, "kube may nominate %s and evict the same pods",
 		    node);
 	}
 	free(want.pods);
@@ -383,28 +383,28 @@ static void judge_preempt(const struct cli_explain *x, const struct impl_answer 
 
 static void judge_unschedulable(const struct cli_explain *x,
 				const struct impl_answer *a,
-				const struct model_preemption *k, bool strict,
-				struct verdict *v)
+				const struct sched_preemption *k, bool strict,
+				struct judgment *v)
 {
 	const struct cluster *c = x->cluster;
 	char buf[512];
 	if (x->result->n_viable > 0) {
 		cluster_node_list(c, x->result->viable, x->result->n_viable, buf, sizeof buf);
-		set(v, VERDICT_SHOULD_HAVE_FIT, "%s fit%s", buf,
+		set(v, JUDGMENT_SHOULD_HAVE_FIT, "%s fit%s", buf,
 		    x->result->n_viable > 1 ? "" : "s");
 		return;
 	}
 	if (k->node >= 0) {
 		cluster_pod_list(c, k->chosen.pods, k->chosen.n, buf, sizeof buf);
-		set(v, VERDICT_SHOULD_HAVE_PREEMPTED, "kube preempts on %s: %s",
+		set(v, JUDGMENT_SHOULD_HAVE_PREEMPTED, "kube preempts on %s: %s",
 		    c->nodes[k->node].name, buf);
 		return;
 	}
 	char *want = cli_event_message(x->result, k->message);
 	if (strict && strcmp(want, a->message))
-		set(v, VERDICT_MESSAGE_DIFFERS, "kube's message is \"%.900s\"", want);
+		set(v, JUDGMENT_MESSAGE_DIFFERS, "kube's message is \"%.900s\"", want);
 	else
-		set(v, VERDICT_OK, "nothing fits and kube finds no preemption candidate");
+		set(v, JUDGMENT_OK, "nothing fits and kube finds no preemption candidate");
 	free(want);
 }
 
@@ -415,11 +415,11 @@ static void judge_unschedulable(const struct cli_explain *x,
 static const char *filter_record(const struct cli_explain *x, int n, int id,
 				 char *buf, size_t len)
 {
-	const struct model_cycle_result *r = x->result;
-	const struct model_node_verdict *v = &r->verdicts[n];
+	const struct sched_cycle_result *r = x->result;
+	const struct sched_node_verdict *v = &r->verdicts[n];
 	if (id < 0 || !r->in_prefilter_result[n] ||
 	    (r->nominated_node >= 0 && n != r->nominated_node) ||
-	    r->prefilter.code == MODEL_UNSCHEDULABLE || r->prefilter.code == MODEL_UAU)
+	    r->prefilter.code == SCHED_UNSCHEDULABLE || r->prefilter.code == SCHED_UAU)
 		return NULL;
 	const struct sched_profile *p = x->profile;
 	for (int k = 0; k < p->n_filter_order; k++) {
@@ -431,13 +431,13 @@ static const char *filter_record(const struct cli_explain *x, int n, int id,
 		}
 		if (f != v->rejected_by)
 			return "passed";
-		const struct model_status *st = &v->status[f];
+		const struct sched_status *st = &v->status[f];
 		size_t used = 0;
 		buf[0] = '\0';
 		for (int i = 0; i < st->n_reasons && used < len; i++)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s",
 						 i ? ", " : "",
-						 model_status_reason(st, i));
+						 sched_status_reason(st, i));
 		return buf;
 	}
 	return NULL;
@@ -445,9 +445,9 @@ static const char *filter_record(const struct cli_explain *x, int n, int id,
 
 /* The first explain entry kube would not record, into v. */
 static void judge_explain(const struct cli_explain *x, const struct impl_answer *a,
-			  struct verdict *v)
+			  struct judgment *v)
 {
-	const struct model_cycle_result *r = x->result;
+	const struct sched_cycle_result *r = x->result;
 	const struct cluster *c = x->cluster;
 	for (int i = 0; i < a->n_explain; i++) {
 		const struct impl_explain_entry *e = &a->explain[i];
@@ -459,13 +459,13 @@ static void judge_explain(const struct cli_explain *x, const struct impl_answer 
 			const char *rec = filter_record(x, e->node, e->plugin, want,
 							sizeof want);
 			if (!rec) {
-				set(v, VERDICT_EXPLAIN_DIFFERS, "filterResult %s %s: kube "
+				set(v, JUDGMENT_EXPLAIN_DIFFERS, "filterResult %s %s: kube "
 				    "does not run that filter on %s", node,
 				    e->plugin_name, node);
 				return;
 			}
 			if (strcmp(rec, e->value)) {
-				set(v, VERDICT_EXPLAIN_DIFFERS, "filterResult %s %s is "
+				set(v, JUDGMENT_EXPLAIN_DIFFERS, "filterResult %s %s is "
 				    "\"%.300s\", kube's \"%.300s\"", node,
 				    e->plugin_name, e->value, rec);
 				return;
@@ -479,7 +479,7 @@ static void judge_explain(const struct cli_explain *x, const struct impl_answer 
 			      r->verdicts[e->node].feasible &&
 			      r->in_prefilter_result[e->node];
 		if (!scored) {
-			set(v, VERDICT_EXPLAIN_DIFFERS, "finalScoreResult %s %s: kube "
+			set(v, JUDGMENT_EXPLAIN_DIFFERS, "finalScoreResult %s %s: kube "
 			    "does not score %s with it%s", node, e->plugin_name, node,
 			    !r->scored ? " (it scores only when two nodes or more "
 			    "are feasible)" : "");
@@ -488,7 +488,7 @@ static void judge_explain(const struct cli_explain *x, const struct impl_answer 
 		snprintf(want, sizeof want, "%lld", (long long)
 			 r->scores[(size_t)e->node * PLUGIN_COUNT + (size_t)e->plugin]);
 		if (strcmp(want, e->value)) {
-			set(v, VERDICT_EXPLAIN_DIFFERS, "finalScoreResult %s %s is "
+			set(v, JUDGMENT_EXPLAIN_DIFFERS, "finalScoreResult %s %s is "
 			    "%.64s, kube's %s", node, e->plugin_name, e->value, want);
 			return;
 		}
@@ -496,24 +496,24 @@ static void judge_explain(const struct cli_explain *x, const struct impl_answer 
 }
 
 static void judge_action(const struct cli_explain *x, const struct impl_answer *a,
-			 bool strict, struct verdict *v);
+			 bool strict, struct judgment *v);
 
 void judge_decision(const struct cli_explain *x, const struct impl_answer *a,
-		    bool strict, struct verdict *v)
+		    bool strict, struct judgment *v)
 {
 	judge_action(x, a, strict, v);
-	if (v->kind == VERDICT_OK && a->n_explain > 0)
+	if (v->kind == JUDGMENT_OK && a->n_explain > 0)
 		judge_explain(x, a, v);
 }
 
 static void judge_action(const struct cli_explain *x, const struct impl_answer *a,
-			 bool strict, struct verdict *v)
+			 bool strict, struct judgment *v)
 {
 	assert(x && x->result && a && v);
 	memset(v, 0, sizeof *v);
 	v->sampled = x->cluster->n_nodes >= 100;
 	if (a->action == IMPL_REFUSED) {
-		set(v, VERDICT_REFUSED, "the implementation answered with an error: "
+		set(v, JUDGMENT_REFUSED, "the implementation answered with an error: "
 		    "%.900s", a->message);
 		return;
 	}
@@ -521,8 +521,8 @@ static void judge_action(const struct cli_explain *x, const struct impl_answer *
 		judge_bind(x, a, v);
 		return;
 	}
-	struct model_preemption k;
-	model_preemption_init(&k);
+	struct sched_preemption k;
+	sched_preemption_init(&k);
 	int n_offsets = 0;
 	/* when a node fits, both verdicts are should-have-fit before kube's
 	 * preemption is looked at: it is not run */
@@ -533,5 +533,5 @@ static void judge_action(const struct cli_explain *x, const struct impl_answer *
 	else
 		judge_unschedulable(x, a, &k, strict, v);
 	free(possible);
-	model_preemption_release(&k);
+	sched_preemption_release(&k);
 }

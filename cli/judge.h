@@ -36,43 +36,43 @@
 #include "explain.h"
 #include "impl.h"
 
-enum verdict_kind {
-	VERDICT_OK,
-	VERDICT_NOT_VIABLE,
-	VERDICT_INFEASIBLE,
-	VERDICT_SHOULD_HAVE_FIT,
-	VERDICT_SHOULD_NOT_PREEMPT,
-	VERDICT_SHOULD_HAVE_PREEMPTED,
-	VERDICT_WRONG_PREEMPTION_NODE,
-	VERDICT_VICTIMS_DIFFER,
-	VERDICT_MESSAGE_DIFFERS,
-	VERDICT_EXPLAIN_DIFFERS,
-	VERDICT_REFUSED,
-	VERDICT_COUNT
+enum judgment_kind {
+	JUDGMENT_OK,
+	JUDGMENT_NOT_VIABLE,
+	JUDGMENT_INFEASIBLE,
+	JUDGMENT_SHOULD_HAVE_FIT,
+	JUDGMENT_SHOULD_NOT_PREEMPT,
+	JUDGMENT_SHOULD_HAVE_PREEMPTED,
+	JUDGMENT_WRONG_PREEMPTION_NODE,
+	JUDGMENT_VICTIMS_DIFFER,
+	JUDGMENT_MESSAGE_DIFFERS,
+	JUDGMENT_EXPLAIN_DIFFERS,
+	JUDGMENT_REFUSED,
+	JUDGMENT_COUNT
 };
 
-struct verdict {
-	enum verdict_kind kind;
+struct judgment {
+	enum judgment_kind kind;
 	bool tie;                  /* ok among several equally good answers */
 	bool sampled;              /* >= 100 nodes: binds judged per window */
 	char detail[1024];         /* why, in words */
 };
 
-/* verdict_name: "ok", "not-viable", ... */
-const char *verdict_name(enum verdict_kind k);
+/* judgment_name: "ok", "not-viable", ... */
+const char *judgment_name(enum judgment_kind k);
 
 /* judge_decision: the verdict on answer a for x's pod in x's state (x's
  * cycle already run, x->result holding it); strict compares the
  * unschedulable message byte for byte (kso's FitError message plus
  * PostFilter's). */
 void judge_decision(const struct cli_explain *x, const struct impl_answer *a,
-		    bool strict, struct verdict *v);
+		    bool strict, struct judgment *v);
 
 /* judge_kube_victims: kube's victims (SelectVictimsOnNode) for x's pod on
- * node in x's state: MODEL_SUCCESS with out filled (out->pods malloc'ed;
+ * node in x's state: SCHED_SUCCESS with out filled (out->pods malloc'ed;
  * the caller frees it in every case), or the code why there are none. */
-enum model_code judge_kube_victims(const struct cli_explain *x, int node,
-				   struct model_victims *out);
+enum sched_code judge_kube_victims(const struct cli_explain *x, int node,
+				   struct sched_victims *out);
 
 /* A bind judged over the windows kube could sample (judge_sampling.c). */
 struct judge_windows {

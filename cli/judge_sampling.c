@@ -47,8 +47,8 @@ static void one_window(struct oracle *o, const struct cli_explain *x, int start,
 		       int start_node, int node, bool *held, bool *viable,
 		       struct judge_windows *w)
 {
-	struct model_cycle_result res;
-	model_cycle_result_init(&res, x->cluster);
+	struct sched_cycle_result res;
+	sched_cycle_result_init(&res, x->cluster);
 	o->next_start = start;
 	oracle_schedule_cycle(o, x->pod, &res);
 	*held = res.verdicts[node].feasible;
@@ -63,7 +63,7 @@ static void one_window(struct oracle *o, const struct cli_explain *x, int start,
 	}
 	if (*viable && w->viable_start < 0)
 		w->viable_start = start_node;
-	model_cycle_result_release(&res);
+	sched_cycle_result_release(&res);
 }
 
 void judge_sampled_windows(const struct cli_explain *x, int node,
@@ -72,7 +72,7 @@ void judge_sampled_windows(const struct cli_explain *x, int node,
 	assert(x && w && node >= 0 && node < x->cluster->n_nodes);
 	memset(w, 0, sizeof *w);
 	w->best_node = w->example_start = w->viable_start = -1;
-	const struct model_cycle_result *r = x->result;
+	const struct sched_cycle_result *r = x->result;
 	const struct cluster *c = x->cluster;
 	int *cand = xmalloc(sizeof *cand * ((size_t)c->n_nodes + 1));
 	int n_cand = candidates(x, cand);

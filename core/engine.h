@@ -48,12 +48,12 @@ struct engine {
 	bool explains;
 	/* fills r (initialised for s->cluster); returns 0 */
 	int (*cycle)(const struct sched_profile *prof, const struct snapshot *s,
-		     int pod, struct model_cycle_result *r);
+		     int pod, struct sched_cycle_result *r);
 	/* fills out (initialised by the caller); returns 0 */
 	int (*preempt)(const struct sched_profile *prof, const struct snapshot *s,
-		       int pod, const struct model_cycle_result *r,
-		       const struct model_preempt_opts *opts,
-		       struct model_preemption *out);
+		       int pod, const struct sched_cycle_result *r,
+		       const struct sched_preempt_opts *opts,
+		       struct sched_preemption *out);
 	/* open: *le, the engine of a scheduler loop starting from placement
 	 * s (which the loop then changes, telling *le of each change).
 	 * Returns 0, or -1 with err set.  NULL: the loop's own engine, the
@@ -76,11 +76,11 @@ struct loop_engine {
 	void *self;
 	void (*cycle)(void *self, const struct sched_profile *prof,
 		      const struct snapshot *s, int pod,
-		      struct model_cycle_result *r);
+		      struct sched_cycle_result *r);
 	void (*preempt)(void *self, const struct sched_profile *prof,
 			const struct snapshot *s, int pod,
-			const struct model_cycle_result *r, uint64_t offset_draw,
-			struct model_preemption *out);
+			const struct sched_cycle_result *r, uint64_t offset_draw,
+			struct sched_preemption *out);
 	void (*bind)(void *self, int pod, int node);
 	void (*evict)(void *self, int pod);
 	void (*nominate)(void *self, int pod, int node);

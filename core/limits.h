@@ -20,8 +20,8 @@
 /* The reasons one plugin status keeps, and their bytes in all
  * (core/verdict.h); the text holds the longest reason: a taint key (316)
  * and value (63) in braces. */
-#define MODEL_MAX_REASONS 16
-#define MODEL_STATUS_TEXT 512
+#define SCHED_MAX_REASONS 16
+#define SCHED_STATUS_TEXT 512
 
 /* A broken invariant's detail text (model/scheduler.h) and an enumerator
  * finding's (enum/enum.h). */

@@ -1,5 +1,5 @@
 /*
- * status.c - building a plugin's status (struct model_status, verdict.h).
+ * status.c - building a plugin's status (struct sched_status, verdict.h).
  */
 #include "verdict.h"
 
@@ -10,23 +10,23 @@
 
 /* The worse of two codes: UAU beats Unschedulable beats Success; Error
  * beats everything. */
-static enum model_code status_worse(enum model_code a, enum model_code b)
+static enum sched_code status_worse(enum sched_code a, enum sched_code b)
 {
 	static const int rank[] = {
-		[MODEL_SUCCESS] = 0, [MODEL_SKIP] = 0,
-		[MODEL_UNSCHEDULABLE] = 1, [MODEL_UAU] = 2, [MODEL_ERROR] = 3,
+		[SCHED_SUCCESS] = 0, [SCHED_SKIP] = 0,
+		[SCHED_UNSCHEDULABLE] = 1, [SCHED_UAU] = 2, [SCHED_ERROR] = 3,
 	};
 	return rank[b] > rank[a] ? b : a;
 }
 
-void model_status_add_len(struct model_status *st, enum model_code code,
+void sched_status_add_len(struct sched_status *st, enum sched_code code,
 			  const char *reason, size_t n)
 {
 	assert(st && reason);
 	st->code = status_worse(st->code, code);
-	if (st->n_reasons >= MODEL_MAX_REASONS || st->used >= MODEL_STATUS_TEXT)
+	if (st->n_reasons >= SCHED_MAX_REASONS || st->used >= SCHED_STATUS_TEXT)
 		return;
-	size_t room = MODEL_STATUS_TEXT - st->used - 1;
+	size_t room = SCHED_STATUS_TEXT - st->used - 1;
 	if (n > room)
 		n = room;
 	memcpy(st->text + st->used, reason, n);
@@ -35,16 +35,16 @@ void model_status_add_len(struct model_status *st, enum model_code code,
 	st->used = (uint16_t)(st->used + n + 1);
 }
 
-void model_status_add_join(struct model_status *st, enum model_code code,
+void sched_status_add_join(struct sched_status *st, enum sched_code code,
 			   const char *const *parts, int n)
 {
 	assert(st && (n == 0 || parts));
 	st->code = status_worse(st->code, code);
-	if (st->n_reasons >= MODEL_MAX_REASONS || st->used >= MODEL_STATUS_TEXT)
+	if (st->n_reasons >= SCHED_MAX_REASONS || st->used >= SCHED_STATUS_TEXT)
 		return;
-	/* cutting at room alone is cutting at MODEL_STATUS_TEXT - 1 (as
-	 * model_status_fail's buffer does) and then at room: room is smaller */
-	size_t room = MODEL_STATUS_TEXT - st->used - 1, len = 0;
+	/* cutting at room alone is cutting at SCHED_STATUS_TEXT - 1 (as
+	 * sched_status_fail's buffer does) and then at room: room is smaller */
+	size_t room = SCHED_STATUS_TEXT - st->used - 1, len = 0;
 	char *dst = st->text + st->used;
 	for (int i = 0; i < n; i++) {
 		size_t k = strlen(parts[i]);
@@ -58,14 +58,14 @@ void model_status_add_join(struct model_status *st, enum model_code code,
 	st->used = (uint16_t)(st->used + len + 1);
 }
 
-void model_status_fail(struct model_status *st, enum model_code code,
+void sched_status_fail(struct sched_status *st, enum sched_code code,
 		       const char *fmt, ...)
 {
 	assert(st && fmt);
-	char buf[MODEL_STATUS_TEXT];
+	char buf[SCHED_STATUS_TEXT];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	model_status_add(st, code, buf);
+	sched_status_add(st, code, buf);
 }

@@ -10,17 +10,17 @@
 
 #include "xalloc.h"
 
-void model_verdict_none(struct model_node_verdict *v, enum model_code code)
+void sched_verdict_none(struct sched_node_verdict *v, enum sched_code code)
 {
 	v->feasible = false;
 	v->code = code;
 	v->rejected_by = -1;
 	memset(v->failed, 0, sizeof v->failed);
 	for (int i = 0; i < PLUGIN_FILTERS; i++)
-		model_status_ok(&v->status[i]);
+		sched_status_ok(&v->status[i]);
 }
 
-void model_cycle_result_init(struct model_cycle_result *r,
+void sched_cycle_result_init(struct sched_cycle_result *r,
 			     const struct cluster *c)
 {
 	assert(r && c);
@@ -34,7 +34,7 @@ void model_cycle_result_init(struct model_cycle_result *r,
 	 * this result serves in a small universe */
 	r->verdicts = xmalloc(n * sizeof *r->verdicts);
 	for (size_t i = 0; i < n; i++)
-		model_verdict_none(&r->verdicts[i], MODEL_SUCCESS);
+		sched_verdict_none(&r->verdicts[i], SCHED_SUCCESS);
 	r->feasible = xcalloc(n, sizeof *r->feasible);
 	r->scores = xcalloc(n * PLUGIN_COUNT, sizeof *r->scores);
 	r->score_skipped = xcalloc(PLUGIN_COUNT, sizeof *r->score_skipped);
@@ -43,7 +43,7 @@ void model_cycle_result_init(struct model_cycle_result *r,
 	r->nominated_node = -1;
 }
 
-void model_cycle_result_release(struct model_cycle_result *r)
+void sched_cycle_result_release(struct sched_cycle_result *r)
 {
 	assert(r);
 	free(r->in_prefilter_result);
@@ -60,11 +60,11 @@ void model_cycle_result_release(struct model_cycle_result *r)
 }
 
 /* The fields of r that are not per node. */
-static void result_clear_head(struct model_cycle_result *r, int pod)
+static void result_clear_head(struct sched_cycle_result *r, int pod)
 {
 	r->pod = pod;
-	model_status_ok(&r->prefilter);
-	model_status_ok(&r->error);
+	sched_status_ok(&r->prefilter);
+	sched_status_ok(&r->error);
 	r->absent_reason = NULL;
 	memset(r->score_skipped, 0, PLUGIN_COUNT * sizeof *r->score_skipped);
 	r->n_feasible = 0;
@@ -72,12 +72,12 @@ static void result_clear_head(struct model_cycle_result *r, int pod)
 	r->scored = false;
 	free(r->message);
 	r->message = NULL;
-	r->code = MODEL_SUCCESS;
+	r->code = SCHED_SUCCESS;
 	r->nominated_node = -1;
 	r->partial_owner = NULL;
 }
 
-void model_cycle_result_clear(struct model_cycle_result *r, int pod)
+void sched_cycle_result_clear(struct sched_cycle_result *r, int pod)
 {
 	assert(r);
 	size_t n = (size_t)r->n_nodes;
@@ -88,7 +88,7 @@ void model_cycle_result_clear(struct model_cycle_result *r, int pod)
 	memset(r->total, 0, n * sizeof *r->total);
 }
 
-void model_cycle_result_clear_nodes(struct model_cycle_result *r, int pod,
+void sched_cycle_result_clear_nodes(struct sched_cycle_result *r, int pod,
 				    const int *nodes, int n)
 {
 	assert(r && (nodes || n == 0));
@@ -103,7 +103,7 @@ void model_cycle_result_clear_nodes(struct model_cycle_result *r, int pod,
 	}
 }
 
-bool model_same_pods(const int *a, int na, const int *b, int nb)
+bool sched_same_pods(const int *a, int na, const int *b, int nb)
 {
 	assert((a || na == 0) && (b || nb == 0));
 	if (na != nb)
@@ -118,37 +118,37 @@ bool model_same_pods(const int *a, int na, const int *b, int nb)
 	return true;
 }
 
-void model_preemption_init(struct model_preemption *p)
+void sched_preemption_init(struct sched_preemption *p)
 {
 	assert(p);
 	memset(p, 0, sizeof *p);
 	p->node = -1;
 	p->chosen.node = -1;
-	p->code = MODEL_UNSCHEDULABLE;
+	p->code = SCHED_UNSCHEDULABLE;
 }
 
-void model_victims_release(struct model_victims *v)
+void sched_victims_release(struct sched_victims *v)
 {
 	free(v->pods);
 	v->pods = NULL;
 	v->n = 0;
 }
 
-void model_preemption_release(struct model_preemption *p)
+void sched_preemption_release(struct sched_preemption *p)
 {
 	assert(p);
-	model_victims_release(&p->chosen);
+	sched_victims_release(&p->chosen);
 	for (int i = 0; i < p->n_candidates; i++)
-		model_victims_release(&p->candidates[i]);
+		sched_victims_release(&p->candidates[i]);
 	free(p->candidates);
 	free(p->ties);
 	free(p->clear_nominated);
 	free(p->message);
-	model_preemption_init(p);
+	sched_preemption_init(p);
 }
 
 
-char *model_preemption_message(const char *why)
+char *sched_preemption_message(const char *why)
 {
 	assert(why);
 	static const char pre[] = "preemption: ";

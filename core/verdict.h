@@ -3,14 +3,15 @@
  * fills and every consumer reads (the model, the oracle, the enumerator's
  * cross-check, the printers, the judge of another scheduler):
  *
- *   struct model_status         one plugin's status: code and kube's
+ *   struct sched_status         one plugin's status: code and kube's
  *                               reason strings (reference §1.3)
- *   struct model_node_verdict   every filter's status for one node
- *   struct model_cycle_result   one scheduling cycle: verdicts, scores,
+ *   struct sched_node_verdict   every filter's status for one node
+ *   struct sched_cycle_result   one scheduling cycle: verdicts, scores,
  *                               viable set, FitError message (§1.3-§1.7)
- *   struct model_preemption     DefaultPreemption's answer (§3)
+ *   struct sched_preemption     DefaultPreemption's answer (§3)
  *
- * The names keep their model_ prefix from when they lived in model/.
+ * The sched_ prefix: the scheduler's answer, whichever engine gives it;
+ * no engine's own type is named here.
  */
 #ifndef KSO_VERDICT_H
 #define KSO_VERDICT_H
@@ -23,91 +24,91 @@
 #include "limits.h"
 #include "objects.h"
 
-enum model_code {
-	MODEL_SUCCESS = 0,
-	MODEL_UNSCHEDULABLE,     /* kube's Unschedulable: preemption may help */
-	MODEL_UAU,               /* UnschedulableAndUnresolvable */
-	MODEL_SKIP,              /* PreFilter/PreScore Skip */
-	MODEL_ERROR              /* the cycle fails (e.g. a PreScore parse error) */
+enum sched_code {
+	SCHED_SUCCESS = 0,
+	SCHED_UNSCHEDULABLE,     /* kube's Unschedulable: preemption may help */
+	SCHED_UAU,               /* UnschedulableAndUnresolvable */
+	SCHED_SKIP,              /* PreFilter/PreScore Skip */
+	SCHED_ERROR              /* the cycle fails (e.g. a PreScore parse error) */
 };
 
 
 /* A plugin's verdict with kube's reason texts, e.g. "Insufficient cpu".
  * The reasons are packed NUL-terminated into text[]; read reason i with
- * model_status_reason().  Plain data: a struct copy is a full copy. */
-struct model_status {
-	enum model_code code;
+ * sched_status_reason().  Plain data: a struct copy is a full copy. */
+struct sched_status {
+	enum sched_code code;
 	int n_reasons;
-	uint16_t off[MODEL_MAX_REASONS];   /* where reason i starts in text */
+	uint16_t off[SCHED_MAX_REASONS];   /* where reason i starts in text */
 	uint16_t used;                     /* bytes of text in use */
-	char text[MODEL_STATUS_TEXT];
+	char text[SCHED_STATUS_TEXT];
 };
 
-/* model_status_reason: reason i (0 <= i < n_reasons), owned by st. */
-static inline const char *model_status_reason(const struct model_status *st,
+/* sched_status_reason: reason i (0 <= i < n_reasons), owned by st. */
+static inline const char *sched_status_reason(const struct sched_status *st,
 					      int i)
 {
 	return st->text + st->off[i];
 }
 
-/* model_status_ok: success, no reasons.  Inline: every filter and every
+/* sched_status_ok: success, no reasons.  Inline: every filter and every
  * Feasibility call starts its statuses with it. */
-static inline void model_status_ok(struct model_status *st)
+static inline void sched_status_ok(struct sched_status *st)
 {
-	st->code = MODEL_SUCCESS;
+	st->code = SCHED_SUCCESS;
 	st->n_reasons = 0;
 	st->used = 0;
 }
 
-/* model_status_add_len: model_status_add of reason, whose length n
+/* sched_status_add_len: sched_status_add of reason, whose length n
  * (= strlen(reason)) the caller knows. */
-void model_status_add_len(struct model_status *st, enum model_code code,
+void sched_status_add_len(struct sched_status *st, enum sched_code code,
 			  const char *reason, size_t n);
 
-/* model_status_add: model_status_fail without formatting: the worse code,
- * reason appended (dropped beyond MODEL_MAX_REASONS; cut when text[] is
+/* sched_status_add: sched_status_fail without formatting: the worse code,
+ * reason appended (dropped beyond SCHED_MAX_REASONS; cut when text[] is
  * full).  Inline so that a literal reason's length is known when
  * compiling: filters add their fixed reasons on every failing node. */
-static inline void model_status_add(struct model_status *st,
-				    enum model_code code, const char *reason)
+static inline void sched_status_add(struct sched_status *st,
+				    enum sched_code code, const char *reason)
 {
-	model_status_add_len(st, code, reason, strlen(reason));
+	sched_status_add_len(st, code, reason, strlen(reason));
 }
 
-/* model_status_add_join: model_status_add of parts[0..n-1] concatenated,
- * i.e. model_status_fail with "%s%s..." without going through printf
+/* sched_status_add_join: sched_status_add of parts[0..n-1] concatenated,
+ * i.e. sched_status_fail with "%s%s..." without going through printf
  * (filters that name a resource or a taint run on every node). */
-void model_status_add_join(struct model_status *st, enum model_code code,
+void sched_status_add_join(struct sched_status *st, enum sched_code code,
 			   const char *const *parts, int n);
 
-/* model_status_fail: sets code (the worse of the current and the new one)
- * and appends a formatted reason (dropped beyond MODEL_MAX_REASONS). */
-void model_status_fail(struct model_status *st, enum model_code code,
+/* sched_status_fail: sets code (the worse of the current and the new one)
+ * and appends a formatted reason (dropped beyond SCHED_MAX_REASONS). */
+void sched_status_fail(struct sched_status *st, enum sched_code code,
 		       const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 
 /* The verdict of every filter for one (pod, node). */
-struct model_node_verdict {
+struct sched_node_verdict {
 	bool feasible;                  /* every filter passed (both passes) */
-	enum model_code code;           /* kube's recorded status for the node */
+	enum sched_code code;           /* kube's recorded status for the node */
 	int rejected_by;                /* plugin id kube reports (first failure), -1 */
 	bool failed[PLUGIN_SLOTS];      /* every failing filter (by plugin id;
 					 * the padding past PLUGIN_COUNT false) */
 	/* each filter's verdict (filter ids are below PLUGIN_FILTERS: the
 	 * other plugins have none, and a verdict of 5,000 nodes is 5,000
 	 * of these arrays) */
-	struct model_status status[PLUGIN_FILTERS];
+	struct sched_status status[PLUGIN_FILTERS];
 };
 
 
 /* The result of one scheduling cycle for one pod on a placement. */
-struct model_cycle_result {
+struct sched_cycle_result {
 	int pod;
 	int n_nodes;
-	struct model_status prefilter;    /* PreFilter rejection of every node, if any */
+	struct sched_status prefilter;    /* PreFilter rejection of every node, if any */
 	bool *in_prefilter_result;        /* [n_nodes] false: excluded by a PreFilterResult */
-	struct model_node_verdict *verdicts;   /* [n_nodes] */
+	struct sched_node_verdict *verdicts;   /* [n_nodes] */
 	int *feasible;                    /* feasible node indexes, node order */
 	int n_feasible;
 	bool scored;                      /* scores ran (>= 2 feasible nodes) */
@@ -116,7 +117,7 @@ struct model_cycle_result {
 	int64_t *total;                   /* [n_nodes] sum of weighted scores */
 	int *viable;                      /* feasible nodes of maximal total, node order */
 	int n_viable;
-	struct model_status error;        /* MODEL_ERROR when the cycle errored */
+	struct sched_status error;        /* SCHED_ERROR when the cycle errored */
 	/* v1.34's NodeToStatus "absent nodes" status (delta reference §4):
 	 * the reason every node outside a PreFilterResult without a status
 	 * of its own carries, UnschedulableAndUnresolvable, counted in the
@@ -126,10 +127,10 @@ struct model_cycle_result {
 	char *message;                    /* kube's event message when no node fits */
 	/* The engine whose last cycle on this result reset only some nodes'
 	 * entries (the oracle's sampled cycle, oracle/cycle.c), so that it
-	 * may do so again; NULL after model_cycle_result_init and
-	 * model_cycle_result_clear, which reset every node. */
+	 * may do so again; NULL after sched_cycle_result_init and
+	 * sched_cycle_result_clear, which reset every node. */
 	const void *partial_owner;
-	enum model_code code;             /* SUCCESS (n_viable > 0), UNSCHEDULABLE
+	enum sched_code code;             /* SUCCESS (n_viable > 0), UNSCHEDULABLE
 					   * (FitError), UAU (no nodes), ERROR */
 	int nominated_node;               /* the pod's nominated node when the
 					   * nominated-node fast path (reference
@@ -138,56 +139,56 @@ struct model_cycle_result {
 
 /* model_cycle_init / model_cycle_release: a result for c (malloc'ed
  * arrays, owned by r).  Nodes outside a PreFilterResult get no verdict:
- * in_prefilter_result false, feasible false, rejected_by -1, code MODEL_UAU
+ * in_prefilter_result false, feasible false, rejected_by -1, code SCHED_UAU
  * (kube records no status, which preemption reads as UAU). */
-void model_cycle_result_init(struct model_cycle_result *r, const struct cluster *c);
-void model_cycle_result_release(struct model_cycle_result *r);
+void sched_cycle_result_init(struct sched_cycle_result *r, const struct cluster *c);
+void sched_cycle_result_release(struct sched_cycle_result *r);
 
-/* model_cycle_result_clear: every field of r back to "nothing decided"
+/* sched_cycle_result_clear: every field of r back to "nothing decided"
  * for pod, except the per-node verdicts, which each engine clears in its
  * own way (the oracle only what it wrote). */
-void model_cycle_result_clear(struct model_cycle_result *r, int pod);
+void sched_cycle_result_clear(struct sched_cycle_result *r, int pod);
 
-/* model_cycle_result_clear_nodes: the same when the per-node entries
+/* sched_cycle_result_clear_nodes: the same when the per-node entries
  * (in_prefilter_result, scores, total) are already "nothing decided" but
  * for nodes[0..n): only those are reset, not every node's. */
-void model_cycle_result_clear_nodes(struct model_cycle_result *r, int pod,
+void sched_cycle_result_clear_nodes(struct sched_cycle_result *r, int pod,
 				    const int *nodes, int n);
 
 
 /* A missing status.startTime counts as "now" (util.GetPodStartTime):
  * later than every start time a manifest can give. */
-#define MODEL_TIME_NOW INT64_MAX
+#define SCHED_TIME_NOW INT64_MAX
 
 
 /* Casualty(victims): kube's candidate ordering keys (§3.5), in order. */
-struct model_casualty {
+struct sched_casualty {
 	int pdb_violations;        /* 1. fewer is better */
 	int32_t highest_priority;  /* 2. lower is better */
 	int64_t priority_sum;      /* 3. Σ (prio + 2^31), smaller is better */
 	int victims;               /* 4. fewer is better */
 	int64_t earliest_start;    /* 5. later is better: earliest start time
 				    *    among the highest-priority victims,
-				    *    Unix seconds or MODEL_TIME_NOW */
+				    *    Unix seconds or SCHED_TIME_NOW */
 };
 
 
 /* One candidate: a node and the pods evicted there. */
-struct model_victims {
+struct sched_victims {
 	int node;
 	int *pods;                 /* malloc'ed, most important first */
 	int n;
 	int pdb_violations;
-	struct model_casualty casualty;
+	struct sched_casualty casualty;
 };
 
 /* The outcome of one preemption attempt.  Owns its arrays; pair
- * model_preemption_init with model_preemption_release. */
-struct model_preemption {
+ * sched_preemption_init with sched_preemption_release. */
+struct sched_preemption {
 	bool eligible;             /* §3.1 passed */
 	int node;                  /* chosen node, -1 when none */
-	struct model_victims chosen;       /* valid when node >= 0 */
-	struct model_victims *candidates;  /* kube: the candidate list (§3.3,
+	struct sched_victims chosen;       /* valid when node >= 0 */
+	struct sched_victims *candidates;  /* kube: the candidate list (§3.3,
 					    * non-violating then violating);
 					    * minimal: unused (0) */
 	int n_candidates;
@@ -199,30 +200,30 @@ struct model_preemption {
 	int n_clear_nominated;
 	bool clear_own_nomination; /* no candidate: the pod's own
 				    * nominatedNodeName is cleared (§3.2) */
-	enum model_code code;      /* SUCCESS, UNSCHEDULABLE or ERROR */
+	enum sched_code code;      /* SUCCESS, UNSCHEDULABLE or ERROR */
 	char *message;             /* kube's PostFilter message, e.g.
 				    * "preemption: not eligible due to ...",
 				    * "" on success; malloc'ed */
 };
 
-void model_preemption_init(struct model_preemption *p);
+void sched_preemption_init(struct sched_preemption *p);
 
-/* model_same_pods: a[0..na) and b[0..nb) hold the same pods (victim
+/* sched_same_pods: a[0..na) and b[0..nb) hold the same pods (victim
  * lists, in any order; no pod twice). */
-bool model_same_pods(const int *a, int na, const int *b, int nb);
-void model_preemption_release(struct model_preemption *p);
+bool sched_same_pods(const int *a, int na, const int *b, int nb);
+void sched_preemption_release(struct sched_preemption *p);
 
-/* model_preemption_message: PostFilter's message, "preemption: " + why
+/* sched_preemption_message: PostFilter's message, "preemption: " + why
  * (kube's DefaultPreemption prefixes every status it returns).  Malloc'ed
- * for model_preemption.message; aborts on out-of-memory. */
-char *model_preemption_message(const char *why);
+ * for sched_preemption.message; aborts on out-of-memory. */
+char *sched_preemption_message(const char *why);
 
-/* model_victims_release: frees v's pods (v itself is not owned). */
-void model_victims_release(struct model_victims *v);
+/* sched_victims_release: frees v's pods (v itself is not owned). */
+void sched_victims_release(struct sched_victims *v);
 
 /* Knobs of kube's preemption that are random in kube, and what a caller
  * may lend. */
-struct model_preempt_opts {
+struct sched_preempt_opts {
 	uint64_t offset_draw;      /* §3.3 offset = offset_draw % |potential|;
 				    * 0 gives kube's walk from the first node */
 	/* What a caller running several preemptions of one pod on one
@@ -235,8 +236,8 @@ struct model_preempt_opts {
 };
 
 
-/* model_verdict_none: v back to "no verdict" with code (every status
+/* sched_verdict_none: v back to "no verdict" with code (every status
  * Success, nothing failed, rejected_by -1). */
-void model_verdict_none(struct model_node_verdict *v, enum model_code code);
+void sched_verdict_none(struct sched_node_verdict *v, enum sched_code code);
 
 #endif

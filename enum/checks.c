@@ -84,8 +84,8 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	x->oracle.all_nodes = true;
 	/* compare() reads the oracle's statuses and messages too */
 	x->oracle.quiet = false;
-	model_cycle_result_init(&x->mr, x->c);
-	model_cycle_result_init(&x->orr, x->c);
+	sched_cycle_result_init(&x->mr, x->c);
+	sched_cycle_result_init(&x->orr, x->c);
 	/* keyed on the context's cluster, which outlives the cache */
 	enum_spread_cache_init(&x->spread_cache, x->c);
 	model_context_init(&x->model, x->c);
@@ -132,8 +132,8 @@ void enum_ctx_release(struct enum_ctx *x)
 	snapshot_release(&x->view);
 	free(x->verdict);
 	free(x->hard_memo);
-	model_cycle_result_release(&x->mr);
-	model_cycle_result_release(&x->orr);
+	sched_cycle_result_release(&x->mr);
+	sched_cycle_result_release(&x->orr);
 	enum_spread_cache_release(&x->spread_cache);
 	/* a shallow copy: its arena and objects are the scenario's */
 	free(x->quirk_alt);
@@ -213,9 +213,9 @@ void enum_outcome_release(struct enum_outcome *o)
 	/* check_preemption initializes the three and sets preempted */
 	if (!o->preempted)
 		return;
-	model_preemption_release(&o->kube);
-	model_preemption_release(&o->minimal);
-	model_preemption_release(&o->oracle_pr);
+	sched_preemption_release(&o->kube);
+	sched_preemption_release(&o->minimal);
+	sched_preemption_release(&o->oracle_pr);
 }
 
 bool enum_outcome_issue(const struct enum_outcome *o)
@@ -231,7 +231,7 @@ bool enum_outcome_issue(const struct enum_outcome *o)
 	return false;
 }
 
-int enum_bind_node(const struct cluster *c, const struct model_cycle_result *r)
+int enum_bind_node(const struct cluster *c, const struct sched_cycle_result *r)
 {
 	if (r->n_viable == 0)
 		return -1;
@@ -260,8 +260,8 @@ static bool in_list(const int *v, int n, int x)
 }
 
 /* The first score difference on a feasible node, or false. */
-static bool score_diff(const struct cluster *c, const struct model_cycle_result *m,
-		       const struct model_cycle_result *o, char *why, size_t len)
+static bool score_diff(const struct cluster *c, const struct sched_cycle_result *m,
+		       const struct sched_cycle_result *o, char *why, size_t len)
 {
 	for (int i = 0; i < m->n_feasible; i++) {
 		int n = m->feasible[i];
@@ -299,8 +299,8 @@ static const char *plugin_or_none(int id)
  * name (field, then the node and plugin when given) only formatted into
  * why when they differ. */
 static bool same_status(const char *field, const char *node, int plugin,
-			const struct model_status *a,
-			const struct model_status *b, char *why, size_t len)
+			const struct sched_status *a,
+			const struct sched_status *b, char *why, size_t len)
 {
 	if (a->code == b->code && a->n_reasons == b->n_reasons &&
 	    a->used == b->used &&
@@ -320,8 +320,8 @@ static bool same_status(const char *field, const char *node, int plugin,
 	}
 	int n = a->n_reasons > b->n_reasons ? a->n_reasons : b->n_reasons;
 	for (int i = 0; i < n; i++) {
-		const char *ra = i < a->n_reasons ? model_status_reason(a, i) : "(none)";
-		const char *rb = i < b->n_reasons ? model_status_reason(b, i) : "(none)";
+		const char *ra = i < a->n_reasons ? sched_status_reason(a, i) : "(none)";
+		const char *rb = i < b->n_reasons ? sched_status_reason(b, i) : "(none)";
 		if (i < a->n_reasons && i < b->n_reasons && !strcmp(ra, rb))
 			continue;
 		snprintf(why, len, "%s.reasons[%d]: model \"%.150s\", oracle "
@@ -333,10 +333,10 @@ static bool same_status(const char *field, const char *node, int plugin,
 
 /* One node's verdict, field by field. */
 static bool same_verdict(const struct cluster *c, int n,
-			 const struct model_cycle_result *m,
-			 const struct model_cycle_result *o, char *why, size_t len)
+			 const struct sched_cycle_result *m,
+			 const struct sched_cycle_result *o, char *why, size_t len)
 {
-	const struct model_node_verdict *a = &m->verdicts[n], *b = &o->verdicts[n];
+	const struct sched_node_verdict *a = &m->verdicts[n], *b = &o->verdicts[n];
 	const char *node = c->nodes[n].name;
 	if (m->in_prefilter_result[n] != o->in_prefilter_result[n]) {
 		snprintf(why, len, "verdict[%s].in_prefilter_result: model %d, "
@@ -389,10 +389,10 @@ static bool same_verdict(const struct cluster *c, int n,
 /* Everything else both engines report for the cycle: per-node verdicts,
  * the PreFilter and error statuses, skipped scores, the nominated fast
  * path and the message. */
-static bool same_cycle(const struct cluster *c, const struct model_cycle_result *m,
-		       const struct model_cycle_result *o, char *why, size_t len)
+static bool same_cycle(const struct cluster *c, const struct sched_cycle_result *m,
+		       const struct sched_cycle_result *o, char *why, size_t len)
 {
-	if (m->code == MODEL_UAU && c->n_nodes == 0)
+	if (m->code == SCHED_UAU && c->n_nodes == 0)
 		return true;
 	for (int n = 0; n < c->n_nodes; n++)
 		if (!same_verdict(c, n, m, o, why, len))
@@ -422,8 +422,8 @@ static bool same_cycle(const struct cluster *c, const struct model_cycle_result 
 	return true;
 }
 
-static void compare(const struct cluster *c, const struct model_cycle_result *m,
-		    const struct model_cycle_result *o, int choice,
+static void compare(const struct cluster *c, const struct sched_cycle_result *m,
+		    const struct sched_cycle_result *o, int choice,
 		    struct enum_outcome *out)
 {
 	char a[200], b[200];
@@ -473,7 +473,7 @@ static void compare(const struct cluster *c, const struct model_cycle_result *m,
  * waiting stay all false between calls: only a bind sets placed[pod],
  * and it is cleared again here. */
 static void step_invariants(struct enum_ctx *x, const struct model_step *st,
-			    const struct model_node_verdict *bind_verdict,
+			    const struct sched_node_verdict *bind_verdict,
 			    struct enum_outcome *out)
 {
 	bool bind = st->action == MODEL_STEP_BIND;
@@ -514,7 +514,7 @@ static void check_bind(struct enum_ctx *x, int pod, int node,
 }
 
 static void check_preempt(struct enum_ctx *x, int pod,
-			  const struct model_preemption *pr,
+			  const struct sched_preemption *pr,
 			  struct enum_outcome *out)
 {
 	snapshot_assign(&x->after, &x->snap);
@@ -557,7 +557,7 @@ static bool may_break(const struct pod *q, const struct pod *p)
  * status in *st.  Only those two filters are evaluated
  * (model_feasibility_of), nominated pods' two-pass rule included. */
 static int hard_failure(struct enum_ctx *x, const struct model_cycle *cy,
-			int node, const struct model_status **st)
+			int node, const struct sched_status **st)
 {
 	static const enum plugin_id hard[] = {
 		PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
@@ -566,7 +566,7 @@ static int hard_failure(struct enum_ctx *x, const struct model_cycle *cy,
 		[PLUGIN_POD_TOPOLOGY_SPREAD] = true,
 		[PLUGIN_INTER_POD_AFFINITY] = true,
 	};
-	struct model_node_verdict *v = x->verdict;
+	struct sched_node_verdict *v = x->verdict;
 	model_feasibility_of(cy, node, only, v);
 	for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++)
 		if (v->failed[hard[i]]) {
@@ -602,11 +602,11 @@ static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
 	struct model_cycle_state state;
 	model_cycle_state_init(&state, &cy, &given);
 	cy.state = &state;
-	const struct model_status *st = NULL;
+	const struct sched_status *st = NULL;
 	int bad = hard_failure(x, &cy, node, &st);
 	if (bad >= 0)
 		snprintf(why, len, "%s: %s", config_plugin_name(bad),
-			 st->n_reasons ? model_status_reason(st, 0) : "rejected");
+			 st->n_reasons ? sched_status_reason(st, 0) : "rejected");
 	model_cycle_state_release(&state);
 	return bad < 0;
 }
@@ -649,7 +649,7 @@ static void check_breaks_earlier(struct enum_ctx *x, int pod,
 				 struct enum_outcome *out)
 {
 	const struct cluster *c = x->c;
-	const struct model_cycle_result *r = &x->mr;
+	const struct sched_cycle_result *r = &x->mr;
 	char why[256];
 	for (int q = 0; q < c->n_pods && !out->find[ENUM_FIND_BREAKS_EARLIER]; q++) {
 		if (q == pod || x->snap.pod_node[q] < 0 ||
@@ -678,9 +678,9 @@ static void check_breaks_earlier(struct enum_ctx *x, int pod,
 
 /* -------------------------------------------------------- preemption */
 
-static void casualty_text(const struct model_victims *v, char *buf, size_t len)
+static void casualty_text(const struct sched_victims *v, char *buf, size_t len)
 {
-	const struct model_casualty *k = &v->casualty;
+	const struct sched_casualty *k = &v->casualty;
 	snprintf(buf, len, "pdb=%d prio=%d sum=%" PRId64 " victims=%d",
 		 k->pdb_violations, (int)k->highest_priority, k->priority_sum,
 		 k->victims);
@@ -700,8 +700,8 @@ static void pod_names(const struct cluster *c, const int *v, int n,
 
 /* Two victim lists: node, pods in order, PDB violations. */
 static bool same_victims(const struct cluster *c, const char *field,
-			 const struct model_victims *a,
-			 const struct model_victims *b, char *why, size_t len)
+			 const struct sched_victims *a,
+			 const struct sched_victims *b, char *why, size_t len)
 {
 	if (a->node == b->node && a->pdb_violations == b->pdb_violations &&
 	    same_list(a->pods, a->n, b->pods, b->n))
@@ -718,8 +718,8 @@ static bool same_victims(const struct cluster *c, const char *field,
 
 /* The whole kube answer, field by field; the first difference into why. */
 static bool same_preemption(const struct cluster *c,
-			    const struct model_preemption *m,
-			    const struct model_preemption *o, char *why,
+			    const struct sched_preemption *m,
+			    const struct sched_preemption *o, char *why,
 			    size_t len)
 {
 	if (m->eligible != o->eligible || m->code != o->code ||
@@ -784,11 +784,11 @@ static void compare_preemption(const struct cluster *c, struct enum_outcome *out
 static void check_preemption(struct enum_ctx *x, const struct sched_profile *prof,
 			     int pod, struct enum_outcome *out)
 {
-	const struct model_cycle_result *r = &x->mr;
+	const struct sched_cycle_result *r = &x->mr;
 	out->preempted = true;
-	model_preemption_init(&out->kube);
-	model_preemption_init(&out->minimal);
-	model_preemption_init(&out->oracle_pr);
+	sched_preemption_init(&out->kube);
+	sched_preemption_init(&out->minimal);
+	sched_preemption_init(&out->oracle_pr);
 	/* kube's and the minimal search's PDB budgets and given inputs: both are
 	 * functions of (prof, pod, x->snap), which nothing changes until
 	 * the two are done; worked out once for both */
@@ -798,7 +798,7 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 	model_pdb_allowed(&x->snap, allowed);
 	struct model_given given;
 	enum_model_given(x, prof, pod, &given);
-	struct model_preempt_opts opts = {
+	struct sched_preempt_opts opts = {
 		.offset_draw = 0, .pdb_allowed = allowed,
 		.pdb_spends = x->pdb_spends,
 	};
@@ -815,7 +815,7 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 						      &out->minimal, &err) == 0;
 	if (allowed != allowed_stack)
 		free(allowed);
-	if (out->kube.code == MODEL_SUCCESS && out->kube.node >= 0 &&
+	if (out->kube.code == SCHED_SUCCESS && out->kube.node >= 0 &&
 	    x->step_invariants)
 		check_preempt(x, pod, &out->kube, out);
 	if (!out->minimal_ok || out->minimal.node < 0)
@@ -871,18 +871,18 @@ static void check_impl(struct enum_ctx *x, int pod, struct enum_outcome *out)
 /* A decision as text: "bind to N1|N2" (the viable set), "preempt on N
  * evicting P Q" (victims in pod order, whatever order they were
  * reprieved in), "unschedulable" or "error". */
-static void decision_text(const struct cluster *c, const struct model_cycle_result *r,
-			  const struct model_preemption *pr, char *buf, size_t len)
+static void decision_text(const struct cluster *c, const struct sched_cycle_result *r,
+			  const struct sched_preemption *pr, char *buf, size_t len)
 {
 	struct strbuf b;
 	strbuf_init(&b);
-	if (r->code == MODEL_SUCCESS) {
+	if (r->code == SCHED_SUCCESS) {
 		strbuf_puts(&b, "bind to");
 		for (int i = 0; i < r->n_viable; i++)
 			strbuf_printf(&b, "%s%s", i ? "|" : " ", c->nodes[r->viable[i]].name);
-	} else if (r->code == MODEL_ERROR) {
+	} else if (r->code == SCHED_ERROR) {
 		strbuf_puts(&b, "error");
-	} else if (pr && pr->code == MODEL_ERROR) {
+	} else if (pr && pr->code == SCHED_ERROR) {
 		strbuf_puts(&b, "preemption error");
 	} else if (pr && pr->node >= 0) {
 		strbuf_printf(&b, "preempt on %s evicting", c->nodes[pr->node].name);
@@ -907,19 +907,19 @@ static void quirk_decision(struct enum_ctx *x, const struct sched_profile *prof,
 	/* the same profile of the copy's configuration */
 	const struct sched_profile *ap = &alt->config.profiles[prof - x->c->config.profiles];
 	struct snapshot s = {alt, x->snap.pod_node, x->snap.nominated};
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, alt);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, alt);
 	oracle_engine.cycle(ap, &s, pod, &r);
-	struct model_preemption pr;
-	model_preemption_init(&pr);
-	bool preempt = r.code == MODEL_UNSCHEDULABLE && config_has_postfilter(ap);
+	struct sched_preemption pr;
+	sched_preemption_init(&pr);
+	bool preempt = r.code == SCHED_UNSCHEDULABLE && config_has_postfilter(ap);
 	if (preempt) {
-		struct model_preempt_opts opts = {.offset_draw = 0};
+		struct sched_preempt_opts opts = {.offset_draw = 0};
 		oracle_engine.preempt(ap, &s, pod, &r, &opts, &pr);
 	}
 	decision_text(alt, &r, preempt ? &pr : NULL, buf, len);
-	model_preemption_release(&pr);
-	model_cycle_result_release(&r);
+	sched_preemption_release(&pr);
+	sched_cycle_result_release(&r);
 }
 
 /* Two of pod p's spread constraints (its own, or prof's List defaults
@@ -989,8 +989,8 @@ static bool quirk_may_matter(const struct enum_ctx *x, int pod, int q,
 	case QUIRK_VICTIM_ORDER_NOW:    /* the reprieve order */
 		return out->preempted;
 	case QUIRK_DRA_POSTFILTER_NOT_FOUND:   /* a PreFilter rejection */
-		return x->mr.code == MODEL_UNSCHEDULABLE &&
-		       x->mr.prefilter.code == MODEL_UAU;
+		return x->mr.code == SCHED_UNSCHEDULABLE &&
+		       x->mr.prefilter.code == SCHED_UAU;
 	case QUIRK_AFFINITY_FIRST_POD_COUNTS:
 		return p->n_affinity > 0;
 	case QUIRK_NONZERO_IGNORES_SIDECARS:
@@ -1130,7 +1130,7 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 		if (x->step_invariants)
 			check_bind(x, pod, out->bind_node, out);
 		check_breaks_earlier(x, pod, out);
-	} else if (x->mr.code == MODEL_UNSCHEDULABLE &&
+	} else if (x->mr.code == SCHED_UNSCHEDULABLE &&
 		   prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
 		check_preemption(x, prof, pod, out);
 	}

@@ -348,8 +348,8 @@ struct enum_outcome {
 					* by name / nominated), -1 */
 	bool preempted;                /* PostFilter ran */
 	bool oracle_preempt_checked;   /* the oracle's preemption compared */
-	struct model_preemption kube, minimal;  /* valid when preempted */
-	struct model_preemption oracle_pr;      /* the oracle's (kube's) answer */
+	struct sched_preemption kube, minimal;  /* valid when preempted */
+	struct sched_preemption oracle_pr;      /* the oracle's (kube's) answer */
 	bool minimal_ok;               /* minimal ran (not too many victims) */
 	bool inv[MODEL_INV_COUNT];
 	char inv_detail[MODEL_INV_COUNT][ENUM_DETAIL_LEN];
@@ -394,7 +394,7 @@ void enum_reuse_release(struct enum_verdict_reuse *u);
 int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		     const struct sched_profile *prof, const struct snapshot *s,
 		     int pod, const struct model_given *given,
-		     struct model_cycle_result *r);
+		     struct sched_cycle_result *r);
 
 /* ------------------------------------------ PodTopologySpread's pod part */
 
@@ -423,10 +423,10 @@ struct enum_ctx {
 	struct oracle oracle;          /* kept in step with snap incrementally */
 	struct snapshot snap;          /* the state being checked */
 	struct snapshot after;         /* scratch: after the decision */
-	struct model_cycle_result mr, orr;
+	struct sched_cycle_result mr, orr;
 	bool *placed, *waiting;        /* [n_pods] scratch for invariants */
 	struct snapshot view;          /* scratch for constraint checks */
-	struct model_node_verdict *verdict;   /* scratch (a few KB) */
+	struct sched_node_verdict *verdict;   /* scratch (a few KB) */
 	/* hard_ok's memo (checks.c): [placement index * n_pods + pod], 0
 	 * unknown, 1 held, 2 broken; NULL when the scenario has too many
 	 * placements for it */
@@ -503,7 +503,7 @@ bool enum_outcome_issue(const struct enum_outcome *o);
 /* enum_bind_node: the node the scheduler binds pod to from result r on s:
  * the nominated node of the fast path, else the viable node whose name
  * sorts first; -1 when none. */
-int enum_bind_node(const struct cluster *c, const struct model_cycle_result *r);
+int enum_bind_node(const struct cluster *c, const struct sched_cycle_result *r);
 
 /* ------------------------------------------------------------- tallies */
 

@@ -479,7 +479,7 @@ static bool arrivals(struct search *S, int from)
 	return any;
 }
 
-static const struct model_victims *kube_candidate(const struct model_preemption *k,
+static const struct sched_victims *kube_candidate(const struct sched_preemption *k,
 						  int node)
 {
 	for (int i = 0; i < k->n_candidates; i++)
@@ -488,7 +488,7 @@ static const struct model_victims *kube_candidate(const struct model_preemption 
 	return NULL;
 }
 
-static bool same_answer(const struct model_victims *a, const struct model_victims *b)
+static bool same_answer(const struct sched_victims *a, const struct sched_victims *b)
 {
 	return a->node == b->node && a->n == b->n &&
 	       (a->n == 0 || memcmp(a->pods, b->pods, sizeof(int) * (size_t)a->n) == 0);
@@ -497,23 +497,23 @@ static bool same_answer(const struct model_victims *a, const struct model_victim
 /* The least-Casualty answer restricted to node n (the other potential
  * nodes hidden as UAU in the cycle result for the call). */
 static bool minimal_on(struct search *S, int p, int n, const int *pot, int np,
-		       struct model_preemption *out)
+		       struct sched_preemption *out)
 {
-	struct model_cycle_result *r = &S->x->mr;
+	struct sched_cycle_result *r = &S->x->mr;
 	const struct sched_profile *prof = model_profile_for(S->c, p);
 	for (int i = 0; i < np; i++)
 		if (pot[i] != n)
-			r->verdicts[pot[i]].code = MODEL_UAU;
+			r->verdicts[pot[i]].code = SCHED_UAU;
 	struct error err;
 	error_init(&err);
-	model_preemption_init(out);
+	sched_preemption_init(out);
 	struct model_given given;
 	enum_model_given(S->x, prof, p, &given);
 	bool ok = model_preempt_minimal_given(prof, S->cur.snap, p, r, NULL,
 					      &given, out, &err) == 0 &&
 		  out->node >= 0;
 	for (int i = 0; i < np; i++)
-		r->verdicts[pot[i]].code = MODEL_UNSCHEDULABLE;
+		r->verdicts[pot[i]].code = SCHED_UNSCHEDULABLE;
 	return ok;
 }
 
@@ -521,7 +521,7 @@ static bool minimal_on(struct search *S, int p, int n, const int *pot, int np,
  * the spec's Preemption picks any of them, and following all keeps the
  * search symmetric under node permutations (model_preempt_minimal alone
  * settles ties by node order). */
-static int minimal_answers(struct search *S, int p, struct model_preemption *ans)
+static int minimal_answers(struct search *S, int p, struct sched_preemption *ans)
 {
 	int n_nodes = S->c->n_nodes;
 	int *pot = calloc((size_t)n_nodes + 1, sizeof *pot);
@@ -530,18 +530,18 @@ static int minimal_answers(struct search *S, int p, struct model_preemption *ans
 	int np = model_preemption_potential(&S->x->mr, pot), k = 0;
 	for (int i = 0; i < np; i++) {
 		if (!minimal_on(S, p, pot[i], pot, np, &ans[k])) {
-			model_preemption_release(&ans[k]);
+			sched_preemption_release(&ans[k]);
 			continue;
 		}
 		if (k > 0) {
 			int c = model_casualty_cmp(&ans[k].chosen.casualty, &ans[0].chosen.casualty);
 			if (c > 0) {
-				model_preemption_release(&ans[k]);
+				sched_preemption_release(&ans[k]);
 				continue;
 			}
 			if (c < 0) {
 				for (int j = 0; j < k; j++)
-					model_preemption_release(&ans[j]);
+					sched_preemption_release(&ans[j]);
 				ans[0] = ans[k];
 				k = 0;
 			}
@@ -555,19 +555,19 @@ static int minimal_answers(struct search *S, int p, struct model_preemption *ans
 static void preemption_successors(struct search *S, int from, int p,
 				  const struct enum_outcome *o)
 {
-	const struct model_preemption *k = &o->kube;
-	const struct model_victims **seen =
+	const struct sched_preemption *k = &o->kube;
+	const struct sched_victims **seen =
 		calloc((size_t)S->c->n_nodes * 2 + 2, sizeof *seen);
-	struct model_preemption *ans =
+	struct sched_preemption *ans =
 		calloc((size_t)S->c->n_nodes + 1, sizeof *ans);
 	if (!seen || !ans)
 		abort();
 	int n_seen = 0;
-	if (k->code == MODEL_SUCCESS && k->node >= 0) {
+	if (k->code == SCHED_SUCCESS && k->node >= 0) {
 		seen[n_seen++] = &k->chosen;
 		succ_preempt(S, from, p, ACT_KUBE, k->node, k->chosen.pods, k->chosen.n);
 		for (int i = 0; i < k->n_ties; i++) {
-			const struct model_victims *v = kube_candidate(k, k->ties[i]);
+			const struct sched_victims *v = kube_candidate(k, k->ties[i]);
 			if (!v || same_answer(v, &k->chosen))
 				continue;
 			seen[n_seen++] = v;
@@ -588,7 +588,7 @@ static void preemption_successors(struct search *S, int from, int p,
 	if (n_seen == 0)
 		succ_park(S, from, p, k->clear_own_nomination);
 	for (int a = 0; a < n_min; a++)
-		model_preemption_release(&ans[a]);
+		sched_preemption_release(&ans[a]);
 	free(ans);
 	free(seen);
 }
@@ -625,7 +625,7 @@ static void visit(struct search *S, int i)
 	enum_tally_outcome(&o, w, S->t);
 	if (S->sink->store_all || enum_outcome_issue(&o))
 		emit_record(S, i, NULL, &o, NULL, NULL, NULL, 0, NULL);
-	const struct model_cycle_result *r = &S->x->mr;
+	const struct sched_cycle_result *r = &S->x->mr;
 	if (r->n_viable > 0) {
 		if (r->nominated_node >= 0)
 			succ_bind(S, i, p, r->nominated_node);
@@ -759,7 +759,7 @@ static struct worth worth_of(const struct cluster *c, const struct snapshot *s)
 /* Whether every placed pod of s passes every filter on s: pod p's own
  * cycle on s with p taken off its node must find that node feasible. */
 static bool all_filters_hold(const struct cluster *c, struct snapshot *s,
-			     struct model_cycle_result *r)
+			     struct sched_cycle_result *r)
 {
 	for (int p = 0; p < c->n_pods; p++) {
 		int n = s->pod_node[p];
@@ -783,8 +783,8 @@ static bool all_filters_hold(const struct cluster *c, struct snapshot *s,
 static void optimum(const struct cluster *c, struct snapshot *s,
 		    struct snapshot *best, struct worth *best_worth)
 {
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, c);
 	for (int p = 0; p < c->n_pods; p++) {
 		s->pod_node[p] = SNAP_PENDING;
 		s->nominated[p] = -1;
@@ -806,7 +806,7 @@ static void optimum(const struct cluster *c, struct snapshot *s,
 			break;
 		s->pod_node[p] = s->pod_node[p] < 0 ? 0 : s->pod_node[p] + 1;
 	}
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 }
 
 static void placement_text(const struct cluster *c, const struct snapshot *s,

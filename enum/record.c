@@ -67,10 +67,10 @@ void enum_record_state(struct enum_record *r, const struct snapshot *snap,
 	r->nominated = ints_text(snap->nominated, c->n_pods);
 }
 
-static char *casualty_text(const struct model_victims *v)
+static char *casualty_text(const struct sched_victims *v)
 {
 	char buf[200];
-	const struct model_casualty *k = &v->casualty;
+	const struct sched_casualty *k = &v->casualty;
 	snprintf(buf, sizeof buf, "pdb=%d prio=%d sum=%" PRId64 " victims=%d",
 		 k->pdb_violations, (int)k->highest_priority, k->priority_sum,
 		 k->victims);
@@ -80,7 +80,7 @@ static char *casualty_text(const struct model_victims *v)
 static void record_preemption(struct enum_record *r, const struct cluster *c,
 			      const struct enum_outcome *o)
 {
-	const struct model_preemption *k = &o->kube, *m = &o->minimal;
+	const struct sched_preemption *k = &o->kube, *m = &o->minimal;
 	bool kok = k->node >= 0, mok = o->minimal_ok && m->node >= 0;
 	r->kube_node = dup_or_empty(kok ? c->nodes[k->node].name : "-");
 	r->kube_victims = kok ? pods_text(c, k->chosen.pods, k->chosen.n) : dup_or_empty("");
@@ -90,7 +90,7 @@ static void record_preemption(struct enum_record *r, const struct cluster *c,
 	r->min_victims = mok ? pods_text(c, m->chosen.pods, m->chosen.n) : dup_or_empty("");
 	r->min_casualty = mok ? casualty_text(&m->chosen) : dup_or_empty("");
 	r->oracle_checked = o->oracle_preempt_checked;
-	const struct model_preemption *q = &o->oracle_pr;
+	const struct sched_preemption *q = &o->oracle_pr;
 	bool ook = o->oracle_preempt_checked && q->node >= 0;
 	r->oracle_node = dup_or_empty(ook ? c->nodes[q->node].name : "-");
 	r->oracle_victims = ook ? pods_text(c, q->chosen.pods, q->chosen.n) : dup_or_empty("");

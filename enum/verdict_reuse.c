@@ -33,7 +33,7 @@
  * are not built: reuse is then off for the scenario. */
 
 /* A stored verdict, in the byte buffer: this head, then for each failed
- * filter in id order the first status_bytes() of its struct model_status
+ * filter in id order the first status_bytes() of its struct sched_status
  * (everything up to text, then the text in use). */
 struct stored_head {
 	bool feasible;
@@ -44,9 +44,9 @@ struct stored_head {
 
 _Static_assert(PLUGIN_FILTERS <= 32, "a stored verdict's failed filters fit 32 bits");
 
-static size_t status_bytes(const struct model_status *st)
+static size_t status_bytes(const struct sched_status *st)
 {
-	return offsetof(struct model_status, text) + st->used;
+	return offsetof(struct sched_status, text) + st->used;
 }
 
 /*
@@ -139,22 +139,22 @@ static uint32_t *slot_of(struct enum_verdict_reuse *u, int pod, int node)
 	return &u->slot[(row << u->n_pods) | u->mask[node]];
 }
 
-static void restore(const unsigned char *b, struct model_node_verdict *v)
+static void restore(const unsigned char *b, struct sched_node_verdict *v)
 {
 	struct stored_head h;
 	memcpy(&h, b, sizeof h);
 	b += sizeof h;
 	v->feasible = h.feasible;
-	v->code = (enum model_code)h.code;
+	v->code = (enum sched_code)h.code;
 	v->rejected_by = h.rejected_by;
 	memset(v->failed, 0, sizeof v->failed);
 	for (int id = 0; id < PLUGIN_FILTERS; id++) {
 		if (!(h.failed >> id & 1u)) {
-			model_status_ok(&v->status[id]);
+			sched_status_ok(&v->status[id]);
 			continue;
 		}
 		v->failed[id] = true;
-		size_t head = offsetof(struct model_status, text);
+		size_t head = offsetof(struct sched_status, text);
 		memcpy(&v->status[id], b, head);
 		memcpy(v->status[id].text, b + head, v->status[id].used);
 		b += status_bytes(&v->status[id]);
@@ -162,7 +162,7 @@ static void restore(const unsigned char *b, struct model_node_verdict *v)
 }
 
 static void store(struct enum_verdict_reuse *u, uint32_t *slot,
-		  const struct model_node_verdict *v)
+		  const struct sched_node_verdict *v)
 {
 	struct stored_head h = {
 		.feasible = v->feasible, .code = (int8_t)v->code,
@@ -193,7 +193,7 @@ static void store(struct enum_verdict_reuse *u, uint32_t *slot,
 int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		     const struct sched_profile *prof, const struct snapshot *s,
 		     int pod, const struct model_given *given,
-		     struct model_cycle_result *r)
+		     struct sched_cycle_result *r)
 {
 	assert(u && prof && s && r && pod >= 0 && pod < s->cluster->n_pods);
 	struct model_given with = given ? *given : (struct model_given){0};
@@ -215,12 +215,12 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 	/* keep the verdicts the model worked out with Feasibility: not a
 	 * PreFilter's (every node then has the rejection) nor those of a
 	 * cycle that ended in an Error (the nodes after it have none) */
-	bool kept = r->code != MODEL_ERROR &&
-		    r->prefilter.code != MODEL_UNSCHEDULABLE &&
-		    r->prefilter.code != MODEL_UAU;
+	bool kept = r->code != SCHED_ERROR &&
+		    r->prefilter.code != SCHED_UNSCHEDULABLE &&
+		    r->prefilter.code != SCHED_UAU;
 	for (int n = 0; kept && n < u->n_nodes; n++)
 		if (!known[n] && u->mask[n] != UINT32_MAX &&
-		    r->in_prefilter_result[n] && r->verdicts[n].code != MODEL_ERROR)
+		    r->in_prefilter_result[n] && r->verdicts[n].code != SCHED_ERROR)
 			store(u, slot_of(u, pod, n), &r->verdicts[n]);
 	return rc;
 }

@@ -23,7 +23,7 @@
 
 static int64_t start_time(const struct pod *p)
 {
-	return p->start_time.has ? p->start_time.seconds : MODEL_TIME_NOW;
+	return p->start_time.has ? p->start_time.seconds : SCHED_TIME_NOW;
 }
 
 /*
@@ -83,7 +83,7 @@ static int64_t earliest_start(const struct cluster *c, const int *v, int n)
 }
 
 void model_casualty_of(const struct cluster *c, const int *victims, int n,
-		       int pdb_violations, struct model_casualty *out)
+		       int pdb_violations, struct sched_casualty *out)
 {
 	assert(c && victims && n >= 1 && out);
 	out->pdb_violations = pdb_violations;
@@ -105,8 +105,8 @@ static int cmp_i64(int64_t a, int64_t b)
 	return (a > b) - (a < b);
 }
 
-int model_casualty_cmp(const struct model_casualty *a,
-		       const struct model_casualty *b)
+int model_casualty_cmp(const struct sched_casualty *a,
+		       const struct sched_casualty *b)
 {
 	assert(a && b);
 	int d;

@@ -51,10 +51,10 @@ static model_score_fn score_fn(enum plugin_id id)
 }
 
 /* Nodes from..n_nodes-1 back to "nothing decided". */
-static void verdicts_none_from(struct model_cycle_result *r, int from)
+static void verdicts_none_from(struct sched_cycle_result *r, int from)
 {
 	for (int i = from; i < r->n_nodes; i++)
-		model_verdict_none(&r->verdicts[i], MODEL_SUCCESS);
+		sched_verdict_none(&r->verdicts[i], SCHED_SUCCESS);
 }
 
 /* Back to "nothing decided" so one result can serve many cycles, except
@@ -62,45 +62,45 @@ static void verdicts_none_from(struct model_cycle_result *r, int from)
  * in full (Feasibility, verdict_none, prefilter_reject, or
  * verdicts_none_from where a cycle stops early), so clearing them first
  * would only be overwritten. */
-static void result_reset(struct model_cycle_result *r, int pod)
+static void result_reset(struct sched_cycle_result *r, int pod)
 {
-	model_cycle_result_clear(r, pod);
+	sched_cycle_result_clear(r, pod);
 }
 
 /* The cycle failed with an Error: no node is chosen, the message is the
  * error (kube logs it and requeues the pod). */
-static void cycle_error(struct model_cycle_result *r,
-		       const struct model_status *st)
+static void cycle_error(struct sched_cycle_result *r,
+		       const struct sched_status *st)
 {
 	r->error = *st;
-	r->error.code = MODEL_ERROR;
-	r->code = MODEL_ERROR;
+	r->error.code = SCHED_ERROR;
+	r->code = SCHED_ERROR;
 	r->n_viable = 0;
 	/* nothing was scored: drop what the plugins before the error added */
 	for (int i = 0; i < r->n_nodes; i++)
 		r->total[i] = 0;
 	memset(r->scores, 0, sizeof *r->scores * (size_t)r->n_nodes * PLUGIN_COUNT);
 	memset(r->score_skipped, 0, PLUGIN_COUNT * sizeof *r->score_skipped);
-	r->message = xstrdup(st->n_reasons ? model_status_reason(st, 0) : "error");
+	r->message = xstrdup(st->n_reasons ? sched_status_reason(st, 0) : "error");
 }
 
 /* FitError: nothing feasible; the pod is Unschedulable this cycle.  The
  * message's histogram is built in scratch (NULL: before the cycle's
  * state, an arena of its own). */
-static void cycle_unschedulable(struct model_cycle_result *r,
+static void cycle_unschedulable(struct sched_cycle_result *r,
 				struct arena *scratch)
 {
-	r->code = MODEL_UNSCHEDULABLE;
+	r->code = SCHED_UNSCHEDULABLE;
 	r->message = model_fit_error_in(r, NULL, scratch);
 }
 
 /* kube §1.3 step 2: a PreFilter rejection gives every node that status
  * (r->prefilter), attributed to the plugin, and no Filter runs. */
-static void prefilter_reject(struct model_cycle_result *r, int plugin)
+static void prefilter_reject(struct sched_cycle_result *r, int plugin)
 {
 	for (int n = 0; n < r->n_nodes; n++) {
-		struct model_node_verdict *v = &r->verdicts[n];
-		model_verdict_none(v, r->prefilter.code);
+		struct sched_node_verdict *v = &r->verdicts[n];
+		sched_verdict_none(v, r->prefilter.code);
 		v->rejected_by = plugin;
 		v->failed[plugin] = true;
 		v->status[plugin] = r->prefilter;
@@ -108,22 +108,22 @@ static void prefilter_reject(struct model_cycle_result *r, int plugin)
 	}
 }
 
-static bool prefilter_rejects(const struct model_status *st)
+static bool prefilter_rejects(const struct sched_status *st)
 {
-	return st->code == MODEL_UNSCHEDULABLE || st->code == MODEL_UAU;
+	return st->code == SCHED_UNSCHEDULABLE || st->code == SCHED_UAU;
 }
 
 /* DynamicResources' PreFilter, the last one (v1.34): its rejection is
  * every node's status. */
-static enum model_code run_prefilter_dra(const struct model_cycle *cy,
-					 struct model_cycle_result *r)
+static enum sched_code run_prefilter_dra(const struct model_cycle *cy,
+					 struct sched_cycle_result *r)
 {
 	if (!cy->profile->prefilter[PLUGIN_DYNAMIC_RESOURCES])
-		return MODEL_SUCCESS;
-	struct model_status st;
+		return SCHED_SUCCESS;
+	struct sched_status st;
 	model_prefilter_dynamic_resources(cy, &st);
 	if (!prefilter_rejects(&st))
-		return MODEL_SUCCESS;
+		return SCHED_SUCCESS;
 	r->prefilter = st;
 	prefilter_reject(r, PLUGIN_DYNAMIC_RESOURCES);
 	return st.code;
@@ -132,11 +132,11 @@ static enum model_code run_prefilter_dra(const struct model_cycle *cy,
 /* kube §1.3 step 2: RunPreFilterPlugins, in the default PreFilter order,
  * for the PreFilters that can reject or restrict the nodes: NodeAffinity
  * (whenever its PreFilter is enabled, even with its Filter disabled),
- * then the volume plugins (reference §2.12).  Returns MODEL_SUCCESS when
+ * then the volume plugins (reference §2.12).  Returns SCHED_SUCCESS when
  * the cycle goes on to Filter, else the rejection (every node then has
- * the PreFilter status) or MODEL_ERROR. */
-static enum model_code run_prefilter(const struct model_cycle *cy,
-				     struct model_cycle_result *r)
+ * the PreFilter status) or SCHED_ERROR. */
+static enum sched_code run_prefilter(const struct model_cycle *cy,
+				     struct sched_cycle_result *r)
 {
 	const struct sched_profile *prof = cy->profile;
 	bool na_restricted = false;
@@ -153,8 +153,8 @@ static enum model_code run_prefilter(const struct model_cycle *cy,
 			prefilter_reject(r, PLUGIN_NODE_AFFINITY);
 			return r->prefilter.code;
 		}
-		if (r->prefilter.code == MODEL_ERROR)
-			return MODEL_ERROR;
+		if (r->prefilter.code == SCHED_ERROR)
+			return SCHED_ERROR;
 	}
 	static const enum plugin_id volume_ids[] = {
 		PLUGIN_VOLUME_RESTRICTIONS, PLUGIN_NODE_VOLUME_LIMITS,
@@ -166,7 +166,7 @@ static enum model_code run_prefilter(const struct model_cycle *cy,
 		enum plugin_id id = volume_ids[i];
 		if (!prof->prefilter[id])
 			continue;
-		struct model_status st;
+		struct sched_status st;
 		switch (id) {
 		case PLUGIN_VOLUME_RESTRICTIONS:
 			model_prefilter_volume_restrictions(cy, &st);
@@ -196,20 +196,20 @@ static enum model_code run_prefilter(const struct model_cycle *cy,
  * node whose filter errored (the nodes after it left with no verdict), or
  * -1. */
 static int run_filters(const struct model_cycle *cy, const bool *given,
-		       struct model_cycle_result *r)
+		       struct sched_cycle_result *r)
 {
 	for (int n = 0; n < r->n_nodes; n++) {
-		struct model_node_verdict *v = &r->verdicts[n];
+		struct sched_node_verdict *v = &r->verdicts[n];
 		/* the nominated node is tried first even outside the
 		 * PreFilterResult (evaluateNominatedNode runs before it) */
 		bool nominated = cy->base->nominated[cy->pod] == n;
 		if (!r->in_prefilter_result[n] && !nominated) {
-			model_verdict_none(v, MODEL_UAU);
+			sched_verdict_none(v, SCHED_UAU);
 			continue;
 		}
 		if (!given || !given[n])
 			model_feasibility(cy, n, v);
-		if (v->code == MODEL_ERROR) {
+		if (v->code == SCHED_ERROR) {
 			verdicts_none_from(r, n + 1);
 			return n;
 		}
@@ -231,44 +231,44 @@ static bool scores_in_range(const int64_t *s, int n)
 /* kube §1.6: PreScore/Score/NormalizeScore of one plugin over the feasible
  * nodes, weighted into r.  Returns false (err set) when the cycle errors. */
 static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
-			 struct model_cycle_result *r, int64_t *raw,
-			 struct model_status *err)
+			 struct sched_cycle_result *r, int64_t *raw,
+			 struct sched_status *err)
 {
-	model_status_ok(err);
+	sched_status_ok(err);
 	for (int i = 0; i < r->n_feasible; i++)
 		raw[i] = 0;
 	bool prescore = cy->profile->prescore[id];
 	const char *missing = prescore ? NULL : config_missing_state(id, false);
 	if (missing) {
 		/* Score without its PreScore's state (§1.6) */
-		model_status_fail(err, MODEL_ERROR, "running Score plugins: plugin "
+		sched_status_fail(err, SCHED_ERROR, "running Score plugins: plugin "
 				  "\"%s\" failed with: %s", config_plugin_name(id),
 				  missing);
 		return false;
 	}
-	enum model_code code =
+	enum sched_code code =
 		score_fn(id)(cy, r->feasible, r->n_feasible, raw, err);
-	if (code == MODEL_ERROR && !prescore) {
+	if (code == SCHED_ERROR && !prescore) {
 		/* the error of a Score falling back to its PreScore's work */
-		char why[MODEL_STATUS_TEXT];
+		char why[SCHED_STATUS_TEXT];
 		snprintf(why, sizeof why, "%s",
-			 err->n_reasons ? model_status_reason(err, 0) : "error");
-		model_status_ok(err);
-		model_status_fail(err, MODEL_ERROR, "running Score plugins: plugin "
+			 err->n_reasons ? sched_status_reason(err, 0) : "error");
+		sched_status_ok(err);
+		sched_status_fail(err, SCHED_ERROR, "running Score plugins: plugin "
 				  "\"%s\" failed with: %s", config_plugin_name(id),
 				  why);
 	}
-	if (code == MODEL_ERROR)
+	if (code == SCHED_ERROR)
 		return false;
-	if (code == MODEL_SKIP && prescore) {
+	if (code == SCHED_SKIP && prescore) {
 		r->score_skipped[id] = true;
 		return true;
 	}
-	if (code == MODEL_SKIP)
+	if (code == SCHED_SKIP)
 		return true;   /* no PreScore to skip it: Score gives 0 */
 	if (!scores_in_range(raw, r->n_feasible)) {
-		model_status_ok(err);
-		model_status_fail(err, MODEL_ERROR,
+		sched_status_ok(err);
+		sched_status_fail(err, SCHED_ERROR,
 				  "plugin \"%s\" returns an invalid score, it "
 				  "should in the range of [0, 100] after "
 				  "normalizing", config_plugin_name(id));
@@ -288,26 +288,26 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
  * preferred term the parser refuses), also when its Score is disabled,
  * and before any Score plugin's error. */
 static bool run_prescores(const struct model_cycle *cy,
-			  struct model_status *err)
+			  struct sched_status *err)
 {
 	const struct sched_profile *prof = cy->profile;
 	if (!prof->prescore[PLUGIN_NODE_AFFINITY])
 		return true;
 	const struct pod *p = &cy->cluster->pods[cy->pod];
-	char why[MODEL_STATUS_TEXT];
+	char why[SCHED_STATUS_TEXT];
 	if (!match_preferred_parse_error(p->node_preferred, p->n_node_preferred,
 					 "spec.affinity.nodeAffinity."
 					 "preferredDuringSchedulingIgnoredDuringExecution",
 					 why, sizeof why))
 		return true;
-	model_status_ok(err);
-	model_status_add(err, MODEL_ERROR, why);
+	sched_status_ok(err);
+	sched_status_add(err, SCHED_ERROR, why);
 	return false;
 }
 
 /* kube §1.6: every enabled score plugin in Score order. */
 static bool run_scores(const struct model_cycle *cy,
-		       struct model_cycle_result *r, struct model_status *err)
+		       struct sched_cycle_result *r, struct sched_status *err)
 {
 	if (!run_prescores(cy, err)) {
 		r->scored = false;
@@ -333,7 +333,7 @@ static bool run_scores(const struct model_cycle *cy,
  *                  Viability(Pod, Other) <= Viability(Pod, Node)}
  * kube §1.7 picks one of these uniformly at random; the model keeps all.
  */
-static void select_viable(struct model_cycle_result *r)
+static void select_viable(struct sched_cycle_result *r)
 {
 	int64_t best = 0;
 	for (int i = 0; i < r->n_feasible; i++) {
@@ -355,15 +355,15 @@ static void select_viable(struct model_cycle_result *r)
 static bool prefilter_phase(struct model_cycle *cy,
 			    const struct model_given *given,
 			    struct model_cycle_state *state,
-			    struct model_cycle_result *r)
+			    struct sched_cycle_result *r)
 {
-	enum model_code pre = run_prefilter(cy, r);
-	if (pre == MODEL_ERROR) {
+	enum sched_code pre = run_prefilter(cy, r);
+	if (pre == SCHED_ERROR) {
 		verdicts_none_from(r, 0);
 		cycle_error(r, &r->prefilter);
 		return false;
 	}
-	if (pre != MODEL_SUCCESS) {
+	if (pre != SCHED_SUCCESS) {
 		cycle_unschedulable(r, NULL);
 		return false;
 	}
@@ -375,11 +375,11 @@ static bool prefilter_phase(struct model_cycle *cy,
 /* Filter, Score and the viable set of cy (after its PreFilter phase)
  * into r (reset but for the given verdicts, see run_filters). */
 static void run_cycle(const struct model_cycle *cy, const bool *given,
-		      struct model_cycle_result *r)
+		      struct sched_cycle_result *r)
 {
 	int bad = run_filters(cy, given, r);
 	if (bad >= 0) {
-		const struct model_node_verdict *v = &r->verdicts[bad];
+		const struct sched_node_verdict *v = &r->verdicts[bad];
 		cycle_error(r, &v->status[v->rejected_by]);
 		return;
 	}
@@ -403,7 +403,7 @@ static void run_cycle(const struct model_cycle *cy, const bool *given,
 		return;
 	}
 
-	struct model_status err;
+	struct sched_status err;
 	if (!run_scores(cy, r, &err)) {
 		cycle_error(r, &err);
 		return;
@@ -413,7 +413,7 @@ static void run_cycle(const struct model_cycle *cy, const bool *given,
 
 int model_schedule_cycle(const struct sched_profile *prof,
 			 const struct snapshot *s, int pod,
-			 struct model_cycle_result *r)
+			 struct sched_cycle_result *r)
 {
 	return model_schedule_cycle_given(prof, s, pod, NULL, r);
 }
@@ -421,7 +421,7 @@ int model_schedule_cycle(const struct sched_profile *prof,
 int model_schedule_cycle_given(const struct sched_profile *prof,
 			       const struct snapshot *s, int pod,
 			       const struct model_given *given,
-			       struct model_cycle_result *r)
+			       struct sched_cycle_result *r)
 {
 	assert(prof && s && s->cluster && r);
 	const struct cluster *c = s->cluster;
@@ -431,7 +431,7 @@ int model_schedule_cycle_given(const struct sched_profile *prof,
 
 	/* kube §1.3 step 1 */
 	if (c->n_nodes == 0) {
-		r->code = MODEL_UAU;
+		r->code = SCHED_UAU;
 		r->message = xstrdup("no nodes available to schedule pods");
 		return 0;
 	}

@@ -21,9 +21,9 @@ static uint32_t volume_skips(const struct model_cycle *cy)
 	const bool *pre = cy->profile->prefilter;
 	uint32_t skips = 0;
 	if (pre[PLUGIN_DYNAMIC_RESOURCES]) {
-		struct model_status st;
+		struct sched_status st;
 		model_prefilter_dynamic_resources(cy, &st);
-		if (st.code == MODEL_SKIP)
+		if (st.code == SCHED_SKIP)
 			skips |= 1u << PLUGIN_DYNAMIC_RESOURCES;
 	}
 	if (model_pod_has_volumes(&cy->cluster->pods[cy->pod]))

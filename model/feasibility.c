@@ -59,9 +59,9 @@ _Static_assert(MODEL_N_FILTERS == PLUGIN_FILTERS, "a new filter plugin: "
 
 /* A Skip from a filter is not a rejection: kube only knows Skip from
  * PreFilter, and a skipped plugin's Filter does not run (= passes). */
-static bool status_failed(const struct model_status *st)
+static bool status_failed(const struct sched_status *st)
 {
-	return st->code != MODEL_SUCCESS && st->code != MODEL_SKIP;
+	return st->code != SCHED_SUCCESS && st->code != SCHED_SKIP;
 }
 
 /* The filters the profile does not run at all (a release without some,
@@ -70,7 +70,7 @@ static bool status_failed(const struct model_status *st)
  * filters', not their product: v1.34's default profile lists fewer
  * filters than kso models and takes this way on every node. */
 static void not_in_order(const enum plugin_id *order, int n_order,
-			 struct model_status st[PLUGIN_FILTERS])
+			 struct sched_status st[PLUGIN_FILTERS])
 {
 	uint32_t in = 0;
 	for (int k = 0; k < n_order; k++)
@@ -78,19 +78,19 @@ static void not_in_order(const enum plugin_id *order, int n_order,
 	for (int i = 0; i < MODEL_N_FILTERS; i++) {
 		enum plugin_id id = model_filter_ids[i];
 		if (!(in >> id & 1u))
-			model_status_ok(&st[id]);
+			sched_status_ok(&st[id]);
 	}
 }
 
 /* RunFilterPlugins turns a Filter's Error into "running "Name" filter
  * plugin: <error>" (§1.4). */
-static void wrap_error(enum plugin_id id, struct model_status *st)
+static void wrap_error(enum plugin_id id, struct sched_status *st)
 {
-	char error[MODEL_STATUS_TEXT];
+	char error[SCHED_STATUS_TEXT];
 	snprintf(error, sizeof error, "%s",
-		 st->n_reasons ? model_status_reason(st, 0) : "");
-	model_status_ok(st);
-	model_status_fail(st, MODEL_ERROR, "running \"%s\" filter plugin: %s",
+		 st->n_reasons ? sched_status_reason(st, 0) : "");
+	sched_status_ok(st);
+	sched_status_fail(st, SCHED_ERROR, "running \"%s\" filter plugin: %s",
 			  config_plugin_name(id), error);
 }
 
@@ -102,7 +102,7 @@ static void wrap_error(enum plugin_id id, struct model_status *st)
  * reasons dropped).  Returns the plugin id of the first non-success in
  * the profile's Filter order (the status kube records), or -1. */
 static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
-		       bool failed_only, struct model_status st[PLUGIN_FILTERS],
+		       bool failed_only, struct sched_status st[PLUGIN_FILTERS],
 		       bool failed[PLUGIN_COUNT])
 {
 	/* read once: the stores into st[] may alias them for the compiler */
@@ -117,7 +117,7 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 		enum plugin_id id = order[i];
 		/* kube runs no Filter whose PreFilter returned Skip */
 		if (!prof->filter[id] || (skip >> id & 1u) || (only && !only[id])) {
-			model_status_ok(&st[id]);
+			sched_status_ok(&st[id]);
 			continue;
 		}
 		/* a Filter sets its status in full (plugin.h) */
@@ -125,17 +125,17 @@ static int filter_pass(const struct model_cycle *cy, int node, const bool *only,
 				      : config_missing_state(id, true);
 		if (missing) {
 			/* Filter without its PreFilter's state: an Error */
-			model_status_ok(&st[id]);
-			model_status_fail(&st[id], MODEL_ERROR, "%s", missing);
+			sched_status_ok(&st[id]);
+			sched_status_fail(&st[id], SCHED_ERROR, "%s", missing);
 		} else {
 			filter_fns[id](cy, node, &st[id]);
 		}
 		if (!status_failed(&st[id])) {
 			if (failed_only)
-				model_status_ok(&st[id]);
+				sched_status_ok(&st[id]);
 			continue;
 		}
-		if (st[id].code == MODEL_ERROR)
+		if (st[id].code == SCHED_ERROR)
 			wrap_error(id, &st[id]);
 		failed[id] = true;
 		if (first < 0)
@@ -165,7 +165,7 @@ static bool in_q(const struct model_cycle *cy, int node, int q)
  * pass, or -1. */
 static int filter_pass_nominated(const struct model_cycle *cy, int node,
 				 const bool *only, int nq,
-				 struct model_status st[PLUGIN_FILTERS],
+				 struct sched_status st[PLUGIN_FILTERS],
 				 bool failed[PLUGIN_COUNT])
 {
 	struct snapshot view;
@@ -206,7 +206,7 @@ static int filter_pass_nominated(const struct model_cycle *cy, int node,
  * pass 1's when pass 1 failed, else pass 2's.
  */
 void model_feasibility(const struct model_cycle *cy, int node,
-		       struct model_node_verdict *out)
+		       struct sched_node_verdict *out)
 {
 	model_feasibility_of(cy, node, NULL, out);
 }
@@ -215,7 +215,7 @@ void model_feasibility(const struct model_cycle *cy, int node,
  * node alone, so leaving filters out changes no other filter's verdict;
  * only rejected_by is then the first failure among those evaluated. */
 void model_feasibility_of(const struct model_cycle *cy, int node,
-			  const bool *only, struct model_node_verdict *out)
+			  const bool *only, struct sched_node_verdict *out)
 {
 	assert(cy && cy->cluster && cy->profile && cy->view && out);
 	assert(node >= 0 && node < cy->cluster->n_nodes);
@@ -243,7 +243,7 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 	} else {
 		/* pass 2's statuses: filter_pass sets the filter ids, the only
 		 * ones read (failed2 is false for the others) */
-		struct model_status st2[PLUGIN_FILTERS];
+		struct sched_status st2[PLUGIN_FILTERS];
 		bool failed2[PLUGIN_COUNT] = {0};
 		first2 = filter_pass(cy, node, only, false, st2, failed2);
 		for (int i = 0; i < MODEL_N_FILTERS; i++) {
@@ -258,6 +258,6 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 
 	out->rejected_by = first1 >= 0 ? first1 : first2;
 	out->feasible = out->rejected_by < 0;
-	out->code = out->feasible ? MODEL_SUCCESS
+	out->code = out->feasible ? SCHED_SUCCESS
 				  : out->status[out->rejected_by].code;
 }

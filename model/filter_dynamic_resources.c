@@ -40,12 +40,12 @@ static bool node_match(const struct node_selector *ns, const struct node *n, voi
 }
 
 void model_prefilter_dynamic_resources(const struct model_cycle *cy,
-				       struct model_status *out)
+				       struct sched_status *out)
 {
 	assert(cy && out);
-	model_status_ok(out);
+	sched_status_ok(out);
 	if (!cy->cluster->pods[cy->pod].n_claims) {
-		out->code = MODEL_SKIP;
+		out->code = SCHED_SKIP;
 		return;
 	}
 	struct arena a;
@@ -53,17 +53,17 @@ void model_prefilter_dynamic_resources(const struct model_cycle *cy,
 	struct dra_prefilter pf;
 	dra_prefilter(&a, cy->cluster, &cy->cluster->pods[cy->pod], &pf);
 	if (pf.code == DRA_SKIP)
-		out->code = MODEL_SKIP;
+		out->code = SCHED_SKIP;
 	else if (pf.code == DRA_UNRESOLVABLE)
-		model_status_add(out, MODEL_UAU, pf.msg);
+		sched_status_add(out, SCHED_UAU, pf.msg);
 	arena_release(&a);
 }
 
 void model_filter_dynamic_resources(const struct model_cycle *cy, int node,
-				    struct model_status *out)
+				    struct sched_status *out)
 {
 	assert(cy && out);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	struct arena a;
 	arena_init(&a);
@@ -74,13 +74,13 @@ void model_filter_dynamic_resources(const struct model_cycle *cy, int node,
 		struct dra_filter f;
 		dra_filter(&a, c, &pf, &c->nodes[node], node_match, NULL, &f);
 		if (f.code == DRA_UNRESOLVABLE)
-			model_status_add(out, MODEL_UAU, f.msg);
+			sched_status_add(out, SCHED_UAU, f.msg);
 		else if (f.code == DRA_ERROR)
-			model_status_add(out, MODEL_ERROR, f.msg);
+			sched_status_add(out, SCHED_ERROR, f.msg);
 		else if (f.code == DRA_UNJUDGED)
 			/* yaml/finish.c refuses such a pod at load; never a
 			 * verdict of kube's here */
-			model_status_add(out, MODEL_ERROR, "kso cannot judge this node");
+			sched_status_add(out, SCHED_ERROR, "kso cannot judge this node");
 	}
 	arena_release(&a);
 }
@@ -90,11 +90,11 @@ void model_filter_dynamic_resources(const struct model_cycle *cy, int node,
  * an Unschedulable rejection lets the rest run (reference §1.3 step 2);
  * its own rejection comes after the write. */
 static bool state_written(const struct sched_profile *prof,
-			  const struct model_cycle_result *r)
+			  const struct sched_cycle_result *r)
 {
 	if (!prof->prefilter[PLUGIN_DYNAMIC_RESOURCES])
 		return false;
-	return r->prefilter.code != MODEL_UAU ||
+	return r->prefilter.code != SCHED_UAU ||
 	       (r->n_nodes > 0 && r->verdicts[0].rejected_by == PLUGIN_DYNAMIC_RESOURCES);
 }
 
@@ -102,7 +102,7 @@ static bool state_written(const struct sched_profile *prof,
  * nodes whose first failure is DynamicResources (kube stops a node's
  * filters at its first failure), inside the PreFilterResult. */
 static const char *postfilter_claims(const struct cluster *c,
-				     const struct model_cycle_result *r)
+				     const struct sched_cycle_result *r)
 {
 	const struct pod *p = &c->pods[r->pod];
 	struct arena a;
@@ -133,21 +133,21 @@ static const char *postfilter_claims(const struct cluster *c,
 
 void model_postfilter_dynamic_resources(const struct cluster *c,
 					const struct sched_profile *prof,
-					const struct model_cycle_result *r,
-					struct model_status *out)
+					const struct sched_cycle_result *r,
+					struct sched_status *out)
 {
 	assert(c && prof && r && out);
-	model_status_ok(out);
+	sched_status_ok(out);
 	bool written = state_written(prof, r);
 	/* the quirk off: a rejection's missing state reads as no claims */
 	if (!written && prof->prefilter[PLUGIN_DYNAMIC_RESOURCES] &&
 	    !config_quirk(&c->config, QUIRK_DRA_POSTFILTER_NOT_FOUND)) {
-		model_status_add(out, MODEL_UNSCHEDULABLE, "no new claims to deallocate");
+		sched_status_add(out, SCHED_UNSCHEDULABLE, "no new claims to deallocate");
 		return;
 	}
 	if (!written) {
-		model_status_add(out, MODEL_ERROR, "not found");
+		sched_status_add(out, SCHED_ERROR, "not found");
 		return;
 	}
-	model_status_add(out, MODEL_UNSCHEDULABLE, postfilter_claims(c, r));
+	sched_status_add(out, SCHED_UNSCHEDULABLE, postfilter_claims(c, r));
 }

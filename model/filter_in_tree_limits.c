@@ -62,7 +62,7 @@ static bool match_provisioner(const struct cluster *c, const struct in_tree_type
  * Returns false with out set on failure. */
 static bool filter_volumes(const struct cluster *c, const struct in_tree_type *t,
 			   int q, bool new_pod, struct id_set *set,
-			   struct model_status *out)
+			   struct sched_status *out)
 {
 	const struct pod *p = &c->pods[q];
 	for (int i = 0; i < p->n_disks; i++)
@@ -122,10 +122,10 @@ static bool in_tree_prefilter_skips(const struct model_cycle *cy,
  * pods.  Failure: Unschedulable "node(s) exceed max volume count".
  */
 static void in_tree_filter(const struct model_cycle *cy, int node,
-			   const struct in_tree_type *t, struct model_status *out)
+			   const struct in_tree_type *t, struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	if (in_tree_prefilter_skips(cy, t))
 		return;
@@ -141,7 +141,7 @@ static void in_tree_filter(const struct model_cycle *cy, int node,
 	for (int i = 0; i < fresh.n; i++)
 		more += !id_has(&existing, fresh.v[i]);
 	if (existing.n + more > max_volumes(c, t, &c->nodes[node]))
-		model_status_add(out, MODEL_UNSCHEDULABLE,
+		sched_status_add(out, SCHED_UNSCHEDULABLE,
 				 "node(s) exceed max volume count");
 done:
 	free(fresh.v);
@@ -149,19 +149,19 @@ done:
 }
 
 void model_filter_ebs_limits(const struct model_cycle *cy, int node,
-			     struct model_status *out)
+			     struct sched_status *out)
 {
 	in_tree_filter(cy, node, &in_tree_types[0], out);
 }
 
 void model_filter_gce_pd_limits(const struct model_cycle *cy, int node,
-				struct model_status *out)
+				struct sched_status *out)
 {
 	in_tree_filter(cy, node, &in_tree_types[1], out);
 }
 
 void model_filter_azure_disk_limits(const struct model_cycle *cy, int node,
-				    struct model_status *out)
+				    struct sched_status *out)
 {
 	in_tree_filter(cy, node, &in_tree_types[2], out);
 }

@@ -213,21 +213,21 @@ static bool satisfies_anti_affinity(const struct model_cycle *cy,
  *          [] OTHER                      -> TRUE
  */
 void model_filter_inter_pod_affinity(const struct model_cycle *cy, int node,
-				     struct model_status *out)
+				     struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	if (model_cycle_skips(cy, PLUGIN_INTER_POD_AFFINITY))
 		return;
 	const struct node *n = &cy->cluster->nodes[node];
 	if (!satisfies_affinity(cy, n)) {
-		model_status_add(out, MODEL_UAU, REASON_AFFINITY);
+		sched_status_add(out, SCHED_UAU, REASON_AFFINITY);
 		return;
 	}
 	if (!satisfies_anti_affinity(cy, n)) {
-		model_status_add(out, MODEL_UNSCHEDULABLE, REASON_ANTI);
+		sched_status_add(out, SCHED_UNSCHEDULABLE, REASON_ANTI);
 		return;
 	}
 	if (existing_anti(cy, cy->view, n))
-		model_status_add(out, MODEL_UNSCHEDULABLE, REASON_EXISTING_ANTI);
+		sched_status_add(out, SCHED_UNSCHEDULABLE, REASON_EXISTING_ANTI);
 }

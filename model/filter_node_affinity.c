@@ -77,13 +77,13 @@ static bool term_names_nonempty(const struct node_selector_term *t)
  * nodeSelector and no addedAffinity.required.  Not in the seed.
  */
 void model_prefilter_node_affinity(const struct model_cycle *cy, bool *allowed,
-				   bool *restricted, struct model_status *out)
+				   bool *restricted, struct sched_status *out)
 {
 	assert(cy && allowed && restricted && out);
-	model_status_ok(out);
+	sched_status_ok(out);
 	*restricted = false;
 	if (prefilter_skips(cy)) {
-		out->code = MODEL_SKIP;
+		out->code = SCHED_SKIP;
 		return;
 	}
 	const struct node_selector *req = &cy->cluster->pods[cy->pod].node_affinity;
@@ -96,7 +96,7 @@ void model_prefilter_node_affinity(const struct model_cycle *cy, bool *allowed,
 		nonempty = nonempty || term_names_nonempty(&req->terms[t]);
 	}
 	if (!nonempty) {
-		model_status_add(out, MODEL_UAU, "pod affinity terms conflict");
+		sched_status_add(out, SCHED_UAU, "pod affinity terms conflict");
 		return;
 	}
 	*restricted = true;
@@ -128,22 +128,22 @@ void model_prefilter_node_affinity(const struct model_cycle *cy, bool *allowed,
  * exactly one integer value compared strictly (reference §5 (d), (e)).
  */
 void model_filter_node_affinity(const struct model_cycle *cy, int node,
-				struct model_status *out)
+				struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	if (prefilter_skips(cy)) {
-		out->code = MODEL_SKIP;
+		out->code = SCHED_SKIP;
 		return;
 	}
 	const struct node *n = &cy->cluster->nodes[node];
 	const struct node_selector *added = cy->profile->added_required;
 	if (added && !match_node_selector(added, n)) {
-		model_status_add(out, MODEL_UAU,
+		sched_status_add(out, SCHED_UAU,
 				 "node(s) didn't match scheduler-enforced node affinity");
 		return;
 	}
 	if (!match_pod_required_node_affinity(&cy->cluster->pods[cy->pod], n))
-		model_status_add(out, MODEL_UAU,
+		sched_status_add(out, SCHED_UAU,
 				 "node(s) didn't match Pod's node affinity/selector");
 }

@@ -15,13 +15,13 @@
  * scheduled at all; in v1.30 it also always passes for queued pods.
  */
 void model_filter_node_name(const struct model_cycle *cy, int node,
-			    struct model_status *out)
+			    struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const char *want = cy->cluster->pods[cy->pod].node_name;
 	if (!want[0] || strcmp(want, cy->cluster->nodes[node].name) == 0)
 		return;
-	model_status_add(out, MODEL_UAU,
+	sched_status_add(out, SCHED_UAU,
 			 "node(s) didn't match the requested node name");
 }

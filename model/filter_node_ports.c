@@ -167,13 +167,13 @@ static bool wants_host_ports(const struct model_cycle *cy, const struct pod *p)
  * pods holding the same key frees the key, as in kube.
  */
 void model_filter_node_ports(const struct model_cycle *cy, int node,
-			     struct model_status *out)
+			     struct sched_status *out)
 {
 	assert(cy && cy->base && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	if (!wants_host_ports(cy, p)) {
-		out->code = MODEL_SKIP;
+		out->code = SCHED_SKIP;
 		return;
 	}
 	for (int i = 0; i < n_port_containers(p); i++) {
@@ -182,7 +182,7 @@ void model_filter_node_ports(const struct model_cycle *cy, int node,
 			const struct container_port *want = &ct->ports[j];
 			if (want->host_port <= 0 || !node_uses(cy, node, want))
 				continue;
-			model_status_add(out, MODEL_UNSCHEDULABLE,
+			sched_status_add(out, SCHED_UNSCHEDULABLE,
 					 "node(s) didn't have free ports for the requested pod ports");
 			return;
 		}

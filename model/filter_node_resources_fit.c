@@ -56,7 +56,7 @@ static bool requests_nothing(const struct cluster *c, const int64_t *req)
  * UnschedulableAndUnresolvable, the reason stays. */
 static void check_one(const struct cluster *c, const struct node *n, int r,
 		      const int64_t *req, const int64_t *used,
-		      struct model_status *out)
+		      struct sched_status *out)
 {
 	/* Req[r] > 0 first: the allocatable lookup only when it matters */
 	if (req[r] <= 0)
@@ -66,7 +66,7 @@ static void check_one(const struct cluster *c, const struct node *n, int r,
 		return;
 	bool unresolvable = req[r] > alloc &&
 			    config_at_least(&c->config, KUBE_1_34);
-	model_status_add_join(out, unresolvable ? MODEL_UAU : MODEL_UNSCHEDULABLE,
+	sched_status_add_join(out, unresolvable ? SCHED_UAU : SCHED_UNSCHEDULABLE,
 			      (const char *[]){"Insufficient ", c->res_names[r]}, 2);
 }
 
@@ -90,12 +90,12 @@ static void check_one(const struct cluster *c, const struct node *n, int r,
  */
 static void fit_check(const struct model_cycle *cy, const struct node *n,
 		      const int64_t *req, const int64_t *used, int pods,
-		      struct model_status *out)
+		      struct sched_status *out)
 {
 	const struct cluster *c = cy->cluster;
 	int64_t allowed = resource_values_get(&n->allocatable, RES_PODS, NULL);
 	if ((int64_t)pods + 1 > allowed)
-		model_status_add(out, MODEL_UNSCHEDULABLE, "Too many pods");
+		sched_status_add(out, SCHED_UNSCHEDULABLE, "Too many pods");
 	if (requests_nothing(c, req))
 		return;
 	check_one(c, n, RES_CPU, req, used, out);
@@ -110,10 +110,10 @@ static void fit_check(const struct model_cycle *cy, const struct node *n,
 /* Req and each pod's part of Used are the cycle state's (NodeInfo's
  * cached requests). */
 void model_filter_node_resources_fit(const struct model_cycle *cy, int node,
-				     struct model_status *out)
+				     struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	const struct node *n = &c->nodes[node];
 	struct arena *scratch = cy->state->scratch;

@@ -20,10 +20,10 @@
  * unschedulable taint through (reference §5 (b)).
  */
 void model_filter_node_unschedulable(const struct model_cycle *cy, int node,
-				     struct model_status *out)
+				     struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct node *n = &cy->cluster->nodes[node];
 	if (!n->unschedulable)
 		return;
@@ -34,5 +34,5 @@ void model_filter_node_unschedulable(const struct model_cycle *cy, int node,
 	};
 	if (match_taint_tolerated(&cy->cluster->pods[cy->pod], &unschedulable))
 		return;
-	model_status_add(out, MODEL_UAU, "node(s) were unschedulable");
+	sched_status_add(out, SCHED_UAU, "node(s) were unschedulable");
 }

@@ -106,7 +106,7 @@ static void driver_info(const struct cluster *c, const struct pvc *claim,
  * Error).  Returns false with out set on failure. */
 static bool attachable(const struct cluster *c, int q, bool new_pod,
 		       const struct csi_node *cn, struct attach_set *set,
-		       struct model_status *out)
+		       struct sched_status *out)
 {
 	const struct pod *p = &c->pods[q];
 	bool v134 = config_at_least(&c->config, KUBE_1_34);
@@ -196,17 +196,17 @@ static void node_attachments(const struct cluster *c, int node,
  * ephemeral volume or an inline volume kube can migrate (of those kso
  * reads: EBS, GCE PD, Azure Disk). */
 void model_prefilter_node_volume_limits(const struct model_cycle *cy,
-					struct model_status *out)
+					struct sched_status *out)
 {
 	assert(cy && out);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	bool migratable = false;
 	/* IsInlineMigratable: csi-translation-lib translates the disk */
 	for (int i = 0; i < p->n_disks; i++)
 		migratable |= csi_plugin_of_disk(p->disks[i].kind) != NULL;
 	if (p->n_volumes == 0 && !migratable)
-		out->code = MODEL_SKIP;
+		out->code = SCHED_SKIP;
 }
 
 /* The Filter past the pod's own volumes (fresh, non-empty): the node's
@@ -214,7 +214,7 @@ void model_prefilter_node_volume_limits(const struct model_cycle *cy,
 static void check_limits(const struct cluster *c, int node,
 			 const struct csi_node *cn,
 			 const struct attach_set *fresh, struct attach_set *attached,
-			 const struct snapshot *view, struct model_status *out)
+			 const struct snapshot *view, struct sched_status *out)
 {
 	bool v134 = config_at_least(&c->config, KUBE_1_34);
 	if (v134 && !node_has_limits(c, node))
@@ -245,7 +245,7 @@ static void check_limits(const struct cluster *c, int node,
 		 * not already attached: a node already over its limit keeps
 		 * a pod whose volumes of that driver are all attached there */
 		if (more > 0 && now + more > limit) {
-			model_status_add(out, MODEL_UNSCHEDULABLE,
+			sched_status_add(out, SCHED_UNSCHEDULABLE,
 					 "node(s) exceed max volume count");
 			break;
 		}
@@ -265,10 +265,10 @@ static void check_limits(const struct cluster *c, int node,
  * Failure: Unschedulable "node(s) exceed max volume count".
  */
 void model_filter_node_volume_limits(const struct model_cycle *cy, int node,
-				     struct model_status *out)
+				     struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	struct attach_set fresh = {0}, attached = {0};
 	/* the in-tree plugins are migrated where the node has a CSINode

@@ -359,13 +359,13 @@ static int64_t pts_min(const struct model_spread_prefilter *st, int s,
 }
 
 static void pts_check_node(const struct model_spread_prefilter *st, int node,
-			   bool approx, struct model_status *out)
+			   bool approx, struct sched_status *out)
 {
 	for (int i = 0; i < st->cs->n; i++) {
 		const struct model_spread_constraint *c = &st->cs->items[i];
 		int k;
 		if (!pts_node_pair(st, node, i, &k)) {
-			model_status_add(out, MODEL_UAU, REASON_MISSING_LABEL);
+			sched_status_add(out, SCHED_UAU, REASON_MISSING_LABEL);
 			return;
 		}
 		int s = c->slot;
@@ -376,7 +376,7 @@ static void pts_check_node(const struct model_spread_prefilter *st, int node,
 		int64_t self = st->self[i] ? 1 : 0;
 		int64_t match = k >= 0 ? st->pairs.items[k].count : 0;
 		if (match + self - min_match > c->max_skew) {
-			model_status_add(out, MODEL_UNSCHEDULABLE, REASON_SKEW);
+			sched_status_add(out, SCHED_UNSCHEDULABLE, REASON_SKEW);
 			return;
 		}
 	}
@@ -385,10 +385,10 @@ static void pts_check_node(const struct model_spread_prefilter *st, int node,
 /* Filter reads the PreFilter state from the cycle's state, as kube's
  * reads it from CycleState: no PreFilter state (Skip) means no Filter. */
 void model_filter_pod_topology_spread(const struct model_cycle *cy, int node,
-				      struct model_status *out)
+				      struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct model_cycle_state *state = cy->state;
 	if (!state->has_spread)
 		return;

@@ -25,16 +25,16 @@
  * Exists ignores the value (reference §5 (a)).
  */
 void model_filter_taint_toleration(const struct model_cycle *cy, int node,
-				   struct model_status *out)
+				   struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct node *n = &cy->cluster->nodes[node];
 	int i = match_first_untolerated(&cy->cluster->pods[cy->pod], n);
 	if (i < 0)
 		return;
 	/* "node(s) had untolerated taint {%s: %s}" */
-	model_status_add_join(out, MODEL_UAU, (const char *[]){
+	sched_status_add_join(out, SCHED_UAU, (const char *[]){
 		"node(s) had untolerated taint {", n->taints[i].key, ": ",
 		n->taints[i].value, "}"}, 5);
 }

@@ -60,7 +60,7 @@ static void classify(const struct model_cycle *cy, struct pod_claims *pc)
  * and an ephemeral one must belong to the pod.  Writes the first problem
  * into out (UnschedulableAndUnresolvable); false when the pod has no
  * claim at all. */
-static bool pod_has_claims(const struct model_cycle *cy, struct model_status *out)
+static bool pod_has_claims(const struct model_cycle *cy, struct sched_status *out)
 {
 	const struct cluster *c = cy->cluster;
 	const struct pod *p = &c->pods[cy->pod];
@@ -71,27 +71,27 @@ static bool pod_has_claims(const struct model_cycle *cy, struct model_status *ou
 		int k = model_pod_claim(c, cy->pod, v, buf, &name);
 		if (k < 0) {
 			if (v->ephemeral)
-				model_status_fail(out, MODEL_UAU, "waiting for ephemeral "
+				sched_status_fail(out, SCHED_UAU, "waiting for ephemeral "
 						  "volume controller to create the "
 						  "persistentvolumeclaim \"%s\"", name);
 			else
-				model_status_fail(out, MODEL_UAU, "persistentvolumeclaim "
+				sched_status_fail(out, SCHED_UAU, "persistentvolumeclaim "
 						  "\"%s\" not found", name);
 			return true;
 		}
 		const struct pvc *claim = &c->pvcs[k];
 		if (claim->lost) {
-			model_status_fail(out, MODEL_UAU, "persistentvolumeclaim \"%s\" "
+			sched_status_fail(out, SCHED_UAU, "persistentvolumeclaim \"%s\" "
 					  "bound to non-existent persistentvolume \"%s\"",
 					  claim->name, claim->volume_name);
 			return true;
 		}
 		if (claim->deleting) {
-			model_status_fail(out, MODEL_UAU, "persistentvolumeclaim \"%s\" "
+			sched_status_fail(out, SCHED_UAU, "persistentvolumeclaim \"%s\" "
 					  "is being deleted", claim->name);
 			return true;
 		}
-		if (!model_claim_for_pod(p, v, claim, MODEL_UAU, out))
+		if (!model_claim_for_pod(p, v, claim, SCHED_UAU, out))
 			return true;
 	}
 	return p->n_volumes > 0;
@@ -107,20 +107,20 @@ static bool pod_has_claims(const struct model_cycle *cy, struct model_status *ou
  * fails the Filter with "node(s) had volume node affinity conflict".
  */
 void model_prefilter_volume_binding(const struct model_cycle *cy,
-				    struct model_status *out)
+				    struct sched_status *out)
 {
 	assert(cy && out);
-	model_status_ok(out);
+	sched_status_ok(out);
 	if (!pod_has_claims(cy, out)) {
-		out->code = MODEL_SKIP;
+		out->code = SCHED_SKIP;
 		return;
 	}
-	if (out->code != MODEL_SUCCESS)
+	if (out->code != SCHED_SUCCESS)
 		return;
 	struct pod_claims pc;
 	classify(cy, &pc);
 	if (pc.n_immediate > 0)
-		model_status_add(out, MODEL_UAU,
+		sched_status_add(out, SCHED_UAU,
 				 "pod has unbound immediate PersistentVolumeClaims");
 	pod_claims_release(&pc);
 }
@@ -355,14 +355,14 @@ static bool unbound_ok(const struct cluster *c, const struct pod_claims *pc,
  * non-existent pv(s)".
  */
 void model_filter_volume_binding(const struct model_cycle *cy, int node,
-				 struct model_status *out)
+				 struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct cluster *c = cy->cluster;
-	struct model_status pre;
-	model_status_ok(&pre);
-	if (!pod_has_claims(cy, &pre) || pre.code != MODEL_SUCCESS)
+	struct sched_status pre;
+	sched_status_ok(&pre);
+	if (!pod_has_claims(cy, &pre) || pre.code != SCHED_SUCCESS)
 		return;   /* Skip (a rejection never reaches Filter) */
 	struct pod_claims pc;
 	classify(cy, &pc);
@@ -371,23 +371,23 @@ void model_filter_volume_binding(const struct model_cycle *cy, int node,
 	const char *error = check_bound(c, &pc, n, &bound_ok, &found);
 	if (error) {
 		pod_claims_release(&pc);
-		model_status_fail(out, MODEL_ERROR, "%s", error);
+		sched_status_fail(out, SCHED_ERROR, "%s", error);
 		return;
 	}
 	bool room = true;
 	bool unbound = pc.n_delay == 0 || unbound_ok(c, &pc, n, &room);
 	pod_claims_release(&pc);
 	if (!bound_ok)   /* ErrReasonNodeConflict, reworded in v1.34 (delta §5.6) */
-		model_status_add(out, MODEL_UAU,
+		sched_status_add(out, SCHED_UAU,
 				 config_at_least(&c->config, KUBE_1_34)
 				 ? "node(s) didn't match PersistentVolume's node affinity"
 				 : "node(s) had volume node affinity conflict");
 	if (!unbound)
-		model_status_add(out, MODEL_UAU,
+		sched_status_add(out, SCHED_UAU,
 				 "node(s) didn't find available persistent volumes to bind");
 	if (!room)
-		model_status_add(out, MODEL_UAU, "node(s) did not have enough free storage");
+		sched_status_add(out, SCHED_UAU, "node(s) did not have enough free storage");
 	if (!found)
-		model_status_add(out, MODEL_UAU, "node(s) unavailable due to one or "
+		sched_status_add(out, SCHED_UAU, "node(s) unavailable due to one or "
 				 "more pvc(s) bound to non-existent pv(s)");
 }

@@ -142,22 +142,22 @@ static bool prefilter_skips(const struct model_cycle *cy)
  * ReadWriteOncePod claim of the pod is in use.
  */
 void model_prefilter_volume_restrictions(const struct model_cycle *cy,
-					 struct model_status *out)
+					 struct sched_status *out)
 {
 	assert(cy && out);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	const struct pod *p = &c->pods[cy->pod];
 	for (int i = 0; i < p->n_volumes; i++) {
 		const struct pod_volume *v = &p->volumes[i];
 		if (v->ephemeral || cluster_find_pvc(c, p->ns, v->claim) >= 0)
 			continue;
-		model_status_fail(out, MODEL_UAU,
+		sched_status_fail(out, SCHED_UAU,
 				  "persistentvolumeclaim \"%s\" not found", v->claim);
 		return;
 	}
 	if (prefilter_skips(cy))
-		out->code = MODEL_SKIP;
+		out->code = SCHED_SKIP;
 }
 
 /*
@@ -172,14 +172,14 @@ void model_prefilter_volume_restrictions(const struct model_cycle *cy,
  * evict the pod holding the disk or the claim.
  */
 void model_filter_volume_restrictions(const struct model_cycle *cy, int node,
-				      struct model_status *out)
+				      struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	if (prefilter_skips(cy))
 		return;   /* PreFilter returned Skip: Filter does not run */
 	if (disk_conflict(cy, node)) {
-		model_status_add(out, MODEL_UNSCHEDULABLE, "node(s) had no available disk");
+		sched_status_add(out, SCHED_UNSCHEDULABLE, "node(s) had no available disk");
 		return;
 	}
 	int count = conflicts_at_prefilter(cy);
@@ -187,7 +187,7 @@ void model_filter_volume_restrictions(const struct model_cycle *cy, int node,
 		count += cy->deltas[i].sign * conflicts_of_pod(cy, cy->deltas[i].pod);
 	if (count > 0)   /* ErrReasonReadWriteOncePodConflict, reworded in
 			  * v1.34 (delta §5.7) */
-		model_status_add(out, MODEL_UNSCHEDULABLE,
+		sched_status_add(out, SCHED_UNSCHEDULABLE,
 				 config_at_least(&cy->cluster->config, KUBE_1_34)
 				 ? "node(s) unavailable due to PersistentVolumeClaim "
 				   "with ReadWriteOncePod access mode already in-use "

@@ -65,7 +65,7 @@ static bool zones_contain(const char *value, const char *zone, bool *valid)
  * indexes; returns their number, or -1 with out set.
  */
 static int pod_pvs(const struct model_cycle *cy, int *pvs,
-		   struct model_status *out)
+		   struct sched_status *out)
 {
 	const struct cluster *c = cy->cluster;
 	const struct pod *p = &c->pods[cy->pod];
@@ -76,31 +76,31 @@ static int pod_pvs(const struct model_cycle *cy, int *pvs,
 			continue;
 		int k = cluster_find_pvc(c, p->ns, v->claim);
 		if (k < 0) {
-			model_status_fail(out, MODEL_UAU,
+			sched_status_fail(out, SCHED_UAU,
 					  "persistentvolumeclaim \"%s\" not found", v->claim);
 			return -1;
 		}
 		const struct pvc *claim = &c->pvcs[k];
 		if (!claim->volume_name[0]) {
 			if (!claim->class_name[0]) {
-				model_status_add(out, MODEL_UAU, "PersistentVolumeClaim had "
+				sched_status_add(out, SCHED_UAU, "PersistentVolumeClaim had "
 						 "no pv name and storageClass name");
 				return -1;
 			}
 			int sc = cluster_find_class(c, claim->class_name);
 			if (sc < 0) {
-				model_status_fail(out, MODEL_UAU, "storageclass.storage.k8s.io "
+				sched_status_fail(out, SCHED_UAU, "storageclass.storage.k8s.io "
 						  "\"%s\" not found", claim->class_name);
 				return -1;
 			}
 			if (c->classes[sc].wait_for_consumer)
 				continue;
-			model_status_add(out, MODEL_UAU, "PersistentVolume had no name");
+			sched_status_add(out, SCHED_UAU, "PersistentVolume had no name");
 			return -1;
 		}
 		int pv = cluster_find_pv(c, claim->volume_name);
 		if (pv < 0) {
-			model_status_fail(out, MODEL_UAU, "persistentvolume \"%s\" not found",
+			sched_status_fail(out, SCHED_UAU, "persistentvolume \"%s\" not found",
 					  claim->volume_name);
 			return -1;
 		}
@@ -123,10 +123,10 @@ static bool has_topology(const struct pv *v)
 
 /* PreFilter: getPVbyPod; Skip when no PV has a topology label. */
 void model_prefilter_volume_zone(const struct model_cycle *cy,
-				 struct model_status *out)
+				 struct sched_status *out)
 {
 	assert(cy && out);
-	model_status_ok(out);
+	sched_status_ok(out);
 	int *pvs = xmalloc(sizeof *pvs * ((size_t)cy->cluster->pods[cy->pod].n_volumes + 1));
 	int n = pod_pvs(cy, pvs, out);
 	bool any = false;
@@ -134,13 +134,13 @@ void model_prefilter_volume_zone(const struct model_cycle *cy,
 		any = any || has_topology(&cy->cluster->pvs[pvs[i]]);
 	free(pvs);
 	if (n >= 0 && !any)
-		out->code = MODEL_SKIP;
+		out->code = SCHED_SKIP;
 }
 
 /* The Filter proper on the PVs pvs[0..n): each usable topology label
  * against the node's labels nl. */
 static void check_zones(const struct cluster *c, const int *pvs, int n,
-			const struct labels *nl, struct model_status *out)
+			const struct labels *nl, struct sched_status *out)
 {
 	bool constrained = false;
 	for (size_t i = 0; i < sizeof topology_labels / sizeof *topology_labels; i++)
@@ -159,7 +159,7 @@ static void check_zones(const struct cluster *c, const int *pvs, int n,
 			if (!have)
 				have = labels_get(nl, ga_label(key));
 			if (!have || !zones_contain(value, have, &valid)) {
-				model_status_add(out, MODEL_UAU,
+				sched_status_add(out, SCHED_UAU,
 						 "node(s) had no available volume zone");
 				return;
 			}
@@ -177,10 +177,10 @@ static void check_zones(const struct cluster *c, const int *pvs, int n,
  * itself and returns its rejection.
  */
 void model_filter_volume_zone(const struct model_cycle *cy, int node,
-			      struct model_status *out)
+			      struct sched_status *out)
 {
 	assert(cy && out && node >= 0 && node < cy->cluster->n_nodes);
-	model_status_ok(out);
+	sched_status_ok(out);
 	const struct cluster *c = cy->cluster;
 	if (c->pods[cy->pod].n_volumes == 0)
 		return;

@@ -29,7 +29,7 @@
 struct fit_count {
 	const char *reason;
 	int count;
-	char text[MODEL_STATUS_TEXT + 16];   /* "<count> <reason>" */
+	char text[SCHED_STATUS_TEXT + 16];   /* "<count> <reason>" */
 };
 
 /* text = "<count> <reason>" (what snprintf "%d %s" writes; the entry
@@ -82,10 +82,10 @@ static void count_reason(struct fit_count *h, int *n, const char *reason)
 
 /* The recorded status of node n: the rejecting plugin's status, or NULL
  * when kube records none (feasible, or outside the PreFilterResult). */
-static const struct model_status *node_status(const struct model_cycle_result *r,
+static const struct sched_status *node_status(const struct sched_cycle_result *r,
 					      int n)
 {
-	const struct model_node_verdict *v = &r->verdicts[n];
+	const struct sched_node_verdict *v = &r->verdicts[n];
 	if (v->feasible || v->rejected_by < 0)
 		return NULL;
 	return &v->status[v->rejected_by];
@@ -94,8 +94,8 @@ static const struct model_status *node_status(const struct model_cycle_result *r
 /* Where the histogram's statuses come from: a cycle's verdicts (r), or
  * an array of statuses with a flag for each (st, has). */
 struct fit_source {
-	const struct model_cycle_result *r;
-	const struct model_status *st;
+	const struct sched_cycle_result *r;
+	const struct sched_status *st;
 	const bool *has;
 	int n_nodes;
 };
@@ -105,12 +105,12 @@ struct fit_source {
  * so carries r's absent status. */
 static bool absent(const struct fit_source *src, int n)
 {
-	const struct model_cycle_result *r = src->r;
+	const struct sched_cycle_result *r = src->r;
 	return r && r->absent_reason && !r->in_prefilter_result[n] &&
 	       !r->verdicts[n].feasible && r->verdicts[n].rejected_by < 0;
 }
 
-static const struct model_status *source_status(const struct fit_source *src,
+static const struct sched_status *source_status(const struct fit_source *src,
 						int n)
 {
 	if (src->r)
@@ -126,9 +126,9 @@ static int histogram(const struct fit_source *src, struct fit_count *h,
 {
 	int n = 0;
 	for (int node = 0; node < src->n_nodes; node++) {
-		const struct model_status *st = source_status(src, node);
+		const struct sched_status *st = source_status(src, node);
 		for (int i = 0; st && i < st->n_reasons; i++)
-			count_reason(h, &n, model_status_reason(st, i));
+			count_reason(h, &n, sched_status_reason(st, i));
 		if (absent(src, node))
 			count_reason(h, &n, src->r->absent_reason);
 	}
@@ -153,20 +153,20 @@ static void add_histogram(struct strbuf *b, struct fit_count *const *order,
 }
 
 /* " <reasons joined ", ">." - a PreFilter status's Message(). */
-static void add_prefilter(struct strbuf *b, const struct model_status *st)
+static void add_prefilter(struct strbuf *b, const struct sched_status *st)
 {
 	strbuf_puts(b, " ");
 	for (int i = 0; i < st->n_reasons; i++) {
 		if (i)
 			strbuf_puts(b, ", ");
-		strbuf_puts(b, model_status_reason(st, i));
+		strbuf_puts(b, sched_status_reason(st, i));
 	}
 	strbuf_puts(b, ".");
 }
 
-static bool prefilter_rejected(const struct model_status *st)
+static bool prefilter_rejected(const struct sched_status *st)
 {
-	return (st->code == MODEL_UNSCHEDULABLE || st->code == MODEL_UAU) &&
+	return (st->code == SCHED_UNSCHEDULABLE || st->code == SCHED_UAU) &&
 	       st->n_reasons > 0;
 }
 
@@ -196,14 +196,14 @@ static size_t head_text(char *dst, int n)
  * scratch, NULL: an arena of its own), then " <postfilter>" when
  * non-empty. */
 static char *fit_text(int n_all, const struct fit_source *src,
-		      const struct model_status *pre, const char *postfilter,
+		      const struct sched_status *pre, const char *postfilter,
 		      struct arena *scratch)
 {
 	char head[64];
 	size_t need = head_text(head, n_all) + 1;
 	size_t cap = 1;   /* distinct reasons <= recorded reasons */
 	for (int node = 0; !pre && node < src->n_nodes; node++) {
-		const struct model_status *st = source_status(src, node);
+		const struct sched_status *st = source_status(src, node);
 		cap += st ? (size_t)st->n_reasons : 0;
 		cap += absent(src, node);
 	}
@@ -219,7 +219,7 @@ static char *fit_text(int n_all, const struct fit_source *src,
 	int n = 0;
 	if (pre) {
 		for (int i = 0; i < pre->n_reasons; i++)
-			need += strlen(model_status_reason(pre, i)) + 2;
+			need += strlen(sched_status_reason(pre, i)) + 2;
 		need += 2;
 	} else {
 		n = histogram(src, h, order);
@@ -249,23 +249,23 @@ static char *fit_text(int n_all, const struct fit_source *src,
 	return strbuf_take(&b);
 }
 
-char *model_fit_error_in(const struct model_cycle_result *r,
+char *model_fit_error_in(const struct sched_cycle_result *r,
 			 const char *postfilter, struct arena *scratch)
 {
 	assert(r);
 	struct fit_source src = { .r = r, .n_nodes = r->n_nodes };
-	const struct model_status *pre =
+	const struct sched_status *pre =
 		prefilter_rejected(&r->prefilter) ? &r->prefilter : NULL;
 	return fit_text(r->n_nodes, &src, pre, postfilter, scratch);
 }
 
-char *model_fit_error(const struct model_cycle_result *r,
+char *model_fit_error(const struct sched_cycle_result *r,
 		      const char *postfilter)
 {
 	return model_fit_error_in(r, postfilter, NULL);
 }
 
-char *model_fit_error_of(int n_nodes, const struct model_status *st,
+char *model_fit_error_of(int n_nodes, const struct sched_status *st,
 			 const bool *has, struct arena *scratch)
 {
 	assert(n_nodes >= 0 && (n_nodes == 0 || (st && has)));

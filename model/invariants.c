@@ -212,12 +212,12 @@ static void check_capacity(struct model_scheduler *m,
 
 /* why for a verdict that is not feasible: its first failing filter's
  * first reason. */
-static void verdict_why(const struct model_node_verdict *v, char *why,
+static void verdict_why(const struct sched_node_verdict *v, char *why,
 			size_t len)
 {
-	const struct model_status *st = &v->status[v->rejected_by];
+	const struct sched_status *st = &v->status[v->rejected_by];
 	snprintf(why, len, "%s: %s", config_plugin_name(v->rejected_by),
-		 st->n_reasons ? model_status_reason(st, 0) : "rejected");
+		 st->n_reasons ? sched_status_reason(st, 0) : "rejected");
 }
 
 /* Feasibility(pod, node) on placement s as a fresh cycle (no deltas);
@@ -238,8 +238,8 @@ static bool feasible_on(const struct model_scheduler *m,
 	cy.state = &state;
 	/* model_feasibility sets every field: no need to clear (or malloc)
 	 * the verdict, a few KB, on every step */
-	struct model_node_verdict verdict;
-	struct model_node_verdict *v = &verdict;
+	struct sched_node_verdict verdict;
+	struct sched_node_verdict *v = &verdict;
 	model_feasibility(&cy, node, v);
 	model_cycle_state_release(&state);
 	if (!v->feasible)

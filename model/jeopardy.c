@@ -58,7 +58,7 @@ static bool terminating_victim_on(const struct snapshot *s, int node,
  * is still in progress there: wait for it instead of evicting more).
  */
 bool model_preemption_eligible(const struct snapshot *s, int pod,
-			       const struct model_cycle_result *r,
+			       const struct sched_cycle_result *r,
 			       char *why, int why_len)
 {
 	assert(s && r && why && why_len > 0);
@@ -72,7 +72,7 @@ bool model_preemption_eligible(const struct snapshot *s, int pod,
 	int nom = s->nominated[pod];
 	if (nom < 0 || nom >= r->n_nodes)
 		return true;
-	if (r->verdicts[nom].code == MODEL_UAU)
+	if (r->verdicts[nom].code == SCHED_UAU)
 		return true;
 	if (terminating_victim_on(s, nom, p->priority)) {
 		snprintf(why, (size_t)why_len,
@@ -88,12 +88,12 @@ bool model_preemption_eligible(const struct snapshot *s, int pod,
  * PreFilterResult, which model_schedule_cycle records as UAU), mean
  * preemption cannot help there.  The nominated node keeps the status its
  * fast-path evaluation gave even outside the PreFilterResult, as in kube. */
-int model_preemption_potential(const struct model_cycle_result *r, int *out)
+int model_preemption_potential(const struct sched_cycle_result *r, int *out)
 {
 	assert(r && out);
 	int n = 0;
 	for (int i = 0; i < r->n_nodes; i++)
-		if (r->verdicts[i].code == MODEL_UNSCHEDULABLE)
+		if (r->verdicts[i].code == SCHED_UNSCHEDULABLE)
 			out[n++] = i;
 	return n;
 }

@@ -40,7 +40,7 @@ extern const enum plugin_id model_score_ids[MODEL_N_SCORES];
  * failure); rejected_by is the one kube would report.  PreFilter-level
  * rejections (model_prefilter_*) are the caller's: see model_cycle_filter. */
 void model_feasibility(const struct model_cycle *cy, int node,
-		       struct model_node_verdict *out);
+		       struct sched_node_verdict *out);
 
 /* model_feasibility_of: model_feasibility evaluating only the filters
  * with only[id] true (only == NULL: all of them); the others read as
@@ -48,7 +48,7 @@ void model_feasibility(const struct model_cycle *cy, int node,
  * exactly model_feasibility's; rejected_by is the first failure among
  * them. */
 void model_feasibility_of(const struct model_cycle *cy, int node,
-			  const bool *only, struct model_node_verdict *out);
+			  const bool *only, struct sched_node_verdict *out);
 
 /* model_schedule_cycle: one scheduling cycle of pod on placement s with
  * profile prof: PreFilter, Filter on every node, scoring when >= 2 nodes
@@ -56,7 +56,7 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
  * Returns 0; r must have been initialised for s->cluster. */
 int model_schedule_cycle(const struct sched_profile *prof,
 			 const struct snapshot *s, int pod,
-			 struct model_cycle_result *r);
+			 struct sched_cycle_result *r);
 
 /*
  * struct model_given: the one way precomputed inputs enter the model.
@@ -94,14 +94,14 @@ struct model_given {
 int model_schedule_cycle_given(const struct sched_profile *prof,
 			       const struct snapshot *s, int pod,
 			       const struct model_given *given,
-			       struct model_cycle_result *r);
+			       struct sched_cycle_result *r);
 
 /* model_fit_error: kube's FitError message for a result with no feasible
  * node ("0/N nodes are available: <PreFilter message>." or "... <histogram
  * of filter reasons>.", then " <postfilter>" when postfilter is non-empty,
  * e.g. "preemption: ...").  Returns a malloc'ed string the caller frees;
  * aborts on out-of-memory. */
-char *model_fit_error(const struct model_cycle_result *r,
+char *model_fit_error(const struct sched_cycle_result *r,
 		      const char *postfilter);
 
 /* model_fit_error_of: FitError.Error() over the statuses a preemption
@@ -109,13 +109,13 @@ char *model_fit_error(const struct model_cycle_result *r,
  * (kube: len(nodeToStatusMap)), then the same histogram as
  * model_fit_error, its histogram built in scratch.  Returns a malloc'ed
  * string the caller frees; aborts on out-of-memory. */
-char *model_fit_error_of(int n_nodes, const struct model_status *st,
+char *model_fit_error_of(int n_nodes, const struct sched_status *st,
 			 const bool *has, struct arena *scratch);
 
 /* model_fit_error_in: model_fit_error building its histogram in scratch
  * (a cycle's, see cycle_state.h); model_fit_error uses an arena of its
  * own. */
-char *model_fit_error_in(const struct model_cycle_result *r,
+char *model_fit_error_in(const struct sched_cycle_result *r,
 			 const char *postfilter, struct arena *scratch);
 
 /* model_queue_less: PrioritySort: a before b (priority desc, then

@@ -63,33 +63,33 @@ bool model_prefilter_inter_pod_affinity_skips(const struct model_cycle *cy);
 /* Filter: verdict of one plugin for (cycle pod, node) into out, set in
  * full (out's previous contents never read). */
 typedef void (*model_filter_fn)(const struct model_cycle *cy, int node,
-				struct model_status *out);
+				struct sched_status *out);
 
 /* Score: for the feasible nodes feasible[0..n-1] writes each node's
  * NormalizeScore'd score (0..100, before the weight) into scores[i].
- * Returns MODEL_SUCCESS, MODEL_SKIP (PreScore skipped: every score 0) or
- * MODEL_ERROR (err says why; the cycle fails). */
-typedef enum model_code (*model_score_fn)(const struct model_cycle *cy,
+ * Returns SCHED_SUCCESS, SCHED_SKIP (PreScore skipped: every score 0) or
+ * SCHED_ERROR (err says why; the cycle fails). */
+typedef enum sched_code (*model_score_fn)(const struct model_cycle *cy,
 					  const int *feasible, int n,
 					  int64_t *scores,
-					  struct model_status *err);
+					  struct sched_status *err);
 
 /* The plugins, one file each.  Filters in kube's default order. */
-void model_filter_node_unschedulable(const struct model_cycle *, int, struct model_status *);
-void model_filter_node_name(const struct model_cycle *, int, struct model_status *);
-void model_filter_taint_toleration(const struct model_cycle *, int, struct model_status *);
-void model_filter_node_affinity(const struct model_cycle *, int, struct model_status *);
-void model_filter_node_ports(const struct model_cycle *, int, struct model_status *);
-void model_filter_node_resources_fit(const struct model_cycle *, int, struct model_status *);
-void model_filter_volume_restrictions(const struct model_cycle *, int, struct model_status *);
-void model_filter_ebs_limits(const struct model_cycle *, int, struct model_status *);
-void model_filter_gce_pd_limits(const struct model_cycle *, int, struct model_status *);
-void model_filter_node_volume_limits(const struct model_cycle *, int, struct model_status *);
-void model_filter_azure_disk_limits(const struct model_cycle *, int, struct model_status *);
-void model_filter_volume_binding(const struct model_cycle *, int, struct model_status *);
-void model_filter_volume_zone(const struct model_cycle *, int, struct model_status *);
-void model_filter_pod_topology_spread(const struct model_cycle *, int, struct model_status *);
-void model_filter_inter_pod_affinity(const struct model_cycle *, int, struct model_status *);
+void model_filter_node_unschedulable(const struct model_cycle *, int, struct sched_status *);
+void model_filter_node_name(const struct model_cycle *, int, struct sched_status *);
+void model_filter_taint_toleration(const struct model_cycle *, int, struct sched_status *);
+void model_filter_node_affinity(const struct model_cycle *, int, struct sched_status *);
+void model_filter_node_ports(const struct model_cycle *, int, struct sched_status *);
+void model_filter_node_resources_fit(const struct model_cycle *, int, struct sched_status *);
+void model_filter_volume_restrictions(const struct model_cycle *, int, struct sched_status *);
+void model_filter_ebs_limits(const struct model_cycle *, int, struct sched_status *);
+void model_filter_gce_pd_limits(const struct model_cycle *, int, struct sched_status *);
+void model_filter_node_volume_limits(const struct model_cycle *, int, struct sched_status *);
+void model_filter_azure_disk_limits(const struct model_cycle *, int, struct sched_status *);
+void model_filter_volume_binding(const struct model_cycle *, int, struct sched_status *);
+void model_filter_volume_zone(const struct model_cycle *, int, struct sched_status *);
+void model_filter_pod_topology_spread(const struct model_cycle *, int, struct sched_status *);
+void model_filter_inter_pod_affinity(const struct model_cycle *, int, struct sched_status *);
 
 /* DynamicResources (v1.34, filter_dynamic_resources.c): its PreFilter
  * (Success, Skip for a pod without claims, or UnschedulableAndUnresolvable),
@@ -98,39 +98,39 @@ void model_filter_inter_pod_affinity(const struct model_cycle *, int, struct mod
  * completed" / "still not schedulable", or Error "not found" when its
  * PreFilter never wrote its state. */
 void model_prefilter_dynamic_resources(const struct model_cycle *cy,
-				       struct model_status *out);
-void model_filter_dynamic_resources(const struct model_cycle *, int, struct model_status *);
+				       struct sched_status *out);
+void model_filter_dynamic_resources(const struct model_cycle *, int, struct sched_status *);
 void model_postfilter_dynamic_resources(const struct cluster *c,
 					const struct sched_profile *prof,
-					const struct model_cycle_result *r,
-					struct model_status *out);
+					const struct sched_cycle_result *r,
+					struct sched_status *out);
 
 /* PreFilter-level verdicts that reject every node at once (reference §1.3):
  * NodeAffinity's "pod affinity terms conflict" and its PreFilterResult
  * (matchFields metadata.name In).  allowed[n] is cleared for nodes outside
  * the PreFilterResult, and *restricted set when there is one. */
 void model_prefilter_node_affinity(const struct model_cycle *cy, bool *allowed,
-				   bool *restricted, struct model_status *out);
+				   bool *restricted, struct sched_status *out);
 
 /* The volume plugins' PreFilters (reference §2.12): each sets out to
  * Skip, Success or its rejection (UnschedulableAndUnresolvable); none
  * of them returns a PreFilterResult in v1.30.12. */
 void model_prefilter_volume_restrictions(const struct model_cycle *cy,
-					 struct model_status *out);
+					 struct sched_status *out);
 void model_prefilter_node_volume_limits(const struct model_cycle *cy,
-					struct model_status *out);
+					struct sched_status *out);
 void model_prefilter_volume_binding(const struct model_cycle *cy,
-				    struct model_status *out);
+				    struct sched_status *out);
 void model_prefilter_volume_zone(const struct model_cycle *cy,
-				 struct model_status *out);
+				 struct sched_status *out);
 
-enum model_code model_score_taint_toleration(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
-enum model_code model_score_node_affinity(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
-enum model_code model_score_node_resources_fit(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
-enum model_code model_score_pod_topology_spread(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
-enum model_code model_score_inter_pod_affinity(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
-enum model_code model_score_balanced_allocation(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
-enum model_code model_score_image_locality(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
-enum model_code model_score_selector_spread(const struct model_cycle *, const int *, int, int64_t *, struct model_status *);
+enum sched_code model_score_taint_toleration(const struct model_cycle *, const int *, int, int64_t *, struct sched_status *);
+enum sched_code model_score_node_affinity(const struct model_cycle *, const int *, int, int64_t *, struct sched_status *);
+enum sched_code model_score_node_resources_fit(const struct model_cycle *, const int *, int, int64_t *, struct sched_status *);
+enum sched_code model_score_pod_topology_spread(const struct model_cycle *, const int *, int, int64_t *, struct sched_status *);
+enum sched_code model_score_inter_pod_affinity(const struct model_cycle *, const int *, int, int64_t *, struct sched_status *);
+enum sched_code model_score_balanced_allocation(const struct model_cycle *, const int *, int, int64_t *, struct sched_status *);
+enum sched_code model_score_image_locality(const struct model_cycle *, const int *, int, int64_t *, struct sched_status *);
+enum sched_code model_score_selector_spread(const struct model_cycle *, const int *, int, int64_t *, struct sched_status *);
 
 #endif

@@ -19,9 +19,9 @@
 
 /* "<reasons>, <message>": DynamicResources' reasons before the next
  * plugin's message (or alone when it said nothing). */
-static char *joined(const struct model_status *first, const char *message)
+static char *joined(const struct sched_status *first, const char *message)
 {
-	const char *reason = model_status_reason(first, 0);
+	const char *reason = sched_status_reason(first, 0);
 	if (!message || !message[0])
 		return xstrdup(reason);
 	size_t len = strlen(reason) + 2 + strlen(message) + 1;
@@ -32,30 +32,30 @@ static char *joined(const struct model_status *first, const char *message)
 
 int model_preempt_kube(const struct sched_profile *prof,
 		       const struct snapshot *s, int pod,
-		       const struct model_cycle_result *r,
-		       const struct model_preempt_opts *opts,
-		       struct model_preemption *out)
+		       const struct sched_cycle_result *r,
+		       const struct sched_preempt_opts *opts,
+		       struct sched_preemption *out)
 {
 	return model_preempt_kube_given(prof, s, pod, r, opts, NULL, out);
 }
 
 int model_preempt_kube_given(const struct sched_profile *prof,
 			     const struct snapshot *s, int pod,
-			     const struct model_cycle_result *r,
-			     const struct model_preempt_opts *opts,
+			     const struct sched_cycle_result *r,
+			     const struct sched_preempt_opts *opts,
 			     const struct model_given *given,
-			     struct model_preemption *out)
+			     struct sched_preemption *out)
 {
 	assert(prof && s && s->cluster && r && out);
-	struct model_status dra;
+	struct sched_status dra;
 	bool has_dra = prof->postfilter[PLUGIN_DYNAMIC_RESOURCES];
 	if (has_dra) {
 		model_postfilter_dynamic_resources(s->cluster, prof, r, &dra);
-		if (dra.code == MODEL_ERROR) {
+		if (dra.code == SCHED_ERROR) {
 			/* the loop stops: no preemption, the nomination
 			 * stays (schedulingCycle gets no PostFilterResult) */
-			out->code = MODEL_ERROR;
-			out->message = xstrdup(model_status_reason(&dra, 0));
+			out->code = SCHED_ERROR;
+			out->message = xstrdup(sched_status_reason(&dra, 0));
 			return 0;
 		}
 	}
@@ -63,10 +63,10 @@ int model_preempt_kube_given(const struct sched_profile *prof,
 		model_default_preemption_given(prof, s, pod, r, opts, given,
 					       out);
 	} else {
-		out->code = MODEL_UNSCHEDULABLE;
+		out->code = SCHED_UNSCHEDULABLE;
 		out->message = xstrdup("");
 	}
-	if (has_dra && out->code == MODEL_UNSCHEDULABLE) {
+	if (has_dra && out->code == SCHED_UNSCHEDULABLE) {
 		char *m = joined(&dra, out->message);
 		free(out->message);
 		out->message = m;

@@ -14,7 +14,7 @@
  * choice, model_preempt_kube is kube's greedy per-node reprieve (§3.4) and
  * lexicographic node pick (§3.5) over a sampled candidate list (§3.3).
  *
- * Both work on one failed cycle (struct model_cycle_result from
+ * Both work on one failed cycle (struct sched_cycle_result from
  * model_schedule_cycle): only nodes whose recorded status is exactly
  * Unschedulable are considered (UAU nodes and nodes outside a
  * PreFilterResult are not).  Nothing here changes the placement; the
@@ -49,13 +49,13 @@ int model_jeopardy(const struct snapshot *s, int pod, int node, int *out);
  * "terminating by preemption" is read as "deletionTimestamp set"
  * (DEVIATIONS: kube also requires a DisruptionTarget condition). */
 bool model_preemption_eligible(const struct snapshot *s, int pod,
-			       const struct model_cycle_result *r,
+			       const struct sched_cycle_result *r,
 			       char *why, int why_len);
 
 /* model_preemption_potential: §3.2: writes into out (room for n_nodes) the
  * nodes, in node order, whose recorded status in r is exactly
  * Unschedulable.  Returns the count. */
-int model_preemption_potential(const struct model_cycle_result *r, int *out);
+int model_preemption_potential(const struct sched_cycle_result *r, int *out);
 
 /* ---------------------------------------------------------------- PDBs */
 
@@ -102,28 +102,28 @@ void model_sort_important(const struct cluster *c, int *pods, int n);
 /* model_casualty_of: the Casualty of victims[0..n-1] (n >= 1, any order)
  * with pdb_violations as given. */
 void model_casualty_of(const struct cluster *c, const int *victims, int n,
-		       int pdb_violations, struct model_casualty *out);
+		       int pdb_violations, struct sched_casualty *out);
 
 /* model_casualty_cmp: < 0 when a is better (less Casualty) than b, 0 when
  * they tie on every key, > 0 otherwise.  The first differing key decides
  * (the order of §3.5). */
-int model_casualty_cmp(const struct model_casualty *a,
-		       const struct model_casualty *b);
+int model_casualty_cmp(const struct sched_casualty *a,
+		       const struct sched_casualty *b);
 
 /* --------------------------------------------------------- the answers */
 
 /* model_select_victims_on_node: §3.4 SelectVictimsOnNode(pod, node) on s
- * with profile prof.  On success returns MODEL_SUCCESS and fills out
+ * with profile prof.  On success returns SCHED_SUCCESS and fills out
  * (out->pods malloc'ed, possibly n == 0); otherwise returns the status
  * code and st says why (UAU "No preemption victims found for incoming
  * pod", or the filter status after removing every lower-priority pod).
  * allowed[] are the PDB budgets (model_pdb_allowed). */
-enum model_code model_select_victims_on_node(const struct sched_profile *prof,
+enum sched_code model_select_victims_on_node(const struct sched_profile *prof,
 					     const struct snapshot *s,
 					     int pod, int node,
 					     const int32_t *allowed,
-					     struct model_victims *out,
-					     struct model_status *st);
+					     struct sched_victims *out,
+					     struct sched_status *st);
 
 /* model_preemption_num_candidates: §3.3 numCandidates for n potential
  * nodes: max(n * minCandidateNodesPercentage / 100,
@@ -144,18 +144,18 @@ int32_t model_preemption_num_candidates(const struct sched_profile *prof,
  * other than pod nominated to node with a lower priority than pod's:
  * the nominations a preemption onto node clears (§3.6). */
 void model_lower_nominated(const struct snapshot *s, int pod, int node,
-			   struct model_preemption *out);
+			   struct sched_preemption *out);
 
 int model_default_preemption(const struct sched_profile *prof,
 			     const struct snapshot *s, int pod,
-			     const struct model_cycle_result *r,
-			     const struct model_preempt_opts *opts,
-			     struct model_preemption *out);
+			     const struct sched_cycle_result *r,
+			     const struct sched_preempt_opts *opts,
+			     struct sched_preemption *out);
 int model_preempt_kube(const struct sched_profile *prof,
 		       const struct snapshot *s, int pod,
-		       const struct model_cycle_result *r,
-		       const struct model_preempt_opts *opts,
-		       struct model_preemption *out);
+		       const struct sched_cycle_result *r,
+		       const struct sched_preempt_opts *opts,
+		       struct sched_preemption *out);
 
 /* model_default_preemption_given / model_preempt_kube_given:
  * model_default_preemption / model_preempt_kube with the precomputed
@@ -163,16 +163,16 @@ int model_preempt_kube(const struct sched_profile *prof,
  * read); NULL is the function without _given. */
 int model_default_preemption_given(const struct sched_profile *prof,
 				   const struct snapshot *s, int pod,
-				   const struct model_cycle_result *r,
-				   const struct model_preempt_opts *opts,
+				   const struct sched_cycle_result *r,
+				   const struct sched_preempt_opts *opts,
 				   const struct model_given *given,
-				   struct model_preemption *out);
+				   struct sched_preemption *out);
 int model_preempt_kube_given(const struct sched_profile *prof,
 			     const struct snapshot *s, int pod,
-			     const struct model_cycle_result *r,
-			     const struct model_preempt_opts *opts,
+			     const struct sched_cycle_result *r,
+			     const struct sched_preempt_opts *opts,
 			     const struct model_given *given,
-			     struct model_preemption *out);
+			     struct sched_preemption *out);
 
 /* model_preempt_minimal: the spec's Preemption(pod): over every node whose
  * status in r is Unschedulable and every non-empty subset of its Jeopardy
@@ -183,8 +183,8 @@ int model_preempt_kube_given(const struct sched_profile *prof,
  * more than MODEL_MINIMAL_MAX_VICTIMS candidate victims. */
 int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct snapshot *s, int pod,
-			  const struct model_cycle_result *r,
-			  struct model_preemption *out, struct error *err);
+			  const struct sched_cycle_result *r,
+			  struct sched_preemption *out, struct error *err);
 
 /* model_preempt_minimal_given: model_preempt_minimal with what opts
  * lends (pdb_allowed, pdb_spends; offset_draw is kube's alone) and the
@@ -192,9 +192,9 @@ int model_preempt_minimal(const struct sched_profile *prof,
  * verdicts are not read); either may be NULL. */
 int model_preempt_minimal_given(const struct sched_profile *prof,
 				const struct snapshot *s, int pod,
-				const struct model_cycle_result *r,
-				const struct model_preempt_opts *opts,
+				const struct sched_cycle_result *r,
+				const struct sched_preempt_opts *opts,
 				const struct model_given *given,
-				struct model_preemption *out, struct error *err);
+				struct sched_preemption *out, struct error *err);
 
 #endif

@@ -93,7 +93,7 @@ static void edit_move(struct edit *e, int pod, int node, int sign)
 
 /* RunFilterPluginsWithNominatedPods on the edited cycle; v is scratch. */
 static bool edit_fits(const struct edit *e, int node,
-		      struct model_node_verdict *v)
+		      struct sched_node_verdict *v)
 {
 	model_feasibility(&e->cy, node, v);
 	return v->feasible;
@@ -102,7 +102,7 @@ static bool edit_fits(const struct edit *e, int node,
 /* §3.4 step 5, one pod: add it back; if the preemptor no longer fits,
  * remove it again and it is a victim. */
 static bool reprieve(struct edit *e, int q, int node,
-		     struct model_node_verdict *v)
+		     struct sched_node_verdict *v)
 {
 	edit_move(e, q, node, +1);
 	if (edit_fits(e, node, v))
@@ -114,7 +114,7 @@ static bool reprieve(struct edit *e, int q, int node,
 /* §3.4 steps 4-6 on the removed pods lower[0..k-1] (sorted). */
 static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 			 const bool *spent, const int *lower, int k,
-			 struct model_victims *out, struct model_node_verdict *v)
+			 struct sched_victims *out, struct sched_node_verdict *v)
 {
 	const struct cluster *c = e->cy.cluster;
 	bool *viol = arena_take_array(e->state.scratch, (size_t)k, sizeof *viol);
@@ -142,18 +142,18 @@ static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 
 /* model_select_victims_on_node with the cycle's state on s (the failed
  * cycle's, which PostFilter receives), cloned for the node's edits. */
-static enum model_code select_victims(const struct model_cycle_state *state,
+static enum sched_code select_victims(const struct model_cycle_state *state,
 				      const struct snapshot *s, int node,
 				      const int32_t *allowed,
 				      const bool *spent,
-				      struct model_victims *out,
-				      struct model_status *st)
+				      struct sched_victims *out,
+				      struct sched_status *st)
 {
 	assert(state && s && s->cluster && out && st && state->base == s);
 	int pod = state->pod;
 	const struct cluster *c = s->cluster;
 	assert(node >= 0 && node < c->n_nodes);
-	model_status_ok(st);
+	sched_status_ok(st);
 	memset(out, 0, sizeof *out);
 	out->node = node;
 
@@ -165,9 +165,9 @@ static enum model_code select_victims(const struct model_cycle_state *state,
 	int k = lower_priority_pods(s, pod, node, lower);
 	if (k == 0) {
 		arena_reset(scratch, mark);
-		model_status_add(st, MODEL_UAU,
+		sched_status_add(st, SCHED_UAU,
 				 "No preemption victims found for incoming pod");
-		return MODEL_UAU;
+		return SCHED_UAU;
 	}
 	struct edit e;
 	edit_init(&e, state, s, 3 * k);
@@ -175,8 +175,8 @@ static enum model_code select_victims(const struct model_cycle_state *state,
 		edit_move(&e, lower[i], node, -1);
 
 	/* step 2: with all of them gone the pod must fit */
-	struct model_node_verdict v;
-	enum model_code code = MODEL_SUCCESS;
+	struct sched_node_verdict v;
+	enum sched_code code = SCHED_SUCCESS;
 	if (!edit_fits(&e, node, &v)) {
 		*st = v.status[v.rejected_by];
 		code = st->code;
@@ -190,12 +190,12 @@ static enum model_code select_victims(const struct model_cycle_state *state,
 	return code;
 }
 
-enum model_code model_select_victims_on_node(const struct sched_profile *prof,
+enum sched_code model_select_victims_on_node(const struct sched_profile *prof,
 					     const struct snapshot *s,
 					     int pod, int node,
 					     const int32_t *allowed,
-					     struct model_victims *out,
-					     struct model_status *st)
+					     struct sched_victims *out,
+					     struct sched_status *st)
 {
 	assert(prof && s && s->cluster && out && st);
 	struct model_cycle key = {
@@ -204,7 +204,7 @@ enum model_code model_select_victims_on_node(const struct sched_profile *prof,
 	};
 	struct model_cycle_state state;
 	model_cycle_state_init(&state, &key, NULL);
-	enum model_code code = select_victims(&state, s, node, allowed, NULL,
+	enum sched_code code = select_victims(&state, s, node, allowed, NULL,
 					      out, st);
 	model_cycle_state_release(&state);
 	return code;
@@ -228,9 +228,9 @@ int32_t model_preemption_num_candidates(const struct sched_profile *prof,
 /* The walk's state: candidate lists and the statuses of failed nodes,
  * in the PostFilter's scratch arena (given back with its state). */
 struct dry_run {
-	struct model_victims *nonviolating, *violating;
+	struct sched_victims *nonviolating, *violating;
 	int n_nonviolating, n_violating, cap;
-	struct model_status *status;   /* [n_nodes] */
+	struct sched_status *status;   /* [n_nodes] */
 	bool *has_status;              /* [n_nodes] */
 	const char *error;             /* first Error status, if any */
 };
@@ -255,15 +255,15 @@ static void dry_run_init(struct dry_run *d, struct arena *scratch,
 }
 
 /* candidateList.add: each list keeps at most cap entries. */
-static void dry_run_add(struct dry_run *d, struct model_victims *v)
+static void dry_run_add(struct dry_run *d, struct sched_victims *v)
 {
-	struct model_victims *list = v->pdb_violations ? d->violating
+	struct sched_victims *list = v->pdb_violations ? d->violating
 						       : d->nonviolating;
 	int *n = v->pdb_violations ? &d->n_violating : &d->n_nonviolating;
 	if (*n < d->cap)
 		list[(*n)++] = *v;
 	else
-		model_victims_release(v);
+		sched_victims_release(v);
 }
 
 /* §3.3 checkNode for one potential node. */
@@ -272,26 +272,26 @@ static void dry_run_node(struct dry_run *d,
 			 const struct snapshot *s, int node,
 			 const int32_t *allowed, const bool *spent)
 {
-	struct model_victims v;
-	struct model_status st;
-	enum model_code code = select_victims(state, s, node, allowed, spent,
+	struct sched_victims v;
+	struct sched_status st;
+	enum sched_code code = select_victims(state, s, node, allowed, spent,
 					      &v, &st);
-	if (code == MODEL_SUCCESS && v.n > 0) {
+	if (code == SCHED_SUCCESS && v.n > 0) {
 		dry_run_add(d, &v);
 		return;
 	}
-	if (code == MODEL_SUCCESS) {
-		model_victims_release(&v);
-		model_status_ok(&st);
-		model_status_fail(&st, MODEL_ERROR,
+	if (code == SCHED_SUCCESS) {
+		sched_victims_release(&v);
+		sched_status_ok(&st);
+		sched_status_fail(&st, SCHED_ERROR,
 				  "expected at least one victim pod on node \"%s\"",
 				  s->cluster->nodes[node].name);
 	}
 	d->status[node] = st;
 	d->has_status[node] = true;
-	if (st.code == MODEL_ERROR && !d->error)
+	if (st.code == SCHED_ERROR && !d->error)
 		d->error = d->status[node].n_reasons
-				   ? model_status_reason(&d->status[node], 0) : "error";
+				   ? sched_status_reason(&d->status[node], 0) : "error";
 }
 
 /* DryRunPreemption: walk potential[(offset + i) % n] until there is a
@@ -315,7 +315,7 @@ static void dry_run(struct dry_run *d, const struct model_cycle_state *state,
 
 /* §3.5 pickOneNodeForPreemption: the candidate of least Casualty; the
  * first in list order among equals.  Fills ties with the other equals. */
-static int pick_one(const struct model_victims *cand, int n, int *ties,
+static int pick_one(const struct sched_victims *cand, int n, int *ties,
 		    int *n_ties)
 {
 	int best = 0;
@@ -333,7 +333,7 @@ static int pick_one(const struct model_victims *cand, int n, int *ties,
 
 /* §3.6: pods nominated to node with lower priority lose their nomination. */
 void model_lower_nominated(const struct snapshot *s, int pod, int node,
-			   struct model_preemption *out)
+			   struct sched_preemption *out)
 {
 	assert(s && out && pod >= 0 && node >= 0);
 	const struct cluster *c = s->cluster;
@@ -347,8 +347,8 @@ void model_lower_nominated(const struct snapshot *s, int pod, int node,
 			out->clear_nominated[out->n_clear_nominated++] = q;
 }
 
-static void copy_victims(struct model_victims *dst,
-			 const struct model_victims *src)
+static void copy_victims(struct sched_victims *dst,
+			 const struct sched_victims *src)
 {
 	*dst = *src;
 	dst->pods = xmalloc(sizeof *dst->pods * (size_t)(src->n + 1));
@@ -357,7 +357,7 @@ static void copy_victims(struct model_victims *dst,
 }
 
 /* The result when the walk found candidates. */
-static void choose(struct model_preemption *out, const struct snapshot *s,
+static void choose(struct sched_preemption *out, const struct snapshot *s,
 		   int pod, struct dry_run *d)
 {
 	int n = d->n_nonviolating + d->n_violating;
@@ -372,32 +372,32 @@ static void choose(struct model_preemption *out, const struct snapshot *s,
 	copy_victims(&out->chosen, &out->candidates[best]);
 	out->node = out->chosen.node;
 	model_lower_nominated(s, pod, out->node, out);
-	out->code = MODEL_SUCCESS;
+	out->code = SCHED_SUCCESS;
 	out->message = xstrdup("");
 }
 
 /* No candidate: an Error if some node errored, else a FitError over the
  * recorded statuses; either way the pod's nomination is cleared. */
-static void no_candidate(struct model_preemption *out, int n_nodes,
+static void no_candidate(struct sched_preemption *out, int n_nodes,
 			 const struct dry_run *d, struct arena *scratch)
 {
 	out->clear_own_nomination = true;
 	if (d->error) {
-		out->code = MODEL_ERROR;
-		out->message = model_preemption_message(d->error);
+		out->code = SCHED_ERROR;
+		out->message = sched_preemption_message(d->error);
 		return;
 	}
 	char *fit = model_fit_error_of(n_nodes, d->status, d->has_status,
 				       scratch);
-	out->code = MODEL_UNSCHEDULABLE;
-	out->message = model_preemption_message(fit);
+	out->code = SCHED_UNSCHEDULABLE;
+	out->message = sched_preemption_message(fit);
 	free(fit);
 }
 
 /* §3.2 over the snapshot's node list: the potential nodes in node tree
  * order (§1.4), which is the order the §3.3 walk goes through them. */
 static int potential_in_tree_order(const struct cluster *c,
-				   const struct model_cycle_result *r, int *out)
+				   const struct sched_cycle_result *r, int *out)
 {
 	/* with at most one potential node, every order is the same */
 	int np = model_preemption_potential(r, out);
@@ -407,7 +407,7 @@ static int potential_in_tree_order(const struct cluster *c,
 	model_node_tree_order(c, order);
 	np = 0;
 	for (int i = 0; i < c->n_nodes; i++)
-		if (r->verdicts[order[i]].code == MODEL_UNSCHEDULABLE)
+		if (r->verdicts[order[i]].code == SCHED_UNSCHEDULABLE)
 			out[np++] = order[i];
 	free(order);
 	return np;
@@ -415,27 +415,27 @@ static int potential_in_tree_order(const struct cluster *c,
 
 int model_default_preemption(const struct sched_profile *prof,
 			     const struct snapshot *s, int pod,
-			     const struct model_cycle_result *r,
-			     const struct model_preempt_opts *opts,
-			     struct model_preemption *out)
+			     const struct sched_cycle_result *r,
+			     const struct sched_preempt_opts *opts,
+			     struct sched_preemption *out)
 {
 	return model_default_preemption_given(prof, s, pod, r, opts, NULL, out);
 }
 
 int model_default_preemption_given(const struct sched_profile *prof,
 				   const struct snapshot *s, int pod,
-				   const struct model_cycle_result *r,
-				   const struct model_preempt_opts *opts,
+				   const struct sched_cycle_result *r,
+				   const struct sched_preempt_opts *opts,
 				   const struct model_given *given,
-				   struct model_preemption *out)
+				   struct sched_preemption *out)
 {
 	assert(prof && s && s->cluster && r && out);
 	const struct cluster *c = s->cluster;
 	char why[128];
 	out->eligible = model_preemption_eligible(s, pod, r, why, sizeof why);
 	if (!out->eligible) {
-		out->code = MODEL_UNSCHEDULABLE;
-		out->message = model_preemption_message(why);
+		out->code = SCHED_UNSCHEDULABLE;
+		out->message = sched_preemption_message(why);
 		return 0;
 	}
 
@@ -454,10 +454,10 @@ int model_default_preemption_given(const struct sched_profile *prof,
 		     np > 0 ? model_preemption_num_candidates(prof, np) : 1);
 	/* nodes where preemption cannot help (§3.2) */
 	for (int n = 0; n < c->n_nodes; n++) {
-		if (r->verdicts[n].code == MODEL_UNSCHEDULABLE)
+		if (r->verdicts[n].code == SCHED_UNSCHEDULABLE)
 			continue;
-		model_status_ok(&d.status[n]);
-		model_status_add(&d.status[n], MODEL_UAU,
+		sched_status_ok(&d.status[n]);
+		sched_status_add(&d.status[n], SCHED_UAU,
 				 "Preemption is not helpful for scheduling");
 		d.has_status[n] = true;
 	}

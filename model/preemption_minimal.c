@@ -40,7 +40,7 @@ struct best {
 	int pods[MODEL_MINIMAL_MAX_VICTIMS];    /* pod index order */
 	int n;
 	int pdb_violations;
-	struct model_casualty casualty;
+	struct sched_casualty casualty;
 };
 
 /* One subset of a node's Jeopardy: the pods (index order), the same
@@ -50,7 +50,7 @@ struct subset {
 	int sorted[MODEL_MINIMAL_MAX_VICTIMS];
 	int n;
 	int pdb_violations;
-	struct model_casualty casualty;
+	struct sched_casualty casualty;
 };
 
 static void subset_of(const struct cluster *c, const int32_t *allowed,
@@ -92,7 +92,7 @@ static bool beats(const struct best *b, int node, const struct subset *sub)
 static bool feasible_without(const struct model_cycle_state *state,
 			     const struct snapshot *s, struct snapshot *view,
 			     int node, const struct subset *sub,
-			     struct model_node_verdict *v)
+			     struct sched_node_verdict *v)
 {
 	struct model_delta deltas[MODEL_MINIMAL_MAX_VICTIMS];
 	struct model_cycle_state without;
@@ -121,7 +121,7 @@ static void search_node(const struct model_cycle_state *state,
 			const int32_t *allowed, const bool *spent,
 			struct best *b)
 {
-	struct model_node_verdict v;
+	struct sched_node_verdict v;
 	struct subset sub;
 	for (uint32_t mask = 1; mask < (1u << k); mask++) {
 		subset_of(s->cluster, allowed, spent, jeopardy, k, mask, &sub);
@@ -137,11 +137,11 @@ static void search_node(const struct model_cycle_state *state,
 	}
 }
 
-static void set_result(struct model_preemption *out, const struct cluster *c,
+static void set_result(struct sched_preemption *out, const struct cluster *c,
 		       const struct best *b)
 {
 	if (!b->found) {
-		out->code = MODEL_UNSCHEDULABLE;
+		out->code = SCHED_UNSCHEDULABLE;
 		out->message = xstrdup("no subset of lower-priority pods on a "
 				      "node makes the pod feasible");
 		return;
@@ -154,7 +154,7 @@ static void set_result(struct model_preemption *out, const struct cluster *c,
 	model_sort_important(c, out->chosen.pods, out->chosen.n);
 	out->chosen.pdb_violations = b->pdb_violations;
 	out->chosen.casualty = b->casualty;
-	out->code = MODEL_SUCCESS;
+	out->code = SCHED_SUCCESS;
 	out->message = xstrdup("");
 }
 
@@ -179,8 +179,8 @@ static int too_many(const struct snapshot *s, int pod, const int *potential,
 
 int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct snapshot *s, int pod,
-			  const struct model_cycle_result *r,
-			  struct model_preemption *out, struct error *err)
+			  const struct sched_cycle_result *r,
+			  struct sched_preemption *out, struct error *err)
 {
 	return model_preempt_minimal_given(prof, s, pod, r, NULL, NULL, out,
 					   err);
@@ -188,10 +188,10 @@ int model_preempt_minimal(const struct sched_profile *prof,
 
 int model_preempt_minimal_given(const struct sched_profile *prof,
 				const struct snapshot *s, int pod,
-				const struct model_cycle_result *r,
-				const struct model_preempt_opts *opts,
+				const struct sched_cycle_result *r,
+				const struct sched_preempt_opts *opts,
 				const struct model_given *given,
-				struct model_preemption *out, struct error *err)
+				struct sched_preemption *out, struct error *err)
 {
 	assert(prof && s && s->cluster && r && out && err);
 	const struct cluster *c = s->cluster;

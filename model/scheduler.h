@@ -150,7 +150,7 @@ struct model_scheduler {
 	int steps;
 	bool stopped;                 /* termination invariant stopped it */
 	struct model_invariants inv;
-	struct model_cycle_result result;   /* scratch for each cycle */
+	struct sched_cycle_result result;   /* scratch for each cycle */
 	/* the engine the steps ask: the literal model after
 	 * model_scheduler_init; a caller may put another in its place
 	 * (oracle_loop_engine) before the first step */
@@ -172,7 +172,7 @@ struct model_scheduler {
 	 * checked step's (pod, node) on `before`, under the pod's profile and
 	 * with no deltas.  The bind-feasible check then reads it instead of
 	 * recomputing the same pure function. */
-	const struct model_node_verdict *bind_verdict;
+	const struct sched_node_verdict *bind_verdict;
 	/* Optional, borrowed, NULL unless a caller sets it: a model context
 	 * of the cluster (context.h) whose pod table the capacity check reads
 	 * each pod's PodRequests from instead of converting them again, and

@@ -159,7 +159,7 @@ static void park(struct model_scheduler *m, int p)
 
 static void model_engine_cycle(void *self, const struct sched_profile *prof,
 			       const struct snapshot *s, int pod,
-			       struct model_cycle_result *r)
+			       struct sched_cycle_result *r)
 {
 	const struct model_scheduler *m = self;
 	const struct model_given given = {.ctx = m->ctx};
@@ -168,13 +168,13 @@ static void model_engine_cycle(void *self, const struct sched_profile *prof,
 
 static void model_engine_preempt(void *self, const struct sched_profile *prof,
 				 const struct snapshot *s, int pod,
-				 const struct model_cycle_result *r,
+				 const struct sched_cycle_result *r,
 				 uint64_t offset_draw,
-				 struct model_preemption *out)
+				 struct sched_preemption *out)
 {
 	const struct model_scheduler *m = self;
 	const struct model_given given = {.ctx = m->ctx};
-	struct model_preempt_opts o = {.offset_draw = offset_draw};
+	struct sched_preempt_opts o = {.offset_draw = offset_draw};
 	model_preempt_kube_given(prof, s, pod, r, &o, &given, out);
 }
 
@@ -204,7 +204,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	m->queued_at = xcalloc(n, sizeof *m->queued_at);
 	m->placed = xcalloc(n, sizeof *m->placed);
 	m->absent = xcalloc(n + 1, sizeof *m->absent);
-	model_cycle_result_init(&m->result, c);
+	sched_cycle_result_init(&m->result, c);
 	m->own_ctx = xmalloc(sizeof *m->own_ctx);
 	model_context_init(m->own_ctx, c);
 	m->ctx = m->own_ctx;
@@ -232,7 +232,7 @@ void model_scheduler_release(struct model_scheduler *m)
 	free(m->absent);
 	free(m->heap);
 	free(m->pool);
-	model_cycle_result_release(&m->result);
+	sched_cycle_result_release(&m->result);
 	model_invariants_release(&m->inv);
 	if (m->own_ctx) {
 		model_context_release(m->own_ctx);
@@ -255,7 +255,7 @@ static int *copy_ints(const int *a, int n)
  * first, or one drawn from the seed; a replay's wanted node when it is
  * viable. */
 static int select_host(struct model_scheduler *m,
-		       const struct model_cycle_result *r)
+		       const struct sched_cycle_result *r)
 {
 	assert(r->n_viable > 0);
 	int best = r->viable[0];
@@ -295,7 +295,7 @@ static void set_nominated(struct model_scheduler *m, int p, int node)
 /* Spec Scheduling(Pod): Pod.Spec.NodeName' = Node.Name for a viable Node.
  * kube §1.3 step 9: assumed at once, removed from the nominator. */
 static void do_bind(struct model_scheduler *m, int p, int node,
-		    const struct model_cycle_result *r, struct model_step *st)
+		    const struct sched_cycle_result *r, struct model_step *st)
 {
 	set_node(m, p, node);
 	m->snap.nominated[p] = -1;   /* binding took the pod off the nominator */
@@ -310,8 +310,8 @@ static void do_bind(struct model_scheduler *m, int p, int node,
 /* kube §3.6: victims are deleted, lower-priority nominations on the node
  * cleared, the pod nominated; it is requeued and the deletions wake it. */
 static void apply_preemption(struct model_scheduler *m, int p,
-			     const struct model_preemption *pr,
-			     const struct model_cycle_result *r,
+			     const struct sched_preemption *pr,
+			     const struct sched_cycle_result *r,
 			     struct model_step *st)
 {
 	for (int i = 0; i < pr->chosen.n; i++) {
@@ -336,13 +336,13 @@ static void apply_preemption(struct model_scheduler *m, int p,
 /* Whether victims v[0..n) are the wanted ones (as sets). */
 static bool wanted_victims(const struct model_want *w, const int *v, int n)
 {
-	return model_same_pods(w->victims, w->n_victims, v, n);
+	return sched_same_pods(w->victims, w->n_victims, v, n);
 }
 
 /* pr's answer replaced by the candidate on node with victims v[0..n):
  * its victims, its node and the nominations a preemption there clears. */
 static void choose_candidate(const struct model_scheduler *m, int p,
-			     struct model_preemption *pr, int node,
+			     struct sched_preemption *pr, int node,
 			     const int *v, int n)
 {
 	int *pods = copy_ints(v, n);
@@ -357,7 +357,7 @@ static void choose_candidate(const struct model_scheduler *m, int p,
 /* A replay wanting one of the candidates tied with kube's answer (§3.5:
  * equally kube's) gets it. */
 static void take_wanted_tie(const struct model_scheduler *m, int p,
-			    struct model_preemption *pr)
+			    struct sched_preemption *pr)
 {
 	const struct model_want *w = &m->want;
 	if (!w->set || w->action != MODEL_STEP_PREEMPT ||
@@ -368,7 +368,7 @@ static void take_wanted_tie(const struct model_scheduler *m, int p,
 		if (pr->ties[t] != w->node)
 			continue;
 		for (int k = 0; k < pr->n_candidates; k++) {
-			const struct model_victims *c = &pr->candidates[k];
+			const struct sched_victims *c = &pr->candidates[k];
 			if (c->node == w->node && wanted_victims(w, c->pods, c->n)) {
 				choose_candidate(m, p, pr, c->node, c->pods, c->n);
 				return;
@@ -382,7 +382,7 @@ static void take_wanted_tie(const struct model_scheduler *m, int p,
  * "unschedulable" is not applied here: the loop's own failure path gives
  * it, with PostFilter's message (model_scheduler_step). */
 static void apply_wanted(struct model_scheduler *m, int p,
-			 const struct model_cycle_result *r,
+			 const struct sched_cycle_result *r,
 			 struct model_step *st)
 {
 	const struct model_want *w = &m->want;
@@ -392,12 +392,12 @@ static void apply_wanted(struct model_scheduler *m, int p,
 		return;
 	}
 	if (w->action == MODEL_STEP_PREEMPT) {
-		struct model_preemption pr;
-		model_preemption_init(&pr);
-		pr.code = MODEL_SUCCESS;
+		struct sched_preemption pr;
+		sched_preemption_init(&pr);
+		pr.code = SCHED_SUCCESS;
 		choose_candidate(m, p, &pr, w->node, w->victims, w->n_victims);
 		apply_preemption(m, p, &pr, r, st);
-		model_preemption_release(&pr);
+		sched_preemption_release(&pr);
 		return;
 	}
 	assert(!"apply_wanted: a bind or a preemption");
@@ -419,23 +419,23 @@ static char *with_postfilter(const char *fit, const char *post)
  * 6); the pod stays pending either way. */
 static void no_fit(struct model_scheduler *m, int p,
 		   const struct sched_profile *prof,
-		   const struct model_cycle_result *r, struct model_step *st)
+		   const struct sched_cycle_result *r, struct model_step *st)
 {
 	st->action = MODEL_STEP_UNSCHEDULABLE;
 	const char *fit = r->message ? r->message : "";
 	/* an Error or "no nodes" is not a FitError: PostFilter does not run */
-	if (r->code != MODEL_UNSCHEDULABLE || !config_has_postfilter(prof)) {
+	if (r->code != SCHED_UNSCHEDULABLE || !config_has_postfilter(prof)) {
 		st->message = xstrdup(fit);
 		park(m, p);
 		return;
 	}
-	struct model_preemption pr;
-	model_preemption_init(&pr);
+	struct sched_preemption pr;
+	sched_preemption_init(&pr);
 	uint64_t draw = m->opts.preempt_random ? splitmix64_next(&m->rng) : 0;
 	m->engine.preempt(m->engine.self, prof, &m->snap, p, r, draw, &pr);
-	if (pr.code == MODEL_SUCCESS && pr.node >= 0)
+	if (pr.code == SCHED_SUCCESS && pr.node >= 0)
 		take_wanted_tie(m, p, &pr);
-	if (pr.code == MODEL_SUCCESS && pr.node >= 0) {
+	if (pr.code == SCHED_SUCCESS && pr.node >= 0) {
 		apply_preemption(m, p, &pr, r, st);
 	} else {
 		if (pr.clear_own_nomination)
@@ -443,7 +443,7 @@ static void no_fit(struct model_scheduler *m, int p,
 		st->message = with_postfilter(fit, pr.message);
 		park(m, p);
 	}
-	model_preemption_release(&pr);
+	sched_preemption_release(&pr);
 }
 
 int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
@@ -460,7 +460,7 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 	assert(m->cluster->n_pods > 64 || model_scheduler_next(m) == p);
 	const struct sched_profile *prof = model_profile_for(m->cluster, p);
 	assert(prof);
-	struct model_cycle_result *r = &m->result;
+	struct sched_cycle_result *r = &m->result;
 	m->engine.cycle(m->engine.self, prof, &m->snap, p, r);
 
 	memset(st, 0, sizeof *st);

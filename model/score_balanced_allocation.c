@@ -85,18 +85,18 @@ static bool best_effort(const struct model_cycle *cy, const int64_t *pod_req)
 	return true;
 }
 
-enum model_code model_score_balanced_allocation(const struct model_cycle *cy,
+enum sched_code model_score_balanced_allocation(const struct model_cycle *cy,
 						const int *feasible, int n,
 						int64_t *scores,
-						struct model_status *err)
+						struct sched_status *err)
 {
 	assert(cy && (n == 0 || (feasible && scores)) && err);
-	model_status_ok(err);
+	sched_status_ok(err);
 	const struct cluster *c = cy->cluster;
 	bool v134 = config_at_least(&c->config, KUBE_1_34);
 	if (!v134 && cy->profile->n_balanced_resources == 0) {
-		model_status_add(err, MODEL_ERROR, "resources not found");
-		return MODEL_ERROR;
+		sched_status_add(err, SCHED_ERROR, "resources not found");
+		return SCHED_ERROR;
 	}
 	struct arena *scratch = cy->state->scratch;
 	struct arena_mark mark = arena_mark(scratch);
@@ -108,10 +108,10 @@ enum model_code model_score_balanced_allocation(const struct model_cycle *cy,
 		for (int i = 0; i < n; i++)
 			scores[i] = 0;
 		arena_reset(scratch, mark);
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	}
 	for (int i = 0; i < n; i++)
 		scores[i] = node_score(cy, feasible[i], pod_req, requested);
 	arena_reset(scratch, mark);
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

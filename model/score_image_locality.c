@@ -93,13 +93,13 @@ static int64_t container_score(const struct cluster *c, const struct node *n,
  * ones); node-side names are not normalized.  No PreScore, no
  * NormalizeScore.  Not in the seed.
  */
-enum model_code model_score_image_locality(const struct model_cycle *cy,
+enum sched_code model_score_image_locality(const struct model_cycle *cy,
 					   const int *feasible, int n,
 					   int64_t *scores,
-					   struct model_status *err)
+					   struct sched_status *err)
 {
 	assert(cy && (n == 0 || (feasible && scores)) && err);
-	model_status_ok(err);
+	sched_status_ok(err);
 	const struct cluster *c = cy->cluster;
 	const struct pod *p = &c->pods[cy->pod];
 	int64_t max_threshold = MAX_CONTAINER_THRESHOLD *
@@ -118,5 +118,5 @@ enum model_code model_score_image_locality(const struct model_cycle *cy,
 		scores[i] = MAX_NODE_SCORE * (sum - MIN_THRESHOLD) /
 			    (max_threshold - MIN_THRESHOLD);
 	}
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

@@ -149,29 +149,29 @@ static bool has_preferred_terms(const struct pod *p)
  * domain, anti-affinity subtracts, existing pods' terms count
  * symmetrically, then min-max normalization.
  */
-enum model_code model_score_inter_pod_affinity(const struct model_cycle *cy,
+enum sched_code model_score_inter_pod_affinity(const struct model_cycle *cy,
 					       const int *feasible, int n,
 					       int64_t *scores,
-					       struct model_status *err)
+					       struct sched_status *err)
 {
 	assert(cy && (n == 0 || (feasible && scores)));
 	(void)err;
 	for (int f = 0; f < n; f++)
 		scores[f] = 0;
 	if (n == 0)
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	if (cy->profile->ignore_preferred_terms_of_existing && !has_preferred_terms(p))
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	struct ipa_contribs cs = { NULL, 0, 0 };
 	ipa_collect(cy, &cs);
 	if (cs.n == 0) {
 		free(cs.items);
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	}
 	for (int f = 0; f < n; f++)
 		scores[f] = ipa_raw(&cs, &cy->cluster->nodes[feasible[f]]);
 	free(cs.items);
 	ipa_normalize(n, scores);
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

@@ -37,31 +37,31 @@ static int64_t preferred_sum(const struct preferred_node_term *terms, int n,
  * sums; v1.30 normalizes by the maximum over the feasible nodes and
  * weights the plugin 2 (reference §5 (f)).
  */
-enum model_code model_score_node_affinity(const struct model_cycle *cy,
+enum sched_code model_score_node_affinity(const struct model_cycle *cy,
 					  const int *feasible, int n,
 					  int64_t *scores,
-					  struct model_status *err)
+					  struct sched_status *err)
 {
 	assert(cy && (n == 0 || (feasible && scores)) && err);
-	model_status_ok(err);
+	sched_status_ok(err);
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	const struct sched_profile *prof = cy->profile;
 	if (!p->has_node_preferred && prof->n_added_preferred == 0) {
 		for (int i = 0; i < n; i++)
 			scores[i] = 0;
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	}
 	/* PreScore parses every preferred term: one that does not parse
 	 * fails the whole cycle (an Error status, not a zero score) */
-	char why[MODEL_STATUS_TEXT];
+	char why[SCHED_STATUS_TEXT];
 	if (match_preferred_parse_error(p->node_preferred, p->n_node_preferred,
 					"spec.affinity.nodeAffinity."
 					"preferredDuringSchedulingIgnoredDuringExecution",
 					why, sizeof why)) {
 		for (int i = 0; i < n; i++)
 			scores[i] = 0;
-		model_status_add(err, MODEL_ERROR, why);
-		return MODEL_ERROR;
+		sched_status_add(err, SCHED_ERROR, why);
+		return SCHED_ERROR;
 	}
 	for (int i = 0; i < n; i++) {
 		const struct node *node = &cy->cluster->nodes[feasible[i]];
@@ -70,5 +70,5 @@ enum model_code model_score_node_affinity(const struct model_cycle *cy,
 			    preferred_sum(p->node_preferred, p->n_node_preferred, node);
 	}
 	model_normalize_default(100, false, scores, n);
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

@@ -117,17 +117,17 @@ static int64_t node_score(const struct model_cycle *cy, int node,
 	return sum / weights;
 }
 
-enum model_code model_score_node_resources_fit(const struct model_cycle *cy,
+enum sched_code model_score_node_resources_fit(const struct model_cycle *cy,
 					       const int *feasible, int n,
 					       int64_t *scores,
-					       struct model_status *err)
+					       struct sched_status *err)
 {
 	assert(cy && (n == 0 || (feasible && scores)) && err);
-	model_status_ok(err);
+	sched_status_ok(err);
 	const struct cluster *c = cy->cluster;
 	if (cy->profile->n_fit_resources == 0) {
-		model_status_add(err, MODEL_ERROR, "resources not found");
-		return MODEL_ERROR;
+		sched_status_add(err, SCHED_ERROR, "resources not found");
+		return SCHED_ERROR;
 	}
 	assert(cy->profile->fit_strategy != FIT_REQUESTED_TO_CAPACITY_RATIO ||
 	       cy->profile->n_shape > 0);
@@ -140,5 +140,5 @@ enum model_code model_score_node_resources_fit(const struct model_cycle *cy,
 	for (int i = 0; i < n; i++)
 		scores[i] = node_score(cy, feasible[i], pod_req, requested);
 	arena_reset(scratch, mark);
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

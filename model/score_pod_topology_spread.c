@@ -198,17 +198,17 @@ static void ptss_release(struct ptss_state *st)
  * v1.30 vs the seed: counts are over all nodes but domains only over
  * feasible ones; weights ln(size+2); normalization inverts the raw score.
  */
-enum model_code model_score_pod_topology_spread(const struct model_cycle *cy,
+enum sched_code model_score_pod_topology_spread(const struct model_cycle *cy,
 						const int *feasible, int n,
 						int64_t *scores,
-						struct model_status *err)
+						struct sched_status *err)
 {
 	assert(cy && (n == 0 || (feasible && scores)));
 	(void)err;
 	for (int f = 0; f < n; f++)
 		scores[f] = 0;
 	if (n == 0 || cy->cluster->n_nodes == 0)
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	struct ptss_state st;
 	memset(&st, 0, sizeof st);
 	st.cy = cy;
@@ -217,7 +217,7 @@ enum model_code model_score_pod_topology_spread(const struct model_cycle *cy,
 				       &st.cs);
 	if (st.cs.n == 0) {
 		model_spread_constraints_release(&st.cs);
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	}
 	st.require_all = st.cs.from_pod || !cy->profile->spread_system_defaulting;
 	st.ignored = xcalloc((size_t)n, sizeof *st.ignored);
@@ -231,5 +231,5 @@ enum model_code model_score_pod_topology_spread(const struct model_cycle *cy,
 	free(scratch);
 	ptss_normalize(&st, n, scores);
 	ptss_release(&st);
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

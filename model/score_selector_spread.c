@@ -146,24 +146,24 @@ static void ss_normalize(const struct cluster *c, const int *feasible, int n,
  * with topologySpreadConstraints gets 0 everywhere (v1.28's PreScore
  * succeeds and Score/NormalizeScore do nothing - not a Skip).
  */
-enum model_code model_score_selector_spread(const struct model_cycle *cy,
+enum sched_code model_score_selector_spread(const struct model_cycle *cy,
 					    const int *feasible, int n,
 					    int64_t *scores,
-					    struct model_status *err)
+					    struct sched_status *err)
 {
 	assert(cy && (n == 0 || (feasible && scores)));
 	(void)err;
 	for (int f = 0; f < n; f++)
 		scores[f] = 0;
 	if (!cy->profile->score[PLUGIN_SELECTOR_SPREAD])
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	if (p->n_spread > 0)
-		return MODEL_SUCCESS;
+		return SCHED_SUCCESS;
 	struct model_selector sel;
 	model_default_selector(cy->cluster, cy->pod, &sel);
 	ss_counts(cy, &sel, feasible, n, scores);
 	model_selector_release(&sel);
 	ss_normalize(cy->cluster, feasible, n, scores);
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

@@ -32,13 +32,13 @@ static bool kept_tolerate(const struct pod *p, const struct taint *x)
  * PreScore never skips.  The seed has no taint score: PreferNoSchedule
  * taints simply filter there (reference §5 (a)).
  */
-enum model_code model_score_taint_toleration(const struct model_cycle *cy,
+enum sched_code model_score_taint_toleration(const struct model_cycle *cy,
 					     const int *feasible, int n,
 					     int64_t *scores,
-					     struct model_status *err)
+					     struct sched_status *err)
 {
 	assert(cy && (n == 0 || (feasible && scores)) && err);
-	model_status_ok(err);
+	sched_status_ok(err);
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	for (int i = 0; i < n; i++) {
 		const struct node *node = &cy->cluster->nodes[feasible[i]];
@@ -50,5 +50,5 @@ enum model_code model_score_taint_toleration(const struct model_cycle *cy,
 		scores[i] = count;
 	}
 	model_normalize_default(100, true, scores, n);
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

@@ -22,7 +22,7 @@ int model_pod_claim(const struct cluster *c, int pod, const struct pod_volume *v
 
 int model_limit_claim(const struct cluster *c, int q, int i, bool new_pod,
 		      char buf[MODEL_CLAIM_NAME_MAX], const char **name,
-		      struct model_status *out)
+		      struct sched_status *out)
 {
 	assert(c && q >= 0 && q < c->n_pods && buf && name && out);
 	const struct pod *p = &c->pods[q];
@@ -31,24 +31,24 @@ int model_limit_claim(const struct cluster *c, int q, int i, bool new_pod,
 	if (k < 0) {
 		if (!new_pod)
 			return -1;
-		model_status_fail(out, MODEL_UAU, "looking up PVC %s/%s: "
+		sched_status_fail(out, SCHED_UAU, "looking up PVC %s/%s: "
 				  "persistentvolumeclaim \"%s\" not found",
 				  p->ns, *name, *name);
 		return -2;
 	}
-	if (!model_claim_for_pod(p, &p->volumes[i], &c->pvcs[k], MODEL_ERROR, out))
+	if (!model_claim_for_pod(p, &p->volumes[i], &c->pvcs[k], SCHED_ERROR, out))
 		return -2;
 	return k;
 }
 
 bool model_claim_for_pod(const struct pod *p, const struct pod_volume *v,
-			 const struct pvc *claim, enum model_code code,
-			 struct model_status *out)
+			 const struct pvc *claim, enum sched_code code,
+			 struct sched_status *out)
 {
 	assert(p && v && claim && out);
 	if (!v->ephemeral || pod_controlled_by(p, claim->owners, claim->n_owners))
 		return true;
-	model_status_fail(out, code, "PVC %s/%s was not created for pod %s/%s "
+	sched_status_fail(out, code, "PVC %s/%s was not created for pod %s/%s "
 			  "(pod is not owner)", claim->ns, claim->name, p->ns,
 			  p->name);
 	return false;

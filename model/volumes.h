@@ -41,7 +41,7 @@ int model_pod_claim(const struct cluster *c, int pod, const struct pod_volume *v
  * an ephemeral claim q does not own (an Error).  name as model_pod_claim. */
 int model_limit_claim(const struct cluster *c, int q, int i, bool new_pod,
 		      char buf[MODEL_CLAIM_NAME_MAX], const char **name,
-		      struct model_status *out);
+		      struct sched_status *out);
 
 /* model_claim_for_pod: ephemeral.VolumeIsForPod: volume v's claim is
  * one the pod may use (any claim of a persistentVolumeClaim volume; an
@@ -50,8 +50,8 @@ int model_limit_claim(const struct cluster *c, int q, int i, bool new_pod,
  * with code (VolumeBinding's PreFilter rejects, the limit plugins' Filter
  * errors) and the result is false. */
 bool model_claim_for_pod(const struct pod *p, const struct pod_volume *v,
-			 const struct pvc *claim, enum model_code code,
-			 struct model_status *out);
+			 const struct pvc *claim, enum sched_code code,
+			 struct sched_status *out);
 
 /* model_claim_fully_bound: isPVCFullyBound - spec.volumeName set and the
  * pv.kubernetes.io/bind-completed annotation present. */

@@ -17,7 +17,7 @@ static bool best_effort(const struct oracle_res_plan *pl)
 	return true;
 }
 
-enum model_code oracle_score_balanced(struct oracle_cycle *cy, const int *f,
+enum sched_code oracle_score_balanced(struct oracle_cycle *cy, const int *f,
 				      int n, int64_t *out)
 {
 	const struct cluster *c = cy->c;
@@ -30,7 +30,7 @@ enum model_code oracle_score_balanced(struct oracle_cycle *cy, const int *f,
 	if (config_at_least(&c->config, KUBE_1_34) && best_effort(&pl)) {
 		for (int i = 0; i < n; i++)
 			out[i] = 0;
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	}
 	double fr[CONFIG_MAX_RESOURCES];
 	for (int i = 0; i < n; i++) {
@@ -57,5 +57,5 @@ enum model_code oracle_score_balanced(struct oracle_cycle *cy, const int *f,
 		}
 		out[i] = (int64_t)((1 - std) * 100.0);
 	}
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

@@ -21,10 +21,10 @@
 #include <string.h>
 
 typedef void (*filter_fn)(struct oracle_cycle *, const struct oracle_nodeview *,
-			  struct model_status *);
-typedef enum model_code (*score_fn)(struct oracle_cycle *, const int *, int, int64_t *);
+			  struct sched_status *);
+typedef enum sched_code (*score_fn)(struct oracle_cycle *, const int *, int, int64_t *);
 
-typedef enum model_code (*check_fn)(struct oracle_cycle *, const struct oracle_nodeview *);
+typedef enum sched_code (*check_fn)(struct oracle_cycle *, const struct oracle_nodeview *);
 
 /* Filter plugins in the default profile's order (§1.1).  The first
  * N_STATIC_FILTERS depend on the pod's spec and the node only (their
@@ -161,10 +161,10 @@ static void list_active(struct oracle_cycle *cy)
 /* RunPreFilterPlugins: plugins disabled in the profile count as skipped;
  * an UnschedulableAndUnresolvable stops at once.  Returns the rejecting
  * plugin, or -1. */
-static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
+static int run_prefilter(struct oracle_cycle *cy, struct sched_status *st)
 {
 	const struct sched_profile *prof = cy->prof;
-	model_status_ok(st);
+	sched_status_ok(st);
 	/* the profile's disabled filters count as skipped */
 	assert(cy->o->d->order_prof == prof);
 	memcpy(cy->skip, cy->o->d->disabled, sizeof cy->skip);
@@ -172,11 +172,11 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 	 * enabled, whether or not its Filter is */
 	if (prof->prefilter[PLUGIN_NODE_AFFINITY]) {
 		oracle_prefilter_node_affinity(cy, st);
-		if (st->code != MODEL_SUCCESS)
+		if (st->code != SCHED_SUCCESS)
 			return PLUGIN_NODE_AFFINITY;
 		/* the result records NodeAffinity's PreFilter verdict */
 		if (cy->skip[PLUGIN_NODE_AFFINITY])
-			st->code = MODEL_SKIP;
+			st->code = SCHED_SKIP;
 	}
 	/* a PreFilter that is not enabled writes no state and cannot
 	 * return Skip: its Filter then runs and errs (run_filters_in_order) */
@@ -199,7 +199,7 @@ static int run_prefilter(struct oracle_cycle *cy, struct model_status *st)
 	return -1;
 }
 
-int oracle_cycle_prefilter(struct oracle_cycle *cy, struct model_status *st)
+int oracle_cycle_prefilter(struct oracle_cycle *cy, struct sched_status *st)
 {
 	assert(cy && st);
 	return run_prefilter(cy, st);
@@ -210,11 +210,11 @@ int oracle_cycle_prefilter(struct oracle_cycle *cy, struct model_status *st)
 /* The outcome of the filters on one node. */
 struct node_eval {
 	bool feasible;
-	enum model_code code;
+	enum sched_code code;
 	int first;                        /* first failing plugin, -1 */
 	bool failed[PLUGIN_SLOTS];       /* by plugin id, the padding false */
 	uint32_t failed_bits;             /* the same, bit p for plugin p */
-	struct model_status *status;      /* [PLUGIN_FILTERS] or NULL */
+	struct sched_status *status;      /* [PLUGIN_FILTERS] or NULL */
 	bool clean;                       /* status[p] is Success except where
 					   * failed[p] (a previous run on e) */
 };
@@ -222,7 +222,7 @@ struct node_eval {
 _Static_assert(PLUGIN_COUNT <= 32, "node_eval.failed_bits holds every plugin");
 
 /* One filter's failure into e; returns true when the run stops there. */
-static bool note_failure(struct node_eval *e, int id, enum model_code code, bool all)
+static bool note_failure(struct node_eval *e, int id, enum sched_code code, bool all)
 {
 	e->failed[id] = true;
 	e->failed_bits |= 1u << id;
@@ -240,14 +240,14 @@ static bool run_filters_in_order(struct oracle_cycle *cy,
 				 const struct oracle_nodeview *v, bool all,
 				 struct node_eval *e)
 {
-	struct model_status local[PLUGIN_FILTERS];
-	struct model_status *st = e->status ? e->status : local;
+	struct sched_status local[PLUGIN_FILTERS];
+	struct sched_status *st = e->status ? e->status : local;
 	for (int i = 0; i < N_FILTERS; i++)
 		oracle_status_ok(&st[filters[i].id]);
 	memset(e->failed, 0, sizeof(e->failed));
 	e->failed_bits = 0;
 	e->first = -1;
-	e->code = MODEL_SUCCESS;
+	e->code = SCHED_SUCCESS;
 	const struct sched_profile *prof = cy->prof;
 	for (int k = 0; k < prof->n_filter_order; k++) {
 		int id = prof->filter_order[k];
@@ -257,7 +257,7 @@ static bool run_filters_in_order(struct oracle_cycle *cy,
 				      : config_missing_state(id, true);
 		if (missing) {
 			/* RunFilterPlugins wraps a Filter's Error (§1.4) */
-			model_status_fail(&st[id], MODEL_ERROR,
+			sched_status_fail(&st[id], SCHED_ERROR,
 					  "running \"%s\" filter plugin: %s",
 					  config_plugin_name(id), missing);
 		} else {
@@ -267,7 +267,7 @@ static bool run_filters_in_order(struct oracle_cycle *cy,
 			assert(i < N_FILTERS);
 			filters[i].fn(cy, v, &st[id]);
 		}
-		if (st[id].code != MODEL_SUCCESS &&
+		if (st[id].code != SCHED_SUCCESS &&
 		    note_failure(e, id, st[id].code, all))
 			break;
 	}
@@ -286,7 +286,7 @@ static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v
 {
 	if (cy->custom_order)
 		return run_filters_in_order(cy, v, all, e);
-	struct model_status scratch;
+	struct sched_status scratch;
 	bool clean = e->status && e->clean;
 	if (clean) {
 		for (uint32_t b = e->failed_bits; b; b &= b - 1)
@@ -296,7 +296,7 @@ static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v
 			oracle_status_ok(&e->status[filters[i].id]);
 	}
 	e->first = -1;
-	e->code = MODEL_SUCCESS;
+	e->code = SCHED_SUCCESS;
 	if (e->failed_bits) {
 		memset(e->failed, 0, sizeof(e->failed));
 		e->failed_bits = 0;
@@ -317,7 +317,7 @@ static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v
 			for (; k < cy->first_dynamic; k++) {
 				int i = cy->active[k];
 				if ((verdict & filters[i].fail_bit) &&
-				    note_failure(e, filters[i].id, MODEL_UAU, all))
+				    note_failure(e, filters[i].id, SCHED_UAU, all))
 					goto done;
 			}
 		}
@@ -325,17 +325,17 @@ static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v
 	for (; k < cy->n_active; k++) {
 		int i = cy->active[k];
 		int id = filters[i].id;
-		enum model_code code;
+		enum sched_code code;
 		if (quick && filters[i].check) {
 			code = filters[i].check(cy, v);
 		} else {
-			struct model_status *st = e->status ? &e->status[id] : &scratch;
+			struct sched_status *st = e->status ? &e->status[id] : &scratch;
 			if (quick)
 				oracle_status_ok(st);
 			filters[i].fn(cy, v, st);
 			code = st->code;
 		}
-		if (code != MODEL_SUCCESS && note_failure(e, id, code, all))
+		if (code != SCHED_SUCCESS && note_failure(e, id, code, all))
 			break;
 	}
 done:
@@ -409,7 +409,7 @@ static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_e
 		return ok && run_filters(cy, &v, all, e);
 	struct node_eval e2 = {0};
 	if (e->status) {
-		e2.status = arena_array(cy->arena, PLUGIN_FILTERS, sizeof(struct model_status));
+		e2.status = arena_array(cy->arena, PLUGIN_FILTERS, sizeof(struct sched_status));
 		e2.clean = true;   /* zeroed: every status Success */
 	}
 	run_filters(cy, &v, all, &e2);
@@ -429,7 +429,7 @@ static bool eval_node(struct oracle_cycle *cy, int node, bool all, struct node_e
 }
 
 int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
-			     struct model_status *status)
+			     struct sched_status *status)
 {
 	assert(cy && node >= 0 && node < cy->c->n_nodes);
 	/* decided without statuses; a failure is evaluated again to fill
@@ -449,7 +449,7 @@ int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
 /* kube's fast path for one node when no status is recorded: the
  * placement-independent filters from the shape's verdict, then the others
  * as booleans.  A node with nominated pods takes the two-pass path. */
-static bool fits_fast(struct oracle_cycle *cy, int node, struct model_status *scratch)
+static bool fits_fast(struct oracle_cycle *cy, int node, struct sched_status *scratch)
 {
 	if (!(oracle_node_verdict(cy, node) & OSHAPE_STATIC))
 		return false;
@@ -463,18 +463,18 @@ static bool fits_fast(struct oracle_cycle *cy, int node, struct model_status *sc
 	struct oracle_nodeview v = {node, x->requested, x->pods.n, NULL, 0};
 	for (int k = cy->first_dynamic; k < cy->n_active; k++) {
 		int i = cy->active[k];
-		enum model_code code;
+		enum sched_code code;
 		if (filters[i].check) {
 			code = filters[i].check(cy, &v);
 		} else {
 			/* a filter without a check (the volume plugins, which
 			 * skip every pod without claims) runs with a status */
-			struct model_status st;
+			struct sched_status st;
 			oracle_status_ok(&st);
 			filters[i].fn(cy, &v, &st);
 			code = st.code;
 		}
-		if (code != MODEL_SUCCESS)
+		if (code != SCHED_SUCCESS)
 			return false;
 	}
 	return true;
@@ -551,7 +551,7 @@ static uint32_t failed_bits(const bool *failed)
  * in a passing plugin's status, which reads as passing), and every
  * reader looks at failed or reported plugins only.  Each status is 3 KB
  * apart: touching all of them for 5,000 nodes dominated a failed cycle. */
-static void verdict_clear(struct model_node_verdict *v, enum model_code code)
+static void verdict_clear(struct sched_node_verdict *v, enum sched_code code)
 {
 	for (uint32_t b = failed_bits(v->failed); b; b &= b - 1)
 		oracle_status_ok(&v->status[__builtin_ctz(b)]);
@@ -587,7 +587,7 @@ static void mark_dirty(struct oracle_data *d, int node)
  * (r->partial_owner still names this oracle), else every one.  All mode leaves the verdicts to find_feasible and
  * prefilter_reject, which write every node's.
  */
-static void result_reset(struct oracle_data *d, struct model_cycle_result *r,
+static void result_reset(struct oracle_data *d, struct sched_cycle_result *r,
 			 int pod, bool sampled)
 {
 	if (!d->dirty) {
@@ -598,15 +598,15 @@ static void result_reset(struct oracle_data *d, struct model_cycle_result *r,
 	if (sampled && r->partial_owner == d && d->dirty_of == r &&
 	    d->n_dirty >= 0) {
 		for (int i = 0; i < d->n_dirty; i++) {
-			verdict_clear(&r->verdicts[d->dirty[i]], MODEL_SUCCESS);
+			verdict_clear(&r->verdicts[d->dirty[i]], SCHED_SUCCESS);
 			d->is_dirty[d->dirty[i]] = false;
 		}
-		model_cycle_result_clear_nodes(r, pod, d->dirty, d->n_dirty);
+		sched_cycle_result_clear_nodes(r, pod, d->dirty, d->n_dirty);
 	} else {
 		for (int n = 0; sampled && n < r->n_nodes; n++)
-			verdict_clear(&r->verdicts[n], MODEL_SUCCESS);
+			verdict_clear(&r->verdicts[n], SCHED_SUCCESS);
 		mark_all_dirty(d);
-		model_cycle_result_clear(r, pod);
+		sched_cycle_result_clear(r, pod);
 	}
 	d->dirty_of = sampled ? r : NULL;
 	d->n_dirty = sampled ? 0 : -1;
@@ -617,20 +617,20 @@ static void result_reset(struct oracle_data *d, struct model_cycle_result *r,
  * histogram is "count reason" of every rejected node's status, sorted as
  * strings (fit_message.c); a PreFilter rejection replaces it with its
  * reasons joined by ", ". */
-static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
-		       const struct model_status *const *node_status, int n_status,
+static char *fit_error(struct oracle_cycle *cy, const struct sched_status *pre,
+		       const struct sched_status *const *node_status, int n_status,
 		       const char *absent_reason)
 {
 	int n_all = cy->c->n_nodes;
 	if (pre) {
 		size_t need = 64;
 		for (int i = 0; i < pre->n_reasons; i++)
-			need += strlen(model_status_reason(pre, i)) + 2;
+			need += strlen(sched_status_reason(pre, i)) + 2;
 		char *msg = xmalloc(need);
 		size_t len = (size_t)snprintf(msg, need, "0/%d nodes are available:", n_all);
 		for (int i = 0; i < pre->n_reasons; i++)
 			len += (size_t)snprintf(msg + len, need - len, "%s%s", i ? ", " : " ",
-						model_status_reason(pre, i));
+						sched_status_reason(pre, i));
 		if (pre->n_reasons)
 			snprintf(msg + len, need - len, ".");
 		return msg;
@@ -639,7 +639,7 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 	oracle_histo_init(&h);
 	for (int i = 0; i < n_status; i++)
 		for (int k = 0; k < node_status[i]->n_reasons; k++)
-			oracle_histo_add(&h, model_status_reason(node_status[i], k), 1);
+			oracle_histo_add(&h, sched_status_reason(node_status[i], k), 1);
 	/* v1.34 (FitError.Error): every node without a status of its own -
 	 * outside the PreFilterResult - counts with the absent status */
 	if (absent_reason && n_all > n_status)
@@ -654,7 +654,7 @@ static char *fit_error(struct oracle_cycle *cy, const struct model_status *pre,
 /* prioritizeNodes: every enabled score plugin on the feasible nodes;
  * weighted scores into r (when given) and totals into total[]. */
 static void score_nodes(struct oracle_cycle *cy, const int *f, int n,
-			int64_t *total, struct model_cycle_result *r)
+			int64_t *total, struct sched_cycle_result *r)
 {
 	int64_t *s = cy->o->d->scratch_score;
 	for (int i = 0; i < n; i++)
@@ -664,8 +664,8 @@ static void score_nodes(struct oracle_cycle *cy, const int *f, int n,
 		if (!cy->prof->score[id])
 			continue;
 		/* a scorer that succeeds writes every s[i] */
-		enum model_code code = scorers[k].fn(cy, f, n, s);
-		if (code == MODEL_SKIP) {
+		enum sched_code code = scorers[k].fn(cy, f, n, s);
+		if (code == SCHED_SKIP) {
 			/* without a PreScore nothing skips: Score gives 0 */
 			if (r && cy->prof->prescore[id])
 				r->score_skipped[id] = true;
@@ -698,13 +698,13 @@ static void scratch_init(struct oracle_data *d)
 	d->scratch_bits = xcalloc(n / 64 + 1, sizeof(uint64_t));
 }
 
-static void record(struct oracle_data *d, struct model_cycle_result *r,
+static void record(struct oracle_data *d, struct sched_cycle_result *r,
 		   int node, const struct node_eval *e)
 {
 	if (!r)
 		return;
 	mark_dirty(d, node);
-	struct model_node_verdict *v = &r->verdicts[node];
+	struct sched_node_verdict *v = &r->verdicts[node];
 	v->feasible = e->feasible;
 	v->code = e->code;
 	v->rejected_by = e->first;
@@ -714,18 +714,18 @@ static void record(struct oracle_data *d, struct model_cycle_result *r,
 struct cycle_run {
 	int *feasible;
 	int n_feasible;
-	const struct model_status **rejected;   /* recorded status per rejected node */
+	const struct sched_status **rejected;   /* recorded status per rejected node */
 	int n_rejected;
 	int nominated_ok;                        /* feasible nominated node, or -1 */
 	int error_node;                          /* a Filter's Error aborted the
 						  * cycle at this node, or -1 */
-	struct model_status error;               /* that Error (error_node >= 0) */
-	struct model_status *status;             /* [PLUGIN_FILTERS] when r is NULL */
+	struct sched_status error;               /* that Error (error_node >= 0) */
+	struct sched_status *status;             /* [PLUGIN_FILTERS] when r is NULL */
 	int *sort_tmp;                           /* [n_nodes + 1] */
 };
 
 /* One node: filters, verdict, feasible or rejected list. */
-static bool filter_one(struct oracle_cycle *cy, struct model_cycle_result *r,
+static bool filter_one(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		       struct cycle_run *run, int node, bool candidate)
 {
 	struct node_eval e = {0};
@@ -736,14 +736,14 @@ static bool filter_one(struct oracle_cycle *cy, struct model_cycle_result *r,
 		/* a verdict already recorded this cycle (the nominated node
 		 * examined again) is cleared first; then every status is
 		 * Success */
-		verdict_clear(&r->verdicts[node], MODEL_SUCCESS);
+		verdict_clear(&r->verdicts[node], SCHED_SUCCESS);
 		e.clean = text;
 	}
 	bool ok = eval_node(cy, node, cy->o->all_nodes, &e);
 	record(cy->o->d, r, node, &e);
-	if (e.code == MODEL_ERROR) {
+	if (e.code == SCHED_ERROR) {
 		/* RunFilterPlugins' Error ends the cycle (§1.4): keep it */
-		struct model_status *st = e.status;
+		struct sched_status *st = e.status;
 		if (!st) {
 			st = arena_array(cy->arena, PLUGIN_FILTERS, sizeof *st);
 			struct node_eval again = {0};
@@ -768,7 +768,7 @@ static bool filter_one(struct oracle_cycle *cy, struct model_cycle_result *r,
  * nominated node is the answer.  Fast mode (kube): the nominated node
  * first, then nodes in node-tree order from nextStartNodeIndex until
  * numFeasibleNodesToFind are found. */
-static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
+static void find_feasible(struct oracle_cycle *cy, struct sched_cycle_result *r,
 			  struct cycle_run *run)
 {
 	struct oracle *o = cy->o;
@@ -784,7 +784,7 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 	 * result in this array; otherwise none is kept: NULL makes
 	 * run_filters use its own scratch */
 	run->status = !r && o->all_nodes
-		? arena_array(cy->arena, PLUGIN_FILTERS, sizeof(struct model_status))
+		? arena_array(cy->arena, PLUGIN_FILTERS, sizeof(struct sched_status))
 		: NULL;
 	if (o->all_nodes) {
 		for (int n = 0; n < n_all; n++) {
@@ -793,7 +793,7 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 				r->in_prefilter_result[n] = false;
 			if (!in && n != nom) {
 				if (r)
-					verdict_clear(&r->verdicts[n], MODEL_UAU);
+					verdict_clear(&r->verdicts[n], SCHED_UAU);
 				continue;
 			}
 			if (filter_one(cy, r, run, n, in) && n == nom)
@@ -801,13 +801,13 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 			if (run->error_node >= 0) {
 				/* the nodes after it get no verdict */
 				for (int m = n + 1; r && m < n_all; m++)
-					verdict_clear(&r->verdicts[m], MODEL_SUCCESS);
+					verdict_clear(&r->verdicts[m], SCHED_SUCCESS);
 				return;
 			}
 		}
 		return;
 	}
-	const struct model_status *nom_status = NULL;
+	const struct sched_status *nom_status = NULL;
 	if (nom >= 0) {
 		if (filter_one(cy, r, run, nom, false)) {
 			run->nominated_ok = nom;
@@ -834,7 +834,7 @@ static void find_feasible(struct oracle_cycle *cy, struct model_cycle_result *r,
 					mark_dirty(d, n);
 					r->in_prefilter_result[n] = false;
 					if (n != nom)
-						verdict_clear(&r->verdicts[n], MODEL_UAU);
+						verdict_clear(&r->verdicts[n], SCHED_UAU);
 				}
 				continue;
 			}
@@ -901,31 +901,31 @@ static int select_host(struct oracle *o, const int *viable, int n, bool sorted)
 
 /* PreFilter rejected: every node gets that status, attributed to the
  * plugin; no Filter runs. */
-static void prefilter_reject(struct oracle_cycle *cy, struct model_cycle_result *r,
-			     const struct model_status *pre, int rejector)
+static void prefilter_reject(struct oracle_cycle *cy, struct sched_cycle_result *r,
+			     const struct sched_status *pre, int rejector)
 {
 	oracle_status_copy(&r->prefilter, pre);
 	mark_all_dirty(cy->o->d);
 	for (int n = 0; n < cy->c->n_nodes; n++) {
-		struct model_node_verdict *v = &r->verdicts[n];
+		struct sched_node_verdict *v = &r->verdicts[n];
 		verdict_clear(v, pre->code);
 		v->rejected_by = rejector;
 		v->failed[rejector] = true;
 		oracle_status_copy(&v->status[rejector], pre);
 	}
-	r->code = MODEL_UNSCHEDULABLE;
+	r->code = SCHED_UNSCHEDULABLE;
 	if (!cy->o->quiet)
 		r->message = fit_error(cy, pre, NULL, 0, NULL);
 }
 
 /* The cycle ends with an Error: why is its message. */
-static void cycle_error(struct model_cycle_result *r, const char *why)
+static void cycle_error(struct sched_cycle_result *r, const char *why)
 {
 	if (!r)
 		return;
 	oracle_status_ok(&r->error);
-	model_status_add(&r->error, MODEL_ERROR, why);
-	r->code = MODEL_ERROR;
+	sched_status_add(&r->error, SCHED_ERROR, why);
+	r->code = SCHED_ERROR;
 	r->n_viable = 0;
 	r->message = xstrdup(why);
 }
@@ -933,9 +933,9 @@ static void cycle_error(struct model_cycle_result *r, const char *why)
 /* NodeAffinity's PreScore parses the preferred terms up front; one that
  * does not parse fails the cycle with an Error (reference §2.5), before
  * any Score runs, whether or not its Score is enabled. */
-static bool prescore_error(struct oracle_cycle *cy, struct model_cycle_result *r)
+static bool prescore_error(struct oracle_cycle *cy, struct sched_cycle_result *r)
 {
-	char why[MODEL_STATUS_TEXT];
+	char why[SCHED_STATUS_TEXT];
 	if (!cy->prof->prescore[PLUGIN_NODE_AFFINITY] ||
 	    !oracle_preferred_parse_error(cy->p->node_preferred,
 					 cy->p->n_node_preferred,
@@ -951,14 +951,14 @@ static bool prescore_error(struct oracle_cycle *cy, struct model_cycle_result *r
  * that runs without its PreScore and cannot do without its state, or
  * NodeAffinity's Score doing its PreScore's parse itself.  Neither
  * depends on the node, so the first node's error is every node's. */
-static bool score_error(struct oracle_cycle *cy, struct model_cycle_result *r)
+static bool score_error(struct oracle_cycle *cy, struct sched_cycle_result *r)
 {
 	const struct sched_profile *prof = cy->prof;
 	for (int k = 0; k < N_SCORERS; k++) {
 		int id = scorers[k].id;
 		if (!prof->score[id] || prof->prescore[id])
 			continue;
-		char inner[MODEL_STATUS_TEXT];
+		char inner[SCHED_STATUS_TEXT];
 		const char *missing = config_missing_state(id, false);
 		if (missing)
 			snprintf(inner, sizeof inner, "%s", missing);
@@ -969,7 +969,7 @@ static bool score_error(struct oracle_cycle *cy, struct model_cycle_result *r)
 						      "preferredDuringSchedulingIgnoredDuringExecution",
 						      inner, sizeof inner))
 			continue;
-		char why[MODEL_STATUS_TEXT + 128];
+		char why[SCHED_STATUS_TEXT + 128];
 		snprintf(why, sizeof why, "running Score plugins: plugin \"%s\" "
 			 "failed with: %s", config_plugin_name(id), inner);
 		cycle_error(r, why);
@@ -979,7 +979,7 @@ static bool score_error(struct oracle_cycle *cy, struct model_cycle_result *r)
 }
 
 /* Scoring and the viable set over run's feasible nodes (node order). */
-static int choose(struct oracle_cycle *cy, struct model_cycle_result *r,
+static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		  struct cycle_run *run)
 {
 	int nf = run->n_feasible;
@@ -1022,7 +1022,7 @@ static int choose(struct oracle_cycle *cy, struct model_cycle_result *r,
 }
 
 static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod,
-		     struct model_cycle_result *r)
+		     struct sched_cycle_result *r)
 {
 	const struct cluster *c = o->cluster;
 	/* in all mode every verdict is cleared again below: by
@@ -1032,14 +1032,14 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 		result_reset(o->d, r, pod, !o->all_nodes);
 	if (c->n_nodes == 0) {
 		if (r) {
-			r->code = MODEL_UAU;
+			r->code = SCHED_UAU;
 			r->message = strdup("no nodes available to schedule pods");
 		}
 		return -1;
 	}
 	struct oracle_cycle cy;
 	oracle_cycle_begin(&cy, o, prof, pod);
-	struct model_status pre;
+	struct sched_status pre;
 	int rejector = run_prefilter(&cy, &pre);
 	if (r)
 		oracle_status_copy(&r->prefilter, &pre);
@@ -1068,15 +1068,15 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 	if (run.error_node >= 0) {
 		if (r) {
 			oracle_status_copy(&r->error, &run.error);
-			r->error.code = MODEL_ERROR;
-			r->code = MODEL_ERROR;
+			r->error.code = SCHED_ERROR;
+			r->code = SCHED_ERROR;
 			r->message = xstrdup(run.error.n_reasons
-					     ? model_status_reason(&run.error, 0)
+					     ? sched_status_reason(&run.error, 0)
 					     : "error");
 		}
 	} else if (run.n_feasible == 0 && run.nominated_ok < 0) {
 		if (r) {
-			r->code = MODEL_UNSCHEDULABLE;
+			r->code = SCHED_UNSCHEDULABLE;
 			if (!o->quiet)
 				r->message = fit_error(&cy, NULL, run.rejected,
 						       run.n_rejected,
@@ -1089,7 +1089,7 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 	return chosen;
 }
 
-int oracle_schedule_cycle(struct oracle *o, int pod, struct model_cycle_result *r)
+int oracle_schedule_cycle(struct oracle *o, int pod, struct sched_cycle_result *r)
 {
 	assert(o && r && pod >= 0 && pod < o->cluster->n_pods);
 	assert(r->n_nodes == o->cluster->n_nodes);
@@ -1118,7 +1118,7 @@ int oracle_select(struct oracle *o, int pod)
 }
 
 int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
-		      int pod, int node, struct model_cycle_result *r)
+		      int pod, int node, struct sched_cycle_result *r)
 {
 	assert(o && prof && r && pod >= 0 && pod < o->cluster->n_pods);
 	assert(node >= 0 && node < o->cluster->n_nodes);
@@ -1126,7 +1126,7 @@ int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
 	result_reset(d, r, pod, true);
 	struct oracle_cycle cy;
 	oracle_cycle_begin(&cy, o, prof, pod);
-	struct model_status pre;
+	struct sched_status pre;
 	int rejector = run_prefilter(&cy, &pre);
 	oracle_status_copy(&r->prefilter, &pre);
 	if (rejector >= 0) {
@@ -1140,7 +1140,7 @@ int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
 	r->in_prefilter_result[node] = in;
 	bool feasible = false;
 	if (!in && node != nom) {
-		verdict_clear(&r->verdicts[node], MODEL_UAU);
+		verdict_clear(&r->verdicts[node], SCHED_UAU);
 	} else {
 		/* kube's way on one node: the filters in order up to the
 		 * first that fails (the nominated node is filtered even
@@ -1156,10 +1156,10 @@ int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
 		o->all_nodes = all;
 		if (run.error_node >= 0) {
 			oracle_status_copy(&r->error, &run.error);
-			r->error.code = MODEL_ERROR;
-			r->code = MODEL_ERROR;
+			r->error.code = SCHED_ERROR;
+			r->code = SCHED_ERROR;
 			r->message = xstrdup(run.error.n_reasons
-					     ? model_status_reason(&run.error, 0)
+					     ? sched_status_reason(&run.error, 0)
 					     : "error");
 			feasible = false;
 		} else if (feasible && node == nom) {
@@ -1167,7 +1167,7 @@ int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
 			r->viable[0] = node;
 			r->n_viable = 1;
 			r->nominated_node = node;
-			r->code = MODEL_SUCCESS;
+			r->code = SCHED_SUCCESS;
 		}
 		if (feasible && in) {
 			r->feasible[0] = node;
@@ -1179,7 +1179,7 @@ int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
 }
 
 int oracle_explain_cycle(const struct sched_profile *prof, const struct snapshot *s,
-			 int pod, struct model_cycle_result *r)
+			 int pod, struct sched_cycle_result *r)
 {
 	assert(prof && s && s->cluster && r);
 	struct oracle o;

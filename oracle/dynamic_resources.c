@@ -28,7 +28,7 @@ static bool node_match(const struct node_selector *ns, const struct node *n, voi
 	return oracle_node_selector_matches(ns, n);
 }
 
-bool oracle_prefilter_dra(struct oracle_cycle *cy, struct model_status *st)
+bool oracle_prefilter_dra(struct oracle_cycle *cy, struct sched_status *st)
 {
 	cy->dra = NULL;
 	if (!cy->p->n_claims) {
@@ -43,7 +43,7 @@ bool oracle_prefilter_dra(struct oracle_cycle *cy, struct model_status *st)
 		return false;
 	case DRA_UNRESOLVABLE:
 		oracle_status_ok(st);
-		oracle_status_fail_str(st, MODEL_UAU, pf->msg);
+		oracle_status_fail_str(st, SCHED_UAU, pf->msg);
 		return true;
 	default:
 		cy->dra = pf;
@@ -52,7 +52,7 @@ bool oracle_prefilter_dra(struct oracle_cycle *cy, struct model_status *st)
 }
 
 void oracle_filter_dra(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-		       struct model_status *st)
+		       struct sched_status *st)
 {
 	oracle_status_ok(st);
 	if (!cy->dra)
@@ -60,21 +60,21 @@ void oracle_filter_dra(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 	struct dra_filter f;
 	dra_filter(cy->arena, cy->c, cy->dra, &cy->c->nodes[v->node], node_match, NULL, &f);
 	if (f.code == DRA_UNRESOLVABLE) {
-		oracle_status_fail_str(st, MODEL_UAU, f.msg);
+		oracle_status_fail_str(st, SCHED_UAU, f.msg);
 	} else if (f.code == DRA_ERROR) {
 		char why[sizeof f.msg + 64];
 		snprintf(why, sizeof why, "running \"DynamicResources\" filter plugin: %s", f.msg);
-		oracle_status_fail_str(st, MODEL_ERROR, why);
+		oracle_status_fail_str(st, SCHED_ERROR, why);
 	} else if (f.code == DRA_UNJUDGED) {
 		/* yaml/finish.c refuses such a pod at load; never a verdict
 		 * of kube's here */
-		oracle_status_fail_str(st, MODEL_ERROR, "running \"DynamicResources\" "
+		oracle_status_fail_str(st, SCHED_ERROR, "running \"DynamicResources\" "
 				       "filter plugin: kso cannot judge this node");
 	}
 }
 
 /* The PostFilter's message once the state holds the pod's claims. */
-static const char *with_claims(const struct oracle *o, const struct model_cycle_result *r)
+static const char *with_claims(const struct oracle *o, const struct sched_cycle_result *r)
 {
 	const struct cluster *c = o->cluster;
 	const struct pod *p = &c->pods[r->pod];
@@ -105,24 +105,24 @@ static const char *with_claims(const struct oracle *o, const struct model_cycle_
 
 void oracle_postfilter_dra(const struct oracle *o,
 			   const struct sched_profile *prof,
-			   const struct model_cycle_result *r,
-			   struct model_status *st)
+			   const struct sched_cycle_result *r,
+			   struct sched_status *st)
 {
 	assert(o && prof && r && st);
 	oracle_status_ok(st);
 	bool enabled = prof->prefilter[PLUGIN_DYNAMIC_RESOURCES];
 	/* DynamicResources' own rejection comes after its state's write */
 	bool own = r->n_nodes > 0 && r->verdicts[0].rejected_by == PLUGIN_DYNAMIC_RESOURCES;
-	bool reached = r->prefilter.code != MODEL_UAU || own;
+	bool reached = r->prefilter.code != SCHED_UAU || own;
 	bool quirk = config_quirk(&o->cluster->config,
 				  QUIRK_DRA_POSTFILTER_NOT_FOUND);
 	if (!enabled || (!reached && quirk)) {
-		oracle_status_fail_str(st, MODEL_ERROR, "not found");
+		oracle_status_fail_str(st, SCHED_ERROR, "not found");
 		return;
 	}
 	if (!reached) {
-		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE, "no new claims to deallocate");
+		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE, "no new claims to deallocate");
 		return;
 	}
-	oracle_status_fail_str(st, MODEL_UNSCHEDULABLE, with_claims(o, r));
+	oracle_status_fail_str(st, SCHED_UNSCHEDULABLE, with_claims(o, r));
 }

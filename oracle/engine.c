@@ -31,7 +31,7 @@ const struct engine oracle_engine = {
  * equal to the loop's (s). */
 static void loop_cycle(void *self, const struct sched_profile *prof,
 		       const struct snapshot *s, int pod,
-		       struct model_cycle_result *r)
+		       struct sched_cycle_result *r)
 {
 	(void)prof;
 	(void)s;
@@ -40,8 +40,8 @@ static void loop_cycle(void *self, const struct sched_profile *prof,
 
 static void loop_preempt(void *self, const struct sched_profile *prof,
 			 const struct snapshot *s, int pod,
-			 const struct model_cycle_result *r, uint64_t offset_draw,
-			 struct model_preemption *out)
+			 const struct sched_cycle_result *r, uint64_t offset_draw,
+			 struct sched_preemption *out)
 {
 	(void)s;
 	oracle_preempt(self, prof, pod, r, offset_draw, out);

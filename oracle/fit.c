@@ -40,26 +40,26 @@ static bool fit_ignored(const struct sched_profile *prof, const char *name)
 
 /* A shortfall of resource r: from v1.34 (delta reference §5.1) one the
  * node's allocatable alone cannot hold is unresolvable. */
-static enum model_code shortfall(const struct oracle_cycle *cy, int64_t req,
+static enum sched_code shortfall(const struct oracle_cycle *cy, int64_t req,
 				 int64_t alloc)
 {
-	return cy->v134 && req > alloc ? MODEL_UAU : MODEL_UNSCHEDULABLE;
+	return cy->v134 && req > alloc ? SCHED_UAU : SCHED_UNSCHEDULABLE;
 }
 
 /* The Filter's code alone: Unschedulable on any shortfall (v1.30: the
  * first one decides; v1.34: UnschedulableAndUnresolvable when any is). */
-enum model_code oracle_check_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+enum sched_code oracle_check_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 {
 	const struct cluster *c = cy->c;
 	const struct oracle_data *d = cy->o->d;
 	size_t nr = (size_t)c->n_res;
 	const int64_t *alloc = &d->alloc[(size_t)v->node * nr];
 	const int64_t *used = v->requested;
-	enum model_code code = MODEL_SUCCESS;
+	enum sched_code code = SCHED_SUCCESS;
 	if ((int64_t)v->n_pods + 1 > alloc[RES_PODS]) {
 		if (!cy->v134)
-			return MODEL_UNSCHEDULABLE;
-		code = MODEL_UNSCHEDULABLE;
+			return SCHED_UNSCHEDULABLE;
+		code = SCHED_UNSCHEDULABLE;
 	}
 	if (!cy->req_any)
 		return code;
@@ -71,10 +71,10 @@ enum model_code oracle_check_fit(struct oracle_cycle *cy, const struct oracle_no
 		if (cy->req[r] <= go_sub(alloc[r], used[r]) ||
 		    (!fixed && fit_ignored(cy->prof, c->res_names[r])))
 			continue;
-		enum model_code k = shortfall(cy, cy->req[r], alloc[r]);
-		if (!cy->v134 || k == MODEL_UAU)
+		enum sched_code k = shortfall(cy, cy->req[r], alloc[r]);
+		if (!cy->v134 || k == SCHED_UAU)
 			return k;
-		code = MODEL_UNSCHEDULABLE;
+		code = SCHED_UNSCHEDULABLE;
 	}
 	return code;
 }
@@ -82,7 +82,7 @@ enum model_code oracle_check_fit(struct oracle_cycle *cy, const struct oracle_no
 /* Filter (§2.7): pod count, then cpu, memory, ephemeral-storage, then the
  * scalar resources (in resource-index order), every shortfall a reason. */
 void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-		       struct model_status *st)
+		       struct sched_status *st)
 {
 	const struct cluster *c = cy->c;
 	const struct oracle_data *d = cy->o->d;
@@ -90,7 +90,7 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 	const int64_t *alloc = &d->alloc[(size_t)v->node * nr];
 	const int64_t *used = v->requested;
 	if ((int64_t)v->n_pods + 1 > alloc[RES_PODS])
-		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE, "Too many pods");
+		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE, "Too many pods");
 	if (!cy->req_any)
 		return;
 	static const struct {
@@ -114,7 +114,7 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 			continue;
 		if (cy->req[r] > go_sub(alloc[r], used[r]))
 			/* "Insufficient %s" */
-			model_status_add_join(st, shortfall(cy, cy->req[r], alloc[r]),
+			sched_status_add_join(st, shortfall(cy, cy->req[r], alloc[r]),
 					      (const char *[]){"Insufficient ",
 							       c->res_names[r]}, 2);
 	}
@@ -195,7 +195,7 @@ void oracle_res_plan_init(const struct cluster *c, struct oracle_res_plan *pl,
 
 /* Score: the strategy's weighted mean over the configured resources,
  * pod side with the 100m / 200Mi defaults, node side NonZeroRequested. */
-enum model_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n,
+enum sched_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n,
 				 int64_t *out)
 {
 	const struct cluster *c = cy->c;
@@ -234,7 +234,7 @@ enum model_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n,
 		else
 			out[i] = score / wsum;
 	}
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }
 
 int oracle_res_index(const struct cluster *c, const char *name)

@@ -95,7 +95,7 @@ static const int *pod_image_ids(struct oracle_cycle *cy)
 
 /* Score = 100*(clamp(sum) - minT)/(maxT - minT), sum over init then
  * regular containers of trunc(size * numNodes/N). */
-enum model_code oracle_score_images(struct oracle_cycle *cy, const int *f,
+enum sched_code oracle_score_images(struct oracle_cycle *cy, const int *f,
 				    int n, int64_t *out)
 {
 	const struct pod *p = cy->p;
@@ -120,5 +120,5 @@ enum model_code oracle_score_images(struct oracle_cycle *cy, const int *f,
 			sum = max_t;
 		out[i] = 100 * (sum - min_t) / (max_t - min_t);
 	}
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

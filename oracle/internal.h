@@ -83,10 +83,10 @@ bool oracle_labels_eq(const struct labels *a, const struct labels *b);
 bool oracle_reqs_eq(const struct requirement *a, int na, const struct requirement *b,
 		    int nb);
 
-/* oracle_status_ok: model_status_ok, inline (results reset thousands). */
-static inline void oracle_status_ok(struct model_status *st)
+/* oracle_status_ok: sched_status_ok, inline (results reset thousands). */
+static inline void oracle_status_ok(struct sched_status *st)
 {
-	st->code = MODEL_SUCCESS;
+	st->code = SCHED_SUCCESS;
 	st->n_reasons = 0;
 	st->used = 0;
 }
@@ -94,8 +94,8 @@ static inline void oracle_status_ok(struct model_status *st)
 /* oracle_status_copy: *to = *st as every reader sees it (the code, the
  * reasons), copying only the used part of the text: a whole status is
  * over 500 bytes, its reasons mostly a few dozen. */
-static inline void oracle_status_copy(struct model_status *to,
-				      const struct model_status *st)
+static inline void oracle_status_copy(struct sched_status *to,
+				      const struct sched_status *st)
 {
 	to->code = st->code;
 	to->n_reasons = st->n_reasons;
@@ -104,10 +104,10 @@ static inline void oracle_status_copy(struct model_status *to,
 	memcpy(to->text, st->text, st->used);
 }
 
-/* oracle_status_fail_str: model_status_fail(st, code, "%s", reason)
+/* oracle_status_fail_str: sched_status_fail(st, code, "%s", reason)
  * without the formatting: the worse code, the reason appended (dropped
- * beyond MODEL_MAX_REASONS, cut when the status text is full). */
-void oracle_status_fail_str(struct model_status *st, enum model_code code,
+ * beyond SCHED_MAX_REASONS, cut when the status text is full). */
+void oracle_status_fail_str(struct sched_status *st, enum sched_code code,
 			    const char *reason);
 
 
@@ -289,14 +289,14 @@ struct oracle_data {
 	int *scratch_sort;              /* [n_nodes + 1] */
 	int *scratch_cand;              /* [n_nodes + 1] PreFilterResult's nodes */
 	int64_t *scratch_score;         /* [n_nodes + 1] one plugin's scores */
-	const struct model_status **scratch_rejected;  /* [n_nodes + 2] */
+	const struct sched_status **scratch_rejected;  /* [n_nodes + 2] */
 	uint64_t *scratch_bits;         /* [n_nodes / 64 + 1], kept all zero */
 	/* cycle.c: the result the last sampled (not all-nodes) cycle wrote,
 	 * and the nodes whose entries in it (verdict, scores, total,
 	 * in_prefilter_result) that cycle may have set: the next sampled
 	 * cycle on the same result resets only those - a cycle at 5,000
 	 * nodes looks at a few hundred.  n_dirty -1: any node may be set. */
-	const struct model_cycle_result *dirty_of;
+	const struct sched_cycle_result *dirty_of;
 	int *dirty;                     /* [n_nodes] */
 	bool *is_dirty;                 /* [n_nodes] */
 	int n_dirty;
@@ -569,14 +569,14 @@ void oracle_cycle_end(struct oracle_cycle *cy);
 /* oracle_cycle_prefilter: RunPreFilterPlugins on a begun cycle (state
  * for the filters and AddPod/RemovePod).  Returns the rejecting plugin
  * with st its status, or -1. */
-int oracle_cycle_prefilter(struct oracle_cycle *cy, struct model_status *st);
+int oracle_cycle_prefilter(struct oracle_cycle *cy, struct sched_status *st);
 
 /* oracle_cycle_filter_node: RunFilterPluginsWithNominatedPods for node
  * on cy's state as kube runs it (up to the first failure).  Returns -1
  * when the pod fits, else the plugin kube reports, whose status is in
  * status[plugin] when status ([PLUGIN_COUNT] scratch) is not NULL. */
 int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
-			     struct model_status *status);
+			     struct sched_status *status);
 
 /* oracle_cycle_clone: kube's CycleState.Clone(): dst (not begun) gets
  * copies of everything AddPod/RemovePod and the filters change;
@@ -643,11 +643,11 @@ static inline uint8_t oracle_node_verdict(struct oracle_cycle *cy, int node)
 
 /* PreFilter: fills the cycle state; sets st to a rejection or returns
  * with cy->skip[plugin] set. */
-void oracle_prefilter_node_affinity(struct oracle_cycle *cy, struct model_status *st);
+void oracle_prefilter_node_affinity(struct oracle_cycle *cy, struct sched_status *st);
 /* oracle_prefilter_volumes: the four volume PreFilters in kube's order
  * (volumes.c); none returns a PreFilterResult (v1.30.12).
  * Returns the rejecting plugin with st its status, or -1. */
-int oracle_prefilter_volumes(struct oracle_cycle *cy, struct model_status *st);
+int oracle_prefilter_volumes(struct oracle_cycle *cy, struct sched_status *st);
 /* oracle_volumes_update: VolumeRestrictions' AddPod (+1) / RemovePod (-1)
  * of pod q on node; inline, as it runs for every dry-run move and does
  * nothing for a pod without ReadWriteOncePod claims in use. */
@@ -668,13 +668,13 @@ void oracle_prefilter_fit(struct oracle_cycle *cy);
  * deallocate" / "deallocation of ResourceClaim completed" / "still not
  * schedulable", or Error "not found" when its PreFilter never wrote its
  * state. */
-bool oracle_prefilter_dra(struct oracle_cycle *cy, struct model_status *st);
+bool oracle_prefilter_dra(struct oracle_cycle *cy, struct sched_status *st);
 void oracle_filter_dra(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-		       struct model_status *st);
+		       struct sched_status *st);
 void oracle_postfilter_dra(const struct oracle *o,
 			   const struct sched_profile *prof,
-			   const struct model_cycle_result *r,
-			   struct model_status *st);
+			   const struct sched_cycle_result *r,
+			   struct sched_status *st);
 void oracle_prefilter_spread(struct oracle_cycle *cy);
 void oracle_prefilter_interpod(struct oracle_cycle *cy);
 
@@ -687,39 +687,39 @@ void *oracle_spread_save(struct oracle_cycle *cy);
 void oracle_spread_restore(struct oracle_cycle *cy, void *saved);
 
 /* Filters: st must be success on entry; set to the failure. */
-void oracle_filter_unschedulable(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_node_name(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_taints(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_node_affinity(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_volume_restrictions(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_ebs_limits(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_gce_pd_limits(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_volume_limits(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_azure_disk_limits(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_volume_binding(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_volume_zone(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
-void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct model_status *st);
+void oracle_filter_unschedulable(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_node_name(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_taints(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_node_affinity(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_volume_restrictions(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_ebs_limits(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_gce_pd_limits(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_volume_limits(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_azure_disk_limits(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_volume_binding(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_volume_zone(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
 
-/* The placement-dependent filters' codes alone (MODEL_SUCCESS: passes),
+/* The placement-dependent filters' codes alone (SCHED_SUCCESS: passes),
  * without the reasons, for the paths that record no status. */
-enum model_code oracle_check_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v);
-enum model_code oracle_check_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v);
-enum model_code oracle_check_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v);
-enum model_code oracle_check_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+enum sched_code oracle_check_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+enum sched_code oracle_check_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+enum sched_code oracle_check_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v);
+enum sched_code oracle_check_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v);
 
 /* Scores: raw scores of feasible[0..n-1] into out, then normalized in
- * place (0..100).  Return MODEL_SUCCESS or MODEL_SKIP (all 0). */
-enum model_code oracle_score_taints(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
-enum model_code oracle_score_node_affinity(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
-enum model_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
-enum model_code oracle_score_balanced(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
-enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
-enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
-enum model_code oracle_score_images(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
-enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+ * place (0..100).  Return SCHED_SUCCESS or SCHED_SKIP (all 0). */
+enum sched_code oracle_score_taints(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum sched_code oracle_score_node_affinity(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum sched_code oracle_score_fit(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum sched_code oracle_score_balanced(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum sched_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum sched_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum sched_code oracle_score_images(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
+enum sched_code oracle_score_selector_spread(struct oracle_cycle *cy, const int *f, int n, int64_t *out);
 
 /* The resources a score reads (NodeResourcesFit's scoringStrategy
  * resources, BalancedAllocation's resources), resolved once per cycle so

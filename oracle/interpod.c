@@ -361,29 +361,29 @@ static int interpod_check(struct oracle_cycle *cy, int node)
 	return 0;
 }
 
-enum model_code oracle_check_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+enum sched_code oracle_check_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 {
-	static const enum model_code code[] = {
-		MODEL_SUCCESS, MODEL_UAU, MODEL_UNSCHEDULABLE, MODEL_UNSCHEDULABLE,
+	static const enum sched_code code[] = {
+		SCHED_SUCCESS, SCHED_UAU, SCHED_UNSCHEDULABLE, SCHED_UNSCHEDULABLE,
 	};
 	return code[interpod_check(cy, v->node)];
 }
 
 void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-			    struct model_status *st)
+			    struct sched_status *st)
 {
 	switch (interpod_check(cy, v->node)) {
 	case 0:
 		return;
 	case 1:
-		oracle_status_fail_str(st, MODEL_UAU, "node(s) didn't match pod affinity rules");
+		oracle_status_fail_str(st, SCHED_UAU, "node(s) didn't match pod affinity rules");
 		return;
 	case 2:
-		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE,
 				  "node(s) didn't match pod anti-affinity rules");
 		return;
 	default:
-		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE,
 				  "node(s) didn't satisfy existing pods anti-affinity rules");
 		return;
 	}
@@ -391,14 +391,14 @@ void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodevie
 
 /* ----------------------------------------------------------------- score */
 
-enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int n,
+enum sched_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int n,
 				      int64_t *out)
 {
 	const struct pod *p = cy->p;
 	struct oracle_data *d = cy->o->d;
 	bool constraints = p->n_affinity_preferred || p->n_anti_affinity_preferred;
 	if (cy->prof->ignore_preferred_terms_of_existing && !constraints)
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	if (!cy->ns_labels)
 		cy->ns_labels = d->pod_ns_labels[cy->pod];
 	const struct oracle_interpod_plan *pl = plan_get(cy->o, cy->pod);
@@ -440,7 +440,7 @@ enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 		add_counts(cy, &m, tc->topo, &tc->nodes, w);
 	}
 	if (!m.any)
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	int64_t min = INT64_MAX, max = INT64_MIN;
 	for (int i = 0; i < n; i++) {
 		int64_t s = 0;
@@ -462,5 +462,5 @@ enum model_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 			fs = 100.0 * ((double)(out[i] - min) / (double)diff);
 		out[i] = (int64_t)fs;
 	}
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

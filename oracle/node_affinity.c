@@ -9,11 +9,11 @@
 
 void oracle_filter_node_name(struct oracle_cycle *cy,
 			     const struct oracle_nodeview *v,
-			     struct model_status *st)
+			     struct sched_status *st)
 {
 	const char *want = cy->p->node_name;
 	if (want[0] && strcmp(want, cy->c->nodes[v->node].name) != 0)
-		oracle_status_fail_str(st, MODEL_UAU,
+		oracle_status_fail_str(st, SCHED_UAU,
 				  "node(s) didn't match the requested node name");
 }
 
@@ -42,7 +42,7 @@ static bool term_names_has(const struct node_selector_term *t, const char *name,
  * nodes (matchFields metadata.name In) give a PreFilterResult: the union
  * over terms of the intersection within a term; empty -> conflict. */
 void oracle_prefilter_node_affinity(struct oracle_cycle *cy,
-				    struct model_status *st)
+				    struct sched_status *st)
 {
 	const struct pod *p = cy->p;
 	bool no_affinity = !p->node_affinity.present;
@@ -78,7 +78,7 @@ void oracle_prefilter_node_affinity(struct oracle_cycle *cy,
 		}
 	}
 	if (empty) {
-		oracle_status_fail_str(st, MODEL_UAU, "pod affinity terms conflict");
+		oracle_status_fail_str(st, SCHED_UAU, "pod affinity terms conflict");
 		return;
 	}
 	for (int n = 0; n < n_nodes; n++)
@@ -92,17 +92,17 @@ void oracle_prefilter_node_affinity(struct oracle_cycle *cy,
 
 void oracle_filter_node_affinity(struct oracle_cycle *cy,
 				 const struct oracle_nodeview *v,
-				 struct model_status *st)
+				 struct sched_status *st)
 {
 	const struct node *n = &cy->c->nodes[v->node];
 	if (cy->prof->added_required &&
 	    !oracle_node_selector_matches(cy->prof->added_required, n)) {
-		oracle_status_fail_str(st, MODEL_UAU,
+		oracle_status_fail_str(st, SCHED_UAU,
 				  "node(s) didn't match scheduler-enforced node affinity");
 		return;
 	}
 	if (!oracle_required_affinity_matches(cy->p, n))
-		oracle_status_fail_str(st, MODEL_UAU,
+		oracle_status_fail_str(st, SCHED_UAU,
 				  "node(s) didn't match Pod's node affinity/selector");
 }
 
@@ -118,19 +118,19 @@ static int64_t preferred_sum(const struct preferred_node_term *t, int n,
 
 /* Score: Σ weights of matching preferred terms (addedAffinity's first),
  * DefaultNormalizeScore(100, false). */
-enum model_code oracle_score_node_affinity(struct oracle_cycle *cy,
+enum sched_code oracle_score_node_affinity(struct oracle_cycle *cy,
 					   const int *f, int n, int64_t *out)
 {
 	const struct pod *p = cy->p;
 	const struct sched_profile *prof = cy->prof;
 	/* kube skips only when neither the pod nor addedAffinity prefers */
 	if (!p->has_node_preferred && prof->n_added_preferred == 0)
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	for (int i = 0; i < n; i++) {
 		const struct node *node = &cy->c->nodes[f[i]];
 		out[i] = preferred_sum(prof->added_preferred, prof->n_added_preferred, node) +
 			 preferred_sum(p->node_preferred, p->n_node_preferred, node);
 	}
 	oracle_default_normalize(out, n, false);
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

@@ -8,7 +8,7 @@
  * (NodeInfo), PreFilter/PreScore state computed once per cycle and updated
  * by AddPod/RemovePod, node sampling with a rotating start index.  In
  * all_nodes mode it evaluates every node and every filter so its
- * struct model_cycle_result can be compared field by field with
+ * struct sched_cycle_result can be compared field by field with
  * model_schedule_cycle's.
  */
 #ifndef KSO_ORACLE_H
@@ -34,9 +34,9 @@ struct oracle {
 	/* Tests only (NULL otherwise): called with every result
 	 * oracle_schedule_cycle has filled, so a test can plant a fault in
 	 * one engine and see the enumerator's cross-check report it. */
-	void (*test_hook)(struct model_cycle_result *r, void *arg);
+	void (*test_hook)(struct sched_cycle_result *r, void *arg);
 	/* ... and with every answer oracle_preempt has filled */
-	void (*test_preempt_hook)(struct model_preemption *p, void *arg);
+	void (*test_preempt_hook)(struct sched_preemption *p, void *arg);
 	void *test_hook_arg;
 };
 
@@ -73,7 +73,7 @@ void oracle_nominate(struct oracle *o, int pod, int node);
 
 /* oracle_schedule_cycle: one scheduling cycle of pod (pending) on o's
  * placement with the profile of its schedulerName, filling r (initialised
- * with model_cycle_result_init for o->cluster) as model_schedule_cycle
+ * with sched_cycle_result_init for o->cluster) as model_schedule_cycle
  * would.  With o->all_nodes every node and every filter is evaluated;
  * otherwise kube's fast path runs (nominated-node first, sampling from
  * next_start, first failing filter only, next_start advanced) and only
@@ -82,13 +82,13 @@ void oracle_nominate(struct oracle *o, int pod, int node);
  * or -2 when no profile schedules the pod.  Between two sampled cycles
  * on the same r nothing but o writes r: the second resets only the nodes
  * the first wrote. */
-int oracle_schedule_cycle(struct oracle *o, int pod, struct model_cycle_result *r);
+int oracle_schedule_cycle(struct oracle *o, int pod, struct sched_cycle_result *r);
 
 /* oracle_explain_cycle: the `kso explain --engine oracle` entry point, with
  * the shape of cli_cycle_fn (cli/explain.h): an oracle built from s in
  * all_nodes mode runs one cycle of pod with prof into r.  Returns 0. */
 int oracle_explain_cycle(const struct sched_profile *prof, const struct snapshot *s,
-			 int pod, struct model_cycle_result *r);
+			 int pod, struct sched_cycle_result *r);
 
 /* oracle_check_node: whether node is feasible for pod (pending) on o's
  * placement with profile prof, the way kube filters one node: PreFilter,
@@ -101,7 +101,7 @@ int oracle_explain_cycle(const struct sched_profile *prof, const struct snapshot
  * nominated node (kube's answer then); no scores.  What kso check judges
  * a bind by when kube samples nodes.  Returns 0 when feasible, else -1. */
 int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
-		      int pod, int node, struct model_cycle_result *r);
+		      int pod, int node, struct sched_cycle_result *r);
 
 /* oracle_select: the fast path without a result record: the node kube
  * would pick for pod, or -1 when none fits, -2 without profile. */
@@ -111,9 +111,9 @@ int oracle_select(struct oracle *o, int pod);
  * §3.1-§3.6)
  * for pod on o's placement after its failed cycle r (a result for o's
  * current placement, e.g. from oracle_schedule_cycle) with profile prof:
- * candidate walk from offset_draw % |potential| (see model_preempt_opts),
+ * candidate walk from offset_draw % |potential| (see sched_preempt_opts),
  * SelectVictimsOnNode as dry runs on copies of the node aggregate and of
- * the PreFilter state.  Fills out (model_preemption_init'ed by the
+ * the PreFilter state.  Fills out (sched_preemption_init'ed by the
  * caller) exactly as model_preempt_kube would.  o's placement and
  * aggregates are unchanged afterwards (the caller applies the result).
  * Returns 0.
@@ -121,17 +121,17 @@ int oracle_select(struct oracle *o, int pod);
  * (postfilter.c): v1.34's DynamicResources, then DefaultPreemption, as
  * model_preempt_kube runs them. */
 int oracle_default_preemption(struct oracle *o, const struct sched_profile *prof,
-			      int pod, const struct model_cycle_result *r,
-			      uint64_t offset_draw, struct model_preemption *out);
+			      int pod, const struct sched_cycle_result *r,
+			      uint64_t offset_draw, struct sched_preemption *out);
 int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
-		   const struct model_cycle_result *r, uint64_t offset_draw,
-		   struct model_preemption *out);
+		   const struct sched_cycle_result *r, uint64_t offset_draw,
+		   struct sched_preemption *out);
 
 /* oracle_preempt_kube: oracle_preempt with model_preempt_kube's shape: an
  * oracle built from placement s answers.  Returns 0. */
 int oracle_preempt_kube(const struct sched_profile *prof, const struct snapshot *s,
-			int pod, const struct model_cycle_result *r,
-			const struct model_preempt_opts *opts, struct model_preemption *out);
+			int pod, const struct sched_cycle_result *r,
+			const struct sched_preempt_opts *opts, struct sched_preemption *out);
 
 /* oracle_engine: the oracle as an engine (core/engine.h). */
 extern const struct engine oracle_engine;

@@ -79,9 +79,9 @@ static bool keys_conflict(const struct pod *incoming, const struct oracle_used_p
 
 static bool free_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v);
 
-enum model_code oracle_check_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+enum sched_code oracle_check_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 {
-	return free_ports(cy, v) ? MODEL_SUCCESS : MODEL_UNSCHEDULABLE;
+	return free_ports(cy, v) ? SCHED_SUCCESS : SCHED_UNSCHEDULABLE;
 }
 
 static bool free_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v)
@@ -97,9 +97,9 @@ static bool free_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 }
 
 void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-			 struct model_status *st)
+			 struct sched_status *st)
 {
 	if (!free_ports(cy, v))
-		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE,
 				  "node(s) didn't have free ports for the requested pod ports");
 }

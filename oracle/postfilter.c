@@ -13,30 +13,30 @@
 #include <string.h>
 
 int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
-		   const struct model_cycle_result *r, uint64_t offset_draw,
-		   struct model_preemption *out)
+		   const struct sched_cycle_result *r, uint64_t offset_draw,
+		   struct sched_preemption *out)
 {
 	assert(o && prof && r && out);
-	struct model_status dra;
+	struct sched_status dra;
 	bool has_dra = prof->postfilter[PLUGIN_DYNAMIC_RESOURCES];
 	if (has_dra) {
 		oracle_postfilter_dra(o, prof, r, &dra);
-		if (dra.code == MODEL_ERROR) {
-			out->code = MODEL_ERROR;
-			out->message = xstrdup(model_status_reason(&dra, 0));
+		if (dra.code == SCHED_ERROR) {
+			out->code = SCHED_ERROR;
+			out->message = xstrdup(sched_status_reason(&dra, 0));
 			return 0;
 		}
 	}
 	if (prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
 		oracle_default_preemption(o, prof, pod, r, offset_draw, out);
 	} else {
-		out->code = MODEL_UNSCHEDULABLE;
+		out->code = SCHED_UNSCHEDULABLE;
 		out->message = xstrdup("");
 	}
 	/* quiet: decisions without text (oracle.h) */
-	if (!has_dra || out->code != MODEL_UNSCHEDULABLE || !out->message)
+	if (!has_dra || out->code != SCHED_UNSCHEDULABLE || !out->message)
 		return 0;
-	const char *why = model_status_reason(&dra, 0);
+	const char *why = sched_status_reason(&dra, 0);
 	size_t len = strlen(why) + 2 + strlen(out->message) + 1;
 	char *m = xmalloc(len);
 	snprintf(m, len, out->message[0] ? "%s, %s" : "%s%s", why, out->message);

@@ -18,7 +18,7 @@
  * demand and reused by every call; no array spans the cluster except
  * the potential-node list.
  *
- * The answer is a struct model_preemption (model/preemption.h), so it can
+ * The answer is a struct sched_preemption (model/preemption.h), so it can
  * be compared field by field with model_preempt_kube.  kso's determinism
  * conventions are the model's (model/preemption_kube.c): potential nodes
  * in node order, the walk starts at offset_draw % |potential| and runs
@@ -44,13 +44,13 @@ struct oracle_preempt_scratch {
 	int32_t *allowed, *left;           /* [n_pdbs + 1] PDB budgets */
 	/* [PLUGIN_COUNT] a dry run's filter statuses: malloc'ed apart, not
 	 * zeroed (each is reset before a filter writes it; some KB) */
-	struct model_status *filter;
+	struct sched_status *filter;
 	int *lower, *victims;              /* [cap_pods] one node's pods */
 	bool *viol;
 	int cap_pods;
-	struct model_victims *list[2];     /* [cap_list] the candidate lists */
+	struct sched_victims *list[2];     /* [cap_list] the candidate lists */
 	int cap_list;
-	struct model_status *rec;          /* [cap_rec] statuses the walk recorded */
+	struct sched_status *rec;          /* [cap_rec] statuses the walk recorded */
 	int *rec_node;                     /* [cap_rec] node whose status rec[i] is
 					    * still to compute, or -1 */
 	int cap_rec;
@@ -140,7 +140,7 @@ static int int_cmp(const void *a, const void *b)
  * any start a manifest gives. */
 static int64_t start_of(const struct pod *p)
 {
-	return p->start_time.has ? p->start_time.seconds : MODEL_TIME_NOW;
+	return p->start_time.has ? p->start_time.seconds : SCHED_TIME_NOW;
 }
 
 /* The comparator's context: the cluster, and whether it models
@@ -462,7 +462,7 @@ static int lower_priority(const struct preempt_run *pr, int node, int *out)
  * (most important first) is added back and stays when the preemptor
  * still fits.  out->pods is the scratch's victim buffer. */
 static void reprieve(const struct preempt_run *pr, struct oracle_cycle *cy, int node,
-		     const int *lower, int k, struct model_victims *out)
+		     const int *lower, int k, struct sched_victims *out)
 {
 	const struct cluster *c = pr->o->cluster;
 	struct oracle_preempt_scratch *s = pr->s;
@@ -491,10 +491,10 @@ static void reprieve(const struct preempt_run *pr, struct oracle_cycle *cy, int 
  * the next call; maybe n == 0), or the code of st: UAU when nothing has
  * lower priority, else the filter status with every lower-priority pod
  * gone.  With st NULL that last status is not computed (only a FitError
- * would read it): MODEL_UNSCHEDULABLE stands for it and *deferred is
+ * would read it): SCHED_UNSCHEDULABLE stands for it and *deferred is
  * set. */
-static enum model_code select_victims(struct preempt_run *pr, int node,
-				      struct model_victims *out, struct model_status *st,
+static enum sched_code select_victims(struct preempt_run *pr, int node,
+				      struct sched_victims *out, struct sched_status *st,
 				      bool *deferred)
 {
 	struct oracle *o = pr->o;
@@ -508,10 +508,10 @@ static enum model_code select_victims(struct preempt_run *pr, int node,
 	if (k == 0) {
 		if (st) {
 			oracle_status_ok(st);
-			oracle_status_fail_str(st, MODEL_UAU,
+			oracle_status_fail_str(st, SCHED_UAU,
 					       "No preemption victims found for incoming pod");
 		}
-		return MODEL_UAU;
+		return SCHED_UAU;
 	}
 	struct oracle_node saved;
 	node_copy_begin(o, s, node, &saved);
@@ -522,14 +522,14 @@ static enum model_code select_victims(struct preempt_run *pr, int node,
 	struct oracle_cycle *cy = &pr->clone;
 	for (int i = 0; i < k; i++)
 		dry_move(cy, node, lower[i], -1);
-	enum model_code code = MODEL_SUCCESS;
+	enum sched_code code = SCHED_SUCCESS;
 	int first = oracle_cycle_filter_node(cy, node, st ? s->filter : NULL);
 	if (first >= 0 && st) {
 		oracle_status_copy(st, &s->filter[first]);
 		code = st->code;
 	} else if (first >= 0) {
 		*deferred = true;
-		code = MODEL_UNSCHEDULABLE;
+		code = SCHED_UNSCHEDULABLE;
 	} else {
 		sort_important(o->cluster, lower, k);
 		reprieve(pr, cy, node, lower, k, out);
@@ -555,7 +555,7 @@ static int32_t num_candidates(const struct sched_profile *prof, int32_t n)
  * ("Preemption is not helpful for scheduling"), so only their number is
  * kept; the walked ones' statuses are listed in walk order. */
 struct walk {
-	struct model_victims *list[2];    /* [0] non-violating, [1] violating */
+	struct sched_victims *list[2];    /* [0] non-violating, [1] violating */
 	int n[2];
 	int cap;
 	int n_unhelpful;                  /* nodes with the "not helpful" status */
@@ -577,7 +577,7 @@ static void walk_init(struct walk *w, struct oracle_preempt_scratch *s, int cap)
 
 /* Records a node's status (st), or, with st NULL, that node's status is
  * to be computed should a FitError need it (walk_resolve). */
-static void walk_record(struct walk *w, const struct model_status *st, int node)
+static void walk_record(struct walk *w, const struct sched_status *st, int node)
 {
 	struct oracle_preempt_scratch *s = w->s;
 	GROW2(s->rec, s->rec_node, w->n_rec + 1, s->cap_rec);
@@ -589,9 +589,9 @@ static void walk_record(struct walk *w, const struct model_status *st, int node)
 
 /* Casualty keys of a candidate (the values pickOneNodeForPreemption's
  * score functions read; kept in the model's struct for comparison). */
-static void casualty_of(const struct cluster *c, struct model_victims *v)
+static void casualty_of(const struct cluster *c, struct sched_victims *v)
 {
-	struct model_casualty *k = &v->casualty;
+	struct sched_casualty *k = &v->casualty;
 	const struct pod *top = &c->pods[v->pods[0]];
 	k->pdb_violations = v->pdb_violations;
 	k->highest_priority = top->priority;
@@ -616,11 +616,11 @@ static void casualty_of(const struct cluster *c, struct model_victims *v)
  * otherwise its status is recorded. */
 static void check_node(struct walk *w, struct preempt_run *pr, int node)
 {
-	struct model_victims v;
-	struct model_status st;
+	struct sched_victims v;
+	struct sched_status st;
 	bool deferred;
-	enum model_code code = select_victims(pr, node, &v, NULL, &deferred);
-	if (code == MODEL_SUCCESS && v.n > 0) {
+	enum sched_code code = select_victims(pr, node, &v, NULL, &deferred);
+	if (code == SCHED_SUCCESS && v.n > 0) {
 		int which = v.pdb_violations > 0;
 		if (w->n[which] >= w->cap)
 			return;
@@ -636,11 +636,11 @@ static void check_node(struct walk *w, struct preempt_run *pr, int node)
 		return;
 	}
 	oracle_status_ok(&st);
-	if (code == MODEL_SUCCESS)
-		model_status_fail(&st, MODEL_ERROR, "expected at least one victim pod on node \"%s\"",
+	if (code == SCHED_SUCCESS)
+		sched_status_fail(&st, SCHED_ERROR, "expected at least one victim pod on node \"%s\"",
 				  pr->o->cluster->nodes[node].name);
 	else
-		oracle_status_fail_str(&st, MODEL_UAU, "No preemption victims found for incoming pod");
+		oracle_status_fail_str(&st, SCHED_UAU, "No preemption victims found for incoming pod");
 	walk_record(w, &st, -1);
 }
 
@@ -652,11 +652,11 @@ static void walk_resolve(struct walk *w, struct preempt_run *pr)
 	for (int i = 0; i < w->n_rec; i++) {
 		if (s->rec_node[i] < 0)
 			continue;
-		struct model_victims v;
-		struct model_status st;
+		struct sched_victims v;
+		struct sched_status st;
 		bool deferred;
-		enum model_code code = select_victims(pr, s->rec_node[i], &v, &st, &deferred);
-		assert(code != MODEL_SUCCESS && !deferred);
+		enum sched_code code = select_victims(pr, s->rec_node[i], &v, &st, &deferred);
+		assert(code != SCHED_SUCCESS && !deferred);
 		(void)code;
 		oracle_status_copy(&s->rec[i], &st);
 		s->rec_node[i] = -1;
@@ -681,7 +681,7 @@ static void dry_run(struct walk *w, struct preempt_run *pr,
 /* ------------------------------------- pickOneNodeForPreemption (§3.5) */
 
 /* The score functions in kube's order; higher is better. */
-static int64_t pick_score(const struct model_casualty *k, int f)
+static int64_t pick_score(const struct sched_casualty *k, int f)
 {
 	switch (f) {
 	case 0: return -(int64_t)k->pdb_violations;
@@ -695,7 +695,7 @@ static int64_t pick_score(const struct model_casualty *k, int f)
 /* Keeps, score by score, the candidates of best score, stopping when one
  * is left; the first remaining in list order wins.  keep[] (room for n)
  * ends holding the remaining candidate indexes; returns their number. */
-static int pick_one(const struct model_victims *cand, int n, int *keep)
+static int pick_one(const struct sched_victims *cand, int n, int *keep)
 {
 	int k = n;
 	for (int i = 0; i < n; i++)
@@ -722,7 +722,7 @@ static int pick_one(const struct model_victims *cand, int n, int *keep)
  * strings, joined ", ", "." - N being the number of nodes with a status. */
 static char *fit_message(const struct walk *w)
 {
-	const struct model_status *st = w->s->rec;
+	const struct sched_status *st = w->s->rec;
 	struct oracle_histo h;
 	oracle_histo_init(&h);
 	/* the lines are sorted: the order reasons are met is moot */
@@ -730,7 +730,7 @@ static char *fit_message(const struct walk *w)
 		oracle_histo_add(&h, NOT_HELPFUL, w->n_unhelpful);
 	for (int n = 0; n < w->n_rec; n++)
 		for (int i = 0; i < st[n].n_reasons; i++)
-			oracle_histo_add(&h, model_status_reason(&st[n], i), 1);
+			oracle_histo_add(&h, sched_status_reason(&st[n], i), 1);
 	char *msg = oracle_histo_message_after(&h, w->n_unhelpful + w->n_rec, "preemption: ");
 	oracle_histo_release(&h);
 	return msg;
@@ -739,7 +739,7 @@ static char *fit_message(const struct walk *w)
 /* §3.6: pending pods nominated to node with lower priority than pod, in
  * pod index order. */
 static void clear_lower_nominated(const struct oracle *o, int pod, int node,
-				  struct model_preemption *out)
+				  struct sched_preemption *out)
 {
 	const struct oracle_ilist *l = &o->d->nodes[node].nominated;
 	const struct cluster *c = o->cluster;
@@ -756,18 +756,18 @@ static void clear_lower_nominated(const struct oracle *o, int pod, int node,
 
 /* Candidates found: the lists (ownership moves to out), the pick and its
  * equals. */
-static void choose(struct model_preemption *out, const struct oracle *o, int pod,
+static void choose(struct sched_preemption *out, const struct oracle *o, int pod,
 		   struct walk *w)
 {
 	int n = w->n[0] + w->n[1];
-	out->candidates = xmalloc(sizeof(struct model_victims) * (size_t)n);
-	memcpy(out->candidates, w->list[0], sizeof(struct model_victims) * (size_t)w->n[0]);
+	out->candidates = xmalloc(sizeof(struct sched_victims) * (size_t)n);
+	memcpy(out->candidates, w->list[0], sizeof(struct sched_victims) * (size_t)w->n[0]);
 	memcpy(out->candidates + w->n[0], w->list[1],
-	       sizeof(struct model_victims) * (size_t)w->n[1]);
+	       sizeof(struct sched_victims) * (size_t)w->n[1]);
 	out->n_candidates = n;
 	int *keep = xmalloc(sizeof(int) * (size_t)n);
 	int k = pick_one(out->candidates, n, keep);
-	const struct model_victims *best = &out->candidates[keep[0]];
+	const struct sched_victims *best = &out->candidates[keep[0]];
 	out->ties = xmalloc(sizeof(int) * (size_t)n);
 	out->n_ties = 0;
 	for (int i = 1; i < k; i++)
@@ -778,7 +778,7 @@ static void choose(struct model_preemption *out, const struct oracle *o, int pod
 	free(keep);
 	out->node = best->node;
 	clear_lower_nominated(o, pod, out->node, out);
-	out->code = MODEL_SUCCESS;
+	out->code = SCHED_SUCCESS;
 	out->message = xstrdup("");
 }
 
@@ -786,20 +786,20 @@ static void choose(struct model_preemption *out, const struct oracle *o, int pod
  * recorded statuses (quiet: no message); the pod's own nomination is
  * cleared either way.  A status still to compute (rec_node >= 0, quiet
  * only) is a Filter failure, never an Error: no oracle filter errs. */
-static void no_candidate(struct model_preemption *out, const struct walk *w, bool quiet)
+static void no_candidate(struct sched_preemption *out, const struct walk *w, bool quiet)
 {
 	out->clear_own_nomination = true;
 	int first_error = -1;
 	for (int i = 0; i < w->n_rec && first_error < 0; i++)
-		if (w->s->rec_node[i] < 0 && w->s->rec[i].code == MODEL_ERROR)
+		if (w->s->rec_node[i] < 0 && w->s->rec[i].code == SCHED_ERROR)
 			first_error = i;
 	if (first_error >= 0) {
-		const struct model_status *st = &w->s->rec[first_error];
-		out->code = MODEL_ERROR;
-		out->message = model_preemption_message(st->n_reasons ? model_status_reason(st, 0) : "error");
+		const struct sched_status *st = &w->s->rec[first_error];
+		out->code = SCHED_ERROR;
+		out->message = sched_preemption_message(st->n_reasons ? sched_status_reason(st, 0) : "error");
 		return;
 	}
-	out->code = MODEL_UNSCHEDULABLE;
+	out->code = SCHED_UNSCHEDULABLE;
 	if (!quiet)
 		out->message = fit_message(w);
 }
@@ -809,7 +809,7 @@ static void no_candidate(struct model_preemption *out, const struct walk *w, boo
 /* PodEligibleToPreemptOthers; why gets kube's text when not eligible.
  * Only a pod terminating by preemption blocks: deletionTimestamp set and
  * a DisruptionTarget=True/PreemptionByScheduler condition. */
-static bool eligible(const struct oracle *o, int pod, const struct model_cycle_result *r,
+static bool eligible(const struct oracle *o, int pod, const struct sched_cycle_result *r,
 		     char *why, size_t len)
 {
 	const struct cluster *c = o->cluster;
@@ -820,7 +820,7 @@ static bool eligible(const struct oracle *o, int pod, const struct model_cycle_r
 		return false;
 	}
 	int nom = o->snap.nominated[pod];
-	if (nom < 0 || nom >= c->n_nodes || r->verdicts[nom].code == MODEL_UAU)
+	if (nom < 0 || nom >= c->n_nodes || r->verdicts[nom].code == SCHED_UAU)
 		return true;
 	const struct oracle_ilist *on = &o->d->nodes[nom].pods;
 	for (int i = 0; i < on->n; i++) {
@@ -837,8 +837,8 @@ static bool eligible(const struct oracle *o, int pod, const struct model_cycle_r
 /* ------------------------------------------------------------ the entry */
 
 int oracle_default_preemption(struct oracle *o, const struct sched_profile *prof,
-			      int pod, const struct model_cycle_result *r,
-			      uint64_t offset_draw, struct model_preemption *out)
+			      int pod, const struct sched_cycle_result *r,
+			      uint64_t offset_draw, struct sched_preemption *out)
 {
 	assert(o && prof && r && out && pod >= 0 && pod < o->cluster->n_pods);
 	const struct cluster *c = o->cluster;
@@ -846,8 +846,8 @@ int oracle_default_preemption(struct oracle *o, const struct sched_profile *prof
 	char why[128];
 	out->eligible = eligible(o, pod, r, why, sizeof(why));
 	if (!out->eligible) {
-		out->code = MODEL_UNSCHEDULABLE;
-		out->message = model_preemption_message(why);
+		out->code = SCHED_UNSCHEDULABLE;
+		out->message = sched_preemption_message(why);
 		return 0;
 	}
 	/* §3.2: only nodes recorded exactly Unschedulable may be helped, in
@@ -856,7 +856,7 @@ int oracle_default_preemption(struct oracle *o, const struct sched_profile *prof
 	int *potential = s->potential;
 	int np = 0;
 	for (int i = 0; i < c->n_nodes; i++)   /* the snapshot's node list */
-		if (r->verdicts[o->d->order[i]].code == MODEL_UNSCHEDULABLE)
+		if (r->verdicts[o->d->order[i]].code == SCHED_UNSCHEDULABLE)
 			potential[np++] = o->d->order[i];
 	struct walk w;
 	walk_init(&w, s, np > 0 ? num_candidates(prof, np) : 0);
@@ -864,7 +864,7 @@ int oracle_default_preemption(struct oracle *o, const struct sched_profile *prof
 	if (np > 0) {
 		struct oracle_cycle state;
 		oracle_cycle_begin(&state, o, prof, pod);
-		struct model_status pre;
+		struct sched_status pre;
 		struct preempt_run pr = {
 			.o = o, .s = s, .state = &state, .pod = pod,
 			.allowed = pdb_budgets(o, s),
@@ -894,8 +894,8 @@ int oracle_default_preemption(struct oracle *o, const struct sched_profile *prof
 }
 
 int oracle_preempt_kube(const struct sched_profile *prof, const struct snapshot *s,
-			int pod, const struct model_cycle_result *r,
-			const struct model_preempt_opts *opts, struct model_preemption *out)
+			int pod, const struct sched_cycle_result *r,
+			const struct sched_preempt_opts *opts, struct sched_preemption *out)
 {
 	assert(prof && s && s->cluster && r && out);
 	struct oracle o;

@@ -21,7 +21,7 @@ static const char *zone_key(struct oracle_cycle *cy, int n)
 	return arena_sprintf(cy->arena, "%s:\x01:%s", region ? region : "", zone ? zone : "");
 }
 
-enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int *f,
+enum sched_code oracle_score_selector_spread(struct oracle_cycle *cy, const int *f,
 					     int n, int64_t *out)
 {
 	/* pods with explicit constraints: every function returns early,
@@ -29,7 +29,7 @@ enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int 
 	if (cy->p->n_spread) {
 		for (int i = 0; i < n; i++)
 			out[i] = 0;
-		return MODEL_SUCCESS;
+		return SCHED_SUCCESS;
 	}
 	struct oracle_sel sel;
 	oracle_default_selector(cy->c, cy->p, cy->arena, &sel);
@@ -73,5 +73,5 @@ enum model_code oracle_score_selector_spread(struct oracle_cycle *cy, const int 
 		}
 		out[i] = (int64_t)fs;
 	}
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

@@ -205,7 +205,7 @@ static uint8_t static_filters_fail(struct oracle_cycle *cy, int node)
 	static const struct {
 		int id;
 		void (*fn)(struct oracle_cycle *, const struct oracle_nodeview *,
-			   struct model_status *);
+			   struct sched_status *);
 		uint8_t bit;
 	} f[] = {
 		{PLUGIN_NODE_UNSCHEDULABLE, oracle_filter_unschedulable, OSHAPE_FAIL_UNSCHEDULABLE},
@@ -214,18 +214,18 @@ static uint8_t static_filters_fail(struct oracle_cycle *cy, int node)
 		{PLUGIN_NODE_AFFINITY, oracle_filter_node_affinity, OSHAPE_FAIL_NODE_AFFINITY},
 	};
 	struct oracle_nodeview v = {node, NULL, 0, NULL, 0};
-	struct model_status st;
+	struct sched_status st;
 	uint8_t fail = 0;
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 		/* a profile-enabled NodeAffinity that PreFilter skipped (no
 		 * constraint at all) passes every node anyway */
 		if (!cy->prof->filter[f[i].id])
 			continue;
-		model_status_ok(&st);
+		sched_status_ok(&st);
 		f[i].fn(cy, &v, &st);
 		/* the reasons are the filters' own (cycle.c relies on the code) */
-		assert(st.code == MODEL_SUCCESS || st.code == MODEL_UAU);
-		if (st.code != MODEL_SUCCESS)
+		assert(st.code == SCHED_SUCCESS || st.code == SCHED_UAU);
+		if (st.code != SCHED_SUCCESS)
 			fail |= f[i].bit;
 	}
 	return fail;

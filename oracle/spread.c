@@ -438,15 +438,15 @@ void oracle_spread_restore(struct oracle_cycle *cy, void *saved)
 
 /* Filter: per hard constraint, missing key -> UAU; skew
  * match + self - minMatch > maxSkew -> Unschedulable.  Returns the
- * failure code, MODEL_SUCCESS when the node passes. */
-static enum model_code spread_check(const struct oracle_cycle *cy, int node)
+ * failure code, SCHED_SUCCESS when the node passes. */
+static enum sched_code spread_check(const struct oracle_cycle *cy, int node)
 {
 	const struct oracle_spread_state *s = &cy->spread;
 	for (int i = 0; i < s->n; i++) {
 		const struct oracle_spread_c *c = &s->c[i];
 		int dom = c->topo->dom[node];
 		if (dom < 0)
-			return MODEL_UAU;
+			return SCHED_UAU;
 		const struct oracle_spread_key *key = &s->keys[c->key];
 		if (key->domains == 0)
 			continue;   /* no domain: minMatchNum errors, skipped */
@@ -455,28 +455,28 @@ static enum model_code spread_check(const struct oracle_cycle *cy, int node)
 			min_match = 0;
 		int64_t skew = key->match[dom] + (c->self_match ? 1 : 0) - min_match;
 		if (skew > c->max_skew)
-			return MODEL_UNSCHEDULABLE;
+			return SCHED_UNSCHEDULABLE;
 	}
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }
 
-enum model_code oracle_check_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v)
+enum sched_code oracle_check_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 {
 	return spread_check(cy, v->node);
 }
 
 void oracle_filter_spread(struct oracle_cycle *cy, const struct oracle_nodeview *v,
-			  struct model_status *st)
+			  struct sched_status *st)
 {
 	switch (spread_check(cy, v->node)) {
-	case MODEL_SUCCESS:
+	case SCHED_SUCCESS:
 		return;
-	case MODEL_UAU:
-		oracle_status_fail_str(st, MODEL_UAU,
+	case SCHED_UAU:
+		oracle_status_fail_str(st, SCHED_UAU,
 				  "node(s) didn't match pod topology spread constraints (missing required label)");
 		return;
 	default:
-		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE,
 				  "node(s) didn't match pod topology spread constraints");
 		return;
 	}
@@ -498,14 +498,14 @@ static int pair_dom(const struct oracle_cycle *cy, const struct oracle_topo *t,
 /* Score (§2.11): per feasible node Σ cnt*ln(size+2) + (maxSkew-1) over
  * the soft constraints it has keys for, rounded; normalized as
  * 100*(max+min-s)/max over the non-ignored nodes. */
-enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n,
+enum sched_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n,
 				    int64_t *out)
 {
 	if (n == 0 || cy->c->n_nodes == 0)
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	const struct oracle_spread_plan *pl = plan_get(cy, false);
 	if (pl->n == 0)
-		return MODEL_SKIP;
+		return SCHED_SKIP;
 	struct oracle_spread_state s = {0};
 	state_begin(cy, pl, &s);
 	bool require_all = cy->p->n_spread > 0 || !cy->prof->spread_system_defaulting;
@@ -591,5 +591,5 @@ enum model_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 		else
 			out[i] = 100 * (max + min - out[i]) / max;
 	}
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

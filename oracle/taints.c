@@ -10,7 +10,7 @@
  * {node.kubernetes.io/unschedulable, NoSchedule}. */
 void oracle_filter_unschedulable(struct oracle_cycle *cy,
 				 const struct oracle_nodeview *v,
-				 struct model_status *st)
+				 struct sched_status *st)
 {
 	if (!cy->c->nodes[v->node].unschedulable)
 		return;
@@ -18,27 +18,27 @@ void oracle_filter_unschedulable(struct oracle_cycle *cy,
 		"node.kubernetes.io/unschedulable", "", EFFECT_NO_SCHEDULE,
 	};
 	if (!oracle_tolerated(cy->p, &unsched))
-		oracle_status_fail_str(st, MODEL_UAU, "node(s) were unschedulable");
+		oracle_status_fail_str(st, SCHED_UAU, "node(s) were unschedulable");
 }
 
 /* The first NoSchedule/NoExecute taint (spec order) no toleration
  * tolerates rejects the node. */
 void oracle_filter_taints(struct oracle_cycle *cy,
 			  const struct oracle_nodeview *v,
-			  struct model_status *st)
+			  struct sched_status *st)
 {
 	const struct node *n = &cy->c->nodes[v->node];
 	int i = oracle_first_untolerated(cy->p, n);
 	/* "node(s) had untolerated taint {%s: %s}", joined without printf */
 	if (i >= 0)
-		model_status_add_join(st, MODEL_UAU, (const char *[]){
+		sched_status_add_join(st, SCHED_UAU, (const char *[]){
 			"node(s) had untolerated taint {", n->taints[i].key, ": ",
 			n->taints[i].value, "}"}, 5);
 }
 
 /* Raw score: PreferNoSchedule taints not tolerated by the tolerations
  * with an empty or PreferNoSchedule effect; normalized in reverse. */
-enum model_code oracle_score_taints(struct oracle_cycle *cy, const int *f,
+enum sched_code oracle_score_taints(struct oracle_cycle *cy, const int *f,
 				    int n, int64_t *out)
 {
 	for (int i = 0; i < n; i++) {
@@ -56,5 +56,5 @@ enum model_code oracle_score_taints(struct oracle_cycle *cy, const int *f,
 		out[i] = count;
 	}
 	oracle_default_normalize(out, n, true);
-	return MODEL_SUCCESS;
+	return SCHED_SUCCESS;
 }

@@ -238,8 +238,8 @@ bool oracle_reqs_eq(const struct requirement *a, int na, const struct requiremen
 
 /* ------------------------------------------------------------ statuses */
 
-void oracle_status_fail_str(struct model_status *st, enum model_code code,
+void oracle_status_fail_str(struct sched_status *st, enum sched_code code,
 			    const char *reason)
 {
-	model_status_add(st, code, reason);
+	sched_status_add(st, code, reason);
 }

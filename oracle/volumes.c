@@ -61,14 +61,14 @@ struct oracle_volume_state {
 	/* VolumeZone: (label key, PV label value) pairs */
 	const char **zone_key, **zone_value;
 	int n_zone;
-	struct model_status zone_err;    /* getPVbyPod's rejection, for a
+	struct sched_status zone_err;    /* getPVbyPod's rejection, for a
 					  * Filter without its PreFilter */
 	/* The in-tree limits: the new pod's volumes of in_tree_types[t]
 	 * (filterVolumes of the new pod, the same on every node), worked
 	 * out at the first node: whether they could be counted, the
 	 * rejection when not (in_tree_status[t]), and the ids. */
 	bool in_tree_done[IN_TREE_TYPES], in_tree_ok[IN_TREE_TYPES];
-	struct model_status in_tree_status[IN_TREE_TYPES];
+	struct sched_status in_tree_status[IN_TREE_TYPES];
 	struct in_tree_ids *in_tree_fresh[IN_TREE_TYPES];
 };
 
@@ -138,10 +138,10 @@ static const struct pvc *claim_of(struct oracle *o, int pod,
 
 /* The limit plugins' rejection of a new pod whose claim ns/name does not
  * exist: the lister's NotFound, wrapped as their Filters wrap it. */
-static void limit_claim_not_found(struct model_status *st, const char *ns,
+static void limit_claim_not_found(struct sched_status *st, const char *ns,
 				  const char *name)
 {
-	model_status_fail(st, MODEL_UAU, "looking up PVC %s/%s: "
+	sched_status_fail(st, SCHED_UAU, "looking up PVC %s/%s: "
 			  "persistentvolumeclaim \"%s\" not found", ns, name, name);
 }
 
@@ -149,12 +149,12 @@ static void limit_claim_not_found(struct model_status *st, const char *ns,
  * ephemeral volume's only when p controls it); else false, with kube's
  * error as code into st. */
 static bool claim_for_pod(const struct pod *p, const struct pod_volume *v,
-			  const struct pvc *claim, enum model_code code,
-			  struct model_status *st)
+			  const struct pvc *claim, enum sched_code code,
+			  struct sched_status *st)
 {
 	if (!v->ephemeral || pod_controlled_by(p, claim->owners, claim->n_owners))
 		return true;
-	model_status_fail(st, code, "PVC %s/%s was not created for pod %s/%s "
+	sched_status_fail(st, code, "PVC %s/%s was not created for pod %s/%s "
 			  "(pod is not owner)", claim->ns, claim->name, p->ns,
 			  p->name);
 	return false;
@@ -204,10 +204,10 @@ static bool pv_fits(const struct pv *v, const struct node *n)
 }
 
 /* A Filter's Error as RunFilterPlugins reports it (reference §1.4). */
-static void filter_error(struct model_status *st, enum plugin_id id,
+static void filter_error(struct sched_status *st, enum plugin_id id,
 			 const char *error)
 {
-	model_status_fail(st, MODEL_ERROR, "running \"%s\" filter plugin: %s",
+	sched_status_fail(st, SCHED_ERROR, "running \"%s\" filter plugin: %s",
 			  config_plugin_name(id), error);
 }
 
@@ -260,10 +260,10 @@ static void compute_attach(struct oracle *o, int p, const struct csi_node *cn,
 				a->missing = arena_strdup(ar, name);
 			continue;
 		}
-		struct model_status st;
+		struct sched_status st;
 		oracle_status_ok(&st);
-		if (!claim_for_pod(pod, &pod->volumes[i], claim, MODEL_ERROR, &st)) {
-			a->error = arena_strdup(ar, model_status_reason(&st, 0));
+		if (!claim_for_pod(pod, &pod->volumes[i], claim, SCHED_ERROR, &st)) {
+			a->error = arena_strdup(ar, sched_status_reason(&st, 0));
 			break;
 		}
 		const char *driver = NULL;
@@ -323,12 +323,12 @@ static const struct oracle_pod_attach *pod_attach(struct oracle *o, int p,
  * Get); NULL with st set to the NotFound rejection the plugins return. */
 static const struct pvc *claim_or_not_found(struct oracle_cycle *cy,
 					    const struct pod_volume *v,
-					    struct model_status *st)
+					    struct sched_status *st)
 {
 	const struct pvc *claim = claim_named(cy->o, cy->p->ns, v->claim);
 	if (claim)
 		return claim;
-	model_status_fail(st, MODEL_UAU, "persistentvolumeclaim \"%s\" not found",
+	sched_status_fail(st, SCHED_UAU, "persistentvolumeclaim \"%s\" not found",
 			  v->claim);
 	return NULL;
 }
@@ -352,7 +352,7 @@ static bool claim_in_use(struct oracle_cycle *cy, const char *ns, const char *na
 
 static int prefilter_restrictions(struct oracle_cycle *cy,
 				  struct oracle_volume_state *s,
-				  struct model_status *st)
+				  struct sched_status *st)
 {
 	const struct pod *p = cy->p;
 	s->rwop = arena_array(cy->arena, (size_t)p->n_volumes + 1, sizeof *s->rwop);
@@ -444,7 +444,7 @@ static void volume_candidates(struct oracle_cycle *cy, const struct pvc *claim,
 
 /* VolumeBinding's podHasPVCs and GetPodVolumeClaims. */
 static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state *s,
-			     struct model_status *st)
+			     struct sched_status *st)
 {
 	const struct cluster *c = cy->c;
 	const struct pod *p = cy->p;
@@ -459,26 +459,26 @@ static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state
 		const struct pvc *claim = claim_of(cy->o, cy->pod, v, buf, &name);
 		if (!claim) {
 			if (v->ephemeral)
-				model_status_fail(st, MODEL_UAU, "waiting for ephemeral "
+				sched_status_fail(st, SCHED_UAU, "waiting for ephemeral "
 						  "volume controller to create the "
 						  "persistentvolumeclaim \"%s\"", name);
 			else
-				model_status_fail(st, MODEL_UAU, "persistentvolumeclaim "
+				sched_status_fail(st, SCHED_UAU, "persistentvolumeclaim "
 						  "\"%s\" not found", name);
 			return PLUGIN_VOLUME_BINDING;
 		}
 		if (claim->lost) {
-			model_status_fail(st, MODEL_UAU, "persistentvolumeclaim \"%s\" "
+			sched_status_fail(st, SCHED_UAU, "persistentvolumeclaim \"%s\" "
 					  "bound to non-existent persistentvolume \"%s\"",
 					  claim->name, claim->volume_name);
 			return PLUGIN_VOLUME_BINDING;
 		}
 		if (claim->deleting) {
-			model_status_fail(st, MODEL_UAU, "persistentvolumeclaim \"%s\" is "
+			sched_status_fail(st, SCHED_UAU, "persistentvolumeclaim \"%s\" is "
 					  "being deleted", claim->name);
 			return PLUGIN_VOLUME_BINDING;
 		}
-		if (!claim_for_pod(p, v, claim, MODEL_UAU, st))
+		if (!claim_for_pod(p, v, claim, SCHED_UAU, st))
 			return PLUGIN_VOLUME_BINDING;
 		int k = (int)(claim - c->pvcs);
 		const struct storage_class *sc = class_named(c, claim->class_name);
@@ -490,7 +490,7 @@ static int prefilter_binding(struct oracle_cycle *cy, struct oracle_volume_state
 			immediate++;
 	}
 	if (immediate) {
-		model_status_add(st, MODEL_UAU,
+		sched_status_add(st, SCHED_UAU,
 				 "pod has unbound immediate PersistentVolumeClaims");
 		return PLUGIN_VOLUME_BINDING;
 	}
@@ -550,7 +550,7 @@ static bool zone_set_has(const char *value, const char *zone, bool *has)
 /* VolumeZone's getPVbyPod into s (the topology pairs); a rejection into
  * st with the plugin returned. */
 static int pv_topologies(struct oracle_cycle *cy, struct oracle_volume_state *s,
-			 struct model_status *st)
+			 struct sched_status *st)
 {
 	const struct cluster *c = cy->c;
 	const struct pod *p = cy->p;
@@ -566,24 +566,24 @@ static int pv_topologies(struct oracle_cycle *cy, struct oracle_volume_state *s,
 			return PLUGIN_VOLUME_ZONE;
 		if (!claim->volume_name[0]) {
 			if (!claim->class_name[0]) {
-				model_status_add(st, MODEL_UAU, "PersistentVolumeClaim had no "
+				sched_status_add(st, SCHED_UAU, "PersistentVolumeClaim had no "
 						 "pv name and storageClass name");
 				return PLUGIN_VOLUME_ZONE;
 			}
 			const struct storage_class *sc = class_named(c, claim->class_name);
 			if (!sc) {
-				model_status_fail(st, MODEL_UAU, "storageclass.storage.k8s.io "
+				sched_status_fail(st, SCHED_UAU, "storageclass.storage.k8s.io "
 						  "\"%s\" not found", claim->class_name);
 				return PLUGIN_VOLUME_ZONE;
 			}
 			if (sc->wait_for_consumer)
 				continue;
-			model_status_add(st, MODEL_UAU, "PersistentVolume had no name");
+			sched_status_add(st, SCHED_UAU, "PersistentVolume had no name");
 			return PLUGIN_VOLUME_ZONE;
 		}
 		const struct pv *pv = pv_named(cy->o, claim->volume_name);
 		if (!pv) {
-			model_status_fail(st, MODEL_UAU, "persistentvolume \"%s\" not found",
+			sched_status_fail(st, SCHED_UAU, "persistentvolume \"%s\" not found",
 					  claim->volume_name);
 			return PLUGIN_VOLUME_ZONE;
 		}
@@ -603,7 +603,7 @@ static void in_tree_prefilters(struct oracle_cycle *cy);
 static int csi_node_of(struct oracle *o, int node);
 
 /* The PreFilters in order, a rejection into st. */
-static int prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
+static int prefilter_volumes(struct oracle_cycle *cy, struct sched_status *st)
 {
 	const struct sched_profile *prof = cy->prof;
 	cy->vol = NULL;
@@ -629,7 +629,7 @@ static int prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
 	if (prof->prefilter[PLUGIN_VOLUME_BINDING] &&
 	    (r = prefilter_binding(cy, s, st)) >= 0)
 		return r;
-	model_status_ok(&s->zone_err);
+	sched_status_ok(&s->zone_err);
 	if ((r = pv_topologies(cy, s, &s->zone_err)) >= 0) {
 		if (prof->prefilter[PLUGIN_VOLUME_ZONE]) {
 			oracle_status_copy(st, &s->zone_err);
@@ -641,10 +641,10 @@ static int prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
 	return -1;
 }
 
-int oracle_prefilter_volumes(struct oracle_cycle *cy, struct model_status *st)
+int oracle_prefilter_volumes(struct oracle_cycle *cy, struct sched_status *st)
 {
-	struct model_status mine;
-	model_status_ok(&mine);
+	struct sched_status mine;
+	sched_status_ok(&mine);
 	int r = prefilter_volumes(cy, &mine);
 	if (r >= 0)
 		oracle_status_copy(st, &mine);
@@ -711,15 +711,15 @@ static bool disks_free(struct oracle_cycle *cy, const struct oracle_nodeview *v)
 
 void oracle_filter_volume_restrictions(struct oracle_cycle *cy,
 				       const struct oracle_nodeview *v,
-				       struct model_status *st)
+				       struct sched_status *st)
 {
 	if (cy->p->n_disks && !disks_free(cy, v)) {
-		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE,
 				       "node(s) had no available disk");
 		return;
 	}
 	if (cy->vr_conflicts > 0)   /* reworded in v1.34 (delta §5.7) */
-		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE,
 				       config_at_least(&cy->c->config, KUBE_1_34)
 				       ? "node(s) unavailable due to PersistentVolumeClaim "
 					 "with ReadWriteOncePod access mode already in-use "
@@ -830,7 +830,7 @@ static const struct oracle_pod_attach *view_pod(struct oracle_cycle *cy,
 
 void oracle_filter_volume_limits(struct oracle_cycle *cy,
 				 const struct oracle_nodeview *v,
-				 struct model_status *st)
+				 struct sched_status *st)
 {
 	const struct pod *p = cy->p;
 	if (p->n_volumes == 0 && p->n_disks == 0)
@@ -904,7 +904,7 @@ void oracle_filter_volume_limits(struct oracle_cycle *cy,
 		/* only drivers with a volume not attached yet are checked
 		 * (kube's newVolumeCount keys) */
 		if (fresh > 0 && attached + fresh > limit) {
-			oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+			oracle_status_fail_str(st, SCHED_UNSCHEDULABLE,
 					       "node(s) exceed max volume count");
 			return;
 		}
@@ -1039,7 +1039,7 @@ static bool unbound_satisfied(struct oracle_cycle *cy, const struct node *n,
 
 void oracle_filter_volume_binding(struct oracle_cycle *cy,
 				  const struct oracle_nodeview *v,
-				  struct model_status *st)
+				  struct sched_status *st)
 {
 	const struct oracle_volume_state *s = cy->vol;
 	if (!s)
@@ -1073,29 +1073,29 @@ void oracle_filter_volume_binding(struct oracle_cycle *cy,
 	bool room = true;
 	bool unbound = s->n_delay == 0 || unbound_satisfied(cy, n, &room);
 	if (!bound_ok)   /* ErrReasonNodeConflict, reworded in v1.34 (delta §5.6) */
-		oracle_status_fail_str(st, MODEL_UAU,
+		oracle_status_fail_str(st, SCHED_UAU,
 				       config_at_least(&cy->c->config, KUBE_1_34)
 				       ? "node(s) didn't match PersistentVolume's node affinity"
 				       : "node(s) had volume node affinity conflict");
 	if (!unbound)
-		oracle_status_fail_str(st, MODEL_UAU, "node(s) didn't find available "
+		oracle_status_fail_str(st, SCHED_UAU, "node(s) didn't find available "
 				       "persistent volumes to bind");
 	if (!room)
-		oracle_status_fail_str(st, MODEL_UAU,
+		oracle_status_fail_str(st, SCHED_UAU,
 				       "node(s) did not have enough free storage");
 	if (!found)
-		oracle_status_fail_str(st, MODEL_UAU, "node(s) unavailable due to one "
+		oracle_status_fail_str(st, SCHED_UAU, "node(s) unavailable due to one "
 				       "or more pvc(s) bound to non-existent pv(s)");
 }
 
 void oracle_filter_volume_zone(struct oracle_cycle *cy,
 			       const struct oracle_nodeview *v,
-			       struct model_status *st)
+			       struct sched_status *st)
 {
 	const struct oracle_volume_state *s = cy->vol;
 	if (!s)
 		return;
-	if (s->zone_err.code != MODEL_SUCCESS) {
+	if (s->zone_err.code != SCHED_SUCCESS) {
 		/* no PreFilter state: the Filter's own getPVbyPod failed */
 		oracle_status_copy(st, &s->zone_err);
 		return;
@@ -1117,7 +1117,7 @@ void oracle_filter_volume_zone(struct oracle_cycle *cy,
 		if (have)
 			zone_set_has(s->zone_value[i], have, &has);
 		if (!has) {
-			oracle_status_fail_str(st, MODEL_UAU,
+			oracle_status_fail_str(st, SCHED_UAU,
 					       "node(s) had no available volume zone");
 			return;
 		}
@@ -1158,7 +1158,7 @@ static void ids_add(struct oracle_cycle *cy, struct in_tree_ids *s, const char *
  * the pod cannot be counted (a new pod's missing claim: NotFound; a
  * foreign ephemeral claim: Error). */
 static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
-			    struct in_tree_ids *s, struct model_status *st)
+			    struct in_tree_ids *s, struct sched_status *st)
 {
 	const struct cluster *c = cy->c;
 	const struct pod *p = &c->pods[q];
@@ -1175,7 +1175,7 @@ static bool in_tree_volumes(struct oracle_cycle *cy, int t, int q, bool new_pod,
 			limit_claim_not_found(st, p->ns, name);
 			return false;
 		}
-		if (!claim_for_pod(p, &p->volumes[i], claim, MODEL_ERROR, st))
+		if (!claim_for_pod(p, &p->volumes[i], claim, SCHED_ERROR, st))
 			return false;
 		const struct pv *pv = pv_named(cy->o, claim->volume_name);
 		if (pv) {
@@ -1207,7 +1207,7 @@ static int64_t in_tree_max(struct oracle_cycle *cy, int t, int node)
 /* The new pod's volumes of in_tree_types[t], once per cycle; NULL with
  * st set when they cannot be counted. */
 static const struct in_tree_ids *in_tree_fresh(struct oracle_cycle *cy, int t,
-					       struct model_status *st)
+					       struct sched_status *st)
 {
 	struct oracle_volume_state *s = cy->vol;
 	assert(s);
@@ -1227,7 +1227,7 @@ static const struct in_tree_ids *in_tree_fresh(struct oracle_cycle *cy, int t,
 }
 
 static void in_tree_filter(struct oracle_cycle *cy, int t,
-			   const struct oracle_nodeview *v, struct model_status *st)
+			   const struct oracle_nodeview *v, struct sched_status *st)
 {
 	const struct in_tree_ids *new_ids = in_tree_fresh(cy, t, st);
 	if (!new_ids || new_ids->n == 0 || csi_node_of(cy->o, v->node) >= 0)
@@ -1247,25 +1247,25 @@ static void in_tree_filter(struct oracle_cycle *cy, int t,
 		total += !there;
 	}
 	if (total > in_tree_max(cy, t, v->node))
-		oracle_status_fail_str(st, MODEL_UNSCHEDULABLE,
+		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE,
 				       "node(s) exceed max volume count");
 }
 
 void oracle_filter_ebs_limits(struct oracle_cycle *cy,
-			      const struct oracle_nodeview *v, struct model_status *st)
+			      const struct oracle_nodeview *v, struct sched_status *st)
 {
 	in_tree_filter(cy, 0, v, st);
 }
 
 void oracle_filter_gce_pd_limits(struct oracle_cycle *cy,
-				 const struct oracle_nodeview *v, struct model_status *st)
+				 const struct oracle_nodeview *v, struct sched_status *st)
 {
 	in_tree_filter(cy, 1, v, st);
 }
 
 void oracle_filter_azure_disk_limits(struct oracle_cycle *cy,
 				     const struct oracle_nodeview *v,
-				     struct model_status *st)
+				     struct sched_status *st)
 {
 	in_tree_filter(cy, 2, v, st);
 }

@@ -88,17 +88,17 @@ static void trace(struct run *r, int pod, int node)
 /* PostFilter after the failed cycle res, then the retry on the
  * nominated node. */
 static int oracle_preempt_and_retry(struct oracle *o, int pod,
-				    struct model_cycle_result *res)
+				    struct sched_cycle_result *res)
 {
 	const struct sched_profile *prof = model_profile_for(o->cluster, pod);
 	if (!prof || !prof->postfilter[PLUGIN_DEFAULT_PREEMPTION] ||
-	    res->code != MODEL_UNSCHEDULABLE)
+	    res->code != SCHED_UNSCHEDULABLE)
 		return -1;
-	struct model_preemption pr;
-	model_preemption_init(&pr);
+	struct sched_preemption pr;
+	sched_preemption_init(&pr);
 	oracle_preempt(o, prof, pod, res, 0, &pr);
 	int node = -1;
-	if (pr.code == MODEL_SUCCESS && pr.node >= 0) {
+	if (pr.code == SCHED_SUCCESS && pr.node >= 0) {
 		for (int i = 0; i < pr.chosen.n; i++)
 			oracle_evict(o, pr.chosen.pods[i]);
 		for (int i = 0; i < pr.n_clear_nominated; i++)
@@ -106,16 +106,16 @@ static int oracle_preempt_and_retry(struct oracle *o, int pod,
 		oracle_nominate(o, pod, pr.node);
 		node = oracle_select(o, pod);
 	}
-	model_preemption_release(&pr);
+	sched_preemption_release(&pr);
 	return node;
 }
 
 /* noinline: a profiler can collect this loop alone */
 __attribute__((noinline)) static void run_oracle(struct run *r, struct oracle *o)
 {
-	struct model_cycle_result res;
+	struct sched_cycle_result res;
 	if (r->preempt)
-		model_cycle_result_init(&res, r->c);
+		sched_cycle_result_init(&res, r->c);
 	for (int i = 0; i < r->n_queue && !over_budget(r); i++) {
 		int p = r->queue[i];
 		/* with preemption the cycle keeps kube's diagnosis (the node
@@ -134,7 +134,7 @@ __attribute__((noinline)) static void run_oracle(struct run *r, struct oracle *o
 		}
 	}
 	if (r->preempt)
-		model_cycle_result_release(&res);
+		sched_cycle_result_release(&res);
 }
 
 /* -------------------------------------------------------------- model */
@@ -147,16 +147,16 @@ static void model_bind(struct snapshot *s, int p, int n)
 
 static int model_preempt_and_retry(struct run *r, struct snapshot *s, int p,
 				   const struct sched_profile *prof,
-				   struct model_cycle_result *res)
+				   struct sched_cycle_result *res)
 {
-	if (!prof->postfilter[PLUGIN_DEFAULT_PREEMPTION] || res->code != MODEL_UNSCHEDULABLE)
+	if (!prof->postfilter[PLUGIN_DEFAULT_PREEMPTION] || res->code != SCHED_UNSCHEDULABLE)
 		return -1;
-	struct model_preemption pr;
-	model_preemption_init(&pr);
-	struct model_preempt_opts opts = {0};
+	struct sched_preemption pr;
+	sched_preemption_init(&pr);
+	struct sched_preempt_opts opts = {0};
 	model_preempt_kube(prof, s, p, res, &opts, &pr);
 	int node = -1;
-	if (pr.code == MODEL_SUCCESS && pr.node >= 0) {
+	if (pr.code == SCHED_SUCCESS && pr.node >= 0) {
 		for (int i = 0; i < pr.chosen.n; i++)
 			s->pod_node[pr.chosen.pods[i]] = SNAP_GONE;
 		for (int i = 0; i < pr.n_clear_nominated; i++)
@@ -166,15 +166,15 @@ static int model_preempt_and_retry(struct run *r, struct snapshot *s, int p,
 		if (res->n_viable > 0)
 			node = res->viable[0];
 	}
-	model_preemption_release(&pr);
+	sched_preemption_release(&pr);
 	(void)r;
 	return node;
 }
 
 __attribute__((noinline)) static void run_model(struct run *r, struct snapshot *s)
 {
-	struct model_cycle_result res;
-	model_cycle_result_init(&res, r->c);
+	struct sched_cycle_result res;
+	sched_cycle_result_init(&res, r->c);
 	for (int i = 0; i < r->n_queue && !over_budget(r); i++) {
 		int p = r->queue[i];
 		const struct sched_profile *prof = model_profile_for(r->c, p);
@@ -194,7 +194,7 @@ __attribute__((noinline)) static void run_model(struct run *r, struct snapshot *
 			r->scheduled++;
 		}
 	}
-	model_cycle_result_release(&res);
+	sched_cycle_result_release(&res);
 }
 
 static void usage(void)

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run_case(&r, "case-1.json");
 	/* one case, one verdict: bad-case or stale, impl-error, or judged */
 	int verdicts = r.stale + r.failed;
-	for (int k = 0; k < VERDICT_COUNT; k++)
+	for (int k = 0; k < JUDGMENT_COUNT; k++)
 		verdicts += r.count[k];
 	if (r.cases != 1 || verdicts != 1)
 		__builtin_trap();

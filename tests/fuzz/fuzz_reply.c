@@ -56,8 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc == 0) {
 			struct snapshot s;
 			snapshot_init(&s, &c);
-			struct model_cycle_result r;
-			model_cycle_result_init(&r, &c);
+			struct sched_cycle_result r;
+			sched_cycle_result_init(&r, &c);
 			const struct sched_profile *prof = &c.config.profiles[0];
 			const struct engine *eng = cli_engine_find("model");
 			eng->cycle(prof, &s, pod, &r);
@@ -65,9 +65,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				.cluster = &c, .snap = &s, .profile = prof,
 				.engine = eng, .pod = pod, .result = &r,
 			};
-			struct verdict v;
+			struct judgment v;
 			judge_decision(&x, &ans, true, &v);
-			model_cycle_result_release(&r);
+			sched_cycle_result_release(&r);
 			snapshot_release(&s);
 		}
 	}

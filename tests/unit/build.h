@@ -175,13 +175,13 @@ static inline struct label_selector tb_sel_labels(struct cluster *c,
 }
 
 /* tb_status_eq: same code and the same reasons in the same order. */
-static inline bool tb_status_eq(const struct model_status *a,
-				const struct model_status *b)
+static inline bool tb_status_eq(const struct sched_status *a,
+				const struct sched_status *b)
 {
 	if (a->code != b->code || a->n_reasons != b->n_reasons)
 		return false;
 	for (int i = 0; i < a->n_reasons; i++)
-		if (strcmp(model_status_reason(a, i), model_status_reason(b, i)) != 0)
+		if (strcmp(sched_status_reason(a, i), sched_status_reason(b, i)) != 0)
 			return false;
 	return true;
 }

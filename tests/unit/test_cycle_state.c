@@ -254,8 +254,8 @@ static void test_table_random(void)
 
 /* ------------------------------------------------------ fixtures */
 
-static bool verdict_eq(const struct model_node_verdict *a,
-		       const struct model_node_verdict *b)
+static bool verdict_eq(const struct sched_node_verdict *a,
+		       const struct sched_node_verdict *b)
 {
 	if (a->feasible != b->feasible || a->code != b->code ||
 	    a->rejected_by != b->rejected_by)
@@ -271,9 +271,9 @@ static bool verdict_eq(const struct model_node_verdict *a,
 /* model_feasibility_of(cy, node, only) against the full verdict full:
  * every filter in only[] has full's verdict, every other reads passed. */
 static bool subset_eq(const struct model_cycle *cy, int node, const bool *only,
-		      const struct model_node_verdict *full)
+		      const struct sched_node_verdict *full)
 {
-	static struct model_node_verdict v;
+	static struct sched_node_verdict v;
 	model_feasibility_of(cy, node, only, &v);
 	for (int i = 0; i < MODEL_N_FILTERS; i++) {
 		int id = model_filter_ids[i];
@@ -308,14 +308,14 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s,
 	const struct model_given given = {.ctx = lent, .spread = sp};
 	model_cycle_state_init(&given_state, &with, &given);
 	with.state = &given_state;
-	static struct model_node_verdict va, vb;
+	static struct sched_node_verdict va, vb;
 	int *all = malloc(sizeof *all * (size_t)(c->n_nodes + 1));
 	int64_t *sa = malloc(sizeof *sa * (size_t)(c->n_nodes + 1));
 	int64_t *sb = malloc(sizeof *sb * (size_t)(c->n_nodes + 1));
 	bool differs = false;
 	for (int n = 0; n < c->n_nodes; n++) {
 		all[n] = n;
-		struct model_status a, b;
+		struct sched_status a, b;
 		model_filter_pod_topology_spread(&with, n, &a);
 		model_filter_pod_topology_spread(&own, n, &b);
 		differs = differs || !tb_status_eq(&a, &b);
@@ -335,9 +335,9 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s,
 		differs = differs || !subset_eq(&own, n, only, &vb);
 		subset_checks++;
 	}
-	struct model_status ea, eb;
-	enum model_code ca = model_score_node_resources_fit(&with, all, c->n_nodes, sa, &ea);
-	enum model_code cb = model_score_node_resources_fit(&own, all, c->n_nodes, sb, &eb);
+	struct sched_status ea, eb;
+	enum sched_code ca = model_score_node_resources_fit(&with, all, c->n_nodes, sa, &ea);
+	enum sched_code cb = model_score_node_resources_fit(&own, all, c->n_nodes, sb, &eb);
 	differs = differs || ca != cb || memcmp(sa, sb, sizeof *sa * (size_t)c->n_nodes);
 	ca = model_score_balanced_allocation(&with, all, c->n_nodes, sa, &ea);
 	cb = model_score_balanced_allocation(&own, all, c->n_nodes, sb, &eb);
@@ -430,7 +430,7 @@ static void compare_deltas(const struct cluster *c, const struct snapshot *s,
 	model_cycle_state_remove_pod(&clone, d.pod, d.node);
 	struct model_cycle with = built;
 	with.state = &clone;
-	static struct model_node_verdict va, vb;
+	static struct sched_node_verdict va, vb;
 	bool differs = false;
 	for (int n = 0; n < c->n_nodes; n++) {
 		model_feasibility(&fill, n, &va);

@@ -39,11 +39,11 @@ static const char universe[] =
 
 /* The planted fault: the first letter of every NodeResourcesFit reason
  * the oracle reports ("Insufficient cpu" -> "insufficient cpu"). */
-static void lowercase_fit_reason(struct model_cycle_result *r, void *arg)
+static void lowercase_fit_reason(struct sched_cycle_result *r, void *arg)
 {
 	int *planted = arg;
 	for (int n = 0; n < r->n_nodes; n++) {
-		struct model_status *st = &r->verdicts[n].status[PLUGIN_NODE_RESOURCES_FIT];
+		struct sched_status *st = &r->verdicts[n].status[PLUGIN_NODE_RESOURCES_FIT];
 		if (!r->verdicts[n].failed[PLUGIN_NODE_RESOURCES_FIT] || !st->n_reasons)
 			continue;
 		st->text[st->off[0]] = 'i';
@@ -64,10 +64,10 @@ struct plant {
 	int planted;
 };
 
-static void plant_cycle(struct model_cycle_result *r, void *arg)
+static void plant_cycle(struct sched_cycle_result *r, void *arg)
 {
 	struct plant *pl = arg;
-	struct model_node_verdict *v = &r->verdicts[0];
+	struct sched_node_verdict *v = &r->verdicts[0];
 	switch (pl->fault) {
 	case F_FEASIBLE:
 		v->feasible = !v->feasible;
@@ -78,13 +78,13 @@ static void plant_cycle(struct model_cycle_result *r, void *arg)
 	case F_CODE:
 		if (!v->failed[PLUGIN_NODE_RESOURCES_FIT])
 			return;
-		v->status[PLUGIN_NODE_RESOURCES_FIT].code = MODEL_UAU;
+		v->status[PLUGIN_NODE_RESOURCES_FIT].code = SCHED_UAU;
 		break;
 	case F_REASON_COUNT:
 		if (!v->failed[PLUGIN_NODE_RESOURCES_FIT])
 			return;
-		model_status_add(&v->status[PLUGIN_NODE_RESOURCES_FIT],
-				 MODEL_UNSCHEDULABLE, "Insufficient memory");
+		sched_status_add(&v->status[PLUGIN_NODE_RESOURCES_FIT],
+				 SCHED_UNSCHEDULABLE, "Insufficient memory");
 		break;
 	case F_MESSAGE:
 		if (!r->message)
@@ -98,10 +98,10 @@ static void plant_cycle(struct model_cycle_result *r, void *arg)
 		r->in_prefilter_result[0] = !r->in_prefilter_result[0];
 		break;
 	case F_PREFILTER:
-		model_status_add(&r->prefilter, MODEL_SKIP, "planted");
+		sched_status_add(&r->prefilter, SCHED_SKIP, "planted");
 		break;
 	case F_ERROR:
-		model_status_add(&r->error, MODEL_SUCCESS, "planted");
+		sched_status_add(&r->error, SCHED_SUCCESS, "planted");
 		break;
 	default:
 		return;
@@ -109,7 +109,7 @@ static void plant_cycle(struct model_cycle_result *r, void *arg)
 	pl->planted++;
 }
 
-static void plant_preemption(struct model_preemption *p, void *arg)
+static void plant_preemption(struct sched_preemption *p, void *arg)
 {
 	struct plant *pl = arg;
 	switch (pl->fault) {

@@ -68,28 +68,28 @@ static const char local_universe[] =
 /* Two verdicts read the same: every field a reader of a verdict reads
  * (feasible, code, rejected_by, the failed set, each failed filter's
  * code and reasons). */
-static bool same_verdict(const struct model_node_verdict *a,
-			 const struct model_node_verdict *b)
+static bool same_verdict(const struct sched_node_verdict *a,
+			 const struct sched_node_verdict *b)
 {
 	if (a->feasible != b->feasible || a->code != b->code ||
 	    a->rejected_by != b->rejected_by ||
 	    memcmp(a->failed, b->failed, sizeof a->failed) != 0)
 		return false;
 	for (int id = 0; id < PLUGIN_FILTERS; id++) {
-		const struct model_status *x = &a->status[id], *y = &b->status[id];
+		const struct sched_status *x = &a->status[id], *y = &b->status[id];
 		if (!a->failed[id])
 			continue;
 		if (x->code != y->code || x->n_reasons != y->n_reasons)
 			return false;
 		for (int i = 0; i < x->n_reasons; i++)
-			if (strcmp(model_status_reason(x, i), model_status_reason(y, i)))
+			if (strcmp(sched_status_reason(x, i), sched_status_reason(y, i)))
 				return false;
 	}
 	return true;
 }
 
-static bool same_cycle(const struct model_cycle_result *a,
-		       const struct model_cycle_result *b)
+static bool same_cycle(const struct sched_cycle_result *a,
+		       const struct sched_cycle_result *b)
 {
 	if (a->code != b->code || a->n_feasible != b->n_feasible ||
 	    a->n_viable != b->n_viable || a->scored != b->scored ||
@@ -111,7 +111,7 @@ static bool same_cycle(const struct model_cycle_result *a,
 
 struct walk {
 	struct enum_ctx *x;
-	struct model_cycle_result fresh;
+	struct sched_cycle_result fresh;
 	int differ, cycles;
 	uint64_t lookups;           /* eligible (pod, node) pairs asked */
 	bool seen[5][2][1 << 5];    /* (pod, node, pods on it) met before */
@@ -177,7 +177,7 @@ static void every_state_both_ways(void)
 	static struct walk w;
 	memset(&w, 0, sizeof w);
 	w.x = &x;
-	model_cycle_result_init(&w.fresh, x.c);
+	sched_cycle_result_init(&w.fresh, x.c);
 	/* no pod has volumes, affinity terms or DoNotSchedule spreading */
 	for (int p = 0; p < 5; p++)
 		CHECK(x.reuse.local[p]);
@@ -204,7 +204,7 @@ static void every_state_both_ways(void)
 	CHECK_EQ(x.reuse.given, w.lookups - w.distinct);
 	CHECK_EQ(x.reuse.stored, w.distinct);
 	CHECK(x.reuse.given > 0);
-	model_cycle_result_release(&w.fresh);
+	sched_cycle_result_release(&w.fresh);
 	enum_ctx_release(&x);
 	enum_scenario_release(&sc);
 	enum_universe_release(&u);

@@ -98,30 +98,30 @@ static void test_first_failure_and_all_filters(void)
 	};
 	struct model_cycle_state st;
 	state_for(&cy, &st, false);
-	struct model_node_verdict *v = malloc(sizeof *v);
+	struct sched_node_verdict *v = malloc(sizeof *v);
 
 	model_feasibility(&cy, node(&c, "n1"), v);
 	CHECK(!v->feasible);
 	CHECK_EQ(v->rejected_by, PLUGIN_TAINT_TOLERATION);
-	CHECK_EQ(v->code, MODEL_UAU);
+	CHECK_EQ(v->code, SCHED_UAU);
 	CHECK(v->failed[PLUGIN_TAINT_TOLERATION]);
 	CHECK(v->failed[PLUGIN_NODE_AFFINITY]);
 	CHECK(v->failed[PLUGIN_NODE_RESOURCES_FIT]);
 	CHECK(!v->failed[PLUGIN_NODE_UNSCHEDULABLE]);
 	CHECK(!v->failed[PLUGIN_NODE_PORTS]);
-	CHECK_STR(model_status_reason(&v->status[PLUGIN_NODE_RESOURCES_FIT], 0),
+	CHECK_STR(sched_status_reason(&v->status[PLUGIN_NODE_RESOURCES_FIT], 0),
 		  "Insufficient cpu");
 
 	model_feasibility(&cy, node(&c, "n2"), v);
 	CHECK(!v->feasible);
 	CHECK_EQ(v->rejected_by, PLUGIN_NODE_RESOURCES_FIT);
-	CHECK_EQ(v->code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(v->code, SCHED_UNSCHEDULABLE);
 	CHECK(!v->failed[PLUGIN_TAINT_TOLERATION]);
 
 	model_feasibility(&cy, node(&c, "n3"), v);
 	CHECK(v->feasible);
 	CHECK_EQ(v->rejected_by, -1);
-	CHECK_EQ(v->code, MODEL_SUCCESS);
+	CHECK_EQ(v->code, SCHED_SUCCESS);
 
 	/* With TaintToleration disabled the first failure on n1 is the next
 	 * one in order: NodeAffinity. */
@@ -148,17 +148,17 @@ static void test_one_feasible_not_scored(void)
 	load(&c, ALL_FAIL);
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 	model_schedule_cycle(&c.config.profiles[0], &s, pod(&c, "p"), &r);
-	CHECK_EQ(r.code, MODEL_SUCCESS);
+	CHECK_EQ(r.code, SCHED_SUCCESS);
 	CHECK_EQ(r.n_feasible, 1);
 	CHECK(!r.scored);
 	CHECK_EQ(r.n_viable, 1);
 	CHECK_EQ(r.viable[0], node(&c, "n3"));
 	CHECK_EQ(r.total[node(&c, "n3")], 0);
 	CHECK(r.message == NULL);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -183,10 +183,10 @@ static void test_fit_error_message(void)
 	     "    resources: {requests: {cpu: \"2\"}}\n");
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 	model_schedule_cycle(&c.config.profiles[0], &s, pod(&c, "p"), &r);
-	CHECK_EQ(r.code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(r.code, SCHED_UNSCHEDULABLE);
 	CHECK_EQ(r.n_feasible, 0);
 	CHECK_EQ(r.n_viable, 0);
 	CHECK_STR(r.message, "0/3 nodes are available: 1 node(s) had untolerated "
@@ -196,7 +196,7 @@ static void test_fit_error_message(void)
 	CHECK_STR(m, "0/3 nodes are available: 1 node(s) had untolerated "
 		     "taint {dedicated: gpu}, 2 Insufficient cpu. preemption: x");
 	free(m);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -219,12 +219,12 @@ static void test_fit_error_sorts_formatted_strings(void)
 	     "    resources: {requests: {cpu: \"2\"}}\n");
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 	model_schedule_cycle(&c.config.profiles[0], &s, pod(&c, "p"), &r);
 	CHECK_STR(r.message, "0/14 nodes are available: 12 Insufficient cpu, "
 			     "2 node(s) had untolerated taint {x: }.");
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -237,13 +237,13 @@ static void test_no_nodes(void)
 		 "spec:\n  containers: [{name: c, image: nginx}]\n");
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 	model_schedule_cycle(&c.config.profiles[0], &s, pod(&c, "p"), &r);
-	CHECK_EQ(r.code, MODEL_UAU);
+	CHECK_EQ(r.code, SCHED_UAU);
 	CHECK_EQ(r.n_viable, 0);
 	CHECK_STR(r.message, "no nodes available to schedule pods");
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -264,17 +264,17 @@ static void test_prefilter_rejects_every_node(void)
 	     "  containers: [{name: c, image: nginx}]\n");
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 	model_schedule_cycle(&c.config.profiles[0], &s, pod(&c, "p"), &r);
-	CHECK_EQ(r.code, MODEL_UNSCHEDULABLE);
-	CHECK_EQ(r.prefilter.code, MODEL_UAU);
+	CHECK_EQ(r.code, SCHED_UNSCHEDULABLE);
+	CHECK_EQ(r.prefilter.code, SCHED_UAU);
 	for (int n = 0; n < 2; n++) {
 		CHECK_EQ(r.verdicts[n].rejected_by, PLUGIN_NODE_AFFINITY);
-		CHECK_EQ(r.verdicts[n].code, MODEL_UAU);
+		CHECK_EQ(r.verdicts[n].code, SCHED_UAU);
 	}
 	CHECK_STR(r.message, "0/2 nodes are available: pod affinity terms conflict.");
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -293,8 +293,8 @@ static void test_prefilter_result_restricts(void)
 	     "  containers: [{name: c, image: nginx}]\n");
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 	model_schedule_cycle(&c.config.profiles[0], &s, pod(&c, "p"), &r);
 	int a = node(&c, "a"), b = node(&c, "b");
 	CHECK(!r.in_prefilter_result[a]);
@@ -304,7 +304,7 @@ static void test_prefilter_result_restricts(void)
 	CHECK_EQ(r.n_feasible, 1);
 	CHECK_EQ(r.n_viable, 1);
 	CHECK_EQ(r.viable[0], b);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -345,13 +345,13 @@ static void test_nominated_pass_one(void)
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	int a = node(&c, "a"), b = node(&c, "b");
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 
 	model_schedule_cycle(&c.config.profiles[0], &s, pod(&c, "small"), &r);
 	CHECK(!r.verdicts[a].feasible);
 	CHECK_EQ(r.verdicts[a].rejected_by, PLUGIN_NODE_RESOURCES_FIT);
-	CHECK_EQ(r.verdicts[a].code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(r.verdicts[a].code, SCHED_UNSCHEDULABLE);
 	CHECK(r.verdicts[b].feasible);
 	CHECK_EQ(r.n_viable, 1);
 	CHECK_EQ(r.viable[0], b);
@@ -376,7 +376,7 @@ static void test_nominated_pass_one(void)
 	model_schedule_cycle(&c.config.profiles[0], &s, pod(&c, "small"), &r);
 	CHECK(r.verdicts[a].feasible);
 
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -411,12 +411,12 @@ static void test_nominated_pass_two(void)
 	};
 	struct model_cycle_state st;
 	state_for(&cy, &st, false);
-	struct model_node_verdict *v = malloc(sizeof *v);
+	struct sched_node_verdict *v = malloc(sizeof *v);
 	model_feasibility(&cy, node(&c, "a"), v);
 	CHECK(!v->feasible);
 	CHECK_EQ(v->rejected_by, PLUGIN_INTER_POD_AFFINITY);
-	CHECK_EQ(v->code, MODEL_UAU);
-	CHECK_STR(model_status_reason(&v->status[PLUGIN_INTER_POD_AFFINITY], 0),
+	CHECK_EQ(v->code, SCHED_UAU);
+	CHECK_STR(sched_status_reason(&v->status[PLUGIN_INTER_POD_AFFINITY], 0),
 		  "node(s) didn't match pod affinity rules");
 
 	/* bound on a, db satisfies the affinity in both passes */
@@ -443,8 +443,8 @@ static void test_viable_ties(void)
 	     "    resources: {requests: {cpu: \"1\"}}\n");
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 	model_schedule_cycle(&c.config.profiles[0], &s, pod(&c, "p"), &r);
 	CHECK(r.scored);
 	CHECK_EQ(r.n_feasible, 2);
@@ -456,7 +456,7 @@ static void test_viable_ties(void)
 	CHECK_EQ(r.scores[(size_t)node(&c, "a") * PLUGIN_COUNT +
 			  PLUGIN_TAINT_TOLERATION], 300);
 	CHECK_EQ(r.total[node(&c, "c")], 0);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 }

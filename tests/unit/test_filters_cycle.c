@@ -15,10 +15,10 @@
 #include "../../model/model.h"
 
 /* Feasibility of pod on node on the manifests' placement. */
-static struct model_node_verdict *verdict_of(const struct cluster *c, int pod,
+static struct sched_node_verdict *verdict_of(const struct cluster *c, int pod,
 					     int node)
 {
-	static struct model_node_verdict v;
+	static struct sched_node_verdict v;
 	struct snapshot s;
 	snapshot_init(&s, c);
 	struct model_cycle cy;
@@ -51,10 +51,10 @@ static void test_nominated_only_own_queue(void)
 	int p = tb_pod(&c, "p", "");
 	tb_container(&c, p, "cpu=1", false, false);
 
-	struct model_node_verdict *v = verdict_of(&c, p, n);
+	struct sched_node_verdict *v = verdict_of(&c, p, n);
 	CHECK(!v->feasible);
 	CHECK_EQ(v->rejected_by, PLUGIN_NODE_RESOURCES_FIT);
-	CHECK_EQ(v->code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(v->code, SCHED_UNSCHEDULABLE);
 
 	c.pods[q].scheduler_name = "other-scheduler";
 	v = verdict_of(&c, p, n);

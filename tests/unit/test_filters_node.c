@@ -10,11 +10,11 @@
 #include "../../core/quirks.h"
 
 /* Runs filter f for pod on node of placement s; returns the status. */
-static struct model_status run(model_filter_fn f, const struct cluster *c,
+static struct sched_status run(model_filter_fn f, const struct cluster *c,
 			       const struct snapshot *s, int pod, int node)
 {
 	struct model_cycle cy;
-	struct model_status st;
+	struct sched_status st;
 	tb_cycle(&cy, c, s, pod);
 	f(&cy, node, &st);
 	return st;
@@ -23,8 +23,8 @@ static struct model_status run(model_filter_fn f, const struct cluster *c,
 static bool passes(model_filter_fn f, const struct cluster *c,
 		   const struct snapshot *s, int pod, int node)
 {
-	enum model_code code = run(f, c, s, pod, node).code;
-	return code == MODEL_SUCCESS || code == MODEL_SKIP;
+	enum sched_code code = run(f, c, s, pod, node).code;
+	return code == SCHED_SUCCESS || code == SCHED_SKIP;
 }
 
 static void test_unschedulable(void)
@@ -47,18 +47,18 @@ static void test_unschedulable(void)
 	snapshot_init(&s, &c);
 
 	/* No toleration: UAU "node(s) were unschedulable". */
-	struct model_status st = run(model_filter_node_unschedulable, &c, &s, bare, n);
-	CHECK_EQ(st.code, MODEL_UAU);
+	struct sched_status st = run(model_filter_node_unschedulable, &c, &s, bare, n);
+	CHECK_EQ(st.code, SCHED_UAU);
 	CHECK_EQ(st.n_reasons, 1);
-	CHECK_STR(model_status_reason(&st, 0), "node(s) were unschedulable");
+	CHECK_STR(sched_status_reason(&st, 0), "node(s) were unschedulable");
 	/* A schedulable node passes whatever the pod. */
-	CHECK_EQ(run(model_filter_node_unschedulable, &c, &s, bare, ok).code, MODEL_SUCCESS);
+	CHECK_EQ(run(model_filter_node_unschedulable, &c, &s, bare, ok).code, SCHED_SUCCESS);
 	/* Tolerating the synthetic taint {unschedulable, "", NoSchedule}. */
 	CHECK(passes(model_filter_node_unschedulable, &c, &s, tol, n));
 	/* Empty key + Exists + empty effect tolerates everything. */
 	CHECK(passes(model_filter_node_unschedulable, &c, &s, all, n));
 	/* NoExecute effect does not match the NoSchedule taint. */
-	CHECK_EQ(run(model_filter_node_unschedulable, &c, &s, wrong, n).code, MODEL_UAU);
+	CHECK_EQ(run(model_filter_node_unschedulable, &c, &s, wrong, n).code, SCHED_UAU);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -78,9 +78,9 @@ static void test_node_name(void)
 	CHECK(passes(model_filter_node_name, &c, &s, free_pod, n1));
 	CHECK(passes(model_filter_node_name, &c, &s, free_pod, n2));
 	CHECK(passes(model_filter_node_name, &c, &s, pinned, n1));
-	struct model_status st = run(model_filter_node_name, &c, &s, pinned, n2);
-	CHECK_EQ(st.code, MODEL_UAU);
-	CHECK_STR(model_status_reason(&st, 0), "node(s) didn't match the requested node name");
+	struct sched_status st = run(model_filter_node_name, &c, &s, pinned, n2);
+	CHECK_EQ(st.code, SCHED_UAU);
+	CHECK_STR(sched_status_reason(&st, 0), "node(s) didn't match the requested node name");
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -131,13 +131,13 @@ static void test_taints(void)
 	/* PreferNoSchedule never filters; the first untolerated NoSchedule /
 	 * NoExecute taint in spec order is named. */
 	CHECK(passes(model_filter_taint_toleration, &c, &s, bare, soft));
-	struct model_status st = run(model_filter_taint_toleration, &c, &s, bare, n);
-	CHECK_EQ(st.code, MODEL_UAU);
-	CHECK_STR(model_status_reason(&st, 0), "node(s) had untolerated taint {dedicated: gpu}");
+	struct sched_status st = run(model_filter_taint_toleration, &c, &s, bare, n);
+	CHECK_EQ(st.code, SCHED_UAU);
+	CHECK_STR(sched_status_reason(&st, 0), "node(s) had untolerated taint {dedicated: gpu}");
 	/* With dedicated tolerated, the NoExecute taint (empty value) is next. */
 	st = run(model_filter_taint_toleration, &c, &s, gpu, n);
-	CHECK_EQ(st.code, MODEL_UAU);
-	CHECK_STR(model_status_reason(&st, 0), "node(s) had untolerated taint {evict: }");
+	CHECK_EQ(st.code, SCHED_UAU);
+	CHECK_STR(sched_status_reason(&st, 0), "node(s) had untolerated taint {evict: }");
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -184,9 +184,9 @@ static void test_node_affinity(void)
 	snapshot_init(&s, &c);
 	model_filter_fn f = model_filter_node_affinity;
 	CHECK(passes(f, &c, &s, both, ssd_a));
-	struct model_status st = run(f, &c, &s, both, ssd_b);   /* zone b */
-	CHECK_EQ(st.code, MODEL_UAU);
-	CHECK_STR(model_status_reason(&st, 0), "node(s) didn't match Pod's node affinity/selector");
+	struct sched_status st = run(f, &c, &s, both, ssd_b);   /* zone b */
+	CHECK_EQ(st.code, SCHED_UAU);
+	CHECK_STR(sched_status_reason(&st, 0), "node(s) didn't match Pod's node affinity/selector");
 	CHECK(!passes(f, &c, &s, both, hdd_a));                  /* disk hdd */
 	/* Gt 4: 8 > 4 yes; 4 > 4 no (strict); "abc" not an integer; missing. */
 	CHECK(passes(f, &c, &s, gt, ssd_a));
@@ -202,7 +202,7 @@ static void test_node_affinity(void)
 	/* No terms: nothing matches. */
 	CHECK(!passes(f, &c, &s, empty, bare_n));
 	/* No nodeSelector, no affinity, no addedAffinity: PreFilter Skip. */
-	CHECK_EQ(run(f, &c, &s, free_pod, bare_n).code, MODEL_SKIP);
+	CHECK_EQ(run(f, &c, &s, free_pod, bare_n).code, SCHED_SKIP);
 
 	/* The profile's addedAffinity (scheduler-enforced) is checked first. */
 	struct requirement zone_a2 = tb_req(&c, "zone", OP_IN, "a");
@@ -210,32 +210,32 @@ static void test_node_affinity(void)
 	struct node_selector added = {true, &at, 1};
 	tb_profile(&c)->added_required = &added;
 	st = run(f, &c, &s, free_pod, ssd_b);
-	CHECK_EQ(st.code, MODEL_UAU);
-	CHECK_STR(model_status_reason(&st, 0), "node(s) didn't match scheduler-enforced node affinity");
-	CHECK_EQ(run(f, &c, &s, free_pod, ssd_a).code, MODEL_SUCCESS);
+	CHECK_EQ(st.code, SCHED_UAU);
+	CHECK_STR(sched_status_reason(&st, 0), "node(s) didn't match scheduler-enforced node affinity");
+	CHECK_EQ(run(f, &c, &s, free_pod, ssd_a).code, SCHED_SUCCESS);
 	/* ... and named: ssd-b fails the added affinity before the pod's. */
 	st = run(f, &c, &s, named, ssd_b);
-	CHECK_STR(model_status_reason(&st, 0), "node(s) didn't match scheduler-enforced node affinity");
+	CHECK_STR(sched_status_reason(&st, 0), "node(s) didn't match scheduler-enforced node affinity");
 	tb_profile(&c)->added_required = NULL;
 	snapshot_release(&s);
 	cluster_release(&c);
 }
 
 /* PreFilter of pod: returns the code and fills allowed[0..3]. */
-static enum model_code prefilter(struct cluster *c, int pod, bool allowed[4])
+static enum sched_code prefilter(struct cluster *c, int pod, bool allowed[4])
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
 	struct model_cycle cy;
-	struct model_status st;
+	struct sched_status st;
 	tb_cycle(&cy, c, &s, pod);
 	for (int i = 0; i < 4; i++)
 		allowed[i] = true;
 	bool restricted;
 	model_prefilter_node_affinity(&cy, allowed, &restricted, &st);
 	snapshot_release(&s);
-	if (st.code == MODEL_UAU)
-		CHECK_STR(model_status_reason(&st, 0), "pod affinity terms conflict");
+	if (st.code == SCHED_UAU)
+		CHECK_STR(sched_status_reason(&st, 0), "pod affinity terms conflict");
 	return st.code;
 }
 
@@ -256,7 +256,7 @@ static void test_prefilter_node_affinity(void)
 	struct node_selector_term ts[2] = {tb_term(&c, NULL, 0, &f12, 1),
 					   tb_term(&c, NULL, 0, &f3, 1)};
 	tb_required(&c, u, ts, 2);
-	CHECK_EQ(prefilter(&c, u, allowed), MODEL_SUCCESS);
+	CHECK_EQ(prefilter(&c, u, allowed), SCHED_SUCCESS);
 	CHECK(allowed[0] && allowed[1] && allowed[2] && !allowed[3]);
 
 	/* Intersection inside a term: n1,n2 AND n2 -> {n2}. */
@@ -265,7 +265,7 @@ static void test_prefilter_node_affinity(void)
 	struct requirement both[2] = {f12, f2};
 	struct node_selector_term ti = tb_term(&c, NULL, 0, both, 2);
 	tb_required(&c, in, &ti, 1);
-	CHECK_EQ(prefilter(&c, in, allowed), MODEL_SUCCESS);
+	CHECK_EQ(prefilter(&c, in, allowed), SCHED_SUCCESS);
 	CHECK(!allowed[0] && allowed[1] && !allowed[2] && !allowed[3]);
 
 	/* Conflict: n3 AND n2 in the only term -> empty -> UAU. */
@@ -273,7 +273,7 @@ static void test_prefilter_node_affinity(void)
 	struct requirement clash[2] = {f3, f2};
 	struct node_selector_term tc = tb_term(&c, NULL, 0, clash, 2);
 	tb_required(&c, conflict, &tc, 1);
-	CHECK_EQ(prefilter(&c, conflict, allowed), MODEL_UAU);
+	CHECK_EQ(prefilter(&c, conflict, allowed), SCHED_UAU);
 
 	/* A term without a name field lifts the restriction. */
 	int open = tb_pod(&c, "open", "");
@@ -281,7 +281,7 @@ static void test_prefilter_node_affinity(void)
 	struct node_selector_term to[2] = {tb_term(&c, NULL, 0, &f3, 1),
 					   tb_term(&c, &zone, 1, NULL, 0)};
 	tb_required(&c, open, to, 2);
-	CHECK_EQ(prefilter(&c, open, allowed), MODEL_SUCCESS);
+	CHECK_EQ(prefilter(&c, open, allowed), SCHED_SUCCESS);
 	CHECK(allowed[0] && allowed[1] && allowed[2] && allowed[3]);
 
 	/* A name no node has: the result {ghost} is not empty (no conflict)
@@ -290,12 +290,12 @@ static void test_prefilter_node_affinity(void)
 	struct requirement fg = tb_req(&c, "metadata.name", OP_IN, "ghost");
 	struct node_selector_term tg = tb_term(&c, NULL, 0, &fg, 1);
 	tb_required(&c, ghost, &tg, 1);
-	CHECK_EQ(prefilter(&c, ghost, allowed), MODEL_SUCCESS);
+	CHECK_EQ(prefilter(&c, ghost, allowed), SCHED_SUCCESS);
 	CHECK(!allowed[0] && !allowed[1] && !allowed[2] && !allowed[3]);
 
 	/* Nothing to check: Skip. */
 	int free_pod = tb_pod(&c, "free", "");
-	CHECK_EQ(prefilter(&c, free_pod, allowed), MODEL_SKIP);
+	CHECK_EQ(prefilter(&c, free_pod, allowed), SCHED_SKIP);
 	cluster_release(&c);
 }
 
@@ -313,13 +313,13 @@ static bool ports_fit(const char *ip, const char *proto, int want_port,
 	tb_port(&c, tb_container(&c, p, "", false, false), want_port, want_proto, want_ip);
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_status st = run(model_filter_node_ports, &c, &s, p, n);
-	if (st.code == MODEL_UNSCHEDULABLE)
-		CHECK_STR(model_status_reason(&st, 0),
+	struct sched_status st = run(model_filter_node_ports, &c, &s, p, n);
+	if (st.code == SCHED_UNSCHEDULABLE)
+		CHECK_STR(sched_status_reason(&st, 0),
 			  "node(s) didn't have free ports for the requested pod ports");
 	snapshot_release(&s);
 	cluster_release(&c);
-	return st.code == MODEL_SUCCESS;
+	return st.code == SCHED_SUCCESS;
 }
 
 static void test_ports(void)
@@ -353,10 +353,10 @@ static void test_ports(void)
 	tb_port(&c, tb_container(&c, none, "", true, false), 90, "TCP", "");
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	CHECK_EQ(run(model_filter_node_ports, &c, &s, p, n).code, MODEL_SUCCESS);
-	CHECK_EQ(run(model_filter_node_ports, &c, &s, q, n).code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, p, n).code, SCHED_SUCCESS);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, q, n).code, SCHED_UNSCHEDULABLE);
 	/* No wanted host port (only an init container's): PreFilter Skip. */
-	CHECK_EQ(run(model_filter_node_ports, &c, &s, none, n).code, MODEL_SKIP);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, none, n).code, SCHED_SKIP);
 
 	/* RemovePod(a) during the cycle (a preemption victim): kube's
 	 * UsedPorts set drops 0.0.0.0:90/TCP although b still holds it, so q
@@ -366,17 +366,17 @@ static void test_ports(void)
 	view.pod_node[a] = SNAP_GONE;
 	struct model_delta d = {a, n, -1};
 	struct model_cycle cy;
-	struct model_status st;
+	struct sched_status st;
 	tb_cycle(&cy, &c, &s, q);
 	cy.view = &view;
 	cy.deltas = &d;
 	cy.n_deltas = 1;
 	tb_cycle_state(&cy);
 	model_filter_node_ports(&cy, n, &st);
-	CHECK_EQ(st.code, MODEL_SUCCESS);
+	CHECK_EQ(st.code, SCHED_SUCCESS);
 	tb_quirk(&c, QUIRK_PORTS_SET_REMOVAL, false);
 	model_filter_node_ports(&cy, n, &st);
-	CHECK_EQ(st.code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(st.code, SCHED_UNSCHEDULABLE);
 	tb_quirk(&c, QUIRK_PORTS_SET_REMOVAL, true);
 	/* Removing a and adding it back (reprieve) holds the port again. */
 	struct model_delta d2[2] = {{a, n, -1}, {a, n, +1}};
@@ -384,7 +384,7 @@ static void test_ports(void)
 	cy.deltas = d2;
 	cy.n_deltas = 2;
 	model_filter_node_ports(&cy, n, &st);
-	CHECK_EQ(st.code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(st.code, SCHED_UNSCHEDULABLE);
 	snapshot_release(&view);
 	snapshot_release(&s);
 	cluster_release(&c);
@@ -422,14 +422,14 @@ static void test_ports_sidecars_1_34(void)
 	tb_container(&c, sc, "", false, false);
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	CHECK_EQ(run(model_filter_node_ports, &c, &s, p, n).code, MODEL_SUCCESS);
-	CHECK_EQ(run(model_filter_node_ports, &c, &s, q, n).code, MODEL_SUCCESS);
-	CHECK_EQ(run(model_filter_node_ports, &c, &s, sc, m).code, MODEL_SKIP);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, p, n).code, SCHED_SUCCESS);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, q, n).code, SCHED_SUCCESS);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, sc, m).code, SCHED_SKIP);
 	c.config.kube_version = KUBE_1_34;
-	CHECK_EQ(run(model_filter_node_ports, &c, &s, p, n).code, MODEL_UNSCHEDULABLE);
-	CHECK_EQ(run(model_filter_node_ports, &c, &s, q, n).code, MODEL_SUCCESS);
-	CHECK_EQ(run(model_filter_node_ports, &c, &s, sc, m).code, MODEL_UNSCHEDULABLE);
-	CHECK_EQ(run(model_filter_node_ports, &c, &s, sc, n).code, MODEL_SUCCESS);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, p, n).code, SCHED_UNSCHEDULABLE);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, q, n).code, SCHED_SUCCESS);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, sc, m).code, SCHED_UNSCHEDULABLE);
+	CHECK_EQ(run(model_filter_node_ports, &c, &s, sc, n).code, SCHED_SUCCESS);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -460,37 +460,37 @@ static void test_resources_fit(void)
 
 	/* n: free cpu 2000-1500 = 500 < 1000, memory 4Gi-1Gi = 3Gi < 4Gi,
 	 * ephemeral 10Gi < 11Gi; 1 pod + 1 <= 2.  Reasons in kube's order. */
-	struct model_status st = run(f, &c, &s, big, n);
-	CHECK_EQ(st.code, MODEL_UNSCHEDULABLE);
+	struct sched_status st = run(f, &c, &s, big, n);
+	CHECK_EQ(st.code, SCHED_UNSCHEDULABLE);
 	CHECK_EQ(st.n_reasons, 3);
-	CHECK_STR(model_status_reason(&st, 0), "Insufficient cpu");
-	CHECK_STR(model_status_reason(&st, 1), "Insufficient memory");
-	CHECK_STR(model_status_reason(&st, 2), "Insufficient ephemeral-storage");
+	CHECK_STR(sched_status_reason(&st, 0), "Insufficient cpu");
+	CHECK_STR(sched_status_reason(&st, 1), "Insufficient memory");
+	CHECK_STR(sched_status_reason(&st, 2), "Insufficient ephemeral-storage");
 	/* Request == free passes (strictly greater fails). */
-	CHECK_EQ(run(f, &c, &s, exact, n).code, MODEL_SUCCESS);
+	CHECK_EQ(run(f, &c, &s, exact, n).code, SCHED_SUCCESS);
 	/* full: 1 pod + 1 > 1 -> Too many pods first, then cpu (0 free). */
 	st = run(f, &c, &s, exact, full);
-	CHECK_EQ(st.code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(st.code, SCHED_UNSCHEDULABLE);
 	CHECK_EQ(st.n_reasons, 3);
-	CHECK_STR(model_status_reason(&st, 0), "Too many pods");
-	CHECK_STR(model_status_reason(&st, 1), "Insufficient cpu");
+	CHECK_STR(sched_status_reason(&st, 0), "Too many pods");
+	CHECK_STR(sched_status_reason(&st, 1), "Insufficient cpu");
 	/* ephemeral: the node lists none (0 free) -> the third reason. */
-	CHECK_STR(model_status_reason(&st, 2), "Insufficient ephemeral-storage");
+	CHECK_STR(sched_status_reason(&st, 2), "Insufficient ephemeral-storage");
 	/* A pod requesting nothing only meets the pod-count check. */
-	CHECK_EQ(run(f, &c, &s, nothing, n).code, MODEL_SUCCESS);
+	CHECK_EQ(run(f, &c, &s, nothing, n).code, SCHED_SUCCESS);
 	st = run(f, &c, &s, nothing, full);
 	CHECK_EQ(st.n_reasons, 1);
-	CHECK_STR(model_status_reason(&st, 0), "Too many pods");
+	CHECK_STR(sched_status_reason(&st, 0), "Too many pods");
 	/* No allocatable pods: every pod is "Too many pods". */
 	st = run(f, &c, &s, nothing, nopods);
-	CHECK_EQ(st.code, MODEL_UNSCHEDULABLE);
-	CHECK_STR(model_status_reason(&st, 0), "Too many pods");
+	CHECK_EQ(st.code, SCHED_UNSCHEDULABLE);
+	CHECK_STR(sched_status_reason(&st, 0), "Too many pods");
 
 	/* Scalars the node lacks, in resource order. */
 	st = run(f, &c, &s, gpu, n);
 	CHECK_EQ(st.n_reasons, 2);
-	CHECK_STR(model_status_reason(&st, 0), "Insufficient nvidia.com/gpu");
-	CHECK_STR(model_status_reason(&st, 1), "Insufficient hugepages-2Mi");
+	CHECK_STR(sched_status_reason(&st, 0), "Insufficient nvidia.com/gpu");
+	CHECK_STR(sched_status_reason(&st, 1), "Insufficient hugepages-2Mi");
 	/* ignoredResources skips extended resources only (hugepages-2Mi is
 	 * not extended, so listing it changes nothing). */
 	struct sched_profile *prof = tb_profile(&c);
@@ -499,14 +499,14 @@ static void test_resources_fit(void)
 	prof->n_fit_ignored_resources = 2;
 	st = run(f, &c, &s, gpu, n);
 	CHECK_EQ(st.n_reasons, 1);
-	CHECK_STR(model_status_reason(&st, 0), "Insufficient hugepages-2Mi");
+	CHECK_STR(sched_status_reason(&st, 0), "Insufficient hugepages-2Mi");
 	prof->n_fit_ignored_resources = 0;
 	/* ignoredResourceGroups: the part before '/'. */
 	prof->fit_ignored_groups[0] = "nvidia.com";
 	prof->n_fit_ignored_groups = 1;
 	st = run(f, &c, &s, gpu, n);
 	CHECK_EQ(st.n_reasons, 1);
-	CHECK_STR(model_status_reason(&st, 0), "Insufficient hugepages-2Mi");
+	CHECK_STR(sched_status_reason(&st, 0), "Insufficient hugepages-2Mi");
 	prof->fit_ignored_groups[0] = "nvidia";
 	st = run(f, &c, &s, gpu, n);
 	CHECK_EQ(st.n_reasons, 2);
@@ -517,45 +517,45 @@ static void test_resources_fit(void)
 	s.pod_node[old] = SNAP_GONE;
 	st = run(f, &c, &s, big, n);
 	CHECK_EQ(st.n_reasons, 1);
-	CHECK_STR(model_status_reason(&st, 0), "Insufficient ephemeral-storage");
+	CHECK_STR(sched_status_reason(&st, 0), "Insufficient ephemeral-storage");
 	snapshot_release(&s);
 	cluster_release(&c);
 }
 
-/* model_status_add (length worked out inline) and model_status_add_len
+/* sched_status_add (length worked out inline) and sched_status_add_len
  * (length given) build the same status, up to the text buffer's end:
- * reasons are cut at MODEL_STATUS_TEXT - 1 bytes in all, then dropped. */
+ * reasons are cut at SCHED_STATUS_TEXT - 1 bytes in all, then dropped. */
 static void test_status_add(void)
 {
-	struct model_status a, b;
-	model_status_ok(&a);
-	model_status_ok(&b);
-	model_status_add(&a, MODEL_UNSCHEDULABLE, "Too many pods");
-	model_status_add_len(&b, MODEL_UNSCHEDULABLE, "Too many pods", 13);
-	model_status_add(&a, MODEL_UAU, "");
-	model_status_add_len(&b, MODEL_UAU, "", 0);
-	CHECK_EQ(a.code, MODEL_UAU);
-	CHECK_EQ(b.code, MODEL_UAU);
+	struct sched_status a, b;
+	sched_status_ok(&a);
+	sched_status_ok(&b);
+	sched_status_add(&a, SCHED_UNSCHEDULABLE, "Too many pods");
+	sched_status_add_len(&b, SCHED_UNSCHEDULABLE, "Too many pods", 13);
+	sched_status_add(&a, SCHED_UAU, "");
+	sched_status_add_len(&b, SCHED_UAU, "", 0);
+	CHECK_EQ(a.code, SCHED_UAU);
+	CHECK_EQ(b.code, SCHED_UAU);
 	CHECK_EQ(a.n_reasons, 2);
 	CHECK_EQ(b.n_reasons, 2);
-	CHECK_STR(model_status_reason(&a, 0), "Too many pods");
-	CHECK_STR(model_status_reason(&b, 0), "Too many pods");
-	CHECK_STR(model_status_reason(&b, 1), "");
+	CHECK_STR(sched_status_reason(&a, 0), "Too many pods");
+	CHECK_STR(sched_status_reason(&b, 0), "Too many pods");
+	CHECK_STR(sched_status_reason(&b, 1), "");
 	/* 13 + 1 and 0 + 1 bytes used: a 600-byte reason keeps 512 - 15 - 1 */
 	char big[601];
 	memset(big, 'x', 600);
 	big[600] = '\0';
-	model_status_add(&a, MODEL_UNSCHEDULABLE, big);
-	model_status_add_len(&b, MODEL_UNSCHEDULABLE, big, 600);
+	sched_status_add(&a, SCHED_UNSCHEDULABLE, big);
+	sched_status_add_len(&b, SCHED_UNSCHEDULABLE, big, 600);
 	CHECK_EQ(a.n_reasons, 3);
-	CHECK_EQ(strlen(model_status_reason(&a, 2)), (size_t)(MODEL_STATUS_TEXT - 16));
-	CHECK_STR(model_status_reason(&a, 2), model_status_reason(&b, 2));
-	CHECK_EQ(a.used, MODEL_STATUS_TEXT);
-	model_status_add(&a, MODEL_UNSCHEDULABLE, "dropped");
-	model_status_add_len(&b, MODEL_UNSCHEDULABLE, "dropped", 7);
+	CHECK_EQ(strlen(sched_status_reason(&a, 2)), (size_t)(SCHED_STATUS_TEXT - 16));
+	CHECK_STR(sched_status_reason(&a, 2), sched_status_reason(&b, 2));
+	CHECK_EQ(a.used, SCHED_STATUS_TEXT);
+	sched_status_add(&a, SCHED_UNSCHEDULABLE, "dropped");
+	sched_status_add_len(&b, SCHED_UNSCHEDULABLE, "dropped", 7);
 	CHECK_EQ(a.n_reasons, 3);
 	CHECK_EQ(b.n_reasons, 3);
-	CHECK_EQ(b.used, MODEL_STATUS_TEXT);
+	CHECK_EQ(b.used, SCHED_STATUS_TEXT);
 }
 
 int main(void)

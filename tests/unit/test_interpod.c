@@ -11,7 +11,7 @@
 
 /* ------------------------------------------------------------- helpers */
 
-static struct model_status last;
+static struct sched_status last;
 
 #define HOST "kubernetes.io/hostname"
 #define ZONE "topology.kubernetes.io/zone"
@@ -101,7 +101,7 @@ static void add_ns(struct cluster *c, const char *name, const char *labels)
 						 labels, labels[0] ? "," : "", name));
 }
 
-static enum model_code ipa(struct cluster *c, int pod, int node)
+static enum sched_code ipa(struct cluster *c, int pod, int node)
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
@@ -112,16 +112,16 @@ static enum model_code ipa(struct cluster *c, int pod, int node)
 	return last.code;
 }
 
-static enum model_code ipa_score(struct cluster *c, int pod, const int *feasible,
+static enum sched_code ipa_score(struct cluster *c, int pod, const int *feasible,
 				 int n, int64_t *out)
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
 	struct model_cycle cy;
 	tb_cycle(&cy, c, &s, pod);
-	struct model_status err;
-	model_status_ok(&err);
-	enum model_code rc = model_score_inter_pod_affinity(&cy, feasible, n, out, &err);
+	struct sched_status err;
+	sched_status_ok(&err);
+	enum sched_code rc = model_score_inter_pod_affinity(&cy, feasible, n, out, &err);
 	snapshot_release(&s);
 	return rc;
 }
@@ -142,13 +142,13 @@ static void test_first_pod(void)
 	node_l(&c, "n3", "");
 	int p = pod_l(&c, "web", "", "app=web");
 	add_aff(&c, p, term(&c, "app=web", "zone"));
-	CHECK_EQ(ipa(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(ipa(&c, p, 1), MODEL_SUCCESS);
-	CHECK_EQ(ipa(&c, p, 2), MODEL_UAU);
-	CHECK_STR(model_status_reason(&last, 0), REASON_AFF);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 1), SCHED_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 2), SCHED_UAU);
+	CHECK_STR(sched_status_reason(&last, 0), REASON_AFF);
 	c.pods[p].labels = tb_labels(&c, "app=other");
-	CHECK_EQ(ipa(&c, p, 0), MODEL_UAU);
-	CHECK_EQ(ipa(&c, p, 1), MODEL_UAU);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_UAU);
+	CHECK_EQ(ipa(&c, p, 1), SCHED_UAU);
 	cluster_release(&c);
 }
 
@@ -167,14 +167,14 @@ static void test_series_started(void)
 	int e = pod_l(&c, "web-0", "n1", "app=web");
 	int p = pod_l(&c, "web-1", "", "app=web");
 	add_aff(&c, p, term(&c, "app=web", "zone"));
-	CHECK_EQ(ipa(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(ipa(&c, p, 1), MODEL_UAU);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 1), SCHED_UAU);
 	c.pods[e].node_name = "n3";
-	CHECK_EQ(ipa(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(ipa(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 1), SCHED_SUCCESS);
 	tb_quirk(&c, QUIRK_AFFINITY_FIRST_POD_COUNTS, false);
-	CHECK_EQ(ipa(&c, p, 0), MODEL_UAU);
-	CHECK_EQ(ipa(&c, p, 1), MODEL_UAU);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_UAU);
+	CHECK_EQ(ipa(&c, p, 1), SCHED_UAU);
 	cluster_release(&c);
 }
 
@@ -194,11 +194,11 @@ static void test_existing_anti(void)
 	add_anti(&c, e, term(&c, "app=web", "zone"));
 	int p = pod_l(&c, "web", "", "app=web");
 	int q = pod_l(&c, "api", "", "app=api");
-	CHECK_EQ(ipa(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(model_status_reason(&last, 0), REASON_EXISTING);
-	CHECK_EQ(ipa(&c, p, 1), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(ipa(&c, p, 2), MODEL_SUCCESS);
-	CHECK_EQ(ipa(&c, q, 0), MODEL_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_STR(sched_status_reason(&last, 0), REASON_EXISTING);
+	CHECK_EQ(ipa(&c, p, 1), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(ipa(&c, p, 2), SCHED_SUCCESS);
+	CHECK_EQ(ipa(&c, q, 0), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -227,12 +227,12 @@ static void test_skip_ignores_nominated(void)
 	cy.n_deltas = 1;
 	tb_cycle_state(&cy);
 	model_filter_inter_pod_affinity(&cy, n1, &last);
-	CHECK_EQ(last.code, MODEL_SUCCESS);
+	CHECK_EQ(last.code, SCHED_SUCCESS);
 	add_anti(&c, p, term(&c, "app=nothing", HOST));
 	tb_cycle_state(&cy);   /* the pod changed: its PreFilter again */
 	model_filter_inter_pod_affinity(&cy, n1, &last);
-	CHECK_EQ(last.code, MODEL_UNSCHEDULABLE);
-	CHECK_STR(model_status_reason(&last, 0), REASON_EXISTING);
+	CHECK_EQ(last.code, SCHED_UNSCHEDULABLE);
+	CHECK_STR(sched_status_reason(&last, 0), REASON_EXISTING);
 	snapshot_release(&view);
 	snapshot_release(&base);
 	cluster_release(&c);
@@ -251,10 +251,10 @@ static void test_own_anti(void)
 	pod_l(&c, "db", "n1", "app=db");
 	int p = pod_l(&c, "web", "", "app=web");
 	add_anti(&c, p, term(&c, "app=db", HOST));
-	CHECK_EQ(ipa(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(model_status_reason(&last, 0), REASON_ANTI);
-	CHECK_EQ(ipa(&c, p, 1), MODEL_SUCCESS);
-	CHECK_EQ(ipa(&c, p, 2), MODEL_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_STR(sched_status_reason(&last, 0), REASON_ANTI);
+	CHECK_EQ(ipa(&c, p, 1), SCHED_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 2), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -284,15 +284,15 @@ static void test_namespace_selector(void)
 	struct pod_affinity_term t = term(&c, "app=db", HOST);
 	t.ns_selector = tb_sel_labels(&c, "team=data");
 	add_aff(&c, p, t);
-	CHECK_EQ(ipa(&c, p, 0), MODEL_UAU);
-	CHECK_EQ(ipa(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_UAU);
+	CHECK_EQ(ipa(&c, p, 1), SCHED_SUCCESS);
 	struct pod_affinity_term *pt = (struct pod_affinity_term *)c.pods[p].affinity;
 	pt->ns_selector.present = false;
-	CHECK_EQ(ipa(&c, p, 0), MODEL_UAU);
-	CHECK_EQ(ipa(&c, p, 1), MODEL_UAU);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_UAU);
+	CHECK_EQ(ipa(&c, p, 1), SCHED_UAU);
 	pt->ns_selector = tb_sel_labels(&c, "");
-	CHECK_EQ(ipa(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(ipa(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 1), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -316,19 +316,19 @@ static void test_existing_namespace_selector(void)
 	add_anti(&c, e, t);
 	int p = pod_l(&c, "web", "", "app=web");
 	c.pods[p].ns = "web";
-	CHECK_EQ(ipa(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(model_status_reason(&last, 0), REASON_EXISTING);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_STR(sched_status_reason(&last, 0), REASON_EXISTING);
 	c.namespaces[1].labels = tb_labels(&c, "env=dev,kubernetes.io/metadata.name=web");
-	CHECK_EQ(ipa(&c, p, 0), MODEL_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_SUCCESS);
 	c.pods[p].ns = "ghost";
-	CHECK_EQ(ipa(&c, p, 0), MODEL_SUCCESS);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_SUCCESS);
 	struct pod_affinity_term *et = (struct pod_affinity_term *)c.pods[e].anti_affinity;
 	struct requirement *r = arena_alloc(&c.arena, sizeof *r);
 	*r = tb_req(&c, "env", OP_DOES_NOT_EXIST, "");
 	et->ns_selector = tb_sel_labels(&c, "");
 	et->ns_selector.exprs = r;
 	et->ns_selector.n_exprs = 1;
-	CHECK_EQ(ipa(&c, p, 0), MODEL_UNSCHEDULABLE);
+	CHECK_EQ(ipa(&c, p, 0), SCHED_UNSCHEDULABLE);
 	cluster_release(&c);
 }
 
@@ -369,24 +369,24 @@ static void test_redis_web_store(void)
 	struct cluster c;
 	redis_node_pods(&c, 2, 0);
 	int cache3 = cluster_find_pod(&c, "default", "cache-3");
-	CHECK_EQ(ipa(&c, cache3, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(model_status_reason(&last, 0), REASON_ANTI);
-	CHECK_EQ(ipa(&c, cache3, 1), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(ipa(&c, cache3, 2), MODEL_SUCCESS);
+	CHECK_EQ(ipa(&c, cache3, 0), SCHED_UNSCHEDULABLE);
+	CHECK_STR(sched_status_reason(&last, 0), REASON_ANTI);
+	CHECK_EQ(ipa(&c, cache3, 1), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(ipa(&c, cache3, 2), SCHED_SUCCESS);
 	cluster_release(&c);
 
 	int web3 = redis_node_pods(&c, 3, 2);
-	CHECK_EQ(ipa(&c, web3, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(model_status_reason(&last, 0), REASON_ANTI);
-	CHECK_EQ(ipa(&c, web3, 1), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(ipa(&c, web3, 2), MODEL_SUCCESS);
+	CHECK_EQ(ipa(&c, web3, 0), SCHED_UNSCHEDULABLE);
+	CHECK_STR(sched_status_reason(&last, 0), REASON_ANTI);
+	CHECK_EQ(ipa(&c, web3, 1), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(ipa(&c, web3, 2), SCHED_SUCCESS);
 	cluster_release(&c);
 
 	int web1 = redis_node_pods(&c, 2, 0);
-	CHECK_EQ(ipa(&c, web1, 0), MODEL_SUCCESS);
-	CHECK_EQ(ipa(&c, web1, 1), MODEL_SUCCESS);
-	CHECK_EQ(ipa(&c, web1, 2), MODEL_UAU);
-	CHECK_STR(model_status_reason(&last, 0), REASON_AFF);
+	CHECK_EQ(ipa(&c, web1, 0), SCHED_SUCCESS);
+	CHECK_EQ(ipa(&c, web1, 1), SCHED_SUCCESS);
+	CHECK_EQ(ipa(&c, web1, 2), SCHED_UAU);
+	CHECK_STR(sched_status_reason(&last, 0), REASON_AFF);
 	cluster_release(&c);
 }
 
@@ -411,13 +411,13 @@ static void test_score_preferred(void)
 	add_pref_anti(&c, p, 50, term(&c, "app=cache", "zone"));
 	int feasible[] = { 0, 1, 2 };
 	int64_t s[3];
-	CHECK_EQ(ipa_score(&c, p, feasible, 3, s), MODEL_SUCCESS);
+	CHECK_EQ(ipa_score(&c, p, feasible, 3, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 100);
 	CHECK_EQ(s[1], 0);
 	CHECK_EQ(s[2], 38);
 	/* only n2 and n3 feasible: raw -50, 0 -> 0, 100 */
 	int f2[] = { 1, 2 };
-	CHECK_EQ(ipa_score(&c, p, f2, 2, s), MODEL_SUCCESS);
+	CHECK_EQ(ipa_score(&c, p, f2, 2, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 0);
 	CHECK_EQ(s[1], 100);
 	cluster_release(&c);
@@ -448,16 +448,16 @@ static void test_score_existing_terms(void)
 	int p = pod_l(&c, "web", "", "app=web");
 	int feasible[] = { 0, 1, 2 };
 	int64_t s[3];
-	CHECK_EQ(ipa_score(&c, p, feasible, 3, s), MODEL_SUCCESS);
+	CHECK_EQ(ipa_score(&c, p, feasible, 3, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 62);
 	CHECK_EQ(s[1], 100);
 	CHECK_EQ(s[2], 0);
 	tb_profile(&c)->hard_pod_affinity_weight = 0;
-	CHECK_EQ(ipa_score(&c, p, feasible, 3, s), MODEL_SUCCESS);
+	CHECK_EQ(ipa_score(&c, p, feasible, 3, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 60);
 	tb_profile(&c)->hard_pod_affinity_weight = 1;
 	tb_profile(&c)->ignore_preferred_terms_of_existing = true;
-	CHECK_EQ(ipa_score(&c, p, feasible, 3, s), MODEL_SKIP);
+	CHECK_EQ(ipa_score(&c, p, feasible, 3, s), SCHED_SKIP);
 	CHECK_EQ(s[0], 0);
 	cluster_release(&c);
 }
@@ -476,10 +476,10 @@ static void test_score_skip(void)
 	int p = pod_l(&c, "web", "", "app=web");
 	int feasible[] = { 0, 1 };
 	int64_t s[2];
-	CHECK_EQ(ipa_score(&c, p, feasible, 2, s), MODEL_SKIP);
+	CHECK_EQ(ipa_score(&c, p, feasible, 2, s), SCHED_SKIP);
 	add_pref(&c, p, 10, term(&c, "app=x", "zone"));
 	add_pref_anti(&c, p, 10, term(&c, "app=x", "zone"));
-	CHECK_EQ(ipa_score(&c, p, feasible, 2, s), MODEL_SUCCESS);
+	CHECK_EQ(ipa_score(&c, p, feasible, 2, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 0);
 	CHECK_EQ(s[1], 0);
 	cluster_release(&c);
@@ -490,7 +490,7 @@ static void test_score_skip(void)
 	pod_l(&c, "x", "bare", "app=x");
 	p = pod_l(&c, "web", "", "app=web");
 	add_pref(&c, p, 10, term(&c, "app=x", "zone"));
-	CHECK_EQ(ipa_score(&c, p, feasible, 2, s), MODEL_SKIP);
+	CHECK_EQ(ipa_score(&c, p, feasible, 2, s), SCHED_SKIP);
 	cluster_release(&c);
 }
 

@@ -2,7 +2,7 @@
  * test_oracle.c - the oracle (oracle/) against hand-derived answers and,
  * above all, against the model: for every fixture under fixtures/ and
  * every pending pod, oracle_explain_cycle (all-nodes mode) must fill the
- * same struct model_cycle_result as model_schedule_cycle, field by field.
+ * same struct sched_cycle_result as model_schedule_cycle, field by field.
  * The first difference of each fixture is printed and counted as a
  * failure.
  */
@@ -18,17 +18,17 @@
 
 /* ------------------------------------------------------------ comparing */
 
-static void status_str(const struct model_status *s, char *buf, size_t len)
+static void status_str(const struct sched_status *s, char *buf, size_t len)
 {
 	int w = snprintf(buf, len, "code %d", s->code);
 	for (int i = 0; i < s->n_reasons && w > 0 && (size_t)w < len; i++)
-		w += snprintf(buf + w, len - (size_t)w, " [%s]", model_status_reason(s, i));
+		w += snprintf(buf + w, len - (size_t)w, " [%s]", sched_status_reason(s, i));
 }
 
 /* The first field where the results differ, written into why; false when
  * they are identical. a is the model's, b the oracle's. */
-static bool result_diff(const struct cluster *c, const struct model_cycle_result *a,
-			const struct model_cycle_result *b, char *why, size_t len)
+static bool result_diff(const struct cluster *c, const struct sched_cycle_result *a,
+			const struct sched_cycle_result *b, char *why, size_t len)
 {
 	char sa[600], sb[600];
 #define DIFF(...) do { snprintf(why, len, __VA_ARGS__); return true; } while (0)
@@ -40,7 +40,7 @@ static bool result_diff(const struct cluster *c, const struct model_cycle_result
 		DIFF("prefilter: model %s, oracle %s", sa, sb);
 	}
 	for (int n = 0; n < c->n_nodes; n++) {
-		const struct model_node_verdict *x = &a->verdicts[n], *y = &b->verdicts[n];
+		const struct sched_node_verdict *x = &a->verdicts[n], *y = &b->verdicts[n];
 		const char *name = c->nodes[n].name;
 		if (a->in_prefilter_result[n] != b->in_prefilter_result[n])
 			DIFF("node %s in_prefilter_result: model %d, oracle %d", name,
@@ -141,11 +141,11 @@ static int pod_ix(const struct cluster *c, const char *name)
 }
 
 /* One explain-mode cycle of pod name into r (initialised here). */
-static void explain(struct cluster *c, const char *name, struct model_cycle_result *r)
+static void explain(struct cluster *c, const char *name, struct sched_cycle_result *r)
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
-	model_cycle_result_init(r, c);
+	sched_cycle_result_init(r, c);
 	int p = pod_ix(c, name);
 	oracle_explain_cycle(model_profile_for(c, p), &s, p, r);
 	snapshot_release(&s);
@@ -184,12 +184,12 @@ static void test_fit_and_scores(void)
 	load(&c, NODE("n1", "4", "", "") NODE("n2", "4", "", "") NODE("n3", "500m", "", "")
 		 POD("e1", "", "n1", "1", "2Gi", "") POD("p", "", "", "1", "2Gi", "")
 		 POD("p2", "", "", "8", "10Gi", ""));
-	struct model_cycle_result r;
+	struct sched_cycle_result r;
 	explain(&c, "p", &r);
 	CHECK_EQ(r.n_feasible, 2);
 	CHECK_EQ(r.verdicts[2].rejected_by, PLUGIN_NODE_RESOURCES_FIT);
-	CHECK_EQ(r.verdicts[2].code, MODEL_UNSCHEDULABLE);
-	CHECK_STR(model_status_reason(&r.verdicts[2].status[PLUGIN_NODE_RESOURCES_FIT], 0), "Insufficient cpu");
+	CHECK_EQ(r.verdicts[2].code, SCHED_UNSCHEDULABLE);
+	CHECK_STR(sched_status_reason(&r.verdicts[2].status[PLUGIN_NODE_RESOURCES_FIT], 0), "Insufficient cpu");
 	CHECK(r.score_skipped[PLUGIN_NODE_AFFINITY]);
 	CHECK(r.score_skipped[PLUGIN_POD_TOPOLOGY_SPREAD]);
 	CHECK(r.score_skipped[PLUGIN_INTER_POD_AFFINITY]);
@@ -202,12 +202,12 @@ static void test_fit_and_scores(void)
 	CHECK_EQ(r.total[1], 475);
 	CHECK_EQ(r.n_viable, 1);
 	CHECK_EQ(r.viable[0], 1);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 
 	explain(&c, "p2", &r);
-	CHECK_EQ(r.code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(r.code, SCHED_UNSCHEDULABLE);
 	CHECK_STR(r.message, "0/3 nodes are available: 3 Insufficient cpu, 3 Insufficient memory.");
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	cluster_release(&c);
 }
 
@@ -222,12 +222,12 @@ static void test_taint_score(void)
 	load(&c, NODE("n1", "4", "", "spec:\n  taints: [{key: a, effect: PreferNoSchedule}, {key: b, effect: PreferNoSchedule}]\n")
 		 NODE("n2", "4", "", "spec:\n  taints: [{key: a, effect: PreferNoSchedule}]\n")
 		 NODE("n3", "4", "", "") POD("p", "", "", "1", "1Gi", ""));
-	struct model_cycle_result r;
+	struct sched_cycle_result r;
 	explain(&c, "p", &r);
 	CHECK_EQ(r.scores[0 * PLUGIN_COUNT + PLUGIN_TAINT_TOLERATION], 0);
 	CHECK_EQ(r.scores[1 * PLUGIN_COUNT + PLUGIN_TAINT_TOLERATION], 150);
 	CHECK_EQ(r.scores[2 * PLUGIN_COUNT + PLUGIN_TAINT_TOLERATION], 300);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	cluster_release(&c);
 }
 
@@ -251,16 +251,16 @@ static void test_spread_filter(void)
 		 POD("w1", "app: web", "n1", "1", "1Gi", "") POD("w2", "app: web", "n3", "1", "1Gi", "")
 		 POD("even", "app: web", "", "1", "1Gi", SPREAD(""))
 		 POD("min3", "app: web", "", "1", "1Gi", SPREAD("    minDomains: 3\n")));
-	struct model_cycle_result r;
+	struct sched_cycle_result r;
 	explain(&c, "even", &r);
 	CHECK_EQ(r.n_feasible, 3);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	explain(&c, "min3", &r);
 	CHECK_EQ(r.n_feasible, 0);
 	CHECK_EQ(r.verdicts[0].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
-	CHECK_EQ(r.verdicts[0].code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(r.verdicts[0].code, SCHED_UNSCHEDULABLE);
 	CHECK_STR(r.message, "0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints.");
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	cluster_release(&c);
 }
 
@@ -277,15 +277,15 @@ static void test_interpod_first_pod(void)
 		 POD("db", "app: db", "", "1", "1Gi",
 		     "  affinity:\n    podAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
 		     "      - labelSelector: {matchLabels: {app: db}}\n        topologyKey: rack\n"));
-	struct model_cycle_result r;
+	struct sched_cycle_result r;
 	explain(&c, "db", &r);
 	CHECK(r.verdicts[0].feasible);
 	CHECK(r.verdicts[1].feasible);
 	CHECK_EQ(r.verdicts[2].rejected_by, PLUGIN_INTER_POD_AFFINITY);
-	CHECK_EQ(r.verdicts[2].code, MODEL_UAU);
-	CHECK_STR(model_status_reason(&r.verdicts[2].status[PLUGIN_INTER_POD_AFFINITY], 0),
+	CHECK_EQ(r.verdicts[2].code, SCHED_UAU);
+	CHECK_STR(sched_status_reason(&r.verdicts[2].status[PLUGIN_INTER_POD_AFFINITY], 0),
 		  "node(s) didn't match pod affinity rules");
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	cluster_release(&c);
 }
 
@@ -295,16 +295,16 @@ static int node_verdict(struct cluster *c, int p, int node)
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
-	struct model_cycle_result a, b;
-	model_cycle_result_init(&a, c);
-	model_cycle_result_init(&b, c);
+	struct sched_cycle_result a, b;
+	sched_cycle_result_init(&a, c);
+	sched_cycle_result_init(&b, c);
 	model_schedule_cycle(model_profile_for(c, p), &s, p, &a);
 	oracle_explain_cycle(model_profile_for(c, p), &s, p, &b);
 	char why[2048];
 	CHECK(!result_diff(c, &a, &b, why, sizeof why));
 	int v = a.verdicts[node].feasible ? -1 : (int)a.verdicts[node].rejected_by;
-	model_cycle_result_release(&a);
-	model_cycle_result_release(&b);
+	sched_cycle_result_release(&a);
+	sched_cycle_result_release(&b);
 	snapshot_release(&s);
 	return v;
 }
@@ -432,17 +432,17 @@ static void test_shared_key_switch(void)
 	struct spread_constraint *sc =
 		(struct spread_constraint *)c.pods[pod_ix(&c, "new")].spread;
 	sc[1].topology_key = sc[0].topology_key;
-	struct model_cycle_result r;
+	struct sched_cycle_result r;
 	explain(&c, "new", &r);
 	CHECK(r.verdicts[0].feasible);
 	CHECK_EQ(r.verdicts[1].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	c.config.quirks_off = UINT32_C(1) << QUIRK_SPREAD_SHARED_KEY;
 	explain(&c, "new", &r);
 	CHECK_EQ(r.verdicts[0].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
 	CHECK_EQ(r.verdicts[1].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
 	CHECK_EQ(r.n_feasible, 0);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	/* v1.34 counts per constraint (delta §5.3): the intended answer with
 	 * no switch turned off */
 	c.config.quirks_off = 0;
@@ -451,7 +451,7 @@ static void test_shared_key_switch(void)
 	CHECK_EQ(r.verdicts[0].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
 	CHECK_EQ(r.verdicts[1].rejected_by, PLUGIN_POD_TOPOLOGY_SPREAD);
 	CHECK_EQ(r.n_feasible, 0);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	cluster_release(&c);
 }
 
@@ -464,7 +464,7 @@ static void test_shared_key_switch(void)
  * 1: v1.30 1 + 1 - 1 = 1 passes; exact 1 + 1 - 0 = 2 fails.  nc passes
  * either way (0 + 1 - 1, 0 + 1 - 0).
  */
-static enum model_code two_adds_then_check(struct cluster *c, int node)
+static enum sched_code two_adds_then_check(struct cluster *c, int node)
 {
 	int p = pod_ix(c, "new");
 	struct snapshot s;
@@ -473,13 +473,13 @@ static enum model_code two_adds_then_check(struct cluster *c, int node)
 	oracle_init(&o, &s);
 	struct oracle_cycle cy;
 	oracle_cycle_begin(&cy, &o, model_profile_for(c, p), p);
-	struct model_status st;
-	model_status_ok(&st);
+	struct sched_status st;
+	sched_status_ok(&st);
 	CHECK_EQ(oracle_cycle_prefilter(&cy, &st), -1);
 	oracle_spread_update(&cy, pod_ix(c, "q1"), 0, +1);
 	oracle_spread_update(&cy, pod_ix(c, "q2"), 1, +1);
 	struct oracle_nodeview v = {.node = node};
-	enum model_code code = oracle_check_spread(&cy, &v);
+	enum sched_code code = oracle_check_spread(&cy, &v);
 	oracle_cycle_end(&cy);
 	oracle_release(&o);
 	snapshot_release(&s);
@@ -497,11 +497,11 @@ static void test_exact_minimum_switch(void)
 		     "  topologySpreadConstraints:\n"
 		     "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule,\n"
 		     "     labelSelector: {matchLabels: {foo: bar}}}\n"));
-	CHECK_EQ(two_adds_then_check(&c, 0), MODEL_SUCCESS);
-	CHECK_EQ(two_adds_then_check(&c, 2), MODEL_SUCCESS);
+	CHECK_EQ(two_adds_then_check(&c, 0), SCHED_SUCCESS);
+	CHECK_EQ(two_adds_then_check(&c, 2), SCHED_SUCCESS);
 	c.config.quirks_off = UINT32_C(1) << QUIRK_SPREAD_APPROX_CRITICAL_PATHS;
-	CHECK_EQ(two_adds_then_check(&c, 0), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(two_adds_then_check(&c, 2), MODEL_SUCCESS);
+	CHECK_EQ(two_adds_then_check(&c, 0), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(two_adds_then_check(&c, 2), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -574,8 +574,8 @@ static void test_sampling_rotation(void)
 	snapshot_init(&s, &c);
 	struct oracle o;
 	oracle_init(&o, &s);
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 	int p = pod_ix(&c, "p");
 	int n = oracle_schedule_cycle(&o, p, &r);
 	CHECK(n >= 0);
@@ -591,7 +591,7 @@ static void test_sampling_rotation(void)
 	o.all_nodes = true;
 	oracle_schedule_cycle(&o, p, &r);
 	CHECK_EQ(r.n_feasible, 150);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	oracle_release(&o);
 	snapshot_release(&s);
 	cluster_release(&c);
@@ -614,9 +614,9 @@ static void loop_fixture(const char *path, struct cluster *c, const struct snaps
 	struct oracle o;
 	oracle_init(&o, s0);
 	o.all_nodes = true;
-	struct model_cycle_result a, b;
-	model_cycle_result_init(&a, c);
-	model_cycle_result_init(&b, c);
+	struct sched_cycle_result a, b;
+	sched_cycle_result_init(&a, c);
+	sched_cycle_result_init(&b, c);
 	bool differs = false;
 	for (int p = 0, step = 0; p < c->n_pods && !differs; p++) {
 		if (o.snap.pod_node[p] != SNAP_PENDING)
@@ -649,8 +649,8 @@ static void loop_fixture(const char *path, struct cluster *c, const struct snaps
 				}
 	}
 	CHECK(!differs);
-	model_cycle_result_release(&a);
-	model_cycle_result_release(&b);
+	sched_cycle_result_release(&a);
+	sched_cycle_result_release(&b);
 	oracle_release(&o);
 }
 
@@ -661,8 +661,8 @@ static void loop_fixture(const char *path, struct cluster *c, const struct snaps
  * nominated node was taken at once).  a is the model's result for pod.
  */
 static bool fast_path_agrees(struct oracle *fast, int pod,
-			     const struct model_cycle_result *a,
-			     struct model_cycle_result *b, char *why, size_t len)
+			     const struct sched_cycle_result *a,
+			     struct sched_cycle_result *b, char *why, size_t len)
 {
 	int n = oracle_schedule_cycle(fast, pod, b);
 	if (a->n_viable == 0) {
@@ -696,9 +696,9 @@ static void diff_fixture(const char *path)
 		return;
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_cycle_result a, b;
-	model_cycle_result_init(&a, &c);
-	model_cycle_result_init(&b, &c);
+	struct sched_cycle_result a, b;
+	sched_cycle_result_init(&a, &c);
+	sched_cycle_result_init(&b, &c);
 	bool differs = false;
 	struct oracle fast;
 	oracle_init(&fast, &s);
@@ -724,8 +724,8 @@ static void diff_fixture(const char *path)
 	CHECK(!differs);
 	fixtures_compared++;
 	loop_fixture(path, &c, &s);
-	model_cycle_result_release(&a);
-	model_cycle_result_release(&b);
+	sched_cycle_result_release(&a);
+	sched_cycle_result_release(&b);
 	snapshot_release(&s);
 	cluster_release(&c);
 }

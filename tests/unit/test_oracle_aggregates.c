@@ -356,8 +356,8 @@ static void lockstep(const struct cluster *c, int seed)
 	oracle_init(&fast, &s);
 	oracle_init(&rec, &s);
 	fast.seed = rec.seed = (uint64_t)seed;
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, c);
 	int steps = 0, bound = 0, differ = 0;
 	for (int p = 0; p < c->n_pods; p++) {
 		if (fast.snap.pod_node[p] != SNAP_PENDING)
@@ -396,7 +396,7 @@ static void lockstep(const struct cluster *c, int seed)
 	CHECK_EQ(differ, 0);
 	CHECK(steps > 0 && bound > 0);
 	CHECK(aggregates_agree(&fast));
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	oracle_release(&fast);
 	oracle_release(&rec);
 	snapshot_release(&s);

@@ -26,8 +26,8 @@ static bool same_ints(const int *a, int na, const int *b, int nb)
 }
 
 /* a (with text) and b (quiet) decide alike; b carries no text. */
-static void compare_cycle(const struct cluster *c, const struct model_cycle_result *a,
-			  const struct model_cycle_result *b)
+static void compare_cycle(const struct cluster *c, const struct sched_cycle_result *a,
+			  const struct sched_cycle_result *b)
 {
 	CHECK_EQ(b->code, a->code);
 	CHECK(same_ints(a->feasible, a->n_feasible, b->feasible, b->n_feasible));
@@ -38,28 +38,28 @@ static void compare_cycle(const struct cluster *c, const struct model_cycle_resu
 	CHECK(memcmp(a->scores, b->scores, sizeof(*a->scores) * n * PLUGIN_COUNT) == 0);
 	CHECK(memcmp(a->total, b->total, sizeof(*a->total) * n) == 0);
 	for (size_t i = 0; i < n; i++) {
-		const struct model_node_verdict *x = &a->verdicts[i], *y = &b->verdicts[i];
+		const struct sched_node_verdict *x = &a->verdicts[i], *y = &b->verdicts[i];
 		CHECK_EQ(y->feasible, x->feasible);
 		CHECK_EQ(y->code, x->code);
 		CHECK_EQ(y->rejected_by, x->rejected_by);
 		CHECK(memcmp(x->failed, y->failed, sizeof(x->failed)) == 0);
 		/* a failure reported by a Filter plugin has its reasons in
 		 * the loud result only */
-		if (x->rejected_by >= 0 && a->prefilter.code == MODEL_SUCCESS &&
-		    x->code != MODEL_UAU) {
+		if (x->rejected_by >= 0 && a->prefilter.code == SCHED_SUCCESS &&
+		    x->code != SCHED_UAU) {
 			CHECK(x->status[x->rejected_by].n_reasons > 0);
 			CHECK_EQ(y->status[y->rejected_by].n_reasons, 0);
 		}
 	}
-	if (a->code == MODEL_UNSCHEDULABLE) {
+	if (a->code == SCHED_UNSCHEDULABLE) {
 		CHECK(a->message != NULL);
 		CHECK(b->message == NULL);
 	}
 	cycles_compared++;
 }
 
-static void compare_preemption(const struct model_preemption *a,
-			       const struct model_preemption *b)
+static void compare_preemption(const struct sched_preemption *a,
+			       const struct sched_preemption *b)
 {
 	CHECK_EQ(b->eligible, a->eligible);
 	CHECK_EQ(b->code, a->code);
@@ -74,7 +74,7 @@ static void compare_preemption(const struct model_preemption *a,
 				b->candidates[i].pods, b->candidates[i].n));
 	}
 	/* a FitError of an eligible pod: the loud message only */
-	if (a->eligible && a->code == MODEL_UNSCHEDULABLE && a->node < 0) {
+	if (a->eligible && a->code == SCHED_UNSCHEDULABLE && a->node < 0) {
 		CHECK(a->message != NULL &&
 		      strncmp(a->message, "preemption: 0/", 14) == 0);
 		CHECK(b->message == NULL);
@@ -94,9 +94,9 @@ static void diff_fixture(const char *path)
 	oracle_init(&quiet, &s);
 	loud.all_nodes = quiet.all_nodes = true;
 	quiet.quiet = true;
-	struct model_cycle_result a, b;
-	model_cycle_result_init(&a, &c);
-	model_cycle_result_init(&b, &c);
+	struct sched_cycle_result a, b;
+	sched_cycle_result_init(&a, &c);
+	sched_cycle_result_init(&b, &c);
 	for (int p = 0; p < c.n_pods; p++) {
 		const struct sched_profile *prof = model_profile_for(&c, p);
 		if (s.pod_node[p] != SNAP_PENDING || !prof)
@@ -105,15 +105,15 @@ static void diff_fixture(const char *path)
 		int cb = oracle_schedule_cycle(&quiet, p, &b);
 		CHECK_EQ(cb, ca);
 		compare_cycle(&c, &a, &b);
-		if (a.code == MODEL_UNSCHEDULABLE && prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
-			struct model_preemption pa, pb;
-			model_preemption_init(&pa);
-			model_preemption_init(&pb);
+		if (a.code == SCHED_UNSCHEDULABLE && prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
+			struct sched_preemption pa, pb;
+			sched_preemption_init(&pa);
+			sched_preemption_init(&pb);
 			oracle_preempt(&loud, prof, p, &a, 0, &pa);
 			oracle_preempt(&quiet, prof, p, &b, 0, &pb);
 			compare_preemption(&pa, &pb);
-			model_preemption_release(&pa);
-			model_preemption_release(&pb);
+			sched_preemption_release(&pa);
+			sched_preemption_release(&pb);
 		}
 		/* both oracles move on to the same fuller placement */
 		if (ca >= 0) {
@@ -121,8 +121,8 @@ static void diff_fixture(const char *path)
 			oracle_bind(&quiet, p, ca);
 		}
 	}
-	model_cycle_result_release(&a);
-	model_cycle_result_release(&b);
+	sched_cycle_result_release(&a);
+	sched_cycle_result_release(&b);
 	oracle_release(&loud);
 	oracle_release(&quiet);
 	snapshot_release(&s);

@@ -98,7 +98,7 @@ static void oracle_scores(struct oracle *o, int pod, int64_t *out)
 	int all[16];
 	for (int n = 0; n < o->cluster->n_nodes; n++)
 		all[n] = n;
-	CHECK_EQ(oracle_score_images(&cy, all, o->cluster->n_nodes, out), MODEL_SUCCESS);
+	CHECK_EQ(oracle_score_images(&cy, all, o->cluster->n_nodes, out), SCHED_SUCCESS);
 	oracle_cycle_end(&cy);
 }
 

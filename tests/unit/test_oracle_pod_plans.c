@@ -92,7 +92,7 @@ static void test_keep(void)
 
 /* ------------------------------------------- one pod cycled many times */
 
-static bool same_nodes(const struct model_cycle_result *r, const int *want, int n)
+static bool same_nodes(const struct sched_cycle_result *r, const int *want, int n)
 {
 	if (r->n_feasible != n)
 		return false;
@@ -102,7 +102,7 @@ static bool same_nodes(const struct model_cycle_result *r, const int *want, int 
 	return true;
 }
 
-static bool same_results(const struct model_cycle_result *a, const struct model_cycle_result *b)
+static bool same_results(const struct sched_cycle_result *a, const struct sched_cycle_result *b)
 {
 	if (a->code != b->code || a->n_feasible != b->n_feasible)
 		return false;
@@ -161,9 +161,9 @@ static void test_recycle(void)
 	struct oracle o;
 	oracle_init(&o, &s);
 	o.all_nodes = true;
-	struct model_cycle_result a, b;
-	model_cycle_result_init(&a, &c);
-	model_cycle_result_init(&b, &c);
+	struct sched_cycle_result a, b;
+	sched_cycle_result_init(&a, &c);
+	sched_cycle_result_init(&b, &c);
 	const struct sched_profile *prof = model_profile_for(&c, w[2]);
 
 	/* nothing bound: every node has skew 0 + 1 - 0 = 1 */
@@ -184,7 +184,7 @@ static void test_recycle(void)
 	oracle_bind(&o, db, 2);
 	oracle_schedule_cycle(&o, w[2], &b);
 	CHECK(same_nodes(&b, NULL, 0));
-	CHECK_EQ(b.code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(b.code, SCHED_UNSCHEDULABLE);
 	/* w1 gone: min 0 on n1 and n3; n1 skew 1, n2 skew 2, n3 db */
 	oracle_evict(&o, w[0]);
 	int n1[] = {0};
@@ -218,8 +218,8 @@ static void test_recycle(void)
 	CHECK(steps > 120);
 	CHECK_EQ(agree, steps);
 
-	model_cycle_result_release(&a);
-	model_cycle_result_release(&b);
+	sched_cycle_result_release(&a);
+	sched_cycle_result_release(&b);
 	oracle_release(&o);
 	snapshot_release(&s);
 	cluster_release(&c);

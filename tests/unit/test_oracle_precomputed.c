@@ -47,7 +47,7 @@ static void place_all_pending(struct snapshot *s, const struct cluster *c)
 static bool prefilter_req(struct oracle *o, int pod, int64_t *req)
 {
 	struct oracle_cycle cy;
-	struct model_status st;
+	struct sched_status st;
 	oracle_cycle_begin(&cy, o, &o->cluster->config.profiles[0], pod);
 	oracle_cycle_prefilter(&cy, &st);
 	memcpy(req, cy.req, sizeof(int64_t) * (size_t)o->cluster->n_res);
@@ -246,18 +246,18 @@ static void test_arena(void)
 	struct oracle o;
 	oracle_init(&o, &snap);
 	o.all_nodes = true;
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 	const struct sched_profile *prof = &c.config.profiles[0];
 	size_t most = 0;
 	int victims = 0;
 	for (int i = 0; i < 3000; i++) {
 		CHECK_EQ(oracle_schedule_cycle(&o, p, &r), -1);
-		struct model_preemption pr;
-		model_preemption_init(&pr);
+		struct sched_preemption pr;
+		sched_preemption_init(&pr);
 		oracle_preempt(&o, prof, p, &r, (uint64_t)i, &pr);
 		victims += pr.node >= 0 && pr.chosen.n == 1;
-		model_preemption_release(&pr);
+		sched_preemption_release(&pr);
 		if (o.d->live_cycles != 0)
 			break;
 		if (o.d->cycle_arena.total > most)
@@ -268,7 +268,7 @@ static void test_arena(void)
 	/* bounded (a cycle may allocate nothing there: compiled
 	 * constraints and terms are kept per pod) */
 	CHECK(most < 4 * 64 * 1024);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	oracle_release(&o);
 	snapshot_release(&snap);
 	cluster_release(&c);

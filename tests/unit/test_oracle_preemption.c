@@ -73,16 +73,16 @@ static void oracle_loop_init(struct model_scheduler *m, struct oracle *o,
 }
 
 static void oracle_answer(const struct cluster *c, const struct snapshot *s, int p,
-			  uint64_t offset, struct model_preemption *out)
+			  uint64_t offset, struct sched_preemption *out)
 {
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, c);
 	const struct sched_profile *prof = model_profile_for(c, p);
 	model_schedule_cycle(prof, s, p, &r);
-	model_preemption_init(out);
-	struct model_preempt_opts o = {.offset_draw = offset};
+	sched_preemption_init(out);
+	struct sched_preempt_opts o = {.offset_draw = offset};
 	oracle_preempt_kube(prof, s, p, &r, &o, out);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 }
 
 #define PRIO_CLASSES                                                        \
@@ -132,10 +132,10 @@ static void test_reprieve(void)
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption pr;
+	struct sched_preemption pr;
 	oracle_answer(&c, &s, pod_of(&c, "p"), 0, &pr);
 	CHECK(pr.eligible);
-	CHECK_EQ(pr.code, MODEL_SUCCESS);
+	CHECK_EQ(pr.code, SCHED_SUCCESS);
 	CHECK_EQ(pr.node, node_of(&c, "n1"));
 	CHECK_EQ(pr.chosen.n, 1);
 	CHECK_EQ(pr.chosen.pods[0], pod_of(&c, "a"));
@@ -146,7 +146,7 @@ static void test_reprieve(void)
 	/* casualty: highest priority 1, sum 1 + 2^31, 1 victim */
 	CHECK_EQ(pr.chosen.casualty.highest_priority, 1);
 	CHECK_EQ(pr.chosen.casualty.priority_sum, 1 + 2147483648LL);
-	model_preemption_release(&pr);
+	sched_preemption_release(&pr);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -177,7 +177,7 @@ static void test_pdb(void)
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption pr;
+	struct sched_preemption pr;
 	oracle_answer(&c, &s, pod_of(&c, "p"), 0, &pr);
 	CHECK_EQ(pr.node, node_of(&c, "n2"));
 	CHECK_EQ(pr.n_candidates, 2);
@@ -187,7 +187,7 @@ static void test_pdb(void)
 	CHECK_EQ(pr.candidates[1].pdb_violations, 1);
 	CHECK_EQ(pr.chosen.n, 1);
 	CHECK_EQ(pr.chosen.pods[0], pod_of(&c, "y"));
-	model_preemption_release(&pr);
+	sched_preemption_release(&pr);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -212,16 +212,16 @@ static void test_ties_offset(void)
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	int n1 = node_of(&c, "n1"), n2 = node_of(&c, "n2");
-	struct model_preemption pr;
+	struct sched_preemption pr;
 	oracle_answer(&c, &s, pod_of(&c, "p"), 0, &pr);
 	CHECK_EQ(pr.node, n1);
 	CHECK_EQ(pr.n_ties, 1);
 	CHECK_EQ(pr.n_ties ? pr.ties[0] : -1, n2);
-	model_preemption_release(&pr);
+	sched_preemption_release(&pr);
 	oracle_answer(&c, &s, pod_of(&c, "p"), 1, &pr);
 	CHECK_EQ(pr.node, n2);
 	CHECK_EQ(pr.n_ties ? pr.ties[0] : -1, n1);
-	model_preemption_release(&pr);
+	sched_preemption_release(&pr);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -250,17 +250,17 @@ static void test_ports_set_quirk(void)
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	int p = pod_of(&c, "p"), n1 = node_of(&c, "n1");
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, &c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &c);
 	struct oracle o;
 	oracle_init(&o, &s);
 	o.all_nodes = true;
 	oracle_schedule_cycle(&o, p, &r);
-	CHECK_EQ(r.verdicts[n1].code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(r.verdicts[n1].code, SCHED_UNSCHEDULABLE);
 	CHECK_EQ(r.verdicts[n1].rejected_by, PLUGIN_NODE_PORTS);
 	int64_t cpu_before = o.d->nodes[n1].requested[RES_CPU];
-	struct model_preemption pr;
-	model_preemption_init(&pr);
+	struct sched_preemption pr;
+	sched_preemption_init(&pr);
 	oracle_preempt(&o, model_profile_for(&c, p), p, &r, 0, &pr);
 	CHECK_EQ(pr.node, n1);
 	CHECK_EQ(pr.chosen.n, 1);
@@ -270,9 +270,9 @@ static void test_ports_set_quirk(void)
 	CHECK_EQ(o.d->nodes[n1].requested[RES_CPU], 200);
 	CHECK_EQ(o.d->nodes[n1].pods.n, 2);
 	CHECK(o.d->nodes[n1].used_ports == NULL);
-	model_preemption_release(&pr);
+	sched_preemption_release(&pr);
 	oracle_release(&o);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -300,16 +300,16 @@ static void test_no_candidate(void)
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption pr;
+	struct sched_preemption pr;
 	oracle_answer(&c, &s, pod_of(&c, "p"), 0, &pr);
 	CHECK(pr.eligible);
 	CHECK_EQ(pr.node, -1);
-	CHECK_EQ(pr.code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(pr.code, SCHED_UNSCHEDULABLE);
 	CHECK(pr.clear_own_nomination);
 	CHECK_STR(pr.message, "preemption: 0/2 nodes are available: 1 No preemption "
 		  "victims found for incoming pod, 1 Preemption is not helpful for "
 		  "scheduling.");
-	model_preemption_release(&pr);
+	sched_preemption_release(&pr);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -331,13 +331,13 @@ static void test_never(void)
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption pr;
+	struct sched_preemption pr;
 	oracle_answer(&c, &s, pod_of(&c, "p"), 0, &pr);
 	CHECK(!pr.eligible);
 	CHECK_EQ(pr.node, -1);
 	CHECK(!pr.clear_own_nomination);
 	CHECK_STR(pr.message, "preemption: not eligible due to preemptionPolicy=Never.");
-	model_preemption_release(&pr);
+	sched_preemption_release(&pr);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -391,7 +391,7 @@ static void test_loop(void)
 
 static int diff_pods, diff_with_candidates, diff_clusters, loop_steps;
 
-static bool same_victims(const struct model_victims *a, const struct model_victims *b)
+static bool same_victims(const struct sched_victims *a, const struct sched_victims *b)
 {
 	if (a->node != b->node || a->n != b->n || a->pdb_violations != b->pdb_violations)
 		return false;
@@ -402,7 +402,7 @@ static bool same_victims(const struct model_victims *a, const struct model_victi
 }
 
 /* Field by field; why gets the first difference. */
-static bool same_preemption(const struct model_preemption *a, const struct model_preemption *b,
+static bool same_preemption(const struct sched_preemption *a, const struct sched_preemption *b,
 			    char *why, size_t len)
 {
 	if (a->eligible != b->eligible || a->node != b->node || a->code != b->code) {
@@ -446,8 +446,8 @@ static bool diff_preemption(const char *name, const struct cluster *c)
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, c);
 	bool ok = true;
 	static const uint64_t offsets[] = {0, 1, 2, 7, 137};
 	for (int p = 0; p < c->n_pods && ok; p++) {
@@ -455,14 +455,14 @@ static bool diff_preemption(const char *name, const struct cluster *c)
 		if (s.pod_node[p] != SNAP_PENDING || !prof)
 			continue;
 		model_schedule_cycle(prof, &s, p, &r);
-		if (r.code != MODEL_UNSCHEDULABLE)
+		if (r.code != SCHED_UNSCHEDULABLE)
 			continue;
 		diff_pods++;
 		for (size_t k = 0; k < sizeof offsets / sizeof offsets[0] && ok; k++) {
-			struct model_preemption a, b;
-			model_preemption_init(&a);
-			model_preemption_init(&b);
-			struct model_preempt_opts o = {.offset_draw = offsets[k]};
+			struct sched_preemption a, b;
+			sched_preemption_init(&a);
+			sched_preemption_init(&b);
+			struct sched_preempt_opts o = {.offset_draw = offsets[k]};
 			model_preempt_kube(prof, &s, p, &r, &o, &a);
 			oracle_preempt_kube(prof, &s, p, &r, &o, &b);
 			char why[512];
@@ -472,11 +472,11 @@ static bool diff_preemption(const char *name, const struct cluster *c)
 				ok = false;
 			}
 			diff_with_candidates += k == 0 && a.n_candidates > 0;
-			model_preemption_release(&a);
-			model_preemption_release(&b);
+			sched_preemption_release(&a);
+			sched_preemption_release(&b);
 		}
 	}
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	snapshot_release(&s);
 	return ok;
 }

@@ -31,15 +31,15 @@ static const char *tb_name(struct cluster *c, const char *prefix, int i)
 
 /* Every per-node entry of a and b equal (statuses of the failed and the
  * reported plugin included), and the cycle's own fields. */
-static bool same_everywhere(const struct model_cycle_result *a,
-			    const struct model_cycle_result *b)
+static bool same_everywhere(const struct sched_cycle_result *a,
+			    const struct sched_cycle_result *b)
 {
 	if (a->code != b->code || a->n_feasible != b->n_feasible ||
 	    a->n_viable != b->n_viable || a->scored != b->scored)
 		return false;
 	for (int n = 0; n < a->n_nodes; n++) {
-		const struct model_node_verdict *va = &a->verdicts[n];
-		const struct model_node_verdict *vb = &b->verdicts[n];
+		const struct sched_node_verdict *va = &a->verdicts[n];
+		const struct sched_node_verdict *vb = &b->verdicts[n];
 		if (va->feasible != vb->feasible || va->code != vb->code ||
 		    va->rejected_by != vb->rejected_by ||
 		    memcmp(va->failed, vb->failed, sizeof va->failed) ||
@@ -79,12 +79,12 @@ static void test_reused_result_reads_fresh(void)
 	struct oracle reused, fresh;
 	oracle_init(&reused, &s);
 	oracle_init(&fresh, &s);
-	struct model_cycle_result kept;
-	model_cycle_result_init(&kept, &c);
+	struct sched_cycle_result kept;
+	sched_cycle_result_init(&kept, &c);
 	int cycles = 0, same = 0, bound = 0;
 	for (int p = 0; p < c.n_pods; p++) {
-		struct model_cycle_result once;
-		model_cycle_result_init(&once, &c);
+		struct sched_cycle_result once;
+		sched_cycle_result_init(&once, &c);
 		int a = oracle_schedule_cycle(&reused, p, &kept);
 		int b = oracle_schedule_cycle(&fresh, p, &once);
 		cycles++;
@@ -99,11 +99,11 @@ static void test_reused_result_reads_fresh(void)
 			oracle_bind(&fresh, p, b);
 			bound++;
 		}
-		model_cycle_result_release(&once);
+		sched_cycle_result_release(&once);
 	}
 	CHECK_EQ(bound, TB_MAX_PODS);
 	CHECK_EQ(same, cycles);
-	model_cycle_result_release(&kept);
+	sched_cycle_result_release(&kept);
 	oracle_release(&reused);
 	oracle_release(&fresh);
 	snapshot_release(&s);

@@ -89,7 +89,7 @@ static void check_pod(struct oracle *o, const struct sched_profile *prof, int po
 	const struct cluster *c = o->cluster;
 	const struct pod *p = &c->pods[pod];
 	struct oracle_cycle cy;
-	struct model_status st;
+	struct sched_status st;
 	oracle_cycle_begin(&cy, o, prof, pod);
 	CHECK_EQ(oracle_cycle_prefilter(&cy, &st), -1);
 	const struct oracle_spread_state *s = &cy.spread;

@@ -72,28 +72,28 @@ static void label(struct cluster *c, int p, const char *spec)
 
 /* Runs one cycle of p and kube's preemption; out must be released. */
 static void kube(const struct cluster *c, const struct snapshot *s, int p,
-		 struct model_preemption *out)
+		 struct sched_preemption *out)
 {
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, c);
 	model_schedule_cycle(&c->config.profiles[0], s, p, &r);
-	model_preemption_init(out);
-	struct model_preempt_opts o = {.offset_draw = 0};
+	sched_preemption_init(out);
+	struct sched_preempt_opts o = {.offset_draw = 0};
 	model_preempt_kube(&c->config.profiles[0], s, p, &r, &o, out);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 }
 
 static int minimal(const struct cluster *c, const struct snapshot *s, int p,
-		   struct model_preemption *out, struct error *err)
+		   struct sched_preemption *out, struct error *err)
 {
-	struct model_cycle_result r;
-	model_cycle_result_init(&r, c);
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, c);
 	model_schedule_cycle(&c->config.profiles[0], s, p, &r);
-	model_preemption_init(out);
+	sched_preemption_init(out);
 	error_init(err);
 	int rc = model_preempt_minimal(&c->config.profiles[0], s, p, &r, out,
 				       err);
-	model_cycle_result_release(&r);
+	sched_cycle_result_release(&r);
 	return rc;
 }
 
@@ -143,7 +143,7 @@ static void test_casualty_order(void)
 	/* Casualty of {a, b}: highest 7; sum (-5 + 2^31) + (7 + 2^31) =
 	 * 2^32 + 2 = 4294967298; 2 victims; earliest start among the
 	 * priority-7 victims = b's 200. */
-	struct model_casualty x, y;
+	struct sched_casualty x, y;
 	int ab[] = {a, b};
 	model_casualty_of(&c, ab, 2, 0, &x);
 	CHECK_EQ(x.highest_priority, 7);
@@ -251,12 +251,12 @@ static void test_single_victim(void)
 	int p = pod(&c, "p", "", 100, "1", 0);
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption k, m;
+	struct sched_preemption k, m;
 	struct error err;
 	/* n1: 2000m - 1500m = 500m < 1000m: Insufficient cpu (U).  Removing
 	 * low frees 2000m; reprieving it needs 1500 + 1000 > 2000: victim. */
 	kube(&c, &s, p, &k);
-	CHECK_EQ(k.code, MODEL_SUCCESS);
+	CHECK_EQ(k.code, SCHED_SUCCESS);
 	CHECK_EQ(k.node, n1);
 	CHECK_EQ(k.chosen.n, 1);
 	CHECK_EQ(k.chosen.pods[0], low);
@@ -266,8 +266,8 @@ static void test_single_victim(void)
 	CHECK_EQ(m.node, n1);
 	CHECK_EQ(m.chosen.n, 1);
 	CHECK_EQ(m.chosen.pods[0], low);
-	model_preemption_release(&k);
-	model_preemption_release(&m);
+	sched_preemption_release(&k);
+	sched_preemption_release(&m);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -288,7 +288,7 @@ static void test_reprieve_keeps_some(void)
 	int p = pod(&c, "p", "", 10, "2", 0);
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption k, m;
+	struct sched_preemption k, m;
 	struct error err;
 	kube(&c, &s, p, &k);
 	CHECK_EQ(k.chosen.n, 2);
@@ -307,11 +307,11 @@ static void test_reprieve_keeps_some(void)
 	 * no PDB (budgets unused), and UAU "No preemption victims found for
 	 * incoming pod" for a pod with nothing of lower priority there (a,
 	 * priority 1, the lowest) */
-	struct model_victims v;
-	struct model_status st;
+	struct sched_victims v;
+	struct sched_status st;
 	int32_t none[1] = {0};
 	CHECK_EQ(model_select_victims_on_node(&c.config.profiles[0], &s, p, 0,
-					      none, &v, &st), MODEL_SUCCESS);
+					      none, &v, &st), SCHED_SUCCESS);
 	CHECK_EQ(v.n, 2);
 	CHECK_EQ(v.n == 2 ? v.pods[0] : -1, b);
 	CHECK_EQ(v.n == 2 ? v.pods[1] : -1, a);
@@ -319,12 +319,12 @@ static void test_reprieve_keeps_some(void)
 	free(v.pods);
 	s.pod_node[a] = SNAP_PENDING;
 	CHECK_EQ(model_select_victims_on_node(&c.config.profiles[0], &s, a, 0,
-					      none, &v, &st), MODEL_UAU);
-	CHECK_STR(st.n_reasons ? model_status_reason(&st, 0) : "",
+					      none, &v, &st), SCHED_UAU);
+	CHECK_STR(st.n_reasons ? sched_status_reason(&st, 0) : "",
 		  "No preemption victims found for incoming pod");
 	free(v.pods);
-	model_preemption_release(&k);
-	model_preemption_release(&m);
+	sched_preemption_release(&k);
+	sched_preemption_release(&m);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -347,12 +347,12 @@ static void test_pdb_victims_last(void)
 	int p = pod(&c, "p", "", 10, "1", 0);
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption k;
+	struct sched_preemption k;
 	kube(&c, &s, p, &k);
 	CHECK_EQ(k.chosen.n, 1);
 	CHECK_EQ(k.chosen.pods[0], old);
 	CHECK_EQ(k.chosen.pdb_violations, 0);
-	model_preemption_release(&k);
+	sched_preemption_release(&k);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -375,7 +375,7 @@ static void test_pdb_node_choice(void)
 	int p = pod(&c, "p", "", 10, "2", 0);
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption k, m;
+	struct sched_preemption k, m;
 	struct error err;
 	kube(&c, &s, p, &k);
 	CHECK_EQ(k.node, n2);
@@ -385,8 +385,8 @@ static void test_pdb_node_choice(void)
 	CHECK_EQ(minimal(&c, &s, p, &m, &err), 0);
 	CHECK_EQ(m.node, n2);
 	CHECK_EQ(m.chosen.casualty.pdb_violations, 0);
-	model_preemption_release(&k);
-	model_preemption_release(&m);
+	sched_preemption_release(&k);
+	sched_preemption_release(&m);
 
 	/* Budgets lent by the caller are the ones used: lending the
 	 * computed {0} gives the same answers; lending {1} makes evicting a
@@ -397,8 +397,8 @@ static void test_pdb_node_choice(void)
 	for (int round = 0; round < 4; round++) {
 		int lend = round / 2;
 		int32_t allowed[1] = {lend};
-		struct model_cycle_result r;
-		model_cycle_result_init(&r, &c);
+		struct sched_cycle_result r;
+		sched_cycle_result_init(&r, &c);
 		model_schedule_cycle(&c.config.profiles[0], &s, p, &r);
 		struct model_context ctx;
 		model_context_init(&ctx, &c);
@@ -406,11 +406,11 @@ static void test_pdb_node_choice(void)
 			model_spread_static_new(&c, &c.config.profiles[0], p);
 		const struct model_given given = {.ctx = &ctx, .spread = sp};
 		const struct model_given *g = round % 2 ? &given : NULL;
-		struct model_preempt_opts o = {.pdb_allowed = allowed};
-		model_preemption_init(&k);
+		struct sched_preempt_opts o = {.pdb_allowed = allowed};
+		sched_preemption_init(&k);
 		model_preempt_kube_given(&c.config.profiles[0], &s, p, &r, &o, g,
 					 &k);
-		model_preemption_init(&m);
+		sched_preemption_init(&m);
 		error_init(&err);
 		CHECK_EQ(model_preempt_minimal_given(&c.config.profiles[0], &s, p,
 						     &r, &o, g, &m, &err), 0);
@@ -420,11 +420,11 @@ static void test_pdb_node_choice(void)
 		CHECK_EQ(k.chosen.pdb_violations, 0);
 		CHECK_EQ(m.node, lend ? 0 : n2);
 		CHECK_EQ(m.chosen.casualty.pdb_violations, 0);
-		model_preemption_release(&k);
-		model_preemption_release(&m);
+		sched_preemption_release(&k);
+		sched_preemption_release(&m);
 		model_spread_static_free(sp);
 		model_context_release(&ctx);
-		model_cycle_result_release(&r);
+		sched_cycle_result_release(&r);
 	}
 
 	c.n_pdbs = 0;
@@ -432,7 +432,7 @@ static void test_pdb_node_choice(void)
 	CHECK_EQ(k.node, 0);
 	CHECK_EQ(k.n_ties, 1);
 	CHECK_EQ(k.ties[0], n2);
-	model_preemption_release(&k);
+	sched_preemption_release(&k);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -448,18 +448,18 @@ static void test_equal_priority(void)
 	int p = pod(&c, "p", "", 10, "1", 0);
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption k, m;
+	struct sched_preemption k, m;
 	struct error err;
 	kube(&c, &s, p, &k);
-	CHECK_EQ(k.code, MODEL_UNSCHEDULABLE);
+	CHECK_EQ(k.code, SCHED_UNSCHEDULABLE);
 	CHECK_EQ(k.node, -1);
 	CHECK(k.clear_own_nomination);
 	CHECK_STR(k.message, "preemption: 0/1 nodes are available: 1 No "
 			     "preemption victims found for incoming pod.");
 	CHECK_EQ(minimal(&c, &s, p, &m, &err), 0);
 	CHECK_EQ(m.node, -1);
-	model_preemption_release(&k);
-	model_preemption_release(&m);
+	sched_preemption_release(&k);
+	sched_preemption_release(&m);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -474,7 +474,7 @@ static void test_policy_never(void)
 	c.pods[p].preempt_never = true;
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption k, m;
+	struct sched_preemption k, m;
 	struct error err;
 	kube(&c, &s, p, &k);
 	CHECK(!k.eligible);
@@ -484,8 +484,8 @@ static void test_policy_never(void)
 			     "preemptionPolicy=Never.");
 	CHECK_EQ(minimal(&c, &s, p, &m, &err), 0);
 	CHECK_EQ(m.node, -1);
-	model_preemption_release(&k);
-	model_preemption_release(&m);
+	sched_preemption_release(&k);
+	sched_preemption_release(&m);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -507,7 +507,7 @@ static void test_uau_not_candidates(void)
 	c.pods[p].node_selector = tb_labels(&c, "disk=ssd");
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption k, m;
+	struct sched_preemption k, m;
 	struct error err;
 	kube(&c, &s, p, &k);
 	CHECK_EQ(k.node, -1);
@@ -516,8 +516,8 @@ static void test_uau_not_candidates(void)
 			     "Preemption is not helpful for scheduling.");
 	CHECK_EQ(minimal(&c, &s, p, &m, &err), 0);
 	CHECK_EQ(m.node, -1);
-	model_preemption_release(&k);
-	model_preemption_release(&m);
+	sched_preemption_release(&k);
+	sched_preemption_release(&m);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -543,7 +543,7 @@ static void test_kube_differs_from_minimal(void)
 	int p = pod(&c, "p", "", 10, "2", 0);
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption k, m;
+	struct sched_preemption k, m;
 	struct error err;
 	kube(&c, &s, p, &k);
 	CHECK_EQ(k.chosen.n, 2);
@@ -555,8 +555,8 @@ static void test_kube_differs_from_minimal(void)
 	CHECK_EQ(m.chosen.pods[0], big);
 	CHECK_EQ(m.chosen.casualty.priority_sum, 2147483649LL);
 	CHECK(model_casualty_cmp(&m.chosen.casualty, &k.chosen.casualty) < 0);
-	model_preemption_release(&k);
-	model_preemption_release(&m);
+	sched_preemption_release(&k);
+	sched_preemption_release(&m);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -577,11 +577,11 @@ static void test_minimal_limit(void)
 	int p = pod(&c, "p", "", 10, "1", 0);
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct model_preemption m;
+	struct sched_preemption m;
 	struct error err;
 	CHECK_EQ(minimal(&c, &s, p, &m, &err), -1);
 	CHECK(strstr(err.msg, "node n1 has 21 candidate victims") != NULL);
-	model_preemption_release(&m);
+	sched_preemption_release(&m);
 	snapshot_release(&s);
 	cluster_release(&c);
 }
@@ -608,13 +608,13 @@ static void test_nominated_pods(void)
 	 * filter.  n2: evicting b frees 2 cpu but nomhigh (50 >= 10) is
 	 * added in pass 1: 1 + 2 > 2, so n2 is no candidate.  n1 is chosen
 	 * and nomlow's nomination is cleared. */
-	struct model_preemption k;
+	struct sched_preemption k;
 	kube(&c, &s, p, &k);
 	CHECK_EQ(k.node, n1);
 	CHECK_EQ(k.n_candidates, 1);
 	CHECK_EQ(k.n_clear_nominated, 1);
 	CHECK_EQ(k.clear_nominated[0], nomlow);
-	model_preemption_release(&k);
+	sched_preemption_release(&k);
 	snapshot_release(&s);
 	cluster_release(&c);
 }

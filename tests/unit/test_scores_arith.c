@@ -20,23 +20,23 @@
 
 /* Scores pod over the feasible nodes feasible[0..n) on the placement the
  * manifests describe. */
-static enum model_code score_on(model_score_fn f, const struct cluster *c,
+static enum sched_code score_on(model_score_fn f, const struct cluster *c,
 				int pod, const int *feasible, int n,
 				int64_t *scores)
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
 	struct model_cycle cy;
-	struct model_status err;
-	model_status_ok(&err);
+	struct sched_status err;
+	sched_status_ok(&err);
 	tb_cycle(&cy, c, &s, pod);
-	enum model_code code = f(&cy, feasible, n, scores, &err);
+	enum sched_code code = f(&cy, feasible, n, scores, &err);
 	snapshot_release(&s);
 	return code;
 }
 
 /* Every node of c feasible. */
-static enum model_code score_all(model_score_fn f, const struct cluster *c,
+static enum sched_code score_all(model_score_fn f, const struct cluster *c,
 				 int pod, int64_t *scores)
 {
 	int feasible[TB_MAX_NODES];
@@ -88,14 +88,14 @@ static void test_rtcr_multipoint(void)
 	int p = tb_pod(&c, "p", "");
 	tb_container(&c, p, "cpu=3,memory=5Gi", false, false);
 	int64_t sc[4];
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 64);
 	CHECK_EQ(sc[1], 74);
 	CHECK_EQ(sc[2], 90);
 	CHECK_EQ(sc[3], 0);
 	prof->fit_resources[0].weight = 2;
 	prof->fit_resources[1].weight = 3;
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 65);
 	CHECK_EQ(sc[1], 74);
 	CHECK_EQ(sc[2], 90);
@@ -138,8 +138,8 @@ static void test_rtcr_multipoint_oracle(void)
 		}
 		struct snapshot s;
 		snapshot_init(&s, &c);
-		struct model_cycle_result r;
-		model_cycle_result_init(&r, &c);
+		struct sched_cycle_result r;
+		sched_cycle_result_init(&r, &c);
 		CHECK_EQ(oracle_explain_cycle(prof, &s, p, &r), 0);
 		CHECK(r.verdicts[0].feasible && r.verdicts[1].feasible);
 		CHECK(!r.verdicts[2].feasible && r.verdicts[3].feasible);
@@ -148,7 +148,7 @@ static void test_rtcr_multipoint_oracle(void)
 				CHECK_EQ(r.scores[(size_t)n * PLUGIN_COUNT +
 						  PLUGIN_NODE_RESOURCES_FIT],
 					 want[w][n]);
-		model_cycle_result_release(&r);
+		sched_cycle_result_release(&r);
 		snapshot_release(&s);
 	}
 	cluster_release(&c);
@@ -188,12 +188,12 @@ static void test_most_allocated_extended(void)
 	int r = tb_pod(&c, "r", "");
 	tb_container(&c, r, "cpu=1,memory=2Gi,example.com/foo=9", false, false);
 	int64_t sc[2];
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 57);
 	CHECK_EQ(sc[1], 25);
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, q, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, q, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 50);
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, r, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, r, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 80);
 	cluster_release(&c);
 }
@@ -232,12 +232,12 @@ static void test_balanced_three(void)
 	int g = tb_pod(&c, "g", "");
 	tb_container(&c, g, "nvidia.com/gpu=1", false, false);
 	int64_t sc[1];
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 93);
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, g, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, g, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 72);
 	prof->balanced_resources[2] = (struct resource_weight){"ephemeral-storage", 1};
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 94);
 	cluster_release(&c);
 }
@@ -286,18 +286,18 @@ static void test_image_locality_clamps(void)
 	int m = tb_pod(&c, "m", "");
 	tb_container(&c, m, "", false, false)->image = "cap:1";
 	int64_t sc[2];
-	CHECK_EQ(score_all(model_score_image_locality, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_image_locality, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 100);
 	CHECK_EQ(sc[1], 100);
-	CHECK_EQ(score_all(model_score_image_locality, &c, q, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_image_locality, &c, q, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 0);
 	CHECK_EQ(sc[1], 0);
-	CHECK_EQ(score_all(model_score_image_locality, &c, r, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_image_locality, &c, r, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 74);
 	CHECK_EQ(sc[1], 74);
-	CHECK_EQ(score_all(model_score_image_locality, &c, e, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_image_locality, &c, e, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 0);
-	CHECK_EQ(score_all(model_score_image_locality, &c, m, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_image_locality, &c, m, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 100);
 	CHECK_EQ(sc[1], 100);
 	cluster_release(&c);
@@ -377,13 +377,13 @@ static void test_hard_pod_affinity_weight(void)
 	c.pods[p].n_anti_affinity_preferred = 1;
 	tb_profile(&c)->hard_pod_affinity_weight = 5;
 	int64_t sc[4];
-	CHECK_EQ(score_all(model_score_inter_pod_affinity, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_inter_pod_affinity, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 60);
 	CHECK_EQ(sc[1], 100);
 	CHECK_EQ(sc[2], 0);
 	CHECK_EQ(sc[3], 0);
 	tb_profile(&c)->hard_pod_affinity_weight = 0;
-	CHECK_EQ(score_all(model_score_inter_pod_affinity, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_inter_pod_affinity, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 0);
 	CHECK_EQ(sc[1], 100);
 	CHECK_EQ(sc[2], 100);
@@ -446,14 +446,14 @@ static void test_spread_system_defaults_zoneless(void)
 	int feasible[] = {0, 1, 2, 4};
 	int64_t sc[4];
 	CHECK_EQ(score_on(model_score_pod_topology_spread, &c, p, feasible, 4, sc),
-		 MODEL_SUCCESS);
+		 SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 46);
 	CHECK_EQ(sc[1], 69);
 	CHECK_EQ(sc[2], 100);
 	CHECK_EQ(sc[3], 15);
 	tb_quirk(&c, QUIRK_SPREAD_EMPTY_DOMAIN, false);
 	CHECK_EQ(score_on(model_score_pod_topology_spread, &c, p, feasible, 4, sc),
-		 MODEL_SUCCESS);
+		 SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 22);
 	CHECK_EQ(sc[1], 55);
 	CHECK_EQ(sc[2], 100);
@@ -481,7 +481,7 @@ static void test_node_affinity_skip_added_required_only(void)
 	struct node_selector added = {true, &t, 1};
 	tb_profile(&c)->added_required = &added;
 	int64_t sc[2] = {7, 7};
-	CHECK_EQ(score_all(model_score_node_affinity, &c, p, sc), MODEL_SKIP);
+	CHECK_EQ(score_all(model_score_node_affinity, &c, p, sc), SCHED_SKIP);
 	CHECK_EQ(sc[0], 0);
 	CHECK_EQ(sc[1], 0);
 	tb_profile(&c)->added_required = NULL;

@@ -15,18 +15,18 @@
 #define GI (1024LL * MI)
 
 /* Scores pod over every node of c (all feasible), placement as loaded. */
-static enum model_code score_all(model_score_fn f, const struct cluster *c,
+static enum sched_code score_all(model_score_fn f, const struct cluster *c,
 				 int pod, int64_t *scores)
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
 	struct model_cycle cy;
-	struct model_status err;
+	struct sched_status err;
 	tb_cycle(&cy, c, &s, pod);
 	int feasible[TB_MAX_NODES];
 	for (int i = 0; i < c->n_nodes; i++)
 		feasible[i] = i;
-	enum model_code code = f(&cy, feasible, c->n_nodes, scores, &err);
+	enum sched_code code = f(&cy, feasible, c->n_nodes, scores, &err);
 	snapshot_release(&s);
 	return code;
 }
@@ -70,7 +70,7 @@ static void test_taint_score(void)
 	int p = tb_pod(&c, "p", "");
 	int64_t sc[3];
 	/* Untolerated PreferNoSchedule counts 0, 1, 2 -> 100, 50, 0. */
-	CHECK_EQ(score_all(model_score_taint_toleration, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_taint_toleration, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 100);
 	CHECK_EQ(sc[1], 50);
 	CHECK_EQ(sc[2], 0);
@@ -81,7 +81,7 @@ static void test_taint_score(void)
 	int q = tb_pod(&c, "q", "");
 	tb_toleration(&c, q, "b", TOL_EQUAL, "y", EFFECT_ANY);
 	tb_toleration(&c, q, "a", TOL_EXISTS, "", EFFECT_NO_SCHEDULE);
-	CHECK_EQ(score_all(model_score_taint_toleration, &c, q, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_taint_toleration, &c, q, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 100);
 	CHECK_EQ(sc[1], 0);
 	CHECK_EQ(sc[2], 0);
@@ -89,7 +89,7 @@ static void test_taint_score(void)
 	/* Tolerating both with PreferNoSchedule tolerations: all 0 -> 100. */
 	int r = tb_pod(&c, "r", "");
 	tb_toleration(&c, r, "", TOL_EXISTS, "", EFFECT_PREFER_NO_SCHEDULE);
-	CHECK_EQ(score_all(model_score_taint_toleration, &c, r, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_taint_toleration, &c, r, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 100);
 	CHECK_EQ(sc[1], 100);
 	CHECK_EQ(sc[2], 100);
@@ -126,7 +126,7 @@ static void test_node_affinity_score(void)
 	int p = tb_pod(&c, "p", "");
 	prefer(&c, p, 2, keys, values, weights);
 	int64_t sc[4];
-	CHECK_EQ(score_all(model_score_node_affinity, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_affinity, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 2);
 	CHECK_EQ(sc[1], 100);
 
@@ -134,7 +134,7 @@ static void test_node_affinity_score(void)
 	 * A 100*1/51 = 1, B 5000/51 = 98, C 100, D 0. */
 	tb_node(&c, "c", "pods=10", "label-1=key-1,label-2=key-2");
 	tb_node(&c, "d", "pods=10", "");
-	CHECK_EQ(score_all(model_score_node_affinity, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_affinity, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 1);
 	CHECK_EQ(sc[1], 98);
 	CHECK_EQ(sc[2], 100);
@@ -146,7 +146,7 @@ static void test_node_affinity_score(void)
 	struct preferred_node_term added = {49, tb_term(&c, &r, 1, NULL, 0)};
 	tb_profile(&c)->added_preferred = &added;
 	tb_profile(&c)->n_added_preferred = 1;
-	CHECK_EQ(score_all(model_score_node_affinity, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_affinity, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 50);
 	CHECK_EQ(sc[1], 50);
 	CHECK_EQ(sc[2], 100);
@@ -154,13 +154,13 @@ static void test_node_affinity_score(void)
 
 	/* A pod without preferred terms still scores the added terms. */
 	int q = tb_pod(&c, "q", "");
-	CHECK_EQ(score_all(model_score_node_affinity, &c, q, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_affinity, &c, q, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 100);
 	CHECK_EQ(sc[1], 0);
 	tb_profile(&c)->added_preferred = NULL;
 	tb_profile(&c)->n_added_preferred = 0;
 	/* ... and without them PreScore skips: every score 0. */
-	CHECK_EQ(score_all(model_score_node_affinity, &c, q, sc), MODEL_SKIP);
+	CHECK_EQ(score_all(model_score_node_affinity, &c, q, sc), SCHED_SKIP);
 	CHECK_EQ(sc[0], 0);
 	CHECK_EQ(sc[2], 0);
 	cluster_release(&c);
@@ -181,12 +181,12 @@ static void test_least_most_allocated(void)
 	/* LeastAllocated, A: cpu (4000-2000)*100/4000 = 50, memory
 	 * (8Gi-4Gi)*100/8Gi = 50 -> (50+50)/2 = 50.  B: 3000*100/4000 = 75
 	 * twice -> 75. */
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 50);
 	CHECK_EQ(sc[1], 75);
 	/* MostAllocated: A 2000*100/4000 = 50 -> 50; B 1000*100/4000 = 25. */
 	tb_profile(&c)->fit_strategy = FIT_MOST_ALLOCATED;
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 50);
 	CHECK_EQ(sc[1], 25);
 	cluster_release(&c);
@@ -206,18 +206,18 @@ static void test_nonzero_scoring(void)
 	tb_container(&c, p, "", false, false);
 	int64_t sc[1];
 	/* Weights 1/1: (80+60)/2 = 70. */
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 70);
 	/* Weights cpu 3, memory 1: (80*3 + 60*1)/4 = 300/4 = 75. */
 	tb_profile(&c)->fit_resources[0].weight = 3;
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 75);
 	/* MostAllocated caps at capacity: a pod of 2 cpu -> 100 + 2000 >
 	 * 1000 -> 1000*100/1000 = 100; memory 400Mi -> 40; (100*3 + 40)/4 = 85. */
 	tb_profile(&c)->fit_strategy = FIT_MOST_ALLOCATED;
 	int big = tb_pod(&c, "big", "");
 	tb_container(&c, big, "cpu=2", false, false);
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, big, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, big, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 85);
 	cluster_release(&c);
 }
@@ -244,7 +244,7 @@ static void test_requested_to_capacity_ratio(void)
 	 * D: cpu 25, memory 50 -> round(37.5) = 38 (LeastAllocated would
 	 * truncate (75+50)/2 = 62).  F: cpu 1000 > 500 -> p = 100 -> 100;
 	 * memory 50 -> round(150/2) = 75. */
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 63);
 	CHECK_EQ(sc[1], 38);
 	CHECK_EQ(sc[2], 75);
@@ -255,7 +255,7 @@ static void test_requested_to_capacity_ratio(void)
 	 * D: cpu 100 - 25 = 75, memory 50 -> round(62.5) = 63. */
 	prof->shape[0] = (struct shape_point){0, 10};
 	prof->shape[1] = (struct shape_point){100, 0};
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[1], 63);
 	CHECK_EQ(sc[2], 50);
 
@@ -267,7 +267,7 @@ static void test_requested_to_capacity_ratio(void)
 	prof->shape[1] = (struct shape_point){50, 10};
 	prof->shape[2] = (struct shape_point){100, 2};
 	prof->n_shape = 3;
-	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_node_resources_fit, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 80);
 	CHECK_EQ(sc[1], 75);
 	cluster_release(&c);
@@ -287,20 +287,20 @@ static void test_balanced_allocation(void)
 	int64_t sc[1];
 	/* cpu 2000/4000 = 0.5, memory 2Gi/8Gi = 0.25 -> std |0.25/2| = 0.125
 	 * -> trunc((1 - 0.125) * 100) = trunc(87.5) = 87. */
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 87);
 
 	/* A pod without requests: fractions 0, 0 -> 100. */
 	int z = tb_pod(&c, "z", "");
 	tb_container(&c, z, "", false, false);
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 100);
 
 	/* Over capacity caps at 1: cpu 8/4 -> 1, memory 0.25 -> std 0.375 ->
 	 * trunc(62.5) = 62. */
 	int big = tb_pod(&c, "big", "");
 	tb_container(&c, big, "cpu=8,memory=2Gi", false, false);
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, big, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, big, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 62);
 
 	/* Three resources cpu, memory, nvidia.com/gpu; the pod also asks 1 of
@@ -311,10 +311,10 @@ static void test_balanced_allocation(void)
 	prof->n_balanced_resources = 3;
 	int g = tb_pod(&c, "g", "");
 	tb_container(&c, g, "cpu=2,memory=2Gi,nvidia.com/gpu=1", false, false);
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, g, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, g, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 88);
 	/* A scalar the pod does not request is skipped: back to 87. */
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 87);
 	cluster_release(&c);
 }
@@ -342,17 +342,17 @@ static void test_balanced_best_effort_1_34(void)
 	int m = tb_pod(&c, "m", "");
 	tb_container(&c, m, "cpu=0,memory=1", false, false);
 	int64_t sc[1];
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 87);
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, g, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, g, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 87);
 	c.config.kube_version = KUBE_1_34;
 	sc[0] = 7;
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), MODEL_SKIP);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, z, sc), SCHED_SKIP);
 	CHECK_EQ(sc[0], 0);
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, g, sc), MODEL_SKIP);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, g, sc), SCHED_SKIP);
 	CHECK_EQ(sc[0], 0);
-	CHECK_EQ(score_all(model_score_balanced_allocation, &c, m, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_balanced_allocation, &c, m, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 87);
 	cluster_release(&c);
 }
@@ -377,7 +377,7 @@ static void test_image_locality(void)
 	 * max 1000MiB = 1048576000: 100 * (131072000 - 24117248) /
 	 * (1048576000 - 24117248) = 10695475200 / 1024458752 = 10.44 -> 10.
 	 * n2, n3: sum 0 -> clamped to min -> 0. */
-	CHECK_EQ(score_all(model_score_image_locality, &c, p, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_image_locality, &c, p, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 10);
 	CHECK_EQ(sc[1], 10);
 	CHECK_EQ(sc[2], 0);
@@ -388,7 +388,7 @@ static void test_image_locality(void)
 	int q = tb_pod(&c, "q", "");
 	tb_container(&c, q, "", true, false)->image = "nothing:here";
 	tb_container(&c, q, "", false, false)->image = "repo/app:v1";
-	CHECK_EQ(score_all(model_score_image_locality, &c, q, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_image_locality, &c, q, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 5);
 
 	/* Name normalization: "repo/bare" has no tag -> ":latest"; so has
@@ -399,7 +399,7 @@ static void test_image_locality(void)
 	int r = tb_pod(&c, "r", "");
 	tb_container(&c, r, "", false, false)->image = "repo/bare";
 	tb_container(&c, r, "", false, false)->image = "registry:5000/x";
-	CHECK_EQ(score_all(model_score_image_locality, &c, r, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_image_locality, &c, r, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[2], 11);
 	CHECK_EQ(sc[0], 0);
 
@@ -407,7 +407,7 @@ static void test_image_locality(void)
 	 * 65536000 -> 100 * (65536000 - 24117248) / 1024458752 = 4.04 -> 4. */
 	int d = tb_pod(&c, "d", "");
 	tb_container(&c, d, "", false, false)->image = "repo/app@sha256:abc";
-	CHECK_EQ(score_all(model_score_image_locality, &c, d, sc), MODEL_SUCCESS);
+	CHECK_EQ(score_all(model_score_image_locality, &c, d, sc), SCHED_SUCCESS);
 	CHECK_EQ(sc[0], 4);
 	CHECK_EQ(sc[1], 0);
 	cluster_release(&c);

@@ -62,7 +62,7 @@ static void set_owner(struct cluster *c, int pod, const char *api_version,
 }
 
 /* SelectorSpread enabled at Score in the profile; every node feasible. */
-static enum model_code ss(struct cluster *c, int pod, int64_t *out)
+static enum sched_code ss(struct cluster *c, int pod, int64_t *out)
 {
 	tb_profile(c)->score[PLUGIN_SELECTOR_SPREAD] = true;
 	int feasible[TB_MAX_NODES];
@@ -72,9 +72,9 @@ static enum model_code ss(struct cluster *c, int pod, int64_t *out)
 	snapshot_init(&s, c);
 	struct model_cycle cy;
 	tb_cycle(&cy, c, &s, pod);
-	struct model_status err;
-	model_status_ok(&err);
-	enum model_code rc = model_score_selector_spread(&cy, feasible, c->n_nodes,
+	struct sched_status err;
+	sched_status_ok(&err);
+	enum sched_code rc = model_score_selector_spread(&cy, feasible, c->n_nodes,
 							 out, &err);
 	snapshot_release(&s);
 	return rc;
@@ -97,7 +97,7 @@ static void test_seed_two_nodes_service(void)
 	int p = pod_l(&c, "new", "", LABELS1);
 	add_map_workload(&c, WORKLOAD_SERVICE, "svc", LABELS1);
 	int64_t s[2];
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 50);
 	CHECK_EQ(s[1], 0);
 	cluster_release(&c);
@@ -122,13 +122,13 @@ static void test_seed_two_nodes_rc(void)
 	add_map_workload(&c, WORKLOAD_REPLICATION_CONTROLLER, "rc", "foo=bar");
 	set_owner(&c, p, "v1", "ReplicationController", "rc", true);
 	int64_t s[2];
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 0);
 	CHECK_EQ(s[1], 0);
 	/* without the RC, baz=blah matches both pods on n1: counts 2, 1:
 	 * n1 0, n2 100 * (1/2) = 50 */
 	c.pods[p].n_owners = 0;
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 0);
 	CHECK_EQ(s[1], 50);
 	cluster_release(&c);
@@ -167,7 +167,7 @@ static void test_seed_six_nodes_1(void)
 	struct cluster c;
 	int p = six_nodes(&c, labels, 5);
 	int64_t s[6];
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 100);
 	CHECK_EQ(s[1], 0);
 	CHECK_EQ(s[2], 0);
@@ -187,7 +187,7 @@ static void test_seed_six_nodes_2(void)
 	struct cluster c;
 	int p = six_nodes(&c, labels, 4);
 	int64_t s[6];
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 0);
 	CHECK_EQ(s[1], 0);
 	CHECK_EQ(s[2], 33);
@@ -212,7 +212,7 @@ static void test_partial_zones(void)
 	int p = pod_l(&c, "new", "", "app=web");
 	add_map_workload(&c, WORKLOAD_SERVICE, "svc", "app=web");
 	int64_t s[3];
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 0);
 	CHECK_EQ(s[1], 100);
 	CHECK_EQ(s[2], 100);
@@ -235,7 +235,7 @@ static void test_beta_zone_label(void)
 	int p = pod_l(&c, "new", "", "app=web");
 	add_map_workload(&c, WORKLOAD_SERVICE, "svc", "app=web");
 	int64_t s[3];
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 0);
 	CHECK_EQ(s[1], 33);
 	CHECK_EQ(s[2], 100);
@@ -271,18 +271,18 @@ static void test_replica_set_owner(void)
 	rs->selector.match_labels = tb_labels(&c, "app=web");
 	set_owner(&c, p, "apps/v1", "ReplicaSet", "rs1", true);
 	int64_t s[3];
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 100);
 	CHECK_EQ(s[1], 0);
 	CHECK_EQ(s[2], 100);
 	set_owner(&c, p, "apps/v1", "ReplicaSet", "rs1", false);
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 100);
 	CHECK_EQ(s[1], 0);
 	CHECK_EQ(s[2], 0);
 	set_owner(&c, p, "apps/v1", "ReplicaSet", "rs1", true);
 	rs->ns = "elsewhere";
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[2], 0);
 	cluster_release(&c);
 }
@@ -314,7 +314,7 @@ static void test_default_selector(void)
 	model_selector_release(&sel);
 	int64_t s[1];
 	c.n_workloads = 0;
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 100);
 	cluster_release(&c);
 }
@@ -338,7 +338,7 @@ static void test_skip_rules(void)
 	c.pods[p].spread = sc;
 	c.pods[p].n_spread = 1;
 	int64_t s[2] = { 9, 9 };
-	CHECK_EQ(ss(&c, p, s), MODEL_SUCCESS);
+	CHECK_EQ(ss(&c, p, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 0);
 	CHECK_EQ(s[1], 0);
 	c.pods[p].n_spread = 0;
@@ -348,9 +348,9 @@ static void test_skip_rules(void)
 	struct model_cycle cy;
 	tb_cycle(&cy, &c, &snap, p);
 	int feasible[] = { 0, 1 };
-	struct model_status err;
-	model_status_ok(&err);
-	CHECK_EQ(model_score_selector_spread(&cy, feasible, 2, s, &err), MODEL_SKIP);
+	struct sched_status err;
+	sched_status_ok(&err);
+	CHECK_EQ(model_score_selector_spread(&cy, feasible, 2, s, &err), SCHED_SKIP);
 	CHECK_EQ(s[0], 0);
 	snapshot_release(&snap);
 	cluster_release(&c);

@@ -12,7 +12,7 @@
 
 /* ------------------------------------------------------------- helpers */
 
-static struct model_status last;   /* status of the last filter call */
+static struct sched_status last;   /* status of the last filter call */
 
 static struct label_selector sel_nil(void)
 {
@@ -72,7 +72,7 @@ static void add_service(struct cluster *c, const char *ns, const char *name,
 }
 
 /* Filter verdict of pod on node on the manifests' placement. */
-static enum model_code pts(struct cluster *c, int pod, int node)
+static enum sched_code pts(struct cluster *c, int pod, int node)
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
@@ -84,16 +84,16 @@ static enum model_code pts(struct cluster *c, int pod, int node)
 }
 
 /* Score of pod over feasible nodes feasible[0..n) into out. */
-static enum model_code pts_score(struct cluster *c, int pod, const int *feasible,
+static enum sched_code pts_score(struct cluster *c, int pod, const int *feasible,
 				 int n, int64_t *out)
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
 	struct model_cycle cy;
 	tb_cycle(&cy, c, &s, pod);
-	struct model_status err;
-	model_status_ok(&err);
-	enum model_code rc = model_score_pod_topology_spread(&cy, feasible, n, out, &err);
+	struct sched_status err;
+	sched_status_ok(&err);
+	enum sched_code rc = model_score_pod_topology_spread(&cy, feasible, n, out, &err);
 	snapshot_release(&s);
 	return rc;
 }
@@ -125,12 +125,12 @@ static void test_seed_max_skew_1(void)
 	struct cluster c;
 	int p = seed002(&c);
 	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_STR(model_status_reason(&last, 0), REASON_SKEW);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_STR(sched_status_reason(&last, 0), REASON_SKEW);
 	CHECK_EQ(last.n_reasons, 1);
-	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 2), MODEL_SUCCESS);
-	CHECK_EQ(pts(&c, p, 3), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 1), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 2), SCHED_SUCCESS);
+	CHECK_EQ(pts(&c, p, 3), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -141,7 +141,7 @@ static void test_seed_max_skew_2(void)
 	int p = seed002(&c);
 	add_spread(&c, p, 2, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	for (int n = 0; n < 4; n++)
-		CHECK_EQ(pts(&c, p, n), MODEL_SUCCESS);
+		CHECK_EQ(pts(&c, p, n), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -152,10 +152,10 @@ static void test_seed_key_node(void)
 	struct cluster c;
 	int p = seed002(&c);
 	add_spread(&c, p, 1, "node", true, tb_sel_labels(&c, "foo=bar"));
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 2), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 3), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 1), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 2), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 3), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -174,10 +174,10 @@ static void test_seed_schedule_anyway(void)
 	node_z(&c, "node5", "node=node5");
 	add_spread(&c, p, 1, "zone", false, tb_sel_labels(&c, "foo=bar"));
 	for (int n = 0; n < 5; n++)
-		CHECK_EQ(pts(&c, p, n), MODEL_SUCCESS);
+		CHECK_EQ(pts(&c, p, n), SCHED_SUCCESS);
 	int feasible[] = { 0, 1, 2, 3, 4 };
 	int64_t s[5];
-	CHECK_EQ(pts_score(&c, p, feasible, 5, s), MODEL_SUCCESS);
+	CHECK_EQ(pts_score(&c, p, feasible, 5, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 33);
 	CHECK_EQ(s[1], 33);
 	CHECK_EQ(s[2], 100);
@@ -194,9 +194,9 @@ static void test_missing_label(void)
 	int p = seed002(&c);
 	int n5 = node_z(&c, "node5", "node=node5");
 	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
-	CHECK_EQ(pts(&c, p, n5), MODEL_UAU);
-	CHECK_STR(model_status_reason(&last, 0), REASON_LABEL);
-	CHECK_EQ(pts(&c, p, 2), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, n5), SCHED_UAU);
+	CHECK_STR(sched_status_reason(&last, 0), REASON_LABEL);
+	CHECK_EQ(pts(&c, p, 2), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -221,10 +221,10 @@ static void test_seed_two_constraints(void)
 	int p = pod_l(&c, "new", "", "foo=bar");
 	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	add_spread(&c, p, 1, "node", true, tb_sel_labels(&c, "foo=bar"));
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);   /* zone fails */
-	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 2), MODEL_UNSCHEDULABLE);   /* node fails */
-	CHECK_EQ(pts(&c, p, 3), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);   /* zone fails */
+	CHECK_EQ(pts(&c, p, 1), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 2), SCHED_UNSCHEDULABLE);   /* node fails */
+	CHECK_EQ(pts(&c, p, 3), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -250,12 +250,12 @@ static void test_seed_node_affinity(void)
 	c.pods[p].node_selector = tb_labels(&c, "env=qa");
 	struct spread_constraint *sc =
 		add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
-	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);
 	sc->node_affinity_honor = false;
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 2), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 1), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 2), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -288,20 +288,20 @@ static void test_seed_infeasible_zone(void)
 	int p = seed002_infeasible(&c);
 	struct spread_constraint *sc =
 		add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 2), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 1), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 2), SCHED_SUCCESS);
 	sc->node_taints_honor = true;
-	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);
 	cluster_release(&c);
 
 	p = seed002_infeasible(&c);
 	add_spread(&c, p, 1, "zone", false, tb_sel_labels(&c, "foo=bar"));
-	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_SUCCESS);
 	int feasible[] = { 0, 1 };
 	int64_t s[2];
-	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SUCCESS);
+	CHECK_EQ(pts_score(&c, p, feasible, 2, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 100);
 	CHECK_EQ(s[1], 100);
 	cluster_release(&c);
@@ -322,11 +322,11 @@ static void test_min_domains(void)
 	struct spread_constraint *sc =
 		add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	sc->min_domains = 3;
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 1), SCHED_UNSCHEDULABLE);
 	sc->min_domains = 2;
-	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -348,22 +348,22 @@ static void test_match_label_keys(void)
 	int p = pod_l(&c, "new", "", "app=foo,version=v2");
 	struct spread_constraint *sc =
 		add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "app=foo"));
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);
 	static const char *const version[] = { "version" };
 	sc->match_label_keys = version;
 	sc->n_match_label_keys = 1;
-	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(pts(&c, p, 1), SCHED_UNSCHEDULABLE);
 	static const char *const missing[] = { "track" };
 	sc->match_label_keys = missing;
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);
 	/* a nil labelSelector stays Nothing: no count, no self-match: pass */
 	sc->selector = sel_nil();
 	sc->match_label_keys = version;
-	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -384,8 +384,8 @@ static void test_count_rules(void)
 	c.pods[o].ns = "other";
 	int p = pod_l(&c, "new", "", "foo=bar");
 	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
-	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -410,17 +410,17 @@ static void test_same_key_quirk(void)
 	int p = pod_l(&c, "new", "", "app=a");
 	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "app=a"));
 	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "app=b"));
-	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(pts(&c, p, 1), SCHED_UNSCHEDULABLE);
 	tb_quirk(&c, QUIRK_SPREAD_SHARED_KEY, false);
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 1), SCHED_UNSCHEDULABLE);
 	/* v1.34 counts per constraint (delta §5.3): the intended answers,
 	 * with the switch left on (v1.34 has no such quirk) */
 	tb_quirk(&c, QUIRK_SPREAD_SHARED_KEY, true);
 	c.config.kube_version = KUBE_1_34;
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 1), MODEL_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 1), SCHED_UNSCHEDULABLE);
 	cluster_release(&c);
 }
 
@@ -437,16 +437,16 @@ static void test_empty_selector_quirk(void)
 	pod_l(&c, "a2", "n1", "y=2");
 	int p = pod_l(&c, "new", "", "z=3");
 	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, ""));
-	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
-	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_SUCCESS);
+	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);
 	tb_quirk(&c, QUIRK_SPREAD_EMPTY_SELECTOR, false);
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
 /* A cycle whose view is base plus deltas. */
-static enum model_code pts_deltas(struct cluster *c, int pod, int node,
+static enum sched_code pts_deltas(struct cluster *c, int pod, int node,
 				  const struct snapshot *base,
 				  const struct snapshot *view,
 				  const struct model_delta *d, int nd)
@@ -487,14 +487,14 @@ static void test_approx_critical_paths(void)
 	view.pod_node[q1] = na;
 	view.pod_node[q2] = nb;
 	struct model_delta d[] = { { q1, na, +1 }, { q2, nb, +1 } };
-	CHECK_EQ(pts_deltas(&c, p, na, &base, &view, d, 2), MODEL_SUCCESS);
+	CHECK_EQ(pts_deltas(&c, p, na, &base, &view, d, 2), SCHED_SUCCESS);
 	tb_quirk(&c, QUIRK_SPREAD_APPROX_CRITICAL_PATHS, false);
-	CHECK_EQ(pts_deltas(&c, p, na, &base, &view, d, 2), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts_deltas(&c, p, nc, &base, &view, d, 2), MODEL_SUCCESS);
+	CHECK_EQ(pts_deltas(&c, p, na, &base, &view, d, 2), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts_deltas(&c, p, nc, &base, &view, d, 2), SCHED_SUCCESS);
 	tb_quirk(&c, QUIRK_SPREAD_APPROX_CRITICAL_PATHS, true);
-	CHECK_EQ(pts_deltas(&c, p, nc, &base, &view, d, 2), MODEL_SUCCESS);
+	CHECK_EQ(pts_deltas(&c, p, nc, &base, &view, d, 2), SCHED_SUCCESS);
 	/* without the deltas (pass 2): counts 0/0/0, min 0: nA 1 -> pass */
-	CHECK_EQ(pts_deltas(&c, p, na, &base, &base, NULL, 0), MODEL_SUCCESS);
+	CHECK_EQ(pts_deltas(&c, p, na, &base, &base, NULL, 0), SCHED_SUCCESS);
 	snapshot_release(&view);
 	snapshot_release(&base);
 	cluster_release(&c);
@@ -523,8 +523,8 @@ static void test_remove_terminating(void)
 	snapshot_clone(&view, &base);
 	view.pod_node[t] = SNAP_GONE;
 	struct model_delta d[] = { { t, na, -1 } };
-	CHECK_EQ(pts_deltas(&c, p, nb, &base, &view, d, 1), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts_deltas(&c, p, nb, &base, &base, NULL, 0), MODEL_SUCCESS);
+	CHECK_EQ(pts_deltas(&c, p, nb, &base, &view, d, 1), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts_deltas(&c, p, nb, &base, &base, NULL, 0), SCHED_SUCCESS);
 	snapshot_release(&view);
 	snapshot_release(&base);
 	cluster_release(&c);
@@ -546,16 +546,16 @@ static void test_default_constraints_filter(void)
 	int p = pod_l(&c, "new", "", "app=web");
 	int lone = pod_l(&c, "lone", "", "app=lone");
 	add_service(&c, "default", "web", "app=web");
-	CHECK_EQ(pts(&c, p, 0), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_SUCCESS);
 	struct sched_profile *prof = tb_profile(&c);
 	prof->spread_system_defaulting = false;
 	prof->default_constraints[0].max_skew = 1;
 	prof->default_constraints[0].topology_key = "zone";
 	prof->default_constraints[0].do_not_schedule = true;
 	prof->n_default_constraints = 1;
-	CHECK_EQ(pts(&c, p, 0), MODEL_UNSCHEDULABLE);
-	CHECK_EQ(pts(&c, p, 1), MODEL_SUCCESS);
-	CHECK_EQ(pts(&c, lone, 0), MODEL_SUCCESS);
+	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
+	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);
+	CHECK_EQ(pts(&c, lone, 0), SCHED_SUCCESS);
 	cluster_release(&c);
 }
 
@@ -585,19 +585,19 @@ static void test_system_default_score(void)
 	add_service(&c, "default", "web", "app=web");
 	int feasible[] = { 0, 1, 2 };
 	int64_t s[3];
-	CHECK_EQ(pts_score(&c, p, feasible, 3, s), MODEL_SUCCESS);
+	CHECK_EQ(pts_score(&c, p, feasible, 3, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 13);
 	CHECK_EQ(s[1], 46);
 	CHECK_EQ(s[2], 100);
 	tb_quirk(&c, QUIRK_SPREAD_EMPTY_DOMAIN, false);
-	CHECK_EQ(pts_score(&c, p, feasible, 3, s), MODEL_SUCCESS);
+	CHECK_EQ(pts_score(&c, p, feasible, 3, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 14);
 	CHECK_EQ(s[1], 50);
 	CHECK_EQ(s[2], 100);
 	tb_quirk(&c, QUIRK_SPREAD_EMPTY_DOMAIN, true);
 	/* no Service, no owner: empty default selector -> Skip */
 	c.n_workloads = 0;
-	CHECK_EQ(pts_score(&c, p, feasible, 3, s), MODEL_SKIP);
+	CHECK_EQ(pts_score(&c, p, feasible, 3, s), SCHED_SKIP);
 	CHECK_EQ(s[0], 0);
 	cluster_release(&c);
 }
@@ -612,10 +612,10 @@ static void test_score_skip(void)
 	add_spread(&c, p, 1, "zone", true, tb_sel_labels(&c, "foo=bar"));
 	int feasible[] = { 2, 3 };
 	int64_t s[2] = { 7, 7 };
-	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SKIP);
+	CHECK_EQ(pts_score(&c, p, feasible, 2, s), SCHED_SKIP);
 	CHECK_EQ(s[0], 0);
 	CHECK_EQ(s[1], 0);
-	CHECK_EQ(pts_score(&c, p, feasible, 0, s), MODEL_SKIP);
+	CHECK_EQ(pts_score(&c, p, feasible, 0, s), SCHED_SKIP);
 	cluster_release(&c);
 }
 
@@ -644,17 +644,17 @@ static void test_same_key_score(void)
 	add_spread(&c, p, 1, "zone", false, tb_sel_labels(&c, "app=b"));
 	int feasible[] = { 0, 1 };
 	int64_t s[2];
-	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SUCCESS);
+	CHECK_EQ(pts_score(&c, p, feasible, 2, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 100);
 	CHECK_EQ(s[1], 50);
 	tb_quirk(&c, QUIRK_SPREAD_SHARED_KEY, false);
-	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SUCCESS);
+	CHECK_EQ(pts_score(&c, p, feasible, 2, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 100);
 	CHECK_EQ(s[1], 33);
 	/* v1.34 (delta §5.3): per constraint, as intended */
 	tb_quirk(&c, QUIRK_SPREAD_SHARED_KEY, true);
 	c.config.kube_version = KUBE_1_34;
-	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SUCCESS);
+	CHECK_EQ(pts_score(&c, p, feasible, 2, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 100);
 	CHECK_EQ(s[1], 33);
 	cluster_release(&c);
@@ -682,7 +682,7 @@ static void test_score_eligibility(void)
 	add_spread(&c, p, 1, "zone", false, tb_sel_labels(&c, "foo=bar"));
 	int feasible[] = { 0, 2 };
 	int64_t s[2];
-	CHECK_EQ(pts_score(&c, p, feasible, 2, s), MODEL_SUCCESS);
+	CHECK_EQ(pts_score(&c, p, feasible, 2, s), SCHED_SUCCESS);
 	CHECK_EQ(s[0], 100);
 	CHECK_EQ(s[1], 0);
 	cluster_release(&c);

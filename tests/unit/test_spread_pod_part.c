@@ -188,7 +188,7 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s, int p
 	model_cycle_state_init(&given_state, &with, &given);
 	with.state = &given_state;
 	for (int n = 0; n < c->n_nodes; n++) {
-		struct model_status x, y;
+		struct sched_status x, y;
 		model_filter_pod_topology_spread(&with, n, &x);
 		model_filter_pod_topology_spread(&lit, n, &y);
 		differs = differs || x.code != y.code || x.n_reasons != y.n_reasons;

@@ -859,7 +859,7 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "kso check: %s: cannot create directory: %s\n",
 			export_dir, strerror(errno));
 		free(files);
-		return 1;
+		return 3;
 	}
 	struct check_log log;
 	if (check_log_open(&log, files, n_files, args.follow, &err) < 0) {

@@ -46,10 +46,10 @@ int corpus_prepare(const struct corpus_opts *o, bool resume)
 	if (mkdir(o->dir, 0777) < 0 && errno != EEXIST) {
 		fprintf(stderr, "kso corpus: %s: cannot create directory: %s\n",
 			o->dir, strerror(errno));
-		rc = 1;
+		rc = 3;
 	} else if ((have = scandir(o->dir, &list, is_case, NULL)) < 0) {
 		fprintf(stderr, "kso corpus: %s: %s\n", o->dir, strerror(errno));
-		rc = 1;
+		rc = 3;
 	} else if (have > 0 && !resume) {
 		fprintf(stderr, "kso corpus: %s already holds %d cases; give an empty "
 			"directory (or --resume an interrupted run)\n", o->dir, have);

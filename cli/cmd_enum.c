@@ -510,8 +510,9 @@ static void tree_summary(const struct enum_summary *s, const struct enum_opts *o
 static int export_findings(const struct args *a, const struct enum_summary *s)
 {
 	if (mkdir(a->export_dir, 0777) && errno != EEXIST) {
-		fprintf(stderr, "kso enum: %s: cannot create directory\n", a->export_dir);
-		return 1;
+		fprintf(stderr, "kso enum: %s: cannot create directory: %s\n",
+			a->export_dir, strerror(errno));
+		return 3;
 	}
 	struct error err;
 	error_init(&err);
@@ -633,8 +634,8 @@ int cli_enum_command(int argc, char **argv, struct corpus_opts *corpus)
 	}
 	if (a.format == CLI_TABLE)
 		print_findings_hint(&s, a.o.db);
-	if (a.export_dir && export_findings(&a, &s))
-		return 1;
+	if (a.export_dir && (rc = export_findings(&a, &s)) != 0)
+		return rc;
 	return s.t[0].disagree || s.t[0].violations ||
 	       (a.o.judge && s.t[0].impl_findings) ? 1 : 0;
 }

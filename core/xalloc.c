@@ -1,16 +1,22 @@
 /*
- * xalloc.c - allocation that aborts on out-of-memory (see xalloc.h).
+ * xalloc.c - allocation that ends the process on out-of-memory (see
+ * xalloc.h).
  */
 #include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void xalloc_oom(size_t n)
 {
 	fprintf(stderr, "kso: out of memory allocating %zu bytes\n", n);
-	abort();
+	/* exit status 3, a runtime failure; _exit because exit() would run
+	 * stdio flushes and atexit handlers that may allocate again, and
+	 * other threads may still be running (a store left mid-write is
+	 * what a kill leaves, which a resumed run already recovers from) */
+	_exit(3);
 }
 
 void *xmalloc(size_t n)

@@ -1,7 +1,8 @@
 /*
  * xalloc.h - malloc that never returns NULL.  Scratch memory outside the
  * arenas (per-call buffers of the model, the enumerator's tables) comes
- * from here; running out of memory aborts with one message, because no
+ * from here; running out of memory ends the process with one message and exit
+ * status 3 (a runtime failure), because no
  * caller could do anything useful with a half-computed answer.
  */
 #ifndef KSO_XALLOC_H
@@ -22,7 +23,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
 /* xalloc_oom: the one out-of-memory exit: "kso: out of memory allocating
- * N bytes" on stderr, then abort().  For allocators of their own (the
+ * N bytes" on stderr, then exit status 3.  For allocators of their own (the
  * arenas) that cannot go through xmalloc. */
 void xalloc_oom(size_t n) __attribute__((noreturn));
 

@@ -543,6 +543,8 @@ static void epoch_release(struct check_state *st)
 	snapshot_release(&st->s);
 	cluster_release(&st->c);
 	free(st->pod_of);
+	for (int i = 0; i < st->n_slots; i++)
+		free((char *)st->refused[i]);
 	free(st->refused);
 	free(st->refused_here);
 	free(st->epoch_error);

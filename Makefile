@@ -160,13 +160,13 @@ coverage:
 	$(PYTHON) scripts/coverage.py
 
 # The binary, the bundled universes and examples (share/kso), the man
-# page, bash and zsh completion, README and LICENSE.  The binary finds
+# page, bash and zsh completion, README, doc/*.md and LICENSE.  The binary finds
 # its default universe beside its own PREFIX, so a DESTDIR copy works too.
 install: kso
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kso/universes \
 		$(DESTDIR)$(PREFIX)/share/kso/examples $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
-		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/doc/kso
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/doc/kso/doc
 	install -m 0755 kso $(DESTDIR)$(PREFIX)/bin/kso
 	install -m 0644 fixtures/universes/*.yaml $(DESTDIR)$(PREFIX)/share/kso/universes/
 	install -m 0644 fixtures/impl/cluster.yaml $(DESTDIR)$(PREFIX)/share/kso/examples/cluster.yaml
@@ -176,6 +176,7 @@ install: kso
 	install -m 0644 doc/completion/kso.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/kso
 	install -m 0644 doc/completion/_kso $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_kso
 	install -m 0644 README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/kso/
+	install -m 0644 doc/*.md $(DESTDIR)$(PREFIX)/share/doc/kso/doc/
 
 clean:
 	rm -rf build build-san build-fuzz build-cov kso

@@ -1,6 +1,6 @@
 /*
  * check_log.h - the events `kso check` judges, read from watch logs as a
- * stream (README "Judging a recorded cluster"): files, stdin ("-") or
+ * stream (doc/check.md): files, stdin ("-") or
  * a pipe, read in blocks and parsed one top-level JSON value at a time,
  * so memory holds the events not yet judged, not the whole log.
  *

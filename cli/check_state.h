@@ -120,7 +120,7 @@ bool check_state_marked(const struct check_state *st);
 void check_state_rewind(struct check_state *st);
 void check_state_forward(struct check_state *st);
 
-/* Trials (kso check's lag, README): check_state_try_begin records every
+/* Trials (kso check's lag, doc/check.md): check_state_try_begin records every
  * change from now; check_state_try_end(st, mark) undoes them. */
 int check_state_try_begin(struct check_state *st, bool *was_marking);
 void check_state_try_end(struct check_state *st, int mark, bool was_marking);

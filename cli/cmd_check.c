@@ -1,7 +1,7 @@
 /*
  * cmd_check.c - `kso check LOG... [LOAD OPTIONS] [--strict-message]`:
  * judges every scheduling decision recorded in Kubernetes watch logs
- * (README "Judging a recorded cluster").
+ * (doc/check.md).
  *
  * Input: the events `kubectl get pods,nodes,... -A -w --output-watch-events
  * -o json` prints - {"type":"ADDED|MODIFIED|DELETED","object":{...}}, one

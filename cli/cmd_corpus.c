@@ -1,5 +1,5 @@
 /*
- * cmd_corpus.c - `kso corpus`: a conformance corpus (corpus.h, README "A
+ * cmd_corpus.c - `kso corpus`: a conformance corpus (corpus.h, doc/protocol.md "A
  * conformance corpus").
  *
  *   kso corpus [UNIVERSE] -o DIR [enum options]

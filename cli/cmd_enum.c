@@ -3,7 +3,7 @@
  * [--jobs N] [--shard I/N] [--store findings|all] [--quiet] [--force]
  * [--resume] [--export DIR] [--limit N] [--no-symmetry] [--all-pending]`:
  * the exhaustive enumerator (enum/run.h) over a universe of scenarios
- * (README "Universes: what kso enum enumerates"), results in SQLite (README "The enumerator's database").
+ * (doc/enumerator.md "Universes"), results in SQLite (doc/enumerator.md "The enumerator's database").
  *
  * Exit status: 0 no disagreement and no violation, 1 some (or bad input,
  * or a run refused above --limit), 2 usage error, 130 interrupted (the
@@ -42,7 +42,7 @@
  * then the one beside the binary), else the installed one (beside the
  * binary's PREFIX, then the compiled-in data directory).  The first that
  * exists, into buf; the checkout's name when none does (its error then
- * names the file the README speaks of). */
+ * names the file doc/enumerator.md speaks of). */
 static const char *default_universe(char *buf, size_t len)
 {
 	char exe[4096];

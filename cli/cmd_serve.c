@@ -1,6 +1,6 @@
 /*
  * cmd_serve.c - `kso serve [--config FILE] [--engine oracle|model]`: kso
- * itself as a kso-impl/1 implementation (README "Judging another
+ * itself as a kso-impl/1 implementation (doc/protocol.md "Judging another
  * scheduler"), answering on stdin/stdout what kube-scheduler v1.30 does.
  * A reference to test an adapter against, and the implementation that
  * must give no finding when kso judges it (`kso enum --impl 'kso serve'`).

@@ -1,5 +1,5 @@
 /*
- * corpus.h - a conformance corpus (README "A conformance corpus"): every
+ * corpus.h - a conformance corpus (doc/protocol.md "A conformance corpus"): every
  * decision of a universe as a self-contained case file - the cluster as a
  * kubectl List, the pod, and what kube-scheduler v1.30 may answer - so an
  * implementation can be tested in its own CI without kso; and the judge

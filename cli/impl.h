@@ -1,6 +1,6 @@
 /*
  * impl.h - a scheduler under test, run as a separate process that speaks
- * kso-impl/1 (README "Judging another scheduler"): newline-delimited
+ * kso-impl/1 (doc/protocol.md): newline-delimited
  * JSON on its stdin/stdout, one request at a time, each answered by a
  * message whose in_reply_to is the request's msg_id.  Its stderr is
  * kso's.

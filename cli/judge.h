@@ -1,6 +1,6 @@
 /*
  * judge.h - whether another scheduler's decision is one kube-scheduler
- * v1.30 could make (README "Judging another scheduler"): its bind, its
+ * v1.30 could make (doc/protocol.md): its bind, its
  * preemption or its "unschedulable" against kso's cycle and kube's
  * DefaultPreemption for the same pod in the same state.
  *

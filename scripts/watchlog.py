@@ -19,7 +19,7 @@ evenly), then repeats, until --decisions decisions are written:
 --unschedulable pods ask for more cpu than any node has and are marked
 PodScheduled=False/Unschedulable with kube's message.  Every pod has
 priority 0, so no preemption helps.  With 100 nodes or more kube scores
-a sample and kso judges a bind by its node's feasibility (README "Judging
+a sample and kso judges a bind by its node's feasibility (doc/check.md "Judging
 a recorded cluster"): then every decision is ok but the --wrong binds
 (infeasible), whose decision numbers (kso check's "seq") go to
 OUT.expected.json with the count of decisions.

@@ -1,5 +1,5 @@
 """corpus_judge.py - a conformance corpus replayed without kso: the
-reference for an implementation's own CI (README "A conformance corpus").
+reference for an implementation's own CI (doc/protocol.md "A conformance corpus").
 
     python3 corpus_judge.py DIR 'CMD ARGS'
 

@@ -1,5 +1,5 @@
 """
-test_layers.py - the architecture of README "Architecture" holds in the
+test_layers.py - the architecture of doc/architecture.md holds in the
 sources: each folder includes only the layers below it (cli -> enum ->
 {oracle, model} -> core; yaml -> core), and the two engines never include
 each other, so the enumerator's cross-check compares two independent

@@ -1,7 +1,7 @@
 """Every command that prints results, in every output format it has: the
-JSON fields are exactly those README.md documents (its `<!-- fields: X -->`
+JSON fields are exactly those doc/outputs.md documents (its `<!-- fields: X -->`
 lists), -o yaml holds the same values as -o json, tables line up, and
--o wide / -o name print what the README says they do."""
+-o wide / -o name print what doc/outputs.md says they do."""
 import json
 import os
 import re
@@ -20,10 +20,10 @@ SELF_IMPL = f"{sys.executable} {REPO / 'tests' / 'impl' / 'self.py'}"
 
 
 def documented():
-    """README's field lists: {"explain.nodes.*": (required, optional)}."""
-    text = (REPO / "README.md").read_text()
+    """doc/outputs.md's field lists: {"explain.nodes.*": (required, optional)}."""
+    text = (REPO / "doc" / "outputs.md").read_text()
     out = {}
-    for m in re.finditer(r"<!-- fields: (\S+) -->\n((?:.+\n)+?)\n", text):
+    for m in re.finditer(r"<!-- fields: (\S+) -->\n((?:.+\n)+?)(?:\n|\Z)", text):
         names = re.findall(r"`([A-Za-z_]+)(\??)`", m.group(2))
         out[m.group(1)] = ({n for n, q in names if not q},
                            {n for n, q in names if q})

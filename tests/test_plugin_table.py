@@ -1,8 +1,8 @@
 """
-test_plugin_table.py - README's plugin table (Architecture) says what
+test_plugin_table.py - doc/architecture.md's plugin table says what
 core/plugins.def says: one row per line of the list, in its order, with
 the same extension points, default weight, Filter position and releases,
-so a newcomer reading the README reads the list the code reads.
+so a newcomer reading doc/architecture.md reads the list the code reads.
 """
 import os
 import re
@@ -36,7 +36,7 @@ def def_rows():
 
 
 def readme_rows():
-    lines = open(os.path.join(ROOT, "README.md")).read().splitlines()
+    lines = open(os.path.join(ROOT, "doc", "architecture.md")).read().splitlines()
     start = lines.index("| plugin | extension points | default weight | "
                         "Filter position | releases |") + 2
     rows = []

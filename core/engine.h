@@ -21,7 +21,10 @@
  * loop (model/scheduler.h), which changes the placement step by step:
  * an engine that keeps state of its own between cycles (the oracle keeps
  * kube's aggregates and its own copy of the placement; a scheduler in
- * another process keeps its cluster) is told of every change.
+ * another process keeps its cluster) is told of every change.  The
+ * enumerator (enum/) holds the oracle the same way, but visits states in
+ * any order: it tells the engine where the placement now is (sync) and
+ * where selectHost's ties are drawn from (seed).
  */
 #ifndef KSO_ENGINE_H
 #define KSO_ENGINE_H
@@ -74,9 +77,14 @@ struct engine {
  */
 struct loop_engine {
 	void *self;
-	void (*cycle)(void *self, const struct sched_profile *prof,
-		      const struct snapshot *s, int pod,
-		      struct sched_cycle_result *r);
+	/* returns the node the engine's own selectHost picks among r's
+	 * viable nodes (kube binds that one); -1 when none is viable, the
+	 * cycle errored, or the engine leaves selectHost to the loop (the
+	 * literal model: model/scheduler.h picks); -2 when no profile
+	 * schedules the pod */
+	int (*cycle)(void *self, const struct sched_profile *prof,
+		     const struct snapshot *s, int pod,
+		     struct sched_cycle_result *r);
 	void (*preempt)(void *self, const struct sched_profile *prof,
 			const struct snapshot *s, int pod,
 			const struct sched_cycle_result *r, uint64_t offset_draw,
@@ -85,6 +93,14 @@ struct loop_engine {
 	void (*evict)(void *self, int pod);
 	void (*nominate)(void *self, int pod, int node);
 	void (*arrive)(void *self, int pod);
+	/* sync: the placement is now s, reached from the last one by any
+	 * changes at all (a pod may even go back to pending); the engine
+	 * catches up at a cost in the pods that differ.  seed: selectHost's
+	 * random draws start again from seed.  Both NULL for an engine that
+	 * reads s directly or cannot be moved (a scheduler in another
+	 * process). */
+	void (*sync)(void *self, const struct snapshot *s);
+	void (*seed)(void *self, uint64_t seed);
 	/* placement: the engine's own copy of the placement, which the hooks
 	 * keep equal to the loop's (checked in debug builds); NULL for an
 	 * engine that keeps none or cannot show it */

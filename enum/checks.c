@@ -10,8 +10,8 @@
  *              the nominated fast path and the FitError message (a
  *              disagreement is a bug in one of them; its text names the
  *              first field that differs);
- *   preemption the oracle's DefaultPreemption (oracle_preempt) against
- *              the model's (model_preempt_kube), field by field:
+ *   preemption the oracle's DefaultPreemption (its engine's preempt)
+ *              against the model's (model_preempt_kube), field by field:
  *              eligibility, code, PostFilter message, node, victims, PDB
  *              violations, the candidate list, the tied nodes and the
  *              cleared nominations; kube's answer against the spec's
@@ -80,10 +80,13 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	uint64_t states = enum_placement_count(x->c->n_nodes, x->c->n_pods);
 	if (states <= ENUM_HARD_MEMO_MAX / ((uint64_t)x->c->n_pods + 1))
 		x->hard_memo = xcalloc((size_t)states * (size_t)x->c->n_pods, 1);
-	oracle_init(&x->oracle, &x->snap);
-	x->oracle.all_nodes = true;
-	/* compare() reads the oracle's statuses and messages too */
-	x->oracle.quiet = false;
+	/* explain mode: compare() reads every node's verdict, the
+	 * statuses and the messages too */
+	struct error err;
+	error_init(&err);
+	const struct engine_loop_opts lo = {.all_nodes = true};
+	if (oracle_engine.open(&x->snap, &lo, &x->oracle, &err) < 0)
+		abort();   /* the oracle opens on any placement */
 	sched_cycle_result_init(&x->mr, x->c);
 	sched_cycle_result_init(&x->orr, x->c);
 	/* keyed on the context's cluster, which outlives the cache */
@@ -126,7 +129,7 @@ void enum_model_given(struct enum_ctx *x, const struct sched_profile *prof,
 void enum_ctx_release(struct enum_ctx *x)
 {
 	assert(x);
-	oracle_release(&x->oracle);
+	oracle_engine.close(&x->oracle);
 	snapshot_release(&x->snap);
 	snapshot_release(&x->after);
 	snapshot_release(&x->view);
@@ -146,36 +149,6 @@ void enum_ctx_release(struct enum_ctx *x)
 	free(x->pdb_spends);
 	enum_reuse_release(&x->reuse);
 	memset(x, 0, sizeof *x);
-}
-
-/* oracle.h has no "unbind": an evicted pod is SNAP_GONE, which the
- * aggregates treat as off every node, like a pending pod without a
- * nomination; the placement entry is then set back to pending. */
-static void oracle_unbind(struct oracle *o, int p)
-{
-	oracle_nominate(o, p, -1);
-	oracle_evict(o, p);
-	o->snap.pod_node[p] = SNAP_PENDING;
-}
-
-void enum_ctx_sync_oracle(struct enum_ctx *x)
-{
-	struct oracle *o = &x->oracle;
-	const struct snapshot *t = &x->snap;
-	for (int p = 0; p < x->c->n_pods; p++) {
-		int want = t->pod_node[p], have = o->snap.pod_node[p];
-		if (want == have)
-			continue;
-		if (want >= 0)
-			oracle_bind(o, p, want);
-		else if (want == SNAP_PENDING)
-			oracle_unbind(o, p);
-		else
-			oracle_evict(o, p);
-	}
-	for (int p = 0; p < x->c->n_pods; p++)
-		if (o->snap.nominated[p] != t->nominated[p])
-			oracle_nominate(o, p, t->nominated[p]);
 }
 
 /* ----------------------------------------------------------- outcome */
@@ -805,7 +778,8 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 	model_preempt_kube_given(prof, &x->snap, pod, r, &opts, &given,
 				 &out->kube);
 	/* the oracle answers from its own failed cycle, as kube would */
-	oracle_preempt(&x->oracle, prof, pod, &x->orr, 0, &out->oracle_pr);
+	x->oracle.preempt(x->oracle.self, prof, &x->snap, pod, &x->orr, 0,
+			  &out->oracle_pr);
 	out->oracle_preempt_checked = true;
 	compare_preemption(x->c, out);
 	struct error err;
@@ -1120,10 +1094,10 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	struct model_given given;
 	enum_model_given(x, prof, pod, &given);
 	enum_reuse_cycle(&x->reuse, prof, &x->snap, pod, &given, &x->mr);
-	enum_ctx_sync_oracle(x);
-	x->oracle.all_nodes = true;
-	x->oracle.seed = state_seed(x, pod);
-	out->oracle_choice = oracle_schedule_cycle(&x->oracle, pod, &x->orr);
+	struct loop_engine *o = &x->oracle;
+	o->sync(o->self, &x->snap);
+	o->seed(o->self, state_seed(x, pod));
+	out->oracle_choice = o->cycle(o->self, prof, &x->snap, pod, &x->orr);
 	compare(c, &x->mr, &x->orr, out->oracle_choice, out);
 	out->bind_node = enum_bind_node(c, &x->mr);
 	if (out->bind_node >= 0) {

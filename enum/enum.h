@@ -420,7 +420,9 @@ const struct model_spread_static *enum_spread_cache_get(struct enum_spread_cache
 struct enum_ctx {
 	const struct enum_scenario *sc;
 	const struct cluster *c;
-	struct oracle oracle;          /* kept in step with snap incrementally */
+	/* the oracle as a loop engine (oracle_engine.open, core/engine.h),
+	 * in explain mode; moved to each state checked (its sync) */
+	struct loop_engine oracle;
 	struct snapshot snap;          /* the state being checked */
 	struct snapshot after;         /* scratch: after the decision */
 	struct sched_cycle_result mr, orr;
@@ -483,10 +485,6 @@ void enum_ctx_release(struct enum_ctx *x);
  * and pod's PodTopologySpread part from x's cache; no verdicts. */
 void enum_model_given(struct enum_ctx *x, const struct sched_profile *prof,
 		      int pod, struct model_given *out);
-
-/* enum_ctx_sync_oracle: moves the oracle's placement to x->snap with
- * bind/evict/nominate (cost proportional to the pods that differ). */
-void enum_ctx_sync_oracle(struct enum_ctx *x);
 
 /* enum_check_pod: every check of one scheduling decision of pod (pending)
  * on x->snap into out (pair with enum_outcome_release).  Runs the model

@@ -769,7 +769,7 @@ static bool all_filters_hold(const struct cluster *c, struct snapshot *s,
 		if (!prof)
 			return false;
 		s->pod_node[p] = SNAP_PENDING;
-		model_schedule_cycle(prof, s, p, r);
+		model_engine.cycle(prof, s, p, r);
 		s->pod_node[p] = n;
 		if (!r->in_prefilter_result[n] || !r->verdicts[n].feasible)
 			return false;

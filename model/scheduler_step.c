@@ -157,13 +157,16 @@ static void park(struct model_scheduler *m, int p)
 
 /* --------------------------------------------------------- the engine */
 
-static void model_engine_cycle(void *self, const struct sched_profile *prof,
-			       const struct snapshot *s, int pod,
-			       struct sched_cycle_result *r)
+/* The model's selectHost is the loop's own (select_host below): it
+ * picks no node itself. */
+static int model_engine_cycle(void *self, const struct sched_profile *prof,
+			      const struct snapshot *s, int pod,
+			      struct sched_cycle_result *r)
 {
 	const struct model_scheduler *m = self;
 	const struct model_given given = {.ctx = m->ctx};
 	model_schedule_cycle_given(prof, s, pod, &given, r);
+	return -1;
 }
 
 static void model_engine_preempt(void *self, const struct sched_profile *prof,

@@ -29,13 +29,13 @@ const struct engine oracle_engine = {
 
 /* The oracle answers on its own placement, which the hooks below keep
  * equal to the loop's (s). */
-static void loop_cycle(void *self, const struct sched_profile *prof,
-		       const struct snapshot *s, int pod,
-		       struct sched_cycle_result *r)
+static int loop_cycle(void *self, const struct sched_profile *prof,
+		      const struct snapshot *s, int pod,
+		      struct sched_cycle_result *r)
 {
 	(void)prof;
 	(void)s;
-	oracle_schedule_cycle(self, pod, r);
+	return oracle_schedule_cycle(self, pod, r);
 }
 
 static void loop_preempt(void *self, const struct sched_profile *prof,
@@ -67,6 +67,44 @@ static void loop_arrive(void *self, int pod)
 	oracle_arrive(self, pod);
 }
 
+/* oracle.h has no "unbind": an evicted pod is SNAP_GONE, which the
+ * aggregates treat as off every node, like a pending pod without a
+ * nomination; the placement entry is then set back to pending. */
+static void unbind(struct oracle *o, int p)
+{
+	oracle_nominate(o, p, -1);
+	oracle_evict(o, p);
+	o->snap.pod_node[p] = SNAP_PENDING;
+}
+
+/* Every pod whose node differs first (binding, unbinding, deleting),
+ * then the nominations. */
+static void loop_sync(void *self, const struct snapshot *t)
+{
+	struct oracle *o = self;
+	int n = o->cluster->n_pods;
+	for (int p = 0; p < n; p++) {
+		int want = t->pod_node[p], have = o->snap.pod_node[p];
+		if (want == have)
+			continue;
+		if (want >= 0)
+			oracle_bind(o, p, want);
+		else if (want == SNAP_PENDING)
+			unbind(o, p);
+		else
+			oracle_evict(o, p);
+	}
+	for (int p = 0; p < n; p++)
+		if (o->snap.nominated[p] != t->nominated[p])
+			oracle_nominate(o, p, t->nominated[p]);
+}
+
+static void loop_seed(void *self, uint64_t seed)
+{
+	struct oracle *o = self;
+	o->seed = seed;
+}
+
 static const struct snapshot *loop_placement(const void *self)
 {
 	const struct oracle *o = self;
@@ -80,6 +118,7 @@ struct loop_engine oracle_loop_engine(struct oracle *o)
 		.self = o, .cycle = loop_cycle, .preempt = loop_preempt,
 		.bind = loop_bind, .evict = loop_evict,
 		.nominate = loop_nominate, .arrive = loop_arrive,
+		.sync = loop_sync, .seed = loop_seed,
 		.placement = loop_placement,
 	};
 }

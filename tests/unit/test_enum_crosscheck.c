@@ -214,9 +214,11 @@ static void run_fault(const char *text, enum fault f, struct seen *seen)
 	struct enum_ctx x;
 	enum_ctx_init(&x, &sc);
 	struct plant pl = {f, 0};
-	x.oracle.test_hook = plant_cycle;
-	x.oracle.test_preempt_hook = plant_preemption;
-	x.oracle.test_hook_arg = &pl;
+	/* the context's oracle engine (oracle_engine.open) is an oracle */
+	struct oracle *o = x.oracle.self;
+	o->test_hook = plant_cycle;
+	o->test_preempt_hook = plant_preemption;
+	o->test_hook_arg = &pl;
 	struct enum_sink sink = {.user = seen, .record = record_first};
 	struct enum_tally t[2] = {{0}};
 	enum_placements(&x, 0, enum_placement_count(sc.cluster.n_nodes,
@@ -398,8 +400,9 @@ int main(void)
 
 	/* planted: the two failing cycles now disagree, and say where */
 	int planted = 0;
-	x.oracle.test_hook = lowercase_fit_reason;
-	x.oracle.test_hook_arg = &planted;
+	struct oracle *o = x.oracle.self;
+	o->test_hook = lowercase_fit_reason;
+	o->test_hook_arg = &planted;
 	struct enum_tally t2[2] = {{0}};
 	enum_placements(&x, 0, 4, false, false, &sink, t2);
 	CHECK_EQ(planted, 2);

@@ -1,7 +1,8 @@
 # bash completion for kso (installed by `make install`).  The options and
 # their values come from `kso COMMAND --help`, the list every command
-# prints from its own option tables (cli/args.c), so this file never
-# falls behind them.
+# prints from its own option tables (cli/args.c), and the quirk names from
+# kso itself, so this file never falls behind them; the commands are
+# listed here (tests/test_manpage.py holds them to `kso --help`).
 _kso()
 {
     local cur prev cmd
@@ -20,6 +21,16 @@ _kso()
         -e 's/^  -\([a-z]\), \(--[a-z-]*\)  .*/-\1 \2 -/p' \
         -e 's/^    \(--[a-z-]*\) \([^ ]*\)  .*/- \1 \2/p' \
         -e 's/^    \(--[a-z-]*\)  .*/- \1 -/p')
+    # --quirk NAME=off|on: the names kso itself accepts (its refusal of an
+    # unknown one lists them)
+    if [[ $prev == --quirk ]]; then
+        local names
+        names=$(command kso validate --quirk '?' 2>&1 | sed -n 's/.*NAME one of //p' | tr -d ',')
+        local n words=""
+        for n in $names; do words="$words $n=off $n=on"; done
+        COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        return
+    fi
     if [[ $prev == -* ]]; then
         local value
         value=$(printf '%s\n' "$table" | awk -v o="$prev" '($1 == o || $2 == o) { print $3; exit }')
@@ -30,8 +41,18 @@ _kso()
     fi
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(printf '%s\n' "$table" | awk '{ if ($1 != "-") print $1; print $2 }')" -- "$cur"))
+    elif [[ $cmd == enum || $cmd == corpus ]] && [[ $prev != -* ]]; then
+        # the bundled universes by name, beside an installed kso
+        # (PREFIX/share/kso/universes) or in a checkout (fixtures/universes)
+        local bin dir names=""
+        bin=$(command -v kso)
+        for dir in "${bin%/*}/../share/kso/universes" "${bin%/*}/fixtures/universes"; do
+            [ -d "$dir" ] && names="$names $(cd "$dir" && ls *.yaml 2>/dev/null | grep -v '\.config\.yaml$' | sed 's/\.yaml$//')"
+        done
+        COMPREPLY=($(compgen -W "$names" -- "$cur") $(compgen -f -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi
+    return 0
 }
 complete -F _kso kso

@@ -517,10 +517,12 @@ static int export_findings(const struct args *a, const struct enum_summary *s)
 	struct error err;
 	error_init(&err);
 	int written;
+	/* the run is stored and its input was valid: a scenario that cannot
+	 * be written (or re-derived) is kso not completing, exit 3 */
 	if (enum_export_run(a->o.db, s->run_id, a->export_dir, 5,
 			    a->impl.cmd ? &a->judge : NULL, &written, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
-		return 1;
+		return EXIT_INCOMPLETE;
 	}
 	if (!a->o.quiet)
 		fprintf(stderr, "kso enum: exported %d scenario(s) to %s\n", written,

@@ -639,8 +639,11 @@ int enum_export_run(const char *db_path, int64_t run, const char *dir,
 	int rc = 0;
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && rc == 0; k++) {
 		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(db, kinds[k], -1, &st, NULL) != SQLITE_OK)
+		if (sqlite3_prepare_v2(db, kinds[k], -1, &st, NULL) != SQLITE_OK) {
+			rc = error_plain(err, "%s: %s", db_path, sqlite3_errmsg(db));
+			err->incomplete = 1;
 			break;
+		}
 		sqlite3_bind_int64(st, 1, run);
 		char last[64] = "";
 		int n = 0;

@@ -45,3 +45,15 @@ def test_corpus_dir_that_cannot_be_created(tmp_path):
     assert p.returncode == 3, p.stderr
     assert p.stderr == ("kso corpus: %s: cannot create directory: Not a "
                         "directory\n" % d)
+
+
+def test_enum_export_that_cannot_write_a_scenario(tmp_path):
+    """The directory exists but no file can be made in it (/proc refuses
+    even root): the run is stored and valid, the scenario is not written -
+    exit 3 naming the file, where it used to be 1."""
+    import re
+    u = FIXTURES / "universes" / "quirk-ports.yaml"   # 2 violations to export
+    p = run("enum", u, "--db", tmp_path / "e.db", "--quiet", "--export", "/proc")
+    assert p.returncode == 3, p.stderr
+    last = p.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(r"/proc/[a-z-]+-\d+\.yaml: cannot write: .+", last), last

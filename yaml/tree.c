@@ -820,9 +820,13 @@ int yaml_read_file(const char *path, size_t max, unsigned char **out,
 	bool is_stdin = strcmp(path, "-") == 0;
 	const char *name = is_stdin ? "<stdin>" : path;
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	if (!f)
+	if (!f) {
+		/* a signal while a FIFO's open blocks: kso stopped, the input
+		 * is not at fault */
+		err->incomplete = errno == EINTR;
 		return error_plain(err, "%s: cannot open: %s", name,
 				   strerror(errno));
+	}
 	errno = 0;
 	int rc = read_all(f, name, max, out, len, err);
 	if (!is_stdin)

@@ -219,20 +219,36 @@ static int run_filters(const struct model_cycle *cy, const bool *given,
 	return -1;
 }
 
-/* kube §1.6: every normalized score must be in [0, MaxNodeScore]. */
-static bool scores_in_range(const int64_t *s, int n)
+/*
+ * kube §1.6 (RunScorePlugins, after every Score and NormalizeScore): each
+ * normalized score must lie in [0, MaxNodeScore], checked node by node,
+ * each node's plugins in Score order; the first that does not is the
+ * cycle's Error.  (kube checks the nodes in parallel, so with several bad
+ * nodes its report may name another; kso names the first feasible node.)
+ * Reachable with valid input only through Go's int64 wrap-around, e.g. a
+ * request past 2^63 (core/go_quantity.h).
+ */
+struct bad_score {
+	int node;              /* index into the feasible list, -1: none */
+	enum plugin_id id;
+	int64_t score;
+};
+
+static void note_bad_scores(struct bad_score *b, enum plugin_id id,
+			    const int64_t *raw, int n)
 {
-	for (int i = 0; i < n; i++)
-		if (s[i] < 0 || s[i] > 100)
-			return false;
-	return true;
+	for (int i = 0; i < n && (b->node < 0 || i < b->node); i++)
+		if (raw[i] < 0 || raw[i] > 100) {
+			*b = (struct bad_score){i, id, raw[i]};
+			return;
+		}
 }
 
 /* kube §1.6: PreScore/Score/NormalizeScore of one plugin over the feasible
  * nodes, weighted into r.  Returns false (err set) when the cycle errors. */
 static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
 			 struct sched_cycle_result *r, int64_t *raw,
-			 struct sched_status *err)
+			 struct bad_score *bad, struct sched_status *err)
 {
 	sched_status_ok(err);
 	for (int i = 0; i < r->n_feasible; i++)
@@ -266,14 +282,7 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
 	}
 	if (code == SCHED_SKIP)
 		return true;   /* no PreScore to skip it: Score gives 0 */
-	if (!scores_in_range(raw, r->n_feasible)) {
-		sched_status_ok(err);
-		sched_status_fail(err, SCHED_ERROR,
-				  "plugin \"%s\" returns an invalid score, it "
-				  "should in the range of [0, 100] after "
-				  "normalizing", config_plugin_name(id));
-		return false;
-	}
+	note_bad_scores(bad, id, raw, r->n_feasible);
 	int64_t w = cy->profile->weight[id];
 	for (int i = 0; i < r->n_feasible; i++) {
 		int n = r->feasible[i];
@@ -318,12 +327,22 @@ static bool run_scores(const struct model_cycle *cy,
 	int64_t *raw = arena_take_array(scratch, (size_t)r->n_feasible,
 					sizeof *raw);
 	bool ok = true;
+	struct bad_score bad = {-1, PLUGIN_COUNT, 0};
 	for (int i = 0; i < MODEL_N_SCORES && ok; i++) {
 		enum plugin_id id = model_score_ids[i];
 		if (cy->profile->score[id])
-			ok = score_plugin(cy, id, r, raw, err);
+			ok = score_plugin(cy, id, r, raw, &bad, err);
 	}
 	arena_reset(scratch, mark);
+	if (ok && bad.node >= 0) {
+		sched_status_ok(err);
+		sched_status_fail(err, SCHED_ERROR, "applying score defaultWeights "
+				  "on Score plugins: plugin \"%s\" returns an "
+				  "invalid score %lld, it should in the range of "
+				  "[0, 100] after normalizing",
+				  config_plugin_name(bad.id), (long long)bad.score);
+		ok = false;
+	}
 	r->scored = ok;
 	return ok;
 }

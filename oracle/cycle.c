@@ -651,12 +651,20 @@ static char *fit_error(struct oracle_cycle *cy, const struct sched_status *pre,
 
 /* ---------------------------------------------------------------- scoring */
 
+static void cycle_error(struct sched_cycle_result *r, const char *why);
+
 /* prioritizeNodes: every enabled score plugin on the feasible nodes;
- * weighted scores into r (when given) and totals into total[]. */
-static void score_nodes(struct oracle_cycle *cy, const int *f, int n,
+ * weighted scores into r (when given) and totals into total[].  Returns
+ * false, with the cycle's Error in r, when a normalized score lies
+ * outside [0, 100]: RunScorePlugins checks node by node, each node's
+ * plugins in Score order (in parallel: kso names the first feasible
+ * node's); only Go's int64 wrap-around reaches it with valid input. */
+static bool score_nodes(struct oracle_cycle *cy, const int *f, int n,
 			int64_t *total, struct sched_cycle_result *r)
 {
 	int64_t *s = cy->o->d->scratch_score;
+	int bad_i = n, bad_id = 0;
+	int64_t bad_score = 0;
 	for (int i = 0; i < n; i++)
 		total[i] = 0;
 	for (int k = 0; k < N_SCORERS; k++) {
@@ -673,11 +681,29 @@ static void score_nodes(struct oracle_cycle *cy, const int *f, int n,
 		}
 		int64_t w = cy->prof->weight[id] ? cy->prof->weight[id] : 1;
 		for (int i = 0; i < n; i++) {
+			if ((s[i] < 0 || s[i] > 100) && i < bad_i) {
+				bad_i = i;
+				bad_id = id;
+				bad_score = s[i];
+			}
 			total[i] += s[i] * w;
 			if (r)
 				r->scores[(size_t)f[i] * PLUGIN_COUNT + (size_t)id] = s[i] * w;
 		}
 	}
+	if (bad_i == n)
+		return true;
+	if (r) {   /* nothing was scored: an Error cycle carries no scores */
+		memset(r->scores, 0, sizeof *r->scores * (size_t)r->n_nodes * PLUGIN_COUNT);
+		memset(r->score_skipped, 0, PLUGIN_COUNT * sizeof *r->score_skipped);
+	}
+	char why[SCHED_STATUS_TEXT];
+	snprintf(why, sizeof why, "applying score defaultWeights on Score "
+		 "plugins: plugin \"%s\" returns an invalid score %lld, it "
+		 "should in the range of [0, 100] after normalizing",
+		 config_plugin_name(bad_id), (long long)bad_score);
+	cycle_error(r, why);
+	return false;
 }
 
 /* --------------------------------------------------------------- the cycle */
@@ -996,7 +1022,8 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		return -1;
 	} else {
 		int64_t *total = d->scratch_total;
-		score_nodes(cy, run->feasible, nf, total, r);
+		if (!score_nodes(cy, run->feasible, nf, total, r))
+			return -1;
 		int64_t best = INT64_MIN;
 		for (int i = 0; i < nf; i++) {
 			if (r)

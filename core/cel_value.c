@@ -161,7 +161,7 @@ int cel_qty_cmp(struct cel_qty x, struct cel_qty y)
 /* x - y for magnitudes with x >= y. */
 static struct quantity mag_sub(struct quantity x, struct quantity y)
 {
-	struct quantity r = {x.units - y.units, x.nanos - y.nanos};
+	struct quantity r = {x.units - y.units, x.nanos - y.nanos, QUANTITY_FORM_DEC};
 	if (r.nanos < 0) {
 		r.nanos += NANO;
 		r.units--;

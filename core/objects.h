@@ -42,7 +42,16 @@ struct labels {
 struct quantity {
 	int64_t units;   /* whole part */
 	int32_t nanos;   /* fractional part in 1e-9, 0..999999999 */
+	/* Which of apimachinery's two representations ParseQuantity chose:
+	 * QUANTITY_FORM_DEC (inf.Dec, also every internally made value), or
+	 * int64Amount with scale go_form - QUANTITY_FORM_SCALE_BIAS.  Only
+	 * what MilliValue / Value give for a sum past int64 depends on it
+	 * (core/go_quantity.h). */
+	uint8_t go_form;
 };
+
+#define QUANTITY_FORM_DEC 0
+#define QUANTITY_FORM_SCALE_BIAS 64
 
 /* Well-known resource indexes in cluster.res_names; every other name
  * (extended resources like nvidia.com/gpu, hugepages-2Mi) follows. */

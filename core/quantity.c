@@ -85,7 +85,7 @@ struct quantity resource_list_get(const struct resource_list *l, int res,
 	}
 	if (found)
 		*found = false;
-	return (struct quantity){0, 0};
+	return (struct quantity){0, 0, QUANTITY_FORM_DEC};
 }
 
 int64_t resource_values_get(const struct resource_values *v, int res,

@@ -10,48 +10,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/go_quantity.h"
 #include "../core/quirks.h"
 #include "../core/xalloc.h"
 
-static const struct quantity QZERO = {0, 0};
-static const struct quantity QSATURATED = {INT64_MAX, 0};
-
-/* Exact sum; the loader keeps quantities small, so overflow only saturates
- * (and then converts to INT64_MAX). */
-static struct quantity qadd(struct quantity a, struct quantity b)
+/* Sums are Quantity.Add's: exact, in the representation apimachinery
+ * keeps, so a total past int64 converts as Go's does
+ * (core/go_quantity.h). */
+static struct go_quantity qadd(struct go_quantity a, struct quantity b)
 {
-	if (a.units == 0 && a.nanos == 0)
-		return b;   /* 0 + b, the first term of most sums */
-	struct quantity r;
-	if (quantity_add(a, b, &r) != 0)
-		return QSATURATED;
-	return r;
+	return go_quantity_add(a, go_quantity_of(b));
 }
 
-static struct quantity qmax(struct quantity a, struct quantity b)
+/* maxResourceList: the new value only when greater. */
+static struct go_quantity qmax(struct go_quantity a, struct go_quantity b)
 {
-	return quantity_cmp(a, b) >= 0 ? a : b;
+	return go_quantity_cmp(a, b) >= 0 ? a : b;
 }
 
 /* Quantity -> int64 as kube reads it: cpu MilliValue, others Value. */
-static int64_t qconvert(struct quantity q, int res)
+static int64_t qconvert(struct go_quantity q, int res)
 {
-	if (q.units == 0 && q.nanos == 0)
-		return 0;   /* most resources of a pod: nothing asked */
-	int64_t v;
-	int rc = res == RES_CPU ? quantity_milli(q, &v) : quantity_value(q, &v);
-	return rc == 0 ? v : INT64_MAX;
+	return res == RES_CPU ? go_quantity_milli(q) : go_quantity_value(q);
 }
 
-/* The NonMissingContainerRequests default for res, if it has one. */
+/* The NonMissingContainerRequests default for res, if it has one:
+ * NewMilliQuantity(100) and NewQuantity(200Mi), int64Amounts. */
 static bool nonmissing_default(int res, struct quantity *out)
 {
 	if (res == RES_CPU) {
-		*out = (struct quantity){0, MODEL_DEFAULT_MILLI_CPU * 1000000};
+		*out = (struct quantity){0, MODEL_DEFAULT_MILLI_CPU * 1000000,
+					 QUANTITY_FORM_SCALE_BIAS - 3};
 		return true;
 	}
 	if (res == RES_MEMORY) {
-		*out = (struct quantity){MODEL_DEFAULT_MEMORY, 0};
+		*out = (struct quantity){MODEL_DEFAULT_MEMORY, 0,
+					 QUANTITY_FORM_SCALE_BIAS};
 		return true;
 	}
 	return false;
@@ -85,7 +79,7 @@ static bool nm_has(unsigned nm, int res)
  * defaults (nm) a missing cpu / memory entry reads as 100m / 200Mi
  * (applyNonMissing: an explicit 0 stays 0).  Only listed (or defaulted)
  * resources are added: adding a missing entry's 0 changes nothing. */
-static void add_container(struct quantity *acc, int n_res,
+static void add_container(struct go_quantity *acc, int n_res,
 			  const struct container *k, unsigned nm)
 {
 	const struct resource_list *l = &k->requests;
@@ -131,13 +125,13 @@ static void pod_requests_exact(const struct cluster *c, const struct pod *p,
 	/* the heap: a pod is converted once per model context (context.h),
 	 * or on the literal paths */
 	size_t nr = (size_t)c->n_res;
-	struct quantity *buf = xmalloc((3 * nr + 1) * sizeof *buf);
-	struct quantity *sum = buf, *sidecars = buf + nr, *init_max = buf + 2 * nr;
+	struct go_quantity *buf = xmalloc((3 * nr + 1) * sizeof *buf);
+	struct go_quantity *sum = buf, *sidecars = buf + nr, *init_max = buf + 2 * nr;
 	/* without init containers Max({Main} ∪ {}) is Main: the sidecar and
 	 * init columns stay unused */
 	size_t used = p->n_init_containers > 0 ? 3 * nr : nr;
 	for (size_t r = 0; r < used; r++)
-		buf[r] = QZERO;
+		buf[r] = go_quantity_zero();
 	for (int i = 0; i < p->n_containers; i++)
 		add_container(sum, c->n_res, &p->containers[i], nm);
 	for (int i = 0; i < p->n_init_containers; i++) {
@@ -155,7 +149,8 @@ static void pod_requests_exact(const struct cluster *c, const struct pod *p,
 				resource_list_get(&k->requests, (int)r, &found);
 			if (!found && nm_has(nm, (int)r))
 				nonmissing_default((int)r, &q);
-			init_max[r] = qmax(init_max[r], qadd(q, sidecars[r]));
+			init_max[r] = qmax(init_max[r],
+					   go_quantity_add(go_quantity_of(q), sidecars[r]));
 		}
 	}
 	for (size_t r = 0; r < nr && p->n_init_containers > 0; r++)
@@ -164,7 +159,7 @@ static void pod_requests_exact(const struct cluster *c, const struct pod *p,
 	for (int i = 0; p->pod_requests_set &&
 			config_at_least(&c->config, KUBE_1_34) && i < pl->n; i++)
 		if (first_entry(pl, i))
-			sum[pl->items[i].res] = pl->items[i].q;
+			sum[pl->items[i].res] = go_quantity_of(pl->items[i].q);
 	const struct resource_list *over = &p->overhead;
 	for (int i = 0; i < over->n; i++) {
 		int r = over->items[i].res;
@@ -199,13 +194,13 @@ void model_pod_score_request(const struct cluster *c, const struct pod *p,
 /* A resource list reduced to one resource: its exact value and whether
  * the key is present (NonZero reads presence, not value). */
 struct keyed {
-	struct quantity q;
+	struct go_quantity q;
 	bool found;
 };
 
 static struct keyed keyed_add(struct keyed a, struct keyed b)
 {
-	return (struct keyed){qadd(a.q, b.q), a.found || b.found};
+	return (struct keyed){go_quantity_add(a.q, b.q), a.found || b.found};
 }
 
 /* GetNonzeroRequests for one resource of one list: missing -> default,
@@ -220,7 +215,7 @@ static int64_t nonzero_of(struct keyed k, int res)
 static struct keyed keyed_request(const struct container *k, int res)
 {
 	struct keyed out;
-	out.q = resource_list_get(&k->requests, res, &out.found);
+	out.q = go_quantity_of(resource_list_get(&k->requests, res, &out.found));
 	return out;
 }
 
@@ -243,7 +238,7 @@ static int64_t pod_nonzero(const struct cluster *c, const struct pod *p, int res
 	 * sidecar lists. */
 	for (int i = 0; i < p->n_containers; i++)
 		s = model_go_add(s, nonzero_of(keyed_request(&p->containers[i], res), res));
-	struct keyed sidecars = {QZERO, false};
+	struct keyed sidecars = {go_quantity_zero(), false};
 	for (int i = 0; i < p->n_init_containers; i++) {
 		const struct container *k = &p->init_containers[i];
 		struct keyed own = keyed_request(k, res), list;
@@ -263,7 +258,7 @@ static int64_t pod_nonzero(const struct cluster *c, const struct pod *p, int res
 	bool found;
 	struct quantity over = resource_list_get(&p->overhead, res, &found);
 	if (found)
-		total = model_go_add(total, qconvert(over, res));
+		total = model_go_add(total, qconvert(go_quantity_of(over), res));
 	return total;
 }
 

@@ -8,21 +8,30 @@
 #include <assert.h>
 #include <stdint.h>
 
-/* A quantity that may be absent, as a ResourceList entry is. */
+#include "../core/go_quantity.h"
+
+/* A quantity that may be absent, as a ResourceList entry is; sums in
+ * the representation apimachinery keeps (core/go_quantity.h), so a total
+ * past int64 converts as Go's does. */
 struct req_q {
 	bool has;
-	struct quantity q;
+	struct go_quantity q;
 };
 
-static const struct quantity Q_100M = {0, 100000000};         /* 100m cpu */
-static const struct quantity Q_200MI = {209715200, 0};        /* 200Mi */
+/* NewMilliQuantity(100) and NewQuantity(200Mi): int64Amounts. */
+static const struct quantity Q_100M = {0, 100000000, QUANTITY_FORM_SCALE_BIAS - 3};
+static const struct quantity Q_200MI = {209715200, 0, QUANTITY_FORM_SCALE_BIAS};
+
+static struct req_q req_absent(void)
+{
+	return (struct req_q){false, go_quantity_zero()};
+}
 
 static struct req_q req_add(struct req_q a, struct req_q b)
 {
-	struct req_q r = {a.has || b.has, a.q};
-	if (b.has && quantity_add(a.q, b.q, &r.q) != 0)
-		r.q = (struct quantity){INT64_MAX, 0};
-	return r;
+	if (!b.has)
+		return a;
+	return (struct req_q){true, go_quantity_add(a.q, b.q)};
 }
 
 /* maxResourceList: the key appears when either side has it. */
@@ -30,9 +39,17 @@ static struct req_q req_max(struct req_q a, struct req_q b)
 {
 	if (!b.has)
 		return a;
-	if (!a.has || quantity_cmp(b.q, a.q) > 0)
-		return (struct req_q){true, b.q};
+	if (!a.has || go_quantity_cmp(b.q, a.q) > 0)
+		return b;
 	return a;
+}
+
+/* res of list l, absent or present. */
+static struct req_q list_req(const struct resource_list *l, int res)
+{
+	bool has;
+	struct quantity q = resource_list_get(l, res, &has);
+	return has ? (struct req_q){true, go_quantity_of(q)} : req_absent();
 }
 
 /* A container's request for res; nonmissing gives absent cpu/memory the
@@ -40,12 +57,11 @@ static struct req_q req_max(struct req_q a, struct req_q b)
 static struct req_q container_req(const struct container *k, int res,
 				  bool nonmissing)
 {
-	struct req_q r = {false, {0, 0}};
-	r.q = resource_list_get(&k->requests, res, &r.has);
+	struct req_q r = list_req(&k->requests, res);
 	if (!r.has && nonmissing && res == RES_CPU)
-		r = (struct req_q){true, Q_100M};
+		r = (struct req_q){true, go_quantity_of(Q_100M)};
 	if (!r.has && nonmissing && res == RES_MEMORY)
-		r = (struct req_q){true, Q_200MI};
+		r = (struct req_q){true, go_quantity_of(Q_200MI)};
 	return r;
 }
 
@@ -56,7 +72,7 @@ static struct req_q container_req(const struct container *k, int res,
 static struct req_q pod_request_one(const struct pod *p, int res,
 				    bool nonmissing, bool pod_level)
 {
-	struct req_q sum = {false, {0, 0}}, side = sum, init_max = sum;
+	struct req_q sum = req_absent(), side = sum, init_max = sum;
 	for (int i = 0; i < p->n_containers; i++)
 		sum = req_add(sum, container_req(&p->containers[i], res, nonmissing));
 	for (int i = 0; i < p->n_init_containers; i++) {
@@ -73,21 +89,17 @@ static struct req_q pod_request_one(const struct pod *p, int res,
 	}
 	sum = req_max(sum, init_max);
 	if (pod_level && p->pod_requests_set) {
-		struct req_q pl = {false, {0, 0}};
-		pl.q = resource_list_get(&p->pod_requests, res, &pl.has);
+		struct req_q pl = list_req(&p->pod_requests, res);
 		if (pl.has)
 			sum = pl;
 	}
-	struct req_q ov = {false, {0, 0}};
-	ov.q = resource_list_get(&p->overhead, res, &ov.has);
-	return req_add(sum, ov);
+	return req_add(sum, list_req(&p->overhead, res));
 }
 
-static int64_t convert(int res, struct quantity q)
+/* MilliValue for cpu, Value for the rest, as Go computes them. */
+static int64_t convert(int res, struct go_quantity q)
 {
-	int64_t v;
-	int rc = res == RES_CPU ? quantity_milli(q, &v) : quantity_value(q, &v);
-	return rc == 0 ? v : INT64_MAX;
+	return res == RES_CPU ? go_quantity_milli(q) : go_quantity_value(q);
 }
 
 void oracle_pod_requests(const struct cluster *c, const struct pod *p,
@@ -149,7 +161,7 @@ void oracle_pod_nonzero(const struct cluster *c, const struct pod *p,
 		s_cpu = go_add(s_cpu, a);
 		s_mem = go_add(s_mem, b);
 	}
-	struct req_q side_cpu = {false, {0, 0}}, side_mem = side_cpu;
+	struct req_q side_cpu = req_absent(), side_mem = side_cpu;
 	for (int i = 0; i < p->n_init_containers; i++) {
 		const struct container *k = &p->init_containers[i];
 		struct req_q rc = container_req(k, RES_CPU, false);
@@ -173,11 +185,10 @@ void oracle_pod_nonzero(const struct cluster *c, const struct pod *p,
 	}
 	*cpu = s_cpu > i_cpu ? s_cpu : i_cpu;
 	*mem = s_mem > i_mem ? s_mem : i_mem;
-	bool has;
-	struct quantity q = resource_list_get(&p->overhead, RES_CPU, &has);
-	if (has)
-		*cpu = go_add(*cpu, convert(RES_CPU, q));
-	q = resource_list_get(&p->overhead, RES_MEMORY, &has);
-	if (has)
-		*mem = go_add(*mem, convert(RES_MEMORY, q));
+	struct req_q ov = list_req(&p->overhead, RES_CPU);
+	if (ov.has)
+		*cpu = go_add(*cpu, convert(RES_CPU, ov.q));
+	ov = list_req(&p->overhead, RES_MEMORY);
+	if (ov.has)
+		*mem = go_add(*mem, convert(RES_MEMORY, ov.q));
 }

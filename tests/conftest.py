@@ -94,7 +94,8 @@ def score(out, name, plugin):
 def check_shape(out):
     """The documented keys (spelled exactly so; kso may add more), and the
     definitional invariants: a feasible node has no rejection, total = sum
-    of its scores, viable = the feasible nodes of maximal total."""
+    of its scores, viable = the feasible nodes of maximal total (none when
+    the cycle is an Error)."""
     assert TOP_KEYS <= set(out), f"top-level keys {sorted(out)}"
     feasible = {}
     for name, n in out["nodes"].items():
@@ -106,7 +107,9 @@ def check_shape(out):
             feasible[name] = n["total"]
         else:
             assert name not in out["viable"], (name, out["viable"])
-    if feasible:
+    if out.get("code") == "Error":
+        assert out["viable"] == [] and not out["scored"], out   # nothing chosen
+    elif feasible:
         best = max(feasible.values())
         assert sorted(out["viable"]) == sorted(
             k for k, v in feasible.items() if v == best), out["viable"]

@@ -250,6 +250,15 @@ CASES = [
                        "NodeResourcesBalancedAllocation": 93},
                  "v": {"NodeResourcesFit": 33,
                        "NodeResourcesBalancedAllocation": 75}}),
+    # Two 5Ei containers: PodRequests memory wraps to -6917529027641081856,
+    # which fitsRequest skips (only a positive request is checked); then
+    # LeastAllocated's score leaves [0, 100] and the cycle is an Error
+    # (fixture header: small's score (95 + -8589934492) / 2 = -4294967198).
+    dict(fixture="edge/resources-sum-past-int64.yaml", pod="default/p",
+         feasible={"small", "huge"}, viable=[],
+         message='applying score defaultWeights on Score plugins: plugin '
+                 '"NodeResourcesFit" returns an invalid score -4294967198, '
+                 'it should in the range of [0, 100] after normalizing'),
     # NonZeroRequested of the sidecar pod = 1000m/1Gi (sidecar not summed),
     # Requested = 1500m/2Gi.  n1 fit (50+75)/2 = 62; balanced 0.625 vs
     # 0.375 -> 87; n2 fit (75+87)/2 = 81; balanced 0.25 vs 0.125 -> 93.

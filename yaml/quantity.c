@@ -232,6 +232,40 @@ static int decimal_to_quantity(const struct decimal *d, struct quantity *q)
 	return 0;
 }
 
+/* The representation ParseQuantity picks (core/go_quantity.h): an
+ * int64Amount {digits, scale} when its "precision" estimate leaves room
+ * (18 digits for decimal suffixes; 15 - digits - exponent*3/10 - 1 for a
+ * binary suffix without a fraction), the scale is at least nano and the
+ * binary product fits; an inf.Dec otherwise.  Go's num is "0" when no
+ * digit is left after the leading zeros. */
+static uint8_t parse_form(const struct qparts *p, const struct qscale *sc)
+{
+	int64_t num_len = p->num_len ? (int64_t)p->num_len : 1;
+	int64_t denom_len = (int64_t)p->denom_len, precision, scale;
+	if (sc->base == 10) {
+		scale = sc->exponent;
+		precision = 18 - (num_len + denom_len);
+	} else if (denom_len == 0) {
+		scale = 0;
+		precision = 15 - num_len - sc->exponent * 3 / 10 - 1;
+	} else {
+		return QUANTITY_FORM_DEC;
+	}
+	scale -= denom_len;
+	if (precision < 0 || scale < -9)
+		return QUANTITY_FORM_DEC;
+	uint64_t value = 0;   /* at most 18 digits: fits */
+	for (size_t i = 0; i < p->num_len; i++)
+		value = value * 10 + (uint64_t)(p->num[i] - '0');
+	for (size_t i = 0; i < p->denom_len; i++)
+		value = value * 10 + (uint64_t)(p->denom[i] - '0');
+	if (value == 0)
+		return QUANTITY_FORM_SCALE_BIAS;   /* a zero's scale is moot */
+	if (sc->base == 2 && value > (uint64_t)INT64_MAX >> sc->exponent)
+		return QUANTITY_FORM_DEC;          /* int64Multiply overflows */
+	return (uint8_t)(scale + QUANTITY_FORM_SCALE_BIAS);
+}
+
 /* Exact value of the parts under the suffix's scale, non-negative. */
 static int quantity_from_parts(const struct qparts *p,
 			       const struct qscale *sc, struct quantity *out,
@@ -254,7 +288,7 @@ static int quantity_from_parts(const struct qparts *p,
 	}
 	int rc = 0;
 	if (d.len == 0) {
-		*out = (struct quantity){0, 0};
+		*out = (struct quantity){0, 0, QUANTITY_FORM_SCALE_BIAS};
 	} else if (p->negative) {
 		rc = qfail(why, ERR_NEGATIVE);
 	} else if (sc->base == 10) {
@@ -268,7 +302,7 @@ static int quantity_from_parts(const struct qparts *p,
 		d.scale = -(int64_t)p->denom_len;
 		if (decimal_to_quantity(&d, out) != 0 ||
 		    (out->units == INT64_MAX && out->nanos > 0))
-			*out = (struct quantity){INT64_MAX, 0};
+			*out = (struct quantity){INT64_MAX, 0, QUANTITY_FORM_DEC};
 	}
 	free(buf);
 	return rc;
@@ -281,11 +315,14 @@ int yaml_parse_quantity(const char *s, struct quantity *out, const char **why)
 	struct qscale sc;
 	if (*s == '\0' || split_quantity(s, &p) != 0)
 		return qfail(why, ERR_FORMAT);
-	if (p.zero_only) {
-		*out = (struct quantity){0, 0};
+	if (p.zero_only) {   /* int64Amount{0, 0} */
+		*out = (struct quantity){0, 0, QUANTITY_FORM_SCALE_BIAS};
 		return 0;
 	}
 	if (interpret_suffix(p.suffix, p.suffix_len, &sc) != 0)
 		return qfail(why, ERR_SUFFIX);
-	return quantity_from_parts(&p, &sc, out, why);
+	int rc = quantity_from_parts(&p, &sc, out, why);
+	if (rc == 0)
+		out->go_form = parse_form(&p, &sc);
+	return rc;
 }

@@ -22,7 +22,7 @@ static const struct cel_attr ATTRS[] = {
 	{"version", CEL_ATTR_VERSION, 0, false, "1.2.3-rc.1"},
 };
 static const struct cel_capacity CAPS[] = {
-	{"memory", {42949672960LL, 0}},
+	{"memory", {42949672960LL, 0, QUANTITY_FORM_DEC}},
 };
 static const struct cel_device DEV = {"gpu.example.com", ATTRS, 4, CAPS, 1};
 

@@ -40,7 +40,7 @@ static struct quantity lit_add(struct quantity a, struct quantity b)
 {
 	struct quantity r;
 	if (quantity_add(a, b, &r) != 0)
-		return (struct quantity){INT64_MAX, 0};
+		return (struct quantity){INT64_MAX, 0, QUANTITY_FORM_DEC};
 	return r;
 }
 
@@ -55,9 +55,9 @@ static struct quantity lit_container(const struct container *k, int res,
 	bool found;
 	struct quantity q = resource_list_get(&k->requests, res, &found);
 	if (!found && defaults && res == RES_CPU)
-		q = (struct quantity){0, 100000000};
+		q = (struct quantity){0, 100000000, QUANTITY_FORM_DEC};
 	if (!found && defaults && res == RES_MEMORY)
-		q = (struct quantity){209715200, 0};
+		q = (struct quantity){209715200, 0, QUANTITY_FORM_DEC};
 	return q;
 }
 
@@ -65,7 +65,7 @@ static struct quantity lit_container(const struct container *k, int res,
  * time: max(Σ main + Σ sidecars, max_i Use(i)) + overhead, converted. */
 static int64_t lit_request(const struct pod *p, int res, bool defaults)
 {
-	struct quantity sum = {0, 0}, side = {0, 0}, init_max = {0, 0};
+	struct quantity sum = {0, 0, QUANTITY_FORM_DEC}, side = {0, 0, QUANTITY_FORM_DEC}, init_max = {0, 0, QUANTITY_FORM_DEC};
 	for (int i = 0; i < p->n_containers; i++)
 		sum = lit_add(sum, lit_container(&p->containers[i], res, defaults));
 	for (int i = 0; i < p->n_init_containers; i++) {

@@ -12,7 +12,7 @@
 /* Parses s and checks units/nanos. */
 static void expect_q(const char *s, int64_t units, int32_t nanos)
 {
-	struct quantity q = {-1, -1};
+	struct quantity q = {-1, -1, QUANTITY_FORM_DEC};
 	const char *why = NULL;
 	int rc = yaml_parse_quantity(s, &q, &why);
 	CHECK_EQ(rc, 0);
@@ -201,7 +201,7 @@ static void test_binary_cap(void)
 
 static struct quantity q_of(const char *s)
 {
-	struct quantity q = {0, 0};
+	struct quantity q = {0, 0, QUANTITY_FORM_DEC};
 	CHECK_EQ(yaml_parse_quantity(s, &q, NULL), 0);
 	return q;
 }
@@ -231,14 +231,14 @@ static void test_add_cmp(void)
 	CHECK_EQ(sum.nanos, 1);
 	/* overflow: INT64_MAX + 1 */
 	CHECK_EQ(quantity_add(q_of("9223372036854775807"), q_of("1"), &sum), -1);
-	CHECK_EQ(quantity_add((struct quantity){INT64_MAX, 999999999},
+	CHECK_EQ(quantity_add((struct quantity){INT64_MAX, 999999999, QUANTITY_FORM_DEC},
 			      q_of("1n"), &sum), -1);
-	CHECK_EQ(quantity_add((struct quantity){INT64_MAX - 1, 999999999},
+	CHECK_EQ(quantity_add((struct quantity){INT64_MAX - 1, 999999999, QUANTITY_FORM_DEC},
 			      q_of("1n"), &sum), 0);
 	CHECK_EQ(sum.units, INT64_MAX);
 	CHECK_EQ(sum.nanos, 0);
 	/* Value of INT64_MAX + 0.5 does not fit */
-	CHECK_EQ(quantity_value((struct quantity){INT64_MAX, 500000000}, &m), -1);
+	CHECK_EQ(quantity_value((struct quantity){INT64_MAX, 500000000, QUANTITY_FORM_DEC}, &m), -1);
 
 	CHECK(quantity_cmp(q_of("1"), q_of("1000m")) == 0);
 	CHECK(quantity_cmp(q_of("1Ki"), q_of("1k")) > 0);
@@ -249,7 +249,7 @@ static void test_add_cmp(void)
 static void test_lookups(void)
 {
 	const struct resource_quantity rq[] = {
-		{0, {2, 0}}, {5, {0, 500000000}},
+		{0, {2, 0, QUANTITY_FORM_DEC}}, {5, {0, 500000000, QUANTITY_FORM_DEC}},
 	};
 	struct resource_list l = {rq, 2};
 	bool found = false;

@@ -1,6 +1,6 @@
 # kso - build, test, sanitizer check, fuzz, bench, install.
 #
-#   make            ./kso
+#   make            ./kso (parallel, one job per core; V=1 prints every command)
 #   make test       C unit tests + pytest suite
 #   make check      the same suite built with ASan + UBSan
 #   make fuzz       every libFuzzer target (clang), FUZZ_SECONDS=600 each
@@ -29,6 +29,18 @@ ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) -DKSO_VERSION='"$(VERSION)"' \
 LDLIBS  := -lyaml -lsqlite3 -lm -lpthread
 
 BUILD   ?= build
+
+# Parallel by default, one job per core (a -jN on the command line wins).
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+# Quiet by default ("  CC      core/arena.c"); V=1 prints every command.
+V ?= 0
+ifeq ($(V),1)
+Q :=
+say = @:
+else
+Q := @
+say = @printf '  %-7s %s\n'
+endif
 LIB_SRC := $(sort $(wildcard core/*.c model/*.c yaml/*.c oracle/*.c enum/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -43,22 +55,26 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 all: kso
 
 kso: $(BUILD)/kso
-	cp $< $@
+	$(Q)cp $< $@
 
 $(BUILD)/kso: $(LIB_OBJ) $(CLI_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(say) LINK $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libkso.a: $(LIB_OBJ)
-	rm -f $@
-	ar rcs $@ $^
+	$(say) AR $@
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkso.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libkso.a $(LDLIBS)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libkso.a $(LDLIBS)
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do $$t; done

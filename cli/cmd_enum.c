@@ -97,7 +97,9 @@ enum {
 };
 
 #define ENUM_COMMON_OPTS \
-	{"db", 0, "FILE", "the results database (default kso.db)", OPT_DB}, \
+	{"db", 0, "FILE", "the results database (default: one per universe "  \
+	 "under $XDG_CACHE_HOME/kso or ~/.cache/kso, replaced by the next "  \
+	 "run without --db)", OPT_DB}, \
 	{"mode", 0, "placements|reachable", "every placement of each scenario, " \
 	 "or every state the scheduler loop reaches", OPT_MODE}, \
 	{"jobs", 0, "N", "worker threads (1..256)", OPT_JOBS}, \
@@ -157,8 +159,9 @@ static struct cli_command enum_cmd = {
 	"the installed " KSO_DATADIR "/universes/default.yaml) and every\n"
 	"placement (or every reachable state) of each, cross-checking the oracle\n"
 	"against the model, the model's invariants and kube's preemption against\n"
-	"the least-Casualty one.  Results go to the SQLite database (default\n"
-	"kso.db).  Exit 0 when nothing disagrees and no invariant breaks.\n",
+	"the least-Casualty one.  Results go to the SQLite database --db (by\n"
+	"default one per universe under ~/.cache/kso).  Exit 0 when nothing\n"
+	"disagrees and no invariant breaks.\n",
 	{enum_table, NULL}, take, NULL};
 
 static struct cli_command corpus_write_cmd = {
@@ -559,6 +562,64 @@ static int probe_impl(const struct args *a)
 	return rc;
 }
 
+/* mkdir -p for the cache directory: each missing component made. */
+static int make_dirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int rc = mkdir(path, 0777);
+		*p = '/';
+		if (rc && errno != EEXIST)
+			return -1;
+	}
+	return mkdir(path, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+/*
+ * Without --db the results are a cache, not a file in the working
+ * directory: $XDG_CACHE_HOME/kso (or ~/.cache/kso) holds one database per
+ * universe (and shard), which the next run of that universe without --db
+ * replaces, so repeating the README's smoke run neither litters a
+ * checkout nor grows a file.  --resume keeps it, to go on with it.  With
+ * neither variable set, kso.db in the working directory as before.
+ */
+static void choose_default_db(struct args *a, char *buf, size_t n)
+{
+	struct enum_opts *o = &a->o;
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char dir[4096];
+	if (xdg && xdg[0] == '/')
+		snprintf(dir, sizeof dir, "%s/kso", xdg);
+	else if (home && home[0] == '/')
+		snprintf(dir, sizeof dir, "%s/.cache/kso", home);
+	else
+		return;
+	if (make_dirs(dir) < 0)
+		return;   /* no cache directory: kso.db here, as before */
+	const char *base = strrchr(o->universe, '/');
+	base = base ? base + 1 : o->universe;
+	size_t len = strcspn(base, ".");
+	char shard[64] = "";
+	if (o->shard_n > 1)
+		snprintf(shard, sizeof shard, ".shard-%d-of-%d", o->shard_i, o->shard_n);
+	snprintf(buf, n, "%s/%.*s%s.db", dir, (int)(len ? len : 8),
+		 len ? base : "universe", shard);
+	o->db = buf;
+	if (!o->resume) {
+		static const char *const ext[] = {"", "-wal", "-shm"};
+		for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+			char f[8200];
+			snprintf(f, sizeof f, "%s%s", buf, ext[i]);
+			unlink(f);
+		}
+	}
+	if (!o->quiet)
+		fprintf(stderr, "kso enum: results in %s (replaced by the next run "
+			"of this universe without --db; --db FILE keeps them)\n", buf);
+}
+
 /* The table's last line when the run stored anything to look at: the
  * command that lists it (kso findings, cli/cmd_findings.c), no SQL. */
 static void print_findings_hint(const struct enum_summary *s, const char *db)
@@ -590,10 +651,13 @@ int cli_enum_command(int argc, char **argv, struct corpus_opts *corpus)
 		return rc;
 	const char *corpus_dir = corpus ? corpus->dir : NULL;
 	char corpus_db[4096];
+	static char cache_db[8192];   /* outlives the run: a.o.db points here */
 	if (corpus_dir && !a.db_given) {
 		/* the run's bookkeeping, removed once the corpus is complete */
 		snprintf(corpus_db, sizeof corpus_db, "%s/.corpus.db", corpus_dir);
 		a.o.db = corpus_db;
+	} else if (!a.db_given) {
+		choose_default_db(&a, cache_db, sizeof cache_db);
 	}
 	/* The model allocates and frees large scratch records (a filter
 	 * verdict is ~45 KB) millions of times; glibc's default thresholds

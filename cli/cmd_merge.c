@@ -4,8 +4,9 @@
  * options) become one run, complete when all its work items are there
  * (enum/store.h, enum_store_merge).
  *
- * Exit status: 0 merged, 1 a database could not be read or written, 2
- * usage error.
+ * Prints one line: how many runs the result holds, complete, states and
+ * issues.  Exit status: 0 merged, 1 a database could not be read or
+ * written, 2 usage error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,8 +50,17 @@ int cmd_merge(int argc, char **argv)
 		struct error err;
 		error_init(&err);
 		rc = enum_store_merge(out, inputs, n, &err) ? error_exit(&err) : 0;
+		struct enum_store_contents c;
+		if (rc == 0 && enum_store_contents(out, &c, &err) < 0)
+			rc = error_exit(&err);
 		if (rc)
 			fprintf(stderr, "%s\n", err.msg);
+		else
+			printf("kso merge: %d database(s) into %s: %lld run(s) (%lld "
+			       "complete), %lld states, %lld to look at "
+			       "(disagreements, violations, findings)\n", n, out,
+			       (long long)c.runs, (long long)c.complete,
+			       (long long)c.states, (long long)c.issues);
 	}
 	free(inputs);
 	return rc;

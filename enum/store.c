@@ -1199,6 +1199,36 @@ int enum_store_merge(const char *out, char *const *inputs, int n,
 	return rc;
 }
 
+int enum_store_contents(const char *db_path, struct enum_store_contents *c,
+			struct error *err)
+{
+	memset(c, 0, sizeof *c);
+	sqlite3 *db;
+	if (enum_store_open_readonly(db_path, false, &db, err) < 0)
+		return -1;
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, "SELECT count(*) AS runs, "
+		"coalesce(sum(complete), 0) AS complete, "
+		"coalesce(sum(states), 0) AS states, "
+		"coalesce(sum(disagreements + violations + findings), 0) AS issues "
+		"FROM runs", -1, &st, NULL);
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		c->runs = sqlite3_column_int64(st, enum_store_column(st, "runs"));
+		c->complete = sqlite3_column_int64(st, enum_store_column(st, "complete"));
+		c->states = sqlite3_column_int64(st, enum_store_column(st, "states"));
+		c->issues = sqlite3_column_int64(st, enum_store_column(st, "issues"));
+		rc = SQLITE_OK;
+	} else {
+		char why[512];
+		error_plain(err, "%s: %s", db_path, enum_store_errmsg(db, why, sizeof why));
+		err->incomplete = 1;
+		rc = SQLITE_ERROR;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
 int enum_store_column(sqlite3_stmt *st, const char *name)
 {
 	assert(st && name);

@@ -140,6 +140,18 @@ int enum_store_finish(struct enum_store *s, int64_t run, bool complete,
 int enum_store_merge(const char *out, char *const *inputs, int n,
 		     struct error *err);
 
+/* What a database holds, for kso merge's closing line. */
+struct enum_store_contents {
+	int64_t runs, complete;   /* runs, and how many are complete */
+	int64_t states;           /* states covered, over every run */
+	int64_t issues;           /* disagreements + violations + findings */
+};
+
+/* enum_store_contents: reads db_path's totals.  Returns 0, or -1 with
+ * err set. */
+int enum_store_contents(const char *db_path, struct enum_store_contents *c,
+			struct error *err);
+
 /* enum_store_tally_text / parse: a tally pair as text and back. */
 void enum_store_tally_text(const struct enum_tally t[2], struct strbuf *b);
 void enum_store_tally_parse(const char *text, struct enum_tally t[2]);

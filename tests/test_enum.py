@@ -953,3 +953,24 @@ def test_reachable_progress_counts_the_shards_scenarios(tmp_path):
     assert p.returncode in (0, 1), p.stderr
     last = [l for l in p.stderr.splitlines() if "reachable:" in l][-1]
     assert last.endswith(", 24/24 scenarios"), last
+
+
+def test_without_db_results_go_to_the_cache_and_do_not_grow(tmp_path):
+    """The README's smoke run (kso enum without --db) leaves nothing in the
+    working directory: the results go to $XDG_CACHE_HOME/kso/NAME.db, named
+    on stderr and in the findings hint, and a second run replaces the first
+    (one run in the file, not two)."""
+    cache, work = tmp_path / "cache", tmp_path / "work"
+    work.mkdir()
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    u = FIXTURES / "universes" / "quirk-ports.yaml"
+    db = cache / "kso" / "quirk-ports.db"
+    for _ in range(2):
+        r = subprocess.run([KSO, "enum", str(u)], cwd=work, env=env,
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 1, r.stderr   # quirk-ports has 2 violations
+        assert f"kso enum: results in {db} " in r.stderr
+        assert f"list them:     kso findings {db}\n" in r.stdout
+    assert list(work.iterdir()) == []
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT count(*) FROM runs").fetchone() == (1,)

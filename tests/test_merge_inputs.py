@@ -114,3 +114,25 @@ def test_uri_characters_on_a_read_only_file_system(tmp_path):
             assert runs(out) == want[name]
     finally:
         subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
+def test_merge_says_what_the_result_holds(tmp_path):
+    """kso merge ends with one line: the runs in the result, how many are
+    complete, their states and what there is to look at - the sums of the
+    inputs' own runs rows (two different universes: two runs)."""
+    a, b, out = tmp_path / "a.db", tmp_path / "b.db", tmp_path / "all.db"
+    for u, db in (("quirk-ports.yaml", a), ("two-by-two.yaml", b)):
+        enum(FIXTURES / "universes" / u, "--db", db, "--quiet")
+    states = issues = 0
+    for db in (a, b):
+        con = sqlite3.connect(db)
+        s, i = con.execute("SELECT sum(states), sum(disagreements + violations"
+                           " + findings) FROM runs").fetchone()
+        con.close()
+        states, issues = states + s, issues + i
+    r = run_kso("merge", a, b, "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == (f"kso merge: 2 database(s) into {out}: 2 run(s) (2 "
+                        f"complete), {states} states, {issues} to look at "
+                        "(disagreements, violations, findings)\n")
+    assert issues > 0   # quirk-ports holds violations: the count is real

@@ -230,6 +230,9 @@ static void table_init(struct check *k)
 		"SEQ", "RV", "POD", "DECISION", "VERDICT", "VIABLE", "DETAIL"};
 	bool wide = k->format == CLI_WIDE;
 	cli_grid_init(&k->table, 0, wide ? TC_COLS : TC_COLS - 2);
+	/* on a narrow terminal the decision (a preemption's victims, an
+	 * unschedulable message) gives way, so the verdict stays in view */
+	k->table.flex = wide ? TC_DECISION : TC_DECISION - 1;
 	int row = cli_grid_add_row(&k->table), col = 0;
 	for (int i = 0; i < TC_COLS; i++)
 		if (wide || (i != TC_RV && i != TC_VIABLE))
@@ -793,17 +796,25 @@ static void summary(struct check *k, bool table, double seconds)
 	int decisions = k->judged + k->inconclusive;
 	double rate = seconds > 0 ? decisions / seconds : 0;
 	if (table) {
-		printf("%sdecisions %d, ok %d (with lag %d), wrong %d", k->seq ? "\n" : "",
-		       decisions, k->count[JUDGMENT_OK], k->ok_lag, k->wrong);
+		struct strbuf b;
+		strbuf_init(&b);
+		strbuf_printf(&b, "decisions %d, ok %d (with lag %d), wrong %d",
+			      decisions, k->count[JUDGMENT_OK], k->ok_lag, k->wrong);
 		const char *sep = " (";
 		for (int v = JUDGMENT_OK + 1; v < JUDGMENT_COUNT; v++) {
 			if (!k->count[v])
 				continue;
-			printf("%s%s %d", sep, judgment_name(v), k->count[v]);
+			strbuf_printf(&b, "%s%s %d", sep, judgment_name(v),
+				      k->count[v]);
 			sep = ", ";
 		}
-		printf("%s, inconclusive %d; %.0f decisions/s\n",
-		       *sep == ',' ? ")" : "", k->inconclusive, rate);
+		strbuf_printf(&b, "%s, inconclusive %d; %.0f decisions/s",
+			      *sep == ',' ? ")" : "", k->inconclusive, rate);
+		if (k->seq)
+			putchar('\n');
+		cli_wrap(stdout, b.s, k->format == CLI_WIDE ? 0 :
+			 cli_terminal_width(stdout), 2);
+		strbuf_release(&b);
 		return;
 	}
 	json_begin_object(&k->j);

@@ -1,10 +1,13 @@
 /*
  * explain_table.c - `kso explain` for a person at a terminal: a row per
- * node with a column per enabled filter (✓, or ✗ and the short reason) and
- * the node's result; then, when scoring ran, a row per feasible node with
- * a column per enabled score plugin (normalized score x weight), the total
- * and the viable mark; then the outcome line: "viable: a, b", or kube's
- * event message ("0/3 nodes are available: ...") when nothing fits.
+ * node with its RESULT and REASON first, a column for each filter some
+ * node fails and one "+N passed" for the rest (-o wide: a column per
+ * enabled filter, ✓ or ✗ and kube's reason); then, when scoring ran, a row
+ * per feasible node with its TOTAL, the scores that differ between nodes
+ * and one "+N same" (-o wide: every score plugin), and the viable mark;
+ * then the outcome line: "viable: a, b", or kube's event message ("0/3
+ * nodes are available: ...") when nothing fits.  On a width
+ * (cli_terminal_width) the rows fit it and the other lines wrap.
  */
 #include "explain.h"
 #include "judge.h"
@@ -14,6 +17,7 @@
 #include "../yaml/emit.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,10 +73,11 @@ void cli_explain_short_reason(const char *reason, char *buf, size_t len)
 	snprintf(buf, len, "%s", reason);
 }
 
-/* "✗ r1, r2" for a failed filter's reasons. */
-static void fail_cell(char *cell, const struct sched_status *st, bool wide)
+/* "r1, r2": a failed filter's reasons (short unless wide). */
+static void reasons_text(char *cell, const struct sched_status *st, bool wide)
 {
-	size_t used = (size_t)snprintf(cell, CELL_LEN, "✗");
+	size_t used = 0;
+	cell[0] = '\0';
 	for (int i = 0; i < st->n_reasons && used < CELL_LEN; i++) {
 		char s[CELL_LEN];
 		if (wide)
@@ -81,8 +86,16 @@ static void fail_cell(char *cell, const struct sched_status *st, bool wide)
 			cli_explain_short_reason(sched_status_reason(st, i), s,
 						 sizeof s);
 		used += (size_t)snprintf(cell + used, CELL_LEN - used, "%s%s",
-					 i ? ", " : " ", s);
+					 i ? ", " : "", s);
 	}
+}
+
+/* "✗ r1, r2" for a failed filter's reasons. */
+static void fail_cell(char *cell, const struct sched_status *st, bool wide)
+{
+	char reasons[CELL_LEN];
+	reasons_text(reasons, st, wide);
+	snprintf(cell, CELL_LEN, "✗%s%.1000s", *reasons ? " " : "", reasons);
 }
 
 static bool prefilter_rejected(const struct sched_cycle_result *r)
@@ -159,10 +172,127 @@ static void filter_row(struct cli_grid *g, int row, const struct cli_explain *x,
 	cli_grid_set(g, row, 1 + nf, "%s", cell);
 }
 
-static void print_filters(const struct cli_explain *x, FILE *f)
+/* Whether filter id fails (or rejects at PreFilter) on a shown node. */
+static bool fails_somewhere(const struct cli_explain *x, enum plugin_id id)
+{
+	const struct sched_cycle_result *r = x->result;
+	for (int n = 0; n < x->cluster->n_nodes; n++) {
+		if (!cli_explain_shows(x, n))
+			continue;
+		const struct sched_node_verdict *v = &r->verdicts[n];
+		if (prefilter_rejected(r) ? v->rejected_by == (int)id :
+		    filters_ran(r, n) && !not_evaluated(r, n) && v->failed[id])
+			return true;
+	}
+	return false;
+}
+
+/* The table's RESULT and REASON: what happened to the node in a word,
+ * and why (the rejecting filter and its short reasons). */
+static void result_reason(char *result, char *reason,
+			  const struct sched_cycle_result *r, int n)
+{
+	const struct sched_node_verdict *v = &r->verdicts[n];
+	char reasons[CELL_LEN];
+	reasons[0] = '\0';
+	if (v->rejected_by >= 0)
+		reasons_text(reasons, &v->status[v->rejected_by], false);
+	const char *name = v->rejected_by >= 0 ?
+			   config_plugin_name(v->rejected_by) : "";
+	const char *sep = *reasons ? ": " : "";
+	if (prefilter_rejected(r)) {
+		snprintf(result, CELL_LEN, "rejected");
+		snprintf(reason, CELL_LEN, "PreFilter %s%s%.900s", name, sep,
+			 reasons);
+	} else if (!filters_ran(r, n)) {
+		snprintf(result, CELL_LEN, "skipped");
+		snprintf(reason, CELL_LEN, "not in PreFilterResult");
+	} else if (not_evaluated(r, n)) {
+		snprintf(result, CELL_LEN, "-");
+		snprintf(reason, CELL_LEN, "not evaluated (the cycle's Error)");
+	} else if (v->feasible) {
+		snprintf(result, CELL_LEN, "feasible");
+		reason[0] = '\0';
+	} else {
+		snprintf(result, CELL_LEN, "rejected");
+		snprintf(reason, CELL_LEN, "%s%s%.900s", name, sep, reasons);
+	}
+}
+
+/* The table's rows: NODE RESULT REASON, a column for each filter some
+ * node fails (✓ ✗ -), and one "+N passed" column for the rest. */
+static void narrow_row(struct cli_grid *g, int row, const struct cli_explain *x,
+		       int n, const enum plugin_id *fails, int nfail, int passed)
+{
+	const struct sched_cycle_result *r = x->result;
+	const struct sched_node_verdict *v = &r->verdicts[n];
+	bool ran = !prefilter_rejected(r) && filters_ran(r, n) &&
+		   !not_evaluated(r, n);
+	char result[CELL_LEN], reason[CELL_LEN];
+	cli_grid_set(g, row, 0, "%s", x->cluster->nodes[n].name);
+	result_reason(result, reason, r, n);
+	cli_grid_set(g, row, 1, "%s", result);
+	cli_grid_set(g, row, 2, "%s", reason);
+	for (int i = 0; i < nfail; i++)
+		cli_grid_set(g, row, 3 + i, "%s",
+			     prefilter_rejected(r) && v->rejected_by == (int)fails[i] ?
+			     "✗" : !ran ? "-" : v->failed[fails[i]] ? "✗" : "✓");
+	if (passed)
+		cli_grid_set(g, row, 3 + nfail, "%s", ran ? "✓" : "-");
+}
+
+static void print_narrow_filters(const struct cli_explain *x, int width,
+				 const enum plugin_id *ids, int nf, FILE *f)
+{
+	enum plugin_id fails[MODEL_N_FILTERS];
+	int nfail = 0;
+	for (int i = 0; i < nf; i++)
+		if (fails_somewhere(x, ids[i]))
+			fails[nfail++] = ids[i];
+	int passed = nf - nfail, rows = 0;
+	for (int n = 0; n < x->cluster->n_nodes; n++)
+		rows += cli_explain_shows(x, n);
+	struct cli_grid g;
+	cli_grid_init(&g, 1 + rows, 3 + nfail + (passed > 0));
+	g.flex = 2;
+	/* the reason whole while the width allows: the matrix after it
+	 * (complete in -o wide) is the part cut */
+	g.flex_min = INT_MAX;
+	cli_grid_set(&g, 0, 0, "NODE");
+	cli_grid_set(&g, 0, 1, "RESULT");
+	cli_grid_set(&g, 0, 2, "REASON");
+	for (int i = 0; i < nfail; i++)
+		cli_grid_set(&g, 0, 3 + i, "%s", short_plugin(fails[i]));
+	if (passed)
+		cli_grid_set(&g, 0, 3 + nfail, "+%d passed", passed);
+	for (int n = 0, row = 1; n < x->cluster->n_nodes; n++)
+		if (cli_explain_shows(x, n))
+			narrow_row(&g, row++, x, n, fails, nfail, passed);
+	fprintf(f, "\nfilters (kube order; a node's result is its first failure):\n");
+	cli_grid_print(&g, f, width);
+	cli_grid_release(&g);
+	if (!passed)
+		return;
+	struct strbuf b;
+	strbuf_init(&b);
+	strbuf_printf(&b, "+%d passed on every node:", passed);
+	for (int i = 0, k = 0; i < nf; i++)
+		if (!fails_somewhere(x, ids[i]))
+			strbuf_printf(&b, "%s %s", k++ ? "," : "",
+				      short_plugin(ids[i]));
+	strbuf_puts(&b, " (-o wide: every filter's column)");
+	cli_wrap(f, b.s, width, 2);
+	strbuf_release(&b);
+}
+
+static void print_filters(const struct cli_explain *x, int width, FILE *f)
 {
 	enum plugin_id ids[MODEL_N_FILTERS];
 	int nf = enabled_filters(x->profile, ids);
+	if (!x->wide) {
+		print_narrow_filters(x, width, ids, nf, f);
+		return;
+	}
 	int rows = 0;
 	for (int n = 0; n < x->cluster->n_nodes; n++)
 		rows += cli_explain_shows(x, n);
@@ -170,14 +300,13 @@ static void print_filters(const struct cli_explain *x, FILE *f)
 	cli_grid_init(&g, 1 + rows, 2 + nf);
 	cli_grid_set(&g, 0, 0, "NODE");
 	for (int i = 0; i < nf; i++)
-		cli_grid_set(&g, 0, 1 + i, "%s",
-			 x->wide ? config_plugin_name(ids[i]) : short_plugin(ids[i]));
+		cli_grid_set(&g, 0, 1 + i, "%s", config_plugin_name(ids[i]));
 	cli_grid_set(&g, 0, 1 + nf, "RESULT");
 	for (int n = 0, row = 1; n < x->cluster->n_nodes; n++)
 		if (cli_explain_shows(x, n))
 			filter_row(&g, row++, x, n, ids, nf);
 	fprintf(f, "\nfilters (kube order; a node's result is its first failure):\n");
-	cli_grid_print(&g, f, x->wide ? 0 : cli_terminal_width(f));
+	cli_grid_print(&g, f, 0);
 	cli_grid_release(&g);
 }
 
@@ -189,49 +318,111 @@ static bool is_viable(const struct sched_cycle_result *r, int n)
 	return false;
 }
 
-static void print_scores(const struct cli_explain *x, FILE *f)
+/* The score plugin's weighted score on node n, as a cell. */
+static void score_cell(char *cell, const struct sched_cycle_result *r, int n,
+		       enum plugin_id id)
+{
+	if (r->score_skipped[id])
+		snprintf(cell, CELL_LEN, "skip");
+	else
+		snprintf(cell, CELL_LEN, "%lld",
+			 (long long)r->scores[(size_t)n * PLUGIN_COUNT + id]);
+}
+
+static int first_shown_feasible(const struct cli_explain *x)
+{
+	for (int k = 0; k < x->result->n_feasible; k++)
+		if (cli_explain_shows(x, x->result->feasible[k]))
+			return x->result->feasible[k];
+	return x->result->feasible[0];
+}
+
+/* Whether score id gives every shown feasible node the same cell. */
+static bool score_same(const struct cli_explain *x, enum plugin_id id)
 {
 	const struct sched_cycle_result *r = x->result;
-	enum plugin_id ids[MODEL_N_SCORES];
-	int ns = 0;
-	for (int i = 0; i < MODEL_N_SCORES; i++)
-		if (x->profile->score[model_score_ids[i]])
-			ids[ns++] = model_score_ids[i];
+	char first[CELL_LEN] = "", cell[CELL_LEN];
+	for (int k = 0; k < r->n_feasible; k++) {
+		if (!cli_explain_shows(x, r->feasible[k]))
+			continue;
+		score_cell(cell, r, r->feasible[k], id);
+		if (!*first)
+			memcpy(first, cell, sizeof cell);
+		else if (strcmp(first, cell))
+			return false;
+	}
+	return true;
+}
+
+/* Columns: NODE, TOTAL, each score plugin (-o wide), or only those that
+ * differ between nodes and one "+N same" column with the rest's sum (the
+ * table), and the viable mark. */
+static void print_scores(const struct cli_explain *x, int width, FILE *f)
+{
+	const struct sched_cycle_result *r = x->result;
+	enum plugin_id ids[MODEL_N_SCORES], same[MODEL_N_SCORES];
+	int ns = 0, nsame = 0;
+	for (int i = 0; i < MODEL_N_SCORES; i++) {
+		enum plugin_id id = model_score_ids[i];
+		if (!x->profile->score[id])
+			continue;
+		if (!x->wide && score_same(x, id))
+			same[nsame++] = id;
+		else
+			ids[ns++] = id;
+	}
 	int rows = 0;
 	for (int k = 0; k < r->n_feasible; k++)
 		rows += cli_explain_shows(x, r->feasible[k]);
+	int cols = 3 + ns + (nsame > 0);
 	struct cli_grid g;
-	cli_grid_init(&g, 1 + rows, 3 + ns);
+	cli_grid_init(&g, 1 + rows, cols);
 	cli_grid_set(&g, 0, 0, "NODE");
+	cli_grid_set(&g, 0, 1, "TOTAL");
 	for (int i = 0; i < ns; i++)
-		cli_grid_set(&g, 0, 1 + i, "%s×%lld",
+		cli_grid_set(&g, 0, 2 + i, "%s×%lld",
 			 x->wide ? config_plugin_name(ids[i]) : short_plugin(ids[i]),
 			 (long long)x->profile->weight[ids[i]]);
-	cli_grid_set(&g, 0, 1 + ns, "TOTAL");
+	if (nsame)
+		cli_grid_set(&g, 0, 2 + ns, "+%d same", nsame);
 	for (int k = 0, row = 0; k < r->n_feasible; k++) {
 		int n = r->feasible[k];
 		if (!cli_explain_shows(x, n))
 			continue;
 		row++;
-		cli_grid_set(&g, row, 0, "%s",
-			 x->cluster->nodes[n].name);
-		for (int i = 0; i < ns; i++)
-			if (r->score_skipped[ids[i]])
-				cli_grid_set(&g, row, 1 + i,
-					 "skip");
-			else
-				cli_grid_set(&g, row, 1 + i,
-					 "%lld", (long long)r->scores[
-					 (size_t)n * PLUGIN_COUNT + ids[i]]);
-		cli_grid_set(&g, row, 1 + ns, "%lld",
-			 (long long)r->total[n]);
+		char cell[CELL_LEN];
+		cli_grid_set(&g, row, 0, "%s", x->cluster->nodes[n].name);
+		cli_grid_set(&g, row, 1, "%lld", (long long)r->total[n]);
+		for (int i = 0; i < ns; i++) {
+			score_cell(cell, r, n, ids[i]);
+			cli_grid_set(&g, row, 2 + i, "%s", cell);
+		}
+		long long sum = 0;
+		for (int i = 0; i < nsame; i++)
+			if (!r->score_skipped[same[i]])
+				sum += r->scores[(size_t)n * PLUGIN_COUNT + same[i]];
+		if (nsame)
+			cli_grid_set(&g, row, 2 + ns, "%lld", sum);
 		if (is_viable(r, n))
-			cli_grid_set(&g, row, 2 + ns,
-				 "← viable");
+			cli_grid_set(&g, row, cols - 1, "← viable");
 	}
 	fprintf(f, "\nscores (normalized score × weight; skip = PreScore skipped, 0):\n");
-	cli_grid_print(&g, f, x->wide ? 0 : cli_terminal_width(f));
+	cli_grid_print(&g, f, width);
 	cli_grid_release(&g);
+	if (!nsame)
+		return;
+	struct strbuf b;
+	strbuf_init(&b);
+	strbuf_printf(&b, "+%d the same on every node:", nsame);
+	for (int i = 0; i < nsame; i++) {
+		char cell[CELL_LEN];
+		score_cell(cell, r, first_shown_feasible(x), same[i]);
+		strbuf_printf(&b, "%s %s×%lld %s", i ? "," : "",
+			      short_plugin(same[i]),
+			      (long long)x->profile->weight[same[i]], cell);
+	}
+	cli_wrap(f, b.s, width, 2);
+	strbuf_release(&b);
 }
 
 static void print_viable(const struct cli_explain *x, FILE *f)
@@ -276,9 +467,35 @@ static void print_outcome(const struct cli_explain *x, FILE *f)
 	}
 }
 
-void cli_explain_table(const struct cli_explain *x, FILE *f)
+/* The report on f: rows fitted to width by the table printer, every
+ * other line wrapped to it (continuation lines indented two more). */
+static void report(const struct cli_explain *x, int width, FILE *f);
+
+void cli_explain_table(const struct cli_explain *x, FILE *out)
 {
-	assert(x && x->result && f);
+	assert(x && x->result && out);
+	int width = x->wide ? 0 : cli_terminal_width(out);
+	if (width <= 0) {
+		report(x, 0, out);
+		return;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		xalloc_oom(0);
+	report(x, width, f);
+	fclose(f);
+	for (char *line = text, *nl; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		*nl = '\0';
+		cli_wrap(out, line, width, (int)strspn(line, " ") + 2);
+	}
+	free(text);
+}
+
+static void report(const struct cli_explain *x, int width, FILE *f)
+{
 	const struct pod *pod = &x->cluster->pods[x->pod];
 	char off[512];
 	quirks_off_text(x->cluster->config.quirks_off, ", ", off, sizeof off);
@@ -289,9 +506,9 @@ void cli_explain_table(const struct cli_explain *x, FILE *f)
 		v != KUBE_1_30 ? config_kube_version_name(v) : "",
 		*off ? "; quirks off: " : "", off);
 	if (x->cluster->n_nodes > 0)
-		print_filters(x, f);
+		print_filters(x, width, f);
 	if (x->result->scored)
-		print_scores(x, f);
+		print_scores(x, width, f);
 	print_outcome(x, f);
 	if (x->impl) {
 		char ans[2048];

@@ -5,6 +5,7 @@
 
 #include <assert.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -23,6 +24,8 @@ void cli_grid_init(struct cli_grid *g, int rows, int cols)
 	g->cap_rows = rows > 8 ? rows : 8;
 	g->cells = xcalloc((size_t)g->cap_rows * (size_t)cols, sizeof *g->cells);
 	g->notes = xcalloc((size_t)g->cap_rows, sizeof *g->notes);
+	g->flex = -1;
+	g->flex_min = CLI_FLEX_MIN;
 }
 
 void cli_grid_release(struct cli_grid *g)
@@ -105,24 +108,38 @@ static int text_width(const char *s)
 	return w;
 }
 
-/* s cut to at most max columns, "..." at the end when cut. */
-static void put_cut(FILE *f, const char *s, int max)
+static void reset(struct strbuf *b)
 {
-	if (max <= 0 || text_width(s) <= max) {
-		fputs(s, f);
-		return;
-	}
-	int keep = max > 3 ? max - 3 : 0, w = 0;
-	const char *p = s;
-	for (; *p; p++) {
-		if (((unsigned char)*p & 0xC0) != 0x80 && w++ == keep)
-			break;
-	}
-	fwrite(s, 1, (size_t)(p - s), f);
-	fputs(max > 3 ? "..." : "", f);
+	b->n = 0;
+	if (b->s)
+		b->s[0] = '\0';
 }
 
-void cli_grid_print(const struct cli_grid *g, FILE *f, int width)
+/* The first bytes of s that fill at most max columns. */
+static size_t prefix_bytes(const char *s, int max)
+{
+	int w = 0;
+	const char *p = s;
+	for (; *p; p++)
+		if (((unsigned char)*p & 0xC0) != 0x80 && w++ == max)
+			break;
+	return (size_t)(p - s);
+}
+
+/* s into b, cut to at most max columns (max > 0) with "…" as the last
+ * one when it is longer. */
+static void put_cut(struct strbuf *b, const char *s, int max)
+{
+	if (max <= 0 || text_width(s) <= max) {
+		strbuf_puts(b, s);
+		return;
+	}
+	strbuf_printf(b, "%.*s…", (int)prefix_bytes(s, max - 1), s);
+}
+
+/* Column widths: each column's widest cell; with a width, the flexible
+ * column narrowed by what the widest row is over it. */
+static int *column_widths(const struct cli_grid *g, int width)
 {
 	int *w = xcalloc((size_t)g->cols, sizeof *w);
 	for (int r = 0; r < g->rows; r++)
@@ -131,28 +148,104 @@ void cli_grid_print(const struct cli_grid *g, FILE *f, int width)
 			if (k > w[c])
 				w[c] = k;
 		}
+	if (width <= 0 || g->flex < 0 || g->flex >= g->cols)
+		return w;
+	int total = 2 * (g->cols - 1), before = 2 * g->flex;
+	for (int c = 0; c < g->cols; c++)
+		total += w[c];
+	for (int c = 0; c < g->flex; c++)
+		before += w[c];
+	/* the floor: flex_min, but no more than the width leaves it */
+	int over = total - width, floor = g->flex_min;
+	if (floor > width - before)
+		floor = width - before > CLI_FLEX_MIN ? width - before : CLI_FLEX_MIN;
+	if (over > 0 && w[g->flex] > floor)
+		w[g->flex] = w[g->flex] - over > floor ? w[g->flex] - over : floor;
+	return w;
+}
+
+void cli_grid_print(const struct cli_grid *g, FILE *f, int width)
+{
+	int *w = column_widths(g, width);
+	struct strbuf line, cut;
+	strbuf_init(&line);
+	strbuf_init(&cut);
 	for (int r = 0; r < g->rows; r++) {
 		/* trailing empty cells print nothing, not padding */
-		int last = g->cols - 1, at = 0;
+		int last = g->cols - 1;
 		while (last > 0 && !*cli_grid_get(g, r, last))
 			last--;
-		for (int c = 0; c < last; c++) {
+		reset(&line);
+		for (int c = 0; c <= last; c++) {
 			const char *s = cli_grid_get(g, r, c);
-			fputs(s, f);
-			fprintf(f, "%*s", w[c] - text_width(s) + 2, "");
-			at += w[c] + 2;
+			int at = text_width(line.s ? line.s : "");
+			put_cut(&line, s, width > 0 && c == g->flex ? w[c] : 0);
+			if (c < last)
+				strbuf_printf(&line, "%*s", w[c] + 2 -
+					       (text_width(line.s) - at), "");
 		}
-		int room = width > 0 ? (width - at > 10 ? width - at : 10) : 0;
-		put_cut(f, cli_grid_get(g, r, last), room);
-		fputc('\n', f);
+		reset(&cut);
+		put_cut(&cut, line.s ? line.s : "", width);
+		fprintf(f, "%s\n", cut.s ? cut.s : "");
 		if (g->notes[r])
 			fprintf(f, "%s\n", g->notes[r]);
 	}
+	strbuf_release(&line);
+	strbuf_release(&cut);
 	free(w);
+}
+
+void cli_wrap(FILE *f, const char *text, int width, int indent)
+{
+	if (width <= 0 || text_width(text) <= width) {
+		fprintf(f, "%s\n", text);
+		return;
+	}
+	if (indent > width / 2)
+		indent = width / 2;
+	struct strbuf b, word;
+	strbuf_init(&b);
+	strbuf_init(&word);
+	/* its own leading spaces kept; then words, a line at a time */
+	size_t lead = strspn(text, " ");
+	strbuf_add(&b, text, lead);
+	int at = (int)lead, gap = 0;
+	bool empty = true;           /* no word on the current line yet */
+	for (const char *p = text + lead; *p;) {
+		size_t len = strcspn(p, " ");
+		reset(&word);
+		strbuf_add(&word, p, len);
+		int ww = text_width(word.s);
+		if (!empty && at + gap + ww > width) {
+			strbuf_printf(&b, "\n%*s", indent, "");
+			at = indent;
+			empty = true;
+		}
+		if (!empty) {       /* the text's own spacing kept */
+			strbuf_printf(&b, "%*s", gap, "");
+			at += gap;
+		}
+		put_cut(&b, word.s, width - at);
+		at += ww < width - at ? ww : width - at;
+		empty = false;
+		p += len;
+		gap = (int)strspn(p, " ");
+		p += gap;
+	}
+	fprintf(f, "%s\n", b.s ? b.s : "");
+	strbuf_release(&b);
+	strbuf_release(&word);
 }
 
 int cli_terminal_width(FILE *f)
 {
+	const char *env = getenv("COLUMNS");
+	if (env && *env) {
+		char *end;
+		long n = strtol(env, &end, 10);
+		if (!*end && n > 0 && n < 100000)
+			return (int)n;
+	}
 	struct winsize ws;
 	int fd = fileno(f);
 	if (fd < 0 || !isatty(fd) || ioctl(fd, TIOCGWINSZ, &ws) < 0)

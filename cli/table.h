@@ -15,6 +15,11 @@ struct cli_grid {
 	char **cells;        /* rows x cols malloc'ed strings, NULL: empty */
 	char **notes;        /* per row: a line printed under it, or NULL */
 	int cap_rows;
+	int flex;            /* the column that narrows to fit a width (its
+			      * long texts cut with "…"); -1: none */
+	int flex_min;        /* it narrows to no less (CLI_FLEX_MIN; a
+			      * larger floor: kept as wide as the width
+			      * leaves it, the later columns cut first) */
 };
 
 /* cli_grid_init: rows x cols empty cells (rows may grow with
@@ -37,12 +42,25 @@ void cli_grid_note(struct cli_grid *g, int row, const char *fmt, ...)
 /* cli_grid_get: the cell's text ("" when empty). */
 const char *cli_grid_get(const struct cli_grid *g, int row, int col);
 
-/* cli_grid_print: the grid on f; width > 0 cuts each row's last cell so
- * the row fits width columns (ending in "..."). */
+/* cli_grid_print: the grid on f.  width > 0: g->flex narrows (to no less
+ * than g->flex_min columns) until the rows fit, its longer cells cut with
+ * "…"; a row still wider is cut at width columns, ending in "…".  Notes
+ * are printed whole (they hold commands to copy).  width 0: every
+ * character. */
 void cli_grid_print(const struct cli_grid *g, FILE *f, int width);
 
-/* cli_terminal_width: the width of the terminal f is, or 0 when f is not
- * a terminal (a pipe or file gets every character). */
+#define CLI_FLEX_MIN 16
+
+/* cli_wrap: text on f, broken at spaces into lines of at most width
+ * columns (a word longer than that is cut with "…"); every line after the
+ * first starts with indent spaces.  width 0: text as it is.  Ends with a
+ * newline. */
+void cli_wrap(FILE *f, const char *text, int width, int indent);
+
+/* cli_terminal_width: the width tables printed on f fit: $COLUMNS when it
+ * is a positive number (asked for, so honoured even in a pipe, as GNU ls
+ * does), else the terminal's width when f is a terminal, else 0 - a pipe
+ * or file gets every character, kubectl's habit. */
 int cli_terminal_width(FILE *f);
 
 #endif

@@ -340,6 +340,11 @@ def test_table_scored():
     assert len(score_rows) == 2                # filter row and score row
     assert "674" in score_rows[1] and "viable" in score_rows[1]
     header = next(l for l in lines if "TOTAL" in l)
+    # NodeAffinity decides; TaintToleration (300 everywhere) is folded
+    assert "NodeAffinity×2" in header and "TaintToleration×3" not in header
+    assert "TaintToleration×3 300" in p.stdout
+    wide = run(fixture("scoring.yaml"), "-o", "wide", check=0).stdout
+    header = next(l for l in wide.splitlines() if "TOTAL" in l)
     assert "NodeAffinity×2" in header and "TaintToleration×3" in header
 
 

@@ -74,7 +74,8 @@ def test_dynamic_resources_postfilter_comes_first(engine):
 
 def filter_columns(version):
     t = run_kso("explain", fixture_path("kube134/postfilter-order.yaml"),
-                "--pod", "default/urgent", "--kube-version", version).stdout
+                "--pod", "default/urgent", "--kube-version", version,
+                "-o", "wide").stdout
     return t.splitlines()[3].split()[1:-1]
 
 
@@ -83,11 +84,11 @@ def test_filter_order_per_release():
     # GCEPDLimits and AzureDiskLimits, the others keep their order
     # and add DynamicResources last (its Filter skips a pod without claims;
     # tests/test_dra_engines.py has pods with claims)
-    v130 = ["Unschedulable", "NodeName", "TaintToleration", "NodeAffinity",
-            "NodePorts", "ResourcesFit", "VolumeRestrictions", "EBSLimits",
-            "GCEPDLimits", "NodeVolumeLimits", "AzureDiskLimits",
-            "VolumeBinding", "VolumeZone", "TopologySpread",
-            "InterPodAffinity"]
+    v130 = ["NodeUnschedulable", "NodeName", "TaintToleration",
+            "NodeAffinity", "NodePorts", "NodeResourcesFit",
+            "VolumeRestrictions", "EBSLimits", "GCEPDLimits",
+            "NodeVolumeLimits", "AzureDiskLimits", "VolumeBinding",
+            "VolumeZone", "PodTopologySpread", "InterPodAffinity"]
     assert filter_columns("1.30") == v130
     assert filter_columns("1.34") == [c for c in v130 if c not in (
         "EBSLimits", "GCEPDLimits", "AzureDiskLimits")] + ["DynamicResources"]

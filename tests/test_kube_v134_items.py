@@ -59,12 +59,13 @@ def test_balanced_allocation_skips_best_effort_pods(version):
     assert got == ({"n1": 87, "n2": 100} if version == V130
                    else {"n1": 0, "n2": 0})
     table = run_kso("explain", fixture_path("v134/balanced-best-effort.yaml"),
-                    "--pod", "default/be", "--kube-version", version).stdout
-    # the table's BalancedAllocation column says "skip" under v1.34
+                    "--pod", "default/be", "--kube-version", version,
+                    "-o", "wide").stdout
+    # the wide table's BalancedAllocation column says "skip" under v1.34
     lines = table.splitlines()
     head = next(i for i, l in enumerate(lines)
                 if l.startswith("NODE ") and "BalancedAllocation" in l)
-    col = lines[head].split().index("BalancedAllocation\u00d71")
+    col = lines[head].split().index("NodeResourcesBalancedAllocation\u00d71")
     cells = {l.split()[0]: l.split()[col] for l in lines[head + 1:head + 3]}
     assert cells == ({"n1": "87", "n2": "100"} if version == V130
                      else {"n1": "skip", "n2": "skip"})

@@ -24,6 +24,9 @@ import subprocess
 REPO = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 KSO = os.environ.get("KSO", str(REPO / "kso"))
+# tables fit $COLUMNS even in a pipe: the tests read them whole unless a
+# test asks for a width (tests/test_table_width.py)
+os.environ.pop("COLUMNS", None)
 # KSO_ENGINE=oracle runs the same expectations through another engine
 # (`kso explain --engine`); unset: kso's default engine.
 KSO_ENGINE = os.environ.get("KSO_ENGINE", "")

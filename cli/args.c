@@ -69,6 +69,13 @@ int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
 	return 2;
 }
 
+void cli_deprecated(const struct cli_command *cmd, const char *old,
+		    const char *now, const char *why)
+{
+	fprintf(stderr, "%s: warning: %s is deprecated: use %s (%s)\n",
+		cmd->name, old, now, why);
+}
+
 /* The option argv[optind-1] spelled: its name up to any '='. */
 static int spelled_len(const char *arg)
 {

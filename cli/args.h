@@ -51,6 +51,16 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* cli_deprecated: "NAME: warning: OLD is deprecated: use NOW (WHY)" on
+ * stderr, for an old spelling that still works (the form of a usage
+ * error, without a file position: it is about the command line). */
+void cli_deprecated(const struct cli_command *cmd, const char *old,
+		    const char *now, const char *why);
+
+/* The -o of a command whose -o once named a file or directory, not a
+ * format: the reason cli_deprecated gives. */
+#define CLI_O_IS_A_FORMAT "-o names an output format, as in kubectl"
+
 /* The output formats (-o): kubectl's names. */
 enum cli_format {
 	CLI_TABLE = 1,    /* aligned columns, the default */

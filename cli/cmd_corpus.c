@@ -2,7 +2,7 @@
  * cmd_corpus.c - `kso corpus`: a conformance corpus (corpus.h, doc/protocol.md "A
  * conformance corpus").
  *
- *   kso corpus [UNIVERSE] -o DIR [enum options]
+ *   kso corpus [UNIVERSE] --dir DIR [enum options] (-o DIR: deprecated)
  *       every decision of UNIVERSE the enumerator checks (one per symmetry
  *       class), minimized (unless --no-minimize) and deduplicated, as
  *       DIR/case-*.json, and the configuration as DIR/scheduler-config.json;

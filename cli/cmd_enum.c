@@ -9,6 +9,7 @@
  * or a run refused above --limit), 2 usage error, 130 interrupted (the
  * database holds the run marked incomplete; --resume continues it).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <malloc.h>
@@ -38,12 +39,17 @@
 #define KSO_DATADIR "/usr/local/share/kso"
 #endif
 
-/* The bundled default universe: the checkout's (the working directory's,
- * then the one beside the binary), else the installed one (beside the
- * binary's PREFIX, then the compiled-in data directory).  The first that
- * exists, into buf; the checkout's name when none does (its error then
- * names the file doc/enumerator.md speaks of). */
-static const char *default_universe(char *buf, size_t len)
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The bundled universe NAME (default: "default"): the checkout's (the
+ * working directory's fixtures/universes/NAME.yaml, then the one beside
+ * the binary), else the installed one (beside the binary's PREFIX, then
+ * the compiled-in data directory).  The first that exists, into buf; NULL
+ * when none does. */
+static const char *bundled_universe(const char *name, char *buf, size_t len)
 {
 	char exe[4096];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -52,20 +58,63 @@ static const char *default_universe(char *buf, size_t len)
 	if (slash)
 		*slash = '\0';
 	const char *forms[][2] = {
-		{"", DEFAULT_UNIVERSE},
-		{exe, "/" DEFAULT_UNIVERSE},
-		{exe, "/../share/kso/universes/default.yaml"},
-		{KSO_DATADIR, "/universes/default.yaml"},
+		{"", "fixtures/universes/"},
+		{exe, "/fixtures/universes/"},
+		{exe, "/../share/kso/universes/"},
+		{KSO_DATADIR, "/universes/"},
 	};
 	for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
 		if (i > 0 && !*forms[i][0])
 			continue;
-		snprintf(buf, len, "%s%s", forms[i][0], forms[i][1]);
+		snprintf(buf, len, "%s%s%s.yaml", forms[i][0], forms[i][1], name);
 		if (access(buf, R_OK) == 0)
 			return buf;
 	}
-	snprintf(buf, len, "%s", DEFAULT_UNIVERSE);
-	return buf;
+	return NULL;
+}
+
+/* The universe a command line names: a file as given; a bare name (no
+ * '/', no ".yaml") with no such file, a bundled universe of that name
+ * (kso enum greedy-gpu); none, the bundled default (the checkout's name
+ * when none is found: its error then names the file doc/enumerator.md
+ * speaks of). */
+static const char *universe_path(const char *given, char *buf, size_t len)
+{
+	if (!given)
+		return bundled_universe("default", buf, len) ? buf :
+		       DEFAULT_UNIVERSE;
+	size_t n = strlen(given);
+	bool bare = !strchr(given, '/') && (n < 5 || strcmp(given + n - 5, ".yaml"));
+	if (!bare || access(given, F_OK) == 0)
+		return given;
+	return bundled_universe(given, buf, len);
+}
+
+/* "default, greedy-gpu, ...": the bundled universes' names (those beside
+ * the default one, without their .config.yaml companions). */
+static void bundled_names(struct strbuf *b)
+{
+	char path[8192];
+	if (!bundled_universe("default", path, sizeof path))
+		return;
+	*strrchr(path, '/') = '\0';
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	char *names[256];
+	int n = 0;
+	for (struct dirent *e; n < 256 && (e = readdir(d));) {
+		size_t k = strlen(e->d_name);
+		if (k > 5 && !strcmp(e->d_name + k - 5, ".yaml") &&
+		    !strstr(e->d_name, ".config."))
+			names[n++] = strndup(e->d_name, k - 5);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof *names, cmp_names);
+	for (int i = 0; i < n; i++) {
+		strbuf_printf(b, "%s%s", i ? ", " : "", names[i]);
+		free(names[i]);
+	}
 }
 
 static volatile sig_atomic_t interrupted;
@@ -92,7 +141,7 @@ enum {
 	OPT_DB, OPT_MODE, OPT_JOBS, OPT_SHARD, OPT_STORE, OPT_QUIET, OPT_FORCE,
 	OPT_LIMIT, OPT_RESUME, OPT_EXPORT, OPT_NO_SYMMETRY, OPT_ALL_PENDING,
 	OPT_GREEDY_GAP, OPT_ARRIVALS, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_IMPL_JOBS,
-	OPT_CORPUS_OUT, OPT_NO_MINIMIZE, OPT_OUTPUT, OPT_QUIRK, OPT_QUIRKS,
+	OPT_CORPUS_OUT, OPT_CORPUS_DIR, OPT_NO_MINIMIZE, OPT_OUTPUT, OPT_QUIRK, OPT_QUIRKS,
 	OPT_COMPARE_QUIRKS, OPT_NO_VERDICT_REUSE, OPT_KUBE_VERSION
 };
 
@@ -103,8 +152,9 @@ enum {
 	{"mode", 0, "placements|reachable", "every placement of each scenario, " \
 	 "or every state the scheduler loop reaches", OPT_MODE}, \
 	{"jobs", 0, "N", "worker threads (1..256)", OPT_JOBS}, \
-	{"shard", 0, "I/N|auto", "this shard of the work (auto: an Indexed " \
-	 "Job's)", OPT_SHARD}, \
+	{"shard", 0, "I/N|auto|auto/N", "this shard of the work, I counting " \
+	 "from 1 (1/4 ... 4/4); auto: an Indexed Job's, from its " \
+	 "JOB_COMPLETION_INDEX (0-based) + 1", OPT_SHARD}, \
 	{"store", 0, "findings|all", "what the database keeps", OPT_STORE}, \
 	{"quiet", 'q', NULL, "no progress on stderr", OPT_QUIET}, \
 	{"force", 0, NULL, "start over when the database holds another run", \
@@ -144,7 +194,8 @@ static const struct cli_opt enum_table[] = {
 };
 
 static const struct cli_opt corpus_write_table[] = {
-	{"output", 'o', "DIR", "the corpus directory (required)", OPT_CORPUS_OUT},
+	{"dir", 0, "DIR", "the corpus directory (required)", OPT_CORPUS_DIR},
+	{"output", 'o', "DIR", "deprecated spelling of --dir", OPT_CORPUS_OUT},
 	{"no-minimize", 0, NULL, "keep whole states, not the pods a case reads",
 	 OPT_NO_MINIMIZE},
 	ENUM_COMMON_OPTS,
@@ -165,7 +216,7 @@ static struct cli_command enum_cmd = {
 	{enum_table, NULL}, take, NULL};
 
 static struct cli_command corpus_write_cmd = {
-	"kso corpus", "[UNIVERSE] -o DIR [OPTIONS]  (or: kso corpus --run DIR "
+	"kso corpus", "[UNIVERSE] --dir DIR [OPTIONS]  (or: kso corpus --run DIR "
 	"--impl CMD)",
 	"Writes every decision the enumerator checks on UNIVERSE as a case file\n"
 	"of a conformance corpus in DIR; kso corpus --run DIR --impl CMD replays\n"
@@ -201,16 +252,16 @@ static bool parse_shard(const char *s, int *i, int *n)
 	return sscanf(s, "%d/%d%c", i, n, &tail) == 2 && *n >= 1 && *i >= 1 && *i <= *n;
 }
 
-/* --shard auto: this pod's shard of a Kubernetes Indexed Job.  The Job
- * controller sets JOB_COMPLETION_INDEX (0-based) in every pod; the number
- * of completions it does not pass, so the Job's manifest sets
- * KSO_SHARDS to spec.completions (deploy/enum-job.yaml).  Shard I/N is
- * index + 1 of KSO_SHARDS.  Returns false with *why set when either is
- * missing or out of range. */
-static bool shard_from_job(int *i, int *n, const char **why)
+/* --shard auto[/N]: this pod's shard of a Kubernetes Indexed Job.  The
+ * Job controller sets JOB_COMPLETION_INDEX (0-based) in every pod; the
+ * number of completions it does not pass: N on the command line (auto/N),
+ * else KSO_SHARDS, which the Job's manifest sets to spec.completions
+ * (deploy/enum-job.yaml).  Shard I/N is index + 1 of N.  Returns false
+ * with *why set when either is missing or out of range. */
+static bool shard_from_job(const char *given, int *i, int *n, const char **why)
 {
 	const char *idx = getenv("JOB_COMPLETION_INDEX");
-	const char *count = getenv("KSO_SHARDS");
+	const char *count = given ? given : getenv("KSO_SHARDS");
 	uint64_t k, total;
 	if (!idx || !parse_u64(idx, &k)) {
 		*why = "JOB_COMPLETION_INDEX (set by an Indexed Job) is missing or "
@@ -218,8 +269,9 @@ static bool shard_from_job(int *i, int *n, const char **why)
 		return false;
 	}
 	if (!count || !parse_u64(count, &total) || total < 1 || total > 1000000) {
-		*why = "KSO_SHARDS (the Job's completions) is missing or not a "
-		       "number from 1 to 1000000";
+		*why = given ? "N (the Job's completions) is not a number from 1 "
+		       "to 1000000" : "KSO_SHARDS (the Job's completions) is "
+		       "missing or not a number from 1 to 1000000";
 		return false;
 	}
 	if (k >= total) {
@@ -264,7 +316,11 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_DB: o->db = v; a->db_given = true; return 0;
 	case OPT_IMPL: a->impl.cmd = v; return 0;
 	case OPT_EXPORT: a->export_dir = v; return 0;
-	case OPT_CORPUS_OUT: a->corpus_w->dir = v; return 0;
+	case OPT_CORPUS_OUT:
+		cli_deprecated(cmd_of(a), "-o DIR", "--dir DIR", CLI_O_IS_A_FORMAT);
+		a->corpus_w->dir = v;
+		return 0;
+	case OPT_CORPUS_DIR: a->corpus_w->dir = v; return 0;
 	case OPT_NO_MINIMIZE: a->corpus_w->minimize = false; return 0;
 	case OPT_OUTPUT:
 		return cli_format_take(cmd_of(a), v, CLI_TABLE | CLI_JSON | CLI_YAML,
@@ -302,12 +358,15 @@ static int take(void *ctx, int id, const char *v)
 		o->limit = u;
 		return 0;
 	case OPT_SHARD:
-		if (!strcmp(v, "auto")) {
-			if (!shard_from_job(&o->shard_i, &o->shard_n, &why))
-				return bad_usage(a, "--shard auto: %s", why);
+		if (!strcmp(v, "auto") || !strncmp(v, "auto/", 5)) {
+			if (!shard_from_job(v[4] ? v + 5 : NULL, &o->shard_i,
+					    &o->shard_n, &why))
+				return cli_usage_error(cmd_of(a), "--shard %s: %s",
+						       v, why);
 		} else if (!parse_shard(v, &o->shard_i, &o->shard_n)) {
-			return bad_usage(a, "--shard takes I/N with 1 <= I <= N, or "
-					 "auto, not '%s'", v);
+			return bad_usage(a, "--shard takes I/N with 1 <= I <= N (I "
+					 "counts from 1), auto or auto/N, not "
+					 "'%s'", v);
 		}
 		return 0;
 	}
@@ -344,12 +403,22 @@ static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 	if (rc >= 0)
 		return rc;
 	static char found[8192];   /* outlives the run: o->universe points here */
-	if (!o->universe)
-		o->universe = default_universe(found, sizeof found);
+	const char *given = o->universe;
+	o->universe = universe_path(given, found, sizeof found);
+	if (!o->universe) {
+		struct strbuf names;
+		strbuf_init(&names);
+		bundled_names(&names);
+		fprintf(stderr, "%s: no file %s, and no bundled universe of that "
+			"name (bundled: %s)\n", cmd_of(a)->name, given,
+			names.s ? names.s : "none found");
+		strbuf_release(&names);
+		return 1;
+	}
 	/* a quirk of another release is no switch of this one */
 	o->quirks_off &= config_quirks_of(o->kube_version);
 	if (corpus && !corpus->dir)
-		return bad_usage(a, "%s is required", "-o DIR");
+		return bad_usage(a, "%s is required", "--dir DIR");
 	/* a corpus's cases carry kube's answers (of the release asked for),
 	 * nothing else */
 	if (corpus && o->quirks_off)

@@ -29,6 +29,7 @@ struct explain_args {
 	int n_paths;
 	const char *pod;        /* NAMESPACE/NAME, NULL: PrioritySort's first */
 	const char *ns;         /* -n/--namespace: --pod NAME's namespace */
+	bool all_ns;            /* -A: --pod NAME in any namespace */
 	char pod_key[512];      /* -n NS --pod NAME as "NS/NAME" */
 	struct cli_load_opts load;
 	const char *profile;
@@ -46,7 +47,7 @@ struct explain_args {
 enum {
 	OPT_POD, OPT_PROFILE, OPT_ENGINE, OPT_ALL_NODES, OPT_NODE, OPT_IMPL,
 	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_OUTPUT, OPT_COMPARE_VERSIONS,
-	OPT_NAMESPACE
+	OPT_NAMESPACE, OPT_ALL_NAMESPACES
 };
 
 static const struct cli_opt explain_table[] = {
@@ -54,6 +55,8 @@ static const struct cli_opt explain_table[] = {
 	 "queue pops first)", OPT_POD},
 	{"namespace", 'n', "NAMESPACE", "--pod NAME's namespace (kubectl's -n)",
 	 OPT_NAMESPACE},
+	{"all-namespaces", 'A', NULL, "--pod NAME in any namespace (kubectl's "
+	 "-A; the default without -n)", OPT_ALL_NAMESPACES},
 	{"profile", 0, "NAME", "the profile (default: the pod's schedulerName)",
 	 OPT_PROFILE},
 	CLI_ENGINE_OPTION(OPT_ENGINE),
@@ -93,6 +96,7 @@ static int take(void *ctx, int id, const char *v)
 	switch (id) {
 	case OPT_POD: a->pod = v; return 0;
 	case OPT_NAMESPACE: a->ns = v; return 0;
+	case OPT_ALL_NAMESPACES: a->all_ns = true; return 0;
 	case OPT_PROFILE: a->profile = v; return 0;
 	case OPT_ENGINE: {
 		const struct engine *e;
@@ -168,6 +172,13 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 		return rc;
 	if (a->n_paths == 0)
 		return cli_usage_error(&explain_cmd, "no manifest PATH given");
+	if (a->ns && a->all_ns)
+		return cli_usage_error(&explain_cmd, "-n %s and -A (every "
+				       "namespace) contradict each other", a->ns);
+	if (a->all_ns && a->pod && strchr(a->pod, '/'))
+		return cli_usage_error(&explain_cmd, "-A looks for --pod NAME in "
+				       "every namespace; --pod %s names one",
+				       a->pod);
 	if (a->ns && (rc = namespaced_pod(a)) >= 0)
 		return rc;
 	if (a->compare && (a->impl || a->load.kube_version_given))

@@ -1,5 +1,5 @@
 /*
- * cmd_export.c - `kso export DB ID [-o FILE] [--itf]`: state ID of an
+ * cmd_export.c - `kso export DB ID [--out FILE] [--itf]`: state ID of an
  * enumerator database (a disagreement, a violation or a finding) as a
  * standalone, minimized scenario YAML that `kso explain` reproduces
  * (enum/export.h); with --itf, a reachable-mode state as the ITF trace
@@ -26,10 +26,11 @@ struct export_args {
 	bool itf;
 };
 
-enum { OPT_OUTPUT, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_ITF };
+enum { OPT_OUT, OPT_OUTPUT, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_ITF };
 
 static const struct cli_opt export_table[] = {
-	{"output", 'o', "FILE", "where the YAML goes (default stdout)", OPT_OUTPUT},
+	{"out", 0, "FILE", "where the YAML goes (default stdout)", OPT_OUT},
+	{"output", 'o', "FILE", "deprecated spelling of --out", OPT_OUTPUT},
 	{"itf", 0, NULL, "a reachable-mode state's trace as an ITF trace for "
 	 "kso replay, not a scenario", OPT_ITF},
 	{"impl", 0, "CMD", "minimize an impl finding by asking the "
@@ -41,7 +42,7 @@ static const struct cli_opt export_table[] = {
 static int take(void *ctx, int id, const char *v);
 
 static struct cli_command export_cmd = {
-	"kso export", "DB STATE_ID [-o FILE] [OPTIONS]",
+	"kso export", "DB STATE_ID [--out FILE] [OPTIONS]",
 	"Writes a stored state (states.id) with its issue as a minimized,\n"
 	"standalone scenario YAML for `kso explain`.  An impl finding is\n"
 	"minimized by asking the implementation (--impl) again.  With --itf,\n"
@@ -54,7 +55,12 @@ static int take(void *ctx, int id, const char *v)
 	struct export_args *a = ctx;
 	char *end;
 	switch (id) {
-	case OPT_OUTPUT: a->out = v; return 0;
+	case OPT_OUTPUT:
+		cli_deprecated(&export_cmd, "-o FILE", "--out FILE",
+			       CLI_O_IS_A_FORMAT);
+		a->out = v;
+		return 0;
+	case OPT_OUT: a->out = v; return 0;
 	case OPT_ITF: a->itf = true; return 0;
 	case OPT_IMPL: a->impl.cmd = v; return 0;
 	case OPT_IMPL_TIMEOUT:

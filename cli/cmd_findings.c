@@ -91,11 +91,11 @@ static void reproduce(struct strbuf *b, const char *db,
 	strbuf_puts(b, "kso export ");
 	strbuf_shell_word(b, db);
 	if (!r->reachable) {
-		strbuf_printf(b, " %lld -o %s-%lld.yaml", (long long)r->state,
+		strbuf_printf(b, " %lld --out %s-%lld.yaml", (long long)r->state,
 			      r->kind, (long long)r->state);
 		return;
 	}
-	strbuf_printf(b, " %lld --itf -o %s-%lld.itf.json && kso replay "
+	strbuf_printf(b, " %lld --itf --out %s-%lld.itf.json && kso replay "
 		      "%s-%lld.itf.json", (long long)r->state, r->kind,
 		      (long long)r->state, r->kind, (long long)r->state);
 }

@@ -1,5 +1,6 @@
 /*
- * cmd_merge.c - `kso merge A.db B.db ... -o ALL.db`: the runs of several
+ * cmd_merge.c - `kso merge A.db B.db ... --out ALL.db` (-o ALL.db, the
+ * old spelling, still works with a deprecation warning): the runs of several
  * enumerator databases in one; shards of one run (same universe, mode and
  * options) become one run, complete when all its work items are there
  * (enum/store.h, enum_store_merge).
@@ -16,21 +17,27 @@
 #include "args.h"
 #include "commands.h"
 
-enum { OPT_OUTPUT };
+enum { OPT_OUT, OPT_OUTPUT };
 
 static const struct cli_opt merge_table[] = {
-	{"output", 'o', "ALL.db", "the merged database (required)", OPT_OUTPUT},
+	{"out", 0, "ALL.db", "the merged database (required)", OPT_OUT},
+	{"output", 'o', "ALL.db", "deprecated spelling of --out", OPT_OUTPUT},
 	{NULL, 0, NULL, NULL, 0},
 };
 
+static struct cli_command merge_cmd;
+
 static int take(void *ctx, int id, const char *v)
 {
+	if (id == OPT_OUTPUT)
+		cli_deprecated(&merge_cmd, "-o ALL.db", "--out ALL.db",
+			       CLI_O_IS_A_FORMAT);
 	*(const char **)ctx = v;
 	return 0;
 }
 
 static struct cli_command merge_cmd = {
-	"kso merge", "A.db B.db ... -o ALL.db",
+	"kso merge", "A.db B.db ... --out ALL.db",
 	"Merges enumerator databases (e.g. the shards of one `kso enum\n"
 	"--shard I/N` run).\n",
 	{merge_table, NULL}, take, NULL};
@@ -45,7 +52,8 @@ int cmd_merge(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (!out || n == 0)
-		rc = cli_usage_error(&merge_cmd, "need input databases and -o OUT");
+		rc = cli_usage_error(&merge_cmd, "need input databases and --out "
+				     "ALL.db");
 	if (rc < 0) {
 		struct error err;
 		error_init(&err);

@@ -80,7 +80,7 @@ struct args {
 enum {
 	OPT_TIE, OPT_SEED, OPT_MAX_STEPS, OPT_ENGINE, OPT_ALL_NODES, OPT_IMPL,
 	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_CHECK_INVARIANTS, OPT_OUTPUT,
-	OPT_FAIL_ON_PENDING
+	OPT_FAIL_ON_PENDING, OPT_ALL_NAMESPACES
 };
 
 static const struct cli_opt schedule_table[] = {
@@ -102,6 +102,8 @@ static const struct cli_opt schedule_table[] = {
 	 "checked after each step (default incremental)", OPT_CHECK_INVARIANTS},
 	{"fail-on-pending", 0, NULL, "exit status 1 when a pod stays pending "
 	 "(for scripts)", OPT_FAIL_ON_PENDING},
+	{"all-namespaces", 'A', NULL, "kubectl's -A: every namespace's pods "
+	 "(what kso schedules and lists anyway)", OPT_ALL_NAMESPACES},
 	{"output", 'o', "table|wide|json|yaml|itf", "steps as a table (wide: "
 	 "every viable node), JSON, the final cluster as YAML manifests, or "
 	 "the run as an ITF trace for kso replay", OPT_OUTPUT},
@@ -178,6 +180,8 @@ static int take(void *ctx, int id, const char *v)
 		return 0;
 	case OPT_STRICT_MESSAGE:
 		a->strict_message = true;
+		return 0;
+	case OPT_ALL_NAMESPACES:
 		return 0;
 	case OPT_FAIL_ON_PENDING:
 		a->fail_on_pending = true;

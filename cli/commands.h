@@ -24,7 +24,7 @@ int cmd_version(int argc, char **argv);
 /* cli_print_version: kso --version's text (cli/cmd_version.c). */
 void cli_print_version(void);
 
-/* cli_enum_command: kso enum with argv; with corpus (kso corpus -o DIR)
+/* cli_enum_command: kso enum with argv; with corpus (kso corpus --dir DIR)
  * every decision is written as a case file (cli/corpus.h) instead. */
 struct corpus_opts;
 int cli_enum_command(int argc, char **argv, struct corpus_opts *corpus);

@@ -19,8 +19,8 @@ def kso(*args):
 @pytest.mark.parametrize("cmd,first", [
     ([], "usage: kso COMMAND [ARGS...]"),
     (["enum"], "usage: kso enum [UNIVERSE]"),
-    (["export"], "usage: kso export DB STATE_ID [-o FILE]"),
-    (["merge"], "usage: kso merge A.db B.db ... -o ALL.db"),
+    (["export"], "usage: kso export DB STATE_ID [--out FILE]"),
+    (["merge"], "usage: kso merge A.db B.db ... --out ALL.db"),
     (["validate"], "usage: kso validate PATH..."),
     (["dump"], "usage: kso dump PATH..."),
     (["explain"], "usage: kso explain PATH..."),
@@ -38,9 +38,9 @@ def test_help(cmd, first):
 # a usage error: what is wrong, then the command's usage line
 @pytest.mark.parametrize("args,err", [
     (["export"], "kso export: need DB and a state id\n"
-     "usage: kso export DB STATE_ID [-o FILE] [OPTIONS]\n"),
-    (["merge"], "kso merge: need input databases and -o OUT\n"
-     "usage: kso merge A.db B.db ... -o ALL.db\n"),
+     "usage: kso export DB STATE_ID [--out FILE] [OPTIONS]\n"),
+    (["merge"], "kso merge: need input databases and --out ALL.db\n"
+     "usage: kso merge A.db B.db ... --out ALL.db\n"),
     (["nope"], "kso: unknown command 'nope' (kso --help)\n"),
     (["explain", "x.yaml", "--extension", "Nope"],
      "kso explain: unknown extension 'Nope' (available: SelectorSpread)\n"),

@@ -41,7 +41,7 @@ def universe(tmp_path, fixture, name):
 def corpus(tmp_path, fixture, name, *extra):
     u = universe(tmp_path, fixture, name)
     out = tmp_path / (name + "-corpus" + "".join(extra))
-    p = subprocess.run([KSO, "corpus", str(u), "-o", str(out), "--quiet",
+    p = subprocess.run([KSO, "corpus", str(u), "--dir", str(out), "--quiet",
                         *extra], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     cases = {}
@@ -163,7 +163,7 @@ def test_an_edited_case_is_stale(tmp_path):
 def test_corpus_refuses_a_directory_holding_one(tmp_path):
     out, _ = corpus(tmp_path, "impl/cluster.yaml", "impl")
     u = tmp_path / "impl.universe.yaml"
-    p = subprocess.run([KSO, "corpus", str(u), "-o", str(out)],
+    p = subprocess.run([KSO, "corpus", str(u), "--dir", str(out)],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 1
     assert "already holds" in p.stderr and p.stdout == ""

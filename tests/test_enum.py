@@ -171,7 +171,7 @@ def test_three_shards_merged_equal_unsharded(default_db, tmp_path):
         shards.append(db)
         assert run_row(db, ("states",))["states"] < DEFAULT_STATES
     merged = tmp_path / "all.db"
-    r = run_kso("merge", *shards, "-o", merged)
+    r = run_kso("merge", *shards, "--out", merged)
     assert r.returncode == 0, r.stderr
     assert run_row(merged) == run_row(default_db)
     assert run_row(merged, ("complete",))["complete"] == 1
@@ -263,7 +263,7 @@ def test_shards_of_an_edited_universe_do_not_merge(tmp_path):
     assert enum(u, "--db", s1, "--shard", "1/2", "--quiet").returncode == 0
     u.write_text(TWO.read_text().replace('cpu: "2"', 'cpu: "3"'))
     assert enum(u, "--db", s2, "--shard", "2/2", "--quiet").returncode == 0
-    r = run_kso("merge", s1, s2, "-o", m)
+    r = run_kso("merge", s1, s2, "--out", m)
     assert r.returncode == 1
     assert r.stderr.startswith(f"{s2}: its run of {u} read another version "
                                "of that universe (content ")
@@ -273,7 +273,7 @@ def test_shards_of_an_edited_universe_do_not_merge(tmp_path):
     u.write_text(TWO.read_text())
     s3 = tmp_path / "s3.db"
     assert enum(u, "--db", s3, "--shard", "2/2", "--quiet").returncode == 0
-    r = run_kso("merge", s1, s3, "-o", m)
+    r = run_kso("merge", s1, s3, "--out", m)
     assert r.returncode == 0, r.stderr
     assert run_row(m, ("complete",))["complete"] == 1
 
@@ -289,7 +289,7 @@ def test_stored_choices_independent_of_jobs_and_shards(tmp_path):
         r = enum(u, "--db", dbs[name], "--quiet", "--store", "all", *args)
         assert r.returncode == 0, r.stderr
     merged = tmp_path / "m.db"
-    r = run_kso("merge", dbs["s1"], dbs["s2"], "-o", merged)
+    r = run_kso("merge", dbs["s1"], dbs["s2"], "--out", merged)
     assert r.returncode == 0, r.stderr
     one = decision_rows(dbs["j1"])
     assert len(one) > 100
@@ -347,7 +347,7 @@ def test_export_reproduces_with_explain(default_db, tmp_path):
                          "LIMIT 1").fetchone()
     con.close()
     out = tmp_path / "finding.yaml"
-    r = run_kso("export", default_db, sid, "-o", out)
+    r = run_kso("export", default_db, sid, "--out", out)
     assert r.returncode == 0, r.stderr
     text = out.read_text()
     assert "# finding preemption-worse" in text
@@ -391,7 +391,7 @@ def test_export_carries_the_universe_config(tmp_path):
     con.close()
     assert n == 1 and "NodeResourcesBalancedAllocation" in cfg
     out = tmp_path / "found.yaml"
-    r = run_kso("export", db, sid, "-o", out)
+    r = run_kso("export", db, sid, "--out", out)
     assert r.returncode == 0, r.stderr
     text = out.read_text()
     conf = tmp_path / "found.config.yaml"
@@ -408,7 +408,7 @@ def test_export_carries_the_universe_config(tmp_path):
     assert r.returncode == 0 and "#   kind: KubeSchedulerConfiguration" in r.stdout
     # a merged database keeps the config
     merged = tmp_path / "m.db"
-    assert run_kso("merge", db, "-o", merged).returncode == 0
+    assert run_kso("merge", db, "--out", merged).returncode == 0
     con = sqlite3.connect(merged)
     assert con.execute("SELECT yaml FROM configs").fetchone() == (cfg,)
     con.close()
@@ -430,7 +430,7 @@ def test_export_minimizes_worse_final_through_a_tie(tmp_path):
     con.close()
     assert [p for _, p in rows] == ["default/a=n1 default/b=-"]
     out = tmp_path / "wf.yaml"
-    r = run_kso("export", db, rows[0][0], "-o", out)
+    r = run_kso("export", db, rows[0][0], "--out", out)
     assert r.returncode == 0, r.stderr
     text = out.read_text()
     assert "# finding worse-final" in text
@@ -615,7 +615,7 @@ def test_read_only_file_system_names_the_cause_and_exports_still_read(tmp_path):
                                             "file system\n" % db)
         outside = tmp_path / "o.db"
         assert enum(TWO, "--db", outside, "--quiet").returncode == 0
-        r = run_kso("merge", outside, "-o", mnt / "m.db")
+        r = run_kso("merge", outside, "--out", mnt / "m.db")
         assert (r.returncode, r.stderr) == (3, "%s: cannot create: %s: "
                                             "Read-only file system\n"
                                             % (mnt / "m.db", mnt))

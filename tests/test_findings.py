@@ -64,7 +64,7 @@ def test_lists_each_finding_with_its_kind_state_and_detail(tmp_path):
     assert {x["state"] for x in quirk} == ids
     # a placements run: the command exports a scenario
     for x in rows:
-        assert x["reproduce"] == (f"kso export {db} {x['state']} -o "
+        assert x["reproduce"] == (f"kso export {db} {x['state']} --out "
                                   f"{x['kind']}-{x['state']}.yaml")
 
 
@@ -112,7 +112,7 @@ def test_reachable_finding_replays_with_the_printed_command(tmp_path):
     assert [x["kind"] for x in rows] == ["greedy-gap"]
     cmd = rows[0]["reproduce"]
     sid = rows[0]["state"]
-    assert cmd == (f"kso export {db} {sid} --itf -o greedy-gap-{sid}.itf.json"
+    assert cmd == (f"kso export {db} {sid} --itf --out greedy-gap-{sid}.itf.json"
                    f" && kso replay greedy-gap-{sid}.itf.json")
     # run as printed (kso the binary under test)
     out = subprocess.run(cmd.replace("kso ", shlex.quote(KSO) + " "), shell=True,

@@ -26,7 +26,7 @@ CLUSTER = fixture_path("impl/cluster.yaml")
 
 COMMANDS = [["validate", CLUSTER], ["dump", CLUSTER], ["explain", CLUSTER],
             ["schedule", CLUSTER], ["check", CLUSTER], ["serve"],
-            ["replay", CLUSTER], ["enum", TWO], ["corpus", TWO, "-o", "x"]]
+            ["replay", CLUSTER], ["enum", TWO], ["corpus", TWO, "--dir", "x"]]
 
 
 @pytest.mark.parametrize("cmd", COMMANDS, ids=lambda c: c[0])
@@ -157,13 +157,13 @@ def test_check_reproduce_line_names_the_release(tmp_path):
 
 def test_corpus_cases_name_the_release(tmp_path):
     out = tmp_path / "corpus"
-    p = run_kso("corpus", TWO, "-o", out, "-q", "--kube-version", "1.34")
+    p = run_kso("corpus", TWO, "--dir", out, "-q", "--kube-version", "1.34")
     assert p.returncode == 0, p.stdout + p.stderr
     cases = sorted(out.glob("case-*.json"))
     assert cases
     for c in cases:
         assert json.loads(c.read_text())["kubeVersion"] == "1.34"
     out30 = tmp_path / "corpus30"
-    assert run_kso("corpus", TWO, "-o", out30, "-q").returncode == 0
+    assert run_kso("corpus", TWO, "--dir", out30, "-q").returncode == 0
     for c in out30.glob("case-*.json"):
         assert "kubeVersion" not in json.loads(c.read_text())

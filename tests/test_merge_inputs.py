@@ -46,7 +46,7 @@ def test_merge_copies_every_run_past_4096(tmp_path):
     con.commit()
     con.close()
     out = tmp_path / "all.db"
-    r = run_kso("merge", db, "-o", out)
+    r = run_kso("merge", db, "--out", out)
     assert (r.returncode, r.stderr) == (0, "")
     assert len(runs(out)) == 4100
     assert runs(out) == runs(db)
@@ -64,7 +64,7 @@ def test_merge_reads_an_input_on_a_read_only_file_system(tmp_path):
         subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
         assert run_kso("export", db, "1").returncode == 0
         out = tmp_path / "m.db"
-        r = run_kso("merge", db, "-o", out)
+        r = run_kso("merge", db, "--out", out)
         assert (r.returncode, r.stderr) == (0, "")
         assert runs(out) == want
     finally:
@@ -81,7 +81,7 @@ def test_paths_with_uri_characters_are_those_files(tmp_path, name):
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("# exported by kso")
     out = tmp_path / ("m" + name)
-    r = run_kso("merge", db, "-o", out)
+    r = run_kso("merge", db, "--out", out)
     assert (r.returncode, r.stderr) == (0, "")
     assert out.exists() and len(runs(out)) == 1
     # nothing created under a name cut at the special character
@@ -109,7 +109,7 @@ def test_uri_characters_on_a_read_only_file_system(tmp_path):
             assert (r.returncode, r.stderr) == (0, ""), name
             assert r.stdout.startswith("# exported by kso"), name
             out = tmp_path / ("m" + name)
-            r = run_kso("merge", mnt / name, "-o", out)
+            r = run_kso("merge", mnt / name, "--out", out)
             assert (r.returncode, r.stderr) == (0, ""), name
             assert runs(out) == want[name]
     finally:

@@ -9,7 +9,7 @@ from conftest import run_kso
 def test_merge_of_missing_input_writes_nothing(tmp_path):
     missing = tmp_path / "missing.db"
     out = tmp_path / "all.db"
-    r = run_kso("merge", missing, "-o", out)
+    r = run_kso("merge", missing, "--out", out)
     assert r.returncode == 1
     assert len(r.stderr.strip().splitlines()) == 1
     assert "missing.db" in r.stderr
@@ -21,7 +21,7 @@ def test_merge_of_non_database_writes_nothing(tmp_path):
     junk = tmp_path / "junk.db"
     junk.write_text("not a database\n")
     out = tmp_path / "all.db"
-    r = run_kso("merge", junk, "-o", out)
+    r = run_kso("merge", junk, "--out", out)
     assert r.returncode == 1
     # SQLite's own words for the cause
     assert r.stderr == "%s: not a readable database: file is not a " \
@@ -32,7 +32,7 @@ def test_merge_of_non_database_writes_nothing(tmp_path):
 
 def test_export_from_missing_database_writes_nothing(tmp_path):
     out = tmp_path / "scenario.yaml"
-    r = run_kso("export", tmp_path / "missing.db", "1", "-o", out)
+    r = run_kso("export", tmp_path / "missing.db", "1", "--out", out)
     assert r.returncode == 1
     assert not out.exists()
     assert not (tmp_path / "missing.db").exists()
@@ -70,7 +70,7 @@ def test_tampered_placement_is_refused_not_crashed(tmp_path):
         con.commit()
         con.close()
         out = tmp_path / "x.yaml"
-        r = run_kso("export", db, "1", "-o", out)
+        r = run_kso("export", db, "1", "--out", out)
         assert r.returncode == 1, bad
         assert r.stderr == ('state 1: the stored placement ("%s" / "-1,-1") '
                             'is not one of its scenario\'s 2 pods on 2 '
@@ -162,7 +162,7 @@ def test_export_cannot_be_injected_through_stored_text(tmp_path):
     con.commit()
     con.close()
     out = tmp_path / "e.yaml"
-    r = run_kso("export", db, sid, "-o", out)
+    r = run_kso("export", db, sid, "--out", out)
     assert r.returncode == 0, r.stderr
     text = out.read_text()
     header = text.split("\n---\n", 1)[0]
@@ -228,7 +228,7 @@ def test_a_stored_violation_is_exported_with_its_text(tmp_path):
     con.commit()
     con.close()
     out = tmp_path / "v.yaml"
-    r = run_kso("export", db, "2", "-o", out)
+    r = run_kso("export", db, "2", "--out", out)
     assert r.returncode == 0, r.stderr
     text = out.read_text()
     assert "# violation capacity: n1 over allocatable cpu\n" in text
@@ -239,7 +239,7 @@ def test_a_stored_violation_is_exported_with_its_text(tmp_path):
 def test_corpus_help_lists_both_forms():
     r = run_kso("corpus", "--help")
     assert r.returncode == 0 and r.stderr == ""
-    assert r.stdout.startswith("usage: kso corpus [UNIVERSE] -o DIR "
+    assert r.stdout.startswith("usage: kso corpus [UNIVERSE] --dir DIR "
                                "[OPTIONS]  (or: kso corpus --run DIR "
                                "--impl CMD)\n")
     for opt in ("-o, --output DIR", "--no-minimize", "--mode", "--jobs"):

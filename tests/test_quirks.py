@@ -285,7 +285,7 @@ def test_a_quirk_visible_export_keeps_its_finding(tmp_path):
     enum_json("universes/quirk-victims.yaml", db, "--compare-quirks")
     found = {}
     for i in range(1, 4):
-        p = run_kso("export", db, i, "-o", tmp_path / f"{i}.yaml")
+        p = run_kso("export", db, i, "--out", tmp_path / f"{i}.yaml")
         assert p.returncode == 0, p.stderr
         text = (tmp_path / f"{i}.yaml").read_text()
         head = [ln for ln in text.splitlines()

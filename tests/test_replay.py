@@ -334,7 +334,7 @@ def test_worse_final_trace_replays(tmp_path):
         "ON s.id = f.state_id WHERE f.kind = 'worse-final'")
     assert placement == "default/a=n1 default/b=-"
     out = tmp_path / "wf.itf.json"
-    p = run_kso("export", db, sid, "--itf", "-o", out)
+    p = run_kso("export", db, sid, "--itf", "--out", out)
     assert p.returncode == 0, p.stderr
     t = json.loads(out.read_text())
     s = t["states"]
@@ -366,7 +366,7 @@ def test_each_reachable_finding_kind_replays(tmp_path):
     assert [r[0] for r in rows] == ["breaks-earlier", "worse-final"]
     for kind, sid, placement in rows:
         out = tmp_path / f"{kind}.itf.json"
-        p = run_kso("export", db, sid, "--itf", "-o", out)
+        p = run_kso("export", db, sid, "--itf", "--out", out)
         assert p.returncode == 0, (kind, p.stderr)
         t = json.loads(out.read_text())
         # the trace ends in the stored state
@@ -402,7 +402,7 @@ def test_arrivals_trace_replays(tmp_path, engine):
     (sid,), = con.execute("SELECT id FROM states WHERE placement = "
                           "'default/a=n1 default/b=n2'").fetchall()
     out = tmp_path / "arr.itf.json"
-    p = run_kso("export", db, sid, "--itf", "-o", out)
+    p = run_kso("export", db, sid, "--itf", "--out", out)
     assert p.returncode == 0, p.stderr
     s = json.loads(out.read_text())["states"]
     assert s[0]["absent"] == {"#set": ["default/a", "default/b"]}

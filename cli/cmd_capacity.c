@@ -180,13 +180,13 @@ static int find_template(const struct cluster *c, const char *file)
 }
 
 /* The copies' base name: a Pod's own name; for a pod the expansion
- * made for a controller (its owner reference has no uid: kso made it), the
+ * made for a controller, the
  * name's generateName part, as the controller names its pods ("web-" of
  * web-7d9f5-x2k4q is "web-7d9f5", of a StatefulSet's web-3 "web"). */
 static const char *template_name(struct cluster *c, int p)
 {
 	const struct pod *t = &c->pods[p];
-	bool made = t->n_owners == 1 && !*t->owners[0].uid;
+	bool made = t->created;
 	const char *dash = strrchr(t->name, '-');
 	if (!made || !dash)
 		return t->name;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "../core/strbuf.h"
 #include "inputs.h"
 #include "json.h"
 
@@ -95,6 +96,58 @@ static void summary_tree(const struct cluster *c, bool yaml)
 	json_end(&j);
 }
 
+/* A pod the workload expansion made (with its one owner reference). */
+static bool created(const struct pod *p)
+{
+	return p->created && p->n_owners == 1;
+}
+
+/* "11 pods: 6 listed, 5 created by 4 controllers (ReplicaSet
+ * shop/web-7d4b9c8f5 2, ...); CronJob ops/cleanup not expanded": what
+ * the expansion did, when it did anything. */
+static void expansion_line(const struct cluster *c)
+{
+	int made = 0, owners = 0;
+	struct strbuf list;
+	strbuf_init(&list);
+	for (int i = 0; i < c->n_pods; i++) {
+		const struct pod *p = &c->pods[i];
+		if (!created(p))
+			continue;
+		made++;
+		const struct owner_ref *o = &p->owners[0];
+		bool seen = false;      /* counted with an earlier pod */
+		for (int k = 0; k < i && !seen; k++)
+			seen = created(&c->pods[k]) &&
+			       !strcmp(c->pods[k].ns, p->ns) &&
+			       !strcmp(c->pods[k].owners[0].kind, o->kind) &&
+			       !strcmp(c->pods[k].owners[0].name, o->name);
+		if (seen)
+			continue;
+		int count = 0;
+		for (int k = i; k < c->n_pods; k++)
+			count += created(&c->pods[k]) &&
+				 !strcmp(c->pods[k].ns, p->ns) &&
+				 !strcmp(c->pods[k].owners[0].kind, o->kind) &&
+				 !strcmp(c->pods[k].owners[0].name, o->name);
+		strbuf_printf(&list, "%s%s %s/%s %d", owners++ ? ", " : "",
+			      o->kind, p->ns, o->name, count);
+	}
+	if (made == 0 && c->n_unexpanded == 0) {
+		strbuf_release(&list);
+		return;
+	}
+	printf("%d pods: %d listed, %d created by %d controller%s%s%s%s",
+	       c->n_pods, c->n_pods - made, made, owners, owners == 1 ? "" : "s",
+	       owners ? " (" : "", list.s ? list.s : "", owners ? ")" : "");
+	for (int i = 0; i < c->n_unexpanded; i++)
+		printf("%s%s", i ? ", " : "; ", c->unexpanded[i]);
+	if (c->n_unexpanded)
+		printf(" not expanded (kso does not run CronJobs)");
+	printf("\n");
+	strbuf_release(&list);
+}
+
 static void summary(const struct cluster *c)
 {
 	int bound = count_bound(c);
@@ -105,6 +158,7 @@ static void summary(const struct cluster *c)
 	if (c->config.loaded)
 		printf(", %d profiles", c->config.n_profiles);
 	printf("\n");
+	expansion_line(c);
 }
 
 int cmd_validate(int argc, char **argv)

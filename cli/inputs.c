@@ -4,6 +4,7 @@
 #include "inputs.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "../yaml/load.h"
+#include "../core/xalloc.h"
 
 /* --extension NAME: the kso extensions outside v1.30 (only one so far). */
 static int take_extension(const char *cmd, const char *name,
@@ -244,6 +246,70 @@ static void strict_text(const char *w, char *buf, size_t len)
 		snprintf(buf, len, "%.*s%s", (int)head, w, rest);
 }
 
+/* A warning's place: "FILE:LINE:COL: warning: ..." (file as the rank of
+ * its first warning); one without a place after every placed one. */
+struct place {
+	int file, line, col, index;
+};
+
+static struct place place_of(const char *const *w, int i)
+{
+	struct place p = {INT_MAX, 0, 0, i};
+	const char *tag = strstr(w[i], ": warning: ");
+	if (!tag)
+		return p;
+	/* FILE:LINE:COL, read from the right: a file name may hold ':' */
+	const char *c2 = tag - 1;
+	while (c2 > w[i] && *c2 >= '0' && *c2 <= '9')
+		c2--;
+	const char *c1 = c2 > w[i] ? c2 - 1 : c2;
+	while (c1 > w[i] && *c1 >= '0' && *c1 <= '9')
+		c1--;
+	if (*c2 != ':' || *c1 != ':' || c1 == w[i])
+		return p;
+	size_t flen = (size_t)(c1 - w[i]);
+	for (int k = 0; k <= i; k++)       /* the first warning of this file */
+		if (!strncmp(w[k], w[i], flen) && w[k][flen] == ':') {
+			p.file = k;
+			break;
+		}
+	p.line = atoi(c1 + 1);
+	p.col = atoi(c2 + 1);
+	return p;
+}
+
+static int place_cmp(const void *a, const void *b)
+{
+	const struct place *x = a, *y = b;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The warnings in file order: by line and column within a file (the
+ * loader's checks after decoding add theirs late), the files in the order
+ * of their first warnings. */
+static void warnings_in_file_order(struct cluster *c)
+{
+	int n = c->n_warnings;
+	if (n < 2)
+		return;
+	struct place *p = xcalloc((size_t)n, sizeof *p);
+	for (int i = 0; i < n; i++)
+		p[i] = place_of(c->warnings, i);
+	qsort(p, (size_t)n, sizeof *p, place_cmp);
+	const char **sorted = xcalloc((size_t)n, sizeof *sorted);
+	for (int i = 0; i < n; i++)
+		sorted[i] = c->warnings[p[i].index];
+	memcpy(c->warnings, sorted, (size_t)n * sizeof *sorted);
+	free(sorted);
+	free(p);
+}
+
 /* --strict: every warning is an error, in file order, one line each;
  * all but the last printed here, the last left in err for the caller's
  * one error line.  Returns -1. */
@@ -272,6 +338,8 @@ int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 	/* the file's configuration has none */
 	c->config.quirks_off = o->quirks_off & config_quirks_of(o->kube_version);
 	int rc = yaml_load_paths(c, paths, n, err);
+	if (rc == 0)
+		warnings_in_file_order(c);
 	if (rc == 0 && o->strict && c->n_warnings > 0)
 		return strict_errors(c, err);
 	for (int i = 0; rc == 0 && o->verbose && i < c->n_notes; i++)

@@ -357,6 +357,15 @@ void cluster_note(struct cluster *c, const char *fmt, ...)
 	add_line(c, &c->notes, &c->n_notes, &c->cap_notes, buf);
 }
 
+void cluster_unexpanded(struct cluster *c, const char *kind, const char *ns,
+			const char *name)
+{
+	assert(c && kind && ns && name);
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s %s/%s", kind, ns, name);
+	add_line(c, &c->unexpanded, &c->n_unexpanded, &c->cap_unexpanded, buf);
+}
+
 const struct disk_source disk_sources[DISK_KINDS] = {
 	[DISK_GCE_PD] = {"gcePersistentDisk", "pdName"},
 	[DISK_AWS_EBS] = {"awsElasticBlockStore", "volumeID"},

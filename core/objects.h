@@ -480,6 +480,8 @@ struct pod {
 	struct timestamp deletion;      /* metadata.deletionTimestamp */
 	struct timestamp start_time;    /* status.startTime */
 	const char *phase;              /* status.phase, "" when absent */
+	bool created;                   /* made by the workload expansion
+					 * (yaml/expand.c), not listed */
 	bool preemption_target;         /* status.conditions: the first
 					 * DisruptionTarget condition has status
 					 * True and reason PreemptionByScheduler
@@ -723,6 +725,11 @@ struct cluster {
 	 * act on (a file a directory walk skipped), printed under -v. */
 	const char **notes;
 	int n_notes, cap_notes;
+	/* Objects that make pods the workload expansion does not create
+	 * ("CronJob ops/cleanup": a CronJob's Jobs are made on a schedule),
+	 * for kso validate's summary.  Arena strings, load order. */
+	const char **unexpanded;
+	int n_unexpanded, cap_unexpanded;
 
 	/* Open-addressing hash indexes by name, rebuilt by cluster_reindex();
 	 * slot value = object index + 1, 0 = empty.  Look-ups fall back to a
@@ -758,6 +765,11 @@ void cluster_release(struct cluster *c);
 /* cluster_warn: appends a formatted warning (the arena owns it). */
 void cluster_warn(struct cluster *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* cluster_unexpanded: records an object whose pods kso does not make
+ * ("KIND NS/NAME"; the arena owns it). */
+void cluster_unexpanded(struct cluster *c, const char *kind, const char *ns,
+			const char *name);
 
 /* cluster_note: appends a formatted note (the arena owns it). */
 void cluster_note(struct cluster *c, const char *fmt, ...)

@@ -48,9 +48,15 @@ def test_export_loads_with_expected_warnings():
     assert proc.returncode == 0, proc.stderr
     # 3 nodes; 6 listed pods + 2 web + db-1 + 1 agent + report-2 = 11 pods,
     # 5 of them bound; RS web-6b8f7d9c4, web-7d4b9c8f5 and StatefulSet db
+    # the second line tells the expansion: the 5 created pods by their
+    # owners (the Deployment's through its current ReplicaSet)
     assert proc.stdout == ("ok: 3 nodes, 11 pods (5 bound, 6 pending), "
                            "2 namespaces, 0 priority classes, 0 PDBs, "
-                           "3 workloads\n")
+                           "3 workloads\n"
+                           "11 pods: 6 listed, 5 created by 4 controllers "
+                           "(ReplicaSet shop/web-7d4b9c8f5 2, StatefulSet "
+                           "shop/db 1, DaemonSet kube-system/agent 1, Job "
+                           "shop/report 1)\n")
     warnings = proc.stderr.splitlines()
     # the storage objects are exported too: no volume warning
     assert len(warnings) == 2, proc.stderr
@@ -59,6 +65,10 @@ def test_export_loads_with_expected_warnings():
     assert 'unknown field "nodeSelecter" in a pod\'s spec (did you mean ' \
         'nodeSelector?)' in text
     assert 'PriorityClass "business" is not in the input' in text
+    # in file order: the class named on line 210, the typo on line 391
+    # (the loader finds the class missing only after the whole file)
+    assert [w.split(":")[1:3] for w in warnings] == [["210", "24"],
+                                                     ["391", "5"]]
 
 
 def test_deployment_through_current_replica_set():

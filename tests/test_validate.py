@@ -747,3 +747,39 @@ def test_json_scanner_and_libyaml_read_json_alike(tmp_path):
     # Node's {, apiVersion, kind, metadata's 6, status, allocatable),
     # indented 10, its value after '"cpu": ' at column 18
     assert ":16:18: " in a.stderr, a.stderr
+
+
+def test_summary_tells_the_expansion_and_what_is_not_expanded(tmp_path):
+    # 1 listed pod; Deployment web (replicas 2) creates 2 through its
+    # made-up ReplicaSet; Job once (completions 1) creates 1; the CronJob
+    # ops/cleanup makes Jobs on a schedule: not expanded.  Under -v the
+    # skipped kinds are noted, namespace/name.
+    f = tmp_path / "w.yaml"
+    f.write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: solo}\n"
+        "spec: {containers: [{name: c, image: x}]}\n---\n"
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n"
+        "spec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n"
+        "  template:\n    metadata: {labels: {app: web}}\n"
+        "    spec: {containers: [{name: c, image: x}]}\n---\n"
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: once}\n"
+        "spec:\n  template:\n    spec: {restartPolicy: Never, containers: "
+        "[{name: c, image: x}]}\n---\n"
+        "apiVersion: batch/v1\nkind: CronJob\n"
+        "metadata: {name: cleanup, namespace: ops}\n"
+        "spec: {schedule: '0 * * * *', jobTemplate: {spec: {template: "
+        "{spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}}}"
+        "\n")
+    p = run("validate", f)
+    assert p.returncode == 0, p.stderr
+    first, second = p.stdout.splitlines()
+    assert first.startswith("ok: 0 nodes, 4 pods (0 bound, 4 pending)")
+    import re
+    assert re.fullmatch(r"4 pods: 1 listed, 3 created by 2 controllers "
+                        r"\(ReplicaSet default/web-[a-z0-9]+ 2, Job "
+                        r"default/once 1\); CronJob ops/cleanup not expanded "
+                        r"\(kso does not run CronJobs\)", second), second
+    v = run("validate", "-v", f)
+    # the CronJob starts on line 23 (4 + 10 + 8 lines of the others before)
+    assert (f"{f}:23:1: note: skipped: kind CronJob ops/cleanup, nothing the "
+            "scheduler reads") in v.stderr.splitlines()

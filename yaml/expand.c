@@ -412,6 +412,7 @@ static void add_pod(struct expansion *e, const struct pod *tmpl,
 	struct yaml_dec *d = e->d;
 	struct pod p = *tmpl;
 	p.name = np->name;
+	p.created = true;
 	p.labels = with_labels(d->a, &tmpl->labels, np->extra, np->n_extra);
 	struct owner_ref *o = arena_alloc(d->a, sizeof *o);
 	*o = (struct owner_ref){.api_version = np->owner_api, .kind = np->owner_kind,

@@ -324,8 +324,18 @@ static void reproduce(struct strbuf *b, const struct stored *s,
 		return;
 	}
 	if (!s->config) {
-		yaml_emit_comment(b, "reproduce: kso explain FILE --pod %s/%s%s",
-				 s->is.pod_ns, s->is.pod_name, impl);
+		/* the file as the export named it, so the line runs as it is
+		 * from where the export ran; on stdout there is no name yet */
+		struct strbuf file;
+		strbuf_init(&file);
+		if (out && strcmp(out, "-"))
+			strbuf_shell_word(&file, out);
+		else
+			yaml_emit_comment(b, "save this as FILE, then");
+		yaml_emit_comment(b, "reproduce: kso explain %s --pod %s/%s%s",
+				 file.s ? file.s : "FILE", s->is.pod_ns,
+				 s->is.pod_name, impl);
+		strbuf_release(&file);
 		return;
 	}
 	if (cfg_out) {

@@ -351,7 +351,8 @@ def test_export_reproduces_with_explain(default_db, tmp_path):
     assert r.returncode == 0, r.stderr
     text = out.read_text()
     assert "# finding preemption-worse" in text
-    assert "kso explain FILE --pod default/db" in text
+    # the reproduce line names the file as --out wrote it
+    assert f"# reproduce: kso explain {out} --pod default/db\n" in text
     r = run_kso("explain", out, "--pod", "default/db", "-o", "json")
     assert r.returncode == 0, r.stderr
     import json

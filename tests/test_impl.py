@@ -427,8 +427,9 @@ def test_an_impl_finding_is_minimized_by_asking_again(tmp_path):
     text = (out / files[0]).read_text()
     assert "# finding impl-not-viable: c is feasible but scores 432" in text
     assert "# minimized: no single pod, node or object can be dropped" in text
-    assert ("# reproduce: kso explain FILE --pod default/p --impl '%s'"
-            % impl("emptiest")) in text
+    # the line names the exported file as written (--export DIR/NAME)
+    assert ("# reproduce: kso explain %s --pod default/p --impl '%s'"
+            % (out / files[0], impl("emptiest"))) in text
     names = [l.split(": ", 1)[1] for l in text.splitlines()
              if l.startswith("  name: ")]
     assert names == ["b", "c", "old", "p"]

@@ -89,8 +89,15 @@ def test_file_and_directory_options_and_their_old_spelling(tmp_path):
     assert r.returncode == 0 and r.stderr == (
         "kso export: warning: -o FILE is deprecated: use --out FILE (-o "
         "names an output format, as in kubectl)\n")
-    assert (tmp_path / "x.yaml").read_text() == \
-        (tmp_path / "y.yaml").read_text()
+    x = (tmp_path / "x.yaml").read_text()
+    y = (tmp_path / "y.yaml").read_text()
+    # the reproduce line names the file written (issue 38: not FILE)
+    assert f"# reproduce: kso explain {tmp_path / 'x.yaml'} --pod " in x
+    assert x.replace("x.yaml", "y.yaml") == y
+    # on stdout there is no file yet: save it as FILE
+    s = kso("export", q, sid).stdout
+    assert "# save this as FILE, then\n# reproduce: kso explain FILE --pod " \
+        in s
     # corpus: --dir DIR; -o DIR warns
     r = kso("corpus", TWO, "--dir", tmp_path / "c1", "-q")
     assert (r.returncode, r.stderr) == (0, "")

@@ -41,6 +41,9 @@
 #include "table.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
+#include "explain.h"
+#include "impl.h"
+#include "judge.h"
 #include "loop.h"
 #include "../yaml/load.h"
 
@@ -406,9 +409,49 @@ struct replayed {
 	char *differs;             /* why it differs, or NULL */
 };
 
-/* Why the engine's step st (the loop's head was head) is not the trace's
- * step r, or NULL when it is. */
-static char *why_differs(const struct cluster *c, const struct rec_step *r,
+/* Why the engine does not take the trace's decision r in state pre:
+ * r judged as a scheduler's answer against the engine's cycle
+ * (cli/judge.c) - the filter that rejects its node with kube's reason, or
+ * the weighted scores that make another node win - into b. */
+static void decision_why(struct strbuf *b, const struct cluster *c,
+			 const struct engine *e, const struct snapshot *pre,
+			 const struct rec_step *r)
+{
+	const struct sched_profile *prof = model_profile_for(c, r->pod);
+	if (!prof || !e->cycle)
+		return;
+	struct sched_cycle_result res;
+	sched_cycle_result_init(&res, c);
+	e->cycle(prof, pre, r->pod, &res);
+	struct cli_explain x = {.cluster = c, .snap = pre, .profile = prof,
+				.engine = e, .pod = r->pod, .result = &res};
+	struct impl_answer a;
+	impl_answer_init(&a);
+	static const enum impl_action actions[] = {
+		[MODEL_STEP_BIND] = IMPL_BIND, [MODEL_STEP_PREEMPT] = IMPL_PREEMPT,
+		[MODEL_STEP_UNSCHEDULABLE] = IMPL_UNSCHEDULABLE};
+	a.action = actions[r->action];
+	a.node = r->node;
+	if (r->n_victims) {
+		a.victims = xcalloc((size_t)r->n_victims, sizeof *a.victims);
+		memcpy(a.victims, r->victims, (size_t)r->n_victims *
+		       sizeof *a.victims);
+		a.n_victims = r->n_victims;
+	}
+	free(a.message);
+	a.message = xstrdup(r->message ? r->message : "");
+	struct judgment v;
+	judge_decision(&x, &a, false, &v);
+	if (v.kind != JUDGMENT_OK)
+		strbuf_printf(b, ": %s", v.detail);
+	impl_answer_release(&a);
+	sched_cycle_result_release(&res);
+}
+
+/* Why the engine's step st (the loop's head was head; the placement before
+ * it pre) is not the trace's step r, or NULL when it is. */
+static char *why_differs(const struct cluster *c, const struct engine *e,
+			 const struct snapshot *pre, const struct rec_step *r,
 			 int head, const struct model_step *st)
 {
 	char key[512];
@@ -421,8 +464,10 @@ static char *why_differs(const struct cluster *c, const struct rec_step *r,
 		strbuf_printf(&b, "the engine schedules %s next",
 			      cluster_pod_key(c, head, key, sizeof key));
 	else if (st->action != r->action || st->node != r->node ||
-		 !same_victims(r, st))
+		 !same_victims(r, st)) {
 		strbuf_puts(&b, "the engine decides otherwise");
+		decision_why(&b, c, e, pre, r);
+	}
 	else if (r->message && strcmp(r->message, said))
 		strbuf_printf(&b, "kube's message: the trace has \"%s\", the "
 			      "engine \"%s\"", r->message, said);
@@ -541,6 +586,8 @@ static int replay(const struct trace *t, struct cli_loop *l, struct replayed *v)
 		struct model_step st;
 		memset(&st, 0, sizeof st);
 		st.node = -1;
+		struct snapshot pre;       /* for why a decision differs */
+		snapshot_clone(&pre, &m->snap);
 		if (head >= 0 && head == r->pod) {
 			/* kube's open choices (any viable node, a tied
 			 * preemption candidate) go the trace's way */
@@ -554,7 +601,8 @@ static int replay(const struct trace *t, struct cli_loop *l, struct replayed *v)
 			out->engine = xstrdup(head < 0 ? "(no pod left)"
 					      : "(another pod first)");
 		}
-		out->differs = why_differs(c, r, head, &st);
+		out->differs = why_differs(c, l->e, &pre, r, head, &st);
+		snapshot_release(&pre);
 		model_step_release(&st);
 		if (out->differs)
 			break;

@@ -94,7 +94,10 @@ static void rejection(const struct cli_explain *x, int n, char *buf, size_t len)
 {
 	const struct sched_node_verdict *v = &x->result->verdicts[n];
 	if (!x->result->in_prefilter_result[n]) {
-		snprintf(buf, len, "outside the PreFilterResult");
+		/* read after "is rejected by": no filter ran on the node */
+		snprintf(buf, len, "PreFilter, whose PreFilterResult leaves it "
+			 "out (the nodes a required node affinity names by "
+			 "metadata.name), so no filter runs on it");
 		return;
 	}
 	if (v->rejected_by < 0) {

@@ -627,3 +627,30 @@ def test_sampled_binds_are_judged_per_window(tmp_path, bigs, answer, verdict,
                        env=dict(os.environ, KSO_FIXED=answer))
     got = json.loads(p.stdout)["impl"]
     assert (got["verdict"], got["detail"]) == (verdict, detail + SCOPE)
+
+
+def test_a_bind_outside_the_prefilter_result_reads_as_english(tmp_path):
+    # p's required node affinity names node b by metadata.name: NodeAffinity's
+    # PreFilter returns the PreFilterResult {b} (reference §2.3), so no
+    # filter runs on a; an implementation binding a is infeasible
+    f = tmp_path / "c.yaml"
+    f.write_text("".join(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: %s}\n"
+        "status: {allocatable: {cpu: '1', pods: '10'}}\n---\n" % n
+        for n in ("a", "b")) +
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+        "  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuring"
+        "Execution: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, "
+        "operator: In, values: [b]}]}]}}}\n"
+        "  containers: [{name: c, image: x}]\n")
+    p = subprocess.run([KSO, "explain", str(f), "--pod", "default/p",
+                        "--impl", impl("fixed"), "-o", "json"],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, KSO_FIXED="bind a"))
+    assert p.returncode == 1, p.stderr
+    got = json.loads(p.stdout)["impl"]
+    assert got["verdict"] == "infeasible"
+    assert got["detail"] == (
+        "a is rejected by PreFilter, whose PreFilterResult leaves it out "
+        "(the nodes a required node affinity names by metadata.name), so no "
+        "filter runs on it")

@@ -220,9 +220,27 @@ def test_altered_node_stops_at_that_step(tmp_path):
     assert [s["same"] for s in out["steps"]] == [True, False]
     assert out["steps"][1]["trace"] == "bind n2"
     assert out["steps"][1]["engine"] == "bind n1"
+    # why: the filter that rejects the trace's node, with kube's reason
+    assert out["steps"][1]["differs"] == (
+        "the engine decides otherwise: n2 is rejected by NodeResourcesFit: "
+        "Insufficient cpu")
     p = replay(write(tmp_path, bad))
     assert p.returncode == 1
     assert p.stdout.splitlines()[-1] == "step 2 of 2 differs (the oracle engine)"
+
+
+def test_a_node_that_scores_lower_is_named_with_the_scores(tmp_path):
+    # fixtures/impl/cluster.yaml's header: p's viable set is {b}; c is
+    # feasible and loses 30 on each resource score (63 < 93, 69 < 99)
+    t = trace_of(tmp_path, (FIXTURES / "impl" / "cluster.yaml").read_text())
+    bad = copy.deepcopy(t)
+    bad["states"][1]["mbt::nondetPicks"]["node"] = some("c")
+    out = json.loads(replay(write(tmp_path, bad), "-o", "json").stdout)
+    assert out["steps"][0]["differs"] == (
+        "the engine decides otherwise: c is feasible but scores 432, the "
+        "viable nodes (b) 492; weighted scores that decide: "
+        "NodeResourcesFit c 63 < b 93, NodeResourcesBalancedAllocation c 69 "
+        "< b 99")
 
 
 def test_altered_victims_and_message(tmp_path):

@@ -628,7 +628,8 @@ def test_table_of_a_cycle_ended_by_an_error(engine):
     assert p.returncode == 0, p.stderr
     rows = {line.split()[0]: line for line in p.stdout.splitlines()
             if line[:2] in ("t1", "t2", "t3", "t4")}
-    assert rows["t1"].rstrip().endswith("rejected by VolumeBinding")
+    assert rows["t1"].split()[1:3] == ["rejected", "VolumeBinding:"]
     for n in ("t2", "t3", "t4"):
-        assert rows[n].rstrip().endswith("not evaluated (the cycle's Error)")
+        assert rows[n].split()[1] == "-"
+        assert "not evaluated (the cycle's Error)" in rows[n]
         assert "✓" not in rows[n]

@@ -727,7 +727,7 @@ def test_an_indexed_job_of_shards_merges_to_one_run(tmp_path):
         assert p.returncode == 0, out + err
     merged = tmp_path / "all.db"
     r = run_kso("merge", *[tmp_path / ("shard-%d.db" % k) for k in range(n)],
-                "-o", merged)
+                "--out", merged)
     assert r.returncode == 0, r.stderr
     one = tmp_path / "one.db"
     assert enum(u, "--store", "all", "--quiet", "--db", one).returncode == 0

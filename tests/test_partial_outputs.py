@@ -82,7 +82,7 @@ def test_truncated_database_names_sqlites_cause(tmp_path):
     db = enum_db(tmp_path)
     cut = tmp_path / "cut.db"
     cut.write_bytes(db.read_bytes()[:3000])
-    for args in (("export", cut, "1"), ("merge", cut, "-o", tmp_path / "m.db")):
+    for args in (("export", cut, "1"), ("merge", cut, "--out", tmp_path / "m.db")):
         r = run_kso(*args)
         assert r.returncode == 1
         assert r.stderr == "%s: not a readable database: database disk " \
@@ -97,7 +97,7 @@ def test_foreign_schema_and_huge_ids_are_refused(tmp_path):
     assert (r.returncode, r.stderr) == (2, "kso export: state id "
                                         "99999999999999999999 is out of "
                                         "range\nusage: kso export DB "
-                                        "STATE_ID [-o FILE] [OPTIONS]\n")
+                                        "STATE_ID [--out FILE] [OPTIONS]\n")
     con = sqlite3.connect(db)
     con.execute("PRAGMA user_version=7")
     con.commit()
@@ -195,7 +195,7 @@ def test_merged_shards_keep_the_estimate(tmp_path):
         assert r.returncode == 0, r.stderr
     out = tmp_path / "all.db"
     r = run_kso("merge", tmp_path / "s1.db", tmp_path / "s2.db",
-                tmp_path / "s1.db", "-o", out)
+                tmp_path / "s1.db", "--out", out)
     assert r.returncode == 0, r.stderr
     con = sqlite3.connect(out)
     assert con.execute("SELECT estimate, states, complete FROM runs"

@@ -333,7 +333,7 @@ def test_both_engines_agree_on_every_placement(tmp_path, fixture, switch):
 
 def test_a_corpus_refuses_quirks_off(tmp_path):
     p = run_kso("corpus", fixture_path("universes/quirk-victims.yaml"),
-                "-o", tmp_path / "c", "--db", tmp_path / "c.db",
+                "--dir", tmp_path / "c", "--db", tmp_path / "c.db",
                 "--quirk", "victim-order-now=off")
     assert p.returncode == 2 and p.stdout == ""
     assert "a corpus holds kube's answers" in p.stderr

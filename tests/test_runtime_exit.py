@@ -41,7 +41,7 @@ def test_check_export_dir_that_cannot_be_created(tmp_path):
 
 def test_corpus_dir_that_cannot_be_created(tmp_path):
     d = blocked_dir(tmp_path)
-    p = run("corpus", TWO, "-o", d, "--quiet")
+    p = run("corpus", TWO, "--dir", d, "--quiet")
     assert p.returncode == 3, p.stderr
     assert p.stderr == ("kso corpus: %s: cannot create directory: Not a "
                         "directory\n" % d)

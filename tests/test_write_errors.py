@@ -72,7 +72,7 @@ def finding(tmp_path_factory):
 
 def test_export_to_a_full_device_exits_3(finding):
     db, sid = finding
-    r = kso("export", db, sid, "-o", "/dev/full")
+    r = kso("export", db, sid, "--out", "/dev/full")
     assert r.returncode == 3, r.stderr
     assert r.stderr == "/dev/full: write failed: No space left on device\n"
 
@@ -80,12 +80,12 @@ def test_export_to_a_full_device_exits_3(finding):
 def test_export_onto_a_full_disk_leaves_no_partial_file(finding, tmp_path):
     db, sid = finding
     whole = tmp_path / "whole.yaml"
-    assert kso("export", db, sid, "-o", whole).returncode == 0
+    assert kso("export", db, sid, "--out", whole).returncode == 0
     size = whole.stat().st_size
     assert size > 1024
     out = tmp_path / "found.yaml"
     out.write_text("the previous content\n")
-    r = kso("export", db, sid, "-o", out, fsize=1024)
+    r = kso("export", db, sid, "--out", out, fsize=1024)
     assert r.returncode == 3, r.stderr
     assert r.stderr == f"{out}: write failed: File too large\n"
     # the old file untouched, no temporary left

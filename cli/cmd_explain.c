@@ -238,9 +238,9 @@ static int explicit_pod(const struct snapshot *s, const char *spec)
 		return -1;
 	}
 	const struct pod *pod = &c->pods[p];
-	if (s->pod_node[p] != SNAP_PENDING) {
-		fprintf(stderr, "kso explain: pod %s/%s is not pending "
-			"(spec.nodeName is %s)\n", ns, name, pod->node_name);
+	if (s->pod_node[p] < 0 && s->pod_node[p] != SNAP_PENDING) {
+		fprintf(stderr, "kso explain: pod %s/%s is not in the cluster's "
+			"state\n", ns, name);
 		return -1;
 	}
 	if (pod->n_gates > 0) {
@@ -295,6 +295,17 @@ static int explain_run(const struct explain_args *a,
 	snapshot_init(&s, &c);
 	int status = 1;
 	int pod = a->pod ? explicit_pod(&s, a->pod) : model_next_pod(&c.config, &s);
+	/* a bound pod: explained on its node, taken off it (why it stays) */
+	int bound_node = pod >= 0 ? s.pod_node[pod] : SNAP_PENDING;
+	if (bound_node >= 0 && a->impl) {
+		fprintf(stderr, "kso explain: pod %s is bound to %s: no decision to "
+			"ask a scheduler (--impl) for\n", a->pod,
+			c.nodes[bound_node].name);
+		pod = -1;
+	} else if (bound_node >= 0) {
+		s.pod_node[pod] = SNAP_PENDING;
+		s.nominated[pod] = -1;
+	}
 	if (pod < 0 && !a->pod)
 		fprintf(stderr, "kso explain: no pending pod to explain (every "
 			"pod is bound, gated, being deleted or for another "
@@ -303,6 +314,10 @@ static int explain_run(const struct explain_args *a,
 		pod >= 0 ? explain_profile(&c, pod, a->profile) : NULL;
 	/* --node: the nodes shown (the cycle still runs over all of them) */
 	bool *shown = NULL;
+	if (prof && bound_node >= 0 && a->n_nodes == 0) {
+		shown = xcalloc((size_t)c.n_nodes + 1, sizeof *shown);
+		shown[bound_node] = true;
+	}
 	if (prof && a->n_nodes > 0) {
 		shown = xcalloc((size_t)c.n_nodes + 1, sizeof *shown);
 		for (int i = 0; i < a->n_nodes && prof; i++) {
@@ -324,6 +339,7 @@ static int explain_run(const struct explain_args *a,
 			.cluster = &c, .snap = &s, .profile = prof,
 			.engine = engine, .pod = pod, .result = &r,
 			.shown = shown, .wide = a->format == CLI_WIDE,
+			.bound = bound_node >= 0, .bound_node = bound_node,
 		};
 		struct impl im = {0};
 		struct impl_answer ans;

@@ -36,6 +36,10 @@ struct cli_explain {
 				    * NULL: all */
 	bool wide;                 /* -o wide: kube's full reasons and plugin
 				    * names in the tables */
+	/* a bound pod, explained on its node with itself taken off it:
+	 * why it may stay (kube-scheduler never moves a bound pod) */
+	bool bound;
+	int bound_node;
 	/* --impl: the implementation's answer and its verdict (NULL: none) */
 	const char *impl_name;
 	const struct impl_answer *impl;

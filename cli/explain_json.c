@@ -176,6 +176,10 @@ void cli_explain_json(const struct cli_explain *x, bool yaml, FILE *f)
 	char name[1024];
 	snprintf(name, sizeof name, "%s/%s", pod->ns, pod->name);
 	json_string(&j, name);
+	if (x->bound) {
+		json_key(&j, "bound_node");
+		json_string(&j, x->cluster->nodes[x->bound_node].name);
+	}
 	json_key(&j, "profile");
 	json_string(&j, x->profile->name);
 	json_key(&j, "nodes");
@@ -187,9 +191,12 @@ void cli_explain_json(const struct cli_explain *x, bool yaml, FILE *f)
 	json_key(&j, "scored");
 	json_bool(&j, x->result->scored);
 	json_viable(&j, x);
-	char postfilter[2048];
+	char postfilter[2048] = "";
 	json_key(&j, "preemption");
-	cli_explain_preemption(x, &j, f, postfilter, sizeof postfilter);
+	if (x->bound)          /* nothing to preempt for: it is placed */
+		json_null(&j);
+	else
+		cli_explain_preemption(x, &j, f, postfilter, sizeof postfilter);
 	json_key(&j, "code");
 	json_string(&j, code_name(x->result->code));
 	json_message(&j, x, postfilter);

@@ -467,6 +467,38 @@ static void print_outcome(const struct cli_explain *x, FILE *f)
 	}
 }
 
+/* A bound pod: why it stays - kube-scheduler schedules pending pods
+ * only, and a filter its node fails today (a taint added since, a label
+ * removed) moves nothing - and its node's filters for it now, the pod
+ * taken off the node, as if it were placed again. */
+static void print_bound(const struct cli_explain *x, int width, FILE *f)
+{
+	const struct sched_cycle_result *r = x->result;
+	int n = x->bound_node;
+	const char *node = x->cluster->nodes[n].name;
+	fprintf(f, "\nbound to %s (spec.nodeName): kube-scheduler schedules "
+		"pending pods only and never moves a bound one, so it stays "
+		"whatever the filters say now.\n", node);
+	print_filters(x, width, f);
+	const struct sched_node_verdict *v = &r->verdicts[n];
+	char reasons[CELL_LEN] = "";
+	if (v->rejected_by >= 0)
+		reasons_text(reasons, &v->status[v->rejected_by], true);
+	fputc('\n', f);
+	if (v->feasible)
+		fprintf(f, "%s passes every filter for it today: placed now, it "
+			"could go there again.\n", node);
+	else if (prefilter_rejected(r) || v->rejected_by >= 0)
+		fprintf(f, "%s fails %s for it today (%s): it stays all the same "
+			"(evicting is not the scheduler's job: a NoExecute taint "
+			"is the taint manager's, a node going away the node "
+			"controller's).\n", node, config_plugin_name(v->rejected_by),
+			*reasons ? reasons : "rejected");
+	else
+		fprintf(f, "%s is not in the cycle's PreFilterResult for it "
+			"today: it stays all the same.\n", node);
+}
+
 /* The report on f: rows fitted to width by the table printer, every
  * other line wrapped to it (continuation lines indented two more). */
 static void report(const struct cli_explain *x, int width, FILE *f);
@@ -505,6 +537,10 @@ static void report(const struct cli_explain *x, int width, FILE *f)
 		x->engine->name, v != KUBE_1_30 ? "; kube " : "",
 		v != KUBE_1_30 ? config_kube_version_name(v) : "",
 		*off ? "; quirks off: " : "", off);
+	if (x->bound) {
+		print_bound(x, width, f);
+		return;
+	}
 	if (x->cluster->n_nodes > 0)
 		print_filters(x, width, f);
 	if (x->result->scored)

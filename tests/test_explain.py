@@ -235,7 +235,6 @@ def test_explicit_pod():
 
 @pytest.mark.parametrize("pod,words", [
     ("default/nope", "not found"),
-    ("default/bound", "not pending"),
     ("default/gated", "gate"),
 ])
 def test_bad_pod_exits_1(pod, words):
@@ -416,3 +415,64 @@ def test_node_filter_and_pod_by_name(tmp_path):
     assert (r.returncode, r.stderr) == (1, "kso explain: pod name web is in 2 "
                                         "namespaces (team-a, team-b): give "
                                         "NAMESPACE/NAME\n")
+
+
+# ------------------------------------------------------------- bound pods
+
+BOUND = """\
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+spec:
+  taints: [{key: dedicated, value: gpu, effect: NoSchedule}]
+status: {allocatable: {cpu: "1", memory: 1Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
+status: {allocatable: {cpu: "1", memory: 1Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: old, namespace: default}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: x, resources: {requests: {cpu: 500m}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: fits, namespace: default}
+spec:
+  nodeName: n2
+  containers: [{name: c, image: x, resources: {requests: {cpu: 500m}}}]
+"""
+
+
+def test_a_bound_pod_is_explained_on_its_node(tmp_path):
+    # old was bound to n1 before the NoSchedule taint came (the taint
+    # evicts nothing); taken off n1 now, TaintToleration rejects it there,
+    # and it stays: kube-scheduler never moves a bound pod.  fits on n2
+    # passes every filter (500m of 1 cpu, n2 untainted).
+    f = tmp_path / "bound.yaml"
+    f.write_text(BOUND)
+    p = run(str(f), "--pod", "old", check=0)
+    lines = p.stdout.splitlines()
+    assert lines[2] == ("bound to n1 (spec.nodeName): kube-scheduler "
+                        "schedules pending pods only and never moves a bound "
+                        "one, so it stays whatever the filters say now.")
+    rows = [l for l in lines if l.startswith(("n1  ", "n2  "))]
+    assert [r.split()[:2] for r in rows] == [["n1", "rejected"]]
+    assert "TaintToleration: taint {dedicated: gpu}" in rows[0]
+    assert lines[-1] == (
+        "n1 fails TaintToleration for it today (node(s) had untolerated taint "
+        "{dedicated: gpu}): it stays all the same (evicting is not the "
+        "scheduler's job: a NoExecute taint is the taint manager's, a node "
+        "going away the node controller's).")
+    p = run(str(f), "--pod", "default/fits", check=0)
+    assert p.stdout.splitlines()[-1] == ("n2 passes every filter for it "
+                                         "today: placed now, it could go "
+                                         "there again.")
+    doc = json.loads(run(str(f), "--pod", "old", "-o", "json",
+                         check=0).stdout)
+    assert doc["bound_node"] == "n1"
+    assert doc["nodes"]["n1"]["rejected_by"] == "TaintToleration"

@@ -149,7 +149,18 @@ def test_explain_with_impl_has_its_optional_field():
     p = run_kso("explain", TAINTED, "--pod", "default/p", "--impl", SELF_IMPL,
                 "-o", "json")
     assert p.returncode == 0, p.stderr
-    check_fields("explain", json.loads(p.stdout), with_optional=True)
+    doc = json.loads(p.stdout)
+    check_fields("explain", doc)
+    assert "impl" in doc and "bound_node" not in doc
+
+
+def test_explain_of_a_bound_pod_has_its_optional_field():
+    # fixtures/impl/cluster.yaml: old runs on b
+    doc = json.loads(run_ok("explain", TAINTED, "--pod", "default/old", "-o",
+                            "json"))
+    check_fields("explain", doc)
+    assert doc["bound_node"] == "b" and "impl" not in doc
+    assert list(doc["nodes"]) == ["b"] and doc["preemption"] is None
 
 
 def test_explain_table_and_wide():

@@ -299,13 +299,14 @@ static int run_corpus(struct run *r)
 }
 
 enum { OPT_RUN, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE,
-       OPT_EXTENSION };
+       OPT_EXTENSION, OPT_IMPL_LOG };
 
 static const struct cli_opt replay_table[] = {
 	{"run", 0, "DIR", "the corpus to replay", OPT_RUN},
 	{"impl", 0, "CMD", "the scheduler under test (kso-impl/1)", OPT_IMPL},
 	{"impl-timeout", 0, "S", "seconds to wait for each answer (default 10)",
 	 OPT_IMPL_TIMEOUT},
+	CLI_IMPL_LOG_OPTION(OPT_IMPL_LOG),
 	{"strict-message", 0, NULL, "its messages must be kube's, byte for byte",
 	 OPT_STRICT_MESSAGE},
 	{"extension", 0, "NAME", "a kso extension outside v1.30 (SelectorSpread)",
@@ -330,6 +331,7 @@ static int take(void *ctx, int id, const char *v)
 	switch (id) {
 	case OPT_RUN: r->dir = v; return 0;
 	case OPT_IMPL: r->cmd = v; return 0;
+	case OPT_IMPL_LOG: impl_log_set(v); return 0;
 	case OPT_STRICT_MESSAGE: r->strict = true; return 0;
 	case OPT_IMPL_TIMEOUT:
 		r->timeout = strtod(v, &end);

@@ -141,6 +141,7 @@ enum {
 	OPT_DB, OPT_MODE, OPT_JOBS, OPT_SHARD, OPT_STORE, OPT_QUIET, OPT_FORCE,
 	OPT_LIMIT, OPT_RESUME, OPT_EXPORT, OPT_NO_SYMMETRY, OPT_ALL_PENDING,
 	OPT_GREEDY_GAP, OPT_ARRIVALS, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_IMPL_JOBS,
+	OPT_IMPL_LOG,
 	OPT_CORPUS_OUT, OPT_CORPUS_DIR, OPT_NO_MINIMIZE, OPT_OUTPUT, OPT_QUIRK, OPT_QUIRKS,
 	OPT_COMPARE_QUIRKS, OPT_NO_VERDICT_REUSE, OPT_KUBE_VERSION
 };
@@ -186,6 +187,7 @@ static const struct cli_opt enum_table[] = {
 	{"impl", 0, "CMD", "judge a scheduler under test (kso-impl/1) on every "
 	 "decision", OPT_IMPL},
 	{"impl-timeout", 0, "S", "seconds to wait for its answer", OPT_IMPL_TIMEOUT},
+	CLI_IMPL_LOG_OPTION(OPT_IMPL_LOG),
 	{"impl-jobs", 0, "N", "implementation processes in parallel",
 	 OPT_IMPL_JOBS},
 	{"output", 'o', "table|json|yaml", "the summary as text (default), JSON "
@@ -315,6 +317,7 @@ static int take(void *ctx, int id, const char *v)
 					     &o->kube_version) < 0 ? 2 : 0;
 	case OPT_DB: o->db = v; a->db_given = true; return 0;
 	case OPT_IMPL: a->impl.cmd = v; return 0;
+	case OPT_IMPL_LOG: impl_log_set(v); return 0;
 	case OPT_EXPORT: a->export_dir = v; return 0;
 	case OPT_CORPUS_OUT:
 		cli_deprecated(cmd_of(a), "-o DIR", "--dir DIR", CLI_O_IS_A_FORMAT);

@@ -47,7 +47,7 @@ struct explain_args {
 enum {
 	OPT_POD, OPT_PROFILE, OPT_ENGINE, OPT_ALL_NODES, OPT_NODE, OPT_IMPL,
 	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_OUTPUT, OPT_COMPARE_VERSIONS,
-	OPT_NAMESPACE, OPT_ALL_NAMESPACES
+	OPT_NAMESPACE, OPT_ALL_NAMESPACES, OPT_IMPL_LOG
 };
 
 static const struct cli_opt explain_table[] = {
@@ -69,6 +69,7 @@ static const struct cli_opt explain_table[] = {
 	 OPT_IMPL_TIMEOUT},
 	{"strict-message", 0, NULL, "its message must be kube's, byte for byte",
 	 OPT_STRICT_MESSAGE},
+	CLI_IMPL_LOG_OPTION(OPT_IMPL_LOG),
 	{"output", 'o', "table|wide|json|yaml", "the output format (default "
 	 "table)", OPT_OUTPUT},
 	{"compare-versions", 0, "A,B", "explain under both releases (1.30,1.34) "
@@ -108,6 +109,7 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_ALL_NODES: return 0;
 	case OPT_NODE: a->nodes[a->n_nodes++] = v; return 0;
 	case OPT_IMPL: a->impl = v; return 0;
+	case OPT_IMPL_LOG: impl_log_set(v); return 0;
 	case OPT_STRICT_MESSAGE: a->strict_message = true; return 0;
 	case OPT_IMPL_TIMEOUT:
 		a->impl_timeout = strtod(v, &end);

@@ -18,6 +18,7 @@
 #include "args.h"
 #include "commands.h"
 #include "enum_impl.h"
+#include "impl.h"
 #include "itf.h"
 
 struct export_args {
@@ -26,7 +27,7 @@ struct export_args {
 	bool itf;
 };
 
-enum { OPT_OUT, OPT_OUTPUT, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_ITF };
+enum { OPT_OUT, OPT_OUTPUT, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_ITF, OPT_IMPL_LOG };
 
 static const struct cli_opt export_table[] = {
 	{"out", 0, "FILE", "where the YAML goes (default stdout)", OPT_OUT},
@@ -36,6 +37,7 @@ static const struct cli_opt export_table[] = {
 	{"impl", 0, "CMD", "minimize an impl finding by asking the "
 	 "implementation again", OPT_IMPL},
 	{"impl-timeout", 0, "S", "seconds to wait for its answer", OPT_IMPL_TIMEOUT},
+	CLI_IMPL_LOG_OPTION(OPT_IMPL_LOG),
 	{NULL, 0, NULL, NULL, 0},
 };
 
@@ -63,6 +65,7 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_OUT: a->out = v; return 0;
 	case OPT_ITF: a->itf = true; return 0;
 	case OPT_IMPL: a->impl.cmd = v; return 0;
+	case OPT_IMPL_LOG: impl_log_set(v); return 0;
 	case OPT_IMPL_TIMEOUT:
 		a->impl.timeout = strtod(v, &end);
 		if (end == v || *end || a->impl.timeout <= 0)

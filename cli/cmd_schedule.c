@@ -80,7 +80,7 @@ struct args {
 enum {
 	OPT_TIE, OPT_SEED, OPT_MAX_STEPS, OPT_ENGINE, OPT_ALL_NODES, OPT_IMPL,
 	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_CHECK_INVARIANTS, OPT_OUTPUT,
-	OPT_FAIL_ON_PENDING, OPT_ALL_NAMESPACES
+	OPT_FAIL_ON_PENDING, OPT_ALL_NAMESPACES, OPT_IMPL_LOG
 };
 
 static const struct cli_opt schedule_table[] = {
@@ -100,6 +100,7 @@ static const struct cli_opt schedule_table[] = {
 	 OPT_STRICT_MESSAGE},
 	{"check-invariants", 0, "incremental|full", "how the invariants are "
 	 "checked after each step (default incremental)", OPT_CHECK_INVARIANTS},
+	CLI_IMPL_LOG_OPTION(OPT_IMPL_LOG),
 	{"fail-on-pending", 0, NULL, "exit status 1 when a pod stays pending "
 	 "(for scripts)", OPT_FAIL_ON_PENDING},
 	{"all-namespaces", 'A', NULL, "kubectl's -A: every namespace's pods "
@@ -153,6 +154,9 @@ static int take(void *ctx, int id, const char *v)
 		return 0;
 	case OPT_IMPL:
 		a->impl = v;
+		return 0;
+	case OPT_IMPL_LOG:
+		impl_log_set(v);
 		return 0;
 	case OPT_IMPL_TIMEOUT:
 		a->impl_timeout = strtod(v, &end);

@@ -10,6 +10,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -133,6 +134,62 @@ void impl_stop(struct impl *im)
 	free(im->buf);
 	im->buf = NULL;
 	im->len = im->cap = 0;
+}
+
+/* --impl-log: every message exchanged, one line each, in the order they
+ * happen; several implementation processes (kso enum --impl-jobs) write
+ * under one lock, so lines never mix. */
+static struct {
+	const char *path;      /* --impl-log, NULL: none */
+	FILE *f;               /* opened by the first impl_start */
+	pthread_mutex_t mu;
+} impl_log = {NULL, NULL, PTHREAD_MUTEX_INITIALIZER};
+
+static void impl_log_close(void)
+{
+	if (impl_log.f)
+		fclose(impl_log.f);
+	impl_log.f = NULL;
+}
+
+void impl_log_set(const char *path)
+{
+	impl_log.path = path;
+}
+
+/* The log opened (created or truncated) once, when the first
+ * implementation starts; 0, or -1 with err set (incomplete). */
+static int log_open(struct error *err)
+{
+	int rc = 0;
+	pthread_mutex_lock(&impl_log.mu);
+	if (impl_log.path && !impl_log.f) {
+		impl_log.f = fopen(impl_log.path, "w");
+		if (impl_log.f) {
+			atexit(impl_log_close);
+		} else {
+			error_plain(err, "%s: cannot create: %s", impl_log.path,
+				    strerror(errno));
+			err->incomplete = true;
+			rc = -1;
+		}
+	}
+	pthread_mutex_unlock(&impl_log.mu);
+	return rc;
+}
+
+/* "PID > LINE" (kso's message) or "PID < LINE" (the implementation's),
+ * flushed: a log that outlives a crash holds every line before it. */
+static void log_line(const struct impl *im, char dir, const char *s, size_t n)
+{
+	if (!impl_log.f)
+		return;
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	pthread_mutex_lock(&impl_log.mu);
+	fprintf(impl_log.f, "%ld %c %.*s\n", (long)im->pid, dir, (int)n, s);
+	fflush(impl_log.f);
+	pthread_mutex_unlock(&impl_log.mu);
 }
 
 /* Writes all of s[0..n) (a line) by until (ms): a child that stops
@@ -283,6 +340,8 @@ static const struct ynode *exchange(struct impl *im, const char *req, size_t n,
 	/* one deadline for writing the request and reading its answer */
 	int64_t until = now_ms() + im->timeout_ms;
 	int w = send_all(im, req, n, until);
+	if (w == 0)
+		log_line(im, '>', req, n);
 	if (w == 1) {
 		fail(im, err, "request %d (%s) not read within %.3g s", id, what,
 		     im->timeout_ms / 1000.0);
@@ -296,6 +355,8 @@ static const struct ynode *exchange(struct impl *im, const char *req, size_t n,
 	}
 	char *line = NULL;
 	int r = read_line(im, &line, until);
+	if (r == 0)
+		log_line(im, '<', line, strlen(line));
 	if (r == 1) {
 		fail(im, err, "no answer to request %d (%s) within %.3g s", id, what,
 		     im->timeout_ms / 1000.0);
@@ -400,7 +461,7 @@ int impl_start(struct impl *im, const char *cmd, const struct cluster *c,
 	memset(im, 0, sizeof *im);
 	im->fd = -1;
 	im->timeout_ms = timeout_s > 0 ? (int)(timeout_s * 1000) : 10000;
-	if (spawn(im, cmd, err) < 0)
+	if (log_open(err) < 0 || spawn(im, cmd, err) < 0)
 		return -1;
 	struct request q;
 	request_begin(&q, "init", im->next_id);

@@ -81,6 +81,19 @@ struct impl_answer {
 void impl_answer_init(struct impl_answer *a);
 void impl_answer_release(struct impl_answer *a);
 
+/* impl_log_set: --impl-log FILE: every kso-impl/1 message exchanged with
+ * any implementation is written to FILE (created or truncated when the
+ * first one starts; impl_start fails, incomplete, when it cannot be), one
+ * a line, in order: "PID > MESSAGE" for kso's requests, "PID < MESSAGE"
+ * for the answers (PID: the implementation's process). */
+void impl_log_set(const char *path);
+
+/* The --impl-log entry of an option table (args.h), with the id its
+ * command gives it. */
+#define CLI_IMPL_LOG_OPTION(id) \
+	{"impl-log", 0, "FILE", "record every kso-impl/1 message exchanged " \
+	 "in FILE, in order ('PID > ' kso's, 'PID < ' the answers)", (id)}
+
 /* impl_start: runs cmd with /bin/sh -c, sends init for c's configuration
  * (config_path: the --config file, NULL for the default profile) and
  * waits for init_ok.  A pod without metadata.uid is named in requests by

@@ -654,3 +654,39 @@ def test_a_bind_outside_the_prefilter_result_reads_as_english(tmp_path):
         "a is rejected by PreFilter, whose PreFilterResult leaves it out "
         "(the nodes a required node affinity names by metadata.name), so no "
         "filter runs on it")
+
+
+def test_impl_log_records_every_message_in_order(tmp_path):
+    # explain asks once: init, init_ok, schedule, schedule_ok - each line
+    # "PID > request" or "PID < answer", the answers replying to the
+    # requests before them
+    log = tmp_path / "impl.log"
+    p = kso("explain", CLUSTER, "--pod", "default/p", "--impl", impl("self"),
+            "--impl-log", str(log))
+    assert p.returncode == 0, p.stderr
+    lines = log.read_text().splitlines()
+    pids = {l.split(" ", 1)[0] for l in lines}
+    assert len(pids) == 1 and pids.pop().isdigit()
+    dirs = [l.split(" ", 2)[1] for l in lines]
+    msgs = [json.loads(l.split(" ", 2)[2]) for l in lines]
+    assert dirs == [">", "<", ">", "<"]
+    assert [m["type"] for m in msgs] == ["init", "init_ok", "schedule",
+                                         "schedule_ok"]
+    assert msgs[1]["in_reply_to"] == msgs[0]["msg_id"]
+    assert msgs[3]["in_reply_to"] == msgs[2]["msg_id"]
+    assert msgs[3]["binding"]["target"]["name"] == "b"
+    # kso schedule on loop.yaml: one schedule request a step, in order
+    p = kso("schedule", LOOP, "--impl", impl("self"), "--impl-log", str(log),
+            "-o", "json")
+    steps = json.loads(p.stdout)["steps"]
+    msgs = [json.loads(l.split(" ", 2)[2]) for l in
+            log.read_text().splitlines()]
+    asked = [m for m in msgs if m["type"] == "schedule"]
+    assert len(asked) == len(steps)
+    assert [m["pod"]["name"] for m in asked] == [
+        s["pod"].split("/")[1] for s in steps]
+    # a log that cannot be created: exit 3, nothing asked
+    p = kso("explain", CLUSTER, "--pod", "default/p", "--impl", impl("self"),
+            "--impl-log", str(tmp_path / "no" / "such.log"))
+    assert (p.returncode, p.stdout) == (3, "")
+    assert "such.log: cannot create: No such file or directory" in p.stderr

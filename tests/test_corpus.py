@@ -196,3 +196,44 @@ def test_a_case_carries_the_pdb_status_kso_assumed(tmp_path):
         assert got == {"web": {"disruptionsAllowed": max(0, web - 2)},
                        "db": {"disruptionsAllowed": db},
                        "frozen": {"disruptionsAllowed": 0}}, on
+
+
+USAGE = "usage: corpus_judge.py [--strict-message] DIR 'CMD ARGS'\n"
+
+
+def judge_alone(*args):
+    return subprocess.run(["/usr/bin/python3", JUDGE, *map(str, args)],
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_the_judge_prints_its_usage(tmp_path):
+    for args in ((), ("only-a-dir",), ("a", "b", "c"), ("--bogus", "x")):
+        q = judge_alone(*args)
+        assert q.returncode == 2 and q.stdout == "", args
+        assert q.stderr.startswith(USAGE), (args, q.stderr)
+    for flag in ("-h", "--help"):
+        q = judge_alone(flag)
+        assert q.returncode == 0 and q.stdout.startswith(USAGE)
+        assert "--strict-message" in q.stdout and "exit 0" in q.stdout
+    # a directory without a corpus: exit 3, as kso corpus --run
+    q = judge_alone(tmp_path, impl("self"))
+    assert q.returncode == 3 and "holds no corpus" in q.stderr, q.stderr
+
+
+def test_the_judge_under_strict_messages(tmp_path):
+    # fixtures/explain/taints_cpu.yaml: web fits nowhere and no pod can be
+    # evicted, so its case expects unschedulable with kube's message (its
+    # header); terse_message.py answers unschedulable without the
+    # " preemption: ..." part: ok, but message-differs under strict messages
+    out, cases = corpus(tmp_path, "explain/taints_cpu.yaml", "taints")
+    web = [c for c, v in cases.items() if v["pod"]["name"] == "web"]
+    assert len(web) == 1
+    assert cases[web[0]]["expected"]["decision"] == "unschedulable"
+    for extra, verdict, rc in (((), "ok", 0),
+                               (("--strict-message",), "message-differs", 1)):
+        p, by_case, _ = replay(out, "terse_message", *extra)
+        assert by_case[web[0]]["verdict"] == verdict
+        q = judge_alone(*extra, out, impl("terse_message"))
+        alone = dict(l.split() for l in q.stdout.splitlines())
+        assert alone == {c: l["verdict"] for c, l in by_case.items()}
+        assert q.returncode == p.returncode == rc

@@ -4,9 +4,13 @@ leftovers): an implementation that stops reading cannot hold kso on a
 large request (the write is bounded by --impl-timeout, exit 3 naming the
 request); an answer past the 64 MiB cap is called that, not a timeout; an
 answer carrying a binding and unschedulable is refused as ambiguous; and
-`kso serve` refuses an init of another protocol.
+`kso serve` refuses an init of another protocol.  Then the wire rules of
+doc/protocol.md: stdout is the protocol only, an unflushed answer is a
+hang, EOF asks the implementation to finish, quantities arrive as
+canonical strings.
 """
 import json
+import os
 import subprocess
 import time
 
@@ -128,3 +132,93 @@ def test_an_implementations_text_is_escaped_in_tables(tmp_path):
     assert f"impl: error: {shown} -> refused" in p.stdout
     for out in (p.stdout,):
         assert "\x1b" not in out and "\x07" not in out
+
+
+# doc/protocol.md "Writing an implementation: the wire rules", each rule
+# held to what kso does.
+
+def test_a_log_line_on_stdout_is_a_protocol_failure(tmp_path):
+    body = ("sys.stdin.readline()\n"
+            "print('deciding default/p ...', flush=True)\n"
+            "time.sleep(3600)\n")
+    p = explain(small_cluster(tmp_path), script(tmp_path, "chatty", body), "5")
+    assert p.returncode == 3, p.stderr
+    assert "implementation chatty 1: request 1" in p.stderr
+    assert "not one JSON object" in p.stderr
+    assert "deciding default/p ..." in p.stderr   # the line, quoted
+
+
+def test_an_answer_left_in_a_buffer_is_a_hang(tmp_path):
+    # written but never flushed: a socket is block-buffered, so kso never
+    # sees it and gives up after --impl-timeout
+    answer = '{"type": "error", "in_reply_to": 1, "code": 10, "text": "no"}'
+    body = (f"sys.stdin.readline()\nsys.stdout.write({answer!r} + '\\n')\n"
+            "time.sleep(3600)\n")
+    start = time.time()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    p = subprocess.run([KSO, "explain", str(small_cluster(tmp_path)),
+                        "--pod", "default/p", "--impl",
+                        script(tmp_path, "buffered", body),
+                        "--impl-timeout", "1"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 3, p.stdout + p.stderr
+    assert "implementation buffered 1: no answer to request 1" in p.stderr
+    assert time.time() - start < 60
+
+
+def test_eof_asks_the_implementation_to_finish(tmp_path):
+    # one that exits at EOF has seen it by the time kso returns; one that
+    # ignores it is killed (500 ms later) with its process group
+    answer = '{"type": "error", "in_reply_to": 1, "code": 10, "text": "no"}'
+    seen = tmp_path / "eof-seen"
+    body = (f"sys.stdin.readline()\nprint({answer!r}, flush=True)\n"
+            f"assert sys.stdin.readline() == ''\nopen({str(seen)!r}, 'w')\n")
+    p = explain(small_cluster(tmp_path), script(tmp_path, "polite", body), "5")
+    assert p.returncode == 1, p.stderr         # refused: a finding
+    assert seen.exists()
+    pidfile = tmp_path / "pid"
+    body = (f"import os\nopen({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+            f"sys.stdin.readline()\nprint({answer!r}, flush=True)\n"
+            "sys.stdin.readline()\ntime.sleep(3600)\n")
+    start = time.time()
+    p = explain(small_cluster(tmp_path), script(tmp_path, "stubborn", body),
+                "5")
+    assert p.returncode == 1, p.stderr
+    assert time.time() - start < 30
+    # gone, or a zombie left to whoever reaps orphans: not running
+    try:
+        state = open("/proc/%s/stat" % pidfile.read_text()).read()
+    except FileNotFoundError:
+        state = "gone"
+    assert state == "gone" or state.rsplit(")", 1)[1].split()[0] == "Z", \
+        state
+
+
+def test_quantities_arrive_as_canonical_strings(tmp_path):
+    # cpu in whole millicores ("4" -> "4000m", "1" -> "1000m"), else
+    # nanocores (100u = 0.0001 cores = 100000n); every other resource as a
+    # plain decimal of its base unit (1.5Gi = 1.5 * 2^30 = 1610612736
+    # bytes, 1M = 1000000, 64Gi = 68719476736)
+    f = tmp_path / "q.yaml"
+    f.write_text(CLUSTER_HEAD +
+                 "apiVersion: v1\nkind: Node\nmetadata: {name: b}\n"
+                 "status: {allocatable: {cpu: '4', memory: 64Gi, "
+                 "ephemeral-storage: 1M, nvidia.com/gpu: '2', pods: '10'}}\n"
+                 "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+                 "spec: {containers: [{name: c, image: i, resources: "
+                 "{requests: {cpu: 100u, memory: 1.5Gi}}}, {name: d, "
+                 "image: i, resources: {requests: {cpu: '1'}}}]}\n")
+    got = tmp_path / "request.json"
+    answer = '{"type": "error", "in_reply_to": 1, "code": 10, "text": "no"}'
+    body = (f"open({str(got)!r}, 'w').write(sys.stdin.readline())\n"
+            f"print({answer!r}, flush=True)\n")
+    p = explain(f, script(tmp_path, "capture", body), "5")
+    assert p.returncode == 1, p.stderr
+    items = json.loads(got.read_text())["cluster"]["items"]
+    node = next(o for o in items if o["kind"] == "Node")
+    pod = next(o for o in items if o["kind"] == "Pod")
+    assert node["status"]["allocatable"] == {
+        "cpu": "4000m", "memory": "68719476736", "ephemeral-storage": "1000000",
+        "nvidia.com/gpu": "2", "pods": "10"}
+    assert [c["resources"]["requests"] for c in pod["spec"]["containers"]] \
+        == [{"cpu": "100000n", "memory": "1610612736"}, {"cpu": "1000m"}]

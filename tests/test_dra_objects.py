@@ -349,3 +349,64 @@ def test_a_claim_postfilter_could_deallocate_is_refused(tmp_path):
     p = run("explain", path, "--kube-version", "1.34", "-o", "json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["nodes"]["n2"]["code"] == "Success"
+
+
+ADMIN_NS = """\
+apiVersion: v1
+kind: Namespace
+metadata: {name: ops%s}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec: {}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: watch, namespace: ops}
+spec:
+  devices:
+    requests:
+    - name: all-gpus
+      exactly: {deviceClassName: gpu.example.com, allocationMode: All, adminAccess: true}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: probe, namespace: ops}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: plain
+        exactly: {deviceClassName: gpu.example.com}
+      - name: admin
+        exactly: {deviceClassName: gpu.example.com, adminAccess: true}
+"""
+
+
+def test_admin_access_outside_a_labelled_namespace_is_a_warning(tmp_path):
+    """DRAAdminAccess: the API server admits adminAccess only in a
+    namespace labelled resource.kubernetes.io/admin-access: "true", on
+    create and update only - a claim may outlive the label, and the
+    scheduler takes it as any other.  So: one warning per object, at the
+    line its document starts (the claim's apiVersion is line 10, the
+    template's line 19, column 1), exit 0; none once the
+    label is there."""
+    bare = tmp_path / "bare.yaml"
+    bare.write_text(ADMIN_NS % "")
+    p = run("validate", bare, "--kube-version", "1.34")
+    assert p.returncode == 0, p.stderr
+    lines = p.stderr.splitlines()
+    assert lines == [
+        f"{bare}:10:1: warning: ResourceClaim ops/watch asks for admin access, which "
+        "requires the `resource.kubernetes.io/admin-access: true` label on the "
+        "containing namespace: the API server would refuse creating it now; kso "
+        "takes it as it is (spec.devices.requests[0].exactly.adminAccess)",
+        f"{bare}:19:1: warning: ResourceClaimTemplate ops/probe asks for admin access, "
+        "which requires the `resource.kubernetes.io/admin-access: true` label on the "
+        "containing namespace: the API server would refuse creating it now; kso "
+        "takes it as it is (spec.spec.devices.requests[1].exactly.adminAccess)"], p.stderr
+    labelled = tmp_path / "labelled.yaml"
+    labelled.write_text(ADMIN_NS % ", labels: {resource.kubernetes.io/admin-access: \"true\"}")
+    p = run("validate", labelled, "--kube-version", "1.34")
+    assert (p.returncode, p.stderr) == (0, "")

@@ -447,6 +447,12 @@ bool yaml_node_selector_matches(const struct node_selector *s, const struct node
  * (finish.c); -1 with err set (incomplete) for the first. */
 int yaml_refuse_unjudged_dra(struct cluster *c, struct error *err);
 
+/* yaml_warn_admin_access: under v1.34, a warning for each claim (from
+ * index first_claim) and claim template (from first_template) with an
+ * adminAccess request whose namespace is in the input without the
+ * resource.kubernetes.io/admin-access: "true" label. */
+void yaml_warn_admin_access(struct cluster *c, int first_claim, int first_template);
+
 /* yaml_daemon_fits: the DaemonSet controller's predicates for node n: the
  * template's nodeSelector and required node affinity match, and every
  * NoSchedule and NoExecute taint is tolerated by with_tolerations (the

@@ -346,6 +346,54 @@ static int judge_pod(struct arena *a, const struct cluster *c, const struct pod 
 	return 0;
 }
 
+/*
+ * DRAAdminAccess (beta, on in v1.34): the API server admits a claim or a
+ * claim template with adminAccess only in a namespace labelled
+ * resource.kubernetes.io/admin-access: "true" (pkg/registry/resource,
+ * AuthorizedForAdmin).  It checks on create and update only, so a claim
+ * of a real cluster may outlive its namespace's label, and the scheduler
+ * treats it as any other: a warning, not an error.  A namespace that is
+ * not in the input says nothing either way.
+ */
+static const char ADMIN_LABEL[] = "resource.kubernetes.io/admin-access";
+
+static void warn_admin(struct cluster *c, struct source_pos pos, const char *kind,
+		       const char *ns, const char *name, const struct claim_spec *spec,
+		       const char *prefix)
+{
+	int i = cluster_find_namespace(c, ns);
+	if (i < 0 || c->namespaces[i].implicit)
+		return;
+	const char *v = labels_get(&c->namespaces[i].labels, ADMIN_LABEL);
+	if (v && !strcmp(v, "true"))
+		return;
+	for (int r = 0; r < spec->n_requests; r++) {
+		if (!spec->requests[r].admin_access)
+			continue;
+		cluster_warn(c, "%s:%d:%d: warning: %s %s/%s asks for admin access, which "
+			     "requires the `%s: true` label on the containing namespace: the "
+			     "API server would refuse creating it now; kso takes it as it is "
+			     "(%sspec.devices.requests[%d].exactly.adminAccess)", pos.file,
+			     pos.line, pos.col, kind, ns, name, ADMIN_LABEL, prefix, r);
+		return;
+	}
+}
+
+void yaml_warn_admin_access(struct cluster *c, int first_claim, int first_template)
+{
+	if (!config_at_least(&c->config, KUBE_1_34))
+		return;
+	for (int i = first_claim; i < c->n_claims; i++) {
+		const struct resource_claim *rc = &c->claims[i];
+		warn_admin(c, rc->pos, "ResourceClaim", rc->ns, rc->name, &rc->spec, "");
+	}
+	for (int i = first_template; i < c->n_claim_templates; i++) {
+		const struct claim_template *t = &c->claim_templates[i];
+		warn_admin(c, t->pos, "ResourceClaimTemplate", t->ns, t->name, &t->spec,
+			   "spec.");
+	}
+}
+
 int yaml_refuse_unjudged_dra(struct cluster *c, struct error *err)
 {
 	if (!config_at_least(&c->config, KUBE_1_34))

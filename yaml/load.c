@@ -427,6 +427,7 @@ int yaml_dec_commit(struct yaml_dec *d)
 	c->device_classes = append(d->a, c->device_classes, &c->n_device_classes,
 				   &d->device_classes);
 	c->slices = append(d->a, c->slices, &c->n_slices, &d->slices);
+	int old_claims = c->n_claims, old_templates = c->n_claim_templates;
 	c->claims = append(d->a, c->claims, &c->n_claims, &d->claims);
 	c->claim_templates = append(d->a, c->claim_templates, &c->n_claim_templates,
 				    &d->claim_templates);
@@ -434,6 +435,7 @@ int yaml_dec_commit(struct yaml_dec *d)
 				&d->attachments);
 	commit_namespaces(d);
 	cluster_reindex(c);
+	yaml_warn_admin_access(c, old_claims, old_templates);
 	return yaml_refuse_unjudged_dra(c, d->err);
 }
 

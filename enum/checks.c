@@ -29,7 +29,6 @@
 #include "../core/fnv.h"
 #include "../core/strbuf.h"
 
-#include "../model/cycle_state.h"
 #include "../model/match.h"
 #include "../core/xalloc.h"
 
@@ -526,11 +525,14 @@ static bool may_break(const struct pod *q, const struct pod *p)
 }
 
 /* The first of PodTopologySpread and InterPodAffinity (in that order)
- * that Feasibility of cy on node reports failed, -1 when neither; its
- * status in *st.  Only those two filters are evaluated
- * (model_feasibility_of), nominated pods' two-pass rule included. */
-static int hard_failure(struct enum_ctx *x, const struct model_cycle *cy,
-			int node, const struct sched_status **st)
+ * that Feasibility of pod q with prof on node of s reports failed, -1
+ * when neither; its status in *st.  Only those two filters are evaluated
+ * (MODEL_PHASE_FILTER), nominated pods' two-pass rule included, in the
+ * cycle's state on s, its PodTopologySpread part summed from the
+ * context's cached pod-only part of q. */
+static int hard_failure(struct enum_ctx *x, const struct sched_profile *prof,
+			const struct snapshot *s, int q, int node,
+			const struct sched_status **st)
 {
 	static const enum plugin_id hard[] = {
 		PLUGIN_POD_TOPOLOGY_SPREAD, PLUGIN_INTER_POD_AFFINITY,
@@ -540,7 +542,13 @@ static int hard_failure(struct enum_ctx *x, const struct model_cycle *cy,
 		[PLUGIN_INTER_POD_AFFINITY] = true,
 	};
 	struct sched_node_verdict *v = x->verdict;
-	model_feasibility_of(cy, node, only, v);
+	struct model_given given;
+	enum_model_given(x, prof, q, &given);
+	const struct model_question ask = {
+		.phase = MODEL_PHASE_FILTER, .prof = prof, .s = s, .pod = q,
+		.node = node, .only = only, .verdict = v,
+	};
+	model_schedule_cycle_given(&ask, &given);
 	for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++)
 		if (v->failed[hard[i]]) {
 			*st = &v->status[hard[i]];
@@ -563,24 +571,11 @@ static bool hard_ok(struct enum_ctx *x, const struct snapshot *s, int q,
 	snapshot_assign(view, s);
 	view->pod_node[q] = SNAP_PENDING;
 	view->nominated[q] = -1;
-	struct model_cycle cy = {
-		.cluster = x->c, .profile = prof, .pod = q,
-		.base = view, .view = view,
-	};
-	/* the cycle's state on view (which does not change in this call),
-	 * its PodTopologySpread part summed from the context's cached
-	 * pod-only part of q */
-	struct model_given given;
-	enum_model_given(x, prof, q, &given);
-	struct model_cycle_state state;
-	model_cycle_state_init(&state, &cy, &given);
-	cy.state = &state;
 	const struct sched_status *st = NULL;
-	int bad = hard_failure(x, &cy, node, &st);
+	int bad = hard_failure(x, prof, view, q, node, &st);
 	if (bad >= 0)
 		snprintf(why, len, "%s: %s", config_plugin_name(bad),
 			 st->n_reasons ? sched_status_reason(st, 0) : "rejected");
-	model_cycle_state_release(&state);
 	return bad < 0;
 }
 
@@ -775,8 +770,11 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 		.offset_draw = 0, .pdb_allowed = allowed,
 		.pdb_spends = x->pdb_spends,
 	};
-	model_preempt_kube_given(prof, &x->snap, pod, r, &opts, &given,
-				 &out->kube);
+	struct model_question ask = {
+		.phase = MODEL_PHASE_POSTFILTER, .prof = prof, .s = &x->snap,
+		.pod = pod, .failed = r, .opts = &opts, .preemption = &out->kube,
+	};
+	model_schedule_cycle_given(&ask, &given);
 	/* the oracle answers from its own failed cycle, as kube would */
 	x->oracle.preempt(x->oracle.self, prof, &x->snap, pod, &x->orr, 0,
 			  &out->oracle_pr);
@@ -784,9 +782,10 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 	compare_preemption(x->c, out);
 	struct error err;
 	error_init(&err);
-	out->minimal_ok = model_preempt_minimal_given(prof, &x->snap, pod, r,
-						      &opts, &given,
-						      &out->minimal, &err) == 0;
+	ask.phase = MODEL_PHASE_MINIMAL;
+	ask.preemption = &out->minimal;
+	ask.err = &err;
+	out->minimal_ok = model_schedule_cycle_given(&ask, &given) == 0;
 	if (allowed != allowed_stack)
 		free(allowed);
 	if (out->kube.code == SCHED_SUCCESS && out->kube.node >= 0 &&

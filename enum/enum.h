@@ -387,8 +387,8 @@ void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 		     const struct sched_profile *const *prof, bool on);
 void enum_reuse_release(struct enum_verdict_reuse *u);
 
-/* enum_reuse_cycle: model_schedule_cycle_given(prof, s, pod, given, r),
- * exactly, with the nodes whose verdicts u holds given too rather than
+/* enum_reuse_cycle: model_schedule_cycle_given's MODEL_PHASE_CYCLE
+ * answer for (prof, s, pod, given) into r, exactly, with the nodes whose verdicts u holds given too rather than
  * evaluated, and the verdicts it evaluates kept for later cycles (given's
  * own verdicts are not read). */
 int enum_reuse_cycle(struct enum_verdict_reuse *u,

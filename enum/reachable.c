@@ -509,8 +509,11 @@ static bool minimal_on(struct search *S, int p, int n, const int *pot, int np,
 	sched_preemption_init(out);
 	struct model_given given;
 	enum_model_given(S->x, prof, p, &given);
-	bool ok = model_preempt_minimal_given(prof, S->cur.snap, p, r, NULL,
-					      &given, out, &err) == 0 &&
+	const struct model_question ask = {
+		.phase = MODEL_PHASE_MINIMAL, .prof = prof, .s = S->cur.snap,
+		.pod = p, .failed = r, .preemption = out, .err = &err,
+	};
+	bool ok = model_schedule_cycle_given(&ask, &given) == 0 &&
 		  out->node >= 0;
 	for (int i = 0; i < np; i++)
 		r->verdicts[pot[i]].code = SCHED_UNSCHEDULABLE;

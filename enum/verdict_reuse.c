@@ -198,8 +198,12 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 	assert(u && prof && s && r && pod >= 0 && pod < s->cluster->n_pods);
 	struct model_given with = given ? *given : (struct model_given){0};
 	with.verdicts = NULL;
+	const struct model_question q = {
+		.phase = MODEL_PHASE_CYCLE, .prof = prof, .s = s, .pod = pod,
+		.r = r,
+	};
 	if (!u->on || !u->local[pod])
-		return model_schedule_cycle_given(prof, s, pod, &with, r);
+		return model_schedule_cycle_given(&q, &with);
 	node_masks(u, s);
 	bool *known = u->given_now;
 	for (int n = 0; n < u->n_nodes; n++) {
@@ -211,7 +215,7 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		}
 	}
 	with.verdicts = known;
-	int rc = model_schedule_cycle_given(prof, s, pod, &with, r);
+	int rc = model_schedule_cycle_given(&q, &with);
 	/* keep the verdicts the model worked out with Feasibility: not a
 	 * PreFilter's (every node then has the rejection) nor those of a
 	 * cycle that ended in an Error (the nodes after it have none) */

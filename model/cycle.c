@@ -13,6 +13,7 @@
  */
 #include "model.h"
 #include "cycle_state.h"
+#include "phases.h"
 #include "volumes.h"
 #include "match.h"
 #include "../core/xalloc.h"
@@ -434,13 +435,13 @@ int model_schedule_cycle(const struct sched_profile *prof,
 			 const struct snapshot *s, int pod,
 			 struct sched_cycle_result *r)
 {
-	return model_schedule_cycle_given(prof, s, pod, NULL, r);
+	return model_phase_cycle(prof, s, pod, NULL, r);
 }
 
-int model_schedule_cycle_given(const struct sched_profile *prof,
-			       const struct snapshot *s, int pod,
-			       const struct model_given *given,
-			       struct sched_cycle_result *r)
+int model_phase_cycle(const struct sched_profile *prof,
+		      const struct snapshot *s, int pod,
+		      const struct model_given *given,
+		      struct sched_cycle_result *r)
 {
 	assert(prof && s && s->cluster && r);
 	const struct cluster *c = s->cluster;

@@ -12,6 +12,7 @@
  */
 #include "model.h"
 #include "cycle_state.h"
+#include "phases.h"
 #include "volumes.h"
 #include "../core/xalloc.h"
 
@@ -260,4 +261,20 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 	out->feasible = out->rejected_by < 0;
 	out->code = out->feasible ? SCHED_SUCCESS
 				  : out->status[out->rejected_by].code;
+}
+
+void model_phase_filter(const struct sched_profile *prof,
+			const struct snapshot *s, int pod, int node,
+			const bool *only, const struct model_given *given,
+			struct sched_node_verdict *out)
+{
+	struct model_cycle cy = {
+		.cluster = s->cluster, .profile = prof, .pod = pod,
+		.base = s, .view = s,
+	};
+	struct model_cycle_state state;
+	model_cycle_state_init(&state, &cy, given);
+	cy.state = &state;
+	model_feasibility_of(&cy, node, only, out);
+	model_cycle_state_release(&state);
 }

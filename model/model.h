@@ -22,6 +22,7 @@
 #include "plugin.h"
 
 struct arena;                /* core/arena.h */
+struct error;                /* core/error.h */
 struct model_context;        /* context.h */
 struct model_spread_static;  /* spread_prefilter.h */
 
@@ -71,17 +72,15 @@ int model_schedule_cycle(const struct sched_profile *prof,
  *   spread    model_spread_static_new(cluster, prof, pod) (spread_prefilter.h),
  *             the pod-only part of PodTopologySpread's PreFilter.  NULL:
  *             the cycle builds it.
- *   verdicts  cycles only: verdicts[n] true says r->verdicts[n] already
- *             holds exactly what model_feasibility writes for (prof, pod,
- *             node n) on s, and the cycle takes it instead of evaluating
- *             the node.  Spec: Feasible == {Node : Feasibility(Pod, Node,
- *             Objects)}: the rest of the cycle reads the verdicts, not how
- *             they were found.  NULL: every node is evaluated.
+ *   verdicts  MODEL_PHASE_CYCLE only: verdicts[n] true says r->verdicts[n]
+ *             already holds exactly what model_feasibility writes for
+ *             (prof, pod, node n) on s, and the cycle takes it instead of
+ *             evaluating the node.  Spec: Feasible == {Node :
+ *             Feasibility(Pod, Node, Objects)}: the rest of the cycle
+ *             reads the verdicts, not how they were found.  NULL: every
+ *             node is evaluated.
  *
- * model_schedule_cycle_given and the PostFilters (preemption.h:
- * model_preempt_kube_given, model_default_preemption_given,
- * model_preempt_minimal_given) take it; the
- * PostFilters build the failed cycle's state from the same inputs.
+ * model_schedule_cycle_given is the one function that takes them.
  */
 struct model_given {
 	struct model_context *ctx;
@@ -89,12 +88,53 @@ struct model_given {
 	const bool *verdicts;
 };
 
-/* model_schedule_cycle_given: model_schedule_cycle with the inputs given
- * holds (NULL: none, model_schedule_cycle). */
-int model_schedule_cycle_given(const struct sched_profile *prof,
-			       const struct snapshot *s, int pod,
-			       const struct model_given *given,
-			       struct sched_cycle_result *r);
+/* What model_schedule_cycle_given is asked about the cycle of pod on
+ * placement s with profile prof: one of the cycle's phases (reference
+ * §1.3), each bound to the cycle's state (cycle_state.h) as the PreFilter
+ * phase leaves it on s. */
+enum model_phase {
+	/* PreFilter, Filter on every node, Score, the viable set:
+	 * model_schedule_cycle, into r */
+	MODEL_PHASE_CYCLE,
+	/* Filter on one node: model_feasibility_of(node, only) into
+	 * verdict, nothing else (r is not used) */
+	MODEL_PHASE_FILTER,
+	/* PostFilter after the failed cycle: kube's plugins in order
+	 * (model_preempt_kube, preemption.h) into preemption, with opts */
+	MODEL_PHASE_POSTFILTER,
+	/* the spec's least-Casualty Preemption after the failed cycle:
+	 * model_preempt_minimal with what opts lends (its offset_draw is
+	 * kube's alone) into preemption; err */
+	MODEL_PHASE_MINIMAL,
+};
+
+struct model_question {
+	enum model_phase phase;
+	const struct sched_profile *prof;
+	const struct snapshot *s;
+	int pod;
+	/* CYCLE: the result, filled (initialised for s->cluster) */
+	struct sched_cycle_result *r;
+	/* POSTFILTER, MINIMAL: the failed cycle of pod on s */
+	const struct sched_cycle_result *failed;
+	/* FILTER: the node, the filters evaluated (NULL: all), the verdict */
+	int node;
+	const bool *only;
+	struct sched_node_verdict *verdict;
+	/* POSTFILTER, MINIMAL: borrowed (NULL: none), and the answer
+	 * (initialised by the caller) */
+	const struct sched_preempt_opts *opts;
+	struct sched_preemption *preemption;
+	struct error *err;          /* MINIMAL: why it refused */
+};
+
+/* model_schedule_cycle_given: the answer to q, with the precomputed
+ * inputs given holds (NULL: none; the answer is the plain function's,
+ * model_schedule_cycle, model_feasibility_of, model_preempt_kube,
+ * model_preempt_minimal).  Returns 0, or -1 when MINIMAL refused (err
+ * set). */
+int model_schedule_cycle_given(const struct model_question *q,
+			       const struct model_given *given);
 
 /* model_fit_error: kube's FitError message for a result with no feasible
  * node ("0/N nodes are available: <PreFilter message>." or "... <histogram

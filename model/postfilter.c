@@ -8,8 +8,7 @@
  * ", ", so v1.34's failed preemption reads "no new claims to deallocate,
  * preemption: 0/N nodes are available: ...".
  */
-#include "preemption.h"
-#include "model.h"
+#include "phases.h"
 #include "../core/xalloc.h"
 
 #include <assert.h>
@@ -36,15 +35,15 @@ int model_preempt_kube(const struct sched_profile *prof,
 		       const struct sched_preempt_opts *opts,
 		       struct sched_preemption *out)
 {
-	return model_preempt_kube_given(prof, s, pod, r, opts, NULL, out);
+	return model_phase_postfilter(prof, s, pod, r, opts, NULL, out);
 }
 
-int model_preempt_kube_given(const struct sched_profile *prof,
-			     const struct snapshot *s, int pod,
-			     const struct sched_cycle_result *r,
-			     const struct sched_preempt_opts *opts,
-			     const struct model_given *given,
-			     struct sched_preemption *out)
+int model_phase_postfilter(const struct sched_profile *prof,
+			   const struct snapshot *s, int pod,
+			   const struct sched_cycle_result *r,
+			   const struct sched_preempt_opts *opts,
+			   const struct model_given *given,
+			   struct sched_preemption *out)
 {
 	assert(prof && s && s->cluster && r && out);
 	struct sched_status dra;
@@ -60,7 +59,7 @@ int model_preempt_kube_given(const struct sched_profile *prof,
 		}
 	}
 	if (prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {
-		model_default_preemption_given(prof, s, pod, r, opts, given,
+		model_phase_default_preemption(prof, s, pod, r, opts, given,
 					       out);
 	} else {
 		out->code = SCHED_UNSCHEDULABLE;

@@ -157,23 +157,6 @@ int model_preempt_kube(const struct sched_profile *prof,
 		       const struct sched_preempt_opts *opts,
 		       struct sched_preemption *out);
 
-/* model_default_preemption_given / model_preempt_kube_given:
- * model_default_preemption / model_preempt_kube with the precomputed
- * inputs given holds (struct model_given, model.h; its verdicts are not
- * read); NULL is the function without _given. */
-int model_default_preemption_given(const struct sched_profile *prof,
-				   const struct snapshot *s, int pod,
-				   const struct sched_cycle_result *r,
-				   const struct sched_preempt_opts *opts,
-				   const struct model_given *given,
-				   struct sched_preemption *out);
-int model_preempt_kube_given(const struct sched_profile *prof,
-			     const struct snapshot *s, int pod,
-			     const struct sched_cycle_result *r,
-			     const struct sched_preempt_opts *opts,
-			     const struct model_given *given,
-			     struct sched_preemption *out);
-
 /* model_preempt_minimal: the spec's Preemption(pod): over every node whose
  * status in r is Unschedulable and every non-empty subset of its Jeopardy
  * after whose removal pod is Feasible, the one of least Casualty; ties go
@@ -185,16 +168,5 @@ int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct snapshot *s, int pod,
 			  const struct sched_cycle_result *r,
 			  struct sched_preemption *out, struct error *err);
-
-/* model_preempt_minimal_given: model_preempt_minimal with what opts
- * lends (pdb_allowed, pdb_spends; offset_draw is kube's alone) and the
- * precomputed inputs given holds (struct model_given, model.h; its
- * verdicts are not read); either may be NULL. */
-int model_preempt_minimal_given(const struct sched_profile *prof,
-				const struct snapshot *s, int pod,
-				const struct sched_cycle_result *r,
-				const struct sched_preempt_opts *opts,
-				const struct model_given *given,
-				struct sched_preemption *out, struct error *err);
 
 #endif

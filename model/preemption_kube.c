@@ -18,6 +18,7 @@
  */
 #include "preemption.h"
 #include "cycle_state.h"
+#include "phases.h"
 #include "model.h"
 #include "../core/xalloc.h"
 
@@ -419,10 +420,10 @@ int model_default_preemption(const struct sched_profile *prof,
 			     const struct sched_preempt_opts *opts,
 			     struct sched_preemption *out)
 {
-	return model_default_preemption_given(prof, s, pod, r, opts, NULL, out);
+	return model_phase_default_preemption(prof, s, pod, r, opts, NULL, out);
 }
 
-int model_default_preemption_given(const struct sched_profile *prof,
+int model_phase_default_preemption(const struct sched_profile *prof,
 				   const struct snapshot *s, int pod,
 				   const struct sched_cycle_result *r,
 				   const struct sched_preempt_opts *opts,

@@ -25,6 +25,7 @@
  */
 #include "preemption.h"
 #include "cycle_state.h"
+#include "phases.h"
 #include "model.h"
 #include "../core/xalloc.h"
 
@@ -182,16 +183,15 @@ int model_preempt_minimal(const struct sched_profile *prof,
 			  const struct sched_cycle_result *r,
 			  struct sched_preemption *out, struct error *err)
 {
-	return model_preempt_minimal_given(prof, s, pod, r, NULL, NULL, out,
-					   err);
+	return model_phase_minimal(prof, s, pod, r, NULL, NULL, out, err);
 }
 
-int model_preempt_minimal_given(const struct sched_profile *prof,
-				const struct snapshot *s, int pod,
-				const struct sched_cycle_result *r,
-				const struct sched_preempt_opts *opts,
-				const struct model_given *given,
-				struct sched_preemption *out, struct error *err)
+int model_phase_minimal(const struct sched_profile *prof,
+			const struct snapshot *s, int pod,
+			const struct sched_cycle_result *r,
+			const struct sched_preempt_opts *opts,
+			const struct model_given *given,
+			struct sched_preemption *out, struct error *err)
 {
 	assert(prof && s && s->cluster && r && out && err);
 	const struct cluster *c = s->cluster;

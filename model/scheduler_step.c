@@ -165,7 +165,11 @@ static int model_engine_cycle(void *self, const struct sched_profile *prof,
 {
 	const struct model_scheduler *m = self;
 	const struct model_given given = {.ctx = m->ctx};
-	model_schedule_cycle_given(prof, s, pod, &given, r);
+	const struct model_question q = {
+		.phase = MODEL_PHASE_CYCLE, .prof = prof, .s = s, .pod = pod,
+		.r = r,
+	};
+	model_schedule_cycle_given(&q, &given);
 	return -1;
 }
 
@@ -178,7 +182,12 @@ static void model_engine_preempt(void *self, const struct sched_profile *prof,
 	const struct model_scheduler *m = self;
 	const struct model_given given = {.ctx = m->ctx};
 	struct sched_preempt_opts o = {.offset_draw = offset_draw};
-	model_preempt_kube_given(prof, s, pod, r, &o, &given, out);
+	const struct model_question q = {
+		.phase = MODEL_PHASE_POSTFILTER, .prof = prof, .s = s,
+		.pod = pod, .failed = r, .opts = &o,
+		.preemption = out,
+	};
+	model_schedule_cycle_given(&q, &given);
 }
 
 const char *model_step_action_name(enum model_step_action a)

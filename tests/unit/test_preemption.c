@@ -408,12 +408,18 @@ static void test_pdb_node_choice(void)
 		const struct model_given *g = round % 2 ? &given : NULL;
 		struct sched_preempt_opts o = {.pdb_allowed = allowed};
 		sched_preemption_init(&k);
-		model_preempt_kube_given(&c.config.profiles[0], &s, p, &r, &o, g,
-					 &k);
+		struct model_question q = {
+			.phase = MODEL_PHASE_POSTFILTER,
+			.prof = &c.config.profiles[0], .s = &s, .pod = p,
+			.failed = &r, .opts = &o, .preemption = &k,
+		};
+		model_schedule_cycle_given(&q, g);
 		sched_preemption_init(&m);
 		error_init(&err);
-		CHECK_EQ(model_preempt_minimal_given(&c.config.profiles[0], &s, p,
-						     &r, &o, g, &m, &err), 0);
+		q.phase = MODEL_PHASE_MINIMAL;
+		q.preemption = &m;
+		q.err = &err;
+		CHECK_EQ(model_schedule_cycle_given(&q, g), 0);
 		CHECK_EQ(k.node, lend ? 0 : n2);
 		CHECK_EQ(k.chosen.pods[0], lend ? a : b);
 		CHECK_EQ(k.n_ties, lend);

@@ -32,11 +32,6 @@
  * oracle's oracle/volumes.c): an ephemeral volume's "<pod>-<volume>". */
 #define MODEL_CLAIM_NAME_MAX 512
 
-/* PodTopologySpread's topology pairs held inside the pair table before it
- * goes to the heap (model/spread_constraints.h); a table grows without
- * bound either way. */
-#define MODEL_SPREAD_PAIRS_INLINE 16
-
 /* ----------------------------------------------------- searches refused */
 
 /* The spec's least-Casualty preemption (model/preemption_minimal.c) tries

@@ -122,6 +122,7 @@ void enum_model_given(struct enum_ctx *x, const struct sched_profile *prof,
 	*out = (struct model_given){
 		.ctx = &x->model,
 		.spread = enum_spread_cache_get(&x->spread_cache, prof, pod),
+		.affinity = enum_affinity_cache_get(&x->spread_cache, pod),
 	};
 }
 

@@ -27,6 +27,7 @@
 #include "../model/preemption.h"
 #include "../model/scheduler.h"
 #include "../model/spread_prefilter.h"
+#include "../model/affinity_prefilter.h"
 #include "../oracle/oracle.h"
 #include "ytree.h"
 
@@ -396,13 +397,16 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		     int pod, const struct model_given *given,
 		     struct sched_cycle_result *r);
 
-/* ------------------------------------------ PodTopologySpread's pod part */
+/* ---------------------------------------------------- the pod-only parts */
 
-/* model_spread_static of each pod of one cluster (spread_cache.c), built
- * on first use, owned by one thread's context. */
+/* The pod-only PreFilter parts of each pod of one cluster
+ * (spread_cache.c): PodTopologySpread's (model_spread_static) and
+ * InterPodAffinity's (model_affinity_static), built on first use, owned
+ * by one thread's context. */
 struct enum_spread_cache {
 	const struct cluster *c;
 	struct model_spread_static **by_pod;   /* [n_pods], NULL until asked */
+	struct model_affinity_static **affinity_by_pod;   /* the same */
 };
 
 /* enum_spread_cache_init: an empty cache for c; pair with
@@ -416,6 +420,11 @@ void enum_spread_cache_release(struct enum_spread_cache *k);
 const struct model_spread_static *enum_spread_cache_get(struct enum_spread_cache *k,
 							const struct sched_profile *prof,
 							int pod);
+
+/* enum_affinity_cache_get: the InterPodAffinity part of pod (a function
+ * of the cluster and the pod alone), built on first use; owned by k. */
+const struct model_affinity_static *enum_affinity_cache_get(struct enum_spread_cache *k,
+							    int pod);
 
 struct enum_ctx {
 	const struct enum_scenario *sc;
@@ -482,7 +491,8 @@ void enum_ctx_release(struct enum_ctx *x);
 
 /* enum_model_given: what x gives the model's cycles and PostFilters of
  * pod with prof (struct model_given, model/model.h): x's model context
- * and pod's PodTopologySpread part from x's cache; no verdicts. */
+ * and pod's PodTopologySpread and InterPodAffinity parts from x's cache;
+ * no verdicts. */
 void enum_model_given(struct enum_ctx *x, const struct sched_profile *prof,
 		      int pod, struct model_given *out);
 

@@ -58,6 +58,19 @@ static bool spread_prefilter(struct model_cycle_state *st,
 	return true;
 }
 
+/* Affinity == InterPodAffinity's PreFilter on base (§2.10), with the
+ * given pod-only part (a function of cluster and pod: whoever evaluates
+ * many placements keeps it) or, without one, each match evaluated.
+ * Returns false for its Skip. */
+static bool affinity_prefilter(struct model_cycle_state *st,
+			       const struct model_cycle *cy,
+			       const struct model_given *given)
+{
+	return model_affinity_prefilter_init(&st->affinity, cy,
+					     given ? given->affinity : NULL,
+					     st->scratch);
+}
+
 void model_cycle_state_init(struct model_cycle_state *st,
 			    const struct model_cycle *cy,
 			    const struct model_given *given)
@@ -88,14 +101,16 @@ void model_cycle_state_init(struct model_cycle_state *st,
 	st->request = model_pod_table_get(st->pods, cy->pod, NULL, NULL);
 
 	/* SkipFilter == the volume plugins' Skips, PodTopologySpread's
-	 * (no hard constraint), InterPodAffinity's Skip(base) */
+	 * (no hard constraint), InterPodAffinity's Skip(base); Spread and
+	 * Affinity where their PreFilter does not Skip */
 	st->skip_filters = volume_skips(cy);
 	st->has_spread = prof->prefilter[PLUGIN_POD_TOPOLOGY_SPREAD] &&
 			 spread_prefilter(st, cy, given);
 	if (prof->prefilter[PLUGIN_POD_TOPOLOGY_SPREAD] && !st->has_spread)
 		st->skip_filters |= 1u << PLUGIN_POD_TOPOLOGY_SPREAD;
-	if (prof->prefilter[PLUGIN_INTER_POD_AFFINITY] &&
-	    model_prefilter_inter_pod_affinity_skips(cy))
+	st->has_affinity = prof->prefilter[PLUGIN_INTER_POD_AFFINITY] &&
+			   affinity_prefilter(st, cy, given);
+	if (prof->prefilter[PLUGIN_INTER_POD_AFFINITY] && !st->has_affinity)
 		st->skip_filters |= 1u << PLUGIN_INTER_POD_AFFINITY;
 
 	/* the cycle's AddPod/RemovePod calls so far */
@@ -125,6 +140,10 @@ void model_cycle_state_clone(struct model_cycle_state *dst,
 	if (src->has_spread)
 		model_spread_prefilter_copy(&dst->spread, &src->spread,
 					    dst->scratch);
+	dst->has_affinity = src->has_affinity;
+	if (src->has_affinity)
+		model_affinity_prefilter_copy(&dst->affinity, &src->affinity,
+					      dst->scratch);
 	dst->own_ctx = NULL;
 	dst->own_static = NULL;
 }
@@ -134,6 +153,8 @@ void model_cycle_state_add_pod(struct model_cycle_state *st, int q, int node)
 	assert(st);
 	if (st->has_spread)
 		model_spread_prefilter_apply(&st->spread, q, node, +1);
+	if (st->has_affinity)
+		model_affinity_prefilter_apply(&st->affinity, q, node, +1);
 }
 
 void model_cycle_state_remove_pod(struct model_cycle_state *st, int q, int node)
@@ -141,6 +162,8 @@ void model_cycle_state_remove_pod(struct model_cycle_state *st, int q, int node)
 	assert(st);
 	if (st->has_spread)
 		model_spread_prefilter_apply(&st->spread, q, node, -1);
+	if (st->has_affinity)
+		model_affinity_prefilter_apply(&st->affinity, q, node, -1);
 }
 
 void model_cycle_state_release(struct model_cycle_state *st)
@@ -155,6 +178,7 @@ void model_cycle_state_release(struct model_cycle_state *st)
 		free(st->own_ctx);
 	}
 	st->has_spread = false;
+	st->has_affinity = false;   /* its storage: the scratch given back */
 	st->own_static = NULL;
 	st->own_ctx = NULL;
 }

@@ -15,6 +15,9 @@
  *                     InterPodAffinity's Skip(base))
  *       Spread     == PodTopologySpread's PreFilter state on base:
  *                     TpPairToMatchNum, TpKeyToDomainsNum, criticalPaths
+ *       Affinity   == InterPodAffinity's PreFilter state on base:
+ *                     existingAntiAffinityCounts, affinityCounts,
+ *                     antiAffinityCounts (affinity_prefilter.h)
  *   IN Filter(P, N), Score(P, N) ...
  * Every field is built eagerly by model_cycle_state_init, whether or not
  * a Filter reads it: there is no "computed yet?".  The nominated-pods
@@ -31,6 +34,7 @@
 #include "plugin.h"
 #include "context.h"
 #include "spread_prefilter.h"
+#include "affinity_prefilter.h"
 
 struct model_given;   /* model.h */
 
@@ -57,6 +61,12 @@ struct model_cycle_state {
 	 * when its PreFilter ran and did not Skip (has_spread) */
 	bool has_spread;
 	struct model_spread_prefilter spread;
+
+	/* Affinity == InterPodAffinity's PreFilter state on base with the
+	 * same AddPod/RemovePod calls; only when its PreFilter ran and did
+	 * not Skip (has_affinity) */
+	bool has_affinity;
+	struct model_affinity_prefilter affinity;
 
 	/* the scratch arena of the cycle (its context's): what the state
 	 * takes from it goes back when the state is released, and whatever a
@@ -89,8 +99,7 @@ void model_cycle_state_clone(struct model_cycle_state *dst,
 
 /* model_cycle_state_add_pod / model_cycle_state_remove_pod: kube's
  * AddPod / RemovePod of pod q on node, applied to st (the PreFilter
- * extensions of PodTopologySpread; InterPodAffinity's counts are read on
- * the cycle's view, which the caller changes alongside). */
+ * extensions of PodTopologySpread and InterPodAffinity). */
 void model_cycle_state_add_pod(struct model_cycle_state *st, int q, int node);
 void model_cycle_state_remove_pod(struct model_cycle_state *st, int q, int node);
 

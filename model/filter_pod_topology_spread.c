@@ -232,7 +232,7 @@ bool model_spread_prefilter_init_base(const struct model_cycle *cy,
 		model_spread_constraints_release(&st->own_cs);
 		return false;
 	}
-	model_spread_pairs_init(&st->pairs);
+	model_spread_pairs_init(&st->pairs, NULL);
 	int *domains = st->own_domains = xcalloc((size_t)n, sizeof *domains);
 	bool *self = st->own_self = xcalloc((size_t)n, sizeof *self);
 	st->paths = st->own_paths = xcalloc((size_t)n, sizeof *st->paths);
@@ -274,7 +274,7 @@ void model_spread_prefilter_init_static(struct model_spread_prefilter *st,
 	st->self = sp->self;
 	st->node_pair = sp->node_pair;
 	st->n_static_pairs = sp->pairs.n;
-	model_spread_pairs_copy(&st->pairs, &sp->pairs);
+	model_spread_pairs_copy(&st->pairs, &sp->pairs, scratch);
 	st->paths = arena_take_array(scratch, (size_t)st->cs->n, sizeof *st->paths);
 	pts_count_static(st, sp, base);
 	pts_build_paths(st);
@@ -291,7 +291,7 @@ void model_spread_prefilter_copy(struct model_spread_prefilter *dst,
 	dst->self = src->self;
 	dst->node_pair = src->node_pair;
 	dst->n_static_pairs = src->n_static_pairs;
-	model_spread_pairs_copy(&dst->pairs, &src->pairs);
+	model_spread_pairs_copy(&dst->pairs, &src->pairs, scratch);
 	dst->paths = arena_take_array(scratch, (size_t)dst->cs->n,
 				      sizeof *dst->paths);
 	memcpy(dst->paths, src->paths, sizeof *dst->paths * (size_t)dst->cs->n);

@@ -25,6 +25,7 @@ struct arena;                /* core/arena.h */
 struct error;                /* core/error.h */
 struct model_context;        /* context.h */
 struct model_spread_static;  /* spread_prefilter.h */
+struct model_affinity_static;   /* affinity_prefilter.h */
 
 /* The filter plugins in kube's Filter order and the score plugins in kube's
  * Score order (reference §1.1); SelectorSpread last (reference §6). */
@@ -72,6 +73,9 @@ int model_schedule_cycle(const struct sched_profile *prof,
  *   spread    model_spread_static_new(cluster, prof, pod) (spread_prefilter.h),
  *             the pod-only part of PodTopologySpread's PreFilter.  NULL:
  *             the cycle builds it.
+ *   affinity  model_affinity_static_new(cluster, pod) (affinity_prefilter.h),
+ *             the pod-only part of InterPodAffinity's PreFilter.  NULL:
+ *             the cycle evaluates each term match it needs.
  *   verdicts  MODEL_PHASE_CYCLE only: verdicts[n] true says r->verdicts[n]
  *             already holds exactly what model_feasibility writes for
  *             (prof, pod, node n) on s, and the cycle takes it instead of
@@ -85,6 +89,7 @@ int model_schedule_cycle(const struct sched_profile *prof,
 struct model_given {
 	struct model_context *ctx;
 	const struct model_spread_static *spread;
+	const struct model_affinity_static *affinity;
 	const bool *verdicts;
 };
 

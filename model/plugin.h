@@ -53,13 +53,6 @@ struct model_cycle {
 	const struct model_cycle_state *state;
 };
 
-/* model_prefilter_inter_pod_affinity_skips: InterPodAffinity's PreFilter
- * Skip on cy->base (reference §2.10): the pod has no required
- * (anti-)affinity term and no pod bound in base has a required
- * anti-affinity term against it.  Contract: cy's cluster, profile, pod
- * and base are set (cy->state is not read). */
-bool model_prefilter_inter_pod_affinity_skips(const struct model_cycle *cy);
-
 /* Filter: verdict of one plugin for (cycle pod, node) into out, set in
  * full (out's previous contents never read). */
 typedef void (*model_filter_fn)(const struct model_cycle *cy, int node,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "plugin.h"
+#include "cycle_state.h"
 #include "../core/quirks.h"
 #include "spread_constraints.h"
 #include "../core/xalloc.h"
@@ -222,14 +223,18 @@ enum sched_code model_score_pod_topology_spread(const struct model_cycle *cy,
 	st.require_all = st.cs.from_pod || !cy->profile->spread_system_defaulting;
 	st.ignored = xcalloc((size_t)n, sizeof *st.ignored);
 	st.weight = xcalloc((size_t)st.cs.n, sizeof *st.weight);
-	model_spread_pairs_init(&st.pairs);
+	/* the pairs in the cycle's scratch, given back below */
+	struct arena *scratch = cy->state->scratch;
+	struct arena_mark mark = arena_mark(scratch);
+	model_spread_pairs_init(&st.pairs, scratch);
 	ptss_register(&st, feasible, n);
 	ptss_count_all(&st);
-	int64_t *scratch = xcalloc((size_t)cy->cluster->n_nodes, sizeof *scratch);
+	int64_t *per_node = xcalloc((size_t)cy->cluster->n_nodes, sizeof *per_node);
 	for (int f = 0; f < n; f++)
-		scores[f] = st.ignored[f] ? 0 : ptss_raw(&st, feasible[f], scratch);
-	free(scratch);
+		scores[f] = st.ignored[f] ? 0 : ptss_raw(&st, feasible[f], per_node);
+	free(per_node);
 	ptss_normalize(&st, n, scores);
 	ptss_release(&st);
+	arena_reset(scratch, mark);
 	return SCHED_SUCCESS;
 }

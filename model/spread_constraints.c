@@ -216,59 +216,68 @@ static uint64_t pair_hash(int slot, const char *value)
 	return fnv64_str(1469598103934665603ull ^ (uint64_t)(unsigned)slot, value);
 }
 
-void model_spread_pairs_init(struct model_spread_pairs *t)
+/* A table's first room, taken when its first pair comes (a table that
+ * never gets one - most of a cycle's - costs nothing): every small
+ * cluster's pairs, so that a cycle's table grows at most once. */
+enum { PAIRS_FIRST = 16 };
+
+/* Room for count elements of size each, from t's arena or the heap. */
+static void *pairs_room(struct arena *a, size_t count, size_t size)
+{
+	if (count == 0)
+		return NULL;
+	return a ? arena_take_array(a, count, size) : xcalloc(count, size);
+}
+
+static void pairs_free(const struct model_spread_pairs *t, void *p)
+{
+	if (!t->arena)
+		free(p);
+}
+
+void model_spread_pairs_init(struct model_spread_pairs *t, struct arena *a)
 {
 	assert(t);
-	t->items = t->inline_items;
-	t->n = 0;
-	t->cap = MODEL_SPREAD_PAIRS_INLINE;
-	t->index = t->inline_index;
-	t->index_cap = 2 * MODEL_SPREAD_PAIRS_INLINE;
-	for (int h = 0; h < t->index_cap; h++)
-		t->index[h] = -1;
+	*t = (struct model_spread_pairs){.arena = a};
 }
 
 void model_spread_pairs_release(struct model_spread_pairs *t)
 {
 	assert(t);
-	if (t->items != t->inline_items)
-		free(t->items);
-	if (t->index != t->inline_index)
-		free(t->index);
+	pairs_free(t, t->items);
+	pairs_free(t, t->index);
 	t->items = NULL;
 	t->index = NULL;
 	t->n = t->cap = t->index_cap = 0;
 }
 
 void model_spread_pairs_copy(struct model_spread_pairs *dst,
-			     const struct model_spread_pairs *src)
+			     const struct model_spread_pairs *src,
+			     struct arena *a)
 {
-	assert(dst && src && src->items);
-	/* model_spread_pairs_init's storage, but its index is copied over
-	 * rather than first cleared: a copy is made for every cycle */
-	dst->items = dst->inline_items;
-	dst->cap = MODEL_SPREAD_PAIRS_INLINE;
-	dst->index = dst->inline_index;
-	dst->index_cap = 2 * MODEL_SPREAD_PAIRS_INLINE;
-	if (src->cap > dst->cap) {
-		dst->items = xmalloc(sizeof *dst->items * (size_t)src->cap);
-		dst->cap = src->cap;
-	}
-	if (src->index_cap > dst->index_cap) {
-		dst->index = xmalloc(sizeof *dst->index * (size_t)src->index_cap);
-		dst->index_cap = src->index_cap;
-	}
+	assert(dst && src);
+	dst->arena = a;
 	dst->n = src->n;
-	memcpy(dst->items, src->items, sizeof *dst->items * (size_t)src->n);
-	memcpy(dst->index, src->index, sizeof *dst->index * (size_t)src->index_cap);
-	for (int h = src->index_cap; h < dst->index_cap; h++)
-		dst->index[h] = -1;   /* as model_spread_pairs_init left it */
+	dst->cap = src->cap;
+	dst->index_cap = src->index_cap;
+	dst->items = pairs_room(a, (size_t)src->cap, sizeof *dst->items);
+	dst->index = pairs_room(a, (size_t)src->index_cap, sizeof *dst->index);
+	if (src->n)
+		memcpy(dst->items, src->items, sizeof *dst->items * (size_t)src->n);
+	if (src->index_cap)
+		memcpy(dst->index, src->index,
+		       sizeof *dst->index * (size_t)src->index_cap);
 }
 
 int model_spread_pairs_find(const struct model_spread_pairs *t, int slot,
 			    const char *value)
 {
 	assert(t && value);
+	/* the same string (one node's label, met again) found without
+	 * hashing it */
+	for (int i = 0; i < t->n && i < 4; i++)
+		if (t->items[i].value == value && t->items[i].slot == slot)
+			return i;
 	if (!t->index_cap)
 		return -1;
 	size_t mask = (size_t)t->index_cap - 1;
@@ -284,9 +293,8 @@ int model_spread_pairs_find(const struct model_spread_pairs *t, int slot,
 
 static void pairs_reindex(struct model_spread_pairs *t, int cap)
 {
-	if (t->index != t->inline_index)
-		free(t->index);
-	t->index = xmalloc(sizeof *t->index * (size_t)cap);
+	pairs_free(t, t->index);
+	t->index = pairs_room(t->arena, (size_t)cap, sizeof *t->index);
 	t->index_cap = cap;
 	for (int h = 0; h < cap; h++)
 		t->index[h] = -1;
@@ -309,22 +317,22 @@ int model_spread_pairs_add(struct model_spread_pairs *t, int slot,
 	if (i >= 0)
 		return i;
 	if (t->n == t->cap) {
-		t->cap *= 2;
-		if (t->items == t->inline_items) {
-			t->items = xmalloc(sizeof *t->items * (size_t)t->cap);
-			memcpy(t->items, t->inline_items,
-			       sizeof *t->items * (size_t)t->n);
-		} else {
-			t->items = xrealloc(t->items,
-					    sizeof *t->items * (size_t)t->cap);
-		}
+		/* an arena's old items stay behind until its reset */
+		int cap = t->cap ? 2 * t->cap : PAIRS_FIRST;
+		struct model_spread_pair *items =
+			pairs_room(t->arena, (size_t)cap, sizeof *items);
+		if (t->n)
+			memcpy(items, t->items, sizeof *items * (size_t)t->n);
+		pairs_free(t, t->items);
+		t->items = items;
+		t->cap = cap;
 	}
 	i = t->n++;
 	t->items[i].slot = slot;
 	t->items[i].value = value;
 	t->items[i].count = 0;
 	if (2 * t->n >= t->index_cap)
-		pairs_reindex(t, 2 * t->index_cap);
+		pairs_reindex(t, t->index_cap ? 2 * t->index_cap : 2 * PAIRS_FIRST);
 	else {
 		size_t mask = (size_t)t->index_cap - 1;
 		size_t h = pair_hash(slot, value) & mask;

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "../core/config.h"
-#include "../core/limits.h"
+#include "../core/arena.h"
 #include "default_selector.h"
 #include "../core/objects.h"
 #include "../core/snapshot.h"
@@ -90,26 +90,32 @@ struct model_spread_pair {
 };
 
 
-/* The pairs in registration order, with a hash index.  The first
- * MODEL_SPREAD_PAIRS_INLINE pairs (every small cluster's) live inside the
- * struct, so a filter call per node does not go through malloc; not to be
- * copied by value. */
+/* The pairs in registration order, with a hash index.  Storage from an
+ * arena - a cycle's scratch (cycle_state.h), given back when the arena is
+ * reset to a mark taken before the table was made - or, with none, from
+ * the heap. */
 struct model_spread_pairs {
-	struct model_spread_pair *items;   /* inline_items or malloc'ed */
+	struct model_spread_pair *items;
 	int n, cap;
 	int *index;          /* open addressing: item index or -1 */
 	int index_cap;       /* power of two, > 2n */
-	struct model_spread_pair inline_items[MODEL_SPREAD_PAIRS_INLINE];
-	int inline_index[2 * MODEL_SPREAD_PAIRS_INLINE];
+	struct arena *arena; /* NULL: the heap */
 };
 
-void model_spread_pairs_init(struct model_spread_pairs *t);
+/* model_spread_pairs_init: an empty table whose storage comes from a
+ * (NULL: the heap).  Pair with model_spread_pairs_release. */
+void model_spread_pairs_init(struct model_spread_pairs *t, struct arena *a);
+
+/* model_spread_pairs_release: frees t's heap storage (an arena's goes
+ * back with the arena's reset). */
 void model_spread_pairs_release(struct model_spread_pairs *t);
 
 /* model_spread_pairs_copy: dst (uninitialised) becomes an independent copy
- * of src, same order and counts; pair with model_spread_pairs_release. */
+ * of src, same order and counts, its storage from a (NULL: the heap);
+ * pair with model_spread_pairs_release. */
 void model_spread_pairs_copy(struct model_spread_pairs *dst,
-			     const struct model_spread_pairs *src);
+			     const struct model_spread_pairs *src,
+			     struct arena *a);
 
 /* model_spread_pairs_find: index of (slot, value) or -1. */
 int model_spread_pairs_find(const struct model_spread_pairs *t, int slot,

@@ -47,7 +47,7 @@ static void static_pairs(struct model_spread_static *st)
 	int nc = st->cs.n;
 	for (size_t k = 0; k < (size_t)nc * nn; k++)
 		st->contrib[k] = -1;
-	model_spread_pairs_init(&st->pairs);
+	model_spread_pairs_init(&st->pairs, NULL);
 	for (int n = 0; n < c->n_nodes; n++) {
 		const struct node *node = &c->nodes[n];
 		if (!model_spread_node_has_keys(node, &st->cs))

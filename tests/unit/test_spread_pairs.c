@@ -1,9 +1,10 @@
 /*
  * test_spread_pairs.c - the (constraint, topology value) table of
- * PodTopologySpread (model/spread_constraints.h) past its inline room:
+ * PodTopologySpread (model/spread_constraints.h) past its first room:
  * 2,000 domains over two constraints (a zone per node on a big cluster)
- * make it move to the heap and re-index several times; every pair keeps
- * its index, is found again, and a copy answers the same.
+ * make it grow and re-index several times, on the heap and in a scratch
+ * arena; every pair keeps its index, is found again, and a copy answers
+ * the same.
  */
 #include "check.h"
 
@@ -13,11 +14,13 @@
 
 #define DOMAINS 1000
 
-int main(void)
+static char names[DOMAINS][16];
+
+/* The table with its storage from a (NULL: the heap). */
+static void pairs_in(struct arena *a)
 {
-	static char names[DOMAINS][16];
 	struct model_spread_pairs t;
-	model_spread_pairs_init(&t);
+	model_spread_pairs_init(&t, a);
 	int idx[2][DOMAINS];
 	for (int v = 0; v < DOMAINS; v++) {
 		snprintf(names[v], sizeof names[v], "zone-%d", v);
@@ -45,12 +48,24 @@ int main(void)
 	CHECK_EQ(model_spread_pairs_find(&t, 0, "zone-x"), -1);
 	CHECK_EQ(model_spread_pairs_find(&t, 2, "zone-1"), -1);
 	struct model_spread_pairs c;
-	model_spread_pairs_copy(&c, &t);
+	model_spread_pairs_copy(&c, &t, a);
 	int same = 0;
 	for (int v = 0; v < DOMAINS; v++)
 		same += model_spread_pairs_find(&c, 1, names[v]) == idx[1][v];
 	CHECK_EQ(same, DOMAINS);
 	model_spread_pairs_release(&c);
 	model_spread_pairs_release(&t);
+}
+
+int main(void)
+{
+	pairs_in(NULL);
+	struct arena a;
+	arena_init(&a);
+	struct arena_mark m = arena_mark(&a);
+	pairs_in(&a);
+	arena_reset(&a, m);
+	pairs_in(&a);
+	arena_release(&a);
 	return check_done("test_spread_pairs");
 }

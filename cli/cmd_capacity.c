@@ -146,6 +146,9 @@ struct capacity {
 	struct cluster c;
 	int tmpl;                  /* the template pod (gone in the run) */
 	const char *tmpl_name;     /* the copies' base name */
+	const char *tmpl_key;      /* the template as NS/NAME */
+	const char *tmpl_what;     /* ... in words: "default/web", or
+				    * "StatefulSet default/db's pod" */
 	int first_copy, n_copies;  /* pods [first_copy, +n_copies) */
 	int left_out;              /* the cluster's pending pods */
 };
@@ -175,7 +178,7 @@ static int find_template(const struct cluster *c, const char *file)
 			"scheduler never tries it\n", file, c->pods[found].pos.line,
 			c->pods[found].pos.col);
 	else
-		return lines > 1 ? -1 : found;
+		return found;
 	return -1;
 }
 
@@ -212,9 +215,25 @@ static long copies_wanted(const struct cluster *c, long max)
 	return slots + 1;
 }
 
+/* Copy name key is free: no pod of the cluster has it, or only a pod
+ * FILE made (gone in the run: a StatefulSet's db-0, which the copies
+ * db-0, db-1, ... follow), which is renamed out of the way. */
+static bool name_free(struct cluster *c, const char *key, const char *file)
+{
+	int q = cluster_find_pod_key(c, key);
+	if (q < 0)
+		return true;
+	if (strcmp(c->pods[q].pos.file, file))
+		return false;
+	c->pods[q].name = arena_sprintf(&c->arena, "%s (template)",
+					c->pods[q].name);
+	cluster_reindex(c);
+	return true;
+}
+
 /* Appends k copies of the template named BASE-0 ... BASE-(k-1); 0, or -1
  * with the error printed when a name is taken. */
-static int add_copies(struct capacity *x, long k)
+static int add_copies(struct capacity *x, long k, const char *file)
 {
 	struct cluster *c = &x->c;
 	const struct pod *t = &c->pods[x->tmpl];
@@ -232,7 +251,7 @@ static int add_copies(struct capacity *x, long k)
 		p->uid = "";
 		char key[1024];
 		snprintf(key, sizeof key, "%s/%s", p->ns, p->name);
-		if (cluster_find_pod_key(c, key) >= 0) {
+		if (!name_free(c, key, file)) {
 			fprintf(stderr, "kso capacity: the copy %s would have the "
 				"name of a pod of the cluster\n", key);
 			return -1;
@@ -257,6 +276,12 @@ static int load(struct capacity *x, const struct capacity_args *a)
 	if (x->tmpl < 0)
 		return 1;
 	x->tmpl_name = template_name(&x->c, x->tmpl);
+	const struct pod *t = &x->c.pods[x->tmpl];
+	x->tmpl_key = arena_sprintf(&x->c.arena, "%s/%s", t->ns, t->name);
+	x->tmpl_what = t->created && t->n_owners == 1 ?
+		       arena_sprintf(&x->c.arena, "%s %s/%s's pod",
+				     t->owners[0].kind, t->ns, t->owners[0].name) :
+		       x->tmpl_key;
 	long k = copies_wanted(&x->c, a->max);
 	if (k > CAPACITY_MAX_COPIES) {
 		fprintf(stderr, "kso capacity: the nodes have more than %d pod "
@@ -267,7 +292,7 @@ static int load(struct capacity *x, const struct capacity_args *a)
 		for (int i = 0; i < x->c.config.n_profiles; i++)
 			memset(x->c.config.profiles[i].postfilter, 0,
 			       sizeof x->c.config.profiles[i].postfilter);
-	return add_copies(x, k) < 0 ? 1 : 0;
+	return add_copies(x, k, a->podspec) < 0 ? 1 : 0;
 }
 
 /* One copy placed: its node, and the pods it evicted (--preemption). */
@@ -414,7 +439,7 @@ static void print_json(const struct capacity *x, const struct capacity_args *a,
 		json_init(&j, stdout, false);
 	json_begin_object(&j);
 	json_key(&j, "template");
-	json_string(&j, cluster_pod_key(c, x->tmpl, key, sizeof key));
+	json_string(&j, x->tmpl_key);
 	json_key(&j, "copies");
 	json_int(&j, o->n_placed);
 	json_key(&j, "max");
@@ -484,7 +509,7 @@ static void print_table(const struct capacity *x, const struct capacity_args *a,
 	strbuf_init(&b);
 	strbuf_printf(&b, "%d more cop%s of %s fit%s", o->n_placed,
 		      o->n_placed == 1 ? "y" : "ies",
-		      cluster_pod_key(c, x->tmpl, key, sizeof key),
+		      x->tmpl_what,
 		      o->n_placed == 1 ? "s" : "");
 	if (o->n_placed > 0)
 		strbuf_printf(&b, " (%s-0%s%s-%d), placed one at a time",

@@ -133,3 +133,27 @@ def test_a_file_without_a_pod(tmp_path):
     p = kso("capacity", fx("three-nodes.yaml"), "--podspec", f)
     assert p.returncode == 1 and p.stdout == ""
     assert p.stderr.startswith(str(f) + ": no Pod")
+
+
+def test_a_statefulset_names_the_copies_as_it_names_its_pods():
+    d = capacity("three-nodes.yaml", "db-statefulset.yaml")
+    assert d["copies"] == 6 and d["template"] == "default/db-0"
+    assert [x["pod"] for x in d["placed"]] == ["default/db-%d" % i
+                                               for i in range(6)]
+    assert d["stop"]["pod"] == "default/db-6"
+    t = kso("capacity", fx("three-nodes.yaml"), "--podspec",
+            fx("db-statefulset.yaml")).stdout
+    assert t.splitlines()[0] == ("6 more copies of StatefulSet default/db's "
+                                 "pod fit (db-0 ... db-5), placed one at a "
+                                 "time")
+
+
+def test_a_copy_named_as_a_pod_of_the_cluster_is_refused(tmp_path):
+    f = tmp_path / "c.yaml"
+    f.write_text((open(fx("three-nodes.yaml")).read()) +
+                 "---\napiVersion: v1\nkind: Pod\nmetadata: {name: web-2}\n"
+                 "spec: {nodeName: n1, containers: [{name: c, image: x}]}\n")
+    p = kso("capacity", f, "--podspec", fx("web.yaml"))
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == ("kso capacity: the copy default/web-2 would have the "
+                        "name of a pod of the cluster\n")

@@ -32,6 +32,11 @@
  * oracle's oracle/volumes.c): an ephemeral volume's "<pod>-<volume>". */
 #define MODEL_CLAIM_NAME_MAX 512
 
+/* Spread classes whose PreFilter state the scheduler loop keeps up to
+ * date (model/spread_live.c): each bind or eviction touches every class,
+ * so beyond this many a pod's state is built afresh for its check. */
+#define MODEL_SPREAD_LIVE_CLASSES 256
+
 /* ----------------------------------------------------- searches refused */
 
 /* The spec's least-Casualty preemption (model/preemption_minimal.c) tries

@@ -45,6 +45,12 @@ static bool spread_prefilter(struct model_cycle_state *st,
 			     const struct model_cycle *cy,
 			     const struct model_given *given)
 {
+	if (given && given->spread_state) {
+		model_spread_prefilter_copy(&st->spread, given->spread_state,
+					    st->scratch);
+		st->spread.pod = &cy->cluster->pods[cy->pod];
+		return true;
+	}
 	const struct model_spread_static *sp = given ? given->spread : NULL;
 	if (!sp)
 		sp = st->own_static = model_spread_static_new(cy->cluster,

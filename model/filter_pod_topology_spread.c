@@ -297,6 +297,12 @@ void model_spread_prefilter_copy(struct model_spread_prefilter *dst,
 	memcpy(dst->paths, src->paths, sizeof *dst->paths * (size_t)dst->cs->n);
 }
 
+void model_spread_prefilter_fresh_paths(struct model_spread_prefilter *st)
+{
+	assert(st);
+	pts_build_paths(st);
+}
+
 void model_spread_prefilter_release(struct model_spread_prefilter *st)
 {
 	assert(st);

@@ -35,6 +35,7 @@
 #include "context.h"
 #include "cycle_state.h"
 #include "pod_requests.h"
+#include "spread_prefilter.h"
 #include "../core/xalloc.h"
 
 static const char *const invariant_names[MODEL_INV_COUNT] = {
@@ -233,7 +234,12 @@ static bool feasible_on(const struct model_scheduler *m,
 		.base = s, .view = s, .deltas = NULL, .n_deltas = 0,
 	};
 	struct model_cycle_state state;
-	const struct model_given given = {.ctx = m->ctx};
+	struct model_given given = {.ctx = m->ctx};
+	/* the loop's placement s: its spread state kept, not recounted */
+	if (m->spread_live && !m->opts.full_invariants &&
+	    prof->prefilter[PLUGIN_POD_TOPOLOGY_SPREAD])
+		given.spread_state = model_spread_live_get(m->spread_live, prof,
+							   pod, s);
 	model_cycle_state_init(&state, &cy, &given);
 	cy.state = &state;
 	/* model_feasibility sets every field: no need to clear (or malloc)
@@ -435,13 +441,31 @@ static bool check_termination(struct model_scheduler *m,
 	return false;
 }
 
+/* The loop's kept spread states follow pod p from node `from` to node
+ * `to` (either < 0: not bound there). */
+static void live_move(struct model_scheduler *m, int p, int from, int to)
+{
+	if (!m->spread_live || m->opts.full_invariants)
+		return;
+	if (from >= 0)
+		model_spread_live_move(m->spread_live, p, from, -1);
+	if (to >= 0)
+		model_spread_live_move(m->spread_live, p, to, +1);
+}
+
 void model_invariants_check_step(struct model_scheduler *m,
 				 const struct snapshot *before,
 				 const struct model_step *st)
 {
 	assert(m && before && st);
-	if (st->action == MODEL_STEP_BIND)
+	/* the bind is checked on before, then the kept states follow it;
+	 * the preemption on the placement after its evictions */
+	if (st->action == MODEL_STEP_BIND) {
 		check_bind(m, before, st);
+		live_move(m, st->pod, before->pod_node[st->pod], st->node);
+	}
+	for (int i = 0; i < st->n_victims; i++)
+		live_move(m, st->victims[i], before->pod_node[st->victims[i]], -1);
 	if (st->action == MODEL_STEP_PREEMPT)
 		check_preemption(m, st);
 	check_capacity(m, st);

@@ -26,6 +26,7 @@ struct error;                /* core/error.h */
 struct model_context;        /* context.h */
 struct model_spread_static;  /* spread_prefilter.h */
 struct model_affinity_static;   /* affinity_prefilter.h */
+struct model_spread_prefilter;
 
 /* The filter plugins in kube's Filter order and the score plugins in kube's
  * Score order (reference §1.1); SelectorSpread last (reference §6). */
@@ -76,6 +77,12 @@ int model_schedule_cycle(const struct sched_profile *prof,
  *   affinity  model_affinity_static_new(cluster, pod) (affinity_prefilter.h),
  *             the pod-only part of InterPodAffinity's PreFilter.  NULL:
  *             the cycle evaluates each term match it needs.
+ *   spread_state  the PreFilter state of PodTopologySpread for (prof, pod) on
+ *             the cycle's base itself: init_static(spread, base) in every
+ *             field the Filter reads, kept by a caller that follows one
+ *             placement bind by bind (model_spread_live_get,
+ *             spread_prefilter.h); copied into the cycle's state.  NULL:
+ *             built from spread (or from nothing).
  *   verdicts  MODEL_PHASE_CYCLE only: verdicts[n] true says r->verdicts[n]
  *             already holds exactly what model_feasibility writes for
  *             (prof, pod, node n) on s, and the cycle takes it instead of
@@ -90,6 +97,7 @@ struct model_given {
 	struct model_context *ctx;
 	const struct model_spread_static *spread;
 	const struct model_affinity_static *affinity;
+	const struct model_spread_prefilter *spread_state;
 	const bool *verdicts;
 };
 

@@ -30,6 +30,8 @@
 #include "model.h"
 #include "preemption.h"
 
+struct model_spread_live;   /* spread_prefilter.h */
+
 /* How ties and kube's random choices are settled. */
 struct model_sched_opts {
 	bool tie_random;       /* selectHost: random viable node (from seed)
@@ -179,6 +181,11 @@ struct model_scheduler {
 	 * the bind-feasible check's cycle is given (struct model_given). */
 	struct model_context *ctx;
 	struct model_context *own_ctx;   /* model_scheduler_init's, or NULL */
+	/* model_scheduler_init's, or NULL: PodTopologySpread's PreFilter
+	 * states of snap kept bind by bind (spread_prefilter.h), which the
+	 * invariants' Feasibility checks read instead of recounting; valid
+	 * because every change of snap's bindings is a step */
+	struct model_spread_live *spread_live;
 };
 
 /* model_scheduler_init: the loop on a copy of s (s is not changed). */

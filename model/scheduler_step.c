@@ -26,6 +26,7 @@
 #include "scheduler.h"
 #include "../core/xalloc.h"
 #include "../core/splitmix.h"
+#include "spread_prefilter.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -220,6 +221,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	m->own_ctx = xmalloc(sizeof *m->own_ctx);
 	model_context_init(m->own_ctx, c);
 	m->ctx = m->own_ctx;
+	m->spread_live = model_spread_live_new(c);
 	m->engine = (struct loop_engine){
 		.self = m, .cycle = model_engine_cycle,
 		.preempt = model_engine_preempt,
@@ -246,6 +248,7 @@ void model_scheduler_release(struct model_scheduler *m)
 	free(m->pool);
 	sched_cycle_result_release(&m->result);
 	model_invariants_release(&m->inv);
+	model_spread_live_free(m->spread_live);
 	if (m->own_ctx) {
 		model_context_release(m->own_ctx);
 		free(m->own_ctx);

@@ -60,6 +60,14 @@ struct model_spread_static *model_spread_static_new(const struct cluster *c,
 						    const struct sched_profile *prof,
 						    int pod);
 
+/* model_spread_static_count_self: counted[.][pod] set as for any other
+ * pod Q, so that st serves every pod of pod's spread class
+ * (spread_live.c): for a pod P whose static part is st's but for the
+ * term Q # P, the two differ only in counted[.][P] and
+ * counted[.][st->pod]; the first is never read while P is pending (only
+ * bound pods are summed), the second is what this sets. */
+void model_spread_static_count_self(struct model_spread_static *st);
+
 /* model_spread_static_free: frees st (NULL is fine). */
 void model_spread_static_free(struct model_spread_static *st);
 
@@ -125,6 +133,51 @@ void model_spread_prefilter_copy(struct model_spread_prefilter *dst,
  * (sign -1) of pod on node applied to st. */
 void model_spread_prefilter_apply(struct model_spread_prefilter *st, int pod,
 				  int node, int sign);
+
+/* model_spread_prefilter_fresh_paths: st's critical paths as a fresh
+ * PreFilter builds them from its current counts (update called for every
+ * pair in registration order), whatever AddPod/RemovePod left there. */
+void model_spread_prefilter_fresh_paths(struct model_spread_prefilter *st);
+
+/*
+ * The PreFilter states of a placement that changes one bind or eviction
+ * at a time (the scheduler loop's, scheduler.h), kept up to date instead
+ * of recounted: one state per spread class - pods whose pod-only part
+ * (model_spread_static) is the same but for the term Q # P: the same
+ * profile, namespace, built hard constraints (selectors, keys, skews,
+ * policies), self matches and, where a constraint honours them, the same
+ * node selector, required node affinity or tolerations.  The state of a
+ * class is model_spread_prefilter_init_static of its first pod's static
+ * part (model_spread_static_count_self) on the placement it was built
+ * on; each bind or eviction since adds or takes 1 from the pair of the
+ * node in every slot whose contributing constraint there counts the pod:
+ * the term pts_count_static sums.  So for a pending pod P of the class on
+ * the tracked placement s,
+ *   model_spread_live_get(P, s) = init_static(static_new(c, prof, P), s)
+ * in every field the Filter reads (pairs in the same order with the same
+ * counts, domains, self, critical paths), at a cost per step of the
+ * classes times the constraints, not of every pod and node.
+ * tests/unit/test_spread_live.c checks the equation after every step.
+ */
+struct model_spread_live;
+
+struct model_spread_live *model_spread_live_new(const struct cluster *c);
+void model_spread_live_free(struct model_spread_live *l);
+
+/* model_spread_live_get: the PreFilter state of pending pod under prof on
+ * the tracked placement s (its class's, built from s when new, its
+ * critical paths fresh); NULL when pod is bound on s, its PreFilter skips
+ * (no hard constraint) or the class table is full (MODEL_SPREAD_LIVE_CLASSES):
+ * the caller builds the state itself.  Valid until the next call. */
+const struct model_spread_prefilter *
+model_spread_live_get(struct model_spread_live *l,
+		      const struct sched_profile *prof, int pod,
+		      const struct snapshot *s);
+
+/* model_spread_live_move: pod bound to node (sign +1) or taken off it
+ * (sign -1) on the tracked placement. */
+void model_spread_live_move(struct model_spread_live *l, int pod, int node,
+			    int sign);
 
 /* model_spread_prefilter_release: frees what st owns. */
 void model_spread_prefilter_release(struct model_spread_prefilter *st);

@@ -18,22 +18,44 @@
 /* counted[i][q]: the terms of count(N, c_i) about Q alone:
  *   ~Empty(c.sel) (quirk) /\ Q # P /\ Q.deletionTimestamp = nil
  *   /\ Q.ns = P.ns /\ Matches(c.sel, Q.labels) */
+static bool counts(const struct model_spread_static *st,
+		   const struct model_selector *sel, int q)
+{
+	const struct cluster *c = st->c;
+	const struct pod *pq = &c->pods[q];
+	if (pq->deletion.has || strcmp(pq->ns, c->pods[st->pod].ns) != 0)
+		return false;
+	return model_selector_matches(sel, &pq->labels);
+}
+
+static bool counts_nobody(const struct model_spread_static *st,
+			  const struct model_selector *sel)
+{
+	return config_quirk(&st->c->config, QUIRK_SPREAD_EMPTY_SELECTOR) &&
+	       model_selector_is_empty(sel);
+}
+
 static void static_counted(struct model_spread_static *st)
 {
 	const struct cluster *c = st->c;
-	const struct pod *p = &c->pods[st->pod];
 	for (int i = 0; i < st->cs.n; i++) {
 		const struct model_selector *sel = &st->cs.items[i].sel;
 		bool *row = st->counted + (size_t)i * (size_t)c->n_pods;
-		if (config_quirk(&c->config, QUIRK_SPREAD_EMPTY_SELECTOR) &&
-		    model_selector_is_empty(sel))
+		if (counts_nobody(st, sel))
 			continue;
-		for (int q = 0; q < c->n_pods; q++) {
-			const struct pod *pq = &c->pods[q];
-			if (q == st->pod || pq->deletion.has || strcmp(pq->ns, p->ns) != 0)
-				continue;
-			row[q] = model_selector_matches(sel, &pq->labels);
-		}
+		for (int q = 0; q < c->n_pods; q++)
+			row[q] = q != st->pod && counts(st, sel, q);
+	}
+}
+
+void model_spread_static_count_self(struct model_spread_static *st)
+{
+	assert(st);
+	const struct cluster *c = st->c;
+	for (int i = 0; !st->skip && i < st->cs.n; i++) {
+		const struct model_selector *sel = &st->cs.items[i].sel;
+		st->counted[(size_t)i * (size_t)c->n_pods + (size_t)st->pod] =
+			!counts_nobody(st, sel) && counts(st, sel, st->pod);
 	}
 }
 

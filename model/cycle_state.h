@@ -35,6 +35,7 @@
 #include "context.h"
 #include "spread_prefilter.h"
 #include "affinity_prefilter.h"
+#include "model.h"
 
 struct model_given;   /* model.h */
 
@@ -51,6 +52,10 @@ struct model_cycle_state {
 
 	/* Req == PodRequests(P), NonZero(P): P's row of pods */
 	const int64_t *request;
+
+	/* the given sums of base (model.h, struct model_node_sums), NULL:
+	 * none; a clone has none (its view is not base) */
+	const struct model_node_sums *node_sums;
 
 	/* SkipFilterPlugins: bit id set when plugin id's PreFilter returned
 	 * Skip; kube runs no Filter of those */
@@ -105,6 +110,16 @@ void model_cycle_state_remove_pod(struct model_cycle_state *st, int q, int node)
 
 /* model_cycle_state_release: frees what st owns. */
 void model_cycle_state_release(struct model_cycle_state *st);
+
+/* model_cycle_sums: the given sums when cy's view is its state's base
+ * (no deltas), else NULL: what a filter may read instead of summing. */
+static inline const struct model_node_sums *
+model_cycle_sums(const struct model_cycle *cy)
+{
+	const struct model_cycle_state *st = cy->state;
+	return st->node_sums && cy->n_deltas == 0 && cy->view == st->base
+	       ? st->node_sums : NULL;
+}
 
 /* model_cycle_skips: plugin id's PreFilter returned Skip in cy's state. */
 static inline bool model_cycle_skips(const struct model_cycle *cy,

@@ -227,7 +227,10 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 	memset(out->failed + PLUGIN_FILTERS, 0, PLUGIN_SLOTS - PLUGIN_FILTERS);
 
 	int nq = 0;
-	for (int q = 0; q < cy->cluster->n_pods; q++)
+	/* in_q(q) needs q pending and nominated to node: none such, no q */
+	const struct model_node_sums *sums = model_cycle_sums(cy);
+	for (int q = 0; (!sums || sums->nominated[node] > 0) &&
+	     q < cy->cluster->n_pods; q++)
 		nq += cy->view->nominated[q] == node && in_q(cy, node, q);
 	int first1 = -1, first2;
 	if (nq > 0) {

@@ -120,8 +120,16 @@ void model_filter_node_resources_fit(const struct model_cycle *cy, int node,
 	struct arena_mark mark = arena_mark(scratch);
 	int64_t *used = arena_take_array(scratch, (size_t)c->n_res, sizeof *used);
 	int pods;
-	model_node_requested(cy->state->pods, cy->view, node, used, NULL, NULL,
-			     &pods);
+	const struct model_node_sums *sums = model_cycle_sums(cy);
+	if (sums) {
+		/* the same sums, kept (struct model_given) */
+		memcpy(used, sums->requested + (size_t)node * (size_t)c->n_res,
+		       sizeof *used * (size_t)c->n_res);
+		pods = sums->pods[node];
+	} else {
+		model_node_requested(cy->state->pods, cy->view, node, used, NULL,
+				     NULL, &pods);
+	}
 	fit_check(cy, n, cy->state->request, used, pods, out);
 	arena_reset(scratch, mark);
 }

@@ -89,6 +89,14 @@ void model_invariants_release(struct model_invariants *inv)
 	inv->last = NULL;
 	free(inv->waiting_pods);
 	inv->waiting_pods = NULL;
+	free(inv->node_req);
+	free(inv->node_asked);
+	free(inv->node_pods);
+	free(inv->node_nominated);
+	free(inv->nom_at);
+	inv->node_req = NULL;
+	inv->node_asked = inv->node_pods = NULL;
+	inv->node_nominated = inv->nom_at = NULL;
 	inv->n_waiting_pods = 0;
 }
 
@@ -119,15 +127,15 @@ static bool node_has_placed(const struct model_scheduler *m, int node,
 	return any;
 }
 
+/* requested[r]: what the pods on node request (Go int64 sums), count
+ * of them; asked[r] > 0: a pod this run bound there asks for r. */
 static void check_node_capacity(struct model_scheduler *m, int node,
-				const int64_t *asked, int64_t *requested)
+				const int64_t *asked, const int64_t *requested,
+				int count)
 {
 	const struct cluster *c = m->cluster;
 	const struct node *n = &c->nodes[node];
-	int count = 0;
 	bool found;
-	model_node_requested(m->ctx ? &m->ctx->pods : NULL, &m->snap, node,
-			     requested, NULL, NULL, &count);
 	int64_t pods = resource_values_get(&n->allocatable, RES_PODS, &found);
 	if (count > pods) {
 		breach(m, MODEL_INV_CAPACITY, "node %s holds %d pods, "
@@ -166,11 +174,109 @@ static void check_nodes(struct model_scheduler *m, const bool *mark,
 					sizeof *buf);
 	int64_t *asked = buf, *scratch = buf + c->n_res,
 		*requested = buf + 2 * (size_t)c->n_res;
-	for (int n = mark ? 0 : only; n < (mark ? c->n_nodes : only + 1); n++)
-		if ((!mark || mark[n]) && node_has_placed(m, n, asked, scratch))
-			check_node_capacity(m, n, asked, requested);
+	for (int n = mark ? 0 : only; n < (mark ? c->n_nodes : only + 1); n++) {
+		if ((mark && !mark[n]) || !node_has_placed(m, n, asked, scratch))
+			continue;
+		int count = 0;
+		model_node_requested(m->ctx ? &m->ctx->pods : NULL, &m->snap,
+				     n, requested, NULL, NULL, &count);
+		check_node_capacity(m, n, asked, requested, count);
+	}
 	arena_reset(a, at);
 	arena_release(&own);
+}
+
+/*
+ * The sums kept (inv->kept: the loop's own run, where every change of
+ * snap's bindings is a step): per node, what its pods request (Go int64
+ * sums: wrapping addition is associative and subtraction undoes it, so
+ * adding at each bind and subtracting at each eviction gives the sum
+ * model_node_requested takes over the pods there), how many pods it
+ * holds, and how many of them this run bound asking for each resource
+ * (placed[] is set at a bind and never cleared).  Built from the
+ * placement before the first checked step.
+ */
+static void sums_move(struct model_scheduler *m, int p, int node, int sign)
+{
+	struct model_invariants *v = &m->inv;
+	const struct cluster *c = m->cluster;
+	size_t nr = (size_t)c->n_res;
+	const int64_t *req = model_pod_table_get(&m->ctx->pods, p, NULL, NULL);
+	int64_t *sum = v->node_req + (size_t)node * nr;
+	int32_t *asked = v->node_asked + (size_t)node * nr;
+	for (size_t r = 0; r < nr; r++) {
+		sum[r] = sign > 0 ? model_go_add(sum[r], req[r])
+			 : model_go_sub(sum[r], req[r]);
+		if (m->placed[p] && req[r] > 0)
+			asked[r] += sign;
+	}
+	v->node_pods[node] += sign;
+}
+
+/* Pod p's part of node_nominated brought to placement s: counted at its
+ * nominated node while it is pending there. */
+static void nom_sync(struct model_scheduler *m, int p, const struct snapshot *s)
+{
+	struct model_invariants *v = &m->inv;
+	int32_t at = s->pod_node[p] == SNAP_PENDING && s->nominated[p] >= 0
+		     ? s->nominated[p] : -1;
+	if (at == v->nom_at[p])
+		return;
+	if (v->nom_at[p] >= 0)
+		v->node_nominated[v->nom_at[p]]--;
+	if (at >= 0)
+		v->node_nominated[at]++;
+	v->nom_at[p] = at;
+}
+
+static bool sums_kept(const struct model_scheduler *m)
+{
+	return m->inv.kept && m->ctx && !m->opts.full_invariants;
+}
+
+static void sums_build(struct model_scheduler *m, const struct snapshot *s)
+{
+	struct model_invariants *v = &m->inv;
+	const struct cluster *c = m->cluster;
+	size_t cells = (size_t)c->n_nodes * (size_t)c->n_res + 1;
+	v->node_req = xcalloc(cells, sizeof *v->node_req);
+	v->node_asked = xcalloc(cells, sizeof *v->node_asked);
+	v->node_pods = xcalloc((size_t)c->n_nodes + 1, sizeof *v->node_pods);
+	v->node_nominated = xcalloc((size_t)c->n_nodes + 1,
+				    sizeof *v->node_nominated);
+	v->nom_at = xmalloc(sizeof *v->nom_at * ((size_t)c->n_pods + 1));
+	for (int p = 0; p < c->n_pods; p++) {
+		v->nom_at[p] = -1;
+		nom_sync(m, p, s);
+		if (s->pod_node[p] >= 0)
+			sums_move(m, p, s->pod_node[p], +1);
+	}
+}
+
+/* The kept sums as the model takes them (struct model_given). */
+static struct model_node_sums sums_given(const struct model_scheduler *m)
+{
+	return (struct model_node_sums){
+		.requested = m->inv.node_req, .pods = m->inv.node_pods,
+		.nominated = m->inv.node_nominated,
+	};
+}
+
+/* The capacity of node, which holds the pod the step bound (node_has_
+ * placed holds), from the kept sums. */
+static void check_node_kept(struct model_scheduler *m, int node)
+{
+	struct model_invariants *v = &m->inv;
+	size_t nr = (size_t)m->cluster->n_res;
+	const int32_t *placed = v->node_asked + (size_t)node * nr;
+	struct arena *a = &m->ctx->scratch;
+	struct arena_mark at = arena_mark(a);
+	int64_t *asked = arena_take_array(a, nr + 1, sizeof *asked);
+	for (size_t r = 0; r < nr; r++)
+		asked[r] = placed[r] > 0;
+	check_node_capacity(m, node, asked, v->node_req + (size_t)node * nr,
+			    v->node_pods[node]);
+	arena_reset(a, at);
 }
 
 /*
@@ -192,7 +298,10 @@ static void check_capacity(struct model_scheduler *m,
 	if (!m->opts.full_invariants) {
 		if (st->action == MODEL_STEP_BIND && m->placed[st->pod]) {
 			assert(st->node >= 0 && st->node < c->n_nodes);
-			check_nodes(m, NULL, st->node);
+			if (sums_kept(m))
+				check_node_kept(m, st->node);
+			else
+				check_nodes(m, NULL, st->node);
 		}
 		return;
 	}
@@ -235,6 +344,11 @@ static bool feasible_on(const struct model_scheduler *m,
 	};
 	struct model_cycle_state state;
 	struct model_given given = {.ctx = m->ctx};
+	struct model_node_sums sums;
+	if (sums_kept(m) && m->inv.node_req) {
+		sums = sums_given(m);
+		given.node_sums = &sums;
+	}
 	/* the loop's placement s: its spread state kept, not recounted */
 	if (m->spread_live && !m->opts.full_invariants &&
 	    prof->prefilter[PLUGIN_POD_TOPOLOGY_SPREAD])
@@ -441,16 +555,22 @@ static bool check_termination(struct model_scheduler *m,
 	return false;
 }
 
-/* The loop's kept spread states follow pod p from node `from` to node
- * `to` (either < 0: not bound there). */
+/* The loop's kept spread states and node sums follow pod p from node
+ * `from` to node `to` (either < 0: not bound there). */
 static void live_move(struct model_scheduler *m, int p, int from, int to)
 {
-	if (!m->spread_live || m->opts.full_invariants)
-		return;
-	if (from >= 0)
-		model_spread_live_move(m->spread_live, p, from, -1);
-	if (to >= 0)
-		model_spread_live_move(m->spread_live, p, to, +1);
+	if (m->spread_live && !m->opts.full_invariants) {
+		if (from >= 0)
+			model_spread_live_move(m->spread_live, p, from, -1);
+		if (to >= 0)
+			model_spread_live_move(m->spread_live, p, to, +1);
+	}
+	if (sums_kept(m)) {
+		if (from >= 0)
+			sums_move(m, p, from, -1);
+		if (to >= 0)
+			sums_move(m, p, to, +1);
+	}
 }
 
 void model_invariants_check_step(struct model_scheduler *m,
@@ -458,6 +578,8 @@ void model_invariants_check_step(struct model_scheduler *m,
 				 const struct model_step *st)
 {
 	assert(m && before && st);
+	if (sums_kept(m) && !m->inv.node_req)
+		sums_build(m, before);
 	/* the bind is checked on before, then the kept states follow it;
 	 * the preemption on the placement after its evictions */
 	if (st->action == MODEL_STEP_BIND) {
@@ -466,6 +588,14 @@ void model_invariants_check_step(struct model_scheduler *m,
 	}
 	for (int i = 0; i < st->n_victims; i++)
 		live_move(m, st->victims[i], before->pod_node[st->victims[i]], -1);
+	/* the pods whose nomination a step can change (fingerprint_step) */
+	if (sums_kept(m)) {
+		nom_sync(m, st->pod, &m->snap);
+		for (int i = 0; i < st->n_victims; i++)
+			nom_sync(m, st->victims[i], &m->snap);
+		for (int i = 0; i < st->n_cleared; i++)
+			nom_sync(m, st->cleared[i], &m->snap);
+	}
 	if (st->action == MODEL_STEP_PREEMPT)
 		check_preemption(m, st);
 	check_capacity(m, st);

@@ -83,6 +83,11 @@ int model_schedule_cycle(const struct sched_profile *prof,
  *             placement bind by bind (model_spread_live_get,
  *             spread_prefilter.h); copied into the cycle's state.  NULL:
  *             built from spread (or from nothing).
+ *   node_sums the sums of cy->base (struct model_node_sums), kept by the
+ *             caller: NodeResourcesFit reads a node's Used from them and
+ *             the nominated-pods pass (§1.5) is skipped where no pending
+ *             pod is nominated, on the cycle's own base (no deltas); a
+ *             pass with deltas sums as without them.  NULL: summed.
  *   verdicts  MODEL_PHASE_CYCLE only: verdicts[n] true says r->verdicts[n]
  *             already holds exactly what model_feasibility writes for
  *             (prof, pod, node n) on s, and the cycle takes it instead of
@@ -93,11 +98,24 @@ int model_schedule_cycle(const struct sched_profile *prof,
  *
  * model_schedule_cycle_given is the one function that takes them.
  */
+/* What model_node_requested sums for each node of a placement and how
+ * many of its pending pods are nominated to each node, kept by a caller
+ * that follows the placement step by step (invariants.c): requested
+ * [node * n_res + r] (Go int64 sums over the pods bound there, with the
+ * context's pod table), pods[node] their count, nominated[node] the pods
+ * with status.nominatedNodeName = node that are pending. */
+struct model_node_sums {
+	const int64_t *requested;
+	const int32_t *pods;
+	const int32_t *nominated;
+};
+
 struct model_given {
 	struct model_context *ctx;
 	const struct model_spread_static *spread;
 	const struct model_affinity_static *affinity;
 	const struct model_spread_prefilter *spread_state;
+	const struct model_node_sums *node_sums;
 	const bool *verdicts;
 };
 

@@ -106,6 +106,18 @@ struct model_invariants {
 	 * pool), so the incremental fingerprint rereads these */
 	int *waiting_pods;           /* [n_pods] */
 	int n_waiting_pods;
+	/* kept: the loop's own run (model_scheduler_init), every change of
+	 * snap's bindings a step: the capacity check reads per-node sums
+	 * kept step by step instead of summing every pod (invariants.c) */
+	bool kept;
+	int64_t *node_req;           /* [n_nodes * n_res] requests of the
+				      * pods on each node, Go int64 sums */
+	int32_t *node_pods;          /* [n_nodes] pods on each node */
+	int32_t *node_asked;         /* [n_nodes * n_res] pods this run
+				      * bound there asking for each */
+	int32_t *node_nominated;     /* [n_nodes] pending pods nominated there */
+	int32_t *nom_at;             /* [n_pods] the node a pod is counted
+				      * nominated to, -1 */
 };
 
 /* model_invariant_name: "capacity", "bind-feasible", ... */

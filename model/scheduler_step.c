@@ -222,6 +222,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	model_context_init(m->own_ctx, c);
 	m->ctx = m->own_ctx;
 	m->spread_live = model_spread_live_new(c);
+	m->inv.kept = true;
 	m->engine = (struct loop_engine){
 		.self = m, .cycle = model_engine_cycle,
 		.preempt = model_engine_preempt,

@@ -13,7 +13,14 @@
  *     pair by pair (order, slot, value, count), in domains, self and
  *     critical paths;
  *   - the same fixtures under a pseudo-random walk of binds and evictions
- *     told to a model_spread_live of their own, compared after each.
+ *     told to a model_spread_live of their own, compared after each;
+ *   - beside it, the capacity check's node sums the loop keeps
+ *     (model/invariants.c): after every step each node's kept requests
+ *     and pod count equal model_node_requested's sums over every pod, and
+ *     its count of pending pods nominated there a count over every pod;
+ *   - and what the invariants' checks do with them: for every pending pod
+ *     and node, Feasibility given the kept sums and spread state (struct
+ *     model_given) is Feasibility built from nothing, filter by filter.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,7 +31,9 @@
 #include "fixture_walk.h"
 #include "xorshift.h"
 
+#include "../../model/cycle_state.h"
 #include "../../model/model.h"
+#include "../../model/pod_requests.h"
 #include "../../model/scheduler.h"
 #include "../../model/spread_prefilter.h"
 
@@ -151,6 +160,93 @@ static void compare_pending(struct model_spread_live *l,
 	}
 }
 
+static int node_sums, sum_differences;
+
+static void compare_sums(const struct model_scheduler *m, const char *path)
+{
+	const struct cluster *c = m->cluster;
+	if (!m->inv.node_req)
+		return;
+	int64_t *req = calloc((size_t)c->n_res + 1, sizeof *req);
+	for (int n = 0; n < c->n_nodes; n++) {
+		int count = 0;
+		model_node_requested(&m->ctx->pods, &m->snap, n, req, NULL, NULL,
+				     &count);
+		int nominated = 0;
+		for (int q = 0; q < c->n_pods; q++)
+			nominated += m->snap.pod_node[q] == SNAP_PENDING &&
+				     m->snap.nominated[q] == n;
+		bool differs = count != m->inv.node_pods[n] ||
+			       nominated != m->inv.node_nominated[n];
+		for (int r = 0; r < c->n_res; r++)
+			differs |= req[r] != m->inv.node_req[(size_t)n * (size_t)c->n_res +
+							    (size_t)r];
+		if (differs && sum_differences++ == 0)
+			fprintf(stderr, "kept node sums differ: %s step %d node %s\n",
+				path, m->steps, c->nodes[n].name);
+		node_sums++;
+	}
+	free(req);
+}
+
+static int verdicts, verdict_differences;
+
+static bool verdict_eq(const struct sched_node_verdict *a,
+		       const struct sched_node_verdict *b)
+{
+	if (a->feasible != b->feasible || a->code != b->code ||
+	    a->rejected_by != b->rejected_by ||
+	    memcmp(a->failed, b->failed, sizeof a->failed) != 0)
+		return false;
+	for (int i = 0; i < PLUGIN_FILTERS; i++)
+		if (!tb_status_eq(&a->status[i], &b->status[i]))
+			return false;
+	return true;
+}
+
+static void compare_verdicts(struct model_scheduler *m, const char *path)
+{
+	const struct cluster *c = m->cluster;
+	if (!m->inv.node_req)
+		return;
+	struct model_node_sums sums = {
+		.requested = m->inv.node_req, .pods = m->inv.node_pods,
+		.nominated = m->inv.node_nominated,
+	};
+	for (int p = 0; p < c->n_pods; p++) {
+		const struct sched_profile *prof = model_profile_for(c, p);
+		if (!prof || m->snap.pod_node[p] != SNAP_PENDING)
+			continue;
+		struct model_cycle fresh = {
+			.cluster = c, .profile = prof, .pod = p, .base = &m->snap,
+			.view = &m->snap,
+		};
+		struct model_cycle kept = fresh;
+		struct model_given given = {
+			.ctx = m->ctx, .node_sums = &sums,
+			.spread_state = model_spread_live_get(m->spread_live, prof, p,
+							      &m->snap),
+		};
+		struct model_cycle_state fs, ks;
+		model_cycle_state_init(&fs, &fresh, NULL);
+		fresh.state = &fs;
+		model_cycle_state_init(&ks, &kept, &given);
+		kept.state = &ks;
+		for (int n = 0; n < c->n_nodes; n++) {
+			struct sched_node_verdict a, b;
+			model_feasibility(&fresh, n, &a);
+			model_feasibility(&kept, n, &b);
+			verdicts++;
+			if (!verdict_eq(&a, &b) && verdict_differences++ == 0)
+				fprintf(stderr, "verdict given the kept sums differs: "
+					"%s step %d pod %s node %s\n", path, m->steps,
+					c->pods[p].name, c->nodes[n].name);
+		}
+		model_cycle_state_release(&ks);
+		model_cycle_state_release(&fs);
+	}
+}
+
 static void fixture(const char *path)
 {
 	struct cluster c;
@@ -170,6 +266,8 @@ static void fixture(const char *path)
 	while (model_scheduler_step(&m, &st)) {
 		model_step_release(&st);
 		compare_pending(m.spread_live, &m.snap, m.steps, path);
+		compare_sums(&m, path);
+		compare_verdicts(&m, path);
 	}
 	model_scheduler_release(&m);
 	/* a walk: a bound pod leaves its node, a pending one binds */
@@ -201,5 +299,12 @@ int main(void)
 	printf("test_spread_live: %d kept states compared\n", states);
 	CHECK(states > 100);
 	CHECK_EQ(differences, 0);
+	printf("test_spread_live: %d kept node sums compared\n", node_sums);
+	CHECK(node_sums > 100);
+	CHECK_EQ(sum_differences, 0);
+	printf("test_spread_live: %d verdicts given the kept sums compared\n",
+	       verdicts);
+	CHECK(verdicts > 1000);
+	CHECK_EQ(verdict_differences, 0);
 	return check_done("test_spread_live");
 }

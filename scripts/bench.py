@@ -35,12 +35,35 @@ and in reachable mode: states/s covered (raw states, symmetric ones
 included), classes/s evaluated and states per CPU second (the rate per
 core), written to build/bench-enum.csv.
 
+Then "Schedule": `kso schedule FILE -o json` end to end on the six
+anchor shapes (scripts/workload.py REFERENCE) and on scheduler_perf-like
+clusters of 5,000 nodes / 10,000 pods (and, with BENCH_BIG=1, 20,000 /
+100,000 and 50,000 / 500,000): its CPU seconds and peak RSS beside `kso
+validate` on the same file (loading alone), and the ratios issue 37 sets
+(schedule within 3x of validate, in CPU and in memory).
+
+Then "TLA": `kso enum` on the TLC yardstick's universes (KSO_BENCH_TLA,
+default /work/shared/bench/tla/kso; skipped when absent): 6x7 without
+symmetry, 6x8 and 7x8 with (and 6x8 without with BENCH_BIG=1), each
+count checked against the yardstick's ((N+1)^P placements; its README's
+symmetry classes).
+
+Every command kso runs is measured by /usr/bin/time -v: CPU seconds
+(user + system) beside wall seconds, and the command's own peak RSS
+(ru_maxrss of a child forked from Python carries Python's high-water mark
+across exec; time's child does not).
+
 Environment:
   KSO_BENCH_ONLY=Name,Name   run only these workloads (prefix match;
                              "Enum" for the enumerator rows, "Check" for
                              kso check on recorded days, "Impl" for
                              kso's cost per kso-impl/1 request,
-                             "Reference" for the reference workloads)
+                             "Reference" for the reference workloads,
+                             "Schedule" for kso schedule end to end,
+                             "TLA" for the TLC yardstick)
+  BENCH_BIG=1                the large cases too (20,000 nodes / 100,000
+                             pods and 50,000 / 500,000; TLA 6x8 without
+                             symmetry)
   KSO_BENCH_BUDGET=SECONDS   model time budget per workload (default 4)
   KSO_BENCH_NO_MODEL=1       skip the model column
   KSO_BENCH_OLD=PATH         another kso binary (e.g. main before a change):
@@ -111,6 +134,7 @@ def build_driver():
 def generate(args, path):
     """Runs workload.py unless path is newer than the generator."""
     gen = os.path.join(ROOT, "scripts", "workload.py")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(gen):
         return path
     subprocess.check_call([sys.executable, gen] + args + ["-o", path])
@@ -144,12 +168,9 @@ def enum_row(label, args):
     kso = os.path.join(ROOT, "kso")
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [kso, "enum"] + args + ["--db", os.path.join(tmp, "bench.db"), "--quiet"]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True)
-        out = proc.stdout.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode not in (0, 1):
+        rc, out, _, rss, _ = time_v(cmd)
+        out = out.decode()
+    if rc not in (0, 1):
         raise SystemExit("kso enum %s failed:\n%s" % (" ".join(args), out))
     states = re.search(r"^states:\s+(\d+) \((\d+) classes", out, re.M)
     took = re.search(r"^time:\s+([0-9.]+) s", out, re.M)
@@ -162,7 +183,7 @@ def enum_row(label, args):
             "seconds": secs, "cpu_seconds": cpu_s, "states_per_s": raw / secs,
             "classes_per_s": classes / secs,
             "states_per_cpu_s": raw / cpu_s if cpu_s > 0 else 0.0,
-            "rss_mb": usage.ru_maxrss / 1024.0}
+            "rss_mb": rss}
 
 
 def bench_enum():
@@ -202,7 +223,7 @@ def bench_reference():
     (bench_driver, oracle, with DefaultPreemption) and `kso schedule -o
     json` end to end (loading, the loop, invariants after every step,
     printing), beside kube-scheduler v1.30.12's median pods/s measured
-    separately on this class of machine.  Peak RSS from wait4."""
+    separately on this class of machine.  Peak RSS from /usr/bin/time."""
     exe = build_driver()
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     import workload
@@ -218,15 +239,9 @@ def bench_reference():
         path = generate([name], os.path.join(OUT, "ref-%s.json" % name))
         o = run(exe, "oracle", path, m, preempt=name.startswith("preemption"))
         loop = float(o["pods_per_s"])
-        began = time.time()
-        proc = subprocess.Popen([kso, "schedule", path, "-o", "json"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-        e2e = time.time() - began
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit("kso schedule %s failed: %s" % (path,
-                                                             proc.stderr.read()))
-        rss = usage.ru_maxrss / 1024.0
+        rc, _, _, rss, e2e = time_v([kso, "schedule", path, "-o", "json"])
+        if rc != 0:
+            raise SystemExit("kso schedule %s failed" % path)
         rows.append((name, n, e, m, loop, e2e, m / e2e, kube, loop / kube,
                      m / e2e / kube, rss))
         print("%-18s %5d %5d %5d %10.0f %9.2f %10.0f %9d %7.1fx %7.1fx %7.0f" %
@@ -347,14 +362,12 @@ def bench_scheduling(only, budget, no_model):
     print()
 
 
-def timed(cmd):
-    """Wall seconds of cmd and its stdout (it must exit 0)."""
-    began = time.time()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    took = time.time() - began
-    if proc.returncode != 0:
-        raise SystemExit("%s failed: %s" % (" ".join(cmd), proc.stderr.decode()))
-    return took, proc.stdout
+def has_detail(exe):
+    """exe's kso schedule knows --detail (issue 37: without it -o json
+    steps leave out the viable lists, which older binaries always print)."""
+    out = subprocess.run([exe, "schedule", "--help"], capture_output=True,
+                         text=True)
+    return "--detail" in out.stdout + out.stderr
 
 
 def bench_side_by_side(old):
@@ -364,37 +377,158 @@ def bench_side_by_side(old):
     import workload
     new = os.path.join(ROOT, "kso")
     rounds = int(os.environ.get("KSO_BENCH_ROUNDS", "5"))
+    detail = {"old": has_detail(old), "new": has_detail(new)}
     cases = []
-    for name in ("basic-5000", "spread-5000", "preemption-500", "csipv-5000"):
+    for name in sorted(workload.REFERENCE) + ["csipv-5000"]:
         path = generate([name], os.path.join(OUT, "ref-%s.json" % name))
         cases.append(("schedule " + name, ["schedule", path, "-o", "json"]))
     # each binary its own database ({db} below)
     cases.append(("enum default 1/4", ["enum", "--db", "{db}", "--force",
                                        "--quiet", "--shard", "1/4", "--jobs", "1"]))
-    head = "%-26s %9s %9s %8s %s" % ("case", "old_s", "new_s", "new/old", "output")
+    head = "%-26s %9s %9s %8s %8s %8s %8s %s" % (
+        "case", "old_cpu", "new_cpu", "new/old", "old_s", "new_s", "new_MB",
+        "output")
     print(head)
     print("-" * len(head), flush=True)
     for label, args in cases:
-        times = {"old": [], "new": []}
+        cpu = {"old": [], "new": []}
+        wall = {"old": [], "new": []}
+        rss = {"old": 0.0, "new": 0.0}
         outs = {}
         for _ in range(rounds):
             for which, exe in (("old", old), ("new", new)):
                 db = os.path.join(OUT, "side-%s.db" % which)
-                took, out = timed([exe] + [a.replace("{db}", db) for a in args])
-                times[which].append(took)
-                # enum prints its timing: compare the counts only
-                outs[which] = b"\n".join(l for l in out.splitlines()
-                                         if not l.startswith((b"time:", b"cpu:")))
-        o = sorted(times["old"])[rounds // 2]
-        n = sorted(times["new"])[rounds // 2]
-        print("%-26s %9.3f %9.3f %7.2fx %s" % (
-            label, o, n, n / o if o > 0 else 0.0,
-            "identical" if outs["old"] == outs["new"] else "DIFFERS"), flush=True)
+                cmd = [exe] + [a.replace("{db}", db) for a in args]
+                # the same bytes from both: the viable lists asked for
+                if args[0] == "schedule" and detail[which]:
+                    cmd.append("--detail")
+                rc, out, c, r, w = time_v(cmd)
+                if rc not in (0, 1):
+                    raise SystemExit("%s failed (%d)" % (" ".join(cmd), rc))
+                cpu[which].append(c)
+                wall[which].append(w)
+                rss[which] = max(rss[which], r)
+                # enum prints its timing and its database: compare the
+                # counts only
+                outs[which] = b"\n".join(
+                    l for l in out.splitlines()
+                    if not l.startswith((b"time:", b"cpu:", b"list them:")))
+        med = {k: sorted(v)[rounds // 2] for k, v in cpu.items()}
+        print("%-26s %9.3f %9.3f %7.2fx %8.3f %8.3f %8.0f %s" % (
+            label, med["old"], med["new"],
+            med["new"] / med["old"] if med["old"] > 0 else 0.0,
+            sorted(wall["old"])[rounds // 2], sorted(wall["new"])[rounds // 2],
+            rss["new"], "identical" if outs["old"] == outs["new"] else "DIFFERS"),
+            flush=True)
     print()
-    print("old: KSO_BENCH_OLD; new: ./kso.  Median wall seconds of %d runs each," % rounds)
-    print("  alternating old, new on the same inputs; new/old < 1 is faster.")
-    print("  output: the two stdouts (enum: without its timing lines); a")
-    print("  feature the old binary lacks (csipv-5000: claims) differs by design.")
+    print("old: KSO_BENCH_OLD; new: ./kso.  Median CPU seconds (user + system)")
+    print("  and wall seconds of %d runs each, alternating old, new on the" % rounds)
+    print("  same inputs; new/old < 1 is faster; new_MB: ./kso's peak RSS.")
+    print("  output: the two stdouts (schedule with --detail where the binary")
+    print("  has it; enum without its timing and database lines); a feature the old binary")
+    print("  lacks (csipv-5000: claims) differs by design.")
+    print()
+
+
+# kso schedule end to end beside kso validate: (label, workload.py args);
+# the big ones only with BENCH_BIG=1
+SCALE = [
+    ("perf 5k nodes/10k pods", ["perf", "--nodes", "5000", "--pods", "10000",
+                                "--pending", "10000"], False),
+    ("perf 20k nodes/100k pods", ["perf", "--nodes", "20000", "--pods",
+                                  "100000", "--pending", "100000"], True),
+    ("perf 50k nodes/500k pods", ["perf", "--nodes", "50000", "--pods",
+                                  "500000", "--pending", "500000"], True),
+]
+
+
+def bench_schedule():
+    """`kso schedule FILE -o json` (loading, the loop, the invariants after
+    every step, printing) against `kso validate FILE` (loading alone) on
+    the same file: CPU seconds and peak RSS of each, their ratios (issue
+    37: schedule within 3x of validate in both) and the JSON's size."""
+    subprocess.check_call(["make", "-s", "-C", ROOT, "kso"])
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import workload
+    kso = os.path.join(ROOT, "kso")
+    big = os.environ.get("BENCH_BIG") == "1"
+    cases = [(name, os.path.join(OUT, "ref-%s.json" % name), [name])
+             for name in sorted(workload.REFERENCE)]
+    for label, args, is_big in SCALE:
+        if big or not is_big:
+            cases.append((label, os.path.join(
+                OUT, "scale-%s.json" % "-".join(args[2::2])), args))
+    head = "%-26s %7s %9s %9s %7s %8s %8s %6s %9s" % (
+        "schedule -o json", "steps", "val_cpu", "sch_cpu", "cpu_x", "val_MB",
+        "sch_MB", "mem_x", "json_MB")
+    print(head)
+    print("-" * len(head), flush=True)
+    for label, path, args in cases:
+        generate(args, path)
+        rc, _, vcpu, vrss, _ = time_v([kso, "validate", path])
+        if rc != 0:
+            raise SystemExit("kso validate %s failed" % path)
+        rc, out, scpu, srss, _ = time_v([kso, "schedule", path, "-o", "json"])
+        if rc != 0:
+            raise SystemExit("kso schedule %s failed (%d)" % (path, rc))
+        size = len(out)
+        steps = json.loads(out)["summary"]["steps"]
+        del out
+        print("%-26s %7d %9.2f %9.2f %6.1fx %8.0f %8.0f %5.1fx %9.1f" % (
+            label, steps, vcpu, scpu, scpu / vcpu if vcpu > 0 else 0.0, vrss,
+            srss, srss / vrss if vrss > 0 else 0.0, size / 1e6), flush=True)
+    print()
+    print("val: kso validate FILE (loading alone); sch: kso schedule FILE -o json.")
+    print("  cpu: user + system seconds; MB: peak RSS; cpu_x, mem_x: schedule over")
+    print("  validate (issue 37's goal: under 3x).  CPU seconds under 0.1 s are")
+    print("  at /usr/bin/time's 10 ms resolution: callgrind for those.")
+    print()
+
+
+# The TLC yardstick's universes: (size, symmetry, big); expected classes
+# with node symmetry from its README (TLC's distinct states)
+TLA_RUNS = [("6x7", False, False), ("6x8", True, False), ("7x8", True, False),
+            ("6x8", False, True)]
+TLA_CLASSES = {"6x8": 1177958, "7x8": 2040555}
+
+
+def bench_tla():
+    """kso enum on the TLC yardstick universes, counts checked."""
+    root = os.environ.get("KSO_BENCH_TLA", "/work/shared/bench/tla/kso")
+    if not os.path.isdir(os.path.join(root, "universes")):
+        print("TLA: no yardstick at %s (KSO_BENCH_TLA): skipped" % root)
+        print()
+        return
+    subprocess.check_call(["make", "-s", "-C", ROOT, "kso"])
+    kso = os.path.join(ROOT, "kso")
+    big = os.environ.get("BENCH_BIG") == "1"
+    head = "%-5s %5s %9s %9s %-8s %8s %8s %12s %7s" % (
+        "size", "symm", "states", "classes", "counts", "cpu_s", "wall_s",
+        "states/cpu_s", "rss_MB")
+    print(head)
+    print("-" * len(head), flush=True)
+    for size, symm, is_big in TLA_RUNS:
+        if is_big and not big:
+            continue
+        nn, pp = (int(x) for x in size.split("x"))
+        uni = os.path.join(root, "universes", size + ".yaml")
+        if not os.path.exists(uni):
+            print("%-5s missing %s" % (size, uni))
+            continue
+        args = [uni, "--jobs", "1", "--force"] + ([] if symm else ["--no-symmetry"])
+        r = enum_row(size, args)
+        want_states = (nn + 1) ** pp
+        want_classes = TLA_CLASSES.get(size) if symm else want_states
+        ok = r["states"] == want_states and (want_classes is None or
+                                             r["classes"] == want_classes)
+        print("%-5s %5s %9d %9d %-8s %8.2f %8.2f %12.0f %7.0f" % (
+            size, "yes" if symm else "no", r["states"], r["classes"],
+            "ok" if ok else "MISMATCH", r["cpu_seconds"], r["seconds"],
+            r["states_per_cpu_s"], r["rss_mb"]), flush=True)
+    print()
+    print("kso enum on %s/universes (placements mode, one thread)." % root)
+    print("  counts: states = (N+1)^P, classes = the yardstick's distinct states")
+    print("  with node symmetry (its README); cpu_s from kso's own summary.")
     print()
 
 
@@ -479,6 +613,8 @@ def bench_check(old):
 
 
 def main():
+    # every case writes its inputs there, a fresh checkout has none
+    os.makedirs(OUT, exist_ok=True)
     only = [s for s in os.environ.get("KSO_BENCH_ONLY", "").split(",") if s]
     old = os.environ.get("KSO_BENCH_OLD")
     if old:
@@ -499,6 +635,10 @@ def main():
         bench_impl()
     if not only or any("Reference".startswith(x) for x in only):
         bench_reference()
+    if not only or any("Schedule".startswith(x) for x in only):
+        bench_schedule()
+    if not only or any("TLA".startswith(x) for x in only):
+        bench_tla()
 
 
 if __name__ == "__main__":

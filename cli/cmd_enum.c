@@ -133,6 +133,9 @@ struct args {
 	const struct corpus_opts *corpus;   /* kso corpus, else NULL */
 	int impl_jobs;                 /* --impl-jobs, 0: as --jobs */
 	bool db_given;
+	bool kube_version_given;       /* --kube-version */
+	bool compare_versions;         /* --compare-versions A,B: A the run's */
+	enum kube_version versions_first;
 	struct cli_enum_impl impl;     /* --impl (cmd NULL: none) */
 	struct enum_judge judge;
 };
@@ -143,7 +146,8 @@ enum {
 	OPT_GREEDY_GAP, OPT_ARRIVALS, OPT_IMPL, OPT_IMPL_TIMEOUT, OPT_IMPL_JOBS,
 	OPT_IMPL_LOG,
 	OPT_CORPUS_OUT, OPT_CORPUS_DIR, OPT_NO_MINIMIZE, OPT_OUTPUT, OPT_QUIRK, OPT_QUIRKS,
-	OPT_COMPARE_QUIRKS, OPT_NO_VERDICT_REUSE, OPT_KUBE_VERSION
+	OPT_COMPARE_QUIRKS, OPT_NO_VERDICT_REUSE, OPT_KUBE_VERSION,
+	OPT_COMPARE_VERSIONS
 };
 
 #define ENUM_COMMON_OPTS \
@@ -184,6 +188,9 @@ static const struct cli_opt enum_table[] = {
 	ENUM_COMMON_OPTS,
 	{"export", 0, "DIR", "write every finding as a scenario there",
 	 OPT_EXPORT},
+	{"compare-versions", 0, "A,B", "decide every state under release A and "
+	 "again under B (1.30,1.34); a difference is a version-visible finding",
+	 OPT_COMPARE_VERSIONS},
 	{"impl", 0, "CMD", "judge a scheduler under test (kso-impl/1) on every "
 	 "decision", OPT_IMPL},
 	{"impl-timeout", 0, "S", "seconds to wait for its answer", OPT_IMPL_TIMEOUT},
@@ -313,8 +320,19 @@ static int take(void *ctx, int id, const char *v)
 		return cli_quirk_take(cmd_of(a)->name, id == OPT_QUIRKS, v,
 				      &o->quirks_off) < 0 ? 2 : 0;
 	case OPT_KUBE_VERSION:
+		a->kube_version_given = true;
 		return cli_kube_version_take(cmd_of(a)->name, v,
 					     &o->kube_version) < 0 ? 2 : 0;
+	case OPT_COMPARE_VERSIONS: {
+		enum kube_version pair[2];
+		if (cli_kube_version_pair(v, pair) < 0)
+			return bad_usage(a, "--compare-versions takes two releases "
+					 "A,B (1.30,1.34), not '%s'", v);
+		a->compare_versions = true;
+		a->versions_first = pair[0];
+		o->compare_version = (int)pair[1];
+		return 0;
+	}
 	case OPT_DB: o->db = v; a->db_given = true; return 0;
 	case OPT_IMPL: a->impl.cmd = v; return 0;
 	case OPT_IMPL_LOG: impl_log_set(v); return 0;
@@ -391,6 +409,7 @@ static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 	o->verdict_reuse = true;
 	o->limit = ENUM_DEFAULT_LIMIT;
 	o->chunk = ENUM_DEFAULT_CHUNK;
+	o->compare_version = -1;
 	const struct cli_command *cmd = cmd_of(a);
 	((struct cli_command *)cmd)->ctx = a;
 	char **pos;
@@ -418,6 +437,17 @@ static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 		strbuf_release(&names);
 		return 1;
 	}
+	/* --compare-versions A,B: the run is A's, each decision B's too */
+	if (a->compare_versions && a->kube_version_given &&
+	    o->kube_version != a->versions_first)
+		return cli_usage_error(cmd, "--compare-versions %s,%s runs under "
+				       "%s: not --kube-version %s",
+				       config_kube_version_name(a->versions_first),
+				       config_kube_version_name(o->compare_version),
+				       config_kube_version_name(a->versions_first),
+				       config_kube_version_name(o->kube_version));
+	if (a->compare_versions)
+		o->kube_version = a->versions_first;
 	/* a quirk of another release is no switch of this one */
 	o->quirks_off &= config_quirks_of(o->kube_version);
 	if (corpus && !corpus->dir)
@@ -456,7 +486,8 @@ static bool finding_shown(const struct enum_opts *o, const char *impl_line, int 
 {
 	return (i != ENUM_FIND_IMPL || impl_line) &&
 	       (i != ENUM_FIND_GREEDY_GAP || o->greedy_gap) &&
-	       (i != ENUM_FIND_QUIRK_VISIBLE || o->compare_quirks);
+	       (i != ENUM_FIND_QUIRK_VISIBLE || o->compare_quirks) &&
+	       (i != ENUM_FIND_VERSION_VISIBLE || o->compare_version >= 0);
 }
 
 static void print_summary(const struct enum_summary *s, const struct enum_opts *o,
@@ -495,6 +526,14 @@ static void print_summary(const struct enum_summary *s, const struct enum_opts *
 		    (config_quirks_of(o->kube_version) >> q & 1))
 			printf("    %-28s %" PRIu64 " (%" PRIu64 ")\n", quirk_name(q),
 			       w->quirk_states[q], c->quirk_states[q]);
+	/* --compare-versions: the states each delta item differs in */
+	for (int i = 0; o->compare_version >= 0 && i < ENUM_VDELTA_COUNT; i++) {
+		char name[48];
+		snprintf(name, sizeof name, enum_vdelta_item(i) ? "%s (%d)" : "%s",
+			 enum_vdelta_name(i), enum_vdelta_item(i));
+		printf("    %-28s %" PRIu64 " (%" PRIu64 ")\n", name,
+		       w->version_items[i], c->version_items[i]);
+	}
 	printf("preemptions:   %" PRIu64 " (%" PRIu64 "), oracle preemption not checked "
 	       "in %" PRIu64 "\n", w->preemptions, c->preemptions, w->preempt_unchecked);
 	printf("time:          %.2f s, %.0f states/s covered, %.0f classes/s evaluated\n",
@@ -569,6 +608,14 @@ static void tree_summary(const struct enum_summary *s, const struct enum_opts *o
 		    (config_quirks_of(o->kube_version) >> q & 1))
 				json_pair(&j, quirk_name(q), w->quirk_states[q],
 					  c->quirk_states[q]);
+		json_end_object(&j);
+	}
+	if (o->compare_version >= 0) {
+		json_key(&j, "version_visible");
+		json_begin_object(&j);
+		for (int i = 0; i < ENUM_VDELTA_COUNT; i++)
+			json_pair(&j, enum_vdelta_name(i), w->version_items[i],
+				  c->version_items[i]);
 		json_end_object(&j);
 	}
 	json_pair(&j, "preemptions", w->preemptions, c->preemptions);

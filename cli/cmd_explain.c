@@ -120,22 +120,13 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_OUTPUT:
 		return cli_format_take(&explain_cmd, v, CLI_TABLE | CLI_WIDE |
 				       CLI_JSON | CLI_YAML, &a->format);
-	case OPT_COMPARE_VERSIONS: {
-		char first[16];
-		const char *comma = strchr(v, ',');
-		snprintf(first, sizeof first, "%.*s",
-			 comma ? (int)(comma - v) : 0, v);
-		int x = comma ? config_kube_version_parse(first) : -1;
-		int y = comma ? config_kube_version_parse(comma + 1) : -1;
-		if (x < 0 || y < 0 || x == y)
+	case OPT_COMPARE_VERSIONS:
+		if (cli_kube_version_pair(v, a->versions) < 0)
 			return cli_usage_error(&explain_cmd, "--compare-versions "
 					       "takes two releases A,B (1.30,1.34), "
 					       "not '%s'", v);
 		a->compare = true;
-		a->versions[0] = (enum kube_version)x;
-		a->versions[1] = (enum kube_version)y;
 		return 0;
-	}
 	}
 	return cli_load_take(explain_cmd.name, &a->load, id, v);
 }

@@ -185,6 +185,21 @@ int cli_kube_version_take(const char *cmd, const char *v,
 	return 0;
 }
 
+int cli_kube_version_pair(const char *v, enum kube_version out[2])
+{
+	assert(v && out);
+	char first[16];
+	const char *comma = strchr(v, ',');
+	snprintf(first, sizeof first, "%.*s", comma ? (int)(comma - v) : 0, v);
+	int x = comma ? config_kube_version_parse(first) : -1;
+	int y = comma ? config_kube_version_parse(comma + 1) : -1;
+	if (x < 0 || y < 0 || x == y)
+		return -1;
+	out[0] = (enum kube_version)x;
+	out[1] = (enum kube_version)y;
+	return 0;
+}
+
 void cli_load_apply(struct cluster *c, const struct cli_load_opts *o)
 {
 	assert(c && o);

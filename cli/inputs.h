@@ -74,6 +74,10 @@ int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
 	{"kube-version", 0, "1.30|1.34", "the kube-scheduler release to " \
 	 "answer for (default 1.30); see README", (id)}
 
+/* cli_kube_version_pair: --compare-versions' "A,B" (two different
+ * releases) into out: 0, or -1 (nothing printed). */
+int cli_kube_version_pair(const char *v, enum kube_version out[2]);
+
 /* cli_kube_version_take: --kube-version's value v into *out.  0, or -1
  * after a usage error printed for cmd. */
 int cli_kube_version_take(const char *cmd, const char *v,

@@ -45,6 +45,7 @@ static const char *const finding_names[ENUM_FIND_COUNT] = {
 	[ENUM_FIND_IMPL] = "impl",
 	[ENUM_FIND_GREEDY_GAP] = "greedy-gap",
 	[ENUM_FIND_QUIRK_VISIBLE] = "quirk-visible",
+	[ENUM_FIND_VERSION_VISIBLE] = "version-visible",
 };
 
 const char *enum_finding_name(enum enum_finding f)
@@ -65,6 +66,7 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 	assert(x && sc);
 	memset(x, 0, sizeof *x);
 	x->sc = sc;
+	x->compare_version = -1;
 	x->c = &sc->cluster;
 	snapshot_init(&x->snap, x->c);
 	for (int p = 0; p < x->c->n_pods; p++) {
@@ -140,6 +142,10 @@ void enum_ctx_release(struct enum_ctx *x)
 	enum_spread_cache_release(&x->spread_cache);
 	/* a shallow copy: its arena and objects are the scenario's */
 	free(x->quirk_alt);
+	if (x->version_alt) {
+		enum_scenario_release(x->version_alt);
+		free(x->version_alt);
+	}
 	model_context_release(&x->model);
 	free(x->placed);
 	free(x->waiting);
@@ -179,6 +185,7 @@ void enum_outcome_init(struct enum_outcome *o)
 	}
 	for (int q = 0; q < QUIRK_COUNT; q++)
 		o->quirk_visible[q] = false;
+	o->version_items = 0;
 }
 
 void enum_outcome_release(struct enum_outcome *o)
@@ -1076,6 +1083,9 @@ void enum_tally_outcome(const struct enum_outcome *o, uint64_t w,
 		for (int q = 0; o->find[ENUM_FIND_QUIRK_VISIBLE] && q < QUIRK_COUNT; q++)
 			if (o->quirk_visible[q])
 				t[k].quirk_states[q] += ws[k];
+		for (int i = 0; o->find[ENUM_FIND_VERSION_VISIBLE] && i < ENUM_VDELTA_COUNT; i++)
+			if (o->version_items >> i & 1)
+				t[k].version_items[i] += ws[k];
 		if (o->preempted) {
 			t[k].preemptions += ws[k];
 			if (!o->oracle_preempt_checked)
@@ -1112,4 +1122,6 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 		check_impl(x, pod, out);
 	if (x->compare_quirks)
 		check_quirks(x, prof, pod, out);
+	if (x->compare_version >= 0)
+		enum_check_versions(x, pod, out);
 }

@@ -313,8 +313,37 @@ enum enum_finding {
 	ENUM_FIND_QUIRK_VISIBLE,   /* --compare-quirks: switching a v1.30
 				    * quirk off (core/quirks.h) changes the
 				    * decision */
+	ENUM_FIND_VERSION_VISIBLE, /* --compare-versions: the other release
+				    * answers otherwise (version_diff.c) */
 	ENUM_FIND_COUNT
 };
+
+/* The v1.34 delta's items a version-visible difference is attributed to
+ * (version_diff.c; the delta reference's headline numbers in the
+ * comments), in summary order. */
+enum enum_vdelta {
+	ENUM_VDELTA_FIT_UNRESOLVABLE,   /* 1: NodeResourcesFit UAU above allocatable */
+	ENUM_VDELTA_DRA_POSTFILTER,     /* 2: DynamicResources' PostFilter first */
+	ENUM_VDELTA_ABSENT_NODES,       /* 3: NodeToStatus's absent nodes */
+	ENUM_VDELTA_SPREAD,             /* 4: PodTopologySpread per constraint */
+	ENUM_VDELTA_BALANCED_SKIP,      /* 5: BalancedAllocation skips BestEffort */
+	ENUM_VDELTA_LABEL_KEYS,         /* 6: (mis)matchLabelKeys merged */
+	ENUM_VDELTA_VOLUME_TEXTS,       /* 7: VolumeBinding/Restrictions texts */
+	ENUM_VDELTA_VOLUMES,            /* 8: volume limits, attachments, VAC */
+	ENUM_VDELTA_SIDECAR_PORTS,      /* 9: NodePorts reads sidecars */
+	ENUM_VDELTA_POD_RESOURCES,      /* 11: pod-level resources, resize */
+	ENUM_VDELTA_DRA_NOT_FOUND,      /* 12: PostFilter "not found" */
+	ENUM_VDELTA_NONZERO_SIDECARS,   /* 13: NonZeroRequested with sidecars */
+	ENUM_VDELTA_NS_SELECTOR,        /* 14: NotIn-only namespaceSelector */
+	ENUM_VDELTA_DRA_CLAIMS,         /* DRA proper: pods with claims (issue 35) */
+	ENUM_VDELTA_OTHER,              /* a difference none of the above explains */
+	ENUM_VDELTA_COUNT
+};
+
+/* enum_vdelta_name: "fit-unresolvable", ...; enum_vdelta_item: the delta
+ * reference's headline number (0: none). */
+const char *enum_vdelta_name(int item);
+int enum_vdelta_item(int item);
 
 struct enum_ctx;
 
@@ -359,6 +388,10 @@ struct enum_outcome {
 	/* --compare-quirks: the quirks whose switch changes the decision
 	 * (find[ENUM_FIND_QUIRK_VISIBLE] when any does) */
 	bool quirk_visible[QUIRK_COUNT];
+	/* --compare-versions: the delta items (a bit per enum enum_vdelta)
+	 * the difference is attributed to (find[ENUM_FIND_VERSION_VISIBLE]
+	 * when the answers differ) */
+	uint32_t version_items;
 };
 
 /* Per-thread evaluation state for one scenario. */
@@ -480,6 +513,15 @@ struct enum_ctx {
 	struct cluster *quirk_alt;
 	bool has_sidecar;              /* some pod of c has a sidecar (set
 					* with quirk_alt) */
+	/* --compare-versions: the release every decision is decided again
+	 * under (-1: none), the universe's configuration to load the
+	 * scenario with for it, and that scenario (loaded on first use,
+	 * NULL before; version_diff.c) */
+	int compare_version;
+	const char *config_path;
+	struct enum_scenario *version_alt;
+	bool version_alt_failed;       /* it does not hold the same pods and
+					* nodes: no state is compared */
 	/* the model's per-node verdicts met before (verdict_reuse.c) */
 	struct enum_verdict_reuse reuse;
 };
@@ -502,6 +544,18 @@ void enum_model_given(struct enum_ctx *x, const struct sched_profile *prof,
 void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out);
 
 void enum_outcome_init(struct enum_outcome *o);
+
+/* enum_check_versions: --compare-versions: pod's decision in x's state
+ * under x->compare_version too; a difference sets out's
+ * ENUM_FIND_VERSION_VISIBLE finding (both answers in words) and
+ * version_items (version_diff.c). */
+void enum_check_versions(struct enum_ctx *x, int pod, struct enum_outcome *out);
+
+/* enum_scenario_as: src's objects loaded for release v (config_path:
+ * the universe's configuration, NULL: none), src's quirk switches. */
+int enum_scenario_as(const struct enum_scenario *src, enum kube_version v,
+		     const char *config_path, struct enum_scenario *s,
+		     struct error *err);
 void enum_outcome_release(struct enum_outcome *o);
 
 /* enum_outcome_issue: true when the outcome holds a disagreement, a
@@ -536,6 +590,10 @@ struct enum_tally {
 				       * ENUM_FIND_QUIRK_VISIBLE, and per
 				       * quirk (likewise) */
 	uint64_t quirk_states[QUIRK_COUNT];
+	uint64_t version_visible;     /* --compare-versions:
+				       * ENUM_FIND_VERSION_VISIBLE, and per
+				       * delta item (likewise) */
+	uint64_t version_items[ENUM_VDELTA_COUNT];
 };
 
 /* enum_tally_finding: the count of finding kind f in t. */
@@ -543,7 +601,8 @@ static inline uint64_t enum_tally_finding(const struct enum_tally *t, int f)
 {
 	return f == ENUM_FIND_IMPL ? t->impl_findings
 		: f == ENUM_FIND_GREEDY_GAP ? t->greedy_gaps
-		: f == ENUM_FIND_QUIRK_VISIBLE ? t->quirk_visible : t->findings[f];
+		: f == ENUM_FIND_QUIRK_VISIBLE ? t->quirk_visible
+		: f == ENUM_FIND_VERSION_VISIBLE ? t->version_visible : t->findings[f];
 }
 
 /* enum_tally_finding_slot: where t counts finding kind f. */
@@ -551,7 +610,8 @@ static inline uint64_t *enum_tally_finding_slot(struct enum_tally *t, int f)
 {
 	return f == ENUM_FIND_IMPL ? &t->impl_findings
 		: f == ENUM_FIND_GREEDY_GAP ? &t->greedy_gaps
-		: f == ENUM_FIND_QUIRK_VISIBLE ? &t->quirk_visible : &t->findings[f];
+		: f == ENUM_FIND_QUIRK_VISIBLE ? &t->quirk_visible
+		: f == ENUM_FIND_VERSION_VISIBLE ? &t->version_visible : &t->findings[f];
 }
 
 void enum_tally_add(struct enum_tally *dst, const struct enum_tally *src);
@@ -692,6 +752,11 @@ struct enum_issue {
 					* scenario built for the issue gets
 					* them (sched_config.quirks_off) */
 	enum kube_version kube_version;   /* the run's --kube-version */
+	/* a version-visible finding: the release it compares with (-1:
+	 * none) and the delta items a smaller scenario must show again
+	 * (the same set: its decisions' words may name fewer nodes) */
+	int compare_version;
+	uint32_t version_items;
 };
 
 /* enum_record_has: r records issue is: a violation of its invariant or a

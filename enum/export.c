@@ -102,6 +102,14 @@ static void row_state(sqlite3_stmt *st, struct stored *s)
 		sscanf(kv + 14, "%15s", version);
 	int k = kv ? config_kube_version_parse(version) : KUBE_1_30;
 	s->is.kube_version = k < 0 ? KUBE_1_30 : (enum kube_version)k;
+	/* and its --compare-versions A,B (B: the release compared with) */
+	const char *cv = strstr(options, " compare-versions=");
+	char pair[32] = "";
+	if (cv)
+		sscanf(cv + 18, "%31s", pair);
+	const char *comma = strchr(pair, ',');
+	int b = comma ? config_kube_version_parse(comma + 1) : -1;
+	s->is.compare_version = b;
 	free(options);
 }
 
@@ -144,6 +152,24 @@ static void row_violation(sqlite3_stmt *st, struct stored *s)
 	free(d);
 }
 
+/* The delta items a version-visible finding's detail names ("delta
+ * items: a b; ..."). */
+static uint32_t version_items_of(const char *detail)
+{
+	uint32_t items = 0;
+	const char *p = strncmp(detail, "delta items:", 12) ? NULL : detail + 12;
+	while (p && *p == ' ') {
+		p++;
+		size_t n = strcspn(p, " ;");
+		for (int i = 0; i < ENUM_VDELTA_COUNT; i++)
+			if (strlen(enum_vdelta_name(i)) == n &&
+			    !strncmp(p, enum_vdelta_name(i), n))
+				items |= UINT32_C(1) << i;
+		p += n;
+	}
+	return items;
+}
+
 static void row_finding(sqlite3_stmt *st, struct stored *s)
 {
 	char *kind = col_dup(st, "kind"), *d = col_dup(st, "details");
@@ -164,6 +190,8 @@ static void row_finding(sqlite3_stmt *st, struct stored *s)
 		s->is.impl_verdict = s->impl_verdict;
 		text = d + vn + (d[vn] == ':') + (d[vn] == ':' && d[vn + 1] == ' ');
 	}
+	if (s->has_issue && s->is.which == ENUM_FIND_VERSION_VISIBLE)
+		s->is.version_items = version_items_of(d);
 	if (s->has_issue && s->is.which == ENUM_FIND_QUIRK_VISIBLE) {
 		s->quirk_detail = strdup(d);
 		if (!s->quirk_detail)
@@ -315,6 +343,16 @@ static void reproduce(struct strbuf *b, const struct stored *s,
 			yaml_emit_comment(b, "the intended semantics: the line "
 					 "below with --quirk %s=off", quirk_name(q));
 	}
+	/* a version-visible finding: the answers of this file under both */
+	if (s->is.kind == ENUM_ISSUE_FINDING && s->is.which == ENUM_FIND_VERSION_VISIBLE &&
+	    s->is.compare_version >= 0 && s->is.pod_name)
+		yaml_emit_comment(b, "both releases' answers: the line below with "
+				 "--compare-versions %s,%s and no --kube-version; "
+				 "release %s's alone: with --kube-version %s",
+				 config_kube_version_name(s->is.kube_version),
+				 config_kube_version_name(s->is.compare_version),
+				 config_kube_version_name(s->is.compare_version),
+				 config_kube_version_name(s->is.compare_version));
 	if (!s->is.pod_name) {
 		if (s->config)
 			yaml_emit_comment(b, "the run's scheduler configuration: %s "
@@ -603,6 +641,11 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 		x.arrivals = s.is.arrivals;
 		x.compare_quirks = s.has_issue && s.is.kind == ENUM_ISSUE_FINDING &&
 				   s.is.which == ENUM_FIND_QUIRK_VISIBLE;
+		if (s.has_issue && s.is.kind == ENUM_ISSUE_FINDING &&
+		    s.is.which == ENUM_FIND_VERSION_VISIBLE) {
+			x.compare_version = s.is.compare_version;
+			x.config_path = tmp;
+		}
 		rc = enum_reachable(&x, false, &sink, t, err);
 		enum_ctx_release(&x);
 		if (rc == 0 && !m.have)

@@ -39,8 +39,28 @@ static bool carry_placement(const struct snapshot *src_snap,
 	return true;
 }
 
+/* A version-visible finding is re-checked under both releases, the
+ * scenario loaded for the other one with the run's configuration. */
+static void version_check(struct enum_ctx *x, const struct enum_issue *is,
+			  const char *config_path)
+{
+	if (is->kind == ENUM_ISSUE_FINDING && is->which == ENUM_FIND_VERSION_VISIBLE) {
+		x->compare_version = is->compare_version;
+		x->config_path = config_path;
+	}
+}
+
+static bool issue_holds_in(const struct enum_scenario *sc, const struct snapshot *snap,
+			   const struct enum_issue *is, const char *config_path);
+
 bool enum_issue_holds(const struct enum_scenario *sc, const struct snapshot *snap,
 		      const struct enum_issue *is)
+{
+	return issue_holds_in(sc, snap, is, NULL);
+}
+
+static bool issue_holds_in(const struct enum_scenario *sc, const struct snapshot *snap,
+			   const struct enum_issue *is, const char *config_path)
 {
 	const struct cluster *c = &sc->cluster;
 	int pod = cluster_find_pod(c, is->pod_ns, is->pod_name);
@@ -52,6 +72,7 @@ bool enum_issue_holds(const struct enum_scenario *sc, const struct snapshot *sna
 	snapshot_assign(&x.snap, snap);
 	x.compare_quirks = is->kind == ENUM_ISSUE_FINDING &&
 			   is->which == ENUM_FIND_QUIRK_VISIBLE;
+	version_check(&x, is, config_path);
 	/* an impl finding holds when the implementation, asked again about
 	 * the smaller scenario, gives the same verdict */
 	bool impl = is->kind == ENUM_ISSUE_FINDING && is->which == ENUM_FIND_IMPL;
@@ -66,6 +87,8 @@ bool enum_issue_holds(const struct enum_scenario *sc, const struct snapshot *sna
 	size_t vn = impl ? strlen(is->impl_verdict) : 0;
 	bool holds = is->kind == ENUM_ISSUE_DISAGREE ? !o.agree
 		: is->kind == ENUM_ISSUE_VIOLATION ? o.inv[is->which]
+		: is->which == ENUM_FIND_VERSION_VISIBLE
+		? o.find[is->which] && o.version_items == is->version_items
 		: is->detail ? o.find[is->which] &&
 			       !strcmp(o.find_detail[is->which], is->detail)
 		: !impl ? o.find[is->which]
@@ -98,7 +121,7 @@ static void reach_record(void *user, struct enum_record *r)
 /* Whether a reachable search of sc (literal states: the stored state may
  * be any member of its symmetry class) records the issue at snap. */
 static bool reach_holds(const struct enum_scenario *sc, const struct snapshot *snap,
-			const struct enum_issue *is)
+			const struct enum_issue *is, const char *config_path)
 {
 	struct enum_record want;
 	memset(&want, 0, sizeof want);
@@ -114,6 +137,7 @@ static bool reach_holds(const struct enum_scenario *sc, const struct snapshot *s
 	x.arrivals = is->arrivals;
 	x.compare_quirks = is->kind == ENUM_ISSUE_FINDING &&
 			   is->which == ENUM_FIND_QUIRK_VISIBLE;
+	version_check(&x, is, config_path);
 	struct error err;
 	error_init(&err);
 	bool ok = enum_reachable(&x, false, &sink, t, &err) == 0 && m.found;
@@ -124,9 +148,10 @@ static bool reach_holds(const struct enum_scenario *sc, const struct snapshot *s
 
 /* The re-check for is: one decision, or a reachable search. */
 static bool issue_holds(const struct enum_scenario *sc, const struct snapshot *snap,
-			const struct enum_issue *is)
+			const struct enum_issue *is, const char *config_path)
 {
-	return is->pod_name ? enum_issue_holds(sc, snap, is) : reach_holds(sc, snap, is);
+	return is->pod_name ? issue_holds_in(sc, snap, is, config_path)
+		: reach_holds(sc, snap, is, config_path);
 }
 
 /* Whether the issue holds on the objects of sc with keep[]. */
@@ -142,7 +167,7 @@ static bool holds_on_subset(const struct enum_scenario *sc, const struct snapsho
 		struct snapshot s;
 		snapshot_init(&s, &sub.cluster);
 		if (carry_placement(snap, &sub.cluster, &s))
-			ok = issue_holds(&sub, &s, is);
+			ok = issue_holds(&sub, &s, is, config_path);
 		snapshot_release(&s);
 	}
 	enum_scenario_release(&sub);
@@ -175,7 +200,7 @@ bool enum_minimize(const struct enum_scenario *sc, const struct snapshot *snap,
 	assert(sc && snap && is && keep);
 	for (int i = 0; i < sc->n_objects; i++)
 		keep[i] = true;
-	if (!issue_holds(sc, snap, is))
+	if (!issue_holds(sc, snap, is, config_path))
 		return false;
 	int self = issue_object(sc, is);
 	bool changed = true;

@@ -136,8 +136,12 @@ static void options_text(const struct plan *p, char *buf, size_t len)
 				 o->compare_quirks ? " compare-quirks=on" : "");
 	/* another release is another run; v1.30's runs keep their text */
 	if (used >= 0 && (size_t)used < len && o->kube_version != KUBE_1_30)
-		snprintf(buf + used, len - (size_t)used, " kube-version=%s",
-			 config_kube_version_name(o->kube_version));
+		used += snprintf(buf + used, len - (size_t)used, " kube-version=%s",
+				 config_kube_version_name(o->kube_version));
+	if (used >= 0 && (size_t)used < len && o->compare_version >= 0)
+		snprintf(buf + used, len - (size_t)used, " compare-versions=%s,%s",
+			 config_kube_version_name(o->kube_version),
+			 config_kube_version_name(o->compare_version));
 }
 
 /* ---------------------------------------------------------- a worker */
@@ -227,6 +231,8 @@ static int load(struct shared *sh, struct wstate *w, uint64_t scenario,
 	w->x.greedy_gap = sh->plan->o->greedy_gap;
 	w->x.arrivals = sh->plan->o->arrivals;
 	w->x.compare_quirks = sh->plan->o->compare_quirks;
+	w->x.compare_version = sh->plan->o->compare_version;
+	w->x.config_path = sh->plan->u.config_path;
 	w->x.judge = sh->plan->o->judge;
 	w->x.judge_self = w->judge_self;
 	w->loaded = true;
@@ -465,6 +471,18 @@ int enum_run(const struct enum_opts *o, volatile sig_atomic_t *stop,
 		return -1;
 	}
 	p.u.config.config.quirks_off = o->quirks_off;
+	/* --compare-versions: the universe must load for the other release
+	 * too (its configuration is validated for it), once, here */
+	if (o->compare_version >= 0) {
+		struct enum_universe other;
+		int bad = enum_universe_load(&other, o->universe,
+					     (enum kube_version)o->compare_version, err);
+		enum_universe_release(&other);
+		if (bad) {
+			enum_universe_release(&p.u);
+			return -1;
+		}
+	}
 	make_plan(&p);
 	sum->scenarios = p.u.n_scenarios;
 	sum->estimate = estimate(&p);

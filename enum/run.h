@@ -40,6 +40,8 @@ struct enum_opts {
 	bool compare_quirks;       /* --compare-quirks */
 	enum kube_version kube_version;   /* --kube-version: the universe's
 					   * sched_config.kube_version */
+	int compare_version;       /* --compare-versions A,B: B (A is
+				    * kube_version), -1 none */
 	bool verdict_reuse;        /* off: --no-verdict-reuse (the answers are
 				    * the same: not part of the run's options) */
 };

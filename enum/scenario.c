@@ -667,6 +667,20 @@ int enum_scenario_subset(const struct enum_scenario *src, const bool *keep,
 	return rc;
 }
 
+int enum_scenario_as(const struct enum_scenario *src, enum kube_version v,
+		     const char *config_path, struct enum_scenario *s,
+		     struct error *err)
+{
+	scenario_init(s, src->index, src->n_objects, NULL);
+	config_use_version(&s->cluster.config, v);
+	for (int i = 0; i < src->n_objects; i++)
+		set_object(s, i, &src->objects[i]);
+	s->label = src->label;
+	int rc = finish(s, "compared release", config_path, false, err);
+	s->cluster.config.quirks_off = src->cluster.config.quirks_off;
+	return rc;
+}
+
 void enum_scenario_release(struct enum_scenario *s)
 {
 	assert(s);

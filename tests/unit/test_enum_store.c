@@ -20,11 +20,14 @@ static void tally_text_by_hand(void)
 	 * (2^64 - 1), everything else 0: the text is the 32 numbers of the
 	 * two tallies' first 16 fields, then the two impl_findings (here 0
 	 * and 5), then the two greedy_gaps (0 and 0), the two
-	 * quirk_visible (0 and 9), then each of the 8 quirk_states for both
-	 * tallies (quirk 2: 0 and 4, the rest 0), separated by single
-	 * spaces - the first 32 are the layout stored before impl findings
-	 * existed, the first 34 the one before greedy gaps, the first 36 the
-	 * one before quirk findings */
+	 * quirk_visible (0 and 9), then each of the 10 quirk_states for both
+	 * tallies (quirk 2: 0 and 4, the rest 0), then the two
+	 * version_visible (0 and 0) and each of the 15 version_items for
+	 * both (item 1: 6 and 0, the rest 0), separated by single spaces -
+	 * the first 32 are the layout stored before impl findings existed,
+	 * the first 34 the one before greedy gaps, the first 36 the one
+	 * before quirk findings, the first 56 the one before version
+	 * findings */
 	struct enum_tally t[2];
 	memset(t, 0, sizeof t);
 	t[0].decisions = 7;
@@ -34,17 +37,21 @@ static void tally_text_by_hand(void)
 	t[1].impl_findings = 5;
 	t[1].quirk_visible = 9;
 	t[1].quirk_states[2] = 4;
+	t[0].version_items[1] = 6;
 	struct strbuf b;
 	strbuf_init(&b);
 	enum_store_tally_text(t, &b);
 	CHECK_STR(b.s, "0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 "
 		  "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300 0 5 0 0 0 9 "
-		  "0 0 0 0 0 4 0 0 0 0 0 0 0 0 0 0 0 0 0 0");
+		  "0 0 0 0 0 4 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+		  "0 0 0 0 6 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0");
 	struct enum_tally back[2];
 	enum_store_tally_parse(b.s, back);
 	CHECK_EQ(back[1].quirk_visible, 9);
 	CHECK_EQ(back[1].quirk_states[2], 4);
 	CHECK_EQ(back[0].quirk_states[2], 0);
+	CHECK_EQ(back[0].version_items[1], 6);
+	CHECK_EQ(back[1].version_items[1], 0);
 	/* text stored before impl findings reads back with 0 for them */
 	enum_store_tally_parse("0 7 10 18446744073709551615 0 0 0 0 0 0 0 0 0 0 "
 			       "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100200300", back);
@@ -95,7 +102,7 @@ static void tally_text_as_printf(void)
 		for (size_t i = base; i < per; i++)
 			for (int s = 0; s < 2; s++)
 				order[n++] = (uint64_t *)&t[s] + i;
-		CHECK_EQ(per - base, 13);
+		CHECK_EQ(per - base, 29);
 		char want[2048];
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++) {

@@ -1,0 +1,142 @@
+"""kso enum --compare-versions A,B (issue 34): every state decided under
+both releases, each difference a version-visible finding counted per
+delta item, exported, minimized and replayable under either release.
+
+The expected answers and counts are worked out by hand in
+fixtures/universes/versions-fit.yaml's header from the v1.34 delta
+reference (§5.1 NodeResourcesFit's UnschedulableAndUnresolvable above
+allocatable, §5.9 DynamicResources' PostFilter first, §7 candidates only
+among Unschedulable nodes) and kube's SelectVictimsOnNode; none is taken
+from kso's output.
+"""
+import json
+
+from conftest import fixture_path, run_kso
+
+UNIVERSE = "universes/versions-fit.yaml"
+
+V130_NO_VICTIMS = ("0/1 nodes are available: 1 Insufficient cpu. preemption: "
+                   "0/1 nodes are available: 1 No preemption victims found "
+                   "for incoming pod.")
+V134_NOT_HELPFUL = ("0/1 nodes are available: 1 Insufficient cpu. no new "
+                    "claims to deallocate, preemption: 0/1 nodes are "
+                    "available: 1 Preemption is not helpful for scheduling.")
+
+
+def enum_json(db, *extra):
+    p = run_kso("enum", fixture_path(UNIVERSE), "--db", db, "--force",
+                "--quiet", "--no-symmetry", "-o", "json", *extra)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def findings(db):
+    import sqlite3
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT s.pod_node, f.details FROM findings f JOIN "
+                       "states s ON s.id=f.state_id WHERE "
+                       "f.kind='version-visible'").fetchall()
+    con.close()
+    return dict(rows)
+
+
+def test_counts_per_delta_item(tmp_path):
+    d = enum_json(tmp_path / "v.db", "--compare-versions", "1.30,1.34")
+    assert d["states"]["count"] == 4 and d["decisions"]["count"] == 3
+    assert d["disagreements"]["count"] == 0
+    assert d["findings"]["version-visible"]["count"] == 3
+    counts = {k: v["count"] for k, v in d["version_visible"].items()}
+    assert counts.pop("fit-unresolvable") == 2
+    assert counts.pop("dra-postfilter") == 3
+    assert set(counts.values()) == {0}
+
+
+def test_both_answers_in_words(tmp_path):
+    db = tmp_path / "v.db"
+    enum_json(db, "--compare-versions", "1.30,1.34")
+    f = findings(db)
+    # placements "big,low": -1 pending, 0 on n1
+    none = f["-1,-1"]
+    assert none.startswith("delta items: fit-unresolvable dra-postfilter; ")
+    assert ('v1.30: unschedulable ("%s")' % V130_NO_VICTIMS) in none
+    assert ('v1.34: unschedulable ("%s")' % V134_NOT_HELPFUL) in none
+    low_on_n1 = f["-1,0"]
+    assert ('v1.30: unschedulable ("0/1 nodes are available: 1 Insufficient '
+            'cpu. preemption: 0/1 nodes are available: 1 Insufficient '
+            'cpu.")') in low_on_n1
+    assert ('v1.34: unschedulable ("%s")' % V134_NOT_HELPFUL) in low_on_n1
+    big_on_n1 = f["0,-1"]
+    assert big_on_n1.startswith("delta items: dra-postfilter; ")
+    assert ("v1.34: unschedulable (\"0/1 nodes are available: 1 Insufficient "
+            "cpu. no new claims to deallocate, preemption: 0/1 nodes are "
+            "available: 1 No preemption victims found for incoming pod.\")"
+            ) in big_on_n1
+
+
+def test_either_order_finds_the_same_states(tmp_path):
+    d = enum_json(tmp_path / "w.db", "--compare-versions", "1.34,1.30")
+    assert d["findings"]["version-visible"]["count"] == 3
+    assert d["version_visible"]["fit-unresolvable"]["count"] == 2
+    assert d["version_visible"]["dra-postfilter"]["count"] == 3
+
+
+def test_without_the_option_no_version_line(tmp_path):
+    out = run_kso("enum", fixture_path(UNIVERSE), "--db", tmp_path / "x.db",
+                  "--quiet").stdout
+    assert "version-visible" not in out and "fit-unresolvable" not in out
+    out = run_kso("enum", fixture_path(UNIVERSE), "--db", tmp_path / "y.db",
+                  "--quiet", "--compare-versions", "1.30,1.34").stdout
+    assert "  version-visible      3 (3)\n" in out
+    assert "    fit-unresolvable (1)         2 (2)\n" in out
+
+
+def test_exported_minimized_and_replayable(tmp_path):
+    db, exp = tmp_path / "v.db", tmp_path / "exp"
+    p = run_kso("enum", fixture_path(UNIVERSE), "--db", db, "--quiet",
+                "--compare-versions", "1.30,1.34", "--export", exp)
+    assert p.returncode == 0, p.stderr
+    files = sorted(exp.iterdir())
+    assert len(files) == 3
+    texts = {f: f.read_text() for f in files}
+    # the state with both pods pending: low is dropped (big alone shows
+    # the same two items)
+    alone = [f for f, t in texts.items()
+             if "fit-unresolvable dra-postfilter" in t and "name: low" not in t]
+    assert alone, texts
+    f = alone[0]
+    assert "# minimized: " in texts[f]
+    assert "--compare-versions 1.30,1.34" in texts[f]
+    # replayed under each release alone, then both
+    old = json.loads(run_kso("explain", f, "--pod", "default/big", "-o",
+                             "json").stdout)
+    new = json.loads(run_kso("explain", f, "--pod", "default/big", "-o",
+                             "json", "--kube-version", "1.34").stdout)
+    assert old["message"] == V130_NO_VICTIMS
+    assert new["message"] == V134_NOT_HELPFUL
+    cmp = json.loads(run_kso("explain", f, "--pod", "default/big", "-o",
+                             "json", "--compare-versions", "1.30,1.34").stdout)
+    assert any(x["path"] == "message" for x in cmp["differences"])
+
+
+def test_usage(tmp_path):
+    for bad in ["1.30", "1.30,1.30", "1.30,1.99", ",1.34"]:
+        p = run_kso("enum", fixture_path(UNIVERSE), "--db", tmp_path / "z.db",
+                    "--compare-versions", bad)
+        assert p.returncode == 2
+        assert "--compare-versions takes two releases A,B" in p.stderr
+    p = run_kso("enum", fixture_path(UNIVERSE), "--db", tmp_path / "z.db",
+                "--compare-versions", "1.30,1.34", "--kube-version", "1.34")
+    assert p.returncode == 2
+    assert "runs under 1.30: not --kube-version 1.34" in p.stderr
+
+
+def test_another_run(tmp_path):
+    db = tmp_path / "v.db"
+    enum_json(db)
+    import sqlite3
+    enum_json(db, "--compare-versions", "1.30,1.34")
+    con = sqlite3.connect(db)
+    opts = [r[0] for r in con.execute("SELECT options FROM runs ORDER BY id")]
+    con.close()
+    assert "compare-versions" not in opts[0]
+    assert opts[-1].endswith(" compare-versions=1.30,1.34")

@@ -172,13 +172,28 @@ static bool same_reasons(const struct sched_status *a, const struct sched_status
 }
 
 /* What the two loads of the manifests differ in, and the pods' features
- * the attribution reads. */
+ * the attribution reads: per pod, and for a node through the incoming
+ * pod and the pods on (or nominated to) it. */
 struct loads {
-	bool requests_differ;      /* some pod's requests (pod-level, resize) */
+	int pod, n_pods;
+	const struct snapshot *at;
+	bool *requests_differ;     /* [n_pods] pod-level requests, resize */
+	bool *sidecar;             /* [n_pods] the pod has a sidecar */
 	bool selectors_differ;     /* some pod's (anti-)affinity selector */
-	bool sidecar;              /* some pod has a sidecar */
 	bool ns_selector;          /* the pod has a term with a namespaceSelector */
 };
+
+/* Whether flag holds for the incoming pod or a pod node n accounts
+ * (bound there or nominated to it). */
+static bool on_node(const struct loads *l, const bool *flag, int n)
+{
+	if (flag[l->pod])
+		return true;
+	for (int q = 0; q < l->n_pods; q++)
+		if (flag[q] && (l->at->pod_node[q] == n || l->at->nominated[q] == n))
+			return true;
+	return false;
+}
 
 static bool lists_differ(const struct resource_list *a, const struct resource_list *b)
 {
@@ -235,13 +250,18 @@ static bool has_ns_selector(const struct pod *p)
 	return false;
 }
 
-static void loads_of(const struct cluster *ca, const struct cluster *cb, int pod,
-		     struct loads *l)
+static void loads_of(const struct cluster *ca, const struct cluster *cb,
+		     const struct snapshot *at, int pod, struct loads *l)
 {
 	memset(l, 0, sizeof *l);
+	l->pod = pod;
+	l->n_pods = ca->n_pods;
+	l->at = at;
+	l->requests_differ = xcalloc((size_t)ca->n_pods + 1, sizeof *l->requests_differ);
+	l->sidecar = xcalloc((size_t)ca->n_pods + 1, sizeof *l->sidecar);
 	for (int i = 0; i < ca->n_pods; i++) {
 		const struct pod *a = &ca->pods[i], *b = &cb->pods[i];
-		l->requests_differ |= a->pod_requests_set != b->pod_requests_set ||
+		l->requests_differ[i] = a->pod_requests_set != b->pod_requests_set ||
 			lists_differ(&a->pod_requests, &b->pod_requests) ||
 			a->n_containers != b->n_containers ||
 			a->n_init_containers != b->n_init_containers ||
@@ -264,9 +284,15 @@ static void loads_of(const struct cluster *ca, const struct cluster *cb, int pod
 					b->anti_affinity_preferred,
 					a->n_anti_affinity_preferred);
 		for (int k = 0; k < b->n_init_containers; k++)
-			l->sidecar |= b->init_containers[k].restart_always;
+			l->sidecar[i] |= b->init_containers[k].restart_always;
 	}
 	l->ns_selector = has_ns_selector(&cb->pods[pod]);
+}
+
+static void loads_release(struct loads *l)
+{
+	free(l->requests_differ);
+	free(l->sidecar);
 }
 
 /* The comparison: the first differing field's text and the items. */
@@ -301,7 +327,8 @@ static void differs(struct diff *d, int item, const char *fmt, ...)
 
 /* A filter's status differing on node n: the item its plugin stands for. */
 static int filter_item(int f, const struct sched_node_verdict *va,
-		       const struct sched_node_verdict *vb, const struct loads *l)
+		       const struct sched_node_verdict *vb, const struct loads *l,
+		       int n)
 {
 	const struct sched_status *a = &va->status[f], *b = &vb->status[f];
 	switch (f) {
@@ -309,9 +336,11 @@ static int filter_item(int f, const struct sched_node_verdict *va,
 		if (same_reasons(a, b) && a->code != SCHED_SUCCESS &&
 		    b->code != SCHED_SUCCESS)
 			return ENUM_VDELTA_FIT_UNRESOLVABLE;
-		return l->requests_differ ? ENUM_VDELTA_POD_RESOURCES : ENUM_VDELTA_OTHER;
+		return on_node(l, l->requests_differ, n) ? ENUM_VDELTA_POD_RESOURCES
+			: ENUM_VDELTA_OTHER;
 	case PLUGIN_NODE_PORTS:
-		return l->sidecar ? ENUM_VDELTA_SIDECAR_PORTS : ENUM_VDELTA_OTHER;
+		return on_node(l, l->sidecar, n) ? ENUM_VDELTA_SIDECAR_PORTS
+			: ENUM_VDELTA_OTHER;
 	case PLUGIN_POD_TOPOLOGY_SPREAD:
 		return ENUM_VDELTA_SPREAD;
 	case PLUGIN_INTER_POD_AFFINITY:
@@ -335,8 +364,9 @@ static int filter_item(int f, const struct sched_node_verdict *va,
 
 /* A plugin's score differing (skip: BalancedAllocation skipped under
  * one release only): the item, or -1 when the items are marked. */
-static int score_item(int p, bool skip, const struct loads *l)
+static int score_item(int p, bool skip, const struct loads *l, int n)
 {
+	bool requests = on_node(l, l->requests_differ, n);
 	switch (p) {
 	case PLUGIN_POD_TOPOLOGY_SPREAD:
 		return ENUM_VDELTA_SPREAD;
@@ -345,31 +375,44 @@ static int score_item(int p, bool skip, const struct loads *l)
 			: l->ns_selector ? ENUM_VDELTA_NS_SELECTOR : ENUM_VDELTA_OTHER;
 	case PLUGIN_BALANCED_ALLOCATION:
 		return skip ? ENUM_VDELTA_BALANCED_SKIP
-			: l->requests_differ ? ENUM_VDELTA_POD_RESOURCES : ENUM_VDELTA_OTHER;
+			: requests ? ENUM_VDELTA_POD_RESOURCES : ENUM_VDELTA_OTHER;
 	case PLUGIN_NODE_RESOURCES_FIT:
 		/* the requests of the pods on the node, or their non-zero
 		 * defaults with sidecars */
-		return l->requests_differ ? ENUM_VDELTA_POD_RESOURCES
-			: l->sidecar ? ENUM_VDELTA_NONZERO_SIDECARS : ENUM_VDELTA_OTHER;
+		return requests ? ENUM_VDELTA_POD_RESOURCES
+			: on_node(l, l->sidecar, n) ? ENUM_VDELTA_NONZERO_SIDECARS
+			: ENUM_VDELTA_OTHER;
 	default:
 		return ENUM_VDELTA_OTHER;
 	}
 }
 
+/* Whether plugin p's scores are normalized over the feasible nodes
+ * (NormalizeScore, or a PreScore over them), so that another feasible
+ * set changes them without any rule of p's changing. */
+static bool normalized(int p)
+{
+	return p == PLUGIN_TAINT_TOLERATION || p == PLUGIN_NODE_AFFINITY ||
+	       p == PLUGIN_POD_TOPOLOGY_SPREAD || p == PLUGIN_INTER_POD_AFFINITY ||
+	       p == PLUGIN_SELECTOR_SPREAD;
+}
+
 static void compare_node(const struct answer *a, const struct answer *b, int n,
-			 const struct loads *l, struct diff *d)
+			 bool same_feasible, const struct loads *l, struct diff *d)
 {
 	const struct sched_node_verdict *va = &a->r.verdicts[n], *vb = &b->r.verdicts[n];
 	const char *name = a->c->nodes[n].name;
 	for (int f = 0; f < PLUGIN_FILTERS; f++)
 		if (!same_status(&va->status[f], &vb->status[f]))
-			differs(d, filter_item(f, va, vb, l), "nodes.%s.%s: %s -> %s",
+			differs(d, filter_item(f, va, vb, l, n), "nodes.%s.%s: %s -> %s",
 				name, config_plugin_name(f), code_name(va->status[f].code),
 				code_name(vb->status[f].code));
 	if (va->code != vb->code || va->feasible != vb->feasible)
 		differs(d, -1, "nodes.%s.code: %s -> %s", name, code_name(va->code),
 			code_name(vb->code));
-	if (!a->r.scored || !b->r.scored)
+	/* scores of a node scored under both: a score normalized over the
+	 * feasible nodes changes with them, which other fields explain */
+	if (!a->r.scored || !b->r.scored || !va->feasible || !vb->feasible)
 		return;
 	for (int p = 0; p < PLUGIN_COUNT; p++) {
 		int64_t sa = a->r.scores[(size_t)n * PLUGIN_COUNT + (size_t)p];
@@ -378,7 +421,10 @@ static void compare_node(const struct answer *a, const struct answer *b, int n,
 			    a->r.score_skipped[p] != b->r.score_skipped[p];
 		if (sa == sb && !skip)
 			continue;
-		differs(d, score_item(p, skip, l), "nodes.%s.scores.%s: %lld -> %lld",
+		int item = score_item(p, skip, l, n);
+		if (!same_feasible && item == ENUM_VDELTA_OTHER && normalized(p))
+			item = -1;
+		differs(d, item, "nodes.%s.scores.%s: %lld -> %lld",
 			name, config_plugin_name(p), (long long)sa, (long long)sb);
 	}
 }
@@ -410,8 +456,11 @@ static void compare(const struct answer *a, const struct answer *b,
 	if (!same_status(&a->r.prefilter, &b->r.prefilter))
 		differs(d, -1, "prefilter: %s -> %s", code_name(a->r.prefilter.code),
 			code_name(b->r.prefilter.code));
+	bool same_feasible = a->r.n_feasible == b->r.n_feasible &&
+		!memcmp(a->r.feasible, b->r.feasible,
+			sizeof *a->r.feasible * (size_t)a->r.n_feasible);
 	for (int n = 0; n < a->r.n_nodes; n++)
-		compare_node(a, b, n, l, d);
+		compare_node(a, b, n, same_feasible, l, d);
 	if (a->r.n_viable != b->r.n_viable ||
 	    memcmp(a->r.viable, b->r.viable, sizeof *a->r.viable * (size_t)a->r.n_viable))
 		differs(d, -1, "viable");
@@ -466,7 +515,7 @@ void enum_check_versions(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	answer_of(x->c, &x->snap, pod, &a);
 	answer_of(&alt->cluster, &x->snap, pod, &b);
 	struct loads l;
-	loads_of(x->c, &alt->cluster, pod, &l);
+	loads_of(x->c, &alt->cluster, &x->snap, pod, &l);
 	struct diff d;
 	compare(&a, &b, &l, &d);
 	if (d.any) {
@@ -488,6 +537,7 @@ void enum_check_versions(struct enum_ctx *x, int pod, struct enum_outcome *out)
 			 "%s", w.s);
 		strbuf_release(&w);
 	}
+	loads_release(&l);
 	answer_release(&a);
 	answer_release(&b);
 }

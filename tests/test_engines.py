@@ -15,7 +15,9 @@ For every manifest file under fixtures/ (walked recursively; files that
     `--tie random --seed 7` (seeded selectHost and preemption offset):
     same exit status, same stdout bytes.
 A fixture X.yaml with a configuration X.config.yaml beside it is compared
-both without and with `--config X.config.yaml`.
+both without and with `--config X.config.yaml`.  Everything runs under
+both releases kso answers for (`--kube-version 1.30` and `1.34`, given
+explicitly), each fixture under each release that validates it.
 
 The equality is the whole assertion: the model states every rule
 literally, the oracle computes the same answers kube's way (incremental
@@ -62,26 +64,38 @@ def fixture_files():
     return files
 
 
+VERSIONS = ["1.30", "1.34"]
+
+
 @functools.lru_cache(maxsize=None)
-def valid(path):
-    p = subprocess.run([KSO, "validate", str(path)], capture_output=True,
-                       timeout=600)
+def valid(path, version):
+    p = subprocess.run([KSO, "validate", str(path), "--kube-version", version],
+                       capture_output=True, timeout=600)
     return p.returncode == 0
 
 
 # Deliberately broken fixtures (fuzz seeds, validation cases) are left out
 # at collection, so nothing is reported as skipped.
 ALL_FILES = fixture_files()
-FILES = [f for f in ALL_FILES if valid(f)]
+FILES = [f for f in ALL_FILES if valid(f, "1.30")]
+# (fixture, release): every fixture under every release that accepts it
+CASES = [(f, v) for v in VERSIONS for f in ALL_FILES if valid(f, v)]
+
+
+def case_id(case):
+    return "%s:%s" % (case[1], rel(case[0]))
 
 
 def test_most_fixtures_are_compared():
     assert len(FILES) >= 80, len(FILES)
     assert len(ALL_FILES) - len(FILES) <= 30
+    v134 = [f for f, v in CASES if v == "1.34"]
+    assert len(v134) >= 80, len(v134)
+    assert len(ALL_FILES) - len(v134) <= 30
 
 
-def pending_pods(path):
-    rc, out = run("dump", str(path), "-o", "json")
+def pending_pods(path, version):
+    rc, out = run("dump", str(path), "-o", "json", "--kube-version", version)
     assert rc == 0, "kso dump failed on a file kso validate accepted: %s" % path
     doc = json.loads(out)
     pods = []
@@ -97,6 +111,10 @@ def rel(path):
     return str(path.relative_to(FIXTURES))
 
 
+def kube(version):
+    return ["--kube-version", version]
+
+
 def config_args(path):
     """The argument lists to compare path under: none, and --config with
     its X.config.yaml when there is one."""
@@ -109,11 +127,13 @@ def config_args(path):
 COUNTS = {"files": 0, "pods": 0, "schedules": 0, "steps": 0}
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
-def test_explain_engines_identical(path):
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_explain_engines_identical(case):
+    path, version = case
     COUNTS["files"] += 1
     for cfg in config_args(path):
-        for pod in pending_pods(path):
+        cfg = cfg + kube(version)
+        for pod in pending_pods(path, version):
             m = run("explain", str(path), "--pod", pod, "-o", "json",
                     "--engine", "model", *cfg)
             o = run("explain", str(path), "--pod", pod, "-o", "json",
@@ -132,11 +152,12 @@ SCHEDULE_VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
-def test_schedule_engines_identical(path):
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_schedule_engines_identical(case):
+    path, version = case
     for (common, oracle_only), cfg in (
             (v, c) for v in SCHEDULE_VARIANTS for c in config_args(path)):
-        common = common + cfg
+        common = common + cfg + kube(version)
         m = run("schedule", str(path), "-o", "json", *common,
                 "--engine", "model")
         o = run("schedule", str(path), "-o", "json", *common,
@@ -157,19 +178,21 @@ def test_engines_compared_something():
           "compared" % COUNTS)
     if COUNTS["files"] == 0:
         pytest.skip("run together with the tests above")
-    assert COUNTS["pods"] > 50
-    assert COUNTS["steps"] > 50
+    assert COUNTS["pods"] > 100
+    assert COUNTS["steps"] > 100
 
 
-@pytest.mark.parametrize("path", FILES, ids=rel)
-def test_incremental_invariants_equal_full(path):
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_incremental_invariants_equal_full(case):
     # the capacity check after each step looks only at the nodes the step
     # put a pod on; the full recheck of every node must give the same
     # verdicts, byte for byte
+    path, version = case
     for engine in ("oracle", "model"):
         full = run("schedule", str(path), "-o", "json", "--engine", engine,
-                   "--check-invariants", "full")
-        inc = run("schedule", str(path), "-o", "json", "--engine", engine)
+                   "--check-invariants", "full", *kube(version))
+        inc = run("schedule", str(path), "-o", "json", "--engine", engine,
+                  *kube(version))
         assert full == inc, "%s (%s): incremental invariants differ" % (
             rel(path), engine)
 

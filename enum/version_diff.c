@@ -33,10 +33,18 @@
  *     ns-selector (14) where the pod has a namespaceSelector;
  *     VolumeBinding / VolumeRestrictions with the same codes:
  *     volume-texts (7), else (and the volume limits): volumes (8);
- *     DynamicResources' filter: dra-claims.
- * Everything else that differs (the viable set, the preemption, the
- * histogram) follows from those; a difference with none of them is
- * "unattributed" (none on the bundled universes).
+ *     DynamicResources' filter: dra-claims;
+ *   - NodeResourcesFit's and BalancedAllocation's scores, NodePorts and
+ *     NodeResourcesFit's filter read the incoming pod and the pods on
+ *     (or nominated to) the node: an item about requests or sidecars
+ *     counts only where one of those pods has them;
+ *   - another preemption node or victims where the requests of the pods
+ *     on the chosen node differ between the loads: pod-resources (11)
+ *     (the dry runs reprieve by requests).
+ * Scores normalized over the feasible nodes change with the feasible
+ * set; they and everything else that differs (the viable set, the
+ * preemption, the histogram) follow from those; a difference with none
+ * of them is "unattributed" (none on the default universe).
  */
 #include "enum.h"
 
@@ -449,6 +457,20 @@ static void compare_message(const struct answer *a, const struct answer *b,
 	differs(d, -1, "message: \"%s\" -> \"%s\"", a->message, b->message);
 }
 
+/* Another preemption (node or victims): where the requests of the pods
+ * on the chosen node differ between the loads, the dry runs differ by
+ * them (SelectVictimsOnNode reprieves by requests); else it follows
+ * from other fields (-1). */
+static int preemption_item(const struct answer *a, const struct answer *b,
+			   const struct loads *l)
+{
+	int nodes[2] = {a->preempted ? a->pr.node : -1, b->preempted ? b->pr.node : -1};
+	for (int k = 0; k < 2; k++)
+		if (nodes[k] >= 0 && on_node(l, l->requests_differ, nodes[k]))
+			return ENUM_VDELTA_POD_RESOURCES;
+	return -1;
+}
+
 static void compare(const struct answer *a, const struct answer *b,
 		    const struct loads *l, struct diff *d)
 {
@@ -471,7 +493,7 @@ static void compare(const struct answer *a, const struct answer *b,
 	    (a->preempted && (a->pr.node != b->pr.node ||
 			      !sched_same_pods(a->pr.chosen.pods, a->pr.chosen.n,
 					       b->pr.chosen.pods, b->pr.chosen.n))))
-		differs(d, -1, "preemption");
+		differs(d, preemption_item(a, b, l), "preemption");
 	if (d->any && !d->items)
 		mark(d, ENUM_VDELTA_OTHER);
 }

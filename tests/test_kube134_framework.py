@@ -166,6 +166,61 @@ def test_configuration_validated_per_release(tmp_path, config, v130, v134):
             assert p.stderr.rstrip("\n").endswith(want), p.stderr
 
 
+# The delta reference §2's reworded validation messages, the texts read
+# from each release's pkg/scheduler/apis/config/validation
+# (validateCommonQueueSort, validateFunctionShape,
+# ValidateVolumeBindingArgsWithOptions).
+SHAPE = ("  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+         "      scoringStrategy:\n        type: RequestedToCapacityRatio\n"
+         "        requestedToCapacityRatio:\n          shape:\n"
+         "          - {utilization: 50, score: 1}\n"
+         "          - {utilization: 50, score: 5}\n")
+SHAPE_PATH = ("(profiles[0].pluginConfig[0].args.scoringStrategy."
+              "requestedToCapacityRatio.shape[1].utilization)")
+
+
+@pytest.mark.parametrize("profiles,v130,v134", [
+    ("- schedulerName: a\n- schedulerName: b\n  plugins:\n    queueSort:\n"
+     "      disabled:\n      - name: PrioritySort\n",
+     "queueSort must be the same for all profiles "
+     "(profiles[1].plugins.queueSort)",
+     "must be the same for all profiles (profiles[1].plugins.queueSort)"),
+    ("- schedulerName: a\n" + SHAPE,
+     "utilization values must be sorted in increasing order " + SHAPE_PATH,
+     "values must be sorted in increasing order " + SHAPE_PATH),
+    ("- schedulerName: a\n  pluginConfig:\n  - name: VolumeBinding\n"
+     "    args:\n      bindTimeoutSeconds: 600\n      shape:\n"
+     "      - {utilization: 0, score: 0}\n",
+     "unexpected field `shape`, remove it or turn on the feature gate "
+     "VolumeCapacityPriority (profiles[0].pluginConfig[0].args.shape)",
+     "unexpected field `shape`, remove it or turn on the feature gate "
+     "StorageCapacityScoring (profiles[0].pluginConfig[0].args.shape)"),
+    # the same in both: a negative timeout; queueSort sets that agree
+    ("- schedulerName: a\n  pluginConfig:\n  - name: VolumeBinding\n"
+     "    args:\n      bindTimeoutSeconds: -1\n",
+     "invalid BindTimeoutSeconds, should not be a negative value "
+     "(profiles[0].pluginConfig[0].args.bindTimeoutSeconds)",
+     "invalid BindTimeoutSeconds, should not be a negative value "
+     "(profiles[0].pluginConfig[0].args.bindTimeoutSeconds)"),
+    ("- schedulerName: a\n  plugins:\n    queueSort: {}\n"
+     "- schedulerName: b\n  plugins:\n    queueSort:\n      enabled: []\n",
+     None, None),
+])
+def test_reworded_validation_messages(tmp_path, profiles, v130, v134):
+    f = tmp_path / "c.yaml"
+    f.write_text("apiVersion: kubescheduler.config.k8s.io/v1\n"
+                 "kind: KubeSchedulerConfiguration\nprofiles:\n" + profiles)
+    cluster = fixture_path("kube134/postfilter-order.yaml")
+    for v, want in (("1.30", v130), ("1.34", v134)):
+        p = run_kso("validate", cluster, "--config", f, "--kube-version", v)
+        if want is None:
+            assert p.returncode == 0, p.stderr
+            continue
+        assert (p.returncode, p.stdout) == (1, "")
+        assert p.stderr.startswith(str(f) + ":")
+        assert p.stderr.rstrip("\n").endswith(": " + want), p.stderr
+
+
 def test_explain_compare_versions_shows_each_difference():
     # fit-above-allocatable's header: small and big turn
     # UnschedulableAndUnresolvable (NodeResourcesFit), mid stays; the

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "names.h"
+#include "../core/strbuf.h"
 
 #define MAX_SET 48
 
@@ -469,9 +470,14 @@ static int decode_shape(struct yaml_dec *d, const struct ynode *rtcr,
 			return -1;
 		const struct ynode *u = yd_get(pt, "utilization") ? yd_get(pt, "utilization") : pt;
 		const struct ynode *s = yd_get(pt, "score") ? yd_get(pt, "score") : pt;
+		/* validateFunctionShape; v1.34 dropped the leading
+		 * "utilization " (delta reference §2) */
 		if (i > 0 && p->shape[i - 1].utilization >= sp->utilization)
-			return yd_fail_key(d, u, "utilization",
-					   "values must be sorted in increasing order");
+			return yd_fail_key(d, u, "utilization", "%s",
+					   release(d) >= KUBE_1_34
+					   ? "values must be sorted in increasing order"
+					   : "utilization values must be sorted in "
+					     "increasing order");
 		if (sp->utilization < 0 || sp->utilization > 100)
 			return yd_fail_key(d, u, "utilization", "not in valid range [0, 100]");
 		if (sp->score < 0 || sp->score > 10)
@@ -825,6 +831,29 @@ static int decode_preemption_args(struct yaml_dec *d, const struct ynode *args,
 	return 0;
 }
 
+/* VolumeBindingArgs (ValidateVolumeBindingArgs): kso reads neither
+ * field (binding is immediate, and VolumeBinding does not score with its
+ * gate off), but validates both as kube does.  The shape is refused
+ * while the scoring gate is off - VolumeCapacityPriority in v1.30,
+ * StorageCapacityScoring in v1.34, both off (delta reference §2). */
+static int decode_volume_binding_args(struct yaml_dec *d, const struct ynode *args)
+{
+	int64_t timeout = 0;
+	if (yd_int64(d, args, "bindTimeoutSeconds", &timeout, NULL) < 0)
+		return -1;
+	if (timeout < 0)
+		return yd_fail_key(d, yd_get(args, "bindTimeoutSeconds"),
+				   "bindTimeoutSeconds", "invalid BindTimeoutSeconds, "
+				   "should not be a negative value");
+	const struct ynode *shape = yd_get(args, "shape");
+	if (shape && !ynode_is_null(shape))
+		return yd_fail_key(d, shape, "shape", "unexpected field `shape`, "
+				   "remove it or turn on the feature gate %s",
+				   release(d) >= KUBE_1_34 ? "StorageCapacityScoring"
+				   : "VolumeCapacityPriority");
+	return 0;
+}
+
 static int decode_args(struct yaml_dec *d, int id, const struct ynode *args,
 		       struct sched_profile *p)
 {
@@ -852,6 +881,9 @@ static int decode_args(struct yaml_dec *d, int id, const struct ynode *args,
 		break;
 	case PLUGIN_DEFAULT_PREEMPTION:
 		rc = decode_preemption_args(d, args, p);
+		break;
+	case PLUGIN_VOLUME_BINDING:
+		rc = decode_volume_binding_args(d, args);
 		break;
 	default:
 		break;   /* plugins without args kso reads */
@@ -925,6 +957,56 @@ static int decode_profile(struct yaml_dec *d, const struct ynode *m,
 	return 0;
 }
 
+/* A profile's plugins.queueSort as kube compares it across profiles
+ * (validateCommonQueueSort: DeepEqual of the PluginSet as given, nil
+ * and empty lists equal): "E name/weight ... D name ..." into b. */
+static void queue_sort_text(const struct ynode *profile, struct strbuf *b)
+{
+	const struct ynode *qs = ynode_get(ynode_get(profile, "plugins"), "queueSort");
+	static const char *const lists[] = {"enabled", "disabled"};
+	for (int k = 0; k < 2; k++) {
+		const struct ynode *seq = ynode_get(qs, lists[k]);
+		strbuf_puts(b, k ? " D" : "E");
+		for (int i = 0; seq && seq->kind == YNODE_SEQ && i < seq->n; i++) {
+			const char *name = ynode_str(seq->items[i], "name");
+			const char *w = ynode_str(seq->items[i], "weight");
+			strbuf_printf(b, " %s/%s", name ? name : "", w ? w : "0");
+		}
+	}
+}
+
+/* Every profile's queueSort equals the first one's, checked after every
+ * profile validated (ValidateKubeSchedulerConfiguration's order); the
+ * message lost its "queueSort " in v1.34 (delta reference §2). */
+static int check_common_queue_sort(struct yaml_dec *d, const struct ynode *seq)
+{
+	struct strbuf first;
+	strbuf_init(&first);
+	queue_sort_text(seq->items[0], &first);
+	int rc = 0;
+	for (int i = 1; i < seq->n && rc == 0; i++) {
+		struct strbuf cur;
+		strbuf_init(&cur);
+		queue_sort_text(seq->items[i], &cur);
+		bool same = !strcmp(first.s, cur.s);
+		strbuf_release(&cur);
+		if (same)
+			continue;
+		const struct ynode *plugins = ynode_get(seq->items[i], "plugins");
+		const struct ynode *qs = ynode_get(plugins, "queueSort");
+		size_t mark = yd_enter(d, "profiles");
+		yd_index(d, i);
+		yd_enter(d, "plugins");
+		rc = yd_fail_key(d, qs ? qs : plugins ? plugins : seq->items[i],
+				 "queueSort", "%s", release(d) >= KUBE_1_34
+				 ? "must be the same for all profiles"
+				 : "queueSort must be the same for all profiles");
+		yd_leave(d, mark);
+	}
+	strbuf_release(&first);
+	return rc;
+}
+
 static int decode_profiles(struct yaml_dec *d, const struct ynode *seq,
 			   struct sched_config *cfg)
 {
@@ -951,7 +1033,7 @@ static int decode_profiles(struct yaml_dec *d, const struct ynode *seq,
 	}
 	yd_leave(d, mark);
 	cfg->n_profiles = seq->n;
-	return 0;
+	return seq->n > 1 ? check_common_queue_sort(d, seq) : 0;
 }
 
 static int decode_config(struct yaml_dec *d, const struct ynode *doc,

@@ -158,3 +158,14 @@ char *sched_preemption_message(const char *why)
 	memcpy(s + sizeof pre - 1, why, n + 1);
 	return s;
 }
+
+bool sched_preemption_clears(const struct cluster *c,
+			     const struct sched_preemption *pr)
+{
+	if (!config_at_least(&c->config, KUBE_1_34))
+		return true;
+	for (int i = 0; i < pr->chosen.n; i++)
+		if (!c->pods[pr->chosen.pods[i]].deletion.has)
+			return true;
+	return false;
+}

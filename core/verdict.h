@@ -213,6 +213,15 @@ void sched_preemption_init(struct sched_preemption *p);
 bool sched_same_pods(const int *a, int na, const int *b, int nb);
 void sched_preemption_release(struct sched_preemption *p);
 
+/* sched_preemption_clears: whether executing preemption pr of cluster c
+ * clears the lower-priority nominations on its node.  v1.30's
+ * prepareCandidate always does; v1.34's async prepareCandidateAsync
+ * skips victims already terminating and, when that leaves none to
+ * delete, returns before clearing anything (delta reference §7, headline
+ * 15). */
+bool sched_preemption_clears(const struct cluster *c,
+			     const struct sched_preemption *pr);
+
 /* sched_preemption_message: PostFilter's message, "preemption: " + why
  * (kube's DefaultPreemption prefixes every status it returns).  Malloc'ed
  * for sched_preemption.message; aborts on out-of-memory. */

@@ -430,7 +430,7 @@ static void compare_node(const struct answer *a, const struct answer *b, int n,
 		if (sa == sb && !skip)
 			continue;
 		int item = score_item(p, skip, l, n);
-		if (!same_feasible && item == ENUM_VDELTA_OTHER && normalized(p))
+		if (!same_feasible && normalized(p))
 			item = -1;
 		differs(d, item, "nodes.%s.scores.%s: %lld -> %lld",
 			name, config_plugin_name(p), (long long)sa, (long long)sb);

@@ -142,7 +142,9 @@ int32_t model_preemption_num_candidates(const struct sched_profile *prof,
  * Error (v1.34.1's "not found") leaves node -1 and every nomination. */
 /* model_lower_nominated: out->clear_nominated (replaced) becomes the pods
  * other than pod nominated to node with a lower priority than pod's:
- * the nominations a preemption onto node clears (§3.6). */
+ * the nominations a preemption onto node clears (§3.6); none under v1.34
+ * when every victim of out->chosen (set before) is terminating already
+ * (sched_preemption_clears). */
 void model_lower_nominated(const struct snapshot *s, int pod, int node,
 			   struct sched_preemption *out);
 

@@ -341,7 +341,8 @@ void model_lower_nominated(const struct snapshot *s, int pod, int node,
 	free(out->clear_nominated);
 	out->clear_nominated = xmalloc(sizeof(int) * ((size_t)c->n_pods + 1));
 	out->n_clear_nominated = 0;
-	for (int q = 0; q < c->n_pods; q++)
+	bool clears = sched_preemption_clears(c, out);
+	for (int q = 0; clears && q < c->n_pods; q++)
 		if (q != pod && s->nominated[q] == node &&
 		    s->pod_node[q] == SNAP_PENDING && model_in_nominator(c, q) &&
 		    c->pods[q].priority < c->pods[pod].priority)

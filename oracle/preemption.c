@@ -737,7 +737,8 @@ static char *fit_message(const struct walk *w)
 }
 
 /* §3.6: pending pods nominated to node with lower priority than pod, in
- * pod index order. */
+ * pod index order; none when v1.34's async execution deletes no victim
+ * (sched_preemption_clears; out->chosen set before). */
 static void clear_lower_nominated(const struct oracle *o, int pod, int node,
 				  struct sched_preemption *out)
 {
@@ -745,7 +746,8 @@ static void clear_lower_nominated(const struct oracle *o, int pod, int node,
 	const struct cluster *c = o->cluster;
 	out->clear_nominated = xmalloc(sizeof(int) * (size_t)(l->n + 1));
 	out->n_clear_nominated = 0;
-	for (int i = 0; i < l->n; i++) {
+	bool clears = sched_preemption_clears(c, out);
+	for (int i = 0; clears && i < l->n; i++) {
 		int q = l->v[i];
 		if (q != pod && o->snap.pod_node[q] == SNAP_PENDING &&
 		    c->pods[q].priority < c->pods[pod].priority)

@@ -260,3 +260,32 @@ def test_explain_compare_versions_usage(bad):
                 "--compare-versions", bad)
     assert p.returncode == 2 and p.stdout == ""
     assert "--compare-versions takes two releases A,B" in p.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_terminating_victims_clear_no_nomination_in_v1_34(engine):
+    # terminating-victims.yaml's header: the same candidate in both
+    # releases; v1.30 clears waiter's nomination, v1.34's async execution
+    # (only a terminating victim) returns before clearing anything
+    for v, cleared in (("1.30", ["default/waiter"]), ("1.34", [])):
+        d = explain("terminating-victims.yaml", "default/urgent", engine, v)
+        assert d["preemption"]["node"] == "n1"
+        assert d["preemption"]["victims"] == ["default/old"]
+        assert d["preemption"]["cleared_nominations"] == cleared
+    # the loop: waiter keeps its nomination to n1 after the step in v1.34
+    y30 = schedule("terminating-victims.yaml", engine, "-o", "yaml",
+                   "--max-steps", "1")
+    y34 = schedule("terminating-victims.yaml", engine, "-o", "yaml",
+                   "--max-steps", "1", "--kube-version", "1.34")
+    assert waiter_nomination(y30.stdout) is None
+    assert waiter_nomination(y34.stdout) == "n1"
+
+
+def waiter_nomination(text):
+    import yaml as pyyaml
+    for doc in pyyaml.safe_load_all(text):
+        for item in (doc or {}).get("items", [doc]) if doc else []:
+            if item and item.get("kind") == "Pod" and \
+                    item["metadata"]["name"] == "waiter":
+                return (item.get("status") or {}).get("nominatedNodeName")
+    raise AssertionError("no waiter in the output")

@@ -140,3 +140,40 @@ def test_another_run(tmp_path):
     con.close()
     assert "compare-versions" not in opts[0]
     assert opts[-1].endswith(" compare-versions=1.30,1.34")
+
+
+def test_best_effort_pod_scores(tmp_path):
+    # fixtures/universes/versions-best-effort.yaml's header: the three
+    # states where be is decided differ by BalancedAllocation alone
+    p = run_kso("enum", fixture_path("universes/versions-best-effort.yaml"),
+                "--db", tmp_path / "b.db", "--force", "--quiet",
+                "--no-symmetry", "-o", "json", "--compare-versions",
+                "1.30,1.34")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["states"]["count"] == 9 and d["decisions"]["count"] == 5
+    assert d["findings"]["version-visible"]["count"] == 3
+    counts = {k: v["count"] for k, v in d["version_visible"].items()}
+    assert counts.pop("balanced-skip") == 3
+    assert set(counts.values()) == {0}
+    f = findings(tmp_path / "b.db")
+    assert sorted(f) == ["-1,-1", "-1,0", "-1,1"]
+    # web on n1: v1.30 scored n1 87 (spread 0.125), v1.34 nothing
+    assert f["-1,0"] == ("delta items: balanced-skip; v1.30: bind to n2; "
+                         "v1.34: bind to n2; first difference: "
+                         "nodes.n1.scores.NodeResourcesBalancedAllocation: "
+                         "87 -> 0")
+
+
+def test_every_difference_of_a_default_shard_is_attributed(tmp_path):
+    # a property, not a count: every version-visible state of a shard of
+    # the default universe (which covers the pod-side delta items) names
+    # a delta item, none "unattributed", and the engines agree
+    p = run_kso("enum", "--db", tmp_path / "d.db", "--force", "--quiet",
+                "--shard", "3/200", "-o", "json", "--compare-versions",
+                "1.30,1.34")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["disagreements"]["count"] == 0
+    assert d["findings"]["version-visible"]["count"] > 0
+    assert d["version_visible"]["unattributed"]["count"] == 0

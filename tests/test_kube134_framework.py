@@ -205,6 +205,18 @@ SHAPE_PATH = ("(profiles[0].pluginConfig[0].args.scoringStrategy."
     ("- schedulerName: a\n  plugins:\n    queueSort: {}\n"
      "- schedulerName: b\n  plugins:\n    queueSort:\n      enabled: []\n",
      None, None),
+    # DynamicResourcesArgs (§2, v1.34 only): filterTimeout read as Go's
+    # time.ParseDuration reads it, refused when negative
+    ("- schedulerName: a\n  pluginConfig:\n  - name: DynamicResources\n"
+     "    args:\n      filterTimeout: \"-1s\"\n",
+     'unknown plugin "DynamicResources" (profiles[0].pluginConfig[0].name)',
+     "must be zero or positive "
+     "(profiles[0].pluginConfig[0].args.filterTimeout)"),
+    ("- schedulerName: a\n  pluginConfig:\n  - name: DynamicResources\n"
+     "    args:\n      filterTimeout: 1d\n",
+     'unknown plugin "DynamicResources" (profiles[0].pluginConfig[0].name)',
+     'time: unknown unit "d" in duration "1d" '
+     "(profiles[0].pluginConfig[0].args.filterTimeout)"),
 ])
 def test_reworded_validation_messages(tmp_path, profiles, v130, v134):
     f = tmp_path / "c.yaml"

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "duration.h"
 #include "names.h"
 #include "../core/strbuf.h"
 
@@ -854,6 +855,28 @@ static int decode_volume_binding_args(struct yaml_dec *d, const struct ynode *ar
 	return 0;
 }
 
+/* DynamicResourcesArgs (v1.34 only: the plugin is unknown to v1.30):
+ * filterTimeout, a metav1.Duration, read as Go reads it and refused when
+ * negative (ValidateDynamicResourcesArgs with DRASchedulerFilterTimeout
+ * on, its v1.34 default).  kso's allocator has no deadline: the value is
+ * not used. */
+static int decode_dra_args(struct yaml_dec *d, const struct ynode *args)
+{
+	const char *text = NULL;
+	if (yd_str(d, args, "filterTimeout", &text) < 0)
+		return -1;
+	if (!text)
+		return 0;
+	const struct ynode *at = yd_get(args, "filterTimeout");
+	int64_t ns;
+	char why[256];
+	if (yaml_parse_duration(text, &ns, why, sizeof why) < 0)
+		return yd_fail_key(d, at, "filterTimeout", "%s", why);
+	if (ns < 0)
+		return yd_fail_key(d, at, "filterTimeout", "must be zero or positive");
+	return 0;
+}
+
 static int decode_args(struct yaml_dec *d, int id, const struct ynode *args,
 		       struct sched_profile *p)
 {
@@ -884,6 +907,9 @@ static int decode_args(struct yaml_dec *d, int id, const struct ynode *args,
 		break;
 	case PLUGIN_VOLUME_BINDING:
 		rc = decode_volume_binding_args(d, args);
+		break;
+	case PLUGIN_DYNAMIC_RESOURCES:
+		rc = decode_dra_args(d, args);
 		break;
 	default:
 		break;   /* plugins without args kso reads */

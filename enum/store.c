@@ -497,10 +497,31 @@ void enum_store_tally_text(const struct enum_tally t[2], struct strbuf *b)
 			put_u64(b, false, ((const uint64_t *)&t[k])[i]);
 }
 
+/* The decimal number at *s after blanks, as strtoull reads the text
+ * put_u64 writes (saturating past 2^64 - 1), without its locale and
+ * base handling: the totals parse every work item's text.  False when
+ * there is no number. */
+static bool take_u64(const char **s, uint64_t *v)
+{
+	const char *p = *s;
+	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+		p++;
+	if (*p < '0' || *p > '9')
+		return false;
+	uint64_t x = 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned digit = (unsigned)(*p - '0');
+		x = x > (UINT64_MAX - digit) / 10 ? UINT64_MAX : x * 10 + digit;
+	}
+	*v = x;
+	*s = p;
+	return true;
+}
+
 void enum_store_tally_parse(const char *text, struct enum_tally t[2])
 {
 	memset(t, 0, 2 * sizeof *t);
-	const char *s = text;
+	const char *s = text ? text : "";
 	for (size_t n = 0; n < 2 * TALLY_FIELDS; n++) {
 		/* the base fields tally by tally, then each later field of
 		 * both tallies */
@@ -508,12 +529,10 @@ void enum_store_tally_parse(const char *text, struct enum_tally t[2])
 			: TALLY_BASE_FIELDS + (n - 2 * TALLY_BASE_FIELDS) / 2;
 		int k = n < 2 * TALLY_BASE_FIELDS ? (int)(n / TALLY_BASE_FIELDS)
 			: (int)((n - 2 * TALLY_BASE_FIELDS) % 2);
-		char *end;
-		uint64_t v = strtoull(s, &end, 10);
-		if (end == s)
+		uint64_t v;
+		if (!take_u64(&s, &v))
 			return;   /* older text: the later fields stay 0 */
 		((uint64_t *)&t[k])[i] = v;
-		s = end;
 	}
 }
 

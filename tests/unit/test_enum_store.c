@@ -70,6 +70,13 @@ static void tally_text_by_hand(void)
 	CHECK_EQ(back[1].greedy_gaps, 3);
 	CHECK_EQ(back[1].quirk_visible, 0);
 	CHECK_EQ(back[1].quirk_states[7], 0);
+	/* past 2^64 - 1 a number saturates, as strtoull reads it; blanks
+	 * of any kind separate */
+	enum_store_tally_parse("99999999999999999999\t5\n7", back);
+	CHECK_EQ(back[0].states, UINT64_MAX);
+	CHECK_EQ(back[0].decisions, 5);
+	CHECK_EQ(back[0].agree, 7);
+	CHECK_EQ(back[0].disagree, 0);
 	strbuf_release(&b);
 }
 

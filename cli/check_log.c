@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_audit.h"
 #include "../core/grow.h"
 #include "../core/xalloc.h"
 
@@ -55,6 +56,9 @@ struct check_src {
 	long col_base;             /* columns of the current line before buf */
 	size_t start;              /* the open value's first byte */
 	long start_line, start_col;
+	long long last_rv;         /* the last version read: an event without
+				    * one (an audit binding) merges there */
+	int64_t last_usec;         /* the last event's time */
 	/* events parsed, not yet merged */
 	struct check_event *pend;
 	struct check_chunk **pend_chunk;
@@ -69,8 +73,38 @@ static long long rv_of(const struct ynode *obj)
 	return rv && *rv ? atoll(rv) : -1;
 }
 
-static void push(struct check_log *l, struct check_src *s,
-		 enum check_ev_type t, const struct ynode *obj)
+/* The latest of the times obj carries: its creation, its managers'
+ * writes (managedFields[].time), its conditions' transitions, the
+ * request of its deletion (deletionTimestamp less the grace period). */
+static int64_t object_time(const struct ynode *obj)
+{
+	const struct ynode *m = ynode_get(obj, "metadata");
+	int64_t t = check_time_usec(ynode_str(m, "creationTimestamp"));
+	const struct ynode *mf = ynode_get(m, "managedFields");
+	for (int i = 0; mf && mf->kind == YNODE_SEQ && i < mf->n; i++) {
+		int64_t w = check_time_usec(ynode_str(mf->items[i], "time"));
+		t = w > t ? w : t;
+	}
+	const struct ynode *cs = ynode_get(ynode_get(obj, "status"), "conditions");
+	for (int i = 0; cs && cs->kind == YNODE_SEQ && i < cs->n; i++) {
+		int64_t w = check_time_usec(ynode_str(cs->items[i],
+						      "lastTransitionTime"));
+		t = w > t ? w : t;
+	}
+	int64_t del = check_time_usec(ynode_str(m, "deletionTimestamp"));
+	const char *grace = ynode_str(m, "deletionGracePeriodSeconds");
+	if (del != CHECK_NO_TIME) {
+		del -= (grace ? atoll(grace) : 0) * 1000000;
+		t = del > t ? del : t;
+	}
+	return t;
+}
+
+/* usec: the event's own time (CHECK_NO_TIME: the object's); never
+ * before the previous event's of the same log. */
+static void push_at(struct check_log *l, struct check_src *s,
+		    enum check_ev_type t, const struct ynode *obj, bool bind,
+		    int64_t usec)
 {
 	if (s->n_pend == s->cap_pend) {
 		/* the merged ones are gone: start the array over */
@@ -84,10 +118,39 @@ static void push(struct check_log *l, struct check_src *s,
 		}
 	}
 	GROW2(s->pend, s->pend_chunk, s->n_pend + 1, s->cap_pend);
-	s->pend[s->n_pend] = (struct check_event){t, obj, rv_of(obj), 0, s->file,
-						  -1};
-	s->pend_chunk[s->n_pend++] = l->chunks[l->n_chunks - 1];
-	l->chunks[l->n_chunks - 1]->unmerged++;
+	struct check_chunk *c = l->chunks[l->n_chunks - 1];
+	long long rv = rv_of(obj);
+	if (rv >= 0)
+		s->last_rv = rv;
+	else if (bind)
+		rv = s->last_rv;
+	if (usec == CHECK_NO_TIME)
+		usec = object_time(obj);
+	if (usec == CHECK_NO_TIME || usec < s->last_usec)
+		usec = s->last_usec;
+	s->last_usec = usec;
+	s->pend[s->n_pend] = (struct check_event){t, obj, rv, 0, s->file, -1,
+						  usec, bind, &c->a};
+	s->pend_chunk[s->n_pend++] = c;
+	c->unmerged++;
+}
+
+static void push(struct check_log *l, struct check_src *s,
+		 enum check_ev_type t, const struct ynode *obj)
+{
+	push_at(l, s, t, obj, false, CHECK_NO_TIME);
+}
+
+struct audit_ctx {
+	struct check_log *l;
+	struct check_src *s;
+};
+
+static void push_audit(void *ctx, enum check_ev_type t, const struct ynode *obj,
+		       bool bind, int64_t usec)
+{
+	struct audit_ctx *x = ctx;
+	push_at(x->l, x->s, t, obj, bind, usec);
 }
 
 /* An event's object must be an object of some kind: a null, a scalar or
@@ -131,7 +194,8 @@ static int add_record(struct check_log *l, struct check_src *s,
 				"Delete)", event);
 	if (check_object(obj, s->name, "resource", err) < 0)
 		return -1;
-	push(l, s, t, obj);
+	push_at(l, s, t, obj, false,
+		check_time_usec(ynode_str(v, "time")));
 	return 0;
 }
 
@@ -152,6 +216,11 @@ static int add_value(struct check_log *l, struct check_src *s,
 				"watch event or a List, got a scalar");
 	if (ynode_str(v, "event") && ynode_get(v, "resource"))
 		return add_record(l, s, v, err);
+	if (check_audit_is(v)) {
+		struct audit_ctx x = {l, s};
+		return check_audit_read(v, &l->chunks[l->n_chunks - 1]->a, s->name,
+					push_audit, &x, err);
+	}
 	const char *type = ynode_str(v, "type");
 	const struct ynode *obj = ynode_get(v, "object");
 	if (type && obj) {
@@ -377,6 +446,8 @@ static int src_open(struct check_src *s, const char *path, struct error *err)
 	s->name = in ? "<stdin>" : path;
 	s->file = path;
 	s->line = 1;
+	s->last_rv = -1;
+	s->last_usec = CHECK_NO_TIME;
 	s->fd = in ? STDIN_FILENO : open(path, O_RDONLY);
 	if (s->fd < 0)
 		return error_plain(err, "%s: cannot open: %s", s->name,

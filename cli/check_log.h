@@ -6,9 +6,13 @@
  *
  * Values: watch events {"type", "object"} (kubectl get -w
  * --output-watch-events -o json), Lists (each item ADDED), single
- * objects (ADDED), and the kube-scheduler-simulator recorder's records
+ * objects (ADDED), the kube-scheduler-simulator recorder's records
  * {"time", "event": "Add|Update|Delete", "resource"} one after another
- * or as one array.  Several logs are merged by metadata.resourceVersion
+ * or as one array, and audit.k8s.io/v1 Events (cli/check_audit.h).
+ * Each event has a time: an audit event's stageTimestamp, a record's
+ * time, else the latest time the object carries (creation, its
+ * managers' writes, its conditions' transitions, a deletion's request),
+ * never before the log's previous event's (--lag 2s).  Several logs are merged by metadata.resourceVersion
  * (each log in its order; an event without a version first; equal
  * versions in the order the logs are given).
  *
@@ -20,10 +24,14 @@
 #define KSO_CLI_CHECK_LOG_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../core/arena.h"
 #include "../core/error.h"
 #include "../yaml/tree.h"
+
+/* An event's time when the log never gave one (check_event.usec). */
+#define CHECK_NO_TIME INT64_MIN
 
 enum check_ev_type { CHECK_ADDED, CHECK_MODIFIED, CHECK_DELETED };
 
@@ -35,6 +43,14 @@ struct check_event {
 	const char *file;
 	int slot;                  /* a pod event: the slot of the version it
 				    * leaves current, -1 none (planned) */
+	int64_t usec;              /* when it happened (check_event_time),
+				    * CHECK_NO_TIME when the log never said */
+	bool bind;                 /* an audit log's binding: obj is the
+				    * Binding (metadata: the pod; target.name:
+				    * the node), made the pod bound where the
+				    * pod is known (check_state) */
+	struct arena *arena;       /* lives as long as the event: for the
+				    * objects made from it */
 };
 
 struct check_src;

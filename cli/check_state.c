@@ -445,6 +445,8 @@ static int plan_slot(struct plan *pl, const struct ynode *obj)
 	return pl->n_pods++;
 }
 
+static void resolve_binding(struct check_state *st, struct check_event *ev);
+
 /* The slots of the epoch from begin: the live pods, then every new pod
  * version up to the end (set in st->end).  Every event's key gets an
  * entry. */
@@ -481,6 +483,8 @@ static void plan_epoch(struct check_state *st, struct plan *pl)
 	for (i = st->begin;
 	     (ev = check_log_at(st->log, i, !stream || i == st->begin || window));
 	     i++) {
+		if (ev->bind)
+			resolve_binding(st, ev);
 		struct check_key *k = key_get(st, ev->obj);
 		if (!k->pod && !yaml_kind_read(ynode_str(ev->obj, "kind")))
 			continue;   /* not the scheduler's: never loaded */
@@ -764,6 +768,63 @@ static const struct ynode *obj_copy(const struct ynode *obj)
 	return copy_top(&c, obj);
 }
 
+/* An audit log's Binding (check_log.h): the key of the pod it binds
+ * into key (malloc'ed) and the node; false when obj is none. */
+static bool binding_of(const struct ynode *obj, char **key, const char **node)
+{
+	if (!check_is_kind(obj, "Binding"))
+		return false;
+	const struct ynode *m = ynode_get(obj, "metadata");
+	const char *ns = ynode_str(m, "namespace"), *name = ynode_str(m, "name");
+	*node = ynode_str(ynode_get(obj, "target"), "name");
+	if (!name || !*node)
+		return false;
+	size_t n = strlen(ns ? ns : "") + strlen(name) + 8;
+	*key = xmalloc(n);
+	snprintf(*key, n, "Pod/%s/%s", ns ? ns : "", name);
+	return true;
+}
+
+/* pod's copy in a with spec.nodeName node: what the API server stores
+ * when it binds the pod (a copier leaves room for one more key). */
+static const struct ynode *bound_copy(struct arena *a, const struct ynode *pod,
+				      const char *node)
+{
+	struct copier size = {NULL, 0};
+	copy_top(&size, pod);
+	struct copier c = {arena_alloc(a, size.used), 0};
+	struct ynode *o = copy_top(&c, pod);
+	struct ynode *spec = (struct ynode *)ynode_get(o, "spec");
+	if (!spec || spec->kind != YNODE_MAP)
+		return o;   /* a pod without a spec: the loader says so */
+	for (int i = 0; i < spec->n; i++)
+		if (spec->keys[i]->len == 8 &&
+		    !memcmp(spec->keys[i]->str, "nodeName", 8)) {
+			spec->items[i] = ynode_scalar(a, node, true);
+			return o;
+		}
+	spec->keys[spec->n] = ynode_scalar(a, "nodeName", false);
+	spec->items[spec->n++] = ynode_scalar(a, node, true);
+	return o;
+}
+
+/* An audit log's binding of a pod the log shows pending: the event made
+ * the pod's object bound to the node.  A binding of a pod not seen (the
+ * log began after its creation) stays a Binding, which changes nothing. */
+static void resolve_binding(struct check_state *st, struct check_event *ev)
+{
+	char *key;
+	const char *node;
+	if (!binding_of(ev->obj, &key, &node))
+		return;
+	struct check_key *k = key_find(st, key);
+	free(key);
+	if (!k || !k->plan_obj || *check_pod_node(k->plan_obj))
+		return;
+	ev->obj = bound_copy(ev->arena, k->plan_obj, node);
+	ev->bind = false;
+}
+
 /* The objects alive copied, the log's older events forgotten. */
 static void keep_objects(struct check_state *st)
 {
@@ -1008,15 +1069,21 @@ void check_state_try_end(struct check_state *st, int mark, bool was_marking)
 bool check_state_assume(struct check_state *st, const struct ynode *obj,
 			char *who, size_t len)
 {
-	if (!check_is_kind(obj, "Pod") || !*check_pod_node(obj))
-		return false;
-	char *key = key_of(obj);
+	char *key;
+	const char *to;
+	if (!binding_of(obj, &key, &to)) {
+		/* a pod bound (an audit log's Binding not planned yet) */
+		if (!check_is_kind(obj, "Pod") || !*check_pod_node(obj))
+			return false;
+		key = key_of(obj);
+		to = check_pod_node(obj);
+	}
 	struct check_key *k = key_find(st, key);
 	free(key);
 	if (!k || k->slot < 0 || st->pod_of[k->slot] < 0)
 		return false;
 	int p = st->pod_of[k->slot];
-	int node = cluster_find_node(&st->c, check_pod_node(obj));
+	int node = cluster_find_node(&st->c, to);
 	if (st->s.pod_node[p] != SNAP_PENDING || node < 0)
 		return false;
 	place(st, k->slot, node, st->s.nominated[p], k, k->slot);

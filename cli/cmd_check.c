@@ -9,7 +9,8 @@
  * the state before the first event, `kubectl get ... -o json` Lists (each
  * item counts as ADDED).  The kube-scheduler-simulator recorder's records,
  * {"time", "event": "Add|Update|Delete", "resource": {...}}, one after
- * another or as one array, are read the same way.  The logs are read as
+ * another or as one array, are read the same way, and so are Kubernetes
+ * audit logs (cli/check_audit.h).  The logs are read as
  * a stream (cli/check_log.h: "-" is stdin, --follow keeps reading) and
  * several are merged by metadata.resourceVersion; the state is kept
  * incrementally (cli/check_state.h).
@@ -105,7 +106,8 @@ static struct cli_command check_cmd = {
 	"kso check", "LOG... [OPTIONS]",
 	"Judges every scheduling decision (bind, preemption, unschedulable)\n"
 	"recorded in Kubernetes watch logs (kubectl get -w --output-watch-events\n"
-	"-o json) against what kube-scheduler v1.30 may do in the state before it.\n",
+	"-o json) or audit logs (audit.k8s.io/v1 Events, level RequestResponse)\n"
+	"against what kube-scheduler v1.30 may do in the state before it.\n",
 	{check_table, cli_load_table, NULL}, take, NULL};
 
 static int take(void *ctx, int id, const char *v)

@@ -233,6 +233,34 @@ bool yaml_kind_read(const char *kind)
 	return false;
 }
 
+/* kind's resource: lower case, plural as the API spells these kinds
+ * ("...s" -> "...ses", "...y" -> "...ies", else "...s"). */
+static void resource_of(const char *kind, char *out, size_t size)
+{
+	size_t n = 0;
+	for (; kind[n] && n + 4 < size; n++)
+		out[n] = (char)(kind[n] >= 'A' && kind[n] <= 'Z' ? kind[n] - 'A' + 'a'
+							     : kind[n]);
+	out[n] = '\0';
+	if (n && out[n - 1] == 's')
+		strcpy(out + n, "es");
+	else if (n && out[n - 1] == 'y')
+		strcpy(out + n - 1, "ies");
+	else
+		strcpy(out + n, "s");
+}
+
+const char *yaml_kind_of_resource(const char *resource)
+{
+	for (size_t i = 0; resource && i < sizeof kinds / sizeof *kinds; i++) {
+		char r[64];
+		resource_of(kinds[i].kind, r, sizeof r);
+		if (!strcmp(r, resource))
+			return kinds[i].kind;
+	}
+	return NULL;
+}
+
 /* One document of d->file: every load, from text or from trees, goes
  * through here. */
 static int decode_doc(struct yaml_dec *d, const struct ynode *doc)

@@ -71,4 +71,9 @@ int yaml_load_config_tree(struct cluster *c, const char *name,
  * them). */
 bool yaml_kind_read(const char *kind);
 
+/* yaml_kind_of_resource: the kind the loader reads whose API resource
+ * (the lower-case plural a URL and an audit objectRef name) is resource
+ * ("pods" -> "Pod", "priorityclasses" -> "PriorityClass"), or NULL. */
+const char *yaml_kind_of_resource(const char *resource);
+
 #endif

@@ -47,6 +47,7 @@ struct check_gone {
 	const struct ynode *obj;   /* its last object (a slot of every epoch
 				    * built while it is remembered) */
 	int event;                 /* the removing event's index */
+	int64_t usec;              /* and its time */
 };
 
 /* The smallest epoch, in new pod versions: building costs O(live
@@ -942,7 +943,7 @@ const struct ynode *check_state_prev(const struct check_state *st, int i)
 }
 
 static void note_gone(struct check_state *st, int slot, struct check_key *k,
-		      const struct ynode *obj, int event)
+		      const struct ynode *obj, int event, int64_t usec)
 {
 	int p = st->pod_of[slot];
 	if (st->lag <= 0 || p < 0 || st->s.pod_node[p] == SNAP_GONE || !obj)
@@ -955,7 +956,7 @@ static void note_gone(struct check_state *st, int slot, struct check_key *k,
 	}
 	GROW(st->gone, st->n_gone + 1, st->cap_gone);
 	st->gone[st->n_gone++] = (struct check_gone){slot, xstrdup(k->key),
-						     obj_copy(obj), event};
+						     obj_copy(obj), event, usec};
 }
 
 void check_state_apply(struct check_state *st, int i)
@@ -968,7 +969,7 @@ void check_state_apply(struct check_state *st, int i)
 	k->owned = false;
 	int now = ev->slot, cur = k->slot;
 	if (k->pod && now < 0 && cur >= 0)
-		note_gone(st, cur, k, prev, i);
+		note_gone(st, cur, k, prev, i, ev->usec);
 	if (owned)
 		free((void *)prev);   /* the log's object replaces the copy */
 	if (!k->pod)
@@ -1092,15 +1093,17 @@ bool check_state_assume(struct check_state *st, const struct ynode *obj,
 	return true;
 }
 
-bool check_state_unremove(struct check_state *st, int j, int since, char *who,
-			  size_t len)
+bool check_state_unremove(struct check_state *st, int j, int since,
+			  int64_t since_usec, char *who, size_t len)
 {
 	if (j < 0 || j >= st->n_gone)
 		return false;
 	const struct check_gone *g = &st->gone[st->n_gone - 1 - j];
 	const struct check_key *k = key_find(st, g->key);
 	int p = st->pod_of[g->slot];
-	if (g->event < since || p < 0 || (k && k->slot >= 0) ||
+	bool late = since_usec != CHECK_NO_TIME &&
+		    (g->usec == CHECK_NO_TIME || g->usec < since_usec);
+	if (g->event < since || late || p < 0 || (k && k->slot >= 0) ||
 	    st->s.pod_node[p] != SNAP_GONE)
 		return false;
 	/* its nodes by name: the epoch may be another than its removal's */

@@ -82,7 +82,8 @@ struct check_state {
 
 /* check_state_init: an empty state for the events of log (read ahead
  * to plan epochs: as far as a file goes, a stream only as far as it has
- * come); engine oracle keeps an oracle. */
+ * come); engine oracle keeps an oracle; lag: how many pod removals are
+ * remembered (for check_state_unremove). */
 void check_state_init(struct check_state *st, const struct cli_load_opts *load,
 		      bool use_oracle, struct check_log *log, int lag);
 
@@ -135,9 +136,11 @@ bool check_state_assume(struct check_state *st, const struct ynode *obj,
 /* check_state_unremove: the j-th most recent pod removal (0: the last)
  * undone, as kube's cache still holds a pod whose deletion its informer
  * has not delivered; its name into who.  false when there is none, it
- * was before event since, or the pod is back already. */
-bool check_state_unremove(struct check_state *st, int j, int since, char *who,
-			  size_t len);
+ * was before event since or before time since_usec (CHECK_NO_TIME: any
+ * time; a removal without a time is never within one), or the pod is
+ * back already. */
+bool check_state_unremove(struct check_state *st, int j, int since,
+			  int64_t since_usec, char *who, size_t len);
 
 /* check_pod_decision: whether event obj for a pod whose current object
  * is prev shows a scheduling decision (bind, a new nomination, a new

@@ -69,10 +69,15 @@
  * of the log. */
 #define CHECK_LAG 20
 #define CHECK_LAG_TEXT "20"
+/* A window in time (--lag 2s) looks at most this many events either
+ * way: the events read ahead and the removals remembered stay bounded
+ * whatever the log's pace. */
+#define CHECK_LAG_CAP 1000
 
 struct check_args {
 	struct cli_load_opts load;
 	int lag;
+	int64_t lag_usec;          /* --lag in time, 0: in events */
 	bool follow;
 	enum cli_format format;
 	const char *engine;
@@ -91,10 +96,11 @@ static const struct cli_opt check_table[] = {
 	 "explain reproduces", OPT_EXPORT},
 	{"output", 'o', "json|table|wide", "one JSON line per decision, then "
 	 "the summary (default); or a table", OPT_OUTPUT},
-	{"lag", 0, "N", "kube's cache may run N events ahead of the log (binds "
-	 "in flight) or behind it (deletions not delivered): a decision ok "
-	 "only there is ok with the lag named; 0 judges the log's state only "
-	 "(default " CHECK_LAG_TEXT ")", OPT_LAG},
+	{"lag", 0, "N|TIME", "kube's cache may run N events (or TIME: 500ms, "
+	 "2s, 1m, by the events' times) ahead of the log (binds in flight) or "
+	 "behind it (deletions not delivered): a decision ok only there is ok "
+	 "with the lag named; 0 judges the log's state only (default "
+	 CHECK_LAG_TEXT ")", OPT_LAG},
 	{"follow", 'f', NULL, "at the end of a log file, wait for it to grow "
 	 "(as tail -f); a pipe ends when its writer does", OPT_FOLLOW},
 	{NULL, 0, NULL, NULL, 0},
@@ -109,6 +115,31 @@ static struct cli_command check_cmd = {
 	"-o json) or audit logs (audit.k8s.io/v1 Events, level RequestResponse)\n"
 	"against what kube-scheduler v1.30 may do in the state before it.\n",
 	{check_table, cli_load_table, NULL}, take, NULL};
+
+/* --lag N (events) or TIME (a number and ms, s or m: by the events'
+ * times, at most CHECK_LAG_CAP events either way). */
+static int lag_take(struct check_args *a, const char *v)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (!errno && end != v && !*end && n >= 0 && n <= 1000000) {
+		a->lag = (int)n;
+		a->lag_usec = 0;
+		return 0;
+	}
+	double t = strtod(v, &end);
+	double scale = !strcmp(end, "ms") ? 1e3 : !strcmp(end, "s") ? 1e6 :
+		       !strcmp(end, "m") ? 60e6 : 0;
+	if (end == v || !(v[0] >= '0' && v[0] <= '9') || !scale || !(t >= 0) ||
+	    t * scale > 86400e6)
+		return cli_usage_error(&check_cmd, "--lag wants a number of events "
+				       "from 0 to 1000000 or a time (500ms, 2s, 1m; "
+				       "at most a day), not '%s'", v);
+	a->lag_usec = (int64_t)(t * scale + 0.5);
+	a->lag = a->lag_usec ? CHECK_LAG_CAP : 0;
+	return 0;
+}
 
 static int take(void *ctx, int id, const char *v)
 {
@@ -133,16 +164,8 @@ static int take(void *ctx, int id, const char *v)
 	case OPT_FOLLOW:
 		a->follow = true;
 		return 0;
-	case OPT_LAG: {
-		char *end;
-		errno = 0;
-		long n = strtol(v, &end, 10);
-		if (errno || end == v || *end || n < 0 || n > 1000000)
-			return cli_usage_error(&check_cmd, "--lag wants a number of "
-					       "events from 0 to 1000000, not '%s'", v);
-		a->lag = (int)n;
-		return 0;
-	}
+	case OPT_LAG:
+		return lag_take(a, v);
 	}
 	return cli_load_take(check_cmd.name, &a->load, id, v);
 }
@@ -165,7 +188,9 @@ struct check {
 	bool tty;                  /* stderr is a terminal: progress there */
 	bool stream;               /* a log is a stream: each line flushed */
 	double shown;              /* when progress was last shown */
-	int lag;                   /* --lag: the window, in events */
+	int lag;                   /* --lag: the window, in events (a window
+				    * in time: its cap) */
+	int64_t lag_usec;          /* --lag in time, 0: none */
 	bool event;                /* judging a FailedScheduling Event */
 	int count[JUDGMENT_COUNT];
 	struct json_out j;
@@ -498,14 +523,27 @@ static bool same_pod(const struct ynode *obj, const struct pod *p)
 	return name && !strcmp(name, p->name) && !strcmp(ns ? ns : "default", p->ns);
 }
 
+/* Whether an event at time t is within a window in time (k->lag_usec)
+ * of the decision's, at t0; a time the log never gave is within none. */
+static bool in_time(const struct check *k, int64_t t0, int64_t t)
+{
+	if (!k->lag_usec)
+		return true;
+	if (t0 == CHECK_NO_TIME || t == CHECK_NO_TIME)
+		return false;
+	return t - t0 <= k->lag_usec;
+}
+
 /*
  * A decision that is not kube's answer in the state the log shows (event
  * i): whether it is in the state kube's cache had, which runs ahead of
  * the log by the binds in flight (pods kube assumed: binds the next
- * k->lag events show) and behind it by the deletions its informer has
- * not delivered (the pods the last k->lag events removed).  Each is
- * tried cumulatively, in the order kube would have met them; the first
- * state where the decision is ok gives v and the lag in words (why).
+ * k->lag events show, or those within k->lag_usec after it) and behind
+ * it by the deletions its informer has not delivered (the pods the last
+ * k->lag events removed, or those within k->lag_usec before it).  Each
+ * is tried cumulatively, in the order kube would have met them; the
+ * first state where the decision is ok gives v and the lag in words
+ * (why).
  */
 static bool lag_explains(struct check *k, int i, const struct sched_profile *prof,
 			 int pod, const struct impl_answer *a, struct judgment *v,
@@ -513,6 +551,9 @@ static bool lag_explains(struct check *k, int i, const struct sched_profile *pro
 {
 	struct check_state *st = &k->st;
 	bool was;
+	int64_t t0 = check_state_event(st, i)->usec;
+	int64_t since = !k->lag_usec ? CHECK_NO_TIME :
+			t0 == CHECK_NO_TIME ? INT64_MAX : t0 - k->lag_usec;
 	for (int kind = 0; kind < 2; kind++) {
 		int mark = check_state_try_begin(st, &was);
 		size_t used = (size_t)snprintf(why, len, "%s: ",
@@ -523,14 +564,14 @@ static bool lag_explains(struct check *k, int i, const struct sched_profile *pro
 			if (kind == 0) {
 				const struct check_event *e =
 					check_log_at(st->log, i + 1 + j, true);
-				if (!e)
+				if (!e || !in_time(k, t0, e->usec))
 					break;
 				if (e->type == CHECK_DELETED ||
 				    same_pod(e->obj, &st->c.pods[pod]) ||
 				    !check_state_assume(st, e->obj, who, sizeof who))
 					continue;
-			} else if (!check_state_unremove(st, j, i - k->lag, who,
-							 sizeof who)) {
+			} else if (!check_state_unremove(st, j, i - k->lag, since,
+							 who, sizeof who)) {
 				if (j >= st->n_gone)
 					break;
 				continue;
@@ -891,6 +932,7 @@ int cmd_check(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct walk w = {0};
 	k.lag = args.lag;
+	k.lag_usec = args.lag_usec;
 	k.tty = isatty(STDERR_FILENO);
 	k.stream = check_log_interactive(&log);
 	check_state_init(&k.st, &load, engine == &oracle_engine, &log, args.lag);

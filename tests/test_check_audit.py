@@ -205,3 +205,57 @@ def test_the_same_verdicts_from_a_file_stdin_and_a_pipe():
         got = (p.returncode, [json.loads(x) for x in p.stdout.splitlines()],
                p.stderr)
         assert got[0] == want[0] and same(got[1], want[1])
+
+
+def audit_event(verb, resource, name, usec, resp=None, req=None, sub=None):
+    ref = {"resource": resource, "name": name, "apiVersion": "v1"}
+    if resource == "pods":
+        ref["namespace"] = "default"
+    if sub:
+        ref["subresource"] = sub
+    stamp = "2026-11-20T10:00:%02d.%06dZ" % divmod(usec, 1000000)
+    e = {"kind": "Event", "apiVersion": "audit.k8s.io/v1",
+         "level": "RequestResponse", "auditID": "id-%d" % usec,
+         "stage": "ResponseComplete", "requestURI": "/api/v1/" + resource,
+         "verb": verb, "user": {"username": "system:kube-scheduler"},
+         "objectRef": ref, "responseStatus": {"metadata": {}, "code": 201},
+         "requestReceivedTimestamp": stamp, "stageTimestamp": stamp}
+    if req is not None:
+        e["requestObject"] = req
+    if resp is not None:
+        e["responseObject"] = resp
+    return e
+
+
+def binding(pod, node, usec):
+    return audit_event("create", "pods", pod, usec, sub="binding",
+                       req={"kind": "Binding", "apiVersion": "v1",
+                            "metadata": {"name": pod, "namespace": "default"},
+                            "target": {"kind": "Node", "name": node}},
+                       resp={"kind": "Status", "apiVersion": "v1",
+                             "status": "Success", "code": 201})
+
+
+def test_an_audit_log_times_the_lag_to_the_microsecond(tmp_path):
+    # test_check_lag.py's bind in flight (b decided after a, its binding
+    # seen first) as an audit log: b's binding at 10.000100 s, a's at
+    # 10.400100 s - 400 ms later: within --lag 500ms, not within 300ms
+    # (nor 399ms); its stageTimestamps are the API server's, to the
+    # microsecond
+    import test_check_lag as lag
+    objs = [lag.node("m1", "2"), lag.node("m2", "1"), lag.pod("a", "2"),
+            lag.pod("b", "1")]
+    events = [audit_event("create", o["kind"].lower() + "s",
+                          o["metadata"]["name"], 9000000 + i, resp=o)
+              for i, o in enumerate(objs)]
+    events += [binding("b", "m2", 10000100), binding("a", "m1", 10400100)]
+    path = write(tmp_path, events)
+    for window, want in (("500ms", ("ok", "assumed: default/a on m1")),
+                         ("400ms", ("ok", "assumed: default/a on m1")),
+                         ("399ms", ("not-viable", None)),
+                         ("0", ("not-viable", None)),
+                         ("20", ("ok", "assumed: default/a on m1"))):
+        rc, lines, err = check(path, "--lag", window)
+        assert err == ""
+        assert (lines[0]["pod"], lines[0]["verdict"], lines[0].get("lag")) \
+            == ("default/b",) + want, window

@@ -187,8 +187,99 @@ def test_a_wrong_decision_stays_a_finding_at_its_event(tmp_path):
                                 "Insufficient cpu")
 
 
-def test_lag_must_be_a_count(tmp_path):
+def test_lag_must_be_a_count_or_a_time(tmp_path):
     f = tmp_path / "w.json"
     f.write_text("")
     p = kso("check", f, "--lag", "x")
     assert p.returncode == 2 and "--lag" in p.stderr
+
+
+# --lag in time: the events' times (here managedFields[].time, whole
+# seconds, as a watch log carries them).  The in-flight case with b's
+# bind at 10 s: a's bind at 11 s is within 2 s; at 13 s it is not (3 s
+# after), and within 3 s (the bound is inclusive).  The held case: x
+# deleted at 10 s, p nominated at 11 s: within 2 s; x deleted at 5 s:
+# 6 s before, outside.
+
+def stamped(obj, secs):
+    obj = copy.deepcopy(obj)
+    obj["metadata"]["managedFields"] = [{
+        "manager": "kube-scheduler", "operation": "Update", "apiVersion": "v1",
+        "time": "2024-01-01T00:00:%02dZ" % secs}]
+    return obj
+
+
+def timed_in_flight_log(a_at):
+    a, b = pod("a", "2"), pod("b", "1")
+    log = Log(node("m1", "2"), node("m2", "1"), a, b)
+    log.event("MODIFIED", stamped(bound(b, "m2"), 10))
+    log.event("MODIFIED", stamped(bound(a, "m1"), a_at))
+    return log
+
+
+def first(log, tmp_path, *extra):
+    rc, got, _ = log.check(tmp_path, *extra)
+    return rc, got[0]["verdict"], got[0].get("lag")
+
+
+def test_a_time_window_takes_the_binds_within_it(tmp_path):
+    assert first(timed_in_flight_log(11), tmp_path, "--lag", "2s") == \
+        (0, "ok", "assumed: default/a on m1")
+    assert first(timed_in_flight_log(13), tmp_path, "--lag", "2s") == \
+        (1, "not-viable", None)
+    assert first(timed_in_flight_log(13), tmp_path, "--lag", "3s") == \
+        (0, "ok", "assumed: default/a on m1")
+    assert first(timed_in_flight_log(13), tmp_path, "--lag", "3000ms") == \
+        (0, "ok", "assumed: default/a on m1")
+    # a log without times: no event is within a time window
+    assert first(in_flight_log(), tmp_path, "--lag", "1m") == \
+        (1, "not-viable", None)
+    assert first(timed_in_flight_log(11), tmp_path, "--lag", "0s") == \
+        (1, "not-viable", None)
+
+
+def timed_held_log(x_at):
+    x = pod("x", "1", "n1", start="2024-01-01T00:00:00Z")
+    v1 = pod("v1", "1", "n1", start="2024-01-01T00:00:01Z")
+    huge, p = pod("huge", "100"), pod("p", "1", priority=100)
+    log = Log(node("n1", "2"), x, v1, huge, p)
+    log.event("DELETED", stamped(x, x_at))
+    unsched = copy.deepcopy(huge)
+    unsched["status"]["conditions"] = [{
+        "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+        "message": "0/1 nodes are available: 1 Insufficient cpu."}]
+    log.event("MODIFIED", stamped(unsched, 10))
+    marked = copy.deepcopy(v1)
+    marked["status"]["conditions"] = [{
+        "type": "DisruptionTarget", "status": "True",
+        "reason": "PreemptionByScheduler"}]
+    marked = log.event("MODIFIED", stamped(marked, 11))
+    log.event("DELETED", marked)
+    nominated = copy.deepcopy(p)
+    nominated["status"]["nominatedNodeName"] = "n1"
+    log.event("MODIFIED", stamped(nominated, 11))
+    return log
+
+
+def test_a_time_window_takes_the_removals_within_it(tmp_path):
+    rc, got, _ = timed_held_log(10).check(tmp_path, "--lag", "2s")
+    assert rc == 0
+    assert (got[1]["pod"], got[1]["verdict"], got[1]["lag"]) == \
+        ("default/p", "ok", "cache still held: default/x")
+    rc, got, _ = timed_held_log(5).check(tmp_path, "--lag", "2s")
+    assert rc == 1
+    assert (got[1]["pod"], got[1]["verdict"]) == ("default/p",
+                                                  "should-have-fit")
+    # the same log counted in events: x's removal is 4 events back
+    rc, got, _ = timed_held_log(5).check(tmp_path, "--lag", "20")
+    assert (rc, got[1]["verdict"]) == (0, "ok")
+
+
+def test_lag_times_are_checked(tmp_path):
+    f = tmp_path / "w.json"
+    f.write_text("")
+    for bad in ("2h", "-1s", "s", "1.5", "2 s", "25h", "1e9s"):
+        p = kso("check", f, "--lag", bad)
+        assert p.returncode == 2, bad
+        assert "--lag wants a number of events from 0 to 1000000 or a time" \
+            in p.stderr, bad

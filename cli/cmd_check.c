@@ -195,7 +195,8 @@ struct check {
 	int count[JUDGMENT_COUNT];
 	struct json_out j;
 	enum cli_format format;    /* -o: JSON lines (default) or a table */
-	struct cli_grid table;     /* -o table|wide: one row per decision */
+	struct cli_grid table;     /* -o table|wide: the rows not printed */
+	int widths[7];             /* the table's column widths so far */
 };
 
 /* A victim seen since the last decision: pod name and its node. */
@@ -251,6 +252,22 @@ static void observed_json(struct json_out *j, const struct observed *o)
 enum { TC_SEQ, TC_RV, TC_POD, TC_DECISION, TC_VERDICT, TC_VIABLE,
        TC_DETAIL, TC_COLS };
 
+/* A table's rows are printed in parts of this many (a stream's each as
+ * it is judged): memory holds one part, whatever the log's length; the
+ * columns are as wide as the widest cell so far. */
+#define TABLE_PART 256
+
+static void table_flush(struct check *k)
+{
+	if (!k->table.rows)
+		return;
+	cli_grid_print_part(&k->table, stdout, k->format == CLI_WIDE ? 0 :
+			    cli_terminal_width(stdout), k->widths);
+	cli_grid_clear(&k->table);
+	if (k->stream)
+		fflush(stdout);
+}
+
 static void table_init(struct check *k)
 {
 	static const char *const heads[TC_COLS] = {
@@ -292,6 +309,8 @@ static void table_row(struct check *k, long long rv, const char *pod,
 		cli_grid_set(g, row, col++, "%s", names);
 	}
 	cli_grid_set(g, row, col++, "%s", detail);
+	if (k->stream || g->rows >= TABLE_PART)
+		table_flush(k);
 }
 
 /* A verdict line names at most this many nodes per list (a decision at
@@ -951,9 +970,9 @@ int cmd_check(int argc, char **argv)
 	}
 	progress(&k, 0, &t0, true);
 	if (table) {
-		if (k.table.rows > 1)
-			cli_grid_print(&k.table, stdout, k.format == CLI_WIDE ? 0 :
-				       cli_terminal_width(stdout));
+		/* no decision: no header either */
+		if (k.seq)
+			table_flush(&k);
 		cli_grid_release(&k.table);
 	}
 	summary(&k, table, seconds_since(&t0));

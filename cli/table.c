@@ -139,9 +139,14 @@ static void put_cut(struct strbuf *b, const char *s, int max)
 
 /* Column widths: each column's widest cell; with a width, the flexible
  * column narrowed by what the widest row is over it. */
-static int *column_widths(const struct cli_grid *g, int width)
+/* Each column's width: its widest cell, at least at_least[c] (NULL:
+ * none), the flex column narrowed to fit width. */
+static int *column_widths(const struct cli_grid *g, int width,
+			  const int *at_least)
 {
 	int *w = xcalloc((size_t)g->cols, sizeof *w);
+	for (int c = 0; at_least && c < g->cols; c++)
+		w[c] = at_least[c];
 	for (int r = 0; r < g->rows; r++)
 		for (int c = 0; c < g->cols; c++) {
 			int k = text_width(cli_grid_get(g, r, c));
@@ -164,9 +169,41 @@ static int *column_widths(const struct cli_grid *g, int width)
 	return w;
 }
 
+static void print_rows(const struct cli_grid *g, FILE *f, int width,
+		       const int *w);
+
 void cli_grid_print(const struct cli_grid *g, FILE *f, int width)
 {
-	int *w = column_widths(g, width);
+	int *w = column_widths(g, width, NULL);
+	print_rows(g, f, width, w);
+	free(w);
+}
+
+void cli_grid_print_part(const struct cli_grid *g, FILE *f, int width,
+			 int *widths)
+{
+	int *w = column_widths(g, width, widths);
+	print_rows(g, f, width, w);
+	memcpy(widths, w, sizeof *w * (size_t)g->cols);
+	free(w);
+}
+
+void cli_grid_clear(struct cli_grid *g)
+{
+	for (size_t i = 0; i < (size_t)g->rows * (size_t)g->cols; i++) {
+		free(g->cells[i]);
+		g->cells[i] = NULL;
+	}
+	for (int r = 0; r < g->rows; r++) {
+		free(g->notes[r]);
+		g->notes[r] = NULL;
+	}
+	g->rows = 0;
+}
+
+static void print_rows(const struct cli_grid *g, FILE *f, int width,
+		       const int *w)
+{
 	struct strbuf line, cut;
 	strbuf_init(&line);
 	strbuf_init(&cut);
@@ -192,7 +229,6 @@ void cli_grid_print(const struct cli_grid *g, FILE *f, int width)
 	}
 	strbuf_release(&line);
 	strbuf_release(&cut);
-	free(w);
 }
 
 void cli_wrap(FILE *f, const char *text, int width, int indent)

@@ -49,6 +49,16 @@ const char *cli_grid_get(const struct cli_grid *g, int row, int col);
  * character. */
 void cli_grid_print(const struct cli_grid *g, FILE *f, int width);
 
+/* cli_grid_print_part: the same for one part of a table printed in parts
+ * (rows streamed, the grid emptied after each part): widths[cols] holds
+ * each column's width so far (zeros at first), widened by this part's
+ * cells, so later parts align with earlier ones as far as they can. */
+void cli_grid_print_part(const struct cli_grid *g, FILE *f, int width,
+			 int *widths);
+
+/* cli_grid_clear: no rows (the columns kept), for the next part. */
+void cli_grid_clear(struct cli_grid *g);
+
 #define CLI_FLEX_MIN 16
 
 /* cli_wrap: text on f, broken at spaces into lines of at most width

@@ -11,6 +11,7 @@ whose verdicts from the file are the reference.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -141,3 +142,46 @@ def test_follow_judges_a_growing_file_as_it_grows(tmp_path):
     finally:
         p.kill()
         p.wait(timeout=30)
+
+
+def table_cells(stdout):
+    """A table's rows as their cells (split on runs of two spaces or
+    more): the same whatever widths the parts were printed with."""
+    return [re.split(r"\s{2,}", line.strip()) for line in stdout.splitlines()
+            if line.strip() and not line.startswith("decisions ")]
+
+
+def test_an_audit_log_a_line_at_a_time(tmp_path):
+    # the audit run through a pipe, the writer pausing after each line:
+    # the same verdicts as from the file
+    audit = os.path.join(ROOT, "fixtures", "check", "run.audit.jsonl")
+    want = from_file(audit)
+    assert want[0] == 1 and len(want[1]) == 7
+    assert from_pipe(audit, pause=0.02) == want
+    assert from_stdin_file(audit) == want
+
+
+def test_a_table_is_streamed_in_parts(tmp_path):
+    # a day of 300 decisions: printed in parts of 256 rows from a file,
+    # a row at a time from a pipe; the same rows either way, the header
+    # once, the summary last
+    path = tmp_path / "day.json"
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "watchlog.py"),
+                    "--nodes", "20", "--pods", "200", "--decisions", "300",
+                    "--wrong", "3", "--unschedulable", "2", "--seed", "9",
+                    "-o", str(path)], check=True)
+    f = subprocess.run([KSO, "check", path, "-o", "table"], capture_output=True,
+                       text=True, timeout=120)
+    with open(path) as src:
+        p = subprocess.run(["sh", "-c", 'cat | "$1" check - -o table', "sh", KSO],
+                           stdin=src, capture_output=True, text=True, timeout=120)
+    assert f.returncode == p.returncode == 1
+    rows = table_cells(f.stdout)
+    assert rows[0] == ["SEQ", "POD", "DECISION", "VERDICT", "DETAIL"]
+    assert [r[0] for r in rows[1:]] == [str(i) for i in range(1, 301)]
+    assert table_cells(p.stdout) == rows
+    def summary(out):
+        return re.sub(r"; \d+ decisions/s$", "", out.splitlines()[-1])
+    assert summary(f.stdout).startswith("decisions 300, ok ")
+    assert summary(f.stdout) == summary(p.stdout)
+    assert f.stdout.count("SEQ") == 1 and p.stdout.count("SEQ") == 1

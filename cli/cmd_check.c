@@ -528,6 +528,7 @@ static void verdict_now(struct check *k, const struct sched_profile *prof,
 		.cluster = &st->c, .snap = &st->s, .profile = prof,
 		.engine = k->engine, .pod = pod, .result = &k->r,
 		.live = st->use_oracle ? &st->o : NULL,
+		.node_only = k->one_node,
 	};
 	if (k->event)
 		judge_event(&x, a, v);

@@ -48,6 +48,12 @@ struct cli_explain {
 	 * kube's preemption asks it instead of an engine that builds its
 	 * aggregates from snap on every call */
 	struct oracle *live;
+	/* kso check at scale: result holds the decided node's filters only
+	 * (oracle_check_node), so a bind among 100 nodes or more is judged
+	 * by that node's feasibility alone - searching kube's windows
+	 * (judge_sampling.c) costs a cycle per window, too much for a
+	 * cluster's day (doc/check.md) */
+	bool node_only;
 };
 
 /* cli_explain_shows: whether node n is printed. */

@@ -205,6 +205,12 @@ static void judge_bind(const struct cli_explain *x, const struct impl_answer *a,
 	const struct cluster *c = x->cluster;
 	const char *node = c->nodes[a->node].name;
 	char buf[512];
+	if (v->sampled && x->node_only && r->verdicts[a->node].feasible &&
+	    r->in_prefilter_result[a->node]) {
+		set(v, JUDGMENT_OK, "%s is feasible; with %d nodes kube scores a "
+		    "sample, so only feasibility is judged", node, c->n_nodes);
+		return;
+	}
 	if (v->sampled && r->verdicts[a->node].feasible &&
 	    r->in_prefilter_result[a->node] && r->nominated_node < 0) {
 		judge_bind_sampled(x, a, v);

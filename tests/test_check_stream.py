@@ -185,3 +185,30 @@ def test_a_table_is_streamed_in_parts(tmp_path):
     assert summary(f.stdout).startswith("decisions 300, ok ")
     assert summary(f.stdout) == summary(p.stdout)
     assert f.stdout.count("SEQ") == 1 and p.stdout.count("SEQ") == 1
+
+
+def test_at_100_nodes_a_bind_is_judged_by_its_node_alone(tmp_path):
+    # 120 nodes: kube scores a sample, so kso check judges a bind by its
+    # node's feasibility (doc/check.md); the generator binds each pod to
+    # a node where it fits, but 2 binds to one where it does not
+    path = tmp_path / "day.json"
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "watchlog.py"),
+                    "--nodes", "120", "--pods", "600", "--decisions", "60",
+                    "--wrong", "2", "--unschedulable", "1", "--seed", "3",
+                    "-o", str(path)], check=True)
+    with open(str(path) + ".expected.json") as f:
+        wrong = json.load(f)["wrong"]
+    rc, out, err = from_file(path)
+    assert (rc, err) == (1, "")
+    decisions = out[:-1]
+    assert len(decisions) == 60
+    assert [d["seq"] for d in decisions if d["verdict"] != "ok"] == wrong
+    binds = [d for d in decisions if d["observed"]["action"] == "bind" and
+             d["verdict"] == "ok"]
+    assert binds
+    for d in binds:
+        node = d["observed"]["node"]
+        assert d["detail"] == (f"{node} is feasible; with 120 nodes kube "
+                               "scores a sample, so only feasibility is "
+                               "judged")
+        assert d["expected"]["sampled"] is True

@@ -244,6 +244,7 @@ static int add_value(struct check_log *l, struct check_src *s,
 			if (check_object(items->items[i], s->name, path, err) < 0)
 				return -1;
 			push(l, s, CHECK_ADDED, items->items[i]);
+			s->pend[s->n_pend - 1].listed = true;
 		}
 		return 0;
 	}

@@ -51,6 +51,8 @@ struct check_event {
 				    * pod is known (check_state) */
 	struct arena *arena;       /* lives as long as the event: for the
 				    * objects made from it */
+	bool listed;               /* an item of a List: one state with the
+				    * List's other items */
 };
 
 struct check_src;

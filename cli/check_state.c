@@ -531,8 +531,10 @@ static void plan_epoch(struct check_state *st, struct plan *pl)
 		k->plan_version = ev->obj;
 		k->plan_slot = ev->slot;
 		/* a List's items are one state: an epoch takes them all (the
-		 * List's tree is freed only once all are judged) */
-		fresh += !(ev->type == CHECK_ADDED && ev->rv < 0);
+		 * List's tree is freed only once all are judged, and an epoch
+		 * ending inside it builds the pods so far again) - listed, as
+		 * kubectl prints them, with their resourceVersions */
+		fresh += !ev->listed;
 	}
 	st->end = i;
 }

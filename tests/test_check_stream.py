@@ -212,3 +212,26 @@ def test_at_100_nodes_a_bind_is_judged_by_its_node_alone(tmp_path):
                                "scores a sample, so only feasibility is "
                                "judged")
         assert d["expected"]["sampled"] is True
+
+
+def test_a_list_is_one_epoch(tmp_path):
+    # kubectl's List of 5,000 pods (each with its resourceVersion) is one
+    # state: the epoch after the nodes' takes it whole - 2 epochs, not a
+    # new one every 4,096 pods (each rebuilding the pods so far)
+    path = tmp_path / "list.json"
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "watchlog.py"),
+                    "--nodes", "80", "--pods", "5000", "--decisions", "20",
+                    "--wrong", "1", "--unschedulable", "1", "--seed", "4",
+                    "-o", str(path)], check=True)
+    env = dict(os.environ, KSO_CHECK_DEBUG="1")
+    p = subprocess.run([KSO, "check", path], capture_output=True, text=True,
+                       timeout=120, env=env)
+    epochs = [x for x in p.stderr.splitlines() if x.startswith("kso check: epoch")]
+    assert len(epochs) == 2, p.stderr
+    assert epochs[1].startswith("kso check: epoch 2 from event 80 to 5176:")
+    # the same verdicts as small epochs give (a new one every few events)
+    small = dict(os.environ, KSO_CHECK_EPOCH="1")
+    q = subprocess.run([KSO, "check", path], capture_output=True, text=True,
+                       timeout=120, env=small)
+    assert verdicts(p.stdout) == verdicts(q.stdout)
+    assert len(verdicts(p.stdout)) == 21

@@ -130,7 +130,7 @@ static void push_at(struct check_log *l, struct check_src *s,
 		usec = s->last_usec;
 	s->last_usec = usec;
 	s->pend[s->n_pend] = (struct check_event){t, obj, rv, 0, s->file, -1,
-						  usec, bind, &c->a};
+						  usec, bind, &c->a, false};
 	s->pend_chunk[s->n_pend++] = c;
 	c->unmerged++;
 }
@@ -594,7 +594,14 @@ int check_log_open(struct check_log *l, char **files, int n, bool follow,
 		if (src_open(&l->src[i], files[i], err) < 0)
 			return -1;
 		l->n_src++;
-		if (!l->src[i].regular || follow)
+	}
+	return 0;
+}
+
+int check_log_validate(struct check_log *l, char **files, struct error *err)
+{
+	for (int i = 0; i < l->n_src; i++) {
+		if (!l->src[i].regular || l->follow)
 			continue;
 		/* stdin redirected from a file is read again from where it was */
 		off_t at = lseek(l->src[i].fd, 0, SEEK_CUR);

@@ -16,8 +16,9 @@
  * (each log in its order; an event without a version first; equal
  * versions in the order the logs are given).
  *
- * A regular file is read through once first, so bad input is reported
- * (FILE:LINE:COL) before any verdict is printed; a stream reports it
+ * Bad input is reported (FILE:LINE:COL) before any verdict is printed
+ * for regular files - read through first (check_log_validate), or
+ * judged with the verdicts held back (cmd_check) -; a stream reports it
  * when it gets there, after the verdicts before it.
  */
 #ifndef KSO_CLI_CHECK_LOG_H
@@ -74,10 +75,16 @@ struct check_log {
 	long long bytes;           /* read so far */
 };
 
-/* check_log_open: the logs files[0..n) ("-": stdin); regular files are
- * checked whole first.  0, or -1 with err set (the first bad input). */
+/* check_log_open: the logs files[0..n) ("-": stdin).  0, or -1 with err
+ * set (one that cannot be opened). */
 int check_log_open(struct check_log *l, char **files, int n, bool follow,
 		   struct error *err);
+
+/* check_log_validate: the regular files among them (not followed) read
+ * through once, every value parsed, and read again from where they were
+ * - so bad input is reported before any verdict.  0, or -1 with err set
+ * (the first bad input). */
+int check_log_validate(struct check_log *l, char **files, struct error *err);
 
 /* check_log_at: event i (global, from 0), reading as needed; NULL at the
  * end of the input, on bad input (l->failed) or, without wait, when a

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../core/fnv.h"
 #include "../core/grow.h"
@@ -841,6 +842,19 @@ static void keep_objects(struct check_state *st)
 	check_log_forget(st->log, st->begin);
 }
 
+/* The process's resident memory now, for KSO_CHECK_DEBUG (-1: not
+ * known). */
+static long resident_mb(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long pages = -1, rss = -1;
+	if (f && fscanf(f, "%ld %ld", &pages, &rss) != 2)
+		rss = -1;
+	if (f)
+		fclose(f);
+	return rss < 0 ? -1 : rss * (sysconf(_SC_PAGESIZE) >> 10) >> 10;
+}
+
 static void build(struct check_state *st)
 {
 	clock_t t0 = clock();
@@ -873,10 +887,10 @@ static void build(struct check_state *st)
 	if (getenv("KSO_CHECK_DEBUG"))
 		fprintf(stderr, "kso check: epoch %d from event %d to %d: %.2f s to "
 			"build, %d pod versions, %d keys, cluster %zu MB, log "
-			"%zu MB\n", st->builds, st->begin, st->end,
+			"%zu MB, resident %ld MB\n", st->builds, st->begin, st->end,
 			(double)(clock() - t0) / CLOCKS_PER_SEC, st->n_slots,
 			st->n_keys, st->c.arena.total >> 20,
-			check_log_held(st->log) >> 20);
+			check_log_held(st->log) >> 20, resident_mb());
 	bool marking = st->marking;
 	st->marking = false;
 	for (int i = 0; i < st->n_keys; i++) {

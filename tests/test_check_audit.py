@@ -3,7 +3,7 @@ test_check_audit.py - `kso check` reads Kubernetes audit logs
 (audit.k8s.io/v1 Event lines at level RequestResponse, issue 36) and
 judges them as it judges the same run's watch log.
 
-fixtures/check/run.audit.jsonl and fixtures/check/run.watch.json are
+fixtures/check/run.audit.jsonl and fixtures/check/run.watch.jsonl are
 one small run written by hand, as kube-apiserver's log backend and
 `kubectl get pods,nodes -A -w --output-watch-events -o json` record it
 (fixtures/check/run.md tells the run).  The audit log holds what a
@@ -39,7 +39,7 @@ import subprocess
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KSO = os.environ.get("KSO", os.path.join(ROOT, "kso"))
 AUDIT = os.path.join(ROOT, "fixtures", "check", "run.audit.jsonl")
-WATCH = os.path.join(ROOT, "fixtures", "check", "run.watch.json")
+WATCH = os.path.join(ROOT, "fixtures", "check", "run.watch.jsonl")
 
 WANT = [
     (1, "default/web-1", "bind node-b", "ok"),

@@ -14,6 +14,7 @@ test_manpage.py - the man page and the shell completions say what kso does.
 * doc/completion/kso.bash and doc/completion/_kso offer exactly the
   commands of `kso --help`; bash completes --quirk's names and kso enum's
   bundled universe names.
+* Every option is named in README.md or doc/*.md as well.
 A command or option added without its man page entry fails here.
 """
 import os
@@ -193,3 +194,22 @@ def test_bash_completes_bundled_universe_names(tmp_path):
     got = complete("kso enum ''", 2, tmp_path)
     assert sorted(got) == bundled, got
     assert "two-by-two" in complete("kso corpus tw", 2, tmp_path)
+
+
+def test_the_documents_name_every_option():
+    """Every option of every command is in the long-form documentation
+    too (README.md and doc/*.md), not only in the man page."""
+    docs = (REPO / "README.md").read_text() + "".join(
+        p.read_text() for p in sorted((REPO / "doc").glob("*.md")))
+    missing = []
+    for cmd in commands():
+        helps = [help_options(cmd)]
+        if cmd == "corpus":
+            helps.append(help_options("corpus", "--run", "x"))
+        for h in helps:
+            for form in h:
+                long_ = form.split("/")[-1]
+                if long_ != "--help" and not re.search(
+                        re.escape(long_) + r"(?![\w-])", docs):
+                    missing.append("kso %s %s" % (cmd, long_))
+    assert not missing, "not in README.md or doc/*.md: %s" % missing

@@ -420,6 +420,11 @@ static void decision_why(struct strbuf *b, const struct cluster *c,
 	const struct sched_profile *prof = model_profile_for(c, r->pod);
 	if (!prof || !e->cycle)
 		return;
+	/* a bind or preemption the trace names no node for (its pick is
+	 * None) has no node to judge: what differs is said already */
+	if (r->action != MODEL_STEP_UNSCHEDULABLE &&
+	    (r->node < 0 || r->node >= c->n_nodes))
+		return;
 	struct sched_cycle_result res;
 	sched_cycle_result_init(&res, c);
 	e->cycle(prof, pre, r->pod, &res);

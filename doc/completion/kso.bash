@@ -43,10 +43,12 @@ _kso()
         COMPREPLY=($(compgen -W "$(printf '%s\n' "$table" | awk '{ if ($1 != "-") print $1; print $2 }')" -- "$cur"))
     elif [[ $cmd == enum || $cmd == corpus ]] && [[ $prev != -* ]]; then
         # the bundled universes by name, beside an installed kso
-        # (PREFIX/share/kso/universes) or in a checkout (fixtures/universes)
+        # (PREFIX/share/kso/universes) or in a checkout (fixtures/universes,
+        # also for a kso built in a directory of it, as build-san/kso)
         local bin dir names=""
         bin=$(command -v kso)
-        for dir in "${bin%/*}/../share/kso/universes" "${bin%/*}/fixtures/universes"; do
+        for dir in "${bin%/*}/../share/kso/universes" "${bin%/*}/fixtures/universes" \
+                   "${bin%/*}/../fixtures/universes"; do
             [ -d "$dir" ] && names="$names $(cd "$dir" && ls *.yaml 2>/dev/null | grep -v '\.config\.yaml$' | sed 's/\.yaml$//')"
         done
         COMPREPLY=($(compgen -W "$names" -- "$cur") $(compgen -f -- "$cur"))

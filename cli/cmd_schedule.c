@@ -56,6 +56,7 @@
 #include "dump_yaml.h"
 #include "explain.h"
 #include "impl.h"
+#include "impl_engine.h"
 #include "args.h"
 #include "inputs.h"
 #include "table.h"
@@ -77,6 +78,7 @@ struct args {
 	const struct engine *engine;   /* --engine (default oracle) */
 	bool all_nodes;      /* --all-nodes: no node sampling (oracle) */
 	const char *impl;    /* --impl CMD: a scheduler under test */
+	bool impl_drives;    /* --impl-drives: it makes the steps */
 	double impl_timeout; /* --impl-timeout S */
 	bool strict_message; /* --strict-message */
 	bool fail_on_pending; /* --fail-on-pending: exit 1 when a pod stays pending */
@@ -86,7 +88,8 @@ struct args {
 enum {
 	OPT_TIE, OPT_SEED, OPT_MAX_STEPS, OPT_ENGINE, OPT_ALL_NODES, OPT_IMPL,
 	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_CHECK_INVARIANTS, OPT_OUTPUT,
-	OPT_FAIL_ON_PENDING, OPT_ALL_NAMESPACES, OPT_IMPL_LOG, OPT_DETAIL
+	OPT_FAIL_ON_PENDING, OPT_ALL_NAMESPACES, OPT_IMPL_LOG, OPT_DETAIL,
+	OPT_IMPL_DRIVES
 };
 
 static const struct cli_opt schedule_table[] = {
@@ -100,6 +103,9 @@ static const struct cli_opt schedule_table[] = {
 	 "nodes on, as kube)", OPT_ALL_NODES},
 	{"impl", 0, "CMD", "judge a scheduler under test (kso-impl/1) at every "
 	 "step", OPT_IMPL},
+	{"impl-drives", 0, NULL, "the scheduler under test makes each step, "
+	 "its answer judged as it gives it (default: kso's engine makes each "
+	 "step)", OPT_IMPL_DRIVES},
 	{"impl-timeout", 0, "S", "seconds to wait for its answer (default 10)",
 	 OPT_IMPL_TIMEOUT},
 	{"strict-message", 0, NULL, "its messages must be kube's, byte for byte",
@@ -165,6 +171,9 @@ static int take(void *ctx, int id, const char *v)
 		return 0;
 	case OPT_IMPL_LOG:
 		impl_log_set(v);
+		return 0;
+	case OPT_IMPL_DRIVES:
+		a->impl_drives = true;
 		return 0;
 	case OPT_IMPL_TIMEOUT:
 		a->impl_timeout = strtod(v, &end);
@@ -607,27 +616,62 @@ static void yaml_final(FILE *f, const struct model_scheduler *m)
 	cli_dump_yaml(f, m->cluster, &m->snap);
 }
 
-/* --impl: the scheduler under test, asked before every step in the
- * state the step starts from, and the tally of its verdicts. */
+/* --impl: the scheduler under test - the registry's decisions-only
+ * engine (impl_engine.h), whose loop engine's cycle asks it - asked in
+ * the state each step starts from: before the step, beside kso's engine,
+ * which makes the step; or, --impl-drives, as the loop's engine itself,
+ * making the step.  Each answer is judged against kso's engine's cycle
+ * in that state; and the tally of its verdicts. */
 struct judged {
-	struct impl im;
-	bool running;              /* started and not failed */
+	struct loop_engine impl;   /* impl_engine.open'ed when opened */
+	bool drives;               /* --impl-drives */
+	struct sched_cycle_result impl_r;   /* its cycle's (decision only) */
+	bool opened;
+	bool running;              /* opened and not failed */
 	bool strict;
 	const struct engine *engine;   /* kso's explain-mode cycle */
 	int n, wrong;
 	int count[JUDGMENT_COUNT];
-	struct impl_answer ans;    /* the current step's */
+	const struct impl_answer *ans;   /* the current step's (the engine's) */
 	struct judgment v;
 	bool have;                 /* ans and v hold this step's */
 	struct error err;          /* why it stopped, when it failed */
 	bool failed;
 };
 
+/* Judges the answer of the implementation's last cycle, for pod with
+ * prof on placement s, against kso's cycle there. */
+static void judge_answer(struct judged *jd, const struct sched_profile *prof,
+			 const struct snapshot *s, int pod)
+{
+	const struct cluster *c = s->cluster;
+	const struct error *why = NULL;
+	jd->ans = cli_impl_answer(&jd->impl, &why);
+	if (!jd->ans) {
+		jd->err = *why;
+		jd->running = false;
+		jd->failed = true;
+		return;
+	}
+	struct sched_cycle_result res;
+	sched_cycle_result_init(&res, c);
+	jd->engine->cycle(prof, s, pod, &res);
+	struct cli_explain x = {
+		.cluster = c, .snap = s, .profile = prof,
+		.engine = jd->engine, .pod = pod, .result = &res,
+	};
+	judge_decision(&x, jd->ans, jd->strict, &jd->v);
+	sched_cycle_result_release(&res);
+	jd->have = true;
+	jd->n++;
+	jd->count[jd->v.kind]++;
+	jd->wrong += jd->v.kind != JUDGMENT_OK;
+}
+
 /* Asks the implementation about the pod the loop decides next and judges
- * its answer against kso's cycle in that state. */
+ * its answer (kso's engine makes the step). */
 static void judge_next(struct judged *jd, const struct cli_loop *r)
 {
-	jd->have = false;
 	const struct model_scheduler *m = &r->m;
 	int pod = model_scheduler_head(&r->m);
 	if (!jd->running || pod < 0)
@@ -637,32 +681,38 @@ static void judge_next(struct judged *jd, const struct cli_loop *r)
 		config_find_profile(&c->config, c->pods[pod].scheduler_name);
 	if (!prof)
 		return;
-	impl_answer_release(&jd->ans);
-	if (impl_schedule(&jd->im, c, &m->snap, pod, &jd->ans, &jd->err) < 0) {
-		jd->running = false;
-		jd->failed = true;
-		return;
-	}
-	struct sched_cycle_result res;
-	sched_cycle_result_init(&res, c);
-	jd->engine->cycle(prof, &m->snap, pod, &res);
-	struct cli_explain x = {
-		.cluster = c, .snap = &m->snap, .profile = prof,
-		.engine = jd->engine, .pod = pod, .result = &res,
-	};
-	judge_decision(&x, &jd->ans, jd->strict, &jd->v);
-	sched_cycle_result_release(&res);
-	jd->have = true;
-	jd->n++;
-	jd->count[jd->v.kind]++;
-	jd->wrong += jd->v.kind != JUDGMENT_OK;
+	jd->impl.cycle(jd->impl.self, prof, &m->snap, pod, &jd->impl_r);
+	judge_answer(jd, prof, &m->snap, pod);
+}
+
+/* --impl-drives: the loop's engine.  Each cycle is the implementation's,
+ * judged in the state it was asked in, before the loop applies it; a
+ * preemption is the one its answer holds. */
+static int driven_cycle(void *self, const struct sched_profile *prof,
+			const struct snapshot *s, int pod,
+			struct sched_cycle_result *r)
+{
+	struct judged *jd = self;
+	int node = jd->impl.cycle(jd->impl.self, prof, s, pod, r);
+	if (jd->running)
+		judge_answer(jd, prof, s, pod);
+	return node;
+}
+
+static void driven_preempt(void *self, const struct sched_profile *prof,
+			   const struct snapshot *s, int pod,
+			   const struct sched_cycle_result *r,
+			   uint64_t offset_draw, struct sched_preemption *out)
+{
+	struct judged *jd = self;
+	jd->impl.preempt(jd->impl.self, prof, s, pod, r, offset_draw, out);
 }
 
 static void table_judged(struct cli_grid *g, int row, const struct cluster *c,
 			 const struct judged *jd)
 {
 	char ans[2048];
-	judge_answer_text(c, &jd->ans, ans, sizeof ans);
+	judge_answer_text(c, jd->ans, ans, sizeof ans);
 	cli_grid_note(g, row, "      impl: %s -> %s%s: %s", ans,
 		      judgment_name(jd->v.kind), jd->v.tie ? " (tie)" : "",
 		      jd->v.detail);
@@ -672,7 +722,7 @@ static void json_judged(struct json_out *j, const struct cluster *c,
 			const struct judged *jd)
 {
 	char ans[2048];
-	judge_answer_text(c, &jd->ans, ans, sizeof ans);
+	judge_answer_text(c, jd->ans, ans, sizeof ans);
 	json_key(j, "impl");
 	json_begin_object(j);
 	json_key(j, "answer");
@@ -690,7 +740,7 @@ static void json_judged(struct json_out *j, const struct cluster *c,
 static void table_judged_end(FILE *f, const struct judged *jd)
 {
 	fprintf(f, "implementation %s: %d decisions judged, %d ok",
-		jd->im.name, jd->n, jd->count[JUDGMENT_OK]);
+		cli_impl_name(&jd->impl), jd->n, jd->count[JUDGMENT_OK]);
 	for (int k = 1; k < JUDGMENT_COUNT; k++)
 		if (jd->count[k])
 			fprintf(f, ", %d %s", jd->count[k], judgment_name(k));
@@ -702,7 +752,7 @@ static void json_judged_end(struct json_out *j, const struct judged *jd)
 	json_key(j, "impl");
 	json_begin_object(j);
 	json_key(j, "implementation");
-	json_string(j, jd->im.name);
+	json_string(j, cli_impl_name(&jd->impl));
 	json_key(j, "judged");
 	json_int(j, jd->n);
 	json_key(j, "verdicts");
@@ -767,7 +817,7 @@ static void run(struct cli_loop *r, enum cli_format out, bool detail,
 		json_begin_object(&j);
 		if (jd) {
 			json_key(&j, "implementation");
-			json_string(&j, jd->im.name);
+			json_string(&j, cli_impl_name(&jd->impl));
 		}
 		json_key(&j, "steps");
 		json_begin_array(&j);
@@ -781,9 +831,13 @@ static void run(struct cli_loop *r, enum cli_format out, bool detail,
 	clock_gettime(CLOCK_MONOTONIC, &pr.start);
 	pr.last = pr.start;
 	for (;;) {
-		if (jd)
-			judge_next(jd, r);
-		if (!cli_loop_step(r, &st))
+		if (jd) {
+			jd->have = false;
+			if (!jd->drives)
+				judge_next(jd, r);
+		}
+		/* a failed implementation makes no more steps */
+		if ((jd && jd->failed) || !cli_loop_step(r, &st))
 			break;
 		progress_step(&pr, m->steps);
 		reasons_step(&why, &st);
@@ -844,28 +898,43 @@ int cmd_schedule(int argc, char **argv)
 	}
 	struct snapshot s;
 	snapshot_init(&s, &c);
-	struct cli_loop r;
-	struct engine_loop_opts lo = {.all_nodes = a.all_nodes};
-	struct error err;
-	error_init(&err);
-	if (cli_loop_init(&r, &s, &a.opts, a.engine, &lo, &err) < 0) {
-		fprintf(stderr, "kso schedule: %s\n", err.msg);
-		snapshot_release(&s);
-		cluster_release(&c);
-		free(a.paths);
-		return 3;
-	}
 	struct judged jd;
 	memset(&jd, 0, sizeof jd);
-	impl_answer_init(&jd.ans);
 	error_init(&jd.err);
 	if (a.impl) {
 		jd.strict = a.strict_message;
 		jd.engine = a.engine;
-		if (impl_start(&jd.im, a.impl, &c, a.impl_timeout, &jd.err) < 0)
+		jd.drives = a.impl_drives;
+		const struct engine_loop_opts io = {
+			.command = a.impl, .timeout_s = a.impl_timeout,
+		};
+		if (impl_engine.open(&s, &io, &jd.impl, &jd.err) < 0) {
 			jd.failed = true;
-		else
-			jd.running = true;
+		} else {
+			jd.opened = jd.running = true;
+			sched_cycle_result_init(&jd.impl_r, &c);
+		}
+	}
+	struct cli_loop r;
+	struct engine_loop_opts lo = {.all_nodes = a.all_nodes};
+	struct error err;
+	error_init(&err);
+	if (jd.drives && jd.opened) {
+		const struct loop_engine driven = {
+			.self = &jd, .cycle = driven_cycle,
+			.preempt = driven_preempt,
+		};
+		cli_loop_init_on(&r, &s, &a.opts, &driven);
+	} else if (cli_loop_init(&r, &s, &a.opts, a.engine, &lo, &err) < 0) {
+		fprintf(stderr, "kso schedule: %s\n", err.msg);
+		if (jd.opened) {
+			impl_engine.close(&jd.impl);
+			sched_cycle_result_release(&jd.impl_r);
+		}
+		snapshot_release(&s);
+		cluster_release(&c);
+		free(a.paths);
+		return 3;
 	}
 	if (jd.failed) {
 		fprintf(stderr, "kso schedule: %s\n", jd.err.msg);
@@ -886,9 +955,10 @@ int cmd_schedule(int argc, char **argv)
 			rc = 1;
 		}
 	}
-	if (a.impl)
-		impl_stop(&jd.im);
-	impl_answer_release(&jd.ans);
+	if (jd.opened) {
+		impl_engine.close(&jd.impl);
+		sched_cycle_result_release(&jd.impl_r);
+	}
 	cli_loop_release(&r);
 	snapshot_release(&s);
 	cluster_release(&c);

@@ -10,18 +10,22 @@
 #include "../core/strbuf.h"
 #include "../model/model.h"
 #include "../oracle/oracle.h"
+#include "impl_engine.h"
 
-/* The engines that explain, which --engine chooses from; the first is the
- * default.  They fill the same verdict types, so everything printed is
- * identical when they agree. */
-static const struct engine *const engines[] = {&oracle_engine, &model_engine};
+/* Every engine; the first is the default.  --engine chooses among those
+ * that explain: they fill the same verdict types, so everything printed
+ * is identical when they agree.  The one that decides only, a scheduler
+ * in another process, is a loop engine alone, opened by --impl. */
+static const struct engine *const engines[] = {
+	&oracle_engine, &model_engine, &impl_engine,
+};
 #define N_ENGINES (sizeof engines / sizeof engines[0])
 
 const struct engine *cli_engine_find(const char *name)
 {
 	assert(name);
 	for (size_t i = 0; i < N_ENGINES; i++)
-		if (strcmp(engines[i]->name, name) == 0)
+		if (engines[i]->explains && strcmp(engines[i]->name, name) == 0)
 			return engines[i];
 	return NULL;
 }
@@ -41,7 +45,9 @@ int cli_engine_take(const struct cli_command *cmd, const char *v,
 	struct strbuf names;
 	strbuf_init(&names);
 	for (size_t i = 0; i < N_ENGINES; i++)
-		strbuf_printf(&names, "%s%s", i ? ", " : "", engines[i]->name);
+		if (engines[i]->explains)
+			strbuf_printf(&names, "%s%s", names.n ? ", " : "",
+				      engines[i]->name);
 	int rc = cli_usage_error(cmd, "unknown engine '%s' (available: %s)", v,
 				 names.s);
 	strbuf_release(&names);
@@ -64,6 +70,16 @@ int cli_loop_init(struct cli_loop *l, const struct snapshot *s,
 		return -1;
 	}
 	return 0;
+}
+
+void cli_loop_init_on(struct cli_loop *l, const struct snapshot *s,
+		      const struct model_sched_opts *opts,
+		      const struct loop_engine *le)
+{
+	assert(l && s && s->cluster && opts && le && le->cycle);
+	memset(l, 0, sizeof *l);
+	model_scheduler_init(&l->m, s, opts);
+	l->m.engine = *le;
 }
 
 void cli_loop_release(struct cli_loop *l)

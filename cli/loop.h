@@ -37,7 +37,8 @@ struct cli_loop {
 	struct model_scheduler m;   /* the loop: placement, pool, steps,
 				     * invariants - what the printers read */
 	const struct engine *e;     /* whose loop engine answers (m.engine,
-				     * opened by e->open unless NULL) */
+				     * opened by e->open unless NULL); NULL:
+				     * the caller's (cli_loop_init_on) */
 };
 
 /* cli_loop_init: the loop on a copy of s (s is not changed) with opts,
@@ -47,6 +48,13 @@ int cli_loop_init(struct cli_loop *l, const struct snapshot *s,
 		  const struct model_sched_opts *opts, const struct engine *e,
 		  const struct engine_loop_opts *o, struct error *err);
 void cli_loop_release(struct cli_loop *l);
+
+/* cli_loop_init_on: the loop on a copy of s with opts, on loop engine le
+ * (copied), which the caller opened and closes after cli_loop_release
+ * (l->e is NULL). */
+void cli_loop_init_on(struct cli_loop *l, const struct snapshot *s,
+		      const struct model_sched_opts *opts,
+		      const struct loop_engine *le);
 
 /* cli_loop_step: model_scheduler_step on l's engine: returns 1 and fills
  * st (pair with model_step_release), or 0 once the loop is done. */

@@ -13,9 +13,9 @@
  * kso has two engines that explain: model_engine (model/, the literal
  * definitions) and oracle_engine (oracle/, kube's way); they must agree on
  * every input.  A scheduler under test answers decisions only, through
- * the kso-impl/1 adapter (cli/impl.h): it has no cycle or preempt, only a
- * loop engine, and is judged against an engine that explains
- * (cli/judge.h).
+ * the kso-impl/1 adapter (impl_engine, cli/impl_engine.h): it has no
+ * cycle or preempt, only a loop engine, and is judged against an engine
+ * that explains (cli/judge.h).
  *
  * struct loop_engine is the same two operations for the one scheduler
  * loop (model/scheduler.h), which changes the placement step by step:

@@ -690,3 +690,54 @@ def test_impl_log_records_every_message_in_order(tmp_path):
             "--impl-log", str(tmp_path / "no" / "such.log"))
     assert (p.returncode, p.stdout) == (3, "")
     assert "such.log: cannot create: No such file or directory" in p.stderr
+
+
+def test_schedule_impl_drives_the_loop():
+    # --impl-drives: the implementation's answers make the steps (it is
+    # the loop's engine), each judged against kso's in the state it was
+    # asked in.  fixtures/preemption/loop.yaml with never_preempts
+    # (kso's decision, but "unschedulable" where kso would preempt):
+    #  1 h1 binds n2 (ok).  n1 3/4 (l1 2, l2 1), n2 4/4 (h1 3, l3 1).
+    #  2 h2 (high, 2): nothing fits; kso preempts l2 on n1, the answer
+    #    is unschedulable: should-have-preempted.  h2 waits.
+    #  3 m1 (mid, 2): nothing fits; kso evicts l2 on n1 (l1, l2 lower;
+    #    l1 reprieved): should-have-preempted.  m1 waits.
+    #  4 m2 (mid, 1): n1 has 1 free: bind n1 (ok); the bind wakes h2, m1.
+    #  5 h2: n1 4/4, n2 4/4; kso would evict below 1000 (l1, l2, m2 on
+    #    n1): should-have-preempted.
+    #  6 m3 (mid-never, queued before m1's retry): nothing fits, never
+    #    preempts: unschedulable, ok.
+    #  7 m1: nothing fits, l1 and l2 are below it on n1:
+    #    should-have-preempted.
+    #  8-10 p1, p2, p3 (low, 10), 11 z (0): nothing fits and nothing of
+    #    lower priority: unschedulable, ok.  No event is left.
+    # 11 steps, no preemption: 7 ok, 4 should-have-preempted (steps 2, 3,
+    # 5, 7); only m2 joins h1 among the bound; l1 l2 l3 stay.
+    p = kso("schedule", LOOP, "--impl", impl("never_preempts"),
+            "--impl-drives", "-o", "json")
+    assert p.returncode == 1, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["impl"]["judged"] == 11
+    assert doc["impl"]["verdicts"] == {"ok": 7, "should-have-preempted": 4}
+    steps = [(s["pod"], s["action"], s["node"], s["impl"]["verdict"])
+             for s in doc["steps"]]
+    assert steps == [
+        ("default/h1", "bind", "n2", "ok"),
+        ("default/h2", "unschedulable", None, "should-have-preempted"),
+        ("default/m1", "unschedulable", None, "should-have-preempted"),
+        ("default/m2", "bind", "n1", "ok"),
+        ("default/h2", "unschedulable", None, "should-have-preempted"),
+        ("default/m3", "unschedulable", None, "ok"),
+        ("default/m1", "unschedulable", None, "should-have-preempted"),
+        ("default/p1", "unschedulable", None, "ok"),
+        ("default/p2", "unschedulable", None, "ok"),
+        ("default/p3", "unschedulable", None, "ok"),
+        ("default/z", "unschedulable", None, "ok"),
+    ]
+    # a correct implementation driving makes kso's own run: 13 steps, ok
+    p = kso("schedule", LOOP, "--impl", impl("self"), "--impl-drives",
+            "-o", "json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["impl"]["verdicts"] == {"ok": 13}
+    assert [s["action"] for s in doc["steps"]].count("preempt") == 3

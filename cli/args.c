@@ -199,7 +199,7 @@ int cli_format_take(const struct cli_command *cmd, const char *v,
 		enum cli_format f;
 	} formats[] = {{"table", CLI_TABLE}, {"wide", CLI_WIDE},
 		       {"json", CLI_JSON}, {"yaml", CLI_YAML}, {"name", CLI_NAME},
-		       {"itf", CLI_ITF}};
+		       {"itf", CLI_ITF}, {"html", CLI_HTML}};
 	char names[64] = "";
 	size_t len = 0;
 	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {

@@ -68,7 +68,8 @@ enum cli_format {
 	CLI_JSON = 4,
 	CLI_YAML = 8,
 	CLI_NAME = 16,    /* one name a line */
-	CLI_ITF = 32      /* an ITF trace (cli/itf.h) */
+	CLI_ITF = 32,     /* an ITF trace (cli/itf.h) */
+	CLI_HTML = 64     /* one self-contained HTML page (cli/html.h) */
 };
 
 /* cli_format_take: -o v, one of the formats in allowed (CLI_* ORed), into

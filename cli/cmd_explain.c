@@ -1,7 +1,7 @@
 /*
  * cmd_explain.c - `kso explain PATH... [--pod NAMESPACE/NAME]
  * [--config FILE] [--profile NAME] [--engine oracle|model] [--node NAME]
- * [-o table|wide|json|yaml]` (every option: explain_table below):
+ * [-o table|wide|json|yaml|html]` (every option: explain_table below):
  * one scheduling cycle (reference §1.3) for one pending pod, with the
  * verdict of every filter on every node, the scores, and the viable set
  * (spec shared/seeds/004: Feasibility, Viability, viable).
@@ -70,8 +70,8 @@ static const struct cli_opt explain_table[] = {
 	{"strict-message", 0, NULL, "its message must be kube's, byte for byte",
 	 OPT_STRICT_MESSAGE},
 	CLI_IMPL_LOG_OPTION(OPT_IMPL_LOG),
-	{"output", 'o', "table|wide|json|yaml", "the output format (default "
-	 "table)", OPT_OUTPUT},
+	{"output", 'o', "table|wide|json|yaml|html", "the output format "
+	 "(default table; html: one self-contained page)", OPT_OUTPUT},
 	{"compare-versions", 0, "A,B", "explain under both releases (1.30,1.34) "
 	 "and show where the answers differ", OPT_COMPARE_VERSIONS},
 	{NULL, 0, NULL, NULL, 0},
@@ -80,7 +80,7 @@ static const struct cli_opt explain_table[] = {
 static int take(void *ctx, int id, const char *v);
 
 static struct cli_command explain_cmd = {
-	"kso explain", "PATH... [--pod [NAMESPACE/]NAME] [-o table|wide|json|yaml] "
+	"kso explain", "PATH... [--pod [NAMESPACE/]NAME] [-o table|wide|json|yaml|html] "
 	"[OPTIONS]",
 	"One scheduling cycle of one pending pod: every filter on every node,\n"
 	"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
@@ -119,7 +119,7 @@ static int take(void *ctx, int id, const char *v)
 		return 0;
 	case OPT_OUTPUT:
 		return cli_format_take(&explain_cmd, v, CLI_TABLE | CLI_WIDE |
-				       CLI_JSON | CLI_YAML, &a->format);
+				       CLI_JSON | CLI_YAML | CLI_HTML, &a->format);
 	case OPT_COMPARE_VERSIONS:
 		if (cli_kube_version_pair(v, a->versions) < 0)
 			return cli_usage_error(&explain_cmd, "--compare-versions "
@@ -355,8 +355,8 @@ static int explain_run(const struct explain_args *a,
 			impl_stop(&im);
 		}
 		if (status != 3 && (a->compare || a->format == CLI_JSON ||
-				    a->format == CLI_YAML))
-			cli_explain_json(&x, !a->compare && a->format == CLI_YAML,
+				    a->format == CLI_YAML || a->format == CLI_HTML))
+			cli_explain_json(&x, a->compare ? CLI_JSON : a->format,
 					 out);
 		else if (status != 3)
 			cli_explain_table(&x, out);

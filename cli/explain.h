@@ -63,9 +63,10 @@ static inline bool cli_explain_shows(const struct cli_explain *x, int n)
 }
 
 
-/* cli_explain_json: the JSON document (yaml: the same values as YAML) (schema in cmd_explain.c) on f.
- * Deterministic bytes for the same input. */
-void cli_explain_json(const struct cli_explain *x, bool yaml, FILE *f);
+/* cli_explain_json: the JSON document (schema in explain_json.c) on f;
+ * format CLI_YAML: the same values as YAML, CLI_HTML: drawn as a page
+ * (cli/html_explain.c).  Deterministic bytes for the same input. */
+void cli_explain_json(const struct cli_explain *x, unsigned format, FILE *f);
 
 /* cli_explain_compare: --compare-versions: where explain's JSON answers
  * text_a (release va) and text_b (vb) differ, as a table or (format

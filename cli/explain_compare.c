@@ -105,6 +105,19 @@ static bool same(const struct ynode *a, const struct ynode *b)
 	return eq;
 }
 
+/* Keys not compared: the release itself (differs by construction), the
+ * profile's plugin lists (the releases' plugin sets differ: not an
+ * answer) and a node's per-filter detail for -o html, which repeats its
+ * code and reasons. */
+static bool skipped(const char *const *parts, int n, const char *key)
+{
+	if (n == 0)
+		return !strcmp(key, "kube_version") ||
+		       !strcmp(key, "filter_plugins") ||
+		       !strcmp(key, "score_plugins");
+	return n == 2 && !strcmp(parts[0], "nodes") && !strcmp(key, "filters");
+}
+
 /* Walks a and b (either may be NULL) below path parts[0..n), adding a
  * difference at each leaf (or sequence, compared whole) that differs. */
 static void walk(struct diff_list *out, const struct ynode *ra,
@@ -137,8 +150,7 @@ static void walk(struct diff_list *out, const struct ynode *ra,
 		const struct ynode *m = k ? b : a, *other = k ? a : b;
 		for (int i = 0; i < m->n; i++) {
 			const char *key = m->keys[i]->str;
-			/* the release itself differs by construction */
-			if (n == 0 && !strcmp(key, "kube_version"))
+			if (skipped(parts, n, key))
 				continue;
 			if (k && ynode_get(other, key))
 				continue;   /* walked from a's side */

@@ -3,8 +3,13 @@
  * document with deterministic bytes (cli/json.h), nodes in cluster order:
  *
  *   {"pod": "ns/name", "profile": "default-scheduler",
+ *    "filter_plugins": ["<FilterPlugin>", ...]   (the profile's, run order),
+ *    "score_plugins": {"<ScorePlugin>": weight, ...},
  *    "nodes": {"<node>": {"feasible": bool, "rejected_by": "<plugin>"|"",
  *                         "failed_filters": [...], "reasons": [...],
+ *                         "filters": {"<FilterPlugin>": {"code", "reasons"}}
+ *                                    (each failing filter, with its own
+ *                                     reasons),
  *                         "code": "Unschedulable"|..., "in_prefilter_result": bool,
  *                         "scores": {"<ScorePlugin>": score x weight, ...},
  *                         "total": n}, ...},
@@ -22,6 +27,7 @@
 #include "explain.h"
 #include "dump_json.h"
 #include "judge.h"
+#include "html.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -80,6 +86,53 @@ static void json_scores(struct json_out *j, const struct cli_explain *x, int n)
 	json_end_object(j);
 }
 
+/* Every filter of the profile that fails on the node (explain runs them
+ * all, not only to the first failure), each with its code and its own
+ * reasons: the matrix of -o html. */
+static void json_filters(struct json_out *j, const struct cli_explain *x,
+			 const struct sched_node_verdict *v)
+{
+	json_key(j, "filters");
+	json_begin_object(j);
+	for (int i = 0; i < x->profile->n_filter_order; i++) {
+		enum plugin_id id = x->profile->filter_order[i];
+		const struct sched_status *st = &v->status[id];
+		if (!v->failed[id])
+			continue;
+		json_key(j, config_plugin_name(id));
+		json_begin_object(j);
+		json_key(j, "code");
+		json_string(j, code_name(st->code));
+		json_key(j, "reasons");
+		json_begin_array(j);
+		for (int k = 0; k < st->n_reasons; k++)
+			json_string(j, sched_status_reason(st, k));
+		json_end_array(j);
+		json_end_object(j);
+	}
+	json_end_object(j);
+}
+
+/* The profile's filters in run order and its score plugins' weights. */
+static void json_plugins(struct json_out *j, const struct sched_profile *p)
+{
+	json_key(j, "filter_plugins");
+	json_begin_array(j);
+	for (int i = 0; i < p->n_filter_order; i++)
+		json_string(j, config_plugin_name(p->filter_order[i]));
+	json_end_array(j);
+	json_key(j, "score_plugins");
+	json_begin_object(j);
+	for (int i = 0; i < MODEL_N_SCORES; i++) {
+		enum plugin_id id = model_score_ids[i];
+		if (!p->score[id])
+			continue;
+		json_key(j, config_plugin_name(id));
+		json_int(j, p->weight[id]);
+	}
+	json_end_object(j);
+}
+
 static void json_node(struct json_out *j, const struct cli_explain *x, int n)
 {
 	const struct sched_node_verdict *v = &x->result->verdicts[n];
@@ -92,6 +145,7 @@ static void json_node(struct json_out *j, const struct cli_explain *x, int n)
 					   : "");
 	json_failed(j, v);
 	json_reasons(j, v);
+	json_filters(j, x, v);
 	json_key(j, "code");
 	json_string(j, code_name(v->code));
 	json_key(j, "in_prefilter_result");
@@ -162,15 +216,12 @@ static void json_impl(struct json_out *j, const struct cli_explain *x)
 	json_end_object(j);
 }
 
-void cli_explain_json(const struct cli_explain *x, bool yaml, FILE *f)
+void cli_explain_json(const struct cli_explain *x, unsigned format, FILE *f)
 {
 	assert(x && x->result && f);
 	const struct pod *pod = &x->cluster->pods[x->pod];
 	struct json_out j;
-	if (yaml)
-		json_init_yaml(&j, f);
-	else
-		json_init(&j, f, false);
+	html_out_init(&j, f, format, html_explain);
 	json_begin_object(&j);
 	json_key(&j, "pod");
 	char name[1024];
@@ -182,6 +233,7 @@ void cli_explain_json(const struct cli_explain *x, bool yaml, FILE *f)
 	}
 	json_key(&j, "profile");
 	json_string(&j, x->profile->name);
+	json_plugins(&j, x->profile);
 	json_key(&j, "nodes");
 	json_begin_object(&j);
 	for (int n = 0; n < x->cluster->n_nodes; n++)

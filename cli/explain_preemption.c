@@ -11,7 +11,9 @@
  * the profile has no DefaultPreemption):
  *   {"eligible": bool, "node": "<kube's node>"|"", "victims": ["ns/name"..],
  *    "pdb_violations": n, "nominated_nodes_equal": ["<node>"..],
- *    "candidates": [{"node", "victims", "pdb_violations"}..],
+ *    "candidates": [{"node", "victims", "pdb_violations",
+ *                    "casualty" (pickOneNodeForPreemption's criteria,
+ *                                as "minimal"'s below)}..],
  *    "cleared_nominations": ["ns/name"..], "message": "<PostFilter msg>",
  *    "minimal": {"node": ""|"<node>", "victims": [..],
  *                "casualty": null|{"pdb_violations", "highest_priority",
@@ -233,6 +235,8 @@ static void json_candidates(struct json_out *j, const struct cluster *c,
 		json_pods(j, c, v->pods, v->n);
 		json_key(j, "pdb_violations");
 		json_int(j, v->pdb_violations);
+		json_key(j, "casualty");
+		json_casualty(j, &v->casualty);
 		json_end_object(j);
 	}
 	json_end_array(j);

@@ -57,6 +57,16 @@ void json_init_yaml_quoted(struct json_out *j, FILE *f)
 	j->yaml_quote = true;
 }
 
+void json_init_tree(struct json_out *j, FILE *f,
+		    void (*print)(FILE *f, const struct ynode *root, void *ctx),
+		    void *ctx)
+{
+	assert(print);
+	json_init_yaml(j, f);
+	j->print = print;
+	j->print_ctx = ctx;
+}
+
 /* Can s be written plain and read back as this string?  Not a word
  * YAML 1.1 reads as a boolean or null, nor "<<", which as a key is a
  * merge. */
@@ -291,7 +301,9 @@ void json_end(struct json_out *j)
 {
 	assert(j->depth == 0);
 	if (j->yaml) {
-		if (j->root)
+		if (j->print)
+			j->print(j->f, j->root, j->print_ctx);
+		else if (j->root)
 			yaml_emit_file(j->f, j->root);
 		arena_release(j->arena);
 		free(j->arena);

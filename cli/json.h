@@ -22,6 +22,10 @@ struct json_out {
 	 * through kso's one YAML writer (yaml/emit.h). */
 	bool yaml;
 	bool yaml_quote;                          /* every string value quoted */
+	/* Tree mode (json_init_tree): json_end hands the tree to print
+	 * instead of the YAML writer (the HTML reports, cli/html.h). */
+	void (*print)(FILE *f, const struct ynode *root, void *ctx);
+	void *print_ctx;
 	struct arena *arena;                      /* the tree's memory */
 	struct ynode *root;
 	struct ynode *open[JSON_MAX_DEPTH];       /* containers being filled */
@@ -44,6 +48,12 @@ void json_init_yaml(struct json_out *j, FILE *f);
  * (keys still plain where safe), so no value can read back as another
  * type: the manifests of kso dump -o yaml (cli/dump_yaml.c). */
 void json_init_yaml_quoted(struct json_out *j, FILE *f);
+/* json_init_tree: the same values kept as that tree, which json_end hands
+ * to print(f, root, ctx) instead of printing YAML (-o html: a report
+ * drawn from exactly the values -o json prints). */
+void json_init_tree(struct json_out *j, FILE *f,
+		    void (*print)(FILE *f, const struct ynode *root, void *ctx),
+		    void *ctx);
 
 void json_begin_object(struct json_out *j);
 void json_end_object(struct json_out *j);

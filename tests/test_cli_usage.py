@@ -56,7 +56,7 @@ def test_help(cmd, first):
      "usage: kso enum [UNIVERSE] [OPTIONS]\n"),
     (["explain", "x.yaml", "-x"], "kso explain: unknown option '-x'\n"
      "usage: kso explain PATH... [--pod [NAMESPACE/]NAME] "
-     "[-o table|wide|json|yaml] [OPTIONS]\n"),
+     "[-o table|wide|json|yaml|html] [OPTIONS]\n"),
 ])
 def test_usage_errors(args, err):
     p = kso(*args)

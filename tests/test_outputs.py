@@ -270,7 +270,7 @@ spec: {containers: [{name: c, image: x}]}
 @pytest.mark.parametrize("cmd,formats", [
     ("validate", ["table", "json", "yaml"]),
     ("dump", ["json", "yaml", "name"]),
-    ("explain", ["table", "wide", "json", "yaml"]),
+    ("explain", ["table", "wide", "json", "yaml", "html"]),
     ("schedule", ["table", "wide", "json", "yaml", "itf"]),
 ])
 def test_every_format_is_accepted_and_listed_in_help(cmd, formats):

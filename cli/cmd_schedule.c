@@ -1,7 +1,7 @@
 /*
  * cmd_schedule.c - `kso schedule PATH... [--config FILE] [--tie first|random]
  * [--seed N] [--max-steps N] [--engine oracle|model] [--all-nodes]
- * [-o table|wide|json|yaml]`: the scheduler loop (model/scheduler.h; seed 004
+ * [-o table|wide|json|yaml|itf|html]`: the scheduler loop (model/scheduler.h; seed 004
  * "Scheduler", reference §1.2, §1.3, §3) run on the manifests until no
  * pod can make progress.
  *
@@ -27,12 +27,15 @@
  *           "summary": {"bound", "pending", "evicted", "steps", "stopped",
  *                       "invariants": {"ok", "broken": [{"name", "step",
  *                                                         "detail"}]}},
- *           "final": {"ns/pod": "node"|null, ...}}   (evicted pods omitted)
+ *           "final": {"ns/pod": "node"|null, ...},   (evicted pods omitted)
+ *           "nodes": [{"name", "allocatable", "requested_before",
+ *                      "requested_after"}...]}   (cli/node_fill.h)
  *          each step the decision and what acting on it needs (the node to
  *          bind to or nominate, the pods to evict), so the output grows
  *          with the steps, not with steps x nodes; --detail adds "viable",
  *          the step's viable nodes in node order (issue 37: 6.9 GB at
  *          500,000 pods on 50,000 nodes with them always there);
+ *   html   the same values drawn as a page (cli/html_schedule.c);
  *   yaml   the final cluster as manifests kso reads back (cli/dump_yaml.h):
  *          pods carry spec.nodeName / status.nominatedNodeName, evicted
  *          pods are left out.
@@ -63,6 +66,8 @@
 #include "judge.h"
 #include "itf.h"
 #include "dump_json.h"
+#include "html.h"
+#include "node_fill.h"
 #include "json.h"
 #include "loop.h"
 #include "../model/scheduler.h"
@@ -119,16 +124,17 @@ static const struct cli_opt schedule_table[] = {
 	 "(what kso schedules and lists anyway)", OPT_ALL_NAMESPACES},
 	{"detail", 0, NULL, "-o json: each step lists its viable nodes too "
 	 "(default: the decision and its victims only)", OPT_DETAIL},
-	{"output", 'o', "table|wide|json|yaml|itf", "steps as a table (wide: "
-	 "every viable node), JSON, the final cluster as YAML manifests, or "
-	 "the run as an ITF trace for kso replay", OPT_OUTPUT},
+	{"output", 'o', "table|wide|json|yaml|itf|html", "steps as a table "
+	 "(wide: every viable node), JSON, the final cluster as YAML "
+	 "manifests, the run as an ITF trace for kso replay, or one "
+	 "self-contained page", OPT_OUTPUT},
 	{NULL, 0, NULL, NULL, 0},
 };
 
 static int take(void *ctx, int id, const char *v);
 
 static struct cli_command schedule_cmd = {
-	"kso schedule", "PATH... [-o table|wide|json|yaml|itf] [OPTIONS]",
+	"kso schedule", "PATH... [-o table|wide|json|yaml|itf|html] [OPTIONS]",
 	"The scheduler loop run on the manifests until no pod can make\n"
 	"progress: each step binds, preempts or leaves a pod unschedulable.\n",
 	{schedule_table, cli_load_table, cli_expand_table, NULL}, take, NULL};
@@ -212,7 +218,8 @@ static int take(void *ctx, int id, const char *v)
 		return 0;
 	case OPT_OUTPUT:
 		return cli_format_take(&schedule_cmd, v, CLI_TABLE | CLI_WIDE |
-				       CLI_JSON | CLI_YAML | CLI_ITF, &a->out);
+				       CLI_JSON | CLI_YAML | CLI_ITF | CLI_HTML,
+				       &a->out);
 	}
 	return cli_load_take(schedule_cmd.name, &a->load, id, v);
 }
@@ -563,7 +570,8 @@ static void json_pending(struct json_out *j, const struct cli_loop *r,
 }
 
 static void json_end_run(struct json_out *j, const struct cli_loop *r,
-			 const struct judged *jd, const struct reasons *w)
+			 const struct judged *jd, const struct reasons *w,
+			 const struct snapshot *start)
 {
 	const struct model_scheduler *m = &r->m;
 	const struct cluster *c = m->cluster;
@@ -605,6 +613,8 @@ static void json_end_run(struct json_out *j, const struct cli_loop *r,
 			json_null(j);
 	}
 	json_end_object(j);
+	json_key(j, "nodes");
+	cli_json_node_fill(j, start, &m->snap);
 	json_end_object(j);
 	json_end(j);
 }
@@ -803,7 +813,8 @@ static void progress_end(struct progress *p)
 /* Runs the loop, printing each step as it happens (with the judged
  * implementation's answer when jd is given). */
 static void run(struct cli_loop *r, enum cli_format out, bool detail,
-		struct judged *jd, const struct itf_run *itf)
+		struct judged *jd, const struct itf_run *itf,
+		const struct snapshot *start)
 {
 	const struct model_scheduler *m = &r->m;
 	struct json_out j;
@@ -812,8 +823,9 @@ static void run(struct cli_loop *r, enum cli_format out, bool detail,
 	bool table = out == CLI_TABLE || out == CLI_WIDE;
 	if (table)
 		step_table_init(&t, out == CLI_WIDE);
-	if (out == CLI_JSON) {
-		json_init(&j, stdout, false);
+	bool tree = out == CLI_JSON || out == CLI_HTML;
+	if (tree) {
+		html_out_init(&j, stdout, out, html_schedule);
 		json_begin_object(&j);
 		if (jd) {
 			json_key(&j, "implementation");
@@ -841,7 +853,7 @@ static void run(struct cli_loop *r, enum cli_format out, bool detail,
 			break;
 		progress_step(&pr, m->steps);
 		reasons_step(&why, &st);
-		if (out == CLI_JSON) {
+		if (tree) {
 			json_step(&j, m, &st, jd && jd->have ? jd : NULL, detail);
 		} else if (out == CLI_ITF) {
 			cli_itf_step(&w, m, &st, NULL);
@@ -853,8 +865,8 @@ static void run(struct cli_loop *r, enum cli_format out, bool detail,
 		model_step_release(&st);
 	}
 	progress_end(&pr);
-	if (out == CLI_JSON) {
-		json_end_run(&j, r, jd, &why);
+	if (tree) {
+		json_end_run(&j, r, jd, &why, start);
 	} else if (out == CLI_ITF) {
 		cli_itf_end(&w, m);
 	} else if (table) {
@@ -943,7 +955,7 @@ int cmd_schedule(int argc, char **argv)
 		char *source = join_paths(&a);
 		struct itf_run itf = {source, a.engine->name,
 				      a.all_nodes};
-		run(&r, a.out, a.detail, a.impl ? &jd : NULL, &itf);
+		run(&r, a.out, a.detail, a.impl ? &jd : NULL, &itf, &s);
 		free(source);
 		rc = model_invariants_ok(&r.m.inv) ? 0 : 1;
 		if (a.fail_on_pending && count_pods(&r.m).pending)

@@ -89,8 +89,10 @@ static const char style[] =
 	"h3{font-size:14px;margin:14px 0 6px}"
 	"table{border-collapse:collapse;margin:4px 0 10px;max-width:100%}"
 	"td,th{border:1px solid #d0d5dd;padding:3px 6px;vertical-align:top;"
-	"text-align:left;overflow-wrap:anywhere;word-break:break-word;"
-	"unicode-bidi:isolate}"
+	"text-align:left;overflow-wrap:break-word;unicode-bidi:isolate}"
+	/* free text may break anywhere (a cell's narrowest is then one
+	 * letter, so the table gives the room to the names) */
+	"td.mono,td.result,td.wrap,.why,.reason{overflow-wrap:anywhere}"
 	"th{background:#f2f4f7;font-weight:600}"
 	"th.v{writing-mode:vertical-rl;transform:rotate(180deg);"
 	"white-space:nowrap;vertical-align:bottom;padding:6px 3px;"
@@ -124,6 +126,7 @@ static const char style[] =
 	"details>summary{cursor:pointer}"
 	"td details>summary{list-style:none}"
 	".why{display:block;font-size:12px;font-weight:400;min-width:12em}"
+	".mono{overflow-wrap:anywhere}"
 	"svg{display:block;max-width:100%}"
 	"input.filter{margin:4px 0;padding:3px 6px;width:260px}"
 	"@media print{input.filter{display:none}}";

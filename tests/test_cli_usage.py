@@ -45,7 +45,7 @@ def test_help(cmd, first):
     (["explain", "x.yaml", "--extension", "Nope"],
      "kso explain: unknown extension 'Nope' (available: SelectorSpread)\n"),
     (["schedule", "x.yaml", "--config"], "kso schedule: --config needs a value\n"
-     "usage: kso schedule PATH... [-o table|wide|json|yaml|itf] [OPTIONS]\n"),
+     "usage: kso schedule PATH... [-o table|wide|json|yaml|itf|html] [OPTIONS]\n"),
     (["dump", "x.yaml", "--frob"], "kso dump: unknown option '--frob'\n"
      "usage: kso dump PATH... [-o json|yaml|name] [OPTIONS]\n"),
     # kubectl takes no abbreviations

@@ -139,6 +139,65 @@ def test_explain_preemption_criteria(preemption_page):
     assert "chosen" in rows[0].classes()
 
 
+# ------------------------------------------------------------ schedule
+
+@pytest.fixture(scope="module")
+def schedule_page(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("schedule")
+    p = page(tmp, "schedule", "schedule", FIX / "html/schedule-run.yaml")
+    return p, browser.parse(browser.dump_dom(p)), tmp
+
+
+def test_schedule_screenshot_is_a_page(schedule_page):
+    p, _, tmp = schedule_page
+    browser.assert_seen(browser.screenshot(p, tmp / "schedule.png"))
+
+
+def test_schedule_timeline(schedule_page):
+    # fixtures/html/schedule-run.yaml's header: urgent preempts low-b on n2
+    # (§3.5 key 2), then binds n2; web stays pending
+    _, dom, _ = schedule_page
+    rows = dom.find("table", id="steps").find("tbody").find_all("tr")
+    got = [[c.text() for c in cells(r)][:5] for r in rows]
+    assert got == [
+        ["1", "default/urgent", "preempt", "n2", "default/low-b"],
+        ["2", "default/urgent", "bind (nominated node)", "n2", ""],
+        ["3", "default/web", "unschedulable", "", ""]]
+    marks = dom.find("svg", id="strip").find_all("rect")
+    assert [m.attrs["fill"] for m in marks] == ["#d97706", "#16a34a", "#dc2626"]
+    summary = dom.find(id="summary").text()
+    for fact in ("steps 3", "bound 1", "pending 1", "evicted 1"):
+        assert fact in summary
+
+
+def test_schedule_pending_reason(schedule_page):
+    _, dom, _ = schedule_page
+    rows = dom.find("table", id="pending").find("tbody").find_all("tr")
+    assert [[c.text() for c in cells(r)] for r in rows] == [[
+        "default/web", "0/2 nodes are available: 2 Insufficient cpu. "
+        "preemption: 0/2 nodes are available: 2 No preemption victims "
+        "found for incoming pod."]]
+
+
+def test_schedule_fill_before_and_after(schedule_page):
+    # cpu 1500m -> 2 on n2 (low-b out, urgent in), 2 -> 2 on n1; one pod
+    # on each before and after; no pod requests memory
+    _, dom, _ = schedule_page
+    table = dom.find("table", id="fill")
+    heads = [h.text() for h in table.find_all("th")]
+    assert heads == ["node", "cpu", "memory", "pods"]
+    rows = table.find("tbody").find_all("tr")
+    got = [[c.text() for c in cells(r)] for r in rows]
+    assert got == [["n2", "1.5 \u2192 2 / 2", "0 \u2192 0 / 4Gi", "1 \u2192 1 / 110"],
+                   ["n1", "2 \u2192 2 / 2", "0 \u2192 0 / 4Gi", "1 \u2192 1 / 110"]]
+    # the bars: before 1500/2000 of 150 px, after full
+    bars = cells(rows[0])[1].find_all("rect")
+    assert [b.attrs["width"] for b in bars[1:]] == ["112.5", "150.0"]
+    body = dom.find("body")
+    assert body.attrs["data-overflow"] == "0", body.attrs["data-overflow-cells"]
+    assert int(body.attrs["data-page-width"]) <= browser.WIDTH
+
+
 # --------------------------------------------------------------- hostile
 
 def test_hostile_text_is_inert(tmp_path):

@@ -271,7 +271,7 @@ spec: {containers: [{name: c, image: x}]}
     ("validate", ["table", "json", "yaml"]),
     ("dump", ["json", "yaml", "name"]),
     ("explain", ["table", "wide", "json", "yaml", "html"]),
-    ("schedule", ["table", "wide", "json", "yaml", "itf"]),
+    ("schedule", ["table", "wide", "json", "yaml", "itf", "html"]),
 ])
 def test_every_format_is_accepted_and_listed_in_help(cmd, formats):
     for fmt in formats:

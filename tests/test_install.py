@@ -61,7 +61,7 @@ def test_man_page_and_completions(tmp_path):
     # options and their values come from the installed kso's --help
     path = "%s:%s" % (usr / "bin", os.environ["PATH"])
     for words, cword, want in [
-            ("kso explain x.yaml -o ''", 4, "table wide json yaml"),
+            ("kso explain x.yaml -o ''", 4, "table wide json yaml html"),
             ("kso enum --mode ''", 3, "placements reachable"),
             ("kso dump x.yaml --no-e", 3, "--no-expand")]:
         r = subprocess.run(["bash", "-c", "source %s && COMP_WORDS=(%s); "

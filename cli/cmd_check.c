@@ -52,6 +52,7 @@
 #include "check_state.h"
 #include "../model/preemption.h"
 #include "judge.h"
+#include "html.h"
 #include "json.h"
 #include "table.h"
 #include "../core/xalloc.h"
@@ -94,8 +95,9 @@ static const struct cli_opt check_table[] = {
 	 "for byte", OPT_STRICT_MESSAGE},
 	{"export", 0, "DIR", "write each wrong decision as a scenario kso "
 	 "explain reproduces", OPT_EXPORT},
-	{"output", 'o', "json|table|wide", "one JSON line per decision, then "
-	 "the summary (default); or a table", OPT_OUTPUT},
+	{"output", 'o', "json|table|wide|html", "one JSON line per decision, "
+	 "then the summary (default); a table; or one self-contained page",
+	 OPT_OUTPUT},
 	{"lag", 0, "N|TIME", "kube's cache may run N events (or TIME: 500ms, "
 	 "2s, 1m, by the events' times) ahead of the log (binds in flight) or "
 	 "behind it (deletions not delivered): a decision ok only there is ok "
@@ -159,7 +161,8 @@ static int take(void *ctx, int id, const char *v)
 		a->export_dir = v;
 		return 0;
 	case OPT_OUTPUT:
-		return cli_format_take(&check_cmd, v, CLI_JSON | CLI_TABLE | CLI_WIDE,
+		return cli_format_take(&check_cmd, v, CLI_JSON | CLI_TABLE | CLI_WIDE |
+				       CLI_HTML,
 				       &a->format);
 	case OPT_FOLLOW:
 		a->follow = true;
@@ -389,6 +392,8 @@ static void emit(struct check *k, long long rv, const char *pod,
 		json_string(&k->j, reproduce);
 	}
 	json_end_object(&k->j);
+	if (k->format == CLI_HTML)
+		return;           /* one page of every decision, at the end */
 	json_end(&k->j);
 	if (k->stream)
 		fflush(stdout);   /* judged as the events come */
@@ -882,7 +887,10 @@ static void summary(struct check *k, bool table, double seconds)
 		strbuf_release(&b);
 		return;
 	}
-	json_begin_object(&k->j);
+	if (k->format == CLI_HTML)
+		json_end_array(&k->j);   /* the decisions */
+	else
+		json_begin_object(&k->j);
 	json_key(&k->j, "summary");
 	json_begin_object(&k->j);
 	json_key(&k->j, "decisions");
@@ -967,8 +975,17 @@ int cmd_check(int argc, char **argv)
 	struct check k = {.load = &load, .engine = engine, .strict = strict,
 			  .export_dir = export_dir, .format = args.format,
 			  .out = held ? held : stdout};
-	json_init(&k.j, k.out, true);
-	bool table = k.format != CLI_JSON;
+	bool table = k.format == CLI_TABLE || k.format == CLI_WIDE;
+	if (k.format == CLI_HTML) {
+		/* the JSON lines gathered as one value: {"decisions": [each
+		 * line], "summary": {...}}, drawn at the end */
+		html_out_init(&k.j, k.out, CLI_HTML, html_check);
+		json_begin_object(&k.j);
+		json_key(&k.j, "decisions");
+		json_begin_array(&k.j);
+	} else {
+		json_init(&k.j, k.out, true);
+	}
 	if (table)
 		table_init(&k);
 	struct timespec t0;

@@ -20,6 +20,7 @@ int cmd_corpus(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_findings(int argc, char **argv);
 int cmd_capacity(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 /* cli_print_version: kso --version's text (cli/cmd_version.c). */
 void cli_print_version(void);

@@ -64,5 +64,6 @@ void html_out_init(struct json_out *j, FILE *f, unsigned format,
 void html_explain(FILE *f, const struct ynode *root, void *ctx);
 void html_schedule(FILE *f, const struct ynode *root, void *ctx);
 void html_check(FILE *f, const struct ynode *root, void *ctx);
+void html_report(FILE *f, const struct ynode *root, void *ctx);
 
 #endif

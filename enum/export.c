@@ -487,8 +487,9 @@ static void name_stored_config(struct error *err, const char *tmp,
 		 (long long)s->run, rest);
 }
 
+/* into NULL: written to out; else appended to *into (out "-"). */
 static int export_stored(const struct stored *s, int64_t id, const char *out,
-			 struct error *err)
+			 struct strbuf *into, struct error *err)
 {
 	char *cfg_out, *tmp;
 	if (place_config(s, out, &cfg_out, &tmp, err)) {
@@ -533,7 +534,10 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 	if (rc == 0) {
 		header(&b, s, id, minimized, out, cfg_out);
 		enum_scenario_write(&sc, minimized ? keep : NULL, &snap, &b);
-		rc = write_file(out, &b, err);
+		if (into)
+			strbuf_add(into, b.s ? b.s : "", b.n);
+		else
+			rc = write_file(out, &b, err);
 	}
 	strbuf_release(&b);
 	free(keep);
@@ -546,10 +550,10 @@ static int export_stored(const struct stored *s, int64_t id, const char *out,
 	return rc;
 }
 
-int enum_export(const char *db_path, int64_t state_id, const char *out,
-		const struct enum_judge *judge, struct error *err)
+static int export_to(const char *db_path, int64_t state_id, const char *out,
+		     struct strbuf *into, const struct enum_judge *judge,
+		     struct error *err)
 {
-	assert(db_path && out && err);
 	sqlite3 *db = NULL;
 	if (enum_store_open_readonly(db_path, false, &db, err) < 0)
 		return -1;
@@ -557,9 +561,23 @@ int enum_export(const char *db_path, int64_t state_id, const char *out,
 	int rc = load_stored(db, db_path, state_id, judge, &s, err);
 	sqlite3_close(db);
 	if (rc == 0)
-		rc = export_stored(&s, state_id, out, err);
+		rc = export_stored(&s, state_id, out, into, err);
 	stored_release(&s);
 	return rc;
+}
+
+int enum_export(const char *db_path, int64_t state_id, const char *out,
+		const struct enum_judge *judge, struct error *err)
+{
+	assert(db_path && out && err);
+	return export_to(db_path, state_id, out, NULL, judge, err);
+}
+
+int enum_export_text(const char *db_path, int64_t state_id, struct strbuf *out,
+		     struct error *err)
+{
+	assert(db_path && out && err);
+	return export_to(db_path, state_id, "-", out, NULL, err);
 }
 
 /* What the reachable search of enum_export_trace looks for, and the

@@ -22,6 +22,13 @@
 int enum_export(const char *db_path, int64_t state_id, const char *out,
 		const struct enum_judge *judge, struct error *err);
 
+/* enum_export_text: enum_export of state state_id (no implementation
+ * asked: an impl finding is written whole) appended to out, as it would
+ * print on stdout. */
+struct strbuf;
+int enum_export_text(const char *db_path, int64_t state_id, struct strbuf *out,
+		     struct error *err);
+
 /* enum_export_trace: reachable-mode state state_id of db_path as a trace
  * (kso export --itf): its scenario into sc (the caller releases it with
  * enum_scenario_release whatever the result), the search's initial state

@@ -139,6 +139,62 @@ def test_explain_preemption_criteria(preemption_page):
     assert "chosen" in rows[0].classes()
 
 
+def big_cluster(path):
+    """5,000 nodes: 4,000 small-NNNN (cpu 1), 990 tainted-NNNN (cpu 4,
+    dedicated=gpu:NoSchedule), 10 big-NN (cpu 4), in that order; one
+    pending pod web (cpu 2, no toleration).
+    By hand: the small nodes fail NodeResourcesFit alone (Insufficient
+    cpu, Unschedulable), the tainted ones TaintToleration alone
+    (UnschedulableAndUnresolvable); the 10 big nodes are feasible and
+    identical, so they score alike and all 10 are viable."""
+    docs = []
+
+    def node(name, cpu, taint=False):
+        spec = ("spec:\n  taints:\n  - {key: dedicated, value: gpu, "
+                "effect: NoSchedule}\n") if taint else ""
+        docs.append(f"apiVersion: v1\nkind: Node\nmetadata:\n  name: {name}\n"
+                    f"  labels: {{kubernetes.io/hostname: {name}}}\n{spec}"
+                    f"status:\n  allocatable: {{cpu: \"{cpu}\", memory: 8Gi, "
+                    f"pods: \"110\"}}\n")
+    for i in range(4000):
+        node(f"small-{i:04d}", 1)
+    for i in range(990):
+        node(f"tainted-{i:04d}", 4, True)
+    for i in range(10):
+        node(f"big-{i:02d}", 4)
+    docs.append("apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: "
+                "default}\nspec:\n  containers:\n  - {name: c, image: x, "
+                "resources: {requests: {cpu: \"2\"}}}\n")
+    path.write_text("---\n".join(docs))
+
+
+def test_explain_5000_nodes_viable_and_nearest_first_rest_folded(tmp_path):
+    big_cluster(tmp_path / "big.yaml")
+    p = page(tmp_path, "big", "explain", tmp_path / "big.yaml")
+    # a few MB at most (the matrix is drawn for the nearest nodes only)
+    assert p.stat().st_size < 3 << 20
+    dom = browser.parse(browser.dump_dom(p))
+    rows = dom.find("table", id="matrix").find("tbody").find_all("tr")
+    names = [r.attrs["data-node"] for r in rows]
+    # viable first, then the nearest: Unschedulable (one filter failing,
+    # preemption may help) before UnschedulableAndUnresolvable
+    assert names[:10] == [f"big-{i:02d}" for i in range(10)]
+    assert all("viable" in r.classes() for r in rows[:10])
+    assert names[10:] == [f"small-{i:04d}" for i in range(len(names) - 10)]
+    assert len(names) < 100
+    folded = dom.find("details", id="folded")
+    rest = [cells(r)[0].text() for r in folded.find("tbody").find_all("tr")]
+    assert len(rest) == 5000 - len(names)
+    assert rest[0] == f"small-{len(names) - 10:04d}"
+    assert rest[-990:] == [f"tainted-{i:04d}" for i in range(990)]
+    assert cells(folded.find("tbody").find_all("tr")[-1])[-1].text() == \
+        "rejected by TaintToleration: node(s) had untolerated taint " \
+        "{dedicated: gpu}"
+    body = dom.find("body")
+    assert body.attrs["data-overflow"] == "0", body.attrs["data-overflow-cells"]
+    assert int(body.attrs["data-page-width"]) <= browser.WIDTH
+
+
 # ------------------------------------------------------------ schedule
 
 @pytest.fixture(scope="module")
@@ -196,6 +252,153 @@ def test_schedule_fill_before_and_after(schedule_page):
     body = dom.find("body")
     assert body.attrs["data-overflow"] == "0", body.attrs["data-overflow-cells"]
     assert int(body.attrs["data-page-width"]) <= browser.WIDTH
+
+
+# --------------------------------------------------------------- check
+
+@pytest.fixture(scope="module")
+def check_page(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("check")
+    p = page(tmp, "check", "check", FIX / "check/watch-log.jsonl", ok=(1,))
+    return p, browser.parse(browser.dump_dom(p)), tmp
+
+
+def test_check_screenshot_is_a_page(check_page):
+    p, _, tmp = check_page
+    browser.assert_seen(browser.screenshot(p, tmp / "check.png"))
+
+
+def test_check_findings_first_with_expected_and_observed(check_page):
+    # fixtures/check/watch-log.md: 4 decisions; web-2 bound to n1 is
+    # not-viable (viable n2), web-3 bound to n3 infeasible (the taint);
+    # web-1's bind and batch's unschedulable are ok
+    _, dom, _ = check_page
+    findings = dom.find_all("details", cls="finding")
+    assert [f.attrs["data-seq"] for f in findings] == ["2", "3"]
+    assert [f.find("span", cls="badge").text() for f in findings] == \
+        ["not-viable", "infeasible"]
+    # the findings come before the table of every decision
+    text = dom.find("body").text()
+    assert text.index("default/web-2: bind n1") < text.index("Every decision")
+    web2 = findings[0].find("table", cls="compare")
+    observed, expected = cells(web2.find("tbody").find("tr"))
+    assert observed.text() == "bind on n1"
+    assert expected.text() == "viable: n2feasible: n1, n2"
+    assert "TaintToleration: node(s) had untolerated taint {dedicated: gpu}" \
+        in findings[1].text()
+    marks = dom.find("svg", id="strip").find_all("rect")
+    assert [m.attrs["fill"] for m in marks] == \
+        ["#16a34a", "#dc2626", "#dc2626", "#16a34a"]
+    summary = dom.find(id="summary").text()
+    assert "decisions 4" in summary and "ok 2 (with lag 0)" in summary
+    rows = dom.find("table", id="decisions").find("tbody").find_all("tr")
+    assert [cells(r)[4].text() for r in rows] == \
+        ["ok", "not-viable", "infeasible", "ok"]
+    body = dom.find("body")
+    assert body.attrs["data-overflow"] == "0", body.attrs["data-overflow-cells"]
+
+
+# -------------------------------------------------------------- report
+
+UNIVERSES = FIX / "universes"
+
+
+@pytest.fixture(scope="module")
+def report_page(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("report")
+    db = tmp / "g.db"
+    kso("enum", UNIVERSES / "greedy-gpu.yaml", "--mode", "reachable",
+        "--greedy-gap", "--db", db, "--quiet")
+    p = page(tmp, "report", "report", db)
+    return p, browser.parse(browser.dump_dom(p)), tmp, db
+
+
+def test_report_screenshot_is_a_page(report_page):
+    p, _, tmp, _ = report_page
+    browser.assert_seen(browser.screenshot(p, tmp / "report.png"))
+
+
+def test_report_plan_totals_and_kinds(report_page):
+    # greedy-gpu's header: 3 states, 2 decisions, one greedy-gap finding
+    _, dom, _, _ = report_page
+    run = cells(dom.find("table", id="runs").find("tbody").find("tr"))
+    assert [c.text() for c in run[:3]] == ["1", "greedy-gpu", "reachable"]
+    assert "greedy-gap=on" in run[3].text()
+    assert [c.text() for c in run[5:8]] == ["1 / 1", "3 (3)", "2"]
+    kinds = dom.find("table", id="kinds").find("tbody").find_all("tr")
+    assert [[c.text() for c in cells(r)][:2] for r in kinds] == \
+        [["greedy-gap", "1"]]
+
+
+def test_report_draws_the_findings_trace(report_page):
+    # the trace by hand: both pending; web binds n-gpu (124 > 99); trainer
+    # unschedulable (no cpu left on n-gpu, no GPU on n-cpu)
+    _, dom, _, _ = report_page
+    issue = dom.find("details", cls="issue")
+    cards = issue.find("div", cls="trace").find_all("div", cls="card")
+    heads = [c.find("div", cls="cardhead").text() for c in cards]
+    assert heads == ["start: every pod pending",
+                     "step 1: default/web bind n-gpu",
+                     "step 2: default/trainer unschedulable"]
+    def boxes(card):
+        return {b.find("span", cls="nodename").text():
+                [c.text() for c in b.find_all("span", cls="chip")]
+                for b in card.find_all("div", cls="nodebox")}
+    assert boxes(cards[0]) == {"n-cpu": [], "n-gpu": [],
+                               "pending": ["default/web", "default/trainer"]}
+    assert boxes(cards[1]) == {"n-cpu": [], "n-gpu": ["default/web"],
+                               "pending": ["default/trainer"]}
+    # the step's node and pod highlighted
+    hl = cards[1].find("div", cls="hl")
+    assert hl.find("span", cls="nodename").text() == "n-gpu"
+    assert cards[1].find("span", cls="hl").text() == "default/web"
+    assert cards[2].find("span", cls="hl").text() == "default/trainer"
+    # the minimized scenario: both nodes and both pods are needed
+    scenario = issue.find("details", cls="scenario").text()
+    for name in ("name: n-cpu", "name: n-gpu", "name: web", "name: trainer"):
+        assert name in scenario
+    body = dom.find("body")
+    assert body.attrs["data-overflow"] == "0", body.attrs["data-overflow-cells"]
+
+
+def test_report_json_is_the_same_tree(report_page):
+    _, _, _, db = report_page
+    doc = json.loads(kso("report", db, "-o", "json"))
+    assert [r["id"] for r in doc["runs"]] == [1]
+    assert doc["kinds"] == {"greedy-gap": 1}
+    (f,) = doc["findings"]
+    assert [(s["action"], s["pod"], s["node"]) for s in f["trace"]] == [
+        ("start", "", ""), ("bind", "default/web", "n-gpu"),
+        ("unschedulable", "default/trainer", "")]
+    assert [(s["scenario"], s["states"]) for s in doc["scenarios"]] == [(0, 3)]
+
+
+def test_report_quirk_answers_side_by_side(tmp_path):
+    # quirk-ports' header: the two visible states, v1.30 preempts low on n1
+    # where, ports-set-removal off, the pod is unschedulable
+    db = tmp_path / "q.db"
+    kso("enum", UNIVERSES / "quirk-ports.yaml", "--compare-quirks", "--db", db,
+        "--quiet", ok=(1,))
+    doc = json.loads(kso("report", db, "-o", "json"))
+    assert doc["kinds"] == {"nominated-feasible": 2, "quirk-visible": 2}
+    assert [q["answers"] for q in doc["quirk_visible"]] == [[
+        {"label": "v1.30", "decision": "preempt on n1 evicting low"},
+        {"label": "ports-set-removal off", "decision": "unschedulable"}]] * 2
+    html = browser.parse(kso("report", db).decode())
+    rows = html.find("table", id="quirks").find_all("table", cls="side")
+    assert [[h.text() for h in t.find_all("th")] for t in rows] == \
+        [["v1.30", "ports-set-removal off"]] * 2
+    assert [[d.text() for d in t.find_all("td")] for t in rows] == \
+        [["preempt on n1 evicting low", "unschedulable"]] * 2
+
+
+def test_report_bad_database_prints_only_its_error(tmp_path):
+    bad = tmp_path / "not.db"
+    bad.write_text("not a database")
+    p = subprocess.run([KSO, "report", str(bad)], capture_output=True,
+                       timeout=60)
+    assert p.returncode == 1 and p.stdout == b""
+    assert p.stderr.decode().startswith("kso report: ")
 
 
 # --------------------------------------------------------------- hostile

@@ -9,7 +9,7 @@ _kso()
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD-1]}
     cmd=${COMP_WORDS[1]}
-    local commands="validate dump explain schedule enum merge findings capacity export check serve corpus replay version"
+    local commands="validate dump explain schedule enum merge findings capacity report export check serve corpus replay version"
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return

@@ -174,6 +174,9 @@ static int parse_args(int argc, char **argv, struct explain_args *a)
 				       a->pod);
 	if (a->ns && (rc = namespaced_pod(a)) >= 0)
 		return rc;
+	if (a->compare && a->format == CLI_HTML)
+		return cli_usage_error(&explain_cmd, "-o html draws one "
+				       "explanation: no --compare-versions");
 	if (a->compare && (a->impl || a->load.kube_version_given))
 		return cli_usage_error(&explain_cmd, "--compare-versions names "
 				       "both releases: no %s", a->impl ?

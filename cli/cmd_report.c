@@ -17,17 +17,25 @@
  *                  "scenario": "<minimized YAML>"|null,
  *                  "trace": null|[{"step", "action", "pod", "node",
  *                                  "victims", "nodes": [{"name", "pods"}],
- *                                  "pending", "evicted"}...],
+ *                                  "pending", "evicted"}...]
+ *                           (a placements-mode state: itself, one step
+ *                            "decide" naming its decision's pod),
  *                  "error"?: "<why the scenario or trace is missing>"}...],
  *    "quirk_visible": [{"run", "state", "answers": [{"label",
- *                                                   "decision"}...]}...]}
+ *                                                   "decision"}...]}...],
+ *    "rejections": {"states": n, "of": m, "plugins": {"<Filter>": count}}}
  *
  * Each issue is what `kso findings` lists (enum/finding_list.h); the
  * first --detail of each kind (default 3) also get their minimized
  * scenario (`kso export`, enum/export.h) and, from a reachable-mode run,
  * the shortest trace to the state (`kso export --itf`) drawn as the
  * cluster after each step.  "scenarios" is the state space of each
- * scenario the run finished (its work items' states).
+ * scenario the run finished (its work items' states).  "rejections":
+ * over the first REPORT_CYCLES (n) of the m stored states with a
+ * decision, the model's cycle for the decision's pod run again
+ * (reference §1.3-§1.4), how many nodes each filter plugin rejected
+ * (the one kube reports for the node, its first failure): the database
+ * stores verdicts, not which plugin gave them.
  *
  * Exit status: 0 reported, 1 the database cannot be read, 2 usage.
  */
@@ -42,6 +50,7 @@
 #include "../enum/export.h"
 #include "../enum/finding_list.h"
 #include "../enum/report_rows.h"
+#include "../model/model.h"
 #include "../model/scheduler.h"
 #include "args.h"
 #include "commands.h"
@@ -54,6 +63,9 @@ struct issue {
 	bool reachable;
 };
 
+/* States whose cycle "rejections" runs again, at most (a few ms each). */
+#define REPORT_CYCLES 500
+
 struct report_args {
 	long long run;
 	long long detail;
@@ -61,6 +73,8 @@ struct report_args {
 	const char *db;
 	struct issue *issues;
 	int n_issues, cap;
+	int64_t *decided;          /* the states with a decision */
+	int n_decided, cap_decided;
 	struct json_out j;
 };
 
@@ -277,6 +291,48 @@ static int json_trace(struct json_out *j, const struct report_args *a,
 	return 0;
 }
 
+/* "trace" of a placements-mode state: the state alone, one step
+ * "decide" naming the pod its decision is about.  0, or -1 with err set
+ * (then nothing written). */
+static int json_placed(struct json_out *j, const struct report_args *a,
+		       const struct issue *is, struct error *err)
+{
+	struct enum_scenario sc;
+	struct snapshot snap;
+	int pod;
+	if (enum_export_state(a->db, is->state, &sc, &snap, &pod, err) < 0) {
+		enum_scenario_release(&sc);
+		return -1;
+	}
+	const struct cluster *c = &sc.cluster;
+	bool *arrived = xcalloc((size_t)c->n_pods + 1, sizeof *arrived);
+	for (int p = 0; p < c->n_pods; p++)
+		arrived[p] = true;
+	struct trace_walk w = {c, snap.pod_node, snap.nominated, arrived};
+	char key[600];
+	json_key(j, "trace");
+	json_begin_array(j);
+	json_begin_object(j);
+	json_key(j, "step");
+	json_int(j, 0);
+	json_key(j, "action");
+	json_string(j, "decide");
+	json_key(j, "pod");
+	json_string(j, pod >= 0 ? cluster_pod_key(c, pod, key, sizeof key) : "");
+	json_key(j, "node");
+	json_string(j, "");
+	json_key(j, "victims");
+	json_begin_array(j);
+	json_end_array(j);
+	json_state(j, &w);
+	json_end_object(j);
+	json_end_array(j);
+	free(arrived);
+	snapshot_release(&snap);
+	enum_scenario_release(&sc);
+	return 0;
+}
+
 /* ---------------------------------------------------------- the issues */
 
 static void reproduce(struct strbuf *b, const char *db, const struct issue *r)
@@ -305,11 +361,12 @@ static void json_detail(struct report_args *a, const struct issue *is)
 		snprintf(why, sizeof why, "%s", err.msg);
 	}
 	strbuf_release(&yaml);
-	if (is->reachable && json_trace(j, a, is, &err) < 0 && !*why)
-		snprintf(why, sizeof why, "%s", err.msg);
-	if (!is->reachable) {
+	if ((is->reachable ? json_trace(j, a, is, &err)
+			   : json_placed(j, a, is, &err)) < 0) {
 		json_key(j, "trace");
 		json_null(j);
+		if (!*why)
+			snprintf(why, sizeof why, "%s", err.msg);
 	}
 	if (*why) {
 		json_key(j, "error");
@@ -420,6 +477,73 @@ static void json_quirks(struct report_args *a)
 	json_end_array(j);
 }
 
+/* ---------------------------------------------------------- rejections */
+
+static void keep_decided(void *ctx, const struct enum_report_row *r)
+{
+	struct report_args *a = ctx;
+	GROW(a->decided, a->n_decided + 1, a->cap_decided);
+	a->decided[a->n_decided++] = r->value[0];
+}
+
+/* Adds to count[plugin] the nodes each plugin rejected in the cycle of
+ * state id's decision pod.  0, or -1 with err set. */
+static int count_rejections(const struct report_args *a, int64_t id,
+			    int64_t *count, struct error *err)
+{
+	struct enum_scenario sc;
+	struct snapshot snap;
+	int pod;
+	if (enum_export_state(a->db, id, &sc, &snap, &pod, err) < 0) {
+		enum_scenario_release(&sc);
+		return -1;
+	}
+	const struct cluster *c = &sc.cluster;
+	const struct sched_profile *prof = pod >= 0 ? model_profile_for(c, pod)
+						    : NULL;
+	if (prof) {
+		struct sched_cycle_result r;
+		sched_cycle_result_init(&r, c);
+		model_engine.cycle(prof, &snap, pod, &r);
+		for (int n = 0; n < c->n_nodes; n++)
+			if (r.verdicts[n].rejected_by >= 0)
+				count[r.verdicts[n].rejected_by]++;
+		sched_cycle_result_release(&r);
+	}
+	snapshot_release(&snap);
+	enum_scenario_release(&sc);
+	return 0;
+}
+
+static int json_rejections(struct report_args *a, struct error *err)
+{
+	if (enum_report_rows(a->db, ENUM_REPORT_DECISION_STATES, a->run,
+			     keep_decided, a, err) < 0)
+		return -1;
+	int64_t count[PLUGIN_COUNT] = {0};
+	int n = a->n_decided < REPORT_CYCLES ? a->n_decided : REPORT_CYCLES;
+	for (int i = 0; i < n; i++)
+		if (count_rejections(a, a->decided[i], count, err) < 0)
+			return -1;
+	struct json_out *j = &a->j;
+	json_key(j, "rejections");
+	json_begin_object(j);
+	json_key(j, "states");
+	json_int(j, n);
+	json_key(j, "of");
+	json_int(j, a->n_decided);
+	json_key(j, "plugins");
+	json_begin_object(j);
+	for (int id = 0; id < PLUGIN_COUNT; id++)
+		if (count[id]) {
+			json_key(j, config_plugin_name(id));
+			json_int(j, count[id]);
+		}
+	json_end_object(j);
+	json_end_object(j);
+	return 0;
+}
+
 /* ----------------------------------------------------------- the report */
 
 static int report(struct report_args *a, struct error *err)
@@ -444,6 +568,7 @@ static int report(struct report_args *a, struct error *err)
 	if (rc == 0) {
 		json_issues(a);
 		json_quirks(a);
+		rc = json_rejections(a, err);
 	}
 	json_end_object(&a->j);
 	json_end(&a->j);
@@ -477,6 +602,7 @@ int cmd_report(int argc, char **argv)
 		free(a.issues[i].detail);
 	}
 	free(a.issues);
+	free(a.decided);
 	if (rc < 0) {
 		fprintf(stderr, "kso report: %s\n", err.msg);
 		return 1;

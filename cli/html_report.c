@@ -123,6 +123,10 @@ static void state_card(FILE *f, const struct ynode *s)
 		   "class=\"cardhead\"><b>", html_int(s, "step"));
 	if (!strcmp(action, "start")) {
 		fputs("start</b>: every pod pending", f);
+	} else if (!strcmp(action, "decide")) {
+		fputs("the state</b>: ", f);
+		html_escape(f, html_str(s, "pod"));
+		fputs(" to schedule", f);
 	} else {
 		fprintf(f, "step %" PRId64 "</b>: ", html_int(s, "step"));
 		html_escape(f, html_str(s, "pod"));
@@ -173,9 +177,15 @@ static void state_card(FILE *f, const struct ynode *s)
 
 static void trace(FILE *f, const struct ynode *t)
 {
-	fprintf(f, "<p>The shortest way to this state from every pod pending, "
-		   "%d step(s): the cluster after each, the step's pod and node "
-		   "highlighted.</p>\n<div class=\"cards trace\">", t->n - 1);
+	if (t->n == 1 && !strcmp(html_str(t->items[0], "action"), "decide"))
+		fputs("<p>The state (a placement the enumerator made), the pod "
+		      "whose scheduling decision was checked highlighted.</p>\n"
+		      "<div class=\"cards trace\">", f);
+	else
+		fprintf(f, "<p>The shortest way to this state from every pod "
+			   "pending, %d step(s): the cluster after each, the "
+			   "step's pod and node highlighted.</p>\n<div class=\""
+			   "cards trace\">", t->n - 1);
 	for (int i = 0; i < t->n; i++)
 		state_card(f, t->items[i]);
 	fputs("</div>\n", f);
@@ -290,6 +300,41 @@ static void growth(FILE *f, const struct ynode *sc)
 	fputs("</tbody></table></details>\n", f);
 }
 
+/* --------------------------------------------------------- rejections */
+
+static void rejections(FILE *f, const struct ynode *r)
+{
+	if (!r)
+		return;
+	const struct ynode *p = html_get(r, "plugins");
+	fprintf(f, "<h2>Which filters rejected how often</h2>\n<p>Nodes each "
+		   "filter plugin rejected (the plugin kube reports for the "
+		   "node: its first failure), in the model's cycle for the "
+		   "decision of %" PRId64 " of the %" PRId64 " stored states with "
+		   "one.</p>\n", html_int(r, "states"), html_int(r, "of"));
+	if (!p || !p->n) {
+		fputs("<p>No node rejected.</p>\n", f);
+		return;
+	}
+	int64_t max = 1;
+	for (int i = 0; i < p->n; i++)
+		if (html_scalar_int(p->items[i]) > max)
+			max = html_scalar_int(p->items[i]);
+	fputs("<table id=\"rejections\" class=\"sortable\"><thead><tr><th>"
+	      "plugin</th><th>nodes rejected</th><th></th></tr></thead><tbody>\n",
+	      f);
+	for (int i = 0; i < p->n; i++) {
+		int64_t n = html_scalar_int(p->items[i]);
+		fputs("<tr><td>", f);
+		html_escape(f, p->keys[i]->str);
+		fprintf(f, "</td><td class=\"n\">%" PRId64 "</td><td><svg width=\""
+			   "300\" height=\"14\" viewBox=\"0 0 300 14\" role=\"img\">"
+			   "<rect width=\"%.1f\" height=\"14\" fill=\"#d97706\"/>"
+			   "</svg></td></tr>\n", n, 300.0 * n / max);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
 /* ------------------------------------------------------------- quirks */
 
 static void quirks(FILE *f, const struct ynode *q)
@@ -329,6 +374,7 @@ void html_report(FILE *f, const struct ynode *root, void *ctx)
 	kinds(f, html_get(root, "kinds"));
 	issues(f, html_get(root, "kinds"), html_get(root, "findings"));
 	quirks(f, html_get(root, "quirk_visible"));
+	rejections(f, html_get(root, "rejections"));
 	growth(f, html_get(root, "scenarios"));
 	html_page_end(f);
 }

@@ -487,42 +487,64 @@ static void name_stored_config(struct error *err, const char *tmp,
 		 (long long)s->run, rest);
 }
 
+/* The stored state s as its scenario sc (loaded with the run's config,
+ * placed next to out or in the temporary *tmp: place_config) and its
+ * placement snap.  0 (sc and snap to release; *cfg_out and *tmp to free,
+ * *tmp to remove), or -1 with err set (sc to release, nothing else). */
+static int load_state(const struct stored *s, int64_t id, const char *out,
+		      struct enum_scenario *sc, struct snapshot *snap,
+		      char **cfg_out, char **tmp, struct error *err)
+{
+	if (place_config(s, out, cfg_out, tmp, err)) {
+		memset(sc, 0, sizeof *sc);
+		if (*tmp)
+			remove(*tmp);
+		free(*tmp);
+		free(*cfg_out);
+		return -1;
+	}
+	const char *cfg = *cfg_out ? *cfg_out : *tmp;
+	if (enum_scenario_from_yaml("stored scenario", s->yaml, cfg,
+				    s->is.kube_version, false, sc, err)) {
+		name_stored_config(err, *tmp, s);
+		if (*tmp)
+			remove(*tmp);
+		free(*tmp);
+		free(*cfg_out);
+		return -1;
+	}
+	sc->cluster.config.quirks_off = s->is.quirks_off;
+	snapshot_init(snap, &sc->cluster);
+	long nodes = sc->cluster.n_nodes;
+	if (parse_ints(s->pod_node, snap->pod_node, sc->cluster.n_pods, SNAP_GONE,
+		       nodes) &&
+	    parse_ints(s->nominated, snap->nominated, sc->cluster.n_pods, -1, nodes))
+		return 0;
+	error_plain(err, "state %lld: the stored placement (\"%.200s\" / "
+		    "\"%.200s\") is not one of its scenario's %d pods on "
+		    "%ld nodes: a damaged or foreign database", (long long)id,
+		    s->pod_node, s->nominated, sc->cluster.n_pods, nodes);
+	snapshot_release(snap);
+	if (*tmp)
+		remove(*tmp);
+	free(*tmp);
+	free(*cfg_out);
+	return -1;
+}
+
 /* into NULL: written to out; else appended to *into (out "-"). */
 static int export_stored(const struct stored *s, int64_t id, const char *out,
 			 struct strbuf *into, struct error *err)
 {
-	char *cfg_out, *tmp;
-	if (place_config(s, out, &cfg_out, &tmp, err)) {
-		if (tmp)
-			remove(tmp);
-		free(tmp);
-		free(cfg_out);
+	char *cfg_out = NULL, *tmp = NULL;
+	struct enum_scenario sc;
+	struct snapshot snap;
+	if (load_state(s, id, out, &sc, &snap, &cfg_out, &tmp, err) < 0) {
+		enum_scenario_release(&sc);
 		return -1;
 	}
 	const char *cfg = cfg_out ? cfg_out : tmp;
-	struct enum_scenario sc;
-	if (enum_scenario_from_yaml("stored scenario", s->yaml, cfg,
-				    s->is.kube_version, false, &sc, err)) {
-		name_stored_config(err, tmp, s);
-		enum_scenario_release(&sc);
-		if (tmp)
-			remove(tmp);
-		free(tmp);
-		free(cfg_out);
-		return -1;
-	}
-	sc.cluster.config.quirks_off = s->is.quirks_off;
-	struct snapshot snap;
-	snapshot_init(&snap, &sc.cluster);
 	int rc = 0;
-	long nodes = sc.cluster.n_nodes;
-	if (!parse_ints(s->pod_node, snap.pod_node, sc.cluster.n_pods, SNAP_GONE,
-			nodes) ||
-	    !parse_ints(s->nominated, snap.nominated, sc.cluster.n_pods, -1, nodes))
-		rc = error_plain(err, "state %lld: the stored placement (\"%.200s\" / "
-				 "\"%.200s\") is not one of its scenario's %d pods on "
-				 "%ld nodes: a damaged or foreign database", (long long)id,
-				 s->pod_node, s->nominated, sc.cluster.n_pods, nodes);
 	bool *keep = calloc((size_t)sc.n_objects + 1, sizeof *keep);
 	if (!keep)
 		abort();
@@ -578,6 +600,37 @@ int enum_export_text(const char *db_path, int64_t state_id, struct strbuf *out,
 {
 	assert(db_path && out && err);
 	return export_to(db_path, state_id, "-", out, NULL, err);
+}
+
+int enum_export_state(const char *db_path, int64_t state_id,
+		      struct enum_scenario *sc, struct snapshot *snap, int *pod,
+		      struct error *err)
+{
+	assert(db_path && sc && snap && pod && err);
+	memset(sc, 0, sizeof *sc);
+	*pod = -1;
+	sqlite3 *db = NULL;
+	if (enum_store_open_readonly(db_path, false, &db, err) < 0)
+		return -1;
+	struct stored s;
+	int rc = load_stored(db, db_path, state_id, NULL, &s, err);
+	sqlite3_close(db);
+	char *cfg_out = NULL, *tmp = NULL;
+	if (rc == 0)
+		rc = load_state(&s, state_id, "-", sc, snap, &cfg_out, &tmp, err);
+	if (rc == 0) {
+		if (tmp)
+			remove(tmp);
+		free(tmp);
+		free(cfg_out);
+		if (s.is.pod_name)
+			for (int p = 0; p < sc->cluster.n_pods && *pod < 0; p++)
+				if (!strcmp(sc->cluster.pods[p].ns, s.is.pod_ns) &&
+				    !strcmp(sc->cluster.pods[p].name, s.is.pod_name))
+					*pod = p;
+	}
+	stored_release(&s);
+	return rc;
 }
 
 /* What the reachable search of enum_export_trace looks for, and the

@@ -29,6 +29,16 @@ struct strbuf;
 int enum_export_text(const char *db_path, int64_t state_id, struct strbuf *out,
 		     struct error *err);
 
+/* enum_export_state: state state_id of db_path as its scenario (with the
+ * run's configuration, kube version and quirks) into sc and its placement
+ * into snap, and in *pod the pod its stored decision is about (-1: none).
+ * Returns 0 (snap to snapshot_release), or -1 with err set; sc to
+ * enum_scenario_release either way. */
+struct snapshot;
+int enum_export_state(const char *db_path, int64_t state_id,
+		      struct enum_scenario *sc, struct snapshot *snap, int *pod,
+		      struct error *err);
+
 /* enum_export_trace: reachable-mode state state_id of db_path as a trace
  * (kso export --itf): its scenario into sc (the caller releases it with
  * enum_scenario_release whatever the result), the search's initial state

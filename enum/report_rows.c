@@ -27,6 +27,10 @@ static const char *const report_sql[] = {
 	"  ON c.run_id = w.run_id AND c.idx = w.scenario"
 	" WHERE ?1 IS NULL OR w.run_id = ?1"
 	" GROUP BY w.run_id, w.scenario ORDER BY w.run_id, w.scenario",
+	[ENUM_REPORT_DECISION_STATES] =
+	"SELECT s.id AS state FROM decisions d JOIN states s"
+	" ON s.id = d.state_id WHERE ?1 IS NULL OR s.run_id = ?1"
+	" ORDER BY s.id",
 };
 
 #define MAX_COLUMNS 32

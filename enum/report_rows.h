@@ -23,7 +23,9 @@ enum enum_report_table {
 	 * scenario, label (NULL when --store findings kept no state of it),
 	 * nodes, pods (likewise), states, classes, disagreements,
 	 * violations */
-	ENUM_REPORT_SCENARIOS
+	ENUM_REPORT_SCENARIOS,
+	/* each state with a decision: state (its id), in id order */
+	ENUM_REPORT_DECISION_STATES
 };
 
 /* One row: n columns, names[i] and text[i] (NULL for SQL NULL), number[i]

@@ -111,6 +111,29 @@ def test_explain_text_stays_in_its_cells_at_1280px(explain_page):
     assert int(body.attrs["data-page-width"]) <= browser.WIDTH
 
 
+def test_explain_score_heat_map():
+    # fixtures/seeds/node-affinity-zones.yaml's header: north fails
+    # NodeAffinity; NodeAffinity scores east 100 x weight 2 = 200, west 0;
+    # east and west are alike otherwise (same allocatable, no pods), so
+    # east's total is west's + 200 and east alone is viable.  The page as
+    # written (its colours are inline styles: no browser needed)
+    dom = browser.parse(kso("explain", FIX / "seeds/node-affinity-zones.yaml",
+                            "-o", "html").decode())
+    col = column(dom, "NodeAffinity \u00d72")
+    east, west = matrix_row(dom, "east"), matrix_row(dom, "west")
+    assert cells(east)[col].text() == "200" and cells(west)[col].text() == "0"
+    # the heat: the column's largest deepest, 0 palest
+    assert "hsl(212,80%,62%)" in cells(east)[col].attrs["style"]
+    assert "hsl(212,80%,97%)" in cells(west)[col].attrs["style"]
+    total = column(dom, "total")
+    assert int(cells(east)[total].text()) - int(cells(west)[total].text()) \
+        == 200
+    assert "viable" in east.classes() and "viable" not in west.classes()
+    north = matrix_row(dom, "north")
+    assert cells(north)[total].text() == ""
+    assert "uau" in cells(north)[column(dom, "NodeAffinity")].classes()
+
+
 @pytest.fixture(scope="module")
 def preemption_page(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("preempt")
@@ -390,6 +413,38 @@ def test_report_quirk_answers_side_by_side(tmp_path):
         [["v1.30", "ports-set-removal off"]] * 2
     assert [[d.text() for d in t.find_all("td")] for t in rows] == \
         [["preempt on n1 evicting low", "unschedulable"]] * 2
+    # a placements state is drawn as itself: (low, keeper) placed with
+    # urgent to schedule, and (low, urgent) with keeper
+    states = {(s["pod"], tuple(s["nodes"][0]["pods"]), tuple(s["pending"]))
+              for f in doc["findings"] for s in f["trace"]}
+    assert states == {
+        ("default/urgent", ("default/low", "default/keeper"), ("default/urgent",)),
+        ("default/keeper", ("default/low", "default/urgent"), ("default/keeper",))}
+    assert all(len(f["trace"]) == 1 and f["trace"][0]["action"] == "decide"
+               for f in doc["findings"])
+    card = html.find("div", cls="card")
+    assert card.find("span", cls="hl").text() in ("default/urgent",
+                                                   "default/keeper")
+    # the two stored states' decisions (urgent's and keeper's cycle, each
+    # with the other holder of hostPort 9000 on n1): NodePorts rejects n1
+    assert doc["rejections"] == {"states": 2, "of": 2,
+                                 "plugins": {"NodePorts": 2}}
+    rows = html.find("table", id="rejections").find("tbody").find_all("tr")
+    assert [[c.text() for c in cells(r)][:2] for r in rows] == \
+        [["NodePorts", "2"]]
+
+
+def test_report_rejections_over_every_stored_state(tmp_path):
+    # --store all keeps quirk-ports' 8 states, 7 with a decision (all three
+    # pods placed: none).  The pending pod's hostPort 9000 is held on n1 by
+    # a placed pod in each but the first (nothing placed: keeper binds):
+    # NodePorts rejects n1 in 6 cycles, no other plugin anything
+    db = tmp_path / "all.db"
+    kso("enum", UNIVERSES / "quirk-ports.yaml", "--store", "all", "--db", db,
+        "--quiet", ok=(1,))
+    doc = json.loads(kso("report", db, "-o", "json"))
+    assert doc["rejections"] == {"states": 7, "of": 7,
+                                 "plugins": {"NodePorts": 6}}
 
 
 def test_report_bad_database_prints_only_its_error(tmp_path):
@@ -399,6 +454,15 @@ def test_report_bad_database_prints_only_its_error(tmp_path):
                        timeout=60)
     assert p.returncode == 1 and p.stdout == b""
     assert p.stderr.decode().startswith("kso report: ")
+
+
+def test_html_and_compare_versions_is_a_usage_error():
+    p = subprocess.run([KSO, "explain", str(FIX / "html/explain-three-nodes.yaml"),
+                        "--compare-versions", "1.30,1.34", "-o", "html"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.startswith("kso explain: -o html draws one explanation: "
+                               "no --compare-versions\n")
 
 
 # --------------------------------------------------------------- hostile
@@ -415,6 +479,11 @@ def test_hostile_text_is_inert(tmp_path):
         assert ch not in raw
     for shown in ("\\u202E", "\\u202C", "\\u200D", "\\u0007", "\\u009B"):
         assert shown in raw
+    # markup characters as entities, quotes too (the one escaping function
+    # also writes attribute values)
+    assert "&lt;script&gt;alert(&quot;kso&quot;)&lt;/script&gt;" in raw
+    assert "&#39;q&#39; &amp; " in raw
+    assert "<script>alert" not in raw
     dom = browser.parse(browser.dump_dom(p))
     # after load: kso's one script and the probe's, no img, no handler
     assert len(dom.find_all("script")) == 2

@@ -127,6 +127,12 @@ static void verdict_box(FILE *f, const struct ynode *root)
 {
 	const struct ynode *viable = html_get(root, "viable");
 	const char *msg = html_str(root, "message");
+	if (*html_str(root, "bound_node")) {
+		fputs("<div class=\"box\" id=\"bound\"><b>bound</b> to ", f);
+		html_escape(f, html_str(root, "bound_node"));
+		fputs(": explained on its node with the pod taken off it; "
+		      "kube-scheduler never moves a bound pod</div>\n", f);
+	}
 	if (viable && viable->n) {
 		fputs("<div class=\"box ok\" id=\"viable\"><b>viable</b> "
 		      "(kube binds to one of these): ", f);

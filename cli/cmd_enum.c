@@ -180,8 +180,10 @@ enum {
 	CLI_KUBE_VERSION_OPTION(OPT_KUBE_VERSION), \
 	{"compare-quirks", 0, NULL, "decide again with each quirk off; a " \
 	 "changed decision is a quirk-visible finding", OPT_COMPARE_QUIRKS}, \
-	{"no-verdict-reuse", 0, NULL, "the model evaluates every node of every " \
-	 "state, reusing no verdict (the same answers, slower)", \
+	{"no-reuse", 0, NULL, "both engines work out every node of every " \
+	 "state afresh, reusing nothing across states (the same answers, " \
+	 "slower)", OPT_NO_VERDICT_REUSE}, \
+	{"no-verdict-reuse", 0, NULL, "the same as --no-reuse", \
 	 OPT_NO_VERDICT_REUSE}
 
 static const struct cli_opt enum_table[] = {

@@ -23,8 +23,9 @@
  * kube's aggregates and its own copy of the placement; a scheduler in
  * another process keeps its cluster) is told of every change.  The
  * enumerator (enum/) holds the oracle the same way, but visits states in
- * any order: it tells the engine where the placement now is (sync) and
- * where selectHost's ties are drawn from (seed).
+ * any order: it tells the engine where the placement now is (sync),
+ * where selectHost's ties are drawn from (seed) and which verdicts it
+ * worked out in earlier states it is given back (given).
  */
 #ifndef KSO_ENGINE_H
 #define KSO_ENGINE_H
@@ -101,6 +102,14 @@ struct loop_engine {
 	 * process). */
 	void (*sync)(void *self, const struct snapshot *s);
 	void (*seed)(void *self, uint64_t seed);
+	/* given (explain mode; NULL for an engine without it): the result
+	 * the next cycles fill already holds the verdict of each node with
+	 * known[n], this engine's own answer for the same pod, node and
+	 * pods on the node met in an earlier state (the enumerator's reuse
+	 * across states, enum/verdict_reuse.c); the cycle keeps it instead
+	 * of filtering the node again.  known is borrowed until the next
+	 * given; NULL: every node is filtered. */
+	void (*given)(void *self, const bool *known);
 	/* placement: the engine's own copy of the placement, which the hooks
 	 * keep equal to the loop's (checked in debug builds); NULL for an
 	 * engine that keeps none or cannot show it */

@@ -311,6 +311,10 @@ static bool same_status(const char *field, const char *node, int plugin,
 	return true;   /* same reasons, packed differently */
 }
 
+static bool same_node_verdict(const char *node, const struct sched_node_verdict *a,
+			      const struct sched_node_verdict *b, char *why,
+			      size_t len);
+
 /* One node's verdict, field by field. */
 static bool same_verdict(const struct cluster *c, int n,
 			 const struct sched_cycle_result *m,
@@ -324,6 +328,15 @@ static bool same_verdict(const struct cluster *c, int n,
 			 o->in_prefilter_result[n]);
 		return false;
 	}
+	return same_node_verdict(node, a, b, why, len);
+}
+
+/* Two verdicts of one node (named node), field by field but the
+ * PreFilterResult. */
+static bool same_node_verdict(const char *node, const struct sched_node_verdict *a,
+			      const struct sched_node_verdict *b, char *why,
+			      size_t len)
+{
 	if (a->feasible != b->feasible || a->code != b->code ||
 	    a->rejected_by != b->rejected_by) {
 		snprintf(why, len, "verdict[%s]: model %s/%d/%s, oracle %s/%d/%s "
@@ -370,12 +383,16 @@ static bool same_verdict(const struct cluster *c, int n,
  * the PreFilter and error statuses, skipped scores, the nominated fast
  * path and the message. */
 static bool same_cycle(const struct cluster *c, const struct sched_cycle_result *m,
-		       const struct sched_cycle_result *o, char *why, size_t len)
+		       const struct sched_cycle_result *o, const bool *paired,
+		       char *why, size_t len)
 {
 	if (m->code == SCHED_UAU && c->n_nodes == 0)
 		return true;
+	/* a paired node's verdict is the one both engines gave for the same
+	 * pod, node and pods on it, compared when it was paired
+	 * (enum/verdict_reuse.c), and given to both this time */
 	for (int n = 0; n < c->n_nodes; n++)
-		if (!same_verdict(c, n, m, o, why, len))
+		if (!(paired && paired[n]) && !same_verdict(c, n, m, o, why, len))
 			return false;
 	if (!same_status("prefilter", NULL, 0, &m->prefilter, &o->prefilter,
 			 why, len) ||
@@ -404,7 +421,7 @@ static bool same_cycle(const struct cluster *c, const struct sched_cycle_result 
 
 static void compare(const struct cluster *c, const struct sched_cycle_result *m,
 		    const struct sched_cycle_result *o, int choice,
-		    struct enum_outcome *out)
+		    const bool *paired, struct enum_outcome *out)
 {
 	char a[200], b[200];
 	char *why = out->disagreement;
@@ -441,9 +458,63 @@ static void compare(const struct cluster *c, const struct sched_cycle_result *m,
 			 (int)o->code);
 		return;
 	}
-	if (!same_cycle(c, m, o, why, len))
+	if (!same_cycle(c, m, o, paired, why, len))
 		return;
 	out->agree = true;
+}
+
+/* ------------------------------------------------ reuse across states */
+
+/* The stored verdicts the oracle has just worked out afresh and agrees
+ * with become pairs: later states give them to both engines and compare
+ * them no more (enum/verdict_reuse.c). */
+static void pair_verdicts(struct enum_ctx *x)
+{
+	struct enum_verdict_reuse *u = &x->reuse;
+	char why[ENUM_DETAIL_LEN];
+	if (!u->on || x->orr.code == SCHED_ERROR)
+		return;
+	for (int n = 0; n < x->c->n_nodes; n++)
+		if (u->pairable_now[n] &&
+		    same_verdict(x->c, n, &x->mr, &x->orr, why, sizeof why))
+			enum_reuse_pair(u, n);
+}
+
+/* A verdict in a few words: feasible/code/rejecting plugin and the
+ * rejecting status's first reason. */
+static void verdict_text(const struct sched_node_verdict *v, char *buf, size_t len)
+{
+	const struct sched_status *st = v->rejected_by >= 0 &&
+		v->rejected_by < PLUGIN_FILTERS ? &v->status[v->rejected_by] : NULL;
+	snprintf(buf, len, "%s/%d/%s \"%.100s\"",
+		 v->feasible ? "feasible" : "rejected", (int)v->code,
+		 plugin_or_none(v->rejected_by),
+		 st && st->n_reasons ? sched_status_reason(st, 0) : "");
+}
+
+/* A sampled state (enum_reuse_sampled): both engines decided it afresh;
+ * each verdict reuse would have given must be the fresh one (the model's,
+ * which compare() holds the oracle's to).  A difference is a disagreement
+ * of reuse with the engines, "reuse: ..." (a cache keyed on too little). */
+static void check_sampled(struct enum_ctx *x, int pod, struct enum_outcome *out)
+{
+	const struct cluster *c = x->c;
+	char why[ENUM_DETAIL_LEN];
+	for (int n = 0; n < c->n_nodes; n++) {
+		struct sched_node_verdict *v = x->verdict;
+		if (!enum_reuse_stored(&x->reuse, n, v) ||
+		    same_node_verdict(c->nodes[n].name, v, &x->mr.verdicts[n],
+				      why, sizeof why))
+			continue;
+		char a[160], b[160];
+		verdict_text(v, a, sizeof a);
+		verdict_text(&x->mr.verdicts[n], b, sizeof b);
+		out->agree = false;
+		snprintf(out->disagreement, sizeof out->disagreement,
+			 "reuse: %s/%s on %s: stored %s, fresh %s",
+			 c->pods[pod].ns, c->pods[pod].name, c->nodes[n].name, a, b);
+		return;
+	}
 }
 
 /* -------------------------------------------------------- invariants */
@@ -1103,12 +1174,20 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	out->pod = pod;
 	struct model_given given;
 	enum_model_given(x, prof, pod, &given);
+	uint64_t seed = state_seed(x, pod);
+	bool sampled = enum_reuse_sampled(&x->reuse, seed);
 	enum_reuse_cycle(&x->reuse, prof, &x->snap, pod, &given, &x->mr);
 	struct loop_engine *o = &x->oracle;
 	o->sync(o->self, &x->snap);
-	o->seed(o->self, state_seed(x, pod));
+	o->seed(o->self, seed);
+	const bool *paired = enum_reuse_give_pairs(&x->reuse, &x->orr);
+	o->given(o->self, paired);
 	out->oracle_choice = o->cycle(o->self, prof, &x->snap, pod, &x->orr);
-	compare(c, &x->mr, &x->orr, out->oracle_choice, out);
+	o->given(o->self, NULL);
+	compare(c, &x->mr, &x->orr, out->oracle_choice, paired, out);
+	pair_verdicts(x);
+	if (sampled && out->agree)
+		check_sampled(x, pod, out);
 	out->bind_node = enum_bind_node(c, &x->mr);
 	if (out->bind_node >= 0) {
 		if (x->step_invariants)

@@ -409,9 +409,24 @@ struct enum_verdict_reuse {
 				    * 1 + the verdict's offset in bytes, 0 none */
 	uint32_t *mask;            /* [n_nodes] scratch: the pods on each node */
 	bool *given_now;           /* [n_nodes] scratch: the cycle's given[] */
+	/* [n_nodes], of the last enum_reuse_cycle: the stored verdict is a
+	 * pair (both engines gave it, compared once) and was given to the
+	 * model; the stored verdict is not a pair yet, so the oracle works
+	 * the node out afresh and the two may be paired (enum_reuse_pair) */
+	bool *paired_now, *pairable_now;
+	bool any_paired;           /* some paired_now[n] */
+	int pod_now;               /* the last cycle's pod */
+	/* this cycle is a sampled fresh recomputation: nothing is given to
+	 * either engine (enum_reuse_sampled) */
+	bool fresh;
+	/* one state in sample_every (a power of two; 64 unless a test sets
+	 * it) is decided afresh by both engines and compared with what
+	 * reuse would have given */
+	uint64_t sample_every;
 	unsigned char *bytes;      /* the stored verdicts */
 	size_t n_bytes, cap_bytes;
 	uint64_t given, stored;    /* verdicts given to cycles, and kept */
+	uint64_t paired, given_paired;   /* pairs made, and given to both */
 };
 
 /* enum_reuse_init: for cluster c whose pods are decided with prof[pod]
@@ -429,6 +444,29 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		     const struct sched_profile *prof, const struct snapshot *s,
 		     int pod, const struct model_given *given,
 		     struct sched_cycle_result *r);
+
+/* enum_reuse_sampled: whether the state whose seed (checks.c's
+ * state_seed: a function of the scenario, the placement and the pod) is
+ * seed is one of the sampled ones decided afresh; sets u->fresh for the
+ * next enum_reuse_cycle. */
+bool enum_reuse_sampled(struct enum_verdict_reuse *u, uint64_t seed);
+
+/* enum_reuse_give_pairs: the paired verdicts of the last enum_reuse_cycle
+ * written into the oracle's result r; returns the nodes given (the
+ * oracle's o->given), or NULL when none. */
+const bool *enum_reuse_give_pairs(struct enum_verdict_reuse *u,
+				  struct sched_cycle_result *r);
+
+/* enum_reuse_pair: node's stored verdict (pairable_now[node]) equals the
+ * oracle's fresh one, compared by the caller: later cycles give it to
+ * both engines and compare it no more. */
+void enum_reuse_pair(struct enum_verdict_reuse *u, int node);
+
+/* enum_reuse_stored: the verdict stored for node in the last
+ * enum_reuse_cycle's state and pod into v; false when none is (or the
+ * node's verdicts are not reused there). */
+bool enum_reuse_stored(const struct enum_verdict_reuse *u, int node,
+		       struct sched_node_verdict *v);
 
 /* ---------------------------------------------------- the pod-only parts */
 

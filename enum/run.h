@@ -42,7 +42,7 @@ struct enum_opts {
 					   * sched_config.kube_version */
 	int compare_version;       /* --compare-versions A,B: B (A is
 				    * kube_version), -1 none */
-	bool verdict_reuse;        /* off: --no-verdict-reuse (the answers are
+	bool verdict_reuse;        /* off: --no-reuse (the answers are
 				    * the same: not part of the run's options) */
 };
 

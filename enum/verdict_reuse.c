@@ -1,22 +1,39 @@
 /*
- * verdict_reuse.c - the enumerator's reuse of the model's per-node
- * Feasibility verdicts across states (issue 19 item 2).
+ * verdict_reuse.c - the enumerator's reuse of both engines' per-node
+ * Feasibility verdicts across states (issue 19 item 2, issue 37).
  *
  * Spec (seed 004): Feasibility(Pod, Node, Objects).  For most pods only a
  * small part of Objects is read: the node, the pod, and the pods bound to
  * that node (NodeResourcesFit, NodePorts; reference §2.2-§2.7), with the
  * pods nominated to the node on top (§1.5).  Placements of a universe
  * meet the same node contents over and over (a node holds one of 2^pods
- * subsets; 6x8 has 1.18M states but 6 x 256 node contents), so the
- * verdict of (pod, node, pods on the node) is computed by the model once
- * and given to every later cycle that meets it
- * (model_schedule_cycle_given).  The oracle still computes every state
- * afresh, so the cross-check stays on every state: a verdict reused
- * where it should not be would be a disagreement.
+ * subsets; 6x8 has 1.18M states but 6 x 256 node contents).
  *
- * A pod's verdicts are reused only when nothing beyond the node's own
- * pods can change them (pod_reads_only_its_node), only on a node no
- * pending pod is nominated to, and never an Error.
+ * The cache.  Key: (pod, node, the set of pods bound to the node), within
+ * one scenario (one cluster, profile and configuration: a context's
+ * life) - every input the verdict reads for a pod that reads only its
+ * node (pod_reads_only_its_node), on a node no pending pod is nominated
+ * to.  Value: the verdict (feasible, code, rejecting plugin, each failed
+ * filter's status), the model's, worked out the first time the key is
+ * met and given to the model's later cycles (model_schedule_cycle_given);
+ * never an Error, nor a PreFilter rejection's.
+ *
+ * Pairs.  While the oracle still works a node out afresh, its verdict is
+ * compared with the stored one by the cross-check; once they agree the
+ * stored verdict is a pair: later cycles give it to both engines (the
+ * oracle through its loop engine's given, core/engine.h) and the
+ * comparison of that node is not made again - it was made once, for the
+ * pair.  The rest of both cycles (feasible set, scores, viable set,
+ * message, preemption) still runs on every state and is compared.
+ *
+ * The guard.  One state in ENUM_REUSE_SAMPLE_EVERY, chosen by the state's
+ * own seed (the same whatever thread, shard or resumed run meets it), is
+ * decided afresh by both engines - nothing given - and every verdict the
+ * cache holds for its nodes is compared with the fresh one: a difference
+ * is a disagreement of its own, "reuse: ..." (checks.c).  --no-reuse
+ * turns the cache off: every node of every state afresh, and
+ * tests/test_enum.py holds every stored row of several universes equal
+ * both ways.
  */
 #include "../core/limits.h"
 #include "enum.h"
@@ -29,6 +46,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One state in 64 is decided afresh by both engines and checked against
+ * the stored verdicts (enum_reuse_sampled): about 1.5% more work. */
+#define ENUM_REUSE_SAMPLE_EVERY 64
+
 /* Slot tables larger than ENUM_REUSE_MAX_SLOTS (core/limits.h) entries
  * are not built: reuse is then off for the scenario. */
 
@@ -36,6 +57,7 @@
  * filter in id order the first status_bytes() of its struct sched_status
  * (everything up to text, then the text in use). */
 struct stored_head {
+	bool paired;              /* the oracle's verdict compared equal */
 	bool feasible;
 	int8_t code;
 	int8_t rejected_by;
@@ -107,6 +129,10 @@ void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 			  sizeof *u->slot);
 	u->mask = xcalloc((size_t)c->n_nodes + 1, sizeof *u->mask);
 	u->given_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->given_now);
+	u->paired_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->paired_now);
+	u->pairable_now = xcalloc((size_t)c->n_nodes + 1,
+				  sizeof *u->pairable_now);
+	u->sample_every = ENUM_REUSE_SAMPLE_EVERY;
 	u->on = true;
 }
 
@@ -116,6 +142,8 @@ void enum_reuse_release(struct enum_verdict_reuse *u)
 	free(u->slot);
 	free(u->mask);
 	free(u->given_now);
+	free(u->paired_now);
+	free(u->pairable_now);
 	free(u->bytes);
 	memset(u, 0, sizeof *u);
 }
@@ -139,20 +167,39 @@ static uint32_t *slot_of(struct enum_verdict_reuse *u, int pod, int node)
 	return &u->slot[(row << u->n_pods) | u->mask[node]];
 }
 
+/* Each filter v's verdict reports failed (failed[] read a word at a
+ * time: PLUGIN_SLOTS pads it to whole words), and its rejecting one,
+ * back to Success.  Every other status already is Success or reads as
+ * passing (the model may leave a Skip there): only these held a failure
+ * (oracle/cycle.c's verdict_clear keeps the same rule). */
+static void clear_failed(struct sched_node_verdict *v)
+{
+	for (size_t k = 0; k < sizeof v->failed; k += 8) {
+		uint64_t w;
+		memcpy(&w, v->failed + k, sizeof w);
+		for (; w; w &= w - 1) {
+			size_t id = k + (size_t)__builtin_ctzll(w) / 8;
+			if (id < PLUGIN_FILTERS)
+				sched_status_ok(&v->status[id]);
+		}
+	}
+	if (v->rejected_by >= 0 && v->rejected_by < PLUGIN_FILTERS)
+		sched_status_ok(&v->status[v->rejected_by]);
+}
+
 static void restore(const unsigned char *b, struct sched_node_verdict *v)
 {
 	struct stored_head h;
 	memcpy(&h, b, sizeof h);
 	b += sizeof h;
+	clear_failed(v);
 	v->feasible = h.feasible;
 	v->code = (enum sched_code)h.code;
 	v->rejected_by = h.rejected_by;
 	memset(v->failed, 0, sizeof v->failed);
-	for (int id = 0; id < PLUGIN_FILTERS; id++) {
-		if (!(h.failed >> id & 1u)) {
-			sched_status_ok(&v->status[id]);
-			continue;
-		}
+	/* the failed filters in id order, as store() wrote them */
+	for (uint32_t f = h.failed; f; f &= f - 1) {
+		int id = __builtin_ctz(f);
 		v->failed[id] = true;
 		size_t head = offsetof(struct sched_status, text);
 		memcpy(&v->status[id], b, head);
@@ -165,6 +212,7 @@ static void store(struct enum_verdict_reuse *u, uint32_t *slot,
 		  const struct sched_node_verdict *v)
 {
 	struct stored_head h = {
+		.paired = false,
 		.feasible = v->feasible, .code = (int8_t)v->code,
 		.rejected_by = (int8_t)v->rejected_by,
 	};
@@ -190,6 +238,21 @@ static void store(struct enum_verdict_reuse *u, uint32_t *slot,
 	u->stored++;
 }
 
+/* Whether the verdict stored at byte offset at (1 + offset) is a pair. */
+static bool is_paired(const struct enum_verdict_reuse *u, uint32_t at)
+{
+	struct stored_head h;
+	memcpy(&h, u->bytes + at - 1, sizeof h);
+	return h.paired;
+}
+
+/* Whether the last cycle's pod reuses verdicts on node n at all. */
+static bool reusable_now(const struct enum_verdict_reuse *u, int n)
+{
+	return u->on && u->pod_now >= 0 && u->local[u->pod_now] &&
+	       u->mask[n] != UINT32_MAX;
+}
+
 int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		     const struct sched_profile *prof, const struct snapshot *s,
 		     int pod, const struct model_given *given,
@@ -202,13 +265,24 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		.phase = MODEL_PHASE_CYCLE, .prof = prof, .s = s, .pod = pod,
 		.r = r,
 	};
-	if (!u->on || !u->local[pod])
+	u->pod_now = pod;
+	u->any_paired = false;
+	bool fresh = u->fresh;
+	u->fresh = false;
+	if (!u->on || !u->local[pod]) {
+		if (u->on)
+			memset(u->pairable_now, 0,
+			       sizeof *u->pairable_now * (size_t)u->n_nodes);
 		return model_schedule_cycle_given(&q, &with);
+	}
 	node_masks(u, s);
 	bool *known = u->given_now;
 	for (int n = 0; n < u->n_nodes; n++) {
 		uint32_t at = u->mask[n] == UINT32_MAX ? 0 : *slot_of(u, pod, n);
-		known[n] = at != 0;
+		known[n] = at != 0 && !fresh;
+		u->paired_now[n] = known[n] && is_paired(u, at);
+		u->pairable_now[n] = false;
+		u->any_paired = u->any_paired || u->paired_now[n];
 		if (known[n]) {
 			restore(u->bytes + at - 1, &r->verdicts[n]);
 			u->given++;
@@ -222,9 +296,71 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 	bool kept = r->code != SCHED_ERROR &&
 		    r->prefilter.code != SCHED_UNSCHEDULABLE &&
 		    r->prefilter.code != SCHED_UAU;
-	for (int n = 0; kept && n < u->n_nodes; n++)
-		if (!known[n] && u->mask[n] != UINT32_MAX &&
-		    r->in_prefilter_result[n] && r->verdicts[n].code != SCHED_ERROR)
-			store(u, slot_of(u, pod, n), &r->verdicts[n]);
+	for (int n = 0; kept && n < u->n_nodes; n++) {
+		if (known[n] || u->mask[n] == UINT32_MAX ||
+		    !r->in_prefilter_result[n] || r->verdicts[n].code == SCHED_ERROR)
+			continue;
+		uint32_t *slot = slot_of(u, pod, n);
+		if (*slot == 0)   /* a sampled cycle meets stored ones too */
+			store(u, slot, &r->verdicts[n]);
+	}
+	/* the oracle works out every node not given it: a stored verdict
+	 * not yet a pair may become one (never in a sampled cycle, which
+	 * checks the stored verdicts instead) */
+	for (int n = 0; kept && !fresh && n < u->n_nodes; n++) {
+		uint32_t at = u->mask[n] == UINT32_MAX ? 0 : *slot_of(u, pod, n);
+		u->pairable_now[n] = at != 0 && !u->paired_now[n] &&
+				     r->in_prefilter_result[n];
+	}
 	return rc;
+}
+
+bool enum_reuse_sampled(struct enum_verdict_reuse *u, uint64_t seed)
+{
+	assert(u);
+	/* the high bits: FNV-1a's low bits vary least with the last word */
+	u->fresh = u->on && u->sample_every > 0 &&
+		   (seed >> 32) % u->sample_every == 0;
+	return u->fresh;
+}
+
+const bool *enum_reuse_give_pairs(struct enum_verdict_reuse *u,
+				  struct sched_cycle_result *r)
+{
+	assert(u && r);
+	if (!u->any_paired)
+		return NULL;
+	for (int n = 0; n < u->n_nodes; n++)
+		if (u->paired_now[n]) {
+			restore(u->bytes + *slot_of(u, u->pod_now, n) - 1,
+				&r->verdicts[n]);
+			u->given_paired++;
+		}
+	return u->paired_now;
+}
+
+void enum_reuse_pair(struct enum_verdict_reuse *u, int node)
+{
+	assert(u && u->pairable_now && u->pairable_now[node]);
+	unsigned char *b = u->bytes + *slot_of(u, u->pod_now, node) - 1;
+	struct stored_head h;
+	memcpy(&h, b, sizeof h);
+	h.paired = true;
+	memcpy(b, &h, sizeof h);
+	u->pairable_now[node] = false;
+	u->paired++;
+}
+
+bool enum_reuse_stored(const struct enum_verdict_reuse *u, int node,
+		       struct sched_node_verdict *v)
+{
+	assert(u && v);
+	if (!reusable_now(u, node))
+		return false;
+	size_t row = (size_t)u->pod_now * (size_t)u->n_nodes + (size_t)node;
+	uint32_t at = u->slot[(row << u->n_pods) | u->mask[node]];
+	if (at == 0)
+		return false;
+	restore(u->bytes + at - 1, v);
+	return true;
 }

@@ -750,10 +750,27 @@ struct cycle_run {
 	int *sort_tmp;                           /* [n_nodes + 1] */
 };
 
+/* A node whose verdict r already holds (o->given): feasible or rejected
+ * list as filter_one would fill them from the same verdict.  A given
+ * verdict is never an Error (enum/verdict_reuse.c keeps none). */
+static bool given_one(struct oracle_cycle *cy, struct sched_cycle_result *r,
+		      struct cycle_run *run, int node, bool candidate)
+{
+	struct sched_node_verdict *v = &r->verdicts[node];
+	assert(v->code != SCHED_ERROR && cy->o->all_nodes);
+	if (v->feasible && candidate)
+		run->feasible[run->n_feasible++] = node;
+	else if (!v->feasible && !cy->o->quiet)
+		run->rejected[run->n_rejected++] = &v->status[v->rejected_by];
+	return v->feasible;
+}
+
 /* One node: filters, verdict, feasible or rejected list. */
 static bool filter_one(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		       struct cycle_run *run, int node, bool candidate)
 {
+	if (r && cy->o->given && cy->o->given[node])
+		return given_one(cy, r, run, node, candidate);
 	struct node_eval e = {0};
 	/* quiet: the codes alone, as without a result (run->status NULL) */
 	bool text = r && !cy->o->quiet;

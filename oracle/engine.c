@@ -105,6 +105,12 @@ static void loop_seed(void *self, uint64_t seed)
 	o->seed = seed;
 }
 
+static void loop_given(void *self, const bool *known)
+{
+	struct oracle *o = self;
+	o->given = known;
+}
+
 static const struct snapshot *loop_placement(const void *self)
 {
 	const struct oracle *o = self;
@@ -118,7 +124,7 @@ struct loop_engine oracle_loop_engine(struct oracle *o)
 		.self = o, .cycle = loop_cycle, .preempt = loop_preempt,
 		.bind = loop_bind, .evict = loop_evict,
 		.nominate = loop_nominate, .arrive = loop_arrive,
-		.sync = loop_sync, .seed = loop_seed,
+		.sync = loop_sync, .seed = loop_seed, .given = loop_given,
 		.placement = loop_placement,
 	};
 }

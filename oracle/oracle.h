@@ -29,6 +29,13 @@ struct oracle {
 	bool all_nodes;             /* explain mode: every node, every filter, no sampling */
 	bool quiet;                 /* decisions without text: see oracle_init */
 	uint64_t seed;              /* random state (selectHost ties); advances */
+	/* all_nodes mode, NULL otherwise: given[n] says that the result the
+	 * next oracle_schedule_cycle fills already holds node n's verdict,
+	 * this oracle's own answer for the same pod, node and pods on the
+	 * node in an earlier state (the enumerator's reuse across states,
+	 * enum/verdict_reuse.c); the cycle keeps it instead of filtering
+	 * the node again.  Borrowed; the caller clears it. */
+	const bool *given;
 	int next_start;             /* kube's nextStartNodeIndex (§1.4) */
 	struct oracle_data *d;      /* aggregates; see oracle/internal.h */
 	/* Tests only (NULL otherwise): called with every result

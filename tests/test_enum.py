@@ -36,6 +36,8 @@ DEFAULT = FIXTURES / "universes" / "default.yaml"
 TWO = FIXTURES / "universes" / "two-by-two.yaml"
 NRS = FIXTURES / "universes" / "no-resource-scores.yaml"
 TWF = FIXTURES / "universes" / "tie-worse-final.yaml"
+# the TLC yardstick's 4x5 (../shared/bench/tla): local pods, preemption
+KUBESCHED = FIXTURES / "universes" / "kubesched-4x5.yaml"
 
 DEFAULT_STATES = 24576 * 256
 DEFAULT_DECISIONS = 24576 * 175
@@ -905,14 +907,17 @@ def every_row(db):
     (FIXTURES / "universes" / "quirk-victims.yaml", ("--no-symmetry",)),
     (FIXTURES / "universes" / "volumes.yaml", ()),
     (TWF, ("--mode", "reachable")),
+    (KUBESCHED, ()),
+    (KUBESCHED, ("--no-symmetry", "--all-pending")),
+    (KUBESCHED, ("--mode", "reachable")),
 ])
 def test_verdict_reuse_changes_no_stored_row(tmp_path, universe, extra):
-    # the model's per-node verdicts reused across states
-    # (enum/verdict_reuse.c) must leave every stored row as the model
-    # evaluating every node of every state leaves it (one job: row ids
-    # then follow the states' order)
+    # both engines' per-node verdicts reused across states and compared
+    # once per pair (enum/verdict_reuse.c) must leave every stored row
+    # as both engines evaluating every node of every state leave it (one
+    # job: row ids then follow the states' order)
     dbs = []
-    for reuse in ((), ("--no-verdict-reuse",)):
+    for reuse in ((), ("--no-reuse",)):
         db = tmp_path / f"r{len(reuse)}.db"
         r = enum(universe, "--db", db, "--quiet", "--store", "all",
                  "--jobs", "1", *extra, *reuse)

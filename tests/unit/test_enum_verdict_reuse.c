@@ -292,9 +292,103 @@ static void which_pods(void)
 	local_flags(anti_pod, none, 6, false);
 }
 
+/* The sampler: a state is decided afresh when the high 32 bits of its
+ * seed are a multiple of sample_every (0: never). */
+static void sampler_picks(void)
+{
+	struct enum_verdict_reuse u;
+	memset(&u, 0, sizeof u);
+	u.on = true;
+	u.sample_every = 64;
+	CHECK(enum_reuse_sampled(&u, UINT64_C(64) << 32));
+	CHECK(u.fresh);
+	CHECK(enum_reuse_sampled(&u, (UINT64_C(128) << 32) | UINT32_MAX));
+	CHECK(!enum_reuse_sampled(&u, UINT64_C(65) << 32));
+	CHECK(!u.fresh);
+	CHECK(!enum_reuse_sampled(&u, UINT64_C(63) << 32));
+	u.sample_every = 0;
+	CHECK(!enum_reuse_sampled(&u, 0));
+	u.on = false;
+	u.sample_every = 1;
+	CHECK(!enum_reuse_sampled(&u, 0));
+}
+
+/* Pod a decided with every pod pending, or with c (cpu 2) bound to n1. */
+static void decide_a(struct enum_ctx *x, bool c_on_n1, struct enum_outcome *o)
+{
+	for (int p = 0; p < x->c->n_pods; p++) {
+		x->snap.pod_node[p] = SNAP_PENDING;
+		x->snap.nominated[p] = -1;
+	}
+	if (c_on_n1)
+		x->snap.pod_node[2] = 0;
+	enum_outcome_init(o);
+	enum_check_pod(x, 0, o);
+}
+
+/*
+ * A fault planted in the cache: pod a's stored verdicts on n1 empty
+ * (feasible: cpu 1 of 2) and on n1 holding c (Insufficient cpu: 2 + 1 >
+ * 2) swapped, as a cache keyed on too little would give them.  Both
+ * were paired when first met (the oracle agreed), so both engines are
+ * given the wrong one and compare() does not look at it: unsampled, the
+ * state reads as an agreement with a wrong decision (n1 rejected, n2
+ * tainted: unschedulable).  A sampled state decides afresh and reports
+ * the stored verdict against the fresh one.
+ */
+static void a_stale_pair_is_found_by_the_sample(void)
+{
+	struct enum_universe u;
+	struct error err;
+	error_init(&err);
+	if (enum_universe_load_buffer(&u, "reuse.yaml", NULL, local_universe,
+				      &err)) {
+		CHECK(!"universe loads");
+		return;
+	}
+	struct enum_scenario sc;
+	CHECK_EQ(enum_scenario_build(&u, 0, false, &sc, &err), 0);
+	struct enum_ctx x;
+	enum_ctx_init(&x, &sc);
+	x.reuse.sample_every = 0;
+	struct enum_outcome o;
+	decide_a(&x, false, &o);
+	CHECK(o.agree);
+	CHECK_EQ(x.mr.n_feasible, 1);   /* n1 */
+	enum_outcome_release(&o);
+	decide_a(&x, true, &o);
+	CHECK(o.agree);
+	CHECK_EQ(x.mr.n_feasible, 0);
+	enum_outcome_release(&o);
+	/* a is pod 0, n1 node 0, c pod 2: slots (0 * 2 + 0) << 5 | mask */
+	uint32_t *empty = &x.reuse.slot[0], *with_c = &x.reuse.slot[1u << 2];
+	CHECK(*empty != 0 && *with_c != 0);
+	CHECK_EQ(x.reuse.paired, 3);   /* n1 empty, n2 empty, n1 with c */
+	uint32_t t = *empty;
+	*empty = *with_c;
+	*with_c = t;
+	decide_a(&x, false, &o);
+	CHECK(o.agree);                  /* unseen without the sample */
+	CHECK_EQ(x.mr.n_feasible, 0);
+	CHECK(!x.mr.verdicts[0].feasible);
+	enum_outcome_release(&o);
+	x.reuse.sample_every = 1;
+	decide_a(&x, false, &o);
+	CHECK(!o.agree);
+	CHECK_EQ(x.mr.n_feasible, 1);    /* decided afresh */
+	CHECK_STR(o.disagreement, "reuse: default/a on n1: stored rejected/1/"
+		  "NodeResourcesFit \"Insufficient cpu\", fresh feasible/0/none \"\"");
+	enum_outcome_release(&o);
+	enum_ctx_release(&x);
+	enum_scenario_release(&sc);
+	enum_universe_release(&u);
+}
+
 int main(void)
 {
 	every_state_both_ways();
 	which_pods();
+	sampler_picks();
+	a_stale_pair_is_found_by_the_sample();
 	return check_done("test_enum_verdict_reuse");
 }

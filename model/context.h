@@ -4,7 +4,9 @@
  * NodeInfo's per-pod requests (reference §2.7 "Node bookkeeping") for as
  * long as the pods exist.  Today that is the pod table: PodRequests and
  * NonZero of every pod, functions of the pod objects alone
- * (pod_requests.h); and the one scratch arena of the cycles run with it
+ * (pod_requests.h); the node tree's order (node_tree.c), a function of
+ * the nodes alone, as kube's cache keeps its nodeTree; and the one
+ * scratch arena of the cycles run with it
  * (core/arena.h: marked and reset around each use), so a context belongs
  * to one thread.
  *
@@ -21,6 +23,10 @@
 struct model_context {
 	const struct cluster *cluster;
 	struct model_pod_table pods;   /* every pod's row, filled at init */
+	/* NodeTree == model_node_tree_order(cluster) (reference §1.4): the
+	 * order of the snapshot's node list, a function of the nodes alone,
+	 * which kube's cache keeps as its nodeTree while the nodes live */
+	int *node_tree;                /* [cluster->n_nodes] */
 	struct arena scratch;          /* the cycles' scratch, one block ready */
 };
 

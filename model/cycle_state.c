@@ -100,6 +100,7 @@ void model_cycle_state_init(struct model_cycle_state *st,
 	}
 	assert(ctx->cluster == cy->cluster);
 	st->pods = &ctx->pods;
+	st->node_tree = ctx->node_tree;
 	st->scratch = &ctx->scratch;
 	st->mark = arena_mark(st->scratch);
 
@@ -139,6 +140,7 @@ void model_cycle_state_clone(struct model_cycle_state *dst,
 	dst->pod = src->pod;
 	dst->base = src->base;
 	dst->pods = src->pods;
+	dst->node_tree = src->node_tree;
 	dst->request = src->request;
 	dst->node_sums = NULL;
 	dst->skip_filters = src->skip_filters;

@@ -50,6 +50,9 @@ struct model_cycle_state {
 	 * context's table, or own_ctx's */
 	const struct model_pod_table *pods;
 
+	/* NodeTree == the context's node tree order (context.h) */
+	const int *node_tree;
+
 	/* Req == PodRequests(P), NonZero(P): P's row of pods */
 	const int64_t *request;
 

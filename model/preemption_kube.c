@@ -399,19 +399,18 @@ static void no_candidate(struct sched_preemption *out, int n_nodes,
 /* §3.2 over the snapshot's node list: the potential nodes in node tree
  * order (§1.4), which is the order the §3.3 walk goes through them. */
 static int potential_in_tree_order(const struct cluster *c,
+				   const struct model_cycle_state *st,
 				   const struct sched_cycle_result *r, int *out)
 {
 	/* with at most one potential node, every order is the same */
 	int np = model_preemption_potential(r, out);
 	if (np <= 1)
 		return np;
-	int *order = xmalloc(sizeof *order * (size_t)(c->n_nodes + 1));
-	model_node_tree_order(c, order);
+	const int *order = st->node_tree;
 	np = 0;
 	for (int i = 0; i < c->n_nodes; i++)
 		if (r->verdicts[order[i]].code == SCHED_UNSCHEDULABLE)
 			out[np++] = order[i];
-	free(order);
 	return np;
 }
 
@@ -450,7 +449,7 @@ int model_phase_default_preemption(const struct sched_profile *prof,
 	struct arena *scratch = state.scratch;
 	int *potential = arena_take_array(scratch, (size_t)c->n_nodes + 1,
 					  sizeof *potential);
-	int np = potential_in_tree_order(c, r, potential);
+	int np = potential_in_tree_order(c, &state, r, potential);
 	struct dry_run d;
 	dry_run_init(&d, scratch, c->n_nodes,
 		     np > 0 ? model_preemption_num_candidates(prof, np) : 1);

@@ -456,14 +456,19 @@ static void json_answers(struct json_out *j, const char *detail)
 	json_end_array(j);
 }
 
-static void json_quirks(struct report_args *a)
+/* The findings of one kind whose detail is answers side by side:
+ * quirk-visible ("v1.30: D; QUIRK off: D; ...") under key, or
+ * version-visible ("delta items: ...; v1.30: D; v1.34: D; first
+ * difference: ...") - every part a column. */
+static void json_side_by_side(struct report_args *a, const char *key,
+			      const char *kind)
 {
 	struct json_out *j = &a->j;
-	json_key(j, "quirk_visible");
+	json_key(j, key);
 	json_begin_array(j);
 	for (int i = 0; i < a->n_issues; i++) {
 		const struct issue *is = &a->issues[i];
-		if (strcmp(is->kind, "quirk-visible"))
+		if (strcmp(is->kind, kind))
 			continue;
 		json_begin_object(j);
 		json_key(j, "run");
@@ -567,7 +572,8 @@ static int report(struct report_args *a, struct error *err)
 		rc = rows_json(a, "scenarios", ENUM_REPORT_SCENARIOS, err);
 	if (rc == 0) {
 		json_issues(a);
-		json_quirks(a);
+		json_side_by_side(a, "quirk_visible", "quirk-visible");
+		json_side_by_side(a, "version_visible", "version-visible");
 		rc = json_rejections(a, err);
 	}
 	json_end_object(&a->j);

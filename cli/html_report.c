@@ -337,14 +337,15 @@ static void rejections(FILE *f, const struct ynode *r)
 
 /* ------------------------------------------------------------- quirks */
 
-static void quirks(FILE *f, const struct ynode *q)
+/* Findings whose answers stand side by side: id names the table, head
+ * the section's title and what it compares (static HTML). */
+static void side_by_side(FILE *f, const struct ynode *q, const char *id,
+			 const char *head)
 {
 	if (!q || !q->n)
 		return;
-	fputs("<h2>Quirk-visible findings, side by side</h2>\n<p>v1.30's "
-	      "decision next to the decision with each quirk switched off "
-	      "(kso enum --compare-quirks).</p>\n<table id=\"quirks\"><thead>"
-	      "<tr><th>state</th><th>answers</th></tr></thead><tbody>\n", f);
+	fprintf(f, "%s\n<table id=\"%s\"><thead><tr><th>state</th><th>answers"
+		"</th></tr></thead><tbody>\n", head, id);
 	for (int i = 0; i < q->n; i++) {
 		const struct ynode *e = q->items[i];
 		fprintf(f, "<tr><td class=\"n\">%" PRId64 "</td><td><table class=\""
@@ -373,7 +374,15 @@ void html_report(FILE *f, const struct ynode *root, void *ctx)
 	runs(f, html_get(root, "runs"));
 	kinds(f, html_get(root, "kinds"));
 	issues(f, html_get(root, "kinds"), html_get(root, "findings"));
-	quirks(f, html_get(root, "quirk_visible"));
+	side_by_side(f, html_get(root, "quirk_visible"), "quirks",
+		     "<h2>Quirk-visible findings, side by side</h2>\n<p>v1.30's "
+		     "decision next to the decision with each quirk switched off "
+		     "(kso enum --compare-quirks).</p>");
+	side_by_side(f, html_get(root, "version_visible"), "versions",
+		     "<h2>Version-visible findings, side by side</h2>\n<p>The "
+		     "delta items a difference comes from, each release's decision "
+		     "and the first field that differs (kso enum "
+		     "--compare-versions).</p>");
 	rejections(f, html_get(root, "rejections"));
 	growth(f, html_get(root, "scenarios"));
 	html_page_end(f);

@@ -492,3 +492,28 @@ def test_hostile_text_is_inert(tmp_path):
     text = dom.find("body").text()
     assert '<script>alert("kso")</script><img src=x onerror=alert(1)> ' \
         "'q' & \\u202Eevil\\u202C \\u200D\\u0007\\u009B end" in text
+
+
+def test_report_version_answers_side_by_side(tmp_path):
+    # versions-fit's header: 3 version-visible states - 'none' and 'low'
+    # show fit-unresolvable and dra-postfilter, 'big' dra-postfilter only;
+    # both releases call each decision unschedulable
+    db = tmp_path / "v.db"
+    kso("enum", UNIVERSES / "versions-fit.yaml", "--compare-versions", "1.30,1.34",
+        "--db", db, "--quiet")
+    doc = json.loads(kso("report", db, "-o", "json"))
+    rows = [{a["label"]: a["decision"] for a in v["answers"]}
+            for v in doc["version_visible"]]
+    assert sorted(r["delta items"] for r in rows) == [
+        "dra-postfilter", "fit-unresolvable dra-postfilter",
+        "fit-unresolvable dra-postfilter"]
+    for r in rows:
+        assert list(r) == ["delta items", "v1.30", "v1.34", "first difference"]
+        assert r["v1.30"].startswith("unschedulable (") and \
+            r["v1.34"].startswith("unschedulable (")
+        assert "no new claims to deallocate" in r["v1.34"]
+        assert "no new claims to deallocate" not in r["v1.30"]
+    html = browser.parse(kso("report", db).decode())
+    tables = html.find("table", id="versions").find_all("table", cls="side")
+    assert [[h.text() for h in t.find_all("th")] for t in tables] == \
+        [["delta items", "v1.30", "v1.34", "first difference"]] * 3

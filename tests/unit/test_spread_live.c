@@ -28,6 +28,7 @@
 
 #include "build.h"
 #include "check.h"
+#include "spread_state_eq.h"
 #include "fixture_walk.h"
 #include "xorshift.h"
 
@@ -38,29 +39,6 @@
 #include "../../model/spread_prefilter.h"
 
 static int states, differences;
-
-static bool state_eq(const struct model_spread_prefilter *a,
-		     const struct model_spread_prefilter *b)
-{
-	if (a->cs->n != b->cs->n || a->pairs.n != b->pairs.n)
-		return false;
-	for (int k = 0; k < a->pairs.n; k++) {
-		const struct model_spread_pair *x = &a->pairs.items[k],
-					       *y = &b->pairs.items[k];
-		if (x->slot != y->slot || x->count != y->count ||
-		    strcmp(x->value, y->value) != 0)
-			return false;
-	}
-	for (int i = 0; i < a->cs->n; i++) {
-		if (a->domains[i] != b->domains[i] || a->self[i] != b->self[i])
-			return false;
-		for (int j = 0; j < 2; j++)
-			if (a->paths[i][j].num != b->paths[i][j].num ||
-			    strcmp(a->paths[i][j].value, b->paths[i][j].value) != 0)
-				return false;
-	}
-	return true;
-}
 
 /* ------------------------------------------------------------ by hand */
 
@@ -148,7 +126,7 @@ static void compare_pending(struct model_spread_live *l,
 			struct arena scratch;
 			arena_init(&scratch);
 			model_spread_prefilter_init_static(&fresh, sp, s, &scratch);
-			differs = !state_eq(kept, &fresh);
+			differs = !spread_state_eq(kept, &fresh);
 			model_spread_prefilter_release(&fresh);
 			arena_release(&scratch);
 			states++;

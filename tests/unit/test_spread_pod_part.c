@@ -18,6 +18,7 @@
 
 #include "build.h"
 #include "check.h"
+#include "spread_state_eq.h"
 #include "xorshift.h"
 #include "fixture_walk.h"
 
@@ -133,29 +134,6 @@ static void test_by_hand(void)
 
 static int states, differences;
 
-static bool state_eq(const struct model_spread_prefilter *a,
-		     const struct model_spread_prefilter *b)
-{
-	if (a->cs->n != b->cs->n || a->pairs.n != b->pairs.n)
-		return false;
-	for (int k = 0; k < a->pairs.n; k++) {
-		const struct model_spread_pair *x = &a->pairs.items[k],
-					       *y = &b->pairs.items[k];
-		if (x->slot != y->slot || x->count != y->count ||
-		    strcmp(x->value, y->value) != 0)
-			return false;
-	}
-	for (int i = 0; i < a->cs->n; i++) {
-		if (a->domains[i] != b->domains[i] || a->self[i] != b->self[i])
-			return false;
-		for (int j = 0; j < 2; j++)
-			if (a->paths[i][j].num != b->paths[i][j].num ||
-			    strcmp(a->paths[i][j].value, b->paths[i][j].value) != 0)
-				return false;
-	}
-	return true;
-}
-
 static void compare_pod(const struct cluster *c, const struct snapshot *s, int pod,
 			struct enum_spread_cache *cache, const char *path)
 {
@@ -173,7 +151,7 @@ static void compare_pod(const struct cluster *c, const struct snapshot *s, int p
 		struct arena scratch;
 		arena_init(&scratch);
 		model_spread_prefilter_init_static(&b, sp, s, &scratch);
-		differs = differs || !state_eq(&a, &b);
+		differs = differs || !spread_state_eq(&a, &b);
 		model_spread_prefilter_release(&b);
 		arena_release(&scratch);
 	}

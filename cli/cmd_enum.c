@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../enum/export.h"
+#include "../enum/store.h"
 #include "../enum/run.h"
 #include "../core/strbuf.h"
 #include "args.h"
@@ -728,14 +729,8 @@ static void choose_default_db(struct args *a, char *buf, size_t n)
 	snprintf(buf, n, "%s/%.*s%s.db", dir, (int)(len ? len : 8),
 		 len ? base : "universe", shard);
 	o->db = buf;
-	if (!o->resume) {
-		static const char *const ext[] = {"", "-wal", "-shm"};
-		for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-			char f[8200];
-			snprintf(f, sizeof f, "%s%s", buf, ext[i]);
-			unlink(f);
-		}
-	}
+	if (!o->resume)
+		enum_store_remove(buf);
 	if (!o->quiet)
 		fprintf(stderr, "kso enum: results in %s (replaced by the next run "
 			"of this universe without --db; --db FILE keeps them)\n", buf);

@@ -1185,14 +1185,14 @@ static int merge_check_input(const char *in, struct error *err)
 
 /* Removes a database file the failed merge created, with its WAL files,
  * so a failure leaves no partial output. */
-static void merge_remove_output(const char *out)
+void enum_store_remove(const char *path)
 {
-	char path[4096];
-	remove(out);
-	snprintf(path, sizeof path, "%s-wal", out);
+	char side[4200];
 	remove(path);
-	snprintf(path, sizeof path, "%s-shm", out);
-	remove(path);
+	snprintf(side, sizeof side, "%s-wal", path);
+	remove(side);
+	snprintf(side, sizeof side, "%s-shm", path);
+	remove(side);
 }
 
 int enum_store_merge(const char *out, char *const *inputs, int n,
@@ -1206,7 +1206,7 @@ int enum_store_merge(const char *out, char *const *inputs, int n,
 	if (enum_store_open(&o, out, err)) {
 		enum_store_close(&o);
 		if (!existed)
-			merge_remove_output(out);
+			enum_store_remove(out);
 		return -1;
 	}
 	int rc = 0;
@@ -1214,7 +1214,7 @@ int enum_store_merge(const char *out, char *const *inputs, int n,
 		rc = merge_one(&o, inputs[i], err);
 	enum_store_close(&o);
 	if (rc && !existed)
-		merge_remove_output(out);
+		enum_store_remove(out);
 	return rc;
 }
 

@@ -140,6 +140,10 @@ int enum_store_finish(struct enum_store *s, int64_t run, bool complete,
 int enum_store_merge(const char *out, char *const *inputs, int n,
 		     struct error *err);
 
+/* enum_store_remove: removes the database at path with its WAL and
+ * shared-memory files (absent ones are no error). */
+void enum_store_remove(const char *path);
+
 /* What a database holds, for kso merge's closing line. */
 struct enum_store_contents {
 	int64_t runs, complete;   /* runs, and how many are complete */

@@ -24,6 +24,21 @@
  * nominated, then bound on its next cycle), and the message carries
  * PostFilter's part (" preemption: ...") as kube's event does.
  *
+ * --workload [NAMESPACE/]KIND/NAME asks it of a controller the cluster
+ * has (cluster-capacity's scale-up question for a workload): how many
+ * more replicas of it fit beside those that run.  The copies are the
+ * replicas its controller would create if scaled up (yaml/expand.c in
+ * workload_scale.capacity mode): its pods not bound to a node first, then
+ * new ones named and labelled as the controller names and labels them
+ * (a Deployment's ReplicaSet's pod-template-hash and generated names, a
+ * StatefulSet's next ordinals with their claims, an Indexed Job's next
+ * indexes), every one at once - each copy placed is taken as Running and
+ * Ready, so a StatefulSet's OrderedReady does not hold the next back.
+ * They carry the template's labels, so spreading and inter-pod
+ * (anti-)affinity count the replicas that run.  A Job's copies raise its
+ * parallelism and stop where its completions say (LimitReached).  A
+ * DaemonSet is refused: it runs one pod a node, not replicas.
+ *
  * The cluster's own pending pods are left out: they are not scheduled and
  * hold no room (the answer is about what runs now).  Exit status: 0
  * answered, 1 bad input, 2 usage, 3 runtime failure.
@@ -52,6 +67,9 @@ struct capacity_args {
 	char **paths;              /* the cluster, then the podspec */
 	int n_paths;
 	const char *podspec;       /* --podspec FILE */
+	const char *workload;      /* --workload [NS/]KIND/NAME */
+	const char *ns;            /* -n NAMESPACE: the workload's */
+	int scale;                 /* the workload's load.scales[] */
 	long max;                  /* --max N, 0: none */
 	bool preemption;           /* --preemption */
 	const struct engine *engine;
@@ -59,12 +77,18 @@ struct capacity_args {
 	struct cli_load_opts load;
 };
 
-enum { OPT_PODSPEC, OPT_MAX, OPT_PREEMPTION, OPT_ENGINE, OPT_OUTPUT };
+enum { OPT_PODSPEC, OPT_WORKLOAD, OPT_NAMESPACE, OPT_MAX, OPT_PREEMPTION,
+       OPT_ENGINE, OPT_OUTPUT };
 
 static const struct cli_opt capacity_table[] = {
 	{"podspec", 0, "FILE", "the pod to copy: a Pod manifest, or a "
 	 "Deployment, ReplicaSet, StatefulSet, Job or ReplicationController "
 	 "(its pod template)", OPT_PODSPEC},
+	{"workload", 0, "[NS/]KIND/NAME", "a controller of the cluster "
+	 "(deployment, replicaset, statefulset, replicationcontroller, job): "
+	 "how many more of its replicas fit", OPT_WORKLOAD},
+	{"namespace", 'n', "NAMESPACE", "--workload's namespace (kubectl's -n; "
+	 "default: default)", OPT_NAMESPACE},
 	{"max", 0, "N", "stop after N copies (cluster-capacity's "
 	 "--max-limit; default: until one does not fit)", OPT_MAX},
 	{"preemption", 0, NULL, "let copies preempt lower-priority pods "
@@ -78,14 +102,16 @@ static const struct cli_opt capacity_table[] = {
 static int take(void *ctx, int id, const char *v);
 
 static struct cli_command capacity_cmd = {
-	"kso capacity", "PATH... --podspec FILE [--max N] [--preemption] "
-	"[-o table|json|yaml]",
+	"kso capacity", "PATH... (--podspec FILE | --workload [NS/]KIND/NAME "
+	"[-n NS]) [--max N] [--preemption] [-o table|json|yaml]",
 	"How many more copies of a pod fit in the cluster (cluster-capacity's\n"
 	"question): copies named after the pod with -0, -1, ... arrive one at a\n"
 	"time and kube-scheduler's loop places each (filters, scores, spread,\n"
 	"affinity) until one does not fit; kso prints where each went and\n"
-	"kube's FitError message for the one that did not.  The cluster's own\n"
-	"pending pods are left out.  Preemption is off unless --preemption.\n",
+	"kube's FitError message for the one that did not.  --workload asks it\n"
+	"of a controller the cluster has: its next replicas, named and labelled\n"
+	"as its controller makes them, beside those that run.  The cluster's\n"
+	"own pending pods are left out.  Preemption is off unless --preemption.\n",
 	{capacity_table, cli_load_table, cli_expand_table, NULL}, take, NULL};
 
 static int take(void *ctx, int id, const char *v)
@@ -94,6 +120,8 @@ static int take(void *ctx, int id, const char *v)
 	char *end;
 	switch (id) {
 	case OPT_PODSPEC: a->podspec = v; return 0;
+	case OPT_WORKLOAD: a->workload = v; return 0;
+	case OPT_NAMESPACE: a->ns = v; return 0;
 	case OPT_MAX:
 		errno = 0;
 		a->max = strtol(v, &end, 10);
@@ -112,6 +140,43 @@ static int take(void *ctx, int id, const char *v)
 	return cli_load_take(capacity_cmd.name, &a->load, id, v);
 }
 
+/* What to copy: --podspec FILE or --workload REF, one of them; for the
+ * workload, its entry in the load's scales.  -1 to go on, or 2. */
+static int check_what(struct capacity_args *a)
+{
+	if (!a->podspec && !a->workload)
+		return cli_usage_error(&capacity_cmd, "--podspec FILE names the "
+				       "pod to copy, or --workload KIND/NAME a "
+				       "controller of the cluster");
+	if (a->podspec && a->workload)
+		return cli_usage_error(&capacity_cmd, "--podspec and --workload "
+				       "both name what to copy: give one");
+	if (a->ns && !a->workload)
+		return cli_usage_error(&capacity_cmd, "-n %s names --workload's "
+				       "namespace; there is no --workload", a->ns);
+	if (a->ns && !*a->ns)
+		return cli_usage_error(&capacity_cmd, "-n takes a namespace, not ''");
+	if (!a->workload)
+		return -1;
+	if (a->load.no_expand)
+		return cli_usage_error(&capacity_cmd, "--workload makes the "
+				       "controller's replicas: drop --no-expand");
+	a->scale = cli_load_workload(capacity_cmd.name, a->workload, a->ns,
+				     (int32_t)a->max, &a->load);
+	if (a->scale < 0)
+		return 2;
+	const struct workload_scale *w = &a->load.scales[a->scale];
+	for (int i = 0; i < a->scale; i++) {
+		const struct workload_scale *s = &a->load.scales[i];
+		if (!strcmp(s->kind, w->kind) && !strcmp(s->ns, w->ns) &&
+		    !strcmp(s->name, w->name))
+			return cli_usage_error(&capacity_cmd, "--scale %s and "
+					       "--workload %s name the same %s",
+					       s->arg, w->arg, w->kind);
+	}
+	return -1;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct capacity_args *a)
 {
@@ -128,15 +193,15 @@ static int parse_args(int argc, char **argv, struct capacity_args *a)
 		free(pos);
 		return cli_usage_error(&capacity_cmd, "no manifest PATH given");
 	}
-	if (!a->podspec) {
+	if ((rc = check_what(a)) >= 0) {
 		free(pos);
-		return cli_usage_error(&capacity_cmd, "--podspec FILE names the "
-				       "pod to copy");
+		return rc;
 	}
 	a->paths = xcalloc((size_t)n_pos + 1, sizeof *a->paths);
 	memcpy(a->paths, pos, (size_t)n_pos * sizeof *pos);
-	a->paths[n_pos] = (char *)a->podspec;
-	a->n_paths = n_pos + 1;
+	a->n_paths = n_pos;
+	if (a->podspec)
+		a->paths[a->n_paths++] = (char *)a->podspec;
 	free(pos);
 	return -1;
 }
@@ -144,12 +209,16 @@ static int parse_args(int argc, char **argv, struct capacity_args *a)
 /* What the run works on. */
 struct capacity {
 	struct cluster c;
-	int tmpl;                  /* the template pod (gone in the run) */
-	const char *tmpl_name;     /* the copies' base name */
-	const char *tmpl_key;      /* the template as NS/NAME */
-	const char *tmpl_what;     /* ... in words: "default/web", or
-				    * "StatefulSet default/db's pod" */
-	int first_copy, n_copies;  /* pods [first_copy, +n_copies) */
+	const struct workload_scale *w;   /* --workload's, NULL: --podspec */
+	int tmpl;                  /* --podspec: the template pod (gone in
+				    * the run) */
+	const char *tmpl_name;     /* --podspec: the copies' base name */
+	const char *tmpl_key;      /* --podspec: the template as NS/NAME */
+	const char *tmpl_what;     /* what is copied, in words: "default/web",
+				    * "StatefulSet default/db's pod",
+				    * "Deployment default/web" */
+	int *copies;               /* the copies' pods, in arrival order */
+	int n_copies;
 	int left_out;              /* the cluster's pending pods */
 };
 
@@ -240,7 +309,7 @@ static int add_copies(struct capacity *x, long k, const char *file)
 	struct pod *pods = arena_array(&c->arena, (size_t)c->n_pods + (size_t)k,
 				       sizeof *pods);
 	memcpy(pods, c->pods, (size_t)c->n_pods * sizeof *pods);
-	x->first_copy = c->n_pods;
+	x->copies = arena_array(&c->arena, (size_t)k, sizeof *x->copies);
 	x->n_copies = (int)k;
 	for (long i = 0; i < k; i++) {
 		struct pod *p = &pods[c->n_pods + i];
@@ -249,6 +318,7 @@ static int add_copies(struct capacity *x, long k, const char *file)
 		p->node_name = "";
 		p->nominated_node = "";
 		p->uid = "";
+		x->copies[i] = c->n_pods + (int)i;
 		char key[1024];
 		snprintf(key, sizeof key, "%s/%s", p->ns, p->name);
 		if (!name_free(c, key, file)) {
@@ -263,15 +333,9 @@ static int add_copies(struct capacity *x, long k, const char *file)
 	return 0;
 }
 
-static int load(struct capacity *x, const struct capacity_args *a)
+/* --podspec: the template found and its copies added. */
+static int podspec_copies(struct capacity *x, const struct capacity_args *a)
 {
-	struct error err;
-	error_init(&err);
-	cluster_init(&x->c);
-	if (cli_load_inputs(&x->c, a->paths, a->n_paths, &a->load, &err) != 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		return error_exit(&err);
-	}
 	x->tmpl = find_template(&x->c, a->podspec);
 	if (x->tmpl < 0)
 		return 1;
@@ -288,11 +352,45 @@ static int load(struct capacity *x, const struct capacity_args *a)
 			"slots: give --max N\n", CAPACITY_MAX_COPIES);
 		return 1;
 	}
-	if (!a->preemption)        /* no PostFilter: no preemption */
+	return add_copies(x, k, a->podspec) < 0 ? 1 : 0;
+}
+
+/* --workload: the copies are the controller's pods not bound to a node,
+ * those it has first, then those the expansion made it create; --max of
+ * them at most. */
+static int workload_copies(struct capacity *x, const struct capacity_args *a)
+{
+	const struct workload_scale *w = &a->load.scales[a->scale];
+	x->w = w;
+	x->tmpl_what = arena_sprintf(&x->c.arena, "%s %s/%s", w->kind, w->ns,
+				     w->name);
+	x->copies = arena_array(&x->c.arena, (size_t)w->n_pods + 1,
+				sizeof *x->copies);
+	for (int i = 0; i < w->n_pods; i++) {
+		if (a->max && x->n_copies == a->max)
+			break;
+		if (!*x->c.pods[w->pods[i]].node_name)
+			x->copies[x->n_copies++] = w->pods[i];
+	}
+	return 0;
+}
+
+static int load(struct capacity *x, const struct capacity_args *a)
+{
+	struct error err;
+	error_init(&err);
+	cluster_init(&x->c);
+	if (cli_load_inputs(&x->c, a->paths, a->n_paths, &a->load, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return error_exit(&err);
+	}
+	x->tmpl = -1;
+	int rc = a->workload ? workload_copies(x, a) : podspec_copies(x, a);
+	if (rc == 0 && !a->preemption)     /* no PostFilter: no preemption */
 		for (int i = 0; i < x->c.config.n_profiles; i++)
 			memset(x->c.config.profiles[i].postfilter, 0,
 			       sizeof x->c.config.profiles[i].postfilter);
-	return add_copies(x, k, a->podspec) < 0 ? 1 : 0;
+	return rc;
 }
 
 /* One copy placed: its node, and the pods it evicted (--preemption). */
@@ -308,8 +406,11 @@ struct outcome {
 	int n_placed;
 	int stop_pod;              /* the copy that did not fit, -1: none */
 	char *message;             /* its message (kube's event), or why the
-				    * loop stopped; NULL: --max reached */
+				    * loop stopped or the controller makes no
+				    * more; NULL: --max reached */
 	bool stopped;              /* the loop stopped before an answer */
+	bool limited;              /* the controller makes no more (a Job's
+				    * completions) */
 };
 
 static void take_victims(struct placed *pl, const struct model_step *st)
@@ -355,14 +456,16 @@ static int schedule_copy(struct cli_loop *l, int p, struct placed *pl,
 	}
 }
 
-/* The run's start: the cluster's bound pods; the template, the copies,
- * whatever else FILE made and the cluster's pending pods are not there. */
-static void start_state(struct capacity *x, const char *file,
-			struct snapshot *s)
+/* The run's start: the cluster's bound pods; the copies, the --podspec
+ * template with whatever else its file made, and the cluster's pending
+ * pods are not there. */
+static void start_state(struct capacity *x, const struct capacity_args *a,
+			struct snapshot *s, const bool *copy)
 {
 	snapshot_init(s, &x->c);
 	for (int p = 0; p < x->c.n_pods; p++) {
-		if (p >= x->first_copy || !strcmp(x->c.pods[p].pos.file, file)) {
+		if (copy[p] || (a->podspec &&
+				!strcmp(x->c.pods[p].pos.file, a->podspec))) {
 			s->pod_node[p] = SNAP_GONE;
 		} else if (s->pod_node[p] == SNAP_PENDING) {
 			s->pod_node[p] = SNAP_GONE;
@@ -374,8 +477,12 @@ static void start_state(struct capacity *x, const char *file,
 static int run(struct capacity *x, const struct capacity_args *a,
 	       struct outcome *o)
 {
+	bool *copy = xcalloc((size_t)x->c.n_pods + 1, sizeof *copy);
+	for (int i = 0; i < x->n_copies; i++)
+		copy[x->copies[i]] = true;
 	struct snapshot s;
-	start_state(x, a->podspec, &s);
+	start_state(x, a, &s, copy);
+	free(copy);
 	struct model_sched_opts opts = {0};
 	struct engine_loop_opts lo = {0};
 	struct cli_loop l;
@@ -387,11 +494,11 @@ static int run(struct capacity *x, const struct capacity_args *a,
 		return 3;
 	}
 	for (int i = 0; i < x->n_copies; i++)
-		l.m.absent[x->first_copy + i] = true;
+		l.m.absent[x->copies[i]] = true;
 	o->placed = xcalloc((size_t)x->n_copies + 1, sizeof *o->placed);
 	o->stop_pod = -1;
 	for (int i = 0; i < x->n_copies; i++) {
-		int p = x->first_copy + i;
+		int p = x->copies[i];
 		int rc = schedule_copy(&l, p, &o->placed[o->n_placed], o);
 		if (rc > 0) {
 			o->n_placed++;
@@ -402,6 +509,10 @@ static int run(struct capacity *x, const struct capacity_args *a,
 		o->stopped = rc < 0;
 		break;
 	}
+	if (o->stop_pod < 0 && x->w && x->w->limit) {
+		o->message = xstrdup(x->w->limit);
+		o->limited = true;
+	}
 	cli_loop_release(&l);
 	snapshot_release(&s);
 	return 0;
@@ -411,8 +522,8 @@ static int run(struct capacity *x, const struct capacity_args *a,
 
 static const char *stop_reason(const struct outcome *o)
 {
-	return !o->message ? "LimitReached" : o->stopped ? "Stopped" :
-	       "Unschedulable";
+	return !o->message || o->limited ? "LimitReached" :
+	       o->stopped ? "Stopped" : "Unschedulable";
 }
 
 /* Copies and evictions on node n. */
@@ -439,7 +550,20 @@ static void print_json(const struct capacity *x, const struct capacity_args *a,
 		json_init(&j, stdout, false);
 	json_begin_object(&j);
 	json_key(&j, "template");
-	json_string(&j, x->tmpl_key);
+	if (x->tmpl_key)
+		json_string(&j, x->tmpl_key);
+	else
+		json_null(&j);
+	json_key(&j, "workload");
+	if (x->w)
+		json_string(&j, x->tmpl_what);
+	else
+		json_null(&j);
+	json_key(&j, "running");
+	if (x->w)
+		json_int(&j, x->w->n_bound);
+	else
+		json_null(&j);
 	json_key(&j, "copies");
 	json_int(&j, o->n_placed);
 	json_key(&j, "max");
@@ -499,29 +623,41 @@ static void print_json(const struct capacity *x, const struct capacity_args *a,
 	json_end(&j);
 }
 
+/* The first line: how many fit, of what, and their names. */
+static void print_summary(const struct capacity *x, const struct outcome *o,
+			  int width)
+{
+	const struct cluster *c = &x->c;
+	int n = o->n_placed;
+	struct strbuf b;
+	strbuf_init(&b);
+	/* a Job has no replicas: its pods run to completion */
+	const char *what = !x->w ? (n == 1 ? "copy" : "copies") :
+			   !strcmp(x->w->kind, "Job") ? (n == 1 ? "pod" : "pods") :
+			   (n == 1 ? "replica" : "replicas");
+	strbuf_printf(&b, "%d more %s of %s fit%s", n, what, x->tmpl_what,
+		      n == 1 ? "s" : "");
+	if (x->w)
+		strbuf_printf(&b, " beside the %d running", x->w->n_bound);
+	if (n > 0)
+		strbuf_printf(&b, " (%s%s%s), placed one at a time",
+			      c->pods[o->placed[0].pod].name,
+			      n > 2 ? " ... " : n == 2 ? ", " : "",
+			      n > 1 ? c->pods[o->placed[n - 1].pod].name : "");
+	if (x->left_out)
+		strbuf_printf(&b, "; the cluster's %d pending pod%s left out",
+			      x->left_out, x->left_out == 1 ? "" : "s");
+	cli_wrap(stdout, b.s, width, 2);
+	strbuf_release(&b);
+}
+
 static void print_table(const struct capacity *x, const struct capacity_args *a,
 			const struct outcome *o)
 {
 	const struct cluster *c = &x->c;
 	int width = cli_terminal_width(stdout);
 	char key[1024];
-	struct strbuf b;
-	strbuf_init(&b);
-	strbuf_printf(&b, "%d more cop%s of %s fit%s", o->n_placed,
-		      o->n_placed == 1 ? "y" : "ies",
-		      x->tmpl_what,
-		      o->n_placed == 1 ? "s" : "");
-	if (o->n_placed > 0)
-		strbuf_printf(&b, " (%s-0%s%s-%d), placed one at a time",
-			      x->tmpl_name, o->n_placed > 2 ? " ... " :
-			      o->n_placed == 2 ? ", " : "",
-			      o->n_placed > 1 ? x->tmpl_name : "",
-			      o->n_placed - 1);
-	if (x->left_out)
-		strbuf_printf(&b, "; the cluster's %d pending pod%s left out",
-			      x->left_out, x->left_out == 1 ? "" : "s");
-	cli_wrap(stdout, b.s, width, 2);
-	strbuf_release(&b);
+	print_summary(x, o, width);
 	if (o->n_placed > 0) {
 		struct cli_grid g;
 		cli_grid_init(&g, 1, a->preemption ? 3 : 2);
@@ -543,15 +679,16 @@ static void print_table(const struct capacity *x, const struct capacity_args *a,
 		cli_grid_print(&g, stdout, width);
 		cli_grid_release(&g);
 	}
+	struct strbuf b;
 	strbuf_init(&b);
 	if (!o->message)
 		strbuf_printf(&b, "stopped: --max %ld reached", a->max);
-	else if (!o->stopped)
+	else if (o->stopped || o->limited)
+		strbuf_printf(&b, "stopped: %s", o->message);
+	else
 		strbuf_printf(&b, "%s does not fit: %s",
 			      cluster_pod_key(c, o->stop_pod, key, sizeof key),
 			      o->message);
-	else
-		strbuf_printf(&b, "stopped: %s", o->message);
 	cli_wrap(stdout, b.s, width, 2);
 	strbuf_release(&b);
 }
@@ -565,9 +702,10 @@ int cmd_capacity(int argc, char **argv)
 	struct capacity x;
 	memset(&x, 0, sizeof x);
 	status = load(&x, &a);
-	if (status == 0 && !model_profile_for(&x.c, x.tmpl)) {
+	int first = status == 0 && x.n_copies ? x.copies[0] : x.tmpl;
+	if (status == 0 && first >= 0 && !model_profile_for(&x.c, first)) {
 		fprintf(stderr, "kso capacity: the pod's schedulerName '%s' is no "
-			"profile's\n", x.c.pods[x.tmpl].scheduler_name);
+			"profile's\n", x.c.pods[first].scheduler_name);
 		status = 1;
 	}
 	struct outcome o = {0};

@@ -52,6 +52,64 @@ static const char *scale_kind(const char *k)
 	return NULL;
 }
 
+/* [NAMESPACE/]KIND/NAME, v[0..len), into parts[0..*np): 2 or 3 parts, none
+ * empty, each shorter than 254.  false when v is not of that shape. */
+static bool split_ref(const char *v, size_t len, char parts[3][254], int *np)
+{
+	const char *end = v + len;
+	int n = 0, slashes = 0;
+	for (size_t i = 0; i < len; i++)
+		slashes += v[i] == '/';
+	if (slashes < 1 || slashes > 2)
+		return false;
+	for (const char *s = v; n <= slashes;) {
+		const char *slash = memchr(s, '/', (size_t)(end - s));
+		const char *stop = slash ? slash : end;
+		if (stop == s || (size_t)(stop - s) >= sizeof parts[0])
+			return false;
+		memcpy(parts[n], s, (size_t)(stop - s));
+		parts[n][stop - s] = 0;
+		n++;
+		s = slash ? slash + 1 : end;
+	}
+	*np = n;
+	return true;
+}
+
+/* Appends the controller named by parts[0..np) (ns when it names none:
+ * NULL for "default") to o's scales; NULL after a usage error printed. */
+static struct workload_scale *add_scale(const char *cmd, const char *opt,
+					const char *v, char parts[3][254],
+					int np, const char *ns,
+					struct cli_load_opts *o)
+{
+	const char *kind = scale_kind(parts[np - 2]);
+	if (!kind) {
+		fprintf(stderr, "%s: %s %s: unknown kind '%s' (want deployment, "
+			"replicaset, statefulset%s)\n", cmd, opt, v, parts[np - 2],
+			!strcmp(opt, "--scale") ? " or replicationcontroller" :
+			", replicationcontroller or job");
+		return NULL;
+	}
+	if (np == 3 && ns && strcmp(ns, parts[0])) {
+		fprintf(stderr, "%s: -n %s and %s %s name different namespaces\n",
+			cmd, ns, opt, v);
+		return NULL;
+	}
+	if (o->n_scales == (int)(sizeof o->scales / sizeof *o->scales)) {
+		fprintf(stderr, "%s: at most %d --scale options\n", cmd, o->n_scales);
+		return NULL;
+	}
+	char (*text)[254] = o->scale_text[o->n_scales];
+	snprintf(text[0], sizeof text[0], "%s", np == 3 ? parts[0] :
+		 ns ? ns : "default");
+	snprintf(text[1], sizeof text[1], "%s", parts[np - 1]);
+	struct workload_scale *s = &o->scales[o->n_scales++];
+	*s = (struct workload_scale){.arg = v, .ns = text[0], .kind = kind,
+				     .name = text[1]};
+	return s;
+}
+
 /* --scale [NAMESPACE/]KIND/NAME=N */
 static int take_scale(const char *cmd, const char *v, struct cli_load_opts *o)
 {
@@ -60,47 +118,38 @@ static int take_scale(const char *cmd, const char *v, struct cli_load_opts *o)
 	long n = eq ? strtol(eq + 1, &end, 10) : -1;
 	char parts[3][254];
 	int np = 0;
-	size_t len = eq ? (size_t)(eq - v) : 0;
-	for (const char *s = v; eq && s < eq && np < 3;) {
-		const char *slash = memchr(s, '/', (size_t)(eq - s));
-		const char *stop = slash ? slash : eq;
-		if ((size_t)(stop - s) >= sizeof parts[0])
-			break;
-		memcpy(parts[np], s, (size_t)(stop - s));
-		parts[np][stop - s] = 0;
-		np++;
-		s = slash ? slash + 1 : eq;
-	}
-	int slashes = 0;
-	for (size_t i = 0; i < len; i++)
-		slashes += v[i] == '/';
 	bool shape = eq && *(eq + 1) && !*end && n >= 0 && n <= INT32_MAX &&
-		     (slashes == 1 || slashes == 2) && np == slashes + 1;
-	for (int i = 0; shape && i < np; i++)
-		shape = parts[i][0] != 0;
+		     split_ref(v, (size_t)(eq - v), parts, &np);
 	if (!shape) {
 		fprintf(stderr, "%s: --scale wants [NAMESPACE/]KIND/NAME=REPLICAS, "
 			"e.g. default/deployment/web=10 (got '%s')\n", cmd, v);
 		return -1;
 	}
-	const char *kind = scale_kind(parts[np - 2]);
-	if (!kind) {
-		fprintf(stderr, "%s: --scale %s: unknown kind '%s' (want deployment, "
-			"replicaset, statefulset or replicationcontroller)\n", cmd,
-			v, parts[np - 2]);
+	struct workload_scale *s = add_scale(cmd, "--scale", v, parts, np, NULL, o);
+	if (!s)
 		return -1;
-	}
-	if (o->n_scales == (int)(sizeof o->scales / sizeof *o->scales)) {
-		fprintf(stderr, "%s: at most %d --scale options\n", cmd, o->n_scales);
-		return -1;
-	}
-	char (*text)[254] = o->scale_text[o->n_scales];
-	snprintf(text[0], sizeof text[0], "%s", np == 3 ? parts[0] : "default");
-	snprintf(text[1], sizeof text[1], "%s", parts[np - 1]);
-	o->scales[o->n_scales++] = (struct workload_scale){v, text[0], kind,
-							   text[1], (int32_t)n,
-							   false};
+	s->replicas = (int32_t)n;
 	return 1;
+}
+
+int cli_load_workload(const char *cmd, const char *ref, const char *ns,
+		      int32_t more, struct cli_load_opts *o)
+{
+	assert(cmd && ref && o);
+	char parts[3][254];
+	int np = 0;
+	if (!split_ref(ref, strlen(ref), parts, &np)) {
+		fprintf(stderr, "%s: --workload wants [NAMESPACE/]KIND/NAME, e.g. "
+			"deployment/web (got '%s')\n", cmd, ref);
+		return -1;
+	}
+	struct workload_scale *s = add_scale(cmd, "--workload", ref, parts, np,
+					     ns, o);
+	if (!s)
+		return -1;
+	s->capacity = true;
+	s->more = more;
+	return o->n_scales - 1;
 }
 
 const struct cli_opt cli_load_table[] = {

@@ -94,6 +94,14 @@ void cli_load_apply(struct cluster *c, const struct cli_load_opts *o);
 int cli_quirk_take(const char *cmd, bool all, const char *v,
 		   uint32_t *quirks_off);
 
+/* cli_load_workload: kso capacity's --workload [NAMESPACE/]KIND/NAME (ns,
+ * -n's, or NULL: "default", when ref names none) into o->scales, to
+ * create `more` replicas beyond its bound pods (0: more than fit;
+ * workload_scale.capacity).  Its index in o->scales, or -1 after a usage
+ * error printed for cmd. */
+int cli_load_workload(const char *cmd, const char *ref, const char *ns,
+		      int32_t more, struct cli_load_opts *o);
+
 /* cli_load_inputs: loads o->config (may be NULL: default profile) into
  * c->config, then paths[0..n) into c (cluster_init'ed by the caller),
  * with o's load options.  Returns 0, or -1 with err holding the one error

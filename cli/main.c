@@ -23,7 +23,7 @@ static const struct command commands[] = {
 	{"enum", cmd_enum, "enumerate a universe of scenarios, check oracle against model"},
 	{"merge", cmd_merge, "merge enumerator databases (shards) into one"},
 	{"findings", cmd_findings, "list an enumerator database's findings, each with its export command"},
-	{"capacity", cmd_capacity, "how many more copies of a pod fit, and why the next does not"},
+	{"capacity", cmd_capacity, "how many more copies of a pod or replicas of a workload fit, and why not more"},
 	{"report", cmd_report, "an enumerator database as one page: runs, findings with scenarios and traces"},
 	{"export", cmd_export, "a stored finding as a minimized scenario YAML"},
 	{"check", cmd_check, "judge the scheduling decisions recorded in watch logs"},

@@ -638,6 +638,22 @@ struct workload_scale {
 	const char *ns, *kind, *name;   /* kind as the API names it: Deployment */
 	int32_t replicas;
 	bool used;                      /* the load found the controller */
+	/* kso capacity --workload: replicas unused; the controller wants
+	 * `more` replicas beyond its pods bound to a node (0: one more than
+	 * the nodes have pod slots), every missing one at once (each copy is
+	 * taken as Running and Ready once placed: a StatefulSet does not wait
+	 * on OrderedReady); a Job's parallelism rises, its completions still
+	 * bound it.  The expansion reports back below. */
+	bool capacity;
+	int32_t more;
+	int *pods;                      /* out: the pods it claims, then those
+					 * it creates (cluster pod indexes) */
+	int n_pods;
+	int n_bound;                    /* out: how many of them are bound */
+	const char *owner_kind, *owner_name;   /* out: the pods' controller
+					 * (a Deployment's: its ReplicaSet) */
+	const char *limit;              /* out: why it creates fewer than
+					 * asked (a Job's completions), or NULL */
 };
 
 #include "config.h"

@@ -41,6 +41,12 @@
  *    `matchFields metadata.name In [node]` that replaces the template's
  *    required terms (not by spec.nodeName).
  *
+ * kso capacity --workload (workload_scale.capacity) scales one controller
+ * up to its bound pods plus the copies asked, every missing replica at
+ * once (a StatefulSet as if each were Ready; a Job's parallelism raised,
+ * its completions still the bound), and reports back the pods it claims
+ * and creates, which the copies are.
+ *
  * Kube names pods `generateName` + five random letters; kso's suffix is a
  * stable hash in the same alphabet, so runs repeat.  pod-template-hash and
  * controller-revision-hash come from the existing ReplicaSet, StatefulSet
@@ -215,7 +221,7 @@ static bool claims(const struct claimer *k, const struct pod *p)
 /* The pods k claims, in turn into fn (which returns false to stop). */
 static void each_claimed(const struct expansion *e, const struct claimer *k,
 			 bool (*fn)(void *ctx, const struct pod *p,
-				    const struct yaml_pod_extra *x),
+				    const struct yaml_pod_extra *x, size_t at),
 			 void *ctx)
 {
 	struct cand key = {k->ns, k->kind, k->name, 0};
@@ -224,22 +230,22 @@ static void each_claimed(const struct expansion *e, const struct claimer *k,
 	equal_range(e->owned, e->n_owned, &key, &lo, &hi);
 	for (size_t i = lo; i < hi; i++) {
 		const struct pod *p = pod_at(e->d, e->owned[i].pod, &x);
-		if (claims(k, p) && !fn(ctx, p, x))
+		if (claims(k, p) && !fn(ctx, p, x, e->owned[i].pod))
 			return;
 	}
 	key.kind = key.name = NULL;
 	equal_range(e->orphans, e->n_orphans, &key, &lo, &hi);
 	for (size_t i = lo; i < hi; i++) {
 		const struct pod *p = pod_at(e->d, e->orphans[i].pod, &x);
-		if (claims(k, p) && !fn(ctx, p, x))
+		if (claims(k, p) && !fn(ctx, p, x, e->orphans[i].pod))
 			return;
 	}
 }
 
 static bool count_one(void *ctx, const struct pod *p,
-		      const struct yaml_pod_extra *x)
+		      const struct yaml_pod_extra *x, size_t at)
 {
-	(void)p, (void)x;
+	(void)p, (void)x, (void)at;
 	++*(int *)ctx;
 	return true;
 }
@@ -388,6 +394,9 @@ done:
 	x->tmpl_of = NULL;
 }
 
+static struct workload_scale *scale_of(struct yaml_dec *d,
+				       const struct yaml_controller *c);
+
 /* May c create n more pods?  -1 with d->err set when the load would pass
  * EXPAND_MAX_PODS. */
 static int room_for(struct expansion *e, const struct yaml_controller *c,
@@ -395,13 +404,14 @@ static int room_for(struct expansion *e, const struct yaml_controller *c,
 {
 	if (n <= 0 || e->created + (uint64_t)n <= EXPAND_MAX_PODS)
 		return 0;
+	const struct workload_scale *s = scale_of(e->d, c);
 	return error_at(e->d->err, c->pos.file, c->pos.line, c->pos.col,
 			arena_sprintf(e->d->a, "%sspec", c->prefix),
 			"%s %s/%s would create "
-			"%lld pods; kso creates at most %d in one load (--scale "
-			"asks for fewer, --no-expand for none)",
+			"%lld pods; kso creates at most %d in one load (%s)",
 			c->tmpl_x.tmpl_of, c->ns, c->name, (long long)n,
-			EXPAND_MAX_PODS);
+			EXPAND_MAX_PODS, s && s->capacity ? "--max asks for fewer" :
+			"--scale asks for fewer, --no-expand for none");
 }
 
 /* Appends one pod made from tmpl (c's template, or one standing for it:
@@ -448,23 +458,84 @@ static struct workload_scale *scale_of(struct yaml_dec *d,
 	return NULL;
 }
 
+/* The option that asked for s, for messages. */
+static const char *opt_of(const struct workload_scale *s)
+{
+	return s->capacity ? "--workload" : "--scale";
+}
+
+/* kso capacity --workload without --max: one replica more than the
+ * nodes have pod slots (allocatable pods), more than can ever fit. */
+static int64_t slots_plus_one(const struct yaml_dec *d)
+{
+	int64_t slots = 0;
+	size_t nodes = (size_t)d->c->n_nodes + d->nodes.n;
+	for (size_t i = 0; i < nodes && slots <= EXPAND_MAX_PODS; i++) {
+		const struct node *n = i < (size_t)d->c->n_nodes ? &d->c->nodes[i] :
+			yaml_vec_at(&d->nodes, i - (size_t)d->c->n_nodes);
+		bool found;
+		int64_t v = resource_values_get(&n->allocatable, RES_PODS, &found);
+		if (found && v > 0)
+			slots += v > EXPAND_MAX_PODS ? EXPAND_MAX_PODS : v;
+	}
+	return slots + 1;
+}
+
+struct claimed_pods {
+	const struct yaml_dec *d;
+	int *pods;
+	int n, n_bound;
+};
+
+static bool note_claimed(void *ctx, const struct pod *p,
+			 const struct yaml_pod_extra *x, size_t at)
+{
+	(void)x;
+	struct claimed_pods *cp = ctx;
+	cp->pods[cp->n++] = (int)at;
+	cp->n_bound += *p->node_name != 0;
+	return true;
+}
+
+/* kso capacity --workload: the pods k claims into s (the expansion
+ * appends those it creates, expand_one); the replicas it then wants: its
+ * bound pods and s->more beyond them, and never fewer than it has (the
+ * copies start with its pending pods). */
+static int64_t capacity_wanted(struct expansion *e, const struct claimer *k,
+			       struct workload_scale *s, int have)
+{
+	struct claimed_pods cp = {e->d, arena_array(e->d->a, (size_t)have + 1,
+						    sizeof(int)), 0, 0};
+	each_claimed(e, k, note_claimed, &cp);
+	s->pods = cp.pods;
+	s->n_pods = cp.n;
+	s->n_bound = cp.n_bound;
+	s->owner_kind = k->kind;
+	s->owner_name = k->name;
+	int64_t want = (int64_t)cp.n_bound + (s->more ? s->more :
+					      slots_plus_one(e->d));
+	return want < have ? have : want;
+}
+
 /* How many replicas c wants, --scale applied; -1 with d->err set when the
  * scale cannot be done. */
 static int32_t wanted(struct expansion *e, const struct yaml_controller *c,
-		      int have)
+		      const struct claimer *k, int have)
 {
 	struct workload_scale *s = scale_of(e->d, c);
-	int32_t want = s ? s->replicas : c->replicas;
+	int64_t want = s ? s->replicas : c->replicas;
 	if (s) {
 		s->used = true;
-		if (s->replicas < have)
+		if (s->capacity)
+			want = capacity_wanted(e, k, s, have);
+		else if (s->replicas < have)
 			return error_plain(e->d->err, "--scale %s: %s %s/%s has %d "
 					   "pods; scaling down deletes pods in "
 					   "the order its controller ranks them, "
 					   "which kso does not model", s->arg,
 					   s->kind, c->ns, c->name, have);
 	}
-	return room_for(e, c, (int64_t)want - have) < 0 ? -1 : want;
+	return room_for(e, c, want - have) < 0 ? -1 : (int32_t)want;
 }
 
 /* ------------------------------------------------- the controllers */
@@ -493,7 +564,7 @@ static int expand_replica_set(struct expansion *e, const struct yaml_controller 
 			    c->name, rc ? &c->map_sel : NULL,
 			    rc ? NULL : &c->selector, NULL, NULL};
 	int have = count_claimed(e, &k);
-	int32_t want = wanted(e, c, have);
+	int32_t want = wanted(e, c, &k, have);
 	if (want < 0)
 		return -1;
 	return expand_replicas(e, c, &k, have, want, rc ? "v1" : "apps/v1",
@@ -574,7 +645,7 @@ static int expand_deployment(struct expansion *e, const struct yaml_controller *
 			    rs ? &rs->selector : &c->selector,
 			    "pod-template-hash", hash};
 	int have = count_claimed(e, &k);
-	int32_t want = wanted(e, c, have);
+	int32_t want = wanted(e, c, &k, have);
 	if (want < 0)
 		return -1;
 	if (!rs)
@@ -593,8 +664,9 @@ struct ordinals {
 };
 
 static bool note_ordinal(void *ctx, const struct pod *p,
-			 const struct yaml_pod_extra *x)
+			 const struct yaml_pod_extra *x, size_t at)
 {
+	(void)at;
 	struct ordinals *o = ctx;
 	size_t len = strlen(o->prefix);
 	const char *s = p->name + len;
@@ -654,7 +726,7 @@ static int expand_stateful_set(struct expansion *e, const struct yaml_controller
 	struct claimer k = {c->ns, "StatefulSet", c->name, NULL, &c->selector,
 			    NULL, NULL};
 	int have = count_claimed(e, &k);
-	int32_t want = wanted(e, c, have);
+	int32_t want = wanted(e, c, &k, have);
 	if (want < 0)
 		return -1;
 	const char *rev = *c->hash ? c->hash :
@@ -665,9 +737,11 @@ static int expand_stateful_set(struct expansion *e, const struct yaml_controller
 	if (!o.state)
 		abort();
 	each_claimed(e, &k, note_ordinal, &o);
+	const struct workload_scale *s = scale_of(d, c);
+	bool parallel = c->parallel || (s && s->capacity);
 	for (int32_t i = 0; i < want; i++) {
 		if (o.state[i]) {
-			if (!c->parallel && o.state[i] != 2)
+			if (!parallel && o.state[i] != 2)
 				break;   /* OrderedReady waits for it */
 			continue;
 		}
@@ -681,7 +755,7 @@ static int expand_stateful_set(struct expansion *e, const struct yaml_controller
 				      {"apps.kubernetes.io/pod-index", ix}}, 3};
 		add_pod(e, &c->tmpl, &np);
 		add_claims(e, c, yaml_vec_at(&d->pods, d->pods.n - 1), ix);
-		if (!c->parallel)
+		if (!parallel)
 			break;   /* one at a time: the next once it is Ready */
 	}
 	free(o.state);
@@ -698,9 +772,9 @@ struct job_pods {
 };
 
 static bool note_job_pod(void *ctx, const struct pod *p,
-			 const struct yaml_pod_extra *x)
+			 const struct yaml_pod_extra *x, size_t at)
 {
-	(void)x;
+	(void)x, (void)at;
 	struct job_pods *j = ctx;
 	j->active++;
 	const char *ix = labels_get(&p->labels,
@@ -780,10 +854,17 @@ static int64_t next_free(int64_t next, const struct interval *v, int k,
 static int expand_job(struct expansion *e, const struct yaml_controller *c)
 {
 	struct yaml_dec *d = e->d;
-	if (scale_of(d, c))
+	struct workload_scale *s = scale_of(d, c);
+	if (s && !s->capacity)
 		return error_plain(d->err, "--scale %s: a Job is not scaled; "
 				   "its spec.parallelism says how many pods run",
-				   scale_of(d, c)->arg);
+				   s->arg);
+	if (s && (c->suspended || c->finished))
+		return error_plain(d->err, "--workload %s: Job %s/%s is %s: it "
+				   "creates no pods", s->arg, c->ns, c->name,
+				   c->suspended ? "suspended" : "finished");
+	if (s)
+		s->used = true;
 	if (c->suspended || c->finished)
 		return 0;
 	struct claimer k = {c->ns, "Job", c->name, NULL,
@@ -795,7 +876,9 @@ static int expand_job(struct expansion *e, const struct yaml_controller *c)
 	int n_done = c->indexed ? parse_completed(c->completed_indexes, &done) : 0;
 	int64_t succeeded = c->indexed ? covered(done, n_done, c->completions)
 				       : c->succeeded;
-	int64_t want = c->parallelism;
+	/* kso capacity: parallelism raised to the bound pods and more */
+	int64_t asked = s ? capacity_wanted(e, &k, s, j.active) : c->parallelism;
+	int64_t want = asked;
 	if (c->completions >= 0 && c->completions - succeeded < want)
 		want = c->completions - succeeded;
 	if (c->completions < 0 && succeeded > 0)
@@ -816,6 +899,7 @@ static int expand_job(struct expansion *e, const struct yaml_controller *c)
 	}
 	int64_t next = 0;
 	unsigned seq = 0;
+	size_t before = e->created;
 	for (int64_t n = j.active; rc == 0 && n < want; n++) {
 		struct new_pod np = {NULL, "batch/v1", "Job", c->name, {{0}}, nl};
 		if (nl)
@@ -833,6 +917,18 @@ static int expand_job(struct expansion *e, const struct yaml_controller *c)
 		np.name = generate_name(d, c->ns, base, &seq);
 		add_pod(e, &c->tmpl, &np);
 	}
+	if (s && rc == 0 && (int64_t)s->n_pods + (int64_t)(e->created - before) <
+	    asked)
+		s->limit = c->completions < 0 ?
+			arena_sprintf(d->a, "Job %s/%s has no spec.completions and "
+				      "a pod has succeeded: it creates no more pods",
+				      c->ns, c->name) :
+			arena_sprintf(d->a, "Job %s/%s runs at most %lld pods at "
+				      "once (spec.completions %lld, %lld "
+				      "succeeded)", c->ns, c->name,
+				      (long long)(c->completions - succeeded),
+				      (long long)c->completions,
+				      (long long)succeeded);
 	free(j.busy);
 	free(done);
 	return rc;
@@ -923,9 +1019,9 @@ struct daemon_pods {
 };
 
 static bool note_daemon_pod(void *ctx, const struct pod *p,
-			    const struct yaml_pod_extra *x)
+			    const struct yaml_pod_extra *x, size_t at)
 {
-	(void)x;
+	(void)x, (void)at;
 	struct daemon_pods *dp = ctx;
 	const char *t = target_node(p);
 	if (t)
@@ -944,9 +1040,9 @@ static int expand_daemon_set(struct expansion *e, const struct yaml_controller *
 {
 	struct yaml_dec *d = e->d;
 	if (scale_of(d, c))
-		return error_plain(d->err, "--scale %s: a DaemonSet is not scaled; "
+		return error_plain(d->err, "%s %s: a DaemonSet is not scaled; "
 				   "it runs one pod on each node it fits",
-				   scale_of(d, c)->arg);
+				   opt_of(scale_of(d, c)), scale_of(d, c)->arg);
 	struct claimer k = {c->ns, "DaemonSet", c->name, NULL, &c->selector,
 			    NULL, NULL};
 	struct daemon_pods dp = {xcalloc(n_pods(d) + 1, sizeof *dp.nodes), 0, NULL};
@@ -994,6 +1090,21 @@ static const struct yaml_controller *managing_deployment(
 	return NULL;
 }
 
+/* kso capacity --workload: the pods s's controller created, from pod
+ * index mark on, after those it claims. */
+static void capacity_created(struct yaml_dec *d, struct workload_scale *s,
+			     size_t mark)
+{
+	size_t made = n_pods(d) - mark;
+	int *all = arena_array(d->a, (size_t)s->n_pods + made + 1, sizeof *all);
+	if (s->n_pods)
+		memcpy(all, s->pods, (size_t)s->n_pods * sizeof *all);
+	for (size_t i = 0; i < made; i++)
+		all[s->n_pods + i] = (int)(mark + i);
+	s->pods = all;
+	s->n_pods += (int)made;
+}
+
 static int expand_one(struct expansion *e, const struct yaml_controller *c)
 {
 	struct yaml_dec *d = e->d;
@@ -1001,32 +1112,42 @@ static int expand_one(struct expansion *e, const struct yaml_controller *c)
 	const struct yaml_controller *dep =
 		c->kind == CTRL_REPLICA_SET ? managing_deployment(d, c) : NULL;
 	if (dep && s)
-		return error_plain(d->err, "--scale %s: ReplicaSet %s/%s is managed "
-				   "by Deployment %s; scale the Deployment",
-				   s->arg, c->ns, c->name, dep->name);
+		return error_plain(d->err, "%s %s: ReplicaSet %s/%s is managed "
+				   "by Deployment %s; %s the Deployment", opt_of(s),
+				   s->arg, c->ns, c->name, dep->name,
+				   s->capacity ? "give" : "scale");
 	if (dep)
 		return 0;
 	if (!c->has_template && s)
-		return error_plain(d->err, "--scale %s: %s %s/%s has no "
-				   "spec.template", s->arg, ctrl_kind_names[c->kind],
-				   c->ns, c->name);
+		return error_plain(d->err, "%s %s: %s %s/%s has no "
+				   "spec.template", opt_of(s), s->arg,
+				   ctrl_kind_names[c->kind], c->ns, c->name);
 	if (!c->has_template)
 		return 0;
 	controller_extra(e, c);
+	size_t mark = n_pods(d);
+	int rc = 0;
 	switch (c->kind) {
 	case CTRL_REPLICATION_CONTROLLER:
 	case CTRL_REPLICA_SET:
-		return expand_replica_set(e, c);
+		rc = expand_replica_set(e, c);
+		break;
 	case CTRL_DEPLOYMENT:
-		return expand_deployment(e, c);
+		rc = expand_deployment(e, c);
+		break;
 	case CTRL_STATEFUL_SET:
-		return expand_stateful_set(e, c);
+		rc = expand_stateful_set(e, c);
+		break;
 	case CTRL_JOB:
-		return expand_job(e, c);
+		rc = expand_job(e, c);
+		break;
 	case CTRL_DAEMON_SET:
-		return expand_daemon_set(e, c);
+		rc = expand_daemon_set(e, c);
+		break;
 	}
-	return 0;
+	if (rc == 0 && s && s->capacity)
+		capacity_created(d, s, mark);
+	return rc;
 }
 
 int yaml_expand(struct yaml_dec *d)
@@ -1046,8 +1167,9 @@ int yaml_expand(struct yaml_dec *d)
 	}
 	for (int i = 0; rc == 0 && i < cl->n_scales; i++)
 		if (!cl->scales[i].used)
-			rc = error_plain(d->err, "--scale %s: no %s %s/%s in the "
-					 "input%s", cl->scales[i].arg,
+			rc = error_plain(d->err, "%s %s: no %s %s/%s in the "
+					 "input%s", opt_of(&cl->scales[i]),
+					 cl->scales[i].arg,
 					 cl->scales[i].kind, cl->scales[i].ns,
 					 cl->scales[i].name,
 					 cl->expand_workloads ? "" :

@@ -31,6 +31,12 @@ _kso()
         COMPREPLY=($(compgen -W "$words" -- "$cur"))
         return
     fi
+    # kso capacity --workload KIND/NAME: the kinds, as kubectl names them
+    if [[ $prev == --workload ]]; then
+        compopt -o nospace 2>/dev/null
+        COMPREPLY=($(compgen -W "deployment/ replicaset/ statefulset/ replicationcontroller/ job/" -- "$cur"))
+        return
+    fi
     if [[ $prev == -* ]]; then
         local value
         value=$(printf '%s\n' "$table" | awk -v o="$prev" '($1 == o || $2 == o) { print $3; exit }')

@@ -51,11 +51,30 @@ static bool same_zone(struct zone_key a, struct zone_key b)
  * numbered by the first node of that zone (so zones compare in first-seen
  * order) and its rank is the number of earlier nodes in its zone - round
  * k of the round-robin is rank k.  Keys are distinct, so the order is
- * total.  Quadratic in the number of nodes: literal, not fast.
+ * total.  Both numbers come from one sort of the nodes by (zone key,
+ * index): in each run of equal zone keys the first is the zone's first
+ * node and the position in the run is the rank.  O(n log n): pairwise
+ * comparison of every two nodes was 1.25 billion at 50,000 nodes.
  */
 struct tree_key {
 	int rank, zone, node;
 };
+
+struct zone_entry {
+	struct zone_key key;
+	int node;
+};
+
+static int zone_cmp(const void *a, const void *b)
+{
+	const struct zone_entry *x = a, *y = b;
+	int c = strcmp(x->key.region, y->key.region);
+	if (!c)
+		c = strcmp(x->key.zone, y->key.zone);
+	if (c)
+		return c;
+	return (x->node > y->node) - (x->node < y->node);
+}
 
 static int key_cmp(const void *a, const void *b)
 {
@@ -71,22 +90,21 @@ void model_node_tree_order(const struct cluster *c, int *out)
 	int n = c->n_nodes;
 	if (n == 0)
 		return;
-	struct tree_key *keys = xmalloc(sizeof *keys * (size_t)n);
-	struct zone_key *zone = xmalloc(sizeof *zone * (size_t)n);
+	struct zone_entry *by_zone = xmalloc(sizeof *by_zone * (size_t)n);
 	for (int i = 0; i < n; i++)
-		zone[i] = zone_key_of(&c->nodes[i]);
-	for (int i = 0; i < n; i++) {
-		keys[i] = (struct tree_key){0, i, i};
-		for (int m = 0; m < i; m++)
-			if (same_zone(zone[m], zone[i])) {
-				if (keys[i].zone == i)
-					keys[i].zone = m;
-				keys[i].rank++;
-			}
+		by_zone[i] = (struct zone_entry){zone_key_of(&c->nodes[i]), i};
+	qsort(by_zone, (size_t)n, sizeof *by_zone, zone_cmp);
+	struct tree_key *keys = xmalloc(sizeof *keys * (size_t)n);
+	for (int i = 0, first = 0; i < n; i++) {
+		if (i > 0 && !same_zone(by_zone[i - 1].key, by_zone[i].key))
+			first = i;
+		/* by_zone[first] has the zone's smallest index */
+		keys[i] = (struct tree_key){i - first, by_zone[first].node,
+					    by_zone[i].node};
 	}
 	qsort(keys, (size_t)n, sizeof *keys, key_cmp);
 	for (int i = 0; i < n; i++)
 		out[i] = keys[i].node;
-	free(zone);
+	free(by_zone);
 	free(keys);
 }

@@ -60,6 +60,10 @@ void model_affinity_static_free(struct model_affinity_static *sp);
 struct model_affinity_prefilter {
 	const struct cluster *c;
 	int pod;
+	int self;                          /* the pod never counted as an E:
+					    * pod, or -1 in a kept class state
+					    * (affinity_live.c), whose first
+					    * pod counts once bound */
 	const struct model_affinity_static *sp;   /* P's pod-only part, or
 						   * NULL: evaluated */
 	const char **keys;                 /* the topology keys met */
@@ -92,5 +96,52 @@ void model_affinity_prefilter_copy(struct model_affinity_prefilter *dst,
  * pod q on node. */
 void model_affinity_prefilter_apply(struct model_affinity_prefilter *st,
 				    int q, int node, int sign);
+
+/* model_affinity_prefilter_count: the three maps of pod on placement s
+ * as init builds them, but never Skip and with self -1 (every bound pod
+ * counts, pod too), storage from scratch: the start of a kept class
+ * state (affinity_live.c). */
+void model_affinity_prefilter_count(struct model_affinity_prefilter *st,
+				    const struct cluster *c, int pod,
+				    const struct snapshot *s,
+				    struct arena *scratch);
+
+/*
+ * The InterPodAffinity PreFilter states of a placement that changes one
+ * bind or eviction at a time (the scheduler loop's, scheduler.h), kept
+ * up to date instead of recounted, as spread_live.c does for
+ * PodTopologySpread: one state per affinity class - pods with the same
+ * namespace, labels, required affinity terms and required anti-affinity
+ * terms, which decide every term match the maps count (Matches(t, P)
+ * reads P's namespace, its namespace's labels and P's labels; P's own
+ * terms are the class's).  The class's state is
+ * model_affinity_prefilter_count of its first pod on the placement it
+ * was built on; each bind or eviction since is applied to it
+ * (model_affinity_prefilter_apply, AddPod / RemovePod: the maps are sums
+ * over the bound pods).  So for a pending pod P of the class on the
+ * tracked placement s, the kept state equals init(P on s) in every map
+ * count Filter reads (a pair at 0 is as absent), in the sums and in
+ * AffPods; Skip(P, s) == no required term of P /\ the ExistingAnti sum
+ * is 0 (the pairs existing_anti_some looks for are those the sum
+ * counts).  tests/unit/test_affinity_live.c checks this after every step.
+ */
+struct model_affinity_live;
+
+struct model_affinity_live *model_affinity_live_new(const struct cluster *c);
+void model_affinity_live_free(struct model_affinity_live *l);
+
+/* model_affinity_live_get: the PreFilter state of pending pod on the
+ * tracked placement s, *skip its Skip; NULL when pod is bound on s or
+ * the class table is full (MODEL_AFFINITY_LIVE_CLASSES): the caller
+ * builds the state itself.  The state's pod is its class's first pod;
+ * valid until the next call. */
+const struct model_affinity_prefilter *
+model_affinity_live_get(struct model_affinity_live *l, int pod,
+			const struct snapshot *s, bool *skip);
+
+/* model_affinity_live_move: pod bound to node (sign +1) or taken off it
+ * (sign -1) on the tracked placement. */
+void model_affinity_live_move(struct model_affinity_live *l, int pod, int node,
+			      int sign);
 
 #endif

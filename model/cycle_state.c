@@ -64,14 +64,25 @@ static bool spread_prefilter(struct model_cycle_state *st,
 	return true;
 }
 
-/* Affinity == InterPodAffinity's PreFilter on base (§2.10), with the
- * given pod-only part (a function of cluster and pod: whoever evaluates
+/* Affinity == InterPodAffinity's PreFilter on base (§2.10): the given
+ * state kept for the placement base, or built with the given pod-only part (a function of cluster and pod: whoever evaluates
  * many placements keeps it) or, without one, each match evaluated.
  * Returns false for its Skip. */
 static bool affinity_prefilter(struct model_cycle_state *st,
 			       const struct model_cycle *cy,
 			       const struct model_given *given)
 {
+	if (given && given->affinity_state) {
+		if (given->affinity_skip)
+			return false;
+		model_affinity_prefilter_copy(&st->affinity,
+					      given->affinity_state, st->scratch);
+		/* a kept state's pod is its class's first: this cycle's pod
+		 * reads the same maps, and is never counted as an E */
+		st->affinity.pod = cy->pod;
+		st->affinity.self = cy->pod;
+		return true;
+	}
 	return model_affinity_prefilter_init(&st->affinity, cy,
 					     given ? given->affinity : NULL,
 					     st->scratch);

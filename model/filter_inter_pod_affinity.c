@@ -157,7 +157,7 @@ static void incoming_of(struct model_affinity_prefilter *st, int e,
 static const struct node *bound_node(const struct model_affinity_prefilter *st,
 				     const struct snapshot *s, int e)
 {
-	if (e == st->pod || s->pod_node[e] < 0)
+	if (e == st->self || s->pod_node[e] < 0)
 		return NULL;
 	return &st->c->nodes[s->pod_node[e]];
 }
@@ -246,6 +246,32 @@ static bool existing_anti_some(const struct model_cycle *cy,
 	return false;
 }
 
+/* The three maps over the pods bound in base (the pod's own terms only
+ * when it has some: without, Aff and Anti stay empty). */
+static void count_all(struct model_affinity_prefilter *st,
+		      const struct snapshot *base, bool terms)
+{
+	const struct cluster *c = st->c;
+	st->keys = arena_take_array(st->scratch, (size_t)st->cap_keys,
+				    sizeof *st->keys);
+	model_spread_pairs_init(&st->existing_anti, st->scratch);
+	const int *list;
+	int n = anti_candidates(c, &list);
+	for (int i = 0; i < n; i++) {
+		int e = list ? list[i] : i;
+		const struct node *m = bound_node(st, base, e);
+		if (m)
+			existing_anti_of(st, e, m, 1);
+	}
+	model_spread_pairs_init(&st->aff, st->scratch);
+	model_spread_pairs_init(&st->anti, st->scratch);
+	for (int e = 0; terms && e < c->n_pods; e++) {
+		const struct node *m = bound_node(st, base, e);
+		if (m)
+			incoming_of(st, e, m, 1);
+	}
+}
+
 bool model_affinity_prefilter_init(struct model_affinity_prefilter *st,
 				   const struct model_cycle *cy,
 				   const struct model_affinity_static *sp,
@@ -258,28 +284,25 @@ bool model_affinity_prefilter_init(struct model_affinity_prefilter *st,
 	if (!terms && !existing_anti_some(cy, sp))
 		return false;   /* Skip */
 	*st = (struct model_affinity_prefilter){
-		.c = c, .pod = cy->pod, .sp = sp, .scratch = scratch,
+		.c = c, .pod = cy->pod, .self = cy->pod, .sp = sp,
+		.scratch = scratch, .cap_keys = 4,
+	};
+	count_all(st, cy->base, terms);
+	return true;
+}
+
+void model_affinity_prefilter_count(struct model_affinity_prefilter *st,
+				    const struct cluster *c, int pod,
+				    const struct snapshot *s,
+				    struct arena *scratch)
+{
+	assert(st && c && s && scratch && pod >= 0 && pod < c->n_pods);
+	const struct pod *p = &c->pods[pod];
+	*st = (struct model_affinity_prefilter){
+		.c = c, .pod = pod, .self = -1, .scratch = scratch,
 		.cap_keys = 4,
 	};
-	st->keys = arena_take_array(scratch, (size_t)st->cap_keys,
-				    sizeof *st->keys);
-	model_spread_pairs_init(&st->existing_anti, scratch);
-	const int *list;
-	int n = anti_candidates(c, &list);
-	for (int i = 0; i < n; i++) {
-		int e = list ? list[i] : i;
-		const struct node *m = bound_node(st, cy->base, e);
-		if (m)
-			existing_anti_of(st, e, m, 1);
-	}
-	model_spread_pairs_init(&st->aff, scratch);
-	model_spread_pairs_init(&st->anti, scratch);
-	for (int e = 0; terms && e < c->n_pods; e++) {
-		const struct node *m = bound_node(st, cy->base, e);
-		if (m)
-			incoming_of(st, e, m, 1);
-	}
-	return true;
+	count_all(st, s, p->n_affinity > 0 || p->n_anti_affinity > 0);
 }
 
 void model_affinity_prefilter_copy(struct model_affinity_prefilter *dst,
@@ -301,7 +324,7 @@ void model_affinity_prefilter_apply(struct model_affinity_prefilter *st,
 				    int q, int node, int sign)
 {
 	assert(st && (sign == 1 || sign == -1));
-	if (q == st->pod)
+	if (q == st->self)
 		return;
 	const struct node *m = &st->c->nodes[node];
 	existing_anti_of(st, q, m, sign);

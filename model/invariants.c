@@ -35,6 +35,7 @@
 #include "context.h"
 #include "cycle_state.h"
 #include "pod_requests.h"
+#include "affinity_prefilter.h"
 #include "spread_prefilter.h"
 #include "../core/xalloc.h"
 
@@ -354,6 +355,12 @@ static bool feasible_on(const struct model_scheduler *m,
 	    prof->prefilter[PLUGIN_POD_TOPOLOGY_SPREAD])
 		given.spread_state = model_spread_live_get(m->spread_live, prof,
 							   pod, s);
+	/* and its InterPodAffinity state */
+	if (m->affinity_live && !m->opts.full_invariants &&
+	    prof->prefilter[PLUGIN_INTER_POD_AFFINITY])
+		given.affinity_state = model_affinity_live_get(m->affinity_live,
+							       pod, s,
+							       &given.affinity_skip);
 	model_cycle_state_init(&state, &cy, &given);
 	cy.state = &state;
 	/* model_feasibility sets every field: no need to clear (or malloc)
@@ -564,6 +571,12 @@ static void live_move(struct model_scheduler *m, int p, int from, int to)
 			model_spread_live_move(m->spread_live, p, from, -1);
 		if (to >= 0)
 			model_spread_live_move(m->spread_live, p, to, +1);
+	}
+	if (m->affinity_live && !m->opts.full_invariants) {
+		if (from >= 0)
+			model_affinity_live_move(m->affinity_live, p, from, -1);
+		if (to >= 0)
+			model_affinity_live_move(m->affinity_live, p, to, +1);
 	}
 	if (sums_kept(m)) {
 		if (from >= 0)

@@ -26,6 +26,7 @@ struct error;                /* core/error.h */
 struct model_context;        /* context.h */
 struct model_spread_static;  /* spread_prefilter.h */
 struct model_affinity_static;   /* affinity_prefilter.h */
+struct model_affinity_prefilter;   /* affinity_prefilter.h */
 struct model_spread_prefilter;
 
 /* The filter plugins in kube's Filter order and the score plugins in kube's
@@ -83,6 +84,12 @@ int model_schedule_cycle(const struct sched_profile *prof,
  *             placement bind by bind (model_spread_live_get,
  *             spread_prefilter.h); copied into the cycle's state.  NULL:
  *             built from spread (or from nothing).
+ *   affinity_state  the PreFilter state of InterPodAffinity for pod on
+ *             the cycle's base itself, in every count Filter reads, and
+ *             affinity_skip its Skip, kept by a caller that follows one
+ *             placement bind by bind (model_affinity_live_get,
+ *             affinity_prefilter.h); copied into the cycle's state.  NULL:
+ *             built from affinity (or from nothing).
  *   node_sums the sums of cy->base (struct model_node_sums), kept by the
  *             caller: NodeResourcesFit reads a node's Used from them and
  *             the nominated-pods pass (§1.5) is skipped where no pending
@@ -115,6 +122,8 @@ struct model_given {
 	const struct model_spread_static *spread;
 	const struct model_affinity_static *affinity;
 	const struct model_spread_prefilter *spread_state;
+	const struct model_affinity_prefilter *affinity_state;
+	bool affinity_skip;
 	const struct model_node_sums *node_sums;
 	const bool *verdicts;
 };

@@ -31,6 +31,7 @@
 #include "preemption.h"
 
 struct model_spread_live;   /* spread_prefilter.h */
+struct model_affinity_live;   /* affinity_prefilter.h */
 
 /* How ties and kube's random choices are settled. */
 struct model_sched_opts {
@@ -198,6 +199,9 @@ struct model_scheduler {
 	 * invariants' Feasibility checks read instead of recounting; valid
 	 * because every change of snap's bindings is a step */
 	struct model_spread_live *spread_live;
+	/* the same for InterPodAffinity's PreFilter states
+	 * (affinity_prefilter.h) */
+	struct model_affinity_live *affinity_live;
 };
 
 /* model_scheduler_init: the loop on a copy of s (s is not changed). */

@@ -27,6 +27,7 @@
 #include "../core/xalloc.h"
 #include "../core/splitmix.h"
 #include "spread_prefilter.h"
+#include "affinity_prefilter.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -222,6 +223,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	model_context_init(m->own_ctx, c);
 	m->ctx = m->own_ctx;
 	m->spread_live = model_spread_live_new(c);
+	m->affinity_live = model_affinity_live_new(c);
 	m->inv.kept = true;
 	m->engine = (struct loop_engine){
 		.self = m, .cycle = model_engine_cycle,
@@ -250,6 +252,7 @@ void model_scheduler_release(struct model_scheduler *m)
 	sched_cycle_result_release(&m->result);
 	model_invariants_release(&m->inv);
 	model_spread_live_free(m->spread_live);
+	model_affinity_live_free(m->affinity_live);
 	if (m->own_ctx) {
 		model_context_release(m->own_ctx);
 		free(m->own_ctx);

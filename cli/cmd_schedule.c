@@ -42,7 +42,9 @@
  * The table's summary names each pending pod with its last step's
  * message; the JSON's summary lists them as "pending_pods".
  * Exit status 0, 1 when an invariant broke, the input is bad, or (with
- * --fail-on-pending) a pod stays pending, 2 on a usage error.
+ * --fail-on-pending) a pod stays pending, 2 on a usage error, 3 when the
+ * loop stopped where kube's answer depends on its random choices
+ * (model/dra_loop.c; "stopped": "unjudged", the reason on stderr).
  *
  * --tie random picks among the viable nodes with the seed (default 0);
  * --seed N also makes the preemption candidate offset random (§3.3);
@@ -258,6 +260,8 @@ static const char *stop_reason(const struct cli_loop *r)
 	const struct model_scheduler *m = &r->m;
 	if (m->stopped)
 		return "termination";
+	if (m->unjudged)
+		return "unjudged";
 	if (m->opts.max_steps > 0 && m->steps >= m->opts.max_steps &&
 	    model_scheduler_head(&r->m) >= 0)
 		return "max-steps";
@@ -960,6 +964,11 @@ int cmd_schedule(int argc, char **argv)
 		rc = model_invariants_ok(&r.m.inv) ? 0 : 1;
 		if (a.fail_on_pending && count_pods(&r.m).pending)
 			rc = 1;
+		/* the steps printed are kube's; the next one kso cannot give */
+		if (r.m.unjudged) {
+			fprintf(stderr, "kso schedule: stopped: %s\n", r.m.unjudged);
+			rc = 3;
+		}
 		if (a.impl && jd.failed) {
 			fprintf(stderr, "kso schedule: %s\n", jd.err.msg);
 			rc = 3;

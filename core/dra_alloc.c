@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cel.h"
+#include "dra_live.h"
 #include "grow.h"
 
 #define MAX_RESULTS 32          /* resourceapi.AllocationResultsMaxSize */
@@ -491,7 +492,8 @@ static int allocate_device(struct alloc *al, int ci, const struct req_data *rd, 
 	}
 	GROW(al->res, al->n_res + 1, al->cap_res);
 	al->res[al->n_res++] = (struct dra_alloc_device){
-		ci, sub ? arena_sprintf(al->a, "%s/%s", base, sub) : base, id, q->admin_access};
+		ci, sub ? arena_sprintf(al->a, "%s/%s", base, sub) : base, id, l.slice, l.device,
+		q->admin_access};
 	al->per_claim[ci]++;
 	return 1;
 }
@@ -608,6 +610,45 @@ static int allocate_one(struct alloc *al, int ci, int ri, int si, int di, bool i
 	return 0;
 }
 
+/* ------------------------------------------------------ pick order */
+
+/* Whether every device selectable for some request (free, or any with
+ * admin access) lies in one slice: then kube's pool order (a Go map) and
+ * slice order cannot change the devices its search picks, which are the
+ * first ones of that slice in device order.  A selector error met here,
+ * where kube's search may not have looked, counts as order-dependent. */
+static bool picks_order_free(struct alloc *al)
+{
+	int slice = -1;
+	for (int ci = 0; ci < al->in->n_claims; ci++) {
+		const struct claim_spec *sp = &claim_of(al, ci)->spec;
+		for (int q = 0; q < sp->n_requests * MAX_SUB; q++) {
+			const struct req_data *rd = &al->rd[ci][q];
+			if (!rd->present)
+				continue;
+			for (int p = 0; p < al->n_pools; p++)
+				for (int s = 0; s < al->pools[p].n_slices; s++) {
+					int si = al->pools[p].slices[s];
+					for (int d = 0; d < al->c->slices[si].n_devices; d++) {
+						struct loc l = {si, d};
+						struct dra_device_id id = id_at(al, l);
+						if (!rd->req->admin_access && in_use(al, &id))
+							continue;
+						int m = selectable(al, ci, rd, l);
+						if (m < 0)
+							return false;
+						if (!m)
+							continue;
+						if (slice >= 0 && slice != si)
+							return false;
+						slice = si;
+					}
+				}
+		}
+	}
+	return true;
+}
+
 /* ---------------------------------------------------- explanation */
 
 /* Why nothing fits, per request in order: the first whose class and
@@ -672,6 +713,10 @@ void dra_allocate(struct arena *a, const struct dra_alloc_in *in, struct dra_all
 		out->status = DRA_ALLOC_FIT;
 		out->devices = arena_memdup(a, al.res, (size_t)al.n_res * sizeof *al.res);
 		out->n_devices = al.n_res;
+		/* the devices being allocated are now in use to in_use():
+		 * the check must see the node as the search started */
+		al.n_busy = 0;
+		out->order_free = picks_order_free(&al);
 	} else {
 		out->status = DRA_ALLOC_NO_FIT;
 		explain_no_fit(&al, out);
@@ -680,18 +725,14 @@ void dra_allocate(struct arena *a, const struct dra_alloc_in *in, struct dra_all
 	free(al.res);
 }
 
-void dra_gather_in_use(struct arena *a, const struct cluster *c,
+void dra_gather_in_use(struct arena *a, const struct cluster *c, const struct dra_live *live,
 		       struct dra_device_id **out, int *n)
 {
 	int total = 0;
 	for (int i = 0; i < c->n_claims; i++)
-		total += c->claims[i].allocated ? c->claims[i].n_results : 0;
+		total += dra_live_n_results(live, c, i);
 	*out = arena_array(a, (size_t)total + 1, sizeof **out);
 	*n = 0;
 	for (int i = 0; i < c->n_claims; i++)
-		for (int k = 0; c->claims[i].allocated && k < c->claims[i].n_results; k++) {
-			const struct device_result *r = &c->claims[i].results[k];
-			if (!r->admin_access)
-				(*out)[(*n)++] = (struct dra_device_id){r->driver, r->pool, r->device};
-		}
+		dra_live_devices(live, c, i, *out, n);
 }

@@ -58,6 +58,7 @@ struct dra_alloc_device {
 	int claim;                      /* index into in->claims */
 	const char *request;            /* "request" or "request/subrequest" */
 	struct dra_device_id id;
+	int slice, device;              /* c->slices[slice].devices[device] */
 	bool admin_access;
 };
 
@@ -68,15 +69,21 @@ struct dra_alloc_out {
 	char msg[512];
 	struct dra_alloc_device *devices;   /* FIT: the allocation, in order */
 	int n_devices;
+	/* FIT: every device selectable for a request lies in one slice, so
+	 * kube's pool and slice order cannot change which devices it picks */
+	bool order_free;
 };
 
 /* dra_allocate: Allocate(node, claims); scratch and results from a. */
 void dra_allocate(struct arena *a, const struct dra_alloc_in *in, struct dra_alloc_out *out);
 
+struct dra_live;
+
 /* dra_gather_in_use: the devices of every allocated claim of c except
- * those allocated with admin access (kube's GatherAllocatedState), into
- * *out (from a). */
-void dra_gather_in_use(struct arena *a, const struct cluster *c,
+ * those allocated with admin access (kube's ListAllAllocatedDevices), with
+ * the claims' status as live has it (NULL: as loaded; core/dra_live.h),
+ * into *out (from a). */
+void dra_gather_in_use(struct arena *a, const struct cluster *c, const struct dra_live *live,
 		       struct dra_device_id **out, int *n);
 
 #endif

@@ -6,6 +6,7 @@
  * messages.
  */
 #include "dra_plugin.h"
+#include "dra_live.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -116,10 +117,11 @@ static int check_classes(const struct cluster *c, const struct resource_claim *c
 	return 0;
 }
 
-void dra_prefilter(struct arena *a, const struct cluster *c, const struct pod *p,
-		   struct dra_prefilter *out)
+void dra_prefilter(struct arena *a, const struct cluster *c, const struct dra_live *live,
+		   const struct pod *p, struct dra_prefilter *out)
 {
 	memset(out, 0, sizeof *out);
+	out->live = live;
 	if (pod_claims(a, c, p, out) < 0) {
 		out->code = DRA_UNRESOLVABLE;
 		return;
@@ -133,7 +135,7 @@ void dra_prefilter(struct arena *a, const struct cluster *c, const struct pod *p
 	for (int i = 0; i < out->n_claims; i++) {
 		const struct resource_claim *cl = &c->claims[out->claims[i]];
 		/* CanBeReserved is always true in v1.34: no "resourceclaim in use" */
-		if (cl->allocated)
+		if (dra_live_allocated(live, c, out->claims[i]))
 			continue;
 		alloc[out->n_to_allocate++] = out->claims[i];
 		if (check_classes(c, cl, out) < 0) {
@@ -142,7 +144,7 @@ void dra_prefilter(struct arena *a, const struct cluster *c, const struct pod *p
 		}
 	}
 	if (out->n_to_allocate)
-		dra_gather_in_use(a, c, &out->in_use, &out->n_in_use);
+		dra_gather_in_use(a, c, live, &out->in_use, &out->n_in_use);
 	out->code = DRA_OK;
 }
 
@@ -153,8 +155,9 @@ void dra_filter(struct arena *a, const struct cluster *c, const struct dra_prefi
 	out->unavailable = arena_array(a, (size_t)pf->n_claims + 1, sizeof *out->unavailable);
 	bool any = false;
 	for (int i = 0; i < pf->n_claims; i++) {
-		const struct resource_claim *cl = &c->claims[pf->claims[i]];
-		if (cl->allocated && cl->alloc_nodes.present && !match(&cl->alloc_nodes, n, ctx))
+		int k = pf->claims[i];
+		if (dra_live_allocated(pf->live, c, k) &&
+		    !dra_live_on_node(pf->live, c, k, n, match, ctx))
 			any = out->unavailable[i] = true;
 	}
 	if (pf->n_to_allocate) {
@@ -201,11 +204,7 @@ const char *dra_postfilter(const struct cluster *c, const struct pod *p,
 	for (int i = 0; unavailable && i < pf->n_claims; i++) {
 		if (!unavailable[i])
 			continue;
-		const struct resource_claim *cl = &c->claims[pf->claims[i]];
-		bool free_ = cl->n_reserved_for == 0 ||
-			     (cl->n_reserved_for == 1 && *p->uid &&
-			      !strcmp(cl->reserved_for[0].uid, p->uid));
-		if (!free_)
+		if (!dra_live_free_for(pf->live, c, pf->claims[i], (int)(p - c->pods)))
 			continue;
 		if (*dealloc >= 0) {
 			*several = true;
@@ -214,4 +213,22 @@ const char *dra_postfilter(const struct cluster *c, const struct pod *p,
 		*dealloc = pf->claims[i];
 	}
 	return *dealloc >= 0 ? "deallocation of ResourceClaim completed" : "still not schedulable";
+}
+
+bool dra_judge(struct arena *a, const struct cluster *c, const struct dra_live *live,
+	       const struct pod *p, dra_node_match match, void *ctx, const char **why)
+{
+	struct dra_prefilter pf;
+	dra_prefilter(a, c, live, p, &pf);
+	if (pf.code != DRA_OK)
+		return true;
+	for (int n = 0; n < c->n_nodes; n++) {
+		struct dra_filter f;
+		dra_filter(a, c, &pf, &c->nodes[n], match, ctx, &f);
+		if (f.code == DRA_UNJUDGED) {
+			*why = arena_sprintf(a, "on node %s %s", c->nodes[n].name, f.msg);
+			return false;
+		}
+	}
+	return true;
 }

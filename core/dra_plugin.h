@@ -25,9 +25,13 @@ enum dra_code {
 	DRA_UNJUDGED            /* kso cannot say which of kube's outcomes (msg) */
 };
 
+struct dra_live;
+
 struct dra_prefilter {
 	enum dra_code code;
 	char msg[512];
+	const struct dra_live *live;    /* the claims' status read (NULL: as
+					 * loaded; core/dra_live.h) */
 	const int *claims;      /* the pod's claims in spec order (c->claims) */
 	int n_claims;
 	const int *to_allocate; /* those without an allocation, in order */
@@ -36,9 +40,10 @@ struct dra_prefilter {
 	int n_in_use;
 };
 
-/* dra_prefilter: PreFilter for pod p of cluster c (scratch from a). */
-void dra_prefilter(struct arena *a, const struct cluster *c, const struct pod *p,
-		   struct dra_prefilter *out);
+/* dra_prefilter: PreFilter for pod p of cluster c, its claims' status as
+ * live has it (scratch from a). */
+void dra_prefilter(struct arena *a, const struct cluster *c, const struct dra_live *live,
+		   const struct pod *p, struct dra_prefilter *out);
 
 struct dra_filter {
 	enum dra_code code;
@@ -65,5 +70,11 @@ void dra_filter(struct arena *a, const struct cluster *c, const struct dra_prefi
 const char *dra_postfilter(const struct cluster *c, const struct pod *p,
 			   const struct dra_prefilter *pf, const bool *unavailable,
 			   int *dealloc, bool *several);
+
+/* dra_judge: whether kso can judge pod p's DynamicResources Filter on
+ * every node of c with the claims' status live (false: *why says which
+ * node kube may answer either way, from a). */
+bool dra_judge(struct arena *a, const struct cluster *c, const struct dra_live *live,
+	       const struct pod *p, dra_node_match match, void *ctx, const char **why);
 
 #endif

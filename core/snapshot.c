@@ -2,6 +2,7 @@
  * snapshot.c - a placement of a cluster's pods (see snapshot.h).
  */
 #include "snapshot.h"
+#include "dra_live.h"
 #include "xalloc.h"
 
 #include <assert.h>
@@ -31,6 +32,7 @@ void snapshot_init(struct snapshot *s, const struct cluster *c)
 		s->nominated[p] = pod->nominated_node[0]
 			? cluster_find_node(c, pod->nominated_node) : -1;
 	}
+	s->dra = dra_live_new(c);
 }
 
 void snapshot_clone(struct snapshot *dst, const struct snapshot *src)
@@ -40,6 +42,7 @@ void snapshot_clone(struct snapshot *dst, const struct snapshot *src)
 	dst->cluster = src->cluster;
 	dst->pod_node = snapshot_array(n);
 	dst->nominated = snapshot_array(n);
+	dst->dra = dra_live_clone(src->dra);
 	snapshot_assign(dst, src);
 }
 
@@ -51,6 +54,8 @@ void snapshot_assign(struct snapshot *dst, const struct snapshot *src)
 		memcpy(dst->pod_node, src->pod_node, bytes);
 		memcpy(dst->nominated, src->nominated, bytes);
 	}
+	if (dst->dra != src->dra)
+		dra_live_assign(dst->dra, src->dra);
 }
 
 void snapshot_release(struct snapshot *s)
@@ -58,6 +63,8 @@ void snapshot_release(struct snapshot *s)
 	assert(s);
 	free(s->pod_node);
 	free(s->nominated);
+	dra_live_free(s->dra);
 	s->pod_node = NULL;
 	s->nominated = NULL;
+	s->dra = NULL;
 }

@@ -125,6 +125,7 @@ void sched_preemption_init(struct sched_preemption *p)
 	p->node = -1;
 	p->chosen.node = -1;
 	p->code = SCHED_UNSCHEDULABLE;
+	p->dra_dealloc = -1;
 }
 
 void sched_victims_release(struct sched_victims *v)

@@ -204,6 +204,11 @@ struct sched_preemption {
 	char *message;             /* kube's PostFilter message, e.g.
 				    * "preemption: not eligible due to ...",
 				    * "" on success; malloc'ed */
+	/* DynamicResources' PostFilter (v1.34): the claim it deallocates
+	 * (index into cluster->claims), -1 none; dra_several: it picks it
+	 * among several at random (a Go map's order) */
+	int dra_dealloc;
+	bool dra_several;
 };
 
 void sched_preemption_init(struct sched_preemption *p);

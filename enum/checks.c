@@ -958,7 +958,7 @@ static void quirk_decision(struct enum_ctx *x, const struct sched_profile *prof,
 	alt->config.quirks_off = quirks_off;
 	/* the same profile of the copy's configuration */
 	const struct sched_profile *ap = &alt->config.profiles[prof - x->c->config.profiles];
-	struct snapshot s = {alt, x->snap.pod_node, x->snap.nominated};
+	struct snapshot s = {alt, x->snap.pod_node, x->snap.nominated, x->snap.dra};
 	struct sched_cycle_result r;
 	sched_cycle_result_init(&r, alt);
 	oracle_engine.cycle(ap, &s, pod, &r);

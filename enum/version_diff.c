@@ -104,7 +104,7 @@ static void answer_of(const struct cluster *c, const struct snapshot *at, int po
 		      struct answer *a)
 {
 	const struct sched_profile *prof = model_profile_for(c, pod);
-	struct snapshot s = {c, at->pod_node, at->nominated};
+	struct snapshot s = {c, at->pod_node, at->nominated, at->dra};
 	a->c = c;
 	sched_cycle_result_init(&a->r, c);
 	sched_preemption_init(&a->pr);

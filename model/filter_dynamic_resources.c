@@ -51,7 +51,7 @@ void model_prefilter_dynamic_resources(const struct model_cycle *cy,
 	struct arena a;
 	arena_init(&a);
 	struct dra_prefilter pf;
-	dra_prefilter(&a, cy->cluster, &cy->cluster->pods[cy->pod], &pf);
+	dra_prefilter(&a, cy->cluster, cy->base->dra, &cy->cluster->pods[cy->pod], &pf);
 	if (pf.code == DRA_SKIP)
 		out->code = SCHED_SKIP;
 	else if (pf.code == DRA_UNRESOLVABLE)
@@ -68,7 +68,9 @@ void model_filter_dynamic_resources(const struct model_cycle *cy, int node,
 	struct arena a;
 	arena_init(&a);
 	struct dra_prefilter pf;
-	dra_prefilter(&a, c, &c->pods[cy->pod], &pf);
+	/* the claims as PreFilter saw them: a dry run's victims keep theirs
+	 * (no PreFilterExtensions in v1.34.1) */
+	dra_prefilter(&a, c, cy->base->dra, &c->pods[cy->pod], &pf);
 	/* a Skip or a rejection: kube's Filter does not run */
 	if (pf.code == DRA_OK) {
 		struct dra_filter f;
@@ -101,14 +103,16 @@ static bool state_written(const struct sched_profile *prof,
 /* The claims the Filter found unavailable on some node it ran on: the
  * nodes whose first failure is DynamicResources (kube stops a node's
  * filters at its first failure), inside the PreFilterResult. */
-static const char *postfilter_claims(const struct cluster *c,
-				     const struct sched_cycle_result *r)
+static const char *postfilter_claims(const struct snapshot *s,
+				     const struct sched_cycle_result *r,
+				     int *dealloc, bool *several)
 {
+	const struct cluster *c = s->cluster;
 	const struct pod *p = &c->pods[r->pod];
 	struct arena a;
 	arena_init(&a);
 	struct dra_prefilter pf;
-	dra_prefilter(&a, c, p, &pf);
+	dra_prefilter(&a, c, s->dra, p, &pf);
 	bool *unavailable = NULL;
 	if (pf.code == DRA_OK) {
 		unavailable = arena_array(&a, (size_t)pf.n_claims + 1, sizeof *unavailable);
@@ -124,20 +128,22 @@ static const char *postfilter_claims(const struct cluster *c,
 	} else {
 		pf.n_claims = 0;   /* rejected or skipped: the state has no claims */
 	}
-	int dealloc;
-	bool several;
-	const char *msg = dra_postfilter(c, p, &pf, unavailable, &dealloc, &several);
+	const char *msg = dra_postfilter(c, p, &pf, unavailable, dealloc, several);
 	arena_release(&a);
 	return msg;
 }
 
-void model_postfilter_dynamic_resources(const struct cluster *c,
+void model_postfilter_dynamic_resources(const struct snapshot *s,
 					const struct sched_profile *prof,
 					const struct sched_cycle_result *r,
-					struct sched_status *out)
+					struct sched_status *out,
+					int *dealloc, bool *several)
 {
-	assert(c && prof && r && out);
+	assert(s && prof && r && out && dealloc && several);
+	const struct cluster *c = s->cluster;
 	sched_status_ok(out);
+	*dealloc = -1;
+	*several = false;
 	bool written = state_written(prof, r);
 	/* the quirk off: a rejection's missing state reads as no claims */
 	if (!written && prof->prefilter[PLUGIN_DYNAMIC_RESOURCES] &&
@@ -149,5 +155,5 @@ void model_postfilter_dynamic_resources(const struct cluster *c,
 		sched_status_add(out, SCHED_ERROR, "not found");
 		return;
 	}
-	sched_status_add(out, SCHED_UNSCHEDULABLE, postfilter_claims(c, r));
+	sched_status_add(out, SCHED_UNSCHEDULABLE, postfilter_claims(s, r, dealloc, several));
 }

@@ -37,6 +37,7 @@
 #include "pod_requests.h"
 #include "affinity_prefilter.h"
 #include "spread_prefilter.h"
+#include "../core/dra_live.h"
 #include "../core/xalloc.h"
 
 static const char *const invariant_names[MODEL_INV_COUNT] = {
@@ -504,8 +505,10 @@ static void state_fingerprint(struct model_scheduler *m,
 				v->waiting_pods[v->n_waiting_pods++] = p;
 		}
 	}
-	out[0] = v->sum[0];
-	out[1] = v->sum[1];
+	/* the claims' status is part of the state: a PostFilter's
+	 * deallocation changes no pod */
+	out[0] = v->sum[0] + dra_live_hash(m->snap.dra, hash_keys[0]);
+	out[1] = v->sum[1] + dra_live_hash(m->snap.dra, hash_keys[1]);
 }
 
 /* Open-addressing set of fingerprints (hashes[3i], [3i+1]; the pair 0,0

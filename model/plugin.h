@@ -93,10 +93,11 @@ void model_filter_inter_pod_affinity(const struct model_cycle *, int, struct sch
 void model_prefilter_dynamic_resources(const struct model_cycle *cy,
 				       struct sched_status *out);
 void model_filter_dynamic_resources(const struct model_cycle *, int, struct sched_status *);
-void model_postfilter_dynamic_resources(const struct cluster *c,
+void model_postfilter_dynamic_resources(const struct snapshot *s,
 					const struct sched_profile *prof,
 					const struct sched_cycle_result *r,
-					struct sched_status *out);
+					struct sched_status *out,
+					int *dealloc, bool *several);
 
 /* PreFilter-level verdicts that reject every node at once (reference §1.3):
  * NodeAffinity's "pod affinity terms conflict" and its PreFilterResult

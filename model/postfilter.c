@@ -48,8 +48,10 @@ int model_phase_postfilter(const struct sched_profile *prof,
 	assert(prof && s && s->cluster && r && out);
 	struct sched_status dra;
 	bool has_dra = prof->postfilter[PLUGIN_DYNAMIC_RESOURCES];
+	int dealloc = -1;
+	bool several = false;
 	if (has_dra) {
-		model_postfilter_dynamic_resources(s->cluster, prof, r, &dra);
+		model_postfilter_dynamic_resources(s, prof, r, &dra, &dealloc, &several);
 		if (dra.code == SCHED_ERROR) {
 			/* the loop stops: no preemption, the nomination
 			 * stays (schedulingCycle gets no PostFilterResult) */
@@ -65,6 +67,9 @@ int model_phase_postfilter(const struct sched_profile *prof,
 		out->code = SCHED_UNSCHEDULABLE;
 		out->message = xstrdup("");
 	}
+	/* the deallocation is written whatever preemption does next */
+	out->dra_dealloc = dealloc;
+	out->dra_several = several;
 	if (has_dra && out->code == SCHED_UNSCHEDULABLE) {
 		char *m = joined(&dra, out->message);
 		free(out->message);

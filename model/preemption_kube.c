@@ -65,6 +65,7 @@ static void edit_init(struct edit *e, const struct model_cycle_state *state,
 	e->view.cluster = s->cluster;
 	e->view.pod_node = arena_take_array(scratch, np + 1, sizeof(int32_t));
 	e->view.nominated = arena_take_array(scratch, np + 1, sizeof(int32_t));
+	e->view.dra = s->dra;   /* borrowed: the dry run leaves claims as they are */
 	snapshot_assign(&e->view, s);
 	e->deltas = arena_take_array(scratch, (size_t)max_deltas + 1,
 				     sizeof *e->deltas);

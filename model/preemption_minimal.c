@@ -222,6 +222,7 @@ int model_phase_minimal(const struct sched_profile *prof,
 			.cluster = c,
 			.pod_node = arena_take_array(scratch, np1, sizeof(int32_t)),
 			.nominated = arena_take_array(scratch, np1, sizeof(int32_t)),
+			.dra = s->dra,   /* borrowed */
 		};
 		snapshot_assign(&view, s);
 		struct best b = {.found = false, .node = -1};

@@ -164,6 +164,10 @@ struct model_scheduler {
 	bool *placed;                 /* [n_pods] bound by this run */
 	int steps;
 	bool stopped;                 /* termination invariant stopped it */
+	/* malloc'ed, NULL: the loop stopped at a state where kube's answer
+	 * depends on its random choices and kso does not give one of them
+	 * (dra_loop.c); no further step */
+	char *unjudged;
 	struct model_invariants inv;
 	struct sched_cycle_result result;   /* scratch for each cycle */
 	/* the engine the steps ask: the literal model after
@@ -262,5 +266,16 @@ void model_invariants_release(struct model_invariants *inv);
 
 /* model_invariants_ok: no invariant broken. */
 bool model_invariants_ok(const struct model_invariants *inv);
+
+/* dra_loop.c - DynamicResources' writes between cycles (v1.34):
+ * model_dra_check before pod p's cycle (false: m->unjudged set, no
+ * step); model_dra_bound after p bound to node (Reserve, PreBind);
+ * model_dra_postfilter after p's PostFilter (its deallocation; true when
+ * a claim changed); model_dra_gone after p was deleted (true when a
+ * claim changed). */
+bool model_dra_check(struct model_scheduler *m, int p);
+void model_dra_bound(struct model_scheduler *m, int p, int node);
+bool model_dra_postfilter(struct model_scheduler *m, int p, const struct sched_preemption *pr);
+bool model_dra_gone(struct model_scheduler *m, int p);
 
 #endif

@@ -26,6 +26,7 @@
 #include "scheduler.h"
 #include "../core/xalloc.h"
 #include "../core/splitmix.h"
+#include "../core/dra_live.h"
 #include "spread_prefilter.h"
 #include "affinity_prefilter.h"
 
@@ -249,6 +250,7 @@ void model_scheduler_release(struct model_scheduler *m)
 	free(m->absent);
 	free(m->heap);
 	free(m->pool);
+	free(m->unjudged);
 	sched_cycle_result_release(&m->result);
 	model_invariants_release(&m->inv);
 	model_spread_live_free(m->spread_live);
@@ -317,6 +319,7 @@ static void do_bind(struct model_scheduler *m, int p, int node,
 		    const struct sched_cycle_result *r, struct model_step *st)
 {
 	set_node(m, p, node);
+	model_dra_bound(m, p, node);
 	m->snap.nominated[p] = -1;   /* binding took the pod off the nominator */
 	m->placed[p] = true;
 	st->action = MODEL_STEP_BIND;
@@ -336,6 +339,7 @@ static void apply_preemption(struct model_scheduler *m, int p,
 	for (int i = 0; i < pr->chosen.n; i++) {
 		set_node(m, pr->chosen.pods[i], SNAP_GONE);
 		set_nominated(m, pr->chosen.pods[i], -1);
+		model_dra_gone(m, pr->chosen.pods[i]);
 	}
 	for (int i = 0; i < pr->n_clear_nominated; i++)
 		set_nominated(m, pr->clear_nominated[i], -1);
@@ -452,6 +456,8 @@ static void no_fit(struct model_scheduler *m, int p,
 	sched_preemption_init(&pr);
 	uint64_t draw = m->opts.preempt_random ? splitmix64_next(&m->rng) : 0;
 	m->engine.preempt(m->engine.self, prof, &m->snap, p, r, draw, &pr);
+	/* a claim deallocated is an event: the pod retries against it */
+	bool dealloc = model_dra_postfilter(m, p, &pr);
 	if (pr.code == SCHED_SUCCESS && pr.node >= 0)
 		take_wanted_tie(m, p, &pr);
 	if (pr.code == SCHED_SUCCESS && pr.node >= 0) {
@@ -461,6 +467,8 @@ static void no_fit(struct model_scheduler *m, int p,
 			set_nominated(m, p, -1);
 		st->message = with_postfilter(fit, pr.message);
 		park(m, p);
+		if (dealloc)
+			wake_all(m);
 	}
 	sched_preemption_release(&pr);
 }
@@ -471,7 +479,9 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 	if (m->stopped ||
 	    (m->opts.max_steps > 0 && m->steps >= m->opts.max_steps))
 		return 0;
-	if (m->n_heap == 0)
+	if (m->n_heap == 0 || m->unjudged)
+		return 0;
+	if (!model_dra_check(m, model_scheduler_head(m)))
 		return 0;
 	int p = heap_pop(m);
 	/* the heap's top is the pod the definition finds (checked where a
@@ -536,4 +546,5 @@ void model_scheduler_end_step(struct model_scheduler *m,
 		sync_pod(m, st->victims[i]);
 	for (int i = 0; i < st->n_cleared; i++)
 		sync_pod(m, st->cleared[i]);
+	dra_live_assign(m->before.dra, m->snap.dra);
 }

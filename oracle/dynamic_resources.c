@@ -36,7 +36,7 @@ bool oracle_prefilter_dra(struct oracle_cycle *cy, struct sched_status *st)
 		return false;
 	}
 	struct dra_prefilter *pf = arena_alloc(cy->arena, sizeof *pf);
-	dra_prefilter(cy->arena, cy->c, cy->p, pf);
+	dra_prefilter(cy->arena, cy->c, cy->o->snap.dra, cy->p, pf);
 	switch (pf->code) {
 	case DRA_SKIP:
 		cy->skip[PLUGIN_DYNAMIC_RESOURCES] = true;
@@ -74,14 +74,15 @@ void oracle_filter_dra(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 }
 
 /* The PostFilter's message once the state holds the pod's claims. */
-static const char *with_claims(const struct oracle *o, const struct sched_cycle_result *r)
+static const char *with_claims(const struct oracle *o, const struct sched_cycle_result *r,
+			       int *dealloc, bool *several)
 {
 	const struct cluster *c = o->cluster;
 	const struct pod *p = &c->pods[r->pod];
 	struct arena a;
 	arena_init(&a);
 	struct dra_prefilter pf;
-	dra_prefilter(&a, c, p, &pf);
+	dra_prefilter(&a, c, o->snap.dra, p, &pf);
 	bool *unavailable = NULL;
 	if (pf.code != DRA_OK) {
 		pf.n_claims = 0;
@@ -96,9 +97,7 @@ static const char *with_claims(const struct oracle *o, const struct sched_cycle_
 				unavailable[i] = unavailable[i] || f.unavailable[i];
 		}
 	}
-	int dealloc;
-	bool several;
-	const char *msg = dra_postfilter(c, p, &pf, unavailable, &dealloc, &several);
+	const char *msg = dra_postfilter(c, p, &pf, unavailable, dealloc, several);
 	arena_release(&a);
 	return msg;
 }
@@ -106,10 +105,12 @@ static const char *with_claims(const struct oracle *o, const struct sched_cycle_
 void oracle_postfilter_dra(const struct oracle *o,
 			   const struct sched_profile *prof,
 			   const struct sched_cycle_result *r,
-			   struct sched_status *st)
+			   struct sched_status *st, int *dealloc, bool *several)
 {
-	assert(o && prof && r && st);
+	assert(o && prof && r && st && dealloc && several);
 	oracle_status_ok(st);
+	*dealloc = -1;
+	*several = false;
 	bool enabled = prof->prefilter[PLUGIN_DYNAMIC_RESOURCES];
 	/* DynamicResources' own rejection comes after its state's write */
 	bool own = r->n_nodes > 0 && r->verdicts[0].rejected_by == PLUGIN_DYNAMIC_RESOURCES;
@@ -124,5 +125,5 @@ void oracle_postfilter_dra(const struct oracle *o,
 		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE, "no new claims to deallocate");
 		return;
 	}
-	oracle_status_fail_str(st, SCHED_UNSCHEDULABLE, with_claims(o, r));
+	oracle_status_fail_str(st, SCHED_UNSCHEDULABLE, with_claims(o, r, dealloc, several));
 }

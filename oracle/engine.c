@@ -10,6 +10,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "../core/dra_live.h"
 #include "../core/xalloc.h"
 
 static int loop_open(const struct snapshot *s, const struct engine_loop_opts *o,
@@ -28,13 +29,15 @@ const struct engine oracle_engine = {
 /* ------------------------------------------------ the scheduler loop's */
 
 /* The oracle answers on its own placement, which the hooks below keep
- * equal to the loop's (s). */
+ * equal to the loop's (s); the claims' status, which the loop changes
+ * with no hook, is copied from s before each answer. */
 static int loop_cycle(void *self, const struct sched_profile *prof,
 		      const struct snapshot *s, int pod,
 		      struct sched_cycle_result *r)
 {
 	(void)prof;
-	(void)s;
+	struct oracle *o = self;
+	dra_live_assign(o->snap.dra, s->dra);
 	return oracle_schedule_cycle(self, pod, r);
 }
 
@@ -43,7 +46,8 @@ static void loop_preempt(void *self, const struct sched_profile *prof,
 			 const struct sched_cycle_result *r, uint64_t offset_draw,
 			 struct sched_preemption *out)
 {
-	(void)s;
+	struct oracle *o = self;
+	dra_live_assign(o->snap.dra, s->dra);
 	oracle_preempt(self, prof, pod, r, offset_draw, out);
 }
 
@@ -97,6 +101,7 @@ static void loop_sync(void *self, const struct snapshot *t)
 	for (int p = 0; p < n; p++)
 		if (o->snap.nominated[p] != t->nominated[p])
 			oracle_nominate(o, p, t->nominated[p]);
+	dra_live_assign(o->snap.dra, t->dra);
 }
 
 static void loop_seed(void *self, uint64_t seed)

@@ -19,8 +19,10 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 	assert(o && prof && r && out);
 	struct sched_status dra;
 	bool has_dra = prof->postfilter[PLUGIN_DYNAMIC_RESOURCES];
+	int dealloc = -1;
+	bool several = false;
 	if (has_dra) {
-		oracle_postfilter_dra(o, prof, r, &dra);
+		oracle_postfilter_dra(o, prof, r, &dra, &dealloc, &several);
 		if (dra.code == SCHED_ERROR) {
 			out->code = SCHED_ERROR;
 			out->message = xstrdup(sched_status_reason(&dra, 0));
@@ -33,6 +35,9 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 		out->code = SCHED_UNSCHEDULABLE;
 		out->message = xstrdup("");
 	}
+	/* the deallocation is written whatever preemption does next */
+	out->dra_dealloc = dealloc;
+	out->dra_several = several;
 	/* quiet: decisions without text (oracle.h) */
 	if (!has_dra || out->code != SCHED_UNSCHEDULABLE || !out->message)
 		return 0;

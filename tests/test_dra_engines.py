@@ -4,7 +4,9 @@ kube v1.34.1's answer by hand (dynamicresources.go's PreFilter, Filter and
 PostFilter, the structured allocator); here each is run through
 `kso explain --kube-version 1.34` by the model and the oracle, the two
 outputs byte-identical and the values the header's.  `kso schedule`
-agrees likewise.  What kso declines to judge is refused at load, exit 3.
+carries Reserve / PreBind, PostFilter's deallocation and a victim's
+released claims from step to step, both engines alike.  What kso declines
+to judge (kube's answer depends on a Go map's order) is refused, exit 3.
 """
 import json
 
@@ -131,3 +133,195 @@ def test_the_schedule_run_places_the_pod_with_claims():
     assert p.returncode == 0, p.stderr
     steps = json.loads(p.stdout)["steps"]
     assert [(s["pod"], s.get("node")) for s in steps] == [("default/p", "n2")]
+
+
+# ------------------------------------------------------ the scheduler loop
+
+def schedule(path, engine, *extra):
+    return run_kso("schedule", path, "--engine", engine, "--kube-version",
+                   "1.34", "-o", "json", *extra)
+
+
+def steps(d):
+    return [(s["pod"], s["action"], s["node"], s["victims"], s["message"])
+            for s in d["steps"]]
+
+
+NOT_HELPFUL = "preemption: 0/%d nodes are available: %d Preemption is not " \
+    "helpful for scheduling."
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_loop_carries_reserve_and_prebind(engine):
+    # fixtures/dra/loop-claims.yaml's header: s1 takes n1's device for the
+    # shared claim, s2 follows the claim to n1, t's template claim takes
+    # n2's, x finds none
+    p = schedule(fixture_path("dra/loop-claims.yaml"), engine)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert steps(d) == [
+        ("default/s1", "bind", "n1", [], ""),
+        ("default/s2", "bind", "n1", [], ""),
+        ("default/t", "bind", "n2", [], ""),
+        ("default/x", "unschedulable", None, [],
+         "0/2 nodes are available: 2 " + NO_ALLOC + ". still not schedulable, " +
+         NOT_HELPFUL % (2, 2))]
+    assert d["summary"]["stopped"] == "quiescent"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_postfilter_deallocates_and_the_pod_retries(engine):
+    # fixtures/dra/loop-deallocate.yaml's header
+    p = schedule(fixture_path("dra/loop-deallocate.yaml"), engine)
+    assert p.returncode == 0, p.stderr
+    assert steps(json.loads(p.stdout)) == [
+        ("default/p", "unschedulable", None, [],
+         "0/2 nodes are available: 1 node(s) didn't match Pod's node "
+         "affinity/selector, 1 " + NOT_HERE + ". deallocation of ResourceClaim "
+         "completed, " + NOT_HELPFUL % (2, 2)),
+        ("default/p", "bind", "n1", [], "")]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_preemption_does_not_free_devices(engine):
+    # fixtures/dra/preempt-for-device.yaml's header: no PreFilterExtensions,
+    # the dry run keeps v's device in use
+    path = fixture_path("dra/preempt-for-device.yaml")
+    d = explain("preempt-for-device.yaml", "default/h", engine)
+    assert d["message"] == (
+        "0/1 nodes are available: 1 Insufficient cpu. still not schedulable, "
+        "preemption: 0/1 nodes are available: 1 " + NO_ALLOC + ".")
+    d = explain("preempt-for-device.yaml", "default/g", engine)
+    assert d["message"] == (
+        "0/1 nodes are available: 1 " + NO_ALLOC + ". still not schedulable, " +
+        NOT_HELPFUL % (1, 1))
+    p = schedule(path, engine)
+    assert p.returncode == 0, p.stderr
+    assert [s[:3] for s in steps(json.loads(p.stdout))] == [
+        ("default/h", "unschedulable", None),
+        ("default/g", "unschedulable", None)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_victims_claim_is_released(engine):
+    # fixtures/dra/loop-victim-claims.yaml's header
+    p = schedule(fixture_path("dra/loop-victim-claims.yaml"), engine)
+    assert p.returncode == 0, p.stderr
+    assert steps(json.loads(p.stdout)) == [
+        ("default/h", "preempt", "n1", ["default/v"],
+         "0/1 nodes are available: 1 Insufficient cpu."),
+        ("default/h", "bind", "n1", [], ""),
+        ("default/w", "bind", "n1", [], "")]
+
+
+CLASS = """apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec: {}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", pods: "10"}}
+---
+"""
+
+
+def claim(name, status=""):
+    return """apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: %s, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.example.com}
+%s---
+""" % (name, status)
+
+
+def slice_(pool):
+    return """apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: %s}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: %s, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+---
+""" % (pool, pool)
+
+
+def pod(name, *claims):
+    return """apiVersion: v1
+kind: Pod
+metadata: {name: %s, namespace: default, uid: uid-%s}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [%s]
+---
+""" % (name, name, ", ".join("{name: c%d, resourceClaimName: %s}" % (i, c)
+                             for i, c in enumerate(claims)))
+
+
+ON_N2 = """status:
+  allocation:
+    devices:
+      results:
+      - {request: gpu, driver: gpu.example.com, pool: n2, device: gpu-0}
+    nodeSelector:
+      nodeSelectorTerms:
+      - matchFields:
+        - {key: metadata.name, operator: In, values: [n2]}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_random_deallocation_stops_the_loop(engine, tmp_path):
+    # p's claims a and b are both allocated for n2 (not in the input) and
+    # reserved for no pod: both unavailable on n1, PostFilter deallocates
+    # one of them, picked by a Go map's iteration order - random.  The
+    # cycle's message is the same either way; the state after is not.
+    path = tmp_path / "p.yaml"
+    path.write_text(CLASS + claim("a", ON_N2) + claim("b", ON_N2) +
+                    pod("p", "a", "b"))
+    p = schedule(path, engine)
+    assert p.returncode == 3
+    d = json.loads(p.stdout)
+    assert steps(d) == [
+        ("default/p", "unschedulable", None, [],
+         "0/1 nodes are available: 1 " + NOT_HERE + ". deallocation of "
+         "ResourceClaim completed, " + NOT_HELPFUL % (1, 1))]
+    assert d["summary"]["stopped"] == "unjudged"
+    assert p.stderr == (
+        "kso schedule: stopped: pod default/p: DynamicResources' PostFilter "
+        "deallocates one of several of its claims, picked at random (a Go "
+        "map's order)\n")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_devices_picked_in_map_order_stop_the_loop(engine, tmp_path):
+    # n1 holds gpu-0 of pool p1 and gpu-0 of pool p2: kube's allocator walks
+    # its pools in a Go map's order, so a's claim gets either; b, still to
+    # schedule, would find the other in use.  The bind itself is kube's.
+    path = tmp_path / "p.yaml"
+    path.write_text(CLASS + slice_("p1") + slice_("p2") + claim("a-gpu") +
+                    claim("b-gpu") + pod("a", "a-gpu") + pod("b", "b-gpu"))
+    p = schedule(path, engine)
+    assert p.returncode == 3
+    d = json.loads(p.stdout)
+    assert steps(d) == [("default/a", "bind", "n1", [], "")]
+    assert d["summary"]["stopped"] == "unjudged"
+    assert p.stderr.startswith(
+        "kso schedule: stopped: pod default/a bound to n1: the devices kube's "
+        "allocator picks there for its claims (first default/a-gpu) depend on "
+        "the order of its pools (a Go map) and slices")
+    # one pool: the device order decides, no refusal
+    path.write_text(CLASS + slice_("p1") + claim("a-gpu") + claim("b-gpu") +
+                    pod("a", "a-gpu") + pod("b", "b-gpu"))
+    p = schedule(path, engine)
+    assert p.returncode == 0, p.stderr
+    assert [s[:3] for s in steps(json.loads(p.stdout))] == [
+        ("default/a", "bind", "n1"), ("default/b", "unschedulable", None)]

@@ -295,16 +295,10 @@ static void warn_missing_storage(struct yaml_dec *d)
 
 /* Under v1.34 kso judges DynamicResources for a pending pod with claims
  * through core/dra_plugin.h, with the claims as loaded.  It declines
- * (exit 3) where that would not be kube's answer:
- *  - a second pending pod with claims: kube's Reserve / PreBind write the
- *    first one's allocation into its claims, which the second one's
- *    verdict reads, and kso does not model them;
- *  - a node whose allocation kube may answer either way (the allocator's
- *    DRA_ALLOC_UNJUDGED: an error met or not depending on kube's
- *    unspecified pool order);
- *  - a claim PostFilter could deallocate (allocated, reserved for no
- *    other pod, unavailable on some node): kube writes the deallocation
- *    and retries the pod against it, which kso does not model. */
+ * (exit 3) a node whose allocation kube may answer either way (the
+ * allocator's DRA_ALLOC_UNJUDGED: an error met or not depending on kube's
+ * unspecified pool order).  The scheduler loop checks each later state
+ * the same way (model/dra_loop.c). */
 static bool dra_match(const struct node_selector *ns, const struct node *n, void *ctx)
 {
 	(void)ctx;
@@ -318,32 +312,6 @@ static int refuse(struct error *err, const struct pod *p, const char *why)
 		 "DynamicResources for it exactly: %s", p->ns, p->name, why);
 	err->incomplete = 1;
 	return -1;
-}
-
-/* The verdicts of pod p on every node, refused where not exact. */
-static int judge_pod(struct arena *a, const struct cluster *c, const struct pod *p,
-		     struct error *err)
-{
-	struct dra_prefilter pf;
-	dra_prefilter(a, c, p, &pf);
-	if (pf.code != DRA_OK)
-		return 0;
-	bool *unavailable = arena_array(a, (size_t)pf.n_claims + 1, sizeof *unavailable);
-	for (int n = 0; n < c->n_nodes; n++) {
-		struct dra_filter f;
-		dra_filter(a, c, &pf, &c->nodes[n], dra_match, NULL, &f);
-		if (f.code == DRA_UNJUDGED)
-			return refuse(err, p, f.msg);
-		for (int i = 0; i < pf.n_claims; i++)
-			unavailable[i] = unavailable[i] || f.unavailable[i];
-	}
-	int dealloc;
-	bool several;
-	dra_postfilter(c, p, &pf, unavailable, &dealloc, &several);
-	if (dealloc >= 0)
-		return refuse(err, p, "its PostFilter could deallocate a claim, and kso does "
-			      "not model the retry against the deallocated claim");
-	return 0;
 }
 
 /*
@@ -398,22 +366,16 @@ int yaml_refuse_unjudged_dra(struct cluster *c, struct error *err)
 {
 	if (!config_at_least(&c->config, KUBE_1_34))
 		return 0;
-	const struct pod *first = NULL;
-	for (int i = 0; i < c->n_pods; i++) {
-		const struct pod *p = &c->pods[i];
-		if (!p->n_claims || *p->node_name)
-			continue;
-		if (first)
-			return refuse(err, p, "a second pending pod with claims (the first is "
-				      "earlier in the input), and kso does not model the allocation "
-				      "kube's Reserve and PreBind write for the first");
-		first = p;
-	}
-	if (!first)
-		return 0;
 	struct arena a;
 	arena_init(&a);
-	int rc = judge_pod(&a, c, first, err);
+	int rc = 0;
+	for (int i = 0; i < c->n_pods && !rc; i++) {
+		const struct pod *p = &c->pods[i];
+		const char *why;
+		if (p->n_claims && !*p->node_name &&
+		    !dra_judge(&a, c, NULL, p, dra_match, NULL, &why))
+			rc = refuse(err, p, why);
+	}
 	arena_release(&a);
 	return rc;
 }

@@ -77,7 +77,7 @@ static const struct node *node(const char *name)
 static void prefilter_refuses(struct arena *a, const char *p, const char *msg)
 {
 	struct dra_prefilter pf;
-	dra_prefilter(a, &C, pod(p), &pf);
+	dra_prefilter(a, &C, NULL, pod(p), &pf);
 	CHECK_EQ(pf.code, DRA_UNRESOLVABLE);
 	CHECK_STR(pf.msg, msg);
 }
@@ -85,11 +85,11 @@ static void prefilter_refuses(struct arena *a, const char *p, const char *msg)
 static void test_prefilter(struct arena *a)
 {
 	struct dra_prefilter pf;
-	dra_prefilter(a, &C, pod("p9"), &pf);
+	dra_prefilter(a, &C, NULL, pod("p9"), &pf);
 	CHECK_EQ(pf.code, DRA_SKIP);
-	dra_prefilter(a, &C, pod("p11"), &pf);   /* the template's claim is not needed */
+	dra_prefilter(a, &C, NULL, pod("p11"), &pf);   /* the template's claim is not needed */
 	CHECK_EQ(pf.code, DRA_SKIP);
-	dra_prefilter(a, &C, pod("p3"), &pf);    /* its own template claim */
+	dra_prefilter(a, &C, NULL, pod("p3"), &pf);    /* its own template claim */
 	CHECK_EQ(pf.code, DRA_OK);
 	CHECK_EQ(pf.n_to_allocate, 1);
 	prefilter_refuses(a, "p4", "ResourceClaim default/tmpl-claim was not created for pod "
@@ -107,7 +107,7 @@ static void test_filter_and_postfilter(struct arena *a)
 	int dealloc;
 	bool several;
 	/* p1: gpu-0 is shared's (and mine's), so gpu-1 on n1; n2 has none */
-	dra_prefilter(a, &C, pod("p1"), &pf);
+	dra_prefilter(a, &C, NULL, pod("p1"), &pf);
 	CHECK_EQ(pf.code, DRA_OK);
 	CHECK_EQ(pf.n_in_use, 2);
 	dra_filter(a, &C, &pf, node("n1"), match, NULL, &f);
@@ -119,7 +119,7 @@ static void test_filter_and_postfilter(struct arena *a)
 	CHECK_EQ(f.code, DRA_UNRESOLVABLE);
 	CHECK_STR(f.msg, "cannot allocate all claims");
 	/* p2: shared is allocated to zone a; reserved for another pod */
-	dra_prefilter(a, &C, pod("p2"), &pf);
+	dra_prefilter(a, &C, NULL, pod("p2"), &pf);
 	CHECK_EQ(pf.n_to_allocate, 0);
 	dra_filter(a, &C, &pf, node("n1"), match, NULL, &f);
 	CHECK_EQ(f.code, DRA_OK);
@@ -129,13 +129,13 @@ static void test_filter_and_postfilter(struct arena *a)
 	CHECK_STR(dra_postfilter(&C, pod("p2"), &pf, f.unavailable, &dealloc, &several),
 		  "still not schedulable");
 	/* p10: mine is reserved for nobody: PostFilter deallocates it */
-	dra_prefilter(a, &C, pod("p10"), &pf);
+	dra_prefilter(a, &C, NULL, pod("p10"), &pf);
 	dra_filter(a, &C, &pf, node("n2"), match, NULL, &f);
 	CHECK_STR(dra_postfilter(&C, pod("p10"), &pf, f.unavailable, &dealloc, &several),
 		  "deallocation of ResourceClaim completed");
 	CHECK_STR(C.claims[dealloc].name, "mine");
 	CHECK(!several);
-	dra_prefilter(a, &C, pod("p9"), &pf);
+	dra_prefilter(a, &C, NULL, pod("p9"), &pf);
 	CHECK_STR(dra_postfilter(&C, pod("p9"), &pf, NULL, &dealloc, &several),
 		  "no new claims to deallocate");
 }

@@ -1,0 +1,163 @@
+/*
+ * dra_loop.c - what DynamicResources writes between the loop's cycles
+ * under v1.34 (delta reference §5.9; dynamicresources.go Reserve,
+ * PreBind, PostFilter; the resourceclaim controller for a deleted pod),
+ * into the claims' status the next cycles read (core/dra_live.h):
+ *   bind     Reserve keeps the allocation the Filter found on the chosen
+ *            node (in kube's in-flight allocations, so the next pod's
+ *            PreFilter counts its devices in use), PreBind writes it to
+ *            each unallocated claim and adds the pod to reservedFor of
+ *            every claim not reserved for it yet;
+ *   PostFilter  the claim it deallocates loses its allocation and
+ *            reservations;
+ *   deletion a preemption victim leaves every reservedFor, and a claim
+ *            left reserved for no pod is deallocated.
+ * kso binds at once, so Reserve never meets a failed PreBind: Unreserve
+ * has nothing to undo.  Where kube's answer for a later cycle depends on
+ * its random choices, the loop stops with m->unjudged instead:
+ *   - the allocator picks among devices of more than one slice (kube's
+ *     pools come from a Go map) and another pod with claims is still to
+ *     be scheduled;
+ *   - PostFilter deallocates one of several claims (a Go map's order);
+ *   - a node where the allocator meets an error or not depending on that
+ *     order (core/dra_alloc.h's DRA_ALLOC_UNJUDGED).
+ */
+#include "scheduler.h"
+#include "match.h"
+
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../core/dra_live.h"
+#include "../core/dra_plugin.h"
+#include "../core/xalloc.h"
+
+static bool node_match(const struct node_selector *ns, const struct node *n, void *ctx)
+{
+	(void)ctx;
+	return match_node_selector(ns, n);
+}
+
+static bool applies(const struct model_scheduler *m, int p)
+{
+	return m->snap.dra && m->cluster->pods[p].n_claims &&
+	       config_at_least(&m->cluster->config, KUBE_1_34);
+}
+
+static void unjudged(struct model_scheduler *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void unjudged(struct model_scheduler *m, const char *fmt, ...)
+{
+	if (m->unjudged)
+		return;
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	m->unjudged = xstrdup(buf);
+}
+
+bool model_dra_check(struct model_scheduler *m, int p)
+{
+	assert(m);
+	if (!applies(m, p))
+		return true;
+	const struct pod *pod = &m->cluster->pods[p];
+	struct arena a;
+	arena_init(&a);
+	const char *why;
+	bool ok = dra_judge(&a, m->cluster, m->snap.dra, pod, node_match, NULL, &why);
+	if (!ok)
+		unjudged(m, "pod %s/%s: kso cannot judge kube v1.34's DynamicResources "
+			 "exactly: %s", pod->ns, pod->name, why);
+	arena_release(&a);
+	return ok;
+}
+
+/* Another pod with claims is still to be scheduled. */
+static bool claims_to_come(const struct model_scheduler *m, int p)
+{
+	const struct cluster *c = m->cluster;
+	for (int q = 0; q < c->n_pods; q++)
+		if (q != p && c->pods[q].n_claims &&
+		    (m->snap.pod_node[q] == SNAP_PENDING || m->absent[q]))
+			return true;
+	return false;
+}
+
+/* The allocation for claims[ci] out of the allocator's results. */
+static void allocate(struct model_scheduler *m, const struct dra_alloc_out *o, int ci,
+		     int claim, int node)
+{
+	struct dra_alloc_device d[32];
+	int n = 0;
+	for (int i = 0; i < o->n_devices && n < 32; i++)
+		if (o->devices[i].claim == ci)
+			d[n++] = o->devices[i];
+	dra_live_allocate(m->snap.dra, m->cluster, claim, node, d, n);
+}
+
+void model_dra_bound(struct model_scheduler *m, int p, int node)
+{
+	assert(m && node >= 0);
+	if (!applies(m, p))
+		return;
+	const struct cluster *c = m->cluster;
+	struct arena a;
+	arena_init(&a);
+	struct dra_prefilter pf;
+	dra_prefilter(&a, c, m->snap.dra, &c->pods[p], &pf);
+	if (pf.code != DRA_OK) {
+		arena_release(&a);
+		return;
+	}
+	if (pf.n_to_allocate) {
+		struct dra_filter f;
+		dra_filter(&a, c, &pf, &c->nodes[node], node_match, NULL, &f);
+		/* a replay's forced bind to a node kso finds no allocation on
+		 * writes nothing */
+		if (f.code != DRA_OK || f.alloc.status != DRA_ALLOC_FIT) {
+			arena_release(&a);
+			return;
+		}
+		for (int i = 0; i < pf.n_to_allocate; i++)
+			allocate(m, &f.alloc, i, pf.to_allocate[i], node);
+		if (!f.alloc.order_free && claims_to_come(m, p)) {
+			const struct resource_claim *cl = &c->claims[pf.to_allocate[0]];
+			unjudged(m, "pod %s/%s bound to %s: the devices kube's allocator picks "
+				 "there for its claims (first %s/%s) depend on the order of its "
+				 "pools (a Go map) and slices, as the selectable devices lie in "
+				 "more than one slice; the pods with claims still to schedule "
+				 "may see either", c->pods[p].ns, c->pods[p].name,
+				 c->nodes[node].name, cl->ns, cl->name);
+		}
+	}
+	for (int i = 0; i < pf.n_claims; i++)
+		dra_live_reserve(m->snap.dra, c, pf.claims[i], p);
+	arena_release(&a);
+}
+
+bool model_dra_postfilter(struct model_scheduler *m, int p, const struct sched_preemption *pr)
+{
+	assert(m && pr);
+	if (pr->dra_dealloc < 0 || !m->snap.dra)
+		return false;
+	const struct cluster *c = m->cluster;
+	if (pr->dra_several) {
+		unjudged(m, "pod %s/%s: DynamicResources' PostFilter deallocates one of "
+			 "several of its claims, picked at random (a Go map's order)",
+			 c->pods[p].ns, c->pods[p].name);
+		return false;
+	}
+	dra_live_deallocate(m->snap.dra, pr->dra_dealloc);
+	return true;
+}
+
+bool model_dra_gone(struct model_scheduler *m, int p)
+{
+	assert(m);
+	return dra_live_gone(m->snap.dra, m->cluster, p);
+}

@@ -388,6 +388,44 @@ static int strict_errors(const struct cluster *c, struct error *err)
 	return error_plain(err, "%s", buf);
 }
 
+static int cmp_kind(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether the loader recorded objects of kind as not expanded. */
+static bool unexpanded_kind(const struct cluster *c, const char *kind)
+{
+	size_t n = strlen(kind);
+	for (int i = 0; i < c->n_unexpanded; i++)
+		if (!strncmp(c->unexpanded[i], kind, n) && c->unexpanded[i][n] == ' ')
+			return true;
+	return false;
+}
+
+/* -v: the objects of kinds the scheduler does not read, counted by kind
+ * in one line ("note: skipped, kinds the scheduler does not read: 3
+ * ConfigMap, 1 CronJob (not expanded)"), the kinds in name order. */
+static void print_skipped(const struct cluster *c)
+{
+	int n = c->n_skipped;
+	if (!n)
+		return;
+	const char **kinds = xcalloc((size_t)n, sizeof *kinds);
+	memcpy(kinds, c->skipped, (size_t)n * sizeof *kinds);
+	qsort(kinds, (size_t)n, sizeof *kinds, cmp_kind);
+	fprintf(stderr, "note: skipped, kinds the scheduler does not read:");
+	for (int i = 0, run = 1; i < n; i++, run++) {
+		if (i + 1 < n && !strcmp(kinds[i], kinds[i + 1]))
+			continue;
+		fprintf(stderr, "%s %d %s%s", i + 1 == run ? "" : ",", run, kinds[i],
+			unexpanded_kind(c, kinds[i]) ? " (not expanded)" : "");
+		run = 0;
+	}
+	fprintf(stderr, "\n");
+	free(kinds);
+}
+
 int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 		    const struct cli_load_opts *o, struct error *err)
 {
@@ -408,6 +446,8 @@ int cli_load_inputs(struct cluster *c, char *const *paths, int n,
 		return strict_errors(c, err);
 	for (int i = 0; rc == 0 && o->verbose && i < c->n_notes; i++)
 		fprintf(stderr, "%s\n", c->notes[i]);
+	if (rc == 0 && o->verbose)
+		print_skipped(c);
 	/* suspicious but valid input: said once, and the run goes on */
 	for (int i = 0; rc == 0 && i < c->n_warnings; i++)
 		fprintf(stderr, "%s\n", c->warnings[i]);

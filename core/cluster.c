@@ -357,6 +357,12 @@ void cluster_note(struct cluster *c, const char *fmt, ...)
 	add_line(c, &c->notes, &c->n_notes, &c->cap_notes, buf);
 }
 
+void cluster_skipped(struct cluster *c, const char *kind)
+{
+	assert(c && kind);
+	add_line(c, &c->skipped, &c->n_skipped, &c->cap_skipped, kind);
+}
+
 void cluster_unexpanded(struct cluster *c, const char *kind, const char *ns,
 			const char *name)
 {

@@ -746,6 +746,11 @@ struct cluster {
 	 * for kso validate's summary.  Arena strings, load order. */
 	const char **unexpanded;
 	int n_unexpanded, cap_unexpanded;
+	/* The kind of each object skipped as nothing the scheduler reads
+	 * (ConfigMap, CronJob, Kustomization ...), load order; -v prints
+	 * them counted by kind, one line. */
+	const char **skipped;
+	int n_skipped, cap_skipped;
 
 	/* Open-addressing hash indexes by name, rebuilt by cluster_reindex();
 	 * slot value = object index + 1, 0 = empty.  Look-ups fall back to a
@@ -786,6 +791,10 @@ void cluster_warn(struct cluster *c, const char *fmt, ...)
  * ("KIND NS/NAME"; the arena owns it). */
 void cluster_unexpanded(struct cluster *c, const char *kind, const char *ns,
 			const char *name);
+
+/* cluster_skipped: records an object of a kind the loader skips (the
+ * arena owns the copy). */
+void cluster_skipped(struct cluster *c, const char *kind);
 
 /* cluster_note: appends a formatted note (the arena owns it). */
 void cluster_note(struct cluster *c, const char *fmt, ...)

@@ -3,7 +3,7 @@ test_walks.py - directory walks as a person's checkout has them (issue
 38): a Helm chart's templates are recognised and the walk goes on with a
 warning to render them with `helm template` (an error when the template
 is named itself); dot-directories (.git, .github) are skipped; under -v
-the objects of kinds the scheduler does not read are listed as skipped.
+the objects of kinds the scheduler does not read are counted by kind, one line.
 """
 import subprocess
 
@@ -63,14 +63,14 @@ def test_verbose_lists_what_was_skipped(tmp_path):
     d = checkout(tmp_path)
     r = kso("validate", d, "-v")
     assert r.returncode == 0, r.stderr
-    # in walk order: .git (dot entries sort first), chart/Chart.yaml, then
-    # the ConfigMap of rules.yaml (line 1, col 1)
+    # the files in walk order: .git (dot entries sort first),
+    # chart/Chart.yaml; then the objects skipped, counted by kind (the
+    # ConfigMap of rules.yaml); then the warnings
     assert r.stderr.splitlines() == [
         f"{d}/.git: note: skipped: a dot-directory",
         f"{d}/chart/Chart.yaml: note: skipped: no Kubernetes object in it "
         "(a document with a kind)",
-        f"{d}/rules.yaml:1:1: note: skipped: kind ConfigMap rules, nothing "
-        "the scheduler reads",
+        "note: skipped, kinds the scheduler does not read: 1 ConfigMap",
         f"{d}/chart/templates/deploy.yaml:4:13: warning: skipped: a Helm "
         "chart template; render the chart with `helm template` and give kso "
         "its output"]
@@ -87,3 +87,26 @@ def test_a_template_named_on_the_command_line_is_an_error(tmp_path):
     # a dot-directory named itself is read: the user asked for it
     r = kso("validate", d / ".git")
     assert r.returncode == 1
+
+
+def test_verbose_counts_the_skipped_objects_by_kind(tmp_path):
+    # three ConfigMaps, a CronJob (its Jobs are made on a schedule: not
+    # expanded) and a Kustomization, in two files: one line, the kinds in
+    # name order with their counts; the objects kso reads are not in it
+    (tmp_path / "a.yaml").write_text(
+        CONFIGMAP + "---\napiVersion: kustomize.config.k8s.io/v1beta1\n"
+        "kind: Kustomization\nresources: []\n---\n" +
+        CONFIGMAP.replace("rules", "rules-2") + "---\n" + NODE)
+    (tmp_path / "b.yaml").write_text(
+        "apiVersion: batch/v1\nkind: CronJob\n"
+        "metadata: {name: cleanup, namespace: ops}\n"
+        "spec: {schedule: '0 * * * *', jobTemplate: {spec: {template: "
+        "{spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}}}"
+        "\n---\n" + CONFIGMAP.replace("rules", "rules-3") + "---\n" + POD)
+    r = kso("validate", tmp_path, "-v")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ("note: skipped, kinds the scheduler does not read: "
+                        "3 ConfigMap, 1 CronJob (not expanded), "
+                        "1 Kustomization\n")
+    # without -v: nothing
+    assert kso("validate", tmp_path).stderr == ""

@@ -209,14 +209,11 @@ static int decode_object(struct yaml_dec *d, const struct ynode *obj,
 			yaml_check_fields(d, obj, kind);
 		return kinds[i].decode(d, obj);
 	}
-	/* a kind the scheduler does not read: said under -v */
+	/* a kind the scheduler does not read: counted under -v */
 	const struct ynode *meta = ynode_get(obj, "metadata");
 	const char *name = ynode_str(meta, "name");
 	const char *ns = ynode_str(meta, "namespace");
-	cluster_note(d->c, "%s:%d:%d: note: skipped: kind %s%s%s%s%s, nothing "
-		     "the scheduler reads", d->file, obj->line, obj->col, kind,
-		     name ? " " : "", name && ns ? ns : "", name && ns ? "/" : "",
-		     name ? name : "");
+	cluster_skipped(d->c, kind);
 	/* a CronJob makes Jobs on a schedule: no pods of a load's moment */
 	if (!strcmp(kind, "CronJob") && name)
 		cluster_unexpanded(d->c, kind, ns ? ns : "default", name);

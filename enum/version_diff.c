@@ -29,8 +29,12 @@
  *     (12); an absent-nodes status ("didn't satisfy plugin(s)"):
  *     absent-nodes (3);
  *   - NodePorts: sidecar-ports (9); PodTopologySpread: spread (4);
- *     InterPodAffinity: label-keys (6) where the loads' selectors differ,
- *     ns-selector (14) where the pod has a namespaceSelector;
+ *     InterPodAffinity: label-keys (6) where a term (of the incoming pod
+ *     against the pods it reads, of those pods against it) selects
+ *     another pod by its labels under the two loads (the merged
+ *     matchLabelKeys / mismatchLabelKeys), ns-selector (14) where it
+ *     selects the same by labels but another by namespace (v1.34.1's
+ *     negative namespaceSelector), both where both hold;
  *     VolumeBinding / VolumeRestrictions with the same codes:
  *     volume-texts (7), else (and the volume limits): volumes (8);
  *     DynamicResources' filter: dra-claims;
@@ -57,6 +61,8 @@
 #include "../core/engine.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
+#include "../model/affinity_terms.h"
+#include "../model/match.h"
 
 static const struct {
 	const char *name;
@@ -187,8 +193,8 @@ struct loads {
 	const struct snapshot *at;
 	bool *requests_differ;     /* [n_pods] pod-level requests, resize */
 	bool *sidecar;             /* [n_pods] the pod has a sidecar */
-	bool selectors_differ;     /* some pod's (anti-)affinity selector */
-	bool ns_selector;          /* the pod has a term with a namespaceSelector */
+	bool label_keys;           /* a term's merged label keys select another pod */
+	bool ns_selector;          /* a term's namespaces select another pod */
 };
 
 /* Whether flag holds for the incoming pod or a pod node n accounts
@@ -223,39 +229,100 @@ static bool containers_differ(const struct container *a, const struct container 
 	return false;
 }
 
-static bool terms_differ(const struct pod_affinity_term *a,
-			 const struct pod_affinity_term *b, int n)
+/* Each (anti-)affinity term list of a pod, by kind, with its owner's
+ * terms as the two loads read them. */
+struct term_list {
+	const struct pod_affinity_term *a, *b;
+	int n;
+	size_t stride;             /* a term inside a weighted term */
+};
+
+static int term_lists(const struct pod *a, const struct pod *b, struct term_list out[4])
 {
-	for (int i = 0; i < n; i++)
-		if (a[i].selector.n_exprs != b[i].selector.n_exprs)
-			return true;
-	return false;
+	out[0] = (struct term_list){a->affinity, b->affinity, a->n_affinity,
+				    sizeof *a->affinity};
+	out[1] = (struct term_list){a->anti_affinity, b->anti_affinity,
+				    a->n_anti_affinity, sizeof *a->anti_affinity};
+	out[2] = (struct term_list){&a->affinity_preferred[0].term,
+				    &b->affinity_preferred[0].term,
+				    a->n_affinity_preferred,
+				    sizeof *a->affinity_preferred};
+	out[3] = (struct term_list){&a->anti_affinity_preferred[0].term,
+				    &b->anti_affinity_preferred[0].term,
+				    a->n_anti_affinity_preferred,
+				    sizeof *a->anti_affinity_preferred};
+	/* the loads hold the same terms (only their selectors may differ) */
+	bool same = a->n_affinity == b->n_affinity &&
+		a->n_anti_affinity == b->n_anti_affinity &&
+		a->n_affinity_preferred == b->n_affinity_preferred &&
+		a->n_anti_affinity_preferred == b->n_anti_affinity_preferred;
+	return same ? 4 : 0;
 }
 
-static bool weighted_differ(const struct weighted_pod_affinity_term *a,
-			    const struct weighted_pod_affinity_term *b, int n)
+static const struct pod_affinity_term *term_at(const struct pod_affinity_term *t,
+					       size_t stride, int k)
 {
-	for (int i = 0; i < n; i++)
-		if (a[i].term.selector.n_exprs != b[i].term.selector.n_exprs)
-			return true;
-	return false;
+	return (const struct pod_affinity_term *)((const char *)t + stride * (size_t)k);
 }
 
-static bool has_ns_selector(const struct pod *p)
+static bool accounted(const struct snapshot *at, int q)
 {
-	for (int i = 0; i < p->n_affinity; i++)
-		if (p->affinity[i].ns_selector.present)
-			return true;
-	for (int i = 0; i < p->n_anti_affinity; i++)
-		if (p->anti_affinity[i].ns_selector.present)
-			return true;
-	for (int i = 0; i < p->n_affinity_preferred; i++)
-		if (p->affinity_preferred[i].term.ns_selector.present)
-			return true;
-	for (int i = 0; i < p->n_anti_affinity_preferred; i++)
-		if (p->anti_affinity_preferred[i].term.ns_selector.present)
-			return true;
-	return false;
+	return at->pod_node[q] >= 0 || at->nominated[q] >= 0;
+}
+
+/* Whether InterPodAffinity matches a term of pod i against pod q when it
+ * decides pod: the incoming pod's terms against the pods bound or
+ * nominated and itself (the first-pod exception of required affinity),
+ * those pods' terms against the incoming pod. */
+static bool reads(const struct snapshot *at, int pod, int i, int q)
+{
+	return i == pod ? q == pod || accounted(at, q) : q == pod;
+}
+
+/* Which way the two loads' (anti-)affinity terms select pods of the
+ * state that InterPodAffinity reads (reads()).
+ * Where the label selectors (matchLabelKeys / mismatchLabelKeys merged,
+ * delta §6) select another pod: label-keys; where they agree on the pod
+ * but the namespaces do not (the incoming pod's namespaceSelector, v1.34.1's
+ * regression, delta §5.4): ns-selector. */
+static void terms_select(const struct cluster *ca, const struct cluster *cb,
+			 const struct snapshot *at, int pod, struct loads *l)
+{
+	for (int i = 0; i < ca->n_pods; i++) {
+		if (i != pod && !accounted(at, i))
+			continue;
+		enum model_term_owner owner = i == pod ? TERM_OF_INCOMING
+			: TERM_OF_EXISTING;
+		const struct pod *pa = &ca->pods[i], *pb = &cb->pods[i];
+		struct term_list lists[4];
+		int n_lists = term_lists(pa, pb, lists);
+		if (n_lists == 0)
+			l->label_keys = true;
+		for (int t = 0; t < n_lists; t++)
+			for (int k = 0; k < lists[t].n; k++) {
+				const struct pod_affinity_term *ta =
+					term_at(lists[t].a, lists[t].stride, k);
+				const struct pod_affinity_term *tb =
+					term_at(lists[t].b, lists[t].stride, k);
+				for (int q = 0; q < ca->n_pods; q++) {
+					if (!reads(at, pod, i, q))
+						continue;
+					bool la = match_label_selector(&ta->selector,
+								       &ca->pods[q].labels);
+					bool lb = match_label_selector(&tb->selector,
+								       &cb->pods[q].labels);
+					if (la != lb) {
+						l->label_keys = true;
+						continue;
+					}
+					if (model_affinity_term_matches(ca, ta, pa->ns, owner,
+									&ca->pods[q]) !=
+					    model_affinity_term_matches(cb, tb, pb->ns, owner,
+									&cb->pods[q]))
+						l->ns_selector = true;
+				}
+			}
+	}
 }
 
 static void loads_of(const struct cluster *ca, const struct cluster *cb,
@@ -279,22 +346,10 @@ static void loads_of(const struct cluster *ca, const struct cluster *cb,
 			containers_differ(a->init_containers, b->init_containers,
 					  a->n_init_containers < b->n_init_containers
 					  ? a->n_init_containers : b->n_init_containers);
-		l->selectors_differ |=
-			a->n_affinity != b->n_affinity ||
-			a->n_anti_affinity != b->n_anti_affinity ||
-			a->n_affinity_preferred != b->n_affinity_preferred ||
-			a->n_anti_affinity_preferred != b->n_anti_affinity_preferred ||
-			terms_differ(a->affinity, b->affinity, a->n_affinity) ||
-			terms_differ(a->anti_affinity, b->anti_affinity, a->n_anti_affinity) ||
-			weighted_differ(a->affinity_preferred, b->affinity_preferred,
-					a->n_affinity_preferred) ||
-			weighted_differ(a->anti_affinity_preferred,
-					b->anti_affinity_preferred,
-					a->n_anti_affinity_preferred);
 		for (int k = 0; k < b->n_init_containers; k++)
 			l->sidecar[i] |= b->init_containers[k].restart_always;
 	}
-	l->ns_selector = has_ns_selector(&cb->pods[pod]);
+	terms_select(ca, cb, at, pod, l);
 }
 
 static void loads_release(struct loads *l)
@@ -310,20 +365,20 @@ struct diff {
 	char first[160];
 };
 
-static void mark(struct diff *d, int item)
+/* A set of delta items, a bit per enum_vdelta. */
+static uint32_t bit(int item)
 {
-	if (item >= 0)
-		d->items |= UINT32_C(1) << item;
+	return UINT32_C(1) << item;
 }
 
-/* A difference (item -1: one that follows from others), the first kept
+/* A difference (items 0: one that follows from others), the first kept
  * in words. */
-static void differs(struct diff *d, int item, const char *fmt, ...)
+static void differs(struct diff *d, uint32_t items, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void differs(struct diff *d, int item, const char *fmt, ...)
+static void differs(struct diff *d, uint32_t items, const char *fmt, ...)
 {
-	mark(d, item);
+	d->items |= items;
 	if (d->any)
 		return;
 	d->any = true;
@@ -333,8 +388,17 @@ static void differs(struct diff *d, int item, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A filter's status differing on node n: the item its plugin stands for. */
-static int filter_item(int f, const struct sched_node_verdict *va,
+/* InterPodAffinity's items: the ways its terms select other pods under
+ * the two loads (both when both hold). */
+static uint32_t affinity_items(const struct loads *l)
+{
+	uint32_t items = (l->label_keys ? bit(ENUM_VDELTA_LABEL_KEYS) : 0) |
+			 (l->ns_selector ? bit(ENUM_VDELTA_NS_SELECTOR) : 0);
+	return items ? items : bit(ENUM_VDELTA_OTHER);
+}
+
+/* A filter's status differing on node n: the items its plugin stands for. */
+static uint32_t filter_items(int f, const struct sched_node_verdict *va,
 		       const struct sched_node_verdict *vb, const struct loads *l,
 		       int n)
 {
@@ -343,55 +407,53 @@ static int filter_item(int f, const struct sched_node_verdict *va,
 	case PLUGIN_NODE_RESOURCES_FIT:
 		if (same_reasons(a, b) && a->code != SCHED_SUCCESS &&
 		    b->code != SCHED_SUCCESS)
-			return ENUM_VDELTA_FIT_UNRESOLVABLE;
-		return on_node(l, l->requests_differ, n) ? ENUM_VDELTA_POD_RESOURCES
-			: ENUM_VDELTA_OTHER;
+			return bit(ENUM_VDELTA_FIT_UNRESOLVABLE);
+		return bit(on_node(l, l->requests_differ, n) ? ENUM_VDELTA_POD_RESOURCES
+			   : ENUM_VDELTA_OTHER);
 	case PLUGIN_NODE_PORTS:
-		return on_node(l, l->sidecar, n) ? ENUM_VDELTA_SIDECAR_PORTS
-			: ENUM_VDELTA_OTHER;
+		return bit(on_node(l, l->sidecar, n) ? ENUM_VDELTA_SIDECAR_PORTS
+			   : ENUM_VDELTA_OTHER);
 	case PLUGIN_POD_TOPOLOGY_SPREAD:
-		return ENUM_VDELTA_SPREAD;
+		return bit(ENUM_VDELTA_SPREAD);
 	case PLUGIN_INTER_POD_AFFINITY:
-		return l->selectors_differ ? ENUM_VDELTA_LABEL_KEYS
-			: l->ns_selector ? ENUM_VDELTA_NS_SELECTOR : ENUM_VDELTA_OTHER;
+		return affinity_items(l);
 	case PLUGIN_VOLUME_BINDING:
 	case PLUGIN_VOLUME_RESTRICTIONS:
-		return a->code == b->code && a->n_reasons == b->n_reasons
-			? ENUM_VDELTA_VOLUME_TEXTS : ENUM_VDELTA_VOLUMES;
+		return bit(a->code == b->code && a->n_reasons == b->n_reasons
+			   ? ENUM_VDELTA_VOLUME_TEXTS : ENUM_VDELTA_VOLUMES);
 	case PLUGIN_NODE_VOLUME_LIMITS:
 	case PLUGIN_EBS_LIMITS:
 	case PLUGIN_GCE_PD_LIMITS:
 	case PLUGIN_AZURE_DISK_LIMITS:
-		return ENUM_VDELTA_VOLUMES;
+		return bit(ENUM_VDELTA_VOLUMES);
 	case PLUGIN_DYNAMIC_RESOURCES:
-		return ENUM_VDELTA_DRA_CLAIMS;
+		return bit(ENUM_VDELTA_DRA_CLAIMS);
 	default:
-		return ENUM_VDELTA_OTHER;
+		return bit(ENUM_VDELTA_OTHER);
 	}
 }
 
 /* A plugin's score differing (skip: BalancedAllocation skipped under
- * one release only): the item, or -1 when the items are marked. */
-static int score_item(int p, bool skip, const struct loads *l, int n)
+ * one release only): the items. */
+static uint32_t score_items(int p, bool skip, const struct loads *l, int n)
 {
 	bool requests = on_node(l, l->requests_differ, n);
 	switch (p) {
 	case PLUGIN_POD_TOPOLOGY_SPREAD:
-		return ENUM_VDELTA_SPREAD;
+		return bit(ENUM_VDELTA_SPREAD);
 	case PLUGIN_INTER_POD_AFFINITY:
-		return l->selectors_differ ? ENUM_VDELTA_LABEL_KEYS
-			: l->ns_selector ? ENUM_VDELTA_NS_SELECTOR : ENUM_VDELTA_OTHER;
+		return affinity_items(l);
 	case PLUGIN_BALANCED_ALLOCATION:
-		return skip ? ENUM_VDELTA_BALANCED_SKIP
-			: requests ? ENUM_VDELTA_POD_RESOURCES : ENUM_VDELTA_OTHER;
+		return bit(skip ? ENUM_VDELTA_BALANCED_SKIP
+			   : requests ? ENUM_VDELTA_POD_RESOURCES : ENUM_VDELTA_OTHER);
 	case PLUGIN_NODE_RESOURCES_FIT:
 		/* the requests of the pods on the node, or their non-zero
 		 * defaults with sidecars */
-		return requests ? ENUM_VDELTA_POD_RESOURCES
-			: on_node(l, l->sidecar, n) ? ENUM_VDELTA_NONZERO_SIDECARS
-			: ENUM_VDELTA_OTHER;
+		return bit(requests ? ENUM_VDELTA_POD_RESOURCES
+			   : on_node(l, l->sidecar, n) ? ENUM_VDELTA_NONZERO_SIDECARS
+			   : ENUM_VDELTA_OTHER);
 	default:
-		return ENUM_VDELTA_OTHER;
+		return bit(ENUM_VDELTA_OTHER);
 	}
 }
 
@@ -412,11 +474,11 @@ static void compare_node(const struct answer *a, const struct answer *b, int n,
 	const char *name = a->c->nodes[n].name;
 	for (int f = 0; f < PLUGIN_FILTERS; f++)
 		if (!same_status(&va->status[f], &vb->status[f]))
-			differs(d, filter_item(f, va, vb, l, n), "nodes.%s.%s: %s -> %s",
+			differs(d, filter_items(f, va, vb, l, n), "nodes.%s.%s: %s -> %s",
 				name, config_plugin_name(f), code_name(va->status[f].code),
 				code_name(vb->status[f].code));
 	if (va->code != vb->code || va->feasible != vb->feasible)
-		differs(d, -1, "nodes.%s.code: %s -> %s", name, code_name(va->code),
+		differs(d, 0, "nodes.%s.code: %s -> %s", name, code_name(va->code),
 			code_name(vb->code));
 	/* scores of a node scored under both: a score normalized over the
 	 * feasible nodes changes with them, which other fields explain */
@@ -429,10 +491,10 @@ static void compare_node(const struct answer *a, const struct answer *b, int n,
 			    a->r.score_skipped[p] != b->r.score_skipped[p];
 		if (sa == sb && !skip)
 			continue;
-		int item = score_item(p, skip, l, n);
+		uint32_t items = score_items(p, skip, l, n);
 		if (!same_feasible && normalized(p))
-			item = -1;
-		differs(d, item, "nodes.%s.scores.%s: %lld -> %lld",
+			items = 0;
+		differs(d, items, "nodes.%s.scores.%s: %lld -> %lld",
 			name, config_plugin_name(p), (long long)sa, (long long)sb);
 	}
 }
@@ -453,22 +515,22 @@ static void compare_message(const struct answer *a, const struct answer *b,
 	};
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
 		if (!strstr(a->message, parts[i].text) != !strstr(b->message, parts[i].text))
-			mark(d, parts[i].item);
-	differs(d, -1, "message: \"%s\" -> \"%s\"", a->message, b->message);
+			d->items |= bit(parts[i].item);
+	differs(d, 0, "message: \"%s\" -> \"%s\"", a->message, b->message);
 }
 
 /* Another preemption (node or victims): where the requests of the pods
  * on the chosen node differ between the loads, the dry runs differ by
  * them (SelectVictimsOnNode reprieves by requests); else it follows
- * from other fields (-1). */
-static int preemption_item(const struct answer *a, const struct answer *b,
-			   const struct loads *l)
+ * from other fields (0). */
+static uint32_t preemption_items(const struct answer *a, const struct answer *b,
+				 const struct loads *l)
 {
 	int nodes[2] = {a->preempted ? a->pr.node : -1, b->preempted ? b->pr.node : -1};
 	for (int k = 0; k < 2; k++)
 		if (nodes[k] >= 0 && on_node(l, l->requests_differ, nodes[k]))
-			return ENUM_VDELTA_POD_RESOURCES;
-	return -1;
+			return bit(ENUM_VDELTA_POD_RESOURCES);
+	return 0;
 }
 
 static void compare(const struct answer *a, const struct answer *b,
@@ -476,7 +538,7 @@ static void compare(const struct answer *a, const struct answer *b,
 {
 	memset(d, 0, sizeof *d);
 	if (!same_status(&a->r.prefilter, &b->r.prefilter))
-		differs(d, -1, "prefilter: %s -> %s", code_name(a->r.prefilter.code),
+		differs(d, 0, "prefilter: %s -> %s", code_name(a->r.prefilter.code),
 			code_name(b->r.prefilter.code));
 	bool same_feasible = a->r.n_feasible == b->r.n_feasible &&
 		!memcmp(a->r.feasible, b->r.feasible,
@@ -485,17 +547,17 @@ static void compare(const struct answer *a, const struct answer *b,
 		compare_node(a, b, n, same_feasible, l, d);
 	if (a->r.n_viable != b->r.n_viable ||
 	    memcmp(a->r.viable, b->r.viable, sizeof *a->r.viable * (size_t)a->r.n_viable))
-		differs(d, -1, "viable");
+		differs(d, 0, "viable");
 	if (a->r.code != b->r.code)
-		differs(d, -1, "code: %s -> %s", code_name(a->r.code), code_name(b->r.code));
+		differs(d, 0, "code: %s -> %s", code_name(a->r.code), code_name(b->r.code));
 	compare_message(a, b, d);
 	if (a->preempted != b->preempted ||
 	    (a->preempted && (a->pr.node != b->pr.node ||
 			      !sched_same_pods(a->pr.chosen.pods, a->pr.chosen.n,
 					       b->pr.chosen.pods, b->pr.chosen.n))))
-		differs(d, preemption_item(a, b, l), "preemption");
+		differs(d, preemption_items(a, b, l), "preemption");
 	if (d->any && !d->items)
-		mark(d, ENUM_VDELTA_OTHER);
+		d->items |= bit(ENUM_VDELTA_OTHER);
 }
 
 /* x->version_alt: the scenario loaded for the other release, NULL when

@@ -11,6 +11,8 @@ from kso's output.
 """
 import json
 
+import pytest
+
 from conftest import fixture_path, run_kso
 
 UNIVERSE = "universes/versions-fit.yaml"
@@ -177,3 +179,131 @@ def test_every_difference_of_a_default_shard_is_attributed(tmp_path):
     assert d["disagreements"]["count"] == 0
     assert d["findings"]["version-visible"]["count"] > 0
     assert d["version_visible"]["unattributed"]["count"] == 0
+
+
+# The compare-versions universes of the other delta items, each worked out
+# by hand in its header: universe -> (states, decisions, {item: count},
+# {placement: the items of its finding}).  A placement lists the pods in
+# manifest order, -1 pending, else the node's index in manifest order.
+ITEM_UNIVERSES = {
+    "versions-absent-nodes": (18, 10, {"absent-nodes": 2, "dra-postfilter": 1}, {
+        (0, "-1,0"): "absent-nodes",
+        (1, "-1,0"): "dra-postfilter absent-nodes"}),
+    "versions-not-found": (18, 10, {"dra-not-found": 3}, {
+        (1, "-1,-1"): "dra-not-found", (1, "-1,0"): "dra-not-found",
+        (1, "-1,1"): "dra-not-found"}),
+    "versions-label-keys": (36, 20, {"label-keys": 8}, {
+        (sc, pl): "label-keys" for sc in (0, 3)
+        for pl in ("0,-1", "1,-1", "-1,0", "-1,1")}),
+    "versions-ns-selector": (18, 10, {"ns-selector": 2}, {
+        (0, "-1,0"): "ns-selector", (0, "-1,1"): "ns-selector"}),
+    "versions-volume-texts": (18, 10, {"volume-texts": 9, "dra-postfilter": 5}, {
+        (0, "0,-1"): "volume-texts", (0, "1,-1"): "volume-texts",
+        (0, "-1,0"): "dra-postfilter volume-texts",
+        (0, "-1,1"): "dra-postfilter volume-texts",
+        (1, "-1,-1"): "volume-texts", (1, "0,-1"): "volume-texts",
+        (1, "1,-1"): "dra-postfilter volume-texts",
+        (1, "-1,0"): "dra-postfilter volume-texts",
+        (1, "-1,1"): "dra-postfilter volume-texts"}),
+    "versions-volume-limits": (18, 10, {"volumes": 5}, {
+        (0, "-1,-1"): "volumes", (0, "1,-1"): "volumes", (0, "-1,1"): "volumes",
+        (1, "1,-1"): "volumes", (1, "-1,1"): "volumes"}),
+    "versions-spread": (18, 10, {}, {}),
+}
+
+
+def universe_findings(db):
+    import sqlite3
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT s.scenario, s.pod_node, f.details FROM findings f "
+                       "JOIN states s ON s.id=f.state_id WHERE "
+                       "f.kind='version-visible'").fetchall()
+    con.close()
+    return {(sc, pl): d.split(";")[0].removeprefix("delta items: ")
+            for sc, pl, d in rows}
+
+
+@pytest.mark.parametrize("name", sorted(ITEM_UNIVERSES))
+def test_item_universe(tmp_path, name):
+    states, decisions, items, where = ITEM_UNIVERSES[name]
+    db = tmp_path / "u.db"
+    p = run_kso("enum", fixture_path(f"universes/{name}.yaml"), "--db", db,
+                "--force", "--quiet", "--no-symmetry", "-o", "json",
+                "--compare-versions", "1.30,1.34")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["states"]["count"] == states
+    assert d["decisions"]["count"] == decisions
+    assert d["disagreements"]["count"] == 0
+    assert d["findings"]["version-visible"]["count"] == len(where)
+    counts = {k: v["count"] for k, v in d["version_visible"].items() if v["count"]}
+    assert counts == items
+    assert universe_findings(db) == where
+
+
+# what each release decides where the headers give it in words: placement
+# -> the viable nodes (the pod PrioritySort takes) under v1.30 and v1.34
+DECIDED = {
+    "versions-volume-limits": {
+        (0, "-1,-1"): ("n1,n2", "n2"), (0, "0,-1"): ("n2", "n2"),
+        (0, "1,-1"): ("n1", "n2"), (0, "-1,0"): ("n2", "n2"),
+        (0, "-1,1"): ("n1", "n2"),
+        (1, "-1,-1"): ("n1,n2", "n1,n2"), (1, "0,-1"): ("n2", "n2"),
+        (1, "1,-1"): ("n1", "n1"), (1, "-1,0"): ("n2", "n2"),
+        (1, "-1,1"): ("n1", "n1")},
+    "versions-spread": {
+        (sc, pl): (v, v) for sc in (0, 1) for pl, v in (
+            ("-1,-1", "n1,n2"), ("-1,0", "n2"), ("-1,1", "n1"),
+            ("0,-1", "n2"), ("1,-1", "n1"))},
+    "versions-label-keys": {
+        (sc, pl): (v, v) for sc in range(4) for pl, v in (
+            ("-1,-1", "n1,n2"), ("-1,0", "n2"), ("-1,1", "n1"),
+            ("0,-1", "n2"), ("1,-1", "n1"))},
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECIDED))
+def test_item_universe_decisions(tmp_path, name):
+    import sqlite3
+    for i, version in enumerate(("1.30", "1.34")):
+        db = tmp_path / f"{version}.db"
+        p = run_kso("enum", fixture_path(f"universes/{name}.yaml"), "--db", db,
+                    "--force", "--quiet", "--no-symmetry", "--store", "all",
+                    "--kube-version", version)
+        assert p.returncode == 0, p.stderr
+        con = sqlite3.connect(db)
+        got = {(sc, pl): v for sc, pl, v in con.execute(
+            "SELECT s.scenario, s.pod_node, d.model_viable FROM decisions d "
+            "JOIN states s ON s.id=d.state_id")}
+        con.close()
+        assert got == {k: v[i] for k, v in DECIDED[name].items()}, version
+
+
+def test_the_default_universe_reaches_its_delta_items(tmp_path):
+    # fixtures/universes/default.yaml's header names the delta items its
+    # dimensions reach under --compare-versions (all a single decision
+    # shows but 4, 7, 8 and 12): a slice of it, the values of every other
+    # dimension fixed at their first, reaches each (16 scenarios, 4096
+    # states), with none unattributed
+    import yaml
+    docs = list(yaml.safe_load_all(fixture_path("universes/default.yaml")
+                                   .read_text()))
+    keep = {"n2-zone": [0], "n3-taint": [0], "n1-cordoned": [0],
+            "web-cpu": [0], "web-hostport": [0], "db-priority": [0],
+            "db-requests": [2, 3],      # 3 cpu (above allocatable), none
+            "web-sidecar": [1], "batch-priority": [0], "pdb-selects": [0]}
+    for d in docs[0]["vary"]:
+        if d["name"] in keep:
+            d["values"] = [d["values"][i] for i in keep[d["name"]]]
+    sliced = tmp_path / "default-slice.yaml"
+    sliced.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    p = run_kso("enum", sliced, "--db", tmp_path / "s.db", "--force",
+                "--quiet", "-o", "json", "--compare-versions", "1.30,1.34")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["states"]["count"] == 16 * 256
+    assert d["disagreements"]["count"] == 0
+    reached = {k for k, v in d["version_visible"].items() if v["count"]}
+    assert reached == {"fit-unresolvable", "dra-postfilter", "absent-nodes",
+                       "balanced-skip", "label-keys", "sidecar-ports",
+                       "pod-resources", "nonzero-sidecars", "ns-selector"}

@@ -181,6 +181,8 @@ static int check_what(struct capacity_args *a)
 static int parse_args(int argc, char **argv, struct capacity_args *a)
 {
 	memset(a, 0, sizeof *a);
+	if (cli_load_init(capacity_cmd.name, &a->load) < 0)
+		return 2;
 	a->engine = cli_engine_default();
 	a->format = CLI_TABLE;
 	capacity_cmd.ctx = a;

@@ -935,6 +935,8 @@ int cmd_check(int argc, char **argv)
 				  .format = CLI_JSON, .lag = CHECK_LAG};
 	char **files;
 	int n_files;
+	if (cli_load_init(check_cmd.name, &args.load) < 0)
+		return 2;
 	check_cmd.ctx = &args;
 	int rc = cli_parse(&check_cmd, argc, argv, &files, &n_files);
 	if (rc >= 0)

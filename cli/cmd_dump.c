@@ -91,6 +91,8 @@ int cmd_dump(int argc, char **argv)
 	struct dump_args a = {.format = CLI_JSON};
 	char **paths;
 	int n;
+	if (cli_load_init(dump_cmd.name, &a.load) < 0)
+		return 2;
 	dump_cmd.ctx = &a;
 	int rc = cli_parse(&dump_cmd, argc, argv, &paths, &n);
 	if (rc >= 0)

@@ -405,6 +405,8 @@ static int parse_args(int argc, char **argv, struct corpus_opts *corpus,
 	a->corpus_w = corpus;
 	a->format = CLI_TABLE;
 	struct enum_opts *o = &a->o;
+	if (cli_kube_version_default(cmd_of(a)->name, &o->kube_version) < 0)
+		return 2;
 	o->db = "kso.db";
 	o->jobs = 1;
 	o->shard_i = o->shard_n = 1;

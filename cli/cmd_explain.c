@@ -156,6 +156,8 @@ static int namespaced_pod(struct explain_args *a)
 static int parse_args(int argc, char **argv, struct explain_args *a)
 {
 	memset(a, 0, sizeof *a);
+	if (cli_load_init(explain_cmd.name, &a->load) < 0)
+		return 2;
 	a->engine = cli_engine_default()->name;
 	a->format = CLI_TABLE;
 	a->nodes = xcalloc((size_t)argc + 1, sizeof *a->nodes);

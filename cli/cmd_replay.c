@@ -261,15 +261,22 @@ static int trace_quirks(const struct trace *t, const struct args *a,
 /* The cluster of a trace: --cluster's files when given, else the
  * trace's #meta.kso (its cluster, configuration and extensions); either
  * way under the run's release and quirk switches. */
-/* The run's release (#meta.kso.kubeVersion; a trace without one is of
- * v1.30), unless the command line gave its own (--kube-version). */
+/* The run's release (#meta.kso.kubeVersion; a kso trace without one is
+ * of v1.30, a trace without #meta.kso of the default release), unless
+ * the command line gave its own (--kube-version). */
 static int trace_version(const struct trace *t, const struct args *a,
 			 enum kube_version *v, struct error *err)
 {
 	*v = a->load.kube_version;
-	const struct ynode *kv = t->kso ? ynode_get(t->kso, "kubeVersion") : NULL;
-	if (!kv || a->load.kube_version_given)
+	if (a->load.kube_version_given || !t->kso)
 		return 0;
+	const struct ynode *kv = ynode_get(t->kso, "kubeVersion");
+	if (!kv) {
+		/* kso records kubeVersion for every release but v1.30
+		 * (cli/itf.c), whatever the default */
+		*v = KUBE_1_30;
+		return 0;
+	}
 	int k = kv->kind == YNODE_SCALAR ? config_kube_version_parse(kv->str) : -1;
 	if (k < 0)
 		return bad(err, t, kv, "#meta.kso.kubeVersion", "expected a "
@@ -677,6 +684,8 @@ int cmd_replay(int argc, char **argv)
 {
 	struct args a;
 	memset(&a, 0, sizeof a);
+	if (cli_load_init(replay_cmd.name, &a.load) < 0)
+		return 2;
 	a.out = CLI_TABLE;
 	replay_cmd.ctx = &a;
 	int rc = cli_parse(&replay_cmd, argc, argv, &a.paths, &a.n_paths);

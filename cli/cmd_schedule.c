@@ -230,6 +230,8 @@ static int take(void *ctx, int id, const char *v)
 static int parse_args(struct args *a, int argc, char **argv)
 {
 	memset(a, 0, sizeof *a);
+	if (cli_load_init(schedule_cmd.name, &a->load) < 0)
+		return 2;
 	a->engine = cli_engine_default();
 	a->out = CLI_TABLE;
 	schedule_cmd.ctx = a;

@@ -198,6 +198,8 @@ int cmd_serve(int argc, char **argv)
 	struct serve_args args = {.engine = cli_engine_default()->name};
 	char **rest;
 	int n_rest;
+	if (cli_load_init(serve_cmd.name, &args.load) < 0)
+		return 2;
 	serve_cmd.ctx = &args;
 	int rc = cli_parse(&serve_cmd, argc, argv, &rest, &n_rest);
 	if (rc >= 0)

@@ -166,6 +166,8 @@ int cmd_validate(int argc, char **argv)
 	struct validate_args a = {.format = CLI_TABLE};
 	char **paths;
 	int n;
+	if (cli_load_init(validate_cmd.name, &a.load) < 0)
+		return 2;
 	validate_cmd.ctx = &a;
 	int rc = cli_parse(&validate_cmd, argc, argv, &paths, &n);
 	if (rc >= 0)

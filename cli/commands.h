@@ -22,8 +22,9 @@ int cmd_findings(int argc, char **argv);
 int cmd_capacity(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_version(int argc, char **argv);
-/* cli_print_version: kso --version's text (cli/cmd_version.c). */
-void cli_print_version(void);
+/* cli_print_version: kso --version's text (cli/cmd_version.c); the exit
+ * status (2 when KSO_KUBE_VERSION names no release). */
+int cli_print_version(void);
 
 /* cli_enum_command: kso enum with argv; with corpus (kso corpus --dir DIR)
  * every decision is written as a case file (cli/corpus.h) instead. */

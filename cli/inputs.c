@@ -217,6 +217,36 @@ int cli_quirk_take(const char *cmd, bool all, const char *v,
 	return 0;
 }
 
+static void releases(void)
+{
+	for (int i = 0; i < KUBE_VERSION_COUNT; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", config_kube_version_name(i));
+}
+
+int cli_kube_version_default(const char *cmd, enum kube_version *out)
+{
+	assert(cmd && out);
+	*out = KUBE_VERSION_DEFAULT;
+	const char *env = getenv("KSO_KUBE_VERSION");
+	if (!env || !*env)
+		return 0;
+	int k = config_kube_version_parse(env);
+	if (k < 0) {
+		fprintf(stderr, "%s: bad value '%s' for KSO_KUBE_VERSION (", cmd, env);
+		releases();
+		fputs(")\n", stderr);
+		return -1;
+	}
+	*out = (enum kube_version)k;
+	return 0;
+}
+
+int cli_load_init(const char *cmd, struct cli_load_opts *o)
+{
+	assert(cmd && o);
+	return cli_kube_version_default(cmd, &o->kube_version);
+}
+
 int cli_kube_version_take(const char *cmd, const char *v,
 			  enum kube_version *out)
 {
@@ -224,9 +254,7 @@ int cli_kube_version_take(const char *cmd, const char *v,
 	int k = config_kube_version_parse(v);
 	if (k < 0) {
 		fprintf(stderr, "%s: bad value '%s' for --kube-version (", cmd, v);
-		for (int i = 0; i < KUBE_VERSION_COUNT; i++)
-			fprintf(stderr, "%s%s", i ? ", " : "",
-				config_kube_version_name(i));
+		releases();
 		fputs(")\n", stderr);
 		return -1;
 	}

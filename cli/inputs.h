@@ -27,7 +27,8 @@ struct cli_load_opts {
 	uint32_t quirks_off;       /* --quirk NAME=off, --quirks off
 				    * (sched_config.quirks_off) */
 	bool quirks_given;         /* either option was given */
-	enum kube_version kube_version;   /* --kube-version (default 1.30) */
+	enum kube_version kube_version;   /* --kube-version, else
+					   * cli_kube_version_default */
 	bool kube_version_given;   /* --kube-version was given */
 	struct workload_scale scales[16];   /* --scale NS/KIND/NAME=N */
 	int n_scales;
@@ -72,11 +73,23 @@ int cli_load_take(const char *cmd, struct cli_load_opts *o, int id,
  * gives it; cli_kube_version_take reads its value. */
 #define CLI_KUBE_VERSION_OPTION(id) \
 	{"kube-version", 0, "1.30|1.34", "the kube-scheduler release to " \
-	 "answer for (default 1.30); see README", (id)}
+	 "answer for (default " KUBE_VERSION_DEFAULT_TEXT ", or " \
+	 "KSO_KUBE_VERSION); see README", (id)}
 
 /* cli_kube_version_pair: --compare-versions' "A,B" (two different
  * releases) into out: 0, or -1 (nothing printed). */
 int cli_kube_version_pair(const char *v, enum kube_version out[2]);
+
+/* cli_kube_version_default: the release a command answers for without
+ * --kube-version into *out: KSO_KUBE_VERSION's when the environment sets
+ * it (as kubectl reads KUBECONFIG), else KUBE_VERSION_DEFAULT
+ * (core/config.h).  0, or -1 after printing a usage error for cmd
+ * ("kso explain") when the variable names no release kso answers for. */
+int cli_kube_version_default(const char *cmd, enum kube_version *out);
+
+/* cli_load_init: o's defaults before a command reads its options (the
+ * release of cli_kube_version_default).  0, or -1 as that. */
+int cli_load_init(const char *cmd, struct cli_load_opts *o);
 
 /* cli_kube_version_take: --kube-version's value v into *out.  0, or -1
  * after a usage error printed for cmd. */

@@ -56,10 +56,8 @@ static int run(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
-		cli_print_version();
-		return 0;
-	}
+	if (!strcmp(argv[1], "--version"))
+		return cli_print_version();
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 2, argv + 2);

@@ -88,7 +88,7 @@ char *config_switch_options(enum kube_version v, uint32_t quirks_off,
 	assert(buf && len > 0);
 	size_t n = 0;
 	buf[0] = '\0';
-	if (v != KUBE_1_30)
+	if (v != KUBE_VERSION_DEFAULT)
 		n = (size_t)snprintf(buf, len, " --kube-version %s",
 				     config_kube_version_name(v));
 	for (int q = 0; q < QUIRK_COUNT && n < len; q++)

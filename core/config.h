@@ -26,6 +26,12 @@ enum kube_version {
 	KUBE_VERSION_COUNT
 };
 
+/* The release kso answers for when the command line (--kube-version) and
+ * the environment (KSO_KUBE_VERSION, cli/inputs.c) name none: the one
+ * place that says so (issue 34: v1.30 until v1.34 is complete). */
+#define KUBE_VERSION_DEFAULT KUBE_1_30
+#define KUBE_VERSION_DEFAULT_TEXT "1.30"   /* its name, for help texts */
+
 /* The extension points a plugin implements, as bits (core/plugins.def). */
 enum plugin_ep {
 	PLUGIN_EP_PRE_ENQUEUE = 1 << 0,
@@ -211,9 +217,9 @@ int config_kube_version_parse(const char *text);
 
 /* config_switch_options: the command-line options that make kso answer
  * as a run under release v with the quirks quirks_off turns off did:
- * " --kube-version V" unless v is v1.30, then " --quirk NAME=off" per
- * quirk, into buf (len > 0, always terminated); "" for v1.30's defaults.
- * Returns buf. */
+ * " --kube-version V" unless v is KUBE_VERSION_DEFAULT, then " --quirk
+ * NAME=off" per quirk, into buf (len > 0, always terminated); "" for the
+ * default release's defaults.  Returns buf. */
 char *config_switch_options(enum kube_version v, uint32_t quirks_off,
 			    char *buf, size_t len);
 

@@ -18,7 +18,7 @@ import subprocess
 
 import pytest
 
-from conftest import fixture_path, run_kso
+from conftest import UNPINNED_ENV, fixture_path, run_kso
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TWO = fixture_path("universes/two-by-two.yaml")
@@ -167,3 +167,62 @@ def test_corpus_cases_name_the_release(tmp_path):
     assert run_kso("corpus", TWO, "--dir", out30, "-q").returncode == 0
     for c in out30.glob("case-*.json"):
         assert "kubeVersion" not in json.loads(c.read_text())
+
+
+# KSO_KUBE_VERSION: the release a command answers for without
+# --kube-version (as kubectl reads KUBECONFIG); the suite pins it to 1.30
+# (conftest.py), these tests set it themselves.
+def kso_env(release, *args):
+    env = dict(UNPINNED_ENV, **({"KSO_KUBE_VERSION": release} if release
+                                else {}))
+    return subprocess.run([os.environ.get("KSO", os.path.join(ROOT, "kso")),
+                           *map(str, args)], capture_output=True, text=True,
+                          timeout=120, env=env)
+
+
+@pytest.mark.parametrize("cmd", ["explain", "schedule", "dump", "validate"])
+def test_the_environment_sets_the_default_release(cmd):
+    for release in ("1.30", "1.34"):
+        by_env = kso_env(release, cmd, CLUSTER, "-o", "json")
+        by_flag = kso_env(None, cmd, CLUSTER, "-o", "json", "--kube-version",
+                          release)
+        assert by_env.returncode == by_flag.returncode, by_env.stderr
+        assert by_env.stdout == by_flag.stdout
+    # the command line wins over the environment
+    assert (kso_env("1.34", cmd, CLUSTER, "-o", "json", "--kube-version",
+                    "1.30").stdout ==
+            kso_env(None, cmd, CLUSTER, "-o", "json", "--kube-version",
+                    "1.30").stdout)
+
+
+def test_the_environment_release_shows_where_it_is_recorded(tmp_path):
+    d = json.loads(kso_env("1.34", "explain", CLUSTER, "-o", "json").stdout)
+    assert d["kube_version"] == "1.34"
+    db = tmp_path / "k.db"
+    assert kso_env("1.34", "enum", TWO, "--db", db, "-q").returncode == 0
+    assert kso_env("1.30", "enum", TWO, "--db", db, "-q").returncode == 0
+    a, b = runs(db)
+    assert a.endswith(" kube-version=1.34") and "kube-version" not in b
+
+
+@pytest.mark.parametrize("cmd", COMMANDS, ids=lambda c: c[0])
+def test_a_bad_environment_release_is_a_usage_error(cmd):
+    p = kso_env("1.31", *cmd)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == (f"kso {cmd[0]}: bad value '1.31' for "
+                        "KSO_KUBE_VERSION (1.30, 1.34)\n"), p.stderr
+    # an empty value is no value
+    assert kso_env("", "validate", CLUSTER).returncode == 0
+
+
+def test_a_v130_trace_replays_as_v130_whatever_the_environment(tmp_path):
+    # a kso trace records kubeVersion for every release but v1.30
+    trace = tmp_path / "t.itf.json"
+    p = kso_env("1.30", "schedule", CLUSTER, "-o", "itf")
+    assert p.returncode == 0, p.stderr
+    assert "kubeVersion" not in p.stdout
+    trace.write_text(p.stdout)
+    old = kso_env("1.30", "replay", trace, "-o", "json")
+    new = kso_env("1.34", "replay", trace, "-o", "json")
+    assert old.returncode == 0, old.stdout + old.stderr
+    assert (new.returncode, new.stdout) == (old.returncode, old.stdout)

@@ -20,7 +20,7 @@ import os
 import re
 import subprocess
 
-from conftest import KSO, REPO
+from conftest import KSO, REPO, UNPINNED_ENV
 
 README = (REPO / "README.md").read_text()
 
@@ -49,7 +49,8 @@ def run(tmp_path, cmd):
         link = tmp_path / name
         if not link.exists():
             link.symlink_to(target)
-    env = dict(os.environ, PATH="/usr/bin:/bin:" + os.environ["PATH"],
+    # as a user types them: kso's own default release, not the suite's pin
+    env = dict(UNPINNED_ENV, PATH="/usr/bin:/bin:" + os.environ["PATH"],
                COLUMNS="200")
     return subprocess.run(["/bin/sh", "-c", cmd], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)

@@ -1,13 +1,14 @@
 """
 test_version.py - `kso version` and `kso --version` (issue 38): kso's
 version (the Makefile's KSO_VERSION) and the kube-scheduler versions it
-answers for, v1.30 (the default) and v1.34 (--kube-version 1.34).
+answers for, v1.30 (the default) and v1.34 (--kube-version 1.34), and
+KSO_KUBE_VERSION, the environment's default release, marked as such.
 """
 import json
 import re
 import subprocess
 
-from conftest import KSO, REPO
+from conftest import KSO, REPO, UNPINNED_ENV
 
 VERSION = re.search(r'^VERSION\s*[:?]?=\s*(\S+)', (REPO / "Makefile")
                     .read_text(), re.M).group(1)
@@ -15,9 +16,12 @@ TEXT = (f"kso {VERSION}\n"
         "kube-scheduler: v1.30 (default), v1.34 (--kube-version 1.34)\n")
 
 
-def kso(*args):
+def kso(*args, env=None):
+    """kso with kso's own default release (the suite's pin dropped), or
+    with KSO_KUBE_VERSION=env."""
+    e = dict(UNPINNED_ENV, **({"KSO_KUBE_VERSION": env} if env else {}))
     return subprocess.run([KSO, *args], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=60, env=e)
 
 
 def test_version_command_and_flag_agree():
@@ -38,3 +42,20 @@ def test_version_usage():
     assert kso("version", "extra").returncode == 2
     assert kso("version", "-o", "yaml").returncode == 2
     assert kso("version", "--help").returncode == 0
+
+
+def test_the_environment_names_the_default_release():
+    r = kso("version", env="1.34")
+    assert (r.returncode, r.stdout) == (0, (
+        f"kso {VERSION}\nkube-scheduler: v1.30 (--kube-version 1.30), "
+        "v1.34 (default, KSO_KUBE_VERSION)\n"))
+    assert json.loads(kso("version", "-o", "json", env="v1.34").stdout
+                      )["default"] == "1.34"
+    r = kso("version", env="1.30")
+    assert r.stdout == (f"kso {VERSION}\nkube-scheduler: v1.30 (default, "
+                        "KSO_KUBE_VERSION), v1.34 (--kube-version 1.34)\n")
+    for args in (["version"], ["--version"]):
+        r = kso(*args, env="1.33")
+        assert (r.returncode, r.stdout) == (2, "")
+        assert r.stderr == ("kso version: bad value '1.33' for "
+                            "KSO_KUBE_VERSION (1.30, 1.34)\n")

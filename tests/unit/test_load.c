@@ -677,6 +677,29 @@ static void test_config_release_profiles(void)
 	CHECK(config_plugin_points(PLUGIN_DEFAULT_PREEMPTION) == PLUGIN_EP_POST_FILTER);
 }
 
+/* The default release is one constant with its name beside it; a zeroed
+ * configuration is v1.30's whatever the default (this file's expected
+ * values, and the unit tests', are v1.30's); the reproduce lines name
+ * every release but the default. */
+static void test_default_release(void)
+{
+	CHECK_STR(config_kube_version_name(KUBE_VERSION_DEFAULT),
+		  KUBE_VERSION_DEFAULT_TEXT);
+	struct sched_config c;
+	config_default(&c);
+	CHECK_EQ(c.kube_version, KUBE_1_30);
+	char buf[256];
+	CHECK_STR(config_switch_options(KUBE_VERSION_DEFAULT, 0, buf, sizeof buf), "");
+	for (int v = 0; v < KUBE_VERSION_COUNT; v++) {
+		if (v == KUBE_VERSION_DEFAULT)
+			continue;
+		char want[64];
+		snprintf(want, sizeof want, " --kube-version %s",
+			 config_kube_version_name(v));
+		CHECK_STR(config_switch_options(v, 0, buf, sizeof buf), want);
+	}
+}
+
 /* A pod without schedulerName gets the default profile's own name
  * (config_default_scheduler), found by address; a name spelled out in
  * the manifest is another string of the same text, found by comparing;
@@ -948,6 +971,7 @@ int main(void)
 	test_errors();
 	test_config_default();
 	test_config_release_profiles();
+	test_default_release();
 	test_default_scheduler_name();
 	test_config_profiles();
 	test_config_errors();

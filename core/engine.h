@@ -110,6 +110,13 @@ struct loop_engine {
 	 * of filtering the node again.  known is borrowed until the next
 	 * given; NULL: every node is filtered. */
 	void (*given)(void *self, const bool *known);
+	/* given_scores (explain mode; NULL for an engine without it): the
+	 * next cycles take score plugins' scores from g (struct
+	 * sched_given_scores, verdict.h), this engine's own for the same
+	 * pod, node and pods on the node met in an earlier state, instead
+	 * of running a plugin whose scores every feasible node has.  g is
+	 * borrowed until the next given_scores; NULL: every plugin runs. */
+	void (*given_scores)(void *self, const struct sched_given_scores *g);
 	/* placement: the engine's own copy of the placement, which the hooks
 	 * keep equal to the loop's (checked in debug builds); NULL for an
 	 * engine that keeps none or cannot show it */

@@ -102,6 +102,34 @@ struct sched_node_verdict {
 };
 
 
+/* Scores given to a cycle (explain mode; the enumerator's reuse across
+ * states, enum/score_reuse.c): where bit id of known[n] is set,
+ * raw[n * PLUGIN_COUNT + id] is what score plugin id's Score and
+ * NormalizeScore give node n for the cycle's pod, before its weight, as
+ * the engine's own cycle for the same inputs worked it out.  A cycle
+ * takes a plugin's scores from here, instead of running it, when every
+ * feasible node has them (reference §1.6: the rest of the cycle reads
+ * the scores, not how they were found). */
+struct sched_given_scores {
+	const uint32_t *known;      /* [n_nodes] bit id: raw[] holds id's */
+	const int64_t *raw;         /* [n_nodes * PLUGIN_COUNT] */
+};
+
+_Static_assert(PLUGIN_COUNT <= 32, "a node's given score plugins fit 32 bits");
+
+/* sched_given_covers: g gives plugin id's score of each of the n nodes
+ * f[] (g may be NULL: no). */
+static inline bool sched_given_covers(const struct sched_given_scores *g,
+				      int id, const int *f, int n)
+{
+	if (!g || n == 0)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (!(g->known[f[i]] >> id & 1u))
+			return false;
+	return true;
+}
+
 /* The result of one scheduling cycle for one pod on a placement. */
 struct sched_cycle_result {
 	int pod;

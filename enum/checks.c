@@ -57,6 +57,8 @@ const char *enum_finding_name(enum enum_finding f)
 /* ----------------------------------------------------------- context */
 
 static bool may_break(const struct pod *q, const struct pod *p);
+static void check_bind_fresh(struct enum_ctx *x, int pod, int node,
+			     struct enum_outcome *out);
 
 /* The largest memo of hard_ok verdicts a context keeps (bytes):
  * ENUM_HARD_MEMO_MAX (core/limits.h). */
@@ -501,6 +503,15 @@ static void check_sampled(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	const struct cluster *c = x->c;
 	char why[ENUM_DETAIL_LEN];
 	for (int n = 0; n < c->n_nodes; n++) {
+		if (!enum_reuse_scores_differ(&x->reuse, n, &x->mr, why, sizeof why))
+			continue;
+		out->agree = false;
+		snprintf(out->disagreement, sizeof out->disagreement,
+			 "reuse: %s/%s on %s: %.300s", c->pods[pod].ns,
+			 c->pods[pod].name, c->nodes[n].name, why);
+		return;
+	}
+	for (int n = 0; n < c->n_nodes; n++) {
 		struct sched_node_verdict *v = x->verdict;
 		if (!enum_reuse_stored(&x->reuse, n, v) ||
 		    same_node_verdict(c->nodes[n].name, v, &x->mr.verdicts[n],
@@ -549,8 +560,47 @@ static void step_invariants(struct enum_ctx *x, const struct model_step *st,
 	assert(!m->inv.hashes);
 }
 
-static void check_bind(struct enum_ctx *x, int pod, int node,
+/* Whether out records some broken invariant. */
+static bool any_broken(const struct enum_outcome *out)
+{
+	for (int i = 0; i < MODEL_INV_COUNT; i++)
+		if (out->inv[i])
+			return true;
+	return false;
+}
+
+/* The step invariants of binding pod to node, through the memo of binds
+ * found to break nothing (enum_reuse_bind_ok: keyed on the pod, the node
+ * and the pods bound there, with a feasible verdict).  A sampled state
+ * checks afresh, and a memo it contradicts is a disagreement of its own
+ * ("reuse: ..."). */
+static void check_bind(struct enum_ctx *x, int pod, int node, bool sampled,
 		       struct enum_outcome *out)
+{
+	const struct sched_node_verdict *v = &x->mr.verdicts[node];
+	uint8_t *memo = v->feasible && !any_broken(out)
+			? enum_reuse_bind_ok(&x->reuse, &x->snap, pod, node) : NULL;
+	if (memo && *memo && !sampled)
+		return;
+	check_bind_fresh(x, pod, node, out);
+	if (!memo)
+		return;
+	bool broken = any_broken(out);
+	if (!broken) {
+		*memo = 1;
+		return;
+	}
+	if (!*memo || !out->agree)
+		return;
+	const struct cluster *c = x->c;
+	out->agree = false;
+	snprintf(out->disagreement, sizeof out->disagreement,
+		 "reuse: binding %s/%s to %s: stored no broken invariant, fresh "
+		 "broken", c->pods[pod].ns, c->pods[pod].name, c->nodes[node].name);
+}
+
+static void check_bind_fresh(struct enum_ctx *x, int pod, int node,
+			     struct enum_outcome *out)
 {
 	snapshot_assign(&x->after, &x->snap);
 	x->after.pod_node[pod] = node;
@@ -1182,8 +1232,11 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	o->seed(o->self, seed);
 	const bool *paired = enum_reuse_give_pairs(&x->reuse, &x->orr);
 	o->given(o->self, paired);
+	o->given_scores(o->self, enum_reuse_give_scores(&x->reuse));
 	out->oracle_choice = o->cycle(o->self, prof, &x->snap, pod, &x->orr);
 	o->given(o->self, NULL);
+	o->given_scores(o->self, NULL);
+	enum_reuse_oracle_done(&x->reuse, &x->orr);
 	compare(c, &x->mr, &x->orr, out->oracle_choice, paired, out);
 	pair_verdicts(x);
 	if (sampled && out->agree)
@@ -1191,7 +1244,7 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	out->bind_node = enum_bind_node(c, &x->mr);
 	if (out->bind_node >= 0) {
 		if (x->step_invariants)
-			check_bind(x, pod, out->bind_node, out);
+			check_bind(x, pod, out->bind_node, sampled, out);
 		check_breaks_earlier(x, pod, out);
 	} else if (x->mr.code == SCHED_UNSCHEDULABLE &&
 		   prof->postfilter[PLUGIN_DEFAULT_PREEMPTION]) {

@@ -397,6 +397,20 @@ struct enum_outcome {
 /* Per-thread evaluation state for one scenario. */
 /* ------------------------------------------------------ verdict reuse */
 
+/* The score plugins whose scores are reused across states: each one's
+ * Score of a node reads the pod, that node and the pods bound to it, and
+ * its NormalizeScore is none (NodeResourcesFit, BalancedAllocation,
+ * ImageLocality; reference §2.13-§2.15), so a node's score is the same
+ * whatever the other nodes hold or which of them are feasible. */
+#define ENUM_REUSE_SCORES 3
+
+/* One node's stored scores: the model's, before the plugin's weight. */
+struct enum_stored_scores {
+	bool paired;               /* the oracle's scores compared equal */
+	uint8_t have;              /* bit k: raw[k] holds score plugin k's */
+	int64_t raw[ENUM_REUSE_SCORES];
+};
+
 /* The model's Feasibility verdicts of (pod, node, pods bound to the node)
  * met in earlier states of one scenario, for the pods whose verdicts read
  * nothing else (verdict_reuse.c).  Zeroed (after enum_reuse_release, or
@@ -427,6 +441,50 @@ struct enum_verdict_reuse {
 	size_t n_bytes, cap_bytes;
 	uint64_t given, stored;    /* verdicts given to cycles, and kept */
 	uint64_t paired, given_paired;   /* pairs made, and given to both */
+	/* [n_nodes]: 1 + the byte offset of the stored verdict the model's
+	 * (held_m) and the oracle's (held_o) result holds at node n, as the
+	 * last restore left it and the last cycle kept it; 0 when unknown.
+	 * Consecutive states change few nodes' pods, so most given verdicts
+	 * are already in place and restoring them again is skipped. */
+	uint32_t *held_m, *held_o;
+	uint64_t in_place;         /* given verdicts found in place (held) */
+	/* [(pod * n_nodes + node) << n_pods | mask]: 1 when binding pod to
+	 * node, whose bound pods are mask, breaks none of the step's
+	 * invariants (checks.c's check_bind), 0 unknown.  Key: the step
+	 * invariants of a bind read the bound node's pods after it (capacity,
+	 * model/invariants.c: what they request against its allocatable, the
+	 * pod being the one this step placed) and the pod's verdict on the
+	 * node (bind-feasible), kept here only when it is feasible - nothing
+	 * of the other nodes, of pending pods or of nominations. */
+	uint8_t *bind_ok;
+	/* [(pod * n_nodes + node) << n_pods | mask]: 1 + the index in
+	 * scores[] of what the ENUM_REUSE_SCORES plugins score node for pod
+	 * when the pods bound to node are mask, 0 none.  Key: each of those
+	 * plugins' Score reads the pod, the node and the pods bound to it
+	 * (NodeInfo's Requested and NonZeroRequested; ImageLocality the
+	 * node's images and how many of the scenario's nodes have each) and
+	 * normalizes nothing; the profile is the pod's, fixed per scenario.
+	 * Stored from the model's scored cycles (not an Error's), given to
+	 * the model's later cycles and, once the oracle worked out the same
+	 * scores afresh, to the oracle's too (paired). */
+	uint32_t *score_slot;
+	struct enum_stored_scores *scores;
+	size_t n_scores, cap_scores;
+	/* of the last enum_reuse_cycle: what is given to the model's cycle
+	 * (known_m) and to the oracle's (known_o, the pairs), the values
+	 * (raw, both), and whether any is */
+	uint32_t *score_known_m, *score_known_o;
+	int64_t *score_raw;
+	struct sched_given_scores given_scores_m, given_scores_o;
+	bool any_scores_m;
+	/* [n_nodes], of the last enum_reuse_cycle: node n's index in the
+	 * tables above (SIZE_MAX: not reused), its slot[] and score_slot[]
+	 * values */
+	size_t *idx_now;
+	uint32_t *at_now, *score_at_now;
+	bool sampled_now;          /* the last cycle was a sampled one */
+	const struct sched_profile *prof_now;
+	uint64_t scores_given, scores_stored, scores_paired;
 };
 
 /* enum_reuse_init: for cluster c whose pods are decided with prof[pod]
@@ -461,6 +519,30 @@ const bool *enum_reuse_give_pairs(struct enum_verdict_reuse *u,
  * oracle's fresh one, compared by the caller: later cycles give it to
  * both engines and compare it no more. */
 void enum_reuse_pair(struct enum_verdict_reuse *u, int node);
+
+/* enum_reuse_give_scores: the paired scores of the last enum_reuse_cycle
+ * for the oracle's cycle (its loop engine's given_scores), or NULL when
+ * none. */
+const struct sched_given_scores *enum_reuse_give_scores(struct enum_verdict_reuse *u);
+
+/* enum_reuse_scores_differ: node's stored scores in the last
+ * enum_reuse_cycle's state and pod against those of r (a fresh cycle of
+ * the same state and pod); false when none are stored or they are r's,
+ * else true with the first difference in why. */
+bool enum_reuse_scores_differ(const struct enum_verdict_reuse *u, int node,
+			      const struct sched_cycle_result *r, char *why,
+			      size_t len);
+
+/* enum_reuse_oracle_done: the oracle's cycle of the last enum_reuse_cycle
+ * has filled r (after enum_reuse_give_pairs): which of its verdicts are
+ * the given ones still (see held_o). */
+void enum_reuse_oracle_done(struct enum_verdict_reuse *u,
+			    const struct sched_cycle_result *r);
+
+/* enum_reuse_bind_ok: the memo of binding pod to node in placement s
+ * (struct enum_verdict_reuse's bind_ok), NULL when reuse is off. */
+uint8_t *enum_reuse_bind_ok(struct enum_verdict_reuse *u,
+			    const struct snapshot *s, int pod, int node);
 
 /* enum_reuse_stored: the verdict stored for node in the last
  * enum_reuse_cycle's state and pod into v; false when none is (or the

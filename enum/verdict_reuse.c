@@ -132,6 +132,21 @@ void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 	u->paired_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->paired_now);
 	u->pairable_now = xcalloc((size_t)c->n_nodes + 1,
 				  sizeof *u->pairable_now);
+	u->held_m = xcalloc((size_t)c->n_nodes + 1, sizeof *u->held_m);
+	u->held_o = xcalloc((size_t)c->n_nodes + 1, sizeof *u->held_o);
+	u->bind_ok = xcalloc(((size_t)c->n_pods * (size_t)c->n_nodes) << c->n_pods,
+			     sizeof *u->bind_ok);
+	u->score_slot = xcalloc(((size_t)c->n_pods * (size_t)c->n_nodes) << c->n_pods,
+				sizeof *u->score_slot);
+	u->score_known_m = xcalloc((size_t)c->n_nodes + 1, sizeof *u->score_known_m);
+	u->score_known_o = xcalloc((size_t)c->n_nodes + 1, sizeof *u->score_known_o);
+	u->score_raw = xcalloc((size_t)c->n_nodes * PLUGIN_COUNT + 1,
+			       sizeof *u->score_raw);
+	u->given_scores_m = (struct sched_given_scores){u->score_known_m, u->score_raw};
+	u->given_scores_o = (struct sched_given_scores){u->score_known_o, u->score_raw};
+	u->idx_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->idx_now);
+	u->at_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->at_now);
+	u->score_at_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->score_at_now);
 	u->sample_every = ENUM_REUSE_SAMPLE_EVERY;
 	u->on = true;
 }
@@ -144,6 +159,17 @@ void enum_reuse_release(struct enum_verdict_reuse *u)
 	free(u->given_now);
 	free(u->paired_now);
 	free(u->pairable_now);
+	free(u->held_m);
+	free(u->held_o);
+	free(u->bind_ok);
+	free(u->score_slot);
+	free(u->scores);
+	free(u->score_known_m);
+	free(u->score_known_o);
+	free(u->score_raw);
+	free(u->idx_now);
+	free(u->at_now);
+	free(u->score_at_now);
 	free(u->bytes);
 	memset(u, 0, sizeof *u);
 }
@@ -159,12 +185,6 @@ static void node_masks(struct enum_verdict_reuse *u, const struct snapshot *s)
 			u->mask[s->pod_node[q]] |= UINT32_C(1) << q;
 		else if (s->pod_node[q] == SNAP_PENDING && s->nominated[q] >= 0)
 			u->mask[s->nominated[q]] = UINT32_MAX;
-}
-
-static uint32_t *slot_of(struct enum_verdict_reuse *u, int pod, int node)
-{
-	size_t row = (size_t)pod * (size_t)u->n_nodes + (size_t)node;
-	return &u->slot[(row << u->n_pods) | u->mask[node]];
 }
 
 /* Each filter v's verdict reports failed (failed[] read a word at a
@@ -253,6 +273,225 @@ static bool reusable_now(const struct enum_verdict_reuse *u, int n)
 	       u->mask[n] != UINT32_MAX;
 }
 
+/* Whether a cycle that ended as r left every verdict it was given in
+ * place: not one that stopped at an Error (the nodes after it are
+ * overwritten) or at a PreFilter rejection (every node is); outside the
+ * PreFilterResult a node's verdict is overwritten too (in_prefilter). */
+static bool kept_given(const struct sched_cycle_result *r)
+{
+	return r->code != SCHED_ERROR &&
+	       r->prefilter.code != SCHED_UNSCHEDULABLE &&
+	       r->prefilter.code != SCHED_UAU;
+}
+
+/* ------------------------------------------------------------ scores */
+
+static const enum plugin_id score_ids[ENUM_REUSE_SCORES] = {
+	PLUGIN_NODE_RESOURCES_FIT, PLUGIN_BALANCED_ALLOCATION,
+	PLUGIN_IMAGE_LOCALITY,
+};
+
+/* The stored scores of node n in the last cycle's state, or NULL. */
+static const struct enum_stored_scores *scores_now(const struct enum_verdict_reuse *u,
+						   int n)
+{
+	uint32_t at = u->score_at_now[n];
+	return at ? &u->scores[at - 1] : NULL;
+}
+
+/* Stored scores e of node n into known (a bit per plugin id) and
+ * score_raw. */
+static void scores_give(struct enum_verdict_reuse *u, int n,
+			const struct enum_stored_scores *e, uint32_t *known)
+{
+	*known = 0;
+	for (int k = 0; k < ENUM_REUSE_SCORES; k++)
+		if (e->have >> k & 1) {
+			*known |= UINT32_C(1) << score_ids[k];
+			u->score_raw[(size_t)n * PLUGIN_COUNT + score_ids[k]] = e->raw[k];
+		}
+}
+
+/* Whether plugin id's scores in r, a cycle with profile prof, are its
+ * Score's: it ran (not skipped) with a weight they can be divided by. */
+static bool scored_by(const struct sched_profile *prof,
+		      const struct sched_cycle_result *r, enum plugin_id id)
+{
+	return prof->score[id] && !r->score_skipped[id] && prof->weight[id] > 0;
+}
+
+/* The model's scores of each feasible node in r (a scored cycle that did
+ * not error) without stored ones, kept. */
+static void scores_store(struct enum_verdict_reuse *u,
+			 const struct sched_profile *prof,
+			 const struct sched_cycle_result *r)
+{
+	if (r->code != SCHED_SUCCESS || !r->scored)
+		return;
+	for (int i = 0; i < r->n_feasible; i++) {
+		int n = r->feasible[i];
+		size_t at = u->idx_now[n];
+		if (at == SIZE_MAX || u->score_slot[at] != 0 ||
+		    u->n_scores >= UINT32_MAX - 1)
+			continue;
+		struct enum_stored_scores e = {.paired = false};
+		for (int k = 0; k < ENUM_REUSE_SCORES; k++) {
+			enum plugin_id id = score_ids[k];
+			if (!scored_by(prof, r, id))
+				continue;
+			e.have |= (uint8_t)(1u << k);
+			e.raw[k] = r->scores[(size_t)n * PLUGIN_COUNT + id] /
+				   prof->weight[id];
+		}
+		if (!e.have)
+			continue;
+		GROW(u->scores, u->n_scores + 1, u->cap_scores);
+		u->scores[u->n_scores++] = e;
+		u->score_slot[at] = (uint32_t)u->n_scores;
+		u->score_at_now[n] = (uint32_t)u->n_scores;
+		u->scores_stored++;
+	}
+}
+
+/* Node n's stored scores e against those of r (prof's cycle); the first
+ * difference into why (may be NULL). */
+static bool scores_same(const struct sched_profile *prof,
+			const struct enum_stored_scores *e,
+			const struct sched_cycle_result *r, int n, char *why,
+			size_t len)
+{
+	for (int k = 0; k < ENUM_REUSE_SCORES; k++) {
+		enum plugin_id id = score_ids[k];
+		if (!(e->have >> k & 1))
+			continue;
+		int64_t want = e->raw[k] * prof->weight[id];
+		int64_t got = r->scores[(size_t)n * PLUGIN_COUNT + id];
+		if (scored_by(prof, r, id) && got == want)
+			continue;
+		if (why)
+			snprintf(why, len, "score %s: stored %lld, fresh %s%lld",
+				 config_plugin_name(id), (long long)want,
+				 scored_by(prof, r, id) ? "" : "skipped ",
+				 (long long)got);
+		return false;
+	}
+	return true;
+}
+
+const struct sched_given_scores *enum_reuse_give_scores(struct enum_verdict_reuse *u)
+{
+	assert(u);
+	if (!u->on || !u->local[u->pod_now] || u->sampled_now || !u->any_scores_m)
+		return NULL;
+	/* the pairs among what the model was given (the same values) */
+	bool any = false;
+	for (int n = 0; n < u->n_nodes; n++) {
+		const struct enum_stored_scores *e = scores_now(u, n);
+		u->score_known_o[n] = e && e->paired ? u->score_known_m[n] : 0;
+		any = any || u->score_known_o[n];
+		u->scores_given += u->score_known_o[n] != 0;
+	}
+	return any ? &u->given_scores_o : NULL;
+}
+
+/* The oracle's scores of the nodes it worked out afresh (not given) in
+ * r, against the stored ones not yet pairs: equal, they become pairs. */
+static void scores_pair(struct enum_verdict_reuse *u,
+			const struct sched_cycle_result *r)
+{
+	if (!u->local[u->pod_now] || u->sampled_now ||
+	    r->code != SCHED_SUCCESS || !r->scored)
+		return;
+	for (int i = 0; i < r->n_feasible; i++) {
+		int n = r->feasible[i];
+		uint32_t at = u->score_at_now[n];
+		if (!at || (u->any_scores_m && u->score_known_o[n]))
+			continue;
+		struct enum_stored_scores *e = &u->scores[at - 1];
+		if (e->paired || !scores_same(u->prof_now, e, r, n, NULL, 0))
+			continue;
+		e->paired = true;
+		u->scores_paired++;
+	}
+}
+
+bool enum_reuse_scores_differ(const struct enum_verdict_reuse *u, int node,
+			      const struct sched_cycle_result *r, char *why,
+			      size_t len)
+{
+	assert(u && r && why);
+	if (!reusable_now(u, node) || r->code != SCHED_SUCCESS || !r->scored ||
+	    !r->in_prefilter_result[node] || !r->verdicts[node].feasible)
+		return false;
+	const struct enum_stored_scores *e = scores_now(u, node);
+	return e && !scores_same(u->prof_now, e, r, node, why, len);
+}
+
+/* ------------------------------------------------------------- cycle */
+
+/* u->idx_now[n]: node n's index in the tables keyed on (pod, node, pods
+ * bound to the node) in s; SIZE_MAX where not reused (node_masks). */
+static void node_index(struct enum_verdict_reuse *u, const struct snapshot *s,
+		       int pod)
+{
+	node_masks(u, s);
+	size_t base = (size_t)pod * (size_t)u->n_nodes;
+	for (int n = 0; n < u->n_nodes; n++)
+		u->idx_now[n] = u->mask[n] == UINT32_MAX ? SIZE_MAX
+			: ((base + (size_t)n) << u->n_pods) | u->mask[n];
+}
+
+/* The given verdicts and scores of node n, before the model's cycle
+ * (no verdict is given in a sampled one: fresh); at_now[n] and
+ * score_at_now[n] as stored. */
+static void give_node(struct enum_verdict_reuse *u, int n, bool fresh,
+		      struct sched_cycle_result *r)
+{
+	size_t i = u->idx_now[n];
+	uint32_t at = i == SIZE_MAX ? 0 : u->slot[i];
+	u->at_now[n] = at;
+	u->score_at_now[n] = i == SIZE_MAX ? 0 : u->score_slot[i];
+	bool known = at != 0 && !fresh;
+	u->given_now[n] = known;
+	u->paired_now[n] = known && is_paired(u, at);
+	u->any_paired = u->any_paired || u->paired_now[n];
+	if (known) {
+		/* already there when the last cycle was given the same
+		 * stored verdict and kept it */
+		if (u->held_m[n] != at)
+			restore(u->bytes + at - 1, &r->verdicts[n]);
+		else
+			u->in_place++;
+		u->given++;
+	}
+	u->score_known_m[n] = 0;
+	const struct enum_stored_scores *e = scores_now(u, n);
+	if (e && !fresh) {
+		scores_give(u, n, e, &u->score_known_m[n]);
+		u->any_scores_m = true;
+		u->scores_given++;
+	}
+}
+
+/* After the model's cycle r (kept: it left the given verdicts in place,
+ * kept_given): which verdicts r holds as given, the model's fresh ones
+ * kept, and which stored ones the oracle may pair (not in a sampled
+ * cycle, which checks the stored verdicts instead). */
+static void keep_node(struct enum_verdict_reuse *u, int n, bool kept,
+		      bool fresh, const struct sched_cycle_result *r)
+{
+	bool known = u->given_now[n], in = r->in_prefilter_result[n];
+	u->held_m[n] = kept && known && in ? u->at_now[n] : 0;
+	size_t i = u->idx_now[n];
+	if (kept && !known && i != SIZE_MAX && in &&
+	    r->verdicts[n].code != SCHED_ERROR && u->slot[i] == 0) {
+		store(u, &u->slot[i], &r->verdicts[n]);
+		u->at_now[n] = u->slot[i];
+	}
+	u->pairable_now[n] = kept && !fresh && u->at_now[n] != 0 &&
+			     !u->paired_now[n] && in;
+}
+
 int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		     const struct sched_profile *prof, const struct snapshot *s,
 		     int pod, const struct model_given *given,
@@ -266,52 +505,34 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		.r = r,
 	};
 	u->pod_now = pod;
+	u->prof_now = prof;
 	u->any_paired = false;
+	u->any_scores_m = false;
 	bool fresh = u->fresh;
 	u->fresh = false;
+	u->sampled_now = fresh;
 	if (!u->on || !u->local[pod]) {
-		if (u->on)
+		if (u->on) {
 			memset(u->pairable_now, 0,
 			       sizeof *u->pairable_now * (size_t)u->n_nodes);
+			memset(u->held_m, 0, sizeof *u->held_m * (size_t)u->n_nodes);
+		}
 		return model_schedule_cycle_given(&q, &with);
 	}
-	node_masks(u, s);
-	bool *known = u->given_now;
-	for (int n = 0; n < u->n_nodes; n++) {
-		uint32_t at = u->mask[n] == UINT32_MAX ? 0 : *slot_of(u, pod, n);
-		known[n] = at != 0 && !fresh;
-		u->paired_now[n] = known[n] && is_paired(u, at);
-		u->pairable_now[n] = false;
-		u->any_paired = u->any_paired || u->paired_now[n];
-		if (known[n]) {
-			restore(u->bytes + at - 1, &r->verdicts[n]);
-			u->given++;
-		}
-	}
-	with.verdicts = known;
+	node_index(u, s, pod);
+	for (int n = 0; n < u->n_nodes; n++)
+		give_node(u, n, fresh, r);
+	with.verdicts = u->given_now;
+	if (u->any_scores_m)
+		with.scores = &u->given_scores_m;
 	int rc = model_schedule_cycle_given(&q, &with);
+	scores_store(u, prof, r);
 	/* keep the verdicts the model worked out with Feasibility: not a
 	 * PreFilter's (every node then has the rejection) nor those of a
 	 * cycle that ended in an Error (the nodes after it have none) */
-	bool kept = r->code != SCHED_ERROR &&
-		    r->prefilter.code != SCHED_UNSCHEDULABLE &&
-		    r->prefilter.code != SCHED_UAU;
-	for (int n = 0; kept && n < u->n_nodes; n++) {
-		if (known[n] || u->mask[n] == UINT32_MAX ||
-		    !r->in_prefilter_result[n] || r->verdicts[n].code == SCHED_ERROR)
-			continue;
-		uint32_t *slot = slot_of(u, pod, n);
-		if (*slot == 0)   /* a sampled cycle meets stored ones too */
-			store(u, slot, &r->verdicts[n]);
-	}
-	/* the oracle works out every node not given it: a stored verdict
-	 * not yet a pair may become one (never in a sampled cycle, which
-	 * checks the stored verdicts instead) */
-	for (int n = 0; kept && !fresh && n < u->n_nodes; n++) {
-		uint32_t at = u->mask[n] == UINT32_MAX ? 0 : *slot_of(u, pod, n);
-		u->pairable_now[n] = at != 0 && !u->paired_now[n] &&
-				     r->in_prefilter_result[n];
-	}
+	bool kept = kept_given(r);
+	for (int n = 0; n < u->n_nodes; n++)
+		keep_node(u, n, kept, fresh, r);
 	return rc;
 }
 
@@ -332,17 +553,33 @@ const bool *enum_reuse_give_pairs(struct enum_verdict_reuse *u,
 		return NULL;
 	for (int n = 0; n < u->n_nodes; n++)
 		if (u->paired_now[n]) {
-			restore(u->bytes + *slot_of(u, u->pod_now, n) - 1,
-				&r->verdicts[n]);
+			uint32_t at = u->at_now[n];
+			if (u->held_o[n] != at)
+				restore(u->bytes + at - 1, &r->verdicts[n]);
+			else
+				u->in_place++;
 			u->given_paired++;
 		}
 	return u->paired_now;
 }
 
+void enum_reuse_oracle_done(struct enum_verdict_reuse *u,
+			    const struct sched_cycle_result *r)
+{
+	assert(u && r);
+	if (!u->on)
+		return;
+	scores_pair(u, r);
+	bool kept = u->any_paired && kept_given(r);
+	for (int n = 0; n < u->n_nodes; n++)
+		u->held_o[n] = kept && u->paired_now[n] && r->in_prefilter_result[n]
+			       ? u->at_now[n] : 0;
+}
+
 void enum_reuse_pair(struct enum_verdict_reuse *u, int node)
 {
 	assert(u && u->pairable_now && u->pairable_now[node]);
-	unsigned char *b = u->bytes + *slot_of(u, u->pod_now, node) - 1;
+	unsigned char *b = u->bytes + u->at_now[node] - 1;
 	struct stored_head h;
 	memcpy(&h, b, sizeof h);
 	h.paired = true;
@@ -357,10 +594,24 @@ bool enum_reuse_stored(const struct enum_verdict_reuse *u, int node,
 	assert(u && v);
 	if (!reusable_now(u, node))
 		return false;
-	size_t row = (size_t)u->pod_now * (size_t)u->n_nodes + (size_t)node;
-	uint32_t at = u->slot[(row << u->n_pods) | u->mask[node]];
+	uint32_t at = u->slot[u->idx_now[node]];
 	if (at == 0)
 		return false;
 	restore(u->bytes + at - 1, v);
 	return true;
+}
+
+uint8_t *enum_reuse_bind_ok(struct enum_verdict_reuse *u,
+			    const struct snapshot *s, int pod, int node)
+{
+	assert(u && s);
+	if (!u->on)
+		return NULL;
+	assert(pod >= 0 && pod < u->n_pods && node >= 0 && node < u->n_nodes);
+	uint32_t mask = 0;
+	for (int q = 0; q < u->n_pods; q++)
+		if (s->pod_node[q] == node)
+			mask |= UINT32_C(1) << q;
+	size_t row = (size_t)pod * (size_t)u->n_nodes + (size_t)node;
+	return &u->bind_ok[(row << u->n_pods) | mask];
 }

@@ -248,6 +248,7 @@ static void note_bad_scores(struct bad_score *b, enum plugin_id id,
 /* kube §1.6: PreScore/Score/NormalizeScore of one plugin over the feasible
  * nodes, weighted into r.  Returns false (err set) when the cycle errors. */
 static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
+			 const struct sched_given_scores *given,
 			 struct sched_cycle_result *r, int64_t *raw,
 			 struct bad_score *bad, struct sched_status *err)
 {
@@ -263,8 +264,12 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
 				  missing);
 		return false;
 	}
-	enum sched_code code =
-		score_fn(id)(cy, r->feasible, r->n_feasible, raw, err);
+	enum sched_code code = SCHED_SUCCESS;
+	if (sched_given_covers(given, id, r->feasible, r->n_feasible))
+		for (int i = 0; i < r->n_feasible; i++)
+			raw[i] = given->raw[(size_t)r->feasible[i] * PLUGIN_COUNT + id];
+	else
+		code = score_fn(id)(cy, r->feasible, r->n_feasible, raw, err);
 	if (code == SCHED_ERROR && !prescore) {
 		/* the error of a Score falling back to its PreScore's work */
 		char why[SCHED_STATUS_TEXT];
@@ -315,8 +320,10 @@ static bool run_prescores(const struct model_cycle *cy,
 	return false;
 }
 
-/* kube §1.6: every enabled score plugin in Score order. */
+/* kube §1.6: every enabled score plugin in Score order (given: scores
+ * worked out before, struct model_given, may be NULL). */
 static bool run_scores(const struct model_cycle *cy,
+		       const struct sched_given_scores *given,
 		       struct sched_cycle_result *r, struct sched_status *err)
 {
 	if (!run_prescores(cy, err)) {
@@ -332,7 +339,7 @@ static bool run_scores(const struct model_cycle *cy,
 	for (int i = 0; i < MODEL_N_SCORES && ok; i++) {
 		enum plugin_id id = model_score_ids[i];
 		if (cy->profile->score[id])
-			ok = score_plugin(cy, id, r, raw, &bad, err);
+			ok = score_plugin(cy, id, given, r, raw, &bad, err);
 	}
 	arena_reset(scratch, mark);
 	if (ok && bad.node >= 0) {
@@ -393,11 +400,13 @@ static bool prefilter_phase(struct model_cycle *cy,
 }
 
 /* Filter, Score and the viable set of cy (after its PreFilter phase)
- * into r (reset but for the given verdicts, see run_filters). */
-static void run_cycle(const struct model_cycle *cy, const bool *given,
+ * into r (reset but for the given verdicts, see run_filters), with the
+ * verdicts and scores given (may be NULL). */
+static void run_cycle(const struct model_cycle *cy,
+		      const struct model_given *given,
 		      struct sched_cycle_result *r)
 {
-	int bad = run_filters(cy, given, r);
+	int bad = run_filters(cy, given ? given->verdicts : NULL, r);
 	if (bad >= 0) {
 		const struct sched_node_verdict *v = &r->verdicts[bad];
 		cycle_error(r, &v->status[v->rejected_by]);
@@ -424,7 +433,7 @@ static void run_cycle(const struct model_cycle *cy, const bool *given,
 	}
 
 	struct sched_status err;
-	if (!run_scores(cy, r, &err)) {
+	if (!run_scores(cy, given ? given->scores : NULL, r, &err)) {
 		cycle_error(r, &err);
 		return;
 	}
@@ -463,7 +472,7 @@ int model_phase_cycle(const struct sched_profile *prof,
 	struct model_cycle_state state;
 	if (!prefilter_phase(&cy, given, &state, r))
 		return 0;
-	run_cycle(&cy, given ? given->verdicts : NULL, r);
+	run_cycle(&cy, given, r);
 	model_cycle_state_release(&state);
 	return 0;
 }

@@ -102,6 +102,13 @@ int model_schedule_cycle(const struct sched_profile *prof,
  *             Feasibility(Pod, Node, Objects)}: the rest of the cycle
  *             reads the verdicts, not how they were found.  NULL: every
  *             node is evaluated.
+ *   scores    MODEL_PHASE_CYCLE only: score plugins' scores of nodes for
+ *             (prof, pod) on s, each what the plugin's Score and
+ *             NormalizeScore give that node (struct sched_given_scores,
+ *             core/verdict.h); a plugin whose scores every feasible node
+ *             has is not run.  Spec: Viability(Pod, Node) is a sum of
+ *             the plugins' scores, whoever worked them out.  NULL: every
+ *             plugin runs.
  *
  * model_schedule_cycle_given is the one function that takes them.
  */
@@ -126,6 +133,7 @@ struct model_given {
 	bool affinity_skip;
 	const struct model_node_sums *node_sums;
 	const bool *verdicts;
+	const struct sched_given_scores *scores;
 };
 
 /* What model_schedule_cycle_given is asked about the cycle of pod on

@@ -671,8 +671,15 @@ static bool score_nodes(struct oracle_cycle *cy, const int *f, int n,
 		int id = scorers[k].id;
 		if (!cy->prof->score[id])
 			continue;
-		/* a scorer that succeeds writes every s[i] */
-		enum sched_code code = scorers[k].fn(cy, f, n, s);
+		/* a scorer that succeeds writes every s[i]; scores given
+		 * for every node (o->given_scores) are the scorer's own */
+		enum sched_code code = SCHED_SUCCESS;
+		const struct sched_given_scores *g = r ? cy->o->given_scores : NULL;
+		if (sched_given_covers(g, id, f, n))
+			for (int i = 0; i < n; i++)
+				s[i] = g->raw[(size_t)f[i] * PLUGIN_COUNT + (size_t)id];
+		else
+			code = scorers[k].fn(cy, f, n, s);
 		if (code == SCHED_SKIP) {
 			/* without a PreScore nothing skips: Score gives 0 */
 			if (r && cy->prof->prescore[id])

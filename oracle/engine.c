@@ -116,6 +116,12 @@ static void loop_given(void *self, const bool *known)
 	o->given = known;
 }
 
+static void loop_given_scores(void *self, const struct sched_given_scores *g)
+{
+	struct oracle *o = self;
+	o->given_scores = g;
+}
+
 static const struct snapshot *loop_placement(const void *self)
 {
 	const struct oracle *o = self;
@@ -130,7 +136,7 @@ struct loop_engine oracle_loop_engine(struct oracle *o)
 		.bind = loop_bind, .evict = loop_evict,
 		.nominate = loop_nominate, .arrive = loop_arrive,
 		.sync = loop_sync, .seed = loop_seed, .given = loop_given,
-		.placement = loop_placement,
+		.given_scores = loop_given_scores, .placement = loop_placement,
 	};
 }
 

@@ -36,6 +36,12 @@ struct oracle {
 	 * enum/verdict_reuse.c); the cycle keeps it instead of filtering
 	 * the node again.  Borrowed; the caller clears it. */
 	const bool *given;
+	/* all_nodes mode, NULL otherwise: score plugins' scores the next
+	 * cycles take instead of running the plugin where every feasible
+	 * node has them (struct sched_given_scores, core/verdict.h; the
+	 * enumerator's reuse across states, enum/score_reuse.c).  Borrowed;
+	 * the caller clears it. */
+	const struct sched_given_scores *given_scores;
 	int next_start;             /* kube's nextStartNodeIndex (§1.4) */
 	struct oracle_data *d;      /* aggregates; see oracle/internal.h */
 	/* Tests only (NULL otherwise): called with every result

@@ -103,7 +103,9 @@ static bool same_cycle(const struct sched_cycle_result *a,
 			return false;
 	for (int n = 0; n < a->n_nodes; n++) {
 		if (!same_verdict(&a->verdicts[n], &b->verdicts[n]) ||
-		    a->total[n] != b->total[n])
+		    a->total[n] != b->total[n] ||
+		    memcmp(&a->scores[n * PLUGIN_COUNT], &b->scores[n * PLUGIN_COUNT],
+			   sizeof *a->scores * PLUGIN_COUNT) != 0)
 			return false;
 	}
 	return true;
@@ -127,10 +129,13 @@ static void one_cycle(struct walk *w, int pod)
 	const struct snapshot *s = &x->snap;
 	const struct sched_profile *prof = x->prof[pod];
 	/* poison what the last cycle left: a verdict given must be written
-	 * in full, not found in place */
+	 * in full, not found in place - but where the reuse holds the
+	 * last cycle's given verdict to be in place still (held_m), which
+	 * the comparison with the fresh cycle then checks */
 	for (int n = 0; n < x->c->n_nodes; n++)
-		memset(x->mr.verdicts[n].status, 0x55,
-		       sizeof x->mr.verdicts[n].status);
+		if (x->reuse.held_m[n] == 0)
+			memset(x->mr.verdicts[n].status, 0x55,
+			       sizeof x->mr.verdicts[n].status);
 	struct model_given given;
 	enum_model_given(x, prof, pod, &given);
 	enum_reuse_cycle(&x->reuse, prof, s, pod, &given, &x->mr);
@@ -204,6 +209,13 @@ static void every_state_both_ways(void)
 	CHECK_EQ(x.reuse.given, w.lookups - w.distinct);
 	CHECK_EQ(x.reuse.stored, w.distinct);
 	CHECK(x.reuse.given > 0);
+	/* consecutive states with the same pod keep some nodes' pods: their
+	 * verdicts are found in place */
+	CHECK(x.reuse.in_place > 0 && x.reuse.in_place < x.reuse.given);
+	/* c (tolerates spot) is the one pod feasible on both nodes: its
+	 * scored cycles store scores and later ones are given them */
+	CHECK(x.reuse.scores_stored > 0);
+	CHECK(x.reuse.scores_given > 0);
 	sched_cycle_result_release(&w.fresh);
 	enum_ctx_release(&x);
 	enum_scenario_release(&sc);
@@ -384,11 +396,156 @@ static void a_stale_pair_is_found_by_the_sample(void)
 	enum_universe_release(&u);
 }
 
+/*
+ * The memo of binds that break no invariant (enum_reuse_bind_ok), keyed
+ * on (pod, node, pods bound there).  Pod a with every pod pending binds
+ * to n1 (n2's taint rejects it): n1 then holds a alone, cpu 1 of 2, so
+ * the key (a, n1, {}) is remembered.  With the swapped pair planted as
+ * above, a's verdict on n1 holding c reads feasible and a is bound there:
+ * cpu 2 + 1 > 2 breaks capacity, found by the fresh check, and the key
+ * (a, n1, {c}) is not remembered.  A memo planted for it hides the
+ * breach from an unsampled state (what the sampled states are for); a
+ * sampled one decides afresh (a rejected on n1, no bind).
+ */
+static void binds_are_remembered_when_clean(void)
+{
+	struct enum_universe u;
+	struct error err;
+	error_init(&err);
+	if (enum_universe_load_buffer(&u, "reuse.yaml", NULL, local_universe,
+				      &err)) {
+		CHECK(!"universe loads");
+		return;
+	}
+	struct enum_scenario sc;
+	CHECK_EQ(enum_scenario_build(&u, 0, false, &sc, &err), 0);
+	struct enum_ctx x;
+	enum_ctx_init(&x, &sc);
+	x.reuse.sample_every = 0;
+	struct enum_outcome o;
+	decide_a(&x, false, &o);
+	CHECK_EQ(o.bind_node, 0);
+	CHECK(o.agree && !o.inv[MODEL_INV_CAPACITY]);
+	enum_outcome_release(&o);
+	/* a is pod 0, n1 node 0, c pod 2: memo (0 * 2 + 0) << 5 | mask */
+	uint8_t *empty = &x.reuse.bind_ok[0], *with_c = &x.reuse.bind_ok[1u << 2];
+	CHECK_EQ(*empty, 1);
+	CHECK_EQ(*with_c, 0);
+	decide_a(&x, true, &o);   /* a unschedulable: n1 full, n2 tainted */
+	CHECK_EQ(o.bind_node, -1);
+	enum_outcome_release(&o);
+	uint32_t *v_empty = &x.reuse.slot[0], *v_with_c = &x.reuse.slot[1u << 2];
+	uint32_t t = *v_empty;
+	*v_empty = *v_with_c;
+	*v_with_c = t;
+	decide_a(&x, true, &o);
+	CHECK_EQ(o.bind_node, 0);
+	CHECK(o.inv[MODEL_INV_CAPACITY]);
+	CHECK_STR(o.inv_detail[MODEL_INV_CAPACITY], "node n1: cpu requested "
+		  "3000 > allocatable 2000");
+	enum_outcome_release(&o);
+	CHECK_EQ(*with_c, 0);
+	*with_c = 1;
+	decide_a(&x, true, &o);
+	CHECK_EQ(o.bind_node, 0);
+	CHECK(!o.inv[MODEL_INV_CAPACITY]);   /* hidden: not sampled */
+	enum_outcome_release(&o);
+	x.reuse.sample_every = 1;
+	decide_a(&x, true, &o);
+	CHECK_EQ(o.bind_node, -1);           /* decided afresh */
+	CHECK(!o.agree);                     /* the stale pair, reported */
+	enum_outcome_release(&o);
+	enum_ctx_release(&x);
+	enum_scenario_release(&sc);
+	enum_universe_release(&u);
+}
+
+/*
+ * Scores reused across states, and a fault planted among them.  Pod c
+ * (cpu 2, no memory request; tolerates n2's taint) with d (no requests)
+ * bound to n1 and every other pod pending: c fits both nodes (cpu 0 + 2
+ * of 2), so the cycle scores.  NodeResourcesFit (LeastAllocated, cpu
+ * and memory weight 1, requests counted as at least 100m cpu and 200Mi
+ * memory): n1 holds d's 100m + c's 2000m > 2000m -> cpu 0, memory
+ * 400Mi of 4Gi -> (4096 - 400) * 100 / 4096 = 90; (0 + 90) / 2 = 45.
+ * n2 empty: cpu 2000m of 2000m -> 0, memory 200Mi -> 3896 * 100 / 4096
+ * = 95; (0 + 95) / 2 = 47.  Swapped in the cache, both engines are
+ * given the wrong ones once paired; a sampled state reports them.
+ */
+static void decide_c(struct enum_ctx *x, struct enum_outcome *o)
+{
+	for (int p = 0; p < x->c->n_pods; p++) {
+		x->snap.pod_node[p] = SNAP_PENDING;
+		x->snap.nominated[p] = -1;
+	}
+	x->snap.pod_node[3] = 0;   /* d on n1 */
+	enum_outcome_init(o);
+	enum_check_pod(x, 2, o);
+}
+
+static void stale_scores_are_found_by_the_sample(void)
+{
+	struct enum_universe u;
+	struct error err;
+	error_init(&err);
+	if (enum_universe_load_buffer(&u, "reuse.yaml", NULL, local_universe,
+				      &err)) {
+		CHECK(!"universe loads");
+		return;
+	}
+	struct enum_scenario sc;
+	CHECK_EQ(enum_scenario_build(&u, 0, false, &sc, &err), 0);
+	struct enum_ctx x;
+	enum_ctx_init(&x, &sc);
+	x.reuse.sample_every = 0;
+	const size_t fit = PLUGIN_NODE_RESOURCES_FIT;
+	struct enum_outcome o;
+	decide_c(&x, &o);
+	CHECK(o.agree);
+	CHECK_EQ(x.mr.n_feasible, 2);
+	CHECK_EQ(x.mr.scores[0 * PLUGIN_COUNT + fit], 45);
+	CHECK_EQ(x.mr.scores[1 * PLUGIN_COUNT + fit], 47);
+	enum_outcome_release(&o);
+	CHECK_EQ(x.reuse.scores_stored, 2);
+	CHECK_EQ(x.reuse.scores_paired, 2);   /* the oracle's are equal */
+	decide_c(&x, &o);                    /* given to both: the same */
+	CHECK(o.agree);
+	CHECK_EQ(x.reuse.scores_given, 4);
+	CHECK_EQ(x.mr.scores[0 * PLUGIN_COUNT + fit], 45);
+	CHECK_EQ(x.orr.scores[1 * PLUGIN_COUNT + fit], 47);
+	enum_outcome_release(&o);
+	/* c is pod 2, d pod 3: (c, n1, {d}) at (2 * 2 + 0) << 5 | 1 << 3,
+	 * (c, n2, {}) at (2 * 2 + 1) << 5 */
+	uint32_t *n1 = &x.reuse.score_slot[(4u << 5) | 8u];
+	uint32_t *n2 = &x.reuse.score_slot[5u << 5];
+	CHECK(*n1 != 0 && *n2 != 0);
+	uint32_t t = *n1;
+	*n1 = *n2;
+	*n2 = t;
+	decide_c(&x, &o);
+	CHECK(o.agree);                      /* unseen without the sample */
+	CHECK_EQ(x.mr.scores[0 * PLUGIN_COUNT + fit], 47);
+	CHECK_EQ(x.orr.scores[0 * PLUGIN_COUNT + fit], 47);
+	enum_outcome_release(&o);
+	x.reuse.sample_every = 1;
+	decide_c(&x, &o);
+	CHECK(!o.agree);
+	CHECK_EQ(x.mr.scores[0 * PLUGIN_COUNT + fit], 45);   /* afresh */
+	CHECK_STR(o.disagreement, "reuse: default/c on n1: score "
+		  "NodeResourcesFit: stored 47, fresh 45");
+	enum_outcome_release(&o);
+	enum_ctx_release(&x);
+	enum_scenario_release(&sc);
+	enum_universe_release(&u);
+}
+
 int main(void)
 {
 	every_state_both_ways();
 	which_pods();
 	sampler_picks();
 	a_stale_pair_is_found_by_the_sample();
+	binds_are_remembered_when_clean();
+	stale_scores_are_found_by_the_sample();
 	return check_done("test_enum_verdict_reuse");
 }

@@ -979,6 +979,14 @@ int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
 	if (c->n_pods > ENUM_REACHABLE_MAX_PODS || c->n_nodes > 250)
 		return error_plain(err, "reachable mode handles at most %d pods "
 				   "and 250 nodes", ENUM_REACHABLE_MAX_PODS);
+	/* a state here is the placement, not the claims' status the loop
+	 * writes (core/dra_live.h): two states that differ only there would
+	 * be taken for one */
+	for (int p = 0; p < c->n_pods; p++)
+		if (c->pods[p].n_claims && config_at_least(&c->config, KUBE_1_34))
+			return error_plain(err, "reachable mode does not keep the claims' "
+					   "status in its states: pods with resource claims "
+					   "under 1.34 run in placements mode only");
 	x->step_invariants = false;
 	struct search S;
 	search_init(&S, x, symmetry, sink, t);

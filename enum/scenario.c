@@ -97,14 +97,16 @@ static const struct ynode *strip_pod(struct arena *a, const struct enum_object *
  * nodeSelector on the hostname, matchFields metadata.name), CSINodes
  * (named after their node), PersistentVolumes and StorageClasses (node
  * affinity and allowedTopologies on the hostname), claims (the
- * selected-node annotation); and a pod: PDBs (status.disruptedPods),
- * claims (ownerReferences). */
+ * selected-node annotation), ResourceSlices (spec.nodeName, a node
+ * selector), ResourceClaims (an allocation's node selector); and a pod:
+ * PDBs (status.disruptedPods), claims (ownerReferences), ResourceClaims
+ * (ownerReferences, reservedFor). */
 static const char *const node_namers[] = {
 	"Pod", "CSINode", "PersistentVolume", "StorageClass",
-	"PersistentVolumeClaim", NULL,
+	"PersistentVolumeClaim", "ResourceSlice", "ResourceClaim", NULL,
 };
 static const char *const pod_namers[] = {
-	"PodDisruptionBudget", "PersistentVolumeClaim", NULL,
+	"PodDisruptionBudget", "PersistentVolumeClaim", "ResourceClaim", NULL,
 };
 
 static bool is_namer(const char *kind, const char *const *by)

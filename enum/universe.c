@@ -35,6 +35,7 @@ bool enum_kind_namespaced(const char *kind)
 		"StatefulSet", "PodDisruptionBudget", "PersistentVolumeClaim",
 		"CSIStorageCapacity",
 		"Deployment", "DaemonSet", "Job",
+		"ResourceClaim", "ResourceClaimTemplate",
 	};
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		if (strcmp(kind, kinds[i]) == 0)

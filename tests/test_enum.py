@@ -980,3 +980,47 @@ def test_without_db_results_go_to_the_cache_and_do_not_grow(tmp_path):
     assert list(work.iterdir()) == []
     with sqlite3.connect(db) as c:
         assert c.execute("SELECT count(*) FROM runs").fetchone() == (1,)
+
+
+DRA_UNIVERSE = FIXTURES / "universes" / "dra.yaml"
+
+
+def test_dra_universe(tmp_path):
+    # fixtures/universes/dra.yaml's header: 12 scenarios x 81 placements, 780
+    # with a pending pod; no symmetry (the slices name the nodes, the pods'
+    # uids differ); the engines agree everywhere
+    db = tmp_path / "dra.db"
+    r = enum(DRA_UNIVERSE, "--kube-version", "1.34", "--db", db, "--quiet",
+             "--store", "all")
+    assert r.returncode == 0, r.stderr
+    row = run_row(db)
+    assert (row["states"], row["classes"], row["decisions"],
+            row["disagreements"], row["violations"]) == (972, 972, 780, 0, 0)
+    con = sqlite3.connect(db)
+
+    def feasible(devices, shared, placement):
+        # dimensions of sizes 2, 3, 2, the first varying slowest;
+        # c-priority none (value 0)
+        scenario = devices * 6 + shared * 2
+        rows = con.execute(
+            "SELECT d.pod, d.model_feasible, d.oracle_feasible FROM states s "
+            "JOIN decisions d ON d.state_id = s.id WHERE s.scenario = ? AND "
+            "s.placement = ?", (scenario, placement)).fetchall()
+        assert len(rows) == 1 and rows[0][1] == rows[0][2], rows
+        return rows[0][:2]
+
+    only_a = "default/a=n1 default/b=- default/t=- default/c=-"
+    a_t = "default/a=n1 default/b=- default/t=n1 default/c=-"
+    b_n2 = "default/a=n1 default/b=n2 default/t=- default/c=-"
+    none = "default/a=- default/b=- default/t=- default/c=-"
+    assert feasible(0, 0, only_a) == ("default/b", "n1,n2")
+    assert feasible(0, 0, a_t) == ("default/b", "n2")
+    assert feasible(0, 1, b_n2) == ("default/t", "n2")
+    assert feasible(1, 1, b_n2) == ("default/t", "n1,n2")
+    assert feasible(0, 2, none) == ("default/a", "n2")
+    con.close()
+    # reachable mode keeps no claims' status in its states: refused
+    r = enum(DRA_UNIVERSE, "--kube-version", "1.34", "--db",
+             tmp_path / "r.db", "--quiet", "--mode", "reachable")
+    assert r.returncode != 0
+    assert "reachable mode does not keep the claims' status" in r.stderr

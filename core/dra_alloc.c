@@ -73,6 +73,8 @@ struct alloc {
 	struct dra_alloc_device *res;    /* results, claim after claim */
 	int n_res, cap_res;
 	int *per_claim;                  /* results per claim */
+	bool fixed_order;                /* one of kube's orders: the first
+					  * error of a scan is the one */
 	bool error_met;                  /* an error cut the search */
 	bool err_certain;                /* kube meets it in every order */
 	enum dra_alloc_status err_status;
@@ -136,32 +138,39 @@ static void add_slice(struct alloc *al, int si)
 	p->slice_count = s->slice_count;
 }
 
+/* IsIncomplete (the count of the pool's first slice decides, as in
+ * kube) and IsInvalid (the first duplicate device name) of p with its
+ * slices in their current order. */
+static void pool_check(const struct alloc *al, struct pool *p)
+{
+	p->slice_count = al->c->slices[p->slices[0]].slice_count;
+	p->incomplete = p->n_slices != p->slice_count;
+	p->invalid = false;
+	p->invalid_device = NULL;
+	for (int x = 0; x < p->n_slices && !p->invalid; x++) {
+		const struct resource_slice *sx = &al->c->slices[p->slices[x]];
+		for (int d = 0; d < sx->n_devices && !p->invalid; d++)
+			for (int y = 0; y <= x && !p->invalid; y++) {
+				const struct resource_slice *sy = &al->c->slices[p->slices[y]];
+				int end = y == x ? d : sy->n_devices;
+				for (int e = 0; e < end; e++)
+					if (!strcmp(sy->devices[e].name, sx->devices[d].name)) {
+						p->invalid = true;
+						p->invalid_device = sx->devices[d].name;
+						break;
+					}
+			}
+	}
+}
+
 static void gather_pools(struct alloc *al)
 {
 	al->pools = arena_array(al->a, (size_t)al->c->n_slices + 1, sizeof *al->pools);
 	for (int i = 0; i < al->c->n_slices; i++)
 		if (slice_on_node(al, &al->c->slices[i]))
 			add_slice(al, i);
-	for (int i = 0; i < al->n_pools; i++) {
-		struct pool *p = &al->pools[i];
-		/* the count of the pool's first slice decides, as in kube */
-		p->slice_count = al->c->slices[p->slices[0]].slice_count;
-		p->incomplete = p->n_slices != p->slice_count;
-		for (int x = 0; x < p->n_slices && !p->invalid; x++) {
-			const struct resource_slice *sx = &al->c->slices[p->slices[x]];
-			for (int d = 0; d < sx->n_devices && !p->invalid; d++)
-				for (int y = 0; y <= x && !p->invalid; y++) {
-					const struct resource_slice *sy = &al->c->slices[p->slices[y]];
-					int end = y == x ? d : sy->n_devices;
-					for (int e = 0; e < end; e++)
-						if (!strcmp(sy->devices[e].name, sx->devices[d].name)) {
-							p->invalid = true;
-							p->invalid_device = sx->devices[d].name;
-							break;
-						}
-				}
-		}
-	}
+	for (int i = 0; i < al->n_pools; i++)
+		pool_check(al, &al->pools[i]);
 }
 
 /* Whether kube's unspecified pool and slice order can change the outcome
@@ -286,6 +295,8 @@ static int validate_request(struct alloc *al, int ci, const struct device_reques
 			     "but resource pool %s/%s is currently %s", cl->ns, cl->name,
 			     req->name, pl->driver, pl->name,
 			     pl->incomplete ? "being updated" : "invalid");
+			if (al->fixed_order)
+				return -1;
 			note_error(al, &errs);
 			continue;
 		}
@@ -294,6 +305,8 @@ static int validate_request(struct alloc *al, int ci, const struct device_reques
 			for (int d = 0; d < sl->n_devices; d++) {
 				struct loc l = {pl->slices[s], d};
 				int m = selectable(al, ci, rd, l);
+				if (m < 0 && al->fixed_order)
+					return -1;
 				if (m < 0)
 					note_error(al, &errs);
 				else if (m)
@@ -688,39 +701,206 @@ static void explain_no_fit(struct alloc *al, struct dra_alloc_out *out)
 		 " (a matchAttribute constraint)" : "");
 }
 
+/* ------------------------------------------------------ the orders */
+
+/* kube's pools come out of a Go map (GatherPools) and a pool's slices in
+ * the order its informer lists them: both unspecified.  Up to MAX_ORDERS
+ * of them kso searches in every order and answers only what they all
+ * answer; past that it searches in its own (the pools by first slice,
+ * slices in manifest order) and says where an error makes that matter. */
+#define MAX_ORDERS 120
+
+static uint64_t factorial_capped(int n)
+{
+	uint64_t f = 1;
+	for (int i = 2; i <= n && f <= MAX_ORDERS; i++)
+		f *= (uint64_t)i;
+	return f;
+}
+
+/* The number of pool and slice orders, MAX_ORDERS + 1 past the cap. */
+static uint64_t count_orders(const struct alloc *al)
+{
+	uint64_t n = factorial_capped(al->n_pools);
+	for (int i = 0; i < al->n_pools && n <= MAX_ORDERS; i++)
+		n *= factorial_capped(al->pools[i].n_slices);
+	return n <= MAX_ORDERS ? n : MAX_ORDERS + 1;
+}
+
+/* out[0..n): permutation number k (0: the identity) of 0..n-1. */
+static void lehmer(int *out, int n, uint64_t k)
+{
+	int avail[64];
+	for (int i = 0; i < n; i++)
+		avail[i] = i;
+	for (int i = 0; i < n; i++) {
+		uint64_t f = factorial_capped(n - 1 - i);
+		int j = (int)(k / f);
+		k %= f;
+		out[i] = avail[j];
+		memmove(avail + j, avail + j + 1, sizeof *avail * (size_t)(n - 1 - i - j));
+	}
+}
+
+/* al->pools: order number k of base[0..al->n_pools). */
+static void take_order(struct alloc *al, const struct pool *base, uint64_t k)
+{
+	int perm[64];
+	uint64_t nf = factorial_capped(al->n_pools);
+	lehmer(perm, al->n_pools, k % nf);
+	k /= nf;
+	for (int i = 0; i < al->n_pools; i++) {
+		const struct pool *b = &base[perm[i]];
+		struct pool *p = &al->pools[i];
+		*p = *b;
+		p->slices = arena_array(al->a, (size_t)b->n_slices + 1, sizeof *p->slices);
+		uint64_t sf = factorial_capped(b->n_slices);
+		int sp[64];
+		lehmer(sp, b->n_slices, k % sf);
+		k /= sf;
+		for (int s = 0; s < b->n_slices; s++)
+			p->slices[s] = b->slices[sp[s]];
+		pool_check(al, p);
+	}
+}
+
+/* One search: 1 fit, 0 none, -1 error (al->err). */
+static int search(struct alloc *al)
+{
+	al->n_busy = al->n_res = 0;
+	al->error_met = false;
+	al->err_status = DRA_ALLOC_FIT;
+	al->err[0] = 0;
+	int r = prepare(al);
+	if (r == 0) {
+		al->err_certain = false;   /* the search's errors depend on order */
+		r = allocate_one(al, 0, 0, 0, 0, false);
+	}
+	if (r == -2)
+		r = fail(al, DRA_ALLOC_ERROR, "allocation max size exceeded");
+	return r;
+}
+
+static int device_cmp(const void *x, const void *y)
+{
+	const struct dra_alloc_device *a = x, *b = y;
+	if (a->claim != b->claim)
+		return a->claim < b->claim ? -1 : 1;
+	if (a->slice != b->slice)
+		return a->slice < b->slice ? -1 : 1;
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return (int)a->admin_access - (int)b->admin_access;
+}
+
+/* The devices of a fit as a sorted set (from a). */
+static struct dra_alloc_device *device_set(struct arena *a, const struct alloc *al)
+{
+	struct dra_alloc_device *d = arena_memdup(a, al->res, (size_t)al->n_res * sizeof *d + 1);
+	qsort(d, (size_t)al->n_res, sizeof *d, device_cmp);
+	return d;
+}
+
+static const char *outcome_text(struct arena *a, int r, const char *err)
+{
+	return r == 1 ? "a fit" : r == 0 ? "no fit" : arena_sprintf(a, "error \"%s\"", err);
+}
+
+static void no_fit(struct alloc *al, struct dra_alloc_out *out)
+{
+	out->status = DRA_ALLOC_NO_FIT;
+	explain_no_fit(al, out);
+}
+
+/* Every order: kube's answer when they all give it. */
+static void all_orders(struct arena *a, struct alloc *al, uint64_t orders,
+		       struct dra_alloc_out *out)
+{
+	struct pool *base = arena_memdup(a, al->pools, sizeof *base * (size_t)al->n_pools + 1);
+	al->fixed_order = true;
+	int first = 0;
+	char *first_err = NULL;
+	struct dra_alloc_device *set = NULL;
+	int n_set = 0;
+	out->order_free = true;
+	for (uint64_t k = 0; k < orders; k++) {
+		take_order(al, base, k);
+		int r = search(al);
+		if (r < 0 && al->err_status == DRA_ALLOC_UNJUDGED) {
+			out->status = DRA_ALLOC_UNJUDGED;
+			snprintf(out->msg, sizeof out->msg, "%s", al->err);
+			return;
+		}
+		if (k == 0) {
+			first = r;
+			first_err = arena_sprintf(a, "%s", al->err);
+			if (r == 1) {
+				out->devices = arena_memdup(a, al->res,
+							    (size_t)al->n_res * sizeof *al->res + 1);
+				out->n_devices = n_set = al->n_res;
+				set = device_set(a, al);
+			}
+			continue;
+		}
+		if (r != first || (r < 0 && strcmp(first_err, al->err))) {
+			out->status = DRA_ALLOC_UNJUDGED;
+			snprintf(out->msg, sizeof out->msg, "kube's answer depends on the order of "
+				 "its pools (a Go map) and slices: %s in one order, %s in another",
+				 outcome_text(a, first, first_err), outcome_text(a, r, al->err));
+			return;
+		}
+		if (r == 1 && (al->n_res != n_set ||
+			       memcmp(device_set(a, al), set, sizeof *set * (size_t)n_set)))
+			out->order_free = false;
+	}
+	if (first == 1) {
+		out->status = DRA_ALLOC_FIT;
+	} else if (first < 0) {
+		out->status = DRA_ALLOC_ERROR;
+		snprintf(out->msg, sizeof out->msg, "%s", first_err);
+	} else {
+		take_order(al, base, 0);
+		search(al);
+		no_fit(al, out);
+	}
+}
+
+/* kso's own order only, past MAX_ORDERS. */
+static void own_order(struct arena *a, struct alloc *al, struct dra_alloc_out *out)
+{
+	int r = search(al);
+	if (r == -1) {
+		out->status = al->err_status;
+		if (al->err_status == DRA_ALLOC_ERROR && !al->err_certain && order_matters(al)) {
+			out->status = DRA_ALLOC_UNJUDGED;
+			snprintf(out->msg, sizeof out->msg, "kube may meet this error or not, "
+				 "depending on its pool and slice order: %s", al->err);
+		} else {
+			snprintf(out->msg, sizeof out->msg, "%s", al->err);
+		}
+	} else if (r == 1) {
+		out->status = DRA_ALLOC_FIT;
+		out->devices = arena_memdup(a, al->res, (size_t)al->n_res * sizeof *al->res + 1);
+		out->n_devices = al->n_res;
+		/* the devices being allocated are now in use to in_use():
+		 * the check must see the node as the search started */
+		al->n_busy = 0;
+		out->order_free = !order_matters(al) || picks_order_free(al);
+	} else {
+		no_fit(al, out);
+	}
+}
+
 void dra_allocate(struct arena *a, const struct dra_alloc_in *in, struct dra_alloc_out *out)
 {
 	struct alloc al = {.a = a, .in = in, .c = in->c};
 	memset(out, 0, sizeof *out);
 	gather_pools(&al);
-	int r = prepare(&al);
-	if (r == 0) {
-		al.err_certain = false;   /* the search's errors depend on order */
-		r = allocate_one(&al, 0, 0, 0, 0, false);
-	}
-	if (r == -2)
-		r = fail(&al, DRA_ALLOC_ERROR, "allocation max size exceeded");
-	if (r == -1) {
-		out->status = al.err_status;
-		if (al.err_status == DRA_ALLOC_ERROR && !al.err_certain && order_matters(&al)) {
-			out->status = DRA_ALLOC_UNJUDGED;
-			snprintf(out->msg, sizeof out->msg, "kube may meet this error or not, "
-				 "depending on its pool and slice order: %s", al.err);
-		} else {
-			snprintf(out->msg, sizeof out->msg, "%s", al.err);
-		}
-	} else if (r == 1) {
-		out->status = DRA_ALLOC_FIT;
-		out->devices = arena_memdup(a, al.res, (size_t)al.n_res * sizeof *al.res);
-		out->n_devices = al.n_res;
-		/* the devices being allocated are now in use to in_use():
-		 * the check must see the node as the search started */
-		al.n_busy = 0;
-		out->order_free = picks_order_free(&al);
-	} else {
-		out->status = DRA_ALLOC_NO_FIT;
-		explain_no_fit(&al, out);
-	}
+	uint64_t orders = count_orders(&al);
+	if (orders > 1 && orders <= MAX_ORDERS)
+		all_orders(a, &al, orders, out);
+	else
+		own_order(a, &al, out);
 	free(al.busy);
 	free(al.res);
 }

@@ -9,14 +9,19 @@
  * with matchAttribute constraints, devices in use and adminAccess, and the
  * errors kube returns instead of a verdict.
  *
- * Order: kube iterates its pools from a Go map and its slices in informer
- * order, both unspecified.  kso tries pools in the order of their first
- * slice in the cluster and slices in manifest order.  Whether an
- * allocation exists does not depend on that order (the search is
- * exhaustive), but which devices are picked does, and so does whether an
- * error (a CEL runtime error, an invalid pool) is met before a fit: then
- * kso answers DRA_ALLOC_UNJUDGED rather than one of kube's possible
- * outcomes.
+ * Order: kube iterates its pools from a Go map (GatherPools) and a pool's
+ * slices in its informer's list order, both unspecified; the first slice
+ * of a pool decides whether it is complete, the first duplicate device
+ * name is the invalid pool's error.  kso searches in every order of pools
+ * and of each pool's slices, up to 120 of them, and answers what all of
+ * them answer: whether an allocation exists does not depend on the order
+ * (the search is exhaustive), but which devices are picked does, and so
+ * does whether an error (a CEL runtime error, an invalid or incomplete
+ * pool) is met before a fit - where orders answer differently kso says so
+ * (DRA_ALLOC_UNJUDGED) instead of giving one of kube's outcomes.  Past 120
+ * orders it searches in its own (pools by their first slice in the
+ * cluster, slices in manifest order) and answers UNJUDGED for an error
+ * another order might not meet.
  */
 #ifndef KSO_DRA_ALLOC_H
 #define KSO_DRA_ALLOC_H
@@ -69,8 +74,9 @@ struct dra_alloc_out {
 	char msg[512];
 	struct dra_alloc_device *devices;   /* FIT: the allocation, in order */
 	int n_devices;
-	/* FIT: every device selectable for a request lies in one slice, so
-	 * kube's pool and slice order cannot change which devices it picks */
+	/* FIT: kube picks these devices in every order of its pools and
+	 * slices (past 120 orders: every selectable device lies in one
+	 * slice) */
 	bool order_free;
 };
 

@@ -15,9 +15,9 @@
  * kso binds at once, so Reserve never meets a failed PreBind: Unreserve
  * has nothing to undo.  Where kube's answer for a later cycle depends on
  * its random choices, the loop stops with m->unjudged instead:
- *   - the allocator picks among devices of more than one slice (kube's
- *     pools come from a Go map) and another pod with claims is still to
- *     be scheduled;
+ *   - the devices the allocator picks differ between kube's pool orders
+ *     (a Go map) and slice orders, and another pod with claims is still
+ *     to be scheduled;
  *   - PostFilter deallocates one of several claims (a Go map's order);
  *   - a node where the allocator meets an error or not depending on that
  *     order (core/dra_alloc.h's DRA_ALLOC_UNJUDGED).
@@ -129,9 +129,8 @@ void model_dra_bound(struct model_scheduler *m, int p, int node)
 			const struct resource_claim *cl = &c->claims[pf.to_allocate[0]];
 			unjudged(m, "pod %s/%s bound to %s: the devices kube's allocator picks "
 				 "there for its claims (first %s/%s) depend on the order of its "
-				 "pools (a Go map) and slices, as the selectable devices lie in "
-				 "more than one slice; the pods with claims still to schedule "
-				 "may see either", c->pods[p].ns, c->pods[p].name,
+				 "pools (a Go map) and slices; the pods with claims still to "
+				 "schedule may see either", c->pods[p].ns, c->pods[p].name,
 				 c->nodes[node].name, cl->ns, cl->name);
 		}
 	}

@@ -325,3 +325,41 @@ def test_devices_picked_in_map_order_stop_the_loop(engine, tmp_path):
     assert p.returncode == 0, p.stderr
     assert [s[:3] for s in steps(json.loads(p.stdout))] == [
         ("default/a", "bind", "n1"), ("default/b", "unschedulable", None)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_pool_order_meets_the_same_error(engine):
+    # fixtures/dra/pool-order.yaml's header: pools n1 and shared in either
+    # order, the same CEL runtime error at gpu-0
+    d = explain("pool-order.yaml", "default/p", engine)
+    why = ('running "DynamicResources" filter plugin: claim default/p-gpu: '
+           "selector #0: CEL runtime error: no such key: cores")
+    assert verdicts(d) == {"n1": ("Error", DRA, [why])}
+    assert d["code"] == "Error" and d["message"] == why
+
+
+def test_pool_orders_that_differ_are_refused(tmp_path):
+    # pool-order.yaml with a class without selectors and the request
+    # reading net.example.com's speed: with shared first nic-0 (speed 10)
+    # fits; with n1 first gpu-0, which has no such attribute, is a CEL
+    # runtime error.  Kube answers either, so kso neither.
+    text = (FIXTURES / "dra" / "pool-order.yaml").read_text()
+    text = text.replace(
+        "spec:\n  selectors:\n  - cel: {expression: \"device.driver == "
+        "'gpu.example.com'\"}\n", "spec: {}\n")
+    text = text.replace("device.attributes['gpu.example.com'].cores > 2",
+                        "device.attributes['net.example.com'].speed == 10")
+    text = text.replace("  - name: nic-0\n",
+                        "  - name: nic-0\n    attributes: {speed: {int: 10}}\n")
+    path = tmp_path / "p.yaml"
+    path.write_text(text)
+    p = run_kso("explain", path, "--kube-version", "1.34")
+    assert p.returncode == 3 and p.stdout == ""
+    line = text[:text.index("kind: Pod")].count("\n")
+    assert p.stderr == (
+        "%s:%d:1: pod default/p is pending with resource claims: kso cannot "
+        "judge kube v1.34's DynamicResources for it exactly: on node n1 kube's "
+        "answer depends on the order of its pools (a Go map) and slices: error "
+        "\"claim default/p-gpu: selector #0: CEL runtime error: no such key: "
+        "speed\" in one order, a fit in another (spec.resourceClaims)\n"
+        % (path, line))

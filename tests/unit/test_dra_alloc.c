@@ -26,6 +26,7 @@ static const char CLUSTER[] =
 	"spec: {selectors: [{cel: {expression: \"device.driver == 'gpu.example.com'\"}}]}\n---\n"
 	"apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: net}\n"
 	"spec: {selectors: [{cel: {expression: \"device.driver == 'net.example.com'\"}}]}\n---\n"
+	"apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: any}\n---\n"
 	"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: a}\n"
 	"spec:\n  driver: gpu.example.com\n  nodeName: n1\n"
 	"  pool: {name: n1, generation: 0, resourceSliceCount: 1}\n"
@@ -195,10 +196,28 @@ static void test_constraints_and_errors(struct arena *a)
 				      "{expression: \"device.attributes['gpu.example.com'].missing == 1\"}}]"),
 		     "n1", NULL, &out, a), DRA_ALLOC_ERROR);
 	CHECK_STR(out.msg, "claim default/c: selector #0: CEL runtime error: no such key: missing");
-	/* on n1 (two pools) kube may try the other pool first: unjudged */
+	/* on n1 (pools n1 and shared) kube may try either pool first: with
+	 * shared first, nic-0 fails the class selector (driver net), and the
+	 * search goes on to gpu-0, the same error as with n1 first - kube's
+	 * error in every order */
 	CHECK_EQ(run("    requests:\n" REQ("r", ", selectors: [{cel: {expression: "
 				      "\"device.attributes['gpu.example.com'].missing == 1\"}}]"),
+		     "n1", NULL, &out, a), DRA_ALLOC_ERROR);
+	CHECK_STR(out.msg, "claim default/c: selector #0: CEL runtime error: no such key: missing");
+	/* class any (no selector): with shared first nic-0 (speed 10) fits,
+	 * with n1 first gpu-0 has no net.example.com attributes - an error:
+	 * kube answers either, at random */
+	CHECK_EQ(run("    requests:\n    - name: r\n      exactly: {deviceClassName: any, "
+		     "selectors: [{cel: {expression: \"device.attributes['net.example.com'].speed == 10\"}}]}\n",
 		     "n1", NULL, &out, a), DRA_ALLOC_UNJUDGED);
+	CHECK_STR(out.msg, "kube's answer depends on the order of its pools (a Go map) and "
+		  "slices: error \"claim default/c: selector #0: CEL runtime error: no such "
+		  "key: speed\" in one order, a fit in another");
+	/* the same request on n2 (pool shared only): a fit */
+	CHECK_EQ(run("    requests:\n    - name: r\n      exactly: {deviceClassName: any, "
+		     "selectors: [{cel: {expression: \"device.attributes['net.example.com'].speed == 10\"}}]}\n",
+		     "n2", NULL, &out, a), DRA_ALLOC_FIT);
+	CHECK(out.order_free);
 }
 
 int main(void)

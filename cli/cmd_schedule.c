@@ -38,7 +38,8 @@
  *   html   the same values drawn as a page (cli/html_schedule.c);
  *   yaml   the final cluster as manifests kso reads back (cli/dump_yaml.h):
  *          pods carry spec.nodeName / status.nominatedNodeName, evicted
- *          pods are left out.
+ *          pods are left out, ResourceClaims the status the run's binds,
+ *          deallocations and deletions wrote (v1.34).
  * The table's summary names each pending pod with its last step's
  * message; the JSON's summary lists them as "pending_pods".
  * Exit status 0, 1 when an invariant broke, the input is bad, or (with

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../core/cel.h"
+#include "../core/dra_live.h"
 #include "../yaml/timestamp.h"
 
 /* ------------------------------------------------------------- values */
@@ -1148,42 +1149,163 @@ static struct ynode *claim_spec(struct arena *a, const struct claim_spec *cs)
 	return spec;
 }
 
-static void put_claim_status(struct arena *a, struct ynode *m, const struct resource_claim *c)
+static void put_result(struct arena *a, struct ynode *rs, const char *request,
+		       const char *driver, const char *pool, const char *device, bool admin)
 {
-	if (!c->allocated)
-		return;
-	struct ynode *st = put_map(a, m, "status");
+	struct ynode *rm = dv_map(a);
+	put_str(a, rm, "request", request);
+	put_str(a, rm, "driver", driver);
+	put_str(a, rm, "pool", pool);
+	put_str(a, rm, "device", device);
+	if (admin)
+		dv_put(a, rm, "adminAccess", dv_bool(a, true));
+	dv_add(a, rs, rm);
+}
+
+static bool same_requirement(const struct requirement *x, const struct requirement *y)
+{
+	if (strcmp(x->key, y->key) || x->op != y->op || x->n_values != y->n_values)
+		return false;
+	for (int i = 0; i < x->n_values; i++)
+		if (strcmp(x->values[i], y->values[i]))
+			return false;
+	return true;
+}
+
+/* addNewNodeSelectorRequirements: from[0..n) appended to to[0..*m) but
+ * those already there. */
+static void add_requirements(const struct requirement *from, int n, struct requirement *to,
+			     int *m)
+{
+	for (int i = 0; i < n; i++) {
+		bool have = false;
+		for (int j = 0; j < *m && !have; j++)
+			have = same_requirement(&from[i], &to[j]);
+		if (!have)
+			to[(*m)++] = from[i];
+	}
+}
+
+/* The node selector kube's createNodeSelector wrote for an allocation the
+ * loop made: its node's name for a device of a node-local slice, else the
+ * requirements of the devices' slices' node selectors in one term, else
+ * none. */
+static void put_loop_selector(struct arena *a, struct ynode *al, const struct cluster *c,
+			      int node, const struct dra_live_result *r, int n)
+{
+	struct node_selector_term *t = arena_array(a, 1, sizeof *t);
+	if (node >= 0) {
+		const char **v = arena_array(a, 1, sizeof *v);
+		v[0] = c->nodes[node].name;
+		struct requirement *f = arena_array(a, 1, sizeof *f);
+		*f = (struct requirement){.key = "metadata.name", .op = OP_IN, .values = v,
+					  .n_values = 1};
+		t->fields = f;
+		t->n_fields = 1;
+	} else {
+		int ne = 0, nf = 0;
+		for (int i = 0; i < n; i++) {
+			const struct node_selector *ns = &c->slices[r[i].slice].node_selector;
+			if (ns->present && ns->n_terms) {
+				ne += ns->terms[0].n_exprs;
+				nf += ns->terms[0].n_fields;
+			}
+		}
+		struct requirement *e = arena_array(a, (size_t)ne + 1, sizeof *e);
+		struct requirement *f = arena_array(a, (size_t)nf + 1, sizeof *f);
+		int me = 0, mf = 0;
+		for (int i = 0; i < n; i++) {
+			const struct node_selector *ns = &c->slices[r[i].slice].node_selector;
+			if (!ns->present || !ns->n_terms)
+				continue;
+			add_requirements(ns->terms[0].fields, ns->terms[0].n_fields, f, &mf);
+			add_requirements(ns->terms[0].exprs, ns->terms[0].n_exprs, e, &me);
+		}
+		if (!me && !mf)
+			return;
+		*t = (struct node_selector_term){e, me, f, mf};
+	}
+	dv_put(a, al, "nodeSelector", node_selector(a, &(struct node_selector){true, t, 1}));
+}
+
+/* status.allocation as the loop's PreBind wrote it. */
+static void put_loop_allocation(struct arena *a, struct ynode *st, const struct cluster *c,
+				const struct resource_claim *rc, const struct dra_live *live,
+				int k, int node)
+{
+	struct dra_live_result r[32];
+	int n = dra_live_loop_results(live, k, r);
+	struct ynode *al = put_map(a, st, "allocation");
+	struct ynode *rs = put_seq(a, put_map(a, al, "devices"), "results");
+	for (int i = 0; i < n; i++) {
+		const struct device_request *q = &rc->spec.requests[r[i].req];
+		const char *req = r[i].sub < 0 ? q->name :
+			arena_sprintf(a, "%s/%s", q->name, q->first_available[r[i].sub].name);
+		const struct resource_slice *sl = &c->slices[r[i].slice];
+		put_result(a, rs, req, sl->driver, sl->pool, sl->devices[r[i].device].name,
+			   r[i].admin);
+	}
+	put_loop_selector(a, al, c, node, r, n);
+}
+
+static void put_input_allocation(struct arena *a, struct ynode *st,
+				 const struct resource_claim *c)
+{
 	struct ynode *al = put_map(a, st, "allocation");
 	struct ynode *rs = put_seq(a, put_map(a, al, "devices"), "results");
 	for (int i = 0; i < c->n_results; i++) {
 		const struct device_result *r = &c->results[i];
-		struct ynode *rm = dv_map(a);
-		put_str(a, rm, "request", r->request);
-		put_str(a, rm, "driver", r->driver);
-		put_str(a, rm, "pool", r->pool);
-		put_str(a, rm, "device", r->device);
-		if (r->admin_access)
-			dv_put(a, rm, "adminAccess", dv_bool(a, true));
-		dv_add(a, rs, rm);
+		put_result(a, rs, r->request, r->driver, r->pool, r->device, r->admin_access);
 	}
 	if (c->alloc_nodes.present)
 		dv_put(a, al, "nodeSelector", node_selector(a, &c->alloc_nodes));
-	if (!c->n_reserved_for)
+}
+
+static void put_consumer(struct arena *a, struct ynode *rf, const char *group,
+			 const char *resource, const char *name, const char *uid)
+{
+	struct ynode *um = dv_map(a);
+	put_opt(a, um, "apiGroup", group);
+	put_str(a, um, "resource", resource);
+	put_str(a, um, "name", name);
+	put_str(a, um, "uid", uid);
+	dv_add(a, rf, um);
+}
+
+/* Claim k's status: as loaded, or as the run left it (live, NULL: as
+ * loaded) - PreBind's allocation and reservedFor, deallocations. */
+static void put_claim_status(struct arena *a, struct ynode *m, const struct cluster *cl,
+			     int k, const struct dra_live *live)
+{
+	const struct resource_claim *c = &cl->claims[k];
+	if (!dra_live_allocated(live, cl, k) && !dra_live_n_reserved(live, cl, k))
+		return;
+	struct ynode *st = put_map(a, m, "status");
+	int node;
+	if (dra_live_loop_allocation(live, k, &node))
+		put_loop_allocation(a, st, cl, c, live, k, node);
+	else if (dra_live_allocated(live, cl, k))
+		put_input_allocation(a, st, c);
+	int n = dra_live_n_reserved(live, cl, k);
+	if (!n)
 		return;
 	struct ynode *rf = put_seq(a, st, "reservedFor");
-	for (int i = 0; i < c->n_reserved_for; i++) {
-		const struct claim_consumer *u = &c->reserved_for[i];
-		struct ynode *um = dv_map(a);
-		put_opt(a, um, "apiGroup", u->api_group);
-		put_str(a, um, "resource", u->resource);
-		put_str(a, um, "name", u->name);
-		put_str(a, um, "uid", u->uid);
-		dv_add(a, rf, um);
+	for (int i = 0; i < n; i++) {
+		int e = dra_live_reserved_entry(live, k, i);
+		if (e >= 0) {
+			const struct pod *p = &cl->pods[e];
+			put_consumer(a, rf, "", "pods", p->name, p->uid);
+			continue;
+		}
+		const struct claim_consumer *u = &c->reserved_for[-e - 1];
+		put_consumer(a, rf, u->api_group, u->resource, u->name, u->uid);
 	}
 }
 
-static struct ynode *dump_claim(struct arena *a, const struct resource_claim *c)
+static struct ynode *dump_claim(struct arena *a, const struct cluster *cl, int k,
+				const struct dra_live *live)
 {
+	const struct resource_claim *c = &cl->claims[k];
 	struct ynode *meta;
 	struct ynode *m = manifest(a, "resource.k8s.io/v1", "ResourceClaim", &meta);
 	put_str(a, meta, "name", c->name);
@@ -1205,7 +1327,7 @@ static struct ynode *dump_claim(struct arena *a, const struct resource_claim *c)
 		}
 	}
 	dv_put(a, m, "spec", claim_spec(a, &c->spec));
-	put_claim_status(a, m, c);
+	put_claim_status(a, m, cl, k, live);
 	return m;
 }
 
@@ -1323,7 +1445,7 @@ struct ynode *dump_tree_cluster(struct arena *a, const struct cluster *c,
 	if (c->n_claims) {
 		s = put_seq(a, root, "resourceClaims");
 		for (int i = 0; i < c->n_claims; i++)
-			dv_add(a, s, dump_claim(a, &c->claims[i]));
+			dv_add(a, s, dump_claim(a, c, i, o->placement ? o->placement->dra : NULL));
 	}
 	if (c->n_claim_templates) {
 		s = put_seq(a, root, "resourceClaimTemplates");

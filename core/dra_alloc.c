@@ -504,8 +504,10 @@ static int allocate_device(struct alloc *al, int ci, const struct req_data *rd, 
 		al->busy[al->n_busy++] = (struct allocating){id, ci};
 	}
 	GROW(al->res, al->n_res + 1, al->cap_res);
+	const struct device_request *top = rd->parent ? rd->parent : q;
 	al->res[al->n_res++] = (struct dra_alloc_device){
 		ci, sub ? arena_sprintf(al->a, "%s/%s", base, sub) : base, id, l.slice, l.device,
+		(int)(top - sp->requests), rd->parent ? (int)(q - rd->parent->first_available) : -1,
 		q->admin_access};
 	al->per_claim[ci]++;
 	return 1;

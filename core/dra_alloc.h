@@ -64,6 +64,9 @@ struct dra_alloc_device {
 	const char *request;            /* "request" or "request/subrequest" */
 	struct dra_device_id id;
 	int slice, device;              /* c->slices[slice].devices[device] */
+	int req, sub;                   /* the claim's request index, and the
+					 * subrequest's in its firstAvailable
+					 * (-1: an exactly request) */
 	bool admin_access;
 };
 

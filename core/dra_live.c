@@ -25,6 +25,7 @@ enum { ALLOC_NONE, ALLOC_INPUT, ALLOC_LOOP };
 
 struct live_result {            /* no padding: the block is compared */
 	int32_t slice, device, admin;   /* with memcmp */
+	int32_t req, sub;
 };
 
 struct live_claim {
@@ -255,6 +256,8 @@ void dra_live_allocate(struct dra_live *l, const struct cluster *c, int k, int n
 		lc->results[i].slice = dev[i].slice;
 		lc->results[i].device = dev[i].device;
 		lc->results[i].admin = dev[i].admin_access;
+		lc->results[i].req = dev[i].req;
+		lc->results[i].sub = dev[i].sub;
 		if (c->slices[dev[i].slice].node_name)
 			lc->node = n;
 	}
@@ -313,4 +316,35 @@ uint64_t dra_live_hash(const struct dra_live *l, uint64_t key)
 {
 	uint64_t h = FNV64_OFFSET ^ key;
 	return l ? fnv64_bytes(h, l, l->bytes) : h;
+}
+
+/* ------------------------------------------------------------ writing */
+
+bool dra_live_loop_allocation(const struct dra_live *l, int k, int *node)
+{
+	if (!l || l->claims[k].alloc != ALLOC_LOOP)
+		return false;
+	*node = l->claims[k].node;
+	return true;
+}
+
+int dra_live_loop_results(const struct dra_live *l, int k, struct dra_live_result *out)
+{
+	if (!l || l->claims[k].alloc != ALLOC_LOOP)
+		return 0;
+	const struct live_claim *lc = &l->claims[k];
+	for (int i = 0; i < lc->n_results; i++)
+		out[i] = (struct dra_live_result){lc->results[i].slice, lc->results[i].device,
+			lc->results[i].req, lc->results[i].sub, lc->results[i].admin != 0};
+	return lc->n_results;
+}
+
+int dra_live_n_reserved(const struct dra_live *l, const struct cluster *c, int k)
+{
+	return l ? l->claims[k].n_reserved : c->claims[k].n_reserved_for;
+}
+
+int dra_live_reserved_entry(const struct dra_live *l, int k, int i)
+{
+	return l ? centries(l)[l->claims[k].res_off + i] : -(i + 1);
 }

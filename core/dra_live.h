@@ -59,6 +59,23 @@ bool dra_live_reserved_for(const struct dra_live *l, const struct cluster *c, in
 /* Whether claim k's status is the input's. */
 bool dra_live_untouched(const struct dra_live *l, int k);
 
+/* Writing a claim back (kso schedule -o yaml): */
+struct dra_live_result {
+	int slice, device;              /* c->slices[slice].devices[device] */
+	int req, sub;                   /* request index, subrequest index or -1 */
+	bool admin;
+};
+/* dra_live_loop_allocation: whether claim k holds an allocation the loop
+ * made (*node: the node it restricts the claim to, -1: the slices'
+ * selectors); dra_live_loop_results: its results into out[32], their
+ * number. */
+bool dra_live_loop_allocation(const struct dra_live *l, int k, int *node);
+int dra_live_loop_results(const struct dra_live *l, int k, struct dra_live_result *out);
+/* reservedFor: its length, and entry i: a pod index (>= 0, the loop
+ * added it) or -(j+1) for the input's entry j. */
+int dra_live_n_reserved(const struct dra_live *l, const struct cluster *c, int k);
+int dra_live_reserved_entry(const struct dra_live *l, int k, int i);
+
 /* Changes (l not NULL). */
 /* dra_live_allocate: claim k allocated on node n with devices dev[0..nd)
  * (the allocator's results for it). */

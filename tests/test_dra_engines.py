@@ -363,3 +363,38 @@ def test_pool_orders_that_differ_are_refused(tmp_path):
         "\"claim default/p-gpu: selector #0: CEL runtime error: no such key: "
         "speed\" in one order, a fit in another (spec.resourceClaims)\n"
         % (path, line))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_final_cluster_holds_prebinds_writes(engine, tmp_path):
+    # fixtures/dra/loop-claims.yaml's header: shared holds gpu-0 of pool n1
+    # (node selector metadata.name In [n1]) for s1 and s2, t-gpu gpu-0 of
+    # pool n2 for t; x-gpu stays unallocated.  Read back, the final cluster
+    # leaves x where the run left it.
+    import yaml
+    p = run_kso("schedule", fixture_path("dra/loop-claims.yaml"), "--engine",
+                engine, "--kube-version", "1.34", "-o", "yaml")
+    assert p.returncode == 0, p.stderr
+    claims = {d["metadata"]["name"]: d.get("status")
+              for d in yaml.safe_load_all(p.stdout)
+              if d and d["kind"] == "ResourceClaim"}
+
+    def on(pool, node, *pods):
+        return {"allocation": {
+            "devices": {"results": [{"request": "gpu", "driver":
+                                     "gpu.example.com", "pool": pool,
+                                     "device": "gpu-0"}]},
+            "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [
+                {"key": "metadata.name", "operator": "In", "values": [node]}]}]}},
+            "reservedFor": [{"resource": "pods", "name": q, "uid": "uid-" + q}
+                            for q in pods]}
+    assert claims == {"shared": on("n1", "n1", "s1", "s2"),
+                      "t-gpu": on("n2", "n2", "t"), "x-gpu": None}
+    final = tmp_path / "final.yaml"
+    final.write_text(p.stdout)
+    p = schedule(final, engine)
+    assert p.returncode == 0, p.stderr
+    assert steps(json.loads(p.stdout)) == [
+        ("default/x", "unschedulable", None, [],
+         "0/2 nodes are available: 2 " + NO_ALLOC + ". still not schedulable, " +
+         NOT_HELPFUL % (2, 2))]

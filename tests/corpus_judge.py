@@ -48,7 +48,7 @@ def judge(exp, ans, strict=False):
 
 USAGE = """usage: corpus_judge.py [--strict-message] DIR 'CMD ARGS'
 
-Replays the conformance corpus in DIR (written by `kso corpus -o DIR`)
+Replays the conformance corpus in DIR (written by `kso corpus --dir DIR`)
 against the scheduler that CMD starts (with /bin/sh -c, as kso starts
 it), speaking kso-impl/1, and judges each answer from the case's "expected" object
 alone, without kso.  Prints "CASE VERDICT" per case; exit 0 when every

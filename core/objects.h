@@ -650,8 +650,6 @@ struct workload_scale {
 					 * it creates (cluster pod indexes) */
 	int n_pods;
 	int n_bound;                    /* out: how many of them are bound */
-	const char *owner_kind, *owner_name;   /* out: the pods' controller
-					 * (a Deployment's: its ReplicaSet) */
 	const char *limit;              /* out: why it creates fewer than
 					 * asked (a Job's completions), or NULL */
 };

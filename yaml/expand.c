@@ -482,7 +482,6 @@ static int64_t slots_plus_one(const struct yaml_dec *d)
 }
 
 struct claimed_pods {
-	const struct yaml_dec *d;
 	int *pods;
 	int n, n_bound;
 };
@@ -504,14 +503,12 @@ static bool note_claimed(void *ctx, const struct pod *p,
 static int64_t capacity_wanted(struct expansion *e, const struct claimer *k,
 			       struct workload_scale *s, int have)
 {
-	struct claimed_pods cp = {e->d, arena_array(e->d->a, (size_t)have + 1,
-						    sizeof(int)), 0, 0};
+	struct claimed_pods cp = {arena_array(e->d->a, (size_t)have + 1,
+					      sizeof(int)), 0, 0};
 	each_claimed(e, k, note_claimed, &cp);
 	s->pods = cp.pods;
 	s->n_pods = cp.n;
 	s->n_bound = cp.n_bound;
-	s->owner_kind = k->kind;
-	s->owner_name = k->name;
 	int64_t want = (int64_t)cp.n_bound + (s->more ? s->more :
 					      slots_plus_one(e->d));
 	return want < have ? have : want;

@@ -104,7 +104,14 @@ def test_what_happens_if_i_scale_this(tmp_path):
     assert steps == [("bind", "n1"), ("bind", "n2"), ("bind", "n1"),
                      ("bind", "n2"), ("unschedulable", "-"),
                      ("unschedulable", "-")], r.stdout
-    assert "0/2 nodes are available: 2 Insufficient cpu." in r.stdout
+    # the two pending pods named with kube's message: Insufficient cpu on
+    # both nodes, and preemption finds no lower-priority pod to evict
+    pending = [l for l in r.stdout.splitlines() if l.startswith("pending ")]
+    assert len(pending) == 2, r.stdout
+    for l in pending:
+        assert l.endswith("  0/2 nodes are available: 2 Insufficient cpu. "
+                          "preemption: 0/2 nodes are available: 2 No "
+                          "preemption victims found for incoming pod."), l
     assert re.search(r"\bbound 4\b", r.stdout) and \
         re.search(r"\bpending 2\b", r.stdout), r.stdout
 

@@ -135,3 +135,110 @@ def test_v134_answer(case):
     if viable is not None:
         assert sorted(d["viable"]) == viable
     assert d["message"] == message
+
+
+# Delta item 5 (§5.2): BalancedAllocation's PreScore skips a pod whose
+# cpu and memory requests are all zero (BestEffort): under v1.34 its
+# NodeResourcesBalancedAllocation score is 0 on every node and every other
+# plugin's score is v1.30's, so each node's total is v1.30's less v1.30's
+# BalancedAllocation score (weight 1).  These are the fixtures' BestEffort
+# pods whose v1.30 BalancedAllocation score is not 0 on some node (their
+# v1.30 scores are worked out in the tests that name them).
+BEST_EFFORT = [
+    ("edge/hostport-conflicts.yaml", "default/want-specific"),
+    ("edge/hostport-conflicts.yaml", "default/want-udp"),
+    ("edge/hostport-conflicts.yaml", "default/init-only"),
+    ("edge/interpod-first-pod.yaml", "default/db-0"),
+    ("edge/interpod-preferred-scores.yaml", "default/client"),
+    ("edge/node-affinity-matchfields.yaml", "default/two"),
+    ("edge/node-affinity-or-terms.yaml", "default/incoming"),
+    ("edge/score-image-locality.yaml", "default/incoming"),
+    ("edge/score-least-allocated-balanced.yaml", "default/besteffort"),
+    ("edge/spread-empty-selector.yaml", "default/incoming"),
+    ("edge/spread-min-domains.yaml", "default/min2"),
+    ("edge/spread-node-taints-policy.yaml", "default/honor"),
+    ("edge/spread-system-defaults-pseudo-zone.yaml", "default/web-5"),
+    ("edge/taint-prefer-no-schedule.yaml", "default/incoming"),
+    ("edge/toleration-empty-key-exists.yaml", "default/tolerate-all"),
+    ("edge/toleration-empty-key-exists.yaml", "default/tolerate-noschedule"),
+    ("edge/toleration-matching-rules.yaml", "default/tolerant"),
+    ("edge/unschedulable-node.yaml", "default/tolerant"),
+    ("seeds/node-affinity-weights.yaml", "default/with-affinity-anti-affinity"),
+    ("seeds/node-affinity-zones.yaml", "default/with-node-affinity"),
+    ("seeds/pod-affinity-security.yaml", "default/with-pod-affinity"),
+    ("seeds/selectorspread-six-nodes-table1.yaml", "default/incoming"),
+    ("seeds/selectorspread-six-nodes-table2.yaml", "default/incoming"),
+    ("seeds/selectorspread-two-nodes-service-rc.yaml", "default/incoming"),
+    ("seeds/selectorspread-two-nodes-service.yaml", "default/incoming"),
+    ("seeds/spread-with-node-affinity.yaml", "default/mypod"),
+    ("seeds/spread-zone-maxskew1.yaml", "default/mypod"),
+    ("seeds/spread-zone-maxskew2.yaml", "default/mypod"),
+    ("seeds/spread-zone-scheduleanyway.yaml", "default/mypod"),
+    ("seeds/web-store-three-caches.yaml", "default/web-server-2"),
+    ("volumes/binding.yaml", "default/p-wffc"),
+    ("volumes/binding.yaml", "default/p-eph-owned"),
+    ("volumes/capacity.yaml", "default/p-small"),
+    ("volumes/capacity.yaml", "default/p-untracked"),
+    ("volumes/disks.yaml", "default/p-ro"),
+    ("volumes/disks.yaml", "default/p-rbd-pool"),
+    ("volumes/translate.yaml", "default/p-label"),
+    ("volumes/translate.yaml", "default/p-aff"),
+    ("volumes/translate.yaml", "default/p-cinder"),
+    ("volumes/translate.yaml", "default/p-cinder-same"),
+    ("volumes/translate.yaml", "default/p-azure-file"),
+    ("volumes/zone.yaml", "default/p-ac"),
+    ("volumes/zone.yaml", "default/p-beta-b"),
+    ("volumes/zone.yaml", "default/p-r2"),
+    ("volumes/zone.yaml", "default/p-bad"),
+    ("fidelity/default-toleration-seconds.yaml", "default/plain"),
+    ("fidelity/default-toleration-seconds.yaml", "default/wildcard"),
+    ("fidelity/default-toleration-seconds.yaml", "default/noschedule-only"),
+    ("fidelity/default-toleration-seconds.yaml", "default/unreachable-noexec"),
+    ("quirks/affinity-first-pod-counts.yaml", "default/web-1"),
+    ("quirks/spread-empty-domain.yaml", "default/new"),
+    ("quirks/spread-empty-selector.yaml", "default/new"),
+]
+
+
+def best_effort(fixture, pod):
+    """The pod declares no cpu or memory request (containers, init
+    containers, pod-level resources, overhead)."""
+    d = json.loads(run_kso("dump", fixture_path(fixture), "-o", "json").stdout)
+    ns, name = pod.split("/")
+    p = next(x for x in d["pods"] if x["metadata"]["name"] == name and
+             x["metadata"].get("namespace", "default") == ns)
+    spec = p["spec"]
+    parts = spec.get("containers", []) + spec.get("initContainers", [])
+    asked = [c.get("resources", {}).get("requests", {}) for c in parts]
+    asked += [spec.get("resources", {}).get("requests", {}),
+              spec.get("overhead", {})]
+    return not any(r.get(k) not in (None, "0") for r in asked
+                   for k in ("cpu", "memory"))
+
+
+def explain_at(fixture, pod, version):
+    args = ["explain", fixture_path(fixture), "--pod", pod, "-o", "json",
+            "--kube-version", version]
+    engines = [KSO_ENGINE] if KSO_ENGINE else ["oracle", "model"]
+    runs = [run_kso(*args, "--engine", e) for e in engines]
+    for e, r in zip(engines, runs):
+        assert r.returncode == 0, (e, r.stderr)
+    assert all(r.stdout == runs[0].stdout for r in runs), \
+        "the engines' outputs differ"
+    return json.loads(runs[0].stdout)
+
+
+@pytest.mark.parametrize("case", BEST_EFFORT, ids=lambda c: f"{c[0]}:{c[1]}")
+def test_best_effort_pods_lose_balanced_allocation(case):
+    assert best_effort(*case)
+    old, new = explain_at(*case, "1.30"), explain_at(*case, "1.34")
+    ba = "NodeResourcesBalancedAllocation"
+    assert any(v["scores"].get(ba) for v in old["nodes"].values())
+    for n, v in old["nodes"].items():
+        w = new["nodes"][n]
+        if not v["feasible"]:
+            continue
+        assert w["scores"][ba] == 0
+        assert {k: s for k, s in w["scores"].items() if k != ba} == \
+            {k: s for k, s in v["scores"].items() if k != ba}
+        assert w["total"] == v["total"] - v["scores"][ba]

@@ -117,6 +117,12 @@ struct loop_engine {
 	 * of running a plugin whose scores every feasible node has.  g is
 	 * borrowed until the next given_scores; NULL: every plugin runs. */
 	void (*given_scores)(void *self, const struct sched_given_scores *g);
+	/* given_message (explain mode; NULL for an engine without it): the
+	 * FitError message of the next cycles where no node is feasible,
+	 * this engine's own for the same verdicts of every node met in an
+	 * earlier state (the message is a function of the nodes' statuses).
+	 * Borrowed until the next given_message; NULL: built. */
+	void (*given_message)(void *self, const char *message);
 	/* placement: the engine's own copy of the placement, which the hooks
 	 * keep equal to the loop's (checked in debug builds); NULL for an
 	 * engine that keeps none or cannot show it */

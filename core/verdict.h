@@ -103,31 +103,39 @@ struct sched_node_verdict {
 
 
 /* Scores given to a cycle (explain mode; the enumerator's reuse across
- * states, enum/score_reuse.c): where bit id of known[n] is set,
+ * states, enum/verdict_reuse.c): where bit id of known[n] is set,
  * raw[n * PLUGIN_COUNT + id] is what score plugin id's Score and
  * NormalizeScore give node n for the cycle's pod, before its weight, as
  * the engine's own cycle for the same inputs worked it out.  A cycle
  * takes a plugin's scores from here, instead of running it, when every
- * feasible node has them (reference §1.6: the rest of the cycle reads
- * the scores, not how they were found). */
+ * feasible node has them - and, for a plugin with bit id of normalized
+ * set (its NormalizeScore reads every scored node: the values hold for
+ * that set of nodes only), when no other node has them (reference §1.6:
+ * the rest of the cycle reads the scores, not how they were found). */
 struct sched_given_scores {
 	const uint32_t *known;      /* [n_nodes] bit id: raw[] holds id's */
 	const int64_t *raw;         /* [n_nodes * PLUGIN_COUNT] */
+	uint32_t normalized;        /* bit id: given for exactly the feasible */
 };
 
 _Static_assert(PLUGIN_COUNT <= 32, "a node's given score plugins fit 32 bits");
 
-/* sched_given_covers: g gives plugin id's score of each of the n nodes
- * f[] (g may be NULL: no). */
+/* sched_given_covers: g gives plugin id's scores of the n feasible nodes
+ * f[] of n_nodes (g may be NULL: no). */
 static inline bool sched_given_covers(const struct sched_given_scores *g,
-				      int id, const int *f, int n)
+				      int id, const int *f, int n, int n_nodes)
 {
 	if (!g || n == 0)
 		return false;
 	for (int i = 0; i < n; i++)
-		if (!(g->known[f[i]] >> id & 1u))
+		if (!(g->known[f[i]] >> id & 1))
 			return false;
-	return true;
+	if (!(g->normalized >> id & 1))
+		return true;
+	int have = 0;
+	for (int k = 0; k < n_nodes; k++)
+		have += (int)(g->known[k] >> id & 1);
+	return have == n;
 }
 
 /* The result of one scheduling cycle for one pod on a placement. */

@@ -502,15 +502,7 @@ static void check_sampled(struct enum_ctx *x, int pod, struct enum_outcome *out)
 {
 	const struct cluster *c = x->c;
 	char why[ENUM_DETAIL_LEN];
-	for (int n = 0; n < c->n_nodes; n++) {
-		if (!enum_reuse_scores_differ(&x->reuse, n, &x->mr, why, sizeof why))
-			continue;
-		out->agree = false;
-		snprintf(out->disagreement, sizeof out->disagreement,
-			 "reuse: %s/%s on %s: %.300s", c->pods[pod].ns,
-			 c->pods[pod].name, c->nodes[n].name, why);
-		return;
-	}
+	/* the verdicts first: the scores and the message follow from them */
 	for (int n = 0; n < c->n_nodes; n++) {
 		struct sched_node_verdict *v = x->verdict;
 		if (!enum_reuse_stored(&x->reuse, n, v) ||
@@ -525,6 +517,21 @@ static void check_sampled(struct enum_ctx *x, int pod, struct enum_outcome *out)
 			 "reuse: %s/%s on %s: stored %s, fresh %s",
 			 c->pods[pod].ns, c->pods[pod].name, c->nodes[n].name, a, b);
 		return;
+	}
+	for (int n = 0; n < c->n_nodes; n++) {
+		if (!enum_reuse_scores_differ(&x->reuse, n, &x->mr, why, sizeof why))
+			continue;
+		out->agree = false;
+		snprintf(out->disagreement, sizeof out->disagreement,
+			 "reuse: %s/%s on %s: %.300s", c->pods[pod].ns,
+			 c->pods[pod].name, c->nodes[n].name, why);
+		return;
+	}
+	if (enum_reuse_message_differs(&x->reuse, &x->mr, why, sizeof why)) {
+		out->agree = false;
+		snprintf(out->disagreement, sizeof out->disagreement,
+			 "reuse: %s/%s: %.420s", c->pods[pod].ns,
+			 c->pods[pod].name, why);
 	}
 }
 
@@ -630,7 +637,31 @@ static void check_preempt(struct enum_ctx *x, int pod,
 		.pod = pod, .action = MODEL_STEP_PREEMPT, .node = pr->node,
 		.victims = pr->chosen.pods, .n_victims = pr->chosen.n,
 	};
+	/* through the set of steps found to break nothing (verdict_reuse.c's
+	 * preempt_ok); a sampled state checks afresh and a remembered step
+	 * it finds broken is a disagreement of its own */
+	bool sampled = x->reuse.sampled_now;
+	uint64_t key = any_broken(out) ? 0
+		: enum_reuse_preempt_key(&x->reuse, &x->snap, &x->after, pod,
+					 pr->node);
+	bool seen = key && enum_reuse_preempt_seen(&x->reuse, key);
+	if (seen && !sampled)
+		return;
 	step_invariants(x, &st, NULL, out);
+	if (!key)
+		return;
+	if (!any_broken(out)) {
+		enum_reuse_preempt_remember(&x->reuse, key);
+		return;
+	}
+	if (!seen || !out->agree)
+		return;
+	const struct cluster *c = x->c;
+	out->agree = false;
+	snprintf(out->disagreement, sizeof out->disagreement,
+		 "reuse: preempting for %s/%s on %s: stored no broken invariant, "
+		 "fresh broken", c->pods[pod].ns, c->pods[pod].name,
+		 c->nodes[pr->node].name);
 }
 
 /* ------------------------------------------------- breaks-earlier */
@@ -843,11 +874,15 @@ static bool same_preemption(const struct cluster *c,
 		return false;
 	}
 	for (int i = 0; i < m->n_candidates; i++) {
+		const struct sched_victims *a = &m->candidates[i], *b = &o->candidates[i];
+		/* nearly always equal: the field's name only for a difference */
+		if (a->node == b->node && a->pdb_violations == b->pdb_violations &&
+		    same_list(a->pods, a->n, b->pods, b->n))
+			continue;
 		char field[64];
 		snprintf(field, sizeof field, "preemption.candidates[%d]", i);
-		if (!same_victims(c, field, &m->candidates[i], &o->candidates[i],
-				  why, len))
-			return false;
+		same_victims(c, field, a, b, why, len);
+		return false;
 	}
 	char a[200], b[200];
 	if (!same_list(m->ties, m->n_ties, o->ties, o->n_ties)) {
@@ -1233,9 +1268,11 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	const bool *paired = enum_reuse_give_pairs(&x->reuse, &x->orr);
 	o->given(o->self, paired);
 	o->given_scores(o->self, enum_reuse_give_scores(&x->reuse));
+	o->given_message(o->self, enum_reuse_give_message(&x->reuse));
 	out->oracle_choice = o->cycle(o->self, prof, &x->snap, pod, &x->orr);
 	o->given(o->self, NULL);
 	o->given_scores(o->self, NULL);
+	o->given_message(o->self, NULL);
 	enum_reuse_oracle_done(&x->reuse, &x->orr);
 	compare(c, &x->mr, &x->orr, out->oracle_choice, paired, out);
 	pair_verdicts(x);

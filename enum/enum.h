@@ -404,6 +404,40 @@ struct enum_outcome {
  * whatever the other nodes hold or which of them are feasible. */
 #define ENUM_REUSE_SCORES 3
 
+/* The score plugins whose scores are reused across states for a set of
+ * feasible nodes: each one's Score of a node reads the pod and that
+ * node's labels or taints alone, and its NormalizeScore every scored
+ * node's score (NodeAffinity, TaintToleration; §2.16, §2.17), so the
+ * scores are a function of the pod and the feasible set. */
+#define ENUM_REUSE_NORMALIZED 2
+
+/* The most nodes a scenario may have for those to be reused (a table of
+ * 2^nodes feasible sets per pod). */
+#define ENUM_REUSE_NORMALIZED_NODES 12
+
+/* The stored scores of one (pod, feasible set): the model's, before the
+ * plugin's weight, at vals[n * ENUM_REUSE_NORMALIZED + k] of the
+ * context's norm_vals for each node n of the set. */
+struct enum_stored_norm {
+	bool paired;               /* the oracle's scores compared equal */
+	uint8_t have;              /* bit k: plugin k's are stored */
+	uint32_t vals;             /* index of the first in norm_vals */
+};
+
+/* A stored FitError message: the model's, for its key (the words
+ * msg_keys[key .. key + n_nodes + 3), see struct enum_verdict_reuse). */
+struct enum_stored_message {
+	uint64_t hash;             /* of the key */
+	uint32_t key, text;        /* offsets in msg_keys, msg_text */
+	bool paired;               /* the oracle's compared equal */
+};
+
+/* A distinct stored verdict: its hash and first record. */
+struct enum_content {
+	uint64_t hash;
+	uint32_t at;               /* 1 + its offset in bytes */
+};
+
 /* One node's stored scores: the model's, before the plugin's weight. */
 struct enum_stored_scores {
 	bool paired;               /* the oracle's scores compared equal */
@@ -441,11 +475,12 @@ struct enum_verdict_reuse {
 	size_t n_bytes, cap_bytes;
 	uint64_t given, stored;    /* verdicts given to cycles, and kept */
 	uint64_t paired, given_paired;   /* pairs made, and given to both */
-	/* [n_nodes]: 1 + the byte offset of the stored verdict the model's
-	 * (held_m) and the oracle's (held_o) result holds at node n, as the
-	 * last restore left it and the last cycle kept it; 0 when unknown.
-	 * Consecutive states change few nodes' pods, so most given verdicts
-	 * are already in place and restoring them again is skipped. */
+	/* [n_nodes]: the content id (stored_head's content) of the stored
+	 * verdict the model's (held_m) and the oracle's (held_o) result
+	 * holds at node n, as the last restore left it and the last cycle
+	 * kept it; 0 when unknown.  Consecutive states change few nodes'
+	 * pods, and most verdicts read like many others, so most given
+	 * verdicts are already in place and restoring them is skipped. */
 	uint32_t *held_m, *held_o;
 	uint64_t in_place;         /* given verdicts found in place (held) */
 	/* [(pod * n_nodes + node) << n_pods | mask]: 1 when binding pod to
@@ -482,9 +517,70 @@ struct enum_verdict_reuse {
 	 * values */
 	size_t *idx_now;
 	uint32_t *at_now, *score_at_now;
+	/* [(pod << n_nodes) | F]: 1 + the index in norms[] of what the
+	 * ENUM_REUSE_NORMALIZED plugins score each node of F for pod when F
+	 * is the set of feasible nodes (a bit per node), 0 none.  Key: each
+	 * of those plugins' Score reads the pod and the node's labels or
+	 * taints, fixed per scenario, and NormalizeScore the scores of the
+	 * nodes in F; the profile is the pod's.  NULL: not reused (more
+	 * than ENUM_REUSE_NORMALIZED_NODES nodes). */
+	uint32_t *norm_slot;
+	struct enum_stored_norm *norms;
+	size_t n_norms, cap_norms;
+	int64_t *norm_vals;
+	size_t n_norm_vals, cap_norm_vals;
+	/* [n_pods]: the pod's PreFilterResult in its last cycle that kept
+	 * its verdicts (a bit per node), and whether there was one: with
+	 * the given verdicts, the feasible set a cycle is expected to have
+	 * (an engine takes the scores only when it is that set) */
+	uint64_t *pre_mask;
+	bool *pre_known;
+	uint32_t norm_at_now;      /* the expected set's stored scores */
+	uint64_t norm_set_now;     /* ... and the set */
+	/* A set of the preemption steps found to break none of the step's
+	 * invariants (checks.c's check_preempt), open addressing, keys + 1.
+	 * Key: (pod, node, pods bound to node before, after the evictions):
+	 * the step invariants of a preemption read the victims' priorities
+	 * against the pod's (victim-priority; the victims are those on node
+	 * before and not after) and the pod's Feasibility on node after the
+	 * evictions (nominated-feasible), which for a pod whose verdicts
+	 * are reused reads the node and the pods bound to it alone - taken
+	 * only when no other pending pod is nominated to the node then. */
+	uint64_t *preempt_ok;
+	size_t n_preempt_ok, cap_preempt_ok;
+	/* FitError messages, by key (pod, its PreFilterResult, the content
+	 * id of every node's stored verdict) through msg_table
+	 * (open addressing, 1 + index in msgs).  Key: the message of a cycle
+	 * where no node is feasible is a function of the statuses of every
+	 * node in the PreFilterResult (and, v1.34, how many are outside it),
+	 * which are the stored verdicts'.  Given to the model, and to the
+	 * oracle once its own message compared equal. */
+	struct enum_stored_message *msgs;
+	size_t n_msgs, cap_msgs;
+	uint32_t *msg_keys;
+	size_t n_msg_keys, cap_msg_keys;
+	char *msg_text;
+	size_t n_msg_text, cap_msg_text;
+	uint32_t *msg_table;
+	size_t cap_msg_table;
+	uint32_t *msg_key_now;     /* [n_nodes + 3] the last cycle's key */
+	/* the distinct stored verdicts (content ids: two stored verdicts
+	 * that read the same share one), a table by hash, and each node's
+	 * in the last cycle (0: none stored) */
+	struct enum_content *contents;
+	size_t n_contents, cap_contents;
+	uint32_t *content_table;
+	size_t cap_content_table;
+	uint32_t *content_now;
+	bool msg_keyed;            /* ... when every node has a verdict */
+	uint64_t msg_hash_now;
+	uint32_t msg_now;          /* 1 + its message's index, 0 none */
+	uint32_t norm_actual;      /* the model's feasible set's, after */
+	uint64_t norm_actual_set;  /* ... and the set */
 	bool sampled_now;          /* the last cycle was a sampled one */
 	const struct sched_profile *prof_now;
 	uint64_t scores_given, scores_stored, scores_paired;
+	uint64_t msgs_stored, msgs_paired;
 };
 
 /* enum_reuse_init: for cluster c whose pods are decided with prof[pod]
@@ -533,6 +629,18 @@ bool enum_reuse_scores_differ(const struct enum_verdict_reuse *u, int node,
 			      const struct sched_cycle_result *r, char *why,
 			      size_t len);
 
+/* enum_reuse_give_message: the FitError message of the last
+ * enum_reuse_cycle's key for the oracle (a pair), or NULL. */
+const char *enum_reuse_give_message(const struct enum_verdict_reuse *u);
+
+/* enum_reuse_message_differs: the FitError message stored for the last
+ * enum_reuse_cycle's key against r's (a fresh cycle of the same state
+ * and pod); false when none is stored or it is r's, else true with the
+ * difference in why. */
+bool enum_reuse_message_differs(const struct enum_verdict_reuse *u,
+				const struct sched_cycle_result *r, char *why,
+				size_t len);
+
 /* enum_reuse_oracle_done: the oracle's cycle of the last enum_reuse_cycle
  * has filled r (after enum_reuse_give_pairs): which of its verdicts are
  * the given ones still (see held_o). */
@@ -543,6 +651,18 @@ void enum_reuse_oracle_done(struct enum_verdict_reuse *u,
  * (struct enum_verdict_reuse's bind_ok), NULL when reuse is off. */
 uint8_t *enum_reuse_bind_ok(struct enum_verdict_reuse *u,
 			    const struct snapshot *s, int pod, int node);
+
+/* enum_reuse_preempt_key: the key of pod's preemption step to node from
+ * placement before to after in u's preempt_ok set, 0 when it is not
+ * kept there (reuse off, pod's verdicts not reused, another pending pod
+ * nominated to node after). */
+uint64_t enum_reuse_preempt_key(const struct enum_verdict_reuse *u,
+				const struct snapshot *before,
+				const struct snapshot *after, int pod, int node);
+
+/* enum_reuse_preempt_seen: key (not 0) is in the set; _remember adds it. */
+bool enum_reuse_preempt_seen(const struct enum_verdict_reuse *u, uint64_t key);
+void enum_reuse_preempt_remember(struct enum_verdict_reuse *u, uint64_t key);
 
 /* enum_reuse_stored: the verdict stored for node in the last
  * enum_reuse_cycle's state and pod into v; false when none is (or the

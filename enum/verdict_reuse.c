@@ -23,14 +23,25 @@
  * stored verdict is a pair: later cycles give it to both engines (the
  * oracle through its loop engine's given, core/engine.h) and the
  * comparison of that node is not made again - it was made once, for the
- * pair.  The rest of both cycles (feasible set, scores, viable set,
- * message, preemption) still runs on every state and is compared.
+ * pair.  The rest of both cycles (feasible set, the scores and message
+ * not given, viable set, preemption) still runs on every state and is
+ * compared.
+ *
+ * Beside the verdicts, under keys stated with their tables (enum.h's
+ * struct enum_verdict_reuse) and paired the same way: the scores of
+ * NodeResourcesFit, BalancedAllocation and ImageLocality per (pod, node,
+ * pods bound to the node); those of NodeAffinity and TaintToleration per
+ * (pod, feasible set); the FitError message per (pod, PreFilterResult,
+ * what every node's verdict says - stored verdicts that read the same
+ * share a content id); and the binds and preemption steps whose step
+ * invariants were found unbroken.
  *
  * The guard.  One state in ENUM_REUSE_SAMPLE_EVERY, chosen by the state's
  * own seed (the same whatever thread, shard or resumed run meets it), is
- * decided afresh by both engines - nothing given - and every verdict the
- * cache holds for its nodes is compared with the fresh one: a difference
- * is a disagreement of its own, "reuse: ..." (checks.c).  --no-reuse
+ * decided afresh by both engines - nothing given - and every verdict,
+ * score and message the cache holds for it is compared with the fresh
+ * one, its bind or preemption step checked afresh: a difference is a
+ * disagreement of its own, "reuse: ..." (checks.c).  --no-reuse
  * turns the cache off: every node of every state afresh, and
  * tests/test_enum.py holds every stored row of several universes equal
  * both ways.
@@ -38,13 +49,29 @@
 #include "../core/limits.h"
 #include "enum.h"
 #include "../model/volumes.h"
+#include "../core/fnv.h"
 #include "../core/grow.h"
 #include "../core/xalloc.h"
 
 #include <assert.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const enum plugin_id score_ids[ENUM_REUSE_SCORES] = {
+	PLUGIN_NODE_RESOURCES_FIT, PLUGIN_BALANCED_ALLOCATION,
+	PLUGIN_IMAGE_LOCALITY,
+};
+#define LOCAL_BITS (UINT32_C(1) << PLUGIN_NODE_RESOURCES_FIT | \
+		    UINT32_C(1) << PLUGIN_BALANCED_ALLOCATION | \
+		    UINT32_C(1) << PLUGIN_IMAGE_LOCALITY)
+
+static const enum plugin_id norm_ids[ENUM_REUSE_NORMALIZED] = {
+	PLUGIN_NODE_AFFINITY, PLUGIN_TAINT_TOLERATION,
+};
+#define NORM_BITS (UINT32_C(1) << PLUGIN_NODE_AFFINITY | \
+		   UINT32_C(1) << PLUGIN_TAINT_TOLERATION)
 
 /* One state in 64 is decided afresh by both engines and checked against
  * the stored verdicts (enum_reuse_sampled): about 1.5% more work. */
@@ -62,6 +89,10 @@ struct stored_head {
 	int8_t code;
 	int8_t rejected_by;
 	uint32_t failed;          /* bit id: failed[id] */
+	/* 1 + the id of what the verdict says, the same for two stored
+	 * verdicts that read the same (feasible, code, rejecting plugin,
+	 * each failed filter's code and reasons; content_of) */
+	uint32_t content;
 };
 
 _Static_assert(PLUGIN_FILTERS <= 32, "a stored verdict's failed filters fit 32 bits");
@@ -142,8 +173,18 @@ void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 	u->score_known_o = xcalloc((size_t)c->n_nodes + 1, sizeof *u->score_known_o);
 	u->score_raw = xcalloc((size_t)c->n_nodes * PLUGIN_COUNT + 1,
 			       sizeof *u->score_raw);
-	u->given_scores_m = (struct sched_given_scores){u->score_known_m, u->score_raw};
-	u->given_scores_o = (struct sched_given_scores){u->score_known_o, u->score_raw};
+	u->given_scores_m = (struct sched_given_scores){u->score_known_m, u->score_raw, 0};
+	u->given_scores_o = (struct sched_given_scores){u->score_known_o, u->score_raw, 0};
+	if (c->n_nodes <= ENUM_REUSE_NORMALIZED_NODES) {
+		u->norm_slot = xcalloc((size_t)c->n_pods << c->n_nodes,
+				       sizeof *u->norm_slot);
+		u->pre_mask = xcalloc((size_t)c->n_pods, sizeof *u->pre_mask);
+		u->pre_known = xcalloc((size_t)c->n_pods, sizeof *u->pre_known);
+		u->given_scores_m.normalized = NORM_BITS;
+		u->given_scores_o.normalized = NORM_BITS;
+	}
+	u->msg_key_now = xcalloc((size_t)c->n_nodes + 3, sizeof *u->msg_key_now);
+	u->content_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->content_now);
 	u->idx_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->idx_now);
 	u->at_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->at_now);
 	u->score_at_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->score_at_now);
@@ -167,6 +208,20 @@ void enum_reuse_release(struct enum_verdict_reuse *u)
 	free(u->score_known_m);
 	free(u->score_known_o);
 	free(u->score_raw);
+	free(u->preempt_ok);
+	free(u->msgs);
+	free(u->msg_keys);
+	free(u->msg_text);
+	free(u->msg_table);
+	free(u->msg_key_now);
+	free(u->contents);
+	free(u->content_table);
+	free(u->content_now);
+	free(u->norm_slot);
+	free(u->norms);
+	free(u->norm_vals);
+	free(u->pre_mask);
+	free(u->pre_known);
 	free(u->idx_now);
 	free(u->at_now);
 	free(u->score_at_now);
@@ -221,12 +276,16 @@ static void restore(const unsigned char *b, struct sched_node_verdict *v)
 	for (uint32_t f = h.failed; f; f &= f - 1) {
 		int id = __builtin_ctz(f);
 		v->failed[id] = true;
-		size_t head = offsetof(struct sched_status, text);
-		memcpy(&v->status[id], b, head);
-		memcpy(v->status[id].text, b + head, v->status[id].used);
-		b += status_bytes(&v->status[id]);
+		/* the head and the text in use, contiguous in both: one copy */
+		uint16_t used;
+		memcpy(&used, b + offsetof(struct sched_status, used), sizeof used);
+		size_t n = offsetof(struct sched_status, text) + used;
+		memcpy(&v->status[id], b, n);
+		b += n;
 	}
 }
+
+static uint32_t content_of(struct enum_verdict_reuse *u, uint32_t at);
 
 static void store(struct enum_verdict_reuse *u, uint32_t *slot,
 		  const struct sched_node_verdict *v)
@@ -256,14 +315,97 @@ static void store(struct enum_verdict_reuse *u, uint32_t *slot,
 		}
 	u->n_bytes += need;
 	u->stored++;
+	h.content = content_of(u, *slot);
+	memcpy(u->bytes + *slot - 1, &h, sizeof h);
 }
 
-/* Whether the verdict stored at byte offset at (1 + offset) is a pair. */
-static bool is_paired(const struct enum_verdict_reuse *u, uint32_t at)
+/* The stored verdict at b: its head, and the failed filters' statuses
+ * after it in id order, each its fields up to text, then the text. */
+static const unsigned char *status_at(const unsigned char *b, int i,
+				      struct sched_status *st)
+{
+	b += sizeof(struct stored_head);
+	for (; i >= 0; i--) {
+		memcpy(st, b, offsetof(struct sched_status, text));
+		if (i > 0)
+			b += status_bytes(st);
+	}
+	return b + offsetof(struct sched_status, text);
+}
+
+/* What the stored verdict at b says, hashed (FNV-1a): its head but the
+ * pair flag and content id, each failed status's code, reason offsets
+ * and text - not the bytes past them, which nothing reads. */
+static uint64_t content_hash(const unsigned char *b)
 {
 	struct stored_head h;
-	memcpy(&h, u->bytes + at - 1, sizeof h);
-	return h.paired;
+	memcpy(&h, b, sizeof h);
+	uint64_t x = fnv64_word(FNV64_OFFSET, (uint64_t)h.feasible);
+	x = fnv64_word(x, (uint64_t)(uint8_t)h.code);
+	x = fnv64_word(x, (uint64_t)(uint8_t)h.rejected_by);
+	x = fnv64_word(x, h.failed);
+	int n = __builtin_popcount(h.failed);
+	for (int i = 0; i < n; i++) {
+		struct sched_status st;
+		const unsigned char *text = status_at(b, i, &st);
+		x = fnv64_word(x, (uint64_t)st.code);
+		for (int r = 0; r < st.n_reasons; r++)
+			x = fnv64_word(x, st.off[r]);
+		for (int k = 0; k < st.used; k++)
+			x = fnv64_word(x, text[k]);
+	}
+	return x;
+}
+
+/* Whether the stored verdicts at a and b say the same (content_hash). */
+static bool content_same(const unsigned char *a, const unsigned char *b)
+{
+	struct stored_head ha, hb;
+	memcpy(&ha, a, sizeof ha);
+	memcpy(&hb, b, sizeof hb);
+	if (ha.feasible != hb.feasible || ha.code != hb.code ||
+	    ha.rejected_by != hb.rejected_by || ha.failed != hb.failed)
+		return false;
+	int n = __builtin_popcount(ha.failed);
+	for (int i = 0; i < n; i++) {
+		struct sched_status sa, sb;
+		const unsigned char *ta = status_at(a, i, &sa), *tb = status_at(b, i, &sb);
+		if (sa.code != sb.code || sa.n_reasons != sb.n_reasons ||
+		    sa.used != sb.used ||
+		    memcmp(sa.off, sb.off, sizeof sa.off[0] * (size_t)sa.n_reasons) ||
+		    memcmp(ta, tb, sa.used))
+			return false;
+	}
+	return true;
+}
+
+/* The content id (1 + index) of the verdict just stored at offset at - 1:
+ * an earlier one's that says the same, else a new one. */
+static uint32_t content_of(struct enum_verdict_reuse *u, uint32_t at)
+{
+	const unsigned char *b = u->bytes + at - 1;
+	uint64_t x = content_hash(b);
+	if (2 * (u->n_contents + 1) > u->cap_content_table) {
+		free(u->content_table);
+		u->cap_content_table = u->cap_content_table ? 2 * u->cap_content_table : 64;
+		u->content_table = xcalloc(u->cap_content_table, sizeof *u->content_table);
+		for (size_t i = 0; i < u->n_contents; i++) {
+			size_t k = (size_t)u->contents[i].hash & (u->cap_content_table - 1);
+			while (u->content_table[k])
+				k = (k + 1) & (u->cap_content_table - 1);
+			u->content_table[k] = (uint32_t)i + 1;
+		}
+	}
+	size_t k = (size_t)x & (u->cap_content_table - 1);
+	for (; u->content_table[k]; k = (k + 1) & (u->cap_content_table - 1)) {
+		const struct enum_content *e = &u->contents[u->content_table[k] - 1];
+		if (e->hash == x && content_same(u->bytes + e->at - 1, b))
+			return u->content_table[k];
+	}
+	GROW(u->contents, u->n_contents + 1, u->cap_contents);
+	u->contents[u->n_contents++] = (struct enum_content){x, at};
+	u->content_table[k] = (uint32_t)u->n_contents;
+	return (uint32_t)u->n_contents;
 }
 
 /* Whether the last cycle's pod reuses verdicts on node n at all. */
@@ -285,11 +427,6 @@ static bool kept_given(const struct sched_cycle_result *r)
 }
 
 /* ------------------------------------------------------------ scores */
-
-static const enum plugin_id score_ids[ENUM_REUSE_SCORES] = {
-	PLUGIN_NODE_RESOURCES_FIT, PLUGIN_BALANCED_ALLOCATION,
-	PLUGIN_IMAGE_LOCALITY,
-};
 
 /* The stored scores of node n in the last cycle's state, or NULL. */
 static const struct enum_stored_scores *scores_now(const struct enum_verdict_reuse *u,
@@ -378,6 +515,153 @@ static bool scores_same(const struct sched_profile *prof,
 	return true;
 }
 
+/* The stored scores of the feasible set of the last cycle (norm_actual),
+ * NULL when none. */
+static struct enum_stored_norm *norm_now(const struct enum_verdict_reuse *u,
+					 uint32_t at)
+{
+	return at ? &u->norms[at - 1] : NULL;
+}
+
+/* The normalized scores stored for (pod, the feasible set the given
+ * verdicts make: every node's verdict given, feasible, and in the pod's
+ * last PreFilterResult), given to the model's cycle beside the others;
+ * none in a sampled cycle (fresh). */
+static void norm_give(struct enum_verdict_reuse *u, int pod, bool fresh,
+		      const struct sched_cycle_result *r)
+{
+	u->norm_at_now = 0;
+	if (!u->norm_slot || fresh || !u->pre_known[pod])
+		return;
+	uint64_t set = 0;
+	for (int n = 0; n < u->n_nodes; n++) {
+		if (!u->given_now[n])
+			return;   /* a verdict not known: nor is the set */
+		if (r->verdicts[n].feasible && (u->pre_mask[pod] >> n & 1))
+			set |= UINT64_C(1) << n;
+	}
+	uint32_t at = u->norm_slot[((size_t)pod << u->n_nodes) | set];
+	const struct enum_stored_norm *e = norm_now(u, at);
+	if (!e)
+		return;
+	u->norm_at_now = at;
+	u->norm_set_now = set;
+	for (int n = 0; n < u->n_nodes; n++) {
+		if (!(set >> n & 1))
+			continue;
+		for (int k = 0; k < ENUM_REUSE_NORMALIZED; k++)
+			if (e->have >> k & 1) {
+				u->score_known_m[n] |= UINT32_C(1) << norm_ids[k];
+				u->score_raw[(size_t)n * PLUGIN_COUNT + norm_ids[k]] =
+					u->norm_vals[e->vals + (size_t)n * ENUM_REUSE_NORMALIZED + k];
+			}
+	}
+	u->any_scores_m = true;
+}
+
+/* The feasible set of r, a bit per node. */
+static uint64_t feasible_set(const struct sched_cycle_result *r)
+{
+	uint64_t set = 0;
+	for (int i = 0; i < r->n_feasible; i++)
+		set |= UINT64_C(1) << r->feasible[i];
+	return set;
+}
+
+/* After the model's cycle r (kept: kept_given): the pod's PreFilterResult
+ * remembered, and the normalized scores of a scored cycle stored for its
+ * feasible set unless they are; norm_actual, the set's stored ones. */
+static void norm_store(struct enum_verdict_reuse *u,
+		       const struct sched_profile *prof, int pod, bool kept,
+		       const struct sched_cycle_result *r)
+{
+	u->norm_actual = 0;
+	if (!u->norm_slot)
+		return;
+	if (kept) {
+		uint64_t pre = 0;
+		for (int n = 0; n < u->n_nodes; n++)
+			if (r->in_prefilter_result[n])
+				pre |= UINT64_C(1) << n;
+		u->pre_mask[pod] = pre;
+		u->pre_known[pod] = true;
+	}
+	if (r->code != SCHED_SUCCESS || !r->scored ||
+	    u->n_norms >= UINT32_MAX - 1)
+		return;
+	uint64_t set = feasible_set(r);
+	uint32_t *slot = &u->norm_slot[((size_t)pod << u->n_nodes) | set];
+	u->norm_actual_set = set;
+	if (*slot) {
+		u->norm_actual = *slot;
+		return;
+	}
+	struct enum_stored_norm e = {.paired = false};
+	for (int k = 0; k < ENUM_REUSE_NORMALIZED; k++)
+		if (scored_by(prof, r, norm_ids[k]))
+			e.have |= (uint8_t)(1u << k);
+	size_t per = (size_t)u->n_nodes * ENUM_REUSE_NORMALIZED;
+	if (!e.have || u->n_norm_vals + per >= UINT32_MAX)
+		return;
+	GROW(u->norm_vals, u->n_norm_vals + per, u->cap_norm_vals);
+	e.vals = (uint32_t)u->n_norm_vals;
+	for (int n = 0; n < u->n_nodes; n++)
+		for (int k = 0; k < ENUM_REUSE_NORMALIZED; k++) {
+			enum plugin_id id = norm_ids[k];
+			u->norm_vals[u->n_norm_vals++] = (set >> n & 1) &&
+				(e.have >> k & 1)
+				? r->scores[(size_t)n * PLUGIN_COUNT + id] / prof->weight[id]
+				: 0;
+		}
+	GROW(u->norms, u->n_norms + 1, u->cap_norms);
+	u->norms[u->n_norms++] = e;
+	*slot = (uint32_t)u->n_norms;
+	u->norm_actual = *slot;
+	u->scores_stored++;
+}
+
+/* The normalized scores e of node n against those of r (prof's cycle);
+ * the first difference into why (may be NULL). */
+static bool norm_same(const struct enum_verdict_reuse *u,
+		      const struct sched_profile *prof,
+		      const struct enum_stored_norm *e,
+		      const struct sched_cycle_result *r, int n, char *why,
+		      size_t len)
+{
+	for (int k = 0; k < ENUM_REUSE_NORMALIZED; k++) {
+		enum plugin_id id = norm_ids[k];
+		if (!(e->have >> k & 1))
+			continue;
+		int64_t want = u->norm_vals[e->vals + (size_t)n * ENUM_REUSE_NORMALIZED + k] *
+			       prof->weight[id];
+		int64_t got = r->scores[(size_t)n * PLUGIN_COUNT + id];
+		if (scored_by(prof, r, id) && got == want)
+			continue;
+		if (why)
+			snprintf(why, len, "score %s: stored %lld, fresh %s%lld",
+				 config_plugin_name(id), (long long)want,
+				 scored_by(prof, r, id) ? "" : "skipped ",
+				 (long long)got);
+		return false;
+	}
+	return true;
+}
+
+/* The oracle's normalized scores of r, worked out afresh, against the
+ * stored ones of its feasible set not yet a pair: equal, a pair. */
+static void norm_pair(struct enum_verdict_reuse *u,
+		      const struct sched_cycle_result *r)
+{
+	struct enum_stored_norm *e = norm_now(u, u->norm_actual);
+	if (!e || e->paired || feasible_set(r) != u->norm_actual_set)
+		return;
+	for (int i = 0; i < r->n_feasible; i++)
+		if (!norm_same(u, u->prof_now, e, r, r->feasible[i], NULL, 0))
+			return;
+	e->paired = true;
+	u->scores_paired++;
+}
+
 const struct sched_given_scores *enum_reuse_give_scores(struct enum_verdict_reuse *u)
 {
 	assert(u);
@@ -385,9 +669,12 @@ const struct sched_given_scores *enum_reuse_give_scores(struct enum_verdict_reus
 		return NULL;
 	/* the pairs among what the model was given (the same values) */
 	bool any = false;
+	const struct enum_stored_norm *f = norm_now(u, u->norm_at_now);
+	uint32_t norm = f && f->paired ? NORM_BITS : 0;
 	for (int n = 0; n < u->n_nodes; n++) {
 		const struct enum_stored_scores *e = scores_now(u, n);
-		u->score_known_o[n] = e && e->paired ? u->score_known_m[n] : 0;
+		u->score_known_o[n] = u->score_known_m[n] &
+				      ((e && e->paired ? LOCAL_BITS : 0) | norm);
 		any = any || u->score_known_o[n];
 		u->scores_given += u->score_known_o[n] != 0;
 	}
@@ -402,10 +689,11 @@ static void scores_pair(struct enum_verdict_reuse *u,
 	if (!u->local[u->pod_now] || u->sampled_now ||
 	    r->code != SCHED_SUCCESS || !r->scored)
 		return;
+	norm_pair(u, r);
 	for (int i = 0; i < r->n_feasible; i++) {
 		int n = r->feasible[i];
 		uint32_t at = u->score_at_now[n];
-		if (!at || (u->any_scores_m && u->score_known_o[n]))
+		if (!at || (u->any_scores_m && (u->score_known_o[n] & LOCAL_BITS)))
 			continue;
 		struct enum_stored_scores *e = &u->scores[at - 1];
 		if (e->paired || !scores_same(u->prof_now, e, r, n, NULL, 0))
@@ -424,7 +712,140 @@ bool enum_reuse_scores_differ(const struct enum_verdict_reuse *u, int node,
 	    !r->in_prefilter_result[node] || !r->verdicts[node].feasible)
 		return false;
 	const struct enum_stored_scores *e = scores_now(u, node);
-	return e && !scores_same(u->prof_now, e, r, node, why, len);
+	if (e && !scores_same(u->prof_now, e, r, node, why, len))
+		return true;
+	const struct enum_stored_norm *f = norm_now(u, u->norm_actual);
+	return f && feasible_set(r) == u->norm_actual_set &&
+	       (u->norm_actual_set >> node & 1) &&
+	       !norm_same(u, u->prof_now, f, r, node, why, len);
+}
+
+/* ---------------------------------------------------------- messages */
+
+/* The key of the last cycle's message: pod, its PreFilterResult as the
+ * pod's last kept cycle left it, every node's stored verdict (at_now);
+ * msg_now its stored message.  No key when a node has no stored verdict
+ * or the pod's PreFilterResult is not known yet. */
+static void message_key(struct enum_verdict_reuse *u, int pod)
+{
+	u->msg_keyed = false;
+	u->msg_now = 0;
+	if (!u->pre_known || !u->pre_known[pod])
+		return;
+	uint32_t *k = u->msg_key_now;
+	k[0] = (uint32_t)pod;
+	k[1] = (uint32_t)u->pre_mask[pod];
+	k[2] = (uint32_t)(u->pre_mask[pod] >> 32);
+	uint64_t h = FNV64_OFFSET;
+	for (int n = 0; n < u->n_nodes; n++) {
+		if (!u->content_now[n])
+			return;
+		k[n + 3] = u->content_now[n];
+	}
+	for (int i = 0; i < u->n_nodes + 3; i++)
+		h = fnv64_word(h, k[i]);
+	u->msg_keyed = true;
+	u->msg_hash_now = h;
+	if (!u->cap_msg_table)
+		return;
+	size_t words = (size_t)u->n_nodes + 3;
+	for (size_t i = (size_t)h & (u->cap_msg_table - 1); u->msg_table[i];
+	     i = (i + 1) & (u->cap_msg_table - 1)) {
+		const struct enum_stored_message *m = &u->msgs[u->msg_table[i] - 1];
+		if (m->hash == h &&
+		    memcmp(u->msg_keys + m->key, k, words * sizeof *k) == 0) {
+			u->msg_now = u->msg_table[i];
+			return;
+		}
+	}
+}
+
+static void message_table_put(struct enum_verdict_reuse *u, uint32_t at)
+{
+	size_t i = (size_t)u->msgs[at - 1].hash & (u->cap_msg_table - 1);
+	while (u->msg_table[i])
+		i = (i + 1) & (u->cap_msg_table - 1);
+	u->msg_table[i] = at;
+}
+
+/* The model's message of r (a cycle that found no node feasible, every
+ * verdict as keyed: not a sampled one) kept for the key. */
+static void message_store(struct enum_verdict_reuse *u,
+			  const struct sched_cycle_result *r, int pod)
+{
+	if (!u->msg_keyed || u->msg_now || !r->message ||
+	    r->code != SCHED_UNSCHEDULABLE || r->n_feasible != 0 ||
+	    !kept_given(r) ||
+	    u->msg_key_now[1] != (uint32_t)u->pre_mask[pod] ||
+	    u->msg_key_now[2] != (uint32_t)(u->pre_mask[pod] >> 32))
+		return;
+	size_t words = (size_t)u->n_nodes + 3, len = strlen(r->message) + 1;
+	if (u->n_msg_keys + words >= UINT32_MAX ||
+	    u->n_msg_text + len >= UINT32_MAX || u->n_msgs + 1 >= UINT32_MAX / 2)
+		return;
+	if (2 * (u->n_msgs + 1) > u->cap_msg_table) {
+		free(u->msg_table);
+		u->cap_msg_table = u->cap_msg_table ? 2 * u->cap_msg_table : 256;
+		u->msg_table = xcalloc(u->cap_msg_table, sizeof *u->msg_table);
+		for (size_t i = 0; i < u->n_msgs; i++)
+			message_table_put(u, (uint32_t)i + 1);
+	}
+	GROW(u->msg_keys, u->n_msg_keys + words, u->cap_msg_keys);
+	GROW(u->msg_text, u->n_msg_text + len, u->cap_msg_text);
+	GROW(u->msgs, u->n_msgs + 1, u->cap_msgs);
+	struct enum_stored_message *m = &u->msgs[u->n_msgs++];
+	*m = (struct enum_stored_message){
+		.hash = u->msg_hash_now, .key = (uint32_t)u->n_msg_keys,
+		.text = (uint32_t)u->n_msg_text, .paired = false,
+	};
+	memcpy(u->msg_keys + u->n_msg_keys, u->msg_key_now, words * sizeof *u->msg_keys);
+	u->n_msg_keys += words;
+	memcpy(u->msg_text + u->n_msg_text, r->message, len);
+	u->n_msg_text += len;
+	u->msg_now = (uint32_t)u->n_msgs;
+	message_table_put(u, u->msg_now);
+	u->msgs_stored++;
+}
+
+const char *enum_reuse_give_message(const struct enum_verdict_reuse *u)
+{
+	assert(u);
+	if (!u->on || !u->local[u->pod_now] || u->sampled_now || !u->msg_now ||
+	    !u->msgs[u->msg_now - 1].paired)
+		return NULL;
+	return u->msg_text + u->msgs[u->msg_now - 1].text;
+}
+
+/* The oracle's message of r, built afresh, against the stored one not
+ * yet a pair: equal, a pair. */
+static void message_pair(struct enum_verdict_reuse *u,
+			 const struct sched_cycle_result *r)
+{
+	if (!u->local[u->pod_now] || u->sampled_now || !u->msg_now)
+		return;
+	struct enum_stored_message *m = &u->msgs[u->msg_now - 1];
+	if (m->paired || r->code != SCHED_UNSCHEDULABLE || !r->message ||
+	    strcmp(r->message, u->msg_text + m->text) != 0)
+		return;
+	m->paired = true;
+	u->msgs_paired++;
+}
+
+bool enum_reuse_message_differs(const struct enum_verdict_reuse *u,
+				const struct sched_cycle_result *r, char *why,
+				size_t len)
+{
+	assert(u && r && why);
+	if (!u->on || !u->local[u->pod_now] || !u->msg_now)
+		return false;
+	const char *stored = u->msg_text + u->msgs[u->msg_now - 1].text;
+	const char *fresh = r->code == SCHED_UNSCHEDULABLE && r->message
+			    ? r->message : "(none)";
+	if (!strcmp(stored, fresh))
+		return false;
+	snprintf(why, len, "message: stored \"%.200s\", fresh \"%.200s\"",
+		 stored, fresh);
+	return true;
 }
 
 /* ------------------------------------------------------------- cycle */
@@ -453,12 +874,16 @@ static void give_node(struct enum_verdict_reuse *u, int n, bool fresh,
 	u->score_at_now[n] = i == SIZE_MAX ? 0 : u->score_slot[i];
 	bool known = at != 0 && !fresh;
 	u->given_now[n] = known;
-	u->paired_now[n] = known && is_paired(u, at);
+	struct stored_head h = {.content = 0};
+	if (at)
+		memcpy(&h, u->bytes + at - 1, sizeof h);
+	u->content_now[n] = h.content;
+	u->paired_now[n] = known && h.paired;
 	u->any_paired = u->any_paired || u->paired_now[n];
 	if (known) {
-		/* already there when the last cycle was given the same
-		 * stored verdict and kept it */
-		if (u->held_m[n] != at)
+		/* already there when the last cycle was given a stored
+		 * verdict reading the same and kept it */
+		if (u->held_m[n] != h.content)
 			restore(u->bytes + at - 1, &r->verdicts[n]);
 		else
 			u->in_place++;
@@ -481,12 +906,17 @@ static void keep_node(struct enum_verdict_reuse *u, int n, bool kept,
 		      bool fresh, const struct sched_cycle_result *r)
 {
 	bool known = u->given_now[n], in = r->in_prefilter_result[n];
-	u->held_m[n] = kept && known && in ? u->at_now[n] : 0;
+	u->held_m[n] = kept && known && in ? u->content_now[n] : 0;
 	size_t i = u->idx_now[n];
 	if (kept && !known && i != SIZE_MAX && in &&
 	    r->verdicts[n].code != SCHED_ERROR && u->slot[i] == 0) {
 		store(u, &u->slot[i], &r->verdicts[n]);
 		u->at_now[n] = u->slot[i];
+		if (u->at_now[n]) {
+			struct stored_head h;
+			memcpy(&h, u->bytes + u->at_now[n] - 1, sizeof h);
+			u->content_now[n] = h.content;
+		}
 	}
 	u->pairable_now[n] = kept && !fresh && u->at_now[n] != 0 &&
 			     !u->paired_now[n] && in;
@@ -522,7 +952,11 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 	node_index(u, s, pod);
 	for (int n = 0; n < u->n_nodes; n++)
 		give_node(u, n, fresh, r);
+	norm_give(u, pod, fresh, r);
+	message_key(u, pod);
 	with.verdicts = u->given_now;
+	if (!fresh && u->msg_now)
+		with.fit_message = u->msg_text + u->msgs[u->msg_now - 1].text;
 	if (u->any_scores_m)
 		with.scores = &u->given_scores_m;
 	int rc = model_schedule_cycle_given(&q, &with);
@@ -533,6 +967,9 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 	bool kept = kept_given(r);
 	for (int n = 0; n < u->n_nodes; n++)
 		keep_node(u, n, kept, fresh, r);
+	norm_store(u, prof, pod, kept, r);
+	if (!fresh)
+		message_store(u, r, pod);
 	return rc;
 }
 
@@ -554,7 +991,7 @@ const bool *enum_reuse_give_pairs(struct enum_verdict_reuse *u,
 	for (int n = 0; n < u->n_nodes; n++)
 		if (u->paired_now[n]) {
 			uint32_t at = u->at_now[n];
-			if (u->held_o[n] != at)
+			if (u->held_o[n] != u->content_now[n])
 				restore(u->bytes + at - 1, &r->verdicts[n]);
 			else
 				u->in_place++;
@@ -570,10 +1007,11 @@ void enum_reuse_oracle_done(struct enum_verdict_reuse *u,
 	if (!u->on)
 		return;
 	scores_pair(u, r);
+	message_pair(u, r);
 	bool kept = u->any_paired && kept_given(r);
 	for (int n = 0; n < u->n_nodes; n++)
 		u->held_o[n] = kept && u->paired_now[n] && r->in_prefilter_result[n]
-			       ? u->at_now[n] : 0;
+			       ? u->content_now[n] : 0;
 }
 
 void enum_reuse_pair(struct enum_verdict_reuse *u, int node)
@@ -614,4 +1052,73 @@ uint8_t *enum_reuse_bind_ok(struct enum_verdict_reuse *u,
 			mask |= UINT32_C(1) << q;
 	size_t row = (size_t)pod * (size_t)u->n_nodes + (size_t)node;
 	return &u->bind_ok[(row << u->n_pods) | mask];
+}
+
+/* ------------------------------------------------------- preemptions */
+
+/* The bound pods of node in s, a bit each. */
+static uint32_t bound_on(const struct enum_verdict_reuse *u,
+			 const struct snapshot *s, int node)
+{
+	uint32_t mask = 0;
+	for (int q = 0; q < u->n_pods; q++)
+		if (s->pod_node[q] == node)
+			mask |= UINT32_C(1) << q;
+	return mask;
+}
+
+uint64_t enum_reuse_preempt_key(const struct enum_verdict_reuse *u,
+				const struct snapshot *before,
+				const struct snapshot *after, int pod, int node)
+{
+	assert(u && before && after);
+	if (!u->on || !u->local[pod] || u->n_nodes > 255)
+		return 0;
+	for (int q = 0; q < u->n_pods; q++)
+		if (q != pod && after->pod_node[q] == SNAP_PENDING &&
+		    after->nominated[q] == node)
+			return 0;
+	/* n_pods <= 20 (enum_reuse_init): 5 + 8 + 20 + 20 bits, and + 1 */
+	uint64_t key = (uint64_t)pod | (uint64_t)node << 5 |
+		       (uint64_t)bound_on(u, before, node) << 13 |
+		       (uint64_t)bound_on(u, after, node) << 33;
+	return key + 1;
+}
+
+static size_t preempt_probe(const struct enum_verdict_reuse *u, uint64_t key)
+{
+	/* splitmix64's finalizer spreads the packed fields */
+	uint64_t z = key * 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z ^= z >> 31;
+	size_t i = (size_t)z & (u->cap_preempt_ok - 1);
+	while (u->preempt_ok[i] && u->preempt_ok[i] != key)
+		i = (i + 1) & (u->cap_preempt_ok - 1);
+	return i;
+}
+
+bool enum_reuse_preempt_seen(const struct enum_verdict_reuse *u, uint64_t key)
+{
+	assert(u && key);
+	return u->cap_preempt_ok && u->preempt_ok[preempt_probe(u, key)] == key;
+}
+
+void enum_reuse_preempt_remember(struct enum_verdict_reuse *u, uint64_t key)
+{
+	assert(u && key);
+	if (2 * (u->n_preempt_ok + 1) > u->cap_preempt_ok) {
+		uint64_t *old = u->preempt_ok;
+		size_t n = u->cap_preempt_ok;
+		u->cap_preempt_ok = n ? 2 * n : 256;
+		u->preempt_ok = xcalloc(u->cap_preempt_ok, sizeof *u->preempt_ok);
+		for (size_t i = 0; i < n; i++)
+			if (old[i])
+				u->preempt_ok[preempt_probe(u, old[i])] = old[i];
+		free(old);
+	}
+	size_t i = preempt_probe(u, key);
+	if (!u->preempt_ok[i]) {
+		u->preempt_ok[i] = key;
+		u->n_preempt_ok++;
+	}
 }

@@ -265,7 +265,8 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
 		return false;
 	}
 	enum sched_code code = SCHED_SUCCESS;
-	if (sched_given_covers(given, id, r->feasible, r->n_feasible))
+	if (sched_given_covers(given, id, r->feasible, r->n_feasible,
+			       r->n_nodes))
 		for (int i = 0; i < r->n_feasible; i++)
 			raw[i] = given->raw[(size_t)r->feasible[i] * PLUGIN_COUNT + id];
 	else
@@ -419,6 +420,11 @@ static void run_cycle(const struct model_cycle *cy,
 		r->nominated_node = nom;
 		r->viable[0] = nom;
 		r->n_viable = 1;
+		return;
+	}
+	if (r->n_feasible == 0 && given && given->fit_message) {
+		r->code = SCHED_UNSCHEDULABLE;
+		r->message = xstrdup(given->fit_message);
 		return;
 	}
 	if (r->n_feasible == 0) {

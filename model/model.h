@@ -109,6 +109,10 @@ int model_schedule_cycle(const struct sched_profile *prof,
  *             has is not run.  Spec: Viability(Pod, Node) is a sum of
  *             the plugins' scores, whoever worked them out.  NULL: every
  *             plugin runs.
+ *   fit_message  MODEL_PHASE_CYCLE only: the FitError message (§1.3) of
+ *             the cycle when no node is feasible, given with every
+ *             node's verdict (verdicts): the message is a function of
+ *             the nodes' statuses.  NULL: built from them.
  *
  * model_schedule_cycle_given is the one function that takes them.
  */
@@ -134,6 +138,7 @@ struct model_given {
 	const struct model_node_sums *node_sums;
 	const bool *verdicts;
 	const struct sched_given_scores *scores;
+	const char *fit_message;
 };
 
 /* What model_schedule_cycle_given is asked about the cycle of pod on

@@ -675,7 +675,7 @@ static bool score_nodes(struct oracle_cycle *cy, const int *f, int n,
 		 * for every node (o->given_scores) are the scorer's own */
 		enum sched_code code = SCHED_SUCCESS;
 		const struct sched_given_scores *g = r ? cy->o->given_scores : NULL;
-		if (sched_given_covers(g, id, f, n))
+		if (sched_given_covers(g, id, f, n, cy->c->n_nodes))
 			for (int i = 0; i < n; i++)
 				s[i] = g->raw[(size_t)f[i] * PLUGIN_COUNT + (size_t)id];
 		else
@@ -1128,7 +1128,9 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 	} else if (run.n_feasible == 0 && run.nominated_ok < 0) {
 		if (r) {
 			r->code = SCHED_UNSCHEDULABLE;
-			if (!o->quiet)
+			if (!o->quiet && o->given_message)
+				r->message = xstrdup(o->given_message);
+			else if (!o->quiet)
 				r->message = fit_error(&cy, NULL, run.rejected,
 						       run.n_rejected,
 						       r->absent_reason);

@@ -122,6 +122,12 @@ static void loop_given_scores(void *self, const struct sched_given_scores *g)
 	o->given_scores = g;
 }
 
+static void loop_given_message(void *self, const char *message)
+{
+	struct oracle *o = self;
+	o->given_message = message;
+}
+
 static const struct snapshot *loop_placement(const void *self)
 {
 	const struct oracle *o = self;
@@ -136,7 +142,8 @@ struct loop_engine oracle_loop_engine(struct oracle *o)
 		.bind = loop_bind, .evict = loop_evict,
 		.nominate = loop_nominate, .arrive = loop_arrive,
 		.sync = loop_sync, .seed = loop_seed, .given = loop_given,
-		.given_scores = loop_given_scores, .placement = loop_placement,
+		.given_scores = loop_given_scores,
+		.given_message = loop_given_message, .placement = loop_placement,
 	};
 }
 

@@ -42,6 +42,10 @@ struct oracle {
 	 * enumerator's reuse across states, enum/score_reuse.c).  Borrowed;
 	 * the caller clears it. */
 	const struct sched_given_scores *given_scores;
+	/* all_nodes mode, NULL otherwise: the FitError message of the next
+	 * cycles when no node is feasible, this oracle's own for the same
+	 * nodes' verdicts (all given) in an earlier state; borrowed */
+	const char *given_message;
 	int next_start;             /* kube's nextStartNodeIndex (§1.4) */
 	struct oracle_data *d;      /* aggregates; see oracle/internal.h */
 	/* Tests only (NULL otherwise): called with every result

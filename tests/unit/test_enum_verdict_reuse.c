@@ -506,8 +506,16 @@ static void stale_scores_are_found_by_the_sample(void)
 	CHECK_EQ(x.mr.scores[0 * PLUGIN_COUNT + fit], 45);
 	CHECK_EQ(x.mr.scores[1 * PLUGIN_COUNT + fit], 47);
 	enum_outcome_release(&o);
-	CHECK_EQ(x.reuse.scores_stored, 2);
-	CHECK_EQ(x.reuse.scores_paired, 2);   /* the oracle's are equal */
+	/* the two nodes' NodeResourcesFit, BalancedAllocation and
+	 * ImageLocality scores, and TaintToleration's for the feasible set
+	 * {n1, n2}: neither node has a PreferNoSchedule taint (n2's is
+	 * NoSchedule, which c tolerates), so both count 0 and the reverse
+	 * normalization gives both 100, weight 3 */
+	CHECK_EQ(x.reuse.scores_stored, 3);
+	CHECK_EQ(x.reuse.scores_paired, 3);   /* the oracle's are equal */
+	const size_t tt = PLUGIN_TAINT_TOLERATION;
+	CHECK_EQ(x.mr.scores[0 * PLUGIN_COUNT + tt], 300);
+	CHECK_EQ(x.mr.scores[1 * PLUGIN_COUNT + tt], 300);
 	decide_c(&x, &o);                    /* given to both: the same */
 	CHECK(o.agree);
 	CHECK_EQ(x.reuse.scores_given, 4);
@@ -534,6 +542,143 @@ static void stale_scores_are_found_by_the_sample(void)
 	CHECK_STR(o.disagreement, "reuse: default/c on n1: score "
 		  "NodeResourcesFit: stored 47, fresh 45");
 	enum_outcome_release(&o);
+	/* swapped back; then n2's TaintToleration score for the set {n1,
+	 * n2} planted as 99: given to both engines (a pair) unsampled,
+	 * reported by the sample */
+	*n2 = *n1;
+	*n1 = t;
+	x.reuse.sample_every = 0;
+	uint32_t set = x.reuse.norm_slot[(2u << 2) | 3u];
+	CHECK(set != 0);
+	x.reuse.norm_vals[x.reuse.norms[set - 1].vals + 1 * ENUM_REUSE_NORMALIZED + 1] = 99;
+	decide_c(&x, &o);
+	CHECK(o.agree);
+	CHECK_EQ(x.mr.scores[1 * PLUGIN_COUNT + tt], 297);
+	CHECK_EQ(x.orr.scores[1 * PLUGIN_COUNT + tt], 297);
+	enum_outcome_release(&o);
+	x.reuse.sample_every = 1;
+	decide_c(&x, &o);
+	CHECK(!o.agree);
+	CHECK_STR(o.disagreement, "reuse: default/c on n2: score "
+		  "TaintToleration: stored 297, fresh 300");
+	enum_outcome_release(&o);
+	enum_ctx_release(&x);
+	enum_scenario_release(&sc);
+	enum_universe_release(&u);
+}
+
+/* The set of preemption steps found clean: keyed on (pod, node, pods on
+ * the node before and after the evictions), so another step evicting
+ * other pods is not found; no key where another pending pod is
+ * nominated to the node after the step (its Feasibility then reads that
+ * pod too). */
+static void preemption_steps_are_keyed(void)
+{
+	struct enum_universe u;
+	struct error err;
+	error_init(&err);
+	if (enum_universe_load_buffer(&u, "reuse.yaml", NULL, local_universe,
+				      &err)) {
+		CHECK(!"universe loads");
+		return;
+	}
+	struct enum_scenario sc;
+	CHECK_EQ(enum_scenario_build(&u, 0, false, &sc, &err), 0);
+	struct enum_ctx x;
+	enum_ctx_init(&x, &sc);
+	struct snapshot before, after;
+	snapshot_clone(&before, &x.snap);
+	snapshot_clone(&after, &x.snap);
+	/* a and b on n1; c pending, nominated to n1 after evicting a */
+	for (int p = 0; p < 5; p++) {
+		before.pod_node[p] = after.pod_node[p] = SNAP_PENDING;
+		before.nominated[p] = after.nominated[p] = -1;
+	}
+	before.pod_node[0] = before.pod_node[1] = 0;
+	after.pod_node[0] = SNAP_GONE;
+	after.pod_node[1] = 0;
+	after.nominated[2] = 0;
+	uint64_t k1 = enum_reuse_preempt_key(&x.reuse, &before, &after, 2, 0);
+	CHECK(k1 != 0);
+	CHECK(!enum_reuse_preempt_seen(&x.reuse, k1));
+	enum_reuse_preempt_remember(&x.reuse, k1);
+	CHECK(enum_reuse_preempt_seen(&x.reuse, k1));
+	/* evicting b instead: another step */
+	after.pod_node[0] = 0;
+	after.pod_node[1] = SNAP_GONE;
+	uint64_t k2 = enum_reuse_preempt_key(&x.reuse, &before, &after, 2, 0);
+	CHECK(k2 != 0 && k2 != k1);
+	CHECK(!enum_reuse_preempt_seen(&x.reuse, k2));
+	/* d pending and nominated to n1 too: not kept */
+	after.nominated[3] = 0;
+	CHECK_EQ(enum_reuse_preempt_key(&x.reuse, &before, &after, 2, 0), 0);
+	/* many steps: the set grows and keeps every one */
+	for (uint64_t k = 1; k <= 1000; k++)
+		enum_reuse_preempt_remember(&x.reuse, k * 7919);
+	for (uint64_t k = 1; k <= 1000; k++)
+		CHECK(enum_reuse_preempt_seen(&x.reuse, k * 7919));
+	CHECK(enum_reuse_preempt_seen(&x.reuse, k1));
+	CHECK(!enum_reuse_preempt_seen(&x.reuse, 7919 * 1001));
+	snapshot_release(&before);
+	snapshot_release(&after);
+	enum_ctx_release(&x);
+	enum_scenario_release(&sc);
+	enum_universe_release(&u);
+}
+
+/*
+ * FitError messages reused: pod a with c (cpu 2) on n1 fits nowhere - n1
+ * has cpu 2 + 1 > 2, n2 a taint a does not tolerate - and kube's message
+ * counts each reason, sorted: "0/2 nodes are available: 1 Insufficient
+ * cpu, 1 node(s) had untolerated taint {spot: }." (§1.3).  Stored, paired
+ * by the oracle, then planted wrong: given to both unsampled, reported
+ * by the sample.
+ */
+static void stale_message_is_found_by_the_sample(void)
+{
+	struct enum_universe u;
+	struct error err;
+	error_init(&err);
+	if (enum_universe_load_buffer(&u, "reuse.yaml", NULL, local_universe,
+				      &err)) {
+		CHECK(!"universe loads");
+		return;
+	}
+	struct enum_scenario sc;
+	CHECK_EQ(enum_scenario_build(&u, 0, false, &sc, &err), 0);
+	struct enum_ctx x;
+	enum_ctx_init(&x, &sc);
+	x.reuse.sample_every = 0;
+	static const char want[] = "0/2 nodes are available: 1 Insufficient "
+		"cpu, 1 node(s) had untolerated taint {spot: }.";
+	struct enum_outcome o;
+	/* the first cycle learns a's PreFilterResult, the second keys */
+	for (int i = 0; i < 3; i++) {
+		decide_a(&x, true, &o);
+		CHECK(o.agree);
+		CHECK_STR(x.mr.message, want);
+		enum_outcome_release(&o);
+	}
+	CHECK_EQ(x.reuse.msgs_stored, 1);
+	CHECK_EQ(x.reuse.msgs_paired, 1);
+	char *text = x.reuse.msg_text + x.reuse.msgs[0].text;
+	CHECK_STR(text, want);
+	memcpy(strstr(text, "cpu"), "CPU", 3);
+	decide_a(&x, true, &o);
+	CHECK(o.agree);                      /* unseen without the sample */
+	CHECK_STR(x.orr.message, "0/2 nodes are available: 1 Insufficient "
+		  "CPU, 1 node(s) had untolerated taint {spot: }.");
+	enum_outcome_release(&o);
+	x.reuse.sample_every = 1;
+	decide_a(&x, true, &o);
+	CHECK(!o.agree);
+	CHECK_STR(x.mr.message, want);       /* afresh */
+	CHECK_STR(o.disagreement, "reuse: default/a: message: stored \"0/2 "
+		  "nodes are available: 1 Insufficient CPU, 1 node(s) had "
+		  "untolerated taint {spot: }.\", fresh \"0/2 nodes are "
+		  "available: 1 Insufficient cpu, 1 node(s) had untolerated "
+		  "taint {spot: }.\"");
+	enum_outcome_release(&o);
 	enum_ctx_release(&x);
 	enum_scenario_release(&sc);
 	enum_universe_release(&u);
@@ -547,5 +692,7 @@ int main(void)
 	a_stale_pair_is_found_by_the_sample();
 	binds_are_remembered_when_clean();
 	stale_scores_are_found_by_the_sample();
+	preemption_steps_are_keyed();
+	stale_message_is_found_by_the_sample();
 	return check_done("test_enum_verdict_reuse");
 }

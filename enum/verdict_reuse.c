@@ -262,16 +262,32 @@ static void clear_failed(struct sched_node_verdict *v)
 		sched_status_ok(&v->status[v->rejected_by]);
 }
 
-static void restore(const unsigned char *b, struct sched_node_verdict *v)
+/* The stored verdict at b into v.  held: the content id of a stored
+ * verdict v reads as (a given one kept in place), whose failed filters
+ * are then the ones cleared; 0: v's failed[] is looked through. */
+static void restore(const struct enum_verdict_reuse *u, const unsigned char *b,
+		    uint32_t held, struct sched_node_verdict *v)
 {
 	struct stored_head h;
 	memcpy(&h, b, sizeof h);
 	b += sizeof h;
-	clear_failed(v);
+	if (held) {
+		struct stored_head was;
+		memcpy(&was, u->bytes + u->contents[held - 1].at - 1, sizeof was);
+		for (uint32_t f = was.failed; f; f &= f - 1) {
+			int id = __builtin_ctz(f);
+			sched_status_ok(&v->status[id]);
+			v->failed[id] = false;
+		}
+		if (was.rejected_by >= 0 && was.rejected_by < PLUGIN_FILTERS)
+			sched_status_ok(&v->status[was.rejected_by]);
+	} else {
+		clear_failed(v);
+		memset(v->failed, 0, sizeof v->failed);
+	}
 	v->feasible = h.feasible;
 	v->code = (enum sched_code)h.code;
 	v->rejected_by = h.rejected_by;
-	memset(v->failed, 0, sizeof v->failed);
 	/* the failed filters in id order, as store() wrote them */
 	for (uint32_t f = h.failed; f; f &= f - 1) {
 		int id = __builtin_ctz(f);
@@ -884,7 +900,7 @@ static void give_node(struct enum_verdict_reuse *u, int n, bool fresh,
 		/* already there when the last cycle was given a stored
 		 * verdict reading the same and kept it */
 		if (u->held_m[n] != h.content)
-			restore(u->bytes + at - 1, &r->verdicts[n]);
+			restore(u, u->bytes + at - 1, u->held_m[n], &r->verdicts[n]);
 		else
 			u->in_place++;
 		u->given++;
@@ -992,7 +1008,8 @@ const bool *enum_reuse_give_pairs(struct enum_verdict_reuse *u,
 		if (u->paired_now[n]) {
 			uint32_t at = u->at_now[n];
 			if (u->held_o[n] != u->content_now[n])
-				restore(u->bytes + at - 1, &r->verdicts[n]);
+				restore(u, u->bytes + at - 1, u->held_o[n],
+					&r->verdicts[n]);
 			else
 				u->in_place++;
 			u->given_paired++;
@@ -1035,7 +1052,7 @@ bool enum_reuse_stored(const struct enum_verdict_reuse *u, int node,
 	uint32_t at = u->slot[u->idx_now[node]];
 	if (at == 0)
 		return false;
-	restore(u->bytes + at - 1, v);
+	restore(u, u->bytes + at - 1, 0, v);
 	return true;
 }
 

@@ -910,12 +910,19 @@ def every_row(db):
     (KUBESCHED, ()),
     (KUBESCHED, ("--no-symmetry", "--all-pending")),
     (KUBESCHED, ("--mode", "reachable")),
+    (FIXTURES / "universes" / "no-resource-scores.yaml", ("--no-symmetry",)),
+    (FIXTURES / "universes" / "quirk-ports.yaml", ("--all-pending",)),
+    (DEFAULT, ("--shard", "5/64", "--no-symmetry")),
 ])
 def test_verdict_reuse_changes_no_stored_row(tmp_path, universe, extra):
-    # both engines' per-node verdicts reused across states and compared
-    # once per pair (enum/verdict_reuse.c) must leave every stored row
-    # as both engines evaluating every node of every state leave it (one
-    # job: row ids then follow the states' order)
+    # both engines' per-node verdicts, scores and FitError messages
+    # reused across states and compared once per pair, and the binds and
+    # preemption steps found clean (enum/verdict_reuse.c), must leave
+    # every stored row as both engines evaluating every node of every
+    # state and checking every step leave it (one job: row ids then
+    # follow the states' order); a profile with its own score weights
+    # (no-resource-scores), host ports, every pending pod decided
+    # (quirk-ports), the default universe without symmetry
     dbs = []
     for reuse in ((), ("--no-reuse",)):
         db = tmp_path / f"r{len(reuse)}.db"

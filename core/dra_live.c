@@ -30,7 +30,7 @@ struct live_result {            /* no padding: the block is compared */
 
 struct live_claim {
 	uint8_t alloc;
-	bool touched;
+	uint8_t unused;
 	int16_t n_results;
 	int32_t node;                   /* ALLOC_LOOP: the node, -1 when no
 					 * device is node-local */
@@ -41,6 +41,8 @@ struct live_claim {
 struct dra_live {
 	size_t bytes;
 	int n_claims;
+	uint64_t digest;                /* the sum of claim_hash over the
+					 * claims, kept change by change */
 	struct live_claim claims[];     /* then the reservedFor entries */
 };
 
@@ -52,6 +54,23 @@ static int32_t *entries(struct dra_live *l)
 static const int32_t *centries(const struct dra_live *l)
 {
 	return (const int32_t *)(l->claims + l->n_claims);
+}
+
+/* Claim k's status as content (not the room behind its reservedFor):
+ * equal statuses hash alike however they were reached. */
+static uint64_t claim_hash(const struct dra_live *l, int k)
+{
+	const struct live_claim *lc = &l->claims[k];
+	uint64_t h = fnv64_word(FNV64_OFFSET, (uint64_t)k);
+	h = fnv64_word(h, lc->alloc);
+	h = fnv64_word(h, (uint64_t)(uint32_t)lc->node);
+	h = fnv64_bytes(h, lc->results, sizeof *lc->results * (size_t)lc->n_results);
+	h = fnv64_word(h, (uint64_t)lc->n_reserved);
+	h = fnv64_bytes(h, centries(l) + lc->res_off, sizeof(int32_t) * (size_t)lc->n_reserved);
+	/* finalised (splitmix64's), so that the sum mixes well */
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+	return h ^ (h >> 31);
 }
 
 /* Claim k of pod p's spec.resourceClaims, through the name or the pod's
@@ -103,6 +122,8 @@ struct dra_live *dra_live_new(const struct cluster *c)
 			entries(l)[off + lc->n_reserved++] = -(i + 1);
 		off += cap[k];
 	}
+	for (int k = 0; k < c->n_claims; k++)
+		l->digest += claim_hash(l, k);
 	free(cap);
 	return l;
 }
@@ -133,7 +154,18 @@ bool dra_live_equal(const struct dra_live *a, const struct dra_live *b)
 {
 	if (!a || !b)
 		return a == b;
-	return a->bytes == b->bytes && !memcmp(a, b, a->bytes);
+	if (a->n_claims != b->n_claims)
+		return false;
+	for (int k = 0; k < a->n_claims; k++) {
+		const struct live_claim *x = &a->claims[k], *y = &b->claims[k];
+		if (x->alloc != y->alloc || x->node != y->node || x->n_results != y->n_results ||
+		    x->n_reserved != y->n_reserved ||
+		    memcmp(x->results, y->results, sizeof *x->results * (size_t)x->n_results) ||
+		    memcmp(centries(a) + x->res_off, centries(b) + y->res_off,
+			   sizeof(int32_t) * (size_t)x->n_reserved))
+			return false;
+	}
+	return true;
 }
 
 /* ------------------------------------------------------------ reading */
@@ -236,11 +268,6 @@ bool dra_live_free_for(const struct dra_live *l, const struct cluster *c, int k,
 	return n == 0 || (n == 1 && dra_live_reserved_for(l, c, k, p));
 }
 
-bool dra_live_untouched(const struct dra_live *l, int k)
-{
-	return !l || !l->claims[k].touched;
-}
-
 /* ------------------------------------------------------------ changes */
 
 void dra_live_allocate(struct dra_live *l, const struct cluster *c, int k, int n,
@@ -248,8 +275,8 @@ void dra_live_allocate(struct dra_live *l, const struct cluster *c, int k, int n
 {
 	assert(l && nd <= MAX_RESULTS);
 	struct live_claim *lc = &l->claims[k];
+	l->digest -= claim_hash(l, k);
 	lc->alloc = ALLOC_LOOP;
-	lc->touched = true;
 	lc->node = -1;
 	lc->n_results = (int16_t)nd;
 	for (int i = 0; i < nd; i++) {
@@ -261,6 +288,7 @@ void dra_live_allocate(struct dra_live *l, const struct cluster *c, int k, int n
 		if (c->slices[dev[i].slice].node_name)
 			lc->node = n;
 	}
+	l->digest += claim_hash(l, k);
 }
 
 void dra_live_reserve(struct dra_live *l, const struct cluster *c, int k, int p)
@@ -270,19 +298,21 @@ void dra_live_reserve(struct dra_live *l, const struct cluster *c, int k, int p)
 		return;
 	struct live_claim *lc = &l->claims[k];
 	assert(lc->n_reserved < lc->res_cap);
+	l->digest -= claim_hash(l, k);
 	entries(l)[lc->res_off + lc->n_reserved++] = p;
-	lc->touched = true;
+	l->digest += claim_hash(l, k);
 }
 
 void dra_live_deallocate(struct dra_live *l, int k)
 {
 	assert(l);
 	struct live_claim *lc = &l->claims[k];
+	l->digest -= claim_hash(l, k);
 	lc->alloc = ALLOC_NONE;
 	lc->n_results = 0;
 	lc->node = -1;
 	lc->n_reserved = 0;
-	lc->touched = true;
+	l->digest += claim_hash(l, k);
 }
 
 bool dra_live_gone(struct dra_live *l, const struct cluster *c, int p)
@@ -299,23 +329,26 @@ bool dra_live_gone(struct dra_live *l, const struct cluster *c, int p)
 				e[kept++] = e[i];
 		if (kept == lc->n_reserved)
 			continue;
+		l->digest -= claim_hash(l, k);
 		lc->n_reserved = kept;
-		lc->touched = true;
-		changed = true;
+			changed = true;
 		/* the last consumer went: the controller deallocates */
 		if (!kept) {
 			lc->alloc = ALLOC_NONE;
 			lc->n_results = 0;
 			lc->node = -1;
 		}
+		l->digest += claim_hash(l, k);
 	}
 	return changed;
 }
 
 uint64_t dra_live_hash(const struct dra_live *l, uint64_t key)
 {
-	uint64_t h = FNV64_OFFSET ^ key;
-	return l ? fnv64_bytes(h, l, l->bytes) : h;
+	uint64_t h = fnv64_word(FNV64_OFFSET ^ key, l ? l->digest : 0);
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+	return h ^ (h >> 31);
 }
 
 /* ------------------------------------------------------------ writing */

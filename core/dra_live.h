@@ -16,7 +16,7 @@
  *
  * One block of memory per snapshot (struct snapshot's dra, NULL while the
  * cluster has no claims): copied with memcpy, no pointers inside.  A claim
- * whose status the loop never touched reads as the input has it.
+ * whose status the loop never changed reads as the input has it.
  */
 #ifndef KSO_DRA_LIVE_H
 #define KSO_DRA_LIVE_H
@@ -36,7 +36,8 @@ struct dra_live *dra_live_clone(const struct dra_live *l);
 void dra_live_assign(struct dra_live *dst, const struct dra_live *src);
 void dra_live_free(struct dra_live *l);
 /* dra_live_equal: the same status for every claim; dra_live_hash: a
- * hash of it under key (equal statuses hash alike). */
+ * hash of it under key (equal statuses hash alike), in constant time (a
+ * digest kept change by change). */
 bool dra_live_equal(const struct dra_live *a, const struct dra_live *b);
 uint64_t dra_live_hash(const struct dra_live *l, uint64_t key);
 
@@ -56,8 +57,6 @@ bool dra_live_on_node(const struct dra_live *l, const struct cluster *c, int k,
 bool dra_live_free_for(const struct dra_live *l, const struct cluster *c, int k, int p);
 /* Whether claim k is reserved for pod p. */
 bool dra_live_reserved_for(const struct dra_live *l, const struct cluster *c, int k, int p);
-/* Whether claim k's status is the input's. */
-bool dra_live_untouched(const struct dra_live *l, int k);
 
 /* Writing a claim back (kso schedule -o yaml): */
 struct dra_live_result {

@@ -66,6 +66,7 @@ struct alloc {
 	const struct cluster *c;
 	struct pool *pools;
 	int n_pools;
+	int n_on_node;                   /* slices for the node */
 	struct req_data **rd;            /* [claim][request * MAX_SUB + sub] */
 	struct match_state **cons;       /* [claim][constraint] */
 	struct allocating *busy;
@@ -127,7 +128,7 @@ static void add_slice(struct alloc *al, int si)
 		p->driver = s->driver;
 		p->name = s->pool;
 		p->generation = s->generation;
-		p->slices = arena_array(al->a, (size_t)al->c->n_slices, sizeof *p->slices);
+		p->slices = arena_array(al->a, (size_t)al->n_on_node, sizeof *p->slices);
 	} else if (s->generation < p->generation) {
 		return;
 	} else if (s->generation > p->generation) {
@@ -165,10 +166,17 @@ static void pool_check(const struct alloc *al, struct pool *p)
 
 static void gather_pools(struct alloc *al)
 {
-	al->pools = arena_array(al->a, (size_t)al->c->n_slices + 1, sizeof *al->pools);
+	/* the node's slices first: the pools' arrays are sized by them, not
+	 * by the cluster's */
+	int *on = arena_take_array(al->a, (size_t)al->c->n_slices + 1, sizeof *on);
+	int n_on = 0;
 	for (int i = 0; i < al->c->n_slices; i++)
 		if (slice_on_node(al, &al->c->slices[i]))
-			add_slice(al, i);
+			on[n_on++] = i;
+	al->n_on_node = n_on;
+	al->pools = arena_array(al->a, (size_t)n_on + 1, sizeof *al->pools);
+	for (int i = 0; i < n_on; i++)
+		add_slice(al, on[i]);
 	for (int i = 0; i < al->n_pools; i++)
 		pool_check(al, &al->pools[i]);
 }

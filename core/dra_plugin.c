@@ -222,9 +222,13 @@ bool dra_judge(struct arena *a, const struct cluster *c, const struct dra_live *
 	dra_prefilter(a, c, live, p, &pf);
 	if (pf.code != DRA_OK)
 		return true;
+	/* each node's search given back before the next: a cluster's worth
+	 * of them would pile up in a */
+	struct arena_mark m = arena_mark(a);
 	for (int n = 0; n < c->n_nodes; n++) {
 		struct dra_filter f;
 		dra_filter(a, c, &pf, &c->nodes[n], match, ctx, &f);
+		arena_reset(a, m);
 		if (f.code == DRA_UNJUDGED) {
 			*why = arena_sprintf(a, "on node %s %s", c->nodes[n].name, f.msg);
 			return false;

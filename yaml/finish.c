@@ -372,9 +372,11 @@ int yaml_refuse_unjudged_dra(struct cluster *c, struct error *err)
 	for (int i = 0; i < c->n_pods && !rc; i++) {
 		const struct pod *p = &c->pods[i];
 		const char *why;
+		struct arena_mark m = arena_mark(&a);
 		if (p->n_claims && !*p->node_name &&
 		    !dra_judge(&a, c, NULL, p, dra_match, NULL, &why))
 			rc = refuse(err, p, why);
+		arena_reset(&a, m);
 	}
 	arena_release(&a);
 	return rc;

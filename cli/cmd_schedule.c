@@ -59,6 +59,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "../core/dra_plugin.h"
 #include "dump_yaml.h"
 #include "explain.h"
 #include "impl.h"
@@ -320,6 +321,18 @@ static void pending_reason(struct strbuf *b, const struct cli_loop *r,
 			   const struct reasons *w, int p)
 {
 	const char *msg = w->msg[p];
+	const struct cluster *c = r->m.cluster;
+	char why[512];
+	struct arena a;
+	if (!msg && c->pods[p].dra_gated) {
+		arena_init(&a);
+		bool in = dra_preenqueue(&a, c, &c->pods[p], why, sizeof why);
+		arena_release(&a);
+		if (!in) {
+			strbuf_printf(b, "not attempted: DynamicResources' PreEnqueue: %s", why);
+			return;
+		}
+	}
 	if (!msg) {
 		strbuf_printf(b, "not attempted: the loop stopped (%s)",
 			      stop_reason(r));

@@ -215,6 +215,17 @@ const char *dra_postfilter(const struct cluster *c, const struct pod *p,
 	return *dealloc >= 0 ? "deallocation of ResourceClaim completed" : "still not schedulable";
 }
 
+bool dra_preenqueue(struct arena *a, const struct cluster *c, const struct pod *p, char *msg,
+		    size_t len)
+{
+	struct dra_prefilter pf;
+	memset(&pf, 0, sizeof pf);
+	if (pod_claims(a, c, p, &pf) == 0)
+		return true;
+	snprintf(msg, len, "%s", pf.msg);
+	return false;
+}
+
 bool dra_judge(struct arena *a, const struct cluster *c, const struct dra_live *live,
 	       const struct pod *p, dra_node_match match, void *ctx, const char **why)
 {

@@ -71,6 +71,12 @@ const char *dra_postfilter(const struct cluster *c, const struct pod *p,
 			   const struct dra_prefilter *pf, const bool *unavailable,
 			   int *dealloc, bool *several);
 
+/* dra_preenqueue: whether PreEnqueue lets pod p into the queue: its
+ * claims are found (foreachPodResourceClaim); false with msg (len
+ * bytes) kube's status text otherwise. */
+bool dra_preenqueue(struct arena *a, const struct cluster *c, const struct pod *p, char *msg,
+		    size_t len);
+
 /* dra_judge: whether kso can judge pod p's DynamicResources Filter on
  * every node of c with the claims' status live (false: *why says which
  * node kube may answer either way, from a). */

@@ -539,6 +539,11 @@ struct pod {
 	int n_claims;
 	const struct pod_claim_status *claim_statuses;   /* status.resourceClaimStatuses */
 	int n_claim_statuses;
+	/* v1.34, pending: DynamicResources' PreEnqueue keeps it out of the
+	 * queue - a claim not found, not created yet, being deleted or not
+	 * the pod's (yaml/finish.c; claims are not created or deleted during
+	 * a run, so it stays out) */
+	bool dra_gated;
 };
 
 /* pod_port_container: the i-th of the pod's containers, i in [0,

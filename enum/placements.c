@@ -35,7 +35,7 @@ static bool queue_eligible(const struct enum_ctx *x, const struct snapshot *s,
 {
 	const struct pod *pod = &x->c->pods[p];
 	return s->pod_node[p] == SNAP_PENDING && pod->n_gates == 0 &&
-	       !pod->deletion.has && x->prof[p] != NULL;
+	       !pod->dra_gated && !pod->deletion.has && x->prof[p] != NULL;
 }
 
 /* A walk's placement: its digits (enum.h), and with symmetry on the

@@ -45,7 +45,7 @@ static bool queue_waiting(const struct snapshot *s, int p)
 {
 	const struct pod *pod = &s->cluster->pods[p];
 	return s->pod_node[p] == SNAP_PENDING && pod->n_gates == 0 &&
-	       !pod->deletion.has;
+	       !pod->dra_gated && !pod->deletion.has;
 }
 
 /* kube §1.2: the pod is in activeQ and Pop would schedule it. */
@@ -89,5 +89,6 @@ int model_next_pod_of(const struct snapshot *s,
 bool model_in_nominator(const struct cluster *c, int p)
 {
 	assert(c && p >= 0 && p < c->n_pods);
-	return c->pods[p].n_gates == 0 && model_profile_for(c, p) != NULL;
+	return c->pods[p].n_gates == 0 && !c->pods[p].dra_gated &&
+	       model_profile_for(c, p) != NULL;
 }

@@ -55,7 +55,7 @@ void model_step_release(struct model_step *st)
 static bool in_active_queue(const struct model_scheduler *m, int p)
 {
 	const struct pod *pod = &m->cluster->pods[p];
-	return m->snap.pod_node[p] == SNAP_PENDING && pod->n_gates == 0 &&
+	return m->snap.pod_node[p] == SNAP_PENDING && pod->n_gates == 0 && !pod->dra_gated &&
 	       !pod->deletion.has && !m->waiting[p] &&
 	       model_profile_for(m->cluster, p) != NULL;
 }

@@ -164,7 +164,7 @@ static void nodes_init(struct oracle *o)
 static bool in_nominator(const struct cluster *c, int p)
 {
 	const struct pod *pod = &c->pods[p];
-	return pod->n_gates == 0 &&
+	return pod->n_gates == 0 && !pod->dra_gated &&
 	       config_find_profile(&c->config, pod->scheduler_name) != NULL;
 }
 

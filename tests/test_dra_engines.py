@@ -398,3 +398,32 @@ def test_the_final_cluster_holds_prebinds_writes(engine, tmp_path):
         ("default/x", "unschedulable", None, [],
          "0/2 nodes are available: 2 " + NO_ALLOC + ". still not schedulable, " +
          NOT_HELPFUL % (2, 2))]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_preenqueue_keeps_a_pod_without_its_claim_out(engine, tmp_path):
+    # t names a template, and its status names no claim made from it: the
+    # resourceclaim controller has not made it.  DynamicResources'
+    # PreEnqueue (foreachPodResourceClaim) answers "ResourceClaim not
+    # created yet": t never enters the queue, never has a cycle; q binds.
+    # Under 1.30 the claims are dropped and t binds like any pod.
+    path = tmp_path / "p.yaml"
+    path.write_text(CLASS + slice_("n1") + """apiVersion: v1
+kind: Pod
+metadata: {name: t, namespace: default, uid: uid-t}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+---
+""" + pod("q").replace("  resourceClaims: []\n", ""))
+    p = schedule(path, engine)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert steps(d) == [("default/q", "bind", "n1", [], "")]
+    assert d["summary"]["pending_pods"] == [
+        {"pod": "default/t", "reason": "not attempted: DynamicResources' "
+         "PreEnqueue: pod \"default/t\": ResourceClaim not created yet"}]
+    p = run_kso("schedule", path, "--engine", engine, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    assert [s[:3] for s in steps(json.loads(p.stdout))] == [
+        ("default/t", "bind", "n1"), ("default/q", "bind", "n1")]

@@ -275,10 +275,16 @@ status: {allocatable: {cpu: "1", pods: "10"}}
 
 def test_a_pending_pod_with_claims_is_judged_under_1_34(tmp_path):
     # DynamicResources' PreFilter (tests/test_dra_engines.py has the rest):
-    # the claim it names does not exist, UnschedulableAndUnresolvable
+    # the claim it names does not exist, UnschedulableAndUnresolvable.
+    # PreEnqueue keeps such a pod out of the queue (explain picks no pod by
+    # itself), but named, its cycle is shown
     path = tmp_path / "p.yaml"
     path.write_text(NODE + PENDING)
     p = run("explain", path, "--kube-version", "1.34", "-o", "json")
+    assert p.returncode == 1
+    assert "no pending pod to explain" in p.stderr
+    p = run("explain", path, "--kube-version", "1.34", "--pod", "default/p",
+            "-o", "json")
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
     assert d["nodes"]["n1"]["reasons"] == [

@@ -370,9 +370,15 @@ int yaml_refuse_unjudged_dra(struct cluster *c, struct error *err)
 	arena_init(&a);
 	int rc = 0;
 	for (int i = 0; i < c->n_pods && !rc; i++) {
-		const struct pod *p = &c->pods[i];
+		struct pod *p = &c->pods[i];
 		const char *why;
 		struct arena_mark m = arena_mark(&a);
+		char msg[512];
+		const struct sched_profile *prof = config_find_profile(&c->config,
+								       p->scheduler_name);
+		p->dra_gated = p->n_claims && !*p->node_name && prof &&
+			       prof->prefilter[PLUGIN_DYNAMIC_RESOURCES] &&
+			       !dra_preenqueue(&a, c, p, msg, sizeof msg);
 		if (p->n_claims && !*p->node_name &&
 		    !dra_judge(&a, c, NULL, p, dra_match, NULL, &why))
 			rc = refuse(err, p, why);

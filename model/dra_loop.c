@@ -19,6 +19,8 @@
  *     (a Go map) and slice orders, and another pod with claims is still
  *     to be scheduled;
  *   - PostFilter deallocates one of several claims (a Go map's order);
+ *   - a claim reserved for 256 pods already: PreBind's update would fail
+ *     at the API server's limit, and kso's loop has no failed binding;
  *   - a node where the allocator meets an error or not depending on that
  *     order (core/dra_alloc.h's DRA_ALLOC_UNJUDGED).
  */
@@ -60,6 +62,24 @@ static void unjudged(struct model_scheduler *m, const char *fmt, ...)
 	m->unjudged = xstrdup(buf);
 }
 
+/* A claim of pod p already reserved for RESERVED_MAX others: kube's
+ * PreBind would add p past the API server's limit, the update fails and
+ * the binding with it - a path kso's loop, which binds at once, does not
+ * take.  Its index, or -1. */
+#define RESERVED_MAX 256        /* resourceapi.ResourceClaimReservedForMaxSize */
+
+static int reserved_full(const struct model_scheduler *m, const struct dra_prefilter *pf,
+			 int p)
+{
+	for (int i = 0; i < pf->n_claims; i++) {
+		int k = pf->claims[i];
+		if (dra_live_n_reserved(m->snap.dra, m->cluster, k) >= RESERVED_MAX &&
+		    !dra_live_reserved_for(m->snap.dra, m->cluster, k, p))
+			return k;
+	}
+	return -1;
+}
+
 bool model_dra_check(struct model_scheduler *m, int p)
 {
 	assert(m);
@@ -73,6 +93,17 @@ bool model_dra_check(struct model_scheduler *m, int p)
 	if (!ok)
 		unjudged(m, "pod %s/%s: kso cannot judge kube v1.34's DynamicResources "
 			 "exactly: %s", pod->ns, pod->name, why);
+	struct dra_prefilter pf;
+	dra_prefilter(&a, m->cluster, m->snap.dra, pod, &pf);
+	int full = ok && pf.code == DRA_OK ? reserved_full(m, &pf, p) : -1;
+	if (full >= 0) {
+		const struct resource_claim *cl = &m->cluster->claims[full];
+		unjudged(m, "pod %s/%s: its claim %s/%s is reserved for %d pods already, the "
+			 "API server's limit: kube's PreBind would fail to add it and the "
+			 "binding with it, which kso's loop does not model", pod->ns,
+			 pod->name, cl->ns, cl->name, RESERVED_MAX);
+		ok = false;
+	}
 	arena_release(&a);
 	return ok;
 }

@@ -427,3 +427,27 @@ spec:
     assert p.returncode == 0, p.stderr
     assert [s[:3] for s in steps(json.loads(p.stdout))] == [
         ("default/t", "bind", "n1"), ("default/q", "bind", "n1")]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_claim_reserved_for_256_pods_stops_the_loop(engine, tmp_path):
+    # 257 pods share the claim shared (no requests, n1 holds them all): the
+    # first binds and allocates gpu-0, each next one finds shared allocated
+    # on n1 and binds, PreBind adding it to reservedFor - up to 256, the
+    # API server's limit (ResourceClaimReservedForMaxSize).  The 257th's
+    # PreBind would fail and its binding with it: kso stops before it.
+    many = "".join(pod("p%03d" % i, "shared") for i in range(257))
+    path = tmp_path / "p.yaml"
+    path.write_text(CLASS.replace('cpu: "4", pods: "10"',
+                                  'cpu: "4", pods: "500"') +
+                    slice_("n1") + claim("shared") + many)
+    p = schedule(path, engine)
+    assert p.returncode == 3
+    d = json.loads(p.stdout)
+    assert [s[:3] for s in steps(d)] == [("default/p%03d" % i, "bind", "n1")
+                                         for i in range(256)]
+    assert p.stderr == (
+        "kso schedule: stopped: pod default/p256: its claim default/shared is "
+        "reserved for 256 pods already, the API server's limit: kube's PreBind "
+        "would fail to add it and the binding with it, which kso's loop does "
+        "not model\n")

@@ -438,7 +438,8 @@ static int schedule_copy(struct cli_loop *l, int p, struct placed *pl,
 		if (!cli_loop_step(l, &st)) {
 			o->message = xstrdup(l->m.stopped ? "the scheduler loop "
 					     "came back to a state it was in "
-					     "(termination)" : "the scheduler "
+					     "(termination)" : l->m.unjudged ?
+					     l->m.unjudged : "the scheduler "
 					     "loop did not try the copy");
 			return -1;
 		}

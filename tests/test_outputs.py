@@ -54,7 +54,9 @@ def test_readme_documents_every_output():
                            "explain.preemption", "schedule",
                            "schedule.steps.*", "schedule.summary",
                            "check.decision", "check.summary", "enum",
-                           "corpus.case", "replay", "replay.steps.*"}
+                           "corpus.case", "replay", "replay.steps.*",
+                           "capacity", "capacity.placed.*",
+                           "capacity.stop"}
 
 
 def test_corpus_run_lines(tmp_path):
@@ -290,7 +292,7 @@ def test_every_format_is_accepted_and_listed_in_help(cmd, formats):
 
 @pytest.mark.parametrize("cmd", ["validate", "dump", "explain", "schedule",
                                  "check", "serve", "enum", "corpus", "export",
-                                 "merge", "replay"])
+                                 "merge", "replay", "capacity"])
 def test_help_lists_every_option_the_command_takes(cmd):
     h = run_kso(cmd, "--help")
     assert h.returncode == 0 and h.stderr == ""
@@ -331,3 +333,22 @@ def test_check_table_and_wide(tmp_path):
                                "VIABLE", "DETAIL"]
     # p's viable set is {b} (fixtures/impl/cluster.yaml)
     assert wide[1].split()[5:7] == ["infeasible", "b"]
+
+
+@pytest.mark.parametrize("what", [
+    ["--podspec", FIXTURES / "capacity" / "web.yaml"],
+    ["--workload", "deploy/web", FIXTURES / "capacity" / "web-running.yaml"],
+    ["--podspec", FIXTURES / "capacity" / "high-priority.yaml",
+     "--preemption", FIXTURES / "capacity" / "busy-node.yaml"],
+])
+def test_capacity_formats(what):
+    cluster = FIXTURES / "capacity" / "three-nodes.yaml"
+    args = ["capacity", *what] if "--workload" in what or \
+        "--preemption" in what else ["capacity", cluster, *what]
+    doc = json.loads(run_ok(*args, "-o", "json"))
+    check_fields("capacity", doc)
+    assert doc["placed"], doc
+    for placed in doc["placed"]:
+        check_fields("capacity.placed.*", placed)
+    check_fields("capacity.stop", doc["stop"])
+    assert yaml.safe_load(run_ok(*args, "-o", "yaml")) == doc

@@ -280,6 +280,12 @@ struct oracle_data {
 	/* spread.c: every pod's compiled PodTopologySpread constraints per
 	 * profile and class, built on first use; [n_pods * n_profiles * 2] */
 	struct oracle_spread_plan **spread_plans;
+	/* spread.c: the plans whose facts were filled from a shape's
+	 * kept verdicts, each a pointer into spread_plans' storage, so that
+	 * a plan of the same shape and the same keys and policies takes
+	 * them instead of filling its own */
+	const struct oracle_spread_plan **facts_from;
+	int n_facts_from, cap_facts_from;
 	/* interpod.c: every pod's compiled terms and matching term classes,
 	 * built on first use; [n_pods] */
 	struct oracle_interpod_plan **interpod_plans;
@@ -313,6 +319,14 @@ struct oracle_data {
 	 * existing pods' affinity terms by class */
 	struct oracle_ncount *group_nodes;  /* [n_groups] */
 	int *group_bound;                   /* [n_groups] pods bound */
+	/* the same per topology domain, for the topologies asked for
+	 * (oracle_group_domains): cnt[g * n_dom + dom] the pods of group g
+	 * bound to nodes of domain dom */
+	struct oracle_gdom {
+		const struct oracle_topo *topo;
+		int64_t *cnt;
+	} *gdom;
+	int n_gdom, cap_gdom;
 	struct oracle_tclass *tclass;
 	int n_tclass, cap_tclass;
 	int *pod_tc;                        /* classes of every pod's terms */
@@ -369,6 +383,13 @@ void oracle_preempt_scratch_release(struct oracle_data *d);
 void oracle_terms_init(struct oracle *o);
 void oracle_terms_place(struct oracle *o, int n, int p, int sign);
 void oracle_terms_release(struct oracle_data *d);
+
+/* oracle_group_domains: every group's bound pods per domain of t
+ * (cnt[g * t->n_dom + dom]), kept up to date by oracle_terms_place from
+ * the first call on; NULL for hostname (a node's groups say it) and when
+ * the table would exceed ORACLE_GDOM_CELLS. */
+#define ORACLE_GDOM_CELLS (4u * 1024 * 1024)
+const int64_t *oracle_group_domains(struct oracle *o, const struct oracle_topo *t);
 
 /* oracle_node_order: fills d->order with the node tree order (§1.4). */
 void oracle_node_order(struct oracle *o);
@@ -524,6 +545,8 @@ struct oracle_cycle {
 	/* OSHAPE_* bits per node for this pod's shape (shape.c); shared by
 	 * every cycle of the same shape, filled lazily */
 	uint8_t *nverdict;
+	bool nverdict_shared;            /* nverdict is its shape's, kept for
+					  * the oracle's life (shape.c) */
 
 	/* DynamicResources: its PreFilter's state for a pod with claims to
 	 * judge (NULL: skipped or rejected) */

@@ -253,6 +253,7 @@ void oracle_release(struct oracle *o)
 	free(d->scratch_bits);
 	free(d->dirty);
 	free(d->is_dirty);
+	free(d->facts_from);
 	oracle_shapes_release(d);
 	oracle_sels_release(d);
 	oracle_preempt_scratch_release(d);

@@ -175,6 +175,7 @@ void oracle_shape_begin(struct oracle_cycle *cy)
 {
 	struct oracle *o = cy->o;
 	cy->nverdict = shape_lookup(o, cy->prof, cy->pod);
+	cy->nverdict_shared = cy->nverdict != NULL;
 	if (!cy->nverdict)
 		cy->nverdict = arena_array(cy->arena, (size_t)o->d->n_nodes + 1, 1);
 }

@@ -5,6 +5,7 @@
  * RemovePod, the Filter, and the ScheduleAnyway score.
  */
 #include "internal.h"
+#include "../core/grow.h"
 
 #include <assert.h>
 #include <math.h>
@@ -107,7 +108,11 @@ struct oracle_spread_plan {
 	int n;
 	const struct oracle_topo **key_topo;    /* [n_keys] */
 	int n_keys;
-	size_t n_cells;                         /* Σ (n_dom + 1) over the keys */
+	bool soft;                              /* ScheduleAnyway's: its score
+						 * counts hostname per node, so
+						 * those keys get no cells */
+	size_t n_cells;                         /* Σ (n_dom + 1) over the keys
+						 * with cells */
 	/* The hard class's PreFilter facts that depend on the nodes and on
 	 * the pod's shape verdicts alone, filled by its first PreFilter
 	 * (facts_fill; NULL before): a plan is per (pod, profile) and the
@@ -116,17 +121,32 @@ struct oracle_spread_plan {
 	 * elig[i * n_nodes + node]: the node carries every key and passes
 	 * constraint i's policies; reg0: the pairs present in
 	 * TpPairToMatchNum (a domain with such a node), laid out as the
-	 * state's reg cells; sel_empty[i]: constraint i matches nothing. */
+	 * state's reg cells (hard plans only); sel_empty[i]: constraint i
+	 * matches nothing; all_elig[i]: elig[i * n_nodes + node] for every
+	 * node, so that a domain's count is the sum of its matching groups'
+	 * (oracle_group_domains). */
 	uint8_t *elig;
 	bool *reg0;
 	bool *sel_empty;
+	bool *all_elig;
+	const uint8_t *facts_shape;             /* the shape verdicts elig and
+						 * reg0 came from, if kept */
 };
+
+/* A key's cells in a state of plan pl: its domains and the pseudo-domain
+ * "", none for hostname in a soft plan (its score never reads them). */
+static size_t key_cells(const struct oracle_spread_plan *pl,
+			const struct oracle_topo *t)
+{
+	return pl->soft && t->hostname ? 0 : (size_t)t->n_dom + 1;
+}
 
 static struct oracle_spread_plan *plan_build(struct oracle *o, int pod,
 					     const struct sched_profile *prof, bool hard,
 					     struct arena *a, bool keep)
 {
 	struct oracle_spread_plan *pl = arena_alloc(a, sizeof(*pl));
+	pl->soft = !hard;
 	pl->n = build_constraints(o, &o->cluster->pods[pod], prof, hard, a, &pl->c);
 	/* v1.30 shares a key's counters among its constraints */
 	bool shared = config_quirk(&o->cluster->config, QUIRK_SPREAD_SHARED_KEY);
@@ -138,7 +158,7 @@ static struct oracle_spread_plan *plan_build(struct oracle *o, int pod,
 			k++;
 		if (k == pl->n_keys) {
 			pl->key_topo[pl->n_keys++] = c->topo;
-			pl->n_cells += (size_t)c->topo->n_dom + 1;
+			pl->n_cells += key_cells(pl, c->topo);
 		}
 		c->key = k;
 		if (keep)
@@ -149,6 +169,9 @@ static struct oracle_spread_plan *plan_build(struct oracle *o, int pod,
 
 static bool node_has_all_keys(const struct oracle_spread_c *c, int n, int node);
 
+/* Facts offered for sharing at most (each search is linear). */
+#define SPREAD_FACTS_KEPT 64
+
 /* The hard plan's facts (see struct oracle_spread_plan) for cy's pod
  * and profile, allocated in a. */
 static void facts_fill(struct oracle_cycle *cy, struct oracle_spread_plan *pl,
@@ -156,22 +179,77 @@ static void facts_fill(struct oracle_cycle *cy, struct oracle_spread_plan *pl,
 {
 	int nn = cy->o->d->n_nodes;
 	pl->elig = arena_array(a, (size_t)pl->n * (size_t)nn + 1, 1);
-	pl->reg0 = arena_array(a, pl->n_cells + 1, sizeof(bool));
+	pl->reg0 = pl->soft ? NULL : arena_array(a, pl->n_cells + 1, sizeof(bool));
 	pl->sel_empty = arena_array(a, (size_t)pl->n + 1, sizeof(bool));
+	pl->all_elig = arena_array(a, (size_t)pl->n + 1, sizeof(bool));
 	size_t *base = arena_array(a, (size_t)pl->n_keys + 1, sizeof(size_t));
 	for (int k = 1; k < pl->n_keys; k++)
-		base[k] = base[k - 1] + (size_t)pl->key_topo[k - 1]->n_dom + 1;
+		base[k] = base[k - 1] + key_cells(pl, pl->key_topo[k - 1]);
 	for (int i = 0; i < pl->n; i++) {
 		const struct oracle_spread_c *c = &pl->c[i];
 		pl->sel_empty[i] = oracle_sel_empty(&c->sel);
+		pl->all_elig[i] = true;
 		for (int n = 0; n < nn; n++) {
 			if (!node_has_all_keys(pl->c, pl->n, n) ||
-			    !oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor))
+			    !oracle_node_fits_policies(cy, n, c->aff_honor, c->taint_honor)) {
+				pl->all_elig[i] = false;
 				continue;
+			}
 			pl->elig[(size_t)i * (size_t)nn + (size_t)n] = 1;
-			pl->reg0[base[c->key] + (size_t)c->topo->dom[n]] = true;
+			if (pl->reg0)
+				pl->reg0[base[c->key] + (size_t)c->topo->dom[n]] = true;
 		}
 	}
+}
+
+/* elig and reg0 read of a plan: its constraints' topology keys, their
+ * key slots and policies (and the shape's verdicts, compared apart). */
+static bool same_fact_inputs(const struct oracle_spread_plan *a,
+			     const struct oracle_spread_plan *b)
+{
+	if (a->n != b->n || a->n_keys != b->n_keys || a->n_cells != b->n_cells ||
+	    a->soft != b->soft)
+		return false;
+	for (int k = 0; k < a->n_keys; k++)
+		if (a->key_topo[k] != b->key_topo[k])
+			return false;
+	for (int i = 0; i < a->n; i++) {
+		const struct oracle_spread_c *x = &a->c[i], *y = &b->c[i];
+		if (x->topo != y->topo || x->key != y->key ||
+		    x->aff_honor != y->aff_honor || x->taint_honor != y->taint_honor)
+			return false;
+	}
+	return true;
+}
+
+/* The hard plan pl's facts for cy (pl kept in d->arena): shared with an
+ * earlier plan of the same kept shape verdicts and fact inputs - the
+ * facts are a function of those alone - else filled and offered. */
+static void facts_kept(struct oracle_cycle *cy, struct oracle_spread_plan *pl)
+{
+	struct oracle_data *d = cy->o->d;
+	if (cy->nverdict_shared) {
+		for (int i = 0; i < d->n_facts_from; i++) {
+			const struct oracle_spread_plan *x = d->facts_from[i];
+			if (x->facts_shape != cy->nverdict || !same_fact_inputs(x, pl))
+				continue;
+			pl->elig = x->elig;
+			pl->reg0 = x->reg0;
+			pl->all_elig = x->all_elig;
+			pl->facts_shape = x->facts_shape;
+			pl->sel_empty = arena_array(&d->arena, (size_t)pl->n + 1,
+						    sizeof(bool));
+			for (int k = 0; k < pl->n; k++)
+				pl->sel_empty[k] = oracle_sel_empty(&pl->c[k].sel);
+			return;
+		}
+	}
+	facts_fill(cy, pl, &d->arena);
+	if (!cy->nverdict_shared || d->n_facts_from >= SPREAD_FACTS_KEPT)
+		return;
+	pl->facts_shape = cy->nverdict;
+	GROW(d->facts_from, d->n_facts_from + 1, d->cap_facts_from);
+	d->facts_from[d->n_facts_from++] = pl;
 }
 
 /* The cycle's plan: kept per (pod, profile, class) when the profile is
@@ -198,8 +276,10 @@ static const struct oracle_spread_plan *plan_get(struct oracle_cycle *cy, bool h
 	size_t slot = ((size_t)cy->pod * (size_t)cfg->n_profiles + (size_t)pi) * 2 + !hard;
 	if (!d->spread_plans[slot]) {
 		d->spread_plans[slot] = plan_build(o, cy->pod, cy->prof, hard, &d->arena, true);
-		if (hard)
-			facts_fill(cy, d->spread_plans[slot], &d->arena);
+		/* a soft plan's facts serve its score (kept shapes only:
+		 * otherwise the score reads the nodes itself) */
+		if (hard || cy->nverdict_shared)
+			facts_kept(cy, d->spread_plans[slot]);
 	}
 	return d->spread_plans[slot];
 }
@@ -273,7 +353,7 @@ static void state_begin(struct oracle_cycle *cy, const struct oracle_spread_plan
 		memcpy(reg, pl->reg0, pl->n_cells);
 	for (int k = 0; k < s->n_keys; k++) {
 		struct oracle_spread_key *key = &s->keys[k];
-		size_t nd = (size_t)pl->key_topo[k]->n_dom + 1;
+		size_t nd = key_cells(pl, pl->key_topo[k]);
 		key->topo = pl->key_topo[k];
 		key->match = match;
 		key->reg = reg;
@@ -333,9 +413,18 @@ static void count_distinct(struct oracle_cycle *cy, const struct oracle_spread_p
 		int64_t *match = s->keys[c->key].match;
 		const int *dom = c->topo->dom;
 		const uint8_t *elig = &s->elig[(size_t)i * nn];
+		/* every node eligible: the groups' counts per domain */
+		const int64_t *gd = pl->all_elig[i]
+			? oracle_group_domains(cy->o, c->topo) : NULL;
+		size_t nd = (size_t)c->topo->n_dom;
 		for (int g = 0; g < d->n_groups; g++) {
 			if (!oracle_group_counted(cy, &c->sel, g))
 				continue;
+			if (gd) {
+				for (size_t x = 0; x < nd; x++)
+					match[x] += gd[(size_t)g * nd + x];
+				continue;
+			}
 			const struct oracle_ncount *at = &d->group_nodes[g];
 			for (int e = 0; e < at->n; e++) {
 				int n = at->node[e];
@@ -545,6 +634,18 @@ enum sched_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 		struct oracle_spread_key *key = &s.keys[c->key];
 		int ng = oracle_count_groups(cy, &s.c[k].sel, empty_counts_zero(cy),
 					     groups);
+		/* every node carries every key and passes the policies: a
+		 * registered domain's count is its groups' count there */
+		const int64_t *gd = pl->all_elig && pl->all_elig[k]
+			? oracle_group_domains(cy->o, c->topo) : NULL;
+		if (gd) {
+			size_t nd = (size_t)c->topo->n_dom;
+			for (int j = 0; j < ng; j++)
+				for (size_t x = 0; x < nd; x++)
+					if (key->reg[x])
+						key->match[x] += gd[(size_t)groups[j] * nd + x];
+			continue;
+		}
 		for (int j = 0; j < ng; j++) {
 			const struct oracle_ncount *at = &d->group_nodes[groups[j]];
 			for (int e = 0; e < at->n; e++) {

@@ -194,6 +194,11 @@ void oracle_terms_place(struct oracle *o, int n, int p, int sign)
 	int g = d->pod_group[p];
 	oracle_ncount_add(&d->group_nodes[g], n, sign);
 	d->group_bound[g] += sign;
+	for (int i = 0; i < d->n_gdom; i++) {
+		const struct oracle_topo *t = d->gdom[i].topo;
+		if (t->dom[n] >= 0)
+			d->gdom[i].cnt[(size_t)g * (size_t)t->n_dom + (size_t)t->dom[n]] += sign;
+	}
 	for (int i = d->pod_tc_off[p]; i < d->pod_tc_off[p + 1]; i++) {
 		struct oracle_tclass *k = &d->tclass[d->pod_tc[i]];
 		oracle_ncount_add(&k->nodes, n, sign);
@@ -201,8 +206,34 @@ void oracle_terms_place(struct oracle *o, int n, int p, int sign)
 	}
 }
 
+const int64_t *oracle_group_domains(struct oracle *o, const struct oracle_topo *t)
+{
+	struct oracle_data *d = o->d;
+	if (t->hostname || (size_t)d->n_groups * (size_t)t->n_dom > ORACLE_GDOM_CELLS)
+		return NULL;
+	for (int i = 0; i < d->n_gdom; i++)
+		if (d->gdom[i].topo == t)
+			return d->gdom[i].cnt;
+	size_t nd = (size_t)t->n_dom;
+	int64_t *cnt = xcalloc((size_t)d->n_groups * nd + 1, sizeof(int64_t));
+	for (int g = 0; g < d->n_groups; g++) {
+		const struct oracle_ncount *at = &d->group_nodes[g];
+		for (int e = 0; e < at->n; e++) {
+			int dom = t->dom[at->node[e]];
+			if (dom >= 0)
+				cnt[(size_t)g * nd + (size_t)dom] += at->cnt[e];
+		}
+	}
+	GROW(d->gdom, d->n_gdom + 1, d->cap_gdom);
+	d->gdom[d->n_gdom++] = (struct oracle_gdom){t, cnt};
+	return cnt;
+}
+
 void oracle_terms_release(struct oracle_data *d)
 {
+	for (int i = 0; i < d->n_gdom; i++)
+		free(d->gdom[i].cnt);
+	free(d->gdom);
 	for (int g = 0; d->group_nodes && g < d->n_groups; g++)
 		oracle_ncount_release(&d->group_nodes[g]);
 	for (int i = 0; i < d->n_tclass; i++)

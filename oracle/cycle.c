@@ -320,6 +320,22 @@ static bool run_filters(struct oracle_cycle *cy, const struct oracle_nodeview *v
 				    note_failure(e, filters[i].id, SCHED_UAU, all))
 					goto done;
 			}
+		} else {
+			/* clean statuses: only the static filters the fail
+			 * bits name run, to write their status; NodeAffinity's
+			 * without evaluating the pod's terms again */
+			for (; k < cy->first_dynamic; k++) {
+				int i = cy->active[k];
+				int id = filters[i].id;
+				if (!(verdict & filters[i].fail_bit))
+					continue;
+				if (id == PLUGIN_NODE_AFFINITY)
+					oracle_filter_node_affinity_failed(cy, v, &e->status[id]);
+				else
+					filters[i].fn(cy, v, &e->status[id]);
+				if (note_failure(e, id, e->status[id].code, all))
+					goto done;
+			}
 		}
 	}
 	for (; k < cy->n_active; k++) {

@@ -714,6 +714,10 @@ void oracle_filter_unschedulable(struct oracle_cycle *cy, const struct oracle_no
 void oracle_filter_node_name(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
 void oracle_filter_taints(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
 void oracle_filter_node_affinity(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
+/* oracle_filter_node_affinity_failed: oracle_filter_node_affinity's
+ * status on a node the pod's shape verdict says it rejects. */
+void oracle_filter_node_affinity_failed(struct oracle_cycle *cy, const struct oracle_nodeview *v,
+					struct sched_status *st);
 void oracle_filter_ports(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
 void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);
 void oracle_filter_volume_restrictions(struct oracle_cycle *cy, const struct oracle_nodeview *v, struct sched_status *st);

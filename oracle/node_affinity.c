@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#define REASON_POD_AFFINITY "node(s) didn't match Pod's node affinity/selector"
+
 void oracle_filter_node_name(struct oracle_cycle *cy,
 			     const struct oracle_nodeview *v,
 			     struct sched_status *st)
@@ -102,8 +104,19 @@ void oracle_filter_node_affinity(struct oracle_cycle *cy,
 		return;
 	}
 	if (!oracle_required_affinity_matches(cy->p, n))
-		oracle_status_fail_str(st, SCHED_UAU,
-				  "node(s) didn't match Pod's node affinity/selector");
+		oracle_status_fail_str(st, SCHED_UAU, REASON_POD_AFFINITY);
+}
+
+void oracle_filter_node_affinity_failed(struct oracle_cycle *cy,
+					const struct oracle_nodeview *v,
+					struct sched_status *st)
+{
+	/* which of the two it was needs the profile's addedAffinity; the
+	 * pod's own terms are the shape's, known to fail */
+	if (cy->prof->added_required)
+		oracle_filter_node_affinity(cy, v, st);
+	else
+		oracle_status_fail_str(st, SCHED_UAU, REASON_POD_AFFINITY);
 }
 
 static int64_t preferred_sum(const struct preferred_node_term *t, int n,

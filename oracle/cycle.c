@@ -464,17 +464,21 @@ int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
 
 /* kube's fast path for one node when no status is recorded: the
  * placement-independent filters from the shape's verdict, then the others
- * as booleans.  A node with nominated pods takes the two-pass path. */
-static bool fits_fast(struct oracle_cycle *cy, int node, struct sched_status *scratch)
+ * as codes.  A node with nominated pods takes the two-pass path.  Returns
+ * the first failing filter's code (SCHED_ERROR ends the cycle, as
+ * RunFilterPlugins' Error does), SCHED_SUCCESS when the node fits. */
+static enum sched_code fits_fast(struct oracle_cycle *cy, int node,
+				 struct sched_status *scratch)
 {
 	if (!(oracle_node_verdict(cy, node) & OSHAPE_STATIC))
-		return false;
+		return SCHED_UAU;
 	struct oracle_data *d = cy->o->d;
 	const struct oracle_node *x = &d->nodes[node];
 	if (x->nominated.n) {
 		struct node_eval e = {0};
 		e.status = scratch;   /* may be NULL */
-		return eval_node(cy, node, false, &e);
+		eval_node(cy, node, false, &e);
+		return e.code;
 	}
 	struct oracle_nodeview v = {node, x->requested, x->pods.n, NULL, 0};
 	for (int k = cy->first_dynamic; k < cy->n_active; k++) {
@@ -491,9 +495,9 @@ static bool fits_fast(struct oracle_cycle *cy, int node, struct sched_status *sc
 			code = st.code;
 		}
 		if (code != SCHED_SUCCESS)
-			return false;
+			return code;
 	}
-	return true;
+	return SCHED_SUCCESS;
 }
 
 /* Node indexes ascending: insertion sort when short, else LSD radix on
@@ -917,10 +921,15 @@ static void find_feasible(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		if (++at == n_cand)
 			at = 0;
 		nom_seen = nom_seen || n == nom;
-		if (r || cy->custom_order)
+		if (r || cy->custom_order) {
 			filter_one(cy, r, run, n, true);
-		else if (fits_fast(cy, n, run->status))
-			run->feasible[run->n_feasible++] = n;
+		} else {
+			enum sched_code code = fits_fast(cy, n, run->status);
+			if (code == SCHED_SUCCESS)
+				run->feasible[run->n_feasible++] = n;
+			else if (code == SCHED_ERROR)
+				run->error_node = n;   /* its status: a cycle into r */
+		}
 		processed++;
 		if (run->error_node >= 0)
 			return;
@@ -1044,9 +1053,17 @@ static bool score_error(struct oracle_cycle *cy, struct sched_cycle_result *r)
 	return false;
 }
 
+/* What a cycle without a result decided (oracle_loop_cycle): the viable
+ * nodes (in d->scratch_viable, not in node order) and whether the
+ * nominated node's fast path chose. */
+struct cycle_decision {
+	int n_viable;
+	int nominated;
+};
+
 /* Scoring and the viable set over run's feasible nodes (node order). */
 static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
-		  struct cycle_run *run)
+		  struct cycle_run *run, struct cycle_decision *dec)
 {
 	int nf = run->n_feasible;
 	struct oracle_data *d = cy->o->d;
@@ -1085,11 +1102,15 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		memcpy(r->viable, viable, sizeof(int) * (size_t)n_viable);
 		r->n_viable = n_viable;
 	}
+	if (dec) {
+		dec->n_viable = n_viable;
+		dec->nominated = run->nominated_ok;
+	}
 	return select_host(cy->o, viable, n_viable, r != NULL);
 }
 
 static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod,
-		     struct sched_cycle_result *r)
+		     struct sched_cycle_result *r, struct cycle_decision *dec)
 {
 	const struct cluster *c = o->cluster;
 	/* in all mode every verdict is cleared again below: by
@@ -1152,7 +1173,7 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 						       r->absent_reason);
 		}
 	} else {
-		chosen = choose(&cy, r, &run);
+		chosen = choose(&cy, r, &run, dec);
 	}
 	oracle_cycle_end(&cy);
 	return chosen;
@@ -1169,9 +1190,59 @@ int oracle_schedule_cycle(struct oracle *o, int pod, struct sched_cycle_result *
 		result_reset(o->d, r, pod, true);
 		return -2;
 	}
-	int chosen = run_cycle(o, prof, pod, r);
+	int chosen = run_cycle(o, prof, pod, r, NULL);
 	if (o->test_hook)
 		o->test_hook(r, o->test_hook_arg);
+	return chosen;
+}
+
+/*
+ * The loop's cycle: decided first without a result record (kube's fast
+ * path, oracle_select's), which gives the same sampling, feasibility,
+ * scores, viable set and random draw as a cycle into r (the verdicts'
+ * codes come from the same checks, statuses aside); a cycle that binds
+ * then needs only r's head and viable nodes.  One that does not (nothing
+ * feasible, an Error) is run again into r from the same start and seed,
+ * for the statuses, the FitError message and the verdicts preemption
+ * reads.  r's per-node entries keep what the last cycle into r wrote, and
+ * its dirty nodes stay the ones listed (nothing else writes r between
+ * two such cycles), so the next cycle into r resets them as before.
+ * After a cycle without a viable node the next one goes into r directly.
+ */
+int oracle_loop_cycle(struct oracle *o, int pod, struct sched_cycle_result *r)
+{
+	assert(o && r && pod >= 0 && pod < o->cluster->n_pods);
+	assert(r->n_nodes == o->cluster->n_nodes);
+	const struct sched_profile *prof =
+		config_find_profile(&o->cluster->config, o->cluster->pods[pod].scheduler_name);
+	struct oracle_data *d = o->d;
+	/* after a cycle without a viable node the next is run into r at
+	 * once: failures come in runs (a full cluster, a wave of
+	 * preemptors), each of which would be decided twice */
+	if (!prof || o->all_nodes || o->given || o->test_hook || d->loop_failed) {
+		int chosen = oracle_schedule_cycle(o, pod, r);
+		d->loop_failed = r->n_viable == 0;
+		return chosen;
+	}
+	int start = o->next_start;
+	uint64_t seed = o->seed;
+	struct cycle_decision dec = {0, -1};
+	int chosen = run_cycle(o, prof, pod, NULL, &dec);
+	if (chosen < 0 || dec.n_viable == 0) {
+		o->next_start = start;
+		o->seed = seed;
+		d->loop_failed = true;
+		return oracle_schedule_cycle(o, pod, r);
+	}
+	const void *owner = r->partial_owner;
+	sched_cycle_result_clear_nodes(r, pod, NULL, 0);
+	r->partial_owner = owner;
+	int *viable = d->scratch_viable;
+	sort_nodes(viable, dec.n_viable, d->scratch_sort);
+	memcpy(r->viable, viable, sizeof(int) * (size_t)dec.n_viable);
+	r->n_viable = dec.n_viable;
+	r->nominated_node = dec.nominated;
+	r->code = SCHED_SUCCESS;
 	return chosen;
 }
 
@@ -1183,7 +1254,7 @@ int oracle_select(struct oracle *o, int pod)
 		config_find_profile(&c->config, c->pods[pod].scheduler_name);
 	if (!prof)
 		return -2;
-	return run_cycle(o, prof, pod, NULL);
+	return run_cycle(o, prof, pod, NULL, NULL);
 }
 
 int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
@@ -1254,7 +1325,7 @@ int oracle_explain_cycle(const struct sched_profile *prof, const struct snapshot
 	struct oracle o;
 	oracle_init(&o, s);
 	o.all_nodes = true;
-	run_cycle(&o, prof, pod, r);
+	run_cycle(&o, prof, pod, r, NULL);
 	oracle_release(&o);
 	return 0;
 }

@@ -38,7 +38,7 @@ static int loop_cycle(void *self, const struct sched_profile *prof,
 	(void)prof;
 	struct oracle *o = self;
 	dra_live_assign(o->snap.dra, s->dra);
-	return oracle_schedule_cycle(self, pod, r);
+	return oracle_loop_cycle(self, pod, r);
 }
 
 static void loop_preempt(void *self, const struct sched_profile *prof,

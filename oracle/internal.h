@@ -364,6 +364,9 @@ struct oracle_data {
 	int *pvs_by_name;               /* [n_pvs] PV indexes sorted by name:
 					 * in the arena, built on first use */
 
+	/* cycle.c oracle_loop_cycle: its last cycle had no viable node */
+	bool loop_failed;
+
 	/* preemption.c: buffers every oracle_preempt call reuses */
 	struct oracle_preempt_scratch *preempt;
 

@@ -101,6 +101,15 @@ void oracle_nominate(struct oracle *o, int pod, int node);
  * the first wrote. */
 int oracle_schedule_cycle(struct oracle *o, int pod, struct sched_cycle_result *r);
 
+/* oracle_loop_cycle: oracle_schedule_cycle for the scheduler loop, whose
+ * cycle reads no per-node entry of a cycle that binds: when a node is
+ * viable, r gets its head (code, viable nodes, nominated node; no
+ * feasible list, scores nor verdicts: the per-node entries keep what the
+ * last full cycle into r wrote); otherwise, or with all_nodes, given or
+ * a test hook, the whole result as oracle_schedule_cycle fills it.  The
+ * same decisions, sampling and random draws as oracle_schedule_cycle. */
+int oracle_loop_cycle(struct oracle *o, int pod, struct sched_cycle_result *r);
+
 /* oracle_explain_cycle: the `kso explain --engine oracle` entry point, with
  * the shape of cli_cycle_fn (cli/explain.h): an oracle built from s in
  * all_nodes mode runs one cycle of pod with prof into r.  Returns 0. */

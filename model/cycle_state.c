@@ -75,8 +75,15 @@ static bool affinity_prefilter(struct model_cycle_state *st,
 	if (given && given->affinity_state) {
 		if (given->affinity_skip)
 			return false;
-		model_affinity_prefilter_copy(&st->affinity,
-					      given->affinity_state, st->scratch);
+		/* without deltas the kept maps are read in place: AddPod /
+		 * RemovePod only ever change a clone's (deep) copy or a state
+		 * that has deltas to apply */
+		if (cy->n_deltas == 0)
+			st->affinity = *given->affinity_state;
+		else
+			model_affinity_prefilter_copy(&st->affinity,
+						      given->affinity_state,
+						      st->scratch);
 		/* a kept state's pod is its class's first: this cycle's pod
 		 * reads the same maps, and is never counted as an E */
 		st->affinity.pod = cy->pod;

@@ -227,9 +227,13 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 	memset(out->failed + PLUGIN_FILTERS, 0, PLUGIN_SLOTS - PLUGIN_FILTERS);
 
 	int nq = 0;
-	/* in_q(q) needs q pending and nominated to node: none such, no q */
+	/* in_q(q) needs q pending, nominated to node and not the pod: none
+	 * such but maybe the pod itself (the sums count every pending pod
+	 * nominated there), no q */
 	const struct model_node_sums *sums = model_cycle_sums(cy);
-	for (int q = 0; (!sums || sums->nominated[node] > 0) &&
+	int self = cy->view->pod_node[cy->pod] == SNAP_PENDING &&
+		   cy->view->nominated[cy->pod] == node;
+	for (int q = 0; (!sums || sums->nominated[node] > self) &&
 	     q < cy->cluster->n_pods; q++)
 		nq += cy->view->nominated[q] == node && in_q(cy, node, q);
 	int first1 = -1, first2;

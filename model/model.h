@@ -88,8 +88,9 @@ int model_schedule_cycle(const struct sched_profile *prof,
  *             the cycle's base itself, in every count Filter reads, and
  *             affinity_skip its Skip, kept by a caller that follows one
  *             placement bind by bind (model_affinity_live_get,
- *             affinity_prefilter.h); copied into the cycle's state.  NULL:
- *             built from affinity (or from nothing).
+ *             affinity_prefilter.h); read in place by a cycle without
+ *             deltas (which never changes it), copied into the state of
+ *             one with.  NULL: built from affinity (or from nothing).
  *   node_sums the sums of cy->base (struct model_node_sums), kept by the
  *             caller: NodeResourcesFit reads a node's Used from them and
  *             the nominated-pods pass (§1.5) is skipped where no pending

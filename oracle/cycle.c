@@ -462,6 +462,57 @@ int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
 	return e.first;
 }
 
+bool oracle_cycle_resources_only(const struct oracle_cycle *cy)
+{
+	assert(cy->n_active >= 0);   /* PreFilter listed the filters */
+	if (cy->custom_order)
+		return false;
+	for (int k = cy->first_dynamic; k < cy->n_active; k++)
+		if (filters[cy->active[k]].id != PLUGIN_NODE_RESOURCES_FIT)
+			return false;
+	return true;
+}
+
+int oracle_cycle_nominated_sum(struct oracle_cycle *cy, int node, int64_t *sum)
+{
+	struct oracle_data *d = cy->o->d;
+	const struct oracle_ilist *nom = &d->nodes[node].nominated;
+	if (nom->n == 0)
+		return 0;   /* sum is not read */
+	memset(sum, 0, sizeof(int64_t) * (size_t)d->n_res);
+	int *q = arena_array(cy->arena, (size_t)nom->n, sizeof(int));
+	int nq = nominated_for(cy, node, q);
+	for (int i = 0; i < nq; i++) {
+		const int64_t *qr = &d->pod_req[(size_t)q[i] * d->n_res];
+		for (int r = 0; r < d->n_res; r++)
+			sum[r] = go_add(sum[r], qr[r]);
+	}
+	return nq;
+}
+
+bool oracle_cycle_fits_sums(struct oracle_cycle *cy, int node,
+			    const int64_t *requested, int n_pods,
+			    const int64_t *nominated, int nq)
+{
+	if (!(oracle_node_verdict(cy, node) & OSHAPE_STATIC))
+		return false;
+	if (cy->first_dynamic == cy->n_active)
+		return true;   /* Fit does not run either */
+	struct oracle_data *d = cy->o->d;
+	if (nq) {
+		/* pass 1 (§1.5): the nominated pods' requests added (Go's
+		 * int64 sums: the order of the additions does not matter) */
+		int64_t *req = d->scratch_req;
+		for (int r = 0; r < d->n_res; r++)
+			req[r] = go_add(requested[r], nominated[r]);
+		struct oracle_nodeview v1 = {node, req, n_pods + nq, NULL, 0};
+		if (oracle_check_fit(cy, &v1) != SCHED_SUCCESS)
+			return false;
+	}
+	struct oracle_nodeview v = {node, requested, n_pods, NULL, 0};
+	return oracle_check_fit(cy, &v) == SCHED_SUCCESS;
+}
+
 /* kube's fast path for one node when no status is recorded: the
  * placement-independent filters from the shape's verdict, then the others
  * as codes.  A node with nominated pods takes the two-pass path.  Returns
@@ -621,7 +672,15 @@ static void result_reset(struct oracle_data *d, struct sched_cycle_result *r,
 			verdict_clear(&r->verdicts[d->dirty[i]], SCHED_SUCCESS);
 			d->is_dirty[d->dirty[i]] = false;
 		}
-		sched_cycle_result_clear_nodes(r, pod, d->dirty, d->n_dirty);
+		if (d->dirty_scored) {
+			sched_cycle_result_clear_nodes(r, pod, d->dirty, d->n_dirty);
+		} else {
+			/* no score nor total was written: the head and the
+			 * PreFilterResult flags are all there is to reset */
+			sched_cycle_result_clear_nodes(r, pod, NULL, 0);
+			for (int i = 0; i < d->n_dirty; i++)
+				r->in_prefilter_result[d->dirty[i]] = true;
+		}
 	} else {
 		for (int n = 0; sampled && n < r->n_nodes; n++)
 			verdict_clear(&r->verdicts[n], SCHED_SUCCESS);
@@ -630,6 +689,7 @@ static void result_reset(struct oracle_data *d, struct sched_cycle_result *r,
 	}
 	d->dirty_of = sampled ? r : NULL;
 	d->n_dirty = sampled ? 0 : -1;
+	d->dirty_scored = false;
 	r->partial_owner = sampled ? d : NULL;
 }
 
@@ -707,16 +767,21 @@ static bool score_nodes(struct oracle_cycle *cy, const int *f, int n,
 			continue;
 		}
 		int64_t w = cy->prof->weight[id] ? cy->prof->weight[id] : 1;
-		for (int i = 0; i < n; i++) {
-			if ((s[i] < 0 || s[i] > 100) && i < bad_i) {
+		if (r)
+			cy->o->d->dirty_scored = true;
+		/* the node first in f with an invalid score, the first plugin's
+		 * for that node: only nodes before the one found so far */
+		for (int i = 0; i < bad_i; i++)
+			if (s[i] < 0 || s[i] > 100) {
 				bad_i = i;
 				bad_id = id;
 				bad_score = s[i];
+				break;
 			}
+		for (int i = 0; i < n; i++)
 			total[i] += s[i] * w;
-			if (r)
-				r->scores[(size_t)f[i] * PLUGIN_COUNT + (size_t)id] = s[i] * w;
-		}
+		for (int i = 0; r && i < n; i++)
+			r->scores[(size_t)f[i] * PLUGIN_COUNT + (size_t)id] = s[i] * w;
 	}
 	if (bad_i == n)
 		return true;
@@ -805,8 +870,11 @@ static bool filter_one(struct oracle_cycle *cy, struct sched_cycle_result *r,
 	if (r) {
 		/* a verdict already recorded this cycle (the nominated node
 		 * examined again) is cleared first; then every status is
-		 * Success */
-		verdict_clear(&r->verdicts[node], SCHED_SUCCESS);
+		 * Success.  A sampled cycle's reset left every verdict it does
+		 * not list as dirty clear already. */
+		struct oracle_data *d = cy->o->d;
+		if (d->n_dirty < 0 || d->dirty_of != r || d->is_dirty[node])
+			verdict_clear(&r->verdicts[node], SCHED_SUCCESS);
 		e.clean = text;
 	}
 	bool ok = eval_node(cy, node, cy->o->all_nodes, &e);
@@ -1082,6 +1150,8 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		if (!score_nodes(cy, run->feasible, nf, total, r))
 			return -1;
 		int64_t best = INT64_MIN;
+		if (r)
+			d->dirty_scored = true;
 		for (int i = 0; i < nf; i++) {
 			if (r)
 				r->total[run->feasible[i]] = total[i];

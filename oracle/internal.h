@@ -306,6 +306,7 @@ struct oracle_data {
 	int *dirty;                     /* [n_nodes] */
 	bool *is_dirty;                 /* [n_nodes] */
 	int n_dirty;
+	bool dirty_scored;              /* ... and wrote scores or totals */
 	int64_t *scratch_req;           /* [n_res + 1] the nominated pass's
 					 * Requested (cycle.c run_pass1: filled
 					 * before read, never nested, so the
@@ -603,6 +604,28 @@ int oracle_cycle_prefilter(struct oracle_cycle *cy, struct sched_status *st);
  * status[plugin] when status ([PLUGIN_COUNT] scratch) is not NULL. */
 int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
 			     struct sched_status *status);
+
+/* oracle_cycle_resources_only: after cy's PreFilter, whether the only
+ * placement-dependent filter left to run is NodeResourcesFit (the
+ * default order; every other one skipped): a dry run's RemovePod / AddPod
+ * then change nothing a filter reads but the node's requests and pod
+ * count (preemption.c). */
+bool oracle_cycle_resources_only(const struct oracle_cycle *cy);
+
+/* oracle_cycle_nominated_sum: the pods nominated to node that pass 1 of
+ * the nominated-pods rule adds for cy's pod (§1.5: priority >= the
+ * pod's, not the pod): their number, their requests summed into
+ * sum[n_res] (left as it was when there are none). */
+int oracle_cycle_nominated_sum(struct oracle_cycle *cy, int node, int64_t *sum);
+
+/* oracle_cycle_fits_sums: oracle_cycle_filter_node(cy, node, NULL) < 0
+ * for such a cy (oracle_cycle_resources_only) on node with its requests
+ * and pod count replaced by requested[n_res] and n_pods, nominated and
+ * nq oracle_cycle_nominated_sum's for node - the node's static verdict,
+ * then NodeResourcesFit with the nominated pods added, then without. */
+bool oracle_cycle_fits_sums(struct oracle_cycle *cy, int node,
+			    const int64_t *requested, int n_pods,
+			    const int64_t *nominated, int nq);
 
 /* oracle_cycle_clone: kube's CycleState.Clone(): dst (not begun) gets
  * copies of everything AddPod/RemovePod and the filters change;

@@ -61,6 +61,7 @@ struct oracle_preempt_scratch {
 	/* the NodeInfo copy's storage (lists may be realloc'ed by a push:
 	 * taken back when the copy ends) */
 	int64_t *requested;                /* [n_res + 1] */
+	int64_t *nominated;                /* [n_res + 1] victims_by_sums' */
 	struct oracle_ilist lists[4];      /* pods, port_pods, aff_pods, anti_pods */
 	struct oracle_gcount *groups;
 	int cap_groups;
@@ -81,6 +82,7 @@ static struct oracle_preempt_scratch *scratch_of(struct oracle *o)
 	s->allowed = xmalloc(sizeof(int32_t) * n_pdbs);
 	s->left = xmalloc(sizeof(int32_t) * n_pdbs);
 	s->requested = xmalloc(sizeof(int64_t) * ((size_t)d->n_res + 1));
+	s->nominated = xmalloc(sizeof(int64_t) * ((size_t)d->n_res + 1));
 	s->filter = xmalloc(sizeof(*s->filter) * PLUGIN_COUNT);
 	/* a node's pods are scattered over the cluster's pod array: their
 	 * priorities side by side spare a cache miss per pod */
@@ -112,6 +114,7 @@ void oracle_preempt_scratch_release(struct oracle_data *d)
 	free(s->prio);
 	free(s->pdb_pod);
 	free(s->requested);
+	free(s->nominated);
 	free(s->filter);
 	for (int i = 0; i < 4; i++)
 		oracle_ilist_release(&s->lists[i]);
@@ -438,6 +441,8 @@ struct preempt_run {
 	struct oracle_cycle clone;        /* its copy for the dry runs, equal to
 					   * state between them */
 	bool cloned;                      /* clone made (on first use) */
+	bool sums;                        /* oracle_cycle_resources_only(state):
+					   * dry runs on request sums */
 	int pod;
 	const int32_t *allowed;           /* PDB budgets */
 };
@@ -487,6 +492,69 @@ static void reprieve(const struct preempt_run *pr, struct oracle_cycle *cy, int 
 		sort_important(c, out->pods, out->n);
 }
 
+/*
+ * Steps 3-6 when only NodeResourcesFit reads the placement (pr->sums):
+ * RemovePod / AddPod on the node copy change its requests and pod count
+ * and nothing any filter of this cycle reads besides, so the dry run is
+ * kept as those two sums (Go int64 arithmetic as NodeInfo's) and each
+ * filter pass is oracle_cycle_fits_sums.  The same victims, in the same
+ * order, as the run on a copy; no status (a caller wanting one takes the
+ * copy).
+ */
+static enum sched_code victims_by_sums(struct preempt_run *pr, int node,
+				       int *lower, int k, struct sched_victims *out,
+				       bool *deferred)
+{
+	struct oracle *o = pr->o;
+	struct oracle_data *d = o->d;
+	struct oracle_preempt_scratch *s = pr->s;
+	const struct oracle_node *x = &d->nodes[node];
+	int64_t *req = s->requested;
+	size_t nr = (size_t)d->n_res;
+	memcpy(req, x->requested, sizeof(int64_t) * nr);
+	int n_pods = x->pods.n;
+	for (int i = 0; i < k; i++) {
+		const int64_t *qr = &d->pod_req[(size_t)lower[i] * nr];
+		for (size_t r = 0; r < nr; r++)
+			req[r] = go_sub(req[r], qr[r]);
+		n_pods--;
+	}
+	int64_t *nom = s->nominated;
+	int nq = oracle_cycle_nominated_sum(pr->state, node, nom);
+	if (!oracle_cycle_fits_sums(pr->state, node, req, n_pods, nom, nq)) {
+		*deferred = true;
+		return SCHED_UNSCHEDULABLE;
+	}
+	const struct cluster *c = o->cluster;
+	sort_important(c, lower, k);
+	bool *viol = s->viol;
+	pdb_split(s, c, pr->allowed, lower, k, viol, s->left);
+	int n_viol = 0;
+	for (int i = 0; i < k; i++)
+		n_viol += viol[i];
+	out->pods = s->victims;
+	for (int group = 1; group >= 0; group--)
+		for (int i = 0; i < k; i++) {
+			if (viol[i] != (group == 1))
+				continue;
+			const int64_t *qr = &d->pod_req[(size_t)lower[i] * nr];
+			for (size_t r = 0; r < nr; r++)
+				req[r] = go_add(req[r], qr[r]);
+			if (oracle_cycle_fits_sums(pr->state, node, req, n_pods + 1,
+						   nom, nq)) {
+				n_pods++;
+				continue;
+			}
+			for (size_t r = 0; r < nr; r++)
+				req[r] = go_sub(req[r], qr[r]);
+			out->pods[out->n++] = lower[i];
+			out->pdb_violations += viol[i];
+		}
+	if (n_viol > 0 && n_viol < k)
+		sort_important(c, out->pods, out->n);
+	return SCHED_SUCCESS;
+}
+
 /* Returns SUCCESS with out filled (out->pods in the scratch, valid until
  * the next call; maybe n == 0), or the code of st: UAU when nothing has
  * lower priority, else the filter status with every lower-priority pod
@@ -513,6 +581,8 @@ static enum sched_code select_victims(struct preempt_run *pr, int node,
 		}
 		return SCHED_UAU;
 	}
+	if (pr->sums && !st)
+		return victims_by_sums(pr, node, lower, k, out, deferred);
 	struct oracle_node saved;
 	node_copy_begin(o, s, node, &saved);
 	if (!pr->cloned) {
@@ -872,6 +942,7 @@ int oracle_default_preemption(struct oracle *o, const struct sched_profile *prof
 			.allowed = pdb_budgets(o, s),
 		};
 		if (oracle_cycle_prefilter(&state, &pre) < 0) {
+			pr.sums = oracle_cycle_resources_only(&state);
 			dry_run(&w, &pr, prof, potential, np, offset_draw);
 			/* the put-off statuses only feed the FitError */
 			if (w.n[0] + w.n[1] == 0 && !o->quiet)

@@ -289,6 +289,9 @@ struct oracle_data {
 	/* interpod.c: every pod's compiled terms and matching term classes,
 	 * built on first use; [n_pods] */
 	struct oracle_interpod_plan **interpod_plans;
+	/* interpod.c's score: per hostname domain, 1 + the first scored
+	 * node of it; [n_nodes + 1], all 0 between cycles */
+	int *interpod_head;
 	int *scratch_nodes;             /* [n_nodes + 1] a cycle's feasible list */
 	int *scratch_viable;            /* [n_nodes + 1] */
 	int64_t *scratch_total;         /* [n_nodes + 1] */

@@ -391,6 +391,75 @@ void oracle_filter_interpod(struct oracle_cycle *cy, const struct oracle_nodevie
 
 /* ----------------------------------------------------------------- score */
 
+/* The score's sums for a key with a domain per node (hostname): kept per
+ * scored node instead of per domain, so that a cycle neither allocates
+ * nor zeroes a counter for every node of the cluster.  head[dom] (the
+ * oracle's, all 0 between cycles) is 1 + the first scored node of
+ * domain dom, next[] chains the others (node labels may share a
+ * value). */
+struct host_sums {
+	const struct oracle_topo *topo;   /* its table, once a count came */
+	int *head;                        /* [n_dom] */
+	int *next;                        /* [n] */
+	int64_t *sum;                     /* [n] */
+	bool any;                         /* some count added (m.any's part) */
+};
+
+/* The chains of the scored nodes f[0..n) by domain of t. */
+static void host_begin(struct oracle_cycle *cy, struct host_sums *h,
+		       const struct oracle_topo *t, const int *f, int n)
+{
+	struct oracle_data *d = cy->o->d;
+	h->topo = t;
+	if (!d->interpod_head)
+		d->interpod_head = xcalloc((size_t)d->n_nodes + 1, sizeof(int));
+	h->head = d->interpod_head;
+	h->next = arena_array(cy->arena, (size_t)n + 1, sizeof(int));
+	h->sum = arena_array(cy->arena, (size_t)n + 1, sizeof(int64_t));
+	for (int i = n - 1; i >= 0; i--) {
+		int dom = t->dom[f[i]];
+		if (dom < 0)
+			continue;
+		h->next[i] = h->head[dom];
+		h->head[dom] = i + 1;
+	}
+}
+
+static void host_end(struct host_sums *h, const int *f, int n)
+{
+	for (int i = 0; h->topo && i < n; i++)
+		if (h->topo->dom[f[i]] >= 0)
+			h->head[h->topo->dom[f[i]]] = 0;
+}
+
+/* add_counts for the key of h: w x the count of every node with one,
+ * into the scored nodes of its domain. */
+static void host_add(struct host_sums *h, const struct oracle_ncount *at, int64_t w)
+{
+	for (int e = 0; e < at->n; e++) {
+		int dom = h->topo->dom[at->node[e]];
+		if (at->cnt[e] == 0 || dom < 0)
+			continue;
+		h->any = true;
+		for (int i = h->head[dom]; i; i = h->next[i - 1])
+			h->sum[i - 1] += w * at->cnt[e];
+	}
+}
+
+/* add_counts, or host_add for h's key (its chains made on first use). */
+static void score_add(struct oracle_cycle *cy, struct oracle_tmap *m, struct host_sums *h,
+		      const struct oracle_topo *t, const struct oracle_ncount *at, int64_t w,
+		      const int *f, int n)
+{
+	if (!t->hostname) {
+		add_counts(cy, m, t, at, w);
+		return;
+	}
+	if (!h->topo)
+		host_begin(cy, h, t, f, n);
+	host_add(h, at, w);
+}
+
 enum sched_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int n,
 				      int64_t *out)
 {
@@ -404,6 +473,7 @@ enum sched_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 	const struct oracle_interpod_plan *pl = plan_get(cy->o, cy->pod);
 	struct oracle_term *pa = pl->pref_aff, *paa = pl->pref_anti;
 	struct oracle_tmap m = {0};
+	struct host_sums h = {0};
 	/* the pod's preferred terms against every bound pod: one decision
 	 * per group, its pods counted per node */
 	for (int g = 0; g < d->n_groups && constraints; g++) {
@@ -412,10 +482,11 @@ enum sched_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 		const struct oracle_ncount *at = &d->group_nodes[g];
 		for (int k = 0; k < p->n_affinity_preferred; k++)
 			if (term_matches_group(cy, &pa[k], g))
-				add_counts(cy, &m, pa[k].topo, at, pa[k].weight);
+				score_add(cy, &m, &h, pa[k].topo, at, pa[k].weight, f, n);
 		for (int k = 0; k < p->n_anti_affinity_preferred; k++)
 			if (term_matches_group(cy, &paa[k], g))
-				add_counts(cy, &m, paa[k].topo, at, -(int64_t)paa[k].weight);
+				score_add(cy, &m, &h, paa[k].topo, at,
+					  -(int64_t)paa[k].weight, f, n);
 	}
 	/* existing pods' terms against the pod: the matching classes */
 	int32_t hard = cy->prof->hard_pod_affinity_weight;
@@ -437,13 +508,14 @@ enum sched_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int
 		}
 		if (tc->bound == 0 || (tc->kind == OTERM_REQ_AFF && hard <= 0))
 			continue;
-		add_counts(cy, &m, tc->topo, &tc->nodes, w);
+		score_add(cy, &m, &h, tc->topo, &tc->nodes, w, f, n);
 	}
-	if (!m.any)
+	host_end(&h, f, n);
+	if (!m.any && !h.any)
 		return SCHED_SKIP;
 	int64_t min = INT64_MAX, max = INT64_MIN;
 	for (int i = 0; i < n; i++) {
-		int64_t s = 0;
+		int64_t s = h.topo ? h.sum[i] : 0;
 		for (int k = 0; k < m.n; k++) {
 			int dom = m.k[k].topo->dom[f[i]];
 			if (dom >= 0)

@@ -254,6 +254,7 @@ void oracle_release(struct oracle *o)
 	free(d->dirty);
 	free(d->is_dirty);
 	free(d->facts_from);
+	free(d->interpod_head);
 	oracle_shapes_release(d);
 	oracle_sels_release(d);
 	oracle_preempt_scratch_release(d);

@@ -598,6 +598,7 @@ enum sched_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 	struct oracle_spread_state s = {0};
 	state_begin(cy, pl, &s);
 	bool require_all = cy->p->n_spread > 0 || !cy->prof->spread_system_defaulting;
+	bool zero_empty = empty_counts_zero(cy);
 	bool *ignored = arena_array(cy->arena, (size_t)n, sizeof(bool));
 	int *size = arena_array(cy->arena, (size_t)s.n, sizeof(int));
 	int n_ignored = 0;
@@ -632,8 +633,7 @@ enum sched_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 		if (c->topo->hostname)
 			continue;
 		struct oracle_spread_key *key = &s.keys[c->key];
-		int ng = oracle_count_groups(cy, &s.c[k].sel, empty_counts_zero(cy),
-					     groups);
+		int ng = oracle_count_groups(cy, &s.c[k].sel, zero_empty, groups);
 		/* every node carries every key and passes the policies: a
 		 * registered domain's count is its groups' count there */
 		const int64_t *gd = pl->all_elig && pl->all_elig[k]
@@ -673,8 +673,7 @@ enum sched_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 			if (dom < 0)
 				continue;
 			int64_t m = c->topo->hostname
-				? oracle_count_matching(cy, f[i], &s.c[k].sel,
-							empty_counts_zero(cy))
+				? oracle_count_matching(cy, f[i], &s.c[k].sel, zero_empty)
 				: s.keys[c->key].match[dom];
 			score += (double)m * weight[k] + (double)(c->max_skew - 1);
 		}

@@ -551,9 +551,10 @@ static enum sched_code fits_fast(struct oracle_cycle *cy, int node,
 	return SCHED_SUCCESS;
 }
 
-/* Node indexes ascending: insertion sort when short, else LSD radix on
- * bytes (node indexes are small and dense); tmp has room for n. */
-static void sort_nodes(int *v, int n, int *tmp)
+/* Distinct node indexes ascending: insertion sort when short, else
+ * through a bitmap over the nodes (bits: the oracle's, kept all zero):
+ * O(n + nodes / 64), a few words per 64 nodes. */
+static void sort_nodes(int *v, int n, uint64_t *bits)
 {
 	if (n < 48) {
 		for (int i = 1; i < n; i++) {
@@ -565,24 +566,18 @@ static void sort_nodes(int *v, int n, int *tmp)
 		return;
 	}
 	int max = 0;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		bits[v[i] >> 6] |= 1ULL << (v[i] & 63);
 		if (v[i] > max)
 			max = v[i];
-	int *src = v, *dst = tmp;
-	for (int shift = 0; shift < 31 && (max >> shift) > 0; shift += 8) {
-		int count[257] = {0};
-		for (int i = 0; i < n; i++)
-			count[((src[i] >> shift) & 0xff) + 1]++;
-		for (int b = 0; b < 256; b++)
-			count[b + 1] += count[b];
-		for (int i = 0; i < n; i++)
-			dst[count[(src[i] >> shift) & 0xff]++] = src[i];
-		int *t = src;
-		src = dst;
-		dst = t;
 	}
-	if (src != v)
-		memcpy(v, src, sizeof(int) * (size_t)n);
+	int k = 0;
+	for (int w = 0; w <= max >> 6; w++) {
+		for (uint64_t x = bits[w]; x; x &= x - 1)
+			v[k++] = w * 64 + __builtin_ctzll(x);
+		bits[w] = 0;
+	}
+	assert(k == n);   /* the indexes were distinct */
 }
 
 /* --------------------------------------------------------------- results */
@@ -809,7 +804,6 @@ static void scratch_init(struct oracle_data *d)
 	d->scratch_nodes = xmalloc(sizeof(int) * n);
 	d->scratch_viable = xmalloc(sizeof(int) * n);
 	d->scratch_total = xmalloc(sizeof(int64_t) * n);
-	d->scratch_sort = xmalloc(sizeof(int) * n);
 	d->scratch_cand = xmalloc(sizeof(int) * n);
 	d->scratch_score = xmalloc(sizeof(int64_t) * n);
 	d->scratch_rejected = xmalloc(sizeof(*d->scratch_rejected) * (n + 1));
@@ -839,7 +833,6 @@ struct cycle_run {
 						  * cycle at this node, or -1 */
 	struct sched_status error;               /* that Error (error_node >= 0) */
 	struct sched_status *status;             /* [PLUGIN_FILTERS] when r is NULL */
-	int *sort_tmp;                           /* [n_nodes + 1] */
 };
 
 /* A node whose verdict r already holds (o->given): feasible or rejected
@@ -1165,7 +1158,7 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		/* a result lists the viable nodes in node order */
 		if (r) {
 			r->scored = true;
-			sort_nodes(viable, n_viable, run->sort_tmp);
+			sort_nodes(viable, n_viable, d->scratch_bits);
 		}
 	}
 	if (r) {
@@ -1209,7 +1202,6 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 	}
 	struct cycle_run run = {0};
 	scratch_init(o->d);
-	run.sort_tmp = o->d->scratch_sort;
 	find_feasible(&cy, r, &run);
 	/* v1.34: the nodes outside NodeAffinity's PreFilterResult (the only
 	 * plugin kso models that returns node names) carry this status */
@@ -1217,7 +1209,7 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 		r->absent_reason = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
 	/* only a result lists the feasible nodes; scoring is order-blind */
 	if (r)
-		sort_nodes(run.feasible, run.n_feasible, run.sort_tmp);
+		sort_nodes(run.feasible, run.n_feasible, o->d->scratch_bits);
 	if (r) {
 		memcpy(r->feasible, run.feasible, sizeof(int) * (size_t)run.n_feasible);
 		r->n_feasible = run.n_feasible;
@@ -1308,7 +1300,7 @@ int oracle_loop_cycle(struct oracle *o, int pod, struct sched_cycle_result *r)
 	sched_cycle_result_clear_nodes(r, pod, NULL, 0);
 	r->partial_owner = owner;
 	int *viable = d->scratch_viable;
-	sort_nodes(viable, dec.n_viable, d->scratch_sort);
+	sort_nodes(viable, dec.n_viable, d->scratch_bits);
 	memcpy(r->viable, viable, sizeof(int) * (size_t)dec.n_viable);
 	r->n_viable = dec.n_viable;
 	r->nominated_node = dec.nominated;

@@ -295,7 +295,6 @@ struct oracle_data {
 	int *scratch_nodes;             /* [n_nodes + 1] a cycle's feasible list */
 	int *scratch_viable;            /* [n_nodes + 1] */
 	int64_t *scratch_total;         /* [n_nodes + 1] */
-	int *scratch_sort;              /* [n_nodes + 1] */
 	int *scratch_cand;              /* [n_nodes + 1] PreFilterResult's nodes */
 	int64_t *scratch_score;         /* [n_nodes + 1] one plugin's scores */
 	const struct sched_status **scratch_rejected;  /* [n_nodes + 2] */

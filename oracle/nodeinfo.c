@@ -246,7 +246,6 @@ void oracle_release(struct oracle *o)
 	free(d->scratch_nodes);
 	free(d->scratch_viable);
 	free(d->scratch_total);
-	free(d->scratch_sort);
 	free(d->scratch_cand);
 	free(d->scratch_score);
 	free(d->scratch_rejected);

@@ -476,14 +476,16 @@ bool oracle_cycle_resources_only(const struct oracle_cycle *cy)
 int oracle_cycle_nominated_sum(struct oracle_cycle *cy, int node, int64_t *sum)
 {
 	struct oracle_data *d = cy->o->d;
-	const struct oracle_ilist *nom = &d->nodes[node].nominated;
-	if (nom->n == 0)
-		return 0;   /* sum is not read */
-	memset(sum, 0, sizeof(int64_t) * (size_t)d->n_res);
-	int *q = arena_array(cy->arena, (size_t)nom->n, sizeof(int));
-	int nq = nominated_for(cy, node, q);
-	for (int i = 0; i < nq; i++) {
-		const int64_t *qr = &d->pod_req[(size_t)q[i] * d->n_res];
+	const struct oracle_ilist *l = &d->nodes[node].nominated;
+	int nq = 0;
+	/* nominated_for's pods, summed as they come */
+	for (int i = 0; i < l->n; i++) {
+		int q = l->v[i];
+		if (q == cy->pod || cy->c->pods[q].priority < cy->p->priority)
+			continue;
+		if (nq++ == 0)
+			memset(sum, 0, sizeof(int64_t) * (size_t)d->n_res);
+		const int64_t *qr = &d->pod_req[(size_t)q * d->n_res];
 		for (int r = 0; r < d->n_res; r++)
 			sum[r] = go_add(sum[r], qr[r]);
 	}

@@ -1283,7 +1283,8 @@ int oracle_loop_cycle(struct oracle *o, int pod, struct sched_cycle_result *r)
 	/* after a cycle without a viable node the next is run into r at
 	 * once: failures come in runs (a full cluster, a wave of
 	 * preemptors), each of which would be decided twice */
-	if (!prof || o->all_nodes || o->given || o->test_hook || d->loop_failed) {
+	if (!prof || o->all_nodes || o->given || o->given_scores || o->test_hook ||
+	    d->loop_failed) {
 		int chosen = oracle_schedule_cycle(o, pod, r);
 		d->loop_failed = r->n_viable == 0;
 		return chosen;

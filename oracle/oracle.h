@@ -105,8 +105,9 @@ int oracle_schedule_cycle(struct oracle *o, int pod, struct sched_cycle_result *
  * cycle reads no per-node entry of a cycle that binds: when a node is
  * viable, r gets its head (code, viable nodes, nominated node; no
  * feasible list, scores nor verdicts: the per-node entries keep what the
- * last full cycle into r wrote); otherwise, or with all_nodes, given or
- * a test hook, the whole result as oracle_schedule_cycle fills it.  The
+ * last full cycle into r wrote); otherwise, or with all_nodes, given,
+ * given_scores or a test hook, the whole result as oracle_schedule_cycle
+ * fills it.  The
  * same decisions, sampling and random draws as oracle_schedule_cycle. */
 int oracle_loop_cycle(struct oracle *o, int pod, struct sched_cycle_result *r);
 

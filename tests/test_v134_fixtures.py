@@ -19,9 +19,14 @@ and the delta reference (../shared/reference/kube-scheduler-v1.34-delta.md):
 * item 3 (§4): the nodes outside a PreFilterResult carry the absent
   status "node(s) didn't satisfy plugin(s) [NodeAffinity]", counted in
   the FitError histogram, and the PostFilter message counts every node;
-* item 8 (§5.8): NodeVolumeLimits reads a CSI driver's limit from CSINode
-  only (v1.30 also from the node's allocatable
-  attachable-volumes-csi-<driver>).
+* item 12 (§5.9, v1.34.1): a PreFilter rejection ends the FitError with
+  ". not found" (DynamicResources' PostFilter error; no preemption);
+* item 8 (§1, §5.8): NodeVolumeLimits reads a CSI driver's limit from
+  CSINode only (v1.30 also from the node's allocatable
+  attachable-volumes-csi-<driver>), and the in-tree volume limit plugins
+  are gone from the profile;
+* item 13 (§5.1): the non-zero requests of a pod with a sidecar add the
+  sidecar to the containers' sum.
 
 Message histograms sort "<count> <reason>" strings bytewise, as v1.30's.
 """
@@ -100,6 +105,33 @@ CASES = {
     # node-c has 500m, web wants 1 cpu: above; node-a and node-b tie
     ("explain/tie.yaml", "default/web"): (
         {"node-c": UAU}, ["node-a", "node-b"], ""),
+    # one term's names [node-a] and [node-b] intersect to none: NodeAffinity's
+    # PreFilter rejects the pod on every node; DynamicResources (the last
+    # PreFilter plugin) never writes its state, its PostFilter fails "not
+    # found" and DefaultPreemption does not run (item 12, v1.34.1)
+    ("edge/node-affinity-terms-conflict.yaml", "default/incoming"): (
+        {"node-a": UAU, "node-b": UAU, "node-c": UAU}, [],
+        "0/3 nodes are available: pod affinity terms conflict. not found"),
+    # p (1000, Never) 1 cpu; n1 (1 cpu) full with low-pod: insufficient,
+    # not above; DynamicResources' reason, then DefaultPreemption's
+    ("preemption/never.yaml", "default/p"): (
+        {"n1": UNS}, [],
+        "0/1 nodes are available: 1 Insufficient cpu. no new claims to "
+        "deallocate, preemption: not eligible due to preemptionPolicy=Never."),
+    # n1's untolerated taint, n2 without disk=ssd: both
+    # UnschedulableAndUnresolvable in both releases
+    ("preemption/uau.yaml", "default/p"): (
+        {"n1": UAU, "n2": UAU}, [],
+        "0/2 nodes are available: 1 node(s) didn't match Pod's node "
+        "affinity/selector, 1 node(s) had untolerated taint {dedicated: "
+        "infra}. no new claims to deallocate, preemption: 0/2 nodes are "
+        "available: 2 Preemption is not helpful for scheduling."),
+    # n1 (1 cpu) full with peer, of p's priority 1000: no victim
+    ("preemption/equal-priority.yaml", "default/p"): (
+        {"n1": UNS}, [],
+        "0/1 nodes are available: 1 Insufficient cpu. no new claims to "
+        "deallocate, preemption: 0/1 nodes are available: 1 No preemption "
+        "victims found for incoming pod."),
     # csi.example.com's limit: l1 1, l2 2 (CSINode); l3 has none under
     # v1.34 (its allocatable's 1 is not read): unlimited.  e1 (v1) on l1,
     # e3 (v3) on l3.  p-new (v2): l1 1 + 1 > 1, l2 and l3 fit
@@ -111,6 +143,29 @@ CASES = {
     # p-two (v2, v4): l1 1 + 2 > 1; l2 0 + 2 <= 2; l3 unlimited
     ("volumes/limits.yaml", "default/p-two"): (
         {"l1": UNS, "l2": OK, "l3": OK}, None, ""),
+    # EBSLimits, GCEPDLimits and AzureDiskLimits are gone; NodeVolumeLimits
+    # counts the in-tree volumes as their CSI drivers' (migrated), against
+    # CSINode's limits only: i3's CSINode lists no driver, the other nodes
+    # have none, so no node limits them (the allocatable
+    # attachable-volumes-* are not read).  p-ebs (vol-c): every node fits
+    ("volumes/intree.yaml", "default/p-ebs"): (
+        {"i1": OK, "i2": OK, "i3": OK, "i4": OK, "i5": OK}, None, ""),
+    # p-ebs-shared (vol-a, e1's on i1): VolumeRestrictions still refuses
+    # i1 (the same EBS volume); i4's 25 + 1 no longer counts
+    ("volumes/intree.yaml", "default/p-ebs-shared"): (
+        {"i1": UNS, "i2": OK, "i3": OK, "i4": OK, "i5": OK}, None, ""),
+    # p-gce-claim (WaitForFirstConsumer claim of the gce-pd provisioner)
+    # and p-azure: i1's limits (1 GCE PD, 0 Azure Disk) are not read
+    ("volumes/intree.yaml", "default/p-gce-claim"): (
+        {"i1": OK, "i2": OK, "i3": OK, "i4": OK, "i5": OK}, None, ""),
+    ("volumes/intree.yaml", "default/p-azure"): (
+        {"i1": OK, "i2": OK, "i3": OK, "i4": OK, "i5": OK}, None, ""),
+    # the fixture's header works out the intended NonZeroRequested, which
+    # v1.34 computes (the sidecar in the sum, item 13, §5.1): n1
+    # LeastAllocated 57 + BalancedAllocation 61 = 118 < n2's 60 + 62: new
+    # binds to n2 (v1.30: n1)
+    ("quirks/nonzero-ignores-sidecars.yaml", "default/new"): (
+        {"n1": OK, "n2": OK}, ["n2"], ""),
 }
 
 

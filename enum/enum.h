@@ -231,7 +231,8 @@ bool enum_placement_class_keyed(const struct enum_symmetry *s, const int *d,
 				const uint64_t *key, uint64_t *size);
 
 /* A reachable state packed as ENUM_STATE_BYTES bytes per pod: node + 3
- * (1 gone, 2 pending), nominated node + 1, waiting, queue rank. */
+ * (1 gone, 2 pending), nominated node + 1, waiting (0, or 1 | the
+ * parked pod's rejecting plugins << 1, model/requeue.h), queue rank. */
 #define ENUM_STATE_BYTES 4
 
 /* enum_state_canonical: the least encoding in st's class (over node

@@ -20,6 +20,7 @@
 #include "../core/limits.h"
 #include "enum.h"
 #include "../core/xalloc.h"
+#include "../model/requeue.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -126,6 +127,7 @@ static void graph_release(struct graph *g)
 struct rstate {
 	struct snapshot *snap;
 	bool *waiting;
+	uint8_t *rej;          /* a waiting pod's rejecting plugins (requeue.h) */
 	int64_t *queued;
 	bool *absent;
 };
@@ -138,7 +140,10 @@ static void encode(const struct cluster *c, const struct rstate *s, uint8_t *out
 		t[0] = (uint8_t)(s->absent[p] ? 0 : at >= 0 ? at + 3
 				 : at == SNAP_GONE ? 1 : 2);
 		t[1] = (uint8_t)(s->snap->nominated[p] + 1);
-		t[2] = s->waiting[p];
+		/* the pool with each pod's rejecting plugins: which events
+		 * move it is part of the state */
+		t[2] = (uint8_t)(s->waiting[p] ? 1u | (unsigned)(s->rej[p] &
+			~MODEL_REJ_CLAIMS) << 1 : 0);
 		/* the rank of the queue timestamp among the pods' timestamps */
 		int rank = 0;
 		if (s->queued[p]) {
@@ -158,7 +163,8 @@ static void decode(const struct cluster *c, const uint8_t *in, struct rstate *s)
 			: t[0] <= 1 ? SNAP_GONE : SNAP_PENDING;
 		s->absent[p] = t[0] == 0;
 		s->snap->nominated[p] = (int32_t)t[1] - 1;
-		s->waiting[p] = t[2];
+		s->waiting[p] = t[2] & 1;
+		s->rej[p] = (uint8_t)(t[2] >> 1);
 		s->queued[p] = t[3];
 	}
 }
@@ -196,10 +202,12 @@ struct search {
 	struct rstate cur, nxt;
 	struct snapshot nsnap;        /* scratch for records */
 	bool *nwait, *nabsent;
+	uint8_t *nrej;
 	int64_t *nqueued;
 	bool *placed;
 	uint8_t *raw, *canon;
 	int32_t *queue;        /* BFS order = state index order */
+	int *gone;             /* scratch: a step's pods losing a nomination */
 };
 
 static const char *act_name(int act)
@@ -299,7 +307,7 @@ static void emit_record(struct search *S, int state, const struct rmeta *extra,
 	r.scenario = S->x->sc->index;
 	r.weight = S->g.meta[state].weight;
 	r.depth = S->g.meta[state].depth;
-	struct rstate tmp = {&S->nsnap, S->nwait, S->nqueued, S->nabsent};
+	struct rstate tmp = {&S->nsnap, S->nwait, S->nrej, S->nqueued, S->nabsent};
 	decode(S->c, S->g.enc + (size_t)state * (size_t)S->g.bytes, &tmp);
 	enum_record_state(&r, &S->nsnap, S->x->arrivals ? S->nabsent : NULL);
 	if (o)
@@ -394,38 +402,53 @@ static void copy_state(struct search *S)
 	const struct cluster *c = S->c;
 	snapshot_assign(S->nxt.snap, S->cur.snap);
 	memcpy(S->nxt.waiting, S->cur.waiting, sizeof *S->nxt.waiting * (size_t)c->n_pods);
+	memcpy(S->nxt.rej, S->cur.rej, sizeof *S->nxt.rej * (size_t)c->n_pods);
 	memcpy(S->nxt.queued, S->cur.queued, sizeof *S->nxt.queued * (size_t)c->n_pods);
 	memcpy(S->nxt.absent, S->cur.absent, sizeof *S->nxt.absent * (size_t)c->n_pods);
 }
 
-/* A bind or an eviction is a cluster event: the pool empties. */
-static void wake_all(struct search *S)
+/* The step's cluster events move the parked pods their rejecting
+ * plugins let go (model/requeue.h, as the loop does). */
+static void wake(struct search *S, const struct model_requeue_events *e)
 {
-	memset(S->nxt.waiting, 0, sizeof *S->nxt.waiting * (size_t)S->c->n_pods);
+	for (int q = 0; q < S->c->n_pods; q++)
+		if (S->nxt.waiting[q] &&
+		    model_requeue_wakes(S->c, q, S->nxt.rej[q], e)) {
+			S->nxt.waiting[q] = false;
+			S->nxt.rej[q] = 0;
+		}
 }
 
-static void park(struct search *S, int p)
+static void park(struct search *S, int p, uint8_t rej)
 {
 	S->nxt.waiting[p] = true;
+	S->nxt.rej[p] = rej;
 	S->nxt.queued[p] = max_queued(S->c, S->nxt.queued) + 1;
 }
 
 static void succ_bind(struct search *S, int from, int p, int node)
 {
 	copy_state(S);
+	bool had_nomination = S->nxt.snap->nominated[p] >= 0;
 	S->nxt.snap->pod_node[p] = node;
 	S->nxt.snap->nominated[p] = -1;
-	wake_all(S);
+	const struct model_requeue_events e = {
+		.bound = p, .unnominated = &p, .n_unnominated = had_nomination,
+	};
+	wake(S, &e);
 	add_successor(S, from, p, ACT_BIND, node, NULL, 0);
 }
 
 /* kube §3.6: victims deleted, lower-priority nominations on the node
  * cleared, the pod nominated and re-queued. */
 static void succ_preempt(struct search *S, int from, int p, int act, int node,
-			 const int *victims, int n)
+			 const int *victims, int n, uint8_t rej)
 {
 	const struct cluster *c = S->c;
 	copy_state(S);
+	/* the pods whose nominatedNodeName goes (v1.34's events) */
+	int *gone = S->gone;
+	int n_gone = 0;
 	for (int i = 0; i < n; i++) {
 		S->nxt.snap->pod_node[victims[i]] = SNAP_GONE;
 		S->nxt.snap->nominated[victims[i]] = -1;
@@ -433,20 +456,36 @@ static void succ_preempt(struct search *S, int from, int p, int act, int node,
 	for (int q = 0; q < c->n_pods; q++)
 		if (q != p && S->nxt.snap->pod_node[q] == SNAP_PENDING &&
 		    S->nxt.snap->nominated[q] == node &&
-		    c->pods[q].priority < c->pods[p].priority)
+		    c->pods[q].priority < c->pods[p].priority) {
 			S->nxt.snap->nominated[q] = -1;
+			gone[n_gone++] = q;
+		}
+	if (S->nxt.snap->nominated[p] >= 0 && S->nxt.snap->nominated[p] != node)
+		gone[n_gone++] = p;
 	S->nxt.snap->nominated[p] = node;
-	park(S, p);
-	wake_all(S);
+	park(S, p, rej);
+	const struct model_requeue_events e = {
+		.bound = -1, .deleted = victims, .n_deleted = n,
+		.unnominated = gone, .n_unnominated = n_gone,
+	};
+	wake(S, &e);
 	add_successor(S, from, p, act, node, victims, n);
 }
 
-static void succ_park(struct search *S, int from, int p, bool clear_own)
+static void succ_park(struct search *S, int from, int p, bool clear_own,
+		      uint8_t rej)
 {
 	copy_state(S);
+	bool gone = clear_own && S->nxt.snap->nominated[p] >= 0;
 	if (clear_own)
 		S->nxt.snap->nominated[p] = -1;
-	park(S, p);
+	park(S, p, rej);
+	/* v1.34: the cleared nomination is an event */
+	const struct model_requeue_events e = {
+		.bound = -1, .unnominated = &p, .n_unnominated = gone,
+	};
+	if (gone)
+		wake(S, &e);
 	add_successor(S, from, p, ACT_PARK, -1, NULL, 0);
 }
 
@@ -556,7 +595,7 @@ static int minimal_answers(struct search *S, int p, struct sched_preemption *ans
 }
 
 static void preemption_successors(struct search *S, int from, int p,
-				  const struct enum_outcome *o)
+				  const struct enum_outcome *o, uint8_t rej)
 {
 	const struct sched_preemption *k = &o->kube;
 	const struct sched_victims **seen =
@@ -568,13 +607,14 @@ static void preemption_successors(struct search *S, int from, int p,
 	int n_seen = 0;
 	if (k->code == SCHED_SUCCESS && k->node >= 0) {
 		seen[n_seen++] = &k->chosen;
-		succ_preempt(S, from, p, ACT_KUBE, k->node, k->chosen.pods, k->chosen.n);
+		succ_preempt(S, from, p, ACT_KUBE, k->node, k->chosen.pods,
+			     k->chosen.n, rej);
 		for (int i = 0; i < k->n_ties; i++) {
 			const struct sched_victims *v = kube_candidate(k, k->ties[i]);
 			if (!v || same_answer(v, &k->chosen))
 				continue;
 			seen[n_seen++] = v;
-			succ_preempt(S, from, p, ACT_KUBE, v->node, v->pods, v->n);
+			succ_preempt(S, from, p, ACT_KUBE, v->node, v->pods, v->n, rej);
 		}
 	}
 	int n_min = o->minimal_ok ? minimal_answers(S, p, ans) : 0;
@@ -585,11 +625,11 @@ static void preemption_successors(struct search *S, int from, int p,
 		if (!dup) {
 			seen[n_seen++] = &ans[a].chosen;
 			succ_preempt(S, from, p, ACT_MINIMAL, ans[a].node,
-				     ans[a].chosen.pods, ans[a].chosen.n);
+				     ans[a].chosen.pods, ans[a].chosen.n, rej);
 		}
 	}
 	if (n_seen == 0)
-		succ_park(S, from, p, k->clear_own_nomination);
+		succ_park(S, from, p, k->clear_own_nomination, rej);
 	for (int a = 0; a < n_min; a++)
 		sched_preemption_release(&ans[a]);
 	free(ans);
@@ -635,10 +675,13 @@ static void visit(struct search *S, int i)
 		else
 			for (int k = 0; k < r->n_viable; k++)
 				succ_bind(S, i, p, r->viable[k]);
-	} else if (o.preempted) {
-		preemption_successors(S, i, p, &o);
 	} else {
-		succ_park(S, i, p, false);
+		uint8_t rej = model_requeue_rejectors(S->c, r,
+						      S->cur.snap->nominated[p]);
+		if (o.preempted)
+			preemption_successors(S, i, p, &o, rej);
+		else
+			succ_park(S, i, p, false, rej);
 	}
 	enum_outcome_release(&o);
 }
@@ -835,7 +878,7 @@ static void greedy_gap(struct search *S, const bool *final)
 	for (int i = 0; i < S->g.n; i++) {
 		if (!final[i])
 			continue;
-		struct rstate tmp = {&S->nsnap, S->nwait, S->nqueued, S->nabsent};
+		struct rstate tmp = {&S->nsnap, S->nwait, S->nrej, S->nqueued, S->nabsent};
 		decode(c, S->g.enc + (size_t)i * (size_t)S->g.bytes, &tmp);
 		struct worth w = worth_of(c, &S->nsnap);
 		if (worth_cmp(w, reached) > 0) {
@@ -925,6 +968,10 @@ static void search_init(struct search *S, struct enum_ctx *x, bool symmetry,
 	S->cur.absent = calloc(n, sizeof(bool));
 	S->nxt.absent = calloc(n, sizeof(bool));
 	S->nabsent = calloc(n, sizeof(bool));
+	S->cur.rej = xcalloc(n, sizeof *S->cur.rej);
+	S->nxt.rej = xcalloc(n, sizeof *S->nxt.rej);
+	S->nrej = xcalloc(n, sizeof *S->nrej);
+	S->gone = xcalloc(n, sizeof *S->gone);
 	S->raw = calloc((size_t)S->g.bytes + 1, 1);
 	S->canon = calloc((size_t)S->g.bytes + 1, 1);
 	if (!S->cur.waiting || !S->nxt.waiting || !S->cur.queued ||
@@ -947,6 +994,10 @@ static void search_release(struct search *S)
 	free(S->cur.absent);
 	free(S->nxt.absent);
 	free(S->nabsent);
+	free(S->cur.rej);
+	free(S->nxt.rej);
+	free(S->nrej);
+	free(S->gone);
 	free(S->raw);
 	free(S->canon);
 	graph_release(&S->g);

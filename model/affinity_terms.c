@@ -37,6 +37,8 @@ static bool term_selects_namespace(const struct cluster *c,
 		return false;
 	if (match_label_selector_is_empty(&t->ns_selector))
 		return true;
+	if (owner == TERM_OF_PARKED)
+		return match_label_selector(&t->ns_selector, &no_labels);
 	/* v1.34.1 (QUIRK_AFFINITY_NEGATIVE_NS_SELECTOR): the incoming pod's
 	 * selector is also tested on empty namespace labels */
 	if (owner == TERM_OF_INCOMING &&

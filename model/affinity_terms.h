@@ -18,10 +18,14 @@
  *     matches (so a pod in an undefined namespace is never selected by it);
  *   TERM_OF_EXISTING - a pod already placed, matched against the incoming
  *     pod: the selector is tested on the incoming pod's namespace labels
- *     (the empty set when that namespace is not found). */
+ *     (the empty set when that namespace is not found);
+ *   TERM_OF_PARKED - a parked pod's term in v1.34's InterPodAffinity
+ *     QueueingHint (podMatchesAllAffinityTerms, Matches(pod, nil)): the
+ *     selector is tested on no labels at all, whatever the namespace. */
 enum model_term_owner {
 	TERM_OF_INCOMING,
-	TERM_OF_EXISTING
+	TERM_OF_EXISTING,
+	TERM_OF_PARKED
 };
 
 /* model_affinity_term_matches: term t of a pod in namespace owner_ns

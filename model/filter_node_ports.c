@@ -188,3 +188,24 @@ void model_filter_node_ports(const struct model_cycle *cy, int node,
 		}
 	}
 }
+
+bool model_node_ports_pods_conflict(const struct pod *want,
+				    const struct pod *used, bool sidecars)
+{
+	assert(want && used);
+	for (int i = 0; i < n_port_containers(want); i++) {
+		const struct container *w = pod_port_container(want, i, sidecars);
+		for (int j = 0; w && j < w->n_ports; j++) {
+			if (w->ports[j].host_port <= 0)
+				continue;
+			for (int k = 0; k < n_port_containers(used); k++) {
+				const struct container *u =
+					pod_port_container(used, k, sidecars);
+				for (int l = 0; u && l < u->n_ports; l++)
+					if (ports_conflict(&w->ports[j], &u->ports[l]))
+						return true;
+			}
+		}
+	}
+	return false;
+}

@@ -195,3 +195,13 @@ void model_filter_volume_restrictions(const struct model_cycle *cy, int node,
 				 : "node has pod using PersistentVolumeClaim with the "
 				   "same name and ReadWriteOncePod access mode");
 }
+
+bool model_volume_disks_conflict(const struct pod *a, const struct pod *b)
+{
+	assert(a && b);
+	for (int i = 0; i < a->n_disks; i++)
+		for (int j = 0; j < b->n_disks; j++)
+			if (disks_conflict(&a->disks[i], &b->disks[j]))
+				return true;
+	return false;
+}

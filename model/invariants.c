@@ -435,9 +435,12 @@ static const uint64_t hash_keys[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4u
 static void fingerprint_pod(const struct model_scheduler *m,
 			    struct model_invariants *v, int p, bool first)
 {
+	/* a waiting pod with its rejecting plugins: which events move it
+	 * is part of the state (requeue.h) */
+	uint32_t wait = m->waiting[p]
+		? 1u | (m->rejectors ? (uint32_t)m->rejectors[p] << 1 : 0) : 0;
 	uint32_t w[3] = {(uint32_t)m->snap.pod_node[p],
-			 (uint32_t)m->snap.nominated[p],
-			 (uint32_t)m->waiting[p]};
+			 (uint32_t)m->snap.nominated[p], wait};
 	uint32_t *old = &v->last[3 * (size_t)p];
 	if (!first && old[0] == w[0] && old[1] == w[1] && old[2] == w[2])
 		return;
@@ -451,7 +454,7 @@ static void fingerprint_pod(const struct model_scheduler *m,
 
 /* The pods step st can have changed: its pod, victims and cleared
  * nominations (neither loop changes another pod's node or nomination),
- * and the pods that were waiting (a bind or an eviction wakes them).
+ * and the pods that were waiting (a step's events may wake them).
  * Only the step's pod can start waiting: a waiting pod is not in
  * activeQ, so it was not waiting before its own step. */
 static void fingerprint_step(const struct model_scheduler *m,

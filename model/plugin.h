@@ -84,6 +84,16 @@ void model_filter_volume_zone(const struct model_cycle *, int, struct sched_stat
 void model_filter_pod_topology_spread(const struct model_cycle *, int, struct sched_status *);
 void model_filter_inter_pod_affinity(const struct model_cycle *, int, struct sched_status *);
 
+/* The pod-level tests the v1.34 QueueingHints ask of a deleted pod
+ * (model/requeue.c): NodePorts' - some host port of want's port containers
+ * conflicts with one of used's (Fits(want, a node holding only used's
+ * ports); sidecars counted as v1.34 counts them); VolumeRestrictions' -
+ * some in-tree disk of a conflicts with one of b's (satisfyVolumeConflicts
+ * negated). */
+bool model_node_ports_pods_conflict(const struct pod *want,
+				    const struct pod *used, bool sidecars);
+bool model_volume_disks_conflict(const struct pod *a, const struct pod *b);
+
 /* DynamicResources (v1.34, filter_dynamic_resources.c): its PreFilter
  * (Success, Skip for a pod without claims, or UnschedulableAndUnresolvable),
  * its Filter, and its PostFilter after the failed cycle r: Unschedulable

@@ -12,8 +12,9 @@
  * DefaultPreemption (if the profile enables it) evicts victims and only
  * nominates the pod, which stays pending and is retried later, trying its
  * nominated node first.  A pod that failed waits in the unschedulable
- * pool until a cluster event; kso models the events simply: any bind or
- * eviction moves every waiting pod back to activeQ (behind pods of its
+ * pool, with the plugins that rejected it, until a cluster event of the
+ * loop (a bind, an eviction, v1.34: a nomination gone) moves it back to
+ * activeQ as each release's queue does (requeue.h; behind pods of its
  * priority that did not fail: the queue timestamp is reset on failure).
  *
  * The loop ends at quiescence (no pod in activeQ) or after max_steps.
@@ -158,6 +159,8 @@ struct model_scheduler {
 	struct model_sched_opts opts;
 	uint64_t rng;
 	bool *waiting;                /* [n_pods] in the unschedulable pool */
+	uint8_t *rejectors;           /* [n_pods] a waiting pod's rejecting
+				       * plugins (MODEL_REJ_*, requeue.h) */
 	int64_t *queued_at;           /* [n_pods] queue timestamp: 0 = as
 				       * created, else order of failure */
 	int64_t clock;

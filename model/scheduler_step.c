@@ -27,6 +27,7 @@
 #include "../core/xalloc.h"
 #include "../core/splitmix.h"
 #include "../core/dra_live.h"
+#include "requeue.h"
 #include "spread_prefilter.h"
 #include "affinity_prefilter.h"
 
@@ -139,21 +140,30 @@ int model_scheduler_queue(const struct model_scheduler *m, int *out)
 	return k;
 }
 
-/* A bind or an eviction is a cluster event: every parked pod may fit now
- * (kso's simple reading of kube's MoveAllToActiveOrBackoffQueue). */
-static void wake_all(struct model_scheduler *m)
+/* The step's cluster events move the parked pods whose rejecting
+ * plugins say they may fit now (requeue.h), in pool order; the rest stay. */
+static void wake(struct model_scheduler *m, const struct model_requeue_events *e)
 {
+	int kept = 0;
 	for (int i = 0; i < m->n_pool; i++) {
-		m->waiting[m->pool[i]] = false;
-		heap_push(m, m->pool[i]);
+		int q = m->pool[i];
+		if (!model_requeue_wakes(m->cluster, q, m->rejectors[q], e)) {
+			m->pool[kept++] = q;
+			continue;
+		}
+		m->waiting[q] = false;
+		m->rejectors[q] = 0;
+		heap_push(m, q);
 	}
-	m->n_pool = 0;
+	m->n_pool = kept;
 }
 
-/* The pod failed this cycle: parked with a fresh queue timestamp. */
-static void park(struct model_scheduler *m, int p)
+/* The pod failed this cycle: parked with a fresh queue timestamp and the
+ * plugins that rejected it. */
+static void park(struct model_scheduler *m, int p, uint8_t rejectors)
 {
 	m->waiting[p] = true;
+	m->rejectors[p] = rejectors;
 	m->queued_at[p] = ++m->clock;
 	m->pool[m->n_pool++] = p;
 }
@@ -216,6 +226,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	m->rng = opts->seed;
 	size_t n = (size_t)c->n_pods;
 	m->waiting = xcalloc(n, sizeof *m->waiting);
+	m->rejectors = xcalloc(n + 1, sizeof *m->rejectors);
 	m->queued_at = xcalloc(n, sizeof *m->queued_at);
 	m->placed = xcalloc(n, sizeof *m->placed);
 	m->absent = xcalloc(n + 1, sizeof *m->absent);
@@ -245,6 +256,7 @@ void model_scheduler_release(struct model_scheduler *m)
 	snapshot_release(&m->snap);
 	snapshot_release(&m->before);
 	free(m->waiting);
+	free(m->rejectors);
 	free(m->queued_at);
 	free(m->placed);
 	free(m->absent);
@@ -318,15 +330,24 @@ static void set_nominated(struct model_scheduler *m, int p, int node)
 static void do_bind(struct model_scheduler *m, int p, int node,
 		    const struct sched_cycle_result *r, struct model_step *st)
 {
+	/* a pod leaving the unscheduled pods with a nominated node (v1.34's
+	 * deletePodFromSchedulingQueue) */
+	bool had_nomination = m->snap.nominated[p] >= 0;
 	set_node(m, p, node);
 	model_dra_bound(m, p, node);
+	/* Reserve / PreBind write its claims' status */
+	bool claims = m->cluster->pods[p].n_claims > 0;
 	m->snap.nominated[p] = -1;   /* binding took the pod off the nominator */
 	m->placed[p] = true;
 	st->action = MODEL_STEP_BIND;
 	st->node = node;
 	st->fast_path = r->nominated_node == node;
 	st->message = xstrdup("");
-	wake_all(m);
+	const struct model_requeue_events e = {
+		.bound = p, .unnominated = &p, .n_unnominated = had_nomination,
+		.claims = claims,
+	};
+	wake(m, &e);
 }
 
 /* kube §3.6: victims are deleted, lower-priority nominations on the node
@@ -336,10 +357,22 @@ static void apply_preemption(struct model_scheduler *m, int p,
 			     const struct sched_cycle_result *r,
 			     struct model_step *st)
 {
+	uint8_t rejectors = model_requeue_rejectors(m->cluster, r,
+						    m->snap.nominated[p]);
+	/* the pods whose nominatedNodeName goes: those cleared, and the
+	 * preemptor's own when it moves to another node */
+	int *gone = xmalloc(sizeof *gone * ((size_t)pr->n_clear_nominated + 1));
+	int n_gone = 0;
+	for (int i = 0; i < pr->n_clear_nominated; i++)
+		if (m->snap.nominated[pr->clear_nominated[i]] >= 0)
+			gone[n_gone++] = pr->clear_nominated[i];
+	if (m->snap.nominated[p] >= 0 && m->snap.nominated[p] != pr->node)
+		gone[n_gone++] = p;
+	bool claims = false;   /* a victim's claims unreserved or deallocated */
 	for (int i = 0; i < pr->chosen.n; i++) {
 		set_node(m, pr->chosen.pods[i], SNAP_GONE);
 		set_nominated(m, pr->chosen.pods[i], -1);
-		model_dra_gone(m, pr->chosen.pods[i]);
+		claims |= model_dra_gone(m, pr->chosen.pods[i]);
 	}
 	for (int i = 0; i < pr->n_clear_nominated; i++)
 		set_nominated(m, pr->clear_nominated[i], -1);
@@ -352,8 +385,13 @@ static void apply_preemption(struct model_scheduler *m, int p,
 	st->n_cleared = pr->n_clear_nominated;
 	/* PostFilter succeeded: no PostFilter message in the FitError */
 	st->message = xstrdup(r->message ? r->message : "");
-	park(m, p);
-	wake_all(m);
+	park(m, p, rejectors);
+	const struct model_requeue_events e = {
+		.bound = -1, .deleted = st->victims, .n_deleted = st->n_victims,
+		.unnominated = gone, .n_unnominated = n_gone, .claims = claims,
+	};
+	wake(m, &e);
+	free(gone);
 }
 
 /* Whether victims v[0..n) are the wanted ones (as sets). */
@@ -446,10 +484,12 @@ static void no_fit(struct model_scheduler *m, int p,
 {
 	st->action = MODEL_STEP_UNSCHEDULABLE;
 	const char *fit = r->message ? r->message : "";
+	uint8_t rejectors = model_requeue_rejectors(m->cluster, r,
+						    m->snap.nominated[p]);
 	/* an Error or "no nodes" is not a FitError: PostFilter does not run */
 	if (r->code != SCHED_UNSCHEDULABLE || !config_has_postfilter(prof)) {
 		st->message = xstrdup(fit);
-		park(m, p);
+		park(m, p, rejectors);
 		return;
 	}
 	struct sched_preemption pr;
@@ -463,12 +503,19 @@ static void no_fit(struct model_scheduler *m, int p,
 	if (pr.code == SCHED_SUCCESS && pr.node >= 0) {
 		apply_preemption(m, p, &pr, r, st);
 	} else {
+		bool gone = pr.clear_own_nomination && m->snap.nominated[p] >= 0;
 		if (pr.clear_own_nomination)
 			set_nominated(m, p, -1);
 		st->message = with_postfilter(fit, pr.message);
-		park(m, p);
-		if (dealloc)
-			wake_all(m);
+		park(m, p, rejectors);
+		/* v1.34: the cleared nomination and a claim deallocated are
+		 * events */
+		const struct model_requeue_events e = {
+			.bound = -1, .unnominated = &p, .n_unnominated = gone,
+			.claims = dealloc,
+		};
+		if (gone || dealloc)
+			wake(m, &e);
 	}
 	sched_preemption_release(&pr);
 }

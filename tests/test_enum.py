@@ -215,10 +215,10 @@ def test_reachable_follows_tied_preemption_candidates(tmp_path):
     r = enum(u, "--db", tmp_path / "t.db", "--mode", "reachable",
              "--no-symmetry", "--quiet")
     assert r.returncode == 0, r.stderr
-    assert "states:        11 (11 classes evaluated" in r.stdout
+    assert "states:        9 (9 classes evaluated" in r.stdout
     assert "final states:  2 (2 classes)" in r.stdout
-    assert "decisions:     9 (9 classes)" in r.stdout
-    assert "preemptions:   4 (4)" in r.stdout
+    assert "decisions:     7 (7 classes)" in r.stdout
+    assert "preemptions:   2 (2)" in r.stdout
 
 
 def test_universe_manifests_by_path(tmp_path):

@@ -1,0 +1,196 @@
+/*
+ * test_requeue.c - which parked pods an event of kso's loop moves back
+ * (model/requeue.h), one rule at a time, worked out by hand from kube:
+ * v1.30.12 (queueing hints off: a rejecting plugin registered the event;
+ * a bind reaches only the pods with a matching required affinity term,
+ * read on the bound pod's namespace labels; nominations are no event)
+ * and v1.34.1 (each plugin's QueueingHintFn: InterPodAffinity's terms on
+ * no namespace labels, PodTopologySpread's namespace and selector,
+ * NodePorts' conflicting port, VolumeRestrictions' shared claim,
+ * NodeVolumeLimits' claim or migratable disk, NodeResourcesFit's node or
+ * nominated node, the lower-or-equal priority of a lost nomination).
+ */
+#include <string.h>
+
+#include "check.h"
+#include "../../model/requeue.h"
+#include "../../yaml/load.h"
+
+/* A pod; ports is "" or PORT (host port 8080). */
+#define POD(name, ns, labels, prio, ports, spec) \
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: " ns \
+	", labels: {" labels "}}\nspec:\n  priorityClassName: " prio "\n" spec \
+	"  containers: [{name: c, image: nginx" ports "}]\n---\n"
+#define PORT ", ports: [{containerPort: 8080, hostPort: 8080}]"
+
+static const char OBJECTS[] =
+	"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+	"metadata: {name: hi}\nvalue: 100\n---\n"
+	"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+	"metadata: {name: low}\nvalue: 0\n---\n"
+	"apiVersion: v1\nkind: Namespace\n"
+	"metadata: {name: other, labels: {team: x}}\n---\n"
+	"apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {zone: a}}\n---\n"
+	/* the parked pods */
+	POD("aff", "default", "", "low", "",
+	    "  affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
+	    " [{topologyKey: zone, labelSelector: {matchLabels: {app: web}}}]}}\n")
+	POD("anti", "default", "", "low", "",
+	    "  affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
+	    " [{topologyKey: zone, labelSelector: {matchLabels: {app: db}}}]}}\n")
+	POD("nssel", "default", "", "low", "",
+	    "  affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
+	    " [{topologyKey: zone, labelSelector: {matchLabels: {app: web}},"
+	    " namespaceSelector: {matchExpressions: [{key: team, operator: NotIn,"
+	    " values: [x]}]}}]}}\n")
+	POD("spread", "default", "app: web", "low", "",
+	    "  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone,"
+	    " whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}]\n")
+	POD("ported", "default", "", "low", PORT, "")
+	POD("claimer", "default", "", "low", "",
+	    "  volumes: [{name: v, persistentVolumeClaim: {claimName: data}}]\n")
+	POD("high", "default", "", "hi", "", "")
+	/* the pods of the events */
+	POD("web", "default", "app: web", "low", "", "")
+	POD("webx", "other", "app: web", "low", "", "")
+	POD("db", "default", "app: db", "low", PORT,
+	    "  volumes: [{name: v, persistentVolumeClaim: {claimName: data}}]\n")
+	POD("ebs", "default", "", "low", "",
+	    "  volumes: [{name: v, awsElasticBlockStore: {volumeID: vol-1}}]\n");
+
+static struct cluster C;
+
+static int pod(const char *name)
+{
+	int p = cluster_find_pod(&C, "default", name);
+	return p >= 0 ? p : cluster_find_pod(&C, "other", name);
+}
+
+/* Whether a bind of `bound` moves parked pod `parked`. */
+static bool on_bind(const char *parked, uint8_t rej, const char *bound)
+{
+	const struct model_requeue_events e = {.bound = pod(bound)};
+	return model_requeue_wakes(&C, pod(parked), rej, &e);
+}
+
+static bool on_delete(const char *parked, uint8_t rej, const char *victim)
+{
+	int v = pod(victim);
+	const struct model_requeue_events e = {.bound = -1, .deleted = &v,
+					       .n_deleted = 1};
+	return model_requeue_wakes(&C, pod(parked), rej, &e);
+}
+
+static bool on_lost_nomination(const char *parked, uint8_t rej,
+			       const char *nominated)
+{
+	int y = pod(nominated);
+	const struct model_requeue_events e = {.bound = -1, .unnominated = &y,
+					       .n_unnominated = 1};
+	return model_requeue_wakes(&C, pod(parked), rej, &e);
+}
+
+static bool on_claims(const char *parked, uint8_t rej)
+{
+	const struct model_requeue_events e = {.bound = -1, .claims = true};
+	return model_requeue_wakes(&C, pod(parked), rej, &e);
+}
+
+static void test_v130(void)
+{
+	/* AssignedPodAdded: aff's term selects web, not db */
+	CHECK(on_bind("aff", MODEL_REJ_AFFINITY, "web"));
+	CHECK(!on_bind("aff", MODEL_REJ_AFFINITY, "db"));
+	/* a matching term, but NodeResourcesFit registers no pod add */
+	CHECK(!on_bind("aff", MODEL_REJ_FIT, "web"));
+	/* no required affinity term: a bind never reaches spread */
+	CHECK(!on_bind("spread", MODEL_REJ_SPREAD, "web"));
+	/* nssel's namespaceSelector (team NotIn [x]) read on namespace
+	 * other's labels {team: x}: no match */
+	CHECK(!on_bind("nssel", MODEL_REJ_AFFINITY, "webx"));
+	/* Pod/Delete registered by NodePorts, whatever the deleted pod */
+	CHECK(on_delete("ported", MODEL_REJ_PORTS, "web"));
+	CHECK(on_delete("claimer", MODEL_REJ_VOLUME_LIMITS, "web"));
+	/* TaintToleration, NodeAffinity...: no pod event */
+	CHECK(!on_delete("ported", 0, "web"));
+	/* a nomination lost moves nothing */
+	CHECK(!on_lost_nomination("ported", MODEL_REJ_PORTS, "db"));
+	CHECK(!on_lost_nomination("claimer", MODEL_REJ_FIT, "db"));
+	/* no rejecting plugin: any bind or deletion */
+	CHECK(on_bind("high", MODEL_REJ_NONE, "db"));
+	CHECK(on_delete("high", MODEL_REJ_NONE, "db"));
+}
+
+static void test_v134(void)
+{
+	/* InterPodAffinity: an added pod matching all the affinity terms */
+	CHECK(on_bind("aff", MODEL_REJ_AFFINITY, "web"));
+	CHECK(!on_bind("aff", MODEL_REJ_AFFINITY, "db"));
+	/* the namespaceSelector read on no labels: NotIn matches, the
+	 * namespace other's own labels notwithstanding */
+	CHECK(on_bind("nssel", MODEL_REJ_AFFINITY, "webx"));
+	/* a deleted pod matching all the anti-affinity terms */
+	CHECK(on_delete("anti", MODEL_REJ_AFFINITY, "db"));
+	CHECK(!on_delete("anti", MODEL_REJ_AFFINITY, "web"));
+	/* PodTopologySpread: a pod with a node, of spread's namespace,
+	 * matching its selector */
+	CHECK(on_bind("spread", MODEL_REJ_SPREAD, "web"));
+	CHECK(!on_bind("spread", MODEL_REJ_SPREAD, "webx"));
+	CHECK(!on_bind("spread", MODEL_REJ_SPREAD, "db"));
+	CHECK(on_delete("spread", MODEL_REJ_SPREAD, "web"));
+	/* NodeResourcesFit registers no pod add */
+	CHECK(!on_bind("claimer", MODEL_REJ_FIT, "web"));
+	CHECK(on_delete("claimer", MODEL_REJ_FIT, "web"));
+	/* NodePorts: the deleted pod must hold a conflicting host port */
+	CHECK(!on_delete("ported", MODEL_REJ_PORTS, "web"));
+	CHECK(on_delete("ported", MODEL_REJ_PORTS, "db"));
+	/* VolumeRestrictions: the same claim in the same namespace */
+	CHECK(!on_delete("claimer", MODEL_REJ_VOLUME_RESTRICTIONS, "web"));
+	CHECK(on_delete("claimer", MODEL_REJ_VOLUME_RESTRICTIONS, "db"));
+	/* NodeVolumeLimits: a claim or a migratable in-tree disk */
+	CHECK(!on_delete("claimer", MODEL_REJ_VOLUME_LIMITS, "web"));
+	CHECK(on_delete("claimer", MODEL_REJ_VOLUME_LIMITS, "db"));
+	CHECK(on_delete("claimer", MODEL_REJ_VOLUME_LIMITS, "ebs"));
+	/* a lost nomination: a deleted pod with no node but a nominated
+	 * node, for the parked pods of lower or equal priority */
+	CHECK(on_lost_nomination("claimer", MODEL_REJ_FIT, "db"));
+	CHECK(on_lost_nomination("ported", MODEL_REJ_PORTS, "db"));
+	CHECK(!on_lost_nomination("high", MODEL_REJ_FIT, "db"));
+	CHECK(!on_lost_nomination("high", MODEL_REJ_NONE, "db"));
+	CHECK(on_lost_nomination("claimer", MODEL_REJ_NONE, "db"));
+	/* InterPodAffinity skips a pod without a node */
+	CHECK(!on_lost_nomination("aff", MODEL_REJ_AFFINITY, "web"));
+	/* PodTopologySpread: another pending pod no, the pod itself yes */
+	CHECK(!on_lost_nomination("spread", MODEL_REJ_SPREAD, "web"));
+	CHECK(on_lost_nomination("spread", MODEL_REJ_SPREAD, "spread"));
+	/* a claim's change: the pods DynamicResources rejected */
+	CHECK(on_claims("claimer", MODEL_REJ_CLAIMS));
+	CHECK(!on_claims("claimer", MODEL_REJ_FIT));
+}
+
+static int load(enum kube_version v)
+{
+	struct error err;
+	error_init(&err);
+	cluster_init(&C);
+	config_use_version(&C.config, v);
+	if (yaml_load_buffer(&C, "t.yaml", (const unsigned char *)OBJECTS,
+			     strlen(OBJECTS), &err) < 0) {
+		fprintf(stderr, "load: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	if (load(KUBE_1_30) < 0)
+		return 1;
+	test_v130();
+	cluster_release(&C);
+	if (load(KUBE_1_34) < 0)
+		return 1;
+	test_v134();
+	cluster_release(&C);
+	return check_done("test_requeue");
+}

@@ -451,3 +451,28 @@ def test_a_claim_reserved_for_256_pods_stops_the_loop(engine, tmp_path):
         "reserved for 256 pods already, the API server's limit: kube's PreBind "
         "would fail to add it and the binding with it, which kso's loop does "
         "not model\n")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_prebind_writes_subrequests_and_slice_selectors(engine):
+    # fixtures/dra/loop-prioritized.yaml's header
+    import yaml
+    p = run_kso("schedule", fixture_path("dra/loop-prioritized.yaml"),
+                "--engine", engine, "--kube-version", "1.34", "-o", "yaml")
+    assert p.returncode == 0, p.stderr
+    docs = [d for d in yaml.safe_load_all(p.stdout) if d]
+    assert [d["spec"].get("nodeName") for d in docs if d["kind"] == "Pod"] \
+        == ["n1"]
+    (status,) = [d["status"] for d in docs if d["kind"] == "ResourceClaim"]
+    assert status == {
+        "allocation": {
+            "devices": {"results": [
+                {"request": "gpu/small", "driver": "small.example.com",
+                 "pool": "zonal", "device": "s-0"},
+                {"request": "nic", "driver": "net.example.com",
+                 "pool": "nics", "device": "nic-0"}]},
+            "nodeSelector": {"nodeSelectorTerms": [{"matchExpressions": [
+                {"key": "zone", "operator": "In", "values": ["a"]}]}]}},
+        "reservedFor": [{"resource": "pods", "name": "p", "uid": "uid-p"}]}
+    d = explain("loop-prioritized.yaml", "default/p", engine)
+    assert verdicts(d) == {"n1": OK, "n2": dra_fail(NO_ALLOC)}

@@ -89,7 +89,7 @@ int yaml_res_intern(struct cluster *c, const char *name)
 
 /* One quantity value: parse, then check its integer form fits. */
 static int decode_quantity(struct yaml_dec *d, const struct ynode *v,
-			   int res, struct quantity *q, int64_t *value)
+			   int res, struct quantity *q)
 {
 	const char *s;
 	if (yd_scalar_text(d, v, &s) < 0)
@@ -98,9 +98,9 @@ static int decode_quantity(struct yaml_dec *d, const struct ynode *v,
 	if (yaml_parse_quantity(s, q, &why) < 0)
 		return yd_fail(d, v, "invalid quantity \"%.64s\": %s", s,
 			       why ? why : "invalid syntax");
-	int64_t tmp;
-	int rc = res == RES_CPU ? quantity_milli(*q, value ? value : &tmp)
-				: quantity_value(*q, value ? value : &tmp);
+	int64_t value;
+	int rc = res == RES_CPU ? quantity_milli(*q, &value)
+				: quantity_value(*q, &value);
 	if (rc < 0)
 		return yd_fail(d, v, "quantity \"%.64s\": value does not fit in 64 bits",
 			       s);
@@ -136,7 +136,7 @@ int yaml_decode_resource_list(struct yaml_dec *d, const struct ynode *m,
 			return -1;
 		/* "cpu: null" unmarshals as a present zero Quantity */
 		if (!ynode_is_null(v) &&
-		    decode_quantity(d, v, items[n].res, &items[n].q, NULL) < 0)
+		    decode_quantity(d, v, items[n].res, &items[n].q) < 0)
 			return -1;
 		yd_leave(d, mark);
 		n++;
@@ -146,31 +146,30 @@ int yaml_decode_resource_list(struct yaml_dec *d, const struct ynode *m,
 	return 0;
 }
 
+/* Node allocatable is the same map as a resource list, each quantity in
+ * its integer form; decode_quantity already refused one that does not fit,
+ * so the conversion here cannot fail. */
 int yaml_decode_resource_values(struct yaml_dec *d, const struct ynode *m,
 				struct resource_values *out)
 {
+	struct resource_list list;
 	out->items = NULL;
 	out->n = 0;
-	if (!m)
-		return 0;
-	if (yd_want_map(d, m) < 0)
+	if (yaml_decode_resource_list(d, m, &list) < 0)
 		return -1;
-	struct resource_value *items = arena_array(d->a, (size_t)m->n,
+	if (!list.n)
+		return 0;
+	struct resource_value *items = arena_array(d->a, (size_t)list.n,
 						   sizeof *items);
-	int n = 0;
-	for (int i = 0; i < m->n; i++) {
-		const struct ynode *v = m->items[i];
-		size_t mark = yd_enter(d, m->keys[i]->str);
-		if (decode_res_name(d, m->keys[i], &items[n].res) < 0)
-			return -1;
-		struct quantity q;
-		if (!ynode_is_null(v) &&
-		    decode_quantity(d, v, items[n].res, &q, &items[n].value) < 0)
-			return -1;
-		yd_leave(d, mark);
-		n++;
+	for (int i = 0; i < list.n; i++) {
+		const struct resource_quantity *rq = &list.items[i];
+		items[i].res = rq->res;
+		int rc = rq->res == RES_CPU ? quantity_milli(rq->q, &items[i].value)
+					    : quantity_value(rq->q, &items[i].value);
+		assert(rc == 0);
+		(void)rc;
 	}
 	out->items = items;
-	out->n = n;
+	out->n = list.n;
 	return 0;
 }

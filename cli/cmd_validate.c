@@ -4,7 +4,8 @@
  * and prints one summary line:
  *
  *   ok: 3 nodes, 5 pods (2 bound, 3 pending), 2 namespaces,
- *       1 priority classes, 1 PDBs, 0 workloads          (one line)
+ *       1 priority classes, 1 PDBs, 1 spreading selectors (1 Service)
+ *                                                        (one line)
  *
  * followed by ", N profiles" when --config was given.  A pod is "bound"
  * when its manifest names a node (spec.nodeName), "pending" otherwise.
@@ -148,13 +149,40 @@ static void expansion_line(const struct cluster *c)
 	strbuf_release(&list);
 }
 
+/* The objects whose selectors default spreading reads (Services,
+ * ReplicationControllers, ReplicaSets, StatefulSets), counted by kind:
+ * "workloads" alone read as the controllers, which the next line counts. */
+static void spreading_selectors(const struct cluster *c)
+{
+	static const char *const kind[] = {
+		[WORKLOAD_SERVICE] = "Service",
+		[WORKLOAD_REPLICATION_CONTROLLER] = "ReplicationController",
+		[WORKLOAD_REPLICA_SET] = "ReplicaSet",
+		[WORKLOAD_STATEFUL_SET] = "StatefulSet",
+	};
+	int n[sizeof kind / sizeof *kind] = {0};
+	for (int i = 0; i < c->n_workloads; i++)
+		n[c->workloads[i].kind]++;
+	printf(", %d spreading selectors", c->n_workloads);
+	const char *sep = " (";
+	for (size_t k = 0; k < sizeof kind / sizeof *kind; k++) {
+		if (!n[k])
+			continue;
+		printf("%s%d %s", sep, n[k], kind[k]);
+		sep = ", ";
+	}
+	if (c->n_workloads)
+		printf(")");
+}
+
 static void summary(const struct cluster *c)
 {
 	int bound = count_bound(c);
 	printf("ok: %d nodes, %d pods (%d bound, %d pending), %d namespaces, "
-	       "%d priority classes, %d PDBs, %d workloads",
+	       "%d priority classes, %d PDBs",
 	       c->n_nodes, c->n_pods, bound, c->n_pods - bound, c->n_namespaces,
-	       c->n_priority_classes, c->n_pdbs, c->n_workloads);
+	       c->n_priority_classes, c->n_pdbs);
+	spreading_selectors(c);
 	if (c->config.loaded)
 		printf(", %d profiles", c->config.n_profiles);
 	printf("\n");

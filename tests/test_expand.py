@@ -52,7 +52,7 @@ def test_export_loads_with_expected_warnings():
     # owners (the Deployment's through its current ReplicaSet)
     assert proc.stdout == ("ok: 3 nodes, 11 pods (5 bound, 6 pending), "
                            "2 namespaces, 0 priority classes, 0 PDBs, "
-                           "3 workloads\n"
+                           "3 spreading selectors (2 ReplicaSet, 1 StatefulSet)\n"
                            "11 pods: 6 listed, 5 created by 4 controllers "
                            "(ReplicaSet shop/web-7d4b9c8f5 2, StatefulSet "
                            "shop/db 1, DaemonSet kube-system/agent 1, Job "

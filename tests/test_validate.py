@@ -416,7 +416,7 @@ metadata: {name: web-1}
     # 2 pods, namespaces default and other (implicit), 1 Service
     assert proc.stdout == ("ok: 0 nodes, 2 pods (0 bound, 2 pending), "
                            "2 namespaces, 0 priority classes, 0 PDBs, "
-                           "1 workloads\n")
+                           "1 spreading selectors (1 Service)\n")
 
 
 def test_summary_basic():
@@ -429,7 +429,7 @@ def test_summary_basic():
     assert proc.stderr == ""
     assert proc.stdout == ("ok: 2 nodes, 2 pods (1 bound, 1 pending), "
                            "2 namespaces, 1 priority classes, 0 PDBs, "
-                           "0 workloads\n")
+                           "0 spreading selectors\n")
 
 
 def test_summary_with_config():
@@ -437,7 +437,7 @@ def test_summary_with_config():
                FIXTURES / "config-multi.yaml", "--extension",
                "SelectorSpread")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.endswith(", 0 workloads, 2 profiles\n")
+    assert proc.stdout.endswith(", 0 spreading selectors, 2 profiles\n")
 
 
 def test_config_error(tmp_path):

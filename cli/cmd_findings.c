@@ -23,23 +23,39 @@
 
 /* the table's detail: its first line, at most this many code points */
 #define DETAIL_WIDTH 80
+/* the table's rows of one kind by default: a universe can hold tens of
+ * thousands of one kind, which would bury the few of another */
+#define TABLE_ROWS_PER_KIND 20
+/* distinct kinds counted for the cut (enum_finding_kinds has fewer) */
+#define MAX_KINDS 64
+
+/* How many rows of one kind there are, and how many the table shows. */
+struct kind_count {
+	char kind[48];
+	long total, shown;
+};
 
 struct findings_args {
 	const char *kind;
 	long long run;
 	enum cli_format format;
+	long max;            /* rows of each kind at most; 0 all, -1 unset */
 	const char *db;
+	struct kind_count kinds[MAX_KINDS];
+	int n_kinds;
 	struct cli_grid g;
 	struct json_out j;
 	bool started;        /* the JSON array begun, at the first row */
 };
 
-enum { OPT_KIND, OPT_RUN, OPT_OUTPUT };
+enum { OPT_KIND, OPT_RUN, OPT_MAX, OPT_OUTPUT };
 
 static const struct cli_opt findings_table[] = {
 	{"kind", 0, "KIND", "only this kind (disagreement, an invariant, a "
 	 "finding; impl: every impl verdict)", OPT_KIND},
 	{"run", 0, "N", "only this run's (runs.id)", OPT_RUN},
+	{"max", 0, "N", "at most N rows of each kind (table default 20, "
+	 "json all; 0: all)", OPT_MAX},
 	{"output", 'o', "FORMAT", "table (default) or json", OPT_OUTPUT},
 	{NULL, 0, NULL, NULL, 0},
 };
@@ -47,12 +63,13 @@ static const struct cli_opt findings_table[] = {
 static int take(void *ctx, int id, const char *v);
 
 static struct cli_command findings_cmd = {
-	"kso findings", "DB [--kind KIND] [--run N] [-o table|json]",
+	"kso findings", "DB [--kind KIND] [--run N] [--max N] [-o table|json]",
 	"Lists the disagreements, invariant violations and findings of an\n"
 	"enumerator database (kso enum --db DB): run, state id, kind and a\n"
 	"one-line detail, with the command that exports the state as a\n"
 	"scenario (`kso export`) or, from a reachable-mode run, as the trace\n"
-	"`kso replay` re-executes.\n",
+	"`kso replay` re-executes.  The table shows the first 20 of each\n"
+	"kind and says how many more there are (--max 0: all).\n",
 	{findings_table, NULL}, take, NULL};
 
 static int take(void *ctx, int id, const char *v)
@@ -75,6 +92,13 @@ static int take(void *ctx, int id, const char *v)
 		if (end == v || *end || errno || a->run < 1)
 			return cli_usage_error(&findings_cmd, "--run takes a run id "
 					       "(1, 2, ...), not '%s'", v);
+		return 0;
+	case OPT_MAX:
+		errno = 0;
+		a->max = strtol(v, &end, 10);
+		if (end == v || *end || errno || a->max < 0)
+			return cli_usage_error(&findings_cmd, "--max takes a count "
+					       "(0 for all), not '%s'", v);
 		return 0;
 	case OPT_OUTPUT:
 		return cli_format_take(&findings_cmd, v, CLI_TABLE | CLI_JSON,
@@ -116,9 +140,57 @@ static void one_line(struct strbuf *b, const char *d)
 		strbuf_puts(b, "…");
 }
 
+/* The count of r's kind; NULL past MAX_KINDS distinct kinds (never cut). */
+static struct kind_count *count_of(struct findings_args *a, const char *kind)
+{
+	for (int i = 0; i < a->n_kinds; i++)
+		if (!strcmp(a->kinds[i].kind, kind))
+			return &a->kinds[i];
+	if (a->n_kinds == MAX_KINDS || strlen(kind) >= sizeof a->kinds[0].kind)
+		return NULL;
+	struct kind_count *k = &a->kinds[a->n_kinds++];
+	strcpy(k->kind, kind);
+	return k;
+}
+
+/* Whether r is one of the rows --max lets through, counting it. */
+static bool shown(struct findings_args *a, const struct enum_finding_row *r)
+{
+	struct kind_count *k = count_of(a, r->kind);
+	if (!k)
+		return true;
+	k->total++;
+	if (a->max > 0 && k->shown >= a->max)
+		return false;
+	k->shown++;
+	return true;
+}
+
+/* After the table: each kind cut, how many rows it left out and the
+ * command that lists them all. */
+static void print_cut(const struct findings_args *a)
+{
+	for (int i = 0; i < a->n_kinds; i++) {
+		const struct kind_count *k = &a->kinds[i];
+		if (k->shown == k->total)
+			continue;
+		struct strbuf cmd;
+		strbuf_init(&cmd);
+		strbuf_puts(&cmd, "kso findings ");
+		strbuf_shell_word(&cmd, a->db);
+		if (a->run > 0)
+			strbuf_printf(&cmd, " --run %lld", a->run);
+		printf("… %ld more %s (%ld in all): %s --kind %s --max 0\n",
+		       k->total - k->shown, k->kind, k->total, cmd.s, k->kind);
+		strbuf_release(&cmd);
+	}
+}
+
 static void each_row(void *ctx, const struct enum_finding_row *r)
 {
 	struct findings_args *a = ctx;
+	if (!shown(a, r))
+		return;
 	struct strbuf cmd;
 	strbuf_init(&cmd);
 	reproduce(&cmd, a->db, r);
@@ -155,7 +227,7 @@ static void each_row(void *ctx, const struct enum_finding_row *r)
 
 int cmd_findings(int argc, char **argv)
 {
-	struct findings_args a = {.run = -1, .format = CLI_TABLE};
+	struct findings_args a = {.run = -1, .format = CLI_TABLE, .max = -1};
 	findings_cmd.ctx = &a;
 	char **pos;
 	int n_pos;
@@ -168,6 +240,8 @@ int cmd_findings(int argc, char **argv)
 	}
 	a.db = pos[0];
 	free(pos);
+	if (a.max < 0)
+		a.max = a.format == CLI_JSON ? 0 : TABLE_ROWS_PER_KIND;
 	if (a.format == CLI_JSON) {
 		json_init(&a.j, stdout, false);
 	} else {
@@ -192,6 +266,7 @@ int cmd_findings(int argc, char **argv)
 	} else {
 		if (n > 0)
 			cli_grid_print(&a.g, stdout, cli_terminal_width(stdout));
+		print_cut(&a);
 		cli_grid_release(&a.g);
 	}
 	if (n < 0) {

@@ -134,3 +134,29 @@ def test_nothing_found_and_bad_databases(tmp_path):
     assert r.stderr.startswith(f"kso findings: {tmp_path}/missing.db: ")
     r = kso("findings")
     assert r.returncode == 2 and "need one database" in r.stderr
+
+
+def test_max_cuts_each_kind_and_says_how_many_more(tmp_path):
+    """quirk-ports holds 2 nominated-feasible and 2 quirk-visible rows (the
+    header above): --max 1 shows the first of each kind, then one line per
+    kind cut with the count left out, the count in all and the command
+    that lists them; JSON gets every row unless --max is given."""
+    db = quirk_db(tmp_path)
+    r = kso("findings", db, "--max", "1")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    kinds = [ln.split()[2] for ln in lines[1:] if ln[:1].isdigit()]
+    assert sorted(kinds) == ["nominated-feasible", "quirk-visible"]
+    q = shlex.quote(str(db))
+    cut = [ln for ln in lines if ln.startswith("…")]
+    assert sorted(cut) == sorted(
+        f"… 1 more {k} (2 in all): kso findings {q} --kind {k} --max 0"
+        for k in ("nominated-feasible", "quirk-visible"))
+    # the default (20 a kind) cuts nothing here
+    assert not [ln for ln in kso("findings", db).stdout.splitlines()
+                if ln.startswith("…")]
+    assert len(json.loads(kso("findings", db, "-o", "json").stdout)) == 4
+    assert len(json.loads(kso("findings", db, "-o", "json", "--max",
+                              "1").stdout)) == 2
+    r = kso("findings", db, "--max", "-3")
+    assert r.returncode == 2 and "--max takes a count" in r.stderr

@@ -19,6 +19,7 @@ and the delta reference (../shared/reference/kube-scheduler-v1.34-delta.md):
 * item 3 (§4): the nodes outside a PreFilterResult carry the absent
   status "node(s) didn't satisfy plugin(s) [NodeAffinity]", counted in
   the FitError histogram, and the PostFilter message counts every node;
+* item 7 (§5.6): VolumeBinding's node-affinity text;
 * item 12 (§5.9, v1.34.1): a PreFilter rejection ends the FitError with
   ". not found" (DynamicResources' PostFilter error; no preemption);
 * item 8 (§1, §5.8): NodeVolumeLimits reads a CSI driver's limit from
@@ -39,6 +40,7 @@ from conftest import KSO_ENGINE, fixture_path, run_kso
 UAU = "UnschedulableAndUnresolvable"
 UNS = "Unschedulable"
 OK = "Success"
+EVERY_N = {"n1": UAU, "n2": UAU, "n3": UAU}
 NOT_HELPFUL_3 = ("no new claims to deallocate, preemption: 0/3 nodes are "
                  "available: 3 Preemption is not helpful for scheduling.")
 
@@ -160,6 +162,32 @@ CASES = {
         {"i1": OK, "i2": OK, "i3": OK, "i4": OK, "i5": OK}, None, ""),
     ("volumes/intree.yaml", "default/p-azure"): (
         {"i1": OK, "i2": OK, "i3": OK, "i4": OK, "i5": OK}, None, ""),
+    # volumes/binding.yaml (its v1.30 statuses in test_volumes.py): a
+    # PreFilter rejection (VolumeBinding's, VolumeZone's,
+    # VolumeRestrictions') ends in ". not found" (item 12) ...
+    **{("volumes/binding.yaml", "default/" + pod): (
+        EVERY_N, [], "0/3 nodes are available: %s. not found" % why)
+       for pod, why in (
+           ("p-imm", "pod has unbound immediate PersistentVolumeClaims"),
+           ("p-prebound", "pod has unbound immediate PersistentVolumeClaims"),
+           ("p-ghost", 'persistentvolume "ghost-pv" not found'),
+           ("p-missing", 'persistentvolumeclaim "nope" not found'),
+           ("p-lost", 'persistentvolumeclaim "lost" bound to non-existent '
+                      'persistentvolume "gone"'),
+           ("p-deleting", 'persistentvolumeclaim "deleting" is being '
+                          'deleted'))},
+    # ... a Filter's UnschedulableAndUnresolvable on every node leaves no
+    # preemption candidate (DynamicResources' reason first), with v1.34's
+    # node-affinity text (item 7), still sorted after "didn't find"
+    ("volumes/binding.yaml", "default/p-local-big"): (
+        EVERY_N, [],
+        "0/3 nodes are available: 3 node(s) didn't find available "
+        "persistent volumes to bind. " + NOT_HELPFUL_3),
+    ("volumes/binding.yaml", "default/p-two-reasons"): (
+        EVERY_N, [],
+        "0/3 nodes are available: 2 node(s) didn't find available "
+        "persistent volumes to bind, 2 node(s) didn't match "
+        "PersistentVolume's node affinity. " + NOT_HELPFUL_3),
     # the fixture's header works out the intended NonZeroRequested, which
     # v1.34 computes (the sidecar in the sum, item 13, §5.1): n1
     # LeastAllocated 57 + BalancedAllocation 61 = 118 < n2's 60 + 62: new

@@ -678,10 +678,13 @@ static void visit(struct search *S, int i)
 	} else {
 		uint8_t rej = model_requeue_rejectors(S->c, r,
 						      S->cur.snap->nominated[p]);
+		/* an Error or "no nodes" clears the pod's nomination
+		 * (kube's clearNominatedNode, as model_scheduler_step) */
 		if (o.preempted)
 			preemption_successors(S, i, p, &o, rej);
 		else
-			succ_park(S, i, p, false, rej);
+			succ_park(S, i, p, r->code == SCHED_ERROR ||
+				  r->code == SCHED_UAU, rej);
 	}
 	enum_outcome_release(&o);
 }

@@ -486,10 +486,23 @@ static void no_fit(struct model_scheduler *m, int p,
 	const char *fit = r->message ? r->message : "";
 	uint8_t rejectors = model_requeue_rejectors(m->cluster, r,
 						    m->snap.nominated[p]);
-	/* an Error or "no nodes" is not a FitError: PostFilter does not run */
+	/* an Error or "no nodes" is not a FitError: PostFilter does not run,
+	 * and kube's schedulingCycle answers clearNominatedNode, so the pod
+	 * loses its nomination (v1.30.12 and v1.34.1); a FitError with no
+	 * PostFilter plugin leaves it as it is */
 	if (r->code != SCHED_UNSCHEDULABLE || !config_has_postfilter(prof)) {
+		bool gone = r->code != SCHED_UNSCHEDULABLE &&
+			    m->snap.nominated[p] >= 0;
+		if (gone)
+			set_nominated(m, p, -1);
 		st->message = xstrdup(fit);
 		park(m, p, rejectors);
+		/* v1.34: the cleared nomination is an event */
+		const struct model_requeue_events e = {
+			.bound = -1, .unnominated = &p, .n_unnominated = 1,
+		};
+		if (gone)
+			wake(m, &e);
 		return;
 	}
 	struct sched_preemption pr;

@@ -41,3 +41,31 @@ def test_nominated_outside_queue(tmp_path, engine):
     check(out, dict(pod="default/incoming", feasible={"n1"},
                     rejected={"n2": ("NodeResourcesFit", ["Insufficient cpu"])},
                     viable={"n1"}))
+
+
+@pytest.mark.parametrize("version", ["1.30", "1.34"])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_cycle_error_clears_the_nomination(engine, version):
+    """fixtures/edge/error-clears-nomination.yaml (its header): urgent,
+    nominated to n1, fails n1 (Insufficient cpu), fits n2 and n3, and
+    NodeAffinity's PreScore cannot parse its preferred Lt "x": an Error,
+    not a FitError, so kube's schedulingCycle clears the nomination
+    (clearNominatedNode) in both releases; the pod stays pending."""
+    path = (pathlib.Path(__file__).parent.parent / "fixtures" / "edge"
+            / "error-clears-nomination.yaml")
+    r = run_kso("schedule", path, "--engine", engine, "--kube-version",
+                version, "-o", "json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    first = out["steps"][0]
+    assert (first["pod"], first["action"], first["node"]) == (
+        "default/urgent", "unschedulable", None)
+    assert first["message"] == (
+        "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuring"
+        "Execution[0].preference.matchExpressions[0].values: Invalid value: "
+        "\"x\": must be an integer")
+    assert out["final"]["default/urgent"] is None
+    r = run_kso("schedule", path, "--engine", engine, "--kube-version",
+                version, "-o", "yaml")
+    assert r.returncode == 0, r.stderr
+    assert "nominatedNodeName" not in r.stdout

@@ -455,6 +455,7 @@ def test_every_fixture_is_exercised():
     used.add("edge/taint-long-key.yaml")             # test_long_reason.py
     used.add("edge/node-affinity-unparsable.yaml")   # test_node_affinity_parse.py
     used.add("edge/schedule-pending-reasons.yaml")   # test_schedule_pending.py
+    used.add("edge/error-clears-nomination.yaml")    # test_nominated.py
     root = fixture_path("edge/queue-order.yaml").parent.parent
     on_disk = {str(p.relative_to(root)) for d in ("edge", "seeds")
                for p in (root / d).glob("*.yaml")}

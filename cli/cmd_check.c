@@ -115,7 +115,8 @@ static struct cli_command check_cmd = {
 	"Judges every scheduling decision (bind, preemption, unschedulable)\n"
 	"recorded in Kubernetes watch logs (kubectl get -w --output-watch-events\n"
 	"-o json) or audit logs (audit.k8s.io/v1 Events, level RequestResponse)\n"
-	"against what kube-scheduler v1.30 may do in the state before it.\n",
+	"against what kube-scheduler (v1.34; --kube-version 1.30) may do in\n"
+	"the state before it.\n",
 	{check_table, cli_load_table, NULL}, take, NULL};
 
 /* --lag N (events) or TIME (a number and ms, s or m: by the events'

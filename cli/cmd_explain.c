@@ -83,7 +83,8 @@ static struct cli_command explain_cmd = {
 	"kso explain", "PATH... [--pod [NAMESPACE/]NAME] [-o table|wide|json|yaml|html] "
 	"[OPTIONS]",
 	"One scheduling cycle of one pending pod: every filter on every node,\n"
-	"the scores, and the viable nodes (kube-scheduler v1.30 semantics).\n"
+	"the scores, and the viable nodes (kube-scheduler v1.34 semantics;\n"
+	"--kube-version 1.30 for v1.30's).\n"
 	"Without --pod, the pending pod the scheduling queue would pop first;\n"
 	"--pod NAME finds the one pod of that name in any namespace, or in\n"
 	"-n NAMESPACE (kubectl's spelling of --pod NAMESPACE/NAME).  --node\n"

@@ -36,7 +36,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: kso COMMAND [ARGS...]\n\n"
 		   "kso - formal model and reference oracle of the Kubernetes "
-		   "scheduler (kube-scheduler v1.30, default profile)\n\n"
+		   "scheduler (kube-scheduler v1.34, or v1.30 with --kube-version 1.30;\n"
+		   "default profile)\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name,

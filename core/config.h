@@ -28,9 +28,9 @@ enum kube_version {
 
 /* The release kso answers for when the command line (--kube-version) and
  * the environment (KSO_KUBE_VERSION, cli/inputs.c) name none: the one
- * place that says so (issue 34: v1.30 until v1.34 is complete). */
-#define KUBE_VERSION_DEFAULT KUBE_1_30
-#define KUBE_VERSION_DEFAULT_TEXT "1.30"   /* its name, for help texts */
+ * place that says so (issue 34). */
+#define KUBE_VERSION_DEFAULT KUBE_1_34
+#define KUBE_VERSION_DEFAULT_TEXT "1.34"   /* its name, for help texts */
 
 /* The extension points a plugin implements, as bits (core/plugins.def). */
 enum plugin_ep {

@@ -302,7 +302,7 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* " --kube-version V" for a run of another release than v1.30, and
+/* " --kube-version V" for a run of another release than kso's default, and
  * " --quirk NAME=off" for each quirk the run turned off. */
 static void quirk_options(const struct stored *s, char *buf, size_t len)
 {

@@ -99,7 +99,8 @@ def test_the_reproduce_command_is_shell_quoted(tmp_path):
     assert p.returncode == 1
     line = json.loads(p.stdout.splitlines()[0])["reproduce"]
     assert shlex.split(line) == ["kso", "explain", f"{out}/check-1.yaml",
-                                 "--pod", "default/p", "--no-admission"]
+                                 "--pod", "default/p", "--no-admission",
+                                 "--kube-version", "1.30"]
     # run as pasted into a shell (kso on PATH as `kso`)
     bindir = tmp_path / "bin"
     bindir.mkdir()

@@ -354,7 +354,9 @@ def test_export_reproduces_with_explain(default_db, tmp_path):
     text = out.read_text()
     assert "# finding preemption-worse" in text
     # the reproduce line names the file as --out wrote it
-    assert f"# reproduce: kso explain {out} --pod default/db\n" in text
+    # the suite runs v1.30 (conftest.py), kso's default is v1.34
+    assert (f"# reproduce: kso explain {out} --pod default/db "
+            "--kube-version 1.30\n") in text
     r = run_kso("explain", out, "--pod", "default/db", "-o", "json")
     assert r.returncode == 0, r.stderr
     import json

@@ -429,8 +429,9 @@ def test_an_impl_finding_is_minimized_by_asking_again(tmp_path):
     assert "# finding impl-not-viable: c is feasible but scores 432" in text
     assert "# minimized: no single pod, node or object can be dropped" in text
     # the line names the exported file as written (--export DIR/NAME)
-    assert ("# reproduce: kso explain %s --pod default/p --impl '%s'"
-            % (out / files[0], impl("emptiest"))) in text
+    # the suite's v1.30 (conftest.py) named: kso's default is v1.34
+    assert ("# reproduce: kso explain %s --pod default/p --kube-version 1.30 "
+            "--impl '%s'" % (out / files[0], impl("emptiest"))) in text
     names = [l.split(": ", 1)[1] for l in text.splitlines()
              if l.startswith("  name: ")]
     assert names == ["b", "c", "old", "p"]

@@ -147,12 +147,14 @@ def test_check_reproduce_line_names_the_release(tmp_path):
     log.bind("p", "c")                   # not-viable under both releases
     f = tmp_path / "watch.json"
     f.write_text("\n".join(log.lines) + "\n")
-    out = tmp_path / "cases"
-    p = run_kso("check", f, "--export", out, "--kube-version", "1.34")
-    assert p.returncode == 1
-    d = json.loads(p.stdout.splitlines()[0])
-    assert d["reproduce"] == ("kso explain %s/check-1.yaml --pod default/p "
-                              "--no-admission --kube-version 1.34" % out)
+    # a reproduce line names every release but kso's default, v1.34
+    for release, switch in (("1.34", ""), ("1.30", " --kube-version 1.30")):
+        out = tmp_path / ("cases-" + release)
+        p = run_kso("check", f, "--export", out, "--kube-version", release)
+        assert p.returncode == 1
+        d = json.loads(p.stdout.splitlines()[0])
+        assert d["reproduce"] == ("kso explain %s/check-1.yaml --pod "
+                                  "default/p --no-admission%s" % (out, switch))
 
 
 def test_corpus_cases_name_the_release(tmp_path):

@@ -301,7 +301,7 @@ def test_a_quirk_visible_export_keeps_its_finding(tmp_path):
     out = tmp_path / f"{i}.yaml"
     assert "# the intended semantics: the line below with --quirk " \
         "victim-order-now=off\n# reproduce: kso explain %s --pod " \
-        "default/urgent\n" % out in out.read_text()
+        "default/urgent --kube-version 1.30\n" % out in out.read_text()
     for engine in ENGINES:
         d = json.loads(run_kso("explain", out, "--pod", "default/urgent",
                                "--engine", engine, "-o", "json").stdout)

@@ -84,12 +84,14 @@ def test_why_is_my_pod_pending(tmp_path):
     for n in ("node-b", "node-c"):
         line = row(r.stdout, n)
         assert "NodeResourcesFit" in line or "Insufficient cpu" in line, line
-    # at a width (COLUMNS) the event's message wraps: joined again
+    # kso's default, v1.34: 2 cpu is above node-b's and node-c's
+    # allocatable (UnschedulableAndUnresolvable), so no node is left for
+    # preemption; DynamicResources' PostFilter speaks first.  At a width
+    # (COLUMNS) the event's message wraps: joined again
     assert ("0/3 nodes are available: 1 node(s) had untolerated taint "
-            "{dedicated: gpu}, 2 Insufficient cpu. preemption: 0/3 nodes are "
-            "available: 1 Preemption is not helpful for scheduling, 2 No "
-            "preemption victims found for incoming pod.") in " ".join(
-                r.stdout.split())
+            "{dedicated: gpu}, 2 Insufficient cpu. no new claims to "
+            "deallocate, preemption: 0/3 nodes are available: 3 Preemption "
+            "is not helpful for scheduling.") in " ".join(r.stdout.split())
 
 
 def test_what_happens_if_i_scale_this(tmp_path):
@@ -104,14 +106,17 @@ def test_what_happens_if_i_scale_this(tmp_path):
     assert steps == [("bind", "n1"), ("bind", "n2"), ("bind", "n1"),
                      ("bind", "n2"), ("unschedulable", "-"),
                      ("unschedulable", "-")], r.stdout
-    # the two pending pods named with kube's message: Insufficient cpu on
-    # both nodes, and preemption finds no lower-priority pod to evict
+    # the two pending pods named with kube's (v1.34's) message:
+    # Insufficient cpu on both nodes (1500m <= 4 cpu allocatable:
+    # resolvable), preemption finds no lower-priority pod to evict, and
+    # DynamicResources' PostFilter speaks first
     pending = [l for l in r.stdout.splitlines() if l.startswith("pending ")]
     assert len(pending) == 2, r.stdout
     for l in pending:
         assert l.endswith("  0/2 nodes are available: 2 Insufficient cpu. "
-                          "preemption: 0/2 nodes are available: 2 No "
-                          "preemption victims found for incoming pod."), l
+                          "no new claims to deallocate, preemption: 0/2 "
+                          "nodes are available: 2 No preemption victims "
+                          "found for incoming pod."), l
     assert re.search(r"\bbound 4\b", r.stdout) and \
         re.search(r"\bpending 2\b", r.stdout), r.stdout
 

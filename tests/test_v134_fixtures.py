@@ -41,6 +41,9 @@ UAU = "UnschedulableAndUnresolvable"
 UNS = "Unschedulable"
 OK = "Success"
 EVERY_N = {"n1": UAU, "n2": UAU, "n3": UAU}
+# taint-long-key.yaml's taint key: a 253-character DNS prefix, '/', and a
+# 63-character name
+TAINT_KEY = ".".join(c * 63 for c in "abc") + "." + "d" * 61 + "/" + "k" * 63
 NOT_HELPFUL_3 = ("no new claims to deallocate, preemption: 0/3 nodes are "
                  "available: 3 Preemption is not helpful for scheduling.")
 
@@ -194,6 +197,112 @@ CASES = {
     # binds to n2 (v1.30: n1)
     ("quirks/nonzero-ignores-sidecars.yaml", "default/new"): (
         {"n1": OK, "n2": OK}, ["n2"], ""),
+    # web-0 (app=web) requires affinity to app=db per zone; no pod counts
+    # and web-0 does not match its own term: InterPodAffinity's
+    # UnschedulableAndUnresolvable on every node in both releases, only
+    # the PostFilter message gains DynamicResources' reason (item 2)
+    ("edge/interpod-first-pod.yaml", "default/web-0"): (
+        EVERY_N, [],
+        "0/3 nodes are available: 3 node(s) didn't match pod affinity "
+        "rules. " + NOT_HELPFUL_3),
+    # only-empty's one term is empty and dropped: NodeAffinity fails both
+    # nodes (UnschedulableAndUnresolvable in both releases), item 2 only
+    ("edge/node-affinity-empty-term.yaml", "default/only-empty"): (
+        {"n1": UAU, "n2": UAU}, [],
+        "0/2 nodes are available: 2 node(s) didn't match Pod's node "
+        "affinity/selector. no new claims to deallocate, preemption: 0/2 "
+        "nodes are available: 2 Preemption is not helpful for scheduling."),
+    # NotIn "not a label!" does not parse and matches no node: item 2 only
+    ("edge/node-affinity-unparsable.yaml", "default/not-in"): (
+        EVERY_N, [],
+        "0/3 nodes are available: 3 node(s) didn't match Pod's node "
+        "affinity/selector. " + NOT_HELPFUL_3),
+    # over: 1.5m -> 2m against q1's 1m free of 1000m allocatable:
+    # insufficient, not above, so still Unschedulable; the resident has
+    # over's priority 0: no victim.  Item 2 only
+    ("edge/resources-quantity-rounding.yaml", "default/over"): (
+        {"q1": UNS}, [],
+        "0/1 nodes are available: 1 Insufficient cpu. no new claims to "
+        "deallocate, preemption: 0/1 nodes are available: 1 No preemption "
+        "victims found for incoming pod."),
+    # disk: 20Gi ephemeral-storage above q1's 10Gi allocatable (item 1):
+    # q1 is no preemption candidate (v1.30: "No preemption victims found")
+    ("edge/resources-quantity-rounding.yaml", "default/disk"): (
+        {"q1": UAU}, [],
+        "0/1 nodes are available: 1 Insufficient ephemeral-storage. no new "
+        "claims to deallocate, preemption: 0/1 nodes are available: 1 "
+        "Preemption is not helpful for scheduling."),
+    # min3: skew 2 > 1 on n1 and n2 (PodTopologySpread, Unschedulable in
+    # both releases); x1 and x2 have min3's priority 0: no victim.  Item 2
+    ("edge/spread-min-domains.yaml", "default/min3"): (
+        {"n1": UNS, "n2": UNS}, [],
+        "0/2 nodes are available: 2 node(s) didn't match pod topology "
+        "spread constraints. no new claims to deallocate, preemption: 0/2 "
+        "nodes are available: 2 No preemption victims found for incoming "
+        "pod."),
+    # ignore: n2's taint (UnschedulableAndUnresolvable), n1 and n3 skew 2
+    # (Unschedulable), their app=x pods of ignore's priority 0: no victim.
+    # Item 2 only
+    ("edge/spread-node-taints-policy.yaml", "default/ignore"): (
+        {"n1": UNS, "n2": UAU, "n3": UNS}, [],
+        "0/3 nodes are available: 1 node(s) had untolerated taint "
+        "{dedicated: infra}, 2 node(s) didn't match pod topology spread "
+        "constraints. no new claims to deallocate, preemption: 0/3 nodes "
+        "are available: 1 Preemption is not helpful for scheduling, 2 No "
+        "preemption victims found for incoming pod."),
+    # n1's 317-character taint key, untolerated: item 2 only
+    ("edge/taint-long-key.yaml", "default/p"): (
+        {"n1": UAU}, [],
+        "0/1 nodes are available: 1 node(s) had untolerated taint {"
+        + TAINT_KEY + ": " + "v" * 63 + "}. no new claims to deallocate, "
+        "preemption: 0/1 nodes are available: 1 Preemption is not helpful "
+        "for scheduling."),
+    # metadata.name In [node-a] and In [node-b]: NodeAffinity's PreFilter
+    # rejects the pod; DynamicResources' PostFilter fails "not found" and
+    # DefaultPreemption does not run (item 12, v1.34.1)
+    ("explain/conflict.yaml", "default/web"): (
+        {"node-a": UAU, "node-b": UAU}, [],
+        "0/2 nodes are available: pod affinity terms conflict. not found"),
+    # web (priority 0, 1 cpu) in the initial snapshot: n1 2 of 2 cpu used,
+    # n2 1500m of 2: insufficient, not above (cpu 2); low-a (20) and low-b
+    # (10) outrank web: no victim.  Item 2 only (urgent's answer, a
+    # preemption on n2, is v1.30's: 2 cpu is not above either node's 2)
+    ("html/schedule-run.yaml", "default/web"): (
+        {"n1": UNS, "n2": UNS}, [],
+        "0/2 nodes are available: 2 Insufficient cpu. no new claims to "
+        "deallocate, preemption: 0/2 nodes are available: 2 No preemption "
+        "victims found for incoming pod."),
+    # urgent's 1 cpu is not above node-1's 1 cpu: node-1 stays
+    # Unschedulable, so the terminating-by-preemption pod still makes
+    # urgent not eligible; item 2 prefixes DynamicResources' reason
+    ("fidelity/terminating-by-preemption.yaml", "default/urgent"): (
+        {"node-1": UNS}, [],
+        "0/1 nodes are available: 1 Insufficient cpu. no new claims to "
+        "deallocate, preemption: not eligible due to a terminating pod on "
+        "the nominated node."),
+    # train asks 1 nvidia.com/gpu; cpu-1..cpu-9 have none allocatable: above
+    # (item 1).  The six gpu nodes are identical and empty: they tie
+    ("seeds/gpu-cluster.yaml", "default/train"): (
+        {"cpu-%d" % i: UAU for i in range(1, 10)},
+        ["gpu-%d" % i for i in range(1, 7)], ""),
+    # mypod asks 1 cpu, z3-b has 500m allocatable: above (item 1), so of
+    # the six nodes z3-a (taint) and z3-b are no candidates; the four
+    # zone1/zone2 nodes fail the spread (skew 4) and host only pods of
+    # mypod's priority 0: no victim.  The FitError histogram is v1.30's
+    ("seeds/spread-infeasible-zone-donotschedule.yaml", "default/mypod"): (
+        {"z3-a": UAU, "z3-b": UAU, "z1-a": UNS, "z1-b": UNS, "z2-a": UNS,
+         "z2-b": UNS}, [],
+        "0/6 nodes are available: 1 Insufficient cpu, 1 node(s) had "
+        "untolerated taint {maintenance: true}, 4 node(s) didn't match pod "
+        "topology spread constraints. no new claims to deallocate, "
+        "preemption: 0/6 nodes are available: 2 Preemption is not helpful "
+        "for scheduling, 4 No preemption victims found for incoming pod."),
+    # the same z3-b (500m, mypod 1 cpu): above (item 1); the soft
+    # constraint leaves the zone1/zone2 nodes feasible and scored as under
+    # v1.30 (mypod is not BestEffort)
+    ("seeds/spread-infeasible-zone-scheduleanyway.yaml", "default/mypod"): (
+        {"z3-a": UAU, "z3-b": UAU, "z1-a": OK, "z1-b": OK, "z2-a": OK,
+         "z2-b": OK}, None, ""),
 }
 
 

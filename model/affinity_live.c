@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "affinity_prefilter.h"
+#include "same_object.h"
 #include "../core/grow.h"
 #include "../core/xalloc.h"
 
@@ -60,55 +61,6 @@ void model_affinity_live_free(struct model_affinity_live *l)
 
 /* ------------------------------------------------------------ identity */
 
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-static bool same_strs(const char *const *a, int na, const char *const *b, int nb)
-{
-	if (na != nb)
-		return false;
-	for (int i = 0; i < na; i++)
-		if (!same_str(a[i], b[i]))
-			return false;
-	return true;
-}
-
-static bool same_labels(const struct labels *a, const struct labels *b)
-{
-	if (a->n != b->n)
-		return false;
-	for (int i = 0; i < a->n; i++)
-		if (!same_str(a->items[i].key, b->items[i].key) ||
-		    !same_str(a->items[i].value, b->items[i].value))
-			return false;
-	return true;
-}
-
-static bool same_reqs(const struct requirement *a, int na,
-		      const struct requirement *b, int nb)
-{
-	if (na != nb)
-		return false;
-	for (int i = 0; i < na; i++) {
-		const struct requirement *x = &a[i], *y = &b[i];
-		if (!same_str(x->key, y->key) || x->op != y->op ||
-		    x->int_value != y->int_value || x->invalid != y->invalid ||
-		    !same_strs(x->values, x->n_values, y->values, y->n_values))
-			return false;
-	}
-	return true;
-}
-
-static bool same_selector(const struct label_selector *a,
-			  const struct label_selector *b)
-{
-	return a->present == b->present &&
-	       same_labels(&a->match_labels, &b->match_labels) &&
-	       same_reqs(a->exprs, a->n_exprs, b->exprs, b->n_exprs);
-}
-
 static bool same_terms(const struct pod_affinity_term *a, int na,
 		       const struct pod_affinity_term *b, int nb)
 {
@@ -116,14 +68,14 @@ static bool same_terms(const struct pod_affinity_term *a, int na,
 		return false;
 	for (int i = 0; i < na; i++) {
 		const struct pod_affinity_term *x = &a[i], *y = &b[i];
-		if (!same_selector(&x->selector, &y->selector) ||
-		    !same_strs(x->namespaces, x->n_namespaces, y->namespaces,
+		if (!model_same_label_selector(&x->selector, &y->selector) ||
+		    !model_same_strs(x->namespaces, x->n_namespaces, y->namespaces,
 			       y->n_namespaces) ||
-		    !same_selector(&x->ns_selector, &y->ns_selector) ||
-		    !same_str(x->topology_key, y->topology_key) ||
-		    !same_strs(x->match_label_keys, x->n_match_label_keys,
+		    !model_same_label_selector(&x->ns_selector, &y->ns_selector) ||
+		    !model_same_str(x->topology_key, y->topology_key) ||
+		    !model_same_strs(x->match_label_keys, x->n_match_label_keys,
 			       y->match_label_keys, y->n_match_label_keys) ||
-		    !same_strs(x->mismatch_label_keys, x->n_mismatch_label_keys,
+		    !model_same_strs(x->mismatch_label_keys, x->n_mismatch_label_keys,
 			       y->mismatch_label_keys, y->n_mismatch_label_keys))
 			return false;
 	}
@@ -133,7 +85,7 @@ static bool same_terms(const struct pod_affinity_term *a, int na,
 /* Pods a and b count the same in every map on every placement. */
 static bool same_class(const struct pod *a, const struct pod *b)
 {
-	return same_str(a->ns, b->ns) && same_labels(&a->labels, &b->labels) &&
+	return model_same_str(a->ns, b->ns) && model_same_labels(&a->labels, &b->labels) &&
 	       same_terms(a->affinity, a->n_affinity, b->affinity, b->n_affinity) &&
 	       same_terms(a->anti_affinity, a->n_anti_affinity, b->anti_affinity,
 			  b->n_anti_affinity);

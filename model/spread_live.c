@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "same_object.h"
 #include "spread_prefilter.h"
 #include "../core/grow.h"
 #include "../core/xalloc.h"
@@ -64,60 +65,16 @@ void model_spread_live_free(struct model_spread_live *l)
 
 /* ------------------------------------------------------------ identity */
 
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-static bool same_labels(const struct labels *a, const struct labels *b)
-{
-	if (a->n != b->n)
-		return false;
-	for (int i = 0; i < a->n; i++)
-		if (!same_str(a->items[i].key, b->items[i].key) ||
-		    !same_str(a->items[i].value, b->items[i].value))
-			return false;
-	return true;
-}
-
-static bool same_reqs(const struct requirement *a, int na,
-		      const struct requirement *b, int nb)
-{
-	if (na != nb)
-		return false;
-	for (int i = 0; i < na; i++) {
-		const struct requirement *x = &a[i], *y = &b[i];
-		if (!same_str(x->key, y->key) || x->op != y->op ||
-		    x->n_values != y->n_values || x->int_value != y->int_value ||
-		    x->invalid != y->invalid)
-			return false;
-		for (int v = 0; v < x->n_values; v++)
-			if (!same_str(x->values[v], y->values[v]))
-				return false;
-	}
-	return true;
-}
-
-static bool same_label_selector(const struct label_selector *a,
-				const struct label_selector *b)
-{
-	if (!a || !b)
-		return a == b;
-	return a->present == b->present &&
-	       same_labels(&a->match_labels, &b->match_labels) &&
-	       same_reqs(a->exprs, a->n_exprs, b->exprs, b->n_exprs);
-}
-
 static bool same_selector(const struct model_selector *a,
 			  const struct model_selector *b)
 {
 	if (a->nothing != b->nothing || a->n_equal != b->n_equal)
 		return false;
 	for (int i = 0; i < a->n_equal; i++)
-		if (!same_str(a->equal[i].key, b->equal[i].key) ||
-		    !same_str(a->equal[i].value, b->equal[i].value))
+		if (!model_same_str(a->equal[i].key, b->equal[i].key) ||
+		    !model_same_str(a->equal[i].value, b->equal[i].value))
 			return false;
-	return same_label_selector(a->base, b->base);
+	return model_same_label_selector(a->base, b->base);
 }
 
 static bool same_constraints(const struct model_spread_constraints *a,
@@ -128,7 +85,7 @@ static bool same_constraints(const struct model_spread_constraints *a,
 	for (int i = 0; i < a->n; i++) {
 		const struct model_spread_constraint *x = &a->items[i],
 						     *y = &b->items[i];
-		if (x->max_skew != y->max_skew || !same_str(x->key, y->key) ||
+		if (x->max_skew != y->max_skew || !model_same_str(x->key, y->key) ||
 		    x->min_domains != y->min_domains ||
 		    x->affinity_honor != y->affinity_honor ||
 		    x->taints_honor != y->taints_honor || x->slot != y->slot ||
@@ -145,8 +102,8 @@ static bool same_node_affinity(const struct node_selector *a,
 		return false;
 	for (int t = 0; t < a->n_terms; t++) {
 		const struct node_selector_term *x = &a->terms[t], *y = &b->terms[t];
-		if (!same_reqs(x->exprs, x->n_exprs, y->exprs, y->n_exprs) ||
-		    !same_reqs(x->fields, x->n_fields, y->fields, y->n_fields))
+		if (!model_same_reqs(x->exprs, x->n_exprs, y->exprs, y->n_exprs) ||
+		    !model_same_reqs(x->fields, x->n_fields, y->fields, y->n_fields))
 			return false;
 	}
 	return true;
@@ -160,7 +117,7 @@ static bool same_tolerations(const struct pod *a, const struct pod *b)
 		const struct toleration *x = &a->tolerations[i],
 					*y = &b->tolerations[i];
 		if (x->op != y->op || x->effect != y->effect ||
-		    !same_str(x->key, y->key) || !same_str(x->value, y->value))
+		    !model_same_str(x->key, y->key) || !model_same_str(x->value, y->value))
 			return false;
 	}
 	return true;
@@ -174,7 +131,7 @@ static bool of_class(const struct model_spread_live *l,
 		     const struct model_spread_constraints *cs)
 {
 	const struct pod *a = &l->c->pods[p], *b = &l->c->pods[x->sp->pod];
-	if (x->prof != prof || !same_str(a->ns, b->ns) ||
+	if (x->prof != prof || !model_same_str(a->ns, b->ns) ||
 	    !same_constraints(cs, &x->sp->cs))
 		return false;
 	for (int i = 0; i < cs->n; i++)
@@ -183,7 +140,7 @@ static bool of_class(const struct model_spread_live *l,
 			return false;
 	if (x->affinity &&
 	    (a->has_node_selector != b->has_node_selector ||
-	     !same_labels(&a->node_selector, &b->node_selector) ||
+	     !model_same_labels(&a->node_selector, &b->node_selector) ||
 	     !same_node_affinity(&a->node_affinity, &b->node_affinity)))
 		return false;
 	return !x->taints || same_tolerations(a, b);

@@ -1,6 +1,7 @@
 /*
  * same_object.c - field-by-field sameness of labels, requirements and
- * label selectors (same_object.h).
+ * label selectors (same_object.h), for the kept InterPodAffinity and
+ * PodTopologySpread PreFilter states (reference §2.10, §2.11).
  */
 #include "same_object.h"
 

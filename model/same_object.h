@@ -2,7 +2,8 @@
  * same_object.h - whether two API objects' fields read the same, for the
  * loop's kept states (affinity_live.c, spread_live.c): two pods whose
  * selectors, labels and requirements are the same count the same in
- * every map, so they share one kept state.
+ * every map, so they share one kept state (reference §2.10, §2.11: the
+ * fields those PreFilter states read of a pod).
  *
  * Strings are the same when both are NULL or both hold the same bytes
  * (NULL and "" differ: an absent field is not an empty one).

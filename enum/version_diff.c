@@ -243,14 +243,19 @@ static int term_lists(const struct pod *a, const struct pod *b, struct term_list
 				    sizeof *a->affinity};
 	out[1] = (struct term_list){a->anti_affinity, b->anti_affinity,
 				    a->n_anti_affinity, sizeof *a->anti_affinity};
-	out[2] = (struct term_list){&a->affinity_preferred[0].term,
-				    &b->affinity_preferred[0].term,
-				    a->n_affinity_preferred,
-				    sizeof *a->affinity_preferred};
-	out[3] = (struct term_list){&a->anti_affinity_preferred[0].term,
-				    &b->anti_affinity_preferred[0].term,
-				    a->n_anti_affinity_preferred,
-				    sizeof *a->anti_affinity_preferred};
+	/* a weighted list's terms, NULL for an empty list (taking the
+	 * member of a NULL list's first entry is undefined) */
+	out[2] = (struct term_list){
+		a->affinity_preferred ? &a->affinity_preferred[0].term : NULL,
+		b->affinity_preferred ? &b->affinity_preferred[0].term : NULL,
+		a->n_affinity_preferred, sizeof *a->affinity_preferred};
+	out[3] = (struct term_list){
+		a->anti_affinity_preferred ?
+			&a->anti_affinity_preferred[0].term : NULL,
+		b->anti_affinity_preferred ?
+			&b->anti_affinity_preferred[0].term : NULL,
+		a->n_anti_affinity_preferred,
+		sizeof *a->anti_affinity_preferred};
 	/* the loads hold the same terms (only their selectors may differ) */
 	bool same = a->n_affinity == b->n_affinity &&
 		a->n_anti_affinity == b->n_anti_affinity &&

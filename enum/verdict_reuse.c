@@ -506,6 +506,24 @@ static void scores_store(struct enum_verdict_reuse *u,
 	}
 }
 
+/* Whether plugin id scored feasible node n of r with the stored (weighted)
+ * score want; the first difference into why (may be NULL). */
+static bool score_matches(const struct sched_profile *prof,
+			  const struct sched_cycle_result *r, int n,
+			  enum plugin_id id, int64_t want, char *why,
+			  size_t len)
+{
+	int64_t got = r->scores[(size_t)n * PLUGIN_COUNT + id];
+	if (scored_by(prof, r, id) && got == want)
+		return true;
+	if (why)
+		snprintf(why, len, "score %s: stored %lld, fresh %s%lld",
+			 config_plugin_name(id), (long long)want,
+			 scored_by(prof, r, id) ? "" : "skipped ",
+			 (long long)got);
+	return false;
+}
+
 /* Node n's stored scores e against those of r (prof's cycle); the first
  * difference into why (may be NULL). */
 static bool scores_same(const struct sched_profile *prof,
@@ -517,16 +535,9 @@ static bool scores_same(const struct sched_profile *prof,
 		enum plugin_id id = score_ids[k];
 		if (!(e->have >> k & 1))
 			continue;
-		int64_t want = e->raw[k] * prof->weight[id];
-		int64_t got = r->scores[(size_t)n * PLUGIN_COUNT + id];
-		if (scored_by(prof, r, id) && got == want)
-			continue;
-		if (why)
-			snprintf(why, len, "score %s: stored %lld, fresh %s%lld",
-				 config_plugin_name(id), (long long)want,
-				 scored_by(prof, r, id) ? "" : "skipped ",
-				 (long long)got);
-		return false;
+		if (!score_matches(prof, r, n, id, e->raw[k] * prof->weight[id],
+				   why, len))
+			return false;
 	}
 	return true;
 }
@@ -650,15 +661,8 @@ static bool norm_same(const struct enum_verdict_reuse *u,
 			continue;
 		int64_t want = u->norm_vals[e->vals + (size_t)n * ENUM_REUSE_NORMALIZED + k] *
 			       prof->weight[id];
-		int64_t got = r->scores[(size_t)n * PLUGIN_COUNT + id];
-		if (scored_by(prof, r, id) && got == want)
-			continue;
-		if (why)
-			snprintf(why, len, "score %s: stored %lld, fresh %s%lld",
-				 config_plugin_name(id), (long long)want,
-				 scored_by(prof, r, id) ? "" : "skipped ",
-				 (long long)got);
-		return false;
+		if (!score_matches(prof, r, n, id, want, why, len))
+			return false;
 	}
 	return true;
 }

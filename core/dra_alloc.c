@@ -270,8 +270,11 @@ static const struct device_class *find_class(const struct cluster *c, const char
 	return NULL;
 }
 
+/* validateDeviceRequest.  cached: the entry whose isSelectable answers
+ * kube reuses (see prepare), or NULL. */
 static int validate_request(struct alloc *al, int ci, const struct device_request *req,
-			    const struct device_request *parent, struct req_data *rd)
+			    const struct device_request *parent, const struct req_data *cached,
+			    struct req_data *rd)
 {
 	const struct resource_claim *cl = claim_of(al, ci);
 	rd->present = true;
@@ -285,6 +288,14 @@ static int validate_request(struct alloc *al, int ci, const struct device_reques
 			    cl->ns, cl->name, req->name, req->class_name, req->class_name);
 	if (!req->all) {
 		rd->num_devices = (int)req->count;
+		return 0;
+	}
+	if (cached) {
+		/* every device of every pool is in kube's match cache under
+		 * the earlier subrequest's key: its answers, not this
+		 * subrequest's class and selectors, pick the devices */
+		rd->all = cached->all;
+		rd->n_all = rd->num_devices = cached->n_all;
 		return 0;
 	}
 	int total = 0;
@@ -344,14 +355,25 @@ static int prepare(struct alloc *al)
 			const struct device_request *q = &sp->requests[r];
 			struct req_data *rd = &al->rd[ci][r * MAX_SUB];
 			if (!q->n_first_available) {
-				if (validate_request(al, ci, q, NULL, rd) < 0)
+				if (validate_request(al, ci, q, NULL, NULL, rd) < 0)
 					return -1;
 				min_devices += rd->num_devices;
 				continue;
 			}
 			int least = -1;
 			for (int s = 0; s < q->n_first_available; s++) {
-				if (validate_request(al, ci, &q->first_available[s], q, &rd[s]) < 0)
+				/* kube's Allocate validates subrequest s under the
+				 * key of subrequest s-1 (it stores the index after
+				 * the call), and isSelectable caches by that key:
+				 * the second subrequest of a prioritized list, when
+				 * it and the first ask for All, reads the first's
+				 * cached matches (v1.34.1 allocator_experimental.go,
+				 * Allocate; the cache is reset before the search,
+				 * so ExactCount subrequests are unaffected) */
+				const struct req_data *cached =
+					s == 1 && rd[0].req->all ? &rd[0] : NULL;
+				if (validate_request(al, ci, &q->first_available[s], q, cached,
+						     &rd[s]) < 0)
 					return -1;
 				if (least < 0 || rd[s].num_devices < least)
 					least = rd[s].num_devices;

@@ -80,6 +80,16 @@ def test_a_prioritized_list(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_a_prioritized_list_of_two_all_alternatives(engine):
+    # the second All alternative reads the first's cached matches
+    # (validateDeviceRequest's key): n3's small device is never listed
+    d = explain("first-available-all.yaml", "default/p", engine)
+    assert verdicts(d) == {"n1": dra_fail(NO_ALLOC), "n2": OK,
+                           "n3": dra_fail(NO_ALLOC)}
+    assert d["viable"] == ["n2"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_waiting_for_a_device_another_pod_holds(engine):
     d = explain("waiting.yaml", "default/b", engine)
     assert verdicts(d) == {"n1": dra_fail(NO_ALLOC), "n2": dra_fail(NO_ALLOC)}

@@ -83,15 +83,31 @@ static const struct cel_type *join(const struct cel_type *x, const struct cel_ty
 	return x->k == CT_DYN ? y : x;
 }
 
-static int no_overload(struct checker *k, const struct cel_node *n, const char *fn,
-		       const struct cel_type *const *args, int n_args)
+/* cel-go's noMatchingOverload: the argument types as its
+ * formatFunctionDeclType writes them, "(A, B)", or for a member call
+ * "TARGET.(A, B)". */
+static int no_overload_call(struct checker *k, const struct cel_node *n, const char *fn,
+			    const struct cel_type *const *args, int n_args, bool member)
 {
 	char sig[200] = "";
 	size_t used = 0;
-	for (int i = 0; i < n_args; i++)
+	int first = 0;
+	if (member && n_args) {
+		used += (size_t)snprintf(sig, sizeof sig, "%s.", cel_type_name(k->a, args[0]));
+		first = 1;
+	}
+	used += (size_t)snprintf(sig + used, used < sizeof sig ? sizeof sig - used : 0, "(");
+	for (int i = first; i < n_args; i++)
 		used += (size_t)snprintf(sig + used, used < sizeof sig ? sizeof sig - used : 0,
-					 "%s%s", i ? ", " : "", cel_type_name(k->a, args[i]));
-	return fail(k, n, "found no matching overload for '%s' applied to '(%s)'", fn, sig);
+					 "%s%s", i > first ? ", " : "", cel_type_name(k->a, args[i]));
+	snprintf(sig + used, used < sizeof sig ? sizeof sig - used : 0, ")");
+	return fail(k, n, "found no matching overload for '%s' applied to '%s'", fn, sig);
+}
+
+static int no_overload(struct checker *k, const struct cel_node *n, const char *fn,
+		       const struct cel_type *const *args, int n_args)
+{
+	return no_overload_call(k, n, fn, args, n_args, false);
 }
 
 static int check(struct checker *k, struct cel_node *n);
@@ -248,7 +264,10 @@ static const struct overload overloads[] = {
 	{"upperAscii", true, CT_STRING, 0, {0}, &T_STRING, FN_UPPER_ASCII},
 	{"quantity", false, 0, 1, {CT_STRING}, &T_QTY, FN_QUANTITY},
 	{"isQuantity", false, 0, 1, {CT_STRING}, &T_BOOL, FN_IS_QUANTITY},
-	{"sign", true, CT_QUANTITY, 0, {0}, &T_INT, FN_SIGN},
+	/* a global overload in kube's quantity library (quantity_sign,
+	 * cel.Overload), whatever its documentation says: q.sign() does not
+	 * compile */
+	{"sign", false, 0, 1, {CT_QUANTITY}, &T_INT, FN_SIGN},
 	{"isInteger", true, CT_QUANTITY, 0, {0}, &T_BOOL, FN_IS_INTEGER},
 	{"asInteger", true, CT_QUANTITY, 0, {0}, &T_INT, FN_AS_INTEGER},
 	{"add", true, CT_QUANTITY, 1, {CT_QUANTITY}, &T_QTY, FN_ADD},
@@ -260,6 +279,8 @@ static const struct overload overloads[] = {
 	{"compareTo", true, CT_QUANTITY, 1, {CT_QUANTITY}, &T_INT, FN_COMPARE_TO},
 	{"semver", false, 0, 1, {CT_STRING}, &T_SEMVER, FN_SEMVER},
 	{"isSemver", false, 0, 1, {CT_STRING}, &T_BOOL, FN_IS_SEMVER},
+	{"semver", false, 0, 2, {CT_STRING, CT_BOOL}, &T_SEMVER, FN_SEMVER},
+	{"isSemver", false, 0, 2, {CT_STRING, CT_BOOL}, &T_BOOL, FN_IS_SEMVER},
 	{"major", true, CT_SEMVER, 0, {0}, &T_INT, FN_MAJOR},
 	{"minor", true, CT_SEMVER, 0, {0}, &T_INT, FN_MINOR},
 	{"patch", true, CT_SEMVER, 0, {0}, &T_INT, FN_PATCH},
@@ -319,7 +340,7 @@ static int check_call(struct checker *k, struct cel_node *n)
 			args[na++] = recv;
 		for (int j = 0; j < n->n_args && na < 3; j++)
 			args[na++] = n->args[j]->type;
-		return no_overload(k, n, n->name, args, na);
+		return no_overload_call(k, n, n->name, args, na, recv != NULL);
 	}
 	/* overloads of one name agree on the function; results differ only
 	 * between quantity and semver (dyn receiver) */

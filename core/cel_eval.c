@@ -368,10 +368,13 @@ static struct cel_value parse_qty(struct eval *e, struct cel_value s, bool test)
 	return test ? vbool(true) : v;
 }
 
-static struct cel_value parse_semver(struct eval *e, struct cel_value s, bool test)
+static struct cel_value parse_semver(struct eval *e, struct cel_value s, bool normalize,
+				     bool test)
 {
 	const char *why;
-	const struct cel_semver *sv = cel_semver_parse(e->a, s.u.str.s, s.u.str.n, &why);
+	const struct cel_semver *sv =
+		normalize ? cel_semver_parse_normalized(e->a, s.u.str.s, s.u.str.n, &why) :
+		cel_semver_parse(e->a, s.u.str.s, s.u.str.n, &why);
 	if (!sv)
 		return test ? vbool(false) : cel_err(e->a, "%s", why);
 	if (test)
@@ -461,9 +464,10 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 			break;
 		return parse_qty(e, v[0], n->fn == FN_IS_QUANTITY);
 	case FN_SEMVER: case FN_IS_SEMVER:
-		if (k0 != CV_STRING)
+		/* semver(s) and semver(s, normalize) (semver library v1) */
+		if (k0 != CV_STRING || (nv > 1 && k1 != CV_BOOL))
 			break;
-		return parse_semver(e, v[0], n->fn == FN_IS_SEMVER);
+		return parse_semver(e, v[0], nv > 1 && v[1].u.b, n->fn == FN_IS_SEMVER);
 	case FN_SIGN:
 		if (k0 != CV_QUANTITY)
 			break;

@@ -90,6 +90,11 @@ struct cel_value cel_compare(struct arena *a, struct cel_value x, struct cel_val
 /* cel_semver_parse: semver.Parse; NULL with *why (arena text) on error. */
 const struct cel_semver *cel_semver_parse(struct arena *a, const char *s,
 					  size_t n, const char **why);
+/* cel_semver_parse_normalized: the semver library's normalizeAndParse
+ * (semver(s, true)): a leading "v" dropped, leading zeros trimmed, a
+ * missing minor or patch added as 0, then semver.Parse. */
+const struct cel_semver *cel_semver_parse_normalized(struct arena *a, const char *s,
+						     size_t n, const char **why);
 int cel_semver_cmp(const struct cel_semver *x, const struct cel_semver *y);
 /* cel_qty_cmp / cel_qty_add: signed quantity arithmetic; add -1 when the
  * result leaves int64 units. */

@@ -320,6 +320,58 @@ const struct cel_semver *cel_semver_parse(struct arena *a, const char *s, size_t
 	return v;
 }
 
+/* One part of normalizeAndParse: leading zeros trimmed from a part
+ * longer than one byte, "0" put back when nothing or no digit leads. */
+static size_t normalize_part(char *out, const char *p, size_t n)
+{
+	size_t k = 0;
+	if (n > 1) {
+		while (n && *p == '0')
+			p++, n--;
+		if (!n || *p < '0' || *p > '9')
+			out[k++] = '0';
+	}
+	memcpy(out + k, p, n);
+	return k + n;
+}
+
+const struct cel_semver *cel_semver_parse_normalized(struct arena *a, const char *s, size_t n,
+						     const char **why)
+{
+	if (n && *s == 'v')
+		s++, n--;
+	/* SplitN(s, ".", 3): at most two cuts, the rest in the last part */
+	char *buf = arena_alloc(a, 2 * n + 8);
+	size_t len = 0;
+	const char *end = s + n, *p = s;
+	int parts = 0;
+	const char *last = s;
+	size_t last_n = 0;
+	for (;;) {
+		const char *dot = parts < 2 ? find(p, end, '.') : NULL;
+		const char *e = dot ? dot : end;
+		if (parts)
+			buf[len++] = '.';
+		last = p;
+		last_n = (size_t)(e - p);
+		len += normalize_part(buf + len, p, last_n);
+		parts++;
+		if (!dot)
+			break;
+		p = dot + 1;
+	}
+	if (parts < 3) {
+		if (find(last, last + last_n, '+') || find(last, last + last_n, '-'))
+			return *why = "short version cannot contain PreRelease/Build meta data", NULL;
+		for (; parts < 3; parts++) {
+			buf[len++] = '.';
+			buf[len++] = '0';
+		}
+	}
+	buf[len] = 0;
+	return cel_semver_parse(a, buf, len, why);
+}
+
 bool cel_valid_semver(const char *s)
 {
 	struct arena a;

@@ -136,7 +136,8 @@ static void test_quantity_and_semver(void)
 	       CEL_TRUE, NULL);
 	expect("device.capacity['gpu.example.com'].memory == quantity('40Gi')", CEL_TRUE, NULL);
 	expect("quantity('1.5').isInteger() || quantity('-2').asInteger() == -2", CEL_TRUE, NULL);
-	expect("quantity('1').sub(quantity('3')).sign() == -1 && quantity('0').sign() == 0",
+	/* sign is declared global (cel.Overload quantity_sign) */
+	expect("sign(quantity('1').sub(quantity('3'))) == -1 && sign(quantity('0')) == 0",
 	       CEL_TRUE, NULL);
 	expect("quantity('500m').add(quantity('500m')) == quantity('1')", CEL_TRUE, NULL);
 	expect("quantity('1').add(2).isLessThan(quantity('3001m'))", CEL_TRUE, NULL);
@@ -160,6 +161,17 @@ static void test_quantity_and_semver(void)
 	expect("semver('1.2') == semver('1.2.0')", CEL_ERROR,
 	       "No Major.Minor.Patch elements found");
 	expect("isSemver('1.2.3') && !isSemver('v1.2.3')", CEL_TRUE, NULL);
+	/* the semver library v1 (kube v1.33+): normalizeAndParse drops one
+	 * leading v, trims leading zeros of each of the (at most three)
+	 * dot-separated parts, fills a short version with .0 */
+	expect("semver('v1.2', true) == semver('1.2.0') && isSemver('v1', true) && "
+	       "!isSemver('v1', false)", CEL_TRUE, NULL);
+	expect("semver('01.002.03-rc.1', true) == semver('1.2.3-rc.1')", CEL_TRUE, NULL);
+	expect("semver('1.2-rc', true) == semver('1.2.0')", CEL_ERROR,
+	       "short version cannot contain PreRelease/Build meta data");
+	/* "vv1" keeps one v: the part becomes "0v1" */
+	expect("semver('vv1.2.3', true) == semver('1.2.3')", CEL_ERROR,
+	       "Invalid character(s) found in major number \"0v1\"");
 	expect(GPU ".version == '1.2.3-rc.1'", CEL_ERROR, "no such overload");
 	expect(GPU ".model.isGreaterThan(semver('1.0.0'))", CEL_ERROR,
 	       "no such overload: isGreaterThan(string, kubernetes.Semver)");
@@ -186,6 +198,11 @@ static void test_refused(void)
 	       "applied to '(kubernetes.Quantity, kubernetes.Quantity)'");
 	refuse("true ? 1 : 'a'", 6, "found no matching overload for '_?_:_' applied to "
 	       "'(bool, int, string)'");
+	/* cel-go writes a member call's arguments as TARGET.(ARGS) */
+	refuse("quantity('1').sign() == 1", 14, "found no matching overload for 'sign' applied "
+	       "to 'kubernetes.Quantity.()'");
+	refuse("quantity('1').isGreaterThan(1)", 14, "found no matching overload for "
+	       "'isGreaterThan' applied to 'kubernetes.Quantity.(int)'");
 	refuse("'a' ==", 7, "syntax error: unexpected end of expression");
 	refuse("if == 1", 1, "reserved identifier: if");
 	refuse("'abc", 1, "unterminated string literal");

@@ -147,6 +147,8 @@ static struct cel_value cap_value(struct arena *a, const void *src, int i,
 {
 	struct cel_value v = {.kind = CV_QUANTITY};
 	v.u.q.mag = ((const struct cel_capacity *)src)[i].value;
+	v.u.q.repr = cel_repr_of(v.u.q);
+	v.u.q.repr.shared = true;
 	return v;
 }
 
@@ -365,6 +367,7 @@ static struct cel_value parse_qty(struct eval *e, struct cel_value s, bool test)
 			       "expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
 	}
 	v.u.q.neg = neg && (v.u.q.mag.units || v.u.q.mag.nanos);
+	v.u.q.repr = cel_repr_of(v.u.q);
 	return test ? vbool(true) : v;
 }
 
@@ -395,14 +398,29 @@ static struct cel_value qty_arith(struct eval *e, struct cel_value x, struct cel
 		b.neg = y.u.i < 0;
 		b.mag.units = (int64_t)mag;
 		b.mag.nanos = 0;
+		/* resource.NewQuantity: int64Amount {y, 0} */
+		b.repr = (struct cel_repr){.value = y.u.i};
 	} else {
 		b = y.u.q;
 	}
-	if (sub && (b.mag.units || b.mag.nanos))
+	bool nonzero = b.mag.units || b.mag.nanos;
+	/* the library's add and sub copy the receiver's Quantity, whose
+	 * inf.Dec stays shared: Add / Sub then change a device's capacity in
+	 * the scheduler's cache, for later reads too - beyond a verdict */
+	if (x.u.q.repr.dec && x.u.q.repr.shared && nonzero)
+		return cel_unjudged(e->a, "quantity %s on a device capacity held as inf.Dec changes "
+				    "that capacity in kube's cache", sub ? "sub" : "add");
+	if (sub && nonzero) {
 		b.neg = !b.neg;
+		if (!b.repr.dec && b.repr.value == INT64_MIN)
+			return cel_unjudged(e->a, "quantity arithmetic beyond kso's range");
+		b.repr.value = -b.repr.value;   /* int64Amount.Sub */
+	}
 	struct cel_value r = {.kind = CV_QUANTITY};
 	if (cel_qty_add(x.u.q, b, &r.u.q) < 0)
 		return cel_unjudged(e->a, "quantity arithmetic beyond kso's range");
+	r.u.q.repr = cel_repr_add(x.u.q.repr, b.repr);
+	r.u.q.repr.shared = false;
 	return r;
 }
 
@@ -475,12 +493,14 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 	case FN_IS_INTEGER: case FN_AS_INTEGER: {
 		if (k0 != CV_QUANTITY)
 			break;
-		bool ok = v[0].u.q.mag.nanos == 0;
+		/* Quantity.AsInt64: by representation, not by value */
+		int64_t iv;
+		bool ok = cel_repr_int64(v[0].u.q.repr, &iv);
 		if (n->fn == FN_IS_INTEGER)
 			return vbool(ok);
 		if (!ok)
 			return cel_err(e->a, "cannot convert value to integer");
-		return vint(v[0].u.q.neg ? -v[0].u.q.mag.units : v[0].u.q.mag.units);
+		return vint(iv);
 	}
 	case FN_ADD: case FN_SUB:
 		if (k0 != CV_QUANTITY || (k1 != CV_QUANTITY && k1 != CV_INT))

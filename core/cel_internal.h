@@ -23,10 +23,25 @@ enum cel_kind {
 	CV_UNJUDGED    /* beyond kso's arithmetic: err says what */
 };
 
+/* How apimachinery holds a resource.Quantity: an inf.Dec, or an
+ * int64Amount {value, scale} (value * 10^scale).  Only isInteger and
+ * asInteger (Quantity.AsInt64) read it: an int64Amount with a negative
+ * scale, or an inf.Dec, is never an integer to them, whatever its value. */
+struct cel_repr {
+	bool dec;
+	bool shared;               /* a device's capacity: an inf.Dec here is
+				    * the informer's own, which Add and Sub
+				    * change in place (the library copies the
+				    * Quantity, not its inf.Dec) */
+	int64_t value;
+	int scale;
+};
+
 /* A resource.Quantity with a sign (CEL's quantities may be negative). */
 struct cel_qty {
 	bool neg;                  /* never set on zero */
 	struct quantity mag;
+	struct cel_repr repr;
 };
 
 /* A blang/semver Version: major.minor.patch, prerelease identifiers
@@ -100,6 +115,15 @@ int cel_semver_cmp(const struct cel_semver *x, const struct cel_semver *y);
  * result leaves int64 units. */
 int cel_qty_cmp(struct cel_qty x, struct cel_qty y);
 int cel_qty_add(struct cel_qty x, struct cel_qty y, struct cel_qty *out);
+/* cel_repr_of: the representation ParseQuantity gave q's magnitude (its
+ * go_form), with q's sign. */
+struct cel_repr cel_repr_of(struct cel_qty q);
+/* cel_repr_add: Quantity.Add's representation of x + y (int64Amount.Add,
+ * else inf.Dec). */
+struct cel_repr cel_repr_add(struct cel_repr x, struct cel_repr y);
+/* cel_repr_int64: Quantity.AsInt64: false for an inf.Dec, a negative
+ * scale, or a product past int64. */
+bool cel_repr_int64(struct cel_repr r, int64_t *out);
 /* cel_quote: Go's %q of s into the arena. */
 const char *cel_quote(struct arena *a, const char *s, size_t n);
 /* cel_utf8_len: code points in s[0..n) (Go's utf8.RuneCountInString:

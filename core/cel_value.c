@@ -187,6 +187,83 @@ int cel_qty_add(struct cel_qty x, struct cel_qty y, struct cel_qty *out)
 	return 0;
 }
 
+/* ----------------------------------------------- representation */
+
+struct cel_repr cel_repr_of(struct cel_qty q)
+{
+	struct cel_repr r = {0};
+	if (q.mag.go_form == QUANTITY_FORM_DEC) {
+		r.dec = true;
+		return r;
+	}
+	r.scale = (int)q.mag.go_form - QUANTITY_FORM_SCALE_BIAS;
+	/* the magnitude in units of 10^scale: exact, and inside int64, as
+	 * ParseQuantity's fast path made it */
+	__int128 n = (__int128)q.mag.units * 1000000000 + q.mag.nanos;
+	for (int i = -9; i < r.scale; i++)
+		n /= 10;
+	r.value = (int64_t)(q.neg ? -n : n);
+	return r;
+}
+
+/* int64Multiply: the product, false past int64 (or with INT64_MIN). */
+static bool go_mul_ok(int64_t a, int64_t b, int64_t *out)
+{
+	if (a == 0 || b == 0 || a == 1 || b == 1) {
+		*out = a * b;
+		return true;
+	}
+	if (a == INT64_MIN || b == INT64_MIN)
+		return false;
+	return !__builtin_mul_overflow(a, b, out);
+}
+
+/* positiveScaleInt64: base * 10^scale, false past int64. */
+static bool pos_scale(int64_t base, int scale, int64_t *out)
+{
+	int64_t v = base;
+	for (int i = 0; i < scale; i++)
+		if (!go_mul_ok(v, 10, &v))
+			return false;
+	*out = v;
+	return true;
+}
+
+/* int64Add: the sum, false past int64. */
+static bool go_add_ok(int64_t a, int64_t b, int64_t *out)
+{
+	return !__builtin_add_overflow(a, b, out);
+}
+
+struct cel_repr cel_repr_add(struct cel_repr x, struct cel_repr y)
+{
+	struct cel_repr dec = {.dec = true};
+	if (x.dec || y.dec)
+		return dec;
+	if (y.value == 0)
+		return x;
+	if (x.value == 0)
+		return y;
+	int64_t c;
+	if (x.scale == y.scale) {
+		if (!go_add_ok(x.value, y.value, &c))
+			return dec;
+		x.value = c;
+		return x;
+	}
+	struct cel_repr hi = x.scale > y.scale ? x : y, lo = x.scale > y.scale ? y : x;
+	if (!pos_scale(hi.value, hi.scale - lo.scale, &c) || !go_add_ok(c, lo.value, &c))
+		return dec;
+	return (struct cel_repr){.value = c, .scale = lo.scale};
+}
+
+bool cel_repr_int64(struct cel_repr r, int64_t *out)
+{
+	if (r.dec || r.scale < 0)
+		return false;
+	return pos_scale(r.value, r.scale, out);
+}
+
 /* ------------------------------------------------------------ semver */
 
 static bool only(const char *s, size_t n, bool alnum)

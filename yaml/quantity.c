@@ -259,8 +259,10 @@ static uint8_t parse_form(const struct qparts *p, const struct qscale *sc)
 		value = value * 10 + (uint64_t)(p->num[i] - '0');
 	for (size_t i = 0; i < p->denom_len; i++)
 		value = value * 10 + (uint64_t)(p->denom[i] - '0');
+	/* a zero keeps its scale: int64Amount {0, -1} for "0.0", which
+	 * AsInt64 refuses (CEL's isInteger); sums ignore a zero's scale */
 	if (value == 0)
-		return QUANTITY_FORM_SCALE_BIAS;   /* a zero's scale is moot */
+		return (uint8_t)(scale + QUANTITY_FORM_SCALE_BIAS);
 	if (sc->base == 2 && value > (uint64_t)INT64_MAX >> sc->exponent)
 		return QUANTITY_FORM_DEC;          /* int64Multiply overflows */
 	return (uint8_t)(scale + QUANTITY_FORM_SCALE_BIAS);

@@ -14,7 +14,7 @@
 
 /* The device every case reads: driver gpu.example.com with model "a100",
  * cores 40, dra.example.com/flag true, version 1.2.3-rc.1, and capacity
- * memory 40Gi. */
+ * memory 40Gi and huge 1Ei. */
 static const struct cel_attr ATTRS[] = {
 	{"model", CEL_ATTR_STRING, 0, false, "a100"},
 	{"cores", CEL_ATTR_INT, 40, false, NULL},
@@ -22,9 +22,12 @@ static const struct cel_attr ATTRS[] = {
 	{"version", CEL_ATTR_VERSION, 0, false, "1.2.3-rc.1"},
 };
 static const struct cel_capacity CAPS[] = {
-	{"memory", {42949672960LL, 0, QUANTITY_FORM_DEC}},
+	/* "40Gi": ParseQuantity's int64Amount {42949672960, 0} */
+	{"memory", {42949672960LL, 0, QUANTITY_FORM_SCALE_BIAS}},
+	/* "1Ei": past the binary fast path's precision, an inf.Dec */
+	{"huge", {1152921504606846976LL, 0, QUANTITY_FORM_DEC}},
 };
-static const struct cel_device DEV = {"gpu.example.com", ATTRS, 4, CAPS, 1};
+static const struct cel_device DEV = {"gpu.example.com", ATTRS, 4, CAPS, 2};
 
 #define GPU "device.attributes[\"gpu.example.com\"]"
 
@@ -142,6 +145,31 @@ static void test_quantity_and_semver(void)
 	expect("quantity('500m').add(quantity('500m')) == quantity('1')", CEL_TRUE, NULL);
 	expect("quantity('1').add(2).isLessThan(quantity('3001m'))", CEL_TRUE, NULL);
 	expect("quantity('1.5').asInteger() == 1", CEL_ERROR, "cannot convert value to integer");
+	/* isInteger / asInteger are Quantity.AsInt64, which reads the
+	 * representation ParseQuantity chose: int64Amount {1000, -3} for
+	 * "1000m" and {10, -1} for "1.0" have a negative scale, so no; "1k" is
+	 * {1, 3}, 1000; "1Ti" the binary fast path {2^40, 0}; "1Ei" and
+	 * "1024Ti" leave its precision (15 - digits - exponent*3/10 - 1 < 0)
+	 * for an inf.Dec, never an integer; "0.0" is {0, -1} */
+	expect("quantity('1000m').isInteger() || quantity('1.0').isInteger() || "
+	       "quantity('1Ei').isInteger() || quantity('1024Ti').isInteger() || "
+	       "quantity('0.0').isInteger()", CEL_FALSE, NULL);
+	expect("quantity('1k').asInteger() == 1000 && quantity('1Ti').asInteger() == "
+	       "1099511627776 && quantity('0').isInteger() && quantity('-2k').asInteger() == -2000",
+	       CEL_TRUE, NULL);
+	expect("quantity('1000m').asInteger() == 1", CEL_ERROR, "cannot convert value to integer");
+	/* int64Amount.Add keeps the smaller scale: {15, -1} + {5, -1} is
+	 * {20, -1}, value 2 yet no integer; {1, 3} + {1, 0} is {1001, 0} */
+	expect("quantity('1.5').add(quantity('0.5')).isInteger()", CEL_FALSE, NULL);
+	expect("quantity('1k').add(quantity('1')).asInteger() == 1001 && "
+	       "quantity('1k').sub(1).asInteger() == 999", CEL_TRUE, NULL);
+	expect("device.capacity['gpu.example.com'].memory.add(1).asInteger() == 42949672961",
+	       CEL_TRUE, NULL);
+	/* add on a capacity held as inf.Dec changes the informer's copy */
+	expect("device.capacity['gpu.example.com'].huge.add(1) == quantity('1')", CEL_UNJUDGED,
+	       NULL);
+	expect("device.capacity['gpu.example.com'].huge.add(0) == "
+	       "device.capacity['gpu.example.com'].huge", CEL_TRUE, NULL);
 	expect("quantity('x') == quantity('1')", CEL_ERROR,
 	       "quantities must match the regular expression "
 	       "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");

@@ -123,6 +123,10 @@ struct loop_engine {
 	 * earlier state (the message is a function of the nodes' statuses).
 	 * Borrowed until the next given_message; NULL: built. */
 	void (*given_message)(void *self, const char *message);
+	/* no_reuse (NULL for an engine that reuses nothing of its own): from
+	 * now on every answer is worked out afresh, none taken from an
+	 * earlier call (the oracle's preemption dry runs) */
+	void (*no_reuse)(void *self);
 	/* placement: the engine's own copy of the placement, which the hooks
 	 * keep equal to the loop's (checked in debug builds); NULL for an
 	 * engine that keeps none or cannot show it */

@@ -870,6 +870,11 @@ int quantity_cmp(struct quantity a, struct quantity b);
 /* resource_list_get: the quantity for res in l, found=false when absent. */
 struct quantity resource_list_get(const struct resource_list *l, int res,
 				  bool *found);
+/* pod_same_requests: a and b have equal requests lists (containers, init
+ * containers and their restartPolicy Always, pod level, overhead), so
+ * PodRequests, NonZeroRequested and the scorers' request give both the
+ * same values (core/same_requests.c). */
+bool pod_same_requests(const struct pod *a, const struct pod *b);
 /* resource_values_get: allocatable value for res, found=false when absent. */
 int64_t resource_values_get(const struct resource_values *v, int res,
 			    bool *found);

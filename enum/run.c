@@ -226,8 +226,10 @@ static int load(struct shared *sh, struct wstate *w, uint64_t scenario,
 		return -1;
 	}
 	enum_ctx_init(&w->x, &w->sc);
-	if (!sh->plan->o->verdict_reuse)
+	if (!sh->plan->o->verdict_reuse) {
 		enum_reuse_release(&w->x.reuse);   /* released: off */
+		w->x.oracle.no_reuse(w->x.oracle.self);
+	}
 	w->x.greedy_gap = sh->plan->o->greedy_gap;
 	w->x.arrivals = sh->plan->o->arrivals;
 	w->x.compare_quirks = sh->plan->o->compare_quirks;

@@ -330,6 +330,17 @@ void model_pod_table_init(struct model_pod_table *t, const struct cluster *c)
 	t->nonzero = t->req + np * nr;
 	t->score = t->nonzero + 2 * np;
 	for (int p = 0; p < c->n_pods; p++) {
+		/* a pod asking what the one before asks gets its rows: the
+		 * rules read nothing else of a pod (core/same_requests.c) */
+		if (p > 0 && pod_same_requests(&c->pods[p], &c->pods[p - 1])) {
+			memcpy(t->req + (size_t)p * nr, t->req + (size_t)(p - 1) * nr,
+			       sizeof *t->req * nr);
+			memcpy(t->score + (size_t)p * nr, t->score + (size_t)(p - 1) * nr,
+			       sizeof *t->score * nr);
+			t->nonzero[2 * (size_t)p] = t->nonzero[2 * (size_t)p - 2];
+			t->nonzero[2 * (size_t)p + 1] = t->nonzero[2 * (size_t)p - 1];
+			continue;
+		}
 		model_pod_requests(c, &c->pods[p], t->req + (size_t)p * nr);
 		model_pod_score_request(c, &c->pods[p], t->score + (size_t)p * nr);
 		model_pod_nonzero(c, &c->pods[p], &t->nonzero[2 * (size_t)p],

@@ -128,6 +128,12 @@ static void loop_given_message(void *self, const char *message)
 	o->given_message = message;
 }
 
+static void loop_no_reuse(void *self)
+{
+	struct oracle *o = self;
+	o->no_dry_reuse = true;
+}
+
 static const struct snapshot *loop_placement(const void *self)
 {
 	const struct oracle *o = self;
@@ -143,7 +149,8 @@ struct loop_engine oracle_loop_engine(struct oracle *o)
 		.nominate = loop_nominate, .arrive = loop_arrive,
 		.sync = loop_sync, .seed = loop_seed, .given = loop_given,
 		.given_scores = loop_given_scores,
-		.given_message = loop_given_message, .placement = loop_placement,
+		.given_message = loop_given_message, .no_reuse = loop_no_reuse,
+		.placement = loop_placement,
 	};
 }
 

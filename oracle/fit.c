@@ -9,17 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-/* PreFilter: the pod's PodRequests (computed at oracle_init, see
- * oracle_data.pod_req); "requests something" is a non-zero cpu, memory or
- * ephemeral-storage request or any scalar resource key (OPOD_SCALAR). */
-void oracle_prefilter_fit(struct oracle_cycle *cy)
-{
-	const struct oracle_data *d = cy->o->d;
-	cy->req = &d->pod_req[(size_t)cy->pod * (size_t)d->n_res];
-	cy->req_any = cy->req[RES_CPU] || cy->req[RES_MEMORY] ||
-		      cy->req[RES_EPHEMERAL] || (d->pod_flags[cy->pod] & OPOD_SCALAR);
-}
-
 /* An extended resource the profile's ignoredResources /
  * ignoredResourceGroups exclude from the check. */
 static bool fit_ignored(const struct sched_profile *prof, const char *name)
@@ -36,6 +25,41 @@ static bool fit_ignored(const struct sched_profile *prof, const char *name)
 			return true;
 	}
 	return false;
+}
+
+/* cy->fit_res: which resources Filter compares with the node's free
+ * amount.  Whether a resource is compared depends on the pod's request,
+ * the resource's class and the profile's ignored names only, never on
+ * the node: worked out once per cycle instead of once per node. */
+static void fit_resources(struct oracle_cycle *cy)
+{
+	const struct cluster *c = cy->c;
+	int nr = c->n_res;
+	int *list = arena_array(cy->arena, (size_t)nr + 1, sizeof(int));
+	int n = 0;
+	for (int r = RES_CPU; r < nr; r++) {
+		bool fixed = r <= RES_EPHEMERAL;
+		if (fixed ? cy->req[r] <= 0 : c->res_class[r] != RESCLASS_SCALAR ||
+						cy->req[r] == 0)
+			continue;
+		if (!fixed && fit_ignored(cy->prof, c->res_names[r]))
+			continue;
+		list[n++] = r;
+	}
+	cy->fit_res = list;
+	cy->n_fit_res = n;
+}
+
+/* PreFilter: the pod's PodRequests (computed at oracle_init, see
+ * oracle_data.pod_req); "requests something" is a non-zero cpu, memory or
+ * ephemeral-storage request or any scalar resource key (OPOD_SCALAR). */
+void oracle_prefilter_fit(struct oracle_cycle *cy)
+{
+	const struct oracle_data *d = cy->o->d;
+	cy->req = &d->pod_req[(size_t)cy->pod * (size_t)d->n_res];
+	cy->req_any = cy->req[RES_CPU] || cy->req[RES_MEMORY] ||
+		      cy->req[RES_EPHEMERAL] || (d->pod_flags[cy->pod] & OPOD_SCALAR);
+	fit_resources(cy);
 }
 
 /* A shortfall of resource r: from v1.34 (delta reference §5.1) one the
@@ -63,13 +87,9 @@ enum sched_code oracle_check_fit(struct oracle_cycle *cy, const struct oracle_no
 	}
 	if (!cy->req_any)
 		return code;
-	for (size_t r = RES_CPU; r < nr; r++) {
-		bool fixed = r <= RES_EPHEMERAL;
-		if (fixed ? cy->req[r] <= 0 : c->res_class[r] != RESCLASS_SCALAR ||
-						cy->req[r] == 0)
-			continue;
-		if (cy->req[r] <= go_sub(alloc[r], used[r]) ||
-		    (!fixed && fit_ignored(cy->prof, c->res_names[r])))
+	for (int i = 0; i < cy->n_fit_res; i++) {
+		int r = cy->fit_res[i];
+		if (cy->req[r] <= go_sub(alloc[r], used[r]))
 			continue;
 		enum sched_code k = shortfall(cy, cy->req[r], alloc[r]);
 		if (!cy->v134 || k == SCHED_UAU)
@@ -93,30 +113,23 @@ void oracle_filter_fit(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE, "Too many pods");
 	if (!cy->req_any)
 		return;
-	static const struct {
-		int res;
-		const char *reason;
-	} fixed[] = {
-		{RES_CPU, "Insufficient cpu"},
-		{RES_MEMORY, "Insufficient memory"},
-		{RES_EPHEMERAL, "Insufficient ephemeral-storage"},
+	static const char *const fixed[] = {
+		[RES_CPU] = "Insufficient cpu",
+		[RES_MEMORY] = "Insufficient memory",
+		[RES_EPHEMERAL] = "Insufficient ephemeral-storage",
 	};
-	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
-		int r = fixed[i].res;
-		if (cy->req[r] > 0 && cy->req[r] > go_sub(alloc[r], used[r]))
-			oracle_status_fail_str(st, shortfall(cy, cy->req[r], alloc[r]),
-					       fixed[i].reason);
-	}
-	for (size_t r = RES_FIRST_OTHER; r < nr; r++) {
-		if (c->res_class[r] != RESCLASS_SCALAR || cy->req[r] == 0)
+	/* cpu, memory, ephemeral-storage, then the scalar ones in index
+	 * order: fit_res is ascending and the fixed three come first */
+	for (int i = 0; i < cy->n_fit_res; i++) {
+		int r = cy->fit_res[i];
+		if (cy->req[r] <= go_sub(alloc[r], used[r]))
 			continue;
-		if (fit_ignored(cy->prof, c->res_names[r]))
-			continue;
-		if (cy->req[r] > go_sub(alloc[r], used[r]))
-			/* "Insufficient %s" */
-			sched_status_add_join(st, shortfall(cy, cy->req[r], alloc[r]),
-					      (const char *[]){"Insufficient ",
-							       c->res_names[r]}, 2);
+		enum sched_code k = shortfall(cy, cy->req[r], alloc[r]);
+		if (r <= RES_EPHEMERAL)
+			oracle_status_fail_str(st, k, fixed[r]);
+		else   /* "Insufficient %s" */
+			sched_status_add_join(st, k, (const char *[]){"Insufficient ",
+								       c->res_names[r]}, 2);
 	}
 }
 

@@ -188,6 +188,10 @@ struct oracle_node {
 	int *images;                    /* sorted image ids of status.images */
 	int n_images;
 	struct oracle_used_ports *used_ports;  /* NULL: the ports of port_pods */
+	/* A stamp no other state of any node had (oracle_node_touched): a
+	 * new one whenever requested, pods or nominated change, so equal
+	 * stamps mean an unchanged node (preemption.c's reused dry runs) */
+	uint64_t version;
 };
 
 enum {
@@ -228,6 +232,7 @@ struct oracle_data {
 	bool *alloc_has;                /* [n_nodes * n_res] key present */
 	struct oracle_node *nodes;
 	int *order;                     /* node-tree order (§1.4) */
+	uint64_t node_stamp;            /* the last oracle_node.version given */
 
 	/* Per-pod requests, computed once at oracle_init: they depend on
 	 * the pod's spec only, and the cluster (pods and specs) is fixed
@@ -374,6 +379,13 @@ struct oracle_data {
 	struct oracle_preempt_scratch *preempt;
 
 };
+
+/* oracle_node_touched: node n's requested, pods or nominated list
+ * changed: a fresh version. */
+static inline void oracle_node_touched(struct oracle_data *d, int n)
+{
+	d->nodes[n].version = ++d->node_stamp;
+}
 
 /* oracle_node_add_pod / oracle_node_remove_pod: NodeInfo.AddPod/RemovePod
  * for pod p on node n (aggregates only; the placement is the caller's). */
@@ -565,6 +577,13 @@ struct oracle_cycle {
 	/* NodeResourcesFit */
 	const int64_t *req;             /* [n_res] pod request (d->pod_req's row) */
 	bool req_any;                   /* requests something (§2.7 step 2) */
+	const int *fit_res;             /* the resources Filter compares, in
+					 * index order: cpu, memory,
+					 * ephemeral-storage the pod requests
+					 * (> 0), the scalar ones it requests
+					 * (!= 0) and the profile does not
+					 * ignore - the same every node */
+	int n_fit_res;
 
 	/* PodTopologySpread (hard) */
 	struct oracle_spread_state spread;

@@ -107,9 +107,19 @@ static void pods_init(struct oracle *o)
 	d->group_rep = xcalloc((size_t)c->n_pods, sizeof(int));
 	for (int p = 0; p < c->n_pods; p++) {
 		const struct pod *pod = &c->pods[p];
-		oracle_pod_requests(c, pod, false, &d->pod_req[(size_t)p * d->n_res], has_key);
-		oracle_pod_requests(c, pod, true, &d->pod_req_nm[(size_t)p * d->n_res], NULL);
-		oracle_pod_nonzero(c, pod, &d->pod_nz[2 * p], &d->pod_nz[2 * p + 1]);
+		size_t row = (size_t)p * d->n_res, nr = (size_t)d->n_res;
+		if (p > 0 && pod_same_requests(pod, pod - 1)) {
+			/* the rows (and has_key) of the pod before: the rules
+			 * read nothing else of a pod (core/same_requests.c) */
+			memcpy(&d->pod_req[row], &d->pod_req[row - nr], sizeof(int64_t) * nr);
+			memcpy(&d->pod_req_nm[row], &d->pod_req_nm[row - nr], sizeof(int64_t) * nr);
+			d->pod_nz[2 * p] = d->pod_nz[2 * p - 2];
+			d->pod_nz[2 * p + 1] = d->pod_nz[2 * p - 1];
+		} else {
+			oracle_pod_requests(c, pod, false, &d->pod_req[row], has_key);
+			oracle_pod_requests(c, pod, true, &d->pod_req_nm[row], NULL);
+			oracle_pod_nonzero(c, pod, &d->pod_nz[2 * p], &d->pod_nz[2 * p + 1]);
+		}
 		d->pod_flags[p] = pod_flags(c, pod, has_key);
 		d->pod_ns[p] = oracle_strmap_intern(&d->ns_ids, pod->ns);
 		d->pod_ns_labels[p] = ns_labels(c, pod->ns);
@@ -296,6 +306,7 @@ void oracle_node_add_pod(struct oracle *o, int n, int p)
 	x->nz_cpu = go_add(x->nz_cpu, d->pod_nz[2 * p]);
 	x->nz_mem = go_add(x->nz_mem, d->pod_nz[2 * p + 1]);
 	oracle_ilist_push(&x->pods, p);
+	oracle_node_touched(d, n);
 	if (d->pod_flags[p] & OPOD_PORTS)
 		oracle_ilist_push(&x->port_pods, p);
 	if (d->pod_flags[p] & OPOD_AFFINITY)
@@ -312,6 +323,7 @@ void oracle_node_remove_pod(struct oracle *o, int n, int p)
 	bool was = oracle_ilist_remove(&x->pods, p);
 	assert(was);
 	(void)was;
+	oracle_node_touched(d, n);
 	const int64_t *req = &d->pod_req[(size_t)p * d->n_res];
 	for (int r = 0; r < d->n_res; r++)
 		x->requested[r] = go_sub(x->requested[r], req[r]);
@@ -330,8 +342,8 @@ void oracle_node_remove_pod(struct oracle *o, int n, int p)
 static void unnominate(struct oracle *o, int pod)
 {
 	int old = o->snap.nominated[pod];
-	if (old >= 0)
-		oracle_ilist_remove(&o->d->nodes[old].nominated, pod);
+	if (old >= 0 && oracle_ilist_remove(&o->d->nodes[old].nominated, pod))
+		oracle_node_touched(o->d, old);
 	o->snap.nominated[pod] = -1;
 }
 
@@ -373,6 +385,8 @@ void oracle_nominate(struct oracle *o, int pod, int node)
 		unnominate(o, pod);
 	o->snap.nominated[pod] = node;
 	if (node >= 0 && o->snap.pod_node[pod] == SNAP_PENDING &&
-	    in_nominator(o->cluster, pod))
+	    in_nominator(o->cluster, pod)) {
 		oracle_ilist_push(&o->d->nodes[node].nominated, pod);
+		oracle_node_touched(o->d, node);
+	}
 }

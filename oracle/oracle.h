@@ -28,6 +28,10 @@ struct oracle {
 	struct snapshot snap;       /* the oracle's own placement (owned) */
 	bool all_nodes;             /* explain mode: every node, every filter, no sampling */
 	bool quiet;                 /* decisions without text: see oracle_init */
+	/* every preemption's dry runs computed afresh, none reused from an
+	 * earlier preemption (preemption.c, dry_reuse): the guard that the
+	 * reuse changes no answer */
+	bool no_dry_reuse;
 	uint64_t seed;              /* random state (selectHost ties); advances */
 	/* all_nodes mode, NULL otherwise: given[n] says that the result the
 	 * next oracle_schedule_cycle fills already holds node n's verdict,

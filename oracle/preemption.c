@@ -38,6 +38,26 @@
 #include "../core/quirks.h"
 #include "../core/grow.h"
 
+/* What a sums dry run (victims_by_sums) reads of the preemption besides
+ * the node: see dry_reuse below. */
+struct dry_class {
+	const struct sched_profile *prof;  /* fit_res: ignored resources */
+	const uint8_t *nverdict;           /* the pod shape's static verdicts */
+	int32_t priority;
+	bool req_any, fit_runs;
+	int64_t *req;                      /* [n_res] the pod's PodRequests */
+	int32_t *allowed;                  /* [n_pdbs] PDB budgets */
+};
+
+/* One node's sums dry run, for the class of epoch on the node's version. */
+struct dry_entry {
+	uint64_t epoch, version;
+	enum sched_code code;
+	bool deferred;
+	int n, pdb_violations, cap;
+	int *pods;                         /* [cap] the victims, in order */
+};
+
 /* The buffers every oracle_preempt call of one oracle reuses. */
 struct oracle_preempt_scratch {
 	int *potential;                    /* [n_nodes + 1] */
@@ -66,6 +86,11 @@ struct oracle_preempt_scratch {
 	struct oracle_gcount *groups;
 	int cap_groups;
 	struct oracle_used_ports ports;
+	/* sums dry runs reused across preemptions (dry_reuse below) */
+	struct dry_entry *dry;             /* [n_nodes], NULL until used */
+	struct dry_class cls;              /* the class of the last preemption */
+	uint64_t epoch;                    /* its number; entries of another
+					    * are stale */
 };
 
 /* At most this many bytes memoize which PDBs take which pods. */
@@ -120,6 +145,11 @@ void oracle_preempt_scratch_release(struct oracle_data *d)
 		oracle_ilist_release(&s->lists[i]);
 	free(s->groups);
 	free(s->ports.keys);
+	for (int i = 0; s->dry && i < d->n_nodes; i++)
+		free(s->dry[i].pods);
+	free(s->dry);
+	free(s->cls.req);
+	free(s->cls.allowed);
 	free(s);
 	d->preempt = NULL;
 }
@@ -445,6 +475,8 @@ struct preempt_run {
 					   * dry runs on request sums */
 	int pod;
 	const int32_t *allowed;           /* PDB budgets */
+	bool reuse;                       /* sums dry runs may be reused
+					   * (dry_reuse_begin) */
 };
 
 /* The pods on node with priority strictly below the preemptor's, in pod
@@ -555,6 +587,102 @@ static enum sched_code victims_by_sums(struct preempt_run *pr, int node,
 	return SCHED_SUCCESS;
 }
 
+/*
+ * Sums dry runs reused across preemptions.  victims_by_sums on node n
+ * reads, of the node: its requested amounts, its pods (their order, and
+ * each one's priority, start time, requests and PDB membership, all fixed
+ * for the oracle's life) and its nominated pods - which change only
+ * through oracle_node_add_pod / oracle_node_remove_pod and the nominated
+ * list's edits, each giving the node a version no state had before
+ * (oracle_node_touched) -, its allocatable, and its static verdict for the
+ * pod's shape (cy->nverdict: one array per shape, kept for the oracle's
+ * life).  Of the preemption: the preemptor's priority, its PodRequests,
+ * whether it requests anything (req_any), the profile (which resources
+ * Fit compares), whether Fit runs at all, and the PDB budgets.  Those
+ * make the class (struct dry_class); the preemptor's own identity enters
+ * only where it is excluded from the node's nominated pods (the node it
+ * is nominated to: never reused) and from the node's pods (it is pending:
+ * in none).  So an entry computed for a class on a node version is the
+ * answer of every later preemption of the same class on that version,
+ * whatever the walk's offset.  A preemption of another class starts a
+ * new epoch, which makes every entry stale.
+ */
+static bool same_class(const struct dry_class *a, const struct dry_class *b, int n_res,
+		       int n_pdbs)
+{
+	return a->prof == b->prof && a->nverdict == b->nverdict &&
+	       a->priority == b->priority && a->req_any == b->req_any &&
+	       a->fit_runs == b->fit_runs &&
+	       memcmp(a->req, b->req, sizeof(int64_t) * (size_t)n_res) == 0 &&
+	       (n_pdbs == 0 ||
+		memcmp(a->allowed, b->allowed, sizeof(int32_t) * (size_t)n_pdbs) == 0);
+}
+
+/* Whether this preemption may reuse sums dry runs; moves to a new epoch
+ * when its class is not the last one's. */
+static bool dry_reuse_begin(struct preempt_run *pr)
+{
+	struct oracle *o = pr->o;
+	struct oracle_data *d = o->d;
+	struct oracle_preempt_scratch *s = pr->s;
+	const struct oracle_cycle *cy = pr->state;
+	if (!pr->sums || !cy->nverdict_shared || o->snap.pod_node[pr->pod] != SNAP_PENDING)
+		return false;
+	int n_pdbs = o->cluster->n_pdbs;
+	struct dry_class now = {
+		.prof = cy->prof, .nverdict = cy->nverdict, .priority = cy->p->priority,
+		.req_any = cy->req_any, .fit_runs = cy->first_dynamic < cy->n_active,
+		.req = (int64_t *)cy->req, .allowed = (int32_t *)pr->allowed,
+	};
+	if (!s->dry) {
+		s->dry = xcalloc((size_t)d->n_nodes + 1, sizeof(*s->dry));
+		s->cls.req = xmalloc(sizeof(int64_t) * ((size_t)d->n_res + 1));
+		s->cls.allowed = xmalloc(sizeof(int32_t) * ((size_t)n_pdbs + 1));
+	} else if (s->epoch > 0 && same_class(&now, &s->cls, d->n_res, n_pdbs)) {
+		return true;
+	}
+	int64_t *req = s->cls.req;
+	int32_t *allowed = s->cls.allowed;
+	memcpy(req, now.req, sizeof(int64_t) * (size_t)d->n_res);
+	if (n_pdbs)
+		memcpy(allowed, now.allowed, sizeof(int32_t) * (size_t)n_pdbs);
+	s->cls = now;
+	s->cls.req = req;
+	s->cls.allowed = allowed;
+	s->epoch++;
+	return true;
+}
+
+/* victims_by_sums through the node's entry: the stored answer when it is
+ * this epoch's on the node's version, else computed and stored. */
+static enum sched_code victims_reused(struct preempt_run *pr, int node, int *lower, int k,
+				      struct sched_victims *out, bool *deferred)
+{
+	struct oracle_preempt_scratch *s = pr->s;
+	struct dry_entry *e = &s->dry[node];
+	uint64_t version = pr->o->d->nodes[node].version;
+	if (e->epoch == s->epoch && e->version == version) {
+		*deferred = e->deferred;
+		out->pods = s->victims;
+		out->n = e->n;
+		out->pdb_violations = e->pdb_violations;
+		if (e->n)
+			memcpy(out->pods, e->pods, sizeof(int) * (size_t)e->n);
+		return e->code;
+	}
+	enum sched_code code = victims_by_sums(pr, node, lower, k, out, deferred);
+	GROW(e->pods, out->n + 1, e->cap);
+	if (out->n)
+		memcpy(e->pods, out->pods, sizeof(int) * (size_t)out->n);
+	e->n = out->n;
+	e->pdb_violations = out->pdb_violations;
+	e->code = code;
+	e->deferred = *deferred;
+	e->epoch = s->epoch;
+	e->version = version;
+	return code;
+}
+
 /* Returns SUCCESS with out filled (out->pods in the scratch, valid until
  * the next call; maybe n == 0), or the code of st: UAU when nothing has
  * lower priority, else the filter status with every lower-priority pod
@@ -581,6 +709,8 @@ static enum sched_code select_victims(struct preempt_run *pr, int node,
 		}
 		return SCHED_UAU;
 	}
+	if (pr->sums && !st && pr->reuse && o->snap.nominated[pr->pod] != node)
+		return victims_reused(pr, node, lower, k, out, deferred);
 	if (pr->sums && !st)
 		return victims_by_sums(pr, node, lower, k, out, deferred);
 	struct oracle_node saved;
@@ -943,6 +1073,7 @@ int oracle_default_preemption(struct oracle *o, const struct sched_profile *prof
 		};
 		if (oracle_cycle_prefilter(&state, &pre) < 0) {
 			pr.sums = oracle_cycle_resources_only(&state);
+			pr.reuse = !o->no_dry_reuse && dry_reuse_begin(&pr);
 			dry_run(&w, &pr, prof, potential, np, offset_draw);
 			/* the put-off statuses only feed the FitError */
 			if (w.n[0] + w.n[1] == 0 && !o->quiet)

@@ -258,3 +258,80 @@ def test_pdb_disrupted_pods_do_not_count(engine):
         ("n1", ["default/x"], 0), ("n2", ["default/y"], 1)]
     assert (pre["node"], pre["victims"], pre["pdb_violations"]) == (
         "n1", ["default/x"], 0)
+
+
+# ------------------------------ dry runs reused across preemptions (oracle)
+
+
+def test_reuse_classes_by_hand():
+    """The oracle reuses a node's dry run for a later preemptor of the same
+    class only while the node is unchanged (fixture header: n1 changes
+    between p1 and p2 and gives another victim; n3 does not)."""
+    doc = schedule("reuse-classes.yaml")
+    pre = [(s["pod"], s["node"], s["victims"])
+           for s in doc["steps"] if s["action"] == "preempt"]
+    assert pre == [("default/p1", "n1", ["default/a2"]),
+                   ("default/p2", "n1", ["default/a1"])]
+    p3 = next(s for s in doc["steps"] if s["pod"] == "default/p3")
+    assert p3["action"] == "unschedulable"
+    assert p3["message"].endswith(
+        "preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No "
+        "preemption victims found for incoming pod.")
+    assert doc["final"]["default/p1"] == "n1"
+    assert doc["final"]["default/p2"] == "n1"
+    assert doc["summary"]["evicted"] == 2
+
+
+def mixed_preemption_cluster(path):
+    """40 nodes of 4 cpu, each full with four 900m pods of priorities 0-3;
+    PDBs over two of the pod groups (one spent, one with a budget); then
+    preemptors of three classes interleaved (priority 10 / 3 cpu,
+    priority 10 / 2 cpu, priority 2 / 3 cpu), some of each, so one class
+    follows another and nodes change between preemptions of a class."""
+    items = [{"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+              "metadata": {"name": "p%d" % v}, "value": v}
+             for v in (0, 1, 2, 3, 10)]
+    for i in range(40):
+        items.append({"apiVersion": "v1", "kind": "Node",
+                      "metadata": {"name": "n%d" % i,
+                                   "labels": {"kubernetes.io/hostname": "n%d" % i}},
+                      "status": {"allocatable": {"cpu": "4", "pods": "110"}}})
+        for j in range(4):
+            items.append(pod("e%d-%d" % (i, j), "p%d" % j, "900m",
+                             node="n%d" % i, labels={"g": "g%d" % (i % 3)}))
+    for g, allowed in (("g0", 0), ("g1", 5)):
+        items.append({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+                      "metadata": {"name": "pdb-" + g, "namespace": "default"},
+                      "spec": {"maxUnavailable": 1,
+                               "selector": {"matchLabels": {"g": g}}},
+                      "status": {"disruptionsAllowed": allowed}})
+    classes = (("p10", "3"), ("p10", "2"), ("p2", "3"))
+    for k in range(24):
+        pc, cpu = classes[(k // 2) % 3]
+        items.append(pod("q%d" % k, pc, cpu))
+    with open(path, "w") as f:
+        json.dump({"apiVersion": "v1", "kind": "List", "items": items}, f)
+
+
+def pod(name, pc, cpu, node=None, labels=None):
+    p = {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": name, "namespace": "default",
+                      "labels": labels or {}},
+         "spec": {"priorityClassName": pc, "containers": [
+             {"name": "c", "image": "registry.k8s.io/pause:3.9",
+              "resources": {"requests": {"cpu": cpu}}}]}}
+    if node:
+        p["spec"]["nodeName"] = node
+    return p
+
+
+def test_reused_dry_runs_match_the_model(tmp_path):
+    """Every step of the oracle, which reuses dry runs across preemptions,
+    is the model's, which works out every one afresh."""
+    path = str(tmp_path / "mixed.json")
+    mixed_preemption_cluster(path)
+    oracle = kso("schedule", path, "-o", "json").stdout
+    model = kso("schedule", path, "-o", "json", "--engine", "model").stdout
+    doc = json.loads(oracle)
+    assert sum(s["action"] == "preempt" for s in doc["steps"]) > 10
+    assert oracle == model

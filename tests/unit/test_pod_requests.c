@@ -327,6 +327,47 @@ static void test_node_requested(void)
 	cluster_release(&c);
 }
 
+/* core/same_requests.c and the table rows it lets model_pod_table_init
+ * copy from the pod before. */
+static void test_same_requests_rows(void)
+{
+	struct cluster c;
+	tb_init(&c);
+	int p = tb_pod(&c, "p", "");
+	tb_container(&c, p, "cpu=1,memory=1Gi", false, false);
+	int q = tb_pod(&c, "q", "");
+	tb_container(&c, q, "cpu=1,memory=1Gi", false, false);
+	/* the same amount written 1000m: another quantity form, so not "the
+	 * same" (the rule only promises equal rows for equal fields) */
+	int r = tb_pod(&c, "r", "");
+	tb_container(&c, r, "cpu=1000m,memory=1Gi", false, false);
+	/* q's container again, plus a sidecar of 1 cpu: 2 cpu */
+	int s = tb_pod(&c, "s", "");
+	tb_container(&c, s, "cpu=1", true, true);
+	tb_container(&c, s, "cpu=1,memory=1Gi", false, false);
+	/* s's containers, but the init container is a plain one: max(1, 1) */
+	int t = tb_pod(&c, "t", "");
+	tb_container(&c, t, "cpu=1", true, false);
+	tb_container(&c, t, "cpu=1,memory=1Gi", false, false);
+	CHECK(pod_same_requests(&c.pods[p], &c.pods[q]));
+	CHECK(!pod_same_requests(&c.pods[q], &c.pods[r]));
+	CHECK(!pod_same_requests(&c.pods[q], &c.pods[s]));
+	CHECK(!pod_same_requests(&c.pods[s], &c.pods[t]));
+	struct model_pod_table tab;
+	model_pod_table_init(&tab, &c);
+	int64_t nzc, nzm;
+	/* q copies p's row: 1000m, 1Gi; NonZero the same */
+	CHECK_EQ(model_pod_table_get(&tab, q, &nzc, &nzm)[RES_CPU], 1000);
+	CHECK_EQ(model_pod_table_get(&tab, q, NULL, NULL)[RES_MEMORY], 1073741824);
+	CHECK_EQ(nzc, 1000);
+	CHECK_EQ(nzm, 1073741824);
+	/* s: main 1 + sidecar 1 = 2 cpu; t: max(main 1, init 1) = 1 cpu */
+	CHECK_EQ(model_pod_table_get(&tab, s, NULL, NULL)[RES_CPU], 2000);
+	CHECK_EQ(model_pod_table_get(&tab, t, NULL, NULL)[RES_CPU], 1000);
+	model_pod_table_release(&tab);
+	cluster_release(&c);
+}
+
 int main(void)
 {
 	test_init_max();
@@ -337,5 +378,6 @@ int main(void)
 	test_nonzero_1_34();
 	test_score_request();
 	test_node_requested();
+	test_same_requests_rows();
 	return check_done("test_pod_requests");
 }

@@ -18,7 +18,7 @@
 
 #include "commands.h"
 #include "dump_json.h"
-#include "dump_tree.h"
+#include "../yaml/dump_tree.h"
 #include "explain.h"
 #include "args.h"
 #include "inputs.h"

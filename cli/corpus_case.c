@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "dump_json.h"
-#include "dump_tree.h"
+#include "../yaml/dump_tree.h"
 #include "judge.h"
 #include "json.h"
 #include "../core/xalloc.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump_tree.h"
+#include "../yaml/dump_tree.h"
 #include "json.h"
 
 void cli_json_value(struct json_out *j, const struct ynode *v)

@@ -5,7 +5,7 @@
  *    "priorityClasses": [...], "podDisruptionBudgets": [...],
  *    "workloads": [...]}
  * each element a Kubernetes manifest (apiVersion, kind, metadata, spec,
- * status) in canonical units (cli/dump_tree.h).  Implicit namespaces are
+ * status) in canonical units (yaml/dump_tree.h).  Implicit namespaces are
  * listed with "implicit": true.
  */
 #ifndef KSO_CLI_DUMP_JSON_H

@@ -14,7 +14,7 @@
 #include <assert.h>
 
 #include "dump_json.h"
-#include "dump_tree.h"
+#include "../yaml/dump_tree.h"
 #include "json.h"
 
 void cli_dump_yaml(FILE *f, const struct cluster *c,

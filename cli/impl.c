@@ -25,7 +25,7 @@
 #include "../model/preemption.h"
 #include "../yaml/tree.h"
 #include "dump_json.h"
-#include "dump_tree.h"
+#include "../yaml/dump_tree.h"
 #include "json.h"
 #include "../core/grow.h"
 

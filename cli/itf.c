@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "dump_json.h"
-#include "dump_tree.h"
+#include "../yaml/dump_tree.h"
 #include "../core/xalloc.h"
 
 static void pod_key(struct json_out *j, const struct cluster *c, int p)

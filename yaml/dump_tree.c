@@ -12,7 +12,7 @@
 
 #include "../core/cel.h"
 #include "../core/dra_live.h"
-#include "../yaml/timestamp.h"
+#include "timestamp.h"
 
 /* ------------------------------------------------------------- values */
 
@@ -1274,13 +1274,14 @@ static void put_consumer(struct arena *a, struct ynode *rf, const char *group,
 
 /* Claim k's status: as loaded, or as the run left it (live, NULL: as
  * loaded) - PreBind's allocation and reservedFor, deallocations. */
-static void put_claim_status(struct arena *a, struct ynode *m, const struct cluster *cl,
-			     int k, const struct dra_live *live)
+struct ynode *dump_tree_claim_status(struct arena *a, const struct cluster *cl, int k,
+				     const struct dra_live *live)
 {
+	assert(a && cl && k >= 0 && k < cl->n_claims);
 	const struct resource_claim *c = &cl->claims[k];
 	if (!dra_live_allocated(live, cl, k) && !dra_live_n_reserved(live, cl, k))
-		return;
-	struct ynode *st = put_map(a, m, "status");
+		return NULL;
+	struct ynode *st = dv_map(a);
 	int node;
 	if (dra_live_loop_allocation(live, k, &node))
 		put_loop_allocation(a, st, cl, c, live, k, node);
@@ -1288,7 +1289,7 @@ static void put_claim_status(struct arena *a, struct ynode *m, const struct clus
 		put_input_allocation(a, st, c);
 	int n = dra_live_n_reserved(live, cl, k);
 	if (!n)
-		return;
+		return st;
 	struct ynode *rf = put_seq(a, st, "reservedFor");
 	for (int i = 0; i < n; i++) {
 		int e = dra_live_reserved_entry(live, k, i);
@@ -1300,6 +1301,7 @@ static void put_claim_status(struct arena *a, struct ynode *m, const struct clus
 		const struct claim_consumer *u = &c->reserved_for[-e - 1];
 		put_consumer(a, rf, u->api_group, u->resource, u->name, u->uid);
 	}
+	return st;
 }
 
 static struct ynode *dump_claim(struct arena *a, const struct cluster *cl, int k,
@@ -1327,7 +1329,9 @@ static struct ynode *dump_claim(struct arena *a, const struct cluster *cl, int k
 		}
 	}
 	dv_put(a, m, "spec", claim_spec(a, &c->spec));
-	put_claim_status(a, m, cl, k, live);
+	struct ynode *st = dump_tree_claim_status(a, cl, k, live);
+	if (st)
+		dv_put(a, m, "status", st);
 	return m;
 }
 

@@ -2,9 +2,10 @@
  * dump_tree.h - the loaded, defaulted objects of a cluster as YAML trees
  * (yaml/tree.h, the one document tree: maps with ordered keys, sequences,
  * scalars - strings quoted, integers and booleans plain) in the shape of
- * Kubernetes manifests, so the JSON and YAML printers (dump_json.c,
- * dump_yaml.c, both through the one writer cli/json.c) print the same
- * content.
+ * Kubernetes manifests, so the JSON and YAML printers (cli/dump_json.c,
+ * cli/dump_yaml.c, both through the one writer cli/json.c) print the same
+ * content, and the enumerator writes a state's claims as the loop left
+ * them (enum/scenario.c).
  *
  * Canonical forms: cpu quantities in millicores ("250m"; nanocores "5n"
  * when not a whole millicore), other quantities as plain integers ("1024")
@@ -12,15 +13,15 @@
  * out (priority, preemptionPolicy, schedulerName, toleration operator,
  * port protocol, spread policies).
  */
-#ifndef KSO_CLI_DUMP_TREE_H
-#define KSO_CLI_DUMP_TREE_H
+#ifndef KSO_YAML_DUMP_TREE_H
+#define KSO_YAML_DUMP_TREE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "../core/objects.h"
 #include "../core/snapshot.h"
-#include "../yaml/tree.h"
+#include "tree.h"
 
 /* Which objects and placement a dump shows. */
 struct dump_opts {
@@ -65,5 +66,12 @@ struct ynode *dump_tree_list(struct arena *a, const struct cluster *c,
  * modelled plugin's args with kube's defaults written out. */
 struct sched_config;
 struct ynode *dump_tree_config(struct arena *a, const struct sched_config *cfg);
+
+/* dump_tree_claim_status: ResourceClaim k's status as live has it (NULL:
+ * as loaded) - its allocation (as loaded, or as the loop's PreBind wrote
+ * it) and reservedFor - or NULL when it has neither. */
+struct dra_live;
+struct ynode *dump_tree_claim_status(struct arena *a, const struct cluster *c, int k,
+				     const struct dra_live *live);
 
 #endif

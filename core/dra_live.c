@@ -170,6 +170,20 @@ bool dra_live_equal(const struct dra_live *a, const struct dra_live *b)
 
 /* ------------------------------------------------------------ reading */
 
+bool dra_live_as_loaded(const struct dra_live *l, const struct cluster *c, int k)
+{
+	if (!l)
+		return true;
+	const struct live_claim *lc = &l->claims[k];
+	if (lc->alloc != (c->claims[k].allocated ? ALLOC_INPUT : ALLOC_NONE) ||
+	    lc->n_reserved != c->claims[k].n_reserved_for)
+		return false;
+	for (int i = 0; i < lc->n_reserved; i++)
+		if (centries(l)[lc->res_off + i] != -(i + 1))
+			return false;
+	return true;
+}
+
 bool dra_live_allocated(const struct dra_live *l, const struct cluster *c, int k)
 {
 	return l ? l->claims[k].alloc != ALLOC_NONE : c->claims[k].allocated;
@@ -380,4 +394,119 @@ int dra_live_n_reserved(const struct dra_live *l, const struct cluster *c, int k
 int dra_live_reserved_entry(const struct dra_live *l, int k, int i)
 {
 	return l ? centries(l)[l->claims[k].res_off + i] : -(i + 1);
+}
+
+/* ------------------------------------------------------------ as words */
+
+enum { RESULT_WORDS = 5 };      /* slice, device, admin, req, sub */
+
+size_t dra_live_max_words(const struct dra_live *l)
+{
+	if (!l)
+		return 0;
+	size_t n = 0;
+	for (int k = 0; k < l->n_claims; k++)
+		n += 4 + RESULT_WORDS * MAX_RESULTS + (size_t)l->claims[k].res_cap;
+	return n;
+}
+
+size_t dra_live_encode(const struct dra_live *l, int32_t *out)
+{
+	size_t n = 0;
+	for (int k = 0; l && k < l->n_claims; k++) {
+		const struct live_claim *lc = &l->claims[k];
+		out[n++] = lc->alloc;
+		out[n++] = lc->alloc == ALLOC_LOOP ? lc->node : -1;
+		int nr = lc->alloc == ALLOC_LOOP ? lc->n_results : 0;
+		out[n++] = nr;
+		for (int i = 0; i < nr; i++) {
+			const struct live_result *r = &lc->results[i];
+			out[n++] = r->slice;
+			out[n++] = r->device;
+			out[n++] = r->admin != 0;
+			out[n++] = r->req;
+			out[n++] = r->sub;
+		}
+		out[n++] = lc->n_reserved;
+		memcpy(out + n, centries(l) + lc->res_off, sizeof(int32_t) * (size_t)lc->n_reserved);
+		n += (size_t)lc->n_reserved;
+	}
+	return n;
+}
+
+/* Whether result words r are a device of c's slices for a request (or
+ * subrequest) of claim k. */
+static bool result_ok(const struct cluster *c, int k, const int32_t *r)
+{
+	if (r[0] < 0 || r[0] >= c->n_slices || r[1] < 0 ||
+	    r[1] >= c->slices[r[0]].n_devices || (r[2] != 0 && r[2] != 1))
+		return false;
+	const struct claim_spec *sp = &c->claims[k].spec;
+	if (r[3] < 0 || r[3] >= sp->n_requests)
+		return false;
+	return r[4] >= -1 && r[4] < sp->requests[r[3]].n_first_available;
+}
+
+/* Whether reservedFor entry e can be one of claim k's: a pod of c, or
+ * an entry of the input's list. */
+static bool entry_ok(const struct cluster *c, int k, int32_t e)
+{
+	return e >= 0 ? e < c->n_pods : -e - 1 < c->claims[k].n_reserved_for;
+}
+
+/* Claim k's words at w[*at..n) into lc, checked; *at moves past them. */
+static bool decode_claim(struct dra_live *l, const struct cluster *c, int k,
+			 const int32_t *w, size_t n, size_t *at)
+{
+	struct live_claim *lc = &l->claims[k];
+	size_t i = *at;
+	if (n - i < 4)
+		return false;
+	int32_t alloc = w[i], node = w[i + 1], nr = w[i + 2];
+	if (alloc < ALLOC_NONE || alloc > ALLOC_LOOP ||
+	    (alloc == ALLOC_INPUT && !c->claims[k].allocated) ||
+	    node < -1 || node >= c->n_nodes || nr < 0 || nr > MAX_RESULTS ||
+	    (alloc != ALLOC_LOOP && (node != -1 || nr != 0)))
+		return false;
+	i += 3;
+	if ((n - i) / RESULT_WORDS < (size_t)nr)
+		return false;
+	for (int r = 0; r < nr; r++, i += RESULT_WORDS) {
+		if (!result_ok(c, k, w + i))
+			return false;
+		lc->results[r] = (struct live_result){w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4]};
+	}
+	if (i >= n || w[i] < 0 || w[i] > lc->res_cap || n - i - 1 < (size_t)w[i])
+		return false;
+	int32_t nv = w[i++];
+	for (int e = 0; e < nv; e++)
+		if (!entry_ok(c, k, w[i + (size_t)e]))
+			return false;
+	lc->alloc = (uint8_t)alloc;
+	lc->node = node;
+	lc->n_results = (int16_t)nr;
+	lc->n_reserved = nv;
+	memcpy(entries(l) + lc->res_off, w + i, sizeof(int32_t) * (size_t)nv);
+	*at = i + (size_t)nv;
+	return true;
+}
+
+bool dra_live_decode(struct dra_live *l, const struct cluster *c, const int32_t *w, size_t n)
+{
+	if (!l)
+		return n == 0;
+	assert(c && l->n_claims == c->n_claims);
+	struct dra_live *t = dra_live_clone(l);
+	size_t at = 0;
+	bool ok = true;
+	for (int k = 0; ok && k < t->n_claims; k++)
+		ok = decode_claim(t, c, k, w, n, &at);
+	if (ok && at == n) {
+		t->digest = 0;
+		for (int k = 0; k < t->n_claims; k++)
+			t->digest += claim_hash(t, k);
+		memcpy(l, t, l->bytes);
+	}
+	dra_live_free(t);
+	return ok && at == n;
 }

@@ -41,7 +41,23 @@ void dra_live_free(struct dra_live *l);
 bool dra_live_equal(const struct dra_live *a, const struct dra_live *b);
 uint64_t dra_live_hash(const struct dra_live *l, uint64_t key);
 
+/* The status as words, for a state kept outside the block (kso enum's
+ * reachable states, its database): dra_live_encode writes l's status
+ * into out (room for dra_live_max_words(l)) and returns how many words:
+ * per claim its allocation (none, as loaded, or the loop's: node and
+ * results) and its reservedFor entries in order - equal statuses give
+ * equal words, whatever room or history lies behind them.
+ * dra_live_decode sets l (of cluster c) to the status of w[0..n);
+ * false, l unchanged, when the words are not one of c's statuses (a
+ * damaged or foreign database). */
+size_t dra_live_max_words(const struct dra_live *l);
+size_t dra_live_encode(const struct dra_live *l, int32_t *out);
+bool dra_live_decode(struct dra_live *l, const struct cluster *c, const int32_t *w, size_t n);
+
 /* Reading a claim k (index into c->claims); l NULL: as loaded. */
+/* dra_live_as_loaded: claim k's status is the input's (allocation and
+ * reservedFor, in order). */
+bool dra_live_as_loaded(const struct dra_live *l, const struct cluster *c, int k);
 bool dra_live_allocated(const struct dra_live *l, const struct cluster *c, int k);
 /* The devices claim k holds, not those with admin access, appended to
  * out[*n] (room for every result). */

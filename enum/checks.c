@@ -868,6 +868,16 @@ static bool same_preemption(const struct cluster *c,
 	if (m->node >= 0 &&
 	    !same_victims(c, "preemption.victims", &m->chosen, &o->chosen, why, len))
 		return false;
+	/* the claim DynamicResources' PostFilter deallocates: the next state
+	 * (reachable mode) is built from the model's */
+	if (m->dra_dealloc != o->dra_dealloc || m->dra_several != o->dra_several) {
+		snprintf(why, len, "preemption.dra_deallocate: model %s%s, oracle %s%s",
+			 m->dra_dealloc >= 0 ? c->claims[m->dra_dealloc].name : "none",
+			 m->dra_several ? " (one of several)" : "",
+			 o->dra_dealloc >= 0 ? c->claims[o->dra_dealloc].name : "none",
+			 o->dra_several ? " (one of several)" : "");
+		return false;
+	}
 	if (m->n_candidates != o->n_candidates) {
 		snprintf(why, len, "preemption.candidates: model %d, oracle %d",
 			 m->n_candidates, o->n_candidates);

@@ -232,7 +232,11 @@ bool enum_placement_class_keyed(const struct enum_symmetry *s, const int *d,
 
 /* A reachable state packed as ENUM_STATE_BYTES bytes per pod: node + 3
  * (1 gone, 2 pending), nominated node + 1, waiting (0, or 1 | the
- * parked pod's rejecting plugins << 1, model/requeue.h), queue rank. */
+ * parked pod's rejecting plugins but DynamicResources << 1,
+ * model/requeue.h), queue rank (at most ENUM_REACHABLE_MAX_PODS + 1)
+ * with 0x80 set when DynamicResources rejected the parked pod.  A
+ * cluster whose claims the loop changes adds 4 bytes after the pods: the
+ * claims' status, interned (enum/reachable.c). */
 #define ENUM_STATE_BYTES 4
 
 /* enum_state_canonical: the least encoding in st's class (over node
@@ -897,6 +901,8 @@ struct enum_record {
 	int depth;                    /* reachable: BFS depth; placements 0 */
 	char *placement;              /* "default/a=n1 default/b=-" */
 	char *pod_node, *nominated;   /* "0,-1,2" / "-1,-1,-1" */
+	char *claims;                 /* reachable under v1.34: the claims'
+				       * status (enum_record_claims), NULL */
 	/* decision (pod NULL: none) */
 	char *pod;
 	char *model_feasible, *model_viable, *oracle_feasible, *oracle_choice;
@@ -923,6 +929,15 @@ struct enum_record {
  * the placement text (a deleted pod is "x", a pending one "-"). */
 void enum_record_state(struct enum_record *r, const struct snapshot *snap,
 		       const bool *absent);
+
+/* enum_record_claims: the claims' status of snap (snap->dra, not NULL)
+ * as dra_live_encode's words in decimal, comma-separated (the claims
+ * table's status; enum_claims_parse reads it back). */
+void enum_record_claims(struct enum_record *r, const struct snapshot *snap);
+
+/* enum_claims_parse: text enum_record_claims wrote into snap->dra
+ * (snap's cluster); false when it is not one of its statuses. */
+bool enum_claims_parse(const char *text, struct snapshot *snap);
 
 /* enum_record_outcome: the decision, preemption, violations and findings
  * of o (x->mr / x->orr must still hold o's cycle).  trace (may be NULL)

@@ -29,6 +29,8 @@ struct stored {
 	char *config;              /* the run's KubeSchedulerConfiguration, or NULL */
 	char *impl_verdict;        /* an impl finding's verdict ("not-viable") */
 	char *quirk_detail;        /* a quirk-visible finding's detail */
+	char *claims;              /* a reachable state's claims' status
+				    * (store.c's claims table), or NULL */
 	struct enum_issue is;
 	bool has_issue;            /* minimizable: see why_not */
 	const char *why_not;       /* why it cannot be minimized, or NULL */
@@ -59,6 +61,7 @@ static void stored_release(struct stored *s)
 	free(s->config);
 	free(s->impl_verdict);
 	free(s->quirk_detail);
+	free(s->claims);
 }
 
 /* Runs sql (one int64 parameter) and hands the first row to fn: 1 when
@@ -111,6 +114,11 @@ static void row_state(sqlite3_stmt *st, struct stored *s)
 	int b = comma ? config_kube_version_parse(comma + 1) : -1;
 	s->is.compare_version = b;
 	free(options);
+}
+
+static void row_claims(sqlite3_stmt *st, struct stored *s)
+{
+	s->claims = col_dup(st, "status");
 }
 
 static void row_config(sqlite3_stmt *st, struct stored *s)
@@ -214,6 +222,11 @@ static const char *minimize_blocker(const struct stored *s)
 {
 	if (!s->has_issue)
 		return "the state has no stored issue to re-check";
+	/* its words index the scenario's claims, slices and pods, which a
+	 * smaller scenario numbers otherwise */
+	if (s->claims)
+		return "the claims' status of a reachable state is not carried "
+		       "into smaller scenarios";
 	if (s->is.kind == ENUM_ISSUE_FINDING && s->is.which == ENUM_FIND_IMPL &&
 	    (!s->is.judge || !strcmp(s->impl_verdict, "impl-error")))
 		return s->is.judge ? "an implementation failure is not re-checked"
@@ -249,6 +262,8 @@ static int load_stored(sqlite3 *db, const char *path, int64_t id,
 	/* fails quietly on a database older than the configs table */
 	query_row(db, "SELECT c.yaml FROM configs c JOIN states s ON "
 		  "s.run_id=c.run_id WHERE s.id=?", id, row_config, s);
+	/* likewise older than the claims table */
+	query_row(db, "SELECT status FROM claims WHERE state_id=?", id, row_claims, s);
 	query_row(db, "SELECT pod, agree, detail FROM decisions WHERE state_id=? "
 		  "ORDER BY id LIMIT 1", id, row_decision, s);
 	if (!s->issue_text)
@@ -518,12 +533,15 @@ static int load_state(const struct stored *s, int64_t id, const char *out,
 	long nodes = sc->cluster.n_nodes;
 	if (parse_ints(s->pod_node, snap->pod_node, sc->cluster.n_pods, SNAP_GONE,
 		       nodes) &&
-	    parse_ints(s->nominated, snap->nominated, sc->cluster.n_pods, -1, nodes))
+	    parse_ints(s->nominated, snap->nominated, sc->cluster.n_pods, -1, nodes) &&
+	    (!s->claims || (snap->dra && enum_claims_parse(s->claims, snap))))
 		return 0;
 	error_plain(err, "state %lld: the stored placement (\"%.200s\" / "
-		    "\"%.200s\") is not one of its scenario's %d pods on "
-		    "%ld nodes: a damaged or foreign database", (long long)id,
-		    s->pod_node, s->nominated, sc->cluster.n_pods, nodes);
+		    "\"%.200s\"%s%.200s) is not one of its scenario's %d pods on "
+		    "%ld nodes%s: a damaged or foreign database", (long long)id,
+		    s->pod_node, s->nominated, s->claims ? ", claims " : "",
+		    s->claims ? s->claims : "", sc->cluster.n_pods, nodes,
+		    s->claims ? " with its claims" : "");
 	snapshot_release(snap);
 	if (*tmp)
 		remove(*tmp);
@@ -637,6 +655,7 @@ int enum_export_state(const char *db_path, int64_t state_id,
  * trace of the record it found. */
 struct trace_match {
 	const char *pod_node, *nominated;
+	const char *claims;        /* the state's claims' status, or NULL */
 	/* the state's issue, or NULL: any record of the state (one stored
 	 * by --store all, a disagreement, or an impl finding, which no
 	 * implementation is asked about here) */
@@ -650,6 +669,7 @@ static void trace_record(void *user, struct enum_record *r)
 	struct trace_match *m = user;
 	bool same = !m->have && !strcmp(r->pod_node, m->pod_node) &&
 		    !strcmp(r->nominated, m->nominated) &&
+		    (!m->claims || (r->claims && !strcmp(r->claims, m->claims))) &&
 		    (!m->is || enum_record_has(r, m->is));
 	if (same) {
 		m->found = r->trace;
@@ -697,6 +717,7 @@ int enum_export_trace(const char *db_path, int64_t state_id,
 			       s.is.which == ENUM_FIND_IMPL);
 		struct trace_match m = {
 			.pod_node = s.pod_node, .nominated = s.nominated,
+			.claims = s.claims,
 			.is = named ? &s.is : NULL};
 		/* every state's record: a state stored by --store all has
 		 * no issue to be recorded by */

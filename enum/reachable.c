@@ -6,7 +6,14 @@
  *
  * A state is the placement, the nominations, the unschedulable pool and
  * the order of the queue timestamps (enough for PrioritySort with
- * re-queued pods, model_scheduler_next).  Successors of a state with next
+ * re-queued pods, model_scheduler_next), and under v1.34 the
+ * ResourceClaims' status the loop writes (core/dra_live.h: each claim's
+ * allocation and reservedFor), interned in a table of its own: a bind,
+ * an eviction and PostFilter's deallocation change it through the loop's
+ * own functions (model/dra_loop.c).  A state where kube's next answer
+ * depends on a random choice kso does not model (model_dra_check, or a
+ * bind or deallocation the loop would stop at) ends the search with an
+ * error: no state of such a run is counted as judged.  Successors of a state with next
  * pod P: one bind per viable node (every tie selectHost could take; only
  * the nominated node on the fast path), or, when nothing fits, kube's
  * preemption (and each candidate tied with its choice) and the minimal
@@ -16,6 +23,7 @@
  * steps is a run that never ends), and final states with more pods
  * pending than another final state are findings.
  */
+#include "../core/dra_live.h"
 #include "../core/grow.h"
 #include "../core/limits.h"
 #include "enum.h"
@@ -119,6 +127,80 @@ static void graph_release(struct graph *g)
 	free(g->edges);
 }
 
+/* ------------------------------------------------------ claims' status */
+
+/* The claims' statuses a search met, each once (dra_live_encode's
+ * words): a state keeps the index of its own, so that states with the
+ * same placement and different claims are told apart and equal ones are
+ * one, without the words in every state. */
+struct claim_table {
+	int32_t *words;
+	size_t n_words, cap_words;
+	size_t *off;            /* [n + 1]: status i is words[off[i]..off[i+1]) */
+	int n, cap;
+	uint32_t *slots;        /* hash set of index + 1 */
+	uint32_t n_slots;
+};
+
+static uint64_t status_hash(const int32_t *w, size_t n)
+{
+	return hash_bytes((const uint8_t *)w, (int)(n * sizeof *w));
+}
+
+static const int32_t *status_words(const struct claim_table *t, int i, size_t *n)
+{
+	*n = t->off[i + 1] - t->off[i];
+	return t->words + t->off[i];
+}
+
+static void table_rehash(struct claim_table *t)
+{
+	uint32_t ns = t->n_slots ? 2 * t->n_slots : 64;
+	free(t->slots);
+	t->slots = xcalloc(ns, sizeof *t->slots);
+	t->n_slots = ns;
+	for (int i = 0; i < t->n; i++) {
+		size_t n;
+		const int32_t *w = status_words(t, i, &n);
+		uint32_t k = (uint32_t)status_hash(w, n) & (ns - 1);
+		while (t->slots[k])
+			k = (k + 1) & (ns - 1);
+		t->slots[k] = (uint32_t)i + 1;
+	}
+}
+
+/* The index of status w[0..n) in t, added when new. */
+static uint32_t table_intern(struct claim_table *t, const int32_t *w, size_t n)
+{
+	if (2 * ((uint32_t)t->n + 1) > t->n_slots)
+		table_rehash(t);
+	uint32_t k = (uint32_t)status_hash(w, n) & (t->n_slots - 1);
+	for (; t->slots[k]; k = (k + 1) & (t->n_slots - 1)) {
+		int i = (int)t->slots[k] - 1;
+		size_t m;
+		const int32_t *have = status_words(t, i, &m);
+		if (m == n && memcmp(have, w, n * sizeof *w) == 0)
+			return (uint32_t)i;
+	}
+	GROW(t->words, t->n_words + n, t->cap_words);
+	if (n)
+		memcpy(t->words + t->n_words, w, n * sizeof *w);
+	/* off has one entry more than the statuses */
+	GROW(t->off, (size_t)t->n + 2, t->cap);
+	t->off[t->n] = t->n_words;
+	t->n_words += n;
+	t->off[t->n + 1] = t->n_words;
+	t->slots[k] = (uint32_t)t->n + 1;
+	return (uint32_t)t->n++;
+}
+
+static void table_release(struct claim_table *t)
+{
+	free(t->words);
+	free(t->off);
+	free(t->slots);
+}
+
 /* ------------------------------------------------------------ states */
 
 /* A decoded state: placement in x->snap plus pool and queue order, and
@@ -132,8 +214,23 @@ struct rstate {
 	bool *absent;
 };
 
-static void encode(const struct cluster *c, const struct rstate *s, uint8_t *out)
+/* The claims' part of a state: NULL when the loop changes no claim
+ * (no claims, or v1.30: DynamicResources is not modelled there). */
+struct claims_part {
+	struct claim_table tab;
+	int32_t *words;         /* scratch: dra_live_max_words */
+};
+
+#define REJ_CLAIMS_RANK 0x80   /* t[3]: DynamicResources rejected it */
+
+static void encode(const struct cluster *c, struct claims_part *cp,
+		   const struct rstate *s, uint8_t *out)
 {
+	if (cp) {
+		size_t n = dra_live_encode(s->snap->dra, cp->words);
+		uint32_t id = table_intern(&cp->tab, cp->words, n);
+		memcpy(out + ENUM_STATE_BYTES * c->n_pods, &id, sizeof id);
+	}
 	for (int p = 0; p < c->n_pods; p++) {
 		uint8_t *t = out + ENUM_STATE_BYTES * p;
 		int at = s->snap->pod_node[p];
@@ -151,11 +248,13 @@ static void encode(const struct cluster *c, const struct rstate *s, uint8_t *out
 			for (int q = 0; q < c->n_pods; q++)
 				rank += s->queued[q] && s->queued[q] < s->queued[p];
 		}
-		t[3] = (uint8_t)rank;
+		t[3] = (uint8_t)(rank | (s->waiting[p] && (s->rej[p] & MODEL_REJ_CLAIMS)
+					 ? REJ_CLAIMS_RANK : 0));
 	}
 }
 
-static void decode(const struct cluster *c, const uint8_t *in, struct rstate *s)
+static void decode(const struct cluster *c, const struct claims_part *cp,
+		   const uint8_t *in, struct rstate *s)
 {
 	for (int p = 0; p < c->n_pods; p++) {
 		const uint8_t *t = in + ENUM_STATE_BYTES * p;
@@ -164,9 +263,19 @@ static void decode(const struct cluster *c, const uint8_t *in, struct rstate *s)
 		s->absent[p] = t[0] == 0;
 		s->snap->nominated[p] = (int32_t)t[1] - 1;
 		s->waiting[p] = t[2] & 1;
-		s->rej[p] = (uint8_t)(t[2] >> 1);
-		s->queued[p] = t[3];
+		s->rej[p] = (uint8_t)(t[2] >> 1 |
+				      (t[3] & REJ_CLAIMS_RANK ? MODEL_REJ_CLAIMS : 0));
+		s->queued[p] = t[3] & ~REJ_CLAIMS_RANK;
 	}
+	if (!cp)
+		return;
+	uint32_t id;
+	memcpy(&id, in + ENUM_STATE_BYTES * c->n_pods, sizeof id);
+	size_t n;
+	const int32_t *w = status_words(&cp->tab, (int)id, &n);
+	bool ok = dra_live_decode(s->snap->dra, c, w, n);
+	assert(ok);   /* the table holds only what encode wrote */
+	(void)ok;
 }
 
 static int64_t max_queued(const struct cluster *c, const int64_t *q)
@@ -208,6 +317,10 @@ struct search {
 	uint8_t *raw, *canon;
 	int32_t *queue;        /* BFS order = state index order */
 	int *gone;             /* scratch: a step's pods losing a nomination */
+	struct claims_part *cp;   /* NULL: no claim changes in this loop */
+	/* malloc'ed: why the search stopped at a state kso cannot judge
+	 * (model/dra_loop.c's words), NULL */
+	char *refusal;
 };
 
 static const char *act_name(int act)
@@ -308,8 +421,10 @@ static void emit_record(struct search *S, int state, const struct rmeta *extra,
 	r.weight = S->g.meta[state].weight;
 	r.depth = S->g.meta[state].depth;
 	struct rstate tmp = {&S->nsnap, S->nwait, S->nrej, S->nqueued, S->nabsent};
-	decode(S->c, S->g.enc + (size_t)state * (size_t)S->g.bytes, &tmp);
+	decode(S->c, S->cp, S->g.enc + (size_t)state * (size_t)S->g.bytes, &tmp);
 	enum_record_state(&r, &S->nsnap, S->x->arrivals ? S->nabsent : NULL);
+	if (S->cp)
+		enum_record_claims(&r, &S->nsnap);
 	if (o)
 		enum_record_outcome(&r, S->x, o, NULL);
 	if (viol_name)
@@ -368,6 +483,24 @@ static void check_step(struct search *S, int from, int pod, int act, int node,
 	model_invariants_release(&m.inv);
 }
 
+/* s encoded into S->raw and canonicalized into S->canon; returns its
+ * class size.  Node permutations act on the pods' part only: the claims'
+ * status names no node of a symmetry class (search_init), so it is the
+ * same in every state of the class. */
+static uint64_t canonical(struct search *S, const struct rstate *s)
+{
+	encode(S->c, S->cp, s, S->raw);
+	uint64_t w = 1;
+	if (!S->symmetry) {
+		memcpy(S->canon, S->raw, (size_t)S->g.bytes);
+		return w;
+	}
+	enum_state_canonical(&S->sym, S->raw, S->canon, &w);
+	size_t pods = (size_t)ENUM_STATE_BYTES * (size_t)S->c->n_pods;
+	memcpy(S->canon + pods, S->raw + pods, (size_t)S->g.bytes - pods);
+	return w;
+}
+
 /* Canonicalizes S->nxt, adds it (edge from), records how it was reached. */
 static void add_successor(struct search *S, int from, int pod, int act,
 			  int node, const int *victims, int n_victims)
@@ -375,12 +508,7 @@ static void add_successor(struct search *S, int from, int pod, int act,
 	/* an arrival is no scheduling step: nothing to check */
 	if (act != ACT_ARRIVE)
 		check_step(S, from, pod, act, node, victims, n_victims);
-	encode(S->c, &S->nxt, S->raw);
-	uint64_t w = 1;
-	if (S->symmetry)
-		enum_state_canonical(&S->sym, S->raw, S->canon, &w);
-	else
-		memcpy(S->canon, S->raw, (size_t)S->g.bytes);
+	uint64_t w = canonical(S, &S->nxt);
 	bool added;
 	int i = graph_intern(&S->g, S->canon, &added);
 	graph_edge(&S->g, from, i);
@@ -395,6 +523,60 @@ static void add_successor(struct search *S, int from, int pod, int act,
 	m->weight = w;
 	for (int k = 0; k < n_victims; k++)
 		m->victims |= UINT64_C(1) << victims[k];
+}
+
+/* The loop (model/scheduler.h) as far as its claims functions read it
+ * (model/dra_loop.c): the cluster, state s's placement and claims'
+ * status - borrowed, so what they write goes to s - and its absent pods. */
+static void loop_view(const struct search *S, const struct rstate *s,
+		      struct model_scheduler *m)
+{
+	memset(m, 0, sizeof *m);
+	m->cluster = S->c;
+	m->snap = *s->snap;
+	m->absent = s->absent;
+}
+
+/* Keeps the first refusal the loop's claims functions gave (m->unjudged:
+ * kube's answer depends on a random choice kso does not follow). */
+static void take_unjudged(struct search *S, struct model_scheduler *m)
+{
+	if (m->unjudged && !S->refusal)
+		S->refusal = m->unjudged;
+	else
+		free(m->unjudged);
+	m->unjudged = NULL;
+}
+
+/* Pod p bound in S->nxt: Reserve and PreBind write its claims. */
+static void claims_bound(struct search *S, int p, int node)
+{
+	struct model_scheduler m;
+	loop_view(S, &S->nxt, &m);
+	model_dra_bound(&m, p, node);
+	take_unjudged(S, &m);
+}
+
+/* Pod p deleted in S->nxt: it leaves every reservedFor (the
+ * resourceclaim controller); whether a claim changed. */
+static bool claims_gone(struct search *S, int p)
+{
+	struct model_scheduler m;
+	loop_view(S, &S->nxt, &m);
+	return model_dra_gone(&m, p);
+}
+
+/* DynamicResources' PostFilter for pod p (post: the PostFilter's answer,
+ * NULL when none ran) deallocates its claim in S->nxt; whether it did. */
+static bool claims_postfilter(struct search *S, int p, const struct sched_preemption *post)
+{
+	if (!post)
+		return false;
+	struct model_scheduler m;
+	loop_view(S, &S->nxt, &m);
+	bool changed = model_dra_postfilter(&m, p, post);
+	take_unjudged(S, &m);
+	return changed;
 }
 
 static void copy_state(struct search *S)
@@ -431,27 +613,33 @@ static void succ_bind(struct search *S, int from, int p, int node)
 	copy_state(S);
 	bool had_nomination = S->nxt.snap->nominated[p] >= 0;
 	S->nxt.snap->pod_node[p] = node;
+	claims_bound(S, p, node);
 	S->nxt.snap->nominated[p] = -1;
 	const struct model_requeue_events e = {
 		.bound = p, .unnominated = &p, .n_unnominated = had_nomination,
+		.claims = S->c->pods[p].n_claims > 0,
 	};
 	wake(S, &e);
 	add_successor(S, from, p, ACT_BIND, node, NULL, 0);
 }
 
 /* kube §3.6: victims deleted, lower-priority nominations on the node
- * cleared, the pod nominated and re-queued. */
+ * cleared, the pod nominated and re-queued; post: the PostFilter's answer
+ * whose claim deallocation comes first. */
 static void succ_preempt(struct search *S, int from, int p, int act, int node,
-			 const int *victims, int n, uint8_t rej)
+			 const int *victims, int n, uint8_t rej,
+			 const struct sched_preemption *post)
 {
 	const struct cluster *c = S->c;
 	copy_state(S);
+	bool claims = claims_postfilter(S, p, post);
 	/* the pods whose nominatedNodeName goes (v1.34's events) */
 	int *gone = S->gone;
 	int n_gone = 0;
 	for (int i = 0; i < n; i++) {
 		S->nxt.snap->pod_node[victims[i]] = SNAP_GONE;
 		S->nxt.snap->nominated[victims[i]] = -1;
+		claims |= claims_gone(S, victims[i]);
 	}
 	for (int q = 0; q < c->n_pods; q++)
 		if (q != p && S->nxt.snap->pod_node[q] == SNAP_PENDING &&
@@ -466,25 +654,29 @@ static void succ_preempt(struct search *S, int from, int p, int act, int node,
 	park(S, p, rej);
 	const struct model_requeue_events e = {
 		.bound = -1, .deleted = victims, .n_deleted = n,
-		.unnominated = gone, .n_unnominated = n_gone,
+		.unnominated = gone, .n_unnominated = n_gone, .claims = claims,
 	};
 	wake(S, &e);
 	add_successor(S, from, p, act, node, victims, n);
 }
 
+/* post: the PostFilter's answer (its claim deallocation), NULL when
+ * PostFilter did not run. */
 static void succ_park(struct search *S, int from, int p, bool clear_own,
-		      uint8_t rej)
+		      uint8_t rej, const struct sched_preemption *post)
 {
 	copy_state(S);
+	bool dealloc = claims_postfilter(S, p, post);
 	bool gone = clear_own && S->nxt.snap->nominated[p] >= 0;
 	if (clear_own)
 		S->nxt.snap->nominated[p] = -1;
 	park(S, p, rej);
-	/* v1.34: the cleared nomination is an event */
+	/* v1.34: the cleared nomination and a claim deallocated are events */
 	const struct model_requeue_events e = {
 		.bound = -1, .unnominated = &p, .n_unnominated = gone,
+		.claims = dealloc,
 	};
-	if (gone)
+	if (gone || dealloc)
 		wake(S, &e);
 	add_successor(S, from, p, ACT_PARK, -1, NULL, 0);
 }
@@ -608,13 +800,13 @@ static void preemption_successors(struct search *S, int from, int p,
 	if (k->code == SCHED_SUCCESS && k->node >= 0) {
 		seen[n_seen++] = &k->chosen;
 		succ_preempt(S, from, p, ACT_KUBE, k->node, k->chosen.pods,
-			     k->chosen.n, rej);
+			     k->chosen.n, rej, k);
 		for (int i = 0; i < k->n_ties; i++) {
 			const struct sched_victims *v = kube_candidate(k, k->ties[i]);
 			if (!v || same_answer(v, &k->chosen))
 				continue;
 			seen[n_seen++] = v;
-			succ_preempt(S, from, p, ACT_KUBE, v->node, v->pods, v->n, rej);
+			succ_preempt(S, from, p, ACT_KUBE, v->node, v->pods, v->n, rej, k);
 		}
 	}
 	int n_min = o->minimal_ok ? minimal_answers(S, p, ans) : 0;
@@ -625,11 +817,11 @@ static void preemption_successors(struct search *S, int from, int p,
 		if (!dup) {
 			seen[n_seen++] = &ans[a].chosen;
 			succ_preempt(S, from, p, ACT_MINIMAL, ans[a].node,
-				     ans[a].chosen.pods, ans[a].chosen.n, rej);
+				     ans[a].chosen.pods, ans[a].chosen.n, rej, k);
 		}
 	}
 	if (n_seen == 0)
-		succ_park(S, from, p, k->clear_own_nomination, rej);
+		succ_park(S, from, p, k->clear_own_nomination, rej, k);
 	for (int a = 0; a < n_min; a++)
 		sched_preemption_release(&ans[a]);
 	free(ans);
@@ -650,7 +842,7 @@ static void tally_state(struct search *S, int i, bool final)
 /* Visits state i: its decision's checks, then its successors. */
 static void visit(struct search *S, int i)
 {
-	decode(S->c, S->g.enc + (size_t)i * (size_t)S->g.bytes, &S->cur);
+	decode(S->c, S->cp, S->g.enc + (size_t)i * (size_t)S->g.bytes, &S->cur);
 	int p = next_pod(S->c, &S->cur);
 	/* arrivals interleave with the scheduler's step: both are
 	 * successors (the decoded state survives them: copy_state reads it) */
@@ -659,6 +851,14 @@ static void visit(struct search *S, int i)
 	if (p < 0) {
 		if (S->sink->store_all)
 			emit_record(S, i, NULL, NULL, NULL, NULL, NULL, 0, NULL);
+		return;
+	}
+	/* kube's answer for p may depend on a random choice kso does not
+	 * follow (model_dra_check, as the loop asks before each step) */
+	struct model_scheduler m;
+	loop_view(S, &S->cur, &m);
+	if (!model_dra_check(&m, p)) {
+		take_unjudged(S, &m);
 		return;
 	}
 	struct enum_outcome o;
@@ -684,7 +884,7 @@ static void visit(struct search *S, int i)
 			preemption_successors(S, i, p, &o, rej);
 		else
 			succ_park(S, i, p, r->code == SCHED_ERROR ||
-				  r->code == SCHED_UAU, rej);
+				  r->code == SCHED_UAU, rej, NULL);
 	}
 	enum_outcome_release(&o);
 }
@@ -882,7 +1082,7 @@ static void greedy_gap(struct search *S, const bool *final)
 		if (!final[i])
 			continue;
 		struct rstate tmp = {&S->nsnap, S->nwait, S->nrej, S->nqueued, S->nabsent};
-		decode(c, S->g.enc + (size_t)i * (size_t)S->g.bytes, &tmp);
+		decode(c, S->cp, S->g.enc + (size_t)i * (size_t)S->g.bytes, &tmp);
 		struct worth w = worth_of(c, &S->nsnap);
 		if (worth_cmp(w, reached) > 0) {
 			reached = w;
@@ -936,6 +1136,39 @@ static void termination(struct search *S)
 
 /* ------------------------------------------------------------- driver */
 
+/* Whether the loop changes claims in x's scenario: it has claims and
+ * runs under v1.34 (v1.30's profile has no DynamicResources here). */
+static bool claims_change(const struct enum_ctx *x)
+{
+	return x->snap.dra && config_at_least(&x->c->config, KUBE_1_34);
+}
+
+/* Whether a node symmetry class holds a node a ResourceSlice names
+ * (spec.nodeName).  Node permutations leave the claims' status as it is
+ * (canonical()), which is sound when the status names no node of a
+ * class: an allocation's node is the node of a node-local slice's device
+ * (dra_live.c), and a slice's or an input allocation's node selector
+ * mentioning a node's name keeps that node out of the classes
+ * (scenario.c, node_namers); labels are equal across a class.  This
+ * checks the first: a class it finds turns node symmetry off. */
+static bool slice_node_in_class(const struct enum_ctx *x)
+{
+	const struct cluster *c = x->c;
+	const int *cls = x->sc->sym.node_class;
+	for (int i = 0; i < c->n_slices; i++) {
+		if (!c->slices[i].node_name)
+			continue;
+		for (int n = 0; n < c->n_nodes; n++) {
+			if (strcmp(c->nodes[n].name, c->slices[i].node_name))
+				continue;
+			for (int m = 0; m < c->n_nodes; m++)
+				if (m != n && cls[m] == cls[n])
+					return true;
+		}
+	}
+	return false;
+}
+
 static void search_init(struct search *S, struct enum_ctx *x, bool symmetry,
 			struct enum_sink *sink, struct enum_tally *t)
 {
@@ -945,8 +1178,14 @@ static void search_init(struct search *S, struct enum_ctx *x, bool symmetry,
 	S->c = c;
 	S->sink = sink;
 	S->t = t;
+	if (claims_change(x)) {
+		S->cp = xcalloc(1, sizeof *S->cp);
+		S->cp->words = xcalloc(dra_live_max_words(x->snap.dra) + 1,
+				       sizeof *S->cp->words);
+		symmetry = symmetry && !slice_node_in_class(x);
+	}
 	S->symmetry = symmetry;
-	S->g.bytes = ENUM_STATE_BYTES * c->n_pods;
+	S->g.bytes = ENUM_STATE_BYTES * c->n_pods + (S->cp ? 4 : 0);
 	/* pods stay distinct: PrioritySort orders equal pods by manifest
 	 * order, so the loop itself tells identical pods apart */
 	int *pods = calloc((size_t)c->n_pods + 1, sizeof *pods);
@@ -985,6 +1224,12 @@ static void search_init(struct search *S, struct enum_ctx *x, bool symmetry,
 
 static void search_release(struct search *S)
 {
+	if (S->cp) {
+		table_release(&S->cp->tab);
+		free(S->cp->words);
+		free(S->cp);
+	}
+	free(S->refusal);
 	enum_symmetry_release(&S->sym);
 	snapshot_release(&S->nsnap);
 	free(S->cur.waiting);
@@ -1033,14 +1278,6 @@ int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
 	if (c->n_pods > ENUM_REACHABLE_MAX_PODS || c->n_nodes > 250)
 		return error_plain(err, "reachable mode handles at most %d pods "
 				   "and 250 nodes", ENUM_REACHABLE_MAX_PODS);
-	/* a state here is the placement, not the claims' status the loop
-	 * writes (core/dra_live.h): two states that differ only there would
-	 * be taken for one */
-	for (int p = 0; p < c->n_pods; p++)
-		if (c->pods[p].n_claims && config_at_least(&c->config, KUBE_1_34))
-			return error_plain(err, "reachable mode does not keep the claims' "
-					   "status in its states: pods with resource claims "
-					   "under 1.34 run in placements mode only");
 	x->step_invariants = false;
 	struct search S;
 	search_init(&S, x, symmetry, sink, t);
@@ -1051,12 +1288,11 @@ int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
 		x->snap.nominated[p] = -1;
 		S.cur.absent[p] = x->arrivals != 0;
 	}
-	encode(c, &S.cur, S.raw);
-	uint64_t w = 1;
-	if (symmetry)
-		enum_state_canonical(&S.sym, S.raw, S.canon, &w);
-	else
-		memcpy(S.canon, S.raw, (size_t)S.g.bytes);
+	/* and the claims as loaded */
+	struct dra_live *loaded = dra_live_new(c);
+	dra_live_assign(x->snap.dra, loaded);
+	dra_live_free(loaded);
+	uint64_t w = canonical(&S, &S.cur);
 	bool added;
 	int root = graph_intern(&S.g, S.canon, &added);
 	S.g.meta[root].parent = -1;
@@ -1074,8 +1310,17 @@ int enum_reachable(struct enum_ctx *x, bool symmetry, struct enum_sink *sink,
 			}
 		}
 		visit(&S, done);
+		if (S.refusal)
+			break;
 	}
 	report(sink, &rep, done, 0);
+	/* not bad input: kso cannot complete the search (exit 3) */
+	if (S.refusal) {
+		rc = error_plain(err, "reachable mode stops at a state it cannot judge "
+				 "(state %d, depth %d): %s", done, S.g.meta[done].depth,
+				 S.refusal);
+		err->incomplete = 1;
+	}
 	if (rc == 0) {
 		bool *final = calloc((size_t)S.g.n + 1, sizeof *final);
 		if (!final)

@@ -5,6 +5,7 @@
  * the states that are stored, so the hot loop formats nothing.
  */
 #include "enum.h"
+#include "../core/dra_live.h"
 #include "../core/xalloc.h"
 
 #include <assert.h>
@@ -65,6 +66,40 @@ void enum_record_state(struct enum_record *r, const struct snapshot *snap,
 	r->placement = strbuf_take(&b);
 	r->pod_node = ints_text(snap->pod_node, c->n_pods);
 	r->nominated = ints_text(snap->nominated, c->n_pods);
+}
+
+void enum_record_claims(struct enum_record *r, const struct snapshot *snap)
+{
+	assert(r && snap && snap->dra);
+	int32_t *w = xcalloc(dra_live_max_words(snap->dra) + 1, sizeof *w);
+	size_t n = dra_live_encode(snap->dra, w);
+	struct strbuf b;
+	strbuf_init(&b);
+	strbuf_puts(&b, "");
+	for (size_t i = 0; i < n; i++)
+		strbuf_printf(&b, "%s%d", i ? "," : "", (int)w[i]);
+	r->claims = strbuf_take(&b);
+	free(w);
+}
+
+bool enum_claims_parse(const char *text, struct snapshot *snap)
+{
+	assert(text && snap && snap->dra);
+	size_t cap = strlen(text) / 2 + 2, n = 0;
+	int32_t *w = xcalloc(cap, sizeof *w);
+	const char *s = text;
+	bool ok = true;
+	while (ok && *s) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		ok = end != s && v >= INT32_MIN && v <= INT32_MAX && n < cap &&
+		     (*end == ',' ? end[1] != '\0' : *end == '\0');
+		w[n++] = (int32_t)v;
+		s = *end == ',' ? end + 1 : end;
+	}
+	ok = ok && dra_live_decode(snap->dra, snap->cluster, w, n);
+	free(w);
+	return ok;
 }
 
 static char *casualty_text(const struct sched_victims *v)
@@ -166,7 +201,7 @@ void enum_record_release(struct enum_record *r)
 		&r->model_feasible, &r->model_viable, &r->oracle_feasible,
 		&r->oracle_choice, &r->detail, &r->kube_node, &r->kube_victims,
 		&r->kube_casualty, &r->min_node, &r->min_victims, &r->min_casualty,
-		&r->oracle_node, &r->oracle_victims,
+		&r->oracle_node, &r->oracle_victims, &r->claims,
 	};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		free(*fields[i]);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/dra_live.h"
+#include "../yaml/dump_tree.h"
 #include "../yaml/load.h"
 
 static const char *scalar_or(const struct ynode *n, const char *dflt)
@@ -724,6 +726,33 @@ static const struct ynode *placed_pod(const struct enum_scenario *s,
 	return t;
 }
 
+/* A ResourceClaim's tree with the status snap's claims have (the loop's
+ * allocation and reservedFor: a reachable state's); other objects as
+ * they are. */
+static const struct ynode *claim_with_status(const struct enum_scenario *s,
+					     struct arena *a, int obj,
+					     const struct snapshot *snap,
+					     const struct ynode *t)
+{
+	const struct enum_object *o = &s->objects[obj];
+	const struct cluster *c = &s->cluster;
+	if (!snap || !snap->dra || strcmp(o->kind, "ResourceClaim"))
+		return t;
+	for (int k = 0; k < c->n_claims; k++) {
+		if (strcmp(c->claims[k].name, o->name) || strcmp(c->claims[k].ns, o->ns))
+			continue;
+		if (dra_live_as_loaded(snap->dra, c, k))
+			break;
+		static struct enum_path_seg segs[] = {{"status", -1}};
+		struct enum_path path = {segs, 1, "status"};
+		char why[64];
+		enum_ynode_set(a, &t, &path, dump_tree_claim_status(a, c, k, snap->dra),
+			       why, sizeof why);
+		break;
+	}
+	return t;
+}
+
 static bool evicted(const struct enum_scenario *s, int obj,
 		    const struct snapshot *snap)
 {
@@ -744,7 +773,8 @@ static void print_objects(const struct enum_scenario *s, const bool *keep,
 		if ((keep && !keep[i]) || evicted(s, i, snap))
 			continue;
 		strbuf_puts(b, "---\n");
-		yaml_emit(b, placed_pod(s, &tmp, i, snap));
+		yaml_emit(b, claim_with_status(s, &tmp, i, snap,
+					       placed_pod(s, &tmp, i, snap)));
 	}
 	arena_release(&tmp);
 }

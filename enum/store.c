@@ -124,7 +124,7 @@ static const char indexes[] =
 	"CREATE INDEX IF NOT EXISTS findings_state ON findings(state_id);";
 
 enum {
-	ST_STATE, ST_DECISION, ST_PREEMPTION, ST_VIOLATION, ST_FINDING,
+	ST_STATE, ST_DECISION, ST_PREEMPTION, ST_VIOLATION, ST_FINDING, ST_CLAIMS,
 	ST_WORK, ST_SCENARIO, ST_DONE, ST_SAVEPOINT, ST_RELEASE, ST_ROLLBACK_TO,
 	ST_COUNT
 };
@@ -144,6 +144,7 @@ static const char *const statements[ST_COUNT] = {
 	[ST_VIOLATION] = "INSERT INTO violations(state_id, invariant, detail, trace) "
 			 "VALUES(?,?,?,?)",
 	[ST_FINDING] = "INSERT INTO findings(state_id, kind, details) VALUES(?,?,?)",
+	[ST_CLAIMS] = "INSERT INTO claims(state_id, status) VALUES(?,?)",
 	[ST_WORK] = "INSERT OR REPLACE INTO work(run_id, scenario, chunk, states, "
 		    "classes, disagreements, violations, tally, done) "
 		    "VALUES(?,?,?,?,?,?,?,?,?)",
@@ -299,6 +300,16 @@ static const char configs_schema[] =
 	" path TEXT NOT NULL,"
 	" yaml TEXT NOT NULL);";
 
+/* A reachable state's ResourceClaims' status (enum_record's claims:
+ * dra_live_encode's words as decimal text), for the states of a run
+ * whose loop changes claims (v1.34); a state without a row has the
+ * claims as its scenario loads them.  Added to schema 1 without a
+ * version bump, as configs. */
+static const char claims_schema[] =
+	"CREATE TABLE IF NOT EXISTS claims("
+	" state_id INTEGER PRIMARY KEY REFERENCES states(id),"
+	" status TEXT NOT NULL);";
+
 /* An empty database gets the schema; a kso one must have our version. */
 static int ensure_schema(struct enum_store *s, struct error *err)
 {
@@ -429,7 +440,8 @@ int enum_store_open(struct enum_store *s, const char *path, struct error *err)
 	if (exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
 		 "PRAGMA foreign_keys=ON", err))
 		return -1;
-	if (ensure_schema(s, err) || exec(s, configs_schema, err))
+	if (ensure_schema(s, err) || exec(s, configs_schema, err) ||
+	    exec(s, claims_schema, err))
 		return -1;
 	for (int i = 0; i < ST_COUNT; i++)
 		if (sqlite3_prepare_v2(s->db, statements[i], -1,
@@ -763,6 +775,13 @@ static int insert_record(struct enum_store *s, int64_t run, uint64_t chunk,
 		if (step_reset(st))
 			return -1;
 	}
+	if (r->claims) {
+		st = (sqlite3_stmt *)s->st[ST_CLAIMS];
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, r->claims, -1, SQLITE_STATIC);
+		if (step_reset(st))
+			return -1;
+	}
 	return 0;
 }
 
@@ -1044,19 +1063,37 @@ static int merge_run(struct enum_store *o, int64_t src, int64_t dst,
 	return exec(o, sql, err);
 }
 
+/* Whether the attached source has table name (an older one may not). */
+static bool src_has(struct enum_store *o, const char *name)
+{
+	sqlite3_stmt *st;
+	bool has = false;
+	if (sqlite3_prepare_v2(o->db, "SELECT 1 FROM src.sqlite_master WHERE "
+			       "type='table' AND name=?", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		has = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return has;
+}
+
+/* Copies the claims' status of the states merge_run copied (its
+ * temp.newstates maps their ids). */
+static int merge_claims(struct enum_store *o, struct error *err)
+{
+	if (!src_has(o, "claims"))
+		return 0;
+	return exec(o, "INSERT INTO main.claims SELECT m.new, c.status FROM "
+		    "src.claims c JOIN temp.newstates m ON m.old=c.state_id "
+		    "ORDER BY m.new", err);
+}
+
 /* Copies a source run's config, if the source (possibly older than the
  * configs table) has one and the output run has none yet. */
 static int merge_config(struct enum_store *o, int64_t src, int64_t dst,
 			struct error *err)
 {
-	sqlite3_stmt *st;
-	bool has = false;
-	if (sqlite3_prepare_v2(o->db, "SELECT 1 FROM src.sqlite_master WHERE "
-			       "type='table' AND name='configs'", -1, &st, NULL) == SQLITE_OK) {
-		has = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
-	}
-	if (!has)
+	if (!src_has(o, "configs"))
 		return 0;
 	char sql[512];
 	snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO main.configs SELECT %lld, "
@@ -1123,6 +1160,8 @@ static int merge_one(struct enum_store *o, const char *in, struct error *err)
 			rc = map_run(o, in, ids[i], &dst, err);
 			if (rc == 0)
 				rc = merge_run(o, ids[i], dst, err);
+			if (rc == 0)
+				rc = merge_claims(o, err);
 			if (rc == 0)
 				rc = merge_config(o, ids[i], dst, err);
 			if (rc == 0)

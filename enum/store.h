@@ -31,7 +31,7 @@
 #define ENUM_STORE_GROUP_SECONDS 1.0
 
 /* The prepared statements a store keeps (store.c's ST_ list). */
-#define ENUM_STORE_STATEMENTS 11
+#define ENUM_STORE_STATEMENTS 12
 
 struct sqlite3;
 struct sqlite3_stmt;

@@ -112,13 +112,18 @@ static size_t status_bytes(const struct sched_status *st)
  *     required anti-affinity of other pods give it anything to check;
  *   - PodTopologySpread's Filter (§2.11) counts pods over every node:
  *     only DoNotSchedule constraints, the pod's own or (when it has none)
- *     a List-defaulting profile's, give it anything to check.
+ *     a List-defaulting profile's, give it anything to check;
+ *   - DynamicResources' Filter (v1.34) reads the claims' status: the
+ *     pod's own claims' allocations and the devices every allocated
+ *     claim holds, which a reachable state changes with no pod on the
+ *     node (a bind elsewhere, a deallocation); its PreFilter skips a pod
+ *     without claims.
  * Every other filter reads the node and its pods alone.
  */
 static bool pod_reads_only_its_node(const struct pod *p,
 				    const struct sched_profile *prof)
 {
-	if (!prof || model_pod_has_volumes(p))
+	if (!prof || model_pod_has_volumes(p) || p->n_claims > 0)
 		return false;
 	if (p->n_affinity > 0 || p->n_anti_affinity > 0)
 		return false;

@@ -63,8 +63,8 @@ enum {
 };
 
 /* The bits but MODEL_REJ_CLAIMS fit in 7: a parked pod's byte in the
- * enumerator's state is 1 | rejectors << 1 (its states carry no claims:
- * no claim ever changes there). */
+ * enumerator's state is 1 | rejectors << 1, MODEL_REJ_CLAIMS kept apart
+ * (enum/enum.h ENUM_STATE_BYTES). */
 #define MODEL_REJ_BITS 7
 
 /* model_requeue_rejectors: the rejecting plugins of pod's failed cycle r

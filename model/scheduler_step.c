@@ -351,10 +351,11 @@ static void do_bind(struct model_scheduler *m, int p, int node,
 }
 
 /* kube §3.6: victims are deleted, lower-priority nominations on the node
- * cleared, the pod nominated; it is requeued and the deletions wake it. */
+ * cleared, the pod nominated; it is requeued and the deletions wake it.
+ * dealloc: PostFilter deallocated a claim first (an event as well). */
 static void apply_preemption(struct model_scheduler *m, int p,
 			     const struct sched_preemption *pr,
-			     const struct sched_cycle_result *r,
+			     const struct sched_cycle_result *r, bool dealloc,
 			     struct model_step *st)
 {
 	uint8_t rejectors = model_requeue_rejectors(m->cluster, r,
@@ -368,7 +369,7 @@ static void apply_preemption(struct model_scheduler *m, int p,
 			gone[n_gone++] = pr->clear_nominated[i];
 	if (m->snap.nominated[p] >= 0 && m->snap.nominated[p] != pr->node)
 		gone[n_gone++] = p;
-	bool claims = false;   /* a victim's claims unreserved or deallocated */
+	bool claims = dealloc; /* and a victim's claims unreserved or deallocated */
 	for (int i = 0; i < pr->chosen.n; i++) {
 		set_node(m, pr->chosen.pods[i], SNAP_GONE);
 		set_nominated(m, pr->chosen.pods[i], -1);
@@ -457,7 +458,7 @@ static void apply_wanted(struct model_scheduler *m, int p,
 		sched_preemption_init(&pr);
 		pr.code = SCHED_SUCCESS;
 		choose_candidate(m, p, &pr, w->node, w->victims, w->n_victims);
-		apply_preemption(m, p, &pr, r, st);
+		apply_preemption(m, p, &pr, r, false, st);
 		sched_preemption_release(&pr);
 		return;
 	}
@@ -514,7 +515,7 @@ static void no_fit(struct model_scheduler *m, int p,
 	if (pr.code == SCHED_SUCCESS && pr.node >= 0)
 		take_wanted_tie(m, p, &pr);
 	if (pr.code == SCHED_SUCCESS && pr.node >= 0) {
-		apply_preemption(m, p, &pr, r, st);
+		apply_preemption(m, p, &pr, r, dealloc, st);
 	} else {
 		bool gone = pr.clear_own_nomination && m->snap.nominated[p] >= 0;
 		if (pr.clear_own_nomination)

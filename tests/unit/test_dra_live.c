@@ -173,6 +173,56 @@ static void test_prebind_and_after(void)
 	dra_live_free(l);
 }
 
+/* The status as words (dra_live_encode), worked out by hand: claims in
+ * input order held, c1, c2, c3; slices local, zoned, everywhere; pods a,
+ * b, c.  Per claim: allocation (0 none, 1 as loaded, 2 the loop's), the
+ * loop's node, its results (slice, device, admin, request, subrequest),
+ * then reservedFor (a pod index, or -(i+1) for the input's i-th). */
+static void test_words(void)
+{
+	struct dra_live *l = dra_live_new(&C);
+	int32_t w[1024];
+	CHECK(dra_live_max_words(l) <= sizeof w / sizeof w[0]);
+	static const int32_t loaded[] = {1, -1, 0, 2, -1, -2, 0, -1, 0, 0,
+					 0, -1, 0, 0, 0, -1, 0, 0};
+	size_t n = dra_live_encode(l, w);
+	CHECK_EQ(n, sizeof loaded / sizeof loaded[0]);
+	CHECK(n == sizeof loaded / sizeof loaded[0] && !memcmp(w, loaded, sizeof loaded));
+	/* c1: gpu-1 of local on n1 (node 0) for its request 0, no
+	 * subrequest, reserved for b (pod 1) */
+	struct dra_alloc_device d1 = dev("local", 1);
+	d1.sub = -1;
+	dra_live_allocate(l, &C, claim("c1"), cluster_find_node(&C, "n1"), &d1, 1);
+	dra_live_reserve(l, &C, claim("c1"), pod("b"));
+	static const int32_t bound[] = {1, -1, 0, 2, -1, -2, 2, 0, 1, 0, 1, 0, 0, -1, 1, 1,
+					0, -1, 0, 0, 0, -1, 0, 0};
+	n = dra_live_encode(l, w);
+	CHECK_EQ(n, sizeof bound / sizeof bound[0]);
+	CHECK(n == sizeof bound / sizeof bound[0] && !memcmp(w, bound, sizeof bound));
+	/* read back into a fresh block: the same status, hashed alike */
+	struct dra_live *k = dra_live_new(&C);
+	CHECK(dra_live_decode(k, &C, bound, n));
+	CHECK(dra_live_equal(k, l));
+	CHECK(dra_live_hash(k, 3) == dra_live_hash(l, 3));
+	CHECK(!dra_live_as_loaded(k, &C, claim("c1")));
+	CHECK(dra_live_as_loaded(k, &C, claim("held")));
+	/* words that are no status of C leave the block as it was */
+	int32_t bad[64];
+	memcpy(bad, bound, sizeof bound);
+	bad[7] = 3;                     /* a node C does not have */
+	CHECK(!dra_live_decode(k, &C, bad, n));
+	memcpy(bad, bound, sizeof bound);
+	bad[15] = 3;                    /* a pod C does not have */
+	CHECK(!dra_live_decode(k, &C, bad, n));
+	memcpy(bad, loaded, sizeof loaded);
+	bad[6] = 1;                     /* c1 "as loaded": it is not allocated there */
+	CHECK(!dra_live_decode(k, &C, bad, sizeof loaded / sizeof loaded[0]));
+	CHECK(!dra_live_decode(k, &C, bound, n - 1));   /* cut short */
+	CHECK(dra_live_equal(k, l));
+	dra_live_free(k);
+	dra_live_free(l);
+}
+
 int main(void)
 {
 	struct error err;
@@ -185,6 +235,7 @@ int main(void)
 	}
 	test_as_loaded();
 	test_prebind_and_after();
+	test_words();
 	cluster_release(&C);
 	return check_done("test_dra_live");
 }

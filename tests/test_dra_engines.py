@@ -193,6 +193,25 @@ def test_postfilter_deallocates_and_the_pod_retries(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_a_deallocation_before_a_preemption_is_an_event(engine):
+    # fixtures/dra/loop-dealloc-wakes.yaml's header: h's PostFilter
+    # deallocates old, then evicts v; the deallocation moves w (rejected by
+    # DynamicResources) as the deletion alone would not
+    p = schedule(fixture_path("dra/loop-dealloc-wakes.yaml"), engine)
+    assert p.returncode == 0, p.stderr
+    w = ("default/w", "unschedulable", None, [],
+         "0/2 nodes are available: 2 " + NO_ALLOC + ". still not "
+         "schedulable, " + NOT_HELPFUL % (2, 2))
+    assert steps(json.loads(p.stdout)) == [
+        w,
+        ("default/h", "preempt", "n2", ["default/v"],
+         "0/2 nodes are available: 1 Insufficient cpu, 1 " + NOT_HERE + "."),
+        w,
+        ("default/h", "bind", "n2", [], ""),
+        w]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_preemption_does_not_free_devices(engine):
     # fixtures/dra/preempt-for-device.yaml's header: no PreFilterExtensions,
     # the dry run keeps v's device in use

@@ -78,22 +78,25 @@ static int str_cmp(struct cel_value x, struct cel_value y)
 static struct cel_value list_equal(struct arena *a, const struct cel_list *x,
 				   const struct cel_list *y)
 {
-	/* baseList.Equal: sizes first, then elements; an element error is
-	 * the result unless a later element is unequal */
+	/* baseList.Equal (cel-go v0.26): sizes first, then elements; only an
+	 * element Equal that is False makes the lists unequal - an error
+	 * (a quantity or semver beside another type) passes as equal.  What
+	 * kso cannot judge (map equality) stays unjudged unless some element
+	 * decides False. */
 	if (x->n != y->n)
 		return vbool(false);
-	struct cel_value err = {.kind = CV_BOOL};
-	bool have_err = false;
+	struct cel_value unjudged = {.kind = CV_BOOL};
+	bool have_unjudged = false;
 	for (int i = 0; i < x->n; i++) {
 		struct cel_value e = cel_equal(a, x->items[i], y->items[i]);
 		if (e.kind == CV_BOOL && !e.u.b)
 			return e;
-		if (e.kind != CV_BOOL && !have_err) {
-			err = e;
-			have_err = true;
+		if (e.kind == CV_UNJUDGED && !have_unjudged) {
+			unjudged = e;
+			have_unjudged = true;
 		}
 	}
-	return have_err ? err : vbool(true);
+	return have_unjudged ? unjudged : vbool(true);
 }
 
 struct cel_value cel_equal(struct arena *a, struct cel_value x, struct cel_value y)

@@ -178,6 +178,16 @@ static void test_quantity_and_semver(void)
 	expect(GPU ".cores == quantity('40')", CEL_FALSE, NULL);
 	expect("quantity('40') == " GPU ".cores", CEL_ERROR, "no such overload");
 	expect("quantity('40') != " GPU ".cores", CEL_TRUE, NULL);
+	/* baseList.Equal stops only at an element Equal that is False: the
+	 * quantity's error beside an int passes as equal (the other way
+	 * round Int.Equal is plainly false); != negates Equal == True */
+	expect("[quantity('40')] == [" GPU ".cores]", CEL_TRUE, NULL);
+	expect("[[quantity('1')]] == [[" GPU ".cores]]", CEL_TRUE, NULL);
+	expect("[" GPU ".cores] == [quantity('40')]", CEL_FALSE, NULL);
+	expect("[" GPU ".version] != ['x']", CEL_FALSE, NULL);
+	expect("[quantity('1'), 1] == [" GPU ".cores, 2]", CEL_FALSE, NULL);
+	/* Contains keeps only a True: the error is no match */
+	expect("quantity('40') in [" GPU ".cores]", CEL_FALSE, NULL);
 	expect(GPU ".version.isLessThan(semver('1.2.3'))", CEL_TRUE, NULL);
 	expect(GPU ".version == semver('1.2.3-rc.1+build')", CEL_TRUE, NULL);
 	expect("semver('1.2.3-rc.2').isGreaterThan(semver('1.2.3-rc.10'))", CEL_FALSE, NULL);

@@ -505,3 +505,81 @@ def test_prebind_writes_subrequests_and_slice_selectors(engine):
         "reservedFor": [{"resource": "pods", "name": "p", "uid": "uid-p"}]}
     d = explain("loop-prioritized.yaml", "default/p", engine)
     assert verdicts(d) == {"n1": OK, "n2": dra_fail(NO_ALLOC)}
+
+
+# Allocate's errors, each worked out from kube v1.34.1's
+# structured/internal/experimental/allocator_experimental.go: Allocate
+# returns the error, Filter returns it as an Error status
+# (statusError), and RunFilterPlugins wraps it 'running "DynamicResources"
+# filter plugin: ...'; the cycle ends in that Error.
+ERRORS_CLAIM = """apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.example.com%s}
+%s---
+"""
+
+TWO_SLICES_ONE_POOL = """apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s%d}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: p, generation: 1, resourceSliceCount: 2}
+  devices:
+  - name: gpu-0
+---
+"""
+
+MODELS = """apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s1}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: n1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - {name: gpu-0, attributes: {model: {string: a}}}
+  - {name: gpu-1, attributes: {model: {string: b}}}
+---
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("case", ["invalid-pool", "all-constraint", "limit"])
+def test_allocator_errors(engine, case, tmp_path):
+    if case == "invalid-pool":
+        # GatherPools: both slices of pool p hold gpu-0, poolIsInvalid
+        # "duplicate device name gpu-0"; allocateOne meets the pool and
+        # returns "pool %s is invalid: %s" with the pool's name (either
+        # slice order names gpu-0)
+        objs = (TWO_SLICES_ONE_POOL % 1 + TWO_SLICES_ONE_POOL % 2 +
+                ERRORS_CLAIM % ("", ""))
+        want = "pool p is invalid: duplicate device name gpu-0"
+    elif case == "all-constraint":
+        # All lists gpu-0 and gpu-1; allocateDevice with must: gpu-0 sets
+        # the model (a), gpu-1's b fails the constraint: "claim %s, request
+        # %s: cannot add device %s because ..." (DeviceID driver/pool/device)
+        objs = MODELS + ERRORS_CLAIM % (
+            ", allocationMode: All",
+            "    constraints:\n    - matchAttribute: gpu.example.com/model\n")
+        want = ("claim default/c, request gpu: cannot add device "
+                "gpu.example.com/n1/gpu-1 because a claim constraint would "
+                "not be satisfied")
+    else:
+        # 33 devices for one claim: past AllocationResultsMaxSize (32)
+        objs = MODELS + ERRORS_CLAIM % (", count: 33", "")
+        want = ("claim default/c: number of requested devices 33 exceeds the "
+                "claim limit of 32")
+    path = tmp_path / "e.yaml"
+    path.write_text(CLASS + objs + pod("p", "c"))
+    p = run_kso("explain", path, "--pod", "default/p", "--engine", engine,
+                "--kube-version", "1.34", "-o", "json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["code"] == "Error"
+    assert d["message"] == 'running "DynamicResources" filter plugin: ' + want

@@ -940,6 +940,7 @@ static void check_preemption(struct enum_ctx *x, const struct sched_profile *pro
 	model_pdb_allowed(&x->snap, allowed);
 	struct model_given given;
 	enum_model_given(x, prof, pod, &given);
+	given.dry_verdicts = enum_reuse_dry_verdicts(&x->reuse);
 	struct sched_preempt_opts opts = {
 		.offset_draw = 0, .pdb_allowed = allowed,
 		.pdb_spends = x->pdb_spends,

@@ -553,6 +553,22 @@ struct enum_verdict_reuse {
 	 * only when no other pending pod is nominated to the node then. */
 	uint64_t *preempt_ok;
 	size_t n_preempt_ok, cap_preempt_ok;
+	/* The stored verdicts above, lent to the model's preemption dry runs
+	 * (struct model_verdict_memo, model/model.h): §3.4's removals and
+	 * reprieves and the least-Casualty search's subsets edit only the
+	 * node's bound pods, so the pod's Feasibility on the edited node is
+	 * the verdict stored under the same key (pod, node, the pods bound
+	 * to it in the dry run's view) - when the pod's verdicts are reused
+	 * and no pending pod is nominated to the node in that view (the
+	 * nominated-pods pass reads those).  Not in a sampled state, whose
+	 * dry runs run the filters afresh. */
+	struct model_verdict_memo memo;
+	uint64_t dry_given;        /* dry-run verdicts answered from it */
+	/* QUIRK_PORTS_SET_REMOVAL is on, and [n_pods] which pods have a
+	 * host port in some container (init containers too): removing such
+	 * a pod in a dry run is not the same as the pods left bound */
+	bool port_removal;
+	bool *host_ports;
 	/* FitError messages, by key (pod, its PreFilterResult, the content
 	 * id of every node's stored verdict) through msg_table
 	 * (open addressing, 1 + index in msgs).  Key: the message of a cycle
@@ -603,6 +619,12 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		     const struct sched_profile *prof, const struct snapshot *s,
 		     int pod, const struct model_given *given,
 		     struct sched_cycle_result *r);
+
+/* enum_reuse_dry_verdicts: the memo of stored verdicts for the model's
+ * preemption dry runs after the last enum_reuse_cycle (its pod), or NULL
+ * when there is none to lend (reuse off, the pod's verdicts not reused,
+ * a sampled state). */
+const struct model_verdict_memo *enum_reuse_dry_verdicts(const struct enum_verdict_reuse *u);
 
 /* enum_reuse_sampled: whether the state whose seed (checks.c's
  * state_seed: a function of the scenario, the placement and the pod) is

@@ -34,7 +34,9 @@
  * (pod, feasible set); the FitError message per (pod, PreFilterResult,
  * what every node's verdict says - stored verdicts that read the same
  * share a content id); and the binds and preemption steps whose step
- * invariants were found unbroken.
+ * invariants were found unbroken.  The stored verdicts also answer the
+ * model's preemption dry runs (dry_find): each edits only one node's
+ * bound pods, so it asks under the same key.
  *
  * The guard.  One state in ENUM_REUSE_SAMPLE_EVERY, chosen by the state's
  * own seed (the same whatever thread, shard or resumed run meets it), is
@@ -137,6 +139,72 @@ static bool pod_reads_only_its_node(const struct pod *p,
 	return true;
 }
 
+static const unsigned char *status_at(const unsigned char *b, int i,
+				      struct sched_status *st);
+
+/* Some container of p (an init container too) declares a host port. */
+static bool any_host_port(const struct pod *p)
+{
+	for (int i = 0; i < p->n_init_containers + p->n_containers; i++) {
+		const struct container *k = i < p->n_init_containers
+			? &p->init_containers[i]
+			: &p->containers[i - p->n_init_containers];
+		for (int j = 0; j < k->n_ports; j++)
+			if (k->ports[j].host_port > 0)
+				return true;
+	}
+	return false;
+}
+
+/* struct model_verdict_memo's find over the stored verdicts (enum.h's
+ * memo): the key (pod, node, the pods view binds to node), when no
+ * pending pod of view is nominated to node (node_masks' rule) and, under
+ * QUIRK_PORTS_SET_REMOVAL, no pod with a host port is gone from node
+ * (its RemovePod may free a port another pod there still holds, which
+ * the stored verdict of the same pods bound does not). */
+static int dry_find(void *self, const struct snapshot *base,
+		    const struct snapshot *view, int pod, int node,
+		    struct sched_status *why)
+{
+	struct enum_verdict_reuse *u = self;
+	if (!u->on || !u->local[pod] || u->sampled_now || pod != u->pod_now)
+		return -1;
+	uint32_t mask = 0;
+	for (int q = 0; q < u->n_pods; q++)
+		if (view->pod_node[q] == node)
+			mask |= UINT32_C(1) << q;
+		else if (view->pod_node[q] == SNAP_PENDING &&
+			 view->nominated[q] == node)
+			return -1;
+		else if (u->port_removal && u->host_ports[q] &&
+			 base->pod_node[q] == node)
+			return -1;
+	size_t i = (((size_t)pod * (size_t)u->n_nodes + (size_t)node)
+		    << u->n_pods) | mask;
+	uint32_t at = u->slot[i];
+	if (!at)
+		return -1;
+	const unsigned char *b = u->bytes + at - 1;
+	struct stored_head h;
+	memcpy(&h, b, sizeof h);
+	if (h.feasible) {
+		u->dry_given++;
+		return 1;
+	}
+	/* the status kube records: the rejecting filter's, stored among the
+	 * failed ones in id order */
+	if (h.rejected_by < 0 || !(h.failed >> h.rejected_by & 1))
+		return -1;
+	if (why) {
+		int k = __builtin_popcount(h.failed &
+					   ((UINT32_C(1) << h.rejected_by) - 1));
+		const unsigned char *text = status_at(b, k, why);
+		memcpy(why->text, text, why->used);
+	}
+	u->dry_given++;
+	return 0;
+}
+
 void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 		     const struct sched_profile *const *prof, bool on)
 {
@@ -194,12 +262,18 @@ void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 	u->at_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->at_now);
 	u->score_at_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->score_at_now);
 	u->sample_every = ENUM_REUSE_SAMPLE_EVERY;
+	u->memo = (struct model_verdict_memo){dry_find, u};
+	u->port_removal = config_quirk(&c->config, QUIRK_PORTS_SET_REMOVAL);
+	u->host_ports = xcalloc((size_t)c->n_pods + 1, sizeof *u->host_ports);
+	for (int p = 0; p < c->n_pods; p++)
+		u->host_ports[p] = any_host_port(&c->pods[p]);
 	u->on = true;
 }
 
 void enum_reuse_release(struct enum_verdict_reuse *u)
 {
 	free(u->local);
+	free(u->host_ports);
 	free(u->slot);
 	free(u->mask);
 	free(u->given_now);
@@ -996,6 +1070,12 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 	if (!fresh)
 		message_store(u, r, pod);
 	return rc;
+}
+
+const struct model_verdict_memo *enum_reuse_dry_verdicts(const struct enum_verdict_reuse *u)
+{
+	assert(u);
+	return u->on && u->local[u->pod_now] && !u->sampled_now ? &u->memo : NULL;
 }
 
 bool enum_reuse_sampled(struct enum_verdict_reuse *u, uint64_t seed)

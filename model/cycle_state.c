@@ -125,6 +125,7 @@ void model_cycle_state_init(struct model_cycle_state *st,
 	/* Req == PodRequests(P) */
 	st->request = model_pod_table_get(st->pods, cy->pod, NULL, NULL);
 	st->node_sums = given ? given->node_sums : NULL;
+	st->memo = given ? given->dry_verdicts : NULL;
 
 	/* SkipFilter == the volume plugins' Skips, PodTopologySpread's
 	 * (no hard constraint), InterPodAffinity's Skip(base); Spread and
@@ -161,6 +162,7 @@ void model_cycle_state_clone(struct model_cycle_state *dst,
 	dst->node_tree = src->node_tree;
 	dst->request = src->request;
 	dst->node_sums = NULL;
+	dst->memo = src->memo;
 	dst->skip_filters = src->skip_filters;
 	dst->scratch = src->scratch;
 	dst->mark = arena_mark(dst->scratch);

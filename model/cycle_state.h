@@ -60,6 +60,11 @@ struct model_cycle_state {
 	 * none; a clone has none (its view is not base) */
 	const struct model_node_sums *node_sums;
 
+	/* the given memo of dry-run verdicts (model.h, struct
+	 * model_verdict_memo), NULL: none; a clone keeps it (it is asked
+	 * with the clone's own view) */
+	const struct model_verdict_memo *memo;
+
 	/* SkipFilterPlugins: bit id set when plugin id's PreFilter returned
 	 * Skip; kube runs no Filter of those */
 	uint32_t skip_filters;

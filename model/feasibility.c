@@ -270,6 +270,21 @@ void model_feasibility_of(const struct model_cycle *cy, int node,
 				  : out->status[out->rejected_by].code;
 }
 
+bool model_dry_run_fits(const struct model_cycle *cy, int node,
+			struct sched_status *why)
+{
+	const struct model_verdict_memo *m = cy->state->memo;
+	int known = m ? m->find(m->self, cy->base, cy->view, cy->pod, node, why)
+		      : -1;
+	if (known >= 0)
+		return known == 1;
+	struct sched_node_verdict v;
+	model_feasibility(cy, node, &v);
+	if (!v.feasible && why)
+		*why = v.status[v.rejected_by];
+	return v.feasible;
+}
+
 void model_phase_filter(const struct sched_profile *prof,
 			const struct snapshot *s, int pod, int node,
 			const bool *only, const struct model_given *given,

@@ -46,6 +46,31 @@ extern const enum plugin_id model_score_ids[MODEL_N_SCORES];
 void model_feasibility(const struct model_cycle *cy, int node,
 		       struct sched_node_verdict *out);
 
+/* A caller's memo of Feasibility verdicts it already knows (the
+ * enumerator's verdict cache, enum/verdict_reuse.c), asked by the
+ * preemption dry runs before they run the filters.  find answers
+ * Feasibility(pod, node) on the placement view - base (the cycle's) with
+ * pods removed from node or added back to it, the dry runs' only edits -
+ * exactly as model_feasibility would with those edits as RemovePod /
+ * AddPod deltas on base (which is not always the verdict on view itself:
+ * QUIRK_PORTS_SET_REMOVAL): 1 feasible, 0 infeasible with *why the
+ * status kube records for the node (the rejecting filter's), -1 not
+ * known (the filters then run). */
+struct model_verdict_memo {
+	int (*find)(void *self, const struct snapshot *base,
+		    const struct snapshot *view, int pod, int node,
+		    struct sched_status *why);
+	void *self;
+};
+
+/* model_dry_run_fits: whether the pod fits node in cy (whose view has its
+ * deltas applied; a preemption dry run's edit of its state's base):
+ * model_feasibility's feasible, from the state's memo when it knows the
+ * verdict.  why (may be NULL) gets the status kube records for the node
+ * when it does not fit. */
+bool model_dry_run_fits(const struct model_cycle *cy, int node,
+			struct sched_status *why);
+
 /* model_feasibility_of: model_feasibility evaluating only the filters
  * with only[id] true (only == NULL: all of them); the others read as
  * passed.  The verdicts of the evaluated filters, in both passes, are
@@ -114,6 +139,13 @@ int model_schedule_cycle(const struct sched_profile *prof,
  *             the cycle when no node is feasible, given with every
  *             node's verdict (verdicts): the message is a function of
  *             the nodes' statuses.  NULL: built from them.
+ *   dry_verdicts  MODEL_PHASE_POSTFILTER and MODEL_PHASE_MINIMAL: the
+ *             verdicts of the dry runs' edited placements the caller
+ *             already knows (struct model_verdict_memo): each dry run
+ *             asks it before running the filters (§3.4 step 2 and the
+ *             reprieves; the least-Casualty search's subsets).  Spec:
+ *             Feasibility(Pod, Node, Objects \ Pods) is the same
+ *             function whoever evaluates it.  NULL: every one is run.
  *
  * model_schedule_cycle_given is the one function that takes them.
  */
@@ -140,6 +172,7 @@ struct model_given {
 	const bool *verdicts;
 	const struct sched_given_scores *scores;
 	const char *fit_message;
+	const struct model_verdict_memo *dry_verdicts;
 };
 
 /* What model_schedule_cycle_given is asked about the cycle of pod on

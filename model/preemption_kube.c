@@ -93,21 +93,19 @@ static void edit_move(struct edit *e, int pod, int node, int sign)
 		model_cycle_state_remove_pod(&e->state, pod, node);
 }
 
-/* RunFilterPluginsWithNominatedPods on the edited cycle; v is scratch. */
-static bool edit_fits(const struct edit *e, int node,
-		      struct sched_node_verdict *v)
+/* RunFilterPluginsWithNominatedPods on the edited cycle (why: the
+ * node's status when the pod does not fit, or NULL). */
+static bool edit_fits(const struct edit *e, int node, struct sched_status *why)
 {
-	model_feasibility(&e->cy, node, v);
-	return v->feasible;
+	return model_dry_run_fits(&e->cy, node, why);
 }
 
 /* §3.4 step 5, one pod: add it back; if the preemptor no longer fits,
  * remove it again and it is a victim. */
-static bool reprieve(struct edit *e, int q, int node,
-		     struct sched_node_verdict *v)
+static bool reprieve(struct edit *e, int q, int node)
 {
 	edit_move(e, q, node, +1);
-	if (edit_fits(e, node, v))
+	if (edit_fits(e, node, NULL))
 		return true;
 	edit_move(e, q, node, -1);
 	return false;
@@ -116,7 +114,7 @@ static bool reprieve(struct edit *e, int q, int node,
 /* §3.4 steps 4-6 on the removed pods lower[0..k-1] (sorted). */
 static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 			 const bool *spent, const int *lower, int k,
-			 struct sched_victims *out, struct sched_node_verdict *v)
+			 struct sched_victims *out)
 {
 	const struct cluster *c = e->cy.cluster;
 	bool *viol = arena_take_array(e->state.scratch, (size_t)k, sizeof *viol);
@@ -129,7 +127,7 @@ static void reprieve_all(struct edit *e, int node, const int32_t *allowed,
 		for (int i = 0; i < k; i++) {
 			if (viol[i] != (pass == 1))
 				continue;
-			if (reprieve(e, lower[i], node, v))
+			if (reprieve(e, lower[i], node))
 				continue;
 			out->pods[out->n++] = lower[i];
 			out->pdb_violations += viol[i];
@@ -177,15 +175,13 @@ static enum sched_code select_victims(const struct model_cycle_state *state,
 		edit_move(&e, lower[i], node, -1);
 
 	/* step 2: with all of them gone the pod must fit */
-	struct sched_node_verdict v;
 	enum sched_code code = SCHED_SUCCESS;
-	if (!edit_fits(&e, node, &v)) {
-		*st = v.status[v.rejected_by];
+	if (!edit_fits(&e, node, st)) {
 		code = st->code;
 	} else {
 		/* step 3: most important first */
 		model_sort_important(c, lower, k);
-		reprieve_all(&e, node, allowed, spent, lower, k, out, &v);
+		reprieve_all(&e, node, allowed, spent, lower, k, out);
 	}
 	edit_release(&e);
 	arena_reset(scratch, mark);

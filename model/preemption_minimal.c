@@ -88,18 +88,17 @@ static bool beats(const struct best *b, int node, const struct subset *sub)
 	return sub->n < b->n;
 }
 
-/* Feasibility(Pod, Node, S \ Pods), reusing view (a copy of s): the
- * cycle's state on s (state) cloned, with RemovePod of each. */
-static bool feasible_without(const struct model_cycle_state *state,
-			     const struct snapshot *s, struct snapshot *view,
-			     int node, const struct subset *sub,
-			     struct sched_node_verdict *v)
+/* Feasibility(Pod, Node, S \ Pods) on view (s with sub's pods gone):
+ * the cycle's state on s (state) cloned, with RemovePod of each. */
+static bool filters_without(const struct model_cycle_state *state,
+			    const struct snapshot *s,
+			    const struct snapshot *view, int node,
+			    const struct subset *sub)
 {
 	struct model_delta deltas[MODEL_MINIMAL_MAX_VICTIMS];
 	struct model_cycle_state without;
 	model_cycle_state_clone(&without, state);
 	for (int i = 0; i < sub->n; i++) {
-		view->pod_node[sub->pods[i]] = SNAP_GONE;
 		deltas[i] = (struct model_delta){
 			.pod = sub->pods[i], .node = node, .sign = -1};
 		model_cycle_state_remove_pod(&without, sub->pods[i], node);
@@ -109,11 +108,28 @@ static bool feasible_without(const struct model_cycle_state *state,
 		.pod = state->pod, .base = s, .view = view, .deltas = deltas,
 		.n_deltas = sub->n, .state = &without,
 	};
-	model_feasibility(&cy, node, v);
+	struct sched_node_verdict v;
+	model_feasibility(&cy, node, &v);
 	model_cycle_state_release(&without);
+	return v.feasible;
+}
+
+/* Feasibility(Pod, Node, S \ Pods), reusing view (a copy of s): from
+ * the state's memo of verdicts when it knows it (before the state is
+ * cloned for nothing), else from the filters. */
+static bool feasible_without(const struct model_cycle_state *state,
+			     const struct snapshot *s, struct snapshot *view,
+			     int node, const struct subset *sub)
+{
+	for (int i = 0; i < sub->n; i++)
+		view->pod_node[sub->pods[i]] = SNAP_GONE;
+	const struct model_verdict_memo *m = state->memo;
+	int known = m ? m->find(m->self, s, view, state->pod, node, NULL) : -1;
+	bool fits = known >= 0 ? known == 1
+		: filters_without(state, s, view, node, sub);
 	for (int i = 0; i < sub->n; i++)
 		view->pod_node[sub->pods[i]] = node;
-	return v->feasible;
+	return fits;
 }
 
 static void search_node(const struct model_cycle_state *state,
@@ -122,12 +138,11 @@ static void search_node(const struct model_cycle_state *state,
 			const int32_t *allowed, const bool *spent,
 			struct best *b)
 {
-	struct sched_node_verdict v;
 	struct subset sub;
 	for (uint32_t mask = 1; mask < (1u << k); mask++) {
 		subset_of(s->cluster, allowed, spent, jeopardy, k, mask, &sub);
 		if (!beats(b, node, &sub) ||
-		    !feasible_without(state, s, view, node, &sub, &v))
+		    !feasible_without(state, s, view, node, &sub))
 			continue;
 		b->found = true;
 		b->node = node;

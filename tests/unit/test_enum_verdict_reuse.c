@@ -684,6 +684,119 @@ static void stale_message_is_found_by_the_sample(void)
 	enum_universe_release(&u);
 }
 
+/* n1 (cpu 2); lo1 and lo2 (priority 10, cpu 1 each), hi (priority 1000,
+ * cpu 2).  With both lows on n1, hi does not fit (2 + 2 > 2) and kube's
+ * preemption (§3.4) evicts both: with every lower pod gone hi fits (2 of
+ * 2), and giving either back leaves 1 + 2 > 2; the least-Casualty search
+ * finds the same (neither alone makes room). */
+static const char dry_universe[] =
+	"kind: Universe\n"
+	"name: dry\n"
+	"---\n"
+	"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+	"metadata: {name: high}\nvalue: 1000\n"
+	"---\n"
+	"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+	"metadata: {name: low}\nvalue: 10\n"
+	"---\n"
+	"apiVersion: v1\nkind: Node\n"
+	"metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+	"status: {allocatable: {cpu: \"2\", memory: 4Gi, pods: \"110\"}}\n"
+	"---\n"
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: lo1, namespace: default}\n"
+	"spec:\n  priorityClassName: low\n  containers:\n"
+	"  - {name: c, image: pause, resources: {requests: {cpu: \"1\"}}}\n"
+	"---\n"
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: lo2, namespace: default}\n"
+	"spec:\n  priorityClassName: low\n  containers:\n"
+	"  - {name: c, image: pause, resources: {requests: {cpu: \"1\"}}}\n"
+	"---\n"
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: hi, namespace: default}\n"
+	"spec:\n  priorityClassName: high\n  containers:\n"
+	"  - {name: c, image: pause, resources: {requests: {cpu: \"2\"}}}\n";
+
+/* hi (pod 2) decided with the lows whose bit is in on placed on n1. */
+static void decide_hi(struct enum_ctx *x, int on, struct enum_outcome *o)
+{
+	for (int p = 0; p < 3; p++) {
+		x->snap.pod_node[p] = on >> p & 1 ? 0 : SNAP_PENDING;
+		x->snap.nominated[p] = -1;
+	}
+	enum_outcome_init(o);
+	enum_check_pod(x, 2, o);
+}
+
+/*
+ * The model's preemption dry runs ask the stored verdicts (enum.h's
+ * memo) for hi on n1 holding what each dry run leaves there.  Every
+ * placement of the lows is met first (the keys (hi, n1, {}), {lo1},
+ * {lo2}, {lo1, lo2} stored by the cycles), then both lows on n1 again:
+ * kube's walk asks {} (step 2) and, reprieving each low, {lo1} and {lo2};
+ * the search asks {lo2} (evicting lo1), {lo1} (evicting lo2) and {}
+ * (both): 6, every one answered.  A stored verdict planted wrong -
+ * (hi, n1, {}) and (hi, n1, {lo1}) swapped - makes the model's kube walk
+ * find n1 no candidate (step 2 reads Insufficient cpu), which the
+ * oracle, never lent the memo, does not: a disagreement without any
+ * sample.  A sampled state lends nothing: both evict the two lows.
+ */
+static void dry_runs_ask_the_stored_verdicts(void)
+{
+	struct enum_universe u;
+	struct error err;
+	error_init(&err);
+	if (enum_universe_load_buffer(&u, "dry.yaml", NULL, dry_universe,
+				      &err)) {
+		CHECK(!"universe loads");
+		return;
+	}
+	struct enum_scenario sc;
+	CHECK_EQ(enum_scenario_build(&u, 0, false, &sc, &err), 0);
+	struct enum_ctx x;
+	enum_ctx_init(&x, &sc);
+	x.reuse.sample_every = 0;
+	CHECK(x.reuse.local[2]);
+	struct enum_outcome o;
+	for (int on = 0; on < 4; on++) {
+		decide_hi(&x, on, &o);
+		CHECK(o.agree);
+		/* hi fits n1 only empty (a low's 1 + 2 > 2) */
+		CHECK_EQ(o.preempted, on != 0);
+		enum_outcome_release(&o);
+	}
+	uint64_t asked = x.reuse.dry_given;
+	decide_hi(&x, 3, &o);
+	CHECK(o.agree);
+	CHECK_EQ(x.reuse.dry_given - asked, 6);
+	CHECK_EQ(o.kube.node, 0);
+	CHECK_EQ(o.kube.chosen.n, 2);
+	CHECK_EQ(o.minimal.node, 0);
+	CHECK_EQ(o.minimal.chosen.n, 2);
+	enum_outcome_release(&o);
+	/* hi is pod 2, n1 node 0: slots (2 * 1 + 0) << 3 | mask */
+	uint32_t *none = &x.reuse.slot[2u << 3], *lo1 = &x.reuse.slot[2u << 3 | 1];
+	CHECK(*none != 0 && *lo1 != 0);
+	uint32_t t = *none;
+	*none = *lo1;
+	*lo1 = t;
+	decide_hi(&x, 3, &o);
+	CHECK(!o.agree);
+	CHECK_EQ(o.kube.node, -1);         /* the model, misled */
+	CHECK_EQ(o.oracle_pr.node, 0);     /* the oracle, afresh */
+	CHECK_EQ(o.oracle_pr.chosen.n, 2);
+	enum_outcome_release(&o);
+	x.reuse.sample_every = 1;
+	asked = x.reuse.dry_given;
+	decide_hi(&x, 3, &o);
+	CHECK(o.agree);
+	CHECK_EQ(x.reuse.dry_given, asked);
+	CHECK_EQ(o.kube.node, 0);
+	CHECK_EQ(o.kube.chosen.n, 2);
+	enum_outcome_release(&o);
+	enum_ctx_release(&x);
+	enum_scenario_release(&sc);
+	enum_universe_release(&u);
+}
+
 int main(void)
 {
 	every_state_both_ways();
@@ -694,5 +807,6 @@ int main(void)
 	stale_scores_are_found_by_the_sample();
 	preemption_steps_are_keyed();
 	stale_message_is_found_by_the_sample();
+	dry_runs_ask_the_stored_verdicts();
 	return check_done("test_enum_verdict_reuse");
 }

@@ -199,10 +199,9 @@ void dra_filter(struct arena *a, const struct cluster *c, const struct dra_prefi
 
 const char *dra_postfilter(const struct cluster *c, const struct pod *p,
 			   const struct dra_prefilter *pf, const bool *unavailable,
-			   int *dealloc, bool *several)
+			   int *dealloc, int *n)
 {
-	*dealloc = -1;
-	*several = false;
+	*n = 0;
 	if (!pf->n_claims)
 		return "no new claims to deallocate";
 	for (int i = 0; unavailable && i < pf->n_claims; i++) {
@@ -210,13 +209,9 @@ const char *dra_postfilter(const struct cluster *c, const struct pod *p,
 			continue;
 		if (!dra_live_free_for(pf->live, c, pf->claims[i], (int)(p - c->pods)))
 			continue;
-		if (*dealloc >= 0) {
-			*several = true;
-			break;
-		}
-		*dealloc = pf->claims[i];
+		dealloc[(*n)++] = pf->claims[i];
 	}
-	return *dealloc >= 0 ? "deallocation of ResourceClaim completed" : "still not schedulable";
+	return *n ? "deallocation of ResourceClaim completed" : "still not schedulable";
 }
 
 bool dra_preenqueue(struct arena *a, const struct cluster *c, const struct pod *p, char *msg,

@@ -63,13 +63,13 @@ void dra_filter(struct arena *a, const struct cluster *c, const struct dra_prefi
 /* dra_postfilter: PostFilter's status message for pod p, given which of
  * pf's claims some node found unavailable (unavailable[i] for pf->claims[i],
  * NULL: none): "deallocation of ResourceClaim completed" when one of them
- * is reserved for no other pod (*dealloc: its index in c->claims; kube picks
- * among several in set order, so *several says whether there were more),
- * else "still not schedulable"; "no new claims to deallocate" without
- * claims. */
+ * is reserved for no other pod, else "still not schedulable"; "no new
+ * claims to deallocate" without claims.  dealloc (room for pf->n_claims)
+ * gets every such claim (its index in c->claims), *n their number: kube
+ * deallocates one of them, the first a Go map's random order meets. */
 const char *dra_postfilter(const struct cluster *c, const struct pod *p,
 			   const struct dra_prefilter *pf, const bool *unavailable,
-			   int *dealloc, bool *several);
+			   int *dealloc, int *n);
 
 /* dra_preenqueue: whether PreEnqueue lets pod p into the queue: its
  * claims are found (foreachPodResourceClaim); false with msg (len

@@ -125,7 +125,6 @@ void sched_preemption_init(struct sched_preemption *p)
 	p->node = -1;
 	p->chosen.node = -1;
 	p->code = SCHED_UNSCHEDULABLE;
-	p->dra_dealloc = -1;
 }
 
 void sched_victims_release(struct sched_victims *v)
@@ -145,6 +144,7 @@ void sched_preemption_release(struct sched_preemption *p)
 	free(p->ties);
 	free(p->clear_nominated);
 	free(p->message);
+	free(p->dra_deallocs);
 	sched_preemption_init(p);
 }
 

@@ -240,11 +240,12 @@ struct sched_preemption {
 	char *message;             /* kube's PostFilter message, e.g.
 				    * "preemption: not eligible due to ...",
 				    * "" on success; malloc'ed */
-	/* DynamicResources' PostFilter (v1.34): the claim it deallocates
-	 * (index into cluster->claims), -1 none; dra_several: it picks it
-	 * among several at random (a Go map's order) */
-	int dra_dealloc;
-	bool dra_several;
+	/* DynamicResources' PostFilter (v1.34): the claims it may
+	 * deallocate (indexes into cluster->claims, in the pod's claim
+	 * order; malloc'ed, NULL when none): it deallocates one of them,
+	 * picked at random when there are several (a Go map's order) */
+	int *dra_deallocs;
+	int n_dra_deallocs;
 };
 
 void sched_preemption_init(struct sched_preemption *p);

@@ -814,16 +814,30 @@ static void casualty_text(const struct sched_victims *v, char *buf, size_t len)
 		 k->victims);
 }
 
-static void pod_names(const struct cluster *c, const int *v, int n,
-		      char *buf, size_t len)
+/* The names of objects v[0..n) (pods, or claims) into buf, commas
+ * between. */
+static void names_into(const struct cluster *c, bool claims, const int *v, int n,
+		       char *buf, size_t len)
 {
 	size_t k = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < n && k + 1 < len; i++)
 		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? "," : "",
-				      c->pods[v[i]].name);
+				      claims ? c->claims[v[i]].name : c->pods[v[i]].name);
 	if (k >= len)
 		buf[len - 1] = '\0';
+}
+
+static void pod_names(const struct cluster *c, const int *v, int n,
+		      char *buf, size_t len)
+{
+	names_into(c, false, v, n, buf, len);
+}
+
+static void claim_names(const struct cluster *c, const int *v, int n,
+			char *buf, size_t len)
+{
+	names_into(c, true, v, n, buf, len);
 }
 
 /* Two victim lists: node, pods in order, PDB violations. */
@@ -870,12 +884,13 @@ static bool same_preemption(const struct cluster *c,
 		return false;
 	/* the claim DynamicResources' PostFilter deallocates: the next state
 	 * (reachable mode) is built from the model's */
-	if (m->dra_dealloc != o->dra_dealloc || m->dra_several != o->dra_several) {
-		snprintf(why, len, "preemption.dra_deallocate: model %s%s, oracle %s%s",
-			 m->dra_dealloc >= 0 ? c->claims[m->dra_dealloc].name : "none",
-			 m->dra_several ? " (one of several)" : "",
-			 o->dra_dealloc >= 0 ? c->claims[o->dra_dealloc].name : "none",
-			 o->dra_several ? " (one of several)" : "");
+	if (!same_list(m->dra_deallocs, m->n_dra_deallocs, o->dra_deallocs,
+		       o->n_dra_deallocs)) {
+		char a[200], b[200];
+		claim_names(c, m->dra_deallocs, m->n_dra_deallocs, a, sizeof a);
+		claim_names(c, o->dra_deallocs, o->n_dra_deallocs, b, sizeof b);
+		snprintf(why, len, "preemption.dra_deallocate: model [%s], oracle [%s]",
+			 a, b);
 		return false;
 	}
 	if (m->n_candidates != o->n_candidates) {

@@ -10,10 +10,11 @@
  * ResourceClaims' status the loop writes (core/dra_live.h: each claim's
  * allocation and reservedFor), interned in a table of its own: a bind,
  * an eviction and PostFilter's deallocation change it through the loop's
- * own functions (model/dra_loop.c).  A state where kube's next answer
- * depends on a random choice kso does not model (model_dra_check, or a
- * bind or deallocation the loop would stop at) ends the search with an
- * error: no state of such a run is counted as judged.  Successors of a state with next
+ * own functions (model/dra_loop.c).  Where PostFilter deallocates one
+ * of several claims at random, each pick is a successor.  A state where
+ * kube's next answer depends on a random choice kso does not follow
+ * (model_dra_check, or a bind the loop would stop at) ends the search
+ * with an error: no state of such a run is counted as judged.  Successors of a state with next
  * pod P: one bind per viable node (every tie selectHost could take; only
  * the nominated node on the fast path), or, when nothing fits, kube's
  * preemption (and each candidate tied with its choice) and the minimal
@@ -566,17 +567,17 @@ static bool claims_gone(struct search *S, int p)
 	return model_dra_gone(&m, p);
 }
 
-/* DynamicResources' PostFilter for pod p (post: the PostFilter's answer,
- * NULL when none ran) deallocates its claim in S->nxt; whether it did. */
-static bool claims_postfilter(struct search *S, int p, const struct sched_preemption *post)
+/* DynamicResources' PostFilter (post: its answer, NULL when none ran)
+ * deallocates its claim number pick in S->nxt (kube picks one of them at
+ * random: the search follows each); whether a claim changed. */
+static bool claims_postfilter(struct search *S, const struct sched_preemption *post,
+			      int pick)
 {
 	if (!post)
 		return false;
 	struct model_scheduler m;
 	loop_view(S, &S->nxt, &m);
-	bool changed = model_dra_postfilter(&m, p, post);
-	take_unjudged(S, &m);
-	return changed;
+	return model_dra_deallocate(&m, post, pick);
 }
 
 static void copy_state(struct search *S)
@@ -623,16 +624,23 @@ static void succ_bind(struct search *S, int from, int p, int node)
 	add_successor(S, from, p, ACT_BIND, node, NULL, 0);
 }
 
+/* How a failed pod's PostFilter went on: its answer (NULL: none ran)
+ * and which of the claims it may deallocate it did. */
+struct postfilter {
+	const struct sched_preemption *pr;
+	int pick;
+};
+
 /* kube §3.6: victims deleted, lower-priority nominations on the node
- * cleared, the pod nominated and re-queued; post: the PostFilter's answer
- * whose claim deallocation comes first. */
+ * cleared, the pod nominated and re-queued; post: the PostFilter whose
+ * claim deallocation comes first. */
 static void succ_preempt(struct search *S, int from, int p, int act, int node,
 			 const int *victims, int n, uint8_t rej,
-			 const struct sched_preemption *post)
+			 const struct postfilter *post)
 {
 	const struct cluster *c = S->c;
 	copy_state(S);
-	bool claims = claims_postfilter(S, p, post);
+	bool claims = claims_postfilter(S, post->pr, post->pick);
 	/* the pods whose nominatedNodeName goes (v1.34's events) */
 	int *gone = S->gone;
 	int n_gone = 0;
@@ -660,13 +668,12 @@ static void succ_preempt(struct search *S, int from, int p, int act, int node,
 	add_successor(S, from, p, act, node, victims, n);
 }
 
-/* post: the PostFilter's answer (its claim deallocation), NULL when
- * PostFilter did not run. */
+/* post: the PostFilter and its claim deallocation. */
 static void succ_park(struct search *S, int from, int p, bool clear_own,
-		      uint8_t rej, const struct sched_preemption *post)
+		      uint8_t rej, const struct postfilter *post)
 {
 	copy_state(S);
-	bool dealloc = claims_postfilter(S, p, post);
+	bool dealloc = claims_postfilter(S, post->pr, post->pick);
 	bool gone = clear_own && S->nxt.snap->nominated[p] >= 0;
 	if (clear_own)
 		S->nxt.snap->nominated[p] = -1;
@@ -786,8 +793,11 @@ static int minimal_answers(struct search *S, int p, struct sched_preemption *ans
 	return k;
 }
 
-static void preemption_successors(struct search *S, int from, int p,
-				  const struct enum_outcome *o, uint8_t rej)
+/* The successors of a failed pod p whose PostFilter ran, for its claim
+ * deallocation post->pick. */
+static void postfilter_successors(struct search *S, int from, int p,
+				  const struct enum_outcome *o, uint8_t rej,
+				  const struct postfilter *post)
 {
 	const struct sched_preemption *k = &o->kube;
 	const struct sched_victims **seen =
@@ -800,13 +810,13 @@ static void preemption_successors(struct search *S, int from, int p,
 	if (k->code == SCHED_SUCCESS && k->node >= 0) {
 		seen[n_seen++] = &k->chosen;
 		succ_preempt(S, from, p, ACT_KUBE, k->node, k->chosen.pods,
-			     k->chosen.n, rej, k);
+			     k->chosen.n, rej, post);
 		for (int i = 0; i < k->n_ties; i++) {
 			const struct sched_victims *v = kube_candidate(k, k->ties[i]);
 			if (!v || same_answer(v, &k->chosen))
 				continue;
 			seen[n_seen++] = v;
-			succ_preempt(S, from, p, ACT_KUBE, v->node, v->pods, v->n, rej, k);
+			succ_preempt(S, from, p, ACT_KUBE, v->node, v->pods, v->n, rej, post);
 		}
 	}
 	int n_min = o->minimal_ok ? minimal_answers(S, p, ans) : 0;
@@ -817,15 +827,29 @@ static void preemption_successors(struct search *S, int from, int p,
 		if (!dup) {
 			seen[n_seen++] = &ans[a].chosen;
 			succ_preempt(S, from, p, ACT_MINIMAL, ans[a].node,
-				     ans[a].chosen.pods, ans[a].chosen.n, rej, k);
+				     ans[a].chosen.pods, ans[a].chosen.n, rej, post);
 		}
 	}
 	if (n_seen == 0)
-		succ_park(S, from, p, k->clear_own_nomination, rej, k);
+		succ_park(S, from, p, k->clear_own_nomination, rej, post);
 	for (int a = 0; a < n_min; a++)
 		sched_preemption_release(&ans[a]);
 	free(ans);
 	free(seen);
+}
+
+/* DynamicResources' PostFilter deallocates one of the claims it may,
+ * picked at random (a Go map's order), before DefaultPreemption, whose
+ * answer does not depend on the pick (its dry runs read the cycle's
+ * PreFilter state): every pick, each with every preemption answer. */
+static void preemption_successors(struct search *S, int from, int p,
+				  const struct enum_outcome *o, uint8_t rej)
+{
+	int picks = o->kube.n_dra_deallocs > 1 ? o->kube.n_dra_deallocs : 1;
+	for (int i = 0; i < picks; i++) {
+		const struct postfilter post = {&o->kube, i};
+		postfilter_successors(S, from, p, o, rej, &post);
+	}
 }
 
 static void tally_state(struct search *S, int i, bool final)
@@ -884,7 +908,8 @@ static void visit(struct search *S, int i)
 			preemption_successors(S, i, p, &o, rej);
 		else
 			succ_park(S, i, p, r->code == SCHED_ERROR ||
-				  r->code == SCHED_UAU, rej, NULL);
+				  r->code == SCHED_UAU, rej,
+				  &(const struct postfilter){NULL, 0});
 	}
 	enum_outcome_release(&o);
 }

@@ -170,20 +170,27 @@ void model_dra_bound(struct model_scheduler *m, int p, int node)
 	arena_release(&a);
 }
 
+bool model_dra_deallocate(struct model_scheduler *m, const struct sched_preemption *pr,
+			  int pick)
+{
+	assert(m && pr);
+	if (pick >= pr->n_dra_deallocs || !m->snap.dra)
+		return false;
+	dra_live_deallocate(m->snap.dra, pr->dra_deallocs[pick]);
+	return true;
+}
+
 bool model_dra_postfilter(struct model_scheduler *m, int p, const struct sched_preemption *pr)
 {
 	assert(m && pr);
-	if (pr->dra_dealloc < 0 || !m->snap.dra)
-		return false;
-	const struct cluster *c = m->cluster;
-	if (pr->dra_several) {
+	if (pr->n_dra_deallocs > 1 && m->snap.dra) {
+		const struct cluster *c = m->cluster;
 		unjudged(m, "pod %s/%s: DynamicResources' PostFilter deallocates one of "
 			 "several of its claims, picked at random (a Go map's order)",
 			 c->pods[p].ns, c->pods[p].name);
 		return false;
 	}
-	dra_live_deallocate(m->snap.dra, pr->dra_dealloc);
-	return true;
+	return model_dra_deallocate(m, pr, 0);
 }
 
 bool model_dra_gone(struct model_scheduler *m, int p)

@@ -33,6 +33,8 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "../core/xalloc.h"
+
 static bool node_match(const struct node_selector *ns, const struct node *n, void *ctx)
 {
 	(void)ctx;
@@ -105,7 +107,7 @@ static bool state_written(const struct sched_profile *prof,
  * filters at its first failure), inside the PreFilterResult. */
 static const char *postfilter_claims(const struct snapshot *s,
 				     const struct sched_cycle_result *r,
-				     int *dealloc, bool *several)
+				     int **dealloc, int *n_dealloc)
 {
 	const struct cluster *c = s->cluster;
 	const struct pod *p = &c->pods[r->pod];
@@ -128,8 +130,13 @@ static const char *postfilter_claims(const struct snapshot *s,
 	} else {
 		pf.n_claims = 0;   /* rejected or skipped: the state has no claims */
 	}
-	const char *msg = dra_postfilter(c, p, &pf, unavailable, dealloc, several);
+	int *d = xcalloc((size_t)pf.n_claims + 1, sizeof *d);
+	const char *msg = dra_postfilter(c, p, &pf, unavailable, d, n_dealloc);
 	arena_release(&a);
+	if (*n_dealloc)
+		*dealloc = d;
+	else
+		free(d);
 	return msg;
 }
 
@@ -137,13 +144,13 @@ void model_postfilter_dynamic_resources(const struct snapshot *s,
 					const struct sched_profile *prof,
 					const struct sched_cycle_result *r,
 					struct sched_status *out,
-					int *dealloc, bool *several)
+					int **dealloc, int *n)
 {
-	assert(s && prof && r && out && dealloc && several);
+	assert(s && prof && r && out && dealloc && n);
 	const struct cluster *c = s->cluster;
 	sched_status_ok(out);
-	*dealloc = -1;
-	*several = false;
+	*dealloc = NULL;
+	*n = 0;
 	bool written = state_written(prof, r);
 	/* the quirk off: a rejection's missing state reads as no claims */
 	if (!written && prof->prefilter[PLUGIN_DYNAMIC_RESOURCES] &&
@@ -155,5 +162,5 @@ void model_postfilter_dynamic_resources(const struct snapshot *s,
 		sched_status_add(out, SCHED_ERROR, "not found");
 		return;
 	}
-	sched_status_add(out, SCHED_UNSCHEDULABLE, postfilter_claims(s, r, dealloc, several));
+	sched_status_add(out, SCHED_UNSCHEDULABLE, postfilter_claims(s, r, dealloc, n));
 }

@@ -99,7 +99,8 @@ bool model_volume_disks_conflict(const struct pod *a, const struct pod *b);
  * its Filter, and its PostFilter after the failed cycle r: Unschedulable
  * "no new claims to deallocate" / "deallocation of ResourceClaim
  * completed" / "still not schedulable", or Error "not found" when its
- * PreFilter never wrote its state. */
+ * PreFilter never wrote its state; *dealloc (malloc'ed, NULL when none)
+ * gets the *n claims it may deallocate (dra_postfilter). */
 void model_prefilter_dynamic_resources(const struct model_cycle *cy,
 				       struct sched_status *out);
 void model_filter_dynamic_resources(const struct model_cycle *, int, struct sched_status *);
@@ -107,7 +108,7 @@ void model_postfilter_dynamic_resources(const struct snapshot *s,
 					const struct sched_profile *prof,
 					const struct sched_cycle_result *r,
 					struct sched_status *out,
-					int *dealloc, bool *several);
+					int **dealloc, int *n);
 
 /* PreFilter-level verdicts that reject every node at once (reference §1.3):
  * NodeAffinity's "pod affinity terms conflict" and its PreFilterResult

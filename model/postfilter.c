@@ -48,10 +48,9 @@ int model_phase_postfilter(const struct sched_profile *prof,
 	assert(prof && s && s->cluster && r && out);
 	struct sched_status dra;
 	bool has_dra = prof->postfilter[PLUGIN_DYNAMIC_RESOURCES];
-	int dealloc = -1;
-	bool several = false;
+	int *dealloc = NULL, n_dealloc = 0;
 	if (has_dra) {
-		model_postfilter_dynamic_resources(s, prof, r, &dra, &dealloc, &several);
+		model_postfilter_dynamic_resources(s, prof, r, &dra, &dealloc, &n_dealloc);
 		if (dra.code == SCHED_ERROR) {
 			/* the loop stops: no preemption, the nomination
 			 * stays (schedulingCycle gets no PostFilterResult) */
@@ -68,8 +67,8 @@ int model_phase_postfilter(const struct sched_profile *prof,
 		out->message = xstrdup("");
 	}
 	/* the deallocation is written whatever preemption does next */
-	out->dra_dealloc = dealloc;
-	out->dra_several = several;
+	out->dra_deallocs = dealloc;
+	out->n_dra_deallocs = n_dealloc;
 	if (has_dra && out->code == SCHED_UNSCHEDULABLE) {
 		char *m = joined(&dra, out->message);
 		free(out->message);

@@ -279,6 +279,11 @@ bool model_invariants_ok(const struct model_invariants *inv);
 bool model_dra_check(struct model_scheduler *m, int p);
 void model_dra_bound(struct model_scheduler *m, int p, int node);
 bool model_dra_postfilter(struct model_scheduler *m, int p, const struct sched_preemption *pr);
+/* model_dra_deallocate: PostFilter's deallocation of pr's claim number
+ * pick (of pr->n_dra_deallocs: kube's random pick, which the reachable
+ * search follows each way); true when a claim changed. */
+bool model_dra_deallocate(struct model_scheduler *m, const struct sched_preemption *pr,
+			  int pick);
 bool model_dra_gone(struct model_scheduler *m, int p);
 
 #endif

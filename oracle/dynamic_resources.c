@@ -21,6 +21,7 @@
 
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static bool node_match(const struct node_selector *ns, const struct node *n, void *ctx)
 {
@@ -75,7 +76,7 @@ void oracle_filter_dra(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 
 /* The PostFilter's message once the state holds the pod's claims. */
 static const char *with_claims(const struct oracle *o, const struct sched_cycle_result *r,
-			       int *dealloc, bool *several)
+			       int **dealloc, int *n_dealloc)
 {
 	const struct cluster *c = o->cluster;
 	const struct pod *p = &c->pods[r->pod];
@@ -97,20 +98,25 @@ static const char *with_claims(const struct oracle *o, const struct sched_cycle_
 				unavailable[i] = unavailable[i] || f.unavailable[i];
 		}
 	}
-	const char *msg = dra_postfilter(c, p, &pf, unavailable, dealloc, several);
+	int *d = xcalloc((size_t)pf.n_claims + 1, sizeof *d);
+	const char *msg = dra_postfilter(c, p, &pf, unavailable, d, n_dealloc);
 	arena_release(&a);
+	if (*n_dealloc)
+		*dealloc = d;
+	else
+		free(d);
 	return msg;
 }
 
 void oracle_postfilter_dra(const struct oracle *o,
 			   const struct sched_profile *prof,
 			   const struct sched_cycle_result *r,
-			   struct sched_status *st, int *dealloc, bool *several)
+			   struct sched_status *st, int **dealloc, int *n)
 {
-	assert(o && prof && r && st && dealloc && several);
+	assert(o && prof && r && st && dealloc && n);
 	oracle_status_ok(st);
-	*dealloc = -1;
-	*several = false;
+	*dealloc = NULL;
+	*n = 0;
 	bool enabled = prof->prefilter[PLUGIN_DYNAMIC_RESOURCES];
 	/* DynamicResources' own rejection comes after its state's write */
 	bool own = r->n_nodes > 0 && r->verdicts[0].rejected_by == PLUGIN_DYNAMIC_RESOURCES;
@@ -125,5 +131,5 @@ void oracle_postfilter_dra(const struct oracle *o,
 		oracle_status_fail_str(st, SCHED_UNSCHEDULABLE, "no new claims to deallocate");
 		return;
 	}
-	oracle_status_fail_str(st, SCHED_UNSCHEDULABLE, with_claims(o, r, dealloc, several));
+	oracle_status_fail_str(st, SCHED_UNSCHEDULABLE, with_claims(o, r, dealloc, n));
 }

@@ -744,7 +744,7 @@ void oracle_filter_dra(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 void oracle_postfilter_dra(const struct oracle *o,
 			   const struct sched_profile *prof,
 			   const struct sched_cycle_result *r,
-			   struct sched_status *st, int *dealloc, bool *several);
+			   struct sched_status *st, int **dealloc, int *n);
 void oracle_prefilter_spread(struct oracle_cycle *cy);
 void oracle_prefilter_interpod(struct oracle_cycle *cy);
 

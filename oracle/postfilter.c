@@ -19,10 +19,9 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 	assert(o && prof && r && out);
 	struct sched_status dra;
 	bool has_dra = prof->postfilter[PLUGIN_DYNAMIC_RESOURCES];
-	int dealloc = -1;
-	bool several = false;
+	int *dealloc = NULL, n_dealloc = 0;
 	if (has_dra) {
-		oracle_postfilter_dra(o, prof, r, &dra, &dealloc, &several);
+		oracle_postfilter_dra(o, prof, r, &dra, &dealloc, &n_dealloc);
 		if (dra.code == SCHED_ERROR) {
 			out->code = SCHED_ERROR;
 			out->message = xstrdup(sched_status_reason(&dra, 0));
@@ -36,8 +35,8 @@ int oracle_preempt(struct oracle *o, const struct sched_profile *prof, int pod,
 		out->message = xstrdup("");
 	}
 	/* the deallocation is written whatever preemption does next */
-	out->dra_dealloc = dealloc;
-	out->dra_several = several;
+	out->dra_deallocs = dealloc;
+	out->n_dra_deallocs = n_dealloc;
 	/* quiet: decisions without text (oracle.h) */
 	if (!has_dra || out->code != SCHED_UNSCHEDULABLE || !out->message)
 		return 0;

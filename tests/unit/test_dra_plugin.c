@@ -104,8 +104,7 @@ static void test_filter_and_postfilter(struct arena *a)
 {
 	struct dra_prefilter pf;
 	struct dra_filter f;
-	int dealloc;
-	bool several;
+	int dealloc[8], n_dealloc;
 	/* p1: gpu-0 is shared's (and mine's), so gpu-1 on n1; n2 has none */
 	dra_prefilter(a, &C, NULL, pod("p1"), &pf);
 	CHECK_EQ(pf.code, DRA_OK);
@@ -126,18 +125,20 @@ static void test_filter_and_postfilter(struct arena *a)
 	dra_filter(a, &C, &pf, node("n2"), match, NULL, &f);
 	CHECK_EQ(f.code, DRA_UNRESOLVABLE);
 	CHECK_STR(f.msg, "resourceclaim not available on the node");
-	CHECK_STR(dra_postfilter(&C, pod("p2"), &pf, f.unavailable, &dealloc, &several),
+	CHECK_STR(dra_postfilter(&C, pod("p2"), &pf, f.unavailable, dealloc, &n_dealloc),
 		  "still not schedulable");
+	CHECK_EQ(n_dealloc, 0);
 	/* p10: mine is reserved for nobody: PostFilter deallocates it */
 	dra_prefilter(a, &C, NULL, pod("p10"), &pf);
 	dra_filter(a, &C, &pf, node("n2"), match, NULL, &f);
-	CHECK_STR(dra_postfilter(&C, pod("p10"), &pf, f.unavailable, &dealloc, &several),
+	CHECK_STR(dra_postfilter(&C, pod("p10"), &pf, f.unavailable, dealloc, &n_dealloc),
 		  "deallocation of ResourceClaim completed");
-	CHECK_STR(C.claims[dealloc].name, "mine");
-	CHECK(!several);
+	CHECK_EQ(n_dealloc, 1);
+	CHECK_STR(C.claims[dealloc[0]].name, "mine");
 	dra_prefilter(a, &C, NULL, pod("p9"), &pf);
-	CHECK_STR(dra_postfilter(&C, pod("p9"), &pf, NULL, &dealloc, &several),
+	CHECK_STR(dra_postfilter(&C, pod("p9"), &pf, NULL, dealloc, &n_dealloc),
 		  "no new claims to deallocate");
+	CHECK_EQ(n_dealloc, 0);
 }
 
 int main(void)

@@ -766,19 +766,23 @@ static bool score_nodes(struct oracle_cycle *cy, const int *f, int n,
 		int64_t w = cy->prof->weight[id] ? cy->prof->weight[id] : 1;
 		if (r)
 			cy->o->d->dirty_scored = true;
-		/* the node first in f with an invalid score, the first plugin's
-		 * for that node: only nodes before the one found so far */
-		for (int i = 0; i < bad_i; i++)
-			if (s[i] < 0 || s[i] > 100) {
+		/* one pass over the nodes: the totals, the result's scores,
+		 * and the node first in f with an invalid score, the first
+		 * plugin's for that node (only nodes before the one found so
+		 * far: once found here, i < bad_i holds for no later i) */
+		int64_t *rs = r ? r->scores : NULL;
+		for (int i = 0; i < n; i++) {
+			int64_t x = s[i];
+			/* outside [0, 100]: a negative x is a huge unsigned */
+			if ((uint64_t)x > 100 && i < bad_i) {
 				bad_i = i;
 				bad_id = id;
-				bad_score = s[i];
-				break;
+				bad_score = x;
 			}
-		for (int i = 0; i < n; i++)
-			total[i] += s[i] * w;
-		for (int i = 0; r && i < n; i++)
-			r->scores[(size_t)f[i] * PLUGIN_COUNT + (size_t)id] = s[i] * w;
+			total[i] += x * w;
+			if (rs)
+				rs[(size_t)f[i] * PLUGIN_COUNT + (size_t)id] = x * w;
+		}
 	}
 	if (bad_i == n)
 		return true;

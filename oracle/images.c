@@ -105,6 +105,15 @@ enum sched_code oracle_score_images(struct oracle_cycle *cy, const int *f,
 	const int64_t min_t = 23LL * 1024 * 1024;
 	const int64_t max_t = 1000LL * 1024 * 1024 * nc;
 	double total = (double)d->n_nodes;
+	/* no image of the pod is on any node: every sum is 0, below min_t,
+	 * so every score is 100 * (min_t - min_t) / (max_t - min_t) = 0 */
+	bool anywhere = false;
+	for (int k = 0; k < nc && !anywhere; k++)
+		anywhere = ids[k] >= 0;
+	if (!anywhere) {
+		memset(out, 0, sizeof(*out) * (size_t)n);
+		return SCHED_SUCCESS;
+	}
 	for (int i = 0; i < n; i++) {
 		const struct oracle_node *x = &d->nodes[f[i]];
 		int64_t sum = 0;

@@ -182,6 +182,10 @@ struct model_scheduler {
 	 * so that a step does not scan every pod */
 	int *heap, n_heap;
 	int *pool, n_pool;
+	/* [n_nodes] each node's place among the node names sorted as
+	 * strings (equal names, equal places): select_host's "name sorts
+	 * first" as an integer comparison; NULL: compared as strings */
+	int *name_rank;
 	/* Replay: the decision the next step should take; set before the
 	 * step, cleared by it (see struct model_want). */
 	struct model_want want;

@@ -213,6 +213,34 @@ const char *model_step_action_name(enum model_step_action a)
 	return "?";
 }
 
+/* A node and its name, sorted by name (name_ranks). */
+struct named {
+	const char *name;
+	int node;
+};
+
+static int named_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
+}
+
+/* m->name_rank: strcmp(name(a), name(b)) < 0 exactly when rank[a] <
+ * rank[b] (equal names share a rank). */
+static int *name_ranks(const struct cluster *c)
+{
+	int n = c->n_nodes;
+	struct named *v = xmalloc(sizeof *v * ((size_t)n + 1));
+	int *rank = xmalloc(sizeof *rank * ((size_t)n + 1));
+	for (int i = 0; i < n; i++)
+		v[i] = (struct named){c->nodes[i].name, i};
+	qsort(v, (size_t)n, sizeof *v, named_cmp);
+	for (int i = 0; i < n; i++)
+		rank[v[i].node] = i > 0 && strcmp(v[i].name, v[i - 1].name) == 0
+			? rank[v[i - 1].node] : i;
+	free(v);
+	return rank;
+}
+
 void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 			  const struct model_sched_opts *opts)
 {
@@ -243,6 +271,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	};
 	m->heap = xmalloc(sizeof *m->heap * (n + 1));
 	m->pool = xmalloc(sizeof *m->pool * (n + 1));
+	m->name_rank = name_ranks(c);
 	for (int p = 0; p < c->n_pods; p++)
 		if (in_active_queue(m, p))
 			heap_push(m, p);
@@ -262,6 +291,7 @@ void model_scheduler_release(struct model_scheduler *m)
 	free(m->absent);
 	free(m->heap);
 	free(m->pool);
+	free(m->name_rank);
 	free(m->unjudged);
 	sched_cycle_result_release(&m->result);
 	model_invariants_release(&m->inv);
@@ -284,6 +314,14 @@ static int *copy_ints(const int *a, int n)
 	return d;
 }
 
+/* Whether node a's name sorts before node b's. */
+static bool name_before(const struct model_scheduler *m, int a, int b)
+{
+	if (m->name_rank)
+		return m->name_rank[a] < m->name_rank[b];
+	return strcmp(m->cluster->nodes[a].name, m->cluster->nodes[b].name) < 0;
+}
+
 /* selectHost (§1.7) made deterministic: the viable node whose name sorts
  * first, or one drawn from the seed; a replay's wanted node when it is
  * viable. */
@@ -296,8 +334,7 @@ static int select_host(struct model_scheduler *m,
 		best = r->viable[splitmix64_next(&m->rng) % (uint64_t)r->n_viable];
 	} else {
 		for (int i = 1; i < r->n_viable; i++)
-			if (strcmp(m->cluster->nodes[r->viable[i]].name,
-				   m->cluster->nodes[best].name) < 0)
+			if (name_before(m, r->viable[i], best))
 				best = r->viable[i];
 	}
 	bool want = m->want.set && m->want.action == MODEL_STEP_BIND;

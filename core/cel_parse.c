@@ -490,7 +490,11 @@ static struct cel_node *parse_member(struct parser *p)
 				FAIL_TOK(p, "optional field selection is outside kso's CEL subset");
 				return NULL;
 			}
-			if (p->t != T_IDENT) {
+			/* true and false are tokens of their own in CEL's
+			 * lexer (CEL_TRUE, CEL_FALSE), no IDENTIFIER: x.true
+			 * does not parse */
+			if (p->t != T_IDENT || !strcmp(p->t_text, "true") ||
+			    !strcmp(p->t_text, "false")) {
 				FAIL_TOK(p, "syntax error: expected a field name");
 				return NULL;
 			}

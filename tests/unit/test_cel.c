@@ -243,6 +243,8 @@ static void test_refused(void)
 	       "'isGreaterThan' applied to 'kubernetes.Quantity.(int)'");
 	refuse("'a' ==", 7, "syntax error: unexpected end of expression");
 	refuse("if == 1", 1, "reserved identifier: if");
+	/* CEL's lexer makes true a token of its own, never a field name */
+	refuse(GPU ".true == 'a'", 38, "syntax error: expected a field name");
 	refuse("'abc", 1, "unterminated string literal");
 	refuse("9223372036854775808 > 0", 1, "invalid int literal");
 }

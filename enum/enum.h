@@ -42,21 +42,30 @@ struct enum_object {
 	const char *file;        /* where tree was read (messages), or NULL */
 };
 
-/* A vary dimension: the field at path of every target takes one of the
- * values (NULL entry: the field is removed). */
-struct enum_dim {
-	const char *name;
+/* One field a vary dimension sets: the field at path of every target
+ * takes value k (NULL entry: the field is removed). */
+struct enum_dim_part {
 	int *targets;            /* object indexes */
 	int n_targets;
 	struct enum_path path;
 	int line, col;           /* where the universe file gives the path
-				  * (the dimension's, when it gives none):
-				  * errors in applying it point there */
-	const struct ynode **values;
+				  * (the part's, when it gives none): errors
+				  * in applying it point there */
+	const struct ynode **values;   /* [n_values of the dimension] */
+};
+
+/* A vary dimension: its value k sets value k of every part, the first
+ * (target, path, values) and those of its `with` list, so that one value
+ * can change several fields (a pod's volume and another's claim) without
+ * a dimension, and a factor of scenarios, per field. */
+struct enum_dim {
+	const char *name;
+	struct enum_dim_part *parts;
+	int n_parts;
 	int n_values;
-	const char **label;      /* [n_values] "name=value" (the value in flow
-				  * style) for scenario labels, or NULL
-				  * (enum_universe_variants) */
+	const char **label;      /* [n_values] "name=value" (the first part's
+				  * value in flow style) for scenario labels,
+				  * or NULL (enum_universe_variants) */
 };
 
 /* What a scenario needs to know of one object under one choice of the

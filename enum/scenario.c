@@ -356,18 +356,19 @@ static void anchor_value(struct arena *a, const struct ynode *root,
 	*v = c;
 }
 
-/* Sets value k of dim into o's tree (copy on write, new nodes from a). */
-static int edit_object(const struct enum_universe *u, const struct enum_dim *dim,
-		       int k, struct arena *a, struct enum_object *o,
-		       char *why, size_t len)
+/* Sets value k of part into o's tree (copy on write, new nodes from a). */
+static int edit_object(const struct enum_universe *u,
+		       const struct enum_dim_part *part, int k, struct arena *a,
+		       struct enum_object *o, char *why, size_t len)
 {
-	const struct ynode *v = dim->values[k];
+	const struct ynode *v = part->values[k];
 	if (v && o->file && strcmp(o->file, u->path))
-		anchor_value(a, o->tree, &dim->path, &v);
-	return enum_ynode_set(a, &o->tree, &dim->path, v, why, len);
+		anchor_value(a, o->tree, &part->path, &v);
+	return enum_ynode_set(a, &o->tree, &part->path, v, why, len);
 }
 
-/* "name=value" of value k of dim, for a scenario's label. */
+/* "name=value" of value k of dim (its first part's), for a scenario's
+ * label. */
 static void label_part(struct strbuf *b, const struct enum_dim *dim, int k)
 {
 	if (dim->label) {
@@ -376,22 +377,27 @@ static void label_part(struct strbuf *b, const struct enum_dim *dim, int k)
 	}
 	strbuf_puts(b, dim->name);
 	strbuf_add(b, "=", 1);
-	yaml_emit_flow(b, dim->values[k]);
+	yaml_emit_flow(b, dim->parts[0].values[k]);
 }
 
-/* The values of digits set into s's objects, dimension by dimension. */
+/* The values of digits set into s's objects, dimension by dimension,
+ * each dimension part by part. */
 static int apply_dims(const struct enum_universe *u, struct enum_scenario *s,
 		      const int *digits, struct error *err)
 {
 	for (int d = 0; d < u->n_dims; d++) {
 		const struct enum_dim *dim = &u->dims[d];
-		for (int t = 0; t < dim->n_targets; t++) {
-			char why[200];
-			struct enum_object *o = &s->objects[dim->targets[t]];
-			if (edit_object(u, dim, digits[d], &s->arena, o, why, sizeof why))
-				return error_at(err, u->path, dim->line, dim->col, "path",
-						"vary %s: %s in %s", dim->name, why,
-						dim->path.text);
+		for (int p = 0; p < dim->n_parts; p++) {
+			const struct enum_dim_part *part = &dim->parts[p];
+			for (int t = 0; t < part->n_targets; t++) {
+				char why[200];
+				struct enum_object *o = &s->objects[part->targets[t]];
+				if (edit_object(u, part, digits[d], &s->arena, o, why,
+						sizeof why))
+					return error_at(err, u->path, part->line, part->col,
+							"path", "vary %s: %s in %s",
+							dim->name, why, part->path.text);
+			}
 		}
 	}
 	return 0;
@@ -447,8 +453,9 @@ static int object_dims(struct enum_universe *u, int i, int **dims, uint64_t *cou
 	*count = 1;
 	for (int d = 0; d < u->n_dims; d++) {
 		bool hit = false;
-		for (int t = 0; t < u->dims[d].n_targets; t++)
-			hit |= u->dims[d].targets[t] == i;
+		for (int p = 0; p < u->dims[d].n_parts; p++)
+			for (int t = 0; t < u->dims[d].parts[p].n_targets; t++)
+				hit |= u->dims[d].parts[p].targets[t] == i;
 		if (!hit)
 			continue;
 		(*dims)[n++] = d;
@@ -480,11 +487,15 @@ static void work_out_variant(struct enum_universe *u, int i,
 	struct enum_object o = u->objects[i];
 	for (int k = 0; k < ov->n_dims; k++) {
 		const struct enum_dim *dim = &u->dims[ov->dims[k]];
-		for (int t = 0; t < dim->n_targets; t++) {
-			char why[200];
-			if (dim->targets[t] == i &&
-			    edit_object(u, dim, digit[k], &u->arena, &o, why, sizeof why))
-				return;     /* v->known stays false */
+		for (int p = 0; p < dim->n_parts; p++) {
+			const struct enum_dim_part *part = &dim->parts[p];
+			for (int t = 0; t < part->n_targets; t++) {
+				char why[200];
+				if (part->targets[t] == i &&
+				    edit_object(u, part, digit[k], &u->arena, &o, why,
+						sizeof why))
+					return;     /* v->known stays false */
+			}
 		}
 	}
 	v->known = true;

@@ -191,7 +191,8 @@ static int find_target(const struct enum_universe *u, const char *spec)
 	return -1;
 }
 
-static int read_targets(struct uload *L, const struct ynode *t, struct enum_dim *d)
+static int read_targets(struct uload *L, const struct ynode *t,
+			struct enum_dim_part *d)
 {
 	struct enum_universe *u = L->u;
 	if (!t)
@@ -217,7 +218,10 @@ static int read_targets(struct uload *L, const struct ynode *t, struct enum_dim 
 	return 0;
 }
 
-static int read_dim(struct uload *L, const struct ynode *n, struct enum_dim *d)
+/* One part of a dimension: its target(s), path and values (n of them,
+ * or any number when n is 0). */
+static int read_part(struct uload *L, const struct ynode *n, int want,
+		     struct enum_dim_part *d, int *n_values)
 {
 	struct enum_universe *u = L->u;
 	if (n->kind != YNODE_MAP)
@@ -251,10 +255,47 @@ static int read_dim(struct uload *L, const struct ynode *n, struct enum_dim *d)
 	if (!v || v->kind != YNODE_SEQ || v->n == 0)
 		return error_at(L->err, L->file, n->line, n->col, "values",
 				"a vary dimension needs a non-empty list of values");
+	if (want && v->n != want)
+		return error_at(L->err, L->file, v->line, v->col, "values",
+				"a with entry needs as many values as its "
+				"dimension (%d), not %d", want, v->n);
 	d->values = arena_array(&u->arena, (size_t)v->n, sizeof *d->values);
 	for (int i = 0; i < v->n; i++)
 		d->values[i] = ynode_is_null(v->items[i]) ? NULL : v->items[i];
-	d->n_values = v->n;
+	*n_values = v->n;
+	return 0;
+}
+
+/* A dimension's further parts: its `with` list, each set with the
+ * dimension's value of the same index. */
+static int read_with(struct uload *L, const struct ynode *n, struct enum_dim *d)
+{
+	const struct ynode *w = ynode_get(n, "with");
+	int n_with = w && !ynode_is_null(w) ? (w->kind == YNODE_SEQ ? w->n : -1) : 0;
+	if (n_with < 0 || (w && w->kind == YNODE_SEQ && n_with == 0))
+		return error_at(L->err, L->file, w->line, w->col, "with",
+				"with is a non-empty list of (target, path, values)");
+	struct enum_dim_part *parts = arena_array(&L->u->arena, (size_t)n_with + 1,
+						  sizeof *parts);
+	parts[0] = d->parts[0];
+	d->parts = parts;
+	for (int i = 0; i < n_with; i++) {
+		int nv;
+		if (read_part(L, w->items[i], d->n_values, &parts[1 + i], &nv))
+			return -1;
+		d->n_parts++;
+	}
+	return 0;
+}
+
+static int read_dim(struct uload *L, const struct ynode *n, struct enum_dim *d)
+{
+	struct enum_universe *u = L->u;
+	d->parts = arena_array(&u->arena, 1, sizeof *d->parts);
+	d->n_parts = 1;
+	if (read_part(L, n, 0, &d->parts[0], &d->n_values) ||
+	    read_with(L, n, d))
+		return -1;
 	const char *name = scalar_or(ynode_get(n, "name"), NULL);
 	const char *why = NULL;
 	if (name && (!*name || !yaml_valid_label_value(name, &why))) {
@@ -263,9 +304,10 @@ static int read_dim(struct uload *L, const struct ynode *n, struct enum_dim *d)
 				"invalid dimension name: %s", *name ? why :
 				"must not be empty");
 	}
+	const struct enum_dim_part *p0 = &d->parts[0];
 	d->name = name ? name : arena_sprintf(&u->arena, "%s/%s:%s",
-				u->objects[d->targets[0]].kind,
-				u->objects[d->targets[0]].name, d->path.text);
+				u->objects[p0->targets[0]].kind,
+				u->objects[p0->targets[0]].name, p0->path.text);
 	/* scenario labels and exports name a dimension's value by the
 	 * dimension's name: two of one name would be told apart by nothing */
 	for (int i = 0; i < u->n_dims; i++)

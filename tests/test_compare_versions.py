@@ -279,31 +279,118 @@ def test_item_universe_decisions(tmp_path, name):
         assert got == {k: v[i] for k, v in DECIDED[name].items()}, version
 
 
-def test_the_default_universe_reaches_its_delta_items(tmp_path):
-    # fixtures/universes/default.yaml's header names the delta items its
-    # dimensions reach under --compare-versions (all a single decision
-    # shows but 4, 7, 8 and 12): a slice of it, the values of every other
-    # dimension fixed at their first, reaches each (16 scenarios, 4096
-    # states), with none unattributed
+def default_slice(tmp_path, keep, name="default-slice.yaml"):
+    """fixtures/universes/default.yaml with the dimensions named in keep
+    cut to those values (by index; every part of a dimension alike)."""
     import yaml
     docs = list(yaml.safe_load_all(fixture_path("universes/default.yaml")
                                    .read_text()))
-    keep = {"n2-zone": [0], "n3-taint": [0], "n1-cordoned": [0],
-            "web-cpu": [0], "web-hostport": [0], "db-priority": [0],
-            "db-requests": [2, 3],      # 3 cpu (above allocatable), none
-            "web-sidecar": [1], "batch-priority": [0], "pdb-selects": [0]}
     for d in docs[0]["vary"]:
         if d["name"] in keep:
-            d["values"] = [d["values"][i] for i in keep[d["name"]]]
-    sliced = tmp_path / "default-slice.yaml"
+            for part in [d] + d.get("with", []):
+                part["values"] = [part["values"][i] for i in keep[d["name"]]]
+    sliced = tmp_path / name
     sliced.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    return sliced
+
+
+def test_the_default_universe_reaches_its_delta_items(tmp_path):
+    # fixtures/universes/default.yaml's header names the delta items its
+    # dimensions reach under --compare-versions (all a single decision
+    # shows but 4, and DRA's claims): a slice of it, the values of every
+    # other dimension fixed at their first, reaches each (24 scenarios,
+    # 6144 states), with none unattributed.  db-requests' fifth value
+    # (storage and devices) brings volume-texts and volumes (db's volume
+    # on the zone-a nodes and on n3), dra-not-found (the web pods' absent
+    # claim) and dra-claims (batch's GPU), worked out in the header
+    sliced = default_slice(tmp_path, {
+        "n2-zone": [0], "n3-taint": [0], "n1-cordoned": [0],
+        "web-cpu": [0], "web-hostport": [0], "db-priority": [0],
+        "db-requests": [2, 3, 4],   # 3 cpu (above allocatable), none,
+                                    # storage and devices
+        "web-sidecar": [1], "batch-priority": [0], "pdb-selects": [0]})
     p = run_kso("enum", sliced, "--db", tmp_path / "s.db", "--force",
                 "--quiet", "-o", "json", "--compare-versions", "1.30,1.34")
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
-    assert d["states"]["count"] == 16 * 256
+    assert d["states"]["count"] == 24 * 256
     assert d["disagreements"]["count"] == 0
     reached = {k for k, v in d["version_visible"].items() if v["count"]}
     assert reached == {"fit-unresolvable", "dra-postfilter", "absent-nodes",
                        "balanced-skip", "label-keys", "sidecar-ports",
-                       "pod-resources", "nonzero-sidecars", "ns-selector"}
+                       "pod-resources", "nonzero-sidecars", "ns-selector",
+                       "volume-texts", "volumes", "dra-not-found",
+                       "dra-claims"}
+
+
+# The scenario of db-requests' fifth value with every other dimension at
+# its first value: its states worked out by hand in default.yaml's header
+# ("Worked by hand"); placements list web-1, web-2, db, batch (-1 pending,
+# else n1 0, n2 1, n3 2).
+STORAGE = {"n2-zone": [0], "n3-taint": [0], "n1-cordoned": [0],
+           "web-cpu": [0], "web-hostport": [0], "web-anti-affinity": [0],
+           "db-priority": [0], "db-requests": [4], "web-sidecar": [0],
+           "batch-priority": [0], "batch-tier": [0], "pdb-selects": [0],
+           "db-requires-zone-b": [0]}
+DB_V134 = ("0/3 nodes are available: 1 node(s) exceed max volume count, 2 "
+           "node(s) didn't match PersistentVolume's node affinity. no new "
+           "claims to deallocate, preemption: 0/3 nodes are available: 1 No "
+           "preemption victims found for incoming pod, 2 Preemption is not "
+           "helpful for scheduling.")
+WEB_V130 = ('0/3 nodes are available: persistentvolumeclaim "web-cache" not '
+            'found. preemption: 0/3 nodes are available: 3 Preemption is not '
+            'helpful for scheduling.')
+WEB_V134 = ('0/3 nodes are available: persistentvolumeclaim "web-cache" not '
+            'found. not found')
+
+
+def test_the_default_universe_shows_storage_and_devices(tmp_path):
+    # items 7 and 8 (db's volume), 12 (the web pods' absent claim) and
+    # DynamicResources (batch's GPU) in the states the header works out
+    db = tmp_path / "st.db"
+    p = run_kso("enum", default_slice(tmp_path, STORAGE), "--db", db,
+                "--force", "--quiet", "--no-symmetry", "-o", "json",
+                "--compare-versions", "1.30,1.34")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert (d["states"]["count"], d["decisions"]["count"]) == (256, 175)
+    assert d["disagreements"]["count"] == 0
+    con = __import__("sqlite3").connect(db)
+    f = dict(con.execute("SELECT s.pod_node, f.details FROM findings f JOIN "
+                         "states s ON s.id=f.state_id WHERE "
+                         "f.kind='version-visible'"))
+    con.close()
+    # all pending: db decided
+    assert f["-1,-1,-1,-1"].startswith(
+        "delta items: dra-postfilter volume-texts volumes; v1.30: bind to "
+        "n3; v1.34: unschedulable (\"%s\")" % DB_V134)
+    # db on n3: web-1 decided, rejected in PreFilter
+    assert f["-1,-1,2,-1"].startswith("delta items: dra-not-found; ")
+    assert 'v1.30: unschedulable ("%s")' % WEB_V130 in f["-1,-1,2,-1"]
+    assert 'v1.34: unschedulable, PostFilter error ("%s")' % WEB_V134 \
+        in f["-1,-1,2,-1"]
+    # web-1 and db on n1, web-2 on n2: batch decided, its GPU only on n3
+    assert f["0,1,0,-1"].startswith("delta items: dra-claims; v1.30: bind to "
+                                    "n2; v1.34: bind to n3; ")
+
+
+def test_the_default_universe_cross_checks_the_claims(tmp_path):
+    # under v1.34 both engines decide batch with its claim: viable n3
+    # alone in the state above, n2 rejected by DynamicResources; db's
+    # volume leaves it no node (all pending)
+    import sqlite3
+    db = tmp_path / "x.db"
+    p = run_kso("enum", default_slice(tmp_path, STORAGE), "--db", db,
+                "--force", "--quiet", "--no-symmetry", "--store", "all",
+                "--kube-version", "1.34", "-o", "json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["agreements"]["count"] == d["decisions"]["count"] == 175
+    con = sqlite3.connect(db)
+    got = {pl: rest for pl, *rest in con.execute(
+        "SELECT s.pod_node, d.pod, d.model_feasible, d.oracle_feasible, "
+        "d.model_viable, d.agree FROM decisions d JOIN states s "
+        "ON s.id=d.state_id")}
+    con.close()
+    assert got["0,1,0,-1"] == ["default/batch", "n3", "n3", "n3", 1]
+    assert got["-1,-1,-1,-1"] == ["default/db", "", "", "", 1]

@@ -353,7 +353,7 @@ def test_kso_serve_answers_with_the_init_configuration(tmp_path):
 
 
 def test_impl_jobs_runs_that_many_implementations(tmp_path):
-    # default universe, shard 1/256: 16 scenarios, one work item each;
+    # default universe, shard 1/256: 120 scenarios, one work item each;
     # --impl-jobs 3 gives three workers, each with its own `kso serve`
     # (the shell records its pid before exec'ing it); every answer ok
     pids = tmp_path / "pids"

@@ -27,8 +27,9 @@ def test_installed_kso_runs_its_default_universe_outside_the_repository(tmp_path
                         "--db", "x.db", "--quiet"], cwd=work,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
-    # the default universe: 24,576 work items, shard 1/256 takes 96 of them
-    assert r.stdout.startswith("run 1: complete, 96/96 work items\n"), r.stdout
+    # the default universe: 30,720 work items (a scenario's 256
+    # placements each), shard 1/256 takes 120 of them
+    assert r.stdout.startswith("run 1: complete, 120/120 work items\n"), r.stdout
     for f in ("cluster.yaml", "preemption.yaml", "most-allocated.config.yaml"):
         assert (usr / "share" / "kso" / "examples" / f).exists()
     r = subprocess.run([str(usr / "bin" / "kso"), "explain",

@@ -66,3 +66,57 @@ def test_duplicate_dimension_names_are_refused(tmp_path):
     assert (r.returncode, r.stdout) == (1, "")
     assert r.stderr == (f"{u}:9:9: duplicate dimension name 'cpu' "
                         "(dimension 1 has it) (name)\n")
+
+
+ROOM = ("kind: Universe\nname: room\n"
+        "vary:\n"
+        "- name: room\n"
+        "  target: Node/x\n"
+        "  path: status.allocatable.cpu\n"
+        "  values: ['1', '0']\n"
+        "  with:\n"
+        "  - target: Node/y\n"
+        "    path: status.allocatable.cpu\n"
+        "    values: %s\n"
+        "---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: x}\n"
+        "status: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n"
+        "---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: y}\n"
+        "status: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n"
+        "---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
+        "spec: {containers: [{name: c, image: i, resources: {requests: "
+        "{cpu: '1'}}}]}\n")
+
+
+def test_a_dimension_sets_its_with_fields_with_the_same_value(tmp_path):
+    # value k of room sets x's cpu and, through `with`, y's: x has the
+    # cpu in scenario 0 and y in scenario 1 - two scenarios, not the four
+    # of two dimensions.  p (1 cpu) pending, placements p on x, on y or
+    # pending: 3 states a scenario, 1 decision; the one node with room
+    # is the feasible one
+    import sqlite3
+    u = tmp_path / "u.yaml"
+    u.write_text(ROOM % "['0', '1']")
+    db = tmp_path / "u.db"
+    r = subprocess.run([KSO, "enum", str(u), "--db", str(db), "--quiet",
+                        "--store", "all", "--no-symmetry"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT count(*) FROM states").fetchone() == (6,)
+    got = sorted(con.execute("SELECT s.scenario, d.model_feasible FROM "
+                             "decisions d JOIN states s ON s.id=d.state_id"))
+    con.close()
+    assert got == [(0, "x"), (1, "y")]
+
+
+def test_a_with_entry_needs_as_many_values(tmp_path):
+    # the with entry's values (line 11, column 13) has 3 of room's 2
+    u = tmp_path / "u.yaml"
+    u.write_text(ROOM % "['0', '1', '2']")
+    r = enum(u, tmp_path)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == (f"{u}:11:13: a with entry needs as many values as "
+                        "its dimension (2), not 3 (values)\n")

@@ -37,6 +37,7 @@
 #include "args.h"
 #include "commands.h"
 #include "inputs.h"
+#include "itf.h"
 #include "json.h"
 #include "table.h"
 #include "../core/strbuf.h"
@@ -115,6 +116,8 @@ struct rec_step {
 	int *victims;              /* as the trace lists them */
 	int n_victims;
 	const char *message;       /* NULL: not recorded */
+	const struct ynode *claims; /* the claims' status after it (itf.h),
+				     * NULL: not recorded */
 };
 
 struct trace {
@@ -230,6 +233,16 @@ static int read_step(struct trace *t, const struct cluster *c, int i,
 	const struct ynode *meta = ynode_get(state, "#meta");
 	const struct ynode *msg = ynode_get(meta, "message");
 	st->message = msg && msg->kind == YNODE_SCALAR ? msg->str : NULL;
+	st->claims = ynode_get(state, "claims");
+	struct strbuf b;
+	strbuf_init(&b);
+	int rc = st->claims ? cli_itf_claims_read(st->claims, &b) : 0;
+	strbuf_release(&b);
+	if (rc < 0) {
+		snprintf(field, sizeof field, "states[%d].claims", i);
+		return bad(err, t, st->claims, field, "expected {\"#map\": [[\"ns/claim\", "
+			   "{\"allocated\", \"devices\", \"reservedFor\"}], ...]}");
+	}
 	return 0;
 }
 
@@ -569,6 +582,31 @@ static void print_json(const struct cluster *c, const char *file,
 
 /* Replays t on the loop l; fills v[0..return) up to the first step that
  * differs. */
+/* Why the claims' status after step r is not the trace's, or NULL (also
+ * when the trace records none). */
+static char *claims_differ(const struct model_scheduler *m, const struct rec_step *r)
+{
+	if (!r->claims)
+		return NULL;
+	struct strbuf want, have;
+	strbuf_init(&want);
+	strbuf_init(&have);
+	cli_itf_claims_read(r->claims, &want);
+	cli_itf_claims_text(m->cluster, m->snap.dra, &have);
+	char *why = NULL;
+	if (strcmp(want.s ? want.s : "", have.s ? have.s : "")) {
+		struct strbuf b;
+		strbuf_init(&b);
+		strbuf_printf(&b, "the claims after it: the trace has \"%s\", the "
+			      "engine \"%s\"", want.s ? want.s : "",
+			      have.s ? have.s : "");
+		why = strbuf_take(&b);
+	}
+	strbuf_release(&want);
+	strbuf_release(&have);
+	return why;
+}
+
 static int replay(const struct trace *t, struct cli_loop *l, struct replayed *v)
 {
 	struct model_scheduler *m = &l->m;
@@ -588,6 +626,8 @@ static int replay(const struct trace *t, struct cli_loop *l, struct replayed *v)
 				model_scheduler_arrive(m, r->pod);
 			else
 				out->differs = xstrdup("the pod is already there");
+			if (!out->differs)
+				out->differs = claims_differ(m, r);
 			if (out->differs)
 				break;
 			continue;
@@ -614,6 +654,8 @@ static int replay(const struct trace *t, struct cli_loop *l, struct replayed *v)
 					      : "(another pod first)");
 		}
 		out->differs = why_differs(c, l->e, &pre, r, head, &st);
+		if (!out->differs)
+			out->differs = claims_differ(m, r);
 		snapshot_release(&pre);
 		model_step_release(&st);
 		if (out->differs)

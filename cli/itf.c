@@ -7,8 +7,12 @@
 #include <stdlib.h>
 
 #include "dump_json.h"
-#include "../yaml/dump_tree.h"
+#include "../core/dra_live.h"
 #include "../core/xalloc.h"
+#include "../yaml/dump_tree.h"
+
+#include <stdio.h>
+#include <string.h>
 
 static void pod_key(struct json_out *j, const struct cluster *c, int p)
 {
@@ -120,7 +124,13 @@ static void write_meta(struct json_out *j, const struct model_scheduler *m,
 	json_end_object(j);
 }
 
-static void write_vars(struct json_out *j)
+/* Whether the loop changes claims: they are then a state variable. */
+static bool has_claims(const struct model_scheduler *m)
+{
+	return m->snap.dra && config_at_least(&m->cluster->config, KUBE_1_34);
+}
+
+static void write_vars(struct json_out *j, const struct model_scheduler *m)
 {
 	static const char *const vars[] = {
 		"placement", "nominated", "evicted", "queue", "unschedulable",
@@ -129,7 +139,135 @@ static void write_vars(struct json_out *j)
 	json_begin_array(j);
 	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
 		json_string(j, vars[i]);
+	if (has_claims(m))
+		json_string(j, "claims");
 	json_end_array(j);
+}
+
+/* ----------------------------------------------------------- the claims */
+
+/* reservedFor entry i of claim k: a pod's key, or "resource/name" for a
+ * consumer of the input that is no pod, into buf. */
+static const char *consumer_key(const struct cluster *c, const struct dra_live *l, int k,
+				int i, char *buf, size_t len)
+{
+	int e = dra_live_reserved_entry(l, k, i);
+	if (e >= 0)
+		return cluster_pod_key(c, e, buf, len);
+	const struct resource_claim *rc = &c->claims[k];
+	const struct claim_consumer *u = &rc->reserved_for[-e - 1];
+	if (!*u->api_group && !strcmp(u->resource, "pods"))
+		snprintf(buf, len, "%s/%s", rc->ns, u->name);
+	else
+		snprintf(buf, len, "%s/%s", u->resource, u->name);
+	return buf;
+}
+
+/* The devices claim k holds, "driver/pool/device", into ids[] (room for
+ * 32, kube's AllocationResultsMaxSize); their number. */
+static int claim_devices(const struct cluster *c, const struct dra_live *l, int k,
+			 struct dra_device_id *ids)
+{
+	int n = 0;
+	dra_live_devices(l, c, k, ids, &n);
+	return n;
+}
+
+static void write_claims(struct json_out *j, const struct model_scheduler *m)
+{
+	const struct cluster *c = m->cluster;
+	const struct dra_live *l = m->snap.dra;
+	json_key(j, "claims");
+	begin_tagged(j, "#map");
+	for (int k = 0; k < c->n_claims; k++) {
+		char buf[600];
+		json_begin_array(j);
+		snprintf(buf, sizeof buf, "%s/%s", c->claims[k].ns, c->claims[k].name);
+		json_string(j, buf);
+		json_begin_object(j);
+		json_key(j, "allocated");
+		json_bool(j, dra_live_allocated(l, c, k));
+		json_key(j, "devices");
+		json_begin_array(j);
+		struct dra_device_id ids[32];
+		int n = claim_devices(c, l, k, ids);
+		for (int i = 0; i < n; i++) {
+			snprintf(buf, sizeof buf, "%s/%s/%s", ids[i].driver, ids[i].pool,
+				 ids[i].device);
+			json_string(j, buf);
+		}
+		json_end_array(j);
+		json_key(j, "reservedFor");
+		json_begin_array(j);
+		for (int i = 0; i < dra_live_n_reserved(l, c, k); i++)
+			json_string(j, consumer_key(c, l, k, i, buf, sizeof buf));
+		json_end_array(j);
+		json_end_object(j);
+		json_end_array(j);
+	}
+	end_tagged(j);
+}
+
+void cli_itf_claims_text(const struct cluster *c, const struct dra_live *live,
+			 struct strbuf *b)
+{
+	assert(c && b);
+	for (int k = 0; k < c->n_claims; k++) {
+		char buf[600];
+		strbuf_printf(b, "%s%s/%s: %s [", k ? "; " : "", c->claims[k].ns,
+			      c->claims[k].name, dra_live_allocated(live, c, k)
+			      ? "allocated" : "unallocated");
+		struct dra_device_id ids[32];
+		int n = claim_devices(c, live, k, ids);
+		for (int i = 0; i < n; i++)
+			strbuf_printf(b, "%s%s/%s/%s", i ? " " : "", ids[i].driver,
+				      ids[i].pool, ids[i].device);
+		strbuf_puts(b, "] reservedFor [");
+		for (int i = 0; i < dra_live_n_reserved(live, c, k); i++)
+			strbuf_printf(b, "%s%s", i ? " " : "",
+				      consumer_key(c, live, k, i, buf, sizeof buf));
+		strbuf_puts(b, "]");
+	}
+}
+
+/* Scalars of sequence s, spaces between, into b; false when s is none. */
+static bool scalars(const struct ynode *s, struct strbuf *b)
+{
+	if (!s || s->kind != YNODE_SEQ)
+		return false;
+	for (int i = 0; i < s->n; i++) {
+		if (s->items[i]->kind != YNODE_SCALAR)
+			return false;
+		strbuf_printf(b, "%s%s", i ? " " : "", s->items[i]->str);
+	}
+	return true;
+}
+
+int cli_itf_claims_read(const struct ynode *claims, struct strbuf *b)
+{
+	assert(b);
+	const struct ynode *map = claims ? ynode_get(claims, "#map") : NULL;
+	if (!map || map->kind != YNODE_SEQ)
+		return -1;
+	for (int k = 0; k < map->n; k++) {
+		const struct ynode *pair = map->items[k];
+		if (pair->kind != YNODE_SEQ || pair->n != 2 ||
+		    pair->items[0]->kind != YNODE_SCALAR || pair->items[1]->kind != YNODE_MAP)
+			return -1;
+		const struct ynode *v = pair->items[1];
+		const struct ynode *al = ynode_get(v, "allocated");
+		if (!al || al->kind != YNODE_SCALAR)
+			return -1;
+		strbuf_printf(b, "%s%s: %s [", k ? "; " : "", pair->items[0]->str,
+			      !strcmp(al->str, "true") ? "allocated" : "unallocated");
+		if (!scalars(ynode_get(v, "devices"), b))
+			return -1;
+		strbuf_puts(b, "] reservedFor [");
+		if (!scalars(ynode_get(v, "reservedFor"), b))
+			return -1;
+		strbuf_puts(b, "]");
+	}
+	return 0;
 }
 
 /* ----------------------------------------------------------- the states */
@@ -256,6 +394,8 @@ static void write_state(struct itf_writer *w, const struct model_scheduler *m,
 	json_end_object(j);
 	write_placement(j, m);
 	write_queue(w, m);
+	if (has_claims(m))
+		write_claims(j, m);
 	json_key(j, "mbt::actionTaken");
 	json_string(j, st ? model_step_action_name(st->action)
 		    : arrived >= 0 ? "arrive" : "init");
@@ -271,7 +411,7 @@ void cli_itf_begin(struct itf_writer *w, FILE *f,
 	json_init(&w->j, f, false);
 	json_begin_object(&w->j);
 	write_meta(&w->j, m, run);
-	write_vars(&w->j);
+	write_vars(&w->j, m);
 	json_key(&w->j, "states");
 	json_begin_array(&w->j);
 	w->index = 0;

@@ -22,6 +22,10 @@
  *                "queue": ["ns/pod", ...],          activeQ in pop order
  *                "unschedulable": {"#set": [...]},  the parked pods
  *                "absent": {"#set": [...]},         not created yet
+ *                "claims": {"#map": [["ns/claim", {"allocated": bool,
+ *                           "devices": ["driver/pool/device", ...],
+ *                           "reservedFor": ["ns/pod", ...]}], ...]},
+ *                                                   v1.34 with claims only
  *                "mbt::actionTaken": "init" | "bind" | "preempt" |
  *                                    "unschedulable" | "arrive",
  *                "mbt::nondetPicks": {"pod": OPT, "node": OPT,
@@ -34,7 +38,11 @@
  * trace of kso enum --arrivals, a pod's arrival (action "arrive").  The state
  * variables are the abstract state only; the manifests and the
  * configuration travel as plain JSON in the trace's #meta, so the trace
- * replays on its own.
+ * replays on its own.  "claims" is each ResourceClaim's status as the
+ * loop left it (core/dra_live.h): allocated or not, the devices it holds
+ * (not those with admin access), reservedFor in order (a consumer that
+ * is no pod: "resource/name"); a trace of a cluster whose claims the loop
+ * changes (v1.34) has it, and kso replay checks it after every step.
  */
 #ifndef KSO_CLI_ITF_H
 #define KSO_CLI_ITF_H
@@ -43,7 +51,9 @@
 #include <stdio.h>
 
 #include "json.h"
+#include "../core/strbuf.h"
 #include "../model/scheduler.h"
+#include "../yaml/tree.h"
 
 /* What the trace's #meta says of the run besides the cluster. */
 struct itf_run {
@@ -74,6 +84,16 @@ void cli_itf_step(struct itf_writer *w, const struct model_scheduler *m,
  * to m: model_scheduler_arrive). */
 void cli_itf_arrival(struct itf_writer *w, const struct model_scheduler *m,
 		     int pod);
+
+/* cli_itf_claims_text: the claims' status of c under live (as "claims"
+ * says it) as one line of text into b, "" when c has no claims;
+ * cli_itf_claims_read: a trace state's "claims" value as the same text,
+ * -1 when it is not of that shape (b then holds what was read).  Equal
+ * texts: equal statuses. */
+struct dra_live;
+void cli_itf_claims_text(const struct cluster *c, const struct dra_live *live,
+			 struct strbuf *b);
+int cli_itf_claims_read(const struct ynode *claims, struct strbuf *b);
 
 /* cli_itf_end: closes the trace - with "loop", the lasso of a run of m
  * the termination invariant stopped - and frees the writer's scratch. */

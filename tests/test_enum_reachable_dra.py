@@ -193,8 +193,26 @@ def test_itf_of_a_state_with_claims_replays(tmp_path):
     assert [s["mbt::actionTaken"] for s in trace["states"]] == [
         "init", "arrive", "arrive", "bind", "bind", "arrive", "preempt",
         "bind"]
+    # each state carries the claims' status: after s2's bind the claim
+    # holds gpu-0 of n1 for s1, then s2; after the preemption, nothing
+    claims = [s["claims"]["#map"] for s in trace["states"]]
+    assert claims[4] == [["default/shared", {
+        "allocated": True, "devices": ["gpu.example.com/n1/gpu-0"],
+        "reservedFor": ["default/s1", "default/s2"]}]]
+    assert claims[6] == [["default/shared", {
+        "allocated": False, "devices": [], "reservedFor": []}]]
     r = kso("replay", itf)
     assert r.returncode == 0, r.stdout + r.stderr
+    # a trace whose claims the loop does not reach is a difference
+    claims[4][0][1]["reservedFor"].reverse()
+    bad = tmp_path / "bad.itf.json"
+    bad.write_text(json.dumps(trace))
+    r = kso("replay", bad)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert ('the claims after it: the trace has "default/shared: allocated '
+            '[gpu.example.com/n1/gpu-0] reservedFor [default/s2 default/s1]", '
+            'the engine "default/shared: allocated [gpu.example.com/n1/gpu-0] '
+            'reservedFor [default/s1 default/s2]"') in r.stdout, r.stdout
 
 
 def test_symmetry_changes_nothing_here(tmp_path):

@@ -297,12 +297,13 @@ static bool columns_ordered(const struct enum_symmetry *s, const uint64_t *key)
 	return true;
 }
 
-/* The class size of the placement whose keys are key. */
-static uint64_t size_of(const struct enum_symmetry *s, const uint64_t *key)
+/* Pod arrangements: n_c! / prod_k M[c][k]! over the pod classes (1 for
+ * a single pod). */
+static uint64_t pod_arrangements(const struct enum_symmetry *s,
+				 const uint64_t *key)
 {
 	uint64_t size = 1;
 	int cols = s->n_nodes + 1;
-	/* pod arrangements: n_c! / prod_k M[c][k]! (1 for a single pod) */
 	for (int i = 0; i < s->n_pod_multi; i++) {
 		int c = s->pod_multi[i];
 		uint64_t denom = 1;
@@ -310,6 +311,39 @@ static uint64_t size_of(const struct enum_symmetry *s, const uint64_t *key)
 			denom *= s->fact[count_at(s, key, col, c)];
 		size *= s->fact[s->class_members[c]] / denom;
 	}
+	return size;
+}
+
+/* size_of for keys whose columns are ordered (columns_ordered): equal
+ * columns of a node class are then consecutive members, so each run's
+ * length is its multiplicity - one comparison a member instead of
+ * size_of's look back over the class. */
+static uint64_t size_of_ordered(const struct enum_symmetry *s,
+				const uint64_t *key)
+{
+	uint64_t size = pod_arrangements(s, key);
+	for (int i = 0; i < s->n_node_multi; i++) {
+		int n = s->node_multi[i];
+		uint64_t denom = 1;
+		int run = 1;
+		for (int a = n; a >= 0; a = s->node_next[a]) {
+			int b = s->node_next[a];
+			if (b >= 0 && column_cmp(s, key, a, b) == 0) {
+				run++;
+				continue;
+			}
+			denom *= s->fact[run];
+			run = 1;
+		}
+		size *= s->fact[s->node_members[n]] / denom;
+	}
+	return size;
+}
+
+/* The class size of the placement whose keys are key. */
+static uint64_t size_of(const struct enum_symmetry *s, const uint64_t *key)
+{
+	uint64_t size = pod_arrangements(s, key);
 	/* distinct column orders within each node class (1 for a single
 	 * node) */
 	for (int i = 0; i < s->n_node_multi; i++) {
@@ -340,7 +374,7 @@ bool enum_placement_class_keyed(const struct enum_symmetry *s, const int *d,
 	if (!pods_ordered(s, d) || !columns_ordered(s, key))
 		return false;
 	if (size)
-		*size = size_of(s, key);
+		*size = size_of_ordered(s, key);
 	return true;
 }
 

@@ -358,9 +358,15 @@ static struct cel_value parse_qty(struct eval *e, struct cel_value s, bool test)
 	const char *why = NULL;
 	if (strlen(text) != s.u.str.n ||
 	    e->p->qp(neg ? text + 1 : text, &v.u.q.mag, &why) < 0) {
-		if (why && !strcmp(why, "value does not fit in 64 bits"))
+		if (why && !strcmp(why, "value does not fit in 64 bits")) {
+			/* well formed: ParseQuantity takes any size (an
+			 * inf.Dec, capped), so isQuantity is true; only the
+			 * value is beyond kso */
+			if (test)
+				return vbool(true);
 			return cel_unjudged(e->a, "quantity %s is beyond kso's exact arithmetic",
 					    cel_quote(e->a, s.u.str.s, s.u.str.n));
+		}
 		if (test)
 			return vbool(false);
 		return cel_err(e->a, "%s", why ? why : "quantities must match the regular "

@@ -174,6 +174,11 @@ static void test_quantity_and_semver(void)
 	       "quantities must match the regular expression "
 	       "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
 	expect("isQuantity('1Ki') && !isQuantity('1KB')", CEL_TRUE, NULL);
+	/* ParseQuantity accepts any size once the suffix parses (an
+	 * exponent within int64): isQuantity('1e1000') is true, an exponent
+	 * past int64 is ErrSuffix */
+	expect("isQuantity('1e1000') && !isQuantity('1e99999999999999999999') && "
+	       "isQuantity('-') && isQuantity('.') && !isQuantity('1e')", CEL_TRUE, NULL);
 	/* Quantity.Equal with another type is an error; != of it is true */
 	expect(GPU ".cores == quantity('40')", CEL_FALSE, NULL);
 	expect("quantity('40') == " GPU ".cores", CEL_ERROR, "no such overload");

@@ -680,6 +680,14 @@ enum cel_result cel_eval(const struct cel_program *p, const struct cel_device *d
 		snprintf(msg, len, "CEL result of type string could not be converted to bool: "
 			 "unsupported native conversion from string to 'bool'");
 		r = CEL_ERROR;
+	} else if (v.kind == CV_SEMVER || v.kind == CV_QUANTITY || v.kind == CV_LIST) {
+		/* a dyn result: ConvertToNative(bool) of apiserver's Semver and
+		 * Quantity, and of cel-go's baseList */
+		const char *what = v.kind == CV_SEMVER ? "'Semver'" :
+				   v.kind == CV_QUANTITY ? "'Quantity'" : "list";
+		snprintf(msg, len, "CEL result of type %s could not be converted to bool: "
+			 "type conversion error from %s to 'bool'", cel_kind_name(v.kind), what);
+		r = CEL_ERROR;
 	} else {
 		snprintf(msg, len, "a CEL result of type %s is an error in kube whose text "
 			 "kso does not model", cel_kind_name(v.kind));

@@ -81,6 +81,15 @@ static void test_literals_and_operators(void)
 	expect("[1, 2] == [1, 2] && [1] != [1, 2]", CEL_TRUE, NULL);
 	expect(GPU ".cores", CEL_ERROR, "CEL result of type int could not be converted "
 	       "to bool: unsupported type conversion from 'int' to bool");
+	/* a dyn result of another type: its ConvertToNative(bool) error
+	 * (apiserver's Semver and Quantity, cel-go's list) */
+	expect(GPU ".version", CEL_ERROR, "CEL result of type kubernetes.Semver could not be "
+	       "converted to bool: type conversion error from 'Semver' to 'bool'");
+	expect("true ? device.capacity['gpu.example.com'].memory : " GPU ".cores", CEL_ERROR,
+	       "CEL result of type kubernetes.Quantity could not be converted to bool: type "
+	       "conversion error from 'Quantity' to 'bool'");
+	expect("true ? [1] : " GPU ".cores", CEL_ERROR, "CEL result of type list could not be "
+	       "converted to bool: type conversion error from list to 'bool'");
 	expect("-9223372036854775808 < 0", CEL_TRUE, NULL);
 	expect("0x10 == 16", CEL_TRUE, NULL);
 	expect("9223372036854775807 + 1 == 0", CEL_ERROR, "integer overflow");

@@ -844,6 +844,23 @@ static void no_fit(struct alloc *al, struct dra_alloc_out *out)
 	explain_no_fit(al, out);
 }
 
+/* The fit al->res added to out's alternatives (sets[i]: alternative i
+ * sorted) when no alternative has its devices; whether it was new. */
+static bool add_alt(struct arena *a, const struct alloc *al, struct dra_alloc_out *out,
+		    struct dra_alloc_device **sets)
+{
+	struct dra_alloc_device *set = device_set(a, al);
+	for (int i = 0; i < out->n_alts; i++)
+		if (out->n_alt_devices[i] == al->n_res &&
+		    !memcmp(sets[i], set, sizeof *set * (size_t)al->n_res))
+			return false;
+	sets[out->n_alts] = set;
+	out->alts[out->n_alts] = arena_memdup(a, al->res,
+					      (size_t)al->n_res * sizeof *al->res + 1);
+	out->n_alt_devices[out->n_alts++] = al->n_res;
+	return true;
+}
+
 /* Every order: kube's answer when they all give it. */
 static void all_orders(struct arena *a, struct alloc *al, uint64_t orders,
 		       struct dra_alloc_out *out)
@@ -852,8 +869,10 @@ static void all_orders(struct arena *a, struct alloc *al, uint64_t orders,
 	al->fixed_order = true;
 	int first = 0;
 	char *first_err = NULL;
-	struct dra_alloc_device *set = NULL;
-	int n_set = 0;
+	/* the distinct fits met so far, each also as a sorted set */
+	struct dra_alloc_device **sets = arena_array(a, (size_t)orders, sizeof *sets);
+	out->alts = arena_array(a, (size_t)orders, sizeof *out->alts);
+	out->n_alt_devices = arena_array(a, (size_t)orders, sizeof *out->n_alt_devices);
 	out->order_free = true;
 	for (uint64_t k = 0; k < orders; k++) {
 		take_order(al, base, k);
@@ -867,10 +886,9 @@ static void all_orders(struct arena *a, struct alloc *al, uint64_t orders,
 			first = r;
 			first_err = arena_sprintf(a, "%s", al->err);
 			if (r == 1) {
-				out->devices = arena_memdup(a, al->res,
-							    (size_t)al->n_res * sizeof *al->res + 1);
-				out->n_devices = n_set = al->n_res;
-				set = device_set(a, al);
+				add_alt(a, al, out, sets);
+				out->devices = out->alts[0];
+				out->n_devices = al->n_res;
 			}
 			continue;
 		}
@@ -881,8 +899,7 @@ static void all_orders(struct arena *a, struct alloc *al, uint64_t orders,
 				 outcome_text(a, first, first_err), outcome_text(a, r, al->err));
 			return;
 		}
-		if (r == 1 && (al->n_res != n_set ||
-			       memcmp(device_set(a, al), set, sizeof *set * (size_t)n_set)))
+		if (r == 1 && add_alt(a, al, out, sets))
 			out->order_free = false;
 	}
 	if (first == 1) {
@@ -918,6 +935,14 @@ static void own_order(struct arena *a, struct alloc *al, struct dra_alloc_out *o
 		 * the check must see the node as the search started */
 		al->n_busy = 0;
 		out->order_free = !order_matters(al) || picks_order_free(al);
+		/* too many orders to try: kso's own pick is all it knows */
+		if (out->order_free) {
+			out->alts = arena_array(a, 1, sizeof *out->alts);
+			out->n_alt_devices = arena_array(a, 1, sizeof *out->n_alt_devices);
+			out->alts[0] = out->devices;
+			out->n_alt_devices[0] = out->n_devices;
+			out->n_alts = 1;
+		}
 	} else {
 		no_fit(al, out);
 	}

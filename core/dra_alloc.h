@@ -81,6 +81,12 @@ struct dra_alloc_out {
 	 * slices (past 120 orders: every selectable device lies in one
 	 * slice) */
 	bool order_free;
+	/* FIT: every allocation kube may pick, one per distinct outcome of
+	 * its orders, in the order first met (alts[0] is devices): 1 when
+	 * order_free; 0 when it is not and the orders were too many to try */
+	struct dra_alloc_device **alts;
+	int *n_alt_devices;
+	int n_alts;
 };
 
 /* dra_allocate: Allocate(node, claims); scratch and results from a. */

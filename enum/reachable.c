@@ -10,11 +10,12 @@
  * ResourceClaims' status the loop writes (core/dra_live.h: each claim's
  * allocation and reservedFor), interned in a table of its own: a bind,
  * an eviction and PostFilter's deallocation change it through the loop's
- * own functions (model/dra_loop.c).  Where PostFilter deallocates one
- * of several claims at random, each pick is a successor.  A state where
- * kube's next answer depends on a random choice kso does not follow
- * (model_dra_check, or a bind the loop would stop at) ends the search
- * with an error: no state of such a run is counted as judged.  Successors of a state with next
+ * own functions (model/dra_loop.c).  Where kube picks at random - one of
+ * several claims PostFilter may deallocate, the devices its allocator's
+ * pool and slice orders pick - each pick is a successor.  A state where
+ * kube's next answer depends on a choice kso does not follow
+ * (model_dra_check; a bind whose orders were too many to try) ends the
+ * search with an error: no state of such a run is counted as judged.  Successors of a state with next
  * pod P: one bind per viable node (every tie selectHost could take; only
  * the nominated node on the fast path), or, when nothing fits, kube's
  * preemption (and each candidate tied with its choice) and the minimal
@@ -549,13 +550,29 @@ static void take_unjudged(struct search *S, struct model_scheduler *m)
 	m->unjudged = NULL;
 }
 
-/* Pod p bound in S->nxt: Reserve and PreBind write its claims. */
-static void claims_bound(struct search *S, int p, int node)
+/* Pod p bound in S->nxt: Reserve and PreBind write its claims, with the
+ * allocator's alternative pick (-1: the loop's own, which refuses where
+ * the orders' picks matter and were not all tried). */
+static void claims_bound(struct search *S, int p, int node, int pick)
 {
 	struct model_scheduler m;
 	loop_view(S, &S->nxt, &m);
+	if (pick >= 0) {
+		model_dra_bound_pick(&m, p, node, pick);
+		return;
+	}
 	model_dra_bound(&m, p, node);
 	take_unjudged(S, &m);
+}
+
+/* The allocations kube may write binding p to node (model_dra_bind_picks
+ * on the current state): its pool and slice orders, a Go map's and an
+ * informer's, may pick different devices. */
+static int bind_picks(struct search *S, int p, int node)
+{
+	struct model_scheduler m;
+	loop_view(S, &S->cur, &m);
+	return model_dra_bind_picks(&m, p, node);
 }
 
 /* Pod p deleted in S->nxt: it leaves every reservedFor (the
@@ -609,12 +626,12 @@ static void park(struct search *S, int p, uint8_t rej)
 	S->nxt.queued[p] = max_queued(S->c, S->nxt.queued) + 1;
 }
 
-static void succ_bind(struct search *S, int from, int p, int node)
+static void succ_bind_pick(struct search *S, int from, int p, int node, int pick)
 {
 	copy_state(S);
 	bool had_nomination = S->nxt.snap->nominated[p] >= 0;
 	S->nxt.snap->pod_node[p] = node;
-	claims_bound(S, p, node);
+	claims_bound(S, p, node, pick);
 	S->nxt.snap->nominated[p] = -1;
 	const struct model_requeue_events e = {
 		.bound = p, .unnominated = &p, .n_unnominated = had_nomination,
@@ -622,6 +639,18 @@ static void succ_bind(struct search *S, int from, int p, int node)
 	};
 	wake(S, &e);
 	add_successor(S, from, p, ACT_BIND, node, NULL, 0);
+}
+
+/* Pod p bound to node: one successor per allocation kube may pick. */
+static void succ_bind(struct search *S, int from, int p, int node)
+{
+	int picks = bind_picks(S, p, node);
+	if (picks <= 1) {
+		succ_bind_pick(S, from, p, node, -1);
+		return;
+	}
+	for (int k = 0; k < picks; k++)
+		succ_bind_pick(S, from, p, node, k);
 }
 
 /* How a failed pod's PostFilter went on: its answer (NULL: none ran)

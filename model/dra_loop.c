@@ -23,6 +23,10 @@
  *     at the API server's limit, and kso's loop has no failed binding;
  *   - a node where the allocator meets an error or not depending on that
  *     order (core/dra_alloc.h's DRA_ALLOC_UNJUDGED).
+ * The reachable search (enum/reachable.c) follows both random picks
+ * instead - every claim PostFilter may deallocate (model_dra_deallocate),
+ * every allocation the orders pick (model_dra_bound_pick) - where kso has
+ * tried every order; the rest it refuses as the loop does.
  */
 #include "scheduler.h"
 #include "match.h"
@@ -119,16 +123,91 @@ static bool claims_to_come(const struct model_scheduler *m, int p)
 	return false;
 }
 
-/* The allocation for claims[ci] out of the allocator's results. */
-static void allocate(struct model_scheduler *m, const struct dra_alloc_out *o, int ci,
-		     int claim, int node)
+/* The allocation for claims[ci] out of the allocator's alternative
+ * pick (0: its devices, also where it tried too many orders to list
+ * alternatives). */
+static void allocate(struct model_scheduler *m, const struct dra_alloc_out *o, int pick,
+		     int ci, int claim, int node)
 {
+	const struct dra_alloc_device *dev = pick ? o->alts[pick] : o->devices;
+	int nd = pick ? o->n_alt_devices[pick] : o->n_devices;
 	struct dra_alloc_device d[32];
 	int n = 0;
-	for (int i = 0; i < o->n_devices && n < 32; i++)
-		if (o->devices[i].claim == ci)
-			d[n++] = o->devices[i];
+	for (int i = 0; i < nd && n < 32; i++)
+		if (dev[i].claim == ci)
+			d[n++] = dev[i];
 	dra_live_allocate(m->snap.dra, m->cluster, claim, node, d, n);
+}
+
+/* Pod p's claims' PreFilter and, when some are to allocate, the Filter on
+ * node into pf / f (from a); false when nothing is to be written. */
+static bool bind_filter(struct model_scheduler *m, struct arena *a, int p, int node,
+			struct dra_prefilter *pf, struct dra_filter *f)
+{
+	const struct cluster *c = m->cluster;
+	dra_prefilter(a, c, m->snap.dra, &c->pods[p], pf);
+	if (pf->code != DRA_OK)
+		return false;
+	if (!pf->n_to_allocate)
+		return true;
+	dra_filter(a, c, pf, &c->nodes[node], node_match, NULL, f);
+	/* a replay's forced bind to a node kso finds no allocation on writes
+	 * nothing */
+	return f->code == DRA_OK && f->alloc.status == DRA_ALLOC_FIT;
+}
+
+int model_dra_bind_picks(struct model_scheduler *m, int p, int node)
+{
+	assert(m && node >= 0);
+	if (!applies(m, p))
+		return 1;
+	struct arena a;
+	arena_init(&a);
+	struct dra_prefilter pf;
+	struct dra_filter f;
+	int n = 1;
+	if (bind_filter(m, &a, p, node, &pf, &f) && pf.n_to_allocate)
+		n = f.alloc.n_alts;
+	arena_release(&a);
+	return n;
+}
+
+/* Reserve and PreBind of pod p bound to node with the allocator's
+ * alternative pick; *order_free: kube's orders all pick the same devices
+ * (also when nothing was allocated), *first: the first claim allocated. */
+static void bind_pick(struct model_scheduler *m, int p, int node, int pick,
+		      bool *order_free, int *first)
+{
+	const struct cluster *c = m->cluster;
+	*order_free = true;
+	struct arena a;
+	arena_init(&a);
+	struct dra_prefilter pf;
+	struct dra_filter f;
+	if (!bind_filter(m, &a, p, node, &pf, &f)) {
+		arena_release(&a);
+		return;
+	}
+	if (pf.n_to_allocate) {
+		assert(pick == 0 || pick < f.alloc.n_alts);
+		for (int i = 0; i < pf.n_to_allocate; i++)
+			allocate(m, &f.alloc, pick, i, pf.to_allocate[i], node);
+		*order_free = f.alloc.order_free;
+		*first = pf.to_allocate[0];
+	}
+	for (int i = 0; i < pf.n_claims; i++)
+		dra_live_reserve(m->snap.dra, c, pf.claims[i], p);
+	arena_release(&a);
+}
+
+void model_dra_bound_pick(struct model_scheduler *m, int p, int node, int pick)
+{
+	assert(m && node >= 0 && pick >= 0);
+	if (!applies(m, p))
+		return;
+	bool order_free;
+	int first;
+	bind_pick(m, p, node, pick, &order_free, &first);
 }
 
 void model_dra_bound(struct model_scheduler *m, int p, int node)
@@ -137,37 +216,17 @@ void model_dra_bound(struct model_scheduler *m, int p, int node)
 	if (!applies(m, p))
 		return;
 	const struct cluster *c = m->cluster;
-	struct arena a;
-	arena_init(&a);
-	struct dra_prefilter pf;
-	dra_prefilter(&a, c, m->snap.dra, &c->pods[p], &pf);
-	if (pf.code != DRA_OK) {
-		arena_release(&a);
+	bool order_free;
+	int first = -1;
+	bind_pick(m, p, node, 0, &order_free, &first);
+	if (order_free || !claims_to_come(m, p))
 		return;
-	}
-	if (pf.n_to_allocate) {
-		struct dra_filter f;
-		dra_filter(&a, c, &pf, &c->nodes[node], node_match, NULL, &f);
-		/* a replay's forced bind to a node kso finds no allocation on
-		 * writes nothing */
-		if (f.code != DRA_OK || f.alloc.status != DRA_ALLOC_FIT) {
-			arena_release(&a);
-			return;
-		}
-		for (int i = 0; i < pf.n_to_allocate; i++)
-			allocate(m, &f.alloc, i, pf.to_allocate[i], node);
-		if (!f.alloc.order_free && claims_to_come(m, p)) {
-			const struct resource_claim *cl = &c->claims[pf.to_allocate[0]];
-			unjudged(m, "pod %s/%s bound to %s: the devices kube's allocator picks "
-				 "there for its claims (first %s/%s) depend on the order of its "
-				 "pools (a Go map) and slices; the pods with claims still to "
-				 "schedule may see either", c->pods[p].ns, c->pods[p].name,
-				 c->nodes[node].name, cl->ns, cl->name);
-		}
-	}
-	for (int i = 0; i < pf.n_claims; i++)
-		dra_live_reserve(m->snap.dra, c, pf.claims[i], p);
-	arena_release(&a);
+	const struct resource_claim *cl = &c->claims[first];
+	unjudged(m, "pod %s/%s bound to %s: the devices kube's allocator picks "
+		 "there for its claims (first %s/%s) depend on the order of its "
+		 "pools (a Go map) and slices; the pods with claims still to "
+		 "schedule may see either", c->pods[p].ns, c->pods[p].name,
+		 c->nodes[node].name, cl->ns, cl->name);
 }
 
 bool model_dra_deallocate(struct model_scheduler *m, const struct sched_preemption *pr,

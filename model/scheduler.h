@@ -283,6 +283,13 @@ bool model_invariants_ok(const struct model_invariants *inv);
 bool model_dra_check(struct model_scheduler *m, int p);
 void model_dra_bound(struct model_scheduler *m, int p, int node);
 bool model_dra_postfilter(struct model_scheduler *m, int p, const struct sched_preemption *pr);
+/* model_dra_bind_picks: how many allocations kube may write binding p to
+ * node (its pool and slice orders pick different devices): 1 when no
+ * choice, 0 when there are more orders than kso tries; model_dra_bound_pick:
+ * model_dra_bound with allocation pick (< model_dra_bind_picks) and no
+ * refusal - the reachable search follows each. */
+int model_dra_bind_picks(struct model_scheduler *m, int p, int node);
+void model_dra_bound_pick(struct model_scheduler *m, int p, int node, int pick);
 /* model_dra_deallocate: PostFilter's deallocation of pr's claim number
  * pick (of pr->n_dra_deallocs: kube's random pick, which the reachable
  * search follows each way); true when a claim changed. */

@@ -284,23 +284,74 @@ def test_a_random_deallocation_is_followed_each_way(tmp_path):
                    (1, "1,-1,0,0,0,-1,0,0")]
 
 
-def test_devices_picked_in_map_order_are_refused(tmp_path):
-    # two pools on n1: a's devices depend on kube's pool order and b is
-    # still to schedule
+def test_devices_picked_in_map_order_are_followed_each_way(tmp_path):
+    # tests/test_dra_engines.py's case (kso schedule stops there): n1 holds
+    # gpu-0 of pool p1 and gpu-0 of pool p2, a and b each ask for one
+    # device.  S0: a first, n1 fits; kube's allocator walks the pools in a
+    # Go map's order, so a's claim gets p1's device (S1) or p2's (S2) - one
+    # placement, two states.  S1: b gets the other one, the only free
+    # device (S3); S2 likewise (S4).  5 states, 2 final, 3 decisions.
     from test_dra_engines import CLASS, claim, pod, slice_
     path = universe(tmp_path, CLASS + slice_("p1") + slice_("p2") +
                     claim("a-gpu") + claim("b-gpu") + pod("a", "a-gpu") +
                     pod("b", "b-gpu"))
+    db = tmp_path / "r.db"
     r = kso("enum", path, "--mode", "reachable", "--kube-version", "1.34",
-            "--db", tmp_path / "r.db", "--quiet")
-    assert r.returncode == 3, r.stderr
-    assert r.stderr.startswith(
-        "reachable mode stops at a state it cannot judge (state 0, "
-        "depth 0): pod default/a bound to n1: the devices kube's allocator "
-        "picks there")
-    # one pool: the device order decides - judged
+            "--db", db, "--store", "all")
+    assert r.returncode == 0, r.stderr
+    assert summary(r.stdout, "states") == 5
+    assert summary(r.stdout, "final states") == 2
+    assert summary(r.stdout, "decisions") == 3
+    assert summary(r.stdout, "disagreements") == 0
+    # the final states: a's claim on p1's device and b's on p2's, or the
+    # other way round (slices p1 = 0, p2 = 1 in the claims' words)
+    finals = rows(db, "SELECT c.status FROM states s JOIN claims c ON "
+                  "c.state_id = s.id WHERE s.placement = "
+                  "'default/a=n1 default/b=n1' ORDER BY 1")
+    assert finals == [("2,0,1,0,0,0,0,-1,1,0,2,0,1,1,0,0,0,-1,1,1",),
+                      ("2,0,1,1,0,0,0,-1,1,0,2,0,1,0,0,0,0,-1,1,1",)]
+    # one pool: the device order decides - 3 states (b waits, nothing left)
     path = universe(tmp_path, CLASS + slice_("p1") + claim("a-gpu") +
                     claim("b-gpu") + pod("a", "a-gpu") + pod("b", "b-gpu"))
     r = kso("enum", path, "--mode", "reachable", "--kube-version", "1.34",
             "--db", tmp_path / "s.db", "--quiet")
     assert r.returncode == 0, r.stderr
+    assert summary(r.stdout, "states") == 3
+
+
+def test_too_many_pool_orders_are_refused(tmp_path):
+    # six pools on n1 (6! = 720 orders, more than the 120 kso tries): a's
+    # devices may be any pool's, and b, still to schedule, would see the
+    # rest - kso cannot list kube's picks, so the search stops (exit 3)
+    from test_dra_engines import CLASS, claim, pod, slice_
+    pools = "".join(slice_("p%d" % i) for i in range(6))
+    path = universe(tmp_path, CLASS + pools + claim("a-gpu") + claim("b-gpu") +
+                    pod("a", "a-gpu") + pod("b", "b-gpu"))
+    r = kso("enum", path, "--mode", "reachable", "--kube-version", "1.34",
+            "--db", tmp_path / "r.db", "--quiet")
+    assert r.returncode == 3, r.stderr
+    assert r.stderr.startswith(
+        "reachable mode stops at a state it cannot judge (state 0, depth 0): "
+        "pod default/a bound to n1: the devices kube's allocator picks there")
+
+
+def test_a_claim_reserved_for_256_is_refused(tmp_path):
+    # shared is allocated on n1 and reserved for 256 consumers already (the
+    # API server's limit): p's PreBind would fail, a path kso's loop has
+    # not - the search stops before p's cycle (exit 3)
+    from test_dra_engines import CLASS, claim, pod, slice_
+    many = "".join("    - {resource: pods, name: x%03d, uid: u%03d}\n" % (i, i)
+                   for i in range(256))
+    status = ("status:\n  allocation:\n    devices:\n      results:\n"
+              "      - {request: gpu, driver: gpu.example.com, pool: n1, "
+              "device: gpu-0}\n  reservedFor:\n" + many)
+    path = universe(tmp_path, CLASS + slice_("n1") + claim("shared", status) +
+                    pod("p", "shared"))
+    r = kso("enum", path, "--mode", "reachable", "--kube-version", "1.34",
+            "--db", tmp_path / "r.db", "--quiet")
+    assert r.returncode == 3, r.stderr
+    assert r.stderr == (
+        "reachable mode stops at a state it cannot judge (state 0, depth 0): "
+        "pod default/p: its claim default/shared is reserved for 256 pods "
+        "already, the API server's limit: kube's PreBind would fail to add it "
+        "and the binding with it, which kso's loop does not model\n")

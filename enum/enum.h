@@ -459,6 +459,16 @@ struct enum_stored_scores {
 	int64_t raw[ENUM_REUSE_SCORES];
 };
 
+/* One node's SelectVictimsOnNode result (victims_slot): its code, and
+ * the victims (pods at victim_pods[pods], n of them) or the status (at
+ * victim_bytes[status]: its fields up to text, then the text in use). */
+struct enum_stored_victims {
+	enum sched_code code;
+	int n, pdb_violations;
+	uint32_t pods, status;
+	struct sched_casualty casualty;
+};
+
 /* The model's Feasibility verdicts of (pod, node, pods bound to the node)
  * met in earlier states of one scenario, for the pods whose verdicts read
  * nothing else (verdict_reuse.c).  Zeroed (after enum_reuse_release, or
@@ -573,6 +583,29 @@ struct enum_verdict_reuse {
 	 * dry runs run the filters afresh. */
 	struct model_verdict_memo memo;
 	uint64_t dry_given;        /* dry-run verdicts answered from it */
+	/* [(pod * n_nodes + node) << n_pods | mask]: 1 + the index in
+	 * victims[] of the model's §3.4 SelectVictimsOnNode(pod, node) when
+	 * the pods bound to node are mask, 0 none; lent through the memo
+	 * (victims, keep_victims).  Key: the dry run removes and gives back
+	 * the node's lower-priority pods (mask and the pods' priorities, fixed
+	 * per scenario), runs the pod's Feasibility on the node so edited
+	 * (which for a pod whose verdicts are reused reads the node and its
+	 * pods alone, QUIRK_PORTS_SET_REMOVAL's RemovePod included: the edits
+	 * are a function of mask), and splits the victims by the PDB budgets
+	 * - so only built when the scenario has no PDB (disruptionsAllowed
+	 * counts pods over the whole placement); taken when no pending pod is
+	 * nominated to the node and the pod has no resource claims.  Not in
+	 * a sampled state; the oracle's preemption, never lent, is compared
+	 * on every state. */
+	uint32_t *victims_slot;
+	struct enum_stored_victims *victims;
+	size_t n_victims, cap_victims;
+	int *victim_pods;
+	size_t n_victim_pods, cap_victim_pods;
+	unsigned char *victim_bytes;
+	size_t n_victim_bytes, cap_victim_bytes;
+	uint64_t victims_given, victims_stored;
+	bool *claims;              /* [n_pods] the pod has resource claims */
 	/* QUIRK_PORTS_SET_REMOVAL is on, and [n_pods] which pods have a
 	 * host port in some container (init containers too): removing such
 	 * a pod in a dry run is not the same as the pods left bound */

@@ -36,7 +36,8 @@
  * share a content id); and the binds and preemption steps whose step
  * invariants were found unbroken.  The stored verdicts also answer the
  * model's preemption dry runs (dry_find): each edits only one node's
- * bound pods, so it asks under the same key.
+ * bound pods, so it asks under the same key; and kube's SelectVictimsOnNode
+ * of a node is kept under it too (victims_find, victims_keep).
  *
  * The guard.  One state in ENUM_REUSE_SAMPLE_EVERY, chosen by the state's
  * own seed (the same whatever thread, shard or resumed run meets it), is
@@ -205,6 +206,95 @@ static int dry_find(void *self, const struct snapshot *base,
 	return 0;
 }
 
+/* victims_slot's index for (pod, node) on base (enum.h's key), SIZE_MAX
+ * when not taken. */
+static size_t victims_index(const struct enum_verdict_reuse *u,
+			    const struct snapshot *base, int pod, int node)
+{
+	if (!u->on || !u->victims_slot || !u->local[pod] || u->claims[pod] ||
+	    u->sampled_now || pod != u->pod_now)
+		return SIZE_MAX;
+	uint32_t mask = 0;
+	for (int q = 0; q < u->n_pods; q++)
+		if (base->pod_node[q] == node)
+			mask |= UINT32_C(1) << q;
+		else if (base->pod_node[q] == SNAP_PENDING &&
+			 base->nominated[q] == node)
+			return SIZE_MAX;
+	return (((size_t)pod * (size_t)u->n_nodes + (size_t)node)
+		<< u->n_pods) | mask;
+}
+
+/* struct model_verdict_memo's victims: the stored result, as
+ * SelectVictimsOnNode fills it (preemption_kube.c's select_victims). */
+static bool victims_find(void *self, const struct snapshot *base, int pod,
+			 int node, enum sched_code *code,
+			 struct sched_victims *out, struct sched_status *st)
+{
+	struct enum_verdict_reuse *u = self;
+	size_t i = victims_index(u, base, pod, node);
+	if (i == SIZE_MAX || !u->victims_slot[i])
+		return false;
+	const struct enum_stored_victims *e = &u->victims[u->victims_slot[i] - 1];
+	memset(out, 0, sizeof *out);
+	out->node = node;
+	*code = e->code;
+	if (e->code == SCHED_SUCCESS) {
+		sched_status_ok(st);
+		out->pods = xmalloc(sizeof *out->pods * (size_t)(e->n + 1));
+		if (e->n)
+			memcpy(out->pods, u->victim_pods + e->pods,
+			       sizeof *out->pods * (size_t)e->n);
+		out->n = e->n;
+		out->pdb_violations = e->pdb_violations;
+		out->casualty = e->casualty;
+	} else {
+		const unsigned char *b = u->victim_bytes + e->status;
+		memcpy(st, b, offsetof(struct sched_status, text));
+		memcpy(st->text, b + offsetof(struct sched_status, text), st->used);
+	}
+	u->victims_given++;
+	return true;
+}
+
+/* struct model_verdict_memo's keep_victims: the model's result kept. */
+static void victims_keep(void *self, const struct snapshot *base, int pod,
+			 int node, enum sched_code code,
+			 const struct sched_victims *v,
+			 const struct sched_status *st)
+{
+	struct enum_verdict_reuse *u = self;
+	size_t i = victims_index(u, base, pod, node);
+	if (i == SIZE_MAX || u->victims_slot[i] ||
+	    u->n_victims >= UINT32_MAX - 1 ||
+	    u->n_victim_pods + (size_t)v->n >= UINT32_MAX ||
+	    u->n_victim_bytes + status_bytes(st) >= UINT32_MAX)
+		return;
+	struct enum_stored_victims e = {.code = code};
+	if (code == SCHED_SUCCESS) {
+		e.n = v->n;
+		e.pdb_violations = v->pdb_violations;
+		e.casualty = v->casualty;
+		e.pods = (uint32_t)u->n_victim_pods;
+		GROW(u->victim_pods, u->n_victim_pods + (size_t)v->n + 1,
+		     u->cap_victim_pods);
+		if (v->n)
+			memcpy(u->victim_pods + u->n_victim_pods, v->pods,
+			       sizeof *v->pods * (size_t)v->n);
+		u->n_victim_pods += (size_t)v->n;
+	} else {
+		size_t n = status_bytes(st);
+		e.status = (uint32_t)u->n_victim_bytes;
+		GROW(u->victim_bytes, u->n_victim_bytes + n, u->cap_victim_bytes);
+		memcpy(u->victim_bytes + u->n_victim_bytes, st, n);
+		u->n_victim_bytes += n;
+	}
+	GROW(u->victims, u->n_victims + 1, u->cap_victims);
+	u->victims[u->n_victims++] = e;
+	u->victims_slot[i] = (uint32_t)u->n_victims;
+	u->victims_stored++;
+}
+
 void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 		     const struct sched_profile *const *prof, bool on)
 {
@@ -262,7 +352,16 @@ void enum_reuse_init(struct enum_verdict_reuse *u, const struct cluster *c,
 	u->at_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->at_now);
 	u->score_at_now = xcalloc((size_t)c->n_nodes + 1, sizeof *u->score_at_now);
 	u->sample_every = ENUM_REUSE_SAMPLE_EVERY;
-	u->memo = (struct model_verdict_memo){dry_find, u};
+	u->memo = (struct model_verdict_memo){
+		.find = dry_find, .victims = victims_find,
+		.keep_victims = victims_keep, .self = u,
+	};
+	if (c->n_pdbs == 0)
+		u->victims_slot = xcalloc(((size_t)c->n_pods * (size_t)c->n_nodes)
+					  << c->n_pods, sizeof *u->victims_slot);
+	u->claims = xcalloc((size_t)c->n_pods + 1, sizeof *u->claims);
+	for (int p = 0; p < c->n_pods; p++)
+		u->claims[p] = c->pods[p].n_claims > 0;
 	u->port_removal = config_quirk(&c->config, QUIRK_PORTS_SET_REMOVAL);
 	u->host_ports = xcalloc((size_t)c->n_pods + 1, sizeof *u->host_ports);
 	for (int p = 0; p < c->n_pods; p++)
@@ -274,6 +373,11 @@ void enum_reuse_release(struct enum_verdict_reuse *u)
 {
 	free(u->local);
 	free(u->host_ports);
+	free(u->claims);
+	free(u->victims_slot);
+	free(u->victims);
+	free(u->victim_pods);
+	free(u->victim_bytes);
 	free(u->slot);
 	free(u->mask);
 	free(u->given_now);

@@ -60,6 +60,18 @@ struct model_verdict_memo {
 	int (*find)(void *self, const struct snapshot *base,
 		    const struct snapshot *view, int pod, int node,
 		    struct sched_status *why);
+	/* §3.4 SelectVictimsOnNode(pod, node) on base as the caller already
+	 * knows it (NULL: none): true with its code, and *out (pods
+	 * malloc'ed) or *st as the dry run would fill them; false: not
+	 * known, the dry run runs and hands its result to keep_victims
+	 * (may be NULL). */
+	bool (*victims)(void *self, const struct snapshot *base, int pod,
+			int node, enum sched_code *code,
+			struct sched_victims *out, struct sched_status *st);
+	void (*keep_victims)(void *self, const struct snapshot *base, int pod,
+			     int node, enum sched_code code,
+			     const struct sched_victims *v,
+			     const struct sched_status *st);
 	void *self;
 };
 

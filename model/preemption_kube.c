@@ -272,8 +272,15 @@ static void dry_run_node(struct dry_run *d,
 {
 	struct sched_victims v;
 	struct sched_status st;
-	enum sched_code code = select_victims(state, s, node, allowed, spent,
-					      &v, &st);
+	enum sched_code code;
+	const struct model_verdict_memo *m = state->memo;
+	if (!m || !m->victims ||
+	    !m->victims(m->self, s, state->pod, node, &code, &v, &st)) {
+		code = select_victims(state, s, node, allowed, spent, &v, &st);
+		if (m && m->keep_victims)
+			m->keep_victims(m->self, s, state->pod, node, code, &v,
+					&st);
+	}
 	if (code == SCHED_SUCCESS && v.n > 0) {
 		dry_run_add(d, &v);
 		return;

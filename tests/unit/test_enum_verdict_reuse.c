@@ -727,17 +727,22 @@ static void decide_hi(struct enum_ctx *x, int on, struct enum_outcome *o)
 }
 
 /*
- * The model's preemption dry runs ask the stored verdicts (enum.h's
- * memo) for hi on n1 holding what each dry run leaves there.  Every
- * placement of the lows is met first (the keys (hi, n1, {}), {lo1},
- * {lo2}, {lo1, lo2} stored by the cycles), then both lows on n1 again:
- * kube's walk asks {} (step 2) and, reprieving each low, {lo1} and {lo2};
- * the search asks {lo2} (evicting lo1), {lo1} (evicting lo2) and {}
- * (both): 6, every one answered.  A stored verdict planted wrong -
- * (hi, n1, {}) and (hi, n1, {lo1}) swapped - makes the model's kube walk
- * find n1 no candidate (step 2 reads Insufficient cpu), which the
- * oracle, never lent the memo, does not: a disagreement without any
- * sample.  A sampled state lends nothing: both evict the two lows.
+ * The model's preemption dry runs ask what the reuse keeps (enum.h's
+ * memo).  Every placement of the lows is met first: the cycles store the
+ * verdicts of (hi, n1, {}), {lo1}, {lo2}, {lo1, lo2}, and the preemptions
+ * with a low on n1 store kube's SelectVictimsOnNode of n1 for each (the
+ * scenario has no PDB).  Both lows on n1 again: kube's walk is given n1's
+ * victims (both lows) and runs no filter; the least-Casualty search asks
+ * the verdicts of {lo2} (evicting lo1), {lo1} (evicting lo2) and {}
+ * (both): 3 answered.
+ *
+ * Planted wrong, (hi, n1, {}) and (hi, n1, {lo1}) swapped: the search
+ * reads evicting lo2 alone as enough ({lo1} left reads feasible), one
+ * victim against kube's two - a preemption-worse finding the oracle
+ * cannot see (it has no least-Casualty search), which only a sampled
+ * state, deciding afresh, does not make.  Kube's stored victims planted
+ * wrong (one victim): the oracle, never lent them, evicts both - a
+ * disagreement on the state itself.
  */
 static void dry_runs_ask_the_stored_verdicts(void)
 {
@@ -763,14 +768,19 @@ static void dry_runs_ask_the_stored_verdicts(void)
 		CHECK_EQ(o.preempted, on != 0);
 		enum_outcome_release(&o);
 	}
+	/* n1 holding lo1, lo2, both: one SelectVictimsOnNode each */
+	CHECK_EQ(x.reuse.victims_stored, 3);
+	CHECK_EQ(x.reuse.victims_given, 0);
 	uint64_t asked = x.reuse.dry_given;
 	decide_hi(&x, 3, &o);
 	CHECK(o.agree);
-	CHECK_EQ(x.reuse.dry_given - asked, 6);
+	CHECK_EQ(x.reuse.victims_given, 1);
+	CHECK_EQ(x.reuse.dry_given - asked, 3);
 	CHECK_EQ(o.kube.node, 0);
 	CHECK_EQ(o.kube.chosen.n, 2);
 	CHECK_EQ(o.minimal.node, 0);
 	CHECK_EQ(o.minimal.chosen.n, 2);
+	CHECK(!o.find[ENUM_FIND_PREEMPT_WORSE]);
 	enum_outcome_release(&o);
 	/* hi is pod 2, n1 node 0: slots (2 * 1 + 0) << 3 | mask */
 	uint32_t *none = &x.reuse.slot[2u << 3], *lo1 = &x.reuse.slot[2u << 3 | 1];
@@ -779,18 +789,30 @@ static void dry_runs_ask_the_stored_verdicts(void)
 	*none = *lo1;
 	*lo1 = t;
 	decide_hi(&x, 3, &o);
+	CHECK(o.agree);
+	CHECK_EQ(o.kube.chosen.n, 2);
+	CHECK_EQ(o.minimal.chosen.n, 1);
+	CHECK_EQ(o.minimal.chosen.pods[0], 1);   /* lo2 */
+	CHECK(o.find[ENUM_FIND_PREEMPT_WORSE]);
+	enum_outcome_release(&o);
+	uint32_t both = x.reuse.victims_slot[2u << 3 | 3];
+	CHECK(both != 0);
+	x.reuse.victims[both - 1].n = 1;
+	decide_hi(&x, 3, &o);
 	CHECK(!o.agree);
-	CHECK_EQ(o.kube.node, -1);         /* the model, misled */
-	CHECK_EQ(o.oracle_pr.node, 0);     /* the oracle, afresh */
-	CHECK_EQ(o.oracle_pr.chosen.n, 2);
+	CHECK_EQ(o.kube.chosen.n, 1);        /* the model, misled */
+	CHECK_EQ(o.oracle_pr.chosen.n, 2);   /* the oracle, afresh */
 	enum_outcome_release(&o);
 	x.reuse.sample_every = 1;
 	asked = x.reuse.dry_given;
+	uint64_t given = x.reuse.victims_given;
 	decide_hi(&x, 3, &o);
 	CHECK(o.agree);
 	CHECK_EQ(x.reuse.dry_given, asked);
-	CHECK_EQ(o.kube.node, 0);
+	CHECK_EQ(x.reuse.victims_given, given);
 	CHECK_EQ(o.kube.chosen.n, 2);
+	CHECK_EQ(o.minimal.chosen.n, 2);
+	CHECK(!o.find[ENUM_FIND_PREEMPT_WORSE]);
 	enum_outcome_release(&o);
 	enum_ctx_release(&x);
 	enum_scenario_release(&sc);

@@ -282,6 +282,39 @@ def test_reuse_classes_by_hand():
     assert doc["summary"]["evicted"] == 2
 
 
+@pytest.mark.parametrize("version", ["1.30", "1.34"])
+def test_reuse_keyed_on_pdb_budget_by_hand(version):
+    """A node unchanged between two preemptors of one class is dry-run
+    again when the PDB budget changed (fixture header: x1's eviction
+    leaves pdb-x no disruption, so n2's victim x2 now violates it and n3
+    wins; p1's dry run of n2, reused, would pick n2)."""
+    doc = schedule("reuse-pdb-budget.yaml", "--kube-version", version)
+    pre = [(s["pod"], s["node"], s["victims"])
+           for s in doc["steps"] if s["action"] == "preempt"]
+    assert pre == [("default/p1", "n1", ["default/x1"]),
+                   ("default/p2", "n3", ["default/y"])]
+    assert doc["final"]["default/p1"] == "n1"
+    assert doc["final"]["default/p2"] == "n3"
+    assert doc["final"]["default/x2"] == "n2"
+
+
+@pytest.mark.parametrize("version", ["1.30", "1.34"])
+def test_reuse_keyed_on_nominations_by_hand(version):
+    """A node whose pods did not change between two preemptors of one
+    class is dry-run again when a pod nominated to it went elsewhere
+    (fixture header: q's nomination to n2 blocks p1 there; q binds to n3,
+    and p2 then preempts z on n2)."""
+    doc = schedule("reuse-nomination-gone.yaml", "--kube-version", version)
+    steps = [(s["pod"], s["action"], s["node"], s.get("victims"))
+             for s in doc["steps"]]
+    assert steps[:3] == [
+        ("default/p1", "preempt", "n1", ["default/a"]),
+        ("default/q", "bind", "n3", []),
+        ("default/p2", "preempt", "n2", ["default/z"])]
+    assert doc["final"]["default/p2"] == "n2"
+    assert doc["final"]["default/q"] == "n3"
+
+
 def mixed_preemption_cluster(path):
     """40 nodes of 4 cpu, each full with four 900m pods of priorities 0-3;
     PDBs over two of the pod groups (one spent, one with a budget); then

@@ -89,6 +89,18 @@ static int write_steps(struct itf_writer *w, struct model_scheduler *m,
 			cli_itf_arrival(w, m, ts->pod);
 			continue;
 		}
+		/* the 5-minute flush: the next step's state says it
+		 * (afterTimeoutFlush) */
+		if (ts->flush) {
+			if (model_scheduler_flush(m) <= 0)
+				return error_plain(err, "step %d of the trace is the "
+						   "5-minute unschedulable timeout; "
+						   "the loop finds no parked pod whose "
+						   "retry changes anything", i + 1);
+			continue;
+		}
+		/* at quiescence the 5-minute flush may bring pods back */
+		model_scheduler_flush(m);
 		int head = model_scheduler_head(m);
 		if (head != ts->pod) {
 			char a[512], b[512];

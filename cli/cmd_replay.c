@@ -634,6 +634,8 @@ static int replay(const struct trace *t, struct cli_loop *l, struct replayed *v)
 		}
 		out->trace = decision_text(c, r->action, r->node, r->victims,
 					   r->n_victims);
+		/* at quiescence the 5-minute flush may bring pods back */
+		model_scheduler_flush(m);
 		int head = model_scheduler_head(m);
 		struct model_step st;
 		memset(&st, 0, sizeof st);

@@ -212,6 +212,8 @@ static void json_state(struct json_out *j, const struct trace_walk *w)
 
 static void apply_step(struct trace_walk *w, const struct enum_trace_step *s)
 {
+	if (s->flush)
+		return;    /* parked pods back to activeQ: no placement changes */
 	if (s->arrive) {
 		w->arrived[s->pod] = true;
 		w->at[s->pod] = SNAP_PENDING;
@@ -236,10 +238,11 @@ static void json_step(struct json_out *j, const struct trace_walk *w,
 	json_key(j, "step");
 	json_int(j, i);
 	json_key(j, "action");
-	json_string(j, !s ? "start" : s->arrive ? "arrive" :
-		    model_step_action_name(s->action));
+	json_string(j, !s ? "start" : s->arrive ? "arrive" : s->flush ? "flush"
+		    : model_step_action_name(s->action));
 	json_key(j, "pod");
-	json_string(j, s ? cluster_pod_key(c, s->pod, key, sizeof key) : "");
+	json_string(j, s && s->pod >= 0 ? cluster_pod_key(c, s->pod, key, sizeof key)
+		    : "");
 	json_key(j, "node");
 	json_string(j, s && !s->arrive && s->node >= 0 ? c->nodes[s->node].name
 						       : "");

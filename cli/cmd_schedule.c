@@ -267,9 +267,9 @@ static const char *stop_reason(const struct cli_loop *r)
 	if (m->unjudged)
 		return "unjudged";
 	if (m->opts.max_steps > 0 && m->steps >= m->opts.max_steps &&
-	    model_scheduler_head(&r->m) >= 0)
+	    (model_scheduler_head(&r->m) >= 0 || m->n_pool > 0))
 		return "max-steps";
-	return "quiescent";
+	return m->fixpoint ? "fixpoint" : "quiescent";
 }
 
 struct counts {
@@ -408,11 +408,26 @@ static void pod_list(char *buf, size_t len, const struct cluster *c,
 		snprintf(buf, len, "-");
 }
 
+/* The row of a 5-minute flush before the step that follows it. */
+static void table_flush(struct step_table *t, int flushed)
+{
+	struct cli_grid *g = &t->g;
+	int row = cli_grid_add_row(g);
+	for (int col = 0; col < N_COLS; col++)
+		if (t->wide || col != COL_PRIORITY)
+			cli_grid_set(g, row, grid_col(t, col), "-");
+	cli_grid_set(g, row, grid_col(t, COL_ACTION), "flush");
+	cli_grid_set(g, row, grid_col(t, COL_MESSAGE), "5-minute unschedulable "
+		     "timeout: %d parked pod(s) back to activeQ", flushed);
+}
+
 static int table_step(struct step_table *t, const struct model_scheduler *m,
 		      const struct model_step *st)
 {
 	const struct cluster *c = m->cluster;
 	struct cli_grid *g = &t->g;
+	if (st->flushed)
+		table_flush(t, st->flushed);
 	int row = cli_grid_add_row(g);
 	char buf[8192];
 	cli_grid_set(g, row, grid_col(t, COL_STEP), "%d", m->steps);
@@ -466,6 +481,11 @@ static void table_end(FILE *f, const struct cli_loop *r,
 	struct counts k = count_pods(m);
 	fprintf(f, "\nbound %d, pending %d, evicted %d, steps %d (%s)\n",
 		k.bound, k.pending, k.evicted, m->steps, stop_reason(r));
+	if (m->fixpoint)
+		fprintf(f, "fixpoint: after the 5-minute unschedulable timeout "
+			"each of the %d parked pod(s) would fail as it did (no "
+			"bind, preemption, nomination or claim change)\n",
+			m->n_pool);
 	table_pending(f, r, w);
 	char off[512];
 	quirks_off_text(m->cluster->config.quirks_off, ", ", off, sizeof off);
@@ -523,6 +543,10 @@ static void json_step(struct json_out *j, const struct model_scheduler *m,
 		json_null(j);
 	json_key(j, "nominated_fast_path");
 	json_bool(j, st->fast_path);
+	if (st->flushed) {
+		json_key(j, "after_timeout_flush");
+		json_int(j, st->flushed);
+	}
 	if (detail) {
 		json_key(j, "viable");
 		json_node_list(j, c, st->viable, st->n_viable);
@@ -610,6 +634,10 @@ static void json_end_run(struct json_out *j, const struct cli_loop *r,
 	json_int(j, m->steps);
 	json_key(j, "stopped");
 	json_string(j, stop_reason(r));
+	if (m->flushes) {
+		json_key(j, "timeout_flushes");
+		json_int(j, m->flushes);
+	}
 	json_key(j, "invariants");
 	json_invariants(j, m);
 	cli_json_switches(j, c);
@@ -700,8 +728,10 @@ static void judge_answer(struct judged *jd, const struct sched_profile *prof,
 
 /* Asks the implementation about the pod the loop decides next and judges
  * its answer (kso's engine makes the step). */
-static void judge_next(struct judged *jd, const struct cli_loop *r)
+static void judge_next(struct judged *jd, struct cli_loop *r)
 {
+	/* at quiescence the 5-minute flush may bring pods back first */
+	model_scheduler_flush(&r->m);
 	const struct model_scheduler *m = &r->m;
 	int pod = model_scheduler_head(&r->m);
 	if (!jd->running || pod < 0)

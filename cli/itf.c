@@ -386,6 +386,12 @@ static void write_state(struct itf_writer *w, const struct model_scheduler *m,
 		cli_json_node_names(j, c, st->viable, st->n_viable);
 		json_key(j, "message");
 		json_string(j, st->message ? st->message : "");
+		if (st->flushed) {
+			/* the 5-minute unschedulable timeout moved this many
+			 * parked pods back before the step */
+			json_key(j, "afterTimeoutFlush");
+			json_int(j, st->flushed);
+		}
 	}
 	if (preemption) {
 		json_key(j, "preemption");

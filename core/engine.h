@@ -131,6 +131,14 @@ struct loop_engine {
 	 * keep equal to the loop's (checked in debug builds); NULL for an
 	 * engine that keeps none or cannot show it */
 	const struct snapshot *(*placement)(const void *self);
+	/* hold (NULL for an engine that must not be asked questions kube
+	 * did not ask - a scheduler in another process - or whose cycles
+	 * move no state of their own, the literal model): on, the engine
+	 * remembers the state its cycles move (kube's sampling start,
+	 * selectHost's draws); off, it goes back to it.  The cycles and
+	 * preemptions in between are the loop's questions at the 5-minute
+	 * flush (model/scheduler.h model_scheduler_flush). */
+	void (*hold)(void *self, bool on);
 };
 
 #endif

@@ -939,8 +939,11 @@ enum { ENUM_ARRIVE_ANY = 1, ENUM_ARRIVE_ORDERED = 2 };
 /* One step of a reachable-mode trace: what the loop did to which pod (or
  * the pod's arrival). */
 struct enum_trace_step {
-	int pod;
+	int pod;                   /* -1 for a flush */
 	bool arrive;               /* the pod was created: no scheduling */
+	bool flush;                /* the 5-minute unschedulable timeout
+				    * moved every parked pod back: no pod,
+				    * no scheduling */
 	enum model_step_action action;
 	bool minimal;              /* a preemption by the spec's minimal
 				    * answer, not kube's */

@@ -19,7 +19,12 @@
  * pod P: one bind per viable node (every tie selectHost could take; only
  * the nominated node on the fast path), or, when nothing fits, kube's
  * preemption (and each candidate tied with its choice) and the minimal
- * answer, or P parked.  Every transition is checked against the model's
+ * answer, or P parked.  A state with no next pod but pods parked has one
+ * more successor when retrying them would change something (one binds,
+ * preempts or loses its nomination): the 5-minute unschedulable timeout
+ * (flushUnschedulablePodsLeftover), every parked pod back to activeQ with
+ * its queue timestamp; when no retry would change anything the state is
+ * a fixpoint, final.  Every transition is checked against the model's
  * invariants; breadth-first order makes the recorded trace a shortest
  * one.  Termination is checked on the whole graph at the end (a cycle of
  * steps is a run that never ends), and final states with more pods
@@ -38,7 +43,7 @@
 #include <string.h>
 
 
-enum { ACT_BIND, ACT_KUBE, ACT_MINIMAL, ACT_PARK, ACT_ARRIVE };
+enum { ACT_BIND, ACT_KUBE, ACT_MINIMAL, ACT_PARK, ACT_ARRIVE, ACT_FLUSH };
 
 /* How a state was first reached. */
 struct rmeta {
@@ -329,12 +334,17 @@ static const char *act_name(int act)
 {
 	return act == ACT_BIND ? "bind" : act == ACT_KUBE ? "preempt(kube)"
 		: act == ACT_MINIMAL ? "preempt(minimal)"
-		: act == ACT_ARRIVE ? "arrives" : "unschedulable";
+		: act == ACT_ARRIVE ? "arrives" : act == ACT_FLUSH
+		? "5-minute flush" : "unschedulable";
 }
 
 static void step_text(const struct cluster *c, int pod, int act, int node,
 		      uint64_t victims, struct strbuf *b)
 {
+	if (act == ACT_FLUSH) {
+		strbuf_puts(b, act_name(act));
+		return;
+	}
 	strbuf_printf(b, "%s/%s %s", c->pods[pod].ns, c->pods[pod].name, act_name(act));
 	if (node >= 0)
 		strbuf_printf(b, " %s", c->nodes[node].name);
@@ -380,6 +390,7 @@ static void trace_step(const struct cluster *c, int pod, int act, int node,
 {
 	out->pod = pod;
 	out->arrive = act == ACT_ARRIVE;
+	out->flush = act == ACT_FLUSH;
 	out->action = act == ACT_BIND ? MODEL_STEP_BIND
 		: act == ACT_PARK ? MODEL_STEP_UNSCHEDULABLE : MODEL_STEP_PREEMPT;
 	out->minimal = act == ACT_MINIMAL;
@@ -507,8 +518,8 @@ static uint64_t canonical(struct search *S, const struct rstate *s)
 static void add_successor(struct search *S, int from, int pod, int act,
 			  int node, const int *victims, int n_victims)
 {
-	/* an arrival is no scheduling step: nothing to check */
-	if (act != ACT_ARRIVE)
+	/* an arrival or a flush is no scheduling step: nothing to check */
+	if (act != ACT_ARRIVE && act != ACT_FLUSH)
 		check_step(S, from, pod, act, node, victims, n_victims);
 	uint64_t w = canonical(S, &S->nxt);
 	bool added;
@@ -746,6 +757,59 @@ static bool arrivals(struct search *S, int from)
 	return any;
 }
 
+/* The 5-minute unschedulable timeout: every parked pod back to activeQ
+ * (wildcard event, queueAfterBackoff, backoff long expired), its queue
+ * timestamp kept. */
+static void succ_flush(struct search *S, int from)
+{
+	copy_state(S);
+	for (int q = 0; q < S->c->n_pods; q++) {
+		S->nxt.waiting[q] = false;
+		S->nxt.rej[q] = 0;
+	}
+	add_successor(S, from, -1, ACT_FLUSH, -1, NULL, 0);
+}
+
+/* Whether retrying parked pod q in the current state has a successor
+ * other than q parked as it is: a bind, kube's or the minimal
+ * preemption, or its nomination cleared.  Both engines decide it
+ * (enum_check_pod); a disagreement is recorded as any other. */
+static bool retry_changes(struct search *S, int from, int q)
+{
+	struct enum_outcome o;
+	enum_outcome_init(&o);
+	enum_check_pod(S->x, q, &o);
+	if (!o.agree) {
+		enum_tally_outcome(&o, S->g.meta[from].weight, S->t);
+		emit_record(S, from, NULL, &o, NULL, NULL, NULL, 0, NULL);
+	}
+	const struct sched_cycle_result *r = &S->x->mr;
+	bool nominated = S->cur.snap->nominated[q] >= 0;
+	bool changes;
+	if (r->n_viable > 0)
+		changes = true;
+	else if (o.preempted)
+		changes = (o.kube.code == SCHED_SUCCESS && o.kube.node >= 0) ||
+			  (o.minimal_ok && o.minimal.node >= 0) ||
+			  (o.kube.clear_own_nomination && nominated);
+	else   /* an Error or no nodes clears the nomination (visit) */
+		changes = nominated && (r->code == SCHED_ERROR ||
+					r->code == SCHED_UAU);
+	enum_outcome_release(&o);
+	return changes;
+}
+
+/* Whether the flush's round changes anything: every retry up to the
+ * first that changes something runs on this state, so one parked pod
+ * whose retry would is enough. */
+static bool flush_changes(struct search *S, int from)
+{
+	for (int q = 0; q < S->c->n_pods; q++)
+		if (S->cur.waiting[q] && retry_changes(S, from, q))
+			return true;
+	return false;
+}
+
 static const struct sched_victims *kube_candidate(const struct sched_preemption *k,
 						  int node)
 {
@@ -900,7 +964,10 @@ static void visit(struct search *S, int i)
 	/* arrivals interleave with the scheduler's step: both are
 	 * successors (the decoded state survives them: copy_state reads it) */
 	bool absent = arrivals(S, i);
-	tally_state(S, i, p < 0 && !absent);
+	bool flush = p < 0 && flush_changes(S, i);
+	if (flush)
+		succ_flush(S, i);
+	tally_state(S, i, p < 0 && !absent && !flush);
 	if (p < 0) {
 		if (S->sink->store_all)
 			emit_record(S, i, NULL, NULL, NULL, NULL, NULL, 0, NULL);

@@ -87,6 +87,10 @@ void model_invariants_release(struct model_invariants *inv)
 	free(inv->hashes);
 	inv->hashes = NULL;
 	inv->n_states = inv->cap_states = 0;
+	free(inv->flush_hashes);
+	inv->flush_hashes = NULL;
+	inv->n_flush_states = inv->cap_flush_states = 0;
+	inv->n_seen = 0;
 	free(inv->last);
 	inv->last = NULL;
 	free(inv->waiting_pods);
@@ -514,36 +518,36 @@ static void state_fingerprint(struct model_scheduler *m,
 	out[1] = v->sum[1] + dra_live_hash(m->snap.dra, hash_keys[1]);
 }
 
-/* Open-addressing set of fingerprints (hashes[3i], [3i+1]; the pair 0,0
- * marks an empty slot) with the index of the state each was seen as
- * (hashes[3i+2]).  Returns that index when fp was already in, else adds
- * fp with index and returns -1. */
-static int seen_before(struct model_invariants *v, uint64_t a, uint64_t b,
-		       int index)
+/* Open-addressing set of fingerprints (*hashes: [3i], [3i+1]; the pair
+ * 0,0 marks an empty slot) with the index of the state each was seen as
+ * ([3i+2]), *n of them in *cap slots.  Returns that index when fp was
+ * already in, else adds fp with index and returns -1. */
+static int seen_before(uint64_t **hashes, int *n, int *cap, uint64_t a,
+		       uint64_t b, int index)
 {
 	if (a == 0 && b == 0)
 		a = 1;
-	if (2 * (v->n_states + 1) > v->cap_states) {
-		int cap = v->cap_states ? 2 * v->cap_states : 64;
-		uint64_t *old = v->hashes;
-		int old_cap = v->cap_states;
-		v->hashes = xcalloc((size_t)cap * 3, sizeof *v->hashes);
-		v->cap_states = cap;
-		v->n_states = 0;
+	if (2 * (*n + 1) > *cap) {
+		int new_cap = *cap ? 2 * *cap : 64;
+		uint64_t *old = *hashes;
+		int old_cap = *cap;
+		*hashes = xcalloc((size_t)new_cap * 3, sizeof **hashes);
+		*cap = new_cap;
+		*n = 0;
 		for (int i = 0; i < old_cap; i++)
 			if (old[3 * i] || old[3 * i + 1])
-				seen_before(v, old[3 * i], old[3 * i + 1],
-					    (int)old[3 * i + 2]);
+				seen_before(hashes, n, cap, old[3 * i],
+					    old[3 * i + 1], (int)old[3 * i + 2]);
 		free(old);
 	}
-	size_t mask = (size_t)v->cap_states - 1;
+	size_t mask = (size_t)*cap - 1;
 	for (size_t i = (size_t)(a ^ (b >> 7)) & mask;; i = (i + 1) & mask) {
-		uint64_t *slot = &v->hashes[3 * i];
+		uint64_t *slot = &(*hashes)[3 * i];
 		if (slot[0] == 0 && slot[1] == 0) {
 			slot[0] = a;
 			slot[1] = b;
 			slot[2] = (uint64_t)index;
-			v->n_states++;
+			(*n)++;
 			return -1;
 		}
 		if (slot[0] == a && slot[1] == b)
@@ -556,16 +560,43 @@ static bool check_termination(struct model_scheduler *m,
 {
 	uint64_t fp[2];
 	state_fingerprint(m, st, fp);
+	struct model_invariants *v = &m->inv;
 	/* every state before the first repeat was new: the count of states
 	 * seen is this one's index */
-	int earlier = seen_before(&m->inv, fp[0], fp[1], m->inv.n_states);
+	int earlier = seen_before(&v->hashes, &v->n_states, &v->cap_states,
+				  fp[0], fp[1], v->n_seen++);
 	if (earlier < 0)
 		return true;
-	m->inv.loop_state = earlier;
+	v->loop_state = earlier;
 	breach(m, MODEL_INV_TERMINATION, "the state after step %d repeats an "
 	       "earlier one: pods keep preempting each other; stopped",
 	       m->steps);
 	return false;
+}
+
+bool model_invariants_flush(struct model_scheduler *m)
+{
+	assert(m);
+	struct model_invariants *v = &m->inv;
+	uint64_t fp[2];
+	/* a full pass: the flush changed no pod's (node, nomination) */
+	state_fingerprint(m, NULL, fp);
+	int earlier = seen_before(&v->flush_hashes, &v->n_flush_states,
+				  &v->cap_flush_states, fp[0], fp[1],
+				  v->n_seen - 1);
+	if (earlier >= 0) {
+		v->loop_state = earlier;
+		breach(m, MODEL_INV_TERMINATION, "the state after step %d, "
+		       "where the 5-minute unschedulable timeout moves the "
+		       "parked pods back, repeats an earlier such state: the "
+		       "pods keep changing each other's nominations; stopped",
+		       m->steps);
+		return false;
+	}
+	if (v->hashes)
+		memset(v->hashes, 0, sizeof *v->hashes * 3 * (size_t)v->cap_states);
+	v->n_states = 0;
+	return true;
 }
 
 /* The loop's kept spread states and node sums follow pod p from node

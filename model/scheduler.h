@@ -17,7 +17,16 @@
  * activeQ as each release's queue does (requeue.h; behind pods of its
  * priority that did not fail: the queue timestamp is reset on failure).
  *
- * The loop ends at quiescence (no pod in activeQ) or after max_steps.
+ * At quiescence (activeQ empty) with pods parked, kube's
+ * flushUnschedulablePodsLeftover (every 30 s, a pod parked for more than
+ * podMaxInUnschedulablePodsDuration, 5 minutes; v1.30.12 and v1.34.1
+ * alike) moves every parked pod back with the wildcard event
+ * UnschedulableTimeout: queueAfterBackoff, and its backoff (10 s at most)
+ * has long expired, so to activeQ, keeping the queue timestamp of its
+ * last failure (model_scheduler_flush).  The loop ends at a fixpoint (the
+ * flush's retries would change nothing: every one fails as it did, with
+ * no preemption and no nomination or claim changed), at quiescence with
+ * nothing parked, or after max_steps.
  */
 #ifndef KSO_SCHEDULER_H
 #define KSO_SCHEDULER_H
@@ -67,6 +76,9 @@ struct model_step {
 	int *cleared;              /* pods whose nomination preemption cleared */
 	int n_cleared;
 	char *message;             /* kube's FitError / PostFilter text, "" on bind */
+	int flushed;               /* > 0: the step came after the 5-minute
+				    * unschedulable timeout moved this many
+				    * parked pods back (model_scheduler_flush) */
 };
 
 void model_step_release(struct model_step *st);
@@ -90,10 +102,18 @@ struct model_invariants {
 	bool broken[MODEL_INV_COUNT];
 	char detail[MODEL_INV_COUNT][MODEL_INV_DETAIL_LEN];  /* first breach */
 	int step[MODEL_INV_COUNT];                           /* its step, 1-based */
-	/* states seen, for the termination check */
+	/* states seen since the last 5-minute flush (the whole run before
+	 * the first), for the termination check */
 	uint64_t *hashes;            /* fingerprint set, 3 words a slot:
 				      * the two hashes and the state's index */
 	int n_states, cap_states;
+	/* the quiescent states each flush started from: a flush changes
+	 * something (model_scheduler_flush), so one of them coming back is
+	 * a run that never ends; within a round the states after its flush
+	 * may repeat states before it (pods parked again as they were) */
+	uint64_t *flush_hashes;
+	int n_flush_states, cap_flush_states;
+	int n_seen;                  /* states checked in the whole run */
 	/* when termination broke: the index of the state the loop came back
 	 * to, counting the states the check saw in order (0 the initial one,
 	 * then one per step and per arrival: the states of an ITF trace of
@@ -166,6 +186,22 @@ struct model_scheduler {
 	int64_t clock;
 	bool *placed;                 /* [n_pods] bound by this run */
 	int steps;
+	/* the 5-minute unschedulable timeout (model_scheduler_flush) */
+	uint64_t changes;             /* state changes so far (binds,
+				       * preemptions, nominations or claims
+				       * changed, arrivals) */
+	uint64_t step_changes;        /* changes when the current step's
+				       * cycle ran */
+	uint64_t *parked_changes;     /* [n_pods] changes when a parked
+				       * pod's failed cycle ran: a pod parked
+				       * with nothing changed since fails
+				       * its retry the same way */
+	uint64_t flush_changes;       /* changes at the last flush */
+	int flushes;                  /* flushes done */
+	int flushed;                  /* pods the last flush moved, until
+				       * the next step reports them */
+	bool fixpoint;                /* ended with pods parked whose
+				       * retries would change nothing */
 	bool stopped;                 /* termination invariant stopped it */
 	/* malloc'ed, NULL: the loop stopped at a state where kube's answer
 	 * depends on its random choices and kso does not give one of them
@@ -239,6 +275,20 @@ int model_scheduler_queue(const struct model_scheduler *m, int *out);
  * then untouched).  Invariants are checked after the step. */
 int model_scheduler_step(struct model_scheduler *m, struct model_step *st);
 
+/* model_scheduler_flush: at quiescence (activeQ empty) with pods parked,
+ * the 5-minute unschedulable timeout: when retrying the parked pods in
+ * queue order would change something (one of them binds, preempts, or
+ * has a nomination or a claim changed; the literal model's cycles
+ * decide, on the current state) every parked pod moves to activeQ and
+ * the count is returned (the next step reports it in st->flushed);
+ * otherwise the state is a fixpoint (m->fixpoint) and 0 is returned, as
+ * it is when activeQ is not empty, nothing is parked, or the loop
+ * stopped.  A flush after which the loop came back to quiescence with
+ * nothing changed (an engine that disagrees with the model) is a
+ * fixpoint too.  model_scheduler_step flushes by itself; a caller that
+ * looks at the head before a step calls this first. */
+int model_scheduler_flush(struct model_scheduler *m);
+
 /* model_scheduler_arrive: absent pod p is created: pending, queued after
  * every pod queued so far, no pod woken (kso's cluster events are binds
  * and evictions), the termination check told of the new state.  Not a
@@ -267,6 +317,12 @@ bool model_invariants_check(struct model_scheduler *m,
 void model_invariants_check_step(struct model_scheduler *m,
 				 const struct snapshot *before,
 				 const struct model_step *st);
+
+/* model_invariants_flush: the termination check at a 5-minute flush from
+ * the current (quiescent) state: false, with the invariant broken, when
+ * an earlier flush started from this state; else the state is kept and
+ * the history of single states starts again for the flush's round. */
+bool model_invariants_flush(struct model_scheduler *m);
 
 /* model_invariants_release: frees the state history. */
 void model_invariants_release(struct model_invariants *inv);

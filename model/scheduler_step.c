@@ -164,6 +164,7 @@ static void park(struct model_scheduler *m, int p, uint8_t rejectors)
 {
 	m->waiting[p] = true;
 	m->rejectors[p] = rejectors;
+	m->parked_changes[p] = m->step_changes;
 	m->queued_at[p] = ++m->clock;
 	m->pool[m->n_pool++] = p;
 }
@@ -257,6 +258,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	m->rejectors = xcalloc(n + 1, sizeof *m->rejectors);
 	m->queued_at = xcalloc(n, sizeof *m->queued_at);
 	m->placed = xcalloc(n, sizeof *m->placed);
+	m->parked_changes = xcalloc(n + 1, sizeof *m->parked_changes);
 	m->absent = xcalloc(n + 1, sizeof *m->absent);
 	sched_cycle_result_init(&m->result, c);
 	m->own_ctx = xmalloc(sizeof *m->own_ctx);
@@ -288,6 +290,7 @@ void model_scheduler_release(struct model_scheduler *m)
 	free(m->rejectors);
 	free(m->queued_at);
 	free(m->placed);
+	free(m->parked_changes);
 	free(m->absent);
 	free(m->heap);
 	free(m->pool);
@@ -376,6 +379,7 @@ static void do_bind(struct model_scheduler *m, int p, int node,
 	bool claims = m->cluster->pods[p].n_claims > 0;
 	m->snap.nominated[p] = -1;   /* binding took the pod off the nominator */
 	m->placed[p] = true;
+	m->changes++;
 	st->action = MODEL_STEP_BIND;
 	st->node = node;
 	st->fast_path = r->nominated_node == node;
@@ -415,6 +419,7 @@ static void apply_preemption(struct model_scheduler *m, int p,
 	for (int i = 0; i < pr->n_clear_nominated; i++)
 		set_nominated(m, pr->clear_nominated[i], -1);
 	set_nominated(m, p, pr->node);
+	m->changes++;
 	st->action = MODEL_STEP_PREEMPT;
 	st->node = pr->node;
 	st->victims = copy_ints(pr->chosen.pods, pr->chosen.n);
@@ -535,6 +540,7 @@ static void no_fit(struct model_scheduler *m, int p,
 			set_nominated(m, p, -1);
 		st->message = xstrdup(fit);
 		park(m, p, rejectors);
+		m->changes += gone;
 		/* v1.34: the cleared nomination is an event */
 		const struct model_requeue_events e = {
 			.bound = -1, .unnominated = &p, .n_unnominated = 1,
@@ -559,6 +565,7 @@ static void no_fit(struct model_scheduler *m, int p,
 			set_nominated(m, p, -1);
 		st->message = with_postfilter(fit, pr.message);
 		park(m, p, rejectors);
+		m->changes += gone || dealloc;
 		/* v1.34: the cleared nomination and a claim deallocated are
 		 * events */
 		const struct model_requeue_events e = {
@@ -571,16 +578,117 @@ static void no_fit(struct model_scheduler *m, int p,
 	sched_preemption_release(&pr);
 }
 
+/* ------------------------------------------- the 5-minute timeout */
+
+/* Whether retrying parked pod p on the current state changes it: p
+ * binds, preempts, has a claim deallocated or loses its nomination.  A
+ * pod whose failed cycle ran on this very state fails the same way.  The
+ * loop's engine answers when it can be held (its sampling start and
+ * draws put back after), else the literal model (a scheduler under test
+ * is not asked questions kube would not ask it). */
+static bool retry_changes(struct model_scheduler *m, int p)
+{
+	if (m->parked_changes[p] == m->changes)
+		return false;
+	if (!model_dra_check(m, p)) {
+		/* the round's own step meets it, in its turn */
+		free(m->unjudged);
+		m->unjudged = NULL;
+		return true;
+	}
+	const struct sched_profile *prof = model_profile_for(m->cluster, p);
+	struct sched_cycle_result *r = &m->result;
+	const struct loop_engine *e = &m->engine;
+	bool held = e->hold != NULL;
+	if (held)
+		e->hold(e->self, true);
+	if (held)
+		e->cycle(e->self, prof, &m->snap, p, r);
+	else
+		model_engine_cycle(m, prof, &m->snap, p, r);
+	bool nominated = m->snap.nominated[p] >= 0;
+	bool changes = r->n_viable > 0;
+	if (!changes && r->code != SCHED_UNSCHEDULABLE)
+		changes = nominated;     /* clearNominatedNode (no_fit) */
+	else if (!changes && config_has_postfilter(prof)) {
+		struct sched_preemption pr;
+		sched_preemption_init(&pr);
+		if (held)
+			e->preempt(e->self, prof, &m->snap, p, r, 0, &pr);
+		else
+			model_engine_preempt(m, prof, &m->snap, p, r, 0, &pr);
+		changes = (pr.code == SCHED_SUCCESS && pr.node >= 0) ||
+			  pr.dra_dealloc >= 0 ||
+			  (pr.clear_own_nomination && nominated);
+		sched_preemption_release(&pr);
+	}
+	if (held)
+		e->hold(e->self, false);
+	return changes;
+}
+
+/* Whether the flush's round changes anything.  Every retry up to the
+ * first that changes something runs on the current state, so one pod
+ * that would change it, in any order, is enough. */
+static bool round_changes(struct model_scheduler *m)
+{
+	for (int i = 0; i < m->n_pool; i++)
+		if (retry_changes(m, m->pool[i]))
+			return true;
+	return false;
+}
+
+/* flushUnschedulablePodsLeftover: the wildcard UnschedulableTimeout event
+ * gives every parked pod queueAfterBackoff (isPodWorthRequeuing, both
+ * releases); its backoff expired minutes ago, so it goes to activeQ
+ * with the timestamp of its last failure (PrioritySort orders the
+ * retries by priority, then by when each failed). */
+int model_scheduler_flush(struct model_scheduler *m)
+{
+	assert(m);
+	if (m->n_heap > 0 || m->n_pool == 0 || m->stopped || m->unjudged ||
+	    m->fixpoint ||
+	    (m->opts.max_steps > 0 && m->steps >= m->opts.max_steps))
+		return 0;
+	/* the last flush's round came back with nothing changed (an engine
+	 * answering otherwise than the model: a scheduler under test), or
+	 * no retry would change anything */
+	if ((m->flushes > 0 && m->flush_changes == m->changes) ||
+	    !round_changes(m)) {
+		m->fixpoint = true;
+		return 0;
+	}
+	if (!model_invariants_flush(m)) {
+		m->stopped = true;
+		return 0;
+	}
+	int n = m->n_pool;
+	for (int i = 0; i < n; i++) {
+		int q = m->pool[i];
+		m->waiting[q] = false;
+		m->rejectors[q] = 0;
+		heap_push(m, q);
+	}
+	m->n_pool = 0;
+	m->flushes++;
+	m->flush_changes = m->changes;
+	m->flushed = n;
+	return n;
+}
+
 int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 {
 	assert(m && st);
 	if (m->stopped ||
 	    (m->opts.max_steps > 0 && m->steps >= m->opts.max_steps))
 		return 0;
+	if (m->n_heap == 0)
+		model_scheduler_flush(m);
 	if (m->n_heap == 0 || m->unjudged)
 		return 0;
 	if (!model_dra_check(m, model_scheduler_head(m)))
 		return 0;
+	m->step_changes = m->changes;
 	int p = heap_pop(m);
 	/* the heap's top is the pod the definition finds (checked where a
 	 * scan of every pod is cheap) */
@@ -593,6 +701,8 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 	memset(st, 0, sizeof *st);
 	st->pod = p;
 	st->node = -1;
+	st->flushed = m->flushed;
+	m->flushed = 0;
 	st->viable = copy_ints(r->viable, r->n_viable);
 	st->n_viable = r->n_viable;
 	if (m->want.set && m->want.force &&
@@ -613,11 +723,13 @@ void model_scheduler_arrive(struct model_scheduler *m, int p)
 	assert(m && p >= 0 && p < m->cluster->n_pods && m->absent[p]);
 	assert(m->snap.pod_node[p] == SNAP_GONE);
 	m->absent[p] = false;
+	m->fixpoint = false;
 	m->snap.pod_node[p] = SNAP_PENDING;
 	m->snap.nominated[p] = -1;
 	if (m->engine.arrive)
 		m->engine.arrive(m->engine.self, p);
 	m->queued_at[p] = ++m->clock;
+	m->changes++;
 	if (in_active_queue(m, p))
 		heap_push(m, p);
 	m->before.pod_node[p] = SNAP_PENDING;

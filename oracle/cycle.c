@@ -1277,6 +1277,20 @@ int oracle_schedule_cycle(struct oracle *o, int pod, struct sched_cycle_result *
  * two such cycles), so the next cycle into r resets them as before.
  * After a cycle without a viable node the next one goes into r directly.
  */
+void oracle_loop_hold(struct oracle *o, bool on)
+{
+	assert(o);
+	if (on) {
+		o->held_start = o->next_start;
+		o->held_seed = o->seed;
+		o->held_failed = o->d->loop_failed;
+		return;
+	}
+	o->next_start = o->held_start;
+	o->seed = o->held_seed;
+	o->d->loop_failed = o->held_failed;
+}
+
 int oracle_loop_cycle(struct oracle *o, int pod, struct sched_cycle_result *r)
 {
 	assert(o && r && pod >= 0 && pod < o->cluster->n_pods);

@@ -51,6 +51,11 @@ static void loop_preempt(void *self, const struct sched_profile *prof,
 	oracle_preempt(self, prof, pod, r, offset_draw, out);
 }
 
+static void loop_hold(void *self, bool on)
+{
+	oracle_loop_hold(self, on);
+}
+
 static void loop_bind(void *self, int pod, int node)
 {
 	oracle_bind(self, pod, node);
@@ -150,7 +155,7 @@ struct loop_engine oracle_loop_engine(struct oracle *o)
 		.sync = loop_sync, .seed = loop_seed, .given = loop_given,
 		.given_scores = loop_given_scores,
 		.given_message = loop_given_message, .no_reuse = loop_no_reuse,
-		.placement = loop_placement,
+		.placement = loop_placement, .hold = loop_hold,
 	};
 }
 

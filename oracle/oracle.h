@@ -51,6 +51,10 @@ struct oracle {
 	 * nodes' verdicts (all given) in an earlier state; borrowed */
 	const char *given_message;
 	int next_start;             /* kube's nextStartNodeIndex (§1.4) */
+	/* what oracle_loop_hold(o, true) remembered */
+	int held_start;
+	uint64_t held_seed;
+	bool held_failed;
 	struct oracle_data *d;      /* aggregates; see oracle/internal.h */
 	/* Tests only (NULL otherwise): called with every result
 	 * oracle_schedule_cycle has filled, so a test can plant a fault in
@@ -114,6 +118,13 @@ int oracle_schedule_cycle(struct oracle *o, int pod, struct sched_cycle_result *
  * fills it.  The
  * same decisions, sampling and random draws as oracle_schedule_cycle. */
 int oracle_loop_cycle(struct oracle *o, int pod, struct sched_cycle_result *r);
+
+/* oracle_loop_hold: on, o remembers the state its loop cycles move
+ * (kube's nextStartNodeIndex, selectHost's draws, whether the last cycle
+ * failed); off, it goes back to it: the cycles in between were questions
+ * (the scheduler loop's look ahead at the 5-minute flush,
+ * model/scheduler.h model_scheduler_flush), not cycles kube ran. */
+void oracle_loop_hold(struct oracle *o, bool on);
 
 /* oracle_explain_cycle: the `kso explain --engine oracle` entry point, with
  * the shape of cli_cycle_fn (cli/explain.h): an oracle built from s in

@@ -184,7 +184,11 @@ def test_loop_final_placement():
     summ = doc["summary"]
     assert (summ["bound"], summ["pending"], summ["evicted"],
             summ["steps"]) == (4, 5, 3, 12)
-    assert summ["stopped"] == "quiescent"
+    # the five pending pods are parked; after the 5-minute timeout each
+    # retry fails as it did (m3's nominated-pod pass now meets m1 and m2
+    # bound where they were nominated): a fixpoint
+    assert summ["stopped"] == "fixpoint"
+    assert "timeout_flushes" not in summ
     assert summ["invariants"] == {"ok": True, "broken": []}
 
 
@@ -197,7 +201,9 @@ def test_loop_max_steps():
 
 def test_loop_table():
     p = kso("schedule", os.path.join(FIX, "loop.yaml"))
-    assert "bound 4, pending 5, evicted 3, steps 12 (quiescent)" in p.stdout
+    assert "bound 4, pending 5, evicted 3, steps 12 (fixpoint)" in p.stdout
+    assert ("fixpoint: after the 5-minute unschedulable timeout each of the "
+            "5 parked pod(s) would fail as it did") in p.stdout
     assert "invariants: OK" in p.stdout
 
 

@@ -19,9 +19,9 @@ from conftest import KSO_ENGINE, fixture_path, run_kso
 V130, V134 = "1.30", "1.34"
 
 
-def schedule(fixture, version):
-    """The loop's steps as (pod, action, node, victims) and the final
-    placement; both engines must print the same bytes."""
+def schedule_doc(fixture, version):
+    """kso schedule -o json's document; both engines must print the same
+    bytes."""
     args = ["schedule", fixture_path(fixture), "-o", "json",
             "--kube-version", version]
     engines = [KSO_ENGINE] if KSO_ENGINE else ["oracle", "model"]
@@ -31,27 +31,39 @@ def schedule(fixture, version):
     assert all(r.stdout == runs[0].stdout for r in runs), \
         "the engines' outputs differ"
     doc = json.loads(runs[0].stdout)
+    assert doc["summary"]["invariants"]["ok"], doc["summary"]
+    return doc
+
+
+def schedule(fixture, version):
+    """The loop's steps as (pod, action, node, victims) and the final
+    placement."""
+    doc = schedule_doc(fixture, version)
     steps = [(s["pod"], s["action"], s["node"], s["victims"])
              for s in doc["steps"]]
-    assert doc["summary"]["invariants"]["ok"], doc["summary"]
     return steps, doc["final"]
 
 
 def test_a_bind_moves_a_spread_pod_under_v134_only():
     # queue/requeue-bind.yaml: v1.30's AssignedPodAdded looks only at
-    # parked pods with a matching required pod affinity term; v1.34's
+    # parked pods with a matching required pod affinity term, so spread
+    # waits for the 5-minute unschedulable timeout; v1.34's
     # PodTopologySpread hint queues spread for w, which matches its
-    # selector
-    first = [("default/spread", "unschedulable", None, []),
-             ("default/w", "bind", "b1", [])]
-    steps, final = schedule("queue/requeue-bind.yaml", V130)
-    assert steps == first
-    assert final == {"default/spread": None, "default/w": "b1",
-                     "default/web-1": "a1"}
-    steps, final = schedule("queue/requeue-bind.yaml", V134)
-    assert steps == first + [("default/spread", "bind", "a1", [])]
-    assert final == {"default/spread": "a1", "default/w": "b1",
-                     "default/web-1": "a1"}
+    # selector.  Either way spread's retry binds a1.
+    steps = [("default/spread", "unschedulable", None, []),
+             ("default/w", "bind", "b1", []),
+             ("default/spread", "bind", "a1", [])]
+    final = {"default/spread": "a1", "default/w": "b1",
+             "default/web-1": "a1"}
+    for version, flushed in ((V130, 1), (V134, None)):
+        doc = schedule_doc("queue/requeue-bind.yaml", version)
+        assert [(s["pod"], s["action"], s["node"], s["victims"])
+                for s in doc["steps"]] == steps
+        assert [s.get("after_timeout_flush") for s in doc["steps"]] == \
+            [None, None, flushed]
+        assert doc["final"] == final
+        assert doc["summary"]["stopped"] == "quiescent"
+        assert doc["summary"].get("timeout_flushes") == flushed
 
 
 def test_a_deletion_moves_a_ports_pod_under_v130_only():

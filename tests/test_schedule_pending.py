@@ -30,9 +30,13 @@ def test_table_names_each_pending_pod_with_its_reason():
     r = kso("schedule", FIX)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    i = lines.index("bound 1, pending 2, evicted 0, steps 3 (quiescent)")
+    i = lines.index("bound 1, pending 2, evicted 0, steps 3 (fixpoint)")
+    # both pods are parked and their retries after the 5-minute timeout
+    # would fail as they did
+    assert lines[i + 1].startswith("fixpoint: after the 5-minute "
+                                   "unschedulable timeout each of the 2 ")
     # pod names padded to one column, two spaces, the reason
-    assert lines[i + 1:i + 4] == [
+    assert lines[i + 2:i + 5] == [
         "pending default/big    " + BIG,
         "pending default/picky  " + PICKY,
         "invariants: OK"]

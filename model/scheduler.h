@@ -269,10 +269,12 @@ int model_scheduler_head(const struct model_scheduler *m);
  * them into out[] (room for n_pods); returns how many. */
 int model_scheduler_queue(const struct model_scheduler *m, int *out);
 
-/* model_scheduler_step: one step.  Returns 1 and fills st (pair with
- * model_step_release) when a pod was scheduled, 0 at quiescence, after
- * max_steps, or when the termination invariant stopped the loop (st is
- * then untouched).  Invariants are checked after the step. */
+/* model_scheduler_step: one step, after the 5-minute flush when activeQ
+ * is empty (model_scheduler_flush).  Returns 1 and fills st (pair with
+ * model_step_release) when a pod was scheduled, 0 at quiescence (nothing
+ * parked), at a fixpoint, after max_steps, or when the termination
+ * invariant stopped the loop (st is then untouched).  Invariants are
+ * checked after the step. */
 int model_scheduler_step(struct model_scheduler *m, struct model_step *st);
 
 /* model_scheduler_flush: at quiescence (activeQ empty) with pods parked,

@@ -772,10 +772,19 @@ static void succ_flush(struct search *S, int from)
 
 /* Whether retrying parked pod q in the current state has a successor
  * other than q parked as it is: a bind, kube's or the minimal
- * preemption, or its nomination cleared.  Both engines decide it
- * (enum_check_pod); a disagreement is recorded as any other. */
+ * preemption, its nomination cleared or a claim deallocated by
+ * PostFilter.  Both engines decide it (enum_check_pod); a disagreement
+ * is recorded as any other.  A retry whose answer kso does not judge
+ * (model_dra_check) counts as a change: the flush's round meets it in
+ * its turn, and the search stops there. */
 static bool retry_changes(struct search *S, int from, int q)
 {
+	struct model_scheduler m;
+	loop_view(S, &S->cur, &m);
+	bool judged = model_dra_check(&m, q);
+	free(m.unjudged);
+	if (!judged)
+		return true;
 	struct enum_outcome o;
 	enum_outcome_init(&o);
 	enum_check_pod(S->x, q, &o);
@@ -791,6 +800,7 @@ static bool retry_changes(struct search *S, int from, int q)
 	else if (o.preempted)
 		changes = (o.kube.code == SCHED_SUCCESS && o.kube.node >= 0) ||
 			  (o.minimal_ok && o.minimal.node >= 0) ||
+			  o.kube.dra_dealloc >= 0 ||
 			  (o.kube.clear_own_nomination && nominated);
 	else   /* an Error or no nodes clears the nomination (visit) */
 		changes = nominated && (r->code == SCHED_ERROR ||

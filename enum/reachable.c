@@ -800,7 +800,7 @@ static bool retry_changes(struct search *S, int from, int q)
 	else if (o.preempted)
 		changes = (o.kube.code == SCHED_SUCCESS && o.kube.node >= 0) ||
 			  (o.minimal_ok && o.minimal.node >= 0) ||
-			  o.kube.dra_dealloc >= 0 ||
+			  o.kube.n_dra_deallocs > 0 ||
 			  (o.kube.clear_own_nomination && nominated);
 	else   /* an Error or no nodes clears the nomination (visit) */
 		changes = nominated && (r->code == SCHED_ERROR ||

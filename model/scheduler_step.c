@@ -618,7 +618,7 @@ static bool retry_changes(struct model_scheduler *m, int p)
 		else
 			model_engine_preempt(m, prof, &m->snap, p, r, 0, &pr);
 		changes = (pr.code == SCHED_SUCCESS && pr.node >= 0) ||
-			  pr.dra_dealloc >= 0 ||
+			  pr.n_dra_deallocs > 0 ||
 			  (pr.clear_own_nomination && nominated);
 		sched_preemption_release(&pr);
 	}

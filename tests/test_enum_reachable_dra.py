@@ -355,3 +355,23 @@ def test_a_claim_reserved_for_256_is_refused(tmp_path):
         "pod default/p: its claim default/shared is reserved for 256 pods "
         "already, the API server's limit: kube's PreBind would fail to add it "
         "and the binding with it, which kso's loop does not model\n")
+
+
+def test_merge_keeps_the_claims(tmp_path):
+    # kso merge copies each state's claims with it: the merged database
+    # exports the same state the same way.  19 rows: the 17 states, the
+    # two worse-final ones stored again with their finding (--store all
+    # stores a state at its visit, a worse-final at the end)
+    db, out = tmp_path / "s.db", tmp_path / "all.db"
+    reach(SHARED, db)
+    r = kso("merge", db, "--out", out)
+    assert r.returncode == 0, r.stderr
+    q = ("SELECT s.placement, c.status FROM states s JOIN claims c ON "
+         "c.state_id = s.id ORDER BY 1, 2")
+    assert rows(out, q) == rows(db, q) and len(rows(db, q)) == 19
+    s5 = "default/s1=n1 default/s2=n1 default/h=?"
+    a = kso("export", db, state_id(db, s5))
+    b = kso("export", out, state_id(out, s5))
+    strip = lambda t: [l for l in t.splitlines() if not l.startswith("#")]
+    assert a.returncode == b.returncode == 0
+    assert strip(a.stdout) == strip(b.stdout)

@@ -709,7 +709,20 @@ void enum_scenario_release(struct enum_scenario *s)
 
 /* ------------------------------------------------------------ printing */
 
-/* A pod tree with spec.nodeName / status.nominatedNodeName from snap. */
+/* Whether snap's claims are reserved for pod p by the loop (PreBind):
+ * the claims' status then names it by its uid. */
+static bool reserved_by_loop(const struct cluster *c, const struct snapshot *snap, int p)
+{
+	for (int k = 0; snap->dra && k < c->n_claims; k++)
+		for (int i = 0; i < dra_live_n_reserved(snap->dra, c, k); i++)
+			if (dra_live_reserved_entry(snap->dra, k, i) == p)
+				return true;
+	return false;
+}
+
+/* A pod tree with spec.nodeName / status.nominatedNodeName from snap, and
+ * (a pod without metadata.uid that a claim's reservedFor names, as
+ * dump_tree_claim_status names it) dump_pod_uid's stand-in. */
 static const struct ynode *placed_pod(const struct enum_scenario *s,
 				      struct arena *a, int obj,
 				      const struct snapshot *snap)
@@ -734,6 +747,14 @@ static const struct ynode *placed_pod(const struct enum_scenario *s,
 	enum_ynode_set(a, &t, &nom_path, nom >= 0 && at == SNAP_PENDING ?
 		       ynode_scalar(a, c->nodes[nom].name, true) : NULL,
 		       why, sizeof why);
+	if (!*c->pods[p].uid && reserved_by_loop(c, snap, p)) {
+		static struct enum_path_seg uid_segs[] = {{"metadata", -1}, {"uid", -1}};
+		struct enum_path uid_path = {uid_segs, 2, "metadata.uid"};
+		char ub[600];
+		enum_ynode_set(a, &t, &uid_path, ynode_scalar(a, arena_strdup(a,
+			       dump_pod_uid(&c->pods[p], ub, sizeof ub)), true),
+			       why, sizeof why);
+	}
 	return t;
 }
 

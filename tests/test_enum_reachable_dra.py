@@ -375,3 +375,26 @@ def test_merge_keeps_the_claims(tmp_path):
     strip = lambda t: [l for l in t.splitlines() if not l.startswith("#")]
     assert a.returncode == b.returncode == 0
     assert strip(a.stdout) == strip(b.stdout)
+
+
+def test_export_of_pods_without_uid(tmp_path):
+    # dra-reach-shared without the pods' uids: S4's claim is reserved for
+    # s1 by the loop; the export names s1 by kso's stand-in uid
+    # (kso-default-s1), written into s1's manifest too, so that it loads
+    # and s2 still finds the claim shareable - n1 viable, as with uids
+    text = SHARED.read_text().replace(", uid: uid-s1", "").replace(
+        ", uid: uid-s2", "")
+    path = tmp_path / "nouid.yaml"
+    path.write_text(text)
+    db = tmp_path / "n.db"
+    reach(path, db)
+    s4 = state_id(db, "default/s1=n1 default/s2=- default/h=?")
+    out = tmp_path / "s4.yaml"
+    r = kso("export", db, s4, "--out", out)
+    assert r.returncode == 0, r.stderr
+    assert out.read_text().count("kso-default-s1") == 2
+    for engine in ("model", "oracle"):
+        r = kso("explain", out, "--pod", "default/s2", "--kube-version",
+                "1.34", "--engine", engine, "-o", "json")
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["viable"] == ["n1"]

@@ -1295,7 +1295,12 @@ struct ynode *dump_tree_claim_status(struct arena *a, const struct cluster *cl, 
 		int e = dra_live_reserved_entry(live, k, i);
 		if (e >= 0) {
 			const struct pod *p = &cl->pods[e];
-			put_consumer(a, rf, "", "pods", p->name, p->uid);
+			/* a pod without metadata.uid: dump_pod_uid's stand-in,
+			 * which its own manifest then carries (kso dump's
+			 * synth_uids, the enumerator's export) */
+			char ub[600];
+			put_consumer(a, rf, "", "pods", p->name,
+				     arena_strdup(a, dump_pod_uid(p, ub, sizeof ub)));
 			continue;
 		}
 		const struct claim_consumer *u = &c->reserved_for[-e - 1];

@@ -156,16 +156,20 @@ bool dra_live_equal(const struct dra_live *a, const struct dra_live *b)
 		return a == b;
 	if (a->n_claims != b->n_claims)
 		return false;
-	for (int k = 0; k < a->n_claims; k++) {
-		const struct live_claim *x = &a->claims[k], *y = &b->claims[k];
-		if (x->alloc != y->alloc || x->node != y->node || x->n_results != y->n_results ||
-		    x->n_reserved != y->n_reserved ||
-		    memcmp(x->results, y->results, sizeof *x->results * (size_t)x->n_results) ||
-		    memcmp(centries(a) + x->res_off, centries(b) + y->res_off,
-			   sizeof(int32_t) * (size_t)x->n_reserved))
+	for (int k = 0; k < a->n_claims; k++)
+		if (!dra_live_claim_equal(a, b, k))
 			return false;
-	}
 	return true;
+}
+
+bool dra_live_claim_equal(const struct dra_live *a, const struct dra_live *b, int k)
+{
+	const struct live_claim *x = &a->claims[k], *y = &b->claims[k];
+	return x->alloc == y->alloc && x->node == y->node && x->n_results == y->n_results &&
+	       x->n_reserved == y->n_reserved &&
+	       !memcmp(x->results, y->results, sizeof *x->results * (size_t)x->n_results) &&
+	       !memcmp(centries(a) + x->res_off, centries(b) + y->res_off,
+		       sizeof(int32_t) * (size_t)x->n_reserved);
 }
 
 /* ------------------------------------------------------------ reading */

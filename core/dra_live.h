@@ -39,6 +39,9 @@ void dra_live_free(struct dra_live *l);
  * hash of it under key (equal statuses hash alike), in constant time (a
  * digest kept change by change). */
 bool dra_live_equal(const struct dra_live *a, const struct dra_live *b);
+/* dra_live_claim_equal: claim k has the same status in a and b (both of
+ * one cluster, not NULL). */
+bool dra_live_claim_equal(const struct dra_live *a, const struct dra_live *b, int k);
 uint64_t dra_live_hash(const struct dra_live *l, uint64_t key);
 
 /* The status as words, for a state kept outside the block (kso enum's

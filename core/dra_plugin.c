@@ -225,6 +225,17 @@ bool dra_preenqueue(struct arena *a, const struct cluster *c, const struct pod *
 	return false;
 }
 
+int dra_pod_claims(struct arena *a, const struct cluster *c, const struct pod *p,
+		   const int **claims)
+{
+	struct dra_prefilter pf;
+	memset(&pf, 0, sizeof pf);
+	if (pod_claims(a, c, p, &pf) < 0)
+		return -1;
+	*claims = pf.claims;
+	return pf.n_claims;
+}
+
 bool dra_judge(struct arena *a, const struct cluster *c, const struct dra_live *live,
 	       const struct pod *p, dra_node_match match, void *ctx, const char **why)
 {

@@ -77,6 +77,12 @@ const char *dra_postfilter(const struct cluster *c, const struct pod *p,
 bool dra_preenqueue(struct arena *a, const struct cluster *c, const struct pod *p, char *msg,
 		    size_t len);
 
+/* dra_pod_claims: foreachPodResourceClaim's claims of pod p (indices
+ * into c->claims, from a; a template's claim not needed is skipped),
+ * their number, or -1 when it fails (PreEnqueue's error). */
+int dra_pod_claims(struct arena *a, const struct cluster *c, const struct pod *p,
+		   const int **claims);
+
 /* dra_judge: whether kso can judge pod p's DynamicResources Filter on
  * every node of c with the claims' status live (false: *why says which
  * node kube may answer either way, from a). */

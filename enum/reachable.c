@@ -646,7 +646,7 @@ static void succ_bind_pick(struct search *S, int from, int p, int node, int pick
 	S->nxt.snap->nominated[p] = -1;
 	const struct model_requeue_events e = {
 		.bound = p, .unnominated = &p, .n_unnominated = had_nomination,
-		.claims = S->c->pods[p].n_claims > 0,
+		.claims_was = S->cur.snap->dra, .claims_now = S->nxt.snap->dra,
 	};
 	wake(S, &e);
 	add_successor(S, from, p, ACT_BIND, node, NULL, 0);
@@ -680,14 +680,14 @@ static void succ_preempt(struct search *S, int from, int p, int act, int node,
 {
 	const struct cluster *c = S->c;
 	copy_state(S);
-	bool claims = claims_postfilter(S, post->pr, post->pick);
+	claims_postfilter(S, post->pr, post->pick);
 	/* the pods whose nominatedNodeName goes (v1.34's events) */
 	int *gone = S->gone;
 	int n_gone = 0;
 	for (int i = 0; i < n; i++) {
 		S->nxt.snap->pod_node[victims[i]] = SNAP_GONE;
 		S->nxt.snap->nominated[victims[i]] = -1;
-		claims |= claims_gone(S, victims[i]);
+		claims_gone(S, victims[i]);
 	}
 	for (int q = 0; q < c->n_pods; q++)
 		if (q != p && S->nxt.snap->pod_node[q] == SNAP_PENDING &&
@@ -702,7 +702,8 @@ static void succ_preempt(struct search *S, int from, int p, int act, int node,
 	park(S, p, rej);
 	const struct model_requeue_events e = {
 		.bound = -1, .deleted = victims, .n_deleted = n,
-		.unnominated = gone, .n_unnominated = n_gone, .claims = claims,
+		.unnominated = gone, .n_unnominated = n_gone,
+		.claims_was = S->cur.snap->dra, .claims_now = S->nxt.snap->dra,
 	};
 	wake(S, &e);
 	add_successor(S, from, p, act, node, victims, n);
@@ -721,7 +722,7 @@ static void succ_park(struct search *S, int from, int p, bool clear_own,
 	/* v1.34: the cleared nomination and a claim deallocated are events */
 	const struct model_requeue_events e = {
 		.bound = -1, .unnominated = &p, .n_unnominated = gone,
-		.claims = dealloc,
+		.claims_was = S->cur.snap->dra, .claims_now = S->nxt.snap->dra,
 	};
 	if (gone || dealloc)
 		wake(S, &e);

@@ -28,9 +28,17 @@
  *                     disk
  *   VolumeRestrictions deleted pod of the pod's namespace with a
  *                     conflicting disk or the same claim
- *   DynamicResources  a claim's status changed: Queue (an
- *                     over-approximation of isSchedulableAfterClaimChange,
- *                     requeue.h)
+ *   DynamicResources  a claim's status changed (isSchedulableAfterClaimChange,
+ *                     one update event per claim): Skip when the pod's
+ *                     own claims are not all found (foreachPodResourceClaim
+ *                     fails); Queue when the claim lost its allocation,
+ *                     whoever uses it; Queue when it is one of the pod's
+ *                     own claims (UID); Skip for another claim that
+ *                     keeps its allocation.  An update with the same
+ *                     status is no event of kso's.  The pod events it
+ *                     registers (UpdatePodGeneratedResourceClaim), its
+ *                     ResourceSlice, DeviceClass and Node events never
+ *                     happen in the loop.
  *   DefaultPreemption, every other plugin: no event of kso's.
  */
 #include "requeue.h"
@@ -38,6 +46,8 @@
 #include <assert.h>
 #include <string.h>
 
+#include "../core/dra_live.h"
+#include "../core/dra_plugin.h"
 #include "affinity_terms.h"
 #include "model.h"
 #include "plugin.h"
@@ -211,10 +221,53 @@ static bool hint_queues(const struct cluster *c, int p, uint8_t rej,
 	       restrictions_queue(pod, x->pod);
 }
 
+/* Whether claim k's status differs across the step. */
+static bool claim_changed(const struct model_requeue_events *e, int k)
+{
+	return e->claims_was && e->claims_now &&
+	       !dra_live_claim_equal(e->claims_was, e->claims_now, k);
+}
+
+static bool claims_changed(const struct cluster *c,
+			   const struct model_requeue_events *e)
+{
+	for (int k = 0; k < c->n_claims; k++)
+		if (claim_changed(e, k))
+			return true;
+	return false;
+}
+
+/* isSchedulableAfterClaimChange for each claim the step changed (kso's
+ * claims are only updated, never created: originalClaim is set).  Within
+ * a step a claim's status only gains (bind) or only loses (deletions,
+ * PostFilter), so a claim deallocated by any of its updates has an
+ * allocation before the step and none after. */
+static bool claims_queue(const struct cluster *c, int p,
+			 const struct model_requeue_events *e)
+{
+	if (!claims_changed(c, e))
+		return false;
+	struct arena a;
+	arena_init(&a);
+	const int *own = NULL;
+	int n_own = dra_pod_claims(&a, c, &c->pods[p], &own);
+	bool queue = false;
+	for (int k = 0; n_own >= 0 && k < c->n_claims && !queue; k++) {
+		if (!claim_changed(e, k))
+			continue;
+		queue = dra_live_allocated(e->claims_was, c, k) &&
+			!dra_live_allocated(e->claims_now, c, k);
+		for (int i = 0; i < n_own && !queue; i++)
+			queue = own[i] == k;
+	}
+	arena_release(&a);
+	return queue;
+}
+
 static bool wakes_v134(const struct cluster *c, int p, uint8_t rej,
 		       const struct model_requeue_events *e)
 {
-	if (e->claims && (rej & MODEL_REJ_CLAIMS))
+	if ((rej & MODEL_REJ_CLAIMS) && claims_queue(c, p, e))
 		return true;
 	struct event_pod x = {.assigned = true};
 	if (e->bound >= 0) {
@@ -252,7 +305,7 @@ bool model_requeue_wakes(const struct cluster *c, int p, uint8_t rejectors,
 {
 	assert(c && e && p >= 0 && p < c->n_pods);
 	if ((rejectors & MODEL_REJ_NONE) &&
-	    (e->bound >= 0 || e->n_deleted > 0 || e->claims))
+	    (e->bound >= 0 || e->n_deleted > 0 || claims_changed(c, e)))
 		return true;
 	if (config_at_least(&c->config, KUBE_1_34))
 		return wakes_v134(c, p, rejectors, e);

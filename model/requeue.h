@@ -8,9 +8,10 @@
  * A pod that fails a cycle is parked with the plugins that rejected it
  * (UnschedulablePlugins: each node's first failing Filter, or the
  * PreFilter's; v1.34 adds the PreFilters that returned node names).
- * Only pod events happen in kso's loop (no node, volume or claim ever
- * changes), so only the plugins that register pod events matter; the
- * rest count as "some plugin" (the pod is parked, no pod event moves it).
+ * Only pod events and claims' status updates happen in kso's loop (no
+ * node, volume, slice or class ever changes), so only the plugins that
+ * register those matter; the rest count as "some plugin" (the pod is
+ * parked, no event of the loop moves it).
  *
  * The events of one step, each processed after the step's own pod is
  * parked (README "The scheduler loop"):
@@ -23,11 +24,8 @@
  *     eventhandlers.go treats it as an assigned pod deleted, for the
  *     parked pods of lower or equal priority (getLEPriorityPreCheck); the
  *     hints see a deleted pod with no node and a nominated node;
- *   - (v1.34 only) a ResourceClaim's status changed (core/dra_live.h):
- *     kso reads DynamicResources' hint (isSchedulableAfterClaimChange:
- *     a deallocation, or a change of one of the pod's own claims) as
- *     Queue for every pod it rejected - more than kube moves; such a
- *     retry fails the same way.
+ *   - (v1.34 only) a ResourceClaim's status changed (core/dra_live.h),
+ *     DynamicResources' hint isSchedulableAfterClaimChange (requeue.c).
  * v1.30 (SchedulerQueueingHints off, pkg/features v1.30.12): a pod moves
  * when one of its rejecting plugins registered the event's kind (every
  * hint reads Queue).  v1.34 (hints GA): when one of its rejecting
@@ -74,6 +72,8 @@ uint8_t model_requeue_rejectors(const struct cluster *c,
 				const struct sched_cycle_result *r,
 				int nominated);
 
+struct dra_live;
+
 /* The cluster events of one step. */
 struct model_requeue_events {
 	int bound;                  /* the pod the step bound, -1 */
@@ -83,10 +83,11 @@ struct model_requeue_events {
 				     * had a node and lost or changed it, or
 				     * that bound with one (v1.34's events) */
 	int n_unnominated;
-	bool claims;                /* some ResourceClaim's status changed:
-				     * allocated or reserved at a bind,
-				     * unreserved or deallocated by a
-				     * deletion or a PostFilter */
+	/* The ResourceClaims' status before and after the step's changes
+	 * (allocated or reserved at a bind, unreserved or deallocated by a
+	 * deletion or a PostFilter; core/dra_live.h): each claim whose
+	 * status differs is an update event.  NULL, NULL: no claim. */
+	const struct dra_live *claims_was, *claims_now;
 };
 
 /* model_requeue_wakes: whether the events e move parked pod p, rejected

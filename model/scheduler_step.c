@@ -374,9 +374,9 @@ static void do_bind(struct model_scheduler *m, int p, int node,
 	 * deletePodFromSchedulingQueue) */
 	bool had_nomination = m->snap.nominated[p] >= 0;
 	set_node(m, p, node);
-	model_dra_bound(m, p, node);
 	/* Reserve / PreBind write its claims' status */
-	bool claims = m->cluster->pods[p].n_claims > 0;
+	struct dra_live *was = dra_live_clone(m->snap.dra);
+	model_dra_bound(m, p, node);
 	m->snap.nominated[p] = -1;   /* binding took the pod off the nominator */
 	m->placed[p] = true;
 	m->changes++;
@@ -386,18 +386,20 @@ static void do_bind(struct model_scheduler *m, int p, int node,
 	st->message = xstrdup("");
 	const struct model_requeue_events e = {
 		.bound = p, .unnominated = &p, .n_unnominated = had_nomination,
-		.claims = claims,
+		.claims_was = was, .claims_now = m->snap.dra,
 	};
 	wake(m, &e);
+	dra_live_free(was);
 }
 
 /* kube §3.6: victims are deleted, lower-priority nominations on the node
  * cleared, the pod nominated; it is requeued and the deletions wake it.
- * dealloc: PostFilter deallocated a claim first (an event as well). */
+ * was: the claims' status before the step (PostFilter may have
+ * deallocated one already; core/dra_live.h). */
 static void apply_preemption(struct model_scheduler *m, int p,
 			     const struct sched_preemption *pr,
-			     const struct sched_cycle_result *r, bool dealloc,
-			     struct model_step *st)
+			     const struct sched_cycle_result *r,
+			     const struct dra_live *was, struct model_step *st)
 {
 	uint8_t rejectors = model_requeue_rejectors(m->cluster, r,
 						    m->snap.nominated[p]);
@@ -410,11 +412,11 @@ static void apply_preemption(struct model_scheduler *m, int p,
 			gone[n_gone++] = pr->clear_nominated[i];
 	if (m->snap.nominated[p] >= 0 && m->snap.nominated[p] != pr->node)
 		gone[n_gone++] = p;
-	bool claims = dealloc; /* and a victim's claims unreserved or deallocated */
+	/* a victim's claims unreserved or deallocated */
 	for (int i = 0; i < pr->chosen.n; i++) {
 		set_node(m, pr->chosen.pods[i], SNAP_GONE);
 		set_nominated(m, pr->chosen.pods[i], -1);
-		claims |= model_dra_gone(m, pr->chosen.pods[i]);
+		model_dra_gone(m, pr->chosen.pods[i]);
 	}
 	for (int i = 0; i < pr->n_clear_nominated; i++)
 		set_nominated(m, pr->clear_nominated[i], -1);
@@ -431,7 +433,8 @@ static void apply_preemption(struct model_scheduler *m, int p,
 	park(m, p, rejectors);
 	const struct model_requeue_events e = {
 		.bound = -1, .deleted = st->victims, .n_deleted = st->n_victims,
-		.unnominated = gone, .n_unnominated = n_gone, .claims = claims,
+		.unnominated = gone, .n_unnominated = n_gone,
+		.claims_was = was, .claims_now = m->snap.dra,
 	};
 	wake(m, &e);
 	free(gone);
@@ -500,7 +503,9 @@ static void apply_wanted(struct model_scheduler *m, int p,
 		sched_preemption_init(&pr);
 		pr.code = SCHED_SUCCESS;
 		choose_candidate(m, p, &pr, w->node, w->victims, w->n_victims);
-		apply_preemption(m, p, &pr, r, false, st);
+		struct dra_live *was = dra_live_clone(m->snap.dra);
+		apply_preemption(m, p, &pr, r, was, st);
+		dra_live_free(was);
 		sched_preemption_release(&pr);
 		return;
 	}
@@ -554,11 +559,12 @@ static void no_fit(struct model_scheduler *m, int p,
 	uint64_t draw = m->opts.preempt_random ? splitmix64_next(&m->rng) : 0;
 	m->engine.preempt(m->engine.self, prof, &m->snap, p, r, draw, &pr);
 	/* a claim deallocated is an event: the pod retries against it */
+	struct dra_live *was = dra_live_clone(m->snap.dra);
 	bool dealloc = model_dra_postfilter(m, p, &pr);
 	if (pr.code == SCHED_SUCCESS && pr.node >= 0)
 		take_wanted_tie(m, p, &pr);
 	if (pr.code == SCHED_SUCCESS && pr.node >= 0) {
-		apply_preemption(m, p, &pr, r, dealloc, st);
+		apply_preemption(m, p, &pr, r, was, st);
 	} else {
 		bool gone = pr.clear_own_nomination && m->snap.nominated[p] >= 0;
 		if (pr.clear_own_nomination)
@@ -570,11 +576,12 @@ static void no_fit(struct model_scheduler *m, int p,
 		 * events */
 		const struct model_requeue_events e = {
 			.bound = -1, .unnominated = &p, .n_unnominated = gone,
-			.claims = dealloc,
+			.claims_was = was, .claims_now = m->snap.dra,
 		};
 		if (gone || dealloc)
 			wake(m, &e);
 	}
+	dra_live_free(was);
 	sched_preemption_release(&pr);
 }
 

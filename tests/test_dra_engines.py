@@ -197,7 +197,9 @@ def test_postfilter_deallocates_and_the_pod_retries(engine):
 def test_a_deallocation_before_a_preemption_is_an_event(engine):
     # fixtures/dra/loop-dealloc-wakes.yaml's header: h's PostFilter
     # deallocates old, then evicts v; the deallocation moves w (rejected by
-    # DynamicResources) as the deletion alone would not
+    # DynamicResources) as the deletion alone would not, though old is not
+    # w's claim; h's PreBind writing old later (not w's, not a
+    # deallocation) leaves w parked: isSchedulableAfterClaimChange's Skip
     p = schedule(fixture_path("dra/loop-dealloc-wakes.yaml"), engine)
     assert p.returncode == 0, p.stderr
     w = ("default/w", "unschedulable", None, [],
@@ -208,8 +210,7 @@ def test_a_deallocation_before_a_preemption_is_an_event(engine):
         ("default/h", "preempt", "n2", ["default/v"],
          "0/2 nodes are available: 1 Insufficient cpu, 1 " + NOT_HERE + "."),
         w,
-        ("default/h", "bind", "n2", [], ""),
-        w]
+        ("default/h", "bind", "n2", [], "")]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -8,11 +8,19 @@
  * no namespace labels, PodTopologySpread's namespace and selector,
  * NodePorts' conflicting port, VolumeRestrictions' shared claim,
  * NodeVolumeLimits' claim or migratable disk, NodeResourcesFit's node or
- * nominated node, the lower-or-equal priority of a lost nomination).
+ * nominated node, the lower-or-equal priority of a lost nomination), and
+ * DynamicResources' isSchedulableAfterClaimChange (v1.34.1
+ * dynamicresources.go) on a cluster with claims, DRA below: QueueSkip
+ * when the parked pod's own claims are not all found; Queue when a claim
+ * loses its allocation (before the usesClaim test: whoever uses it);
+ * QueueSkip for another pod's claim that keeps its allocation ("unrelated
+ * claim got modified"); Queue when one of the pod's own claims' status
+ * changed; no event when no status changed.
  */
 #include <string.h>
 
 #include "check.h"
+#include "../../core/dra_live.h"
 #include "../../model/requeue.h"
 #include "../../yaml/load.h"
 
@@ -90,10 +98,83 @@ static bool on_lost_nomination(const char *parked, uint8_t rej,
 	return model_requeue_wakes(&C, pod(parked), rej, &e);
 }
 
-static bool on_claims(const char *parked, uint8_t rej)
+/* The claims' cluster: "mine" unallocated, p's; "theirs" allocated on
+ * n1 and reserved for the bound pod b; lost refers to a claim that does
+ * not exist (foreachPodResourceClaim fails); s is another pending pod. */
+#define CLAIM(name, status) \
+	"apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n" \
+	"metadata: {name: " name ", namespace: default}\nspec:\n  devices:\n" \
+	"    requests: [{name: gpu, exactly: {deviceClassName: gpu}}]\n" status "---\n"
+#define CLAIMER(name, claim, node) \
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: default," \
+	" uid: uid-" name "}\nspec:\n" node "  containers: [{name: c, image: x," \
+	" resources: {claims: [{name: gpu}]}}]\n" \
+	"  resourceClaims: [{name: gpu, resourceClaimName: " claim "}]\n---\n"
+
+static const char DRA[] =
+	"apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n---\n"
+	"apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
+	"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: sl}\n"
+	"spec: {driver: d, nodeName: n1, pool: {name: n1, generation: 1,"
+	" resourceSliceCount: 1}, devices: [{name: g0}, {name: g1}]}\n---\n"
+	CLAIM("mine", "")
+	CLAIM("theirs", "status:\n  allocation: {devices: {results: [{request: gpu,"
+	      " driver: d, pool: n1, device: g0}]}}\n"
+	      "  reservedFor: [{resource: pods, name: b, uid: uid-b}]\n")
+	CLAIMER("p", "mine", "")
+	CLAIMER("s", "theirs", "")
+	CLAIMER("b", "theirs", "  nodeName: n1\n")
+	CLAIMER("lost", "absent", "");
+
+static int claim(const char *name)
 {
-	const struct model_requeue_events e = {.bound = -1, .claims = true};
+	for (int k = 0; k < C.n_claims; k++)
+		if (!strcmp(C.claims[k].name, name))
+			return k;
+	return -1;
+}
+
+/* Whether the step taking the claims from was to now moves parked. */
+static bool on_claims(const char *parked, uint8_t rej, const struct dra_live *was,
+		      const struct dra_live *now)
+{
+	const struct model_requeue_events e = {.bound = -1, .claims_was = was,
+					       .claims_now = now};
 	return model_requeue_wakes(&C, pod(parked), rej, &e);
+}
+
+static void test_claims(void)
+{
+	int mine = claim("mine"), theirs = claim("theirs");
+	CHECK(mine >= 0 && theirs >= 0);
+	struct dra_live *was = dra_live_new(&C), *now = dra_live_clone(was);
+	/* nothing changed: no event, not even for "no plugin" */
+	CHECK(!on_claims("p", MODEL_REJ_CLAIMS, was, now));
+	CHECK(!on_claims("p", MODEL_REJ_NONE, was, now));
+	/* s's PreBind adds s to theirs: not p's claim, still allocated */
+	dra_live_reserve(now, &C, theirs, pod("s"));
+	CHECK(!on_claims("p", MODEL_REJ_CLAIMS, was, now));
+	CHECK(on_claims("s", MODEL_REJ_CLAIMS, was, now));    /* its own */
+	CHECK(on_claims("p", MODEL_REJ_NONE, was, now));
+	/* b deleted: theirs keeps s, stays allocated - Skip for p */
+	dra_live_assign(was, now);
+	dra_live_gone(now, &C, pod("b"));
+	CHECK(!on_claims("p", MODEL_REJ_CLAIMS, was, now));
+	/* s deleted too: theirs deallocated - Queue for p, not its claim */
+	dra_live_assign(was, now);
+	dra_live_gone(now, &C, pod("s"));
+	CHECK(!dra_live_allocated(now, &C, theirs));
+	CHECK(on_claims("p", MODEL_REJ_CLAIMS, was, now));
+	CHECK(!on_claims("p", MODEL_REJ_FIT, was, now));   /* no pod event */
+	/* lost's claim is missing: QueueSkip before the deallocation test */
+	CHECK(!on_claims("lost", MODEL_REJ_CLAIMS, was, now));
+	/* mine allocated and reserved for p's sharer: p's own claim changed */
+	dra_live_assign(was, now);
+	dra_live_allocate(now, &C, mine, cluster_find_node(&C, "n1"), NULL, 0);
+	CHECK(on_claims("p", MODEL_REJ_CLAIMS, was, now));
+	CHECK(!on_claims("s", MODEL_REJ_CLAIMS, was, now));
+	dra_live_free(was);
+	dra_live_free(now);
 }
 
 static void test_v130(void)
@@ -163,19 +244,16 @@ static void test_v134(void)
 	/* PodTopologySpread: another pending pod no, the pod itself yes */
 	CHECK(!on_lost_nomination("spread", MODEL_REJ_SPREAD, "web"));
 	CHECK(on_lost_nomination("spread", MODEL_REJ_SPREAD, "spread"));
-	/* a claim's change: the pods DynamicResources rejected */
-	CHECK(on_claims("claimer", MODEL_REJ_CLAIMS));
-	CHECK(!on_claims("claimer", MODEL_REJ_FIT));
 }
 
-static int load(enum kube_version v)
+static int load(enum kube_version v, const char *objects)
 {
 	struct error err;
 	error_init(&err);
 	cluster_init(&C);
 	config_use_version(&C.config, v);
-	if (yaml_load_buffer(&C, "t.yaml", (const unsigned char *)OBJECTS,
-			     strlen(OBJECTS), &err) < 0) {
+	if (yaml_load_buffer(&C, "t.yaml", (const unsigned char *)objects,
+			     strlen(objects), &err) < 0) {
 		fprintf(stderr, "load: %s\n", err.msg);
 		return -1;
 	}
@@ -184,13 +262,17 @@ static int load(enum kube_version v)
 
 int main(void)
 {
-	if (load(KUBE_1_30) < 0)
+	if (load(KUBE_1_30, OBJECTS) < 0)
 		return 1;
 	test_v130();
 	cluster_release(&C);
-	if (load(KUBE_1_34) < 0)
+	if (load(KUBE_1_34, OBJECTS) < 0)
 		return 1;
 	test_v134();
+	cluster_release(&C);
+	if (load(KUBE_1_34, DRA) < 0)
+		return 1;
+	test_claims();
 	cluster_release(&C);
 	return check_done("test_requeue");
 }

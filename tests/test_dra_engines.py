@@ -585,3 +585,33 @@ def test_allocator_errors(engine, case, tmp_path):
     d = json.loads(p.stdout)
     assert d["code"] == "Error"
     assert d["message"] == 'running "DynamicResources" filter plugin: ' + want
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_pod_without_uid_keeps_its_reservation_when_read_back(engine, tmp_path):
+    # loop-claims.yaml with s1 and s2 stripped of metadata.uid.  A claim's
+    # reservedFor names pods by uid (kube's ResourceClaimConsumerReference),
+    # and PreBind reserved shared for s1 and s2: the final cluster must
+    # give those two pods the uids its reservedFor writes, or read back
+    # the claim is reserved for consumers that are no pod of the cluster
+    # (and s1's, s2's eviction would not release it).
+    import yaml
+    text = fixture_path("dra/loop-claims.yaml").read_text()
+    stripped = text.replace(", uid: uid-s1}", "}").replace(", uid: uid-s2}", "}")
+    assert stripped.count("uid-s") == 0
+    path = tmp_path / "nouid.yaml"
+    path.write_text(stripped)
+    p = run_kso("schedule", str(path), "--engine", engine,
+                "--kube-version", "1.34", "-o", "yaml")
+    assert p.returncode == 0, p.stderr
+    docs = [d for d in yaml.safe_load_all(p.stdout) if d]
+    uid = {d["metadata"]["name"]: d["metadata"].get("uid")
+           for d in docs if d["kind"] == "Pod"}
+    shared = next(d for d in docs if d["kind"] == "ResourceClaim"
+                  and d["metadata"]["name"] == "shared")
+    entries = shared["status"]["reservedFor"]
+    assert [e["name"] for e in entries] == ["s1", "s2"]
+    for e in entries:
+        assert e["uid"] and e["uid"] == uid[e["name"]]
+    # pods with a uid of their own keep it
+    assert uid["x"] == "uid-x" and uid["t"] == "uid-t"

@@ -697,6 +697,23 @@ static void pod_placement(const struct cluster *c, const struct dump_opts *o,
 	*nominated = s->nominated[i] >= 0 ? c->nodes[s->nominated[i]].name : "";
 }
 
+/* Pod i has no metadata.uid and a claim's reservedFor the run left names
+ * it (the loop's PreBind): that entry is written with dump_pod_uid's
+ * stand-in, so the pod's manifest must carry the same uid, or the dump
+ * read back has the claim reserved for a consumer no pod is. */
+static bool reserved_without_uid(const struct cluster *c, const struct dump_opts *o,
+				 int i)
+{
+	if (c->pods[i].uid[0] || !o->placement || !o->placement->dra)
+		return false;
+	const struct dra_live *live = o->placement->dra;
+	for (int k = 0; k < c->n_claims; k++)
+		for (int j = 0; j < dra_live_n_reserved(live, c, k); j++)
+			if (dra_live_reserved_entry(live, k, j) == i)
+				return true;
+	return false;
+}
+
 static struct ynode *dump_pod(struct arena *a, const struct cluster *c,
 			     const struct dump_opts *o, int i)
 {
@@ -705,7 +722,7 @@ static struct ynode *dump_pod(struct arena *a, const struct cluster *c,
 	pod_placement(c, o, i, &node, &nominated);
 	struct ynode *meta;
 	struct ynode *m = manifest(a, "v1", "Pod", &meta);
-	pod_meta(a, meta, p, o->synth_uids);
+	pod_meta(a, meta, p, o->synth_uids || reserved_without_uid(c, o, i));
 	pod_spec(a, c, put_map(a, m, "spec"), p, node);
 	if (*p->phase || *nominated || p->start_time.has || p->preemption_target ||
 	    p->n_claim_statuses) {

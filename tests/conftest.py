@@ -70,8 +70,13 @@ def explain(fixture, pod=None, config=None, extension=None):
     if extension:
         args += ["--extension", extension]
     args += ["-o", "json"]
-    # every hand-derived expectation holds for both engines: unless
-    # KSO_ENGINE names one, run both and require the same bytes
+    return json_of_both_engines(*args)
+
+
+def json_of_both_engines(*args):
+    """`kso ARGS --engine E` for both engines (or KSO_ENGINE's one), which
+    must exit 0 and print the same bytes; their output parsed as JSON.
+    Every hand-derived expectation holds for both engines."""
     engines = [KSO_ENGINE] if KSO_ENGINE else ["oracle", "model"]
     runs = [run_kso(*args, "--engine", e) for e in engines]
     for e, r in zip(engines, runs):
@@ -84,7 +89,7 @@ def explain(fixture, pod=None, config=None, extension=None):
     try:
         return json.loads(r.stdout)
     except json.JSONDecodeError as e:
-        raise AssertionError(f"kso explain printed invalid JSON ({e}):\n"
+        raise AssertionError(f"kso {args[0]} printed invalid JSON ({e}):\n"
                              f"{r.stdout[:2000]}")
 
 

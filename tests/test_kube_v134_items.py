@@ -15,9 +15,8 @@ PostFilter text, NodeResourcesFit's codes) are tested where they live.
 """
 import pytest
 
-import json
 
-from conftest import KSO_ENGINE, fixture_path, node, run_kso
+from conftest import fixture_path, node, run_kso, json_of_both_engines
 
 V130, V134 = "1.30", "1.34"
 PORTS = "node(s) didn't have free ports for the requested pod ports"
@@ -36,13 +35,7 @@ def explain(fixture, pod, version, *switches):
     """conftest.explain with --kube-version (both engines, same bytes)."""
     args = ["explain", fixture_path(fixture), "--pod", pod, "-o", "json",
             "--kube-version", version, *switches]
-    engines = [KSO_ENGINE] if KSO_ENGINE else ["oracle", "model"]
-    runs = [run_kso(*args, "--engine", e) for e in engines]
-    for e, r in zip(engines, runs):
-        assert r.returncode == 0, (e, r.stderr)
-    assert all(r.stdout == runs[0].stdout for r in runs), \
-        "the engines' outputs differ"
-    return json.loads(runs[0].stdout)
+    return json_of_both_engines(*args)
 
 
 def verdicts(out):

@@ -35,7 +35,7 @@ import json
 
 import pytest
 
-from conftest import KSO_ENGINE, fixture_path, run_kso
+from conftest import fixture_path, run_kso, json_of_both_engines
 
 UAU = "UnschedulableAndUnresolvable"
 UNS = "Unschedulable"
@@ -309,13 +309,7 @@ CASES = {
 def explain_134(fixture, pod):
     args = ["explain", fixture_path(fixture), "--pod", pod, "-o", "json",
             "--kube-version", "1.34"]
-    engines = [KSO_ENGINE] if KSO_ENGINE else ["oracle", "model"]
-    runs = [run_kso(*args, "--engine", e) for e in engines]
-    for e, r in zip(engines, runs):
-        assert r.returncode == 0, (e, r.stderr)
-    assert all(r.stdout == runs[0].stdout for r in runs), \
-        "the engines' outputs differ"
-    return json.loads(runs[0].stdout)
+    return json_of_both_engines(*args)
 
 
 @pytest.mark.parametrize("case", sorted(CASES), ids=lambda c: f"{c[0]}:{c[1]}")
@@ -411,13 +405,7 @@ def best_effort(fixture, pod):
 def explain_at(fixture, pod, version):
     args = ["explain", fixture_path(fixture), "--pod", pod, "-o", "json",
             "--kube-version", version]
-    engines = [KSO_ENGINE] if KSO_ENGINE else ["oracle", "model"]
-    runs = [run_kso(*args, "--engine", e) for e in engines]
-    for e, r in zip(engines, runs):
-        assert r.returncode == 0, (e, r.stderr)
-    assert all(r.stdout == runs[0].stdout for r in runs), \
-        "the engines' outputs differ"
-    return json.loads(runs[0].stdout)
+    return json_of_both_engines(*args)
 
 
 @pytest.mark.parametrize("case", BEST_EFFORT, ids=lambda c: f"{c[0]}:{c[1]}")

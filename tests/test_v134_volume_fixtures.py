@@ -47,11 +47,10 @@ test_v134_fixtures.py's); fidelity/csi-limits-attached.yaml p-shared-csi
 fidelity/beta-class-in-tree-limits.yaml p-beta (counted by no plugin in
 either release).
 """
-import json
 
 import pytest
 
-from conftest import KSO_ENGINE, fixture_path, run_kso
+from conftest import fixture_path, json_of_both_engines
 
 UAU = "UnschedulableAndUnresolvable"
 UNS = "Unschedulable"
@@ -185,13 +184,7 @@ CASES = {
 def explain_134(fixture, pod, extra):
     args = ["explain", fixture_path(fixture), "--pod", pod, "-o", "json",
             "--kube-version", "1.34", *extra]
-    engines = [KSO_ENGINE] if KSO_ENGINE else ["oracle", "model"]
-    runs = [run_kso(*args, "--engine", e) for e in engines]
-    for e, r in zip(engines, runs):
-        assert r.returncode == 0, (e, r.stderr)
-    assert all(r.stdout == runs[0].stdout for r in runs), \
-        "the engines' outputs differ"
-    return json.loads(runs[0].stdout)
+    return json_of_both_engines(*args)
 
 
 @pytest.mark.parametrize("case", sorted(CASES), ids=lambda c: f"{c[0]}:{c[1]}")

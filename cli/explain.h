@@ -56,6 +56,13 @@ struct cli_explain {
 	bool node_only;
 };
 
+/* cli_explain_allocator_why: for node n, when DynamicResources rejected
+ * the pod there with "cannot allocate all claims", kso's reading of which
+ * claim's request failed and why (core/dra_plugin.h dra_why_no_fit), from
+ * a; NULL otherwise.  kube's own text stays the node's reason. */
+const char *cli_explain_allocator_why(const struct cli_explain *x, int n, struct arena *a);
+
+
 /* cli_explain_shows: whether node n is printed. */
 static inline bool cli_explain_shows(const struct cli_explain *x, int n)
 {

@@ -11,6 +11,9 @@
  *                                    (each failing filter, with its own
  *                                     reasons),
  *                         "code": "Unschedulable"|..., "in_prefilter_result": bool,
+ *                         "allocator": "..." (only where DynamicResources'
+ *                                    allocator found no fit: kso's reading
+ *                                    of which request failed and why),
  *                         "scores": {"<ScorePlugin>": score x weight, ...},
  *                         "total": n}, ...},
  *    "scored": bool, "viable": ["<node>", ...], "preemption": null|{...},
@@ -25,6 +28,7 @@
  * ran (a skipped plugin as 0) and is empty otherwise.
  */
 #include "explain.h"
+#include "../core/arena.h"
 #include "dump_json.h"
 #include "judge.h"
 #include "html.h"
@@ -133,6 +137,20 @@ static void json_plugins(struct json_out *j, const struct sched_profile *p)
 	json_end_object(j);
 }
 
+/* "allocator": kso's reading of DynamicResources' "cannot allocate all
+ * claims" on node n, only where the allocator found no fit. */
+static void json_allocator(struct json_out *j, const struct cli_explain *x, int n)
+{
+	struct arena a;
+	arena_init(&a);
+	const char *why = cli_explain_allocator_why(x, n, &a);
+	if (why) {
+		json_key(j, "allocator");
+		json_string(j, why);
+	}
+	arena_release(&a);
+}
+
 static void json_node(struct json_out *j, const struct cli_explain *x, int n)
 {
 	const struct sched_node_verdict *v = &x->result->verdicts[n];
@@ -150,6 +168,7 @@ static void json_node(struct json_out *j, const struct cli_explain *x, int n)
 	json_string(j, code_name(v->code));
 	json_key(j, "in_prefilter_result");
 	json_bool(j, x->result->in_prefilter_result[n]);
+	json_allocator(j, x, n);
 	json_scores(j, x, n);
 	json_key(j, "total");
 	json_int(j, x->result->total[n]);

@@ -12,8 +12,11 @@
 #include "explain.h"
 #include "judge.h"
 #include "table.h"
+#include "../core/arena.h"
+#include "../core/dra_plugin.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
+#include "../model/match.h"
 #include "../yaml/emit.h"
 
 #include <assert.h>
@@ -285,6 +288,41 @@ static void print_narrow_filters(const struct cli_explain *x, int width,
 	strbuf_release(&b);
 }
 
+static bool selector_matches(const struct node_selector *ns, const struct node *n, void *ctx)
+{
+	(void)ctx;
+	return match_node_selector(ns, n);
+}
+
+const char *cli_explain_allocator_why(const struct cli_explain *x, int n, struct arena *a)
+{
+	const struct sched_node_verdict *v = &x->result->verdicts[n];
+	const struct pod *p = &x->cluster->pods[x->pod];
+	if (!p->n_claims || !v->failed[PLUGIN_DYNAMIC_RESOURCES])
+		return NULL;
+	return dra_why_no_fit(a, x->cluster, x->snap->dra, p, n, selector_matches, NULL);
+}
+
+/* Each shown node DynamicResources' allocator found no fit on: kso's
+ * reading of which request failed, under kube's one reason. */
+static void print_allocator(const struct cli_explain *x, FILE *f)
+{
+	struct arena a;
+	arena_init(&a);
+	bool first = true;
+	for (int n = 0; n < x->cluster->n_nodes; n++) {
+		const char *why = cli_explain_shows(x, n) ? cli_explain_allocator_why(x, n, &a) : NULL;
+		if (!why)
+			continue;
+		if (first)
+			fprintf(f, "\nwhy \"cannot allocate all claims\" (kso's reading of the "
+				"allocator; kube prints only that reason):\n");
+		first = false;
+		fprintf(f, "  %s: %s\n", x->cluster->nodes[n].name, why);
+	}
+	arena_release(&a);
+}
+
 static void print_filters(const struct cli_explain *x, int width, FILE *f)
 {
 	enum plugin_id ids[MODEL_N_FILTERS];
@@ -541,8 +579,10 @@ static void report(const struct cli_explain *x, int width, FILE *f)
 		print_bound(x, width, f);
 		return;
 	}
-	if (x->cluster->n_nodes > 0)
+	if (x->cluster->n_nodes > 0) {
 		print_filters(x, width, f);
+		print_allocator(x, f);
+	}
 	if (x->result->scored)
 		print_scores(x, width, f);
 	print_outcome(x, f);

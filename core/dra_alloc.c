@@ -696,35 +696,71 @@ static bool picks_order_free(struct alloc *al)
 
 /* ---------------------------------------------------- explanation */
 
+/* Why (sub)request rd of claim ci cannot be met on the node on its own,
+ * into buf: too few devices of its class and selectors, or too few of
+ * them free (All: every one must be); false when it can. */
+static bool short_of_devices(struct alloc *al, int ci, const struct req_data *rd, char *buf,
+			     size_t len)
+{
+	int matching = 0, free_ = 0;
+	for (int p = 0; p < al->n_pools; p++)
+		for (int s = 0; s < al->pools[p].n_slices; s++) {
+			int si = al->pools[p].slices[s];
+			for (int d = 0; d < al->c->slices[si].n_devices; d++) {
+				struct loc l = {si, d};
+				if (selectable(al, ci, rd, l) != 1)
+					continue;
+				matching++;
+				struct dra_device_id id = id_at(al, l);
+				free_ += rd->req->admin_access || !in_use(al, &id);
+			}
+		}
+	int need = rd->req->all ? matching : rd->num_devices;
+	if (matching && free_ >= need)
+		return false;
+	if (!matching)
+		snprintf(buf, len, "no device of the node matches the class and selectors");
+	else if (matching < need)
+		snprintf(buf, len, "%d device(s) of the node match the class and selectors, %d "
+			 "needed", matching, need);
+	else if (rd->req->all)
+		snprintf(buf, len, "allocationMode All, and %d of the %d matching device(s) "
+			 "are in use", matching - free_, matching);
+	else
+		snprintf(buf, len, "%d of the %d matching device(s) are in use, %d free, %d "
+			 "needed", matching - free_, matching, free_, need);
+	return true;
+}
+
 /* Why nothing fits, per request in order: the first whose class and
- * selectors leave too few free devices on the node, else the claims'
- * constraints or the combination. */
+ * selectors leave too few free devices on the node (for a firstAvailable
+ * list, every alternative), else the claims' constraints or the
+ * combination. */
 static void explain_no_fit(struct alloc *al, struct dra_alloc_out *out)
 {
+	char why[160], alts[400];
 	for (int ci = 0; ci < al->in->n_claims; ci++) {
 		const struct resource_claim *cl = claim_of(al, ci);
 		for (int ri = 0; ri < cl->spec.n_requests; ri++) {
 			const struct req_data *rd = &al->rd[ci][ri * MAX_SUB];
-			int matching = 0, free_ = 0;
-			for (int p = 0; p < al->n_pools; p++)
-				for (int s = 0; s < al->pools[p].n_slices; s++) {
-					int si = al->pools[p].slices[s];
-					for (int d = 0; d < al->c->slices[si].n_devices; d++) {
-						struct loc l = {si, d};
-						if (selectable(al, ci, rd, l) != 1)
-							continue;
-						matching++;
-						struct dra_device_id id = id_at(al, l);
-						free_ += rd->req->admin_access || !in_use(al, &id);
-					}
-				}
-			int need = rd->req->all ? 1 : rd->num_devices;
-			if (rd->parent || free_ >= need)
+			int nsub = cl->spec.requests[ri].n_first_available;
+			if (!nsub) {
+				if (!short_of_devices(al, ci, rd, why, sizeof why))
+					continue;
+				snprintf(out->msg, sizeof out->msg, "claim %s/%s, request %s: %s",
+					 cl->ns, cl->name, rd->req->name, why);
+				return;
+			}
+			size_t used = 0;
+			int s = 0;
+			for (; s < nsub && short_of_devices(al, ci, &rd[s], why, sizeof why); s++)
+				used += (size_t)snprintf(alts + used, used < sizeof alts ? sizeof alts - used : 0,
+							 "%s%s: %s", s ? "; " : "", rd[s].req->name, why);
+			if (s < nsub)
 				continue;
-			snprintf(out->msg, sizeof out->msg, "claim %s/%s, request %s: %s", cl->ns,
-				 cl->name, rd->req->name,
-				 !matching ? "no device of the node matches the class and selectors" :
-				 "the matching devices are in use");
+			snprintf(out->msg, sizeof out->msg, "claim %s/%s, request %s: no alternative of "
+				 "its firstAvailable list fits (%s)", cl->ns, cl->name,
+				 cl->spec.requests[ri].name, alts);
 			return;
 		}
 	}

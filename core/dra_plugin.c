@@ -8,6 +8,7 @@
 #include "dra_plugin.h"
 #include "dra_live.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -234,6 +235,21 @@ int dra_pod_claims(struct arena *a, const struct cluster *c, const struct pod *p
 		return -1;
 	*claims = pf.claims;
 	return pf.n_claims;
+}
+
+const char *dra_why_no_fit(struct arena *a, const struct cluster *c, const struct dra_live *live,
+			   const struct pod *p, int n, dra_node_match match, void *ctx)
+{
+	assert(a && c && p && n >= 0 && n < c->n_nodes);
+	struct dra_prefilter pf;
+	dra_prefilter(a, c, live, p, &pf);
+	if (pf.code != DRA_OK)
+		return NULL;
+	struct dra_filter f;
+	dra_filter(a, c, &pf, &c->nodes[n], match, ctx, &f);
+	if (f.code != DRA_UNRESOLVABLE || f.alloc.status != DRA_ALLOC_NO_FIT)
+		return NULL;
+	return arena_strdup(a, f.alloc.msg);
 }
 
 bool dra_judge(struct arena *a, const struct cluster *c, const struct dra_live *live,

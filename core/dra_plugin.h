@@ -83,6 +83,15 @@ bool dra_preenqueue(struct arena *a, const struct cluster *c, const struct pod *
 int dra_pod_claims(struct arena *a, const struct cluster *c, const struct pod *p,
 		   const int **claims);
 
+/* dra_why_no_fit: for pod p on node n, when DynamicResources' Filter
+ * answers "cannot allocate all claims", kso's reading of why (which
+ * claim's request finds no device of its class and selectors on n, or
+ * finds them all in use, or that the requests cannot be met together),
+ * from a; NULL when the Filter says anything else.  kube prints only its
+ * reason; `kso explain` prints this beside it. */
+const char *dra_why_no_fit(struct arena *a, const struct cluster *c, const struct dra_live *live,
+			   const struct pod *p, int n, dra_node_match match, void *ctx);
+
 /* dra_judge: whether kso can judge pod p's DynamicResources Filter on
  * every node of c with the claims' status live (false: *why says which
  * node kube may answer either way, from a). */

@@ -615,3 +615,56 @@ def test_a_pod_without_uid_keeps_its_reservation_when_read_back(engine, tmp_path
         assert e["uid"] and e["uid"] == uid[e["name"]]
     # pods with a uid of their own keep it
     assert uid["x"] == "uid-x" and uid["t"] == "uid-t"
+
+
+# kso explain's reading of "cannot allocate all claims" (kube prints only
+# the reason; issue 35: which request failed on the node, and why), worked
+# out from each fixture's header: which devices the node has, which match
+# the request's class and selectors, which are in use.
+ALLOCATOR_WHY = {
+    # class a100 selects model "a100"; n1's only device is a "t4"
+    ("class-selector.yaml", "p", "n1"):
+        "claim default/p-gpu, request gpu: no device of the node matches "
+        "the class and selectors",
+    # n1's gpu-0 is held by claim held (pod a); n2 has no device
+    ("waiting.yaml", "b", "n1"):
+        "claim default/b-gpu, request gpu: 1 of the 1 matching device(s) "
+        "are in use, 0 free, 1 needed",
+    ("waiting.yaml", "b", "n2"):
+        "claim default/b-gpu, request gpu: no device of the node matches "
+        "the class and selectors",
+    # n1 has one "t4": large wants an h100, small two devices
+    ("first-available.yaml", "p", "n1"):
+        "claim default/p-gpu, request gpu: no alternative of its "
+        "firstAvailable list fits (large: no device of the node matches the "
+        "class and selectors; small: 1 device(s) of the node match the class "
+        "and selectors, 2 needed)",
+    # w-gpu asks for two devices at once; every node has one
+    ("loop-dealloc-wakes.yaml", "w", "n1"):
+        "claim default/w-gpu, request gpu: 1 device(s) of the node match the "
+        "class and selectors, 2 needed",
+}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("case", sorted(ALLOCATOR_WHY), ids=lambda c: ":".join(c))
+def test_explain_says_which_request_found_no_devices(engine, case):
+    fixture, pod, node = case
+    d = explain(fixture, pod, engine)
+    v = d["nodes"][node]
+    assert v["reasons"] == [NO_ALLOC]
+    assert v["allocator"] == ALLOCATOR_WHY[case]
+    # the table prints the same line under the filters
+    p = run_kso("explain", fixture_path("dra/" + fixture), "--pod", pod,
+                "--engine", engine, "--kube-version", "1.34")
+    assert p.returncode == 0, p.stderr
+    assert f"  {node}: {ALLOCATOR_WHY[case]}\n" in p.stdout
+
+
+def test_explain_adds_no_allocator_line_where_a_node_fits():
+    # first-available.yaml: n2 and n3 fit; class-selector.yaml: n2 fits
+    d = explain("first-available.yaml", "p", "oracle")
+    assert "allocator" not in d["nodes"]["n2"]
+    assert "allocator" not in d["nodes"]["n3"]
+    d = explain("class-selector.yaml", "p", "model")
+    assert "allocator" not in d["nodes"]["n2"]

@@ -121,10 +121,13 @@ static void test_exact_count(struct arena *a)
 	/* two a100s: only gpu-0 is one */
 	CHECK_EQ(run("    requests:\n" REQ("r", ", count: 2" MODEL("a100")), "n1", NULL, &out, a),
 		 DRA_ALLOC_NO_FIT);
+	CHECK_STR(out.msg, "claim default/c, request r: 1 device(s) of the node match the "
+		  "class and selectors, 2 needed");
 	/* one a100 with gpu-0 in use */
 	CHECK_EQ(run("    requests:\n" REQ("r", MODEL("a100")), "n1", "gpu-0", &out, a),
 		 DRA_ALLOC_NO_FIT);
-	CHECK_STR(out.msg, "claim default/c, request r: the matching devices are in use");
+	CHECK_STR(out.msg, "claim default/c, request r: 1 of the 1 matching device(s) are in "
+		  "use, 0 free, 1 needed");
 	/* admin access ignores devices in use */
 	CHECK_EQ(run("    requests:\n" REQ("r", ", adminAccess: true" MODEL("a100")), "n1",
 		     "gpu-0", &out, a), DRA_ALLOC_FIT);

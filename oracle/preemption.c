@@ -314,13 +314,14 @@ static int32_t *pdb_budgets(const struct oracle *o, struct oracle_preempt_scratc
 
 /* §3.4 step 4 over pods[0..n) in MoreImportantPod order: each budget a pod
  * draws on (unless listed in disruptedPods) loses one; the pod violates
- * when one goes negative. */
-static void pdb_split(struct oracle_preempt_scratch *s, const struct cluster *c,
+ * when one goes negative.  Returns how many violate. */
+static int pdb_split(struct oracle_preempt_scratch *s, const struct cluster *c,
 		      const int32_t *allowed, const int *pods, int n, bool *violating,
 		      int32_t *left)
 {
 	if (c->n_pdbs)
 		memcpy(left, allowed, sizeof(int32_t) * (size_t)c->n_pdbs);
+	int n_violating = 0;
 	for (int i = 0; i < n; i++) {
 		const struct pod *p = &c->pods[pods[i]];
 		violating[i] = false;
@@ -330,7 +331,9 @@ static void pdb_split(struct oracle_preempt_scratch *s, const struct cluster *c,
 			if (--left[b] < 0)
 				violating[i] = true;
 		}
+		n_violating += violating[i];
 	}
+	return n_violating;
 }
 
 /* ------------------------------------------------ the NodeInfo copy (§3.3) */
@@ -504,10 +507,7 @@ static void reprieve(const struct preempt_run *pr, struct oracle_cycle *cy, int 
 	const struct cluster *c = pr->o->cluster;
 	struct oracle_preempt_scratch *s = pr->s;
 	bool *viol = s->viol;
-	pdb_split(s, c, pr->allowed, lower, k, viol, s->left);
-	int n_viol = 0;
-	for (int i = 0; i < k; i++)
-		n_viol += viol[i];
+	int n_viol = pdb_split(s, c, pr->allowed, lower, k, viol, s->left);
 	out->pods = s->victims;
 	for (int group = 1; group >= 0; group--)
 		for (int i = 0; i < k; i++) {
@@ -560,10 +560,7 @@ static enum sched_code victims_by_sums(struct preempt_run *pr, int node,
 	const struct cluster *c = o->cluster;
 	sort_important(c, lower, k);
 	bool *viol = s->viol;
-	pdb_split(s, c, pr->allowed, lower, k, viol, s->left);
-	int n_viol = 0;
-	for (int i = 0; i < k; i++)
-		n_viol += viol[i];
+	int n_viol = pdb_split(s, c, pr->allowed, lower, k, viol, s->left);
 	out->pods = s->victims;
 	for (int group = 1; group >= 0; group--)
 		for (int i = 0; i < k; i++) {

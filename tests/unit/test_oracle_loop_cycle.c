@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build.h"
 #include "check.h"
 #include "fixture_walk.h"
 #include "../../model/model.h"
@@ -34,16 +35,6 @@ static bool same_ints(const int *a, int na, const int *b, int nb)
 	return na == nb && (na == 0 || memcmp(a, b, sizeof(int) * (size_t)na) == 0);
 }
 
-static bool same_status(const struct sched_status *a, const struct sched_status *b)
-{
-	if (a->code != b->code || a->n_reasons != b->n_reasons)
-		return false;
-	for (int i = 0; i < a->n_reasons; i++)
-		if (strcmp(sched_status_reason(a, i), sched_status_reason(b, i)) != 0)
-			return false;
-	return true;
-}
-
 /* a: oracle_schedule_cycle's result, b: oracle_loop_cycle's. */
 static void compare(const struct cluster *c, const struct sched_cycle_result *a,
 		    const struct sched_cycle_result *b, const char *path, int pod)
@@ -54,7 +45,7 @@ static void compare(const struct cluster *c, const struct sched_cycle_result *a,
 	if (ok && a->n_viable == 0) {
 		failed_cycles++;
 		ok = same_ints(a->feasible, a->n_feasible, b->feasible, b->n_feasible) &&
-		     same_status(&a->prefilter, &b->prefilter) &&
+		     tb_status_eq(&a->prefilter, &b->prefilter) &&
 		     ((!a->message && !b->message) ||
 		      (a->message && b->message && strcmp(a->message, b->message) == 0));
 		for (int n = 0; ok && n < c->n_nodes; n++) {
@@ -64,7 +55,7 @@ static void compare(const struct cluster *c, const struct sched_cycle_result *a,
 			     memcmp(x->failed, y->failed, sizeof x->failed) == 0 &&
 			     a->in_prefilter_result[n] == b->in_prefilter_result[n];
 			if (ok && x->rejected_by >= 0 && x->rejected_by < PLUGIN_FILTERS)
-				ok = same_status(&x->status[x->rejected_by],
+				ok = tb_status_eq(&x->status[x->rejected_by],
 						 &y->status[y->rejected_by]);
 		}
 	}

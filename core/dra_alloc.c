@@ -858,7 +858,23 @@ static int device_cmp(const void *x, const void *y)
 		return a->slice < b->slice ? -1 : 1;
 	if (a->device != b->device)
 		return a->device < b->device ? -1 : 1;
+	if (a->req != b->req)
+		return a->req < b->req ? -1 : 1;
+	if (a->sub != b->sub)
+		return a->sub < b->sub ? -1 : 1;
 	return (int)a->admin_access - (int)b->admin_access;
+}
+
+/* Whether two sorted device sets of n are the same allocation: field by
+ * field (the structs' padding and the request names' pointers differ
+ * between searches, so memcmp would call every fit of another order
+ * new). */
+static bool same_set(const struct dra_alloc_device *x, const struct dra_alloc_device *y, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (device_cmp(&x[i], &y[i]))
+			return false;
+	return true;
 }
 
 /* The devices of a fit as a sorted set (from a). */
@@ -887,8 +903,7 @@ static bool add_alt(struct arena *a, const struct alloc *al, struct dra_alloc_ou
 {
 	struct dra_alloc_device *set = device_set(a, al);
 	for (int i = 0; i < out->n_alts; i++)
-		if (out->n_alt_devices[i] == al->n_res &&
-		    !memcmp(sets[i], set, sizeof *set * (size_t)al->n_res))
+		if (out->n_alt_devices[i] == al->n_res && same_set(sets[i], set, al->n_res))
 			return false;
 	sets[out->n_alts] = set;
 	out->alts[out->n_alts] = arena_memdup(a, al->res,

@@ -359,6 +359,34 @@ def test_devices_picked_in_map_order_stop_the_loop(engine, tmp_path):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_pool_orders_picking_the_same_devices_do_not_stop_the_loop(engine):
+    # fixtures/dra/two-pools-same-devices.yaml's header: a's claim takes
+    # nic-0 and x-0 in either pool order (only the results' order differs),
+    # so b, still to schedule, is judged: it follows the claim's node
+    # selector (rack In [r1]) to n2.  kso compared the orders' picks
+    # bytewise, padding and all, and stopped after a's bind.
+    path = fixture_path("dra/two-pools-same-devices.yaml")
+    p = schedule(path, engine)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert steps(d) == [("default/a", "bind", "n1", [], ""),
+                        ("default/b", "bind", "n2", [], "")]
+    assert d["summary"]["stopped"] == "quiescent"
+    import yaml
+    p = run_kso("schedule", path, "--engine", engine, "--kube-version", "1.34",
+                "-o", "yaml")
+    assert p.returncode == 0, p.stderr
+    docs = [d for d in yaml.safe_load_all(p.stdout) if d]
+    (status,) = [d["status"] for d in docs if d["kind"] == "ResourceClaim"]
+    assert sorted(r["device"] for r in status["allocation"]["devices"]
+                  ["results"]) == ["nic-0", "x-0"]
+    assert status["allocation"]["nodeSelector"] == {"nodeSelectorTerms": [
+        {"matchExpressions": [{"key": "rack", "operator": "In",
+                               "values": ["r1"]}]}]}
+    assert [r["name"] for r in status["reservedFor"]] == ["a", "b"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_every_pool_order_meets_the_same_error(engine):
     # fixtures/dra/pool-order.yaml's header: pools n1 and shared in either
     # order, the same CEL runtime error at gpu-0

@@ -9,13 +9,14 @@
  * list literals, `device.driver`, `device.attributes[DOMAIN].ID` (also
  * `device.attributes["DOMAIN"]["ID"]`), `device.capacity[DOMAIN].ID`,
  * field and index access, has(), == != < <= > >=, in, + - * / % on int, +
- * on strings, && || ! ?:, size, contains, startsWith, endsWith,
+ * on strings, && || ! ?:, cel.bind (the body with the variable standing
+ * for its init, read lazily), size, contains, startsWith, endsWith,
  * lowerAscii, upperAscii, quantity() / isQuantity() with sign() (global,
  * as kube declares it), isInteger, asInteger, add, sub, isGreaterThan,
  * isLessThan, compareTo, and semver() / isSemver() (also with the
  * normalize argument) with major, minor, patch, isGreaterThan, isLessThan,
  * compareTo.  Anything else kube would accept (doubles, uints, bytes,
- * null, maps, macros other than has, cel.bind, matches, the other string,
+ * null, maps, macros other than has and cel.bind, matches, the other string,
  * list, IP and URL functions) is refused by cel_compile naming the
  * construct and its position: kso never guesses what it does not model.
  *

@@ -441,6 +441,9 @@ static int check(struct checker *k, struct cel_node *n)
 		/* dyn: the int and double overloads both apply */
 		n->type = n->a->type->k == CT_DYN ? &T_DYN : &T_INT;
 		return 0;
+	case CN_BIND:
+		n->type = n->a->type;
+		return 0;
 	case CN_COND: {
 		const struct cel_type *args[3] = {n->a->type, n->b->type, n->c->type};
 		if (!is(n->a->type, CT_BOOL) || !compatible(n->b->type, n->c->type))

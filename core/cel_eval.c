@@ -619,6 +619,8 @@ static struct cel_value eval(struct eval *e, const struct cel_node *n)
 		return eval_call(e, n);
 	case CN_LIST:
 		return eval_list(e, n);
+	case CN_BIND:
+		return eval(e, n->a);
 	case CN_AND:
 	case CN_OR:
 		return logic(e, n);

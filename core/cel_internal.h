@@ -159,6 +159,8 @@ enum cel_node_kind {
 	CN_INDEX,      /* a[b] */
 	CN_CALL,       /* name(args) or a.name(args) (a: receiver) */
 	CN_LIST,       /* [args] */
+	CN_BIND,       /* cel.bind: a = the body with the variable replaced
+			* by b (its init, also checked when unused) */
 	CN_AND, CN_OR, CN_NOT, CN_NEG, CN_COND,
 	CN_EQ, CN_NE, CN_LT, CN_LE, CN_GT, CN_GE, CN_IN,
 	CN_ADD, CN_SUB, CN_MUL, CN_DIV, CN_MOD

@@ -394,6 +394,42 @@ static int parse_args(struct parser *p, enum tok close, struct cel_node ***out, 
 	return 0;
 }
 
+/* e with every reference to the variable name replaced by init (shared,
+ * not copied: the tree is read only once checked). */
+static struct cel_node *bind_var(struct cel_node *e, const char *name, struct cel_node *init)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == CN_IDENT)
+		return strcmp(e->name, name) ? e : init;
+	e->a = bind_var(e->a, name, init);
+	e->b = bind_var(e->b, name, init);
+	e->c = bind_var(e->c, name, init);
+	for (int i = 0; i < e->n_args; i++)
+		e->args[i] = bind_var(e->args[i], name, init);
+	return e;
+}
+
+/* cel.bind(var, init, body) (cel-go's ext.Bindings, in kube's device
+ * environment since v1.31): a comprehension over an empty range whose
+ * accumulator var is init, evaluated lazily on its first use - for a
+ * pure expression, the body with init in place of var (init is still
+ * type-checked when the body does not use it: CN_BIND keeps it).  Nested binds are
+ * expanded first (their calls are parsed first), so an inner var shadows
+ * an outer one of the same name. */
+static struct cel_node *expand_bind(struct parser *p, struct cel_node *n)
+{
+	if (n->args[0]->kind != CN_IDENT) {
+		fail_at(p, n->args[0]->line, n->args[0]->col,
+			"cel.bind() variable names must be simple identifiers");
+		return NULL;
+	}
+	struct cel_node *b = node(p, CN_BIND, n->line, n->col);
+	b->a = bind_var(n->args[2], n->args[0]->name, n->args[1]);
+	b->b = n->args[1];
+	return b;
+}
+
 static struct cel_node *parse_call(struct parser *p, struct cel_node *recv,
 				   const char *name, int line, int col)
 {
@@ -402,6 +438,9 @@ static struct cel_node *parse_call(struct parser *p, struct cel_node *recv,
 	n->name = name;
 	if (parse_args(p, T_RPAREN, &n->args, &n->n_args) < 0)
 		return NULL;
+	if (recv && recv->kind == CN_IDENT && !strcmp(recv->name, "cel") &&
+	    !strcmp(name, "bind") && n->n_args == 3)
+		return expand_bind(p, n);
 	if (!recv && !strcmp(name, "has")) {
 		if (n->n_args != 1 || n->args[0]->kind != CN_SELECT) {
 			fail_at(p, line, col, "invalid argument to has() macro");

@@ -73,6 +73,28 @@ def test_a_class_selecting_on_a_driver_attribute(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_a_class_selector_with_cel_bind(engine, tmp_path):
+    # class-selector.yaml's class written with cel.bind (kube's device
+    # environment has cel-go's Bindings since v1.31): the same selector,
+    # the same verdicts - n1's t4 fails it, n2's a100 passes.  kso refused
+    # cel.bind at load.
+    text = (FIXTURES / "dra" / "class-selector.yaml").read_text()
+    old = ("device.driver == 'gpu.example.com' && "
+           "device.attributes['gpu.example.com'].model == 'a100'")
+    assert old in text
+    path = tmp_path / "bind.yaml"
+    path.write_text(text.replace(old, (
+        "cel.bind(gpu, device.attributes['gpu.example.com'], "
+        "device.driver == 'gpu.example.com' && gpu.model == 'a100')")))
+    p = run_kso("explain", path, "--pod", "default/p", "--engine", engine,
+                "--kube-version", "1.34", "-o", "json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert verdicts(d) == {"n1": dra_fail(NO_ALLOC), "n2": OK}
+    assert d["viable"] == ["n2"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_prioritized_list(engine):
     d = explain("first-available.yaml", "default/p", engine)
     assert verdicts(d) == {"n1": dra_fail(NO_ALLOC), "n2": OK, "n3": OK}

@@ -229,6 +229,33 @@ static void test_quantity_and_semver(void)
 	       "no such overload: isGreaterThan(string, kubernetes.Semver)");
 }
 
+/* cel.bind (cel-go's ext.Bindings, kube's device environment since
+ * v1.31): the body with the variable standing for its init, evaluated
+ * lazily - an init that fails is an error only where the body reads it. */
+static void test_bind(void)
+{
+	expect("cel.bind(dra, " GPU ", dra.model == 'a100' && dra.cores > 32)", CEL_TRUE, NULL);
+	expect("cel.bind(dra, " GPU ", dra.model == 't4')", CEL_FALSE, NULL);
+	expect("cel.bind(m, device.capacity['gpu.example.com'].memory, "
+	       "m.isGreaterThan(quantity('32Gi')) && m.isLessThan(quantity('64Gi')))",
+	       CEL_TRUE, NULL);
+	expect("cel.bind(x, " GPU ".nope, true)", CEL_TRUE, NULL);
+	expect("cel.bind(x, " GPU ".nope, x == 1)", CEL_ERROR, "no such key: nope");
+	/* || absorbs the error of the bound value as of any operand */
+	expect("cel.bind(x, " GPU ".nope, x == 1 || true)", CEL_TRUE, NULL);
+	/* an inner variable shadows an outer one of its name; an inner init
+	 * reads the outer */
+	expect("cel.bind(x, 1, cel.bind(x, 2, x) == 2 && x == 1)", CEL_TRUE, NULL);
+	expect("cel.bind(x, 1, cel.bind(y, x + 1, y * 10) == 20)", CEL_TRUE, NULL);
+	expect("cel.bind(d, " GPU ", has(d.model) && !has(d.memory))", CEL_TRUE, NULL);
+	/* the init is type-checked even where the body ignores it */
+	refuse("cel.bind(x, y, true)", 13, "undeclared reference to 'y' (in container '')");
+	refuse("cel.bind(x, 'a', x + 1 == 2)", 20, "found no matching overload for '_+_' "
+	       "applied to '(string, int)'");
+	refuse("cel.bind(x.y, 1, true)", 11, "cel.bind() variable names must be simple "
+	       "identifiers");
+}
+
 static void test_refused(void)
 {
 	refuse("device.driver == 1", 15, "found no matching overload for '_==_' applied to "
@@ -268,6 +295,7 @@ int main(void)
 	test_literals_and_operators();
 	test_device();
 	test_quantity_and_semver();
+	test_bind();
 	test_refused();
 	return check_done("test_cel");
 }

@@ -226,13 +226,40 @@ static bool same_field(const struct ynode *a, const struct ynode *b,
 	return same_tree(ynode_get(a, key), ynode_get(b, key));
 }
 
+/* What v1.34's decoder reads of a container status (in-place resize,
+ * yaml/pod_resources.c): the rest (state, restarts, ready, image ids)
+ * changes all the time without the scheduler reading it. */
+static const char *const status_read[] = {"name", "resources",
+					  "allocatedResources", NULL};
+
+/* status.containerStatuses / initContainerStatuses a and b (NULL:
+ * none) the same in the fields of status_read, entry by entry. */
+static bool same_status_resources(const struct ynode *a, const struct ynode *b)
+{
+	int na = a && a->kind == YNODE_SEQ ? a->n : 0;
+	int nb = b && b->kind == YNODE_SEQ ? b->n : 0;
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++)
+		for (int k = 0; status_read[k]; k++)
+			if (!same_field(a->items[i], b->items[i], status_read[k]))
+				return false;
+	return true;
+}
+
 /* Two objects of a pod are the same version for the scheduler: equal
  * but for spec.nodeName, status.nominatedNodeName (the placement) and
- * what no decoder reads. */
-static bool same_pod_version(const struct ynode *a, const struct ynode *b)
+ * what no decoder reads.  The decoders read of the status: phase,
+ * startTime, the Ready, DisruptionTarget and (v1.34) PodResizePending
+ * conditions, resourceClaimStatuses (DRA: the claim the resourceclaim
+ * controller made, written after the pod's creation) and (v1.34) the
+ * container statuses' resources. */
+static bool same_pod_version(const struct ynode *a, const struct ynode *b,
+			     bool resize)
 {
 	static const char *const spec_skip[] = {"nodeName", NULL};
-	static const char *const conds[] = {"Ready", "DisruptionTarget", NULL};
+	static const char *const conds[] = {"Ready", "DisruptionTarget",
+					    "PodResizePending", NULL};
 	const struct ynode *sa = ynode_get(a, "status"), *sb = ynode_get(b, "status");
 	return same_map_except(a, b, top_parts) &&
 	       same_map_except(ynode_get(a, "metadata"), ynode_get(b, "metadata"),
@@ -240,20 +267,31 @@ static bool same_pod_version(const struct ynode *a, const struct ynode *b)
 	       same_map_except(ynode_get(a, "spec"), ynode_get(b, "spec"),
 			       spec_skip) &&
 	       same_field(sa, sb, "phase") && same_field(sa, sb, "startTime") &&
+	       same_field(sa, sb, "resourceClaimStatuses") &&
 	       same_conditions(ynode_get(sa, "conditions"),
-			       ynode_get(sb, "conditions"), conds);
+			       ynode_get(sb, "conditions"), conds) &&
+	       (!resize ||
+		(same_status_resources(ynode_get(sa, "containerStatuses"),
+				       ynode_get(sb, "containerStatuses")) &&
+		 same_status_resources(ynode_get(sa, "initContainerStatuses"),
+				       ynode_get(sb, "initContainerStatuses"))));
 }
 
 /* Two objects of another kind are the same for the scheduler (a node's
- * heartbeats are not). */
+ * heartbeats are not).  Annotations count but on a node: the volume
+ * objects' are read (a claim's pv.kubernetes.io/bind-completed and
+ * volume.kubernetes.io/selected-node, a default StorageClass's, a
+ * CSINode's migrated plugins). */
 static bool same_object(const struct ynode *a, const struct ynode *b)
 {
 	static const char *const conds[] = {"Ready", NULL};
+	static const char *const object_noise[] = {
+		"resourceVersion", "managedFields", "generation", NULL};
 	if (!a || !b)
 		return a == b;
 	if (!same_map_except(a, b, top_parts) ||
 	    !same_map_except(ynode_get(a, "metadata"), ynode_get(b, "metadata"),
-			     meta_noise) ||
+			     check_is_kind(a, "Node") ? meta_noise : object_noise) ||
 	    !same_field(a, b, "spec"))
 		return false;
 	if (!check_is_kind(a, "Node"))
@@ -515,7 +553,8 @@ static void plan_epoch(struct check_state *st, struct plan *pl)
 			k->plan_slot = -1;
 			continue;
 		}
-		if (k->plan_slot >= 0 && same_pod_version(k->plan_version, ev->obj)) {
+		if (k->plan_slot >= 0 && same_pod_version(k->plan_version, ev->obj,
+							   st->load->kube_version >= KUBE_1_34)) {
 			ev->slot = k->plan_slot;
 			continue;
 		}
@@ -659,11 +698,10 @@ static void load_epoch(struct check_state *st, const struct ynode **others,
 
 /* What a pod's or a node's copy leaves out: fields no decoder reads and
  * no comparison above looks at, which are most of a real object's bytes
- * (managedFields, the last-applied annotation, container statuses, the
- * node's addresses and system info). */
+ * (managedFields, the last-applied annotation, container statuses but
+ * their status_read fields, the node's addresses and system info). */
 static const char *const meta_dropped[] = {"managedFields", "annotations", NULL};
 static const char *const pod_status_dropped[] = {
-	"containerStatuses", "initContainerStatuses",
 	"ephemeralContainerStatuses", NULL};
 static const char *const node_status_dropped[] = {
 	"nodeInfo", "addresses", "daemonEndpoints", "config", NULL};
@@ -687,6 +725,38 @@ static void *take(struct copier *c, size_t n)
 
 static struct ynode *copy_node(struct copier *c, const struct ynode *n,
 			       const char *const *drop);
+
+static bool is_key(const struct ynode *key, const char *s)
+{
+	return key->len == strlen(s) && !memcmp(key->str, s, key->len);
+}
+
+/* A pod's container statuses: each entry's status_read fields only (a
+ * map of other keys dropped: every key but those). */
+static struct ynode *copy_statuses(struct copier *c, const struct ynode *seq)
+{
+	if (seq->kind != YNODE_SEQ)
+		return copy_node(c, seq, nothing_dropped);
+	struct ynode *d = take(c, sizeof *d);
+	struct ynode **items = take(c, sizeof *items * ((size_t)seq->n + 1));
+	for (int i = 0; i < seq->n; i++) {
+		const struct ynode *e = seq->items[i];
+		const char *others[64];
+		int n = 0;
+		for (int k = 0; e->kind == YNODE_MAP && k < e->n && n < 63; k++)
+			if (!skipped(e->keys[k], status_read))
+				others[n++] = e->keys[k]->str;
+		others[n] = NULL;
+		struct ynode *item = copy_node(c, e, others);
+		if (d)
+			items[i] = item;
+	}
+	if (d) {
+		*d = *seq;
+		d->items = items;
+	}
+	return d;
+}
 
 /* n's copy; drop: the keys a map leaves out (its children keep all but
  * as copy_obj says). */
@@ -713,7 +783,11 @@ static struct ynode *copy_node(struct copier *c, const struct ynode *n,
 			continue;
 		struct ynode *key = n->kind == YNODE_MAP ?
 			copy_node(c, n->keys[i], nothing_dropped) : NULL;
-		struct ynode *item = copy_node(c, n->items[i], nothing_dropped);
+		struct ynode *item = drop == pod_status_dropped &&
+			(is_key(n->keys[i], "containerStatuses") ||
+			 is_key(n->keys[i], "initContainerStatuses")) ?
+			copy_statuses(c, n->items[i]) :
+			copy_node(c, n->items[i], nothing_dropped);
 		if (d) {
 			items[k] = item;
 			if (keys)

@@ -1,0 +1,210 @@
+"""
+test_check_real.py - `kso check` on watch logs shaped as a real v1.34
+cluster writes them (tests/realcluster.py: managedFields, container
+statuses, kubelet's conditions, the tolerations admission adds), where
+the fields kso's state tracking compares or copies decide the verdict.
+Each answer is worked out by hand from v1.34's default profile (run with
+--kube-version 1.34: conftest pins 1.30 for the suite); every
+case is also run with KSO_CHECK_EPOCH=1 (a cluster rebuilt from kso's
+copies of the live objects at nearly every event), which must judge the
+same.
+
+Resize (v1.34 delta §6, k8s.io/component-helpers PodRequests with
+UseStatusResources): a bound container's request is the maximum of its
+spec, status.containerStatuses[].resources.requests and
+allocatedResources.  n1 has 4 cpu; big (3 cpu) is resized in place to 1:
+the resize writes spec (1), the kubelet later its status (1).  p asks 2.
+  finished: big counts max(1, 1, 1) = 1, n1 has 3 free: p on n1 is ok.
+  in progress (status still 3): max(1, 3, 3) = 3, 1 free < 2: p on n1
+    is infeasible, NodeResourcesFit "Insufficient cpu".
+
+A claim from a template (DRA): the resourceclaim controller makes the
+claim after the pod and then writes the pod's
+status.resourceClaimStatuses; until then DynamicResources' PreFilter
+answers "ResourceClaim not created yet".  With it, the claim (one device
+of class gpu.example.com) is allocatable on n2 only (its slice has gpu-0;
+n1 has none): p bound to n2 is ok.
+
+A claim's selected node (VolumeBinding): standard is WaitForFirstConsumer;
+claim data has no volume.  The scheduler's PreBind for an earlier pod
+annotated it volume.kubernetes.io/selected-node: n1 (a change to the
+annotations alone).  Pod b (cpu 1) mounts data: a delay-binding claim
+with a selected node fails every other node (FindPodVolumes'
+unboundVolumesSatisfied), so n1 is b's only feasible node though n2 is
+emptier (n1 holds busy, 2 of its 4 cpu): b on n1 is ok.
+"""
+import copy
+import json
+import os
+import subprocess
+
+import realcluster as R
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KSO = os.environ.get("KSO", os.path.join(ROOT, "kso"))
+
+
+def check(tmp_path, w, *extra, epoch=None):
+    f = tmp_path / "watch.json"
+    f.write_text(w.text())
+    env = dict(os.environ)
+    env.pop("KSO_CHECK_EPOCH", None)
+    if epoch:
+        env["KSO_CHECK_EPOCH"] = str(epoch)
+    p = subprocess.run([KSO, "check", str(f), "--kube-version", "1.34", *extra], capture_output=True,
+                       text=True, timeout=120, env=env)
+    assert p.stderr == ""
+    lines = [json.loads(x) for x in p.stdout.splitlines()]
+    return p.returncode, lines[:-1]
+
+
+def verdicts(tmp_path, w, *extra):
+    """(pod, decision, verdict, detail) of each decision, the same with
+    a cluster rebuilt at every event."""
+    got = []
+    for epoch in (None, 1):
+        rc, lines = check(tmp_path, w, *extra, epoch=epoch)
+        got.append((rc, [(d["pod"], d["decision"], d["verdict"], d["detail"])
+                         for d in lines]))
+    assert got[0] == got[1]
+    return got[0]
+
+
+def resize_log(finished):
+    w = R.Watch()
+    w.add("ADDED", R.node("n1", cpu="4", memory="8Gi"))
+    big = w.add("ADDED", R.pod("big", [R.container("app", cpu="3",
+                                                   memory="1Gi")],
+                               node_name="n1"))
+    big["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1"
+    big["metadata"]["generation"] = 2
+    big["status"]["conditions"].append({
+        "lastProbeTime": None, "lastTransitionTime": "2025-10-01T10:10:00Z",
+        "status": "True", "type": "PodResizeInProgress"})
+    big = w.add("MODIFIED", big)
+    if finished:
+        cs = big["status"]["containerStatuses"][0]
+        cs["allocatedResources"]["cpu"] = "1"
+        cs["resources"]["requests"]["cpu"] = "1"
+        big["status"]["conditions"].pop()
+        w.add("MODIFIED", big)
+    p = w.add("ADDED", R.pod("p", [R.container("app", cpu="2", memory="1Gi")]))
+    w.add("MODIFIED", R.bound(p, "n1"))
+    return w
+
+
+def test_a_finished_resize_frees_the_cpu(tmp_path):
+    assert verdicts(tmp_path, resize_log(True)) == (0, [
+        ("default/p", "bind n1", "ok", "n1 is viable (viable: n1)")])
+
+
+def test_a_resize_in_progress_holds_the_allocated_cpu(tmp_path):
+    assert verdicts(tmp_path, resize_log(False)) == (1, [
+        ("default/p", "bind n1", "infeasible",
+         "n1 is rejected by NodeResourcesFit: Insufficient cpu")])
+
+
+def dra_log():
+    w = R.Watch()
+    w.add("ADDED", {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+                    "metadata": {"name": "gpu.example.com"},
+                    "spec": {"selectors": [{"cel": {
+                        "expression": "device.driver == 'gpu.example.com'"}}]}})
+    for n in ("n1", "n2"):
+        w.add("ADDED", R.node(n, cpu="4", memory="4Gi"))
+    w.add("ADDED", {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+                    "metadata": {"name": "n2-gpu.example.com-x2kq9"},
+                    "spec": {"driver": "gpu.example.com", "nodeName": "n2",
+                             "pool": {"name": "n2", "generation": 1,
+                                      "resourceSliceCount": 1},
+                             "devices": [{"name": "gpu-0"}]}})
+    w.add("ADDED", {"apiVersion": "resource.k8s.io/v1",
+                    "kind": "ResourceClaimTemplate",
+                    "metadata": {"name": "one-gpu", "namespace": "default"},
+                    "spec": {"spec": {"devices": {"requests": [{
+                        "name": "gpu", "exactly": {
+                            "deviceClassName": "gpu.example.com"}}]}}}})
+    p = R.pod("p", [R.container("c", cpu="100m")],
+              resourceClaims=[{"name": "gpu",
+                               "resourceClaimTemplateName": "one-gpu"}])
+    p["spec"]["containers"][0]["resources"]["claims"] = [{"name": "gpu"}]
+    p = w.add("ADDED", p)
+    w.add("ADDED", {
+        "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {
+            "annotations": {"resource.kubernetes.io/pod-claim-name": "gpu"},
+            "generateName": "p-gpu-", "name": "p-gpu-x7bz4",
+            "namespace": "default",
+            "ownerReferences": [{"apiVersion": "v1", "blockOwnerDeletion": True,
+                                 "controller": True, "kind": "Pod", "name": "p",
+                                 "uid": p["metadata"]["uid"]}],
+            "uid": R.uid("claim", "p-gpu-x7bz4")},
+        "spec": {"devices": {"requests": [{
+            "name": "gpu", "exactly": {"allocationMode": "ExactCount",
+                                       "count": 1,
+                                       "deviceClassName": "gpu.example.com"}}]}},
+        "status": {}})
+    p["status"]["resourceClaimStatuses"] = [{"name": "gpu",
+                                             "resourceClaimName": "p-gpu-x7bz4"}]
+    p = w.add("MODIFIED", p)
+    return w, p
+
+
+def test_a_claim_status_written_after_the_pod_is_read(tmp_path):
+    w, p = dra_log()
+    w.add("MODIFIED", R.bound(p, "n2"))
+    assert verdicts(tmp_path, w) == (0, [
+        ("default/p", "bind n2", "ok", "n2 is viable (viable: n2)")])
+
+
+def test_a_bind_where_the_claim_cannot_be_allocated_is_found(tmp_path):
+    w, p = dra_log()
+    w.add("MODIFIED", R.bound(p, "n1"))
+    assert verdicts(tmp_path, w) == (1, [
+        ("default/p", "bind n1", "infeasible",
+         "n1 is rejected by DynamicResources: cannot allocate all claims")])
+
+
+def selected_node_log(node_of_b):
+    w = R.Watch()
+    for n in ("n1", "n2"):
+        w.add("ADDED", R.node(n, cpu="4", memory="8Gi"))
+    w.add("ADDED", {
+        "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+        "metadata": {"annotations": {
+            "storageclass.kubernetes.io/is-default-class": "true"},
+            "name": "standard", "uid": R.uid("sc", "standard")},
+        "provisioner": "rancher.io/local-path", "reclaimPolicy": "Delete",
+        "volumeBindingMode": "WaitForFirstConsumer"})
+    pvc = w.add("ADDED", {
+        "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"annotations": {
+            "volume.beta.kubernetes.io/storage-provisioner":
+                "rancher.io/local-path",
+            "volume.kubernetes.io/storage-provisioner": "rancher.io/local-path"},
+            "finalizers": ["kubernetes.io/pvc-protection"], "name": "data",
+            "namespace": "default", "uid": R.uid("pvc", "data")},
+        "spec": {"accessModes": ["ReadWriteOnce"],
+                 "resources": {"requests": {"storage": "1Gi"}},
+                 "storageClassName": "standard", "volumeMode": "Filesystem"},
+        "status": {"phase": "Pending"}})
+    # a pod event between: the cluster is built with the claim as it was
+    w.add("ADDED", R.pod("busy", [R.container("app", cpu="2", memory="1Gi")],
+                         node_name="n1"))
+    pvc["metadata"]["annotations"]["volume.kubernetes.io/selected-node"] = "n1"
+    w.add("MODIFIED", pvc)
+    b = R.pod("b", [R.container("app", cpu="1", memory="1Gi")])
+    b["spec"]["volumes"].append({"name": "data", "persistentVolumeClaim": {
+        "claimName": "data"}})
+    b = w.add("ADDED", b)
+    w.add("MODIFIED", R.bound(b, node_of_b))
+    return w
+
+
+def test_a_claims_selected_node_annotation_is_read(tmp_path):
+    assert verdicts(tmp_path, selected_node_log("n1")) == (0, [
+        ("default/b", "bind n1", "ok", "n1 is viable (viable: n1)")])
+    rc, got = verdicts(tmp_path, selected_node_log("n2"))
+    assert rc == 1
+    assert [(pod, verdict) for pod, _, verdict, _ in got] == [
+        ("default/b", "infeasible")]

@@ -199,6 +199,27 @@ static int add_record(struct check_log *l, struct check_src *s,
 	return 0;
 }
 
+/* A watch's ERROR event (a metav1.Status: the API server ended the
+ * watch, e.g. 410 Expired when it resumed from a compacted version):
+ * what changed after it until the client listed again is not in the
+ * log, so the verdicts after it may be judged in a state the cluster
+ * was not in.  A warning, once (not in check_log_validate's pass); the
+ * events before and after are read on. */
+static void watch_error(struct check_log *l, struct check_src *s,
+			const struct ynode *v, const struct ynode *status)
+{
+	if (l->quiet)
+		return;
+	const char *code = ynode_str(status, "code");
+	const char *reason = ynode_str(status, "reason");
+	const char *msg = ynode_str(status, "message");
+	fprintf(stderr, "%s:%d:%d: warning: the watch ended with an error (%s%s%s%s%s); "
+		"changes after it until the next list are not in the log (type)\n",
+		s->name, v->line, v->col, code ? code : "", code && reason ? " " : "",
+		reason ? reason : "", (code || reason) && msg ? ": " : "",
+		msg ? msg : "");
+}
+
 /* One top-level JSON value: a watch event, a recorder record, an array
  * of those, a List, or an object. */
 static int add_value(struct check_log *l, struct check_src *s,
@@ -223,6 +244,15 @@ static int add_value(struct check_log *l, struct check_src *s,
 	}
 	const char *type = ynode_str(v, "type");
 	const struct ynode *obj = ynode_get(v, "object");
+	/* a watch's BOOKMARK (allowWatchBookmarks; sendInitialEvents' end
+	 * of the initial events) carries a resourceVersion only: nothing
+	 * changed */
+	if (type && obj && !strcmp(type, "BOOKMARK"))
+		return 0;
+	if (type && obj && !strcmp(type, "ERROR")) {
+		watch_error(l, s, v, obj);
+		return 0;
+	}
 	if (type && obj) {
 		enum check_ev_type t = !strcmp(type, "ADDED") ? CHECK_ADDED :
 				       !strcmp(type, "MODIFIED") ? CHECK_MODIFIED :
@@ -566,6 +596,7 @@ static int validate(const char *path, struct error *err)
 	v.src = xcalloc(1, sizeof *v.src);
 	v.n_src = 1;
 	error_init(&v.err);
+	v.quiet = true;
 	int rc = src_open(&v.src[0], path, err);
 	if (rc == 0) {
 		long i = 0;

@@ -5,7 +5,8 @@
  * so memory holds the events not yet judged, not the whole log.
  *
  * Values: watch events {"type", "object"} (kubectl get -w
- * --output-watch-events -o json), Lists (each item ADDED), single
+ * --output-watch-events -o json; a raw watch's BOOKMARKs are skipped, an
+ * ERROR is a warning), Lists (each item ADDED), single
  * objects (ADDED), the kube-scheduler-simulator recorder's records
  * {"time", "event": "Add|Update|Delete", "resource"} one after another
  * or as one array, and audit.k8s.io/v1 Events (cli/check_audit.h).
@@ -73,6 +74,7 @@ struct check_log {
 	struct error err;
 	bool failed;               /* err holds the first bad input */
 	long long bytes;           /* read so far */
+	bool quiet;                /* no warnings (check_log_validate's pass) */
 };
 
 /* check_log_open: the logs files[0..n) ("-": stdin).  0, or -1 with err

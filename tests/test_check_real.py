@@ -208,3 +208,56 @@ def test_a_claims_selected_node_annotation_is_read(tmp_path):
     assert rc == 1
     assert [(pod, verdict) for pod, _, verdict, _ in got] == [
         ("default/b", "infeasible")]
+
+
+def raw_watch_lines():
+    """`kubectl get --raw '/api/v1/pods?watch=1&allowWatchBookmarks=true'`
+    (plus the nodes' watch): compact JSON lines, with the API server's
+    BOOKMARKs - an object of the watched kind carrying a resourceVersion
+    only (the initial-events-end annotation with sendInitialEvents)."""
+    n1 = R.node("n1", cpu="2", memory="4Gi", rv="5")
+    a = R.pod("a", [R.container("app", cpu="1", memory="1Gi")], rv="12747")
+    bookmark = {"kind": "Pod", "apiVersion": "v1", "metadata": {
+        "resourceVersion": "12746", "creationTimestamp": None,
+        "annotations": {"k8s.io/initial-events-end": "true"}},
+        "spec": {"containers": None}, "status": {}}
+    b = R.bound(a, "n1")
+    b["metadata"]["resourceVersion"] = "12748"
+    return [json.dumps({"type": "ADDED", "object": n1}),
+            json.dumps({"type": "BOOKMARK", "object": bookmark}),
+            json.dumps({"type": "ADDED", "object": a}),
+            json.dumps({"type": "BOOKMARK", "object": dict(
+                bookmark, metadata={"resourceVersion": "12747"})}),
+            json.dumps({"type": "MODIFIED", "object": b})]
+
+
+def test_a_raw_watchs_bookmarks_change_nothing(tmp_path):
+    # a on n1, the only node, 1 of 2 cpu: ok; the bookmarks are no pods
+    f = tmp_path / "raw.json"
+    f.write_text("\n".join(raw_watch_lines()) + "\n")
+    p = subprocess.run([KSO, "check", str(f), "-o", "table"],
+                       capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stderr) == (0, "")
+    assert p.stdout.splitlines()[1].split()[:4] == [
+        "1", "default/a", "bind", "n1"]
+    assert "decisions 1, ok 1 " in p.stdout
+
+
+def test_a_watch_error_is_a_warning_and_the_log_goes_on(tmp_path):
+    lines = raw_watch_lines()
+    err = {"type": "ERROR", "object": {
+        "kind": "Status", "apiVersion": "v1", "metadata": {},
+        "status": "Failure", "reason": "Expired", "code": 410,
+        "message": "too old resource version: 12747 (12800)"}}
+    lines.insert(3, json.dumps(err))
+    f = tmp_path / "raw.json"
+    f.write_text("\n".join(lines) + "\n")
+    p = subprocess.run([KSO, "check", str(f)], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0
+    assert p.stderr == (
+        f"{f}:4:1: warning: the watch ended with an error (410 Expired: too "
+        "old resource version: 12747 (12800)); changes after it until the "
+        "next list are not in the log (type)\n")
+    assert [json.loads(x).get("verdict") for x in p.stdout.splitlines()] == [
+        "ok", None]

@@ -21,7 +21,9 @@
  *                   the pods that received DisruptionTarget (reason
  *                   PreemptionByScheduler) or were deleted on that node
  *                   since the previous decision, and the state judged is
- *                   the one before the first of them;
+ *                   the one before the first of them; under v1.34 also
+ *                   those marked after it (async preemption:
+ *                   async_victims);
  *   unschedulable   a PodScheduled=False condition with reason
  *                   Unschedulable newly set (or with a new message);
  * and a FailedScheduling Event for a pod, new or with a new message (its
@@ -682,27 +684,55 @@ static void judge_in(struct check *k, int i, const char *ns, const char *name,
 struct walk {
 	struct victim *victims;
 	int n_victims, cap_victims;
+	/* v1.34: victims a preemption's look-ahead took (async_victims),
+	 * not a later decision's when the walk meets them */
+	struct victim *taken;
+	int n_taken, cap_taken;
 };
+
+static int find_victim(const struct victim *v, int n, const char *ns,
+		       const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name) && !strcmp(v[i].ns, ns))
+			return i;
+	return -1;
+}
+
+static void victim_free(struct victim *v)
+{
+	free(v->ns);
+	free(v->name);
+	free(v->node);
+}
 
 static void victims_clear(struct check *k, struct walk *w)
 {
-	for (int i = 0; i < w->n_victims; i++) {
-		free(w->victims[i].ns);
-		free(w->victims[i].name);
-		free(w->victims[i].node);
-	}
+	for (int i = 0; i < w->n_victims; i++)
+		victim_free(&w->victims[i]);
 	w->n_victims = 0;
 	check_state_unmark(&k->st);
 }
 
 /* A pod marked for preemption or deleted: remembered (the state marked
- * at the first such event) until the preemption it belongs to shows. */
-static void note_victim(struct check *k, struct walk *w, const struct ynode *pod)
+ * at the first such event) until the preemption it belongs to shows -
+ * unless a preemption's look-ahead took it already (its deletion then
+ * forgets it). */
+static void note_victim(struct check *k, struct walk *w, const struct ynode *pod,
+			bool deleted)
 {
 	const struct ynode *m = ynode_get(pod, "metadata");
 	const char *ns = ynode_str(m, "namespace"), *name = ynode_str(m, "name");
 	if (!name || !*check_pod_node(pod))
 		return;
+	int t = find_victim(w->taken, w->n_taken, ns ? ns : "default", name);
+	if (t >= 0) {
+		if (deleted) {
+			victim_free(&w->taken[t]);
+			w->taken[t] = w->taken[--w->n_taken];
+		}
+		return;
+	}
 	for (int i = 0; i < w->n_victims; i++)
 		if (!strcmp(w->victims[i].name, name) &&
 		    !strcmp(w->victims[i].ns, ns ? ns : "default"))
@@ -713,6 +743,73 @@ static void note_victim(struct check *k, struct walk *w, const struct ynode *pod
 	w->victims[w->n_victims++] = (struct victim){
 		xstrdup(ns ? ns : "default"), xstrdup(name),
 		xstrdup(check_pod_node(pod))};
+}
+
+/* The look-ahead of an async preemption stops after this many events
+ * when nothing else ends it: the goroutine's API calls follow the
+ * nomination at once, so this bounds what is read ahead only. */
+#define CHECK_ASYNC_CAP 1000
+
+/* Whether event e is pod ns/name bound (a Pod with spec.nodeName, or an
+ * audit log's Binding of it) or nominated elsewhere than node. */
+static bool preemptor_moved(const struct check_event *e, const char *ns,
+			    const char *name, const char *node)
+{
+	const struct ynode *m = ynode_get(e->obj, "metadata");
+	const char *ens = ynode_str(m, "namespace"), *ename = ynode_str(m, "name");
+	if (!ename || strcmp(ename, name) || strcmp(ens ? ens : "default", ns))
+		return false;
+	if (check_is_kind(e->obj, "Binding") || e->type == CHECK_DELETED)
+		return true;
+	return check_is_kind(e->obj, "Pod") &&
+	       (*check_pod_node(e->obj) ||
+		strcmp(check_pod_nominated(e->obj), node));
+}
+
+/*
+ * v1.34's async preemption (SchedulerAsyncPreemption, beta and on since
+ * v1.33; preemption.go prepareCandidateAsync): the preemptor's
+ * nomination is written by the scheduling cycle's failure handler while
+ * a goroutine patches each victim's DisruptionTarget condition and
+ * deletes it - so a log may show the victims after the nomination.  The
+ * victims are then the pods bound to node whose DisruptionTarget
+ * (PreemptionByScheduler) appears after event i, up to the preemptor's
+ * bind or another nomination (of it, or of another pod to node: the next
+ * preemption there), within CHECK_ASYNC_CAP events.  Appended to w's
+ * victims and remembered in w->taken (the walk does not give them to a
+ * later decision).  The state judged stays the one before event i: the
+ * victims were still there.
+ */
+static void async_victims(struct check *k, struct walk *w, int i,
+			  const char *ns, const char *name, const char *node)
+{
+	for (int j = i + 1; j <= i + CHECK_ASYNC_CAP; j++) {
+		const struct check_event *e = check_log_at(k->st.log, j, true);
+		if (!e || preemptor_moved(e, ns, name, node))
+			return;
+		if (!check_is_kind(e->obj, "Pod") || e->type == CHECK_DELETED)
+			continue;
+		const struct ynode *m = ynode_get(e->obj, "metadata");
+		const char *vns = ynode_str(m, "namespace"), *vname = ynode_str(m, "name");
+		vns = vns ? vns : "default";
+		if (!vname)
+			continue;
+		if (!*check_pod_node(e->obj) && *check_pod_nominated(e->obj) &&
+		    !strcmp(check_pod_nominated(e->obj), node))
+			return;   /* another pod's preemption on node */
+		const struct ynode *prev = check_state_prev(&k->st, j);
+		if (strcmp(check_pod_node(e->obj), node) ||
+		    !check_preemption_target(e->obj) ||
+		    (prev && check_preemption_target(prev)) ||
+		    find_victim(w->victims, w->n_victims, vns, vname) >= 0)
+			continue;
+		GROW(w->victims, w->n_victims + 1, w->cap_victims);
+		w->victims[w->n_victims++] = (struct victim){
+			xstrdup(vns), xstrdup(vname), xstrdup(node)};
+		GROW(w->taken, w->n_taken + 1, w->cap_taken);
+		w->taken[w->n_taken++] = (struct victim){
+			xstrdup(vns), xstrdup(vname), xstrdup(node)};
+	}
 }
 
 /* A preemption's victims on its node, into o (o->victims malloc'ed). */
@@ -799,7 +896,8 @@ static void pod_event(struct check *k, struct walk *w, int i)
 	struct observed o = {0};
 	if (!decision) {
 		if (name && check_pod_victim(prev, ev->obj, ev->type))
-			note_victim(k, w, ev->type == CHECK_DELETED ? prev : ev->obj);
+			note_victim(k, w, ev->type == CHECK_DELETED ? prev : ev->obj,
+				    ev->type == CHECK_DELETED);
 	} else if (prev && !*check_pod_node(prev) && *check_pod_node(ev->obj)) {
 		o.action = IMPL_BIND;
 		o.node = check_pod_node(ev->obj);
@@ -809,8 +907,10 @@ static void pod_event(struct check *k, struct walk *w, int i)
 	} else if (prev && !*check_pod_node(ev->obj) &&
 		   *check_pod_nominated(ev->obj) &&
 		   strcmp(check_pod_nominated(prev), check_pod_nominated(ev->obj))) {
-		preemption_observed(w, &o, check_pod_nominated(ev->obj));
 		bool back = w->n_victims > 0;
+		if (k->load->kube_version >= KUBE_1_34)
+			async_victims(k, w, i, ns, name, check_pod_nominated(ev->obj));
+		preemption_observed(w, &o, check_pod_nominated(ev->obj));
 		if (back)
 			check_state_rewind(&k->st);
 		judge_in(k, i, ns, name, &o);
@@ -1022,6 +1122,9 @@ int cmd_check(int argc, char **argv)
 	summary(&k, table, seconds_since(&t0));
 	victims_clear(&k, &w);
 	free(w.victims);
+	for (int t = 0; t < w.n_taken; t++)
+		victim_free(&w.taken[t]);
+	free(w.taken);
 	if (k.r_build)
 		sched_cycle_result_release(&k.r);
 	check_state_release(&k.st);

@@ -261,3 +261,88 @@ def test_a_watch_error_is_a_warning_and_the_log_goes_on(tmp_path):
         "next list are not in the log (type)\n")
     assert [json.loads(x).get("verdict") for x in p.stdout.splitlines()] == [
         "ok", None]
+
+
+def preemption_log(victims_of_high1=("low-a", "low-b")):
+    """Two preemptions in v1.34's async order (prepareCandidateAsync: the
+    nominations written by the failure handler, the victims' patches and
+    deletions by goroutines, interleaved).
+
+    n1 (cpu 2) holds low-a and low-b (cpu 1 each, priority 0); n2 (cpu 2)
+    holds mid (cpu 2, priority 500).  high1 and high2 ask cpu 2 at
+    priority 1000; nothing fits.
+      high1: candidates n1 (victims low-a and low-b: re-adding either
+        overflows 2 cpu) and n2 (mid); pickOneNodeForPreemption's first
+        differing rule, the lowest highest-victim priority, takes n1 (0
+        against 500): n1, [low-a, low-b].
+      high2, with high1 nominated to n1 (a nominated pod of equal
+        priority counts there): n1 holds high1's 2 cpu once low-a and
+        low-b are gone - no room; n2 with mid gone fits: n2, [mid].
+      Then high1 binds to n1 and high2 to n2, each the only node with
+      room (n1: 2 free, n2: 2 free, the other full with the other's
+      nomination)."""
+    w = R.Watch()
+    for n in ("n1", "n2"):
+        w.add("ADDED", R.node(n, cpu="2", memory="8Gi"))
+    low_a = w.add("ADDED", R.pod("low-a", [R.container("app", cpu="1")],
+                                 node_name="n1", start="2025-10-01T09:10:00Z"))
+    low_b = w.add("ADDED", R.pod("low-b", [R.container("app", cpu="1")],
+                                 node_name="n1", start="2025-10-01T09:20:00Z"))
+    mid = w.add("ADDED", R.pod("mid", [R.container("app", cpu="2")],
+                               node_name="n2", priority=500,
+                               priority_class="mid"))
+    high1 = w.add("ADDED", R.pod("high1", [R.container("app", cpu="2")],
+                                 priority=1000, priority_class="high"))
+    high2 = w.add("ADDED", R.pod("high2", [R.container("app", cpu="2")],
+                                 priority=1000, priority_class="high"))
+    victims = {"low-a": low_a, "low-b": low_b, "mid": mid}
+    msg = "0/2 nodes are available: 2 Insufficient cpu."
+    # low-a's patch beats high1's nomination; the rest come after
+    if "low-a" in victims_of_high1:
+        victims["low-a"] = w.add("MODIFIED", R.disruption_target(low_a))
+    w.add("MODIFIED", R.unschedulable(high1, msg, nominated="n1"))
+    w.add("MODIFIED", R.unschedulable(high2, msg, nominated="n2"))
+    victims["mid"] = w.add("MODIFIED", R.disruption_target(mid))
+    if "low-b" in victims_of_high1:
+        victims["low-b"] = w.add("MODIFIED", R.disruption_target(low_b))
+    gone = ["mid"] + list(victims_of_high1)
+    for v in gone:
+        victims[v] = w.add("MODIFIED", R.terminating(victims[v]))
+    for v in gone:
+        w.add("DELETED", victims[v])
+    w.add("MODIFIED", R.bound(high1, "n1"))
+    w.add("MODIFIED", R.bound(high2, "n2"))
+    return w
+
+
+def test_async_preemptions_victims_after_the_nomination(tmp_path):
+    rc, got = verdicts(tmp_path, preemption_log())
+    assert rc == 0
+    assert [(pod, decision, verdict) for pod, decision, verdict, _ in got] == [
+        ("default/high1", "preempt on n1: default/low-a, default/low-b", "ok"),
+        ("default/high2", "preempt on n2: default/mid", "ok"),
+        ("default/high1", "bind n1", "ok"),
+        ("default/high2", "bind n2", "ok")]
+
+
+def test_an_async_preemption_that_evicts_too_few_is_found(tmp_path):
+    # the scheduler evicts low-b alone: n1 then has 1 cpu for high1's 2
+    rc, got = verdicts(tmp_path, preemption_log(("low-b",)))
+    assert rc == 1
+    assert [(pod, decision, verdict) for pod, decision, verdict, _ in
+            got[:2]] == [
+        ("default/high1", "preempt on n1: default/low-b", "victims-differ"),
+        ("default/high2", "preempt on n2: default/mid", "ok")]
+
+
+def test_v130_preempts_synchronously(tmp_path):
+    # v1.30's prepareCandidate deletes the victims before the nomination
+    # is written: victims after it belong to no decision of high1's
+    f = tmp_path / "watch.json"
+    f.write_text(preemption_log().text())
+    p = subprocess.run([KSO, "check", str(f), "--kube-version", "1.30"],
+                       capture_output=True, text=True, timeout=60)
+    got = [json.loads(x) for x in p.stdout.splitlines()][:2]
+    assert [(d["pod"], d["decision"], d["verdict"]) for d in got] == [
+        ("default/high1", "preempt on n1: default/low-a", "victims-differ"),
+        ("default/high2", "preempt on n2:", "victims-differ")]

@@ -182,6 +182,7 @@ void config_default_profile(struct sched_profile *p, enum kube_version v)
 	p->min_candidate_nodes_percentage = 10;
 	p->min_candidate_nodes_absolute = 100;
 	p->percentage_of_nodes_to_score = 0;
+	p->percentage_set = false;
 }
 
 void config_default(struct sched_config *c)

@@ -183,7 +183,12 @@ struct sched_profile {
 	int32_t min_candidate_nodes_percentage;   /* default 10 */
 	int32_t min_candidate_nodes_absolute;     /* default 100 */
 
-	int32_t percentage_of_nodes_to_score;     /* profile value, 0 = unset */
+	/* the profile's own percentageOfNodesToScore when percentage_set:
+	 * kube takes a profile's value whenever the field is given, so an
+	 * explicit 0 is adaptive even under a global 50
+	 * (numFeasibleNodesToFind) */
+	int32_t percentage_of_nodes_to_score;
+	bool percentage_set;
 };
 
 #define CONFIG_MAX_PROFILES 8

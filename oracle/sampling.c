@@ -76,7 +76,7 @@ int oracle_num_to_find(const struct cluster *c, const struct sched_profile *p,
 	const int min_feasible = 100;
 	if (n < min_feasible)
 		return n;
-	int32_t pct = p && p->percentage_of_nodes_to_score
+	int32_t pct = p && p->percentage_set
 		? p->percentage_of_nodes_to_score
 		: c->config.percentage_of_nodes_to_score;
 	if (pct == 0) {

@@ -23,7 +23,7 @@ def test_an_error_in_a_stored_configuration_names_it(tmp_path):
     db = tmp_path / "c.db"
     assert enum(NRS, "--db", db, "--quiet").returncode == 0
     con = sqlite3.connect(db)
-    # line 3, column 27: the value 101 (the range is [0, 100])
+    # line 3, column 27: the value 101 (kube writes the range [0-100])
     con.execute("UPDATE configs SET yaml = ?", (
         "apiVersion: kubescheduler.config.k8s.io/v1\n"
         "kind: KubeSchedulerConfiguration\n"
@@ -33,4 +33,4 @@ def test_an_error_in_a_stored_configuration_names_it(tmp_path):
     r = run_kso("export", db, "1")
     assert (r.returncode, r.stdout) == (1, "")
     assert r.stderr == ("stored configuration of run 1:3:27: not in valid "
-                        "range [0, 100] (percentageOfNodesToScore)\n")
+                        "range [0-100] (percentageOfNodesToScore)\n")

@@ -451,7 +451,7 @@ profiles:
 """)
     proc = run("validate", FIXTURES / "basic.yaml", "--config", cfg)
     assert proc.returncode == 1
-    assert proc.stderr == (f"{cfg}:5:29: not in valid range [0, 100] "
+    assert proc.stderr == (f"{cfg}:5:29: not in valid range [0-100] "
                            "(profiles[0].percentageOfNodesToScore)\n")
 
 

@@ -952,15 +952,17 @@ static int decode_plugin_config(struct yaml_dec *d, const struct ynode *seq,
 
 /* ---------------------------------------------------------------- profile */
 
+/* validatePercentageOfNodesToScore: kube writes this range with a dash,
+ * unlike its other ranges.  *set: whether the field was given. */
 static int decode_percentage(struct yaml_dec *d, const struct ynode *m,
-			     int32_t *out)
+			     int32_t *out, bool *set)
 {
-	if (yd_int32(d, m, "percentageOfNodesToScore", out, NULL) < 0)
+	if (yd_int32(d, m, "percentageOfNodesToScore", out, set) < 0)
 		return -1;
 	if (*out < 0 || *out > 100)
 		return yd_fail_key(d, yd_get(m, "percentageOfNodesToScore"),
 				   "percentageOfNodesToScore",
-				   "not in valid range [0, 100]");
+				   "not in valid range [0-100]");
 	return 0;
 }
 
@@ -976,7 +978,8 @@ static int decode_profile(struct yaml_dec *d, const struct ynode *m,
 	*named = *name != '\0';
 	if (*named)
 		p->name = name;
-	if (decode_percentage(d, m, &p->percentage_of_nodes_to_score) < 0 ||
+	if (decode_percentage(d, m, &p->percentage_of_nodes_to_score,
+			      &p->percentage_set) < 0 ||
 	    decode_plugins(d, yd_get(m, "plugins"), p, v) < 0 ||
 	    decode_plugin_config(d, yd_get(m, "pluginConfig"), p) < 0)
 		return -1;
@@ -1083,7 +1086,7 @@ static int decode_config(struct yaml_dec *d, const struct ynode *doc,
 	/* the release the configuration is read for (--kube-version), set
 	 * on the cluster before loading: defaulting and validation follow it */
 	config_use_version(cfg, d->c->config.kube_version);
-	if (decode_percentage(d, doc, &cfg->percentage_of_nodes_to_score) < 0)
+	if (decode_percentage(d, doc, &cfg->percentage_of_nodes_to_score, NULL) < 0)
 		return -1;
 	/* parallelism changes no answer (kso is sequential), but kube
 	 * refuses a value below 1 */

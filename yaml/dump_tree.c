@@ -1687,7 +1687,7 @@ struct ynode *dump_tree_config(struct arena *a, const struct sched_config *cfg)
 		const struct sched_profile *p = &cfg->profiles[i];
 		struct ynode *m = dv_map(a);
 		put_str(a, m, "schedulerName", p->name);
-		if (p->percentage_of_nodes_to_score)
+		if (p->percentage_set)
 			put_int(a, m, "percentageOfNodesToScore",
 				p->percentage_of_nodes_to_score);
 		dv_put(a, m, "plugins", profile_plugins(a, p));

@@ -112,3 +112,102 @@ def test_percentage_out_of_range_has_kubes_text(tmp_path, version):
     assert (p.returncode, p.stdout) == (1, "")
     assert p.stderr == (f"{cfg}:3:27: not in valid range [0-100] "
                         "(percentageOfNodesToScore)\n")
+
+
+# ------------------------------------------------ what kube accepts or not
+
+SMALL = """apiVersion: v1
+kind: Node
+metadata: {name: a}
+status:
+  allocatable: {cpu: "4", memory: 4Gi, pods: "110"}
+---
+""" + POD_1CPU
+
+
+def validate(tmp_path, body, version):
+    cluster = tmp_path / "small.yaml"
+    cluster.write_text(SMALL)
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG_HEAD + body)
+    p = run_kso("validate", cluster, "--config", cfg, "--kube-version",
+                version)
+    assert p.stdout == "" or p.returncode == 0
+    return p.returncode, p.stderr.replace(str(cfg), "cfg.yaml")
+
+
+# kube-scheduler reads --config with a strict codec
+# (apis/config/scheme/scheme.go: serializer.NewCodecFactory(Scheme,
+# serializer.EnableStrict); app/options/configfile.go loadConfig returns
+# the decoder's error), and the args of a plugin whose args type it
+# registers are decoded the same way (kube-scheduler/config/v1 types.go,
+# PluginConfig.decodeNestedObjects): a field the v1 type lacks refuses the
+# file.  kso ignored such fields, so a typo quietly changed nothing.
+# Positions: the unknown key's line and column.
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("body,where,path", [
+    ("percentageOfNodeToScore: 50\n", "3:1", "percentageOfNodeToScore"),
+    ("profiles:\n- schedulerName: default-scheduler\n  plugin: {}\n",
+     "5:3", "profiles[0].plugin"),
+    ("profiles:\n- plugins:\n    score:\n      enabled:\n"
+     "      - {name: ImageLocality, wieght: 5}\n",
+     "7:31", "profiles[0].plugins.score.enabled[0].wieght"),
+    ("profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+     "      scoringStrategy: {type: MostAllocated, resource: []}\n",
+     "7:46", "profiles[0].pluginConfig[0].args.scoringStrategy.resource"),
+    ("profiles:\n- pluginConfig:\n  - name: InterPodAffinity\n    args:\n"
+     "      ignorePreferredTermsOfExistingPod: true\n",
+     "7:7", "profiles[0].pluginConfig[0].args."
+     "ignorePreferredTermsOfExistingPod"),
+    ("leaderElection:\n  leaderElection: false\n", "4:3",
+     "leaderElection.leaderElection"),
+])
+def test_unknown_fields_refuse_the_configuration(tmp_path, version, body,
+                                                 where, path):
+    key = path.rsplit(".", 1)[-1]
+    assert validate(tmp_path, body, version) == (
+        1, f'cfg.yaml:{where}: strict decoding error: unknown field '
+        f'"{key}" ({path})\n')
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("body", [
+    # every field of the v1 types, read or not by kso
+    "parallelism: 4\nleaderElection: {leaderElect: false, resourceLock: "
+    "leases}\nclientConnection: {kubeconfig: /etc/k, qps: 50, burst: 100}\n"
+    "enableProfiling: false\nenableContentionProfiling: false\n"
+    "podInitialBackoffSeconds: 2\npodMaxBackoffSeconds: 2\n"
+    "delayCacheUntilActive: true\n",
+    # args of a plugin kube registers no args type for - an out-of-tree
+    # plugin's, or TaintToleration's - are skipped unread, whatever they
+    # hold (decodeNestedObjects: IsNotRegisteredError -> nil)
+    "profiles:\n- pluginConfig:\n  - name: Coscheduling\n"
+    "    args: {permitWaitingTimeSeconds: 10}\n"
+    "  - name: TaintToleration\n    args: {anything: 1}\n",
+    # validateResources checks weights only: a resource named "" (or one
+    # no node has) is accepted and scores nothing
+    # (calculateResourceAllocatableRequest: 0, 0)
+    "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+    "      scoringStrategy:\n        type: LeastAllocated\n"
+    "        resources: [{name: \"\", weight: 3}, {name: cpu}]\n",
+])
+def test_configurations_kube_accepts(tmp_path, version, body):
+    assert validate(tmp_path, body, version) == (0, "")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("body,want", [
+    # ValidateKubeSchedulerConfiguration (v1.30.12 and v1.34.1): an
+    # explicit 0 survives defaulting (the pointer is set) and is refused;
+    # the maximum must not be below the initial backoff (default 1, 10)
+    ("podInitialBackoffSeconds: 0\n",
+     "cfg.yaml:3:27: must be greater than 0 (podInitialBackoffSeconds)\n"),
+    ("podMaxBackoffSeconds: 0\n",
+     "cfg.yaml:3:23: must be greater than or equal to "
+     "PodInitialBackoffSeconds (podMaxBackoffSeconds)\n"),
+    ("podInitialBackoffSeconds: 11\n",
+     "cfg.yaml:3:27: must be greater than or equal to "
+     "PodInitialBackoffSeconds (podMaxBackoffSeconds)\n"),
+])
+def test_backoff_validation(tmp_path, version, body, want):
+    assert validate(tmp_path, body, version) == (1, want)

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "fields.h"
 #include "names.h"
 #include "../core/strbuf.h"
 
@@ -410,7 +411,8 @@ static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
 /* ------------------------------------------------------------ plugin args */
 
 /* resources[{name, weight}] (weight 0 -> 1; then 1..100, or exactly 1
- * when only_one). */
+ * when only_one).  kube checks no name: one no node has, "" included,
+ * scores nothing (calculateResourceAllocatableRequest gives 0, 0). */
 static int decode_resource_weights(struct yaml_dec *d, const struct ynode *seq,
 				   bool only_one, struct resource_weight *out,
 				   int *n)
@@ -427,8 +429,6 @@ static int decode_resource_weights(struct yaml_dec *d, const struct ynode *seq,
 		if (yd_want_map(d, r) < 0 || yd_str(d, r, "name", &out[i].name) < 0 ||
 		    yd_int64(d, r, "weight", &out[i].weight, NULL) < 0)
 			return -1;
-		if (!*out[i].name)
-			return yd_fail_key(d, r, "name", "resource name is required");
 		if (!out[i].weight)
 			out[i].weight = 1;
 		const struct ynode *wn = yd_get(r, "weight") ? yd_get(r, "weight") : r;
@@ -919,6 +919,26 @@ static int decode_args(struct yaml_dec *d, int id, const struct ynode *args,
 	return rc;
 }
 
+/* A pluginConfig entry's plugin: its args are read only for a plugin kso
+ * models in this release (id >= 0); any other name is -1, skipped as kube
+ * skips the args of a plugin whose args type it has not registered (an
+ * out-of-tree plugin's, PluginConfig.decodeNestedObjects) - a profile
+ * that enables no such plugin runs without them.  A plugin v1.34
+ * removed stays known, for refuse_other_release. */
+static int plugin_config_name(struct yaml_dec *d, const struct ynode *pc,
+			      int *id)
+{
+	const char *name = "";
+	if (yd_want_map(d, pc) < 0 || yd_str(d, pc, "name", &name) < 0)
+		return -1;
+	bool ignored = false;
+	*id = config_plugin_lookup(name, &ignored);
+	if (*id >= 0 && !config_plugin_in(*id, KUBE_1_30) &&
+	    !config_plugin_in(*id, release(d)))
+		*id = -1;
+	return 0;
+}
+
 static int decode_plugin_config(struct yaml_dec *d, const struct ynode *seq,
 				struct sched_profile *p)
 {
@@ -931,7 +951,7 @@ static int decode_plugin_config(struct yaml_dec *d, const struct ynode *seq,
 		const struct ynode *pc = seq->items[i];
 		size_t m2 = yd_index(d, i);
 		int id;
-		if (decode_plugin_name(d, pc, false, &id) < 0 ||
+		if (plugin_config_name(d, pc, &id) < 0 ||
 		    refuse_other_release(d, yd_get(pc, "name"), id, false) < 0)
 			return -1;
 		for (int j = 0; j < i; j++) {
@@ -1065,6 +1085,29 @@ static int decode_profiles(struct yaml_dec *d, const struct ynode *seq,
 	return seq->n > 1 ? check_common_queue_sort(d, seq) : 0;
 }
 
+/* podInitialBackoffSeconds / podMaxBackoffSeconds (defaults 1 and 10):
+ * kso's loop waits every backoff out before the next cycle, so their
+ * lengths change no answer, but kube refuses a file with an initial
+ * backoff below 1 or a maximum below the initial one
+ * (ValidateKubeSchedulerConfiguration). */
+static int decode_backoff(struct yaml_dec *d, const struct ynode *doc)
+{
+	int64_t initial = 1, max = 10;
+	if (yd_int64(d, doc, "podInitialBackoffSeconds", &initial, NULL) < 0 ||
+	    yd_int64(d, doc, "podMaxBackoffSeconds", &max, NULL) < 0)
+		return -1;
+	if (initial <= 0)
+		return yd_fail_key(d, yd_get(doc, "podInitialBackoffSeconds"),
+				   "podInitialBackoffSeconds", "must be greater than 0");
+	if (max < initial)
+		return yd_fail_key(d, yd_get(doc, "podMaxBackoffSeconds") ?
+				   yd_get(doc, "podMaxBackoffSeconds") :
+				   yd_get(doc, "podInitialBackoffSeconds"),
+				   "podMaxBackoffSeconds", "must be greater than or "
+				   "equal to PodInitialBackoffSeconds");
+	return 0;
+}
+
 static int decode_config(struct yaml_dec *d, const struct ynode *doc,
 			 struct sched_config *cfg)
 {
@@ -1082,6 +1125,10 @@ static int decode_config(struct yaml_dec *d, const struct ynode *doc,
 		return yd_fail_key(d, yd_get(doc, "apiVersion") ? yd_get(doc, "apiVersion") : doc,
 				   "apiVersion", "unsupported apiVersion \"%.64s\" (want "
 				   "kubescheduler.config.k8s.io/v1)", api);
+	/* strict decoding comes first in kube, before defaulting and
+	 * validation */
+	if (yaml_config_strict(d, doc) < 0)
+		return -1;
 	config_default(cfg);
 	/* the release the configuration is read for (--kube-version), set
 	 * on the cluster before loading: defaulting and validation follow it */
@@ -1096,6 +1143,8 @@ static int decode_config(struct yaml_dec *d, const struct ynode *doc,
 	if (parallelism <= 0)
 		return yd_fail_key(d, yd_get(doc, "parallelism"), "parallelism",
 				   "should be an integer value greater than zero");
+	if (decode_backoff(d, doc) < 0)
+		return -1;
 	const struct ynode *profiles = yd_get(doc, "profiles");
 	if (profiles && !(profiles->kind == YNODE_SEQ && profiles->n == 0) &&
 	    decode_profiles(d, profiles, cfg) < 0)

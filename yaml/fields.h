@@ -17,4 +17,10 @@
 void yaml_check_fields(struct yaml_dec *d, const struct ynode *obj,
 		       const char *kind);
 
+/* yaml_config_strict: -1 with "strict decoding error: unknown field" at
+ * the first key of a KubeSchedulerConfiguration (doc) that its v1 type,
+ * or the registered args type of a pluginConfig entry, does not have -
+ * kube-scheduler decodes --config strictly (yaml/config_fields.c). */
+int yaml_config_strict(struct yaml_dec *d, const struct ynode *doc);
+
 #endif

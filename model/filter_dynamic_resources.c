@@ -130,7 +130,9 @@ static const char *postfilter_claims(const struct snapshot *s,
 	} else {
 		pf.n_claims = 0;   /* rejected or skipped: the state has no claims */
 	}
-	int *d = xcalloc((size_t)pf.n_claims + 1, sizeof *d);
+	/* the claims to deallocate are some of pf's: none to hold without
+	 * claims */
+	int *d = pf.n_claims ? xcalloc((size_t)pf.n_claims, sizeof *d) : NULL;
 	const char *msg = dra_postfilter(c, p, &pf, unavailable, d, n_dealloc);
 	arena_release(&a);
 	if (*n_dealloc)

@@ -98,7 +98,10 @@ static const char *with_claims(const struct oracle *o, const struct sched_cycle_
 				unavailable[i] = unavailable[i] || f.unavailable[i];
 		}
 	}
-	int *d = xcalloc((size_t)pf.n_claims + 1, sizeof *d);
+	/* the claims to deallocate are some of pf's: none to hold without
+	 * claims (every pod of most clusters, every preemption of the
+	 * enumerator) */
+	int *d = pf.n_claims ? xcalloc((size_t)pf.n_claims, sizeof *d) : NULL;
 	const char *msg = dra_postfilter(c, p, &pf, unavailable, d, n_dealloc);
 	arena_release(&a);
 	if (*n_dealloc)

@@ -142,9 +142,21 @@ void oracle_cycle_end(struct oracle_cycle *cy)
 
 /* -------------------------------------------------------------- PreFilter */
 
-/* cy->active: the filters PreFilter did not skip, in table order. */
+/* cy->active: the filters PreFilter did not skip, in table order; the
+ * last cycle's list when it skipped the same filters. */
 static void list_active(struct oracle_cycle *cy)
 {
+	_Static_assert(PLUGIN_FILTERS == 16, "the filters' skips are two words");
+	struct oracle_data *d = cy->o->d;
+	uint64_t key[2];
+	memcpy(key, cy->skip, sizeof key);
+	if (d->active_known && key[0] == d->active_skips[0] &&
+	    key[1] == d->active_skips[1]) {
+		memcpy(cy->active, d->active, sizeof cy->active);
+		cy->n_active = d->n_active;
+		cy->first_dynamic = d->first_dynamic;
+		return;
+	}
 	cy->n_active = 0;
 	cy->first_dynamic = -1;
 	for (int i = 0; i < N_FILTERS; i++) {
@@ -156,6 +168,11 @@ static void list_active(struct oracle_cycle *cy)
 	}
 	if (cy->first_dynamic < 0)
 		cy->first_dynamic = cy->n_active;
+	memcpy(d->active_skips, key, sizeof key);
+	memcpy(d->active, cy->active, sizeof d->active);
+	d->n_active = cy->n_active;
+	d->first_dynamic = cy->first_dynamic;
+	d->active_known = true;
 }
 
 /* RunPreFilterPlugins: plugins disabled in the profile count as skipped;
@@ -837,7 +854,9 @@ struct cycle_run {
 	int nominated_ok;                        /* feasible nominated node, or -1 */
 	int error_node;                          /* a Filter's Error aborted the
 						  * cycle at this node, or -1 */
-	struct sched_status error;               /* that Error (error_node >= 0) */
+	struct sched_status *error;              /* that Error (error_node >= 0):
+						  * the caller's, so that a run's
+						  * start zeroes no status text */
 	struct sched_status *status;             /* [PLUGIN_FILTERS] when r is NULL */
 };
 
@@ -887,7 +906,7 @@ static bool filter_one(struct oracle_cycle *cy, struct sched_cycle_result *r,
 			again.status = st;
 			eval_node(cy, node, cy->o->all_nodes, &again);
 		}
-		run->error = st[e.first];
+		*run->error = st[e.first];
 		run->error_node = node;
 		return false;
 	}
@@ -1206,7 +1225,8 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 		oracle_cycle_end(&cy);
 		return -1;
 	}
-	struct cycle_run run = {0};
+	struct sched_status error;
+	struct cycle_run run = {.error = &error};
 	scratch_init(o->d);
 	find_feasible(&cy, r, &run);
 	/* v1.34: the nodes outside NodeAffinity's PreFilterResult (the only
@@ -1223,11 +1243,11 @@ static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod
 	int chosen = -1;
 	if (run.error_node >= 0) {
 		if (r) {
-			oracle_status_copy(&r->error, &run.error);
+			oracle_status_copy(&r->error, run.error);
 			r->error.code = SCHED_ERROR;
 			r->code = SCHED_ERROR;
-			r->message = xstrdup(run.error.n_reasons
-					     ? sched_status_reason(&run.error, 0)
+			r->message = xstrdup(run.error->n_reasons
+					     ? sched_status_reason(run.error, 0)
 					     : "error");
 		}
 	} else if (run.n_feasible == 0 && run.nominated_ok < 0) {
@@ -1368,7 +1388,8 @@ int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
 		/* kube's way on one node: the filters in order up to the
 		 * first that fails (the nominated node is filtered even
 		 * outside the PreFilterResult, as in a full cycle) */
-		struct cycle_run run = {0};
+		struct sched_status error;
+		struct cycle_run run = {.error = &error};
 		scratch_init(d);
 		run.feasible = d->scratch_nodes;
 		run.rejected = d->scratch_rejected;
@@ -1378,11 +1399,11 @@ int oracle_check_node(struct oracle *o, const struct sched_profile *prof,
 		feasible = filter_one(&cy, r, &run, node, in);
 		o->all_nodes = all;
 		if (run.error_node >= 0) {
-			oracle_status_copy(&r->error, &run.error);
+			oracle_status_copy(&r->error, run.error);
 			r->error.code = SCHED_ERROR;
 			r->code = SCHED_ERROR;
-			r->message = xstrdup(run.error.n_reasons
-					     ? sched_status_reason(&run.error, 0)
+			r->message = xstrdup(run.error->n_reasons
+					     ? sched_status_reason(run.error, 0)
 					     : "error");
 			feasible = false;
 		} else if (feasible && node == nom) {

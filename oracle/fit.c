@@ -27,27 +27,52 @@ static bool fit_ignored(const struct sched_profile *prof, const char *name)
 	return false;
 }
 
-/* cy->fit_res: which resources Filter compares with the node's free
- * amount.  Whether a resource is compared depends on the pod's request,
- * the resource's class and the profile's ignored names only, never on
- * the node: worked out once per cycle instead of once per node. */
-static void fit_resources(struct oracle_cycle *cy)
+/* The resources Filter compares with the node's free amount into
+ * list[1..], their number into list[0].  Whether a resource is compared
+ * depends on the pod's request, the resource's class and the profile's
+ * ignored names only, never on the node. */
+static void list_fit_resources(const struct oracle_cycle *cy, int *list)
 {
 	const struct cluster *c = cy->c;
-	int nr = c->n_res;
-	int *list = arena_array(cy->arena, (size_t)nr + 1, sizeof(int));
 	int n = 0;
-	for (int r = RES_CPU; r < nr; r++) {
+	for (int r = RES_CPU; r < c->n_res; r++) {
 		bool fixed = r <= RES_EPHEMERAL;
 		if (fixed ? cy->req[r] <= 0 : c->res_class[r] != RESCLASS_SCALAR ||
 						cy->req[r] == 0)
 			continue;
 		if (!fixed && fit_ignored(cy->prof, c->res_names[r]))
 			continue;
-		list[n++] = r;
+		list[1 + n++] = r;
 	}
-	cy->fit_res = list;
-	cy->n_fit_res = n;
+	list[0] = n;
+}
+
+/* cy->fit_res: list_fit_resources' list, kept per pod and profile when
+ * the profile is one of the cluster's (both fixed), else worked out for
+ * the cycle - once per cycle or pod instead of once per node. */
+static void fit_resources(struct oracle_cycle *cy)
+{
+	struct oracle_data *d = cy->o->d;
+	size_t len = (size_t)cy->c->n_res + 2;
+	int pi = oracle_profile_index(cy->c, cy->prof);
+	int *list;
+	if (pi < 0) {
+		list = arena_array(cy->arena, len, sizeof(int));
+		list_fit_resources(cy, list);
+	} else {
+		size_t np = (size_t)cy->c->config.n_profiles;
+		if (!d->fit_res)
+			d->fit_res = arena_array(&d->arena, (size_t)d->n_pods * np + 1,
+						 sizeof *d->fit_res);
+		int **slot = &d->fit_res[(size_t)cy->pod * np + (size_t)pi];
+		if (!*slot) {
+			*slot = arena_array(&d->arena, len, sizeof(int));
+			list_fit_resources(cy, *slot);
+		}
+		list = *slot;
+	}
+	cy->fit_res = list + 1;
+	cy->n_fit_res = list[0];
 }
 
 /* PreFilter: the pod's PodRequests (computed at oracle_init, see

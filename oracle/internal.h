@@ -291,6 +291,10 @@ struct oracle_data {
 	 * them instead of filling its own */
 	const struct oracle_spread_plan **facts_from;
 	int n_facts_from, cap_facts_from;
+	/* fit.c: the resources Filter compares for a pod and one of the
+	 * cluster's profiles (cy->fit_res), their number first; built on
+	 * first use, [n_pods * n_profiles] */
+	int **fit_res;
 	/* interpod.c: every pod's compiled terms and matching term classes,
 	 * built on first use; [n_pods] */
 	struct oracle_interpod_plan **interpod_plans;
@@ -365,6 +369,13 @@ struct oracle_data {
 	const struct sched_profile *order_prof;
 	bool order_custom;
 	bool disabled[PLUGIN_COUNT];
+	/* cycle.c: the filters' skip set of the last cycle that listed its
+	 * active filters (cy->skip[0..PLUGIN_FILTERS) as two words) and
+	 * the list it gave; most cycles skip the same filters */
+	uint64_t active_skips[2];
+	bool active_known;
+	uint8_t active[PLUGIN_COUNT];
+	int n_active, first_dynamic;
 	int *csi_node_of;               /* [n_nodes] the node's CSINode or -1,
 					 * in the arena, filled on first use */
 	int *pvcs_by_name;              /* [n_pvcs] claim indexes sorted by

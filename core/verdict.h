@@ -138,6 +138,36 @@ static inline bool sched_given_covers(const struct sched_given_scores *g,
 	return have == n;
 }
 
+/* sched_given_cover: every plugin sched_given_covers says g covers, as
+ * bit id, in one pass over the nodes for all plugins at once (a cycle
+ * asks for each of its score plugins): given for every feasible node,
+ * and for a normalized one for no other node (the feasible nodes are
+ * distinct, so "have == n" means none outside f has it).  f ascending,
+ * as the engines list the feasible nodes; otherwise plugin by plugin. */
+static inline uint32_t sched_given_cover(const struct sched_given_scores *g,
+					 const int *f, int n, int n_nodes)
+{
+	if (!g || n == 0)
+		return 0;
+	uint32_t in = UINT32_MAX, out = 0;
+	int i = 0;
+	for (int k = 0; k < n_nodes; k++) {
+		if (i < n && f[i] == k) {
+			in &= g->known[k];
+			i++;
+		} else {
+			out |= g->known[k];
+		}
+	}
+	if (i == n)
+		return in & ~(g->normalized & out);
+	uint32_t cover = 0;
+	for (int id = 0; id < PLUGIN_COUNT; id++)
+		if (sched_given_covers(g, id, f, n, n_nodes))
+			cover |= UINT32_C(1) << id;
+	return cover;
+}
+
 /* The result of one scheduling cycle for one pod on a placement. */
 struct sched_cycle_result {
 	int pod;

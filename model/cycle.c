@@ -246,9 +246,11 @@ static void note_bad_scores(struct bad_score *b, enum plugin_id id,
 }
 
 /* kube §1.6: PreScore/Score/NormalizeScore of one plugin over the feasible
- * nodes, weighted into r.  Returns false (err set) when the cycle errors. */
+ * nodes, weighted into r; given's scores instead when bit id of covered
+ * (sched_given_cover) says they are there.  Returns false (err set) when
+ * the cycle errors. */
 static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
-			 const struct sched_given_scores *given,
+			 const struct sched_given_scores *given, uint32_t covered,
 			 struct sched_cycle_result *r, int64_t *raw,
 			 struct bad_score *bad, struct sched_status *err)
 {
@@ -265,8 +267,7 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
 		return false;
 	}
 	enum sched_code code = SCHED_SUCCESS;
-	if (sched_given_covers(given, id, r->feasible, r->n_feasible,
-			       r->n_nodes))
+	if (covered >> id & 1)
 		for (int i = 0; i < r->n_feasible; i++)
 			raw[i] = given->raw[(size_t)r->feasible[i] * PLUGIN_COUNT + id];
 	else
@@ -337,10 +338,13 @@ static bool run_scores(const struct model_cycle *cy,
 					sizeof *raw);
 	bool ok = true;
 	struct bad_score bad = {-1, PLUGIN_COUNT, 0};
+	/* the plugins whose scores are given (sched_given_covers) */
+	uint32_t covered = sched_given_cover(given, r->feasible, r->n_feasible,
+					     r->n_nodes);
 	for (int i = 0; i < MODEL_N_SCORES && ok; i++) {
 		enum plugin_id id = model_score_ids[i];
 		if (cy->profile->score[id])
-			ok = score_plugin(cy, id, given, r, raw, &bad, err);
+			ok = score_plugin(cy, id, given, covered, r, raw, &bad, err);
 	}
 	arena_reset(scratch, mark);
 	if (ok && bad.node >= 0) {

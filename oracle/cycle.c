@@ -761,6 +761,8 @@ static bool score_nodes(struct oracle_cycle *cy, const int *f, int n,
 	int64_t bad_score = 0;
 	for (int i = 0; i < n; i++)
 		total[i] = 0;
+	const struct sched_given_scores *g = r ? cy->o->given_scores : NULL;
+	uint32_t given = sched_given_cover(g, f, n, cy->c->n_nodes);
 	for (int k = 0; k < N_SCORERS; k++) {
 		int id = scorers[k].id;
 		if (!cy->prof->score[id])
@@ -768,8 +770,7 @@ static bool score_nodes(struct oracle_cycle *cy, const int *f, int n,
 		/* a scorer that succeeds writes every s[i]; scores given
 		 * for every node (o->given_scores) are the scorer's own */
 		enum sched_code code = SCHED_SUCCESS;
-		const struct sched_given_scores *g = r ? cy->o->given_scores : NULL;
-		if (sched_given_covers(g, id, f, n, cy->c->n_nodes))
+		if (given >> id & 1)
 			for (int i = 0; i < n; i++)
 				s[i] = g->raw[(size_t)f[i] * PLUGIN_COUNT + (size_t)id];
 		else

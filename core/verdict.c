@@ -84,8 +84,11 @@ void sched_cycle_result_clear(struct sched_cycle_result *r, int pod)
 	result_clear_head(r, pod);
 	for (size_t i = 0; i < n; i++)
 		r->in_prefilter_result[i] = true;
+	if (!r->scores_written)
+		return;
 	memset(r->scores, 0, n * PLUGIN_COUNT * sizeof *r->scores);
 	memset(r->total, 0, n * sizeof *r->total);
+	r->scores_written = false;
 }
 
 void sched_cycle_result_clear_nodes(struct sched_cycle_result *r, int pod,

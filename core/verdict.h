@@ -181,6 +181,11 @@ struct sched_cycle_result {
 	int64_t *scores;                  /* [n_nodes * PLUGIN_COUNT] weighted, 0 when not scored */
 	bool *score_skipped;              /* [PLUGIN_COUNT] PreScore returned Skip */
 	int64_t *total;                   /* [n_nodes] sum of weighted scores */
+	bool scores_written;              /* some entry of scores or total may
+					   * be non-zero: whoever writes them
+					   * sets it, and sched_cycle_result_clear
+					   * zeroes them only then (most cycles
+					   * of a small cluster score nothing) */
 	int *viable;                      /* feasible nodes of maximal total, node order */
 	int n_viable;
 	struct sched_status error;        /* SCHED_ERROR when the cycle errored */

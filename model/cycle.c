@@ -292,6 +292,7 @@ static bool score_plugin(const struct model_cycle *cy, enum plugin_id id,
 		return true;   /* no PreScore to skip it: Score gives 0 */
 	note_bad_scores(bad, id, raw, r->n_feasible);
 	int64_t w = cy->profile->weight[id];
+	r->scores_written = true;
 	for (int i = 0; i < r->n_feasible; i++) {
 		int n = r->feasible[i];
 		r->scores[(size_t)n * PLUGIN_COUNT + id] = raw[i] * w;

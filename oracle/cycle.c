@@ -789,6 +789,8 @@ static bool score_nodes(struct oracle_cycle *cy, const int *f, int n,
 		 * plugin's for that node (only nodes before the one found so
 		 * far: once found here, i < bad_i holds for no later i) */
 		int64_t *rs = r ? r->scores : NULL;
+		if (r)
+			r->scores_written = true;
 		for (int i = 0; i < n; i++) {
 			int64_t x = s[i];
 			/* outside [0, 100]: a negative x is a huge unsigned */
@@ -1169,8 +1171,10 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		if (!score_nodes(cy, run->feasible, nf, total, r))
 			return -1;
 		int64_t best = INT64_MIN;
-		if (r)
+		if (r) {
 			d->dirty_scored = true;
+			r->scores_written = true;
+		}
 		for (int i = 0; i < nf; i++) {
 			if (r)
 				r->total[run->feasible[i]] = total[i];

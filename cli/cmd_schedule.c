@@ -92,13 +92,14 @@ struct args {
 	bool strict_message; /* --strict-message */
 	bool fail_on_pending; /* --fail-on-pending: exit 1 when a pod stays pending */
 	bool detail;         /* --detail: -o json steps list their viable nodes */
+	bool no_node_classes; /* --no-node-classes: every node on its own */
 };
 
 enum {
 	OPT_TIE, OPT_SEED, OPT_MAX_STEPS, OPT_ENGINE, OPT_ALL_NODES, OPT_IMPL,
 	OPT_IMPL_TIMEOUT, OPT_STRICT_MESSAGE, OPT_CHECK_INVARIANTS, OPT_OUTPUT,
 	OPT_FAIL_ON_PENDING, OPT_ALL_NAMESPACES, OPT_IMPL_LOG, OPT_DETAIL,
-	OPT_IMPL_DRIVES
+	OPT_IMPL_DRIVES, OPT_NO_NODE_CLASSES
 };
 
 static const struct cli_opt schedule_table[] = {
@@ -110,6 +111,9 @@ static const struct cli_opt schedule_table[] = {
 	CLI_ENGINE_OPTION(OPT_ENGINE),
 	{"all-nodes", 0, NULL, "no node sampling (the oracle samples from 100 "
 	 "nodes on, as kube)", OPT_ALL_NODES},
+	{"no-node-classes", 0, NULL, "the oracle filters and scores every "
+	 "sampled node on its own, none through its node class (the same "
+	 "answers, slower: the classes' guard)", OPT_NO_NODE_CLASSES},
 	{"impl", 0, "CMD", "judge a scheduler under test (kso-impl/1) at every "
 	 "step", OPT_IMPL},
 	{"impl-drives", 0, NULL, "the scheduler under test makes each step, "
@@ -208,6 +212,9 @@ static int take(void *ctx, int id, const char *v)
 		return cli_engine_take(&schedule_cmd, v, &a->engine);
 	case OPT_ALL_NODES:
 		a->all_nodes = true;
+		return 0;
+	case OPT_NO_NODE_CLASSES:
+		a->no_node_classes = true;
 		return 0;
 	case OPT_STRICT_MESSAGE:
 		a->strict_message = true;
@@ -978,7 +985,8 @@ int cmd_schedule(int argc, char **argv)
 		}
 	}
 	struct cli_loop r;
-	struct engine_loop_opts lo = {.all_nodes = a.all_nodes};
+	struct engine_loop_opts lo = {.all_nodes = a.all_nodes,
+				      .no_node_classes = a.no_node_classes};
 	struct error err;
 	error_init(&err);
 	if (jd.drives && jd.opened) {

@@ -40,6 +40,7 @@ struct loop_engine;
 /* What opening a loop engine may need besides the placement. */
 struct engine_loop_opts {
 	bool all_nodes;            /* no node sampling (the oracle's, §1.4) */
+	bool no_node_classes;      /* the oracle's node classes off */
 	const char *command;       /* a scheduler in another process: its
 				    * command line (kso-impl/1) */
 	double timeout_s;          /* ... and seconds per answer */

@@ -852,6 +852,9 @@ static void record(struct oracle_data *d, struct sched_cycle_result *r,
 struct cycle_run {
 	int *feasible;
 	int n_feasible;
+	/* node classes answer for their nodes (classes_usable); the class
+	 * of feasible[i] is then d->nc->fcls[i] */
+	bool classes;
 	const struct sched_status **rejected;   /* recorded status per rejected node */
 	int n_rejected;
 	int nominated_ok;                        /* feasible nominated node, or -1 */
@@ -920,6 +923,64 @@ static bool filter_one(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		run->rejected[run->n_rejected++] = &e.status[e.first];
 	}
 	return ok;
+}
+
+/* May node classes (node_class.c) answer for their nodes in this
+ * sampled cycle without a result?  Every filter that runs and every
+ * score must read only what a class keys on: not the volume plugins nor
+ * DynamicResources (the node's volumes, CSINode, ResourceSlices), not
+ * SelectorSpread (its zone sums count the nodes themselves), not a custom
+ * filter order (every filter evaluated, statuses kept), and the pod must
+ * read no node's name nor a unique key's value. */
+static bool classes_usable(struct oracle_cycle *cy)
+{
+	if (cy->o->no_node_classes || cy->custom_order ||
+	    cy->prof->score[PLUGIN_SELECTOR_SPREAD])
+		return false;
+	for (int k = 0; k < cy->n_active; k++) {
+		switch (filters[cy->active[k]].id) {
+		case PLUGIN_NODE_UNSCHEDULABLE:
+		case PLUGIN_NODE_NAME:
+		case PLUGIN_TAINT_TOLERATION:
+		case PLUGIN_NODE_AFFINITY:
+		case PLUGIN_NODE_PORTS:
+		case PLUGIN_NODE_RESOURCES_FIT:
+		case PLUGIN_POD_TOPOLOGY_SPREAD:
+		case PLUGIN_INTER_POD_AFFINITY:
+			continue;
+		default:
+			return false;
+		}
+	}
+	return oracle_nclass_pod_ok(cy);
+}
+
+/* A new cycle's epoch for the class memos (all stale at once). */
+static void classes_begin(struct oracle_nclasses *nc)
+{
+	if (++nc->epoch == 0) {
+		memset(nc->memo_stamp, 0, sizeof *nc->memo_stamp * (size_t)nc->n_cls);
+		memset(nc->rep_stamp, 0, sizeof *nc->rep_stamp * (size_t)nc->n_cls);
+		nc->epoch = 1;
+	}
+}
+
+/* fits_fast through node n's class: computed on the first node of the
+ * class this cycle, reused for the others.  A node with nominated pods
+ * is filtered itself (§1.5: its first pass adds them). */
+static enum sched_code fits_by_class(struct oracle_cycle *cy, int n, int *cls,
+				     struct sched_status *scratch)
+{
+	struct oracle_nclasses *nc = cy->o->d->nc;
+	int c = *cls = oracle_nclass_of(cy->o, n);
+	if (nc->nominated[n])
+		return fits_fast(cy, n, scratch);
+	if (nc->memo_stamp[c] == nc->epoch)
+		return (enum sched_code)nc->memo_code[c];
+	enum sched_code code = fits_fast(cy, n, scratch);
+	nc->memo_stamp[c] = nc->epoch;
+	nc->memo_code[c] = (uint8_t)code;
+	return code;
 }
 
 /* All mode (explain, like the model): every node is filtered, the
@@ -1001,6 +1062,9 @@ static void find_feasible(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		}
 		cand = list;
 	}
+	run->classes = !r && !cy->custom_order && classes_usable(cy);
+	if (run->classes)
+		classes_begin(oracle_nclasses(o));
 	int want = oracle_num_to_find(cy->c, cy->prof, n_cand);
 	int start = n_cand ? o->next_start % n_cand : 0;
 	int processed = 0;
@@ -1013,10 +1077,15 @@ static void find_feasible(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		if (r || cy->custom_order) {
 			filter_one(cy, r, run, n, true);
 		} else {
-			enum sched_code code = fits_fast(cy, n, run->status);
-			if (code == SCHED_SUCCESS)
+			int cls = -1;
+			enum sched_code code = run->classes
+				? fits_by_class(cy, n, &cls, run->status)
+				: fits_fast(cy, n, run->status);
+			if (code == SCHED_SUCCESS) {
+				if (run->classes)
+					d->nc->fcls[run->n_feasible] = cls;
 				run->feasible[run->n_feasible++] = n;
-			else if (code == SCHED_ERROR)
+			} else if (code == SCHED_ERROR)
 				run->error_node = n;   /* its status: a cycle into r */
 		}
 		processed++;
@@ -1150,6 +1219,26 @@ struct cycle_decision {
 	int nominated;
 };
 
+/* The first feasible node of each class into nc->reps (in the order
+ * met), how many feasible nodes each stands for into nc->mult, and each
+ * class's index there into nc->memo_rep; returns their number. */
+static int class_reps(struct oracle_nclasses *nc, const struct cycle_run *run)
+{
+	int n = 0;
+	for (int i = 0; i < run->n_feasible; i++) {
+		int c = nc->fcls[i];
+		if (nc->rep_stamp[c] == nc->epoch) {
+			nc->mult[nc->memo_rep[c]]++;
+			continue;
+		}
+		nc->rep_stamp[c] = nc->epoch;
+		nc->memo_rep[c] = n;
+		nc->reps[n] = run->feasible[i];
+		nc->mult[n++] = 1;
+	}
+	return n;
+}
+
 /* Scoring and the viable set over run's feasible nodes (node order). */
 static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		  struct cycle_run *run, struct cycle_decision *dec)
@@ -1168,7 +1257,20 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		return -1;
 	} else {
 		int64_t *total = d->scratch_total;
-		if (!score_nodes(cy, run->feasible, nf, total, r))
+		/* with classes, one node per class is scored: total[] is then
+		 * per class (memo_rep), every feasible node taking its class's */
+		const int *scored = run->feasible;
+		int n_scored = nf;
+		const int *rep_of = NULL;
+		if (run->classes) {
+			n_scored = class_reps(d->nc, run);
+			scored = d->nc->reps;
+			rep_of = d->nc->memo_rep;
+			cy->score_mult = d->nc->mult;
+		}
+		bool scored_ok = score_nodes(cy, scored, n_scored, total, r);
+		cy->score_mult = NULL;
+		if (!scored_ok)
 			return -1;
 		int64_t best = INT64_MIN;
 		if (r) {
@@ -1176,13 +1278,14 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 			r->scores_written = true;
 		}
 		for (int i = 0; i < nf; i++) {
+			int64_t t = rep_of ? total[rep_of[d->nc->fcls[i]]] : total[i];
 			if (r)
-				r->total[run->feasible[i]] = total[i];
-			if (total[i] > best) {
-				best = total[i];
+				r->total[run->feasible[i]] = t;
+			if (t > best) {
+				best = t;
 				n_viable = 0;
 			}
-			if (total[i] == best)
+			if (t == best)
 				viable[n_viable++] = run->feasible[i];
 		}
 		/* a result lists the viable nodes in node order */

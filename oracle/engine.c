@@ -169,6 +169,7 @@ static int loop_open(const struct snapshot *s, const struct engine_loop_opts *o,
 	struct oracle *or = xmalloc(sizeof *or);
 	oracle_init(or, s);
 	or->all_nodes = o->all_nodes;
+	or->no_node_classes = o->no_node_classes;
 	*le = oracle_loop_engine(or);
 	return 0;
 }

@@ -389,13 +389,100 @@ struct oracle_data {
 	/* preemption.c: buffers every oracle_preempt call reuses */
 	struct oracle_preempt_scratch *preempt;
 
+	/* node_class.c: the node equivalence classes, built on the first
+	 * cycle that uses them (NULL before) */
+	struct oracle_nclasses *nc;
 };
+
+/* ------------------------------------------------------ node classes */
+
+/* One class (node_class.c): a static signature and the sorted kinds of
+ * the node's pods. */
+struct oracle_nclass {
+	uint64_t hash;
+	int static_id;
+	int n;
+	const int *kinds;               /* [n] ascending, in d->arena */
+};
+
+/* The node equivalence classes (node_class.c says what a class keys on
+ * and why).  node_class[n] is -1 when unknown (the node changed since);
+ * nominated[n] is valid with it. */
+struct oracle_nclasses {
+	int *node_class;                /* [n_nodes] class or -1 */
+	uint8_t *nominated;             /* [n_nodes] pods are nominated there */
+	int *static_id;                 /* [n_nodes] static signature id */
+	struct oracle_strmap unique;    /* the unique label keys */
+	int *pod_kind;                  /* [n_pods] kind or -1 (not yet) */
+	uint8_t *pod_ok;                /* [n_pods] 0 unknown, 1 the pod may
+					 * use classes (oracle_nclass_pod_ok),
+					 * 2 not */
+	const struct sched_profile *prof_seen;
+	bool prof_ok;                   /* ... and prof_seen's addedAffinity */
+	int *kind_rep;                  /* [n_kinds] a pod of it, -1 for a
+					 * kind of its own */
+	uint64_t *kind_hash;
+	int n_kinds, cap_kinds;
+	int *kind_slots;                /* kind + 1, open addressing */
+	int kind_cap;
+	struct oracle_nclass *cls;
+	int n_cls, cap_cls;
+	int *cls_slots;                 /* class + 1, open addressing */
+	int cls_cap;
+	int *buf;                       /* a node's kinds being sorted */
+	size_t cap_buf;
+	/* cycle.c's per-cycle memos, [n_cls]: valid where memo_stamp is
+	 * the cycle's epoch */
+	uint32_t *memo_stamp;
+	uint8_t *memo_code;             /* the Filter code of the class */
+	int cap_memo;
+	uint32_t *rep_stamp;            /* ... and where rep_stamp is: */
+	int *memo_rep;                  /* its index in reps */
+	int cap_rep;
+	uint32_t epoch;
+	int *fcls;                      /* [n_nodes] class of each feasible node */
+	int *reps;                      /* [n_nodes] a node of each class scored */
+	int *mult;                      /* [n_nodes] feasible nodes of that class */
+};
+
+/* oracle_nclasses_build: the classes' static part (unique keys, static
+ * signatures) for o; oracle_nclasses_release frees them. */
+struct oracle_nclasses *oracle_nclasses_build(struct oracle *o);
+void oracle_nclasses_release(struct oracle_data *d);
+
+static inline struct oracle_nclasses *oracle_nclasses(struct oracle *o)
+{
+	return o->d->nc ? o->d->nc : oracle_nclasses_build(o);
+}
+
+/* oracle_nclass_compute: node n's class, looked up (or made) afresh. */
+int oracle_nclass_compute(struct oracle *o, int n);
+
+/* oracle_nclass_of: node n's class (nc->nominated[n] valid after). */
+static inline int oracle_nclass_of(struct oracle *o, int n)
+{
+	int c = o->d->nc->node_class[n];
+	return c >= 0 ? c : oracle_nclass_compute(o, n);
+}
+
+/* oracle_nclass_forget: node n's pods or nominated pods changed. */
+static inline void oracle_nclass_forget(struct oracle_data *d, int n)
+{
+	if (d->nc)
+		d->nc->node_class[n] = -1;
+}
+
+struct oracle_cycle;
+/* oracle_nclass_pod_ok: the cycle's pod and profile read no node's name
+ * and no unique key's value (node_class.c). */
+bool oracle_nclass_pod_ok(struct oracle_cycle *cy);
 
 /* oracle_node_touched: node n's requested, pods or nominated list
  * changed: a fresh version. */
 static inline void oracle_node_touched(struct oracle_data *d, int n)
 {
 	d->nodes[n].version = ++d->node_stamp;
+	oracle_nclass_forget(d, n);
 }
 
 /* oracle_node_add_pod / oracle_node_remove_pod: NodeInfo.AddPod/RemovePod
@@ -617,6 +704,11 @@ struct oracle_cycle {
 					 * first-pod exception with
 					 * QUIRK_AFFINITY_FIRST_POD_COUNTS off) */
 	const struct labels *ns_labels; /* incoming pod's namespace labels */
+
+	/* Scoring over node classes (cycle.c): the scored list holds one
+	 * node per class and score_mult[i] says how many feasible nodes
+	 * node i stands for; NULL: each scored node is one */
+	const int *score_mult;
 };
 
 /* oracle_cycle_begin / oracle_cycle_end: a cycle for pod with profile;

@@ -267,6 +267,7 @@ void oracle_release(struct oracle *o)
 	oracle_shapes_release(d);
 	oracle_sels_release(d);
 	oracle_preempt_scratch_release(d);
+	oracle_nclasses_release(d);
 	oracle_terms_release(d);
 	oracle_strmap_release(&d->ns_ids);
 	oracle_strmap_release(&d->topo_ids);

@@ -32,6 +32,10 @@ struct oracle {
 	 * earlier preemption (preemption.c, dry_reuse): the guard that the
 	 * reuse changes no answer */
 	bool no_dry_reuse;
+	/* every node of a sampled cycle filtered and scored on its own, none
+	 * answered by its node class (node_class.c): the guard that the
+	 * classes change no answer */
+	bool no_node_classes;
 	uint64_t seed;              /* random state (selectHost ties); advances */
 	/* all_nodes mode, NULL otherwise: given[n] says that the result the
 	 * next oracle_schedule_cycle fills already holds node n's verdict,

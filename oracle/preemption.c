@@ -442,6 +442,9 @@ static void node_copy_end(struct oracle *o, struct oracle_preempt_scratch *s, in
 	s->groups = x->groups;
 	s->cap_groups = x->cap_groups;
 	*x = *saved;
+	/* the restore keeps the node's version, not what the dry run's
+	 * edits made of its class */
+	oracle_nclass_forget(o->d, n);
 }
 
 /* NodeInfo.RemovePod / AddPod on the copy, then the PreFilter

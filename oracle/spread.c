@@ -601,13 +601,19 @@ enum sched_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 	bool zero_empty = empty_counts_zero(cy);
 	bool *ignored = arena_array(cy->arena, (size_t)n, sizeof(bool));
 	int *size = arena_array(cy->arena, (size_t)s.n, sizeof(int));
-	int n_ignored = 0;
+	/* the feasible nodes not ignored: with node classes (score_mult)
+	 * f[i] stands for mult[i] nodes of its class, whose domains of a
+	 * key are its own, or for a unique key (node_class.c: every node
+	 * has it, values distinct) one each */
+	const int *mult = cy->score_mult;
+	int n_counted = 0;
 	for (int i = 0; i < n; i++) {
 		if (require_all && !node_has_all_keys(s.c, s.n, f[i])) {
 			ignored[i] = true;
-			n_ignored++;
 			continue;
 		}
+		int times = mult ? mult[i] : 1;
+		n_counted += times;
 		for (int k = 0; k < s.n; k++) {
 			if (s.c[k].topo->hostname)
 				continue;
@@ -615,13 +621,13 @@ enum sched_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 			int dom = pair_dom(cy, s.c[k].topo, f[i]);
 			if (dom >= 0 && !key->reg[dom]) {
 				key->reg[dom] = true;
-				size[k]++;
+				size[k] += s.c[k].topo->n_dom == cy->c->n_nodes ? times : 1;
 			}
 		}
 	}
 	double *weight = arena_array(cy->arena, (size_t)s.n, sizeof(double));
 	for (int k = 0; k < s.n; k++) {
-		int sz = s.c[k].topo->hostname ? n - n_ignored : size[k];
+		int sz = s.c[k].topo->hostname ? n_counted : size[k];
 		weight[k] = log((double)(sz + 2));
 	}
 	/* every node's matching pods, in the pairs the feasible nodes have,

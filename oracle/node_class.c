@@ -1,0 +1,452 @@
+/*
+ * node_class.c - exact node equivalence classes for kube's sampled cycle
+ * (reference §1.4 numFeasibleNodesToFind, §1.6 scoring).  At 50,000
+ * nodes kube examines some 2,700 nodes per pod, yet only a few dozen
+ * distinct node states; nodes whose every input to every Filter and Score
+ * plugin that runs is equal get the same verdict and the same raw score,
+ * so cycle.c computes those once per class per cycle, on the class's
+ * first node, while the walk order, nextStartNodeIndex, the feasible
+ * list, normalization and the random pick stay kube's node by node.
+ *
+ * A node's class is (its static signature, the multiset of its pods'
+ * kinds).  What each part holds, and the plugins (core/plugins.def)
+ * that read it:
+ *
+ *   static signature (sig_of): the node's labels but those of the
+ *     unique keys, its taints in order, spec.unschedulable, its
+ *     allocatable (every resource, present or not), its images -
+ *     NodeUnschedulable, TaintToleration (filter and score),
+ *     NodeAffinity (filter and score), NodeResourcesFit and
+ *     NodeResourcesBalancedAllocation (allocatable), ImageLocality,
+ *     PodTopologySpread and InterPodAffinity (topology domains).
+ *     A unique key - every node carries it, no two with the same value
+ *     (kubernetes.io/hostname) - is left out: as a topology key its
+ *     domain is the node alone, whose counts come from the node's own
+ *     pods (the kinds below); a pod that reads such a key's value (node
+ *     selector, node affinity, the profile's addedAffinity) gets no
+ *     classes (oracle_nclass_pod_ok).  The node's name is left out:
+ *     NodeName and matchFields read it, and such a pod gets no classes.
+ *   pod kind (kind_of): what a plugin reads of an existing pod - its
+ *     group (namespace, labels, terminating: PodTopologySpread,
+ *     InterPodAffinity, the default selector's counts), its requests
+ *     and non-zero requests (NodeResourcesFit, BalancedAllocation), its
+ *     flags (host ports, affinity, required anti-affinity, scalar
+ *     requests) and its affinity term classes (terms.c:
+ *     InterPodAffinity's existing-pod terms).  A pod with host ports
+ *     (NodePorts reads the ports themselves) is a kind of its own.
+ *     The pod count (NodeResourcesFit's pods) is the multiset's size;
+ *     requests sum in Go's int64 arithmetic, which is order-free.
+ *
+ * Not keyed, so excluded per cycle (cycle.c classes_usable): the volume
+ * plugins and DynamicResources (volumes, CSINode, ResourceSlices of the
+ * node), SelectorSpread (its zone sums count nodes), a custom filter
+ * order; and per node: pods nominated to it (the walk filters such a
+ * node itself; its class still serves its score, which never reads
+ * nominated pods).
+ *
+ * Classes are kept incrementally: every change of a node's pods or
+ * nominated list (oracle_node_touched) and a preemption dry run's
+ * restore forget the node's class, which is looked up again on the next
+ * use by hash and exact comparison, so a hash collision never merges.
+ */
+#include "../core/grow.h"
+#include "../core/strbuf.h"
+#include "internal.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The hash of a small int sequence (splitmix's finaliser per step). */
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+	return h ^ (h >> 31);
+}
+
+/* ------------------------------------------------------ unique keys */
+
+/* The unique keys: every node carries the key and no two nodes share a
+ * value (a key on every node is on node 0, so its keys are the
+ * candidates). */
+static void unique_keys(struct oracle *o, struct oracle_nclasses *nc)
+{
+	const struct cluster *c = o->cluster;
+	oracle_strmap_init(&nc->unique);
+	if (c->n_nodes == 0)
+		return;
+	const struct labels *l = &c->nodes[0].labels;
+	for (int i = 0; i < l->n; i++) {
+		const struct oracle_topo *t = oracle_topo_get(o, l->items[i].key);
+		if (t->n_dom == c->n_nodes)
+			oracle_strmap_intern(&nc->unique, t->key);
+	}
+}
+
+static int label_ptr_cmp(const void *a, const void *b)
+{
+	const struct label *x = *(const struct label *const *)a;
+	const struct label *y = *(const struct label *const *)b;
+	return strcmp(x->key, y->key);
+}
+
+/* ------------------------------------------------- static signature */
+
+/* The static signature of node n as a string (fields separated by
+ * control characters no label, taint or number contains). */
+static void sig_of(struct oracle *o, struct oracle_nclasses *nc, int n,
+		   struct strbuf *b, const struct label **tmp)
+{
+	const struct cluster *c = o->cluster;
+	const struct oracle_data *d = o->d;
+	const struct node *node = &c->nodes[n];
+	b->n = 0;
+	if (b->s)
+		b->s[0] = '\0';
+	int k = 0;
+	for (int i = 0; i < node->labels.n; i++)
+		if (oracle_strmap_find(&nc->unique, node->labels.items[i].key) < 0)
+			tmp[k++] = &node->labels.items[i];
+	qsort(tmp, (size_t)k, sizeof *tmp, label_ptr_cmp);
+	for (int i = 0; i < k; i++)
+		strbuf_printf(b, "%s\x1d%s\x1f", tmp[i]->key, tmp[i]->value);
+	strbuf_puts(b, "\x1e");
+	for (int i = 0; i < node->n_taints; i++)
+		strbuf_printf(b, "%s\x1d%s\x1d%d\x1f", node->taints[i].key,
+			      node->taints[i].value, (int)node->taints[i].effect);
+	strbuf_printf(b, "\x1e%d\x1e", node->unschedulable ? 1 : 0);
+	size_t nr = (size_t)d->n_res;
+	for (size_t r = 0; r < nr; r++)
+		strbuf_printf(b, "%d:%lld\x1f", d->alloc_has[(size_t)n * nr + r] ? 1 : 0,
+			      (long long)d->alloc[(size_t)n * nr + r]);
+	strbuf_puts(b, "\x1e");
+	for (int i = 0; i < d->nodes[n].n_images; i++)
+		strbuf_printf(b, "%d\x1f", d->nodes[n].images[i]);
+}
+
+static void static_ids(struct oracle *o, struct oracle_nclasses *nc)
+{
+	const struct cluster *c = o->cluster;
+	struct oracle_data *d = o->d;
+	struct oracle_strmap sigs;
+	oracle_strmap_init(&sigs);
+	struct strbuf b;
+	strbuf_init(&b);
+	int max_labels = 1;
+	for (int n = 0; n < c->n_nodes; n++)
+		if (c->nodes[n].labels.n > max_labels)
+			max_labels = c->nodes[n].labels.n;
+	const struct label **tmp = xmalloc(sizeof *tmp * (size_t)max_labels);
+	for (int n = 0; n < c->n_nodes; n++) {
+		sig_of(o, nc, n, &b, tmp);
+		const char *s = b.s ? b.s : "";
+		int id = oracle_strmap_find(&sigs, s);
+		if (id < 0)
+			id = oracle_strmap_intern(&sigs, arena_strdup(&d->arena, s));
+		nc->static_id[n] = id;
+	}
+	free(tmp);
+	strbuf_release(&b);
+	oracle_strmap_release(&sigs);
+}
+
+/* ---------------------------------------------------------- pod kinds */
+
+static const int *pod_tcs(const struct oracle_data *d, int p, int *n)
+{
+	*n = d->pod_tc_off[p + 1] - d->pod_tc_off[p];
+	return &d->pod_tc[d->pod_tc_off[p]];
+}
+
+static uint64_t kind_hash(const struct oracle_data *d, int p)
+{
+	uint64_t h = mix(0x6b696e64ull, (uint64_t)d->pod_group[p]);
+	h = mix(h, d->pod_flags[p]);
+	for (int r = 0; r < d->n_res; r++)
+		h = mix(h, (uint64_t)d->pod_req[(size_t)p * (size_t)d->n_res + (size_t)r]);
+	h = mix(h, (uint64_t)d->pod_nz[2 * p]);
+	h = mix(h, (uint64_t)d->pod_nz[2 * p + 1]);
+	int nt;
+	const int *tc = pod_tcs(d, p, &nt);
+	for (int i = 0; i < nt; i++)
+		h = mix(h, (uint64_t)tc[i]);
+	return mix(h, (uint64_t)nt);
+}
+
+/* Everything kind_hash hashes, compared. */
+static bool kind_eq(const struct oracle_data *d, int p, int q)
+{
+	size_t nr = (size_t)d->n_res;
+	int np, nq;
+	const int *tp = pod_tcs(d, p, &np), *tq = pod_tcs(d, q, &nq);
+	return d->pod_group[p] == d->pod_group[q] && d->pod_flags[p] == d->pod_flags[q] &&
+	       memcmp(&d->pod_req[(size_t)p * nr], &d->pod_req[(size_t)q * nr],
+		      sizeof(int64_t) * nr) == 0 &&
+	       d->pod_nz[2 * p] == d->pod_nz[2 * q] &&
+	       d->pod_nz[2 * p + 1] == d->pod_nz[2 * q + 1] &&
+	       np == nq && (np == 0 || memcmp(tp, tq, sizeof(int) * (size_t)np) == 0);
+}
+
+static void kinds_rehash(struct oracle_nclasses *nc)
+{
+	free(nc->kind_slots);
+	nc->kind_cap = nc->kind_cap ? 2 * nc->kind_cap : 256;
+	nc->kind_slots = xcalloc((size_t)nc->kind_cap, sizeof(int));
+	uint32_t mask = (uint32_t)nc->kind_cap - 1;
+	for (int k = 0; k < nc->n_kinds; k++) {
+		if (nc->kind_rep[k] < 0)
+			continue;   /* a kind of its own is never looked up */
+		uint32_t i = (uint32_t)nc->kind_hash[k] & mask;
+		while (nc->kind_slots[i])
+			i = (i + 1) & mask;
+		nc->kind_slots[i] = k + 1;
+	}
+}
+
+/* Pod p's kind, interned on first use (specs never change while the
+ * oracle lives). */
+static int kind_of(struct oracle *o, int p)
+{
+	struct oracle_data *d = o->d;
+	struct oracle_nclasses *nc = d->nc;
+	if (nc->pod_kind[p] >= 0)
+		return nc->pod_kind[p];
+	bool own = d->pod_flags[p] & OPOD_PORTS;
+	uint64_t h = own ? 0 : kind_hash(d, p);
+	int k = -1;
+	if (!own) {
+		uint32_t mask = (uint32_t)nc->kind_cap - 1;
+		for (uint32_t i = (uint32_t)h & mask; nc->kind_slots[i]; i = (i + 1) & mask) {
+			int x = nc->kind_slots[i] - 1;
+			if (nc->kind_hash[x] == h && kind_eq(d, nc->kind_rep[x], p)) {
+				k = x;
+				break;
+			}
+		}
+	}
+	if (k < 0) {
+		k = nc->n_kinds;
+		GROW2(nc->kind_rep, nc->kind_hash, nc->n_kinds + 1, nc->cap_kinds);
+		nc->kind_rep[k] = own ? -1 : p;
+		nc->kind_hash[k] = h;
+		nc->n_kinds++;
+		if (!own) {
+			if (2 * nc->n_kinds > nc->kind_cap)
+				kinds_rehash(nc);
+			else {
+				uint32_t mask = (uint32_t)nc->kind_cap - 1;
+				uint32_t i = (uint32_t)h & mask;
+				while (nc->kind_slots[i])
+					i = (i + 1) & mask;
+				nc->kind_slots[i] = k + 1;
+			}
+		}
+	}
+	nc->pod_kind[p] = k;
+	return k;
+}
+
+/* ------------------------------------------------------------ classes */
+
+static void classes_rehash(struct oracle_nclasses *nc)
+{
+	free(nc->cls_slots);
+	nc->cls_cap = nc->cls_cap ? 2 * nc->cls_cap : 1024;
+	nc->cls_slots = xcalloc((size_t)nc->cls_cap, sizeof(int));
+	uint32_t mask = (uint32_t)nc->cls_cap - 1;
+	for (int k = 0; k < nc->n_cls; k++) {
+		uint32_t i = (uint32_t)nc->cls[k].hash & mask;
+		while (nc->cls_slots[i])
+			i = (i + 1) & mask;
+		nc->cls_slots[i] = k + 1;
+	}
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+int oracle_nclass_compute(struct oracle *o, int n)
+{
+	struct oracle_data *d = o->d;
+	struct oracle_nclasses *nc = d->nc;
+	const struct oracle_node *x = &d->nodes[n];
+	int k = x->pods.n;
+	GROW(nc->buf, (size_t)k + 1, nc->cap_buf);
+	int *v = nc->buf;
+	for (int i = 0; i < k; i++)
+		v[i] = kind_of(o, x->pods.v[i]);
+	if (k < 32) {
+		for (int i = 1; i < k; i++) {
+			int y = v[i], j = i;
+			for (; j > 0 && v[j - 1] > y; j--)
+				v[j] = v[j - 1];
+			v[j] = y;
+		}
+	} else {
+		qsort(v, (size_t)k, sizeof(int), int_cmp);
+	}
+	uint64_t h = mix(0x636c6173ull, (uint64_t)nc->static_id[n]);
+	for (int i = 0; i < k; i++)
+		h = mix(h, (uint64_t)v[i]);
+	h = mix(h, (uint64_t)k);
+	uint32_t mask = (uint32_t)nc->cls_cap - 1;
+	int id = -1;
+	for (uint32_t i = (uint32_t)h & mask; nc->cls_slots[i]; i = (i + 1) & mask) {
+		const struct oracle_nclass *e = &nc->cls[nc->cls_slots[i] - 1];
+		if (e->hash == h && e->static_id == nc->static_id[n] && e->n == k &&
+		    (k == 0 || memcmp(e->kinds, v, sizeof(int) * (size_t)k) == 0)) {
+			id = nc->cls_slots[i] - 1;
+			break;
+		}
+	}
+	if (id < 0) {
+		id = nc->n_cls;
+		GROW(nc->cls, nc->n_cls + 1, nc->cap_cls);
+		struct oracle_nclass *e = &nc->cls[id];
+		e->hash = h;
+		e->static_id = nc->static_id[n];
+		e->n = k;
+		e->kinds = k ? arena_memdup(&d->arena, v, sizeof(int) * (size_t)k) : NULL;
+		nc->n_cls++;
+		if (2 * nc->n_cls > nc->cls_cap) {
+			classes_rehash(nc);
+		} else {
+			uint32_t i = (uint32_t)h & mask;
+			while (nc->cls_slots[i])
+				i = (i + 1) & mask;
+			nc->cls_slots[i] = id + 1;
+		}
+		/* the per-cycle memos cover every class */
+		GROW2(nc->memo_stamp, nc->memo_code, nc->n_cls, nc->cap_memo);
+		GROW2(nc->rep_stamp, nc->memo_rep, nc->n_cls, nc->cap_rep);
+		nc->memo_stamp[id] = nc->rep_stamp[id] = 0;
+	}
+	nc->node_class[n] = id;
+	nc->nominated[n] = x->nominated.n > 0;
+	return id;
+}
+
+/* ----------------------------------------------------------- the pod */
+
+/* Does a node selector term read a unique key's value or the node's
+ * name (matchFields)? */
+static bool term_reads_unique(const struct oracle_nclasses *nc,
+			      const struct node_selector_term *t)
+{
+	if (t->n_fields)
+		return true;
+	for (int i = 0; i < t->n_exprs; i++)
+		if (oracle_strmap_find(&nc->unique, t->exprs[i].key) >= 0)
+			return true;
+	return false;
+}
+
+static bool selector_reads_unique(const struct oracle_nclasses *nc,
+				  const struct node_selector *s)
+{
+	for (int i = 0; s && s->present && i < s->n_terms; i++)
+		if (term_reads_unique(nc, &s->terms[i]))
+			return true;
+	return false;
+}
+
+static bool preferred_read_unique(const struct oracle_nclasses *nc,
+				  const struct preferred_node_term *t, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (term_reads_unique(nc, &t[i].preference))
+			return true;
+	return false;
+}
+
+/* The pod's spec reads no node's name and no unique key's value. */
+static bool pod_ok(const struct oracle_nclasses *nc, const struct pod *p)
+{
+	if (p->node_name && p->node_name[0])
+		return false;
+	for (int i = 0; i < p->node_selector.n; i++)
+		if (oracle_strmap_find(&nc->unique, p->node_selector.items[i].key) >= 0)
+			return false;
+	return !selector_reads_unique(nc, &p->node_affinity) &&
+	       !preferred_read_unique(nc, p->node_preferred, p->n_node_preferred);
+}
+
+bool oracle_nclass_pod_ok(struct oracle_cycle *cy)
+{
+	struct oracle_nclasses *nc = oracle_nclasses(cy->o);
+	const struct sched_profile *prof = cy->prof;
+	if (nc->prof_seen != prof) {
+		nc->prof_seen = prof;
+		nc->prof_ok = !selector_reads_unique(nc, prof->added_required) &&
+			      !preferred_read_unique(nc, prof->added_preferred,
+						     prof->n_added_preferred);
+	}
+	if (!nc->prof_ok)
+		return false;
+	uint8_t *ok = &nc->pod_ok[cy->pod];
+	if (!*ok)
+		*ok = pod_ok(nc, cy->p) ? 1 : 2;
+	return *ok == 1;
+}
+
+/* ------------------------------------------------------------- life */
+
+struct oracle_nclasses *oracle_nclasses_build(struct oracle *o)
+{
+	struct oracle_data *d = o->d;
+	assert(!d->nc);
+	struct oracle_nclasses *nc = xcalloc(1, sizeof *nc);
+	d->nc = nc;
+	size_t nn = (size_t)d->n_nodes + 1;
+	nc->node_class = xmalloc(sizeof(int) * nn);
+	for (size_t i = 0; i < nn; i++)
+		nc->node_class[i] = -1;
+	nc->nominated = xcalloc(nn, 1);
+	nc->static_id = xmalloc(sizeof(int) * nn);
+	nc->pod_kind = xmalloc(sizeof(int) * ((size_t)d->n_pods + 1));
+	for (int p = 0; p <= d->n_pods; p++)
+		nc->pod_kind[p] = -1;
+	nc->pod_ok = xcalloc((size_t)d->n_pods + 1, 1);
+	nc->fcls = xmalloc(sizeof(int) * nn);
+	nc->reps = xmalloc(sizeof(int) * nn);
+	nc->mult = xmalloc(sizeof(int) * nn);
+	unique_keys(o, nc);
+	static_ids(o, nc);
+	kinds_rehash(nc);
+	classes_rehash(nc);
+	return nc;
+}
+
+void oracle_nclasses_release(struct oracle_data *d)
+{
+	struct oracle_nclasses *nc = d->nc;
+	if (!nc)
+		return;
+	oracle_strmap_release(&nc->unique);
+	free(nc->node_class);
+	free(nc->nominated);
+	free(nc->static_id);
+	free(nc->pod_kind);
+	free(nc->pod_ok);
+	free(nc->kind_rep);
+	free(nc->kind_hash);
+	free(nc->kind_slots);
+	free(nc->cls);
+	free(nc->cls_slots);
+	free(nc->buf);
+	free(nc->memo_stamp);
+	free(nc->memo_code);
+	free(nc->memo_rep);
+	free(nc->rep_stamp);
+	free(nc->fcls);
+	free(nc->reps);
+	free(nc->mult);
+	free(nc);
+	d->nc = NULL;
+}

@@ -852,8 +852,8 @@ static void record(struct oracle_data *d, struct sched_cycle_result *r,
 struct cycle_run {
 	int *feasible;
 	int n_feasible;
-	/* node classes answer for their nodes (classes_usable); the class
-	 * of feasible[i] is then d->nc->fcls[i] */
+	/* node classes answer for their nodes (classes_usable); feasible[i]
+	 * is then scored as d->nc->reps[d->nc->frep[i]] (walk_classes) */
 	bool classes;
 	const struct sched_status **rejected;   /* recorded status per rejected node */
 	int n_rejected;
@@ -965,22 +965,65 @@ static void classes_begin(struct oracle_nclasses *nc)
 	}
 }
 
-/* fits_fast through node n's class: computed on the first node of the
- * class this cycle, reused for the others.  A node with nominated pods
- * is filtered itself (§1.5: its first pass adds them). */
-static enum sched_code fits_by_class(struct oracle_cycle *cy, int n, int *cls,
-				     struct sched_status *scratch)
+/* find_feasible's walk (from cand[at], until want nodes are feasible)
+ * with node classes: fits_fast computed on the first node of each class
+ * this cycle and reused for the others; a node with nominated pods is
+ * filtered itself (§1.5: its first pass adds them).  Each feasible
+ * node's class joins the scored representatives (nc->reps, the first
+ * feasible node of each class in walk order, nc->mult how many feasible
+ * nodes each stands for) and nc->frep[i] is feasible[i]'s.  Returns the
+ * nodes processed; *nom_seen says whether nom was one of them. */
+static int walk_classes(struct oracle_cycle *cy, struct cycle_run *run,
+			const int *cand, int n_cand, int at, int want, int nom,
+			bool *nom_seen)
 {
-	struct oracle_nclasses *nc = cy->o->d->nc;
-	int c = *cls = oracle_nclass_of(cy->o, n);
-	if (nc->nominated[n])
-		return fits_fast(cy, n, scratch);
-	if (nc->memo_stamp[c] == nc->epoch)
-		return (enum sched_code)nc->memo_code[c];
-	enum sched_code code = fits_fast(cy, n, scratch);
-	nc->memo_stamp[c] = nc->epoch;
-	nc->memo_code[c] = (uint8_t)code;
-	return code;
+	struct oracle *o = cy->o;
+	struct oracle_nclasses *nc = o->d->nc;
+	const uint32_t epoch = nc->epoch;
+	int *feasible = run->feasible;
+	int nf = run->n_feasible, nr = 0, i = 0;
+	bool seen = false;
+	while (i < n_cand && nf < want) {
+		int n = cand[at];
+		if (++at == n_cand)
+			at = 0;
+		i++;
+		seen |= n == nom;
+		int c = nc->node_class[n];
+		if (c < 0)
+			c = oracle_nclass_compute(o, n);
+		enum sched_code code;
+		if (nc->nominated[n]) {
+			code = fits_fast(cy, n, run->status);
+		} else if (nc->memo_stamp[c] == epoch) {
+			code = (enum sched_code)nc->memo_code[c];
+		} else {
+			code = fits_fast(cy, n, run->status);
+			nc->memo_stamp[c] = epoch;
+			nc->memo_code[c] = (uint8_t)code;
+		}
+		if (code != SCHED_SUCCESS) {
+			if (code == SCHED_ERROR) {
+				run->error_node = n;
+				break;
+			}
+			continue;
+		}
+		if (nc->rep_stamp[c] != epoch) {
+			nc->rep_stamp[c] = epoch;
+			nc->memo_rep[c] = nr;
+			nc->reps[nr] = n;
+			nc->mult[nr++] = 0;
+		}
+		int rep = nc->memo_rep[c];
+		nc->mult[rep]++;
+		nc->frep[nf] = rep;
+		feasible[nf++] = n;
+	}
+	run->n_feasible = nf;
+	nc->n_reps = nr;
+	*nom_seen = seen;
+	return i;
 }
 
 /* All mode (explain, like the model): every node is filtered, the
@@ -1069,7 +1112,12 @@ static void find_feasible(struct oracle_cycle *cy, struct sched_cycle_result *r,
 	int start = n_cand ? o->next_start % n_cand : 0;
 	int processed = 0;
 	int at = start;
-	for (int i = 0; i < n_cand && run->n_feasible < want; i++) {
+	if (run->classes) {
+		processed = walk_classes(cy, run, cand, n_cand, start, want, nom, &nom_seen);
+		if (run->error_node >= 0)
+			return;
+	}
+	for (int i = 0; !run->classes && i < n_cand && run->n_feasible < want; i++) {
 		int n = cand[at];
 		if (++at == n_cand)
 			at = 0;
@@ -1077,15 +1125,10 @@ static void find_feasible(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		if (r || cy->custom_order) {
 			filter_one(cy, r, run, n, true);
 		} else {
-			int cls = -1;
-			enum sched_code code = run->classes
-				? fits_by_class(cy, n, &cls, run->status)
-				: fits_fast(cy, n, run->status);
-			if (code == SCHED_SUCCESS) {
-				if (run->classes)
-					d->nc->fcls[run->n_feasible] = cls;
+			enum sched_code code = fits_fast(cy, n, run->status);
+			if (code == SCHED_SUCCESS)
 				run->feasible[run->n_feasible++] = n;
-			} else if (code == SCHED_ERROR)
+			else if (code == SCHED_ERROR)
 				run->error_node = n;   /* its status: a cycle into r */
 		}
 		processed++;
@@ -1212,32 +1255,12 @@ static bool score_error(struct oracle_cycle *cy, struct sched_cycle_result *r)
 }
 
 /* What a cycle without a result decided (oracle_loop_cycle): the viable
- * nodes (in d->scratch_viable, not in node order) and whether the
+ * nodes (in d->scratch_viable, in node order) and whether the
  * nominated node's fast path chose. */
 struct cycle_decision {
 	int n_viable;
 	int nominated;
 };
-
-/* The first feasible node of each class into nc->reps (in the order
- * met), how many feasible nodes each stands for into nc->mult, and each
- * class's index there into nc->memo_rep; returns their number. */
-static int class_reps(struct oracle_nclasses *nc, const struct cycle_run *run)
-{
-	int n = 0;
-	for (int i = 0; i < run->n_feasible; i++) {
-		int c = nc->fcls[i];
-		if (nc->rep_stamp[c] == nc->epoch) {
-			nc->mult[nc->memo_rep[c]]++;
-			continue;
-		}
-		nc->rep_stamp[c] = nc->epoch;
-		nc->memo_rep[c] = n;
-		nc->reps[n] = run->feasible[i];
-		nc->mult[n++] = 1;
-	}
-	return n;
-}
 
 /* Scoring and the viable set over run's feasible nodes (node order). */
 static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
@@ -1263,9 +1286,9 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		int n_scored = nf;
 		const int *rep_of = NULL;
 		if (run->classes) {
-			n_scored = class_reps(d->nc, run);
+			n_scored = d->nc->n_reps;
 			scored = d->nc->reps;
-			rep_of = d->nc->memo_rep;
+			rep_of = d->nc->frep;
 			cy->score_mult = d->nc->mult;
 		}
 		bool scored_ok = score_nodes(cy, scored, n_scored, total, r);
@@ -1278,7 +1301,7 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 			r->scores_written = true;
 		}
 		for (int i = 0; i < nf; i++) {
-			int64_t t = rep_of ? total[rep_of[d->nc->fcls[i]]] : total[i];
+			int64_t t = rep_of ? total[rep_of[i]] : total[i];
 			if (r)
 				r->total[run->feasible[i]] = t;
 			if (t > best) {
@@ -1288,11 +1311,13 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 			if (t == best)
 				viable[n_viable++] = run->feasible[i];
 		}
-		/* a result lists the viable nodes in node order */
-		if (r) {
+		/* a result lists the viable nodes in node order, and so does
+		 * a decision (the loop's result then takes them as they are);
+		 * the pick is the k-th in node order either way */
+		if (r)
 			r->scored = true;
+		if (r || dec)
 			sort_nodes(viable, n_viable, d->scratch_bits);
-		}
 	}
 	if (r) {
 		memcpy(r->viable, viable, sizeof(int) * (size_t)n_viable);
@@ -1302,7 +1327,7 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		dec->n_viable = n_viable;
 		dec->nominated = run->nominated_ok;
 	}
-	return select_host(cy->o, viable, n_viable, r != NULL);
+	return select_host(cy->o, viable, n_viable, r || dec);
 }
 
 static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod,
@@ -1448,9 +1473,7 @@ int oracle_loop_cycle(struct oracle *o, int pod, struct sched_cycle_result *r)
 	const void *owner = r->partial_owner;
 	sched_cycle_result_clear_nodes(r, pod, NULL, 0);
 	r->partial_owner = owner;
-	int *viable = d->scratch_viable;
-	sort_nodes(viable, dec.n_viable, d->scratch_bits);
-	memcpy(r->viable, viable, sizeof(int) * (size_t)dec.n_viable);
+	memcpy(r->viable, d->scratch_viable, sizeof(int) * (size_t)dec.n_viable);
 	r->n_viable = dec.n_viable;
 	r->nominated_node = dec.nominated;
 	r->code = SCHED_SUCCESS;

@@ -70,6 +70,8 @@ struct oracle_ncount {
 	int n;
 };
 void oracle_ncount_add(struct oracle_ncount *m, int node, int delta);
+/* oracle_ncount_get: node's count (0 when not listed). */
+int32_t oracle_ncount_get(const struct oracle_ncount *m, int node);
 void oracle_ncount_release(struct oracle_ncount *m);
 
 /* Content hashing and equality of spec pieces (caches keyed by what a
@@ -440,9 +442,12 @@ struct oracle_nclasses {
 	int *memo_rep;                  /* its index in reps */
 	int cap_rep;
 	uint32_t epoch;
-	int *fcls;                      /* [n_nodes] class of each feasible node */
+	/* cycle.c walk_classes: the cycle's feasible classes */
+	int *frep;                      /* [n_nodes] feasible node i's class's
+					 * index in reps */
 	int *reps;                      /* [n_nodes] a node of each class scored */
 	int *mult;                      /* [n_nodes] feasible nodes of that class */
+	int n_reps;
 };
 
 /* oracle_nclasses_build: the classes' static part (unique keys, static

@@ -433,9 +433,24 @@ static void host_end(struct host_sums *h, const int *f, int n)
 }
 
 /* add_counts for the key of h: w x the count of every node with one,
- * into the scored nodes of its domain. */
-static void host_add(struct host_sums *h, const struct oracle_ncount *at, int64_t w)
+ * into the scored nodes of its domain.  When every node has a domain of
+ * its own (the key is on every node, values distinct) and fewer nodes
+ * are scored than have counts, each scored node's own count is looked
+ * up instead: the same sums, without a walk over every node holding
+ * such pods (thousands per cycle at 50,000 nodes). */
+static void host_add(struct host_sums *h, const struct oracle_ncount *at, int64_t w,
+		     const int *f, int n, int n_nodes)
 {
+	if (h->topo->n_dom == n_nodes && at->n > n) {
+		for (int i = 0; i < n; i++) {
+			int32_t c = oracle_ncount_get(at, f[i]);
+			if (c)
+				h->sum[i] += w * c;
+		}
+		for (int e = 0; e < at->n && !h->any; e++)
+			h->any = at->cnt[e] != 0;
+		return;
+	}
 	for (int e = 0; e < at->n; e++) {
 		int dom = h->topo->dom[at->node[e]];
 		if (at->cnt[e] == 0 || dom < 0)
@@ -457,7 +472,7 @@ static void score_add(struct oracle_cycle *cy, struct oracle_tmap *m, struct hos
 	}
 	if (!h->topo)
 		host_begin(cy, h, t, f, n);
-	host_add(h, at, w);
+	host_add(h, at, w, f, n, cy->c->n_nodes);
 }
 
 enum sched_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int n,

@@ -413,7 +413,7 @@ struct oracle_nclasses *oracle_nclasses_build(struct oracle *o)
 	for (int p = 0; p <= d->n_pods; p++)
 		nc->pod_kind[p] = -1;
 	nc->pod_ok = xcalloc((size_t)d->n_pods + 1, 1);
-	nc->fcls = xmalloc(sizeof(int) * nn);
+	nc->frep = xmalloc(sizeof(int) * nn);
 	nc->reps = xmalloc(sizeof(int) * nn);
 	nc->mult = xmalloc(sizeof(int) * nn);
 	unique_keys(o, nc);
@@ -444,7 +444,7 @@ void oracle_nclasses_release(struct oracle_data *d)
 	free(nc->memo_code);
 	free(nc->memo_rep);
 	free(nc->rep_stamp);
-	free(nc->fcls);
+	free(nc->frep);
 	free(nc->reps);
 	free(nc->mult);
 	free(nc);

@@ -163,6 +163,17 @@ void oracle_ncount_add(struct oracle_ncount *m, int node, int delta)
 	m->slot[k] = ++m->n;
 }
 
+int32_t oracle_ncount_get(const struct oracle_ncount *m, int node)
+{
+	if (!m->cap)
+		return 0;
+	uint32_t k = ncount_hash(node) & (uint32_t)(m->cap - 1);
+	for (; m->slot[k]; k = (k + 1) & (uint32_t)(m->cap - 1))
+		if (m->node[m->slot[k] - 1] == node)
+			return m->cnt[m->slot[k] - 1];
+	return 0;
+}
+
 void oracle_ncount_release(struct oracle_ncount *m)
 {
 	free(m->slot);   /* the nodes and counts too (ncount_grow) */

@@ -959,8 +959,8 @@ static bool classes_usable(struct oracle_cycle *cy)
 static void classes_begin(struct oracle_nclasses *nc)
 {
 	if (++nc->epoch == 0) {
-		memset(nc->memo_stamp, 0, sizeof *nc->memo_stamp * (size_t)nc->n_cls);
-		memset(nc->rep_stamp, 0, sizeof *nc->rep_stamp * (size_t)nc->n_cls);
+		for (int c = 0; c < nc->n_cls; c++)
+			nc->memo[c].stamp = nc->memo[c].rep_stamp = 0;
 		nc->epoch = 1;
 	}
 }
@@ -980,6 +980,14 @@ static int walk_classes(struct oracle_cycle *cy, struct cycle_run *run,
 	struct oracle *o = cy->o;
 	struct oracle_nclasses *nc = o->d->nc;
 	const uint32_t epoch = nc->epoch;
+	/* a code kept from an earlier cycle of the same filter key */
+	const uint32_t xkey = oracle_nclass_filter_key(cy);
+	/* the arrays in locals (the per-node path is a few loads): only a
+	 * new class moves nc->memo */
+	const int *node_class = nc->node_class;
+	const uint8_t *nominated = nc->nominated;
+	struct oracle_nclass_memo *memo = nc->memo;
+	int *reps = nc->reps, *mult = nc->mult, *frep = nc->frep;
 	int *feasible = run->feasible;
 	int nf = run->n_feasible, nr = 0, i = 0;
 	bool seen = false;
@@ -989,18 +997,29 @@ static int walk_classes(struct oracle_cycle *cy, struct cycle_run *run,
 			at = 0;
 		i++;
 		seen |= n == nom;
-		int c = nc->node_class[n];
-		if (c < 0)
+		int c = node_class[n];
+		if (c < 0) {
 			c = oracle_nclass_compute(o, n);
+			memo = nc->memo;
+		}
+		struct oracle_nclass_memo *m = &memo[c];
 		enum sched_code code;
-		if (nc->nominated[n]) {
+		if (nominated[n]) {
 			code = fits_fast(cy, n, run->status);
-		} else if (nc->memo_stamp[c] == epoch) {
-			code = (enum sched_code)nc->memo_code[c];
+		} else if (m->stamp == epoch) {
+			code = (enum sched_code)m->code;
 		} else {
-			code = fits_fast(cy, n, run->status);
-			nc->memo_stamp[c] = epoch;
-			nc->memo_code[c] = (uint8_t)code;
+			if (xkey && m->xkey == xkey) {
+				code = (enum sched_code)m->xcode;
+			} else {
+				code = fits_fast(cy, n, run->status);
+				if (xkey) {
+					m->xkey = xkey;
+					m->xcode = (uint8_t)code;
+				}
+			}
+			m->stamp = epoch;
+			m->code = (uint8_t)code;
 		}
 		if (code != SCHED_SUCCESS) {
 			if (code == SCHED_ERROR) {
@@ -1009,15 +1028,14 @@ static int walk_classes(struct oracle_cycle *cy, struct cycle_run *run,
 			}
 			continue;
 		}
-		if (nc->rep_stamp[c] != epoch) {
-			nc->rep_stamp[c] = epoch;
-			nc->memo_rep[c] = nr;
-			nc->reps[nr] = n;
-			nc->mult[nr++] = 0;
+		if (m->rep_stamp != epoch) {
+			m->rep_stamp = epoch;
+			m->rep = nr;
+			reps[nr] = n;
+			mult[nr++] = 0;
 		}
-		int rep = nc->memo_rep[c];
-		nc->mult[rep]++;
-		nc->frep[nf] = rep;
+		mult[m->rep]++;
+		frep[nf] = m->rep;
 		feasible[nf++] = n;
 	}
 	run->n_feasible = nf;
@@ -1281,7 +1299,7 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 	} else {
 		int64_t *total = d->scratch_total;
 		/* with classes, one node per class is scored: total[] is then
-		 * per class (memo_rep), every feasible node taking its class's */
+		 * per class (frep), every feasible node taking its class's */
 		const int *scored = run->feasible;
 		int n_scored = nf;
 		const int *rep_of = NULL;

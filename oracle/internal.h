@@ -433,15 +433,35 @@ struct oracle_nclasses {
 	int cls_cap;
 	int *buf;                       /* a node's kinds being sorted */
 	size_t cap_buf;
-	/* cycle.c's per-cycle memos, [n_cls]: valid where memo_stamp is
-	 * the cycle's epoch */
-	uint32_t *memo_stamp;
-	uint8_t *memo_code;             /* the Filter code of the class */
+	/* cycle.c's memos per class, [n_cls] */
+	struct oracle_nclass_memo {
+		uint32_t stamp;         /* code is this cycle's (epoch) */
+		uint32_t rep_stamp;     /* rep is this cycle's */
+		int32_t rep;            /* the class's index in reps */
+		/* across cycles (oracle_nclass_filter_key): the Filter code
+		 * under the filter key xkey (0: none), kept while the class
+		 * lives - a class's nodes never change what it keys on */
+		uint32_t xkey;
+		uint8_t code;           /* the Filter code of the class */
+		uint8_t xcode;
+	} *memo;
 	int cap_memo;
-	uint32_t *rep_stamp;            /* ... and where rep_stamp is: */
-	int *memo_rep;                  /* its index in reps */
-	int cap_rep;
 	uint32_t epoch;
+	/* the filter keys: (shape verdicts, profile, request id) interned */
+	struct oracle_nclass_fkey {
+		const uint8_t *shape;
+		const struct sched_profile *prof;
+		int req;
+	} *fkeys;
+	int n_fkeys, cap_fkeys;
+	int *fkey_slots;                /* key index + 1, open addressing */
+	int fkey_cap;
+	int *pod_req_id;                /* [n_pods] request id or -1 */
+	int *req_rep;                   /* [n_req_ids] a pod of each */
+	uint64_t *req_hash;
+	int n_req_ids, cap_req_ids;
+	int *req_slots;                 /* request id + 1, open addressing */
+	int req_cap;
 	/* cycle.c walk_classes: the cycle's feasible classes */
 	int *frep;                      /* [n_nodes] feasible node i's class's
 					 * index in reps */
@@ -481,6 +501,13 @@ struct oracle_cycle;
 /* oracle_nclass_pod_ok: the cycle's pod and profile read no node's name
  * and no unique key's value (node_class.c). */
 bool oracle_nclass_pod_ok(struct oracle_cycle *cy);
+
+/* oracle_nclass_filter_key: for a cycle whose only placement-dependent
+ * filter is NodeResourcesFit (or none), a key (from 1) such that two
+ * cycles with the same key give every class the same Filter code: the
+ * pod's shape verdicts (kept ones only), the profile, and the pod's
+ * requests; 0 when there is none. */
+uint32_t oracle_nclass_filter_key(struct oracle_cycle *cy);
 
 /* oracle_node_touched: node n's requested, pods or nominated list
  * changed: a fresh version. */

@@ -323,9 +323,8 @@ int oracle_nclass_compute(struct oracle *o, int n)
 			nc->cls_slots[i] = id + 1;
 		}
 		/* the per-cycle memos cover every class */
-		GROW2(nc->memo_stamp, nc->memo_code, nc->n_cls, nc->cap_memo);
-		GROW2(nc->rep_stamp, nc->memo_rep, nc->n_cls, nc->cap_rep);
-		nc->memo_stamp[id] = nc->rep_stamp[id] = 0;
+		GROW(nc->memo, nc->n_cls, nc->cap_memo);
+		memset(&nc->memo[id], 0, sizeof nc->memo[id]);
 	}
 	nc->node_class[n] = id;
 	nc->nominated[n] = x->nominated.n > 0;
@@ -395,6 +394,105 @@ bool oracle_nclass_pod_ok(struct oracle_cycle *cy)
 	return *ok == 1;
 }
 
+/* --------------------------------------------------- filter keys */
+
+/* Pod p's request id: pods with the same PodRequests row and scalar flag
+ * share one (NodeResourcesFit's Filter reads nothing else of the pod). */
+static int req_id(struct oracle_data *d, struct oracle_nclasses *nc, int p)
+{
+	if (nc->pod_req_id[p] >= 0)
+		return nc->pod_req_id[p];
+	size_t nr = (size_t)d->n_res;
+	const int64_t *row = &d->pod_req[(size_t)p * nr];
+	uint8_t scalar = d->pod_flags[p] & OPOD_SCALAR;
+	uint64_t h = mix(0x72657173ull, scalar);
+	for (size_t r = 0; r < nr; r++)
+		h = mix(h, (uint64_t)row[r]);
+	uint32_t mask = (uint32_t)nc->req_cap - 1;
+	uint32_t i = (uint32_t)h & mask;
+	for (; nc->req_slots[i]; i = (i + 1) & mask) {
+		int x = nc->req_slots[i] - 1, q = nc->req_rep[x];
+		if (nc->req_hash[x] == h && (d->pod_flags[q] & OPOD_SCALAR) == scalar &&
+		    memcmp(&d->pod_req[(size_t)q * nr], row, sizeof(int64_t) * nr) == 0)
+			return nc->pod_req_id[p] = x;
+	}
+	int id = nc->n_req_ids++;
+	GROW2(nc->req_rep, nc->req_hash, nc->n_req_ids, nc->cap_req_ids);
+	nc->req_rep[id] = p;
+	nc->req_hash[id] = h;
+	nc->req_slots[i] = id + 1;
+	if (2 * nc->n_req_ids > nc->req_cap) {
+		free(nc->req_slots);
+		nc->req_cap *= 2;
+		nc->req_slots = xcalloc((size_t)nc->req_cap, sizeof(int));
+		mask = (uint32_t)nc->req_cap - 1;
+		for (int k = 0; k < nc->n_req_ids; k++) {
+			uint32_t j = (uint32_t)nc->req_hash[k] & mask;
+			while (nc->req_slots[j])
+				j = (j + 1) & mask;
+			nc->req_slots[j] = k + 1;
+		}
+	}
+	return nc->pod_req_id[p] = id;
+}
+
+static uint64_t fkey_hash(const struct oracle_nclass_fkey *k)
+{
+	uint64_t h = mix(0x666b6579ull, (uint64_t)(uintptr_t)k->shape);
+	h = mix(h, (uint64_t)(uintptr_t)k->prof);
+	return mix(h, (uint64_t)k->req);
+}
+
+static void fkeys_rehash(struct oracle_nclasses *nc)
+{
+	free(nc->fkey_slots);
+	nc->fkey_cap = nc->fkey_cap ? 2 * nc->fkey_cap : 64;
+	nc->fkey_slots = xcalloc((size_t)nc->fkey_cap, sizeof(int));
+	uint32_t mask = (uint32_t)nc->fkey_cap - 1;
+	for (int k = 0; k < nc->n_fkeys; k++) {
+		uint32_t i = (uint32_t)fkey_hash(&nc->fkeys[k]) & mask;
+		while (nc->fkey_slots[i])
+			i = (i + 1) & mask;
+		nc->fkey_slots[i] = k + 1;
+	}
+}
+
+/*
+ * The key of what a resources-only cycle's Filter reads (cycle.c
+ * fits_fast): the static filters' verdict of the node for the pod's
+ * shape (cy->nverdict: kept for the oracle's life when shared, so its
+ * address names it, and equal on a class's nodes), then
+ * NodeResourcesFit's, which reads the pod's requests and scalar flag,
+ * the profile's ignored resources, and of the node its allocatable
+ * (static signature), requests and pod count (the pods' kinds).
+ */
+uint32_t oracle_nclass_filter_key(struct oracle_cycle *cy)
+{
+	if (!cy->nverdict_shared || !oracle_cycle_resources_only(cy))
+		return 0;
+	struct oracle_data *d = cy->o->d;
+	struct oracle_nclasses *nc = d->nc;
+	struct oracle_nclass_fkey k = {cy->nverdict, cy->prof, req_id(d, nc, cy->pod)};
+	uint64_t h = fkey_hash(&k);
+	uint32_t mask = (uint32_t)nc->fkey_cap - 1;
+	for (uint32_t i = (uint32_t)h & mask; nc->fkey_slots[i]; i = (i + 1) & mask) {
+		const struct oracle_nclass_fkey *e = &nc->fkeys[nc->fkey_slots[i] - 1];
+		if (e->shape == k.shape && e->prof == k.prof && e->req == k.req)
+			return (uint32_t)nc->fkey_slots[i];
+	}
+	GROW(nc->fkeys, nc->n_fkeys + 1, nc->cap_fkeys);
+	nc->fkeys[nc->n_fkeys++] = k;
+	if (2 * nc->n_fkeys > nc->fkey_cap) {
+		fkeys_rehash(nc);
+	} else {
+		uint32_t i = (uint32_t)h & mask;
+		while (nc->fkey_slots[i])
+			i = (i + 1) & mask;
+		nc->fkey_slots[i] = nc->n_fkeys;
+	}
+	return (uint32_t)nc->n_fkeys;
+}
+
 /* ------------------------------------------------------------- life */
 
 struct oracle_nclasses *oracle_nclasses_build(struct oracle *o)
@@ -413,6 +511,12 @@ struct oracle_nclasses *oracle_nclasses_build(struct oracle *o)
 	for (int p = 0; p <= d->n_pods; p++)
 		nc->pod_kind[p] = -1;
 	nc->pod_ok = xcalloc((size_t)d->n_pods + 1, 1);
+	nc->pod_req_id = xmalloc(sizeof(int) * ((size_t)d->n_pods + 1));
+	for (int p = 0; p <= d->n_pods; p++)
+		nc->pod_req_id[p] = -1;
+	nc->req_cap = 64;
+	nc->req_slots = xcalloc((size_t)nc->req_cap, sizeof(int));
+	fkeys_rehash(nc);
 	nc->frep = xmalloc(sizeof(int) * nn);
 	nc->reps = xmalloc(sizeof(int) * nn);
 	nc->mult = xmalloc(sizeof(int) * nn);
@@ -440,10 +544,13 @@ void oracle_nclasses_release(struct oracle_data *d)
 	free(nc->cls);
 	free(nc->cls_slots);
 	free(nc->buf);
-	free(nc->memo_stamp);
-	free(nc->memo_code);
-	free(nc->memo_rep);
-	free(nc->rep_stamp);
+	free(nc->memo);
+	free(nc->fkeys);
+	free(nc->fkey_slots);
+	free(nc->pod_req_id);
+	free(nc->req_rep);
+	free(nc->req_hash);
+	free(nc->req_slots);
 	free(nc->frep);
 	free(nc->reps);
 	free(nc->mult);

@@ -122,8 +122,8 @@ static void test_classes(void)
 	o.no_node_classes = false;
 	CHECK_EQ(oracle_select(&o, pod_ix(&c, "h1")), 3);
 	CHECK_EQ(nc->epoch, epoch + 1);
-	CHECK_EQ(nc->memo_stamp[web_a], epoch + 1);
-	CHECK_EQ(nc->memo_code[web_a], SCHED_SUCCESS);
+	CHECK_EQ(nc->memo[web_a].stamp, epoch + 1);
+	CHECK_EQ(nc->memo[web_a].code, SCHED_SUCCESS);
 	oracle_release(&o);
 	snapshot_release(&s);
 	cluster_release(&c);

@@ -444,6 +444,15 @@ struct oracle_nclasses {
 		uint32_t xkey;
 		uint8_t code;           /* the Filter code of the class */
 		uint8_t xcode;
+		/* oracle_nclass_count_matching's counts: the class's pods
+		 * in namespace ns that selector sel (a kept selector's match
+		 * table, which names its content for the oracle's life)
+		 * counts; direct-mapped by sel */
+		struct oracle_nclass_count {
+			const uint8_t *sel;
+			int ns;
+			int64_t count;
+		} cnt[4];
 	} *memo;
 	int cap_memo;
 	uint32_t epoch;
@@ -498,6 +507,7 @@ static inline void oracle_nclass_forget(struct oracle_data *d, int n)
 }
 
 struct oracle_cycle;
+struct oracle_sel;
 /* oracle_nclass_pod_ok: the cycle's pod and profile read no node's name
  * and no unique key's value (node_class.c). */
 bool oracle_nclass_pod_ok(struct oracle_cycle *cy);
@@ -508,6 +518,12 @@ bool oracle_nclass_pod_ok(struct oracle_cycle *cy);
  * pod's shape verdicts (kept ones only), the profile, and the pod's
  * requests; 0 when there is none. */
 uint32_t oracle_nclass_filter_key(struct oracle_cycle *cy);
+
+/* oracle_nclass_count_matching: oracle_count_matching(cy, n, s,
+ * empty_counts_zero), kept per node class across cycles when the cycle
+ * scores by classes and s is kept (node_class.c). */
+int64_t oracle_nclass_count_matching(struct oracle_cycle *cy, int n,
+				     struct oracle_sel *s, bool empty_counts_zero);
 
 /* oracle_node_touched: node n's requested, pods or nominated list
  * changed: a fresh version. */

@@ -493,6 +493,34 @@ uint32_t oracle_nclass_filter_key(struct oracle_cycle *cy)
 	return (uint32_t)nc->n_fkeys;
 }
 
+/*
+ * countPodsMatchSelector on a node reads the node's pods' groups (the
+ * kinds of its class), the cycle pod's namespace and the selector's
+ * match per group.  A kept selector's match table is shared by every
+ * selector of the same requirements and lives as long as the oracle, so
+ * (class, table, namespace) determines the count in every later cycle
+ * too.  The empty and nothing selectors read no node: counted directly.
+ */
+int64_t oracle_nclass_count_matching(struct oracle_cycle *cy, int n,
+				     struct oracle_sel *s, bool empty_counts_zero)
+{
+	if (!cy->score_mult || !s->gmatch || s->nothing ||
+	    (empty_counts_zero && oracle_sel_empty(s)))
+		return oracle_count_matching(cy, n, s, empty_counts_zero);
+	struct oracle_nclasses *nc = cy->o->d->nc;
+	int c = oracle_nclass_of(cy->o, n);
+	int ns = cy->o->d->pod_ns[cy->pod];
+	struct oracle_nclass_count *e =
+		&nc->memo[c].cnt[((uintptr_t)s->gmatch >> 4) & 3];
+	if (e->sel == s->gmatch && e->ns == ns)
+		return e->count;
+	int64_t v = oracle_count_matching(cy, n, s, empty_counts_zero);
+	e->sel = s->gmatch;
+	e->ns = ns;
+	e->count = v;
+	return v;
+}
+
 /* ------------------------------------------------------------- life */
 
 struct oracle_nclasses *oracle_nclasses_build(struct oracle *o)

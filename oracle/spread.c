@@ -679,7 +679,8 @@ enum sched_code oracle_score_spread(struct oracle_cycle *cy, const int *f, int n
 			if (dom < 0)
 				continue;
 			int64_t m = c->topo->hostname
-				? oracle_count_matching(cy, f[i], &s.c[k].sel, zero_empty)
+				? oracle_nclass_count_matching(cy, f[i], &s.c[k].sel,
+							       zero_empty)
 				: s.keys[c->key].match[dom];
 			score += (double)m * weight[k] + (double)(c->max_skew - 1);
 		}

@@ -570,11 +570,48 @@ static enum sched_code fits_fast(struct oracle_cycle *cy, int node,
 	return SCHED_SUCCESS;
 }
 
-/* Distinct node indexes ascending: insertion sort when short, else
- * through a bitmap over the nodes (bits: the oracle's, kept all zero):
- * O(n + nodes / 64), a few words per 64 nodes. */
+static void reverse_ints(int *v, int n)
+{
+	for (int i = 0, j = n - 1; i < j; i++, j--) {
+		int x = v[i];
+		v[i] = v[j];
+		v[j] = x;
+	}
+}
+
+/* Two ascending runs v[0..at) and v[at..n), the second wholly below the
+ * first (a walk that wrapped around a node order ascending by index), or
+ * one: put in order by rotating; false when v is not so. */
+static bool rotate_runs(int *v, int n)
+{
+	int at = 0;
+	for (int i = 1; i < n; i++) {
+		if (v[i] > v[i - 1])
+			continue;
+		if (at)
+			return false;
+		at = i;
+	}
+	if (!at)
+		return true;
+	if (v[n - 1] > v[0])
+		return false;
+	reverse_ints(v, at);
+	reverse_ints(v + at, n - at);
+	reverse_ints(v, n);
+	return true;
+}
+
+/* Distinct node indexes ascending: insertion sort when short; a list in
+ * order already or as two rotated runs (the sampled walk's, when the
+ * node tree order ascends by index, as for nodes listed zone by zone in
+ * turn) rotated in place; else through a bitmap over the nodes (bits:
+ * the oracle's, kept all zero): O(n + nodes / 64), a few words per 64
+ * nodes. */
 static void sort_nodes(int *v, int n, uint64_t *bits)
 {
+	if (n >= 48 && rotate_runs(v, n))
+		return;
 	if (n < 48) {
 		for (int i = 1; i < n; i++) {
 			int x = v[i], j = i;

@@ -95,8 +95,36 @@ static int label_ptr_cmp(const void *a, const void *b)
 
 /* ------------------------------------------------- static signature */
 
-/* The static signature of node n as a string (fields separated by
- * control characters no label, taint or number contains). */
+static void put_int(struct strbuf *b, long long x, char sep);
+
+/* s, after its length (so that no byte of s can be taken for a
+ * separator: the encoding is unambiguous whatever the strings hold),
+ * then the separator sep (one byte). */
+static void put_str(struct strbuf *b, const char *s, char sep)
+{
+	size_t n = strlen(s);
+	put_int(b, (long long)n, ':');
+	strbuf_add(b, s, n);
+	strbuf_add(b, &sep, 1);
+}
+
+/* x in decimal then sep (written by hand: once per node and resource). */
+static void put_int(struct strbuf *b, long long x, char sep)
+{
+	char buf[24], *p = buf + sizeof buf;
+	*--p = sep;
+	unsigned long long u = x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x;
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (x < 0)
+		*--p = '-';
+	strbuf_add(b, p, (size_t)(buf + sizeof buf - p));
+}
+
+/* The static signature of node n as a string: length-prefixed strings
+ * and numbers, each field closed by a control character, so that equal
+ * strings are equal signatures. */
 static void sig_of(struct oracle *o, struct oracle_nclasses *nc, int n,
 		   struct strbuf *b, const struct label **tmp)
 {
@@ -111,20 +139,26 @@ static void sig_of(struct oracle *o, struct oracle_nclasses *nc, int n,
 		if (oracle_strmap_find(&nc->unique, node->labels.items[i].key) < 0)
 			tmp[k++] = &node->labels.items[i];
 	qsort(tmp, (size_t)k, sizeof *tmp, label_ptr_cmp);
-	for (int i = 0; i < k; i++)
-		strbuf_printf(b, "%s\x1d%s\x1f", tmp[i]->key, tmp[i]->value);
+	for (int i = 0; i < k; i++) {
+		put_str(b, tmp[i]->key, '\x1d');
+		put_str(b, tmp[i]->value, '\x1f');
+	}
 	strbuf_puts(b, "\x1e");
-	for (int i = 0; i < node->n_taints; i++)
-		strbuf_printf(b, "%s\x1d%s\x1d%d\x1f", node->taints[i].key,
-			      node->taints[i].value, (int)node->taints[i].effect);
-	strbuf_printf(b, "\x1e%d\x1e", node->unschedulable ? 1 : 0);
+	for (int i = 0; i < node->n_taints; i++) {
+		put_str(b, node->taints[i].key, '\x1d');
+		put_str(b, node->taints[i].value, '\x1d');
+		put_int(b, (int)node->taints[i].effect, '\x1f');
+	}
+	strbuf_puts(b, "\x1e");
+	put_int(b, node->unschedulable ? 1 : 0, '\x1e');
 	size_t nr = (size_t)d->n_res;
-	for (size_t r = 0; r < nr; r++)
-		strbuf_printf(b, "%d:%lld\x1f", d->alloc_has[(size_t)n * nr + r] ? 1 : 0,
-			      (long long)d->alloc[(size_t)n * nr + r]);
+	for (size_t r = 0; r < nr; r++) {
+		put_int(b, d->alloc_has[(size_t)n * nr + r] ? 1 : 0, ':');
+		put_int(b, (long long)d->alloc[(size_t)n * nr + r], '\x1f');
+	}
 	strbuf_puts(b, "\x1e");
 	for (int i = 0; i < d->nodes[n].n_images; i++)
-		strbuf_printf(b, "%d\x1f", d->nodes[n].images[i]);
+		put_int(b, d->nodes[n].images[i], '\x1f');
 }
 
 static void static_ids(struct oracle *o, struct oracle_nclasses *nc)

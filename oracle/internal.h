@@ -447,12 +447,13 @@ struct oracle_nclasses {
 		/* oracle_nclass_count_matching's counts: the class's pods
 		 * in namespace ns that selector sel (a kept selector's match
 		 * table, which names its content for the oracle's life)
-		 * counts; direct-mapped by sel */
+		 * counts; cnt_next is the entry the next new one replaces */
 		struct oracle_nclass_count {
 			const uint8_t *sel;
 			int ns;
 			int64_t count;
 		} cnt[4];
+		uint8_t cnt_next;
 	} *memo;
 	int cap_memo;
 	uint32_t epoch;

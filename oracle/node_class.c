@@ -544,10 +544,11 @@ int64_t oracle_nclass_count_matching(struct oracle_cycle *cy, int n,
 	struct oracle_nclasses *nc = cy->o->d->nc;
 	int c = oracle_nclass_of(cy->o, n);
 	int ns = cy->o->d->pod_ns[cy->pod];
-	struct oracle_nclass_count *e =
-		&nc->memo[c].cnt[((uintptr_t)s->gmatch >> 4) & 3];
-	if (e->sel == s->gmatch && e->ns == ns)
-		return e->count;
+	struct oracle_nclass_memo *m = &nc->memo[c];
+	for (int i = 0; i < 4; i++)
+		if (m->cnt[i].sel == s->gmatch && m->cnt[i].ns == ns)
+			return m->cnt[i].count;
+	struct oracle_nclass_count *e = &m->cnt[m->cnt_next++ & 3];
 	int64_t v = oracle_count_matching(cy, n, s, empty_counts_zero);
 	e->sel = s->gmatch;
 	e->ns = ns;

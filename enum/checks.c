@@ -110,10 +110,13 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 		x->prof[p] = model_profile_for(x->c, p);
 	int np = x->c->n_pods;
 	x->may_break = xcalloc((size_t)np * (size_t)np + 1, sizeof *x->may_break);
+	x->may_be_broken = xcalloc((size_t)np + 1, sizeof *x->may_be_broken);
 	for (int q = 0; q < np; q++)
-		for (int p = 0; p < np; p++)
+		for (int p = 0; p < np; p++) {
 			x->may_break[q * np + p] =
 				may_break(&x->c->pods[q], &x->c->pods[p]);
+			x->may_be_broken[p] |= x->may_break[q * np + p];
+		}
 	x->pdb_spends = xcalloc((size_t)np * (size_t)x->c->n_pdbs + 1,
 				sizeof *x->pdb_spends);
 	model_pdb_spends(x->c, x->pdb_spends);
@@ -154,6 +157,7 @@ void enum_ctx_release(struct enum_ctx *x)
 	free(x->queued_at);
 	free(x->prof);
 	free(x->may_break);
+	free(x->may_be_broken);
 	free(x->pdb_spends);
 	enum_reuse_release(&x->reuse);
 	memset(x, 0, sizeof *x);
@@ -400,7 +404,11 @@ static bool same_cycle(const struct cluster *c, const struct sched_cycle_result 
 			 why, len) ||
 	    !same_status("error", NULL, 0, &m->error, &o->error, why, len))
 		return false;
-	for (int id = 0; m->scored && id < PLUGIN_COUNT; id++)
+	/* nearly always equal: one compare of the arrays first */
+	bool skipped_same = !m->scored ||
+		memcmp(m->score_skipped, o->score_skipped,
+		       sizeof *m->score_skipped * PLUGIN_COUNT) == 0;
+	for (int id = 0; !skipped_same && id < PLUGIN_COUNT; id++)
 		if (m->score_skipped[id] != o->score_skipped[id]) {
 			snprintf(why, len, "score_skipped[%s]: model %d, oracle %d",
 				 config_plugin_name(id), m->score_skipped[id],
@@ -779,6 +787,8 @@ static void check_breaks_earlier(struct enum_ctx *x, int pod,
 	const struct cluster *c = x->c;
 	const struct sched_cycle_result *r = &x->mr;
 	char why[256];
+	if (!x->may_be_broken[pod])
+		return;   /* no pod's hard constraint counts pod at all */
 	for (int q = 0; q < c->n_pods && !out->find[ENUM_FIND_BREAKS_EARLIER]; q++) {
 		if (q == pod || x->snap.pod_node[q] < 0 ||
 		    !x->may_break[q * c->n_pods + pod])

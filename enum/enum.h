@@ -239,6 +239,14 @@ static inline void enum_placement_key_move(const struct enum_symmetry *s,
 bool enum_placement_class_keyed(const struct enum_symmetry *s, const int *d,
 				const uint64_t *key, uint64_t *size);
 
+/* enum_placement_skip: for a walk whose digit 0 turns fastest (the
+ * odometer of placements.c), the highest pod k such that every placement
+ * the walk meets from d until digit k carries is no representative, or
+ * -1 for none found.  Two pods q < p of a class with d[q] > d[p] give
+ * k = q: until digit q wraps, the digits above it stay and d[q] only
+ * grows, so the pair stays out of order (enum_placement_canonical). */
+int enum_placement_skip(const struct enum_symmetry *s, const int *d);
+
 /* A reachable state packed as ENUM_STATE_BYTES bytes per pod: node + 3
  * (1 gone, 2 pending), nominated node + 1, waiting (0, or 1 | the
  * parked pod's rejecting plugins but DynamicResources << 1,
@@ -808,6 +816,9 @@ struct enum_ctx {
 	/* [q * n_pods + p]: may_break(q, p) of checks.c, a function of the
 	 * two pods' specs alone, fixed while the context lives */
 	bool *may_break;
+	/* [p]: may_break(q, p) for some q - binding p can break some pod's
+	 * hard constraint at all (else breaks-earlier has nothing to look at) */
+	bool *may_be_broken;
 	/* model_pdb_spends(c) (preemption.h), a function of the cluster,
 	 * lent to every preemption of the context */
 	bool *pdb_spends;

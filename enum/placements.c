@@ -38,12 +38,45 @@ static bool queue_eligible(const struct enum_ctx *x, const struct snapshot *s,
 	       !pod->dra_gated && !pod->deletion.has && x->prof[p] != NULL;
 }
 
+/* The pods the queue may pop in a placement, whatever it is (a
+ * profile, no gate, not being deleted: the walk changes none of these),
+ * in PrioritySort's order (model_queue_less, a total order): the queue's
+ * first pending pod (model_next_pod_of) is the first of them left
+ * pending.  Returns how many. */
+static int queue_order(const struct enum_ctx *x, int *order)
+{
+	const struct cluster *c = x->c;
+	int n = 0;
+	for (int p = 0; p < c->n_pods; p++) {
+		const struct pod *pod = &c->pods[p];
+		if (!x->prof[p] || pod->n_gates || pod->dra_gated ||
+		    pod->deletion.has)
+			continue;
+		int i = n++;
+		for (; i > 0 && model_queue_less(c, p, order[i - 1]); i--)
+			order[i] = order[i - 1];
+		order[i] = p;
+	}
+	return n;
+}
+
+/* model_next_pod_of(s, x->prof) through queue_order's order. */
+static int next_pod(const struct snapshot *s, const int *order, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (s->pod_node[order[i]] == SNAP_PENDING)
+			return order[i];
+	return -1;
+}
+
 /* A walk's placement: its digits (enum.h), and with symmetry on the
- * column keys of the class test, kept up to date as digits change. */
+ * column keys of the class test, kept up to date as digits change; the
+ * queue's order (queue_order). */
 struct walk {
 	const struct enum_symmetry *sym;   /* NULL: symmetry off, no keys */
 	int *d;                            /* [n_pods] */
 	uint64_t *key;                     /* [(n_nodes + 1) * key_words] */
+	int *order, n_order;               /* [n_pods] */
 };
 
 static void set_digits(const struct cluster *c, uint64_t index, struct walk *wk,
@@ -83,6 +116,22 @@ static void next_digits(const struct cluster *c, struct walk *wk,
 	}
 }
 
+/* After a placement that is no representative: the digits the walk can
+ * jump over, none of them a representative either (enum_placement_skip),
+ * set to their last value so that the next step carries past them;
+ * returns how many placements that passes over. */
+static uint64_t skip(const struct cluster *c, const struct enum_symmetry *sym,
+		     struct walk *wk, struct snapshot *s)
+{
+	int k = enum_placement_skip(sym, wk->d);
+	uint64_t n = 0, base = (uint64_t)c->n_nodes + 1;
+	for (int p = k; p >= 0; p--) {
+		n = n * base + (uint64_t)(c->n_nodes - wk->d[p]);
+		set_digit(wk, p, c->n_nodes, s);
+	}
+	return n;
+}
+
 static void emit(struct enum_ctx *x, struct enum_sink *sink, uint64_t w,
 		 const struct enum_outcome *o)
 {
@@ -99,13 +148,14 @@ static void emit(struct enum_ctx *x, struct enum_sink *sink, uint64_t w,
 }
 
 /* Every decision of one state. */
-static void eval_state(struct enum_ctx *x, bool all_pending, uint64_t w,
-		       struct enum_sink *sink, struct enum_tally t[2])
+static void eval_state(struct enum_ctx *x, const struct walk *wk,
+		       bool all_pending, uint64_t w, struct enum_sink *sink,
+		       struct enum_tally t[2])
 {
 	const struct cluster *c = x->c;
 	t[0].states += w;
 	t[1].states += 1;
-	int first = model_next_pod_of(&x->snap, x->prof);
+	int first = next_pod(&x->snap, wk->order, wk->n_order);
 	if (first < 0) {
 		emit(x, sink, w, NULL);
 		return;
@@ -133,25 +183,32 @@ int enum_placements(struct enum_ctx *x, uint64_t first, uint64_t last,
 	const struct enum_symmetry *sym = &x->sc->sym;
 	struct walk wk = {.sym = symmetry ? sym : NULL};
 	wk.d = xcalloc((size_t)c->n_pods + 1, sizeof *wk.d);
+	wk.order = xcalloc((size_t)c->n_pods + 1, sizeof *wk.order);
+	wk.n_order = queue_order(x, wk.order);
 	if (symmetry)
 		wk.key = xcalloc((size_t)sym->key_words * (size_t)(c->n_nodes + 1),
 				 sizeof *wk.key);
 	x->step_invariants = true;
 	set_digits(c, first, &wk, &x->snap);
 	int rc = 0;
+	uint64_t met = 0;
 	for (uint64_t i = first; i < last; i++) {
-		if ((i & 255) == 0 && sink->stop && *sink->stop) {
+		if ((met++ & 255) == 0 && sink->stop && *sink->stop) {
 			rc = 1;
 			break;
 		}
 		if (i > first)
 			next_digits(c, &wk, &x->snap);
 		uint64_t w = 1;
-		if (symmetry && !enum_placement_class_keyed(sym, wk.d, wk.key, &w))
+		if (symmetry && !enum_placement_class_keyed(sym, wk.d, wk.key, &w)) {
+			if (sym->n_pods_after > 0)
+				i += skip(c, sym, &wk, &x->snap);
 			continue;
-		eval_state(x, all_pending, w, sink, t);
+		}
+		eval_state(x, &wk, all_pending, w, sink, t);
 	}
 	free(wk.d);
+	free(wk.order);
 	free(wk.key);
 	return rc;
 }

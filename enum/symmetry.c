@@ -378,6 +378,18 @@ bool enum_placement_class_keyed(const struct enum_symmetry *s, const int *d,
 	return true;
 }
 
+int enum_placement_skip(const struct enum_symmetry *s, const int *d)
+{
+	assert(s && d);
+	int k = -1;
+	for (int i = 0; i < s->n_pods_after; i++) {
+		int p = s->pods_after[i], q = s->pod_prev[p];
+		if (d[q] > d[p] && q > k)
+			k = q;
+	}
+	return k;
+}
+
 /* enum_placement_class_keyed on keys worked out from d. */
 static bool class_test(const struct enum_symmetry *s, const int *d,
 		       uint64_t *size)

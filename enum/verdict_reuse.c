@@ -733,23 +733,13 @@ static struct enum_stored_norm *norm_now(const struct enum_verdict_reuse *u,
 	return at ? &u->norms[at - 1] : NULL;
 }
 
-/* The normalized scores stored for (pod, the feasible set the given
- * verdicts make: every node's verdict given, feasible, and in the pod's
- * last PreFilterResult), given to the model's cycle beside the others;
- * none in a sampled cycle (fresh). */
-static void norm_give(struct enum_verdict_reuse *u, int pod, bool fresh,
-		      const struct sched_cycle_result *r)
+/* The normalized scores stored for (pod, set): set is the feasible set
+ * the given verdicts make (every node's verdict given, feasible, and in
+ * the pod's last PreFilterResult), worked out by enum_reuse_cycle's node
+ * pass; given to the model's cycle beside the others (never in a sampled
+ * cycle, which is given nothing). */
+static void norm_give(struct enum_verdict_reuse *u, int pod, uint64_t set)
 {
-	u->norm_at_now = 0;
-	if (!u->norm_slot || fresh || !u->pre_known[pod])
-		return;
-	uint64_t set = 0;
-	for (int n = 0; n < u->n_nodes; n++) {
-		if (!u->given_now[n])
-			return;   /* a verdict not known: nor is the set */
-		if (r->verdicts[n].feasible && (u->pre_mask[pod] >> n & 1))
-			set |= UINT64_C(1) << n;
-	}
 	uint32_t at = u->norm_slot[((size_t)pod << u->n_nodes) | set];
 	const struct enum_stored_norm *e = norm_now(u, at);
 	if (!e)
@@ -779,20 +769,16 @@ static uint64_t feasible_set(const struct sched_cycle_result *r)
 }
 
 /* After the model's cycle r (kept: kept_given): the pod's PreFilterResult
- * remembered, and the normalized scores of a scored cycle stored for its
+ * (pre, a bit per node) remembered, and the normalized scores of a scored cycle stored for its
  * feasible set unless they are; norm_actual, the set's stored ones. */
 static void norm_store(struct enum_verdict_reuse *u,
 		       const struct sched_profile *prof, int pod, bool kept,
-		       const struct sched_cycle_result *r)
+		       uint64_t pre, const struct sched_cycle_result *r)
 {
 	u->norm_actual = 0;
 	if (!u->norm_slot)
 		return;
 	if (kept) {
-		uint64_t pre = 0;
-		for (int n = 0; n < u->n_nodes; n++)
-			if (r->in_prefilter_result[n])
-				pre |= UINT64_C(1) << n;
 		u->pre_mask[pod] = pre;
 		u->pre_known[pod] = true;
 	}
@@ -928,25 +914,15 @@ bool enum_reuse_scores_differ(const struct enum_verdict_reuse *u, int node,
 /* The key of the last cycle's message: pod, its PreFilterResult as the
  * pod's last kept cycle left it, every node's stored verdict (at_now);
  * msg_now its stored message.  No key when a node has no stored verdict
- * or the pod's PreFilterResult is not known yet. */
-static void message_key(struct enum_verdict_reuse *u, int pod)
+ * or the pod's PreFilterResult is not known yet.  The cycle's node pass
+ * (enum_reuse_cycle) wrote msg_key_now and hashed it into h. */
+static void message_key(struct enum_verdict_reuse *u, bool keyed, uint64_t h)
 {
 	u->msg_keyed = false;
 	u->msg_now = 0;
-	if (!u->pre_known || !u->pre_known[pod])
+	if (!keyed)
 		return;
-	uint32_t *k = u->msg_key_now;
-	k[0] = (uint32_t)pod;
-	k[1] = (uint32_t)u->pre_mask[pod];
-	k[2] = (uint32_t)(u->pre_mask[pod] >> 32);
-	uint64_t h = FNV64_OFFSET;
-	for (int n = 0; n < u->n_nodes; n++) {
-		if (!u->content_now[n])
-			return;
-		k[n + 3] = u->content_now[n];
-	}
-	for (int i = 0; i < u->n_nodes + 3; i++)
-		h = fnv64_word(h, k[i]);
+	const uint32_t *k = u->msg_key_now;
 	u->msg_keyed = true;
 	u->msg_hash_now = h;
 	if (!u->cap_msg_table)
@@ -1053,18 +1029,6 @@ bool enum_reuse_message_differs(const struct enum_verdict_reuse *u,
 
 /* ------------------------------------------------------------- cycle */
 
-/* u->idx_now[n]: node n's index in the tables keyed on (pod, node, pods
- * bound to the node) in s; SIZE_MAX where not reused (node_masks). */
-static void node_index(struct enum_verdict_reuse *u, const struct snapshot *s,
-		       int pod)
-{
-	node_masks(u, s);
-	size_t base = (size_t)pod * (size_t)u->n_nodes;
-	for (int n = 0; n < u->n_nodes; n++)
-		u->idx_now[n] = u->mask[n] == UINT32_MAX ? SIZE_MAX
-			: ((base + (size_t)n) << u->n_pods) | u->mask[n];
-}
-
 /* The given verdicts and scores of node n, before the model's cycle
  * (no verdict is given in a sampled one: fresh); at_now[n] and
  * score_at_now[n] as stored. */
@@ -1152,11 +1116,44 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 		}
 		return model_schedule_cycle_given(&q, &with);
 	}
-	node_index(u, s, pod);
-	for (int n = 0; n < u->n_nodes; n++)
+	node_masks(u, s);
+	/* one pass over the nodes: each one's index in the tables keyed on
+	 * (pod, node, pods bound to the node), SIZE_MAX where not reused;
+	 * what is given of it; the feasible set the given verdicts make
+	 * (norm_give: every verdict given, feasible, in the pod's last
+	 * PreFilterResult) and the message's key (message_key) */
+	size_t base = (size_t)pod * (size_t)u->n_nodes;
+	u->norm_at_now = 0;
+	bool pre = u->pre_known && u->pre_known[pod];
+	bool norm = u->norm_slot && !fresh && pre, keyed = pre;
+	uint64_t pre_mask = pre ? u->pre_mask[pod] : 0, set = 0;
+	uint64_t h = FNV64_OFFSET;
+	uint32_t *k = u->msg_key_now;
+	if (keyed) {
+		k[0] = (uint32_t)pod;
+		k[1] = (uint32_t)pre_mask;
+		k[2] = (uint32_t)(pre_mask >> 32);
+		for (int i = 0; i < 3; i++)
+			h = fnv64_word(h, k[i]);
+	}
+	for (int n = 0; n < u->n_nodes; n++) {
+		u->idx_now[n] = u->mask[n] == UINT32_MAX ? SIZE_MAX
+			: ((base + (size_t)n) << u->n_pods) | u->mask[n];
 		give_node(u, n, fresh, r);
-	norm_give(u, pod, fresh, r);
-	message_key(u, pod);
+		if (norm && !u->given_now[n])
+			norm = false;   /* a verdict not known: nor is the set */
+		else if (norm && r->verdicts[n].feasible && (pre_mask >> n & 1))
+			set |= UINT64_C(1) << n;
+		if (keyed && !u->content_now[n])
+			keyed = false;
+		else if (keyed) {
+			k[n + 3] = u->content_now[n];
+			h = fnv64_word(h, k[n + 3]);
+		}
+	}
+	if (norm)
+		norm_give(u, pod, set);
+	message_key(u, keyed, h);
 	with.verdicts = u->given_now;
 	if (!fresh && u->msg_now)
 		with.fit_message = u->msg_text + u->msgs[u->msg_now - 1].text;
@@ -1168,9 +1165,16 @@ int enum_reuse_cycle(struct enum_verdict_reuse *u,
 	 * PreFilter's (every node then has the rejection) nor those of a
 	 * cycle that ended in an Error (the nodes after it have none) */
 	bool kept = kept_given(r);
-	for (int n = 0; n < u->n_nodes; n++)
+	/* r's PreFilterResult, a bit per node (norm_store: only kept with
+	 * the normalized scores' tables, at most 64 nodes) */
+	uint64_t in = 0;
+	bool bits = u->norm_slot != NULL;
+	for (int n = 0; n < u->n_nodes; n++) {
 		keep_node(u, n, kept, fresh, r);
-	norm_store(u, prof, pod, kept, r);
+		if (bits)
+			in |= (uint64_t)r->in_prefilter_result[n] << n;
+	}
+	norm_store(u, prof, pod, kept, in, r);
 	if (!fresh)
 		message_store(u, r, pod);
 	return rc;

@@ -234,6 +234,59 @@ static inline void enum_placement_key_move(const struct enum_symmetry *s,
 	key[b * s->key_words + w] += one;
 }
 
+/* enum_placement_column_cmp: compares the columns of nodes a and b over
+ * the pod classes (in class order) in keys key: the one with more pods
+ * of the first class that differs sorts first (-1 when a does, 0 equal).
+ * The keys put class 0 in the most significant field, so this is the
+ * keys compared word by word, the greater first.  Inline, as the tests
+ * below: the enumerator asks them of every placement it walks. */
+static inline int enum_placement_column_cmp(const struct enum_symmetry *s,
+					    const uint64_t *key, int a, int b)
+{
+	const uint64_t *ka = key + (size_t)(a + 1) * (size_t)s->key_words;
+	const uint64_t *kb = key + (size_t)(b + 1) * (size_t)s->key_words;
+	if (s->key_words == 1)   /* up to 64 bits of classes: most universes */
+		return *ka == *kb ? 0 : *ka > *kb ? -1 : 1;
+	for (int w = 0; w < s->key_words; w++)
+		if (ka[w] != kb[w])
+			return ka[w] > kb[w] ? -1 : 1;
+	return 0;
+}
+
+/* enum_placement_pods_ordered: the pods of each class of d sit in
+ * non-decreasing digit order. */
+static inline bool enum_placement_pods_ordered(const struct enum_symmetry *s,
+					       const int *d)
+{
+	for (int i = 0; i < s->n_pods_after; i++) {
+		int p = s->pods_after[i];
+		if (d[s->pod_prev[p]] > d[p])
+			return false;
+	}
+	return true;
+}
+
+/* enum_placement_ordered: enum_placement_canonical(s, d) for d whose keys
+ * (enum_placement_keys) are key: its pods of each class in order, and
+ * the node columns of each class in non-increasing order. */
+static inline bool enum_placement_ordered(const struct enum_symmetry *s,
+					  const int *d, const uint64_t *key)
+{
+	if (!enum_placement_pods_ordered(s, d))
+		return false;
+	for (int i = 0; i < s->n_nodes_after; i++) {
+		int n = s->nodes_after[i];
+		if (enum_placement_column_cmp(s, key, s->node_prev[n], n) > 0)
+			return false;
+	}
+	return true;
+}
+
+/* enum_placement_size_ordered: enum_placement_class_size of a placement
+ * whose keys are key and for which enum_placement_ordered holds. */
+uint64_t enum_placement_size_ordered(const struct enum_symmetry *s,
+				     const uint64_t *key);
+
 /* enum_placement_class_keyed: enum_placement_class_of(s, d, size) for d
  * whose keys (enum_placement_keys) are key. */
 bool enum_placement_class_keyed(const struct enum_symmetry *s, const int *d,

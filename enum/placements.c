@@ -103,16 +103,19 @@ static void set_digit(struct walk *wk, int p, int v, struct snapshot *s)
 	s->pod_node[p] = v ? v - 1 : SNAP_PENDING;
 }
 
-/* The odometer's next placement. */
+/* The odometer's next placement (set_digit's work inline: it runs for
+ * every placement of the walk). */
 static void next_digits(const struct cluster *c, struct walk *wk,
 			struct snapshot *s)
 {
 	for (int p = 0; p < c->n_pods; p++) {
-		if (wk->d[p] < c->n_nodes) {
-			set_digit(wk, p, wk->d[p] + 1, s);
+		int a = wk->d[p], b = a < c->n_nodes ? a + 1 : 0;
+		if (wk->sym)
+			enum_placement_key_move(wk->sym, wk->key, p, a, b);
+		wk->d[p] = b;
+		s->pod_node[p] = b ? b - 1 : SNAP_PENDING;
+		if (b)
 			return;
-		}
-		set_digit(wk, p, 0, s);
 	}
 }
 
@@ -200,10 +203,13 @@ int enum_placements(struct enum_ctx *x, uint64_t first, uint64_t last,
 		if (i > first)
 			next_digits(c, &wk, &x->snap);
 		uint64_t w = 1;
-		if (symmetry && !enum_placement_class_keyed(sym, wk.d, wk.key, &w)) {
-			if (sym->n_pods_after > 0)
-				i += skip(c, sym, &wk, &x->snap);
-			continue;
+		if (symmetry) {
+			if (!enum_placement_ordered(sym, wk.d, wk.key)) {
+				if (sym->n_pods_after > 0)
+					i += skip(c, sym, &wk, &x->snap);
+				continue;
+			}
+			w = enum_placement_size_ordered(sym, wk.key);
 		}
 		eval_state(x, &wk, all_pending, w, sink, t);
 	}

@@ -231,21 +231,7 @@ static const uint64_t *column(const struct enum_symmetry *s, const uint64_t *key
 	return key + (size_t)k * (size_t)s->key_words;
 }
 
-/* Compares the columns of nodes a and b over the pod classes (in class
- * order): the one with more pods of the first class that differs sorts
- * first.  The keys put class 0 in the most significant field, so this
- * is the keys compared word by word, the greater first. */
-static inline int column_cmp(const struct enum_symmetry *s,
-			     const uint64_t *key, int a, int b)
-{
-	const uint64_t *ka = column(s, key, a + 1), *kb = column(s, key, b + 1);
-	if (s->key_words == 1)   /* up to 64 bits of classes: most universes */
-		return *ka == *kb ? 0 : *ka > *kb ? -1 : 1;
-	for (int w = 0; w < s->key_words; w++)
-		if (ka[w] != kb[w])
-			return ka[w] > kb[w] ? -1 : 1;
-	return 0;
-}
+#define column_cmp enum_placement_column_cmp
 
 /* M[c][k] (file comment): pods of class ordinal c at column k. */
 static int count_at(const struct enum_symmetry *s, const uint64_t *key, int k,
@@ -278,23 +264,7 @@ static uint64_t *key_buf(const struct enum_symmetry *s)
 /* Pods of each class in non-decreasing digit order. */
 static bool pods_ordered(const struct enum_symmetry *s, const int *d)
 {
-	for (int i = 0; i < s->n_pods_after; i++) {
-		int p = s->pods_after[i];
-		if (d[s->pod_prev[p]] > d[p])
-			return false;
-	}
-	return true;
-}
-
-/* Node columns of each class in non-increasing order. */
-static bool columns_ordered(const struct enum_symmetry *s, const uint64_t *key)
-{
-	for (int i = 0; i < s->n_nodes_after; i++) {
-		int n = s->nodes_after[i];
-		if (column_cmp(s, key, s->node_prev[n], n) > 0)
-			return false;
-	}
-	return true;
+	return enum_placement_pods_ordered(s, d);
 }
 
 /* Pod arrangements: n_c! / prod_k M[c][k]! over the pod classes (1 for
@@ -314,12 +284,12 @@ static uint64_t pod_arrangements(const struct enum_symmetry *s,
 	return size;
 }
 
-/* size_of for keys whose columns are ordered (columns_ordered): equal
+/* size_of for keys whose columns are ordered (enum_placement_ordered): equal
  * columns of a node class are then consecutive members, so each run's
  * length is its multiplicity - one comparison a member instead of
  * size_of's look back over the class. */
-static uint64_t size_of_ordered(const struct enum_symmetry *s,
-				const uint64_t *key)
+uint64_t enum_placement_size_ordered(const struct enum_symmetry *s,
+				     const uint64_t *key)
 {
 	uint64_t size = pod_arrangements(s, key);
 	for (int i = 0; i < s->n_node_multi; i++) {
@@ -371,10 +341,10 @@ bool enum_placement_class_keyed(const struct enum_symmetry *s, const int *d,
 				const uint64_t *key, uint64_t *size)
 {
 	assert(s && d && key);
-	if (!pods_ordered(s, d) || !columns_ordered(s, key))
+	if (!enum_placement_ordered(s, d, key))
 		return false;
 	if (size)
-		*size = size_of_ordered(s, key);
+		*size = enum_placement_size_ordered(s, key);
 	return true;
 }
 

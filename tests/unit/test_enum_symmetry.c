@@ -354,6 +354,54 @@ static void keys_over_two_words(void)
 	enum_symmetry_release(&s);
 }
 
+/* enum_placement_skip on 3 distinct nodes (digits 0..3) and 3 alike
+ * pods: d = {3,2,1} has pods 0,1 and 1,2 out of order, the highest
+ * first member of such a pair is pod 1; {2,1,3} only pods 0,1 (k = 0);
+ * {0,1,3} none (-1).  A walk that jumps as enum/placements.c does meets
+ * every representative - the multisets of 3 digits out of 4, C(6,3) =
+ * 20 - whose class sizes add up to all 4^3 = 64 placements, and passes
+ * over some placements without testing them. */
+static void skipped_walk(void)
+{
+	int nc[3] = {0, 1, 2}, pc[3] = {0, 0, 0};
+	struct enum_symmetry s;
+	enum_symmetry_init(&s, 3, 3, nc, pc, true);
+	CHECK_EQ(enum_placement_skip(&s, (const int[]){3, 2, 1}), 1);
+	CHECK_EQ(enum_placement_skip(&s, (const int[]){2, 1, 3}), 0);
+	CHECK_EQ(enum_placement_skip(&s, (const int[]){0, 1, 3}), -1);
+	int d[3] = {0, 0, 0}, reps = 0, tested = 0;
+	uint64_t key[4], total = 0;
+	enum_placement_keys(&s, d, key);
+	for (uint64_t i = 0; i < 64; i++) {
+		if (i > 0)
+			for (int p = 0; p < 3; p++) {
+				int v = d[p] < 3 ? d[p] + 1 : 0;
+				enum_placement_key_move(&s, key, p, d[p], v);
+				d[p] = v;
+				if (v)
+					break;
+			}
+		tested++;
+		if (!enum_placement_ordered(&s, d, key)) {
+			/* digits 0..k to their last value: the next step carries */
+			uint64_t n = 0;
+			for (int p = enum_placement_skip(&s, d); p >= 0; p--) {
+				n = n * 4 + (uint64_t)(3 - d[p]);
+				enum_placement_key_move(&s, key, p, d[p], 3);
+				d[p] = 3;
+			}
+			i += n;
+			continue;
+		}
+		reps++;
+		total += enum_placement_size_ordered(&s, key);
+	}
+	CHECK_EQ(reps, 20);
+	CHECK_EQ(total, 64);
+	CHECK(tested < 64);
+	enum_symmetry_release(&s);
+}
+
 int main(void)
 {
 	two_identical_nodes_two_identical_pods();
@@ -365,5 +413,6 @@ int main(void)
 	brute_force_orbits();
 	walked_keys();
 	keys_over_two_words();
+	skipped_walk();
 	return check_done("test_enum_symmetry");
 }

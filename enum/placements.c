@@ -135,6 +135,65 @@ static uint64_t skip(const struct cluster *c, const struct enum_symmetry *sym,
 	return n;
 }
 
+/* Whether the representatives' test can go by pod 0's digit alone
+ * (ordered_by_zero): pod 0 is alone in its class - the first class, the
+ * most significant field of the column keys - and its digits fit a word. */
+static bool zero_fast(const struct cluster *c, const struct enum_symmetry *sym)
+{
+	return c->n_pods > 0 && c->n_nodes < 64 && sym->class_members[0] == 1;
+}
+
+/* For a placement d with pod 0 pending (d[0] == 0) and zero_fast: bit v
+ * set when d with pod 0's digit v instead is a representative
+ * (enum_placement_ordered), for every v.  Pod 0 is in no pair of pods
+ * of a class, and the placements differ in pod 0 alone, so the pods are
+ * in order for all of them or none.  Of the node columns, pod 0's field
+ * decides first: on node n it puts n's column before any other - a pair
+ * (a, b) of consecutive members of a node class is out of order when
+ * pod 0 is on b, in order when it is on a, and otherwise as it is in d.
+ * So v (pod 0 on node v - 1) gives a representative when that node is
+ * the first member of its class and every pair out of order in d is
+ * the node's own with its next member; v = 0 when none is. */
+static uint64_t ordered_by_zero(const struct cluster *c,
+				const struct enum_symmetry *sym, const int *d,
+				const uint64_t *key)
+{
+	if (!enum_placement_pods_ordered(sym, d))
+		return 0;
+	int out = 0, first = -1;
+	for (int i = 0; i < sym->n_nodes_after && out < 2; i++) {
+		int n = sym->nodes_after[i];
+		if (enum_placement_column_cmp(sym, key, sym->node_prev[n], n) > 0) {
+			out++;
+			first = sym->node_prev[n];
+		}
+	}
+	if (out > 1)
+		return 0;
+	uint64_t ok = out == 0;
+	for (int n = 0; n < c->n_nodes; n++)
+		if (sym->node_prev[n] < 0 && (out == 0 || first == n))
+			ok |= UINT64_C(1) << (n + 1);
+	return ok;
+}
+
+/* After a placement that is no representative by ordered_by_zero's ok:
+ * pod 0's digit moved on to just before the next digit ok gives (or to
+ * its last value, the next step carrying, when none is left), so that
+ * the walk's next step lands on it; returns how many placements that
+ * passes over. */
+static uint64_t zero_skip(const struct cluster *c, uint64_t ok,
+			  struct walk *wk, struct snapshot *s)
+{
+	int a = wk->d[0];
+	uint64_t above = a + 1 < 64 ? ok >> (a + 1) << (a + 1) : 0;
+	int to = above ? __builtin_ctzll(above) - 1 : c->n_nodes;
+	if (to == a)
+		return 0;
+	set_digit(wk, 0, to, s);
+	return (uint64_t)(to - a);
+}
+
 static void emit(struct enum_ctx *x, struct enum_sink *sink, uint64_t w,
 		 const struct enum_outcome *o)
 {
@@ -195,6 +254,11 @@ int enum_placements(struct enum_ctx *x, uint64_t first, uint64_t last,
 	set_digits(c, first, &wk, &x->snap);
 	int rc = 0;
 	uint64_t met = 0;
+	/* with zero_fast, ordered_by_zero of the last placement with pod 0
+	 * pending: the placements that follow it until pod 0's digit wraps
+	 * differ from it in that digit alone */
+	bool fast = symmetry && zero_fast(c, sym), by_zero = false;
+	uint64_t zero_ok = 0;
 	for (uint64_t i = first; i < last; i++) {
 		if ((met++ & 255) == 0 && sink->stop && *sink->stop) {
 			rc = 1;
@@ -204,7 +268,15 @@ int enum_placements(struct enum_ctx *x, uint64_t first, uint64_t last,
 			next_digits(c, &wk, &x->snap);
 		uint64_t w = 1;
 		if (symmetry) {
-			if (!enum_placement_ordered(sym, wk.d, wk.key)) {
+			if (fast && wk.d[0] == 0) {
+				zero_ok = ordered_by_zero(c, sym, wk.d, wk.key);
+				by_zero = true;
+			}
+			if (by_zero && !(zero_ok >> wk.d[0] & 1)) {
+				i += zero_skip(c, zero_ok, &wk, &x->snap);
+				continue;
+			}
+			if (!by_zero && !enum_placement_ordered(sym, wk.d, wk.key)) {
 				if (sym->n_pods_after > 0)
 					i += skip(c, sym, &wk, &x->snap);
 				continue;

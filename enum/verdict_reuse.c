@@ -1045,8 +1045,10 @@ static void give_node(struct enum_verdict_reuse *u, int n, bool fresh,
 	if (at)
 		memcpy(&h, u->bytes + at - 1, sizeof h);
 	u->content_now[n] = h.content;
-	u->paired_now[n] = known && h.paired;
-	u->any_paired = u->any_paired || u->paired_now[n];
+	/* & rather than &&, here and in keep_node: every operand is read
+	 * anyway, and a branch per flag costs more than the reads */
+	u->paired_now[n] = known & h.paired;
+	u->any_paired |= u->paired_now[n];
 	if (known) {
 		/* already there when the last cycle was given a stored
 		 * verdict reading the same and kept it */
@@ -1073,7 +1075,8 @@ static void keep_node(struct enum_verdict_reuse *u, int n, bool kept,
 		      bool fresh, const struct sched_cycle_result *r)
 {
 	bool known = u->given_now[n], in = r->in_prefilter_result[n];
-	u->held_m[n] = kept && known && in ? u->content_now[n] : 0;
+	bool kin = kept & in;
+	u->held_m[n] = u->content_now[n] & -(uint32_t)(kin & known);
 	size_t i = u->idx_now[n];
 	if (kept && !known && i != SIZE_MAX && in &&
 	    r->verdicts[n].code != SCHED_ERROR && u->slot[i] == 0) {
@@ -1085,8 +1088,8 @@ static void keep_node(struct enum_verdict_reuse *u, int n, bool kept,
 			u->content_now[n] = h.content;
 		}
 	}
-	u->pairable_now[n] = kept && !fresh && u->at_now[n] != 0 &&
-			     !u->paired_now[n] && in;
+	u->pairable_now[n] = kin & !fresh & (u->at_now[n] != 0) &
+			     !u->paired_now[n];
 }
 
 int enum_reuse_cycle(struct enum_verdict_reuse *u,
@@ -1224,8 +1227,8 @@ void enum_reuse_oracle_done(struct enum_verdict_reuse *u,
 	message_pair(u, r);
 	bool kept = u->any_paired && kept_given(r);
 	for (int n = 0; n < u->n_nodes; n++)
-		u->held_o[n] = kept && u->paired_now[n] && r->in_prefilter_result[n]
-			       ? u->content_now[n] : 0;
+		u->held_o[n] = u->content_now[n] &
+			-(uint32_t)(kept & u->paired_now[n] & r->in_prefilter_result[n]);
 }
 
 void enum_reuse_pair(struct enum_verdict_reuse *u, int node)

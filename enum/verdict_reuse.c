@@ -455,14 +455,17 @@ static void restore(const struct enum_verdict_reuse *u, const unsigned char *b,
 	memcpy(&h, b, sizeof h);
 	b += sizeof h;
 	if (held) {
+		/* the held verdict's failed filters that h's do not overwrite
+		 * below (a status is copied whole: head and text in use) */
 		struct stored_head was;
 		memcpy(&was, u->bytes + u->contents[held - 1].at - 1, sizeof was);
-		for (uint32_t f = was.failed; f; f &= f - 1) {
+		for (uint32_t f = was.failed & ~h.failed; f; f &= f - 1) {
 			int id = __builtin_ctz(f);
 			sched_status_ok(&v->status[id]);
 			v->failed[id] = false;
 		}
-		if (was.rejected_by >= 0 && was.rejected_by < PLUGIN_FILTERS)
+		if (was.rejected_by >= 0 && was.rejected_by < PLUGIN_FILTERS &&
+		    !(h.failed >> was.rejected_by & 1))
 			sched_status_ok(&v->status[was.rejected_by]);
 	} else {
 		clear_failed(v);

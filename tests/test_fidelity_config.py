@@ -211,3 +211,61 @@ def test_configurations_kube_accepts(tmp_path, version, body):
 ])
 def test_backoff_validation(tmp_path, version, body, want):
     assert validate(tmp_path, body, version) == (1, want)
+
+
+# NewFramework (framework/runtime/framework.go, the same texts in v1.30.12
+# and v1.34.1) refuses a profile that ends up without its one QueueSort
+# plugin or without a Bind plugin: "multiPoint: disabled: [*]" drops
+# PrioritySort and DefaultBinder with everything else, unless they are
+# listed again.  The profile is built after the whole file validated, so
+# a validation error (queueSort differing between profiles) comes first.
+# Position: the profile's plugins map (line 5 col 5).
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("plugins,want", [
+    ("    multiPoint:\n      disabled: [{name: '*'}]\n"
+     "      enabled: [{name: NodeResourcesFit}, {name: TaintToleration}]\n",
+     'only one queue sort plugin required for profile with scheduler name '
+     '"default-scheduler", but got 0'),
+    ("    multiPoint:\n      disabled: [{name: '*'}]\n"
+     "      enabled: [{name: NodeResourcesFit}, {name: PrioritySort}]\n",
+     'at least one bind plugin is needed for profile with scheduler name '
+     '"default-scheduler"'),
+    ("    bind:\n      disabled: [{name: DefaultBinder}]\n",
+     'at least one bind plugin is needed for profile with scheduler name '
+     '"default-scheduler"'),
+    ("    queueSort:\n      disabled: [{name: '*'}]\n",
+     'only one queue sort plugin required for profile with scheduler name '
+     '"default-scheduler", but got 0'),
+])
+def test_profile_needs_queue_sort_and_bind(tmp_path, version, plugins, want):
+    body = "profiles:\n- plugins:\n" + plugins
+    assert validate(tmp_path, body, version) == (
+        1, f"cfg.yaml:5:5: {want} (profiles[0].plugins)\n")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("plugins", [
+    # listed again: a profile of a few plugins plus the two it must keep
+    "    multiPoint:\n      disabled: [{name: '*'}]\n"
+    "      enabled: [{name: NodeResourcesFit}, {name: PrioritySort},"
+    " {name: DefaultBinder}]\n",
+    # dropped from MultiPoint, enabled at the point itself
+    "    multiPoint:\n      disabled: [{name: DefaultBinder}]\n"
+    "    bind:\n      enabled: [{name: DefaultBinder}]\n",
+])
+def test_profiles_keeping_queue_sort_and_bind(tmp_path, version, plugins):
+    assert validate(tmp_path, "profiles:\n- plugins:\n" + plugins,
+                    version) == (0, "")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_empty_scheduler_name(tmp_path, version):
+    # SetDefaults_KubeSchedulerConfiguration names a lone profile only
+    # when schedulerName is absent (nil): an explicit "" stays and fails
+    # validateKubeSchedulerProfile's field.Required ("Required value");
+    # a null value is absent.
+    assert validate(tmp_path, "profiles:\n- schedulerName: \"\"\n",
+                    version) == (1, "cfg.yaml:4:18: Required value "
+                                    "(profiles[0].schedulerName)\n")
+    assert validate(tmp_path, "profiles:\n- schedulerName: null\n",
+                    version) == (0, "")

@@ -364,6 +364,19 @@ static int refuse_selector_spread(struct yaml_dec *d, const struct ynode *m)
 	return 0;
 }
 
+/* Whether plugins.<point>.<list> names name. */
+static bool set_names(const struct ynode *plugins, const char *point,
+		      const char *list, const char *name)
+{
+	const struct ynode *seq = ynode_get(ynode_get(plugins, point), list);
+	for (int i = 0; seq && seq->kind == YNODE_SEQ && i < seq->n; i++) {
+		const char *n = ynode_str(seq->items[i], "name");
+		if (n && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
 static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
 			  struct sched_profile *p, enum kube_version v)
 {
@@ -401,6 +414,7 @@ static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
 	}
 	p->prenqueue_gates = runs_at(&mp, pre_enqueue, PLUGIN_EP_PRE_ENQUEUE,
 				     PLUGIN_SCHEDULING_GATES, &w);
+
 	/* kso's SelectorSpread (an extension outside v1.30) keeps its
 	 * PreScore with its Score */
 	p->prescore[PLUGIN_SELECTOR_SPREAD] = p->score[PLUGIN_SELECTOR_SPREAD];
@@ -998,6 +1012,12 @@ static int decode_profile(struct yaml_dec *d, const struct ynode *m,
 	*named = *name != '\0';
 	if (*named)
 		p->name = name;
+	/* only an absent name is defaulted (SetDefaults_KubeSchedulerConfiguration:
+	 * SchedulerName == nil); an empty one fails validateKubeSchedulerProfile's
+	 * field.Required */
+	if (!*named && yd_get(m, "schedulerName"))
+		return yd_fail_key(d, yd_get(m, "schedulerName"), "schedulerName",
+				   "Required value");
 	if (decode_percentage(d, m, &p->percentage_of_nodes_to_score,
 			      &p->percentage_set) < 0 ||
 	    decode_plugins(d, yd_get(m, "plugins"), p, v) < 0 ||
@@ -1022,6 +1042,46 @@ static void queue_sort_text(const struct ynode *profile, struct strbuf *b)
 			strbuf_printf(b, " %s/%s", name ? name : "", w ? w : "0");
 		}
 	}
+}
+
+/* Whether plugin name (DefaultBinder or PrioritySort, both in the
+ * default MultiPoint list, at the one point each implements) ends up at
+ * point, by the rules runs_at applies: enabled there, or in the merged
+ * MultiPoint list and not disabled there. */
+static bool default_runs_at(const struct ynode *plugins, const char *point,
+			    const char *name)
+{
+	if (set_names(plugins, point, "enabled", name))
+		return true;
+	if (set_names(plugins, point, "disabled", "*") ||
+	    set_names(plugins, point, "disabled", name))
+		return false;
+	return set_names(plugins, "multiPoint", "enabled", name) ||
+	       (!set_names(plugins, "multiPoint", "disabled", "*") &&
+		!set_names(plugins, "multiPoint", "disabled", name));
+}
+
+/* NewFramework refuses a profile without exactly one QueueSort plugin or
+ * without a Bind plugin (framework.go, the same text in v1.30.12 and
+ * v1.34.1) - e.g. multiPoint disabled "*" with only the plugins a user
+ * cares about listed again.  The framework is built after the whole
+ * configuration validated, so these come last. */
+static int check_sort_and_bind(struct yaml_dec *d, const struct ynode *profile,
+			       const struct sched_profile *p)
+{
+	const struct ynode *m = yd_get(profile, "plugins");
+	if (!m)
+		return 0;
+	size_t mark = yd_enter(d, "plugins");
+	if (!default_runs_at(m, "queueSort", "PrioritySort"))
+		return yd_fail(d, m, "only one queue sort plugin required for "
+			       "profile with scheduler name \"%s\", but got 0",
+			       p->name);
+	if (!default_runs_at(m, "bind", "DefaultBinder"))
+		return yd_fail(d, m, "at least one bind plugin is needed for "
+			       "profile with scheduler name \"%s\"", p->name);
+	yd_leave(d, mark);
+	return 0;
 }
 
 /* Every profile's queueSort equals the first one's, checked after every
@@ -1082,7 +1142,17 @@ static int decode_profiles(struct yaml_dec *d, const struct ynode *seq,
 	}
 	yd_leave(d, mark);
 	cfg->n_profiles = seq->n;
-	return seq->n > 1 ? check_common_queue_sort(d, seq) : 0;
+	if (seq->n > 1 && check_common_queue_sort(d, seq) < 0)
+		return -1;
+	mark = yd_enter(d, "profiles");
+	for (int i = 0; i < seq->n; i++) {
+		size_t m2 = yd_index(d, i);
+		if (check_sort_and_bind(d, seq->items[i], &cfg->profiles[i]) < 0)
+			return -1;
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	return 0;
 }
 
 /* podInitialBackoffSeconds / podMaxBackoffSeconds (defaults 1 and 10):

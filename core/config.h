@@ -128,6 +128,14 @@ struct default_spread_constraint {   /* PodTopologySpreadArgs.defaultConstraints
 	int32_t max_skew;
 	const char *topology_key;
 	bool do_not_schedule;
+	/* filterTopologySpreadConstraints reads these of a default
+	 * constraint as of a pod's (its selector alone is replaced): minDomains
+	 * (1 when unset), nodeAffinityPolicy (Honor unless set to something
+	 * else), nodeTaintsPolicy (Honor only when set so); kube validates
+	 * none of them here */
+	int32_t min_domains;
+	bool affinity_ignore;       /* nodeAffinityPolicy set, not "Honor" */
+	bool taints_honor;          /* nodeTaintsPolicy "Honor" */
 };
 
 struct sched_profile {

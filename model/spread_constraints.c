@@ -18,8 +18,10 @@
 
 /* System default constraints (reference §2.11, defaultingType System). */
 static const struct default_spread_constraint system_defaults[] = {
-	{ .max_skew = 3, .topology_key = MODEL_LABEL_HOSTNAME, .do_not_schedule = false },
-	{ .max_skew = 5, .topology_key = MODEL_LABEL_ZONE, .do_not_schedule = false },
+	{ .max_skew = 3, .topology_key = MODEL_LABEL_HOSTNAME, .do_not_schedule = false,
+	  .min_domains = 1 },
+	{ .max_skew = 5, .topology_key = MODEL_LABEL_ZONE, .do_not_schedule = false,
+	  .min_domains = 1 },
 };
 
 static struct model_spread_constraint *spread_push(
@@ -73,9 +75,10 @@ static void spread_build_explicit(const struct pod *p, bool do_not_schedule,
 	}
 }
 
-/* buildDefaultConstraints: defaults of the class, policies at their
- * defaults (affinity Honor, taints Ignore), all sharing the default
- * selector; nothing when that selector is empty. */
+/* buildDefaultConstraints: defaults of the class with their minDomains
+ * and policies (a system default's: 1, affinity Honor, taints Ignore),
+ * all sharing the default selector; nothing when that selector is
+ * empty. */
 static void spread_build_defaults(const struct cluster *cl,
 				  const struct sched_profile *prof, int pod,
 				  bool do_not_schedule,
@@ -99,9 +102,9 @@ static void spread_build_defaults(const struct cluster *cl,
 		struct model_spread_constraint *c = spread_push(out);
 		c->max_skew = defs[i].max_skew;
 		c->key = defs[i].topology_key;
-		c->min_domains = 1;
-		c->affinity_honor = true;
-		c->taints_honor = false;
+		c->min_domains = defs[i].min_domains;
+		c->affinity_honor = !defs[i].affinity_ignore;
+		c->taints_honor = defs[i].taints_honor;
 		model_selector_copy(&c->sel, &sel);
 	}
 	model_selector_release(&sel);

@@ -14,8 +14,8 @@
 
 /* The system default constraints (defaultingType System). */
 static const struct default_spread_constraint system_defaults[] = {
-	{3, "kubernetes.io/hostname", false},
-	{5, "topology.kubernetes.io/zone", false},
+	{3, "kubernetes.io/hostname", false, 1, false, false},
+	{5, "topology.kubernetes.io/zone", false, 1, false, false},
 };
 
 /* filterTopologySpreadConstraints for one explicit constraint of pod p:
@@ -87,9 +87,9 @@ static int build_constraints(struct oracle *o, const struct pod *p,
 		struct oracle_spread_c *x = &c[n++];
 		x->topo = oracle_topo_get(o, defs[i].topology_key);
 		x->max_skew = defs[i].max_skew;
-		x->min_domains = 1;
-		x->aff_honor = true;
-		x->taint_honor = false;
+		x->min_domains = defs[i].min_domains;
+		x->aff_honor = !defs[i].affinity_ignore;
+		x->taint_honor = defs[i].taints_honor;
 		x->sel = sel;
 		x->sel.memo = NULL;
 		x->self_match = oracle_sel_matches(&sel, &p->labels);

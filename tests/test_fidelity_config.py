@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from conftest import run_kso
+from conftest import REPO, run_kso
 
 CONFIG_HEAD = ("apiVersion: kubescheduler.config.k8s.io/v1\n"
                "kind: KubeSchedulerConfiguration\n")
@@ -269,3 +269,55 @@ def test_empty_scheduler_name(tmp_path, version):
                                     "(profiles[0].schedulerName)\n")
     assert validate(tmp_path, "profiles:\n- schedulerName: null\n",
                     version) == (0, "")
+
+
+# ------------------------------------ PodTopologySpread defaultConstraints
+
+FIX = REPO / "fixtures" / "fidelity"
+
+
+def schedule_fixture(name, engine, version, with_config=True):
+    args = ["schedule", FIX / f"{name}.yaml", "--engine", engine,
+            "--kube-version", version, "-o", "json"]
+    if with_config:
+        args += ["--config", FIX / f"{name}.config.yaml"]
+    p = run_kso(*args)
+    assert p.returncode == 0, p.stderr
+    return [(s["pod"], s["action"], s.get("node"), s["message"])
+            for s in json.loads(p.stdout)["steps"]]
+
+
+ENGINES = ["oracle", "model"]
+# v1.34's DynamicResources PostFilter speaks first for a pod without
+# claims (delta reference; dynamicresources.go PostFilter)
+POSTFILTER_PREFIX = {"1.30": "", "1.34": "no new claims to deallocate, "}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_default_constraint_taints_policy(engine, version):
+    # fixtures/fidelity/default-constraint-taints-policy.yaml's header
+    steps = schedule_fixture("default-constraint-taints-policy", engine,
+                             version)
+    assert len(steps) == 1
+    pod, action, node, _ = steps[0]
+    assert (pod, action) == ("default/p", "bind")
+    assert node in ("n1", "n2")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_default_constraint_min_domains(engine, version):
+    # fixtures/fidelity/default-constraint-min-domains.yaml's header
+    steps = schedule_fixture("default-constraint-min-domains", engine,
+                             version)
+    assert steps == [(
+        "default/p", "unschedulable", None,
+        "0/2 nodes are available: 2 node(s) didn't match pod topology "
+        "spread constraints. " + POSTFILTER_PREFIX[version] +
+        "preemption: 0/2 nodes are available: 2 No preemption victims "
+        "found for incoming pod.")]
+    # System defaulting (no configuration): ScheduleAnyway only, p binds
+    steps = schedule_fixture("default-constraint-min-domains", engine,
+                             version, with_config=False)
+    assert [s[:2] for s in steps] == [("default/p", "bind")]

@@ -641,6 +641,14 @@ static int decode_default_constraint(struct yaml_dec *d, const struct ynode *m,
 				   "unknown whenUnsatisfiable \"%.64s\" (want "
 				   "DoNotSchedule, ScheduleAnyway)", when);
 	c->do_not_schedule = !strcmp(when, "DoNotSchedule");
+	c->min_domains = 1;
+	const char *aff = NULL, *taints = NULL;
+	if (yd_int32(d, m, "minDomains", &c->min_domains, NULL) < 0 ||
+	    yd_str(d, m, "nodeAffinityPolicy", &aff) < 0 ||
+	    yd_str(d, m, "nodeTaintsPolicy", &taints) < 0)
+		return -1;
+	c->affinity_ignore = aff && strcmp(aff, "Honor");
+	c->taints_honor = taints && !strcmp(taints, "Honor");
 	if (yd_get(m, "labelSelector"))
 		return yd_fail_key(d, yd_get(m, "labelSelector"), "labelSelector",
 				   "constraint must not define a selector, as they "

@@ -1641,6 +1641,12 @@ static void spread_args(struct arena *a, struct ynode *list,
 		put_str(a, m, "topologyKey", dc->topology_key);
 		put_str(a, m, "whenUnsatisfiable", dc->do_not_schedule ?
 			"DoNotSchedule" : "ScheduleAnyway");
+		if (dc->min_domains != 1)
+			put_int(a, m, "minDomains", dc->min_domains);
+		if (dc->affinity_ignore)
+			put_str(a, m, "nodeAffinityPolicy", "Ignore");
+		if (dc->taints_honor)
+			put_str(a, m, "nodeTaintsPolicy", "Honor");
 		dv_add(a, s, m);
 	}
 }

@@ -552,6 +552,7 @@ static void test_default_constraints_filter(void)
 	prof->default_constraints[0].max_skew = 1;
 	prof->default_constraints[0].topology_key = "zone";
 	prof->default_constraints[0].do_not_schedule = true;
+	prof->default_constraints[0].min_domains = 1;
 	prof->n_default_constraints = 1;
 	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);

@@ -321,3 +321,22 @@ def test_default_constraint_min_domains(engine, version):
     steps = schedule_fixture("default-constraint-min-domains", engine,
                              version, with_config=False)
     assert [s[:2] for s in steps] == [("default/p", "bind")]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_negative_score_weight(engine, version):
+    # fixtures/fidelity/negative-weight.yaml's header: kube takes a
+    # negative Plugin.weight as given; p binds to the fuller node a
+    steps = schedule_fixture("negative-weight", engine, version)
+    assert steps == [("default/p", "bind", "a", "")]
+    p = run_kso("explain", FIX / "negative-weight.yaml", "--config",
+                FIX / "negative-weight.config.yaml", "--engine", engine,
+                "--kube-version", version, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    nodes = json.loads(p.stdout)["nodes"]
+    assert {n: (x["scores"]["NodeResourcesFit"], x["total"])
+            for n, x in nodes.items()} == {"a": (-37, 263), "b": (-75, 225)}
+    # without the configuration b wins, 475 to 424
+    assert schedule_fixture("negative-weight", engine, version,
+                            with_config=False)[0][2] == "b"

@@ -118,13 +118,13 @@ static int decode_enabled(struct yaml_dec *d, const struct ynode *seq,
 		if (decode_plugin_name(d, seq->items[i], false, &e.id) < 0 ||
 		    yd_int64(d, seq->items[i], "weight", &e.weight, NULL) < 0)
 			return -1;
-		if (e.weight < 0)
-			return yd_fail_key(d, yd_get(seq->items[i], "weight"), "weight",
-					   "weight must not be negative");
 		/* the API's Plugin.weight is an int32: with weights that fit,
 		 * weight x MaxNodeScore (100) summed over every score plugin
-		 * stays far inside int64 (kube's getScoreWeights check) */
-		if (e.weight > INT32_MAX)
+		 * stays far inside int64 (kube's getScoreWeights check).  kube
+		 * validates no sign: a negative weight is taken as given
+		 * (getScoreWeights turns only 0 into 1) and turns the plugin's
+		 * preference around */
+		if (e.weight > INT32_MAX || e.weight < INT32_MIN)
 			return yd_fail_key(d, yd_get(seq->items[i], "weight"), "weight",
 					   "weight %lld does not fit the API's int32",
 					   (long long)e.weight);

@@ -340,3 +340,29 @@ def test_negative_score_weight(engine, version):
     # without the configuration b wins, 475 to 424
     assert schedule_fixture("negative-weight", engine, version,
                             with_config=False)[0][2] == "b"
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("body,want", [
+    # ValidateDefaultPreemptionArgs: both zero is reported first at the
+    # percentage, "cannot be zero at the same time as
+    # minCandidateNodesAbsolute" (line 6, the value at col 41)
+    ("profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n"
+     "    args: {minCandidateNodesPercentage: 0, "
+     "minCandidateNodesAbsolute: 0}\n",
+     "cfg.yaml:6:41: cannot be zero at the same time as "
+     "minCandidateNodesAbsolute (profiles[0].pluginConfig[0].args."
+     "minCandidateNodesPercentage)\n"),
+    # ValidatePodTopologySpreadArgs' Forbidden text, word for word
+    # ("as they deduced", sic), line 12 col 24
+    ("profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n"
+     "    args:\n      defaultingType: List\n      defaultConstraints:\n"
+     "      - maxSkew: 1\n        topologyKey: zone\n"
+     "        whenUnsatisfiable: DoNotSchedule\n"
+     "        labelSelector: {matchLabels: {a: b}}\n",
+     "cfg.yaml:12:24: constraint must not define a selector, as they "
+     "deduced for each pod (profiles[0].pluginConfig[0].args."
+     "defaultConstraints[0].labelSelector)\n"),
+])
+def test_plugin_args_messages_are_kubes(tmp_path, version, body, want):
+    assert validate(tmp_path, body, version) == (1, want)

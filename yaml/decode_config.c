@@ -652,7 +652,7 @@ static int decode_default_constraint(struct yaml_dec *d, const struct ynode *m,
 	if (yd_get(m, "labelSelector"))
 		return yd_fail_key(d, yd_get(m, "labelSelector"), "labelSelector",
 				   "constraint must not define a selector, as they "
-				   "are deduced for each pod");
+				   "deduced for each pod");   /* kube's words */
 	return 0;
 }
 
@@ -846,11 +846,12 @@ static int decode_preemption_args(struct yaml_dec *d, const struct ynode *args,
 	if (p->min_candidate_nodes_absolute < 0)
 		return yd_fail_key(d, an, "minCandidateNodesAbsolute",
 				   "not in valid range [0, inf)");
+	/* both zero: ValidateDefaultPreemptionArgs' first error, at the
+	 * percentage (which defaults to 10, so it was given) */
 	if (!p->min_candidate_nodes_percentage && !p->min_candidate_nodes_absolute)
-		return yd_fail_key(d, pn ? pn : an ? an : args,
-				   pn ? "minCandidateNodesPercentage" : "minCandidateNodesAbsolute",
-				   "minCandidateNodesPercentage and "
-				   "minCandidateNodesAbsolute cannot both be zero");
+		return yd_fail_key(d, pn ? pn : args, "minCandidateNodesPercentage",
+				   "cannot be zero at the same time as "
+				   "minCandidateNodesAbsolute");
 	return 0;
 }
 

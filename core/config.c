@@ -82,6 +82,15 @@ bool config_has_postfilter(const struct sched_profile *p)
 	return false;
 }
 
+bool config_has_score(const struct sched_profile *p)
+{
+	assert(p);
+	for (int id = 0; id < PLUGIN_COUNT; id++)
+		if (p->score[id])
+			return true;
+	return false;
+}
+
 char *config_switch_options(enum kube_version v, uint32_t quirks_off,
 			    char *buf, size_t len)
 {

@@ -221,6 +221,12 @@ void config_use_version(struct sched_config *c, enum kube_version v);
  * (DefaultPreemption; v1.34 also DynamicResources) after a FitError. */
 bool config_has_postfilter(const struct sched_profile *p);
 
+/* config_has_score: whether p runs any Score plugin (VolumeBinding,
+ * whose PreScore always skips, counts).  Without one kube's
+ * prioritizeNodes runs no PreScore and scores every feasible node 1
+ * (no extenders: kso has none). */
+bool config_has_score(const struct sched_profile *p);
+
 /* config_kube_version_name: v's --kube-version text, "1.30" or "1.34". */
 const char *config_kube_version_name(enum kube_version v);
 

@@ -329,6 +329,14 @@ static bool run_scores(const struct model_cycle *cy,
 		       const struct sched_given_scores *given,
 		       struct sched_cycle_result *r, struct sched_status *err)
 {
+	if (!config_has_score(cy->profile)) {
+		/* prioritizeNodes without Score plugins: no PreScore, every
+		 * node 1 (reference §1.6) */
+		for (int i = 0; i < r->n_feasible; i++)
+			r->total[r->feasible[i]] = 1;
+		r->scored = true;
+		return true;
+	}
 	if (!run_prescores(cy, err)) {
 		r->scored = false;
 		return false;

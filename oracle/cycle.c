@@ -1331,6 +1331,18 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 			r->nominated_node = run->nominated_ok;
 	} else if (nf == 1) {
 		viable[n_viable++] = run->feasible[0];
+	} else if (!config_has_score(cy->prof)) {
+		/* prioritizeNodes without Score plugins: no PreScore, every
+		 * node 1, so every node is viable (node order already) */
+		for (int i = 0; i < nf; i++) {
+			viable[n_viable++] = run->feasible[i];
+			if (r)
+				r->total[run->feasible[i]] = 1;
+		}
+		if (r) {
+			d->dirty_scored = true;
+			r->scored = true;
+		}
 	} else if (prescore_error(cy, r) || score_error(cy, r)) {
 		return -1;
 	} else {

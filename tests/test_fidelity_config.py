@@ -366,3 +366,23 @@ def test_negative_score_weight(engine, version):
 ])
 def test_plugin_args_messages_are_kubes(tmp_path, version, body, want):
     assert validate(tmp_path, body, version) == (1, want)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_profile_without_score_plugins(engine, version):
+    # fixtures/fidelity/no-score-plugins.yaml's header: no PreScore runs
+    # (so the preferred term kube's parser refuses fails nothing), every
+    # feasible node totals 1 and is viable
+    p = run_kso("explain", FIX / "no-score-plugins.yaml", "--config",
+                FIX / "no-score-plugins.config.yaml", "--engine", engine,
+                "--kube-version", version, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert (out["code"], out["viable"]) == ("Success", ["a", "b"])
+    assert {n: x["total"] for n, x in out["nodes"].items()} == {"a": 1,
+                                                                "b": 1}
+    # the default profile's NodeAffinity PreScore fails the cycle
+    p = run_kso("explain", FIX / "no-score-plugins.yaml", "--engine",
+                engine, "--kube-version", version, "-o", "json")
+    assert json.loads(p.stdout)["code"] == "Error"

@@ -314,12 +314,12 @@ static bool run_prescores(const struct model_cycle *cy,
 	const struct pod *p = &cy->cluster->pods[cy->pod];
 	char why[SCHED_STATUS_TEXT];
 	if (!match_preferred_parse_error(p->node_preferred, p->n_node_preferred,
-					 "spec.affinity.nodeAffinity."
-					 "preferredDuringSchedulingIgnoredDuringExecution",
 					 why, sizeof why))
 		return true;
+	/* RunPreScorePlugins wraps the plugin's error */
 	sched_status_ok(err);
-	sched_status_add(err, SCHED_ERROR, why);
+	sched_status_fail(err, SCHED_ERROR, "running PreScore plugin "
+			  "\"NodeAffinity\": %s", why);
 	return false;
 }
 

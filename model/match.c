@@ -2,6 +2,7 @@
  * match.c - shared matching rules (see match.h; reference §2.4, §2.5).
  */
 #include "match.h"
+#include "../core/node_term_error.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -142,31 +143,10 @@ bool match_pod_required_node_affinity(const struct pod *p,
 	return match_node_selector(&p->node_affinity, n);
 }
 
-/* PreferredSchedulingTerms parse every kept term up front and PreScore
- * fails with the first error: field path, the offending values, and
- * "must be an integer" for Gt/Lt or the label-value rule otherwise. */
 bool match_preferred_parse_error(const struct preferred_node_term *terms,
-				 int n, const char *field, char *buf,
-				 size_t len)
+				 int n, char *buf, size_t len)
 {
-	for (int i = 0; i < n; i++) {
-		const struct node_selector_term *t = &terms[i].preference;
-		if (terms[i].weight == 0 || (t->n_exprs == 0 && t->n_fields == 0))
-			continue;
-		for (int j = 0; j < t->n_exprs; j++) {
-			const struct requirement *r = &t->exprs[j];
-			if (!r->invalid)
-				continue;
-			bool gtlt = r->op == OP_GT || r->op == OP_LT;
-			snprintf(buf, len, "%s[%d].preference.matchExpressions[%d].values: "
-				 "Invalid value: \"%s\": %s", field, i, j,
-				 r->n_values ? r->values[0] : "",
-				 gtlt ? "must be an integer"
-				      : "must be a valid label value");
-			return true;
-		}
-	}
-	return false;
+	return node_terms_parse_error(terms, n, buf, len);
 }
 
 bool match_tolerates(const struct toleration *t, const struct taint *x)

@@ -46,12 +46,10 @@ bool match_pod_required_node_affinity(const struct pod *p,
 bool match_node_selector_term_invalid(const struct node_selector_term *t);
 
 /* match_preferred_parse_error: for preferred node terms (weight != 0, not
- * empty), writes kube's PreScore error text for the first unparsable
- * requirement into buf and returns true; false when all parse.  `field`
- * names the list, e.g. "spec.affinity.nodeAffinity.preferredDuring..." */
+ * empty), kube's parse error text (core/node_term_error.h) into buf and
+ * true; false when all parse. */
 bool match_preferred_parse_error(const struct preferred_node_term *terms,
-				 int n, const char *field, char *buf,
-				 size_t len);
+				 int n, char *buf, size_t len);
 
 /* match_tolerates: toleration t tolerates taint x (reference §2.4). */
 bool match_tolerates(const struct toleration *t, const struct taint *x);

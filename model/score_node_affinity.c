@@ -55,8 +55,6 @@ enum sched_code model_score_node_affinity(const struct model_cycle *cy,
 	 * fails the whole cycle (an Error status, not a zero score) */
 	char why[SCHED_STATUS_TEXT];
 	if (match_preferred_parse_error(p->node_preferred, p->n_node_preferred,
-					"spec.affinity.nodeAffinity."
-					"preferredDuringSchedulingIgnoredDuringExecution",
 					why, sizeof why)) {
 		for (int i = 0; i < n; i++)
 			scores[i] = 0;

@@ -1266,14 +1266,16 @@ static void cycle_error(struct sched_cycle_result *r, const char *why)
  * any Score runs, whether or not its Score is enabled. */
 static bool prescore_error(struct oracle_cycle *cy, struct sched_cycle_result *r)
 {
-	char why[SCHED_STATUS_TEXT];
+	char inner[SCHED_STATUS_TEXT];
 	if (!cy->prof->prescore[PLUGIN_NODE_AFFINITY] ||
 	    !oracle_preferred_parse_error(cy->p->node_preferred,
 					 cy->p->n_node_preferred,
-					 "spec.affinity.nodeAffinity."
-					 "preferredDuringSchedulingIgnoredDuringExecution",
-					 why, sizeof why))
+					 inner, sizeof inner))
 		return false;
+	/* RunPreScorePlugins wraps the plugin's error */
+	char why[SCHED_STATUS_TEXT + 64];
+	snprintf(why, sizeof why, "running PreScore plugin \"NodeAffinity\": %s",
+		 inner);
 	cycle_error(r, why);
 	return true;
 }
@@ -1296,8 +1298,6 @@ static bool score_error(struct oracle_cycle *cy, struct sched_cycle_result *r)
 		else if (id != PLUGIN_NODE_AFFINITY ||
 			 !oracle_preferred_parse_error(cy->p->node_preferred,
 						      cy->p->n_node_preferred,
-						      "spec.affinity.nodeAffinity."
-						      "preferredDuringSchedulingIgnoredDuringExecution",
 						      inner, sizeof inner))
 			continue;
 		char why[SCHED_STATUS_TEXT + 128];

@@ -6,6 +6,7 @@
  * then key, then operator (v1helper ToleratesTaint).
  */
 #include "match.h"
+#include "../core/node_term_error.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -160,30 +161,9 @@ bool oracle_required_affinity_matches(const struct pod *p,
 }
 
 bool oracle_preferred_parse_error(const struct preferred_node_term *terms,
-				  int n, const char *field, char *buf,
-				  size_t len)
+				  int n, char *buf, size_t len)
 {
-	assert(len > 0);
-	buf[0] = '\0';
-	/* NewPreferredSchedulingTerms: zero-weight and empty terms are
-	 * skipped; the first requirement that does not parse is the error */
-	for (int i = 0; i < n; i++) {
-		const struct node_selector_term *t = &terms[i].preference;
-		if (!terms[i].weight || (!t->n_exprs && !t->n_fields))
-			continue;
-		for (int j = 0; j < t->n_exprs; j++) {
-			const struct requirement *r = &t->exprs[j];
-			if (!r->invalid)
-				continue;
-			const char *why = r->op == OP_GT || r->op == OP_LT ?
-				"must be an integer" : "must be a valid label value";
-			snprintf(buf, len, "%s[%d].preference.matchExpressions[%d]."
-				 "values: Invalid value: \"%s\": %s", field, i, j,
-				 r->n_values ? r->values[0] : "", why);
-			return true;
-		}
-	}
-	return false;
+	return node_terms_parse_error(terms, n, buf, len);
 }
 
 /* Toleration.ToleratesTaint. */

@@ -44,11 +44,11 @@ bool oracle_node_selector_matches(const struct node_selector *s,
 bool oracle_required_affinity_matches(const struct pod *p,
 				      const struct node *n);
 
-/* oracle_preferred_parse_error: the error PreScore returns when a kept
- * preferred term cannot be parsed, into buf ("" when none): true then. */
+/* oracle_preferred_parse_error: the error NodeAffinity returns when a
+ * kept preferred term cannot be parsed (core/node_term_error.h), into buf
+ * ("" when none): true then. */
 bool oracle_preferred_parse_error(const struct preferred_node_term *terms,
-				  int n, const char *field, char *buf,
-				  size_t len);
+				  int n, char *buf, size_t len);
 
 /* oracle_tolerated: some toleration of p tolerates x. */
 bool oracle_tolerated(const struct pod *p, const struct taint *x);

@@ -61,9 +61,12 @@ def test_a_cycle_error_clears_the_nomination(engine, version):
     assert (first["pod"], first["action"], first["node"]) == (
         "default/urgent", "unschedulable", None)
     assert first["message"] == (
-        "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuring"
-        "Execution[0].preference.matchExpressions[0].values: Invalid value: "
-        "\"x\": must be an integer")
+        # RunPreScorePlugins wraps NewPreferredSchedulingTerms' error, whose
+        # path starts at the term's index ([0], no "preference") and names
+        # the value ([0]); "x" is a label value, so only ParseInt fails
+        'running PreScore plugin "NodeAffinity": [0].matchExpressions[0].'
+        'values[0]: Invalid value: "x": for \'Gt\', \'Lt\' operators, the '
+        'value must be an integer')
     assert out["final"]["default/urgent"] is None
     r = run_kso("schedule", path, "--engine", engine, "--kube-version",
                 version, "-o", "yaml")

@@ -386,3 +386,15 @@ def test_profile_without_score_plugins(engine, version):
     p = run_kso("explain", FIX / "no-score-plugins.yaml", "--engine",
                 engine, "--kube-version", version, "-o", "json")
     assert json.loads(p.stdout)["code"] == "Error"
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_extenders_are_said_to_be_left_out(tmp_path, version):
+    # a valid file (validateExtenders: a prioritizeVerb needs a positive
+    # weight; none here) that kube-scheduler would run with an HTTP
+    # extender kso cannot call: loaded, with a warning at "extenders"'
+    # first item (line 4, col 1)
+    assert validate(tmp_path, "extenders:\n- urlPrefix: http://x\n"
+                    "  filterVerb: filter\n", version) == (
+        0, "cfg.yaml:4:1: warning: kso does not call scheduler extenders: "
+        "its answers leave out the 1 configured here (extenders)\n")

@@ -1187,6 +1187,20 @@ static int decode_backoff(struct yaml_dec *d, const struct ynode *doc)
 	return 0;
 }
 
+/* extenders: kube-scheduler calls each over HTTP during Filter,
+ * Prioritize, Preempt and Bind; kso has no extender to call, so its
+ * answer is the one of the profiles alone - said once, not refused (the
+ * file is valid). */
+static void warn_extenders(struct yaml_dec *d, const struct ynode *doc)
+{
+	const struct ynode *ext = yd_get(doc, "extenders");
+	if (!ext || ext->kind != YNODE_SEQ || ext->n == 0)
+		return;
+	cluster_warn(d->c, "%s:%d:%d: warning: kso does not call scheduler "
+		     "extenders: its answers leave out the %d configured here "
+		     "(extenders)", d->file, ext->line, ext->col, ext->n);
+}
+
 static int decode_config(struct yaml_dec *d, const struct ynode *doc,
 			 struct sched_config *cfg)
 {
@@ -1224,6 +1238,7 @@ static int decode_config(struct yaml_dec *d, const struct ynode *doc,
 				   "should be an integer value greater than zero");
 	if (decode_backoff(d, doc) < 0)
 		return -1;
+	warn_extenders(d, doc);
 	const struct ynode *profiles = yd_get(doc, "profiles");
 	if (profiles && !(profiles->kind == YNODE_SEQ && profiles->n == 0) &&
 	    decode_profiles(d, profiles, cfg) < 0)

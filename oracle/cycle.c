@@ -1126,6 +1126,7 @@ static void find_feasible(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		return;
 	}
 	const struct sched_status *nom_status = NULL;
+	bool nom_failed = false;
 	if (nom >= 0) {
 		if (filter_one(cy, r, run, nom, false)) {
 			run->nominated_ok = nom;
@@ -1137,6 +1138,7 @@ static void find_feasible(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		 * examines the node again (then that status replaces it) */
 		nom_status = run->n_rejected ? run->rejected[0] : NULL;
 		run->n_rejected = 0;
+		nom_failed = true;
 	}
 	bool nom_seen = false;
 	/* without a PreFilterResult every node is a candidate, in tree order */
@@ -1192,6 +1194,10 @@ static void find_feasible(struct oracle_cycle *cy, struct sched_cycle_result *r,
 	}
 	if (nom_status && !nom_seen)
 		run->rejected[run->n_rejected++] = nom_status;
+	/* kube counts len(diagnosis.NodeToStatusMap), where the nominated
+	 * node's status stays although the loop never reached it */
+	if (nom_failed && !nom_seen)
+		processed++;
 	if (n_all)
 		o->next_start = (o->next_start + processed) % n_all;
 }

@@ -398,3 +398,72 @@ def test_extenders_are_said_to_be_left_out(tmp_path, version):
                     "  filterVerb: filter\n", version) == (
         0, "cfg.yaml:4:1: warning: kso does not call scheduler extenders: "
         "its answers leave out the 1 configured here (extenders)\n")
+
+
+def nominated_start_cluster(tmp_path):
+    """200 nodes n000..n199 (no zones: file order), 4 cpu / 4Gi each but
+    n001 (6 / 6Gi), n100 (8 / 8Gi) and n199, full: `big` (priority 100,
+    4 cpu) runs there.  `a` (priority 10, 1 cpu / 1Gi) carries
+    status.nominatedNodeName n199 from an earlier preemption; `b`
+    (priority 0, 1 cpu / 1Gi) comes after it.
+
+    Cycle 1 (a): its nominated node n199 fails first (Insufficient cpu,
+    evaluateNominatedNode), then numFeasibleNodesToFind(200) = 100
+    (50 - 200/125 = 49%, 98 < 100) nodes from index 0: n000..n099.
+    Scores: 4-cpu nodes LeastAllocated (75+75)/2 = 75, BalancedAllocation
+    100; n001 83 and 100: a binds to n001.  schedule_one.go then adds
+    len(feasibleNodes) + len(diagnosis.NodeToStatusMap) = 100 + 1 (n199's
+    status from the nominated try, which the loop never reached) to
+    nextStartNodeIndex: 101.
+    Cycle 2 (b): from index 101, n101..n198 (98 feasible), n199
+    (rejected), n000, n001 (100th feasible): n000 and n101..n198 score
+    75 + 100, n001 now (4000*100/6000 = 66, 66) + 100: b binds to one of
+    the 99 tied nodes - never n100, which this cycle does not examine
+    (had the start been 100, n100 would score (87+87)/2 = 87 + 100 and
+    win; kso counted 100)."""
+    docs = []
+    for i in range(200):
+        cpu, mem = "4", "4Gi"
+        if i == 1:
+            cpu, mem = "6", "6Gi"
+        if i == 100:
+            cpu, mem = "8", "8Gi"
+        docs.append(node_yaml(f"n{i:03d}", cpu, mem))
+    docs.append("""apiVersion: v1
+kind: Pod
+metadata: {name: big, namespace: default}
+spec:
+  nodeName: n199
+  priority: 100
+  containers:
+  - {name: c, image: x, resources: {requests: {cpu: "4"}}}
+""")
+    for name, prio, nom in (("a", 10, "n199"), ("b", 0, None)):
+        pod = f"""apiVersion: v1
+kind: Pod
+metadata: {{name: {name}, namespace: default}}
+spec:
+  priority: {prio}
+  containers:
+  - {{name: c, image: x, resources: {{requests: {{cpu: "1", memory: 1Gi}}}}}}
+"""
+        if nom:
+            pod += f"status:\n  nominatedNodeName: {nom}\n"
+        docs.append(pod)
+    path = tmp_path / "cluster.yaml"
+    path.write_text("---\n".join(docs))
+    return path
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_nominated_status_counts_toward_the_next_start(tmp_path, version):
+    cluster = nominated_start_cluster(tmp_path)
+    p = run_kso("schedule", cluster, "--no-admission", "--engine", "oracle",
+                "--kube-version", version, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    steps = [(s["pod"], s["action"], s.get("node"))
+             for s in json.loads(p.stdout)["steps"]]
+    assert steps[0] == ("default/a", "bind", "n001")
+    pod, action, node = steps[1]
+    assert (pod, action) == ("default/b", "bind")
+    assert node == "n000" or 101 <= int(node[1:]) <= 198

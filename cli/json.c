@@ -20,7 +20,6 @@
  * report): the stdio calls need not take the stream's lock each time. */
 #define fputc fputc_unlocked
 #define fwrite fwrite_unlocked
-#define fputs(s, f) fwrite_unlocked((s), 1, strlen(s), (f))
 
 void json_init(struct json_out *j, FILE *f, bool compact)
 {
@@ -142,17 +141,53 @@ static void yaml_add(struct json_out *j, struct ynode *n)
 	j->key = NULL;
 }
 
-static void json_newline(struct json_out *j)
+/*
+ * What goes before a value and the value's text are gathered in a small
+ * buffer and written with one stdio call (a long -o json writes a few
+ * million values: a call per separator, indentation level and escaped
+ * run was most of the writer's cost).
+ */
+struct json_buf {
+	FILE *f;
+	size_t n;
+	char b[256];
+};
+
+static void buf_flush(struct json_buf *o)
 {
-	if (j->compact)
-		return;
-	fputc('\n', j->f);
-	for (int i = 0; i < j->depth; i++)
-		fputs("  ", j->f);
+	if (o->n)
+		fwrite(o->b, 1, o->n, o->f);
+	o->n = 0;
 }
 
-/* Separator and indentation before a value or a key. */
-static void json_before(struct json_out *j)
+static void buf_add(struct json_buf *o, const char *s, size_t n)
+{
+	if (o->n + n > sizeof o->b) {
+		buf_flush(o);
+		if (n > sizeof o->b) {
+			fwrite(s, 1, n, o->f);
+			return;
+		}
+	}
+	memcpy(o->b + o->n, s, n);
+	o->n += n;
+}
+
+/* A newline and two spaces per open container. */
+static void json_newline(struct json_out *j, struct json_buf *o)
+{
+	static const char indent[] = "\n"
+		"                                                                "
+		"                                                                ";
+	_Static_assert(sizeof indent == 2 + 2 * JSON_MAX_DEPTH,
+		       "room for every level");
+	if (j->compact)
+		return;
+	buf_add(o, indent, 1 + 2 * (size_t)j->depth);
+}
+
+/* Separator and indentation before a value or a key, into o. */
+static void json_before_buf(struct json_out *j, struct json_buf *o)
 {
 	if (j->after_key) {
 		j->after_key = false;
@@ -161,9 +196,9 @@ static void json_before(struct json_out *j)
 	if (j->depth == 0)
 		return;
 	if (!j->first[j->depth])
-		fputc(',', j->f);
+		buf_add(o, ",", 1);
 	j->first[j->depth] = false;
-	json_newline(j);
+	json_newline(j, o);
 }
 
 static void json_open(struct json_out *j, char c)
@@ -177,8 +212,10 @@ static void json_open(struct json_out *j, char c)
 		j->room[j->depth] = 0;
 		return;
 	}
-	json_before(j);
-	fputc(c, j->f);
+	struct json_buf o = {j->f, 0, ""};
+	json_before_buf(j, &o);
+	buf_add(&o, &c, 1);
+	buf_flush(&o);
 	assert(j->depth + 1 < JSON_MAX_DEPTH);
 	j->depth++;
 	j->first[j->depth] = true;
@@ -193,9 +230,11 @@ static void json_close(struct json_out *j, char c)
 	}
 	bool empty = j->first[j->depth];
 	j->depth--;
+	struct json_buf o = {j->f, 0, ""};
 	if (!empty)
-		json_newline(j);
-	fputc(c, j->f);
+		json_newline(j, &o);
+	buf_add(&o, &c, 1);
+	buf_flush(&o);
 }
 
 void json_begin_object(struct json_out *j) { json_open(j, '{'); }
@@ -203,30 +242,32 @@ void json_end_object(struct json_out *j) { json_close(j, '}'); }
 void json_begin_array(struct json_out *j) { json_open(j, '['); }
 void json_end_array(struct json_out *j) { json_close(j, ']'); }
 
-/* A string as JSON: runs of characters that need no escape are written
- * with one fwrite (a request carries thousands of keys and names; one
- * stdio call per character was most of kso's cost per request). */
-static void json_escaped(FILE *f, const char *s)
+/* A string as JSON into o: runs of characters that need no escape are
+ * copied whole. */
+static void json_escaped(struct json_buf *o, const char *s)
 {
-	fputc('"', f);
+	buf_add(o, "\"", 1);
 	const unsigned char *p = (const unsigned char *)s, *run = p;
 	for (;; p++) {
 		unsigned char ch = *p;
 		if (ch >= 0x20 && ch != '"' && ch != '\\')
 			continue;
 		if (p > run)
-			fwrite(run, 1, (size_t)(p - run), f);
+			buf_add(o, (const char *)run, (size_t)(p - run));
 		run = p + 1;
+		char u[8];
 		switch (ch) {
-		case '\0': fputc('"', f); return;
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\b': fputs("\\b", f); break;
-		case '\f': fputs("\\f", f); break;
-		default: fprintf(f, "\\u%04x", ch);
+		case '\0': buf_add(o, "\"", 1); return;
+		case '"': buf_add(o, "\\\"", 2); break;
+		case '\\': buf_add(o, "\\\\", 2); break;
+		case '\n': buf_add(o, "\\n", 2); break;
+		case '\r': buf_add(o, "\\r", 2); break;
+		case '\t': buf_add(o, "\\t", 2); break;
+		case '\b': buf_add(o, "\\b", 2); break;
+		case '\f': buf_add(o, "\\f", 2); break;
+		default:
+			snprintf(u, sizeof u, "\\u%04x", ch);
+			buf_add(o, u, 6);
 		}
 	}
 }
@@ -238,9 +279,11 @@ void json_key(struct json_out *j, const char *key)
 		j->key = yaml_key(j, key);
 		return;
 	}
-	json_before(j);
-	json_escaped(j->f, key);
-	fputs(j->compact ? ":" : ": ", j->f);
+	struct json_buf o = {j->f, 0, ""};
+	json_before_buf(j, &o);
+	json_escaped(&o, key);
+	buf_add(&o, j->compact ? ":" : ": ", j->compact ? 1 : 2);
+	buf_flush(&o);
 	j->after_key = true;
 }
 
@@ -253,8 +296,10 @@ void json_string(struct json_out *j, const char *s)
 		yaml_add(j, ynode_scalar(j->arena, s, quoted));
 		return;
 	}
-	json_before(j);
-	json_escaped(j->f, s ? s : "");
+	struct json_buf o = {j->f, 0, ""};
+	json_before_buf(j, &o);
+	json_escaped(&o, s ? s : "");
+	buf_flush(&o);
 }
 
 void json_int(struct json_out *j, int64_t v)
@@ -265,7 +310,8 @@ void json_int(struct json_out *j, int64_t v)
 		yaml_add(j, ynode_scalar(j->arena, num, false));
 		return;
 	}
-	json_before(j);
+	struct json_buf o = {j->f, 0, ""};
+	json_before_buf(j, &o);
 	char buf[24], *p = buf + sizeof buf;
 	/* digits from the magnitude as unsigned, so INT64_MIN works */
 	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
@@ -274,7 +320,8 @@ void json_int(struct json_out *j, int64_t v)
 	while ((u /= 10) != 0);
 	if (v < 0)
 		*--p = '-';
-	fwrite(p, 1, (size_t)(buf + sizeof buf - p), j->f);
+	buf_add(&o, p, (size_t)(buf + sizeof buf - p));
+	buf_flush(&o);
 }
 
 void json_bool(struct json_out *j, bool v)
@@ -283,8 +330,10 @@ void json_bool(struct json_out *j, bool v)
 		yaml_add(j, ynode_scalar(j->arena, v ? "true" : "false", false));
 		return;
 	}
-	json_before(j);
-	fputs(v ? "true" : "false", j->f);
+	struct json_buf o = {j->f, 0, ""};
+	json_before_buf(j, &o);
+	buf_add(&o, v ? "true" : "false", v ? 4 : 5);
+	buf_flush(&o);
 }
 
 void json_null(struct json_out *j)
@@ -293,8 +342,10 @@ void json_null(struct json_out *j)
 		yaml_add(j, ynode_scalar(j->arena, "null", false));
 		return;
 	}
-	json_before(j);
-	fputs("null", j->f);
+	struct json_buf o = {j->f, 0, ""};
+	json_before_buf(j, &o);
+	buf_add(&o, "null", 4);
+	buf_flush(&o);
 }
 
 void json_end(struct json_out *j)

@@ -135,7 +135,18 @@ void cluster_reindex(struct cluster *c)
 const char *cluster_pod_key(const struct cluster *c, int p, char *buf, size_t len)
 {
 	assert(c && p >= 0 && p < c->n_pods && buf && len > 0);
-	snprintf(buf, len, "%s/%s", c->pods[p].ns, c->pods[p].name);
+	/* snprintf's "%s/%s" (truncated to len - 1 bytes), without its
+	 * format parsing: kso schedule names a pod this way twice a step */
+	const char *part[3] = {c->pods[p].ns, "/", c->pods[p].name};
+	size_t k = 0;
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(part[i]);
+		if (n > len - 1 - k)
+			n = len - 1 - k;
+		memcpy(buf + k, part[i], n);
+		k += n;
+	}
+	buf[k] = '\0';
 	return buf;
 }
 

@@ -41,6 +41,11 @@ struct loop_engine;
 struct engine_loop_opts {
 	bool all_nodes;            /* no node sampling (the oracle's, §1.4) */
 	bool no_node_classes;      /* the oracle's node classes off */
+	/* the loop reads a cycle's viable nodes as a set only and picks
+	 * among them itself (kso schedule printing no viable list, ties to
+	 * the first name): a cycle that binds may list them in any order,
+	 * and its own pick (the cycle's return) is any of them */
+	bool viable_as_set;
 	const char *command;       /* a scheduler in another process: its
 				    * command line (kso-impl/1) */
 	double timeout_s;          /* ... and seconds per answer */

@@ -55,6 +55,9 @@ struct model_sched_opts {
 				* pod the run bound after every step, not only
 				* of the nodes the step put a pod on (the same
 				* verdicts, quadratic; a debug check) */
+	bool no_step_viable;   /* the steps list no viable nodes (st->viable
+				* NULL, st->n_viable still their count): a
+				* caller that prints none copies none */
 };
 
 enum model_step_action {
@@ -68,7 +71,8 @@ struct model_step {
 	int pod;
 	enum model_step_action action;
 	int node;                  /* bind / nominated node, -1 */
-	int *viable;               /* viable nodes of the cycle, node order */
+	int *viable;               /* viable nodes of the cycle, node order;
+				    * NULL with opts.no_step_viable */
 	int n_viable;
 	bool fast_path;            /* bound via the nominated node (§1.3 step 3) */
 	int *victims;              /* evicted pods, most important first */

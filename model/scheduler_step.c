@@ -317,29 +317,53 @@ static int *copy_ints(const int *a, int n)
 	return d;
 }
 
-/* Whether node a's name sorts before node b's. */
+/* Whether node a's name sorts before node b's; equal names (one rank),
+ * the first in node order. */
 static bool name_before(const struct model_scheduler *m, int a, int b)
 {
-	if (m->name_rank)
-		return m->name_rank[a] < m->name_rank[b];
-	return strcmp(m->cluster->nodes[a].name, m->cluster->nodes[b].name) < 0;
+	int d = m->name_rank ? m->name_rank[a] - m->name_rank[b]
+		: strcmp(m->cluster->nodes[a].name, m->cluster->nodes[b].name);
+	return d < 0 || (d == 0 && a < b);
+}
+
+/* The viable node whose name sorts first, whatever the order r lists
+ * them in (an engine may list them as found: engine_loop_opts'
+ * viable_as_set): one pass over the ranks, the step's largest cost
+ * outside the engine when thousands of nodes tie. */
+static int first_by_name(const struct model_scheduler *m,
+			 const struct sched_cycle_result *r)
+{
+	const int *v = r->viable, *rank = m->name_rank;
+	int best = v[0];
+	if (!rank) {
+		for (int i = 1; i < r->n_viable; i++)
+			if (name_before(m, v[i], best))
+				best = v[i];
+		return best;
+	}
+	int best_rank = rank[best];
+	for (int i = 1; i < r->n_viable; i++) {
+		int k = rank[v[i]];
+		if (k < best_rank || (k == best_rank && v[i] < best)) {
+			best_rank = k;
+			best = v[i];
+		}
+	}
+	return best;
 }
 
 /* selectHost (§1.7) made deterministic: the viable node whose name sorts
- * first, or one drawn from the seed; a replay's wanted node when it is
- * viable. */
+ * first, or one drawn from the seed (r's viable nodes in node order); a
+ * replay's wanted node when it is viable. */
 static int select_host(struct model_scheduler *m,
 		       const struct sched_cycle_result *r)
 {
 	assert(r->n_viable > 0);
-	int best = r->viable[0];
-	if (m->opts.tie_random) {
+	int best;
+	if (m->opts.tie_random)
 		best = r->viable[splitmix64_next(&m->rng) % (uint64_t)r->n_viable];
-	} else {
-		for (int i = 1; i < r->n_viable; i++)
-			if (name_before(m, r->viable[i], best))
-				best = r->viable[i];
-	}
+	else
+		best = first_by_name(m, r);
 	bool want = m->want.set && m->want.action == MODEL_STEP_BIND;
 	for (int i = 0; want && i < r->n_viable; i++)
 		if (r->viable[i] == m->want.node)
@@ -710,7 +734,8 @@ int model_scheduler_step(struct model_scheduler *m, struct model_step *st)
 	st->node = -1;
 	st->flushed = m->flushed;
 	m->flushed = 0;
-	st->viable = copy_ints(r->viable, r->n_viable);
+	if (!m->opts.no_step_viable)
+		st->viable = copy_ints(r->viable, r->n_viable);
 	st->n_viable = r->n_viable;
 	if (m->want.set && m->want.force &&
 	    m->want.action != MODEL_STEP_UNSCHEDULABLE)

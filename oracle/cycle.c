@@ -1227,12 +1227,17 @@ static int kth_node(struct oracle_data *d, const int *v, int n, int k)
 }
 
 /* selectHost: a seeded random pick among the viable nodes in node order;
- * sorted says viable already is in node order. */
+ * sorted says viable already is in node order.  A loop that picks by
+ * itself (o->viable_as_set) takes no pick from an unsorted list: the
+ * first node stands for it, the draw made all the same so that the
+ * generator's state is the same. */
 static int select_host(struct oracle *o, const int *viable, int n, bool sorted)
 {
 	if (n == 1)
 		return viable[0];
 	int k = (int)(oracle_rand(o) % (uint64_t)n);
+	if (!sorted && o->viable_as_set)
+		return viable[0];
 	return sorted ? viable[k] : kth_node(o->d, viable, n, k);
 }
 
@@ -1386,10 +1391,11 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		}
 		/* a result lists the viable nodes in node order, and so does
 		 * a decision (the loop's result then takes them as they are);
-		 * the pick is the k-th in node order either way */
+		 * the pick is the k-th in node order either way - unless the
+		 * loop reads a decision's as a set (o->viable_as_set) */
 		if (r)
 			r->scored = true;
-		if (r || dec)
+		if (r || (dec && !cy->o->viable_as_set))
 			sort_nodes(viable, n_viable, d->scratch_bits);
 	}
 	if (r) {
@@ -1400,7 +1406,8 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		dec->n_viable = n_viable;
 		dec->nominated = run->nominated_ok;
 	}
-	return select_host(cy->o, viable, n_viable, r || dec);
+	return select_host(cy->o, viable, n_viable,
+			   r || (dec && !cy->o->viable_as_set));
 }
 
 static int run_cycle(struct oracle *o, const struct sched_profile *prof, int pod,

@@ -170,6 +170,7 @@ static int loop_open(const struct snapshot *s, const struct engine_loop_opts *o,
 	oracle_init(or, s);
 	or->all_nodes = o->all_nodes;
 	or->no_node_classes = o->no_node_classes;
+	or->viable_as_set = o->viable_as_set;
 	*le = oracle_loop_engine(or);
 	return 0;
 }

@@ -37,6 +37,10 @@ struct oracle {
 	 * classes change no answer */
 	bool no_node_classes;
 	uint64_t seed;              /* random state (selectHost ties); advances */
+	/* engine_loop_opts' viable_as_set (core/engine.h): oracle_loop_cycle
+	 * leaves a binding cycle's r->viable in the order found, and its
+	 * selectHost takes the first listed (the draw is still made) */
+	bool viable_as_set;
 	/* all_nodes mode, NULL otherwise: given[n] says that the result the
 	 * next oracle_schedule_cycle fills already holds node n's verdict,
 	 * this oracle's own answer for the same pod, node and pods on the
@@ -117,7 +121,8 @@ int oracle_schedule_cycle(struct oracle *o, int pod, struct sched_cycle_result *
  * cycle reads no per-node entry of a cycle that binds: when a node is
  * viable, r gets its head (code, viable nodes, nominated node; no
  * feasible list, scores nor verdicts: the per-node entries keep what the
- * last full cycle into r wrote); otherwise, or with all_nodes, given,
+ * last full cycle into r wrote; the viable nodes in node order unless
+ * o->viable_as_set); otherwise, or with all_nodes, given,
  * given_scores or a test hook, the whole result as oracle_schedule_cycle
  * fills it.  The
  * same decisions, sampling and random draws as oracle_schedule_cycle. */

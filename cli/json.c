@@ -153,6 +153,13 @@ struct json_buf {
 	char b[256];
 };
 
+/* (b is not cleared: a few hundred bytes a value) */
+static void buf_start(struct json_buf *o, FILE *f)
+{
+	o->f = f;
+	o->n = 0;
+}
+
 static void buf_flush(struct json_buf *o)
 {
 	if (o->n)
@@ -212,7 +219,8 @@ static void json_open(struct json_out *j, char c)
 		j->room[j->depth] = 0;
 		return;
 	}
-	struct json_buf o = {j->f, 0, ""};
+	struct json_buf o;
+	buf_start(&o, j->f);
 	json_before_buf(j, &o);
 	buf_add(&o, &c, 1);
 	buf_flush(&o);
@@ -230,7 +238,8 @@ static void json_close(struct json_out *j, char c)
 	}
 	bool empty = j->first[j->depth];
 	j->depth--;
-	struct json_buf o = {j->f, 0, ""};
+	struct json_buf o;
+	buf_start(&o, j->f);
 	if (!empty)
 		json_newline(j, &o);
 	buf_add(&o, &c, 1);
@@ -279,7 +288,8 @@ void json_key(struct json_out *j, const char *key)
 		j->key = yaml_key(j, key);
 		return;
 	}
-	struct json_buf o = {j->f, 0, ""};
+	struct json_buf o;
+	buf_start(&o, j->f);
 	json_before_buf(j, &o);
 	json_escaped(&o, key);
 	buf_add(&o, j->compact ? ":" : ": ", j->compact ? 1 : 2);
@@ -296,7 +306,8 @@ void json_string(struct json_out *j, const char *s)
 		yaml_add(j, ynode_scalar(j->arena, s, quoted));
 		return;
 	}
-	struct json_buf o = {j->f, 0, ""};
+	struct json_buf o;
+	buf_start(&o, j->f);
 	json_before_buf(j, &o);
 	json_escaped(&o, s ? s : "");
 	buf_flush(&o);
@@ -310,7 +321,8 @@ void json_int(struct json_out *j, int64_t v)
 		yaml_add(j, ynode_scalar(j->arena, num, false));
 		return;
 	}
-	struct json_buf o = {j->f, 0, ""};
+	struct json_buf o;
+	buf_start(&o, j->f);
 	json_before_buf(j, &o);
 	char buf[24], *p = buf + sizeof buf;
 	/* digits from the magnitude as unsigned, so INT64_MIN works */
@@ -330,7 +342,8 @@ void json_bool(struct json_out *j, bool v)
 		yaml_add(j, ynode_scalar(j->arena, v ? "true" : "false", false));
 		return;
 	}
-	struct json_buf o = {j->f, 0, ""};
+	struct json_buf o;
+	buf_start(&o, j->f);
 	json_before_buf(j, &o);
 	buf_add(&o, v ? "true" : "false", v ? 4 : 5);
 	buf_flush(&o);
@@ -342,7 +355,8 @@ void json_null(struct json_out *j)
 		yaml_add(j, ynode_scalar(j->arena, "null", false));
 		return;
 	}
-	struct json_buf o = {j->f, 0, ""};
+	struct json_buf o;
+	buf_start(&o, j->f);
 	json_before_buf(j, &o);
 	buf_add(&o, "null", 4);
 	buf_flush(&o);

@@ -45,6 +45,8 @@ static bool spread_prefilter(struct model_cycle_state *st,
 			     const struct model_cycle *cy,
 			     const struct model_given *given)
 {
+	if (given && given->spread_skip)
+		return false;
 	if (given && given->spread_state) {
 		model_spread_prefilter_copy(&st->spread, given->spread_state,
 					    st->scratch);

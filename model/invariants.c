@@ -356,10 +356,17 @@ static bool feasible_on(const struct model_scheduler *m,
 		given.node_sums = &sums;
 	}
 	/* the loop's placement s: its spread state kept, not recounted */
+	/* (a pod without a hard constraint, most of them, Skips: known
+	 * without building its constraints twice, in the kept states and
+	 * the cycle's own) */
 	if (m->spread_live && !m->opts.full_invariants &&
-	    prof->prefilter[PLUGIN_POD_TOPOLOGY_SPREAD])
-		given.spread_state = model_spread_live_get(m->spread_live, prof,
-							   pod, s);
+	    prof->prefilter[PLUGIN_POD_TOPOLOGY_SPREAD]) {
+		given.spread_skip = model_spread_constraints_none(m->cluster,
+								  prof, pod, true);
+		if (!given.spread_skip)
+			given.spread_state = model_spread_live_get(m->spread_live,
+								   prof, pod, s);
+	}
 	/* and its InterPodAffinity state */
 	if (m->affinity_live && !m->opts.full_invariants &&
 	    prof->prefilter[PLUGIN_INTER_POD_AFFINITY])

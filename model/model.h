@@ -121,6 +121,9 @@ int model_schedule_cycle(const struct sched_profile *prof,
  *             placement bind by bind (model_spread_live_get,
  *             spread_prefilter.h); copied into the cycle's state.  NULL:
  *             built from spread (or from nothing).
+ *   spread_skip  true: PodTopologySpread's PreFilter Skips for (prof,
+ *             pod), the pod having no hard constraint
+ *             (model_spread_constraints_none); no part of it is built.
  *   affinity_state  the PreFilter state of InterPodAffinity for pod on
  *             the cycle's base itself, in every count Filter reads, and
  *             affinity_skip its Skip, kept by a caller that follows one
@@ -178,6 +181,7 @@ struct model_given {
 	const struct model_spread_static *spread;
 	const struct model_affinity_static *affinity;
 	const struct model_spread_prefilter *spread_state;
+	bool spread_skip;
 	const struct model_affinity_prefilter *affinity_state;
 	bool affinity_skip;
 	const struct model_node_sums *node_sums;

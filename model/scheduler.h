@@ -172,6 +172,16 @@ struct model_want {
 	int n_victims;
 };
 
+/* A pod of activeQ with what queue order compares of it (its priority,
+ * queue timestamp and creation time, taken when it joined). */
+struct model_queue_key {
+	int64_t queued_at;
+	int64_t created;             /* creationTimestamp seconds, if any */
+	int32_t priority;
+	bool has_created;
+	int pod;
+};
+
 /* The loop's state.  Pair model_scheduler_init / model_scheduler_release. */
 struct model_scheduler {
 	const struct cluster *cluster;
@@ -220,7 +230,8 @@ struct model_scheduler {
 	/* activeQ as a binary heap in queue order (queue_before) and the
 	 * unschedulable pool: the pods model_scheduler_next would find, kept
 	 * so that a step does not scan every pod */
-	int *heap, n_heap;
+	struct model_queue_key *heap;
+	int n_heap;
 	int *pool, n_pool;
 	/* [n_nodes] each node's place among the node names sorted as
 	 * strings (equal names, equal places): select_host's "name sorts

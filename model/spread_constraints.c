@@ -142,6 +142,36 @@ void model_spread_constraints_build(const struct cluster *c,
 		out->items[i].slot = spread_slot_of(c, out, i);
 }
 
+bool model_spread_constraints_none(const struct cluster *c,
+				   const struct sched_profile *prof, int pod,
+				   bool do_not_schedule)
+{
+	assert(c && prof && pod >= 0 && pod < c->n_pods);
+	const struct pod *p = &c->pods[pod];
+	if (p->n_spread > 0) {
+		for (int i = 0; i < p->n_spread; i++)
+			if (p->spread[i].do_not_schedule == do_not_schedule)
+				return false;
+		return true;
+	}
+	const struct default_spread_constraint *defs = system_defaults;
+	int n_defs = (int)(sizeof system_defaults / sizeof *system_defaults);
+	if (!prof->spread_system_defaulting) {
+		defs = prof->default_constraints;
+		n_defs = prof->n_default_constraints;
+	}
+	bool any = false;
+	for (int i = 0; i < n_defs && !any; i++)
+		any = defs[i].do_not_schedule == do_not_schedule;
+	if (!any)
+		return true;
+	struct model_selector sel;
+	model_default_selector(c, pod, &sel);
+	bool empty = model_selector_is_empty(&sel);
+	model_selector_release(&sel);
+	return empty;
+}
+
 void model_spread_constraints_release(struct model_spread_constraints *cs)
 {
 	assert(cs);

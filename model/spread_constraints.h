@@ -51,6 +51,14 @@ void model_spread_constraints_build(const struct cluster *c,
 				    bool do_not_schedule,
 				    struct model_spread_constraints *out);
 
+/* model_spread_constraints_none: whether model_spread_constraints_build
+ * gives no constraint of class do_not_schedule for pod, found without
+ * building them (the default selector only when a default constraint
+ * of the class exists). */
+bool model_spread_constraints_none(const struct cluster *c,
+				   const struct sched_profile *prof, int pod,
+				   bool do_not_schedule);
+
 /* model_spread_constraints_release: frees what cs owns. */
 void model_spread_constraints_release(struct model_spread_constraints *cs);
 

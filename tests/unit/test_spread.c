@@ -9,6 +9,7 @@
 #include "build.h"
 #include "check.h"
 #include "../../core/quirks.h"
+#include "../../model/spread_constraints.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -548,6 +549,12 @@ static void test_default_constraints_filter(void)
 	add_service(&c, "default", "web", "app=web");
 	CHECK_EQ(pts(&c, p, 0), SCHED_SUCCESS);
 	struct sched_profile *prof = tb_profile(&c);
+	/* model_spread_constraints_none: the system defaults have no
+	 * DoNotSchedule constraint; their two ScheduleAnyway ones carry the
+	 * Service's selector for new, none for lone (nothing selects it) */
+	CHECK(model_spread_constraints_none(&c, prof, p, true));
+	CHECK(!model_spread_constraints_none(&c, prof, p, false));
+	CHECK(model_spread_constraints_none(&c, prof, lone, false));
 	prof->spread_system_defaulting = false;
 	prof->default_constraints[0].max_skew = 1;
 	prof->default_constraints[0].topology_key = "zone";
@@ -557,6 +564,11 @@ static void test_default_constraints_filter(void)
 	CHECK_EQ(pts(&c, p, 0), SCHED_UNSCHEDULABLE);
 	CHECK_EQ(pts(&c, p, 1), SCHED_SUCCESS);
 	CHECK_EQ(pts(&c, lone, 0), SCHED_SUCCESS);
+	/* the list's one constraint is DoNotSchedule: new has it, lone
+	 * (empty default selector) not, and neither a ScheduleAnyway one */
+	CHECK(!model_spread_constraints_none(&c, prof, p, true));
+	CHECK(model_spread_constraints_none(&c, prof, lone, true));
+	CHECK(model_spread_constraints_none(&c, prof, p, false));
 	cluster_release(&c);
 }
 

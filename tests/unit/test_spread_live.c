@@ -225,6 +225,27 @@ static void compare_verdicts(struct model_scheduler *m, const char *path)
 	}
 }
 
+/* model_spread_constraints_none says what building the constraints
+ * finds, for every pod of the fixture and both classes. */
+static int nones, none_differences;
+
+static void compare_none(const struct cluster *c, const char *path)
+{
+	for (int p = 0; p < c->n_pods; p++) {
+		const struct sched_profile *prof = model_profile_for(c, p);
+		for (int dns = 0; prof && dns < 2; dns++) {
+			struct model_spread_constraints cs;
+			model_spread_constraints_build(c, prof, p, dns, &cs);
+			nones++;
+			if (model_spread_constraints_none(c, prof, p, dns) != (cs.n == 0) &&
+			    none_differences++ == 0)
+				fprintf(stderr, "constraints_none differs: %s pod %s "
+					"(%d constraints)\n", path, c->pods[p].name, cs.n);
+			model_spread_constraints_release(&cs);
+		}
+	}
+}
+
 static void fixture(const char *path)
 {
 	struct cluster c;
@@ -234,6 +255,7 @@ static void fixture(const char *path)
 		cluster_release(&c);
 		return;
 	}
+	compare_none(&c, path);
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	struct model_scheduler m;
@@ -284,5 +306,9 @@ int main(void)
 	       verdicts);
 	CHECK(verdicts > 1000);
 	CHECK_EQ(verdict_differences, 0);
+	printf("test_spread_live: %d constraint sets compared with "
+	       "model_spread_constraints_none\n", nones);
+	CHECK(nones > 1000);
+	CHECK_EQ(none_differences, 0);
 	return check_done("test_spread_live");
 }

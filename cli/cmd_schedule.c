@@ -883,6 +883,8 @@ static void run(struct cli_loop *r, enum cli_format out, bool detail,
 	bool tree = out == CLI_JSON || out == CLI_HTML;
 	if (tree) {
 		html_out_init(&j, stdout, out, html_schedule);
+		/* nothing else writes stdout until json_end */
+		json_buffered(&j);
 		json_begin_object(&j);
 		if (jd) {
 			json_key(&j, "implementation");

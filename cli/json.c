@@ -148,22 +148,42 @@ static void yaml_add(struct json_out *j, struct ynode *n)
  * run was most of the writer's cost).
  */
 struct json_buf {
-	FILE *f;
+	struct json_out *j;
 	size_t n;
 	char b[256];
 };
 
 /* (b is not cleared: a few hundred bytes a value) */
-static void buf_start(struct json_buf *o, FILE *f)
+static void buf_start(struct json_buf *o, struct json_out *j)
 {
-	o->f = f;
+	o->j = j;
 	o->n = 0;
+}
+
+/* s[0..n) to the writer's file, through its own buffer when it has one
+ * (json_buffered). */
+static void out_write(struct json_out *j, const char *s, size_t n)
+{
+	if (!j->out) {
+		fwrite(s, 1, n, j->f);
+		return;
+	}
+	if (j->out_n + n > JSON_OUT_BUFFER) {
+		fwrite(j->out, 1, j->out_n, j->f);
+		j->out_n = 0;
+		if (n > JSON_OUT_BUFFER) {
+			fwrite(s, 1, n, j->f);
+			return;
+		}
+	}
+	memcpy(j->out + j->out_n, s, n);
+	j->out_n += n;
 }
 
 static void buf_flush(struct json_buf *o)
 {
 	if (o->n)
-		fwrite(o->b, 1, o->n, o->f);
+		out_write(o->j, o->b, o->n);
 	o->n = 0;
 }
 
@@ -172,12 +192,19 @@ static void buf_add(struct json_buf *o, const char *s, size_t n)
 	if (o->n + n > sizeof o->b) {
 		buf_flush(o);
 		if (n > sizeof o->b) {
-			fwrite(s, 1, n, o->f);
+			out_write(o->j, s, n);
 			return;
 		}
 	}
 	memcpy(o->b + o->n, s, n);
 	o->n += n;
+}
+
+void json_buffered(struct json_out *j)
+{
+	assert(j);
+	if (!j->yaml && !j->out)
+		j->out = xmalloc(JSON_OUT_BUFFER);
 }
 
 /* A newline and two spaces per open container. */
@@ -220,7 +247,7 @@ static void json_open(struct json_out *j, char c)
 		return;
 	}
 	struct json_buf o;
-	buf_start(&o, j->f);
+	buf_start(&o, j);
 	json_before_buf(j, &o);
 	buf_add(&o, &c, 1);
 	buf_flush(&o);
@@ -239,7 +266,7 @@ static void json_close(struct json_out *j, char c)
 	bool empty = j->first[j->depth];
 	j->depth--;
 	struct json_buf o;
-	buf_start(&o, j->f);
+	buf_start(&o, j);
 	if (!empty)
 		json_newline(j, &o);
 	buf_add(&o, &c, 1);
@@ -289,7 +316,7 @@ void json_key(struct json_out *j, const char *key)
 		return;
 	}
 	struct json_buf o;
-	buf_start(&o, j->f);
+	buf_start(&o, j);
 	json_before_buf(j, &o);
 	json_escaped(&o, key);
 	buf_add(&o, j->compact ? ":" : ": ", j->compact ? 1 : 2);
@@ -307,7 +334,7 @@ void json_string(struct json_out *j, const char *s)
 		return;
 	}
 	struct json_buf o;
-	buf_start(&o, j->f);
+	buf_start(&o, j);
 	json_before_buf(j, &o);
 	json_escaped(&o, s ? s : "");
 	buf_flush(&o);
@@ -322,7 +349,7 @@ void json_int(struct json_out *j, int64_t v)
 		return;
 	}
 	struct json_buf o;
-	buf_start(&o, j->f);
+	buf_start(&o, j);
 	json_before_buf(j, &o);
 	char buf[24], *p = buf + sizeof buf;
 	/* digits from the magnitude as unsigned, so INT64_MIN works */
@@ -343,7 +370,7 @@ void json_bool(struct json_out *j, bool v)
 		return;
 	}
 	struct json_buf o;
-	buf_start(&o, j->f);
+	buf_start(&o, j);
 	json_before_buf(j, &o);
 	buf_add(&o, v ? "true" : "false", v ? 4 : 5);
 	buf_flush(&o);
@@ -356,7 +383,7 @@ void json_null(struct json_out *j)
 		return;
 	}
 	struct json_buf o;
-	buf_start(&o, j->f);
+	buf_start(&o, j);
 	json_before_buf(j, &o);
 	buf_add(&o, "null", 4);
 	buf_flush(&o);
@@ -377,5 +404,11 @@ void json_end(struct json_out *j)
 		j->key = NULL;
 		return;
 	}
-	fputc('\n', j->f);
+	out_write(j, "\n", 1);
+	if (j->out) {
+		fwrite(j->out, 1, j->out_n, j->f);
+		free(j->out);
+		j->out = NULL;
+		j->out_n = 0;
+	}
 }

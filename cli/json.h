@@ -32,6 +32,8 @@ struct json_out {
 	int room[JSON_MAX_DEPTH];                 /* entries open[d]'s arrays hold */
 	struct ynode *key;                        /* the next value's key */
 	struct ynode **keys_seen;                 /* json.c's table of key scalars */
+	char *out;                                /* json_buffered's, NULL */
+	size_t out_n;
 	int depth;                       /* open containers */
 	bool first[JSON_MAX_DEPTH];      /* next element is the first of its container */
 	bool after_key;                  /* a key was just written */
@@ -65,7 +67,16 @@ void json_string(struct json_out *j, const char *s);
 void json_int(struct json_out *j, int64_t v);
 void json_bool(struct json_out *j, bool v);
 void json_null(struct json_out *j);
-/* json_end: final newline after the top-level value. */
+/* json_end: final newline after the top-level value (and what
+ * json_buffered held written out). */
 void json_end(struct json_out *j);
+
+/* json_buffered: from now on the JSON text gathers in a buffer of j's
+ * own (JSON_OUT_BUFFER bytes), written to its file when full and at
+ * json_end, so that nothing else may write to the file until then: a
+ * long report's values cost no stdio call each (kso schedule's 500,000
+ * steps).  Nothing in YAML and tree modes, which print at json_end. */
+void json_buffered(struct json_out *j);
+#define JSON_OUT_BUFFER (1 << 16)
 
 #endif

@@ -101,6 +101,55 @@ static void nested(struct json_out *j, const void *v)
 	json_end_object(j);
 }
 
+/* nested, indented, then json_end; through json_buffered's buffer when
+ * buffered; long adds 20,000 short strings and one of 100,000 bytes (past
+ * the value buffer and the writer's own). */
+static char *indented(bool buffered, bool long_values)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct json_out j;
+	json_init(&j, f, false);
+	if (buffered)
+		json_buffered(&j);
+	json_begin_array(&j);
+	nested(&j, NULL);
+	if (long_values) {
+		for (int i = 0; i < 20000; i++)
+			json_string(&j, "x\n");
+		char *big = malloc(100001);
+		memset(big, 'y', 100000);
+		big[100000] = '\0';
+		json_string(&j, big);
+		free(big);
+	}
+	json_end_array(&j);
+	json_end(&j);
+	fclose(f);
+	return text;
+}
+
+static void indentation_and_buffering(void)
+{
+	char *got = indented(false, false);
+	CHECK_STR(got, "[\n  {\n    \"a\": [\n      1,\n      false,\n"
+		  "      null,\n      {}\n    ],\n    \"b\\\"\": \"\"\n  }\n]\n");
+	char *buf = indented(true, false);
+	CHECK_STR(buf, got);
+	size_t small = strlen(got);
+	free(got);
+	free(buf);
+	got = indented(false, true);
+	buf = indented(true, true);
+	/* the long one adds 20,000 times ',' newline, two spaces, "x\n"
+	 * quoted (5), then the same before the big string quoted */
+	CHECK_EQ(strlen(got), small + 20000 * 9 + 4 + 100002);
+	CHECK_STR(buf, got);
+	free(got);
+	free(buf);
+}
+
 int main(void)
 {
 	expect_str("plain", "\"plain\"");
@@ -118,5 +167,6 @@ int main(void)
 	CHECK_STR(got, "{\"a\":[1,false,null,{}],\"b\\\"\":\"\"}");
 	free(got);
 	yaml_mode();
+	indentation_and_buffering();
 	return check_done("test_json");
 }

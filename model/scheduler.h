@@ -233,10 +233,12 @@ struct model_scheduler {
 	struct model_queue_key *heap;
 	int n_heap;
 	int *pool, n_pool;
-	/* [n_nodes] each node's place among the node names sorted as
-	 * strings (equal names, equal places): select_host's "name sorts
-	 * first" as an integer comparison; NULL: compared as strings */
+	/* [n_nodes] each node's place among the nodes sorted by name as
+	 * strings, then by index (so no two share one): select_host's "name
+	 * sorts first" as an integer comparison; NULL: compared as strings.
+	 * rank_node: the node at each place. */
 	int *name_rank;
+	int *rank_node;
 	/* Replay: the decision the next step should take; set before the
 	 * step, cleared by it (see struct model_want). */
 	struct model_want want;

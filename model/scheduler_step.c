@@ -257,24 +257,28 @@ struct named {
 
 static int named_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
+	const struct named *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+	return d ? d : (x->node > y->node) - (x->node < y->node);
 }
 
-/* m->name_rank: strcmp(name(a), name(b)) < 0 exactly when rank[a] <
- * rank[b] (equal names share a rank). */
-static int *name_ranks(const struct cluster *c)
+/* m->name_rank and m->rank_node: rank[a] < rank[b] exactly when a's name
+ * sorts before b's, or the names are equal and a < b (name_before). */
+static void name_ranks(struct model_scheduler *m)
 {
+	const struct cluster *c = m->cluster;
 	int n = c->n_nodes;
 	struct named *v = xmalloc(sizeof *v * ((size_t)n + 1));
-	int *rank = xmalloc(sizeof *rank * ((size_t)n + 1));
+	m->name_rank = xmalloc(sizeof *m->name_rank * ((size_t)n + 1));
+	m->rank_node = xmalloc(sizeof *m->rank_node * ((size_t)n + 1));
 	for (int i = 0; i < n; i++)
 		v[i] = (struct named){c->nodes[i].name, i};
 	qsort(v, (size_t)n, sizeof *v, named_cmp);
-	for (int i = 0; i < n; i++)
-		rank[v[i].node] = i > 0 && strcmp(v[i].name, v[i - 1].name) == 0
-			? rank[v[i - 1].node] : i;
+	for (int i = 0; i < n; i++) {
+		m->name_rank[v[i].node] = i;
+		m->rank_node[i] = v[i].node;
+	}
 	free(v);
-	return rank;
 }
 
 void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
@@ -308,7 +312,7 @@ void model_scheduler_init(struct model_scheduler *m, const struct snapshot *s,
 	};
 	m->heap = xmalloc(sizeof *m->heap * (n + 1));
 	m->pool = xmalloc(sizeof *m->pool * (n + 1));
-	m->name_rank = name_ranks(c);
+	name_ranks(m);
 	for (int p = 0; p < c->n_pods; p++)
 		if (in_active_queue(m, p))
 			heap_push(m, p);
@@ -330,6 +334,7 @@ void model_scheduler_release(struct model_scheduler *m)
 	free(m->heap);
 	free(m->pool);
 	free(m->name_rank);
+	free(m->rank_node);
 	free(m->unjudged);
 	sched_cycle_result_release(&m->result);
 	model_invariants_release(&m->inv);
@@ -352,39 +357,36 @@ static int *copy_ints(const int *a, int n)
 	return d;
 }
 
-/* Whether node a's name sorts before node b's; equal names (one rank),
- * the first in node order. */
+/* Whether node a's name sorts before node b's; equal names (the loader
+ * refuses them; a test's cluster may have them), the first in node
+ * order. */
 static bool name_before(const struct model_scheduler *m, int a, int b)
 {
-	int d = m->name_rank ? m->name_rank[a] - m->name_rank[b]
-		: strcmp(m->cluster->nodes[a].name, m->cluster->nodes[b].name);
+	int d = strcmp(m->cluster->nodes[a].name, m->cluster->nodes[b].name);
 	return d < 0 || (d == 0 && a < b);
 }
 
 /* The viable node whose name sorts first, whatever the order r lists
  * them in (an engine may list them as found: engine_loop_opts'
- * viable_as_set): one pass over the ranks, the step's largest cost
- * outside the engine when thousands of nodes tie. */
+ * viable_as_set): the least rank, one load and compare a node - the
+ * step's largest cost outside the engine when thousands of nodes tie. */
 static int first_by_name(const struct model_scheduler *m,
 			 const struct sched_cycle_result *r)
 {
 	const int *v = r->viable, *rank = m->name_rank;
-	int best = v[0];
 	if (!rank) {
+		int best = v[0];
 		for (int i = 1; i < r->n_viable; i++)
 			if (name_before(m, v[i], best))
 				best = v[i];
 		return best;
 	}
-	int best_rank = rank[best];
+	int least = rank[v[0]];
 	for (int i = 1; i < r->n_viable; i++) {
 		int k = rank[v[i]];
-		if (k < best_rank || (k == best_rank && v[i] < best)) {
-			best_rank = k;
-			best = v[i];
-		}
+		least = k < least ? k : least;
 	}
-	return best;
+	return m->rank_node[least];
 }
 
 /* selectHost (§1.7) made deterministic: the viable node whose name sorts

@@ -113,20 +113,25 @@ bool check_is_kind(const struct ynode *o, const char *kind)
 	return k && !strcmp(k, kind);
 }
 
+/* A pod first seen (no prev: a List's item, a watch's initial ADDED)
+ * shows no decision: its Unschedulable condition, its nomination were
+ * written before the log began, in a state the log does not hold (a
+ * pod's create has no status the scheduler wrote). */
 bool check_pod_decision(const struct ynode *prev, const struct ynode *obj,
 			enum check_ev_type type)
 {
-	if (type == CHECK_DELETED || !ynode_str(ynode_get(obj, "metadata"), "name"))
+	if (!prev || type == CHECK_DELETED ||
+	    !ynode_str(ynode_get(obj, "metadata"), "name"))
 		return false;
-	if (prev && !*check_pod_node(prev) && *check_pod_node(obj))
+	if (!*check_pod_node(prev) && *check_pod_node(obj))
 		return true;
-	if (prev && !*check_pod_node(obj) && *check_pod_nominated(obj) &&
+	if (!*check_pod_node(obj) && *check_pod_nominated(obj) &&
 	    strcmp(check_pod_nominated(prev), check_pod_nominated(obj)))
 		return true;
-	if (prev && *check_pod_node(prev))
+	if (*check_pod_node(prev))
 		return false;
 	const char *now = check_unschedulable_message(obj);
-	const char *was = prev ? check_unschedulable_message(prev) : NULL;
+	const char *was = check_unschedulable_message(prev);
 	return now && (!was || strcmp(was, now)) && !*check_pod_node(obj);
 }
 

@@ -346,3 +346,45 @@ def test_v130_preempts_synchronously(tmp_path):
     assert [(d["pod"], d["decision"], d["verdict"]) for d in got] == [
         ("default/high1", "preempt on n1: default/low-a", "victims-differ"),
         ("default/high2", "preempt on n2:", "victims-differ")]
+
+
+def test_a_listed_pods_old_condition_is_no_decision(tmp_path):
+    """A watch of pods and one of nodes, merged by resourceVersion.  The
+    watches begin with every object ADDED: the nodes at their last
+    heartbeat's version (9001, 9002), pending pod big at the version its
+    Unschedulable condition was written (400), long before - when the
+    cluster had n1 alone.  That condition was decided in a state the log
+    does not hold: no decision (it was judged, 'inconclusive', in a state
+    without the nodes).  The scheduler's next try writes a new message
+    (9100), judged in the log's state (v1.30): n1 and n2 (cpu 2 each) are
+    full (busy, busy2: cpu 2, priority 0) - big (cpu 1, priority 0) gets
+    '2 Insufficient cpu', and no pod of lower priority can go."""
+    n1 = R.node("n1", cpu="2", memory="4Gi", rv="9001")
+    n2 = R.node("n2", cpu="2", memory="4Gi", rv="9002")
+    busy = R.pod("busy", [R.container("a", cpu="2")], node_name="n1", rv="300")
+    busy2 = R.pod("busy2", [R.container("a", cpu="2")], node_name="n2",
+                  rv="301")
+    old = ("0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 "
+           "nodes are available: 1 No preemption victims found for incoming "
+           "pod.")
+    new = ("0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 "
+           "nodes are available: 2 No preemption victims found for incoming "
+           "pod.")
+    big = R.unschedulable(R.pod("big", [R.container("a", cpu="1")], rv="400"),
+                          old)
+    again = R.unschedulable(big, new, time="2025-10-01T10:40:00Z")
+    again["metadata"]["resourceVersion"] = "9100"
+    pods = tmp_path / "pods.json"
+    pods.write_text("".join(json.dumps({"type": t, "object": o}, indent=4) + "\n"
+                            for t, o in (("ADDED", busy), ("ADDED", busy2),
+                                         ("ADDED", big), ("MODIFIED", again))))
+    nodes = tmp_path / "nodes.json"
+    nodes.write_text("".join(json.dumps({"type": "ADDED", "object": o}) + "\n"
+                             for o in (n1, n2)))
+    p = subprocess.run([KSO, "check", str(pods), str(nodes), "--kube-version",
+                        "1.30", "--strict-message"], capture_output=True,
+                       text=True, timeout=60)
+    assert (p.returncode, p.stderr) == (0, "")
+    got = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [(d["resourceVersion"], d["pod"], d["verdict"]) for d in got[:-1]] == [
+        (9100, "default/big", "ok")]

@@ -199,6 +199,8 @@ struct check {
 	int64_t lag_usec;          /* --lag in time, 0: none */
 	bool event;                /* judging a FailedScheduling Event */
 	int count[JUDGMENT_COUNT];
+	char **others;             /* schedulerNames no profile has, warned */
+	int n_others, cap_others;
 	struct json_out j;
 	enum cli_format format;    /* -o: JSON lines (default) or a table */
 	struct cli_grid table;     /* -o table|wide: the rows not printed */
@@ -622,6 +624,27 @@ static bool lag_explains(struct check *k, int i, const struct sched_profile *pro
 	return false;
 }
 
+/* A decision for a pod whose spec.schedulerName no profile has: another
+ * scheduler's (a cluster may run several; kube-scheduler leaves their
+ * pods alone), not judged.  A warning at the first decision of each such
+ * name, where the log shows it. */
+static void other_scheduler(struct check *k, int i, const char *scheduler,
+			    const char *pod_key)
+{
+	for (int n = 0; n < k->n_others; n++)
+		if (!strcmp(k->others[n], scheduler))
+			return;
+	GROW(k->others, k->n_others + 1, k->cap_others);
+	k->others[k->n_others++] = xstrdup(scheduler);
+	const struct check_event *e = check_state_event(&k->st, i);
+	fprintf(stderr, "%s:%d:%d: warning: %s is scheduled by \"%.100s\", which no "
+		"profile of the configuration is: its decisions and those of every "
+		"pod of that scheduler are not judged (--config: a profile of that "
+		"name judges them) (spec.schedulerName)\n",
+		e->file && strcmp(e->file, "-") ? e->file : "<stdin>",
+		e->obj->line, e->obj->col, pod_key, scheduler);
+}
+
 /* Judges o for pod ns/name in the state before event i. */
 static void judge_in(struct check *k, int i, const char *ns, const char *name,
 		     const struct observed *o)
@@ -630,22 +653,25 @@ static void judge_in(struct check *k, int i, const char *ns, const char *name,
 	long long rv = check_state_event(st, i)->rv;
 	char pod_key[512];
 	snprintf(pod_key, sizeof pod_key, "%s/%s", ns, name);
-	k->seq++;
 	const char *bad = check_state_error(st);
+	struct cluster *c = &st->c;
+	int pod = bad ? -1 : check_state_pod(st, ns, name);
+	const struct sched_profile *prof = pod >= 0 ?
+		config_find_profile(&c->config, c->pods[pod].scheduler_name) : NULL;
+	if (pod >= 0 && !prof) {
+		other_scheduler(k, i, c->pods[pod].scheduler_name, pod_key);
+		return;
+	}
+	k->seq++;
 	if (bad) {
 		k->inconclusive++;
 		emit(k, rv, pod_key, o, NULL, NULL, "inconclusive", bad, NULL, NULL);
 		return;
 	}
-	struct cluster *c = &st->c;
-	int pod = check_state_pod(st, ns, name);
-	const struct sched_profile *prof = pod >= 0 ?
-		config_find_profile(&c->config, c->pods[pod].scheduler_name) : NULL;
 	struct impl_answer a;
 	impl_answer_init(&a);
 	const char *why = pod < 0 ? "the pod is not in the state before the decision"
 		: st->s.pod_node[pod] != SNAP_PENDING ? "the pod was bound already"
-		: !prof ? "no profile has the pod's schedulerName"
 		: !resolve(st, o, &a) ? "the decision names a node or pod the state "
 					"does not have" : NULL;
 	if (why) {
@@ -1125,6 +1151,9 @@ int cmd_check(int argc, char **argv)
 	for (int t = 0; t < w.n_taken; t++)
 		victim_free(&w.taken[t]);
 	free(w.taken);
+	for (int n = 0; n < k.n_others; n++)
+		free(k.others[n]);
+	free(k.others);
 	if (k.r_build)
 		sched_cycle_result_release(&k.r);
 	check_state_release(&k.st);

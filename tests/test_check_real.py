@@ -388,3 +388,37 @@ def test_a_listed_pods_old_condition_is_no_decision(tmp_path):
     got = [json.loads(x) for x in p.stdout.splitlines()]
     assert [(d["resourceVersion"], d["pod"], d["verdict"]) for d in got[:-1]] == [
         (9100, "default/big", "ok")]
+
+
+def test_another_schedulers_pods_are_not_judged(tmp_path):
+    """A cluster running a second scheduler: pod batch-1 has
+    spec.schedulerName volcano, which no profile of kso's (default)
+    configuration is - kube-scheduler never decides it, so its bind (to
+    n1, where its cpu 3 does not fit the 2 - volcano's business) is not
+    judged; one warning names it where the log shows its first decision.
+    web (default-scheduler, cpu 1) is judged: batch-1 counts on n1 as in
+    kube's cache (3 of 2 cpu: Insufficient cpu), so n2 (cpu 8) is the
+    only feasible node and web on n2 is ok."""
+    w = R.Watch()
+    w.add("ADDED", R.node("n1", cpu="2", memory="4Gi"))
+    w.add("ADDED", R.node("n2", cpu="8", memory="4Gi"))
+    batch = w.add("ADDED", R.pod("batch-1", [R.container("a", cpu="3")],
+                                 schedulerName="volcano"))
+    web = w.add("ADDED", R.pod("web", [R.container("a", cpu="1")]))
+    w.add("MODIFIED", R.bound(batch, "n1"))
+    w.add("MODIFIED", R.bound(web, "n2"))
+    f = tmp_path / "watch.json"
+    f.write_text(w.text())
+    line = w.text().count("\n", 0, w.text().index('"MODIFIED"')) + 1
+    p = subprocess.run([KSO, "check", str(f), "--kube-version", "1.34"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0
+    assert p.stderr == (
+        f'{f}:{line + 1}:15: warning: default/batch-1 is scheduled by '
+        '"volcano", which no profile of the configuration is: its decisions '
+        'and those of every pod of that scheduler are not judged (--config: '
+        'a profile of that name judges them) (spec.schedulerName)\n')
+    got = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [(d["seq"], d["pod"], d["decision"], d["verdict"])
+            for d in got[:-1]] == [(1, "default/web", "bind n2", "ok")]
+    assert got[-1]["summary"]["decisions"] == 1

@@ -56,6 +56,14 @@ struct check_src {
 	long col_base;             /* columns of the current line before buf */
 	size_t start;              /* the open value's first byte */
 	long start_line, start_col;
+	/* the text's encoding, from its byte order mark (kubectl's output
+	 * redirected by Windows PowerShell 5 is UTF-16LE with one): 0
+	 * UTF-8, 1 UTF-16LE, 2 UTF-16BE; read as UTF-8 (utf16_to_utf8) */
+	int utf16;
+	bool started;              /* the first bytes were looked at */
+	unsigned char carry[4];    /* UTF-16 bytes of a unit or pair cut by
+				    * a read */
+	int n_carry;
 	long long last_rv;         /* the last version read: an event without
 				    * one (an audit binding) merges there */
 	int64_t last_usec;         /* the last event's time */
@@ -322,6 +330,87 @@ static void src_shift(struct check_src *s, size_t upto)
 	}
 }
 
+/* UTF-8 of code point c into out; its length. */
+static int put_utf8(unsigned char *out, unsigned c)
+{
+	if (c < 0x80) {
+		out[0] = (unsigned char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (unsigned char)(0xC0 | c >> 6);
+		out[1] = (unsigned char)(0x80 | (c & 0x3F));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (unsigned char)(0xE0 | c >> 12);
+		out[1] = (unsigned char)(0x80 | (c >> 6 & 0x3F));
+		out[2] = (unsigned char)(0x80 | (c & 0x3F));
+		return 3;
+	}
+	out[0] = (unsigned char)(0xF0 | c >> 18);
+	out[1] = (unsigned char)(0x80 | (c >> 12 & 0x3F));
+	out[2] = (unsigned char)(0x80 | (c >> 6 & 0x3F));
+	out[3] = (unsigned char)(0x80 | (c & 0x3F));
+	return 4;
+}
+
+/* The UTF-16 bytes raw[0, n) (after s->carry) as UTF-8 into out (room
+ * for 2 * (n + 4) bytes: a 2-byte unit gives at most 3); the bytes of a
+ * unit or surrogate pair the read cut are carried to the next.  A lone
+ * surrogate is U+FFFD, as a decoder replaces it.  The UTF-8 length. */
+static size_t utf16_to_utf8(struct check_src *s, const unsigned char *raw,
+			    size_t n, unsigned char *out)
+{
+	unsigned char *in = xmalloc(n + sizeof s->carry);
+	memcpy(in, s->carry, (size_t)s->n_carry);
+	memcpy(in + s->n_carry, raw, n);
+	n += (size_t)s->n_carry;
+	s->n_carry = 0;
+	size_t i = 0, o = 0;
+	while (i + 2 <= n) {
+		unsigned u = s->utf16 == 1 ? (unsigned)(in[i] | in[i + 1] << 8)
+					   : (unsigned)(in[i] << 8 | in[i + 1]);
+		if (u >= 0xD800 && u < 0xDC00) {
+			if (i + 4 > n)
+				break;     /* the pair's second half is to come */
+			unsigned v = s->utf16 == 1 ? (unsigned)(in[i + 2] | in[i + 3] << 8)
+						   : (unsigned)(in[i + 2] << 8 | in[i + 3]);
+			if (v >= 0xDC00 && v < 0xE000) {
+				o += (size_t)put_utf8(out + o, 0x10000 + ((u - 0xD800) << 10) +
+						      (v - 0xDC00));
+				i += 4;
+				continue;
+			}
+			u = 0xFFFD;
+		} else if (u >= 0xDC00 && u < 0xE000) {
+			u = 0xFFFD;
+		}
+		o += (size_t)put_utf8(out + o, u);
+		i += 2;
+	}
+	memcpy(s->carry, in + i, n - i);
+	s->n_carry = (int)(n - i);
+	free(in);
+	return o;
+}
+
+/* The first bytes of a source, buf[0, *got): a UTF-8 byte order mark
+ * dropped, a UTF-16 one read as the encoding (and dropped). */
+static void byte_order_mark(struct check_src *s, unsigned char *buf, size_t *got)
+{
+	s->started = true;
+	if (*got >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) {
+		memmove(buf, buf + 3, *got - 3);
+		*got -= 3;
+	} else if (*got >= 2 && ((buf[0] == 0xFF && buf[1] == 0xFE) ||
+				 (buf[0] == 0xFE && buf[1] == 0xFF))) {
+		s->utf16 = buf[0] == 0xFF ? 1 : 2;
+		memmove(buf, buf + 2, *got - 2);
+		*got -= 2;
+	}
+}
+
 /* More bytes into s->buf: 1 read, 0 nothing now (without wait) or at
  * the end, -1 error. */
 static int src_read(struct check_log *l, struct check_src *s, bool wait)
@@ -344,8 +433,22 @@ static int src_read(struct check_log *l, struct check_src *s, bool wait)
 	for (;;) {
 		ssize_t got = read(s->fd, s->buf + s->len, READ_BLOCK);
 		if (got > 0) {
-			s->len += (size_t)got;
 			l->bytes += got;
+			size_t n = (size_t)got;
+			if (!s->started)
+				byte_order_mark(s, (unsigned char *)s->buf + s->len, &n);
+			if (s->utf16) {
+				unsigned char *raw = xmalloc(n + 1);
+				memcpy(raw, s->buf + s->len, n);
+				while (s->cap - s->len < 2 * (n + 4)) {
+					s->cap *= 2;
+					s->buf = xrealloc(s->buf, s->cap);
+				}
+				n = utf16_to_utf8(s, raw, n,
+						  (unsigned char *)s->buf + s->len);
+				free(raw);
+			}
+			s->len += n;
 			return 1;
 		}
 		if (got == 0) {
@@ -375,6 +478,32 @@ static int src_read(struct check_log *l, struct check_src *s, bool wait)
 static long column(const struct check_src *s, size_t i)
 {
 	return s->col_base + (long)(i - s->line_start) + 1;
+}
+
+static bool starts(const char *p, size_t n, const char *with)
+{
+	size_t k = strlen(with);
+	return n >= k && !memcmp(p, with, k);
+}
+
+/* What text that is no JSON value likely is, for the message: kubectl's
+ * -o yaml (a watch's "---" and "type:", a List's "apiVersion:"), or its
+ * stderr ("error: watch closed ...", "Error from server ...") written
+ * into the log; "" when neither. */
+static const char *not_json(const char *p, size_t n)
+{
+	static const char *const yaml[] = {"---", "type:", "object:", "apiVersion:",
+					   "kind:", "items:", "metadata:", NULL};
+	static const char *const said[] = {"error", "Error", "warning", "Warning",
+					   NULL};
+	for (int i = 0; yaml[i]; i++)
+		if (starts(p, n, yaml[i]))
+			return ", not YAML (record the watch with -o json)";
+	for (int i = 0; said[i]; i++)
+		if (starts(p, n, said[i]))
+			return ", got a message (kubectl's stderr in the log? record "
+			       "stdout alone)";
+	return "";
 }
 
 /* Scans the bytes read for the end of the next value and parses it.
@@ -429,7 +558,8 @@ static int src_scan(struct check_log *l, struct check_src *s)
 		} else if (s->depth == 0 && ch != ' ' && ch != '\t' && ch != '\r' &&
 			   ch != '\n') {
 			error_at(err, s->name, (int)s->line, (int)column(s, i), "",
-				 "expected a JSON object");
+				 "expected a JSON object%s",
+				 not_json(s->buf + i, s->len - i));
 			return -1;
 		}
 	}

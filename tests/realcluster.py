@@ -311,8 +311,11 @@ class Watch:
         return obj
 
     def text(self):
+        """As Go's encoding/json writes it: text beyond ASCII as UTF-8,
+        not as \\u escapes."""
         import json
-        return "".join(json.dumps(e, indent=4) + "\n" for e in self.events)
+        return "".join(json.dumps(e, indent=4, ensure_ascii=False) + "\n"
+                       for e in self.events)
 
 
 def bound(p, node_name, time="2025-10-01T10:20:00Z"):

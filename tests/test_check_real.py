@@ -422,3 +422,57 @@ def test_another_schedulers_pods_are_not_judged(tmp_path):
     assert [(d["seq"], d["pod"], d["decision"], d["verdict"])
             for d in got[:-1]] == [(1, "default/web", "bind n2", "ok")]
     assert got[-1]["summary"]["decisions"] == 1
+
+
+def encoded_log():
+    """The preemption log of above with an annotation outside the Basic
+    Multilingual Plane (U+1F680, a surrogate pair in UTF-16) and one
+    beyond ASCII (U+00E9)."""
+    w = preemption_log()
+    obj = w.events[0]["object"]
+    obj["metadata"]["annotations"]["example.com/note"] = "d\u00e9ploy \U0001F680"
+    return w.text()
+
+
+def run_bytes(data, *args):
+    return subprocess.run([KSO, "check", *args], input=data,
+                          capture_output=True, timeout=60)
+
+
+def test_a_log_in_utf16_or_with_a_bom_reads_as_utf8(tmp_path):
+    # Windows PowerShell 5's `kubectl ... > pods.json` writes UTF-16LE
+    # with a byte order mark; other tools a UTF-8 one: the same verdicts
+    text = encoded_log()
+    want = run_bytes(text.encode(), "-", "--kube-version", "1.34")
+    assert want.returncode == 0 and want.stderr == b""
+    verdicts = want.stdout.splitlines()[:-1]
+    assert len(verdicts) == 4
+    for data in (b"\xef\xbb\xbf" + text.encode(),
+                 b"\xff\xfe" + text.encode("utf-16-le"),
+                 b"\xfe\xff" + text.encode("utf-16-be")):
+        f = tmp_path / "log.json"
+        f.write_bytes(data)
+        for args in ((str(f),), ("-",)):
+            p = run_bytes(data if args == ("-",) else b"", *args,
+                          "--kube-version", "1.34")
+            assert (p.returncode, p.stderr) == (0, b"")
+            assert p.stdout.splitlines()[:-1] == verdicts
+
+
+def test_yaml_or_kubectls_stderr_in_a_log_is_named(tmp_path):
+    f = tmp_path / "pods.yaml"
+    f.write_text("---\ntype: ADDED\nobject:\n  kind: Node\n")
+    p = subprocess.run([KSO, "check", str(f)], capture_output=True,
+                       text=True, timeout=60)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == (f"{f}:1:1: expected a JSON object, not YAML (record "
+                        "the watch with -o json)\n")
+    f = tmp_path / "pods.json"
+    one = json.dumps({"type": "ADDED", "object": R.node("n1")})
+    f.write_text(one + "\nerror: watch closed before UntilWithoutRetry "
+                 "timeout\n")
+    p = subprocess.run([KSO, "check", str(f)], capture_output=True,
+                       text=True, timeout=60)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == (f"{f}:2:1: expected a JSON object, got a message "
+                        "(kubectl's stderr in the log? record stdout alone)\n")

@@ -495,6 +495,9 @@ static void run_cycle(struct check *k, const struct sched_profile *prof,
 	oracle_schedule_cycle(&st->o, pod, &k->r);
 }
 
+/* core/v1 validation's NoteLengthLimit: the longest Event message. */
+#define CHECK_NOTE_LIMIT 1024
+
 /* A FailedScheduling Event's message against the one kube reports for
  * x's cycle (the FitError and, when DefaultPreemption found no
  * candidate, its message; reference §1.7, §3.6): should-have-fit when a
@@ -505,7 +508,20 @@ static void judge_event(const struct cli_explain *x, const struct impl_answer *a
 			struct judgment *v)
 {
 	const struct sched_cycle_result *r = x->result;
+	const struct pod *p = &x->cluster->pods[x->pod];
 	memset(v, 0, sizeof *v);
+	if (p->deletion.has) {
+		/* skipPodSchedule: a pod being deleted is not scheduled, its
+		 * Event says so */
+		char want[600];
+		snprintf(want, sizeof want, "skip schedule deleting pod: %s/%s",
+			 p->ns, p->name);
+		v->kind = strcmp(want, a->message) ? JUDGMENT_MESSAGE_DIFFERS
+						   : JUDGMENT_OK;
+		snprintf(v->detail, sizeof v->detail, v->kind == JUDGMENT_OK ?
+			 "kube's message" : "kube's message is \"%s\"", want);
+		return;
+	}
 	if (r->n_viable > 0) {
 		char buf[512];
 		cluster_node_list(x->cluster, r->viable, r->n_viable, buf, sizeof buf);
@@ -518,6 +534,11 @@ static void judge_event(const struct cli_explain *x, const struct impl_answer *a
 	sched_preemption_init(&kp);
 	cli_kube_preempt(x, &kp);
 	char *want = cli_event_message(r, kp.node < 0 ? kp.message : NULL);
+	/* the Event's note is the message cut to NoteLengthLimit bytes
+	 * (handleSchedulingFailure's truncateMessage; the pod's condition
+	 * keeps it whole) */
+	if (strlen(want) > CHECK_NOTE_LIMIT)
+		strcpy(want + CHECK_NOTE_LIMIT - 4, " ...");
 	if (strcmp(want, a->message)) {
 		v->kind = JUDGMENT_MESSAGE_DIFFERS;
 		snprintf(v->detail, sizeof v->detail, "kube's message is \"%.900s\"",

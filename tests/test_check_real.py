@@ -476,3 +476,77 @@ def test_yaml_or_kubectls_stderr_in_a_log_is_named(tmp_path):
     assert (p.returncode, p.stdout) == (1, "")
     assert p.stderr == (f"{f}:2:1: expected a JSON object, got a message "
                         "(kubectl's stderr in the log? record stdout alone)\n")
+
+
+def failed_scheduling_event(name, pod, note, rv):
+    """A core/v1 Event as kube-scheduler's recorder writes it."""
+    return {"apiVersion": "v1", "kind": "Event", "action": "Scheduling",
+            "count": 1, "eventTime": "2025-10-01T10:20:00.123456Z",
+            "firstTimestamp": None, "lastTimestamp": None,
+            "involvedObject": {"apiVersion": "v1", "kind": "Pod",
+                               "name": pod["metadata"]["name"],
+                               "namespace": "default",
+                               "resourceVersion": pod["metadata"]["resourceVersion"],
+                               "uid": pod["metadata"]["uid"]},
+            "message": note,
+            "metadata": {"creationTimestamp": "2025-10-01T10:20:00Z",
+                         "name": name, "namespace": "default",
+                         "resourceVersion": rv, "uid": R.uid("event", name)},
+            "reason": "FailedScheduling",
+            "reportingComponent": "default-scheduler",
+            "reportingInstance": "default-scheduler-kind-control-plane",
+            "source": {}, "type": "Warning"}
+
+
+def test_a_long_failed_scheduling_note_is_cut_as_kube_cuts_it(tmp_path):
+    """30 nodes, each tainted dedicated-NN=x:NoSchedule (NN 00..29), none
+    tolerated by web: each node's reason differs, so the FitError lists
+    30 reasons, sorted as text - '1 node(s) had untolerated taint
+    {dedicated-NN: x}' in NN's order - and every node is
+    UnschedulableAndUnresolvable for preemption (v1.30).  The message is
+    longer than 1024 bytes: the pod's condition holds it whole, the Event
+    (handleSchedulingFailure's truncateMessage) its first 1020 bytes and
+    ' ...'.  Both are kube's: ok."""
+    n = 30
+    w = R.Watch()
+    for i in range(n):
+        w.add("ADDED", R.node(f"n{i:02d}", cpu="4", taints=[{
+            "effect": "NoSchedule", "key": f"dedicated-{i:02d}",
+            "value": "x"}]))
+    web = w.add("ADDED", R.pod("web", [R.container("a", cpu="1")]))
+    whole = ("0/30 nodes are available: " + ", ".join(
+        f"1 node(s) had untolerated taint {{dedicated-{i:02d}: x}}"
+        for i in range(n)) + ". preemption: 0/30 nodes are available: 30 "
+        "Preemption is not helpful for scheduling.")
+    assert len(whole) > 1024
+    w.add("MODIFIED", R.unschedulable(web, whole))
+    w.add("ADDED", failed_scheduling_event("web.1a2b", web,
+                                           whole[:1020] + " ...", "2001"))
+    rc, got = check(tmp_path, w, "--kube-version", "1.30", "--strict-message")
+    assert rc == 0
+    assert [(d["decision"][:30], d["verdict"]) for d in got] == [
+        ("unschedulable: 0/30 nodes are ", "ok"),
+        ("FailedScheduling: 0/30 nodes a", "ok")]
+
+
+def test_a_deleting_pods_event_says_it_is_skipped(tmp_path):
+    """A pending pod being deleted (a finalizer holds it): kube's
+    scheduleOne skips it (skipPodSchedule) with the Event 'skip schedule
+    deleting pod: default/gone' - ok; any other message for it is
+    kube's message differing."""
+    w = R.Watch()
+    w.add("ADDED", R.node("n1", cpu="4"))
+    gone = R.pod("gone", [R.container("a", cpu="1")])
+    gone["metadata"]["finalizers"] = ["example.com/hold"]
+    gone = w.add("ADDED", gone)
+    gone = w.add("MODIFIED", R.terminating(gone, grace=0))
+    w.add("ADDED", failed_scheduling_event(
+        "gone.1", gone, "skip schedule deleting pod: default/gone", "2001"))
+    w.add("ADDED", failed_scheduling_event(
+        "gone.2", gone, "0/1 nodes are available: 1 Insufficient cpu.", "2002"))
+    rc, got = check(tmp_path, w, "--kube-version", "1.30")
+    assert rc == 1
+    assert [(d["pod"], d["verdict"], d["detail"]) for d in got] == [
+        ("default/gone", "ok", "kube's message"),
+        ("default/gone", "message-differs", "kube's message is \"skip "
+         "schedule deleting pod: default/gone\"")]

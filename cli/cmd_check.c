@@ -666,6 +666,33 @@ static void other_scheduler(struct check *k, int i, const char *scheduler,
 		e->obj->line, e->obj->col, pod_key, scheduler);
 }
 
+/* v1.34's prepareCandidateAsync makes no API call for a victim already
+ * being deleted (a drain's eviction, an earlier preemption): the log
+ * shows no DisruptionTarget for it.  kube's victims on the nominated
+ * node that are terminating in the state are taken as observed. */
+static void unseen_victims(struct check *k, const struct sched_profile *prof,
+			   int pod, struct impl_answer *a)
+{
+	struct check_state *st = &k->st;
+	struct cli_explain x = {.cluster = &st->c, .snap = &st->s,
+				.profile = prof, .engine = k->engine, .pod = pod};
+	struct sched_victims want;
+	if (judge_kube_victims(&x, a->node, &want) == SCHED_SUCCESS) {
+		for (int i = 0; i < want.n; i++) {
+			int v = want.pods[i];
+			bool seen = false;
+			for (int j = 0; j < a->n_victims && !seen; j++)
+				seen = a->victims[j] == v;
+			if (seen || !st->c.pods[v].deletion.has)
+				continue;
+			a->victims = xrealloc(a->victims, sizeof *a->victims *
+					      (size_t)(a->n_victims + 1));
+			a->victims[a->n_victims++] = v;
+		}
+	}
+	free(want.pods);
+}
+
 /* Judges o for pod ns/name in the state before event i. */
 static void judge_in(struct check *k, int i, const char *ns, const char *name,
 		     const struct observed *o)
@@ -701,6 +728,8 @@ static void judge_in(struct check *k, int i, const char *ns, const char *name,
 		impl_answer_release(&a);
 		return;
 	}
+	if (o->action == IMPL_PREEMPT && k->load->kube_version >= KUBE_1_34)
+		unseen_victims(k, prof, pod, &a);
 	struct judgment v;
 	k->event = o->event;
 	verdict_now(k, prof, pod, &a, &v);

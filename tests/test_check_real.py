@@ -550,3 +550,38 @@ def test_a_deleting_pods_event_says_it_is_skipped(tmp_path):
         ("default/gone", "ok", "kube's message"),
         ("default/gone", "message-differs", "kube's message is \"skip "
          "schedule deleting pod: default/gone\"")]
+
+
+def test_a_victim_already_terminating_needs_no_call(tmp_path):
+    """v1.34, a drain under way: n1 (cpu 2) holds drained (cpu 1, started
+    09:10, evicted: EvictionByEvictionAPI, deleting with 30 s grace) and
+    low (cpu 1, started 09:20), both priority 0.  high (cpu 2, priority
+    1000) preempts: SelectVictimsOnNode takes every lower-priority pod
+    (a terminating one too), then reprieves the more important first -
+    drained (earlier start): 1 + 2 > 2, a victim; low: 1 + 2 > 2, a
+    victim.  prepareCandidateAsync skips drained (DeletionTimestamp set):
+    the log shows low's DisruptionTarget only.  kube's answer, ok."""
+    w = R.Watch()
+    w.add("ADDED", R.node("n1", cpu="2", memory="8Gi"))
+    drained = R.pod("drained", [R.container("app", cpu="1")], node_name="n1",
+                    start="2025-10-01T09:10:00Z")
+    drained["status"]["conditions"].append({
+        "lastProbeTime": None, "lastTransitionTime": "2025-10-01T10:29:50Z",
+        "message": "Eviction API: evicting", "reason": "EvictionByEvictionAPI",
+        "status": "True", "type": "DisruptionTarget"})
+    drained = w.add("ADDED", R.terminating(drained, "2025-10-01T10:30:20Z"))
+    low = w.add("ADDED", R.pod("low", [R.container("app", cpu="1")],
+                               node_name="n1", start="2025-10-01T09:20:00Z"))
+    high = w.add("ADDED", R.pod("high", [R.container("app", cpu="2")],
+                                priority=1000, priority_class="high"))
+    w.add("MODIFIED", R.unschedulable(
+        high, "0/1 nodes are available: 1 Insufficient cpu.", nominated="n1"))
+    low = w.add("MODIFIED", R.disruption_target(low))
+    low = w.add("MODIFIED", R.terminating(low))
+    w.add("DELETED", drained)
+    w.add("DELETED", low)
+    w.add("MODIFIED", R.bound(high, "n1"))
+    assert verdicts(tmp_path, w) == (0, [
+        ("default/high", "preempt on n1: default/low", "ok",
+         "kube may nominate n1 and evict the same pods"),
+        ("default/high", "bind n1", "ok", "n1 is viable (viable: n1)")])

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "check_audit.h"
+#include "../core/fnv.h"
 #include "../core/grow.h"
 #include "../core/xalloc.h"
 
@@ -64,6 +65,11 @@ struct check_src {
 	unsigned char carry[4];    /* UTF-16 bytes of a unit or pair cut by
 				    * a read */
 	int n_carry;
+	/* the keys of the bare objects read (hashes, open addressing), until
+	 * one comes twice: a watch recorded without --output-watch-events */
+	uint64_t *bare;
+	size_t n_bare, cap_bare;
+	bool bare_warned;
 	long long last_rv;         /* the last version read: an event without
 				    * one (an audit binding) merges there */
 	int64_t last_usec;         /* the last event's time */
@@ -228,6 +234,70 @@ static void watch_error(struct check_log *l, struct check_src *s,
 		msg ? msg : "");
 }
 
+/* Whether the key (kind, namespace, name) of bare object v was read in
+ * s before; remembered. */
+static bool bare_seen(struct check_src *s, const struct ynode *v)
+{
+	const struct ynode *m = ynode_get(v, "metadata");
+	const char *parts[3] = {ynode_str(v, "kind"), ynode_str(m, "namespace"),
+				ynode_str(m, "name")};
+	uint64_t h = FNV64_OFFSET;
+	for (int i = 0; i < 3; i++) {
+		for (const char *c = parts[i] ? parts[i] : ""; *c; c++)
+			h = (h ^ (unsigned char)*c) * FNV64_PRIME;
+		h = (h ^ '/') * FNV64_PRIME;
+	}
+	h |= 1;                    /* 0 marks an empty slot */
+	if (2 * (s->n_bare + 1) > s->cap_bare) {
+		size_t cap = s->cap_bare ? 2 * s->cap_bare : 64;
+		uint64_t *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < s->cap_bare; i++) {
+			if (!s->bare[i])
+				continue;
+			size_t j = s->bare[i] & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = s->bare[i];
+		}
+		free(s->bare);
+		s->bare = t;
+		s->cap_bare = cap;
+	}
+	size_t j = h & (s->cap_bare - 1);
+	for (; s->bare[j]; j = (j + 1) & (s->cap_bare - 1))
+		if (s->bare[j] == h)
+			return true;
+	s->bare[j] = h;
+	s->n_bare++;
+	return false;
+}
+
+/* A bare object (no watch event around it) is taken as ADDED: right for
+ * a state file, but `kubectl get -w -o json` without
+ * --output-watch-events prints every change so - a deletion too, which
+ * then never leaves the state.  The first object met twice in one log
+ * says so: a warning, once. */
+static void bare_object(struct check_log *l, struct check_src *s,
+			const struct ynode *v)
+{
+	if (s->bare_warned || !bare_seen(s, v))
+		return;
+	s->bare_warned = true;
+	free(s->bare);
+	s->bare = NULL;
+	s->n_bare = s->cap_bare = 0;
+	if (l->quiet)
+		return;
+	const struct ynode *m = ynode_get(v, "metadata");
+	const char *ns = ynode_str(m, "namespace");
+	fprintf(stderr, "%s:%d:%d: warning: %s %s%s%.200s again, without a watch "
+		"event: a watch recorded without --output-watch-events shows no "
+		"deletion, so deleted objects stay in the state; record it with "
+		"--output-watch-events\n", s->name, v->line, v->col,
+		ynode_str(v, "kind"), ns ? ns : "", ns ? "/" : "",
+		ynode_str(m, "name") ? ynode_str(m, "name") : "");
+}
+
 /* One top-level JSON value: a watch event, a recorder record, an array
  * of those, a List, or an object. */
 static int add_value(struct check_log *l, struct check_src *s,
@@ -287,6 +357,7 @@ static int add_value(struct check_log *l, struct check_src *s,
 		return 0;
 	}
 	if (ynode_str(v, "kind")) {
+		bare_object(l, s, v);
 		push(l, s, CHECK_ADDED, v);
 		return 0;
 	}
@@ -625,6 +696,7 @@ static void src_close(struct check_src *s)
 	free(s->buf);
 	free(s->pend);
 	free(s->pend_chunk);
+	free(s->bare);
 }
 
 /* ---------------------------------------------------------------- merge */

@@ -585,3 +585,32 @@ def test_a_victim_already_terminating_needs_no_call(tmp_path):
         ("default/high", "preempt on n1: default/low", "ok",
          "kube may nominate n1 and evict the same pods"),
         ("default/high", "bind n1", "ok", "n1 is viable (viable: n1)")])
+
+
+def test_a_watch_without_event_types_is_warned_of(tmp_path):
+    """`kubectl get pods -w -o json` without --output-watch-events prints
+    each change as the bare object, a deletion too: read as ADDED, a
+    deleted pod would stay in the state.  The first object printed twice
+    says the log is such a watch: one warning, where it is.  Objects
+    printed once each (a state file of single objects) are no such log."""
+    n1 = R.node("n1", cpu="2", memory="4Gi")
+    a = R.pod("a", [R.container("app", cpu="1")])
+    b = R.pod("b", [R.container("app", cpu="1")])
+    f = tmp_path / "state.json"
+    f.write_text("".join(json.dumps(o, indent=4) + "\n" for o in (n1, a, b)))
+    p = subprocess.run([KSO, "check", str(f)], capture_output=True,
+                       text=True, timeout=60)
+    assert (p.returncode, p.stderr) == (0, "")
+    text = "".join(json.dumps(o, indent=4) + "\n"
+                   for o in (n1, a, b, R.bound(a, "n1")))
+    f.write_text(text)
+    line = text.count("\n", 0, text.rindex('{\n    "apiVersion": "v1",\n'
+                                           '    "kind": "Pod"')) + 1
+    p = subprocess.run([KSO, "check", str(f)], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0
+    assert p.stderr == (
+        f"{f}:{line}:1: warning: Pod default/a again, without a watch event: "
+        "a watch recorded without --output-watch-events shows no deletion, so "
+        "deleted objects stay in the state; record it with "
+        "--output-watch-events\n")

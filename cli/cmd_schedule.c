@@ -340,6 +340,15 @@ static void pending_reason(struct strbuf *b, const struct cli_loop *r,
 			return;
 		}
 	}
+	if (!msg && c->pods[p].n_gates > 0) {
+		/* SchedulingGates' PreEnqueue keeps it out of the queue: its
+		 * status, as kube writes it (Go's %v of the names) */
+		strbuf_puts(b, "not attempted: waiting for scheduling gates: [");
+		for (int g = 0; g < c->pods[p].n_gates; g++)
+			strbuf_printf(b, "%s%s", g ? " " : "", c->pods[p].gates[g]);
+		strbuf_puts(b, "]");
+		return;
+	}
 	if (!msg) {
 		strbuf_printf(b, "not attempted: the loop stopped (%s)",
 			      stop_reason(r));

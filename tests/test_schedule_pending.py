@@ -73,3 +73,27 @@ def test_pod_never_tried_says_why():
              if p["pod"] != doc["steps"][0]["pod"]]
     assert never and all(p["reason"] == "not attempted: the loop stopped "
                          "(max-steps)" for p in never)
+
+
+def test_a_gated_pod_says_it_waits_for_its_gates(tmp_path):
+    # SchedulingGates' PreEnqueue keeps a pod with gates out of the queue
+    # with "waiting for scheduling gates: %v" of the names (Go's slice
+    # format: brackets, spaces); the loop never tries it
+    f = tmp_path / "gated.yaml"
+    f.write_text("""\
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 4Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: gated, namespace: default}
+spec:
+  schedulingGates: [{name: example.com/quota}, {name: example.com/approval}]
+  containers: [{name: c, image: i}]
+""")
+    doc = json.loads(kso("schedule", f, "-o", "json").stdout)
+    assert doc["summary"]["pending_pods"] == [
+        {"pod": "default/gated", "reason": "not attempted: waiting for "
+         "scheduling gates: [example.com/quota example.com/approval]"}]

@@ -110,7 +110,7 @@ static const struct field container_f[] = {
 	{"args", ANY, NULL}, {"workingDir", ANY, NULL}, {"ports", LIST, &port},
 	{"envFrom", ANY, NULL}, {"env", ANY, NULL}, {"resources", OBJ, &resources},
 	{"resizePolicy", ANY, NULL}, {"restartPolicy", ANY, NULL},
-	{"volumeMounts", ANY, NULL}, {"volumeDevices", ANY, NULL},
+	{"restartPolicyRules", ANY, NULL}, {"volumeMounts", ANY, NULL}, {"volumeDevices", ANY, NULL},
 	{"livenessProbe", ANY, NULL}, {"readinessProbe", ANY, NULL},
 	{"startupProbe", ANY, NULL}, {"lifecycle", ANY, NULL},
 	{"terminationMessagePath", ANY, NULL},
@@ -147,7 +147,7 @@ static const struct field pod_spec_f[] = {
 	{"setHostnameAsFQDN", ANY, NULL}, {"os", ANY, NULL},
 	{"hostUsers", ANY, NULL}, {"schedulingGates", LIST, &gate},
 	{"resourceClaims", LIST, &pod_claim}, {"resources", OBJ, &resources},
-	END};
+	{"hostnameOverride", ANY, NULL}, END};
 static const struct ftype pod_spec = {"a pod's spec", pod_spec_f};
 
 static const struct field meta_f[] = {
@@ -287,7 +287,8 @@ static const struct field csidriver_spec_f[] = {
 	{"attachRequired", ANY, NULL}, {"podInfoOnMount", ANY, NULL},
 	{"volumeLifecycleModes", ANY, NULL}, {"storageCapacity", ANY, NULL},
 	{"fsGroupPolicy", ANY, NULL}, {"tokenRequests", ANY, NULL},
-	{"requiresRepublish", ANY, NULL}, {"seLinuxMount", ANY, NULL}, END};
+	{"requiresRepublish", ANY, NULL}, {"seLinuxMount", ANY, NULL},
+	{"nodeAllocatableUpdatePeriodSeconds", ANY, NULL}, END};
 static const struct ftype csidriver_spec = {"a CSIDriver's spec",
 					    csidriver_spec_f};
 static const struct field va_source_f[] = {

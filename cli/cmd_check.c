@@ -870,10 +870,11 @@ static void async_victims(struct check *k, struct walk *w, int i,
 		vns = vns ? vns : "default";
 		if (!vname)
 			continue;
-		if (!*check_pod_node(e->obj) && *check_pod_nominated(e->obj) &&
-		    !strcmp(check_pod_nominated(e->obj), node))
-			return;   /* another pod's preemption on node */
 		const struct ynode *prev = check_state_prev(&k->st, j);
+		if (!*check_pod_node(e->obj) &&
+		    !strcmp(check_pod_nominated(e->obj), node) &&
+		    (!prev || strcmp(check_pod_nominated(prev), node)))
+			return;   /* another pod's preemption on node */
 		if (strcmp(check_pod_node(e->obj), node) ||
 		    !check_preemption_target(e->obj) ||
 		    (prev && check_preemption_target(prev)) ||

@@ -298,6 +298,39 @@ static void bare_object(struct check_log *l, struct check_src *s,
 		ynode_str(m, "name") ? ynode_str(m, "name") : "");
 }
 
+/* An item of a typed list (the API's own: `kubectl get --raw
+ * /api/v1/pods` is a PodList whose items carry no kind or apiVersion)
+ * with the list's element kind and apiVersion added where it lacks
+ * them, as the loader reads such a list (yaml/load.c decode_list). */
+static const struct ynode *typed_item(struct check_log *l, const struct ynode *list,
+				      const struct ynode *item)
+{
+	const char *kind = ynode_str(list, "kind"), *api = ynode_str(list, "apiVersion");
+	size_t n = kind ? strlen(kind) : 0;
+	if (item->kind != YNODE_MAP || n <= 4 || strcmp(kind + n - 4, "List") ||
+	    (ynode_get(item, "kind") && ynode_get(item, "apiVersion")))
+		return item;
+	struct arena *a = &l->chunks[l->n_chunks - 1]->a;   /* the list's */
+	struct ynode *m = arena_alloc(a, sizeof *m);
+	*m = *item;
+	m->keys = arena_array(a, (size_t)item->n + 3, sizeof *m->keys);
+	m->items = arena_array(a, (size_t)item->n + 3, sizeof *m->items);
+	m->n = 0;
+	if (!ynode_get(item, "kind")) {
+		m->keys[m->n] = ynode_scalar(a, "kind", false);
+		m->items[m->n++] = ynode_scalar(a, arena_strndup(a, kind, n - 4), true);
+	}
+	if (!ynode_get(item, "apiVersion") && api) {
+		m->keys[m->n] = ynode_scalar(a, "apiVersion", false);
+		m->items[m->n++] = ynode_scalar(a, api, true);
+	}
+	for (int i = 0; i < item->n; i++) {
+		m->keys[m->n] = item->keys[i];
+		m->items[m->n++] = item->items[i];
+	}
+	return m;
+}
+
 /* One top-level JSON value: a watch event, a recorder record, an array
  * of those, a List, or an object. */
 static int add_value(struct check_log *l, struct check_src *s,
@@ -349,9 +382,10 @@ static int add_value(struct check_log *l, struct check_src *s,
 		for (int i = 0; i < items->n; i++) {
 			char path[32];
 			snprintf(path, sizeof path, "items[%d]", i);
-			if (check_object(items->items[i], s->name, path, err) < 0)
+			const struct ynode *item = typed_item(l, v, items->items[i]);
+			if (check_object(item, s->name, path, err) < 0)
 				return -1;
-			push(l, s, CHECK_ADDED, items->items[i]);
+			push(l, s, CHECK_ADDED, item);
 			s->pend[s->n_pend - 1].listed = true;
 		}
 		return 0;

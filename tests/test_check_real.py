@@ -614,3 +614,40 @@ def test_a_watch_without_event_types_is_warned_of(tmp_path):
         "a watch recorded without --output-watch-events shows no deletion, so "
         "deleted objects stay in the state; record it with "
         "--output-watch-events\n")
+
+
+def test_the_apis_own_typed_lists_are_read(tmp_path):
+    """`kubectl get --raw /api/v1/nodes` and `/api/v1/pods` answer a
+    NodeList and a PodList whose items carry no kind or apiVersion (the
+    API server leaves them to the list): the items are nodes and pods, as
+    kso validate reads them.  n1 (cpu 2) holds busy (cpu 1); web (cpu 1)
+    bound to n1 fits (1 of 1 left): ok; then big (cpu 1) bound to n1,
+    now full: infeasible, Insufficient cpu - had busy not been read, both
+    would fit."""
+    n1 = R.node("n1", cpu="2", memory="4Gi", rv="100")
+    busy = R.pod("busy", [R.container("a", cpu="1")], node_name="n1", rv="101")
+    web = R.pod("web", [R.container("a", cpu="1")], rv="102")
+    big = R.pod("big", [R.container("a", cpu="1")], rv="103")
+    for o in (n1, busy, web, big):
+        del o["kind"], o["apiVersion"]
+    (tmp_path / "nodes.json").write_text(json.dumps({
+        "kind": "NodeList", "apiVersion": "v1",
+        "metadata": {"resourceVersion": "103"}, "items": [n1]}))
+    (tmp_path / "pods.json").write_text(json.dumps({
+        "kind": "PodList", "apiVersion": "v1",
+        "metadata": {"resourceVersion": "103"}, "items": [busy, web, big]}))
+    w = R.Watch(rv=200)
+    for p in (web, big):
+        p = dict(p, kind="Pod", apiVersion="v1")
+        w.add("MODIFIED", R.bound(p, "n1"))
+    (tmp_path / "watch.json").write_text(w.text())
+    p = subprocess.run([KSO, "check", str(tmp_path / "nodes.json"),
+                        str(tmp_path / "pods.json"),
+                        str(tmp_path / "watch.json")],
+                       capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stderr) == (1, "")
+    got = [json.loads(x) for x in p.stdout.splitlines()][:-1]
+    assert [(d["pod"], d["verdict"], d["detail"]) for d in got] == [
+        ("default/web", "ok", "n1 is viable (viable: n1)"),
+        ("default/big", "infeasible",
+         "n1 is rejected by NodeResourcesFit: Insufficient cpu")]

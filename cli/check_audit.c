@@ -212,7 +212,8 @@ static int one_event(const struct ynode *ev, struct arena *a, const char *file,
 		/* an eviction's answer is a Status: the pod is seen when its
 		 * deletion is; a subresource whose answer is not the object
 		 * (scale) changes nothing the scheduler reads */
-		if (!resp && essential && (!*x.sub || !strcmp(x.sub, "status")))
+		if (!resp && essential && (!*x.sub || !strcmp(x.sub, "status") ||
+					   !strcmp(x.sub, "resize")))
 			return missing(&x, "responseObject", "RequestResponse");
 		return 0;
 	}

@@ -11,7 +11,8 @@
  * ResponseComplete, responseStatus.code below 300, no dry run.
  *
  *   create / update / patch of an object (any subresource: pods/status
- *     too), its responseObject   -> ADDED / MODIFIED with that object;
+ *     and v1.34's pods/resize too), its responseObject
+ *                                 -> ADDED / MODIFIED with that object;
  *   create of pods/binding (or a bindings resource): the Binding's
  *     target                      -> a bind (check_event.bind): the pod's
  *     current object with spec.nodeName set, made where the log's state

@@ -651,3 +651,87 @@ def test_the_apis_own_typed_lists_are_read(tmp_path):
         ("default/web", "ok", "n1 is viable (viable: n1)"),
         ("default/big", "infeasible",
          "n1 is rejected by NodeResourcesFit: Insufficient cpu")]
+
+
+def audit_event(n, verb, pod, sub=None, code=200, request=None, response=None,
+                level="RequestResponse", user="system:kube-scheduler"):
+    """An audit.k8s.io/v1 Event line as kube-apiserver's log backend
+    writes it (stage ResponseComplete)."""
+    m = pod["metadata"]
+    ref = {"resource": "pods", "namespace": m["namespace"], "name": m["name"],
+           "apiVersion": "v1"}
+    if sub:
+        ref["subresource"] = sub
+    e = {"kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": level,
+         "auditID": f"7e0c6a2b-0000-4000-8000-{n:012d}",
+         "stage": "ResponseComplete",
+         "requestURI": f"/api/v1/namespaces/{m['namespace']}/pods/{m['name']}"
+                       + (f"/{sub}" if sub else ""),
+         "verb": verb, "user": {"username": user,
+                                "groups": ["system:authenticated"]},
+         "sourceIPs": ["172.18.0.2"], "userAgent": "kubectl/v1.34.1",
+         "objectRef": ref, "responseStatus": {"metadata": {}, "code": code},
+         "requestReceivedTimestamp": f"2025-10-01T10:30:{n:02d}.100000Z",
+         "stageTimestamp": f"2025-10-01T10:30:{n:02d}.104512Z",
+         "annotations": {"authorization.k8s.io/decision": "allow",
+                         "authorization.k8s.io/reason": ""}}
+    if request is not None and level != "Metadata":
+        e["requestObject"] = request
+    if response is not None and level == "RequestResponse":
+        e["responseObject"] = response
+    return json.dumps(e)
+
+
+def resize_audit(level):
+    """v1.34 in-place resize in an audit log: n1 (cpu 4) runs big (cpu 1);
+    `kubectl patch --subresource resize` raises it to 3 (the kubelet has
+    not yet resized: status 1).  kube counts max(3, 1, 1) = 3 at once, so
+    p (cpu 2, pending) bound to n1 does not fit (1 free): infeasible.
+    Read without the resize, big would hold 1 and p fit."""
+    n1 = R.node("n1", cpu="4", memory="8Gi", rv="100")
+    big = R.pod("big", [R.container("app", cpu="1")], node_name="n1",
+                rv="101")
+    p = R.pod("p", [R.container("app", cpu="2")], rv="102")
+    resized = json.loads(json.dumps(big))
+    resized["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "3"
+    resized["metadata"]["resourceVersion"] = "103"
+    patch = {"spec": {"containers": [{"name": "app", "resources": {
+        "requests": {"cpu": "3"}}}]}}
+    binding = {"kind": "Binding", "apiVersion": "v1",
+               "metadata": {"name": "p", "namespace": "default"},
+               "target": {"kind": "Node", "name": "n1"}}
+    lines = [audit_event(1, "patch", big, "resize", request=patch,
+                         response=resized, level=level,
+                         user="kubernetes-admin"),
+             audit_event(2, "create", p, "binding", code=201, request=binding,
+                         response={"kind": "Status", "apiVersion": "v1",
+                                   "metadata": {}, "status": "Success",
+                                   "code": 201})]
+    return R.pod_list([n1, big, p]), "\n".join(lines) + "\n"
+
+
+def test_an_audited_resize_changes_the_pods_requests(tmp_path):
+    state, log = resize_audit("RequestResponse")
+    (tmp_path / "state.json").write_text(json.dumps(state))
+    (tmp_path / "audit.log").write_text(log)
+    p = subprocess.run([KSO, "check", str(tmp_path / "state.json"),
+                        str(tmp_path / "audit.log"), "--kube-version", "1.34"],
+                       capture_output=True, text=True, timeout=60)
+    got = [json.loads(x) for x in p.stdout.splitlines()][:-1]
+    assert (p.returncode, p.stderr) == (1, "")
+    assert [(d["pod"], d["decision"], d["verdict"]) for d in got] == [
+        ("default/p", "bind n1", "infeasible")]
+
+
+def test_a_resize_audited_without_its_answer_is_bad_input(tmp_path):
+    state, log = resize_audit("Metadata")
+    (tmp_path / "state.json").write_text(json.dumps(state))
+    (tmp_path / "audit.log").write_text(log)
+    p = subprocess.run([KSO, "check", str(tmp_path / "state.json"),
+                        str(tmp_path / "audit.log")],
+                       capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == (
+        f"{tmp_path / 'audit.log'}:1:1: a patch of pods/resize without "
+        "responseObject: kso cannot tell what changed (record pods at level "
+        "RequestResponse) (responseObject)\n")

@@ -70,6 +70,9 @@ struct check_src {
 	uint64_t *bare;
 	size_t n_bare, cap_bare;
 	bool bare_warned;
+	long long max_rv;          /* the greatest version read */
+	bool changed;              /* a MODIFIED or DELETED was read */
+	bool back_warned;
 	long long last_rv;         /* the last version read: an event without
 				    * one (an audit binding) merges there */
 	int64_t last_usec;         /* the last event's time */
@@ -114,6 +117,28 @@ static int64_t object_time(const struct ynode *obj)
 	return t;
 }
 
+/* A watch's versions only grow once its initial listing (ADDED events
+ * in any order) is over: a version below one already read after a
+ * change is another log's (`cat pods.json nodes.json`), whose events
+ * would be judged against a state they do not belong to.  A warning,
+ * once per log: kso merges logs given as separate files. */
+static void going_back(struct check_log *l, struct check_src *s,
+		       enum check_ev_type t, const struct ynode *obj, long long rv)
+{
+	if (rv < 0)
+		return;
+	if (s->changed && rv < s->max_rv && !s->back_warned && !l->quiet) {
+		s->back_warned = true;
+		fprintf(stderr, "%s:%d:%d: warning: resourceVersion %lld after %lld: "
+			"the log goes back (several watches in one file?); give "
+			"each watch as its own file, kso merges them by "
+			"resourceVersion (metadata.resourceVersion)\n", s->name,
+			obj->line, obj->col, rv, s->max_rv);
+	}
+	s->changed = s->changed || t != CHECK_ADDED;
+	s->max_rv = rv > s->max_rv ? rv : s->max_rv;
+}
+
 /* usec: the event's own time (CHECK_NO_TIME: the object's); never
  * before the previous event's of the same log. */
 static void push_at(struct check_log *l, struct check_src *s,
@@ -134,6 +159,7 @@ static void push_at(struct check_log *l, struct check_src *s,
 	GROW2(s->pend, s->pend_chunk, s->n_pend + 1, s->cap_pend);
 	struct check_chunk *c = l->chunks[l->n_chunks - 1];
 	long long rv = rv_of(obj);
+	going_back(l, s, t, obj, rv);
 	if (rv >= 0)
 		s->last_rv = rv;
 	else if (bind)

@@ -735,3 +735,33 @@ def test_a_resize_audited_without_its_answer_is_bad_input(tmp_path):
         f"{tmp_path / 'audit.log'}:1:1: a patch of pods/resize without "
         "responseObject: kso cannot tell what changed (record pods at level "
         "RequestResponse) (responseObject)\n")
+
+
+def test_watches_concatenated_into_one_file_are_warned_of(tmp_path):
+    """`cat pods.json nodes.json > all.json`: the second watch's listing
+    goes back to versions below the first's changes, and its events
+    would be judged in a state they do not belong to (here web's bind
+    before any node: inconclusive).  One warning where the log goes back;
+    given as two files the logs merge by resourceVersion: ok."""
+    pods, nodes = R.Watch(rv=1000), R.Watch(rv=900)
+    web = pods.add("ADDED", R.pod("web", [R.container("a", cpu="1")]))
+    pods.add("MODIFIED", R.bound(web, "n1"))
+    nodes.add("ADDED", R.node("n1", cpu="2"))
+    (tmp_path / "pods.json").write_text(pods.text())
+    (tmp_path / "nodes.json").write_text(nodes.text())
+    text = pods.text() + nodes.text()
+    (tmp_path / "all.json").write_text(text)
+    p = subprocess.run([KSO, "check", str(tmp_path / "all.json")],
+                       capture_output=True, text=True, timeout=60)
+    line = text.count("\n", 0, len(pods.text())) + 3
+    assert p.stderr == (
+        f"{tmp_path / 'all.json'}:{line}:15: warning: resourceVersion 901 "
+        "after 1002: the log goes back (several watches in one file?); give "
+        "each watch as its own file, kso merges them by resourceVersion "
+        "(metadata.resourceVersion)\n")
+    p = subprocess.run([KSO, "check", str(tmp_path / "pods.json"),
+                        str(tmp_path / "nodes.json")],
+                       capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stderr) == (0, "")
+    got = [json.loads(x) for x in p.stdout.splitlines()][:-1]
+    assert [(d["pod"], d["verdict"]) for d in got] == [("default/web", "ok")]

@@ -618,9 +618,9 @@ static bool starts(const char *p, size_t n, const char *with)
 }
 
 /* What text that is no JSON value likely is, for the message: kubectl's
- * -o yaml (a watch's "---" and "type:", a List's "apiVersion:"), or its
+ * -o yaml (a watch's "---" and "type:", a List's "apiVersion:"), its
  * stderr ("error: watch closed ...", "Error from server ...") written
- * into the log; "" when neither. */
+ * into the log, or its table; "" when none. */
 static const char *not_json(const char *p, size_t n)
 {
 	static const char *const yaml[] = {"---", "type:", "object:", "apiVersion:",
@@ -634,6 +634,10 @@ static const char *not_json(const char *p, size_t n)
 		if (starts(p, n, said[i]))
 			return ", got a message (kubectl's stderr in the log? record "
 			       "stdout alone)";
+	/* kubectl get -w's default output: a table under a NAME or
+	 * NAMESPACE header */
+	if (starts(p, n, "NAME"))
+		return ", got kubectl's table (record the watch with -o json)";
 	return "";
 }
 

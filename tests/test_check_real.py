@@ -459,7 +459,7 @@ def test_a_log_in_utf16_or_with_a_bom_reads_as_utf8(tmp_path):
             assert p.stdout.splitlines()[:-1] == verdicts
 
 
-def test_yaml_or_kubectls_stderr_in_a_log_is_named(tmp_path):
+def test_yaml_kubectls_stderr_or_table_in_a_log_is_named(tmp_path):
     f = tmp_path / "pods.yaml"
     f.write_text("---\ntype: ADDED\nobject:\n  kind: Node\n")
     p = subprocess.run([KSO, "check", str(f)], capture_output=True,
@@ -476,6 +476,13 @@ def test_yaml_or_kubectls_stderr_in_a_log_is_named(tmp_path):
     assert (p.returncode, p.stdout) == (1, "")
     assert p.stderr == (f"{f}:2:1: expected a JSON object, got a message "
                         "(kubectl's stderr in the log? record stdout alone)\n")
+    f.write_text("NAMESPACE   NAME   READY   STATUS    RESTARTS   AGE\n"
+                 "default     web    0/1     Pending   0          1s\n")
+    p = subprocess.run([KSO, "check", str(f)], capture_output=True,
+                       text=True, timeout=60)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == (f"{f}:1:1: expected a JSON object, got kubectl's "
+                        "table (record the watch with -o json)\n")
 
 
 def failed_scheduling_event(name, pod, note, rv):

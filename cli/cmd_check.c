@@ -833,13 +833,12 @@ static bool preemptor_moved(const struct check_event *e, const char *ns,
 {
 	const struct ynode *m = ynode_get(e->obj, "metadata");
 	const char *ens = ynode_str(m, "namespace"), *ename = ynode_str(m, "name");
-	if (!ename || strcmp(ename, name) || strcmp(ens ? ens : "default", ns))
+	bool binding = check_is_kind(e->obj, "Binding");
+	if ((!binding && !check_is_kind(e->obj, "Pod")) || !ename ||
+	    strcmp(ename, name) || strcmp(ens ? ens : "default", ns))
 		return false;
-	if (check_is_kind(e->obj, "Binding") || e->type == CHECK_DELETED)
-		return true;
-	return check_is_kind(e->obj, "Pod") &&
-	       (*check_pod_node(e->obj) ||
-		strcmp(check_pod_nominated(e->obj), node));
+	return binding || e->type == CHECK_DELETED || *check_pod_node(e->obj) ||
+	       strcmp(check_pod_nominated(e->obj), node);
 }
 
 /*

@@ -984,9 +984,14 @@ static void pod_event(struct check *k, struct walk *w, int i)
 		   *check_pod_nominated(ev->obj) &&
 		   strcmp(check_pod_nominated(prev), check_pod_nominated(ev->obj))) {
 		bool back = w->n_victims > 0;
-		if (k->load->kube_version >= KUBE_1_34)
-			async_victims(k, w, i, ns, name, check_pod_nominated(ev->obj));
-		preemption_observed(w, &o, check_pod_nominated(ev->obj));
+		const char *node = check_pod_nominated(ev->obj);
+		if (k->load->kube_version >= KUBE_1_34) {
+			async_victims(k, w, i, ns, name, node);
+			/* reading ahead may have moved the events (not their
+			 * objects) */
+			ev = check_state_event(&k->st, i);
+		}
+		preemption_observed(w, &o, node);
 		if (back)
 			check_state_rewind(&k->st);
 		judge_in(k, i, ns, name, &o);

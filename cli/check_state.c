@@ -944,8 +944,12 @@ static void build(struct check_state *st)
 	plan_epoch(st, &pl);
 	int n_others = 0;
 	const struct ynode **others = xmalloc(sizeof *others * (size_t)(st->n_keys + 1));
+	/* objects of kinds the loader does not read stay out: an audit
+	 * log's Binding or Eviction of a pod never seen is a stub the
+	 * loader would refuse (no apiVersion), refusing the epoch */
 	for (int i = 0; i < st->n_keys; i++)
-		if (!st->keys[i]->pod && st->keys[i]->obj)
+		if (!st->keys[i]->pod && st->keys[i]->obj &&
+		    yaml_kind_read(ynode_str(st->keys[i]->obj, "kind")))
 			others[n_others++] = st->keys[i]->obj;
 	st->n_slots = pl.n_pods;
 	st->pod_of = xmalloc(sizeof *st->pod_of * (size_t)(pl.n_pods + 1));

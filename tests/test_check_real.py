@@ -772,3 +772,30 @@ def test_watches_concatenated_into_one_file_are_warned_of(tmp_path):
     assert (p.returncode, p.stderr) == (0, "")
     got = [json.loads(x) for x in p.stdout.splitlines()][:-1]
     assert [(d["pod"], d["verdict"]) for d in got] == [("default/web", "ok")]
+
+
+def test_an_audit_log_begun_mid_run_binds_pods_it_never_saw(tmp_path):
+    """An audit log rotated mid-run starts with the binding of a pod
+    created before it (ghost, in no state given): the binding changes
+    nothing, and the run's decisions are judged as without it
+    (fixtures/check/run.audit.jsonl, worked out in
+    tests/test_check_audit.py).  The binding's stub was loaded with the
+    cluster and refused ('apiVersion is required'), making every
+    decision inconclusive."""
+    run = os.path.join(ROOT, "fixtures", "check", "run.audit.jsonl")
+    lines = open(run).read().splitlines()
+    ghost = json.loads(next(x for x in lines if '"binding"' in x))
+    ghost["objectRef"]["name"] = "ghost"
+    ghost["requestObject"]["metadata"]["name"] = "ghost"
+    f = tmp_path / "audit.log"
+    f.write_text(json.dumps(ghost) + "\n" + "\n".join(lines) + "\n")
+    want = subprocess.run([KSO, "check", run], capture_output=True, text=True,
+                          timeout=60)
+    p = subprocess.run([KSO, "check", str(f)], capture_output=True, text=True,
+                       timeout=60)
+    assert (p.returncode, p.stderr) == (want.returncode, "")
+    strip = [{k: v for k, v in json.loads(x).items() if k != "summary"}
+             for x in want.stdout.splitlines()[:-1]]
+    assert [json.loads(x) for x in p.stdout.splitlines()[:-1]] == strip
+    assert [d["verdict"] for d in strip] == ["ok", "ok", "infeasible", "ok",
+                                             "ok", "ok"]

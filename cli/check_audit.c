@@ -138,6 +138,25 @@ static int binding(struct audit *x)
 	return 0;
 }
 
+/* A pod's eviction (a policy/v1 Eviction created on pods/NAME/eviction)
+ * answers with a Status, but the API server has, within the request,
+ * marked the pod (DisruptionTarget, reason EvictionByEvictionAPI) and
+ * deleted it - gracefully, or at once - as the pod it held then says:
+ * an Eviction {metadata: the pod, gracePeriodSeconds: its
+ * deleteOptions' when the request gives them} that cli/check_state.c
+ * makes that pod's change (resolve_eviction). */
+static int eviction(struct audit *x)
+{
+	struct ynode *e = stub(x->a, "Eviction", x->ref, x->ev);
+	const struct ynode *opts = ynode_get(ynode_get(x->ev, "requestObject"),
+					     "deleteOptions");
+	const char *grace = ynode_str(opts, "gracePeriodSeconds");
+	if (grace)
+		put(x->a, e, "gracePeriodSeconds", ynode_scalar(x->a, grace, false));
+	x->emit(x->ctx, CHECK_MODIFIED, e, true, x->usec);
+	return 0;
+}
+
 static void deleted(struct audit *x, const struct ynode *o)
 {
 	if (!is_object(o)) {
@@ -185,6 +204,8 @@ static int one_event(const struct ynode *ev, struct arena *a, const char *file,
 	if (create && ((!strcmp(x.resource, "pods") && !strcmp(x.sub, "binding")) ||
 		       (!strcmp(x.resource, "bindings") && !*x.sub)))
 		return binding(&x);
+	if (create && !strcmp(x.resource, "pods") && !strcmp(x.sub, "eviction"))
+		return eviction(&x);
 	/* kube's Events (FailedScheduling) are judged too, core or
 	 * events.k8s.io */
 	x.kind = !strcmp(x.resource, "events") ? "Event"

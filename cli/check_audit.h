@@ -19,7 +19,9 @@
  *     is known (cli/check_state.c);
  *   delete of a pod whose answer is the pod with a grace period still
  *     running (deletionGracePeriodSeconds > 0)     -> MODIFIED (terminating);
- *   delete otherwise, deletecollection's items      -> DELETED.
+ *   delete otherwise, deletecollection's items      -> DELETED;
+ *   create of pods/eviction: an Eviction of the pod -> its pod made
+ *     terminating or removed where the pod is known (cli/check_state.c).
  * A mutation of a pod or a node without the object it needs (a level
  * below RequestResponse) is bad input: kso cannot know what changed.
  */

@@ -18,6 +18,7 @@
 #include "../core/grow.h"
 #include "../core/xalloc.h"
 #include "../yaml/load.h"
+#include "../yaml/timestamp.h"
 
 /* One object key (kind/namespace/name) and what the log shows of it. */
 struct check_key {
@@ -891,11 +892,132 @@ static const struct ynode *bound_copy(struct arena *a, const struct ynode *pod,
 	return o;
 }
 
+/* m, a map of a copy, with key set to value: replaced, or added (its
+ * arrays made anew, one entry longer). */
+static void map_set(struct arena *a, struct ynode *m, const char *key,
+		    struct ynode *value)
+{
+	for (int i = 0; i < m->n; i++)
+		if (is_key(m->keys[i], key)) {
+			m->items[i] = value;
+			return;
+		}
+	struct ynode **keys = arena_array(a, (size_t)m->n + 2, sizeof *keys);
+	struct ynode **items = arena_array(a, (size_t)m->n + 2, sizeof *items);
+	if (m->n) {
+		memcpy(keys, m->keys, sizeof *keys * (size_t)m->n);
+		memcpy(items, m->items, sizeof *items * (size_t)m->n);
+	}
+	keys[m->n] = ynode_scalar(a, key, false);
+	items[m->n] = value;
+	m->keys = keys;
+	m->items = items;
+	m->n++;
+}
+
+/* An empty map (or sequence) node, in a. */
+static struct ynode *node_new(struct arena *a, enum ynode_kind kind)
+{
+	struct ynode *n = arena_alloc(a, sizeof *n);
+	memset(n, 0, sizeof *n);
+	n->kind = kind;
+	return n;
+}
+
+/* The map under key in m (made when absent or not a map). */
+static struct ynode *map_at(struct arena *a, struct ynode *m, const char *key)
+{
+	struct ynode *v = (struct ynode *)ynode_get(m, key);
+	if (v && v->kind == YNODE_MAP)
+		return v;
+	v = node_new(a, YNODE_MAP);
+	map_set(a, m, key, v);
+	return v;
+}
+
+/* pod's copy in a made terminating as an eviction leaves it: the
+ * DisruptionTarget condition (True, EvictionByEvictionAPI; the API
+ * server's addConditionAndDeletePod), deletionTimestamp at the
+ * eviction's time, deletionGracePeriodSeconds grace. */
+static const struct ynode *evicted_copy(struct arena *a, const struct ynode *pod,
+					int64_t usec, long long grace)
+{
+	struct copier size = {NULL, 0};
+	copy_top(&size, pod);
+	struct copier c = {arena_alloc(a, size.used), 0};
+	struct ynode *o = copy_top(&c, pod);
+	char when[40], secs[24];
+	yaml_format_timestamp(usec == CHECK_NO_TIME ? 0 : usec / 1000000, when,
+			      sizeof when);
+	snprintf(secs, sizeof secs, "%lld", grace);
+	struct ynode *meta = map_at(a, o, "metadata");
+	map_set(a, meta, "deletionTimestamp", ynode_scalar(a, when, true));
+	map_set(a, meta, "deletionGracePeriodSeconds", ynode_scalar(a, secs, false));
+	struct ynode *cond = node_new(a, YNODE_MAP);
+	map_set(a, cond, "type", ynode_scalar(a, "DisruptionTarget", true));
+	map_set(a, cond, "status", ynode_scalar(a, "True", true));
+	map_set(a, cond, "reason", ynode_scalar(a, "EvictionByEvictionAPI", true));
+	map_set(a, cond, "message", ynode_scalar(a, "Eviction API: evicting", true));
+	map_set(a, cond, "lastTransitionTime", ynode_scalar(a, when, true));
+	struct ynode *status = map_at(a, o, "status");
+	const struct ynode *was = ynode_get(status, "conditions");
+	int n = was && was->kind == YNODE_SEQ ? was->n : 0;
+	struct ynode *conds = node_new(a, YNODE_SEQ);
+	conds->items = arena_array(a, (size_t)n + 2, sizeof *conds->items);
+	for (int i = 0; i < n; i++) {
+		const char *t = ynode_str(was->items[i], "type");
+		if (!t || strcmp(t, "DisruptionTarget"))
+			conds->items[conds->n++] = was->items[i];
+	}
+	conds->items[conds->n++] = cond;
+	map_set(a, status, "conditions", conds);
+	return o;
+}
+
+/* An audit log's eviction (check_audit.c) of a pod the log shows: the
+ * pod's change.  The API server deletes it at once when it is not
+ * bound or has ended, or the grace period is 0 (the pod strategy's
+ * CheckGracefulDelete), else gracefully: the deleteOptions' period,
+ * else spec.terminationGracePeriodSeconds, else 30.  A pod already being
+ * deleted is left as it is; an unknown pod's eviction changes nothing
+ * (it stays an Eviction, a kind the scheduler does not read). */
+static void resolve_eviction(struct check_state *st, struct check_event *ev)
+{
+	const struct ynode *m = ynode_get(ev->obj, "metadata");
+	const char *ns = ynode_str(m, "namespace"), *name = ynode_str(m, "name");
+	if (!name)
+		return;
+	size_t len = strlen(ns ? ns : "") + strlen(name) + 8;
+	char *key = xmalloc(len);
+	snprintf(key, len, "Pod/%s/%s", ns ? ns : "", name);
+	struct check_key *k = key_find(st, key);
+	free(key);
+	if (!k || !k->plan_obj ||
+	    ynode_str(ynode_get(k->plan_obj, "metadata"), "deletionTimestamp"))
+		return;
+	const char *g = ynode_str(ev->obj, "gracePeriodSeconds");
+	if (!g)
+		g = ynode_str(ynode_get(k->plan_obj, "spec"),
+			      "terminationGracePeriodSeconds");
+	long long grace = g ? atoll(g) : 30;
+	ev->bind = false;
+	if (!*check_pod_node(k->plan_obj) || terminal(k->plan_obj) || grace <= 0) {
+		ev->type = CHECK_DELETED;
+		ev->obj = evicted_copy(ev->arena, k->plan_obj, ev->usec, 0);
+		return;
+	}
+	ev->obj = evicted_copy(ev->arena, k->plan_obj, ev->usec, grace);
+}
+
 /* An audit log's binding of a pod the log shows pending: the event made
  * the pod's object bound to the node.  A binding of a pod not seen (the
  * log began after its creation) stays a Binding, which changes nothing. */
 static void resolve_binding(struct check_state *st, struct check_event *ev)
 {
+	if (check_is_kind(ev->obj, "Eviction")) {
+		resolve_eviction(st, ev);
+		return;
+	}
 	char *key;
 	const char *node;
 	if (!binding_of(ev->obj, &key, &node))

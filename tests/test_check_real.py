@@ -774,6 +774,78 @@ def test_watches_concatenated_into_one_file_are_warned_of(tmp_path):
     assert [(d["pod"], d["verdict"]) for d in got] == [("default/web", "ok")]
 
 
+def test_an_audited_eviction_makes_its_pod_terminating(tmp_path):
+    """The drain of test_a_victim_already_terminating_needs_no_call as an
+    audit log (v1.34): the eviction (create pods/drained/eviction, 201,
+    a Status answer) made drained terminating inside the request - its
+    DisruptionTarget (EvictionByEvictionAPI) and a graceful deletion
+    (terminationGracePeriodSeconds 30) - with no other audit event.  high
+    then preempts on n1: kube's victims are drained and low (worked out
+    there); only low's status patch and deletion are logged, drained
+    needing no call.  Read as terminating, drained is kube's unseen
+    victim: ok; then high binds to n1 once both are gone: ok.  An
+    eviction of pending pod q deletes it at once (not bound: grace 0):
+    q's later binding is of no pod the state has."""
+    n1 = R.node("n1", cpu="2", memory="8Gi", rv="100")
+    drained = R.pod("drained", [R.container("app", cpu="1")], node_name="n1",
+                    start="2025-10-01T09:10:00Z", rv="101")
+    low = R.pod("low", [R.container("app", cpu="1")], node_name="n1",
+                start="2025-10-01T09:20:00Z", rv="102")
+    high = R.pod("high", [R.container("app", cpu="2")], priority=1000,
+                 priority_class="high", rv="103")
+    q = R.pod("q", [R.container("app", cpu="1")], rv="104")
+    status = {"kind": "Status", "apiVersion": "v1", "metadata": {},
+              "status": "Success", "code": 201}
+
+    def at(obj, rv):
+        obj = json.loads(json.dumps(obj))
+        obj["metadata"]["resourceVersion"] = rv
+        return obj
+    evict = {"kind": "Eviction", "apiVersion": "policy/v1",
+             "metadata": {"name": "drained", "namespace": "default"}}
+    nominated = at(R.unschedulable(high, "0/1 nodes are available: 1 "
+                                   "Insufficient cpu.", nominated="n1"), "106")
+    low_dt = at(R.disruption_target(low), "107")
+    low_del = at(R.terminating(low_dt), "108")
+    gone = {n: at(R.terminating(o, grace=0), rv) for n, o, rv in
+            (("drained", drained, "109"), ("low", low_del, "110"))}
+
+    def binding(name):
+        return {"kind": "Binding", "apiVersion": "v1",
+                "metadata": {"name": name, "namespace": "default"},
+                "target": {"kind": "Node", "name": "n1"}}
+    lines = [
+        audit_event(0, "patch", low, "status", request={}, response=at(low, "105"),
+                    user="system:node:n1"),
+        audit_event(1, "create", drained, "eviction", code=201, request=evict,
+                    response=status, user="kubernetes-admin"),
+        audit_event(2, "create", q, "eviction", code=201, request=dict(
+            evict, metadata={"name": "q", "namespace": "default"}),
+            response=status, user="kubernetes-admin"),
+        audit_event(3, "patch", high, "status", request={}, response=nominated),
+        audit_event(4, "patch", low, "status", request={}, response=low_dt),
+        audit_event(5, "delete", low, request={}, response=low_del),
+        audit_event(6, "delete", drained, request={}, response=gone["drained"],
+                    user="system:node:n1"),
+        audit_event(7, "delete", low, request={}, response=gone["low"],
+                    user="system:node:n1"),
+        audit_event(8, "create", high, "binding", code=201,
+                    request=binding("high"), response=status),
+        audit_event(9, "create", q, "binding", code=201, request=binding("q"),
+                    response=status)]
+    (tmp_path / "state.json").write_text(json.dumps(R.pod_list(
+        [n1, drained, low, high, q])))
+    (tmp_path / "audit.log").write_text("\n".join(lines) + "\n")
+    p = subprocess.run([KSO, "check", str(tmp_path / "state.json"),
+                        str(tmp_path / "audit.log"), "--kube-version", "1.34"],
+                       capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stderr) == (0, "")
+    got = [json.loads(x) for x in p.stdout.splitlines()][:-1]
+    assert [(d["pod"], d["decision"], d["verdict"]) for d in got] == [
+        ("default/high", "preempt on n1: default/low", "ok"),
+        ("default/high", "bind n1", "ok")]
+
+
 def test_an_audit_log_begun_mid_run_binds_pods_it_never_saw(tmp_path):
     """An audit log rotated mid-run starts with the binding of a pod
     created before it (ghost, in no state given): the binding changes

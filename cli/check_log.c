@@ -766,6 +766,40 @@ static void src_close(struct check_src *s)
 /* ---------------------------------------------------------------- merge */
 
 /* The source whose next event comes first, -1 when none has one. */
+/* How far an audit log's first events without a version look ahead. */
+#define VERSION_AHEAD 4096
+
+/* An audit log's binding or eviction before any event of its file with
+ * a version (the log begins with it) merges by the next version of its
+ * file, not first of all: the state given with the log (its List, whose
+ * items have versions) comes before it.  Reads ahead in s as needed,
+ * up to VERSION_AHEAD events; false on bad input. */
+static bool version_ahead(struct check_log *l, struct check_src *s, bool wait)
+{
+	if (s->pend[s->head].rv >= 0 || !s->pend[s->head].bind)
+		return true;
+	int k = 1;                 /* from head: pend may move as it grows */
+	for (;;) {
+		for (; s->head + k < s->n_pend; k++) {
+			long long rv = s->pend[s->head + k].rv;
+			if (rv < 0)
+				continue;
+			for (int j = 0; j < k; j++)
+				s->pend[s->head + j].rv = rv;
+			return true;
+		}
+		if (k > VERSION_AHEAD)
+			return true;
+		int rc = src_scan(l, s);
+		if (rc < 0) {
+			l->failed = true;
+			return false;
+		}
+		if (rc == 0 && src_read(l, s, wait) <= 0)
+			return !l->failed;
+	}
+}
+
 static int next_src(struct check_log *l, bool wait)
 {
 	int best = -1;
@@ -778,6 +812,8 @@ static int next_src(struct check_log *l, bool wait)
 				return -1;   /* the merge waits for every log */
 			continue;
 		}
+		if (l->n_src > 1 && !version_ahead(l, s, wait))
+			return -1;
 		if (best < 0) {
 			best = i;
 			continue;

@@ -15,10 +15,12 @@
  * as kube declares it), isInteger, asInteger, add, sub, isGreaterThan,
  * isLessThan, compareTo, and semver() / isSemver() (also with the
  * normalize argument) with major, minor, patch, isGreaterThan, isLessThan,
- * compareTo.  Anything else kube would accept (doubles, uints, bytes,
- * null, maps, macros other than has and cel.bind, matches, the other string,
- * list, IP and URL functions) is refused by cel_compile naming the
- * construct and its position: kso never guesses what it does not model.
+ * compareTo, and matches() with a literal pattern in the RE2 subset of
+ * core/cel_regex.c.  Anything else kube would accept (doubles, uints,
+ * bytes, null, maps, macros other than has and cel.bind, a pattern
+ * computed at run time, the other string, list, IP and URL functions) is
+ * refused by cel_compile naming the construct and its position: kso
+ * never guesses what it does not model.
  *
  * cel_eval gives kube's DeviceMatches result: true, false, or a runtime
  * error with cel-go's message (which kube reports; never a false match),

@@ -287,12 +287,15 @@ static const struct overload overloads[] = {
 	{"isGreaterThan", true, CT_SEMVER, 1, {CT_SEMVER}, &T_BOOL, FN_IS_GREATER},
 	{"isLessThan", true, CT_SEMVER, 1, {CT_SEMVER}, &T_BOOL, FN_IS_LESS},
 	{"compareTo", true, CT_SEMVER, 1, {CT_SEMVER}, &T_INT, FN_COMPARE_TO},
+	/* kso reads only a literal pattern (check_matches) */
+	{"matches", true, CT_STRING, 1, {CT_STRING}, &T_BOOL, FN_MATCHES},
+	{"matches", false, 0, 2, {CT_STRING, CT_STRING}, &T_BOOL, FN_MATCHES},
 };
 
 /* Functions of kube's environment kso does not evaluate: refused by
  * name rather than reported as unknown. */
 static const char *const unsupported[] = {
-	"matches", "charAt", "indexOf", "lastIndexOf", "replace", "split",
+	"charAt", "indexOf", "lastIndexOf", "replace", "split",
 	"substring", "trim", "join", "format", "quote", "reverse", "all",
 	"exists", "exists_one", "map", "filter", "bind", "asApproximateFloat",
 	"int", "uint", "double", "string", "bytes", "bool", "dyn", "type",
@@ -304,6 +307,23 @@ static const char *const unsupported[] = {
 static bool arg_fits(enum cel_tkind want, const struct cel_type *t)
 {
 	return t->k == CT_DYN || t->k == want;
+}
+
+/* matches(): cel-go compiles a literal pattern when it plans the program
+ * (MatchesRegexOptimization; kube's AST validators refuse an invalid
+ * one), which kso does here; a pattern computed at run time would need
+ * Go's regexp error texts, which kso does not model. */
+static int check_matches(struct checker *k, struct cel_node *n)
+{
+	const struct cel_node *pat = n->a ? n->args[0] : n->args[1];
+	if (pat->kind != CN_CONST || pat->lit.kind != CV_STRING)
+		return fail(k, pat, "matches() with a pattern that is not a string literal is "
+			    "outside kso's CEL subset");
+	const char *why = NULL;
+	n->re = cel_regex_compile(k->a, pat->lit.u.str.s, pat->lit.u.str.n, &why);
+	if (!n->re)
+		return fail(k, pat, "invalid matches() pattern: %s", why);
+	return 0;
 }
 
 static int check_call(struct checker *k, struct cel_node *n)
@@ -350,7 +370,7 @@ static int check_call(struct checker *k, struct cel_node *n)
 			break;
 		}
 	n->type = found ? found->result : &T_DYN;
-	return 0;
+	return n->fn == FN_MATCHES ? check_matches(k, n) : 0;
 }
 
 static const char *op_name(enum cel_node_kind kind)

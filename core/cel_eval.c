@@ -529,6 +529,12 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 			return vint(c);
 		return vbool(n->fn == FN_IS_GREATER ? c > 0 : c < 0);
 	}
+	case FN_MATCHES:
+		/* MatchesRegexOptimization's call: a subject that is no
+		 * string is types.NoSuchOverloadErr() */
+		if (k0 != CV_STRING)
+			return cel_err(e->a, "no such overload");
+		return vbool(cel_regex_search(e->a, n->re, v[0].u.str.s, v[0].u.str.n));
 	default:
 		break;
 	}

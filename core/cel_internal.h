@@ -174,7 +174,8 @@ enum cel_fn {
 	FN_QUANTITY, FN_IS_QUANTITY, FN_SIGN, FN_IS_INTEGER, FN_AS_INTEGER,
 	FN_ADD, FN_SUB,
 	FN_SEMVER, FN_IS_SEMVER, FN_MAJOR, FN_MINOR, FN_PATCH,
-	FN_IS_GREATER, FN_IS_LESS, FN_COMPARE_TO
+	FN_IS_GREATER, FN_IS_LESS, FN_COMPARE_TO,
+	FN_MATCHES
 };
 
 struct cel_node {
@@ -186,6 +187,7 @@ struct cel_node {
 	struct cel_node **args;         /* CN_CALL, CN_LIST */
 	int n_args;
 	enum cel_fn fn;                 /* CN_CALL after checking */
+	const struct cel_regex *re;     /* FN_MATCHES: the literal pattern */
 	const struct cel_type *type;    /* after checking */
 };
 
@@ -193,6 +195,16 @@ struct cel_program {
 	const struct cel_node *root;
 	cel_quantity_parser qp;
 };
+
+/* cel_regex.c: matches()'s pattern, RE2 as Go's regexp reads it (the
+ * subset in cel_regex.c), compiled; NULL with *why when kso refuses it
+ * or Go would not compile it. */
+struct cel_regex;
+const struct cel_regex *cel_regex_compile(struct arena *a, const char *pat, size_t n,
+					  const char **why);
+/* cel_regex_search: whether re matches somewhere in s (Go's
+ * Regexp.MatchString); scratch from a. */
+bool cel_regex_search(struct arena *a, const struct cel_regex *re, const char *s, size_t n);
 
 /* cel_parse.c: the syntax tree of expr, or NULL with err set. */
 struct cel_node *cel_parse(struct arena *a, const char *expr,

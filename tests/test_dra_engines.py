@@ -73,19 +73,23 @@ def test_a_class_selecting_on_a_driver_attribute(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_a_class_selector_with_cel_bind(engine, tmp_path):
-    # class-selector.yaml's class written with cel.bind (kube's device
-    # environment has cel-go's Bindings since v1.31): the same selector,
-    # the same verdicts - n1's t4 fails it, n2's a100 passes.  kso refused
-    # cel.bind at load.
+@pytest.mark.parametrize("selector", [
+    # cel.bind: kube's device environment has cel-go's Bindings since v1.31
+    "cel.bind(gpu, device.attributes['gpu.example.com'], "
+    "device.driver == 'gpu.example.com' && gpu.model == 'a100')",
+    # matches: RE2, unanchored unless anchored - t4 has no 'a1', a100 has
+    "device.driver.matches('^gpu[.]example[.]com$') && "
+    "device.attributes['gpu.example.com'].model.matches('a1[0-9]{2}')"])
+def test_a_class_selector_kso_refused_before(engine, selector, tmp_path):
+    # class-selector.yaml's class written with cel.bind or matches(): the
+    # same selector, the same verdicts - n1's t4 fails it, n2's a100
+    # passes.  kso refused both at load.
     text = (FIXTURES / "dra" / "class-selector.yaml").read_text()
     old = ("device.driver == 'gpu.example.com' && "
            "device.attributes['gpu.example.com'].model == 'a100'")
     assert old in text
-    path = tmp_path / "bind.yaml"
-    path.write_text(text.replace(old, (
-        "cel.bind(gpu, device.attributes['gpu.example.com'], "
-        "device.driver == 'gpu.example.com' && gpu.model == 'a100')")))
+    path = tmp_path / "sel.yaml"
+    path.write_text(text.replace(old, selector))
     p = run_kso("explain", path, "--pod", "default/p", "--engine", engine,
                 "--kube-version", "1.34", "-o", "json")
     assert p.returncode == 0, p.stderr

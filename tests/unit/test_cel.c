@@ -256,6 +256,54 @@ static void test_bind(void)
 	       "identifiers");
 }
 
+/* matches() with a literal pattern: Go's regexp.MatchString (RE2, Perl
+ * flags: `.` stops at a newline, ^ $ only at the ends), a match anywhere
+ * in the subject; cel-go compiles the literal when it plans the program
+ * (MatchesRegexOptimization), so a bad pattern refuses the expression. */
+static void test_matches(void)
+{
+	expect(GPU ".model.matches('^a[0-9]+$')", CEL_TRUE, NULL);
+	expect(GPU ".model.matches('^[0-9]')", CEL_FALSE, NULL);
+	expect("matches(" GPU ".model, '10')", CEL_TRUE, NULL);      /* unanchored */
+	expect("device.driver.matches(r'^gpu\\.example\\.com$')", CEL_TRUE, NULL);
+	expect("device.driver.matches('^gpu.example$')", CEL_FALSE, NULL);
+	expect("device.driver.matches(r'^(gpu|nic)\\.(example|test)\\.(com|org)$')", CEL_TRUE,
+	       NULL);
+	expect("device.driver.matches(r'^[[:alpha:]]+[.][a-z]+\\.com$') && "
+	       "!device.driver.matches(r'\\d') && device.driver.matches(r'\\w\\W\\w')",
+	       CEL_TRUE, NULL);
+	expect("'a100'.matches(r'^a\\d{2,3}$') && !'a10000'.matches(r'^a\\d{2,3}$') && "
+	       "'a1'.matches(r'^a\\d{0,1}$')", CEL_TRUE, NULL);
+	/* braces that are no repeat count are literals */
+	expect("'x{2'.matches('x{2') && 'x{,2}'.matches('^x{,2}$')", CEL_TRUE, NULL);
+	expect("'gpu.example'.matches(r'\\bexample\\b') && !'gpuexample'.matches(r'\\bexample')",
+	       CEL_TRUE, NULL);
+	expect("'a\\nb'.matches('a.b')", CEL_FALSE, NULL);     /* . stops at a newline */
+	expect("'a\\nb'.matches('a[^x]b') && 'a\\nb'.matches(r'a\\sb')", CEL_TRUE, NULL);
+	expect("'ab'.matches('^a$')", CEL_FALSE, NULL);        /* $ only at the end */
+	expect("'h\\u00e9llo'.matches('^h.llo$')", CEL_TRUE, NULL);   /* . is a code point */
+	expect("''.matches('') && ''.matches('^$') && 'x'.matches('y*')", CEL_TRUE, NULL);
+	expect("'aaa'.matches('^(a|aa)*?$') && 'abab'.matches('^(?:ab)+$') && "
+	       "'ab'.matches('^(?P<x>a)(?<y>b)$')", CEL_TRUE, NULL);
+	expect("'a_b'.matches(r'a\\_b') && 'a-b'.matches(r'a[\\-]b')", CEL_TRUE, NULL);
+	/* a subject that is no string: the optimized call's NoSuchOverloadErr */
+	expect(GPU ".cores.matches('4')", CEL_ERROR, "no such overload");
+	expect(GPU ".nope.matches('4')", CEL_ERROR, "no such key: nope");
+	refuse("device.driver.matches('(')", 23, "invalid matches() pattern: missing closing )");
+	refuse("device.driver.matches('a**')", 23, "invalid matches() pattern: invalid nested "
+	       "repetition operator");
+	refuse("device.driver.matches('a{1001}')", 23, "invalid matches() pattern: invalid "
+	       "repeat count");
+	refuse("device.driver.matches('{2}')", 23, "invalid matches() pattern: missing argument "
+	       "to repetition operator");
+	refuse("device.driver.matches('[b-a]')", 23, "invalid matches() pattern: invalid character "
+	       "class range");
+	refuse("device.driver.matches('(?i)GPU')", 23, "invalid matches() pattern: regular "
+	       "expression flags (?i) and the like are outside kso's regular expressions");
+	refuse("device.driver.matches(" GPU ".model)", 59, "matches() with a pattern that is not "
+	       "a string literal is outside kso's CEL subset");
+}
+
 static void test_refused(void)
 {
 	refuse("device.driver == 1", 15, "found no matching overload for '_==_' applied to "
@@ -270,7 +318,8 @@ static void test_refused(void)
 	refuse("1u > 1", 1, "uint literals are outside kso's CEL subset");
 	refuse("b'x' == b'x'", 1, "bytes literals are outside kso's CEL subset");
 	refuse("{'a': 1}.a == 1", 1, "map and message literals are outside kso's CEL subset");
-	refuse("device.driver.matches('^a')", 14, "function 'matches' is outside kso's CEL subset");
+	refuse("device.driver.format([]) == 'g'", 14, "function 'format' is outside kso's CEL "
+	       "subset");
 	refuse("[1].all(x, x > 0)", 4, "function 'all' is outside kso's CEL subset");
 	refuse("has(device)", 1, "invalid argument to has() macro");
 	refuse("quantity('1') < quantity('2')", 15, "found no matching overload for '_<_' "
@@ -296,6 +345,7 @@ int main(void)
 	test_device();
 	test_quantity_and_semver();
 	test_bind();
+	test_matches();
 	test_refused();
 	return check_done("test_cel");
 }

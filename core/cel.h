@@ -15,10 +15,12 @@
  * as kube declares it), isInteger, asInteger, add, sub, isGreaterThan,
  * isLessThan, compareTo, and semver() / isSemver() (also with the
  * normalize argument) with major, minor, patch, isGreaterThan, isLessThan,
- * compareTo, and matches() with a literal pattern in the RE2 subset of
- * core/cel_regex.c.  Anything else kube would accept (doubles, uints,
+ * compareTo, matches() with a literal pattern in the RE2 subset of
+ * core/cel_regex.c, and cel-go's string extensions charAt, indexOf,
+ * lastIndexOf, replace, split, substring, trim and join
+ * (core/cel_strings.c).  Anything else kube would accept (doubles, uints,
  * bytes, null, maps, macros other than has and cel.bind, a pattern
- * computed at run time, the other string, list, IP and URL functions) is
+ * computed at run time, format, quote, the list, IP and URL functions) is
  * refused by cel_compile naming the construct and its position: kso
  * never guesses what it does not model.
  *

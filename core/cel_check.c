@@ -26,6 +26,7 @@ static const struct cel_type T_ATTRS = {CT_MAP, &T_ATTR_MAP};
 static const struct cel_type T_CAP_MAP = {CT_MAP, &T_QTY};
 static const struct cel_type T_CAPS = {CT_MAP, &T_CAP_MAP};
 static const struct cel_type T_LIST_DYN = {CT_LIST, &T_DYN};
+static const struct cel_type T_LIST_STRING = {CT_LIST, &T_STRING};
 
 struct checker {
 	struct arena *a;
@@ -245,7 +246,7 @@ struct overload {
 	bool member;
 	enum cel_tkind recv;
 	int n_args;
-	enum cel_tkind arg[2];
+	enum cel_tkind arg[3];
 	const struct cel_type *result;
 	enum cel_fn fn;
 };
@@ -287,6 +288,22 @@ static const struct overload overloads[] = {
 	{"isGreaterThan", true, CT_SEMVER, 1, {CT_SEMVER}, &T_BOOL, FN_IS_GREATER},
 	{"isLessThan", true, CT_SEMVER, 1, {CT_SEMVER}, &T_BOOL, FN_IS_LESS},
 	{"compareTo", true, CT_SEMVER, 1, {CT_SEMVER}, &T_INT, FN_COMPARE_TO},
+	/* cel-go's string extensions, version 2 (cel_strings.c) */
+	{"charAt", true, CT_STRING, 1, {CT_INT}, &T_STRING, FN_CHAR_AT},
+	{"indexOf", true, CT_STRING, 1, {CT_STRING}, &T_INT, FN_INDEX_OF},
+	{"indexOf", true, CT_STRING, 2, {CT_STRING, CT_INT}, &T_INT, FN_INDEX_OF},
+	{"lastIndexOf", true, CT_STRING, 1, {CT_STRING}, &T_INT, FN_LAST_INDEX_OF},
+	{"lastIndexOf", true, CT_STRING, 2, {CT_STRING, CT_INT}, &T_INT, FN_LAST_INDEX_OF},
+	{"replace", true, CT_STRING, 2, {CT_STRING, CT_STRING}, &T_STRING, FN_REPLACE},
+	{"replace", true, CT_STRING, 3, {CT_STRING, CT_STRING, CT_INT}, &T_STRING, FN_REPLACE},
+	{"split", true, CT_STRING, 1, {CT_STRING}, &T_LIST_STRING, FN_SPLIT},
+	{"split", true, CT_STRING, 2, {CT_STRING, CT_INT}, &T_LIST_STRING, FN_SPLIT},
+	{"substring", true, CT_STRING, 1, {CT_INT}, &T_STRING, FN_SUBSTRING},
+	{"substring", true, CT_STRING, 2, {CT_INT, CT_INT}, &T_STRING, FN_SUBSTRING},
+	{"trim", true, CT_STRING, 0, {0}, &T_STRING, FN_TRIM},
+	/* list(string) receivers only (check_join) */
+	{"join", true, CT_LIST, 0, {0}, &T_STRING, FN_JOIN},
+	{"join", true, CT_LIST, 1, {CT_STRING}, &T_STRING, FN_JOIN},
 	/* kso reads only a literal pattern (check_matches) */
 	{"matches", true, CT_STRING, 1, {CT_STRING}, &T_BOOL, FN_MATCHES},
 	{"matches", false, 0, 2, {CT_STRING, CT_STRING}, &T_BOOL, FN_MATCHES},
@@ -295,8 +312,7 @@ static const struct overload overloads[] = {
 /* Functions of kube's environment kso does not evaluate: refused by
  * name rather than reported as unknown. */
 static const char *const unsupported[] = {
-	"charAt", "indexOf", "lastIndexOf", "replace", "split",
-	"substring", "trim", "join", "format", "quote", "reverse", "all",
+	"format", "quote", "reverse", "all",
 	"exists", "exists_one", "map", "filter", "bind", "asApproximateFloat",
 	"int", "uint", "double", "string", "bytes", "bool", "dyn", "type",
 	"duration", "timestamp", "isSorted", "sum", "min", "max", "indexOf",
@@ -354,11 +370,11 @@ static int check_call(struct checker *k, struct cel_node *n)
 	if (matches == 0) {
 		if (!named)
 			return fail(k, n, "undeclared reference to '%s' (in container '')", n->name);
-		const struct cel_type *args[3];
+		const struct cel_type *args[4];
 		int na = 0;
 		if (recv)
 			args[na++] = recv;
-		for (int j = 0; j < n->n_args && na < 3; j++)
+		for (int j = 0; j < n->n_args && na < 4; j++)
 			args[na++] = n->args[j]->type;
 		return no_overload_call(k, n, n->name, args, na, recv != NULL);
 	}
@@ -370,6 +386,11 @@ static int check_call(struct checker *k, struct cel_node *n)
 			break;
 		}
 	n->type = found ? found->result : &T_DYN;
+	if (n->fn == FN_JOIN && recv->elem && recv->elem->k != CT_STRING &&
+	    recv->elem->k != CT_DYN) {
+		const struct cel_type *args[2] = {recv, n->n_args ? n->args[0]->type : NULL};
+		return no_overload_call(k, n, n->name, args, 1 + n->n_args, true);
+	}
 	return n->fn == FN_MATCHES ? check_matches(k, n) : 0;
 }
 
@@ -498,6 +519,9 @@ static uint64_t cost_bound(const struct cel_node *n, uint64_t *max_len)
 	}
 	if (n->kind == CN_CONST && n->lit.kind == CV_STRING)
 		len = n->lit.u.str.n;
+	else if (n->kind == CN_CALL && n->fn == FN_REPLACE)
+		/* every byte boundary may take the new text (old "") */
+		len = len_a + (len_a + 1) * len_b;
 	else if (n->kind == CN_ADD || n->kind == CN_CALL)
 		len = len_a + len_b;
 	else if (n->type && n->type->k == CT_DYN)

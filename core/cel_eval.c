@@ -529,6 +529,14 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 			return vint(c);
 		return vbool(n->fn == FN_IS_GREATER ? c > 0 : c < 0);
 	}
+	case FN_CHAR_AT: case FN_INDEX_OF: case FN_LAST_INDEX_OF: case FN_REPLACE:
+	case FN_SPLIT: case FN_SUBSTRING: case FN_TRIM: case FN_JOIN: {
+		/* the overload's type guard: MaybeNoSuchOverload below */
+		struct cel_value out;
+		if (cel_string_call(e->a, n->fn, v, nv, &out))
+			return out;
+		break;
+	}
 	case FN_MATCHES:
 		/* MatchesRegexOptimization's call: a subject that is no
 		 * string is types.NoSuchOverloadErr() */
@@ -543,11 +551,11 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 
 static struct cel_value eval_call(struct eval *e, const struct cel_node *n)
 {
-	struct cel_value v[3] = {{.kind = CV_ERROR}};
+	struct cel_value v[4] = {{.kind = CV_ERROR}};
 	int nv = 0;
 	if (n->a)
 		v[nv++] = eval(e, n->a);
-	for (int i = 0; i < n->n_args && nv < 3; i++)
+	for (int i = 0; i < n->n_args && nv < 4; i++)
 		v[nv++] = eval(e, n->args[i]);
 	for (int i = 0; i < nv; i++)
 		if (cel_failed(v[i]))

@@ -129,6 +129,9 @@ const char *cel_quote(struct arena *a, const char *s, size_t n);
 /* cel_utf8_len: code points in s[0..n) (Go's utf8.RuneCountInString:
  * each invalid byte counts one). */
 int64_t cel_utf8_len(const char *s, size_t n);
+/* cel_utf8_decode: the code point at s (n > 0 bytes left) and its width
+ * in *w (Go's utf8.DecodeRuneInString: an invalid byte is U+FFFD, 1). */
+uint32_t cel_utf8_decode(const char *s, size_t n, size_t *w);
 
 /* ------------------------------------------------------------- types */
 
@@ -175,7 +178,10 @@ enum cel_fn {
 	FN_ADD, FN_SUB,
 	FN_SEMVER, FN_IS_SEMVER, FN_MAJOR, FN_MINOR, FN_PATCH,
 	FN_IS_GREATER, FN_IS_LESS, FN_COMPARE_TO,
-	FN_MATCHES
+	FN_MATCHES,
+	/* cel_strings.c */
+	FN_CHAR_AT, FN_INDEX_OF, FN_LAST_INDEX_OF, FN_REPLACE, FN_SPLIT, FN_SUBSTRING,
+	FN_TRIM, FN_JOIN
 };
 
 struct cel_node {
@@ -205,6 +211,13 @@ const struct cel_regex *cel_regex_compile(struct arena *a, const char *pat, size
 /* cel_regex_search: whether re matches somewhere in s (Go's
  * Regexp.MatchString); scratch from a. */
 bool cel_regex_search(struct arena *a, const struct cel_regex *re, const char *s, size_t n);
+
+/* cel_strings.c: a call of cel-go's string extension library (FN_CHAR_AT
+ * ... FN_JOIN) on v[0] (the receiver) and its arguments into *out; false
+ * when the values' kinds fit no overload (the caller's "no such
+ * overload"). */
+bool cel_string_call(struct arena *a, enum cel_fn fn, const struct cel_value *v, int nv,
+		     struct cel_value *out);
 
 /* cel_parse.c: the syntax tree of expr, or NULL with err set. */
 struct cel_node *cel_parse(struct arena *a, const char *expr,

@@ -77,33 +77,6 @@ static struct rnode *refuse(struct rparser *p, const char *why)
 	return NULL;
 }
 
-/* Go's utf8.DecodeRuneInString: an invalid byte is U+FFFD, width 1. */
-static uint32_t decode(const char *s, size_t n, size_t *w)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	if (u[0] < 0x80) {
-		*w = 1;
-		return u[0];
-	}
-	int len = u[0] >= 0xF0 && u[0] < 0xF5 ? 4 : u[0] >= 0xE0 ? 3 : u[0] >= 0xC2 ? 2 : 0;
-	if (len == 0 || (size_t)len > n || u[0] >= 0xF8)
-		goto bad;
-	uint32_t cp = u[0] & (0x7F >> len);
-	for (int i = 1; i < len; i++) {
-		if ((u[i] & 0xC0) != 0x80)
-			goto bad;
-		cp = cp << 6 | (u[i] & 0x3F);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > MAX_RUNE)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		goto bad;
-	*w = (size_t)len;
-	return cp;
-bad:
-	*w = 1;
-	return 0xFFFD;
-}
-
 static void add_range(struct arena *a, struct cclass *c, uint32_t lo, uint32_t hi)
 {
 	if (c->n == c->cap) {
@@ -329,7 +302,7 @@ static struct rnode *bracket(struct rparser *p)
 				return refuse(p, "invalid escape sequence");
 		} else {
 			size_t w;
-			lo = decode(p->s + p->pos, p->n - p->pos, &w);
+			lo = cel_utf8_decode(p->s + p->pos, p->n - p->pos, &w);
 			p->pos += w;
 		}
 		uint32_t hi = lo;
@@ -341,7 +314,7 @@ static struct rnode *bracket(struct rparser *p)
 					return refuse(p, "invalid character class range");
 			} else {
 				size_t w;
-				hi = decode(p->s + p->pos, p->n - p->pos, &w);
+				hi = cel_utf8_decode(p->s + p->pos, p->n - p->pos, &w);
 				p->pos += w;
 			}
 			if (hi < lo)
@@ -442,7 +415,7 @@ static struct rnode *atom(struct rparser *p)
 	}
 	default: {
 		size_t w;
-		uint32_t cp = decode(p->s + p->pos, p->n - p->pos, &w);
+		uint32_t cp = cel_utf8_decode(p->s + p->pos, p->n - p->pos, &w);
 		p->pos += w;
 		struct cclass *c = new_class(p->a);
 		add_range(p->a, c, cp, cp);
@@ -771,7 +744,7 @@ bool cel_regex_search(struct arena *a, const struct cel_regex *re, const char *s
 	size_t pos = 0;
 	for (;;) {
 		size_t w = 0;
-		int32_t cp = pos < n ? (int32_t)decode(s + pos, n - pos, &w) : -1;
+		int32_t cp = pos < n ? (int32_t)cel_utf8_decode(s + pos, n - pos, &w) : -1;
 		/* unanchored: a new thread at every position */
 		if (add_thread(re, &cur, stack, 0, prev, cp))
 			return true;
@@ -781,7 +754,7 @@ bool cel_regex_search(struct arena *a, const struct cel_regex *re, const char *s
 		int32_t cp2 = -1;
 		if (after < n) {
 			size_t w2;
-			cp2 = (int32_t)decode(s + after, n - after, &w2);
+			cp2 = (int32_t)cel_utf8_decode(s + after, n - after, &w2);
 		}
 		memset(nxt.on, 0, (size_t)re->n);
 		nxt.n = 0;

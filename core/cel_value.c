@@ -547,3 +547,30 @@ int64_t cel_utf8_len(const char *s, size_t n)
 	}
 	return count;
 }
+
+/* Go's utf8.DecodeRuneInString: an invalid byte is U+FFFD, width 1. */
+uint32_t cel_utf8_decode(const char *s, size_t n, size_t *w)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (u[0] < 0x80) {
+		*w = 1;
+		return u[0];
+	}
+	int len = u[0] >= 0xF0 && u[0] < 0xF5 ? 4 : u[0] >= 0xE0 ? 3 : u[0] >= 0xC2 ? 2 : 0;
+	if (len == 0 || (size_t)len > n || u[0] >= 0xF8)
+		goto bad;
+	uint32_t cp = u[0] & (0x7F >> len);
+	for (int i = 1; i < len; i++) {
+		if ((u[i] & 0xC0) != 0x80)
+			goto bad;
+		cp = cp << 6 | (u[i] & 0x3F);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		goto bad;
+	*w = (size_t)len;
+	return cp;
+bad:
+	*w = 1;
+	return 0xFFFD;
+}

@@ -304,6 +304,53 @@ static void test_matches(void)
 	       "a string literal is outside kso's CEL subset");
 }
 
+/* cel-go's string extensions at version 2 (kube's base environment since
+ * v1.29): positions in code points, replace and split as Go's
+ * strings.Replace / SplitN, trim as strings.TrimSpace, ext/strings.go's
+ * error texts. */
+static void test_string_extensions(void)
+{
+	expect(GPU ".model.charAt(0) == 'a' && " GPU ".model.charAt(4) == ''", CEL_TRUE, NULL);
+	expect(GPU ".model.charAt(5) == ''", CEL_ERROR, "index out of range: 5");
+	expect("'h\u00e9llo'.charAt(1) == '\u00e9' && 'h\u00e9llo'.indexOf('l') == 2",
+	       CEL_TRUE, NULL);
+	expect("'abcabc'.indexOf('bc') == 1 && 'abcabc'.indexOf('bc', 2) == 4 && "
+	       "'abc'.indexOf('') == 0 && 'abc'.indexOf('', 7) == 7 && 'abc'.indexOf('x') == -1 && "
+	       "'abc'.indexOf('a', 3) == -1", CEL_TRUE, NULL);
+	expect("'abc'.indexOf('a', -1) == 0", CEL_ERROR, "index out of range: -1");
+	expect("'abcabc'.lastIndexOf('bc') == 4 && 'abcabc'.lastIndexOf('bc', 3) == 1 && "
+	       "'abc'.lastIndexOf('') == 3 && 'a'.lastIndexOf('abc') == -1 && "
+	       "'abc'.lastIndexOf('c', 9) == -1", CEL_TRUE, NULL);
+	expect("'abc'.lastIndexOf('c', -2) == 0", CEL_ERROR, "index out of range: -2");
+	expect("device.driver.replace('.', '-') == 'gpu-example-com' && "
+	       "device.driver.replace('.', '', 1) == 'gpuexample.com' && "
+	       "'ab'.replace('', '-') == '-a-b-' && 'ab'.replace('', '-', 2) == '-a-b' && "
+	       "'aaa'.replace('a', 'b', 0) == 'aaa'", CEL_TRUE, NULL);
+	expect("device.driver.split('.') == ['gpu', 'example', 'com'] && "
+	       "device.driver.split('.', 2) == ['gpu', 'example.com'] && "
+	       "device.driver.split('.', 0) == [] && 'ab'.split('') == ['a', 'b'] && "
+	       "''.split(',') == [''] && 'a,'.split(',') == ['a', '']", CEL_TRUE, NULL);
+	expect("device.driver.substring(4) == 'example.com' && "
+	       "device.driver.substring(4, 11) == 'example' && 'abc'.substring(3) == ''",
+	       CEL_TRUE, NULL);
+	expect("'abc'.substring(4) == ''", CEL_ERROR, "index out of range: 4");
+	expect("'abc'.substring(2, 1) == ''", CEL_ERROR,
+	       "invalid substring range. start: 2, end: 1");
+	expect("'abc'.substring(1, 5) == ''", CEL_ERROR, "index out of range: 5");
+	expect("' \\t a b \\n'.trim() == 'a b' && '\u00a0x\u3000'.trim() == 'x'", CEL_TRUE, NULL);
+	expect("['a', 'b'].join() == 'ab' && ['a', 'b'].join('/') == 'a/b' && [].join('-') == ''",
+	       CEL_TRUE, NULL);
+	expect("[" GPU ".model, " GPU ".cores].join() == ''", CEL_ERROR,
+	       "join: invalid input: 40");
+	/* a receiver that is no string: MaybeNoSuchOverload with the types */
+	expect(GPU ".cores.charAt(0) == 'a'", CEL_ERROR, "no such overload: charAt(int, int)");
+	expect(GPU ".cores.split(',') == []", CEL_ERROR, "no such overload: split(int, string)");
+	refuse("[1].join() == ''", 4, "found no matching overload for 'join' applied to "
+	       "'list(int).()'");
+	refuse("'a'.substring('b') == ''", 4, "found no matching overload for 'substring' "
+	       "applied to 'string.(string)'");
+}
+
 static void test_refused(void)
 {
 	refuse("device.driver == 1", 15, "found no matching overload for '_==_' applied to "
@@ -346,6 +393,7 @@ int main(void)
 	test_quantity_and_semver();
 	test_bind();
 	test_matches();
+	test_string_extensions();
 	test_refused();
 	return check_done("test_cel");
 }

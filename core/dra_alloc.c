@@ -18,6 +18,7 @@
 
 #include "cel.h"
 #include "dra_live.h"
+#include "go_int.h"
 #include "grow.h"
 
 #define MAX_RESULTS 32          /* resourceapi.AllocationResultsMaxSize */
@@ -41,7 +42,7 @@ struct req_data {
 	const struct device_request *req;      /* the request or the subrequest */
 	const struct device_request *parent;   /* NULL unless a subrequest */
 	const struct device_class *class;
-	int num_devices;
+	int64_t num_devices;             /* Go's int: count as given */
 	int selected_sub;
 	struct loc *all;                       /* All: the selectable devices */
 	int n_all;
@@ -287,7 +288,7 @@ static int validate_request(struct alloc *al, int ci, const struct device_reques
 			    "device class %s: deviceclass.resource.k8s.io \"%s\" not found",
 			    cl->ns, cl->name, req->name, req->class_name, req->class_name);
 	if (!req->all) {
-		rd->num_devices = (int)req->count;
+		rd->num_devices = req->count;
 		return 0;
 	}
 	if (cached) {
@@ -350,6 +351,7 @@ static int prepare(struct alloc *al)
 		const struct claim_spec *sp = &cl->spec;
 		al->rd[ci] = arena_array(al->a, (size_t)sp->n_requests * MAX_SUB + 1,
 					 sizeof **al->rd);
+		/* Go ints: a sum of counts past int64 wraps */
 		int64_t min_devices = 0;
 		for (int r = 0; r < sp->n_requests; r++) {
 			const struct device_request *q = &sp->requests[r];
@@ -357,10 +359,10 @@ static int prepare(struct alloc *al)
 			if (!q->n_first_available) {
 				if (validate_request(al, ci, q, NULL, NULL, rd) < 0)
 					return -1;
-				min_devices += rd->num_devices;
+				min_devices = go_add(min_devices, rd->num_devices);
 				continue;
 			}
-			int least = -1;
+			int64_t least = -1;
 			for (int s = 0; s < q->n_first_available; s++) {
 				/* kube's Allocate validates subrequest s under the
 				 * key of subrequest s-1 (it stores the index after
@@ -378,12 +380,19 @@ static int prepare(struct alloc *al)
 				if (least < 0 || rd[s].num_devices < least)
 					least = rd[s].num_devices;
 			}
-			min_devices += least;
+			min_devices = go_add(min_devices, least);
 		}
 		if (min_devices > MAX_RESULTS)
 			return fail(al, DRA_ALLOC_ERROR, "claim %s/%s: number of requested devices "
 				    "%lld exceeds the claim limit of %d", cl->ns, cl->name,
 				    (long long)min_devices, MAX_RESULTS);
+		/* counts whose sum wrapped below zero: kube's Allocate makes
+		 * the claim's result slice with that capacity and panics
+		 * (makeslice: cap out of range) - the scheduler crashes */
+		if (min_devices < 0)
+			return fail(al, DRA_ALLOC_UNJUDGED, "claim %s/%s: the requests' counts add up "
+				    "past int64 (%lld): kube-scheduler v1.34.1 panics allocating "
+				    "its result", cl->ns, cl->name, (long long)min_devices);
 		al->cons[ci] = arena_array(al->a, (size_t)sp->n_constraints + 1, sizeof **al->cons);
 		for (int k = 0; k < sp->n_constraints; k++)
 			al->cons[ci][k].con = &sp->constraints[k];
@@ -617,7 +626,9 @@ static int allocate_one(struct alloc *al, int ci, int ri, int si, int di, bool i
 		return 0;
 	if (di >= rd->num_devices)
 		return allocate_one(al, ci, ri + 1, 0, 0, false);
-	if (al->per_claim[ci] + rd->num_devices - di > MAX_RESULTS)
+	/* numDevicesAfterAlloc, in Go's wrapping ints (a subrequest's huge
+	 * count after other results wraps negative and is tried) */
+	if (go_sub(go_add(al->per_claim[ci], rd->num_devices), di) > MAX_RESULTS)
 		return -2;
 	if (rd->req->all)
 		return all_devices(al, ci, ri, si, di, in_sub, rd);
@@ -715,20 +726,20 @@ static bool short_of_devices(struct alloc *al, int ci, const struct req_data *rd
 				free_ += rd->req->admin_access || !in_use(al, &id);
 			}
 		}
-	int need = rd->req->all ? matching : rd->num_devices;
+	int64_t need = rd->req->all ? matching : rd->num_devices;
 	if (matching && free_ >= need)
 		return false;
 	if (!matching)
 		snprintf(buf, len, "no device of the node matches the class and selectors");
 	else if (matching < need)
-		snprintf(buf, len, "%d device(s) of the node match the class and selectors, %d "
-			 "needed", matching, need);
+		snprintf(buf, len, "%d device(s) of the node match the class and selectors, %lld "
+			 "needed", matching, (long long)need);
 	else if (rd->req->all)
 		snprintf(buf, len, "allocationMode All, and %d of the %d matching device(s) "
 			 "are in use", matching - free_, matching);
 	else
-		snprintf(buf, len, "%d of the %d matching device(s) are in use, %d free, %d "
-			 "needed", matching - free_, matching, free_, need);
+		snprintf(buf, len, "%d of the %d matching device(s) are in use, %d free, %lld "
+			 "needed", matching - free_, matching, free_, (long long)need);
 	return true;
 }
 

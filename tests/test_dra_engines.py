@@ -416,6 +416,39 @@ def test_pool_orders_picking_the_same_devices_do_not_stop_the_loop(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_counts_are_go_ints(engine, tmp_path):
+    # fixtures/dra/first-available-huge-count.yaml's header: huge's check
+    # wraps below 32 after r0's device, huge finds no fit, small takes d1
+    import yaml
+    path = fixture_path("dra/first-available-huge-count.yaml")
+    p = run_kso("schedule", path, "--engine", engine, "--kube-version", "1.34",
+                "-o", "yaml")
+    assert p.returncode == 0, p.stderr
+    docs = [d for d in yaml.safe_load_all(p.stdout) if d]
+    (status,) = [d["status"] for d in docs if d["kind"] == "ResourceClaim"]
+    assert [(r["request"], r["device"]) for r in
+            status["allocation"]["devices"]["results"]] == [
+        ("r0", "d0"), ("fa/small", "d1")]
+    # two counts whose sum wraps below zero: kube's Allocate panics making
+    # the claim's result slice; kso does not judge it
+    text = path.read_text().replace(
+        "    - {name: r0, exactly: {deviceClassName: gpu}}\n",
+        "    - {name: r0, exactly: {deviceClassName: gpu, count: 2}}\n").replace(
+        "      - {name: small, deviceClassName: gpu}\n", "").replace(
+        "    - name: fa\n      firstAvailable:\n"
+        "      - {name: huge, deviceClassName: gpu, count: 9223372036854775807}",
+        "    - {name: fa, exactly: {deviceClassName: gpu, count: "
+        "9223372036854775807}}")
+    assert "count: 2}" in text and "firstAvailable:\n" not in text
+    wrapped = tmp_path / "wrapped.yaml"
+    wrapped.write_text(text)
+    p = run_kso("explain", wrapped, "--engine", engine, "--kube-version", "1.34")
+    assert p.returncode == 3 and p.stdout == ""
+    assert ("claim default/c: the requests' counts add up past int64 "
+            "(-9223372036854775807): kube-scheduler v1.34.1 panics") in p.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_every_pool_order_meets_the_same_error(engine):
     # fixtures/dra/pool-order.yaml's header: pools n1 and shared in either
     # order, the same CEL runtime error at gpu-0
@@ -609,7 +642,8 @@ spec:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("case", ["invalid-pool", "all-constraint", "limit"])
+@pytest.mark.parametrize("case", ["invalid-pool", "all-constraint", "limit",
+                                  "limit-past-int32"])
 def test_allocator_errors(engine, case, tmp_path):
     if case == "invalid-pool":
         # GatherPools: both slices of pool p hold gpu-0, poolIsInvalid
@@ -629,11 +663,17 @@ def test_allocator_errors(engine, case, tmp_path):
         want = ("claim default/c, request gpu: cannot add device "
                 "gpu.example.com/n1/gpu-1 because a claim constraint would "
                 "not be satisfied")
-    else:
+    elif case == "limit":
         # 33 devices for one claim: past AllocationResultsMaxSize (32)
         objs = MODELS + ERRORS_CLAIM % (", count: 33", "")
         want = ("claim default/c: number of requested devices 33 exceeds the "
                 "claim limit of 32")
+    else:
+        # count 2^32 + 1 is a Go int of that value, past the limit (kso
+        # took it as an int, 1, and allocated gpu-0)
+        objs = MODELS + ERRORS_CLAIM % (", count: 4294967297", "")
+        want = ("claim default/c: number of requested devices 4294967297 "
+                "exceeds the claim limit of 32")
     path = tmp_path / "e.yaml"
     path.write_text(CLASS + objs + pod("p", "c"))
     p = run_kso("explain", path, "--pod", "default/p", "--engine", engine,

@@ -449,6 +449,83 @@ def test_counts_are_go_ints(engine, tmp_path):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_created_pods_get_their_template_claims(engine):
+    # fixtures/dra/deployment-claim-template.yaml's header: the three pods
+    # the Deployment's controllers create each get a claim from gpu-t, as
+    # the resourceclaim controller makes it; two bind, one finds no device
+    import yaml
+    path = fixture_path("dra/deployment-claim-template.yaml")
+    p = schedule(path, engine)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    got = [(s["action"], s["node"], s["message"]) for s in d["steps"]]
+    assert got == [
+        ("bind", "n1", ""), ("bind", "n1", ""),
+        ("unschedulable", None, "0/1 nodes are available: 1 " + NO_ALLOC +
+         ". still not schedulable, " + NOT_HELPFUL % (1, 1))]
+    p = run_kso("schedule", path, "--engine", engine, "--kube-version", "1.34",
+                "-o", "yaml")
+    assert p.returncode == 0, p.stderr
+    docs = [x for x in yaml.safe_load_all(p.stdout) if x]
+    pods = {x["metadata"]["name"]: x for x in docs if x["kind"] == "Pod"}
+    claims = {x["metadata"]["name"]: x for x in docs
+              if x["kind"] == "ResourceClaim"}
+    assert len(pods) == 3 and len(claims) == 3
+    devices = []
+    for name, pod in pods.items():
+        (st,) = pod["status"]["resourceClaimStatuses"]
+        assert st["name"] == "gpu"
+        claim = claims[st["resourceClaimName"]]
+        # generateName "<pod>-gpu-" and five letters
+        assert st["resourceClaimName"].startswith(name + "-gpu-")
+        assert len(st["resourceClaimName"]) == len(name) + 5 + 5
+        (owner,) = claim["metadata"]["ownerReferences"]
+        assert (owner["kind"], owner["name"], owner["controller"]) == (
+            "Pod", name, True)
+        assert owner["uid"] == pod["metadata"]["uid"]
+        assert claim["spec"]["devices"]["requests"][0]["exactly"][
+            "deviceClassName"] == "gpu"
+        alloc = claim.get("status", {}).get("allocation")
+        devices += [r["device"] for r in alloc["devices"]["results"]] \
+            if alloc else []
+    assert sorted(devices) == ["d0", "d1"]
+
+
+def test_a_long_claim_base_is_cut_in_proportion(tmp_path):
+    # a StatefulSet's pod "a" * 40 + "-0" (42 bytes) with claim entry
+    # accelerator-claim (17): "<pod>-<claim>-" is 61 bytes, past 57, so
+    # handleClaim keeps 42 * 57 / 61 = 39 bytes of the pod's name and
+    # 17 * 57 / 61 = 15 of the claim's, joined by "-" with no trailing one
+    import yaml
+    text = (FIXTURES / "dra" / "deployment-claim-template.yaml").read_text()
+    text = text[:text.index("apiVersion: apps/v1")] + """apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: %s, namespace: default}
+spec:
+  replicas: 1
+  serviceName: s
+  selector: {matchLabels: {app: st}}
+  template:
+    metadata: {labels: {app: st}}
+    spec:
+      containers:
+      - {name: c, image: x, resources: {claims: [{name: accelerator-claim}]}}
+      resourceClaims:
+      - {name: accelerator-claim, resourceClaimTemplateName: gpu-t}
+""" % ("a" * 40)
+    path = tmp_path / "sts.yaml"
+    path.write_text(text)
+    p = run_kso("schedule", path, "--kube-version", "1.34", "-o", "yaml")
+    assert p.returncode == 0, p.stderr
+    (pod,) = [x for x in yaml.safe_load_all(p.stdout)
+              if x and x["kind"] == "Pod"]
+    assert pod["spec"]["nodeName"] == "n1"
+    (st,) = pod["status"]["resourceClaimStatuses"]
+    name = st["resourceClaimName"]
+    assert name[:-5] == "a" * 39 + "-accelerator-cla" and len(name) == 60
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_every_pool_order_meets_the_same_error(engine):
     # fixtures/dra/pool-order.yaml's header: pools n1 and shared in either
     # order, the same CEL runtime error at gpu-0

@@ -47,6 +47,10 @@
  * its completions still the bound), and reports back the pods it claims
  * and creates, which the copies are.
  *
+ * A created pod's claims from ResourceClaimTemplates are created too, as
+ * kube's resourceclaim controller makes them the moment the pod exists
+ * (add_resource_claims), so DynamicResources' PreEnqueue lets it in.
+ *
  * Kube names pods `generateName` + five random letters; kso's suffix is a
  * stable hash in the same alphabet, so runs repeat.  pod-template-hash and
  * controller-revision-hash come from the existing ReplicaSet, StatefulSet
@@ -65,6 +69,7 @@
 
 #include "../core/fnv.h"
 #include "../core/xalloc.h"
+#include "dump_tree.h"
 
 /* ------------------------------------------------------- the context */
 
@@ -414,6 +419,101 @@ static int room_for(struct expansion *e, const struct yaml_controller *c,
 			"--scale asks for fewer, --no-expand for none");
 }
 
+/* ------------------------------------------- the pods' ResourceClaims */
+
+/* ResourceClaimTemplate ns/name of the cluster or of this load, or NULL. */
+static const struct claim_template *find_claim_template(const struct yaml_dec *d,
+							 const char *ns, const char *name)
+{
+	for (int i = 0; i < d->c->n_claim_templates; i++) {
+		const struct claim_template *t = &d->c->claim_templates[i];
+		if (!strcmp(t->ns, ns) && !strcmp(t->name, name))
+			return t;
+	}
+	for (size_t i = 0; i < d->claim_templates.n; i++) {
+		const struct claim_template *t = yaml_vec_at(&d->claim_templates, i);
+		if (!strcmp(t->ns, ns) && !strcmp(t->name, name))
+			return t;
+	}
+	return NULL;
+}
+
+/* The resourceclaim controller's generateName for claim entry claim of
+ * pod (handleClaim): "<pod>-<claim>-", and past 57 bytes each name cut to
+ * its share of 57 (integer division of its length times 57 by the whole's)
+ * and joined by "-" without the trailing one. */
+static const char *claim_base(struct arena *a, const char *pod, const char *claim)
+{
+	size_t lp = strlen(pod), lc = strlen(claim), whole = lp + lc + 2;
+	if (whole <= 57)
+		return arena_sprintf(a, "%s-%s-", pod, claim);
+	return arena_sprintf(a, "%.*s-%.*s", (int)(lp * 57 / whole), pod,
+			     (int)(lc * 57 / whole), claim);
+}
+
+/* A name generateName base gives a new ResourceClaim of ns: the API
+ * server's five random letters, a stable hash here (generate_name's). */
+static const char *claim_name(struct yaml_dec *d, const char *ns, const char *base)
+{
+	for (unsigned k = 0;; k++) {
+		char key[700], suffix[6];
+		snprintf(key, sizeof key, "%s/%s#claim%u", ns, base, k);
+		uint32_t h = fnv32_str(FNV32_OFFSET, key);
+		for (int i = 0; i < 5; i++, h /= sizeof safe_alphabet - 1)
+			suffix[i] = safe_alphabet[h % (sizeof safe_alphabet - 1)];
+		suffix[5] = 0;
+		const char *name = arena_sprintf(d->a, "%s%s", base, suffix);
+		struct source_pos first;
+		if (yaml_index_add(&d->index, "ResourceClaim", ns, name,
+				   (struct source_pos){d->file, 0, 0}, &first) == 0)
+			return name;
+	}
+}
+
+/* kube's resourceclaim controller (pkg/controller/resourceclaim,
+ * syncPod / handleClaim) for a pod kso creates: each of its claims made
+ * from a ResourceClaimTemplate that exists gets a ResourceClaim with the
+ * template's spec, owned by the pod (controller), and the pod's
+ * status.resourceClaimStatuses names it - as the controller does the
+ * moment the pod exists, before the scheduler can take it.  A pod
+ * needs a uid for its claim's owner reference (IsForPod compares them):
+ * a created pod gets dump_pod_uid's stand-in, the uid kso writes for it. */
+static void add_resource_claims(struct yaml_dec *d, struct pod *p)
+{
+	int n_tmpl = 0;
+	for (int i = 0; i < p->n_claims; i++)
+		n_tmpl += p->claims[i].template_name &&
+			  find_claim_template(d, p->ns, p->claims[i].template_name);
+	if (!n_tmpl)
+		return;
+	if (!*p->uid) {
+		char buf[600];
+		p->uid = arena_strdup(d->a, dump_pod_uid(p, buf, sizeof buf));
+	}
+	struct pod_claim_status *st = arena_array(d->a, (size_t)(p->n_claim_statuses + n_tmpl),
+						  sizeof *st);
+	int n = p->n_claim_statuses;
+	if (n)
+		memcpy(st, p->claim_statuses, sizeof *st * (size_t)n);
+	for (int i = 0; i < p->n_claims; i++) {
+		const struct pod_claim *pc = &p->claims[i];
+		const struct claim_template *t = pc->template_name ?
+			find_claim_template(d, p->ns, pc->template_name) : NULL;
+		if (!t)
+			continue;
+		struct owner_ref *o = arena_alloc(d->a, sizeof *o);
+		*o = (struct owner_ref){.api_version = "v1", .kind = "Pod", .name = p->name,
+					.uid = p->uid, .controller = true};
+		struct resource_claim rc = {.pos = t->pos, .ns = p->ns, .uid = "",
+					    .owners = o, .n_owners = 1, .spec = t->spec};
+		rc.name = claim_name(d, p->ns, claim_base(d->a, p->name, pc->name));
+		yaml_vec_push(&d->claims, &rc);
+		st[n++] = (struct pod_claim_status){pc->name, rc.name};
+	}
+	p->claim_statuses = st;
+	p->n_claim_statuses = n;
+}
+
 /* Appends one pod made from tmpl (c's template, or one standing for it:
  * a DaemonSet's with its tolerations) with e->x. */
 static void add_pod(struct expansion *e, const struct pod *tmpl,
@@ -429,6 +529,7 @@ static void add_pod(struct expansion *e, const struct pod *tmpl,
 				.name = np->owner_name, .uid = "", .controller = true};
 	p.owners = o;
 	p.n_owners = 1;
+	add_resource_claims(d, &p);
 	yaml_vec_push(&d->pod_extra, &e->x);
 	yaml_vec_push(&d->pods, &p);
 	e->created++;

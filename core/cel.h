@@ -10,7 +10,9 @@
  * `device.attributes["DOMAIN"]["ID"]`), `device.capacity[DOMAIN].ID`,
  * field and index access, has(), == != < <= > >=, in, + - * / % on int, +
  * on strings, && || ! ?:, cel.bind (the body with the variable standing
- * for its init, read lazily), size, contains, startsWith, endsWith,
+ * for its init, read lazily), the macros all, exists, exists_one, filter
+ * and map over list literals, maps and split() (cel-go's folds; over a
+ * map, Go's random key order is unjudged where it shows), size, contains, startsWith, endsWith,
  * lowerAscii, upperAscii, quantity() / isQuantity() with sign() (global,
  * as kube declares it), isInteger, asInteger, add, sub, isGreaterThan,
  * isLessThan, compareTo, and semver() / isSemver() (also with the
@@ -19,7 +21,7 @@
  * core/cel_regex.c, and cel-go's string extensions charAt, indexOf,
  * lastIndexOf, replace, split, substring, trim and join
  * (core/cel_strings.c).  Anything else kube would accept (doubles, uints,
- * bytes, null, maps, macros other than has and cel.bind, a pattern
+ * bytes, null, map literals, the two-variable macros, a pattern
  * computed at run time, format, quote, the list, IP and URL functions) is
  * refused by cel_compile naming the construct and its position: kso
  * never guesses what it does not model.

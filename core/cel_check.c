@@ -31,6 +31,10 @@ static const struct cel_type T_LIST_STRING = {CT_LIST, &T_STRING};
 struct checker {
 	struct arena *a;
 	struct cel_error *err;
+	/* the comprehension variables in scope, outermost first */
+	const char *var_name[CEL_MAX_VARS];
+	const struct cel_type *var_type[CEL_MAX_VARS];
+	int n_vars;
 };
 
 static int fail(struct checker *k, const struct cel_node *n, const char *fmt, ...)
@@ -446,10 +450,78 @@ static int refuse_unsupported(struct checker *k, const struct cel_node *n)
 	return 0;
 }
 
+/* The ranges whose size kso can bound (cost_bound): a list literal, a
+ * map (a device's attribute or capacity maps: at most 32 entries), and
+ * split()'s list. */
+static bool range_bounded(const struct cel_node *r)
+{
+	return r->kind == CN_LIST || r->type->k == CT_MAP ||
+	       (r->kind == CN_CALL && r->fn == FN_SPLIT);
+}
+
+/* A macro's comprehension: the range in the outer scope, the predicate
+ * and transform with the variable bound to the range's element (a list)
+ * or key (a map), as cel-go's checker types the expanded fold. */
+static int check_comp(struct checker *k, struct cel_node *n)
+{
+	if (check(k, n->a) < 0)
+		return -1;
+	const struct cel_type *r = n->a->type, *var;
+	if (r->k == CT_LIST)
+		var = r->elem;
+	else if (r->k == CT_MAP)
+		var = &T_STRING;
+	else if (r->k == CT_DYN)
+		var = &T_DYN;
+	else
+		return fail(k, n->a, "expression of type '%s' cannot be range of a comprehension "
+			    "(must be list, map, or dynamic)", cel_type_name(k->a, r));
+	if (!range_bounded(n->a))
+		return fail(k, n->a, "a comprehension over this range is outside kso's CEL "
+			    "subset (kso bounds the cost of list literals, maps and split())");
+	if (k->n_vars == CEL_MAX_VARS)
+		return fail(k, n, "comprehensions nested deeper than %d are outside kso's CEL "
+			    "subset", CEL_MAX_VARS);
+	k->var_name[k->n_vars] = n->name;
+	k->var_type[k->n_vars++] = var;
+	n->slot = k->n_vars;
+	int rc = check(k, n->b);
+	if (rc == 0 && n->c)
+		rc = check(k, n->c);
+	k->n_vars--;
+	if (rc < 0)
+		return -1;
+	const struct cel_type *p = n->b->type;
+	bool predicate = n->comp != COMP_MAP || n->c;
+	if (predicate && !is(p, CT_BOOL)) {
+		static const struct cel_type T_LIST_ANY = {CT_LIST, &T_DYN};
+		const struct cel_type *args[3] = {&T_BOOL, p, NULL};
+		if (n->comp == COMP_ALL)
+			return no_overload(k, n->b, "_&&_", args, 2);
+		if (n->comp == COMP_EXISTS)
+			return no_overload(k, n->b, "_||_", args, 2);
+		args[0] = p;
+		args[1] = args[2] = n->comp == COMP_EXISTS_ONE ? &T_INT : &T_LIST_ANY;
+		return no_overload(k, n->b, "_?_:_", args, 3);
+	}
+	if (n->comp == COMP_ALL || n->comp == COMP_EXISTS || n->comp == COMP_EXISTS_ONE) {
+		n->type = &T_BOOL;
+		return 0;
+	}
+	const struct cel_type *elem = n->comp == COMP_FILTER ? var : (n->c ? n->c : n->b)->type;
+	struct cel_type *lt = arena_alloc(k->a, sizeof *lt);
+	lt->k = CT_LIST;
+	lt->elem = elem;
+	n->type = lt;
+	return 0;
+}
+
 static int check(struct checker *k, struct cel_node *n)
 {
 	if (n->kind == CN_CALL && refuse_unsupported(k, n) < 0)
 		return -1;
+	if (n->kind == CN_COMP)
+		return check_comp(k, n);
 	if (check_children(k, n) < 0)
 		return -1;
 	switch (n->kind) {
@@ -458,8 +530,15 @@ static int check(struct checker *k, struct cel_node *n)
 			  n->lit.kind == CV_INT ? &T_INT : &T_STRING;
 		return 0;
 	case CN_IDENT:
+		for (int i = k->n_vars - 1; i >= 0; i--)
+			if (!strcmp(k->var_name[i], n->name)) {
+				n->slot = i + 1;
+				n->type = k->var_type[i];
+				return 0;
+			}
 		if (strcmp(n->name, "device"))
 			return fail(k, n, "undeclared reference to '%s' (in container '')", n->name);
+		n->slot = 0;
 		n->type = &T_DEVICE;
 		return 0;
 	case CN_SELECT:
@@ -503,8 +582,36 @@ static int check(struct checker *k, struct cel_node *n)
  * literals, attributes of at most 64 bytes, or concatenations of those).
  * Without comprehensions the bound stays far below CEL_MAX_COST for any
  * expression of CEL_MAX_LENGTH; kso refuses rather than guesses past it. */
+static uint64_t cost_bound(const struct cel_node *n, uint64_t *max_len);
+
+/* A comprehension: its range once, its predicate and transform once per
+ * element (a list literal's items, a map's 32 entries at most, split()'s
+ * parts: one more than its string's bytes). */
+static uint64_t comp_cost(const struct cel_node *n, uint64_t *max_len)
+{
+	uint64_t len_r = 0, len_b = 0, len_c = 0;
+	uint64_t cost = cost_bound(n->a, &len_r) + 1;
+	uint64_t elems = n->a->kind == CN_LIST ? (uint64_t)n->a->n_args :
+			 n->a->type->k == CT_MAP ? 32 : len_r + 1;
+	uint64_t body = cost_bound(n->b, &len_b) + 3;
+	if (n->c)
+		body += cost_bound(n->c, &len_c);
+	*max_len = len_b > len_c ? len_b : len_c;
+	if (body > CEL_MAX_COST || elems > CEL_MAX_COST)
+		return CEL_MAX_COST + 1;
+	return cost + elems * body;
+}
+
 static uint64_t cost_bound(const struct cel_node *n, uint64_t *max_len)
 {
+	if (n->kind == CN_COMP)
+		return comp_cost(n, max_len);
+	if (n->kind == CN_IDENT && n->slot > 0) {
+		/* a comprehension's element: no longer than the longest
+		 * expression's strings */
+		*max_len = CEL_MAX_LENGTH;
+		return 1;
+	}
 	uint64_t cost = 1, len_a = 0, len_b = 0, len = 0;
 	if (n->a)
 		cost += cost_bound(n->a, &len_a);
@@ -519,6 +626,8 @@ static uint64_t cost_bound(const struct cel_node *n, uint64_t *max_len)
 	}
 	if (n->kind == CN_CONST && n->lit.kind == CV_STRING)
 		len = n->lit.u.str.n;
+	else if (n->kind == CN_CALL && n->fn == FN_SPLIT)
+		len = len_a;    /* its parts' bound: the string's (comp_cost) */
 	else if (n->kind == CN_CALL && n->fn == FN_REPLACE)
 		/* every byte boundary may take the new text (old "") */
 		len = len_a + (len_a + 1) * len_b;
@@ -539,7 +648,7 @@ static uint64_t cost_bound(const struct cel_node *n, uint64_t *max_len)
 
 int cel_check(struct arena *a, struct cel_node *root, struct cel_error *err)
 {
-	struct checker k = {a, err};
+	struct checker k = {.a = a, .err = err};
 	err->msg[0] = '\0';
 	if (check(&k, root) < 0)
 		return -1;

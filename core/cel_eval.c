@@ -18,6 +18,7 @@ struct eval {
 	struct arena *a;
 	const struct cel_program *p;
 	struct cel_value device;
+	struct cel_value vars[CEL_MAX_VARS];   /* the comprehensions' variables */
 };
 
 static struct cel_value vbool(bool b)
@@ -563,6 +564,126 @@ static struct cel_value eval_call(struct eval *e, const struct cel_node *n)
 	return call(e, n, v, nv);
 }
 
+/* ------------------------------------------------- comprehensions */
+
+/* One term of cel-go's evalAnd / evalOr folded into acc: decide (false
+ * for &&, true for ||) wins; else the first term that is no bool is the
+ * result (an error as it is, another value "no such overload"). */
+static struct cel_value fold_logic(struct eval *e, struct cel_value acc, struct cel_value p,
+				   bool decide)
+{
+	if (p.kind == CV_BOOL && p.u.b == decide)
+		return p;
+	if (acc.kind != CV_BOOL)
+		return acc;
+	if (p.kind != CV_BOOL)
+		return cel_failed(p) ? p : cel_err(e->a, "no such overload");
+	return vbool(!decide);
+}
+
+/* The list acc with x appended (a fresh list: acc is kept by no one). */
+static struct cel_value append(struct eval *e, struct cel_value acc, struct cel_value x)
+{
+	const struct cel_list *l = acc.u.list;
+	struct cel_list *nl = arena_alloc(e->a, sizeof *nl);
+	struct cel_value *items = arena_array(e->a, (size_t)l->n + 1, sizeof *items);
+	if (l->n)
+		memcpy(items, l->items, sizeof *items * (size_t)l->n);
+	items[l->n] = x;
+	nl->items = items;
+	nl->n = l->n + 1;
+	acc.u.list = nl;
+	return acc;
+}
+
+/* The step of a comprehension on one element (its variable set). */
+static struct cel_value comp_step(struct eval *e, const struct cel_node *n, struct cel_value acc,
+				  struct cel_value x, const char **err)
+{
+	struct cel_value p = eval(e, n->b);
+	if (cel_failed(p))
+		*err = p.u.err;
+	switch (n->comp) {
+	case COMP_ALL:
+		return fold_logic(e, acc, p, false);
+	case COMP_EXISTS:
+		return fold_logic(e, acc, p, true);
+	default:
+		break;
+	}
+	bool filtered = n->comp != COMP_MAP || n->c;
+	if (filtered) {
+		/* p ? <accu + 1 | accu + [x or t]> : accu */
+		if (cel_failed(p))
+			return p;
+		if (p.kind != CV_BOOL)
+			return cel_err(e->a, "no such overload");
+		if (!p.u.b || cel_failed(acc))
+			return acc;
+		if (n->comp == COMP_EXISTS_ONE)
+			return vint(acc.u.i + 1);
+		if (n->comp == COMP_FILTER)
+			return append(e, acc, x);
+		p = eval(e, n->c);     /* map(x, p, t): the transform */
+		if (cel_failed(p))
+			*err = p.u.err;
+	}
+	/* accu + [t]: accu's error first, then the list literal's */
+	if (cel_failed(acc))
+		return acc;
+	return cel_failed(p) ? p : append(e, acc, p);
+}
+
+/* A macro's comprehension as cel-go's fold runs it: all and exists stop
+ * once the result is decided, exists_one, filter and map see every
+ * element.  A map's keys come in Go's random order: where that can
+ * change the result (two different errors, or a list of two or more),
+ * kso says so instead. */
+static struct cel_value eval_comp(struct eval *e, const struct cel_node *n)
+{
+	struct cel_value r = eval(e, n->a);
+	if (cel_failed(r))
+		return r;
+	if (r.kind != CV_LIST && r.kind != CV_MAP)
+		return cel_unjudged(e->a, "a comprehension over a %s: cel-go's error names Go "
+				    "types kso does not model", cel_kind_name(r.kind));
+	bool map = r.kind == CV_MAP;
+	int count = map ? r.u.map->n : r.u.list->n;
+	struct cel_value acc;
+	if (n->comp == COMP_ALL || n->comp == COMP_EXISTS)
+		acc = vbool(n->comp == COMP_ALL);
+	else if (n->comp == COMP_EXISTS_ONE)
+		acc = vint(0);
+	else
+		acc = (struct cel_value){.kind = CV_LIST,
+					 .u.list = arena_alloc(e->a, sizeof(struct cel_list))};
+	const char *first_err = NULL;
+	bool errors_differ = false;
+	struct cel_value *slot = &e->vars[n->slot - 1], saved = *slot;
+	for (int i = 0; i < count; i++) {
+		if ((n->comp == COMP_ALL || n->comp == COMP_EXISTS) && acc.kind == CV_BOOL &&
+		    acc.u.b == (n->comp == COMP_EXISTS))
+			break;
+		struct cel_value x = map ? vstr(r.u.map->keys[i], strlen(r.u.map->keys[i])) :
+				     r.u.list->items[i];
+		*slot = x;
+		const char *err = NULL;
+		acc = comp_step(e, n, acc, x, &err);
+		if (err && first_err && strcmp(err, first_err))
+			errors_differ = true;
+		if (err && !first_err)
+			first_err = err;
+	}
+	*slot = saved;
+	if (n->comp == COMP_EXISTS_ONE && !cel_failed(acc))
+		acc = vbool(acc.u.i == 1);
+	if (map && ((cel_failed(acc) && errors_differ) ||
+		    (acc.kind == CV_LIST && acc.u.list->n > 1)))
+		return cel_unjudged(e->a, "a comprehension over a map whose result depends on "
+				    "Go's random map order");
+	return acc;
+}
+
 static struct cel_value eval_list(struct eval *e, const struct cel_node *n)
 {
 	struct cel_list *l = arena_alloc(e->a, sizeof *l);
@@ -618,7 +739,9 @@ static struct cel_value eval(struct eval *e, const struct cel_node *n)
 	case CN_CONST:
 		return n->lit;
 	case CN_IDENT:
-		return e->device;
+		return n->slot ? e->vars[n->slot - 1] : e->device;
+	case CN_COMP:
+		return eval_comp(e, n);
 	case CN_SELECT:
 	case CN_HAS:
 		x = eval(e, n->a);

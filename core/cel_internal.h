@@ -164,6 +164,9 @@ enum cel_node_kind {
 	CN_LIST,       /* [args] */
 	CN_BIND,       /* cel.bind: a = the body with the variable replaced
 			* by b (its init, also checked when unused) */
+	CN_COMP,       /* a macro's comprehension (comp): name = the variable,
+			* a = the range, b = the predicate or transform, c =
+			* map(x, p, t)'s transform (b its filter) */
 	CN_AND, CN_OR, CN_NOT, CN_NEG, CN_COND,
 	CN_EQ, CN_NE, CN_LT, CN_LE, CN_GT, CN_GE, CN_IN,
 	CN_ADD, CN_SUB, CN_MUL, CN_DIV, CN_MOD
@@ -184,6 +187,12 @@ enum cel_fn {
 	FN_TRIM, FN_JOIN
 };
 
+/* The macros kso evaluates (cel-go's parser/macro.go, one variable). */
+enum cel_comp { COMP_ALL, COMP_EXISTS, COMP_EXISTS_ONE, COMP_FILTER, COMP_MAP };
+
+/* Nesting of comprehensions kso evaluates. */
+#define CEL_MAX_VARS 8
+
 struct cel_node {
 	enum cel_node_kind kind;
 	int line, col;
@@ -194,6 +203,11 @@ struct cel_node {
 	int n_args;
 	enum cel_fn fn;                 /* CN_CALL after checking */
 	const struct cel_regex *re;     /* FN_MATCHES: the literal pattern */
+	enum cel_comp comp;             /* CN_COMP */
+	int slot;                       /* CN_IDENT: 0 device, k > 0 the
+					 * variable of the k-th enclosing
+					 * comprehension from the root; CN_COMP:
+					 * its variable's k */
 	const struct cel_type *type;    /* after checking */
 };
 

@@ -403,6 +403,10 @@ static struct cel_node *bind_var(struct cel_node *e, const char *name, struct ce
 	if (e->kind == CN_IDENT)
 		return strcmp(e->name, name) ? e : init;
 	e->a = bind_var(e->a, name, init);
+	/* a comprehension's own variable of that name shadows it in its
+	 * predicate and transform (not in its range) */
+	if (e->kind == CN_COMP && !strcmp(e->name, name))
+		return e;
 	e->b = bind_var(e->b, name, init);
 	e->c = bind_var(e->c, name, init);
 	for (int i = 0; i < e->n_args; i++)
@@ -430,6 +434,43 @@ static struct cel_node *expand_bind(struct parser *p, struct cel_node *n)
 	return b;
 }
 
+/* The one-variable macros of cel-go's parser (AllMacro, ExistsMacro,
+ * ExistsOneMacro, MapMacro, Map3Macro, FilterMacro): receiver-style
+ * calls whose first argument names the variable; -1 if n is none. */
+static int macro_of(const struct cel_node *n)
+{
+	static const struct {
+		const char *name;
+		int n_args;
+		enum cel_comp comp;
+	} macros[] = {
+		{"all", 2, COMP_ALL}, {"exists", 2, COMP_EXISTS},
+		{"exists_one", 2, COMP_EXISTS_ONE}, {"filter", 2, COMP_FILTER},
+		{"map", 2, COMP_MAP}, {"map", 3, COMP_MAP},
+	};
+	if (!n->a)
+		return -1;
+	for (size_t i = 0; i < sizeof macros / sizeof *macros; i++)
+		if (!strcmp(macros[i].name, n->name) && macros[i].n_args == n->n_args)
+			return (int)macros[i].comp;
+	return -1;
+}
+
+static struct cel_node *expand_macro(struct parser *p, struct cel_node *n, enum cel_comp comp)
+{
+	if (n->args[0]->kind != CN_IDENT) {
+		fail_at(p, n->args[0]->line, n->args[0]->col, "argument must be a simple name");
+		return NULL;
+	}
+	struct cel_node *m = node(p, CN_COMP, n->line, n->col);
+	m->comp = comp;
+	m->name = n->args[0]->name;
+	m->a = n->a;
+	m->b = n->args[1];
+	m->c = n->n_args == 3 ? n->args[2] : NULL;
+	return m;
+}
+
 static struct cel_node *parse_call(struct parser *p, struct cel_node *recv,
 				   const char *name, int line, int col)
 {
@@ -441,6 +482,9 @@ static struct cel_node *parse_call(struct parser *p, struct cel_node *recv,
 	if (recv && recv->kind == CN_IDENT && !strcmp(recv->name, "cel") &&
 	    !strcmp(name, "bind") && n->n_args == 3)
 		return expand_bind(p, n);
+	int comp = macro_of(n);
+	if (comp >= 0)
+		return expand_macro(p, n, (enum cel_comp)comp);
 	if (!recv && !strcmp(name, "has")) {
 		if (n->n_args != 1 || n->args[0]->kind != CN_SELECT) {
 			fail_at(p, line, col, "invalid argument to has() macro");

@@ -82,10 +82,13 @@ def test_a_class_selecting_on_a_driver_attribute(engine):
     "device.attributes['gpu.example.com'].model.matches('a1[0-9]{2}')",
     # cel-go's string extensions: t4 starts with t, a100 with a
     "device.driver.split('.')[0] == 'gpu' && "
-    "device.attributes['gpu.example.com'].model.substring(0, 1) == 'a'"])
+    "device.attributes['gpu.example.com'].model.substring(0, 1) == 'a'",
+    # a macro over a list literal
+    "['a100', 'h100'].exists(m, "
+    "device.attributes['gpu.example.com'].model == m)"])
 def test_a_class_selector_kso_refused_before(engine, selector, tmp_path):
-    # class-selector.yaml's class written with cel.bind, matches() or the
-    # string extensions: the same selector, the same verdicts - n1's t4
+    # class-selector.yaml's class written with cel.bind, matches(), the
+    # string extensions or a macro: the same selector, the same verdicts - n1's t4
     # fails it, n2's a100 passes.  kso refused them all at load.
     text = (FIXTURES / "dra" / "class-selector.yaml").read_text()
     old = ("device.driver == 'gpu.example.com' && "

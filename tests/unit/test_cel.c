@@ -351,6 +351,55 @@ static void test_string_extensions(void)
 	       "applied to 'string.(string)'");
 }
 
+/* The one-variable macros, as cel-go's parser expands them into folds:
+ * all (accu && p while accu is not false), exists (accu || p while accu
+ * is not true), exists_one (p ? accu + 1 : accu over every element, then
+ * accu == 1), filter and map (accu + [x or t]); && and || absorb errors
+ * as the operators do.  A map's range is its keys, in Go's random order. */
+static void test_macros(void)
+{
+	expect("['a100', 'h100'].exists(m, " GPU ".model == m)", CEL_TRUE, NULL);
+	expect("['t4', 'h100'].exists(m, " GPU ".model == m)", CEL_FALSE, NULL);
+	expect("[1, 2, 3].all(x, x > 0) && ![1, 2, 3].all(x, x > 1) && [].all(x, false)",
+	       CEL_TRUE, NULL);
+	expect("[1, 2, 3].exists_one(x, x > 2) && ![1, 2, 3].exists_one(x, x > 1) && "
+	       "![].exists_one(x, true)", CEL_TRUE, NULL);
+	expect("[1, 2, 3].filter(x, x > 1) == [2, 3] && [1, 2].map(x, x * 2) == [2, 4] && "
+	       "[1, 2, 3].map(x, x > 1, x * 10) == [20, 30]", CEL_TRUE, NULL);
+	/* all: a false decides past an error; else the first error */
+	expect("[0, 1].all(x, 1 / x > 5)", CEL_FALSE, NULL);
+	expect("[0, 1].all(x, 1 / x > 0)", CEL_ERROR, "division by zero");
+	expect("[1, 0].all(x, x % x == 0)", CEL_ERROR, "modulus by zero");
+	/* exists: stops at the first true; 1 / 2 is 0 */
+	expect("[1, 0].exists(x, 1 / x > 0)", CEL_TRUE, NULL);
+	expect("[0, 2].exists(x, 1 / x > 0)", CEL_ERROR, "division by zero");
+	/* exists_one sees every element: an error is final */
+	expect("[2, 0].exists_one(x, 1 / x > 0)", CEL_ERROR, "division by zero");
+	/* map: the first error; filter: an error then a false keeps it */
+	expect("[0, 1].map(x, 1 / x) == []", CEL_ERROR, "division by zero");
+	expect("[0, 1].filter(x, 1 / x > 5) == []", CEL_ERROR, "division by zero");
+	/* over a map: its keys; a result that order cannot change */
+	expect(GPU ".exists(k, k == 'cores') && " GPU ".all(k, k.size() > 4) && "
+	       GPU ".filter(k, k == 'model') == ['model']", CEL_TRUE, NULL);
+	expect(GPU ".exists_one(k, k.startsWith('m'))", CEL_TRUE, NULL);
+	expect("device.attributes.all(d, d.size() > 10)", CEL_TRUE, NULL);
+	/* two keys in a list: Go's map order decides theirs */
+	expect(GPU ".filter(k, k.size() == 5) == ['model', 'cores']", CEL_UNJUDGED, NULL);
+	/* variables: nested, shadowing device and cel.bind's */
+	expect("[1, 2].all(x, [3, 4].all(y, x < y))", CEL_TRUE, NULL);
+	expect("[1].all(device, device == 1)", CEL_TRUE, NULL);
+	expect("cel.bind(x, 5, [1, 2].all(x, x < 3) && [1].all(y, x == 5))", CEL_TRUE, NULL);
+	expect("device.driver.split('.').exists(p, p == 'example')", CEL_TRUE, NULL);
+	refuse("[1].all(x, x)", 12, "found no matching overload for '_&&_' applied to "
+	       "'(bool, int)'");
+	refuse("1.all(x, true)", 1, "expression of type 'int' cannot be range of a "
+	       "comprehension (must be list, map, or dynamic)");
+	refuse("[1].all(1, true)", 9, "argument must be a simple name");
+	refuse("[[1]].all(l, l.all(x, x > 0))", 14, "a comprehension over this range is "
+	       "outside kso's CEL subset (kso bounds the cost of list literals, maps and "
+	       "split())");
+}
+
 static void test_refused(void)
 {
 	refuse("device.driver == 1", 15, "found no matching overload for '_==_' applied to "
@@ -367,7 +416,8 @@ static void test_refused(void)
 	refuse("{'a': 1}.a == 1", 1, "map and message literals are outside kso's CEL subset");
 	refuse("device.driver.format([]) == 'g'", 14, "function 'format' is outside kso's CEL "
 	       "subset");
-	refuse("[1].all(x, x > 0)", 4, "function 'all' is outside kso's CEL subset");
+	/* the two-variable forms (ext.TwoVarComprehensions) */
+	refuse("[1].all(i, x, x > 0)", 4, "function 'all' is outside kso's CEL subset");
 	refuse("has(device)", 1, "invalid argument to has() macro");
 	refuse("quantity('1') < quantity('2')", 15, "found no matching overload for '_<_' "
 	       "applied to '(kubernetes.Quantity, kubernetes.Quantity)'");
@@ -394,6 +444,7 @@ int main(void)
 	test_bind();
 	test_matches();
 	test_string_extensions();
+	test_macros();
 	test_refused();
 	return check_done("test_cel");
 }

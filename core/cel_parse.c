@@ -435,7 +435,8 @@ static struct cel_node *expand_bind(struct parser *p, struct cel_node *n)
 }
 
 /* The one-variable macros of cel-go's parser (AllMacro, ExistsMacro,
- * ExistsOneMacro, MapMacro, Map3Macro, FilterMacro): receiver-style
+ * ExistsOneMacro and ExistsOneMacroNew, MapMacro, MapFilterMacro,
+ * FilterMacro): receiver-style
  * calls whose first argument names the variable; -1 if n is none. */
 static int macro_of(const struct cel_node *n)
 {
@@ -445,7 +446,8 @@ static int macro_of(const struct cel_node *n)
 		enum cel_comp comp;
 	} macros[] = {
 		{"all", 2, COMP_ALL}, {"exists", 2, COMP_EXISTS},
-		{"exists_one", 2, COMP_EXISTS_ONE}, {"filter", 2, COMP_FILTER},
+		{"exists_one", 2, COMP_EXISTS_ONE}, {"existsOne", 2, COMP_EXISTS_ONE},
+		{"filter", 2, COMP_FILTER},
 		{"map", 2, COMP_MAP}, {"map", 3, COMP_MAP},
 	};
 	if (!n->a)
@@ -458,8 +460,14 @@ static int macro_of(const struct cel_node *n)
 
 static struct cel_node *expand_macro(struct parser *p, struct cel_node *n, enum cel_comp comp)
 {
-	if (n->args[0]->kind != CN_IDENT) {
-		fail_at(p, n->args[0]->line, n->args[0]->col, "argument must be a simple name");
+	const struct cel_node *v = n->args[0];
+	if (v->kind != CN_IDENT) {
+		fail_at(p, v->line, v->col, comp == COMP_MAP || comp == COMP_FILTER ?
+			"argument is not an identifier" : "argument must be a simple name");
+		return NULL;
+	}
+	if (!strcmp(v->name, "__result__")) {
+		fail_at(p, v->line, v->col, "iteration variable overwrites accumulator variable");
 		return NULL;
 	}
 	struct cel_node *m = node(p, CN_COMP, n->line, n->col);

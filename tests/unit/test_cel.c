@@ -395,6 +395,10 @@ static void test_macros(void)
 	refuse("1.all(x, true)", 1, "expression of type 'int' cannot be range of a "
 	       "comprehension (must be list, map, or dynamic)");
 	refuse("[1].all(1, true)", 9, "argument must be a simple name");
+	refuse("[1].map(1, true)", 9, "argument is not an identifier");
+	refuse("[1].all(__result__, true)", 9, "iteration variable overwrites accumulator "
+	       "variable");
+	expect("[1, 2].existsOne(x, x == 2)", CEL_TRUE, NULL);
 	refuse("[[1]].all(l, l.all(x, x > 0))", 14, "a comprehension over this range is "
 	       "outside kso's CEL subset (kso bounds the cost of list literals, maps and "
 	       "split())");

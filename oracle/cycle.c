@@ -1105,6 +1105,9 @@ static void find_feasible(struct oracle_cycle *cy, struct sched_cycle_result *r,
 		? arena_array(cy->arena, PLUGIN_FILTERS, sizeof(struct sched_status))
 		: NULL;
 	if (o->all_nodes) {
+		/* the given verdicts are read here, without filter_one's
+		 * call: most nodes of the enumerator's cycles have one */
+		const bool *given = r ? o->given : NULL;
 		for (int n = 0; n < n_all; n++) {
 			bool in = !cy->na_has_result || cy->na_allowed[n];
 			if (!in && r)
@@ -1114,7 +1117,9 @@ static void find_feasible(struct oracle_cycle *cy, struct sched_cycle_result *r,
 					verdict_clear(&r->verdicts[n], SCHED_UAU);
 				continue;
 			}
-			if (filter_one(cy, r, run, n, in) && n == nom)
+			bool ok = given && given[n] ? given_one(cy, r, run, n, in)
+						    : filter_one(cy, r, run, n, in);
+			if (ok && n == nom)
 				run->nominated_ok = nom;
 			if (run->error_node >= 0) {
 				/* the nodes after it get no verdict */

@@ -267,7 +267,8 @@ struct sched_preemption {
 				    * on every key of §3.5 */
 	int n_ties;
 	int *clear_nominated;      /* pods nominated to node with lower
-				    * priority: their nomination is cleared */
+				    * priority: their nomination is cleared
+				    * (NULL when there are none) */
 	int n_clear_nominated;
 	bool clear_own_nomination; /* no candidate: the pod's own
 				    * nominatedNodeName is cleared (§3.2) */

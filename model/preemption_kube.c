@@ -343,14 +343,18 @@ void model_lower_nominated(const struct snapshot *s, int pod, int node,
 	assert(s && out && pod >= 0 && node >= 0);
 	const struct cluster *c = s->cluster;
 	free(out->clear_nominated);
-	out->clear_nominated = xmalloc(sizeof(int) * ((size_t)c->n_pods + 1));
+	out->clear_nominated = NULL;   /* taken with the first pod listed */
 	out->n_clear_nominated = 0;
 	bool clears = sched_preemption_clears(c, out);
-	for (int q = 0; clears && q < c->n_pods; q++)
-		if (q != pod && s->nominated[q] == node &&
-		    s->pod_node[q] == SNAP_PENDING && model_in_nominator(c, q) &&
-		    c->pods[q].priority < c->pods[pod].priority)
-			out->clear_nominated[out->n_clear_nominated++] = q;
+	for (int q = 0; clears && q < c->n_pods; q++) {
+		if (q == pod || s->nominated[q] != node ||
+		    s->pod_node[q] != SNAP_PENDING || !model_in_nominator(c, q) ||
+		    c->pods[q].priority >= c->pods[pod].priority)
+			continue;
+		if (!out->clear_nominated)
+			out->clear_nominated = xmalloc(sizeof(int) * (size_t)c->n_pods);
+		out->clear_nominated[out->n_clear_nominated++] = q;
+	}
 }
 
 static void copy_victims(struct sched_victims *dst,

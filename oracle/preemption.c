@@ -944,10 +944,12 @@ static void clear_lower_nominated(const struct oracle *o, int pod, int node,
 {
 	const struct oracle_ilist *l = &o->d->nodes[node].nominated;
 	const struct cluster *c = o->cluster;
-	out->clear_nominated = xmalloc(sizeof(int) * (size_t)(l->n + 1));
+	out->clear_nominated = NULL;   /* none: no list to allocate */
 	out->n_clear_nominated = 0;
-	bool clears = sched_preemption_clears(c, out);
-	for (int i = 0; clears && i < l->n; i++) {
+	if (l->n == 0 || !sched_preemption_clears(c, out))
+		return;
+	out->clear_nominated = xmalloc(sizeof(int) * (size_t)l->n);
+	for (int i = 0; i < l->n; i++) {
 		int q = l->v[i];
 		if (q != pod && o->snap.pod_node[q] == SNAP_PENDING &&
 		    c->pods[q].priority < c->pods[pod].priority)

@@ -61,6 +61,9 @@ struct dry_entry {
 /* The buffers every oracle_preempt call of one oracle reuses. */
 struct oracle_preempt_scratch {
 	int *potential;                    /* [n_nodes + 1] */
+	int *keep;                         /* [n_nodes + 1] choose's pick and
+					    * its equals (candidates are
+					    * nodes) */
 	int32_t *allowed, *left;           /* [n_pdbs + 1] PDB budgets */
 	/* [PLUGIN_COUNT] a dry run's filter statuses: malloc'ed apart, not
 	 * zeroed (each is reset before a filter writes it; some KB) */
@@ -104,6 +107,7 @@ static struct oracle_preempt_scratch *scratch_of(struct oracle *o)
 	struct oracle_preempt_scratch *s = xcalloc(1, sizeof(*s));
 	size_t n_pdbs = (size_t)o->cluster->n_pdbs + 1;
 	s->potential = xmalloc(sizeof(int) * ((size_t)d->n_nodes + 1));
+	s->keep = xmalloc(sizeof(int) * ((size_t)d->n_nodes + 1));
 	s->allowed = xmalloc(sizeof(int32_t) * n_pdbs);
 	s->left = xmalloc(sizeof(int32_t) * n_pdbs);
 	s->requested = xmalloc(sizeof(int64_t) * ((size_t)d->n_res + 1));
@@ -127,6 +131,7 @@ void oracle_preempt_scratch_release(struct oracle_data *d)
 	if (!s)
 		return;
 	free(s->potential);
+	free(s->keep);
 	free(s->allowed);
 	free(s->left);
 	free(s->lower);
@@ -969,7 +974,7 @@ static void choose(struct sched_preemption *out, const struct oracle *o, int pod
 	memcpy(out->candidates + w->n[0], w->list[1],
 	       sizeof(struct sched_victims) * (size_t)w->n[1]);
 	out->n_candidates = n;
-	int *keep = xmalloc(sizeof(int) * (size_t)n);
+	int *keep = w->s->keep;
 	int k = pick_one(out->candidates, n, keep);
 	const struct sched_victims *best = &out->candidates[keep[0]];
 	out->ties = xmalloc(sizeof(int) * (size_t)n);
@@ -979,7 +984,6 @@ static void choose(struct sched_preemption *out, const struct oracle *o, int pod
 	out->chosen = *best;
 	out->chosen.pods = xmalloc(sizeof(int) * (size_t)(best->n + 1));
 	memcpy(out->chosen.pods, best->pods, sizeof(int) * (size_t)best->n);
-	free(keep);
 	out->node = best->node;
 	clear_lower_nominated(o, pod, out->node, out);
 	out->code = SCHED_SUCCESS;

@@ -905,9 +905,10 @@ struct cycle_run {
 
 /* A node whose verdict r already holds (o->given): feasible or rejected
  * list as filter_one would fill them from the same verdict.  A given
- * verdict is never an Error (enum/verdict_reuse.c keeps none). */
-static bool given_one(struct oracle_cycle *cy, struct sched_cycle_result *r,
-		      struct cycle_run *run, int node, bool candidate)
+ * verdict is never an Error (enum/verdict_reuse.c keeps none).  Inline:
+ * the enumerator's walk takes it for nearly every node. */
+static inline bool given_one(struct oracle_cycle *cy, struct sched_cycle_result *r,
+			     struct cycle_run *run, int node, bool candidate)
 {
 	struct sched_node_verdict *v = &r->verdicts[node];
 	assert(v->code != SCHED_ERROR && cy->o->all_nodes);

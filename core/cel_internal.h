@@ -209,6 +209,8 @@ struct cel_node {
 					 * comprehension from the root; CN_COMP:
 					 * its variable's k */
 	const struct cel_type *type;    /* after checking */
+	unsigned bind_mark;             /* cel_parse.c's bind_var: the last
+					 * substitution pass that rewrote it */
 };
 
 struct cel_program {

@@ -41,6 +41,7 @@ struct parser {
 	size_t t_len;
 	int64_t t_int;              /* T_INT: the magnitude, as uint64 bits */
 	uint64_t t_uint;
+	unsigned bind_pass;         /* expand_bind's passes so far */
 };
 
 static int col_of(const struct parser *p, size_t at)
@@ -395,22 +396,31 @@ static int parse_args(struct parser *p, enum tok close, struct cel_node ***out, 
 }
 
 /* e with every reference to the variable name replaced by init (shared,
- * not copied: the tree is read only once checked). */
-static struct cel_node *bind_var(struct cel_node *e, const char *name, struct cel_node *init)
+ * not copied: the tree is read only once checked).  An inner bind has
+ * already shared its init among its uses, so the body is a DAG: each
+ * node is rewritten once per pass (mark), or a shared node would be
+ * rewritten again through the init just put in it - a node pointing at
+ * itself.  An identifier is never rewritten, only replaced, so it is
+ * left unmarked. */
+static struct cel_node *bind_var(struct cel_node *e, const char *name, struct cel_node *init,
+				 unsigned pass)
 {
 	if (!e)
 		return NULL;
 	if (e->kind == CN_IDENT)
 		return strcmp(e->name, name) ? e : init;
-	e->a = bind_var(e->a, name, init);
+	if (e->bind_mark == pass)
+		return e;
+	e->bind_mark = pass;
+	e->a = bind_var(e->a, name, init, pass);
 	/* a comprehension's own variable of that name shadows it in its
 	 * predicate and transform (not in its range) */
 	if (e->kind == CN_COMP && !strcmp(e->name, name))
 		return e;
-	e->b = bind_var(e->b, name, init);
-	e->c = bind_var(e->c, name, init);
+	e->b = bind_var(e->b, name, init, pass);
+	e->c = bind_var(e->c, name, init, pass);
 	for (int i = 0; i < e->n_args; i++)
-		e->args[i] = bind_var(e->args[i], name, init);
+		e->args[i] = bind_var(e->args[i], name, init, pass);
 	return e;
 }
 
@@ -429,7 +439,10 @@ static struct cel_node *expand_bind(struct parser *p, struct cel_node *n)
 		return NULL;
 	}
 	struct cel_node *b = node(p, CN_BIND, n->line, n->col);
-	b->a = bind_var(n->args[2], n->args[0]->name, n->args[1]);
+	unsigned pass = ++p->bind_pass;
+	/* init's names are the enclosing scope's: never rewritten here */
+	n->args[1]->bind_mark = pass;
+	b->a = bind_var(n->args[2], n->args[0]->name, n->args[1], pass);
 	b->b = n->args[1];
 	return b;
 }

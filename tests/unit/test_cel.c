@@ -248,6 +248,13 @@ static void test_bind(void)
 	expect("cel.bind(x, 1, cel.bind(x, 2, x) == 2 && x == 1)", CEL_TRUE, NULL);
 	expect("cel.bind(x, 1, cel.bind(y, x + 1, y * 10) == 20)", CEL_TRUE, NULL);
 	expect("cel.bind(d, " GPU ", has(d.model) && !has(d.memory))", CEL_TRUE, NULL);
+	/* an inner init shared by its two uses, rewritten once by an outer
+	 * bind whose init reads the outer variable of the same name: a = 2
+	 * outside, 3 inside, b = 6, b + b = 12 (kso crashed: the shared node
+	 * was rewritten again through the init put in it) */
+	expect("[2].all(a, cel.bind(a, a + 1, cel.bind(b, a * 2, b + b)) == 12)", CEL_TRUE, NULL);
+	expect("cel.bind(device, device.driver, cel.bind(d, device + '', d == d))", CEL_TRUE, NULL);
+	expect("[1].all(x, cel.bind(x, x + 1, cel.bind(y, x + 0, y == y)))", CEL_TRUE, NULL);
 	/* the init is type-checked even where the body ignores it */
 	refuse("cel.bind(x, y, true)", 13, "undeclared reference to 'y' (in container '')");
 	refuse("cel.bind(x, 'a', x + 1 == 2)", 20, "found no matching overload for '_+_' "

@@ -179,6 +179,8 @@ struct sched_profile {
 
 	/* PodTopologySpreadArgs */
 	bool spread_system_defaulting;            /* defaultingType System (default) */
+	bool score_weights_overflow;              /* NewFramework's getScoreWeights
+						   * refuses the profile (yaml/decode_config.c) */
 	struct default_spread_constraint default_constraints[CONFIG_MAX_DEFAULT_CONSTRAINTS];
 	int n_default_constraints;                /* List defaulting only */
 

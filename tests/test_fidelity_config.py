@@ -336,10 +336,34 @@ def test_negative_score_weight(engine, version):
     assert p.returncode == 0, p.stderr
     nodes = json.loads(p.stdout)["nodes"]
     assert {n: (x["scores"]["NodeResourcesFit"], x["total"])
-            for n, x in nodes.items()} == {"a": (-37, 263), "b": (-75, 225)}
+            for n, x in nodes.items()} == {"a": (-37, -37), "b": (-75, -75)}
     # without the configuration b wins, 475 to 424
     assert schedule_fixture("negative-weight", engine, version,
                             with_config=False)[0][2] == "b"
+
+
+# getScoreWeights' overflow check in wrapping int64 (framework.go, the same
+# in v1.30.12 and v1.34.1): once a negative weight made the total below
+# zero, MaxTotalScore - total wraps negative and the next Score plugin
+# checked (Score's list first, then MultiPoint's) "could overflow";
+# NewFramework refuses the profile after validation.  Negative on the last
+# one checked (ImageLocality ends MultiPoint's Score plugins) is accepted.
+# Position: the profile's plugins map (line 5 col 5).
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("plugins,refused", [
+    # -1 first (Score's list), TaintToleration 3 next: refused
+    ("    score:\n      enabled: [{name: NodeResourcesFit, weight: -1}]\n", True),
+    ("    multiPoint:\n      enabled: [{name: TaintToleration, weight: -1}]\n", True),
+    ("    multiPoint:\n      enabled: [{name: ImageLocality, weight: -1}]\n", False),
+    # disabled at Score but still in MultiPoint's list: still checked
+    ("    multiPoint:\n      enabled: [{name: TaintToleration, weight: -1}]\n"
+     "    score:\n      disabled: [{name: NodeAffinity}]\n", True),
+])
+def test_negative_weight_overflow(tmp_path, version, plugins, refused):
+    body = "profiles:\n- plugins:\n" + plugins
+    want = (1, "cfg.yaml:5:5: total score of Score plugins could overflow "
+            "(profiles[0].plugins)\n") if refused else (0, "")
+    assert validate(tmp_path, body, version) == want
 
 
 @pytest.mark.parametrize("version", VERSIONS)

@@ -24,6 +24,7 @@
  * (binding is outside the model).  Unknown plugin names are errors.
  */
 #include "decode.h"
+#include "../core/go_int.h"
 #include "load.h"
 
 #include <assert.h>
@@ -277,6 +278,32 @@ static bool runs_at(const struct pset *mp, const struct pset *point, int ep,
 	return true;
 }
 
+/* getScoreWeights (framework.go, the same in v1.30.12 and v1.34.1): over
+ * plugins.score.enabled then the merged MultiPoint list, each Score
+ * plugin's first weight (0 -> 1) is checked against what is left of
+ * MaxTotalScore (MaxInt64) and added to the total, in Go's wrapping
+ * int64.  A negative weight makes MaxTotalScore - total wrap below zero,
+ * so the next Score plugin "could overflow" and kube-scheduler refuses
+ * the profile - unless the negative one was the last. */
+static bool score_weights_overflow(const struct pset *score, const struct pset *mp)
+{
+	const struct pset *lists[2] = {score, mp};
+	bool seen[PLUGIN_COUNT] = {false};
+	int64_t total = 0;
+	for (int l = 0; l < 2; l++)
+		for (int i = 0; i < lists[l]->n_enabled; i++) {
+			const struct pset_entry *e = &lists[l]->enabled[i];
+			if (!(config_plugin_points(e->id) & PLUGIN_EP_SCORE) || seen[e->id])
+				continue;
+			seen[e->id] = true;
+			int64_t w = go_mul(e->weight ? e->weight : 1, 100);
+			if (w > go_sub(INT64_MAX, total))
+				return true;
+			total = go_add(total, w);
+		}
+	return false;
+}
+
 /* Appends id to order[] unless it is there already. */
 static void order_add(enum plugin_id *order, int *n, int id)
 {
@@ -418,6 +445,7 @@ static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
 	/* kso's SelectorSpread (an extension outside v1.30) keeps its
 	 * PreScore with its Score */
 	p->prescore[PLUGIN_SELECTOR_SPREAD] = p->score[PLUGIN_SELECTOR_SPREAD];
+	p->score_weights_overflow = score_weights_overflow(score, &mp);
 	filter_order(&mp, filter, p);
 	return 0;
 }
@@ -1089,6 +1117,8 @@ static int check_sort_and_bind(struct yaml_dec *d, const struct ynode *profile,
 	if (!default_runs_at(m, "bind", "DefaultBinder"))
 		return yd_fail(d, m, "at least one bind plugin is needed for "
 			       "profile with scheduler name \"%s\"", p->name);
+	if (p->score_weights_overflow)
+		return yd_fail(d, m, "total score of Score plugins could overflow");
 	yd_leave(d, mark);
 	return 0;
 }

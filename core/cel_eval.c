@@ -21,24 +21,6 @@ struct eval {
 	struct cel_value vars[CEL_MAX_VARS];   /* the comprehensions' variables */
 };
 
-static struct cel_value vbool(bool b)
-{
-	return (struct cel_value){.kind = CV_BOOL, .u.b = b};
-}
-
-static struct cel_value vint(int64_t i)
-{
-	return (struct cel_value){.kind = CV_INT, .u.i = i};
-}
-
-static struct cel_value vstr(const char *s, size_t n)
-{
-	struct cel_value v = {.kind = CV_STRING};
-	v.u.str.s = s;
-	v.u.str.n = n;
-	return v;
-}
-
 static struct cel_value eval(struct eval *e, const struct cel_node *n);
 
 /* ------------------------------------------------------ the device */
@@ -118,11 +100,11 @@ static struct cel_value attr_value(struct arena *a, const void *src, int i,
 	const struct cel_attr *at = &((const struct cel_attr *)src)[i];
 	switch (at->kind) {
 	case CEL_ATTR_INT:
-		return vint(at->i);
+		return cel_vint(at->i);
 	case CEL_ATTR_BOOL:
-		return vbool(at->b);
+		return cel_vbool(at->b);
 	case CEL_ATTR_STRING:
-		return vstr(at->s, strlen(at->s));
+		return cel_vstr(at->s, strlen(at->s));
 	case CEL_ATTR_VERSION: {
 		const char *why;
 		const struct cel_semver *sv = cel_semver_parse(a, at->s, strlen(at->s), &why);
@@ -135,7 +117,7 @@ static struct cel_value attr_value(struct arena *a, const void *src, int i,
 		return v;
 	}
 	}
-	return vbool(false);
+	return cel_vbool(false);
 }
 
 static const char *cap_name(const void *src, int i)
@@ -161,7 +143,7 @@ static struct cel_value device_value(struct arena *a, const struct cel_device *d
 	const char **keys = arena_array(a, 3, sizeof *keys);
 	struct cel_value *vals = arena_array(a, 3, sizeof *vals);
 	keys[0] = "driver";
-	vals[0] = vstr(d->driver, strlen(d->driver));
+	vals[0] = cel_vstr(d->driver, strlen(d->driver));
 	keys[1] = "attributes";
 	vals[1].kind = CV_MAP;
 	vals[1].u.map = group(a, d->driver, d->n_attrs, attr_name, attr_value, d->attrs, fail);
@@ -195,14 +177,14 @@ static struct cel_value qualify(struct eval *e, struct cel_value obj, struct cel
 		const struct cel_map *m = obj.u.map;
 		int i = key.kind == CV_STRING ? map_find(m, key.u.str.s, key.u.str.n) : -1;
 		if (i >= 0)
-			return presence ? vbool(true) : m->vals[i];
+			return presence ? cel_vbool(true) : m->vals[i];
 		if (m->default_empty) {
 			struct cel_value v = {.kind = CV_MAP};
 			v.u.map = &EMPTY_MAP;
-			return presence ? vbool(true) : v;
+			return presence ? cel_vbool(true) : v;
 		}
 		if (presence)
-			return vbool(false);
+			return cel_vbool(false);
 	} else if (obj.kind == CV_LIST) {
 		if (key.kind != CV_INT)
 			return cel_err(e->a, "unsupported index type '%s' in list",
@@ -223,7 +205,7 @@ static struct cel_value in(struct eval *e, struct cel_value x, struct cel_value 
 {
 	if (c.kind == CV_MAP) {
 		/* `in` sees the real keys, even of the defaulting maps */
-		return vbool(x.kind == CV_STRING && map_find(c.u.map, x.u.str.s, x.u.str.n) >= 0);
+		return cel_vbool(x.kind == CV_STRING && map_find(c.u.map, x.u.str.s, x.u.str.n) >= 0);
 	}
 	if (c.kind != CV_LIST)
 		return cel_err(e->a, "no such overload");
@@ -238,7 +220,7 @@ static struct cel_value in(struct eval *e, struct cel_value x, struct cel_value 
 			have_err = true;
 		}
 	}
-	return have_err ? err : vbool(false);
+	return have_err ? err : cel_vbool(false);
 }
 
 /* ------------------------------------------------------ operators */
@@ -261,7 +243,7 @@ static struct cel_value arith(struct eval *e, enum cel_node_kind k, struct cel_v
 		char *s = arena_alloc(e->a, x.u.str.n + y.u.str.n + 1);
 		memcpy(s, x.u.str.s, x.u.str.n);
 		memcpy(s + x.u.str.n, y.u.str.s, y.u.str.n);
-		return vstr(s, x.u.str.n + y.u.str.n);
+		return cel_vstr(s, x.u.str.n + y.u.str.n);
 	}
 	if (x.kind == CV_LIST && k == CN_ADD)
 		return cel_unjudged(e->a, "list concatenation is outside kso's CEL subset");
@@ -274,27 +256,27 @@ static struct cel_value arith(struct eval *e, enum cel_node_kind k, struct cel_v
 	case CN_ADD:
 		if (add_overflows(a, b, &r))
 			return cel_err(e->a, "integer overflow");
-		return vint(r);
+		return cel_vint(r);
 	case CN_SUB:
 		if (__builtin_sub_overflow(a, b, &r))
 			return cel_err(e->a, "integer overflow");
-		return vint(r);
+		return cel_vint(r);
 	case CN_MUL:
 		if (__builtin_mul_overflow(a, b, &r))
 			return cel_err(e->a, "integer overflow");
-		return vint(r);
+		return cel_vint(r);
 	case CN_DIV:
 		if (b == 0)
 			return cel_err(e->a, "division by zero");
 		if (a == INT64_MIN && b == -1)
 			return cel_err(e->a, "integer overflow");
-		return vint(a / b);
+		return cel_vint(a / b);
 	default:
 		if (b == 0)
 			return cel_err(e->a, "modulus by zero");
 		if (a == INT64_MIN && b == -1)
 			return cel_err(e->a, "integer overflow");
-		return vint(a % b);
+		return cel_vint(a % b);
 	}
 }
 
@@ -310,10 +292,10 @@ static struct cel_value relation(struct eval *e, enum cel_node_kind k, struct ce
 	if (c.kind != CV_INT)
 		return c;
 	switch (k) {
-	case CN_LT: return vbool(c.u.i < 0);
-	case CN_LE: return vbool(c.u.i <= 0);
-	case CN_GT: return vbool(c.u.i > 0);
-	default: return vbool(c.u.i >= 0);
+	case CN_LT: return cel_vbool(c.u.i < 0);
+	case CN_LE: return cel_vbool(c.u.i <= 0);
+	case CN_GT: return cel_vbool(c.u.i > 0);
+	default: return cel_vbool(c.u.i >= 0);
 	}
 }
 
@@ -334,7 +316,7 @@ static struct cel_value logic(struct eval *e, const struct cel_node *n)
 		fail = cel_failed(v) ? v : cel_err(e->a, "no such overload");
 		failed = true;
 	}
-	return failed ? fail : vbool(!decide);
+	return failed ? fail : cel_vbool(!decide);
 }
 
 /* ------------------------------------------------------ functions */
@@ -364,18 +346,18 @@ static struct cel_value parse_qty(struct eval *e, struct cel_value s, bool test)
 			 * inf.Dec, capped), so isQuantity is true; only the
 			 * value is beyond kso */
 			if (test)
-				return vbool(true);
+				return cel_vbool(true);
 			return cel_unjudged(e->a, "quantity %s is beyond kso's exact arithmetic",
 					    cel_quote(e->a, s.u.str.s, s.u.str.n));
 		}
 		if (test)
-			return vbool(false);
+			return cel_vbool(false);
 		return cel_err(e->a, "%s", why ? why : "quantities must match the regular "
 			       "expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
 	}
 	v.u.q.neg = neg && (v.u.q.mag.units || v.u.q.mag.nanos);
 	v.u.q.repr = cel_repr_of(v.u.q);
-	return test ? vbool(true) : v;
+	return test ? cel_vbool(true) : v;
 }
 
 static struct cel_value parse_semver(struct eval *e, struct cel_value s, bool normalize,
@@ -386,9 +368,9 @@ static struct cel_value parse_semver(struct eval *e, struct cel_value s, bool no
 		normalize ? cel_semver_parse_normalized(e->a, s.u.str.s, s.u.str.n, &why) :
 		cel_semver_parse(e->a, s.u.str.s, s.u.str.n, &why);
 	if (!sv)
-		return test ? vbool(false) : cel_err(e->a, "%s", why);
+		return test ? cel_vbool(false) : cel_err(e->a, "%s", why);
 	if (test)
-		return vbool(true);
+		return cel_vbool(true);
 	struct cel_value v = {.kind = CV_SEMVER};
 	v.u.sv = sv;
 	return v;
@@ -457,7 +439,7 @@ static struct cel_value ascii_case(struct eval *e, struct cel_value s, bool uppe
 			c = (char)(c - 'A' + 'a');
 		out[i] = c;
 	}
-	return vstr(out, s.u.str.n);
+	return cel_vstr(out, s.u.str.n);
 }
 
 /* Functions whose arguments were all evaluated without failure; v[0] is
@@ -469,16 +451,16 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 	switch (n->fn) {
 	case FN_SIZE:
 		if (k0 == CV_STRING)
-			return vint(cel_utf8_len(v[0].u.str.s, v[0].u.str.n));
+			return cel_vint(cel_utf8_len(v[0].u.str.s, v[0].u.str.n));
 		if (k0 == CV_LIST)
-			return vint(v[0].u.list->n);
+			return cel_vint(v[0].u.list->n);
 		if (k0 == CV_MAP)
-			return vint(v[0].u.map->n);
+			return cel_vint(v[0].u.map->n);
 		return cel_err(e->a, "no such overload: size");
 	case FN_CONTAINS: case FN_STARTS_WITH: case FN_ENDS_WITH:
 		if (k0 != CV_STRING || k1 != CV_STRING)
 			return cel_err(e->a, "no such overload");
-		return vbool(str_has(v[0], v[1], n->fn == FN_STARTS_WITH ? -1 :
+		return cel_vbool(str_has(v[0], v[1], n->fn == FN_STARTS_WITH ? -1 :
 					      n->fn == FN_ENDS_WITH ? 1 : 0));
 	case FN_LOWER_ASCII: case FN_UPPER_ASCII:
 		if (k0 != CV_STRING)
@@ -496,7 +478,7 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 	case FN_SIGN:
 		if (k0 != CV_QUANTITY)
 			break;
-		return vint(v[0].u.q.neg ? -1 : (v[0].u.q.mag.units || v[0].u.q.mag.nanos));
+		return cel_vint(v[0].u.q.neg ? -1 : (v[0].u.q.mag.units || v[0].u.q.mag.nanos));
 	case FN_IS_INTEGER: case FN_AS_INTEGER: {
 		if (k0 != CV_QUANTITY)
 			break;
@@ -504,10 +486,10 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 		int64_t iv;
 		bool ok = cel_repr_int64(v[0].u.q.repr, &iv);
 		if (n->fn == FN_IS_INTEGER)
-			return vbool(ok);
+			return cel_vbool(ok);
 		if (!ok)
 			return cel_err(e->a, "cannot convert value to integer");
-		return vint(iv);
+		return cel_vint(iv);
 	}
 	case FN_ADD: case FN_SUB:
 		if (k0 != CV_QUANTITY || (k1 != CV_QUANTITY && k1 != CV_INT))
@@ -516,7 +498,7 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 	case FN_MAJOR: case FN_MINOR: case FN_PATCH:
 		if (k0 != CV_SEMVER)
 			break;
-		return vint((int64_t)(n->fn == FN_MAJOR ? v[0].u.sv->major :
+		return cel_vint((int64_t)(n->fn == FN_MAJOR ? v[0].u.sv->major :
 				      n->fn == FN_MINOR ? v[0].u.sv->minor : v[0].u.sv->patch));
 	case FN_IS_GREATER: case FN_IS_LESS: case FN_COMPARE_TO: {
 		int c;
@@ -527,8 +509,8 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 		else
 			break;
 		if (n->fn == FN_COMPARE_TO)
-			return vint(c);
-		return vbool(n->fn == FN_IS_GREATER ? c > 0 : c < 0);
+			return cel_vint(c);
+		return cel_vbool(n->fn == FN_IS_GREATER ? c > 0 : c < 0);
 	}
 	case FN_CHAR_AT: case FN_INDEX_OF: case FN_LAST_INDEX_OF: case FN_REPLACE:
 	case FN_SPLIT: case FN_SUBSTRING: case FN_TRIM: case FN_JOIN: {
@@ -543,7 +525,7 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 		 * string is types.NoSuchOverloadErr() */
 		if (k0 != CV_STRING)
 			return cel_err(e->a, "no such overload");
-		return vbool(cel_regex_search(e->a, n->re, v[0].u.str.s, v[0].u.str.n));
+		return cel_vbool(cel_regex_search(e->a, n->re, v[0].u.str.s, v[0].u.str.n));
 	default:
 		break;
 	}
@@ -578,7 +560,7 @@ static struct cel_value fold_logic(struct eval *e, struct cel_value acc, struct 
 		return acc;
 	if (p.kind != CV_BOOL)
 		return cel_failed(p) ? p : cel_err(e->a, "no such overload");
-	return vbool(!decide);
+	return cel_vbool(!decide);
 }
 
 /* The list acc with x appended (a fresh list: acc is kept by no one). */
@@ -621,7 +603,7 @@ static struct cel_value comp_step(struct eval *e, const struct cel_node *n, stru
 		if (!p.u.b || cel_failed(acc))
 			return acc;
 		if (n->comp == COMP_EXISTS_ONE)
-			return vint(acc.u.i + 1);
+			return cel_vint(acc.u.i + 1);
 		if (n->comp == COMP_FILTER)
 			return append(e, acc, x);
 		p = eval(e, n->c);     /* map(x, p, t): the transform */
@@ -651,9 +633,9 @@ static struct cel_value eval_comp(struct eval *e, const struct cel_node *n)
 	int count = map ? r.u.map->n : r.u.list->n;
 	struct cel_value acc;
 	if (n->comp == COMP_ALL || n->comp == COMP_EXISTS)
-		acc = vbool(n->comp == COMP_ALL);
+		acc = cel_vbool(n->comp == COMP_ALL);
 	else if (n->comp == COMP_EXISTS_ONE)
-		acc = vint(0);
+		acc = cel_vint(0);
 	else
 		acc = (struct cel_value){.kind = CV_LIST,
 					 .u.list = arena_alloc(e->a, sizeof(struct cel_list))};
@@ -664,7 +646,7 @@ static struct cel_value eval_comp(struct eval *e, const struct cel_node *n)
 		if ((n->comp == COMP_ALL || n->comp == COMP_EXISTS) && acc.kind == CV_BOOL &&
 		    acc.u.b == (n->comp == COMP_EXISTS))
 			break;
-		struct cel_value x = map ? vstr(r.u.map->keys[i], strlen(r.u.map->keys[i])) :
+		struct cel_value x = map ? cel_vstr(r.u.map->keys[i], strlen(r.u.map->keys[i])) :
 				     r.u.list->items[i];
 		*slot = x;
 		const char *err = NULL;
@@ -676,7 +658,7 @@ static struct cel_value eval_comp(struct eval *e, const struct cel_node *n)
 	}
 	*slot = saved;
 	if (n->comp == COMP_EXISTS_ONE && !cel_failed(acc))
-		acc = vbool(acc.u.i == 1);
+		acc = cel_vbool(acc.u.i == 1);
 	if (map && ((cel_failed(acc) && errors_differ) ||
 		    (acc.kind == CV_LIST && acc.u.list->n > 1)))
 		return cel_unjudged(e->a, "a comprehension over a map whose result depends on "
@@ -721,7 +703,7 @@ static struct cel_value eval_unary(struct eval *e, const struct cel_node *n)
 	if (n->kind == CN_NOT) {
 		if (x.kind != CV_BOOL)
 			return cel_err(e->a, "no such overload");
-		return vbool(!x.u.b);
+		return cel_vbool(!x.u.b);
 	}
 	if (x.kind == CV_BOOL)
 		return cel_err(e->a, "no such overload");
@@ -729,7 +711,7 @@ static struct cel_value eval_unary(struct eval *e, const struct cel_node *n)
 		return cel_err(e->a, "no such overload: -_");
 	if (x.u.i == INT64_MIN)
 		return cel_err(e->a, "integer overflow");
-	return vint(-x.u.i);
+	return cel_vint(-x.u.i);
 }
 
 static struct cel_value eval(struct eval *e, const struct cel_node *n)
@@ -747,7 +729,7 @@ static struct cel_value eval(struct eval *e, const struct cel_node *n)
 		x = eval(e, n->a);
 		if (cel_failed(x))
 			return x;
-		return qualify(e, x, vstr(n->name, strlen(n->name)), n->kind == CN_HAS);
+		return qualify(e, x, cel_vstr(n->name, strlen(n->name)), n->kind == CN_HAS);
 	case CN_INDEX:
 		if (!operands(e, n, &x, &y, &fail))
 			return fail;
@@ -779,7 +761,7 @@ static struct cel_value eval(struct eval *e, const struct cel_node *n)
 		if (n->kind == CN_NE && x.kind == CV_BOOL)
 			x.u.b = !x.u.b;
 		else if (n->kind == CN_NE && x.kind == CV_ERROR)
-			x = vbool(true);   /* Bool(Equal(...) != True) */
+			x = cel_vbool(true);   /* Bool(Equal(...) != True) */
 		return x;
 	case CN_LT: case CN_LE: case CN_GT: case CN_GE:
 		if (!operands(e, n, &x, &y, &fail))

@@ -72,6 +72,25 @@ struct cel_value {
 	} u;
 };
 
+/* The scalar values' constructors, one set for every CEL file. */
+static inline struct cel_value cel_vbool(bool b)
+{
+	return (struct cel_value){.kind = CV_BOOL, .u.b = b};
+}
+
+static inline struct cel_value cel_vint(int64_t i)
+{
+	return (struct cel_value){.kind = CV_INT, .u.i = i};
+}
+
+static inline struct cel_value cel_vstr(const char *s, size_t n)
+{
+	struct cel_value v = {.kind = CV_STRING};
+	v.u.str.s = s;
+	v.u.str.n = n;
+	return v;
+}
+
 struct cel_list {
 	const struct cel_value *items;
 	int n;

@@ -14,19 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static struct cel_value vint(int64_t i)
-{
-	return (struct cel_value){.kind = CV_INT, .u.i = i};
-}
-
-static struct cel_value vstr(const char *s, size_t n)
-{
-	struct cel_value v = {.kind = CV_STRING};
-	v.u.str.s = s;
-	v.u.str.n = n;
-	return v;
-}
-
 /* A string as Go's []rune: each code point's byte offset, plus the end
  * (CEL strings are valid UTF-8: literals and API values both). */
 struct runes {
@@ -53,7 +40,7 @@ static struct runes runes_of(struct arena *a, struct cel_value v)
 /* runes [from, to) of r as a string value */
 static struct cel_value slice(struct runes r, int64_t from, int64_t to)
 {
-	return vstr(r.s + r.at[from], r.at[to] - r.at[from]);
+	return cel_vstr(r.s + r.at[from], r.at[to] - r.at[from]);
 }
 
 static bool runes_equal_at(struct runes r, int64_t i, struct runes sub)
@@ -69,7 +56,7 @@ static struct cel_value char_at(struct arena *a, struct cel_value s, int64_t i)
 	if (i < 0 || i > r.n)
 		return cel_err(a, "index out of range: %lld", (long long)i);
 	if (i == r.n)
-		return vstr("", 0);
+		return cel_vstr("", 0);
 	return slice(r, i, i + 1);
 }
 
@@ -78,16 +65,16 @@ static struct cel_value index_of(struct arena *a, struct cel_value s, struct cel
 				 int64_t off)
 {
 	if (sub.u.str.n == 0)
-		return vint(off);
+		return cel_vint(off);
 	struct runes r = runes_of(a, s), t = runes_of(a, sub);
 	if (off < 0)
 		return cel_err(a, "index out of range: %lld", (long long)off);
 	if (off >= r.n)
-		return vint(-1);
+		return cel_vint(-1);
 	for (int64_t i = off; i < r.n - (t.n - 1); i++)
 		if (runes_equal_at(r, i, t))
-			return vint(i);
-	return vint(-1);
+			return cel_vint(i);
+	return cel_vint(-1);
 }
 
 /* lastIndexOfOffset */
@@ -95,17 +82,17 @@ static struct cel_value last_index_of_at(struct arena *a, struct runes r, struct
 					 int64_t off)
 {
 	if (t.at[t.n] == 0)
-		return vint(off);
+		return cel_vint(off);
 	if (off < 0)
 		return cel_err(a, "index out of range: %lld", (long long)off);
 	if (off >= r.n)
-		return vint(-1);
+		return cel_vint(-1);
 	if (off > r.n - t.n)
 		off = r.n - t.n;
 	for (int64_t i = off; i >= 0; i--)
 		if (runes_equal_at(r, i, t))
-			return vint(i);
-	return vint(-1);
+			return cel_vint(i);
+	return cel_vint(-1);
 }
 
 static struct cel_value last_index_of(struct arena *a, struct cel_value s, struct cel_value sub,
@@ -117,9 +104,9 @@ static struct cel_value last_index_of(struct arena *a, struct cel_value s, struc
 	/* lastIndexOf: "" is the rune count; a longer substring (in bytes)
 	 * is -1; else from the last rune */
 	if (sub.u.str.n == 0)
-		return vint(r.n);
+		return cel_vint(r.n);
 	if (s.u.str.n < sub.u.str.n)
-		return vint(-1);
+		return cel_vint(-1);
 	return last_index_of_at(a, r, t, r.n - 1);
 }
 
@@ -148,7 +135,7 @@ static struct cel_value replace(struct arena *a, struct cel_value s, struct cel_
 				o += w;
 			}
 		}
-		return vstr(out, o);
+		return cel_vstr(out, o);
 	}
 	while (i < sl) {
 		if ((n < 0 || done < n) && sl - i >= ol && !memcmp(s.u.str.s + i, old.u.str.s, ol)) {
@@ -160,7 +147,7 @@ static struct cel_value replace(struct arena *a, struct cel_value s, struct cel_
 		}
 		out[o++] = s.u.str.s[i++];
 	}
-	return vstr(out, o);
+	return cel_vstr(out, o);
 }
 
 /* Go's strings.SplitN(s, sep, n): n == 0 none, n < 0 all, else at most n
@@ -188,14 +175,14 @@ static struct cel_value split(struct arena *a, struct cel_value s, struct cel_va
 		size_t start = 0, i = 0;
 		while (i + pl <= sl && (n < 0 || cnt < n - 1)) {
 			if (!memcmp(s.u.str.s + i, sep.u.str.s, pl)) {
-				items[cnt++] = vstr(s.u.str.s + start, i - start);
+				items[cnt++] = cel_vstr(s.u.str.s + start, i - start);
 				i += pl;
 				start = i;
 			} else {
 				i++;
 			}
 		}
-		items[cnt++] = vstr(s.u.str.s + start, sl - start);
+		items[cnt++] = cel_vstr(s.u.str.s + start, sl - start);
 	}
 	l->items = items;
 	l->n = cnt;
@@ -267,7 +254,7 @@ static struct cel_value join(struct arena *a, const struct cel_list *l, struct c
 		memcpy(out + o, l->items[i].u.str.s, l->items[i].u.str.n);
 		o += l->items[i].u.str.n;
 	}
-	return vstr(out, o);
+	return cel_vstr(out, o);
 }
 
 static bool kinds(const struct cel_value *v, int nv, const enum cel_kind *want)
@@ -321,7 +308,7 @@ bool cel_string_call(struct arena *a, enum cel_fn fn, const struct cel_value *v,
 	case FN_JOIN:
 		if (!kinds(v, nv, (enum cel_kind[]){L, S}))
 			return false;
-		*out = join(a, v[0].u.list, nv > 1 ? v[1] : vstr("", 0));
+		*out = join(a, v[0].u.list, nv > 1 ? v[1] : cel_vstr("", 0));
 		return true;
 	default:
 		return false;

@@ -56,16 +56,6 @@ struct cel_value cel_unjudged(struct arena *a, const char *fmt, ...)
 	return v;
 }
 
-static struct cel_value vbool(bool b)
-{
-	return (struct cel_value){.kind = CV_BOOL, .u.b = b};
-}
-
-static struct cel_value vint(int64_t i)
-{
-	return (struct cel_value){.kind = CV_INT, .u.i = i};
-}
-
 static int str_cmp(struct cel_value x, struct cel_value y)
 {
 	size_t n = x.u.str.n < y.u.str.n ? x.u.str.n : y.u.str.n;
@@ -84,7 +74,7 @@ static struct cel_value list_equal(struct arena *a, const struct cel_list *x,
 	 * kso cannot judge (map equality) stays unjudged unless some element
 	 * decides False. */
 	if (x->n != y->n)
-		return vbool(false);
+		return cel_vbool(false);
 	struct cel_value unjudged = {.kind = CV_BOOL};
 	bool have_unjudged = false;
 	for (int i = 0; i < x->n; i++) {
@@ -96,35 +86,35 @@ static struct cel_value list_equal(struct arena *a, const struct cel_list *x,
 			have_unjudged = true;
 		}
 	}
-	return have_unjudged ? unjudged : vbool(true);
+	return have_unjudged ? unjudged : cel_vbool(true);
 }
 
 struct cel_value cel_equal(struct arena *a, struct cel_value x, struct cel_value y)
 {
 	switch (x.kind) {
 	case CV_BOOL:
-		return vbool(y.kind == CV_BOOL && x.u.b == y.u.b);
+		return cel_vbool(y.kind == CV_BOOL && x.u.b == y.u.b);
 	case CV_INT:
-		return vbool(y.kind == CV_INT && x.u.i == y.u.i);
+		return cel_vbool(y.kind == CV_INT && x.u.i == y.u.i);
 	case CV_STRING:
-		return vbool(y.kind == CV_STRING && str_cmp(x, y) == 0);
+		return cel_vbool(y.kind == CV_STRING && str_cmp(x, y) == 0);
 	case CV_LIST:
 		if (y.kind != CV_LIST)
-			return vbool(false);
+			return cel_vbool(false);
 		return list_equal(a, x.u.list, y.u.list);
 	case CV_MAP:
 	case CV_DEVICE:
 		if (y.kind != x.kind)
-			return vbool(false);
+			return cel_vbool(false);
 		return cel_unjudged(a, "map equality is outside kso's CEL subset");
 	case CV_QUANTITY:
 		if (y.kind != CV_QUANTITY)
 			return cel_err(a, "no such overload");
-		return vbool(cel_qty_cmp(x.u.q, y.u.q) == 0);
+		return cel_vbool(cel_qty_cmp(x.u.q, y.u.q) == 0);
 	case CV_SEMVER:
 		if (y.kind != CV_SEMVER)
 			return cel_err(a, "no such overload");
-		return vbool(cel_semver_cmp(x.u.sv, y.u.sv) == 0);
+		return cel_vbool(cel_semver_cmp(x.u.sv, y.u.sv) == 0);
 	default:
 		return x;
 	}
@@ -136,11 +126,11 @@ struct cel_value cel_compare(struct arena *a, struct cel_value x, struct cel_val
 		return cel_err(a, "no such overload");
 	switch (x.kind) {
 	case CV_BOOL:
-		return vint((int64_t)x.u.b - (int64_t)y.u.b);
+		return cel_vint((int64_t)x.u.b - (int64_t)y.u.b);
 	case CV_INT:
-		return vint(x.u.i < y.u.i ? -1 : x.u.i > y.u.i);
+		return cel_vint(x.u.i < y.u.i ? -1 : x.u.i > y.u.i);
 	case CV_STRING:
-		return vint(str_cmp(x, y));
+		return cel_vint(str_cmp(x, y));
 	default:
 		return cel_err(a, "no such overload");
 	}

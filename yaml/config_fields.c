@@ -164,14 +164,14 @@ static const struct cfg_type *args_type(const char *name, enum kube_version v)
 }
 
 static int check_map(struct yaml_dec *d, const struct ynode *m,
-		     const struct cfg_type *t);
+		     const struct cfg_type *t, size_t root);
 
 static int check_list(struct yaml_dec *d, const struct ynode *seq,
-		      const struct cfg_type *t)
+		      const struct cfg_type *t, size_t root)
 {
 	for (int i = 0; seq->kind == YNODE_SEQ && i < seq->n; i++) {
 		size_t mark = yd_index(d, i);
-		if (check_map(d, seq->items[i], t) < 0)
+		if (check_map(d, seq->items[i], t, root) < 0)
 			return -1;
 		yd_leave(d, mark);
 	}
@@ -179,12 +179,13 @@ static int check_list(struct yaml_dec *d, const struct ynode *seq,
 }
 
 /* pluginConfig: each entry's fields, then its args by the plugin's name. */
-static int check_plugin_config(struct yaml_dec *d, const struct ynode *seq)
+static int check_plugin_config(struct yaml_dec *d, const struct ynode *seq,
+			       size_t root)
 {
 	for (int i = 0; seq->kind == YNODE_SEQ && i < seq->n; i++) {
 		const struct ynode *pc = seq->items[i];
 		size_t mark = yd_index(d, i);
-		if (check_map(d, pc, &plugin_config_t) < 0)
+		if (check_map(d, pc, &plugin_config_t, root) < 0)
 			return -1;
 		const char *name = ynode_str(pc, "name");
 		const struct ynode *args = ynode_get(pc, "args");
@@ -192,7 +193,9 @@ static int check_plugin_config(struct yaml_dec *d, const struct ynode *seq)
 						: NULL;
 		if (t && args) {
 			size_t m2 = yd_enter(d, "args");
-			if (check_map(d, args, t) < 0)
+			/* the args are a decode of their own: names from there */
+			char path[YAML_PATH_MAX];
+			if (check_map(d, args, t, yd_path(d, path)) < 0)
 				return -1;
 			yd_leave(d, m2);
 		}
@@ -201,10 +204,12 @@ static int check_plugin_config(struct yaml_dec *d, const struct ynode *seq)
 	return 0;
 }
 
-/* The first key of map m that type t does not have is an error; values
- * of other shapes are left to the decoder, which names them. */
+/* The first key of map m that type t does not have is an error, named
+ * as sigs.k8s.io/json's strict decoder names it: the field path from the
+ * decode's root (root: that root's path length) - "profiles[0].plugin".
+ * Values of other shapes are left to the decoder, which names them. */
 static int check_map(struct yaml_dec *d, const struct ynode *m,
-		     const struct cfg_type *t)
+		     const struct cfg_type *t, size_t root)
 {
 	if (!m || m->kind != YNODE_MAP)
 		return 0;
@@ -215,17 +220,22 @@ static int check_map(struct yaml_dec *d, const struct ynode *m,
 		const struct cfg_field *f = t->fields;
 		while (f->name && strcmp(f->name, k->str))
 			f++;
-		if (!f->name)
+		if (!f->name) {
+			char path[YAML_PATH_MAX];
+			size_t n = yd_path(d, path);
+			const char *rel = !root ? path : path + (root < n ? root + 1 : n);
 			return yd_fail_key(d, k, k->str, "strict decoding error: "
-					   "unknown field \"%.128s\"", k->str);
+					   "unknown field \"%s%s%.128s\"", rel,
+					   *rel ? "." : "", k->str);
+		}
 		size_t mark = yd_enter(d, f->name);
 		int rc = 0;
 		if (f->obj)
-			rc = check_map(d, m->items[i], f->obj);
+			rc = check_map(d, m->items[i], f->obj, root);
 		else if (f->list == &plugin_config_t)
-			rc = check_plugin_config(d, m->items[i]);
+			rc = check_plugin_config(d, m->items[i], root);
 		else if (f->list)
-			rc = check_list(d, m->items[i], f->list);
+			rc = check_list(d, m->items[i], f->list, root);
 		if (rc < 0)
 			return -1;
 		yd_leave(d, mark);
@@ -235,5 +245,5 @@ static int check_map(struct yaml_dec *d, const struct ynode *m,
 
 int yaml_config_strict(struct yaml_dec *d, const struct ynode *doc)
 {
-	return check_map(d, doc, &config_t);
+	return check_map(d, doc, &config_t, 0);
 }

@@ -21,6 +21,7 @@
 #include "../../model/cycle_state.h"
 #include "../../model/plugin.h"
 #include "../../core/snapshot.h"
+#include "../../yaml/load.h"
 #include "../../yaml/quantity.h"
 
 /* a test needing more defines these before including this file */
@@ -31,6 +32,31 @@
 #define TB_MAX_PODS 32
 #endif
 #define TB_MAX_ITEMS 8   /* containers, ports, taints, tolerations, ... */
+
+/* tb_load_yaml: c initialised and loaded from the manifests in yaml (read
+ * as test.yaml); a load error ends the test program. */
+static inline void tb_load_yaml(struct cluster *c, const char *yaml)
+{
+	struct error err;
+	error_init(&err);
+	cluster_init(c);
+	if (yaml_load_buffer(c, "test.yaml", (const unsigned char *)yaml,
+			     strlen(yaml), &err) != 0) {
+		fprintf(stderr, "load failed: %s\n", err.msg);
+		exit(1);
+	}
+}
+
+/* tb_pod_ix: pod default/name's index; none ends the test program. */
+static inline int tb_pod_ix(const struct cluster *c, const char *name)
+{
+	int p = cluster_find_pod(c, "default", name);
+	if (p < 0) {
+		fprintf(stderr, "no pod %s\n", name);
+		exit(1);
+	}
+	return p;
+}
 
 static inline void tb_die(const char *what)
 {

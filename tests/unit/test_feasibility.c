@@ -13,6 +13,7 @@
 #include "../../model/cycle_state.h"
 #include "../../model/model.h"
 #include "../../yaml/load.h"
+#include "build.h"
 
 /* A cluster loaded from YAML text; aborts the test on a load error. */
 /* cy's state (its PreFilter phase) in *st, built again after cy or its
@@ -24,18 +25,6 @@ static void state_for(struct model_cycle *cy, struct model_cycle_state *st,
 		model_cycle_state_release(st);
 	model_cycle_state_init(st, cy, NULL);
 	cy->state = st;
-}
-
-static void load(struct cluster *c, const char *yaml)
-{
-	struct error err;
-	error_init(&err);
-	cluster_init(c);
-	if (yaml_load_buffer(c, "test.yaml", (const unsigned char *)yaml,
-			     strlen(yaml), &err) != 0) {
-		fprintf(stderr, "load failed: %s\n", err.msg);
-		exit(1);
-	}
 }
 
 static int node(const struct cluster *c, const char *name)
@@ -89,7 +78,7 @@ static const char *const ALL_FAIL =
 static void test_first_failure_and_all_filters(void)
 {
 	struct cluster c;
-	load(&c, ALL_FAIL);
+	tb_load_yaml(&c, ALL_FAIL);
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	struct model_cycle cy = {
@@ -145,7 +134,7 @@ static void test_first_failure_and_all_filters(void)
 static void test_one_feasible_not_scored(void)
 {
 	struct cluster c;
-	load(&c, ALL_FAIL);
+	tb_load_yaml(&c, ALL_FAIL);
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	struct sched_cycle_result r;
@@ -174,7 +163,7 @@ static void test_one_feasible_not_scored(void)
 static void test_fit_error_message(void)
 {
 	struct cluster c;
-	load(&c,
+	tb_load_yaml(&c,
 	     NODE("a", "4", "spec:\n  taints: [{key: dedicated, value: gpu, effect: NoSchedule}]\n")
 	     NODE("b", "1", "")
 	     NODE("c", "1", "")
@@ -207,7 +196,7 @@ static void test_fit_error_message(void)
 static void test_fit_error_sorts_formatted_strings(void)
 {
 	struct cluster c;
-	load(&c,
+	tb_load_yaml(&c,
 	     NODE("t1", "4", "spec:\n  taints: [{key: x, effect: NoSchedule}]\n")
 	     NODE("t2", "4", "spec:\n  taints: [{key: x, effect: NoSchedule}]\n")
 	     NODE("s01", "1", "") NODE("s02", "1", "") NODE("s03", "1", "")
@@ -233,7 +222,7 @@ static void test_fit_error_sorts_formatted_strings(void)
 static void test_no_nodes(void)
 {
 	struct cluster c;
-	load(&c, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
+	tb_load_yaml(&c, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
 		 "spec:\n  containers: [{name: c, image: nginx}]\n");
 	struct snapshot s;
 	snapshot_init(&s, &c);
@@ -254,7 +243,7 @@ static void test_no_nodes(void)
 static void test_prefilter_rejects_every_node(void)
 {
 	struct cluster c;
-	load(&c, NODE("a", "4", "") NODE("b", "4", "")
+	tb_load_yaml(&c, NODE("a", "4", "") NODE("b", "4", "")
 	     "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
 	     "spec:\n  affinity:\n    nodeAffinity:\n"
 	     "      requiredDuringSchedulingIgnoredDuringExecution:\n"
@@ -284,7 +273,7 @@ static void test_prefilter_rejects_every_node(void)
 static void test_prefilter_result_restricts(void)
 {
 	struct cluster c;
-	load(&c, NODE("a", "4", "") NODE("b", "4", "")
+	tb_load_yaml(&c, NODE("a", "4", "") NODE("b", "4", "")
 	     "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
 	     "spec:\n  affinity:\n    nodeAffinity:\n"
 	     "      requiredDuringSchedulingIgnoredDuringExecution:\n"
@@ -341,7 +330,7 @@ static const char *const NOMINATED =
 static void test_nominated_pass_one(void)
 {
 	struct cluster c;
-	load(&c, NOMINATED);
+	tb_load_yaml(&c, NOMINATED);
 	struct snapshot s;
 	snapshot_init(&s, &c);
 	int a = node(&c, "a"), b = node(&c, "b");
@@ -392,7 +381,7 @@ static void test_nominated_pass_one(void)
 static void test_nominated_pass_two(void)
 {
 	struct cluster c;
-	load(&c, NODE("a", "4", "")
+	tb_load_yaml(&c, NODE("a", "4", "")
 	     "apiVersion: v1\nkind: Pod\nmetadata:\n  name: db\n  namespace: default\n"
 	     "  labels: {app: db}\n"
 	     "spec:\n  containers: [{name: c, image: nginx}]\n"
@@ -437,7 +426,7 @@ static void test_nominated_pass_two(void)
 static void test_viable_ties(void)
 {
 	struct cluster c;
-	load(&c, NODE("a", "4", "") NODE("b", "4", "") NODE("c", "500m", "")
+	tb_load_yaml(&c, NODE("a", "4", "") NODE("b", "4", "") NODE("c", "500m", "")
 	     "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
 	     "spec:\n  containers:\n  - name: c\n    image: nginx\n"
 	     "    resources: {requests: {cpu: \"1\"}}\n");
@@ -472,7 +461,7 @@ static void test_viable_ties(void)
 static void test_queue(void)
 {
 	struct cluster c;
-	load(&c,
+	tb_load_yaml(&c,
 	     "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
 	     "metadata: {name: high}\nvalue: 1000\n---\n"
 	     "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"

@@ -118,35 +118,13 @@ static bool result_diff(const struct cluster *c, const struct sched_cycle_result
 
 #include "../../oracle/internal.h"
 
-static void load(struct cluster *c, const char *yaml)
-{
-	struct error err;
-	error_init(&err);
-	cluster_init(c);
-	if (yaml_load_buffer(c, "test.yaml", (const unsigned char *)yaml,
-			     strlen(yaml), &err) != 0) {
-		fprintf(stderr, "load failed: %s\n", err.msg);
-		exit(1);
-	}
-}
-
-static int pod_ix(const struct cluster *c, const char *name)
-{
-	int p = cluster_find_pod(c, "default", name);
-	if (p < 0) {
-		fprintf(stderr, "no pod %s\n", name);
-		exit(1);
-	}
-	return p;
-}
-
 /* One explain-mode cycle of pod name into r (initialised here). */
 static void explain(struct cluster *c, const char *name, struct sched_cycle_result *r)
 {
 	struct snapshot s;
 	snapshot_init(&s, c);
 	sched_cycle_result_init(r, c);
-	int p = pod_ix(c, name);
+	int p = tb_pod_ix(c, name);
 	oracle_explain_cycle(model_profile_for(c, p), &s, p, r);
 	snapshot_release(&s);
 }
@@ -181,7 +159,7 @@ static void explain(struct cluster *c, const char *name, struct sched_cycle_resu
 static void test_fit_and_scores(void)
 {
 	struct cluster c;
-	load(&c, NODE("n1", "4", "", "") NODE("n2", "4", "", "") NODE("n3", "500m", "", "")
+	tb_load_yaml(&c, NODE("n1", "4", "", "") NODE("n2", "4", "", "") NODE("n3", "500m", "", "")
 		 POD("e1", "", "n1", "1", "2Gi", "") POD("p", "", "", "1", "2Gi", "")
 		 POD("p2", "", "", "8", "10Gi", ""));
 	struct sched_cycle_result r;
@@ -219,7 +197,7 @@ static void test_fit_and_scores(void)
 static void test_taint_score(void)
 {
 	struct cluster c;
-	load(&c, NODE("n1", "4", "", "spec:\n  taints: [{key: a, effect: PreferNoSchedule}, {key: b, effect: PreferNoSchedule}]\n")
+	tb_load_yaml(&c, NODE("n1", "4", "", "spec:\n  taints: [{key: a, effect: PreferNoSchedule}, {key: b, effect: PreferNoSchedule}]\n")
 		 NODE("n2", "4", "", "spec:\n  taints: [{key: a, effect: PreferNoSchedule}]\n")
 		 NODE("n3", "4", "", "") POD("p", "", "", "1", "1Gi", ""));
 	struct sched_cycle_result r;
@@ -245,7 +223,7 @@ static void test_taint_score(void)
 static void test_spread_filter(void)
 {
 	struct cluster c;
-	load(&c, NODE("n1", "4", ", topology.kubernetes.io/zone: z1", "")
+	tb_load_yaml(&c, NODE("n1", "4", ", topology.kubernetes.io/zone: z1", "")
 		 NODE("n2", "4", ", topology.kubernetes.io/zone: z1", "")
 		 NODE("n3", "4", ", topology.kubernetes.io/zone: z2", "")
 		 POD("w1", "app: web", "n1", "1", "1Gi", "") POD("w2", "app: web", "n3", "1", "1Gi", "")
@@ -273,7 +251,7 @@ static void test_spread_filter(void)
 static void test_interpod_first_pod(void)
 {
 	struct cluster c;
-	load(&c, NODE("n1", "4", ", rack: a", "") NODE("n2", "4", ", rack: b", "") NODE("n3", "4", "", "")
+	tb_load_yaml(&c, NODE("n1", "4", ", rack: a", "") NODE("n2", "4", ", rack: b", "") NODE("n3", "4", "", "")
 		 POD("db", "app: db", "", "1", "1Gi",
 		     "  affinity:\n    podAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
 		     "      - labelSelector: {matchLabels: {app: db}}\n        topologyKey: rack\n"));
@@ -324,7 +302,7 @@ static int node_verdict(struct cluster *c, int p, int node)
 static void test_negative_ns_selector(void)
 {
 	struct cluster c;
-	load(&c, NODE("n1", "4", "", "")
+	tb_load_yaml(&c, NODE("n1", "4", "", "")
 		 "apiVersion: v1\nkind: Namespace\nmetadata: {name: a, labels: {team: x}}\n---\n"
 		 "apiVersion: v1\nkind: Namespace\nmetadata: {name: b, labels: {team: y}}\n---\n"
 		 "apiVersion: v1\nkind: Pod\nmetadata: {name: e, namespace: b, labels: {app: web}}\n"
@@ -418,7 +396,7 @@ static void test_volume_binding_vac(void)
 static void test_shared_key_switch(void)
 {
 	struct cluster c;
-	load(&c, NODE("n1", "4", ", zone: A", "") NODE("n2", "4", ", zone: B", "")
+	tb_load_yaml(&c, NODE("n1", "4", ", zone: A", "") NODE("n2", "4", ", zone: B", "")
 		 POD("a1", "app: a", "n1", "100m", "1Gi", "")
 		 POD("a2", "app: a", "n1", "100m", "1Gi", "")
 		 POD("b1", "app: b", "n2", "100m", "1Gi", "")
@@ -430,7 +408,7 @@ static void test_shared_key_switch(void)
 		     "  - {maxSkew: 1, topologyKey: other, whenUnsatisfiable: DoNotSchedule,\n"
 		     "     labelSelector: {matchLabels: {app: b}}}\n"));
 	struct spread_constraint *sc =
-		(struct spread_constraint *)c.pods[pod_ix(&c, "new")].spread;
+		(struct spread_constraint *)c.pods[tb_pod_ix(&c, "new")].spread;
 	sc[1].topology_key = sc[0].topology_key;
 	struct sched_cycle_result r;
 	explain(&c, "new", &r);
@@ -466,7 +444,7 @@ static void test_shared_key_switch(void)
  */
 static enum sched_code two_adds_then_check(struct cluster *c, int node)
 {
-	int p = pod_ix(c, "new");
+	int p = tb_pod_ix(c, "new");
 	struct snapshot s;
 	snapshot_init(&s, c);
 	struct oracle o;
@@ -476,8 +454,8 @@ static enum sched_code two_adds_then_check(struct cluster *c, int node)
 	struct sched_status st;
 	sched_status_ok(&st);
 	CHECK_EQ(oracle_cycle_prefilter(&cy, &st), -1);
-	oracle_spread_update(&cy, pod_ix(c, "q1"), 0, +1);
-	oracle_spread_update(&cy, pod_ix(c, "q2"), 1, +1);
+	oracle_spread_update(&cy, tb_pod_ix(c, "q1"), 0, +1);
+	oracle_spread_update(&cy, tb_pod_ix(c, "q2"), 1, +1);
 	struct oracle_nodeview v = {.node = node};
 	enum sched_code code = oracle_check_spread(&cy, &v);
 	oracle_cycle_end(&cy);
@@ -489,7 +467,7 @@ static enum sched_code two_adds_then_check(struct cluster *c, int node)
 static void test_exact_minimum_switch(void)
 {
 	struct cluster c;
-	load(&c, NODE("na", "4", ", zone: A", "") NODE("nb", "4", ", zone: B", "")
+	tb_load_yaml(&c, NODE("na", "4", ", zone: A", "") NODE("nb", "4", ", zone: B", "")
 		 NODE("nc", "4", ", zone: C", "")
 		 POD("q1", "foo: bar", "", "100m", "1Gi", "")
 		 POD("q2", "foo: bar", "", "100m", "1Gi", "")
@@ -534,7 +512,7 @@ static void test_num_to_find(void)
 static void test_node_order(void)
 {
 	struct cluster c;
-	load(&c, NODE("a1", "1", ", topology.kubernetes.io/zone: z1", "")
+	tb_load_yaml(&c, NODE("a1", "1", ", topology.kubernetes.io/zone: z1", "")
 		 NODE("a2", "1", ", topology.kubernetes.io/zone: z1", "")
 		 NODE("b1", "1", ", topology.kubernetes.io/zone: z2", "")
 		 NODE("c1", "1", "", "")
@@ -568,7 +546,7 @@ static void test_sampling_rotation(void)
 			"status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n---\n", i);
 	snprintf(y + len, cap - len, POD("p", "", "", "1", "1Gi", ""));
 	struct cluster c;
-	load(&c, y);
+	tb_load_yaml(&c, y);
 	free(y);
 	struct snapshot s;
 	snapshot_init(&s, &c);
@@ -576,7 +554,7 @@ static void test_sampling_rotation(void)
 	oracle_init(&o, &s);
 	struct sched_cycle_result r;
 	sched_cycle_result_init(&r, &c);
-	int p = pod_ix(&c, "p");
+	int p = tb_pod_ix(&c, "p");
 	int n = oracle_schedule_cycle(&o, p, &r);
 	CHECK(n >= 0);
 	CHECK_EQ(r.n_feasible, 100);

@@ -23,18 +23,7 @@
 #include "../../oracle/internal.h"
 #include "../../oracle/oracle.h"
 #include "../../yaml/load.h"
-
-static void load(struct cluster *c, const char *yaml)
-{
-	struct error err;
-	error_init(&err);
-	cluster_init(c);
-	if (yaml_load_buffer(c, "test.yaml", (const unsigned char *)yaml, strlen(yaml),
-			     &err) != 0) {
-		fprintf(stderr, "load failed: %s\n", err.msg);
-		exit(1);
-	}
-}
+#include "build.h"
 
 static int pod_ix(const struct cluster *c, const char *ns, const char *name)
 {
@@ -74,7 +63,7 @@ static uint8_t *verdicts_of(struct oracle *o, int pod)
 static void test_shapes(void)
 {
 	struct cluster c;
-	load(&c,
+	tb_load_yaml(&c,
 	     "apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {disk: ssd}}\n"
 	     "spec: {taints: [{key: a, value: x, effect: NoSchedule}]}\n"
 	     "status: {allocatable: {cpu: '4', memory: 8Gi, pods: '10'}}\n---\n"
@@ -131,7 +120,7 @@ static void test_shapes(void)
 static void test_term_classes(void)
 {
 	struct cluster c;
-	load(&c,
+	tb_load_yaml(&c,
 	     "apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
 	     "status: {allocatable: {cpu: '4', memory: 8Gi, pods: '10'}}\n---\n"
 	     "apiVersion: v1\nkind: Node\nmetadata: {name: n2, labels: {kubernetes.io/hostname: n2}}\n"
@@ -408,7 +397,7 @@ static void test_generated(void)
 		rng_state = (uint64_t)seed * 0x9e3779b97f4a7c15ULL;
 		char *yaml = gen_cluster(110 + 13 * seed);
 		struct cluster c;
-		load(&c, yaml);
+		tb_load_yaml(&c, yaml);
 		free(yaml);
 		lockstep(&c, seed);
 		cluster_release(&c);

@@ -15,28 +15,7 @@
 #include "../../oracle/internal.h"
 #include "../../oracle/oracle.h"
 #include "../../yaml/load.h"
-
-static void load(struct cluster *c, const char *yaml)
-{
-	struct error err;
-	error_init(&err);
-	cluster_init(c);
-	if (yaml_load_buffer(c, "test.yaml", (const unsigned char *)yaml, strlen(yaml),
-			     &err) != 0) {
-		fprintf(stderr, "load failed: %s\n", err.msg);
-		exit(1);
-	}
-}
-
-static int pod_ix(const struct cluster *c, const char *name)
-{
-	int p = cluster_find_pod(c, "default", name);
-	if (p < 0) {
-		fprintf(stderr, "no pod %s\n", name);
-		exit(1);
-	}
-	return p;
-}
+#include "build.h"
 
 #define NODE(name, zone, cpu)                                                  \
 	"apiVersion: v1\nkind: Node\nmetadata: {name: " name ", labels: "       \
@@ -65,7 +44,7 @@ static int pod_ix(const struct cluster *c, const char *name)
 static void test_classes(void)
 {
 	struct cluster c;
-	load(&c, NODE("n1", "a", "4") NODE("n2", "a", "4") NODE("n3", "b", "4")
+	tb_load_yaml(&c, NODE("n1", "a", "4") NODE("n2", "a", "4") NODE("n3", "b", "4")
 		 NODE("n4", "a", "8")
 		 POD("w1", "web", "n1", "") POD("w2", "web", "n2", "")
 		 POD("d1", "db", "n2", "") POD("w3", "web", "", "")
@@ -84,23 +63,23 @@ static void test_classes(void)
 	CHECK(nc->static_id[3] != nc->static_id[2]);
 
 	CHECK(oracle_nclass_of(&o, 0) != oracle_nclass_of(&o, 1));
-	oracle_evict(&o, pod_ix(&c, "d1"));
+	oracle_evict(&o, tb_pod_ix(&c, "d1"));
 	int web_a = oracle_nclass_of(&o, 0);
 	CHECK_EQ(oracle_nclass_of(&o, 1), web_a);
-	oracle_bind(&o, pod_ix(&c, "w3"), 2);
+	oracle_bind(&o, tb_pod_ix(&c, "w3"), 2);
 	CHECK(oracle_nclass_of(&o, 2) != web_a);
 	CHECK_EQ(nc->cls[oracle_nclass_of(&o, 2)].n, 1);
-	oracle_bind(&o, pod_ix(&c, "h1"), 0);
-	oracle_bind(&o, pod_ix(&c, "h2"), 1);
+	oracle_bind(&o, tb_pod_ix(&c, "h1"), 0);
+	oracle_bind(&o, tb_pod_ix(&c, "h2"), 1);
 	CHECK(oracle_nclass_of(&o, 0) != oracle_nclass_of(&o, 1));
 	CHECK(oracle_nclass_of(&o, 0) != web_a);
-	oracle_evict(&o, pod_ix(&c, "h1"));
-	oracle_evict(&o, pod_ix(&c, "h2"));
+	oracle_evict(&o, tb_pod_ix(&c, "h1"));
+	oracle_evict(&o, tb_pod_ix(&c, "h2"));
 	CHECK_EQ(oracle_nclass_of(&o, 0), web_a);
 	CHECK_EQ(oracle_nclass_of(&o, 1), web_a);
 	/* nominating marks the node, which the walk then filters itself */
-	oracle_arrive(&o, pod_ix(&c, "d1"));
-	oracle_nominate(&o, pod_ix(&c, "d1"), 1);
+	oracle_arrive(&o, tb_pod_ix(&c, "d1"));
+	oracle_nominate(&o, tb_pod_ix(&c, "d1"), 1);
 	CHECK_EQ(oracle_nclass_of(&o, 1), web_a);
 	CHECK_EQ(nc->nominated[1], 1);
 	CHECK_EQ(oracle_nclass_of(&o, 0), web_a);
@@ -114,13 +93,13 @@ static void test_classes(void)
 	 * BalancedAllocation (1-|0.0125-0.0244|/2)*100 = 99: 196; a 4-cpu
 	 * node holding one 100m pod: cpu 95, memory 95, Balanced 99: 194;
 	 * no default spreading (no Service selects h1) */
-	oracle_arrive(&o, pod_ix(&c, "h1"));
+	oracle_arrive(&o, tb_pod_ix(&c, "h1"));
 	uint32_t epoch = nc->epoch;
 	o.no_node_classes = true;
-	CHECK_EQ(oracle_select(&o, pod_ix(&c, "h1")), 3);
+	CHECK_EQ(oracle_select(&o, tb_pod_ix(&c, "h1")), 3);
 	CHECK_EQ(nc->epoch, epoch);
 	o.no_node_classes = false;
-	CHECK_EQ(oracle_select(&o, pod_ix(&c, "h1")), 3);
+	CHECK_EQ(oracle_select(&o, tb_pod_ix(&c, "h1")), 3);
 	CHECK_EQ(nc->epoch, epoch + 1);
 	CHECK_EQ(nc->memo[web_a].stamp, epoch + 1);
 	CHECK_EQ(nc->memo[web_a].code, SCHED_SUCCESS);
@@ -133,7 +112,7 @@ static void test_classes(void)
 static bool pod_ok(struct oracle *o, const char *name)
 {
 	struct oracle_cycle cy;
-	int p = pod_ix(o->cluster, name);
+	int p = tb_pod_ix(o->cluster, name);
 	oracle_cycle_begin(&cy, o, &o->cluster->config.profiles[0], p);
 	bool ok = oracle_nclass_pod_ok(&cy);
 	oracle_cycle_end(&cy);
@@ -154,7 +133,7 @@ static bool pod_ok(struct oracle *o, const char *name)
 static void test_pod_ok(void)
 {
 	struct cluster c;
-	load(&c, NODE("n1", "a", "4") NODE("n2", "b", "4")
+	tb_load_yaml(&c, NODE("n1", "a", "4") NODE("n2", "b", "4")
 		 PENDING("plain", "")
 		 PENDING("zone", "  nodeSelector: {topology.kubernetes.io/zone: a}\n")
 		 PENDING("zone-pref", "  affinity: {nodeAffinity: "
@@ -184,7 +163,7 @@ static void test_pod_ok(void)
 	snapshot_release(&s);
 	cluster_release(&c);
 
-	load(&c, NODE("n1", "a", "4") NODE("n2", "a", "4")
+	tb_load_yaml(&c, NODE("n1", "a", "4") NODE("n2", "a", "4")
 		 PENDING("plain", "")
 		 PENDING("zone", "  nodeSelector: {topology.kubernetes.io/zone: a}\n")
 		 PENDING("zone-pref", "  affinity: {nodeAffinity: "

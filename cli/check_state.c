@@ -368,10 +368,9 @@ static struct check_key *key_find(const struct check_state *st, const char *k)
 	return NULL;
 }
 
-/* The entry of obj's key, made (absent) when new. */
-static struct check_key *key_get(struct check_state *st, const struct ynode *obj)
+/* The entry of key k (malloc'ed, taken), made (absent) when new. */
+static struct check_key *key_add(struct check_state *st, char *k, bool pod)
 {
-	char *k = key_of(obj);
 	struct check_key *e = key_find(st, k);
 	if (e) {
 		free(k);
@@ -379,7 +378,7 @@ static struct check_key *key_get(struct check_state *st, const struct ynode *obj
 	}
 	e = xcalloc(1, sizeof *e);
 	e->key = k;
-	e->pod = check_is_kind(obj, "Pod");
+	e->pod = pod;
 	e->slot = e->plan_slot = -1;
 	GROW(st->keys, st->n_keys + 1, st->cap_keys);
 	st->keys[st->n_keys++] = e;
@@ -388,6 +387,12 @@ static struct check_key *key_get(struct check_state *st, const struct ynode *obj
 	else
 		index_insert(st, st->n_keys - 1);
 	return e;
+}
+
+/* The entry of obj's key, made (absent) when new. */
+static struct check_key *key_get(struct check_state *st, const struct ynode *obj)
+{
+	return key_add(st, key_of(obj), check_is_kind(obj, "Pod"));
 }
 
 /* Forgets the keys of absent objects (their memory is not live). */
@@ -1228,6 +1233,69 @@ const char *check_state_error(const struct check_state *st)
 		if (st->refused_here[s])
 			return st->refused[s];
 	return NULL;
+}
+
+const struct ynode *check_state_copy(const struct ynode *obj)
+{
+	return obj_copy(obj);
+}
+
+const struct ynode *check_state_object(const struct check_state *st,
+				       const char *key)
+{
+	const struct check_key *e = key_find(st, key);
+	return e ? e->obj : NULL;
+}
+
+/* ------------------------------------------------------------ overrides */
+
+/* An object check_state_override replaced: its key and the object (a
+ * copy, NULL: absent). */
+struct check_saved {
+	char *key;
+	const struct ynode *obj;
+};
+
+/* Key k's object made obj (taken: a copy or NULL); the one it had is
+ * returned, as a copy the caller owns (the log's events before the
+ * rebuild are forgotten). */
+static const struct ynode *swap_object(struct check_state *st, const char *k,
+				       const struct ynode *obj)
+{
+	struct check_key *e = key_add(st, xstrdup(k), !strncmp(k, "Pod/", 4));
+	const struct ynode *was = e->obj;
+	if (was && !e->owned)
+		was = obj_copy(was);
+	e->obj = obj;
+	e->owned = obj != NULL;
+	return was;
+}
+
+void check_state_override(struct check_state *st, int i, char *const *keys,
+			  const struct ynode *const *objs, int n)
+{
+	assert(!st->n_saved);
+	st->saved = xcalloc((size_t)n + 1, sizeof *st->saved);
+	for (int j = 0; j < n; j++) {
+		st->saved[j].key = xstrdup(keys[j]);
+		st->saved[j].obj = swap_object(st, keys[j], obj_copy(objs[j]));
+	}
+	st->n_saved = n;
+	st->begin = i;
+	build(st);
+}
+
+void check_state_restore(struct check_state *st, int i)
+{
+	for (int j = 0; j < st->n_saved; j++) {
+		free((void *)swap_object(st, st->saved[j].key, st->saved[j].obj));
+		free(st->saved[j].key);
+	}
+	free(st->saved);
+	st->saved = NULL;
+	st->n_saved = 0;
+	st->begin = i;
+	build(st);
 }
 
 /* ----------------------------------------------------------------- undo */

@@ -40,6 +40,7 @@
 
 struct check_key;
 struct check_gone;
+struct check_saved;
 
 /* Why a decision cannot be judged in the state: an object the loader
  * refuses is present.  NULL: none. */
@@ -78,6 +79,9 @@ struct check_state {
 	int n_undo, cap_undo;
 	bool marking;
 	int builds;                /* epochs built, for the tests */
+	/* the objects check_state_override replaced, until restored */
+	struct check_saved *saved;
+	int n_saved;
 };
 
 /* check_state_init: an empty state for the events of log (read ahead
@@ -141,6 +145,24 @@ bool check_state_assume(struct check_state *st, const struct ynode *obj,
  * back already. */
 bool check_state_unremove(struct check_state *st, int j, int since,
 			  int64_t since_usec, char *who, size_t len);
+
+/* check_state_object: the current object of key ("Kind/namespace/name",
+ * namespace empty for a cluster-scoped kind), or NULL. */
+const struct ynode *check_state_object(const struct check_state *st,
+				       const char *key);
+
+/* check_state_copy: obj's copy as the state keeps a live object, one
+ * malloc'ed block (free() releases it); NULL for NULL. */
+const struct ynode *check_state_copy(const struct ynode *obj);
+
+/* check_state_override: the state before event i built again with the
+ * objects of keys[0..n) replaced by objs (NULL: absent) - the state
+ * before a scheduler's own PreBind writes (cli/check_prebind.h);
+ * check_state_restore builds it again with the objects the log shows.
+ * Both are epoch builds (O(live objects)); the event array may move. */
+void check_state_override(struct check_state *st, int i, char *const *keys,
+			  const struct ynode *const *objs, int n);
+void check_state_restore(struct check_state *st, int i);
 
 /* check_pod_decision: whether event obj for a pod whose current object
  * is prev shows a scheduling decision (bind, a new nomination, a new

@@ -52,6 +52,7 @@
 #include "args.h"
 #include "inputs.h"
 #include "check_state.h"
+#include "check_prebind.h"
 #include "../model/preemption.h"
 #include "judge.h"
 #include "html.h"
@@ -182,6 +183,7 @@ struct check {
 	const struct cli_load_opts *load;
 	const struct engine *engine;
 	struct check_state st;     /* the state at the event being read */
+	struct check_prebind pb;   /* PreBind's writes for pods not bound yet */
 	struct sched_cycle_result r;   /* for st's epoch (r_build) */
 	int r_build;
 	bool one_node;             /* r holds the decided node's verdict only */
@@ -978,7 +980,11 @@ static void pod_event(struct check *k, struct walk *w, int i)
 		o.action = IMPL_BIND;
 		o.node = check_pod_node(ev->obj);
 		snprintf(o.what, sizeof o.what, "bind %s", o.node);
+		/* judged before the scheduler's own PreBind writes for it
+		 * (check_prebind.h), which stay in the state */
+		check_prebind_begin(&k->pb, &k->st, i, ev->obj);
 		judge_in(k, i, ns, name, &o);
+		check_prebind_end(&k->pb, &k->st, i);
 		victims_clear(k, w);
 	} else if (prev && !*check_pod_node(ev->obj) &&
 		   *check_pod_nominated(ev->obj) &&
@@ -1006,6 +1012,12 @@ static void pod_event(struct check *k, struct walk *w, int i)
 		judge_in(k, i, ns, name, &o);
 		victims_clear(k, w);
 	}
+	/* a pod that failed (kube's Unreserve) or is gone: no bind of it
+	 * follows the PreBind writes remembered for it */
+	ev = check_state_event(&k->st, i);
+	if (name && ((decision && o.action != IMPL_BIND) ||
+		     ev->type == CHECK_DELETED))
+		check_prebind_forget(&k->pb, ev->obj);
 	check_state_apply(&k->st, i);
 }
 
@@ -1189,8 +1201,10 @@ int cmd_check(int argc, char **argv)
 			pod_event(&k, &w, i);
 		else if (check_is_kind(e->obj, "Event"))
 			event_event(&k, i);
-		else
+		else {
+			check_prebind_note(&k.pb, &k.st, i);
 			check_state_apply(&k.st, i);
+		}
 		progress(&k, i + 1, &t0, false);
 	}
 	progress(&k, 0, &t0, true);
@@ -1211,6 +1225,7 @@ int cmd_check(int argc, char **argv)
 	free(k.others);
 	if (k.r_build)
 		sched_cycle_result_release(&k.r);
+	check_prebind_release(&k.pb);
 	check_state_release(&k.st);
 	bool failed = log.failed;
 	if (held && !failed)

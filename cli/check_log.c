@@ -72,6 +72,13 @@ struct check_src {
 	bool bare_warned;
 	long long max_rv;          /* the greatest version read */
 	bool changed;              /* a MODIFIED or DELETED was read */
+	/* the leading ADDED events (a watch's initial listing, in key
+	 * order, then maybe new objects in version order): how many with
+	 * a version, the greatest, and the greatest up to the last one
+	 * below an earlier one (or the first) - the listing's end as far
+	 * as the versions tell */
+	int lead_n;
+	long long lead_max, lead_end;
 	bool back_warned;
 	long long last_rv;         /* the last version read: an event without
 				    * one (an audit binding) merges there */
@@ -159,6 +166,11 @@ static void push_at(struct check_log *l, struct check_src *s,
 	GROW2(s->pend, s->pend_chunk, s->n_pend + 1, s->cap_pend);
 	struct check_chunk *c = l->chunks[l->n_chunks - 1];
 	long long rv = rv_of(obj);
+	if (!s->changed && t == CHECK_ADDED && rv >= 0) {
+		if (!s->lead_n++ || rv < s->lead_max)
+			s->lead_end = s->lead_n == 1 ? rv : s->lead_max;
+		s->lead_max = rv > s->lead_max || s->lead_n == 1 ? rv : s->lead_max;
+	}
 	going_back(l, s, t, obj, rv);
 	if (rv >= 0)
 		s->last_rv = rv;
@@ -170,7 +182,7 @@ static void push_at(struct check_log *l, struct check_src *s,
 		usec = s->last_usec;
 	s->last_usec = usec;
 	s->pend[s->n_pend] = (struct check_event){t, obj, rv, 0, s->file, -1,
-						  usec, bind, &c->a, false};
+						  usec, bind, &c->a, false, false};
 	s->pend_chunk[s->n_pend++] = c;
 	c->unmerged++;
 }
@@ -826,6 +838,42 @@ static int next_src(struct check_log *l, bool wait)
 	return best;
 }
 
+/* Reads s ahead, without waiting, until its leading ADDED events end
+ * (a change read), its input does, or VERSION_AHEAD events wait. */
+static void lead_ahead(struct check_log *l, struct check_src *s)
+{
+	while (!s->changed && !l->failed && s->n_pend - s->head < VERSION_AHEAD) {
+		int rc = src_scan(l, s);
+		if (rc < 0) {
+			l->failed = true;
+			return;
+		}
+		if (rc == 0 && src_read(l, s, false) <= 0)
+			return;
+	}
+}
+
+/* Whether a kube Event of version rv (from log from) was written before
+ * the state the other logs hold begins: at or below the end of another
+ * log's initial listing (a watch's listing, a List) - its message tells
+ * of a state the log does not hold (in a listing of unknown end, at or
+ * below its greatest version). */
+static bool before_listings(struct check_log *l, int from, long long rv)
+{
+	for (int j = 0; rv >= 0 && j < l->n_src; j++) {
+		struct check_src *s = &l->src[j];
+		if (j == from)
+			continue;
+		lead_ahead(l, s);
+		if (!s->lead_n)
+			continue;
+		long long end = s->changed || s->eof ? s->lead_end : s->lead_max;
+		if (rv <= end)
+			return true;
+	}
+	return false;
+}
+
 static bool pull(struct check_log *l, bool wait)
 {
 	if (l->failed)
@@ -839,6 +887,9 @@ static bool pull(struct check_log *l, bool wait)
 	struct check_event *ev = &l->q[l->n++];
 	*ev = s->pend[s->head++];
 	ev->order = (int)(l->base + l->n - 1);
+	const char *kind = ynode_str(ev->obj, "kind");
+	ev->before_log = l->n_src > 1 && kind && !strcmp(kind, "Event") &&
+			 before_listings(l, i, ev->rv);
 	c->last = l->base + l->n - 1;
 	c->unmerged--;
 	return true;

@@ -55,6 +55,10 @@ struct check_event {
 				    * objects made from it */
 	bool listed;               /* an item of a List: one state with the
 				    * List's other items */
+	bool before_log;           /* a kube Event written before the state
+				    * the other logs hold (their initial
+				    * listings) begins: its message tells of
+				    * a state not in the log */
 };
 
 struct check_src;

@@ -537,8 +537,14 @@ static void plan_epoch(struct check_state *st, struct plan *pl)
 		if (ev->bind)
 			resolve_binding(st, ev);
 		struct check_key *k = key_get(st, ev->obj);
-		if (!k->pod && !yaml_kind_read(ynode_str(ev->obj, "kind")))
-			continue;   /* not the scheduler's: never loaded */
+		if (!k->pod && !yaml_kind_read(ynode_str(ev->obj, "kind"))) {
+			/* not the scheduler's: never loaded; but a kube Event
+			 * is judged (a FailedScheduling) in the state before
+			 * it, which must hold the changes before it */
+			if (dirty && check_is_kind(ev->obj, "Event"))
+				break;
+			continue;
+		}
 		if (!k->pod) {
 			/* a change to another object than a pod is built in
 			 * before the next pod event (none judges before it) */

@@ -944,7 +944,10 @@ static void event_event(struct check *k, int i)
 	const struct check_event *ev = check_state_event(&k->st, i);
 	const char *ns, *name, *msg, *pns, *pname, *was;
 	const struct ynode *prev = check_state_prev(&k->st, i);
-	if (ev->type != CHECK_DELETED &&
+	/* an Event of the events watch's initial listing (or older than
+	 * the other logs' listings) tells of a state the log does not
+	 * hold: no decision, as a pod's first object shows none */
+	if (ev->type != CHECK_DELETED && !ev->before_log &&
 	    failed_scheduling(ev->obj, &ns, &name, &msg) &&
 	    (!prev || !failed_scheduling(prev, &pns, &pname, &was) ||
 	     strcmp(was, msg))) {

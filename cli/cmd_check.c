@@ -58,6 +58,7 @@
 #include "html.h"
 #include "json.h"
 #include "table.h"
+#include "../core/dra_plugin.h"
 #include "../core/xalloc.h"
 #include "../yaml/load.h"
 #include "../yaml/tree.h"
@@ -553,6 +554,41 @@ static void judge_event(const struct cli_explain *x, const struct impl_answer *a
 	sched_preemption_release(&kp);
 }
 
+/* Whether a PreEnqueue plugin keeps pod out of kube's queue (reference
+ * §1.2; v1.34.1 DynamicResources.PreEnqueue: a claim not created yet -
+ * the resourceclaim controller has not written the pod's
+ * status.resourceClaimStatuses -, missing, being deleted or not the
+ * pod's; SchedulingGates): kube then runs no scheduling cycle for it and
+ * writes nothing - no bind, no nomination, no condition, no Event.  The
+ * verdict on a decision it shows into v. */
+static bool held_verdict(const struct check *k, int pod, enum impl_action action,
+			 struct judgment *v)
+{
+	const struct pod *p = &k->st.c.pods[pod];
+	char why[600];
+	if (p->dra_gated) {
+		struct arena a;
+		arena_init(&a);
+		bool in = dra_preenqueue(&a, &k->st.c, p, why, sizeof why);
+		arena_release(&a);
+		if (in)
+			return false;
+	} else if (p->n_gates > 0) {
+		snprintf(why, sizeof why, "waiting for scheduling gates");
+	} else {
+		return false;
+	}
+	memset(v, 0, sizeof *v);
+	v->kind = action == IMPL_BIND ? JUDGMENT_INFEASIBLE :
+		  action == IMPL_PREEMPT ? JUDGMENT_SHOULD_NOT_PREEMPT :
+		  JUDGMENT_MESSAGE_DIFFERS;
+	snprintf(v->detail, sizeof v->detail, "kube runs no scheduling cycle for "
+		 "the pod and writes nothing for it: %s' PreEnqueue keeps it out "
+		 "of the queue (%.500s)", p->dra_gated ? "DynamicResources" :
+		 "SchedulingGates", why);
+	return true;
+}
+
 /* kso's verdict on answer a for pod in the state now (k->r its cycle). */
 static void verdict_now(struct check *k, const struct sched_profile *prof,
 			int pod, const struct impl_answer *a, struct judgment *v)
@@ -735,8 +771,9 @@ static void judge_in(struct check *k, int i, const char *ns, const char *name,
 	struct judgment v;
 	k->event = o->event;
 	verdict_now(k, prof, pod, &a, &v);
+	bool held = held_verdict(k, pod, o->action, &v);
 	char lag[1024] = "";
-	if (v.kind != JUDGMENT_OK && k->lag > 0 && !o->event) {
+	if (v.kind != JUDGMENT_OK && k->lag > 0 && !o->event && !held) {
 		if (lag_explains(k, i, prof, pod, &a, &v, lag, sizeof lag))
 			k->ok_lag++;
 		else {

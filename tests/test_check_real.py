@@ -167,6 +167,36 @@ def test_a_bind_where_the_claim_cannot_be_allocated_is_found(tmp_path):
          "n1 is rejected by DynamicResources: cannot allocate all claims")])
 
 
+def unclaimed_log():
+    """dra_log before the resourceclaim controller's status write: the
+    claim exists, owned by p, but p's status.resourceClaimStatuses has no
+    entry for it - and DynamicResources' PreEnqueue (resourceclaim.Name)
+    finds the claim of a template only there: 'pod "default/p":
+    ResourceClaim not created yet'.  kube keeps p out of its queue: no
+    cycle, no bind, no condition, no Event."""
+    w, p = dra_log()
+    w.events.pop()
+    p["status"].pop("resourceClaimStatuses")
+    return w, p
+
+
+HELD = ("kube runs no scheduling cycle for the pod and writes nothing for "
+        "it: DynamicResources' PreEnqueue keeps it out of the queue (pod "
+        "\"default/p\": ResourceClaim not created yet)")
+
+
+def test_a_pod_held_by_preenqueue_has_no_decision_of_kubes(tmp_path):
+    w, p = unclaimed_log()
+    w.add("MODIFIED", R.bound(p, "n2"))
+    assert verdicts(tmp_path, w) == (1, [
+        ("default/p", "bind n2", "infeasible", HELD)])
+    w, p = unclaimed_log()
+    msg = 'pod "default/p": ResourceClaim not created yet'
+    w.add("MODIFIED", R.unschedulable(p, msg))
+    assert verdicts(tmp_path, w) == (1, [
+        ("default/p", "unschedulable: " + msg, "message-differs", HELD)])
+
+
 def selected_node_log(node_of_b):
     w = R.Watch()
     for n in ("n1", "n2"):

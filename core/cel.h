@@ -9,8 +9,8 @@
  * list literals, `device.driver`, `device.attributes[DOMAIN].ID` (also
  * `device.attributes["DOMAIN"]["ID"]`), `device.capacity[DOMAIN].ID`,
  * field and index access, has(), == != < <= > >=, in, + - * / % on int, +
- * on strings, && || ! ?:, cel.bind (the body with the variable standing
- * for its init, read lazily), the macros all, exists, exists_one, filter
+ * on strings, && || ! ?:, cel.bind (its init evaluated once, on the
+ * body's first read of the variable), the macros all, exists, exists_one, filter
  * and map over list literals, maps and split() (cel-go's folds; over a
  * map, Go's random key order is unjudged where it shows), size, contains, startsWith, endsWith,
  * lowerAscii, upperAscii, quantity() / isQuantity() with sign() (global,

@@ -1,12 +1,14 @@
 /*
  * cel_check.c - the CEL type checker for kube's device environment: the
  * `device` variable (kubernetes.DRADevice: driver string, attributes
- * map(string, map(string, dyn)), capacity map(string, map(string,
+ * map(string, map(string, google.protobuf.Any)), capacity map(string, map(string,
  * kubernetes.Quantity))), the standard operators and the functions of the
  * subset (cel.h).  It refuses, with cel-go's wording where kube would
  * refuse too, expressions that do not type-check, and names every
  * construct kso does not evaluate; every node gets its type and every call
- * its function.  The result must be bool or dyn, as kube's compiler wants.
+ * its function.  The result must be bool or google.protobuf.Any (not
+ * dyn), as kube's compiler wants, and list literals homogeneous, as kube's
+ * base environment's AST validator wants.
  */
 #include "cel_internal.h"
 
@@ -15,13 +17,14 @@
 #include <string.h>
 
 static const struct cel_type T_DYN = {CT_DYN, NULL};
+static const struct cel_type T_ANY = {CT_ANY, NULL};
 static const struct cel_type T_BOOL = {CT_BOOL, NULL};
 static const struct cel_type T_INT = {CT_INT, NULL};
 static const struct cel_type T_STRING = {CT_STRING, NULL};
 static const struct cel_type T_QTY = {CT_QUANTITY, NULL};
 static const struct cel_type T_SEMVER = {CT_SEMVER, NULL};
 static const struct cel_type T_DEVICE = {CT_DEVICE, NULL};
-static const struct cel_type T_ATTR_MAP = {CT_MAP, &T_DYN};
+static const struct cel_type T_ATTR_MAP = {CT_MAP, &T_ANY};
 static const struct cel_type T_ATTRS = {CT_MAP, &T_ATTR_MAP};
 static const struct cel_type T_CAP_MAP = {CT_MAP, &T_QTY};
 static const struct cel_type T_CAPS = {CT_MAP, &T_CAP_MAP};
@@ -56,6 +59,7 @@ const char *cel_type_name(struct arena *a, const struct cel_type *t)
 {
 	switch (t->k) {
 	case CT_DYN: return "dyn";
+	case CT_ANY: return "any";
 	case CT_BOOL: return "bool";
 	case CT_INT: return "int";
 	case CT_STRING: return "string";
@@ -68,11 +72,18 @@ const char *cel_type_name(struct arena *a, const struct cel_type *t)
 	return "?";
 }
 
+/* cel-go's isDyn: dyn, and google.protobuf.Any (an attribute's value),
+ * which the checker takes as dyn everywhere but in a result's type. */
+static bool dynish(const struct cel_type *t)
+{
+	return t->k == CT_DYN || t->k == CT_ANY;
+}
+
 /* cel-go's assignability with dyn: equal types, or dyn on either side
  * (recursively for list and map elements). */
 static bool compatible(const struct cel_type *x, const struct cel_type *y)
 {
-	if (x->k == CT_DYN || y->k == CT_DYN)
+	if (dynish(x) || dynish(y))
 		return true;
 	if (x->k != y->k)
 		return false;
@@ -81,11 +92,23 @@ static bool compatible(const struct cel_type *x, const struct cel_type *y)
 	return true;
 }
 
-/* The more specific of two compatible types (a type parameter bound to
- * both). */
-static const struct cel_type *join(const struct cel_type *x, const struct cel_type *y)
+/* cel-go's isEqualOrLessSpecific: x matches y through dyn. */
+static bool less_specific(const struct cel_type *x, const struct cel_type *y)
 {
-	return x->k == CT_DYN ? y : x;
+	if (dynish(x))
+		return true;
+	if (dynish(y) || x->k != y->k)
+		return false;
+	if (x->k == CT_LIST || x->k == CT_MAP)
+		return less_specific(x->elem, y->elem);
+	return true;
+}
+
+/* cel-go's mostGeneral of two compatible types: what a type parameter
+ * bound to x becomes when y (the later argument) is bound to it too. */
+static const struct cel_type *most_general(const struct cel_type *y, const struct cel_type *x)
+{
+	return less_specific(y, x) ? y : x;
 }
 
 /* cel-go's noMatchingOverload: the argument types as its
@@ -119,7 +142,7 @@ static int check(struct checker *k, struct cel_node *n);
 
 static bool is(const struct cel_type *t, enum cel_tkind kind)
 {
-	return t->k == kind || t->k == CT_DYN;
+	return t->k == kind || dynish(t);
 }
 
 static int check_select(struct checker *k, struct cel_node *n)
@@ -136,7 +159,7 @@ static int check_select(struct checker *k, struct cel_node *n)
 			return fail(k, n, "undefined field '%s'", n->name);
 	} else if (t->k == CT_MAP) {
 		n->type = t->elem;
-	} else if (t->k == CT_DYN) {
+	} else if (dynish(t)) {
 		if (n->kind == CN_HAS)
 			return fail(k, n, "has() on a value of unknown type is outside kso's CEL subset");
 		n->type = &T_DYN;
@@ -157,7 +180,7 @@ static int check_index(struct checker *k, struct cel_node *n)
 		n->type = t->elem;
 	else if (t->k == CT_MAP && is(i, CT_STRING))
 		n->type = t->elem;
-	else if (t->k == CT_DYN && (i->k == CT_DYN || i->k == CT_INT || i->k == CT_STRING))
+	else if (dynish(t) && (dynish(i) || i->k == CT_INT || i->k == CT_STRING))
 		n->type = &T_DYN;
 	else
 		return no_overload(k, n, "_[_]", args, 2);
@@ -171,10 +194,10 @@ static int check_list(struct checker *k, struct cel_node *n)
 		const struct cel_type *t = n->args[i]->type;
 		if (!elem)
 			elem = t;
-		else if (!compatible(elem, t) || t->k == CT_DYN)
-			elem = &T_DYN;
+		else if (!compatible(elem, t))
+			elem = &T_DYN;     /* then refused by check_homogeneous */
 		else
-			elem = join(elem, t);
+			elem = most_general(elem, t);
 	}
 	if (!elem || elem->k == CT_DYN) {
 		n->type = &T_LIST_DYN;
@@ -205,9 +228,11 @@ static int check_binary(struct checker *k, struct cel_node *n, const char *op)
 		n->type = &T_BOOL;
 		return 0;
 	case CN_LT: case CN_LE: case CN_GT: case CN_GE: {
-		const struct cel_type *c = join(l, r);
+		/* the ordering overloads are bool, int, string (and types kso
+		 * lacks); a dyn side takes the other's */
+		const struct cel_type *c = dynish(l) ? r : l;
 		bool ok = compatible(l, r) &&
-			  (c->k == CT_DYN || c->k == CT_INT || c->k == CT_STRING || c->k == CT_BOOL);
+			  (dynish(c) || c->k == CT_INT || c->k == CT_STRING || c->k == CT_BOOL);
 		if (!ok)
 			return no_overload(k, n, op, args, 2);
 		n->type = &T_BOOL;
@@ -218,7 +243,7 @@ static int check_binary(struct checker *k, struct cel_node *n, const char *op)
 			n->type = &T_BOOL;
 		else if (r->k == CT_MAP && is(l, CT_STRING))
 			n->type = &T_BOOL;
-		else if (r->k == CT_DYN)
+		else if (dynish(r))
 			n->type = &T_BOOL;
 		else
 			return no_overload(k, n, op, args, 2);
@@ -228,13 +253,13 @@ static int check_binary(struct checker *k, struct cel_node *n, const char *op)
 			return fail(k, n, "list concatenation is outside kso's CEL subset");
 		if (compatible(l, r) && (is(l, CT_INT) || is(l, CT_STRING)) &&
 		    (is(r, CT_INT) || is(r, CT_STRING))) {
-			n->type = join(l, r);
+			n->type = dynish(l) && dynish(r) ? &T_DYN : dynish(l) ? r : l;
 			return 0;
 		}
 		return no_overload(k, n, op, args, 2);
 	default:
 		if (is(l, CT_INT) && is(r, CT_INT) && compatible(l, r)) {
-			n->type = l->k == CT_DYN && r->k == CT_DYN ? &T_DYN : &T_INT;
+			n->type = dynish(l) && dynish(r) ? &T_DYN : &T_INT;
 			return 0;
 		}
 		return no_overload(k, n, op, args, 2);
@@ -326,7 +351,7 @@ static const char *const unsupported[] = {
 
 static bool arg_fits(enum cel_tkind want, const struct cel_type *t)
 {
-	return t->k == CT_DYN || t->k == want;
+	return dynish(t) || t->k == want;
 }
 
 /* matches(): cel-go compiles a literal pattern when it plans the program
@@ -391,7 +416,7 @@ static int check_call(struct checker *k, struct cel_node *n)
 		}
 	n->type = found ? found->result : &T_DYN;
 	if (n->fn == FN_JOIN && recv->elem && recv->elem->k != CT_STRING &&
-	    recv->elem->k != CT_DYN) {
+	    !dynish(recv->elem)) {
 		const struct cel_type *args[2] = {recv, n->n_args ? n->args[0]->type : NULL};
 		return no_overload_call(k, n, n->name, args, 1 + n->n_args, true);
 	}
@@ -471,7 +496,7 @@ static int check_comp(struct checker *k, struct cel_node *n)
 		var = r->elem;
 	else if (r->k == CT_MAP)
 		var = &T_STRING;
-	else if (r->k == CT_DYN)
+	else if (dynish(r))
 		var = &T_DYN;
 	else
 		return fail(k, n->a, "expression of type '%s' cannot be range of a comprehension "
@@ -480,8 +505,8 @@ static int check_comp(struct checker *k, struct cel_node *n)
 		return fail(k, n->a, "a comprehension over this range is outside kso's CEL "
 			    "subset (kso bounds the cost of list literals, maps and split())");
 	if (k->n_vars == CEL_MAX_VARS)
-		return fail(k, n, "comprehensions nested deeper than %d are outside kso's CEL "
-			    "subset", CEL_MAX_VARS);
+		return fail(k, n, "comprehensions and binds nested deeper than %d are "
+			    "outside kso's CEL subset", CEL_MAX_VARS);
 	k->var_name[k->n_vars] = n->name;
 	k->var_type[k->n_vars++] = var;
 	n->slot = k->n_vars;
@@ -516,12 +541,34 @@ static int check_comp(struct checker *k, struct cel_node *n)
 	return 0;
 }
 
+/* cel.bind: init in the enclosing scope, the body with the variable
+ * (init's type) in scope. */
+static int check_bind(struct checker *k, struct cel_node *n)
+{
+	if (check(k, n->b) < 0)
+		return -1;
+	if (k->n_vars == CEL_MAX_VARS)
+		return fail(k, n, "comprehensions and binds nested deeper than %d are "
+			    "outside kso's CEL subset", CEL_MAX_VARS);
+	k->var_name[k->n_vars] = n->name;
+	k->var_type[k->n_vars++] = n->b->type;
+	n->slot = k->n_vars;
+	int rc = check(k, n->a);
+	k->n_vars--;
+	if (rc < 0)
+		return -1;
+	n->type = n->a->type;
+	return 0;
+}
+
 static int check(struct checker *k, struct cel_node *n)
 {
 	if (n->kind == CN_CALL && refuse_unsupported(k, n) < 0)
 		return -1;
 	if (n->kind == CN_COMP)
 		return check_comp(k, n);
+	if (n->kind == CN_BIND)
+		return check_bind(k, n);
 	if (check_children(k, n) < 0)
 		return -1;
 	switch (n->kind) {
@@ -559,22 +606,71 @@ static int check(struct checker *k, struct cel_node *n)
 		if (!is(n->a->type, CT_INT))
 			return no_overload(k, n, "-_", &n->a->type, 1);
 		/* dyn: the int and double overloads both apply */
-		n->type = n->a->type->k == CT_DYN ? &T_DYN : &T_INT;
-		return 0;
-	case CN_BIND:
-		n->type = n->a->type;
+		n->type = dynish(n->a->type) ? &T_DYN : &T_INT;
 		return 0;
 	case CN_COND: {
 		const struct cel_type *args[3] = {n->a->type, n->b->type, n->c->type};
 		if (!is(n->a->type, CT_BOOL) || !compatible(n->b->type, n->c->type))
 			return no_overload(k, n, "_?_:_", args, 3);
-		n->type = n->b->type->k == CT_DYN || n->c->type->k == CT_DYN ?
-			  &T_DYN : n->b->type;
+		n->type = most_general(n->c->type, n->b->type);
 		return 0;
 	}
 	default:
 		return check_binary(k, n, op_name(n->kind));
 	}
+}
+
+/* cel-go's Type.IsEquivalentType: the same type, dyn and Any apart.  An
+ * empty list literal's element is a type parameter in cel-go, bound to
+ * its neighbours' element type: kso lets it pass. */
+static bool equivalent(const struct cel_type *x, const struct cel_node *xn,
+		       const struct cel_type *y, const struct cel_node *yn)
+{
+	if ((xn && xn->kind == CN_LIST && !xn->n_args && y->k == CT_LIST) ||
+	    (yn && yn->kind == CN_LIST && !yn->n_args && x->k == CT_LIST))
+		return true;
+	if (x->k != y->k)
+		return false;
+	if (x->k == CT_LIST || x->k == CT_MAP)
+		return equivalent(x->elem, NULL, y->elem, NULL);
+	return true;
+}
+
+/* cel.HomogeneousAggregateLiterals, an AST validator of kube's base
+ * environment: every element of a list literal has the first element's
+ * type (dyn is no wildcard here). */
+static int check_homogeneous(struct checker *k, const struct cel_node *n)
+{
+	if (!n)
+		return 0;
+	if (check_homogeneous(k, n->a) < 0 || check_homogeneous(k, n->b) < 0 ||
+	    check_homogeneous(k, n->c) < 0)
+		return -1;
+	for (int i = 0; i < n->n_args; i++)
+		if (check_homogeneous(k, n->args[i]) < 0)
+			return -1;
+	if (n->kind != CN_LIST)
+		return 0;
+	for (int i = 1; i < n->n_args; i++) {
+		const struct cel_node *x = n->args[0], *y = n->args[i];
+		if (!equivalent(x->type, x, y->type, y))
+			return fail(k, y, "expected type '%s' but found '%s'",
+				    cel_type_name(k->a, x->type), cel_type_name(k->a, y->type));
+	}
+	return 0;
+}
+
+/* The result type as kube's compiler names it (cel.Type.String: the
+ * unknown type in full). */
+static const char *result_name(struct arena *a, const struct cel_type *t)
+{
+	if (t->k == CT_ANY)
+		return "google.protobuf.Any";
+	if (t->k == CT_LIST)
+		return arena_sprintf(a, "list(%s)", result_name(a, t->elem));
+	if (t->k == CT_MAP)
+		return arena_sprintf(a, "map(string, %s)", result_name(a, t->elem));
+	return cel_type_name(a, t);
 }
 
 /* An upper bound of cel-go's runtime cost: one per node, plus a tenth of
@@ -633,7 +729,7 @@ static uint64_t cost_bound(const struct cel_node *n, uint64_t *max_len)
 		len = len_a + (len_a + 1) * len_b;
 	else if (n->kind == CN_ADD || n->kind == CN_CALL)
 		len = len_a + len_b;
-	else if (n->type && n->type->k == CT_DYN)
+	else if (n->type && dynish(n->type))
 		len = 64;
 	else if (n->kind == CN_SELECT && n->type && n->type->k == CT_STRING)
 		len = 64;
@@ -652,9 +748,12 @@ int cel_check(struct arena *a, struct cel_node *root, struct cel_error *err)
 	err->msg[0] = '\0';
 	if (check(&k, root) < 0)
 		return -1;
-	if (root->type->k != CT_BOOL && root->type->k != CT_DYN)
+	if (check_homogeneous(&k, root) < 0)
+		return -1;
+	/* the unknown type is google.protobuf.Any, not dyn */
+	if (root->type->k != CT_BOOL && root->type->k != CT_ANY)
 		return fail(&k, root, "must evaluate to bool or the unknown type, not %s",
-			    cel_type_name(a, root->type));
+			    result_name(a, root->type));
 	uint64_t len;
 	if (cost_bound(root, &len) > CEL_MAX_COST)
 		return fail(&k, root, "kso cannot bound the cost of this expression under "

@@ -18,7 +18,14 @@ struct eval {
 	struct arena *a;
 	const struct cel_program *p;
 	struct cel_value device;
-	struct cel_value vars[CEL_MAX_VARS];   /* the comprehensions' variables */
+	struct cel_value vars[CEL_MAX_VARS];   /* the comprehensions' and binds'
+						* variables */
+	/* a bind whose init has not been evaluated yet: its variable's
+	 * slot holds nothing until the body first reads it */
+	const struct cel_node *pending[CEL_MAX_VARS];
+	/* a Go panic cel-go recovered: it ends the whole evaluation with
+	 * this error, whatever && || or a macro would have absorbed */
+	const char *panic;
 };
 
 static struct cel_value eval(struct eval *e, const struct cel_node *n);
@@ -201,26 +208,66 @@ static struct cel_value qualify(struct eval *e, struct cel_value obj, struct cel
 		       (key.u.b ? "true" : "false") : cel_kind_name(key.kind));
 }
 
+/* x in c: a map's real keys (even of the defaulting maps), or a list
+ * element equal to x (cel-go's baseList.Contains: x.Equal(element), an
+ * error from Equal is no match). */
 static struct cel_value in(struct eval *e, struct cel_value x, struct cel_value c)
 {
-	if (c.kind == CV_MAP) {
-		/* `in` sees the real keys, even of the defaulting maps */
+	if (c.kind == CV_MAP)
 		return cel_vbool(x.kind == CV_STRING && map_find(c.u.map, x.u.str.s, x.u.str.n) >= 0);
-	}
 	if (c.kind != CV_LIST)
 		return cel_err(e->a, "no such overload");
-	struct cel_value err = {.kind = CV_BOOL};
-	bool have_err = false;
 	for (int i = 0; i < c.u.list->n; i++) {
-		struct cel_value eq = cel_equal(e->a, c.u.list->items[i], x);
+		struct cel_value eq = cel_equal(e->a, x, c.u.list->items[i]);
 		if (eq.kind == CV_BOOL && eq.u.b)
 			return eq;
-		if (eq.kind != CV_BOOL && !have_err) {
-			err = eq;
-			have_err = true;
-		}
 	}
-	return have_err ? err : cel_vbool(false);
+	return cel_vbool(false);
+}
+
+/* `x in [literals]`: cel-go's planner (Optimize, on in kube's
+ * environment) turns an `in` whose list is a literal of constants into
+ * a constant false when the list is empty - x is then never evaluated -
+ * and into a set lookup when its elements are all int, string or bool
+ * constants: x's failure, else whether an element equals it (a value of
+ * another kind is no element).  1 is how many of these it decided. */
+static int in_const_list(struct eval *e, const struct cel_node *n, struct cel_value *out)
+{
+	const struct cel_node *l = n->b;
+	if (l->kind != CN_LIST)
+		return 0;
+	for (int i = 0; i < l->n_args; i++)
+		if (l->args[i]->kind != CN_CONST)
+			return 0;
+	if (l->n_args == 0) {
+		*out = cel_vbool(false);
+		return 1;
+	}
+	struct cel_value x = eval(e, n->a);
+	if (cel_failed(x)) {
+		*out = x;
+		return 1;
+	}
+	if (x.kind == CV_SEMVER) {
+		/* the set is a Go map: looking up an apiserver Semver (its
+		 * prerelease a slice) panics */
+		*out = cel_err(e->a, "internal error: runtime error: hash of unhashable type "
+			       "cel.Semver");
+		if (!e->panic)
+			e->panic = out->u.err;
+		return 1;
+	}
+	*out = cel_vbool(false);
+	for (int i = 0; i < l->n_args; i++) {
+		struct cel_value c = l->args[i]->lit;
+		if (c.kind != x.kind)
+			continue;
+		if ((c.kind == CV_INT && c.u.i == x.u.i) || (c.kind == CV_BOOL && c.u.b == x.u.b) ||
+		    (c.kind == CV_STRING && c.u.str.n == x.u.str.n &&
+		     !memcmp(c.u.str.s, x.u.str.s, c.u.str.n)))
+			*out = cel_vbool(true);
+	}
+	return 1;
 }
 
 /* ------------------------------------------------------ operators */
@@ -247,6 +294,11 @@ static struct cel_value arith(struct eval *e, enum cel_node_kind k, struct cel_v
 	}
 	if (x.kind == CV_LIST && k == CN_ADD)
 		return cel_unjudged(e->a, "list concatenation is outside kso's CEL subset");
+	/* an operand without the operator's trait: cel-go's evalBinary asks
+	 * a traits.Receiver (a string) to Receive the call, which is plain
+	 * "no such overload"; any other value names the function */
+	if (x.kind == CV_STRING)
+		return cel_err(e->a, "no such overload");
 	if (x.kind != CV_INT)
 		return cel_err(e->a, "no such overload: %s", names[k]);
 	if (y.kind != CV_INT)
@@ -300,7 +352,8 @@ static struct cel_value relation(struct eval *e, enum cel_node_kind k, struct ce
 }
 
 /* && and ||: the terms in order; stop at the deciding value; else the
- * first failure; else the other boolean. */
+ * first failure; else the other boolean.  A term kso cannot judge may
+ * have been the deciding one: then so is the result. */
 static struct cel_value logic(struct eval *e, const struct cel_node *n)
 {
 	bool decide = n->kind == CN_OR;
@@ -311,7 +364,9 @@ static struct cel_value logic(struct eval *e, const struct cel_node *n)
 		struct cel_value v = eval(e, terms[i]);
 		if (v.kind == CV_BOOL && v.u.b == decide)
 			return v;
-		if (v.kind == CV_BOOL || failed)
+		if (v.kind == CV_BOOL || (failed && fail.kind == CV_UNJUDGED))
+			continue;
+		if (failed && v.kind != CV_UNJUDGED)
 			continue;
 		fail = cel_failed(v) ? v : cel_err(e->a, "no such overload");
 		failed = true;
@@ -494,7 +549,12 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 	case FN_ADD: case FN_SUB:
 		if (k0 != CV_QUANTITY || (k1 != CV_QUANTITY && k1 != CV_INT))
 			break;
-		return qty_arith(e, v[0], v[1], n->fn == FN_SUB);
+	{
+		struct cel_value r = qty_arith(e, v[0], v[1], n->fn == FN_SUB);
+		if (r.kind == CV_QUANTITY)
+			r.u.q.ptr = true;
+		return r;
+	}
 	case FN_MAJOR: case FN_MINOR: case FN_PATCH:
 		if (k0 != CV_SEMVER)
 			break;
@@ -642,6 +702,8 @@ static struct cel_value eval_comp(struct eval *e, const struct cel_node *n)
 	const char *first_err = NULL;
 	bool errors_differ = false;
 	struct cel_value *slot = &e->vars[n->slot - 1], saved = *slot;
+	const struct cel_node *saved_pending = e->pending[n->slot - 1];
+	e->pending[n->slot - 1] = NULL;
 	for (int i = 0; i < count; i++) {
 		if ((n->comp == COMP_ALL || n->comp == COMP_EXISTS) && acc.kind == CV_BOOL &&
 		    acc.u.b == (n->comp == COMP_EXISTS))
@@ -657,6 +719,7 @@ static struct cel_value eval_comp(struct eval *e, const struct cel_node *n)
 			first_err = err;
 	}
 	*slot = saved;
+	e->pending[n->slot - 1] = saved_pending;
 	if (n->comp == COMP_EXISTS_ONE && !cel_failed(acc))
 		acc = cel_vbool(acc.u.i == 1);
 	if (map && ((cel_failed(acc) && errors_differ) ||
@@ -705,13 +768,44 @@ static struct cel_value eval_unary(struct eval *e, const struct cel_node *n)
 			return cel_err(e->a, "no such overload");
 		return cel_vbool(!x.u.b);
 	}
-	if (x.kind == CV_BOOL)
-		return cel_err(e->a, "no such overload");
+	if (x.kind == CV_BOOL || x.kind == CV_STRING)
+		return cel_err(e->a, "no such overload");   /* Receive, as arith's */
 	if (x.kind != CV_INT)
 		return cel_err(e->a, "no such overload: -_");
 	if (x.u.i == INT64_MIN)
 		return cel_err(e->a, "integer overflow");
 	return cel_vint(-x.u.i);
+}
+
+/* A bind's init, on the body's first read of its variable (cel-go's
+ * folder.ResolveName): evaluated once, in the scope enclosing the bind.
+ * Its own comprehensions and binds take the slots from the bind's up,
+ * which the body may be using: they are put back afterwards. */
+static void force(struct eval *e, int slot)
+{
+	const struct cel_node *b = e->pending[slot];
+	struct cel_value vars[CEL_MAX_VARS];
+	const struct cel_node *pending[CEL_MAX_VARS];
+	memcpy(vars, e->vars, sizeof vars);
+	memcpy(pending, e->pending, sizeof pending);
+	memset(e->pending + slot, 0, sizeof pending - (size_t)slot * sizeof *pending);
+	struct cel_value v = eval(e, b->b);
+	memcpy(e->vars, vars, sizeof vars);
+	memcpy(e->pending, pending, sizeof pending);
+	e->vars[slot] = v;
+	e->pending[slot] = NULL;
+}
+
+static struct cel_value eval_bind(struct eval *e, const struct cel_node *n)
+{
+	int slot = n->slot - 1;
+	struct cel_value saved = e->vars[slot];
+	const struct cel_node *saved_pending = e->pending[slot];
+	e->pending[slot] = n;
+	struct cel_value r = eval(e, n->a);
+	e->vars[slot] = saved;
+	e->pending[slot] = saved_pending;
+	return r;
 }
 
 static struct cel_value eval(struct eval *e, const struct cel_node *n)
@@ -721,7 +815,11 @@ static struct cel_value eval(struct eval *e, const struct cel_node *n)
 	case CN_CONST:
 		return n->lit;
 	case CN_IDENT:
-		return n->slot ? e->vars[n->slot - 1] : e->device;
+		if (!n->slot)
+			return e->device;
+		if (e->pending[n->slot - 1])
+			force(e, n->slot - 1);
+		return e->vars[n->slot - 1];
 	case CN_COMP:
 		return eval_comp(e, n);
 	case CN_SELECT:
@@ -739,7 +837,7 @@ static struct cel_value eval(struct eval *e, const struct cel_node *n)
 	case CN_LIST:
 		return eval_list(e, n);
 	case CN_BIND:
-		return eval(e, n->a);
+		return eval_bind(e, n);
 	case CN_AND:
 	case CN_OR:
 		return logic(e, n);
@@ -768,6 +866,8 @@ static struct cel_value eval(struct eval *e, const struct cel_node *n)
 			return fail;
 		return relation(e, n->kind, x, y);
 	case CN_IN:
+		if (in_const_list(e, n, &x))
+			return x;
 		if (!operands(e, n, &x, &y, &fail))
 			return fail;
 		return in(e, x, y);
@@ -787,6 +887,10 @@ enum cel_result cel_eval(const struct cel_program *p, const struct cel_device *d
 	struct cel_value fail = {.kind = CV_BOOL};
 	e.device = device_value(&a, d, &fail);
 	struct cel_value v = cel_failed(fail) ? fail : eval(&e, p->root);
+	/* after a value kso cannot judge, the panic may not have happened
+	 * in kube (an || decided before it): that stays unjudged */
+	if (e.panic && v.kind != CV_UNJUDGED)
+		v = (struct cel_value){.kind = CV_ERROR, .u.err = e.panic};
 	enum cel_result r;
 	if (v.kind == CV_BOOL) {
 		r = v.u.b ? CEL_TRUE : CEL_FALSE;

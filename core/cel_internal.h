@@ -42,6 +42,11 @@ struct cel_qty {
 	bool neg;                  /* never set on zero */
 	struct quantity mag;
 	struct cel_repr repr;
+	/* add() and sub() return a *Quantity where quantity() and the
+	 * device's capacities are Quantity values: apiserver's
+	 * Quantity.Equal takes only a value as its argument (a pointer is
+	 * "no such overload"), though either may be its receiver */
+	bool ptr;
 };
 
 /* A blang/semver Version: major.minor.patch, prerelease identifiers
@@ -156,6 +161,7 @@ uint32_t cel_utf8_decode(const char *s, size_t n, size_t *w);
 
 enum cel_tkind {
 	CT_DYN,
+	CT_ANY,       /* google.protobuf.Any: an attribute's value */
 	CT_BOOL,
 	CT_INT,
 	CT_STRING,
@@ -181,8 +187,8 @@ enum cel_node_kind {
 	CN_INDEX,      /* a[b] */
 	CN_CALL,       /* name(args) or a.name(args) (a: receiver) */
 	CN_LIST,       /* [args] */
-	CN_BIND,       /* cel.bind: a = the body with the variable replaced
-			* by b (its init, also checked when unused) */
+	CN_BIND,       /* cel.bind: name = the variable, a = the body, b =
+			* its init (evaluated on the body's first use) */
 	CN_COMP,       /* a macro's comprehension (comp): name = the variable,
 			* a = the range, b = the predicate or transform, c =
 			* map(x, p, t)'s transform (b its filter) */
@@ -209,8 +215,8 @@ enum cel_fn {
 /* The macros kso evaluates (cel-go's parser/macro.go, one variable). */
 enum cel_comp { COMP_ALL, COMP_EXISTS, COMP_EXISTS_ONE, COMP_FILTER, COMP_MAP };
 
-/* Nesting of comprehensions kso evaluates. */
-#define CEL_MAX_VARS 8
+/* Nesting of comprehensions and binds kso evaluates. */
+#define CEL_MAX_VARS 16
 
 struct cel_node {
 	enum cel_node_kind kind;
@@ -225,11 +231,10 @@ struct cel_node {
 	enum cel_comp comp;             /* CN_COMP */
 	int slot;                       /* CN_IDENT: 0 device, k > 0 the
 					 * variable of the k-th enclosing
-					 * comprehension from the root; CN_COMP:
-					 * its variable's k */
+					 * comprehension or bind from the
+					 * root; CN_COMP, CN_BIND: its
+					 * variable's k */
 	const struct cel_type *type;    /* after checking */
-	unsigned bind_mark;             /* cel_parse.c's bind_var: the last
-					 * substitution pass that rewrote it */
 };
 
 struct cel_program {

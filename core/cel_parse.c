@@ -41,7 +41,6 @@ struct parser {
 	size_t t_len;
 	int64_t t_int;              /* T_INT: the magnitude, as uint64 bits */
 	uint64_t t_uint;
-	unsigned bind_pass;         /* expand_bind's passes so far */
 };
 
 static int col_of(const struct parser *p, size_t at)
@@ -395,42 +394,13 @@ static int parse_args(struct parser *p, enum tok close, struct cel_node ***out, 
 	return 0;
 }
 
-/* e with every reference to the variable name replaced by init (shared,
- * not copied: the tree is read only once checked).  An inner bind has
- * already shared its init among its uses, so the body is a DAG: each
- * node is rewritten once per pass (mark), or a shared node would be
- * rewritten again through the init just put in it - a node pointing at
- * itself.  An identifier is never rewritten, only replaced, so it is
- * left unmarked. */
-static struct cel_node *bind_var(struct cel_node *e, const char *name, struct cel_node *init,
-				 unsigned pass)
-{
-	if (!e)
-		return NULL;
-	if (e->kind == CN_IDENT)
-		return strcmp(e->name, name) ? e : init;
-	if (e->bind_mark == pass)
-		return e;
-	e->bind_mark = pass;
-	e->a = bind_var(e->a, name, init, pass);
-	/* a comprehension's own variable of that name shadows it in its
-	 * predicate and transform (not in its range) */
-	if (e->kind == CN_COMP && !strcmp(e->name, name))
-		return e;
-	e->b = bind_var(e->b, name, init, pass);
-	e->c = bind_var(e->c, name, init, pass);
-	for (int i = 0; i < e->n_args; i++)
-		e->args[i] = bind_var(e->args[i], name, init, pass);
-	return e;
-}
-
 /* cel.bind(var, init, body) (cel-go's ext.Bindings, in kube's device
  * environment since v1.31): a comprehension over an empty range whose
- * accumulator var is init, evaluated lazily on its first use - for a
- * pure expression, the body with init in place of var (init is still
- * type-checked when the body does not use it: CN_BIND keeps it).  Nested binds are
- * expanded first (their calls are parsed first), so an inner var shadows
- * an outer one of the same name. */
+ * accumulator var is init.  cel-go's folder evaluates that accumulator
+ * on the body's first use of var, once, in the scope enclosing the bind
+ * (an init that fails is no error when unused): CN_BIND keeps var, the
+ * body (a) and init (b) apart, the checker gives var a slot, and the
+ * evaluator keeps init pending in it. */
 static struct cel_node *expand_bind(struct parser *p, struct cel_node *n)
 {
 	if (n->args[0]->kind != CN_IDENT) {
@@ -439,10 +409,8 @@ static struct cel_node *expand_bind(struct parser *p, struct cel_node *n)
 		return NULL;
 	}
 	struct cel_node *b = node(p, CN_BIND, n->line, n->col);
-	unsigned pass = ++p->bind_pass;
-	/* init's names are the enclosing scope's: never rewritten here */
-	n->args[1]->bind_mark = pass;
-	b->a = bind_var(n->args[2], n->args[0]->name, n->args[1], pass);
+	b->name = n->args[0]->name;
+	b->a = n->args[2];
 	b->b = n->args[1];
 	return b;
 }
@@ -647,8 +615,10 @@ static struct cel_node *parse_unary(struct parser *p)
 		count++;
 	}
 	struct cel_node *e;
-	if (op == T_MINUS && p->t == T_INT) {
-		/* the last minus belongs to the literal: -9223372036854775808 */
+	if (op == T_MINUS && count == 1 && p->t == T_INT) {
+		/* one minus before an int is the literal's sign (cel-go's
+		 * grammar: -9223372036854775808); after two or more, every
+		 * minus is an operator */
 		if (p->t_uint > (uint64_t)INT64_MAX + 1) {
 			FAIL_TOK(p, "invalid int literal");
 			return NULL;
@@ -658,18 +628,17 @@ static struct cel_node *parse_unary(struct parser *p)
 		e->lit.u.i = (int64_t)(0 - p->t_uint);
 		if (next(p) < 0)
 			return NULL;
-		count--;
-		/* a member access after the literal binds to the literal */
-		(void)e;
-	} else {
-		e = parse_member(p);
+		return e;
 	}
-	for (; e && count > 0; count--) {
-		struct cel_node *u = node(p, op == T_NOT ? CN_NOT : CN_NEG, line, col);
-		u->a = e;
-		e = u;
-	}
-	return e;
+	e = parse_member(p);
+	/* cel-go's parser drops an even run of ! or - (VisitLogicalNot,
+	 * VisitNegate): !!x is x, whatever x's type, and --x is never
+	 * negated twice */
+	if (!e || count % 2 == 0)
+		return e;
+	struct cel_node *u = node(p, op == T_NOT ? CN_NOT : CN_NEG, line, col);
+	u->a = e;
+	return u;
 }
 
 static enum cel_node_kind binop_kind(enum tok t)

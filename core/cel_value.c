@@ -108,7 +108,7 @@ struct cel_value cel_equal(struct arena *a, struct cel_value x, struct cel_value
 			return cel_vbool(false);
 		return cel_unjudged(a, "map equality is outside kso's CEL subset");
 	case CV_QUANTITY:
-		if (y.kind != CV_QUANTITY)
+		if (y.kind != CV_QUANTITY || y.u.q.ptr)
 			return cel_err(a, "no such overload");
 		return cel_vbool(cel_qty_cmp(x.u.q, y.u.q) == 0);
 	case CV_SEMVER:

@@ -199,7 +199,15 @@ static void test_quantity_and_semver(void)
 	expect("[[quantity('1')]] == [[" GPU ".cores]]", CEL_TRUE, NULL);
 	expect("[" GPU ".cores] == [quantity('40')]", CEL_FALSE, NULL);
 	expect("[" GPU ".version] != ['x']", CEL_FALSE, NULL);
-	expect("[quantity('1'), 1] == [" GPU ".cores, 2]", CEL_FALSE, NULL);
+	/* add() and sub() give a *Quantity, which apiserver's Quantity.Equal
+	 * does not take as its argument ("no such overload"), though it may
+	 * be the receiver: the list's first pair passes as equal, 5 == 5 */
+	expect("[quantity('1'), quantity('5')] == [quantity('7').sub(1), quantity('5')]",
+	       CEL_TRUE, NULL);
+	expect("quantity('1') == quantity('2').sub(1)", CEL_ERROR, "no such overload");
+	expect("quantity('2').sub(1) == quantity('1')", CEL_TRUE, NULL);
+	expect("quantity('1') in [quantity('2').sub(1)]", CEL_FALSE, NULL);
+	expect("quantity('2').sub(1) in [quantity('1')]", CEL_TRUE, NULL);
 	/* Contains keeps only a True: the error is no match */
 	expect("quantity('40') in [" GPU ".cores]", CEL_FALSE, NULL);
 	expect(GPU ".version.isLessThan(semver('1.2.3'))", CEL_TRUE, NULL);
@@ -261,6 +269,21 @@ static void test_bind(void)
 	       "applied to '(string, int)'");
 	refuse("cel.bind(x.y, 1, true)", 11, "cel.bind() variable names must be simple "
 	       "identifiers");
+	/* the init is read in the scope enclosing the bind: y is the outer
+	 * x (1, then 2), never the inner comprehension's x (5): 1 < 3 and
+	 * 2 < 3 */
+	expect("[1, 2].all(x, cel.bind(y, x, [5].all(x, y < 3)))", CEL_TRUE, NULL);
+	/* first read inside a comprehension of the body: the init's own
+	 * map() runs apart from it, y = [2, 4], x = 7 */
+	expect("cel.bind(y, [1, 2].map(x, x * 2), [7].exists(x, y == [2, 4] && x == 7))",
+	       CEL_TRUE, NULL);
+	/* thirteen binds, each doubling the last: 'x' doubled twelve times
+	 * is 2^12 = 4096 bytes (each init read once, as cel-go's folder
+	 * caches the accumulator) */
+	expect("cel.bind(a, 'x', cel.bind(b, a + a, cel.bind(c, b + b, cel.bind(d, c + c, "
+	       "cel.bind(e, d + d, cel.bind(f, e + e, cel.bind(g, f + f, cel.bind(h, g + g, "
+	       "cel.bind(i, h + h, cel.bind(j, i + i, cel.bind(k, j + j, cel.bind(l, k + k, "
+	       "cel.bind(m, l + l, m.size() == 4096)))))))))))))", CEL_TRUE, NULL);
 }
 
 /* matches() with a literal pattern: Go's regexp.MatchString (RE2, Perl
@@ -445,6 +468,61 @@ static void test_refused(void)
 	refuse(GPU ".true == 'a'", 38, "syntax error: expected a field name");
 	refuse("'abc", 1, "unterminated string literal");
 	refuse("9223372036854775808 > 0", 1, "invalid int literal");
+	/* one minus is the literal's sign; after two, every minus is an
+	 * operator and the literal has none */
+	refuse("--9223372036854775808 > 0", 3, "invalid int literal");
+	/* the result must be bool or google.protobuf.Any (an attribute's
+	 * type); dyn is neither: -x has the int and double overloads, x + x
+	 * the int, string, list... ones, so both are dyn */
+	refuse("-" GPU ".cores", 1, "must evaluate to bool or the unknown type, not dyn");
+	refuse(GPU ".model + " GPU ".model", 44,
+	       "must evaluate to bool or the unknown type, not dyn");
+	refuse(GPU, 18, "must evaluate to bool or the unknown type, not "
+	       "map(string, google.protobuf.Any)");
+	/* cel.HomogeneousAggregateLiterals: any and string differ */
+	refuse("[" GPU ".model, 'b'].size() == 2", 46,
+	       "expected type 'any' but found 'string'");
+	refuse("[[1], [" GPU ".cores]].size() == 2", 7,
+	       "expected type 'list(int)' but found 'list(any)'");
+	/* no ordering overload takes a semver */
+	refuse(GPU ".version < semver('1.0.0')", 46,
+	       "found no matching overload for '_<_' applied to '(any, kubernetes.Semver)'");
+}
+
+/* What cel-go's parser and planner change before evaluation. */
+static void test_parse_and_plan(void)
+{
+	/* an even run of ! or - is dropped (VisitLogicalNot, VisitNegate):
+	 * !!'a' is 'a', and --m is m even where -m overflows */
+	expect("!!'a' == 'a'", CEL_TRUE, NULL);
+	expect("--1 == 1 && ---1 == -1", CEL_TRUE, NULL);
+	expect("cel.bind(m, -9223372036854775808, --m == m)", CEL_TRUE, NULL);
+	expect("cel.bind(m, -9223372036854775808, -m == m)", CEL_ERROR, "integer overflow");
+	/* `in` over a literal of constants: an empty one is the constant
+	 * false, its left side never evaluated; otherwise a lookup in a Go
+	 * map of the constants, where a value of another kind is absent -
+	 * but a Semver (a struct holding slices) cannot be hashed: Go
+	 * panics, and cel-go's Eval recovers it as the evaluation's error,
+	 * which no || absorbs */
+	expect(GPU ".nope in []", CEL_FALSE, NULL);
+	expect("1 / 0 in []", CEL_FALSE, NULL);
+	expect("1 / 0 in [1, 2]", CEL_ERROR, "division by zero");
+	expect(GPU ".model in ['t4', 'a100']", CEL_TRUE, NULL);
+	expect(GPU ".cores in ['40']", CEL_FALSE, NULL);
+	expect("(" GPU ".version in [1, 2]) || true", CEL_ERROR,
+	       "internal error: runtime error: hash of unhashable type cel.Semver");
+	expect("true || (" GPU ".version in [1, 2])", CEL_TRUE, NULL);
+	/* a list element is no constant of the set: Contains, no panic */
+	expect(GPU ".version in [[1]]", CEL_FALSE, NULL);
+	/* an operand without the operator's trait: a string is asked to
+	 * Receive the call (plain "no such overload"), others name it */
+	expect(GPU ".model - 1 == 1", CEL_ERROR, "no such overload");
+	expect("-" GPU ".model == 1", CEL_ERROR, "no such overload");
+	expect(GPU ".version - 1 == 1", CEL_ERROR, "no such overload: _-_");
+	/* || with an error and a value kso cannot judge: that value may be
+	 * true, which would absorb the error */
+	expect("1 / 0 == 1 || device.capacity['gpu.example.com'].huge.add(1) == quantity('1')",
+	       CEL_UNJUDGED, NULL);
 }
 
 int main(void)
@@ -453,6 +531,7 @@ int main(void)
 	test_device();
 	test_quantity_and_semver();
 	test_bind();
+	test_parse_and_plan();
 	test_matches();
 	test_string_extensions();
 	test_macros();

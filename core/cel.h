@@ -108,9 +108,9 @@ enum cel_result {
 	CEL_UNJUDGED    /* beyond kso's exact arithmetic: msg says what */
 };
 
-/* cel_eval: the program on device d; msg (len bytes) receives the error
- * text for CEL_ERROR / CEL_UNJUDGED. */
-enum cel_result cel_eval(const struct cel_program *p,
-			 const struct cel_device *d, char *msg, size_t len);
+/* cel_eval: the program on device d; *msg is the whole error text (in
+ * arena out) for CEL_ERROR / CEL_UNJUDGED, else NULL. */
+enum cel_result cel_eval(const struct cel_program *p, const struct cel_device *d,
+			 struct arena *out, const char **msg);
 
 #endif

@@ -879,8 +879,9 @@ static struct cel_value eval(struct eval *e, const struct cel_node *n)
 }
 
 enum cel_result cel_eval(const struct cel_program *p, const struct cel_device *d,
-			 char *msg, size_t len)
+			 struct arena *out, const char **msg)
 {
+	*msg = NULL;
 	struct arena a;
 	arena_init(&a);
 	struct eval e = {.a = &a, .p = p};
@@ -895,14 +896,14 @@ enum cel_result cel_eval(const struct cel_program *p, const struct cel_device *d
 	if (v.kind == CV_BOOL) {
 		r = v.u.b ? CEL_TRUE : CEL_FALSE;
 	} else if (cel_failed(v)) {
-		snprintf(msg, len, "%s", v.u.err);
+		*msg = arena_sprintf(out, "%s", v.u.err);
 		r = v.kind == CV_ERROR ? CEL_ERROR : CEL_UNJUDGED;
 	} else if (v.kind == CV_INT) {
-		snprintf(msg, len, "CEL result of type int could not be converted to bool: "
+		*msg = arena_sprintf(out, "CEL result of type int could not be converted to bool: "
 			 "unsupported type conversion from 'int' to bool");
 		r = CEL_ERROR;
 	} else if (v.kind == CV_STRING) {
-		snprintf(msg, len, "CEL result of type string could not be converted to bool: "
+		*msg = arena_sprintf(out, "CEL result of type string could not be converted to bool: "
 			 "unsupported native conversion from string to 'bool'");
 		r = CEL_ERROR;
 	} else if (v.kind == CV_SEMVER || v.kind == CV_QUANTITY || v.kind == CV_LIST) {
@@ -910,11 +911,11 @@ enum cel_result cel_eval(const struct cel_program *p, const struct cel_device *d
 		 * Quantity, and of cel-go's baseList */
 		const char *what = v.kind == CV_SEMVER ? "'Semver'" :
 				   v.kind == CV_QUANTITY ? "'Quantity'" : "list";
-		snprintf(msg, len, "CEL result of type %s could not be converted to bool: "
+		*msg = arena_sprintf(out, "CEL result of type %s could not be converted to bool: "
 			 "type conversion error from %s to 'bool'", cel_kind_name(v.kind), what);
 		r = CEL_ERROR;
 	} else {
-		snprintf(msg, len, "a CEL result of type %s is an error in kube whose text "
+		*msg = arena_sprintf(out, "a CEL result of type %s is an error in kube whose text "
 			 "kso does not model", cel_kind_name(v.kind));
 		r = CEL_UNJUDGED;
 	}

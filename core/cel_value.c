@@ -31,10 +31,17 @@ const char *cel_kind_name(enum cel_kind k)
 
 static struct cel_value vmake(struct arena *a, enum cel_kind k, const char *fmt, va_list ap)
 {
-	char buf[512];
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	/* whole: a key of any length may be in the text */
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *buf = arena_alloc(a, n > 0 ? (size_t)n + 1 : 1);
+	buf[0] = '\0';
+	if (n > 0)
+		vsnprintf(buf, (size_t)n + 1, fmt, again);
+	va_end(again);
 	struct cel_value v = {.kind = k};
-	v.u.err = arena_strdup(a, buf);
+	v.u.err = buf;
 	return v;
 }
 

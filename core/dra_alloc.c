@@ -80,7 +80,7 @@ struct alloc {
 	bool error_met;                  /* an error cut the search */
 	bool err_certain;                /* kube meets it in every order */
 	enum dra_alloc_status err_status;
-	char err[384];
+	const char *err;                 /* its whole text (in a) */
 };
 
 static const struct resource_claim *claim_of(const struct alloc *al, int ci)
@@ -92,10 +92,17 @@ static int fail(struct alloc *al, enum dra_alloc_status st, const char *fmt, ...
 	__attribute__((format(printf, 3, 4)));
 static int fail(struct alloc *al, enum dra_alloc_status st, const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, again;
 	va_start(ap, fmt);
-	vsnprintf(al->err, sizeof al->err, fmt, ap);
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *buf = arena_alloc(al->a, n > 0 ? (size_t)n + 1 : 1);
+	buf[0] = '\0';
+	if (n > 0)
+		vsnprintf(buf, (size_t)n + 1, fmt, again);
+	va_end(again);
 	va_end(ap);
+	al->err = buf;
 	al->err_status = st;
 	al->error_met = true;
 	return -1;
@@ -203,8 +210,8 @@ static int selectors_match(struct alloc *al, int ci, const struct device_class *
 	const struct device *d = &s->devices[l.device];
 	struct cel_device cd = {s->driver, d->attrs, d->n_attrs, d->caps, d->n_caps};
 	for (int i = 0; i < n; i++) {
-		char msg[256];
-		enum cel_result r = cel_eval(sels[i].program, &cd, msg, sizeof msg);
+		const char *msg;
+		enum cel_result r = cel_eval(sels[i].program, &cd, al->a, &msg);
 		if (r == CEL_FALSE)
 			return 0;
 		if (r == CEL_TRUE)
@@ -238,7 +245,7 @@ static int selectable(struct alloc *al, int ci, const struct req_data *rd, struc
 struct scan_errors {
 	int n;
 	bool unjudged;
-	char first[384];
+	const char *first;
 };
 
 static void note_error(struct alloc *al, struct scan_errors *e)
@@ -246,7 +253,7 @@ static void note_error(struct alloc *al, struct scan_errors *e)
 	if (al->err_status == DRA_ALLOC_UNJUDGED)
 		e->unjudged = true;
 	if (!e->n) {
-		snprintf(e->first, sizeof e->first, "%s", al->err);
+		e->first = al->err;
 		e->n = 1;
 	} else if (strcmp(e->first, al->err)) {
 		e->n++;
@@ -758,7 +765,7 @@ static void explain_no_fit(struct alloc *al, struct dra_alloc_out *out)
 			if (!nsub) {
 				if (!short_of_devices(al, ci, rd, why, sizeof why))
 					continue;
-				snprintf(out->msg, sizeof out->msg, "claim %s/%s, request %s: %s",
+				out->msg = arena_sprintf(al->a, "claim %s/%s, request %s: %s",
 					 cl->ns, cl->name, rd->req->name, why);
 				return;
 			}
@@ -769,13 +776,13 @@ static void explain_no_fit(struct alloc *al, struct dra_alloc_out *out)
 							 "%s%s: %s", s ? "; " : "", rd[s].req->name, why);
 			if (s < nsub)
 				continue;
-			snprintf(out->msg, sizeof out->msg, "claim %s/%s, request %s: no alternative of "
+			out->msg = arena_sprintf(al->a, "claim %s/%s, request %s: no alternative of "
 				 "its firstAvailable list fits (%s)", cl->ns, cl->name,
 				 cl->spec.requests[ri].name, alts);
 			return;
 		}
 	}
-	snprintf(out->msg, sizeof out->msg, "the requests cannot be satisfied together%s",
+	out->msg = arena_sprintf(al->a, "the requests cannot be satisfied together%s",
 		 al->in->n_claims && claim_of(al, 0)->spec.n_constraints ?
 		 " (a matchAttribute constraint)" : "");
 }
@@ -849,7 +856,7 @@ static int search(struct alloc *al)
 	al->n_busy = al->n_res = 0;
 	al->error_met = false;
 	al->err_status = DRA_ALLOC_FIT;
-	al->err[0] = 0;
+	al->err = "";
 	int r = prepare(al);
 	if (r == 0) {
 		al->err_certain = false;   /* the search's errors depend on order */
@@ -941,7 +948,7 @@ static void all_orders(struct arena *a, struct alloc *al, uint64_t orders,
 		int r = search(al);
 		if (r < 0 && al->err_status == DRA_ALLOC_UNJUDGED) {
 			out->status = DRA_ALLOC_UNJUDGED;
-			snprintf(out->msg, sizeof out->msg, "%s", al->err);
+			out->msg = arena_sprintf(al->a, "%s", al->err);
 			return;
 		}
 		if (k == 0) {
@@ -956,7 +963,7 @@ static void all_orders(struct arena *a, struct alloc *al, uint64_t orders,
 		}
 		if (r != first || (r < 0 && strcmp(first_err, al->err))) {
 			out->status = DRA_ALLOC_UNJUDGED;
-			snprintf(out->msg, sizeof out->msg, "kube's answer depends on the order of "
+			out->msg = arena_sprintf(al->a, "kube's answer depends on the order of "
 				 "its pools (a Go map) and slices: %s in one order, %s in another",
 				 outcome_text(a, first, first_err), outcome_text(a, r, al->err));
 			return;
@@ -968,7 +975,7 @@ static void all_orders(struct arena *a, struct alloc *al, uint64_t orders,
 		out->status = DRA_ALLOC_FIT;
 	} else if (first < 0) {
 		out->status = DRA_ALLOC_ERROR;
-		snprintf(out->msg, sizeof out->msg, "%s", first_err);
+		out->msg = arena_sprintf(al->a, "%s", first_err);
 	} else {
 		take_order(al, base, 0);
 		search(al);
@@ -984,10 +991,10 @@ static void own_order(struct arena *a, struct alloc *al, struct dra_alloc_out *o
 		out->status = al->err_status;
 		if (al->err_status == DRA_ALLOC_ERROR && !al->err_certain && order_matters(al)) {
 			out->status = DRA_ALLOC_UNJUDGED;
-			snprintf(out->msg, sizeof out->msg, "kube may meet this error or not, "
+			out->msg = arena_sprintf(al->a, "kube may meet this error or not, "
 				 "depending on its pool and slice order: %s", al->err);
 		} else {
-			snprintf(out->msg, sizeof out->msg, "%s", al->err);
+			out->msg = arena_sprintf(al->a, "%s", al->err);
 		}
 	} else if (r == 1) {
 		out->status = DRA_ALLOC_FIT;
@@ -1014,6 +1021,7 @@ void dra_allocate(struct arena *a, const struct dra_alloc_in *in, struct dra_all
 {
 	struct alloc al = {.a = a, .in = in, .c = in->c};
 	memset(out, 0, sizeof *out);
+	out->msg = "";
 	gather_pools(&al);
 	uint64_t orders = count_orders(&al);
 	if (orders > 1 && orders <= MAX_ORDERS)

@@ -73,8 +73,9 @@ struct dra_alloc_device {
 struct dra_alloc_out {
 	enum dra_alloc_status status;
 	/* ERROR, UNJUDGED: the text; NO_FIT: which request could not be
-	 * satisfied and why (kso's explanation; kube reports none) */
-	char msg[512];
+	 * satisfied and why (kso's explanation; kube reports none); whole,
+	 * in the arena (kube cuts no message); "" otherwise */
+	const char *msg;
 	struct dra_alloc_device *devices;   /* FIT: the allocation, in order */
 	int n_devices;
 	/* FIT: kube picks these devices in every order of its pools and

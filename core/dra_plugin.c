@@ -13,16 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void set(char *msg, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set(char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
-	va_end(ap);
-}
-
 static int find_claim(const struct cluster *c, const char *ns, const char *name)
 {
 	for (int i = 0; i < c->n_claims; i++)
@@ -41,8 +31,8 @@ static bool class_exists(const struct cluster *c, const char *name)
 
 /* resourceclaim.Name: the claim's name, NULL when the template's claim is
  * not needed; -1 with the error when the controller has not made it. */
-static int claim_name(const struct pod *p, const struct pod_claim *pc, const char **name,
-		      bool *check_owner, struct dra_prefilter *out)
+static int claim_name(struct arena *a, const struct pod *p, const struct pod_claim *pc,
+		      const char **name, bool *check_owner, struct dra_prefilter *out)
 {
 	*check_owner = false;
 	if (pc->claim_name) {
@@ -55,7 +45,7 @@ static int claim_name(const struct pod *p, const struct pod_claim *pc, const cha
 			*check_owner = true;
 			return 0;
 		}
-	set(out->msg, sizeof out->msg, "pod \"%s/%s\": ResourceClaim not created yet",
+	out->msg = arena_sprintf(a, "pod \"%s/%s\": ResourceClaim not created yet",
 	    p->ns, p->name);
 	return -1;
 }
@@ -73,24 +63,24 @@ static int pod_claims(struct arena *a, const struct cluster *c, const struct pod
 	for (int i = 0; i < p->n_claims; i++) {
 		const char *name;
 		bool owner;
-		if (claim_name(p, &p->claims[i], &name, &owner, out) < 0)
+		if (claim_name(a, p, &p->claims[i], &name, &owner, out) < 0)
 			return -1;
 		if (!name)
 			continue;
 		int k = find_claim(c, p->ns, name);
 		if (k < 0) {
-			set(out->msg, sizeof out->msg, "could not find ResourceClaim \"%s/%s\"",
+			out->msg = arena_sprintf(a, "could not find ResourceClaim \"%s/%s\"",
 			    p->ns, name);
 			return -1;
 		}
 		const struct resource_claim *cl = &c->claims[k];
 		if (cl->deleting) {
-			set(out->msg, sizeof out->msg, "resourceclaim \"%s\" is being deleted",
+			out->msg = arena_sprintf(a, "resourceclaim \"%s\" is being deleted",
 			    cl->name);
 			return -1;
 		}
 		if (owner && !pod_controlled_by(p, cl->owners, cl->n_owners)) {
-			set(out->msg, sizeof out->msg, "ResourceClaim %s/%s was not created for "
+			out->msg = arena_sprintf(a, "ResourceClaim %s/%s was not created for "
 			    "pod %s/%s (pod is not owner)", cl->ns, cl->name, p->ns, p->name);
 			return -1;
 		}
@@ -100,20 +90,20 @@ static int pod_claims(struct arena *a, const struct cluster *c, const struct pod
 }
 
 /* validateDeviceClass for every request of an unallocated claim. */
-static int check_classes(const struct cluster *c, const struct resource_claim *cl,
+static int check_classes(struct arena *a, const struct cluster *c, const struct resource_claim *cl,
 			 struct dra_prefilter *out)
 {
 	for (int r = 0; r < cl->spec.n_requests; r++) {
 		const struct device_request *q = &cl->spec.requests[r];
 		if (q->class_name && !class_exists(c, q->class_name)) {
-			set(out->msg, sizeof out->msg, "request %s: device class %s does not exist",
+			out->msg = arena_sprintf(a, "request %s: device class %s does not exist",
 			    q->name, q->class_name);
 			return -1;
 		}
 		for (int s = 0; s < q->n_first_available; s++) {
 			const struct device_request *sq = &q->first_available[s];
 			if (!class_exists(c, sq->class_name)) {
-				set(out->msg, sizeof out->msg, "request %s/%s: device class %s does "
+				out->msg = arena_sprintf(a, "request %s/%s: device class %s does "
 				    "not exist", q->name, sq->name, sq->class_name);
 				return -1;
 			}
@@ -126,6 +116,7 @@ void dra_prefilter(struct arena *a, const struct cluster *c, const struct dra_li
 		   const struct pod *p, struct dra_prefilter *out)
 {
 	memset(out, 0, sizeof *out);
+	out->msg = "";
 	out->live = live;
 	if (pod_claims(a, c, p, out) < 0) {
 		out->code = DRA_UNRESOLVABLE;
@@ -143,7 +134,7 @@ void dra_prefilter(struct arena *a, const struct cluster *c, const struct dra_li
 		if (dra_live_allocated(live, c, out->claims[i]))
 			continue;
 		alloc[out->n_to_allocate++] = out->claims[i];
-		if (check_classes(c, cl, out) < 0) {
+		if (check_classes(a, c, cl, out) < 0) {
 			out->code = DRA_UNRESOLVABLE;
 			return;
 		}
@@ -157,6 +148,7 @@ void dra_filter(struct arena *a, const struct cluster *c, const struct dra_prefi
 		const struct node *n, dra_node_match match, void *ctx, struct dra_filter *out)
 {
 	memset(out, 0, sizeof *out);
+	out->msg = "";
 	out->unavailable = arena_array(a, (size_t)pf->n_claims + 1, sizeof *out->unavailable);
 	bool any = false;
 	for (int i = 0; i < pf->n_claims; i++) {
@@ -178,21 +170,21 @@ void dra_filter(struct arena *a, const struct cluster *c, const struct dra_prefi
 			break;
 		case DRA_ALLOC_NO_FIT:
 			out->code = DRA_UNRESOLVABLE;
-			set(out->msg, sizeof out->msg, "cannot allocate all claims");
+			out->msg = arena_sprintf(a, "cannot allocate all claims");
 			return;
 		case DRA_ALLOC_ERROR:
 			out->code = DRA_ERROR;
-			set(out->msg, sizeof out->msg, "%s", out->alloc.msg);
+			out->msg = arena_sprintf(a, "%s", out->alloc.msg);
 			return;
 		case DRA_ALLOC_UNJUDGED:
 			out->code = DRA_UNJUDGED;
-			set(out->msg, sizeof out->msg, "%s", out->alloc.msg);
+			out->msg = arena_sprintf(a, "%s", out->alloc.msg);
 			return;
 		}
 	}
 	if (any) {
 		out->code = DRA_UNRESOLVABLE;
-		set(out->msg, sizeof out->msg, "resourceclaim not available on the node");
+		out->msg = arena_sprintf(a, "resourceclaim not available on the node");
 		return;
 	}
 	out->code = DRA_OK;
@@ -220,6 +212,7 @@ bool dra_preenqueue(struct arena *a, const struct cluster *c, const struct pod *
 {
 	struct dra_prefilter pf;
 	memset(&pf, 0, sizeof pf);
+	pf.msg = "";
 	if (pod_claims(a, c, p, &pf) == 0)
 		return true;
 	snprintf(msg, len, "%s", pf.msg);
@@ -231,6 +224,7 @@ int dra_pod_claims(struct arena *a, const struct cluster *c, const struct pod *p
 {
 	struct dra_prefilter pf;
 	memset(&pf, 0, sizeof pf);
+	pf.msg = "";
 	if (pod_claims(a, c, p, &pf) < 0)
 		return -1;
 	*claims = pf.claims;

@@ -29,7 +29,7 @@ struct dra_live;
 
 struct dra_prefilter {
 	enum dra_code code;
-	char msg[512];
+	const char *msg;        /* whole, in the arena; "" when OK */
 	const struct dra_live *live;    /* the claims' status read (NULL: as
 					 * loaded; core/dra_live.h) */
 	const int *claims;      /* the pod's claims in spec order (c->claims) */
@@ -47,7 +47,7 @@ void dra_prefilter(struct arena *a, const struct cluster *c, const struct dra_li
 
 struct dra_filter {
 	enum dra_code code;
-	char msg[512];
+	const char *msg;        /* whole, in the arena; "" when OK */
 	bool *unavailable;      /* per pf->claims: its allocation's node selector
 				 * excludes the node (PostFilter reads them);
 				 * all false when the allocator did not fit, as

@@ -35,7 +35,11 @@ enum sched_code {
 
 /* A plugin's verdict with kube's reason texts, e.g. "Insufficient cpu".
  * The reasons are packed NUL-terminated into text[]; read reason i with
- * sched_status_reason().  Plain data: a struct copy is a full copy. */
+ * sched_status_reason().  Plain data: a struct copy is a full copy.  A
+ * reason of SCHED_STATUS_LONG bytes or more (a CEL error naming a long
+ * key; kube cuts no message) is kept whole in a process-wide table and
+ * text[] holds its reference: SCHED_STATUS_REF and the entry's number in
+ * 8 hex digits, the same for the same text in every status. */
 struct sched_status {
 	enum sched_code code;
 	int n_reasons;
@@ -44,11 +48,19 @@ struct sched_status {
 	char text[SCHED_STATUS_TEXT];
 };
 
-/* sched_status_reason: reason i (0 <= i < n_reasons), owned by st. */
+#define SCHED_STATUS_LONG 256
+#define SCHED_STATUS_REF '\x01'
+
+/* sched_status_long: the reason a reference in text[] stands for. */
+const char *sched_status_long(const char *ref);
+
+/* sched_status_reason: reason i (0 <= i < n_reasons), owned by st (or,
+ * for a long one, by the table: never freed). */
 static inline const char *sched_status_reason(const struct sched_status *st,
 					      int i)
 {
-	return st->text + st->off[i];
+	const char *r = st->text + st->off[i];
+	return *r == SCHED_STATUS_REF ? sched_status_long(r) : r;
 }
 
 /* sched_status_ok: success, no reasons.  Inline: every filter and every

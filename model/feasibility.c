@@ -87,12 +87,12 @@ static void not_in_order(const enum plugin_id *order, int n_order,
  * plugin: <error>" (§1.4). */
 static void wrap_error(enum plugin_id id, struct sched_status *st)
 {
-	char error[SCHED_STATUS_TEXT];
-	snprintf(error, sizeof error, "%s",
-		 st->n_reasons ? sched_status_reason(st, 0) : "");
+	/* the whole error (kube cuts none): st's text is rewritten below */
+	char *error = xstrdup(st->n_reasons ? sched_status_reason(st, 0) : "");
 	sched_status_ok(st);
 	sched_status_fail(st, SCHED_ERROR, "running \"%s\" filter plugin: %s",
 			  config_plugin_name(id), error);
+	free(error);
 }
 
 /* One RunFilterPlugins pass, but evaluating every enabled filter (of

@@ -29,29 +29,31 @@
 struct fit_count {
 	const char *reason;
 	int count;
-	char text[SCHED_STATUS_TEXT + 16];   /* "<count> <reason>" */
+	char *text;                          /* "<count> <reason>": buf, or
+					      * the arena's for a long reason */
+	char buf[SCHED_STATUS_LONG + 16];
 };
 
-/* text = "<count> <reason>" (what snprintf "%d %s" writes; the entry
- * holds any reason a status can), without the printf machinery: every
- * unschedulable cycle formats one per distinct reason. */
-static void count_text(struct fit_count *h)
+/* text = "<count> <reason>" (what snprintf "%d %s" writes), without the
+ * printf machinery: every unschedulable cycle formats one per distinct
+ * reason. */
+static void count_text(struct fit_count *h, struct arena *a)
 {
 	char digits[16];
 	int nd = 0;
 	assert(h->count > 0);
 	for (int v = h->count; v > 0; v /= 10)
 		digits[nd++] = (char)('0' + v % 10);
-	size_t k = 0;
+	size_t k = 0, n = strlen(h->reason);
+	h->text = (size_t)nd + 1 + n < sizeof h->buf ? h->buf
+		  : arena_alloc(a, (size_t)nd + 2 + n);
 	while (nd > 0)
 		h->text[k++] = digits[--nd];
 	h->text[k++] = ' ';
-	size_t n = strlen(h->reason);
-	assert(k + n < sizeof h->text);
 	memcpy(h->text + k, h->reason, n + 1);
 }
 
-/* Sorts pointers to the entries (an entry is over half a KB to move) by
+/* Sorts pointers to the entries (an entry is a few hundred bytes to move) by
  * text, by insertion: a histogram has a few entries, and qsort's setup
  * and indirect compares cost more than the sort.  Texts are distinct
  * (distinct reasons), so every sort gives this order. */
@@ -122,7 +124,7 @@ static const struct sched_status *source_status(const struct fit_source *src,
  * their counts and texts in h[0..n-1] (returned n), and order[] the
  * entries sorted by text; h and order hold cap entries. */
 static int histogram(const struct fit_source *src, struct fit_count *h,
-		     struct fit_count **order)
+		     struct fit_count **order, struct arena *a)
 {
 	int n = 0;
 	for (int node = 0; node < src->n_nodes; node++) {
@@ -133,7 +135,7 @@ static int histogram(const struct fit_source *src, struct fit_count *h,
 			count_reason(h, &n, src->r->absent_reason);
 	}
 	for (int i = 0; i < n; i++) {
-		count_text(&h[i]);
+		count_text(&h[i], a);
 		order[i] = &h[i];
 	}
 	sort_by_text(order, n);
@@ -212,7 +214,7 @@ static char *fit_text(int n_all, const struct fit_source *src,
 	struct arena *a = scratch ? scratch : &own;
 	struct arena_mark at = arena_mark(a);
 	/* not zeroed: count_reason and count_text write every entry read,
-	 * and clearing ~half a KB per possible entry cost more than the rest */
+	 * and clearing a few hundred bytes per possible entry cost more than the rest */
 	struct fit_count *h = pre ? NULL : arena_take_array(a, cap, sizeof *h);
 	struct fit_count **order = pre ? NULL
 				   : arena_take_array(a, cap, sizeof *order);
@@ -222,7 +224,7 @@ static char *fit_text(int n_all, const struct fit_source *src,
 			need += strlen(sched_status_reason(pre, i)) + 2;
 		need += 2;
 	} else {
-		n = histogram(src, h, order);
+		n = histogram(src, h, order, a);
 		for (int i = 0; i < n; i++)
 			need += strlen(order[i]->text) + 2;
 		need += 1;

@@ -63,9 +63,9 @@ void oracle_filter_dra(struct oracle_cycle *cy, const struct oracle_nodeview *v,
 	if (f.code == DRA_UNRESOLVABLE) {
 		oracle_status_fail_str(st, SCHED_UAU, f.msg);
 	} else if (f.code == DRA_ERROR) {
-		char why[sizeof f.msg + 64];
-		snprintf(why, sizeof why, "running \"DynamicResources\" filter plugin: %s", f.msg);
-		oracle_status_fail_str(st, SCHED_ERROR, why);
+		oracle_status_fail_str(st, SCHED_ERROR,
+				       arena_sprintf(cy->arena, "running \"DynamicResources\" "
+						     "filter plugin: %s", f.msg));
 	} else if (f.code == DRA_UNJUDGED) {
 		/* yaml/finish.c refuses such a pod at load; never a verdict
 		 * of kube's here */

@@ -529,6 +529,19 @@ spec:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_a_long_error_is_kept_whole(engine):
+    # fixtures/dra/long-error.yaml's header: cel-go's "no such key: " and
+    # the 600-letter key, wrapped by the allocator and by RunFilterPlugins,
+    # kube cutting none of it: 708 bytes, past a status's 512
+    why = ('running "DynamicResources" filter plugin: claim default/p-gpu: '
+           "selector #0: CEL runtime error: no such key: " + "k" * 600)
+    assert len(why) == 708
+    d = explain("long-error.yaml", "default/p", engine)
+    assert verdicts(d) == {"n1": ("Error", DRA, [why])}
+    assert d["code"] == "Error" and d["message"] == why
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_every_pool_order_meets_the_same_error(engine):
     # fixtures/dra/pool-order.yaml's header: pools n1 and shared in either
     # order, the same CEL runtime error at gpu-0

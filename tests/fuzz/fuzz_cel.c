@@ -31,9 +31,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!err.msg[0] || strchr(err.msg, '\n') || err.line < 1 || err.col < 1)
 			__builtin_trap();
 	} else {
-		char msg[256];
-		enum cel_result r = cel_eval(p, &DEV, msg, sizeof msg);
+		const char *msg;
+		enum cel_result r = cel_eval(p, &DEV, &a, &msg);
 		if (r != CEL_TRUE && r != CEL_FALSE && r != CEL_ERROR && r != CEL_UNJUDGED)
+			__builtin_trap();
+		if ((r == CEL_ERROR || r == CEL_UNJUDGED) != (msg != NULL))
 			__builtin_trap();
 	}
 	arena_release(&a);

@@ -44,8 +44,10 @@ static void expect(const char *expr, enum cel_result want, const char *msg)
 		arena_release(&a);
 		return;
 	}
-	char got[256] = "";
-	enum cel_result r = cel_eval(p, &DEV, got, sizeof got);
+	const char *got;
+	enum cel_result r = cel_eval(p, &DEV, &a, &got);
+	if (!got)
+		got = "";
 	CHECK_EQ(r, want);
 	if (msg)
 		CHECK_STR(got, msg);

@@ -523,8 +523,10 @@ static void test_resources_fit(void)
 }
 
 /* sched_status_add (length worked out inline) and sched_status_add_len
- * (length given) build the same status, up to the text buffer's end:
- * reasons are cut at SCHED_STATUS_TEXT - 1 bytes in all, then dropped. */
+ * (length given) build the same status.  kube cuts no reason: one of
+ * SCHED_STATUS_LONG bytes or more is kept whole in the table of long
+ * reasons, a 9-byte reference in the status (the same for the same text,
+ * so two statuses compare bytewise as their reasons do). */
 static void test_status_add(void)
 {
 	struct sched_status a, b;
@@ -541,21 +543,36 @@ static void test_status_add(void)
 	CHECK_STR(sched_status_reason(&a, 0), "Too many pods");
 	CHECK_STR(sched_status_reason(&b, 0), "Too many pods");
 	CHECK_STR(sched_status_reason(&b, 1), "");
-	/* 13 + 1 and 0 + 1 bytes used: a 600-byte reason keeps 512 - 15 - 1 */
+	/* 13 + 1 and 0 + 1 bytes used; a 600-byte reason whole, 9 + 1 more */
 	char big[601];
 	memset(big, 'x', 600);
 	big[600] = '\0';
 	sched_status_add(&a, SCHED_UNSCHEDULABLE, big);
 	sched_status_add_len(&b, SCHED_UNSCHEDULABLE, big, 600);
 	CHECK_EQ(a.n_reasons, 3);
-	CHECK_EQ(strlen(sched_status_reason(&a, 2)), (size_t)(SCHED_STATUS_TEXT - 16));
-	CHECK_STR(sched_status_reason(&a, 2), sched_status_reason(&b, 2));
-	CHECK_EQ(a.used, SCHED_STATUS_TEXT);
+	CHECK_STR(sched_status_reason(&a, 2), big);
+	CHECK_STR(sched_status_reason(&b, 2), big);
+	CHECK_EQ(a.used, 25);
+	CHECK(memcmp(a.text, b.text, a.used) == 0);
+	sched_status_add(&a, SCHED_UNSCHEDULABLE, "kept");
+	CHECK_EQ(a.n_reasons, 4);
+	CHECK_STR(sched_status_reason(&a, 3), "kept");
+	/* a formatted one and a joined one: 2 x 600 bytes and a colon */
+	struct sched_status f;
+	sched_status_ok(&f);
+	sched_status_fail(&f, SCHED_ERROR, "%s:%s", big, big);
+	const char *parts[3] = {big, ":", big};
+	sched_status_add_join(&f, SCHED_ERROR, parts, 3);
+	CHECK_EQ(f.n_reasons, 2);
+	CHECK_EQ(strlen(sched_status_reason(&f, 0)), (size_t)1201);
+	CHECK_EQ(strncmp(sched_status_reason(&f, 0) + 595, "xxxxx:xxxxx", 11), 0);
+	CHECK_STR(sched_status_reason(&f, 1), sched_status_reason(&f, 0));
+	/* 16 reasons at most: the 17th is dropped */
+	for (int i = 4; i < SCHED_MAX_REASONS; i++)
+		sched_status_add(&a, SCHED_UNSCHEDULABLE, "r");
 	sched_status_add(&a, SCHED_UNSCHEDULABLE, "dropped");
-	sched_status_add_len(&b, SCHED_UNSCHEDULABLE, "dropped", 7);
-	CHECK_EQ(a.n_reasons, 3);
-	CHECK_EQ(b.n_reasons, 3);
-	CHECK_EQ(b.used, SCHED_STATUS_TEXT);
+	CHECK_EQ(a.n_reasons, SCHED_MAX_REASONS);
+	CHECK_STR(sched_status_reason(&a, SCHED_MAX_REASONS - 1), "r");
 }
 
 int main(void)

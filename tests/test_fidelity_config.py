@@ -144,33 +144,83 @@ def validate(tmp_path, body, version):
 # PluginConfig.decodeNestedObjects): a field the v1 type lacks refuses the
 # file.  kso ignored such fields, so a typo quietly changed nothing.
 # Positions: the unknown key's line and column; the quoted name is the
-# field's path from the decode's root ("profiles[0].plugin").
+# field's path from the decode's root ("profiles[0].plugin").  A plugin's
+# args are a decode of their own, whose error KubeSchedulerConfiguration
+# .DecodeNestedObjects and decodeNestedObjects wrap: "decoding
+# .profiles[0].pluginConfig[0]: strict decoding error: decoding args for
+# plugin NAME: strict decoding error: " before the args' own list.
+ARGS0 = ("decoding .profiles[0].pluginConfig[0]: strict decoding error: "
+         "decoding args for plugin {}: strict decoding error: ")
+
+
 @pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize("body,where,path", [
-    ("percentageOfNodeToScore: 50\n", "3:1", "percentageOfNodeToScore"),
+@pytest.mark.parametrize("body,where,path,plugin", [
+    ("percentageOfNodeToScore: 50\n", "3:1", "percentageOfNodeToScore", None),
     ("profiles:\n- schedulerName: default-scheduler\n  plugin: {}\n",
-     "5:3", "profiles[0].plugin"),
+     "5:3", "profiles[0].plugin", None),
     ("profiles:\n- plugins:\n    score:\n      enabled:\n"
      "      - {name: ImageLocality, wieght: 5}\n",
-     "7:31", "profiles[0].plugins.score.enabled[0].wieght"),
+     "7:31", "profiles[0].plugins.score.enabled[0].wieght", None),
     ("profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
      "      scoringStrategy: {type: MostAllocated, resource: []}\n",
-     "7:46", "profiles[0].pluginConfig[0].args.scoringStrategy.resource"),
+     "7:46", "profiles[0].pluginConfig[0].args.scoringStrategy.resource",
+     "NodeResourcesFit"),
     ("profiles:\n- pluginConfig:\n  - name: InterPodAffinity\n    args:\n"
      "      ignorePreferredTermsOfExistingPod: true\n",
      "7:7", "profiles[0].pluginConfig[0].args."
-     "ignorePreferredTermsOfExistingPod"),
+     "ignorePreferredTermsOfExistingPod", "InterPodAffinity"),
     ("leaderElection:\n  leaderElection: false\n", "4:3",
-     "leaderElection.leaderElection"),
+     "leaderElection.leaderElection", None),
+    # the core/v1 types inside args are decoded to their leaves too
+    ("profiles:\n- pluginConfig:\n  - name: NodeAffinity\n    args:\n"
+     "      addedAffinity:\n        requiredDuringSchedulingIgnoredDuring"
+     "Execution:\n          nodeSelectorTerms:\n          - matchFields:"
+     " [{key: metadata.name, operator: In, valuse: [a]}]\n", "10:62",
+     "profiles[0].pluginConfig[0].args.addedAffinity.requiredDuringScheduling"
+     "IgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].valuse",
+     "NodeAffinity"),
 ])
 def test_unknown_fields_refuse_the_configuration(tmp_path, version, body,
-                                                 where, path):
+                                                 where, path, plugin):
     # sigs.k8s.io/json names the field by its path from the decode's root:
     # the file's, or a plugin's args (decoded on their own)
     key = path.split(".args.", 1)[-1]
+    wrap = ARGS0.format(plugin) if plugin else ""
     assert validate(tmp_path, body, version) == (
-        1, f'cfg.yaml:{where}: strict decoding error: unknown field '
+        1, f'cfg.yaml:{where}: strict decoding error: {wrap}unknown field '
         f'"{key}" ({path})\n')
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_unknown_field_is_listed_in_the_decoders_order(tmp_path,
+                                                              version):
+    # kube's YAML reader (sigs.k8s.io/yaml) turns the file into JSON with
+    # each map's keys sorted by their bytes, and the strict decoder lists
+    # every unknown field as it meets them, depth first: "foo", then
+    # "percentageOfNodeToScore", then in "profiles" (p < r) profiles[0]'s
+    # "bar" and "plugin" (plugin < pluginConfig); then each plugin's args,
+    # a decode of their own, as one more item.  Under YAML 1.1 (go-yaml
+    # v2) the plain key "y" is the boolean true, named "true" (and
+    # "true" < "x").  The position and the path are the first listed.
+    body = ("percentageOfNodeToScore: 5\nfoo: 1\nprofiles:\n- plugin: {}\n"
+            "  bar: 2\n  pluginConfig:\n  - name: InterPodAffinity\n"
+            "    args: {x: 1, y: 2}\n")
+    assert validate(tmp_path, body, version) == (
+        1, 'cfg.yaml:4:1: strict decoding error: unknown field "foo", '
+        'unknown field "percentageOfNodeToScore", unknown field '
+        '"profiles[0].bar", unknown field "profiles[0].plugin", ' +
+        ARGS0.format("InterPodAffinity") +
+        'unknown field "true", unknown field "x" (foo)\n')
+    # only args: the first args' first field; two args decodes, two items
+    body = ("profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n"
+            "    args: {b: 1, a: 2}\n  - name: InterPodAffinity\n"
+            "    args: {c: 1}\n")
+    assert validate(tmp_path, body, version) == (
+        1, "cfg.yaml:6:18: strict decoding error: " +
+        ARGS0.format("NodeResourcesFit") + 'unknown field "a", unknown '
+        'field "b", decoding .profiles[0].pluginConfig[1]: strict decoding '
+        'error: decoding args for plugin InterPodAffinity: strict decoding '
+        'error: unknown field "c" (profiles[0].pluginConfig[0].args.a)\n')
 
 
 @pytest.mark.parametrize("version", VERSIONS)

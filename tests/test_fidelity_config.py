@@ -544,3 +544,141 @@ def test_nominated_status_counts_toward_the_next_start(tmp_path, version):
     pod, action, node = steps[1]
     assert (pod, action) == ("default/b", "bind")
     assert node == "n000" or 101 <= int(node[1:]) <= 198
+
+
+# ------------------------------------------- validation order and texts
+# kube-scheduler validates the whole file (ValidateKubeSchedulerConfiguration,
+# validation.go, v1.30.12 and v1.34.1) before it builds any framework
+# (scheduler.New -> NewFramework), and reports every validation error at
+# once; kso reports the first in kube's order: clientConnection,
+# leaderElection (+ resourceLock), parallelism, each profile (name,
+# percentage, pluginConfig: duplicate, removed plugin, args) and whether
+# its name repeats, the common queueSort, percentageOfNodesToScore, the
+# backoffs, the extenders.  Then NewFramework: NodeResourcesFit's args
+# (checked only by NewFit: validatePluginConfig looks them up as
+# "NodeResourcesFitArgs", sic), the points' lists in getExtensionPoints'
+# order (PreFilter, Filter, PostFilter, Reserve, PreScore, Score, ...),
+# then MultiPoint, then queue sort / bind / weights.  A field.Invalid
+# reads as its detail; the other kinds as kube's whole body.
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("body,want", [
+    # percentage (line 3), parallelism (line 4), backoff (line 5):
+    # parallelism is validated first
+    ("percentageOfNodesToScore: -1\nparallelism: 0\n"
+     "podInitialBackoffSeconds: 0\n",
+     "4:14: should be an integer value greater than zero (parallelism)"),
+    # an unknown plugin fails the framework, after validation refused
+    # the percentage
+    ("percentageOfNodesToScore: 101\nprofiles:\n- plugins:\n    score:\n"
+     "      enabled: [{name: Foo}]\n",
+     "3:27: not in valid range [0-100] (percentageOfNodesToScore)"),
+    # the profile's own errors before the global percentage: "" is
+    # field.Required
+    ("percentageOfNodesToScore: 200\nprofiles:\n- schedulerName: ''\n",
+     "5:18: Required value (profiles[0].schedulerName)"),
+    # an absent name among several profiles is not defaulted: Required
+    # at profiles[1] (its item, line 5 col 3)
+    ("profiles:\n- schedulerName: a\n- percentageOfNodesToScore: 6\n",
+     "5:3: Required value (profiles[1].schedulerName)"),
+    # pluginConfig named twice: field.Duplicate(pluginConfig[1], name),
+    # before the args' own error
+    ("profiles:\n- pluginConfig:\n  - name: InterPodAffinity\n"
+     "  - name: InterPodAffinity\n    args: {hardPodAffinityWeight: 500}\n",
+     '6:5: Duplicate value: "InterPodAffinity" (profiles[0].pluginConfig[1])'),
+    # only the first profile's queueSort count is checked, at
+    # "queueSort.Enabled" (sic), the value 2
+    ("profiles:\n- plugins:\n    queueSort:\n      enabled: [{name: "
+     "PrioritySort}, {name: PrioritySort}]\n",
+     "6:16: only one queue sort plugin can be enabled "
+     "(profiles[0].plugins.queueSort.Enabled)"),
+    # clientConnection.burst below 0 (ValidateClientConnectionConfiguration)
+    ("clientConnection: {burst: -1}\n",
+     "3:27: must be non-negative (clientConnection.burst)"),
+    # leaderElect defaults to true; the lock must be a Lease
+    ("leaderElection: {resourceLock: endpoints}\n",
+     '3:32: resourceLock value must be "leases" (leaderElection.resourceLock)'),
+    ("leaderElection: {retryPeriod: -1s}\n",
+     "3:31: must be greater than zero (leaderElection.retryPeriod)"),
+    # validateExtenders: a prioritizeVerb without a positive weight
+    # (the item, line 4 col 3), two binders (at "extenders"), a native
+    # resource name
+    ("extenders:\n- urlPrefix: http://x\n  prioritizeVerb: p\n",
+     "4:3: must have a positive weight applied to it (extenders[0].weight)"),
+    ("extenders:\n- {urlPrefix: http://x, bindVerb: b}\n"
+     "- {urlPrefix: http://y, bindVerb: b}\n",
+     "4:1: only one extender can implement bind (extenders)"),
+    ("extenders:\n- urlPrefix: http://x\n  managedResources: [{name: cpu}]\n",
+     "5:29: is an invalid extended resource name "
+     "(extenders[0].managedResources[0].name)"),
+    # NewFramework's plugin lists: the point's type names a missing
+    # plugin; MultiPoint's first expanded point is PreFilter
+    ("profiles:\n- plugins:\n    score:\n      enabled: [{name: Foo}]\n",
+     '6:24: ScorePlugin "Foo" does not exist '
+     '(profiles[0].plugins.score.enabled[0].name)'),
+    ("profiles:\n- plugins:\n    multiPoint:\n      enabled: [{name: Foo}]\n",
+     '6:24: PreFilterPlugin "Foo" does not exist '
+     '(profiles[0].plugins.multiPoint.enabled[0].name)'),
+    # Filter is built before Score, so the filter list's error is first
+    ("profiles:\n- plugins:\n    score:\n      enabled: [{name: Foo}]\n"
+     "    filter:\n      enabled: [{name: ImageLocality}]\n",
+     '8:17: plugin "ImageLocality" does not extend FilterPlugin plugin '
+     '(profiles[0].plugins.filter.enabled[0])'),
+    # listed twice: ImageLocality implements Score only
+    ("profiles:\n- plugins:\n    multiPoint:\n      enabled: [{name: "
+     "ImageLocality}, {name: ImageLocality, weight: 3}]\n",
+     '6:40: plugin "ImageLocality" already registered as "ScorePlugin" '
+     '(profiles[0].plugins.multiPoint.enabled[1].name)'),
+    # NewFit's validation when the plugin is built: kube's NotSupported
+    ("profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+     "      scoringStrategy: {type: Foo}\n",
+     '7:31: Unsupported value: "Foo": supported values: "LeastAllocated", '
+     '"MostAllocated", "RequestedToCapacityRatio" '
+     '(profiles[0].pluginConfig[0].args.scoringStrategy.type)'),
+])
+def test_validation_order_and_texts(tmp_path, version, body, want):
+    assert validate(tmp_path, body, version) == (1, f"cfg.yaml:{want}\n")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("body", [
+    # NodeResourcesFit not built (dropped from MultiPoint, enabled
+    # nowhere): NewFit never runs, its args are never validated
+    "profiles:\n- plugins:\n    multiPoint:\n      disabled: [{name: "
+    "NodeResourcesFit}]\n  pluginConfig:\n  - name: NodeResourcesFit\n"
+    "    args:\n      scoringStrategy: {type: Foo}\n",
+    # a disabled list's names are never looked up
+    "profiles:\n- plugins:\n    score:\n      disabled: [{name: Foo}]\n",
+    # not elected: the lock and the durations are not checked; an empty
+    # lock or name, a zero duration are defaulted
+    "leaderElection: {leaderElect: false, resourceLock: endpoints}\n",
+    "leaderElection: {resourceLock: '', resourceName: '', retryPeriod: 0s}\n",
+])
+def test_more_configurations_kube_accepts(tmp_path, version, body):
+    assert validate(tmp_path, body, version) == (0, "")
+
+
+@pytest.mark.parametrize("version,want", [
+    # ValidateLeaderElectionConfiguration: the lease must outlast the
+    # renew deadline, reworded in v1.34
+    ("1.30", "LeaseDuration must be greater than RenewDeadline"),
+    ("1.34", "must be greater than `RenewDeadline`"),
+])
+def test_lease_duration_text_per_release(tmp_path, version, want):
+    assert validate(tmp_path, "leaderElection: {leaseDuration: 1s, "
+                    "renewDeadline: 2s}\n", version) == (
+        1, f"cfg.yaml:3:33: {want} (leaderElection.leaseDuration)\n")
+
+
+@pytest.mark.parametrize("version,want", [
+    # field.Duplicate(profiles[1].schedulerName, <*field.Path of
+    # profiles[0].schedulerName>): v1.34 prints the struct as JSON, which
+    # has no exported field ({}); v1.30 with %#v, whose parent pointer's
+    # run-time address kso cannot know
+    ("1.34", "Duplicate value: {}"),
+    ("1.30", 'Duplicate value: field.Path{name:"schedulerName", index:"", '
+     'parent:(*field.Path)(0x...)}'),
+])
+def test_duplicate_scheduler_name(tmp_path, version, want):
+    assert validate(tmp_path, "profiles:\n- schedulerName: a\n"
+                    "- schedulerName: a\n", version) == (
+        1, f"cfg.yaml:5:18: {want} (profiles[1].schedulerName)\n")

@@ -44,14 +44,35 @@
 static const struct {
 	const char *key;
 	int ep;
+	const char *type;   /* the framework interface, as NewFramework names it */
 } points[] = {
-	{"preEnqueue", PLUGIN_EP_PRE_ENQUEUE}, {"queueSort", PLUGIN_EP_QUEUE_SORT},
-	{"preFilter", PLUGIN_EP_PRE_FILTER}, {"filter", PLUGIN_EP_FILTER},
-	{"postFilter", PLUGIN_EP_POST_FILTER}, {"preScore", PLUGIN_EP_PRE_SCORE},
-	{"score", PLUGIN_EP_SCORE}, {"reserve", PLUGIN_EP_RESERVE}, {"permit", PLUGIN_EP_PERMIT},
-	{"preBind", PLUGIN_EP_PRE_BIND}, {"bind", PLUGIN_EP_BIND}, {"postBind", PLUGIN_EP_POST_BIND},
+	{"preEnqueue", PLUGIN_EP_PRE_ENQUEUE, "PreEnqueuePlugin"},
+	{"queueSort", PLUGIN_EP_QUEUE_SORT, "QueueSortPlugin"},
+	{"preFilter", PLUGIN_EP_PRE_FILTER, "PreFilterPlugin"},
+	{"filter", PLUGIN_EP_FILTER, "FilterPlugin"},
+	{"postFilter", PLUGIN_EP_POST_FILTER, "PostFilterPlugin"},
+	{"preScore", PLUGIN_EP_PRE_SCORE, "PreScorePlugin"},
+	{"score", PLUGIN_EP_SCORE, "ScorePlugin"}, {"reserve", PLUGIN_EP_RESERVE, "ReservePlugin"},
+	{"permit", PLUGIN_EP_PERMIT, "PermitPlugin"}, {"preBind", PLUGIN_EP_PRE_BIND, "PreBindPlugin"},
+	{"bind", PLUGIN_EP_BIND, "BindPlugin"}, {"postBind", PLUGIN_EP_POST_BIND, "PostBindPlugin"},
 };
 #define N_POINTS ((int)(sizeof points / sizeof *points))
+
+/* NewFramework's order of the extension points (getExtensionPoints): each
+ * point's own list is built in this order, then MultiPoint is expanded
+ * into them in this order; the first failure is the error.  Indices into
+ * points[]. */
+static const int kube_order[N_POINTS] = {2, 3, 4, 7, 5, 6, 9, 10, 11, 8, 0, 1};
+
+/* The first point, in NewFramework's order, plugin id implements: where
+ * MultiPoint's expansion meets it first. */
+static const char *first_point_type(int id)
+{
+	for (int i = 0; i < N_POINTS; i++)
+		if (config_plugin_points(id) & points[kube_order[i]].ep)
+			return points[kube_order[i]].type;
+	return points[kube_order[0]].type;
+}
 
 /* One plugins.<point> set; ignored plugins (DefaultBinder) are dropped
  * after their names were checked. */
@@ -88,27 +109,72 @@ static const struct pset_entry *pset_enables(const struct pset *s, int id)
 	return NULL;
 }
 
-/* A plugin name: id >= 0, -1 for a known plugin kso ignores. */
+/* The release the configuration is read for. */
+static enum kube_version release(const struct yaml_dec *d)
+{
+	return d->c->config.kube_version;
+}
+
+/* validatePluginSetForInvalidPlugins' and validatePluginConfig's text
+ * for a plugin v1.34 removed (invalidPluginsByVersion; the version it
+ * names is core/v1's SchemeGroupVersion, "v1") */
+#define INVALID_IN_V1 "was invalid in version " \
+	"\"v1\" (KubeSchedulerConfiguration is version " \
+	"\"kubescheduler.config.k8s.io/v1\")"
+
+/* A plugin of another release than the configuration's, met while
+ * building the framework (the plugin sets' validation refused a v1.34
+ * removal from a point's list already: check_invalid_plugins).  One v1.34
+ * removed (the in-tree volume limits) in MultiPoint passes validation and
+ * fails at the first point expandMultiPointPlugins expands, PreFilter
+ * (delta reference §1).  DynamicResources under v1.30 is in kube's
+ * registry, a plugin doing nothing with its feature gate off (but its
+ * PostFilter's "plugin disabled"), which kso does not model: refused,
+ * saying so. */
+static int refuse_other_release(struct yaml_dec *d, const struct ynode *at,
+				int id, const char *type)
+{
+	enum kube_version v = release(d);
+	if (id < 0 || config_plugin_in(id, v) || id == PLUGIN_SELECTOR_SPREAD)
+		return 0;
+	const char *name = config_plugin_name(id);
+	if (!config_plugin_in(id, KUBE_1_30) || v == KUBE_1_30)
+		return yd_fail_key(d, at, "name", "%s is a no-op in v1.30 (its "
+				   "feature gate is off) that kso does not model; "
+				   "leave it out", name);
+	if (!type)
+		return yd_fail_key(d, at, "name", "PreFilterPlugin \"%s\" does not "
+				   "exist", name);
+	return yd_fail(d, at, INVALID_IN_V1);
+}
+
+/* A plugin name: id >= 0, -1 for a known plugin kso ignores (and, when
+ * type is NULL, for any other name: a disabled list's names are never
+ * looked up by kube).  An enabled name kube's registry lacks fails as
+ * NewFramework's updatePluginList fails it: "<type> \"X\" does not
+ * exist". */
 static int decode_plugin_name(struct yaml_dec *d, const struct ynode *m,
-			      bool allow_star, int *id)
+			      const char *type, int *id)
 {
 	const char *name = "";
 	if (yd_want_map(d, m) < 0 || yd_str(d, m, "name", &name) < 0)
 		return -1;
 	const struct ynode *at = yd_get(m, "name") ? yd_get(m, "name") : m;
-	if (allow_star && !strcmp(name, "*")) {
+	if (!type && !strcmp(name, "*")) {
 		*id = -2;
 		return 0;
 	}
 	bool ignored = false;
 	*id = config_plugin_lookup(name, &ignored);
-	if (*id < 0 && !ignored)
-		return yd_fail_key(d, at, "name", "unknown plugin \"%.64s\"", name);
+	if (*id < 0 && !ignored && type)
+		return yd_fail_key(d, at, "name", "%s \"%.64s\" does not exist",
+				   type, name);
 	return 0;
 }
 
+/* type: the point's plugin type, NULL for MultiPoint; ep: its bit */
 static int decode_enabled(struct yaml_dec *d, const struct ynode *seq,
-			  struct pset *s)
+			  const char *type, int ep, struct pset *s)
 {
 	size_t mark = yd_enter(d, "enabled");
 	if (yd_want_seq(d, seq) < 0)
@@ -116,9 +182,16 @@ static int decode_enabled(struct yaml_dec *d, const struct ynode *seq,
 	for (int i = 0; i < seq->n; i++) {
 		size_t m2 = yd_index(d, i);
 		struct pset_entry e = {0, 0, seq->items[i]};
-		if (decode_plugin_name(d, seq->items[i], false, &e.id) < 0 ||
+		if (decode_plugin_name(d, seq->items[i], type ? type :
+				       points[kube_order[0]].type, &e.id) < 0 ||
+		    refuse_other_release(d, yd_get(seq->items[i], "name"), e.id,
+					 type) < 0 ||
 		    yd_int64(d, seq->items[i], "weight", &e.weight, NULL) < 0)
 			return -1;
+		if (type && e.id >= 0 && !(config_plugin_points(e.id) & ep))
+			return yd_fail(d, seq->items[i], "plugin \"%s\" does not "
+				       "extend %s plugin", config_plugin_name(e.id),
+				       type);
 		/* the API's Plugin.weight is an int32: with weights that fit,
 		 * weight x MaxNodeScore (100) summed over every score plugin
 		 * stays far inside int64 (kube's getScoreWeights check).  kube
@@ -129,10 +202,14 @@ static int decode_enabled(struct yaml_dec *d, const struct ynode *seq,
 			return yd_fail_key(d, yd_get(seq->items[i], "weight"), "weight",
 					   "weight %lld does not fit the API's int32",
 					   (long long)e.weight);
+		/* a plugin listed twice: updatePluginList refuses it at the
+		 * point, expandMultiPointPlugins at the first point it
+		 * implements */
 		if (e.id >= 0 && pset_enables(s, e.id))
 			return yd_fail_key(d, seq->items[i], "name",
-					   "plugin %s is enabled twice",
-					   config_plugin_name(e.id));
+					   "plugin \"%s\" already registered as \"%s\"",
+					   config_plugin_name(e.id),
+					   type ? type : first_point_type(e.id));
 		if (e.id >= 0) {
 			if (s->n_enabled == MAX_SET)
 				return yd_fail(d, seq->items[i], "too many plugins");
@@ -153,7 +230,7 @@ static int decode_disabled(struct yaml_dec *d, const struct ynode *seq,
 	for (int i = 0; i < seq->n; i++) {
 		size_t m2 = yd_index(d, i);
 		int id;
-		if (decode_plugin_name(d, seq->items[i], true, &id) < 0)
+		if (decode_plugin_name(d, seq->items[i], NULL, &id) < 0)
 			return -1;
 		if (id == -2)
 			s->disabled_all = true;
@@ -165,40 +242,10 @@ static int decode_disabled(struct yaml_dec *d, const struct ynode *seq,
 	return 0;
 }
 
-/* The release the configuration is read for. */
-static enum kube_version release(const struct yaml_dec *d)
-{
-	return d->c->config.kube_version;
-}
-
-/* A plugin of another release than the configuration's: one only a
- * later release has (DynamicResources under v1.30) is unknown, as it was
- * before kso knew it; one v1.34 removed (the in-tree volume limits) is
- * refused as v1.34 refuses it (delta reference §1: validation.go
- * invalidPluginsByVersion, for a point's enabled list and pluginConfig;
- * a MultiPoint entry passes validation and fails building the framework,
- * at the first point expandMultiPointPlugins expands, PreFilter). */
-static int refuse_other_release(struct yaml_dec *d, const struct ynode *at,
-				int id, bool multipoint)
-{
-	enum kube_version v = release(d);
-	if (id < 0 || config_plugin_in(id, v) || id == PLUGIN_SELECTOR_SPREAD)
-		return 0;
-	const char *name = config_plugin_name(id);
-	if (!config_plugin_in(id, KUBE_1_30) || v == KUBE_1_30)
-		return yd_fail_key(d, at, "name", "unknown plugin \"%.64s\"", name);
-	if (multipoint)
-		return yd_fail_key(d, at, "name", "PreFilterPlugin \"%s\" does not "
-				   "exist", name);
-	return yd_fail_key(d, at, "name", "was invalid in version "
-			   "\"kubescheduler.config.k8s.io/v1\" "
-			   "(KubeSchedulerConfiguration is version "
-			   "\"kubescheduler.config.k8s.io/v1\")");
-}
-
-/* plugins.<point>: enabled/disabled; every enabled plugin must implement
- * the point (ep 0: multiPoint, any plugin). */
-static int decode_pset(struct yaml_dec *d, const struct ynode *m, int ep,
+/* plugins.<point> (pt: its index in points[], -1: multiPoint):
+ * enabled/disabled, each enabled plugin checked as updatePluginList
+ * checks it - it exists, implements the point, is listed once. */
+static int decode_pset(struct yaml_dec *d, const struct ynode *m, int pt,
 		       struct pset *s)
 {
 	memset(s, 0, sizeof *s);
@@ -208,27 +255,12 @@ static int decode_pset(struct yaml_dec *d, const struct ynode *m, int ep,
 	if (yd_want_map(d, m) < 0)
 		return -1;
 	const struct ynode *v;
-	if ((v = yd_get(m, "enabled")) && decode_enabled(d, v, s) < 0)
+	if ((v = yd_get(m, "enabled")) &&
+	    decode_enabled(d, v, pt < 0 ? NULL : points[pt].type,
+			   pt < 0 ? 0 : points[pt].ep, s) < 0)
 		return -1;
 	if ((v = yd_get(m, "disabled")) && decode_disabled(d, v, s) < 0)
 		return -1;
-	for (int i = 0; i < s->n_enabled; i++) {
-		size_t mark = yd_enter(d, "enabled");
-		yd_index(d, i);
-		if (refuse_other_release(d, yd_get(s->enabled[i].at, "name"),
-					 s->enabled[i].id, ep == 0) < 0)
-			return -1;
-		yd_leave(d, mark);
-	}
-	for (int i = 0; ep && i < s->n_enabled; i++)
-		if (!(config_plugin_points(s->enabled[i].id) & ep)) {
-			size_t mark = yd_enter(d, "enabled");
-			yd_index(d, i);
-			yd_fail(d, s->enabled[i].at, "plugin %s does not extend this "
-				"extension point", config_plugin_name(s->enabled[i].id));
-			yd_leave(d, mark);
-			return -1;
-		}
 	return 0;
 }
 
@@ -413,17 +445,17 @@ static int decode_plugins(struct yaml_dec *d, const struct ynode *m,
 	if (yd_want_map(d, m) < 0 || refuse_selector_spread(d, m) < 0)
 		return -1;
 	struct pset custom_mp, mp, sets[N_POINTS];
-	size_t m2 = yd_enter(d, "multiPoint");
-	if (decode_pset(d, yd_get(m, "multiPoint"), 0, &custom_mp) < 0)
-		return -1;
-	yd_leave(d, m2);
-	for (int i = 0; i < N_POINTS; i++) {
-		m2 = yd_enter(d, points[i].key);
-		if (decode_pset(d, yd_get(m, points[i].key), points[i].ep,
-				&sets[i]) < 0)
+	for (int k = 0; k < N_POINTS; k++) {
+		int i = kube_order[k];
+		size_t m2 = yd_enter(d, points[i].key);
+		if (decode_pset(d, yd_get(m, points[i].key), i, &sets[i]) < 0)
 			return -1;
 		yd_leave(d, m2);
 	}
+	size_t m2 = yd_enter(d, "multiPoint");
+	if (decode_pset(d, yd_get(m, "multiPoint"), -1, &custom_mp) < 0)
+		return -1;
+	yd_leave(d, m2);
 	yd_leave(d, mark);
 	merge_multipoint(&custom_mp, &mp, v);
 	const struct pset *pre_enqueue = &sets[0], *pre_filter = &sets[2],
@@ -549,9 +581,9 @@ static int decode_strategy(struct yaml_dec *d, const struct ynode *ss,
 		p->fit_strategy = FIT_REQUESTED_TO_CAPACITY_RATIO;
 	else
 		return yd_fail_key(d, yd_get(ss, "type") ? yd_get(ss, "type") : ss,
-				   "type", "unsupported scoringStrategy type \"%.64s\" "
-				   "(want LeastAllocated, MostAllocated, "
-				   "RequestedToCapacityRatio)", type);
+				   "type", "Unsupported value: \"%.64s\": supported "
+				   "values: \"LeastAllocated\", \"MostAllocated\", "
+				   "\"RequestedToCapacityRatio\"", type);
 	const struct ynode *res = yd_get(ss, "resources");
 	if (res && res->kind == YNODE_SEQ && res->n == 0)
 		res = NULL;   /* empty: the default cpu, memory */
@@ -1002,18 +1034,23 @@ static int decode_plugin_config(struct yaml_dec *d, const struct ynode *seq,
 		const struct ynode *pc = seq->items[i];
 		size_t m2 = yd_index(d, i);
 		int id;
-		if (plugin_config_name(d, pc, &id) < 0 ||
-		    refuse_other_release(d, yd_get(pc, "name"), id, false) < 0)
+		if (plugin_config_name(d, pc, &id) < 0)
 			return -1;
+		/* validatePluginConfig: a name seen before is field.Duplicate
+		 * at the entry, then a removed plugin, then the args */
+		const struct ynode *cur = yd_get(pc, "name");
 		for (int j = 0; j < i; j++) {
 			const struct ynode *prev = yd_get(seq->items[j], "name");
-			const struct ynode *cur = yd_get(pc, "name");
 			if (prev && cur && !strcmp(prev->str, cur->str))
-				return yd_fail_key(d, cur, "name",
-						   "repeated config for plugin %s",
-						   cur->str);
+				return yd_fail(d, pc, "Duplicate value: \"%s\"", cur->str);
 		}
-		if (id >= 0 && decode_args(d, id, yd_get(pc, "args"), p) < 0)
+		if (id >= 0 && config_plugin_in(id, KUBE_1_30) &&
+		    !config_plugin_in(id, release(d)))
+			return yd_fail(d, pc, INVALID_IN_V1);
+		/* NodeResourcesFit's args are validated only when the plugin
+		 * is built (fit_args_when_built) */
+		if (id >= 0 && id != PLUGIN_NODE_RESOURCES_FIT &&
+		    decode_args(d, id, yd_get(pc, "args"), p) < 0)
 			return -1;
 		yd_leave(d, m2);
 	}
@@ -1037,8 +1074,38 @@ static int decode_percentage(struct yaml_dec *d, const struct ynode *m,
 	return 0;
 }
 
-static int decode_profile(struct yaml_dec *d, const struct ynode *m,
-			  struct sched_profile *p, bool *named, enum kube_version v)
+/* validatePluginSetForInvalidPlugins (v1.34): a plugin v1.34 removed in
+ * a point's enabled list, at the entry.  kube walks the points in a Go
+ * map's order; kso in points[]'s. */
+static int check_invalid_plugins(struct yaml_dec *d, const struct ynode *plugins)
+{
+	for (int i = 0; i < N_POINTS; i++) {
+		const struct ynode *seq = ynode_get(ynode_get(plugins, points[i].key),
+						    "enabled");
+		for (int k = 0; seq && seq->kind == YNODE_SEQ && k < seq->n; k++) {
+			const char *name = ynode_str(seq->items[k], "name");
+			int id = name ? config_plugin_lookup(name, NULL) : -1;
+			if (id < 0 || !config_plugin_in(id, KUBE_1_30) ||
+			    config_plugin_in(id, release(d)))
+				continue;
+			size_t mark = yd_enter(d, "plugins");
+			yd_enter(d, points[i].key);
+			yd_enter(d, "enabled");
+			yd_index(d, k);
+			yd_fail(d, seq->items[k], INVALID_IN_V1);
+			yd_leave(d, mark);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A profile as ValidateKubeSchedulerConfiguration validates it
+ * (validateKubeSchedulerProfile): its name, its percentage, its plugin
+ * sets' removed plugins, its pluginConfig.  several: more than one
+ * profile, so an absent name is not defaulted. */
+static int validate_profile(struct yaml_dec *d, const struct ynode *m,
+			    struct sched_profile *p, bool several, enum kube_version v)
 {
 	config_default_profile(p, v);
 	if (yd_want_map(d, m) < 0)
@@ -1046,20 +1113,65 @@ static int decode_profile(struct yaml_dec *d, const struct ynode *m,
 	const char *name = "";
 	if (yd_str(d, m, "schedulerName", &name) < 0)
 		return -1;
-	*named = *name != '\0';
-	if (*named)
+	if (*name)
 		p->name = name;
-	/* only an absent name is defaulted (SetDefaults_KubeSchedulerConfiguration:
-	 * SchedulerName == nil); an empty one fails validateKubeSchedulerProfile's
-	 * field.Required */
-	if (!*named && yd_get(m, "schedulerName"))
-		return yd_fail_key(d, yd_get(m, "schedulerName"), "schedulerName",
+	else
+		p->name = "";
+	/* only a lone profile's absent name is defaulted
+	 * (SetDefaults_KubeSchedulerConfiguration: SchedulerName == nil); an
+	 * empty one, or an absent one among several, fails
+	 * validateKubeSchedulerProfile's field.Required */
+	if (!*name && (several || yd_get(m, "schedulerName")))
+		return yd_fail_key(d, yd_get(m, "schedulerName") ?
+				   yd_get(m, "schedulerName") : m, "schedulerName",
 				   "Required value");
+	if (!*name)
+		p->name = "default-scheduler";
 	if (decode_percentage(d, m, &p->percentage_of_nodes_to_score,
 			      &p->percentage_set) < 0 ||
-	    decode_plugins(d, yd_get(m, "plugins"), p, v) < 0 ||
+	    check_invalid_plugins(d, yd_get(m, "plugins")) < 0 ||
 	    decode_plugin_config(d, yd_get(m, "pluginConfig"), p) < 0)
 		return -1;
+	return 0;
+}
+
+/* Whether NewFramework builds NodeResourcesFit (pluginsNeeded: enabled
+ * at some point, or in the MultiPoint list merged with the defaults). */
+static bool fit_is_built(const struct ynode *plugins)
+{
+	static const char fit[] = "NodeResourcesFit";
+	if (!plugins)
+		return true;
+	for (int i = 0; i < N_POINTS; i++)
+		if (set_names(plugins, points[i].key, "enabled", fit))
+			return true;
+	return set_names(plugins, "multiPoint", "enabled", fit) ||
+	       (!set_names(plugins, "multiPoint", "disabled", "*") &&
+		!set_names(plugins, "multiPoint", "disabled", fit));
+}
+
+/* NodeResourcesFit's args: validatePluginConfig looks them up under the
+ * name "NodeResourcesFitArgs" (sic, v1.30.12 and v1.34.1), so only NewFit
+ * validates them, when the plugin is built - first thing NewFramework
+ * does, before the plugin lists. */
+static int fit_args_when_built(struct yaml_dec *d, const struct ynode *m,
+			       struct sched_profile *p)
+{
+	const struct ynode *seq = yd_get(m, "pluginConfig");
+	if (!fit_is_built(yd_get(m, "plugins")))
+		return 0;
+	for (int j = 0; seq && seq->kind == YNODE_SEQ && j < seq->n; j++) {
+		const char *name = ynode_str(seq->items[j], "name");
+		if (!name || strcmp(name, "NodeResourcesFit"))
+			continue;
+		size_t mark = yd_enter(d, "pluginConfig");
+		yd_index(d, j);
+		if (decode_args(d, PLUGIN_NODE_RESOURCES_FIT,
+				yd_get(seq->items[j], "args"), p) < 0)
+			return -1;
+		yd_leave(d, mark);
+		return 0;
+	}
 	return 0;
 }
 
@@ -1128,6 +1240,19 @@ static int check_sort_and_bind(struct yaml_dec *d, const struct ynode *profile,
  * message lost its "queueSort " in v1.34 (delta reference §2). */
 static int check_common_queue_sort(struct yaml_dec *d, const struct ynode *seq)
 {
+	/* the first profile's queueSort lists one plugin at most (its
+	 * count at "queueSort.Enabled", sic) */
+	const struct ynode *en = ynode_get(ynode_get(ynode_get(seq->items[0],
+		"plugins"), "queueSort"), "enabled");
+	if (en && en->kind == YNODE_SEQ && en->n > 1) {
+		size_t mark = yd_enter(d, "profiles");
+		yd_index(d, 0);
+		yd_enter(d, "plugins");
+		yd_enter(d, "queueSort");
+		yd_fail_key(d, en, "Enabled", "only one queue sort plugin can be enabled");
+		yd_leave(d, mark);
+		return -1;
+	}
 	struct strbuf first;
 	strbuf_init(&first);
 	queue_sort_text(seq->items[0], &first);
@@ -1155,8 +1280,23 @@ static int check_common_queue_sort(struct yaml_dec *d, const struct ynode *seq)
 	return rc;
 }
 
-static int decode_profiles(struct yaml_dec *d, const struct ynode *seq,
-			   struct sched_config *cfg)
+/* The duplicate of an earlier profile's name: field.Duplicate whose
+ * value is the earlier name's *field.Path, which v1.34 prints as JSON
+ * ({}: no exported field) and v1.30 with %#v - the struct with the run
+ * time address of its parent, which kso cannot know (0x...). */
+static int refuse_duplicate_name(struct yaml_dec *d, const struct ynode *at)
+{
+	if (release(d) >= KUBE_1_34)
+		return yd_fail_key(d, at, "schedulerName", "Duplicate value: {}");
+	return yd_fail_key(d, at, "schedulerName", "Duplicate value: "
+			   "field.Path{name:\"schedulerName\", index:\"\", "
+			   "parent:(*field.Path)(0x...)}");
+}
+
+/* The profiles' validation (ValidateKubeSchedulerConfiguration's loop:
+ * each profile, then whether its name repeats an earlier one's). */
+static int validate_profiles(struct yaml_dec *d, const struct ynode *seq,
+			     struct sched_config *cfg)
 {
 	size_t mark = yd_enter(d, "profiles");
 	if (yd_want_seq(d, seq) < 0)
@@ -1165,28 +1305,34 @@ static int decode_profiles(struct yaml_dec *d, const struct ynode *seq,
 		return yd_fail(d, seq, "at most %d profiles", CONFIG_MAX_PROFILES);
 	for (int i = 0; i < seq->n; i++) {
 		size_t m2 = yd_index(d, i);
-		bool named;
-		if (decode_profile(d, seq->items[i], &cfg->profiles[i], &named,
-				   cfg->kube_version) < 0)
+		if (validate_profile(d, seq->items[i], &cfg->profiles[i],
+				     seq->n > 1, cfg->kube_version) < 0)
 			return -1;
-		if (!named && seq->n > 1)
-			return yd_fail_key(d, seq->items[i], "schedulerName",
-					   "schedulerName is required with several profiles");
 		for (int j = 0; j < i; j++)
 			if (!strcmp(cfg->profiles[j].name, cfg->profiles[i].name))
-				return yd_fail_key(d, yd_get(seq->items[i], "schedulerName"),
-						   "schedulerName", "duplicate profile %s",
-						   cfg->profiles[i].name);
+				return refuse_duplicate_name(d, yd_get(seq->items[i],
+						"schedulerName") ? yd_get(seq->items[i],
+						"schedulerName") : seq->items[i]);
 		yd_leave(d, m2);
 	}
 	yd_leave(d, mark);
 	cfg->n_profiles = seq->n;
-	if (seq->n > 1 && check_common_queue_sort(d, seq) < 0)
-		return -1;
-	mark = yd_enter(d, "profiles");
+	return check_common_queue_sort(d, seq);
+}
+
+/* The profiles' frameworks, built after the whole file validated
+ * (scheduler.New -> profile.NewMap -> NewFramework, in order). */
+static int build_profiles(struct yaml_dec *d, const struct ynode *seq,
+			  struct sched_config *cfg)
+{
+	size_t mark = yd_enter(d, "profiles");
 	for (int i = 0; i < seq->n; i++) {
+		const struct ynode *m = seq->items[i];
+		struct sched_profile *p = &cfg->profiles[i];
 		size_t m2 = yd_index(d, i);
-		if (check_sort_and_bind(d, seq->items[i], &cfg->profiles[i]) < 0)
+		if (fit_args_when_built(d, m, p) < 0 ||
+		    decode_plugins(d, yd_get(m, "plugins"), p, cfg->kube_version) < 0 ||
+		    check_sort_and_bind(d, m, p) < 0)
 			return -1;
 		yd_leave(d, m2);
 	}
@@ -1231,6 +1377,162 @@ static void warn_extenders(struct yaml_dec *d, const struct ynode *doc)
 		     "(extenders)", d->file, ext->line, ext->col, ext->n);
 }
 
+/* ValidateClientConnectionConfiguration: burst (an int32) not below 0. */
+static int validate_client_connection(struct yaml_dec *d, const struct ynode *doc)
+{
+	const struct ynode *cc = yd_get(doc, "clientConnection");
+	if (!cc || ynode_is_null(cc))
+		return 0;
+	size_t mark = yd_enter(d, "clientConnection");
+	int32_t burst = 100;
+	if (yd_want_map(d, cc) < 0 || yd_int32(d, cc, "burst", &burst, NULL) < 0)
+		return -1;
+	if (burst < 0)
+		return yd_fail_key(d, yd_get(cc, "burst"), "burst", "must be non-negative");
+	yd_leave(d, mark);
+	return 0;
+}
+
+/* One of leaderElection's durations (a metav1.Duration, Go's
+ * time.ParseDuration text); 0 is unset, and defaulting gives it def. */
+static int le_duration(struct yaml_dec *d, const struct ynode *le,
+		       const char *key, int64_t def, int64_t *ns)
+{
+	const char *text = NULL;
+	*ns = def;
+	if (yd_str(d, le, key, &text) < 0)
+		return -1;
+	if (!text)
+		return 0;
+	char why[256];
+	if (yaml_parse_duration(text, ns, why, sizeof why) < 0)
+		return yd_fail_key(d, yd_get(le, key), key, "%s", why);
+	if (*ns == 0)
+		*ns = def;
+	return 0;
+}
+
+/* leaderElection, after the scheduler's defaulting (leases,
+ * kube-system/kube-scheduler, 15s/10s/2s, leaderElect true; an empty or
+ * zero field is unset): ValidateLeaderElectionConfiguration's checks of
+ * an elected scheduler - each duration above zero, the lease above the
+ * renew deadline (v1.34 reworded) - then ValidateKubeSchedulerConfiguration's
+ * own: the lock must be a Lease. */
+static int validate_leader_election(struct yaml_dec *d, const struct ynode *doc)
+{
+	const struct ynode *le = yd_get(doc, "leaderElection");
+	if (!le || ynode_is_null(le))
+		return 0;
+	size_t mark = yd_enter(d, "leaderElection");
+	bool elect = true;
+	int64_t lease, renew, retry;
+	const char *lock = "";
+	if (yd_want_map(d, le) < 0 || yd_bool(d, le, "leaderElect", &elect) < 0 ||
+	    le_duration(d, le, "leaseDuration", 15000000000LL, &lease) < 0 ||
+	    le_duration(d, le, "renewDeadline", 10000000000LL, &renew) < 0 ||
+	    le_duration(d, le, "retryPeriod", 2000000000LL, &retry) < 0 ||
+	    yd_str(d, le, "resourceLock", &lock) < 0)
+		return -1;
+	if (!elect) {
+		yd_leave(d, mark);
+		return 0;
+	}
+	static const char *const keys[] = {"leaseDuration", "renewDeadline", "retryPeriod"};
+	int64_t vals[] = {lease, renew, retry};
+	for (int i = 0; i < 3; i++)
+		if (vals[i] < 0)
+			return yd_fail_key(d, yd_get(le, keys[i]), keys[i],
+					   "must be greater than zero");
+	if (lease <= renew)
+		return yd_fail_key(d, yd_get(le, "leaseDuration") ?
+				   yd_get(le, "leaseDuration") : yd_get(le, "renewDeadline"),
+				   "leaseDuration", "%s", release(d) >= KUBE_1_34
+				   ? "must be greater than `RenewDeadline`"
+				   : "LeaseDuration must be greater than RenewDeadline");
+	if (*lock && strcmp(lock, "leases"))
+		return yd_fail_key(d, yd_get(le, "resourceLock"), "resourceLock",
+				   "resourceLock value must be \"leases\"");
+	yd_leave(d, mark);
+	return 0;
+}
+
+/* One extender's managedResources (validateExtenders): each name an
+ * extended resource name (a qualified name, not a native resource:
+ * one with a domain other than kubernetes.io), none twice across all
+ * extenders (seen, n_seen). */
+static int validate_managed(struct yaml_dec *d, const struct ynode *ext,
+			    const char **seen, int *n_seen, int max)
+{
+	const struct ynode *seq = yd_get(ext, "managedResources");
+	if (!seq || ynode_is_null(seq))
+		return 0;
+	size_t mark = yd_enter(d, "managedResources");
+	if (yd_want_seq(d, seq) < 0)
+		return -1;
+	for (int j = 0; j < seq->n; j++) {
+		size_t m2 = yd_index(d, j);
+		const char *name = "";
+		if (yd_want_map(d, seq->items[j]) < 0 ||
+		    yd_str(d, seq->items[j], "name", &name) < 0)
+			return -1;
+		const struct ynode *at = yd_get(seq->items[j], "name") ?
+			yd_get(seq->items[j], "name") : seq->items[j];
+		size_t m3 = yd_enter(d, "name");
+		if (yaml_check_label_key(d, at, name) < 0)
+			return -1;
+		const char *slash = strchr(name, '/');
+		if (!slash || strstr(name, "kubernetes.io/") ||
+		    !strncmp(name, "requests.", 9))
+			return yd_fail(d, at, "is an invalid extended resource name");
+		for (int k = 0; k < *n_seen; k++)
+			if (!strcmp(seen[k], name))
+				return yd_fail(d, at, "duplicate extender managed "
+					       "resource name");
+		if (*n_seen < max)
+			seen[(*n_seen)++] = name;
+		yd_leave(d, m3);
+		yd_leave(d, m2);
+	}
+	yd_leave(d, mark);
+	return 0;
+}
+
+/* validateExtenders: an extender with a prioritizeVerb needs a positive
+ * weight; managed resources as above; one binder at most. */
+static int validate_extenders(struct yaml_dec *d, const struct ynode *doc)
+{
+	const struct ynode *seq = yd_get(doc, "extenders");
+	if (!seq || ynode_is_null(seq))
+		return 0;
+	size_t mark = yd_enter(d, "extenders");
+	if (yd_want_seq(d, seq) < 0)
+		return -1;
+	const char *seen[256];
+	int n_seen = 0, binders = 0;
+	for (int i = 0; i < seq->n; i++) {
+		const struct ynode *e = seq->items[i];
+		size_t m2 = yd_index(d, i);
+		const char *prioritize = "", *bind = "";
+		int64_t weight = 0;
+		if (yd_want_map(d, e) < 0 || yd_str(d, e, "prioritizeVerb", &prioritize) < 0 ||
+		    yd_str(d, e, "bindVerb", &bind) < 0 ||
+		    yd_int64(d, e, "weight", &weight, NULL) < 0)
+			return -1;
+		if (*prioritize && weight <= 0)
+			return yd_fail_key(d, yd_get(e, "weight") ? yd_get(e, "weight") : e,
+					   "weight", "must have a positive weight "
+					   "applied to it");
+		binders += *bind != '\0';
+		if (validate_managed(d, e, seen, &n_seen, 256) < 0)
+			return -1;
+		yd_leave(d, m2);
+	}
+	if (binders > 1)
+		return yd_fail(d, seq, "only one extender can implement bind");
+	yd_leave(d, mark);
+	return 0;
+}
+
 static int decode_config(struct yaml_dec *d, const struct ynode *doc,
 			 struct sched_config *cfg)
 {
@@ -1256,23 +1558,33 @@ static int decode_config(struct yaml_dec *d, const struct ynode *doc,
 	/* the release the configuration is read for (--kube-version), set
 	 * on the cluster before loading: defaulting and validation follow it */
 	config_use_version(cfg, d->c->config.kube_version);
-	if (decode_percentage(d, doc, &cfg->percentage_of_nodes_to_score, NULL) < 0)
+	/* ValidateKubeSchedulerConfiguration's order; none of these fields
+	 * but the profiles' and percentageOfNodesToScore changes an answer
+	 * (kso is sequential and waits every backoff out), but kube refuses
+	 * the file */
+	if (validate_client_connection(d, doc) < 0 ||
+	    validate_leader_election(d, doc) < 0)
 		return -1;
-	/* parallelism changes no answer (kso is sequential), but kube
-	 * refuses a value below 1 */
 	int32_t parallelism = 16;
 	if (yd_int32(d, doc, "parallelism", &parallelism, NULL) < 0)
 		return -1;
 	if (parallelism <= 0)
 		return yd_fail_key(d, yd_get(doc, "parallelism"), "parallelism",
 				   "should be an integer value greater than zero");
-	if (decode_backoff(d, doc) < 0)
+	const struct ynode *profiles = yd_get(doc, "profiles");
+	if (profiles && ynode_is_null(profiles))
+		profiles = NULL;
+	if (profiles && !(profiles->kind == YNODE_SEQ && profiles->n == 0) &&
+	    validate_profiles(d, profiles, cfg) < 0)
+		return -1;
+	if (decode_percentage(d, doc, &cfg->percentage_of_nodes_to_score, NULL) < 0 ||
+	    decode_backoff(d, doc) < 0 || validate_extenders(d, doc) < 0)
+		return -1;
+	/* then scheduler.New builds each profile's framework */
+	if (profiles && !(profiles->kind == YNODE_SEQ && profiles->n == 0) &&
+	    build_profiles(d, profiles, cfg) < 0)
 		return -1;
 	warn_extenders(d, doc);
-	const struct ynode *profiles = yd_get(doc, "profiles");
-	if (profiles && !(profiles->kind == YNODE_SEQ && profiles->n == 0) &&
-	    decode_profiles(d, profiles, cfg) < 0)
-		return -1;
 	cfg->loaded = true;
 	return 0;
 }

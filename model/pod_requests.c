@@ -120,7 +120,7 @@ static void add_container(struct go_quantity *acc, int n_res,
  * containers' requests already: yaml/pod_resources.c.)
  */
 static void pod_requests_exact(const struct cluster *c, const struct pod *p,
-			       unsigned nm, int64_t *out)
+			       unsigned nm, bool pod_level, int64_t *out)
 {
 	/* the heap: a pod is converted once per model context (context.h),
 	 * or on the literal paths */
@@ -156,7 +156,7 @@ static void pod_requests_exact(const struct cluster *c, const struct pod *p,
 	for (size_t r = 0; r < nr && p->n_init_containers > 0; r++)
 		sum[r] = qmax(sum[r], init_max[r]);
 	const struct resource_list *pl = &p->pod_requests;
-	for (int i = 0; p->pod_requests_set &&
+	for (int i = 0; pod_level && p->pod_requests_set &&
 			config_at_least(&c->config, KUBE_1_34) && i < pl->n; i++)
 		if (first_entry(pl, i))
 			sum[pl->items[i].res] = go_quantity_of(pl->items[i].q);
@@ -176,19 +176,24 @@ void model_pod_requests(const struct cluster *c, const struct pod *p,
 			int64_t *out)
 {
 	assert(c && p && out);
-	pod_requests_exact(c, p, 0, out);
+	pod_requests_exact(c, p, 0, true, out);
 }
 
 /*
  * ScoreRequest(Pod)[r] == PodRequests(Pod')[r] where Pod' gives every
  * container (regular, init and sidecar) lacking a cpu request 100m and
- * lacking a memory request 200Mi.  The seed has no resource scoring.
+ * lacking a memory request 200Mi, and has no pod-level requests: v1.34.1's
+ * NewFit builds its resourceAllocationScorer (fit.go
+ * nodeResourceStrategyTypeMap) without enablePodLevelResources, so
+ * calculatePodResourceRequest runs PodRequests with SkipPodLevelResources
+ * (BalancedAllocation's scorer has the flag and reads them).  The seed has
+ * no resource scoring.
  */
 void model_pod_score_request(const struct cluster *c, const struct pod *p,
 			     int64_t *out)
 {
 	assert(c && p && out);
-	pod_requests_exact(c, p, NM_BOTH, out);
+	pod_requests_exact(c, p, NM_BOTH, false, out);
 }
 
 /* A resource list reduced to one resource: its exact value and whether
@@ -303,7 +308,7 @@ static void nonzero_1_34(const struct cluster *c, const struct pod *p,
 	if (p->pod_requests_set)
 		nm = (pod_lists(p, RES_CPU) ? 0 : NM_CPU) |
 		     (pod_lists(p, RES_MEMORY) ? 0 : NM_MEMORY);
-	pod_requests_exact(c, p, nm, row);
+	pod_requests_exact(c, p, nm, true, row);
 	*cpu = row[RES_CPU];
 	*mem = row[RES_MEMORY];
 	free(row);

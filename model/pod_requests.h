@@ -9,7 +9,8 @@
  *   NonZeroRequested   cpu/memory with 100m / 200Mi for missing entries,
  *                      rounded per container (the v1.30 bookkeeping);
  *   ScoreRequest       PodRequests after giving containers that lack a
- *                      cpu / memory request 100m / 200Mi.
+ *                      cpu / memory request 100m / 200Mi, without the
+ *                      pod-level requests (v1.34.1's Fit scorer skips them).
  * and the node-side aggregates over the pods a placement puts on a node.
  */
 #ifndef KSO_POD_REQUESTS_H

@@ -106,9 +106,12 @@ void oracle_pod_requests(const struct cluster *c, const struct pod *p,
 			 bool nonmissing, int64_t *out, bool *has_key)
 {
 	assert(c && p && out);
+	/* v1.34.1 builds NodeResourcesFit's scorer (the only reader of the
+	 * nonmissing request) without its enablePodLevelResources: the
+	 * score's request skips the pod-level requests (model/pod_requests.h) */
+	bool pod_level = config_at_least(&c->config, KUBE_1_34) && !nonmissing;
 	for (int r = 0; r < c->n_res; r++) {
-		struct req_q t = pod_request_one(p, r, nonmissing,
-						 config_at_least(&c->config, KUBE_1_34));
+		struct req_q t = pod_request_one(p, r, nonmissing, pod_level);
 		out[r] = t.has ? convert(r, t.q) : 0;
 		if (has_key)
 			has_key[r] = t.has;

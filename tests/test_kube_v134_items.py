@@ -152,6 +152,20 @@ def test_pod_level_resources_and_resize():
         assert got[n] == ("NodeResourcesFit", ["Insufficient cpu"]), got
 
 
+@pytest.mark.parametrize("version", [V130, V134])
+def test_fit_score_skips_pod_level_requests(version):
+    # fixtures/v134/fit-score-pod-level.yaml's header: v1.34.1's Fit
+    # scorer reads p's container request (100m / 128Mi), BalancedAllocation
+    # its pod-level one (3 cpu / 2Gi); v1.30 has no pod level at all
+    out = explain("v134/fit-score-pod-level.yaml", "default/p", version)
+    fit = {n: node(out, n)["scores"]["NodeResourcesFit"] for n in ("n1", "n2")}
+    assert fit == {"n1": 96, "n2": 71}
+    if version == V134:
+        bal = {n: node(out, n)["scores"]["NodeResourcesBalancedAllocation"]
+               for n in ("n1", "n2")}
+        assert bal == {"n1": 87, "n2": 87}
+
+
 def test_csi_limits_from_csinode_and_attachments():
     f = "v134/csi-limits-attachments.yaml"
     assert verdicts(explain(f, "default/new", V130)) == {

@@ -347,12 +347,11 @@ struct pvc {
 					   * selected-node, NULL when absent */
 	unsigned access_modes;            /* spec.accessModes, ACCESS_* bits */
 	bool block;                       /* spec.volumeMode Block (default Filesystem) */
-	bool has_vac;                     /* spec.volumeAttributesClassName set
-					   * (the gate is off in v1.30: such a
-					   * claim matches no volume) */
 	const char *vac;                  /* spec.volumeAttributesClassName, ""
-					   * when unset: v1.34 (gate GA) binds
-					   * it only to a PV of the same one */
+					   * when unset, and always in v1.30
+					   * (gate off: the API server drops
+					   * it); v1.34 (gate GA) binds the
+					   * claim only to a PV of the same one */
 	struct quantity request;          /* spec.resources.requests.storage */
 	struct label_selector selector;   /* spec.selector (nil: any volume) */
 	bool lost;                        /* status.phase Lost */

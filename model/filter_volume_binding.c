@@ -175,9 +175,6 @@ static bool pv_bound_to(const struct pv *v, const struct pvc *claim)
 static int find_matching(const struct cluster *c, const struct pvc *claim,
 			 const struct node *n, const bool *chosen)
 {
-	bool v134 = config_at_least(&c->config, KUBE_1_34);
-	if (claim->has_vac && !v134)
-		return -1;   /* VolumeAttributesClass gate off */
 	int best = -1;
 	for (int k = 0; k < c->n_pvs; k++) {
 		const struct pv *v = &c->pvs[k];
@@ -189,8 +186,9 @@ static int find_matching(const struct cluster *c, const struct pvc *claim,
 		if (quantity_cmp(v->capacity, claim->request) < 0 ||
 		    v->block != claim->block || v->deleting)
 			continue;
-		/* v1.34 (gate GA, delta §5.6): the same VolumeAttributesClass */
-		if (v134 && strcmp(v->vac, claim->vac))
+		/* v1.34 (gate GA, delta §5.6): the same VolumeAttributesClass;
+		 * v1.30's FindMatchingVolume reads none, and both are "" */
+		if (strcmp(v->vac, claim->vac))
 			continue;
 		bool affinity_ok = model_node_affinity_ok(&v->node_affinity, n);
 		if (pv_bound_to(v, claim))

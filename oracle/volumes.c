@@ -401,8 +401,8 @@ static bool bound_to(const struct pv *v, const struct pvc *claim)
  * node where it fits, and nothing else is taken where it does not), or
  * -1; cands the available, large enough, matching others, by increasing
  * capacity (list order among equals, as the scan keeps the first
- * smallest).  A claim with a VolumeAttributesClass matches nothing (the
- * gate is off in v1.30); v1.34 takes only PVs of the claim's class. */
+ * smallest).  v1.34 takes only PVs of the claim's VolumeAttributesClass;
+ * v1.30 (gate off) has the field on neither. */
 static void volume_candidates(struct oracle_cycle *cy, const struct pvc *claim,
 			      int *prebound, int **cands, int *n_cands)
 {
@@ -410,12 +410,12 @@ static void volume_candidates(struct oracle_cycle *cy, const struct pvc *claim,
 	*prebound = -1;
 	*n_cands = 0;
 	*cands = arena_array(cy->arena, (size_t)c->n_pvs + 1, sizeof **cands);
-	bool v134 = config_at_least(&c->config, KUBE_1_34);
-	for (int k = 0; k < c->n_pvs && (v134 || !claim->has_vac); k++) {
+	for (int k = 0; k < c->n_pvs; k++) {
 		const struct pv *v = &c->pvs[k];
-		/* v1.34 (gate GA, delta §5.6): the same VolumeAttributesClass */
+		/* v1.34 (gate GA, delta §5.6): the same VolumeAttributesClass
+		 * (v1.30 reads none: both are "", the API server drops them) */
 		if (strcmp(v->class_name, claim->class_name) ||
-		    (v134 && strcmp(v->vac, claim->vac)))
+		    strcmp(v->vac, claim->vac))
 			continue;
 		bool mine = bound_to(v, claim);
 		if ((v->has_claim_ref && !mine) ||

@@ -179,8 +179,8 @@ def test_csi_limits_from_csinode_and_attachments():
 
 def test_volume_attributes_class_matching():
     f = "v134/volume-binding-vac.yaml"
-    assert verdicts(explain(f, "default/p-gold", V130)) == {
-        "n1": ("VolumeBinding", [NO_PV])}
+    # v1.30: the API server dropped both classes; pv-gold matches either
+    assert verdicts(explain(f, "default/p-gold", V130)) == {"n1": None}
     assert verdicts(explain(f, "default/p-none", V130)) == {"n1": None}
     assert verdicts(explain(f, "default/p-gold", V134)) == {"n1": None}
     assert verdicts(explain(f, "default/p-none", V134)) == {

@@ -184,11 +184,12 @@ static int decode_pvc_spec(struct yaml_dec *d, const struct ynode *obj,
 	    decode_spec_class(d, obj, spec, c) < 0 ||
 	    yd_str(d, spec, "volumeName", &c->volume_name) < 0)
 		return -1;
+	/* v1.30's API server drops it (VolumeAttributesClass gate off:
+	 * DropDisabledFields of a new claim), as it does a PV's */
 	const char *vac = "";
 	if (yd_str(d, spec, "volumeAttributesClassName", &vac) < 0)
 		return -1;
-	c->has_vac = *vac != '\0';
-	c->vac = vac;
+	c->vac = config_at_least(&d->c->config, KUBE_1_34) ? vac : "";
 	size_t m2 = yd_enter(d, "resources");
 	const struct ynode *res = yd_get(spec, "resources");
 	if (!res)

@@ -232,6 +232,9 @@ struct oracle_data {
 
 	int64_t *alloc;                 /* [n_nodes * n_res] allocatable */
 	bool *alloc_has;                /* [n_nodes * n_res] key present */
+	bool *prefer_taints;            /* [n_nodes] the node has a
+					 * PreferNoSchedule taint (TaintToleration's
+					 * Score reads no other node's taints) */
 	struct oracle_node *nodes;
 	int *order;                     /* node-tree order (§1.4) */
 	uint64_t node_stamp;            /* the last oracle_node.version given */

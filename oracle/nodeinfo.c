@@ -165,6 +165,9 @@ static void nodes_init(struct oracle *o)
 			d->alloc_has[n * nr + (size_t)a->items[i].res] = true;
 		}
 		d->nodes[n].requested = arena_array(&d->arena, nr + 1, sizeof(int64_t));
+		for (int t = 0; t < c->nodes[n].n_taints; t++)
+			if (c->nodes[n].taints[t].effect == EFFECT_PREFER_NO_SCHEDULE)
+				d->prefer_taints[n] = true;
 	}
 }
 /* A pending pod kube's nominator holds (eventhandlers.go): one a profile
@@ -194,6 +197,7 @@ void oracle_init(struct oracle *o, const struct snapshot *s)
 	size_t nn = (size_t)c->n_nodes, np = (size_t)c->n_pods, nr = (size_t)c->n_res;
 	d->alloc = arena_array(&d->arena, nn * nr + 1, sizeof(int64_t));
 	d->alloc_has = arena_array(&d->arena, nn * nr + 1, sizeof(bool));
+	d->prefer_taints = arena_array(&d->arena, nn + 1, sizeof(bool));
 	d->nodes = xcalloc(nn, sizeof(struct oracle_node));
 	d->order = arena_array(&d->arena, nn + 1, sizeof(int));
 	d->pod_req = arena_array(&d->arena, np * nr + 1, sizeof(int64_t));

@@ -22,7 +22,7 @@
 
 typedef void (*filter_fn)(struct oracle_cycle *, const struct oracle_nodeview *,
 			  struct sched_status *);
-typedef enum sched_code (*score_fn)(struct oracle_cycle *, const int *, int, int64_t *);
+typedef oracle_score_fn score_fn;
 
 typedef enum sched_code (*check_fn)(struct oracle_cycle *, const struct oracle_nodeview *);
 
@@ -810,6 +810,11 @@ static bool score_nodes(struct oracle_cycle *cy, const int *f, int n,
 		if (given >> id & 1)
 			for (int i = 0; i < n; i++)
 				s[i] = g->raw[(size_t)f[i] * PLUGIN_COUNT + (size_t)id];
+		else if (cy->score_mult && (id == PLUGIN_NODE_RESOURCES_FIT ||
+					    id == PLUGIN_BALANCED_ALLOCATION))
+			/* one node per class: the class's kept raw score */
+			code = oracle_nclass_score(cy, id == PLUGIN_BALANCED_ALLOCATION,
+						   scorers[k].fn, f, n, s);
 		else
 			code = scorers[k].fn(cy, f, n, s);
 		if (code == SCHED_SKIP) {

@@ -457,6 +457,20 @@ struct oracle_nclasses {
 			int64_t count;
 		} cnt[4];
 		uint8_t cnt_next;
+		/* across cycles (oracle_nclass_score): NodeResourcesFit's
+		 * ([0]) and BalancedAllocation's ([1]) raw score of the
+		 * class under the score key skey (0: none), two keys each,
+		 * snext the entry the next new one replaces */
+		uint32_t skey[2][2];
+		int64_t sval[2][2];
+		uint8_t snext[2];
+		/* across cycles (oracle_nclass_ncount): the count on the
+		 * class's nodes of the kept per-node count at */
+		struct oracle_nclass_ncnt {
+			const struct oracle_ncount *at;
+			int32_t count;
+		} ncnt[4];
+		uint8_t ncnt_next;
 	} *memo;
 	int cap_memo;
 	uint32_t epoch;
@@ -475,6 +489,18 @@ struct oracle_nclasses {
 	int n_req_ids, cap_req_ids;
 	int *req_slots;                 /* request id + 1, open addressing */
 	int req_cap;
+	/* the score keys (oracle_nclass_score): (profile, PodRequests row,
+	 * its non-zero-defaulted row) interned */
+	int *pod_skey;                  /* [n_pods] score key or -1 */
+	struct oracle_nclass_skey {
+		int rep;                /* a pod of it */
+		const struct sched_profile *prof;
+		uint64_t hash;
+		uint8_t skip;           /* bit w: scorer w skipped */
+	} *skeys;
+	int n_skeys, cap_skeys;
+	int *skey_slots;                /* score key + 1, open addressing */
+	int skey_cap;
 	/* cycle.c walk_classes: the cycle's feasible classes */
 	int *frep;                      /* [n_nodes] feasible node i's class's
 					 * index in reps */
@@ -512,6 +538,29 @@ static inline void oracle_nclass_forget(struct oracle_data *d, int n)
 
 struct oracle_cycle;
 struct oracle_sel;
+
+/* A Score plugin's raw scores of the nodes f[0..n) into out (cycle.c). */
+typedef enum sched_code (*oracle_score_fn)(struct oracle_cycle *, const int *,
+					   int, int64_t *);
+
+/* oracle_nclass_score: fn's raw scores of the scored nodes f[0..n),
+ * one per class (a cycle scoring by classes), kept per class across
+ * cycles; which is 0 for NodeResourcesFit, 1 for BalancedAllocation,
+ * whose raw scores read only the profile, the pod's requests and of the
+ * node what its class keys on (node_class.c). */
+enum sched_code oracle_nclass_score(struct oracle_cycle *cy, int which,
+				    oracle_score_fn fn, const int *f, int n,
+				    int64_t *out);
+
+struct oracle_ncount;
+/* oracle_nclass_ncount: oracle_ncount_get(at, n) for a cycle scoring by
+ * classes, kept per class across cycles; at must count per node a
+ * property of the node's bound pods that their kinds determine (a
+ * group's pods, a term class's: d->group_nodes, oracle_tclass.nodes),
+ * and live as long as the oracle. */
+int32_t oracle_nclass_ncount(struct oracle_cycle *cy, const struct oracle_ncount *at,
+			     int n);
+
 /* oracle_nclass_pod_ok: the cycle's pod and profile read no node's name
  * and no unique key's value (node_class.c). */
 bool oracle_nclass_pod_ok(struct oracle_cycle *cy);

@@ -438,12 +438,15 @@ static void host_end(struct host_sums *h, const int *f, int n)
  * are scored than have counts, each scored node's own count is looked
  * up instead: the same sums, without a walk over every node holding
  * such pods (thousands per cycle at 50,000 nodes). */
-static void host_add(struct host_sums *h, const struct oracle_ncount *at, int64_t w,
-		     const int *f, int n, int n_nodes)
+static void host_add(struct oracle_cycle *cy, struct host_sums *h,
+		     const struct oracle_ncount *at, int64_t w, const int *f, int n)
 {
-	if (h->topo->n_dom == n_nodes && at->n > n) {
+	if (h->topo->n_dom == cy->c->n_nodes && at->n > n) {
+		/* by classes, f[i] stands for its class: the class's count
+		 * kept across cycles */
 		for (int i = 0; i < n; i++) {
-			int32_t c = oracle_ncount_get(at, f[i]);
+			int32_t c = cy->score_mult ? oracle_nclass_ncount(cy, at, f[i])
+						   : oracle_ncount_get(at, f[i]);
 			if (c)
 				h->sum[i] += w * c;
 		}
@@ -472,7 +475,7 @@ static void score_add(struct oracle_cycle *cy, struct oracle_tmap *m, struct hos
 	}
 	if (!h->topo)
 		host_begin(cy, h, t, f, n);
-	host_add(h, at, w, f, n, cy->c->n_nodes);
+	host_add(cy, h, at, w, f, n);
 }
 
 enum sched_code oracle_score_interpod(struct oracle_cycle *cy, const int *f, int n,

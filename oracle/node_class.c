@@ -44,6 +44,17 @@
  * node itself; its class still serves its score, which never reads
  * nominated pods).
  *
+ * A class never changes (a node whose pods change moves to another), so
+ * what its nodes give under a key of the cycle's other inputs is kept
+ * across cycles, in the class's memo: the Filter code under the filter
+ * key (oracle_nclass_filter_key), countPodsMatchSelector's count under
+ * (selector table, namespace), the count of a kept per-node table (a
+ * group's or a term class's pods: InterPodAffinity's Score on a unique
+ * key), and NodeResourcesFit's and BalancedAllocation's raw scores
+ * under the score key (profile, PodRequests row, non-zero row:
+ * oracle_nclass_score).  Each key names every input of the value that
+ * is not the class's.
+ *
  * Classes are kept incrementally: every change of a node's pods or
  * nominated list (oracle_node_touched) and a preemption dry run's
  * restore forget the node's class, which is looked up again on the next
@@ -556,6 +567,150 @@ int64_t oracle_nclass_count_matching(struct oracle_cycle *cy, int n,
 	return v;
 }
 
+/*
+ * A kept per-node count (a group's bound pods, a term class's) on node
+ * n: the sum over n's pods of what their kinds determine (a kind holds
+ * the pod's group and term classes), so one value per class, and at
+ * lives as long as the oracle, so its address names it in every later
+ * cycle too.
+ */
+int32_t oracle_nclass_ncount(struct oracle_cycle *cy, const struct oracle_ncount *at,
+			     int n)
+{
+	struct oracle_nclasses *nc = cy->o->d->nc;
+	struct oracle_nclass_memo *m = &nc->memo[oracle_nclass_of(cy->o, n)];
+	for (int i = 0; i < 4; i++)
+		if (m->ncnt[i].at == at)
+			return m->ncnt[i].count;
+	struct oracle_nclass_ncnt *e = &m->ncnt[m->ncnt_next++ & 3];
+	e->at = at;
+	e->count = oracle_ncount_get(at, n);
+	return e->count;
+}
+
+/* ------------------------------------------------ scores across cycles */
+
+static bool skey_eq(const struct oracle_data *d, const struct oracle_nclasses *nc,
+		    int x, const struct sched_profile *prof, int p)
+{
+	size_t nr = (size_t)d->n_res, q = (size_t)nc->skeys[x].rep;
+	return nc->skeys[x].prof == prof &&
+	       memcmp(&d->pod_req[q * nr], &d->pod_req[(size_t)p * nr],
+		      sizeof(int64_t) * nr) == 0 &&
+	       memcmp(&d->pod_req_nm[q * nr], &d->pod_req_nm[(size_t)p * nr],
+		      sizeof(int64_t) * nr) == 0;
+}
+
+static void skeys_rehash(struct oracle_nclasses *nc)
+{
+	free(nc->skey_slots);
+	nc->skey_cap = nc->skey_cap ? 2 * nc->skey_cap : 64;
+	nc->skey_slots = xcalloc((size_t)nc->skey_cap, sizeof(int));
+	uint32_t mask = (uint32_t)nc->skey_cap - 1;
+	for (int k = 0; k < nc->n_skeys; k++) {
+		uint32_t i = (uint32_t)nc->skeys[k].hash & mask;
+		while (nc->skey_slots[i])
+			i = (i + 1) & mask;
+		nc->skey_slots[i] = k + 1;
+	}
+}
+
+/* The cycle pod's score key: what NodeResourcesFit's and
+ * BalancedAllocation's Score read of the cycle besides the node - the
+ * profile (resources, weights, strategy), the pod's PodRequests row
+ * (Balanced) and its row with the non-zero defaults (Fit; not a function
+ * of the first: an explicit zero stays zero), interned.  A pod's profile
+ * may differ between callers, so the pod's cached key is checked
+ * against it. */
+static int score_key(struct oracle_cycle *cy)
+{
+	struct oracle_data *d = cy->o->d;
+	struct oracle_nclasses *nc = d->nc;
+	int p = cy->pod;
+	int x = nc->pod_skey[p];
+	if (x >= 0 && nc->skeys[x].prof == cy->prof)
+		return x;
+	size_t nr = (size_t)d->n_res;
+	uint64_t h = mix(0x736b6579ull, (uint64_t)(uintptr_t)cy->prof);
+	for (size_t r = 0; r < nr; r++) {
+		h = mix(h, (uint64_t)d->pod_req[(size_t)p * nr + r]);
+		h = mix(h, (uint64_t)d->pod_req_nm[(size_t)p * nr + r]);
+	}
+	uint32_t mask = (uint32_t)nc->skey_cap - 1;
+	uint32_t i = (uint32_t)h & mask;
+	for (; nc->skey_slots[i]; i = (i + 1) & mask) {
+		x = nc->skey_slots[i] - 1;
+		if (nc->skeys[x].hash == h && skey_eq(d, nc, x, cy->prof, p))
+			return nc->pod_skey[p] = x;
+	}
+	x = nc->n_skeys++;
+	GROW(nc->skeys, nc->n_skeys, nc->cap_skeys);
+	nc->skeys[x] = (struct oracle_nclass_skey){p, cy->prof, h, 0};
+	nc->skey_slots[i] = x + 1;
+	if (2 * nc->n_skeys > nc->skey_cap)
+		skeys_rehash(nc);
+	return nc->pod_skey[p] = x;
+}
+
+/*
+ * fn's raw scores of one node per class, kept per class across cycles
+ * under the score key: a class never changes (its nodes' allocatable is
+ * its static signature's, their requested and non-zero requested the
+ * sums of its pods' kinds), and neither Score normalizes, so a class's
+ * raw score under one key is the same in every cycle.  Only the classes
+ * not kept are scored (fn on them alone: both score node by node).  A
+ * Skip (v1.34's best-effort pod, BalancedAllocation) reads only the pod
+ * and the profile: kept per key.
+ */
+enum sched_code oracle_nclass_score(struct oracle_cycle *cy, int which,
+				    oracle_score_fn fn, const int *f, int n,
+				    int64_t *out)
+{
+	assert(cy->score_mult && (which == 0 || which == 1));
+	struct oracle *o = cy->o;
+	struct oracle_nclasses *nc = o->d->nc;
+	int x = score_key(cy);
+	if (nc->skeys[x].skip >> which & 1) {
+		for (int i = 0; i < n; i++)
+			out[i] = 0;
+		return SCHED_SKIP;
+	}
+	uint32_t key = (uint32_t)x + 1;
+	int *miss = arena_array(cy->arena, (size_t)n + 1, sizeof(int));
+	int *at = arena_array(cy->arena, (size_t)n + 1, sizeof(int));
+	int n_miss = 0;
+	for (int i = 0; i < n; i++) {
+		const struct oracle_nclass_memo *m = &nc->memo[oracle_nclass_of(o, f[i])];
+		if (m->skey[which][0] == key) {
+			out[i] = m->sval[which][0];
+		} else if (m->skey[which][1] == key) {
+			out[i] = m->sval[which][1];
+		} else {
+			miss[n_miss] = f[i];
+			at[n_miss++] = i;
+		}
+	}
+	if (n_miss == 0)
+		return SCHED_SUCCESS;
+	int64_t *v = arena_array(cy->arena, (size_t)n_miss, sizeof(int64_t));
+	enum sched_code code = fn(cy, miss, n_miss, v);
+	if (code == SCHED_SKIP) {
+		nc->skeys[x].skip |= (uint8_t)(1u << which);
+		for (int i = 0; i < n; i++)
+			out[i] = 0;
+		return code;
+	}
+	assert(code == SCHED_SUCCESS);
+	for (int j = 0; j < n_miss; j++) {
+		struct oracle_nclass_memo *m = &nc->memo[oracle_nclass_of(o, miss[j])];
+		int e = m->snext[which]++ & 1;
+		m->skey[which][e] = key;
+		m->sval[which][e] = v[j];
+		out[at[j]] = v[j];
+	}
+	return SCHED_SUCCESS;
+}
+
 /* ------------------------------------------------------------- life */
 
 struct oracle_nclasses *oracle_nclasses_build(struct oracle *o)
@@ -579,6 +734,10 @@ struct oracle_nclasses *oracle_nclasses_build(struct oracle *o)
 		nc->pod_req_id[p] = -1;
 	nc->req_cap = 64;
 	nc->req_slots = xcalloc((size_t)nc->req_cap, sizeof(int));
+	nc->pod_skey = xmalloc(sizeof(int) * ((size_t)d->n_pods + 1));
+	for (int p = 0; p <= d->n_pods; p++)
+		nc->pod_skey[p] = -1;
+	skeys_rehash(nc);
 	fkeys_rehash(nc);
 	nc->frep = xmalloc(sizeof(int) * nn);
 	nc->reps = xmalloc(sizeof(int) * nn);
@@ -614,6 +773,9 @@ void oracle_nclasses_release(struct oracle_data *d)
 	free(nc->req_rep);
 	free(nc->req_hash);
 	free(nc->req_slots);
+	free(nc->pod_skey);
+	free(nc->skeys);
+	free(nc->skey_slots);
 	free(nc->frep);
 	free(nc->reps);
 	free(nc->mult);

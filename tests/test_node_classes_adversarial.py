@@ -431,3 +431,127 @@ def test_twins(tmp_path, case, version):
     assert on == off, "the node classes changed the answer"
     assert schedule(path, cfg, version, "--all-nodes") == \
         schedule(path, cfg, version, "--engine", "model")
+
+
+# ----------------------------------------------- scores across cycles
+#
+# What a class keeps from one cycle to the next (oracle_nclass_score,
+# oracle_nclass_ncount): NodeResourcesFit's and BalancedAllocation's raw
+# scores under the pod's score key (profile, requests, requests with the
+# non-zero defaults), and the per-node counts InterPodAffinity's Score
+# reads for a key on every node (a group's bound pods, an existing
+# term's).  120 nodes alternate between a base node and its twin; the
+# pending pods alternate between two variants that differ in exactly one
+# input of what is kept, and the two variants' best node is on opposite
+# sides (worked from §2.7 / §2.8 / §2.9, both scores summed at weight 1;
+# the other scores tie between base and twin):
+#   nonzero-cpu: base 200m / 2Gi, twin 1 / 1536Mi; a pod without a cpu
+#     request (Fit counts 100m) scores base 50 + 75 = 125, twin 61 + 66
+#     = 127; the same pod with cpu "0" (Fit counts 0) base 75 + 75 = 150,
+#     twin 66 + 66 = 132.  Only the non-zero row differs.
+#   request-memory: base 8 / 256Mi, twin 2 / 400Mi; cpu 1 and no memory
+#     request (Balanced counts 0, Fit 200Mi) base 54 + 93 = 147, twin
+#     50 + 75 = 125; with memory 200Mi (Fit's count the same) base
+#     54 + 67 = 121, twin 50 + 100 = 150.  Only the requests row differs.
+#   profile: base 3 / 32Gi, twin 16 / 2Gi, one pod (cpu 1, memory 1Gi)
+#     under the default profile (Fit's cpu and memory at weight 1: base
+#     (66 + 96) / 2 = 81 + 84 = 165, twin (93 + 50) / 2 = 71 + 78 = 149)
+#     and under "weights" (cpu 5, memory 1: base (5 x 66 + 96) / 6 = 71
+#     + 84 = 155, twin (5 x 93 + 50) / 6 = 85 + 78 = 163).  Only the
+#     profile differs.
+#   pref-anti-group: base nodes hold a web pod, twins a db pod; pods
+#     preferring not to share a hostname with web (twin), then with db
+#     (base): two groups' counts.
+#   existing-term: base nodes hold a pod preferring away from app=x on
+#     its hostname, twins one preferring away from app=y; pending pods
+#     labelled x (twin) and y (base): two term classes' counts.
+# A class that kept a value under too coarse a key would give the second
+# variant the first one's: its pick, and the --detail viable list, would
+# change.
+
+SCORE_TWINS = {
+    "nonzero-cpu": ({"cpu": "200m", "memory": "2Gi"}, {"cpu": "1", "memory": "1536Mi"},
+                    None, None,
+                    {"req": {"memory": "1Gi"}}, {"req": {"cpu": "0", "memory": "1Gi"}}),
+    "request-memory": ({"cpu": "8", "memory": "256Mi"}, {"cpu": "2", "memory": "400Mi"},
+                       None, None,
+                       {"req": {"cpu": "1"}}, {"req": {"cpu": "1", "memory": "200Mi"}}),
+    "profile": ({"cpu": "3", "memory": "32Gi"}, {"cpu": "16", "memory": "2Gi"},
+                None, None,
+                {"req": {"cpu": "1", "memory": "1Gi"}},
+                {"req": {"cpu": "1", "memory": "1Gi"}, "scheduler": "weights"}),
+    "pref-anti-group": ({"cpu": "8", "memory": "16Gi"}, {"cpu": "8", "memory": "16Gi"},
+                        {"labels": {"app": "web"}}, {"labels": {"app": "db"}},
+                        {"anti": "web"}, {"anti": "db"}),
+    "existing-term": ({"cpu": "8", "memory": "16Gi"}, {"cpu": "8", "memory": "16Gi"},
+                      {"existing_anti": "x"}, {"existing_anti": "y"},
+                      {"labels": {"app": "x"}}, {"labels": {"app": "y"}}),
+}
+
+
+# the profile case's second profile: LeastAllocated, cpu weighing 5
+CONFIG_WEIGHTS = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: weights
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy: {type: LeastAllocated, resources: [{name: cpu, weight: 5}, {name: memory, weight: 1}]}
+"""
+
+
+def score_twin_pod(name, v, node_name=None):
+    k = {"ns": "default", "labels": v.get("labels", {}), "req": v.get("req")}
+    p = pod(name, k, node_name=node_name)
+    target = v.get("anti") or v.get("existing_anti")
+    if target:
+        p["spec"]["affinity"] = {"podAntiAffinity": {
+            "preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 50, "podAffinityTerm": {
+                    "labelSelector": {"matchLabels": {"app": target}},
+                    "topologyKey": "kubernetes.io/hostname"}}]}}
+    if v.get("scheduler"):
+        p["spec"]["schedulerName"] = v["scheduler"]
+    return p
+
+
+def score_twin_cluster(case):
+    base, twin, base_pod, twin_pod, a, b = SCORE_TWINS[case]
+    items = []
+    for i in range(120):
+        name = "n%03d" % i
+        items.append({"apiVersion": "v1", "kind": "Node",
+                      "metadata": {"name": name, "labels": {
+                          "kubernetes.io/hostname": name, "node-id": "id%d" % i,
+                          "topology.kubernetes.io/zone": "z1"}},
+                      "spec": {},
+                      "status": {"allocatable": dict(twin if i % 2 else base, pods="110")}})
+        bound = twin_pod if i % 2 else base_pod
+        if bound:
+            items.append(score_twin_pod("e%d" % i, dict(bound, req={"cpu": "10m"}),
+                                        node_name=name))
+    for i in range(24):
+        items.append(score_twin_pod("p%02d" % i, b if i % 2 else a))
+    return {"apiVersion": "v1", "kind": "List", "items": items}
+
+
+@pytest.mark.parametrize("version", ["1.30", "1.34"])
+@pytest.mark.parametrize("case", list(SCORE_TWINS))
+def test_score_twins(tmp_path, case, version):
+    path = tmp_path / "twins.json"
+    path.write_text(json.dumps(score_twin_cluster(case)))
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG_WEIGHTS)
+    rc, on = schedule(path, cfg, version)
+    assert (rc, on) == schedule(path, cfg, version, "--no-node-classes"), \
+        "the node classes changed the answer"
+    # the variants part as worked out above: the first to a base node
+    # (even index), the second to a twin, or the other way round
+    steps = json.loads(on)["steps"]
+    side = {s["pod"]: int(s["node"][1:]) % 2 for s in steps if s["action"] == "bind"}
+    assert len(side) == 24
+    first = {side["default/p%02d" % i] for i in range(0, 24, 2)}
+    second = {side["default/p%02d" % i] for i in range(1, 24, 2)}
+    assert len(first) == 1 and len(second) == 1 and first != second, (first, second)

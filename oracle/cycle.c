@@ -13,6 +13,7 @@
  * plugins' PreFilter work, with no allocation proportional to the
  * cluster.
  */
+#include "../core/grow.h"
 #include "internal.h"
 
 #include <assert.h>
@@ -1003,9 +1004,83 @@ static void classes_begin(struct oracle_nclasses *nc)
 {
 	if (++nc->epoch == 0) {
 		for (int c = 0; c < nc->n_cls; c++)
-			nc->memo[c].stamp = nc->memo[c].rep_stamp = 0;
+			nc->memo[c].rep_stamp = 0;
 		nc->epoch = 1;
 	}
+}
+
+/* The class's index in reps, its first feasible node n made its
+ * representative when it has none this cycle. */
+static int class_rep(struct oracle_nclasses *nc, struct oracle_nclass_memo *m,
+		     int n, int *nr)
+{
+	if (m->rep_stamp != nc->epoch) {
+		m->rep_stamp = nc->epoch;
+		m->rep = *nr;
+		nc->reps[*nr] = n;
+		nc->mult[(*nr)++] = 0;
+	}
+	return m->rep;
+}
+
+/* walk_classes' first meeting of class c this cycle at node n, one
+ * without nominated pods: the class's Filter code (kept from an earlier
+ * cycle of the same filter key xkey, else fits_fast on n), and the
+ * class's entry in nc->walk, which the walk's fast path reads from then
+ * on: its index in reps when the code is Success, else NC_WALK_FAIL. */
+static enum sched_code class_code(struct oracle_cycle *cy, struct cycle_run *run,
+				  int c, int n, uint32_t xkey, int *nr)
+{
+	struct oracle_nclasses *nc = cy->o->d->nc;
+	struct oracle_nclass_memo *m = &nc->memo[c];
+	enum sched_code code;
+	if (xkey && m->xkey == xkey) {
+		code = (enum sched_code)m->xcode;
+	} else {
+		code = fits_fast(cy, n, run->status);
+		if (xkey) {
+			m->xkey = xkey;
+			m->xcode = (uint8_t)code;
+		}
+	}
+	if (code == SCHED_ERROR)
+		return code;
+	nc->walk[c + 1] = code == SCHED_SUCCESS ? class_rep(nc, m, n, nr) : NC_WALK_FAIL;
+	GROW(nc->walked, (size_t)nc->n_walked + 1, nc->cap_walked);
+	nc->walked[nc->n_walked++] = c;
+	return code;
+}
+
+/* walk_classes' fast path over cand[j..to): nodes whose class the walk
+ * has met this cycle (walk[class + 1] not NC_WALK_UNKNOWN), the feasible
+ * ones appended to feasible (*nf of them, frep[i] their class's index
+ * in reps, mult counting them), until a node that needs the slow path,
+ * to, or want feasible nodes.  Returns the position reached (the slow
+ * node's).  A function of its own so that its dozen values stay in
+ * registers (the walk's body at 50,000 nodes is most of a cycle). */
+static int walk_run(const int *cand, int j, int to, const int *node_class,
+		    const int32_t *walk, int *mult, int *frep, int *feasible,
+		    int *nf_io, int want)
+{
+	int nf = *nf_io;
+	for (; j < to; j++) {
+		int n = cand[j];
+		int r = walk[node_class[n] + 1];
+		if (r < 0) {
+			if (r == NC_WALK_FAIL)
+				continue;
+			break;
+		}
+		mult[r]++;
+		frep[nf] = r;
+		feasible[nf++] = n;
+		if (nf == want) {
+			j++;
+			break;
+		}
+	}
+	*nf_io = nf;
+	return j;
 }
 
 /* find_feasible's walk (from cand[at], until want nodes are feasible)
@@ -1014,75 +1089,75 @@ static void classes_begin(struct oracle_nclasses *nc)
  * filtered itself (§1.5: its first pass adds them).  Each feasible
  * node's class joins the scored representatives (nc->reps, the first
  * feasible node of each class in walk order, nc->mult how many feasible
- * nodes each stands for) and nc->frep[i] is feasible[i]'s.  Returns the
- * nodes processed; *nom_seen says whether nom was one of them. */
+ * nodes each stands for) and nc->frep[i] is feasible[i]'s.  The walk is
+ * the candidates' range from at, wrapping once: two straight runs, where
+ * a node of a class met before costs a load of its class and of the
+ * class's nc->walk entry (a node with nominated pods has no class kept,
+ * node_class.c, so it takes the slow path each time).  Returns the nodes
+ * processed; *nom_seen says whether nom was one of them. */
 static int walk_classes(struct oracle_cycle *cy, struct cycle_run *run,
 			const int *cand, int n_cand, int at, int want, int nom,
 			bool *nom_seen)
 {
 	struct oracle *o = cy->o;
 	struct oracle_nclasses *nc = o->d->nc;
-	const uint32_t epoch = nc->epoch;
 	/* a code kept from an earlier cycle of the same filter key */
 	const uint32_t xkey = oracle_nclass_filter_key(cy);
 	/* the arrays in locals (the per-node path is a few loads): only a
-	 * new class moves nc->memo */
+	 * new class moves nc->walk */
 	const int *node_class = nc->node_class;
-	const uint8_t *nominated = nc->nominated;
-	struct oracle_nclass_memo *memo = nc->memo;
-	int *reps = nc->reps, *mult = nc->mult, *frep = nc->frep;
+	const int32_t *walk = nc->walk;
+	int *mult = nc->mult, *frep = nc->frep;
 	int *feasible = run->feasible;
 	int nf = run->n_feasible, nr = 0, i = 0;
-	bool seen = false;
-	while (i < n_cand && nf < want) {
-		int n = cand[at];
-		if (++at == n_cand)
-			at = 0;
-		i++;
-		seen |= n == nom;
-		int c = node_class[n];
-		if (c < 0) {
-			c = oracle_nclass_compute(o, n);
-			memo = nc->memo;
-		}
-		struct oracle_nclass_memo *m = &memo[c];
-		enum sched_code code;
-		if (nominated[n]) {
-			code = fits_fast(cy, n, run->status);
-		} else if (m->stamp == epoch) {
-			code = (enum sched_code)m->code;
-		} else {
-			if (xkey && m->xkey == xkey) {
-				code = (enum sched_code)m->xcode;
-			} else {
-				code = fits_fast(cy, n, run->status);
-				if (xkey) {
-					m->xkey = xkey;
-					m->xcode = (uint8_t)code;
-				}
-			}
-			m->stamp = epoch;
-			m->code = (uint8_t)code;
-		}
-		if (code != SCHED_SUCCESS) {
-			if (code == SCHED_ERROR) {
-				run->error_node = n;
+	assert(nc->n_walked == 0);
+	for (int seg = 0; seg < 2 && nf < want; seg++) {
+		int from = seg ? 0 : at, to = seg ? at : n_cand;
+		int j = from;
+		for (; j < to && nf < want; j++) {
+			j = walk_run(cand, j, to, node_class, walk, mult, frep,
+				     feasible, &nf, want);
+			if (j == to || nf == want)
 				break;
+			/* a class not met yet this cycle, not known, or a
+			 * node with nominated pods */
+			int n = cand[j];
+			int c = oracle_nclass_of(o, n);
+			walk = nc->walk;
+			enum sched_code code;
+			if (nc->nominated[n])
+				code = fits_fast(cy, n, run->status);
+			else if (walk[c + 1] != NC_WALK_UNKNOWN)
+				code = walk[c + 1] >= 0 ? SCHED_SUCCESS : SCHED_UNSCHEDULABLE;
+			else
+				code = class_code(cy, run, c, n, xkey, &nr);
+			walk = nc->walk;
+			if (code != SCHED_SUCCESS) {
+				if (code == SCHED_ERROR) {
+					run->error_node = n;
+					i += j - from + 1;
+					goto out;
+				}
+				continue;
 			}
-			continue;
+			int r = class_rep(nc, &nc->memo[c], n, &nr);
+			mult[r]++;
+			frep[nf] = r;
+			feasible[nf++] = n;
 		}
-		if (m->rep_stamp != epoch) {
-			m->rep_stamp = epoch;
-			m->rep = nr;
-			reps[nr] = n;
-			mult[nr++] = 0;
-		}
-		mult[m->rep]++;
-		frep[nf] = m->rep;
-		feasible[nf++] = n;
+		i += j - from;
 	}
+out:
+	/* the walk entries back to unknown for the next cycle */
+	for (int k = 0; k < nc->n_walked; k++)
+		nc->walk[nc->walked[k] + 1] = NC_WALK_UNKNOWN;
+	nc->n_walked = 0;
 	run->n_feasible = nf;
 	nc->n_reps = nr;
+	/* the processed nodes are cand[at], ..., i of them wrapping */
+	bool seen = false;
+	for (int k = 0, j = at; nom >= 0 && k < i && !seen; k++, j = j + 1 == n_cand ? 0 : j + 1)
+		seen = cand[j] == nom;
 	*nom_seen = seen;
 	return i;
 }
@@ -1389,16 +1464,33 @@ static int choose(struct oracle_cycle *cy, struct sched_cycle_result *r,
 			d->dirty_scored = true;
 			r->scores_written = true;
 		}
-		for (int i = 0; i < nf; i++) {
-			int64_t t = rep_of ? total[rep_of[i]] : total[i];
-			if (r)
-				r->total[run->feasible[i]] = t;
-			if (t > best) {
-				best = t;
-				n_viable = 0;
+		if (rep_of) {
+			/* by classes (never into a result): the best total
+			 * among the classes, then the feasible nodes of the
+			 * best ones in feasible order, as the per-node loop
+			 * lists them */
+			assert(!r);
+			for (int k = 0; k < n_scored; k++)
+				best = total[k] > best ? total[k] : best;
+			uint8_t *top = arena_array(cy->arena, (size_t)n_scored, 1);
+			for (int k = 0; k < n_scored; k++)
+				top[k] = total[k] == best;
+			for (int i = 0; i < nf; i++) {
+				viable[n_viable] = run->feasible[i];
+				n_viable += top[rep_of[i]];
 			}
-			if (t == best)
-				viable[n_viable++] = run->feasible[i];
+		} else {
+			for (int i = 0; i < nf; i++) {
+				int64_t t = total[i];
+				if (r)
+					r->total[run->feasible[i]] = t;
+				if (t > best) {
+					best = t;
+					n_viable = 0;
+				}
+				if (t == best)
+					viable[n_viable++] = run->feasible[i];
+			}
 		}
 		/* a result lists the viable nodes in node order, and so does
 		 * a decision (the loop's result then takes them as they are);

@@ -411,8 +411,11 @@ struct oracle_nclass {
 };
 
 /* The node equivalence classes (node_class.c says what a class keys on
- * and why).  node_class[n] is -1 when unknown (the node changed since);
- * nominated[n] is valid with it. */
+ * and why).  node_class[n] is -1 when unknown (the node changed since)
+ * or when pods are nominated to the node (its class is looked up on
+ * each use); nominated[n] is valid after oracle_nclass_compute(n). */
+#define NC_WALK_FAIL (-1)
+#define NC_WALK_UNKNOWN INT32_MIN
 struct oracle_nclasses {
 	int *node_class;                /* [n_nodes] class or -1 */
 	uint8_t *nominated;             /* [n_nodes] pods are nominated there */
@@ -438,14 +441,12 @@ struct oracle_nclasses {
 	size_t cap_buf;
 	/* cycle.c's memos per class, [n_cls] */
 	struct oracle_nclass_memo {
-		uint32_t stamp;         /* code is this cycle's (epoch) */
-		uint32_t rep_stamp;     /* rep is this cycle's */
+		uint32_t rep_stamp;     /* rep is this cycle's (epoch) */
 		int32_t rep;            /* the class's index in reps */
 		/* across cycles (oracle_nclass_filter_key): the Filter code
 		 * under the filter key xkey (0: none), kept while the class
 		 * lives - a class's nodes never change what it keys on */
 		uint32_t xkey;
-		uint8_t code;           /* the Filter code of the class */
 		uint8_t xcode;
 		/* oracle_nclass_count_matching's counts: the class's pods
 		 * in namespace ns that selector sel (a kept selector's match
@@ -474,6 +475,16 @@ struct oracle_nclasses {
 	} *memo;
 	int cap_memo;
 	uint32_t epoch;
+	/* cycle.c walk_classes: [1 + n_cls] what the walk knows of class c
+	 * this cycle at walk[c + 1] - its index in reps (its code is
+	 * Success), NC_WALK_FAIL, or NC_WALK_UNKNOWN (not met yet; always
+	 * at walk[0], which node_class -1 reads); walked lists the classes
+	 * set, put back to unknown when the walk ends */
+	int32_t *walk;
+	size_t cap_walk;
+	int *walked;
+	int n_walked;
+	size_t cap_walked;
 	/* the filter keys: (shape verdicts, profile, request id) interned */
 	struct oracle_nclass_fkey {
 		const uint8_t *shape;
@@ -522,7 +533,7 @@ static inline struct oracle_nclasses *oracle_nclasses(struct oracle *o)
 /* oracle_nclass_compute: node n's class, looked up (or made) afresh. */
 int oracle_nclass_compute(struct oracle *o, int n);
 
-/* oracle_nclass_of: node n's class (nc->nominated[n] valid after). */
+/* oracle_nclass_of: node n's class. */
 static inline int oracle_nclass_of(struct oracle *o, int n)
 {
 	int c = o->d->nc->node_class[n];

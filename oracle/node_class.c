@@ -59,6 +59,8 @@
  * nominated list (oracle_node_touched) and a preemption dry run's
  * restore forget the node's class, which is looked up again on the next
  * use by hash and exact comparison, so a hash collision never merges.
+ * A node with nominated pods keeps none (node_class -1): cycle.c's walk
+ * filters it itself each time it meets it.
  */
 #include "../core/grow.h"
 #include "../core/strbuf.h"
@@ -370,9 +372,13 @@ int oracle_nclass_compute(struct oracle *o, int n)
 		/* the per-cycle memos cover every class */
 		GROW(nc->memo, nc->n_cls, nc->cap_memo);
 		memset(&nc->memo[id], 0, sizeof nc->memo[id]);
+		GROW(nc->walk, (size_t)nc->n_cls + 1, nc->cap_walk);
+		nc->walk[id + 1] = NC_WALK_UNKNOWN;
 	}
-	nc->node_class[n] = id;
+	/* a node with nominated pods keeps no class: cycle.c's walk then
+	 * meets it on its slow path, which filters the node itself */
 	nc->nominated[n] = x->nominated.n > 0;
+	nc->node_class[n] = nc->nominated[n] ? -1 : id;
 	return id;
 }
 
@@ -746,6 +752,8 @@ struct oracle_nclasses *oracle_nclasses_build(struct oracle *o)
 	static_ids(o, nc);
 	kinds_rehash(nc);
 	classes_rehash(nc);
+	GROW(nc->walk, 1, nc->cap_walk);
+	nc->walk[0] = NC_WALK_UNKNOWN;   /* node_class -1 */
 	return nc;
 }
 
@@ -767,6 +775,8 @@ void oracle_nclasses_release(struct oracle_data *d)
 	free(nc->cls_slots);
 	free(nc->buf);
 	free(nc->memo);
+	free(nc->walk);
+	free(nc->walked);
 	free(nc->fkeys);
 	free(nc->fkey_slots);
 	free(nc->pod_req_id);

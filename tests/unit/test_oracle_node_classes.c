@@ -77,13 +77,16 @@ static void test_classes(void)
 	oracle_evict(&o, tb_pod_ix(&c, "h2"));
 	CHECK_EQ(oracle_nclass_of(&o, 0), web_a);
 	CHECK_EQ(oracle_nclass_of(&o, 1), web_a);
-	/* nominating marks the node, which the walk then filters itself */
+	/* nominating marks the node, which the walk then filters itself:
+	 * its class is looked up on each use, none kept */
 	oracle_arrive(&o, tb_pod_ix(&c, "d1"));
 	oracle_nominate(&o, tb_pod_ix(&c, "d1"), 1);
 	CHECK_EQ(oracle_nclass_of(&o, 1), web_a);
 	CHECK_EQ(nc->nominated[1], 1);
+	CHECK_EQ(nc->node_class[1], -1);
 	CHECK_EQ(oracle_nclass_of(&o, 0), web_a);
 	CHECK_EQ(nc->nominated[0], 0);
+	CHECK_EQ(nc->node_class[0], web_a);
 	/* a cycle of the pending h1 (4 nodes: every one examined) answers
 	 * through the classes - n1's verdict memoised this epoch - and
 	 * with them off through none, the same node.  Every node fits
@@ -92,7 +95,14 @@ static void test_classes(void)
 	 * (8192-200)*100/8192 = 97 (the 200Mi default), mean 97, plus
 	 * BalancedAllocation (1-|0.0125-0.0244|/2)*100 = 99: 196; a 4-cpu
 	 * node holding one 100m pod: cpu 95, memory 95, Balanced 99: 194;
-	 * no default spreading (no Service selects h1) */
+	 * no default spreading (no Service selects h1).  The class of n1
+	 * (and of the nominated n2) keeps its raw scores under h1's score
+	 * key: Fit (95 + 95) / 2 = 95 (cpu (4000-200)*100/4000, memory
+	 * (8192-400)*100/8192 = 95.1 with w1's and h1's 200Mi defaults);
+	 * Balanced counts the requests without defaults (§2.8
+	 * useRequested): cpu 200/4000 = 0.05, memory 0, (1 - 0.025) * 100
+	 * = 97.5, truncated 97.  The walk's per-class entries are back to
+	 * unknown once it ends. */
 	oracle_arrive(&o, tb_pod_ix(&c, "h1"));
 	uint32_t epoch = nc->epoch;
 	o.no_node_classes = true;
@@ -101,8 +111,14 @@ static void test_classes(void)
 	o.no_node_classes = false;
 	CHECK_EQ(oracle_select(&o, tb_pod_ix(&c, "h1")), 3);
 	CHECK_EQ(nc->epoch, epoch + 1);
-	CHECK_EQ(nc->memo[web_a].stamp, epoch + 1);
-	CHECK_EQ(nc->memo[web_a].code, SCHED_SUCCESS);
+	CHECK_EQ(nc->memo[web_a].rep_stamp, epoch + 1);
+	CHECK_EQ(nc->walk[web_a + 1], NC_WALK_UNKNOWN);
+	CHECK_EQ(nc->n_walked, 0);
+	uint32_t key = (uint32_t)nc->pod_skey[tb_pod_ix(&c, "h1")] + 1;
+	CHECK_EQ(nc->memo[web_a].skey[0][0], key);
+	CHECK_EQ(nc->memo[web_a].sval[0][0], 95);
+	CHECK_EQ(nc->memo[web_a].skey[1][0], key);
+	CHECK_EQ(nc->memo[web_a].sval[1][0], 97);
 	oracle_release(&o);
 	snapshot_release(&s);
 	cluster_release(&c);

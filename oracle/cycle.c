@@ -491,6 +491,17 @@ bool oracle_cycle_resources_only(const struct oracle_cycle *cy)
 	return true;
 }
 
+int oracle_cycle_fit_prefix(const struct oracle_cycle *cy)
+{
+	assert(cy->n_active >= 0);   /* PreFilter listed the filters */
+	if (cy->custom_order)
+		return -1;
+	int k = cy->first_dynamic;
+	if (k < cy->n_active && filters[cy->active[k]].id == PLUGIN_NODE_RESOURCES_FIT)
+		k++;
+	return k;
+}
+
 int oracle_cycle_nominated_sum(struct oracle_cycle *cy, int node, int64_t *sum)
 {
 	struct oracle_data *d = cy->o->d;
@@ -533,6 +544,8 @@ bool oracle_cycle_fits_sums(struct oracle_cycle *cy, int node,
 	return oracle_check_fit(cy, &v) == SCHED_SUCCESS;
 }
 
+static enum sched_code fits_dynamic(struct oracle_cycle *cy, int node, int from, int to);
+
 /* kube's fast path for one node when no status is recorded: the
  * placement-independent filters from the shape's verdict, then the others
  * as codes.  A node with nominated pods takes the two-pass path.  Returns
@@ -551,8 +564,16 @@ static enum sched_code fits_fast(struct oracle_cycle *cy, int node,
 		eval_node(cy, node, false, &e);
 		return e.code;
 	}
+	return fits_dynamic(cy, node, cy->first_dynamic, cy->n_active);
+}
+
+/* The filters cy->active[from..to) on a node without nominated pods, as
+ * codes: the first failing one's, SCHED_SUCCESS when none fails. */
+static enum sched_code fits_dynamic(struct oracle_cycle *cy, int node, int from, int to)
+{
+	const struct oracle_node *x = &cy->o->d->nodes[node];
 	struct oracle_nodeview v = {node, x->requested, x->pods.n, NULL, 0};
-	for (int k = cy->first_dynamic; k < cy->n_active; k++) {
+	for (int k = from; k < to; k++) {
 		int i = cy->active[k];
 		enum sched_code code;
 		if (filters[i].check) {
@@ -1024,24 +1045,31 @@ static int class_rep(struct oracle_nclasses *nc, struct oracle_nclass_memo *m,
 }
 
 /* walk_classes' first meeting of class c this cycle at node n, one
- * without nominated pods: the class's Filter code (kept from an earlier
- * cycle of the same filter key xkey, else fits_fast on n), and the
+ * without nominated pods: the class's Filter code - the prefix's
+ * (oracle_cycle_fit_prefix) kept from an earlier cycle of the same
+ * filter key xkey, then the filters after it, active[rest..) - and the
  * class's entry in nc->walk, which the walk's fast path reads from then
  * on: its index in reps when the code is Success, else NC_WALK_FAIL. */
 static enum sched_code class_code(struct oracle_cycle *cy, struct cycle_run *run,
-				  int c, int n, uint32_t xkey, int *nr)
+				  int c, int n, uint32_t xkey, int rest, int *nr)
 {
 	struct oracle_nclasses *nc = cy->o->d->nc;
 	struct oracle_nclass_memo *m = &nc->memo[c];
 	enum sched_code code;
-	if (xkey && m->xkey == xkey) {
-		code = (enum sched_code)m->xcode;
-	} else {
+	if (!xkey) {
 		code = fits_fast(cy, n, run->status);
-		if (xkey) {
+	} else {
+		if (m->xkey == xkey) {
+			code = (enum sched_code)m->xcode;
+		} else {
+			code = !(oracle_node_verdict(cy, n) & OSHAPE_STATIC)
+				? SCHED_UAU
+				: fits_dynamic(cy, n, cy->first_dynamic, rest);
 			m->xkey = xkey;
 			m->xcode = (uint8_t)code;
 		}
+		if (code == SCHED_SUCCESS)
+			code = fits_dynamic(cy, n, rest, cy->n_active);
 	}
 	if (code == SCHED_ERROR)
 		return code;
@@ -1103,6 +1131,7 @@ static int walk_classes(struct oracle_cycle *cy, struct cycle_run *run,
 	struct oracle_nclasses *nc = o->d->nc;
 	/* a code kept from an earlier cycle of the same filter key */
 	const uint32_t xkey = oracle_nclass_filter_key(cy);
+	const int rest = oracle_cycle_fit_prefix(cy);
 	/* the arrays in locals (the per-node path is a few loads): only a
 	 * new class moves nc->walk */
 	const int *node_class = nc->node_class;
@@ -1130,7 +1159,7 @@ static int walk_classes(struct oracle_cycle *cy, struct cycle_run *run,
 			else if (walk[c + 1] != NC_WALK_UNKNOWN)
 				code = walk[c + 1] >= 0 ? SCHED_SUCCESS : SCHED_UNSCHEDULABLE;
 			else
-				code = class_code(cy, run, c, n, xkey, &nr);
+				code = class_code(cy, run, c, n, xkey, rest, &nr);
 			walk = nc->walk;
 			if (code != SCHED_SUCCESS) {
 				if (code == SCHED_ERROR) {

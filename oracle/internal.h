@@ -443,9 +443,10 @@ struct oracle_nclasses {
 	struct oracle_nclass_memo {
 		uint32_t rep_stamp;     /* rep is this cycle's (epoch) */
 		int32_t rep;            /* the class's index in reps */
-		/* across cycles (oracle_nclass_filter_key): the Filter code
-		 * under the filter key xkey (0: none), kept while the class
-		 * lives - a class's nodes never change what it keys on */
+		/* across cycles (oracle_nclass_filter_key): the code of the
+		 * Filter prefix under the filter key xkey (0: none), kept
+		 * while the class lives - a class's nodes never change what
+		 * it keys on */
 		uint32_t xkey;
 		uint8_t xcode;
 		/* oracle_nclass_count_matching's counts: the class's pods
@@ -490,6 +491,7 @@ struct oracle_nclasses {
 		const uint8_t *shape;
 		const struct sched_profile *prof;
 		int req;
+		bool fit;               /* the prefix holds NodeResourcesFit */
 	} *fkeys;
 	int n_fkeys, cap_fkeys;
 	int *fkey_slots;                /* key index + 1, open addressing */
@@ -576,11 +578,12 @@ int32_t oracle_nclass_ncount(struct oracle_cycle *cy, const struct oracle_ncount
  * and no unique key's value (node_class.c). */
 bool oracle_nclass_pod_ok(struct oracle_cycle *cy);
 
-/* oracle_nclass_filter_key: for a cycle whose only placement-dependent
- * filter is NodeResourcesFit (or none), a key (from 1) such that two
- * cycles with the same key give every class the same Filter code: the
- * pod's shape verdicts (kept ones only), the profile, and the pod's
- * requests; 0 when there is none. */
+/* oracle_nclass_filter_key: a key (from 1) such that two cycles with
+ * the same key give every class the same code of the Filter prefix
+ * (oracle_cycle_fit_prefix: the static filters, then NodeResourcesFit
+ * when it is the first of the others): the pod's shape verdicts (kept
+ * ones only), the profile, the pod's requests and whether Fit is in
+ * the prefix; 0 when there is none. */
 uint32_t oracle_nclass_filter_key(struct oracle_cycle *cy);
 
 /* oracle_nclass_count_matching: oracle_count_matching(cy, n, s,
@@ -847,6 +850,13 @@ int oracle_cycle_filter_node(struct oracle_cycle *cy, int node,
  * then change nothing a filter reads but the node's requests and pod
  * count (preemption.c). */
 bool oracle_cycle_resources_only(const struct oracle_cycle *cy);
+
+/* oracle_cycle_fit_prefix: after cy's PreFilter in the default order,
+ * where in cy->active the filters after the prefix whose code a node's
+ * class determines under a filter key begin: the static filters, then
+ * NodeResourcesFit when it is the first of the others; -1 in a custom
+ * order. */
+int oracle_cycle_fit_prefix(const struct oracle_cycle *cy);
 
 /* oracle_cycle_nominated_sum: the pods nominated to node that pass 1 of
  * the nominated-pods rule adds for cy's pod (§1.5: priority >= the

@@ -491,6 +491,7 @@ static uint64_t fkey_hash(const struct oracle_nclass_fkey *k)
 {
 	uint64_t h = mix(0x666b6579ull, (uint64_t)(uintptr_t)k->shape);
 	h = mix(h, (uint64_t)(uintptr_t)k->prof);
+	h = mix(h, (uint64_t)k->fit);
 	return mix(h, (uint64_t)k->req);
 }
 
@@ -509,26 +510,31 @@ static void fkeys_rehash(struct oracle_nclasses *nc)
 }
 
 /*
- * The key of what a resources-only cycle's Filter reads (cycle.c
- * fits_fast): the static filters' verdict of the node for the pod's
- * shape (cy->nverdict: kept for the oracle's life when shared, so its
- * address names it, and equal on a class's nodes), then
- * NodeResourcesFit's, which reads the pod's requests and scalar flag,
- * the profile's ignored resources, and of the node its allocatable
- * (static signature), requests and pod count (the pods' kinds).
+ * The key of what the Filter prefix reads (cycle.c
+ * oracle_cycle_fit_prefix): the static filters' verdict of the node for
+ * the pod's shape (cy->nverdict: kept for the oracle's life when shared,
+ * so its address names it, and equal on a class's nodes), then, when the
+ * prefix holds it, NodeResourcesFit's, which reads the pod's requests
+ * and scalar flag, the profile's ignored resources, and of the node its
+ * allocatable (static signature), requests and pod count (the pods'
+ * kinds).  Whether Fit is in the prefix is part of the key: a cycle
+ * whose NodePorts runs first keeps the static code alone.
  */
 uint32_t oracle_nclass_filter_key(struct oracle_cycle *cy)
 {
-	if (!cy->nverdict_shared || !oracle_cycle_resources_only(cy))
+	int rest = oracle_cycle_fit_prefix(cy);
+	if (!cy->nverdict_shared || rest < 0)
 		return 0;
 	struct oracle_data *d = cy->o->d;
 	struct oracle_nclasses *nc = d->nc;
-	struct oracle_nclass_fkey k = {cy->nverdict, cy->prof, req_id(d, nc, cy->pod)};
+	struct oracle_nclass_fkey k = {cy->nverdict, cy->prof, req_id(d, nc, cy->pod),
+				       rest > cy->first_dynamic};
 	uint64_t h = fkey_hash(&k);
 	uint32_t mask = (uint32_t)nc->fkey_cap - 1;
 	for (uint32_t i = (uint32_t)h & mask; nc->fkey_slots[i]; i = (i + 1) & mask) {
 		const struct oracle_nclass_fkey *e = &nc->fkeys[nc->fkey_slots[i] - 1];
-		if (e->shape == k.shape && e->prof == k.prof && e->req == k.req)
+		if (e->shape == k.shape && e->prof == k.prof && e->req == k.req &&
+		    e->fit == k.fit)
 			return (uint32_t)nc->fkey_slots[i];
 	}
 	GROW(nc->fkeys, nc->n_fkeys + 1, nc->cap_fkeys);

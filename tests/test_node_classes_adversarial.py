@@ -555,3 +555,51 @@ def test_score_twins(tmp_path, case, version):
     first = {side["default/p%02d" % i] for i in range(0, 24, 2)}
     second = {side["default/p%02d" % i] for i in range(1, 24, 2)}
     assert len(first) == 1 and len(second) == 1 and first != second, (first, second)
+
+
+# ------------------------------------------ the Filter prefix's code
+#
+# A class keeps the code of the Filter prefix - the static filters, then
+# NodeResourcesFit when it is the first of the others - under the filter
+# key (shape, profile, requests, whether Fit is in the prefix), and the
+# filters after the prefix run each cycle.  A pod with a host port runs
+# NodePorts before Fit, so its prefix is the static filters alone: its
+# kept code says nothing of Fit.  Base nodes 2500m / 256Mi, twins 16 cpu /
+# 64Gi holding a 15500m pod: a 2-cpu pod fits a base node only (500m free
+# on a twin), so every one of the 24 pending pods - alternately with host
+# port 8080 and without, the same shape, profile and requests - binds to
+# a base node.  Were the two prefixes one key, the pod without a port
+# would take the port pod's static-only code for the twins, find them
+# feasible and prefer them (Fit's LeastAllocated: base cpu 20, memory
+# 21 -> 20, twin cpu 0, memory 99 -> 49; Balanced base 60, twin 50).
+
+def test_filter_prefix_twins(tmp_path):
+    items = []
+    for i in range(120):
+        name = "n%03d" % i
+        twin = i % 2 == 1
+        items.append({"apiVersion": "v1", "kind": "Node",
+                      "metadata": {"name": name, "labels": {
+                          "kubernetes.io/hostname": name, "node-id": "id%d" % i,
+                          "topology.kubernetes.io/zone": "z1"}},
+                      "spec": {},
+                      "status": {"allocatable": {
+                          "cpu": "16" if twin else "2500m",
+                          "memory": "64Gi" if twin else "256Mi", "pods": "110"}}})
+        if twin:
+            items.append(pod("e%d" % i, {"req": {"cpu": "15500m"}}, node_name=name))
+    for i in range(24):
+        k = {"req": {"cpu": "2"}}
+        if i % 2 == 0:
+            k["port"] = 8080
+        items.append(pod("p%02d" % i, k))
+    path = tmp_path / "prefix.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG)
+    for version in ("1.30", "1.34"):
+        rc, on = schedule(path, cfg, version)
+        assert (rc, on) == schedule(path, cfg, version, "--no-node-classes")
+        steps = json.loads(on)["steps"]
+        nodes = [int(s["node"][1:]) for s in steps if s["action"] == "bind"]
+        assert len(nodes) == 24 and all(n % 2 == 0 for n in nodes), nodes

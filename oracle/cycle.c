@@ -1025,14 +1025,14 @@ static void classes_begin(struct oracle_nclasses *nc)
 {
 	if (++nc->epoch == 0) {
 		for (int c = 0; c < nc->n_cls; c++)
-			nc->memo[c].rep_stamp = 0;
+			nc->hot[c].rep_stamp = 0;
 		nc->epoch = 1;
 	}
 }
 
 /* The class's index in reps, its first feasible node n made its
  * representative when it has none this cycle. */
-static int class_rep(struct oracle_nclasses *nc, struct oracle_nclass_memo *m,
+static int class_rep(struct oracle_nclasses *nc, struct oracle_nclass_hot *m,
 		     int n, int *nr)
 {
 	if (m->rep_stamp != nc->epoch) {
@@ -1054,7 +1054,7 @@ static enum sched_code class_code(struct oracle_cycle *cy, struct cycle_run *run
 				  int c, int n, uint32_t xkey, int rest, int *nr)
 {
 	struct oracle_nclasses *nc = cy->o->d->nc;
-	struct oracle_nclass_memo *m = &nc->memo[c];
+	struct oracle_nclass_hot *m = &nc->hot[c];
 	enum sched_code code;
 	if (!xkey) {
 		code = fits_fast(cy, n, run->status);
@@ -1169,7 +1169,7 @@ static int walk_classes(struct oracle_cycle *cy, struct cycle_run *run,
 				}
 				continue;
 			}
-			int r = class_rep(nc, &nc->memo[c], n, &nr);
+			int r = class_rep(nc, &nc->hot[c], n, &nr);
 			mult[r]++;
 			frep[nf] = r;
 			feasible[nf++] = n;

@@ -439,8 +439,10 @@ struct oracle_nclasses {
 	int cls_cap;
 	int *buf;                       /* a node's kinds being sorted */
 	size_t cap_buf;
-	/* cycle.c's memos per class, [n_cls] */
-	struct oracle_nclass_memo {
+	/* cycle.c's walk per class, [n_cls]: 16 bytes, apart from the
+	 * memos, so that the first meeting of a class in a cycle loads one
+	 * line of them for four classes' */
+	struct oracle_nclass_hot {
 		uint32_t rep_stamp;     /* rep is this cycle's (epoch) */
 		int32_t rep;            /* the class's index in reps */
 		/* across cycles (oracle_nclass_filter_key): the code of the
@@ -449,6 +451,10 @@ struct oracle_nclasses {
 		 * it keys on */
 		uint32_t xkey;
 		uint8_t xcode;
+	} *hot;
+	int cap_hot;
+	/* the memos per class, [n_cls] */
+	struct oracle_nclass_memo {
 		/* oracle_nclass_count_matching's counts: the class's pods
 		 * in namespace ns that selector sel (a kept selector's match
 		 * table, which names its content for the oracle's life)

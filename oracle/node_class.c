@@ -372,6 +372,8 @@ int oracle_nclass_compute(struct oracle *o, int n)
 		/* the per-cycle memos cover every class */
 		GROW(nc->memo, nc->n_cls, nc->cap_memo);
 		memset(&nc->memo[id], 0, sizeof nc->memo[id]);
+		GROW(nc->hot, nc->n_cls, nc->cap_hot);
+		memset(&nc->hot[id], 0, sizeof nc->hot[id]);
 		GROW(nc->walk, (size_t)nc->n_cls + 1, nc->cap_walk);
 		nc->walk[id + 1] = NC_WALK_UNKNOWN;
 	}
@@ -781,6 +783,7 @@ void oracle_nclasses_release(struct oracle_data *d)
 	free(nc->cls_slots);
 	free(nc->buf);
 	free(nc->memo);
+	free(nc->hot);
 	free(nc->walk);
 	free(nc->walked);
 	free(nc->fkeys);

@@ -111,7 +111,7 @@ static void test_classes(void)
 	o.no_node_classes = false;
 	CHECK_EQ(oracle_select(&o, tb_pod_ix(&c, "h1")), 3);
 	CHECK_EQ(nc->epoch, epoch + 1);
-	CHECK_EQ(nc->memo[web_a].rep_stamp, epoch + 1);
+	CHECK_EQ(nc->hot[web_a].rep_stamp, epoch + 1);
 	CHECK_EQ(nc->walk[web_a + 1], NC_WALK_UNKNOWN);
 	CHECK_EQ(nc->n_walked, 0);
 	uint32_t key = (uint32_t)nc->pod_skey[tb_pod_ix(&c, "h1")] + 1;

@@ -1068,7 +1068,7 @@ static enum sched_code class_code(struct oracle_cycle *cy, struct cycle_run *run
 			m->xkey = xkey;
 			m->xcode = (uint8_t)code;
 		}
-		if (code == SCHED_SUCCESS)
+		if (code == SCHED_SUCCESS && rest < cy->n_active)
 			code = fits_dynamic(cy, n, rest, cy->n_active);
 	}
 	if (code == SCHED_ERROR)

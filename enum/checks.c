@@ -121,6 +121,7 @@ void enum_ctx_init(struct enum_ctx *x, const struct enum_scenario *sc)
 				sizeof *x->pdb_spends);
 	model_pdb_spends(x->c, x->pdb_spends);
 	enum_reuse_init(&x->reuse, x->c, x->prof, true);
+	enum_decisions_init(&x->decisions, x);
 }
 
 void enum_model_given(struct enum_ctx *x, const struct sched_profile *prof,
@@ -160,6 +161,7 @@ void enum_ctx_release(struct enum_ctx *x)
 	free(x->may_be_broken);
 	free(x->pdb_spends);
 	enum_reuse_release(&x->reuse);
+	enum_decisions_release(&x->decisions);
 	memset(x, 0, sizeof *x);
 }
 
@@ -1286,6 +1288,43 @@ void enum_tally_outcome(const struct enum_outcome *o, uint64_t w,
 	}
 }
 
+/* A kept clean decision (decision_reuse.c) as this state's outcome: it
+ * agreed, broke and found nothing, and went to preemption or not. */
+static void reuse_decision(int value, struct enum_outcome *out)
+{
+	if (value != 2)
+		return;
+	out->preempted = true;
+	out->oracle_preempt_checked = true;
+	sched_preemption_init(&out->kube);
+	sched_preemption_init(&out->minimal);
+	sched_preemption_init(&out->oracle_pr);
+}
+
+/* After pod's decision made in full: kept when clean and its key new; in
+ * a sampled state, a kept value (known, 0 none) the fresh decision
+ * contradicts is a disagreement of its own ("reuse: ..."). */
+static void keep_decision(struct enum_ctx *x, int pod, bool sampled, int known,
+			  struct enum_outcome *out)
+{
+	struct enum_decision_reuse *d = &x->decisions;
+	enum_decisions_learn(d, x, pod);
+	int value = enum_outcome_issue(out) ? 0 : 1 + out->preempted;
+	if (sampled && known > 0 && known != value && out->agree) {
+		const struct pod *p = &x->c->pods[pod];
+		out->agree = false;
+		snprintf(out->disagreement, sizeof out->disagreement,
+			 "reuse: deciding %s/%s: stored clean, %s; fresh %s",
+			 p->ns, p->name, known == 2 ? "preempted" : "no preemption",
+			 value == 0 ? "not clean" : value == 2 ? "preempted"
+			 : "no preemption");
+		return;
+	}
+	/* the key again: this decision may have paired verdicts it reads */
+	if (value && enum_decisions_find(d, x, pod) == 0)
+		enum_decisions_keep(d, value);
+}
+
 void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 {
 	assert(x && out && pod >= 0 && pod < x->c->n_pods);
@@ -1293,10 +1332,17 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 	const struct sched_profile *prof = x->prof[pod];
 	assert(prof);
 	out->pod = pod;
-	struct model_given given;
-	enum_model_given(x, prof, pod, &given);
 	uint64_t seed = state_seed(x, pod);
 	bool sampled = enum_reuse_sampled(&x->reuse, seed);
+	int known = x->decision_reuse
+		    ? enum_decisions_find(&x->decisions, x, pod) : -1;
+	if (known > 0 && !sampled) {
+		x->decisions.hits++;
+		reuse_decision(known, out);
+		return;
+	}
+	struct model_given given;
+	enum_model_given(x, prof, pod, &given);
 	enum_reuse_cycle(&x->reuse, prof, &x->snap, pod, &given, &x->mr);
 	struct loop_engine *o = &x->oracle;
 	o->sync(o->self, &x->snap);
@@ -1329,4 +1375,6 @@ void enum_check_pod(struct enum_ctx *x, int pod, struct enum_outcome *out)
 		check_quirks(x, prof, pod, out);
 	if (x->compare_version >= 0)
 		enum_check_versions(x, pod, out);
+	if (x->decision_reuse)
+		keep_decision(x, pod, sampled, known, out);
 }

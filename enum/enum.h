@@ -800,6 +800,81 @@ void enum_reuse_preempt_remember(struct enum_verdict_reuse *u, uint64_t key);
 bool enum_reuse_stored(const struct enum_verdict_reuse *u, int node,
 		       struct sched_node_verdict *v);
 
+/* enum_reuse_paired_content: the content id (1 + ...) of the verdict
+ * stored for (pod, node, the pods bound to node = mask) when it is a
+ * pair (both engines gave it, compared once), with whether it is
+ * feasible in *feasible; else 0. */
+uint32_t enum_reuse_paired_content(const struct enum_verdict_reuse *u,
+				   int pod, int node, uint32_t mask,
+				   bool *feasible);
+
+/* ----------------------------------------------------- decision reuse */
+
+/*
+ * Whole decisions found clean, reused across states (decision_reuse.c):
+ * a decision is a function of the pod and of what each node holds, and
+ * for most pods of a placements universe of few of the nodes - a node
+ * that rejects the pod as UnschedulableAndUnresolvable by a filter that
+ * reads only the pod and the Node object (an untolerated taint, a
+ * nodeSelector, a cordon) is never feasible, scored nor a place to
+ * preempt on, whatever it holds.  Key (struct enum_verdict_reuse's rules
+ * and the conditions decision_reuse.c states): (pod, for each node
+ * either the pods bound to it or, for a node rejecting the pod so, the
+ * content of its stored paired verdict).  Value: the decision broke no
+ * invariant, found nothing, both engines agreed, and whether it went to
+ * preemption - all a clean decision adds to a run's tallies.
+ */
+struct enum_decision_reuse {
+	bool on;
+	int n_nodes, n_pods;
+	int words;                 /* of a key: 1 + n_nodes */
+	bool *eligible;            /* [n_pods] the pod's decisions are kept */
+	/* [n_pods]: the nodes rejecting the pod by a filter that reads only
+	 * the pod and the node (a bit per node), known after the pod's first
+	 * decision that kept its verdicts */
+	uint64_t *fixed;
+	bool *fixed_known;
+	/* [(pod * n_nodes + node) << n_pods | mask]: the content id of
+	 * the paired verdict stored for that key, with CONTENT_FEASIBLE
+	 * set when it is feasible; 0 not known yet (a pair stays one: found
+	 * once, it is taken from here) */
+	uint32_t *content;
+	uint32_t *key_now;         /* [words] the key built last */
+	uint32_t *verdict_now;     /* [n_nodes] scratch: each node's entry
+				    * of content, as the key was built */
+	uint64_t hash_now;
+	/* the kept keys (words each), their hashes and values (1 clean
+	 * without preemption, 2 clean with), a table by hash (1 + index) */
+	uint32_t *keys;
+	uint64_t *hashes;
+	uint8_t *vals;
+	size_t n, cap, cap_keys;
+	uint32_t *table;
+	size_t cap_table;
+	uint64_t hits, kept;
+};
+
+/* enum_decisions_init: for x's scenario (its verdict reuse already
+ * initialized); off when that is off or nothing can be kept.  Pair with
+ * enum_decisions_release. */
+void enum_decisions_init(struct enum_decision_reuse *d, const struct enum_ctx *x);
+void enum_decisions_release(struct enum_decision_reuse *d);
+
+/* enum_decisions_find: the key of deciding pod in x's state into
+ * d->key_now; returns the value kept for it (1, 2), 0 when none is, or
+ * -1 when the state has no key. */
+int enum_decisions_find(struct enum_decision_reuse *d, const struct enum_ctx *x,
+			int pod);
+
+/* enum_decisions_learn: after a decision of pod whose model cycle is
+ * x->mr: the pod's fixed nodes, when not known yet. */
+void enum_decisions_learn(struct enum_decision_reuse *d, const struct enum_ctx *x,
+			  int pod);
+
+/* enum_decisions_keep: value (1, 2) kept for d->key_now, after an
+ * enum_decisions_find that returned 0. */
+void enum_decisions_keep(struct enum_decision_reuse *d, int value);
+
 /* ---------------------------------------------------- the pod-only parts */
 
 /* The pod-only PreFilter parts of each pod of one cluster
@@ -897,6 +972,12 @@ struct enum_ctx {
 					* nodes: no state is compared */
 	/* the model's per-node verdicts met before (verdict_reuse.c) */
 	struct enum_verdict_reuse reuse;
+	/* whole clean decisions met before (decision_reuse.c), used while
+	 * decision_reuse is set: placements mode, nothing stored of a clean
+	 * state (not --store all) and no check beyond the decision's own
+	 * (no --compare-quirks, --compare-versions, --impl) */
+	struct enum_decision_reuse decisions;
+	bool decision_reuse;
 };
 
 /* enum_ctx_init: for scenario sc (borrowed), verdict reuse on; pair with

@@ -251,6 +251,11 @@ int enum_placements(struct enum_ctx *x, uint64_t first, uint64_t last,
 		wk.key = xcalloc((size_t)sym->key_words * (size_t)(c->n_nodes + 1),
 				 sizeof *wk.key);
 	x->step_invariants = true;
+	/* a clean state stores nothing (not --store all) and nothing but
+	 * the decision's own checks run: decisions may be kept */
+	x->decision_reuse = x->decisions.on && x->reuse.on && !sink->store_all &&
+			    !x->compare_quirks && x->compare_version < 0 &&
+			    !x->judge;
 	set_digits(c, first, &wk, &x->snap);
 	int rc = 0;
 	uint64_t met = 0;

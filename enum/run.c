@@ -228,6 +228,7 @@ static int load(struct shared *sh, struct wstate *w, uint64_t scenario,
 	enum_ctx_init(&w->x, &w->sc);
 	if (!sh->plan->o->verdict_reuse) {
 		enum_reuse_release(&w->x.reuse);   /* released: off */
+		enum_decisions_release(&w->x.decisions);
 		w->x.oracle.no_reuse(w->x.oracle.self);
 	}
 	w->x.greedy_gap = sh->plan->o->greedy_gap;

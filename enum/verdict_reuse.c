@@ -1259,6 +1259,23 @@ bool enum_reuse_stored(const struct enum_verdict_reuse *u, int node,
 	return true;
 }
 
+uint32_t enum_reuse_paired_content(const struct enum_verdict_reuse *u,
+				   int pod, int node, uint32_t mask,
+				   bool *feasible)
+{
+	assert(u && pod >= 0 && pod < u->n_pods && node >= 0 && node < u->n_nodes);
+	if (!u->on || !u->local[pod])
+		return 0;
+	size_t row = (size_t)pod * (size_t)u->n_nodes + (size_t)node;
+	uint32_t at = u->slot[(row << u->n_pods) | mask];
+	if (!at)
+		return 0;
+	struct stored_head h;
+	memcpy(&h, u->bytes + at - 1, sizeof h);
+	*feasible = h.feasible;
+	return h.paired ? h.content : 0;
+}
+
 uint8_t *enum_reuse_bind_ok(struct enum_verdict_reuse *u,
 			    const struct snapshot *s, int pod, int node)
 {

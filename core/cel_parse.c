@@ -476,7 +476,9 @@ static struct cel_node *parse_call(struct parser *p, struct cel_node *recv,
 		return expand_macro(p, n, (enum cel_comp)comp);
 	if (!recv && !strcmp(name, "has")) {
 		if (n->n_args != 1 || n->args[0]->kind != CN_SELECT) {
-			fail_at(p, line, col, "invalid argument to has() macro");
+			/* cel-go names the argument's place */
+			fail_at(p, n->n_args ? n->args[0]->line : line,
+				n->n_args ? n->args[0]->col : col, "invalid argument to has() macro");
 			return NULL;
 		}
 		struct cel_node *h = n->args[0];
@@ -517,8 +519,10 @@ static struct cel_node *parse_primary(struct parser *p)
 			n->lit.u.b = name[0] == 't';
 			return n;
 		}
+		/* a call at its '(', as cel-go places it */
+		int pl = p->t_line, pc = p->t_col;
 		if (accept(p, T_LPAREN, &rc))
-			return rc < 0 ? NULL : parse_call(p, NULL, name, line, col);
+			return rc < 0 ? NULL : parse_call(p, NULL, name, pl, pc);
 		struct cel_node *n = node(p, CN_IDENT, line, col);
 		n->name = name;
 		return n;
@@ -573,10 +577,13 @@ static struct cel_node *parse_member(struct parser *p)
 			const char *name = p->t_text;
 			if (next(p) < 0)
 				return NULL;
+			/* cel-go places a member call at its '(' (a field
+			 * selection at its '.') */
+			int pl = p->t_line, pc = p->t_col;
 			if (accept(p, T_LPAREN, &rc)) {
 				if (rc < 0)
 					return NULL;
-				e = parse_call(p, e, name, line, col);
+				e = parse_call(p, e, name, pl, pc);
 				continue;
 			}
 			struct cel_node *s = node(p, CN_SELECT, line, col);

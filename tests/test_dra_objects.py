@@ -149,9 +149,10 @@ CASES = [
     ("cel-undefined-field", CLASS + "      expression: device.foo == 1\n", 8, 19,
      "invalid CEL expression: undefined field 'foo' (at 1:7 of the expression)",
      "spec.selectors[0].cel.expression"),
+    # a call is at its '(' (cel-go's place for it)
     ("cel-outside-subset", CLASS + "      expression: device.driver.format([]) == 'g'\n", 8,
      19, "invalid CEL expression: function 'format' is outside kso's CEL subset "
-     "(at 1:14 of the expression)", "spec.selectors[0].cel.expression"),
+     "(at 1:21 of the expression)", "spec.selectors[0].cel.expression"),
     ("cel-not-bool", CLASS + "      expression: '1 + 1'\n", 8, 19,
      "invalid CEL expression: must evaluate to bool or the unknown type, not int "
      "(at 1:3 of the expression)", "spec.selectors[0].cel.expression"),

@@ -20,7 +20,8 @@
  * compareTo, matches() with a literal pattern in the RE2 subset of
  * core/cel_regex.c, and cel-go's string extensions charAt, indexOf,
  * lastIndexOf, replace, split, substring, trim and join
- * (core/cel_strings.c).  Anything else kube would accept (doubles, uints,
+ * (core/cel_strings.c), and int(), string(), bool() and dyn() of those
+ * kinds (core/cel_convert.c).  Anything else kube would accept (doubles, uints,
  * bytes, null, map literals, the two-variable macros, a pattern
  * computed at run time, format, quote, the list, IP and URL functions) is
  * refused by cel_compile naming the construct and its position: kso

@@ -330,9 +330,23 @@ static const struct overload overloads[] = {
 	{"substring", true, CT_STRING, 1, {CT_INT}, &T_STRING, FN_SUBSTRING},
 	{"substring", true, CT_STRING, 2, {CT_INT, CT_INT}, &T_STRING, FN_SUBSTRING},
 	{"trim", true, CT_STRING, 0, {0}, &T_STRING, FN_TRIM},
+	/* kube's lists library: list(A).indexOf(A), list(A).lastIndexOf(A)
+	 * (the element's type checked in check_call) */
+	{"indexOf", true, CT_LIST, 1, {CT_DYN}, &T_INT, FN_INDEX_OF},
+	{"lastIndexOf", true, CT_LIST, 1, {CT_DYN}, &T_INT, FN_LAST_INDEX_OF},
 	/* list(string) receivers only (check_join) */
 	{"join", true, CT_LIST, 0, {0}, &T_STRING, FN_JOIN},
 	{"join", true, CT_LIST, 1, {CT_STRING}, &T_STRING, FN_JOIN},
+	/* the conversions of kso's kinds (cel_convert.c); dyn() takes any
+	 * argument (check_call) */
+	{"int", false, 0, 1, {CT_INT}, &T_INT, FN_INT},
+	{"int", false, 0, 1, {CT_STRING}, &T_INT, FN_INT},
+	{"string", false, 0, 1, {CT_INT}, &T_STRING, FN_STRING},
+	{"string", false, 0, 1, {CT_STRING}, &T_STRING, FN_STRING},
+	{"string", false, 0, 1, {CT_BOOL}, &T_STRING, FN_STRING},
+	{"bool", false, 0, 1, {CT_BOOL}, &T_BOOL, FN_BOOL},
+	{"bool", false, 0, 1, {CT_STRING}, &T_BOOL, FN_BOOL},
+	{"dyn", false, 0, 1, {CT_DYN}, &T_DYN, FN_DYN},
 	/* kso reads only a literal pattern (check_matches) */
 	{"matches", true, CT_STRING, 1, {CT_STRING}, &T_BOOL, FN_MATCHES},
 	{"matches", false, 0, 2, {CT_STRING, CT_STRING}, &T_BOOL, FN_MATCHES},
@@ -343,7 +357,7 @@ static const struct overload overloads[] = {
 static const char *const unsupported[] = {
 	"format", "quote", "reverse", "all",
 	"exists", "exists_one", "map", "filter", "bind", "asApproximateFloat",
-	"int", "uint", "double", "string", "bytes", "bool", "dyn", "type",
+	"uint", "double", "bytes", "type",
 	"duration", "timestamp", "isSorted", "sum", "min", "max", "indexOf",
 	"ip", "isIP", "cidr", "isCIDR", "url", "isURL", "find", "findAll",
 	"optional", "hasValue", "value", "orValue", "or",
@@ -351,7 +365,48 @@ static const char *const unsupported[] = {
 
 static bool arg_fits(enum cel_tkind want, const struct cel_type *t)
 {
-	return dynish(t) || t->k == want;
+	return want == CT_DYN || dynish(t) || t->k == want;
+}
+
+/* cel-go's planner (Optimize) evaluates a conversion of a constant when
+ * it plans the program (maybeOptimizeConstUnary): a failure there fails
+ * kube's compilation, and the constant it gives is a constant to the
+ * planner's later steps (a list literal of them, `in`). */
+static bool constant(const struct cel_node *n)
+{
+	if (n->kind == CN_CONST)
+		return true;
+	if (n->kind == CN_CALL && n->fn == FN_DYN)
+		return constant(n->args[0]);
+	if (n->kind != CN_LIST)
+		return false;
+	for (int i = 0; i < n->n_args; i++)
+		if (!constant(n->args[i]))
+			return false;
+	return true;   /* a list of constants, itself one to the planner */
+}
+
+static int fold_conversion(struct checker *k, struct cel_node *n)
+{
+	if (n->n_args != 1 || !constant(n->args[0]))
+		return 0;
+	if (n->args[0]->kind != CN_CONST) {
+		/* a constant list: no conversion but dyn() takes it */
+		if (n->fn == FN_DYN)
+			return 0;
+		return fail(k, n, "program instantiation failed: no such overload: %s(list)",
+			    n->name);
+	}
+	struct cel_value out;
+	if (!cel_convert(k->a, n->fn, n->args[0]->lit, &out))
+		return fail(k, n, "program instantiation failed: no such overload: %s(%s)",
+			    n->name, cel_kind_name(n->args[0]->lit.kind));
+	if (out.kind == CV_ERROR)
+		return fail(k, n, "program instantiation failed: %s", out.u.err);
+	n->kind = CN_CONST;
+	n->lit = out;
+	n->n_args = 0;
+	return 0;
 }
 
 /* matches(): cel-go compiles a literal pattern when it plans the program
@@ -415,11 +470,18 @@ static int check_call(struct checker *k, struct cel_node *n)
 			break;
 		}
 	n->type = found ? found->result : &T_DYN;
+	if ((n->fn == FN_INDEX_OF || n->fn == FN_LAST_INDEX_OF) && recv->k == CT_LIST &&
+	    n->n_args == 1 && !compatible(recv->elem, n->args[0]->type)) {
+		const struct cel_type *args[2] = {recv, n->args[0]->type};
+		return no_overload_call(k, n, n->name, args, 2, true);
+	}
 	if (n->fn == FN_JOIN && recv->elem && recv->elem->k != CT_STRING &&
 	    !dynish(recv->elem)) {
 		const struct cel_type *args[2] = {recv, n->n_args ? n->args[0]->type : NULL};
 		return no_overload_call(k, n, n->name, args, 1 + n->n_args, true);
 	}
+	if (n->fn == FN_INT || n->fn == FN_STRING || n->fn == FN_BOOL || n->fn == FN_DYN)
+		return fold_conversion(k, n);
 	return n->fn == FN_MATCHES ? check_matches(k, n) : 0;
 }
 

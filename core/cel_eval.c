@@ -499,6 +499,20 @@ static struct cel_value ascii_case(struct eval *e, struct cel_value s, bool uppe
 
 /* Functions whose arguments were all evaluated without failure; v[0] is
  * the receiver of a member call. */
+/* kube's lists library indexOf / lastIndexOf: the first (last) element
+ * whose Equal of x is True (an error is no match), else -1. */
+static struct cel_value list_index(struct eval *e, const struct cel_list *l, struct cel_value x,
+				   bool last)
+{
+	for (int k = 0; k < l->n; k++) {
+		int i = last ? l->n - 1 - k : k;
+		struct cel_value eq = cel_equal(e->a, l->items[i], x);
+		if (eq.kind == CV_BOOL && eq.u.b)
+			return cel_vint(i);
+	}
+	return cel_vint(-1);
+}
+
 static struct cel_value call(struct eval *e, const struct cel_node *n, const struct cel_value *v,
 			     int nv)
 {
@@ -574,9 +588,17 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 	}
 	case FN_CHAR_AT: case FN_INDEX_OF: case FN_LAST_INDEX_OF: case FN_REPLACE:
 	case FN_SPLIT: case FN_SUBSTRING: case FN_TRIM: case FN_JOIN: {
+		if (k0 == CV_LIST && nv == 2 && (n->fn == FN_INDEX_OF || n->fn == FN_LAST_INDEX_OF))
+			return list_index(e, v[0].u.list, v[1], n->fn == FN_LAST_INDEX_OF);
 		/* the overload's type guard: MaybeNoSuchOverload below */
 		struct cel_value out;
 		if (cel_string_call(e->a, n->fn, v, nv, &out))
+			return out;
+		break;
+	}
+	case FN_INT: case FN_STRING: case FN_BOOL: case FN_DYN: {
+		struct cel_value out;
+		if (cel_convert(e->a, n->fn, v[0], &out))
 			return out;
 		break;
 	}

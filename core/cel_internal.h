@@ -209,7 +209,9 @@ enum cel_fn {
 	FN_MATCHES,
 	/* cel_strings.c */
 	FN_CHAR_AT, FN_INDEX_OF, FN_LAST_INDEX_OF, FN_REPLACE, FN_SPLIT, FN_SUBSTRING,
-	FN_TRIM, FN_JOIN
+	FN_TRIM, FN_JOIN,
+	/* cel_convert.c */
+	FN_INT, FN_STRING, FN_BOOL, FN_DYN
 };
 
 /* The macros kso evaluates (cel-go's parser/macro.go, one variable). */
@@ -258,6 +260,11 @@ bool cel_regex_search(struct arena *a, const struct cel_regex *re, const char *s
  * overload"). */
 bool cel_string_call(struct arena *a, enum cel_fn fn, const struct cel_value *v, int nv,
 		     struct cel_value *out);
+
+/* cel_convert.c: int(), string(), bool() or dyn() (fn) of x into *out (a
+ * value, or cel-go's conversion error); false when x's kind has no such
+ * overload (the caller's "no such overload: FN(TYPE)"). */
+bool cel_convert(struct arena *a, enum cel_fn fn, struct cel_value x, struct cel_value *out);
 
 /* cel_parse.c: the syntax tree of expr, or NULL with err set. */
 struct cel_node *cel_parse(struct arena *a, const char *expr,

@@ -493,6 +493,71 @@ static void test_refused(void)
 	       "found no matching overload for '_<_' applied to '(any, kubernetes.Semver)'");
 }
 
+/* int(), string(), bool() and dyn() on kso's kinds (cel-go's
+ * ConvertToType: int of a string is Go's strconv.ParseInt(s, 10, 64), bool
+ * of a string strconv.ParseBool).  A conversion of a constant is done when
+ * kube's planner plans the program: its failure fails the compilation
+ * ("program instantiation failed: ..."; kso names the call's '('), and
+ * its value is a constant, also to `in`. */
+static void test_conversions(void)
+{
+	expect("int('42') == 42 && int('+7') == 7 && int('-0') == 0 && "
+	       "int('-9223372036854775808') == -9223372036854775808", CEL_TRUE, NULL);
+	expect("string(40) == '40' && string(-5) == '-5' && string(true) == 'true' && "
+	       "string('x') == 'x'", CEL_TRUE, NULL);
+	expect("bool('t') && !bool('F') && bool('1') && !bool('0') && bool('TRUE') && "
+	       "bool('True') && !bool(false)", CEL_TRUE, NULL);
+	expect("dyn(1) + 1 == 2", CEL_TRUE, NULL);
+	/* '1' + '2' is no constant: converted at run time */
+	expect("int('1' + '2') == 12", CEL_TRUE, NULL);
+	expect("int(" GPU ".cores) == 40 && string(" GPU ".cores) == '40'", CEL_TRUE, NULL);
+	expect("int(" GPU ".model) == 1", CEL_ERROR, "type conversion error from 'string' to 'int'");
+	/* a value of no overload's kind: the function and its type named */
+	expect("bool(" GPU ".cores)", CEL_ERROR, "no such overload: bool(int)");
+	expect("int(" GPU ".version) == 1", CEL_ERROR, "no such overload: int(kubernetes.Semver)");
+	refuse("int('abc') == 1", 4, "program instantiation failed: type conversion error from "
+	       "'string' to 'int'");
+	refuse("int('') == 0", 4, "program instantiation failed: type conversion error from "
+	       "'string' to 'int'");
+	refuse("int(' 1') == 1", 4, "program instantiation failed: type conversion error from "
+	       "'string' to 'int'");
+	refuse("int('9223372036854775808') == 1", 4, "program instantiation failed: type "
+	       "conversion error from 'string' to 'int'");
+	refuse("bool('tRUE')", 5, "program instantiation failed: type conversion error from "
+	       "'string' to 'bool'");
+	/* dyn('x') is folded first, then int() of it */
+	refuse("int(dyn('x')) == 5", 4, "program instantiation failed: type conversion error "
+	       "from 'string' to 'int'");
+	refuse("int(true) == 1", 4, "found no matching overload for 'int' applied to '(bool)'");
+	/* a list of constants is a constant too: int() of it is planned, and
+	 * no overload takes a list */
+	refuse("int(dyn([1, 2])) == 1", 4, "program instantiation failed: no such overload: "
+	       "int(list)");
+	refuse("int(dyn(false)) == 0", 4, "program instantiation failed: no such overload: "
+	       "int(bool)");
+	refuse("string(device.capacity['a'].memory) == '1'", 7, "found no matching overload "
+	       "for 'string' applied to '(kubernetes.Quantity)'");
+	/* [int('40')] is a literal of constants: the set lookup, which a
+	 * semver cannot enter (Go's panic, cel-go's internal error) */
+	expect(GPU ".cores in [int('40')]", CEL_TRUE, NULL);
+	expect(GPU ".version in [int('1')]", CEL_ERROR,
+	       "internal error: runtime error: hash of unhashable type cel.Semver");
+}
+
+/* kube's lists library: list.indexOf(x), list.lastIndexOf(x), by
+ * element.Equal(x) == True (the *Quantity of sub() no argument of a
+ * Quantity's Equal: no match). */
+static void test_list_index(void)
+{
+	expect("[1, 2].indexOf(2) == 1 && [1, 2, 1].lastIndexOf(1) == 2 && "
+	       "[1, 2].indexOf(3) == -1 && [[1]].indexOf([1]) == 0", CEL_TRUE, NULL);
+	expect(GPU ".model.split('').indexOf('1') == 1", CEL_TRUE, NULL);
+	expect("[quantity('1')].indexOf(quantity('2').sub(1)) == -1", CEL_TRUE, NULL);
+	expect("[quantity('2').sub(1)].indexOf(quantity('1')) == 0", CEL_TRUE, NULL);
+	refuse("[1, 2].indexOf('a') == 1", 15, "found no matching overload for 'indexOf' "
+	       "applied to 'list(int).(string)'");
+}
+
 /* What cel-go's parser and planner change before evaluation. */
 static void test_parse_and_plan(void)
 {
@@ -536,6 +601,8 @@ int main(void)
 	test_quantity_and_semver();
 	test_bind();
 	test_parse_and_plan();
+	test_conversions();
+	test_list_index();
 	test_matches();
 	test_string_extensions();
 	test_macros();

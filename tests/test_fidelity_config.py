@@ -682,3 +682,136 @@ def test_duplicate_scheduler_name(tmp_path, version, want):
     assert validate(tmp_path, "profiles:\n- schedulerName: a\n"
                     "- schedulerName: a\n", version) == (
         1, f"cfg.yaml:5:18: {want} (profiles[1].schedulerName)\n")
+
+
+# ------------------------------------------------------- addedAffinity
+# ValidateNodeAffinityArgs parses addedAffinity with the scheduler's own
+# parser (component-helpers nodeaffinity.NewNodeSelector and
+# NewPreferredSchedulingTerms), not with the API server's pod validation:
+# no term at all is a selector matching no node; a matchFields key other
+# than metadata.name reads "" from the node (extractNodeFields has only
+# metadata.name); a preferred term of weight 0 is skipped unparsed, other
+# weights are taken as given.  What it refuses is what
+# labels.NewRequirement and the field selector refuse, with their texts.
+NA = ("profiles:\n- pluginConfig:\n  - name: NodeAffinity\n    args:\n"
+      "      addedAffinity:\n")
+REQ = ("        requiredDuringSchedulingIgnoredDuringExecution:\n"
+       "          nodeSelectorTerms:\n")
+TERM0 = ("profiles[0].pluginConfig[0].args.addedAffinity.requiredDuring"
+         "SchedulingIgnoredDuringExecution.nodeSelectorTerms[0].")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("body", [
+    NA + REQ + "          []\n".replace("          []", "          - {}"),
+    NA + "        requiredDuringSchedulingIgnoredDuringExecution: {}\n",
+    NA + REQ + "          - matchFields: [{key: metadata.labels, operator: "
+    "In, values: [x]}]\n",
+    NA + "        preferredDuringSchedulingIgnoredDuringExecution:\n"
+    "        - weight: 500\n          preference: {matchExpressions: "
+    "[{key: a, operator: Exists}]}\n",
+    NA + "        preferredDuringSchedulingIgnoredDuringExecution:\n"
+    "        - weight: 0\n          preference: {matchExpressions: "
+    "[{key: 'a b', operator: Exists}]}\n",
+])
+def test_added_affinity_kube_accepts(tmp_path, version, body):
+    assert validate(tmp_path, body, version) == (0, "")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("term,where,want", [
+    # line 10 is the term; "- matchExpressions: [{" puts the first
+    # requirement's map at col 32, "- matchFields: [{" at col 27
+    ("matchExpressions: [{key: a, operator: In}]", "10:32",
+     "for 'in', 'notin' operators, values set can't be empty "
+     "(" + TERM0 + "matchExpressions[0].values)"),
+    ("matchExpressions: [{key: a, operator: Exists, values: [x]}]", "10:67",
+     "values set must be empty for exists and does not exist "
+     "(" + TERM0 + "matchExpressions[0].values)"),
+    ("matchExpressions: [{key: a, operator: Gt, values: ['1', '2']}]",
+     "10:63", "for 'Gt', 'Lt' operators, exactly one value is required "
+     "(" + TERM0 + "matchExpressions[0].values)"),
+    ("matchExpressions: [{key: a, operator: Foo, values: [x]}]", "10:51",
+     'Unsupported value: "Foo": supported values: "In", "NotIn", "Exists", '
+     '"DoesNotExist", "Gt", "Lt" (' + TERM0 + "matchExpressions[0].operator)"),
+    ("matchFields: [{key: metadata.name, operator: Exists}]", "10:58",
+     'Unsupported value: "Exists": supported values: "In", "NotIn" '
+     "(" + TERM0 + "matchFields[0].operator)"),
+    ("matchFields: [{key: metadata.name, operator: In, values: [a, b]}]",
+     "10:70", "must have one element (" + TERM0 + "matchFields[0].values)"),
+])
+def test_added_affinity_parser_texts(tmp_path, version, term, where, want):
+    body = NA + REQ + "          - " + term + "\n"
+    assert validate(tmp_path, body, version) == (1, f"cfg.yaml:{where}: "
+                                                    f"{want}\n")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("terms,feasible", [
+    # the node's metadata.labels field is "": In [x] never holds, NotIn
+    # [x] always does; no term matches no node
+    ("          - matchFields: [{key: metadata.labels, operator: In, "
+     "values: [x]}]\n", False),
+    ("          - matchFields: [{key: metadata.labels, operator: NotIn, "
+     "values: [x]}]\n", True),
+    ("          - matchFields: [{key: metadata.labels, operator: In, "
+     "values: ['']}]\n", True),
+    ("          []\n".replace("          []\n", ""), False),
+])
+def test_added_affinity_as_the_scheduler_matches_it(tmp_path, engine, version,
+                                                    terms, feasible):
+    # NodeAffinity's Filter: a node the added selector does not match is
+    # UnschedulableAndUnresolvable, errReasonEnforced
+    cluster = tmp_path / "small.yaml"
+    cluster.write_text(SMALL)
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG_HEAD + NA + REQ.replace("nodeSelectorTerms:\n",
+                   "nodeSelectorTerms:\n" if terms else
+                   "nodeSelectorTerms: []\n") + terms)
+    p = run_kso("explain", cluster, "--config", cfg, "--engine", engine,
+                "--kube-version", version, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    node = json.loads(p.stdout)["nodes"]["a"]
+    assert node["feasible"] == feasible
+    assert node["reasons"] == ([] if feasible else [
+        "node(s) didn't match scheduler-enforced node affinity"])
+
+
+# ------------------------------------------------ plugin args' texts
+# ValidatePodTopologySpreadArgs and ValidateNodeResourcesBalancedAllocationArgs
+# (v1.30.12 and v1.34.1): field.NotSupported, field.Required and
+# field.Duplicate read as kube's whole body, field.Invalid as its detail.
+PTS = ("profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n")
+ARGS = "profiles[0].pluginConfig[0].args."
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("body,want", [
+    (PTS + "      defaultingType: Foo\n",
+     '7:23: Unsupported value: "Foo": supported values: "System", "List" '
+     '(' + ARGS + 'defaultingType)'),
+    (PTS + "      defaultConstraints: [{maxSkew: 1, topologyKey: zone, "
+     "whenUnsatisfiable: DoNotSchedule}]\n",
+     "7:7: when .defaultConstraints are not empty (" + ARGS +
+     "defaultingType)"),
+    (PTS + "      defaultingType: List\n      defaultConstraints:\n"
+     "      - {maxSkew: 1, whenUnsatisfiable: DoNotSchedule}\n",
+     "9:9: Required value: can not be empty (" + ARGS +
+     "defaultConstraints[0].topologyKey)"),
+    (PTS + "      defaultingType: List\n      defaultConstraints:\n"
+     "      - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: Maybe}\n",
+     '9:60: Unsupported value: "Maybe": supported values: "DoNotSchedule", '
+     '"ScheduleAnyway" (' + ARGS + 'defaultConstraints[0].whenUnsatisfiable)'),
+    (PTS + "      defaultingType: List\n      defaultConstraints:\n"
+     "      - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}\n"
+     "      - {maxSkew: 2, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}\n",
+     '10:9: Duplicate value: "{zone, DoNotSchedule}" (' + ARGS +
+     'defaultConstraints[1])'),
+    ("profiles:\n- pluginConfig:\n  - name: NodeResourcesBalancedAllocation\n"
+     "    args:\n      resources: [{name: cpu, weight: 1}, {name: cpu, "
+     "weight: 1}]\n",
+     '7:50: Duplicate value: "cpu" (' + ARGS + 'resources[1].name)'),
+])
+def test_plugin_args_field_error_texts(tmp_path, version, body, want):
+    assert validate(tmp_path, body, version) == (1, f"cfg.yaml:{want}\n")

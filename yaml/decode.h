@@ -125,6 +125,10 @@ struct yaml_dec {
 	struct yaml_vec attachments;   /* struct volume_attachment */
 	bool in_dump;                  /* reading a kso dump: its pods are the
 					* expanded ones already */
+	bool scheduler_parser;         /* node selectors read as the scheduler's
+					* parser (nodeaffinity.NewNodeSelector)
+					* reads a profile's addedAffinity, not
+					* as the API server validates a pod's */
 	struct yaml_index index;       /* identities, for duplicates */
 
 	size_t depth;                  /* entered, possibly > YAML_PATH_MAX */

@@ -514,7 +514,8 @@ static int decode_resource_weights(struct yaml_dec *d, const struct ynode *seq,
 					   out[i].name);
 		for (int j = 0; j < i; j++)
 			if (only_one && !strcmp(out[j].name, out[i].name))
-				return yd_fail_key(d, r, "name", "duplicate resource %s",
+				return yd_fail_key(d, yd_get(r, "name") ? yd_get(r, "name")
+						   : r, "name", "Duplicate value: \"%s\"",
 						   out[i].name);
 		yd_leave(d, m2);
 	}
@@ -687,7 +688,7 @@ static int decode_default_constraint(struct yaml_dec *d, const struct ynode *m,
 	const struct ynode *kv = yd_get(m, "topologyKey");
 	size_t mark = yd_enter(d, "topologyKey");
 	if (!*c->topology_key)
-		return yd_fail(d, kv ? kv : m, "topologyKey must not be empty");
+		return yd_fail(d, kv ? kv : m, "Required value: can not be empty");
 	if (yaml_check_label_key(d, kv, c->topology_key) < 0)
 		return -1;
 	yd_leave(d, mark);
@@ -697,9 +698,9 @@ static int decode_default_constraint(struct yaml_dec *d, const struct ynode *m,
 	if (strcmp(when, "DoNotSchedule") && strcmp(when, "ScheduleAnyway"))
 		return yd_fail_key(d, yd_get(m, "whenUnsatisfiable") ?
 				   yd_get(m, "whenUnsatisfiable") : m,
-				   "whenUnsatisfiable",
-				   "unknown whenUnsatisfiable \"%.64s\" (want "
-				   "DoNotSchedule, ScheduleAnyway)", when);
+				   "whenUnsatisfiable", "Unsupported value: \"%.64s\": "
+				   "supported values: \"DoNotSchedule\", "
+				   "\"ScheduleAnyway\"", when);
 	c->do_not_schedule = !strcmp(when, "DoNotSchedule");
 	c->min_domains = 1;
 	const char *aff = NULL, *taints = NULL;
@@ -726,8 +727,8 @@ static int decode_spread_args(struct yaml_dec *d, const struct ynode *args,
 	if (!*type)
 		type = "System";
 	if (strcmp(type, "System") && strcmp(type, "List"))
-		return yd_fail_key(d, tn, "defaultingType",
-				   "unsupported defaultingType \"%.64s\" (want System, List)",
+		return yd_fail_key(d, tn, "defaultingType", "Unsupported value: "
+				   "\"%.64s\": supported values: \"System\", \"List\"",
 				   type);
 	p->spread_system_defaulting = !strcmp(type, "System");
 	const struct ynode *seq = yd_get(args, "defaultConstraints");
@@ -739,8 +740,7 @@ static int decode_spread_args(struct yaml_dec *d, const struct ynode *args,
 	yd_leave(d, mark);
 	if (p->spread_system_defaulting && seq->n > 0)
 		return yd_fail_key(d, tn ? tn : args, "defaultingType",
-				   "defaultingType System is invalid when "
-				   "defaultConstraints are not empty");
+				   "when .defaultConstraints are not empty");
 	if (seq->n > CONFIG_MAX_DEFAULT_CONSTRAINTS)
 		return yd_fail_key(d, seq, "defaultConstraints", "at most %d constraints",
 				   CONFIG_MAX_DEFAULT_CONSTRAINTS);
@@ -754,7 +754,7 @@ static int decode_spread_args(struct yaml_dec *d, const struct ynode *args,
 			if (!strcmp(p->default_constraints[j].topology_key, c->topology_key) &&
 			    p->default_constraints[j].do_not_schedule == c->do_not_schedule)
 				return yd_fail(d, seq->items[i],
-					       "duplicate constraint {%s, %s}",
+					       "Duplicate value: \"{%s, %s}\"",
 					       c->topology_key, c->do_not_schedule ?
 					       "DoNotSchedule" : "ScheduleAnyway");
 		yd_leave(d, m2);
@@ -848,6 +848,8 @@ static int check_added_preferred(struct yaml_dec *d, const struct ynode *seq,
 				 const struct preferred_node_term *terms, int n)
 {
 	for (int i = 0; i < n; i++) {
+		if (!terms[i].weight)
+			continue;   /* NewPreferredSchedulingTerms skips it unparsed */
 		size_t mark = yd_index(d, i);
 		yd_enter(d, "preference");
 		if (check_term(d, yd_get(seq->items[i], "preference"),
@@ -858,6 +860,9 @@ static int check_added_preferred(struct yaml_dec *d, const struct ynode *seq,
 	return 0;
 }
 
+static int added_affinity(struct yaml_dec *d, const struct ynode *aa,
+			  struct sched_profile *p);
+
 static int decode_node_affinity_args(struct yaml_dec *d, const struct ynode *args,
 				     struct sched_profile *p)
 {
@@ -867,6 +872,22 @@ static int decode_node_affinity_args(struct yaml_dec *d, const struct ynode *arg
 	size_t mark = yd_enter(d, "addedAffinity");
 	if (yd_want_map(d, aa) < 0)
 		return -1;
+	d->scheduler_parser = true;
+	int rc = added_affinity(d, aa, p);
+	d->scheduler_parser = false;
+	if (rc == 0)
+		yd_leave(d, mark);
+	return rc;
+}
+
+/* addedAffinity as ValidateNodeAffinityArgs reads it: with the
+ * scheduler's own parser (nodeaffinity.NewNodeSelector,
+ * NewPreferredSchedulingTerms), which takes what the API server would
+ * refuse in a pod - no term, any matchFields key, any weight - and
+ * refuses what labels.NewRequirement refuses. */
+static int added_affinity(struct yaml_dec *d, const struct ynode *aa,
+			  struct sched_profile *p)
+{
 	static const char req[] = "requiredDuringSchedulingIgnoredDuringExecution";
 	static const char pref[] = "preferredDuringSchedulingIgnoredDuringExecution";
 	if (yd_get(aa, req)) {
@@ -885,7 +906,6 @@ static int decode_node_affinity_args(struct yaml_dec *d, const struct ynode *arg
 				  p->n_added_preferred) < 0)
 		return -1;
 	yd_leave(d, m2);
-	yd_leave(d, mark);
 	return 0;
 }
 

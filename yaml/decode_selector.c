@@ -121,6 +121,13 @@ static int decode_operator(struct yaml_dec *d, const struct ynode *rm,
 			yd_leave(d, mark);
 			return 0;
 		}
+	if (d->scheduler_parser && ctx == REQ_NODE_FIELDS)
+		return yd_fail(d, v, "Unsupported value: \"%.64s\": supported "
+			       "values: \"In\", \"NotIn\"", s);
+	if (d->scheduler_parser)
+		return yd_fail(d, v, "Unsupported value: \"%.64s\": supported "
+			       "values: \"In\", \"NotIn\", \"Exists\", "
+			       "\"DoesNotExist\", \"Gt\", \"Lt\"", s);
 	return yd_fail(d, v, "unknown operator \"%.64s\" (want %s)", s,
 		       op_choices(ctx));
 }
@@ -142,6 +149,21 @@ static void mark_node_value(struct requirement *r, const char *v)
 		r->int_value = x;
 }
 
+/* labels.NewRequirement's value counts, as the scheduler's parser
+ * reports them (field.Invalid details). */
+static int parser_value_count(struct yaml_dec *d, const struct ynode *at,
+			      const struct requirement *r)
+{
+	const char *why = NULL;
+	if ((r->op == OP_IN || r->op == OP_NOT_IN) && r->n_values == 0)
+		why = "for 'in', 'notin' operators, values set can't be empty";
+	else if ((r->op == OP_EXISTS || r->op == OP_DOES_NOT_EXIST) && r->n_values)
+		why = "values set must be empty for exists and does not exist";
+	else if ((r->op == OP_GT || r->op == OP_LT) && r->n_values != 1)
+		why = "for 'Gt', 'Lt' operators, exactly one value is required";
+	return why ? yd_fail_key(d, at, "values", "%s", why) : 0;
+}
+
 /* Value count rules of ValidateNodeSelectorRequirement /
  * ValidateLabelSelectorRequirement / the node field selector. */
 static int check_value_count(struct yaml_dec *d, const struct ynode *rm,
@@ -155,12 +177,16 @@ static int check_value_count(struct yaml_dec *d, const struct ynode *rm,
 		if (ops[i].op == r->op)
 			op = ops[i].name;
 	if (ctx == REQ_NODE_FIELDS) {
+		if (r->n_values != 1 && d->scheduler_parser)
+			return yd_fail_key(d, at, "values", "must have one element");
 		if (r->n_values != 1)
 			return yd_fail_key(d, at, "values",
 					   "matchFields operator %s needs exactly one value, got %d",
 					   op, r->n_values);
 		return 0;
 	}
+	if (d->scheduler_parser)
+		return parser_value_count(d, at, r);
 	switch (r->op) {
 	case OP_IN:
 	case OP_NOT_IN:
@@ -195,7 +221,9 @@ static int decode_requirement(struct yaml_dec *d, const struct ynode *rm,
 	if (yd_str(d, rm, "key", &r->key) < 0)
 		return -1;
 	if (ctx == REQ_NODE_FIELDS) {
-		if (strcmp(r->key, "metadata.name"))
+		/* the scheduler's parser takes any key: a node's only field
+		 * is metadata.name, any other reads "" (both engines match so) */
+		if (strcmp(r->key, "metadata.name") && !d->scheduler_parser)
 			return yd_fail_key(d, kv ? kv : rm, "key",
 					   "matchFields key \"%.64s\" is not supported (want metadata.name)",
 					   r->key);
@@ -295,7 +323,14 @@ int yaml_decode_node_selector(struct yaml_dec *d, const struct ynode *n,
 	if (yd_want_map(d, n) < 0)
 		return -1;
 	const struct ynode *terms = yd_get(n, "nodeSelectorTerms");
-	if (!terms || (terms->kind == YNODE_SEQ && terms->n == 0))
+	/* the scheduler's parser takes no term at all: a selector that
+	 * matches no node */
+	if (d->scheduler_parser && (!terms || ynode_is_null(terms))) {
+		out->present = true;
+		return 0;
+	}
+	if (!d->scheduler_parser &&
+	    (!terms || (terms->kind == YNODE_SEQ && terms->n == 0)))
 		return yd_fail_key(d, terms ? terms : n, "nodeSelectorTerms",
 				   "must have at least one node selector term");
 	size_t mark = yd_enter(d, "nodeSelectorTerms");
@@ -327,6 +362,10 @@ static int decode_weight(struct yaml_dec *d, const struct ynode *m,
 	*w = 0;
 	if (yd_int32(d, m, "weight", w, &has) < 0)
 		return -1;
+	/* the scheduler's parser checks no weight: 0 skips the term, any
+	 * other counts as given (normalized, or an invalid score) */
+	if (d->scheduler_parser)
+		return 0;
 	if (*w < 1 || *w > 100)
 		return yd_fail_key(d, has ? yd_get(m, "weight") : m, "weight",
 				   "weight must be in the range 1-100, got %d",
@@ -351,6 +390,13 @@ int yaml_decode_preferred_terms(struct yaml_dec *d, const struct ynode *seq,
 		if (yd_want_map(d, item) < 0 ||
 		    decode_weight(d, item, &ts[i].weight) < 0)
 			return -1;
+		/* NewPreferredSchedulingTerms skips a term of weight 0
+		 * unparsed: nothing in it is an error */
+		if (d->scheduler_parser && !ts[i].weight) {
+			memset(&ts[i].preference, 0, sizeof ts[i].preference);
+			yd_leave(d, mark);
+			continue;
+		}
 		yd_enter(d, "preference");
 		if (decode_node_term(d, yd_get(item, "preference"),
 				     &ts[i].preference) < 0)

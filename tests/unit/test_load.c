@@ -922,8 +922,9 @@ static void test_config_errors(void)
 		 "      defaultConstraints: [{maxSkew: 1, topologyKey: zone, "
 		 "whenUnsatisfiable: ScheduleAnyway}]\n", head);
 	CHECK_EQ(load_config(&c, &err, buf), -1);
-	CHECK(strncmp(err.msg, "cfg.yaml:7:23: defaultingType System is invalid", 47) == 0);
-	CHECK(strstr(err.msg, "(profiles[0].pluginConfig[0].args.defaultingType)") != NULL);
+	/* field.Invalid's detail, word for word */
+	CHECK_STR(err.msg, "cfg.yaml:7:23: when .defaultConstraints are not "
+		  "empty (profiles[0].pluginConfig[0].args.defaultingType)");
 	CHECK(!c.config.loaded);     /* unchanged on error */
 	cluster_release(&c);
 

@@ -1032,14 +1032,21 @@ static void classes_begin(struct oracle_nclasses *nc)
 
 /* The class's index in reps, its first feasible node n made its
  * representative when it has none this cycle. */
-static int class_rep(struct oracle_nclasses *nc, struct oracle_nclass_hot *m,
-		     int n, int *nr)
+static int class_rep(struct oracle_nclasses *nc, int c, int n, int *nr)
 {
+	struct oracle_nclass_hot *m = &nc->hot[c];
 	if (m->rep_stamp != nc->epoch) {
 		m->rep_stamp = nc->epoch;
 		m->rep = *nr;
 		nc->reps[*nr] = n;
 		nc->mult[(*nr)++] = 0;
+		/* the scores read the class's memo (node_class.c) once the
+		 * walk is done: its lines asked for now, while the walk goes
+		 * on, arrive by then (a few hundred classes a cycle at
+		 * 50,000 nodes, each a cold miss otherwise) */
+		const char *p = (const char *)&nc->memo[c];
+		for (size_t k = 0; k < sizeof nc->memo[c]; k += 64)
+			__builtin_prefetch(p + k);
 	}
 	return m->rep;
 }
@@ -1073,7 +1080,7 @@ static enum sched_code class_code(struct oracle_cycle *cy, struct cycle_run *run
 	}
 	if (code == SCHED_ERROR)
 		return code;
-	nc->walk[c + 1] = code == SCHED_SUCCESS ? class_rep(nc, m, n, nr) : NC_WALK_FAIL;
+	nc->walk[c + 1] = code == SCHED_SUCCESS ? class_rep(nc, c, n, nr) : NC_WALK_FAIL;
 	GROW(nc->walked, (size_t)nc->n_walked + 1, nc->cap_walked);
 	nc->walked[nc->n_walked++] = c;
 	return code;
@@ -1169,7 +1176,7 @@ static int walk_classes(struct oracle_cycle *cy, struct cycle_run *run,
 				}
 				continue;
 			}
-			int r = class_rep(nc, &nc->hot[c], n, &nr);
+			int r = class_rep(nc, c, n, &nr);
 			mult[r]++;
 			frep[nf] = r;
 			feasible[nf++] = n;

@@ -21,6 +21,7 @@
 
 #include "check.h"
 #include "../../core/dra_live.h"
+#include "../../model/model.h"
 #include "../../model/requeue.h"
 #include "../../yaml/load.h"
 
@@ -246,6 +247,64 @@ static void test_v134(void)
 	CHECK(on_lost_nomination("spread", MODEL_REJ_SPREAD, "spread"));
 }
 
+/*
+ * The nominated node evaluated first (findNodesThatFitPod's
+ * evaluateNominatedNode, which takes the Diagnosis by value).  p is
+ * nominated to n1 and requires metadata.name In [ghost] (NodeAffinity's
+ * PreFilterResult: {ghost}, a node that does not exist, so the full pass
+ * filters no node at all); n1 fails NodeAffinity's Filter.
+ *   v1.30.12: the Diagnosis starts with UnschedulablePlugins nil; the
+ *     copy's AddPluginStatus makes a set of its own, lost on return: no
+ *     rejecting plugin - kube sends the pod to backoffQ (MODEL_REJ_NONE).
+ *   v1.34.1: the set RunPreFilterPlugins returned ({NodeAffinity}, the
+ *     PreFilter that gave node names) is shared by the copy: a rejecting
+ *     plugin, none that a pod event reads (0: parked until a node event,
+ *     which kso's loop never has).
+ * q is nominated to n1 too and requires metadata.name In [n2]; n2 (cpu
+ * 1) cannot hold its 2 cpu: NodeResourcesFit on n2 in both releases, n1
+ * (NodeAffinity, untracked) adding nothing.
+ */
+static const char NOMINATED[] =
+	"apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
+	"status: {allocatable: {cpu: '4', pods: '10'}}\n---\n"
+	"apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n"
+	"status: {allocatable: {cpu: '1', pods: '10'}}\n---\n"
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
+	"spec:\n  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
+	" {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In,"
+	" values: [ghost]}]}]}}}\n"
+	"  containers: [{name: c, image: nginx}]\n"
+	"status: {nominatedNodeName: n1}\n---\n"
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: q, namespace: default}\n"
+	"spec:\n  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
+	" {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In,"
+	" values: [n2]}]}]}}}\n"
+	"  containers: [{name: c, image: nginx, resources: {requests: {cpu: '2'}}}]\n"
+	"status: {nominatedNodeName: n1}\n---\n";
+
+/* The rejectors of pod name's cycle in C, nominated to n1. */
+static uint8_t rejectors_of(const char *name)
+{
+	struct snapshot s;
+	snapshot_init(&s, &C);
+	int p = pod(name), n1 = cluster_find_node(&C, "n1");
+	s.nominated[p] = n1;
+	struct sched_cycle_result r;
+	sched_cycle_result_init(&r, &C);
+	model_schedule_cycle(&C.config.profiles[0], &s, p, &r);
+	CHECK_EQ(r.code, SCHED_UNSCHEDULABLE);
+	uint8_t rej = model_requeue_rejectors(&C, &r, n1);
+	sched_cycle_result_release(&r);
+	snapshot_release(&s);
+	return rej;
+}
+
+static void test_nominated_node_diagnosis(enum kube_version v)
+{
+	CHECK_EQ(rejectors_of("p"), v == KUBE_1_30 ? MODEL_REJ_NONE : 0);
+	CHECK_EQ(rejectors_of("q"), MODEL_REJ_FIT);
+}
+
 static int load(enum kube_version v, const char *objects)
 {
 	struct error err;
@@ -270,6 +329,13 @@ int main(void)
 		return 1;
 	test_v134();
 	cluster_release(&C);
+	for (int v = 0; v < 2; v++) {
+		enum kube_version kv = v ? KUBE_1_34 : KUBE_1_30;
+		if (load(kv, NOMINATED) < 0)
+			return 1;
+		test_nominated_node_diagnosis(kv);
+		cluster_release(&C);
+	}
 	if (load(KUBE_1_34, DRA) < 0)
 		return 1;
 	test_claims();

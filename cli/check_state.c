@@ -136,6 +136,14 @@ bool check_pod_decision(const struct ynode *prev, const struct ynode *obj,
 	return now && (!was || strcmp(was, now)) && !*check_pod_node(obj);
 }
 
+bool check_window_kept(bool v134, bool marked, int age, const struct ynode *prev,
+		       const struct ynode *obj)
+{
+	bool nominated = !*check_pod_node(obj) && *check_pod_nominated(obj) &&
+			 strcmp(check_pod_nominated(prev), check_pod_nominated(obj));
+	return v134 && marked && age < CHECK_WINDOW_CAP && !nominated;
+}
+
 bool check_pod_victim(const struct ynode *prev, const struct ynode *obj,
 		      enum check_ev_type type)
 {
@@ -524,7 +532,9 @@ static void plan_epoch(struct check_state *st, struct plan *pl)
 		     live / CHECK_BUDGET_DIV : CHECK_MIN_BUDGET;
 	int fresh = 0;
 	int calm = st->begin;          /* the last event no victim window spans */
-	bool window = false, dirty = false;
+	bool window = false, dirty = false, marked = false;
+	int opened = 0;                /* the window's first victim */
+	bool v134 = st->load->kube_version >= KUBE_1_34;
 	int i;
 	bool stream = check_log_interactive(st->log);
 	struct check_event *ev;
@@ -559,10 +569,16 @@ static void plan_epoch(struct check_state *st, struct plan *pl)
 		if (!window)
 			calm = i;
 		const struct ynode *prev = k->plan_obj;
-		if (check_pod_decision(prev, ev->obj, ev->type))
-			window = false;
-		else if (check_pod_victim(prev, ev->obj, ev->type))
+		if (check_pod_decision(prev, ev->obj, ev->type)) {
+			if (!check_window_kept(v134, marked, i - opened, prev,
+					       ev->obj))
+				window = marked = false;
+		} else if (check_pod_victim(prev, ev->obj, ev->type)) {
+			if (!window)
+				opened = i;
 			window = true;
+			marked = marked || ev->type != CHECK_DELETED;
+		}
 		k->plan_obj = ev->type == CHECK_DELETED ? NULL : ev->obj;
 		if (ev->type == CHECK_DELETED || terminal(ev->obj)) {
 			ev->slot = -1;

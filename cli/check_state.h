@@ -171,6 +171,23 @@ void check_state_restore(struct check_state *st, int i);
 bool check_pod_decision(const struct ynode *prev, const struct ynode *obj,
 			enum check_ev_type type);
 
+/* A victim window (the victims seen since the last decision, judged with
+ * the preemption that names them) is kept open across other decisions
+ * this many events at most. */
+#define CHECK_WINDOW_CAP 1000
+
+/* check_window_kept: whether a decision (prev -> obj, not itself a new
+ * nomination) leaves the victim window opened age events ago open: under
+ * v1.34 (v134) while it holds a pod the scheduler marked for preemption
+ * (marked).  v1.34's preemption is asynchronous (SchedulerAsyncPreemption,
+ * and the failure handler's status patch goes through the API dispatcher,
+ * SchedulerAsyncAPICalls): the victims' patches and deletions may come
+ * before the preemptor's nomination with other pods' binds between them
+ * (the real v1.34.1 scheduler writes them so); v1.30's are synchronous.
+ * The walk (cmd_check) and the epochs' planning both ask it. */
+bool check_window_kept(bool v134, bool marked, int age, const struct ynode *prev,
+		       const struct ynode *obj);
+
 /* check_pod_victim: whether the event makes its pod (prev -> obj) a
  * preemption victim candidate (deleted or marked DisruptionTarget while
  * bound). */

@@ -773,7 +773,7 @@ static void judge_in(struct check *k, int i, const char *ns, const char *name,
 	verdict_now(k, prof, pod, &a, &v);
 	bool held = held_verdict(k, pod, o->action, &v);
 	char lag[1024] = "";
-	if (v.kind != JUDGMENT_OK && k->lag > 0 && !o->event && !held) {
+	if (v.kind != JUDGMENT_OK && k->lag > 0 && !held) {
 		if (lag_explains(k, i, prof, pod, &a, &v, lag, sizeof lag))
 			k->ok_lag++;
 		else {
@@ -803,6 +803,8 @@ struct walk {
 	 * not a later decision's when the walk meets them */
 	struct victim *taken;
 	int n_taken, cap_taken;
+	int opened;                /* the event of the first victim */
+	bool marked;               /* a victim marked PreemptionByScheduler */
 };
 
 static int find_victim(const struct victim *v, int n, const char *ns,
@@ -826,15 +828,27 @@ static void victims_clear(struct check *k, struct walk *w)
 	for (int i = 0; i < w->n_victims; i++)
 		victim_free(&w->victims[i]);
 	w->n_victims = 0;
+	w->marked = false;
 	check_state_unmark(&k->st);
+}
+
+/* After decision i (prev -> obj) of a pod: the victims seen since the
+ * last decision are forgotten, unless v1.34's asynchronous preemption may
+ * still name them (check_window_kept). */
+static bool window_kept(const struct check *k, const struct walk *w, int i,
+			const struct ynode *prev, const struct ynode *obj)
+{
+	return w->n_victims > 0 &&
+	       check_window_kept(k->load->kube_version >= KUBE_1_34, w->marked,
+				 i - w->opened, prev, obj);
 }
 
 /* A pod marked for preemption or deleted: remembered (the state marked
  * at the first such event) until the preemption it belongs to shows -
  * unless a preemption's look-ahead took it already (its deletion then
  * forgets it). */
-static void note_victim(struct check *k, struct walk *w, const struct ynode *pod,
-			bool deleted)
+static void note_victim(struct check *k, struct walk *w, int i,
+			const struct ynode *pod, bool deleted)
 {
 	const struct ynode *m = ynode_get(pod, "metadata");
 	const char *ns = ynode_str(m, "namespace"), *name = ynode_str(m, "name");
@@ -848,12 +862,13 @@ static void note_victim(struct check *k, struct walk *w, const struct ynode *pod
 		}
 		return;
 	}
-	for (int i = 0; i < w->n_victims; i++)
-		if (!strcmp(w->victims[i].name, name) &&
-		    !strcmp(w->victims[i].ns, ns ? ns : "default"))
-			return;
-	if (w->n_victims == 0)
+	if (find_victim(w->victims, w->n_victims, ns ? ns : "default", name) >= 0)
+		return;
+	if (w->n_victims == 0) {
 		check_state_mark(&k->st);
+		w->opened = i;
+	}
+	w->marked = w->marked || !deleted;
 	GROW(w->victims, w->n_victims + 1, w->cap_victims);
 	w->victims[w->n_victims++] = (struct victim){
 		xstrdup(ns ? ns : "default"), xstrdup(name),
@@ -1014,18 +1029,23 @@ static void pod_event(struct check *k, struct walk *w, int i)
 	struct observed o = {0};
 	if (!decision) {
 		if (name && check_pod_victim(prev, ev->obj, ev->type))
-			note_victim(k, w, ev->type == CHECK_DELETED ? prev : ev->obj,
+			note_victim(k, w, i, ev->type == CHECK_DELETED ? prev : ev->obj,
 				    ev->type == CHECK_DELETED);
 	} else if (prev && !*check_pod_node(prev) && *check_pod_node(ev->obj)) {
 		o.action = IMPL_BIND;
 		o.node = check_pod_node(ev->obj);
 		snprintf(o.what, sizeof o.what, "bind %s", o.node);
+		bool kept = window_kept(k, w, i, prev, ev->obj);
 		/* judged before the scheduler's own PreBind writes for it
-		 * (check_prebind.h), which stay in the state */
-		check_prebind_begin(&k->pb, &k->st, i, ev->obj);
+		 * (check_prebind.h), which stay in the state - but in a
+		 * victim window, whose record a rebuild would lose, as the
+		 * log shows it */
+		if (!check_state_marked(&k->st))
+			check_prebind_begin(&k->pb, &k->st, i, ev->obj);
 		judge_in(k, i, ns, name, &o);
 		check_prebind_end(&k->pb, &k->st, i);
-		victims_clear(k, w);
+		if (!kept)
+			victims_clear(k, w);
 	} else if (prev && !*check_pod_node(ev->obj) &&
 		   *check_pod_nominated(ev->obj) &&
 		   strcmp(check_pod_nominated(prev), check_pod_nominated(ev->obj))) {
@@ -1049,8 +1069,10 @@ static void pod_event(struct check *k, struct walk *w, int i)
 		o.action = IMPL_UNSCHEDULABLE;
 		o.message = check_unschedulable_message(ev->obj);
 		snprintf(o.what, sizeof o.what, "unschedulable: %.500s", o.message);
+		bool kept = window_kept(k, w, i, prev, ev->obj);
 		judge_in(k, i, ns, name, &o);
-		victims_clear(k, w);
+		if (!kept)
+			victims_clear(k, w);
 	}
 	/* a pod that failed (kube's Unreserve) or is gone: no bind of it
 	 * follows the PreBind writes remembered for it */

@@ -367,6 +367,94 @@ def test_an_async_preemption_that_evicts_too_few_is_found(tmp_path):
         ("default/high2", "preempt on n2: default/mid", "ok")]
 
 
+def scheduler_event(w, regarding, reason, note, kind="Warning"):
+    """An events.k8s.io/v1 Event as kube-scheduler's recorder writes it."""
+    m = regarding["metadata"]
+    return w.add("ADDED", {
+        "apiVersion": "events.k8s.io/v1", "kind": "Event",
+        "metadata": {"name": m["name"] + ".1869f2a5c1b3e4d7",
+                     "namespace": m["namespace"],
+                     "creationTimestamp": "2025-10-01T10:20:00Z"},
+        "eventTime": "2025-10-01T10:20:00.104213Z", "action": "Scheduling",
+        "reason": reason, "note": note, "type": kind,
+        "regarding": {"apiVersion": "v1", "kind": "Pod", "name": m["name"],
+                      "namespace": m["namespace"], "uid": m["uid"],
+                      "resourceVersion": m["resourceVersion"]},
+        "reportingController": "default-scheduler",
+        "reportingInstance": "default-scheduler-kind-control-plane"})
+
+
+def async_interleaved_log():
+    """preemption_log's cluster and preemptions, with n3 (cpu 1) and
+    small1 (300m, nodeSelector n3: n3 is its only node), in the order the
+    real v1.34.1 scheduler wrote them (run against a fake API: async
+    preemption and the API dispatcher both on): high1's goroutine marks
+    and deletes low-a and low-b, small1's bind lands, and only then
+    high1's nomination (its status patch queued behind), high2's, mid's
+    mark and deletion, the FailedScheduling Events, the binds.
+      small1 on n3: ok (its only node).
+      high1: judged before its first victim (small1 then pending):
+        n1, [low-a, low-b] - ok (preemption_log's answer; n3's 1 cpu
+        is less than high1's 2 even empty: UnschedulableAndUnresolvable,
+        no candidate).
+      high2: n2, [mid] - ok.
+      high1's Event, last: in the log's state n1 is empty and high1
+        fits - but kube's cache still held the victims when it failed;
+        with the deletions not yet delivered (the last first: mid, then
+        low-b) n1 has 1 cpu free, n2 none (mid, and high2's nomination
+        of equal priority), n3 700m: '0/3 nodes are available: 3
+        Insufficient cpu.', and kube then preempts (no PostFilter
+        message): ok, the lag named.
+      Then high1 on n1 and high2 on n2: ok."""
+    w = R.Watch()
+    for n, cpu in (("n1", "2"), ("n2", "2"), ("n3", "1")):
+        w.add("ADDED", R.node(n, cpu=cpu, memory="8Gi"))
+    low_a = w.add("ADDED", R.pod("low-a", [R.container("app", cpu="1")],
+                                 node_name="n1", start="2025-10-01T09:10:00Z"))
+    low_b = w.add("ADDED", R.pod("low-b", [R.container("app", cpu="1")],
+                                 node_name="n1", start="2025-10-01T09:20:00Z"))
+    mid = w.add("ADDED", R.pod("mid", [R.container("app", cpu="2")],
+                               node_name="n2", priority=500,
+                               priority_class="mid"))
+    high1 = w.add("ADDED", R.pod("high1", [R.container("app", cpu="2")],
+                                 priority=1000, priority_class="high"))
+    high2 = w.add("ADDED", R.pod("high2", [R.container("app", cpu="2")],
+                                 priority=1000, priority_class="high"))
+    small1 = w.add("ADDED", R.pod("small1", [R.container("app", cpu="300m")],
+                                  nodeSelector={"kubernetes.io/hostname": "n3"}))
+    for v in (low_a, low_b):
+        w.add("DELETED", w.add("MODIFIED", R.disruption_target(v)))
+    w.add("MODIFIED", R.bound(small1, "n3"))
+    msg = "0/3 nodes are available: 3 Insufficient cpu."
+    high1 = w.add("MODIFIED", R.unschedulable(high1, msg, nominated="n1"))
+    high2 = w.add("MODIFIED", R.unschedulable(high2, msg, nominated="n2"))
+    w.add("DELETED", w.add("MODIFIED", R.disruption_target(mid)))
+    scheduler_event(w, high1, "FailedScheduling", msg)
+    w.add("MODIFIED", R.bound(high1, "n1"))
+    w.add("MODIFIED", R.bound(high2, "n2"))
+    return w
+
+
+def test_async_preemptions_victims_before_another_pods_bind(tmp_path):
+    rc, got = verdicts(tmp_path, async_interleaved_log())
+    assert rc == 0
+    assert [(pod, decision, verdict) for pod, decision, verdict, _ in got] == [
+        ("default/small1", "bind n3", "ok"),
+        ("default/high1", "preempt on n1: default/low-a, default/low-b", "ok"),
+        ("default/high2", "preempt on n2: default/mid", "ok"),
+        ("default/high1", "FailedScheduling: 0/3 nodes are available: 3 "
+         "Insufficient cpu.", "ok"),
+        ("default/high1", "bind n1", "ok"),
+        ("default/high2", "bind n2", "ok")]
+    f = tmp_path / "watch.json"
+    p = subprocess.run([KSO, "check", str(f), "--kube-version", "1.34"],
+                       capture_output=True, text=True, timeout=60)
+    lags = [json.loads(x).get("lag") for x in p.stdout.splitlines()][:-1]
+    assert lags == [None, None, None,
+                    "cache still held: default/mid, default/low-b",
+                    None, None]
+
+
 def test_v130_preempts_synchronously(tmp_path):
     # v1.30's prepareCandidate deletes the victims before the nomination
     # is written: victims after it belong to no decision of high1's

@@ -640,6 +640,10 @@ static void cluster_start(struct check_state *st, struct cluster *c,
 	c->no_admission = true;
 	cli_load_apply(c, st->load);
 	c->allow_duplicate_pods = true;
+	/* a log holds what the controllers did: none acts again (no pods of
+	 * a workload's replicas, no claims the resourceclaim controller
+	 * would make) */
+	c->expand_workloads = false;
 	*ok = !(st->load->config && yaml_load_config(c, st->load->config, err) < 0);
 	/* the file has none */
 	c->config.quirks_off = st->load->quirks_off &

@@ -128,6 +128,10 @@ struct resource_claim {
 	const char *uid;                  /* "" when absent */
 	const struct owner_ref *owners;   /* a template claim: its pod */
 	int n_owners;
+	/* metadata.annotations[resource.kubernetes.io/pod-claim-name]: the
+	 * pod's claim entry the resourceclaim controller made it for, or
+	 * NULL */
+	const char *pod_claim_name;
 	bool deleting;                    /* metadata.deletionTimestamp set */
 	struct claim_spec spec;
 	bool allocated;                   /* status.allocation set */

@@ -505,10 +505,101 @@ static void add_resource_claims(struct yaml_dec *d, struct pod *p)
 		*o = (struct owner_ref){.api_version = "v1", .kind = "Pod", .name = p->name,
 					.uid = p->uid, .controller = true};
 		struct resource_claim rc = {.pos = t->pos, .ns = p->ns, .uid = "",
-					    .owners = o, .n_owners = 1, .spec = t->spec};
+					    .owners = o, .n_owners = 1,
+					    .pod_claim_name = pc->name, .spec = t->spec};
 		rc.name = claim_name(d, p->ns, claim_base(d->a, p->name, pc->name));
 		yaml_vec_push(&d->claims, &rc);
 		st[n++] = (struct pod_claim_status){pc->name, rc.name};
+	}
+	p->claim_statuses = st;
+	p->n_claim_statuses = n;
+}
+
+/* The claim of this load or the cluster that the resourceclaim
+ * controller made for p's claim entry pc and has not recorded yet
+ * (findPodResourceClaim: controlled by p, annotated with pc's name), or
+ * NULL. */
+static const char *orphan_claim(const struct yaml_dec *d, const struct pod *p,
+				const struct pod_claim *pc)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		int n = pass ? d->c->n_claims : (int)d->claims.n;
+		for (int i = 0; i < n; i++) {
+			const struct resource_claim *rc = pass ? &d->c->claims[i] :
+				yaml_vec_at(&d->claims, (size_t)i);
+			if (rc->pod_claim_name && !strcmp(rc->pod_claim_name, pc->name) &&
+			    !strcmp(rc->ns, p->ns) &&
+			    pod_controlled_by(p, rc->owners, rc->n_owners))
+				return rc->name;
+		}
+	}
+	return NULL;
+}
+
+/* Whether p's claim entry pc has its entry in status.resourceClaimStatuses. */
+static bool claim_recorded(const struct pod *p, const struct pod_claim *pc)
+{
+	for (int i = 0; i < p->n_claim_statuses; i++)
+		if (!strcmp(p->claim_statuses[i].name, pc->name))
+			return true;
+	return false;
+}
+
+/* kube's resourceclaim controller (syncPod / handleClaim, v1.34.1) for
+ * a pending pod of the input whose claims from templates are not all
+ * recorded in status.resourceClaimStatuses: it does so as soon as the
+ * pod exists, before DynamicResources' PreEnqueue lets the scheduler
+ * take it - taking the claim it made earlier when one is there (owned
+ * by the pod, annotated with the entry's name), else making one from the
+ * template.  A template that does not exist fails the pod's sync before
+ * any status is written: the pod keeps waiting ('ResourceClaim not
+ * created yet').  A pod being deleted is left alone. */
+static void sync_pod_claims(struct yaml_dec *d, struct pod *p)
+{
+	if (*p->node_name || p->deletion.has || !p->n_claims)
+		return;
+	int missing = 0;
+	for (int i = 0; i < p->n_claims; i++) {
+		const struct pod_claim *pc = &p->claims[i];
+		if (!pc->template_name || claim_recorded(p, pc))
+			continue;
+		if (!orphan_claim(d, p, pc) &&
+		    !find_claim_template(d, p->ns, pc->template_name))
+			return;
+		missing++;
+	}
+	if (!missing)
+		return;
+	if (!*p->uid) {
+		char buf[600];
+		p->uid = arena_strdup(d->a, dump_pod_uid(p, buf, sizeof buf));
+	}
+	struct pod_claim_status *st = arena_array(d->a, (size_t)(p->n_claim_statuses +
+								 missing), sizeof *st);
+	int n = p->n_claim_statuses;
+	if (n)
+		memcpy(st, p->claim_statuses, sizeof *st * (size_t)n);
+	for (int i = 0; i < p->n_claims; i++) {
+		const struct pod_claim *pc = &p->claims[i];
+		if (!pc->template_name || claim_recorded(p, pc))
+			continue;
+		const char *name = orphan_claim(d, p, pc);
+		if (!name) {
+			const struct claim_template *t =
+				find_claim_template(d, p->ns, pc->template_name);
+			struct owner_ref *o = arena_alloc(d->a, sizeof *o);
+			*o = (struct owner_ref){.api_version = "v1", .kind = "Pod",
+						.name = p->name, .uid = p->uid,
+						.controller = true};
+			struct resource_claim rc = {.pos = t->pos, .ns = p->ns, .uid = "",
+						    .owners = o, .n_owners = 1,
+						    .pod_claim_name = pc->name,
+						    .spec = t->spec};
+			rc.name = name = claim_name(d, p->ns,
+						    claim_base(d->a, p->name, pc->name));
+			yaml_vec_push(&d->claims, &rc);
+		}
+		st[n++] = (struct pod_claim_status){pc->name, name};
 	}
 	p->claim_statuses = st;
 	p->n_claim_statuses = n;
@@ -1263,6 +1354,12 @@ int yaml_expand(struct yaml_dec *d)
 		}
 		expansion_release(&e);
 	}
+	/* the input's pending pods whose claims the resourceclaim controller
+	 * would make or record first (a log's are as the log shows them:
+	 * kso check does not expand) */
+	if (cl->expand_workloads && config_at_least(&cl->config, KUBE_1_34))
+		for (size_t i = 0; rc == 0 && i < d->pods.n; i++)
+			sync_pod_claims(d, yaml_vec_at(&d->pods, i));
 	for (int i = 0; rc == 0 && i < cl->n_scales; i++)
 		if (!cl->scales[i].used)
 			rc = error_plain(d->err, "%s %s: no %s %s/%s in the "

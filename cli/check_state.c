@@ -1408,6 +1408,25 @@ bool check_state_assume(struct check_state *st, const struct ynode *obj,
 	return true;
 }
 
+bool check_state_nominate(struct check_state *st, const char *ns,
+			  const char *name, int nom)
+{
+	int p = check_state_pod(st, ns, name);
+	if (p < 0)
+		return false;
+	char k[1024];
+	snprintf(k, sizeof k, "Pod/%s/%s", ns, name);
+	struct check_key *e = key_find(st, k);
+	if (!e || e->slot < 0) {
+		snprintf(k, sizeof k, "Pod//%s", name);
+		e = key_find(st, k);
+	}
+	if (!e || e->slot < 0)
+		return false;
+	place(st, e->slot, st->s.pod_node[p], nom, e, e->slot);
+	return true;
+}
+
 bool check_state_unremove(struct check_state *st, int j, int since,
 			  int64_t since_usec, char *who, size_t len)
 {

@@ -137,6 +137,12 @@ void check_state_try_end(struct check_state *st, int mark, bool was_marking);
 bool check_state_assume(struct check_state *st, const struct ynode *obj,
 			char *who, size_t len);
 
+/* check_state_nominate: pod ns/name's nomination made nom (a node of c,
+ * -1: none) now - recorded, for a trial's undo (check_state_try_begin).
+ * false when the pod is not present. */
+bool check_state_nominate(struct check_state *st, const char *ns,
+			  const char *name, int nom);
+
 /* check_state_unremove: the j-th most recent pod removal (0: the last)
  * undone, as kube's cache still holds a pod whose deletion its informer
  * has not delivered; its name into who.  false when there is none, it

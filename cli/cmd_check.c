@@ -683,6 +683,40 @@ static bool lag_explains(struct check *k, int i, const struct sched_profile *pro
 	return false;
 }
 
+/* A FailedScheduling Event that is not kube's message in the state the
+ * log shows, for a pod nominated there: kube's failure handler wrote the
+ * Event and the nomination for one cycle - the Event reports the cycle
+ * that made the nomination, run before it (a log shows the status patch
+ * first: then, with the pod's own nomination and its victim terminating
+ * there, kube's message would be PostFilter's 'not eligible').  Judged
+ * with the pod not nominated; ok there gives v and the lag in words. */
+static bool own_nomination(struct check *k, const struct sched_profile *prof,
+			   int pod, const struct impl_answer *a, struct judgment *v,
+			   char *why, size_t len)
+{
+	struct check_state *st = &k->st;
+	int nom = st->s.nominated[pod];
+	if (nom < 0)
+		return false;
+	const struct pod *p = &st->c.pods[pod];
+	bool was;
+	int mark = check_state_try_begin(st, &was);
+	struct judgment t;
+	bool ok = check_state_nominate(st, p->ns, p->name, -1);
+	if (ok) {
+		verdict_now(k, prof, pod, a, &t);
+		ok = t.kind == JUDGMENT_OK;
+	}
+	check_state_try_end(st, mark, was);
+	if (!ok) {
+		verdict_now(k, prof, pod, a, &t);   /* k->r as the log shows */
+		return false;
+	}
+	*v = t;
+	snprintf(why, len, "before its own nomination to %s", st->c.nodes[nom].name);
+	return true;                        /* k->r: kube's cycle then */
+}
+
 /* A decision for a pod whose spec.schedulerName no profile has: another
  * scheduler's (a cluster may run several; kube-scheduler leaves their
  * pods alone), not judged.  A warning at the first decision of each such
@@ -773,6 +807,9 @@ static void judge_in(struct check *k, int i, const char *ns, const char *name,
 	verdict_now(k, prof, pod, &a, &v);
 	bool held = held_verdict(k, pod, o->action, &v);
 	char lag[1024] = "";
+	if (v.kind != JUDGMENT_OK && o->event && !held &&
+	    own_nomination(k, prof, pod, &a, &v, lag, sizeof lag))
+		k->ok_lag++;
 	if (v.kind != JUDGMENT_OK && k->lag > 0 && !held) {
 		if (lag_explains(k, i, prof, pod, &a, &v, lag, sizeof lag))
 			k->ok_lag++;

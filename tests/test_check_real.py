@@ -455,6 +455,53 @@ def test_async_preemptions_victims_before_another_pods_bind(tmp_path):
                     None, None]
 
 
+def renominated_log():
+    """The order the real v1.34.1 scheduler wrote (fake API, victims
+    terminating 3 s): n1 (cpu 2) holds v0 (cpu 2, priority 0).  low
+    (priority 100, cpu 2) preempts v0: its nomination, then v0's mark
+    and graceful deletion.  high (priority 1000, cpu 2) comes while v0
+    terminates: its cycle finds n1 full (v0 still there), PostFilter
+    nominates n1 with no new victim (v0 is being deleted already: no API
+    call) - the status patch (nomination and condition), then the Event.
+      high's Event '0/1 nodes are available: 1 Insufficient cpu.': in
+        the log's state high is nominated to n1, where v0 of lower
+        priority terminates by preemption, so kube's PostFilter would say
+        'not eligible due to a terminating pod on the nominated node' -
+        but the Event reports the cycle that made that nomination, run
+        before it: high not nominated, v0's removal makes room, kube
+        preempts (no PostFilter message): ok, 'before its own nomination
+        to n1'."""
+    w = R.Watch()
+    w.add("ADDED", R.node("n1", cpu="2", memory="8Gi"))
+    v0 = w.add("ADDED", R.pod("v0", [R.container("app", cpu="2")],
+                              node_name="n1", start="2025-10-01T09:10:00Z"))
+    low = w.add("ADDED", R.pod("low", [R.container("app", cpu="2")],
+                               priority=100, priority_class="lowp"))
+    msg = "0/1 nodes are available: 1 Insufficient cpu."
+    w.add("MODIFIED", R.unschedulable(low, msg, nominated="n1"))
+    v0 = w.add("MODIFIED", R.disruption_target(v0))
+    w.add("MODIFIED", R.terminating(v0))
+    high = w.add("ADDED", R.pod("high", [R.container("app", cpu="2")],
+                                priority=1000, priority_class="high"))
+    high = w.add("MODIFIED", R.unschedulable(high, msg, nominated="n1"))
+    scheduler_event(w, high, "FailedScheduling", msg)
+    return w
+
+
+def test_an_event_is_judged_before_its_own_nomination(tmp_path):
+    f = tmp_path / "watch.json"
+    f.write_text(renominated_log().text())
+    p = subprocess.run([KSO, "check", str(f), "--kube-version", "1.34"],
+                       capture_output=True, text=True, timeout=60)
+    got = [json.loads(x) for x in p.stdout.splitlines()][:-1]
+    assert [(d["pod"], d["decision"].split(":")[0], d["verdict"],
+             d.get("lag")) for d in got] == [
+        ("default/low", "preempt on n1", "ok", None),
+        ("default/high", "preempt on n1", "ok", None),
+        ("default/high", "FailedScheduling", "ok",
+         "before its own nomination to n1")]
+
+
 def test_v130_preempts_synchronously(tmp_path):
     # v1.30's prepareCandidate deletes the victims before the nomination
     # is written: victims after it belong to no decision of high1's

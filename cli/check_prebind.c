@@ -295,10 +295,20 @@ bool check_prebind_begin(struct check_prebind *pb, struct check_state *st,
 {
 	char **keys = xcalloc((size_t)pb->n + 1, sizeof *keys);
 	const struct ynode **objs = xcalloc((size_t)pb->n + 1, sizeof *objs);
-	int n = 0;
+	int n = 0, first = -1;
 	for (int j = 0; j < pb->n; j++) {
 		pb->w[j].taken = serves(&pb->w[j], obj);
-		if (!pb->w[j].taken)
+		if (first < 0 && pb->w[j].taken)
+			first = j;
+	}
+	/* the pod's writes and every later one (another pod's binding cycle
+	 * begun after this pod's: decided after it), each object at its
+	 * version before the first of them */
+	for (int j = first < 0 ? pb->n : first; j < pb->n; j++) {
+		bool dup = false;
+		for (int m = 0; m < n && !dup; m++)
+			dup = !strcmp(keys[m], pb->w[j].key);
+		if (dup)
 			continue;
 		keys[n] = pb->w[j].key;
 		objs[n++] = pb->w[j].before;

@@ -24,6 +24,10 @@
  * The objects' versions before the first such write are kept until the
  * pod they serve is bound (its bind is judged with them put back) or has
  * another decision or is deleted (the PreBind failed: kube's Unreserve).
+ * A bind is judged with the later writes of other pods put back too:
+ * their binding cycles began after its own, so kube decided them after
+ * it (the real v1.34.1 scheduler writes p's claim, q's claim, then binds
+ * p and q).
  */
 #ifndef KSO_CLI_CHECK_PREBIND_H
 #define KSO_CLI_CHECK_PREBIND_H

@@ -284,3 +284,52 @@ def test_a_volume_bound_by_prebind_is_judged_before_it(tmp_path):
         ("default/b", "bind n2", "ok", ["n2"])])
     assert verdicts(tmp_path, volume_log("n1", True)) == (1, [
         ("default/b", "bind n1", "not-viable", ["n2"])])
+
+
+def two_claims_log(p_node, q_node):
+    """Two pods, each with a claim of its own (p-gpu, q-gpu: one gpu), in
+    the order the real v1.34.1 scheduler writes them (fake API): p's
+    binding cycle writes p-gpu (finalizer, then allocation and
+    reservation), q's writes q-gpu, then p's Binding lands, then q's.
+    The DRA cluster above (busy on n1).
+      the real choice, p on n2 and q on n1: p judged before both claims'
+        writes (q's binding cycle began after p's: kube decided q after
+        p) - both nodes feasible, n2 scores best: ok; q judged with p
+        bound on n2 and p-gpu allocated there: n1 holds the only free
+        device - ok.
+      a wrong one, p on n1 and q on n2: p before both writes - n2 scores
+        best, p on n1 is not-viable (judged after q's write, q-gpu
+        taking n2's device, n1 would be p's only node); q: p-gpu holds
+        n1's device, n2 its only node - ok."""
+    w, _ = dra_log("n2")
+    w.events = w.events[:-5]      # the class, nodes, slices and busy
+    pods = {}
+    for name in ("p", "q"):
+        pod = R.pod(name, [R.container("c", cpu="100m")],
+                    resourceClaims=[{"name": "gpu",
+                                     "resourceClaimName": name + "-gpu"}])
+        pod["spec"]["containers"][0]["resources"]["claims"] = [{"name": "gpu"}]
+        c = claim(pod)
+        c["metadata"] = {"name": name + "-gpu", "namespace": "default",
+                         "uid": R.uid("claim", name + "-gpu")}
+        pods[name] = (w.add("ADDED", pod), c)
+    for name, node in (("p", p_node), ("q", q_node)):
+        pod, c = pods[name]
+        c = copy.deepcopy(c)
+        c["metadata"]["finalizers"] = ["resource.kubernetes.io/delete-protection"]
+        w.add("MODIFIED", c)
+        done = claim(pod, node, [pod])
+        done["metadata"] = c["metadata"]
+        w.add("MODIFIED", done)
+    for name, node in (("p", p_node), ("q", q_node)):
+        w.add("MODIFIED", R.bound(pods[name][0], node))
+    return w
+
+
+def test_a_later_pods_prebind_writes_are_not_in_an_earlier_bind(tmp_path):
+    assert verdicts(tmp_path, two_claims_log("n2", "n1")) == (0, [
+        ("default/p", "bind n2", "ok", ["n2"]),
+        ("default/q", "bind n1", "ok", ["n1"])])
+    assert verdicts(tmp_path, two_claims_log("n1", "n2")) == (1, [
+        ("default/p", "bind n1", "not-viable", ["n2"]),
+        ("default/q", "bind n2", "ok", ["n2"])])

@@ -871,8 +871,10 @@ int yaml_decode_resource_claim(struct yaml_dec *d, const struct ynode *obj)
 	c.owners = m.owners;
 	c.n_owners = m.n_owners;
 	c.deleting = m.deletion.has;
-	c.pod_claim_name = ynode_str(ynode_get(yd_get(obj, "metadata"), "annotations"),
-				     "resource.kubernetes.io/pod-claim-name");
+	/* the tree is freed after the load: the cluster keeps a copy */
+	const char *pcn = ynode_str(ynode_get(yd_get(obj, "metadata"), "annotations"),
+				    "resource.kubernetes.io/pod-claim-name");
+	c.pod_claim_name = pcn ? arena_strdup(d->a, pcn) : NULL;
 	const struct ynode *spec = yd_get(obj, "spec");
 	if (!spec)
 		return yd_fail_key(d, obj, "spec", "spec is required");

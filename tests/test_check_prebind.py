@@ -333,3 +333,60 @@ def test_a_later_pods_prebind_writes_are_not_in_an_earlier_bind(tmp_path):
     assert verdicts(tmp_path, two_claims_log("n1", "n2")) == (1, [
         ("default/p", "bind n1", "not-viable", ["n2"]),
         ("default/q", "bind n2", "ok", ["n2"])])
+
+
+def test_prebind_writes_in_an_audit_log(tmp_path):
+    """two_claims_log's wrong choice as the API server audits it (the
+    policy's DRA rule): the state as a List, then the scheduler's
+    requests - each claim's update (finalizer) and status update
+    (allocation, reservation), the two bindings.  The same verdicts."""
+    w = two_claims_log("n1", "n2")
+    state, changes = [], []
+    for e in w.events:
+        (state if e["type"] == "ADDED" else changes).append(e["object"])
+    (tmp_path / "state.json").write_text(json.dumps(R.pod_list(state)))
+    lines = []
+    for i, o in enumerate(changes):
+        stamp = "2025-10-01T10:20:%02d.000000Z" % i
+        m = o["metadata"]
+        ev = {"kind": "Event", "apiVersion": "audit.k8s.io/v1",
+              "level": "RequestResponse", "auditID": "id-%d" % i,
+              "stage": "ResponseComplete",
+              "user": {"username": "system:kube-scheduler"},
+              "responseStatus": {"metadata": {}, "code": 200},
+              "requestReceivedTimestamp": stamp, "stageTimestamp": stamp}
+        if o["kind"] == "Pod":
+            ev.update(verb="create", requestURI="/api/v1/namespaces/default/"
+                      "pods/%s/binding" % m["name"], objectRef={
+                          "resource": "pods", "namespace": "default",
+                          "name": m["name"], "apiVersion": "v1",
+                          "subresource": "binding"},
+                      requestObject={"kind": "Binding", "apiVersion": "v1",
+                                     "metadata": {"name": m["name"],
+                                                  "namespace": "default"},
+                                     "target": {"kind": "Node", "name":
+                                                o["spec"]["nodeName"]}},
+                      responseObject={"kind": "Status", "apiVersion": "v1",
+                                      "status": "Success", "code": 201})
+            ev["responseStatus"]["code"] = 201
+        else:
+            status = "status" in o and bool(o["status"])
+            ref = {"resource": "resourceclaims", "namespace": "default",
+                   "name": m["name"], "apiGroup": "resource.k8s.io",
+                   "apiVersion": "v1"}
+            if status:
+                ref["subresource"] = "status"
+            ev.update(verb="update", requestURI="/apis/resource.k8s.io/v1/"
+                      "namespaces/default/resourceclaims/" + m["name"],
+                      objectRef=ref, requestObject=o, responseObject=o)
+        lines.append(json.dumps(ev))
+    (tmp_path / "audit.log").write_text("\n".join(lines) + "\n")
+    p = subprocess.run([KSO, "check", str(tmp_path / "state.json"),
+                        str(tmp_path / "audit.log"), "--kube-version", "1.34"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.stderr == ""
+    got = [json.loads(x) for x in p.stdout.splitlines()][:-1]
+    assert (p.returncode, [(d["pod"], d["decision"], d["verdict"])
+                           for d in got]) == (1, [
+        ("default/p", "bind n1", "not-viable"),
+        ("default/q", "bind n2", "ok")])

@@ -5,10 +5,11 @@
  * Kubernetes base CEL environment) that kso evaluates exactly, with
  * cel-go's semantics.
  *
- * The subset: int, bool and string literals (every string form but bytes),
- * list literals, `device.driver`, `device.attributes[DOMAIN].ID` (also
+ * The subset: int, uint, double, bool and string literals (every string
+ * form but bytes), list literals, `device.driver`, `device.attributes[DOMAIN].ID` (also
  * `device.attributes["DOMAIN"]["ID"]`), `device.capacity[DOMAIN].ID`,
- * field and index access, has(), == != < <= > >=, in, + - * / % on int, +
+ * field and index access, has(), == != < <= > >= (numbers also across
+ * their kinds), in, + - * / on int, uint and double, % on int and uint, +
  * on strings, && || ! ?:, cel.bind (its init evaluated once, on the
  * body's first read of the variable), the macros all, exists, exists_one, filter
  * and map over list literals, maps and split() (cel-go's folds; over a
@@ -21,9 +22,10 @@
  * core/cel_regex.c, and cel-go's string extensions charAt, indexOf,
  * lastIndexOf, replace, split, substring, trim and join
  * (core/cel_strings.c), and int(), string(), bool() and dyn() of those
- * kinds (core/cel_convert.c).  Anything else kube would accept (doubles, uints,
- * bytes, null, map literals, the two-variable macros, a pattern
- * computed at run time, format, quote, the list, IP and URL functions) is
+ * kinds and uint() and double() (core/cel_convert.c).  Anything else kube
+ * would accept (bytes, null, map literals, the two-variable macros, a pattern
+ * computed at run time, format, quote, the lists library but indexOf and
+ * lastIndexOf, the IP and URL functions) is
  * refused by cel_compile naming the construct and its position: kso
  * never guesses what it does not model.
  *

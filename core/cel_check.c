@@ -20,6 +20,8 @@ static const struct cel_type T_DYN = {CT_DYN, NULL};
 static const struct cel_type T_ANY = {CT_ANY, NULL};
 static const struct cel_type T_BOOL = {CT_BOOL, NULL};
 static const struct cel_type T_INT = {CT_INT, NULL};
+static const struct cel_type T_UINT = {CT_UINT, NULL};
+static const struct cel_type T_DOUBLE = {CT_DOUBLE, NULL};
 static const struct cel_type T_STRING = {CT_STRING, NULL};
 static const struct cel_type T_QTY = {CT_QUANTITY, NULL};
 static const struct cel_type T_SEMVER = {CT_SEMVER, NULL};
@@ -62,6 +64,8 @@ const char *cel_type_name(struct arena *a, const struct cel_type *t)
 	case CT_ANY: return "any";
 	case CT_BOOL: return "bool";
 	case CT_INT: return "int";
+	case CT_UINT: return "uint";
+	case CT_DOUBLE: return "double";
 	case CT_STRING: return "string";
 	case CT_QUANTITY: return "kubernetes.Quantity";
 	case CT_SEMVER: return "kubernetes.Semver";
@@ -210,6 +214,16 @@ static int check_list(struct checker *k, struct cel_node *n)
 	return 0;
 }
 
+static bool number(const struct cel_type *t)
+{
+	return t->k == CT_INT || t->k == CT_UINT || t->k == CT_DOUBLE;
+}
+
+static bool ordered(const struct cel_type *t)
+{
+	return dynish(t) || number(t) || t->k == CT_STRING || t->k == CT_BOOL;
+}
+
 static int check_binary(struct checker *k, struct cel_node *n, const char *op)
 {
 	const struct cel_type *l = n->a->type, *r = n->b->type;
@@ -228,11 +242,11 @@ static int check_binary(struct checker *k, struct cel_node *n, const char *op)
 		n->type = &T_BOOL;
 		return 0;
 	case CN_LT: case CN_LE: case CN_GT: case CN_GE: {
-		/* the ordering overloads are bool, int, string (and types kso
-		 * lacks); a dyn side takes the other's */
-		const struct cel_type *c = dynish(l) ? r : l;
-		bool ok = compatible(l, r) &&
-			  (dynish(c) || c->k == CT_INT || c->k == CT_STRING || c->k == CT_BOOL);
+		/* the ordering overloads are bool, int, uint, double, string
+		 * (and types kso lacks), numbers also across their kinds
+		 * (kube's CrossTypeNumericComparisons); a dyn side takes any */
+		bool ok = ordered(l) && ordered(r) &&
+			  (dynish(l) || dynish(r) || l->k == r->k || (number(l) && number(r)));
 		if (!ok)
 			return no_overload(k, n, op, args, 2);
 		n->type = &T_BOOL;
@@ -248,21 +262,19 @@ static int check_binary(struct checker *k, struct cel_node *n, const char *op)
 		else
 			return no_overload(k, n, op, args, 2);
 		return 0;
-	case CN_ADD:
-		if (l->k == CT_LIST || r->k == CT_LIST)
+	default: {
+		if (n->kind == CN_ADD && (l->k == CT_LIST || r->k == CT_LIST))
 			return fail(k, n, "list concatenation is outside kso's CEL subset");
-		if (compatible(l, r) && (is(l, CT_INT) || is(l, CT_STRING)) &&
-		    (is(r, CT_INT) || is(r, CT_STRING))) {
-			n->type = dynish(l) && dynish(r) ? &T_DYN : dynish(l) ? r : l;
-			return 0;
-		}
-		return no_overload(k, n, op, args, 2);
-	default:
-		if (is(l, CT_INT) && is(r, CT_INT) && compatible(l, r)) {
-			n->type = dynish(l) && dynish(r) ? &T_DYN : &T_INT;
-			return 0;
-		}
-		return no_overload(k, n, op, args, 2);
+		/* + - * / on int, uint, double (+ also on strings), % on int
+		 * and uint: both of one kind, or a dyn side taking the other's */
+		const struct cel_type *c = dynish(l) ? r : l;
+		bool ok = dynish(c) || (number(c) && !(n->kind == CN_MOD && c->k == CT_DOUBLE)) ||
+			  (n->kind == CN_ADD && c->k == CT_STRING);
+		if (!ok || !compatible(l, r))
+			return no_overload(k, n, op, args, 2);
+		n->type = dynish(l) && dynish(r) ? &T_DYN : c;
+		return 0;
+	}
 	}
 }
 
@@ -340,8 +352,20 @@ static const struct overload overloads[] = {
 	/* the conversions of kso's kinds (cel_convert.c); dyn() takes any
 	 * argument (check_call) */
 	{"int", false, 0, 1, {CT_INT}, &T_INT, FN_INT},
+	{"int", false, 0, 1, {CT_UINT}, &T_INT, FN_INT},
+	{"int", false, 0, 1, {CT_DOUBLE}, &T_INT, FN_INT},
 	{"int", false, 0, 1, {CT_STRING}, &T_INT, FN_INT},
+	{"uint", false, 0, 1, {CT_INT}, &T_UINT, FN_UINT},
+	{"uint", false, 0, 1, {CT_UINT}, &T_UINT, FN_UINT},
+	{"uint", false, 0, 1, {CT_DOUBLE}, &T_UINT, FN_UINT},
+	{"uint", false, 0, 1, {CT_STRING}, &T_UINT, FN_UINT},
+	{"double", false, 0, 1, {CT_INT}, &T_DOUBLE, FN_DOUBLE},
+	{"double", false, 0, 1, {CT_UINT}, &T_DOUBLE, FN_DOUBLE},
+	{"double", false, 0, 1, {CT_DOUBLE}, &T_DOUBLE, FN_DOUBLE},
+	{"double", false, 0, 1, {CT_STRING}, &T_DOUBLE, FN_DOUBLE},
 	{"string", false, 0, 1, {CT_INT}, &T_STRING, FN_STRING},
+	{"string", false, 0, 1, {CT_UINT}, &T_STRING, FN_STRING},
+	{"string", false, 0, 1, {CT_DOUBLE}, &T_STRING, FN_STRING},
 	{"string", false, 0, 1, {CT_STRING}, &T_STRING, FN_STRING},
 	{"string", false, 0, 1, {CT_BOOL}, &T_STRING, FN_STRING},
 	{"bool", false, 0, 1, {CT_BOOL}, &T_BOOL, FN_BOOL},
@@ -357,7 +381,7 @@ static const struct overload overloads[] = {
 static const char *const unsupported[] = {
 	"format", "quote", "reverse", "all",
 	"exists", "exists_one", "map", "filter", "bind", "asApproximateFloat",
-	"uint", "double", "bytes", "type",
+	"bytes", "type",
 	"duration", "timestamp", "isSorted", "sum", "min", "max", "indexOf",
 	"ip", "isIP", "cidr", "isCIDR", "url", "isURL", "find", "findAll",
 	"optional", "hasValue", "value", "orValue", "or",
@@ -480,7 +504,8 @@ static int check_call(struct checker *k, struct cel_node *n)
 		const struct cel_type *args[2] = {recv, n->n_args ? n->args[0]->type : NULL};
 		return no_overload_call(k, n, n->name, args, 1 + n->n_args, true);
 	}
-	if (n->fn == FN_INT || n->fn == FN_STRING || n->fn == FN_BOOL || n->fn == FN_DYN)
+	if (n->fn == FN_INT || n->fn == FN_UINT || n->fn == FN_DOUBLE || n->fn == FN_STRING ||
+	    n->fn == FN_BOOL || n->fn == FN_DYN)
 		return fold_conversion(k, n);
 	return n->fn == FN_MATCHES ? check_matches(k, n) : 0;
 }
@@ -635,8 +660,9 @@ static int check(struct checker *k, struct cel_node *n)
 		return -1;
 	switch (n->kind) {
 	case CN_CONST:
-		n->type = n->lit.kind == CV_BOOL ? &T_BOOL :
-			  n->lit.kind == CV_INT ? &T_INT : &T_STRING;
+		n->type = n->lit.kind == CV_BOOL ? &T_BOOL : n->lit.kind == CV_INT ? &T_INT :
+			  n->lit.kind == CV_UINT ? &T_UINT :
+			  n->lit.kind == CV_DOUBLE ? &T_DOUBLE : &T_STRING;
 		return 0;
 	case CN_IDENT:
 		for (int i = k->n_vars - 1; i >= 0; i--)
@@ -665,10 +691,10 @@ static int check(struct checker *k, struct cel_node *n)
 		n->type = &T_BOOL;
 		return 0;
 	case CN_NEG:
-		if (!is(n->a->type, CT_INT))
+		if (!is(n->a->type, CT_INT) && n->a->type->k != CT_DOUBLE)
 			return no_overload(k, n, "-_", &n->a->type, 1);
 		/* dyn: the int and double overloads both apply */
-		n->type = dynish(n->a->type) ? &T_DYN : &T_INT;
+		n->type = dynish(n->a->type) ? &T_DYN : n->a->type;
 		return 0;
 	case CN_COND: {
 		const struct cel_type *args[3] = {n->a->type, n->b->type, n->c->type};

@@ -225,6 +225,43 @@ static struct cel_value in(struct eval *e, struct cel_value x, struct cel_value 
 	return cel_vbool(false);
 }
 
+/* Whether x is a key of the planner's set for the constant c: c itself,
+ * and for a number its lossless conversions to the other number kinds
+ * (a NaN is no key: it equals nothing). */
+static bool in_set(struct arena *a, struct cel_value c, struct cel_value x)
+{
+	switch (c.kind) {
+	case CV_BOOL:
+		return x.kind == CV_BOOL && x.u.b == c.u.b;
+	case CV_STRING:
+		return x.kind == CV_STRING && x.u.str.n == c.u.str.n &&
+		       !memcmp(x.u.str.s, c.u.str.s, c.u.str.n);
+	case CV_INT:
+		return (x.kind == CV_INT && x.u.i == c.u.i) ||
+		       (x.kind == CV_DOUBLE && x.u.d == (double)c.u.i) ||
+		       (x.kind == CV_UINT && c.u.i >= 0 && x.u.u == (uint64_t)c.u.i);
+	case CV_UINT:
+		return (x.kind == CV_UINT && x.u.u == c.u.u) ||
+		       (x.kind == CV_DOUBLE && x.u.d == (double)c.u.u) ||
+		       (x.kind == CV_INT && c.u.u <= (uint64_t)INT64_MAX &&
+			x.u.i == (int64_t)c.u.u);
+	case CV_DOUBLE: {
+		if (x.kind == CV_DOUBLE)
+			return x.u.d == c.u.d;
+		if (x.kind != CV_INT && x.kind != CV_UINT)
+			return false;
+		/* the conversion of c to x's kind, when it is lossless */
+		struct cel_value conv;
+		if (!cel_convert(a, x.kind == CV_INT ? FN_INT : FN_UINT, c, &conv) ||
+		    conv.kind == CV_ERROR || cel_equal(a, conv, c).u.b != true)
+			return false;
+		return x.kind == CV_INT ? conv.u.i == x.u.i : conv.u.u == x.u.u;
+	}
+	default:
+		return false;
+	}
+}
+
 /* `x in [literals]`: cel-go's planner (Optimize, on in kube's
  * environment) turns an `in` whose list is a literal of constants into
  * a constant false when the list is empty - x is then never evaluated -
@@ -258,15 +295,9 @@ static int in_const_list(struct eval *e, const struct cel_node *n, struct cel_va
 		return 1;
 	}
 	*out = cel_vbool(false);
-	for (int i = 0; i < l->n_args; i++) {
-		struct cel_value c = l->args[i]->lit;
-		if (c.kind != x.kind)
-			continue;
-		if ((c.kind == CV_INT && c.u.i == x.u.i) || (c.kind == CV_BOOL && c.u.b == x.u.b) ||
-		    (c.kind == CV_STRING && c.u.str.n == x.u.str.n &&
-		     !memcmp(c.u.str.s, x.u.str.s, c.u.str.n)))
+	for (int i = 0; i < l->n_args; i++)
+		if (in_set(e->a, l->args[i]->lit, x))
 			*out = cel_vbool(true);
-	}
 	return 1;
 }
 
@@ -275,6 +306,34 @@ static int in_const_list(struct eval *e, const struct cel_node *n, struct cel_va
 static bool add_overflows(int64_t x, int64_t y, int64_t *r)
 {
 	return __builtin_add_overflow(x, y, r);
+}
+
+/* uint arithmetic as cel-go checks it: no wrap-around. */
+static struct cel_value uint_arith(struct eval *e, enum cel_node_kind k, uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	switch (k) {
+	case CN_ADD:
+		if (__builtin_add_overflow(a, b, &r))
+			return cel_err(e->a, "unsigned integer overflow");
+		return cel_vuint(r);
+	case CN_SUB:
+		if (__builtin_sub_overflow(a, b, &r))
+			return cel_err(e->a, "unsigned integer overflow");
+		return cel_vuint(r);
+	case CN_MUL:
+		if (__builtin_mul_overflow(a, b, &r))
+			return cel_err(e->a, "unsigned integer overflow");
+		return cel_vuint(r);
+	case CN_DIV:
+		if (b == 0)
+			return cel_err(e->a, "division by zero");
+		return cel_vuint(a / b);
+	default:
+		if (b == 0)
+			return cel_err(e->a, "modulus by zero");
+		return cel_vuint(a % b);
+	}
 }
 
 static struct cel_value arith(struct eval *e, enum cel_node_kind k, struct cel_value x,
@@ -299,6 +358,13 @@ static struct cel_value arith(struct eval *e, enum cel_node_kind k, struct cel_v
 	 * "no such overload"; any other value names the function */
 	if (x.kind == CV_STRING)
 		return cel_err(e->a, "no such overload");
+	if (x.kind == CV_UINT || (x.kind == CV_DOUBLE && k != CN_MOD)) {
+		if (y.kind != x.kind)
+			return cel_err(e->a, "no such overload");
+		return x.kind == CV_UINT ? uint_arith(e, k, x.u.u, y.u.u) :
+		       cel_vdouble(k == CN_ADD ? x.u.d + y.u.d : k == CN_SUB ? x.u.d - y.u.d :
+				   k == CN_MUL ? x.u.d * y.u.d : x.u.d / y.u.d);
+	}
 	if (x.kind != CV_INT)
 		return cel_err(e->a, "no such overload: %s", names[k]);
 	if (y.kind != CV_INT)
@@ -338,7 +404,8 @@ static struct cel_value relation(struct eval *e, enum cel_node_kind k, struct ce
 	static const char *const names[] = {
 		[CN_LT] = "_<_", [CN_LE] = "_<=_", [CN_GT] = "_>_", [CN_GE] = "_>=_",
 	};
-	if (x.kind != CV_BOOL && x.kind != CV_INT && x.kind != CV_STRING)
+	if (x.kind != CV_BOOL && x.kind != CV_INT && x.kind != CV_UINT && x.kind != CV_DOUBLE &&
+	    x.kind != CV_STRING)
 		return cel_err(e->a, "no such overload: %s", names[k]);
 	struct cel_value c = cel_compare(e->a, x, y);
 	if (c.kind != CV_INT)
@@ -596,7 +663,7 @@ static struct cel_value call(struct eval *e, const struct cel_node *n, const str
 			return out;
 		break;
 	}
-	case FN_INT: case FN_STRING: case FN_BOOL: case FN_DYN: {
+	case FN_INT: case FN_UINT: case FN_DOUBLE: case FN_STRING: case FN_BOOL: case FN_DYN: {
 		struct cel_value out;
 		if (cel_convert(e->a, n->fn, v[0], &out))
 			return out;
@@ -792,6 +859,8 @@ static struct cel_value eval_unary(struct eval *e, const struct cel_node *n)
 	}
 	if (x.kind == CV_BOOL || x.kind == CV_STRING)
 		return cel_err(e->a, "no such overload");   /* Receive, as arith's */
+	if (x.kind == CV_DOUBLE)
+		return cel_vdouble(-x.u.d);
 	if (x.kind != CV_INT)
 		return cel_err(e->a, "no such overload: -_");
 	if (x.u.i == INT64_MIN)
@@ -927,6 +996,14 @@ enum cel_result cel_eval(const struct cel_program *p, const struct cel_device *d
 	} else if (v.kind == CV_STRING) {
 		*msg = arena_sprintf(out, "CEL result of type string could not be converted to bool: "
 			 "unsupported native conversion from string to 'bool'");
+		r = CEL_ERROR;
+	} else if (v.kind == CV_UINT) {
+		*msg = arena_sprintf(out, "CEL result of type uint could not be converted to bool: "
+			 "unsupported type conversion from 'uint' to bool");
+		r = CEL_ERROR;
+	} else if (v.kind == CV_DOUBLE) {
+		*msg = arena_sprintf(out, "CEL result of type double could not be converted to bool: "
+			 "type conversion error from Double to 'bool'");
 		r = CEL_ERROR;
 	} else if (v.kind == CV_SEMVER || v.kind == CV_QUANTITY || v.kind == CV_LIST) {
 		/* a dyn result: ConvertToNative(bool) of apiserver's Semver and

@@ -13,6 +13,8 @@
 enum cel_kind {
 	CV_BOOL,
 	CV_INT,
+	CV_UINT,
+	CV_DOUBLE,
 	CV_STRING,
 	CV_LIST,
 	CV_MAP,
@@ -65,6 +67,8 @@ struct cel_value {
 	union {
 		bool b;
 		int64_t i;
+		uint64_t u;
+		double d;
 		struct {
 			const char *s;
 			size_t n;
@@ -86,6 +90,16 @@ static inline struct cel_value cel_vbool(bool b)
 static inline struct cel_value cel_vint(int64_t i)
 {
 	return (struct cel_value){.kind = CV_INT, .u.i = i};
+}
+
+static inline struct cel_value cel_vuint(uint64_t u)
+{
+	return (struct cel_value){.kind = CV_UINT, .u.u = u};
+}
+
+static inline struct cel_value cel_vdouble(double d)
+{
+	return (struct cel_value){.kind = CV_DOUBLE, .u.d = d};
 }
 
 static inline struct cel_value cel_vstr(const char *s, size_t n)
@@ -124,7 +138,8 @@ static inline bool cel_failed(struct cel_value v)
 /* cel_equal: types.Equal (heterogeneous: false across kinds, except the
  * quantity and semver types, whose Equal is "no such overload"). */
 struct cel_value cel_equal(struct arena *a, struct cel_value x, struct cel_value y);
-/* cel_compare: traits.Comparer.Compare as an int value -1/0/1 or an error. */
+/* cel_compare: traits.Comparer.Compare as an int value -1/0/1 or an error
+ * (int, uint and double compared across their kinds, as cel-go does). */
 struct cel_value cel_compare(struct arena *a, struct cel_value x, struct cel_value y);
 /* cel_semver_parse: semver.Parse; NULL with *why (arena text) on error. */
 const struct cel_semver *cel_semver_parse(struct arena *a, const char *s,
@@ -164,6 +179,8 @@ enum cel_tkind {
 	CT_ANY,       /* google.protobuf.Any: an attribute's value */
 	CT_BOOL,
 	CT_INT,
+	CT_UINT,
+	CT_DOUBLE,
 	CT_STRING,
 	CT_LIST,
 	CT_MAP,       /* keys are strings */
@@ -211,7 +228,7 @@ enum cel_fn {
 	FN_CHAR_AT, FN_INDEX_OF, FN_LAST_INDEX_OF, FN_REPLACE, FN_SPLIT, FN_SUBSTRING,
 	FN_TRIM, FN_JOIN,
 	/* cel_convert.c */
-	FN_INT, FN_STRING, FN_BOOL, FN_DYN
+	FN_INT, FN_STRING, FN_BOOL, FN_DYN, FN_UINT, FN_DOUBLE
 };
 
 /* The macros kso evaluates (cel-go's parser/macro.go, one variable). */

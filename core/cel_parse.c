@@ -10,6 +10,7 @@
 #include "cel_internal.h"
 
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 #define MAX_DEPTH 200
 
 enum tok {
-	T_EOF, T_IDENT, T_INT, T_STRING,
+	T_EOF, T_IDENT, T_INT, T_UINT, T_DOUBLE, T_STRING,
 	T_LPAREN, T_RPAREN, T_LBRACK, T_RBRACK, T_DOT, T_COMMA,
 	T_QUESTION, T_COLON, T_NOT, T_AND, T_OR,
 	T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE, T_IN,
@@ -41,6 +42,7 @@ struct parser {
 	size_t t_len;
 	int64_t t_int;              /* T_INT: the magnitude, as uint64 bits */
 	uint64_t t_uint;
+	double t_double;            /* T_DOUBLE */
 };
 
 static int col_of(const struct parser *p, size_t at)
@@ -223,33 +225,68 @@ static int lex_string(struct parser *p, bool raw)
 	return 0;
 }
 
+/* CEL's NUM_INT, NUM_UINT and NUM_FLOAT: digits or 0x and hex digits,
+ * with u for a uint; a double is DIGITS '.' DIGITS EXP?, DIGITS EXP or
+ * '.' DIGITS EXP? (EXP: e, a sign, digits), its value Go's
+ * strconv.ParseFloat - an overflow is cel-go's invalid literal, an
+ * underflow the nearest double. */
 static int lex_number(struct parser *p)
 {
 	size_t start = p->pos;
-	bool hex = p->src[p->pos] == '0' && (p->src[p->pos + 1] == 'x' || p->src[p->pos + 1] == 'X');
+	const char *s = p->src;
+	bool hex = s[p->pos] == '0' && (s[p->pos + 1] == 'x' || s[p->pos + 1] == 'X');
 	uint64_t v = 0;
 	bool overflow = false;
 	if (hex) {
 		p->pos += 2;
-		if (hex_val(p->src[p->pos]) < 0)
+		if (hex_val(s[p->pos]) < 0)
 			return FAIL_TOK(p, "invalid int literal");
-		for (int h; (h = hex_val(p->src[p->pos])) >= 0; p->pos++) {
+		for (int h; (h = hex_val(s[p->pos])) >= 0; p->pos++) {
 			overflow |= v > (UINT64_MAX >> 4);
 			v = v * 16 + (uint64_t)h;
 		}
 	} else {
-		for (; is_digit(p->src[p->pos]); p->pos++) {
-			uint64_t d = (uint64_t)(p->src[p->pos] - '0');
+		for (; is_digit(s[p->pos]); p->pos++) {
+			uint64_t d = (uint64_t)(s[p->pos] - '0');
 			overflow |= v > (UINT64_MAX - d) / 10;
 			v = v * 10 + d;
 		}
-		char c = p->src[p->pos];
-		if ((c == '.' && is_digit(p->src[p->pos + 1])) || c == 'e' || c == 'E')
-			return FAIL_TOK(p, "double literals are outside kso's CEL subset");
+		size_t q = p->pos;
+		bool frac = s[q] == '.' && is_digit(s[q + 1]);
+		if (frac)
+			for (q++; is_digit(s[q]); q++)
+				;
+		size_t e = q;
+		if (s[e] == 'e' || s[e] == 'E') {
+			e++;
+			if (s[e] == '+' || s[e] == '-')
+				e++;
+			if (is_digit(s[e])) {
+				while (is_digit(s[e]))
+					e++;
+				q = e;
+				frac = true;
+			}
+		}
+		if (frac) {
+			char *text = arena_strndup(p->a, s + start, q - start);
+			double d = strtod(text, NULL);
+			if (isinf(d))
+				return FAIL_TOK(p, "invalid double literal");
+			p->pos = q;
+			p->t = T_DOUBLE;
+			p->t_double = d;
+			return 0;
+		}
 	}
-	if (p->src[p->pos] == 'u' || p->src[p->pos] == 'U')
-		return FAIL_TOK(p, "uint literals are outside kso's CEL subset");
-	(void)start;
+	if (s[p->pos] == 'u' || s[p->pos] == 'U') {
+		p->pos++;
+		if (overflow)
+			return FAIL_TOK(p, "invalid uint literal");
+		p->t = T_UINT;
+		p->t_uint = v;
+		return 0;
+	}
 	p->t = T_INT;
 	p->t_uint = overflow ? UINT64_MAX : v;
 	return 0;
@@ -325,11 +362,8 @@ static int next(struct parser *p)
 	}
 	if (c == '"' || c == '\'')
 		return lex_string(p, false);
-	if (is_digit(c) || (c == '.' && is_digit(p->src[p->pos + 1]))) {
-		if (c == '.')
-			return FAIL_TOK(p, "double literals are outside kso's CEL subset");
+	if (is_digit(c) || (c == '.' && is_digit(p->src[p->pos + 1])))
 		return lex_number(p);
-	}
 	if (is_ident_start(c))
 		return lex_ident(p);
 	return lex_op(p);
@@ -502,6 +536,11 @@ static struct cel_node *parse_primary(struct parser *p)
 		n->lit.u.i = (int64_t)p->t_uint;
 		return next(p) < 0 ? NULL : n;
 	}
+	case T_UINT: case T_DOUBLE: {
+		struct cel_node *n = node(p, CN_CONST, line, col);
+		n->lit = p->t == T_UINT ? cel_vuint(p->t_uint) : cel_vdouble(p->t_double);
+		return next(p) < 0 ? NULL : n;
+	}
 	case T_STRING: {
 		struct cel_node *n = node(p, CN_CONST, line, col);
 		n->lit.kind = CV_STRING;
@@ -622,6 +661,11 @@ static struct cel_node *parse_unary(struct parser *p)
 		count++;
 	}
 	struct cel_node *e;
+	if (op == T_MINUS && count == 1 && p->t == T_DOUBLE) {
+		e = node(p, CN_CONST, p->t_line, p->t_col);
+		e->lit = cel_vdouble(-p->t_double);
+		return next(p) < 0 ? NULL : e;
+	}
 	if (op == T_MINUS && count == 1 && p->t == T_INT) {
 		/* one minus before an int is the literal's sign (cel-go's
 		 * grammar: -9223372036854775808); after two or more, every

@@ -306,7 +306,11 @@ bool cel_string_call(struct arena *a, enum cel_fn fn, const struct cel_value *v,
 		*out = trim(a, v[0]);
 		return true;
 	case FN_JOIN:
-		if (!kinds(v, nv, (enum cel_kind[]){L, S}))
+		/* the overload's runtime type guard for list(string) reads
+		 * only the list's first element (defaultIsAssignableRuntimeType);
+		 * a later one that is no string is join's own error */
+		if (!kinds(v, nv, (enum cel_kind[]){L, S}) ||
+		    (v[0].u.list->n && v[0].u.list->items[0].kind != CV_STRING))
 			return false;
 		*out = join(a, v[0].u.list, nv > 1 ? v[1] : cel_vstr("", 0));
 		return true;

@@ -7,6 +7,7 @@
  */
 #include "cel_internal.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,8 @@ const char *cel_kind_name(enum cel_kind k)
 	switch (k) {
 	case CV_BOOL: return "bool";
 	case CV_INT: return "int";
+	case CV_UINT: return "uint";
+	case CV_DOUBLE: return "double";
 	case CV_STRING: return "string";
 	case CV_LIST: return "list";
 	case CV_MAP: return "map";
@@ -96,13 +99,71 @@ static struct cel_value list_equal(struct arena *a, const struct cel_list *x,
 	return have_unjudged ? unjudged : cel_vbool(true);
 }
 
+/* ------------------------------------------------------- numbers */
+
+static bool numeric(enum cel_kind k)
+{
+	return k == CV_INT || k == CV_UINT || k == CV_DOUBLE;
+}
+
+static int cmp_double(double x, double y)
+{
+	return x < y ? -1 : x > y;
+}
+
+/* cel-go's compareDoubleInt: outside int64's range (the bounds as
+ * float64, so 2^63 itself is no more than INT64_MAX), else as doubles. */
+static int cmp_double_int(double d, int64_t i)
+{
+	if (d < -9223372036854775808.0)
+		return -1;
+	if (d > (double)INT64_MAX)
+		return 1;
+	return cmp_double(d, (double)i);
+}
+
+static int cmp_double_uint(double d, uint64_t u)
+{
+	if (d < 0)
+		return -1;
+	if (d > (double)UINT64_MAX)
+		return 1;
+	return cmp_double(d, (double)u);
+}
+
+static int cmp_int_uint(int64_t i, uint64_t u)
+{
+	if (i < 0 || u > (uint64_t)INT64_MAX)
+		return -1;
+	return i < (int64_t)u ? -1 : i > (int64_t)u;
+}
+
+/* Compare of two numbers of any kinds; 2 for a NaN (no order). */
+static int num_cmp(struct cel_value x, struct cel_value y)
+{
+	if ((x.kind == CV_DOUBLE && isnan(x.u.d)) || (y.kind == CV_DOUBLE && isnan(y.u.d)))
+		return 2;
+	switch (x.kind) {
+	case CV_DOUBLE:
+		return y.kind == CV_DOUBLE ? cmp_double(x.u.d, y.u.d) :
+		       y.kind == CV_INT ? cmp_double_int(x.u.d, y.u.i) : cmp_double_uint(x.u.d, y.u.u);
+	case CV_INT:
+		return y.kind == CV_INT ? (x.u.i < y.u.i ? -1 : x.u.i > y.u.i) :
+		       y.kind == CV_UINT ? cmp_int_uint(x.u.i, y.u.u) : -cmp_double_int(y.u.d, x.u.i);
+	default:
+		return y.kind == CV_UINT ? (x.u.u < y.u.u ? -1 : x.u.u > y.u.u) :
+		       y.kind == CV_INT ? -cmp_int_uint(y.u.i, x.u.u) : -cmp_double_uint(y.u.d, x.u.u);
+	}
+}
+
 struct cel_value cel_equal(struct arena *a, struct cel_value x, struct cel_value y)
 {
 	switch (x.kind) {
 	case CV_BOOL:
 		return cel_vbool(y.kind == CV_BOOL && x.u.b == y.u.b);
-	case CV_INT:
-		return cel_vbool(y.kind == CV_INT && x.u.i == y.u.i);
+	case CV_INT: case CV_UINT: case CV_DOUBLE:
+		/* numbers are equal across their kinds; a NaN to nothing */
+		return cel_vbool(numeric(y.kind) && num_cmp(x, y) == 0);
 	case CV_STRING:
 		return cel_vbool(y.kind == CV_STRING && str_cmp(x, y) == 0);
 	case CV_LIST:
@@ -129,6 +190,12 @@ struct cel_value cel_equal(struct arena *a, struct cel_value x, struct cel_value
 
 struct cel_value cel_compare(struct arena *a, struct cel_value x, struct cel_value y)
 {
+	if (numeric(x.kind) && numeric(y.kind)) {
+		int c = num_cmp(x, y);
+		if (c == 2)
+			return cel_err(a, "NaN values cannot be ordered");
+		return cel_vint(c);
+	}
 	if (x.kind != y.kind)
 		return cel_err(a, "no such overload");
 	switch (x.kind) {

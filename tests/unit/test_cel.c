@@ -448,8 +448,6 @@ static void test_refused(void)
 	refuse("device.capacity['a'].memory == 1", 29, "found no matching overload for "
 	       "'_==_' applied to '(kubernetes.Quantity, int)'");
 	refuse("1 + 1", 3, "must evaluate to bool or the unknown type, not int");
-	refuse("1.5 > 1", 1, "double literals are outside kso's CEL subset");
-	refuse("1u > 1", 1, "uint literals are outside kso's CEL subset");
 	refuse("b'x' == b'x'", 1, "bytes literals are outside kso's CEL subset");
 	refuse("{'a': 1}.a == 1", 1, "map and message literals are outside kso's CEL subset");
 	refuse("device.driver.format([]) == 'g'", 21, "function 'format' is outside kso's CEL "
@@ -558,6 +556,73 @@ static void test_list_index(void)
 	       "applied to 'list(int).(string)'");
 }
 
+/* uint and double as cel-go has them: uint arithmetic never wraps
+ * ("unsigned integer overflow"), doubles are IEEE (a division by zero is
+ * an infinity), numbers of different kinds are ordered and, as dyn
+ * values, equal across kinds as compareDoubleInt & co. compare them (an
+ * int is converted to float64 first: INT64_MAX is 2^63 there), a NaN is
+ * ordered with nothing ("NaN values cannot be ordered") and equal to
+ * nothing; conversions as ConvertToType does them and %g writes them. */
+static void test_numbers(void)
+{
+	expect("1.5 > 1.0 && .5 == 0.5 && 1e2 == 100.0 && 0x10u == 16u && -2.5 < -2.0",
+	       CEL_TRUE, NULL);
+	refuse("1e400 > 1.0", 1, "invalid double literal");
+	refuse("18446744073709551616u > 1u", 1, "invalid uint literal");
+	expect("1u - 2u == 1u", CEL_ERROR, "unsigned integer overflow");
+	expect("18446744073709551615u + 1u == 0u", CEL_ERROR, "unsigned integer overflow");
+	expect("1u / 0u == 1u", CEL_ERROR, "division by zero");
+	expect("1u % 0u == 1u", CEL_ERROR, "modulus by zero");
+	expect("7u / 2u == 3u && 7u % 2u == 1u", CEL_TRUE, NULL);
+	expect("1.0 / 0.0 > 1.0 && -0.0 == 0.0", CEL_TRUE, NULL);
+	/* 0.1 + 0.2 is 0.30000000000000004 in binary */
+	expect("0.1 + 0.2 == 0.3", CEL_FALSE, NULL);
+	expect("1.0 < 0.0 / 0.0", CEL_ERROR, "NaN values cannot be ordered");
+	expect("0.0 / 0.0 == 0.0 / 0.0", CEL_FALSE, NULL);
+	expect("2 > 1.5 && 1u < 1.5 && 2 >= 2u && -1 < 0u", CEL_TRUE, NULL);
+	expect("9223372036854775807 < 9223372036854775808.0", CEL_FALSE, NULL);
+	expect("9223372036854775807 == dyn(9223372036854775808.0)", CEL_TRUE, NULL);
+	expect("dyn(1u) == dyn(1) && dyn(2) in [2.0, 3.0] && 1.5 in [1.5, 2.5]", CEL_TRUE, NULL);
+	refuse("1 == 1.0", 3, "found no matching overload for '_==_' applied to '(int, double)'");
+	refuse("5.0 % 2.0 == 1.0", 5, "found no matching overload for '_%_' applied to "
+	       "'(double, double)'");
+	refuse("-1u == 1u", 1, "found no matching overload for '-_' applied to '(uint)'");
+	/* doubleToInt64Checked refuses -2^63 itself (-9223372036854775807.0
+	 * is that double); a negative double is no uint, even -0.5 */
+	expect("int(-1.5) == -1 && uint(1.5) == 1u && int(3u) == 3 && double(2u) == 2.0",
+	       CEL_TRUE, NULL);
+	refuse("int(-9223372036854775807.0) < 0", 4, "program instantiation failed: integer "
+	       "overflow");
+	refuse("uint(-0.5) == 0u", 5, "program instantiation failed: unsigned integer overflow");
+	refuse("uint(-1) == 1u", 5, "program instantiation failed: unsigned integer overflow");
+	expect("int(" GPU ".cores == 1 ? 1.5 : 1e19) == 1", CEL_ERROR, "integer overflow");
+	/* strconv.ParseFloat: underscores between digits, hex with its p,
+	 * inf and nan in any case, an underflow to 0; no space */
+	expect("double('1_000') == 1000.0 && double('0x1p-2') == 0.25 && "
+	       "double('Infinity') > 0.0 && double('.5') == 0.5 && double('5.') == 5.0 && "
+	       "double('1e-400') == 0.0 && double('nAn') != double('nan')", CEL_TRUE, NULL);
+	refuse("double('0x1') == 1.0", 7, "program instantiation failed: type conversion error "
+	       "from 'string' to 'double'");
+	refuse("double(' 1') == 1.0", 7, "program instantiation failed: type conversion error "
+	       "from 'string' to 'double'");
+	refuse("uint('+1') == 1u", 5, "program instantiation failed: type conversion error "
+	       "from 'string' to 'uint'");
+	/* %g: the shortest digits, %e from an exponent of 6 up or below -4 */
+	expect("string(1.0) == '1' && string(-0.0) == '-0' && string(1234567.0) == "
+	       "'1.234567e+06' && string(123456.0) == '123456' && string(0.0001) == '0.0001' && "
+	       "string(0.00001) == '1e-05' && string(5e-324) == '5e-324' && "
+	       "string(1.0 / 0.0) == '+Inf' && string(0.1) == '0.1' && "
+	       "string(18446744073709551615u) == '18446744073709551615'", CEL_TRUE, NULL);
+	expect("(true ? 1.5 : " GPU ".cores)", CEL_ERROR, "CEL result of type double could not be "
+	       "converted to bool: type conversion error from Double to 'bool'");
+	expect("(true ? 1u : " GPU ".cores)", CEL_ERROR, "CEL result of type uint could not be "
+	       "converted to bool: unsupported type conversion from 'uint' to bool");
+	/* join's runtime type guard reads the list's first element only */
+	expect("[" GPU ".cores, " GPU ".model].join() == ''", CEL_ERROR,
+	       "no such overload: join(list)");
+	expect("[" GPU ".model, " GPU ".cores].join() == ''", CEL_ERROR, "join: invalid input: 40");
+}
+
 /* What cel-go's parser and planner change before evaluation. */
 static void test_parse_and_plan(void)
 {
@@ -602,6 +667,7 @@ int main(void)
 	test_bind();
 	test_parse_and_plan();
 	test_conversions();
+	test_numbers();
 	test_list_index();
 	test_matches();
 	test_string_extensions();

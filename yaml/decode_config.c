@@ -148,6 +148,18 @@ static int refuse_other_release(struct yaml_dec *d, const struct ynode *at,
 	return yd_fail(d, at, INVALID_IN_V1);
 }
 
+/* A plugin v1.34's invalidPluginsByVersion names (v1.30's registry has
+ * them, the in-tree volume limits): the three kso models in v1.30, and
+ * CinderLimits, which it does not. */
+static bool removed_in_134(const char *name)
+{
+	int id = config_plugin_lookup(name, NULL);
+	if (id >= 0)
+		return config_plugin_in(id, KUBE_1_30) &&
+		       !config_plugin_in(id, KUBE_1_34);
+	return !strcmp(name, "CinderLimits");
+}
+
 /* A plugin name: id >= 0, -1 for a known plugin kso ignores (and, when
  * type is NULL, for any other name: a disabled list's names are never
  * looked up by kube).  An enabled name kube's registry lacks fails as
@@ -166,6 +178,12 @@ static int decode_plugin_name(struct yaml_dec *d, const struct ynode *m,
 	}
 	bool ignored = false;
 	*id = config_plugin_lookup(name, &ignored);
+	/* v1.30's registry has CinderLimits (a filter of Cinder volumes,
+	 * not in its default profile), which kso does not model */
+	if (*id < 0 && type && release(d) == KUBE_1_30 &&
+	    !strcmp(name, "CinderLimits"))
+		return yd_fail_key(d, at, "name", "CinderLimits is in v1.30's "
+				   "registry, but kso does not model it; leave it out");
 	if (*id < 0 && !ignored && type)
 		return yd_fail_key(d, at, "name", "%s \"%.64s\" does not exist",
 				   type, name);
@@ -192,6 +210,11 @@ static int decode_enabled(struct yaml_dec *d, const struct ynode *seq,
 			return yd_fail(d, seq->items[i], "plugin \"%s\" does not "
 				       "extend %s plugin", config_plugin_name(e.id),
 				       type);
+		/* the one plugin kso knows and ignores, DefaultBinder, is a
+		 * Bind plugin only */
+		if (type && e.id == -1 && ep != PLUGIN_EP_BIND)
+			return yd_fail(d, seq->items[i], "plugin \"DefaultBinder\" "
+				       "does not extend %s plugin", type);
 		/* the API's Plugin.weight is an int32: with weights that fit,
 		 * weight x MaxNodeScore (100) summed over every score plugin
 		 * stays far inside int64 (kube's getScoreWeights check).  kube
@@ -1064,8 +1087,8 @@ static int decode_plugin_config(struct yaml_dec *d, const struct ynode *seq,
 			if (prev && cur && !strcmp(prev->str, cur->str))
 				return yd_fail(d, pc, "Duplicate value: \"%s\"", cur->str);
 		}
-		if (id >= 0 && config_plugin_in(id, KUBE_1_30) &&
-		    !config_plugin_in(id, release(d)))
+		if (release(d) >= KUBE_1_34 && cur && cur->kind == YNODE_SCALAR &&
+		    removed_in_134(cur->str))
 			return yd_fail(d, pc, INVALID_IN_V1);
 		/* NodeResourcesFit's args are validated only when the plugin
 		 * is built (fit_args_when_built) */
@@ -1104,9 +1127,7 @@ static int check_invalid_plugins(struct yaml_dec *d, const struct ynode *plugins
 						    "enabled");
 		for (int k = 0; seq && seq->kind == YNODE_SEQ && k < seq->n; k++) {
 			const char *name = ynode_str(seq->items[k], "name");
-			int id = name ? config_plugin_lookup(name, NULL) : -1;
-			if (id < 0 || !config_plugin_in(id, KUBE_1_30) ||
-			    config_plugin_in(id, release(d)))
+			if (release(d) < KUBE_1_34 || !name || !removed_in_134(name))
 				continue;
 			size_t mark = yd_enter(d, "plugins");
 			yd_enter(d, points[i].key);
@@ -1562,7 +1583,17 @@ static int decode_config(struct yaml_dec *d, const struct ynode *doc,
 	const char *api = "", *kind = "";
 	if (yd_str(d, doc, "apiVersion", &api) < 0 || yd_str(d, doc, "kind", &kind) < 0)
 		return -1;
-	if (strcmp(kind, "KubeSchedulerConfiguration"))
+	/* both given but not kube-scheduler's: the scheme's lookup fails
+	 * (runtime.NewNotRegisteredErrForKind, the scheme named by where it
+	 * was made, the same line in v1.30.12 and v1.34.1) */
+	bool kind_ok = !strcmp(kind, "KubeSchedulerConfiguration");
+	if (*kind && *api && (!kind_ok || strcmp(api, "kubescheduler.config.k8s.io/v1")))
+		return yd_fail_key(d, yd_get(doc, kind_ok ? "apiVersion" : "kind"),
+				   kind_ok ? "apiVersion" : "kind", "no kind \"%.64s\" is "
+				   "registered for version \"%.64s\" in scheme "
+				   "\"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme/"
+				   "scheme.go:29\"", kind, api);
+	if (!kind_ok)
 		return yd_fail_key(d, yd_get(doc, "kind") ? yd_get(doc, "kind") : doc,
 				   "kind", "expected kind KubeSchedulerConfiguration, got \"%.64s\"",
 				   kind);

@@ -40,6 +40,8 @@ NRS = FIXTURES / "universes" / "no-resource-scores.yaml"
 TWF = FIXTURES / "universes" / "tie-worse-final.yaml"
 # the TLC yardstick's 4x5 (../shared/bench/tla): local pods, preemption
 KUBESCHED = FIXTURES / "universes" / "kubesched-4x5.yaml"
+# preemption-worse states among reused whole decisions (its header)
+DRP = FIXTURES / "universes" / "decision-reuse-preempt.yaml"
 
 DEFAULT_STATES = 30720 * 256
 DEFAULT_DECISIONS = 30720 * 175
@@ -947,6 +949,8 @@ def test_verdict_reuse_changes_no_stored_row(tmp_path, universe, extra):
     (FIXTURES / "universes" / "quirk-ports.yaml", ("--all-pending",)),
     (FIXTURES / "universes" / "volumes.yaml", ()),
     (NRS, ("--no-symmetry",)),
+    (DRP, ()),
+    (DRP, ("--no-symmetry", "--all-pending")),
 ])
 def test_decision_reuse_changes_no_stored_row(tmp_path, universe, extra):
     # whole clean decisions reused for states whose key is the same
@@ -954,7 +958,12 @@ def test_decision_reuse_changes_no_stored_row(tmp_path, universe, extra):
     # state is stored: a findings run (the default --store) must store
     # the same rows and count the same tallies as every state decided
     # afresh; default's shard 5/64 stores preemption-worse states (604
-    # with symmetry), quirk-ports two capacity violations
+    # with symmetry), quirk-ports two capacity violations.  The default
+    # universe (its PodDisruptionBudget), volumes and no-resource-scores
+    # keep no decision, kubesched-4x5 finds nothing and quirk-ports meets
+    # no kept key again: only decision-reuse-preempt's 7 preemption-worse
+    # states sit among states whose decisions are reused (a key reading
+    # a rejecting node's verdict without a feasible node hides them)
     dbs = []
     for reuse in ((), ("--no-reuse",)):
         db = tmp_path / f"d{len(reuse)}.db"
@@ -964,6 +973,40 @@ def test_decision_reuse_changes_no_stored_row(tmp_path, universe, extra):
         dbs.append(every_row(db))
     assert dbs[0]["runs"]["decisions"] > 0
     assert dbs[0] == dbs[1]
+
+
+@pytest.mark.parametrize("extra", [(), ("--no-symmetry",), ("--no-reuse",)])
+def test_decision_reuse_keeps_the_preemption_worse_states(tmp_path, extra):
+    # decision-reuse-preempt.yaml's header: p pending with n1 holding
+    # {x, y1, y2} or {x, y1, w} or {x, y2, w} (the fourth pod pending or
+    # on n2: 2 states each) or all four: 7 states where kube evicts more
+    # than the least-Casualty {x} / {x, w}; 3^5 - 2^5 = 211 decisions
+    db = tmp_path / "e.db"
+    r = enum(DRP, "--db", db, "--quiet", "--jobs", "1", *extra)
+    assert r.returncode == 0, r.stderr   # findings alone: exit 0
+    row = run_row(db, ("states", "decisions", "findings", "disagreements",
+                       "violations"))
+    assert row == {"states": 243, "decisions": 211, "findings": 7,
+                   "disagreements": 0, "violations": 0}
+    con = sqlite3.connect(db)
+    try:
+        got = sorted(con.execute(
+            "SELECT s.pod_node, p.kube_victims, p.minimal_victims "
+            "FROM states s JOIN findings f ON f.state_id = s.id "
+            "JOIN preemptions p ON p.state_id = s.id "
+            "WHERE f.kind = 'preemption-worse'").fetchall())
+    finally:
+        con.close()
+    # pod_node in manifest order p, x, y1, y2, w: -1 pending, 0 n1, 1 n2
+    y12, y1w, y2w = ("default/y1,default/y2", "default/y1,default/w",
+                     "default/y2,default/w")
+    assert got == sorted([
+        ("-1,0,0,0,-1", y12, "default/x"), ("-1,0,0,0,1", y12, "default/x"),
+        ("-1,0,0,-1,0", y1w, "default/x"), ("-1,0,0,1,0", y1w, "default/x"),
+        ("-1,0,-1,0,0", y2w, "default/x"), ("-1,0,1,0,0", y2w, "default/x"),
+        ("-1,0,0,0,0", "default/y1,default/y2,default/w",
+         "default/x,default/y1"),
+    ])
 
 
 TEN_PODS = "kind: Universe\nname: ten-pods\n" + "".join(

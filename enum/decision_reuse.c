@@ -71,8 +71,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Kept decisions past this many are not kept (a scenario's table stays
- * under about 200 MB); the rest are decided as before. */
+/* Kept decisions past this many are not kept; the rest are decided as
+ * before.  A key is 4 bytes a node and 1: with 8 nodes a full table is
+ * about 220 MB, with 16 about 370 MB, with 64 about 1.2 GB (a worker's). */
 #define DECISIONS_MAX (UINT64_C(1) << 22)
 
 /* The node words of a key: a pods mask (n_pods <= 20 bits), or a
@@ -273,10 +274,13 @@ static bool build_key(struct enum_decision_reuse *d, const struct enum_ctx *x,
 	bool by_verdict = known && feasible;
 	k[0] = (uint32_t)pod | (by_verdict ? KEY_BY_VERDICT : 0);
 	uint64_t h = fnv64_word(FNV64_OFFSET, k[0]);
+	d->by_pods_now = true;
 	for (int n = 0; n < d->n_nodes; n++) {
 		if ((fixed >> n & 1) ||
-		    (by_verdict && !(v[n] & CONTENT_FEASIBLE)))
+		    (by_verdict && !(v[n] & CONTENT_FEASIBLE))) {
 			k[1 + n] = VERDICT_TAG | v[n];
+			d->by_pods_now = false;
+		}
 		h = fnv64_word(h, k[1 + n]);
 	}
 	/* FNV-1a's low bits read only the words' low bits: mixed, so that
@@ -322,7 +326,10 @@ int enum_decisions_find(struct enum_decision_reuse *d, const struct enum_ctx *x,
 void enum_decisions_keep(struct enum_decision_reuse *d, int value)
 {
 	assert(d && d->on && (value == 1 || value == 2));
-	if (d->n >= DECISIONS_MAX)
+	/* a key of every node's pods is the placement itself, which the
+	 * walk meets once: kept, it would only take memory (a universe whose
+	 * nodes all take the pod kept 4M such keys, 375 MB, for no hit) */
+	if (d->n >= DECISIONS_MAX || d->by_pods_now)
 		return;
 	if (2 * (d->n + 1) > d->cap_table) {
 		free(d->table);

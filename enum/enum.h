@@ -843,6 +843,7 @@ struct enum_decision_reuse {
 	uint32_t *verdict_now;     /* [n_nodes] scratch: each node's entry
 				    * of content, as the key was built */
 	uint64_t hash_now;
+	bool by_pods_now;          /* key_now reads no node's verdict */
 	/* the kept keys (words each), their hashes and values (1 clean
 	 * without preemption, 2 clean with), a table by hash (1 + index) */
 	uint32_t *keys;

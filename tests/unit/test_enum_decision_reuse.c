@@ -284,8 +284,70 @@ static void what_keeps_nothing(void)
 	close_fixture(&f);
 }
 
+/* n1 and n2 untainted (cpu 2); a and c ask 1 cpu, b 2.  A key that reads
+ * every node's pods is the placement itself, which the walk meets once:
+ * not kept.  S1, all pending: a fits both nodes - kept nothing, and met
+ * again it is decided again.  S2, b on n1: a does not fit n1 (2 + 1 > 2
+ * cpu, NodeResourcesFit: no fixed node) and binds to n2; the key reads
+ * n1's verdict: kept, and met again reused. */
+static const char untainted[] =
+	"kind: Universe\nname: untainted\n"
+	"---\napiVersion: v1\nkind: Node\n"
+	"metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+	"status: {allocatable: {cpu: \"2\", memory: 4Gi, pods: \"110\"}}\n"
+	"---\napiVersion: v1\nkind: Node\n"
+	"metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}\n"
+	"status: {allocatable: {cpu: \"2\", memory: 4Gi, pods: \"110\"}}\n"
+	POD_A
+	"---\napiVersion: v1\nkind: Pod\n"
+	"metadata: {name: b, namespace: default}\n"
+	"spec:\n"
+	"  containers: [{name: c, image: p, resources: {requests: {cpu: \"2\"}}}]\n"
+	"---\napiVersion: v1\nkind: Pod\n"
+	"metadata: {name: c, namespace: default}\n"
+	"spec:\n"
+	"  containers: [{name: c, image: p, resources: {requests: {cpu: \"1\"}}}]\n";
+
+static void a_key_of_pods_alone_is_not_kept(void)
+{
+	struct fixture f;
+	open_fixture(&f, untainted);
+	if (!f.ok)
+		return;
+	struct enum_ctx *x = &f.x;
+	struct enum_decision_reuse *d = &x->decisions;
+	CHECK(d->on);
+	struct enum_outcome o;
+	static const int s1[3] = {-1, -1, -1}, s2[3] = {-1, 0, -1};
+	for (int i = 0; i < 2; i++) {
+		decide(x, 0, s1, &o);
+		CHECK(o.agree && !o.preempted);
+		CHECK_EQ(x->mr.n_feasible, 2);
+		enum_outcome_release(&o);
+		CHECK_EQ(d->fixed[0], 0);
+		CHECK(d->by_pods_now);
+		CHECK_EQ(d->kept, 0);
+		CHECK_EQ(d->hits, 0);
+	}
+	decide(x, 0, s2, &o);
+	CHECK(o.agree && !o.preempted);
+	CHECK_EQ(x->mr.n_feasible, 1);
+	enum_outcome_release(&o);
+	CHECK(!d->by_pods_now);
+	CHECK_EQ(d->key_now[0], 0x80000000u);   /* a, by verdict */
+	CHECK(d->key_now[1] & 0x80000000u);     /* n1: its verdict */
+	CHECK_EQ(d->key_now[2], 0);             /* n2: feasible, empty */
+	CHECK_EQ(d->kept, 1);
+	decide(x, 0, s2, &o);
+	CHECK(o.agree && !o.preempted);
+	enum_outcome_release(&o);
+	CHECK_EQ(d->hits, 1);
+	close_fixture(&f);
+}
+
 int main(void)
 {
+	a_key_of_pods_alone_is_not_kept();
 	keys_and_hits();
 	a_wrong_value_is_found_by_the_sample();
 	what_keeps_nothing();

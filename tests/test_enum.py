@@ -41,7 +41,7 @@ TWF = FIXTURES / "universes" / "tie-worse-final.yaml"
 # the TLC yardstick's 4x5 (../shared/bench/tla): local pods, preemption
 KUBESCHED = FIXTURES / "universes" / "kubesched-4x5.yaml"
 # preemption-worse states among reused whole decisions (its header)
-DRP = FIXTURES / "universes" / "decision-reuse-preempt.yaml"
+DRP = FIXTURES / "universes" / "reuse-preempt.yaml"
 
 DEFAULT_STATES = 30720 * 256
 DEFAULT_DECISIONS = 30720 * 175
@@ -961,7 +961,7 @@ def test_decision_reuse_changes_no_stored_row(tmp_path, universe, extra):
     # with symmetry), quirk-ports two capacity violations.  The default
     # universe (its PodDisruptionBudget), volumes and no-resource-scores
     # keep no decision, kubesched-4x5 finds nothing and quirk-ports meets
-    # no kept key again: only decision-reuse-preempt's 7 preemption-worse
+    # no kept key again: only reuse-preempt's 7 preemption-worse
     # states sit among states whose decisions are reused (a key reading
     # a rejecting node's verdict without a feasible node hides them)
     dbs = []
@@ -977,7 +977,7 @@ def test_decision_reuse_changes_no_stored_row(tmp_path, universe, extra):
 
 @pytest.mark.parametrize("extra", [(), ("--no-symmetry",), ("--no-reuse",)])
 def test_decision_reuse_keeps_the_preemption_worse_states(tmp_path, extra):
-    # decision-reuse-preempt.yaml's header: p pending with n1 holding
+    # reuse-preempt.yaml's header: p pending with n1 holding
     # {x, y1, y2} or {x, y1, w} or {x, y2, w} (the fourth pod pending or
     # on n2: 2 states each) or all four: 7 states where kube evicts more
     # than the least-Casualty {x} / {x, w}; 3^5 - 2^5 = 211 decisions

@@ -10,34 +10,12 @@
  * writes it.
  */
 #include "cel_internal.h"
+#include "go_int.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* strconv.ParseInt(s, 10, 64): an optional sign, then one or more
- * decimal digits (no space, no underscore, no base prefix), in range. */
-static bool parse_int(const char *s, size_t n, int64_t *out)
-{
-	size_t i = 0;
-	bool neg = false;
-	if (i < n && (s[i] == '+' || s[i] == '-'))
-		neg = s[i++] == '-';
-	if (i == n)
-		return false;
-	uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	for (; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		uint64_t d = (uint64_t)(s[i] - '0');
-		if (v > (limit - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return true;
-}
 
 /* strconv.ParseUint(s, 10, 64): one or more decimal digits, in range. */
 static bool parse_uint(const char *s, size_t n, uint64_t *out)
@@ -265,7 +243,7 @@ bool cel_convert(struct arena *a, enum cel_fn fn, struct cel_value x, struct cel
 		if (x.kind != CV_STRING)
 			return false;
 		int64_t i;
-		*out = parse_int(x.u.str.s, x.u.str.n, &i) ? cel_vint(i) :
+		*out = go_parse_int64(x.u.str.s, x.u.str.n, &i) ? cel_vint(i) :
 		       cel_err(a, "type conversion error from 'string' to 'int'");
 		return true;
 	case FN_UINT:

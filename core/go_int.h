@@ -13,6 +13,8 @@
 #ifndef KSO_GO_INT_H
 #define KSO_GO_INT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 static inline int64_t go_add(int64_t a, int64_t b)
@@ -44,6 +46,30 @@ static inline int64_t go_f64_to_int64(double x)
 	if (x >= -9223372036854775808.0 && x < 9223372036854775808.0)
 		return (int64_t)x;
 	return INT64_MIN;
+}
+
+/* strconv.ParseInt(s[0..n), 10, 64): an optional sign, then one or more
+ * decimal digits (no space, no underscore, no base prefix), within int64;
+ * false where Go returns an error.  *out is set only on success. */
+static inline bool go_parse_int64(const char *s, size_t n, int64_t *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	if (i == n)
+		return false;
+	uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		uint64_t d = (uint64_t)(s[i] - '0');
+		if (v > (limit - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = (int64_t)(neg ? 0 - v : v);
+	return true;
 }
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "go_int.h"
 #include "strbuf.h"
 
 static bool alnum(char c)
@@ -28,28 +29,6 @@ static bool label_value_shape(const char *v)
 	for (size_t i = 1; i + 1 < n; i++)
 		if (!alnum(v[i]) && v[i] != '-' && v[i] != '_' && v[i] != '.')
 			return false;
-	return true;
-}
-
-/* strconv.ParseInt(v, 10, 64) succeeds: an optional sign, then decimal
- * digits only, within int64. */
-static bool go_parse_int64(const char *v)
-{
-	const char *p = v;
-	bool neg = *p == '-';
-	if (*p == '+' || *p == '-')
-		p++;
-	if (!*p)
-		return false;
-	uint64_t x = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return false;
-		unsigned d = (unsigned)(*p - '0');
-		if (x > (limit - d) / 10)
-			return false;
-		x = x * 10 + d;
-	}
 	return true;
 }
 
@@ -88,7 +67,8 @@ static void requirement_errors(struct strbuf *b, int *count, int i, int j,
 {
 	if (r->op == OP_GT || r->op == OP_LT)
 		for (int k = 0; k < r->n_values; k++) {
-			if (go_parse_int64(r->values[k]))
+			int64_t ignored;
+			if (go_parse_int64(r->values[k], strlen(r->values[k]), &ignored))
 				continue;
 			next_error(b, count);
 			strbuf_printf(b, "[%d].matchExpressions[%d].values[%d]: "

@@ -8,6 +8,7 @@
  * the same on a buffer of decimal digits: no floating point anywhere.
  */
 #include "quantity.h"
+#include "../core/go_int.h"
 
 #include <assert.h>
 #include <stdint.h>
@@ -98,34 +99,6 @@ static int split_quantity(const char *s, struct qparts *p)
 	return 0;
 }
 
-/* strconv.ParseInt(s, 10, 64): optional sign, at least one digit, in
- * range. */
-static int parse_int64(const char *s, size_t n, int64_t *out)
-{
-	bool neg = false;
-	if (n > 0 && (s[0] == '+' || s[0] == '-')) {
-		neg = s[0] == '-';
-		s++;
-		n--;
-	}
-	if (n == 0)
-		return -1;
-	uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	uint64_t v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!is_digit(s[i]))
-			return -1;
-		unsigned d = (unsigned)(s[i] - '0');
-		if (v > (limit - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	if (neg && v == (uint64_t)INT64_MAX + 1)
-		*out = INT64_MIN;
-	return 0;
-}
-
 /* Go's int32(x): keep the low 32 bits, two's complement. */
 static int64_t wrap_int32(int64_t x)
 {
@@ -158,7 +131,7 @@ static int interpret_suffix(const char *s, size_t n, struct qscale *sc)
 	}
 	int64_t e;
 	if (n > 1 && (s[0] == 'e' || s[0] == 'E') &&
-	    parse_int64(s + 1, n - 1, &e) == 0) {
+	    go_parse_int64(s + 1, n - 1, &e)) {
 		sc->base = 10;
 		sc->exponent = wrap_int32(e);
 		return 0;

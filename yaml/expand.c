@@ -287,6 +287,19 @@ static bool take_name(struct yaml_dec *d, const char *ns, const char *name)
 			      (struct source_pos){d->file, 0, 0}, &first) == 0;
 }
 
+/* base followed by five letters of safe_alphabet, a stable hash of key:
+ * what generateName makes of base (kube's letters are random). */
+static const char *hashed_name(struct yaml_dec *d, const char *base,
+			       const char *key)
+{
+	char suffix[6];
+	uint32_t h = fnv32_str(FNV32_OFFSET, key);
+	for (int i = 0; i < 5; i++, h /= sizeof safe_alphabet - 1)
+		suffix[i] = safe_alphabet[h % (sizeof safe_alphabet - 1)];
+	suffix[5] = 0;
+	return arena_sprintf(d->a, "%s%s", base, suffix);
+}
+
 /* generateName: base followed by five letters, a stable hash of base and
  * *seq (kube's are random), retried until the name is free.  *seq, the
  * caller's count of names made from base, goes up with every try: the
@@ -295,14 +308,9 @@ static const char *generate_name(struct yaml_dec *d, const char *ns,
 				 const char *base, unsigned *seq)
 {
 	for (;;) {
-		unsigned k = (*seq)++;
-		char key[700], suffix[6];
-		snprintf(key, sizeof key, "%s/%s#%u", ns, base, k);
-		uint32_t h = fnv32_str(FNV32_OFFSET, key);
-		for (int i = 0; i < 5; i++, h /= sizeof safe_alphabet - 1)
-			suffix[i] = safe_alphabet[h % (sizeof safe_alphabet - 1)];
-		suffix[5] = 0;
-		const char *name = arena_sprintf(d->a, "%s%s", base, suffix);
+		char key[700];
+		snprintf(key, sizeof key, "%s/%s#%u", ns, base, (*seq)++);
+		const char *name = hashed_name(d, base, key);
 		if (take_name(d, ns, name))
 			return name;
 	}
@@ -452,17 +460,13 @@ static const char *claim_base(struct arena *a, const char *pod, const char *clai
 }
 
 /* A name generateName base gives a new ResourceClaim of ns: the API
- * server's five random letters, a stable hash here (generate_name's). */
+ * server's five random letters, a stable hash here (hashed_name). */
 static const char *claim_name(struct yaml_dec *d, const char *ns, const char *base)
 {
 	for (unsigned k = 0;; k++) {
-		char key[700], suffix[6];
+		char key[700];
 		snprintf(key, sizeof key, "%s/%s#claim%u", ns, base, k);
-		uint32_t h = fnv32_str(FNV32_OFFSET, key);
-		for (int i = 0; i < 5; i++, h /= sizeof safe_alphabet - 1)
-			suffix[i] = safe_alphabet[h % (sizeof safe_alphabet - 1)];
-		suffix[5] = 0;
-		const char *name = arena_sprintf(d->a, "%s%s", base, suffix);
+		const char *name = hashed_name(d, base, key);
 		struct source_pos first;
 		if (yaml_index_add(&d->index, "ResourceClaim", ns, name,
 				   (struct source_pos){d->file, 0, 0}, &first) == 0)
